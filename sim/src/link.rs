@@ -1,0 +1,55 @@
+//! What crosses the router's boundary in one cycle. Shared by the golden model,
+//! the Verilator driver and the stimulus so that all three speak one format.
+
+use wormqos_config::RouterConfig;
+
+/// Flit data is held in little-endian 64-bit words; 4 words cover the widest
+/// legal flit (256 bits). Bits at or above the configured width are zero.
+pub const MAX_FLIT_WORDS: usize = 4;
+
+/// One link's flit in one cycle. When `valid` is false every other field is
+/// zero (docs/microarchitecture.md §3), so outputs compare with `==`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LinkFlit {
+    pub valid: bool,
+    pub vc: u8,
+    pub head: bool,
+    pub tail: bool,
+    pub data: [u64; MAX_FLIT_WORDS],
+}
+
+impl LinkFlit {
+    pub const IDLE: LinkFlit = LinkFlit { valid: false, vc: 0, head: false, tail: false, data: [0; MAX_FLIT_WORDS] };
+}
+
+/// Inputs of one cycle: a flit per input port, and per output port the
+/// credits returned by the downstream receiver (bit u = VC u).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouterInputs {
+    pub flits: Vec<LinkFlit>,
+    pub credits: Vec<u32>,
+}
+
+impl RouterInputs {
+    pub fn idle(cfg: &RouterConfig) -> Self {
+        RouterInputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()] }
+    }
+    pub fn clear(&mut self) {
+        self.flits.fill(LinkFlit::IDLE);
+        self.credits.fill(0);
+    }
+}
+
+/// Outputs of one cycle: a flit per output port, and per input port the
+/// credits returned upstream (bit v = VC v).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouterOutputs {
+    pub flits: Vec<LinkFlit>,
+    pub credits: Vec<u32>,
+}
+
+impl RouterOutputs {
+    pub fn idle(cfg: &RouterConfig) -> Self {
+        RouterOutputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()] }
+    }
+}

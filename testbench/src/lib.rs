@@ -1,0 +1,3 @@
+//! Verilator harness and RTL-versus-model lockstep testing.
+
+pub mod dut;
