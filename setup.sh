@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh Debian/Ubuntu machine,
+# then fetches the Rust crates. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(verilator g++ make yosys iverilog zlib1g-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+command -v cargo >/dev/null || { echo "setup: cargo not found: install Rust (rustup) first" >&2; exit 1; }
+cargo fetch --locked 2>/dev/null || cargo fetch
+echo "setup: verilator $(verilator --version | awk '{print $2}'), yosys $(yosys -V | awk '{print $2}'), $(iverilog -V 2>/dev/null | head -1 | awk '{print $1, $4}')"
+echo "setup: done"
