@@ -1,0 +1,100 @@
+//! Property test over the configuration space, valid or not: every
+//! configuration either fails validation with an error naming a field and its
+//! allowed range, or yields Verilog that passes `verilator --lint-only -Wall`,
+//! `iverilog -g2005` and Yosys `synth -top`. A sample runs in `cargo test`;
+//! `WORMQOS_SWEEP=200 cargo test --release --test config_space -- --ignored`
+//! runs a larger one.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use std::path::Path;
+use std::process::Command;
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterParams, Scheduler, Topology};
+
+fn random_file(rng: &mut SmallRng) -> ConfigFile {
+    // Ranges reach past the legal ones on both sides so both outcomes occur.
+    let ports = rng.gen_range(0..=34);
+    ConfigFile {
+        name: format!("p{}", rng.gen::<u32>()),
+        router: RouterParams {
+            ports,
+            vcs: rng.gen_range(0..=17),
+            flit_width: rng.gen_range(4..=260),
+            input_buffer_depth: rng.gen_range(2..=24),
+            output_buffer_depth: rng.gen_range(1..=12),
+            downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
+            crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
+            scheduler: if rng.gen() { Scheduler::Fifo } else { Scheduler::RoundRobin },
+            traffic_classes: rng.gen_range(0..=9),
+            vtick_width: rng.gen_range(6..=34),
+        },
+        topology: Topology::SingleSwitch {
+            routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
+        },
+    }
+}
+
+fn run(cmd: &mut Command) -> (bool, String) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e} (run ./setup.sh)"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+fn check_tools(cfg: &RouterConfig, dir: &Path) {
+    let files = wormqos_hdl::generate(cfg, None).unwrap_or_else(|e| panic!("{}: generator error on a valid config: {e}", cfg.name()));
+    wormqos_hdl::write_files(dir, &files).unwrap();
+    let paths: Vec<_> = files.iter().map(|f| dir.join(&f.file_name)).collect();
+    let top = wormqos_hdl::top_module_name(cfg);
+    let (ok, text) = run(Command::new("verilator").args(["--lint-only", "-Wall", "--top-module", &top]).args(&paths));
+    assert!(ok && !text.contains("%Warning") && !text.contains("%Error"), "verilator -Wall on\n{cfg}\n{text}");
+    let (ok, text) = run(Command::new("iverilog").args(["-g2005", "-o", "/dev/null"]).args(&paths));
+    assert!(ok && text.trim().is_empty(), "iverilog on\n{cfg}\n{text}");
+    let script = format!(
+        "read_verilog {}; synth -top {top}; check -assert",
+        paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
+    );
+    let (ok, text) = run(Command::new("yosys").args(["-q", "-p", &script]));
+    assert!(ok, "yosys synth on\n{cfg}\n{text}");
+}
+
+fn sweep(samples: usize, tool_checks: usize, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (mut valid, mut invalid, mut checked) = (0, 0, 0);
+    let base = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/config-space");
+    for i in 0..samples {
+        let file = random_file(&mut rng);
+        match RouterConfig::new(file.clone()) {
+            Err(e) => {
+                invalid += 1;
+                let msg = e.to_string();
+                assert!(msg.contains("field `"), "error must name a field: {msg}");
+                assert!(msg.contains("..="), "error must give the allowed range: {msg}");
+            }
+            Ok(cfg) => {
+                valid += 1;
+                // The generator never panics or fails on a valid configuration.
+                wormqos_hdl::generate(&cfg, None).unwrap_or_else(|e| panic!("generator error on {file:?}: {e}"));
+                // Tool checks are slow for big routers: check the smaller ones.
+                let size = cfg.ports() * cfg.vcs() * cfg.flit_width() as usize;
+                if checked < tool_checks && size <= 4096 {
+                    check_tools(&cfg, &base.join(format!("{seed}_{i}")));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{samples} configurations: {valid} valid, {invalid} rejected, {checked} through verilator/iverilog/yosys");
+    assert!(valid > 0 && invalid > 0, "the sample must contain both outcomes");
+    assert_eq!(checked, tool_checks, "not enough small valid configurations were drawn to check");
+}
+
+#[test]
+fn sampled_configurations_validate_or_yield_clean_verilog() {
+    sweep(400, 6, 0x5eed);
+}
+
+#[test]
+#[ignore = "long: set WORMQOS_SWEEP=<tool-checked configurations>"]
+fn large_configuration_sweep() {
+    let n: usize = std::env::var("WORMQOS_SWEEP").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    sweep(n * 20, n, 0xb16);
+}
