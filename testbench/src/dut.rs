@@ -10,4 +10,14 @@ pub trait Dut {
     fn reset(&mut self);
     fn outputs(&mut self) -> &RouterOutputs;
     fn step(&mut self, inputs: &RouterInputs);
+
+    /// Starts writing a waveform (VCD) of every following cycle to `path`.
+    /// Devices without waveform support (e.g. the golden model) refuse.
+    fn start_trace(&mut self, path: &std::path::Path) -> anyhow::Result<()> {
+        anyhow::bail!("this device cannot write waveforms (asked for {})", path.display())
+    }
+
+    /// Stops and flushes a waveform started with [`Dut::start_trace`]; a no-op
+    /// when no waveform is being written.
+    fn stop_trace(&mut self) {}
 }
