@@ -1,3 +1,4 @@
 //! Verilator harness and RTL-versus-model lockstep testing.
 
 pub mod dut;
+pub mod stimulus;

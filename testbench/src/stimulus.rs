@@ -1,0 +1,504 @@
+//! Deterministic, seeded random traffic for one router: message sources on
+//! every input VC and credit-returning sinks on every output VC.
+//!
+//! The stimulus is *reactive*: each cycle it looks at one device's outputs
+//! (credits returned upstream, flits delivered downstream) and produces that
+//! cycle's inputs. Given the same seed and the same sequence of outputs it
+//! produces the same sequence of inputs, so a run can be replayed exactly.
+//!
+//! Link protocol obeyed (docs/microarchitecture.md §2, §3, §6):
+//! - at most one flit per input port per cycle; the flits of a message go in
+//!   order on one VC; messages on different VCs of a port may interleave;
+//! - one credit counter per input VC, initially `input_buffer_depth`, -1 per
+//!   flit sent, +1 per `in_credit_o` bit; a flit is never sent without a credit;
+//! - each output VC is received by a buffer of `downstream_buffer_depth`
+//!   slots; a freed slot is returned as an `out_credit_i` bit in the inputs of
+//!   the same cycle in which the sink decides to free it.
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use wormqos_config::{index_width, RouterConfig};
+use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+
+/// Shape of the random traffic. `Default` gives moderate load with enough
+/// sink stalls to fill buffers and exercise credit backpressure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrafficParams {
+    /// Probability that an input port offers a flit in a cycle (when it has a
+    /// VC with a credit). 0.0..=1.0.
+    pub injection_rate: f64,
+    /// Messages are 1..=max_message_flits flits long (uniform).
+    pub max_message_flits: usize,
+    /// Probability that a sink VC holding flits does *not* free a slot in a cycle.
+    pub sink_stall_prob: f64,
+    /// Probability per output port per cycle that a stall burst starts: the
+    /// whole port frees nothing for the burst's length.
+    pub stall_burst_prob: f64,
+    /// Longest stall burst, in cycles (lengths are uniform in 1..=this).
+    pub stall_burst_max: u32,
+    /// Probability that a header carries a destination code >= endpoints()
+    /// (routed to port 0 by the spec). Only used when such codes exist.
+    pub bad_dest_prob: f64,
+    /// Probability that a new message is sent to `hotspot` (if set) instead of
+    /// a uniform destination; concentrates contention on one output.
+    pub hotspot: Option<(u64, f64)>,
+}
+
+impl Default for TrafficParams {
+    fn default() -> Self {
+        TrafficParams {
+            injection_rate: 0.6,
+            max_message_flits: 6,
+            sink_stall_prob: 0.3,
+            stall_burst_prob: 0.01,
+            stall_burst_max: 40,
+            bad_dest_prob: 0.02,
+            hotspot: None,
+        }
+    }
+}
+
+/// The device under test broke the link protocol as seen from the stimulus.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StimulusError {
+    #[error(
+        "cycle {cycle}: output port {port} vc {vc}: a flit arrived at a full sink \
+         ({depth} of {depth} slots occupied): the router sent without a credit"
+    )]
+    SinkOverflow { cycle: u64, port: usize, vc: usize, depth: usize },
+    #[error("cycle {cycle}: output port {port}: out_vc_o = {vc} is not a VC (the router has {vcs})")]
+    BadOutputVc { cycle: u64, port: usize, vc: usize, vcs: usize },
+    #[error(
+        "cycle {cycle}: input port {port} vc {vc}: in_credit_o returned a credit that was never \
+         used (the sender would hold {credits} credits for a {depth}-flit buffer)"
+    )]
+    CreditOverflow { cycle: u64, port: usize, vc: usize, credits: usize, depth: usize },
+    #[error("cycle {cycle}: input port {port}: in_credit_o = {bits:#x} has bits above VC {max}")]
+    BadCreditBits { cycle: u64, port: usize, bits: u32, max: usize },
+}
+
+/// Counters showing what the traffic exercised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StimulusStats {
+    pub cycles: u64,
+    pub flits_injected: u64,
+    pub messages_started: u64,
+    pub messages_completed: u64,
+    pub flits_received: u64,
+    /// Output-port cycles spent in a stall burst.
+    pub stall_burst_cycles: u64,
+    /// Sink-VC cycles in which occupied slots were held (random stall or burst).
+    pub sink_hold_cycles: u64,
+    /// Sink-VC cycles in which the sink buffer was completely full (the router
+    /// had no credit for that output VC).
+    pub sink_full_cycles: u64,
+    /// Largest occupancy of any sink VC buffer.
+    pub max_sink_occupancy: usize,
+    /// Input-VC cycles in which a source had a flit ready but no credit
+    /// (the router's input buffer was full as seen by the sender).
+    pub source_credit_blocked: u64,
+    /// Smallest credit count seen at any input VC (0 = a buffer filled up).
+    pub min_source_credits: usize,
+    /// Header flits sent with a destination code >= endpoints().
+    pub bad_dest_headers: u64,
+}
+
+impl fmt::Display for StimulusStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} flits / {} messages injected, {} flits received; backpressure: {} port-cycles in stall \
+             bursts, {} sink-VC hold cycles, {} sink-full cycles, max sink occupancy {}, \
+             {} source-VC cycles blocked on credits (min credits {}); {} out-of-range destinations",
+            self.flits_injected,
+            self.messages_started,
+            self.flits_received,
+            self.stall_burst_cycles,
+            self.sink_hold_cycles,
+            self.sink_full_cycles,
+            self.max_sink_occupancy,
+            self.source_credit_blocked,
+            self.min_source_credits,
+            self.bad_dest_headers
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+struct SourceVc {
+    credits: usize,
+    /// Remaining flits of the message being sent, front first.
+    current: VecDeque<LinkFlit>,
+}
+
+/// Seeded traffic generator plus sinks for one router.
+pub struct Stimulus {
+    cfg: RouterConfig,
+    params: TrafficParams,
+    rng: SmallRng,
+    sources: Vec<SourceVc>, // index p*M+v
+    sink_occupancy: Vec<usize>, // index o*M+u
+    stall_left: Vec<u32>,       // per output port
+    injecting: bool,
+    cycle: u64,
+    inputs: RouterInputs,
+    stats: StimulusStats,
+    /// Recent header data, to keep headers distinct (so the scoreboard never
+    /// has to guess which of two identical headers it is looking at).
+    recent_heads: HashSet<[u64; MAX_FLIT_WORDS]>,
+    recent_order: VecDeque<[u64; MAX_FLIT_WORDS]>,
+    recent_limit: usize,
+}
+
+impl Stimulus {
+    pub fn new(cfg: &RouterConfig, seed: u64, params: TrafficParams) -> Self {
+        let n = cfg.ports();
+        let m = cfg.vcs();
+        let di = cfg.input_buffer_depth();
+        // Messages that can be inside the router at once, with margin.
+        let in_flight = n * m * (cfg.input_buffer_depth() + cfg.output_buffer_depth() + 2) + 64;
+        // Random bits in a header besides the destination (class and Vtick
+        // take at least 8 random bits together), so never limit above half the space.
+        let free_bits = cfg.flit_width() - cfg.header().dest.width;
+        let space = if free_bits >= 40 { usize::MAX } else { 1usize << free_bits };
+        Stimulus {
+            cfg: cfg.clone(),
+            params,
+            rng: SmallRng::seed_from_u64(seed),
+            sources: vec![SourceVc { credits: di, current: VecDeque::new() }; n * m],
+            sink_occupancy: vec![0; n * m],
+            stall_left: vec![0; n],
+            injecting: true,
+            cycle: 0,
+            inputs: RouterInputs::idle(cfg),
+            stats: StimulusStats { min_source_credits: di, ..Default::default() },
+            recent_heads: HashSet::new(),
+            recent_order: VecDeque::new(),
+            recent_limit: in_flight.min(space / 16),
+        }
+    }
+
+    /// Stops starting new messages; messages already begun are completed
+    /// (subject to credits), so the router can drain.
+    pub fn stop_injecting(&mut self) {
+        self.injecting = false;
+    }
+
+    pub fn is_injecting(&self) -> bool {
+        self.injecting
+    }
+
+    /// True when no source holds an unfinished message.
+    pub fn sources_idle(&self) -> bool {
+        self.sources.iter().all(|s| s.current.is_empty())
+    }
+
+    pub fn stats(&self) -> &StimulusStats {
+        &self.stats
+    }
+
+    /// The cycle the next call to [`Stimulus::next_inputs`] produces inputs for.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Credits the sender currently holds for input VC (port, vc).
+    pub fn source_credits(&self, port: usize, vc: usize) -> usize {
+        self.sources[port * self.cfg.vcs() + vc].credits
+    }
+
+    /// Occupied slots of the receiver of output VC (port, vc).
+    pub fn sink_occupancy(&self, port: usize, vc: usize) -> usize {
+        self.sink_occupancy[port * self.cfg.vcs() + vc]
+    }
+
+    /// Consumes the device's outputs of the current cycle and returns the
+    /// inputs for the same cycle.
+    pub fn next_inputs(&mut self, outs: &RouterOutputs) -> Result<&RouterInputs, StimulusError> {
+        let n = self.cfg.ports();
+        let m = self.cfg.vcs();
+        let di = self.cfg.input_buffer_depth();
+        let dd = self.cfg.downstream_buffer_depth();
+        let cycle = self.cycle;
+        self.inputs.clear();
+
+        // Credits returned upstream.
+        for p in 0..n {
+            let bits = outs.credits[p];
+            if m < 32 && bits >> m != 0 {
+                return Err(StimulusError::BadCreditBits { cycle, port: p, bits, max: m - 1 });
+            }
+            for v in 0..m {
+                if (bits >> v) & 1 == 1 {
+                    let s = &mut self.sources[p * m + v];
+                    s.credits += 1;
+                    if s.credits > di {
+                        return Err(StimulusError::CreditOverflow { cycle, port: p, vc: v, credits: s.credits, depth: di });
+                    }
+                }
+            }
+        }
+
+        // Sinks: arrivals, then frees (only of flits that arrived earlier).
+        let mut before = vec![0usize; n * m];
+        before.copy_from_slice(&self.sink_occupancy);
+        for o in 0..n {
+            let f = &outs.flits[o];
+            if !f.valid {
+                continue;
+            }
+            let u = f.vc as usize;
+            if u >= m {
+                return Err(StimulusError::BadOutputVc { cycle, port: o, vc: u, vcs: m });
+            }
+            let occ = &mut self.sink_occupancy[o * m + u];
+            if *occ >= dd {
+                return Err(StimulusError::SinkOverflow { cycle, port: o, vc: u, depth: dd });
+            }
+            *occ += 1;
+            self.stats.flits_received += 1;
+            self.stats.max_sink_occupancy = self.stats.max_sink_occupancy.max(*occ);
+        }
+        for o in 0..n {
+            if self.stall_left[o] == 0
+                && self.params.stall_burst_prob > 0.0
+                && self.rng.gen_bool(self.params.stall_burst_prob.clamp(0.0, 1.0))
+            {
+                self.stall_left[o] = self.rng.gen_range(1..=self.params.stall_burst_max.max(1));
+            }
+            let stalled = self.stall_left[o] > 0;
+            if stalled {
+                self.stall_left[o] -= 1;
+                self.stats.stall_burst_cycles += 1;
+            }
+            let mut bits = 0u32;
+            for u in 0..m {
+                let i = o * m + u;
+                if self.sink_occupancy[i] >= dd {
+                    self.stats.sink_full_cycles += 1;
+                }
+                if before[i] == 0 {
+                    continue;
+                }
+                let hold = stalled || self.rng.gen_bool(self.params.sink_stall_prob.clamp(0.0, 1.0));
+                if hold {
+                    self.stats.sink_hold_cycles += 1;
+                } else {
+                    self.sink_occupancy[i] -= 1;
+                    bits |= 1 << u;
+                }
+            }
+            self.inputs.credits[o] = bits;
+        }
+
+        // Sources: at most one flit per input port.
+        let mut candidates = Vec::with_capacity(m);
+        for p in 0..n {
+            let offer = if self.injecting {
+                self.rng.gen_bool(self.params.injection_rate.clamp(0.0, 1.0))
+            } else {
+                true
+            };
+            candidates.clear();
+            for v in 0..m {
+                let s = &self.sources[p * m + v];
+                let wants = !s.current.is_empty() || self.injecting;
+                if wants && s.credits == 0 {
+                    self.stats.source_credit_blocked += 1;
+                }
+                if wants && s.credits > 0 {
+                    candidates.push(v);
+                }
+            }
+            if !offer || candidates.is_empty() {
+                continue;
+            }
+            let v = candidates[self.rng.gen_range(0..candidates.len())];
+            if self.sources[p * m + v].current.is_empty() {
+                let msg = self.new_message(v);
+                self.sources[p * m + v].current = msg;
+                self.stats.messages_started += 1;
+            }
+            let s = &mut self.sources[p * m + v];
+            let flit = s.current.pop_front().expect("a message has at least one flit");
+            s.credits -= 1;
+            self.stats.min_source_credits = self.stats.min_source_credits.min(s.credits);
+            if flit.tail {
+                self.stats.messages_completed += 1;
+            }
+            self.stats.flits_injected += 1;
+            self.inputs.flits[p] = flit;
+        }
+
+        self.cycle += 1;
+        self.stats.cycles = self.cycle;
+        Ok(&self.inputs)
+    }
+
+    fn random_data(&mut self) -> [u64; MAX_FLIT_WORDS] {
+        let w = self.cfg.flit_width() as usize;
+        let mut d = [0u64; MAX_FLIT_WORDS];
+        for (k, word) in d.iter_mut().enumerate().take(self.cfg.flit_words()) {
+            let bits = (w - 64 * k).min(64);
+            let r: u64 = self.rng.gen();
+            *word = if bits == 64 { r } else { r & ((1u64 << bits) - 1) };
+        }
+        d
+    }
+
+    fn new_message(&mut self, vc: usize) -> VecDeque<LinkFlit> {
+        let h = self.cfg.header();
+        let endpoints = self.cfg.endpoints() as u64;
+        let codes = 1u64 << index_width(endpoints as u32);
+        let dest = if codes > endpoints && self.rng.gen_bool(self.params.bad_dest_prob.clamp(0.0, 1.0)) {
+            self.stats.bad_dest_headers += 1;
+            self.rng.gen_range(endpoints..codes)
+        } else {
+            match self.params.hotspot {
+                Some((d, prob)) if self.rng.gen_bool(prob.clamp(0.0, 1.0)) => d.min(codes - 1),
+                _ => self.rng.gen_range(0..endpoints),
+            }
+        };
+        let class = self.rng.gen_range(0..self.cfg.traffic_classes() as u64);
+        let len = self.rng.gen_range(1..=self.params.max_message_flits.max(1));
+        let mut head = [0u64; MAX_FLIT_WORDS];
+        for _ in 0..64 {
+            head = self.random_data();
+            h.dest.insert(&mut head, dest);
+            h.class.insert(&mut head, class);
+            let vt_mask = if h.vtick.width >= 64 { u64::MAX } else { (1u64 << h.vtick.width) - 1 };
+            let vt = self.rng.gen::<u64>() & vt_mask;
+            h.vtick.insert(&mut head, vt);
+            if !self.recent_heads.contains(&head) {
+                break;
+            }
+        }
+        if self.recent_limit > 0 {
+            if self.recent_heads.insert(head) {
+                self.recent_order.push_back(head);
+            }
+            while self.recent_order.len() > self.recent_limit {
+                let old = self.recent_order.pop_front().unwrap();
+                self.recent_heads.remove(&old);
+            }
+        }
+        let mut flits = VecDeque::with_capacity(len);
+        for k in 0..len {
+            let data = if k == 0 { head } else { self.random_data() };
+            flits.push_back(LinkFlit { valid: true, vc: vc as u8, head: k == 0, tail: k + 1 == len, data });
+        }
+        flits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn cfg(text: &str) -> RouterConfig {
+        RouterConfig::from_toml_str(text, "test").unwrap()
+    }
+
+    fn small() -> RouterConfig {
+        cfg(r#"
+name = "s"
+[router]
+ports = 3
+vcs = 2
+flit_width = 72
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+"#)
+    }
+
+    /// Without any credits returned, a source sends exactly DI flits per VC,
+    /// messages stay in order on their VC, and data stays within the width.
+    #[test]
+    fn respects_credits_and_message_order() {
+        let c = small();
+        let mut s = Stimulus::new(&c, 7, TrafficParams { injection_rate: 1.0, ..Default::default() });
+        let outs = RouterOutputs::idle(&c);
+        let mut per_vc = vec![0usize; c.ports() * c.vcs()];
+        let mut open = vec![false; c.ports() * c.vcs()];
+        for _ in 0..100 {
+            let inp = s.next_inputs(&outs).unwrap().clone();
+            for (p, f) in inp.flits.iter().enumerate() {
+                if !f.valid {
+                    continue;
+                }
+                let i = p * c.vcs() + f.vc as usize;
+                per_vc[i] += 1;
+                assert_eq!(f.head, !open[i], "head exactly when no message is open");
+                open[i] = !f.tail;
+                assert_eq!(f.data[1] >> 8, 0, "bits above 72 are zero");
+                assert_eq!(f.data[2] | f.data[3], 0);
+            }
+        }
+        assert!(per_vc.iter().all(|&k| k == c.input_buffer_depth()), "{per_vc:?}");
+        assert_eq!(s.stats().min_source_credits, 0);
+        assert!(s.stats().source_credit_blocked > 0);
+    }
+
+    #[test]
+    fn deterministic_for_a_seed() {
+        let c = small();
+        let run = |seed| {
+            let mut s = Stimulus::new(&c, seed, TrafficParams::default());
+            let outs = RouterOutputs::idle(&c);
+            (0..50).map(|_| s.next_inputs(&outs).unwrap().clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(run(3), run(3));
+        assert_ne!(run(3), run(4));
+    }
+
+    #[test]
+    fn credit_overflow_and_sink_overflow_are_reported() {
+        let c = small();
+        let mut s = Stimulus::new(&c, 1, TrafficParams { injection_rate: 0.0, ..Default::default() });
+        let mut outs = RouterOutputs::idle(&c);
+        outs.credits[1] = 0b10;
+        let e = s.next_inputs(&outs).unwrap_err();
+        assert!(matches!(e, StimulusError::CreditOverflow { port: 1, vc: 1, .. }), "{e}");
+
+        let mut s = Stimulus::new(
+            &c,
+            1,
+            TrafficParams { injection_rate: 0.0, sink_stall_prob: 1.0, ..Default::default() },
+        );
+        let mut outs = RouterOutputs::idle(&c);
+        outs.flits[2] = LinkFlit { valid: true, vc: 1, head: true, tail: true, data: [0; 4] };
+        for _ in 0..c.downstream_buffer_depth() {
+            s.next_inputs(&outs).unwrap();
+        }
+        let e = s.next_inputs(&outs).unwrap_err();
+        assert!(matches!(e, StimulusError::SinkOverflow { port: 2, vc: 1, .. }), "{e}");
+        assert!(e.to_string().contains("full sink"), "{e}");
+    }
+
+    #[test]
+    fn sinks_return_credits_for_earlier_arrivals_and_stop_on_demand() {
+        let c = small();
+        let mut s = Stimulus::new(
+            &c,
+            1,
+            TrafficParams { sink_stall_prob: 0.0, stall_burst_prob: 0.0, max_message_flits: 3, ..Default::default() },
+        );
+        let mut outs = RouterOutputs::idle(&c);
+        outs.flits[0] = LinkFlit { valid: true, vc: 1, head: true, tail: true, data: [0; 4] };
+        assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0, "not in the arrival cycle");
+        let outs = RouterOutputs::idle(&c);
+        assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0b10);
+        s.stop_injecting();
+        for _ in 0..20 {
+            s.next_inputs(&outs).unwrap();
+        }
+        assert!(s.sources_idle());
+        let inp = s.next_inputs(&outs).unwrap();
+        assert!(inp.flits.iter().all(|f| !f.valid));
+    }
+}
