@@ -1,0 +1,125 @@
+//! Fixed-capacity flit ring buffers, many rings in one flat allocation.
+
+use crate::link::MAX_FLIT_WORDS;
+
+/// A flit as stored in a router buffer (the link's `vc` is implied by the buffer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flit {
+    pub data: [u64; MAX_FLIT_WORDS],
+    pub head: bool,
+    pub tail: bool,
+}
+
+/// `rings` FIFOs of `cap` flits each. Storage is allocated once in [`FlitRings::new`];
+/// `push`/`pop` never allocate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlitRings {
+    slots: Vec<Flit>,
+    head: Vec<u16>,
+    count: Vec<u16>,
+    cap: u16,
+}
+
+impl FlitRings {
+    pub fn new(rings: usize, cap: usize) -> Self {
+        assert!(cap > 0 && cap <= u16::MAX as usize);
+        FlitRings {
+            slots: vec![Flit::default(); rings * cap],
+            head: vec![0; rings],
+            count: vec![0; rings],
+            cap: cap as u16,
+        }
+    }
+
+    /// Empties every ring and zeroes the storage (so a reset router equals a new one).
+    pub fn clear(&mut self) {
+        self.slots.fill(Flit::default());
+        self.head.fill(0);
+        self.count.fill(0);
+    }
+
+    #[inline]
+    pub fn count(&self, r: usize) -> u16 {
+        self.count[r]
+    }
+
+    #[inline]
+    pub fn capacity(&self) -> u16 {
+        self.cap
+    }
+
+    /// The oldest flit of ring `r`. The ring must not be empty.
+    #[inline]
+    pub fn front(&self, r: usize) -> &Flit {
+        debug_assert!(self.count[r] > 0);
+        &self.slots[r * self.cap as usize + self.head[r] as usize]
+    }
+
+    /// The k-th oldest flit of ring `r` (k < count).
+    pub fn get(&self, r: usize, k: usize) -> &Flit {
+        debug_assert!(k < self.count[r] as usize);
+        let mut idx = self.head[r] as usize + k;
+        if idx >= self.cap as usize {
+            idx -= self.cap as usize;
+        }
+        &self.slots[r * self.cap as usize + idx]
+    }
+
+    /// Appends a flit; the ring must not be full.
+    #[inline]
+    pub fn push(&mut self, r: usize, f: Flit) {
+        let cap = self.cap as usize;
+        let c = self.count[r] as usize;
+        debug_assert!(c < cap, "push into a full ring");
+        let mut idx = self.head[r] as usize + c;
+        if idx >= cap {
+            idx -= cap;
+        }
+        self.slots[r * cap + idx] = f;
+        self.count[r] = (c + 1) as u16;
+    }
+
+    /// Removes and returns the oldest flit; the ring must not be empty.
+    #[inline]
+    pub fn pop(&mut self, r: usize) -> Flit {
+        let cap = self.cap as usize;
+        debug_assert!(self.count[r] > 0, "pop from an empty ring");
+        let h = self.head[r] as usize;
+        let f = self.slots[r * cap + h];
+        let nh = h + 1;
+        self.head[r] = if nh == cap { 0 } else { nh as u16 };
+        self.count[r] -= 1;
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: u64) -> Flit {
+        Flit { data: [x, 0, 0, 0], head: false, tail: false }
+    }
+
+    #[test]
+    fn wraps_around_and_keeps_rings_apart() {
+        let mut r = FlitRings::new(2, 3);
+        for round in 0..5u64 {
+            r.push(0, f(round * 10));
+            r.push(0, f(round * 10 + 1));
+            r.push(1, f(100 + round));
+            assert_eq!(r.count(0), 2);
+            assert_eq!(r.front(0).data[0], round * 10);
+            assert_eq!(r.get(0, 1).data[0], round * 10 + 1);
+            assert_eq!(r.pop(0).data[0], round * 10);
+            assert_eq!(r.pop(0).data[0], round * 10 + 1);
+            assert_eq!(r.pop(1).data[0], 100 + round);
+        }
+        r.push(1, f(7));
+        r.push(1, f(8));
+        r.push(1, f(9));
+        assert_eq!(r.count(1), 3);
+        r.clear();
+        assert_eq!(r, FlitRings::new(2, 3));
+    }
+}
