@@ -2,3 +2,4 @@
 
 pub mod dut;
 pub mod stimulus;
+pub mod verilator;

@@ -1,0 +1,316 @@
+//! Driving the Verilated router from Rust.
+//!
+//! [`VerilatedRouter::build`] writes the generated Verilog and a per-design
+//! C++ shim (a flat `extern "C"` API over word arrays, see
+//! [`verilator/shim.rs`](self::shim)) into a cache directory named by a SHA-256
+//! of everything that shapes the result, runs `verilator --cc --exe --build
+//! --trace` there to produce a shared library unless the cache already holds
+//! it, loads the library with `libloading` and drives it one clock cycle per
+//! [`Dut::step`]. Packing [`LinkFlit`] fields into the flat buses is done in
+//! Rust ([`bits`]) into buffers allocated once, so a cycle costs one FFI call.
+//!
+//! A Verilated model is not thread-safe: [`VerilatedRouter`] is neither `Send`
+//! nor `Sync`, so create it on the thread that steps it.
+//!
+//! Build flags (`cache.rs`): `-O3` for Verilator, `OPT_FAST=-O2` for the
+//! design's hot code, `OPT_SLOW=-O0` for its constructors, `OPT_GLOBAL=-O1` for
+//! the Verilator runtime; chosen by measuring build time against cycles/s.
+
+pub mod bits;
+mod cache;
+pub mod shim;
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use crate::dut::Dut;
+use bits::{get_u64, get_wide, set_u64, set_wide};
+use shim::{input, output, PortMap, SHIM_ABI};
+use wormqos_config::RouterConfig;
+use wormqos_hdl::GeneratedFile;
+use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+
+pub use cache::{cache_root, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME};
+
+/// The C functions of one loaded shim library.
+struct Api {
+    new: unsafe extern "C" fn() -> *mut c_void,
+    delete: unsafe extern "C" fn(*mut c_void),
+    cycle: unsafe extern "C" fn(*mut c_void, *const u32, *mut u32),
+    read: unsafe extern "C" fn(*mut c_void, *mut u32),
+    trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int,
+    trace_close: unsafe extern "C" fn(*mut c_void),
+    trace_flush: unsafe extern "C" fn(*mut c_void),
+    time: unsafe extern "C" fn(*mut c_void) -> u64,
+    port_map: String,
+    input_words: usize,
+    output_words: usize,
+}
+
+/// Loads (once per process) the library at `path`. Libraries are never
+/// unloaded: the Verilator runtime registers process-wide state that must
+/// outlive every model.
+fn load(path: &Path) -> Result<&'static Api> {
+    static LOADED: OnceLock<Mutex<HashMap<PathBuf, &'static Api>>> = OnceLock::new();
+    let mut map = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(api) = map.get(path) {
+        return Ok(api);
+    }
+    // SAFETY: the library is one this module built from its own shim; its
+    // initialisers only set up the Verilator runtime.
+    let lib: &'static libloading::Library = Box::leak(Box::new(
+        unsafe { libloading::Library::new(path) }.with_context(|| format!("cannot load {}", path.display()))?,
+    ));
+    macro_rules! sym {
+        ($name:literal, $ty:ty) => {{
+            // SAFETY: the shim defines the symbol with exactly this signature.
+            let s: libloading::Symbol<$ty> = unsafe { lib.get(concat!($name, "\0").as_bytes()) }
+                .with_context(|| format!("{} lacks the symbol {}", path.display(), $name))?;
+            *s
+        }};
+    }
+    let abi = sym!("wq_abi", unsafe extern "C" fn() -> u32);
+    // SAFETY: plain functions without arguments.
+    let abi = unsafe { abi() };
+    if abi != SHIM_ABI {
+        bail!("{} has shim ABI {abi}, expected {SHIM_ABI}", path.display());
+    }
+    let port_map_fn = sym!("wq_port_map", unsafe extern "C" fn() -> *const c_char);
+    let input_words = sym!("wq_input_words", unsafe extern "C" fn() -> u32);
+    let output_words = sym!("wq_output_words", unsafe extern "C" fn() -> u32);
+    let api = Api {
+        new: sym!("wq_new", unsafe extern "C" fn() -> *mut c_void),
+        delete: sym!("wq_delete", unsafe extern "C" fn(*mut c_void)),
+        cycle: sym!("wq_cycle", unsafe extern "C" fn(*mut c_void, *const u32, *mut u32)),
+        read: sym!("wq_read", unsafe extern "C" fn(*mut c_void, *mut u32)),
+        trace_open: sym!("wq_trace_open", unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int),
+        trace_close: sym!("wq_trace_close", unsafe extern "C" fn(*mut c_void)),
+        trace_flush: sym!("wq_trace_flush", unsafe extern "C" fn(*mut c_void)),
+        time: sym!("wq_time", unsafe extern "C" fn(*mut c_void) -> u64),
+        // SAFETY: returns a pointer to a static NUL-terminated string.
+        port_map: unsafe { CStr::from_ptr(port_map_fn()) }.to_string_lossy().into_owned(),
+        input_words: unsafe { input_words() } as usize,
+        output_words: unsafe { output_words() } as usize,
+    };
+    let api: &'static Api = Box::leak(Box::new(api));
+    map.insert(path.to_path_buf(), api);
+    Ok(api)
+}
+
+/// The router's RTL, Verilated and loaded, driven one cycle at a time.
+pub struct VerilatedRouter {
+    api: &'static Api,
+    /// The shim's model handle; raw pointer, so the type is neither Send nor Sync.
+    handle: *mut c_void,
+    map: PortMap,
+    ports: usize,
+    vcs: usize,
+    vc_width: usize,
+    flit_width: usize,
+    in_words: Vec<u32>,
+    out_words: Vec<u32>,
+    outputs: RouterOutputs,
+    outputs_stale: bool,
+    cycles: u64,
+    tracing: Option<PathBuf>,
+    info: BuildInfo,
+}
+
+impl VerilatedRouter {
+    /// Verilates `files` (top module [`wormqos_hdl::top_module_name`]`(cfg)`,
+    /// with the port list of docs/microarchitecture.md §3), or reuses the
+    /// cached library, and creates a model in its power-on state (call
+    /// [`Dut::reset`] before use).
+    pub fn build(cfg: &RouterConfig, files: &[GeneratedFile]) -> Result<VerilatedRouter> {
+        let map = PortMap::new(cfg);
+        let shim = shim::shim_source(&map);
+        let top = wormqos_hdl::top_module_name(cfg);
+        let info = cache::build_or_reuse(&cache::BuildSpec { top: &top, files, shim: &shim })
+            .with_context(|| format!("building the Verilator model of `{top}`"))?;
+        let api = load(&info.library)?;
+        if api.port_map != map.signature()
+            || api.input_words != map.input_words
+            || api.output_words != map.output_words
+        {
+            bail!(
+                "{} was built for ports {:?}, the configuration needs {:?}",
+                info.library.display(),
+                api.port_map,
+                map.signature()
+            );
+        }
+        // SAFETY: creates a fresh model owned by this value, deleted in Drop.
+        let handle = unsafe { (api.new)() };
+        if handle.is_null() {
+            bail!("{}: wq_new returned null", info.library.display());
+        }
+        let mut r = VerilatedRouter {
+            api,
+            handle,
+            ports: cfg.ports(),
+            vcs: cfg.vcs(),
+            vc_width: cfg.vc_width() as usize,
+            flit_width: cfg.flit_width() as usize,
+            in_words: vec![0; map.input_words],
+            out_words: vec![0; map.output_words],
+            outputs: RouterOutputs::idle(cfg),
+            outputs_stale: true,
+            cycles: 0,
+            tracing: None,
+            info,
+            map,
+        };
+        // SAFETY: buffers have the sizes the shim was generated for (checked above).
+        unsafe { (r.api.read)(r.handle, r.out_words.as_mut_ptr()) };
+        Ok(r)
+    }
+
+    /// Where the library came from, whether the cache was hit, and how long `build` took.
+    pub fn build_info(&self) -> &BuildInfo {
+        &self.info
+    }
+
+    /// Clock cycles simulated so far (including reset cycles).
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// Simulation time of the model (10 time units per cycle).
+    pub fn sim_time(&self) -> u64 {
+        // SAFETY: valid handle.
+        unsafe { (self.api.time)(self.handle) }
+    }
+
+    /// The flat output buses as 32-bit words, per signal in §3 order
+    /// (`in_credit_o`, `out_valid_o`, `out_vc_o`, `out_head_o`, `out_tail_o`, `out_data_o`).
+    pub fn raw_output(&self, signal: &str) -> Option<&[u32]> {
+        let s = self.map.outputs.iter().find(|s| s.name == signal)?;
+        Some(&self.out_words[s.offset..s.offset + s.words()])
+    }
+
+    /// Flushes the waveform file, if one is open.
+    pub fn flush_trace(&mut self) {
+        if self.tracing.is_some() {
+            // SAFETY: valid handle.
+            unsafe { (self.api.trace_flush)(self.handle) };
+        }
+    }
+
+    fn cycle(&mut self) {
+        // SAFETY: buffers sized for this library's port map (checked in build).
+        unsafe { (self.api.cycle)(self.handle, self.in_words.as_ptr(), self.out_words.as_mut_ptr()) };
+        self.cycles += 1;
+        self.outputs_stale = true;
+    }
+
+    fn pack(&mut self, inputs: &RouterInputs) {
+        assert_eq!(inputs.flits.len(), self.ports, "RouterInputs.flits: one flit per input port");
+        assert_eq!(inputs.credits.len(), self.ports, "RouterInputs.credits: one word per output port");
+        let sig = &self.map.inputs;
+        let buf = &mut self.in_words;
+        let (valid, vc, head, tail, data, credit) = (
+            sig[input::VALID].offset,
+            sig[input::VC].offset,
+            sig[input::HEAD].offset,
+            sig[input::TAIL].offset,
+            sig[input::DATA].offset,
+            sig[input::CREDIT].offset,
+        );
+        let (vw, w, m) = (self.vc_width, self.flit_width, self.vcs);
+        for (p, f) in inputs.flits.iter().enumerate() {
+            set_u64(&mut buf[valid..], p, 1, f.valid as u64);
+            set_u64(&mut buf[vc..], p * vw, vw, f.vc as u64);
+            set_u64(&mut buf[head..], p, 1, f.head as u64);
+            set_u64(&mut buf[tail..], p, 1, f.tail as u64);
+            set_wide(&mut buf[data..], p * w, w, &f.data);
+        }
+        for (o, &c) in inputs.credits.iter().enumerate() {
+            set_u64(&mut buf[credit..], o * m, m, c as u64);
+        }
+    }
+
+    fn unpack(&mut self) {
+        let sig = &self.map.outputs;
+        let buf = &self.out_words;
+        let (credit, valid, vc, head, tail, data) = (
+            sig[output::CREDIT].offset,
+            sig[output::VALID].offset,
+            sig[output::VC].offset,
+            sig[output::HEAD].offset,
+            sig[output::TAIL].offset,
+            sig[output::DATA].offset,
+        );
+        let (vw, w, m) = (self.vc_width, self.flit_width, self.vcs);
+        for (p, f) in self.outputs.flits.iter_mut().enumerate() {
+            let mut d = [0u64; MAX_FLIT_WORDS];
+            get_wide(&buf[data..], p * w, w, &mut d);
+            *f = LinkFlit {
+                valid: get_u64(&buf[valid..], p, 1) != 0,
+                vc: get_u64(&buf[vc..], p * vw, vw) as u8,
+                head: get_u64(&buf[head..], p, 1) != 0,
+                tail: get_u64(&buf[tail..], p, 1) != 0,
+                data: d,
+            };
+        }
+        for (p, c) in self.outputs.credits.iter_mut().enumerate() {
+            *c = get_u64(&buf[credit..], p * m, m) as u32;
+        }
+        self.outputs_stale = false;
+    }
+}
+
+impl Dut for VerilatedRouter {
+    fn reset(&mut self) {
+        self.in_words.fill(0);
+        let rst = self.map.inputs[input::RST].offset;
+        self.in_words[rst] = 1;
+        self.cycle();
+        self.in_words[rst] = 0;
+    }
+
+    fn outputs(&mut self) -> &RouterOutputs {
+        if self.outputs_stale {
+            self.unpack();
+        }
+        &self.outputs
+    }
+
+    fn step(&mut self, inputs: &RouterInputs) {
+        self.pack(inputs);
+        self.cycle();
+    }
+
+    fn start_trace(&mut self, path: &Path) -> Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let c = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| anyhow!("trace path {} contains a NUL byte", path.display()))?;
+        // SAFETY: valid handle and NUL-terminated path.
+        let rc = unsafe { (self.api.trace_open)(self.handle, c.as_ptr()) };
+        if rc != 0 {
+            self.tracing = None;
+            bail!("cannot open the waveform file {}", path.display());
+        }
+        self.tracing = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    fn stop_trace(&mut self) {
+        if self.tracing.take().is_some() {
+            // SAFETY: valid handle.
+            unsafe { (self.api.trace_close)(self.handle) };
+        }
+    }
+}
+
+impl Drop for VerilatedRouter {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from wq_new and is deleted exactly once;
+        // wq_delete closes (and so flushes) an open waveform.
+        unsafe { (self.api.delete)(self.handle) };
+    }
+}

@@ -1,0 +1,304 @@
+//! Building the Verilated shared library, cached by content hash.
+//!
+//! Layout of the cache root (default `<workspace>/target/wormqos-verilator/`,
+//! overridable with `WORMQOS_BUILD_DIR`):
+//!
+//! * `<hash>/` — a finished build: `libwq.so`, the Verilog in `src/`,
+//!   `shim.cpp`, `command.txt`, `build.log`. Only ever created by an atomic
+//!   rename, so its existence means the build is complete.
+//! * `<hash>.lock` — held while a process builds `<hash>` so that concurrent
+//!   test processes wait for one build instead of each running their own.
+//! * `tmp-<hash>-<pid>-<n>/` — a build in progress (removed afterwards).
+//! * `<hash>.failed/` — the last failed build, kept for inspection.
+
+use anyhow::{anyhow, bail, Context, Result};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+use wormqos_hdl::GeneratedFile;
+
+use super::shim::MODEL_PREFIX;
+
+/// Environment variable that overrides the cache root.
+pub const BUILD_DIR_ENV: &str = "WORMQOS_BUILD_DIR";
+/// File name of the built library inside a cache entry.
+pub const LIBRARY_NAME: &str = "libwq.so";
+
+const SETUP_HINT: &str = "run `./setup.sh` from the repository root to install verilator, g++ and make";
+
+/// Verilator options that shape the generated model (part of the cache key).
+/// `-O3` lets Verilator spend more time on its own optimisation passes.
+const VERILATOR_FLAGS: &[&str] = &["--cc", "--exe", "--build", "--trace", "-O3", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"];
+/// C++ flags for every object, including the Verilator runtime.
+const CFLAGS: &str = "-fPIC -fvisibility=hidden -fvisibility-inlines-hidden";
+const LDFLAGS: &str = "-shared -Wl,-z,defs";
+/// Optimisation of the design's hot code (OPT_FAST), its cold code
+/// (OPT_SLOW, constructors and initial blocks) and the runtime (OPT_GLOBAL).
+/// Measured in docs of the driver (see `testbench/src/verilator.rs`).
+const MAKE_FLAGS: &[&str] = &["OPT_FAST=-O2", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"];
+
+/// Where and how a library was obtained.
+#[derive(Clone, Debug)]
+pub struct BuildInfo {
+    /// The cache entry directory (holds the library, sources and build log).
+    pub dir: PathBuf,
+    /// The shared library that was loaded.
+    pub library: PathBuf,
+    /// Content hash (hex SHA-256) naming the cache entry.
+    pub hash: String,
+    /// True when an existing cache entry was used without building.
+    pub cached: bool,
+    /// Wall-clock seconds spent in `build()` (building or finding the entry).
+    pub seconds: f64,
+}
+
+fn run_version(tool: &str, args: &[&str]) -> Result<String> {
+    let out = Command::new(tool).args(args).output().map_err(|e| {
+        if e.kind() == ErrorKind::NotFound {
+            anyhow!("`{tool}` was not found on PATH: {SETUP_HINT}")
+        } else {
+            anyhow!("cannot run `{tool} {}`: {e}; {SETUP_HINT}", args.join(" "))
+        }
+    })?;
+    if !out.status.success() {
+        bail!(
+            "`{tool} {}` failed ({}): {}; {SETUP_HINT}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").trim().to_string())
+}
+
+/// `verilator --version`, e.g. `Verilator 5.006 2023-01-22 rev (Debian 5.006-3)`.
+pub fn verilator_version() -> Result<String> {
+    static V: OnceLock<Result<String, String>> = OnceLock::new();
+    V.get_or_init(|| run_version("verilator", &["--version"]).map_err(|e| format!("{e:#}")))
+        .clone()
+        .map_err(|e| anyhow!(e))
+}
+
+/// Versions of the whole tool chain (verilator, g++, make), checked once.
+fn toolchain() -> Result<String> {
+    static T: OnceLock<Result<String, String>> = OnceLock::new();
+    T.get_or_init(|| {
+        let v = verilator_version().map_err(|e| format!("{e:#}"))?;
+        let g = run_version("g++", &["--version"]).map_err(|e| format!("{e:#}"))?;
+        let m = run_version("make", &["--version"]).map_err(|e| format!("{e:#}"))?;
+        Ok(format!("{v}\n{g}\n{m}"))
+    })
+    .clone()
+    .map_err(|e| anyhow!(e))
+}
+
+/// The cache root: `$WORMQOS_BUILD_DIR`, else `<workspace>/target/wormqos-verilator`.
+pub fn cache_root() -> PathBuf {
+    match std::env::var_os(BUILD_DIR_ENV) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("testbench crate lives inside the workspace")
+            .join("target")
+            .join("wormqos-verilator"),
+    }
+}
+
+fn jobs() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn check_file_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains('/')
+        && !name.contains('\\')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    if !ok {
+        bail!("generated file name {name:?} is not a plain file name");
+    }
+    Ok(())
+}
+
+fn is_verilog(name: &str) -> bool {
+    name.ends_with(".v") || name.ends_with(".sv")
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// Everything that determines the library's content.
+pub struct BuildSpec<'a> {
+    pub top: &'a str,
+    pub files: &'a [GeneratedFile],
+    pub shim: &'a str,
+}
+
+impl BuildSpec<'_> {
+    fn hash(&self, toolchain: &str) -> String {
+        let mut h = Sha256::new();
+        let mut field = |tag: &str, bytes: &[u8]| {
+            h.update(tag.as_bytes());
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        field("cache-format", b"wormqos-verilator 1");
+        field("top", self.top.as_bytes());
+        for f in self.files {
+            field("file-name", f.file_name.as_bytes());
+            field("file-text", f.text.as_bytes());
+        }
+        field("shim", self.shim.as_bytes());
+        field("toolchain", toolchain.as_bytes());
+        field("verilator-flags", VERILATOR_FLAGS.join(" ").as_bytes());
+        field("cflags", CFLAGS.as_bytes());
+        field("ldflags", LDFLAGS.as_bytes());
+        field("make-flags", MAKE_FLAGS.join(" ").as_bytes());
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Returns the cache entry for `spec`, building it first when absent.
+pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
+    let start = Instant::now();
+    for f in spec.files {
+        check_file_name(&f.file_name)?;
+    }
+    if !spec.files.iter().any(|f| is_verilog(&f.file_name)) {
+        bail!("no Verilog file (*.v, *.sv) among the {} generated files", spec.files.len());
+    }
+    let tools = toolchain()?;
+    let hash = spec.hash(&tools);
+    let root = cache_root();
+    let dir = root.join(&hash);
+    let library = dir.join(LIBRARY_NAME);
+    let info = |cached: bool| BuildInfo {
+        dir: dir.clone(),
+        library: library.clone(),
+        hash: hash.clone(),
+        cached,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if library.is_file() {
+        return Ok(info(true));
+    }
+    fs::create_dir_all(&root).with_context(|| format!("cannot create the build cache {}", root.display()))?;
+    // Wait for any other process (or thread) building the same entry.
+    let lock_path = root.join(format!("{hash}.lock"));
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open {}", lock_path.display()))?;
+    lock.lock().with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    if library.is_file() {
+        return Ok(info(true));
+    }
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let tmp = root.join(format!(
+        "tmp-{}-{}-{}",
+        &hash[..16],
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = build_in(spec, &tmp);
+    match result {
+        Ok(out) => {
+            match fs::rename(&out, &dir) {
+                Ok(()) => {}
+                // Lost a race with a builder that did not take the lock: use the winner.
+                Err(_) if library.is_file() => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot move {} to {}", out.display(), dir.display()))
+                }
+            }
+            let _ = fs::remove_dir_all(&tmp);
+            Ok(info(false))
+        }
+        Err(e) => {
+            let failed = root.join(format!("{hash}.failed"));
+            let _ = fs::remove_dir_all(&failed);
+            let kept = if fs::rename(&tmp, &failed).is_ok() { failed } else { tmp };
+            Err(e.context(format!("Verilator build failed; its files are kept in {}", kept.display())))
+        }
+    }
+}
+
+/// Builds into `tmp`; returns the directory (inside `tmp`) to publish.
+fn build_in(spec: &BuildSpec, tmp: &Path) -> Result<PathBuf> {
+    let out = tmp.join("out");
+    let src = out.join("src");
+    let obj = tmp.join("obj");
+    fs::create_dir_all(&src).with_context(|| format!("cannot create {}", src.display()))?;
+    fs::create_dir_all(&obj).with_context(|| format!("cannot create {}", obj.display()))?;
+    let mut sources = Vec::new();
+    for f in spec.files {
+        let p = src.join(&f.file_name);
+        fs::write(&p, &f.text).with_context(|| format!("cannot write {}", p.display()))?;
+        if is_verilog(&f.file_name) {
+            sources.push(p);
+        }
+    }
+    let shim = out.join("shim.cpp");
+    fs::write(&shim, spec.shim).with_context(|| format!("cannot write {}", shim.display()))?;
+    let built = obj.join(LIBRARY_NAME);
+
+    let mut cmd = Command::new("verilator");
+    cmd.args(VERILATOR_FLAGS)
+        .arg("--top-module")
+        .arg(spec.top)
+        .arg("--prefix")
+        .arg(MODEL_PREFIX)
+        .arg("-Mdir")
+        .arg(&obj)
+        .arg("-j")
+        .arg(jobs().to_string())
+        .arg("-CFLAGS")
+        .arg(CFLAGS)
+        .arg("-LDFLAGS")
+        .arg(LDFLAGS)
+        .arg("-o")
+        .arg(LIBRARY_NAME)
+        .arg(format!("-I{}", src.display()));
+    for f in MAKE_FLAGS {
+        cmd.arg("-MAKEFLAGS").arg(f);
+    }
+    cmd.arg(&shim).args(&sources);
+    let shown = format!("{cmd:?}");
+    fs::write(out.join("command.txt"), format!("{shown}\n"))?;
+    let t = Instant::now();
+    let res = cmd.output().map_err(|e| {
+        if e.kind() == ErrorKind::NotFound {
+            anyhow!("`verilator` was not found on PATH: {SETUP_HINT}")
+        } else {
+            anyhow!("cannot run {shown}: {e}")
+        }
+    })?;
+    let stdout = String::from_utf8_lossy(&res.stdout);
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    fs::write(
+        out.join("build.log"),
+        format!("$ {shown}\n# {:.1} s, {}\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n", t.elapsed().as_secs_f64(), res.status),
+    )?;
+    if !res.status.success() {
+        bail!(
+            "{shown} failed ({}); last lines of its stderr:\n{}",
+            res.status,
+            if stderr.trim().is_empty() { tail(&stdout, 40) } else { tail(&stderr, 40) }
+        );
+    }
+    if !built.is_file() {
+        bail!("{shown} succeeded but did not produce {}", built.display());
+    }
+    fs::copy(&built, out.join(LIBRARY_NAME)).with_context(|| format!("cannot copy {}", built.display()))?;
+    Ok(out)
+}
