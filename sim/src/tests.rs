@@ -1,0 +1,551 @@
+//! Behavioural tests. Every expected value below was derived by hand from
+//! docs/microarchitecture.md (the derivation is in the comments), never by
+//! running the model.
+
+use crate::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState};
+use wormqos_config::RouterConfig;
+
+fn example(name: &str) -> RouterConfig {
+    let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    RouterConfig::from_file(std::path::Path::new(&path)).unwrap()
+}
+
+fn inline(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) -> RouterConfig {
+    let text = format!(
+        "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 8\n\
+         output_buffer_depth = 8\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\n{extra}"
+    );
+    RouterConfig::from_toml_str(&text, "inline").unwrap()
+}
+
+/// Flit data: destination in the low bits (header only), a message tag at
+/// bit 20 and the flit index at bit 26 (all within 32 bits, above every
+/// header used here except `wide72`, which has 72-bit flits).
+fn data(dest: u64, tag: u64, k: u64, head: bool) -> [u64; 4] {
+    [if head { dest } else { 0 } | tag << 20 | k << 26, 0, 0, 0]
+}
+
+/// The flits of one message of `len` flits on VC `vc`.
+fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
+    (0..len)
+        .map(|k| LinkFlit {
+            valid: true,
+            vc,
+            head: k == 0,
+            tail: k + 1 == len,
+            data: data(dest, tag, k as u64, k == 0),
+        })
+        .collect()
+}
+
+/// The flit as it should appear on an output link on VC `u`.
+fn on_vc(f: LinkFlit, u: u8) -> LinkFlit {
+    LinkFlit { vc: u, ..f }
+}
+
+/// A stimulus: flits (cycle, input port, flit) and returned credits
+/// (cycle, output port, bit mask).
+#[derive(Default)]
+struct Stim {
+    flits: Vec<(u64, usize, LinkFlit)>,
+    credits: Vec<(u64, usize, u32)>,
+}
+
+impl Stim {
+    /// Sends `msg` on input port `p`, flit k in cycle `cycles[k]`.
+    fn send(&mut self, p: usize, msg: &[LinkFlit], cycles: &[u64]) {
+        assert_eq!(msg.len(), cycles.len());
+        for (f, &c) in msg.iter().zip(cycles) {
+            assert!(!self.flits.iter().any(|&(c2, p2, _)| c2 == c && p2 == p), "link busy");
+            self.flits.push((c, p, *f));
+        }
+    }
+    fn credit(&mut self, cycle: u64, o: usize, mask: u32) {
+        self.credits.push((cycle, o, mask));
+    }
+}
+
+/// Runs `cycles` cycles from reset; element t of the result is the outputs
+/// during cycle t (element 0 is the reset state), t = 0..=cycles.
+fn run(r: &mut Router, stim: &Stim, cycles: u64) -> Vec<RouterOutputs> {
+    let mut inp = RouterInputs::idle(r.config());
+    let mut log = vec![r.outputs().clone()];
+    for t in 0..cycles {
+        inp.clear();
+        for &(c, p, f) in &stim.flits {
+            if c == t {
+                inp.flits[p] = f;
+            }
+        }
+        for &(c, o, m) in &stim.credits {
+            if c == t {
+                inp.credits[o] |= m;
+            }
+        }
+        r.step(&inp);
+        assert_eq!(r.cycle(), t + 1);
+        log.push(r.outputs().clone());
+    }
+    log
+}
+
+/// Asserts that output port `o` carries exactly `expected` (cycle, flit) and
+/// nothing in any other cycle of the log.
+fn assert_port(log: &[RouterOutputs], o: usize, expected: &[(u64, LinkFlit)]) {
+    for (t, out) in log.iter().enumerate() {
+        let want = expected.iter().find(|(c, _)| *c == t as u64).map(|&(_, f)| f).unwrap_or(LinkFlit::IDLE);
+        assert_eq!(out.flits[o], want, "output port {o}, cycle {t}");
+    }
+}
+
+fn assert_port_idle(log: &[RouterOutputs], o: usize) {
+    assert_port(log, o, &[]);
+}
+
+#[test]
+fn reset_state_outputs_are_zero() {
+    let cfg = example("mesh5");
+    let r = Router::new(&cfg);
+    assert_eq!(r.outputs(), &RouterOutputs::idle(&cfg));
+    assert!(r.is_quiescent());
+    assert_eq!(r.credits(4, 3), 8);
+    assert_eq!(r.vc_state(2, 1), VcState::Idle);
+}
+
+/// §7: header in cycle 0 -> BW end of 0, RC 1, VA 2, ST 3, C 4, output 5;
+/// flit k one cycle later each, so the tail of an M-flit message is out in 4+M.
+#[test]
+fn zero_load_latency_is_4_plus_m() {
+    for len in [1usize, 2, 8] {
+        let cfg = example("mesh5");
+        let mut r = Router::new(&cfg);
+        let msg = message(2, 3, len, 7);
+        let mut s = Stim::default();
+        s.send(1, &msg, &(0..len as u64).collect::<Vec<_>>());
+        let log = run(&mut r, &s, 20 + len as u64);
+        // Output VC 0: the lowest free one.
+        let exp: Vec<_> = (0..len).map(|k| (5 + k as u64, on_vc(msg[k], 0))).collect();
+        assert_eq!(exp.last().unwrap().0, 4 + len as u64);
+        assert_port(&log, 3, &exp);
+        for o in [0, 1, 2, 4] {
+            assert_port_idle(&log, o);
+        }
+        assert_eq!(r.stats().flits_forwarded, len as u64);
+        assert_eq!(r.stats().tails_forwarded, 1);
+        assert!(r.buffered_flits() == 0);
+        // The downstream never returned credits.
+        assert_eq!(r.credits(3, 0), 8 - len);
+    }
+}
+
+/// Uncontended output, credits returned by the sink in the cycle each flit is
+/// on the link (counted at the end of that cycle, usable 2 cycles after the
+/// pick: never more than 2 in flight of 8). Input: at most 3 flits buffered
+/// (arrivals t, moves t-3), no drop. So flit k is out in cycle 5+k.
+#[test]
+fn uncontended_output_streams_one_flit_per_cycle() {
+    let cfg = example("mesh5");
+    let mut r = Router::new(&cfg);
+    let len = 30;
+    let msg = message(0, 4, len, 3);
+    let mut s = Stim::default();
+    s.send(0, &msg, &(0..len as u64).collect::<Vec<_>>());
+    for k in 0..len as u64 {
+        s.credit(5 + k, 4, 1 << 0);
+    }
+    let log = run(&mut r, &s, 45);
+    let exp: Vec<_> = (0..len).map(|k| (5 + k as u64, on_vc(msg[k], 0))).collect();
+    assert_port(&log, 4, &exp);
+    assert_eq!(r.stats().flits_dropped(), 0);
+    assert_eq!(r.credits(4, 0), 8);
+    assert!(r.is_quiescent());
+}
+
+/// One-flit A (cycle 0) and B (cycle 1) on input 0 VC 0 to port 2.
+/// A: RC 1, VA 2, ST 3 (IDLE, output VC freed at the end of 3), out 5.
+/// B: RC 4, VA 5 (gets VC 0 again), ST 6, C 7, out 8.
+/// Two-flit A (0,1) and B (2,3): A ST 3,4 -> out 5,6; B RC 5, VA 6, ST 7,8 -> out 9,10.
+#[test]
+fn back_to_back_messages_pay_the_rc_va_bubble() {
+    let cfg = example("mesh5");
+    let mut r = Router::new(&cfg);
+    let a = message(0, 2, 1, 1);
+    let b = message(0, 2, 1, 2);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0]);
+    s.send(0, &b, &[1]);
+    let log = run(&mut r, &s, 15);
+    assert_port(&log, 2, &[(5, on_vc(a[0], 0)), (8, on_vc(b[0], 0))]);
+
+    let mut r = Router::new(&cfg);
+    let a = message(0, 2, 2, 1);
+    let b = message(0, 2, 2, 2);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0, 1]);
+    s.send(0, &b, &[2, 3]);
+    let log = run(&mut r, &s, 15);
+    assert_port(
+        &log,
+        2,
+        &[(5, on_vc(a[0], 0)), (6, on_vc(a[1], 0)), (9, on_vc(b[0], 0)), (10, on_vc(b[1], 0))],
+    );
+}
+
+/// DD = 4. A 6-flit message from input 0 VC 0 to port 1: picks at 4..7 use the
+/// 4 credits (outputs 5..8). Credits returned in cycles 0 and 1 find the
+/// counter at DD and are ignored. A credit returned in cycle 10 is counted at
+/// the end of 10, usable in 11: flit 4 picked in 11, out in 12. Another in
+/// cycle 19: flit 5 out in 21.
+#[test]
+fn credits_gate_the_output() {
+    let cfg = inline(5, 4, "multiplexed", "round_robin", "downstream_buffer_depth = 4\n");
+    let mut r = Router::new(&cfg);
+    let msg = message(0, 1, 6, 9);
+    let mut s = Stim::default();
+    s.send(0, &msg, &[0, 1, 2, 3, 4, 5]);
+    s.credit(0, 1, 1);
+    s.credit(1, 1, 1);
+    s.credit(10, 1, 1);
+    s.credit(19, 1, 1);
+    // Credits for a VC id >= vcs are not part of the link.
+    s.credit(10, 1, 1 << 4);
+    let log = run(&mut r, &s, 30);
+    assert_port(
+        &log,
+        1,
+        &[
+            (5, on_vc(msg[0], 0)),
+            (6, on_vc(msg[1], 0)),
+            (7, on_vc(msg[2], 0)),
+            (8, on_vc(msg[3], 0)),
+            (12, on_vc(msg[4], 0)),
+            (21, on_vc(msg[5], 0)),
+        ],
+    );
+    assert_eq!(r.credits(1, 0), 0);
+    // The output VC was freed when the tail crossed the crossbar (it was not blocked there).
+    assert!(!r.allocated(1, 0));
+}
+
+/// 3-flit message on input 2 VC 3: ST in 3, 4, 5, so in_credit bit 3 of port 2
+/// is 1 in cycles 4, 5, 6 and 0 everywhere else.
+#[test]
+fn in_credit_pulses_the_cycle_after_each_pop() {
+    let cfg = example("mesh5");
+    let mut r = Router::new(&cfg);
+    let msg = message(3, 0, 3, 5);
+    let mut s = Stim::default();
+    s.send(2, &msg, &[0, 1, 2]);
+    let log = run(&mut r, &s, 12);
+    for (t, out) in log.iter().enumerate() {
+        for p in 0..5 {
+            let want = if p == 2 && (4..=6).contains(&t) { 1 << 3 } else { 0 };
+            assert_eq!(out.credits[p], want, "in_credit of port {p} in cycle {t}");
+        }
+    }
+}
+
+/// A (input 0 VC 0) and B (input 1 VC 0), 4 flits each in cycles 0..3, both to
+/// port 2. RC 1 both. VA 2: va_ptr 0 grants i=0 (A) VC 0; VA 3 grants i=4 (B)
+/// VC 1. ST: A0 in 3 (xb_ptr -> 1); from 4 both request and (B) alternates:
+/// B0 4, A1 5, B1 6, A2 7, B2 8, A3 9, B3 10. Each flit is alone in its
+/// output buffer the cycle after its ST (the other VC's flit left then), so it
+/// is out 2 cycles after its ST.
+#[test]
+fn two_inputs_to_one_output_alternate() {
+    let cfg = example("mesh5");
+    let mut r = Router::new(&cfg);
+    let a = message(0, 2, 4, 1);
+    let b = message(0, 2, 4, 2);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0, 1, 2, 3]);
+    s.send(1, &b, &[0, 1, 2, 3]);
+    let log = run(&mut r, &s, 20);
+    let mut exp = vec![];
+    for k in 0..4 {
+        exp.push((5 + 2 * k as u64, on_vc(a[k], 0)));
+        exp.push((6 + 2 * k as u64, on_vc(b[k], 1)));
+    }
+    assert_port(&log, 2, &exp);
+    // in_credit: A's pops in 3,5,7,9; B's in 4,6,8,10.
+    for (t, out) in log.iter().enumerate() {
+        let t = t as u64;
+        assert_eq!(out.credits[0], ([4, 6, 8, 10].contains(&t)) as u32, "cycle {t}");
+        assert_eq!(out.credits[1], ([5, 7, 9, 11].contains(&t)) as u32, "cycle {t}");
+    }
+}
+
+/// Full crossbar, 4 ports, 2 VCs. Input 0: A on VC 0 to port 1 (flits in 0, 2),
+/// B on VC 1 to port 2 (flits in 1, 3). A: RC 1, VA 2, ST 3 and 4. B: RC 2,
+/// VA 3, ST 4 and 5. In cycle 4 both A1 and B0 move: in_credit of port 0 is
+/// 0b01 in 4, 0b11 in 5, 0b10 in 6. Outputs: A 5, 6 on port 1; B 6, 7 on port 2.
+/// The multiplexed crossbar moves one flit per input port: with xa_ptr = 1
+/// after A0, B0 wins in 4, then A1 in 5, B1 in 6: credits 0b01, 0b10, 0b01, 0b10
+/// in 4..7.
+#[test]
+fn full_crossbar_moves_two_flits_of_one_port_in_one_cycle() {
+    let a = message(0, 1, 2, 1);
+    let b = message(1, 2, 2, 2);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0, 2]);
+    s.send(0, &b, &[1, 3]);
+
+    let cfg = inline(4, 2, "full", "round_robin", "");
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 12);
+    let credits: Vec<u32> = log.iter().map(|o| o.credits[0]).collect();
+    assert_eq!(credits, [0, 0, 0, 0, 0b01, 0b11, 0b10, 0, 0, 0, 0, 0, 0]);
+    assert_port(&log, 1, &[(5, on_vc(a[0], 0)), (6, on_vc(a[1], 0))]);
+    assert_port(&log, 2, &[(6, on_vc(b[0], 0)), (7, on_vc(b[1], 0))]);
+
+    let cfg = inline(4, 2, "multiplexed", "round_robin", "");
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 12);
+    let credits: Vec<u32> = log.iter().map(|o| o.credits[0]).collect();
+    assert_eq!(credits, [0, 0, 0, 0, 0b01, 0b10, 0b01, 0b10, 0, 0, 0, 0, 0]);
+    assert_port(&log, 1, &[(5, on_vc(a[0], 0)), (7, on_vc(a[1], 0))]);
+    assert_port(&log, 2, &[(6, on_vc(b[0], 0)), (8, on_vc(b[1], 0))]);
+}
+
+/// mediaworm8 (multiplexed, fifo). Input 0 link: A0 (VC 5, to port 1) in 0,
+/// B0 (VC 2, to port 2) in 1, A1 2, B1 3, A2 (tail) 4, B2 (tail) 5.
+/// A: RC 1, VA 2 (enters the age order in 2); B: RC 2, VA 3 (enters in 3).
+/// ST A0 3. In 4 and 5 both are ready; A is older: A1 4, A2 5; then B0 6, B1 7,
+/// B2 8. Outputs: A 5, 6, 7; B 8, 9, 10.
+/// With round_robin instead: xa_ptr = 6 after A0, so B0 4 (ptr 3), A1 5
+/// (ptr 6), B1 6, A2 7, B2 8: A out 5, 7, 9; B out 6, 8, 10.
+#[test]
+fn fifo_scheduler_serves_the_earlier_allocated_message_first() {
+    let a = message(5, 1, 3, 1);
+    let b = message(2, 2, 3, 2);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0, 2, 4]);
+    s.send(0, &b, &[1, 3, 5]);
+
+    let cfg = example("mediaworm8");
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 16);
+    assert_port(&log, 1, &[(5, on_vc(a[0], 0)), (6, on_vc(a[1], 0)), (7, on_vc(a[2], 0))]);
+    assert_port(&log, 2, &[(8, on_vc(b[0], 0)), (9, on_vc(b[1], 0)), (10, on_vc(b[2], 0))]);
+
+    let text = std::fs::read_to_string(format!("{}/../examples/mediaworm8.toml", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .replace("scheduler = \"fifo\"", "scheduler = \"round_robin\"");
+    let cfg = RouterConfig::from_toml_str(&text, "rr").unwrap();
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 16);
+    assert_port(&log, 1, &[(5, on_vc(a[0], 0)), (7, on_vc(a[1], 0)), (9, on_vc(a[2], 0))]);
+    assert_port(&log, 2, &[(6, on_vc(b[0], 0)), (8, on_vc(b[1], 0)), (10, on_vc(b[2], 0))]);
+}
+
+/// Full crossbar, fifo at point C, all to port 3 of a 4-port, 2-VC router.
+/// X: input 0, one flit in 0: RC 1, VA 2 (VC 0), ST 3 (frees VC 0 at end of 3), out 5.
+/// Y: input 1, 5 flits in 1..5: RC 2, VA 3 gets VC 1 (VC 0 still held at the
+///    start of 3); ST 4..8.
+/// Z: input 2, 5 flits in 2..6: RC 3, VA 4 gets VC 0 (younger than VC 1); ST 5..9.
+/// C: 4 X; 5 Y0 (Z0 not there yet); from 6 both VCs are eligible and VC 1 (Y)
+/// is older: Y1..Y4 in 6..9; then Z0..Z4 in 10..14. Outputs one cycle later.
+/// With round_robin at C: 4 X (ptr 1), 5 Y0 (ptr 0), 6 Z0, 7 Y1, 8 Z1, ... alternating.
+#[test]
+fn fifo_at_point_c_serves_the_older_output_vc_not_the_lower_one() {
+    let x = message(0, 3, 1, 1);
+    let y = message(0, 3, 5, 2);
+    let z = message(0, 3, 5, 3);
+    let mut s = Stim::default();
+    s.send(0, &x, &[0]);
+    s.send(1, &y, &[1, 2, 3, 4, 5]);
+    s.send(2, &z, &[2, 3, 4, 5, 6]);
+
+    let cfg = inline(4, 2, "full", "fifo", "");
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 20);
+    let mut exp = vec![(5, on_vc(x[0], 0))];
+    for k in 0..5 {
+        exp.push((6 + k as u64, on_vc(y[k], 1)));
+        exp.push((11 + k as u64, on_vc(z[k], 0)));
+    }
+    assert_port(&log, 3, &exp);
+
+    let cfg = inline(4, 2, "full", "round_robin", "");
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &s, 20);
+    let mut exp = vec![(5, on_vc(x[0], 0))];
+    for k in 0..5 {
+        exp.push((6 + 2 * k as u64, on_vc(y[k], 1)));
+        exp.push((7 + 2 * k as u64, on_vc(z[k], 0)));
+    }
+    assert_port(&log, 3, &exp);
+}
+
+/// 3 ports: DW = 2, so destination code 3 exists on the wire but is not an
+/// endpoint: it routes to port 0. Code 2 routes to port 2.
+#[test]
+fn destination_at_or_above_endpoints_routes_to_port_0() {
+    let cfg = inline(3, 2, "multiplexed", "round_robin", "");
+    let mut r = Router::new(&cfg);
+    let m = message(1, 3, 1, 4);
+    let n = message(0, 2, 1, 5);
+    let mut s = Stim::default();
+    s.send(1, &m, &[0]);
+    s.send(2, &n, &[0]);
+    let log = run(&mut r, &s, 10);
+    assert_port(&log, 0, &[(5, on_vc(m[0], 0))]);
+    assert_port_idle(&log, 1);
+    assert_port(&log, 2, &[(5, on_vc(n[0], 0))]);
+}
+
+/// wide72: routes [2, 0, 3, 1], 72-bit flits (bits 72.. masked), 3 VCs (VW = 2:
+/// VC id 3 is dropped; id 7 is 3 on a 2-bit link and is dropped as well).
+#[test]
+fn routing_table_data_mask_and_bad_vc_drop() {
+    let cfg = example("wide72");
+    let mut r = Router::new(&cfg);
+    let mut f = message(2, 2, 1, 6)[0];
+    f.data[1] = u64::MAX;
+    f.data[2] = 5;
+    f.data[3] = 9;
+    let bad = LinkFlit { vc: 3, ..message(0, 1, 1, 7)[0] };
+    let bad7 = LinkFlit { vc: 7, ..message(0, 1, 1, 8)[0] };
+    let mut s = Stim::default();
+    s.send(3, &[f], &[0]);
+    s.send(0, &[bad], &[0]);
+    s.send(0, &[bad7], &[1]);
+    let log = run(&mut r, &s, 10);
+    let mut want = on_vc(f, 0);
+    want.data = [f.data[0], 0xff, 0, 0];
+    assert_port(&log, 3, &[(5, want)]);
+    for o in 0..3 {
+        assert_port_idle(&log, o);
+    }
+    assert_eq!(r.stats().dropped_bad_vc, 2);
+    assert_eq!(r.stats().flits_accepted, 1);
+    assert!(log.iter().all(|o| o.credits[0] == 0));
+}
+
+/// wide72 (DI 6, DO 3, DD 6). Input 0 VC 0, dest 1 -> port 0, a header and 19
+/// body flits in cycles 0..19, no credit returned. ST of flit j in 3+j while
+/// the output buffer has room; picks 4..9 spend the 6 credits (outputs 5..10).
+/// Output buffer at the start of t: pushes in 3..t-1 minus 6 pops -> full at
+/// the start of 12, so flits 0..8 crossed. Input buffer at the start of t >= 12:
+/// t - 9, full at 15: flits 15..19 are dropped.
+#[test]
+fn full_input_buffer_drops() {
+    let cfg = example("wide72");
+    let mut r = Router::new(&cfg);
+    let mut msg = message(0, 1, 21, 1);
+    msg.pop(); // no tail
+    let mut s = Stim::default();
+    s.send(0, &msg, &(0..20).collect::<Vec<_>>());
+    let log = run(&mut r, &s, 20);
+    let exp: Vec<_> = (0..6).map(|k| (5 + k as u64, on_vc(msg[k], 0))).collect();
+    assert_port(&log, 0, &exp);
+    assert_eq!(r.stats().flits_accepted, 15);
+    assert_eq!(r.stats().dropped_full, 5);
+    assert_eq!(r.stats().crossbar_moves, 9);
+    assert_eq!(r.input_occupancy(0, 0), 6);
+    assert_eq!(r.output_occupancy(0, 0), 3);
+    assert_eq!(r.credits(0, 0), 0);
+    assert_eq!(r.vc_state(0, 0), VcState::Active { route: 0, ovc: 0 });
+    assert!(r.allocated(0, 0));
+    assert_eq!(r.input_flit(0, 0, 0), Some(msg[9]));
+}
+
+/// One step of a random but legal-ish workload (tiny xorshift, no dependency).
+fn random_inputs(rng: &mut u64, cfg: &RouterConfig, inp: &mut RouterInputs) {
+    let mut next = || {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
+    };
+    inp.clear();
+    for p in 0..cfg.ports() {
+        let x = next();
+        if x % 3 == 0 {
+            inp.flits[p] = LinkFlit {
+                valid: true,
+                vc: (x >> 8) as u8 % cfg.vcs() as u8,
+                head: x >> 16 & 1 == 1,
+                tail: x >> 17 & 3 == 0,
+                data: [next(), next(), next(), next()],
+            };
+        }
+        inp.credits[p] = next() as u32 & next() as u32;
+    }
+}
+
+#[test]
+fn reset_clears_everything() {
+    for name in ["mesh5", "wide72", "tiny2", "paper000_16port"] {
+        let cfg = example(name);
+        let fresh = Router::new(&cfg);
+        let mut r = Router::new(&cfg);
+        let mut inp = RouterInputs::idle(&cfg);
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        for _ in 0..200 {
+            random_inputs(&mut rng, &cfg, &mut inp);
+            r.step(&inp);
+        }
+        assert!(r.buffered_flits() > 0, "{name}: the workload left something in flight");
+        r.reset();
+        assert_eq!(r, fresh, "{name}");
+        assert_eq!(r.outputs(), &RouterOutputs::idle(&cfg));
+        assert!(r.is_quiescent());
+        // And it behaves like a new router: zero-load latency again.
+        let mut msg = message(0, 1, 2, 3);
+        if cfg.flit_width() < 32 {
+            // tiny2: 18-bit flits; keep the tag inside the flit.
+            for f in &mut msg {
+                f.data[0] &= (1 << cfg.flit_width()) - 1;
+            }
+        }
+        let mut s = Stim::default();
+        s.send(0, &msg, &[0, 1]);
+        let log = run(&mut r, &s, 10);
+        let o = cfg.route(1);
+        assert_port(&log, o, &[(5, on_vc(msg[0], 0)), (6, on_vc(msg[1], 0))]);
+    }
+}
+
+/// Not a spec-derived timing test: conservation laws and register rules that
+/// must hold under any stimulus.
+#[test]
+fn random_traffic_conserves_flits_and_credits() {
+    for name in ["mesh5", "wide72", "tiny2", "paper000_16port", "mediaworm8", "qos8"] {
+        let cfg = example(name);
+        let mut r = Router::new(&cfg);
+        let mut inp = RouterInputs::idle(&cfg);
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut credit_pulses = 0u64;
+        let words = cfg.flit_words();
+        for _ in 0..3000 {
+            random_inputs(&mut rng, &cfg, &mut inp);
+            r.step(&inp);
+            let s = *r.stats();
+            let out = r.outputs();
+            credit_pulses += out.credits.iter().map(|c| c.count_ones() as u64).sum::<u64>();
+            for f in &out.flits {
+                if !f.valid {
+                    assert_eq!(*f, LinkFlit::IDLE);
+                } else {
+                    assert!((f.vc as usize) < cfg.vcs());
+                    assert!(f.data[words..].iter().all(|&w| w == 0));
+                }
+            }
+            let ib: usize = (0..cfg.ports())
+                .flat_map(|p| (0..cfg.vcs()).map(move |v| (p, v)))
+                .map(|(p, v)| r.input_occupancy(p, v))
+                .sum();
+            assert_eq!(s.flits_accepted, s.crossbar_moves + ib as u64, "{name}");
+            assert_eq!(s.crossbar_moves, credit_pulses, "{name}");
+            assert_eq!(s.crossbar_moves, s.flits_forwarded + (r.buffered_flits() - ib) as u64, "{name}");
+            for o in 0..cfg.ports() {
+                for u in 0..cfg.vcs() {
+                    assert!(r.credits(o, u) <= cfg.downstream_buffer_depth());
+                    assert!(r.output_occupancy(o, u) <= cfg.output_buffer_depth());
+                }
+            }
+        }
+        assert!(r.stats().flits_forwarded > 100, "{name}: {:?}", r.stats());
+    }
+}
