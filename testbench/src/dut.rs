@@ -21,3 +21,16 @@ pub trait Dut {
     /// when no waveform is being written.
     fn stop_trace(&mut self) {}
 }
+
+/// The golden model is a device like any other (it cannot write waveforms).
+impl Dut for wormqos_sim::Router {
+    fn reset(&mut self) {
+        wormqos_sim::Router::reset(self)
+    }
+    fn outputs(&mut self) -> &RouterOutputs {
+        wormqos_sim::Router::outputs(self)
+    }
+    fn step(&mut self, inputs: &RouterInputs) {
+        wormqos_sim::Router::step(self, inputs)
+    }
+}
