@@ -285,7 +285,9 @@ impl Dut for VerilatedRouter {
 
     fn start_trace(&mut self, path: &Path) -> Result<()> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir).with_context(|| {
+                format!("cannot create the directory of the waveform file {}", path.display())
+            })?;
         }
         let c = CString::new(path.as_os_str().as_encoded_bytes())
             .map_err(|_| anyhow!("trace path {} contains a NUL byte", path.display()))?;

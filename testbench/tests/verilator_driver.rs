@@ -1,0 +1,330 @@
+//! Tests of the Verilator driver against a hand-written registered loopback
+//! with the router's exact port list (docs/microarchitecture.md §3): output
+//! port p shows, one cycle later, what input port (p+1) mod N carried, and
+//! `in_credit_o` of port p shows `out_credit_i` of port (p+1) mod N. The
+//! rotation makes a packing error on one side visible instead of cancelling.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::time::Instant;
+use wormqos_config::RouterConfig;
+use wormqos_hdl::GeneratedFile;
+use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs};
+use wormqos_testbench::dut::Dut;
+use wormqos_testbench::verilator::{verilator_version, VerilatedRouter};
+
+fn config(name: &str, ports: u32, vcs: u32, width: u32) -> RouterConfig {
+    let text = format!(
+        "name = \"{name}\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = {width}\n\
+         input_buffer_depth = 8\noutput_buffer_depth = 8\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n"
+    );
+    RouterConfig::from_toml_str(&text, name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The loopback module, named like the router's top module.
+fn loopback(cfg: &RouterConfig) -> Vec<GeneratedFile> {
+    let n = cfg.ports();
+    let m = cfg.vcs();
+    let vw = cfg.vc_width() as usize;
+    let w = cfg.flit_width() as usize;
+    let top = wormqos_hdl::top_module_name(cfg);
+    let mut v = format!(
+        "// Registered loopback with the router's ports (test fixture).\n\
+         module {top} (\n\
+         \x20 input  wire clk_i,\n\
+         \x20 input  wire rst_i,\n\
+         \x20 input  wire [{n}-1:0] in_valid_i,\n\
+         \x20 input  wire [{nvw}-1:0] in_vc_i,\n\
+         \x20 input  wire [{n}-1:0] in_head_i,\n\
+         \x20 input  wire [{n}-1:0] in_tail_i,\n\
+         \x20 input  wire [{nw}-1:0] in_data_i,\n\
+         \x20 output reg  [{nm}-1:0] in_credit_o,\n\
+         \x20 output reg  [{n}-1:0] out_valid_o,\n\
+         \x20 output reg  [{nvw}-1:0] out_vc_o,\n\
+         \x20 output reg  [{n}-1:0] out_head_o,\n\
+         \x20 output reg  [{n}-1:0] out_tail_o,\n\
+         \x20 output reg  [{nw}-1:0] out_data_o,\n\
+         \x20 input  wire [{nm}-1:0] out_credit_i\n\
+         );\n\
+         \x20 always @(posedge clk_i) begin\n\
+         \x20   if (rst_i) begin\n\
+         \x20     in_credit_o <= 0; out_valid_o <= 0; out_vc_o <= 0;\n\
+         \x20     out_head_o <= 0; out_tail_o <= 0; out_data_o <= 0;\n\
+         \x20   end else begin\n",
+        nvw = n * vw,
+        nw = n * w,
+        nm = n * m
+    );
+    for p in 0..n {
+        let q = (p + 1) % n;
+        v.push_str(&format!(
+            "      out_valid_o[{p}] <= in_valid_i[{q}];\n\
+             \x20     out_head_o[{p}] <= in_head_i[{q}];\n\
+             \x20     out_tail_o[{p}] <= in_tail_i[{q}];\n\
+             \x20     out_vc_o[{pv} +: {vw}] <= in_vc_i[{qv} +: {vw}];\n\
+             \x20     out_data_o[{pw} +: {w}] <= in_data_i[{qw} +: {w}];\n\
+             \x20     in_credit_o[{pm} +: {m}] <= out_credit_i[{qm} +: {m}];\n",
+            pv = p * vw,
+            qv = q * vw,
+            pw = p * w,
+            qw = q * w,
+            pm = p * m,
+            qm = q * m
+        ));
+    }
+    v.push_str("    end\n  end\nendmodule\n");
+    vec![GeneratedFile { file_name: format!("{top}.v"), text: v }]
+}
+
+fn build(cfg: &RouterConfig) -> VerilatedRouter {
+    VerilatedRouter::build(cfg, &loopback(cfg)).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+fn random_inputs(cfg: &RouterConfig, rng: &mut SmallRng) -> RouterInputs {
+    let w = cfg.flit_width() as usize;
+    let mut inp = RouterInputs::idle(cfg);
+    for f in inp.flits.iter_mut() {
+        let mut data = [0u64; 4];
+        for (i, d) in data.iter_mut().enumerate() {
+            let bits = w.saturating_sub(64 * i).min(64);
+            *d = match bits {
+                0 => 0,
+                64 => rng.gen(),
+                b => rng.gen::<u64>() & ((1u64 << b) - 1),
+            };
+        }
+        *f = LinkFlit {
+            valid: rng.gen(),
+            vc: rng.gen_range(0..cfg.vcs()) as u8,
+            head: rng.gen(),
+            tail: rng.gen(),
+            data,
+        };
+    }
+    let cmask = if cfg.vcs() == 32 { u32::MAX } else { (1u32 << cfg.vcs()) - 1 };
+    for c in inp.credits.iter_mut() {
+        *c = rng.gen::<u32>() & cmask;
+    }
+    inp
+}
+
+/// What the loopback shows one cycle after `inp`.
+fn expected(inp: &RouterInputs) -> RouterOutputs {
+    let n = inp.flits.len();
+    RouterOutputs {
+        flits: (0..n).map(|p| inp.flits[(p + 1) % n]).collect(),
+        credits: (0..n).map(|p| inp.credits[(p + 1) % n]).collect(),
+    }
+}
+
+fn round_trip(cfg: &RouterConfig, cycles: usize) -> VerilatedRouter {
+    let mut dut = build(cfg);
+    dut.reset();
+    let idle = RouterOutputs::idle(cfg);
+    assert_eq!(dut.outputs(), &idle, "outputs after reset");
+    let mut rng = SmallRng::seed_from_u64(cfg.flit_width() as u64 * 1000 + cfg.ports() as u64);
+    for cycle in 0..cycles {
+        let inp = random_inputs(cfg, &mut rng);
+        dut.step(&inp);
+        assert_eq!(dut.outputs(), &expected(&inp), "{}: cycle {cycle}", cfg.name());
+    }
+    dut
+}
+
+#[test]
+fn version_is_reported() {
+    let v = verilator_version().expect("verilator installed");
+    assert!(v.starts_with("Verilator "), "{v}");
+}
+
+#[test]
+fn round_trip_32_bit_8_ports_16_vcs() {
+    let cfg = config("lb32", 8, 16, 32);
+    let dut = round_trip(&cfg, 500);
+    assert!(dut.cycles() >= 501);
+}
+
+#[test]
+fn round_trip_72_bit_9_ports() {
+    // Port 3's data is bits 216..288: it starts inside a 32-bit word and
+    // crosses the 256-bit (64-bit word) boundary.
+    let cfg = config("lb72", 9, 5, 72);
+    let mut dut = round_trip(&cfg, 300);
+    // Check the raw bus layout: word 0 = bits 31:0, port p at [p*72 +: 72].
+    let mut inp = RouterInputs::idle(&cfg);
+    inp.flits[4] = LinkFlit { valid: true, vc: 3, head: true, tail: false, data: [0x0123_4567_89ab_cdef, 0xa5, 0, 0] };
+    dut.step(&inp);
+    let data = dut.raw_output("out_data_o").unwrap().to_vec();
+    assert_eq!(data.len(), (9 * 72usize).div_ceil(32));
+    let mut want = vec![0u32; data.len()];
+    want[6] = 0xef00_0000;
+    want[7] = 0x6789_abcd;
+    want[8] = 0xa501_2345;
+    assert_eq!(data, want);
+    assert_eq!(dut.raw_output("out_valid_o").unwrap(), &[1 << 3]);
+    // vc width 3: port 3 at bits 9..12
+    assert_eq!(dut.raw_output("out_vc_o").unwrap(), &[3 << 9]);
+}
+
+#[test]
+fn round_trip_256_bit_8_ports() {
+    round_trip(&config("lb256", 8, 2, 256), 300);
+}
+
+#[test]
+fn round_trip_many_ports_and_narrow_fields() {
+    // 32 ports × 16 VCs: 512-bit credit buses; 32 × 256 = 8192-bit data buses.
+    round_trip(&config("lbwide", 32, 16, 256), 100);
+    round_trip(&config("lbsmall", 2, 1, 24), 100);
+}
+
+#[test]
+fn reset_clears_registered_outputs() {
+    let cfg = config("lb32", 8, 16, 32);
+    let mut dut = build(&cfg);
+    dut.reset();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut inp = random_inputs(&cfg, &mut rng);
+    inp.flits.iter_mut().for_each(|f| f.valid = true);
+    dut.step(&inp);
+    assert_ne!(dut.outputs(), &RouterOutputs::idle(&cfg));
+    dut.reset();
+    assert_eq!(dut.outputs(), &RouterOutputs::idle(&cfg), "reset returns all outputs to 0");
+    // The cycle after reset samples inputs again.
+    dut.step(&inp);
+    assert_eq!(dut.outputs(), &expected(&inp));
+}
+
+#[test]
+fn two_models_of_one_library_are_independent() {
+    let cfg = config("lb32", 8, 16, 32);
+    let mut a = build(&cfg);
+    let mut b = build(&cfg);
+    a.reset();
+    b.reset();
+    let mut rng = SmallRng::seed_from_u64(9);
+    let inp = random_inputs(&cfg, &mut rng);
+    a.step(&inp);
+    assert_eq!(a.outputs(), &expected(&inp));
+    assert_eq!(b.outputs(), &RouterOutputs::idle(&cfg));
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("wormqos-verilator-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn vcd_trace_is_written() {
+    let cfg = config("lb72", 9, 5, 72);
+    let mut dut = build(&cfg);
+    let path = temp_path("trace.vcd");
+    let _ = std::fs::remove_file(&path);
+    dut.start_trace(&path).expect("start_trace");
+    dut.reset();
+    let mut rng = SmallRng::seed_from_u64(1);
+    for _ in 0..20 {
+        dut.step(&random_inputs(&cfg, &mut rng));
+    }
+    dut.stop_trace();
+    let text = std::fs::read_to_string(&path).expect("VCD written");
+    assert!(text.contains("$enddefinitions"), "VCD header");
+    for sig in ["clk_i", "rst_i", "in_data_i", "out_data_o", "out_credit_i", "in_credit_o"] {
+        assert!(text.contains(sig), "VCD declares {sig}");
+    }
+    // 21 cycles, two edges each, at increasing times.
+    let times: Vec<u64> = text.lines().filter_map(|l| l.strip_prefix('#')?.parse().ok()).collect();
+    assert_eq!(times.len(), 42, "one timestamp per edge");
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "increasing times");
+    // Further cycles are not traced after stop_trace.
+    dut.step(&RouterInputs::idle(&cfg));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+    // A second trace, left open: flushed when the model is dropped.
+    let path2 = temp_path("trace2.vcd");
+    dut.start_trace(&path2).expect("second start_trace");
+    for _ in 0..5 {
+        dut.step(&RouterInputs::idle(&cfg));
+    }
+    drop(dut);
+    let text2 = std::fs::read_to_string(&path2).expect("second VCD written");
+    assert_eq!(text2.lines().filter(|l| l.starts_with('#')).count(), 10);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&path2);
+}
+
+#[test]
+fn trace_to_unwritable_path_is_an_error() {
+    let cfg = config("lb32", 8, 16, 32);
+    let mut dut = build(&cfg);
+    for bad in ["/proc/wormqos/no.vcd", "/proc/wormqos-no.vcd"] {
+        let err = dut.start_trace(std::path::Path::new(bad)).unwrap_err();
+        assert!(format!("{err:#}").contains(bad), "{err:#}");
+    }
+    dut.reset();
+    dut.step(&RouterInputs::idle(&cfg));
+}
+
+#[test]
+fn second_build_hits_the_cache() {
+    let cfg = config("lbcache", 4, 3, 40);
+    let first = build(&cfg);
+    let t = Instant::now();
+    let second = build(&cfg);
+    let hit = t.elapsed();
+    assert!(second.build_info().cached, "second build reuses the library");
+    assert_eq!(first.build_info().library, second.build_info().library);
+    assert!(second.build_info().library.is_file());
+    assert!(hit.as_secs_f64() < 2.0, "cache hit took {hit:?}");
+    eprintln!(
+        "lbcache: first build {:.2} s (cached: {}), second {:.3} s",
+        first.build_info().seconds,
+        first.build_info().cached,
+        hit.as_secs_f64()
+    );
+    // A different design (one more VC) is a different cache entry.
+    let other = build(&config("lbcache", 4, 4, 40));
+    assert_ne!(other.build_info().hash, first.build_info().hash);
+}
+
+#[test]
+fn verilog_errors_name_the_command_and_stderr() {
+    let cfg = config("lbbroken", 2, 1, 24);
+    let mut files = loopback(&cfg);
+    files[0].text = files[0].text.replace("endmodule", "this is not verilog\nendmodule");
+    let err = match VerilatedRouter::build(&cfg, &files) {
+        Ok(_) => panic!("broken Verilog must not build"),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(err.contains("verilator"), "{err}");
+    assert!(err.contains("--top-module"), "names the command: {err}");
+    assert!(err.contains("%Error"), "carries verilator's stderr: {err}");
+}
+
+#[test]
+fn unsafe_file_names_are_rejected() {
+    let cfg = config("lb32", 8, 16, 32);
+    let mut files = loopback(&cfg);
+    files[0].file_name = "../escape.v".into();
+    assert!(VerilatedRouter::build(&cfg, &files).is_err());
+}
+
+#[test]
+fn driver_throughput() {
+    // Driver overhead: step() + outputs() on a loopback of 8 ports × 16 VCs × 32 bits.
+    let cfg = config("lb32", 8, 16, 32);
+    let mut dut = build(&cfg);
+    dut.reset();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let stim: Vec<RouterInputs> = (0..64).map(|_| random_inputs(&cfg, &mut rng)).collect();
+    let n = 200_000;
+    let t = Instant::now();
+    let mut valid = 0usize;
+    for i in 0..n {
+        dut.step(&stim[i % stim.len()]);
+        valid += dut.outputs().flits.iter().filter(|f| f.valid).count();
+    }
+    let s = t.elapsed().as_secs_f64();
+    eprintln!("loopback 8x16x32: {:.2} M cycles/s ({valid} valid flits)", n as f64 / s / 1e6);
+    assert!(valid > 0);
+}
