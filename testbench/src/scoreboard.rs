@@ -3,11 +3,17 @@
 //! arbitration.
 //!
 //! Rules (docs/microarchitecture.md §2, §6):
-//! - messages of one input VC leave in injection order, each one whole on one
-//!   output VC of the port its destination routes to;
-//! - a head flit at output VC (o, u) starts the oldest not-yet-started message
-//!   of some input VC whose route is o and whose head flit is identical; it
-//!   binds (o, u) to that message until the tail;
+//! - each message leaves whole on one output VC of the port its destination
+//!   routes to;
+//! - a head flit at output VC (o, u) starts a not-yet-started message of some
+//!   input VC whose route is o and whose head flit is identical; it binds
+//!   (o, u) to that message until the tail;
+//! - messages of one input VC cross the crossbar in injection order, but the
+//!   output VC buffers decouple them: message k+1 may leave the router before
+//!   (older) message k only once all of k has crossed, i.e. when k is fully
+//!   injected and at most `output_buffer_depth` of its flits are undelivered.
+//!   So a head may start the oldest unstarted message of its input VC, or a
+//!   younger one when every older unfinished message of that VC satisfies this;
 //! - every further flit on (o, u) is exactly the next flit of the bound
 //!   message (head and tail bits and all data bits);
 //! - an output link that is not valid carries all-zero fields;
@@ -471,13 +477,27 @@ impl Scoreboard {
         }
     }
 
-    fn first_unstarted(&self, c: usize) -> Option<(u64, &Message)> {
+    /// The unstarted messages of input VC `c` that may start now (see the
+    /// module docs), oldest first, and the message that keeps younger ones
+    /// from starting, with its number of undelivered flits.
+    fn startable(&self, c: usize) -> (Vec<(u64, &Message)>, Option<(u64, usize)>) {
         let iv = &self.inputs[c];
-        iv.msgs
-            .iter()
-            .enumerate()
-            .find(|(_, m)| m.state == MsgState::Unstarted)
-            .map(|(i, m)| (iv.base + i as u64, m))
+        let depth = self.cfg.output_buffer_depth();
+        let mut v = Vec::new();
+        for (i, m) in iv.msgs.iter().enumerate() {
+            let id = iv.base + i as u64;
+            if m.state == MsgState::Done {
+                continue;
+            }
+            if m.state == MsgState::Unstarted {
+                v.push((id, m));
+            }
+            let left = m.flits.len() - m.delivered;
+            if !m.closed || left > depth {
+                return (v, Some((id, left)));
+            }
+        }
+        (v, None)
     }
 
     fn head_candidates(&self, o: usize, actual: &LinkFlit) -> Vec<(usize, u64)> {
@@ -487,7 +507,7 @@ impl Scoreboard {
         };
         let mut v = Vec::new();
         for c in 0..self.inputs.len() {
-            if let Some((id, m)) = self.first_unstarted(c) {
+            for (id, m) in self.startable(c).0 {
                 if fits(m) {
                     v.push((c, id));
                 }
@@ -523,7 +543,7 @@ impl Scoreboard {
         // The heads that could legally start here.
         let mut options = Vec::new();
         for c in 0..self.inputs.len() {
-            if let Some((id, m)) = self.first_unstarted(c) {
+            for (id, m) in self.startable(c).0 {
                 if let Some(h) = m.flits.first() {
                     if self.cfg.route(dest.extract(&h.data)) == o {
                         options.push(format!("{} message #{id}: {}", self.ivc_name(c), fmt_flit(h, w)));
@@ -538,7 +558,8 @@ impl Scoreboard {
         };
         // Find the flit anywhere in the injected messages.
         for c in 0..self.inputs.len() {
-            let first = self.first_unstarted(c).map(|(id, _)| id);
+            let (window, blocker) = self.startable(c);
+            let window: Vec<u64> = window.into_iter().map(|(id, _)| id).collect();
             let iv = &self.inputs[c];
             for (i, m) in iv.msgs.iter().enumerate() {
                 let id = iv.base + i as u64;
@@ -554,11 +575,12 @@ impl Scoreboard {
                         .map(|(t, p, u)| format!(" at cycle {t} on output port {p} vc {u}"))
                         .unwrap_or_default();
                     e.detail = format!("this header of {here} was already delivered{at}");
-                } else if Some(id) != first {
+                } else if !window.contains(&id) {
                     e.kind = ErrorKind::Reordered;
+                    let (b, left) = blocker.unwrap_or_default();
                     e.detail = format!(
-                        "{here} starts before the older message #{} of its input VC",
-                        first.unwrap_or_default()
+                        "{here} starts while the older message #{b} of its input VC still has {left} \
+                         undelivered flit(s) (not all of it can have crossed the crossbar yet)"
                     );
                 } else {
                     let r = self.cfg.route(dest.extract(&m.flits[0].data));
@@ -885,12 +907,29 @@ scheduler = "round_robin"
     #[test]
     fn message_order_within_an_input_vc_is_enforced() {
         let c = cfg();
-        let a = message(&c, 1, 0, 1, 1);
+        // a has 3 flits, more than an output VC buffer (2) holds: b cannot
+        // leave before a has started.
+        let a = message(&c, 1, 0, 3, 1);
         let b = message(&c, 2, 0, 1, 2);
-        let ins = vec![(0, 0, a[0]), (1, 0, b[0])];
-        let outs = vec![(6, 2, b[0]), (7, 1, a[0])];
+        let ins = vec![(0, 0, a[0]), (1, 0, a[1]), (2, 0, a[2]), (3, 0, b[0])];
+        let outs = vec![(9, 2, b[0]), (10, 1, a[0]), (11, 1, a[1]), (12, 1, a[2])];
         let e = run(&c, &ins, &outs).unwrap_err();
-        assert_eq!((e.kind, e.cycle, e.port), (ErrorKind::Reordered, 6, 2), "{e}");
+        assert_eq!((e.kind, e.cycle, e.port), (ErrorKind::Reordered, 9, 2), "{e}");
+        assert!(e.detail.contains("older message #0 of its input VC still has 3"), "{e}");
+        // Once only 2 flits of a are left, they may all sit in the output
+        // buffer behind a credit stall while b overtakes.
+        let outs = vec![(8, 1, a[0]), (9, 2, b[0]), (10, 1, a[1]), (11, 1, a[2])];
+        run(&c, &ins, &outs).unwrap();
+    }
+
+    #[test]
+    fn a_short_message_stuck_in_an_output_buffer_may_be_overtaken() {
+        let c = cfg();
+        let a = message(&c, 1, 0, 2, 1);
+        let b = message(&c, 2, 0, 2, 2);
+        let ins = vec![(0, 0, a[0]), (1, 0, a[1]), (2, 0, b[0]), (3, 0, b[1])];
+        let outs = vec![(8, 2, b[0]), (9, 2, b[1]), (10, 1, a[0]), (11, 1, a[1])];
+        run(&c, &ins, &outs).unwrap();
     }
 
     #[test]
