@@ -10,4 +10,6 @@ pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use router::{Router, RouterStats, VcState};
 
 #[cfg(test)]
+mod reference;
+#[cfg(test)]
 mod tests;

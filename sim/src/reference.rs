@@ -1,0 +1,183 @@
+//! A deliberately naive second model, written literally from the spec: the
+//! whole state is cloned at the start of each cycle and every stage reads the
+//! clone and writes the next state. Slow, obvious, used only to cross-check
+//! the optimised [`crate::Router`] under random traffic.
+
+use crate::link::{LinkFlit, RouterInputs, RouterOutputs};
+use std::collections::VecDeque;
+use wormqos_config::{Crossbar, RouterConfig, Scheduler};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum St {
+    Idle,
+    Routed,
+    Active,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct F {
+    head: bool,
+    tail: bool,
+    data: [u64; 4],
+}
+
+#[derive(Clone)]
+pub struct RefRouter {
+    cfg: RouterConfig,
+    cycle: i64,
+    ib: Vec<VecDeque<F>>,
+    state: Vec<St>,
+    route: Vec<usize>,
+    ovc: Vec<usize>,
+    in_age: Vec<i64>,
+    allocated: Vec<bool>,
+    ob: Vec<VecDeque<F>>,
+    credits: Vec<usize>,
+    out_age: Vec<i64>,
+    va_ptr: Vec<usize>,
+    xa_ptr: Vec<usize>,
+    xb_ptr: Vec<usize>,
+    oc_ptr: Vec<usize>,
+    pub out: RouterOutputs,
+}
+
+impl RefRouter {
+    pub fn new(cfg: &RouterConfig) -> Self {
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        RefRouter {
+            cfg: cfg.clone(),
+            cycle: 0,
+            ib: vec![VecDeque::new(); n * m],
+            state: vec![St::Idle; n * m],
+            route: vec![0; n * m],
+            ovc: vec![0; n * m],
+            in_age: vec![-1; n * m],
+            allocated: vec![false; n * m],
+            ob: vec![VecDeque::new(); n * m],
+            credits: vec![cfg.downstream_buffer_depth(); n * m],
+            out_age: vec![-1; n * m],
+            va_ptr: vec![0; n],
+            xa_ptr: vec![0; n],
+            xb_ptr: vec![0; n],
+            oc_ptr: vec![0; n],
+            out: RouterOutputs::idle(cfg),
+        }
+    }
+
+    fn rr(k: usize, ptr: usize, req: impl Fn(usize) -> bool) -> Option<usize> {
+        (0..k).map(|j| (ptr + j) % k).find(|&i| req(i))
+    }
+
+    fn age(k: usize, ages: &[i64], req: impl Fn(usize) -> bool) -> Option<usize> {
+        (0..k).filter(|&i| req(i)).min_by_key(|&i| (ages[i], i))
+    }
+
+    pub fn step(&mut self, inp: &RouterInputs) {
+        let s = self.clone(); // the state at the start of the cycle
+        let nx = self; // the state at the end of the cycle
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        let full = cfg.crossbar() == Crossbar::Full;
+        let fifo = cfg.scheduler() == Scheduler::Fifo;
+        let t = s.cycle;
+
+        // Stage 1
+        for p in 0..n {
+            let f = inp.flits[p];
+            if !f.valid {
+                continue;
+            }
+            let v = (f.vc as usize) & ((1 << cfg.vc_width()) - 1);
+            if v >= m || s.ib[p * m + v].len() == cfg.input_buffer_depth() {
+                continue;
+            }
+            let mut data = [0u64; 4];
+            for b in 0..cfg.flit_width() as usize {
+                data[b / 64] |= f.data[b / 64] & (1 << (b % 64));
+            }
+            nx.ib[p * m + v].push_back(F { head: f.head, tail: f.tail, data });
+        }
+        // Stage 2
+        for i in 0..n * m {
+            if s.state[i] == St::Idle && !s.ib[i].is_empty() {
+                let d = cfg.header().dest.extract(&s.ib[i][0].data);
+                nx.route[i] = cfg.route(d);
+                nx.state[i] = St::Routed;
+            }
+        }
+        // Stage 3
+        for o in 0..n {
+            let req = |i: usize| s.state[i] == St::Routed && s.route[i] == o;
+            let Some(i) = Self::rr(n * m, s.va_ptr[o], req) else { continue };
+            let Some(u) = (0..m).find(|&u| !s.allocated[o * m + u]) else { continue };
+            nx.state[i] = St::Active;
+            nx.ovc[i] = u;
+            nx.allocated[o * m + u] = true;
+            nx.va_ptr[o] = (i + 1) % (n * m);
+            nx.in_age[i] = t;
+            nx.out_age[o * m + u] = t;
+        }
+        // Stage 4
+        let ready = |i: usize| {
+            s.state[i] == St::Active
+                && !s.ib[i].is_empty()
+                && s.ob[s.route[i] * m + s.ovc[i]].len() < cfg.output_buffer_depth()
+        };
+        let mut movers = vec![];
+        if full {
+            movers.extend((0..n * m).filter(|&i| ready(i)));
+        } else {
+            let cand: Vec<Option<usize>> = (0..n)
+                .map(|p| {
+                    let r = |v: usize| ready(p * m + v);
+                    if fifo {
+                        Self::age(m, &s.in_age[p * m..p * m + m], r)
+                    } else {
+                        Self::rr(m, s.xa_ptr[p], r)
+                    }
+                })
+                .collect();
+            for o in 0..n {
+                let req = |p: usize| cand[p].is_some_and(|v| s.route[p * m + v] == o);
+                if let Some(p) = Self::rr(n, s.xb_ptr[o], req) {
+                    let v = cand[p].unwrap();
+                    nx.xb_ptr[o] = (p + 1) % n;
+                    if !fifo {
+                        nx.xa_ptr[p] = (v + 1) % m;
+                    }
+                    movers.push(p * m + v);
+                }
+            }
+        }
+        for c in nx.out.credits.iter_mut() {
+            *c = 0;
+        }
+        for i in movers {
+            let f = nx.ib[i].pop_front().unwrap();
+            let j = s.route[i] * m + s.ovc[i];
+            nx.ob[j].push_back(f);
+            nx.out.credits[i / m] |= 1 << (i % m);
+            if f.tail {
+                nx.state[i] = St::Idle;
+                nx.allocated[j] = false;
+            }
+        }
+        // Stage 5
+        for o in 0..n {
+            let el = |u: usize| !s.ob[o * m + u].is_empty() && s.credits[o * m + u] > 0;
+            let pick = if full && fifo { Self::age(m, &s.out_age[o * m..o * m + m], el) } else { Self::rr(m, s.oc_ptr[o], el) };
+            nx.out.flits[o] = LinkFlit::IDLE;
+            if let Some(u) = pick {
+                let f = nx.ob[o * m + u].pop_front().unwrap();
+                nx.out.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+                nx.oc_ptr[o] = (u + 1) % m;
+            }
+            for u in 0..m {
+                let sent = (pick == Some(u)) as usize;
+                let ret = (inp.credits[o] >> u & 1) as usize;
+                nx.credits[o * m + u] = (s.credits[o * m + u] - sent + ret).min(cfg.downstream_buffer_depth());
+            }
+        }
+        nx.cycle = t + 1;
+    }
+}
