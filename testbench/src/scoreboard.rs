@@ -179,7 +179,7 @@ struct Message {
     delivered: usize,
     inject_cycle: u64,
     /// Where and when it started (for duplicate reports).
-    started_at: Option<(u64, usize, usize)>,
+    started_at: Option<StartedAt>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -206,8 +206,13 @@ pub struct Scoreboard {
     last_cycle: u64,
     /// Heads of recently completed messages (already dropped from `inputs`):
     /// (head, input VC, message id, (cycle, port, vc) it started at).
-    recent_done: VecDeque<(LinkFlit, usize, u64, Option<(u64, usize, usize)>)>,
+    recent_done: VecDeque<(LinkFlit, usize, u64, Option<StartedAt>)>,
 }
+
+/// (cycle, output port, output VC) where a message started.
+type StartedAt = (u64, usize, usize);
+/// Startable messages of an input VC, and what blocks younger ones.
+type Startable<'a> = (Vec<(u64, &'a Message)>, Option<(u64, usize)>);
 
 const RECENT_DONE: usize = 4096;
 
@@ -480,7 +485,7 @@ impl Scoreboard {
     /// The unstarted messages of input VC `c` that may start now (see the
     /// module docs), oldest first, and the message that keeps younger ones
     /// from starting, with its number of undelivered flits.
-    fn startable(&self, c: usize) -> (Vec<(u64, &Message)>, Option<(u64, usize)>) {
+    fn startable(&self, c: usize) -> Startable<'_> {
         let iv = &self.inputs[c];
         let depth = self.cfg.output_buffer_depth();
         let mut v = Vec::new();
@@ -651,10 +656,7 @@ impl Scoreboard {
             e.kind = ErrorKind::HeadInsideMessage;
             e.detail = format!("a head arrived while flit {k} of the bound message was due (tail dropped?)");
         } else {
-            let mut diff = [0u64; MAX_FLIT_WORDS];
-            for i in 0..MAX_FLIT_WORDS {
-                diff[i] = exp.data[i] ^ actual.data[i];
-            }
+            let diff: [u64; MAX_FLIT_WORDS] = std::array::from_fn(|i| exp.data[i] ^ actual.data[i]);
             let bits: u32 = diff.iter().map(|x| x.count_ones()).sum();
             e.detail = format!(
                 "flit {k}: {} data bit(s) differ (xor {}){}{}",
