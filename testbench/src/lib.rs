@@ -4,3 +4,4 @@ pub mod dut;
 pub mod stimulus;
 pub mod verilator;
 pub mod scoreboard;
+pub mod lockstep;
