@@ -1,0 +1,109 @@
+//! Planted bugs: each is a small deviation from docs/microarchitecture.md that
+//! the lockstep testbench must detect. The generated RTL stays lint clean.
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mutant {
+    /// Stage 3: the round-robin pointer `va_ptr[o]` of every output-VC
+    /// allocator never advances (it stays 0), so VA is fixed priority by
+    /// input VC index.
+    VaFixedPriority,
+    /// Stage 5: the output credit counters reset to DD+1 instead of DD, so the
+    /// router may send one flit more than the downstream buffer holds.
+    CreditOffByOne,
+    /// Stage 4: a tail crossing the crossbar returns its input VC to IDLE but
+    /// does not free the output VC (`allocated` stays 1 forever).
+    TailKeepsVc,
+    /// Stage 4: readiness ignores the output VC buffer's fullness; a flit
+    /// moved into a full output buffer is lost while the input buffer pops it
+    /// (and returns its credit).
+    DropOnBackpressure,
+    /// Stages 2+3: RC and VA happen in the same cycle: an IDLE input VC with a
+    /// flit requests VA with the freshly computed route and, when granted,
+    /// goes straight to ACTIVE (no ROUTED cycle). Without a grant it goes to
+    /// ROUTED as usual.
+    SkipRcStage,
+    /// Stage 2: destination 0 is routed to port `(routes[0] + 1) mod N`.
+    WrongRoute,
+    /// Stage 4: `in_credit_o` is never raised for VC 0 of port 0 (bit 0).
+    CreditNotReturned,
+}
+
+impl Mutant {
+    pub fn all() -> &'static [Mutant] {
+        &[
+            Mutant::VaFixedPriority,
+            Mutant::CreditOffByOne,
+            Mutant::TailKeepsVc,
+            Mutant::DropOnBackpressure,
+            Mutant::SkipRcStage,
+            Mutant::WrongRoute,
+            Mutant::CreditNotReturned,
+        ]
+    }
+    /// The kebab-case name used on command lines.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mutant::VaFixedPriority => "va-fixed-priority",
+            Mutant::CreditOffByOne => "credit-off-by-one",
+            Mutant::TailKeepsVc => "tail-keeps-vc",
+            Mutant::DropOnBackpressure => "drop-on-backpressure",
+            Mutant::SkipRcStage => "skip-rc-stage",
+            Mutant::WrongRoute => "wrong-route",
+            Mutant::CreditNotReturned => "credit-not-returned",
+        }
+    }
+    /// The CamelCase variant name.
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Mutant::VaFixedPriority => "VaFixedPriority",
+            Mutant::CreditOffByOne => "CreditOffByOne",
+            Mutant::TailKeepsVc => "TailKeepsVc",
+            Mutant::DropOnBackpressure => "DropOnBackpressure",
+            Mutant::SkipRcStage => "SkipRcStage",
+            Mutant::WrongRoute => "WrongRoute",
+            Mutant::CreditNotReturned => "CreditNotReturned",
+        }
+    }
+}
+
+impl fmt::Display for Mutant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Unknown mutant name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned)")]
+pub struct UnknownMutant(pub String);
+
+impl FromStr for Mutant {
+    type Err = UnknownMutant;
+    /// Accepts the kebab-case name, the snake_case name or the variant name (case-insensitive).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let norm: String = s.chars().filter(|c| *c != '-' && *c != '_').collect::<String>().to_ascii_lowercase();
+        Mutant::all()
+            .iter()
+            .copied()
+            .find(|m| m.variant_name().to_ascii_lowercase() == norm)
+            .ok_or_else(|| UnknownMutant(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn names_round_trip() {
+        for m in Mutant::all() {
+            assert_eq!(m.name().parse::<Mutant>().unwrap(), *m);
+            assert_eq!(m.variant_name().parse::<Mutant>().unwrap(), *m);
+            assert_eq!(m.name().replace('-', "_").parse::<Mutant>().unwrap(), *m);
+        }
+        assert!("nope".parse::<Mutant>().is_err());
+        assert_eq!(Mutant::all().len(), 7);
+    }
+}

@@ -1,0 +1,712 @@
+//! The router-specific modules: input port, output-VC allocator, output port
+//! and the top level (docs/microarchitecture.md).
+
+use crate::generic;
+use crate::mutant::Mutant;
+use crate::verilog::{clog2, Expr, HdlError, Module, Result, Sig, Stmt};
+use wormqos_config::{Crossbar, RouterConfig, Scheduler};
+
+/// Derived sizes.
+#[derive(Clone, Debug)]
+pub(crate) struct Dims {
+    pub prefix: String,
+    pub n: u32,
+    pub m: u32,
+    pub w: u32,
+    /// Buffered flit width: `{head, tail, data}`.
+    pub fw: u32,
+    pub di: u32,
+    pub do_: u32,
+    pub dd: u32,
+    pub vw: u32,
+    /// Route (output port index) width.
+    pub pw: u32,
+    /// Flat VC index width, clog2(N*M).
+    pub iw: u32,
+    pub dw: u32,
+    pub crossbar: Crossbar,
+    pub scheduler: Scheduler,
+    pub routes: Vec<u32>,
+    pub mutant: Option<Mutant>,
+}
+
+impl Dims {
+    pub fn new(cfg: &RouterConfig, mutant: Option<Mutant>) -> Dims {
+        let n = cfg.ports() as u32;
+        let m = cfg.vcs() as u32;
+        Dims {
+            prefix: cfg.name().to_string(),
+            n,
+            m,
+            w: cfg.flit_width(),
+            fw: cfg.flit_width() + 2,
+            di: cfg.input_buffer_depth() as u32,
+            do_: cfg.output_buffer_depth() as u32,
+            dd: cfg.downstream_buffer_depth() as u32,
+            vw: cfg.vc_width(),
+            pw: clog2(n as u64),
+            iw: clog2((n * m) as u64),
+            dw: cfg.header().dest.width,
+            crossbar: cfg.crossbar(),
+            scheduler: cfg.scheduler(),
+            routes: cfg.routes().to_vec(),
+            mutant,
+        }
+    }
+    fn nm(&self) -> u32 {
+        self.n * self.m
+    }
+    fn is(&self, m: Mutant) -> bool {
+        self.mutant == Some(m)
+    }
+    /// Full crossbar with the `fifo` scheduler: age order at point C.
+    fn age_at_c(&self) -> bool {
+        self.crossbar == Crossbar::Full && self.scheduler == Scheduler::Fifo
+    }
+    fn age_at_a(&self) -> bool {
+        self.crossbar == Crossbar::Multiplexed && self.scheduler == Scheduler::Fifo
+    }
+}
+
+fn lit(w: u32, v: u64) -> Result<Expr> {
+    Expr::lit(w, v)
+}
+
+/// Concatenates elements given LSB-first (element 0 at the lowest bits).
+fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
+    let mut v = parts.to_vec();
+    v.reverse();
+    Expr::concat(&v)
+}
+
+/// `1 << idx` as a `width`-bit vector.
+fn onehot_of(idx: &Expr, width: u32) -> Result<Expr> {
+    let one = if width <= 64 { lit(width, 1)? } else { Expr::one_bit(true).zext(width)? };
+    one.shl(idx)
+}
+
+/// One-hot to binary index (`width` bits); 0 when no bit is set.
+fn encode(oh: &Expr, width: u32) -> Result<Expr> {
+    let vals = (0..oh.width()).map(|k| lit(width, k as u64)).collect::<Result<Vec<_>>>()?;
+    Expr::onehot_mux(oh, &vals)
+}
+
+pub(crate) const IDLE: u64 = 0;
+pub(crate) const ROUTED: u64 = 1;
+pub(crate) const ACTIVE: u64 = 2;
+
+/// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
+pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
+    let (n, m, w, fw, vw, pw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw);
+    let mut md = Module::new(format!("{}_input_port", d.prefix));
+    md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
+    md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
+    md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
+    md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
+    md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit.");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let valid = md.input("in_valid_i", 1)?;
+    let vc = md.input("in_vc_i", vw)?;
+    let head = md.input("in_head_i", 1)?;
+    let tail = md.input("in_tail_i", 1)?;
+    let data = md.input("in_data_i", w)?;
+    let va_gnt = md.input("va_gnt_i", m)?;
+    let va_ovc = md.input("va_ovc_i", m * vw)?;
+    let pop = md.input("pop_i", m)?;
+    let va_req_o = md.output("va_req_o", m * n)?;
+    let va_route_o = md.output("va_route_o", m * pw)?;
+    let st_req_o = md.output("st_req_o", m)?;
+    let route_o = md.output("route_o", m * pw)?;
+    let ovc_o = md.output("ovc_o", m * vw)?;
+    let front_o = md.output("front_o", m * fw)?;
+
+    // Routing table, one entry per destination code (2^DW entries); codes
+    // at or above `endpoints` route to port 0.
+    md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
+    let entries = 1u32 << d.dw;
+    let mut table = Vec::new();
+    for dest in 0..entries {
+        let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
+        if dest == 0 && d.is(Mutant::WrongRoute) {
+            port = (port + 1) % n;
+        }
+        table.push(lit(pw, port as u64)?);
+    }
+    let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+
+    let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
+    let mut va_reqs = vec![];
+    let mut va_routes = vec![];
+    let mut st_reqs = vec![];
+    let mut routes = vec![];
+    let mut ovcs = vec![];
+    let mut fronts = vec![];
+    for v in 0..m {
+        md.comment(format!("Input VC {v}"));
+        let front = md.wire(&format!("vc{v}_front"), fw)?;
+        let empty = md.wire(&format!("vc{v}_empty"), 1)?;
+        let full = md.wire(&format!("vc{v}_full"), 1)?;
+        // BW: a flit for a VC >= M matches no buffer and is dropped; a flit
+        // for a full buffer is dropped.
+        let push = md.wire_of(
+            &format!("vc{v}_push"),
+            &valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?.land(&full.e().lnot()?)?,
+        )?;
+        md.instance(
+            fifo,
+            &format!("u_ib{v}"),
+            &[
+                ("clk_i", Expr::raw("clk_i", 1)),
+                ("rst_i", Expr::raw("rst_i", 1)),
+                ("push_i", push.e()),
+                ("wdata_i", wdata.e()),
+                ("pop_i", pop.e().bit(v)?),
+                ("rdata_o", front.e()),
+                ("empty_o", empty.e()),
+                ("full_o", full.e()),
+            ],
+        )?;
+        let (state_q, state_d) = md.register(&format!("vc{v}_state"), 2, &lit(2, IDLE)?)?;
+        let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
+        let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
+        let dest = front.e().slice(d.dw - 1, 0)?;
+        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &table.e().elem_dyn(&dest, pw)?)?;
+        let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
+        let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
+        let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
+        let not_empty = empty.e().lnot()?;
+        let gnt = va_gnt.e().bit(v)?;
+        let my_ovc = va_ovc.e().part(v * vw, vw)?;
+        let front_tail = front.e().bit(fw - 2)?;
+        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &lit(2, ACTIVE)?)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
+        let mut idle_body = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &lit(2, ROUTED)?)?];
+        if d.is(Mutant::SkipRcStage) {
+            idle_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
+        }
+        md.comb(vec![
+            Stmt::assign(&state_d.lv(), &state_q.e())?,
+            Stmt::assign(&route_d.lv(), &route_q.e())?,
+            Stmt::assign(&ovc_d.lv(), &ovc_q.e())?,
+            Stmt::if_(
+                &is_idle,
+                vec![Stmt::Comment("RC".into()), Stmt::if_(&not_empty, idle_body, vec![])?],
+                vec![Stmt::if_(
+                    &is_routed,
+                    vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?],
+                    vec![Stmt::if_(
+                        &is_active.land(&pop.e().bit(v)?)?.land(&front_tail)?,
+                        vec![Stmt::Comment("the tail crossed the crossbar".into()), Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?],
+                        vec![],
+                    )?],
+                )?],
+            )?,
+        ])?;
+        let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
+        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
+            let idle_req = is_idle.land(&not_empty)?;
+            let r = routed_req.or(&Expr::mux(&idle_req, &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
+            (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)
+        } else {
+            (routed_req, route_q.e())
+        };
+        va_reqs.push(md.wire_of(&format!("vc{v}_va_req"), &req)?.e());
+        va_routes.push(vroute);
+        st_reqs.push(is_active.land(&not_empty)?);
+        routes.push(route_q.e());
+        ovcs.push(ovc_q.e());
+        fronts.push(front.e());
+    }
+    md.comment("Outputs");
+    md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
+    md.assign(&va_route_o.lv(), &cat_lsb_first(&va_routes)?)?;
+    md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
+    md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
+    md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
+    md.assign(&front_o.lv(), &cat_lsb_first(&fronts)?)?;
+    Ok(md)
+}
+
+/// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
+/// flags of its M output VCs.
+pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
+    let (m, vw, nm, iw) = (d.m, d.vw, d.nm(), d.iw);
+    let full = d.crossbar == Crossbar::Full;
+    let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
+    md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
+    md.doc("the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is");
+    md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
+    md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
+    if full {
+        md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
+    }
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let req = md.input("req_i", nm)?;
+    let release = md.input("release_i", m)?;
+    let gnt_o = md.output("gnt_o", nm)?;
+    let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
+    let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
+    let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+
+    let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
+    let free = md.wire_of("free", &alloc_q.e().not())?;
+    let any_free = md.wire_of("any_free", &free.e().red_or())?;
+    let neg_free = Expr::raw(format!("(-{})", free.name), m);
+    let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
+    let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
+    let gnt = md.wire("gnt", nm)?;
+    let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+    let advance = if d.is(Mutant::VaFixedPriority) { Expr::one_bit(false) } else { any_gnt.e() };
+    md.instance(
+        rr_nm,
+        "u_arb",
+        &[
+            ("clk_i", Expr::raw("clk_i", 1)),
+            ("rst_i", Expr::raw("rst_i", 1)),
+            ("req_i", req_masked.e()),
+            ("advance_i", advance),
+            ("gnt_o", gnt.e()),
+        ],
+    )?;
+    let set = md.wire_of("alloc_set", &Expr::mux(&any_gnt.e(), &free_oh.e(), &Expr::zero(m))?)?;
+    let next = alloc_q.e().and(&release.e().not())?.or(&set.e())?;
+    md.assign(&alloc_d.lv(), &next)?;
+    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw)?)?;
+    if let Some(s) = set_o {
+        md.assign(&s.lv(), &set.e())?;
+    }
+    if let Some(owner_o) = owner_o {
+        md.comment("Owner of each output VC (full crossbar: selects the crossbar input).");
+        md.integer("i")?;
+        let idx = md.comb_reg("gnt_idx", iw)?;
+        md.comb(vec![
+            Stmt::assign(&idx.lv(), &Expr::zero(iw))?,
+            Stmt::For {
+                var: "i".into(),
+                bound: nm.to_string(),
+                body: vec![Stmt::if_(
+                    &Expr::raw("gnt[i]", 1),
+                    vec![Stmt::assign(&idx.lv(), &idx.e().or(&Expr::raw(format!("i[{}:0]", iw - 1), iw))?)?],
+                    vec![],
+                )?],
+            },
+        ])?;
+        let mut owners = vec![];
+        for u in 0..m {
+            let q = md.register_next(
+                &format!("owner{u}"),
+                &Expr::zero(iw),
+                &Expr::mux(&set.e().bit(u)?, &idx.e(), &Expr::raw(format!("owner{u}_q"), iw))?,
+            )?;
+            owners.push(q.e());
+        }
+        md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+    }
+    Ok(md)
+}
+
+/// `<prefix>_output_port`: M output VC buffers, credits, the VC multiplexer
+/// (point C) and the output link registers (stage 5).
+pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Module> {
+    let (m, w, fw, vw, dd) = (d.m, d.w, d.fw, d.vw, d.dd as u64);
+    let mut md = Module::new(format!("{}_output_port", d.prefix));
+    md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
+    md.doc("the VC multiplexer (point C) and the registered output link.");
+    md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, data} into output VC u.");
+    md.doc("full_o[u]: output VC u's buffer is full (start of cycle).");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let push = md.input("push_i", m)?;
+    let wdata = md.input("wdata_i", m * fw)?;
+    let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
+    let credit = md.input("credit_i", m)?;
+    let full_o = if d.is(Mutant::DropOnBackpressure) { None } else { Some(md.output("full_o", m)?) };
+    let valid_o = md.output("out_valid_o", 1)?;
+    let vc_o = md.output("out_vc_o", vw)?;
+    let head_o = md.output("out_head_o", 1)?;
+    let tail_o = md.output("out_tail_o", 1)?;
+    let data_o = md.output("out_data_o", w)?;
+
+    let pick = md.wire("pick", m)?;
+    let reset_credits = if d.is(Mutant::CreditOffByOne) { dd + 1 } else { dd };
+    let cw = clog2(reset_credits + 1);
+    let mut fulls = vec![];
+    let mut eligs = vec![];
+    let mut fronts = vec![];
+    for u in 0..m {
+        md.comment(format!("Output VC {u}"));
+        let front = md.wire(&format!("vc{u}_front"), fw)?;
+        let empty = md.wire(&format!("vc{u}_empty"), 1)?;
+        let full = md.wire(&format!("vc{u}_full"), 1)?;
+        if full_o.is_none() {
+            md.raw_line("/* verilator lint_off UNUSED */");
+        }
+        md.instance(
+            fifo,
+            &format!("u_ob{u}"),
+            &[
+                ("clk_i", Expr::raw("clk_i", 1)),
+                ("rst_i", Expr::raw("rst_i", 1)),
+                ("push_i", push.e().bit(u)?),
+                ("wdata_i", wdata.e().part(u * fw, fw)?),
+                ("pop_i", pick.e().bit(u)?),
+                ("rdata_o", front.e()),
+                ("empty_o", empty.e()),
+                ("full_o", full.e()),
+            ],
+        )?;
+        if full_o.is_none() {
+            md.raw_line("/* verilator lint_on UNUSED */");
+        }
+        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &lit(cw, reset_credits)?)?;
+        let sent = pick.e().bit(u)?;
+        let ret = credit.e().bit(u)?;
+        // credits - sent + returned, saturating at DD (a return at DD is ignored).
+        md.comb(vec![
+            Stmt::assign(&cr_d.lv(), &cr_q.e())?,
+            Stmt::if_(
+                &sent.land(&ret.lnot()?)?,
+                vec![Stmt::assign(&cr_d.lv(), &cr_q.e().sub(&lit(cw, 1)?)?)?],
+                vec![Stmt::if_(
+                    &sent.lnot()?.land(&ret)?.land(&cr_q.e().lt(&lit(cw, dd)?)?)?,
+                    vec![Stmt::assign(&cr_d.lv(), &cr_q.e().add(&lit(cw, 1)?)?)?],
+                    vec![],
+                )?],
+            )?,
+        ])?;
+        fulls.push(full.e());
+        eligs.push(empty.e().lnot()?.land(&cr_q.e().ne(&Expr::zero(cw))?)?);
+        fronts.push(front.e());
+    }
+    md.comment("Point C: VC multiplexer");
+    let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
+    let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
+    let mut conns = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
+    if let Some(enter) = &enter {
+        conns.push(("elig_i", elig.e()));
+        conns.push(("enter_i", enter.e()));
+    } else {
+        conns.push(("req_i", elig.e()));
+        conns.push(("advance_i", any_pick.e()));
+    }
+    conns.push(("gnt_o", pick.e()));
+    md.instance(arb, "u_arb_c", &conns)?;
+    if enter.is_some() {
+        // any_pick is only needed by a round-robin arbiter; keep it used.
+        md.comment("(any_pick feeds out_valid)");
+    }
+    let flit = Expr::onehot_mux(&pick.e(), &fronts)?;
+    let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e())?;
+    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick.e(), vw)?)?;
+    let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit)?;
+    md.assign(&valid_o.lv(), &valid_q.e())?;
+    md.assign(&vc_o.lv(), &vc_q.e())?;
+    md.assign(&head_o.lv(), &flit_q.e().bit(fw - 1)?)?;
+    md.assign(&tail_o.lv(), &flit_q.e().bit(fw - 2)?)?;
+    md.assign(&data_o.lv(), &flit_q.e().slice(w - 1, 0)?)?;
+    if let Some(f) = full_o {
+        md.assign(&f.lv(), &cat_lsb_first(&fulls)?)?;
+    }
+    Ok(md)
+}
+
+/// The generated module set, in dependency order.
+pub(crate) struct Modules {
+    pub list: Vec<Module>,
+}
+
+impl Modules {
+    fn add(&mut self, m: &Module) -> Result<()> {
+        if let Some(prev) = self.list.iter().find(|x| x.name() == m.name()) {
+            if prev.render_with(false) != m.render_with(false) {
+                return Err(HdlError::Invalid(format!("module {} renders differently for two parameter sets", m.name())));
+            }
+            return Ok(());
+        }
+        self.list.push(m.clone());
+        Ok(())
+    }
+}
+
+fn clk_rst() -> [(&'static str, Expr); 2] {
+    [("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))]
+}
+
+/// Builds every module of the router.
+pub(crate) fn build(d: &Dims) -> Result<Modules> {
+    let (n, m, w, fw, vw, pw, nm, iw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw, d.nm(), d.iw);
+    let mut mods = Modules { list: vec![] };
+    let p = &d.prefix;
+    let ib_fifo = generic::fifo(p, fw, d.di)?;
+    let ob_fifo = generic::fifo(p, fw, d.do_)?;
+    let rr_nm = generic::rr_arbiter(p, nm)?;
+    let rr_m = generic::rr_arbiter(p, m)?;
+    let rr_n = generic::rr_arbiter(p, n)?;
+    let age_m = generic::age_arbiter(p, m)?;
+    mods.add(&ib_fifo)?;
+    mods.add(&ob_fifo)?;
+    mods.add(&rr_nm)?;
+    let multiplexed = d.crossbar == Crossbar::Multiplexed;
+    if multiplexed {
+        mods.add(&rr_n)?;
+    }
+    if !d.age_at_c() {
+        mods.add(&rr_m)?;
+    }
+    if d.age_at_a() || d.age_at_c() {
+        mods.add(&age_m)?;
+    }
+    let inp = input_port(d, &ib_fifo)?;
+    let va = vc_allocator(d, &rr_nm)?;
+    let outp = output_port(d, &ob_fifo, if d.age_at_c() { &age_m } else { &rr_m })?;
+    mods.add(&inp)?;
+    mods.add(&va)?;
+    mods.add(&outp)?;
+
+    let mut t = Module::new(format!("{p}_router"));
+    t.doc(format!("Wormhole virtual-channel router `{p}`: {n} ports, {m} VCs per port, {w}-bit flits,"));
+    t.doc(format!(
+        "{:?} crossbar, {:?} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md).",
+        d.crossbar, d.scheduler
+    ));
+    t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
+    t.input("clk_i", 1)?;
+    t.input("rst_i", 1)?;
+    let in_valid = t.input("in_valid_i", n)?;
+    let in_vc = t.input("in_vc_i", n * vw)?;
+    let in_head = t.input("in_head_i", n)?;
+    let in_tail = t.input("in_tail_i", n)?;
+    let in_data = t.input("in_data_i", n * w)?;
+    let in_credit_o = t.output("in_credit_o", nm)?;
+    let out_valid = t.output("out_valid_o", n)?;
+    let out_vc = t.output("out_vc_o", n * vw)?;
+    let out_head = t.output("out_head_o", n)?;
+    let out_tail = t.output("out_tail_o", n)?;
+    let out_data = t.output("out_data_o", n * w)?;
+    let out_credit = t.input("out_credit_i", nm)?;
+
+    t.comment("Per input VC i = p*M+v, flat.");
+    let va_req_all = t.wire("va_req_all", nm * n)?;
+    let va_route_all = t.wire("va_route_all", nm * pw)?;
+    let st_req = t.wire("st_req", nm)?;
+    let route_all = t.wire("route_all", nm * pw)?;
+    let ovc_all = t.wire("ovc_all", nm * vw)?;
+    let front_all = t.wire("front_all", nm * fw)?;
+    let va_gnt = t.wire("va_gnt", nm)?;
+    let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
+    let mv = t.wire("move", nm)?;
+    t.comment("Per output VC o*M+u, flat.");
+    let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
+    let push = t.wire("push", nm)?;
+    let wdata = t.wire("ob_wdata", nm * fw)?;
+    let release = t.wire("ovc_release", nm)?;
+    let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
+    let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
+    let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
+
+    for pi in 0..n {
+        t.comment(format!("Input port {pi}"));
+        t.instance(
+            &inp,
+            &format!("u_in{pi}"),
+            &[
+                clk_rst()[0].clone(),
+                clk_rst()[1].clone(),
+                ("in_valid_i", in_valid.e().bit(pi)?),
+                ("in_vc_i", in_vc.e().part(pi * vw, vw)?),
+                ("in_head_i", in_head.e().bit(pi)?),
+                ("in_tail_i", in_tail.e().bit(pi)?),
+                ("in_data_i", in_data.e().part(pi * w, w)?),
+                ("va_gnt_i", va_gnt.e().part(pi * m, m)?),
+                ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
+                ("pop_i", mv.e().part(pi * m, m)?),
+                ("va_req_o", va_req_all.e().part(pi * m * n, m * n)?),
+                ("va_route_o", va_route_all.e().part(pi * m * pw, m * pw)?),
+                ("st_req_o", st_req.e().part(pi * m, m)?),
+                ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
+                ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
+                ("front_o", front_all.e().part(pi * m * fw, m * fw)?),
+            ],
+        )?;
+    }
+
+    t.comment("Stage 3: one output-VC allocator per output port");
+    let mut gnts = vec![];
+    for o in 0..n {
+        let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
+        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb_first(&bits)?)?;
+        let g = t.wire(&format!("va_gnt{o}"), nm)?;
+        let mut conns = vec![
+            clk_rst()[0].clone(),
+            clk_rst()[1].clone(),
+            ("req_i", req.e()),
+            ("release_i", release.e().part(o * m, m)?),
+            ("gnt_o", g.e()),
+            ("gnt_ovc_o", va_ovc_port.e().part(o * vw, vw)?),
+        ];
+        if let Some(ec) = &enter_c {
+            conns.push(("alloc_set_o", ec.e().part(o * m, m)?));
+        }
+        if let Some(ow) = &owner_all {
+            conns.push(("owner_o", ow.e().part(o * m * iw, m * iw)?));
+        }
+        t.instance(&va, &format!("u_va{o}"), &conns)?;
+        gnts.push(g.e());
+    }
+    t.assign(&va_gnt.lv(), &Expr::or_all(&gnts)?)?;
+    for i in 0..nm {
+        let r = va_route_all.e().part(i * pw, pw)?;
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
+    }
+
+    t.comment("Stage 4: switch traversal");
+    let multiplexed = d.crossbar == Crossbar::Multiplexed;
+    let mut dst_idx = vec![];
+    let mut readies = vec![];
+    for i in 0..nm {
+        let r = route_all.e().part(i * pw, pw)?;
+        let u = ovc_all.e().part(i * vw, vw)?;
+        let idx = r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?;
+        if ob_full.is_none() && multiplexed {
+            readies.push(st_req.e().bit(i)?);
+            continue;
+        }
+        let idx = t.wire_of(&format!("dst{i}"), &idx)?;
+        let ready = match &ob_full {
+            Some(f) => st_req.e().bit(i)?.land(&f.e().bit_dyn(&idx.e())?.lnot()?)?,
+            None => st_req.e().bit(i)?,
+        };
+        readies.push(ready);
+        dst_idx.push(idx);
+    }
+    let ready = t.wire_of("ready", &cat_lsb_first(&readies)?)?;
+    let tail_of = |i: u32| front_all.e().bit(i * fw + fw - 2);
+
+    if multiplexed {
+        let won = t.wire("won", n)?;
+        let mut cand_valid = vec![];
+        let mut cand_route = vec![];
+        let mut cand_ovc = vec![];
+        let mut cand_flit = vec![];
+        let mut moves = vec![];
+        for pi in 0..n {
+            t.comment(format!("Point A of input port {pi}"));
+            let cand = t.wire(&format!("cand{pi}"), m)?;
+            let mut conns = vec![clk_rst()[0].clone(), clk_rst()[1].clone()];
+            let arb = if d.age_at_a() {
+                conns.push(("elig_i", ready.e().part(pi * m, m)?));
+                conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
+                &age_m
+            } else {
+                conns.push(("req_i", ready.e().part(pi * m, m)?));
+                conns.push(("advance_i", won.e().bit(pi)?));
+                &rr_m
+            };
+            conns.push(("gnt_o", cand.e()));
+            t.instance(arb, &format!("u_xa{pi}"), &conns)?;
+            let sel = |all: &Sig, fw_: u32| -> Result<Expr> {
+                let ins = (0..m).map(|v| all.e().part((pi * m + v) * fw_, fw_)).collect::<Result<Vec<_>>>()?;
+                Expr::onehot_mux(&cand.e(), &ins)
+            };
+            cand_valid.push(cand.e().red_or());
+            cand_route.push(t.wire_of(&format!("cand{pi}_route"), &sel(&route_all, pw)?)?);
+            cand_ovc.push(t.wire_of(&format!("cand{pi}_ovc"), &sel(&ovc_all, vw)?)?);
+            cand_flit.push(t.wire_of(&format!("cand{pi}_flit"), &sel(&front_all, fw)?)?);
+            moves.push(cand.e().and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
+        }
+        let mut gnt_b = vec![];
+        let mut pushes = vec![];
+        let mut wdatas = vec![];
+        let mut releases = vec![];
+        for o in 0..n {
+            t.comment(format!("Point B of output port {o}"));
+            let reqs = (0..n)
+                .map(|pi| cand_valid[pi as usize].land(&cand_route[pi as usize].e().eq(&lit(pw, o as u64)?)?))
+                .collect::<Result<Vec<_>>>()?;
+            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb_first(&reqs)?)?;
+            let g = t.wire(&format!("xb_gnt{o}"), n)?;
+            let any = t.wire_of(&format!("xb_any{o}"), &g.e().red_or())?;
+            t.instance(
+                &rr_n,
+                &format!("u_xb{o}"),
+                &[clk_rst()[0].clone(), clk_rst()[1].clone(), ("req_i", req.e()), ("advance_i", any.e()), ("gnt_o", g.e())],
+            )?;
+            let flits = cand_flit.iter().map(|s| s.e()).collect::<Vec<_>>();
+            let ovcs = cand_ovc.iter().map(|s| s.e()).collect::<Vec<_>>();
+            let xflit = t.wire_of(&format!("xflit{o}"), &Expr::onehot_mux(&g.e(), &flits)?)?;
+            let xovc = t.wire_of(&format!("xovc{o}"), &Expr::onehot_mux(&g.e(), &ovcs)?)?;
+            let pv = t.wire_of(&format!("xpush{o}"), &Expr::mux(&any.e(), &onehot_of(&xovc.e(), m)?, &Expr::zero(m))?)?;
+            pushes.push(pv.e());
+            wdatas.push(Expr::repl(m, &xflit.e())?);
+            releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
+            gnt_b.push(g.e());
+        }
+        t.assign(&won.lv(), &Expr::or_all(&gnt_b)?)?;
+        t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
+        t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
+        t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
+        if d.is(Mutant::TailKeepsVc) {
+            t.assign(&release.lv(), &Expr::zero(nm))?;
+        } else {
+            t.assign(&release.lv(), &cat_lsb_first(&releases)?)?;
+        }
+    } else {
+        t.comment("Full crossbar: every ready input VC moves to its own output VC");
+        t.assign(&mv.lv(), &ready.e())?;
+        let mut pushes = vec![];
+        let mut rels = vec![];
+        for (i, idx) in dst_idx.iter().enumerate() {
+            let i = i as u32;
+            let oh = t.wire_of(&format!("dst{i}_oh"), &Expr::mux(&ready.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?)?;
+            rels.push(oh.e().and(&Expr::repl(nm, &tail_of(i)?)?)?);
+            pushes.push(oh.e());
+        }
+        t.assign(&push.lv(), &Expr::or_all(&pushes)?)?;
+        if d.is(Mutant::TailKeepsVc) {
+            t.assign(&release.lv(), &Expr::zero(nm))?;
+        } else {
+            t.assign(&release.lv(), &Expr::or_all(&rels)?)?;
+        }
+        let owner_all = owner_all.as_ref().expect("full crossbar");
+        for k in 0..nm {
+            let owner = owner_all.e().part(k * iw, iw)?;
+            t.assign(&wdata.lv_part(k * fw, fw)?, &front_all.e().elem_dyn(&owner, fw)?)?;
+        }
+    }
+
+    t.comment("Credits returned upstream: one cycle after a flit leaves an input VC buffer");
+    let credit_next = if d.is(Mutant::CreditNotReturned) {
+        mv.e().and(&onehot_of(&lit(1, 0)?, nm)?.not())?
+    } else {
+        mv.e()
+    };
+    let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next)?;
+    t.assign(&in_credit_o.lv(), &in_credit_q.e())?;
+
+    for o in 0..n {
+        t.comment(format!("Output port {o}"));
+        let mut conns = vec![
+            clk_rst()[0].clone(),
+            clk_rst()[1].clone(),
+            ("push_i", push.e().part(o * m, m)?),
+            ("wdata_i", wdata.e().part(o * m * fw, m * fw)?),
+            ("credit_i", out_credit.e().part(o * m, m)?),
+            ("out_valid_o", out_valid.e().bit(o)?),
+            ("out_vc_o", out_vc.e().part(o * vw, vw)?),
+            ("out_head_o", out_head.e().bit(o)?),
+            ("out_tail_o", out_tail.e().bit(o)?),
+            ("out_data_o", out_data.e().part(o * w, w)?),
+        ];
+        if let Some(ec) = &enter_c {
+            conns.push(("enter_i", ec.e().part(o * m, m)?));
+        }
+        if let Some(f) = &ob_full {
+            conns.push(("full_o", f.e().part(o * m, m)?));
+        }
+        t.instance(&outp, &format!("u_out{o}"), &conns)?;
+    }
+    mods.add(&t)?;
+    Ok(mods)
+}

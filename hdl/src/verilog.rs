@@ -1,0 +1,972 @@
+//! A small, typed Verilog-2001 emitting layer.
+//!
+//! Every signal is declared with an explicit width, every expression carries
+//! its width, and every assignment, comparison, arithmetic operation and port
+//! connection checks the widths of its operands when the Verilog is generated:
+//! a mismatch is an [`HdlError::WidthMismatch`], never silently truncated or
+//! extended Verilog. Extension is explicit ([`Expr::zext`]).
+//!
+//! Registers follow the lowRISC style: `foo_q` is the register, `foo_d` its
+//! next state (assigned in `always @(*)` blocks, default first), and one
+//! `always @(posedge clk_i)` block per module performs
+//! `if (rst_i) foo_q <= RESET; else foo_q <= foo_d;` (synchronous, active-high).
+//!
+//! Parameterized modules (e.g. a FIFO with `WIDTH`/`DEPTH`) are built once
+//! per set of parameter values, so all widths are checked concretely; their
+//! declarations render symbolically (`[WIDTH-1:0]`) via [`Sig::sym`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// Errors of the generator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HdlError {
+    /// Two operands, or the two sides of an assignment / a port connection,
+    /// have different widths.
+    #[error("width mismatch in {context}: {left} bits vs {right} bits")]
+    WidthMismatch { context: String, left: u32, right: u32 },
+    /// A structural rule of the layer is broken (latch risk, bad slice, unknown port...).
+    #[error("invalid Verilog construct: {0}")]
+    Invalid(String),
+}
+
+pub type Result<T> = std::result::Result<T, HdlError>;
+
+fn check_eq(context: impl FnOnce() -> String, left: u32, right: u32) -> Result<()> {
+    if left == right {
+        Ok(())
+    } else {
+        Err(HdlError::WidthMismatch { context: context(), left, right })
+    }
+}
+
+/// Number of bits needed to index `n` items (at least 1).
+pub fn clog2(n: u64) -> u32 {
+    if n <= 1 {
+        1
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+/// Verilog-2005 and SystemVerilog keywords that must not be used as names.
+const KEYWORDS: &[&str] = &[
+    "always", "and", "assign", "automatic", "begin", "buf", "case", "casex", "casez", "cell", "cmos", "config",
+    "deassign", "default", "defparam", "design", "disable", "edge", "else", "end", "endcase", "endconfig",
+    "endfunction", "endgenerate", "endmodule", "endprimitive", "endspecify", "endtable", "endtask", "event", "for",
+    "force", "forever", "fork", "function", "generate", "genvar", "highz0", "highz1", "if", "ifnone", "incdir",
+    "include", "initial", "inout", "input", "instance", "integer", "join", "large", "liblist", "library",
+    "localparam", "macromodule", "medium", "module", "nand", "negedge", "nmos", "nor", "noshowcancelled", "not",
+    "notif0", "notif1", "or", "output", "parameter", "pmos", "posedge", "primitive", "pull0", "pull1", "pulldown",
+    "pullup", "rcmos", "real", "realtime", "reg", "release", "repeat", "rnmos", "rpmos", "rtran", "rtranif0",
+    "rtranif1", "scalared", "signed", "small", "specify", "specparam", "strong0", "strong1", "supply0", "supply1",
+    "table", "task", "time", "tran", "tranif0", "tranif1", "tri", "tri0", "tri1", "triand", "trior", "trireg",
+    "unsigned", "use", "vectored", "wait", "wand", "weak0", "weak1", "while", "wire", "wor", "xnor", "xor",
+    // SystemVerilog (Verilator parses these as keywords)
+    "bit", "byte", "logic", "int", "shortint", "longint", "string", "class", "final", "do", "break", "continue",
+    "return", "priority", "unique", "import", "export", "interface", "package", "program", "property", "sequence",
+    "assert", "assume", "cover", "type", "typedef", "enum", "struct", "union", "void", "var", "ref", "const",
+    "static", "virtual", "extends", "new", "null", "this", "super", "local", "protected", "rand", "randc",
+    "constraint", "covergroup", "clocking", "modport", "alias", "chandle", "context", "dist", "expect", "foreach",
+    "inside", "join_any", "join_none", "matches", "randomize", "solve", "tagged", "wildcard", "with", "within",
+];
+
+fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
+/// An expression with a known width.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    text: String,
+    width: u32,
+}
+
+impl Expr {
+    /// An expression whose text the caller vouches for (loop variables,
+    /// localparams). Use sparingly.
+    pub fn raw(text: impl Into<String>, width: u32) -> Expr {
+        Expr { text: text.into(), width }
+    }
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+    /// Sized decimal literal. Values wider than 64 bits can only be 0.
+    pub fn lit(width: u32, value: u64) -> Result<Expr> {
+        if width == 0 {
+            return Err(HdlError::Invalid("zero-width literal".into()));
+        }
+        if width < 64 && value >> width != 0 {
+            return Err(HdlError::WidthMismatch {
+                context: format!("literal {value}"),
+                left: width,
+                right: 64 - value.leading_zeros(),
+            });
+        }
+        Ok(Expr { text: format!("{width}'d{value}"), width })
+    }
+    pub fn zero(width: u32) -> Expr {
+        Expr { text: format!("{width}'d0"), width }
+    }
+    pub fn one_bit(b: bool) -> Expr {
+        Expr { text: if b { "1'b1".into() } else { "1'b0".into() }, width: 1 }
+    }
+    pub fn ones(width: u32) -> Expr {
+        if width == 1 {
+            Expr::one_bit(true)
+        } else {
+            Expr { text: format!("{{{width}{{1'b1}}}}"), width }
+        }
+    }
+    /// All zeros with a symbolic width (parameterized modules).
+    pub fn zero_sym(sym: &str, width: u32) -> Expr {
+        Expr { text: format!("{{{sym}{{1'b0}}}}"), width }
+    }
+    pub fn ones_sym(sym: &str, width: u32) -> Expr {
+        Expr { text: format!("{{{sym}{{1'b1}}}}"), width }
+    }
+
+    pub fn slice(&self, hi: u32, lo: u32) -> Result<Expr> {
+        if hi < lo || hi >= self.width {
+            return Err(HdlError::Invalid(format!("slice [{hi}:{lo}] of {} bits: {}", self.width, self.text)));
+        }
+        if self.width == 1 {
+            return Ok(self.clone());
+        }
+        let base = self.as_selectable()?;
+        if hi == lo {
+            Ok(Expr { text: format!("{base}[{hi}]"), width: 1 })
+        } else {
+            Ok(Expr { text: format!("{base}[{hi}:{lo}]"), width: hi - lo + 1 })
+        }
+    }
+    pub fn bit(&self, i: u32) -> Result<Expr> {
+        self.slice(i, i)
+    }
+    /// `[lo +: width]` with a constant offset.
+    pub fn part(&self, lo: u32, width: u32) -> Result<Expr> {
+        if width == 0 {
+            return Err(HdlError::Invalid("zero-width part select".into()));
+        }
+        self.slice(lo + width - 1, lo)
+    }
+    /// `[idx]` with a variable index; the index must be exactly `clog2(width)` bits.
+    pub fn bit_dyn(&self, idx: &Expr) -> Result<Expr> {
+        check_eq(|| format!("index of {}", self.text), clog2(self.width as u64), idx.width)?;
+        let base = self.as_selectable()?;
+        Ok(Expr { text: format!("{base}[{}]", idx.text), width: 1 })
+    }
+    /// `[idx*w +: w]`: element `idx` of a flat array of `w`-bit elements.
+    pub fn elem_dyn(&self, idx: &Expr, w: u32) -> Result<Expr> {
+        if w == 0 || self.width % w != 0 {
+            return Err(HdlError::Invalid(format!("{} bits is not an array of {w}-bit elements", self.width)));
+        }
+        let n = self.width / w;
+        check_eq(|| format!("element index of {}", self.text), clog2(n as u64), idx.width)?;
+        if n == 1 {
+            return Ok(self.clone());
+        }
+        let base = self.as_selectable()?;
+        Ok(Expr { text: format!("{base}[{}*{w} +: {w}]", idx.text), width: w })
+    }
+    fn as_selectable(&self) -> Result<&str> {
+        let ok = self.text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ok {
+            Ok(&self.text)
+        } else {
+            Err(HdlError::Invalid(format!("cannot select bits of expression {}", self.text)))
+        }
+    }
+
+    fn binop(&self, op: &str, o: &Expr, result_w: Option<u32>) -> Result<Expr> {
+        check_eq(|| format!("`{} {op} {}`", self.text, o.text), self.width, o.width)?;
+        Ok(Expr { text: format!("({} {op} {})", self.text, o.text), width: result_w.unwrap_or(self.width) })
+    }
+    pub fn and(&self, o: &Expr) -> Result<Expr> {
+        self.binop("&", o, None)
+    }
+    pub fn or(&self, o: &Expr) -> Result<Expr> {
+        self.binop("|", o, None)
+    }
+    pub fn xor(&self, o: &Expr) -> Result<Expr> {
+        self.binop("^", o, None)
+    }
+    /// Modular addition: both operands and the result have the same width.
+    pub fn add(&self, o: &Expr) -> Result<Expr> {
+        self.binop("+", o, None)
+    }
+    pub fn sub(&self, o: &Expr) -> Result<Expr> {
+        self.binop("-", o, None)
+    }
+    pub fn mul(&self, o: &Expr) -> Result<Expr> {
+        self.binop("*", o, None)
+    }
+    pub fn eq(&self, o: &Expr) -> Result<Expr> {
+        self.binop("==", o, Some(1))
+    }
+    pub fn ne(&self, o: &Expr) -> Result<Expr> {
+        self.binop("!=", o, Some(1))
+    }
+    pub fn lt(&self, o: &Expr) -> Result<Expr> {
+        self.binop("<", o, Some(1))
+    }
+    pub fn ge(&self, o: &Expr) -> Result<Expr> {
+        self.binop(">=", o, Some(1))
+    }
+    /// Logical and of two 1-bit expressions.
+    pub fn land(&self, o: &Expr) -> Result<Expr> {
+        check_eq(|| format!("`{}` in &&", self.text), 1, self.width)?;
+        self.binop("&&", o, Some(1))
+    }
+    pub fn lor(&self, o: &Expr) -> Result<Expr> {
+        check_eq(|| format!("`{}` in ||", self.text), 1, self.width)?;
+        self.binop("||", o, Some(1))
+    }
+    /// Shift left by a variable amount; the result keeps this width.
+    pub fn shl(&self, amount: &Expr) -> Result<Expr> {
+        Ok(Expr { text: format!("({} << {})", self.text, amount.text), width: self.width })
+    }
+    pub fn not(&self) -> Expr {
+        Expr { text: format!("(~{})", self.text), width: self.width }
+    }
+    /// Logical not of a 1-bit expression.
+    pub fn lnot(&self) -> Result<Expr> {
+        check_eq(|| format!("`!{}`", self.text), 1, self.width)?;
+        Ok(Expr { text: format!("(!{})", self.text), width: 1 })
+    }
+    pub fn red_or(&self) -> Expr {
+        Expr { text: format!("(|{})", self.text), width: 1 }
+    }
+    pub fn red_and(&self) -> Expr {
+        Expr { text: format!("(&{})", self.text), width: 1 }
+    }
+    /// `cond ? t : f`; `cond` is 1 bit, `t` and `f` have equal widths.
+    pub fn mux(cond: &Expr, t: &Expr, f: &Expr) -> Result<Expr> {
+        check_eq(|| format!("condition `{}`", cond.text), 1, cond.width)?;
+        check_eq(|| format!("`{} ? {} : {}`", cond.text, t.text, f.text), t.width, f.width)?;
+        Ok(Expr { text: format!("({} ? {} : {})", cond.text, t.text, f.text), width: t.width })
+    }
+    /// `{a, b, ...}`: the first element is the most significant.
+    pub fn concat(parts: &[Expr]) -> Result<Expr> {
+        if parts.is_empty() {
+            return Err(HdlError::Invalid("empty concatenation".into()));
+        }
+        if parts.len() == 1 {
+            return Ok(parts[0].clone());
+        }
+        let width = parts.iter().map(|p| p.width).sum();
+        let text = parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(", ");
+        Ok(Expr { text: format!("{{{text}}}"), width })
+    }
+    /// `{n{e}}`.
+    pub fn repl(n: u32, e: &Expr) -> Result<Expr> {
+        if n == 0 {
+            return Err(HdlError::Invalid("zero replication".into()));
+        }
+        if n == 1 {
+            return Ok(e.clone());
+        }
+        Ok(Expr { text: format!("{{{n}{{{}}}}}", e.text), width: n * e.width })
+    }
+    /// Zero-extends to `width` (which must not be narrower).
+    pub fn zext(&self, width: u32) -> Result<Expr> {
+        if width < self.width {
+            return Err(HdlError::WidthMismatch { context: format!("zero extension of `{}`", self.text), left: width, right: self.width });
+        }
+        if width == self.width {
+            return Ok(self.clone());
+        }
+        Expr::concat(&[Expr::zero(width - self.width), self.clone()])
+    }
+    /// OR of all the expressions (equal widths).
+    pub fn or_all(parts: &[Expr]) -> Result<Expr> {
+        let mut it = parts.iter();
+        let first = it.next().ok_or_else(|| HdlError::Invalid("empty OR".into()))?.clone();
+        if parts.len() == 1 {
+            return Ok(first);
+        }
+        for p in parts {
+            check_eq(|| format!("OR term `{}`", p.text), first.width, p.width)?;
+        }
+        let text = parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" | ");
+        Ok(Expr { text: format!("({text})"), width: first.width })
+    }
+    /// AND-OR multiplexer: `sel` is one-hot (or zero), `inputs[k]` is chosen by `sel[k]`.
+    pub fn onehot_mux(sel: &Expr, inputs: &[Expr]) -> Result<Expr> {
+        check_eq(|| format!("one-hot select `{}`", sel.text), inputs.len() as u32, sel.width)?;
+        let w = inputs.first().ok_or_else(|| HdlError::Invalid("empty mux".into()))?.width;
+        let mut terms = Vec::new();
+        for (k, x) in inputs.iter().enumerate() {
+            check_eq(|| format!("mux input `{}`", x.text), w, x.width)?;
+            let s = sel.bit(k as u32)?;
+            terms.push(Expr::repl(w, &s)?.and(x)?);
+        }
+        Expr::or_all(&terms)
+    }
+}
+
+/// A declared signal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sig {
+    pub name: String,
+    pub width: u32,
+    /// Symbolic width for declarations of parameterized modules, e.g. `WIDTH`.
+    pub sym: Option<String>,
+}
+
+impl Sig {
+    pub fn e(&self) -> Expr {
+        Expr { text: self.name.clone(), width: self.width }
+    }
+    pub fn lv(&self) -> LVal {
+        LVal { text: self.name.clone(), base: self.name.clone(), width: self.width }
+    }
+    pub fn lv_slice(&self, hi: u32, lo: u32) -> Result<LVal> {
+        let e = self.e().slice(hi, lo)?;
+        Ok(LVal { text: e.text, base: self.name.clone(), width: e.width })
+    }
+    pub fn lv_part(&self, lo: u32, w: u32) -> Result<LVal> {
+        self.lv_slice(lo + w - 1, lo)
+    }
+    pub fn lv_bit(&self, i: u32) -> Result<LVal> {
+        self.lv_slice(i, i)
+    }
+    fn range(&self) -> String {
+        match &self.sym {
+            Some(s) => format!("[{s}-1:0] "),
+            None if self.width == 1 => String::new(),
+            None => format!("[{}:0] ", self.width - 1),
+        }
+    }
+}
+
+/// An assignable place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LVal {
+    text: String,
+    base: String,
+    width: u32,
+}
+
+impl LVal {
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    /// An assignable place the caller vouches for (memory words).
+    pub fn raw(text: impl Into<String>, base: impl Into<String>, width: u32) -> LVal {
+        LVal { text: text.into(), base: base.into(), width }
+    }
+}
+
+/// A statement inside an `always` block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Assign { lhs: LVal, rhs: Expr },
+    If { cond: Expr, then: Vec<Stmt>, els: Vec<Stmt> },
+    /// `for (var = 0; var < bound; var = var + 1)` over an `integer` variable;
+    /// `bound` is a number or a parameter name.
+    For { var: String, bound: String, body: Vec<Stmt> },
+    Comment(String),
+}
+
+impl Stmt {
+    pub fn assign(lhs: &LVal, rhs: &Expr) -> Result<Stmt> {
+        check_eq(|| format!("assignment `{} = {}`", lhs.text, rhs.text), lhs.width, rhs.width)?;
+        Ok(Stmt::Assign { lhs: lhs.clone(), rhs: rhs.clone() })
+    }
+    pub fn if_(cond: &Expr, then: Vec<Stmt>, els: Vec<Stmt>) -> Result<Stmt> {
+        check_eq(|| format!("if condition `{}`", cond.text), 1, cond.width)?;
+        Ok(Stmt::If { cond: cond.clone(), then, els })
+    }
+    fn assigned_bases(&self, out: &mut BTreeSet<String>) {
+        match self {
+            Stmt::Assign { lhs, .. } => {
+                out.insert(lhs.base.clone());
+            }
+            Stmt::If { then, els, .. } => {
+                for s in then.iter().chain(els) {
+                    s.assigned_bases(out);
+                }
+            }
+            Stmt::For { body, .. } => {
+                for s in body {
+                    s.assigned_bases(out);
+                }
+            }
+            Stmt::Comment(_) => {}
+        }
+    }
+    fn render(&self, out: &mut String, ind: usize, nb: bool) {
+        let pad = "  ".repeat(ind);
+        match self {
+            Stmt::Assign { lhs, rhs } => {
+                let op = if nb { "<=" } else { "=" };
+                let _ = writeln!(out, "{pad}{} {op} {};", lhs.text, rhs.text);
+            }
+            Stmt::If { cond, then, els } => {
+                let _ = writeln!(out, "{pad}if ({}) begin", cond.text);
+                for s in then {
+                    s.render(out, ind + 1, nb);
+                }
+                if els.is_empty() {
+                    let _ = writeln!(out, "{pad}end");
+                } else {
+                    let _ = writeln!(out, "{pad}end else begin");
+                    for s in els {
+                        s.render(out, ind + 1, nb);
+                    }
+                    let _ = writeln!(out, "{pad}end");
+                }
+            }
+            Stmt::For { var, bound, body } => {
+                let _ = writeln!(out, "{pad}for ({var} = 0; {var} < {bound}; {var} = {var} + 1) begin");
+                for s in body {
+                    s.render(out, ind + 1, nb);
+                }
+                let _ = writeln!(out, "{pad}end");
+            }
+            Stmt::Comment(c) => {
+                let _ = writeln!(out, "{pad}// {c}");
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    Input,
+    Output,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Port {
+    dir: Dir,
+    sig: Sig,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Wire(Sig),
+    Reg(Sig),
+    Integer(String),
+    Mem { sig: Sig, depth_sym: Option<String>, depth: u32 },
+    LocalParam { sig: Sig, value: String },
+    Assign(LVal, Expr),
+    Comb(Vec<Stmt>),
+    /// A clocked block without reset (memories).
+    Clocked(Vec<Stmt>),
+    Instance { module: String, name: String, params: Vec<(String, u64)>, conns: Vec<(String, Expr)> },
+    Comment(String),
+    Generate { genvar: String, bound: String, label: String, assigns: Vec<(LVal, Expr)> },
+    /// A verbatim line (lint pragmas).
+    Raw(String),
+    Blank,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Register {
+    q: Sig,
+    d: Sig,
+    reset: Expr,
+}
+
+/// A Verilog module under construction.
+#[derive(Clone, Debug)]
+pub struct Module {
+    name: String,
+    doc: Vec<String>,
+    params: Vec<(String, u64)>,
+    ports: Vec<Port>,
+    items: Vec<Item>,
+    regs: Vec<Register>,
+    kinds: BTreeMap<String, Kind>,
+}
+
+/// What a name is, to check who may drive it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Input,
+    /// Wires and `output wire` ports: driven by `assign` or an instance output.
+    Net,
+    /// `reg`: driven by an `always` block.
+    Reg,
+    Other,
+}
+
+impl Module {
+    pub fn new(name: impl Into<String>) -> Module {
+        Module { name: name.into(), doc: vec![], params: vec![], ports: vec![], items: vec![], regs: vec![], kinds: BTreeMap::new() }
+    }
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// A line of the comment above the module.
+    pub fn doc(&mut self, line: impl Into<String>) {
+        self.doc.push(line.into());
+    }
+    fn claim(&mut self, name: &str) -> Result<()> {
+        self.claim_kind(name, Kind::Other)
+    }
+    fn claim_kind(&mut self, name: &str, kind: Kind) -> Result<()> {
+        if is_keyword(name) {
+            return Err(HdlError::Invalid(format!("`{name}` is a Verilog/SystemVerilog keyword")));
+        }
+        if self.kinds.insert(name.to_string(), kind).is_some() {
+            return Err(HdlError::Invalid(format!("`{name}` declared twice in module {}", self.name)));
+        }
+        Ok(())
+    }
+    /// A `parameter` with its value for this build; returns it as a 32-bit expression.
+    pub fn param(&mut self, name: &str, value: u64) -> Result<Expr> {
+        self.claim(name)?;
+        self.params.push((name.to_string(), value));
+        Ok(Expr::raw(name, 32))
+    }
+    fn port(&mut self, dir: Dir, name: &str, width: u32, sym: Option<&str>) -> Result<Sig> {
+        if width == 0 {
+            return Err(HdlError::Invalid(format!("zero-width port {name}")));
+        }
+        self.claim_kind(name, if dir == Dir::Input { Kind::Input } else { Kind::Net })?;
+        let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
+        self.ports.push(Port { dir, sig: sig.clone() });
+        Ok(sig)
+    }
+    pub fn input(&mut self, name: &str, width: u32) -> Result<Sig> {
+        self.port(Dir::Input, name, width, None)
+    }
+    pub fn input_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+        self.port(Dir::Input, name, width, Some(sym))
+    }
+    /// An output declared as `output wire`; drive it with [`Module::assign`].
+    pub fn output(&mut self, name: &str, width: u32) -> Result<Sig> {
+        self.port(Dir::Output, name, width, None)
+    }
+    pub fn output_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+        self.port(Dir::Output, name, width, Some(sym))
+    }
+    fn decl(&mut self, name: &str, width: u32, sym: Option<&str>, reg: bool) -> Result<Sig> {
+        if width == 0 {
+            return Err(HdlError::Invalid(format!("zero-width signal {name}")));
+        }
+        self.claim_kind(name, if reg { Kind::Reg } else { Kind::Net })?;
+        let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
+        self.items.push(if reg { Item::Reg(sig.clone()) } else { Item::Wire(sig.clone()) });
+        Ok(sig)
+    }
+    pub fn wire(&mut self, name: &str, width: u32) -> Result<Sig> {
+        self.decl(name, width, None, false)
+    }
+    /// A `reg` driven by an `always @(*)` block.
+    pub fn comb_reg(&mut self, name: &str, width: u32) -> Result<Sig> {
+        self.decl(name, width, None, true)
+    }
+    pub fn wire_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+        self.decl(name, width, Some(sym), false)
+    }
+    pub fn comb_reg_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+        self.decl(name, width, Some(sym), true)
+    }
+    pub fn integer(&mut self, name: &str) -> Result<Expr> {
+        self.claim(name)?;
+        self.items.push(Item::Integer(name.to_string()));
+        Ok(Expr::raw(name, 32))
+    }
+    /// `localparam [w-1:0] NAME = value;`
+    pub fn localparam(&mut self, name: &str, width: u32, sym: Option<&str>, value: &str) -> Result<Expr> {
+        self.claim(name)?;
+        let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
+        self.items.push(Item::LocalParam { sig: sig.clone(), value: value.to_string() });
+        Ok(sig.e())
+    }
+    /// `reg [w-1:0] name [0:depth-1];` (no reset).
+    pub fn memory(&mut self, name: &str, width: u32, sym: Option<&str>, depth: u32, depth_sym: Option<&str>) -> Result<Sig> {
+        self.claim_kind(name, Kind::Reg)?;
+        let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
+        self.items.push(Item::Mem { sig: sig.clone(), depth_sym: depth_sym.map(str::to_string), depth });
+        Ok(sig)
+    }
+    /// A register `<base>_q` with next state `<base>_d` and a synchronous reset value.
+    /// Returns `(q, d)`; `d` must be assigned in an `always @(*)` block or by `assign`.
+    pub fn register(&mut self, base: &str, width: u32, reset: &Expr) -> Result<(Sig, Sig)> {
+        self.register_sym(base, width, None, reset)
+    }
+    pub fn register_sym(&mut self, base: &str, width: u32, sym: Option<&str>, reset: &Expr) -> Result<(Sig, Sig)> {
+        check_eq(|| format!("reset value of {base}_q"), width, reset.width)?;
+        let q = self.decl(&format!("{base}_q"), width, sym, true)?;
+        let d = self.decl(&format!("{base}_d"), width, sym, true)?;
+        self.regs.push(Register { q: q.clone(), d: d.clone(), reset: reset.clone() });
+        Ok((q, d))
+    }
+    /// Like [`Module::register`] but `<base>_d` is a wire driven by `next`.
+    pub fn register_next(&mut self, base: &str, reset: &Expr, next: &Expr) -> Result<Sig> {
+        let (q, d) = self.register_wire_d(base, reset)?;
+        self.assign(&d.lv(), next)?;
+        Ok(q)
+    }
+    /// A register whose next state `<base>_d` is a wire (assign it later).
+    pub fn register_wire_d(&mut self, base: &str, reset: &Expr) -> Result<(Sig, Sig)> {
+        let width = reset.width;
+        let q = self.decl(&format!("{base}_q"), width, None, true)?;
+        let d = self.decl(&format!("{base}_d"), width, None, false)?;
+        self.regs.push(Register { q: q.clone(), d: d.clone(), reset: reset.clone() });
+        Ok((q, d))
+    }
+    /// `assign lhs = rhs;`
+    pub fn assign(&mut self, lhs: &LVal, rhs: &Expr) -> Result<()> {
+        self.check_driver(lhs, Kind::Net)?;
+        check_eq(|| format!("assign {} = {}", lhs.text, rhs.text), lhs.width, rhs.width)?;
+        self.items.push(Item::Assign(lhs.clone(), rhs.clone()));
+        Ok(())
+    }
+    /// Declares a wire and assigns it.
+    pub fn wire_of(&mut self, name: &str, value: &Expr) -> Result<Sig> {
+        let w = self.wire(name, value.width)?;
+        self.assign(&w.lv(), value)?;
+        Ok(w)
+    }
+    fn check_driver(&self, lhs: &LVal, want: Kind) -> Result<()> {
+        match self.kinds.get(&lhs.base) {
+            Some(k) if *k == want => Ok(()),
+            Some(k) => Err(HdlError::Invalid(format!(
+                "`{}` ({k:?}) cannot be driven by {} in module {}",
+                lhs.base,
+                if want == Kind::Net { "assign" } else { "an always block" },
+                self.name
+            ))),
+            None => Err(HdlError::Invalid(format!("`{}` is not declared in module {}", lhs.base, self.name))),
+        }
+    }
+    fn check_block_drivers(&self, stmts: &[Stmt]) -> Result<()> {
+        let mut b = BTreeSet::new();
+        for s in stmts {
+            s.assigned_bases(&mut b);
+        }
+        for x in b {
+            self.check_driver(&LVal { text: x.clone(), base: x, width: 0 }, Kind::Reg)?;
+        }
+        Ok(())
+    }
+    /// A generate loop of continuous assignments:
+    /// `for (genvar = 0; genvar < bound; ...) begin : label assign ...; end`.
+    pub fn generate_for(&mut self, genvar: &str, bound: &str, label: &str, assigns: Vec<(LVal, Expr)>) -> Result<()> {
+        self.claim(genvar)?;
+        self.claim(label)?;
+        for (l, r) in &assigns {
+            self.check_driver(l, Kind::Net)?;
+            check_eq(|| format!("assign {} = {}", l.text, r.text), l.width, r.width)?;
+        }
+        self.items.push(Item::Generate { genvar: genvar.into(), bound: bound.into(), label: label.into(), assigns });
+        Ok(())
+    }
+    /// `always @(*)`. Every signal assigned in a nested statement must first
+    /// get an unconditional default at the top level of the block (no latches).
+    pub fn comb(&mut self, stmts: Vec<Stmt>) -> Result<()> {
+        let mut defaulted = BTreeSet::new();
+        for s in &stmts {
+            match s {
+                Stmt::Assign { lhs, .. } if lhs.text == lhs.base => {
+                    defaulted.insert(lhs.base.clone());
+                }
+                Stmt::Assign { lhs, .. } => {
+                    if !defaulted.contains(&lhs.base) {
+                        return Err(HdlError::Invalid(format!("`{}` assigned in always @(*) before its default", lhs.text)));
+                    }
+                }
+                other => {
+                    let mut b = BTreeSet::new();
+                    other.assigned_bases(&mut b);
+                    if let Some(x) = b.iter().find(|x| !defaulted.contains(*x)) {
+                        return Err(HdlError::Invalid(format!(
+                            "`{x}` is assigned conditionally in always @(*) without a default (latch) in {}",
+                            self.name
+                        )));
+                    }
+                }
+            }
+        }
+        self.check_block_drivers(&stmts)?;
+        self.items.push(Item::Comb(stmts));
+        Ok(())
+    }
+    /// A clocked block without reset, for memory writes.
+    pub fn clocked_no_reset(&mut self, stmts: Vec<Stmt>) -> Result<()> {
+        self.check_block_drivers(&stmts)?;
+        self.items.push(Item::Clocked(stmts));
+        Ok(())
+    }
+    /// A verbatim line, e.g. a lint pragma.
+    pub fn raw_line(&mut self, line: impl Into<String>) {
+        self.items.push(Item::Raw(line.into()));
+    }
+    pub fn comment(&mut self, c: impl Into<String>) {
+        self.items.push(Item::Blank);
+        self.items.push(Item::Comment(c.into()));
+    }
+    /// Instantiates `sub` (built with the parameter values given here). Every
+    /// port must be connected exactly once with an expression of its width.
+    pub fn instance(&mut self, sub: &Module, inst: &str, conns: &[(&str, Expr)]) -> Result<()> {
+        self.claim(inst)?;
+        let mut seen = BTreeSet::new();
+        for (pname, e) in conns {
+            let port = sub
+                .ports
+                .iter()
+                .find(|p| p.sig.name == *pname)
+                .ok_or_else(|| HdlError::Invalid(format!("{} has no port {pname}", sub.name)))?;
+            check_eq(|| format!("port {pname} of {inst} ({})", sub.name), port.sig.width, e.width)?;
+            if !seen.insert(pname.to_string()) {
+                return Err(HdlError::Invalid(format!("port {pname} of {inst} connected twice")));
+            }
+        }
+        if let Some(p) = sub.ports.iter().find(|p| !seen.contains(&p.sig.name)) {
+            return Err(HdlError::Invalid(format!("port {} of {inst} ({}) not connected", p.sig.name, sub.name)));
+        }
+        let conns = sub
+            .ports
+            .iter()
+            .map(|p| (p.sig.name.clone(), conns.iter().find(|c| c.0 == p.sig.name).unwrap().1.clone()))
+            .collect();
+        self.items.push(Item::Instance { module: sub.name.clone(), name: inst.to_string(), params: sub.params.clone(), conns });
+        Ok(())
+    }
+
+    /// The module text (without file header). With `with_param_values ==
+    /// false`, parameter defaults are elided: used to check that several
+    /// builds of a parameterized module render the same Verilog.
+    pub fn render_with(&self, with_param_values: bool) -> String {
+        let mut o = String::new();
+        for d in &self.doc {
+            let _ = writeln!(o, "// {d}");
+        }
+        if self.params.is_empty() {
+            let _ = write!(o, "module {} (", self.name);
+        } else {
+            let _ = writeln!(o, "module {} #(", self.name);
+            let n = self.params.len();
+            for (k, (p, v)) in self.params.iter().enumerate() {
+                let v = if with_param_values { v.to_string() } else { "?".into() };
+                let _ = writeln!(o, "  parameter {p} = {v}{}", if k + 1 < n { "," } else { "" });
+            }
+            let _ = write!(o, ") (");
+        }
+        let n = self.ports.len();
+        let _ = writeln!(o);
+        for (k, p) in self.ports.iter().enumerate() {
+            let dir = match p.dir {
+                Dir::Input => "input ",
+                Dir::Output => "output",
+            };
+            let _ = writeln!(o, "  {dir} wire {}{}{}", p.sig.range(), p.sig.name, if k + 1 < n { "," } else { "" });
+        }
+        let _ = writeln!(o, ");");
+        for it in &self.items {
+            match it {
+                Item::Wire(s) => {
+                    let _ = writeln!(o, "  wire {}{};", s.range(), s.name);
+                }
+                Item::Reg(s) => {
+                    let _ = writeln!(o, "  reg  {}{};", s.range(), s.name);
+                }
+                Item::Integer(n) => {
+                    let _ = writeln!(o, "  integer {n};");
+                }
+                Item::Mem { sig, depth_sym, depth } => {
+                    let d = match depth_sym {
+                        Some(s) => format!("{s}-1"),
+                        None => (depth - 1).to_string(),
+                    };
+                    let _ = writeln!(o, "  reg  {}{} [0:{d}];", sig.range(), sig.name);
+                }
+                Item::LocalParam { sig, value } => {
+                    let _ = writeln!(o, "  localparam {}{} = {value};", sig.range(), sig.name);
+                }
+                Item::Assign(l, r) => {
+                    let _ = writeln!(o, "  assign {} = {};", l.text, r.text);
+                }
+                Item::Comb(stmts) => {
+                    let _ = writeln!(o, "  always @(*) begin");
+                    for s in stmts {
+                        s.render(&mut o, 2, false);
+                    }
+                    let _ = writeln!(o, "  end");
+                }
+                Item::Clocked(stmts) => {
+                    let _ = writeln!(o, "  always @(posedge clk_i) begin");
+                    for s in stmts {
+                        s.render(&mut o, 2, true);
+                    }
+                    let _ = writeln!(o, "  end");
+                }
+                Item::Instance { module, name, params, conns } => {
+                    if params.is_empty() {
+                        let _ = writeln!(o, "  {module} {name} (");
+                    } else {
+                        let ps = params.iter().map(|(p, v)| format!(".{p}({v})")).collect::<Vec<_>>().join(", ");
+                        let _ = writeln!(o, "  {module} #({ps}) {name} (");
+                    }
+                    let n = conns.len();
+                    for (k, (p, e)) in conns.iter().enumerate() {
+                        let _ = writeln!(o, "    .{p}({}){}", e.text, if k + 1 < n { "," } else { "" });
+                    }
+                    let _ = writeln!(o, "  );");
+                }
+                Item::Comment(c) => {
+                    let _ = writeln!(o, "  // {c}");
+                }
+                Item::Generate { genvar, bound, label, assigns } => {
+                    let _ = writeln!(o, "  genvar {genvar};");
+                    let _ = writeln!(o, "  generate");
+                    let _ = writeln!(o, "    for ({genvar} = 0; {genvar} < {bound}; {genvar} = {genvar} + 1) begin : {label}");
+                    for (l, r) in assigns {
+                        let _ = writeln!(o, "      assign {} = {};", l.text, r.text);
+                    }
+                    let _ = writeln!(o, "    end");
+                    let _ = writeln!(o, "  endgenerate");
+                }
+                Item::Raw(l) => {
+                    let _ = writeln!(o, "  {l}");
+                }
+                Item::Blank => {
+                    let _ = writeln!(o);
+                }
+            }
+        }
+        if !self.regs.is_empty() {
+            let _ = writeln!(o);
+            let _ = writeln!(o, "  // State: synchronous active-high reset.");
+            let _ = writeln!(o, "  always @(posedge clk_i) begin");
+            let _ = writeln!(o, "    if (rst_i) begin");
+            for r in &self.regs {
+                let _ = writeln!(o, "      {} <= {};", r.q.name, r.reset.text);
+            }
+            let _ = writeln!(o, "    end else begin");
+            for r in &self.regs {
+                let _ = writeln!(o, "      {} <= {};", r.q.name, r.d.name);
+            }
+            let _ = writeln!(o, "    end");
+            let _ = writeln!(o, "  end");
+        }
+        let _ = writeln!(o, "endmodule");
+        o
+    }
+    pub fn render(&self) -> String {
+        self.render_with(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_mismatch_in_assignment_is_an_error() {
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 4).unwrap();
+        let y = m.output("y_o", 3).unwrap();
+        let err = m.assign(&y.lv(), &a.e()).unwrap_err();
+        assert!(matches!(err, HdlError::WidthMismatch { left: 3, right: 4, .. }), "{err}");
+    }
+
+    #[test]
+    fn width_mismatch_in_comparison_and_concat_is_an_error() {
+        let a = Expr::raw("a", 4);
+        let b = Expr::raw("b", 5);
+        assert!(matches!(a.eq(&b), Err(HdlError::WidthMismatch { .. })));
+        assert!(matches!(a.add(&b), Err(HdlError::WidthMismatch { .. })));
+        let c = Expr::concat(&[a.clone(), Expr::one_bit(true)]).unwrap();
+        assert_eq!(c.width(), 5);
+        assert!(c.eq(&b).is_ok());
+        assert!(matches!(Expr::lit(3, 8), Err(HdlError::WidthMismatch { .. })));
+        assert!(matches!(Expr::mux(&a, &a, &a), Err(HdlError::WidthMismatch { .. })));
+        assert!(matches!(a.bit_dyn(&Expr::raw("i", 3)), Err(HdlError::WidthMismatch { .. })));
+        assert!(a.bit_dyn(&Expr::raw("i", 2)).is_ok());
+    }
+
+    #[test]
+    fn drivers_are_checked() {
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 1).unwrap();
+        let r = m.comb_reg("r", 1).unwrap();
+        let w = m.wire("w", 1).unwrap();
+        assert!(m.assign(&r.lv(), &a.e()).is_err());
+        assert!(m.assign(&a.lv(), &w.e()).is_err());
+        assert!(m.comb(vec![Stmt::assign(&w.lv(), &a.e()).unwrap()]).is_err());
+        m.assign(&w.lv(), &a.e()).unwrap();
+        m.comb(vec![Stmt::assign(&r.lv(), &w.e()).unwrap()]).unwrap();
+    }
+
+    #[test]
+    fn keywords_are_rejected() {
+        let mut m = Module::new("t");
+        assert!(matches!(m.wire("release", 2), Err(HdlError::Invalid(_))));
+        assert!(matches!(m.input("logic", 2), Err(HdlError::Invalid(_))));
+    }
+
+    #[test]
+    fn latch_risk_is_an_error() {
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 1).unwrap();
+        let y = m.comb_reg("y", 1).unwrap();
+        let s = Stmt::if_(&a.e(), vec![Stmt::assign(&y.lv(), &Expr::one_bit(true)).unwrap()], vec![]).unwrap();
+        assert!(matches!(m.comb(vec![s.clone()]), Err(HdlError::Invalid(_))));
+        m.comb(vec![Stmt::assign(&y.lv(), &Expr::one_bit(false)).unwrap(), s]).unwrap();
+    }
+
+    #[test]
+    fn instance_port_widths_are_checked() {
+        let mut sub = Module::new("sub");
+        sub.input("x_i", 3).unwrap();
+        let mut top = Module::new("top");
+        let w = top.wire("w", 4).unwrap();
+        assert!(matches!(top.instance(&sub, "u_sub", &[("x_i", w.e())]), Err(HdlError::WidthMismatch { .. })));
+        assert!(matches!(top.instance(&sub, "u_sub2", &[]), Err(HdlError::Invalid(_))));
+    }
+
+    #[test]
+    fn tiny_module_text() {
+        let mut m = Module::new("tiny_counter");
+        m.input("clk_i", 1).unwrap();
+        m.input("rst_i", 1).unwrap();
+        let en = m.input("en_i", 1).unwrap();
+        let cnt_o = m.output("count_o", 4).unwrap();
+        let (q, d) = m.register("count", 4, &Expr::zero(4)).unwrap();
+        let inc = q.e().add(&Expr::lit(4, 1).unwrap()).unwrap();
+        m.comb(vec![
+            Stmt::assign(&d.lv(), &q.e()).unwrap(),
+            Stmt::if_(&en.e(), vec![Stmt::assign(&d.lv(), &inc).unwrap()], vec![]).unwrap(),
+        ])
+        .unwrap();
+        m.assign(&cnt_o.lv(), &q.e()).unwrap();
+        let expected = "\
+module tiny_counter (
+  input  wire clk_i,
+  input  wire rst_i,
+  input  wire en_i,
+  output wire [3:0] count_o
+);
+  reg  [3:0] count_q;
+  reg  [3:0] count_d;
+  always @(*) begin
+    count_d = count_q;
+    if (en_i) begin
+      count_d = (count_q + 4'd1);
+    end
+  end
+  assign count_o = count_q;
+
+  // State: synchronous active-high reset.
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      count_q <= 4'd0;
+    end else begin
+      count_q <= count_d;
+    end
+  end
+endmodule
+";
+        assert_eq!(m.render(), expected);
+    }
+}
