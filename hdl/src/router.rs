@@ -339,9 +339,12 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         md.comment(format!("Output VC {u}"));
         let front = md.wire(&format!("vc{u}_front"), fw)?;
         let empty = md.wire(&format!("vc{u}_empty"), 1)?;
+        if full_o.is_none() {
+            md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
+        }
         let full = md.wire(&format!("vc{u}_full"), 1)?;
         if full_o.is_none() {
-            md.raw_line("/* verilator lint_off UNUSED */");
+            md.raw_line("/* verilator lint_on UNUSED */");
         }
         md.instance(
             fifo,
@@ -357,9 +360,6 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 ("full_o", full.e()),
             ],
         )?;
-        if full_o.is_none() {
-            md.raw_line("/* verilator lint_on UNUSED */");
-        }
         let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &lit(cw, reset_credits)?)?;
         let sent = pick.e().bit(u)?;
         let ret = credit.e().bit(u)?;
