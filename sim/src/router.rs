@@ -27,8 +27,6 @@ use crate::fifo::{Flit, FlitRings};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use wormqos_config::{Crossbar, RouterConfig, Scheduler};
 
-const NONE: u8 = u8::MAX;
-
 /// State of one input VC (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VcState {
@@ -67,6 +65,72 @@ impl RouterStats {
     }
 }
 
+/// Input port p: bit v of each mask is input VC (p, v).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct InPort {
+    /// State IDLE (neither bit: ROUTED).
+    idle: u32,
+    /// State ACTIVE.
+    active: u32,
+    /// `ib_count > 0`.
+    nonempty: u32,
+    /// Scratch: a tail crossed in this cycle (IDLE from the end of the cycle).
+    freed: u32,
+    xa_ptr: u8,
+    /// Scratch: the candidate at point (A).
+    cand: u8,
+}
+
+/// Output port o: bit u of each mask is output VC (o, u).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct OutPort {
+    allocated: u32,
+    /// `ob_count > 0`.
+    nonempty: u32,
+    /// `credits > 0`.
+    credit_ok: u32,
+    /// Scratch: output VCs freed by a tail in this cycle.
+    alloc_clear: u32,
+    /// Scratch: input ports whose (A) candidate routes here.
+    xb_req: u32,
+    va_req_count: u16,
+    va_ptr: u16,
+    xb_ptr: u8,
+    oc_ptr: u8,
+    /// Scratch: the stage 5 pick.
+    picked: u8,
+}
+
+/// Input VC i = p*M+v: where it goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct InVc {
+    route: u8,
+    ovc: u8,
+}
+
+/// Iterates the set bits of a mask, lowest first.
+#[inline(always)]
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let b = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(b)
+        }
+    })
+}
+
+#[inline(always)]
+fn inc_mod(x: usize, k: usize) -> usize {
+    if x + 1 == k {
+        0
+    } else {
+        x + 1
+    }
+}
+
 /// Cycle-exact golden model of one router. See the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Router {
@@ -92,40 +156,25 @@ pub struct Router {
     route_lut: Vec<u8>,
     va_words: usize,
 
-    // ---- input VCs, index p*M+v
+    // ---- state
     ib: FlitRings,
-    route: Vec<u8>,
-    ovc: Vec<u8>,
+    ivc: Vec<InVc>,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
-    // ---- per input port, bit v = VC v
-    idle: Vec<u32>,
-    active: Vec<u32>,
-    in_nonempty: Vec<u32>,
-    xa_ptr: Vec<u8>,
-
-    // ---- output VCs, index o*M+u
+    inp: Vec<InPort>,
     ob: FlitRings,
     credits: Vec<u16>,
     /// Age stamps at point C.
     out_stamp: Vec<u64>,
-    // ---- per output port
-    allocated: Vec<u32>,
-    ob_nonempty: Vec<u32>,
-    credit_ok: Vec<u32>,
-    va_ptr: Vec<u16>,
-    xb_ptr: Vec<u8>,
-    oc_ptr: Vec<u8>,
+    outp: Vec<OutPort>,
     /// VA requesters (ROUTED input VCs) of output port o: words [o*va_words, (o+1)*va_words).
     va_req: Vec<u64>,
-    va_req_count: Vec<u16>,
-
-    // ---- per-cycle scratch (always all-zero / NONE between steps)
-    picked: Vec<u8>,
-    cand: Vec<u8>,
-    xb_req: Vec<u64>,
-    freed: Vec<u32>,
-    alloc_clear: Vec<u32>,
+    /// Output ports with at least one VA requester.
+    va_ports: u32,
+    /// Output ports whose output register is valid.
+    out_valid_ports: u32,
+    /// Input ports with a nonzero `in_credit` register.
+    credit_ports: u32,
 
     // ---- registers and bookkeeping
     outputs: RouterOutputs,
@@ -138,6 +187,7 @@ impl Router {
     pub fn new(cfg: &RouterConfig) -> Router {
         let n = cfg.ports();
         let m = cfg.vcs();
+        assert!(n <= 32 && m <= 16);
         let nm = n * m;
         let dest = cfg.header().dest;
         assert_eq!(dest.lsb, 0);
@@ -150,7 +200,7 @@ impl Router {
         let va_words = nm.div_ceil(64);
         let fifo = cfg.scheduler() == Scheduler::Fifo;
         let full = cfg.crossbar() == Crossbar::Full;
-        Router {
+        let mut r = Router {
             n,
             m,
             nm,
@@ -168,63 +218,41 @@ impl Router {
             route_lut,
             va_words,
             ib: FlitRings::new(nm, cfg.input_buffer_depth()),
-            route: vec![0; nm],
-            ovc: vec![0; nm],
+            ivc: vec![InVc::default(); nm],
             in_stamp: vec![0; nm],
-            idle: vec![((1u64 << m) - 1) as u32; n],
-            active: vec![0; n],
-            in_nonempty: vec![0; n],
-            xa_ptr: vec![0; n],
+            inp: vec![InPort::default(); n],
             ob: FlitRings::new(nm, cfg.output_buffer_depth()),
-            credits: vec![cfg.downstream_buffer_depth() as u16; nm],
+            credits: vec![0; nm],
             out_stamp: vec![0; nm],
-            allocated: vec![0; n],
-            ob_nonempty: vec![0; n],
-            credit_ok: vec![((1u64 << m) - 1) as u32; n],
-            va_ptr: vec![0; n],
-            xb_ptr: vec![0; n],
-            oc_ptr: vec![0; n],
+            outp: vec![OutPort::default(); n],
             va_req: vec![0; n * va_words],
-            va_req_count: vec![0; n],
-            picked: vec![NONE; n],
-            cand: vec![NONE; n],
-            xb_req: vec![0; n],
-            freed: vec![0; n],
-            alloc_clear: vec![0; n],
+            va_ports: 0,
+            out_valid_ports: 0,
+            credit_ports: 0,
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
             stats: RouterStats::default(),
             cfg: cfg.clone(),
-        }
+        };
+        r.reset();
+        r
     }
 
     /// The state after a cycle with `rst_i` high (§4 "Reset"): identical to
     /// [`Router::new`], including `cycle() == 0` and zeroed statistics.
     pub fn reset(&mut self) {
         self.ib.clear();
-        self.route.fill(0);
-        self.ovc.fill(0);
+        self.ivc.fill(InVc::default());
         self.in_stamp.fill(0);
-        self.idle.fill(self.vc_all);
-        self.active.fill(0);
-        self.in_nonempty.fill(0);
-        self.xa_ptr.fill(0);
+        self.inp.fill(InPort { idle: self.vc_all, ..InPort::default() });
         self.ob.clear();
         self.credits.fill(self.dd);
         self.out_stamp.fill(0);
-        self.allocated.fill(0);
-        self.ob_nonempty.fill(0);
-        self.credit_ok.fill(self.vc_all);
-        self.va_ptr.fill(0);
-        self.xb_ptr.fill(0);
-        self.oc_ptr.fill(0);
+        self.outp.fill(OutPort { credit_ok: self.vc_all, ..OutPort::default() });
         self.va_req.fill(0);
-        self.va_req_count.fill(0);
-        self.picked.fill(NONE);
-        self.cand.fill(NONE);
-        self.xb_req.fill(0);
-        self.freed.fill(0);
-        self.alloc_clear.fill(0);
+        self.va_ports = 0;
+        self.out_valid_ports = 0;
+        self.credit_ports = 0;
         self.outputs.flits.fill(LinkFlit::IDLE);
         self.outputs.credits.fill(0);
         self.cycle = 0;
@@ -246,15 +274,17 @@ impl Router {
     pub fn step(&mut self, inputs: &RouterInputs) {
         let n = self.n;
         let m = self.m;
-        assert!(inputs.flits.len() >= n && inputs.credits.len() >= n, "one input entry per port");
+        let in_flits = &inputs.flits[..n];
+        let in_credits = &inputs.credits[..n];
 
         // 0. BW admission, on the start-of-cycle counts.
-        let mut bw_accept: u64 = 0;
-        for (p, f) in inputs.flits[..n].iter().enumerate() {
-            if !f.valid {
-                continue;
-            }
-            let vc = (f.vc & self.vc_id_mask) as usize;
+        let mut valid = 0u32;
+        for (p, f) in in_flits.iter().enumerate() {
+            valid |= (f.valid as u32) << p;
+        }
+        let mut bw_accept = 0u32;
+        for p in bits(valid) {
+            let vc = (in_flits[p].vc & self.vc_id_mask) as usize;
             if vc >= m {
                 self.stats.dropped_bad_vc += 1;
             } else if self.ib.count(p * m + vc) >= self.di {
@@ -265,50 +295,48 @@ impl Router {
         }
 
         // 1. Stage 5 decisions.
-        for o in 0..n {
-            let elig = (self.ob_nonempty[o] & self.credit_ok[o]) as u64;
-            self.picked[o] = if elig == 0 {
-                NONE
-            } else if self.age_c {
+        let mut c_ports = 0u32;
+        for (o, op) in self.outp.iter().enumerate() {
+            c_ports |= ((op.nonempty & op.credit_ok != 0) as u32) << o;
+        }
+        for o in bits(c_ports) {
+            let op = &mut self.outp[o];
+            let elig = (op.nonempty & op.credit_ok) as u64;
+            op.picked = if self.age_c {
                 age_pick(elig, &self.out_stamp[o * m..o * m + m]).unwrap() as u8
             } else {
-                rr_pick(elig, self.oc_ptr[o] as u32).unwrap() as u8
+                rr_pick(elig, op.oc_ptr as u32).unwrap() as u8
             };
         }
 
         // 2. ST.
-        self.outputs.credits[..n].fill(0);
+        for p in bits(self.credit_ports) {
+            self.outputs.credits[p] = 0;
+        }
+        self.credit_ports = 0;
+        let mut st_ports = 0u32;
+        for (p, ip) in self.inp.iter().enumerate() {
+            st_ports |= ((ip.active & ip.nonempty != 0) as u32) << p;
+        }
         if self.full {
-            for p in 0..n {
-                let mut c = self.active[p] & self.in_nonempty[p];
-                while c != 0 {
-                    let v = c.trailing_zeros() as usize;
-                    c &= c - 1;
-                    let i = p * m + v;
-                    let o = self.route[i] as usize;
-                    let u = self.ovc[i] as usize;
-                    if self.ob.count(o * m + u) < self.dout {
-                        self.move_flit(p, v, o, u);
+            for p in bits(st_ports) {
+                let ip = self.inp[p];
+                for v in bits(ip.active & ip.nonempty) {
+                    let d = self.ivc[p * m + v];
+                    if self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout {
+                        self.move_flit(p, v, d.route as usize, d.ovc as usize);
                     }
                 }
             }
         } else {
-            let mut out_req: u64 = 0;
-            for p in 0..n {
-                let mut c = self.active[p] & self.in_nonempty[p];
-                if c == 0 {
-                    continue;
-                }
-                let mut ready: u64 = 0;
-                while c != 0 {
-                    let v = c.trailing_zeros() as usize;
-                    c &= c - 1;
-                    let i = p * m + v;
-                    let o = self.route[i] as usize;
-                    let u = self.ovc[i] as usize;
-                    if self.ob.count(o * m + u) < self.dout {
-                        ready |= 1 << v;
-                    }
+            let mut out_req = 0u32;
+            for p in bits(st_ports) {
+                let ip = self.inp[p];
+                let mut ready = 0u64;
+                for v in bits(ip.active & ip.nonempty) {
+                    let d = self.ivc[p * m + v];
+                    let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
+                    ready |= (room as u64) << v;
                 }
                 if ready == 0 {
                     continue;
@@ -317,62 +345,62 @@ impl Router {
                 let v = if self.age_a {
                     age_pick(ready, &self.in_stamp[p * m..p * m + m]).unwrap()
                 } else {
-                    rr_pick(ready, self.xa_ptr[p] as u32).unwrap()
+                    rr_pick(ready, ip.xa_ptr as u32).unwrap()
                 } as usize;
-                self.cand[p] = v as u8;
-                let o = self.route[p * m + v] as usize;
-                self.xb_req[o] |= 1 << p;
+                self.inp[p].cand = v as u8;
+                let o = self.ivc[p * m + v].route as usize;
+                self.outp[o].xb_req |= 1 << p;
                 out_req |= 1 << o;
             }
             // (B)
-            while out_req != 0 {
-                let o = out_req.trailing_zeros() as usize;
-                out_req &= out_req - 1;
-                let req = self.xb_req[o];
-                self.xb_req[o] = 0;
-                let p = rr_pick(req, self.xb_ptr[o] as u32).unwrap() as usize;
-                self.xb_ptr[o] = if p + 1 == n { 0 } else { (p + 1) as u8 };
-                let v = self.cand[p] as usize;
+            for o in bits(out_req) {
+                let op = &mut self.outp[o];
+                let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
+                op.xb_req = 0;
+                op.xb_ptr = inc_mod(p, n) as u8;
+                let v = self.inp[p].cand as usize;
                 if !self.age_a {
-                    self.xa_ptr[p] = if v + 1 == m { 0 } else { (v + 1) as u8 };
+                    self.inp[p].xa_ptr = inc_mod(v, m) as u8;
                 }
-                let u = self.ovc[p * m + v] as usize;
+                let u = self.ivc[p * m + v].ovc as usize;
                 self.move_flit(p, v, o, u);
             }
         }
 
         // 3. Stage 5: pops, output registers, credits.
-        for o in 0..n {
-            let u = self.picked[o];
-            if u == NONE {
-                self.outputs.flits[o] = LinkFlit::IDLE;
-            } else {
-                self.picked[o] = NONE;
-                let u = u as usize;
-                let j = o * m + u;
-                let f = self.ob.pop(j);
-                if self.ob.count(j) == 0 {
-                    self.ob_nonempty[o] &= !(1 << u);
-                }
-                self.outputs.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
-                self.credits[j] -= 1;
-                if self.credits[j] == 0 {
-                    self.credit_ok[o] &= !(1 << u);
-                }
-                if !self.age_c {
-                    self.oc_ptr[o] = if u + 1 == m { 0 } else { (u + 1) as u8 };
-                }
-                self.stats.flits_forwarded += 1;
-                self.stats.tails_forwarded += f.tail as u64;
+        for o in bits(self.out_valid_ports & !c_ports) {
+            self.outputs.flits[o] = LinkFlit::IDLE;
+        }
+        self.out_valid_ports = c_ports;
+        for o in bits(c_ports) {
+            let op = &mut self.outp[o];
+            let u = op.picked as usize;
+            let j = o * m + u;
+            let f = self.ob.pop(j);
+            if self.ob.count(j) == 0 {
+                op.nonempty &= !(1 << u);
             }
-            let mut ret = inputs.credits[o] & self.vc_all;
-            while ret != 0 {
-                let u = ret.trailing_zeros() as usize;
-                ret &= ret - 1;
+            self.credits[j] -= 1;
+            if self.credits[j] == 0 {
+                op.credit_ok &= !(1 << u);
+            }
+            if !self.age_c {
+                op.oc_ptr = inc_mod(u, m) as u8;
+            }
+            self.outputs.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+            self.stats.tails_forwarded += f.tail as u64;
+        }
+        self.stats.flits_forwarded += c_ports.count_ones() as u64;
+        let mut ret_ports = 0u32;
+        for (o, &c) in in_credits.iter().enumerate() {
+            ret_ports |= ((c & self.vc_all != 0) as u32) << o;
+        }
+        for o in bits(ret_ports) {
+            for u in bits(in_credits[o] & self.vc_all) {
                 let j = o * m + u;
                 if self.credits[j] < self.dd {
                     self.credits[j] += 1;
-                    self.credit_ok[o] |= 1 << u;
+                    self.outp[o].credit_ok |= 1 << u;
                 }
             }
         }
@@ -380,87 +408,96 @@ impl Router {
         // 4. VA, on the start-of-cycle `allocated`.
         let stamp = self.cycle + 1;
         let vw = self.va_words;
-        for o in 0..n {
-            if self.va_req_count[o] == 0 {
-                continue;
-            }
-            let free = !self.allocated[o] & self.vc_all;
+        for o in bits(self.va_ports) {
+            let op = &mut self.outp[o];
+            let free = !op.allocated & self.vc_all;
             if free == 0 {
                 continue;
             }
             let req = &mut self.va_req[o * vw..o * vw + vw];
-            let i = rr_pick_wide(req, self.va_ptr[o] as usize).unwrap();
+            let i = rr_pick_wide(req, op.va_ptr as usize).unwrap();
             req[i / 64] &= !(1u64 << (i % 64));
-            self.va_req_count[o] -= 1;
+            op.va_req_count -= 1;
+            if op.va_req_count == 0 {
+                self.va_ports &= !(1 << o);
+            }
             let u = free.trailing_zeros() as usize;
+            op.allocated |= 1 << u;
+            op.va_ptr = inc_mod(i, self.nm) as u16;
             let (p, v) = (i / m, i % m);
-            self.active[p] |= 1 << v;
-            self.ovc[i] = u as u8;
-            self.allocated[o] |= 1 << u;
-            self.va_ptr[o] = if i + 1 == self.nm { 0 } else { (i + 1) as u16 };
+            self.inp[p].active |= 1 << v;
+            self.ivc[i].ovc = u as u8;
             self.in_stamp[i] = stamp;
             self.out_stamp[o * m + u] = stamp;
             self.stats.vc_grants += 1;
         }
 
-        // 5. Output VCs freed by tails in ST.
-        for o in 0..n {
-            self.allocated[o] &= !self.alloc_clear[o];
-            self.alloc_clear[o] = 0;
+        // 5. Output VCs freed by tails in ST; 6. RC for VCs that were IDLE at
+        // the start of the cycle, then the VCs freed in ST become IDLE.
+        let mut clear_ports = 0u32;
+        let mut rc_ports = 0u32;
+        for (o, op) in self.outp.iter().enumerate() {
+            clear_ports |= ((op.alloc_clear != 0) as u32) << o;
         }
-
-        // 6. RC for VCs that were IDLE at the start of the cycle.
-        for p in 0..n {
-            let mut c = self.idle[p] & self.in_nonempty[p];
-            while c != 0 {
-                let v = c.trailing_zeros() as usize;
-                c &= c - 1;
+        for (p, ip) in self.inp.iter().enumerate() {
+            rc_ports |= ((ip.idle & ip.nonempty | ip.freed != 0) as u32) << p;
+        }
+        for o in bits(clear_ports) {
+            let op = &mut self.outp[o];
+            op.allocated &= !op.alloc_clear;
+            op.alloc_clear = 0;
+        }
+        for p in bits(rc_ports) {
+            let ip = self.inp[p];
+            for v in bits(ip.idle & ip.nonempty) {
                 let i = p * m + v;
-                let d = self.ib.front(i).data[0] & self.dest_mask;
-                let o = self.route_lut[d as usize] as usize;
-                self.route[i] = o as u8;
-                self.idle[p] &= !(1 << v);
+                let o = self.route_lut[(self.ib.front(i).data[0] & self.dest_mask) as usize];
+                self.ivc[i].route = o;
+                let o = o as usize;
                 self.va_req[o * vw + i / 64] |= 1u64 << (i % 64);
-                self.va_req_count[o] += 1;
+                self.outp[o].va_req_count += 1;
+                self.va_ports |= 1 << o;
                 self.stats.routed += 1;
             }
-            self.idle[p] |= self.freed[p];
-            self.freed[p] = 0;
+            let ip = &mut self.inp[p];
+            ip.idle = (ip.idle & !ip.nonempty) | ip.freed;
+            ip.freed = 0;
         }
 
         // 7. BW pushes.
-        while bw_accept != 0 {
-            let p = bw_accept.trailing_zeros() as usize;
-            bw_accept &= bw_accept - 1;
-            let f = &inputs.flits[p];
+        for p in bits(bw_accept) {
+            let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
             let mut data = [0u64; MAX_FLIT_WORDS];
             data[..self.words].copy_from_slice(&f.data[..self.words]);
             data[self.words - 1] &= self.last_word_mask;
             self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail });
-            self.in_nonempty[p] |= 1 << v;
-            self.stats.flits_accepted += 1;
+            self.inp[p].nonempty |= 1 << v;
         }
+        self.stats.flits_accepted += bw_accept.count_ones() as u64;
 
         self.cycle += 1;
     }
 
     /// Stage 4 move of the front flit of input VC (p, v) into output VC (o, u).
-    #[inline]
+    #[inline(always)]
     fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) {
         let m = self.m;
         let i = p * m + v;
         let f = self.ib.pop(i);
+        let ip = &mut self.inp[p];
         if self.ib.count(i) == 0 {
-            self.in_nonempty[p] &= !(1 << v);
+            ip.nonempty &= !(1 << v);
         }
         self.outputs.credits[p] |= 1 << v;
+        self.credit_ports |= 1 << p;
         self.ob.push(o * m + u, f);
-        self.ob_nonempty[o] |= 1 << u;
+        let op = &mut self.outp[o];
+        op.nonempty |= 1 << u;
         if f.tail {
-            self.active[p] &= !(1 << v);
-            self.freed[p] |= 1 << v;
-            self.alloc_clear[o] |= 1 << u;
+            ip.active &= !(1 << v);
+            ip.freed |= 1 << v;
+            op.alloc_clear |= 1 << u;
         }
         self.stats.crossbar_moves += 1;
     }
@@ -499,18 +536,19 @@ impl Router {
     /// Whether output VC (o, u) is held by a message.
     pub fn allocated(&self, o: usize, u: usize) -> bool {
         assert!(u < self.m);
-        self.allocated[o] >> u & 1 == 1
+        self.outp[o].allocated >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {
         assert!(v < self.m);
         let i = p * self.m + v;
-        if self.idle[p] >> v & 1 == 1 {
+        let d = self.ivc[i];
+        if self.inp[p].idle >> v & 1 == 1 {
             VcState::Idle
-        } else if self.active[p] >> v & 1 == 1 {
-            VcState::Active { route: self.route[i] as usize, ovc: self.ovc[i] as usize }
+        } else if self.inp[p].active >> v & 1 == 1 {
+            VcState::Active { route: d.route as usize, ovc: d.ovc as usize }
         } else {
-            VcState::Routed { route: self.route[i] as usize }
+            VcState::Routed { route: d.route as usize }
         }
     }
     /// The k-th oldest flit of input VC (p, v), as a link flit on VC v.
@@ -528,10 +566,8 @@ impl Router {
     /// No flit buffered, no VC held, every output VC at full credit and no
     /// output valid: further idle cycles change nothing but `cycle()`.
     pub fn is_quiescent(&self) -> bool {
-        self.in_nonempty.iter().all(|&x| x == 0)
-            && self.ob_nonempty.iter().all(|&x| x == 0)
-            && self.idle.iter().all(|&x| x == self.vc_all)
-            && self.allocated.iter().all(|&x| x == 0)
+        self.inp.iter().all(|ip| ip.nonempty == 0 && ip.idle == self.vc_all)
+            && self.outp.iter().all(|op| op.nonempty == 0 && op.allocated == 0)
             && self.credits.iter().all(|&c| c == self.dd)
             && self.outputs.flits.iter().all(|f| !f.valid)
             && self.outputs.credits.iter().all(|&c| c == 0)
