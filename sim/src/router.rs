@@ -175,6 +175,12 @@ pub struct Router {
     out_valid_ports: u32,
     /// Input ports with a nonzero `in_credit` register.
     credit_ports: u32,
+    /// Input ports with a VC that is ACTIVE and non-empty (ST requesters).
+    st_ports: u32,
+    /// Input ports with a VC that is IDLE and non-empty (RC candidates).
+    rc_ports: u32,
+    /// Output ports with a VC that is non-empty and has a credit (stage 5 requesters).
+    c_ports: u32,
 
     // ---- registers and bookkeeping
     outputs: RouterOutputs,
@@ -229,6 +235,9 @@ impl Router {
             va_ports: 0,
             out_valid_ports: 0,
             credit_ports: 0,
+            st_ports: 0,
+            rc_ports: 0,
+            c_ports: 0,
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
             stats: RouterStats::default(),
@@ -253,6 +262,9 @@ impl Router {
         self.va_ports = 0;
         self.out_valid_ports = 0;
         self.credit_ports = 0;
+        self.st_ports = 0;
+        self.rc_ports = 0;
+        self.c_ports = 0;
         self.outputs.flits.fill(LinkFlit::IDLE);
         self.outputs.credits.fill(0);
         self.cycle = 0;
@@ -277,10 +289,17 @@ impl Router {
         let in_flits = &inputs.flits[..n];
         let in_credits = &inputs.credits[..n];
 
+        // Port sets whose summary bit (st/rc/c_ports) may change this cycle;
+        // recomputed at the end, so every phase sees the start-of-cycle sets.
+        let mut touched_in = 0u32;
+        let mut touched_out = 0u32;
+
         // 0. BW admission, on the start-of-cycle counts.
         let mut valid = 0u32;
-        for (p, f) in in_flits.iter().enumerate() {
-            valid |= (f.valid as u32) << p;
+        let mut ret_ports = 0u32;
+        for p in 0..n {
+            valid |= (in_flits[p].valid as u32) << p;
+            ret_ports |= ((in_credits[p] & self.vc_all != 0) as u32) << p;
         }
         let mut bw_accept = 0u32;
         for p in bits(valid) {
@@ -295,10 +314,7 @@ impl Router {
         }
 
         // 1. Stage 5 decisions.
-        let mut c_ports = 0u32;
-        for (o, op) in self.outp.iter().enumerate() {
-            c_ports |= ((op.nonempty & op.credit_ok != 0) as u32) << o;
-        }
+        let c_ports = self.c_ports;
         for o in bits(c_ports) {
             let op = &mut self.outp[o];
             let elig = (op.nonempty & op.credit_ok) as u64;
@@ -314,17 +330,22 @@ impl Router {
             self.outputs.credits[p] = 0;
         }
         self.credit_ports = 0;
-        let mut st_ports = 0u32;
-        for (p, ip) in self.inp.iter().enumerate() {
-            st_ports |= ((ip.active & ip.nonempty != 0) as u32) << p;
-        }
+        let st_ports = self.st_ports;
+        touched_in |= st_ports;
+        let mut freed_ports = 0u32;
+        let mut clear_ports = 0u32;
         if self.full {
             for p in bits(st_ports) {
                 let ip = self.inp[p];
                 for v in bits(ip.active & ip.nonempty) {
                     let d = self.ivc[p * m + v];
-                    if self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout {
-                        self.move_flit(p, v, d.route as usize, d.ovc as usize);
+                    let (o, u) = (d.route as usize, d.ovc as usize);
+                    if self.ob.count(o * m + u) < self.dout {
+                        touched_out |= 1 << o;
+                        if self.move_flit(p, v, o, u) {
+                            freed_ports |= 1 << p;
+                            clear_ports |= 1 << o;
+                        }
                     }
                 }
             }
@@ -353,6 +374,7 @@ impl Router {
                 out_req |= 1 << o;
             }
             // (B)
+            touched_out |= out_req;
             for o in bits(out_req) {
                 let op = &mut self.outp[o];
                 let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
@@ -363,7 +385,10 @@ impl Router {
                     self.inp[p].xa_ptr = inc_mod(v, m) as u8;
                 }
                 let u = self.ivc[p * m + v].ovc as usize;
-                self.move_flit(p, v, o, u);
+                if self.move_flit(p, v, o, u) {
+                    freed_ports |= 1 << p;
+                    clear_ports |= 1 << o;
+                }
             }
         }
 
@@ -372,6 +397,7 @@ impl Router {
             self.outputs.flits[o] = LinkFlit::IDLE;
         }
         self.out_valid_ports = c_ports;
+        touched_out |= c_ports | ret_ports;
         for o in bits(c_ports) {
             let op = &mut self.outp[o];
             let u = op.picked as usize;
@@ -391,10 +417,6 @@ impl Router {
             self.stats.tails_forwarded += f.tail as u64;
         }
         self.stats.flits_forwarded += c_ports.count_ones() as u64;
-        let mut ret_ports = 0u32;
-        for (o, &c) in in_credits.iter().enumerate() {
-            ret_ports |= ((c & self.vc_all != 0) as u32) << o;
-        }
         for o in bits(ret_ports) {
             for u in bits(in_credits[o] & self.vc_all) {
                 let j = o * m + u;
@@ -426,28 +448,24 @@ impl Router {
             op.va_ptr = inc_mod(i, self.nm) as u16;
             let (p, v) = (i / m, i % m);
             self.inp[p].active |= 1 << v;
+            touched_in |= 1 << p;
             self.ivc[i].ovc = u as u8;
             self.in_stamp[i] = stamp;
             self.out_stamp[o * m + u] = stamp;
             self.stats.vc_grants += 1;
         }
 
-        // 5. Output VCs freed by tails in ST; 6. RC for VCs that were IDLE at
-        // the start of the cycle, then the VCs freed in ST become IDLE.
-        let mut clear_ports = 0u32;
-        let mut rc_ports = 0u32;
-        for (o, op) in self.outp.iter().enumerate() {
-            clear_ports |= ((op.alloc_clear != 0) as u32) << o;
-        }
-        for (p, ip) in self.inp.iter().enumerate() {
-            rc_ports |= ((ip.idle & ip.nonempty | ip.freed != 0) as u32) << p;
-        }
+        // 5. Output VCs freed by tails in ST.
         for o in bits(clear_ports) {
             let op = &mut self.outp[o];
             op.allocated &= !op.alloc_clear;
             op.alloc_clear = 0;
         }
-        for p in bits(rc_ports) {
+
+        // 6. RC for VCs that were IDLE at the start of the cycle, then the VCs
+        // freed in ST become IDLE.
+        touched_in |= self.rc_ports | freed_ports;
+        for p in bits(self.rc_ports) {
             let ip = self.inp[p];
             for v in bits(ip.idle & ip.nonempty) {
                 let i = p * m + v;
@@ -459,12 +477,16 @@ impl Router {
                 self.va_ports |= 1 << o;
                 self.stats.routed += 1;
             }
+            self.inp[p].idle &= !ip.nonempty;
+        }
+        for p in bits(freed_ports) {
             let ip = &mut self.inp[p];
-            ip.idle = (ip.idle & !ip.nonempty) | ip.freed;
+            ip.idle |= ip.freed;
             ip.freed = 0;
         }
 
         // 7. BW pushes.
+        touched_in |= bw_accept;
         for p in bits(bw_accept) {
             let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
@@ -476,12 +498,25 @@ impl Router {
         }
         self.stats.flits_accepted += bw_accept.count_ones() as u64;
 
+        // Summary sets for the next cycle.
+        for p in bits(touched_in) {
+            let ip = &self.inp[p];
+            let b = 1u32 << p;
+            self.st_ports = (self.st_ports & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
+            self.rc_ports = (self.rc_ports & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
+        }
+        for o in bits(touched_out) {
+            let op = &self.outp[o];
+            self.c_ports = (self.c_ports & !(1u32 << o)) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
+        }
+
         self.cycle += 1;
     }
 
     /// Stage 4 move of the front flit of input VC (p, v) into output VC (o, u).
+    /// Returns whether it was a tail.
     #[inline(always)]
-    fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) {
+    fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) -> bool {
         let m = self.m;
         let i = p * m + v;
         let f = self.ib.pop(i);
@@ -500,6 +535,7 @@ impl Router {
             op.alloc_clear |= 1 << u;
         }
         self.stats.crossbar_moves += 1;
+        f.tail
     }
 
     // ---------------------------------------------------------------- introspection
