@@ -2,6 +2,8 @@
 
 use crate::link::MAX_FLIT_WORDS;
 
+const MAX_RINGS: usize = 512;
+
 /// A flit as stored in a router buffer (the link's `vc` is implied by the buffer).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Flit {
@@ -15,18 +17,20 @@ pub struct Flit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlitRings {
     slots: Vec<Flit>,
-    head: Vec<u16>,
-    count: Vec<u16>,
+    // Fixed arrays of the largest legal ring count (32 ports x 16 VCs), indexed
+    // `r & 511`: a no-op for legal indices that lets the compiler drop bounds checks.
+    head: Box<[u16; MAX_RINGS]>,
+    count: Box<[u16; MAX_RINGS]>,
     cap: u16,
 }
 
 impl FlitRings {
     pub fn new(rings: usize, cap: usize) -> Self {
-        assert!(cap > 0 && cap <= u16::MAX as usize);
+        assert!(cap > 0 && cap <= u16::MAX as usize && rings <= MAX_RINGS);
         FlitRings {
             slots: vec![Flit::default(); rings * cap],
-            head: vec![0; rings],
-            count: vec![0; rings],
+            head: Box::new([0; MAX_RINGS]),
+            count: Box::new([0; MAX_RINGS]),
             cap: cap as u16,
         }
     }
@@ -40,7 +44,7 @@ impl FlitRings {
 
     #[inline]
     pub fn count(&self, r: usize) -> u16 {
-        self.count[r]
+        self.count[r & (MAX_RINGS - 1)]
     }
 
     #[inline]
@@ -51,14 +55,14 @@ impl FlitRings {
     /// The oldest flit of ring `r`. The ring must not be empty.
     #[inline]
     pub fn front(&self, r: usize) -> &Flit {
-        debug_assert!(self.count[r] > 0);
-        &self.slots[r * self.cap as usize + self.head[r] as usize]
+        debug_assert!(self.count[r & (MAX_RINGS - 1)] > 0);
+        &self.slots[r * self.cap as usize + self.head[r & (MAX_RINGS - 1)] as usize]
     }
 
     /// The k-th oldest flit of ring `r` (k < count).
     pub fn get(&self, r: usize, k: usize) -> &Flit {
-        debug_assert!(k < self.count[r] as usize);
-        let mut idx = self.head[r] as usize + k;
+        debug_assert!(k < self.count[r & (MAX_RINGS - 1)] as usize);
+        let mut idx = self.head[r & (MAX_RINGS - 1)] as usize + k;
         if idx >= self.cap as usize {
             idx -= self.cap as usize;
         }
@@ -69,26 +73,26 @@ impl FlitRings {
     #[inline]
     pub fn push(&mut self, r: usize, f: Flit) {
         let cap = self.cap as usize;
-        let c = self.count[r] as usize;
+        let c = self.count[r & (MAX_RINGS - 1)] as usize;
         debug_assert!(c < cap, "push into a full ring");
-        let mut idx = self.head[r] as usize + c;
+        let mut idx = self.head[r & (MAX_RINGS - 1)] as usize + c;
         if idx >= cap {
             idx -= cap;
         }
         self.slots[r * cap + idx] = f;
-        self.count[r] = (c + 1) as u16;
+        self.count[r & (MAX_RINGS - 1)] = (c + 1) as u16;
     }
 
     /// Removes and returns the oldest flit; the ring must not be empty.
     #[inline]
     pub fn pop(&mut self, r: usize) -> Flit {
         let cap = self.cap as usize;
-        debug_assert!(self.count[r] > 0, "pop from an empty ring");
-        let h = self.head[r] as usize;
+        debug_assert!(self.count[r & (MAX_RINGS - 1)] > 0, "pop from an empty ring");
+        let h = self.head[r & (MAX_RINGS - 1)] as usize;
         let f = self.slots[r * cap + h];
         let nh = h + 1;
-        self.head[r] = if nh == cap { 0 } else { nh as u16 };
-        self.count[r] -= 1;
+        self.head[r & (MAX_RINGS - 1)] = if nh == cap { 0 } else { nh as u16 };
+        self.count[r & (MAX_RINGS - 1)] -= 1;
         f
     }
 }

@@ -27,6 +27,12 @@ use crate::fifo::{Flit, FlitRings};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use wormqos_config::{Crossbar, RouterConfig, Scheduler};
 
+/// Per-port state lives in fixed arrays of the largest legal size, indexed
+/// with `p & 31` / `i & 511`: the masks are no-ops for legal indices and let
+/// the compiler drop bounds checks from the hot loops.
+const MAX_PORTS: usize = 32;
+const MAX_VCS_TOTAL: usize = 512;
+
 /// State of one input VC (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VcState {
@@ -115,7 +121,7 @@ fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
         if mask == 0 {
             None
         } else {
-            let b = mask.trailing_zeros() as usize;
+            let b = (mask.trailing_zeros() & 31) as usize;
             mask &= mask - 1;
             Some(b)
         }
@@ -147,8 +153,8 @@ pub struct Router {
     age_a: bool,
     /// FIFO age arbiter at point C (full crossbar, fifo scheduler).
     age_c: bool,
-    words: usize,
-    last_word_mask: u64,
+    /// Per data word: the bits below `flit_width`.
+    word_mask: [u64; MAX_FLIT_WORDS],
     vc_id_mask: u8,
     vc_all: u32,
     dest_mask: u64,
@@ -158,15 +164,15 @@ pub struct Router {
 
     // ---- state
     ib: FlitRings,
-    ivc: Vec<InVc>,
+    ivc: Box<[InVc; MAX_VCS_TOTAL]>,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
-    inp: Vec<InPort>,
+    inp: Box<[InPort; MAX_PORTS]>,
     ob: FlitRings,
-    credits: Vec<u16>,
+    credits: Box<[u16; MAX_VCS_TOTAL]>,
     /// Age stamps at point C.
     out_stamp: Vec<u64>,
-    outp: Vec<OutPort>,
+    outp: Box<[OutPort; MAX_PORTS]>,
     /// VA requesters (ROUTED input VCs) of output port o: words [o*va_words, (o+1)*va_words).
     va_req: Vec<u64>,
     /// Output ports with at least one VA requester.
@@ -201,8 +207,6 @@ impl Router {
         let codes = 1usize << dest.width;
         let route_lut = (0..codes as u64).map(|d| cfg.route(d) as u8).collect();
         let w = cfg.flit_width();
-        let words = cfg.flit_words();
-        let last_word_mask = if w % 64 == 0 { u64::MAX } else { (1u64 << (w % 64)) - 1 };
         let va_words = nm.div_ceil(64);
         let fifo = cfg.scheduler() == Scheduler::Fifo;
         let full = cfg.crossbar() == Crossbar::Full;
@@ -216,21 +220,29 @@ impl Router {
             full,
             age_a: fifo && !full,
             age_c: fifo && full,
-            words,
-            last_word_mask,
+            word_mask: std::array::from_fn(|k| {
+                let lo = 64 * k as u32;
+                if w >= lo + 64 {
+                    u64::MAX
+                } else if w <= lo {
+                    0
+                } else {
+                    (1u64 << (w - lo)) - 1
+                }
+            }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             vc_all: ((1u64 << m) - 1) as u32,
             dest_mask: (1u64 << dest.width) - 1,
             route_lut,
             va_words,
             ib: FlitRings::new(nm, cfg.input_buffer_depth()),
-            ivc: vec![InVc::default(); nm],
+            ivc: Box::new([InVc::default(); MAX_VCS_TOTAL]),
             in_stamp: vec![0; nm],
-            inp: vec![InPort::default(); n],
+            inp: Box::new([InPort::default(); MAX_PORTS]),
             ob: FlitRings::new(nm, cfg.output_buffer_depth()),
-            credits: vec![0; nm],
+            credits: Box::new([0; MAX_VCS_TOTAL]),
             out_stamp: vec![0; nm],
-            outp: vec![OutPort::default(); n],
+            outp: Box::new([OutPort::default(); MAX_PORTS]),
             va_req: vec![0; n * va_words],
             va_ports: 0,
             out_valid_ports: 0,
@@ -316,7 +328,7 @@ impl Router {
         // 1. Stage 5 decisions.
         let c_ports = self.c_ports;
         for o in bits(c_ports) {
-            let op = &mut self.outp[o];
+            let op = &mut self.outp[o & 31];
             let elig = (op.nonempty & op.credit_ok) as u64;
             op.picked = if self.age_c {
                 age_pick(elig, &self.out_stamp[o * m..o * m + m]).unwrap() as u8
@@ -336,9 +348,9 @@ impl Router {
         let mut clear_ports = 0u32;
         if self.full {
             for p in bits(st_ports) {
-                let ip = self.inp[p];
+                let ip = self.inp[p & 31];
                 for v in bits(ip.active & ip.nonempty) {
-                    let d = self.ivc[p * m + v];
+                    let d = self.ivc[(p * m + v) & 511];
                     let (o, u) = (d.route as usize, d.ovc as usize);
                     if self.ob.count(o * m + u) < self.dout {
                         touched_out |= 1 << o;
@@ -352,10 +364,10 @@ impl Router {
         } else {
             let mut out_req = 0u32;
             for p in bits(st_ports) {
-                let ip = self.inp[p];
+                let ip = self.inp[p & 31];
                 let mut ready = 0u64;
                 for v in bits(ip.active & ip.nonempty) {
-                    let d = self.ivc[p * m + v];
+                    let d = self.ivc[(p * m + v) & 511];
                     let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
                     ready |= (room as u64) << v;
                 }
@@ -368,23 +380,23 @@ impl Router {
                 } else {
                     rr_pick(ready, ip.xa_ptr as u32).unwrap()
                 } as usize;
-                self.inp[p].cand = v as u8;
-                let o = self.ivc[p * m + v].route as usize;
-                self.outp[o].xb_req |= 1 << p;
+                self.inp[p & 31].cand = v as u8;
+                let o = self.ivc[(p * m + v) & 511].route as usize;
+                self.outp[o & 31].xb_req |= 1 << p;
                 out_req |= 1 << o;
             }
             // (B)
             touched_out |= out_req;
             for o in bits(out_req) {
-                let op = &mut self.outp[o];
+                let op = &mut self.outp[o & 31];
                 let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
                 op.xb_req = 0;
                 op.xb_ptr = inc_mod(p, n) as u8;
-                let v = self.inp[p].cand as usize;
+                let v = self.inp[p & 31].cand as usize;
                 if !self.age_a {
-                    self.inp[p].xa_ptr = inc_mod(v, m) as u8;
+                    self.inp[p & 31].xa_ptr = inc_mod(v, m) as u8;
                 }
-                let u = self.ivc[p * m + v].ovc as usize;
+                let u = self.ivc[(p * m + v) & 511].ovc as usize;
                 if self.move_flit(p, v, o, u) {
                     freed_ports |= 1 << p;
                     clear_ports |= 1 << o;
@@ -399,15 +411,15 @@ impl Router {
         self.out_valid_ports = c_ports;
         touched_out |= c_ports | ret_ports;
         for o in bits(c_ports) {
-            let op = &mut self.outp[o];
+            let op = &mut self.outp[o & 31];
             let u = op.picked as usize;
             let j = o * m + u;
             let f = self.ob.pop(j);
             if self.ob.count(j) == 0 {
                 op.nonempty &= !(1 << u);
             }
-            self.credits[j] -= 1;
-            if self.credits[j] == 0 {
+            self.credits[j & 511] -= 1;
+            if self.credits[j & 511] == 0 {
                 op.credit_ok &= !(1 << u);
             }
             if !self.age_c {
@@ -420,9 +432,9 @@ impl Router {
         for o in bits(ret_ports) {
             for u in bits(in_credits[o] & self.vc_all) {
                 let j = o * m + u;
-                if self.credits[j] < self.dd {
-                    self.credits[j] += 1;
-                    self.outp[o].credit_ok |= 1 << u;
+                if self.credits[j & 511] < self.dd {
+                    self.credits[j & 511] += 1;
+                    self.outp[o & 31].credit_ok |= 1 << u;
                 }
             }
         }
@@ -431,7 +443,7 @@ impl Router {
         let stamp = self.cycle + 1;
         let vw = self.va_words;
         for o in bits(self.va_ports) {
-            let op = &mut self.outp[o];
+            let op = &mut self.outp[o & 31];
             let free = !op.allocated & self.vc_all;
             if free == 0 {
                 continue;
@@ -447,9 +459,9 @@ impl Router {
             op.allocated |= 1 << u;
             op.va_ptr = inc_mod(i, self.nm) as u16;
             let (p, v) = (i / m, i % m);
-            self.inp[p].active |= 1 << v;
+            self.inp[p & 31].active |= 1 << v;
             touched_in |= 1 << p;
-            self.ivc[i].ovc = u as u8;
+            self.ivc[i & 511].ovc = u as u8;
             self.in_stamp[i] = stamp;
             self.out_stamp[o * m + u] = stamp;
             self.stats.vc_grants += 1;
@@ -457,7 +469,7 @@ impl Router {
 
         // 5. Output VCs freed by tails in ST.
         for o in bits(clear_ports) {
-            let op = &mut self.outp[o];
+            let op = &mut self.outp[o & 31];
             op.allocated &= !op.alloc_clear;
             op.alloc_clear = 0;
         }
@@ -466,21 +478,21 @@ impl Router {
         // freed in ST become IDLE.
         touched_in |= self.rc_ports | freed_ports;
         for p in bits(self.rc_ports) {
-            let ip = self.inp[p];
+            let ip = self.inp[p & 31];
             for v in bits(ip.idle & ip.nonempty) {
                 let i = p * m + v;
                 let o = self.route_lut[(self.ib.front(i).data[0] & self.dest_mask) as usize];
-                self.ivc[i].route = o;
+                self.ivc[i & 511].route = o;
                 let o = o as usize;
                 self.va_req[o * vw + i / 64] |= 1u64 << (i % 64);
-                self.outp[o].va_req_count += 1;
+                self.outp[o & 31].va_req_count += 1;
                 self.va_ports |= 1 << o;
                 self.stats.routed += 1;
             }
-            self.inp[p].idle &= !ip.nonempty;
+            self.inp[p & 31].idle &= !ip.nonempty;
         }
         for p in bits(freed_ports) {
-            let ip = &mut self.inp[p];
+            let ip = &mut self.inp[p & 31];
             ip.idle |= ip.freed;
             ip.freed = 0;
         }
@@ -490,23 +502,24 @@ impl Router {
         for p in bits(bw_accept) {
             let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
-            let mut data = [0u64; MAX_FLIT_WORDS];
-            data[..self.words].copy_from_slice(&f.data[..self.words]);
-            data[self.words - 1] &= self.last_word_mask;
+            let mut data = f.data;
+            for (d, w) in data.iter_mut().zip(self.word_mask) {
+                *d &= w;
+            }
             self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail });
-            self.inp[p].nonempty |= 1 << v;
+            self.inp[p & 31].nonempty |= 1 << v;
         }
         self.stats.flits_accepted += bw_accept.count_ones() as u64;
 
         // Summary sets for the next cycle.
         for p in bits(touched_in) {
-            let ip = &self.inp[p];
+            let ip = &self.inp[p & 31];
             let b = 1u32 << p;
             self.st_ports = (self.st_ports & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
             self.rc_ports = (self.rc_ports & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
         }
         for o in bits(touched_out) {
-            let op = &self.outp[o];
+            let op = &self.outp[o & 31];
             self.c_ports = (self.c_ports & !(1u32 << o)) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
         }
 
@@ -520,14 +533,14 @@ impl Router {
         let m = self.m;
         let i = p * m + v;
         let f = self.ib.pop(i);
-        let ip = &mut self.inp[p];
+        let ip = &mut self.inp[p & 31];
         if self.ib.count(i) == 0 {
             ip.nonempty &= !(1 << v);
         }
         self.outputs.credits[p] |= 1 << v;
         self.credit_ports |= 1 << p;
         self.ob.push(o * m + u, f);
-        let op = &mut self.outp[o];
+        let op = &mut self.outp[o & 31];
         op.nonempty |= 1 << u;
         if f.tail {
             ip.active &= !(1 << v);
@@ -567,21 +580,21 @@ impl Router {
     /// Credits of output VC (o, u).
     pub fn credits(&self, o: usize, u: usize) -> usize {
         assert!(u < self.m);
-        self.credits[o * self.m + u] as usize
+        self.credits[(o * self.m + u) & 511] as usize
     }
     /// Whether output VC (o, u) is held by a message.
     pub fn allocated(&self, o: usize, u: usize) -> bool {
         assert!(u < self.m);
-        self.outp[o].allocated >> u & 1 == 1
+        self.outp[o & 31].allocated >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {
         assert!(v < self.m);
         let i = p * self.m + v;
-        let d = self.ivc[i];
-        if self.inp[p].idle >> v & 1 == 1 {
+        let d = self.ivc[i & 511];
+        if self.inp[p & 31].idle >> v & 1 == 1 {
             VcState::Idle
-        } else if self.inp[p].active >> v & 1 == 1 {
+        } else if self.inp[p & 31].active >> v & 1 == 1 {
             VcState::Active { route: d.route as usize, ovc: d.ovc as usize }
         } else {
             VcState::Routed { route: d.route as usize }
