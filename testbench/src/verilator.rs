@@ -27,11 +27,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::dut::Dut;
-use bits::{get_u64, get_wide, set_u64, set_wide};
+use bits::{BitReader, BitWriter};
 use shim::{input, output, PortMap, SHIM_ABI};
 use wormqos_config::RouterConfig;
 use wormqos_hdl::GeneratedFile;
-use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+use wormqos_sim::{RouterInputs, RouterOutputs};
 
 pub use cache::{cache_root, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME};
 
@@ -206,57 +206,60 @@ impl VerilatedRouter {
         self.outputs_stale = true;
     }
 
+    /// The words of one input signal.
+    fn input_bus(&mut self, index: usize) -> &mut [u32] {
+        let s = &self.map.inputs[index];
+        &mut self.in_words[s.offset..s.offset + s.words()]
+    }
+
     fn pack(&mut self, inputs: &RouterInputs) {
         assert_eq!(inputs.flits.len(), self.ports, "RouterInputs.flits: one flit per input port");
         assert_eq!(inputs.credits.len(), self.ports, "RouterInputs.credits: one word per output port");
-        let sig = &self.map.inputs;
-        let buf = &mut self.in_words;
-        let (valid, vc, head, tail, data, credit) = (
-            sig[input::VALID].offset,
-            sig[input::VC].offset,
-            sig[input::HEAD].offset,
-            sig[input::TAIL].offset,
-            sig[input::DATA].offset,
-            sig[input::CREDIT].offset,
-        );
-        let (vw, w, m) = (self.vc_width, self.flit_width, self.vcs);
+        let (vw, w, m) = (self.vc_width as u32, self.flit_width as u32, self.vcs as u32);
+        // Per-port bits of valid/head/tail: N <= 32, so each is one word.
+        let (mut valid, mut head, mut tail) = (0u32, 0u32, 0u32);
         for (p, f) in inputs.flits.iter().enumerate() {
-            set_u64(&mut buf[valid..], p, 1, f.valid as u64);
-            set_u64(&mut buf[vc..], p * vw, vw, f.vc as u64);
-            set_u64(&mut buf[head..], p, 1, f.head as u64);
-            set_u64(&mut buf[tail..], p, 1, f.tail as u64);
-            set_wide(&mut buf[data..], p * w, w, &f.data);
+            valid |= (f.valid as u32) << p;
+            head |= (f.head as u32) << p;
+            tail |= (f.tail as u32) << p;
         }
-        for (o, &c) in inputs.credits.iter().enumerate() {
-            set_u64(&mut buf[credit..], o * m, m, c as u64);
+        self.input_bus(input::VALID)[0] = valid;
+        self.input_bus(input::HEAD)[0] = head;
+        self.input_bus(input::TAIL)[0] = tail;
+        let mut bw = BitWriter::new(self.input_bus(input::VC));
+        for f in &inputs.flits {
+            bw.push(f.vc as u64, vw);
         }
+        bw.finish();
+        let mut bw = BitWriter::new(self.input_bus(input::DATA));
+        for f in &inputs.flits {
+            bw.push_wide(&f.data, w);
+        }
+        bw.finish();
+        let mut bw = BitWriter::new(self.input_bus(input::CREDIT));
+        for &c in &inputs.credits {
+            bw.push(c as u64, m);
+        }
+        bw.finish();
     }
 
     fn unpack(&mut self) {
         let sig = &self.map.outputs;
-        let buf = &self.out_words;
-        let (credit, valid, vc, head, tail, data) = (
-            sig[output::CREDIT].offset,
-            sig[output::VALID].offset,
-            sig[output::VC].offset,
-            sig[output::HEAD].offset,
-            sig[output::TAIL].offset,
-            sig[output::DATA].offset,
-        );
-        let (vw, w, m) = (self.vc_width, self.flit_width, self.vcs);
+        let bus = |i: usize| &self.out_words[sig[i].offset..sig[i].offset + sig[i].words()];
+        let (vw, w, m) = (self.vc_width as u32, self.flit_width as u32, self.vcs as u32);
+        let (valid, head, tail) = (bus(output::VALID)[0], bus(output::HEAD)[0], bus(output::TAIL)[0]);
+        let mut vc = BitReader::new(bus(output::VC));
+        let mut data = BitReader::new(bus(output::DATA));
         for (p, f) in self.outputs.flits.iter_mut().enumerate() {
-            let mut d = [0u64; MAX_FLIT_WORDS];
-            get_wide(&buf[data..], p * w, w, &mut d);
-            *f = LinkFlit {
-                valid: get_u64(&buf[valid..], p, 1) != 0,
-                vc: get_u64(&buf[vc..], p * vw, vw) as u8,
-                head: get_u64(&buf[head..], p, 1) != 0,
-                tail: get_u64(&buf[tail..], p, 1) != 0,
-                data: d,
-            };
+            f.valid = (valid >> p) & 1 != 0;
+            f.head = (head >> p) & 1 != 0;
+            f.tail = (tail >> p) & 1 != 0;
+            f.vc = vc.pull(vw) as u8;
+            data.pull_wide(w, &mut f.data);
         }
-        for (p, c) in self.outputs.credits.iter_mut().enumerate() {
-            *c = get_u64(&buf[credit..], p * m, m) as u32;
+        let mut credit = BitReader::new(bus(output::CREDIT));
+        for c in self.outputs.credits.iter_mut() {
+            *c = credit.pull(m) as u32;
         }
         self.outputs_stale = false;
     }

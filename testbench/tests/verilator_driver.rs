@@ -328,3 +328,39 @@ fn driver_throughput() {
     eprintln!("loopback 8x16x32: {:.2} M cycles/s ({valid} valid flits)", n as f64 / s / 1e6);
     assert!(valid > 0);
 }
+
+/// On-CPU nanoseconds of this thread (robust against a busy machine).
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+#[ignore = "benchmark; run with --ignored --nocapture"]
+fn driver_throughput_breakdown() {
+    let cfg = config("lb32", 8, 16, 32);
+    let mut dut = build(&cfg);
+    dut.reset();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let stim: Vec<RouterInputs> = (0..64).map(|_| random_inputs(&cfg, &mut rng)).collect();
+    let n = 1_000_000;
+    for label in ["step", "step+outputs"] {
+        let c = thread_cpu_ns();
+        let t = Instant::now();
+        let mut valid = 0usize;
+        for i in 0..n {
+            dut.step(&stim[i % stim.len()]);
+            if label != "step" {
+                valid += dut.outputs().flits[0].valid as usize;
+            }
+        }
+        let cpu = (thread_cpu_ns() - c) as f64 * 1e-9;
+        eprintln!(
+            "{label}: {:.2} M cycles/s wall, {:.2} M cycles/s on CPU ({valid})",
+            n as f64 / t.elapsed().as_secs_f64() / 1e6,
+            n as f64 / cpu / 1e6
+        );
+    }
+}

@@ -88,6 +88,102 @@ pub fn set_wide(words: &mut [u32], lsb: usize, width: usize, value: &[u64]) {
     }
 }
 
+/// Writes consecutive fields into a bus from bit 0 upwards (the layout of
+/// `[p*F +: F]` slices written for p = 0, 1, ...). Cheaper than [`set_u64`]
+/// per field: no read-modify-write. Call [`BitWriter::finish`] at the end.
+pub struct BitWriter<'a> {
+    words: &'a mut [u32],
+    idx: usize,
+    acc: u64,
+    n: u32,
+}
+
+impl<'a> BitWriter<'a> {
+    pub fn new(words: &'a mut [u32]) -> Self {
+        BitWriter { words, idx: 0, acc: 0, n: 0 }
+    }
+
+    /// Appends the low `width` (<= 32) bits of `value`.
+    #[inline(always)]
+    pub fn push(&mut self, value: u64, width: u32) {
+        debug_assert!(width <= 32);
+        let v = value & ((1u64 << width) - 1);
+        self.acc |= v << self.n;
+        self.n += width;
+        if self.n >= 32 {
+            self.words[self.idx] = self.acc as u32;
+            self.idx += 1;
+            self.acc >>= 32;
+            self.n -= 32;
+        }
+    }
+
+    /// Appends a `width`-bit field held in little-endian 64-bit words.
+    #[inline(always)]
+    pub fn push_wide(&mut self, value: &[u64], width: u32) {
+        let mut done = 0;
+        while done < width {
+            let w = (width - done).min(32);
+            let word = value[(done / 64) as usize] >> (done % 64);
+            self.push(word, w);
+            done += w;
+        }
+    }
+
+    /// Writes the last partial word and zeroes the rest of the bus.
+    #[inline(always)]
+    pub fn finish(mut self) {
+        if self.n > 0 {
+            self.words[self.idx] = self.acc as u32;
+            self.idx += 1;
+        }
+        self.words[self.idx..].fill(0);
+    }
+}
+
+/// Reads consecutive fields of a bus from bit 0 upwards.
+pub struct BitReader<'a> {
+    words: &'a [u32],
+    idx: usize,
+    acc: u64,
+    n: u32,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(words: &'a [u32]) -> Self {
+        BitReader { words, idx: 0, acc: 0, n: 0 }
+    }
+
+    /// Takes the next `width` (<= 32) bits.
+    #[inline(always)]
+    pub fn pull(&mut self, width: u32) -> u64 {
+        debug_assert!(width <= 32);
+        if self.n < width {
+            let w = self.words.get(self.idx).copied().unwrap_or(0);
+            self.idx += 1;
+            self.acc |= (w as u64) << self.n;
+            self.n += 32;
+        }
+        let v = self.acc & ((1u64 << width) - 1);
+        self.acc >>= width;
+        self.n -= width;
+        v
+    }
+
+    /// Takes the next `width` bits into little-endian 64-bit words `out`
+    /// (words beyond the field are zeroed).
+    #[inline(always)]
+    pub fn pull_wide(&mut self, width: u32, out: &mut [u64]) {
+        out.fill(0);
+        let mut done = 0;
+        while done < width {
+            let w = (width - done).min(32);
+            out[(done / 64) as usize] |= self.pull(w) << (done % 64);
+            done += w;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +280,42 @@ mod tests {
                 assert_eq!(&out, v, "width {width} port {p}");
                 for b in 0..width {
                     assert_eq!(get_ref(&words, p * width + b, 1), (v[b / 64] >> (b % 64)) & 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn writer_and_reader_match_the_slice_helpers() {
+        let mut s = 11u64;
+        for &(ports, width) in &[(9usize, 72u32), (8, 32), (8, 256), (32, 1), (5, 3), (3, 33), (7, 65), (2, 24)] {
+            let nw = words_for(ports * width as usize);
+            let vals: Vec<[u64; 4]> = (0..ports).map(|_| [lcg(&mut s), lcg(&mut s), lcg(&mut s), lcg(&mut s)]).collect();
+            let mut a = vec![0xdead_beefu32; nw];
+            let mut w = BitWriter::new(&mut a);
+            for v in &vals {
+                if width <= 32 {
+                    w.push(v[0], width);
+                } else {
+                    w.push_wide(v, width);
+                }
+            }
+            w.finish();
+            let mut b = vec![0u32; nw];
+            for (p, v) in vals.iter().enumerate() {
+                set_wide(&mut b, p * width as usize, width as usize, v);
+            }
+            assert_eq!(a, b, "{ports} x {width}");
+            let mut r = BitReader::new(&a);
+            for (p, v) in vals.iter().enumerate() {
+                let mut out = [0u64; 4];
+                r.pull_wide(width, &mut out);
+                let mut want = [0u64; 4];
+                get_wide(&b, p * width as usize, width as usize, &mut want);
+                assert_eq!(out, want, "{ports} x {width} port {p}");
+                for (i, o) in out.iter().enumerate() {
+                    let bits = (width as usize).saturating_sub(64 * i).min(64);
+                    assert_eq!(*o, if bits == 0 { 0 } else { v[i] & mask64(bits) });
                 }
             }
         }

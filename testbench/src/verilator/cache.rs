@@ -4,12 +4,16 @@
 //! overridable with `WORMQOS_BUILD_DIR`):
 //!
 //! * `<hash>/` — a finished build: `libwq.so`, the Verilog in `src/`,
-//!   `shim.cpp`, `command.txt`, `build.log`. Only ever created by an atomic
+//!   `shim.cpp`, `build.log` (commands and output). Only ever created by an atomic
 //!   rename, so its existence means the build is complete.
 //! * `<hash>.lock` — held while a process builds `<hash>` so that concurrent
 //!   test processes wait for one build instead of each running their own.
 //! * `tmp-<hash>-<pid>-<n>/` — a build in progress (removed afterwards).
 //! * `<hash>.failed/` — the last failed build, kept for inspection.
+//! * `runtime-<hash>/` — the Verilator runtime objects (`verilated.o`,
+//!   `verilated_vcd_c.o`, `verilated_threads.o`) of the first build with a
+//!   given tool chain and flags. They do not depend on the design, so later
+//!   builds copy them instead of spending ~17 CPU-seconds recompiling them.
 
 use anyhow::{anyhow, bail, Context, Result};
 use sha2::{Digest, Sha256};
@@ -33,7 +37,10 @@ const SETUP_HINT: &str = "run `./setup.sh` from the repository root to install v
 
 /// Verilator options that shape the generated model (part of the cache key).
 /// `-O3` lets Verilator spend more time on its own optimisation passes.
-const VERILATOR_FLAGS: &[&str] = &["--cc", "--exe", "--build", "--trace", "-O3", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"];
+/// (The build runs `verilator` and then its generated Makefile in two steps,
+/// which is what `--build` does, so that the precompiled runtime can be
+/// dropped into the object directory in between.)
+const VERILATOR_FLAGS: &[&str] = &["--cc", "--exe", "--trace", "-O3", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"];
 /// C++ flags for every object, including the Verilator runtime.
 const CFLAGS: &str = "-fPIC -fvisibility=hidden -fvisibility-inlines-hidden";
 const LDFLAGS: &str = "-shared -Wl,-z,defs";
@@ -142,6 +149,66 @@ pub struct BuildSpec<'a> {
     pub shim: &'a str,
 }
 
+/// Key of the design-independent runtime objects.
+fn runtime_hash(toolchain: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [toolchain, &VERILATOR_FLAGS.join(" "), CFLAGS, &MAKE_FLAGS.join(" ")] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Names (without `.o`) of the runtime objects listed in `<prefix>_classes.mk`.
+fn runtime_objects(obj: &Path) -> Vec<String> {
+    let text = fs::read_to_string(obj.join(format!("{MODEL_PREFIX}_classes.mk"))).unwrap_or_default();
+    let mut names = Vec::new();
+    let mut in_global = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("VM_GLOBAL_FAST") || t.starts_with("VM_GLOBAL_SLOW") {
+            in_global = t.ends_with('\\');
+            continue;
+        }
+        if in_global {
+            let name = t.trim_end_matches('\\').trim();
+            if !name.is_empty() {
+                names.push(name.to_string());
+            }
+            in_global = t.ends_with('\\');
+        }
+    }
+    names
+}
+
+/// Runs `cmd`, returning an error with the command and the tail of its stderr.
+fn run_logged(mut cmd: Command, log: &mut String) -> Result<()> {
+    let shown = format!("{cmd:?}");
+    let t = Instant::now();
+    let res = cmd.output().map_err(|e| {
+        if e.kind() == ErrorKind::NotFound {
+            anyhow!("cannot run {shown}: not found on PATH; {SETUP_HINT}")
+        } else {
+            anyhow!("cannot run {shown}: {e}")
+        }
+    })?;
+    let stdout = String::from_utf8_lossy(&res.stdout);
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    log.push_str(&format!(
+        "$ {shown}\n# {:.1} s, {}\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n",
+        t.elapsed().as_secs_f64(),
+        res.status
+    ));
+    if !res.status.success() {
+        bail!(
+            "{shown} failed ({}); last lines of its output:\n{}",
+            res.status,
+            if stderr.trim().is_empty() { tail(&stdout, 40) } else { tail(&stderr, 40) }
+        );
+    }
+    Ok(())
+}
+
 impl BuildSpec<'_> {
     fn hash(&self, toolchain: &str) -> String {
         let mut h = Sha256::new();
@@ -210,7 +277,7 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let result = build_in(spec, &tmp);
+    let result = build_in(spec, &tmp, &tools);
     match result {
         Ok(out) => {
             match fs::rename(&out, &dir) {
@@ -234,7 +301,7 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
 }
 
 /// Builds into `tmp`; returns the directory (inside `tmp`) to publish.
-fn build_in(spec: &BuildSpec, tmp: &Path) -> Result<PathBuf> {
+fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
     let out = tmp.join("out");
     let src = out.join("src");
     let obj = tmp.join("obj");
@@ -251,53 +318,64 @@ fn build_in(spec: &BuildSpec, tmp: &Path) -> Result<PathBuf> {
     let shim = out.join("shim.cpp");
     fs::write(&shim, spec.shim).with_context(|| format!("cannot write {}", shim.display()))?;
     let built = obj.join(LIBRARY_NAME);
+    let mut log = String::new();
+    let result = (|| -> Result<()> {
+        // 1. Verilate (what `verilator --build` does first).
+        let mut cmd = Command::new("verilator");
+        cmd.args(VERILATOR_FLAGS)
+            .arg("--top-module")
+            .arg(spec.top)
+            .arg("--prefix")
+            .arg(MODEL_PREFIX)
+            .arg("-Mdir")
+            .arg(&obj)
+            .arg("-CFLAGS")
+            .arg(CFLAGS)
+            .arg("-LDFLAGS")
+            .arg(LDFLAGS)
+            .arg("-o")
+            .arg(LIBRARY_NAME)
+            .arg(format!("-I{}", src.display()))
+            .arg(&shim)
+            .args(&sources);
+        run_logged(cmd, &mut log)?;
 
-    let mut cmd = Command::new("verilator");
-    cmd.args(VERILATOR_FLAGS)
-        .arg("--top-module")
-        .arg(spec.top)
-        .arg("--prefix")
-        .arg(MODEL_PREFIX)
-        .arg("-Mdir")
-        .arg(&obj)
-        .arg("-j")
-        .arg(jobs().to_string())
-        .arg("-CFLAGS")
-        .arg(CFLAGS)
-        .arg("-LDFLAGS")
-        .arg(LDFLAGS)
-        .arg("-o")
-        .arg(LIBRARY_NAME)
-        .arg(format!("-I{}", src.display()));
-    for f in MAKE_FLAGS {
-        cmd.arg("-MAKEFLAGS").arg(f);
-    }
-    cmd.arg(&shim).args(&sources);
-    let shown = format!("{cmd:?}");
-    fs::write(out.join("command.txt"), format!("{shown}\n"))?;
-    let t = Instant::now();
-    let res = cmd.output().map_err(|e| {
-        if e.kind() == ErrorKind::NotFound {
-            anyhow!("`verilator` was not found on PATH: {SETUP_HINT}")
-        } else {
-            anyhow!("cannot run {shown}: {e}")
+        // 2. Reuse the precompiled runtime (copies are newer than the
+        //    generated Makefile, so make keeps them).
+        let runtime = cache_root().join(format!("runtime-{}", runtime_hash(toolchain)));
+        let names = runtime_objects(&obj);
+        let have_runtime = !names.is_empty() && names.iter().all(|n| runtime.join(format!("{n}.o")).is_file());
+        if have_runtime {
+            for n in &names {
+                fs::copy(runtime.join(format!("{n}.o")), obj.join(format!("{n}.o")))
+                    .with_context(|| format!("cannot copy {n}.o from {}", runtime.display()))?;
+            }
+            log.push_str(&format!("# runtime objects {names:?} copied from {}\n", runtime.display()));
         }
-    })?;
-    let stdout = String::from_utf8_lossy(&res.stdout);
-    let stderr = String::from_utf8_lossy(&res.stderr);
-    fs::write(
-        out.join("build.log"),
-        format!("$ {shown}\n# {:.1} s, {}\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n", t.elapsed().as_secs_f64(), res.status),
-    )?;
-    if !res.status.success() {
-        bail!(
-            "{shown} failed ({}); last lines of its stderr:\n{}",
-            res.status,
-            if stderr.trim().is_empty() { tail(&stdout, 40) } else { tail(&stderr, 40) }
-        );
-    }
+
+        // 3. Compile and link (what `verilator --build` does second).
+        let mut make = Command::new("make");
+        make.arg("-C").arg(&obj).arg("-f").arg(format!("{MODEL_PREFIX}.mk")).arg(format!("-j{}", jobs()));
+        make.args(MAKE_FLAGS);
+        run_logged(make, &mut log)?;
+
+        if !have_runtime && !names.is_empty() {
+            // Publish the runtime objects for later builds (atomically).
+            let staging = tmp.join("runtime");
+            fs::create_dir_all(&staging)?;
+            for n in &names {
+                fs::copy(obj.join(format!("{n}.o")), staging.join(format!("{n}.o")))?;
+            }
+            if fs::rename(&staging, &runtime).is_ok() {
+                log.push_str(&format!("# runtime objects {names:?} saved to {}\n", runtime.display()));
+            }
+        }
+        Ok(())
+    })();
+    let _ = fs::write(out.join("build.log"), &log);
+    result?;
     if !built.is_file() {
-        bail!("{shown} succeeded but did not produce {}", built.display());
+        bail!("the build succeeded but did not produce {}; see {}", built.display(), out.join("build.log").display());
     }
     fs::copy(&built, out.join(LIBRARY_NAME)).with_context(|| format!("cannot copy {}", built.display()))?;
     Ok(out)
