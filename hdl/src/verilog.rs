@@ -161,7 +161,7 @@ impl Expr {
     }
     /// `[idx*w +: w]`: element `idx` of a flat array of `w`-bit elements.
     pub fn elem_dyn(&self, idx: &Expr, w: u32) -> Result<Expr> {
-        if w == 0 || self.width % w != 0 {
+        if w == 0 || !self.width.is_multiple_of(w) {
             return Err(HdlError::Invalid(format!("{} bits is not an array of {w}-bit elements", self.width)));
         }
         let n = self.width / w;

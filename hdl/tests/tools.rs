@@ -130,18 +130,18 @@ fn index_width(n: u32) -> u32 {
 /// A random valid configuration (valid by construction: the header fits).
 fn random_config(rng: &mut Rng, k: usize) -> RouterConfig {
     // Bias towards the edges: small and large sizes, odd widths.
-    let ports = if rng.next() % 3 == 0 { rng.pick(&[2, 3, 31, 32]) } else { rng.range(2, 32) };
-    let vcs = if rng.next() % 3 == 0 { rng.pick(&[1, 2, 15, 16]) } else { rng.range(1, 16) };
+    let ports = if rng.next().is_multiple_of(3) { rng.pick(&[2, 3, 31, 32]) } else { rng.range(2, 32) };
+    let vcs = if rng.next().is_multiple_of(3) { rng.pick(&[1, 2, 15, 16]) } else { rng.range(1, 16) };
     let classes = rng.range(1, 8);
     let vtick = rng.range(8, 32);
     let header = index_width(ports) + index_width(classes) + vtick;
-    let flit_width = if rng.next() % 4 == 0 { rng.pick(&[header, 255, 256, 72]) } else { rng.range(header, 256) }.max(header);
+    let flit_width = if rng.next().is_multiple_of(4) { rng.pick(&[header, 255, 256, 72]) } else { rng.range(header, 256) }.max(header);
     let di = rng.pick(&[4, 5, 7, 8, 13, 16, 33, 256]);
     let dout = rng.pick(&[2, 3, 4, 6, 9, 32, 256]);
-    let dd = if rng.next() % 2 == 0 { format!("downstream_buffer_depth = {}\n", rng.pick(&[4, 5, 12, 64])) } else { String::new() };
+    let dd = if rng.next().is_multiple_of(2) { format!("downstream_buffer_depth = {}\n", rng.pick(&[4, 5, 12, 64])) } else { String::new() };
     let crossbar = rng.pick(&["multiplexed", "full"]);
     let scheduler = rng.pick(&["fifo", "round_robin"]);
-    let routes = if rng.next() % 2 == 0 {
+    let routes = if rng.next().is_multiple_of(2) {
         let r: Vec<String> = (0..ports).map(|_| rng.range(0, ports - 1).to_string()).collect();
         format!("routes = [{}]\n", r.join(", "))
     } else {
@@ -164,7 +164,7 @@ fn random_configurations_are_lint_clean() {
     let mut jobs: Vec<(RouterConfig, Option<Mutant>)> = (0..count)
         .map(|k| {
             let cfg = random_config(&mut rng, k);
-            let m = if rng.next() % 4 == 0 { Some(rng.pick(Mutant::all())) } else { None };
+            let m = if rng.next().is_multiple_of(4) { Some(rng.pick(Mutant::all())) } else { None };
             (cfg, m)
         })
         .collect();
