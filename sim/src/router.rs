@@ -1,9 +1,14 @@
 //! The cycle-exact router model (docs/microarchitecture.md §4–§6).
 //!
 //! All storage is allocated in [`Router::new`]; [`Router::step`] never allocates.
-//! Per-VC state lives in flat vectors indexed `p*M + v` (input VCs) and
+//! Per-VC state lives in flat arrays indexed `p*M + v` (input VCs) and
 //! `o*M + u` (output VCs); per-port sets of VCs are bit masks (M ≤ 16), and the
 //! VA requesters of each output port are a bit set over the N*M input VCs.
+//! Summary masks over ports (`st_ports`: some VC ACTIVE and non-empty;
+//! `rc_ports`: some VC IDLE and non-empty; `c_ports`: some output VC non-empty
+//! with a credit; `va_ports`: some VA requester) let each phase visit only the
+//! ports that have work; they are brought up to date at the end of `step`
+//! for the ports touched, so every phase reads start-of-cycle values.
 //!
 //! `step` is one cycle. Every decision reads the state at the start of the
 //! cycle; updates are ordered so that no stage observes another stage's update
@@ -312,6 +317,20 @@ impl Router {
         for p in 0..n {
             valid |= (in_flits[p].valid as u32) << p;
             ret_ports |= ((in_credits[p] & self.vc_all != 0) as u32) << p;
+        }
+        // Nothing to do (no input, no flit that can move, no VA request, all
+        // output registers already 0): only the cycle count changes.
+        let busy = valid
+            | ret_ports
+            | self.st_ports
+            | self.rc_ports
+            | self.c_ports
+            | self.va_ports
+            | self.credit_ports
+            | self.out_valid_ports;
+        if busy == 0 {
+            self.cycle += 1;
+            return;
         }
         let mut bw_accept = 0u32;
         for p in bits(valid) {

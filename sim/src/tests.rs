@@ -581,6 +581,14 @@ fn matches_the_naive_reference_model() {
                 if t % 97 == 0 {
                     inp.flits[0].vc = 0xff;
                 }
+                // Silent stretches: the router drains (or stalls without
+                // credits) and then idles, exercising the idle fast path.
+                if (t / 200) % 4 == 3 {
+                    inp.clear();
+                    if t % 200 > 100 {
+                        inp.credits.fill(u32::MAX);
+                    }
+                }
                 r.step(&inp);
                 q.step(&inp);
                 assert_eq!(r.outputs(), &q.out, "{} seed {seed} cycle {t}", cfg.name());
