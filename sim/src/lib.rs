@@ -1,5 +1,41 @@
 //! Cycle-exact golden model of the wormhole VC router specified in
 //! `docs/microarchitecture.md`. It knows nothing about Verilog.
+//!
+//! Timing convention: cycle t is the t-th call of [`Router::step`] after
+//! [`Router::new`] / [`Router::reset`] (counting from 0). Before that call,
+//! [`Router::outputs`] holds the registered outputs *during* cycle t (they
+//! depend only on the state at the start of t); `step(inputs of cycle t)`
+//! then performs the rising edge that ends cycle t. So a header given to
+//! `step` number 0 appears on an output after 5 `step`s (zero-load latency
+//! P = 5).
+//!
+//! ```
+//! use wormqos_config::RouterConfig;
+//! use wormqos_sim::{LinkFlit, Router, RouterInputs};
+//! let cfg = RouterConfig::from_toml_str(r#"
+//! name = "doc"
+//! [router]
+//! ports = 2
+//! vcs = 1
+//! flit_width = 32
+//! input_buffer_depth = 4
+//! output_buffer_depth = 2
+//! crossbar = "multiplexed"
+//! scheduler = "round_robin"
+//! "#, "doc").unwrap();
+//! let mut r = Router::new(&cfg);
+//! let mut inp = RouterInputs::idle(&cfg);
+//! // A one-flit message to destination 1, on input port 0, in cycle 0.
+//! inp.flits[0] = LinkFlit { valid: true, vc: 0, head: true, tail: true, data: [1, 0, 0, 0] };
+//! r.step(&inp);
+//! inp.clear();
+//! for _ in 1..5 {
+//!     assert!(!r.outputs().flits[1].valid);
+//!     r.step(&inp);
+//! }
+//! assert_eq!(r.cycle(), 5);
+//! assert!(r.outputs().flits[1].valid && r.outputs().flits[1].tail);
+//! ```
 
 mod arbiter;
 mod fifo;
