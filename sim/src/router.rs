@@ -584,12 +584,12 @@ impl Router {
     }
     /// Flits in input VC buffer (p, v).
     pub fn input_occupancy(&self, p: usize, v: usize) -> usize {
-        assert!(v < self.m);
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
         self.ib.count(p * self.m + v) as usize
     }
     /// Flits in output VC buffer (o, u).
     pub fn output_occupancy(&self, o: usize, u: usize) -> usize {
-        assert!(u < self.m);
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
         self.ob.count(o * self.m + u) as usize
     }
     /// Free slots of input VC (p, v): what an upstream sender may still send without a drop.
@@ -598,17 +598,17 @@ impl Router {
     }
     /// Credits of output VC (o, u).
     pub fn credits(&self, o: usize, u: usize) -> usize {
-        assert!(u < self.m);
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
         self.credits[(o * self.m + u) & 511] as usize
     }
     /// Whether output VC (o, u) is held by a message.
     pub fn allocated(&self, o: usize, u: usize) -> bool {
-        assert!(u < self.m);
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
         self.outp[o & 31].allocated >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {
-        assert!(v < self.m);
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
         let i = p * self.m + v;
         let d = self.ivc[i & 511];
         if self.inp[p & 31].idle >> v & 1 == 1 {
@@ -621,6 +621,7 @@ impl Router {
     }
     /// The k-th oldest flit of input VC (p, v), as a link flit on VC v.
     pub fn input_flit(&self, p: usize, v: usize, k: usize) -> Option<LinkFlit> {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
         let i = p * self.m + v;
         (k < self.ib.count(i) as usize).then(|| {
             let f = self.ib.get(i, k);
