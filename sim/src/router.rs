@@ -14,7 +14,8 @@
 //! cycle; updates are ordered so that no stage observes another stage's update
 //! of the same cycle:
 //!
-//! 0. BW admission decided (on the start-of-cycle `ib_count`);
+//! 0. BW admission (on the start-of-cycle `ib_count`) and write, without
+//!    updating the `nonempty` masks the other phases use;
 //! 1. stage 5 picks decided (start-of-cycle `ob_count`, `credits`);
 //! 2. ST: decide and move (readiness on start-of-cycle `ob_count`: stage 5 has
 //!    not popped yet, and each output VC is pushed only by its single owner);
@@ -25,7 +26,7 @@
 //! 5. pending output-VC frees applied;
 //! 6. RC (only VCs IDLE at the start of the cycle), then the freed input VCs
 //!    become IDLE;
-//! 7. BW pushes.
+//! 7. BW: the flits written in phase 0 become visible (`nonempty`).
 
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::fifo::{Flit, FlitRings};
@@ -87,6 +88,9 @@ struct InPort {
     nonempty: u32,
     /// Scratch: a tail crossed in this cycle (IDLE from the end of the cycle).
     freed: u32,
+    /// Scratch: VCs written by BW this cycle (the flit is pushed at once but
+    /// `nonempty` only changes at the end of the cycle).
+    pushed: u32,
     xa_ptr: u8,
     /// Scratch: the candidate at point (A).
     cand: u8,
@@ -332,15 +336,27 @@ impl Router {
             self.cycle += 1;
             return;
         }
+        // The flit is written now, but `nonempty` (which every later phase
+        // uses to find buffered flits) only at the end of the cycle, and every
+        // pop of this cycle takes an older flit from the front: so no phase
+        // sees it before cycle t+1.
         let mut bw_accept = 0u32;
         for p in bits(valid) {
-            let vc = (in_flits[p].vc & self.vc_id_mask) as usize;
-            if vc >= m {
+            let f = &in_flits[p];
+            let v = (f.vc & self.vc_id_mask) as usize;
+            if v >= m {
                 self.stats.dropped_bad_vc += 1;
-            } else if self.ib.count(p * m + vc) >= self.di {
+            } else if self.ib.count(p * m + v) >= self.di {
                 self.stats.dropped_full += 1;
             } else {
                 bw_accept |= 1 << p;
+                let mut data = f.data;
+                for (d, w) in data.iter_mut().zip(self.word_mask) {
+                    *d &= w;
+                }
+                self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail });
+                self.inp[p & 31].pushed = 1 << v;
+                self.stats.flits_accepted += 1;
             }
         }
 
@@ -446,8 +462,8 @@ impl Router {
             }
             self.outputs.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
             self.stats.tails_forwarded += f.tail as u64;
+            self.stats.flits_forwarded += 1;
         }
-        self.stats.flits_forwarded += c_ports.count_ones() as u64;
         for o in bits(ret_ports) {
             for u in bits(in_credits[o] & self.vc_all) {
                 let j = o * m + u;
@@ -516,19 +532,13 @@ impl Router {
             ip.freed = 0;
         }
 
-        // 7. BW pushes.
+        // 7. BW: the flits written in phase 0 become visible.
         touched_in |= bw_accept;
         for p in bits(bw_accept) {
-            let f = &in_flits[p];
-            let v = (f.vc & self.vc_id_mask) as usize;
-            let mut data = f.data;
-            for (d, w) in data.iter_mut().zip(self.word_mask) {
-                *d &= w;
-            }
-            self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail });
-            self.inp[p & 31].nonempty |= 1 << v;
+            let ip = &mut self.inp[p & 31];
+            ip.nonempty |= ip.pushed;
+            ip.pushed = 0;
         }
-        self.stats.flits_accepted += bw_accept.count_ones() as u64;
 
         // Summary sets for the next cycle.
         for p in bits(touched_in) {
