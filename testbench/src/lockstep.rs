@@ -187,6 +187,10 @@ pub enum LockstepError {
 
 /// Compares two cycles' outputs signal by signal, in a fixed order.
 pub fn compare_outputs(cfg: &RouterConfig, expected: &RouterOutputs, actual: &RouterOutputs) -> Vec<SignalDiff> {
+    // The common case must not format anything: this runs every cycle.
+    if expected == actual {
+        return Vec::new();
+    }
     let w = cfg.flit_width();
     let mut d = Vec::new();
     let mut push = |signal: String, e: String, a: String| {

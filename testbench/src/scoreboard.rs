@@ -415,6 +415,10 @@ impl Scoreboard {
     /// Keeps every message in at most one binding once that binding is sure
     /// of it (only matters for identical headers).
     fn propagate(&mut self) {
+        // Ambiguous bindings are rare (identical headers): skip the quadratic pass without them.
+        if !self.bindings.iter().flatten().any(|b| b.cands.len() > 1) {
+            return;
+        }
         loop {
             let mut changed = false;
             for i in 0..self.bindings.len() {

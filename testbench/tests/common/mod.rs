@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use wormqos_config::RouterConfig;
+use wormqos_hdl::Mutant;
+use wormqos_testbench::verilator::VerilatedRouter;
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+pub fn example(name: &str) -> RouterConfig {
+    let path = workspace().join("examples").join(format!("{name}.toml"));
+    RouterConfig::from_file(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An example with some `key = value` lines of `[router]` replaced and a new name.
+pub fn variant(name: &str, new_name: &str, edits: &[(&str, &str)]) -> RouterConfig {
+    let path = workspace().join("examples").join(format!("{name}.toml"));
+    let mut text = std::fs::read_to_string(path).unwrap();
+    text = text.replace(&format!("name = \"{name}\""), &format!("name = \"{new_name}\""));
+    for (key, value) in edits {
+        let line = text.lines().find(|l| l.starts_with(&format!("{key} ="))).unwrap_or_else(|| panic!("no {key}"));
+        text = text.replace(line, &format!("{key} = {value}"));
+    }
+    RouterConfig::from_toml_str(&text, new_name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn rtl(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
+    let files = wormqos_hdl::generate(cfg, mutant).expect("generate");
+    VerilatedRouter::build(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
+}
+
+pub fn waveform_dir() -> PathBuf {
+    workspace().join("target").join("test-waves")
+}
