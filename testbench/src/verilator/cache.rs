@@ -273,7 +273,7 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
     if library.is_file() {
         return Ok(info(true));
     }
-    fs::create_dir_all(&root).with_context(|| format!("cannot create the build cache {}", root.display()))?;
+    fs::create_dir_all(root).with_context(|| format!("cannot create the build cache {}", root.display()))?;
     // Wait for any other process (or thread) building the same entry.
     let lock_path = root.join(format!("{hash}.lock"));
     let lock = fs::OpenOptions::new()
