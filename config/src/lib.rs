@@ -23,6 +23,7 @@ pub const INPUT_DEPTH_RANGE: (u32, u32) = (CREDIT_ROUND_TRIP, 256);
 pub const OUTPUT_DEPTH_RANGE: (u32, u32) = (MIN_OUTPUT_BUFFER_DEPTH, 256);
 pub const CLASSES_RANGE: (u32, u32) = (1, 8);
 pub const VTICK_WIDTH_RANGE: (u32, u32) = (8, 32);
+pub const CLOCK_WIDTH_RANGE: (u32, u32) = (8, 32);
 
 /// Crossbar organisation (MediaWorm §III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,7 +36,7 @@ pub enum Crossbar {
 }
 
 /// Flit scheduler at the router's scheduling point: (A) for the multiplexed
-/// crossbar, (C) for the full crossbar. `virtualclock` is added by a later issue.
+/// crossbar, (C) for the full crossbar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scheduler {
@@ -44,6 +45,10 @@ pub enum Scheduler {
     Fifo,
     /// Rotating priority among eligible VCs.
     RoundRobin,
+    /// Fine-Grained VirtualClock (MediaWorm §III-D, `003_…` §3.1): every flit
+    /// is stamped `max(now, auxVC) + Vtick` of its message; smallest stamp wins;
+    /// best effort only when no real-time flit is eligible.
+    Virtualclock,
 }
 
 /// Where the router sits; decides the routing table.
@@ -84,12 +89,19 @@ pub struct RouterParams {
     pub traffic_classes: u32,
     #[serde(default = "default_vtick_width")]
     pub vtick_width: u32,
+    /// Width of the VirtualClock counters (`now`, auxVC, stamps); see
+    /// docs/microarchitecture.md §8 for the rebasing rule it bounds.
+    #[serde(default = "default_clock_width")]
+    pub clock_width: u32,
 }
 
 fn default_classes() -> u32 {
     2
 }
 fn default_vtick_width() -> u32 {
+    16
+}
+fn default_clock_width() -> u32 {
     16
 }
 
@@ -239,6 +251,17 @@ impl RouterConfig {
         }
         check_range("router.traffic_classes", r.traffic_classes, CLASSES_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
+        check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
+        if r.vtick_width > r.clock_width {
+            return Err(ConfigError::field(
+                "router.vtick_width",
+                r.vtick_width,
+                format!(
+                    "a Vtick must fit the VirtualClock counters: allowed range {}..={} (router.clock_width)",
+                    VTICK_WIDTH_RANGE.0, r.clock_width
+                ),
+            ));
+        }
 
         let endpoints = match &file.topology {
             Topology::SingleSwitch { .. } => r.ports,
@@ -352,6 +375,10 @@ impl RouterConfig {
     pub fn traffic_classes(&self) -> u32 {
         self.file.router.traffic_classes
     }
+    /// Width of the VirtualClock counters, 8..=32, at least `header().vtick.width`.
+    pub fn clock_width(&self) -> u32 {
+        self.file.router.clock_width
+    }
     pub fn header(&self) -> HeaderLayout {
         self.header
     }
@@ -453,6 +480,18 @@ scheduler = "round_robin"
         let text = base() + "[topology]\nkind = \"single_switch\"\nroutes = [4, 3, 2, 1, 0]\n";
         let c = RouterConfig::from_toml_str(&text, "t").unwrap();
         assert_eq!(c.route(0), 4);
+    }
+
+    #[test]
+    fn vtick_must_fit_the_clock() {
+        let e = err(&base().replace("vcs = 4", "vcs = 4\nvtick_width = 20\nclock_width = 16"));
+        let msg = e.to_string();
+        assert!(msg.contains("router.vtick_width") && msg.contains("8..=16"), "{msg}");
+        let e = err(&base().replace("vcs = 4", "vcs = 4\nclock_width = 40"));
+        assert!(e.to_string().contains("router.clock_width") && e.to_string().contains("8..=32"), "{e}");
+        let text = base().replace("vcs = 4", "vcs = 4\nvtick_width = 8\nclock_width = 8").replace("round_robin", "virtualclock");
+        let c = RouterConfig::from_toml_str(&text, "t").unwrap();
+        assert_eq!((c.clock_width(), c.scheduler()), (8, Scheduler::Virtualclock));
     }
 
     #[test]
