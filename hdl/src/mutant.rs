@@ -10,8 +10,9 @@ pub enum Mutant {
     /// allocator never advances (it stays 0), so VA is fixed priority by
     /// input VC index.
     VaFixedPriority,
-    /// Stage 5: the output credit counters reset to DD+1 instead of DD, so the
-    /// router may send one flit more than the downstream buffer holds.
+    /// Stage 5: the output credit counters reset to and saturate at DD+1
+    /// instead of DD (the router believes the downstream buffer is one slot
+    /// deeper), so it sends one flit more than a full downstream buffer holds.
     CreditOffByOne,
     /// Stage 4: a tail crossing the crossbar returns its input VC to IDLE but
     /// does not free the output VC (`allocated` stays 1 forever).

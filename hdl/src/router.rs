@@ -364,13 +364,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         let sent = pick.e().bit(u)?;
         let ret = credit.e().bit(u)?;
         // credits - sent + returned, saturating at DD (a return at DD is ignored).
+        // The mutant believes the downstream buffer is one slot deeper throughout.
         md.comb(vec![
             Stmt::assign(&cr_d.lv(), &cr_q.e())?,
             Stmt::if_(
                 &sent.land(&ret.lnot()?)?,
                 vec![Stmt::assign(&cr_d.lv(), &cr_q.e().sub(&lit(cw, 1)?)?)?],
                 vec![Stmt::if_(
-                    &sent.lnot()?.land(&ret)?.land(&cr_q.e().lt(&lit(cw, dd)?)?)?,
+                    &sent.lnot()?.land(&ret)?.land(&cr_q.e().lt(&lit(cw, reset_credits)?)?)?,
                     vec![Stmt::assign(&cr_d.lv(), &cr_q.e().add(&lit(cw, 1)?)?)?],
                     vec![],
                 )?],
