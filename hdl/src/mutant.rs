@@ -30,6 +30,27 @@ pub enum Mutant {
     WrongRoute,
     /// Stage 4: `in_credit_o` is never raised for VC 0 of port 0 (bit 0).
     CreditNotReturned,
+    /// §8.4 step 2 (`virtualclock` only): the real-time comparison is
+    /// reversed: the eligible real-time slot with the **largest** stamp wins
+    /// (ties still to the lowest index).
+    VcLargestStampWins,
+    /// §8.4 step 1 (`virtualclock` only): an unstamped flit is stamped
+    /// `aux + vtick` instead of `max(now, aux) + vtick`, so a flow that was
+    /// idle keeps its old (small) virtual clock and gets a burst of priority.
+    VcNoMaxNow,
+    /// §8.4 step 4 (`virtualclock` only): the rebase on overflow subtracts
+    /// `R + 1` instead of `R` from `now` and the live stamps (clamping at 0)
+    /// and from `aux` (clamping at 0), so the oldest waiting stamp and `now`
+    /// lose one tick relative to the others.
+    VcRebaseOffByOne,
+    /// §8.4 step 3 (`virtualclock` only): a tail whose grant takes effect
+    /// does not discard the message's VirtualClock state: `aux` is kept (and,
+    /// at point A, the input VC's Vtick register is not cleared).
+    VcKeepsAuxAtTail,
+    /// §8.4 step 2 (`virtualclock` only): best effort is considered first:
+    /// an eligible best-effort slot (round-robin) wins over every real-time
+    /// slot; real time is served only when no best-effort slot is eligible.
+    VcBestEffortFirst,
 }
 
 impl Mutant {
@@ -44,6 +65,23 @@ impl Mutant {
             Mutant::CreditNotReturned,
         ]
     }
+    /// The mutants of the `virtualclock` scheduler (docs/microarchitecture.md
+    /// §8). They are not in [`Mutant::all`] (whose mutants apply to every
+    /// configuration); on a configuration with another scheduler they have no
+    /// effect on the generated logic (only the file header names them).
+    pub fn virtualclock() -> &'static [Mutant] {
+        &[
+            Mutant::VcLargestStampWins,
+            Mutant::VcNoMaxNow,
+            Mutant::VcRebaseOffByOne,
+            Mutant::VcKeepsAuxAtTail,
+            Mutant::VcBestEffortFirst,
+        ]
+    }
+    /// Whether this mutant changes only the `virtualclock` scheduler.
+    pub fn is_virtualclock(&self) -> bool {
+        Mutant::virtualclock().contains(self)
+    }
     /// The kebab-case name used on command lines.
     pub fn name(&self) -> &'static str {
         match self {
@@ -54,6 +92,11 @@ impl Mutant {
             Mutant::SkipRcStage => "skip-rc-stage",
             Mutant::WrongRoute => "wrong-route",
             Mutant::CreditNotReturned => "credit-not-returned",
+            Mutant::VcLargestStampWins => "vc-largest-stamp-wins",
+            Mutant::VcNoMaxNow => "vc-no-max-now",
+            Mutant::VcRebaseOffByOne => "vc-rebase-off-by-one",
+            Mutant::VcKeepsAuxAtTail => "vc-keeps-aux-at-tail",
+            Mutant::VcBestEffortFirst => "vc-best-effort-first",
         }
     }
     /// The CamelCase variant name.
@@ -66,6 +109,11 @@ impl Mutant {
             Mutant::SkipRcStage => "SkipRcStage",
             Mutant::WrongRoute => "WrongRoute",
             Mutant::CreditNotReturned => "CreditNotReturned",
+            Mutant::VcLargestStampWins => "VcLargestStampWins",
+            Mutant::VcNoMaxNow => "VcNoMaxNow",
+            Mutant::VcRebaseOffByOne => "VcRebaseOffByOne",
+            Mutant::VcKeepsAuxAtTail => "VcKeepsAuxAtTail",
+            Mutant::VcBestEffortFirst => "VcBestEffortFirst",
         }
     }
 }
@@ -78,7 +126,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-keeps-aux-at-tail, vc-best-effort-first)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -88,6 +136,7 @@ impl FromStr for Mutant {
         let norm: String = s.chars().filter(|c| *c != '-' && *c != '_').collect::<String>().to_ascii_lowercase();
         Mutant::all()
             .iter()
+            .chain(Mutant::virtualclock())
             .copied()
             .find(|m| m.variant_name().to_ascii_lowercase() == norm)
             .ok_or_else(|| UnknownMutant(s.to_string()))
@@ -99,12 +148,15 @@ mod tests {
     use super::*;
     #[test]
     fn names_round_trip() {
-        for m in Mutant::all() {
+        for m in Mutant::all().iter().chain(Mutant::virtualclock()) {
             assert_eq!(m.name().parse::<Mutant>().unwrap(), *m);
             assert_eq!(m.variant_name().parse::<Mutant>().unwrap(), *m);
             assert_eq!(m.name().replace('-', "_").parse::<Mutant>().unwrap(), *m);
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
+        assert_eq!(Mutant::virtualclock().len(), 5);
+        assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
+        assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::generic;
 use crate::mutant::Mutant;
+use crate::vclock;
 use crate::verilog::{clog2, Expr, HdlError, Module, Result, Sig, Stmt};
 use wormqos_config::{Crossbar, RouterConfig, Scheduler};
 
@@ -28,6 +29,11 @@ pub(crate) struct Dims {
     pub scheduler: Scheduler,
     pub routes: Vec<u32>,
     pub mutant: Option<Mutant>,
+    /// Vtick field: lsb and width VTW (header layout).
+    pub vtl: u32,
+    pub vtw: u32,
+    /// VirtualClock counter width C.
+    pub cw: u32,
 }
 
 impl Dims {
@@ -51,6 +57,9 @@ impl Dims {
             scheduler: cfg.scheduler(),
             routes: cfg.routes().to_vec(),
             mutant,
+            vtl: cfg.header().vtick.lsb,
+            vtw: cfg.header().vtick.width,
+            cw: cfg.clock_width(),
         }
     }
     fn nm(&self) -> u32 {
@@ -65,6 +74,23 @@ impl Dims {
     }
     fn age_at_a(&self) -> bool {
         self.crossbar == Crossbar::Multiplexed && self.scheduler == Scheduler::Fifo
+    }
+    /// `virtualclock`: every input VC has a Vtick register.
+    fn vclock(&self) -> bool {
+        self.scheduler == Scheduler::Virtualclock
+    }
+    /// VirtualClock scheduler at point A (multiplexed crossbar).
+    fn vc_at_a(&self) -> bool {
+        self.crossbar == Crossbar::Multiplexed && self.vclock()
+    }
+    /// VirtualClock scheduler at point C (full crossbar): the output VC
+    /// buffers also store each flit's Vtick.
+    fn vc_at_c(&self) -> bool {
+        self.crossbar == Crossbar::Full && self.vclock()
+    }
+    /// Output VC buffer entry width: `{vtick (vc_at_c only), head, tail, data}`.
+    fn obw(&self) -> u32 {
+        self.fw + if self.vc_at_c() { self.vtw } else { 0 }
     }
 }
 
@@ -120,6 +146,14 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
     let front_o = md.output("front_o", m * fw)?;
+    let vtick_o = if d.vclock() {
+        md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
+        md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
+        Some(md.output("vtick_o", m * d.vtw)?)
+    } else {
+        None
+    };
+    let mut vticks = vec![];
 
     // Routing table, one entry per destination code (2^DW entries); codes
     // at or above `endpoints` route to port 0.
@@ -202,6 +236,24 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
                 )?],
             )?,
         ])?;
+        if d.vclock() {
+            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtw, &Expr::zero(d.vtw))?;
+            let field = front.e().part(d.vtl, d.vtw)?;
+            let clear = if d.is(Mutant::VcKeepsAuxAtTail) {
+                vec![Stmt::Comment("MUTANT vc-keeps-aux-at-tail: the Vtick register is kept".into())]
+            } else {
+                vec![Stmt::Comment("the tail crossed the crossbar: best effort".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtw))?]
+            };
+            md.comb(vec![
+                Stmt::assign(&vt_d.lv(), &vt_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the header's Vtick field".into()), Stmt::assign(&vt_d.lv(), &field)?],
+                    vec![Stmt::if_(&is_active.land(&pop.e().bit(v)?)?.land(&front_tail)?, clear, vec![])?],
+                )?,
+            ])?;
+            vticks.push(vt_q.e());
+        }
         let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
         let (req, vroute) = if d.is(Mutant::SkipRcStage) {
             let idle_req = is_idle.land(&not_empty)?;
@@ -224,6 +276,9 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
     md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
     md.assign(&front_o.lv(), &cat_lsb_first(&fronts)?)?;
+    if let Some(vo) = vtick_o {
+        md.assign(&vo.lv(), &cat_lsb_first(&vticks)?)?;
+    }
     Ok(md)
 }
 
@@ -311,6 +366,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
 /// (point C) and the output link registers (stage 5).
 pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Module> {
     let (m, w, fw, vw, dd) = (d.m, d.w, d.fw, d.vw, d.dd as u64);
+    let obw = d.obw();
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
@@ -319,7 +375,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let push = md.input("push_i", m)?;
-    let wdata = md.input("wdata_i", m * fw)?;
+    if d.vc_at_c() {
+        md.doc("virtualclock at point C: each buffer entry is {vtick, head, tail, data} (§8.2).");
+    }
+    let wdata = md.input("wdata_i", m * obw)?;
     let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
     let full_o = if d.is(Mutant::DropOnBackpressure) { None } else { Some(md.output("full_o", m)?) };
@@ -335,9 +394,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut fulls = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
+    let (mut vticks, mut tails, mut presents) = (vec![], vec![], vec![]);
     for u in 0..m {
         md.comment(format!("Output VC {u}"));
-        let front = md.wire(&format!("vc{u}_front"), fw)?;
+        let front = md.wire(&format!("vc{u}_front"), obw)?;
         let empty = md.wire(&format!("vc{u}_empty"), 1)?;
         if full_o.is_none() {
             md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
@@ -353,7 +413,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 ("clk_i", Expr::raw("clk_i", 1)),
                 ("rst_i", Expr::raw("rst_i", 1)),
                 ("push_i", push.e().bit(u)?),
-                ("wdata_i", wdata.e().part(u * fw, fw)?),
+                ("wdata_i", wdata.e().part(u * obw, obw)?),
                 ("pop_i", pick.e().bit(u)?),
                 ("rdata_o", front.e()),
                 ("empty_o", empty.e()),
@@ -379,7 +439,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         ])?;
         fulls.push(full.e());
         eligs.push(empty.e().lnot()?.land(&cr_q.e().ne(&Expr::zero(cw))?)?);
-        fronts.push(front.e());
+        if d.vc_at_c() {
+            fronts.push(front.e().slice(fw - 1, 0)?);
+            vticks.push(front.e().slice(obw - 1, fw)?);
+            tails.push(front.e().bit(fw - 2)?);
+            presents.push(empty.e().lnot()?);
+        } else {
+            fronts.push(front.e());
+        }
     }
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
@@ -388,6 +455,12 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     if let Some(enter) = &enter {
         conns.push(("elig_i", elig.e()));
         conns.push(("enter_i", enter.e()));
+    } else if d.vc_at_c() {
+        conns.push(("present_i", md.wire_of("present", &cat_lsb_first(&presents)?)?.e()));
+        conns.push(("vtick_i", md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e()));
+        conns.push(("elig_i", elig.e()));
+        conns.push(("tail_i", md.wire_of("tail", &cat_lsb_first(&tails)?)?.e()));
+        conns.push(("take_i", any_pick.e()));
     } else {
         conns.push(("req_i", elig.e()));
         conns.push(("advance_i", any_pick.e()));
@@ -441,11 +514,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let mut mods = Modules { list: vec![] };
     let p = &d.prefix;
     let ib_fifo = generic::fifo(p, fw, d.di)?;
-    let ob_fifo = generic::fifo(p, fw, d.do_)?;
+    let ob_fifo = generic::fifo(p, d.obw(), d.do_)?;
     let rr_nm = generic::rr_arbiter(p, nm)?;
     let rr_m = generic::rr_arbiter(p, m)?;
     let rr_n = generic::rr_arbiter(p, n)?;
     let age_m = generic::age_arbiter(p, m)?;
+    let vcs_m = vclock::vclock_sched(p, m, d.cw, d.vtw, d.mutant)?;
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
@@ -453,15 +527,25 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     if multiplexed {
         mods.add(&rr_n)?;
     }
-    if !d.age_at_c() {
+    if multiplexed || !(d.age_at_c() || d.vc_at_c()) {
         mods.add(&rr_m)?;
     }
     if d.age_at_a() || d.age_at_c() {
         mods.add(&age_m)?;
     }
+    if d.vclock() {
+        mods.add(&vcs_m)?;
+    }
     let inp = input_port(d, &ib_fifo)?;
     let va = vc_allocator(d, &rr_nm)?;
-    let outp = output_port(d, &ob_fifo, if d.age_at_c() { &age_m } else { &rr_m })?;
+    let arb_c = if d.age_at_c() {
+        &age_m
+    } else if d.vc_at_c() {
+        &vcs_m
+    } else {
+        &rr_m
+    };
+    let outp = output_port(d, &ob_fifo, arb_c)?;
     mods.add(&inp)?;
     mods.add(&va)?;
     mods.add(&outp)?;
@@ -501,7 +585,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     t.comment("Per output VC o*M+u, flat.");
     let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
     let push = t.wire("push", nm)?;
-    let wdata = t.wire("ob_wdata", nm * fw)?;
+    let obw = d.obw();
+    let wdata = t.wire("ob_wdata", nm * obw)?;
+    let vtick_all = if d.vclock() { Some(t.wire("vtick_all", nm * d.vtw)?) } else { None };
     let release = t.wire("ovc_release", nm)?;
     let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
@@ -509,10 +595,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
-        t.instance(
-            &inp,
-            &format!("u_in{pi}"),
-            &[
+        let mut conns = vec![
                 clk_rst()[0].clone(),
                 clk_rst()[1].clone(),
                 ("in_valid_i", in_valid.e().bit(pi)?),
@@ -529,8 +612,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
                 ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
                 ("front_o", front_all.e().part(pi * m * fw, m * fw)?),
-            ],
-        )?;
+            ];
+        if let Some(va) = &vtick_all {
+            conns.push(("vtick_o", va.e().part(pi * m * d.vtw, m * d.vtw)?));
+        }
+        t.instance(&inp, &format!("u_in{pi}"), &conns)?;
     }
 
     t.comment("Stage 3: one output-VC allocator per output port");
@@ -600,6 +686,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 conns.push(("elig_i", ready.e().part(pi * m, m)?));
                 conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
                 &age_m
+            } else if d.vc_at_a() {
+                let va = vtick_all.as_ref().expect("virtualclock");
+                let tails = (0..m).map(|v| tail_of(pi * m + v)).collect::<Result<Vec<_>>>()?;
+                conns.push(("present_i", st_req.e().part(pi * m, m)?));
+                conns.push(("vtick_i", va.e().part(pi * m * d.vtw, m * d.vtw)?));
+                conns.push(("elig_i", ready.e().part(pi * m, m)?));
+                conns.push(("tail_i", t.wire_of(&format!("cand{pi}_tails"), &cat_lsb_first(&tails)?)?.e()));
+                conns.push(("take_i", won.e().bit(pi)?));
+                &vcs_m
             } else {
                 conns.push(("req_i", ready.e().part(pi * m, m)?));
                 conns.push(("advance_i", won.e().bit(pi)?));
@@ -673,7 +768,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let owner_all = owner_all.as_ref().expect("full crossbar");
         for k in 0..nm {
             let owner = owner_all.e().part(k * iw, iw)?;
-            t.assign(&wdata.lv_part(k * fw, fw)?, &front_all.e().elem_dyn(&owner, fw)?)?;
+            let f = front_all.e().elem_dyn(&owner, fw)?;
+            let f = match (&vtick_all, d.vc_at_c()) {
+                (Some(va), true) => Expr::concat(&[va.e().elem_dyn(&owner, d.vtw)?, f])?,
+                _ => f,
+            };
+            t.assign(&wdata.lv_part(k * obw, obw)?, &f)?;
         }
     }
 
@@ -692,7 +792,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             clk_rst()[0].clone(),
             clk_rst()[1].clone(),
             ("push_i", push.e().part(o * m, m)?),
-            ("wdata_i", wdata.e().part(o * m * fw, m * fw)?),
+            ("wdata_i", wdata.e().part(o * m * obw, m * obw)?),
             ("credit_i", out_credit.e().part(o * m, m)?),
             ("out_valid_o", out_valid.e().bit(o)?),
             ("out_vc_o", out_vc.e().part(o * vw, vw)?),

@@ -1,0 +1,271 @@
+//! `<prefix>_vclock_sched`: the Fine-Grained VirtualClock scheduler of
+//! docs/microarchitecture.md §8, as a standalone parameterized module
+//! (parameters `N` slots, `C` counter width, `VTW` Vtick width).
+//!
+//! The Verilog is written with `for` loops over the parameters, so the same
+//! text serves every `(N, C, VTW)`; the builder still takes concrete values so
+//! the widths of every assignment are checked at generation time.
+//!
+//! Structure (three `always @(*)` blocks, so that `take_i`, which at point A
+//! depends on `gnt_o` through point B, only feeds the next-state block):
+//! 1. classes and stamps `s[k]` (C+1 bits);
+//! 2. the grant: a pairwise comparison matrix (one comparator per pair of
+//!    slots, ties to the lower index) for real time, a round-robin mask
+//!    arbiter for best effort;
+//! 3. the next values and the rebase on overflow.
+
+use crate::mutant::Mutant;
+use crate::verilog::{Expr, LVal, Module, Result, Stmt};
+
+/// Builds `<prefix>_vclock_sched` for `n` slots, `c`-bit counters and
+/// `vtw`-bit Vticks (`8 <= vtw <= c <= 32` in the router; any `1 <= vtw <= c`
+/// works). `mutant` plants one of the virtualclock mutants (others are ignored).
+pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
+    if vtw == 0 || vtw > c || n == 0 {
+        return Err(crate::HdlError::Invalid(format!("vclock_sched: need 1 <= VTW <= C and N >= 1 (N={n}, C={c}, VTW={vtw})")));
+    }
+    let is = |m: Mutant| mutant == Some(m);
+    let c1 = c + 1;
+    let mut m = Module::new(format!("{prefix}_vclock_sched"));
+    m.doc("Fine-Grained VirtualClock scheduler over N slots (docs/microarchitecture.md §8).");
+    m.doc("present_i[k]: slot k has a flit at the scheduler; vtick_i[k*VTW +: VTW] is its Vtick");
+    m.doc("(0 or all-ones: best effort; else real time); elig_i[k]: the base scheduler's eligibility");
+    m.doc("(implies present); tail_i[k]: the present flit is a tail. gnt_o: one-hot grant (or 0):");
+    m.doc("the eligible real-time slot with the smallest stamp (ties: lowest index), else the");
+    m.doc("eligible best-effort slot picked round-robin (be_ptr, stored as a mask of indices >= ptr).");
+    m.doc("take_i: the grant takes effect this cycle (the state is updated as if no grant otherwise).");
+    m.doc("State: now, aux[k], stamp[k] (C bits), stamped[k]; arithmetic on C+1 bits, rebase by");
+    m.doc("R = min(now', live stamps) when a value reaches 2^C, then saturation at 2^C-1.");
+    m.param("N", n as u64)?;
+    m.param("C", c as u64)?;
+    m.param("VTW", vtw as u64)?;
+    m.input("clk_i", 1)?;
+    m.input("rst_i", 1)?;
+    m.input_sym("present_i", n, "N")?;
+    m.input_sym("vtick_i", n * vtw, "N*VTW")?;
+    m.input_sym("elig_i", n, "N")?;
+    m.input_sym("tail_i", n, "N")?;
+    m.input("take_i", 1)?;
+    let gnt_o = m.output_sym("gnt_o", n, "N")?;
+
+    let (now_q, now_d) = m.register_sym("now", c, Some("C"), &Expr::zero_sym("C", c))?;
+    let (_aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
+    let (_stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
+    let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n))?;
+    let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n))?;
+    m.integer("k")?;
+    m.integer("j")?;
+
+    // Raw helpers: expressions and places with concrete widths for checking.
+    let r = |t: &str, w: u32| Expr::raw(t, w);
+    let lv = |t: &str, base: &str, w: u32| LVal::raw(t, base, w);
+    let a = |l: LVal, e: Expr| Stmt::assign(&l, &e);
+    let for_ = |var: &str, body: Vec<Stmt>| Stmt::For { var: var.into(), bound: "N".into(), body };
+    let sk = "s[k*(C+1) +: (C+1)]";
+    let auxk = "{1'b0, aux_q[k*C +: C]}";
+    let stampk = "{1'b0, stamp_q[k*C +: C]}";
+
+    // ---- Block 1: classes and stamps
+    m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits).");
+    let vt = m.comb_reg_sym("vt", vtw, "VTW")?;
+    let rt = m.comb_reg_sym("rt", n, "N")?;
+    let base = m.comb_reg_sym("base", c1, "C+1")?;
+    let s = m.comb_reg_sym("s", n * c1, "N*(C+1)")?;
+    let base_of = if is(Mutant::VcNoMaxNow) {
+        // mutant: no max(now, .): the stamp is aux + vtick
+        vec![
+            Stmt::Comment("MUTANT vc-no-max-now: base = aux[k] (no max with now)".into()),
+            a(base.lv(), r(auxk, c1))?,
+        ]
+    } else {
+        vec![
+            a(base.lv(), r("{1'b0, now_q}", c1))?,
+            Stmt::if_(&r(&format!("(base < {auxk})"), 1), vec![a(base.lv(), r(auxk, c1))?], vec![])?,
+        ]
+    };
+    let mut body1 = vec![
+        a(vt.lv(), r("vtick_i[k*VTW +: VTW]", vtw))?,
+        Stmt::Comment("real time: present and Vtick not in {0, all-ones}".into()),
+        a(lv("rt[k]", "rt", 1), r("(present_i[k] && (vt != {VTW{1'b0}}) && (vt != {VTW{1'b1}}))", 1))?,
+    ];
+    body1.extend(base_of);
+    body1.push(Stmt::if_(
+        &r("stamped_q[k]", 1),
+        vec![a(lv(sk, "s", c1), r(stampk, c1))?],
+        vec![a(lv(sk, "s", c1), r("(base + {{(C+1-VTW){1'b0}}, vt})", c1))?],
+    )?);
+    m.comb(vec![
+        a(vt.lv(), Expr::zero_sym("VTW", vtw))?,
+        a(rt.lv(), Expr::zero_sym("N", n))?,
+        a(base.lv(), Expr::zero_sym("(C+1)", c1))?,
+        a(s.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
+        for_("k", body1),
+    ])?;
+
+    // ---- Block 2: the grant
+    m.comment("2. Grant: smallest stamp among eligible real-time slots (ties: lowest index);");
+    m.raw_line("//    only without one, eligible best-effort slots round-robin.");
+    let cand_rt = m.comb_reg_sym("cand_rt", n, "N")?;
+    let cand_be = m.comb_reg_sym("cand_be", n, "N")?;
+    m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+    let beat = m.comb_reg_sym("beat", n * n, "N*N")?;
+    m.raw_line("/* verilator lint_on UNUSED */");
+    let win = m.comb_reg_sym("win", n, "N")?;
+    let be_sel = m.comb_reg_sym("be_sel", n, "N")?;
+    let be_gnt = m.comb_reg_sym("be_gnt", n, "N")?;
+    let gnt = m.comb_reg_sym("gnt", n, "N")?;
+    let cmp = if is(Mutant::VcLargestStampWins) { ">" } else { "<" };
+    let sj = "s[j*(C+1) +: (C+1)]";
+    let mut grant = vec![
+        a(cand_rt.lv(), r("(elig_i & rt)", n))?,
+        a(cand_be.lv(), r("(elig_i & (~rt))", n))?,
+        Stmt::Comment(format!(
+            "beat[k*N+j] (k > j): slot k's stamp is strictly {} than slot j's",
+            if cmp == "<" { "smaller" } else { "larger (MUTANT vc-largest-stamp-wins)" }
+        )),
+        a(beat.lv(), Expr::zero_sym("(N*N)", n * n))?,
+        for_(
+            "k",
+            vec![for_(
+                "j",
+                vec![Stmt::if_(&r("(j < k)", 1), vec![a(lv("beat[k*N+j]", "beat", 1), r(&format!("({sk} {cmp} {sj})"), 1))?], vec![])?],
+            )],
+        ),
+        a(win.lv(), cand_rt.e())?,
+        for_(
+            "k",
+            vec![for_(
+                "j",
+                vec![
+                    Stmt::if_(
+                        &r("((j < k) && cand_rt[j] && (!beat[k*N+j]))", 1),
+                        vec![a(lv("win[k]", "win", 1), Expr::one_bit(false))?],
+                        vec![],
+                    )?,
+                    Stmt::if_(
+                        &r("((j > k) && cand_rt[j] && beat[j*N+k])", 1),
+                        vec![a(lv("win[k]", "win", 1), Expr::one_bit(false))?],
+                        vec![],
+                    )?,
+                ],
+            )],
+        ),
+        a(be_sel.lv(), r("(((cand_be & be_mask_q) != {N{1'b0}}) ? (cand_be & be_mask_q) : cand_be)", n))?,
+        Stmt::Comment("lowest set bit".into()),
+        a(be_gnt.lv(), r("(be_sel & (-be_sel))", n))?,
+    ];
+    if is(Mutant::VcBestEffortFirst) {
+        grant.push(Stmt::Comment("MUTANT vc-best-effort-first: best effort before real time".into()));
+        grant.push(a(gnt.lv(), r("((|cand_be) ? be_gnt : win)", n))?);
+    } else {
+        grant.push(a(gnt.lv(), r("((|cand_rt) ? win : be_gnt)", n))?);
+    }
+    m.comb(grant)?;
+    m.assign(&gnt_o.lv(), &gnt.e())?;
+
+    // ---- Block 3: next values and rebase
+    m.comment("3. Next values (C+1 bits), 4. rebase by R = min(now', live stamps) on overflow,");
+    m.raw_line("//    aux clamps at 0, saturation at 2^C-1.");
+    let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
+    let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)")?;
+    let stamp1 = m.comb_reg_sym("stamp1", n * c1, "N*(C+1)")?;
+    let stamped1 = m.comb_reg_sym("stamped1", n, "N")?;
+    let over = m.comb_reg("over", 1)?;
+    let rmin = m.comb_reg_sym("rmin", c1, "C+1")?;
+    let sub = m.comb_reg_sym("sub", c1, "C+1")?;
+    let t = m.comb_reg_sym("t", c1, "C+1")?;
+    let a1k = "aux1[k*(C+1) +: (C+1)]";
+    let s1k = "stamp1[k*(C+1) +: (C+1)]";
+    let taken = "(take_i && gnt[k])";
+    let tail_stmt = if is(Mutant::VcKeepsAuxAtTail) {
+        Stmt::if_(
+            &r(&format!("({taken} && tail_i[k])"), 1),
+            vec![Stmt::Comment("MUTANT vc-keeps-aux-at-tail: aux is kept".into()), a(lv(a1k, "aux1", c1), r(a1k, c1))?],
+            vec![],
+        )?
+    } else {
+        Stmt::if_(
+            &r(&format!("({taken} && tail_i[k])"), 1),
+            vec![Stmt::Comment("a tail discards the message's state".into()), a(lv(a1k, "aux1", c1), Expr::zero_sym("(C+1)", c1))?],
+            vec![],
+        )?
+    };
+    let next_k = vec![
+        a(lv(a1k, "aux1", c1), r(auxk, c1))?,
+        a(lv(s1k, "stamp1", c1), r(stampk, c1))?,
+        Stmt::if_(
+            &r("rt[k]", 1),
+            vec![
+                Stmt::if_(
+                    &r("(!stamped_q[k])", 1),
+                    vec![
+                        a(lv(a1k, "aux1", c1), r(sk, c1))?,
+                        Stmt::if_(
+                            &r(&format!("(!{taken})"), 1),
+                            vec![a(lv(s1k, "stamp1", c1), r(sk, c1))?, a(lv("stamped1[k]", "stamped1", 1), Expr::one_bit(true))?],
+                            vec![],
+                        )?,
+                    ],
+                    vec![Stmt::if_(&r(taken, 1), vec![a(lv("stamped1[k]", "stamped1", 1), Expr::one_bit(false))?], vec![])?],
+                )?,
+                tail_stmt,
+            ],
+            vec![],
+        )?,
+    ];
+    let sat = |e: &str| r(&format!("({e}[C] ? {{C{{1'b1}}}} : {e}[C-1:0])"), c);
+    let rebase_sub = if is(Mutant::VcRebaseOffByOne) {
+        vec![
+            Stmt::Comment("MUTANT vc-rebase-off-by-one: subtracts R+1".into()),
+            a(sub.lv(), r("(over ? (rmin + {{C{1'b0}}, 1'b1}) : {(C+1){1'b0}})", c1))?,
+        ]
+    } else {
+        vec![a(sub.lv(), r("(over ? rmin : {(C+1){1'b0}})", c1))?]
+    };
+    let mut next = vec![
+        a(now1.lv(), r("({1'b0, now_q} + {{C{1'b0}}, 1'b1})", c1))?,
+        a(aux1.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
+        a(stamp1.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
+        a(stamped1.lv(), stamped_q.e())?,
+        for_("k", next_k),
+        Stmt::Comment("overflow and R = min over now' and the live stamps".into()),
+        a(over.lv(), r("now1[C]", 1))?,
+        a(rmin.lv(), now1.e())?,
+        for_(
+            "k",
+            vec![
+                Stmt::if_(&r("aux1[k*(C+1)+C]", 1), vec![a(over.lv(), Expr::one_bit(true))?], vec![])?,
+                Stmt::if_(&r("(stamped1[k] && stamp1[k*(C+1)+C])", 1), vec![a(over.lv(), Expr::one_bit(true))?], vec![])?,
+                Stmt::if_(&r(&format!("(stamped1[k] && ({s1k} < rmin))"), 1), vec![a(rmin.lv(), r(s1k, c1))?], vec![])?,
+            ],
+        ),
+    ];
+    next.extend(rebase_sub);
+    next.extend(vec![
+        a(t.lv(), r("((now1 > sub) ? (now1 - sub) : {(C+1){1'b0}})", c1))?,
+        a(now_d.lv(), sat("t"))?,
+        a(aux_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
+        a(stamp_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
+        for_(
+            "k",
+            vec![
+                a(t.lv(), r(&format!("(({a1k} > sub) ? ({a1k} - sub) : {{(C+1){{1'b0}}}})"), c1))?,
+                a(lv("aux_d[k*C +: C]", "aux_d", c), sat("t"))?,
+                a(t.lv(), r(s1k, c1))?,
+                Stmt::if_(
+                    &r("stamped1[k]", 1),
+                    vec![a(t.lv(), r(&format!("(({s1k} > sub) ? ({s1k} - sub) : {{(C+1){{1'b0}}}})"), c1))?],
+                    vec![],
+                )?,
+                a(lv("stamp_d[k*C +: C]", "stamp_d", c), sat("t"))?,
+            ],
+        ),
+        a(stamped_d.lv(), stamped1.e())?,
+        Stmt::Comment("be_ptr advances to winner+1 when a best-effort grant takes effect".into()),
+        a(be_mask_d.lv(), be_mask_q.e())?,
+        Stmt::if_(&r("(take_i && ((gnt & cand_be) != {N{1'b0}}))", 1), vec![a(be_mask_d.lv(), r("(-(be_gnt << 1))", n))?], vec![])?,
+    ]);
+    m.comb(next)?;
+    let _ = (now_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s);
+    Ok(m)
+}
