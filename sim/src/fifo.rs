@@ -10,6 +10,8 @@ pub struct Flit {
     pub data: [u64; MAX_FLIT_WORDS],
     pub head: bool,
     pub tail: bool,
+    /// The Vtick written next to the flit by stage 4 (§8.2; 0 in input buffers).
+    pub vtick: u32,
 }
 
 /// `rings` FIFOs of `cap` flits each. Storage is allocated once in [`FlitRings::new`];
@@ -102,7 +104,7 @@ mod tests {
     use super::*;
 
     fn f(x: u64) -> Flit {
-        Flit { data: [x, 0, 0, 0], head: false, tail: false }
+        Flit { data: [x, 0, 0, 0], head: false, tail: false, vtick: 0 }
     }
 
     #[test]

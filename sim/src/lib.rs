@@ -41,9 +41,11 @@ mod arbiter;
 mod fifo;
 mod link;
 mod router;
+mod vclock;
 
 pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use router::{Router, RouterStats, VcState};
+pub use vclock::{is_realtime, VirtualClockScheduler, MAX_SLOTS};
 
 #[cfg(test)]
 mod reference;

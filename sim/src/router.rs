@@ -31,6 +31,7 @@
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::fifo::{Flit, FlitRings};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+use crate::vclock::VirtualClockScheduler;
 use wormqos_config::{Crossbar, RouterConfig, Scheduler};
 
 /// Per-port state lives in fixed arrays of the largest legal size, indexed
@@ -123,6 +124,40 @@ struct InVc {
     ovc: u8,
 }
 
+/// A VirtualClock scheduling point, updated lazily: in cycles in which no
+/// slot is present only `now` counts (see `VirtualClockScheduler::advance_idle`),
+/// so the point is only visited in cycles with a present slot and caught up
+/// on the next visit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct VcPoint {
+    sched: VirtualClockScheduler,
+    /// The cycle at whose start `sched` holds the registers.
+    synced: u64,
+}
+
+impl VcPoint {
+    #[inline(always)]
+    fn sync(&mut self, cycle: u64) {
+        let d = cycle - self.synced;
+        if d != 0 {
+            self.sched.advance_idle(d);
+            self.synced = cycle;
+        }
+    }
+}
+
+/// `width`-bit field at bit `lsb` of flit data (width <= 32).
+#[inline]
+fn extract_field(data: &[u64; MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
+    let w = (lsb / 64) as usize;
+    let sh = lsb % 64;
+    let mut v = data[w & 3] >> sh;
+    if sh + width > 64 {
+        v |= data[(w + 1) & 3] << (64 - sh);
+    }
+    v & ((1u64 << width) - 1)
+}
+
 /// Iterates the set bits of a mask, lowest first.
 #[inline(always)]
 fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
@@ -162,6 +197,13 @@ pub struct Router {
     age_a: bool,
     /// FIFO age arbiter at point C (full crossbar, fifo scheduler).
     age_c: bool,
+    /// VirtualClock at point A (multiplexed crossbar, virtualclock scheduler).
+    vc_a: bool,
+    /// VirtualClock at point C (full crossbar, virtualclock scheduler).
+    vc_c: bool,
+    /// Vtick header field: lsb and width (read at RC when `vc_a | vc_c`).
+    vtick_lsb: u32,
+    vtick_width: u32,
     /// Per data word: the bits below `flit_width`.
     word_mask: [u64; MAX_FLIT_WORDS],
     vc_id_mask: u8,
@@ -173,6 +215,11 @@ pub struct Router {
 
     // ---- state
     ib: FlitRings,
+    /// Vtick register of each input VC (§8.2).
+    vtick_reg: Box<[u32; MAX_VCS_TOTAL]>,
+    /// One VirtualClock scheduler per port (point A: input port p; point C:
+    /// output port o); empty unless `vc_a | vc_c`.
+    vclk: Vec<VcPoint>,
     ivc: Box<[InVc; MAX_VCS_TOTAL]>,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
@@ -196,6 +243,8 @@ pub struct Router {
     rc_ports: u32,
     /// Output ports with a VC that is non-empty and has a credit (stage 5 requesters).
     c_ports: u32,
+    /// Output ports with a non-empty VC (slots present at point C).
+    c_present: u32,
 
     // ---- registers and bookkeeping
     outputs: RouterOutputs,
@@ -218,7 +267,10 @@ impl Router {
         let w = cfg.flit_width();
         let va_words = nm.div_ceil(64);
         let fifo = cfg.scheduler() == Scheduler::Fifo;
+        let vclock = cfg.scheduler() == Scheduler::Virtualclock;
         let full = cfg.crossbar() == Crossbar::Full;
+        let vt = cfg.header().vtick;
+        assert!(vt.width <= 32);
         let mut r = Router {
             n,
             m,
@@ -229,6 +281,10 @@ impl Router {
             full,
             age_a: fifo && !full,
             age_c: fifo && full,
+            vc_a: vclock && !full,
+            vc_c: vclock && full,
+            vtick_lsb: vt.lsb,
+            vtick_width: vt.width,
             word_mask: std::array::from_fn(|k| {
                 let lo = 64 * k as u32;
                 if w >= lo + 64 {
@@ -245,6 +301,13 @@ impl Router {
             route_lut,
             va_words,
             ib: FlitRings::new(nm, cfg.input_buffer_depth()),
+            vtick_reg: Box::new([0; MAX_VCS_TOTAL]),
+            vclk: if vclock {
+                let sched = VirtualClockScheduler::new(m, cfg.clock_width(), vt.width);
+                vec![VcPoint { sched, synced: 0 }; n]
+            } else {
+                Vec::new()
+            },
             ivc: Box::new([InVc::default(); MAX_VCS_TOTAL]),
             in_stamp: vec![0; nm],
             inp: Box::new([InPort::default(); MAX_PORTS]),
@@ -259,6 +322,7 @@ impl Router {
             st_ports: 0,
             rc_ports: 0,
             c_ports: 0,
+            c_present: 0,
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
             stats: RouterStats::default(),
@@ -273,6 +337,11 @@ impl Router {
     pub fn reset(&mut self) {
         self.ib.clear();
         self.ivc.fill(InVc::default());
+        self.vtick_reg.fill(0);
+        for pt in &mut self.vclk {
+            pt.sched.reset();
+            pt.synced = 0;
+        }
         self.in_stamp.fill(0);
         self.inp.fill(InPort { idle: self.vc_all, ..InPort::default() });
         self.ob.clear();
@@ -286,6 +355,7 @@ impl Router {
         self.st_ports = 0;
         self.rc_ports = 0;
         self.c_ports = 0;
+        self.c_present = 0;
         self.outputs.flits.fill(LinkFlit::IDLE);
         self.outputs.credits.fill(0);
         self.cycle = 0;
@@ -331,7 +401,8 @@ impl Router {
             | self.c_ports
             | self.va_ports
             | self.credit_ports
-            | self.out_valid_ports;
+            | self.out_valid_ports
+            | if self.vc_c { self.c_present } else { 0 };
         if busy == 0 {
             self.cycle += 1;
             return;
@@ -354,7 +425,7 @@ impl Router {
                 for (d, w) in data.iter_mut().zip(self.word_mask) {
                     *d &= w;
                 }
-                self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail });
+                self.ib.push(p * m + v, Flit { data, head: f.head, tail: f.tail, vtick: 0 });
                 self.inp[p & 31].pushed = 1 << v;
                 self.stats.flits_accepted += 1;
             }
@@ -362,6 +433,24 @@ impl Router {
 
         // 1. Stage 5 decisions.
         let c_ports = self.c_ports;
+        let c_present = if self.vc_c { self.c_present } else { 0 };
+        if self.vc_c {
+            // Point C: VirtualClock over the output VCs (§8). Every point with
+            // a present slot is visited (stamping does not need eligibility).
+            let cycle = self.cycle;
+            for o in bits(c_present) {
+                let pt = &mut self.vclk[o];
+                pt.sync(cycle);
+                let op = &mut self.outp[o & 31];
+                let ob = &self.ob;
+                let base = o * m;
+                let g = pt.sched.grant_with(op.nonempty, op.nonempty & op.credit_ok, |u| {
+                    ob.front(base + u).vtick as u64
+                });
+                op.picked = g.unwrap_or(0) as u8;
+                debug_assert_eq!(g.is_some(), c_ports >> o & 1 == 1);
+            }
+        } else {
         for o in bits(c_ports) {
             let op = &mut self.outp[o & 31];
             let elig = (op.nonempty & op.credit_ok) as u64;
@@ -370,6 +459,7 @@ impl Router {
             } else {
                 rr_pick(elig, op.oc_ptr as u32).unwrap() as u8
             };
+        }
         }
 
         // 2. ST.
@@ -406,10 +496,22 @@ impl Router {
                     let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
                     ready |= (room as u64) << v;
                 }
+                // (A)
+                if self.vc_a {
+                    let pt = &mut self.vclk[p];
+                    pt.sync(self.cycle);
+                    let vr = &self.vtick_reg[p * m..p * m + m];
+                    let g = pt.sched.grant_with(ip.active & ip.nonempty, ready as u32, |v| vr[v] as u64);
+                    let Some(v) = g else { continue };
+                    self.inp[p & 31].cand = v as u8;
+                    let o = self.ivc[(p * m + v) & 511].route as usize;
+                    self.outp[o & 31].xb_req |= 1 << p;
+                    out_req |= 1 << o;
+                    continue;
+                }
                 if ready == 0 {
                     continue;
                 }
-                // (A)
                 let v = if self.age_a {
                     age_pick(ready, &self.in_stamp[p * m..p * m + m]).unwrap()
                 } else {
@@ -422,19 +524,31 @@ impl Router {
             }
             // (B)
             touched_out |= out_req;
+            let mut won = 0u32;
+            let mut won_tail = 0u32;
             for o in bits(out_req) {
                 let op = &mut self.outp[o & 31];
                 let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
                 op.xb_req = 0;
                 op.xb_ptr = inc_mod(p, n) as u8;
                 let v = self.inp[p & 31].cand as usize;
-                if !self.age_a {
+                if !self.age_a && !self.vc_a {
                     self.inp[p & 31].xa_ptr = inc_mod(v, m) as u8;
                 }
                 let u = self.ivc[(p * m + v) & 511].ovc as usize;
+                won |= 1 << p;
                 if self.move_flit(p, v, o, u) {
                     freed_ports |= 1 << p;
                     clear_ports |= 1 << o;
+                    won_tail |= 1 << p;
+                }
+            }
+            if self.vc_a {
+                // Point A grants take effect only for the winners at B.
+                for p in bits(st_ports) {
+                    let pt = &mut self.vclk[p];
+                    pt.sched.update(won >> p & 1 == 1, won_tail >> p & 1 == 1);
+                    pt.synced = self.cycle + 1;
                 }
             }
         }
@@ -463,6 +577,16 @@ impl Router {
             self.outputs.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
             self.stats.tails_forwarded += f.tail as u64;
             self.stats.flits_forwarded += 1;
+            if self.vc_c {
+                let pt = &mut self.vclk[o];
+                pt.sched.update(true, f.tail);
+                pt.synced = self.cycle + 1;
+            }
+        }
+        for o in bits(c_present & !c_ports) {
+            let pt = &mut self.vclk[o];
+            pt.sched.update(false, false);
+            pt.synced = self.cycle + 1;
         }
         for o in bits(ret_ports) {
             for u in bits(in_credits[o] & self.vc_all) {
@@ -516,7 +640,11 @@ impl Router {
             let ip = self.inp[p & 31];
             for v in bits(ip.idle & ip.nonempty) {
                 let i = p * m + v;
-                let o = self.route_lut[(self.ib.front(i).data[0] & self.dest_mask) as usize];
+                let front = self.ib.front(i);
+                let o = self.route_lut[(front.data[0] & self.dest_mask) as usize];
+                if self.vc_a | self.vc_c {
+                    self.vtick_reg[i & 511] = extract_field(&front.data, self.vtick_lsb, self.vtick_width) as u32;
+                }
                 self.ivc[i & 511].route = o;
                 let o = o as usize;
                 self.va_req[o * vw + i / 64] |= 1u64 << (i % 64);
@@ -550,6 +678,7 @@ impl Router {
         for o in bits(touched_out) {
             let op = &self.outp[o & 31];
             self.c_ports = (self.c_ports & !(1u32 << o)) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
+            self.c_present = (self.c_present & !(1u32 << o)) | ((op.nonempty != 0) as u32) << o;
         }
 
         self.cycle += 1;
@@ -561,7 +690,12 @@ impl Router {
     fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) -> bool {
         let m = self.m;
         let i = p * m + v;
-        let f = self.ib.pop(i);
+        let mut f = self.ib.pop(i);
+        // §8.2: the input VC's Vtick register travels with the flit; a tail clears it.
+        f.vtick = self.vtick_reg[i & 511];
+        if f.tail {
+            self.vtick_reg[i & 511] = 0;
+        }
         let ip = &mut self.inp[p & 31];
         if self.ib.count(i) == 0 {
             ip.nonempty &= !(1 << v);
@@ -637,6 +771,29 @@ impl Router {
             let f = self.ib.get(i, k);
             LinkFlit { valid: true, vc: v as u8, head: f.head, tail: f.tail, data: f.data }
         })
+    }
+    /// The VirtualClock scheduler of port `port` (§8: of input port `port` at
+    /// point A for the multiplexed crossbar, of output port `port` at point C
+    /// for the full crossbar) as its registers are at the start of the
+    /// current cycle; `None` unless the scheduler is `virtualclock`.
+    pub fn virtual_clock(&self, port: usize) -> Option<VirtualClockScheduler> {
+        assert!(port < self.n, "no port {port}");
+        let pt = self.vclk.get(port)?;
+        let mut s = pt.sched.clone();
+        // Not visited since `synced`: no slot was present in those cycles.
+        s.advance_idle(self.cycle - pt.synced);
+        Some(s)
+    }
+    /// The Vtick register of input VC (p, v) (§8.2; 0 unless the scheduler is `virtualclock`).
+    pub fn vtick_register(&self, p: usize, v: usize) -> u64 {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        self.vtick_reg[(p * self.m + v) & 511] as u64
+    }
+    /// The Vtick stored with the k-th oldest flit of output VC buffer (o, u).
+    pub fn output_flit_vtick(&self, o: usize, u: usize, k: usize) -> Option<u64> {
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        let j = o * self.m + u;
+        (k < self.ob.count(j) as usize).then(|| self.ob.get(j, k).vtick as u64)
     }
     /// Total flits held in input and output buffers.
     pub fn buffered_flits(&self) -> usize {

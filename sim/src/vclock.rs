@@ -1,0 +1,317 @@
+//! The finite Fine-Grained VirtualClock scheduler of one scheduling point
+//! (docs/microarchitecture.md §8), reusable outside the router.
+//!
+//! One cycle is two calls: [`VirtualClockScheduler::grant`] (steps 1 and 2 of
+//! §8.4, on the state at the start of the cycle) and then exactly one
+//! [`VirtualClockScheduler::update`] (steps 3 and 4: the rising edge), which
+//! says whether the grant took effect and whether the granted flit was a tail.
+//! A cycle with no present slot may instead be skipped with
+//! [`VirtualClockScheduler::advance_idle`] (in bulk). Nothing allocates.
+//!
+//! Values are held in `u64`, but every register value is `< 2^C` and every
+//! intermediate value `< 2^(C+1)` (the spec's C+1-bit arithmetic; C <= 32).
+
+/// Largest number of slots (the largest legal `router.vcs`).
+pub const MAX_SLOTS: usize = 16;
+
+/// Finite VirtualClock over `slots` slots with `clock_width`-bit counters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VirtualClockScheduler {
+    // ---- parameters
+    m: u32,
+    c: u32,
+    /// 2^C.
+    lim: u64,
+    /// 2^VTW - 1: the explicit best-effort marker.
+    be_marker: u64,
+
+    // ---- registers (§8.3)
+    now: u64,
+    aux: [u64; MAX_SLOTS],
+    stamp: [u64; MAX_SLOTS],
+    /// Bit k: `stamped[k]`.
+    stamped: u32,
+    be_ptr: u32,
+
+    // ---- scratch between `grant` and `update`
+    /// s[k] of every present real-time slot.
+    s: [u64; MAX_SLOTS],
+    /// Present real-time slots that were not stamped (stamped this cycle).
+    fresh: u32,
+    /// Present real-time slots.
+    rt: u32,
+    /// The grant of this cycle, or `NONE`.
+    winner: u32,
+    /// `grant` was called and `update` not yet.
+    pending: bool,
+
+    // ---- statistics
+    rebases: u64,
+    saturations: u64,
+    saturated_values: u64,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Whether a Vtick value (of a `vtick_width`-bit field) is real-time (§8.1):
+/// neither 0 nor all ones.
+#[inline]
+pub fn is_realtime(vtick: u64, vtick_width: u32) -> bool {
+    vtick != 0 && vtick != (1u64 << vtick_width) - 1
+}
+
+impl VirtualClockScheduler {
+    /// A scheduler in the reset state. `slots` 1..=16, `clock_width` 1..=32,
+    /// `vtick_width` 1..=`clock_width` (a Vtick is at most `2^VTW - 2`, so a
+    /// stamp `max(now, aux) + vtick` fits C+1 bits).
+    pub fn new(slots: usize, clock_width: u32, vtick_width: u32) -> Self {
+        assert!((1..=MAX_SLOTS).contains(&slots), "slots {slots} out of 1..=16");
+        assert!((1..=32).contains(&clock_width), "clock width {clock_width} out of 1..=32");
+        assert!(vtick_width >= 1 && vtick_width <= clock_width, "vtick width {vtick_width} must be 1..=C");
+        VirtualClockScheduler {
+            m: slots as u32,
+            c: clock_width,
+            lim: 1u64 << clock_width,
+            be_marker: (1u64 << vtick_width) - 1,
+            now: 0,
+            aux: [0; MAX_SLOTS],
+            stamp: [0; MAX_SLOTS],
+            stamped: 0,
+            be_ptr: 0,
+            s: [0; MAX_SLOTS],
+            fresh: 0,
+            rt: 0,
+            winner: NONE,
+            pending: false,
+            rebases: 0,
+            saturations: 0,
+            saturated_values: 0,
+        }
+    }
+
+    /// Reset values (§8.3) and zeroed statistics.
+    pub fn reset(&mut self) {
+        let (m, c, vtw) = (self.m as usize, self.c, 64 - self.be_marker.leading_zeros());
+        *self = Self::new(m, c, vtw);
+    }
+
+    /// Steps 1 and 2 of §8.4. `present` and `eligible` are slot bit masks
+    /// (`eligible` ⊆ `present`); `vtick(k)` is the Vtick of slot k's present
+    /// flit, asked only for present slots that are not stamped (a stamped
+    /// slot's flit is real-time and keeps its stamp). Returns the granted slot.
+    ///
+    /// Contract (what makes the state meaningful): a slot's present flit
+    /// stays present, with the same Vtick, until a grant of it takes effect.
+    #[inline]
+    pub fn grant_with(&mut self, present: u32, eligible: u32, mut vtick: impl FnMut(usize) -> u64) -> Option<usize> {
+        debug_assert!(!self.pending, "grant without update");
+        debug_assert!(eligible & !present == 0, "an eligible slot must be present");
+        debug_assert!(present >> self.m == 0);
+        debug_assert!(self.stamped & !present == 0, "a stamped slot's flit left without a grant");
+        let stamped = self.stamped & present;
+        let mut fresh = 0u32;
+        let mut m = present & !stamped;
+        while m != 0 {
+            let k = (m.trailing_zeros() & 15) as usize;
+            m &= m - 1;
+            let v = vtick(k);
+            if v != 0 && v != self.be_marker {
+                debug_assert!(v < self.be_marker);
+                fresh |= 1 << k;
+                self.s[k] = self.now.max(self.aux[k]) + v;
+            }
+        }
+        let mut m = stamped;
+        while m != 0 {
+            let k = (m.trailing_zeros() & 15) as usize;
+            m &= m - 1;
+            self.s[k] = self.stamp[k];
+        }
+        let rt = stamped | fresh;
+        self.fresh = fresh;
+        self.rt = rt;
+        self.pending = true;
+        let ert = eligible & rt;
+        self.winner = if ert != 0 {
+            // Smallest s; ascending k with a strict comparison keeps the lowest index on ties.
+            let mut m = ert;
+            let mut best = m.trailing_zeros();
+            let mut best_s = self.s[(best & 15) as usize];
+            m &= m - 1;
+            while m != 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                let s = self.s[(k & 15) as usize];
+                if s < best_s {
+                    best = k;
+                    best_s = s;
+                }
+            }
+            best
+        } else {
+            let be = eligible & !rt;
+            if be == 0 {
+                NONE
+            } else {
+                let hi = be & (u32::MAX << self.be_ptr);
+                if hi != 0 {
+                    hi.trailing_zeros()
+                } else {
+                    be.trailing_zeros()
+                }
+            }
+        };
+        (self.winner != NONE).then_some(self.winner as usize)
+    }
+
+    /// [`Self::grant_with`] with the Vticks in a slice (`vticks[k]` for slot k).
+    pub fn grant(&mut self, present: u32, eligible: u32, vticks: &[u64]) -> Option<usize> {
+        self.grant_with(present, eligible, |k| vticks[k])
+    }
+
+    /// Steps 3 and 4 of §8.4, ending the cycle begun by the last `grant`.
+    /// `took_effect`: the grant (if any) took effect (at point A: the port also
+    /// won at B); `tail`: the granted flit is a tail. Both are ignored when
+    /// there was no grant.
+    #[inline]
+    pub fn update(&mut self, took_effect: bool, tail: bool) {
+        debug_assert!(self.pending, "update without grant");
+        self.pending = false;
+        let lim = self.lim;
+        let mut now = self.now + 1;
+        // Step 3.
+        let won = if took_effect && self.winner != NONE { 1u32 << self.winner } else { 0 };
+        let mut big = now >= lim;
+        let mut m = self.fresh;
+        while m != 0 {
+            let k = (m.trailing_zeros() & 15) as usize;
+            m &= m - 1;
+            let s = self.s[k];
+            self.aux[k] = s;
+            big |= s >= lim;
+            if won & (1 << k) == 0 {
+                self.stamp[k] = s;
+                self.stamped |= 1 << k;
+            }
+        }
+        if won != 0 {
+            let w = (self.winner & 15) as usize;
+            if self.rt & won != 0 {
+                self.stamped &= !won;
+                if tail {
+                    self.aux[w] = 0;
+                }
+            } else {
+                self.be_ptr = if self.winner + 1 == self.m { 0 } else { self.winner + 1 };
+            }
+        }
+        // Step 4. Only `now'` and this cycle's stamps can reach 2^C: every
+        // other value is a register (< 2^C) or 0.
+        if big {
+            self.rebases += 1;
+            let mut r = now;
+            let mut m = self.stamped;
+            while m != 0 {
+                let k = (m.trailing_zeros() & 15) as usize;
+                m &= m - 1;
+                r = r.min(self.stamp[k]);
+            }
+            let mut sat = 0u64;
+            now -= r;
+            if now >= lim {
+                now = lim - 1;
+                sat += 1;
+            }
+            let mut m = self.stamped;
+            while m != 0 {
+                let k = (m.trailing_zeros() & 15) as usize;
+                m &= m - 1;
+                let mut x = self.stamp[k] - r;
+                if x >= lim {
+                    x = lim - 1;
+                    sat += 1;
+                }
+                self.stamp[k] = x;
+            }
+            for a in &mut self.aux[..self.m as usize] {
+                let mut x = a.saturating_sub(r);
+                if x >= lim {
+                    x = lim - 1;
+                    sat += 1;
+                }
+                *a = x;
+            }
+            if sat != 0 {
+                self.saturations += 1;
+                self.saturated_values += sat;
+            }
+        }
+        self.now = now;
+    }
+
+    /// `cycles` cycles in which no slot is present (so none is stamped): only
+    /// `now` counts, rebasing to 0 (and clearing every `aux`) each time it
+    /// would reach 2^C. Equivalent to `cycles` calls of `grant(0, 0, ..)` +
+    /// `update(false, false)`.
+    #[inline]
+    pub fn advance_idle(&mut self, cycles: u64) {
+        debug_assert!(!self.pending);
+        debug_assert!(self.stamped == 0, "advance_idle with a waiting flit");
+        let t = self.now + cycles;
+        let wraps = t >> self.c;
+        if wraps != 0 {
+            // Each wrap: now' = 2^C is the only live value, R = 2^C, every
+            // aux (< 2^C) becomes max(aux - 2^C, 0) = 0.
+            self.now = t & (self.lim - 1);
+            self.aux = [0; MAX_SLOTS];
+            self.rebases += wraps;
+        } else {
+            self.now = t;
+        }
+    }
+
+    // ---------------------------------------------------------------- introspection
+
+    pub fn slots(&self) -> usize {
+        self.m as usize
+    }
+    pub fn clock_width(&self) -> u32 {
+        self.c
+    }
+    /// The `now` register.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+    /// The `aux[k]` register.
+    pub fn aux(&self, k: usize) -> u64 {
+        assert!(k < self.m as usize);
+        self.aux[k]
+    }
+    /// The `stamp[k]` register (meaningful only while `stamped(k)`).
+    pub fn stamp(&self, k: usize) -> u64 {
+        assert!(k < self.m as usize);
+        self.stamp[k]
+    }
+    /// The `stamped[k]` bit.
+    pub fn stamped(&self, k: usize) -> bool {
+        assert!(k < self.m as usize);
+        self.stamped >> k & 1 == 1
+    }
+    /// The best-effort round-robin pointer.
+    pub fn be_ptr(&self) -> usize {
+        self.be_ptr as usize
+    }
+    /// Cycles in which step 4 rebased (some value reached 2^C).
+    pub fn rebases(&self) -> u64 {
+        self.rebases
+    }
+    /// Rebasing cycles in which at least one value saturated (§8.5: from the
+    /// first one on, the grants may differ from the unbounded VirtualClock).
+    pub fn saturations(&self) -> u64 {
+        self.saturations
+    }
+    /// Values that saturated, summed over all cycles.
+    pub fn saturated_values(&self) -> u64 {
+        self.saturated_values
+    }
+}
