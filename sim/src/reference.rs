@@ -19,6 +19,86 @@ struct F {
     head: bool,
     tail: bool,
     data: [u64; 4],
+    vtick: u64,
+}
+
+/// One VirtualClock scheduling point (§8.3), literally.
+#[derive(Clone, Debug)]
+struct Vclk {
+    now: u64,
+    aux: Vec<u64>,
+    stamp: Vec<u64>,
+    stamped: Vec<bool>,
+    be_ptr: usize,
+}
+
+impl Vclk {
+    fn new(m: usize) -> Self {
+        Vclk { now: 0, aux: vec![0; m], stamp: vec![0; m], stamped: vec![false; m], be_ptr: 0 }
+    }
+
+    /// §8.4 steps 1–2: s[k] (Some for present real-time slots) and the grant.
+    fn pick(&self, vtw: u32, present: &[bool], vtick: &[u64], eligible: &[bool]) -> (Vec<Option<u64>>, Option<usize>) {
+        let m = present.len();
+        let s: Vec<Option<u64>> = (0..m)
+            .map(|k| {
+                if !present[k] {
+                    None
+                } else if self.stamped[k] {
+                    Some(self.stamp[k])
+                } else if vtick[k] == 0 || vtick[k] == (1 << vtw) - 1 {
+                    None
+                } else {
+                    Some(self.now.max(self.aux[k]) + vtick[k])
+                }
+            })
+            .collect();
+        let rt = (0..m).filter(|&k| eligible[k] && s[k].is_some()).min_by_key(|&k| (s[k].unwrap(), k));
+        let g = rt.or_else(|| RefRouter::rr(m, self.be_ptr, |k| eligible[k] && s[k].is_none()));
+        (s, g)
+    }
+
+    /// §8.4 steps 3–4.
+    fn next(&self, c: u32, s: &[Option<u64>], g: Option<usize>, took: bool, tail: bool) -> Vclk {
+        let m = s.len();
+        let mut n = self.clone();
+        n.now = self.now + 1;
+        for k in 0..m {
+            let Some(sk) = s[k] else { continue };
+            let granted = took && g == Some(k);
+            if !self.stamped[k] {
+                n.aux[k] = sk;
+                if !granted {
+                    n.stamp[k] = sk;
+                    n.stamped[k] = true;
+                }
+            }
+            if granted {
+                n.stamped[k] = false;
+                if tail {
+                    n.aux[k] = 0;
+                }
+            }
+        }
+        if let (true, Some(w)) = (took, g) {
+            if s[w].is_none() {
+                n.be_ptr = (w + 1) % m;
+            }
+        }
+        let lim = 1u64 << c;
+        let over = n.now >= lim || n.aux.iter().any(|&a| a >= lim) || (0..m).any(|k| n.stamped[k] && n.stamp[k] >= lim);
+        if over {
+            let r = (0..m).filter(|&k| n.stamped[k]).map(|k| n.stamp[k]).fold(n.now, u64::min);
+            n.now = (n.now - r).min(lim - 1);
+            for k in 0..m {
+                if n.stamped[k] {
+                    n.stamp[k] = (n.stamp[k] - r).min(lim - 1);
+                }
+                n.aux[k] = n.aux[k].saturating_sub(r).min(lim - 1);
+            }
+        }
+        n
+    }
 }
 
 #[derive(Clone)]
@@ -38,6 +118,8 @@ pub struct RefRouter {
     xa_ptr: Vec<usize>,
     xb_ptr: Vec<usize>,
     oc_ptr: Vec<usize>,
+    vt_reg: Vec<u64>,
+    vclk: Vec<Vclk>,
     pub out: RouterOutputs,
 }
 
@@ -60,6 +142,8 @@ impl RefRouter {
             xa_ptr: vec![0; n],
             xb_ptr: vec![0; n],
             oc_ptr: vec![0; n],
+            vt_reg: vec![0; n * m],
+            vclk: vec![Vclk::new(m); n],
             out: RouterOutputs::idle(cfg),
         }
     }
@@ -79,6 +163,8 @@ impl RefRouter {
         let (n, m) = (cfg.ports(), cfg.vcs());
         let full = cfg.crossbar() == Crossbar::Full;
         let fifo = cfg.scheduler() == Scheduler::Fifo;
+        let vclock = cfg.scheduler() == Scheduler::Virtualclock;
+        let (cw, vtw) = (cfg.clock_width(), cfg.header().vtick.width);
         let t = s.cycle;
 
         // Stage 1
@@ -95,13 +181,14 @@ impl RefRouter {
             for b in 0..cfg.flit_width() as usize {
                 data[b / 64] |= f.data[b / 64] & (1 << (b % 64));
             }
-            nx.ib[p * m + v].push_back(F { head: f.head, tail: f.tail, data });
+            nx.ib[p * m + v].push_back(F { head: f.head, tail: f.tail, data, vtick: 0 });
         }
         // Stage 2
         for i in 0..n * m {
             if s.state[i] == St::Idle && !s.ib[i].is_empty() {
                 let d = cfg.header().dest.extract(&s.ib[i][0].data);
                 nx.route[i] = cfg.route(d);
+                nx.vt_reg[i] = cfg.header().vtick.extract(&s.ib[i][0].data);
                 nx.state[i] = St::Routed;
             }
         }
@@ -124,13 +211,21 @@ impl RefRouter {
                 && s.ob[s.route[i] * m + s.ovc[i]].len() < cfg.output_buffer_depth()
         };
         let mut movers = vec![];
+        // Point A VirtualClock: (s, grant) per input port.
+        let mut vpick: Vec<(Vec<Option<u64>>, Option<usize>)> = vec![];
         if full {
             movers.extend((0..n * m).filter(|&i| ready(i)));
         } else {
             let cand: Vec<Option<usize>> = (0..n)
                 .map(|p| {
                     let r = |v: usize| ready(p * m + v);
-                    if fifo {
+                    if vclock {
+                        let present: Vec<bool> =
+                            (0..m).map(|v| s.state[p * m + v] == St::Active && !s.ib[p * m + v].is_empty()).collect();
+                        let el: Vec<bool> = (0..m).map(r).collect();
+                        vpick.push(s.vclk[p].pick(vtw, &present, &s.vt_reg[p * m..p * m + m], &el));
+                        vpick[p].1
+                    } else if fifo {
                         Self::age(m, &s.in_age[p * m..p * m + m], r)
                     } else {
                         Self::rr(m, s.xa_ptr[p], r)
@@ -142,10 +237,17 @@ impl RefRouter {
                 if let Some(p) = Self::rr(n, s.xb_ptr[o], req) {
                     let v = cand[p].unwrap();
                     nx.xb_ptr[o] = (p + 1) % n;
-                    if !fifo {
+                    if !fifo && !vclock {
                         nx.xa_ptr[p] = (v + 1) % m;
                     }
                     movers.push(p * m + v);
+                }
+            }
+            if vclock {
+                for (p, (sv, g)) in vpick.iter().enumerate() {
+                    let took = g.is_some_and(|v| movers.contains(&(p * m + v)));
+                    let tail = took && s.ib[p * m + g.unwrap()][0].tail;
+                    nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took, tail);
                 }
             }
         }
@@ -153,19 +255,33 @@ impl RefRouter {
             *c = 0;
         }
         for i in movers {
-            let f = nx.ib[i].pop_front().unwrap();
+            let mut f = nx.ib[i].pop_front().unwrap();
+            f.vtick = s.vt_reg[i];
             let j = s.route[i] * m + s.ovc[i];
             nx.ob[j].push_back(f);
             nx.out.credits[i / m] |= 1 << (i % m);
             if f.tail {
                 nx.state[i] = St::Idle;
                 nx.allocated[j] = false;
+                nx.vt_reg[i] = 0;
             }
         }
         // Stage 5
         for o in 0..n {
             let el = |u: usize| !s.ob[o * m + u].is_empty() && s.credits[o * m + u] > 0;
-            let pick = if full && fifo { Self::age(m, &s.out_age[o * m..o * m + m], el) } else { Self::rr(m, s.oc_ptr[o], el) };
+            let pick = if full && vclock {
+                let present: Vec<bool> = (0..m).map(|u| !s.ob[o * m + u].is_empty()).collect();
+                let vt: Vec<u64> = (0..m).map(|u| s.ob[o * m + u].front().map_or(0, |f| f.vtick)).collect();
+                let e: Vec<bool> = (0..m).map(el).collect();
+                let (sv, g) = s.vclk[o].pick(vtw, &present, &vt, &e);
+                let tail = g.is_some_and(|u| s.ob[o * m + u][0].tail);
+                nx.vclk[o] = s.vclk[o].next(cw, &sv, g, g.is_some(), tail);
+                g
+            } else if full && fifo {
+                Self::age(m, &s.out_age[o * m..o * m + m], el)
+            } else {
+                Self::rr(m, s.oc_ptr[o], el)
+            };
             nx.out.flits[o] = LinkFlit::IDLE;
             if let Some(u) = pick {
                 let f = nx.ob[o * m + u].pop_front().unwrap();

@@ -563,6 +563,12 @@ fn matches_the_naive_reference_model() {
     cfgs.push(inline(5, 4, "full", "fifo", "[topology]\nkind = \"single_switch\"\nroutes = [1, 1, 0, 4, 1]\n"));
     cfgs.push(inline(32, 16, "multiplexed", "round_robin", ""));
     cfgs.push(inline(32, 5, "full", "fifo", ""));
+    cfgs.push(inline(5, 4, "multiplexed", "virtualclock", ""));
+    cfgs.push(inline(4, 4, "full", "virtualclock", ""));
+    cfgs.push(inline(3, 3, "multiplexed", "virtualclock", "vtick_width = 8\nclock_width = 8\n"));
+    cfgs.push(inline(5, 4, "full", "virtualclock", "vtick_width = 8\nclock_width = 8\ndownstream_buffer_depth = 5\n"));
+    cfgs.push(inline(6, 16, "multiplexed", "virtualclock", "vtick_width = 8\nclock_width = 9\n"));
+    cfgs.push(inline(6, 16, "full", "virtualclock", "vtick_width = 8\nclock_width = 8\n"));
     for cfg in &cfgs {
         for seed in 1..=3u64 {
             let mut r = Router::new(cfg);
