@@ -51,3 +51,5 @@ pub use vclock::{is_realtime, VirtualClockScheduler, MAX_SLOTS};
 mod reference;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vclock_tests;
