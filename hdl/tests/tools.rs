@@ -134,13 +134,14 @@ fn random_config(rng: &mut Rng, k: usize) -> RouterConfig {
     let vcs = if rng.next().is_multiple_of(3) { rng.pick(&[1, 2, 15, 16]) } else { rng.range(1, 16) };
     let classes = rng.range(1, 8);
     let vtick = rng.range(8, 32);
+    let clock = rng.range(vtick, 32);
     let header = index_width(ports) + index_width(classes) + vtick;
     let flit_width = if rng.next().is_multiple_of(4) { rng.pick(&[header, 255, 256, 72]) } else { rng.range(header, 256) }.max(header);
     let di = rng.pick(&[4, 5, 7, 8, 13, 16, 33, 256]);
     let dout = rng.pick(&[2, 3, 4, 6, 9, 32, 256]);
     let dd = if rng.next().is_multiple_of(2) { format!("downstream_buffer_depth = {}\n", rng.pick(&[4, 5, 12, 64])) } else { String::new() };
     let crossbar = rng.pick(&["multiplexed", "full"]);
-    let scheduler = rng.pick(&["fifo", "round_robin"]);
+    let scheduler = rng.pick(&["fifo", "round_robin", "virtualclock"]);
     let routes = if rng.next().is_multiple_of(2) {
         let r: Vec<String> = (0..ports).map(|_| rng.range(0, ports - 1).to_string()).collect();
         format!("routes = [{}]\n", r.join(", "))
@@ -151,6 +152,7 @@ fn random_config(rng: &mut Rng, k: usize) -> RouterConfig {
         "name = \"rnd{k}\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = {flit_width}\n\
          input_buffer_depth = {di}\noutput_buffer_depth = {dout}\n{dd}crossbar = \"{crossbar}\"\n\
          scheduler = \"{scheduler}\"\ntraffic_classes = {classes}\nvtick_width = {vtick}\n\
+         clock_width = {clock}\n\
          [topology]\nkind = \"single_switch\"\n{routes}"
     );
     RouterConfig::from_toml_str(&text, &format!("random config {k}")).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -164,7 +166,15 @@ fn random_configurations_are_lint_clean() {
     let mut jobs: Vec<(RouterConfig, Option<Mutant>)> = (0..count)
         .map(|k| {
             let cfg = random_config(&mut rng, k);
-            let m = if rng.next().is_multiple_of(4) { Some(rng.pick(Mutant::all())) } else { None };
+            let m = if rng.next().is_multiple_of(4) {
+                if cfg.scheduler() == wormqos_config::Scheduler::Virtualclock && rng.next().is_multiple_of(2) {
+                    Some(rng.pick(Mutant::virtualclock()))
+                } else {
+                    Some(rng.pick(Mutant::all()))
+                }
+            } else {
+                None
+            };
             (cfg, m)
         })
         .collect();
@@ -185,5 +195,101 @@ fn random_configurations_are_lint_clean() {
         let ctx = format!("{t}\n{}", cfg.to_toml());
         verilator_lint(&dir.0, &top, &files, &ctx);
         iverilog_check(&dir.0, &files, &ctx);
+    });
+}
+
+/// A `virtualclock` configuration: `ports` x `vcs`, C = `clock`, VTW = `vtick`.
+fn vclock_config(name: &str, ports: u32, vcs: u32, crossbar: &str, clock: u32, vtick: u32) -> RouterConfig {
+    let text = format!(
+        "name = \"{name}\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = {}\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 2\ncrossbar = \"{crossbar}\"\nscheduler = \"virtualclock\"\n\
+         vtick_width = {vtick}\nclock_width = {clock}\ntraffic_classes = 2\n",
+        vtick + 8
+    );
+    RouterConfig::from_toml_str(&text, name).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Both crossbars, C in {8, 16, 32}, VTW from 8 to C, M from 1 to 16, with and
+/// without every virtualclock mutant (and one base mutant).
+fn vclock_jobs() -> Vec<(RouterConfig, Option<Mutant>)> {
+    let mut jobs = vec![];
+    for xbar in ["multiplexed", "full"] {
+        for (clock, vtick, ports, vcs) in [(8, 8, 2, 1), (16, 16, 3, 4), (16, 8, 2, 3), (32, 32, 2, 16), (32, 12, 4, 2)] {
+            let name = format!("vc{}{clock}x{vtick}m{vcs}", &xbar[..1]);
+            let cfg = vclock_config(&name, ports, vcs, xbar, clock, vtick);
+            for m in std::iter::once(None)
+                .chain(Mutant::virtualclock().iter().copied().map(Some))
+                .chain(std::iter::once(Some(Mutant::TailKeepsVc)))
+            {
+                jobs.push((cfg.clone(), m));
+            }
+        }
+    }
+    jobs
+}
+
+#[test]
+fn virtualclock_configurations_and_mutants_are_lint_clean() {
+    let jobs = vclock_jobs();
+    par_each(&jobs, threads(), |(cfg, m)| {
+        let t = tag(cfg.name(), *m);
+        let (dir, top, files) = generate_into(cfg, *m, &t);
+        assert!(files.contains(&format!("{}_vclock_sched.v", cfg.name())), "{t}: {files:?}");
+        let ctx = format!("{t}\n{}", cfg.to_toml());
+        verilator_lint(&dir.0, &top, &files, &ctx);
+        iverilog_check(&dir.0, &files, &ctx);
+    });
+}
+
+#[test]
+fn virtualclock_mutants_change_only_virtualclock_configs() {
+    let rr = example("tiny2");
+    for m in Mutant::virtualclock() {
+        let a = generate(&rr, None).unwrap();
+        let b = generate(&rr, Some(*m)).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            let strip = |t: &str| t.lines().filter(|l| !l.contains("MUTANT")).collect::<Vec<_>>().join("\n");
+            assert_eq!(strip(&x.text), strip(&y.text), "{m} changes {} of a round_robin config", x.file_name);
+        }
+        let vc = vclock_config("vcm", 2, 2, "multiplexed", 8, 8);
+        assert_ne!(generate(&vc, None).unwrap(), generate(&vc, Some(*m)).unwrap(), "{m} has no effect");
+    }
+}
+
+#[test]
+fn standalone_vclock_scheduler_is_lint_clean_for_all_sizes() {
+    let mut jobs = vec![];
+    for n in [1u32, 2, 3, 4, 5, 8, 15, 16] {
+        for (c, vtw) in [(8u32, 8u32), (16, 8), (16, 16), (24, 13), (32, 8), (32, 32)] {
+            jobs.push((n, c, vtw, None));
+            if matches!(n, 1 | 5 | 16) && matches!((c, vtw), (8, 8) | (32, 32)) {
+                for m in Mutant::virtualclock() {
+                    jobs.push((n, c, vtw, Some(*m)));
+                }
+            }
+        }
+    }
+    par_each(&jobs, threads(), |&(n, c, vtw, m)| {
+        let t = format!("sched_n{n}_c{c}_v{vtw}{}", m.map(|m| format!("-{}", m.name())).unwrap_or_default());
+        let md = wormqos_hdl::vclock::vclock_sched("s", n, c, vtw, m).unwrap();
+        let f = wormqos_hdl::standalone_file(&md);
+        let dir = TempDir::new(&t);
+        std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
+        verilator_lint(&dir.0, md.name(), std::slice::from_ref(&f.file_name), &t);
+        iverilog_check(&dir.0, std::slice::from_ref(&f.file_name), &t);
+    });
+}
+
+#[test]
+fn small_virtualclock_configurations_synthesize_with_yosys() {
+    let jobs = vec![
+        (vclock_config("vys_m", 2, 2, "multiplexed", 8, 8), None),
+        (vclock_config("vys_f", 2, 2, "full", 8, 8), None),
+        (vclock_config("vys_f", 2, 2, "full", 8, 8), Some(Mutant::VcRebaseOffByOne)),
+    ];
+    par_each(&jobs, threads(), |(cfg, m)| {
+        let t = tag(cfg.name(), *m);
+        let (dir, top, files) = generate_into(cfg, *m, &t);
+        yosys_synth(&dir.0, &top, &files, &t);
     });
 }
