@@ -59,6 +59,7 @@ impl Vclk {
     }
 
     /// §8.4 steps 3–4.
+    #[allow(clippy::needless_range_loop)]
     fn next(&self, c: u32, s: &[Option<u64>], g: Option<usize>, took: bool, tail: bool) -> Vclk {
         let m = s.len();
         let mut n = self.clone();

@@ -637,3 +637,300 @@ fn va_grants_one_per_port_lowest_free_vc_round_robin() {
     let log = run(&mut r, &s, 12);
     assert_port(&log, 4, &[(5, on_vc(b[0], 0)), (6, on_vc(c[0], 1)), (7, on_vc(a[0], 0))]);
 }
+
+// ------------------------------------------------------------------ virtualclock (§8)
+
+/// A message whose header carries Vtick `vt` (in the configuration's field).
+fn vmessage(cfg: &RouterConfig, vc: u8, dest: u64, len: usize, tag: u64, vt: u64) -> Vec<LinkFlit> {
+    let mut msg = message(vc, dest, len, tag);
+    cfg.header().vtick.insert(&mut msg[0].data, vt);
+    msg
+}
+
+/// The VirtualClock registers of a port: (now, aux, stamped, stamp) of slot k.
+fn vclk(r: &Router, port: usize, k: usize) -> (u64, u64, bool, u64) {
+    let s = r.virtual_clock(port).unwrap();
+    (s.now(), s.aux(k), s.stamped(k), if s.stamped(k) { s.stamp(k) } else { 0 })
+}
+
+fn step_to(r: &mut Router, stim: &Stim, until: u64, log: &mut Vec<RouterOutputs>) {
+    let mut inp = RouterInputs::idle(r.config());
+    while r.cycle() < until {
+        let t = r.cycle();
+        inp.clear();
+        for &(c, p, f) in &stim.flits {
+            if c == t {
+                inp.flits[p] = f;
+            }
+        }
+        r.step(&inp);
+        log.push(r.outputs().clone());
+    }
+}
+
+/// Multiplexed, 4 ports, 2 VCs. A: input 0 VC 0 -> port 1, Vtick 5, flits in
+/// 0, 1 (tail). B: input 1 VC 0 -> port 1, Vtick 7, flits in 0, 1 (tail).
+/// A: RC 1, VA 2 (VC 0), present at A from 3. B: RC 1, VA 3 (VC 1; one VA
+/// grant per output port per cycle), present from 4.
+/// Cycle 3: port 0's now = 3, A0 stamped at first presence 3+5 = 8, wins B
+///   (xb_ptr 0 -> 1): aux 8, not stamped.
+/// Cycle 4: A1 s = max(4, 8)+5 = 13; B0 s = 4+7 = 11. Both at B, xb_ptr 1:
+///   input 1 wins (-> 2). Port 0's grant did not take effect: stamp 13 kept
+///   (stamped), aux 13. Port 1: aux 11.
+/// Cycle 5: A1 keeps 13; B1 s = max(5, 11)+7 = 18. B from 2: input 0 wins,
+///   a tail: aux 0, Vtick register cleared. Port 1 keeps stamp 18.
+/// Cycle 6: B1 (stamp 18) wins: tail, aux 0.
+#[test]
+fn virtualclock_stamps_at_first_presence_and_keeps_the_stamp_when_b_is_lost() {
+    let cfg = inline(4, 2, "multiplexed", "virtualclock", "");
+    let a = vmessage(&cfg, 0, 1, 2, 1, 5);
+    let b = vmessage(&cfg, 0, 1, 2, 2, 7);
+    let mut s = Stim::default();
+    s.send(0, &a, &[0, 1]);
+    s.send(1, &b, &[0, 1]);
+    let mut r = Router::new(&cfg);
+    let mut log = vec![r.outputs().clone()];
+    step_to(&mut r, &s, 3, &mut log);
+    assert_eq!(r.vtick_register(0, 0), 5);
+    assert_eq!(r.vtick_register(1, 0), 7);
+    assert_eq!(vclk(&r, 0, 0), (3, 0, false, 0));
+    step_to(&mut r, &s, 4, &mut log);
+    assert_eq!(vclk(&r, 0, 0), (4, 8, false, 0));
+    assert_eq!(vclk(&r, 1, 0), (4, 0, false, 0));
+    step_to(&mut r, &s, 5, &mut log);
+    assert_eq!(vclk(&r, 0, 0), (5, 13, true, 13));
+    assert_eq!(vclk(&r, 1, 0), (5, 11, false, 0));
+    step_to(&mut r, &s, 6, &mut log);
+    assert_eq!(vclk(&r, 0, 0), (6, 0, false, 0));
+    assert_eq!(r.vtick_register(0, 0), 0);
+    assert_eq!(vclk(&r, 1, 0), (6, 18, true, 18));
+    step_to(&mut r, &s, 7, &mut log);
+    assert_eq!(vclk(&r, 1, 0), (7, 0, false, 0));
+    assert_eq!(r.vtick_register(1, 0), 0);
+    step_to(&mut r, &s, 12, &mut log);
+    // Moves 3 (A0), 4 (B0), 5 (A1), 6 (B1); RR at C: out 5, 6, 7, 8.
+    assert_port(&log, 1, &[(5, on_vc(a[0], 0)), (6, on_vc(b[0], 1)), (7, on_vc(a[1], 0)), (8, on_vc(b[1], 1))]);
+    assert_eq!(r.virtual_clock(0).unwrap().rebases(), 0);
+}
+
+/// Multiplexed, input 0. X: VC 1 -> port 2, Vtick 4, flits 0, 2, 4 (tail).
+/// Y: VC 0 -> port 3, Vtick `vy`, flits 1, 3, 5 (tail). X present from 3,
+/// Y from 4 (RC 2, VA 3).
+/// Cycle 3: X0 s = 3+4 = 7, moves; aux(1) = 7.
+/// Cycle 4: X1 s = max(4, 7)+4 = 11; Y0 s = 4+vy.
+///   vy = 7: 11 vs 11, a tie: the lower index, Y (VC 0), moves. X stamped 11.
+///     5: Y1 s = max(5, 11)+7 = 18 vs 11: X1 moves. 6: Y1 (18) vs X2 s =
+///     max(6, 11)+4 = 15: X2 moves (tail). 7: Y1. 8: Y2 s = max(8, 18)+7 = 25.
+///     Moves: 3 X, 4 Y, 5 X, 6 X, 7 Y, 8 Y.
+///   vy = 8: 12 > 11: X1 moves. 5: Y0 (12) vs X2 s = max(5, 11)+4 = 15: Y0.
+///     6: Y1 s = max(6, 12)+8 = 20 vs 15: X2 (tail). 7: Y1. 8: Y2.
+///     Moves: 3 X, 4 X, 5 Y, 6 X, 7 Y, 8 Y.
+/// in_credit of port 0 is the moved VC one cycle later.
+#[test]
+fn virtualclock_smallest_stamp_wins_ties_to_the_lowest_vc() {
+    let cfg = inline(4, 2, "multiplexed", "virtualclock", "");
+    for (vy, moves) in [(7u64, [1u32, 0, 1, 1, 0, 0]), (8, [1, 1, 0, 1, 0, 0])] {
+        let x = vmessage(&cfg, 1, 2, 3, 1, 4);
+        let y = vmessage(&cfg, 0, 3, 3, 2, vy);
+        let mut s = Stim::default();
+        s.send(0, &x, &[0, 2, 4]);
+        s.send(0, &y, &[1, 3, 5]);
+        let mut r = Router::new(&cfg);
+        let log = run(&mut r, &s, 12);
+        let credits: Vec<u32> = log.iter().map(|o| o.credits[0]).collect();
+        let want: Vec<u32> = (0..=12).map(|t| if (4..10).contains(&t) { 1 << moves[t - 4] } else { 0 }).collect();
+        assert_eq!(credits, want, "vy = {vy}");
+        let sch = r.virtual_clock(0).unwrap();
+        assert_eq!((sch.aux(0), sch.aux(1), sch.now()), (0, 0, 12), "tails discard aux");
+    }
+}
+
+/// Multiplexed, input 0. B: VC 0 -> port 2, Vtick `vb`, flits 0, 2, 4.
+/// R: VC 1 -> port 3, Vtick 100, flits 1, 3, 5. B present from 3, R from 4.
+/// vb = 0 or all ones (best effort): 3 B0 (only eligible); 4 R0 s = 104,
+/// 5 R1 204, 6 R2 304 (real time first, although B1 is ready); 7 B1, 8 B2.
+/// vb = 1 (real time): 3 B0 s = 4 (aux 4); 4 B1 s = max(4, 4)+1 = 5 < 104;
+/// 5 B2 s = max(5, 5)+1 = 6 < 104; then 6, 7, 8 R.
+#[test]
+fn virtualclock_best_effort_only_when_no_real_time_is_eligible() {
+    let cfg = inline(4, 2, "multiplexed", "virtualclock", "");
+    for (vb, moves) in [(0u64, [0u32, 1, 1, 1, 0, 0]), (0xffff, [0, 1, 1, 1, 0, 0]), (1, [0, 0, 0, 1, 1, 1])] {
+        let b = vmessage(&cfg, 0, 2, 3, 1, vb);
+        let rt = vmessage(&cfg, 1, 3, 3, 2, 100);
+        let mut s = Stim::default();
+        s.send(0, &b, &[0, 2, 4]);
+        s.send(0, &rt, &[1, 3, 5]);
+        let mut r = Router::new(&cfg);
+        let log = run(&mut r, &s, 12);
+        let credits: Vec<u32> = log.iter().map(|o| o.credits[0]).collect();
+        let want: Vec<u32> = (0..=12).map(|t| if (4..10).contains(&t) { 1 << moves[t - 4] } else { 0 }).collect();
+        assert_eq!(credits, want, "vb = {vb}");
+        let sch = r.virtual_clock(0).unwrap();
+        // Best effort never touches aux; be_ptr is past the last BE grant.
+        assert_eq!(sch.be_ptr(), if vb == 1 { 0 } else { 1 }, "vb = {vb}");
+    }
+}
+
+/// Full crossbar, 4 ports, 2 VCs, point C at output 3. P: input 0 VC 0,
+/// Vtick 6, flits 0, 1. Q: input 1 VC 0, Vtick 2, flits 0, 1. VA 2: P gets
+/// output VC 0; VA 3: Q gets VC 1. ST: P 3, 4; Q 4, 5 (each flit carries its
+/// input VC's Vtick). C: 4 P0 s = 4+6 = 10 (aux 10); 5 P1 s = max(5, 10)+6 =
+/// 16 vs Q0 s = 5+2 = 7: Q0; 6 Q1 s = max(6, 7)+2 = 9 < 16: Q1 (tail); 7 P1.
+/// Output: 5 P0, 6 Q0, 7 Q1, 8 P1 (round robin would give P0 Q0 P1 Q1).
+#[test]
+fn virtualclock_at_point_c_of_the_full_crossbar() {
+    let cfg = inline(4, 2, "full", "virtualclock", "");
+    let p = vmessage(&cfg, 0, 3, 2, 1, 6);
+    let q = vmessage(&cfg, 0, 3, 2, 2, 2);
+    let mut s = Stim::default();
+    s.send(0, &p, &[0, 1]);
+    s.send(1, &q, &[0, 1]);
+    let mut r = Router::new(&cfg);
+    let mut log = vec![r.outputs().clone()];
+    step_to(&mut r, &s, 5, &mut log);
+    assert_eq!(r.output_flit_vtick(3, 0, 0), Some(6));
+    assert_eq!(r.output_flit_vtick(3, 1, 0), Some(2));
+    assert_eq!(vclk(&r, 3, 0), (5, 10, false, 0));
+    step_to(&mut r, &s, 6, &mut log);
+    assert_eq!(vclk(&r, 3, 0), (6, 16, true, 16));
+    assert_eq!(vclk(&r, 3, 1), (6, 7, false, 0));
+    step_to(&mut r, &s, 12, &mut log);
+    assert_port(&log, 3, &[(5, on_vc(p[0], 0)), (6, on_vc(q[0], 1)), (7, on_vc(q[1], 1)), (8, on_vc(p[1], 0))]);
+    assert_eq!((vclk(&r, 3, 0).1, vclk(&r, 3, 1).1), (0, 0));
+}
+
+/// A flow for the router bandwidth experiments: on input `port`, VC `vc`,
+/// messages of `len` flits, each flit tagged with `id` at bit 24; `period`
+/// Some(v): one flit becomes available every v cycles (regulated), None:
+/// backlogged.
+struct Flow {
+    port: usize,
+    vc: usize,
+    vtick: u64,
+    period: Option<u64>,
+    due: u64,
+    sent: u64,
+}
+
+/// Drives `flows` into `dest` with credit-respecting sources (one flit per
+/// input link per cycle, regulated flows first, then backlogged ones round
+/// robin) and an always-draining sink on every output; returns each flow's
+/// share of output `dest` over `cycles` cycles after a warm-up.
+///
+/// `blocker`: Some(port): that input port first takes every output VC of
+/// `dest` with a message per VC (tag 15) whose tail it sends only in cycle
+/// 100 + VC. Meanwhile the flows' input buffers fill up; without this, with
+/// one input link feeding one output (both 1 flit/cycle), the buffers of a
+/// multiplexed crossbar never fill and the link's order, not point A, would
+/// decide the shares.
+fn router_shares(cfg: &RouterConfig, flows: &mut [Flow], dest: u64, cycles: u64, blocker: Option<usize>) -> Vec<f64> {
+    let (n, m) = (cfg.ports(), cfg.vcs());
+    let len = 5000u64;
+    let mut r = Router::new(cfg);
+    let mut inp = RouterInputs::idle(cfg);
+    let mut up = vec![cfg.input_buffer_depth() as u32; n * m];
+    let mut rr = vec![0usize; n];
+    let mut got = [0u64; 16];
+    let warm = 2000;
+    for t in 0..warm + cycles {
+        let out = r.outputs().clone();
+        for p in 0..n {
+            for v in 0..m {
+                up[p * m + v] += out.credits[p] >> v & 1;
+            }
+            let f = out.flits[p];
+            inp.credits[p] = if f.valid { 1 << f.vc } else { 0 };
+            if f.valid && p as u64 == dest && t >= warm {
+                got[(f.data[0] >> 24 & 0xf) as usize] += 1;
+            }
+        }
+        for fl in flows.iter_mut() {
+            if let Some(v) = fl.period {
+                fl.due += (t % v == 0) as u64;
+            }
+        }
+        for p in 0..n {
+            inp.flits[p] = LinkFlit::IDLE;
+            let ok = |f: &Flow| f.port == p && up[p * m + f.vc] > 0;
+            let pick = flows.iter().position(|f| ok(f) && f.period.is_some() && f.due > 0).or_else(|| {
+                let k = flows.len();
+                (0..k).map(|j| (rr[p] + j) % k).find(|&j| ok(&flows[j]) && flows[j].period.is_none())
+            });
+            if blocker == Some(p) {
+                let t = t as usize;
+                let b = if t < m { Some((t, true, false)) } else if (100..100 + m).contains(&t) { Some((t - 100, false, true)) } else { None };
+                if let Some((v, head, tail)) = b {
+                    inp.flits[p] = LinkFlit { valid: true, vc: v as u8, head, tail, data: [15 << 24 | dest, 0, 0, 0] };
+                }
+                continue;
+            }
+            // With a blocker, the flows start once it holds every output VC.
+            let Some(j) = pick.filter(|_| blocker.is_none() || t >= 10) else { continue };
+            rr[p] = j + 1;
+            let fl = &mut flows[j];
+            fl.due = fl.due.saturating_sub(1);
+            up[p * m + fl.vc] -= 1;
+            let k = fl.sent % len;
+            fl.sent += 1;
+            let mut data = [(j as u64) << 24, 0, 0, 0];
+            if k == 0 {
+                data[0] |= dest;
+                cfg.header().vtick.insert(&mut data, fl.vtick);
+            }
+            inp.flits[p] = LinkFlit { valid: true, vc: fl.vc as u8, head: k == 0, tail: k + 1 == len, data };
+        }
+        r.step(&inp);
+    }
+    assert_eq!(r.stats().flits_dropped(), 0);
+    let sch = r.virtual_clock(dest as usize).or(r.virtual_clock(flows[0].port)).unwrap();
+    assert!(sch.rebases() >= 15 && sch.saturations() == 0, "{} rebases, {} saturations", sch.rebases(), sch.saturations());
+    got[..flows.len()].iter().map(|&g| g as f64 / cycles as f64).collect()
+}
+
+fn assert_share(got: f64, want: f64, what: &str) {
+    assert!((got - want).abs() <= 0.02 * want, "{what}: share {got:.4}, expected {want:.4} ±2%");
+}
+
+/// (d) Through the router, mesh5-like (5 ports, 4 VCs, virtualclock):
+/// multiplexed crossbar, flows on VCs 0..3 of input 0 to output 1 (point A);
+/// full crossbar, flows from inputs 0..3 to output 4 (point C). Backlogged
+/// flows with Σ 1/v = 1 share in proportion to 1/v; regulated real-time
+/// flows (Σ 1/v < 1) plus a backlogged best-effort flow: each real-time flow
+/// gets its rate, best effort the rest.
+#[test]
+fn virtualclock_bandwidth_shares_through_the_router() {
+    for crossbar in ["multiplexed", "full"] {
+        let cfg = inline(5, 4, crossbar, "virtualclock", "");
+        let mux = crossbar == "multiplexed";
+        let at = |j: usize| if mux { (0, j) } else { (j, 0) };
+        let dest = if mux { 1 } else { 4 };
+        let v = [2u64, 4, 6, 12];
+        let mut flows: Vec<Flow> = (0..4)
+            .map(|j| Flow { port: at(j).0, vc: at(j).1, vtick: v[j], period: None, due: 0, sent: 0 })
+            .collect();
+        let got = router_shares(&cfg, &mut flows, dest, 1_000_000, mux.then_some(2));
+        eprintln!("{crossbar}: backlogged v={v:?}: shares {got:.4?}");
+        for j in 0..4 {
+            assert_share(got[j], 1.0 / v[j] as f64, &format!("{crossbar} v={}", v[j]));
+        }
+
+        let v = [3u64, 5, 7];
+        let mut flows: Vec<Flow> = (0..4)
+            .map(|j| {
+                let (port, vc) = at(j);
+                if j < 3 {
+                    Flow { port, vc, vtick: v[j], period: Some(v[j]), due: 0, sent: 0 }
+                } else {
+                    Flow { port, vc, vtick: 0xffff, period: None, due: 0, sent: 0 }
+                }
+            })
+            .collect();
+        let got = router_shares(&cfg, &mut flows, dest, 1_000_000, None);
+        eprintln!("{crossbar}: regulated v={v:?} + best effort: shares {got:.4?}");
+        let sum: f64 = v.iter().map(|&x| 1.0 / x as f64).sum();
+        for j in 0..3 {
+            assert_share(got[j], 1.0 / v[j] as f64, &format!("{crossbar} v={}", v[j]));
+        }
+        assert_share(got[3], 1.0 - sum, &format!("{crossbar} best effort"));
+    }
+}

@@ -1,5 +1,6 @@
 //! Tests of the finite VirtualClock scheduler (docs/microarchitecture.md §8)
 //! against an unbounded reference VirtualClock, and bandwidth shares.
+#![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 
 use crate::vclock::VirtualClockScheduler;
 use std::collections::VecDeque;
@@ -427,15 +428,15 @@ fn c8_diverges_where_c16_is_exact() {
 /// Slot 0: a flit (Vtick 1) present from cycle 0 and never eligible: stamp
 /// 0+1 = 1, the oldest live value (R = 1 at the first rebase).
 ///
-/// Exact: slot 2 (Vtick 254) arrives in cycle 1: s = max(1, 0) + 254 = 255 <
-/// 256, no rebase. Slot 1 (Vtick 254) arrives in cycle 2: s = 2 + 254 = 256
-/// >= 256: rebase with R = min(now' = 3, 1, 255, 256) = 1: now 2, stamps
+/// Exact: slot 2 (Vtick 254) arrives in cycle 1: s = max(1, 0) + 254 = 255,
+/// below 256, no rebase. Slot 1 (Vtick 254) arrives in cycle 2: s = 2 + 254 =
+/// 256, overflow: rebase with R = min(now' = 3, 1, 255, 256) = 1: now 2, stamps
 /// 0 / 255 / 254, aux 0 / 255 / 254 — the spread is 255 = 2^C - 1, nothing
 /// saturates. Cycle 3, slots 1 and 2 eligible: 254 < 255, slot 2 wins, as in
 /// the reference (255 < 256).
 ///
-/// Saturating: slot 2 arrives in cycle 2 (s = 256, rebase R = 1: stamps 0 /
-/// - / 255, now 2; spread 255, still exact), slot 1 in cycle 3: finite s =
+/// Saturating: slot 2 arrives in cycle 2 (s = 256, rebase R = 1: stamps of
+/// slots 0 and 2 are 0 and 255, now 2; spread 255, still exact), slot 1 in cycle 3: finite s =
 /// max(2, 0) + 254 = 256, live now' = 3 and stamps 0, 255, 256: R = 0, 256
 /// saturates to 255 (ideal: 257, min live 1: spread 256 = 2^C). Cycle 4,
 /// slots 1 and 2 eligible: ideal 257 vs 256, slot 2 wins; finite 255 vs 255,
