@@ -5,7 +5,8 @@
 //! Every input port has a credit-respecting source sending 4..=8-flit messages
 //! to uniformly random destinations on random VCs at the offered load
 //! (flits/cycle/port); every output port has a sink that returns each flit's
-//! credit in the cycle it arrives.
+//! credit in the cycle it arrives. Headers carry a Vtick (real time 1..=64 for
+//! 7 messages in 8, else best effort), used only by the `virtualclock` scheduler.
 //!
 //! Two figures are printed: the closed loop (sources, sinks and router), and
 //! the router alone, replaying the first 200 000 cycles of recorded inputs
@@ -20,6 +21,7 @@ struct Source {
     left: u32,
     len: u32,
     dest: u64,
+    vtick: u64,
 }
 
 fn main() {
@@ -32,7 +34,7 @@ fn main() {
     let mut r = Router::new(&cfg);
     let mut inp = RouterInputs::idle(&cfg);
     let mut up_credits = vec![cfg.input_buffer_depth() as u32; n * m];
-    let mut src: Vec<Source> = (0..n).map(|_| Source { vc: 0, left: 0, len: 0, dest: 0 }).collect();
+    let mut src: Vec<Source> = (0..n).map(|_| Source { vc: 0, left: 0, len: 0, dest: 0, vtick: 0 }).collect();
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut rand = move || {
         rng ^= rng << 13;
@@ -44,6 +46,7 @@ fn main() {
     // (approximately `load` flits/cycle, slightly less because of the idle cycle).
     let start_threshold = ((load / 6.0) * u32::MAX as f64) as u64;
     let endpoints = cfg.endpoints() as u64;
+    let vtick_field = cfg.header().vtick;
 
     const REPLAY: usize = 200_000;
     let mut recorded: Vec<RouterInputs> = Vec::with_capacity(REPLAY);
@@ -73,18 +76,24 @@ fn main() {
                     s.left = s.len;
                     s.vc = (x >> 40) as usize % m;
                     s.dest = (x >> 48) % endpoints;
+                    // Vtick: 7 in 8 messages real time (1..=64), else best effort (0).
+                    s.vtick = if x >> 61 == 0 { 0 } else { 1 + (x >> 52) % 64 };
                 }
             }
             if s.left > 0 && up_credits[p * m + s.vc] > 0 {
                 up_credits[p * m + s.vc] -= 1;
                 let k = s.len - s.left;
                 s.left -= 1;
+                let mut data = [if k == 0 { s.dest } else { k as u64 }, 0, 0, 0];
+                if k == 0 {
+                    vtick_field.insert(&mut data, s.vtick);
+                }
                 inp.flits[p] = LinkFlit {
                     valid: true,
                     vc: s.vc as u8,
                     head: k == 0,
                     tail: s.left == 0,
-                    data: [if k == 0 { s.dest } else { k as u64 }, 0, 0, 0],
+                    data,
                 };
             }
         }
