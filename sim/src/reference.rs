@@ -76,9 +76,6 @@ impl Vclk {
             }
             if granted {
                 n.stamped[k] = false;
-                if tail {
-                    n.aux[k] = 0;
-                }
             }
         }
         if let (true, Some(w)) = (took, g) {

@@ -525,7 +525,6 @@ impl Router {
             // (B)
             touched_out |= out_req;
             let mut won = 0u32;
-            let mut won_tail = 0u32;
             for o in bits(out_req) {
                 let op = &mut self.outp[o & 31];
                 let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
@@ -540,14 +539,13 @@ impl Router {
                 if self.move_flit(p, v, o, u) {
                     freed_ports |= 1 << p;
                     clear_ports |= 1 << o;
-                    won_tail |= 1 << p;
                 }
             }
             if self.vc_a {
                 // Point A grants take effect only for the winners at B.
                 for p in bits(st_ports) {
                     let pt = &mut self.vclk[p];
-                    pt.sched.update(won >> p & 1 == 1, won_tail >> p & 1 == 1);
+                    pt.sched.update(won >> p & 1 == 1);
                     pt.synced = self.cycle + 1;
                 }
             }
@@ -579,13 +577,13 @@ impl Router {
             self.stats.flits_forwarded += 1;
             if self.vc_c {
                 let pt = &mut self.vclk[o];
-                pt.sched.update(true, f.tail);
+                pt.sched.update(true);
                 pt.synced = self.cycle + 1;
             }
         }
         for o in bits(c_present & !c_ports) {
             let pt = &mut self.vclk[o];
-            pt.sched.update(false, false);
+            pt.sched.update(false);
             pt.synced = self.cycle + 1;
         }
         for o in bits(ret_ports) {

@@ -678,8 +678,9 @@ fn step_to(r: &mut Router, stim: &Stim, until: u64, log: &mut Vec<RouterOutputs>
 ///   input 1 wins (-> 2). Port 0's grant did not take effect: stamp 13 kept
 ///   (stamped), aux 13. Port 1: aux 11.
 /// Cycle 5: A1 keeps 13; B1 s = max(5, 11)+7 = 18. B from 2: input 0 wins,
-///   a tail: aux 0, Vtick register cleared. Port 1 keeps stamp 18.
-/// Cycle 6: B1 (stamp 18) wins: tail, aux 0.
+///   a tail: aux stays 13 (it belongs to the VC), Vtick register cleared.
+///   Port 1 keeps stamp 18.
+/// Cycle 6: B1 (stamp 18) wins: tail, aux stays 18.
 #[test]
 fn virtualclock_stamps_at_first_presence_and_keeps_the_stamp_when_b_is_lost() {
     let cfg = inline(4, 2, "multiplexed", "virtualclock", "");
@@ -701,11 +702,11 @@ fn virtualclock_stamps_at_first_presence_and_keeps_the_stamp_when_b_is_lost() {
     assert_eq!(vclk(&r, 0, 0), (5, 13, true, 13));
     assert_eq!(vclk(&r, 1, 0), (5, 11, false, 0));
     step_to(&mut r, &s, 6, &mut log);
-    assert_eq!(vclk(&r, 0, 0), (6, 0, false, 0));
+    assert_eq!(vclk(&r, 0, 0), (6, 13, false, 0));
     assert_eq!(r.vtick_register(0, 0), 0);
     assert_eq!(vclk(&r, 1, 0), (6, 18, true, 18));
     step_to(&mut r, &s, 7, &mut log);
-    assert_eq!(vclk(&r, 1, 0), (7, 0, false, 0));
+    assert_eq!(vclk(&r, 1, 0), (7, 18, false, 0));
     assert_eq!(r.vtick_register(1, 0), 0);
     step_to(&mut r, &s, 12, &mut log);
     // Moves 3 (A0), 4 (B0), 5 (A1), 6 (B1); RR at C: out 5, 6, 7, 8.
@@ -729,7 +730,9 @@ fn virtualclock_stamps_at_first_presence_and_keeps_the_stamp_when_b_is_lost() {
 #[test]
 fn virtualclock_smallest_stamp_wins_ties_to_the_lowest_vc() {
     let cfg = inline(4, 2, "multiplexed", "virtualclock", "");
-    for (vy, moves) in [(7u64, [1u32, 0, 1, 1, 0, 0]), (8, [1, 1, 0, 1, 0, 0])] {
+    // Final aux (persisting past the tails): vy = 7: Y 25, X 15; vy = 8: Y 28
+    // (Y2 s = max(8, 20)+8), X 15 (X2 s = max(5, 11)+4).
+    for (vy, moves, aux) in [(7u64, [1u32, 0, 1, 1, 0, 0], (25, 15)), (8, [1, 1, 0, 1, 0, 0], (28, 15))] {
         let x = vmessage(&cfg, 1, 2, 3, 1, 4);
         let y = vmessage(&cfg, 0, 3, 3, 2, vy);
         let mut s = Stim::default();
@@ -741,7 +744,7 @@ fn virtualclock_smallest_stamp_wins_ties_to_the_lowest_vc() {
         let want: Vec<u32> = (0..=12).map(|t| if (4..10).contains(&t) { 1 << moves[t - 4] } else { 0 }).collect();
         assert_eq!(credits, want, "vy = {vy}");
         let sch = r.virtual_clock(0).unwrap();
-        assert_eq!((sch.aux(0), sch.aux(1), sch.now()), (0, 0, 12), "tails discard aux");
+        assert_eq!((sch.aux(0), sch.aux(1), sch.now()), (aux.0, aux.1, 12), "aux persists past the tails");
     }
 }
 
@@ -796,7 +799,8 @@ fn virtualclock_at_point_c_of_the_full_crossbar() {
     assert_eq!(vclk(&r, 3, 1), (6, 7, false, 0));
     step_to(&mut r, &s, 12, &mut log);
     assert_port(&log, 3, &[(5, on_vc(p[0], 0)), (6, on_vc(q[0], 1)), (7, on_vc(q[1], 1)), (8, on_vc(p[1], 0))]);
-    assert_eq!((vclk(&r, 3, 0).1, vclk(&r, 3, 1).1), (0, 0));
+    // aux persists past the tails: P's last stamp 16, Q's 9 (Q1 s = max(6, 7)+2).
+    assert_eq!((vclk(&r, 3, 0).1, vclk(&r, 3, 1).1), (16, 9));
 }
 
 /// A flow for the router bandwidth experiments: on input `port`, VC `vc`,

@@ -4,7 +4,8 @@
 //! One cycle is two calls: [`VirtualClockScheduler::grant`] (steps 1 and 2 of
 //! §8.4, on the state at the start of the cycle) and then exactly one
 //! [`VirtualClockScheduler::update`] (steps 3 and 4: the rising edge), which
-//! says whether the grant took effect and whether the granted flit was a tail.
+//! says whether the grant took effect. A tail needs no call of its own: auxVC
+//! belongs to the VC and outlives the message (§8.4 step 3).
 //! A cycle with no present slot may instead be skipped with
 //! [`VirtualClockScheduler::advance_idle`] (in bulk). Nothing allocates.
 //!
@@ -171,10 +172,9 @@ impl VirtualClockScheduler {
 
     /// Steps 3 and 4 of §8.4, ending the cycle begun by the last `grant`.
     /// `took_effect`: the grant (if any) took effect (at point A: the port also
-    /// won at B); `tail`: the granted flit is a tail. Both are ignored when
-    /// there was no grant.
+    /// won at B). Ignored when there was no grant.
     #[inline]
-    pub fn update(&mut self, took_effect: bool, tail: bool) {
+    pub fn update(&mut self, took_effect: bool) {
         debug_assert!(self.pending, "update without grant");
         self.pending = false;
         let lim = self.lim;
@@ -195,12 +195,9 @@ impl VirtualClockScheduler {
             }
         }
         if won != 0 {
-            let w = (self.winner & 15) as usize;
             if self.rt & won != 0 {
+                // aux belongs to the VC and persists across messages (§8.4 step 3).
                 self.stamped &= !won;
-                if tail {
-                    self.aux[w] = 0;
-                }
             } else {
                 self.be_ptr = if self.winner + 1 == self.m { 0 } else { self.winner + 1 };
             }

@@ -67,7 +67,7 @@ impl IdealVc {
         best
     }
 
-    pub fn update(&mut self, took: bool, tail: bool) {
+    pub fn update(&mut self, took: bool) {
         for k in 0..self.m {
             let Some(s) = self.s[k] else { continue };
             let granted = took && self.winner == Some(k);
@@ -80,9 +80,6 @@ impl IdealVc {
             }
             if granted {
                 self.stamped[k] = false;
-                if tail {
-                    self.aux[k] = 0;
-                }
             }
         }
         if let (true, Some(w)) = (took, self.winner) {
@@ -358,9 +355,9 @@ fn run_mixed(
                 *div = Some(t);
                 continue;
             }
-            f.update(took, tail);
+            f.update(took);
         }
-        ideal.update(took, tail);
+        ideal.update(took);
         grants += (g.is_some() && took) as u64;
         tr.granted(g, took);
         if check_state || t % 4 == 0 {
@@ -462,8 +459,8 @@ fn spread_of_2c_minus_1_is_exact_and_2c_saturates() {
             let gf = f.grant(present, eligible, &vt);
             let gi = i.grant(present, eligible, &vt);
             log.push((gf, gi));
-            f.update(false, false);
-            i.update(false, false);
+            f.update(false);
+            i.update(false);
         }
         (f, i, log)
     };
@@ -516,8 +513,8 @@ fn shares(v: &[u64], be: bool, regulated: bool, c: u32, cycles: u64) -> (Vec<f64
         }
         let g = f.grant(present, present, &vt);
         assert_eq!(g, ideal.grant(present, present, &vt), "cycle {t}");
-        f.update(true, false);
-        ideal.update(true, false);
+        f.update(true);
+        ideal.update(true);
         if let Some(w) = g {
             served[w] += 1;
             if w < k && regulated {
@@ -569,7 +566,7 @@ fn backlogged_undersubscribed_flows_saturate_c16() {
     let mut f = VirtualClockScheduler::new(4, 16, 16);
     for _ in 0..1_000_000 {
         f.grant(0b1111, 0b1111, &v);
-        f.update(true, false);
+        f.update(true);
     }
     assert!(f.saturations() > 0);
 }
