@@ -60,7 +60,7 @@ impl Vclk {
 
     /// §8.4 steps 3–4.
     #[allow(clippy::needless_range_loop)]
-    fn next(&self, c: u32, s: &[Option<u64>], g: Option<usize>, took: bool, tail: bool) -> Vclk {
+    fn next(&self, c: u32, s: &[Option<u64>], g: Option<usize>, took: bool) -> Vclk {
         let m = s.len();
         let mut n = self.clone();
         n.now = self.now + 1;
@@ -244,8 +244,7 @@ impl RefRouter {
             if vclock {
                 for (p, (sv, g)) in vpick.iter().enumerate() {
                     let took = g.is_some_and(|v| movers.contains(&(p * m + v)));
-                    let tail = took && s.ib[p * m + g.unwrap()][0].tail;
-                    nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took, tail);
+                    nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took);
                 }
             }
         }
@@ -272,8 +271,7 @@ impl RefRouter {
                 let vt: Vec<u64> = (0..m).map(|u| s.ob[o * m + u].front().map_or(0, |f| f.vtick)).collect();
                 let e: Vec<bool> = (0..m).map(el).collect();
                 let (sv, g) = s.vclk[o].pick(vtw, &present, &vt, &e);
-                let tail = g.is_some_and(|u| s.ob[o * m + u][0].tail);
-                nx.vclk[o] = s.vclk[o].next(cw, &sv, g, g.is_some(), tail);
+                nx.vclk[o] = s.vclk[o].next(cw, &sv, g, g.is_some());
                 g
             } else if full && fifo {
                 Self::age(m, &s.out_age[o * m..o * m + m], el)

@@ -316,10 +316,6 @@ impl Traffic {
             false
         }
     }
-
-    fn front_tail(&self, g: Option<usize>) -> bool {
-        g.is_some_and(|k| self.src[k].queue.front().unwrap().tail)
-    }
 }
 
 /// Runs `cycles` of mixed traffic; the ideal scheduler drives the traffic, the
@@ -345,7 +341,6 @@ fn run_mixed(
         let o = tr.offer(t, &ideal);
         let g = ideal.grant(o.present, o.eligible, &o.vt);
         let took = o.took_coin;
-        let tail = tr.front_tail(g);
         for (div, f) in fin.iter_mut() {
             if div.is_some() {
                 continue;
