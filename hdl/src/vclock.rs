@@ -174,6 +174,9 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let rmin = m.comb_reg_sym("rmin", c1, "C+1")?;
     let sub = m.comb_reg_sym("sub", c1, "C+1")?;
     let t = m.comb_reg_sym("t", c1, "C+1")?;
+    let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
+    // x - sub clamped at 0, from the borrow of a C+2-bit subtraction
+    let clamp = || r("(dt[C+1] ? {(C+1){1'b0}} : dt[C:0])", c1);
     let a1k = "aux1[k*(C+1) +: (C+1)]";
     let s1k = "stamp1[k*(C+1) +: (C+1)]";
     let taken = "(take_i && gnt[k])";
@@ -224,6 +227,8 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     };
     let mut next = vec![
         a(now1.lv(), r("({1'b0, now_q} + {{C{1'b0}}, 1'b1})", c1))?,
+        a(dt.lv(), Expr::zero_sym("(C+2)", c + 2))?,
+        a(t.lv(), Expr::zero_sym("(C+1)", c1))?,
         a(aux1.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
         a(stamp1.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
         a(stamped1.lv(), stamped_q.e())?,
@@ -242,19 +247,21 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     ];
     next.extend(rebase_sub);
     next.extend(vec![
-        a(t.lv(), r("((now1 > sub) ? (now1 - sub) : {(C+1){1'b0}})", c1))?,
+        a(dt.lv(), r("({1'b0, now1} - {1'b0, sub})", c + 2))?,
+        a(t.lv(), clamp())?,
         a(now_d.lv(), sat("t"))?,
         a(aux_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
         a(stamp_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
         for_(
             "k",
             vec![
-                a(t.lv(), r(&format!("(({a1k} > sub) ? ({a1k} - sub) : {{(C+1){{1'b0}}}})"), c1))?,
+                a(dt.lv(), r(&format!("({{1'b0, {a1k}}} - {{1'b0, sub}})"), c + 2))?,
+                a(t.lv(), clamp())?,
                 a(lv("aux_d[k*C +: C]", "aux_d", c), sat("t"))?,
                 a(t.lv(), r(s1k, c1))?,
                 Stmt::if_(
                     &r("stamped1[k]", 1),
-                    vec![a(t.lv(), r(&format!("(({s1k} > sub) ? ({s1k} - sub) : {{(C+1){{1'b0}}}})"), c1))?],
+                    vec![a(dt.lv(), r(&format!("({{1'b0, {s1k}}} - {{1'b0, sub}})"), c + 2))?, a(t.lv(), clamp())?],
                     vec![],
                 )?,
                 a(lv("stamp_d[k*C +: C]", "stamp_d", c), sat("t"))?,
