@@ -338,6 +338,22 @@ impl Stimulus {
         Ok(&self.inputs)
     }
 
+    /// A Vtick mix that exercises the VirtualClock (docs/microarchitecture.md §8.1):
+    /// best effort (all-ones, and 0), many small real-time Vticks that compete
+    /// closely, and some up to the largest real-time value that push the
+    /// counters into rebasing.
+    fn random_vtick(&mut self, width: u32) -> u64 {
+        let ones = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let max_rt = ones - 1;
+        match self.rng.gen_range(0..100) {
+            0..=14 => ones,
+            15..=17 => 0,
+            18..=67 => self.rng.gen_range(1..=16.min(max_rt)),
+            68..=87 => self.rng.gen_range(1..=512.min(max_rt)),
+            _ => self.rng.gen_range(1..=max_rt),
+        }
+    }
+
     fn random_data(&mut self) -> [u64; MAX_FLIT_WORDS] {
         let w = self.cfg.flit_width() as usize;
         let mut d = [0u64; MAX_FLIT_WORDS];
@@ -369,8 +385,7 @@ impl Stimulus {
             head = self.random_data();
             h.dest.insert(&mut head, dest);
             h.class.insert(&mut head, class);
-            let vt_mask = if h.vtick.width >= 64 { u64::MAX } else { (1u64 << h.vtick.width) - 1 };
-            let vt = self.rng.gen::<u64>() & vt_mask;
+            let vt = self.random_vtick(h.vtick.width);
             h.vtick.insert(&mut head, vt);
             if !self.recent_heads.contains(&head) {
                 break;

@@ -21,8 +21,10 @@ pub fn variant(name: &str, new_name: &str, edits: &[(&str, &str)]) -> RouterConf
     let mut text = std::fs::read_to_string(path).unwrap();
     text = text.replace(&format!("name = \"{name}\""), &format!("name = \"{new_name}\""));
     for (key, value) in edits {
-        let line = text.lines().find(|l| l.starts_with(&format!("{key} ="))).unwrap_or_else(|| panic!("no {key}"));
-        text = text.replace(line, &format!("{key} = {value}"));
+        match text.lines().find(|l| l.starts_with(&format!("{key} ="))) {
+            Some(line) => text = text.replace(line, &format!("{key} = {value}")),
+            None => text = text.replacen("[router]\n", &format!("[router]\n{key} = {value}\n"), 1),
+        }
     }
     RouterConfig::from_toml_str(&text, new_name).unwrap_or_else(|e| panic!("{e}"))
 }
