@@ -23,9 +23,10 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             output_buffer_depth: rng.gen_range(1..=12),
             downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
             crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
-            scheduler: if rng.gen() { Scheduler::Fifo } else { Scheduler::RoundRobin },
+            scheduler: [Scheduler::Fifo, Scheduler::RoundRobin, Scheduler::Virtualclock][rng.gen_range(0..3)],
             traffic_classes: rng.gen_range(0..=9),
             vtick_width: rng.gen_range(6..=34),
+            clock_width: rng.gen_range(6..=34),
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),

@@ -43,10 +43,10 @@ pub enum Mutant {
     /// and from `aux` (clamping at 0), so the oldest waiting stamp and `now`
     /// lose one tick relative to the others.
     VcRebaseOffByOne,
-    /// §8.4 step 3 (`virtualclock` only): a tail whose grant takes effect
-    /// does not discard the message's VirtualClock state: `aux` is kept (and,
-    /// at point A, the input VC's Vtick register is not cleared).
-    VcKeepsAuxAtTail,
+    /// §8.4 step 1 (`virtualclock` only): a flit's stamp is not kept from its
+    /// arrival at the scheduler: a waiting flit is restamped
+    /// `max(now, aux) + vtick` every cycle, so flits that wait lose ground.
+    VcRestampEveryCycle,
     /// §8.4 step 2 (`virtualclock` only): best effort is considered first:
     /// an eligible best-effort slot (round-robin) wins over every real-time
     /// slot; real time is served only when no best-effort slot is eligible.
@@ -74,7 +74,7 @@ impl Mutant {
             Mutant::VcLargestStampWins,
             Mutant::VcNoMaxNow,
             Mutant::VcRebaseOffByOne,
-            Mutant::VcKeepsAuxAtTail,
+            Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
         ]
     }
@@ -95,7 +95,7 @@ impl Mutant {
             Mutant::VcLargestStampWins => "vc-largest-stamp-wins",
             Mutant::VcNoMaxNow => "vc-no-max-now",
             Mutant::VcRebaseOffByOne => "vc-rebase-off-by-one",
-            Mutant::VcKeepsAuxAtTail => "vc-keeps-aux-at-tail",
+            Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
         }
     }
@@ -112,7 +112,7 @@ impl Mutant {
             Mutant::VcLargestStampWins => "VcLargestStampWins",
             Mutant::VcNoMaxNow => "VcNoMaxNow",
             Mutant::VcRebaseOffByOne => "VcRebaseOffByOne",
-            Mutant::VcKeepsAuxAtTail => "VcKeepsAuxAtTail",
+            Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
         }
     }
@@ -126,7 +126,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-keeps-aux-at-tail, vc-best-effort-first)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {

@@ -239,11 +239,8 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         if d.vclock() {
             let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtw, &Expr::zero(d.vtw))?;
             let field = front.e().part(d.vtl, d.vtw)?;
-            let clear = if d.is(Mutant::VcKeepsAuxAtTail) {
-                vec![Stmt::Comment("MUTANT vc-keeps-aux-at-tail: the Vtick register is kept".into())]
-            } else {
-                vec![Stmt::Comment("the tail crossed the crossbar: best effort".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtw))?]
-            };
+            let clear =
+                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtw))?];
             md.comb(vec![
                 Stmt::assign(&vt_d.lv(), &vt_q.e())?,
                 Stmt::if_(
@@ -394,7 +391,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut fulls = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
-    let (mut vticks, mut tails, mut presents) = (vec![], vec![], vec![]);
+    let (mut vticks, mut presents) = (vec![], vec![]);
     for u in 0..m {
         md.comment(format!("Output VC {u}"));
         let front = md.wire(&format!("vc{u}_front"), obw)?;
@@ -442,7 +439,6 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         if d.vc_at_c() {
             fronts.push(front.e().slice(fw - 1, 0)?);
             vticks.push(front.e().slice(obw - 1, fw)?);
-            tails.push(front.e().bit(fw - 2)?);
             presents.push(empty.e().lnot()?);
         } else {
             fronts.push(front.e());
@@ -459,7 +455,6 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         conns.push(("present_i", md.wire_of("present", &cat_lsb_first(&presents)?)?.e()));
         conns.push(("vtick_i", md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e()));
         conns.push(("elig_i", elig.e()));
-        conns.push(("tail_i", md.wire_of("tail", &cat_lsb_first(&tails)?)?.e()));
         conns.push(("take_i", any_pick.e()));
     } else {
         conns.push(("req_i", elig.e()));
@@ -688,11 +683,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 &age_m
             } else if d.vc_at_a() {
                 let va = vtick_all.as_ref().expect("virtualclock");
-                let tails = (0..m).map(|v| tail_of(pi * m + v)).collect::<Result<Vec<_>>>()?;
                 conns.push(("present_i", st_req.e().part(pi * m, m)?));
                 conns.push(("vtick_i", va.e().part(pi * m * d.vtw, m * d.vtw)?));
                 conns.push(("elig_i", ready.e().part(pi * m, m)?));
-                conns.push(("tail_i", t.wire_of(&format!("cand{pi}_tails"), &cat_lsb_first(&tails)?)?.e()));
                 conns.push(("take_i", won.e().bit(pi)?));
                 &vcs_m
             } else {

@@ -30,7 +30,7 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.doc("Fine-Grained VirtualClock scheduler over N slots (docs/microarchitecture.md §8).");
     m.doc("present_i[k]: slot k has a flit at the scheduler; vtick_i[k*VTW +: VTW] is its Vtick");
     m.doc("(0 or all-ones: best effort; else real time); elig_i[k]: the base scheduler's eligibility");
-    m.doc("(implies present); tail_i[k]: the present flit is a tail. gnt_o: one-hot grant (or 0):");
+    m.doc("(implies present). gnt_o: one-hot grant (or 0):");
     m.doc("the eligible real-time slot with the smallest stamp (ties: lowest index), else the");
     m.doc("eligible best-effort slot picked round-robin (be_ptr, stored as a mask of indices >= ptr).");
     m.doc("take_i: the grant takes effect this cycle (the state is updated as if no grant otherwise).");
@@ -44,7 +44,6 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.input_sym("present_i", n, "N")?;
     m.input_sym("vtick_i", n * vtw, "N*VTW")?;
     m.input_sym("elig_i", n, "N")?;
-    m.input_sym("tail_i", n, "N")?;
     m.input("take_i", 1)?;
     let gnt_o = m.output_sym("gnt_o", n, "N")?;
 
@@ -89,11 +88,16 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
         a(lv("rt[k]", "rt", 1), r("(present_i[k] && (vt != {VTW{1'b0}}) && (vt != {VTW{1'b1}}))", 1))?,
     ];
     body1.extend(base_of);
-    body1.push(Stmt::if_(
-        &r("stamped_q[k]", 1),
-        vec![a(lv(sk, "s", c1), r(stampk, c1))?],
-        vec![a(lv(sk, "s", c1), r("(base + {{(C+1-VTW){1'b0}}, vt})", c1))?],
-    )?);
+    if is(Mutant::VcRestampEveryCycle) {
+        body1.push(Stmt::Comment("MUTANT vc-restamp-every-cycle: a waiting flit's stamp is recomputed".into()));
+        body1.push(a(lv(sk, "s", c1), r("(base + {{(C+1-VTW){1'b0}}, vt})", c1))?);
+    } else {
+        body1.push(Stmt::if_(
+            &r("stamped_q[k]", 1),
+            vec![a(lv(sk, "s", c1), r(stampk, c1))?],
+            vec![a(lv(sk, "s", c1), r("(base + {{(C+1-VTW){1'b0}}, vt})", c1))?],
+        )?);
+    }
     m.comb(vec![
         a(vt.lv(), Expr::zero_sym("VTW", vtw))?,
         a(rt.lv(), Expr::zero_sym("N", n))?,
@@ -180,19 +184,7 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let a1k = "aux1[k*(C+1) +: (C+1)]";
     let s1k = "stamp1[k*(C+1) +: (C+1)]";
     let taken = "(take_i && gnt[k])";
-    let tail_stmt = if is(Mutant::VcKeepsAuxAtTail) {
-        Stmt::if_(
-            &r(&format!("({taken} && tail_i[k])"), 1),
-            vec![Stmt::Comment("MUTANT vc-keeps-aux-at-tail: aux is kept".into()), a(lv(a1k, "aux1", c1), r(a1k, c1))?],
-            vec![],
-        )?
-    } else {
-        Stmt::if_(
-            &r(&format!("({taken} && tail_i[k])"), 1),
-            vec![Stmt::Comment("a tail discards the message's state".into()), a(lv(a1k, "aux1", c1), Expr::zero_sym("(C+1)", c1))?],
-            vec![],
-        )?
-    };
+    // aux belongs to the slot and persists across messages (§8.4 step 3): a tail needs no logic.
     let next_k = vec![
         a(lv(a1k, "aux1", c1), r(auxk, c1))?,
         a(lv(s1k, "stamp1", c1), r(stampk, c1))?,
@@ -211,7 +203,6 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
                     ],
                     vec![Stmt::if_(&r(taken, 1), vec![a(lv("stamped1[k]", "stamped1", 1), Expr::one_bit(false))?], vec![])?],
                 )?,
-                tail_stmt,
             ],
             vec![],
         )?,

@@ -27,7 +27,7 @@ impl Ref {
         Ref { n, c, vtw, now: 0, aux: vec![0; n], stamp: vec![0; n], stamped: vec![false; n], be_ptr: 0 }
     }
     /// One cycle; returns the grant (slot index or None).
-    fn step(&mut self, present: &[bool], vt: &[u64], elig: &[bool], tail: &[bool], take: bool) -> Option<usize> {
+    fn step(&mut self, present: &[bool], vt: &[u64], elig: &[bool], take: bool) -> Option<usize> {
         let ones = (1u64 << self.vtw) - 1;
         let rt: Vec<bool> = (0..self.n).map(|k| present[k] && vt[k] != 0 && vt[k] != ones).collect();
         let s: Vec<u64> =
@@ -65,9 +65,6 @@ impl Ref {
                 }
             } else if tk {
                 stamped1[k] = false;
-            }
-            if tk && tail[k] {
-                aux1[k] = 0;
             }
         }
         let over = now1 >= top || aux1.iter().any(|&a| a >= top) || (0..self.n).any(|k| stamped1[k] && stamp1[k] >= top);
@@ -122,10 +119,9 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
         }
         let present: Vec<bool> = left.iter().map(|&l| l > 0).collect();
         let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(5) != 0).collect();
-        let tail: Vec<bool> = left.iter().map(|&l| l == 1).collect();
         let take = rng.below(5) != 0;
         let vts: Vec<u64> = (0..n).map(|k| if present[k] { vt[k] } else { rng.below(ones + 1) }).collect();
-        let g = model.step(&present, &vts, &elig, &tail, take);
+        let g = model.step(&present, &vts, &elig, take);
         expected.push(g.map(|k| 1u64 << k).unwrap_or(0));
         if let (Some(k), true) = (g, take) {
             left[k] -= 1;
@@ -137,10 +133,9 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
         }
         let _ = writeln!(
             tb_body,
-            "    present = {n}'d{}; elig = {n}'d{}; tail = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1;",
+            "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1;",
             bits(&present),
             bits(&elig),
-            bits(&tail),
             take as u8,
             vflat.trim_end_matches(", ")
         );
@@ -150,9 +145,9 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
     let dir = TempDir::new(&format!("vcs_{n}_{c}_{seed}"));
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
     let tb = format!(
-        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig, tail; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
-         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .elig_i(elig), .tail_i(tail), .take_i(take), .gnt_o(gnt));\n  \
-         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; tail = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
+        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
+         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .elig_i(elig), .take_i(take), .gnt_o(gnt));\n  \
+         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
         n1 = n - 1,
         vw1 = n as u32 * vtw - 1
     );
