@@ -79,10 +79,15 @@ struct Flow {
     dest: u64,
     vtick: u64,
     pace: Pace,
+    /// Flits per message (each message pays the RC and VA cycles again).
+    len: usize,
 }
 
 const FLOW_ID_LSB: u32 = 24;
 const MESSAGE_FLITS: usize = 16;
+/// Best-effort messages are long, so that the RC/VA bubble between them
+/// (2 cycles in which the VC is not at the scheduler) costs < 2 %.
+const BE_MESSAGE_FLITS: usize = 128;
 
 /// Sinks hold their credits this long at the start, so that the output and
 /// then the input buffers fill: afterwards the scheduler, not the order in
@@ -145,7 +150,7 @@ fn shares(cfg: &RouterConfig, flows: &[Flow], cycles: u64) -> Vec<u64> {
             if port_busy[flow.port] || credits[i] == 0 || !ready {
                 continue;
             }
-            let k_in_msg = sent[i] % MESSAGE_FLITS;
+            let k_in_msg = sent[i] % flow.len;
             let mut data = [0u64; 4];
             if k_in_msg == 0 {
                 cfg.header().dest.insert(&mut data, flow.dest);
@@ -153,7 +158,7 @@ fn shares(cfg: &RouterConfig, flows: &[Flow], cycles: u64) -> Vec<u64> {
                 data[0] |= (i as u64) << FLOW_ID_LSB;
             }
             inputs.flits[flow.port] =
-                LinkFlit { valid: true, vc: flow.vc, head: k_in_msg == 0, tail: k_in_msg == MESSAGE_FLITS - 1, data };
+                LinkFlit { valid: true, vc: flow.vc, head: k_in_msg == 0, tail: k_in_msg == flow.len - 1, data };
             port_busy[flow.port] = true;
             credits[i] -= 1;
             sent[i] += 1;
@@ -193,12 +198,17 @@ fn backlogged_shares(cfg: &RouterConfig, flows: Vec<Flow>, vticks: &[u64]) {
 
 #[test]
 fn shares_multiplexed_crossbar_backlogged() {
-    // Point A: flows on different VCs of input port 0, all to output port 1.
+    // Point A: flows on different VCs of input port 0 contend for its crossbar
+    // input. Each leaves on its own output port, so that no output (point C,
+    // round-robin) limits them: the crossbar input is the bottleneck.
     let cfg = variant("mesh5", "mesh5_vc", &[VC]);
     let vticks = [2u64, 3, 6];
-    let mut flows: Vec<Flow> =
-        vticks.iter().enumerate().map(|(i, &v)| Flow { port: 0, vc: i as u8, dest: 1, vtick: v, pace: Pace::Backlogged }).collect();
-    flows.push(Flow { port: 0, vc: 3, dest: 1, vtick: best_effort_vtick(&cfg), pace: Pace::Backlogged });
+    let mut flows: Vec<Flow> = vticks
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| Flow { port: 0, vc: i as u8, dest: 1 + i as u64, vtick: v, pace: Pace::Backlogged, len: MESSAGE_FLITS })
+        .collect();
+    flows.push(Flow { port: 0, vc: 3, dest: 4, vtick: best_effort_vtick(&cfg), pace: Pace::Backlogged, len: BE_MESSAGE_FLITS });
     backlogged_shares(&cfg, flows, &vticks);
 }
 
@@ -211,19 +221,23 @@ fn shares_full_crossbar_backlogged() {
     // (docs/microarchitecture.md §8.5).
     let vticks = [2u64, 4, 8, 8];
     let flows: Vec<Flow> =
-        vticks.iter().enumerate().map(|(i, &v)| Flow { port: [0, 2, 3, 4][i], vc: 0, dest: 1, vtick: v, pace: Pace::Backlogged }).collect();
+        vticks.iter().enumerate().map(|(i, &v)| Flow { port: [0, 2, 3, 4][i], vc: 0, dest: 1, vtick: v, pace: Pace::Backlogged, len: MESSAGE_FLITS }).collect();
     backlogged_shares(&cfg, flows, &vticks);
 }
 
 #[test]
 fn best_effort_gets_only_the_leftover() {
     // Regulated real-time flows at rates 1/4, 1/5, 1/10 (sum 0.55) and a
-    // backlogged best-effort flow on the same input port (point A).
+    // backlogged best-effort flow on the same input port (point A), each to
+    // its own output port.
     let cfg = variant("mesh5", "mesh5_vc", &[VC]);
     let rates = [4u64, 5, 10];
-    let mut flows: Vec<Flow> =
-        rates.iter().enumerate().map(|(i, &v)| Flow { port: 0, vc: i as u8, dest: 1, vtick: v, pace: Pace::Every(v) }).collect();
-    flows.push(Flow { port: 0, vc: 3, dest: 1, vtick: best_effort_vtick(&cfg), pace: Pace::Backlogged });
+    let mut flows: Vec<Flow> = rates
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| Flow { port: 0, vc: i as u8, dest: 1 + i as u64, vtick: v, pace: Pace::Every(v), len: MESSAGE_FLITS })
+        .collect();
+    flows.push(Flow { port: 0, vc: 3, dest: 4, vtick: best_effort_vtick(&cfg), pace: Pace::Backlogged, len: BE_MESSAGE_FLITS });
     let cycles = 1_000_000u64;
     let got = shares(&cfg, &flows, cycles);
     for (i, &v) in rates.iter().enumerate() {
