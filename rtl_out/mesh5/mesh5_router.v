@@ -13,6 +13,7 @@
 //   scheduler = "round_robin"
 //   traffic_classes = 2
 //   vtick_width = 16
+//   clock_width = 16
 //
 //   [topology]
 //   kind = "single_switch"

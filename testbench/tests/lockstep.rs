@@ -17,7 +17,8 @@ const CYCLES: u64 = 100_000;
 fn lockstep(cfg: RouterConfig, seed: u64, injection_rate: f64) {
     let mut rtl = rtl(&cfg, None);
     let mut model = Router::new(&cfg);
-    let mut opts = LockstepOptions { cycles: CYCLES, seed, waveform_dir: Some(waveform_dir()), ..Default::default() };
+    let mut opts =
+        LockstepOptions { cycles: CYCLES, seed, traffic: traffic_for(&cfg), waveform_dir: Some(waveform_dir()), ..Default::default() };
     opts.traffic.injection_rate = injection_rate;
     let report = run_lockstep(&cfg, &mut rtl, &mut model, &opts).unwrap_or_else(|e| panic!("{}: {e}", cfg.name()));
     eprintln!("{}: {report}", cfg.name());

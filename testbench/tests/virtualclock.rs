@@ -19,7 +19,8 @@ const VC: (&str, &str) = ("scheduler", "\"virtualclock\"");
 fn lockstep(cfg: RouterConfig, seed: u64) {
     assert_eq!(cfg.scheduler(), Scheduler::Virtualclock);
     let mut rtl = rtl(&cfg, None);
-    let opts = LockstepOptions { cycles: CYCLES, seed, waveform_dir: Some(waveform_dir()), ..Default::default() };
+    let opts =
+        LockstepOptions { cycles: CYCLES, seed, traffic: traffic_for(&cfg), waveform_dir: Some(waveform_dir()), ..Default::default() };
     let report = run_lockstep(&cfg, &mut rtl, &mut Router::new(&cfg), &opts).unwrap_or_else(|e| panic!("{}: {e}", cfg.name()));
     eprintln!("{}: {report}", cfg.name());
     assert!(report.cycles >= CYCLES);

@@ -34,6 +34,17 @@ pub fn rtl(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
     VerilatedRouter::build(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
 }
 
+/// Random traffic that fills even deep buffers: a hotspot output and long
+/// sink stall bursts for routers whose VC buffers hold more than 16 flits.
+pub fn traffic_for(cfg: &RouterConfig) -> wormqos_testbench::stimulus::TrafficParams {
+    let mut t = wormqos_testbench::stimulus::TrafficParams::default();
+    if cfg.input_buffer_depth() > 16 {
+        t.hotspot = Some((0, 0.3));
+        t.stall_burst_max = 300;
+    }
+    t
+}
+
 pub fn waveform_dir() -> PathBuf {
     workspace().join("target").join("test-waves")
 }
