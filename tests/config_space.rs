@@ -11,22 +11,30 @@ use std::process::Command;
 use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterParams, Scheduler, Topology};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
-    // Ranges reach past the legal ones on both sides so both outcomes occur.
-    let ports = rng.gen_range(0..=34);
+    // Half the draws are small routers (cheap to push through the tools), half
+    // span the whole space; both reach past the legal ranges on every side so
+    // that both outcomes occur.
+    let small = rng.gen_bool(0.5);
+    let ports = if small { rng.gen_range(1..=6) } else { rng.gen_range(0..=34) };
+    let vcs = if small { rng.gen_range(0..=4) } else { rng.gen_range(0..=17) };
+    let flit_width = if small { rng.gen_range(8..=80) } else { rng.gen_range(4..=260) };
+    let (ibd, obd) = if small { (rng.gen_range(3..=10), rng.gen_range(1..=6)) } else { (rng.gen_range(2..=24), rng.gen_range(1..=12)) };
+    let clock_width = if small { rng.gen_range(7..=20) } else { rng.gen_range(6..=34) };
+    let vtick_width = if small { rng.gen_range(7..=clock_width + 1) } else { rng.gen_range(6..=34) };
     ConfigFile {
         name: format!("p{}", rng.gen::<u32>()),
         router: RouterParams {
             ports,
-            vcs: rng.gen_range(0..=17),
-            flit_width: rng.gen_range(4..=260),
-            input_buffer_depth: rng.gen_range(2..=24),
-            output_buffer_depth: rng.gen_range(1..=12),
+            vcs,
+            flit_width,
+            input_buffer_depth: ibd,
+            output_buffer_depth: obd,
             downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
             crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
             scheduler: [Scheduler::Fifo, Scheduler::RoundRobin, Scheduler::Virtualclock][rng.gen_range(0..3)],
             traffic_classes: rng.gen_range(0..=9),
-            vtick_width: rng.gen_range(6..=34),
-            clock_width: rng.gen_range(6..=34),
+            vtick_width,
+            clock_width,
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
