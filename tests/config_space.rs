@@ -8,7 +8,7 @@
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::path::Path;
 use std::process::Command;
-use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterParams, Scheduler, Topology};
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, Topology};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
     // Half the draws are small routers (cheap to push through the tools), half
@@ -32,13 +32,20 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
             crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
             scheduler: [Scheduler::Fifo, Scheduler::RoundRobin, Scheduler::Virtualclock][rng.gen_range(0..3)],
-            traffic_classes: rng.gen_range(0..=9),
+            traffic_classes: rng.gen_bool(0.8).then(|| rng.gen_range(0..=9)),
+            mode: [RouterMode::Unpartitioned, RouterMode::Traditional, RouterMode::NonPreemptive, RouterMode::Preemptive]
+                [rng.gen_range(0..4)],
+            vc_ratio: rng.gen_bool(0.4).then(|| (0..rng.gen_range(1..=4)).map(|_| rng.gen_range(0..=100)).collect()),
+            vc_classes: rng.gen_bool(0.2).then(|| (0..vcs).map(|_| rng.gen_range(0..=3)).collect()),
+            acceleration: rng.gen_bool(0.3),
+            block_size: if rng.gen_bool(0.7) { 1 } else { rng.gen_range(0..=70) },
             vtick_width,
             clock_width,
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
         },
+        synthesis: Default::default(),
     }
 }
 
@@ -76,7 +83,7 @@ fn sweep(samples: usize, tool_checks: usize, seed: u64) {
                 invalid += 1;
                 let msg = e.to_string();
                 assert!(msg.contains("field `"), "error must name a field: {msg}");
-                assert!(msg.contains("..="), "error must give the allowed range: {msg}");
+                assert!(msg.contains("..=") || msg.contains("allowed values"), "error must give the allowed range or values: {msg}");
             }
             Ok(cfg) => {
                 valid += 1;

@@ -24,6 +24,8 @@ pub const OUTPUT_DEPTH_RANGE: (u32, u32) = (MIN_OUTPUT_BUFFER_DEPTH, 256);
 pub const CLASSES_RANGE: (u32, u32) = (1, 8);
 pub const VTICK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const CLOCK_WIDTH_RANGE: (u32, u32) = (8, 32);
+pub const BLOCK_SIZE_RANGE: (u32, u32) = (1, 64);
+pub const TARGET_MHZ_RANGE: (u32, u32) = (1, 1000);
 
 /// Crossbar organisation (MediaWorm §III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,6 +51,66 @@ pub enum Scheduler {
     /// is stamped `max(now, auxVC) + Vtick` of its message; smallest stamp wins;
     /// best effort only when no real-time flit is eligible.
     Virtualclock,
+}
+
+/// QoS organisation of the router (`003_…` §3.2; docs/microarchitecture.md §9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RouterMode {
+    /// The foundation router: any message may use any VC, no preemption,
+    /// any scheduler.
+    #[default]
+    Unpartitioned,
+    /// TR: VCs statically partitioned among the classes, FIFO scheduler.
+    Traditional,
+    /// NP (MediaWorm): VCs statically partitioned among the classes,
+    /// VirtualClock scheduler.
+    NonPreemptive,
+    /// P: any VC carries any class; a higher-priority header preempts a
+    /// lower-priority message in the input buffer (extra buffers, history
+    /// stack, dummy tail/header). VirtualClock scheduler.
+    Preemptive,
+}
+
+impl RouterMode {
+    fn is_unpartitioned(&self) -> bool {
+        *self == RouterMode::Unpartitioned
+    }
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            RouterMode::Unpartitioned => "unpartitioned",
+            RouterMode::Traditional => "traditional",
+            RouterMode::NonPreemptive => "non_preemptive",
+            RouterMode::Preemptive => "preemptive",
+        }
+    }
+    /// Whether the VCs are statically divided among the classes.
+    pub fn is_partitioned(&self) -> bool {
+        matches!(self, RouterMode::Traditional | RouterMode::NonPreemptive)
+    }
+}
+
+/// Synthesis targets (used by the constraint and report generators).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SynthesisParams {
+    /// Target clock frequency in MHz (the XDC's `create_clock` period).
+    #[serde(default = "default_target_mhz")]
+    pub target_mhz: u32,
+}
+
+fn default_target_mhz() -> u32 {
+    100
+}
+
+impl Default for SynthesisParams {
+    fn default() -> Self {
+        SynthesisParams { target_mhz: default_target_mhz() }
+    }
+}
+
+fn is_default_synthesis(s: &SynthesisParams) -> bool {
+    *s == SynthesisParams::default()
 }
 
 /// Where the router sits; decides the routing table.
@@ -85,8 +147,27 @@ pub struct RouterParams {
     pub downstream_buffer_depth: Option<u32>,
     pub crossbar: Crossbar,
     pub scheduler: Scheduler,
-    #[serde(default = "default_classes")]
-    pub traffic_classes: u32,
+    /// Number of traffic classes, which are also the priority levels s of
+    /// the QoS modes: class s-1 is the highest priority. Default 2, or 3
+    /// (control > real time > best effort) when `mode` is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic_classes: Option<u32>,
+    #[serde(default, skip_serializing_if = "RouterMode::is_unpartitioned")]
+    pub mode: RouterMode,
+    /// Traditional / non-preemptive: weights per class (index = class) from
+    /// which the VC partition is derived (e.g. an x:y ratio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vc_ratio: Option<Vec<u32>>,
+    /// Traditional / non-preemptive: the class of every VC (index = VC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vc_classes: Option<Vec<u32>>,
+    /// Preemptive, multiplexed crossbar: flit acceleration (`003_…` §3.2.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub acceleration: bool,
+    /// Block-level multiplexing: the scheduler keeps a granted slot for up to
+    /// this many flits (1 = flit-level).
+    #[serde(default = "default_block_size", skip_serializing_if = "is_one")]
+    pub block_size: u32,
     #[serde(default = "default_vtick_width")]
     pub vtick_width: u32,
     /// Width of the VirtualClock counters (`now`, auxVC, stamps); see
@@ -95,8 +176,11 @@ pub struct RouterParams {
     pub clock_width: u32,
 }
 
-fn default_classes() -> u32 {
-    2
+fn default_block_size() -> u32 {
+    1
+}
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 fn default_vtick_width() -> u32 {
     16
@@ -105,7 +189,7 @@ fn default_clock_width() -> u32 {
     16
 }
 
-/// The file format: `name`, `[router]`, optional `[topology]`.
+/// The file format: `name`, `[router]`, optional `[topology]`, optional `[synthesis]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
@@ -113,6 +197,8 @@ pub struct ConfigFile {
     pub router: RouterParams,
     #[serde(default)]
     pub topology: Topology,
+    #[serde(default, skip_serializing_if = "is_default_synthesis")]
+    pub synthesis: SynthesisParams,
 }
 
 /// A field's value is outside what the router supports.
@@ -205,6 +291,9 @@ pub struct RouterConfig {
     file: ConfigFile,
     header: HeaderLayout,
     routes: Vec<u32>,
+    classes: u32,
+    /// Class of every VC in the partitioned modes, empty otherwise.
+    vc_class: Vec<u32>,
 }
 
 fn check_range(field: &str, v: u32, (lo, hi): (u32, u32)) -> Result<(), ConfigError> {
@@ -249,7 +338,11 @@ impl RouterConfig {
         if let Some(d) = r.downstream_buffer_depth {
             check_range("router.downstream_buffer_depth", d, INPUT_DEPTH_RANGE)?;
         }
-        check_range("router.traffic_classes", r.traffic_classes, CLASSES_RANGE)?;
+        let classes = r.traffic_classes.unwrap_or(if r.mode.is_unpartitioned() { 2 } else { 3 });
+        check_range("router.traffic_classes", classes, CLASSES_RANGE)?;
+        let vc_class = validate_mode(r, classes)?;
+        check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
+        check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
         if r.vtick_width > r.clock_width {
@@ -267,7 +360,7 @@ impl RouterConfig {
             Topology::SingleSwitch { .. } => r.ports,
         };
         let dest = Field { lsb: 0, width: index_width(endpoints) };
-        let class = Field { lsb: dest.lsb + dest.width, width: index_width(r.traffic_classes) };
+        let class = Field { lsb: dest.lsb + dest.width, width: index_width(classes) };
         let vtick = Field { lsb: class.lsb + class.width, width: r.vtick_width };
         let header = HeaderLayout { dest, class, vtick };
         if header.width() > r.flit_width {
@@ -308,7 +401,7 @@ impl RouterConfig {
                 t.clone()
             }
         };
-        Ok(RouterConfig { file, header, routes })
+        Ok(RouterConfig { file, header, routes, classes, vc_class })
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
@@ -372,8 +465,41 @@ impl RouterConfig {
     pub fn scheduler(&self) -> Scheduler {
         self.file.router.scheduler
     }
+    /// Number of traffic classes = priority levels s, 1..=8; class s-1 is the highest priority.
     pub fn traffic_classes(&self) -> u32 {
-        self.file.router.traffic_classes
+        self.classes
+    }
+    pub fn mode(&self) -> RouterMode {
+        self.file.router.mode
+    }
+    /// Extra input buffers (lanes) per input VC: s-1 in the preemptive mode, else 0.
+    pub fn extra_lanes(&self) -> usize {
+        if self.mode() == RouterMode::Preemptive {
+            self.classes as usize - 1
+        } else {
+            0
+        }
+    }
+    /// The class each VC is reserved for (index = VC), in the partitioned
+    /// modes; `None` when any class may use any VC.
+    pub fn vc_classes(&self) -> Option<&[u32]> {
+        if self.vc_class.is_empty() {
+            None
+        } else {
+            Some(&self.vc_class)
+        }
+    }
+    /// Flit acceleration (preemptive mode, multiplexed crossbar only).
+    pub fn acceleration(&self) -> bool {
+        self.file.router.acceleration
+    }
+    /// Block size b of block-level multiplexing, 1..=64 (1 = flit level).
+    pub fn block_size(&self) -> u32 {
+        self.file.router.block_size
+    }
+    /// Target clock frequency for synthesis constraints, MHz.
+    pub fn target_mhz(&self) -> u32 {
+        self.file.synthesis.target_mhz
     }
     /// Width of the VirtualClock counters, 8..=32, at least `header().vtick.width`.
     pub fn clock_width(&self) -> u32 {
@@ -399,6 +525,142 @@ impl RouterConfig {
     pub fn route(&self, dest: u64) -> usize {
         self.routes.get(dest as usize).copied().unwrap_or(0) as usize
     }
+}
+
+/// Checks the mode-dependent fields and returns the VC partition (class of
+/// each VC) for the partitioned modes, empty otherwise.
+fn validate_mode(r: &RouterParams, classes: u32) -> Result<Vec<u32>, ConfigError> {
+    let need_scheduler = match r.mode {
+        RouterMode::Unpartitioned => None,
+        RouterMode::Traditional => Some(Scheduler::Fifo),
+        RouterMode::NonPreemptive | RouterMode::Preemptive => Some(Scheduler::Virtualclock),
+    };
+    if let Some(s) = need_scheduler {
+        if r.scheduler != s {
+            let name = |s: Scheduler| match s {
+                Scheduler::Fifo => "fifo",
+                Scheduler::RoundRobin => "round_robin",
+                Scheduler::Virtualclock => "virtualclock",
+            };
+            return Err(ConfigError::field(
+                "router.scheduler",
+                name(r.scheduler),
+                format!("mode `{}` needs scheduler `{}` (allowed values: {})", r.mode.as_str(), name(s), name(s)),
+            ));
+        }
+    }
+    if r.mode == RouterMode::Preemptive && classes < 2 {
+        return Err(ConfigError::field(
+            "router.traffic_classes",
+            classes,
+            format!("the preemptive mode needs at least two priority levels: allowed range 2..={}", CLASSES_RANGE.1),
+        ));
+    }
+    if r.acceleration && (r.mode != RouterMode::Preemptive || r.crossbar != Crossbar::Multiplexed) {
+        return Err(ConfigError::field(
+            "router.acceleration",
+            "true",
+            "acceleration acts at the input-port scheduler (point A): it needs mode = \"preemptive\" and crossbar = \"multiplexed\" (allowed values: false otherwise)",
+        ));
+    }
+    let m = r.vcs;
+    if !r.mode.is_partitioned() {
+        for (field, given) in [("router.vc_ratio", r.vc_ratio.is_some()), ("router.vc_classes", r.vc_classes.is_some())] {
+            if given {
+                return Err(ConfigError::field(
+                    field,
+                    "(given)",
+                    format!(
+                        "a static VC partition only exists in the traditional and non_preemptive modes; mode is `{}` (allowed values: leave it out)",
+                        r.mode.as_str()
+                    ),
+                ));
+            }
+        }
+        return Ok(Vec::new());
+    }
+    if m < classes {
+        return Err(ConfigError::field(
+            "router.vcs",
+            m,
+            format!("a static partition gives every class at least one VC: allowed range {classes}..={} (router.traffic_classes = {classes})", VCS_RANGE.1),
+        ));
+    }
+    match (&r.vc_ratio, &r.vc_classes) {
+        (Some(_), Some(_)) | (None, None) => Err(ConfigError::field(
+            "router.vc_ratio",
+            if r.vc_ratio.is_some() { "(given together with router.vc_classes)" } else { "(missing)" },
+            format!("mode `{}` needs exactly one of router.vc_ratio (one weight per class) or router.vc_classes (one class per VC)", r.mode.as_str()),
+        )),
+        (Some(w), None) => {
+            if w.len() as u32 != classes {
+                return Err(ConfigError::field(
+                    "router.vc_ratio",
+                    format!("{} entries", w.len()),
+                    format!("one weight per class: exactly {classes} entries, each 0..=1000000"),
+                ));
+            }
+            if let Some((c, &x)) = w.iter().enumerate().find(|(_, &x)| x > 1_000_000) {
+                return Err(ConfigError::field(format!("router.vc_ratio[{c}]"), x, "allowed range 0..=1000000"));
+            }
+            Ok(partition_from_ratio(w, m))
+        }
+        (None, Some(map)) => {
+            if map.len() as u32 != m {
+                return Err(ConfigError::field(
+                    "router.vc_classes",
+                    format!("{} entries", map.len()),
+                    format!("one class per VC: exactly {m} entries, each 0..={}", classes - 1),
+                ));
+            }
+            if let Some((v, &c)) = map.iter().enumerate().find(|(_, &c)| c >= classes) {
+                return Err(ConfigError::field(format!("router.vc_classes[{v}]"), c, format!("a class: allowed range 0..={}", classes - 1)));
+            }
+            if let Some(c) = (0..classes).find(|c| !map.contains(c)) {
+                return Err(ConfigError::field(
+                    "router.vc_classes",
+                    format!("{map:?}"),
+                    format!("class {c} has no VC; every class 0..={} needs at least one", classes - 1),
+                ));
+            }
+            Ok(map.clone())
+        }
+    }
+}
+
+/// Every class gets one VC; the other `m - s` VCs are split in proportion to
+/// the weights by largest remainder (ties to the higher class). Classes take
+/// consecutive VCs in descending class order from VC 0, so the highest class
+/// (control) owns VC 0, as in `003_…` §4.2.
+pub fn partition_from_ratio(weights: &[u32], m: u32) -> Vec<u32> {
+    let s = weights.len() as u32;
+    let spare = (m - s) as u64;
+    let total: u64 = weights.iter().map(|&w| w as u64).sum();
+    let mut count: Vec<u64> = vec![1; s as usize];
+    if spare > 0 {
+        if total == 0 {
+            // No preference: everything spare goes to the lowest class.
+            count[0] += spare;
+        } else {
+            let mut rem: Vec<(u64, usize)> = Vec::new();
+            let mut given = 0;
+            for (c, &w) in weights.iter().enumerate() {
+                let share = spare * w as u64;
+                count[c] += share / total;
+                given += share / total;
+                rem.push((share % total, c));
+            }
+            rem.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+            for &(_, c) in rem.iter().take((spare - given) as usize) {
+                count[c] += 1;
+            }
+        }
+    }
+    let mut map = Vec::with_capacity(m as usize);
+    for c in (0..s as usize).rev() {
+        map.extend(std::iter::repeat(c as u32).take(count[c] as usize));
+    }
+    map
 }
 
 impl fmt::Display for RouterConfig {
@@ -508,6 +770,74 @@ scheduler = "round_robin"
         assert_eq!(f.extract(&d), 0x3a5);
         assert_eq!(d[0] >> 60, 0x5);
         assert_eq!(d[1], 0x3a);
+    }
+
+    #[test]
+    fn modes_default_to_three_classes_and_need_their_scheduler() {
+        let c = RouterConfig::from_toml_str(&base(), "t").unwrap();
+        assert_eq!((c.mode(), c.traffic_classes(), c.extra_lanes()), (RouterMode::Unpartitioned, 2, 0));
+        let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
+        let c = RouterConfig::from_toml_str(&p, "t").unwrap();
+        assert_eq!((c.traffic_classes(), c.extra_lanes(), c.header().class.width), (3, 2, 2));
+        assert!(c.vc_classes().is_none());
+        let msg = err(&(base() + "mode = \"preemptive\"\n")).to_string();
+        assert!(msg.contains("router.scheduler") && msg.contains("virtualclock"), "{msg}");
+        let msg = err(&(base() + "mode = \"traditional\"\nvc_ratio = [1, 1, 1]\n")).to_string();
+        assert!(msg.contains("router.scheduler") && msg.contains("fifo"), "{msg}");
+        let msg = err(&(p.clone() + "traffic_classes = 1\n")).to_string();
+        assert!(msg.contains("router.traffic_classes") && msg.contains("2..=8"), "{msg}");
+    }
+
+    #[test]
+    fn partition_from_ratio_gives_every_class_a_vc_and_control_vc0() {
+        // 16 VCs, BE:RT:control = 80:20:0 -> control 1, the 13 spare split 80:20.
+        let map = partition_from_ratio(&[80, 20, 0], 16);
+        let count = |c| map.iter().filter(|&&x| x == c).count();
+        assert_eq!((count(0), count(1), count(2)), (1 + 10, 1 + 3, 1));
+        assert_eq!(map[0], 2);
+        assert_eq!(&map[1..5], &[1, 1, 1, 1]);
+        assert_eq!(partition_from_ratio(&[1, 1], 2), vec![1, 0]);
+        // 3 spare VCs, equal weights: the remainder tie goes to the higher class.
+        assert_eq!(partition_from_ratio(&[1, 1], 5), vec![1, 1, 1, 0, 0]);
+        assert_eq!(partition_from_ratio(&[0, 0], 4), vec![1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn partitions_are_checked() {
+        let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\n";
+        let msg = err(&np).to_string();
+        assert!(msg.contains("router.vc_ratio") && msg.contains("exactly one"), "{msg}");
+        let c = RouterConfig::from_toml_str(&(np.clone() + "vc_classes = [2, 1, 0, 0]\n"), "t").unwrap();
+        assert_eq!(c.vc_classes(), Some(&[2, 1, 0, 0][..]));
+        let msg = err(&(np.clone() + "vc_classes = [2, 1, 1, 1]\n")).to_string();
+        assert!(msg.contains("class 0 has no VC"), "{msg}");
+        let msg = err(&(np.clone() + "vc_classes = [2, 1, 3, 0]\n")).to_string();
+        assert!(msg.contains("router.vc_classes[2]") && msg.contains("0..=2"), "{msg}");
+        let msg = err(&(np.clone() + "vc_ratio = [1, 2]\n")).to_string();
+        assert!(msg.contains("exactly 3 entries"), "{msg}");
+        let msg = err(&(np.replace("vcs = 4", "vcs = 2") + "vc_ratio = [1, 1, 1]\n")).to_string();
+        assert!(msg.contains("router.vcs") && msg.contains("3..=16"), "{msg}");
+        let msg = err(&(base() + "vc_ratio = [1, 1]\n")).to_string();
+        assert!(msg.contains("router.vc_ratio") && msg.contains("only exists"), "{msg}");
+    }
+
+    #[test]
+    fn acceleration_and_block_size_are_checked() {
+        let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
+        let c = RouterConfig::from_toml_str(&(p.clone() + "acceleration = true\nblock_size = 5\n"), "t").unwrap();
+        assert!(c.acceleration());
+        assert_eq!(c.block_size(), 5);
+        let msg = err(&(p.replace("multiplexed", "full") + "acceleration = true\n")).to_string();
+        assert!(msg.contains("router.acceleration") && msg.contains("multiplexed"), "{msg}");
+        let msg = err(&(base() + "acceleration = true\n")).to_string();
+        assert!(msg.contains("router.acceleration"), "{msg}");
+        let msg = err(&(base() + "block_size = 0\n")).to_string();
+        assert!(msg.contains("router.block_size") && msg.contains("1..=64"), "{msg}");
+        let msg = err(&(base() + "[synthesis]\ntarget_mhz = 0\n")).to_string();
+        assert!(msg.contains("synthesis.target_mhz") && msg.contains("1..=1000"), "{msg}");
+        let c = RouterConfig::from_toml_str(&(base() + "[synthesis]\ntarget_mhz = 250\n"), "t").unwrap();
+        assert_eq!(c.target_mhz(), 250);
+        assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
     }
 
     #[test]

@@ -90,6 +90,7 @@ fn main() {
                 }
                 inp.flits[p] = LinkFlit {
                     valid: true,
+                    dummy: false,
                     vc: s.vc as u8,
                     head: k == 0,
                     tail: s.left == 0,

@@ -26,7 +26,7 @@
 //! let mut r = Router::new(&cfg);
 //! let mut inp = RouterInputs::idle(&cfg);
 //! // A one-flit message to destination 1, on input port 0, in cycle 0.
-//! inp.flits[0] = LinkFlit { valid: true, vc: 0, head: true, tail: true, data: [1, 0, 0, 0] };
+//! inp.flits[0] = LinkFlit { valid: true, dummy: false, vc: 0, head: true, tail: true, data: [1, 0, 0, 0] };
 //! r.step(&inp);
 //! inp.clear();
 //! for _ in 1..5 {

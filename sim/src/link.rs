@@ -15,11 +15,15 @@ pub struct LinkFlit {
     pub vc: u8,
     pub head: bool,
     pub tail: bool,
+    /// Preemptive mode only (docs/microarchitecture.md §9): a dummy header
+    /// (with `head`) or dummy tail (with `tail`) made by a preempting router;
+    /// always false in the other modes, whose links have no such wire.
+    pub dummy: bool,
     pub data: [u64; MAX_FLIT_WORDS],
 }
 
 impl LinkFlit {
-    pub const IDLE: LinkFlit = LinkFlit { valid: false, vc: 0, head: false, tail: false, data: [0; MAX_FLIT_WORDS] };
+    pub const IDLE: LinkFlit = LinkFlit { valid: false, vc: 0, head: false, tail: false, dummy: false, data: [0; MAX_FLIT_WORDS] };
 }
 
 /// Inputs of one cycle: a flit per input port, and per output port the

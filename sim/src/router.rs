@@ -572,7 +572,7 @@ impl Router {
             if !self.age_c {
                 op.oc_ptr = inc_mod(u, m) as u8;
             }
-            self.outputs.flits[o] = LinkFlit { valid: true, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+            self.outputs.flits[o] = LinkFlit { valid: true, dummy: false, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
             self.stats.tails_forwarded += f.tail as u64;
             self.stats.flits_forwarded += 1;
             if self.vc_c {
@@ -767,7 +767,7 @@ impl Router {
         let i = p * self.m + v;
         (k < self.ib.count(i) as usize).then(|| {
             let f = self.ib.get(i, k);
-            LinkFlit { valid: true, vc: v as u8, head: f.head, tail: f.tail, data: f.data }
+            LinkFlit { valid: true, dummy: false, vc: v as u8, head: f.head, tail: f.tail, data: f.data }
         })
     }
     /// The VirtualClock scheduler of port `port` (§8: of input port `port` at

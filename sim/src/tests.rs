@@ -30,6 +30,7 @@ fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
     (0..len)
         .map(|k| LinkFlit {
             valid: true,
+            dummy: false,
             vc,
             head: k == 0,
             tail: k + 1 == len,
@@ -464,6 +465,7 @@ fn random_inputs(rng: &mut u64, cfg: &RouterConfig, inp: &mut RouterInputs) {
         if x % 3 == 0 {
             inp.flits[p] = LinkFlit {
                 valid: true,
+                dummy: false,
                 vc: (x >> 8) as u8 % cfg.vcs() as u8,
                 head: x >> 16 & 1 == 1,
                 tail: x >> 17 & 3 == 0,
@@ -864,7 +866,7 @@ fn router_shares(cfg: &RouterConfig, flows: &mut [Flow], dest: u64, cycles: u64,
                 let t = t as usize;
                 let b = if t < m { Some((t, true, false)) } else if (100..100 + m).contains(&t) { Some((t - 100, false, true)) } else { None };
                 if let Some((v, head, tail)) = b {
-                    inp.flits[p] = LinkFlit { valid: true, vc: v as u8, head, tail, data: [15 << 24 | dest, 0, 0, 0] };
+                    inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: v as u8, head, tail, data: [15 << 24 | dest, 0, 0, 0] };
                 }
                 continue;
             }
@@ -881,7 +883,7 @@ fn router_shares(cfg: &RouterConfig, flows: &mut [Flow], dest: u64, cycles: u64,
                 data[0] |= dest;
                 cfg.header().vtick.insert(&mut data, fl.vtick);
             }
-            inp.flits[p] = LinkFlit { valid: true, vc: fl.vc as u8, head: k == 0, tail: k + 1 == len, data };
+            inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: fl.vc as u8, head: k == 0, tail: k + 1 == len, data };
         }
         r.step(&inp);
     }

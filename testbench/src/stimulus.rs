@@ -403,7 +403,7 @@ impl Stimulus {
         let mut flits = VecDeque::with_capacity(len);
         for k in 0..len {
             let data = if k == 0 { head } else { self.random_data() };
-            flits.push_back(LinkFlit { valid: true, vc: vc as u8, head: k == 0, tail: k + 1 == len, data });
+            flits.push_back(LinkFlit { valid: true, dummy: false, vc: vc as u8, head: k == 0, tail: k + 1 == len, data });
         }
         flits
     }
@@ -486,7 +486,7 @@ scheduler = "round_robin"
             TrafficParams { injection_rate: 0.0, sink_stall_prob: 1.0, ..Default::default() },
         );
         let mut outs = RouterOutputs::idle(&c);
-        outs.flits[2] = LinkFlit { valid: true, vc: 1, head: true, tail: true, data: [0; 4] };
+        outs.flits[2] = LinkFlit { valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
         for _ in 0..c.downstream_buffer_depth() {
             s.next_inputs(&outs).unwrap();
         }
@@ -504,7 +504,7 @@ scheduler = "round_robin"
             TrafficParams { sink_stall_prob: 0.0, stall_burst_prob: 0.0, max_message_flits: 3, ..Default::default() },
         );
         let mut outs = RouterOutputs::idle(&c);
-        outs.flits[0] = LinkFlit { valid: true, vc: 1, head: true, tail: true, data: [0; 4] };
+        outs.flits[0] = LinkFlit { valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
         assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0, "not in the arrival cycle");
         let outs = RouterOutputs::idle(&c);
         assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0b10);
