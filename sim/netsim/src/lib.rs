@@ -1,0 +1,2 @@
+//! Network simulator: topologies of golden-model routers, the papers'
+//! workloads and metrics (issue 5).
