@@ -17,6 +17,8 @@ pub const CREDIT_ROUND_TRIP: u32 = 4;
 pub const MIN_OUTPUT_BUFFER_DEPTH: u32 = 2;
 
 pub const PORTS_RANGE: (u32, u32) = (2, 32);
+/// Largest routing table of a network router (destination field <= 16 bits).
+pub const MAX_NETWORK_ENDPOINTS: u32 = 1 << 16;
 pub const VCS_RANGE: (u32, u32) = (1, 16);
 pub const FLIT_WIDTH_RANGE: (u32, u32) = (8, 256);
 pub const INPUT_DEPTH_RANGE: (u32, u32) = (CREDIT_ROUND_TRIP, 256);
@@ -124,6 +126,11 @@ pub enum Topology {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         routes: Option<Vec<u32>>,
     },
+    /// A router inside a network (built by `wormqos-netsim` from an
+    /// experiment file): `routes` lists the output port for every endpoint
+    /// id of the whole network, so its length is the number of endpoints and
+    /// sets the header's destination width.
+    Network { routes: Vec<u32> },
 }
 
 impl Default for Topology {
@@ -358,6 +365,16 @@ impl RouterConfig {
 
         let endpoints = match &file.topology {
             Topology::SingleSwitch { .. } => r.ports,
+            Topology::Network { routes } => {
+                if routes.is_empty() || routes.len() > MAX_NETWORK_ENDPOINTS as usize {
+                    return Err(ConfigError::field(
+                        "topology.routes",
+                        format!("{} entries", routes.len()),
+                        format!("one output port per network endpoint: 1..={MAX_NETWORK_ENDPOINTS} entries"),
+                    ));
+                }
+                routes.len() as u32
+            }
         };
         let dest = Field { lsb: 0, width: index_width(endpoints) };
         let class = Field { lsb: dest.lsb + dest.width, width: index_width(classes) };
@@ -381,7 +398,7 @@ impl RouterConfig {
 
         let routes = match &file.topology {
             Topology::SingleSwitch { routes: None } => (0..endpoints).collect(),
-            Topology::SingleSwitch { routes: Some(t) } => {
+            Topology::SingleSwitch { routes: Some(t) } | Topology::Network { routes: t } => {
                 if t.len() as u32 != endpoints {
                     return Err(ConfigError::field(
                         "topology.routes",
@@ -838,6 +855,22 @@ scheduler = "round_robin"
         let c = RouterConfig::from_toml_str(&(base() + "[synthesis]\ntarget_mhz = 250\n"), "t").unwrap();
         assert_eq!(c.target_mhz(), 250);
         assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
+    }
+
+    #[test]
+    fn network_topology_sets_destination_width() {
+        let rest = |routes: &str| base().split("[topology]").next().unwrap().to_string() + "[topology]\nkind = \"network\"\nroutes = " + routes + "\n";
+        // 9 endpoints need 4 destination bits; unknown codes go to port 0.
+        let c = RouterConfig::from_toml_str(&rest("[0, 1, 2, 3, 4, 4, 4, 3, 1]"), "t").unwrap();
+        assert_eq!(c.endpoints(), 9);
+        assert_eq!(c.header().dest.width, 4);
+        assert_eq!(c.route(8), 1);
+        assert_eq!(c.route(12), 0);
+        assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
+        let msg = err(&rest("[0, 9]")).to_string();
+        assert!(msg.contains("topology.routes[1]"), "{msg}");
+        let msg = err(&rest("[]")).to_string();
+        assert!(msg.contains("topology.routes"), "{msg}");
     }
 
     #[test]
