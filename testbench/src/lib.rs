@@ -4,4 +4,5 @@ pub mod dut;
 pub mod stimulus;
 pub mod verilator;
 pub mod scoreboard;
+pub mod parts;
 pub mod lockstep;

@@ -9,11 +9,12 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use wormqos_config::RouterConfig;
-use wormqos_sim::RouterOutputs;
+use wormqos_config::{RouterConfig, RouterMode};
+use wormqos_sim::{RouterInputs, RouterOutputs};
 
 use crate::dut::Dut;
-use crate::scoreboard::{hex_data, Scoreboard, ScoreboardError, ScoreboardSummary};
+use crate::parts::{PartScoreboard, PartSummary};
+use crate::scoreboard::{hex_data, ErrorKind, Scoreboard, ScoreboardError, ScoreboardSummary, Side};
 use crate::stimulus::{Stimulus, StimulusError, StimulusStats, TrafficParams};
 
 /// How long and with what traffic to run.
@@ -61,6 +62,8 @@ pub struct RunReport {
     /// Backpressure and traffic counters from the stimulus.
     pub stimulus: StimulusStats,
     pub scoreboard: ScoreboardSummary,
+    /// Preemptive mode: how messages were split into parts (seen on the outputs).
+    pub parts: Option<PartSummary>,
 }
 
 /// The report of [`run_lockstep`].
@@ -207,6 +210,7 @@ pub fn compare_outputs(cfg: &RouterConfig, expected: &RouterOutputs, actual: &Ro
         push(format!("out_vc_o[port {p}]"), e.vc.to_string(), a.vc.to_string());
         push(format!("out_head_o[port {p}]"), b(e.head), b(a.head));
         push(format!("out_tail_o[port {p}]"), b(e.tail), b(a.tail));
+        push(format!("out_dummy_o[port {p}]"), b(e.dummy), b(a.dummy));
         push(format!("out_data_o[port {p}]"), hex_data(&e.data, w), hex_data(&a.data, w));
         if e.data != a.data && hex_data(&e.data, w) == hex_data(&a.data, w) {
             push(format!("out_data_o[port {p}] (bits above the flit width)"), format!("{:x?}", e.data), format!("{:x?}", a.data));
@@ -280,6 +284,91 @@ pub fn run_single(cfg: &RouterConfig, dut: &mut dyn Dut, opts: &LockstepOptions)
     }
 }
 
+/// The conservation checker for the configuration's mode: whole messages, or
+/// parts of messages in the preemptive mode.
+enum Checker {
+    Whole(Box<Scoreboard>),
+    Parts(Box<PartScoreboard>),
+}
+
+impl Checker {
+    fn new(cfg: &RouterConfig) -> Self {
+        if cfg.mode() == RouterMode::Preemptive {
+            Checker::Parts(Box::new(PartScoreboard::new(cfg)))
+        } else {
+            Checker::Whole(Box::new(Scoreboard::new(cfg)))
+        }
+    }
+    fn observe(&mut self, t: u64, outs: &RouterOutputs) -> Result<(), ScoreboardError> {
+        match self {
+            Checker::Whole(s) => s.observe(t, outs),
+            Checker::Parts(s) => s.observe(t, outs),
+        }
+    }
+    fn inject_all(&mut self, t: u64, inputs: &RouterInputs) -> Result<(), ScoreboardError> {
+        match self {
+            Checker::Whole(s) => s.inject_all(t, inputs),
+            Checker::Parts(s) => s.inject_all(t, inputs),
+        }
+    }
+    fn outstanding_flits(&self) -> u64 {
+        match self {
+            Checker::Whole(s) => s.outstanding_flits(),
+            Checker::Parts(s) => s.outstanding_flits(),
+        }
+    }
+    fn flits_injected(&self) -> u64 {
+        match self {
+            Checker::Whole(s) => s.flits_injected(),
+            Checker::Parts(s) => s.flits_injected(),
+        }
+    }
+    fn flits_delivered(&self) -> u64 {
+        match self {
+            Checker::Whole(s) => s.flits_delivered(),
+            Checker::Parts(s) => s.flits_delivered(),
+        }
+    }
+    fn finish(&self) -> Result<ScoreboardSummary, ScoreboardError> {
+        match self {
+            Checker::Whole(s) => s.finish(),
+            Checker::Parts(s) => s.finish(),
+        }
+    }
+    fn parts(&self) -> Option<PartSummary> {
+        match self {
+            Checker::Whole(_) => None,
+            Checker::Parts(s) => Some(s.parts().clone()),
+        }
+    }
+}
+
+/// Traditional / non-preemptive modes: a header may only leave on an output
+/// VC reserved for its class (docs/microarchitecture.md §9.2).
+fn check_partition(cfg: &RouterConfig, cycle: u64, outs: &RouterOutputs) -> Result<(), ScoreboardError> {
+    let Some(map) = cfg.vc_classes() else { return Ok(()) };
+    for (o, f) in outs.flits.iter().enumerate() {
+        if !(f.valid && f.head) || f.vc as usize >= map.len() {
+            continue;
+        }
+        let code = cfg.header().class.extract(&f.data);
+        let class = if code < cfg.traffic_classes() as u64 { code } else { 0 };
+        if map[f.vc as usize] as u64 != class {
+            return Err(ScoreboardError {
+                cycle,
+                side: Side::Output,
+                port: o,
+                vc: f.vc as usize,
+                kind: ErrorKind::WrongClassVc,
+                expected: format!("an output VC of class {class}"),
+                actual: format!("output VC {} of class {}", f.vc, map[f.vc as usize]),
+                detail: "a header left on an output VC reserved for another class".to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
 enum RunFail {
     Mismatch(u64, Vec<SignalDiff>),
     Other(LockstepError),
@@ -303,7 +392,7 @@ fn run(
         o.reset();
     }
     let mut stim = Stimulus::new(cfg, opts.seed, opts.traffic.clone());
-    let mut sb = Scoreboard::new(cfg);
+    let mut sb = Checker::new(cfg);
     let per_cycle = (cfg.ports() * (5 + cfg.vcs() + 1)) as u64;
     let mut compared = 0u64;
     let conservation = |source| LockstepError::Conservation { device, source };
@@ -321,6 +410,7 @@ fn run(
             compared += per_cycle;
         }
         sb.observe(t, &lead_out).map_err(conservation)?;
+        check_partition(cfg, t, &lead_out).map_err(conservation)?;
         if t >= opts.cycles && stim.sources_idle() && sb.outstanding_flits() == 0 {
             break;
         }
@@ -369,6 +459,7 @@ fn run(
         values_compared: compared,
         stimulus: stim.stats().clone(),
         scoreboard: summary,
+        parts: sb.parts(),
     })
 }
 

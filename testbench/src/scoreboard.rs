@@ -83,6 +83,8 @@ pub enum ErrorKind {
     Reordered,
     /// A header leaves on a port its destination does not route to.
     WrongPort,
+    /// Traditional / non-preemptive: a header on an output VC of another class.
+    WrongClassVc,
     /// A non-head flit on an output VC that carries no message.
     NotAHead,
     /// A header that matches no injected message.
@@ -108,6 +110,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Duplicated => "duplicated flit",
             ErrorKind::Reordered => "flit out of order (dropped or reordered)",
             ErrorKind::WrongPort => "message on the wrong output port",
+            ErrorKind::WrongClassVc => "header on an output VC reserved for another class",
             ErrorKind::NotAHead => "non-head flit on an output VC that carries no message",
             ErrorKind::UnknownHead => "header of no injected message",
             ErrorKind::HeadInsideMessage => "head flit inside an unfinished message",

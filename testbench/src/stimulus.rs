@@ -20,7 +20,7 @@ use std::fmt;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use wormqos_config::{index_width, RouterConfig};
+use wormqos_config::{index_width, RouterConfig, RouterMode};
 use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 
 /// Shape of the random traffic. `Default` gives moderate load with enough
@@ -45,6 +45,15 @@ pub struct TrafficParams {
     /// Probability that a new message is sent to `hotspot` (if set) instead of
     /// a uniform destination; concentrates contention on one output.
     pub hotspot: Option<(u64, f64)>,
+    /// Relative frequency of each traffic class (index = class); empty means
+    /// uniform. In the partitioned modes the class is the input VC's class
+    /// instead (an upstream partitioned router could not send anything else).
+    pub class_weights: Vec<u32>,
+    /// Preemptive mode only: probability per cycle that a source VC in the
+    /// middle of a message interrupts it for a new message of a higher class,
+    /// the way an upstream preemptive router would: dummy tail, the new
+    /// message, dummy header, the rest (docs/microarchitecture.md §9.4).
+    pub source_preempt_prob: f64,
 }
 
 impl Default for TrafficParams {
@@ -57,6 +66,8 @@ impl Default for TrafficParams {
             stall_burst_max: 40,
             bad_dest_prob: 0.02,
             hotspot: None,
+            class_weights: Vec::new(),
+            source_preempt_prob: 0.0,
         }
     }
 }
@@ -104,6 +115,11 @@ pub struct StimulusStats {
     pub min_source_credits: usize,
     /// Header flits sent with a destination code >= endpoints().
     pub bad_dest_headers: u64,
+    /// Preemptive mode: messages the sources interrupted themselves (each adds
+    /// a dummy tail and a dummy header to the link).
+    pub source_preemptions: u64,
+    /// Messages started per class.
+    pub messages_per_class: Vec<u64>,
 }
 
 impl fmt::Display for StimulusStats {
@@ -130,8 +146,27 @@ impl fmt::Display for StimulusStats {
 #[derive(Clone, Debug)]
 struct SourceVc {
     credits: usize,
-    /// Remaining flits of the message being sent, front first.
-    current: VecDeque<LinkFlit>,
+    /// Remaining flits to send on this VC, front first: the message being sent
+    /// and, after a source preemption, the interrupting message, the dummy
+    /// header and the rest of the interrupted one.
+    current: VecDeque<QueuedFlit>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct QueuedFlit {
+    flit: LinkFlit,
+    /// Class of the message the flit belongs to.
+    class: u64,
+    /// That message's header (for the dummy header of a source preemption).
+    header: [u64; MAX_FLIT_WORDS],
+}
+
+/// Width of the message id in the §9.6 message tags, if the flit has room.
+pub fn tag_id_width(cfg: &RouterConfig) -> Option<u32> {
+    let w = cfg.flit_width();
+    let hw = cfg.header().width();
+    let idw = 32.min(w - hw).min(w.saturating_sub(16));
+    (idw >= 8).then_some(idw)
 }
 
 /// Seeded traffic generator plus sinks for one router.
@@ -151,6 +186,9 @@ pub struct Stimulus {
     recent_heads: HashSet<[u64; MAX_FLIT_WORDS]>,
     recent_order: VecDeque<[u64; MAX_FLIT_WORDS]>,
     recent_limit: usize,
+    /// Preemptive mode: id width of the §9.6 tags and the next message id.
+    tags: Option<u32>,
+    next_id: u64,
 }
 
 impl Stimulus {
@@ -174,10 +212,16 @@ impl Stimulus {
             injecting: true,
             cycle: 0,
             inputs: RouterInputs::idle(cfg),
-            stats: StimulusStats { min_source_credits: di, ..Default::default() },
+            stats: StimulusStats {
+                min_source_credits: di,
+                messages_per_class: vec![0; cfg.traffic_classes() as usize],
+                ..Default::default()
+            },
             recent_heads: HashSet::new(),
             recent_order: VecDeque::new(),
             recent_limit: in_flight.min(space / 16),
+            tags: if cfg.mode() == RouterMode::Preemptive { tag_id_width(cfg) } else { None },
+            next_id: 0,
         }
     }
 
@@ -318,15 +362,16 @@ impl Stimulus {
             }
             let v = candidates[self.rng.gen_range(0..candidates.len())];
             if self.sources[p * m + v].current.is_empty() {
-                let msg = self.new_message(v);
+                let msg = self.new_message(v, None);
                 self.sources[p * m + v].current = msg;
-                self.stats.messages_started += 1;
+            } else if self.injecting && self.cfg.mode() == RouterMode::Preemptive && self.params.source_preempt_prob > 0.0 {
+                self.maybe_preempt_at_source(p * m + v, v);
             }
             let s = &mut self.sources[p * m + v];
-            let flit = s.current.pop_front().expect("a message has at least one flit");
+            let flit = s.current.pop_front().expect("a message has at least one flit").flit;
             s.credits -= 1;
             self.stats.min_source_credits = self.stats.min_source_credits.min(s.credits);
-            if flit.tail {
+            if flit.tail && !flit.dummy {
                 self.stats.messages_completed += 1;
             }
             self.stats.flits_injected += 1;
@@ -365,7 +410,59 @@ impl Stimulus {
         d
     }
 
-    fn new_message(&mut self, vc: usize) -> VecDeque<LinkFlit> {
+    /// If the next flit of source VC `i` is inside a message (not its head),
+    /// with probability `source_preempt_prob` interrupts that message for a new
+    /// one of a higher class: dummy tail, the new message, then a dummy header
+    /// (the interrupted message's header fields) before its remaining flits.
+    fn maybe_preempt_at_source(&mut self, i: usize, v: usize) {
+        let Some(front) = self.sources[i].current.front().copied() else { return };
+        if front.flit.head || front.class + 1 >= self.cfg.traffic_classes() as u64 {
+            return;
+        }
+        if !self.rng.gen_bool(self.params.source_preempt_prob.clamp(0.0, 1.0)) {
+            return;
+        }
+        let class = self.rng.gen_range(front.class + 1..self.cfg.traffic_classes() as u64);
+        let fresh = self.new_message(v, Some(class));
+        let h = self.cfg.header();
+        let mut dummy_head = [0u64; MAX_FLIT_WORDS];
+        for f in [h.dest, h.class, h.vtick] {
+            f.insert(&mut dummy_head, f.extract(&front.header));
+        }
+        let dummy = |head: bool, data: [u64; MAX_FLIT_WORDS]| QueuedFlit {
+            flit: LinkFlit { valid: true, dummy: true, vc: v as u8, head, tail: !head, data },
+            class: front.class,
+            header: front.header,
+        };
+        let q = &mut self.sources[i].current;
+        q.push_front(dummy(true, dummy_head));
+        for f in fresh.into_iter().rev() {
+            q.push_front(f);
+        }
+        q.push_front(dummy(false, [0; MAX_FLIT_WORDS]));
+        self.stats.source_preemptions += 1;
+    }
+
+    fn pick_class(&mut self, vc: usize) -> u64 {
+        if let Some(map) = self.cfg.vc_classes() {
+            return map[vc] as u64;
+        }
+        let s = self.cfg.traffic_classes() as usize;
+        let w = &self.params.class_weights;
+        if w.len() == s && w.iter().any(|&x| x > 0) {
+            let total: u32 = w.iter().sum();
+            let mut r = self.rng.gen_range(0..total);
+            for (c, &x) in w.iter().enumerate() {
+                if r < x {
+                    return c as u64;
+                }
+                r -= x;
+            }
+        }
+        self.rng.gen_range(0..s as u64)
+    }
+
+    fn new_message(&mut self, vc: usize, class: Option<u64>) -> VecDeque<QueuedFlit> {
         let h = self.cfg.header();
         let endpoints = self.cfg.endpoints() as u64;
         let codes = 1u64 << index_width(endpoints as u32);
@@ -378,8 +475,20 @@ impl Stimulus {
                 _ => self.rng.gen_range(0..endpoints),
             }
         };
-        let class = self.rng.gen_range(0..self.cfg.traffic_classes() as u64);
+        let class = match class {
+            Some(c) => c,
+            None => self.pick_class(vc),
+        };
+        self.stats.messages_started += 1;
+        if let Some(n) = self.stats.messages_per_class.get_mut(class as usize) {
+            *n += 1;
+        }
         let len = self.rng.gen_range(1..=self.params.max_message_flits.max(1));
+        let id = self.next_id;
+        self.next_id += 1;
+        let tag = |data: &mut [u64; MAX_FLIT_WORDS], lsb: u32, width: u32, value: u64| {
+            wormqos_config::Field { lsb, width }.insert(data, value & ((1u64 << width) - 1));
+        };
         let mut head = [0u64; MAX_FLIT_WORDS];
         for _ in 0..64 {
             head = self.random_data();
@@ -387,11 +496,14 @@ impl Stimulus {
             h.class.insert(&mut head, class);
             let vt = self.random_vtick(h.vtick.width);
             h.vtick.insert(&mut head, vt);
+            if let Some(idw) = self.tags {
+                tag(&mut head, h.width(), idw, id);
+            }
             if !self.recent_heads.contains(&head) {
                 break;
             }
         }
-        if self.recent_limit > 0 {
+        if self.recent_limit > 0 && self.tags.is_none() {
             if self.recent_heads.insert(head) {
                 self.recent_order.push_back(head);
             }
@@ -402,8 +514,13 @@ impl Stimulus {
         }
         let mut flits = VecDeque::with_capacity(len);
         for k in 0..len {
-            let data = if k == 0 { head } else { self.random_data() };
-            flits.push_back(LinkFlit { valid: true, dummy: false, vc: vc as u8, head: k == 0, tail: k + 1 == len, data });
+            let mut data = if k == 0 { head } else { self.random_data() };
+            if let (Some(idw), true) = (self.tags, k > 0) {
+                tag(&mut data, 0, 16, k as u64);
+                tag(&mut data, 16, idw, id);
+            }
+            let flit = LinkFlit { valid: true, dummy: false, vc: vc as u8, head: k == 0, tail: k + 1 == len, data };
+            flits.push_back(QueuedFlit { flit, class, header: head });
         }
         flits
     }

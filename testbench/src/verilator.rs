@@ -232,15 +232,21 @@ impl VerilatedRouter {
         assert_eq!(inputs.credits.len(), self.ports, "RouterInputs.credits: one word per output port");
         let (vw, w, m) = (self.vc_width as u32, self.flit_width as u32, self.vcs as u32);
         // Per-port bits of valid/head/tail: N <= 32, so each is one word.
-        let (mut valid, mut head, mut tail) = (0u32, 0u32, 0u32);
+        let (mut valid, mut head, mut tail, mut dummy) = (0u32, 0u32, 0u32, 0u32);
         for (p, f) in inputs.flits.iter().enumerate() {
             valid |= (f.valid as u32) << p;
             head |= (f.head as u32) << p;
             tail |= (f.tail as u32) << p;
+            dummy |= (f.dummy as u32) << p;
         }
         self.input_bus(input::VALID)[0] = valid;
         self.input_bus(input::HEAD)[0] = head;
         self.input_bus(input::TAIL)[0] = tail;
+        if self.map.inputs.len() > input::DUMMY {
+            self.input_bus(input::DUMMY)[0] = dummy;
+        } else {
+            assert_eq!(dummy, 0, "a dummy flit sent to a router without the dummy wire (not in preemptive mode)");
+        }
         let mut bw = BitWriter::new(self.input_bus(input::VC));
         for f in &inputs.flits {
             bw.push(f.vc as u64, vw);
@@ -263,12 +269,14 @@ impl VerilatedRouter {
         let bus = |i: usize| &self.out_words[sig[i].offset..sig[i].offset + sig[i].words()];
         let (vw, w, m) = (self.vc_width as u32, self.flit_width as u32, self.vcs as u32);
         let (valid, head, tail) = (bus(output::VALID)[0], bus(output::HEAD)[0], bus(output::TAIL)[0]);
+        let dummy = if sig.len() > output::DUMMY { bus(output::DUMMY)[0] } else { 0 };
         let mut vc = BitReader::new(bus(output::VC));
         let mut data = BitReader::new(bus(output::DATA));
         for (p, f) in self.outputs.flits.iter_mut().enumerate() {
             f.valid = (valid >> p) & 1 != 0;
             f.head = (head >> p) & 1 != 0;
             f.tail = (tail >> p) & 1 != 0;
+            f.dummy = (dummy >> p) & 1 != 0;
             f.vc = vc.pull(vw) as u8;
             data.pull_wide(w, &mut f.data);
         }

@@ -43,6 +43,8 @@ pub mod input {
     pub const TAIL: usize = 4;
     pub const DATA: usize = 5;
     pub const CREDIT: usize = 6;
+    /// Preemptive mode only (docs/microarchitecture.md §9.4).
+    pub const DUMMY: usize = 7;
 }
 
 /// Indices into [`PortMap::outputs`].
@@ -53,6 +55,8 @@ pub mod output {
     pub const HEAD: usize = 3;
     pub const TAIL: usize = 4;
     pub const DATA: usize = 5;
+    /// Preemptive mode only (docs/microarchitecture.md §9.4).
+    pub const DUMMY: usize = 6;
 }
 
 fn layout(list: &[(&'static str, usize)]) -> (Vec<Signal>, usize) {
@@ -74,7 +78,7 @@ impl PortMap {
         let m = cfg.vcs();
         let vw = cfg.vc_width() as usize;
         let w = cfg.flit_width() as usize;
-        let (inputs, input_words) = layout(&[
+        let mut ins = vec![
             ("rst_i", 1),
             ("in_valid_i", n),
             ("in_vc_i", n * vw),
@@ -82,15 +86,23 @@ impl PortMap {
             ("in_tail_i", n),
             ("in_data_i", n * w),
             ("out_credit_i", n * m),
-        ]);
-        let (outputs, output_words) = layout(&[
+        ];
+        let mut outs = vec![
             ("in_credit_o", n * m),
             ("out_valid_o", n),
             ("out_vc_o", n * vw),
             ("out_head_o", n),
             ("out_tail_o", n),
             ("out_data_o", n * w),
-        ]);
+        ];
+        // The dummy wires exist only in the preemptive mode; appended so the
+        // indices of the other signals stay fixed.
+        if cfg.mode() == wormqos_config::RouterMode::Preemptive {
+            ins.push(("in_dummy_i", n));
+            outs.push(("out_dummy_o", n));
+        }
+        let (inputs, input_words) = layout(&ins);
+        let (outputs, output_words) = layout(&outs);
         PortMap { inputs, outputs, input_words, output_words }
     }
 
