@@ -607,7 +607,7 @@ fn validate_mode(r: &RouterParams, classes: u32) -> Result<Vec<u32>, ConfigError
         (Some(_), Some(_)) | (None, None) => Err(ConfigError::field(
             "router.vc_ratio",
             if r.vc_ratio.is_some() { "(given together with router.vc_classes)" } else { "(missing)" },
-            format!("mode `{}` needs exactly one of router.vc_ratio (one weight per class) or router.vc_classes (one class per VC)", r.mode.as_str()),
+            format!("mode `{}` needs exactly one of router.vc_ratio (one weight per class) or router.vc_classes (one class per VC) (allowed values: one of the two)", r.mode.as_str()),
         )),
         (Some(w), None) => {
             if w.len() as u32 != classes {
