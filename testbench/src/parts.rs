@@ -362,3 +362,123 @@ impl PartScoreboard {
         Ok(self.summary.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> RouterConfig {
+        RouterConfig::from_toml_str(
+            "name = \"t\"\n[router]\nports = 2\nvcs = 2\nflit_width = 40\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n\
+             crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 10\nvtick_width = 10\nmode = \"preemptive\"\n",
+            "t",
+        )
+        .unwrap()
+    }
+
+    // Layout for this config: dest 1 bit, class 2 bits, vtick 10 bits (HW = 13);
+    // id width min(32, 40-13, 40-16) = 24.
+    fn header(dest: u64, class: u64, vtick: u64, id: u64) -> LinkFlit {
+        let data = dest | class << 1 | vtick << 3 | id << 13;
+        LinkFlit { valid: true, dummy: false, vc: 0, head: true, tail: false, data: [data, 0, 0, 0] }
+    }
+    fn body(k: u64, id: u64, tail: bool) -> LinkFlit {
+        LinkFlit { valid: true, dummy: false, vc: 0, head: false, tail, data: [k | id << 16 | 0xab << 32, 0, 0, 0] }
+    }
+    fn dummy_head(dest: u64, class: u64, vtick: u64) -> LinkFlit {
+        LinkFlit { valid: true, dummy: true, vc: 0, head: true, tail: false, data: [dest | class << 1 | vtick << 3, 0, 0, 0] }
+    }
+    fn dummy_tail() -> LinkFlit {
+        LinkFlit { valid: true, dummy: true, vc: 0, head: false, tail: true, data: [0; 4] }
+    }
+    fn on(vc: u8, f: LinkFlit) -> LinkFlit {
+        LinkFlit { vc, ..f }
+    }
+
+    /// Injects message `id` (dest 1, class 0, vtick 5, 3 body flits) on input 0 VC 0.
+    fn injected(sb: &mut PartScoreboard) {
+        let c = cfg();
+        let mut inp = RouterInputs::idle(&c);
+        for (t, f) in [header(1, 0, 5, 9), body(1, 9, false), body(2, 9, false), body(3, 9, true)].into_iter().enumerate() {
+            inp.flits[0] = f;
+            sb.inject_all(t as u64, &inp).unwrap();
+        }
+    }
+
+    fn out(sb: &mut PartScoreboard, t: u64, f: LinkFlit) -> Result<(), ScoreboardError> {
+        let mut o = RouterOutputs::idle(&cfg());
+        o.flits[1] = f;
+        sb.observe(t, &o)
+    }
+
+    #[test]
+    fn a_message_in_two_parts_on_different_vcs_reassembles() {
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        // Part 2 (dummy header, flits 2 and 3) leaves on VC 1 before part 1 ends on VC 0.
+        let seq = [
+            header(1, 0, 5, 9),
+            body(1, 9, false),
+            on(1, dummy_head(1, 0, 5)),
+            on(1, body(2, 9, false)),
+            dummy_tail(),
+            on(1, body(3, 9, true)),
+        ];
+        for (t, f) in seq.into_iter().enumerate() {
+            out(&mut sb, 10 + t as u64, f).unwrap();
+        }
+        let s = sb.finish().unwrap();
+        assert_eq!((s.flits_injected, s.flits_delivered, s.messages_delivered), (4, 4, 1));
+        assert_eq!((sb.parts().split_messages, sb.parts().max_parts, sb.parts().dummy_tails_out), (1, 2, 1));
+    }
+
+    #[test]
+    fn a_dummy_header_with_the_wrong_fields_is_caught() {
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        out(&mut sb, 10, header(1, 0, 5, 9)).unwrap();
+        out(&mut sb, 11, dummy_tail()).unwrap();
+        out(&mut sb, 12, dummy_head(1, 1, 5)).unwrap(); // class 1: not this message's
+        let e = out(&mut sb, 13, body(1, 9, false)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Corrupted, "{e}");
+    }
+
+    #[test]
+    fn gaps_duplicates_and_missing_flits_are_caught() {
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        out(&mut sb, 10, header(1, 0, 5, 9)).unwrap();
+        let e = out(&mut sb, 11, body(2, 9, false)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Reordered, "{e}");
+
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        for (t, f) in [header(1, 0, 5, 9), body(1, 9, false), dummy_tail(), dummy_head(1, 0, 5)].into_iter().enumerate() {
+            out(&mut sb, t as u64, f).unwrap();
+        }
+        let e = out(&mut sb, 5, body(1, 9, false)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Duplicated, "{e}");
+
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        for (t, f) in [header(1, 0, 5, 9), body(1, 9, false), dummy_tail()].into_iter().enumerate() {
+            out(&mut sb, t as u64, f).unwrap();
+        }
+        let e = sb.finish().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Undelivered, "{e}");
+        assert!(e.detail.contains("2 of 4 flits missing"), "{e}");
+    }
+
+    #[test]
+    fn wrong_port_and_dirty_dummy_tail_are_caught() {
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        let mut o = RouterOutputs::idle(&cfg());
+        o.flits[0] = header(1, 0, 5, 9); // destination 1 routes to port 1
+        assert_eq!(sb.observe(0, &o).unwrap_err().kind, ErrorKind::UnknownHead);
+        out(&mut sb, 1, header(1, 0, 5, 9)).unwrap();
+        let mut dirty = dummy_tail();
+        dirty.data[0] = 1;
+        assert_eq!(out(&mut sb, 2, dirty).unwrap_err().kind, ErrorKind::Corrupted);
+    }
+}
