@@ -529,6 +529,7 @@ impl Stimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wormqos_config::Field;
 
     pub(crate) fn cfg(text: &str) -> RouterConfig {
         RouterConfig::from_toml_str(text, "test").unwrap()
@@ -632,5 +633,80 @@ scheduler = "round_robin"
         assert!(s.sources_idle());
         let inp = s.next_inputs(&outs).unwrap();
         assert!(inp.flits.iter().all(|f| !f.valid));
+    }
+
+    /// Preemptive mode: the link protocol holds with source preemptions (a
+    /// dummy tail suspends the open message, only a higher class may start
+    /// while it is suspended, the dummy header repeats its header fields and
+    /// it resumes at the next index), tags count up, and nesting happens.
+    #[test]
+    fn source_preemption_keeps_the_link_protocol() {
+        let c = cfg(r#"
+name = "p"
+[router]
+ports = 2
+vcs = 2
+flit_width = 40
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "virtualclock"
+clock_width = 10
+vtick_width = 10
+mode = "preemptive"
+"#);
+        let params = TrafficParams { injection_rate: 1.0, max_message_flits: 10, source_preempt_prob: 0.3, ..Default::default() };
+        let mut s = Stimulus::new(&c, 5, params);
+        let h = c.header();
+        let fields = |d: &[u64; MAX_FLIT_WORDS]| (h.dest.extract(d), h.class.extract(d), h.vtick.extract(d));
+        // Per input VC: the open message (class, header fields, id, next index) and the suspended ones.
+        type Open = (u64, (u64, u64, u64), u64, u64);
+        let mut open: Vec<Option<Open>> = vec![None; 4];
+        let mut suspended: Vec<Vec<Open>> = vec![Vec::new(); 4];
+        let (mut max_nesting, mut dummies) = (0, 0);
+        let mut outs = RouterOutputs::idle(&c);
+        for _ in 0..20_000 {
+            let inp = s.next_inputs(&outs).unwrap().clone();
+            outs.credits.fill(0);
+            for (p, f) in inp.flits.iter().enumerate() {
+                if !f.valid {
+                    continue;
+                }
+                outs.credits[p] |= 1 << f.vc; // the router frees the slot at once
+                let i = p * 2 + f.vc as usize;
+                match (f.head, f.dummy) {
+                    (true, false) => {
+                        assert!(open[i].is_none(), "messages interleave on a VC");
+                        let class = h.class.extract(&f.data);
+                        if let Some(top) = suspended[i].last() {
+                            assert!(class > top.0, "only a higher class may interrupt");
+                        }
+                        let id = Field { lsb: h.width(), width: 24 }.extract(&f.data);
+                        open[i] = (!f.tail).then_some((class, fields(&f.data), id, 1));
+                    }
+                    (false, false) => {
+                        let (class, fl, id, k) = open[i].expect("a body flit with no open message");
+                        assert_eq!(f.data[0] & 0xffff, k, "index");
+                        assert_eq!((f.data[0] >> 16) & 0xff_ffff, id & 0xff_ffff, "id");
+                        open[i] = (!f.tail).then_some((class, fl, id, k + 1));
+                    }
+                    (false, true) => {
+                        assert!(f.tail && f.data == [0; MAX_FLIT_WORDS], "a dummy tail");
+                        suspended[i].push(open[i].take().expect("a dummy tail with no open message"));
+                        max_nesting = max_nesting.max(suspended[i].len());
+                        dummies += 1;
+                    }
+                    (true, true) => {
+                        assert!(open[i].is_none());
+                        let m = suspended[i].pop().expect("a dummy header with nothing suspended");
+                        assert_eq!(fields(&f.data), m.1, "the dummy header repeats the header fields");
+                        assert_eq!(f.data[0] >> h.width(), 0, "and nothing else");
+                        open[i] = Some(m);
+                    }
+                }
+            }
+        }
+        assert!(s.stats().source_preemptions > 100 && dummies > 100, "{:?}", s.stats());
+        assert_eq!(max_nesting, 2, "three classes nest two deep");
     }
 }
