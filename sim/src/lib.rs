@@ -40,15 +40,20 @@
 mod arbiter;
 mod fifo;
 mod link;
+pub mod endpoint;
+mod qos;
 mod router;
 mod vclock;
 
 pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+pub use qos::{HeaderFields, LaneRegs};
 pub use router::{Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, MAX_SLOTS};
 
 #[cfg(test)]
 mod reference;
+#[cfg(test)]
+mod qos_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

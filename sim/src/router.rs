@@ -31,8 +31,9 @@
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::fifo::{Flit, FlitRings};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+use crate::qos::{Core, HeaderFields, LaneRegs};
 use crate::vclock::VirtualClockScheduler;
-use wormqos_config::{Crossbar, RouterConfig, Scheduler};
+use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 
 /// Per-port state lives in fixed arrays of the largest legal size, indexed
 /// with `p & 31` / `i & 511`: the masks are no-ops for legal indices and let
@@ -67,8 +68,28 @@ pub struct RouterStats {
     pub crossbar_moves: u64,
     /// Flits placed on output links (stage 5).
     pub flits_forwarded: u64,
-    /// Tail flits placed on output links (messages completed).
+    /// Tail flits placed on output links (messages completed; dummy tails
+    /// are not counted).
     pub tails_forwarded: u64,
+    // ---- §9 (zero unless the configuration uses the feature)
+    /// §9.4: dummy tails made (crossed the crossbar): preemptions of a
+    /// message whose header had already crossed (case (a)).
+    pub preemptions: u64,
+    /// Dummy tails made while the VC's history stack was already non-empty
+    /// (a preemption nested inside another one).
+    pub nested_preemptions: u64,
+    /// §9.4: dummy headers made (crossed the crossbar), one per resumed part.
+    pub dummy_headers: u64,
+    /// §9.4 preemption-step cases (b) and (c): a lower lane switched away
+    /// from without a dummy tail (counted once per switch).
+    pub silent_preemptions: u64,
+    /// §9.5: acceleration flags set 0 -> 1.
+    pub accelerations: u64,
+    /// §9.3: grants (that took effect) made by a block hold rather than by
+    /// the configured scheduler (or by acceleration).
+    pub block_holds: u64,
+    /// §9.2 (traditional, non_preemptive): VA grants per class.
+    pub partition_grants: [u64; 8],
 }
 
 impl RouterStats {
@@ -246,6 +267,10 @@ pub struct Router {
     /// Output ports with a non-empty VC (slots present at point C).
     c_present: u32,
 
+    /// The general engine (§9 features), used instead of the fields above
+    /// when the configuration needs it (see [`Router::new`]).
+    qos: Option<Box<Core>>,
+
     // ---- registers and bookkeeping
     outputs: RouterOutputs,
     cycle: u64,
@@ -253,8 +278,22 @@ pub struct Router {
 }
 
 impl Router {
-    /// A router in the reset state.
+    /// A router in the reset state. Configurations that use a §9 feature
+    /// (mode other than `unpartitioned`, or `block_size > 1`) run on the
+    /// general engine (`qos.rs`), the others on the mask-based fast engine.
     pub fn new(cfg: &RouterConfig) -> Router {
+        let general = cfg.mode() != RouterMode::Unpartitioned || cfg.block_size() > 1;
+        Self::with_engine(cfg, general)
+    }
+
+    /// [`Router::new`] forced onto the general engine (for cross-checking
+    /// the two engines on foundation configurations).
+    #[doc(hidden)]
+    pub fn new_general(cfg: &RouterConfig) -> Router {
+        Self::with_engine(cfg, true)
+    }
+
+    fn with_engine(cfg: &RouterConfig, general: bool) -> Router {
         let n = cfg.ports();
         let m = cfg.vcs();
         assert!(n <= 32 && m <= 16);
@@ -323,6 +362,7 @@ impl Router {
             rc_ports: 0,
             c_ports: 0,
             c_present: 0,
+            qos: general.then(|| Box::new(Core::new(cfg))),
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
             stats: RouterStats::default(),
@@ -360,6 +400,9 @@ impl Router {
         self.outputs.credits.fill(0);
         self.cycle = 0;
         self.stats = RouterStats::default();
+        if let Some(q) = &mut self.qos {
+            q.reset();
+        }
     }
 
     /// The registered outputs during the current cycle.
@@ -375,6 +418,11 @@ impl Router {
     /// width `max(1, ceil(log2 vcs))` are not part of the link and are ignored;
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
+        if let Some(q) = &mut self.qos {
+            q.step(inputs, &mut self.outputs, &mut self.stats, self.cycle);
+            self.cycle += 1;
+            return;
+        }
         let n = self.n;
         let m = self.m;
         let in_flits = &inputs.flits[..n];
@@ -727,11 +775,17 @@ impl Router {
     /// Flits in input VC buffer (p, v).
     pub fn input_occupancy(&self, p: usize, v: usize) -> usize {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        if let Some(q) = &self.qos {
+            return q.input_occupancy(p, v);
+        }
         self.ib.count(p * self.m + v) as usize
     }
     /// Flits in output VC buffer (o, u).
     pub fn output_occupancy(&self, o: usize, u: usize) -> usize {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        if let Some(q) = &self.qos {
+            return q.output_occupancy(o, u);
+        }
         self.ob.count(o * self.m + u) as usize
     }
     /// Free slots of input VC (p, v): what an upstream sender may still send without a drop.
@@ -741,16 +795,30 @@ impl Router {
     /// Credits of output VC (o, u).
     pub fn credits(&self, o: usize, u: usize) -> usize {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        if let Some(q) = &self.qos {
+            return q.credits(o, u);
+        }
         self.credits[(o * self.m + u) & 511] as usize
     }
     /// Whether output VC (o, u) is held by a message.
     pub fn allocated(&self, o: usize, u: usize) -> bool {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        if let Some(q) = &self.qos {
+            return q.allocated(o, u);
+        }
         self.outp[o & 31].allocated >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        if let Some(q) = &self.qos {
+            let (st, route, ovc) = q.vc_state(p, v);
+            return match st {
+                crate::qos::IDLE => VcState::Idle,
+                crate::qos::ROUTED => VcState::Routed { route },
+                _ => VcState::Active { route, ovc },
+            };
+        }
         let i = p * self.m + v;
         let d = self.ivc[i & 511];
         if self.inp[p & 31].idle >> v & 1 == 1 {
@@ -761,9 +829,13 @@ impl Router {
             VcState::Routed { route: d.route as usize }
         }
     }
-    /// The k-th oldest flit of input VC (p, v), as a link flit on VC v.
+    /// The k-th oldest flit of input VC (p, v), as a link flit on VC v (on
+    /// the general engine: of lane 0, see [`Router::lane_flit`]).
     pub fn input_flit(&self, p: usize, v: usize, k: usize) -> Option<LinkFlit> {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        if let Some(q) = &self.qos {
+            return q.lane_flit(p, v, 0, k);
+        }
         let i = p * self.m + v;
         (k < self.ib.count(i) as usize).then(|| {
             let f = self.ib.get(i, k);
@@ -776,6 +848,9 @@ impl Router {
     /// current cycle; `None` unless the scheduler is `virtualclock`.
     pub fn virtual_clock(&self, port: usize) -> Option<VirtualClockScheduler> {
         assert!(port < self.n, "no port {port}");
+        if let Some(q) = &self.qos {
+            return q.virtual_clock(port);
+        }
         let pt = self.vclk.get(port)?;
         let mut s = pt.sched.clone();
         // Not visited since `synced`: no slot was present in those cycles.
@@ -785,25 +860,85 @@ impl Router {
     /// The Vtick register of input VC (p, v) (§8.2; 0 unless the scheduler is `virtualclock`).
     pub fn vtick_register(&self, p: usize, v: usize) -> u64 {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        if let Some(q) = &self.qos {
+            return q.header_register(p, v).vtick as u64;
+        }
         self.vtick_reg[(p * self.m + v) & 511] as u64
     }
     /// The Vtick stored with the k-th oldest flit of output VC buffer (o, u).
     pub fn output_flit_vtick(&self, o: usize, u: usize, k: usize) -> Option<u64> {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        if let Some(q) = &self.qos {
+            return q.output_flit_vtick(o, u, k);
+        }
         let j = o * self.m + u;
         (k < self.ob.count(j) as usize).then(|| self.ob.get(j, k).vtick as u64)
     }
     /// Total flits held in input and output buffers.
     pub fn buffered_flits(&self) -> usize {
+        if let Some(q) = &self.qos {
+            return q.buffered_flits();
+        }
         (0..self.nm).map(|i| (self.ib.count(i) + self.ob.count(i)) as usize).sum()
     }
     /// No flit buffered, no VC held, every output VC at full credit and no
     /// output valid: further idle cycles change nothing but `cycle()`.
     pub fn is_quiescent(&self) -> bool {
+        if let Some(q) = &self.qos {
+            return q.is_quiescent()
+                && self.outputs.flits.iter().all(|f| !f.valid)
+                && self.outputs.credits.iter().all(|&c| c == 0);
+        }
         self.inp.iter().all(|ip| ip.nonempty == 0 && ip.idle == self.vc_all)
             && self.outp.iter().all(|op| op.nonempty == 0 && op.allocated == 0)
             && self.credits.iter().all(|&c| c == self.dd)
             && self.outputs.flits.iter().all(|f| !f.valid)
             && self.outputs.credits.iter().all(|&c| c == 0)
+    }
+
+    // ---------------------------------------------------------------- §9 introspection
+
+    /// Whether this router runs on the general engine (§9 features).
+    pub fn is_general(&self) -> bool {
+        self.qos.is_some()
+    }
+    /// Flits in lane `l` of input VC (p, v) (§9.4; lane 0 is the regular
+    /// buffer; 0 for a lane that does not exist).
+    pub fn lane_occupancy(&self, p: usize, v: usize, l: usize) -> usize {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        match &self.qos {
+            Some(q) => q.lane_occupancy(p, v, l),
+            None if l == 0 => self.input_occupancy(p, v),
+            None => 0,
+        }
+    }
+    /// The k-th oldest flit of lane `l` of input VC (p, v).
+    pub fn lane_flit(&self, p: usize, v: usize, l: usize, k: usize) -> Option<LinkFlit> {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        match &self.qos {
+            Some(q) => q.lane_flit(p, v, l, k),
+            None if l == 0 => self.input_flit(p, v, k),
+            None => None,
+        }
+    }
+    /// The §9.4 registers of input VC (p, v) (`None` on the fast engine,
+    /// where they are all 0).
+    pub fn lane_regs(&self, p: usize, v: usize) -> Option<LaneRegs> {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        self.qos.as_ref().map(|q| q.lane_regs(p, v))
+    }
+    /// History stack depth `hsp` of input VC (p, v).
+    pub fn stack_depth(&self, p: usize, v: usize) -> usize {
+        self.lane_regs(p, v).map_or(0, |r| r.depth)
+    }
+    /// The header register `hdr` of input VC (p, v) (§9.1; `None` on the fast engine).
+    pub fn header_register(&self, p: usize, v: usize) -> Option<HeaderFields> {
+        assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
+        self.qos.as_ref().map(|q| q.header_register(p, v))
+    }
+    /// `owner[o][u]` (§9.4: the input VC `p*M+v` last granted output VC (o, u)).
+    pub fn owner(&self, o: usize, u: usize) -> Option<usize> {
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        self.qos.as_ref().map(|q| q.owner(o, u))
     }
 }

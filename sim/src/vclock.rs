@@ -170,6 +170,76 @@ impl VirtualClockScheduler {
         self.grant_with(present, eligible, |k| vticks[k])
     }
 
+    /// Steps 1 and 2 of §8.4 read literally, for callers whose slots may hold
+    /// a different flit than when they were stamped (the QoS modes of §9: a
+    /// preempted VC, a block hold). `rt` ⊆ `present` are the present slots
+    /// whose flit is real-time; a stamped slot uses its stamp only while its
+    /// present flit is real-time (a best-effort flit never touches the stamp),
+    /// and a stamp outlives cycles in which its slot is not present.
+    /// `vtick(k)` is asked for the fresh real-time slots only. End the cycle
+    /// with [`Self::update_granted`].
+    #[inline]
+    pub fn grant_lit(&mut self, present: u32, rt: u32, eligible: u32, mut vtick: impl FnMut(usize) -> u64) -> Option<usize> {
+        debug_assert!(!self.pending, "grant without update");
+        debug_assert!(rt & !present == 0 && eligible & !present == 0);
+        let stamped = self.stamped & rt;
+        let fresh = rt & !stamped;
+        let mut m = fresh;
+        while m != 0 {
+            let k = (m.trailing_zeros() & 15) as usize;
+            m &= m - 1;
+            self.s[k] = self.now.max(self.aux[k]) + vtick(k);
+        }
+        let mut m = stamped;
+        while m != 0 {
+            let k = (m.trailing_zeros() & 15) as usize;
+            m &= m - 1;
+            self.s[k] = self.stamp[k];
+        }
+        self.fresh = fresh;
+        self.rt = rt;
+        self.pending = true;
+        let ert = eligible & rt;
+        let w = if ert != 0 {
+            let mut m = ert;
+            let mut best = m.trailing_zeros();
+            let mut best_s = self.s[(best & 15) as usize];
+            m &= m - 1;
+            while m != 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                let s = self.s[(k & 15) as usize];
+                if s < best_s {
+                    best = k;
+                    best_s = s;
+                }
+            }
+            best
+        } else {
+            let be = eligible & !rt;
+            if be == 0 {
+                NONE
+            } else {
+                let hi = be & (u32::MAX << self.be_ptr);
+                if hi != 0 {
+                    hi.trailing_zeros()
+                } else {
+                    be.trailing_zeros()
+                }
+            }
+        };
+        self.winner = w;
+        (w != NONE).then_some(w as usize)
+    }
+
+    /// Steps 3 and 4 of §8.4 where the grant that took effect is `granted`
+    /// (possibly not the slot `grant_lit` chose: §9.3 step 4, §9.5), or none.
+    #[inline]
+    pub fn update_granted(&mut self, granted: Option<usize>) {
+        self.winner = granted.map_or(NONE, |k| k as u32);
+        self.update(true);
+    }
+
     /// Steps 3 and 4 of §8.4, ending the cycle begun by the last `grant`.
     /// `took_effect`: the grant (if any) took effect (at point A: the port also
     /// won at B). Ignored when there was no grant.
