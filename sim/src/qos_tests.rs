@@ -279,3 +279,232 @@ fn random_preemptive_traffic_is_reassembled() {
         }
     }
 }
+
+// ------------------------------------------------------------------ directed tests
+
+/// Runs from reset with `flits` (cycle, input port, flit) and, if
+/// `credit_back`, immediate credit return for every output flit; element t of
+/// the result is the outputs during cycle t.
+fn run(r: &mut Router, flits: &[(u64, usize, LinkFlit)], cycles: u64, credit_back: bool) -> Vec<RouterOutputs> {
+    let cfg = r.config().clone();
+    let mut inp = RouterInputs::idle(&cfg);
+    let mut log = vec![r.outputs().clone()];
+    for t in 0..cycles {
+        inp.clear();
+        for &(c, p, f) in flits {
+            if c == t {
+                assert!(!inp.flits[p].valid, "two flits on link {p} in cycle {t}");
+                inp.flits[p] = f;
+            }
+        }
+        if credit_back {
+            for (o, f) in r.outputs().flits.iter().enumerate() {
+                if f.valid {
+                    inp.credits[o] |= 1 << f.vc;
+                }
+            }
+        }
+        r.step(&inp);
+        log.push(r.outputs().clone());
+    }
+    log
+}
+
+/// Sends message `msg` on port `p`, flit k in cycle `start + k`.
+fn send(stim: &mut Vec<(u64, usize, LinkFlit)>, p: usize, msg: &[LinkFlit], start: u64) {
+    for (k, f) in msg.iter().enumerate() {
+        stim.push((start + k as u64, p, *f));
+    }
+}
+
+fn on_vc(f: LinkFlit, u: u8) -> LinkFlit {
+    LinkFlit { vc: u, ..f }
+}
+
+const DUMMY_TAIL: LinkFlit = LinkFlit { valid: true, vc: 0, head: false, tail: true, dummy: true, data: [0; 4] };
+
+fn dummy_head(cfg: &RouterConfig, dest: u64, class: u64, vtick: u64) -> LinkFlit {
+    let h = cfg.header();
+    let d = dest | class << h.class.lsb | vtick << h.vtick.lsb;
+    LinkFlit { valid: true, vc: 0, head: true, tail: false, dummy: true, data: [d, 0, 0, 0] }
+}
+
+fn assert_port(log: &[RouterOutputs], o: usize, expected: &[(u64, LinkFlit)]) {
+    for (t, out) in log.iter().enumerate() {
+        let want = expected.iter().find(|(c, _)| *c == t as u64).map(|&(_, f)| f).unwrap_or(LinkFlit::IDLE);
+        assert_eq!(out.flits[o], want, "output port {o}, cycle {t}");
+    }
+}
+
+/// 2 ports, 1 VC, s = 3 (E = 2 extra lanes), multiplexed, VirtualClock;
+/// HW = 1 + 2 + 8 = 11, IDW = min(32, 21, 16) = 16.
+fn small_p() -> RouterConfig {
+    cfg_of(
+        "[router]\nports = 2\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 2\n\
+         downstream_buffer_depth = 64\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+         clock_width = 8\nvtick_width = 8\nmode = \"preemptive\"\n",
+    )
+}
+
+/// §9.4 case (a). With one VC per port every arbitration is trivial.
+/// A: class 0, 4 flits, input 0, cycles 0..3, to port 1. B: class 2, 2 flits, cycles 4, 5.
+/// c0 A.h -> lane 0 (VC idle), lmax[0] = 0. RC 1, VA 2 (VC 0 of port 1), ST 3 (sent = 1).
+/// c4: C picks A.h (out 5); ST A.b1; B.h arrives, lmax[0] = 0 < 2 -> lane 1, top = 1.
+/// c5: sl 0 < top 1, ACTIVE, sent -> dummy tail, ready (ob holds A.b1 only: 1 < DO = 2),
+///     crosses: VC 0 of port 1 freed, push A's hdr, susp[0] = 1, sl = 1. C picks A.b1 (out 6).
+/// c6: RC B (lane 1); C picks the dummy tail (out 7). c7: VA B -> VC 0. c8: ST B.h. c9: ST B.t
+/// (free), C B.h (out 10). c10: C B.t (out 11); lane release: top = sl = 0.
+/// c11: RC from the stack (A's hdr). c12: VA -> VC 0. c13: ST dummy header (pop).
+/// c14: ST A.b2, C dummy header (out 15). c15: ST A.b3. Out A.b2 16, A.b3 17.
+/// Credits upstream only for lane pops: A.h 3, A.b1 4, B.h 8, B.t 9, A.b2 14, A.b3 15 (+1 cycle).
+#[test]
+fn preemption_dummy_tail_and_dummy_header_timing() {
+    let cfg = small_p();
+    let tags = Tags::new(&cfg).unwrap();
+    assert_eq!(tags.id_width(), 16);
+    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
+    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 4);
+    let mut r = Router::new(&cfg);
+    // Stop after cycle 5 to look at the registers.
+    let log1 = run(&mut r, &stim, 6, false);
+    let regs = r.lane_regs(0, 0).unwrap();
+    assert_eq!((regs.top, regs.sl, regs.depth, regs.susp, regs.sent), (1, 1, 1, 0b1, false));
+    assert_eq!(regs.stack[0], crate::HeaderFields { dest: 1, class: 0, vtick: 5 });
+    assert_eq!(r.lane_occupancy(0, 0, 0), 2);
+    // B.h and B.t (written at the end of cycle 5).
+    assert_eq!(r.lane_occupancy(0, 0, 1), 2);
+    assert!(!r.allocated(1, 0));
+    drop(log1);
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 25, false);
+    let exp = [
+        (5, a[0]),
+        (6, a[1]),
+        (7, DUMMY_TAIL),
+        (10, b[0]),
+        (11, b[1]),
+        (15, dummy_head(&cfg, 1, 0, 5)),
+        (16, a[2]),
+        (17, a[3]),
+    ];
+    assert_port(&log, 1, &exp);
+    assert_port(&log, 0, &[]);
+    let credit_cycles: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
+    assert_eq!(credit_cycles, vec![4, 5, 9, 10, 15, 16]);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
+    assert_eq!(st.tails_forwarded, 2);
+    assert_eq!(r.buffered_flits(), 0);
+    assert_eq!(r.stack_depth(0, 0), 0);
+    assert_eq!(r.lane_regs(0, 0).unwrap().top, 0);
+    // The endpoint rebuilds both messages; A came in two parts.
+    let mut re = Reassembler::new(&cfg).unwrap();
+    let mut got = Vec::new();
+    for out in &log {
+        got.extend(re.consume(out).unwrap());
+    }
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[0].id, got[0].parts, got[0].header), (0x22, 1, b[0].data));
+    assert_eq!((got[1].id, got[1].parts, got[1].header), (0x11, 2, a[0].data));
+    assert_eq!(got[1].flits, a[1..].iter().map(|f| f.data).collect::<Vec<_>>());
+    assert_eq!(re.dummies(), 2);
+}
+
+/// Nested preemption: A (class 0, 4 flits, c0..3), B (class 1, 3 flits,
+/// c4..6), C (class 2, 2 flits, c9, c10), all input 0 VC 0 -> port 1.
+/// c0..c5 as in the test above with B for the class-2 message: B.h -> lane 1
+/// (lmax[0] = 0 < 1), top 1, lmax[1] = 1; c5 dummy tail of A (push A, sl 1);
+/// out A.h 5, A.b1 6, DT 7. c6 RC B, c7 VA B (VC 0), c8 ST B.h, c9 ST B.b1,
+/// C.h arrives: lmax = [0, 1] < 2 -> lane 2, top 2. c10: sl 1 < 2, B ACTIVE
+/// and sent -> dummy tail (ob holds B.b1: 1 < 2), push B (hsp 1 -> 2: nested),
+/// susp[1], sl 2. Out B.h 10, B.b1 11, DT 12. c11 RC C, c12 VA, c13 ST C.h,
+/// c14 ST C.t, c15 lane release (top = sl = 1); out C.h 15, C.t 16.
+/// c16 RC from the stack top (B), c17 VA, c18 ST DH(B) (pop), c19 ST B.t;
+/// c20 lane release (top = sl = 0); out DH(B) 20, B.t 21. c21 RC (A from
+/// hs[0]), c22 VA, c23 ST DH(A), c24 A.b2, c25 A.b3; out DH(A) 25, A.b2 26, A.b3 27.
+#[test]
+fn nested_preemption_stack_order() {
+    let cfg = small_p();
+    let tags = Tags::new(&cfg).unwrap();
+    let a = tags.message(0, 1, 0, 5, 1, 4, |k| k as u64);
+    let b = tags.message(0, 1, 1, 7, 2, 3, |k| k as u64);
+    let c = tags.message(0, 1, 2, 3, 3, 2, |k| k as u64);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 4);
+    send(&mut stim, 0, &c, 9);
+    let mut r = Router::new(&cfg);
+    let _ = run(&mut r, &stim, 11, false);
+    // At the start of cycle 11: both suspended, stack bottom A, top B.
+    let regs = r.lane_regs(0, 0).unwrap();
+    assert_eq!((regs.top, regs.sl, regs.depth, regs.susp), (2, 2, 2, 0b011));
+    assert_eq!(regs.stack[0], crate::HeaderFields { dest: 1, class: 0, vtick: 5 });
+    assert_eq!(regs.stack[1], crate::HeaderFields { dest: 1, class: 1, vtick: 7 });
+    assert_eq!(regs.lmax[..3], [0, 1, 2]);
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 32, false);
+    let exp = [
+        (5, a[0]),
+        (6, a[1]),
+        (7, DUMMY_TAIL),
+        (10, b[0]),
+        (11, b[1]),
+        (12, DUMMY_TAIL),
+        (15, c[0]),
+        (16, c[1]),
+        (20, dummy_head(&cfg, 1, 1, 7)),
+        (21, b[2]),
+        (25, dummy_head(&cfg, 1, 0, 5)),
+        (26, a[2]),
+        (27, a[3]),
+    ];
+    assert_port(&log, 1, &exp);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (2, 1, 2, 0));
+    assert_eq!(r.buffered_flits(), 0);
+    assert_eq!(r.stack_depth(0, 0), 0);
+    assert_eq!(r.lane_regs(0, 0).unwrap().top, 0);
+    let mut re = Reassembler::new(&cfg).unwrap();
+    let got: Vec<_> = log.iter().flat_map(|o| re.consume(o).unwrap()).collect();
+    assert_eq!(got.iter().map(|m| (m.id, m.parts)).collect::<Vec<_>>(), vec![(3, 1), (2, 2), (1, 2)]);
+}
+
+/// Cases (b) and (c): the lower message is switched away from before any of
+/// its flits crossed, so no dummy tail and no dummy header.
+/// (b) A (class 0, 2 flits) c0, c1; B (class 2, 1 flit) c2. A: RC 1, VA 2
+///     (ACTIVE at the end of 2). B.h at c2 -> lane 1 (lane 0 holds A), top 1.
+///     c3: sl < top, ACTIVE, sent = 0 -> (b): VC 0 of port 1 freed, sl = 1.
+///     B: RC 4, VA 5 (VC 0), ST 6, C 7, out 8; c7 lane release. A: RC 8 from
+///     lane 0 (its real header), VA 9, ST 10, 11; out A.h 12, A.t 13.
+/// (c) A (1 flit) c0; B (class 2, 1 flit) c1. A: RC 1 (ROUTED). B -> lane 1.
+///     c2: (c) sl = 1 (A does not request VA). B: RC 3, VA 4, ST 5, out 7;
+///     lane release c6. A: RC 7, VA 8, ST 9, out 11.
+#[test]
+fn silent_preemption_cases_b_and_c() {
+    let cfg = small_p();
+    let tags = Tags::new(&cfg).unwrap();
+    // (b)
+    let a = tags.message(0, 1, 0, 5, 1, 2, |_| 0);
+    let b = tags.message(0, 1, 2, 5, 2, 1, |_| 0);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 2);
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 20, false);
+    assert_port(&log, 1, &[(8, b[0]), (12, a[0]), (13, a[1])]);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.dummy_headers, st.silent_preemptions), (0, 0, 1));
+    // (c)
+    let a = tags.message(0, 1, 0, 5, 1, 1, |_| 0);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 1);
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 20, false);
+    assert_port(&log, 1, &[(7, b[0]), (11, a[0])]);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.dummy_headers, st.silent_preemptions), (0, 0, 1));
+}
