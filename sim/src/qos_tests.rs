@@ -508,3 +508,146 @@ fn silent_preemption_cases_b_and_c() {
     let st = r.stats();
     assert_eq!((st.preemptions, st.dummy_headers, st.silent_preemptions), (0, 0, 1));
 }
+
+/// 3 ports, 2 VCs, s = 3, P mode, VirtualClock at A, with/without acceleration.
+fn accel_cfg(acc: bool) -> RouterConfig {
+    cfg_of(&format!(
+        "[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 2\n\
+         downstream_buffer_depth = 64\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+         clock_width = 8\nvtick_width = 8\nmode = \"preemptive\"\nacceleration = {acc}\n"
+    ))
+}
+
+/// §9.5. Input 0: X (VC 0, class 0, best effort, 3 flits: c0, c2, c3) and
+/// Y (VC 1, class 0, real time, 6 flits: c1, c4..c8); input 1: Z (VC 0,
+/// class 2, 1 flit, c4); all to port 2.
+/// X: RC 1, VA 2 -> VC 0 of port 2; Y: RC 2, VA 3 -> VC 1. ST at A of port 0:
+/// c3 X.h (alone); c4 Y.h (real time beats best effort), c5 Y.b1, c6 Y.b2
+/// (each written the cycle before). Z: RC 5, VA 6: no free VC of port 2,
+/// c* = 2, lowest u whose owner's class < 2 is u = 0 (X) -> acc[X] = 1.
+/// c7: X accelerated and ready -> X.b1; c8 X.b2 (tail: VC 0 freed, acc
+/// cleared, winning over the set of cycle 8). c9: Y.b3; VA Z -> VC 0.
+/// c10: B at port 2 (xb_ptr = 1: port 0 won every cycle so far) -> Z; c11
+/// Y.b4, c12 Y.b5. Stage 5 (round robin): out X.h 5, Y.h 6, Y.b1 7, Y.b2 8,
+/// X.b1 9, X.b2 10, Y.b3 11, Z 12, Y.b4 13, Y.b5 14.
+/// Without acceleration Y keeps winning at A: X.b1 leaves after Y's tail.
+#[test]
+fn acceleration_serves_the_victim_first() {
+    for acc in [true, false] {
+        let cfg = accel_cfg(acc);
+        let tags = Tags::new(&cfg).unwrap();
+        let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
+        let y = tags.message(1, 2, 0, 3, 2, 6, |k| k as u64);
+        let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
+        let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
+        send(&mut stim, 0, &y[1..], 4);
+        send(&mut stim, 1, &z, 4);
+        let mut r = Router::new(&cfg);
+        if acc {
+            let _ = run(&mut r, &stim, 7, false);
+            assert!(r.lane_regs(0, 0).unwrap().acc, "acc[X] set at the end of cycle 6");
+            assert!(!r.lane_regs(0, 1).unwrap().acc);
+            assert_eq!(r.owner(2, 0), Some(0));
+            r.reset();
+        }
+        let log = run(&mut r, &stim, 20, false);
+        if acc {
+            let exp = [
+                (5, x[0]),
+                (6, y[0]),
+                (7, y[1]),
+                (8, y[2]),
+                (9, x[1]),
+                (10, x[2]),
+                (11, y[3]),
+                (12, z[0]),
+                (13, y[4]),
+                (14, y[5]),
+            ];
+            assert_port(&log, 2, &exp);
+            assert_eq!(r.stats().accelerations, 1);
+            assert!(!r.lane_regs(0, 0).unwrap().acc);
+        } else {
+            let when = |f: LinkFlit| log.iter().position(|o| o.flits[2] == f).unwrap();
+            assert!(when(x[1]) > when(y[5]));
+            assert_eq!(r.stats().accelerations, 0);
+        }
+        assert_eq!(r.stats().preemptions, 0);
+    }
+}
+
+/// §9.3 at point C of the full crossbar, round robin, b = 5.
+/// Y: input 1 VC 0, 8 flits c0..c7; X: input 0 VC 0, 2 flits c1, c2; X':
+/// input 0 VC 0, 5 flits c3..c7; all to port 2.
+/// Y: RC 1, VA 2 -> VC 0; moves flit k in c3+k, at C from c4+k.
+/// X: RC 2, VA 3 -> VC 1; moves c4, c5 (tail: VC 1 freed, input VC idle).
+/// X': RC 6, VA 7 -> VC 1 (VC 0 held); moves c8..c12, at C from c9.
+/// C: c4 Y.0 by the scheduler (slot 0, left 4); c5..c8 Y.1..Y.4 held
+/// (left 3..0) although X waits; c9 round robin (ptr 1) -> X.0 (slot 1,
+/// left 4); c10 X.1 held, a tail: left 0; c11 round robin (ptr 0) -> Y.5
+/// although X'.0 is eligible (the tail ended the hold); c12 Y.6, c13 Y.7
+/// (tail); c14 X'.0 (ptr 1), c15..c18 X'.1..X'.4 held. Outputs one cycle later.
+/// Holds: c5..c8 (4), c10, c12, c13, c15..c18 (4) = 11.
+#[test]
+fn block_multiplexing_at_point_c_holds_five_flits_and_a_tail_ends_the_hold() {
+    let cfg = inline(3, 2, "full", "round_robin", "block_size = 5\ndownstream_buffer_depth = 64\n");
+    let tags = Tags::new(&cfg).unwrap();
+    let y = tags.message(0, 2, 0, 0, 1, 8, |k| k as u64);
+    let x = tags.message(0, 2, 0, 0, 2, 2, |k| k as u64);
+    let x2 = tags.message(0, 2, 0, 0, 3, 5, |k| k as u64);
+    let mut stim = Vec::new();
+    send(&mut stim, 1, &y, 0);
+    send(&mut stim, 0, &x, 1);
+    send(&mut stim, 0, &x2, 3);
+    let mut r = Router::new(&cfg);
+    assert!(r.is_general());
+    let log = run(&mut r, &stim, 25, false);
+    let mut exp = Vec::new();
+    for k in 0..5 {
+        exp.push((5 + k as u64, on_vc(y[k], 0)));
+    }
+    exp.push((10, on_vc(x[0], 1)));
+    exp.push((11, on_vc(x[1], 1)));
+    for k in 5..8 {
+        exp.push((7 + k as u64, on_vc(y[k], 0)));
+    }
+    for k in 0..5 {
+        exp.push((15 + k as u64, on_vc(x2[k], 1)));
+    }
+    assert_port(&log, 2, &exp);
+    assert_eq!(r.stats().block_holds, 11);
+}
+
+/// §9.2, traditional mode, VC classes [2, 1, 0] (VC 0 control, VC 2 best effort).
+/// Output 0: P1 (class 1, input 0 VC 0, c0): RC 1, VA 2 -> VC 1 (its class's
+/// VC, not the lowest free VC 0), ST 3, out 5. P3 (class code 3 >= s = 3,
+/// i.e. class 0; input 0 VC 1, c1): RC 2, VA 3 -> VC 2, ST 4, out 6.
+/// Output 2: W0 (class 0, input 1 VC 0, i = 3; header c0, tail c10): VA 2 ->
+/// VC 2 (va_ptr 4), out 5. R0 (class 0, input 1 VC 1, i = 4, c1) and R1
+/// (class 2, input 2 VC 0, i = 6, c1) request from c3: from va_ptr = 4 the
+/// round robin reaches i = 4 first, but class 0 has no free VC, so R1 (i =
+/// 6) gets VC 0 in c3 (ST 4, out 6). W0's tail: ST 11 (VC 2 free from c12),
+/// out 13; R0: VA 12 -> VC 2, ST 13, out 15.
+#[test]
+fn static_partition_in_va() {
+    let cfg = inline(3, 3, "multiplexed", "fifo", "mode = \"traditional\"\nvc_classes = [2, 1, 0]\n");
+    let tags = Tags::new(&cfg).unwrap();
+    let p1 = tags.message(0, 0, 1, 0, 1, 1, |_| 0);
+    let p3 = tags.message(1, 0, 3, 0, 2, 1, |_| 0);
+    let w0 = tags.message(0, 2, 0, 0, 3, 2, |_| 0);
+    let r0 = tags.message(1, 2, 0, 0, 4, 1, |_| 0);
+    let r1 = tags.message(0, 2, 2, 0, 5, 1, |_| 0);
+    let stim = vec![
+        (0, 0, p1[0]),
+        (1, 0, p3[0]),
+        (0, 1, w0[0]),
+        (10, 1, w0[1]),
+        (1, 1, r0[0]),
+        (1, 2, r1[0]),
+    ];
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 20, false);
+    assert_port(&log, 0, &[(5, on_vc(p1[0], 1)), (6, on_vc(p3[0], 2))]);
+    assert_port(&log, 2, &[(5, on_vc(w0[0], 2)), (6, on_vc(r1[0], 0)), (13, on_vc(w0[1], 2)), (15, on_vc(r0[0], 2))]);
+    assert_eq!(r.stats().partition_grants, [3, 1, 1, 0, 0, 0, 0, 0]);
+}
