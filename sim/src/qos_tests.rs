@@ -651,3 +651,181 @@ fn static_partition_in_va() {
     assert_port(&log, 2, &[(5, on_vc(w0[0], 2)), (6, on_vc(r1[0], 0)), (13, on_vc(w0[1], 2)), (15, on_vc(r0[0], 2))]);
     assert_eq!(r.stats().partition_grants, [3, 1, 1, 0, 0, 0, 0, 0]);
 }
+
+// ------------------------------------------------------------------ endpoint
+
+#[test]
+fn tags_encode_decode_and_need_eight_id_bits() {
+    let cfg = small_p();
+    let t = Tags::new(&cfg).unwrap();
+    // HW = 11, IDW = min(32, 32 - 11, 32 - 16) = 16.
+    assert_eq!(t.id_width(), 16);
+    let mut d = [0u64; 4];
+    t.set_header_id(&mut d, 0x1_2345);
+    assert_eq!(d[0], 0x2345 << 11);
+    assert_eq!(t.header_id(&d), 0x2345);
+    let mut d = [0u64; 4];
+    t.set_flit_tag(&mut d, 0x1_0003, 0xbeef);
+    assert_eq!(d[0], 0xbeef << 16 | 3);
+    assert_eq!(t.flit_tag(&d), (3, 0xbeef));
+    // W = 16, HW = 1 + 1 + 8 = 10: IDW = min(32, 6, 0) = 0 < 8.
+    let narrow = cfg_of(
+        "[router]\nports = 2\nvcs = 1\nflit_width = 16\nvtick_width = 8\nclock_width = 8\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n",
+    );
+    let e = Tags::new(&narrow).unwrap_err();
+    assert_eq!(e, crate::endpoint::TagError::IdTooNarrow { flit_width: 16, header_width: 10, id_width: 0 });
+    assert!(e.to_string().contains("IDW"), "{e}");
+    assert!(Reassembler::new(&narrow).is_err());
+}
+
+fn lf(vc: u8, head: bool, tail: bool, dummy: bool, data: [u64; 4]) -> LinkFlit {
+    LinkFlit { valid: true, vc, head, tail, dummy, data }
+}
+
+#[test]
+fn reassembler_in_order_and_out_of_order_parts() {
+    let cfg = small_p();
+    let t = Tags::new(&cfg).unwrap();
+    let mut re = Reassembler::new(&cfg).unwrap();
+    // A whole message in one part (the non-preemptive case).
+    let m = t.message(3, 1, 0, 5, 42, 3, |k| 7 * k as u64);
+    assert_eq!(re.push(1, &m[0]).unwrap(), None);
+    assert_eq!(re.push(1, &LinkFlit::IDLE).unwrap(), None);
+    assert_eq!(re.push(1, &m[1]).unwrap(), None);
+    let got = re.push(1, &m[2]).unwrap().unwrap();
+    assert_eq!((got.port, got.id, got.parts, got.header), (1, 42, 1, m[0].data));
+    assert_eq!(got.flits, vec![m[1].data, m[2].data]);
+    // A one-flit message.
+    let one = t.message(0, 1, 0, 5, 43, 1, |_| 9);
+    assert_eq!(re.push(0, &one[0]).unwrap().unwrap().flits, Vec::<[u64; 4]>::new());
+    // Message 7 (6 flits) in three parts, arriving last part first, on
+    // different VCs, with message 8 in between and a dummy-only part.
+    let m7 = t.message(0, 1, 0, 5, 7, 6, |k| 100 + k as u64);
+    let m8 = t.message(0, 1, 2, 5, 8, 2, |k| 200 + k as u64);
+    let dh = lf(0, true, false, true, [1, 0, 0, 0]);
+    let dt = lf(0, false, true, true, [0; 4]);
+    let on = |f: LinkFlit, vc: u8| LinkFlit { vc, ..f };
+    let seq = [
+        (on(dh, 1), None),
+        (on(m7[4], 1), None),
+        (on(m7[5], 1), None), // the real tail: K = 5, but 0..=3 missing
+        (on(m8[0], 0), None),
+        (on(dh, 2), None),
+        (on(dt, 2), None), // a part without a non-dummy flit: discarded
+        (on(m7[0], 2), None),
+        (on(m7[1], 2), None),
+        (on(dt, 2), None),
+        (on(m8[1], 0), Some(8)),
+        (on(dh, 0), None),
+        (on(m7[2], 0), None),
+        (on(m7[3], 0), Some(7)),
+    ];
+    // m7[3] is not a tail on the link; the part is left open and closed by a dummy tail.
+    let mut done = Vec::new();
+    for (f, want) in seq {
+        let got = re.push(2, &f).unwrap();
+        assert_eq!(got.as_ref().map(|m| m.id), want);
+        done.extend(got);
+    }
+    re.push(2, &on(dt, 0)).unwrap();
+    let g7 = &done[1];
+    assert_eq!((g7.parts, g7.header), (3, m7[0].data));
+    assert_eq!(g7.flits, m7[1..].iter().map(|f| f.data).collect::<Vec<_>>());
+    assert_eq!(re.discarded_parts(), 1);
+    assert_eq!((re.incomplete(), re.open_parts()), (0, 0));
+}
+
+#[test]
+fn reassembler_reports_errors() {
+    use crate::endpoint::ReassemblyError as E;
+    let cfg = small_p();
+    let t = Tags::new(&cfg).unwrap();
+    let m = t.message(0, 1, 0, 5, 9, 5, |k| k as u64);
+    let dh = lf(0, true, false, true, [1, 0, 0, 0]);
+    let dt = lf(0, false, true, true, [0; 4]);
+    let fresh = || Reassembler::new(&cfg).unwrap();
+    // Gap inside a part: header then index 2.
+    let mut re = fresh();
+    re.push(0, &m[0]).unwrap();
+    assert_eq!(re.push(0, &m[2]), Err(E::Gap { port: 0, vc: 0, id: 9, expected: 1, got: 2 }));
+    // Gap inside a dummy-header part: 2 then 4.
+    let mut re = fresh();
+    re.push(0, &dh).unwrap();
+    re.push(0, &m[2]).unwrap();
+    assert_eq!(re.push(0, &m[4]), Err(E::Gap { port: 0, vc: 0, id: 9, expected: 3, got: 4 }));
+    // Duplicate index across parts.
+    let mut re = fresh();
+    for f in [m[0], m[1], dt, dh] {
+        re.push(0, &f).unwrap();
+    }
+    assert_eq!(re.push(0, &m[1]), Err(E::DuplicateIndex { port: 0, id: 9, index: 1 }));
+    // A flit of a completed message.
+    let mut re = fresh();
+    for f in &m {
+        re.push(0, f).unwrap();
+    }
+    re.push(0, &dh).unwrap();
+    assert_eq!(re.push(0, &m[3]), Err(E::AfterCompletion { port: 0, id: 9, index: 3 }));
+    // Head inside an open part, body without one.
+    let mut re = fresh();
+    re.push(0, &m[0]).unwrap();
+    assert_eq!(re.push(0, &dh), Err(E::HeadInOpenPart { port: 0, vc: 0 }));
+    assert_eq!(fresh().push(1, &m[1]), Err(E::NoOpenPart { port: 1, vc: 0 }));
+    // Two ids in one part (a flit of another message).
+    let other = t.message(0, 1, 0, 5, 10, 3, |k| k as u64);
+    let mut re = fresh();
+    re.push(0, &m[0]).unwrap();
+    assert_eq!(re.push(0, &other[1]), Err(E::MixedIds { port: 0, vc: 0, part_id: 9, id: 10 }));
+    // A dummy part with an id nobody sent stays incomplete; an index beyond the tail.
+    let mut re = fresh();
+    for f in [dh, other[2]] {
+        re.push(0, &f).unwrap();
+    }
+    assert_eq!(re.incomplete(), 1);
+    re.push(0, &dh).unwrap();
+    assert_eq!(re.push(0, &lf(0, false, false, false, t.flit_data(3, 10, 0))), Err(E::BeyondTail { port: 0, id: 10, index: 3, tail: 2 }));
+    // A dummy flit that is neither head nor tail.
+    let mut re = fresh();
+    re.push(0, &m[0]).unwrap();
+    assert_eq!(re.push(0, &lf(0, false, false, true, [0; 4])), Err(E::BadDummy { port: 0, vc: 0 }));
+    // A second real header of an id in flight.
+    let mut re = fresh();
+    re.push(0, &m[0]).unwrap();
+    assert_eq!(re.push(0, &LinkFlit { vc: 1, ..m[0] }), Err(E::DuplicateHeader { port: 0, id: 9 }));
+}
+
+/// The general engine in the non-preemptive modes and with block sizes > 1:
+/// random tagged traffic, every message reassembled (one part each).
+#[test]
+fn random_traffic_in_the_other_qos_modes_is_reassembled() {
+    let base = "[router]\nports = 4\nvcs = 4\nflit_width = 40\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n";
+    let cfgs = [
+        example("mw8_tr"),
+        example("mw8_np"),
+        cfg_of(&format!("{base}crossbar = \"full\"\nscheduler = \"fifo\"\nmode = \"traditional\"\nvc_classes = [2, 1, 0, 0]\nblock_size = 3\n")),
+        cfg_of(&format!("{base}crossbar = \"full\"\nscheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nblock_size = 2\n")),
+        cfg_of(&format!("{base}crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_classes = [2, 1, 0, 0]\nblock_size = 4\n")),
+        cfg_of(&format!("{base}crossbar = \"multiplexed\"\nscheduler = \"round_robin\"\nblock_size = 5\n")),
+        cfg_of(&format!("{base}crossbar = \"multiplexed\"\nscheduler = \"fifo\"\nblock_size = 64\n")),
+        cfg_of(&format!("{base}crossbar = \"full\"\nscheduler = \"virtualclock\"\nblock_size = 2\n")),
+    ];
+    for cfg in &cfgs {
+        let mut holds = 0;
+        let mut grants = [0u64; 8];
+        for seed in 1..=2 {
+            let st = random_p_run(cfg, seed, 2000, 30, false);
+            assert_eq!(st.preemptions + st.dummy_headers + st.silent_preemptions, 0);
+            holds += st.block_holds;
+            for c in 0..8 {
+                grants[c] += st.partition_grants[c];
+            }
+        }
+        if cfg.block_size() > 1 {
+            assert!(holds > 0, "{}", cfg.name());
+        }
+        if cfg.vc_classes().is_some() {
+            assert!(grants[..3].iter().all(|&g| g > 0), "{}: {grants:?}", cfg.name());
+        }
+    }
+}
