@@ -199,6 +199,12 @@ pub(crate) struct Core {
     out_stamp: Vec<u64>,
     blk: Vec<Blk>,
     vclk: Vec<VirtualClockScheduler>,
+    /// Flits in the lanes of input port p (summary for skipping idle ports).
+    pflits: Vec<u32>,
+    /// Open extra lanes plus history-stack entries of input port p's VCs.
+    pextra: Vec<u32>,
+    /// Flits in the output VC buffers of output port o.
+    oflits: Vec<u32>,
 
     // ---- scratch
     bw: Vec<Option<BwDec>>,
@@ -315,6 +321,9 @@ impl Core {
             pick_c: vec![None; n],
             cand: vec![None; n],
             ready_a: vec![0; n],
+            pflits: vec![0; n],
+            pextra: vec![0; n],
+            oflits: vec![0; n],
             xb_req: vec![0; n],
             va_grant: vec![None; n],
             victim: vec![None; n],
@@ -338,6 +347,9 @@ impl Core {
         self.in_stamp.fill(0);
         self.out_stamp.fill(0);
         self.blk.fill(Blk::default());
+        self.pflits.fill(0);
+        self.pextra.fill(0);
+        self.oflits.fill(0);
         for v in &mut self.vclk {
             v.reset();
         }
@@ -406,6 +418,34 @@ impl Core {
         let n = self.n;
         let m = self.m;
         let b = self.b;
+        let vc_all = ((1u64 << m) - 1) as u32;
+
+        // Input ports whose VCs can act this cycle: some lane flit, open
+        // extra lane or stack entry (otherwise every VC is IDLE without a
+        // flit, or ACTIVE waiting for flits with nothing to offer).
+        let mut busy_in = 0u32;
+        let mut busy_out = 0u32;
+        for p in 0..n {
+            busy_in |= ((self.pflits[p] | self.pextra[p] != 0) as u32) << p;
+            busy_out |= ((self.oflits[p] != 0) as u32) << p;
+        }
+        if busy_in | busy_out == 0
+            && inputs.flits[..n].iter().all(|f| !f.valid)
+            && inputs.credits[..n].iter().all(|&c| c & vc_all == 0)
+            && out.flits.iter().all(|f| !f.valid)
+            && out.credits.iter().all(|&c| c == 0)
+        {
+            // A quiet cycle: only the VirtualClock counters advance and any
+            // block hold ends (its slot is not eligible).
+            for v in &mut self.vclk {
+                v.grant_lit(0, 0, 0, |_| 0);
+                v.update_granted(None);
+            }
+            for bl in &mut self.blk {
+                bl.left = 0;
+            }
+            return;
+        }
 
         // ================================================================ decisions
         // ---- BW (lane choice on start-of-cycle registers).
@@ -455,6 +495,16 @@ impl Core {
         // ---- Stage 5 picks (start-of-cycle ob counts and credits).
         for o in 0..n {
             self.pick_c[o] = None;
+            if busy_out >> o & 1 == 0 {
+                if self.full {
+                    if self.sched == Scheduler::Virtualclock {
+                        self.vclk[o].grant_lit(0, 0, 0, |_| 0);
+                        self.vclk[o].update_granted(None);
+                    }
+                    self.blk[o].left = 0;
+                }
+                continue;
+            }
             let mut present = 0u32;
             let mut elig = 0u32;
             let mut rt = 0u32;
@@ -533,6 +583,11 @@ impl Core {
         self.va_req.fill(0);
         let vw = self.va_words;
         for i in 0..self.nm {
+            if busy_in >> (i / m) & 1 == 0 {
+                self.offer[i] = OFF_NONE;
+                self.dec[i] = 0;
+                continue;
+            }
             let (off, rdy) = self.offer_of(i);
             self.offer[i] = off | (rdy as u8) << 7;
             let d = &self.ivc[i];
@@ -600,6 +655,13 @@ impl Core {
         }
         if !self.full {
             for p in 0..n {
+                if busy_in >> p & 1 == 0 {
+                    self.ready_a[p] = 0;
+                    if self.sched == Scheduler::Virtualclock {
+                        self.vclk[p].grant_lit(0, 0, 0, |_| 0);
+                    }
+                    continue;
+                }
                 let mut present = 0u32;
                 let mut ready = 0u32;
                 let mut rt = 0u32;
@@ -659,6 +721,7 @@ impl Core {
                 let u = u as usize;
                 let j = o * m + u;
                 let f = self.ob.pop(j);
+                self.oflits[o] -= 1;
                 self.credits[j] -= 1;
                 if !self.full {
                     self.oc_ptr[o] = inc_mod(u, m) as u8;
@@ -709,6 +772,9 @@ impl Core {
         }
         if self.full {
             for i in 0..self.nm {
+                if busy_in >> (i / m) & 1 == 0 {
+                    continue;
+                }
                 let (off, rdy) = (self.offer[i] & 3, self.offer[i] >> 7 == 1);
                 if off != OFF_NONE && rdy {
                     self.move_flit(i, off, out, stats);
@@ -809,6 +875,7 @@ impl Core {
                 let d = &mut self.ivc[i];
                 d.top -= 1;
                 d.sl -= 1;
+                self.pextra[i / self.m] -= 1;
             }
         }
 
@@ -818,6 +885,10 @@ impl Core {
             let i = w.i as usize;
             let r = self.lane_ring(i, w.lane as usize);
             self.lanes_q.push(r, w.flit);
+            self.pflits[i / m] += 1;
+            if w.kind == 3 {
+                self.pextra[i / m] += 1;
+            }
             stats.flits_accepted += 1;
             let d = &mut self.ivc[i];
             match w.kind {
@@ -844,6 +915,7 @@ impl Core {
         let mut f = match off {
             OFF_LANE => {
                 let f = self.lanes_q.pop(self.lane_ring(i, d.sl as usize));
+                self.pflits[p] -= 1;
                 out.credits[p] |= 1 << v;
                 stats.crossbar_moves += 1;
                 f
@@ -862,6 +934,12 @@ impl Core {
         };
         f.vtick = d.hdr.vtick;
         self.ob.push(o * m + u, f);
+        self.oflits[o] += 1;
+        match off {
+            OFF_DHEAD => self.pextra[p] -= 1,
+            OFF_DTAIL => self.pextra[p] += 1,
+            _ => {}
+        }
         let dm = &mut self.ivc[i];
         match off {
             OFF_DHEAD => {

@@ -829,3 +829,30 @@ fn random_traffic_in_the_other_qos_modes_is_reassembled() {
         }
     }
 }
+
+/// Speed of the two engines (run with --ignored --nocapture).
+#[test]
+#[ignore]
+fn engine_speed() {
+    for (name, load) in [("mediaworm8", 30u64), ("mw8_p", 30), ("mw8_pa", 30), ("mw8_np", 30), ("mediaworm8", 0), ("mw8_p", 0)] {
+        let cfg = example(name);
+        for general in [false, true] {
+            if !general && cfg.mode() != wormqos_config::RouterMode::Unpartitioned {
+                continue;
+            }
+            let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
+            let mut inp = RouterInputs::idle(&cfg);
+            let mut rng = Rng(7);
+            let t0 = std::time::Instant::now();
+            let n = 200_000;
+            for _ in 0..n {
+                if load > 0 {
+                    random_inputs(&mut rng, &cfg, &mut inp);
+                }
+                r.step(&inp);
+            }
+            let dt = t0.elapsed().as_secs_f64();
+            eprintln!("{name} load {load} general {general}: {:.0} ns/cycle", dt * 1e9 / n as f64);
+        }
+    }
+}
