@@ -201,6 +201,8 @@ pub(crate) struct Core {
     vclk: Vec<VirtualClockScheduler>,
     /// Flits in the lanes of input port p (summary for skipping idle ports).
     pflits: Vec<u32>,
+    /// Scratch: input VCs (bit v of port p) whose tail crossed this cycle.
+    tail_x: Vec<u32>,
     /// Open extra lanes plus history-stack entries of input port p's VCs.
     pextra: Vec<u32>,
     /// Flits in the output VC buffers of output port o.
@@ -322,6 +324,7 @@ impl Core {
             cand: vec![None; n],
             ready_a: vec![0; n],
             pflits: vec![0; n],
+            tail_x: vec![0; n],
             pextra: vec![0; n],
             oflits: vec![0; n],
             xb_req: vec![0; n],
@@ -739,7 +742,7 @@ impl Core {
             }
         }
 
-        // ---- VA grants and acceleration flags (before ST: a tail's clear wins).
+        // ---- VA grants.
         for o in 0..n {
             if let Some((i, u)) = self.va_grant[o] {
                 let (i, u) = (i as usize, u as usize);
@@ -757,18 +760,12 @@ impl Core {
                     stats.partition_grants[c as usize] += 1;
                 }
             }
-            if let Some(w) = self.victim[o] {
-                let d = &mut self.ivc[w as usize];
-                if !d.acc {
-                    d.acc = true;
-                    stats.accelerations += 1;
-                }
-            }
         }
 
         // ---- Stage 4 moves.
         for p in 0..n {
             out.credits[p] = 0;
+            self.tail_x[p] = 0;
         }
         if self.full {
             for i in 0..self.nm {
@@ -833,6 +830,19 @@ impl Core {
                         if hold_end {
                             self.blk[p].left = 0;
                         }
+                    }
+                }
+            }
+        }
+
+        // ---- Acceleration flags: a set loses to a tail of the same VC crossing now.
+        if self.accel {
+            for o in 0..n {
+                if let Some(w) = self.victim[o] {
+                    let w = w as usize;
+                    if self.tail_x[w / m] >> (w % m) & 1 == 0 && !self.ivc[w].acc {
+                        self.ivc[w].acc = true;
+                        stats.accelerations += 1;
                     }
                 }
             }
@@ -948,6 +958,7 @@ impl Core {
                 dm.sent = true;
             }
             OFF_DTAIL => {
+                self.tail_x[p] |= 1 << v;
                 self.allocated[o] &= !(1 << u);
                 dm.state = IDLE;
                 dm.sent = false;
@@ -961,6 +972,7 @@ impl Core {
             _ => {
                 dm.sent = true;
                 if f.tail {
+                    self.tail_x[p] |= 1 << v;
                     self.allocated[o] &= !(1 << u);
                     dm.state = IDLE;
                     dm.sent = false;

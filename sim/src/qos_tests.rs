@@ -856,3 +856,28 @@ fn engine_speed() {
         }
     }
 }
+
+/// §9.3 at point A (multiplexed crossbar, round robin), b = 3. Input 0 link:
+/// c0 X.h (VC 0, to port 1), c1 Y.h (VC 1, to port 2), then alternating
+/// c2 X.1, c3 Y.1, c4 X.2, c5 Y.2, c6 X.3, c7 Y.3 (tail), c8 X.4 (tail).
+/// X: RC 1, VA 2; Y: RC 2, VA 3. A of port 0:
+/// c3 X.h (scheduler, xa_ptr 0; slot 0, left 2); c4 X.1 and c5 X.2 held
+/// although Y is ready (left 1, 0); c6 round robin from xa_ptr 1 -> Y.h (slot
+/// 1, left 2); c7 Y.1, c8 Y.2 held (X.3 waits); c9 round robin from 0 -> X.3;
+/// c10 X.4 held, a tail (left 0); c11 Y.3. Different output ports: each flit
+/// leaves 2 cycles after its ST. Holds: c4, c5, c7, c8, c10.
+#[test]
+fn block_multiplexing_at_point_a() {
+    let cfg = inline(3, 2, "multiplexed", "round_robin", "block_size = 3\ndownstream_buffer_depth = 64\n");
+    let tags = Tags::new(&cfg).unwrap();
+    let x = tags.message(0, 1, 0, 0, 1, 5, |k| k as u64);
+    let y = tags.message(1, 2, 0, 0, 2, 4, |k| k as u64);
+    let order = [x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4]];
+    let stim: Vec<_> = order.iter().enumerate().map(|(c, f)| (c as u64, 0, *f)).collect();
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 20, false);
+    assert_port(&log, 1, &[(5, x[0]), (6, x[1]), (7, x[2]), (11, x[3]), (12, x[4])]);
+    // Y is alone at port 2: output VC 0.
+    assert_port(&log, 2, &[(8, on_vc(y[0], 0)), (9, on_vc(y[1], 0)), (10, on_vc(y[2], 0)), (13, on_vc(y[3], 0))]);
+    assert_eq!(r.stats().block_holds, 5);
+}
