@@ -353,6 +353,21 @@ impl Core {
         self.pflits.fill(0);
         self.pextra.fill(0);
         self.oflits.fill(0);
+        // Scratch too, so that a reset router equals a new one.
+        self.bw.fill(None);
+        self.written.fill(0);
+        self.offer.fill(0);
+        self.dec.fill(0);
+        self.va_req.fill(0);
+        self.va_any.fill(false);
+        self.va_maxc.fill(0);
+        self.pick_c.fill(None);
+        self.cand.fill(None);
+        self.ready_a.fill(0);
+        self.xb_req.fill(0);
+        self.va_grant.fill(None);
+        self.victim.fill(None);
+        self.tail_x.fill(0);
         for v in &mut self.vclk {
             v.reset();
         }
@@ -869,7 +884,8 @@ impl Core {
                 let sl = self.ivc[i].sl as usize;
                 let h = if self.ivc[i].susp >> sl & 1 == 1 {
                     let d = &self.ivc[i];
-                    d.hs[d.hsp as usize - 1]
+                    // (hsp > 0 whenever susp is set, except after protocol violations.)
+                    d.hs[(d.hsp as usize).saturating_sub(1)]
                 } else {
                     let r = self.lane_ring(i, sl);
                     self.header_of(&self.lanes_q.front(r).data)
@@ -945,15 +961,16 @@ impl Core {
         f.vtick = d.hdr.vtick;
         self.ob.push(o * m + u, f);
         self.oflits[o] += 1;
+        // The stack saturates (only reachable after protocol violations).
         match off {
-            OFF_DHEAD => self.pextra[p] -= 1,
-            OFF_DTAIL => self.pextra[p] += 1,
+            OFF_DHEAD if d.hsp > 0 => self.pextra[p] -= 1,
+            OFF_DTAIL if (d.hsp as usize) < MAX_LANES => self.pextra[p] += 1,
             _ => {}
         }
         let dm = &mut self.ivc[i];
         match off {
             OFF_DHEAD => {
-                dm.hsp -= 1;
+                dm.hsp = dm.hsp.saturating_sub(1);
                 dm.susp &= !(1 << dm.sl);
                 dm.sent = true;
             }
@@ -962,8 +979,10 @@ impl Core {
                 self.allocated[o] &= !(1 << u);
                 dm.state = IDLE;
                 dm.sent = false;
-                dm.hs[dm.hsp as usize] = dm.hdr;
-                dm.hsp += 1;
+                if (dm.hsp as usize) < MAX_LANES {
+                    dm.hs[dm.hsp as usize] = dm.hdr;
+                    dm.hsp += 1;
+                }
                 dm.susp |= 1 << dm.sl;
                 dm.sl += 1;
                 dm.acc = false;

@@ -881,3 +881,50 @@ fn block_multiplexing_at_point_a() {
     assert_port(&log, 2, &[(8, on_vc(y[0], 0)), (9, on_vc(y[1], 0)), (10, on_vc(y[2], 0)), (13, on_vc(y[3], 0))]);
     assert_eq!(r.stats().block_holds, 5);
 }
+
+#[test]
+fn reset_of_the_general_engine_equals_a_new_router() {
+    for cfg in [example("small_p"), example("mw8_tr"), accel_cfg(true)] {
+        let fresh = Router::new(&cfg);
+        let mut r = Router::new(&cfg);
+        let mut inp = RouterInputs::idle(&cfg);
+        let mut rng = Rng(99);
+        for _ in 0..500 {
+            random_inputs(&mut rng, &cfg, &mut inp);
+            r.step(&inp);
+        }
+        assert!(r.buffered_flits() > 0);
+        r.reset();
+        assert_eq!(r, fresh, "{}", cfg.name());
+        assert!(r.is_quiescent());
+    }
+}
+
+/// Protocol violations (random head/tail/dummy bits, full lanes) must not
+/// break the model: no panic, and the conservation laws still hold.
+#[test]
+fn garbage_input_in_preemptive_mode_does_not_panic() {
+    for cfg in [example("small_p"), accel_cfg(true), example("mw8_pa")] {
+        let mut r = Router::new(&cfg);
+        let mut inp = RouterInputs::idle(&cfg);
+        let mut rng = Rng(5);
+        let mut credit_pulses = 0u64;
+        for t in 0..20_000u64 {
+            random_inputs(&mut rng, &cfg, &mut inp);
+            for f in inp.flits.iter_mut() {
+                f.dummy = f.valid && rng.next() % 4 == 0;
+            }
+            if (t / 500) % 3 == 2 {
+                inp.flits.fill(LinkFlit::IDLE);
+                inp.credits.fill(u32::MAX);
+            }
+            r.step(&inp);
+            credit_pulses += r.outputs().credits.iter().map(|c| c.count_ones() as u64).sum::<u64>();
+            let s = r.stats();
+            let lanes: usize = (0..cfg.ports()).flat_map(|p| (0..cfg.vcs()).map(move |v| (p, v))).map(|(p, v)| r.input_occupancy(p, v)).sum();
+            assert_eq!(s.flits_accepted, s.crossbar_moves + lanes as u64);
+            assert_eq!(s.crossbar_moves, credit_pulses);
+        }
+        assert!(r.stats().preemptions > 0, "{}: {:?}", cfg.name(), r.stats());
+    }
+}
