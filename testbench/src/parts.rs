@@ -383,7 +383,7 @@ mod tests {
         LinkFlit { valid: true, dummy: false, vc: 0, head: true, tail: false, data: [data, 0, 0, 0] }
     }
     fn body(k: u64, id: u64, tail: bool) -> LinkFlit {
-        LinkFlit { valid: true, dummy: false, vc: 0, head: false, tail, data: [k | id << 16 | 0xab << 32, 0, 0, 0] }
+        LinkFlit { valid: true, dummy: false, vc: 0, head: false, tail, data: [k | id << 16, 0, 0, 0] }
     }
     fn dummy_head(dest: u64, class: u64, vtick: u64) -> LinkFlit {
         LinkFlit { valid: true, dummy: true, vc: 0, head: true, tail: false, data: [dest | class << 1 | vtick << 3, 0, 0, 0] }
