@@ -928,3 +928,45 @@ fn garbage_input_in_preemptive_mode_does_not_panic() {
         assert!(r.stats().preemptions > 0, "{}: {:?}", cfg.name(), r.stats());
     }
 }
+
+/// Incoming dummy flits are ordinary flits that keep their dummy bit.
+/// Input 0 (small_p): c0 A.h (class 0, vtick 5), c1 A.1, c2 dummy tail (the
+/// source suspends A), c3 B (class 2, 1 flit), c4 dummy header (A's fields and
+/// a marker bit 20), c5 A.2 (tail).
+/// A: RC 1, VA 2, ST A.h 3. B at c3: lane 0 not idle, lmax[0] = 0 < 2 ->
+/// lane 1. c4: sl < top, A ACTIVE and sent -> this router's dummy tail (ob
+/// holds A.h: 1 < 2), push A, susp[0], sl 1. The incoming dummy header (c4,
+/// class 0) and A.2 (c5) queue in lane 0 behind A.1 and the incoming dummy
+/// tail. B: RC 5, VA 6, ST 7; c8 lane release. c9 RC from the stack (A), VA
+/// 10, ST: c11 our dummy header, c12 A.1, c13 the incoming dummy tail (a
+/// tail: VC freed). c14 RC on the incoming dummy header (its destination),
+/// VA 15, ST c16 the incoming dummy header, c17 A.2. Each flit leaves 2
+/// cycles after its ST.
+#[test]
+fn incoming_dummy_flits_are_forwarded_with_their_dummy_bit() {
+    let cfg = small_p();
+    let tags = Tags::new(&cfg).unwrap();
+    let a = tags.message(0, 1, 0, 5, 1, 3, |_| 0);
+    let b = tags.message(0, 1, 2, 5, 2, 1, |_| 0);
+    let mut dh_in = dummy_head(&cfg, 1, 0, 5);
+    dh_in.data[0] |= 1 << 20;
+    let stim = vec![(0, 0, a[0]), (1, 0, a[1]), (2, 0, DUMMY_TAIL), (3, 0, b[0]), (4, 0, dh_in), (5, 0, a[2])];
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 25, false);
+    let exp = [
+        (5, a[0]),
+        (6, DUMMY_TAIL),
+        (9, b[0]),
+        (13, dummy_head(&cfg, 1, 0, 5)),
+        (14, a[1]),
+        (15, DUMMY_TAIL),
+        (18, dh_in),
+        (19, a[2]),
+    ];
+    assert_port(&log, 1, &exp);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.dummy_headers, st.tails_forwarded), (1, 1, 2));
+    let mut re = Reassembler::new(&cfg).unwrap();
+    let got: Vec<_> = log.iter().flat_map(|o| re.consume(o).unwrap()).collect();
+    assert_eq!(got.iter().map(|m| (m.id, m.parts)).collect::<Vec<_>>(), vec![(2, 1), (1, 3)]);
+}
