@@ -51,6 +51,43 @@ pub enum Mutant {
     /// an eligible best-effort slot (round-robin) wins over every real-time
     /// slot; real time is served only when no best-effort slot is eligible.
     VcBestEffortFirst,
+    /// §9.4 case (a) (`preemptive` only): a VC whose message is being
+    /// preempted after its header crossed does not send the dummy tail: at the
+    /// end of the first cycle with `sl < top` it releases the output VC, goes
+    /// IDLE, pushes `hdr`, sets `susp[sl]` and increments `sl` (as if the
+    /// dummy tail had crossed), but nothing is sent on the output VC, so the
+    /// part is left without a tail.
+    PreNoDummyTail,
+    /// §9.4 stage 2 (`preemptive` only): RC of a suspended lane reads the
+    /// bottom of the history stack `hs[0]` instead of the top `hs[hsp-1]`
+    /// (the same with at most one suspended message; wrong with nesting).
+    PreStackPopsBottom,
+    /// §9.4 stage 1 lane choice (`preemptive` only): a lane fits a header of
+    /// class c only if `lmax[l] > c` (instead of `>=`), so a header whose
+    /// class equals `lmax[top]` opens lane top+1 (at top == E it goes to lane E).
+    PreLowerIntoExtra,
+    /// §9.5 (`preemptive` with `acceleration` only): the `acc` flag of an
+    /// input VC is never cleared (a tail crossing leaves it set).
+    PreAccelNeverCleared,
+    /// §9.4 stage 4 (`preemptive` only): a resumed part does not start with a
+    /// dummy header: with `susp[sl] == 1` the VC offers its lane's front flit
+    /// right away; when that flit crosses, the stack is still popped and
+    /// `susp[sl]` cleared as the dummy header would have done.
+    PreNoDummyHeader,
+    /// §9.4 link (`preemptive` only): the `dummy` bit of incoming flits is
+    /// not stored in the lanes (written as 0), so forwarded dummy headers and
+    /// tails leave with `out_dummy_o = 0`; only the router's own dummy flits
+    /// carry `dummy = 1`.
+    PreDummyBitDropped,
+    /// §9.2 (`traditional` / `non_preemptive` only): VA ignores the static
+    /// partition: every requester is satisfiable when any output VC of the
+    /// port is free, and the winner gets the lowest-numbered free output VC
+    /// of any class (§6 unchanged).
+    PartIgnoresClass,
+    /// §9.3 step 3 (`block_size` > 1 only): a moved tail (real or dummy) does
+    /// not end the block hold: `blk_left` is decremented / reloaded as for any
+    /// other flit.
+    BlkHoldPastTail,
 }
 
 impl Mutant {
@@ -78,6 +115,45 @@ impl Mutant {
             Mutant::VcBestEffortFirst,
         ]
     }
+    /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
+    /// [`Mutant::all`]; each changes the generated logic only in the
+    /// configurations where it is meaningful (see [`Mutant::applies_to`]) and
+    /// elsewhere only the file header names it.
+    pub fn qos() -> &'static [Mutant] {
+        &[
+            Mutant::PreNoDummyTail,
+            Mutant::PreStackPopsBottom,
+            Mutant::PreLowerIntoExtra,
+            Mutant::PreAccelNeverCleared,
+            Mutant::PreNoDummyHeader,
+            Mutant::PreDummyBitDropped,
+            Mutant::PartIgnoresClass,
+            Mutant::BlkHoldPastTail,
+        ]
+    }
+    /// Whether this mutant is one of [`Mutant::qos`].
+    pub fn is_qos(&self) -> bool {
+        Mutant::qos().contains(self)
+    }
+    /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`].
+    pub fn every() -> Vec<Mutant> {
+        Mutant::all().iter().chain(Mutant::virtualclock()).chain(Mutant::qos()).copied().collect()
+    }
+    /// Whether the mutant changes the logic generated for `cfg`.
+    pub fn applies_to(&self, cfg: &wormqos_config::RouterConfig) -> bool {
+        use wormqos_config::{RouterMode, Scheduler};
+        match self {
+            Mutant::PreAccelNeverCleared => cfg.mode() == RouterMode::Preemptive && cfg.acceleration(),
+            Mutant::PreStackPopsBottom => cfg.mode() == RouterMode::Preemptive && cfg.extra_lanes() >= 2,
+            Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
+                cfg.mode() == RouterMode::Preemptive
+            }
+            Mutant::PartIgnoresClass => cfg.vc_classes().is_some(),
+            Mutant::BlkHoldPastTail => cfg.block_size() > 1,
+            m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
+            _ => true,
+        }
+    }
     /// Whether this mutant changes only the `virtualclock` scheduler.
     pub fn is_virtualclock(&self) -> bool {
         Mutant::virtualclock().contains(self)
@@ -97,6 +173,14 @@ impl Mutant {
             Mutant::VcRebaseOffByOne => "vc-rebase-off-by-one",
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
+            Mutant::PreNoDummyTail => "pre-no-dummy-tail",
+            Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
+            Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
+            Mutant::PreAccelNeverCleared => "pre-accel-never-cleared",
+            Mutant::PreNoDummyHeader => "pre-no-dummy-header",
+            Mutant::PreDummyBitDropped => "pre-dummy-bit-dropped",
+            Mutant::PartIgnoresClass => "part-ignores-class",
+            Mutant::BlkHoldPastTail => "blk-hold-past-tail",
         }
     }
     /// The CamelCase variant name.
@@ -114,6 +198,14 @@ impl Mutant {
             Mutant::VcRebaseOffByOne => "VcRebaseOffByOne",
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
+            Mutant::PreNoDummyTail => "PreNoDummyTail",
+            Mutant::PreStackPopsBottom => "PreStackPopsBottom",
+            Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
+            Mutant::PreAccelNeverCleared => "PreAccelNeverCleared",
+            Mutant::PreNoDummyHeader => "PreNoDummyHeader",
+            Mutant::PreDummyBitDropped => "PreDummyBitDropped",
+            Mutant::PartIgnoresClass => "PartIgnoresClass",
+            Mutant::BlkHoldPastTail => "BlkHoldPastTail",
         }
     }
 }
@@ -126,7 +218,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -137,6 +229,7 @@ impl FromStr for Mutant {
         Mutant::all()
             .iter()
             .chain(Mutant::virtualclock())
+            .chain(Mutant::qos())
             .copied()
             .find(|m| m.variant_name().to_ascii_lowercase() == norm)
             .ok_or_else(|| UnknownMutant(s.to_string()))
@@ -148,7 +241,7 @@ mod tests {
     use super::*;
     #[test]
     fn names_round_trip() {
-        for m in Mutant::all().iter().chain(Mutant::virtualclock()) {
+        for m in Mutant::every().iter() {
             assert_eq!(m.name().parse::<Mutant>().unwrap(), *m);
             assert_eq!(m.variant_name().parse::<Mutant>().unwrap(), *m);
             assert_eq!(m.name().replace('-', "_").parse::<Mutant>().unwrap(), *m);
@@ -158,5 +251,12 @@ mod tests {
         assert_eq!(Mutant::virtualclock().len(), 5);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
+        assert_eq!(Mutant::qos().len(), 8);
+        assert!(Mutant::qos().iter().all(|m| m.is_qos() && !Mutant::all().contains(m) && !m.is_virtualclock()));
+        assert_eq!("pre-no-dummy-tail".parse::<Mutant>().unwrap(), Mutant::PreNoDummyTail);
+        let every = Mutant::every();
+        for m in &every {
+            assert!(UnknownMutant("x".into()).to_string().contains(m.name()), "{m} missing from the error message");
+        }
     }
 }

@@ -5,7 +5,7 @@ use crate::generic;
 use crate::mutant::Mutant;
 use crate::vclock;
 use crate::verilog::{clog2, Expr, HdlError, Module, Result, Sig, Stmt};
-use wormqos_config::{Crossbar, RouterConfig, Scheduler};
+use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 
 /// Derived sizes.
 #[derive(Clone, Debug)]
@@ -34,6 +34,23 @@ pub(crate) struct Dims {
     pub vtw: u32,
     /// VirtualClock counter width C.
     pub cw: u32,
+    /// QoS mode (§9.1).
+    pub mode: RouterMode,
+    /// Traffic classes s.
+    pub s: u32,
+    /// Extra lanes per input VC E (preemptive mode; else 0).
+    pub e: u32,
+    /// Class field: lsb and width CW (header layout).
+    pub cll: u32,
+    pub clw: u32,
+    /// Header width HW = DW + CW + VTW (the `hdr` register).
+    pub hw: u32,
+    /// Static partition: class of each output VC (TR/NP).
+    pub vcc: Option<Vec<u32>>,
+    /// Flit acceleration (§9.5).
+    pub accel: bool,
+    /// Block size b (§9.3).
+    pub b: u32,
 }
 
 impl Dims {
@@ -45,7 +62,7 @@ impl Dims {
             n,
             m,
             w: cfg.flit_width(),
-            fw: cfg.flit_width() + 2,
+            fw: cfg.flit_width() + if cfg.mode() == RouterMode::Preemptive { 3 } else { 2 },
             di: cfg.input_buffer_depth() as u32,
             do_: cfg.output_buffer_depth() as u32,
             dd: cfg.downstream_buffer_depth() as u32,
@@ -60,12 +77,37 @@ impl Dims {
             vtl: cfg.header().vtick.lsb,
             vtw: cfg.header().vtick.width,
             cw: cfg.clock_width(),
+            mode: cfg.mode(),
+            s: cfg.traffic_classes(),
+            e: cfg.extra_lanes() as u32,
+            cll: cfg.header().class.lsb,
+            clw: cfg.header().class.width,
+            hw: cfg.header().width(),
+            vcc: cfg.vc_classes().map(|v| v.to_vec()),
+            accel: cfg.acceleration(),
+            b: cfg.block_size(),
         }
     }
-    fn nm(&self) -> u32 {
+    /// Preemptive mode (§9.4): lanes, history stack, dummy flits.
+    pub fn pre(&self) -> bool {
+        self.mode == RouterMode::Preemptive
+    }
+    /// Static partition in VA (§9.2).
+    pub fn part(&self) -> bool {
+        self.vcc.is_some()
+    }
+    /// The VA allocators need each input VC's class (partition or acceleration).
+    pub fn need_cls(&self) -> bool {
+        (self.part() && !self.is(Mutant::PartIgnoresClass)) || self.accel
+    }
+    /// Lane index width, clog2(E+1).
+    pub fn lw(&self) -> u32 {
+        clog2(self.e as u64 + 1)
+    }
+    pub fn nm(&self) -> u32 {
         self.n * self.m
     }
-    fn is(&self, m: Mutant) -> bool {
+    pub fn is(&self, m: Mutant) -> bool {
         self.mutant == Some(m)
     }
     /// Full crossbar with the `fifo` scheduler: age order at point C.
@@ -76,7 +118,7 @@ impl Dims {
         self.crossbar == Crossbar::Multiplexed && self.scheduler == Scheduler::Fifo
     }
     /// `virtualclock`: every input VC has a Vtick register.
-    fn vclock(&self) -> bool {
+    pub fn vclock(&self) -> bool {
         self.scheduler == Scheduler::Virtualclock
     }
     /// VirtualClock scheduler at point A (multiplexed crossbar).
@@ -94,25 +136,25 @@ impl Dims {
     }
 }
 
-fn lit(w: u32, v: u64) -> Result<Expr> {
+pub(crate) fn lit(w: u32, v: u64) -> Result<Expr> {
     Expr::lit(w, v)
 }
 
 /// Concatenates elements given LSB-first (element 0 at the lowest bits).
-fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
+pub(crate) fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
     let mut v = parts.to_vec();
     v.reverse();
     Expr::concat(&v)
 }
 
 /// `1 << idx` as a `width`-bit vector.
-fn onehot_of(idx: &Expr, width: u32) -> Result<Expr> {
+pub(crate) fn onehot_of(idx: &Expr, width: u32) -> Result<Expr> {
     let one = if width <= 64 { lit(width, 1)? } else { Expr::one_bit(true).zext(width)? };
     one.shl(idx)
 }
 
 /// One-hot to binary index (`width` bits); 0 when no bit is set.
-fn encode(oh: &Expr, width: u32) -> Result<Expr> {
+pub(crate) fn encode(oh: &Expr, width: u32) -> Result<Expr> {
     let vals = (0..oh.width()).map(|k| lit(width, k as u64)).collect::<Result<Vec<_>>>()?;
     Expr::onehot_mux(oh, &vals)
 }
@@ -154,6 +196,13 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let mut vticks = vec![];
+    let cls_o = if d.need_cls() {
+        md.doc("cls_o[v*CW +: CW]: cls() of VC v's header class (hdr, loaded at RC; §9.1, §9.2).");
+        Some(md.output("cls_o", m * d.clw)?)
+    } else {
+        None
+    };
+    let mut clss = vec![];
 
     // Routing table, one entry per destination code (2^DW entries); codes
     // at or above `endpoints` route to port 0.
@@ -251,6 +300,23 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
             ])?;
             vticks.push(vt_q.e());
         }
+        if d.need_cls() {
+            let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.clw, &Expr::zero(d.clw))?;
+            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::qos::cls_of(&front.e().part(d.cll, d.clw)?, d.s)?)?;
+            md.comb(vec![
+                Stmt::assign(&c_d.lv(), &c_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the header's class, cls() applied".into()), Stmt::assign(&c_d.lv(), &field.e())?],
+                    vec![],
+                )?,
+            ])?;
+            if d.is(Mutant::SkipRcStage) {
+                clss.push(Expr::mux(&is_idle, &field.e(), &c_q.e())?);
+            } else {
+                clss.push(c_q.e());
+            }
+        }
         let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
         let (req, vroute) = if d.is(Mutant::SkipRcStage) {
             let idle_req = is_idle.land(&not_empty)?;
@@ -276,39 +342,93 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     if let Some(vo) = vtick_o {
         md.assign(&vo.lv(), &cat_lsb_first(&vticks)?)?;
     }
+    if let Some(co) = cls_o {
+        md.assign(&co.lv(), &cat_lsb_first(&clss)?)?;
+    }
     Ok(md)
 }
 
 /// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
 /// flags of its M output VCs.
 pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
-    let (m, vw, nm, iw) = (d.m, d.vw, d.nm(), d.iw);
+    let (m, vw, nm, iw, clw) = (d.m, d.vw, d.nm(), d.iw, d.clw);
     let full = d.crossbar == Crossbar::Full;
+    let part = d.part() && !d.is(Mutant::PartIgnoresClass);
+    let keep_owner = full || d.accel;
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
     md.doc("the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is");
     md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
+    if part {
+        md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
+        md.doc("(cls_i[i*CW +: CW]) take part; the winner gets the lowest free VC of its class.");
+    } else if d.part() {
+        md.doc("MUTANT part-ignores-class: the static partition is ignored.");
+    }
     md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
+    }
+    if d.accel {
+        md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
     }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let req = md.input("req_i", nm)?;
     let release = md.input("release_i", m)?;
+    let cls_i = if d.need_cls() { Some(md.input("cls_i", nm * clw)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
     let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+    let victim_o = if d.accel { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
     let free = md.wire_of("free", &alloc_q.e().not())?;
-    let any_free = md.wire_of("any_free", &free.e().red_or())?;
-    let neg_free = Expr::raw(format!("(-{})", free.name), m);
-    let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
-    let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
-    let gnt = md.wire("gnt", nm)?;
-    let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+    let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
+    let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
+        if cls_i.is_none() {
+            return Ok(None);
+        }
+        let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
+        Ok(Some(md.wire_of("gnt_cls", &Expr::onehot_mux(&gnt.e(), &elems)?)?))
+    };
+    let (req_masked, free_oh, gnt, any_gnt, win_cls) = if part {
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let win_cls = gnt_cls(&mut md, &gnt)?;
+        let vcc = d.vcc.as_ref().expect("partition");
+        md.comment("Static partition: output VCs of each class, and whether one of them is free");
+        let mut masks = vec![];
+        let mut anys = vec![];
+        for c in 0..d.s {
+            let mut mask = vec![];
+            for u in 0..m {
+                mask.push(Expr::one_bit(vcc[u as usize] == c));
+            }
+            let mk = cat_lsb_first(&mask)?;
+            anys.push(free.e().and(&mk)?.red_or());
+            masks.push(mk);
+        }
+        let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
+        let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
+        let sats = (0..nm).map(|i| class_free.e().bit_dyn(&cls_of_i(i)?)).collect::<Result<Vec<_>>>()?;
+        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
+        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let wc = win_cls.as_ref().expect("classes");
+        let fc = md.wire_of("free_of_cls", &free.e().and(&class_masks.e().elem_dyn(&wc.e(), m)?)?)?;
+        let foh = crate::qos::lowest(&mut md, "lowest_free", &fc)?;
+        (rm, foh, gnt, any_gnt, win_cls)
+    } else {
+        let any_free = md.wire_of("any_free", &free.e().red_or())?;
+        let neg_free = Expr::raw(format!("(-{})", free.name), m);
+        let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
+        let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let win_cls = gnt_cls(&mut md, &gnt)?;
+        (req_masked, free_oh, gnt, any_gnt, win_cls)
+    };
     let advance = if d.is(Mutant::VaFixedPriority) { Expr::one_bit(false) } else { any_gnt.e() };
     md.instance(
         rr_nm,
@@ -329,8 +449,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if let Some(s) = set_o {
         md.assign(&s.lv(), &set.e())?;
     }
-    if let Some(owner_o) = owner_o {
-        md.comment("Owner of each output VC (full crossbar: selects the crossbar input).");
+    if keep_owner {
+        md.comment(if full {
+            "Owner of each output VC (full crossbar: selects the crossbar input)."
+        } else {
+            "Owner of each output VC (owner[o][u], §9.4 stage 3, for acceleration)."
+        });
         md.integer("i")?;
         let idx = md.comb_reg("gnt_idx", iw)?;
         md.comb(vec![
@@ -354,7 +478,42 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             )?;
             owners.push(q.e());
         }
-        md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+        if let Some(owner_o) = owner_o {
+            md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+        }
+        if let Some(victim_o) = victim_o {
+            md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
+            md.comment("the lowest output VC whose owner's class is below the highest blocked class");
+            let wc = win_cls.as_ref().expect("classes");
+            let mut ocls = vec![];
+            for u in 0..m {
+                let q = md.register_next(
+                    &format!("owner{u}_cls"),
+                    &Expr::zero(clw),
+                    &Expr::mux(&set.e().bit(u)?, &wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw))?,
+                )?;
+                ocls.push(q);
+            }
+            let blocked = md.wire_of("blocked", &req.e().red_or().land(&free.e().red_or().lnot()?)?)?;
+            let mut has = vec![Expr::one_bit(false)];
+            for c in 1..d.s {
+                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&lit(clw, c as u64)?)).collect::<Result<Vec<_>>>()?;
+                has.push(md.wire_of(&format!("req_cls{c}"), &req.e().and(&cat_lsb_first(&bits)?)?.red_or())?.e());
+            }
+            let mut cstar = Expr::zero(clw);
+            for c in 1..d.s {
+                cstar = Expr::mux(&has[c as usize], &lit(clw, c as u64)?, &cstar)?;
+            }
+            let cstar = md.wire_of("blocked_cls", &cstar)?;
+            let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
+            let lower = md.wire_of("lower_owner", &cat_lsb_first(&lows)?)?;
+            let vict = crate::qos::lowest(&mut md, "victim_vc", &lower)?;
+            let vidx = md.wire_of("victim_idx", &Expr::onehot_mux(&vict.e(), &owners)?)?;
+            md.assign(
+                &victim_o.lv(),
+                &Expr::mux(&blocked.e().land(&lower.e().red_or())?, &onehot_of(&vidx.e(), nm)?, &Expr::zero(nm))?,
+            )?;
+        }
     }
     Ok(md)
 }
@@ -367,7 +526,11 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
-    md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, data} into output VC u.");
+    if d.pre() {
+        md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, dummy, data} into output VC u.");
+    } else {
+        md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, data} into output VC u.");
+    }
     md.doc("full_o[u]: output VC u's buffer is full (start of cycle).");
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
@@ -383,6 +546,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
     let tail_o = md.output("out_tail_o", 1)?;
+    let dummy_o = if d.pre() { Some(md.output("out_dummy_o", 1)?) } else { None };
     let data_o = md.output("out_data_o", w)?;
 
     let pick = md.wire("pick", m)?;
@@ -447,6 +611,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
     let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
+    let elig = if d.crossbar == Crossbar::Full && d.b > 1 {
+        let tails = fronts.iter().map(|f| f.bit(fw - 2)).collect::<Result<Vec<_>>>()?;
+        let tail = Expr::onehot_mux(&pick.e(), &tails)?;
+        let x = crate::qos::sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;
+        Sig { name: x.text().to_string(), width: m, sym: None }
+    } else {
+        elig
+    };
     let mut conns = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
     if let Some(enter) = &enter {
         conns.push(("elig_i", elig.e()));
@@ -474,6 +646,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.assign(&vc_o.lv(), &vc_q.e())?;
     md.assign(&head_o.lv(), &flit_q.e().bit(fw - 1)?)?;
     md.assign(&tail_o.lv(), &flit_q.e().bit(fw - 2)?)?;
+    if let Some(dm) = dummy_o {
+        md.assign(&dm.lv(), &flit_q.e().bit(w)?)?;
+    }
     md.assign(&data_o.lv(), &flit_q.e().slice(w - 1, 0)?)?;
     if let Some(f) = full_o {
         md.assign(&f.lv(), &cat_lsb_first(&fulls)?)?;
@@ -531,7 +706,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     if d.vclock() {
         mods.add(&vcs_m)?;
     }
-    let inp = input_port(d, &ib_fifo)?;
+    let inp = if d.pre() { crate::qos::input_port_p(d, &ib_fifo)? } else { input_port(d, &ib_fifo)? };
     let va = vc_allocator(d, &rr_nm)?;
     let arb_c = if d.age_at_c() {
         &age_m
@@ -558,12 +733,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let in_vc = t.input("in_vc_i", n * vw)?;
     let in_head = t.input("in_head_i", n)?;
     let in_tail = t.input("in_tail_i", n)?;
+    let in_dummy = if d.pre() { Some(t.input("in_dummy_i", n)?) } else { None };
     let in_data = t.input("in_data_i", n * w)?;
     let in_credit_o = t.output("in_credit_o", nm)?;
     let out_valid = t.output("out_valid_o", n)?;
     let out_vc = t.output("out_vc_o", n * vw)?;
     let out_head = t.output("out_head_o", n)?;
     let out_tail = t.output("out_tail_o", n)?;
+    let out_dummy = if d.pre() { Some(t.output("out_dummy_o", n)?) } else { None };
     let out_data = t.output("out_data_o", n * w)?;
     let out_credit = t.input("out_credit_i", nm)?;
 
@@ -587,6 +764,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
     let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
+    let (credit_all, relb_all) = if d.pre() {
+        t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
+        (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
+    } else {
+        (None, None)
+    };
+    let cls_all = if d.need_cls() { Some(t.wire("cls_all", nm * d.clw)?) } else { None };
+    let (accel_all, acc_set) = if d.accel { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
@@ -597,6 +782,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("in_vc_i", in_vc.e().part(pi * vw, vw)?),
                 ("in_head_i", in_head.e().bit(pi)?),
                 ("in_tail_i", in_tail.e().bit(pi)?),
+                ("in_dummy_i", match &in_dummy { Some(x) => x.e().bit(pi)?, None => Expr::zero(1) }),
                 ("in_data_i", in_data.e().part(pi * w, w)?),
                 ("va_gnt_i", va_gnt.e().part(pi * m, m)?),
                 ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
@@ -608,14 +794,29 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
                 ("front_o", front_all.e().part(pi * m * fw, m * fw)?),
             ];
+        if in_dummy.is_none() {
+            conns.retain(|c| c.0 != "in_dummy_i");
+        }
         if let Some(va) = &vtick_all {
             conns.push(("vtick_o", va.e().part(pi * m * d.vtw, m * d.vtw)?));
+        }
+        if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
+            conns.push(("credit_o", c.e().part(pi * m, m)?));
+            conns.push(("release_o", r.e().part(pi * m, m)?));
+        }
+        if let Some(c) = &cls_all {
+            conns.push(("cls_o", c.e().part(pi * m * d.clw, m * d.clw)?));
+        }
+        if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
+            conns.push(("accel_o", a.e().part(pi * m, m)?));
+            conns.push(("acc_set_i", s.e().part(pi * m, m)?));
         }
         t.instance(&inp, &format!("u_in{pi}"), &conns)?;
     }
 
     t.comment("Stage 3: one output-VC allocator per output port");
     let mut gnts = vec![];
+    let mut victims = vec![];
     for o in 0..n {
         let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
         let req = t.wire_of(&format!("va_req{o}"), &cat_lsb_first(&bits)?)?;
@@ -634,15 +835,38 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(ow) = &owner_all {
             conns.push(("owner_o", ow.e().part(o * m * iw, m * iw)?));
         }
+        if let Some(c) = &cls_all {
+            conns.push(("cls_i", c.e()));
+        }
+        if acc_set.is_some() {
+            let vw_ = t.wire(&format!("victim{o}"), nm)?;
+            conns.push(("victim_o", vw_.e()));
+            victims.push(vw_.e());
+        }
         t.instance(&va, &format!("u_va{o}"), &conns)?;
         gnts.push(g.e());
     }
     t.assign(&va_gnt.lv(), &Expr::or_all(&gnts)?)?;
+    if let Some(a) = &acc_set {
+        t.assign(&a.lv(), &Expr::or_all(&victims)?)?;
+    }
     for i in 0..nm {
         let r = va_route_all.e().part(i * pw, pw)?;
         t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
     }
 
+    // Output-VC releases: tails crossing, plus preemption case (b) (§9.4).
+    let relb_or = |t: &mut Module, tails: Expr| -> Result<Expr> {
+        let Some(rb) = &relb_all else { return Ok(tails) };
+        let mut terms = vec![tails];
+        for i in 0..nm {
+            let r = route_all.e().part(i * pw, pw)?;
+            let u = ovc_all.e().part(i * vw, vw)?;
+            let idx = t.wire_of(&format!("relb{i}_idx"), &r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?)?;
+            terms.push(Expr::mux(&rb.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?);
+        }
+        Expr::or_all(&terms)
+    };
     t.comment("Stage 4: switch traversal");
     let multiplexed = d.crossbar == Crossbar::Multiplexed;
     let mut dst_idx = vec![];
@@ -676,20 +900,32 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
             let cand = t.wire(&format!("cand{pi}"), m)?;
+            let elig_a = ready.e().part(pi * m, m)?;
+            let elig_a = if d.b > 1 || d.accel {
+                let tails = (0..m).map(|v| tail_of(pi * m + v)).collect::<Result<Vec<_>>>()?;
+                let tail = Expr::onehot_mux(&cand.e(), &tails)?;
+                let acc = match &accel_all {
+                    Some(a) => Some(a.e().part(pi * m, m)?),
+                    None => None,
+                };
+                crate::qos::sched_wrap(&mut t, d, &format!("a{pi}"), &elig_a, acc.as_ref(), &cand.e(), &won.e().bit(pi)?, &tail, &rr_m)?
+            } else {
+                elig_a
+            };
             let mut conns = vec![clk_rst()[0].clone(), clk_rst()[1].clone()];
             let arb = if d.age_at_a() {
-                conns.push(("elig_i", ready.e().part(pi * m, m)?));
+                conns.push(("elig_i", elig_a.clone()));
                 conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
                 &age_m
             } else if d.vc_at_a() {
                 let va = vtick_all.as_ref().expect("virtualclock");
                 conns.push(("present_i", st_req.e().part(pi * m, m)?));
                 conns.push(("vtick_i", va.e().part(pi * m * d.vtw, m * d.vtw)?));
-                conns.push(("elig_i", ready.e().part(pi * m, m)?));
+                conns.push(("elig_i", elig_a.clone()));
                 conns.push(("take_i", won.e().bit(pi)?));
                 &vcs_m
             } else {
-                conns.push(("req_i", ready.e().part(pi * m, m)?));
+                conns.push(("req_i", elig_a.clone()));
                 conns.push(("advance_i", won.e().bit(pi)?));
                 &rr_m
             };
@@ -736,11 +972,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
         t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
         t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
-        if d.is(Mutant::TailKeepsVc) {
-            t.assign(&release.lv(), &Expr::zero(nm))?;
-        } else {
-            t.assign(&release.lv(), &cat_lsb_first(&releases)?)?;
-        }
+        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
+        let rel_all = relb_or(&mut t, tails_rel)?;
+        t.assign(&release.lv(), &rel_all)?;
     } else {
         t.comment("Full crossbar: every ready input VC moves to its own output VC");
         t.assign(&mv.lv(), &ready.e())?;
@@ -753,11 +987,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             pushes.push(oh.e());
         }
         t.assign(&push.lv(), &Expr::or_all(&pushes)?)?;
-        if d.is(Mutant::TailKeepsVc) {
-            t.assign(&release.lv(), &Expr::zero(nm))?;
-        } else {
-            t.assign(&release.lv(), &Expr::or_all(&rels)?)?;
-        }
+        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { Expr::or_all(&rels)? };
+        let rel_all = relb_or(&mut t, tails_rel)?;
+        t.assign(&release.lv(), &rel_all)?;
         let owner_all = owner_all.as_ref().expect("full crossbar");
         for k in 0..nm {
             let owner = owner_all.e().part(k * iw, iw)?;
@@ -771,10 +1003,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
 
     t.comment("Credits returned upstream: one cycle after a flit leaves an input VC buffer");
+    let moved = match &credit_all {
+        Some(c) => c.e(),
+        None => mv.e(),
+    };
     let credit_next = if d.is(Mutant::CreditNotReturned) {
-        mv.e().and(&onehot_of(&lit(1, 0)?, nm)?.not())?
+        moved.and(&onehot_of(&lit(1, 0)?, nm)?.not())?
     } else {
-        mv.e()
+        moved
     };
     let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next)?;
     t.assign(&in_credit_o.lv(), &in_credit_q.e())?;
@@ -793,6 +1029,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             ("out_tail_o", out_tail.e().bit(o)?),
             ("out_data_o", out_data.e().part(o * w, w)?),
         ];
+        if let Some(od) = &out_dummy {
+            conns.push(("out_dummy_o", od.e().bit(o)?));
+        }
         if let Some(ec) = &enter_c {
             conns.push(("enter_i", ec.e().part(o * m, m)?));
         }
