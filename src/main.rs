@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
 
+mod sim_cmd;
+
 #[derive(Parser)]
 #[command(name = "wormqos", version, about = "QoS wormhole router generator, golden model and lockstep testbench")]
 struct Cli {
@@ -52,6 +54,10 @@ enum Command {
         #[arg(long)]
         mutant: Option<Mutant>,
     },
+    /// Run one network experiment (topology of golden-model routers + workload) and print its metrics.
+    Sim(sim_cmd::SimArgs),
+    /// Run an experiment grid in parallel; write CSV, JSON and plots.
+    Sweep(sim_cmd::SweepArgs),
 }
 
 /// Exit code for invalid input (bad configuration), as for command-line misuse.
@@ -69,12 +75,15 @@ fn main() -> ExitCode {
     let cfg_path = match &cli.command {
         Command::Generate { config, .. } | Command::Check { config } | Command::Cosim { config, .. } => Some(config.clone()),
         Command::Mutants => None,
+        Command::Sim(_) | Command::Sweep(_) => None,
     };
     let cfg = match cfg_path.map(|p| load(&p)).transpose() {
         Ok(c) => c,
         Err(code) => return code,
     };
     let result = match cli.command {
+        Command::Sim(a) => return sim_cmd::sim(a),
+        Command::Sweep(a) => return sim_cmd::sweep(a),
         Command::Generate { out, mutant, .. } => generate(cfg.as_ref().unwrap(), &out, mutant),
         Command::Check { .. } => check(cfg.as_ref().unwrap()),
         Command::Mutants => {

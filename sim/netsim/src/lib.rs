@@ -1,2 +1,18 @@
-//! Network simulator: topologies of golden-model routers, the papers'
-//! workloads and metrics (issue 5).
+//! Network simulator built from the cycle-exact golden router model
+//! (issue 5): topologies of `wormqos_sim::Router`s described in an
+//! experiment file, the papers' workloads and metrics, sweeps and plots.
+//!
+//! Because every router is the golden model, which the lockstep tests hold
+//! equal to the generated RTL cycle by cycle, a prediction made here is what
+//! the RTL routers wired the same way would do, given the same endpoints.
+
+pub mod experiment;
+pub mod metrics;
+pub mod network;
+pub mod topology;
+pub mod workload;
+
+pub use experiment::{Experiment, ExperimentError, Validated};
+pub use network::{run, Results, SimError};
+pub mod plot;
+pub mod sweep;

@@ -1,0 +1,829 @@
+//! The engine: golden-model routers wired by links, endpoints with source
+//! queues and credit-respecting injection, sinks that return credits at once.
+//!
+//! Timing: in cycle t every router's registered outputs (`outputs()`) are on
+//! its links; each router's inputs for cycle t are its neighbours' outputs
+//! and the endpoints' injected flits; then every router steps. Links add no
+//! delay beyond the routers' own output registers, which is what the RTL
+//! routers wired port to port do.
+
+use crate::experiment::{BestEffort, RealTime, Validated};
+use crate::metrics::{self, Histogram, MeanSd};
+use crate::topology::Peer;
+use crate::workload::{self, FlowKind, FrameSizer, Message};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use wormqos_config::RouterConfig;
+use wormqos_sim::{LinkFlit, Router, RouterInputs, VcState};
+
+/// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
+pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
+    32u32.min(flit_width.saturating_sub(header_width)).min(flit_width.saturating_sub(16))
+}
+
+/// Tag values used (per destination): at most 2^12 messages in flight to one
+/// endpoint; a source whose next tag to that endpoint is still in use waits.
+const MAX_TAG_BITS: u32 = 12;
+
+#[derive(Clone, Debug)]
+struct MsgRec {
+    m: Message,
+    flow: u32,
+    #[allow(dead_code)]
+    src: u32,
+    created: u64,
+    injected: u64,
+    received: u32,
+    tag: u32,
+    measured: bool,
+}
+
+struct Ni {
+    router: usize,
+    port: usize,
+    /// Source queue per class (slab indices).
+    queues: Vec<VecDeque<u32>>,
+    /// Message being sent on each VC: (slab index, flits sent).
+    vc_cur: Vec<Option<(u32, u32)>>,
+    credits: Vec<u32>,
+    rr: usize,
+}
+
+#[derive(Default)]
+struct FlowState {
+    /// (frame index, messages still to arrive, first message created at).
+    open: VecDeque<(u32, u32, u64)>,
+    /// Delivery time of every measured frame, in frame order.
+    delivered: Vec<(u32, u64)>,
+    flits_delivered: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("deadlock: no flit moved for {cycles} cycles (at cycle {at}) with {buffered} flits buffered; waiting channels:\n{report}")]
+    Deadlock { cycles: u64, at: u64, buffered: usize, report: String },
+    #[error("flit conservation violated: {0}")]
+    Conservation(String),
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Per-class results.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ClassStats {
+    pub class: u8,
+    pub messages: u64,
+    /// Creation to tail delivery (cycles).
+    pub latency: f64,
+    /// 95 % batch-means half-width of `latency`.
+    pub latency_ci95: f64,
+    /// Header injection to tail delivery.
+    pub network_latency: f64,
+    /// Creation to header injection.
+    pub source_latency: f64,
+    pub histogram: Histogram,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Results {
+    pub name: String,
+    pub cycles: u64,
+    pub warmup_cycles: u64,
+    pub cycle_ns: f64,
+    pub endpoints: usize,
+    pub routers: usize,
+    pub offered_load: f64,
+    pub realtime_streams: usize,
+    /// Flits delivered per endpoint per cycle in the measured window.
+    pub accepted_throughput: f64,
+    pub classes: Vec<ClassStats>,
+    /// Frame delivery interval d̄ and σ_d (milliseconds).
+    pub frame_interval_ms: MeanSd,
+    pub frames_judged: u64,
+    pub deadline_miss_probability: f64,
+    pub deadline_missing_time_ms: f64,
+    /// Bandwidth share per real-time flow: delivered flits / window cycles.
+    pub flow_bandwidth: Vec<f64>,
+    pub messages_created: u64,
+    pub messages_delivered: u64,
+    pub flits_injected: u64,
+    pub flits_ejected: u64,
+    pub wall_seconds: f64,
+    pub router_cycles_per_second: f64,
+}
+
+pub struct Sim<'a> {
+    v: &'a Validated,
+    routers: Vec<Router>,
+    inputs: Vec<RouterInputs>,
+    nis: Vec<Ni>,
+    flows: Vec<workload::Flow>,
+    flow_state: Vec<FlowState>,
+    events: BinaryHeap<Reverse<(u64, u32)>>,
+    next_time: Vec<f64>,
+    slab: Vec<MsgRec>,
+    free: Vec<u32>,
+    /// `inflight[dest][tag]` = slab index + 1 (0 = free).
+    inflight: Vec<Vec<u32>>,
+    next_tag: Vec<u32>,
+    tag_mask: u32,
+    tag_bits: u32,
+    rng: SmallRng,
+    cycle: u64,
+    /// Per class: mask of the VCs a source may inject it on.
+    class_vcs: Vec<u32>,
+    classes: u8,
+    vtick_be: u32,
+    vtick_max: u32,
+    // Measurement.
+    warmup: u64,
+    class_acc: Vec<ClassAcc>,
+    flits_injected: u64,
+    flits_ejected: u64,
+    window_flits: u64,
+    created: u64,
+    delivered: u64,
+    pending_msgs: usize,
+    last_move: u64,
+    streams: usize,
+    period_cycles: f64,
+    phase_cycles: f64,
+    phase: usize,
+    /// Per phase: (streams active per endpoint, best-effort msgs/cycle per endpoint).
+    phase_params: Vec<(usize, f64)>,
+    stream_flows: Vec<Vec<u32>>,
+    be_flows: Vec<u32>,
+}
+
+#[derive(Default, Clone)]
+struct ClassAcc {
+    n: u64,
+    lat: f64,
+    net: f64,
+    src: f64,
+    hist: Histogram,
+    /// Per batch (by creation time): (sum, count).
+    batches: Vec<(f64, u64)>,
+}
+
+impl<'a> Sim<'a> {
+    pub fn new(v: &'a Validated) -> Result<Self, SimError> {
+        let cfg0: &RouterConfig = &v.configs[0];
+        let e = &v.exp;
+        let w = &e.workload;
+        let m = cfg0.vcs();
+        let routers: Vec<Router> = v.configs.iter().map(Router::new).collect();
+        let inputs = v.configs.iter().map(RouterInputs::idle).collect();
+        let classes = cfg0.traffic_classes() as u8;
+        let nis: Vec<Ni> = v
+            .net
+            .endpoint_at
+            .iter()
+            .map(|&(r, p)| Ni {
+                router: r,
+                port: p,
+                queues: vec![VecDeque::new(); classes as usize],
+                vc_cur: vec![None; m],
+                credits: vec![cfg0.input_buffer_depth() as u32; m],
+                rr: 0,
+            })
+            .collect();
+        let n_ep = nis.len();
+        let idw = tag_bits(cfg0.flit_width(), cfg0.header().width()).min(MAX_TAG_BITS);
+        let vtw = cfg0.header().vtick.width;
+        let vtick_be = ((1u64 << vtw) - 1) as u32;
+        let run = &e.run;
+        let cycles_total = run.cycles.unwrap_or_else(|| (run.seconds.unwrap_or(0.01) / v.cycle_s).round() as u64);
+        let warmup = run
+            .warmup_cycles
+            .or(run.warmup_seconds.map(|s| (s / v.cycle_s).round() as u64))
+            .unwrap_or(cycles_total / 10)
+            .min(cycles_total);
+        let period_cycles = 1.0 / w.frames_per_second / v.cycle_s;
+        let mut rng = SmallRng::seed_from_u64(run.seed);
+
+        // Classes: 0 best effort, 1 real time, top = control (with >= 3 classes).
+        let rt_class = 1.min(classes - 1);
+        let ctl_class = classes - 1;
+        let flit_bits = cfg0.flit_width();
+        let msg = w.message_flits;
+        let trace = if w.realtime == RealTime::Trace {
+            let p = w.trace_file.as_ref().map(|p| v.dir.join(p)).unwrap_or_default();
+            Some(std::sync::Arc::new(workload::read_trace(&p).map_err(SimError::Setup)?))
+        } else {
+            None
+        };
+        let gop = workload::parse_gop(&w.gop).map_err(SimError::Setup)?;
+        let sizer_for = |i: usize| -> FrameSizer {
+            match w.realtime {
+                RealTime::Cbr => FrameSizer::Constant(w.frame_bytes * 8.0),
+                RealTime::Vbr | RealTime::None | RealTime::OnOff => {
+                    FrameSizer::Normal { mean: w.frame_bytes * 8.0, sd: w.frame_sd_bytes * 8.0 }
+                }
+                RealTime::Mpeg2 => {
+                    let s = w.mpeg2_sequences[i % w.mpeg2_sequences.len()] as usize - 1;
+                    let (a, b, c) = workload::MPEG2_TABLE_III[s];
+                    FrameSizer::Gop { sizes: [a * 1000.0, b * 1000.0, c * 1000.0], pattern: gop.clone(), pos: 0 }
+                }
+                RealTime::Trace => FrameSizer::Trace { bits: trace.clone().unwrap(), pos: i * 7 },
+            }
+        };
+        let mixes: Vec<[f64; 2]> = if w.phases.is_empty() { vec![w.mix] } else { w.phases.clone() };
+        // Source VCs per class. Partitioned modes: the router's partition.
+        // Otherwise 001_… §IV-B.3: x/(x+y) of the VCs (from the first mix)
+        // for real time and control, the rest for best effort.
+        let all = if m >= 32 { u32::MAX } else { (1u32 << m) - 1 };
+        let class_vcs: Vec<u32> = match cfg0.vc_classes() {
+            Some(vcc) => (0..classes as u32)
+                .map(|c| vcc.iter().enumerate().filter(|(_, &k)| k == c).fold(0, |acc, (v, _)| acc | 1 << v))
+                .collect(),
+            None => {
+                let [x, y] = mixes[0];
+                let rt_on = x > 0.0 && w.realtime != RealTime::None;
+                let be_on = y > 0.0 && w.best_effort != BestEffort::None;
+                let n_rt = if rt_on && be_on && m > 1 {
+                    ((m as f64 * x / (x + y)).round() as usize).clamp(1, m - 1)
+                } else if be_on {
+                    0
+                } else {
+                    m
+                };
+                let rt_mask = if n_rt >= 32 { all } else { (1u32 << n_rt) - 1 };
+                let be_mask = if n_rt == 0 { all } else { all & !rt_mask };
+                (0..classes).map(|c| if c == 0 { be_mask } else if rt_mask == 0 { all } else { rt_mask }).collect()
+            }
+        };
+        let phase_cycles = w.phase_seconds.map(|s| s / v.cycle_s).unwrap_or(f64::INFINITY);
+
+        // Streams per endpoint for each phase: add streams while the
+        // cumulative mean load stays within the real-time share (+ half a stream).
+        let mut flows = Vec::new();
+        let mut stream_flows = vec![Vec::new(); n_ep];
+        let mut be_flows = Vec::new();
+        let mut phase_params = Vec::new();
+        let mut max_streams = 0;
+        for mix in &mixes {
+            let rt_load = w.load * mix[0] / (mix[0] + mix[1]);
+            let be_load = w.load - rt_load;
+            let mut count = 0;
+            if w.realtime != RealTime::None && w.realtime != RealTime::OnOff {
+                let mut acc = 0.0;
+                loop {
+                    let l = workload::stream_load(sizer_for(count).mean(), period_cycles, msg, flit_bits);
+                    if acc + l > rt_load + l / 2.0 || count > 100_000 {
+                        break;
+                    }
+                    acc += l;
+                    count += 1;
+                }
+            } else if w.realtime == RealTime::OnOff {
+                count = w.onoff_streams as usize;
+            }
+            max_streams = max_streams.max(count);
+            phase_params.push((count, be_load / msg as f64));
+        }
+        let onoff_rate = |rt_load: f64| -> (f64, f64) {
+            // Mean rate a = 1/(I/N + 1/p) per stream (000_… §3); pick p so that
+            // a matches the share with the given N and I.
+            let a = rt_load / msg as f64 / w.onoff_streams.max(1) as f64;
+            let n = w.onoff_mean_messages;
+            let i = w.onoff_mean_off_us * 1e-6 / v.cycle_s;
+            let inv_p = 1.0 / a.max(1e-12) - i / n;
+            (inv_p.max(msg as f64), i)
+        };
+        for ep in 0..n_ep {
+            for s in 0..max_streams {
+                let dest = {
+                    let d = rng.gen_range(0..(n_ep as u32).max(2) - 1);
+                    if d >= ep as u32 { d + 1 } else { d }
+                }
+                .min(n_ep as u32 - 1);
+                let kind = if w.realtime == RealTime::OnOff {
+                    let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
+                    let (gap, off) = onoff_rate(rt_load);
+                    FlowKind::OnOff { mean_msgs: w.onoff_mean_messages, gap, mean_off: off, msg_flits: msg, left: 0 }
+                } else {
+                    FlowKind::Stream {
+                        sizer: sizer_for(s),
+                        period: period_cycles,
+                        msg_flits: msg,
+                        flit_bits,
+                        regulator: w.regulator,
+                        cur_msgs: 0,
+                        cur_idx: 0,
+                        cur_vtick: 1,
+                        frame_start: 0.0,
+                    }
+                };
+                let vt = if w.realtime == RealTime::OnOff {
+                    let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
+                    ((onoff_rate(rt_load).0 / msg as f64) as u32).clamp(1, vtick_be - 1)
+                } else {
+                    vtick_be
+                };
+                stream_flows[ep].push(flows.len() as u32);
+                flows.push(workload::Flow {
+                    src: ep as u32,
+                    dest: Some(dest),
+                    class: rt_class,
+                    vtick: vt,
+                    kind,
+                    active: s < phase_params[0].0,
+                    frame: 0,
+                });
+            }
+            if w.best_effort != BestEffort::None && phase_params.iter().any(|p| p.1 > 0.0) {
+                be_flows.push(flows.len() as u32);
+                flows.push(workload::Flow {
+                    src: ep as u32,
+                    dest: None,
+                    class: 0,
+                    vtick: vtick_be,
+                    kind: FlowKind::Random { rate: phase_params[0].1.max(1e-12), bernoulli: w.best_effort == BestEffort::Bernoulli, msg_flits: msg },
+                    active: phase_params[0].1 > 0.0,
+                    frame: 0,
+                });
+            }
+            if w.control {
+                flows.push(workload::Flow {
+                    src: ep as u32,
+                    dest: None,
+                    class: ctl_class,
+                    vtick: 1,
+                    kind: FlowKind::Periodic { period: period_cycles, msg_flits: w.control_flits },
+                    active: true,
+                    frame: 0,
+                });
+            }
+        }
+        // Streams start at random phases within a frame time.
+        let mut events = BinaryHeap::new();
+        let mut next_time = Vec::with_capacity(flows.len());
+        for (i, f) in flows.iter().enumerate() {
+            let t = match f.kind {
+                FlowKind::Stream { .. } | FlowKind::Periodic { .. } => rng.gen::<f64>() * period_cycles,
+                FlowKind::Random { rate, .. } => workload::exponential(&mut rng, 1.0 / rate.max(1e-12)),
+                FlowKind::OnOff { mean_off, .. } => workload::exponential(&mut rng, mean_off),
+            };
+            next_time.push(t);
+            events.push(Reverse((t.ceil() as u64, i as u32)));
+        }
+        let batches = run.batches;
+        let nflows = flows.len();
+        Ok(Sim {
+            v,
+            routers,
+            inputs,
+            nis,
+            flows,
+            flow_state: (0..nflows).map(|_| FlowState::default()).collect(),
+            events,
+            next_time,
+            slab: Vec::new(),
+            free: Vec::new(),
+            inflight: vec![vec![0; 1 << idw]; n_ep],
+            next_tag: vec![0; n_ep],
+            tag_mask: (1 << idw) - 1,
+            tag_bits: idw,
+            rng,
+            cycle: 0,
+            class_vcs,
+            classes,
+            vtick_be,
+            vtick_max: vtick_be - 1,
+            warmup,
+            class_acc: vec![ClassAcc { batches: vec![(0.0, 0); batches], ..Default::default() }; classes as usize],
+            flits_injected: 0,
+            flits_ejected: 0,
+            window_flits: 0,
+            created: 0,
+            delivered: 0,
+            pending_msgs: 0,
+            last_move: 0,
+            streams: max_streams * n_ep,
+            period_cycles,
+            phase_cycles,
+            phase: 0,
+            phase_params,
+            stream_flows,
+            be_flows,
+        })
+    }
+
+    fn total_cycles(&self) -> u64 {
+        let run = &self.v.exp.run;
+        run.cycles.unwrap_or_else(|| (run.seconds.unwrap_or(0.01) / self.v.cycle_s).round() as u64)
+    }
+
+    /// Runs the experiment to the end and returns its metrics.
+    pub fn run(mut self) -> Result<Results, SimError> {
+        let start = std::time::Instant::now();
+        let total = self.total_cycles();
+        let drain = self.v.exp.run.drain_cycles;
+        let stall = self.v.exp.run.stall_cycles.max(1);
+        while self.cycle < total || (self.cycle < total + drain && self.pending_msgs > 0) {
+            self.step(self.cycle < total);
+            if self.cycle - self.last_move > stall {
+                let buffered: usize = self.routers.iter().map(|r| r.buffered_flits()).sum();
+                if buffered > 0 {
+                    return Err(SimError::Deadlock { cycles: stall, at: self.cycle, buffered, report: self.wait_report() });
+                }
+                self.last_move = self.cycle;
+            }
+        }
+        self.check_conservation()?;
+        let wall = start.elapsed().as_secs_f64();
+        Ok(self.results(total, wall))
+    }
+
+    fn generate(&mut self, now: u64) {
+        // Dynamic phases switch stream activity and best-effort rate.
+        if self.phase_params.len() > 1 {
+            let ph = ((now as f64 / self.phase_cycles) as usize).min(self.phase_params.len() - 1);
+            if ph != self.phase {
+                self.phase = ph;
+                let (ns, be) = self.phase_params[ph];
+                for ep in 0..self.stream_flows.len() {
+                    for (s, &f) in self.stream_flows[ep].iter().enumerate() {
+                        self.flows[f as usize].active = s < ns;
+                    }
+                }
+                for &f in &self.be_flows {
+                    let fl = &mut self.flows[f as usize];
+                    fl.active = be > 0.0;
+                    if let FlowKind::Random { rate, .. } = &mut fl.kind {
+                        *rate = be.max(1e-12);
+                    }
+                }
+            }
+        }
+        let n_ep = self.nis.len() as u32;
+        while let Some(&Reverse((t, f))) = self.events.peek() {
+            if t > now {
+                break;
+            }
+            self.events.pop();
+            let fi = f as usize;
+            let (msg, next) = self.flows[fi].fire(self.next_time[fi], n_ep, self.vtick_max, &mut self.rng);
+            self.next_time[fi] = next;
+            self.events.push(Reverse((next.ceil().max(now as f64 + if next <= now as f64 { 1.0 } else { 0.0 }) as u64, f)));
+            if let Some(mut m) = msg {
+                m.flow = f;
+                let measured = now >= self.warmup;
+                if m.frame != u32::MAX {
+                    let st = &mut self.flow_state[fi];
+                    if st.open.back().map_or(true, |b| b.0 != m.frame) {
+                        st.open.push_back((m.frame, m.frame_msgs, now));
+                    }
+                }
+                let rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured };
+                let idx = if let Some(i) = self.free.pop() {
+                    self.slab[i as usize] = rec;
+                    i
+                } else {
+                    self.slab.push(rec);
+                    (self.slab.len() - 1) as u32
+                };
+                let src = self.flows[fi].src as usize;
+                self.nis[src].queues[m.class as usize].push_back(idx);
+                self.created += 1;
+                self.pending_msgs += 1;
+            }
+        }
+    }
+
+    fn step(&mut self, generating: bool) {
+        let now = self.cycle;
+        if generating {
+            self.generate(now);
+        }
+        let hdr = self.v.configs[0].header();
+        let hw = hdr.width();
+        let n_routers = self.routers.len();
+        let mut moved = false;
+        // Router-to-router links and sink credits.
+        for r in 0..n_routers {
+            let inp = &mut self.inputs[r];
+            for (p, peer) in self.v.net.in_link[r].iter().enumerate() {
+                inp.flits[p] = match *peer {
+                    Peer::Router { router, port } => self.routers[router].outputs().flits[port],
+                    _ => LinkFlit::IDLE,
+                };
+            }
+            for (o, peer) in self.v.net.out_link[r].iter().enumerate() {
+                inp.credits[o] = match *peer {
+                    Peer::Router { router, port } => self.routers[router].outputs().credits[port],
+                    Peer::Endpoint(_) => {
+                        let f = &self.routers[r].outputs().flits[o];
+                        if f.valid {
+                            1 << f.vc
+                        } else {
+                            0
+                        }
+                    }
+                    Peer::Unused => 0,
+                };
+            }
+        }
+        // Sinks.
+        for e in 0..self.nis.len() {
+            let (r, p) = (self.nis[e].router, self.nis[e].port);
+            let f = self.routers[r].outputs().flits[p];
+            if !f.valid {
+                continue;
+            }
+            moved = true;
+            if f.dummy {
+                continue;
+            }
+            self.flits_ejected += 1;
+            if now >= self.warmup {
+                self.window_flits += 1;
+            }
+            let tag = if f.head {
+                field(&f.data, hw, self.tag_bits) as u32
+            } else {
+                (f.data[0] >> 16) as u32
+            } & self.tag_mask;
+            let slot = self.inflight[e][tag as usize];
+            if slot == 0 {
+                continue; // unknown tag: caught by the conservation check
+            }
+            let idx = slot - 1;
+            let rec = &mut self.slab[idx as usize];
+            rec.received += 1;
+            if rec.received == rec.m.flits {
+                self.inflight[e][tag as usize] = 0;
+                self.complete(idx, now);
+            }
+        }
+        // Sources.
+        for e in 0..self.nis.len() {
+            self.inject(e, now, hdr, hw, &mut moved);
+        }
+        for r in 0..n_routers {
+            if !moved && self.routers[r].outputs().flits.iter().any(|f| f.valid) {
+                moved = true;
+            }
+            self.routers[r].step(&self.inputs[r]);
+        }
+        if moved {
+            self.last_move = now;
+        }
+        self.cycle += 1;
+    }
+
+    fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
+        let m = self.nis[e].vc_cur.len();
+        // Credits returned by the router during this cycle count from the next.
+        let ret = {
+            let ni = &self.nis[e];
+            self.routers[ni.router].outputs().credits[ni.port]
+        };
+        // Start queued messages on idle VCs, highest class first.
+        for c in (0..self.classes as usize).rev() {
+            while let Some(&idx) = self.nis[e].queues[c].front() {
+                let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
+                    break;
+                };
+                let dest = self.slab[idx as usize].m.dest as usize;
+                let tag = self.next_tag[dest];
+                if self.inflight[dest][tag as usize] != 0 {
+                    break; // tag space to this endpoint exhausted: wait
+                }
+                self.inflight[dest][tag as usize] = idx + 1;
+                self.next_tag[dest] = (tag + 1) & self.tag_mask;
+                let rec = &mut self.slab[idx as usize];
+                rec.tag = tag;
+                self.nis[e].queues[c].pop_front();
+                self.nis[e].vc_cur[v] = Some((idx, 0));
+            }
+        }
+        // Send one flit: highest class first, round-robin within it.
+        let ni = &self.nis[e];
+        let mut pick: Option<(usize, u8)> = None;
+        for k in 0..m {
+            let v = (ni.rr + k) % m;
+            if let Some((idx, _)) = ni.vc_cur[v] {
+                if ni.credits[v] > 0 {
+                    let c = self.slab[idx as usize].m.class;
+                    if pick.map_or(true, |(_, pc)| c > pc) {
+                        pick = Some((v, c));
+                    }
+                }
+            }
+        }
+        let (r, p) = (ni.router, ni.port);
+        let mut flit = LinkFlit::IDLE;
+        if let Some((v, _)) = pick {
+            let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
+            let rec = &mut self.slab[idx as usize];
+            let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
+            if sent == 0 {
+                hdr.dest.insert(&mut data, rec.m.dest as u64);
+                hdr.class.insert(&mut data, rec.m.class as u64);
+                let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
+                hdr.vtick.insert(&mut data, vt as u64);
+                wormqos_config::Field { lsb: hw, width: self.tag_bits }.insert(&mut data, rec.tag as u64);
+                rec.injected = now;
+            } else {
+                data[0] = (sent as u64 & 0xffff) | ((rec.tag as u64) << 16);
+            }
+            let last = sent + 1 == rec.m.flits;
+            flit = LinkFlit { valid: true, dummy: false, vc: v as u8, head: sent == 0, tail: last, data };
+            let ni = &mut self.nis[e];
+            ni.credits[v] -= 1;
+            ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
+            ni.rr = (v + 1) % m;
+            self.flits_injected += 1;
+            *moved = true;
+        }
+        let ni = &mut self.nis[e];
+        for v in 0..m {
+            if ret >> v & 1 == 1 {
+                ni.credits[v] += 1;
+            }
+        }
+        self.inputs[r].flits[p] = flit;
+    }
+
+    fn complete(&mut self, idx: u32, now: u64) {
+        let rec = self.slab[idx as usize].clone();
+        self.free.push(idx);
+        self.delivered += 1;
+        self.pending_msgs -= 1;
+        let fi = rec.flow as usize;
+        self.flow_state[fi].flits_delivered += if now >= self.warmup { rec.m.flits as u64 } else { 0 };
+        if rec.m.frame != u32::MAX {
+            let st = &mut self.flow_state[fi];
+            if let Some(pos) = st.open.iter().position(|o| o.0 == rec.m.frame) {
+                st.open[pos].1 -= 1;
+                if st.open[pos].1 == 0 {
+                    let (frame, _, created) = st.open.remove(pos).unwrap();
+                    if created >= self.warmup {
+                        st.delivered.push((frame, now));
+                    }
+                }
+            }
+        }
+        if !rec.measured {
+            return;
+        }
+        let total = self.total_cycles();
+        let c = &mut self.class_acc[rec.m.class as usize];
+        let lat = (now - rec.created) as f64;
+        c.n += 1;
+        c.lat += lat;
+        c.net += (now - rec.injected) as f64;
+        c.src += (rec.injected - rec.created) as f64;
+        c.hist.add(now - rec.created);
+        let span = (total - self.warmup).max(1);
+        let b = (((rec.created - self.warmup) as u128 * c.batches.len() as u128) / span as u128) as usize;
+        let b = b.min(c.batches.len() - 1);
+        c.batches[b].0 += lat;
+        c.batches[b].1 += 1;
+    }
+
+    fn check_conservation(&self) -> Result<(), SimError> {
+        let dropped: u64 = self.routers.iter().map(|r| r.stats().flits_dropped()).sum();
+        if dropped > 0 {
+            return Err(SimError::Conservation(format!("{dropped} flits dropped by routers (credit protocol broken)")));
+        }
+        let buffered: u64 = self.routers.iter().map(|r| r.buffered_flits() as u64).sum();
+        let on_links: u64 = self.routers.iter().map(|r| r.outputs().flits.iter().filter(|f| f.valid && !f.dummy).count() as u64).sum();
+        if self.v.configs[0].mode() != wormqos_config::RouterMode::Preemptive {
+            if self.flits_injected != self.flits_ejected + buffered + on_links {
+                return Err(SimError::Conservation(format!(
+                    "injected {} != ejected {} + buffered {} + on links {}",
+                    self.flits_injected, self.flits_ejected, buffered, on_links
+                )));
+            }
+        } else if self.flits_injected < self.flits_ejected {
+            return Err(SimError::Conservation(format!("ejected {} > injected {}", self.flits_ejected, self.flits_injected)));
+        }
+        Ok(())
+    }
+
+    fn wait_report(&self) -> String {
+        let mut lines = Vec::new();
+        for (r, router) in self.routers.iter().enumerate() {
+            let cfg = &self.v.configs[r];
+            for p in 0..cfg.ports() {
+                for v in 0..cfg.vcs() {
+                    let occ = router.input_occupancy(p, v);
+                    if occ == 0 {
+                        continue;
+                    }
+                    let st = router.vc_state(p, v);
+                    let what = match st {
+                        VcState::Active { route, ovc } => {
+                            let next = match self.v.net.out_link[r][route] {
+                                Peer::Router { router, port } => format!("router {router} input {port} VC {ovc}"),
+                                Peer::Endpoint(e) => format!("endpoint {e}"),
+                                Peer::Unused => "an unused port".into(),
+                            };
+                            format!(
+                                "holds output {route} VC {ovc} (credits {}, output buffer {}) -> {next}",
+                                router.credits(route, ovc),
+                                router.output_occupancy(route, ovc)
+                            )
+                        }
+                        other => format!("{other:?}, waiting for an output VC"),
+                    };
+                    lines.push(format!("  router {r} input {p} VC {v} ({occ} flits): {what}"));
+                }
+            }
+        }
+        let n = lines.len();
+        lines.truncate(40);
+        if n > 40 {
+            lines.push(format!("  ... {} more", n - 40));
+        }
+        lines.join("\n")
+    }
+
+    fn results(&self, total: u64, wall: f64) -> Results {
+        let window = (total - self.warmup).max(1) as f64;
+        let cycle_ms = self.v.cycle_s * 1e3;
+        let mut intervals = Vec::new();
+        let mut judged = 0;
+        let mut misses = 0;
+        let mut late = 0.0;
+        let mut flow_bw = Vec::new();
+        for (fi, st) in self.flow_state.iter().enumerate() {
+            if !matches!(self.flows[fi].kind, FlowKind::Stream { .. }) {
+                continue;
+            }
+            flow_bw.push(st.flits_delivered as f64 / window);
+            let mut d = st.delivered.clone();
+            d.sort_unstable();
+            // Intervals only between consecutive frame numbers.
+            for w in d.windows(2) {
+                if w[1].0 == w[0].0 + 1 {
+                    intervals.push((w[1].1 as f64 - w[0].1 as f64) * cycle_ms);
+                }
+            }
+            let arrivals: Vec<f64> = d.iter().map(|x| x.1 as f64).collect();
+            let (j, mi, l) = metrics::deadline_misses(&arrivals, self.period_cycles);
+            judged += j;
+            misses += mi;
+            late += l;
+        }
+        let classes = self
+            .class_acc
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.n > 0)
+            .map(|(i, c)| {
+                let bm: Vec<f64> = c.batches.iter().filter(|b| b.1 > 0).map(|b| b.0 / b.1 as f64).collect();
+                let ci = if bm.len() >= 2 { metrics::batch_means(&bm, bm.len()).1 } else { f64::NAN };
+                ClassStats {
+                    class: i as u8,
+                    messages: c.n,
+                    latency: c.lat / c.n as f64,
+                    latency_ci95: ci,
+                    network_latency: c.net / c.n as f64,
+                    source_latency: c.src / c.n as f64,
+                    histogram: c.hist.clone(),
+                }
+            })
+            .collect();
+        let rc = self.routers.len() as f64 * self.cycle as f64;
+        Results {
+            name: self.v.exp.name.clone(),
+            cycles: self.cycle,
+            warmup_cycles: self.warmup,
+            cycle_ns: self.v.cycle_s * 1e9,
+            endpoints: self.nis.len(),
+            routers: self.routers.len(),
+            offered_load: self.v.exp.workload.load,
+            realtime_streams: self.streams,
+            accepted_throughput: self.window_flits as f64 / window / self.nis.len() as f64,
+            classes,
+            frame_interval_ms: metrics::mean_sd(&intervals),
+            frames_judged: judged,
+            deadline_miss_probability: if judged > 0 { misses as f64 / judged as f64 } else { f64::NAN },
+            deadline_missing_time_ms: if misses > 0 { late / misses as f64 * cycle_ms } else { 0.0 },
+            flow_bandwidth: flow_bw,
+            messages_created: self.created,
+            messages_delivered: self.delivered,
+            flits_injected: self.flits_injected,
+            flits_ejected: self.flits_ejected,
+            wall_seconds: wall,
+            router_cycles_per_second: rc / wall.max(1e-9),
+        }
+    }
+}
+
+/// `width`-bit field at bit `lsb` of flit data (width <= 32).
+pub fn field(data: &[u64; wormqos_sim::MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
+    wormqos_config::Field { lsb, width }.extract(data)
+}
+
+/// Runs an experiment.
+pub fn run(v: &Validated) -> Result<Results, SimError> {
+    Sim::new(v)?.run()
+}

@@ -1,0 +1,422 @@
+//! Network descriptions and the routing tables every router gets from them.
+//!
+//! A topology is a set of routers, each with a fixed port layout, wired by
+//! unidirectional links, plus endpoints (one source + sink each) on router
+//! ports. The same description yields both the simulator's wiring and, per
+//! router, the `topology.routes` table that the generated RTL uses
+//! (`Topology::Network { routes }`): destination endpoint id -> output port.
+
+use serde::{Deserialize, Serialize};
+
+/// The `[topology]` section of an experiment file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// One router, one endpoint on every port.
+    SingleSwitch,
+    /// k×k 2D mesh, dimension-order (X then Y) routing. Ports: 0 local,
+    /// 1 = +x, 2 = -x, 3 = +y, 4 = -y.
+    Mesh { k: u32 },
+    /// k-ary n-cube torus (wrap-around links), dimension-order routing with
+    /// the shorter direction per dimension (ties: +). Ports: 0 local,
+    /// 1+2i = +dim i, 2+2i = -dim i. See `docs/reproduction.md`: without
+    /// dateline VC classes in the router's VA this can deadlock; the stall
+    /// watchdog reports it.
+    Torus { k: u32, n: u32 },
+    /// Binary n-cube, e-cube routing (lowest differing address bit first).
+    /// Ports: 0 local, 1+i = dimension i.
+    Hypercube { n: u32 },
+    /// k×k mesh of switches with `links` parallel links between neighbours
+    /// and `endpoints` endpoints per switch (001_… Fig. 4: k = 2, links = 2,
+    /// endpoints = 4 on 8-port switches). Ports: endpoints first, then
+    /// `links` ports per existing neighbour direction in the order +x, -x,
+    /// +y, -y. Routing is XY; the parallel link is chosen by the destination
+    /// (d mod links), not by load (the router's routing is table-driven).
+    FatMesh { k: u32, links: u32, endpoints: u32 },
+    /// Unidirectional ring of `nodes` nodes with `links` parallel links
+    /// between neighbours (004_…: links = nodes/4 by default); messages to
+    /// destination d use ring d mod links. Ports: 0 local, 1+j = ring j.
+    Ring {
+        nodes: u32,
+        #[serde(default)]
+        links: Option<u32>,
+    },
+}
+
+/// One end of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    Unused,
+    Router { router: usize, port: usize },
+    Endpoint(usize),
+}
+
+/// A built network: wiring plus routing tables.
+#[derive(Clone, Debug)]
+pub struct Network {
+    pub routers: usize,
+    /// Ports every router needs (the configured `router.ports` must be >= this).
+    pub ports_needed: usize,
+    /// `out_link[r][o]`: what output port o of router r drives.
+    pub out_link: Vec<Vec<Peer>>,
+    /// `in_link[r][p]`: what drives input port p of router r.
+    pub in_link: Vec<Vec<Peer>>,
+    /// Endpoint e sits on (router, port).
+    pub endpoint_at: Vec<(usize, usize)>,
+    /// `routes[r][d]`: output port of router r for destination endpoint d.
+    pub routes: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum TopologyError {
+    #[error("topology.{field} = {value}: {why}")]
+    Field { field: &'static str, value: String, why: String },
+}
+
+fn field(field: &'static str, value: impl ToString, why: impl Into<String>) -> TopologyError {
+    TopologyError::Field { field, value: value.to_string(), why: why.into() }
+}
+
+const MAX_ROUTERS: u64 = 1 << 14;
+
+impl TopologySpec {
+    /// Builds wiring and routing tables for routers with `ports` ports.
+    pub fn build(&self, ports: usize) -> Result<Network, TopologyError> {
+        let net = match *self {
+            TopologySpec::SingleSwitch => {
+                let mut b = Builder::new(1, ports);
+                for p in 0..ports {
+                    b.endpoint(0, p);
+                }
+                b.routes = vec![(0..ports as u32).collect()];
+                b.finish(ports)
+            }
+            TopologySpec::Mesh { k } => {
+                check_k("k", k, 1)?;
+                grid(k, 1, 1, ports, true)?
+            }
+            TopologySpec::FatMesh { k, links, endpoints } => {
+                check_k("k", k, 1)?;
+                if links == 0 || links > 8 {
+                    return Err(field("links", links, "allowed range 1..=8"));
+                }
+                if endpoints == 0 || endpoints > 32 {
+                    return Err(field("endpoints", endpoints, "allowed range 1..=32"));
+                }
+                grid(k, links, endpoints, ports, false)?
+            }
+            TopologySpec::Torus { k, n } => {
+                check_k("k", k, 2)?;
+                if n == 0 || n > 6 || (k as u64).pow(n) > MAX_ROUTERS {
+                    return Err(field("n", n, format!("1..=6 dimensions and k^n <= {MAX_ROUTERS} routers")));
+                }
+                torus(k as usize, n as usize, ports)?
+            }
+            TopologySpec::Hypercube { n } => {
+                if n == 0 || n > 14 {
+                    return Err(field("n", n, "allowed range 1..=14"));
+                }
+                hypercube(n as usize, ports)?
+            }
+            TopologySpec::Ring { nodes, links } => {
+                if !(2..=1024).contains(&nodes) {
+                    return Err(field("nodes", nodes, "allowed range 2..=1024"));
+                }
+                let links = links.unwrap_or((nodes / 4).max(1));
+                if links == 0 || links > 31 {
+                    return Err(field("links", links, "allowed range 1..=31 (port 0 is the endpoint)"));
+                }
+                ring(nodes as usize, links as usize, ports)?
+            }
+        };
+        Ok(net)
+    }
+
+    /// Router ports the topology needs.
+    pub fn ports_needed(&self) -> usize {
+        match *self {
+            TopologySpec::SingleSwitch => 2,
+            TopologySpec::Mesh { .. } => 5,
+            TopologySpec::Torus { n, .. } => 1 + 2 * n as usize,
+            TopologySpec::Hypercube { n } => 1 + n as usize,
+            TopologySpec::FatMesh { k, links, endpoints } => {
+                let dirs = if k <= 1 { 0 } else if k == 2 { 2 } else { 4 };
+                (endpoints + dirs * links) as usize
+            }
+            TopologySpec::Ring { nodes, links } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
+        }
+    }
+}
+
+fn check_k(name: &'static str, k: u32, lo: u32) -> Result<(), TopologyError> {
+    if k < lo || (k as u64) * (k as u64) > MAX_ROUTERS {
+        return Err(field(name, k, format!("allowed range {lo}..={}", (MAX_ROUTERS as f64).sqrt() as u64)));
+    }
+    Ok(())
+}
+
+fn too_few_ports(need: usize, have: usize) -> TopologyError {
+    TopologyError::Field {
+        field: "kind",
+        value: format!("needs {need} router ports"),
+        why: format!("router.ports = {have} is too small (the topology needs {need})"),
+    }
+}
+
+struct Builder {
+    out_link: Vec<Vec<Peer>>,
+    in_link: Vec<Vec<Peer>>,
+    endpoint_at: Vec<(usize, usize)>,
+    routes: Vec<Vec<u32>>,
+}
+
+impl Builder {
+    fn new(routers: usize, ports: usize) -> Self {
+        Builder {
+            out_link: vec![vec![Peer::Unused; ports]; routers],
+            in_link: vec![vec![Peer::Unused; ports]; routers],
+            endpoint_at: Vec::new(),
+            routes: Vec::new(),
+        }
+    }
+    fn endpoint(&mut self, r: usize, p: usize) -> usize {
+        let e = self.endpoint_at.len();
+        self.endpoint_at.push((r, p));
+        self.out_link[r][p] = Peer::Endpoint(e);
+        self.in_link[r][p] = Peer::Endpoint(e);
+        e
+    }
+    /// Output port `o` of router `a` drives input port `p` of router `b`.
+    fn link(&mut self, a: usize, o: usize, b: usize, p: usize) {
+        self.out_link[a][o] = Peer::Router { router: b, port: p };
+        self.in_link[b][p] = Peer::Router { router: a, port: o };
+    }
+    fn finish(self, ports: usize) -> Network {
+        let ports_needed = self
+            .out_link
+            .iter()
+            .chain(self.in_link.iter())
+            .map(|v| v.iter().rposition(|p| *p != Peer::Unused).map_or(0, |i| i + 1))
+            .max()
+            .unwrap_or(0);
+        let _ = ports;
+        Network {
+            routers: self.out_link.len(),
+            ports_needed,
+            out_link: self.out_link,
+            in_link: self.in_link,
+            endpoint_at: self.endpoint_at,
+            routes: self.routes,
+        }
+    }
+}
+
+/// Mesh (`links = 1`, `eps = 1`, `fixed_ports`: local 0, +x 1, -x 2, +y 3,
+/// -y 4) or fat mesh (endpoints first, then `links` per existing direction).
+fn grid(k: u32, links: u32, eps: u32, ports: usize, fixed_ports: bool) -> Result<Network, TopologyError> {
+    let k = k as usize;
+    let links = links as usize;
+    let eps = eps as usize;
+    let n = k * k;
+    // Port of direction dir (0 +x, 1 -x, 2 +y, 3 -y), link j at router (x, y).
+    let dir_exists = |x: usize, y: usize, dir: usize| match dir {
+        0 => x + 1 < k,
+        1 => x > 0,
+        2 => y + 1 < k,
+        _ => y > 0,
+    };
+    let port_of = |x: usize, y: usize, dir: usize, j: usize| -> usize {
+        if fixed_ports {
+            1 + dir
+        } else {
+            let before = (0..dir).filter(|&d| dir_exists(x, y, d)).count();
+            eps + before * links + j
+        }
+    };
+    let mut need = 0;
+    for y in 0..k {
+        for x in 0..k {
+            for dir in 0..4 {
+                if dir_exists(x, y, dir) {
+                    need = need.max(port_of(x, y, dir, links - 1) + 1);
+                }
+            }
+        }
+    }
+    need = need.max(eps);
+    if fixed_ports {
+        need = 5;
+    }
+    if need > ports {
+        return Err(too_few_ports(need, ports));
+    }
+    let mut b = Builder::new(n, ports);
+    let id = |x: usize, y: usize| y * k + x;
+    for y in 0..k {
+        for x in 0..k {
+            for i in 0..eps {
+                b.endpoint(id(x, y), if fixed_ports { 0 } else { i });
+            }
+        }
+    }
+    for y in 0..k {
+        for x in 0..k {
+            for dir in 0..4 {
+                if !dir_exists(x, y, dir) {
+                    continue;
+                }
+                let (nx, ny, back) = match dir {
+                    0 => (x + 1, y, 1),
+                    1 => (x - 1, y, 0),
+                    2 => (x, y + 1, 3),
+                    _ => (x, y - 1, 2),
+                };
+                for j in 0..links {
+                    b.link(id(x, y), port_of(x, y, dir, j), id(nx, ny), port_of(nx, ny, back, j));
+                }
+            }
+        }
+    }
+    let total = n * eps;
+    for y in 0..k {
+        for x in 0..k {
+            let mut t = Vec::with_capacity(total);
+            for d in 0..total {
+                let (node, local) = (d / eps, d % eps);
+                let (dx, dy) = (node % k, node / k);
+                let j = d % links;
+                let p = if dx > x {
+                    port_of(x, y, 0, j)
+                } else if dx < x {
+                    port_of(x, y, 1, j)
+                } else if dy > y {
+                    port_of(x, y, 2, j)
+                } else if dy < y {
+                    port_of(x, y, 3, j)
+                } else if fixed_ports {
+                    0
+                } else {
+                    local
+                };
+                t.push(p as u32);
+            }
+            b.routes.push(t);
+        }
+    }
+    Ok(b.finish(ports))
+}
+
+fn torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
+    let need = 1 + 2 * n;
+    if need > ports {
+        return Err(too_few_ports(need, ports));
+    }
+    let count = k.pow(n as u32);
+    let digit = |v: usize, i: usize| (v / k.pow(i as u32)) % k;
+    let mut b = Builder::new(count, ports);
+    for r in 0..count {
+        b.endpoint(r, 0);
+    }
+    for r in 0..count {
+        for i in 0..n {
+            let stride = k.pow(i as u32);
+            let di = digit(r, i);
+            let plus = r - di * stride + ((di + 1) % k) * stride;
+            // +i out of r enters the neighbour's -i input (its port 2+2i).
+            b.link(r, 1 + 2 * i, plus, 2 + 2 * i);
+            let minus = r - di * stride + ((di + k - 1) % k) * stride;
+            b.link(r, 2 + 2 * i, minus, 1 + 2 * i);
+        }
+    }
+    for r in 0..count {
+        let t = (0..count)
+            .map(|d| {
+                for i in 0..n {
+                    let (a, z) = (digit(r, i), digit(d, i));
+                    if a != z {
+                        let fwd = (z + k - a) % k;
+                        return if fwd <= k - fwd { 1 + 2 * i as u32 } else { 2 + 2 * i as u32 };
+                    }
+                }
+                0
+            })
+            .collect();
+        b.routes.push(t);
+    }
+    Ok(b.finish(ports))
+}
+
+fn hypercube(n: usize, ports: usize) -> Result<Network, TopologyError> {
+    if 1 + n > ports {
+        return Err(too_few_ports(1 + n, ports));
+    }
+    let count = 1usize << n;
+    let mut b = Builder::new(count, ports);
+    for r in 0..count {
+        b.endpoint(r, 0);
+    }
+    for r in 0..count {
+        for i in 0..n {
+            b.link(r, 1 + i, r ^ (1 << i), 1 + i);
+        }
+    }
+    for r in 0..count {
+        let t = (0..count)
+            .map(|d| {
+                let diff = r ^ d;
+                if diff == 0 {
+                    0
+                } else {
+                    1 + diff.trailing_zeros()
+                }
+            })
+            .collect();
+        b.routes.push(t);
+    }
+    Ok(b.finish(ports))
+}
+
+fn ring(nodes: usize, links: usize, ports: usize) -> Result<Network, TopologyError> {
+    if 1 + links > ports {
+        return Err(too_few_ports(1 + links, ports));
+    }
+    let mut b = Builder::new(nodes, ports);
+    for r in 0..nodes {
+        b.endpoint(r, 0);
+    }
+    for r in 0..nodes {
+        for j in 0..links {
+            b.link(r, 1 + j, (r + 1) % nodes, 1 + j);
+        }
+    }
+    for r in 0..nodes {
+        let t = (0..nodes).map(|d| if d == r { 0 } else { 1 + (d % links) as u32 }).collect();
+        b.routes.push(t);
+    }
+    Ok(b.finish(ports))
+}
+
+impl Network {
+    pub fn endpoints(&self) -> usize {
+        self.endpoint_at.len()
+    }
+
+    /// The routers a message from endpoint `s` to `d` visits, following the
+    /// tables, or None if it loops or leaves on an unused port.
+    pub fn path(&self, s: usize, d: usize) -> Option<Vec<usize>> {
+        let (mut r, _) = self.endpoint_at[s];
+        let mut seen = vec![r];
+        for _ in 0..=self.routers {
+            let o = self.routes[r][d] as usize;
+            match self.out_link[r][o] {
+                Peer::Endpoint(e) => return (e == d).then_some(seen),
+                Peer::Router { router, .. } => {
+                    r = router;
+                    seen.push(r);
+                }
+                Peer::Unused => return None,
+            }
+        }
+        None
+    }
+}
