@@ -511,6 +511,7 @@ impl Core {
         }
 
         // ---- Stage 5 picks (start-of-cycle ob counts and credits).
+        let vc_c = self.full && self.sched == Scheduler::Virtualclock;
         for o in 0..n {
             self.pick_c[o] = None;
             if busy_out >> o & 1 == 0 {
@@ -533,7 +534,7 @@ impl Core {
                     if self.credits[j] > 0 {
                         elig |= 1 << u;
                     }
-                    if is_realtime(self.ob.front(j).vtick as u64, self.vtw) {
+                    if vc_c && is_realtime(self.ob.front(j).vtick as u64, self.vtw) {
                         rt |= 1 << u;
                     }
                 }
@@ -693,7 +694,7 @@ impl Core {
                     present |= 1 << v;
                     ready |= (rdy as u32) << v;
                     let d = &self.ivc[i];
-                    if is_realtime(d.hdr.vtick as u64, self.vtw) {
+                    if self.sched == Scheduler::Virtualclock && is_realtime(d.hdr.vtick as u64, self.vtw) {
                         rt |= 1 << v;
                     }
                     if self.accel && (d.acc || off == OFF_DTAIL) {
