@@ -14,6 +14,26 @@
 //! mutually exclusive decisions (see the comments at each update), so the
 //! order of the updates does not matter except where noted.
 //! Storage is allocated in [`Core::new`]; `step` never allocates.
+//!
+//! Readings of docs/microarchitecture.md §9 where the text leaves room (the
+//! most literal one each time):
+//! - VirtualClock (§8.4) registers persist as written: a stamped slot keeps
+//!   its stamp through cycles in which it is not present (a VC switched away
+//!   from by preemption case (b)/(c)), and the stamp is used by the next
+//!   real-time flit the slot presents (a pending dummy tail inherits the stamp
+//!   of the lane flit it replaces). A stamped slot whose present flit is best
+//!   effort is served as best effort and keeps `stamped`.
+//! - In case (b) (ACTIVE, `sent == 0`, `sl < top`) the slot has nothing to
+//!   offer, so it is not present at A even if lane `sl` holds flits.
+//! - A dropped flit (bad VC, full lane) changes no register: no lane choice
+//!   (`top`, `lmax`, `wl`) and it does not count as "written" for the lane
+//!   release. The history stack saturates instead of overflowing (only
+//!   reachable after protocol violations).
+//! - Acceleration set: "got no grant because no output VC of o was free" is
+//!   read as: port o has a VA requester and no free output VC at the start of
+//!   the cycle; c* and the owners' classes are start-of-cycle values.
+//! - §9.3 step 3 applies to every grant that takes effect, including an
+//!   accelerated grant of `blk_slot` (it counts down the hold).
 
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
