@@ -227,6 +227,8 @@ pub(crate) struct Core {
     pextra: Vec<u32>,
     /// Flits in the output VC buffers of output port o.
     oflits: Vec<u32>,
+    /// Test switch: visit every port every cycle (checks the skipping).
+    pub(crate) no_skip: bool,
 
     // ---- scratch
     bw: Vec<Option<BwDec>>,
@@ -347,6 +349,7 @@ impl Core {
             tail_x: vec![0; n],
             pextra: vec![0; n],
             oflits: vec![0; n],
+            no_skip: false,
             xb_req: vec![0; n],
             va_grant: vec![None; n],
             victim: vec![None; n],
@@ -466,6 +469,10 @@ impl Core {
         for p in 0..n {
             busy_in |= ((self.pflits[p] | self.pextra[p] != 0) as u32) << p;
             busy_out |= ((self.oflits[p] != 0) as u32) << p;
+        }
+        if self.no_skip {
+            busy_in = u32::MAX;
+            busy_out = u32::MAX;
         }
         if busy_in | busy_out == 0
             && inputs.flits[..n].iter().all(|f| !f.valid)

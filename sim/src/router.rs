@@ -293,6 +293,14 @@ impl Router {
         Self::with_engine(cfg, true)
     }
 
+    /// The general engine with the idle-port skipping disabled (tests only).
+    #[cfg(test)]
+    pub(crate) fn new_general_no_skip(cfg: &RouterConfig) -> Router {
+        let mut r = Self::with_engine(cfg, true);
+        r.qos.as_mut().unwrap().no_skip = true;
+        r
+    }
+
     fn with_engine(cfg: &RouterConfig, general: bool) -> Router {
         let n = cfg.ports();
         let m = cfg.vcs();
