@@ -1,0 +1,115 @@
+//! The network engine end to end: zero-load latency against the closed form,
+//! conservation, the deadlock watchdog, bad input, and a small sweep.
+
+use std::path::PathBuf;
+use wormqos_netsim::{run, sweep, Experiment, SimError};
+
+fn mesh(k: u32, load: f64, cycles: u64) -> String {
+    format!(
+        r#"
+name = "t"
+[router]
+ports = 5
+vcs = 4
+flit_width = 32
+input_buffer_depth = 8
+output_buffer_depth = 4
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "mesh"
+k = {k}
+[workload]
+load = {load}
+mix = [0, 100]
+realtime = "none"
+best_effort = "bernoulli"
+message_flits = 20
+[run]
+cycles = {cycles}
+warmup_cycles = 2000
+seed = 7
+"#
+    )
+}
+
+#[test]
+fn mesh_zero_load_latency_matches_the_pipeline() {
+    // Each router adds P = 5 cycles to the header; the tail follows M-1 = 19
+    // cycles later. Uniform destinations (not self) in a 4x4 mesh: mean
+    // Manhattan distance over ordered pairs s != d = 2(k^2-1)/(3k) * k^2/(k^2-1)
+    // = 2*16/12 = 2.6667 hops, i.e. 3.6667 routers. Zero-load network latency
+    // = 5 * 3.6667 + 19 = 37.33 cycles.
+    let v = Experiment::from_str(&mesh(4, 0.004, 400_000), "t.toml", PathBuf::new()).unwrap();
+    let r = run(&v).unwrap();
+    let be = &r.classes[0];
+    assert!(be.messages > 1000, "{}", be.messages);
+    // The sample of ~1,200 destinations has a standard error of ~0.2 cycles.
+    assert!(be.network_latency >= 36.7 && be.network_latency < 38.3, "{}", be.network_latency);
+    // Accepted = offered at this load.
+    assert!((r.accepted_throughput - 0.004).abs() < 0.0008, "{}", r.accepted_throughput);
+}
+
+#[test]
+fn ring_without_escape_vcs_deadlocks_and_the_watchdog_says_where() {
+    let text = r#"
+name = "t"
+[router]
+ports = 2
+vcs = 1
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "ring"
+nodes = 4
+links = 1
+[workload]
+load = 0.9
+mix = [0, 100]
+realtime = "none"
+message_flits = 20
+[run]
+cycles = 200000
+stall_cycles = 2000
+"#;
+    let v = Experiment::from_str(text, "t.toml", PathBuf::new()).unwrap();
+    match run(&v) {
+        Err(SimError::Deadlock { report, .. }) => {
+            assert!(report.contains("router") && report.contains("holds output"), "{report}");
+        }
+        other => panic!("expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
+    }
+}
+
+#[test]
+fn bad_experiment_files_name_the_field() {
+    let base = mesh(2, 0.1, 1000);
+    let e = Experiment::from_str(&base.replace("seed = 7", "seed = 7\nsede = 1"), "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("x.toml") && e.contains("sede"), "{e}");
+    let e = Experiment::from_str(&base.replace("load = 0.1", "load = 1.5"), "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("x.toml") && e.contains("workload.load") && e.contains("0..=1"), "{e}");
+    let e = Experiment::from_str(&base.replace("ports = 5", "ports = 4"), "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("x.toml") && e.contains("router.ports = 4"), "{e}");
+    let e = Experiment::from_str(&base.replace("realtime = \"none\"", "realtime = \"trace\""), "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("workload.trace_file"), "{e}");
+}
+
+#[test]
+fn small_sweep_runs_every_point_and_reports_the_failing_one() {
+    let text = mesh(2, 0.1, 6000) + "[sweep]\n\"workload.load\" = [0.1, 1.5, 0.3]\n";
+    let g = sweep::Grid::from_str(&text, "s.toml", PathBuf::new()).unwrap();
+    let pts = g.run(2, &|_, _| {});
+    assert_eq!(pts.len(), 3);
+    assert!(pts[0].result.is_ok() && pts[2].result.is_ok());
+    let e = pts[1].result.as_ref().unwrap_err();
+    assert!(e.contains("workload.load"), "{e}");
+    let csv = sweep::to_csv(&g, &pts);
+    assert_eq!(csv.lines().count(), 4);
+    let s = sweep::series(&g, &pts, |r| r.accepted_throughput);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].1.len(), 2);
+    assert!(s[0].1[1].1 > s[0].1[0].1, "more offered, more accepted: {s:?}");
+}
