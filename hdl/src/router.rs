@@ -612,7 +612,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
     let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
     let elig = if d.crossbar == Crossbar::Full && d.b > 1 {
-        let tails = fronts.iter().map(|f| f.bit(fw - 2)).collect::<Result<Vec<_>>>()?;
+        let tails = (0..m).map(|u| Expr::raw(format!("vc{u}_front"), obw).bit(fw - 2)).collect::<Result<Vec<_>>>()?;
         let tail = Expr::onehot_mux(&pick.e(), &tails)?;
         let x = crate::qos::sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;
         Sig { name: x.text().to_string(), width: m, sym: None }
