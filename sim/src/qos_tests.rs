@@ -135,7 +135,27 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
     while total < cycles || !r.is_quiescent() || stack.iter().any(|s| !s.is_empty()) || queue.iter().any(|q| !q.is_empty()) {
-        assert!(total < cycles + 20_000, "seed {seed}: no drain: {:?}", r.stats());
+        if total >= cycles + 20_000 {
+            for p in 0..n {
+                for v in 0..m {
+                    eprintln!(
+                        "({p},{v}) {:?} lanes {:?} regs {:?} hdr {:?} stack {} queue {}",
+                        r.vc_state(p, v),
+                        (0..cfg.extra_lanes() + 1).map(|l| r.lane_occupancy(p, v, l)).collect::<Vec<_>>(),
+                        r.lane_regs(p, v),
+                        r.header_register(p, v),
+                        stack[p * m + v].len(),
+                        queue[p * m + v].len()
+                    );
+                }
+            }
+            for o in 0..n {
+                for u in 0..m {
+                    eprintln!("out ({o},{u}) alloc {} owner {:?} occ {} credits {}", r.allocated(o, u), r.owner(o, u), r.output_occupancy(o, u), r.credits(o, u));
+                }
+            }
+            panic!("seed {seed}: no drain: {:?}", r.stats());
+        }
         inp.clear();
         // Consume the outputs of this cycle; return the credits at once.
         for (o, f) in r.outputs().flits.iter().enumerate() {
@@ -1023,5 +1043,27 @@ fn engine_speed_tagged() {
         let st = random_p_run(&cfg, 3, 20_000, 30, false);
         let dt = t0.elapsed().as_secs_f64();
         eprintln!("{name}: {:.0} ns per offered cycle, harness and drain included ({} flits)", dt * 1e9 / 20_000.0, st.flits_forwarded);
+    }
+}
+
+/// Long random P-mode runs (run with --ignored).
+#[test]
+#[ignore]
+fn random_preemptive_traffic_long() {
+    let base = "[router]\nports = 3\nvcs = 2\nflit_width = 48\ninput_buffer_depth = 5\noutput_buffer_depth = 2\n\
+                scheduler = \"virtualclock\"\nclock_width = 9\nvtick_width = 8\nmode = \"preemptive\"\n";
+    let cfgs = [
+        example("small_p"),
+        example("mw8_pa"),
+        cfg_of(&format!("{base}crossbar = \"multiplexed\"\nblock_size = 3\nacceleration = true\ntraffic_classes = 8\n")),
+        cfg_of(&format!("{base}crossbar = \"full\"\nblock_size = 2\ntraffic_classes = 4\n")),
+    ];
+    for cfg in &cfgs {
+        for seed in 10..16 {
+            for load in [5, 10, 20] {
+                let st = random_p_run(cfg, seed, 20_000, load, seed % 2 == 0);
+                assert!(st.preemptions > 0);
+            }
+        }
     }
 }
