@@ -628,50 +628,55 @@ impl Core {
         }
         self.va_req.fill(0);
         let vw = self.va_words;
-        for i in 0..self.nm {
-            if busy_in >> (i / m) & 1 == 0 {
-                self.offer[i] = OFF_NONE;
-                self.dec[i] = 0;
+        for p in 0..n {
+            if busy_in >> p & 1 == 0 {
+                self.offer[p * m..p * m + m].fill(OFF_NONE);
+                self.dec[p * m..p * m + m].fill(0);
                 continue;
             }
-            let (off, rdy) = self.offer_of(i);
-            self.offer[i] = off | (rdy as u8) << 7;
-            let d = &self.ivc[i];
-            let mut dec = 0u8;
-            if d.sl < d.top {
-                // Preemption step (§9.4): (a) is the dummy-tail offer.
-                if !(d.state == ACTIVE && d.sent) {
-                    dec |= D_PREEMPT_SILENT;
-                }
-            } else {
-                match d.state {
-                    IDLE => {
-                        if d.susp >> d.sl & 1 == 1 || self.lanes_q.count(self.lane_ring(i, d.sl as usize)) > 0 {
-                            dec |= D_RC;
-                        }
-                        if d.sl > 0 && self.lanes_q.count(self.lane_ring(i, d.sl as usize)) == 0 && self.written[i / m] >> (i % m) & 1 == 0
-                        {
-                            dec |= D_RELEASE;
-                        }
+            for v in 0..m {
+                let i = p * m + v;
+                let (off, rdy) = self.offer_of(i);
+                self.offer[i] = off | (rdy as u8) << 7;
+                let d = &self.ivc[i];
+                let mut dec = 0u8;
+                if d.sl < d.top {
+                    // Preemption step (§9.4): (a) is the dummy-tail offer.
+                    if !(d.state == ACTIVE && d.sent) {
+                        dec |= D_PREEMPT_SILENT;
                     }
-                    ROUTED => {
-                        let o = d.route as usize;
-                        let c = self.cls(d.hdr.class);
-                        self.va_any[o] = true;
-                        self.va_maxc[o] = self.va_maxc[o].max(c as u8);
-                        let free = !self.allocated[o] & ((1u64 << m) - 1) as u32;
-                        let sat = match &self.part {
-                            Some(pm) => free & pm[c as usize] != 0,
-                            None => free != 0,
-                        };
-                        if sat {
-                            self.va_req[o * vw + i / 64] |= 1 << (i % 64);
+                } else {
+                    match d.state {
+                        IDLE => {
+                            if d.susp >> d.sl & 1 == 1 || self.lanes_q.count(self.lane_ring(i, d.sl as usize)) > 0 {
+                                dec |= D_RC;
+                            }
+                            if d.sl > 0
+                                && self.lanes_q.count(self.lane_ring(i, d.sl as usize)) == 0
+                                && self.written[p] >> v & 1 == 0
+                            {
+                                dec |= D_RELEASE;
+                            }
                         }
+                        ROUTED => {
+                            let o = d.route as usize;
+                            let c = self.cls(d.hdr.class);
+                            self.va_any[o] = true;
+                            self.va_maxc[o] = self.va_maxc[o].max(c as u8);
+                            let free = !self.allocated[o] & ((1u64 << m) - 1) as u32;
+                            let sat = match &self.part {
+                                Some(pm) => free & pm[c as usize] != 0,
+                                None => free != 0,
+                            };
+                            if sat {
+                                self.va_req[o * vw + i / 64] |= 1 << (i % 64);
+                            }
+                        }
+                        _ => {}
                     }
-                    _ => {}
                 }
+                self.dec[i] = dec;
             }
-            self.dec[i] = dec;
         }
 
         // ---- VA (start-of-cycle `allocated`).
@@ -688,9 +693,8 @@ impl Core {
             }
             if self.accel && self.va_any[o] && free == 0 {
                 let cstar = self.va_maxc[o] as u32;
-                self.victim[o] = (0..m)
-                    .map(|u| self.owner[o * m + u])
-                    .find(|&w| self.cls(self.ivc[w as usize].hdr.class) < cstar);
+                self.victim[o] =
+                    (0..m).map(|u| self.owner[o * m + u]).find(|&w| self.cls(self.ivc[w as usize].hdr.class) < cstar);
             }
         }
 
@@ -811,13 +815,16 @@ impl Core {
             self.tail_x[p] = 0;
         }
         if self.full {
-            for i in 0..self.nm {
-                if busy_in >> (i / m) & 1 == 0 {
+            for p in 0..n {
+                if busy_in >> p & 1 == 0 {
                     continue;
                 }
-                let (off, rdy) = (self.offer[i] & 3, self.offer[i] >> 7 == 1);
-                if off != OFF_NONE && rdy {
-                    self.move_flit(i, off, out, stats);
+                for v in 0..m {
+                    let i = p * m + v;
+                    let (off, rdy) = (self.offer[i] & 3, self.offer[i] >> 7 == 1);
+                    if off != OFF_NONE && rdy {
+                        self.move_flit(i, p, v, off, out, stats);
+                    }
                 }
             }
         } else {
@@ -867,7 +874,7 @@ impl Core {
                         if tail {
                             bl.left = 0;
                         }
-                        self.move_flit(i, off, out, stats);
+                        self.move_flit(i, p, v, off, out, stats);
                     }
                     None => {
                         if hold_end {
@@ -961,9 +968,8 @@ impl Core {
 
     /// Stage 4 move of input VC i's offer `off` into its output VC.
     #[inline]
-    fn move_flit(&mut self, i: usize, off: u8, out: &mut RouterOutputs, stats: &mut RouterStats) {
+    fn move_flit(&mut self, i: usize, p: usize, v: usize, off: u8, out: &mut RouterOutputs, stats: &mut RouterStats) {
         let m = self.m;
-        let (p, v) = (i / m, i % m);
         let d = self.ivc[i];
         let (o, u) = (d.route as usize, d.ovc as usize);
         let mut f = match off {

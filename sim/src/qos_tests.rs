@@ -134,7 +134,11 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut sent_msgs = 0u64;
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
-    while total < cycles || !r.is_quiescent() || stack.iter().any(|s| !s.is_empty()) || queue.iter().any(|q| !q.is_empty()) {
+    while total < cycles
+        || !r.is_quiescent()
+        || stack.iter().any(|s| !s.is_empty())
+        || queue.iter().any(|q| !q.is_empty())
+    {
         if total >= cycles + 20_000 {
             for p in 0..n {
                 for v in 0..m {
@@ -151,7 +155,13 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
             }
             for o in 0..n {
                 for u in 0..m {
-                    eprintln!("out ({o},{u}) alloc {} owner {:?} occ {} credits {}", r.allocated(o, u), r.owner(o, u), r.output_occupancy(o, u), r.credits(o, u));
+                    eprintln!(
+                        "out ({o},{u}) alloc {} owner {:?} occ {} credits {}",
+                        r.allocated(o, u),
+                        r.owner(o, u),
+                        r.output_occupancy(o, u),
+                        r.credits(o, u)
+                    );
                 }
             }
             panic!("seed {seed}: no drain: {:?}", r.stats());
@@ -661,14 +671,7 @@ fn static_partition_in_va() {
     let w0 = tags.message(0, 2, 0, 0, 3, 2, |_| 0);
     let r0 = tags.message(1, 2, 0, 0, 4, 1, |_| 0);
     let r1 = tags.message(0, 2, 2, 0, 5, 1, |_| 0);
-    let stim = vec![
-        (0, 0, p1[0]),
-        (1, 0, p3[0]),
-        (0, 1, w0[0]),
-        (10, 1, w0[1]),
-        (1, 1, r0[0]),
-        (1, 2, r1[0]),
-    ];
+    let stim = vec![(0, 0, p1[0]), (1, 0, p3[0]), (0, 1, w0[0]), (10, 1, w0[1]), (1, 1, r0[0]), (1, 2, r1[0])];
     let mut r = Router::new(&cfg);
     let log = run(&mut r, &stim, 20, false);
     assert_port(&log, 0, &[(5, on_vc(p1[0], 1)), (6, on_vc(p3[0], 2))]);
@@ -808,7 +811,10 @@ fn reassembler_reports_errors() {
     }
     assert_eq!(re.incomplete(), 1);
     re.push(0, &dh).unwrap();
-    assert_eq!(re.push(0, &lf(0, false, false, false, t.flit_data(3, 10, 0))), Err(E::BeyondTail { port: 0, id: 10, index: 3, tail: 2 }));
+    assert_eq!(
+        re.push(0, &lf(0, false, false, false, t.flit_data(3, 10, 0))),
+        Err(E::BeyondTail { port: 0, id: 10, index: 3, tail: 2 })
+    );
     // A dummy flit that is neither head nor tail.
     let mut re = fresh();
     re.push(0, &m[0]).unwrap();
@@ -858,7 +864,9 @@ fn random_traffic_in_the_other_qos_modes_is_reassembled() {
 #[test]
 #[ignore]
 fn engine_speed() {
-    for (name, load) in [("mediaworm8", 30u64), ("mw8_p", 30), ("mw8_pa", 30), ("mw8_np", 30), ("mediaworm8", 0), ("mw8_p", 0)] {
+    for (name, load) in
+        [("mediaworm8", 30u64), ("mw8_p", 30), ("mw8_pa", 30), ("mw8_np", 30), ("mediaworm8", 0), ("mw8_p", 0)]
+    {
         let cfg = example(name);
         for general in [false, true] {
             if !general && cfg.mode() != wormqos_config::RouterMode::Unpartitioned {
@@ -945,7 +953,10 @@ fn garbage_input_in_preemptive_mode_does_not_panic() {
             r.step(&inp);
             credit_pulses += r.outputs().credits.iter().map(|c| c.count_ones() as u64).sum::<u64>();
             let s = r.stats();
-            let lanes: usize = (0..cfg.ports()).flat_map(|p| (0..cfg.vcs()).map(move |v| (p, v))).map(|(p, v)| r.input_occupancy(p, v)).sum();
+            let lanes: usize = (0..cfg.ports())
+                .flat_map(|p| (0..cfg.vcs()).map(move |v| (p, v)))
+                .map(|(p, v)| r.input_occupancy(p, v))
+                .sum();
             assert_eq!(s.flits_accepted, s.crossbar_moves + lanes as u64);
             assert_eq!(s.crossbar_moves, credit_pulses);
         }
@@ -1000,7 +1011,12 @@ fn incoming_dummy_flits_are_forwarded_with_their_dummy_bit() {
 /// bursty random input (with silences, so ports go idle and wake up).
 #[test]
 fn idle_port_skipping_is_exact() {
-    for cfg in [example("small_p"), accel_cfg(true), example("mw8_np"), inline(4, 2, "full", "virtualclock", "block_size = 3\nmode = \"preemptive\"\n")] {
+    for cfg in [
+        example("small_p"),
+        accel_cfg(true),
+        example("mw8_np"),
+        inline(4, 2, "full", "virtualclock", "block_size = 3\nmode = \"preemptive\"\n"),
+    ] {
         let mut a = Router::new(&cfg);
         let mut b = Router::new_general_no_skip(&cfg);
         let mut inp = RouterInputs::idle(&cfg);
@@ -1042,7 +1058,11 @@ fn engine_speed_tagged() {
         let t0 = std::time::Instant::now();
         let st = random_p_run(&cfg, 3, 20_000, 30, false);
         let dt = t0.elapsed().as_secs_f64();
-        eprintln!("{name}: {:.0} ns per offered cycle, harness and drain included ({} flits)", dt * 1e9 / 20_000.0, st.flits_forwarded);
+        eprintln!(
+            "{name}: {:.0} ns per offered cycle, harness and drain included ({} flits)",
+            dt * 1e9 / 20_000.0,
+            st.flits_forwarded
+        );
     }
 }
 
@@ -1055,7 +1075,9 @@ fn random_preemptive_traffic_long() {
     let cfgs = [
         example("small_p"),
         example("mw8_pa"),
-        cfg_of(&format!("{base}crossbar = \"multiplexed\"\nblock_size = 3\nacceleration = true\ntraffic_classes = 8\n")),
+        cfg_of(&format!(
+            "{base}crossbar = \"multiplexed\"\nblock_size = 3\nacceleration = true\ntraffic_classes = 8\n"
+        )),
         cfg_of(&format!("{base}crossbar = \"full\"\nblock_size = 2\ntraffic_classes = 4\n")),
     ];
     for cfg in &cfgs {
