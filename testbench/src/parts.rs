@@ -65,8 +65,10 @@ pub struct PartSummary {
 pub struct PartScoreboard {
     cfg: RouterConfig,
     idw: u32,
-    /// Open message being injected per input VC (its key).
+    /// Open message being injected per input VC (its key), and the messages
+    /// the source suspended with a dummy tail (resumed by its dummy header).
     injecting: Vec<Option<(usize, u64)>>,
+    suspended: Vec<Vec<(usize, u64)>>,
     /// (output port, id mod 2^idw) -> message.
     messages: HashMap<(usize, u64), Message>,
     parts_per_message: HashMap<(usize, u64), u64>,
@@ -89,6 +91,7 @@ impl PartScoreboard {
             cfg: cfg.clone(),
             idw,
             injecting: vec![None; nm],
+            suspended: vec![Vec::new(); nm],
             messages: HashMap::new(),
             parts_per_message: HashMap::new(),
             open: vec![None; nm],
@@ -138,7 +141,18 @@ impl PartScoreboard {
             this.err(cycle, Side::Input, p, v, ErrorKind::Injection, String::new(), fmt_flit(f, w), what.to_string())
         };
         if f.dummy {
-            // A source's own preemption: the message stays open across it.
+            // A source's own preemption: the message is suspended by the dummy
+            // tail and resumed by the dummy header; neither is a message flit.
+            if f.tail {
+                let Some(key) = self.injecting[i].take() else { return Err(bad(self, "a dummy tail with no open message")) };
+                self.suspended[i].push(key);
+            } else {
+                if self.injecting[i].is_some() {
+                    return Err(bad(self, "a dummy header while a message is open on this VC"));
+                }
+                let Some(key) = self.suspended[i].pop() else { return Err(bad(self, "a dummy header with no suspended message")) };
+                self.injecting[i] = Some(key);
+            }
             return Ok(());
         }
         if f.head {
