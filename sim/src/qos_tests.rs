@@ -1089,3 +1089,38 @@ fn random_preemptive_traffic_long() {
         }
     }
 }
+
+/// §9.3 step 4 with the VirtualClock at A (b = 2): a hold grant updates the
+/// scheduler as if it had chosen the slot, and the passed-over slot keeps its
+/// stamp. Input 0: X (VC 0, Vtick 4, to port 1) and Y (VC 1, Vtick 1, to
+/// port 2), flits c0 X.h, c1 Y.h, c2 X.1, c3 Y.1, c4 X.2, c5 Y.2, c6 X.3
+/// (tail), c7 Y.3 (tail). X: VA 2; Y: VA 3. A of port 0 (now = cycle):
+/// c3 X alone: s0 = max(3, 0) + 4 = 7, X.h (slot 0, left 1), aux0 = 7.
+/// c4 X: s0 = max(4, 7) + 4 = 11; Y: s1 = max(4, 0) + 1 = 5. The scheduler
+///    would take Y, the hold takes X.1 (left 0): aux0 = 11, Y stamped 5, aux1 = 5.
+/// c5 X: s0 = max(5, 11) + 4 = 15 (stamped); Y's kept stamp 5 wins: Y.h (slot 1, left 1).
+/// c6 Y.1 (held; s1 = max(6, 5) + 1 = 7), c7 Y.2 (s1 = 8 < 15; left 1), c8 Y.3
+/// (held, a tail), c9 X.2 (stamp 15), c10 X.3 (held). Out 2 cycles after ST.
+#[test]
+fn block_hold_with_the_virtualclock_at_a() {
+    let cfg = cfg_of(
+        "[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
+         downstream_buffer_depth = 64\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+         clock_width = 8\nvtick_width = 8\nblock_size = 2\n",
+    );
+    let tags = Tags::new(&cfg).unwrap();
+    let x = tags.message(0, 1, 0, 4, 1, 4, |k| k as u64);
+    let y = tags.message(1, 2, 0, 1, 2, 4, |k| k as u64);
+    let order = [x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]];
+    let stim: Vec<_> = order.iter().enumerate().map(|(c, f)| (c as u64, 0, *f)).collect();
+    let mut r = Router::new(&cfg);
+    let _ = run(&mut r, &stim, 5, false);
+    let vc = r.virtual_clock(0).unwrap();
+    assert_eq!((vc.now(), vc.aux(0), vc.aux(1)), (5, 11, 5));
+    assert_eq!((vc.stamped(0), vc.stamped(1), vc.stamp(1)), (false, true, 5));
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 16, false);
+    assert_port(&log, 1, &[(5, x[0]), (6, x[1]), (11, x[2]), (12, x[3])]);
+    assert_port(&log, 2, &[(7, on_vc(y[0], 0)), (8, on_vc(y[1], 0)), (9, on_vc(y[2], 0)), (10, on_vc(y[3], 0))]);
+    assert_eq!(r.stats().block_holds, 4);
+}
