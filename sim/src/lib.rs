@@ -9,6 +9,12 @@
 //! `step` number 0 appears on an output after 5 `step`s (zero-load latency
 //! P = 5).
 //!
+//! The QoS modes of §9 (static partition, block-level multiplexing,
+//! preemption with extra lanes and dummy flits, acceleration) run on a
+//! general engine chosen by [`Router::new`]; the foundation router
+//! (`unpartitioned`, `block_size = 1`) keeps the mask-based fast engine.
+//! [`endpoint`] holds the §9.6 message tags and the reassembling endpoint.
+//!
 //! ```
 //! use wormqos_config::RouterConfig;
 //! use wormqos_sim::{LinkFlit, Router, RouterInputs};
