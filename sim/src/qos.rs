@@ -144,7 +144,6 @@ struct Ivc {
     lmax: [u8; MAX_LANES],
     /// Bit l: `susp[l]`.
     susp: u8,
-    hs: [HeaderFields; MAX_LANES],
     hsp: u8,
     sent: bool,
     acc: bool,
@@ -206,6 +205,8 @@ pub(crate) struct Core {
     // ---- state
     lanes_q: Rings,
     ivc: Vec<Ivc>,
+    /// History stack `hs` of each input VC (apart: rarely touched).
+    hs: Vec<[HeaderFields; MAX_LANES]>,
     ob: Rings,
     credits: Vec<u16>,
     allocated: Vec<u32>,
@@ -318,6 +319,7 @@ impl Core {
             va_words,
             lanes_q: Rings::new(nm * lanes, cfg.input_buffer_depth()),
             ivc: vec![Ivc::default(); nm],
+            hs: vec![[HeaderFields::default(); MAX_LANES]; nm],
             ob: Rings::new(nm, cfg.output_buffer_depth()),
             credits: vec![0; nm],
             allocated: vec![0; n],
@@ -361,6 +363,7 @@ impl Core {
     pub(crate) fn reset(&mut self) {
         self.lanes_q.clear();
         self.ivc.fill(Ivc::default());
+        self.hs.fill([HeaderFields::default(); MAX_LANES]);
         self.ob.clear();
         self.credits.fill(self.dd);
         self.allocated.fill(0);
@@ -920,7 +923,7 @@ impl Core {
                 let h = if self.ivc[i].susp >> sl & 1 == 1 {
                     let d = &self.ivc[i];
                     // (hsp > 0 whenever susp is set, except after protocol violations.)
-                    d.hs[(d.hsp as usize).saturating_sub(1)]
+                    self.hs[i][(d.hsp as usize).saturating_sub(1)]
                 } else {
                     let r = self.lane_ring(i, sl);
                     self.header_of(&self.lanes_q.front(r).data)
@@ -1014,7 +1017,7 @@ impl Core {
                 dm.state = IDLE;
                 dm.sent = false;
                 if (dm.hsp as usize) < MAX_LANES {
-                    dm.hs[dm.hsp as usize] = dm.hdr;
+                    self.hs[i][dm.hsp as usize] = dm.hdr;
                     dm.hsp += 1;
                 }
                 dm.susp |= 1 << dm.sl;
@@ -1087,7 +1090,7 @@ impl Core {
             wl: d.wl as usize,
             lmax: d.lmax,
             susp: d.susp,
-            stack: d.hs,
+            stack: self.hs[p * self.m + v],
             depth: d.hsp as usize,
             sent: d.sent,
             acc: d.acc,
