@@ -127,6 +127,47 @@ fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path
         ("accepted_throughput", "accepted throughput", "flits/endpoint/cycle"),
         ("rt_latency_cycles", "real-time message latency", "latency (cycles)"),
     ];
+    // Dynamic workloads: per-phase deadline metrics against the real-time share.
+    let phased: Vec<(String, &wormqos_netsim::Results)> = pts
+        .iter()
+        .filter_map(|p| {
+            let r = p.result.as_ref().ok()?;
+            let label: Vec<String> = p.params.iter().map(|(_, v)| sweep::value_label(v)).collect();
+            (r.phases.len() > 1).then(|| (label.join(" "), r))
+        })
+        .collect();
+    if !phased.is_empty() {
+        let mut csv = String::from("point,phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms\n");
+        for (l, r) in &phased {
+            for (i, ph) in r.phases.iter().enumerate() {
+                let pct = 100.0 * ph.mix[0] / (ph.mix[0] + ph.mix[1]);
+                csv += &format!("{l},{i},{pct},{},{},{}\n", ph.frames_judged, ph.deadline_miss_probability, ph.deadline_missing_time_ms);
+            }
+        }
+        std::fs::write(out.join("phases.csv"), csv)?;
+        for (name, title, ylabel, f) in [
+            ("phase_deadline_miss_probability", "deadline missing probability per phase", "probability", 0),
+            ("phase_deadline_missing_time_ms", "average deadline missing time per phase", "ms", 1),
+        ] {
+            let s: wormqos_netsim::plot::Series = phased
+                .iter()
+                .map(|(l, r)| {
+                    let pts = r
+                        .phases
+                        .iter()
+                        .filter(|p| p.frames_judged > 0)
+                        .map(|p| (100.0 * p.mix[0] / (p.mix[0] + p.mix[1]), if f == 0 { p.deadline_miss_probability } else { p.deadline_missing_time_ms }))
+                        .collect();
+                    (l.clone(), pts)
+                })
+                .collect();
+            for f in wormqos_netsim::plot::line_plot(&out.join(name), &format!("{}: {title}", grid.name), "real-time share of the load (%)", ylabel, &s)
+                .map_err(|e| anyhow::anyhow!("plot {name}: {e}"))?
+            {
+                eprintln!("wrote {f}");
+            }
+        }
+    }
     let cols = sweep::columns();
     for (col, title, ylabel) in plots {
         let f = cols.iter().find(|c| c.0 == col).unwrap().1;

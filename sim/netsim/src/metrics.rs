@@ -55,23 +55,26 @@ pub fn intervals(times: &[f64]) -> Vec<f64> {
 /// arrival of frame 0 + period) and is not counted. Returns (frames judged,
 /// misses, total missing time).
 pub fn deadline_misses(arrivals: &[f64], period: f64) -> (u64, u64, f64) {
-    let mut judged = 0;
-    let mut misses = 0;
-    let mut late = 0.0;
-    let Some(&first) = arrivals.first() else { return (0, 0, 0.0) };
+    let per = deadline_lateness(arrivals, period);
+    let misses = per.iter().filter(|l| **l > 0.0).count() as u64;
+    (per.len() as u64, misses, per.iter().sum())
+}
+
+/// Per judged frame (frames 1..): how late it was (0 when on time).
+pub fn deadline_lateness(arrivals: &[f64], period: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let Some(&first) = arrivals.first() else { return out };
     let mut deadline = first + period;
-    for w in arrivals.windows(2) {
-        let a = w[1];
-        judged += 1;
+    for &a in &arrivals[1..] {
         if a > deadline {
-            misses += 1;
-            late += a - deadline;
+            out.push(a - deadline);
             deadline = a + period;
         } else {
+            out.push(0.0);
             deadline += period;
         }
     }
-    (judged, misses, late)
+    out
 }
 
 /// Latency histogram with power-of-two bucket edges: bucket 0 is [0, 1),

@@ -56,8 +56,8 @@ struct Ni {
 struct FlowState {
     /// (frame index, messages still to arrive, first message created at).
     open: VecDeque<(u32, u32, u64)>,
-    /// Delivery time of every measured frame, in frame order.
-    delivered: Vec<(u32, u64)>,
+    /// (frame, delivery time, creation of its first message) of every measured frame.
+    delivered: Vec<(u32, u64, u64)>,
     flits_delivered: u64,
 }
 
@@ -88,6 +88,14 @@ pub struct ClassStats {
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
+pub struct PhaseStats {
+    pub mix: [f64; 2],
+    pub frames_judged: u64,
+    pub deadline_miss_probability: f64,
+    pub deadline_missing_time_ms: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Results {
     pub name: String,
     pub cycles: u64,
@@ -107,6 +115,8 @@ pub struct Results {
     pub deadline_missing_time_ms: f64,
     /// Bandwidth share per real-time flow: delivered flits / window cycles.
     pub flow_bandwidth: Vec<f64>,
+    /// Dynamic workloads: metrics per phase (frames and messages by creation time).
+    pub phases: Vec<PhaseStats>,
     pub messages_created: u64,
     pub messages_delivered: u64,
     pub flits_injected: u64,
@@ -253,7 +263,12 @@ impl<'a> Sim<'a> {
                 };
                 let rt_mask = if n_rt >= 32 { all } else { (1u32 << n_rt) - 1 };
                 let be_mask = if n_rt == 0 { all } else { all & !rt_mask };
-                (0..classes).map(|c| if c == 0 { be_mask } else if rt_mask == 0 { all } else { rt_mask }).collect()
+                // Preemptive mode (003_… §4.2): real time and control may use
+                // any VC (the router preempts best effort in its input buffers).
+                let preemptive = cfg0.mode() == wormqos_config::RouterMode::Preemptive;
+                (0..classes)
+                    .map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { all } else { rt_mask })
+                    .collect()
             }
         };
         let phase_cycles = w.phase_seconds.map(|s| s / v.cycle_s).unwrap_or(f64::INFINITY);
@@ -664,7 +679,7 @@ impl<'a> Sim<'a> {
                 if st.open[pos].1 == 0 {
                     let (frame, _, created) = st.open.remove(pos).unwrap();
                     if created >= self.warmup {
-                        st.delivered.push((frame, now));
+                        st.delivered.push((frame, now, created));
                     }
                 }
             }
@@ -753,6 +768,8 @@ impl<'a> Sim<'a> {
         let mut misses = 0;
         let mut late = 0.0;
         let mut flow_bw = Vec::new();
+        let nph = self.phase_params.len();
+        let mut ph_acc = vec![(0u64, 0u64, 0.0f64); nph];
         for (fi, st) in self.flow_state.iter().enumerate() {
             if !matches!(self.flows[fi].kind, FlowKind::Stream { .. }) {
                 continue;
@@ -771,6 +788,14 @@ impl<'a> Sim<'a> {
             judged += j;
             misses += mi;
             late += l;
+            for (k, lateness) in metrics::deadline_lateness(&arrivals, self.period_cycles).into_iter().enumerate() {
+                let ph = ((d[k + 1].2 as f64 / self.phase_cycles) as usize).min(nph - 1);
+                ph_acc[ph].0 += 1;
+                if lateness > 0.0 {
+                    ph_acc[ph].1 += 1;
+                    ph_acc[ph].2 += lateness;
+                }
+            }
         }
         let classes = self
             .class_acc
@@ -808,6 +833,16 @@ impl<'a> Sim<'a> {
             deadline_miss_probability: if judged > 0 { misses as f64 / judged as f64 } else { f64::NAN },
             deadline_missing_time_ms: if misses > 0 { late / misses as f64 * cycle_ms } else { 0.0 },
             flow_bandwidth: flow_bw,
+            phases: ph_acc
+                .iter()
+                .enumerate()
+                .map(|(i, &(j, m, l))| PhaseStats {
+                    mix: if self.v.exp.workload.phases.is_empty() { self.v.exp.workload.mix } else { self.v.exp.workload.phases[i] },
+                    frames_judged: j,
+                    deadline_miss_probability: if j > 0 { m as f64 / j as f64 } else { f64::NAN },
+                    deadline_missing_time_ms: if m > 0 { l / m as f64 * cycle_ms } else { 0.0 },
+                })
+                .collect(),
             messages_created: self.created,
             messages_delivered: self.delivered,
             flits_injected: self.flits_injected,

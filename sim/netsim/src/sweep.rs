@@ -2,7 +2,8 @@
 //! value lists (`"workload.load" = [0.5, 0.6]`, `"router.scheduler" =
 //! ["fifo", "virtualclock"]`) runs the cartesian product in parallel. The
 //! optional `x` key names the plotted x axis (default: the first listed key,
-//! in file order). A failing point is reported and the others finish.
+//! in file order). Keys joined by `+` are set together from a list value.
+//! A failing point is reported and the others finish.
 
 use crate::experiment::{Experiment, ExperimentError};
 use crate::network::Results;
@@ -145,7 +146,24 @@ impl Grid {
     }
 }
 
+/// Sets a dotted key; `a.b+c.d` sets several keys together from a list value
+/// (coupled parameters, e.g. `"router.mode+router.scheduler"`).
 fn set_path(t: &mut toml::Table, path: &str, v: toml::Value) -> Result<(), String> {
+    if path.contains('+') {
+        let keys: Vec<&str> = path.split('+').collect();
+        let vals = match v {
+            toml::Value::Array(a) if a.len() == keys.len() => a,
+            other => return Err(format!("{other}: needs a list of {} values, one per `+` key", keys.len())),
+        };
+        for (k, v) in keys.iter().zip(vals) {
+            set_one(t, k, v)?;
+        }
+        return Ok(());
+    }
+    set_one(t, path, v)
+}
+
+fn set_one(t: &mut toml::Table, path: &str, v: toml::Value) -> Result<(), String> {
     let parts: Vec<&str> = path.split('.').collect();
     let mut cur = t;
     for p in &parts[..parts.len() - 1] {
@@ -160,6 +178,7 @@ pub fn value_label(v: &toml::Value) -> String {
     match v {
         toml::Value::String(s) => s.clone(),
         toml::Value::Array(a) => a.iter().map(value_label).collect::<Vec<_>>().join(":"),
+        toml::Value::Table(t) => t.get("mode").map(value_label).unwrap_or_else(|| v.to_string()),
         other => other.to_string(),
     }
 }
