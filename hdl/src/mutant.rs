@@ -148,7 +148,7 @@ impl Mutant {
             Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
                 cfg.mode() == RouterMode::Preemptive
             }
-            Mutant::PartIgnoresClass => cfg.vc_classes().is_some(),
+            Mutant::PartIgnoresClass => cfg.vc_classes().is_some() && cfg.traffic_classes() > 1,
             Mutant::BlkHoldPastTail => cfg.block_size() > 1,
             m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
             _ => true,

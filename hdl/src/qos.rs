@@ -52,7 +52,8 @@ pub(crate) fn sched_wrap(
         let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
         let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
         let holding = left_q.e().ne(&Expr::zero(bw))?;
-        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&elig_w.e().bit_dyn(&slot_q.e())?)?)?;
+        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.e().bit_dyn(&slot_q.e())? };
+        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
         let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
         let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
         let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
@@ -281,7 +282,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let offer_tail = offer.e().bit(fw - 2)?;
 
         md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
-        let hs_top = if d.is(Mutant::PreStackPopsBottom) {
+        let hs_top = if d.is(Mutant::PreStackPopsBottom) && e >= 2 {
             md.raw_line("// MUTANT pre-stack-pops-bottom: reads hs[0] instead of hs[hsp-1]");
             hs_q.e().part(0, hw)?
         } else {

@@ -94,7 +94,8 @@ impl Dims {
     }
     /// Static partition in VA (§9.2).
     pub fn part(&self) -> bool {
-        self.vcc.is_some()
+        // with one class the partition is every VC for class 0: §6 unchanged
+        self.vcc.is_some() && self.s > 1
     }
     /// The VA allocators need each input VC's class (partition or acceleration).
     pub fn need_cls(&self) -> bool {
@@ -412,7 +413,9 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         }
         let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
         let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
-        let sats = (0..nm).map(|i| class_free.e().bit_dyn(&cls_of_i(i)?)).collect::<Result<Vec<_>>>()?;
+        let sats = (0..nm)
+            .map(|i| if d.s == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
+            .collect::<Result<Vec<_>>>()?;
         let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
         let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
         let wc = win_cls.as_ref().expect("classes");

@@ -12,6 +12,14 @@ fn variants() -> Vec<Option<Mutant>> {
     std::iter::once(None).chain(Mutant::all().iter().copied().map(Some)).collect()
 }
 
+/// The unmutated RTL, every base mutant, and the QoS mutants that change the
+/// logic of `cfg` (docs/microarchitecture.md §9).
+fn variants_for(cfg: &RouterConfig) -> Vec<Option<Mutant>> {
+    let mut v = variants();
+    v.extend(Mutant::qos().iter().filter(|m| m.applies_to(cfg)).copied().map(Some));
+    v
+}
+
 fn tag(name: &str, m: Option<Mutant>) -> String {
     match m {
         Some(m) => format!("{name}-{}", m.name()),
@@ -22,7 +30,7 @@ fn tag(name: &str, m: Option<Mutant>) -> String {
 #[test]
 fn every_example_generates_deterministically() {
     for (name, cfg) in examples() {
-        for m in variants() {
+        for m in variants_for(&cfg) {
             let a = generate(&cfg, m).unwrap_or_else(|e| panic!("{name}: {e}"));
             let b = generate(&cfg, m).unwrap();
             assert_eq!(a, b, "{name}: generation is not deterministic");
@@ -50,7 +58,7 @@ fn every_example_generates_deterministically() {
 fn every_example_and_mutant_is_lint_clean_and_accepted_by_iverilog() {
     let mut jobs = vec![];
     for (name, cfg) in examples() {
-        for m in variants() {
+        for m in variants_for(&cfg) {
             jobs.push((name.clone(), cfg.clone(), m));
         }
     }
@@ -287,6 +295,97 @@ fn small_virtualclock_configurations_synthesize_with_yosys() {
         (vclock_config("vys_f", 2, 2, "full", 8, 8), None),
         (vclock_config("vys_f", 2, 2, "full", 8, 8), Some(Mutant::VcRebaseOffByOne)),
     ];
+    par_each(&jobs, threads(), |(cfg, m)| {
+        let t = tag(cfg.name(), *m);
+        let (dir, top, files) = generate_into(cfg, *m, &t);
+        yosys_synth(&dir.0, &top, &files, &t);
+    });
+}
+
+/// Small QoS configurations (docs/microarchitecture.md §9): `ports` x `vcs`,
+/// 24-bit flits, C = VTW = 8, with the given extra `[router]` lines.
+fn qos_config(name: &str, ports: u32, vcs: u32, crossbar: &str, extra: &str) -> RouterConfig {
+    let text = format!(
+        "name = \"{name}\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 24\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 2\ncrossbar = \"{crossbar}\"\nclock_width = 8\nvtick_width = 8\n{extra}"
+    );
+    RouterConfig::from_toml_str(&text, name).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// TR, NP, P and P + acceleration, both crossbars where allowed, flit level
+/// and block level (b > 1), 2 to 8 classes.
+fn qos_configs() -> Vec<RouterConfig> {
+    vec![
+        qos_config("qtr", 3, 3, "multiplexed", "scheduler = \"fifo\"\nmode = \"traditional\"\nvc_classes = [2, 1, 0]\n"),
+        qos_config("qtrb", 3, 4, "full", "scheduler = \"fifo\"\nmode = \"traditional\"\nvc_ratio = [1, 1, 1]\nblock_size = 3\n"),
+        qos_config("qnp", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_ratio = [2, 1, 0]\n"),
+        qos_config("qnpb", 2, 5, "full", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\ntraffic_classes = 5\nvc_ratio = [1, 1, 1, 1, 1]\nblock_size = 2\n"),
+        qos_config("qp", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\n"),
+        qos_config("qpb", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nblock_size = 4\n"),
+        qos_config("qpf", 3, 2, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\nblock_size = 3\n"),
+        qos_config("qp8", 2, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 8\n"),
+        qos_config("qpa", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n"),
+        qos_config("qpab", 3, 1, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\ntraffic_classes = 4\nblock_size = 2\n"),
+        qos_config("qrrb", 2, 3, "multiplexed", "scheduler = \"round_robin\"\nblock_size = 5\n"),
+        qos_config("qfb", 2, 3, "multiplexed", "scheduler = \"fifo\"\nblock_size = 2\n"),
+    ]
+}
+
+#[test]
+fn qos_configurations_and_mutants_are_lint_clean() {
+    let mut jobs = vec![];
+    for cfg in qos_configs() {
+        jobs.push((cfg.clone(), None));
+        // every QoS mutant (also where it has no effect), one base mutant
+        for m in Mutant::qos().iter().chain(std::iter::once(&Mutant::SkipRcStage)) {
+            jobs.push((cfg.clone(), Some(*m)));
+        }
+    }
+    par_each(&jobs, threads(), |(cfg, m)| {
+        let t = tag(cfg.name(), *m);
+        let (dir, top, files) = generate_into(cfg, *m, &t);
+        let ctx = format!("{t}\n{}", cfg.to_toml());
+        verilator_lint(&dir.0, &top, &files, &ctx);
+        iverilog_check(&dir.0, &files, &ctx);
+    });
+}
+
+#[test]
+fn qos_mutants_change_exactly_the_configs_they_apply_to() {
+    let strip = |t: &str| t.lines().filter(|l| !l.contains("MUTANT")).collect::<Vec<_>>().join("\n");
+    let mut cfgs = qos_configs();
+    cfgs.push(example("tiny2"));
+    cfgs.push(example("mesh5"));
+    for cfg in &cfgs {
+        let base = generate(cfg, None).unwrap();
+        for m in Mutant::qos() {
+            let mutated = generate(cfg, Some(*m)).unwrap();
+            let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
+            assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());
+        }
+    }
+}
+
+#[test]
+fn preemptive_router_has_the_dummy_ports_in_place() {
+    for cfg in qos_configs() {
+        let files = generate(&cfg, None).unwrap();
+        let top = &files.last().unwrap().text;
+        let pre = cfg.mode() == wormqos_config::RouterMode::Preemptive;
+        let pos = |s: &str| top.find(s);
+        assert_eq!(pos("in_dummy_i").is_some(), pre, "{}", cfg.name());
+        assert_eq!(pos("out_dummy_o").is_some(), pre, "{}", cfg.name());
+        if pre {
+            assert!(pos("in_tail_i").unwrap() < pos("in_dummy_i").unwrap() && pos("in_dummy_i").unwrap() < pos("in_data_i").unwrap());
+            assert!(pos("out_tail_o").unwrap() < pos("out_dummy_o").unwrap() && pos("out_dummy_o").unwrap() < pos("out_data_o").unwrap());
+        }
+    }
+}
+
+#[test]
+fn small_qos_configurations_synthesize_with_yosys() {
+    let pick = |n: &str| qos_configs().into_iter().find(|c| c.name() == n).unwrap();
+    let jobs = vec![(pick("qtr"), None), (pick("qnp"), None), (pick("qpb"), None), (pick("qpa"), None), (pick("qpa"), Some(Mutant::PreNoDummyTail))];
     par_each(&jobs, threads(), |(cfg, m)| {
         let t = tag(cfg.name(), *m);
         let (dir, top, files) = generate_into(cfg, *m, &t);
