@@ -1124,3 +1124,31 @@ fn block_hold_with_the_virtualclock_at_a() {
     assert_port(&log, 2, &[(7, on_vc(y[0], 0)), (8, on_vc(y[1], 0)), (9, on_vc(y[2], 0)), (10, on_vc(y[3], 0))]);
     assert_eq!(r.stats().block_holds, 4);
 }
+
+/// Random preemptive configurations (ports, VCs, classes, depths, crossbar,
+/// block size, acceleration): random tagged traffic is always reassembled.
+#[test]
+fn random_preemptive_configurations_reassemble() {
+    let mut rng = Rng(0x5eed);
+    let mut preemptions = 0;
+    for k in 0..24 {
+        let ports = 2 + rng.next() % 4;
+        let vcs = 1 + rng.next() % 3;
+        let s = 2 + rng.next() % 4;
+        let di = 4 + rng.next() % 4;
+        let dout = 2 + rng.next() % 3;
+        let full = rng.next() % 3 == 0;
+        let b = [1, 1, 2, 3, 8][(rng.next() % 5) as usize];
+        let acc = !full && rng.next() % 2 == 0;
+        let text = format!(
+            "[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 48\ninput_buffer_depth = {di}\n\
+             output_buffer_depth = {dout}\ncrossbar = \"{}\"\nscheduler = \"virtualclock\"\nclock_width = 8\n\
+             vtick_width = 8\nmode = \"preemptive\"\ntraffic_classes = {s}\nblock_size = {b}\nacceleration = {acc}\n",
+            if full { "full" } else { "multiplexed" }
+        );
+        let cfg = cfg_of(&text);
+        let st = random_p_run(&cfg, k, 2000, 12 + rng.next() % 20, k % 2 == 1);
+        preemptions += st.preemptions;
+    }
+    assert!(preemptions > 0);
+}
