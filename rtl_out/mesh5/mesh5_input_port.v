@@ -11,7 +11,6 @@
 //   output_buffer_depth = 8
 //   crossbar = "multiplexed"
 //   scheduler = "round_robin"
-//   traffic_classes = 2
 //   vtick_width = 16
 //   clock_width = 16
 //
