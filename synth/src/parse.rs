@@ -1,0 +1,125 @@
+//! Parsers for the text the tools print: Yosys `stat`, nextpnr logs, versions.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Cell counts of the last `Number of cells:` block of a Yosys `stat` output
+/// (with `-flatten` there is one module, the top).
+pub fn yosys_cells(stat: &str) -> anyhow::Result<BTreeMap<String, u64>> {
+    let start = stat
+        .rfind("Number of cells:")
+        .ok_or_else(|| anyhow::anyhow!("no `Number of cells:` in the Yosys stat output"))?;
+    let mut cells = BTreeMap::new();
+    for line in stat[start..].lines().skip(1) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            [name, n] => match n.parse::<u64>() {
+                Ok(n) => {
+                    cells.insert(name.to_string(), n);
+                }
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    Ok(cells)
+}
+
+/// 7-series resources from a `synth_xilinx` cell list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct XilinxResources {
+    /// LUT1..LUT6 cells used as logic.
+    pub luts: u64,
+    /// LUTs used as distributed RAM (each RAM32M/RAM64M occupies 4, etc.).
+    pub lutram_luts: u64,
+    pub flip_flops: u64,
+    /// Block RAM in RAMB36 units (a RAMB18 counts 0.5).
+    pub bram36: f64,
+    pub carry4: u64,
+    pub dsp: u64,
+    pub muxf7_f8: u64,
+    /// Cells a check looks for: latches left after mapping.
+    pub latches: u64,
+}
+
+impl XilinxResources {
+    pub fn from_cells(c: &BTreeMap<String, u64>) -> Self {
+        let n = |k: &str| c.get(k).copied().unwrap_or(0);
+        let lutram_luts = 4 * (n("RAM32M") + n("RAM64M") + n("RAM128X1D") + n("RAM256X1S") + n("RAM32M16") + n("RAM64M8"))
+            + 2 * (n("RAM32X1D") + n("RAM64X1D") + n("RAM128X1S"))
+            + n("RAM32X1S")
+            + n("RAM64X1S")
+            + n("SRL16E")
+            + n("SRLC32E");
+        XilinxResources {
+            luts: (1..=6).map(|k| n(&format!("LUT{k}"))).sum(),
+            lutram_luts,
+            flip_flops: n("FDRE") + n("FDSE") + n("FDCE") + n("FDPE"),
+            bram36: n("RAMB36E1") as f64 + 0.5 * n("RAMB18E1") as f64,
+            carry4: n("CARRY4"),
+            dsp: n("DSP48E1"),
+            muxf7_f8: n("MUXF7") + n("MUXF8"),
+            latches: n("LDCE") + n("LDPE") + c.iter().filter(|(k, _)| k.contains("DLATCH")).map(|(_, v)| *v).sum::<u64>(),
+        }
+    }
+}
+
+/// One `Device utilisation` line of nextpnr: used / available.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Used {
+    pub used: u64,
+    pub available: u64,
+}
+
+/// What a nextpnr log says about the placed and routed design.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PnrLog {
+    /// The last (post-route) `Max frequency for clock` figure, MHz.
+    pub fmax_mhz: Option<f64>,
+    /// The last `Device utilisation` block: resource -> used/available.
+    pub utilisation: BTreeMap<String, Used>,
+    /// The first `ERROR:` line, if any.
+    pub error: Option<String>,
+}
+
+pub fn nextpnr_log(log: &str) -> PnrLog {
+    let mut out = PnrLog::default();
+    let mut in_util = false;
+    for line in log.lines() {
+        // A failing clock's post-route figure is printed as a warning.
+        let t = line.trim_start_matches("Info:").trim_start_matches("Warning:").trim();
+        if t.starts_with("Device utilisation:") {
+            in_util = true;
+            out.utilisation.clear();
+            continue;
+        }
+        if in_util {
+            // "ICESTORM_LC:   734/ 5280    13%"
+            if let Some((name, rest)) = t.split_once(':') {
+                let nums: Vec<&str> = rest.split(|c: char| c == '/' || c.is_whitespace()).filter(|s| !s.is_empty()).collect();
+                if let (Some(u), Some(a)) = (nums.first().and_then(|s| s.parse().ok()), nums.get(1).and_then(|s| s.parse().ok())) {
+                    out.utilisation.insert(name.trim().to_string(), Used { used: u, available: a });
+                    continue;
+                }
+            }
+            in_util = false;
+        }
+        if let Some(rest) = t.strip_prefix("Max frequency for clock") {
+            // " 'clk_i$SB_IO_IN_$glb_clk': 98.50 MHz (PASS at 12.00 MHz)"
+            if let Some(after) = rest.rsplit_once("':").map(|(_, a)| a) {
+                if let Some(mhz) = after.split_whitespace().next().and_then(|s| s.parse::<f64>().ok()) {
+                    out.fmax_mhz = Some(mhz);
+                }
+            }
+        }
+        if out.error.is_none() && line.starts_with("ERROR:") {
+            out.error = Some(line.to_string());
+        }
+    }
+    out
+}
+
+/// The first line of a `--version` / `-V` output, trimmed.
+pub fn version_line(text: &str) -> String {
+    text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("unknown").to_string()
+}

@@ -1,0 +1,296 @@
+//! Design-space sweep: simulator throughput crossed with synthesis results
+//! over a parameter grid, CSV output and Pareto-front plots (SVG).
+
+use crate::flow::{synthesize, FlowOptions, SynthReport};
+use crate::scripts::Family;
+use std::path::{Path, PathBuf};
+use wormqos_config::RouterConfig;
+use wormqos_sim::Router;
+use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
+
+/// Saturation throughput of the golden model: accepted flits per port per
+/// cycle with every source offering a flit every cycle, uniform random
+/// destinations, 1..=8-flit messages and sinks that never stall, so the
+/// router's own allocation and buffering are the only limit.
+pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
+    let params = TrafficParams {
+        injection_rate: 1.0,
+        max_message_flits: 8,
+        sink_stall_prob: 0.0,
+        stall_burst_prob: 0.0,
+        bad_dest_prob: 0.0,
+        ..TrafficParams::default()
+    };
+    let mut model = Router::new(cfg);
+    let mut stim = Stimulus::new(cfg, seed, params);
+    // Warm-up: the first cycles fill empty buffers and would flatter the figure.
+    let warm = cycles / 10;
+    let mut received_at_warm = 0;
+    for c in 0..cycles {
+        if c == warm {
+            received_at_warm = stim.stats().flits_received;
+        }
+        let out = model.outputs().clone();
+        let inp = stim.next_inputs(&out).map_err(|e| anyhow::anyhow!("{}: {e}", cfg.name()))?;
+        model.step(inp);
+    }
+    let got = stim.stats().flits_received - received_at_warm;
+    Ok(got as f64 / ((cycles - warm) as f64 * cfg.ports() as f64))
+}
+
+/// The parameter grid: every combination of the listed values.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub base: RouterConfig,
+    pub vcs: Vec<u32>,
+    pub depth: Vec<u32>,
+    pub flit_width: Vec<u32>,
+    pub crossbar: Vec<String>,
+    pub scheduler: Vec<String>,
+    /// Router modes; "none" keeps the base configuration's (unpartitioned) mode.
+    pub mode: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub name: String,
+    pub vcs: u32,
+    pub depth: u32,
+    pub flit_width: u32,
+    pub crossbar: String,
+    pub scheduler: String,
+    pub mode: String,
+    pub throughput: Option<f64>,
+    pub report: Option<SynthReport>,
+    pub error: Option<String>,
+}
+
+impl Point {
+    pub fn luts(&self) -> Option<f64> {
+        self.report.as_ref()?.xilinx.as_ref().map(|x| (x.resources.luts + x.resources.lutram_luts) as f64)
+    }
+    pub fn ffs(&self) -> Option<u64> {
+        self.report.as_ref()?.xilinx.as_ref().map(|x| x.resources.flip_flops)
+    }
+    /// Fmax on ECP5 if placed there, else on iCE40.
+    pub fn fmax(&self) -> Option<(f64, &'static str)> {
+        let r = self.report.as_ref()?;
+        if let Some(f) = r.ecp5.as_ref().and_then(|p| p.fmax_mhz) {
+            return Some((f, "ecp5"));
+        }
+        r.ice40.as_ref().and_then(|p| p.fmax_mhz).map(|f| (f, "ice40"))
+    }
+}
+
+impl Grid {
+    /// The grid's configurations (invalid combinations come back as errors).
+    pub fn configs(&self) -> Vec<(Point, Result<RouterConfig, String>)> {
+        let mut out = vec![];
+        for &v in &self.vcs {
+            for &d in &self.depth {
+                for &w in &self.flit_width {
+                    for x in &self.crossbar {
+                        for s in &self.scheduler {
+                            for m in &self.mode {
+                                let name = format!("{}_v{v}_d{d}_w{w}_{}_{}_{}", self.base.name(), &x[..3.min(x.len())], s, m);
+                                let p = Point {
+                                    name: name.clone(),
+                                    vcs: v,
+                                    depth: d,
+                                    flit_width: w,
+                                    crossbar: x.clone(),
+                                    scheduler: s.clone(),
+                                    mode: m.clone(),
+                                    throughput: None,
+                                    report: None,
+                                    error: None,
+                                };
+                                out.push((p, self.make(&name, v, d, w, x, s, m)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn make(&self, name: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str) -> Result<RouterConfig, String> {
+        let mut t: toml::Table = toml::from_str(&self.base.to_toml()).map_err(|e| e.to_string())?;
+        t.insert("name".into(), toml::Value::String(name.to_string()));
+        let r = t.get_mut("router").and_then(|r| r.as_table_mut()).ok_or("base configuration has no [router]")?;
+        r.insert("vcs".into(), toml::Value::Integer(v as i64));
+        r.insert("input_buffer_depth".into(), toml::Value::Integer(d as i64));
+        r.insert("output_buffer_depth".into(), toml::Value::Integer(d as i64));
+        r.remove("downstream_buffer_depth");
+        r.insert("flit_width".into(), toml::Value::Integer(w as i64));
+        r.insert("crossbar".into(), toml::Value::String(x.to_string()));
+        r.insert("scheduler".into(), toml::Value::String(s.to_string()));
+        if m != "none" {
+            r.insert("mode".into(), toml::Value::String(m.to_string()));
+            r.remove("vc_classes");
+            if m != "preemptive" && !r.contains_key("vc_ratio") {
+                // One VC per class at least: an even split over the classes.
+                let classes = r.get("traffic_classes").and_then(|c| c.as_integer()).unwrap_or(3);
+                r.insert("vc_ratio".into(), toml::Value::Array((0..classes).map(|_| toml::Value::Integer(1)).collect()));
+            }
+        }
+        RouterConfig::from_toml_str(&toml::to_string(&t).map_err(|e| e.to_string())?, name).map_err(|e| e.to_string())
+    }
+}
+
+pub struct SweepOptions {
+    pub out_dir: PathBuf,
+    pub cache_dir: PathBuf,
+    pub families: Vec<Family>,
+    pub sim_cycles: u64,
+}
+
+/// Runs the sweep; progress goes to stderr.
+pub fn run(grid: &Grid, opts: &SweepOptions) -> anyhow::Result<Vec<Point>> {
+    let mut points = vec![];
+    let jobs = grid.configs();
+    let n = jobs.len();
+    for (k, (mut p, cfg)) in jobs.into_iter().enumerate() {
+        match cfg {
+            Err(e) => p.error = Some(e),
+            Ok(cfg) => {
+                eprintln!("[{}/{n}] {}", k + 1, p.name);
+                match saturation_throughput(&cfg, opts.sim_cycles, 1) {
+                    Ok(t) => p.throughput = Some(t),
+                    Err(e) => p.error = Some(format!("simulation: {e:#}")),
+                }
+                let fo = FlowOptions {
+                    work_dir: opts.out_dir.join("work").join(&p.name),
+                    families: opts.families.clone(),
+                    cache_dir: Some(opts.cache_dir.clone()),
+                };
+                match synthesize(&cfg, &fo) {
+                    Ok(r) => p.report = Some(r),
+                    Err(e) => p.error = Some(format!("synthesis: {e:#}")),
+                }
+            }
+        }
+        points.push(p);
+    }
+    Ok(points)
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+pub fn csv(points: &[Point]) -> String {
+    let mut s = String::from("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,saturation_throughput,xilinx_luts,xilinx_lutram_luts,xilinx_ffs,xilinx_bram36,fmax_mhz,fmax_family,pareto_luts,pareto_fmax,cached,error\n");
+    let front_l = pareto(points, |p| Some((-p.luts()?, p.throughput?)));
+    let front_f = pareto(points, |p| Some((p.fmax()?.0, p.throughput?)));
+    for (i, p) in points.iter().enumerate() {
+        let x = p.report.as_ref().and_then(|r| r.xilinx.as_ref()).map(|x| &x.resources);
+        s += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
+            p.name,
+            p.vcs,
+            p.depth,
+            p.flit_width,
+            p.crossbar,
+            p.scheduler,
+            p.mode,
+            opt(p.throughput.map(|t| format!("{t:.4}"))),
+            opt(x.map(|x| x.luts)),
+            opt(x.map(|x| x.lutram_luts)),
+            opt(x.map(|x| x.flip_flops)),
+            opt(x.map(|x| x.bram36)),
+            opt(p.fmax().map(|f| format!("{:.1}", f.0))),
+            opt(p.fmax().map(|f| f.1)),
+            front_l.contains(&i),
+            front_f.contains(&i),
+            p.report.as_ref().map(|r| r.from_cache).unwrap_or(false),
+            p.error.clone().unwrap_or_default().replace('"', "'").replace('\n', " ")
+        );
+    }
+    s
+}
+
+/// Indices of the points not dominated in both coordinates (larger is better
+/// in both), sorted by the first coordinate.
+pub fn pareto(points: &[Point], key: impl Fn(&Point) -> Option<(f64, f64)>) -> Vec<usize> {
+    let v: Vec<(usize, (f64, f64))> = points.iter().enumerate().filter_map(|(i, p)| key(p).map(|k| (i, k))).collect();
+    let mut front: Vec<usize> = v
+        .iter()
+        .filter(|(_, a)| !v.iter().any(|(_, b)| b.0 >= a.0 && b.1 >= a.1 && (b.0 > a.0 || b.1 > a.1)))
+        .map(|(i, _)| *i)
+        .collect();
+    front.sort_by(|&a, &b| key(&points[a]).unwrap().0.total_cmp(&key(&points[b]).unwrap().0));
+    front
+}
+
+/// A scatter plot of (x, y) with the Pareto front drawn as a line.
+pub fn svg(points: &[Point], title: &str, xlabel: &str, ylabel: &str, xy: impl Fn(&Point) -> Option<(f64, f64)>, x_smaller_better: bool) -> String {
+    let (w, h, l, b, r, t) = (760.0, 480.0, 70.0, 50.0, 20.0, 40.0);
+    let pts: Vec<(usize, f64, f64)> = points.iter().enumerate().filter_map(|(i, p)| xy(p).map(|(x, y)| (i, x, y))).collect();
+    let mut s = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">{title}</text>\n", w / 2.0);
+    if pts.is_empty() {
+        s += "<text x=\"50\" y=\"100\">no points with both values</text>\n</svg>\n";
+        return s;
+    }
+    let (x0, x1) = pts.iter().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.1), a.1.max(p.1)));
+    let (y0, y1) = (0.0, pts.iter().fold(0.0f64, |a, p| a.max(p.2)) * 1.1);
+    let (x0, x1) = if x1 > x0 { (x0 - 0.05 * (x1 - x0), x1 + 0.05 * (x1 - x0)) } else { (x0 * 0.9, x0 * 1.1 + 1.0) };
+    let y1 = if y1 > 0.0 { y1 } else { 1.0 };
+    let px = |x: f64| l + (x - x0) / (x1 - x0) * (w - l - r);
+    let py = |y: f64| h - b - (y - y0) / (y1 - y0) * (h - b - t);
+    s += &format!("<line x1=\"{l}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n<line x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{}\" stroke=\"black\"/>\n", h - b, w - r, h - b, h - b);
+    for k in 0..=4 {
+        let xv = x0 + (x1 - x0) * k as f64 / 4.0;
+        let yv = y0 + (y1 - y0) * k as f64 / 4.0;
+        s += &format!("<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{:.0}</text>\n", px(xv), h - b + 15.0, xv);
+        s += &format!("<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{:.2}</text>\n", l - 5.0, py(yv) + 4.0, yv);
+    }
+    s += &format!("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{xlabel}</text>\n", (l + w - r) / 2.0, h - 12.0);
+    s += &format!("<text x=\"15\" y=\"{}\" text-anchor=\"middle\" transform=\"rotate(-90 15 {})\">{ylabel}</text>\n", (t + h - b) / 2.0, (t + h - b) / 2.0);
+    let front = pareto(points, |p| xy(p).map(|(x, y)| (if x_smaller_better { -x } else { x }, y)));
+    let mut line: Vec<(f64, f64)> = front.iter().map(|&i| xy(&points[i]).unwrap()).collect();
+    line.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let poly: Vec<String> = line.iter().map(|(x, y)| format!("{:.1},{:.1}", px(*x), py(*y))).collect();
+    s += &format!("<polyline points=\"{}\" fill=\"none\" stroke=\"#c33\" stroke-width=\"1.5\"/>\n", poly.join(" "));
+    for (i, x, y) in &pts {
+        let on = front.contains(i);
+        s += &format!(
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{}\" fill=\"{}\"><title>{}: ({x:.1}, {y:.3})</title></circle>\n",
+            px(*x),
+            py(*y),
+            if on { 4 } else { 3 },
+            if on { "#c33" } else { "#36c" },
+            points[*i].name
+        );
+        if on {
+            s += &format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\">{}</text>\n", px(*x) + 5.0, py(*y) - 5.0, points[*i].name);
+        }
+    }
+    s += "</svg>\n";
+    s
+}
+
+/// Writes `sweep.csv`, `pareto_luts.svg` and `pareto_fmax.svg` into `dir`.
+pub fn write_outputs(dir: &Path, points: &[Point]) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let files = [
+        ("sweep.csv", csv(points)),
+        (
+            "pareto_luts.svg",
+            svg(points, "Saturation throughput vs 7-series LUTs (Pareto front in red)", "LUTs (logic + LUTRAM), yosys synth_xilinx", "accepted flits/port/cycle", |p| Some((p.luts()?, p.throughput?)), true),
+        ),
+        (
+            "pareto_fmax.svg",
+            svg(points, "Saturation throughput vs Fmax (Pareto front in red)", "Fmax (MHz), nextpnr", "accepted flits/port/cycle", |p| Some((p.fmax()?.0, p.throughput?)), false),
+        ),
+    ];
+    let mut out = vec![];
+    for (n, t) in files {
+        let p = dir.join(n);
+        std::fs::write(&p, t)?;
+        out.push(p);
+    }
+    Ok(out)
+}

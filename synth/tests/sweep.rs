@@ -1,0 +1,81 @@
+//! Design-space sweep helpers that need no synthesis tool.
+
+use wormqos_config::RouterConfig;
+use wormqos_synth::sweep::{csv, pareto, saturation_throughput, Grid, Point};
+
+fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
+    let p = Point {
+        name: name.into(),
+        vcs: 2,
+        depth: 4,
+        flit_width: 32,
+        crossbar: "multiplexed".into(),
+        scheduler: "fifo".into(),
+        mode: "none".into(),
+        throughput: Some(thr),
+        report: None,
+        error: None,
+    };
+    (p, luts)
+}
+
+#[test]
+fn pareto_keeps_only_undominated_points() {
+    // (LUTs, throughput): b is dominated by a (fewer LUTs, more throughput);
+    // d ties c's throughput with more LUTs.
+    let v = [pt("a", 100.0, 0.5), pt("b", 150.0, 0.4), pt("c", 300.0, 0.8), pt("d", 350.0, 0.8), pt("e", 50.0, 0.1)];
+    let points: Vec<Point> = v.iter().map(|x| x.0.clone()).collect();
+    let luts: Vec<f64> = v.iter().map(|x| x.1).collect();
+    let key = |p: &Point| {
+        let i = points.iter().position(|q| q.name == p.name).unwrap();
+        Some((-luts[i], p.throughput?))
+    };
+    let f = pareto(&points, key);
+    let names: Vec<&str> = f.iter().map(|&i| points[i].name.as_str()).collect();
+    // Sorted by the first key (-LUTs): most LUTs first.
+    assert_eq!(names, ["c", "a", "e"]);
+}
+
+#[test]
+fn csv_has_a_row_per_point_and_marks_errors() {
+    let mut p = pt("x", 1.0, 0.25).0;
+    p.error = Some("synthesis: \"boom\"".into());
+    let text = csv(&[p]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,saturation_throughput,xilinx_luts"));
+    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,0.2500,,"), "{}", lines[1]);
+    assert!(lines[1].ends_with("\"synthesis: 'boom'\""), "{}", lines[1]);
+}
+
+fn mesh5() -> RouterConfig {
+    RouterConfig::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mesh5.toml")).unwrap()
+}
+
+#[test]
+fn grid_builds_each_combination_and_rejects_invalid_ones() {
+    let g = Grid {
+        base: mesh5(),
+        vcs: vec![2, 4],
+        depth: vec![4],
+        flit_width: vec![32, 8],
+        crossbar: vec!["multiplexed".into()],
+        scheduler: vec!["round_robin".into()],
+        mode: vec!["none".into()],
+    };
+    let c = g.configs();
+    assert_eq!(c.len(), 4);
+    // 8-bit flits cannot hold the header (destination + class + 16-bit Vtick).
+    assert_eq!(c.iter().filter(|(_, r)| r.is_err()).count(), 2);
+    let ok: Vec<&RouterConfig> = c.iter().filter_map(|(_, r)| r.as_ref().ok()).collect();
+    assert_eq!((ok[0].vcs(), ok[1].vcs()), (2, 4));
+    assert_eq!(ok[0].name(), "mesh5_v2_d4_w32_mul_round_robin_none");
+}
+
+#[test]
+fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
+    let t = saturation_throughput(&mesh5(), 4_000, 1).unwrap();
+    // Uniform traffic on a 5x5 switch with input queueing saturates well
+    // above 0.3 and below 1 flit/port/cycle.
+    assert!(t > 0.3 && t < 1.0, "{t}");
+}
