@@ -215,6 +215,9 @@ pub enum ExperimentError {
     Parse { file: String, message: String },
     #[error("{file}: {field} = {value}: {why}")]
     Field { file: String, field: String, value: String, why: String },
+    /// A frame-size trace is malformed; the message names its file and line.
+    #[error("{0}")]
+    Trace(String),
 }
 
 /// A validated experiment: the router configuration per router is derived
@@ -289,8 +292,11 @@ impl Experiment {
             }
             crate::workload::parse_gop(&w.gop).map_err(|e| ferr("workload.gop", format!("{:?}", w.gop), e))?;
         }
-        if w.realtime == RealTime::Trace && w.trace_file.is_none() {
-            return Err(ferr("workload.trace_file", "missing".into(), "required with realtime = \"trace\"".into()));
+        if w.realtime == RealTime::Trace {
+            let Some(t) = &w.trace_file else {
+                return Err(ferr("workload.trace_file", "missing".into(), "required with realtime = \"trace\"".into()));
+            };
+            crate::workload::read_trace(&dir.join(t)).map_err(ExperimentError::Trace)?;
         }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {

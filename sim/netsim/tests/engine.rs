@@ -95,6 +95,15 @@ fn bad_experiment_files_name_the_field() {
     assert!(e.contains("x.toml") && e.contains("router.ports = 4"), "{e}");
     let e = Experiment::from_str(&base.replace("realtime = \"none\"", "realtime = \"trace\""), "x.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.contains("workload.trace_file"), "{e}");
+    let dir = std::env::temp_dir().join(format!("netsim_trace_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bad.trace"), "I 5000\nP 12x\n").unwrap();
+    let text = base.replace("realtime = \"none\"", "realtime = \"trace\"\ntrace_file = \"bad.trace\"");
+    let e = Experiment::from_str(&text, "x.toml", dir.clone()).unwrap_err().to_string();
+    assert!(e.contains("bad.trace:2") && e.contains("field 2"), "{e}");
+    std::fs::write(dir.join("good.trace"), "I 5000\nP 3000\nB 1000\n").unwrap();
+    let text = base.replace("realtime = \"none\"", "realtime = \"trace\"\ntrace_file = \"good.trace\"");
+    assert!(Experiment::from_str(&text, "x.toml", dir).is_ok());
 }
 
 #[test]
