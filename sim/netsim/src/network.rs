@@ -50,6 +50,9 @@ struct Ni {
     vc_cur: Vec<Option<(u32, u32)>>,
     credits: Vec<u32>,
     rr: usize,
+    /// Messages in `vc_cur` and in `queues` (fast idle check).
+    active: u32,
+    queued: u32,
 }
 
 #[derive(Default)]
@@ -143,6 +146,10 @@ pub struct Sim<'a> {
     tag_bits: u32,
     rng: SmallRng,
     cycle: u64,
+    /// (router, input port, source router, its output port) of every router-to-router link.
+    flit_links: Vec<(u32, u8, u32, u8)>,
+    /// (router, output port, downstream router, its input port): credit returns.
+    credit_links: Vec<(u32, u8, u32, u8)>,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
     classes: u8,
@@ -199,6 +206,8 @@ impl<'a> Sim<'a> {
                 vc_cur: vec![None; m],
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
                 rr: 0,
+                active: 0,
+                queued: 0,
             })
             .collect();
         let n_ep = nis.len();
@@ -386,6 +395,20 @@ impl<'a> Sim<'a> {
             next_time.push(t);
             events.push(Reverse((t.ceil() as u64, i as u32)));
         }
+        let mut flit_links = Vec::new();
+        let mut credit_links = Vec::new();
+        for r in 0..v.net.routers {
+            for (p, peer) in v.net.in_link[r].iter().enumerate() {
+                if let Peer::Router { router, port } = *peer {
+                    flit_links.push((r as u32, p as u8, router as u32, port as u8));
+                }
+            }
+            for (o, peer) in v.net.out_link[r].iter().enumerate() {
+                if let Peer::Router { router, port } = *peer {
+                    credit_links.push((r as u32, o as u8, router as u32, port as u8));
+                }
+            }
+        }
         let batches = run.batches;
         let nflows = flows.len();
         Ok(Sim {
@@ -406,6 +429,8 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
+            flit_links,
+            credit_links,
             classes,
             vtick_be,
             vtick_max: vtick_be - 1,
@@ -504,6 +529,7 @@ impl<'a> Sim<'a> {
                 };
                 let src = self.flows[fi].src as usize;
                 self.nis[src].queues[m.class as usize].push_back(idx);
+                self.nis[src].queued += 1;
                 self.created += 1;
                 self.pending_msgs += 1;
             }
@@ -519,34 +545,19 @@ impl<'a> Sim<'a> {
         let hw = hdr.width();
         let n_routers = self.routers.len();
         let mut moved = false;
-        // Router-to-router links and sink credits.
-        for r in 0..n_routers {
-            let inp = &mut self.inputs[r];
-            for (p, peer) in self.v.net.in_link[r].iter().enumerate() {
-                inp.flits[p] = match *peer {
-                    Peer::Router { router, port } => self.routers[router].outputs().flits[port],
-                    _ => LinkFlit::IDLE,
-                };
-            }
-            for (o, peer) in self.v.net.out_link[r].iter().enumerate() {
-                inp.credits[o] = match *peer {
-                    Peer::Router { router, port } => self.routers[router].outputs().credits[port],
-                    Peer::Endpoint(_) => {
-                        let f = &self.routers[r].outputs().flits[o];
-                        if f.valid {
-                            1 << f.vc
-                        } else {
-                            0
-                        }
-                    }
-                    Peer::Unused => 0,
-                };
-            }
+        // Router-to-router links (unused ports keep their idle inputs).
+        for &(r, p, sr, sp) in &self.flit_links {
+            self.inputs[r as usize].flits[p as usize] = self.routers[sr as usize].outputs().flits[sp as usize];
         }
-        // Sinks.
+        for &(r, o, sr, sp) in &self.credit_links {
+            self.inputs[r as usize].credits[o as usize] = self.routers[sr as usize].outputs().credits[sp as usize];
+        }
+        // Sinks: every flit is consumed at once and its credit returned in
+        // the same cycle.
         for e in 0..self.nis.len() {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
             let f = self.routers[r].outputs().flits[p];
+            self.inputs[r].credits[p] = if f.valid { 1 << f.vc } else { 0 };
             if !f.valid {
                 continue;
             }
@@ -598,6 +609,14 @@ impl<'a> Sim<'a> {
             let ni = &self.nis[e];
             self.routers[ni.router].outputs().credits[ni.port]
         };
+        let ni = &mut self.nis[e];
+        if ni.active == 0 && ni.queued == 0 {
+            for v in 0..m {
+                ni.credits[v] += ret >> v & 1;
+            }
+            self.inputs[ni.router].flits[ni.port] = LinkFlit::IDLE;
+            return;
+        }
         // Start queued messages on idle VCs, highest class first.
         for c in (0..self.classes as usize).rev() {
             while let Some(&idx) = self.nis[e].queues[c].front() {
@@ -613,8 +632,11 @@ impl<'a> Sim<'a> {
                 self.next_tag[dest] = (tag + 1) & self.tag_mask;
                 let rec = &mut self.slab[idx as usize];
                 rec.tag = tag;
-                self.nis[e].queues[c].pop_front();
-                self.nis[e].vc_cur[v] = Some((idx, 0));
+                let ni = &mut self.nis[e];
+                ni.queues[c].pop_front();
+                ni.queued -= 1;
+                ni.vc_cur[v] = Some((idx, 0));
+                ni.active += 1;
             }
         }
         // Send one flit: highest class first, round-robin within it.
@@ -652,6 +674,7 @@ impl<'a> Sim<'a> {
             let ni = &mut self.nis[e];
             ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
+            ni.active -= last as u32;
             ni.rr = (v + 1) % m;
             self.flits_injected += 1;
             *moved = true;
