@@ -15,7 +15,7 @@
 //!   slots; a freed slot is returned as an `out_credit_i` bit in the inputs of
 //!   the same cycle in which the sink decides to free it.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 
 use rand::rngs::SmallRng;
@@ -188,7 +188,11 @@ pub struct Stimulus {
     recent_limit: usize,
     /// Preemptive mode: id width of the §9.6 tags and the next message id.
     tags: Option<u32>,
-    next_id: u64,
+    /// Next message id per output port, and the undelivered flits of every
+    /// (output port, id) in flight, so an id is never reused while any part
+    /// of its message can still arrive (ids are only IDW bits wide).
+    next_id: Vec<u64>,
+    in_flight_ids: HashMap<(usize, u64), usize>,
 }
 
 impl Stimulus {
@@ -221,7 +225,8 @@ impl Stimulus {
             recent_order: VecDeque::new(),
             recent_limit: in_flight.min(space / 16),
             tags: if cfg.mode() == RouterMode::Preemptive { tag_id_width(cfg) } else { None },
-            next_id: 0,
+            next_id: vec![0; n],
+            in_flight_ids: HashMap::new(),
         }
     }
 
@@ -304,6 +309,17 @@ impl Stimulus {
             }
             *occ += 1;
             self.stats.flits_received += 1;
+            if let (Some(idw), false) = (self.tags, f.dummy) {
+                let h = self.cfg.header();
+                let lsb = if f.head { h.width() } else { 16 };
+                let key = (o, wormqos_config::Field { lsb, width: idw }.extract(&f.data));
+                if let Some(left) = self.in_flight_ids.get_mut(&key) {
+                    *left -= 1;
+                    if *left == 0 {
+                        self.in_flight_ids.remove(&key);
+                    }
+                }
+            }
             self.stats.max_sink_occupancy = self.stats.max_sink_occupancy.max(*occ);
         }
         for o in 0..n {
@@ -484,8 +500,19 @@ impl Stimulus {
             *n += 1;
         }
         let len = self.rng.gen_range(1..=self.params.max_message_flits.max(1));
-        let id = self.next_id;
-        self.next_id += 1;
+        let port = self.cfg.route(dest);
+        let mut id = self.next_id[port];
+        if let Some(idw) = self.tags {
+            let mask = (1u64 << idw) - 1;
+            let mut tries = 0u64;
+            while self.in_flight_ids.contains_key(&(port, id & mask)) {
+                id += 1;
+                tries += 1;
+                assert!(tries <= mask, "every message id of port {port} is in flight");
+            }
+            self.in_flight_ids.insert((port, id & mask), len);
+        }
+        self.next_id[port] = id + 1;
         let tag = |data: &mut [u64; MAX_FLIT_WORDS], lsb: u32, width: u32, value: u64| {
             wormqos_config::Field { lsb, width }.insert(data, value & ((1u64 << width) - 1));
         };
