@@ -50,6 +50,11 @@ pub enum RealTime {
     Mpeg2,
     Trace,
     OnOff,
+    /// 000_… §4: two real-time types R1 (2/3 of the real-time messages) and
+    /// R2 (1/3, twice the inter-generation time), Poisson arrivals, uniform
+    /// destinations, Vtick = 1/(λ M) for each type; with >= 3 classes R1 is
+    /// the top class and R2 the next, and each class gets its own VCs.
+    Poisson,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -239,7 +239,7 @@ impl<'a> Sim<'a> {
         let sizer_for = |i: usize| -> FrameSizer {
             match w.realtime {
                 RealTime::Cbr => FrameSizer::Constant(w.frame_bytes * 8.0),
-                RealTime::Vbr | RealTime::None | RealTime::OnOff => {
+                RealTime::Vbr | RealTime::None | RealTime::OnOff | RealTime::Poisson => {
                     FrameSizer::Normal { mean: w.frame_bytes * 8.0, sd: w.frame_sd_bytes * 8.0 }
                 }
                 RealTime::Mpeg2 => {
@@ -259,6 +259,17 @@ impl<'a> Sim<'a> {
             Some(vcc) => (0..classes as u32)
                 .map(|c| vcc.iter().enumerate().filter(|(_, &k)| k == c).fold(0, |acc, (v, _)| acc | 1 << v))
                 .collect(),
+            // 000_…: a separate VC (group) per class, highest class first.
+            None if w.realtime == RealTime::Poisson && m >= classes as usize => {
+                let per = m / classes as usize;
+                (0..classes as usize)
+                    .map(|c| {
+                        let first = (classes as usize - 1 - c) * per;
+                        let n = if c == 0 { m - first } else { per };
+                        (((1u64 << n) - 1) << first) as u32
+                    })
+                    .collect()
+            }
             None => {
                 let [x, y] = mixes[0];
                 let rt_on = x > 0.0 && w.realtime != RealTime::None;
@@ -293,7 +304,7 @@ impl<'a> Sim<'a> {
             let rt_load = w.load * mix[0] / (mix[0] + mix[1]);
             let be_load = w.load - rt_load;
             let mut count = 0;
-            if w.realtime != RealTime::None && w.realtime != RealTime::OnOff {
+            if !matches!(w.realtime, RealTime::None | RealTime::OnOff | RealTime::Poisson) {
                 let mut acc = 0.0;
                 loop {
                     let l = workload::stream_load(sizer_for(count).mean(), period_cycles, msg, flit_bits);
@@ -370,6 +381,27 @@ impl<'a> Sim<'a> {
                     active: phase_params[0].1 > 0.0,
                     frame: 0,
                 });
+            }
+            if w.realtime == RealTime::Poisson {
+                let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
+                let lam = rt_load / msg as f64;
+                let top = classes - 1;
+                for (share, class) in [(2.0 / 3.0, top), (1.0 / 3.0, if classes >= 3 { top - 1 } else { top })] {
+                    let rate = lam * share;
+                    if rate <= 0.0 {
+                        continue;
+                    }
+                    let vt = ((1.0 / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
+                    flows.push(workload::Flow {
+                        src: ep as u32,
+                        dest: None,
+                        class,
+                        vtick: vt,
+                        kind: FlowKind::Random { rate, bernoulli: false, msg_flits: msg },
+                        active: true,
+                        frame: 0,
+                    });
+                }
             }
             if w.control {
                 flows.push(workload::Flow {

@@ -199,6 +199,8 @@ pub fn columns() -> Vec<(&'static str, fn(&Results) -> f64)> {
         ("be_latency_ci95_cycles", |r| class(r, 0).map_or(f64::NAN, |c| c.latency_ci95)),
         ("be_network_latency_cycles", |r| class(r, 0).map_or(f64::NAN, |c| c.network_latency)),
         ("rt_latency_cycles", |r| class(r, 1).map_or(f64::NAN, |c| c.latency)),
+        ("class2_latency_cycles", |r| class(r, 2).map_or(f64::NAN, |c| c.latency)),
+        ("class2_network_latency_cycles", |r| class(r, 2).map_or(f64::NAN, |c| c.network_latency)),
         ("rt_network_latency_cycles", |r| class(r, 1).map_or(f64::NAN, |c| c.network_latency)),
         ("rt_source_latency_cycles", |r| class(r, 1).map_or(f64::NAN, |c| c.source_latency)),
         ("realtime_streams", |r| r.realtime_streams as f64),
@@ -259,6 +261,8 @@ pub fn series(grid: &Grid, pts: &[Point], col: fn(&Results) -> f64) -> Vec<(Stri
         let mut x = f64::NAN;
         for (k, v) in &p.params {
             if *k == grid.x {
+                // A coupled key plots against its first value.
+                let v = v.as_array().and_then(|a| a.first()).unwrap_or(v);
                 x = v.as_float().or(v.as_integer().map(|i| i as f64)).unwrap_or(f64::NAN);
             } else {
                 label.push(value_label(v));
