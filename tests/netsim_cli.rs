@@ -1,0 +1,58 @@
+//! `wormqos sim` / `wormqos sweep` end to end: exit codes, outputs.
+
+use std::process::Command;
+
+fn wormqos(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
+}
+
+const EXP: &str = r#"
+name = "cli"
+[router]
+ports = 5
+vcs = 2
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "mesh"
+k = 2
+[workload]
+load = 0.1
+mix = [0, 100]
+realtime = "none"
+message_flits = 4
+[run]
+cycles = 3000
+"#;
+
+#[test]
+fn sim_sweep_and_bad_input() {
+    let dir = std::env::temp_dir().join(format!("wormqos_netsim_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("e.toml");
+    std::fs::write(&f, EXP).unwrap();
+    let o = wormqos(&["sim", "--experiment", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("router-cycles/s"));
+
+    std::fs::write(&f, EXP.replace("load = 0.1", "load = 1.2")).unwrap();
+    let o = wormqos(&["sim", "--experiment", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("e.toml") && err.contains("workload.load"), "{err}");
+
+    // One failing point (load 1.2) is reported; the others are written.
+    std::fs::write(&f, EXP.to_string() + "[sweep]\n\"workload.load\" = [0.1, 1.2, 0.2]\n").unwrap();
+    let out = dir.join("out");
+    let o = wormqos(&["sweep", "--experiment", f.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("point workload.load=1.2 failed"), "{err}");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    assert!(out.join("accepted_throughput.svg").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
