@@ -87,3 +87,23 @@ fn nextpnr_error_line_is_kept() {
 fn version_line_is_the_first_non_empty_line() {
     assert_eq!(version_line("\nYosys 0.23 (git sha1 7ce5011c24b)\n"), "Yosys 0.23 (git sha1 7ce5011c24b)");
 }
+
+#[test]
+fn nextpnr_ice40_that_does_not_fit() {
+    // b5_tr with buffers in flip-flops on the HX8K: placement runs out of logic cells.
+    let p = nextpnr_log(&data("b5_tr_ice40_hx8k_nobram_nextpnr.log"));
+    assert_eq!(p.fmax_mhz, None);
+    assert!(p.error.as_deref().unwrap().ends_with("no BELs remaining to implement cell type 'ICESTORM_LC'"), "{:?}", p.error);
+    let lc = &p.utilisation["ICESTORM_LC"];
+    assert_eq!((lc.used, lc.available), (12202, 7680));
+}
+
+#[test]
+fn nextpnr_ecp5_failing_clock_reports_post_route_fmax() {
+    // b5_tr on the LFE5U-25F: 36.59 MHz after placement (line 98), 45.24 MHz
+    // after routing (line 311, a warning: it fails the 100 MHz target).
+    let p = nextpnr_log(&data("b5_tr_ecp5_25k_nextpnr.log"));
+    assert_eq!(p.fmax_mhz, Some(45.24));
+    assert_eq!(p.utilisation["TRELLIS_COMB"].used, 4910);
+    assert_eq!(p.error, None);
+}
