@@ -162,8 +162,17 @@ impl PartScoreboard {
             let dest = self.cfg.header().dest.extract(&f.data);
             let port = self.cfg.route(dest);
             let key = (port, self.header_id(&f.data));
-            if self.messages.contains_key(&key) {
-                return Err(bad(self, "message id reused while still in flight to this port"));
+            if let Some(old) = self.messages.get(&key) {
+                let what = format!(
+                    "message id {} reused while still in flight to port {port}: the earlier one has {} of {} flits \
+                     delivered (header {}), injection {}",
+                    key.1,
+                    old.delivered_count + usize::from(old.header_delivered),
+                    old.body.len() + 1,
+                    if old.header_delivered { "delivered" } else { "not delivered" },
+                    if old.complete { "complete" } else { "still open" }
+                );
+                return Err(bad(self, &what));
             }
             let clean = LinkFlit { vc: 0, ..*f };
             self.messages.insert(
@@ -283,8 +292,9 @@ impl PartScoreboard {
             self.bind(cycle, o, u, key)?;
             if f.tail {
                 self.open[slot] = None;
-                self.maybe_done(key);
             }
+            // Parts may overtake each other: the header's part can be the last to arrive.
+            self.maybe_done(key);
             return Ok(());
         }
         let Some(part) = self.open[slot].clone() else {
@@ -444,6 +454,22 @@ mod tests {
         let s = sb.finish().unwrap();
         assert_eq!((s.flits_injected, s.flits_delivered, s.messages_delivered), (4, 4, 1));
         assert_eq!((sb.parts().split_messages, sb.parts().max_parts, sb.parts().dummy_tails_out), (1, 2, 1));
+    }
+
+    #[test]
+    fn the_header_part_may_arrive_last() {
+        let mut sb = PartScoreboard::new(&cfg());
+        injected(&mut sb);
+        // Part 2 (flits 1..3) on VC 1 completes before part 1 (just the header) leaves VC 0.
+        let seq = [on(1, dummy_head(1, 0, 5)), on(1, body(1, 9, false)), on(1, body(2, 9, false)), on(1, body(3, 9, true))];
+        for (t, f) in seq.into_iter().enumerate() {
+            out(&mut sb, t as u64, f).unwrap();
+        }
+        out(&mut sb, 5, header(1, 0, 5, 9)).unwrap();
+        out(&mut sb, 6, dummy_tail()).unwrap();
+        assert_eq!(sb.finish().unwrap().messages_delivered, 1);
+        // The id is free again.
+        injected(&mut sb);
     }
 
     #[test]
