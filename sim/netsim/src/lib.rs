@@ -6,6 +6,7 @@
 //! equal to the generated RTL cycle by cycle, a prediction made here is what
 //! the RTL routers wired the same way would do, given the same endpoints.
 
+pub mod analytic;
 pub mod experiment;
 pub mod metrics;
 pub mod network;

@@ -1,0 +1,321 @@
+//! Single-router latency model of Kim, Yum and Das (000_… §3.1, Eqs (1)–(9)
+//! and (15)): a P-stage pipelined wormhole router, one VC per class,
+//! C − 1 real-time classes sharing the output link by VirtualClock and one
+//! best-effort class served only when no real-time VC is occupied.
+//!
+//! Rates are messages per cycle per input port; with uniform destinations
+//! the same rate arrives at each output port. Latencies are in cycles.
+
+/// Inputs of the model (000_… Table 1 defaults in [`RouterModel::table1`]).
+#[derive(Clone, Debug)]
+pub struct RouterModel {
+    /// Pipeline stages P (5 in the paper's router and in ours).
+    pub stages: f64,
+    /// Message length M in flits.
+    pub msg_flits: f64,
+    /// Input / output VC buffer depth b_s in flits.
+    pub buffer_flits: f64,
+    /// Generation rate λ^g of each real-time class, messages/cycle/port.
+    pub rt_rates: Vec<f64>,
+    /// Vtick of each real-time class, cycles per flit.
+    pub vticks: Vec<f64>,
+    /// Generation rate of the best-effort class.
+    pub be_rate: f64,
+}
+
+/// Per-class outputs; index `0..C-1` real time in the order of
+/// `rt_rates`, the last entry best effort.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassResult {
+    /// λ'_c, Eq. (4).
+    pub rate_effective: f64,
+    /// P_{b,c}, Eq. (3).
+    pub blocking_prob: f64,
+    /// B̄_c in flits, Eq. (5).
+    pub blocking_flits: f64,
+    /// S̄_c in cycles per flit, Eqs (6)–(9).
+    pub cycles_per_flit: f64,
+    /// L̄_c, Eq. (2).
+    pub network_latency: f64,
+    /// W̄_c, Eq. (15) with the single router's S̄_c.
+    pub source_wait: f64,
+}
+
+impl ClassResult {
+    /// Message latency, Eq. (1).
+    pub fn latency(&self) -> f64 {
+        self.network_latency + self.source_wait
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub classes: Vec<ClassResult>,
+    /// ρ_r = 1 − Π_0: probability that some real-time output VC is occupied.
+    pub rt_utilization: f64,
+    pub iterations: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelError {
+    /// A real-time class's rate out of its busy state, 1/L_c(k) − λ'_c, or
+    /// the best-effort server (1 − ρ_r) is not positive: the model has no
+    /// steady state at this load. (An unstable source queue is not an
+    /// error: its W̄_c is infinite.)
+    Saturated { class: usize },
+    NoConvergence,
+    BadInput(&'static str),
+}
+
+/// Eq. (7): cycles per flit of class `c` when the real-time VCs in `busy`
+/// (bit j = class j, which includes c) share the link in proportion to 1/Vtick.
+pub fn sharing_cycles(vticks: &[f64], busy: usize, c: usize) -> f64 {
+    let total: f64 = (0..vticks.len()).filter(|j| busy >> j & 1 == 1).map(|j| 1.0 / vticks[j]).sum();
+    total * vticks[c]
+}
+
+/// Eq. (9): cycles per best-effort flit when real time occupies the link
+/// with probability ρ_r (preemptive-resume priority).
+pub fn best_effort_cycles(rho_r: f64) -> f64 {
+    (2.0 - rho_r) / (2.0 * (1.0 - rho_r) * (1.0 - rho_r))
+}
+
+/// Exponent of Eq. (3): 1 + 2 max(b_s, M)/M messages fit in the input and
+/// output buffers plus the one in service.
+pub fn blocking_exponent(buffer_flits: f64, msg_flits: f64) -> f64 {
+    1.0 + 2.0 * buffer_flits.max(msg_flits) / msg_flits
+}
+
+/// Stationary distribution of a continuous-time Markov chain on the 2^n
+/// occupancy states of n VCs, where `rate(z, c)` is the rate of flipping
+/// bit c of state z. Solved by Gaussian elimination of πQ = 0 with one
+/// balance equation replaced by Σπ = 1.
+pub fn stationary(n: usize, mut rate: impl FnMut(usize, usize) -> f64) -> Vec<f64> {
+    let s = 1usize << n;
+    // a[i][j] = Q[j][i] (transpose), so that a·π = 0.
+    let mut a = vec![vec![0.0f64; s + 1]; s];
+    for z in 0..s {
+        for c in 0..n {
+            let r = rate(z, c);
+            let to = z ^ (1 << c);
+            a[to][z] += r;
+            a[z][z] -= r;
+        }
+    }
+    for j in 0..s {
+        a[s - 1][j] = 1.0;
+    }
+    a[s - 1][s] = 1.0;
+    for col in 0..s {
+        let piv = (col..s).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs())).unwrap();
+        a.swap(col, piv);
+        let p = a[col][col];
+        for j in col..=s {
+            a[col][j] /= p;
+        }
+        for r in 0..s {
+            if r != col && a[r][col] != 0.0 {
+                let f = a[r][col];
+                for j in col..=s {
+                    a[r][j] -= f * a[col][j];
+                }
+            }
+        }
+    }
+    (0..s).map(|i| a[i][s]).collect()
+}
+
+impl RouterModel {
+    /// 000_… Table 1: 16-port router, P = 5, M = 32, b_s = 32, two real-time
+    /// classes (R1 at `r1` messages/cycle, R2 at half that rate) with
+    /// Vtick = 1/(λM), best effort at `be`.
+    pub fn table1(r1: f64, r2: f64, be: f64) -> Self {
+        let m = 32.0;
+        RouterModel {
+            stages: 5.0,
+            msg_flits: m,
+            buffer_flits: 32.0,
+            rt_rates: vec![r1, r2],
+            vticks: vec![1.0 / (r1 * m), 1.0 / (r2 * m)],
+            be_rate: be,
+        }
+    }
+
+    /// Transfer time without contention, P − 1 + M.
+    pub fn transfer_time(&self) -> f64 {
+        self.stages - 1.0 + self.msg_flits
+    }
+
+    /// Iterates Eqs (2)–(9) to their fixed point (the paper: "the solution
+    /// becomes iterative"), damped because P_b is a steep power of L.
+    pub fn solve(&self) -> Result<Solution, ModelError> {
+        let n = self.rt_rates.len();
+        if n == 0 || n > 16 || self.vticks.len() != n {
+            return Err(ModelError::BadInput("need 1..=16 real-time classes, one Vtick each"));
+        }
+        if self.rt_rates.iter().chain([&self.be_rate]).any(|&r| !(r >= 0.0)) || self.vticks.iter().any(|&v| !(v > 0.0)) {
+            return Err(ModelError::BadInput("rates must be ≥ 0 and Vticks > 0"));
+        }
+        let (p, m, bs) = (self.stages, self.msg_flits, self.buffer_flits);
+        let lam_g: Vec<f64> = self.rt_rates.iter().copied().chain([self.be_rate]).collect();
+        let expo = blocking_exponent(bs, m);
+        let mut pb = vec![0.0f64; n + 1];
+        for it in 1..=100_000 {
+            let lam: Vec<f64> = (0..=n).map(|c| (1.0 - pb[c]) * lam_g[c]).collect();
+            let blk: Vec<f64> = pb.iter().map(|&b| b * (bs.max(m) + m / 2.0)).collect();
+            let lat_k = |c: usize, z: usize| p - 1.0 + (blk[c] + m) * sharing_cycles(&self.vticks, z, c);
+            let mut bad = None;
+            let pi = stationary(n, |z, c| {
+                if z >> c & 1 == 0 {
+                    lam[c]
+                } else {
+                    let mu = 1.0 / lat_k(c, z) - lam[c];
+                    if mu <= 0.0 {
+                        bad.get_or_insert(c);
+                    }
+                    mu.max(1e-300)
+                }
+            });
+            if let Some(class) = bad {
+                return Err(ModelError::Saturated { class });
+            }
+            let mut s = vec![0.0f64; n + 1];
+            for c in 0..n {
+                let (mut num, mut den) = (0.0, 0.0);
+                for (z, &pz) in pi.iter().enumerate() {
+                    if z >> c & 1 == 1 {
+                        num += pz * sharing_cycles(&self.vticks, z, c);
+                        den += pz;
+                    }
+                }
+                s[c] = if den > 0.0 { num / den } else { 1.0 };
+            }
+            let rho_r = 1.0 - pi[0];
+            if rho_r >= 1.0 {
+                return Err(ModelError::Saturated { class: n });
+            }
+            s[n] = best_effort_cycles(rho_r);
+            let lat: Vec<f64> = (0..=n).map(|c| p - 1.0 + (m + blk[c]) * s[c]).collect();
+            let mut delta = 0.0f64;
+            let mut next = vec![0.0; n + 1];
+            for c in 0..=n {
+                let rho = (lat[c] * lam[c]).min(1.0);
+                next[c] = rho.powf(expo);
+                delta = delta.max((next[c] - pb[c]).abs());
+            }
+            if delta < 1e-13 {
+                let t = self.transfer_time();
+                let classes = (0..=n)
+                    .map(|c| {
+                        let l = lat[c];
+                        let util = lam_g[c] * l;
+                        let var = (l - t) * (l - t);
+                        // The source queue (M/G/1 with service L̄) can be unstable
+                        // while the router itself still has a fixed point.
+                        let wait = if util >= 1.0 { f64::INFINITY } else { lam_g[c] * l * l * (1.0 + var / (l * l)) / (2.0 * (1.0 - util)) + s[c] };
+                        ClassResult {
+                            rate_effective: lam[c],
+                            blocking_prob: pb[c],
+                            blocking_flits: blk[c],
+                            cycles_per_flit: s[c],
+                            network_latency: l,
+                            source_wait: wait,
+                        }
+                    })
+                    .collect();
+                return Ok(Solution { classes, rt_utilization: rho_r, iterations: it });
+            }
+            for c in 0..=n {
+                pb[c] = 0.5 * pb[c] + 0.5 * next[c];
+            }
+        }
+        Err(ModelError::NoConvergence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eq9_matches_unsimplified_preemptive_resume_form() {
+        // S_m = M + R_r/(1-ρ) + ρ S_m with R_r = ρ M / 2; at ρ = 0.5:
+        // 0.5 S_m = M + 0.5 M  =>  S_m = 3 M.
+        assert!((best_effort_cycles(0.5) - 3.0).abs() < 1e-12);
+        assert_eq!(best_effort_cycles(0.0), 1.0);
+        // ρ = 0.2: (1.8)/(2·0.64) = 1.40625.
+        assert!((best_effort_cycles(0.2) - 1.40625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn eq7_sharing_factors_of_the_two_class_example() {
+        let vt = [50.0, 100.0];
+        assert_eq!(sharing_cycles(&vt, 0b01, 0), 1.0);
+        assert_eq!(sharing_cycles(&vt, 0b10, 1), 1.0);
+        assert!((sharing_cycles(&vt, 0b11, 0) - 1.5).abs() < 1e-12);
+        assert!((sharing_cycles(&vt, 0b11, 1) - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn eq3_exponent() {
+        assert_eq!(blocking_exponent(32.0, 32.0), 3.0);
+        // b_s < M: a new message waits for the whole previous one.
+        assert_eq!(blocking_exponent(4.0, 32.0), 3.0);
+        assert_eq!(blocking_exponent(64.0, 32.0), 5.0);
+    }
+
+    #[test]
+    fn stationary_of_independent_vcs_is_the_product_form() {
+        // Flip rates that do not depend on the other bits: each VC is an
+        // independent on/off chain with P[on] = a/(a+b).
+        let (a, b) = ([0.3, 1.0, 0.2], [0.7, 1.0, 0.6]);
+        let pi = stationary(3, |z, c| if z >> c & 1 == 0 { a[c] } else { b[c] });
+        for z in 0..8 {
+            let want: f64 = (0..3).map(|c| if z >> c & 1 == 1 { a[c] / (a[c] + b[c]) } else { b[c] / (a[c] + b[c]) }).product();
+            assert!((pi[z] - want).abs() < 1e-12, "z={z}: {} vs {want}", pi[z]);
+        }
+    }
+
+    #[test]
+    fn zero_load_gives_the_pipeline_transfer_time() {
+        let s = RouterModel::table1(1e-12, 5e-13, 1e-12).solve().unwrap();
+        for c in &s.classes {
+            assert!((c.network_latency - 36.0).abs() < 1e-6, "{c:?}");
+            // Eq. (15): an empty source queue leaves only the header's one cycle.
+            assert!((c.source_wait - 1.0).abs() < 1e-6, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn one_real_time_class_busy_probability_is_its_utilization() {
+        // Two-state chain: π1 = λ'/(λ' + 1/L − λ') = λ' L.
+        let m = RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
+        let s = m.solve().unwrap();
+        let rt = &s.classes[0];
+        assert!((s.rt_utilization - rt.rate_effective * rt.network_latency).abs() < 1e-9);
+        // Alone on its VC class 0 never shares: S = 1, so L = 36 + B.
+        assert!((rt.cycles_per_flit - 1.0).abs() < 1e-12);
+        assert!((rt.network_latency - (36.0 + rt.blocking_flits)).abs() < 1e-9);
+        // Fixed point of Eqs (3)-(5): P_b = (λ'L)^3, λ' = (1 − P_b) λ.
+        let want_pb = (rt.rate_effective * rt.network_latency).powi(3);
+        assert!((rt.blocking_prob - want_pb).abs() < 1e-9);
+        assert!((rt.rate_effective - (1.0 - rt.blocking_prob) * 0.01).abs() < 1e-12);
+        // Best effort sees (2 − ρ)/(2(1 − ρ)^2) cycles per flit.
+        assert!((s.classes[1].cycles_per_flit - best_effort_cycles(s.rt_utilization)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn virtualclock_orders_the_classes_as_the_paper_reports() {
+        // 000_… §4.1: R1 (smaller Vtick) below R2 below best effort.
+        for r1 in [0.002, 0.004, 0.006] {
+            let s = RouterModel::table1(r1, r1 / 2.0, 0.01).solve().unwrap();
+            let l: Vec<f64> = s.classes.iter().map(|c| c.network_latency).collect();
+            assert!(l[0] < l[1] && l[1] < l[2], "r1={r1}: {l:?}");
+        }
+    }
+
+    #[test]
+    fn heavy_real_time_load_saturates() {
+        assert!(matches!(RouterModel::table1(0.03, 0.015, 0.01).solve(), Err(ModelError::Saturated { .. })));
+    }
+}

@@ -1,0 +1,4 @@
+//! Closed-form and Markov-chain performance models from the papers, to set
+//! beside the simulator's measurements (docs/reproduction.md).
+
+pub mod kim2005;
