@@ -96,8 +96,16 @@ fn main() -> ExitCode {
         Command::Generate { out, mutant, .. } => generate(cfg.as_ref().unwrap(), &out, mutant),
         Command::Check { .. } => check(cfg.as_ref().unwrap()),
         Command::Mutants => {
-            for m in Mutant::all() {
-                println!("{}", m.name());
+            // Every planted bug, with where it applies (docs/microarchitecture.md §6, §8, §9).
+            for m in Mutant::every() {
+                let scope = if m.is_qos() {
+                    "QoS modes (see Mutant::applies_to)"
+                } else if m.is_virtualclock() {
+                    "scheduler = virtualclock"
+                } else {
+                    "every configuration"
+                };
+                println!("{:<24} {scope}", m.name());
             }
             Ok(())
         }
