@@ -107,3 +107,13 @@ fn nextpnr_ecp5_failing_clock_reports_post_route_fmax() {
     assert_eq!(p.utilisation["TRELLIS_COMB"].used, 4910);
     assert_eq!(p.error, None);
 }
+
+#[test]
+fn xilinx_stat_of_qos8_has_ram_not_80k_flip_flops() {
+    // qos8: 256 FIFOs of 40 x 130 bits. RAM64M 11264; FDRE 9272 + FDSE 1600.
+    let r = XilinxResources::from_cells(&yosys_cells(&data("qos8_xilinx_stat.txt")).unwrap());
+    assert_eq!(r.flip_flops, 10_872);
+    assert_eq!(r.lutram_luts, 4 * 11_264);
+    // LUT1 122 + LUT2 21204 + LUT3 4156 + LUT4 6376 + LUT5 2832 + LUT6 20876
+    assert_eq!(r.luts, 55_566);
+}
