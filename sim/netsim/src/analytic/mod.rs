@@ -2,3 +2,4 @@
 //! beside the simulator's measurements (docs/reproduction.md).
 
 pub mod kim2005;
+pub mod ring;
