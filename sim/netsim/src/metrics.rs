@@ -44,6 +44,73 @@ pub fn batch_means(xs: &[f64], batches: usize) -> (f64, f64) {
     (grand, t * (s2 / b as f64).sqrt())
 }
 
+/// Sorts time-stamped samples `(t, x)` into `batches` equal consecutive time
+/// batches of [start, end); samples outside the window are dropped.
+pub fn time_batches(samples: &[(f64, f64)], start: f64, end: f64, batches: usize) -> Vec<Vec<f64>> {
+    let b = batches.max(1);
+    let mut out = vec![Vec::new(); b];
+    let span = end - start;
+    if !(span > 0.0) {
+        return out;
+    }
+    for &(t, x) in samples {
+        if t >= start && t < end {
+            let i = (((t - start) / span) * b as f64) as usize;
+            out[i.min(b - 1)].push(x);
+        }
+    }
+    out
+}
+
+/// 95 % half-width for a metric estimated once per batch (batch means
+/// applied to the per-batch values: Student t with b − 1 degrees of
+/// freedom); batches where the metric is undefined (NaN) are left out.
+/// NaN with fewer than two usable batches.
+pub fn batch_ci95(per_batch: &[f64]) -> f64 {
+    let v: Vec<f64> = per_batch.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.len() < 2 {
+        return f64::NAN;
+    }
+    batch_means(&v, v.len()).1
+}
+
+/// Per-batch CIs of the frame and throughput metrics: d̄ and σ_d from the
+/// frame intervals (stamped with the later frame's delivery), the deadline
+/// missing probability from the per-frame lateness (stamped with the
+/// frame's arrival), throughput from per-batch delivered flits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FrameCis {
+    pub frame_interval_mean: f64,
+    pub frame_interval_sd: f64,
+    pub deadline_miss_probability: f64,
+    pub accepted_throughput: f64,
+}
+
+pub fn frame_cis(
+    intervals: &[(f64, f64)],
+    lateness: &[(f64, f64)],
+    flits_per_batch: &[u64],
+    start: f64,
+    end: f64,
+    endpoints: usize,
+) -> FrameCis {
+    let b = flits_per_batch.len().max(2);
+    let ib = time_batches(intervals, start, end, b);
+    let lb = time_batches(lateness, start, end, b);
+    let mean_of = |xs: &Vec<f64>| if xs.is_empty() { f64::NAN } else { mean_sd(xs).mean };
+    // σ_d of a batch needs two intervals to mean anything.
+    let sd_of = |xs: &Vec<f64>| if xs.len() < 2 { f64::NAN } else { mean_sd(xs).sd };
+    let miss_of = |xs: &Vec<f64>| if xs.is_empty() { f64::NAN } else { xs.iter().filter(|l| **l > 0.0).count() as f64 / xs.len() as f64 };
+    let width = (end - start) / flits_per_batch.len().max(1) as f64;
+    let thr: Vec<f64> = flits_per_batch.iter().map(|&f| f as f64 / width / endpoints.max(1) as f64).collect();
+    FrameCis {
+        frame_interval_mean: batch_ci95(&ib.iter().map(mean_of).collect::<Vec<_>>()),
+        frame_interval_sd: batch_ci95(&ib.iter().map(sd_of).collect::<Vec<_>>()),
+        deadline_miss_probability: batch_ci95(&lb.iter().map(miss_of).collect::<Vec<_>>()),
+        accepted_throughput: batch_ci95(&thr),
+    }
+}
+
 /// Differences between successive delivery times.
 pub fn intervals(times: &[f64]) -> Vec<f64> {
     times.windows(2).map(|w| w[1] - w[0]).collect()
@@ -123,6 +190,28 @@ mod tests {
         let (m, h) = batch_means(&xs, 4);
         assert!((m - 4.75).abs() < 1e-12);
         assert!((h - 6.5438).abs() < 1e-3, "{h}");
+    }
+
+    #[test]
+    fn frame_cis_on_a_hand_built_trace() {
+        // Window [0, 40), 2 batches of 20 cycles.
+        // Intervals (t, ms): batch 0 {30, 34} -> mean 32, sd 2;
+        //                    batch 1 {33, 33, 36} -> mean 34, sd √2.
+        // Per-batch means 32, 34: s² = 2, half-width 12.706·√(2/2) = 12.706.
+        // Per-batch sds 2, √2: s² = (2 − √2)²/2, half-width 12.706·(2 − √2)/2 = 3.7215.
+        let iv = [(1.0, 30.0), (19.0, 34.0), (20.0, 33.0), (25.0, 33.0), (39.0, 36.0), (40.0, 99.0)];
+        // Lateness: batch 0: 1 of 4 late (0.25), batch 1: 3 of 4 (0.75):
+        // s² = 0.125, half-width 12.706·√(0.125/2) = 3.1765.
+        let late = [(0.0, 0.0), (5.0, 2.0), (6.0, 0.0), (7.0, 0.0), (21.0, 1.0), (22.0, 1.0), (23.0, 0.0), (24.0, 5.0)];
+        // 2 endpoints, flits 40 and 80 per 20-cycle batch: throughput 1.0 and 2.0,
+        // half-width 12.706·√(0.5/2) = 6.353.
+        let c = frame_cis(&iv, &late, &[40, 80], 0.0, 40.0, 2);
+        assert!((c.frame_interval_mean - 12.706).abs() < 1e-9, "{c:?}");
+        assert!((c.frame_interval_sd - 3.7215).abs() < 1e-3, "{c:?}");
+        assert!((c.deadline_miss_probability - 3.1765).abs() < 1e-3, "{c:?}");
+        assert!((c.accepted_throughput - 6.353).abs() < 1e-9, "{c:?}");
+        // One usable batch: no interval.
+        assert!(frame_cis(&iv[..2], &late, &[40, 80], 0.0, 40.0, 2).frame_interval_mean.is_nan());
     }
 
     #[test]

@@ -113,6 +113,9 @@ pub struct Results {
     pub classes: Vec<ClassStats>,
     /// Frame delivery interval d̄ and σ_d (milliseconds).
     pub frame_interval_ms: MeanSd,
+    /// 95 % batch-means half-widths of d̄, σ_d (ms), the deadline missing
+    /// probability and the accepted throughput (`run.batches` time batches).
+    pub ci95: metrics::FrameCis,
     pub frames_judged: u64,
     pub deadline_miss_probability: f64,
     pub deadline_missing_time_ms: f64,
@@ -161,6 +164,8 @@ pub struct Sim<'a> {
     flits_injected: u64,
     flits_ejected: u64,
     window_flits: u64,
+    /// Flits delivered per time batch of the measured window.
+    flit_batches: Vec<u64>,
     created: u64,
     delivered: u64,
     pending_msgs: usize,
@@ -471,6 +476,7 @@ impl<'a> Sim<'a> {
             flits_injected: 0,
             flits_ejected: 0,
             window_flits: 0,
+            flit_batches: vec![0; batches.max(2)],
             created: 0,
             delivered: 0,
             pending_msgs: 0,
@@ -600,6 +606,11 @@ impl<'a> Sim<'a> {
             self.flits_ejected += 1;
             if now >= self.warmup {
                 self.window_flits += 1;
+                let span = (self.total_cycles() - self.warmup).max(1);
+                let b = ((now - self.warmup) as u128 * self.flit_batches.len() as u128 / span as u128) as usize;
+                if let Some(x) = self.flit_batches.get_mut(b) {
+                    *x += 1;
+                }
             }
             let tag = if f.head {
                 field(&f.data, hw, self.tag_bits) as u32
@@ -819,6 +830,8 @@ impl<'a> Sim<'a> {
         let window = (total - self.warmup).max(1) as f64;
         let cycle_ms = self.v.cycle_s * 1e3;
         let mut intervals = Vec::new();
+        let mut stamped_intervals = Vec::new();
+        let mut stamped_lateness = Vec::new();
         let mut judged = 0;
         let mut misses = 0;
         let mut late = 0.0;
@@ -835,7 +848,9 @@ impl<'a> Sim<'a> {
             // Intervals only between consecutive frame numbers.
             for w in d.windows(2) {
                 if w[1].0 == w[0].0 + 1 {
-                    intervals.push((w[1].1 as f64 - w[0].1 as f64) * cycle_ms);
+                    let iv = (w[1].1 as f64 - w[0].1 as f64) * cycle_ms;
+                    intervals.push(iv);
+                    stamped_intervals.push((w[1].1 as f64, iv));
                 }
             }
             let arrivals: Vec<f64> = d.iter().map(|x| x.1 as f64).collect();
@@ -844,6 +859,7 @@ impl<'a> Sim<'a> {
             misses += mi;
             late += l;
             for (k, lateness) in metrics::deadline_lateness(&arrivals, self.period_cycles).into_iter().enumerate() {
+                stamped_lateness.push((arrivals[k + 1], lateness));
                 let ph = ((d[k + 1].2 as f64 / self.phase_cycles) as usize).min(nph - 1);
                 ph_acc[ph].0 += 1;
                 if lateness > 0.0 {
@@ -884,6 +900,7 @@ impl<'a> Sim<'a> {
             accepted_throughput: self.window_flits as f64 / window / self.nis.len() as f64,
             classes,
             frame_interval_ms: metrics::mean_sd(&intervals),
+            ci95: metrics::frame_cis(&stamped_intervals, &stamped_lateness, &self.flit_batches, self.warmup as f64, total as f64, self.nis.len()),
             frames_judged: judged,
             deadline_miss_probability: if judged > 0 { misses as f64 / judged as f64 } else { f64::NAN },
             deadline_missing_time_ms: if misses > 0 { late / misses as f64 * cycle_ms } else { 0.0 },

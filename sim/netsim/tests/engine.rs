@@ -51,6 +51,20 @@ fn mesh_zero_load_latency_matches_the_pipeline() {
 }
 
 #[test]
+fn throughput_interval_covers_the_offered_load_and_frame_intervals_need_frames() {
+    // Below saturation the long-run accepted throughput is the offered 0.1;
+    // the batch-means interval around the measured value should cover it.
+    let v = Experiment::from_str(&mesh(4, 0.1, 60_000), "t.toml", PathBuf::new()).unwrap();
+    let r = run(&v).unwrap();
+    let h = r.ci95.accepted_throughput;
+    assert!(h > 0.0 && h < 0.01, "{h}");
+    assert!((r.accepted_throughput - 0.1).abs() <= 1.5 * h, "{} ± {h}", r.accepted_throughput);
+    // Best effort only: no frames, so no d̄, σ_d or deadline intervals.
+    assert!(r.ci95.frame_interval_mean.is_nan() && r.ci95.frame_interval_sd.is_nan());
+    assert!(r.ci95.deadline_miss_probability.is_nan());
+}
+
+#[test]
 fn ring_without_escape_vcs_deadlocks_and_the_watchdog_says_where() {
     let text = r#"
 name = "t"
