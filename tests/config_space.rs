@@ -21,6 +21,30 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
     let (ibd, obd) = if small { (rng.gen_range(3..=10), rng.gen_range(1..=6)) } else { (rng.gen_range(2..=24), rng.gen_range(1..=12)) };
     let clock_width = if small { rng.gen_range(7..=20) } else { rng.gen_range(6..=34) };
     let vtick_width = if small { rng.gen_range(7..=clock_width + 1) } else { rng.gen_range(6..=34) };
+    // Modes are drawn mostly consistent with their scheduler and partition
+    // fields, so that enough valid QoS configurations reach the tools, and
+    // sometimes not, so that the mode-specific errors are exercised.
+    let mode = [RouterMode::Unpartitioned, RouterMode::Traditional, RouterMode::NonPreemptive, RouterMode::Preemptive]
+        [if rng.gen_bool(0.5) { 0 } else { rng.gen_range(1..4) }];
+    let scheduler = match mode {
+        RouterMode::Traditional if rng.gen_bool(0.85) => Scheduler::Fifo,
+        RouterMode::NonPreemptive | RouterMode::Preemptive if rng.gen_bool(0.85) => Scheduler::Virtualclock,
+        _ => [Scheduler::Fifo, Scheduler::RoundRobin, Scheduler::Virtualclock][rng.gen_range(0..3)],
+    };
+    let traffic_classes = rng.gen_bool(0.7).then(|| if small { rng.gen_range(0..=4) } else { rng.gen_range(0..=9) });
+    let s = traffic_classes.unwrap_or(if mode == RouterMode::Unpartitioned { 2 } else { 3 });
+    let (vc_ratio, vc_classes) = if mode.is_partitioned() && rng.gen_bool(0.85) {
+        if rng.gen_bool(0.5) {
+            let len = if rng.gen_bool(0.9) { s } else { rng.gen_range(1..=4) };
+            (Some((0..len).map(|_| rng.gen_range(0..=100)).collect()), None)
+        } else {
+            (None, Some((0..vcs).map(|v| if rng.gen_bool(0.9) { v % s.max(1) } else { rng.gen_range(0..=4) }).collect()))
+        }
+    } else if rng.gen_bool(0.1) {
+        (Some(vec![1, 1]), None)
+    } else {
+        (None, None)
+    };
     ConfigFile {
         name: format!("p{}", rng.gen::<u32>()),
         router: RouterParams {
@@ -31,13 +55,12 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             output_buffer_depth: obd,
             downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
             crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
-            scheduler: [Scheduler::Fifo, Scheduler::RoundRobin, Scheduler::Virtualclock][rng.gen_range(0..3)],
-            traffic_classes: rng.gen_bool(0.8).then(|| rng.gen_range(0..=9)),
-            mode: [RouterMode::Unpartitioned, RouterMode::Traditional, RouterMode::NonPreemptive, RouterMode::Preemptive]
-                [rng.gen_range(0..4)],
-            vc_ratio: rng.gen_bool(0.4).then(|| (0..rng.gen_range(1..=4)).map(|_| rng.gen_range(0..=100)).collect()),
-            vc_classes: rng.gen_bool(0.2).then(|| (0..vcs).map(|_| rng.gen_range(0..=3)).collect()),
-            acceleration: rng.gen_bool(0.3),
+            scheduler,
+            traffic_classes,
+            mode,
+            vc_ratio,
+            vc_classes,
+            acceleration: rng.gen_bool(if mode == RouterMode::Preemptive { 0.4 } else { 0.05 }),
             block_size: if rng.gen_bool(0.7) { 1 } else { rng.gen_range(0..=70) },
             vtick_width,
             clock_width,
