@@ -112,12 +112,12 @@ fn mw8_non_preemptive_b5() {
     lockstep(mw8("np", 5), 42, CYCLES);
 }
 #[test]
-fn mw8_preemptive_b1() {
-    lockstep(mw8("p", 1), 43, CYCLES);
+fn mw8_preemptive_b5() {
+    lockstep(mw8("p", 5), 43, CYCLES);
 }
 #[test]
-fn mw8_preemptive_acceleration_b5() {
-    lockstep(mw8("pa", 5), 44, CYCLES);
+fn mw8_preemptive_acceleration_b1() {
+    lockstep(mw8("pa", 1), 44, CYCLES);
 }
 #[test]
 fn small_traditional_full_crossbar_b5() {
@@ -128,12 +128,13 @@ fn small_non_preemptive_b1() {
     lockstep(small("non_preemptive", false, 1), 46, CYCLES);
 }
 #[test]
-fn small_preemptive_b5() {
-    lockstep(small("preemptive", false, 5), 47, CYCLES);
+fn small_preemptive_b1() {
+    lockstep(small("preemptive", false, 1), 47, CYCLES);
 }
+// The same configuration as the mutant tests below, so CI verilates it once.
 #[test]
-fn small_preemptive_acceleration_b1() {
-    lockstep(small("preemptive", true, 1), 48, CYCLES);
+fn small_preemptive_acceleration_b5() {
+    lockstep(small("preemptive", true, 5), 48, CYCLES);
 }
 
 /// Each planted QoS bug is caught on a configuration where it applies.
@@ -174,7 +175,8 @@ fn lockstep_catches_every_qos_mutant() {
 #[test]
 fn part_checker_catches_preemption_bugs_without_the_model() {
     use wormqos_testbench::lockstep::run_single;
-    let cfg = small("preemptive", false, 1);
+    // The mutant test's configuration: the Verilator builds are shared.
+    let cfg = small("preemptive", true, 5);
     let opts = |seed| LockstepOptions { cycles: 30_000, seed, traffic: qos_traffic(&cfg), drain_limit: 20_000, ..Default::default() };
     run_single(&cfg, &mut rtl(&cfg, None), &opts(3)).unwrap_or_else(|e| panic!("{e}"));
     for name in ["pre-no-dummy-header", "pre-no-dummy-tail"] {
