@@ -1,12 +1,13 @@
-//! 000_… Fig. 4(a): the single-router model (Eqs (1)–(9)) beside the
-//! simulated points of `experiments/fig4_000.toml`.
+//! 000_… Fig. 4: the single-router model (Eqs (1)–(9)) beside the
+//! simulated points of `experiments/fig4_000*.toml` (real time varied,
+//! Fig. 4(a)) or `experiments/fig4b_000_full.toml` (best effort varied,
+//! Fig. 4(b)); which one is read from the sweep.
 //!
 //! cargo run --release -p wormqos-netsim --example analytic_000 -- \
 //!     experiments/results/fig4_000/results.json experiments/results/fig4_000
 //!
-//! The sweep's x value is the total real-time rate (R1 + R2, R1 = 2/3 of
-//! it); the model is evaluated at exactly those per-class rates, with the
-//! best effort at the sweep's 0.32 flits = 0.01 messages/cycle/port.
+//! Real time is R1 + R2 with R1 = 2/3 of it (R2 at half R1's rate); the
+//! model is evaluated at exactly the simulated per-class rates.
 
 use std::path::PathBuf;
 use wormqos_netsim::analytic::kim2005::RouterModel;
@@ -29,22 +30,30 @@ fn main() -> anyhow::Result<()> {
     let json = PathBuf::from(args.first().map(String::as_str).unwrap_or("experiments/results/fig4_000/results.json"));
     let out = PathBuf::from(args.get(1).map(String::as_str).unwrap_or("experiments/results/fig4_000"));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json)?)?;
-    // sim[class] = (rt msgs/cycle, network latency); classes: R1 = 2, R2 = 1, BE = 0.
+    let points = v["points"].as_array().ok_or_else(|| anyhow::anyhow!("no points"))?;
+    let mix_of = |p: &serde_json::Value| {
+        let m = &p["params"]["workload.load+workload.mix"][1];
+        (m[0].as_f64().unwrap_or(0.0) / M, m[1].as_f64().unwrap_or(0.0) / M)
+    };
+    // x is the real-time rate unless only best effort varies (Fig. 4(b)).
+    let be_axis = points.len() > 1 && mix_of(&points[0]).0 == mix_of(&points[1]).0;
+    let (fixed_rt, fixed_be) = points.first().map(mix_of).unwrap_or((0.0, 0.01));
+    let rates = |x: f64| if be_axis { (fixed_rt, x) } else { (x, fixed_be) };
+    let axis = if be_axis { "best-effort load (msgs/cycle/port)" } else { "real-time load R1+R2 (msgs/cycle/port)" };
+    // sim[class] = (x, network latency); classes: R1 = 2, R2 = 1, BE = 0.
     let mut sim: [Vec<(f64, f64)>; 3] = Default::default();
-    let mut be_rate = 0.01;
-    println!("rt msgs/cycle/port | R1 sim / model | R2 sim / model | BE sim / model (network latency, cycles)");
-    for p in v["points"].as_array().ok_or_else(|| anyhow::anyhow!("no points"))? {
-        let mix = &p["params"]["workload.load+workload.mix"][1];
-        let rt = mix[0].as_f64().unwrap_or(0.0) / M;
-        be_rate = mix[1].as_f64().unwrap_or(0.32) / M;
+    println!("{axis} | R1 sim / model | R2 sim / model | BE sim / model (network latency, cycles)");
+    for p in points {
+        let (rt, be) = mix_of(p);
+        let x = if be_axis { be } else { rt };
         let classes = p["results"]["classes"].as_array().cloned().unwrap_or_default();
         let lat = |c: usize| classes.iter().find(|x| x["class"] == c).and_then(|x| x["network_latency"].as_f64());
         let s = [lat(2), lat(1), lat(0)];
-        let m = model(rt, be_rate);
-        let mut row = format!("{rt:.4}");
+        let m = model(rt, be);
+        let mut row = format!("{x:.4}");
         for (i, si) in s.iter().enumerate() {
             if let Some(y) = si {
-                sim[i].push((rt, *y));
+                sim[i].push((x, *y));
             }
             let mv = m.as_ref().map(|m| m[i]);
             row += &match (si, mv) {
@@ -58,19 +67,21 @@ fn main() -> anyhow::Result<()> {
     let mut curves: [Vec<(f64, f64)>; 3] = Default::default();
     let mut x = 0.0005;
     while x <= 0.0140 + 1e-12 {
-        if let Some(m) = model(x, be_rate) {
+        let (rt, be) = rates(x);
+        if let Some(m) = model(rt, be) {
             for i in 0..3 {
                 curves[i].push((x, m[i]));
             }
         } else {
-            println!("model saturates at {x:.5} rt msgs/cycle/port");
+            println!("model saturates at {x:.5} ({axis})");
             break;
         }
         x += 0.00025;
     }
     let names = ["R1", "R2", "BE"];
     for x in [0.002, 0.01] {
-        if let Ok(s) = RouterModel::table1(x * 2.0 / 3.0, x / 3.0, be_rate).solve() {
+        let (rt, be) = rates(x);
+        if let Ok(s) = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be).solve() {
             for (n, c) in names.iter().zip(&s.classes) {
                 println!(
                     "model terms at {x}: {n} P_b {:.4} B {:.2} flits S {:.3} cycles/flit L {:.1} W {:.1}",
@@ -88,8 +99,8 @@ fn main() -> anyhow::Result<()> {
     }
     let files = line_plot(
         &out.join("model_vs_sim_network_latency"),
-        "000 Fig. 4(a): 16-port router, model (Eqs 1-9) vs simulation",
-        "real-time load R1+R2 (msgs/cycle/port)",
+        if be_axis { "000 Fig. 4(b): 16-port router, model (Eqs 1-9) vs simulation" } else { "000 Fig. 4(a): 16-port router, model (Eqs 1-9) vs simulation" },
+        axis,
         "network latency (cycles)",
         &series,
     )
