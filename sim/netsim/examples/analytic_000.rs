@@ -97,6 +97,63 @@ fn main() -> anyhow::Result<()> {
         // Points past saturation would crush the model's scale.
         series.push((format!("{} sim", names[i]), sim[i].iter().copied().filter(|p| p.1 < 300.0).collect()));
     }
+    // 000_… Fig. 13: deadline missing probability of the real-time classes,
+    // P{L > D} for D = 42 and 47 cycles (Eqs (16)–(19) vs the simulated
+    // network-latency counts).
+    for dl in [42.0f64, 47.0] {
+        let mut dseries = Vec::new();
+        let mut msim: [Vec<(f64, f64)>; 2] = Default::default();
+        println!("deadline {dl} cycles: {axis} | R1 sim / model | R2 sim / model (P{{L > D}})");
+        for p in points {
+            let (rt, be) = mix_of(p);
+            let x = if be_axis { be } else { rt };
+            let classes = p["results"]["classes"].as_array().cloned().unwrap_or_default();
+            let tail = |c: usize| {
+                let counts: Vec<f64> = classes.iter().find(|k| k["class"] == c)?["network_latency_counts"].as_array()?.iter().filter_map(|v| v.as_f64()).collect();
+                let n: f64 = counts.iter().sum();
+                (n > 0.0).then(|| counts.iter().enumerate().filter(|(i, _)| *i as f64 > dl).map(|(_, v)| v).sum::<f64>() / n)
+            };
+            let model_p = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be).solve().ok().map(|sol| {
+                let m = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be);
+                [m.deadline_miss_probability(&sol, 0, dl), m.deadline_miss_probability(&sol, 1, dl)]
+            });
+            let mut row = format!("{x:.4}");
+            for (i, c) in [2usize, 1].into_iter().enumerate() {
+                let sv = tail(c);
+                if let Some(v) = sv {
+                    msim[i].push((x, v));
+                }
+                row += &format!(
+                    " | {} / {}",
+                    sv.map_or("-".into(), |v| format!("{v:.3}")),
+                    model_p.map_or("saturated".into(), |m| format!("{:.3}", m[i]))
+                );
+            }
+            println!("{row}");
+        }
+        for (i, name) in ["R1", "R2"].iter().enumerate() {
+            let pts: Vec<(f64, f64)> = curves[0]
+                .iter()
+                .filter_map(|&(x, _)| {
+                    let (rt, be) = rates(x);
+                    let m = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be);
+                    let sol = m.solve().ok()?;
+                    Some((x, m.deadline_miss_probability(&sol, i, dl)))
+                })
+                .collect();
+            dseries.push((format!("{name} model"), pts));
+            dseries.push((format!("{name} sim"), msim[i].clone()));
+        }
+        let f = line_plot(
+            &out.join(format!("model_vs_sim_dmp_d{dl}")),
+            &format!("000 Fig. 13: deadline missing probability, D = {dl} cycles"),
+            axis,
+            "P{network latency > D}",
+            &dseries,
+        )
+        .map_err(anyhow::Error::msg)?;
+        println!("wrote {}", f.join(", "));
+    }
     let files = line_plot(
         &out.join("model_vs_sim_network_latency"),
         if be_axis { "000 Fig. 4(b): 16-port router, model (Eqs 1-9) vs simulation" } else { "000 Fig. 4(a): 16-port router, model (Eqs 1-9) vs simulation" },

@@ -88,7 +88,14 @@ pub struct ClassStats {
     /// Creation to header injection.
     pub source_latency: f64,
     pub histogram: Histogram,
+    /// Messages by network latency in cycles (index = cycles; the last
+    /// entry counts every latency ≥ its index), for deadline tails such
+    /// as P{L > D} of 000_… §3.4.
+    pub network_latency_counts: Vec<u64>,
 }
+
+/// Length of `ClassStats::network_latency_counts`.
+pub const NET_LATENCY_BINS: usize = 1024;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PhaseStats {
@@ -187,6 +194,7 @@ struct ClassAcc {
     net: f64,
     src: f64,
     hist: Histogram,
+    net_counts: Vec<u64>,
     /// Per batch (by creation time): (sum, count).
     batches: Vec<(f64, u64)>,
 }
@@ -761,6 +769,10 @@ impl<'a> Sim<'a> {
         c.net += (now - rec.injected) as f64;
         c.src += (rec.injected - rec.created) as f64;
         c.hist.add(now - rec.created);
+        if c.net_counts.is_empty() {
+            c.net_counts = vec![0; NET_LATENCY_BINS];
+        }
+        c.net_counts[((now - rec.injected) as usize).min(NET_LATENCY_BINS - 1)] += 1;
         let span = (total - self.warmup).max(1);
         let b = (((rec.created - self.warmup) as u128 * c.batches.len() as u128) / span as u128) as usize;
         let b = b.min(c.batches.len() - 1);
@@ -884,6 +896,7 @@ impl<'a> Sim<'a> {
                     network_latency: c.net / c.n as f64,
                     source_latency: c.src / c.n as f64,
                     histogram: c.hist.clone(),
+                    network_latency_counts: c.net_counts.clone(),
                 }
             })
             .collect();

@@ -53,6 +53,9 @@ pub struct Solution {
     pub classes: Vec<ClassResult>,
     /// ρ_r = 1 − Π_0: probability that some real-time output VC is occupied.
     pub rt_utilization: f64,
+    /// Stationary distribution of the real-time VC occupancy chain (bit j
+    /// of the state = class j occupied) at the fixed point.
+    pub occupancy: Vec<f64>,
     pub iterations: usize,
 }
 
@@ -223,13 +226,60 @@ impl RouterModel {
                         }
                     })
                     .collect();
-                return Ok(Solution { classes, rt_utilization: rho_r, iterations: it });
+                return Ok(Solution { classes, rt_utilization: rho_r, occupancy: pi, iterations: it });
             }
             for c in 0..=n {
                 pb[c] = 0.5 * pb[c] + 0.5 * next[c];
             }
         }
         Err(ModelError::NoConvergence)
+    }
+}
+
+impl RouterModel {
+    /// Deadline missing probability of real-time class `c` for a network
+    /// latency deadline `deadline` (cycles), Eqs (16)–(19): β = L − (P − 1)
+    /// is Σ_k X_k S_c(k) over the 2^(C−2) sharing combinations k, with the
+    /// blocking length B uniform on 1..=2max(b_s,M)+M with total probability
+    /// P_b (Eq. 18) and each X_k uniform on 1..=B+M with total probability
+    /// P_c(k) (Eq. 19), all independent as the paper assumes.
+    pub fn deadline_miss_probability(&self, sol: &Solution, c: usize, deadline: f64) -> f64 {
+        let n = self.rt_rates.len();
+        assert!(c < n, "real-time classes only");
+        let m = self.msg_flits;
+        let d = deadline - (self.stages - 1.0);
+        let others: Vec<usize> = (0..n).filter(|&j| j != c).collect();
+        let combos = 1usize << others.len();
+        // S_c(k) and P_c(k) (Eqs 7, 8) with k numbered by ν: bit i = others[i].
+        let state = |k: usize| others.iter().enumerate().fold(1usize << c, |z, (i, &j)| z | ((k >> i & 1) << j));
+        let s: Vec<f64> = (0..combos).map(|k| sharing_cycles(&self.vticks, state(k), c)).collect();
+        let busy: f64 = (0..combos).map(|k| sol.occupancy[state(k)]).sum();
+        let pk: Vec<f64> = (0..combos).map(|k| if busy > 0.0 { sol.occupancy[state(k)] / busy } else { (k == 0) as u8 as f64 }).collect();
+        let pb = sol.classes[c].blocking_prob;
+        let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
+        // P{Σ_{k ≥ i} X_k S_k ≤ budget | B}, by recursion over k.
+        fn within(i: usize, budget: f64, len: usize, s: &[f64], pk: &[f64]) -> f64 {
+            if i == s.len() {
+                return 1.0;
+            }
+            if budget < 0.0 {
+                return 0.0;
+            }
+            let mut p = (1.0 - pk[i]) * within(i + 1, budget, len, s, pk);
+            let top = ((budget / s[i]).floor() as usize).min(len);
+            if i + 1 == s.len() {
+                return p + pk[i] * top as f64 / len as f64;
+            }
+            for x in 1..=top {
+                p += pk[i] / len as f64 * within(i + 1, budget - x as f64 * s[i], len, s, pk);
+            }
+            p
+        }
+        let mut ok = (1.0 - pb) * within(0, d, m as usize, &s, &pk);
+        for b in 1..=bu {
+            ok += pb / bu as f64 * within(0, d, b + m as usize, &s, &pk);
+        }
+        (1.0 - ok).clamp(0.0, 1.0)
     }
 }
 
@@ -312,6 +362,39 @@ mod tests {
             let l: Vec<f64> = s.classes.iter().map(|c| c.network_latency).collect();
             assert!(l[0] < l[1] && l[1] < l[2], "r1={r1}: {l:?}");
         }
+    }
+
+    #[test]
+    fn deadline_miss_probability_of_a_single_real_time_class() {
+        // One real-time class: a single combination with S = 1 and P = 1, so
+        // Eq. (17) reduces to P{β ≤ D'} = Σ_B P_m(B) min(B + M, D')/(B + M).
+        let m = RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
+        let sol = m.solve().unwrap();
+        let pb = sol.classes[0].blocking_prob;
+        for d in [36.0f64, 42.0, 47.0, 80.0] {
+            let dp = d - 4.0;
+            let mut ok = (1.0 - pb) * (32.0f64.min(dp.floor()) / 32.0);
+            for b in 1..=96 {
+                let len = (b + 32) as f64;
+                ok += pb / 96.0 * (len.min(dp.floor()) / len);
+            }
+            let got = m.deadline_miss_probability(&sol, 0, d);
+            assert!((got - (1.0 - ok)).abs() < 1e-12, "D={d}: {got} vs {}", 1.0 - ok);
+        }
+        // A deadline beyond the worst case (B = 96, β = 128) is never missed.
+        assert_eq!(m.deadline_miss_probability(&sol, 0, 4.0 + 128.0), 0.0);
+    }
+
+    #[test]
+    fn deadline_miss_probability_falls_with_the_deadline() {
+        let m = RouterModel::table1(0.005, 0.0025, 0.01);
+        let sol = m.solve().unwrap();
+        for c in 0..2 {
+            let p: Vec<f64> = [38.0, 42.0, 47.0, 60.0, 100.0].iter().map(|&d| m.deadline_miss_probability(&sol, c, d)).collect();
+            assert!(p.windows(2).all(|w| w[1] <= w[0]) && p[0] > p[4], "class {c}: {p:?}");
+        }
+        // R1 (smaller Vtick, smaller sharing factor) misses less than R2.
+        assert!(m.deadline_miss_probability(&sol, 0, 42.0) < m.deadline_miss_probability(&sol, 1, 42.0));
     }
 
     #[test]
