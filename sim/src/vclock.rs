@@ -62,6 +62,41 @@ pub fn is_realtime(vtick: u64, vtick_width: u32) -> bool {
 }
 
 impl VirtualClockScheduler {
+
+    /// §8.4 step 2: among eligible real-time slots the smallest stamp (lowest
+    /// index on ties), else best effort round-robin from `be_ptr`; NONE if nothing.
+    fn pick(&self, eligible: u32, rt: u32) -> u32 {
+        let ert = eligible & rt;
+        if ert != 0 {
+            // Ascending k with a strict comparison keeps the lowest index on ties.
+            let mut m = ert;
+            let mut best = m.trailing_zeros();
+            let mut best_s = self.s[(best & 15) as usize];
+            m &= m - 1;
+            while m != 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                let s = self.s[(k & 15) as usize];
+                if s < best_s {
+                    best = k;
+                    best_s = s;
+                }
+            }
+            best
+        } else {
+            let be = eligible & !rt;
+            if be == 0 {
+                NONE
+            } else {
+                let hi = be & (u32::MAX << self.be_ptr);
+                if hi != 0 {
+                    hi.trailing_zeros()
+                } else {
+                    be.trailing_zeros()
+                }
+            }
+        }
+    }
     /// A scheduler in the reset state. `slots` 1..=16, `clock_width` 1..=32,
     /// `vtick_width` 1..=`clock_width` (a Vtick is at most `2^VTW - 2`, so a
     /// stamp `max(now, aux) + vtick` fits C+1 bits).
@@ -132,36 +167,7 @@ impl VirtualClockScheduler {
         self.fresh = fresh;
         self.rt = rt;
         self.pending = true;
-        let ert = eligible & rt;
-        self.winner = if ert != 0 {
-            // Smallest s; ascending k with a strict comparison keeps the lowest index on ties.
-            let mut m = ert;
-            let mut best = m.trailing_zeros();
-            let mut best_s = self.s[(best & 15) as usize];
-            m &= m - 1;
-            while m != 0 {
-                let k = m.trailing_zeros();
-                m &= m - 1;
-                let s = self.s[(k & 15) as usize];
-                if s < best_s {
-                    best = k;
-                    best_s = s;
-                }
-            }
-            best
-        } else {
-            let be = eligible & !rt;
-            if be == 0 {
-                NONE
-            } else {
-                let hi = be & (u32::MAX << self.be_ptr);
-                if hi != 0 {
-                    hi.trailing_zeros()
-                } else {
-                    be.trailing_zeros()
-                }
-            }
-        };
+        self.winner = self.pick(eligible, rt);
         (self.winner != NONE).then_some(self.winner as usize)
     }
 
@@ -199,35 +205,7 @@ impl VirtualClockScheduler {
         self.fresh = fresh;
         self.rt = rt;
         self.pending = true;
-        let ert = eligible & rt;
-        let w = if ert != 0 {
-            let mut m = ert;
-            let mut best = m.trailing_zeros();
-            let mut best_s = self.s[(best & 15) as usize];
-            m &= m - 1;
-            while m != 0 {
-                let k = m.trailing_zeros();
-                m &= m - 1;
-                let s = self.s[(k & 15) as usize];
-                if s < best_s {
-                    best = k;
-                    best_s = s;
-                }
-            }
-            best
-        } else {
-            let be = eligible & !rt;
-            if be == 0 {
-                NONE
-            } else {
-                let hi = be & (u32::MAX << self.be_ptr);
-                if hi != 0 {
-                    hi.trailing_zeros()
-                } else {
-                    be.trailing_zeros()
-                }
-            }
-        };
+        let w = self.pick(eligible, rt);
         self.winner = w;
         (w != NONE).then_some(w as usize)
     }
