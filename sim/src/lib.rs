@@ -53,8 +53,8 @@ mod vclock;
 
 pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use qos::{HeaderFields, LaneRegs};
-pub use router::{Router, RouterStats, VcState};
-pub use vclock::{is_realtime, VirtualClockScheduler, MAX_SLOTS};
+pub use router::{ComparisonError, ComparisonScheduler, Router, RouterStats, VcState};
+pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
 #[cfg(test)]
 mod reference;
@@ -64,3 +64,5 @@ mod qos_tests;
 mod tests;
 #[cfg(test)]
 mod vclock_tests;
+#[cfg(test)]
+mod fgfq_tests;

@@ -360,6 +360,13 @@ impl Core {
         c
     }
 
+    /// Makes every scheduling point the FGFQ comparison scheduler (in reset state).
+    pub(crate) fn use_fair_queueing(&mut self, cfg: &RouterConfig) {
+        for v in &mut self.vclk {
+            *v = VirtualClockScheduler::new_fair_queueing(self.m, cfg.clock_width(), cfg.header().vtick.width);
+        }
+    }
+
     pub(crate) fn reset(&mut self) {
         self.lanes_q.clear();
         self.ivc.fill(Ivc::default());

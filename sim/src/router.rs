@@ -35,6 +35,33 @@ use crate::qos::{Core, HeaderFields, LaneRegs};
 use crate::vclock::VirtualClockScheduler;
 use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 
+/// Schedulers the model can run in place of the configured one, to compare
+/// against it; they are not router configurations and have no RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ComparisonScheduler {
+    /// Fine-Grained Fair Queueing (001_… §III-D, Table II; docs/microarchitecture.md §10).
+    FineGrainedFairQueueing,
+}
+
+/// [`Router::new_comparison`] was asked for a scheduler the configuration cannot host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComparisonError {
+    pub which: ComparisonScheduler,
+    pub configured: Scheduler,
+}
+
+impl std::fmt::Display for ComparisonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?} replaces Fine-Grained VirtualClock at its scheduling points and needs router.scheduler = \"virtualclock\" (configured: {:?})",
+            self.which, self.configured
+        )
+    }
+}
+
+impl std::error::Error for ComparisonError {}
+
 /// Per-port state lives in fixed arrays of the largest legal size, indexed
 /// with `p & 31` / `i & 511`: the masks are no-ops for legal indices and let
 /// the compiler drop bounds checks from the hot loops.
@@ -284,6 +311,40 @@ impl Router {
     pub fn new(cfg: &RouterConfig) -> Router {
         let general = cfg.mode() != RouterMode::Unpartitioned || cfg.block_size() > 1;
         Self::with_engine(cfg, general)
+    }
+
+    /// A router in the reset state whose scheduling points run a model-only
+    /// comparison scheduler instead of the configured one (docs/microarchitecture.md
+    /// §10). No RTL implements it, so the result is never lockstep-checked;
+    /// everything else is [`Router::new`]'s. The scheduler replaces FGVC at
+    /// FGVC's points, so the configuration must use `scheduler = "virtualclock"`.
+    pub fn new_comparison(cfg: &RouterConfig, which: ComparisonScheduler) -> Result<Router, ComparisonError> {
+        Self::comparison_engine(cfg, which, cfg.mode() != RouterMode::Unpartitioned || cfg.block_size() > 1)
+    }
+
+    /// [`Router::new_comparison`] forced onto the general engine.
+    #[doc(hidden)]
+    pub fn new_comparison_general(cfg: &RouterConfig, which: ComparisonScheduler) -> Result<Router, ComparisonError> {
+        Self::comparison_engine(cfg, which, true)
+    }
+
+    fn comparison_engine(cfg: &RouterConfig, which: ComparisonScheduler, general: bool) -> Result<Router, ComparisonError> {
+        if cfg.scheduler() != Scheduler::Virtualclock {
+            return Err(ComparisonError { which, configured: cfg.scheduler() });
+        }
+        let mut r = Self::with_engine(cfg, general);
+        match which {
+            ComparisonScheduler::FineGrainedFairQueueing => {
+                // In reset state, so swapping the schedulers loses nothing.
+                for pt in &mut r.vclk {
+                    pt.sched = VirtualClockScheduler::new_fair_queueing(r.m, cfg.clock_width(), cfg.header().vtick.width);
+                }
+                if let Some(q) = &mut r.qos {
+                    q.use_fair_queueing(cfg);
+                }
+            }
+        }
+        Ok(r)
     }
 
     /// [`Router::new`] forced onto the general engine (for cross-checking

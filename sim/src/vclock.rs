@@ -11,6 +11,11 @@
 //!
 //! Values are held in `u64`, but every register value is `< 2^C` and every
 //! intermediate value `< 2^(C+1)` (the spec's C+1-bit arithmetic; C <= 32).
+//!
+//! [`VirtualClockScheduler::new_fair_queueing`] builds the model-only FGFQ
+//! comparison scheduler (docs/microarchitecture.md §10): the same registers,
+//! stamps, selection and rebasing, with `now` replaced by the fair-queueing
+//! system virtual time R. No RTL implements it.
 
 /// Largest number of slots (the largest legal `router.vcs`).
 pub const MAX_SLOTS: usize = 16;
@@ -50,6 +55,34 @@ pub struct VirtualClockScheduler {
     rebases: u64,
     saturations: u64,
     saturated_values: u64,
+
+    // ---- FGFQ only (§10); inert for VirtualClock
+    /// `now` is the virtual time R rather than the cycle count.
+    fq: bool,
+    /// Fraction bits of every time value: 0 for VirtualClock (bit-exact with
+    /// the RTL), [`FQ_FRAC_BITS`] for FGFQ, whose R moves by fractions of a cycle.
+    frac: u32,
+    /// Per slot: the (scaled) Vtick of its latest stamp, the slot's weight in
+    /// the fluid reference server while `aux[k] > now`.
+    weight: [u64; MAX_SLOTS],
+    /// Test-only planted bug, to show the FGFQ tests can fail.
+    #[cfg(test)]
+    pub(crate) mutant: FqMutant,
+}
+
+/// Fraction bits of FGFQ's virtual time (docs/microarchitecture.md §10.3).
+pub const FQ_FRAC_BITS: u32 = 16;
+
+/// Deliberate FGFQ bugs for the mutant checks in the tests.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) enum FqMutant {
+    #[default]
+    None,
+    /// Every slot counts as backlogged in the fluid server (R too slow).
+    AllSlotsWeighted,
+    /// R frozen: tags from `aux` alone, i.e. no system virtual time at all.
+    NoVirtualTime,
 }
 
 const NONE: u32 = u32::MAX;
@@ -122,13 +155,84 @@ impl VirtualClockScheduler {
             rebases: 0,
             saturations: 0,
             saturated_values: 0,
+            fq: false,
+            frac: 0,
+            weight: [0; MAX_SLOTS],
+            #[cfg(test)]
+            mutant: FqMutant::None,
         }
     }
 
-    /// Reset values (§8.3) and zeroed statistics.
+    /// The model-only Fine-Grained Fair Queueing scheduler (docs/microarchitecture.md
+    /// §10) in its reset state, with the parameters of [`Self::new`]: `now`,
+    /// `aux` and `stamp` hold virtual time in units of `2^-FQ_FRAC_BITS`
+    /// cycles, and C counts whole cycles of virtual time (the limit for
+    /// rebasing is `2^(C + FQ_FRAC_BITS)`).
+    pub fn new_fair_queueing(slots: usize, clock_width: u32, vtick_width: u32) -> Self {
+        let mut s = Self::new(slots, clock_width, vtick_width);
+        s.fq = true;
+        s.frac = FQ_FRAC_BITS;
+        s.lim = 1u64 << (clock_width + FQ_FRAC_BITS);
+        s
+    }
+
+    /// Whether this is the FGFQ comparison scheduler.
+    pub fn is_fair_queueing(&self) -> bool {
+        self.fq
+    }
+
+    /// Reset values (§8.3) and zeroed statistics; the kind (FGVC/FGFQ) stays.
     pub fn reset(&mut self) {
         let (m, c, vtw) = (self.m as usize, self.c, 64 - self.be_marker.leading_zeros());
-        *self = Self::new(m, c, vtw);
+        #[cfg(test)]
+        let mutant = self.mutant;
+        *self = if self.fq { Self::new_fair_queueing(m, c, vtw) } else { Self::new(m, c, vtw) };
+        #[cfg(test)]
+        {
+            self.mutant = mutant;
+        }
+    }
+
+    /// FGFQ: the virtual time R after one cycle of the fluid reference server
+    /// (§10.2), starting from `r` with the backlog given by `aux`/`weight`.
+    /// R runs at 1 / (sum of 1/Vtick over the backlogged slots) per cycle,
+    /// piecewise: a slot stops being backlogged when R reaches its `aux`.
+    fn fluid_cycle(&self, mut r: u64) -> u64 {
+        #[cfg(test)]
+        if self.mutant == FqMutant::NoVirtualTime {
+            return r;
+        }
+        let unit = (1u64 << self.frac) as f64;
+        let mut t = 1.0f64;
+        loop {
+            // w: cycles of real time per cycle of virtual time.
+            let mut w = 0.0f64;
+            let mut next = u64::MAX;
+            for k in 0..self.m as usize {
+                let a = self.aux[k];
+                if a > r {
+                    w += unit / self.weight[k].max(1) as f64;
+                    next = next.min(a);
+                } else {
+                    #[cfg(test)]
+                    if self.mutant == FqMutant::AllSlotsWeighted && self.weight[k] != 0 {
+                        w += unit / self.weight[k] as f64;
+                    }
+                }
+            }
+            if next == u64::MAX {
+                // Nothing backlogged: R holds (every aux <= R, so max(R, aux) = R).
+                return r;
+            }
+            let need = (next - r) as f64 / unit * w;
+            if need <= t {
+                t -= need;
+                r = next;
+            } else {
+                // Floor: R never overtakes the fluid server.
+                return (r + (t * unit / w) as u64).min(next);
+            }
+        }
     }
 
     /// Steps 1 and 2 of §8.4. `present` and `eligible` are slot bit masks
@@ -154,7 +258,7 @@ impl VirtualClockScheduler {
             if v != 0 && v != self.be_marker {
                 debug_assert!(v < self.be_marker);
                 fresh |= 1 << k;
-                self.s[k] = self.now.max(self.aux[k]) + v;
+                self.s[k] = self.now.max(self.aux[k]) + (v << self.frac);
             }
         }
         let mut m = stamped;
@@ -194,7 +298,7 @@ impl VirtualClockScheduler {
         while m != 0 {
             let k = (m.trailing_zeros() & 15) as usize;
             m &= m - 1;
-            self.s[k] = self.now.max(self.aux[k]) + vtick(k);
+            self.s[k] = self.now.max(self.aux[k]) + (vtick(k) << self.frac);
         }
         let mut m = stamped;
         while m != 0 {
@@ -226,7 +330,8 @@ impl VirtualClockScheduler {
         debug_assert!(self.pending, "update without grant");
         self.pending = false;
         let lim = self.lim;
-        let mut now = self.now + 1;
+        // FGFQ's R moves after this cycle's arrivals are known (below).
+        let mut now = if self.fq { self.now } else { self.now + 1 };
         // Step 3.
         let won = if took_effect && self.winner != NONE { 1u32 << self.winner } else { 0 };
         let mut big = now >= lim;
@@ -235,6 +340,9 @@ impl VirtualClockScheduler {
             let k = (m.trailing_zeros() & 15) as usize;
             m &= m - 1;
             let s = self.s[k];
+            if self.fq {
+                self.weight[k] = s - self.now.max(self.aux[k]);
+            }
             self.aux[k] = s;
             big |= s >= lim;
             if won & (1 << k) == 0 {
@@ -249,6 +357,10 @@ impl VirtualClockScheduler {
             } else {
                 self.be_ptr = if self.winner + 1 == self.m { 0 } else { self.winner + 1 };
             }
+        }
+        if self.fq {
+            now = self.fluid_cycle(now);
+            big |= now >= lim;
         }
         // Step 4. Only `now'` and this cycle's stamps can reach 2^C: every
         // other value is a register (< 2^C) or 0.
@@ -302,6 +414,18 @@ impl VirtualClockScheduler {
     pub fn advance_idle(&mut self, cycles: u64) {
         debug_assert!(!self.pending);
         debug_assert!(self.stamped == 0, "advance_idle with a waiting flit");
+        if self.fq {
+            // Cycle by cycle while the fluid server is backlogged (a few
+            // cycles per flit stamped recently), so that lazy catching-up
+            // rounds exactly as per-cycle updates do; then R holds. R never
+            // passes the largest aux (< 2^(C+F)), so nothing rebases.
+            let mut left = cycles;
+            while left != 0 && self.aux[..self.m as usize].iter().any(|&a| a > self.now) {
+                self.now = self.fluid_cycle(self.now);
+                left -= 1;
+            }
+            return;
+        }
         let t = self.now + cycles;
         let wraps = t >> self.c;
         if wraps != 0 {

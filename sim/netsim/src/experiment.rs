@@ -17,9 +17,32 @@ pub struct Experiment {
     pub workload: Workload,
     #[serde(default)]
     pub run: Run,
+    #[serde(default)]
+    pub model: Model,
     /// Only in sweep files: dotted key -> list of values (see `sweep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
+}
+
+/// Simulator-only choices that are not router configurations: nothing here
+/// reaches the RTL generator.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    #[serde(default)]
+    pub scheduler: ModelScheduler,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelScheduler {
+    /// The routers run `router.scheduler`, as the RTL would.
+    #[default]
+    Router,
+    /// Fine-Grained Fair Queueing (docs/microarchitecture.md §10) in place of
+    /// the configured Fine-Grained VirtualClock: a model-only comparison
+    /// (001_… Table II), never lockstep-checked.
+    Fgfq,
 }
 
 /// Physical units: the cycle time is one flit time on a link.
@@ -302,6 +325,16 @@ impl Experiment {
                 return Err(ferr("workload.trace_file", "missing".into(), "required with realtime = \"trace\"".into()));
             };
             crate::workload::read_trace(&dir.join(t)).map_err(ExperimentError::Trace)?;
+        }
+        if self.model.scheduler == ModelScheduler::Fgfq && self.router.scheduler != wormqos_config::Scheduler::Virtualclock {
+            return Err(ferr(
+                "model.scheduler",
+                "\"fgfq\"".into(),
+                format!(
+                    "FGFQ replaces Fine-Grained VirtualClock at its scheduling points and needs router.scheduler = \"virtualclock\" (is {:?})",
+                    self.router.scheduler
+                ),
+            ));
         }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {

@@ -7,7 +7,7 @@
 //! delay beyond the routers' own output registers, which is what the RTL
 //! routers wired port to port do.
 
-use crate::experiment::{BestEffort, RealTime, Validated};
+use crate::experiment::{BestEffort, ModelScheduler, RealTime, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
 use crate::topology::Peer;
 use crate::workload::{self, FlowKind, FrameSizer, Message};
@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
-use wormqos_sim::{LinkFlit, Router, RouterInputs, VcState};
+use wormqos_sim::{ComparisonScheduler, LinkFlit, Router, RouterInputs, VcState};
 
 /// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
 pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
@@ -205,7 +205,15 @@ impl<'a> Sim<'a> {
         let e = &v.exp;
         let w = &e.workload;
         let m = cfg0.vcs();
-        let routers: Vec<Router> = v.configs.iter().map(Router::new).collect();
+        let routers: Vec<Router> = match v.exp.model.scheduler {
+            ModelScheduler::Router => v.configs.iter().map(Router::new).collect(),
+            ModelScheduler::Fgfq => v
+                .configs
+                .iter()
+                .map(|c| Router::new_comparison(c, ComparisonScheduler::FineGrainedFairQueueing))
+                .collect::<Result<_, _>>()
+                .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"fgfq\": {e}", v.file)))?,
+        };
         let inputs = v.configs.iter().map(RouterInputs::idle).collect();
         let classes = cfg0.traffic_classes() as u8;
         let nis: Vec<Ni> = v
