@@ -147,6 +147,14 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         table.push(lit(pw, port as u64)?);
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let avc_tab = crate::router::avc_table(&mut md, d)?;
+    let avc_o = if avc_tab.is_some() {
+        md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
+        Some(md.output("avc_o", m * m)?)
+    } else {
+        None
+    };
+    let mut avcs = vec![];
     let stored_dummy = if d.is(Mutant::PreDummyBitDropped) {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT pre-dummy-bit-dropped: the incoming dummy bit is lost");
         let x = md.wire_of("in_dummy_unused", &dummy.e())?;
@@ -457,6 +465,16 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             clss.push(cls_of(&c, d.s)?);
         }
 
+        if let Some(tab) = &avc_tab {
+            // hdr holds the destination the route was computed from, so the
+            // set is looked up from it rather than kept in another register.
+            let dest = if d.is(Mutant::SkipRcStage) {
+                Expr::mux(&is_idle, &rc_src.e().part(0, d.dw)?, &hdr_q.e().part(0, d.dw)?)?
+            } else {
+                hdr_q.e().part(0, d.dw)?
+            };
+            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
+        }
         let routed_req = Expr::mux(&is_routed.land(&preempt.e().lnot()?)?, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
         let (req, vroute) = if d.is(Mutant::SkipRcStage) {
             let r = routed_req.or(&Expr::mux(&rc_ok.e(), &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
@@ -488,6 +506,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     if let (Some(a), Some(c)) = (accel_o, cls_o) {
         md.assign(&a.lv(), &cat_lsb_first(&accels)?)?;
         md.assign(&c.lv(), &cat_lsb_first(&clss)?)?;
+    }
+    if let Some(ao) = avc_o {
+        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
     }
     Ok(md)
 }

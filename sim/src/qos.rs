@@ -200,6 +200,10 @@ pub(crate) struct Core {
     word_mask: [u64; MAX_FLIT_WORDS],
     vc_id_mask: u8,
     route_lut: Vec<u8>,
+    /// §2 allowed output VCs `A(d)` of every destination code (every VC
+    /// without `topology.route_vcs`); read through `hdr.dest`, which holds
+    /// the destination the route was computed from.
+    allowed_lut: Vec<u32>,
     va_words: usize,
 
     // ---- state
@@ -316,6 +320,7 @@ impl Core {
             }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             route_lut: (0..codes as u64).map(|d| cfg.route(d) as u8).collect(),
+            allowed_lut: (0..codes as u64).map(|d| cfg.route_vcs(d)).collect(),
             va_words,
             lanes_q: Rings::new(nm * lanes, cfg.input_buffer_depth()),
             ivc: vec![Ivc::default(); nm],
@@ -666,7 +671,7 @@ impl Core {
                             let c = self.cls(d.hdr.class);
                             self.va_any[o] = true;
                             self.va_maxc[o] = self.va_maxc[o].max(c as u8);
-                            let free = !self.allocated[o] & ((1u64 << m) - 1) as u32;
+                            let free = !self.allocated[o] & ((1u64 << m) - 1) as u32 & self.allowed_lut[d.hdr.dest as usize];
                             let sat = match &self.part {
                                 Some(pm) => free & pm[c as usize] != 0,
                                 None => free != 0,
@@ -688,9 +693,10 @@ impl Core {
             let req = &self.va_req[o * vw..o * vw + vw];
             if let Some(i) = rr_pick_wide(req, self.va_ptr[o] as usize) {
                 let c = self.cls(self.ivc[i].hdr.class);
+                let allowed = free & self.allowed_lut[self.ivc[i].hdr.dest as usize];
                 let avail = match &self.part {
-                    Some(pm) => free & pm[c as usize],
-                    None => free,
+                    Some(pm) => allowed & pm[c as usize],
+                    None => allowed,
                 };
                 self.va_grant[o] = Some((i as u16, avail.trailing_zeros() as u8));
             }

@@ -85,6 +85,9 @@ pub enum ErrorKind {
     WrongPort,
     /// Traditional / non-preemptive: a header on an output VC of another class.
     WrongClassVc,
+    /// `topology.route_vcs`: a header on an output VC outside the allowed set
+    /// of its destination.
+    DisallowedVc,
     /// A non-head flit on an output VC that carries no message.
     NotAHead,
     /// A header that matches no injected message.
@@ -111,6 +114,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Reordered => "flit out of order (dropped or reordered)",
             ErrorKind::WrongPort => "message on the wrong output port",
             ErrorKind::WrongClassVc => "header on an output VC reserved for another class",
+            ErrorKind::DisallowedVc => "header on an output VC outside its destination's allowed set",
             ErrorKind::NotAHead => "non-head flit on an output VC that carries no message",
             ErrorKind::UnknownHead => "header of no injected message",
             ErrorKind::HeadInsideMessage => "head flit inside an unfinished message",

@@ -1,0 +1,118 @@
+//! Allowed output VC sets (`topology.route_vcs`, docs/microarchitecture.md §2,
+//! §6 stage 3, §10) in RTL lockstep with the golden model: a router of a
+//! 4-ary 2-cube torus with the dateline sets the network simulator builds
+//! (foundation engine), and small hand-built tables combined with a static
+//! partition (NP) and with preemption (P + acceleration) on the general
+//! engine. Besides RTL == model every cycle, a model-free check requires every
+//! header to leave on a VC of its destination's set. The planted bug
+//! `route-vcs-ignored` must be caught by both.
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+use wormqos_config::RouterConfig;
+use wormqos_hdl::Mutant;
+use wormqos_sim::Router;
+use wormqos_testbench::lockstep::{run_lockstep, run_single, LockstepError, LockstepOptions};
+use wormqos_testbench::scoreboard::ErrorKind;
+
+/// Router 14 of a 4-ary 2-cube (coordinates (2, 3)), 4 VCs: dateline class 0
+/// = VCs 0-1, class 1 = VCs 2-3, ejection any.
+fn torus_router() -> RouterConfig {
+    let text = r#"
+name = "torus4"
+[router]
+ports = 5
+vcs = 4
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "torus"
+k = 4
+n = 2
+[workload]
+load = 0.1
+"#;
+    let v = wormqos_netsim::Experiment::from_str(text, "torus4.toml", PathBuf::new()).unwrap_or_else(|e| panic!("{e}"));
+    v.configs[14].clone()
+}
+
+fn small(name: &str, router: &str, topology: &str) -> RouterConfig {
+    let text = format!(
+        "name = \"{name}\"\n[router]\nports = 3\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n\
+         clock_width = 8\nvtick_width = 8\n{router}[topology]\n{topology}"
+    );
+    RouterConfig::from_toml_str(&text, name).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn opts(cycles: u64, seed: u64) -> LockstepOptions {
+    LockstepOptions { cycles, seed, drain_limit: 20_000, waveform_dir: Some(waveform_dir()), ..Default::default() }
+}
+
+fn lockstep(cfg: &RouterConfig, cycles: u64, seed: u64) {
+    let mut dut = rtl(cfg, None);
+    let mut model = Router::new(cfg);
+    let mut o = opts(cycles, seed);
+    o.traffic = traffic_for(cfg);
+    o.traffic.injection_rate = 0.7;
+    let report = run_lockstep(cfg, &mut dut, &mut model, &o).unwrap_or_else(|e| panic!("{}: {e}", cfg.name()));
+    eprintln!("{}: {report}", cfg.name());
+    assert!(report.cycles >= cycles);
+    assert_eq!(report.flits_delivered, report.flits_injected);
+    assert_eq!(report.messages_delivered, report.messages_injected);
+    assert!(report.scoreboard.delivered_per_port.iter().all(|&n| n > 0), "an output port saw no traffic: {report}");
+    assert!(report.stimulus.source_credit_blocked > 0, "no backpressure: {report}");
+}
+
+#[test]
+fn torus_router_dateline_sets_rtl_equals_model() {
+    let cfg = torus_router();
+    let t = cfg.route_vc_table().unwrap();
+    // At (2, 3): to (0, 0) +x over 3 -> 0 (the wrap: class 0); to (1, 0) -x
+    // straight to 1 (class 1); to (2, 0) +y over the y wrap 3 -> 0 (class 0);
+    // to (2, 2) -y (class 1); destination 14 is this router's endpoint.
+    assert_eq!((cfg.route(0), cfg.route(1), cfg.route(2), cfg.route(10), cfg.route(14)), (1, 2, 3, 4, 0));
+    assert_eq!((t[0], t[1], t[2], t[10], t[14]), (0b0011, 0b1100, 0b0011, 0b1100, 0b1111));
+    assert!(!Router::new(&cfg).is_general());
+    lockstep(&cfg, 30_000, 21);
+}
+
+#[test]
+fn route_vcs_with_partition_and_preemption_rtl_equals_model() {
+    // NP, classes [1, 1, 0, 0]: every set meets both classes.
+    let np = small(
+        "rvnp",
+        "vcs = 4\ncrossbar = \"full\"\nscheduler = \"virtualclock\"\nmode = \"non_preemptive\"\ntraffic_classes = 2\nvc_classes = [1, 1, 0, 0]\n",
+        "kind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [5, 10, 15, 9, 6]\n",
+    );
+    assert!(Router::new(&np).is_general());
+    lockstep(&np, 25_000, 22);
+    let p = small(
+        "rvpa",
+        "vcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n",
+        "kind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [1, 2, 3, 1, 2]\n",
+    );
+    lockstep(&p, 25_000, 23);
+}
+
+#[test]
+fn route_vcs_ignored_is_caught_with_and_without_the_model() {
+    let cfg = torus_router();
+    assert!(Mutant::RouteVcsIgnored.applies_to(&cfg));
+    run_single(&cfg, &mut rtl(&cfg, None), &opts(20_000, 5)).unwrap_or_else(|e| panic!("{e}"));
+
+    let mut dut = rtl(&cfg, Some(Mutant::RouteVcsIgnored));
+    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &opts(20_000, 5)).err().expect("route-vcs-ignored escaped lockstep");
+    let LockstepError::Mismatch(m) = &err else { panic!("expected a mismatch, got {err}") };
+    eprintln!("lockstep: caught at cycle {} on {}", m.cycle, m.signal);
+
+    let mut dut = rtl(&cfg, Some(Mutant::RouteVcsIgnored));
+    let err = run_single(&cfg, &mut dut, &opts(20_000, 5)).err().expect("route-vcs-ignored escaped the allowed-set check");
+    let LockstepError::Conservation { source, .. } = &err else { panic!("expected the allowed-set check, got {err}") };
+    assert_eq!(source.kind, ErrorKind::DisallowedVc, "{err}");
+    eprintln!("model-free: {err}");
+}
