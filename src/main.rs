@@ -101,7 +101,7 @@ fn main() -> ExitCode {
                 let scope = if m.is_qos() {
                     "QoS modes (see Mutant::applies_to)"
                 } else if m.is_routing() {
-                    "topology.route_vcs"
+                    "topology.route_vcs / route_links (see Mutant::applies_to)"
                 } else if m.is_virtualclock() {
                     "scheduler = virtualclock"
                 } else {

@@ -28,6 +28,8 @@ pub const VTICK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const CLOCK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const BLOCK_SIZE_RANGE: (u32, u32) = (1, 64);
 pub const TARGET_MHZ_RANGE: (u32, u32) = (1, 1000);
+/// Parallel output ports a destination may choose among (`route_links`).
+pub const ROUTE_LINKS_RANGE: (u32, u32) = (1, 8);
 
 /// Crossbar organisation (MediaWorm §III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -137,10 +139,17 @@ pub enum Topology {
     /// output VCs its header may be allocated (bit u = output VC u), e.g.
     /// the dateline VC classes of a torus (docs/microarchitecture.md §6,
     /// stage 3); by default every VC.
+    ///
+    /// `route_links`, when given, lists for every destination the number g
+    /// of parallel output ports `routes[d] .. routes[d] + g - 1` it may
+    /// leave on; RC picks the one with the most free output VCs
+    /// (docs/microarchitecture.md §2). By default 1.
     Network {
         routes: Vec<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         route_vcs: Option<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route_links: Option<Vec<u32>>,
     },
 }
 
@@ -311,6 +320,8 @@ pub struct RouterConfig {
     routes: Vec<u32>,
     /// Allowed output VCs per destination (bitmask), empty when not given.
     route_vcs: Vec<u32>,
+    /// Parallel output ports per destination, empty when not given.
+    route_links: Vec<u32>,
     classes: u32,
     /// Class of every VC in the partitioned modes, empty otherwise.
     vc_class: Vec<u32>,
@@ -441,7 +452,33 @@ impl RouterConfig {
                 t
             }
         };
-        Ok(RouterConfig { file, header, routes, route_vcs, classes, vc_class })
+        let route_links = match &file.topology {
+            Topology::Network { route_links: Some(g), .. } => {
+                if g.len() != routes.len() {
+                    return Err(ConfigError::field(
+                        "topology.route_links",
+                        format!("{} entries", g.len()),
+                        format!("one group size per destination: exactly {} entries", routes.len()),
+                    ));
+                }
+                for (d, (&n, &p)) in g.iter().zip(&routes).enumerate() {
+                    let most = ROUTE_LINKS_RANGE.1.min(r.ports - p);
+                    if n < ROUTE_LINKS_RANGE.0 || n > most {
+                        return Err(ConfigError::field(
+                            format!("topology.route_links[{d}]"),
+                            n,
+                            format!(
+                                "the parallel ports routes[{d}] = {p} .. {p} + g - 1 must exist (router.ports = {}) and g <= {}: allowed range 1..={most}",
+                                r.ports, ROUTE_LINKS_RANGE.1
+                            ),
+                        ));
+                    }
+                }
+                g.clone()
+            }
+            _ => Vec::new(),
+        };
+        Ok(RouterConfig { file, header, routes, route_vcs, route_links, classes, vc_class })
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
@@ -564,6 +601,21 @@ impl RouterConfig {
     /// Output port for a destination code as carried in a header.
     pub fn route(&self, dest: u64) -> usize {
         self.routes.get(dest as usize).copied().unwrap_or(0) as usize
+    }
+    /// `topology.route_links` as validated (group size 1..=8 per
+    /// destination), `None` when every destination has one output port.
+    pub fn route_link_table(&self) -> Option<&[u32]> {
+        if self.route_links.is_empty() {
+            None
+        } else {
+            Some(&self.route_links)
+        }
+    }
+    /// Number of parallel output ports `route(dest) ..` a destination code
+    /// may leave on: its `route_links` entry, 1 without the table or for a
+    /// code at or above `endpoints()`.
+    pub fn route_links(&self, dest: u64) -> usize {
+        self.route_links.get(dest as usize).copied().unwrap_or(1) as usize
     }
     /// `topology.route_vcs` as validated (one non-empty mask of output VCs
     /// per destination), `None` when every destination may use every VC.
@@ -973,6 +1025,18 @@ scheduler = "round_robin"
         assert!(msg.contains("topology.route_vcs[1]") && msg.contains("= 0") && msg.contains("1..=15"), "{msg}");
         let msg = err(&net("route_vcs = [3, 16, 15]\n")).to_string();
         assert!(msg.contains("topology.route_vcs[1]") && msg.contains("= 16") && msg.contains("1..=15"), "{msg}");
+        // Parallel links: destination 1 may use ports 1 and 2, destination 2 ports 2..=4.
+        let c = RouterConfig::from_toml_str(&net("route_links = [1, 2, 3]\n"), "t").unwrap();
+        assert_eq!((c.route_links(0), c.route_links(1), c.route_links(2), c.route_links(3)), (1, 2, 3, 1));
+        assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
+        assert_eq!(plain.route_link_table(), None);
+        // Port 2 + 4 links would need port 5 of 5 ports (0..=4).
+        let msg = err(&net("route_links = [1, 2, 4]\n")).to_string();
+        assert!(msg.contains("topology.route_links[2]") && msg.contains("1..=3"), "{msg}");
+        let msg = err(&net("route_links = [1, 0, 1]\n")).to_string();
+        assert!(msg.contains("topology.route_links[1]") && msg.contains("1..=4"), "{msg}");
+        let msg = err(&net("route_links = [1, 1]\n")).to_string();
+        assert!(msg.contains("topology.route_links") && msg.contains("exactly 3 entries"), "{msg}");
         // Also on a single switch, whose endpoints are its ports.
         let ss = base() + "[topology]\nkind = \"single_switch\"\nroute_vcs = [1, 2, 4, 8, 15]\n";
         assert_eq!(RouterConfig::from_toml_str(&ss, "t").unwrap().route_vcs(3), 8);

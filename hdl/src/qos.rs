@@ -119,6 +119,12 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
     let acc_set = if d.accel { Some(md.input("acc_set_i", m)?) } else { None };
+    let free_cnt = if d.links.is_some() {
+        md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
+        Some(md.input("free_cnt_i", n * d.fcw())?)
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", m * n)?;
     let va_route_o = md.output("va_route_o", m * pw)?;
     let st_req_o = md.output("st_req_o", m)?;
@@ -148,6 +154,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
     let avc_tab = crate::router::avc_table(&mut md, d)?;
+    let ltabs = crate::router::link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
         md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
         Some(md.output("avc_o", m * m)?)
@@ -303,7 +310,10 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             &format!("{t}_rc_src"),
             &Expr::mux(&susp_sl.e(), &hs_top.e(), &front_sl.e().part(0, hw)?)?,
         )?;
-        let rc_route = md.wire_of(&format!("{t}_rc_route"), &table.e().elem_dyn(&rc_src.e().part(0, d.dw)?, pw)?)?;
+        let rc_dest = rc_src.e().part(0, d.dw)?;
+        let first = table.e().elem_dyn(&rc_dest, pw)?;
+        let chosen = crate::router::link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
             &preempt.e().lnot()?.land(&is_idle)?.land(&susp_sl.e().lor(&has_sl.e())?)?,

@@ -54,6 +54,10 @@ pub(crate) struct Dims {
     /// Allowed output VCs per destination (§2 `route_vcs`), if the table is
     /// given (and not dropped by the `route-vcs-ignored` mutant).
     pub avc: Option<Vec<u32>>,
+    /// Parallel output ports per destination (§2 `route_links`), if some
+    /// destination has more than one (and not dropped by the
+    /// `link-choice-first` mutant).
+    pub links: Option<Vec<u32>>,
 }
 
 impl Dims {
@@ -89,6 +93,10 @@ impl Dims {
             vcc: cfg.vc_classes().map(|v| v.to_vec()),
             accel: cfg.acceleration(),
             b: cfg.block_size(),
+            links: match mutant {
+                Some(Mutant::LinkChoiceFirst) => None,
+                _ => cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec()),
+            },
             avc: match mutant {
                 Some(Mutant::RouteVcsIgnored) => None,
                 _ => cfg.route_vc_table().map(|t| t.to_vec()),
@@ -139,6 +147,10 @@ impl Dims {
         self.crossbar == Crossbar::Full && self.vclock()
     }
     /// Output VC buffer entry width: `{vtick (vc_at_c only), head, tail, data}`.
+    /// Width of a free-output-VC count 0..=M.
+    pub fn fcw(&self) -> u32 {
+        clog2(self.m as u64 + 1)
+    }
     fn obw(&self) -> u32 {
         self.fw + if self.vc_at_c() { self.vtw } else { 0 }
     }
@@ -177,6 +189,49 @@ pub(crate) fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     Ok(Some(md.wire_of("avc_table", &cat_lsb_first(&entries)?)?))
 }
 
+/// The tables of RC's choice among a destination's parallel ports (§2
+/// `route_links`), one per group position j >= 1: entry = first port + j
+/// inside the group, else the first port again (which then cannot win the
+/// strict comparison of [`link_choice`]). Empty without the table.
+pub(crate) fn link_tables(md: &mut Module, d: &Dims) -> Result<Vec<Sig>> {
+    let Some(g) = &d.links else { return Ok(vec![]) };
+    md.comment("Parallel links: entry d of link<j>_table = the j-th port of destination d's group.");
+    let groups = g.iter().copied().max().unwrap_or(1);
+    let mut tables = vec![];
+    for j in 1..groups {
+        let entries = (0..1u32 << d.dw)
+            .map(|c| {
+                let first = d.routes.get(c as usize).copied().unwrap_or(0);
+                let size = g.get(c as usize).copied().unwrap_or(1);
+                lit(d.pw, if j < size { (first + j) as u64 } else { first as u64 })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb_first(&entries)?)?);
+    }
+    Ok(tables)
+}
+
+/// RC's port among the group (§2): the candidate with the most free output
+/// VCs (`free_cnt`, start of cycle) wins, ties to the earlier position, i.e.
+/// the lower port; `base` is the first port.
+pub(crate) fn link_choice(md: &mut Module, d: &Dims, tag: &str, dest: &Expr, base: &Expr, free_cnt: Option<&Sig>, tables: &[Sig]) -> Result<Expr> {
+    let Some(free_cnt) = free_cnt else { return Ok(base.clone()) };
+    let (pw, fcw) = (d.pw, d.fcw());
+    let mut best = md.wire_of(&format!("{tag}_lc_port0"), base)?;
+    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.e().elem_dyn(&best.e(), fcw)?)?;
+    for (k, table) in tables.iter().enumerate() {
+        let j = k + 1;
+        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.e().elem_dyn(dest, pw)?)?;
+        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.e().elem_dyn(&cand.e(), fcw)?)?;
+        let more = best_cnt.e().lt(&cnt.e())?;
+        best = md.wire_of(&format!("{tag}_lc_port{j}"), &Expr::mux(&more, &cand.e(), &best.e())?)?;
+        if j < tables.len() {
+            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &Expr::mux(&more, &cnt.e(), &best_cnt.e())?)?;
+        }
+    }
+    Ok(best.e())
+}
+
 pub(crate) const IDLE: u64 = 0;
 pub(crate) const ROUTED: u64 = 1;
 pub(crate) const ACTIVE: u64 = 2;
@@ -200,6 +255,12 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
+    let free_cnt = if d.links.is_some() {
+        md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
+        Some(md.input("free_cnt_i", n * d.fcw())?)
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", m * n)?;
     let va_route_o = md.output("va_route_o", m * pw)?;
     let st_req_o = md.output("st_req_o", m)?;
@@ -243,6 +304,7 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
     let avc_tab = avc_table(&mut md, d)?;
+    let ltabs = link_tables(&mut md, d)?;
 
     let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
     let mut va_reqs = vec![];
@@ -280,7 +342,9 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
         let dest = front.e().slice(d.dw - 1, 0)?;
-        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &table.e().elem_dyn(&dest, pw)?)?;
+        let first = table.e().elem_dyn(&dest, pw)?;
+        let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
         let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
         let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
         let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
@@ -432,10 +496,24 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
     let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+    let free_cnt_o = if d.links.is_some() {
+        md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
+        Some(md.output("free_cnt_o", d.fcw())?)
+    } else {
+        None
+    };
     let victim_o = if d.accel { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
     let free = md.wire_of("free", &alloc_q.e().not())?;
+    if let Some(fc) = &free_cnt_o {
+        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.fcw())).collect::<Result<Vec<_>>>()?;
+        let mut sum = terms[0].clone();
+        for t in &terms[1..] {
+            sum = sum.add(t)?;
+        }
+        md.assign(&fc.lv(), &sum)?;
+    }
     let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
     let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
         if cls_i.is_none() {
@@ -859,6 +937,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     };
     let cls_all = if d.need_cls() { Some(t.wire("cls_all", nm * d.clw)?) } else { None };
     let avc_all = if d.avc.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
+    let free_cnt_all = if d.links.is_some() { Some(t.wire("free_cnt_all", n * d.fcw())?) } else { None };
     let (accel_all, acc_set) = if d.accel { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
@@ -898,6 +977,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(a) = &avc_all {
             conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
         }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_i", f.e()));
+        }
         if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
             conns.push(("accel_o", a.e().part(pi * m, m)?));
             conns.push(("acc_set_i", s.e().part(pi * m, m)?));
@@ -931,6 +1013,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(a) = &avc_all {
             conns.push(("avc_i", a.e()));
+        }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_o", f.e().part(o * d.fcw(), d.fcw())?));
         }
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm)?;

@@ -333,6 +333,9 @@ fn qos_configs() -> Vec<RouterConfig> {
         // Allowed output VC sets (topology.route_vcs) alone, with a partition, and with preemption.
         qos_config("qrv", 3, 3, "multiplexed", "scheduler = \"round_robin\"\n[topology]\nkind = \"single_switch\"\nroute_vcs = [1, 6, 3]\n"),
         qos_config("qrvnp", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\ntraffic_classes = 2\nvc_classes = [1, 1, 0, 0]\n[topology]\nkind = \"single_switch\"\nroute_vcs = [5, 10, 15]\n"),
+        // Parallel links (topology.route_links), also with allowed VC sets and preemption.
+        qos_config("qlk", 4, 2, "multiplexed", "scheduler = \"round_robin\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"),
+        qos_config("qlkp", 4, 3, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 2]\nroute_links = [1, 2, 3, 2]\nroute_vcs = [7, 3, 6, 5]\n"),
         qos_config("qrvpa", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [1, 2, 3, 1, 2]\n"),
     ]
 }

@@ -204,6 +204,12 @@ pub(crate) struct Core {
     /// without `topology.route_vcs`); read through `hdr.dest`, which holds
     /// the destination the route was computed from.
     allowed_lut: Vec<u32>,
+    /// §2 parallel output ports of every destination code (1 without
+    /// `topology.route_links`), and whether any code has more than one.
+    links_lut: Vec<u8>,
+    multi_link: bool,
+    /// Scratch: free output VCs of each port at the start of the cycle.
+    free_start: Vec<u32>,
     va_words: usize,
 
     // ---- state
@@ -321,6 +327,9 @@ impl Core {
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             route_lut: (0..codes as u64).map(|d| cfg.route(d) as u8).collect(),
             allowed_lut: (0..codes as u64).map(|d| cfg.route_vcs(d)).collect(),
+            links_lut: (0..codes as u64).map(|d| cfg.route_links(d) as u8).collect(),
+            multi_link: cfg.route_link_table().is_some(),
+            free_start: vec![0; n],
             va_words,
             lanes_q: Rings::new(nm * lanes, cfg.input_buffer_depth()),
             ivc: vec![Ivc::default(); nm],
@@ -372,6 +381,7 @@ impl Core {
         self.ob.clear();
         self.credits.fill(self.dd);
         self.allocated.fill(0);
+        self.free_start.fill(0);
         self.owner.fill(0);
         self.va_ptr.fill(0);
         self.xa_ptr.fill(0);
@@ -474,6 +484,11 @@ impl Core {
         // flit, or ACTIVE waiting for flits with nothing to offer).
         let mut busy_in = 0u32;
         let mut busy_out = 0u32;
+        if self.multi_link {
+            for o in 0..n {
+                self.free_start[o] = (!self.allocated[o] & vc_all).count_ones();
+            }
+        }
         for p in 0..n {
             busy_in |= ((self.pflits[p] | self.pextra[p] != 0) as u32) << p;
             busy_out |= ((self.oflits[p] != 0) as u32) << p;
@@ -934,7 +949,11 @@ impl Core {
                     let r = self.lane_ring(i, sl);
                     self.header_of(&self.lanes_q.front(r).data)
                 };
-                let route = self.route_lut[h.dest as usize];
+                let first = self.route_lut[h.dest as usize] as usize;
+                let group = first..first + self.links_lut[h.dest as usize] as usize;
+                // max_by_key keeps the last maximum: scanning from the top
+                // port down, that is the lowest port among the ties.
+                let route = group.rev().max_by_key(|&o| self.free_start[o]).unwrap() as u8;
                 let d = &mut self.ivc[i];
                 d.hdr = h;
                 d.route = route;

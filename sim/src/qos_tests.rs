@@ -67,6 +67,9 @@ fn general_engine_matches_the_fast_engine() {
     // requesters, the general one reads the set through the header register.
     cfgs.push(inline(5, 4, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [3, 12, 1, 8, 15]\n"));
     cfgs.push(inline(4, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 3, 3, 2]\nroute_vcs = [1, 6, 4, 7, 2, 1]\n"));
+    // Parallel links (§2 route_links): ports 1-2 and 1-3 as groups.
+    cfgs.push(inline(4, 2, "multiplexed", "round_robin", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"));
+    cfgs.push(inline(5, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\nroute_links = [1, 2, 2, 2]\nroute_vcs = [7, 3, 6, 5]\n"));
     for cfg in &cfgs {
         for seed in 1..=2u64 {
             let mut a = Router::new(cfg);
@@ -704,6 +707,32 @@ fn route_vcs_restrict_va_in_both_engines() {
     let plain = inline(3, 2, "multiplexed", "round_robin", "");
     let log = run(&mut Router::new(&plain), &stim, 20, true);
     assert_port(&log, 0, &[(5, on_vc(h, 0)), (6, on_vc(one, 1)), (13, on_vc(t, 0))]);
+}
+
+/// §2 parallel links: destinations 1 and 2 may leave on port 1 or 2. Port
+/// 0 sends a head to 1 at cycle 0 (RC at 1: both ports have 2 free VCs, the
+/// tie goes to port 1; VA at 2: VC 0); port 3 a head to 2 at cycle 1 (RC at
+/// 2 still sees 2 and 2, since the grant of cycle 2 counts from 3: port 1,
+/// VC 1 at VA 3); port 0 on VC 1 a head to 1 at cycle 2 (RC at 3: port 1
+/// has 1 free VC, port 2 has 2: port 2, VA at 4, out at 7). Without the
+/// table the third header would wait for port 1 forever.
+#[test]
+fn parallel_links_pick_the_port_with_most_free_vcs_in_both_engines() {
+    let net = "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\n";
+    let cfg = inline(4, 2, "multiplexed", "round_robin", &format!("{net}route_links = [1, 2, 2, 1]\n"));
+    let head = |vc: u8, data: u64| LinkFlit { valid: true, dummy: false, vc, head: true, tail: false, data: [data, 0, 0, 0] };
+    let (a, b, c) = (head(0, 0x101), head(0, 0x202), head(1, 0x301));
+    let stim = vec![(0, 0, a), (1, 3, b), (2, 0, c)];
+    for general in [false, true] {
+        let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
+        let log = run(&mut r, &stim, 15, true);
+        assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
+        assert_port(&log, 2, &[(7, on_vc(c, 0))]);
+    }
+    let plain = inline(4, 2, "multiplexed", "round_robin", net);
+    let log = run(&mut Router::new(&plain), &stim, 15, true);
+    assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
+    assert_port(&log, 2, &[]);
 }
 
 // ------------------------------------------------------------------ endpoint

@@ -249,6 +249,9 @@ pub struct Router {
     /// Allowed output VCs per destination code (all 2^DW codes); empty
     /// without `topology.route_vcs`, so that VA keeps its plain fast path.
     avc_lut: Vec<u32>,
+    /// Parallel output ports per destination code (§2 `route_links`); empty
+    /// without the table.
+    links_lut: Vec<u8>,
     va_words: usize,
 
     // ---- state
@@ -328,6 +331,10 @@ impl Router {
         assert!(dest.width <= 16);
         let codes = 1usize << dest.width;
         let route_lut = (0..codes as u64).map(|d| cfg.route(d) as u8).collect();
+        let links_lut = match cfg.route_link_table() {
+            Some(_) => (0..codes as u64).map(|d| cfg.route_links(d) as u8).collect(),
+            None => Vec::new(),
+        };
         let avc_lut = match cfg.route_vc_table() {
             Some(_) => (0..codes as u64).map(|d| cfg.route_vcs(d)).collect(),
             None => Vec::new(),
@@ -368,6 +375,7 @@ impl Router {
             dest_mask: (1u64 << dest.width) - 1,
             route_lut,
             avc_lut,
+            links_lut,
             va_words,
             ib: FlitRings::new(nm, cfg.input_buffer_depth()),
             vtick_reg: Box::new([0; MAX_VCS_TOTAL]),
@@ -462,6 +470,15 @@ impl Router {
         // recomputed at the end, so every phase sees the start-of-cycle sets.
         let mut touched_in = 0u32;
         let mut touched_out = 0u32;
+
+        // Free output VCs per port at the start of the cycle, for RC's choice
+        // among parallel links (VA below changes `allocated` before RC runs).
+        let mut free_start = [0u8; MAX_PORTS];
+        if !self.links_lut.is_empty() && self.rc_ports != 0 {
+            for (o, f) in free_start.iter_mut().enumerate().take(n) {
+                *f = (!self.outp[o].allocated & self.vc_all).count_ones() as u8;
+            }
+        }
 
         // 0. BW admission, on the start-of-cycle counts.
         let mut valid = 0u32;
@@ -735,7 +752,16 @@ impl Router {
                 let i = p * m + v;
                 let front = self.ib.front(i);
                 let code = (front.data[0] & self.dest_mask) as usize;
-                let o = self.route_lut[code];
+                let mut o = self.route_lut[code];
+                if !self.links_lut.is_empty() {
+                    // Most free output VCs; a later port must have strictly more.
+                    let base = o as usize;
+                    for q in base + 1..base + self.links_lut[code] as usize {
+                        if free_start[q] > free_start[o as usize] {
+                            o = q as u8;
+                        }
+                    }
+                }
                 if !self.avc_lut.is_empty() {
                     self.ivc[i & 511].avc = self.avc_lut[code];
                 }

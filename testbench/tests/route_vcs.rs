@@ -1,5 +1,11 @@
+//! The routing table extensions in RTL lockstep with the golden model.
+//!
+//! Parallel links (`topology.route_links`, §2): router 0 of the 001_… fat
+//! mesh, whose RC picks the parallel port with the most free output VCs;
+//! the planted bug `link-choice-first` must be caught.
+//!
 //! Allowed output VC sets (`topology.route_vcs`, docs/microarchitecture.md §2,
-//! §6 stage 3, §10) in RTL lockstep with the golden model: a router of a
+//! §6 stage 3, §10): a router of a
 //! 4-ary 2-cube torus with the dateline sets the network simulator builds
 //! (foundation engine), and small hand-built tables combined with a static
 //! partition (NP) and with preemption (P + acceleration) on the general
@@ -115,4 +121,42 @@ fn route_vcs_ignored_is_caught_with_and_without_the_model() {
     let LockstepError::Conservation { source, .. } = &err else { panic!("expected the allowed-set check, got {err}") };
     assert_eq!(source.kind, ErrorKind::DisallowedVc, "{err}");
     eprintln!("model-free: {err}");
+}
+
+/// Router 0 of the 2x2 fat mesh of 001_… Fig. 4 (8 ports: endpoints 0-3,
+/// ports 4-5 to one neighbour, 6-7 to the other), as the simulator builds it.
+fn fat_mesh_router() -> RouterConfig {
+    let text = r#"
+name = "fm"
+[router]
+ports = 8
+vcs = 2
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "fat_mesh"
+k = 2
+links = 2
+endpoints = 4
+[workload]
+load = 0.1
+"#;
+    let v = wormqos_netsim::Experiment::from_str(text, "fm.toml", PathBuf::new()).unwrap_or_else(|e| panic!("{e}"));
+    v.configs[0].clone()
+}
+
+#[test]
+fn fat_mesh_router_link_choice_rtl_equals_model_and_catches_link_choice_first() {
+    let cfg = fat_mesh_router();
+    // Destination 4 (switch 1, +x): ports 4 or 5; destination 8 (switch 2, +y): 6 or 7; 2: local.
+    assert_eq!((cfg.route(4), cfg.route_links(4), cfg.route(8), cfg.route_links(8), cfg.route(2), cfg.route_links(2)), (4, 2, 6, 2, 2, 1));
+    lockstep(&cfg, 30_000, 24);
+    assert!(Mutant::LinkChoiceFirst.applies_to(&cfg));
+    let mut dut = rtl(&cfg, Some(Mutant::LinkChoiceFirst));
+    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &opts(20_000, 6)).err().expect("link-choice-first escaped lockstep");
+    let LockstepError::Mismatch(m) = &err else { panic!("expected a mismatch, got {err}") };
+    eprintln!("link-choice-first: caught at cycle {} on {}", m.cycle, m.signal);
 }

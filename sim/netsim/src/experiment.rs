@@ -319,7 +319,7 @@ impl Experiment {
             let topology = if matches!(self.topology, TopologySpec::SingleSwitch) {
                 Topology::SingleSwitch { routes: None, route_vcs: None }
             } else {
-                Topology::Network { routes: routes.clone(), route_vcs: None }
+                Topology::Network { routes: routes.clone(), route_vcs: None, route_links: net.route_links.get(i).cloned() }
             };
             let mut cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default() };
             let parse = |e: wormqos_config::ConfigError| ExperimentError::Parse { file: file.to_string(), message: e.to_string() };

@@ -39,8 +39,11 @@ pub enum TopologySpec {
     /// and `endpoints` endpoints per switch (001_… Fig. 4: k = 2, links = 2,
     /// endpoints = 4 on 8-port switches). Ports: endpoints first, then
     /// `links` ports per existing neighbour direction in the order +x, -x,
-    /// +y, -y. Routing is XY; the parallel link is chosen by the destination
-    /// (d mod links), not by load (the router's routing is table-driven).
+    /// +y, -y. Routing is XY; the table gives the first of the `links`
+    /// parallel ports and `topology.route_links = links`, so each router
+    /// picks, per header, the parallel link whose output has the most free
+    /// VCs (docs/microarchitecture.md §2), as in 001_… ("a message takes
+    /// either link by current load").
     FatMesh { k: u32, links: u32, endpoints: u32 },
     /// Unidirectional ring of `nodes` nodes with `links` parallel links
     /// between neighbours (004_…: links = nodes/4 by default); messages to
@@ -91,6 +94,9 @@ pub struct Network {
     /// `vc_class[r][d]`: the dateline class (`DATELINE_*`) of router r's
     /// entry for destination d; empty when the topology needs none.
     pub vc_class: Vec<Vec<u8>>,
+    /// `route_links[r][d]`: how many parallel ports from `routes[r][d]` on
+    /// the destination may use (`topology.route_links`); empty when all 1.
+    pub route_links: Vec<Vec<u32>>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -195,6 +201,7 @@ struct Builder {
     endpoint_at: Vec<(usize, usize)>,
     routes: Vec<Vec<u32>>,
     vc_class: Vec<Vec<u8>>,
+    route_links: Vec<Vec<u32>>,
 }
 
 impl Builder {
@@ -205,6 +212,7 @@ impl Builder {
             endpoint_at: Vec::new(),
             routes: Vec::new(),
             vc_class: Vec::new(),
+            route_links: Vec::new(),
         }
     }
     fn endpoint(&mut self, r: usize, p: usize) -> usize {
@@ -236,6 +244,7 @@ impl Builder {
             endpoint_at: self.endpoint_at,
             routes: self.routes,
             vc_class: self.vc_class,
+            route_links: self.route_links,
         }
     }
 }
@@ -310,10 +319,13 @@ fn grid(k: u32, links: u32, eps: u32, ports: usize, fixed_ports: bool) -> Result
     for y in 0..k {
         for x in 0..k {
             let mut t = Vec::with_capacity(total);
+            let mut g = Vec::with_capacity(total);
             for d in 0..total {
                 let (node, local) = (d / eps, d % eps);
                 let (dx, dy) = (node % k, node / k);
-                let j = d % links;
+                // The first parallel port; the router picks among the group.
+                let j = 0;
+                g.push(if node == y * k + x { 1 } else { links as u32 });
                 let p = if dx > x {
                     port_of(x, y, 0, j)
                 } else if dx < x {
@@ -330,6 +342,9 @@ fn grid(k: u32, links: u32, eps: u32, ports: usize, fixed_ports: bool) -> Result
                 t.push(p as u32);
             }
             b.routes.push(t);
+            if links > 1 {
+                b.route_links.push(g);
+            }
         }
     }
     Ok(b.finish(ports))

@@ -221,3 +221,59 @@ fn torus_datelines_need_two_vcs_per_class() {
         }
     }
 }
+
+/// 001_… Fig. 4 fat mesh: 2×2 switches of 8 ports, 4 endpoints each, two
+/// links between neighbours. The router picks the parallel link with the
+/// most free output VCs (docs/microarchitecture.md §2), so under uniform
+/// traffic both links of every pair carry traffic and the load splits about
+/// evenly; everything drains.
+#[test]
+fn fat_mesh_splits_the_load_over_both_parallel_links() {
+    let text = r#"
+name = "fm"
+[router]
+ports = 8
+vcs = 4
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "full"
+scheduler = "round_robin"
+[topology]
+kind = "fat_mesh"
+k = 2
+links = 2
+endpoints = 4
+[workload]
+load = 0.5
+mix = [0, 100]
+realtime = "none"
+best_effort = "bernoulli"
+message_flits = 16
+[run]
+cycles = 40000
+warmup_cycles = 2000
+seed = 9
+drain_cycles = 200000
+"#;
+    let v = Experiment::from_str(text, "fm.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_links(5) == 2 || c.route_links(5) == 1));
+    let r = run(&v).unwrap();
+    assert_eq!(r.messages_delivered, r.messages_created);
+    // Links between switches: 4 switches x 2 neighbours x 2 links.
+    assert_eq!(r.link_flits.len(), 16);
+    let mut pairs = 0;
+    for &(sr, sp, c) in &r.link_flits {
+        // Ports 4,5 go to one neighbour, 6,7 to the other: pair = (4,5) or (6,7).
+        if sp % 2 == 1 {
+            continue;
+        }
+        let other = r.link_flits.iter().find(|&&(r2, p2, _)| r2 == sr && p2 == sp + 1).unwrap().2;
+        let share = c as f64 / (c + other) as f64;
+        eprintln!("router {sr} ports {sp}/{}: {c} / {other} flits (first link {:.1} %)", sp + 1, 100.0 * share);
+        assert!(c > 1000 && other > 1000, "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
+        assert!((0.4..=0.6).contains(&share), "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
+        pairs += 1;
+    }
+    assert_eq!(pairs, 8);
+}

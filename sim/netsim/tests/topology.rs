@@ -87,9 +87,20 @@ fn fat_mesh_of_001_fig4_and_ring_of_004() {
             assert_eq!(hops(&net, s, d), manhattan);
         }
     }
-    // Both parallel links are used (by different destinations).
-    let used: std::collections::HashSet<u32> = (4..8).map(|d| net.routes[0][d]).collect();
-    assert_eq!(used.len(), 2);
+    // The table gives the first parallel port and a group of 2 for every
+    // remote destination (the router picks one by load), 1 for local ones.
+    for d in 0..16 {
+        let remote = d / 4 != 0;
+        assert_eq!(net.route_links[0][d], if remote { 2 } else { 1 }, "destination {d}");
+        if remote {
+            let o = net.routes[0][d] as usize;
+            let neighbour = |p: usize| match net.out_link[0][p] {
+                Peer::Router { router, .. } => router,
+                other => panic!("port {p} is {other:?}"),
+            };
+            assert_eq!(neighbour(o), neighbour(o + 1), "destination {d}: ports {o} and {} are parallel", o + 1);
+        }
+    }
 
     let ring = TopologySpec::Ring { nodes: 8, links: None }.build(3).unwrap();
     for s in 0..8 {
