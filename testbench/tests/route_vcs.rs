@@ -160,3 +160,16 @@ fn fat_mesh_router_link_choice_rtl_equals_model_and_catches_link_choice_first() 
     let LockstepError::Mismatch(m) = &err else { panic!("expected a mismatch, got {err}") };
     eprintln!("link-choice-first: caught at cycle {} on {}", m.cycle, m.signal);
 }
+
+/// The general engine's parallel-link choice (NP, full crossbar), together
+/// with allowed VC sets.
+#[test]
+fn parallel_links_with_partition_rtl_equals_model() {
+    let text = "name = \"lknp\"\n[router]\nports = 4\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n\
+                crossbar = \"full\"\nscheduler = \"virtualclock\"\nmode = \"non_preemptive\"\ntraffic_classes = 2\nvc_classes = [1, 1, 0, 0]\n\
+                clock_width = 8\nvtick_width = 8\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n\
+                route_vcs = [15, 5, 10, 15, 9]\n";
+    let cfg = RouterConfig::from_toml_str(text, "lknp").unwrap_or_else(|e| panic!("{e}"));
+    assert!(Router::new(&cfg).is_general());
+    lockstep(&cfg, 25_000, 25);
+}
