@@ -1,8 +1,9 @@
 //! The routing table extensions in RTL lockstep with the golden model.
 //!
 //! Parallel links (`topology.route_links`, §2): router 0 of the 001_… fat
-//! mesh, whose RC picks the parallel port with the most free output VCs;
-//! the planted bug `link-choice-first` must be caught.
+//! mesh, whose RC picks the parallel port with the most free output VCs
+//! (the planted bug `link-choice-first` must be caught), and small tables
+//! on the general engine with a partition and with preemption.
 //!
 //! Allowed output VC sets (`topology.route_vcs`, docs/microarchitecture.md §2,
 //! §6 stage 3, §10): a router of a
@@ -172,4 +173,27 @@ fn parallel_links_with_partition_rtl_equals_model() {
     let cfg = RouterConfig::from_toml_str(text, "lknp").unwrap_or_else(|e| panic!("{e}"));
     assert!(Router::new(&cfg).is_general());
     lockstep(&cfg, 25_000, 25);
+}
+
+/// Preemption with parallel links: a resumed part makes its link choice
+/// again (§9.7), so parts of one message may leave on different links of its
+/// group; the part checker keys messages by the group's first port.
+#[test]
+fn parallel_links_with_preemption_rtl_equals_model() {
+    let text = "name = \"lkp\"\n[router]\nports = 4\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n\
+                crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n\
+                clock_width = 8\nvtick_width = 8\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n";
+    let cfg = RouterConfig::from_toml_str(text, "lkp").unwrap_or_else(|e| panic!("{e}"));
+    let mut o = opts(25_000, 26);
+    o.traffic = traffic_for(&cfg);
+    o.traffic.class_weights = vec![6, 3, 1];
+    o.traffic.max_message_flits = 12;
+    o.traffic.source_preempt_prob = 0.05;
+    let mut model = Router::new(&cfg);
+    let report = run_lockstep(&cfg, &mut rtl(&cfg, None), &mut model, &o).unwrap_or_else(|e| panic!("{}: {e}", cfg.name()));
+    eprintln!("{}: {report}\n  model: {:?}", cfg.name(), model.stats());
+    assert_eq!(report.flits_delivered, report.flits_injected);
+    assert_eq!(report.messages_delivered, report.messages_injected);
+    assert!(report.scoreboard.delivered_per_port.iter().all(|&n| n > 0), "{report}");
+    assert!(model.stats().preemptions > 100, "{:?}", model.stats());
 }
