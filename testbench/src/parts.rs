@@ -233,7 +233,11 @@ impl PartScoreboard {
         if !crate::scoreboard::leaves_on(&self.cfg, dest, o) {
             let w = self.cfg.flit_width();
             let (r, g) = (self.cfg.route(dest), self.cfg.route_links(dest));
-            let detail = format!("destination {dest} routes to output ports {r}..={}", r + g - 1);
+            let detail = if g == 1 {
+                format!("destination {dest} routes to output port {r}")
+            } else {
+                format!("destination {dest} routes to output ports {r}..={}", r + g - 1)
+            };
             return Err(self.err(cycle, Side::Output, o, u, ErrorKind::WrongPort, String::new(), fmt_flit(f, w), detail));
         }
         Ok(self.cfg.route(dest))
@@ -533,7 +537,9 @@ mod tests {
         injected(&mut sb);
         let mut o = RouterOutputs::idle(&cfg());
         o.flits[0] = header(1, 0, 5, 9); // destination 1 routes to port 1
-        assert_eq!(sb.observe(0, &o).unwrap_err().kind, ErrorKind::UnknownHead);
+        let e = sb.observe(0, &o).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::WrongPort);
+        assert!(e.detail.contains("destination 1 routes to output port 1"), "{e}");
         out(&mut sb, 1, header(1, 0, 5, 9)).unwrap();
         let mut dirty = dummy_tail();
         dirty.data[0] = 1;
