@@ -100,6 +100,8 @@ fn main() -> ExitCode {
             for m in Mutant::every() {
                 let scope = if m.is_qos() {
                     "QoS modes (see Mutant::applies_to)"
+                } else if m.is_routing() {
+                    "topology.route_vcs / route_links (see Mutant::applies_to)"
                 } else if m.is_virtualclock() {
                     "scheduler = virtualclock"
                 } else {

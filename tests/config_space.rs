@@ -67,6 +67,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
+            route_vcs: None,
         },
         synthesis: Default::default(),
     }

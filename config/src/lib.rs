@@ -28,6 +28,8 @@ pub const VTICK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const CLOCK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const BLOCK_SIZE_RANGE: (u32, u32) = (1, 64);
 pub const TARGET_MHZ_RANGE: (u32, u32) = (1, 1000);
+/// Parallel output ports a destination may choose among (`route_links`).
+pub const ROUTE_LINKS_RANGE: (u32, u32) = (1, 8);
 
 /// Crossbar organisation (MediaWorm §III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -121,21 +123,39 @@ fn is_default_synthesis(s: &SynthesisParams) -> bool {
 pub enum Topology {
     /// One switch with one endpoint on every port. `routes`, when given, lists
     /// for every destination (endpoint id) the output port; by default
-    /// destination d leaves on port d.
+    /// destination d leaves on port d. `route_vcs`: see [`Topology::Network`].
     SingleSwitch {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         routes: Option<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route_vcs: Option<Vec<u32>>,
     },
     /// A router inside a network (built by `wormqos-netsim` from an
     /// experiment file): `routes` lists the output port for every endpoint
     /// id of the whole network, so its length is the number of endpoints and
     /// sets the header's destination width.
-    Network { routes: Vec<u32> },
+    ///
+    /// `route_vcs`, when given, lists for every destination the set of
+    /// output VCs its header may be allocated (bit u = output VC u), e.g.
+    /// the dateline VC classes of a torus (docs/microarchitecture.md §6,
+    /// stage 3); by default every VC.
+    ///
+    /// `route_links`, when given, lists for every destination the number g
+    /// of parallel output ports `routes[d] .. routes[d] + g - 1` it may
+    /// leave on; RC picks the one with the most free output VCs
+    /// (docs/microarchitecture.md §2). By default 1.
+    Network {
+        routes: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route_vcs: Option<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route_links: Option<Vec<u32>>,
+    },
 }
 
 impl Default for Topology {
     fn default() -> Self {
-        Topology::SingleSwitch { routes: None }
+        Topology::SingleSwitch { routes: None, route_vcs: None }
     }
 }
 
@@ -298,6 +318,10 @@ pub struct RouterConfig {
     file: ConfigFile,
     header: HeaderLayout,
     routes: Vec<u32>,
+    /// Allowed output VCs per destination (bitmask), empty when not given.
+    route_vcs: Vec<u32>,
+    /// Parallel output ports per destination, empty when not given.
+    route_links: Vec<u32>,
     classes: u32,
     /// Class of every VC in the partitioned modes, empty otherwise.
     vc_class: Vec<u32>,
@@ -365,7 +389,7 @@ impl RouterConfig {
 
         let endpoints = match &file.topology {
             Topology::SingleSwitch { .. } => r.ports,
-            Topology::Network { routes } => {
+            Topology::Network { routes, .. } => {
                 if routes.is_empty() || routes.len() > MAX_NETWORK_ENDPOINTS as usize {
                     return Err(ConfigError::field(
                         "topology.routes",
@@ -397,8 +421,8 @@ impl RouterConfig {
         }
 
         let routes = match &file.topology {
-            Topology::SingleSwitch { routes: None } => (0..endpoints).collect(),
-            Topology::SingleSwitch { routes: Some(t) } | Topology::Network { routes: t } => {
+            Topology::SingleSwitch { routes: None, .. } => (0..endpoints).collect(),
+            Topology::SingleSwitch { routes: Some(t), .. } | Topology::Network { routes: t, .. } => {
                 if t.len() as u32 != endpoints {
                     return Err(ConfigError::field(
                         "topology.routes",
@@ -418,7 +442,43 @@ impl RouterConfig {
                 t.clone()
             }
         };
-        Ok(RouterConfig { file, header, routes, classes, vc_class })
+        let route_vcs = match &file.topology {
+            Topology::SingleSwitch { route_vcs, .. } | Topology::Network { route_vcs, .. } => route_vcs.clone(),
+        };
+        let route_vcs = match route_vcs {
+            None => Vec::new(),
+            Some(t) => {
+                validate_route_vcs(&t, endpoints, r.vcs, &vc_class, classes)?;
+                t
+            }
+        };
+        let route_links = match &file.topology {
+            Topology::Network { route_links: Some(g), .. } => {
+                if g.len() != routes.len() {
+                    return Err(ConfigError::field(
+                        "topology.route_links",
+                        format!("{} entries", g.len()),
+                        format!("one group size per destination: exactly {} entries", routes.len()),
+                    ));
+                }
+                for (d, (&n, &p)) in g.iter().zip(&routes).enumerate() {
+                    let most = ROUTE_LINKS_RANGE.1.min(r.ports - p);
+                    if n < ROUTE_LINKS_RANGE.0 || n > most {
+                        return Err(ConfigError::field(
+                            format!("topology.route_links[{d}]"),
+                            n,
+                            format!(
+                                "the parallel ports routes[{d}] = {p} .. {p} + g - 1 must exist (router.ports = {}) and g <= {}: allowed range 1..={most}",
+                                r.ports, ROUTE_LINKS_RANGE.1
+                            ),
+                        ));
+                    }
+                }
+                g.clone()
+            }
+            _ => Vec::new(),
+        };
+        Ok(RouterConfig { file, header, routes, route_vcs, route_links, classes, vc_class })
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
@@ -542,6 +602,78 @@ impl RouterConfig {
     pub fn route(&self, dest: u64) -> usize {
         self.routes.get(dest as usize).copied().unwrap_or(0) as usize
     }
+    /// `topology.route_links` as validated (group size 1..=8 per
+    /// destination), `None` when every destination has one output port.
+    pub fn route_link_table(&self) -> Option<&[u32]> {
+        if self.route_links.is_empty() {
+            None
+        } else {
+            Some(&self.route_links)
+        }
+    }
+    /// Number of parallel output ports `route(dest) ..` a destination code
+    /// may leave on: its `route_links` entry, 1 without the table or for a
+    /// code at or above `endpoints()`.
+    pub fn route_links(&self, dest: u64) -> usize {
+        self.route_links.get(dest as usize).copied().unwrap_or(1) as usize
+    }
+    /// `topology.route_vcs` as validated (one non-empty mask of output VCs
+    /// per destination), `None` when every destination may use every VC.
+    pub fn route_vc_table(&self) -> Option<&[u32]> {
+        if self.route_vcs.is_empty() {
+            None
+        } else {
+            Some(&self.route_vcs)
+        }
+    }
+    /// Output VCs (bit u = VC u) a header with this destination code may be
+    /// allocated: its `topology.route_vcs` entry, or every VC when there is
+    /// no table or the code is at or above `endpoints()`.
+    pub fn route_vcs(&self, dest: u64) -> u32 {
+        let all = ((1u64 << self.vcs()) - 1) as u32;
+        self.route_vcs.get(dest as usize).copied().unwrap_or(all)
+    }
+}
+
+/// Checks `topology.route_vcs`: one entry per destination, each a non-empty
+/// set of existing VCs that, in the partitioned modes, holds a VC of every
+/// class (a header of any class may go to any destination, and a header
+/// whose allowed set has no VC of its class would wait forever).
+fn validate_route_vcs(t: &[u32], endpoints: u32, vcs: u32, vc_class: &[u32], classes: u32) -> Result<(), ConfigError> {
+    let all = ((1u64 << vcs) - 1) as u32;
+    if t.len() as u32 != endpoints {
+        return Err(ConfigError::field(
+            "topology.route_vcs",
+            format!("{} entries", t.len()),
+            format!("one output VC mask per destination: exactly {endpoints} entries, each 1..={all}"),
+        ));
+    }
+    for (d, &mask) in t.iter().enumerate() {
+        if mask == 0 || mask > all {
+            return Err(ConfigError::field(
+                format!("topology.route_vcs[{d}]"),
+                mask,
+                format!("a non-empty set of output VCs, bit u = VC u of router.vcs = {vcs}: allowed range 1..={all}"),
+            ));
+        }
+        if vc_class.is_empty() || classes < 2 {
+            continue;
+        }
+        for c in 0..classes {
+            let of_c = vc_class.iter().enumerate().filter(|(_, &x)| x == c).fold(0u32, |a, (u, _)| a | 1 << u);
+            if mask & of_c == 0 {
+                return Err(ConfigError::field(
+                    format!("topology.route_vcs[{d}]"),
+                    mask,
+                    format!(
+                        "the set has no VC of class {c} (router.vc_classes: class {c} owns mask {of_c}); allowed values: masks in 1..={all} that meet the VCs of every class 0..={}",
+                        classes - 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks the mode-dependent fields and returns the VC partition (class of
@@ -871,6 +1003,61 @@ scheduler = "round_robin"
         assert!(msg.contains("topology.routes[1]"), "{msg}");
         let msg = err(&rest("[]")).to_string();
         assert!(msg.contains("topology.routes"), "{msg}");
+    }
+
+    #[test]
+    fn route_vcs_are_checked() {
+        let net = |extra: &str| base() + "[topology]\nkind = \"network\"\nroutes = [0, 1, 2]\n" + extra;
+        // Destination 0: VCs 0-1, 1: VC 3 only, 2: all four.
+        let c = RouterConfig::from_toml_str(&net("route_vcs = [3, 8, 15]\n"), "t").unwrap();
+        assert_eq!(c.route_vc_table(), Some(&[3, 8, 15][..]));
+        assert_eq!((c.route_vcs(0), c.route_vcs(1), c.route_vcs(2)), (0b0011, 0b1000, 0b1111));
+        // Code 3 is no endpoint (3 endpoints, 2 destination bits): every VC, like its route to port 0.
+        assert_eq!(c.route_vcs(3), 0b1111);
+        assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
+        // Without a table every destination may use every VC.
+        let plain = RouterConfig::from_toml_str(&net(""), "t").unwrap();
+        assert_eq!((plain.route_vc_table(), plain.route_vcs(1)), (None, 15));
+
+        let msg = err(&net("route_vcs = [3, 8]\n")).to_string();
+        assert!(msg.contains("topology.route_vcs") && msg.contains("exactly 3 entries") && msg.contains("1..=15"), "{msg}");
+        let msg = err(&net("route_vcs = [3, 0, 15]\n")).to_string();
+        assert!(msg.contains("topology.route_vcs[1]") && msg.contains("= 0") && msg.contains("1..=15"), "{msg}");
+        let msg = err(&net("route_vcs = [3, 16, 15]\n")).to_string();
+        assert!(msg.contains("topology.route_vcs[1]") && msg.contains("= 16") && msg.contains("1..=15"), "{msg}");
+        // Parallel links: destination 1 may use ports 1 and 2, destination 2 ports 2..=4.
+        let c = RouterConfig::from_toml_str(&net("route_links = [1, 2, 3]\n"), "t").unwrap();
+        assert_eq!((c.route_links(0), c.route_links(1), c.route_links(2), c.route_links(3)), (1, 2, 3, 1));
+        assert_eq!(RouterConfig::from_toml_str(&c.to_toml(), "t").unwrap(), c);
+        assert_eq!(plain.route_link_table(), None);
+        // Port 2 + 4 links would need port 5 of 5 ports (0..=4).
+        let msg = err(&net("route_links = [1, 2, 4]\n")).to_string();
+        assert!(msg.contains("topology.route_links[2]") && msg.contains("1..=3"), "{msg}");
+        let msg = err(&net("route_links = [1, 0, 1]\n")).to_string();
+        assert!(msg.contains("topology.route_links[1]") && msg.contains("1..=4"), "{msg}");
+        let msg = err(&net("route_links = [1, 1]\n")).to_string();
+        assert!(msg.contains("topology.route_links") && msg.contains("exactly 3 entries"), "{msg}");
+        // Also on a single switch, whose endpoints are its ports.
+        let ss = base() + "[topology]\nkind = \"single_switch\"\nroute_vcs = [1, 2, 4, 8, 15]\n";
+        assert_eq!(RouterConfig::from_toml_str(&ss, "t").unwrap().route_vcs(3), 8);
+        let msg = err(&(base() + "[topology]\nkind = \"single_switch\"\nroute_vcs = [1, 2, 4, 8]\n")).to_string();
+        assert!(msg.contains("exactly 5 entries"), "{msg}");
+    }
+
+    #[test]
+    fn route_vcs_must_meet_every_class_of_a_partition() {
+        // NP, 4 VCs owned by classes [2, 1, 0, 0]: class 0 owns VCs 2-3 (mask 12),
+        // class 1 VC 1 (mask 2), class 2 VC 0 (mask 1).
+        let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_classes = [2, 1, 0, 0]\n";
+        let net = |masks: &str| np.clone() + "[topology]\nkind = \"network\"\nroutes = [0, 1]\nroute_vcs = " + masks + "\n";
+        let c = RouterConfig::from_toml_str(&net("[7, 11]"), "t").unwrap();
+        assert_eq!(c.route_vcs(1), 11);
+        // Mask 3 = VCs 0-1 leaves class 0 without a VC for destination 1.
+        let msg = err(&net("[7, 3]")).to_string();
+        assert!(msg.contains("topology.route_vcs[1]") && msg.contains("class 0") && msg.contains("mask 12"), "{msg}");
+        // Mask 13 = VCs 0, 2, 3 has no VC of class 1.
+        let msg = err(&net("[13, 15]")).to_string();
+        assert!(msg.contains("topology.route_vcs[0]") && msg.contains("class 1") && msg.contains("mask 2"), "{msg}");
     }
 
     #[test]

@@ -88,6 +88,15 @@ pub enum Mutant {
     /// not end the block hold: `blk_left` is decremented / reloaded as for any
     /// other flit.
     BlkHoldPastTail,
+    /// §6 stage 3 (`topology.route_vcs` only): VA ignores the allowed output
+    /// VC sets: every requester is satisfiable when any output VC (of its
+    /// class) is free and gets the lowest one, as without the table, which
+    /// breaks the dateline VC classes of a torus.
+    RouteVcsIgnored,
+    /// §2 / §6 stage 2 (`topology.route_links` only): RC ignores the free
+    /// output VC counts and always takes the first port of a destination's
+    /// group of parallel links.
+    LinkChoiceFirst,
 }
 
 impl Mutant {
@@ -131,13 +140,22 @@ impl Mutant {
             Mutant::BlkHoldPastTail,
         ]
     }
+    /// The mutants of the routing table extensions (`topology.route_vcs`).
+    /// Not in [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn routing() -> &'static [Mutant] {
+        &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]
+    }
+    /// Whether this mutant is one of [`Mutant::routing`].
+    pub fn is_routing(&self) -> bool {
+        Mutant::routing().contains(self)
+    }
     /// Whether this mutant is one of [`Mutant::qos`].
     pub fn is_qos(&self) -> bool {
         Mutant::qos().contains(self)
     }
-    /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`].
+    /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`], [`Mutant::routing`].
     pub fn every() -> Vec<Mutant> {
-        Mutant::all().iter().chain(Mutant::virtualclock()).chain(Mutant::qos()).copied().collect()
+        Mutant::all().iter().chain(Mutant::virtualclock()).chain(Mutant::qos()).chain(Mutant::routing()).copied().collect()
     }
     /// Whether the mutant changes the logic generated for `cfg`.
     pub fn applies_to(&self, cfg: &wormqos_config::RouterConfig) -> bool {
@@ -150,6 +168,8 @@ impl Mutant {
             }
             Mutant::PartIgnoresClass => cfg.vc_classes().is_some() && cfg.traffic_classes() > 1,
             Mutant::BlkHoldPastTail => cfg.block_size() > 1,
+            Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
+            Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
             m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
             _ => true,
         }
@@ -181,6 +201,8 @@ impl Mutant {
             Mutant::PreDummyBitDropped => "pre-dummy-bit-dropped",
             Mutant::PartIgnoresClass => "part-ignores-class",
             Mutant::BlkHoldPastTail => "blk-hold-past-tail",
+            Mutant::RouteVcsIgnored => "route-vcs-ignored",
+            Mutant::LinkChoiceFirst => "link-choice-first",
         }
     }
     /// The CamelCase variant name.
@@ -206,6 +228,8 @@ impl Mutant {
             Mutant::PreDummyBitDropped => "PreDummyBitDropped",
             Mutant::PartIgnoresClass => "PartIgnoresClass",
             Mutant::BlkHoldPastTail => "BlkHoldPastTail",
+            Mutant::RouteVcsIgnored => "RouteVcsIgnored",
+            Mutant::LinkChoiceFirst => "LinkChoiceFirst",
         }
     }
 }
@@ -218,7 +242,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -230,6 +254,7 @@ impl FromStr for Mutant {
             .iter()
             .chain(Mutant::virtualclock())
             .chain(Mutant::qos())
+            .chain(Mutant::routing())
             .copied()
             .find(|m| m.variant_name().to_ascii_lowercase() == norm)
             .ok_or_else(|| UnknownMutant(s.to_string()))
@@ -254,7 +279,10 @@ mod tests {
         assert_eq!(Mutant::qos().len(), 8);
         assert!(Mutant::qos().iter().all(|m| m.is_qos() && !Mutant::all().contains(m) && !m.is_virtualclock()));
         assert_eq!("pre-no-dummy-tail".parse::<Mutant>().unwrap(), Mutant::PreNoDummyTail);
+        assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
+        assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
+        assert_eq!(every.len(), 7 + 5 + 8 + 2);
         for m in &every {
             assert!(UnknownMutant("x".into()).to_string().contains(m.name()), "{m} missing from the error message");
         }

@@ -119,6 +119,12 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
     let acc_set = if d.accel { Some(md.input("acc_set_i", m)?) } else { None };
+    let free_cnt = if d.links.is_some() {
+        md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
+        Some(md.input("free_cnt_i", n * d.fcw())?)
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", m * n)?;
     let va_route_o = md.output("va_route_o", m * pw)?;
     let st_req_o = md.output("st_req_o", m)?;
@@ -147,6 +153,15 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         table.push(lit(pw, port as u64)?);
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let avc_tab = crate::router::avc_table(&mut md, d)?;
+    let ltabs = crate::router::link_tables(&mut md, d)?;
+    let avc_o = if avc_tab.is_some() {
+        md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
+        Some(md.output("avc_o", m * m)?)
+    } else {
+        None
+    };
+    let mut avcs = vec![];
     let stored_dummy = if d.is(Mutant::PreDummyBitDropped) {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT pre-dummy-bit-dropped: the incoming dummy bit is lost");
         let x = md.wire_of("in_dummy_unused", &dummy.e())?;
@@ -295,7 +310,10 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             &format!("{t}_rc_src"),
             &Expr::mux(&susp_sl.e(), &hs_top.e(), &front_sl.e().part(0, hw)?)?,
         )?;
-        let rc_route = md.wire_of(&format!("{t}_rc_route"), &table.e().elem_dyn(&rc_src.e().part(0, d.dw)?, pw)?)?;
+        let rc_dest = rc_src.e().part(0, d.dw)?;
+        let first = table.e().elem_dyn(&rc_dest, pw)?;
+        let chosen = crate::router::link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
             &preempt.e().lnot()?.land(&is_idle)?.land(&susp_sl.e().lor(&has_sl.e())?)?,
@@ -457,6 +475,16 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             clss.push(cls_of(&c, d.s)?);
         }
 
+        if let Some(tab) = &avc_tab {
+            // hdr holds the destination the route was computed from, so the
+            // set is looked up from it rather than kept in another register.
+            let dest = if d.is(Mutant::SkipRcStage) {
+                Expr::mux(&is_idle, &rc_src.e().part(0, d.dw)?, &hdr_q.e().part(0, d.dw)?)?
+            } else {
+                hdr_q.e().part(0, d.dw)?
+            };
+            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
+        }
         let routed_req = Expr::mux(&is_routed.land(&preempt.e().lnot()?)?, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
         let (req, vroute) = if d.is(Mutant::SkipRcStage) {
             let r = routed_req.or(&Expr::mux(&rc_ok.e(), &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
@@ -488,6 +516,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     if let (Some(a), Some(c)) = (accel_o, cls_o) {
         md.assign(&a.lv(), &cat_lsb_first(&accels)?)?;
         md.assign(&c.lv(), &cat_lsb_first(&clss)?)?;
+    }
+    if let Some(ao) = avc_o {
+        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
     }
     Ok(md)
 }

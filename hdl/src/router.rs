@@ -51,6 +51,13 @@ pub(crate) struct Dims {
     pub accel: bool,
     /// Block size b (§9.3).
     pub b: u32,
+    /// Allowed output VCs per destination (§2 `route_vcs`), if the table is
+    /// given (and not dropped by the `route-vcs-ignored` mutant).
+    pub avc: Option<Vec<u32>>,
+    /// Parallel output ports per destination (§2 `route_links`), if some
+    /// destination has more than one (and not dropped by the
+    /// `link-choice-first` mutant).
+    pub links: Option<Vec<u32>>,
 }
 
 impl Dims {
@@ -86,6 +93,14 @@ impl Dims {
             vcc: cfg.vc_classes().map(|v| v.to_vec()),
             accel: cfg.acceleration(),
             b: cfg.block_size(),
+            links: match mutant {
+                Some(Mutant::LinkChoiceFirst) => None,
+                _ => cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec()),
+            },
+            avc: match mutant {
+                Some(Mutant::RouteVcsIgnored) => None,
+                _ => cfg.route_vc_table().map(|t| t.to_vec()),
+            },
         }
     }
     /// Preemptive mode (§9.4): lanes, history stack, dummy flits.
@@ -132,6 +147,10 @@ impl Dims {
         self.crossbar == Crossbar::Full && self.vclock()
     }
     /// Output VC buffer entry width: `{vtick (vc_at_c only), head, tail, data}`.
+    /// Width of a free-output-VC count 0..=M.
+    pub fn fcw(&self) -> u32 {
+        clog2(self.m as u64 + 1)
+    }
     fn obw(&self) -> u32 {
         self.fw + if self.vc_at_c() { self.vtw } else { 0 }
     }
@@ -160,6 +179,59 @@ pub(crate) fn encode(oh: &Expr, width: u32) -> Result<Expr> {
     Expr::onehot_mux(oh, &vals)
 }
 
+/// The §2 table of allowed output VCs, one M-bit entry per destination code
+/// (2^DW entries; codes at or above `endpoints` allow every VC).
+pub(crate) fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
+    let Some(t) = &d.avc else { return Ok(None) };
+    md.comment("Allowed output VCs: entry d = VC mask of destination d (codes >= endpoints -> all).");
+    let all = (1u64 << d.m) - 1;
+    let entries = (0..1u32 << d.dw).map(|dest| lit(d.m, t.get(dest as usize).map_or(all, |&x| x as u64))).collect::<Result<Vec<_>>>()?;
+    Ok(Some(md.wire_of("avc_table", &cat_lsb_first(&entries)?)?))
+}
+
+/// The tables of RC's choice among a destination's parallel ports (§2
+/// `route_links`), one per group position j >= 1: entry = first port + j
+/// inside the group, else the first port again (which then cannot win the
+/// strict comparison of [`link_choice`]). Empty without the table.
+pub(crate) fn link_tables(md: &mut Module, d: &Dims) -> Result<Vec<Sig>> {
+    let Some(g) = &d.links else { return Ok(vec![]) };
+    md.comment("Parallel links: entry d of link<j>_table = the j-th port of destination d's group.");
+    let groups = g.iter().copied().max().unwrap_or(1);
+    let mut tables = vec![];
+    for j in 1..groups {
+        let entries = (0..1u32 << d.dw)
+            .map(|c| {
+                let first = d.routes.get(c as usize).copied().unwrap_or(0);
+                let size = g.get(c as usize).copied().unwrap_or(1);
+                lit(d.pw, if j < size { (first + j) as u64 } else { first as u64 })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb_first(&entries)?)?);
+    }
+    Ok(tables)
+}
+
+/// RC's port among the group (§2): the candidate with the most free output
+/// VCs (`free_cnt`, start of cycle) wins, ties to the earlier position, i.e.
+/// the lower port; `base` is the first port.
+pub(crate) fn link_choice(md: &mut Module, d: &Dims, tag: &str, dest: &Expr, base: &Expr, free_cnt: Option<&Sig>, tables: &[Sig]) -> Result<Expr> {
+    let Some(free_cnt) = free_cnt else { return Ok(base.clone()) };
+    let (pw, fcw) = (d.pw, d.fcw());
+    let mut best = md.wire_of(&format!("{tag}_lc_port0"), base)?;
+    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.e().elem_dyn(&best.e(), fcw)?)?;
+    for (k, table) in tables.iter().enumerate() {
+        let j = k + 1;
+        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.e().elem_dyn(dest, pw)?)?;
+        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.e().elem_dyn(&cand.e(), fcw)?)?;
+        let more = best_cnt.e().lt(&cnt.e())?;
+        best = md.wire_of(&format!("{tag}_lc_port{j}"), &Expr::mux(&more, &cand.e(), &best.e())?)?;
+        if j < tables.len() {
+            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &Expr::mux(&more, &cnt.e(), &best_cnt.e())?)?;
+        }
+    }
+    Ok(best.e())
+}
+
 pub(crate) const IDLE: u64 = 0;
 pub(crate) const ROUTED: u64 = 1;
 pub(crate) const ACTIVE: u64 = 2;
@@ -183,6 +255,12 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
+    let free_cnt = if d.links.is_some() {
+        md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
+        Some(md.input("free_cnt_i", n * d.fcw())?)
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", m * n)?;
     let va_route_o = md.output("va_route_o", m * pw)?;
     let st_req_o = md.output("st_req_o", m)?;
@@ -204,6 +282,13 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let mut clss = vec![];
+    let avc_o = if d.avc.is_some() {
+        md.doc("avc_o[v*M +: M]: VC v's allowed output VCs (avc, loaded at RC; §2, §6 stage 3).");
+        Some(md.output("avc_o", m * m)?)
+    } else {
+        None
+    };
+    let mut avcs = vec![];
 
     // Routing table, one entry per destination code (2^DW entries); codes
     // at or above `endpoints` route to port 0.
@@ -218,6 +303,8 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         table.push(lit(pw, port as u64)?);
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let avc_tab = avc_table(&mut md, d)?;
+    let ltabs = link_tables(&mut md, d)?;
 
     let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
     let mut va_reqs = vec![];
@@ -255,7 +342,9 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
         let dest = front.e().slice(d.dw - 1, 0)?;
-        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &table.e().elem_dyn(&dest, pw)?)?;
+        let first = table.e().elem_dyn(&dest, pw)?;
+        let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
         let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
         let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
         let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
@@ -300,6 +389,23 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
                 )?,
             ])?;
             vticks.push(vt_q.e());
+        }
+        if let Some(tab) = &avc_tab {
+            let (a_q, a_d) = md.register(&format!("vc{v}_avc"), m, &Expr::zero(m))?;
+            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.e().elem_dyn(&dest, m)?)?;
+            md.comb(vec![
+                Stmt::assign(&a_d.lv(), &a_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the destination's allowed output VCs".into()), Stmt::assign(&a_d.lv(), &rc_avc.e())?],
+                    vec![],
+                )?,
+            ])?;
+            if d.is(Mutant::SkipRcStage) {
+                avcs.push(Expr::mux(&is_idle, &rc_avc.e(), &a_q.e())?);
+            } else {
+                avcs.push(a_q.e());
+            }
         }
         if d.need_cls() {
             let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.clw, &Expr::zero(d.clw))?;
@@ -346,6 +452,9 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     if let Some(co) = cls_o {
         md.assign(&co.lv(), &cat_lsb_first(&clss)?)?;
     }
+    if let Some(ao) = avc_o {
+        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
+    }
     Ok(md)
 }
 
@@ -366,6 +475,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     } else if d.part() {
         md.doc("MUTANT part-ignores-class: the static partition is ignored.");
     }
+    if d.avc.is_some() {
+        md.doc("Allowed output VCs (§2, §6 stage 3): requester i only takes part if a free output VC");
+        md.doc("lies in avc_i[i*M +: M] (and its class, if partitioned); the winner gets the lowest such VC.");
+    }
     md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
@@ -378,14 +491,29 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let req = md.input("req_i", nm)?;
     let release = md.input("release_i", m)?;
     let cls_i = if d.need_cls() { Some(md.input("cls_i", nm * clw)?) } else { None };
+    let avc_i = if d.avc.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
     let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+    let free_cnt_o = if d.links.is_some() {
+        md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
+        Some(md.output("free_cnt_o", d.fcw())?)
+    } else {
+        None
+    };
     let victim_o = if d.accel { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
     let free = md.wire_of("free", &alloc_q.e().not())?;
+    if let Some(fc) = &free_cnt_o {
+        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.fcw())).collect::<Result<Vec<_>>>()?;
+        let mut sum = terms[0].clone();
+        for t in &terms[1..] {
+            sum = sum.add(t)?;
+        }
+        md.assign(&fc.lv(), &sum)?;
+    }
     let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
     let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
         if cls_i.is_none() {
@@ -394,7 +522,41 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
         Ok(Some(md.wire_of("gnt_cls", &Expr::onehot_mux(&gnt.e(), &elems)?)?))
     };
-    let (req_masked, free_oh, gnt, any_gnt, win_cls) = if part {
+    let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        // The winner's class only feeds the acceleration owner classes here:
+        // the eligible sets below already hold each requester's class.
+        let win_cls = if d.accel { gnt_cls(&mut md, &gnt)? } else { None };
+        let class_masks = if part {
+            md.comment("Static partition: the output VCs of each class");
+            let vcc = d.vcc.as_ref().expect("partition");
+            let masks = (0..d.s)
+                .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
+                .collect::<Result<Vec<_>>>()?;
+            Some(md.wire_of("class_masks", &cat_lsb_first(&masks)?)?)
+        } else {
+            None
+        };
+        md.comment("Eligible output VCs of each requester: its allowed set (within its class)");
+        let mut eligs = vec![];
+        let mut sats = vec![];
+        for i in 0..nm {
+            let mut x = avc_i.e().part(i * m, m)?;
+            if let Some(cm) = &class_masks {
+                x = x.and(&cm.e().elem_dyn(&cls_of_i(i)?, m)?)?;
+            }
+            let el = md.wire_of(&format!("elig{i}"), &x)?;
+            sats.push(free.e().and(&el.e())?.red_or());
+            eligs.push(el.e());
+        }
+        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
+        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let we = md.wire_of("win_elig", &Expr::onehot_mux(&gnt.e(), &eligs)?)?;
+        let fe = md.wire_of("free_elig", &free.e().and(&we.e())?)?;
+        let foh = crate::qos::lowest(&mut md, "lowest_free", &fe)?;
+        (rm, foh, gnt, any_gnt, win_cls)
+    } else if part {
         let gnt = md.wire("gnt", nm)?;
         let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
@@ -774,6 +936,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         (None, None)
     };
     let cls_all = if d.need_cls() { Some(t.wire("cls_all", nm * d.clw)?) } else { None };
+    let avc_all = if d.avc.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
+    let free_cnt_all = if d.links.is_some() { Some(t.wire("free_cnt_all", n * d.fcw())?) } else { None };
     let (accel_all, acc_set) = if d.accel { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
@@ -810,6 +974,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(c) = &cls_all {
             conns.push(("cls_o", c.e().part(pi * m * d.clw, m * d.clw)?));
         }
+        if let Some(a) = &avc_all {
+            conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
+        }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_i", f.e()));
+        }
         if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
             conns.push(("accel_o", a.e().part(pi * m, m)?));
             conns.push(("acc_set_i", s.e().part(pi * m, m)?));
@@ -840,6 +1010,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(c) = &cls_all {
             conns.push(("cls_i", c.e()));
+        }
+        if let Some(a) = &avc_all {
+            conns.push(("avc_i", a.e()));
+        }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_o", f.e().part(o * d.fcw(), d.fcw())?));
         }
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm)?;

@@ -23,7 +23,7 @@ fn variants_for(cfg: &RouterConfig) -> Vec<Option<Mutant>> {
         return vec![None];
     }
     let mut v = variants();
-    v.extend(Mutant::qos().iter().filter(|m| m.applies_to(cfg)).copied().map(Some));
+    v.extend(Mutant::qos().iter().chain(Mutant::routing()).filter(|m| m.applies_to(cfg)).copied().map(Some));
     v
 }
 
@@ -335,6 +335,13 @@ fn qos_configs() -> Vec<RouterConfig> {
         qos_config("qpab", 3, 1, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\ntraffic_classes = 4\nblock_size = 2\n"),
         qos_config("qrrb", 2, 3, "multiplexed", "scheduler = \"round_robin\"\nblock_size = 5\n"),
         qos_config("qfb", 2, 3, "multiplexed", "scheduler = \"fifo\"\nblock_size = 2\n"),
+        // Allowed output VC sets (topology.route_vcs) alone, with a partition, and with preemption.
+        qos_config("qrv", 3, 3, "multiplexed", "scheduler = \"round_robin\"\n[topology]\nkind = \"single_switch\"\nroute_vcs = [1, 6, 3]\n"),
+        qos_config("qrvnp", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\ntraffic_classes = 2\nvc_classes = [1, 1, 0, 0]\n[topology]\nkind = \"single_switch\"\nroute_vcs = [5, 10, 15]\n"),
+        // Parallel links (topology.route_links), also with allowed VC sets and preemption.
+        qos_config("qlk", 4, 2, "multiplexed", "scheduler = \"round_robin\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"),
+        qos_config("qlkp", 4, 3, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 2]\nroute_links = [1, 2, 3, 2]\nroute_vcs = [7, 3, 6, 5]\n"),
+        qos_config("qrvpa", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [1, 2, 3, 1, 2]\n"),
     ]
 }
 
@@ -344,7 +351,7 @@ fn qos_configurations_and_mutants_are_lint_clean() {
     for cfg in qos_configs() {
         jobs.push((cfg.clone(), None));
         // every QoS mutant (also where it has no effect), one base mutant
-        for m in Mutant::qos().iter().chain(std::iter::once(&Mutant::SkipRcStage)) {
+        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(std::iter::once(&Mutant::SkipRcStage)) {
             jobs.push((cfg.clone(), Some(*m)));
         }
     }
@@ -365,7 +372,7 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     cfgs.push(example("mesh5"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        for m in Mutant::qos() {
+        for m in Mutant::qos().iter().chain(Mutant::routing()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
             assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());

@@ -200,6 +200,16 @@ pub(crate) struct Core {
     word_mask: [u64; MAX_FLIT_WORDS],
     vc_id_mask: u8,
     route_lut: Vec<u8>,
+    /// §2 allowed output VCs `A(d)` of every destination code (every VC
+    /// without `topology.route_vcs`); read through `hdr.dest`, which holds
+    /// the destination the route was computed from.
+    allowed_lut: Vec<u32>,
+    /// §2 parallel output ports of every destination code (1 without
+    /// `topology.route_links`), and whether any code has more than one.
+    links_lut: Vec<u8>,
+    multi_link: bool,
+    /// Scratch: free output VCs of each port at the start of the cycle.
+    free_start: Vec<u32>,
     va_words: usize,
 
     // ---- state
@@ -316,6 +326,10 @@ impl Core {
             }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             route_lut: (0..codes as u64).map(|d| cfg.route(d) as u8).collect(),
+            allowed_lut: (0..codes as u64).map(|d| cfg.route_vcs(d)).collect(),
+            links_lut: (0..codes as u64).map(|d| cfg.route_links(d) as u8).collect(),
+            multi_link: cfg.route_link_table().is_some(),
+            free_start: vec![0; n],
             va_words,
             lanes_q: Rings::new(nm * lanes, cfg.input_buffer_depth()),
             ivc: vec![Ivc::default(); nm],
@@ -374,6 +388,7 @@ impl Core {
         self.ob.clear();
         self.credits.fill(self.dd);
         self.allocated.fill(0);
+        self.free_start.fill(0);
         self.owner.fill(0);
         self.va_ptr.fill(0);
         self.xa_ptr.fill(0);
@@ -476,6 +491,11 @@ impl Core {
         // flit, or ACTIVE waiting for flits with nothing to offer).
         let mut busy_in = 0u32;
         let mut busy_out = 0u32;
+        if self.multi_link {
+            for o in 0..n {
+                self.free_start[o] = (!self.allocated[o] & vc_all).count_ones();
+            }
+        }
         for p in 0..n {
             busy_in |= ((self.pflits[p] | self.pextra[p] != 0) as u32) << p;
             busy_out |= ((self.oflits[p] != 0) as u32) << p;
@@ -673,7 +693,7 @@ impl Core {
                             let c = self.cls(d.hdr.class);
                             self.va_any[o] = true;
                             self.va_maxc[o] = self.va_maxc[o].max(c as u8);
-                            let free = !self.allocated[o] & ((1u64 << m) - 1) as u32;
+                            let free = !self.allocated[o] & ((1u64 << m) - 1) as u32 & self.allowed_lut[d.hdr.dest as usize];
                             let sat = match &self.part {
                                 Some(pm) => free & pm[c as usize] != 0,
                                 None => free != 0,
@@ -695,9 +715,10 @@ impl Core {
             let req = &self.va_req[o * vw..o * vw + vw];
             if let Some(i) = rr_pick_wide(req, self.va_ptr[o] as usize) {
                 let c = self.cls(self.ivc[i].hdr.class);
+                let allowed = free & self.allowed_lut[self.ivc[i].hdr.dest as usize];
                 let avail = match &self.part {
-                    Some(pm) => free & pm[c as usize],
-                    None => free,
+                    Some(pm) => allowed & pm[c as usize],
+                    None => allowed,
                 };
                 self.va_grant[o] = Some((i as u16, avail.trailing_zeros() as u8));
             }
@@ -935,7 +956,11 @@ impl Core {
                     let r = self.lane_ring(i, sl);
                     self.header_of(&self.lanes_q.front(r).data)
                 };
-                let route = self.route_lut[h.dest as usize];
+                let first = self.route_lut[h.dest as usize] as usize;
+                let group = first..first + self.links_lut[h.dest as usize] as usize;
+                // max_by_key keeps the last maximum: scanning from the top
+                // port down, that is the lowest port among the ties.
+                let route = group.rev().max_by_key(|&o| self.free_start[o]).unwrap() as u8;
                 let d = &mut self.ivc[i];
                 d.hdr = h;
                 d.route = route;

@@ -63,6 +63,13 @@ fn general_engine_matches_the_fast_engine() {
     cfgs.push(inline(4, 4, "full", "virtualclock", ""));
     cfgs.push(inline(3, 3, "multiplexed", "virtualclock", "vtick_width = 8\nclock_width = 8\n"));
     cfgs.push(inline(5, 4, "full", "virtualclock", "vtick_width = 8\nclock_width = 8\ndownstream_buffer_depth = 5\n"));
+    // Allowed output VC sets (§2 route_vcs): the fast engine filters its VA
+    // requesters, the general one reads the set through the header register.
+    cfgs.push(inline(5, 4, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [3, 12, 1, 8, 15]\n"));
+    cfgs.push(inline(4, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 3, 3, 2]\nroute_vcs = [1, 6, 4, 7, 2, 1]\n"));
+    // Parallel links (§2 route_links): ports 1-2 and 1-3 as groups.
+    cfgs.push(inline(4, 2, "multiplexed", "round_robin", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"));
+    cfgs.push(inline(5, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\nroute_links = [1, 2, 2, 2]\nroute_vcs = [7, 3, 6, 5]\n"));
     for cfg in &cfgs {
         for seed in 1..=2u64 {
             let mut a = Router::new(cfg);
@@ -677,6 +684,55 @@ fn static_partition_in_va() {
     assert_port(&log, 0, &[(5, on_vc(p1[0], 1)), (6, on_vc(p3[0], 2))]);
     assert_port(&log, 2, &[(5, on_vc(w0[0], 2)), (6, on_vc(r1[0], 0)), (13, on_vc(w0[1], 2)), (15, on_vc(r0[0], 2))]);
     assert_eq!(r.stats().partition_grants, [3, 1, 1, 0, 0, 0, 0, 0]);
+}
+
+/// §6 stage 3 with route_vcs: a header waits for a VC of its allowed set
+/// although another VC of its port is free. Destination 0 may only use
+/// output VC 1 (mask 2). Port 1 sends a head at cycle 0 and its tail at
+/// cycle 10 to destination 0: VA at 2 gives VC 1, out at 5; the tail crosses
+/// at 11, so VC 1 is free for VA from 12. Port 2's one-flit message to
+/// destination 0 (sent at cycle 1, ROUTED from 3) is granted VC 1 only at 12
+/// and leaves at 15; without the set it would take VC 0 at 3 and leave at 6.
+#[test]
+fn route_vcs_restrict_va_in_both_engines() {
+    let cfg = inline(3, 2, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [2, 3, 3]\n");
+    let fl = |head: bool, tail: bool, data: u64| LinkFlit { valid: true, dummy: false, vc: 0, head, tail, data: [data, 0, 0, 0] };
+    let (h, t, one) = (fl(true, false, 0), fl(false, true, 0x5a00), fl(true, true, 0x3300));
+    let stim = vec![(0, 1, h), (10, 1, t), (1, 2, one)];
+    for general in [false, true] {
+        let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
+        let log = run(&mut r, &stim, 20, true);
+        assert_port(&log, 0, &[(5, on_vc(h, 1)), (13, on_vc(t, 1)), (15, on_vc(one, 1))]);
+    }
+    let plain = inline(3, 2, "multiplexed", "round_robin", "");
+    let log = run(&mut Router::new(&plain), &stim, 20, true);
+    assert_port(&log, 0, &[(5, on_vc(h, 0)), (6, on_vc(one, 1)), (13, on_vc(t, 0))]);
+}
+
+/// §2 parallel links: destinations 1 and 2 may leave on port 1 or 2. Port
+/// 0 sends a head to 1 at cycle 0 (RC at 1: both ports have 2 free VCs, the
+/// tie goes to port 1; VA at 2: VC 0); port 3 a head to 2 at cycle 1 (RC at
+/// 2 still sees 2 and 2, since the grant of cycle 2 counts from 3: port 1,
+/// VC 1 at VA 3); port 0 on VC 1 a head to 1 at cycle 2 (RC at 3: port 1
+/// has 1 free VC, port 2 has 2: port 2, VA at 4, out at 7). Without the
+/// table the third header would wait for port 1 forever.
+#[test]
+fn parallel_links_pick_the_port_with_most_free_vcs_in_both_engines() {
+    let net = "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\n";
+    let cfg = inline(4, 2, "multiplexed", "round_robin", &format!("{net}route_links = [1, 2, 2, 1]\n"));
+    let head = |vc: u8, data: u64| LinkFlit { valid: true, dummy: false, vc, head: true, tail: false, data: [data, 0, 0, 0] };
+    let (a, b, c) = (head(0, 0x101), head(0, 0x202), head(1, 0x301));
+    let stim = vec![(0, 0, a), (1, 3, b), (2, 0, c)];
+    for general in [false, true] {
+        let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
+        let log = run(&mut r, &stim, 15, true);
+        assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
+        assert_port(&log, 2, &[(7, on_vc(c, 0))]);
+    }
+    let plain = inline(4, 2, "multiplexed", "round_robin", net);
+    let log = run(&mut Router::new(&plain), &stim, 15, true);
+    assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
+    assert_port(&log, 2, &[]);
 }
 
 // ------------------------------------------------------------------ endpoint

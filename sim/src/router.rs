@@ -170,6 +170,8 @@ struct OutPort {
 struct InVc {
     route: u8,
     ovc: u8,
+    /// Output VCs its header may be allocated (§2 `route_vcs`), loaded at RC.
+    avc: u32,
 }
 
 /// A VirtualClock scheduling point, updated lazily: in cycles in which no
@@ -208,6 +210,18 @@ fn extract_field(data: &[u64; MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
 
 /// Iterates the set bits of a mask, lowest first.
 #[inline(always)]
+fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let b = (mask.trailing_zeros() & 63) as usize;
+            mask &= mask - 1;
+            Some(b)
+        }
+    })
+}
+
 fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if mask == 0 {
@@ -259,6 +273,12 @@ pub struct Router {
     dest_mask: u64,
     /// Output port per destination code, all 2^DW codes (codes >= endpoints -> 0).
     route_lut: Vec<u8>,
+    /// Allowed output VCs per destination code (all 2^DW codes); empty
+    /// without `topology.route_vcs`, so that VA keeps its plain fast path.
+    avc_lut: Vec<u32>,
+    /// Parallel output ports per destination code (§2 `route_links`); empty
+    /// without the table.
+    links_lut: Vec<u8>,
     va_words: usize,
 
     // ---- state
@@ -372,6 +392,14 @@ impl Router {
         assert!(dest.width <= 16);
         let codes = 1usize << dest.width;
         let route_lut = (0..codes as u64).map(|d| cfg.route(d) as u8).collect();
+        let links_lut = match cfg.route_link_table() {
+            Some(_) => (0..codes as u64).map(|d| cfg.route_links(d) as u8).collect(),
+            None => Vec::new(),
+        };
+        let avc_lut = match cfg.route_vc_table() {
+            Some(_) => (0..codes as u64).map(|d| cfg.route_vcs(d)).collect(),
+            None => Vec::new(),
+        };
         let w = cfg.flit_width();
         let va_words = nm.div_ceil(64);
         let fifo = cfg.scheduler() == Scheduler::Fifo;
@@ -407,6 +435,8 @@ impl Router {
             vc_all: ((1u64 << m) - 1) as u32,
             dest_mask: (1u64 << dest.width) - 1,
             route_lut,
+            avc_lut,
+            links_lut,
             va_words,
             ib: FlitRings::new(nm, cfg.input_buffer_depth()),
             vtick_reg: Box::new([0; MAX_VCS_TOTAL]),
@@ -501,6 +531,15 @@ impl Router {
         // recomputed at the end, so every phase sees the start-of-cycle sets.
         let mut touched_in = 0u32;
         let mut touched_out = 0u32;
+
+        // Free output VCs per port at the start of the cycle, for RC's choice
+        // among parallel links (VA below changes `allocated` before RC runs).
+        let mut free_start = [0u8; MAX_PORTS];
+        if !self.links_lut.is_empty() && self.rc_ports != 0 {
+            for (o, f) in free_start.iter_mut().enumerate().take(n) {
+                *f = (!self.outp[o].allocated & self.vc_all).count_ones() as u8;
+            }
+        }
 
         // 0. BW admission, on the start-of-cycle counts.
         let mut valid = 0u32;
@@ -723,13 +762,30 @@ impl Router {
                 continue;
             }
             let req = &mut self.va_req[o * vw..o * vw + vw];
-            let i = rr_pick_wide(req, op.va_ptr as usize).unwrap();
+            let i = if self.avc_lut.is_empty() {
+                rr_pick_wide(req, op.va_ptr as usize).unwrap()
+            } else {
+                // Only requesters with a free VC in their allowed set compete.
+                let mut sat = [0u64; MAX_VCS_TOTAL / 64];
+                for (k, &word) in req.iter().enumerate() {
+                    for b in bits64(word) {
+                        if self.ivc[(k * 64 + b) & 511].avc & free != 0 {
+                            sat[k] |= 1 << b;
+                        }
+                    }
+                }
+                match rr_pick_wide(&sat[..vw], op.va_ptr as usize) {
+                    Some(i) => i,
+                    None => continue,
+                }
+            };
             req[i / 64] &= !(1u64 << (i % 64));
             op.va_req_count -= 1;
             if op.va_req_count == 0 {
                 self.va_ports &= !(1 << o);
             }
-            let u = free.trailing_zeros() as usize;
+            let allowed = if self.avc_lut.is_empty() { free } else { free & self.ivc[i & 511].avc };
+            let u = allowed.trailing_zeros() as usize;
             op.allocated |= 1 << u;
             op.va_ptr = inc_mod(i, self.nm) as u16;
             let (p, v) = (i / m, i % m);
@@ -756,7 +812,20 @@ impl Router {
             for v in bits(ip.idle & ip.nonempty) {
                 let i = p * m + v;
                 let front = self.ib.front(i);
-                let o = self.route_lut[(front.data[0] & self.dest_mask) as usize];
+                let code = (front.data[0] & self.dest_mask) as usize;
+                let mut o = self.route_lut[code];
+                if !self.links_lut.is_empty() {
+                    // Most free output VCs; a later port must have strictly more.
+                    let base = o as usize;
+                    for q in base + 1..base + self.links_lut[code] as usize {
+                        if free_start[q] > free_start[o as usize] {
+                            o = q as u8;
+                        }
+                    }
+                }
+                if !self.avc_lut.is_empty() {
+                    self.ivc[i & 511].avc = self.avc_lut[code];
+                }
                 if self.vc_a | self.vc_c {
                     self.vtick_reg[i & 511] = extract_field(&front.data, self.vtick_lsb, self.vtick_width) as u32;
                 }

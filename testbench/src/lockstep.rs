@@ -369,6 +369,36 @@ fn check_partition(cfg: &RouterConfig, cycle: u64, outs: &RouterOutputs) -> Resu
     Ok(())
 }
 
+/// `topology.route_vcs`: a header may only leave on an output VC of its
+/// destination's allowed set (docs/microarchitecture.md §2, §6 stage 3). The
+/// set of a header's own router is what matters: the output VC of this hop
+/// is the input VC of the next, which is what the dateline classes rely on.
+fn check_route_vcs(cfg: &RouterConfig, cycle: u64, outs: &RouterOutputs) -> Result<(), ScoreboardError> {
+    if cfg.route_vc_table().is_none() {
+        return Ok(());
+    }
+    for (o, f) in outs.flits.iter().enumerate() {
+        if !(f.valid && f.head) {
+            continue;
+        }
+        let dest = cfg.header().dest.extract(&f.data);
+        let allowed = cfg.route_vcs(dest);
+        if (f.vc as u32) >= 32 || allowed >> f.vc & 1 == 0 {
+            return Err(ScoreboardError {
+                cycle,
+                side: Side::Output,
+                port: o,
+                vc: f.vc as usize,
+                kind: ErrorKind::DisallowedVc,
+                expected: format!("an output VC in mask {allowed:#b} of destination {dest}"),
+                actual: format!("output VC {}", f.vc),
+                detail: "VA granted a VC outside the header's topology.route_vcs entry".to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
 enum RunFail {
     Mismatch(u64, Vec<SignalDiff>),
     Other(LockstepError),
@@ -411,6 +441,7 @@ fn run(
         }
         sb.observe(t, &lead_out).map_err(conservation)?;
         check_partition(cfg, t, &lead_out).map_err(conservation)?;
+        check_route_vcs(cfg, t, &lead_out).map_err(conservation)?;
         if t >= opts.cycles && stim.sources_idle() && sb.outstanding_flits() == 0 {
             break;
         }

@@ -47,6 +47,9 @@ struct Part {
     dummy_header: Option<LinkFlit>,
     /// Index the next flit must have, once known.
     next: Option<usize>,
+    /// The first port of its destination's group (`route_links`), which
+    /// keys its messages: parts of one message may use any port of it.
+    first: usize,
 }
 
 /// Counts specific to parts, on top of the [`ScoreboardSummary`].
@@ -223,6 +226,23 @@ impl PartScoreboard {
 
     /// Binds an open part to message `key` (its first non-dummy flit told us
     /// which), checking the dummy header that opened it.
+    /// The first port of the group of the header (real or dummy) `f` seen on
+    /// output (o, u), after checking that `o` belongs to the group.
+    fn first_port(&self, cycle: u64, o: usize, u: usize, f: &LinkFlit) -> Result<usize, ScoreboardError> {
+        let dest = self.cfg.header().dest.extract(&f.data);
+        if !crate::scoreboard::leaves_on(&self.cfg, dest, o) {
+            let w = self.cfg.flit_width();
+            let (r, g) = (self.cfg.route(dest), self.cfg.route_links(dest));
+            let detail = if g == 1 {
+                format!("destination {dest} routes to output port {r}")
+            } else {
+                format!("destination {dest} routes to output ports {r}..={}", r + g - 1)
+            };
+            return Err(self.err(cycle, Side::Output, o, u, ErrorKind::WrongPort, String::new(), fmt_flit(f, w), detail));
+        }
+        Ok(self.cfg.route(dest))
+    }
+
     fn bind(&mut self, cycle: u64, o: usize, u: usize, key: (usize, u64)) -> Result<(), ScoreboardError> {
         let w = self.cfg.flit_width();
         let part = self.open[o * self.cfg.vcs() + u].as_mut().unwrap();
@@ -272,10 +292,12 @@ impl PartScoreboard {
                 if f.tail {
                     return Err(fail(self, ErrorKind::Corrupted, String::new(), "a dummy flit with both head and tail".into()));
                 }
-                self.open[slot] = Some(Part { id: None, dummy_header: Some(*f), next: None });
+                let first = self.first_port(cycle, o, u, f)?;
+                self.open[slot] = Some(Part { id: None, dummy_header: Some(*f), next: None, first });
                 return Ok(());
             }
-            let key = (o, self.header_id(&f.data));
+            let first = self.first_port(cycle, o, u, f)?;
+            let key = (first, self.header_id(&f.data));
             let Some(msg) = self.messages.get(&key) else {
                 return Err(fail(self, ErrorKind::UnknownHead, String::new(), "no message with this id was sent to this port".into()));
             };
@@ -288,7 +310,7 @@ impl PartScoreboard {
             }
             self.messages.get_mut(&key).unwrap().header_delivered = true;
             self.count_delivery(o);
-            self.open[slot] = Some(Part { id: None, dummy_header: None, next: Some(1) });
+            self.open[slot] = Some(Part { id: None, dummy_header: None, next: Some(1), first });
             self.bind(cycle, o, u, key)?;
             if f.tail {
                 self.open[slot] = None;
@@ -309,7 +331,7 @@ impl PartScoreboard {
             return Ok(());
         }
         let (k, id) = self.body_tag(&f.data);
-        let key = (o, id);
+        let key = (part.first, id);
         if let Some(bound) = part.id {
             if bound != id {
                 return Err(fail(self, ErrorKind::Corrupted, format!("a flit of message {bound}"), format!("flit of message {id} inside a part of message {bound}")));
@@ -340,7 +362,7 @@ impl PartScoreboard {
         msg.delivered[k - 1] = true;
         msg.delivered_count += 1;
         self.count_delivery(o);
-        self.open[slot] = if f.tail { None } else { Some(Part { id: Some(id), dummy_header: None, next: Some(k + 1) }) };
+        self.open[slot] = if f.tail { None } else { Some(Part { id: Some(id), dummy_header: None, next: Some(k + 1), first: part.first }) };
         self.maybe_done(key);
         Ok(())
     }
@@ -515,7 +537,9 @@ mod tests {
         injected(&mut sb);
         let mut o = RouterOutputs::idle(&cfg());
         o.flits[0] = header(1, 0, 5, 9); // destination 1 routes to port 1
-        assert_eq!(sb.observe(0, &o).unwrap_err().kind, ErrorKind::UnknownHead);
+        let e = sb.observe(0, &o).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::WrongPort);
+        assert!(e.detail.contains("destination 1 routes to output port 1"), "{e}");
         out(&mut sb, 1, header(1, 0, 5, 9)).unwrap();
         let mut dirty = dummy_tail();
         dirty.data[0] = 1;

@@ -29,6 +29,14 @@ use wormqos_config::RouterConfig;
 use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 
 /// Formats flit data of `width` bits as hexadecimal, most significant digit first.
+/// Whether a header with destination code `dest` may leave on output port
+/// `o`: its routing table port, or with `topology.route_links` any port of its
+/// group of parallel links (docs/microarchitecture.md §2).
+pub fn leaves_on(cfg: &RouterConfig, dest: u64, o: usize) -> bool {
+    let first = cfg.route(dest);
+    (first..first + cfg.route_links(dest)).contains(&o)
+}
+
 pub fn hex_data(data: &[u64; MAX_FLIT_WORDS], width: u32) -> String {
     let digits = width.div_ceil(4) as usize;
     let mut s = String::with_capacity(digits + 2);
@@ -85,6 +93,9 @@ pub enum ErrorKind {
     WrongPort,
     /// Traditional / non-preemptive: a header on an output VC of another class.
     WrongClassVc,
+    /// `topology.route_vcs`: a header on an output VC outside the allowed set
+    /// of its destination.
+    DisallowedVc,
     /// A non-head flit on an output VC that carries no message.
     NotAHead,
     /// A header that matches no injected message.
@@ -111,6 +122,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Reordered => "flit out of order (dropped or reordered)",
             ErrorKind::WrongPort => "message on the wrong output port",
             ErrorKind::WrongClassVc => "header on an output VC reserved for another class",
+            ErrorKind::DisallowedVc => "header on an output VC outside its destination's allowed set",
             ErrorKind::NotAHead => "non-head flit on an output VC that carries no message",
             ErrorKind::UnknownHead => "header of no injected message",
             ErrorKind::HeadInsideMessage => "head flit inside an unfinished message",
@@ -515,7 +527,7 @@ impl Scoreboard {
     fn head_candidates(&self, o: usize, actual: &LinkFlit) -> Vec<(usize, u64)> {
         let dest = self.cfg.header().dest;
         let fits = |m: &Message| {
-            m.flits.first().is_some_and(|h| h == actual && self.cfg.route(dest.extract(&h.data)) == o)
+            m.flits.first().is_some_and(|h| h == actual && leaves_on(&self.cfg, dest.extract(&h.data), o))
         };
         let mut v = Vec::new();
         for c in 0..self.inputs.len() {
@@ -557,7 +569,7 @@ impl Scoreboard {
         for c in 0..self.inputs.len() {
             for (id, m) in self.startable(c).0 {
                 if let Some(h) = m.flits.first() {
-                    if self.cfg.route(dest.extract(&h.data)) == o {
+                    if leaves_on(&self.cfg, dest.extract(&h.data), o) {
                         options.push(format!("{} message #{id}: {}", self.ivc_name(c), fmt_flit(h, w)));
                     }
                 }
@@ -595,12 +607,14 @@ impl Scoreboard {
                          undelivered flit(s) (not all of it can have crossed the crossbar yet)"
                     );
                 } else {
-                    let r = self.cfg.route(dest.extract(&m.flits[0].data));
+                    let d = dest.extract(&m.flits[0].data);
+                    let (r, g) = (self.cfg.route(d), self.cfg.route_links(d));
                     e.kind = ErrorKind::WrongPort;
-                    e.detail = format!(
-                        "{here} has destination {} which routes to output port {r}",
-                        dest.extract(&m.flits[0].data)
-                    );
+                    e.detail = if g == 1 {
+                        format!("{here} has destination {d} which routes to output port {r}")
+                    } else {
+                        format!("{here} has destination {d} which routes to output ports {r}..={}", r + g - 1)
+                    };
                 }
                 return e;
             }

@@ -350,12 +350,30 @@ impl Experiment {
         let mut configs = Vec::with_capacity(net.routers);
         for (i, routes) in net.routes.iter().enumerate() {
             let topology = if matches!(self.topology, TopologySpec::SingleSwitch) {
-                Topology::SingleSwitch { routes: None }
+                Topology::SingleSwitch { routes: None, route_vcs: None }
             } else {
-                Topology::Network { routes: routes.clone() }
+                Topology::Network { routes: routes.clone(), route_vcs: None, route_links: net.route_links.get(i).cloned() }
             };
-            let cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default() };
-            let cfg = RouterConfig::new(cf).map_err(|e| ExperimentError::Parse { file: file.to_string(), message: e.to_string() })?;
+            let mut cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default() };
+            let parse = |e: wormqos_config::ConfigError| ExperimentError::Parse { file: file.to_string(), message: e.to_string() };
+            let mut cfg = RouterConfig::new(cf.clone()).map_err(parse)?;
+            // The dateline classes become allowed VC sets, split within the
+            // (validated) partition of the router configured above.
+            let masks = net.route_vcs(i, cfg.vcs(), cfg.vc_classes()).map_err(|fewest| {
+                ferr(
+                    "router.vcs",
+                    self.router.vcs.to_string(),
+                    format!(
+                        "the torus dateline VC classes (docs/microarchitecture.md §11) need 2 VCs{} (here {fewest}): allowed range 2..=16{}",
+                        if cfg.vc_classes().is_some() { " of every traffic class" } else { "" },
+                        if cfg.vc_classes().is_some() { " with router.vc_classes / vc_ratio giving each class 2 or more" } else { "" }
+                    ),
+                )
+            })?;
+            if let (Some(m), Topology::Network { route_vcs, .. }) = (masks, &mut cf.topology) {
+                *route_vcs = Some(m);
+                cfg = RouterConfig::new(cf).map_err(parse)?;
+            }
             configs.push(cfg);
         }
         let header = configs[0].header();

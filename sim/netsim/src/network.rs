@@ -134,6 +134,9 @@ pub struct Results {
     pub messages_delivered: u64,
     pub flits_injected: u64,
     pub flits_ejected: u64,
+    /// Flits carried by every router-to-router link over the whole run:
+    /// (source router, its output port, flits).
+    pub link_flits: Vec<(usize, usize, u64)>,
     pub wall_seconds: f64,
     pub router_cycles_per_second: f64,
 }
@@ -160,6 +163,8 @@ pub struct Sim<'a> {
     flit_links: Vec<(u32, u8, u32, u8)>,
     /// (router, output port, downstream router, its input port): credit returns.
     credit_links: Vec<(u32, u8, u32, u8)>,
+    /// Flits moved over `flit_links[k]`.
+    link_count: Vec<u64>,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
     classes: u8,
@@ -482,6 +487,7 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
+            link_count: vec![0; flit_links.len()],
             flit_links,
             credit_links,
             classes,
@@ -600,8 +606,10 @@ impl<'a> Sim<'a> {
         let n_routers = self.routers.len();
         let mut moved = false;
         // Router-to-router links (unused ports keep their idle inputs).
-        for &(r, p, sr, sp) in &self.flit_links {
-            self.inputs[r as usize].flits[p as usize] = self.routers[sr as usize].outputs().flits[sp as usize];
+        for (k, &(r, p, sr, sp)) in self.flit_links.iter().enumerate() {
+            let f = self.routers[sr as usize].outputs().flits[sp as usize];
+            self.link_count[k] += f.valid as u64;
+            self.inputs[r as usize].flits[p as usize] = f;
         }
         for &(r, o, sr, sp) in &self.credit_links {
             self.inputs[r as usize].credits[o as usize] = self.routers[sr as usize].outputs().credits[sp as usize];
@@ -940,6 +948,7 @@ impl<'a> Sim<'a> {
             messages_delivered: self.delivered,
             flits_injected: self.flits_injected,
             flits_ejected: self.flits_ejected,
+            link_flits: self.flit_links.iter().zip(&self.link_count).map(|(&(_, _, sr, sp), &c)| (sr as usize, sp as usize, c)).collect(),
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),
         }

@@ -19,10 +19,19 @@ pub enum TopologySpec {
     Mesh { k: u32 },
     /// k-ary n-cube torus (wrap-around links), dimension-order routing with
     /// the shorter direction per dimension (ties: +). Ports: 0 local,
-    /// 1+2i = +dim i, 2+2i = -dim i. See `docs/reproduction.md`: without
-    /// dateline VC classes in the router's VA this can deadlock; the stall
-    /// watchdog reports it.
-    Torus { k: u32, n: u32 },
+    /// 1+2i = +dim i, 2+2i = -dim i. For k >= 4 every router's table also
+    /// gives each destination a dateline VC class (docs/microarchitecture.md
+    /// §11), which becomes its `topology.route_vcs` entry: this breaks the
+    /// cyclic channel dependencies of the rings, so the torus cannot deadlock
+    /// (it needs 2 VCs, 2 per traffic class in TR/NP). `dateline = false`
+    /// leaves the classes out: then it deadlocks under load, and the stall
+    /// watchdog reports it (kept to demonstrate the need).
+    Torus {
+        k: u32,
+        n: u32,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        dateline: bool,
+    },
     /// Binary n-cube, e-cube routing (lowest differing address bit first).
     /// Ports: 0 local, 1+i = dimension i.
     Hypercube { n: u32 },
@@ -30,8 +39,11 @@ pub enum TopologySpec {
     /// and `endpoints` endpoints per switch (001_… Fig. 4: k = 2, links = 2,
     /// endpoints = 4 on 8-port switches). Ports: endpoints first, then
     /// `links` ports per existing neighbour direction in the order +x, -x,
-    /// +y, -y. Routing is XY; the parallel link is chosen by the destination
-    /// (d mod links), not by load (the router's routing is table-driven).
+    /// +y, -y. Routing is XY; the table gives the first of the `links`
+    /// parallel ports and `topology.route_links = links`, so each router
+    /// picks, per header, the parallel link whose output has the most free
+    /// VCs (docs/microarchitecture.md §2), as in 001_… ("a message takes
+    /// either link by current load").
     FatMesh { k: u32, links: u32, endpoints: u32 },
     /// Unidirectional ring of `nodes` nodes with `links` parallel links
     /// between neighbours (004_…: links = nodes/4 by default); messages to
@@ -42,6 +54,20 @@ pub enum TopologySpec {
         links: Option<u32>,
     },
 }
+
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// Dateline VC class of a (router, destination) entry: the lower half of the
+/// VCs (of every traffic class) before the wrap link, the upper half after it.
+pub const DATELINE_BEFORE: u8 = 0;
+pub const DATELINE_AFTER: u8 = 1;
+/// Any VC (ejection, or a ring that needs no dateline).
+pub const DATELINE_ANY: u8 = 2;
 
 /// One end of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +91,12 @@ pub struct Network {
     pub endpoint_at: Vec<(usize, usize)>,
     /// `routes[r][d]`: output port of router r for destination endpoint d.
     pub routes: Vec<Vec<u32>>,
+    /// `vc_class[r][d]`: the dateline class (`DATELINE_*`) of router r's
+    /// entry for destination d; empty when the topology needs none.
+    pub vc_class: Vec<Vec<u8>>,
+    /// `route_links[r][d]`: how many parallel ports from `routes[r][d]` on
+    /// the destination may use (`topology.route_links`); empty when all 1.
+    pub route_links: Vec<Vec<u32>>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -105,12 +137,12 @@ impl TopologySpec {
                 }
                 grid(k, links, endpoints, ports, false)?
             }
-            TopologySpec::Torus { k, n } => {
+            TopologySpec::Torus { k, n, dateline } => {
                 check_k("k", k, 2)?;
                 if n == 0 || n > 6 || (k as u64).pow(n) > MAX_ROUTERS {
                     return Err(field("n", n, format!("1..=6 dimensions and k^n <= {MAX_ROUTERS} routers")));
                 }
-                torus(k as usize, n as usize, ports)?
+                torus(k as usize, n as usize, ports, dateline)?
             }
             TopologySpec::Hypercube { n } => {
                 if n == 0 || n > 14 {
@@ -168,6 +200,8 @@ struct Builder {
     in_link: Vec<Vec<Peer>>,
     endpoint_at: Vec<(usize, usize)>,
     routes: Vec<Vec<u32>>,
+    vc_class: Vec<Vec<u8>>,
+    route_links: Vec<Vec<u32>>,
 }
 
 impl Builder {
@@ -177,6 +211,8 @@ impl Builder {
             in_link: vec![vec![Peer::Unused; ports]; routers],
             endpoint_at: Vec::new(),
             routes: Vec::new(),
+            vc_class: Vec::new(),
+            route_links: Vec::new(),
         }
     }
     fn endpoint(&mut self, r: usize, p: usize) -> usize {
@@ -207,6 +243,8 @@ impl Builder {
             in_link: self.in_link,
             endpoint_at: self.endpoint_at,
             routes: self.routes,
+            vc_class: self.vc_class,
+            route_links: self.route_links,
         }
     }
 }
@@ -281,10 +319,13 @@ fn grid(k: u32, links: u32, eps: u32, ports: usize, fixed_ports: bool) -> Result
     for y in 0..k {
         for x in 0..k {
             let mut t = Vec::with_capacity(total);
+            let mut g = Vec::with_capacity(total);
             for d in 0..total {
                 let (node, local) = (d / eps, d % eps);
                 let (dx, dy) = (node % k, node / k);
-                let j = d % links;
+                // The first parallel port; the router picks among the group.
+                let j = 0;
+                g.push(if node == y * k + x { 1 } else { links as u32 });
                 let p = if dx > x {
                     port_of(x, y, 0, j)
                 } else if dx < x {
@@ -301,12 +342,15 @@ fn grid(k: u32, links: u32, eps: u32, ports: usize, fixed_ports: bool) -> Result
                 t.push(p as u32);
             }
             b.routes.push(t);
+            if links > 1 {
+                b.route_links.push(g);
+            }
         }
     }
     Ok(b.finish(ports))
 }
 
-fn torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
+fn torus(k: usize, n: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
     let need = 1 + 2 * n;
     if need > ports {
         return Err(too_few_ports(need, ports));
@@ -328,20 +372,35 @@ fn torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
             b.link(r, 2 + 2 * i, minus, 1 + 2 * i);
         }
     }
+    // With k <= 3 a route takes at most one hop per ring (k = 3: one either
+    // way; k = 2: ties go +), so no channel waits on another of its own ring
+    // and the rings need no dateline.
+    let classes = dateline && k >= 4;
     for r in 0..count {
-        let t = (0..count)
-            .map(|d| {
-                for i in 0..n {
-                    let (a, z) = (digit(r, i), digit(d, i));
-                    if a != z {
-                        let fwd = (z + k - a) % k;
-                        return if fwd <= k - fwd { 1 + 2 * i as u32 } else { 2 + 2 * i as u32 };
-                    }
+        let mut t = Vec::with_capacity(count);
+        let mut cls = Vec::with_capacity(count);
+        for d in 0..count {
+            let mut entry = (0, DATELINE_ANY);
+            for i in 0..n {
+                let (c, z) = (digit(r, i), digit(d, i));
+                if c != z {
+                    let fwd = (z + k - c) % k;
+                    let plus = fwd <= k - fwd;
+                    // §11: the rest of the way still crosses the wrap link
+                    // (k-1 -> 0 going +, 0 -> k-1 going -) iff c > t (+) or c < t (-).
+                    let crosses = if plus { c > z } else { c < z };
+                    let class = if crosses { DATELINE_BEFORE } else { DATELINE_AFTER };
+                    entry = (if plus { 1 + 2 * i as u32 } else { 2 + 2 * i as u32 }, if classes { class } else { DATELINE_ANY });
+                    break;
                 }
-                0
-            })
-            .collect();
+            }
+            t.push(entry.0);
+            cls.push(entry.1);
+        }
         b.routes.push(t);
+        if classes {
+            b.vc_class.push(cls);
+        }
     }
     Ok(b.finish(ports))
 }
@@ -399,6 +458,46 @@ fn ring(nodes: usize, links: usize, ports: usize) -> Result<Network, TopologyErr
 impl Network {
     pub fn endpoints(&self) -> usize {
         self.endpoint_at.len()
+    }
+
+    /// The `topology.route_vcs` table of router r for routers with `vcs`
+    /// VCs and the static partition `partition` (class of each VC, TR/NP),
+    /// or `Ok(None)` if the topology has no VC classes. Each dateline class
+    /// takes, of every traffic class's VCs in VC order, the lower half
+    /// (rounded down: before the dateline) or the rest (after it). `Err`
+    /// gives the fewest VCs a traffic class has when that is below 2.
+    pub fn route_vcs(&self, r: usize, vcs: usize, partition: Option<&[u32]>) -> Result<Option<Vec<u32>>, usize> {
+        if self.vc_class.is_empty() {
+            return Ok(None);
+        }
+        let groups: Vec<Vec<usize>> = match partition {
+            Some(map) => {
+                let classes = map.iter().copied().max().unwrap_or(0) as usize + 1;
+                (0..classes).map(|c| (0..vcs).filter(|&u| map[u] as usize == c).collect()).collect()
+            }
+            None => vec![(0..vcs).collect()],
+        };
+        let fewest = groups.iter().map(Vec::len).min().unwrap_or(0);
+        if fewest < 2 {
+            return Err(fewest);
+        }
+        let (mut before, mut after) = (0u32, 0u32);
+        for g in &groups {
+            let half = g.len() / 2;
+            before |= g[..half].iter().fold(0, |a, &u| a | 1 << u);
+            after |= g[half..].iter().fold(0, |a, &u| a | 1 << u);
+        }
+        let all = ((1u64 << vcs) - 1) as u32;
+        Ok(Some(
+            self.vc_class[r]
+                .iter()
+                .map(|&c| match c {
+                    DATELINE_BEFORE => before,
+                    DATELINE_AFTER => after,
+                    _ => all,
+                })
+                .collect(),
+        ))
     }
 
     /// The routers a message from endpoint `s` to `d` visits, following the

@@ -159,3 +159,144 @@ fn fgfq_model_scheduler_is_checked_and_runs() {
         vc.classes.iter().map(|c| c.network_latency).collect::<Vec<_>>()
     );
 }
+
+fn torus(k: u32, n: u32, dateline: bool, load: f64, vcs: u32) -> String {
+    format!(
+        r#"
+name = "t"
+[router]
+ports = {ports}
+vcs = {vcs}
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "torus"
+k = {k}
+n = {n}
+dateline = {dateline}
+[workload]
+load = {load}
+mix = [0, 100]
+realtime = "none"
+best_effort = "bernoulli"
+message_flits = 16
+[run]
+cycles = 20000
+warmup_cycles = 2000
+seed = 3
+stall_cycles = 3000
+drain_cycles = 1000000
+"#,
+        ports = 1 + 2 * n
+    )
+}
+
+/// With the dateline VC classes (docs/microarchitecture.md §11) a loaded
+/// torus and a ring drain completely: every message created arrives, every
+/// injected flit is ejected. The same networks without the classes deadlock
+/// and the stall watchdog reports it.
+#[test]
+fn torus_with_dateline_classes_drains_and_without_deadlocks() {
+    for (k, n) in [(4, 2), (8, 1)] {
+        let v = Experiment::from_str(&torus(k, n, true, 1.0, 2), "t.toml", PathBuf::new()).unwrap();
+        // The builder gave every router a table; a wrap-crossing entry exists.
+        assert!(v.configs.iter().all(|c| c.route_vc_table().is_some()));
+        let r = run(&v).unwrap_or_else(|e| panic!("{k}-ary {n}-cube with datelines: {e}"));
+        eprintln!("{k}-ary {n}-cube: accepted {:.3}, {} messages", r.accepted_throughput, r.messages_delivered);
+        assert!(r.messages_created > 1000, "{}", r.messages_created);
+        assert_eq!(r.messages_delivered, r.messages_created);
+        assert_eq!(r.flits_ejected, r.flits_injected);
+        // Loaded past what uniform traffic on one ring per dimension carries.
+        assert!(r.accepted_throughput > 0.2, "{}", r.accepted_throughput);
+
+        let v = Experiment::from_str(&torus(k, n, false, 1.0, 2), "t.toml", PathBuf::new()).unwrap();
+        assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()));
+        match run(&v) {
+            Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
+            other => panic!("{k}-ary {n}-cube without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
+        }
+    }
+}
+
+#[test]
+fn torus_datelines_need_two_vcs_per_class() {
+    let e = Experiment::from_str(&torus(4, 2, true, 0.1, 1), "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("router.vcs") && e.contains("2..=16") && e.contains("dateline"), "{e}");
+    // k = 3 needs no dateline: one VC is enough, and every VC is allowed.
+    let v = Experiment::from_str(&torus(3, 2, true, 0.1, 1), "x.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()));
+    // NP with three classes on 4 VCs leaves a class with one VC.
+    let np = torus(4, 2, true, 0.1, 4).replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_ratio = [1, 1, 1]");
+    let e = Experiment::from_str(&np, "x.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("router.vcs") && e.contains("every traffic class"), "{e}");
+    // With 6 VCs (two per class) each class splits in two.
+    let v = Experiment::from_str(&np.replace("vcs = 4", "vcs = 6"), "x.toml", PathBuf::new()).unwrap();
+    let c = &v.configs[0];
+    let part = c.vc_classes().unwrap().to_vec();
+    for d in 0..16u64 {
+        let mask = c.route_vcs(d);
+        for class in 0..3u32 {
+            let of_class = (0..6).filter(|&u| part[u] == class && mask >> u & 1 == 1).count();
+            assert!(of_class >= 1, "destination {d} mask {mask:#b} partition {part:?}");
+        }
+    }
+}
+
+/// 001_… Fig. 4 fat mesh: 2×2 switches of 8 ports, 4 endpoints each, two
+/// links between neighbours. The router picks the parallel link with the
+/// most free output VCs (docs/microarchitecture.md §2), so under uniform
+/// traffic both links of every pair carry traffic and the load splits about
+/// evenly; everything drains.
+#[test]
+fn fat_mesh_splits_the_load_over_both_parallel_links() {
+    let text = r#"
+name = "fm"
+[router]
+ports = 8
+vcs = 4
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "full"
+scheduler = "round_robin"
+[topology]
+kind = "fat_mesh"
+k = 2
+links = 2
+endpoints = 4
+[workload]
+load = 0.5
+mix = [0, 100]
+realtime = "none"
+best_effort = "bernoulli"
+message_flits = 16
+[run]
+cycles = 40000
+warmup_cycles = 2000
+seed = 9
+drain_cycles = 200000
+"#;
+    let v = Experiment::from_str(text, "fm.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_links(5) == 2 || c.route_links(5) == 1));
+    let r = run(&v).unwrap();
+    assert_eq!(r.messages_delivered, r.messages_created);
+    // Links between switches: 4 switches x 2 neighbours x 2 links.
+    assert_eq!(r.link_flits.len(), 16);
+    let mut pairs = 0;
+    for &(sr, sp, c) in &r.link_flits {
+        // Ports 4,5 go to one neighbour, 6,7 to the other: pair = (4,5) or (6,7).
+        if sp % 2 == 1 {
+            continue;
+        }
+        let other = r.link_flits.iter().find(|&&(r2, p2, _)| r2 == sr && p2 == sp + 1).unwrap().2;
+        let share = c as f64 / (c + other) as f64;
+        eprintln!("router {sr} ports {sp}/{}: {c} / {other} flits (first link {:.1} %)", sp + 1, 100.0 * share);
+        assert!(c > 1000 && other > 1000, "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
+        assert!((0.4..=0.6).contains(&share), "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
+        pairs += 1;
+    }
+    assert_eq!(pairs, 8);
+}
