@@ -364,7 +364,7 @@ impl Experiment {
                     "router.vcs",
                     self.router.vcs.to_string(),
                     format!(
-                        "the torus dateline VC classes (docs/microarchitecture.md §11) need 2 VCs{} (here {fewest}): allowed range 2..=16{}",
+                        "the dateline VC classes of the torus and ring (docs/microarchitecture.md §11) need 2 VCs{} (here {fewest}): allowed range 2..=16{}",
                         if cfg.vc_classes().is_some() { " of every traffic class" } else { "" },
                         if cfg.vc_classes().is_some() { " with router.vc_classes / vc_ratio giving each class 2 or more" } else { "" }
                     ),

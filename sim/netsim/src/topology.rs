@@ -48,10 +48,15 @@ pub enum TopologySpec {
     /// Unidirectional ring of `nodes` nodes with `links` parallel links
     /// between neighbours (004_…: links = nodes/4 by default); messages to
     /// destination d use ring d mod links. Ports: 0 local, 1+j = ring j.
+    /// Every ring is a cycle of channels, so for nodes >= 3 the tables carry
+    /// the same dateline VC classes as the torus (§11, the + direction
+    /// only); `dateline = false` leaves them out and the ring can deadlock.
     Ring {
         nodes: u32,
         #[serde(default)]
         links: Option<u32>,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        dateline: bool,
     },
 }
 
@@ -150,7 +155,7 @@ impl TopologySpec {
                 }
                 hypercube(n as usize, ports)?
             }
-            TopologySpec::Ring { nodes, links } => {
+            TopologySpec::Ring { nodes, links, dateline } => {
                 if !(2..=1024).contains(&nodes) {
                     return Err(field("nodes", nodes, "allowed range 2..=1024"));
                 }
@@ -158,7 +163,7 @@ impl TopologySpec {
                 if links == 0 || links > 31 {
                     return Err(field("links", links, "allowed range 1..=31 (port 0 is the endpoint)"));
                 }
-                ring(nodes as usize, links as usize, ports)?
+                ring(nodes as usize, links as usize, ports, dateline)?
             }
         };
         Ok(net)
@@ -175,7 +180,7 @@ impl TopologySpec {
                 let dirs = if k <= 1 { 0 } else if k == 2 { 2 } else { 4 };
                 (endpoints + dirs * links) as usize
             }
-            TopologySpec::Ring { nodes, links } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
+            TopologySpec::Ring { nodes, links, .. } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
         }
     }
 }
@@ -435,7 +440,7 @@ fn hypercube(n: usize, ports: usize) -> Result<Network, TopologyError> {
     Ok(b.finish(ports))
 }
 
-fn ring(nodes: usize, links: usize, ports: usize) -> Result<Network, TopologyError> {
+fn ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
     if 1 + links > ports {
         return Err(too_few_ports(1 + links, ports));
     }
@@ -448,9 +453,23 @@ fn ring(nodes: usize, links: usize, ports: usize) -> Result<Network, TopologyErr
             b.link(r, 1 + j, (r + 1) % nodes, 1 + j);
         }
     }
+    // With 2 nodes every route is one hop, so no channel waits on another.
+    let classes = dateline && nodes >= 3;
     for r in 0..nodes {
         let t = (0..nodes).map(|d| if d == r { 0 } else { 1 + (d % links) as u32 }).collect();
         b.routes.push(t);
+        if classes {
+            // §11, + direction: the rest of the way still crosses the wrap
+            // link (nodes-1 -> 0) iff r > d.
+            let cls = (0..nodes)
+                .map(|d| match d.cmp(&r) {
+                    std::cmp::Ordering::Equal => DATELINE_ANY,
+                    std::cmp::Ordering::Less => DATELINE_BEFORE,
+                    std::cmp::Ordering::Greater => DATELINE_AFTER,
+                })
+                .collect();
+            b.vc_class.push(cls);
+        }
     }
     Ok(b.finish(ports))
 }

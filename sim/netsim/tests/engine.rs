@@ -80,6 +80,7 @@ scheduler = "round_robin"
 kind = "ring"
 nodes = 4
 links = 1
+dateline = false
 [workload]
 load = 0.9
 mix = [0, 100]
@@ -218,6 +219,29 @@ fn torus_with_dateline_classes_drains_and_without_deadlocks() {
             Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
             other => panic!("{k}-ary {n}-cube without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
         }
+    }
+}
+
+/// The 004_… multi-link ring: every one of its `links` unidirectional rings
+/// is a channel cycle, so loaded it deadlocks without dateline classes and
+/// drains with them.
+#[test]
+fn multi_link_ring_with_dateline_classes_drains_and_without_deadlocks() {
+    let ring = |dateline: bool| {
+        torus(8, 1, dateline, 1.0, 2)
+            .replace("kind = \"torus\"\nk = 8\nn = 1\n", "kind = \"ring\"\nnodes = 8\nlinks = 2\n")
+    };
+    let v = Experiment::from_str(&ring(true), "r.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_vc_table().is_some()));
+    let r = run(&v).unwrap_or_else(|e| panic!("ring with datelines: {e}"));
+    assert!(r.messages_created > 1000, "{}", r.messages_created);
+    assert_eq!(r.messages_delivered, r.messages_created);
+    assert_eq!(r.flits_ejected, r.flits_injected);
+    let v = Experiment::from_str(&ring(false), "r.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()));
+    match run(&v) {
+        Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
+        other => panic!("ring without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
     }
 }
 

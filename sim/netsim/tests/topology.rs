@@ -102,7 +102,7 @@ fn fat_mesh_of_001_fig4_and_ring_of_004() {
         }
     }
 
-    let ring = TopologySpec::Ring { nodes: 8, links: None }.build(3).unwrap();
+    let ring = TopologySpec::Ring { nodes: 8, links: None, dateline: true }.build(3).unwrap();
     for s in 0..8 {
         for d in 0..8 {
             assert_eq!(hops(&ring, s, d), (d + 8 - s) % 8);
