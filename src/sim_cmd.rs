@@ -92,6 +92,13 @@ fn summary(r: &wormqos_netsim::Results) -> String {
             r.frame_interval_ms.mean, r.frame_interval_ms.sd, r.frame_interval_ms.n, r.deadline_miss_probability, r.deadline_missing_time_ms
         );
     }
+    let e = &r.router_events;
+    if e.preemptions + e.silent_preemptions + e.accelerations + e.block_holds > 0 {
+        s += &format!(
+            "router events: {} preemptions ({} nested, {} without dummy tail), {} dummy headers, {} accelerations, {} block-hold grants\n",
+            e.preemptions, e.nested_preemptions, e.silent_preemptions, e.dummy_headers, e.accelerations, e.block_holds
+        );
+    }
     for c in &r.classes {
         s += &format!(
             "class {}: {} messages, latency {:.1} cycles (±{:.1} 95% CI; network {:.1}, source queue {:.1})\n",

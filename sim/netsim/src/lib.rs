@@ -14,6 +14,6 @@ pub mod topology;
 pub mod workload;
 
 pub use experiment::{Experiment, ExperimentError, Validated};
-pub use network::{run, Results, SimError};
+pub use network::{run, Results, RouterEvents, SimError};
 pub mod plot;
 pub mod sweep;

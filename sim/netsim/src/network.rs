@@ -137,8 +137,23 @@ pub struct Results {
     /// Flits carried by every router-to-router link over the whole run:
     /// (source router, its output port, flits).
     pub link_flits: Vec<(usize, usize, u64)>,
+    /// The routers' QoS event counters (docs/microarchitecture.md §9),
+    /// summed over all routers and the whole run (warm-up included).
+    pub router_events: RouterEvents,
     pub wall_seconds: f64,
     pub router_cycles_per_second: f64,
+}
+
+/// Whole-network totals of the golden model's §9 event counters, so that a
+/// QoS experiment shows how often preemption and acceleration actually fired.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RouterEvents {
+    pub preemptions: u64,
+    pub nested_preemptions: u64,
+    pub dummy_headers: u64,
+    pub silent_preemptions: u64,
+    pub accelerations: u64,
+    pub block_holds: u64,
 }
 
 pub struct Sim<'a> {
@@ -948,6 +963,16 @@ impl<'a> Sim<'a> {
             messages_delivered: self.delivered,
             flits_injected: self.flits_injected,
             flits_ejected: self.flits_ejected,
+            router_events: self.routers.iter().fold(RouterEvents::default(), |mut e, r| {
+                let st = r.stats();
+                e.preemptions += st.preemptions;
+                e.nested_preemptions += st.nested_preemptions;
+                e.dummy_headers += st.dummy_headers;
+                e.silent_preemptions += st.silent_preemptions;
+                e.accelerations += st.accelerations;
+                e.block_holds += st.block_holds;
+                e
+            }),
             link_flits: self.flit_links.iter().zip(&self.link_count).map(|(&(_, _, sr, sp), &c)| (sr as usize, sp as usize, c)).collect(),
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),

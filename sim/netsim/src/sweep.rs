@@ -209,6 +209,10 @@ pub fn columns() -> Vec<(&'static str, fn(&Results) -> f64)> {
         ("rt_source_latency_cycles", |r| class(r, 1).map_or(f64::NAN, |c| c.source_latency)),
         ("realtime_streams", |r| r.realtime_streams as f64),
         ("messages_delivered", |r| r.messages_delivered as f64),
+        ("preemptions", |r| r.router_events.preemptions as f64),
+        ("nested_preemptions", |r| r.router_events.nested_preemptions as f64),
+        ("accelerations", |r| r.router_events.accelerations as f64),
+        ("block_holds", |r| r.router_events.block_holds as f64),
         ("router_cycles_per_second", |r| r.router_cycles_per_second),
         ("wall_seconds", |r| r.wall_seconds),
     ]

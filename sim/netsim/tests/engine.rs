@@ -324,3 +324,53 @@ drain_cycles = 200000
     }
     assert_eq!(pairs, 8);
 }
+
+/// The routers' §9 event counters reach the results: a loaded preemptive
+/// switch with acceleration preempts and accelerates, the same switch
+/// without acceleration never accelerates, and an unpartitioned one never
+/// preempts.
+#[test]
+fn router_event_counters_reach_the_results() {
+    let exp = |mode: &str, acc: bool| {
+        format!(
+            r#"
+name = "ev"
+[router]
+ports = 4
+vcs = 4
+flit_width = 64
+input_buffer_depth = 16
+output_buffer_depth = 8
+crossbar = "multiplexed"
+scheduler = "virtualclock"
+{mode}
+[topology]
+kind = "single_switch"
+[workload]
+load = 0.8
+mix = [50, 50]
+realtime = "vbr"
+best_effort = "poisson"
+message_flits = 40
+control = true
+control_flits = 20
+[run]
+cycles = 300000
+warmup_cycles = 4000
+seed = 5
+"#,
+            mode = if mode.is_empty() { String::new() } else { format!("mode = \"{mode}\"\nacceleration = {acc}") }
+        )
+    };
+    let run_it = |text: String| run(&Experiment::from_str(&text, "ev.toml", PathBuf::new()).unwrap()).unwrap();
+    let pa = run_it(exp("preemptive", true));
+    eprintln!("P+acc: {:?}", pa.router_events);
+    assert!(pa.router_events.preemptions + pa.router_events.silent_preemptions > 0, "{:?}", pa.router_events);
+    assert!(pa.router_events.accelerations > 0, "{:?}", pa.router_events);
+    assert!(pa.messages_delivered > 5_000, "{}", pa.messages_delivered);
+    let p = run_it(exp("preemptive", false));
+    assert!(p.router_events.preemptions + p.router_events.silent_preemptions > 0, "{:?}", p.router_events);
+    assert_eq!(p.router_events.accelerations, 0);
+    let u = run_it(exp("", false));
+    assert_eq!((u.router_events.preemptions, u.router_events.accelerations, u.router_events.dummy_headers), (0, 0, 0));
+}
