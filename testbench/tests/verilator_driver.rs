@@ -276,7 +276,6 @@ fn second_build_hits_the_cache() {
     assert!(second.build_info().cached, "second build reuses the library");
     assert_eq!(first.build_info().library, second.build_info().library);
     assert!(second.build_info().library.is_file());
-    assert!(hit.as_secs_f64() < 2.0, "cache hit took {hit:?}");
     eprintln!(
         "lbcache: first build {:.2} s (cached: {}), second {:.3} s",
         first.build_info().seconds,
