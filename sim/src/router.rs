@@ -480,6 +480,22 @@ impl Router {
         &self.outputs
     }
 
+    /// Which registered outputs are non-idle during the current cycle, as bit
+    /// masks: output ports whose flit is valid, and input ports returning a
+    /// credit (`outputs().credits[p] != 0`). A network can then skip idle
+    /// links without touching `outputs()`.
+    #[inline]
+    pub fn output_activity(&self) -> (u32, u32) {
+        if self.qos.is_some() {
+            let o = &self.outputs;
+            let flits = o.flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
+            let credits = o.credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
+            return (flits, credits);
+        }
+        // The fast engine keeps exactly these sets for its own idle test.
+        (self.out_valid_ports, self.credit_ports)
+    }
+
     /// Applies the inputs of the current cycle and advances one rising edge.
     ///
     /// `inputs.flits` and `inputs.credits` must have one entry per port. Data

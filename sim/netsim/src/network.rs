@@ -156,10 +156,32 @@ pub struct Sim<'a> {
     tag_bits: u32,
     rng: SmallRng,
     cycle: u64,
-    /// (router, input port, source router, its output port) of every router-to-router link.
-    flit_links: Vec<(u32, u8, u32, u8)>,
-    /// (router, output port, downstream router, its input port): credit returns.
-    credit_links: Vec<(u32, u8, u32, u8)>,
+    /// Router-to-router links by their driving port: router r's port k is
+    /// entry `port_base[r] + k` of `flit_to` (output port k: the downstream
+    /// (router, input port)) and of `credit_to` (input port k: the upstream
+    /// (router, output port) its credits go to); `to_router_out[r]` and
+    /// `to_router_in[r]` are the ports that have such an entry.
+    port_base: Vec<u32>,
+    flit_to: Vec<(u32, u8)>,
+    credit_to: Vec<(u32, u8)>,
+    to_router_out: Vec<u32>,
+    to_router_in: Vec<u32>,
+    /// Per router, `Router::output_activity` after its last step: output
+    /// ports with a valid flit, input ports returning credits. Below
+    /// saturation most links are idle, and these let a cycle visit only the
+    /// busy ones.
+    out_flit_live: Vec<u32>,
+    out_credit_live: Vec<u32>,
+    /// Per router, the router-link part of `out_flit_live` / `out_credit_live`
+    /// as last copied downstream / upstream: a link that was busy must be
+    /// copied once more to carry the idle value.
+    copied_flits: Vec<u32>,
+    copied_credits: Vec<u32>,
+    /// Per router, the endpoint-driven inputs that are non-idle in `inputs`:
+    /// input ports with a valid injected flit, output ports with a nonzero
+    /// sink credit. An idle value on an idle port needs no write.
+    in_flit_live: Vec<u32>,
+    in_credit_live: Vec<u32>,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
     classes: u8,
@@ -448,17 +470,27 @@ impl<'a> Sim<'a> {
             next_time.push(t);
             events.push(Reverse((t.ceil() as u64, i as u32)));
         }
-        let mut flit_links = Vec::new();
-        let mut credit_links = Vec::new();
+        let mut port_base = Vec::with_capacity(v.net.routers);
+        let mut flit_to = Vec::new();
+        let mut credit_to = Vec::new();
+        let mut to_router_out = vec![0u32; v.net.routers];
+        let mut to_router_in = vec![0u32; v.net.routers];
         for r in 0..v.net.routers {
-            for (p, peer) in v.net.in_link[r].iter().enumerate() {
-                if let Peer::Router { router, port } = *peer {
-                    flit_links.push((r as u32, p as u8, router as u32, port as u8));
-                }
-            }
+            let ports = v.net.out_link[r].len().max(v.net.in_link[r].len());
+            port_base.push(flit_to.len() as u32);
+            flit_to.resize(flit_to.len() + ports, (0, 0));
+            credit_to.resize(credit_to.len() + ports, (0, 0));
+            let base = port_base[r] as usize;
             for (o, peer) in v.net.out_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
-                    credit_links.push((r as u32, o as u8, router as u32, port as u8));
+                    flit_to[base + o] = (router as u32, port as u8);
+                    to_router_out[r] |= 1 << o;
+                }
+            }
+            for (p, peer) in v.net.in_link[r].iter().enumerate() {
+                if let Peer::Router { router, port } = *peer {
+                    credit_to[base + p] = (router as u32, port as u8);
+                    to_router_in[r] |= 1 << p;
                 }
             }
         }
@@ -482,8 +514,17 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
-            flit_links,
-            credit_links,
+            port_base,
+            flit_to,
+            credit_to,
+            to_router_out,
+            to_router_in,
+            out_flit_live: vec![0; v.net.routers],
+            out_credit_live: vec![0; v.net.routers],
+            copied_flits: vec![0; v.net.routers],
+            copied_credits: vec![0; v.net.routers],
+            in_flit_live: vec![0; v.net.routers],
+            in_credit_live: vec![0; v.net.routers],
             classes,
             vtick_be,
             vtick_max: vtick_be - 1,
@@ -600,21 +641,47 @@ impl<'a> Sim<'a> {
         let n_routers = self.routers.len();
         let mut moved = false;
         // Router-to-router links (unused ports keep their idle inputs).
-        for &(r, p, sr, sp) in &self.flit_links {
-            self.inputs[r as usize].flits[p as usize] = self.routers[sr as usize].outputs().flits[sp as usize];
-        }
-        for &(r, o, sr, sp) in &self.credit_links {
-            self.inputs[r as usize].credits[o as usize] = self.routers[sr as usize].outputs().credits[sp as usize];
+        // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
+        // the last cycle and is idle now already holds its value.
+        for sr in 0..n_routers {
+            let flits = self.out_flit_live[sr] & self.to_router_out[sr];
+            let credits = self.out_credit_live[sr] & self.to_router_in[sr];
+            let mut todo_f = flits | self.copied_flits[sr];
+            let mut todo_c = credits | self.copied_credits[sr];
+            if todo_f | todo_c == 0 {
+                continue;
+            }
+            self.copied_flits[sr] = flits;
+            self.copied_credits[sr] = credits;
+            let base = self.port_base[sr] as usize;
+            let out = self.routers[sr].outputs();
+            while todo_f != 0 {
+                let o = todo_f.trailing_zeros() as usize;
+                todo_f &= todo_f - 1;
+                let (r, p) = self.flit_to[base + o];
+                self.inputs[r as usize].flits[p as usize] = out.flits[o];
+            }
+            while todo_c != 0 {
+                let p = todo_c.trailing_zeros() as usize;
+                todo_c &= todo_c - 1;
+                let (r, o) = self.credit_to[base + p];
+                self.inputs[r as usize].credits[o as usize] = out.credits[p];
+            }
         }
         // Sinks: every flit is consumed at once and its credit returned in
         // the same cycle.
         for e in 0..self.nis.len() {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
-            let f = self.routers[r].outputs().flits[p];
-            self.inputs[r].credits[p] = if f.valid { 1 << f.vc } else { 0 };
-            if !f.valid {
+            if self.out_flit_live[r] >> p & 1 == 0 {
+                if self.in_credit_live[r] >> p & 1 != 0 {
+                    self.inputs[r].credits[p] = 0;
+                    self.in_credit_live[r] &= !(1 << p);
+                }
                 continue;
             }
+            let f = self.routers[r].outputs().flits[p];
+            self.inputs[r].credits[p] = 1 << f.vc;
+            self.in_credit_live[r] |= 1 << p;
             moved = true;
             if f.dummy {
                 continue;
@@ -650,10 +717,11 @@ impl<'a> Sim<'a> {
             self.inject(e, now, hdr, hw, &mut moved);
         }
         for r in 0..n_routers {
-            if !moved && self.routers[r].outputs().flits.iter().any(|f| f.valid) {
+            if !moved && self.out_flit_live[r] != 0 {
                 moved = true;
             }
             self.routers[r].step(&self.inputs[r]);
+            (self.out_flit_live[r], self.out_credit_live[r]) = self.routers[r].output_activity();
         }
         if moved {
             self.last_move = now;
@@ -664,16 +732,16 @@ impl<'a> Sim<'a> {
     fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
-        let ret = {
-            let ni = &self.nis[e];
-            self.routers[ni.router].outputs().credits[ni.port]
-        };
+        let (r, p) = (self.nis[e].router, self.nis[e].port);
+        let ret = if self.out_credit_live[r] >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
-            for v in 0..m {
-                ni.credits[v] += ret >> v & 1;
+            if ret != 0 {
+                for v in 0..m {
+                    ni.credits[v] += ret >> v & 1;
+                }
             }
-            self.inputs[ni.router].flits[ni.port] = LinkFlit::IDLE;
+            self.drive_flit(r, p, LinkFlit::IDLE);
             return;
         }
         // Start queued messages on idle VCs, highest class first.
@@ -702,7 +770,8 @@ impl<'a> Sim<'a> {
         let ni = &self.nis[e];
         let mut pick: Option<(usize, u8)> = None;
         for k in 0..m {
-            let v = (ni.rr + k) % m;
+            // ni.rr + k < 2m: a subtraction rather than a division.
+            let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
             if let Some((idx, _)) = ni.vc_cur[v] {
                 if ni.credits[v] > 0 {
                     let c = self.slab[idx as usize].m.class;
@@ -712,7 +781,6 @@ impl<'a> Sim<'a> {
                 }
             }
         }
-        let (r, p) = (ni.router, ni.port);
         let mut flit = LinkFlit::IDLE;
         if let Some((v, _)) = pick {
             let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
@@ -734,17 +802,30 @@ impl<'a> Sim<'a> {
             ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
             ni.active -= last as u32;
-            ni.rr = (v + 1) % m;
+            ni.rr = if v + 1 == m { 0 } else { v + 1 };
             self.flits_injected += 1;
             *moved = true;
         }
-        let ni = &mut self.nis[e];
-        for v in 0..m {
-            if ret >> v & 1 == 1 {
-                ni.credits[v] += 1;
+        if ret != 0 {
+            let ni = &mut self.nis[e];
+            for v in 0..m {
+                if ret >> v & 1 == 1 {
+                    ni.credits[v] += 1;
+                }
             }
         }
-        self.inputs[r].flits[p] = flit;
+        self.drive_flit(r, p, flit);
+    }
+
+    /// Puts `f` on input port p of router r (an endpoint's injection link),
+    /// keeping `in_flit_live`; an idle flit on an idle port needs no write.
+    #[inline]
+    fn drive_flit(&mut self, r: usize, p: usize, f: LinkFlit) {
+        let live = f.valid as u32;
+        if live | self.in_flit_live[r] >> p & 1 != 0 {
+            self.inputs[r].flits[p] = f;
+            self.in_flit_live[r] = self.in_flit_live[r] & !(1 << p) | live << p;
+        }
     }
 
     fn complete(&mut self, idx: u32, now: u64) {
