@@ -210,6 +210,14 @@ fn extract_field(data: &[u64; MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
     v & ((1u64 << width) - 1)
 }
 
+/// The ports whose flit is valid and the ports whose credit word is nonzero.
+#[inline]
+fn active_ports(flits: &[LinkFlit], credits: &[u32]) -> (u32, u32) {
+    let f = flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
+    let c = credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
+    (f, c)
+}
+
 /// Iterates the set bits of a mask, lowest first.
 #[inline(always)]
 fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
@@ -250,6 +258,8 @@ pub struct Router {
     m: usize,
     cycle: u64,
     vc_all: u32,
+    /// Bit p for every port p.
+    port_all: u32,
     /// Output ports with at least one VA requester.
     va_ports: u32,
     /// Output ports whose output register is valid.
@@ -413,6 +423,7 @@ impl Router {
             }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             vc_all: ((1u64 << m) - 1) as u32,
+            port_all: ((1u64 << n) - 1) as u32,
             dest_mask: (1u64 << dest.width) - 1,
             route_lut,
             va_words,
@@ -495,10 +506,7 @@ impl Router {
     #[inline]
     pub fn output_activity(&self) -> (u32, u32) {
         if self.qos.is_some() {
-            let o = &self.outputs;
-            let flits = o.flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
-            let credits = o.credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
-            return (flits, credits);
+            return active_ports(&self.outputs.flits, &self.outputs.credits);
         }
         // The fast engine keeps exactly these sets for its own idle test.
         (self.out_valid_ports, self.credit_ports)
@@ -511,15 +519,34 @@ impl Router {
     /// width `max(1, ceil(log2 vcs))` are not part of the link and are ignored;
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
+        let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
+        self.step_active(inputs, valid, returning);
+    }
+
+    /// [`Router::step`] for a caller that already knows which inputs are
+    /// not idle: bit p of `valid` must be set if `inputs.flits[p]` is valid,
+    /// bit o of `returning` if `inputs.credits[o]` is nonzero. The fast
+    /// engine reads no other port (extra bits cost time but change nothing),
+    /// which saves a network of mostly idle links from reading them all.
+    pub fn step_active(&mut self, inputs: &RouterInputs, valid: u32, returning: u32) {
+        let n = self.n;
+        let in_flits = &inputs.flits[..n];
+        let in_credits = &inputs.credits[..n];
+        debug_assert!(
+            {
+                let (f, c) = active_ports(in_flits, in_credits);
+                f & !valid == 0 && c & !returning == 0
+            },
+            "a non-idle input outside `valid` / `returning`"
+        );
         if let Some(q) = &mut self.qos {
             q.step(inputs, &mut self.outputs, &mut self.stats, self.cycle);
             self.cycle += 1;
             return;
         }
-        let n = self.n;
         let m = self.m;
-        let in_flits = &inputs.flits[..n];
-        let in_credits = &inputs.credits[..n];
+        let valid = valid & self.port_all;
+        let ret_ports = returning & self.port_all;
 
         // Port sets whose summary bit (st/rc/c_ports) may change this cycle;
         // recomputed at the end, so every phase sees the start-of-cycle sets.
@@ -527,12 +554,6 @@ impl Router {
         let mut touched_out = 0u32;
 
         // 0. BW admission, on the start-of-cycle counts.
-        let mut valid = 0u32;
-        let mut ret_ports = 0u32;
-        for p in 0..n {
-            valid |= (in_flits[p].valid as u32) << p;
-            ret_ports |= ((in_credits[p] & self.vc_all != 0) as u32) << p;
-        }
         // Nothing to do (no input, no flit that can move, no VA request, all
         // output registers already 0): only the cycle count changes.
         let busy = valid
@@ -556,6 +577,9 @@ impl Router {
         for p in bits(valid) {
             let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
+            if !f.valid {
+                continue;
+            }
             if v >= m {
                 self.stats.dropped_bad_vc += 1;
             } else if self.ib.count(p * m + v) >= self.di {
@@ -781,6 +805,9 @@ impl Router {
         // `idle` or `nonempty`. Tails crossed only from ports in `st_ports`
         // to ports in `touched_out`, which both sets already hold.
         touched_in |= bw_accept;
+        // In locals: the compiler cannot tell the port arrays from `self`'s
+        // fields and would otherwise store the sets on every iteration.
+        let (mut st, mut rc) = (self.st_ports, self.rc_ports);
         for p in bits(touched_in) {
             let ip = &mut self.inp[p & 31];
             ip.idle |= ip.freed;
@@ -788,16 +815,20 @@ impl Router {
             ip.nonempty |= ip.pushed;
             ip.pushed = 0;
             let b = 1u32 << p;
-            self.st_ports = (self.st_ports & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
-            self.rc_ports = (self.rc_ports & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
+            st = (st & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
+            rc = (rc & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
         }
+        (self.st_ports, self.rc_ports) = (st, rc);
+        let (mut c, mut present) = (self.c_ports, self.c_present);
         for o in bits(touched_out) {
             let op = &mut self.outp[o & 31];
             op.allocated &= !op.alloc_clear;
             op.alloc_clear = 0;
-            self.c_ports = (self.c_ports & !(1u32 << o)) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
-            self.c_present = (self.c_present & !(1u32 << o)) | ((op.nonempty != 0) as u32) << o;
+            let b = 1u32 << o;
+            c = (c & !b) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
+            present = (present & !b) | ((op.nonempty != 0) as u32) << o;
         }
+        (self.c_ports, self.c_present) = (c, present);
 
         self.cycle += 1;
     }

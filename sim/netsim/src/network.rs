@@ -177,9 +177,10 @@ pub struct Sim<'a> {
     /// copied once more to carry the idle value.
     copied_flits: Vec<u32>,
     copied_credits: Vec<u32>,
-    /// Per router, the endpoint-driven inputs that are non-idle in `inputs`:
-    /// input ports with a valid injected flit, output ports with a nonzero
-    /// sink credit. An idle value on an idle port needs no write.
+    /// Per router, the inputs that are non-idle in `inputs`: input ports
+    /// with a valid flit, output ports with a nonzero credit word. The router
+    /// reads only these (`Router::step_active`), and an idle value on an
+    /// idle endpoint port needs no write.
     in_flit_live: Vec<u32>,
     in_credit_live: Vec<u32>,
     /// Per class: mask of the VCs a source may inject it on.
@@ -659,13 +660,17 @@ impl<'a> Sim<'a> {
                 let o = todo_f.trailing_zeros() as usize;
                 todo_f &= todo_f - 1;
                 let (r, p) = self.flit_to[base + o];
-                self.inputs[r as usize].flits[p as usize] = out.flits[o];
+                let (r, p) = (r as usize, p as usize);
+                self.inputs[r].flits[p] = out.flits[o];
+                self.in_flit_live[r] = self.in_flit_live[r] & !(1 << p) | (flits >> o & 1) << p;
             }
             while todo_c != 0 {
                 let p = todo_c.trailing_zeros() as usize;
                 todo_c &= todo_c - 1;
                 let (r, o) = self.credit_to[base + p];
-                self.inputs[r as usize].credits[o as usize] = out.credits[p];
+                let (r, o) = (r as usize, o as usize);
+                self.inputs[r].credits[o] = out.credits[p];
+                self.in_credit_live[r] = self.in_credit_live[r] & !(1 << o) | (credits >> p & 1) << o;
             }
         }
         // Sinks: every flit is consumed at once and its credit returned in
@@ -720,7 +725,7 @@ impl<'a> Sim<'a> {
             if !moved && self.out_flit_live[r] != 0 {
                 moved = true;
             }
-            self.routers[r].step(&self.inputs[r]);
+            self.routers[r].step_active(&self.inputs[r], self.in_flit_live[r], self.in_credit_live[r]);
             (self.out_flit_live[r], self.out_credit_live[r]) = self.routers[r].output_activity();
         }
         if moved {
