@@ -48,11 +48,42 @@ struct Ni {
     queues: Vec<VecDeque<u32>>,
     /// Message being sent on each VC: (slab index, flits sent).
     vc_cur: Vec<Option<(u32, u32)>>,
+    /// Class of the message in `vc_cur[v]`, so that picking a VC needs no
+    /// look-up of the message records.
+    vc_class: Vec<u8>,
     credits: Vec<u32>,
     rr: usize,
     /// Messages in `vc_cur` and in `queues` (fast idle check).
     active: u32,
     queued: u32,
+}
+
+/// One router's link bookkeeping, bit masks over its ports, in one place
+/// because the engine reads them together for every router every cycle.
+/// Below saturation most links are idle; these let a cycle skip them
+/// without reading either end.
+#[derive(Clone, Copy, Default)]
+struct LinkState {
+    /// `Router::output_activity` after the router's last step: output ports
+    /// with a valid flit, input ports returning credits.
+    out_flits: u32,
+    out_credits: u32,
+    /// The router-link part of `out_flits` / `out_credits` as last copied
+    /// downstream / upstream: a link that was busy must be copied once more
+    /// to carry the idle value.
+    copied_flits: u32,
+    copied_credits: u32,
+    /// The inputs that are non-idle in `Sim::inputs`: input ports with a
+    /// valid flit, output ports with a nonzero credit word. The router reads
+    /// only these (`Router::step_active`), and an idle value on an idle
+    /// endpoint port needs no write.
+    in_flits: u32,
+    in_credits: u32,
+    /// Output / input ports wired to another router.
+    to_router_out: u32,
+    to_router_in: u32,
+    /// Index of port 0 in `Sim::flit_to` and `Sim::credit_to`.
+    port_base: u32,
 }
 
 #[derive(Default)]
@@ -157,32 +188,13 @@ pub struct Sim<'a> {
     rng: SmallRng,
     cycle: u64,
     /// Router-to-router links by their driving port: router r's port k is
-    /// entry `port_base[r] + k` of `flit_to` (output port k: the downstream
-    /// (router, input port)) and of `credit_to` (input port k: the upstream
-    /// (router, output port) its credits go to); `to_router_out[r]` and
-    /// `to_router_in[r]` are the ports that have such an entry.
-    port_base: Vec<u32>,
+    /// entry `links[r].port_base + k` of `flit_to` (output port k: the
+    /// downstream (router, input port)) and of `credit_to` (input port k:
+    /// the upstream (router, output port) its credits go to).
     flit_to: Vec<(u32, u8)>,
     credit_to: Vec<(u32, u8)>,
-    to_router_out: Vec<u32>,
-    to_router_in: Vec<u32>,
-    /// Per router, `Router::output_activity` after its last step: output
-    /// ports with a valid flit, input ports returning credits. Below
-    /// saturation most links are idle, and these let a cycle visit only the
-    /// busy ones.
-    out_flit_live: Vec<u32>,
-    out_credit_live: Vec<u32>,
-    /// Per router, the router-link part of `out_flit_live` / `out_credit_live`
-    /// as last copied downstream / upstream: a link that was busy must be
-    /// copied once more to carry the idle value.
-    copied_flits: Vec<u32>,
-    copied_credits: Vec<u32>,
-    /// Per router, the inputs that are non-idle in `inputs`: input ports
-    /// with a valid flit, output ports with a nonzero credit word. The router
-    /// reads only these (`Router::step_active`), and an idle value on an
-    /// idle endpoint port needs no write.
-    in_flit_live: Vec<u32>,
-    in_credit_live: Vec<u32>,
+    /// Per router: which ports are busy, so a cycle visits only those.
+    links: Vec<LinkState>,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
     classes: u8,
@@ -248,6 +260,7 @@ impl<'a> Sim<'a> {
                 port: p,
                 queues: vec![VecDeque::new(); classes as usize],
                 vc_cur: vec![None; m],
+                vc_class: vec![0; m],
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
                 rr: 0,
                 active: 0,
@@ -471,27 +484,25 @@ impl<'a> Sim<'a> {
             next_time.push(t);
             events.push(Reverse((t.ceil() as u64, i as u32)));
         }
-        let mut port_base = Vec::with_capacity(v.net.routers);
         let mut flit_to = Vec::new();
         let mut credit_to = Vec::new();
-        let mut to_router_out = vec![0u32; v.net.routers];
-        let mut to_router_in = vec![0u32; v.net.routers];
-        for r in 0..v.net.routers {
+        let mut links = vec![LinkState::default(); v.net.routers];
+        for (r, l) in links.iter_mut().enumerate() {
             let ports = v.net.out_link[r].len().max(v.net.in_link[r].len());
-            port_base.push(flit_to.len() as u32);
-            flit_to.resize(flit_to.len() + ports, (0, 0));
-            credit_to.resize(credit_to.len() + ports, (0, 0));
-            let base = port_base[r] as usize;
+            let base = flit_to.len();
+            l.port_base = base as u32;
+            flit_to.resize(base + ports, (0, 0));
+            credit_to.resize(base + ports, (0, 0));
             for (o, peer) in v.net.out_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
                     flit_to[base + o] = (router as u32, port as u8);
-                    to_router_out[r] |= 1 << o;
+                    l.to_router_out |= 1 << o;
                 }
             }
             for (p, peer) in v.net.in_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
                     credit_to[base + p] = (router as u32, port as u8);
-                    to_router_in[r] |= 1 << p;
+                    l.to_router_in |= 1 << p;
                 }
             }
         }
@@ -515,17 +526,9 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
-            port_base,
             flit_to,
             credit_to,
-            to_router_out,
-            to_router_in,
-            out_flit_live: vec![0; v.net.routers],
-            out_credit_live: vec![0; v.net.routers],
-            copied_flits: vec![0; v.net.routers],
-            copied_credits: vec![0; v.net.routers],
-            in_flit_live: vec![0; v.net.routers],
-            in_credit_live: vec![0; v.net.routers],
+            links,
             classes,
             vtick_be,
             vtick_max: vtick_be - 1,
@@ -645,16 +648,17 @@ impl<'a> Sim<'a> {
         // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
         // the last cycle and is idle now already holds its value.
         for sr in 0..n_routers {
-            let flits = self.out_flit_live[sr] & self.to_router_out[sr];
-            let credits = self.out_credit_live[sr] & self.to_router_in[sr];
-            let mut todo_f = flits | self.copied_flits[sr];
-            let mut todo_c = credits | self.copied_credits[sr];
+            let l = &mut self.links[sr];
+            let flits = l.out_flits & l.to_router_out;
+            let credits = l.out_credits & l.to_router_in;
+            let mut todo_f = flits | l.copied_flits;
+            let mut todo_c = credits | l.copied_credits;
             if todo_f | todo_c == 0 {
                 continue;
             }
-            self.copied_flits[sr] = flits;
-            self.copied_credits[sr] = credits;
-            let base = self.port_base[sr] as usize;
+            l.copied_flits = flits;
+            l.copied_credits = credits;
+            let base = l.port_base as usize;
             let out = self.routers[sr].outputs();
             while todo_f != 0 {
                 let o = todo_f.trailing_zeros() as usize;
@@ -662,7 +666,8 @@ impl<'a> Sim<'a> {
                 let (r, p) = self.flit_to[base + o];
                 let (r, p) = (r as usize, p as usize);
                 self.inputs[r].flits[p] = out.flits[o];
-                self.in_flit_live[r] = self.in_flit_live[r] & !(1 << p) | (flits >> o & 1) << p;
+                let l = &mut self.links[r];
+                l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
             }
             while todo_c != 0 {
                 let p = todo_c.trailing_zeros() as usize;
@@ -670,23 +675,25 @@ impl<'a> Sim<'a> {
                 let (r, o) = self.credit_to[base + p];
                 let (r, o) = (r as usize, o as usize);
                 self.inputs[r].credits[o] = out.credits[p];
-                self.in_credit_live[r] = self.in_credit_live[r] & !(1 << o) | (credits >> p & 1) << o;
+                let l = &mut self.links[r];
+                l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
             }
         }
         // Sinks: every flit is consumed at once and its credit returned in
         // the same cycle.
         for e in 0..self.nis.len() {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
-            if self.out_flit_live[r] >> p & 1 == 0 {
-                if self.in_credit_live[r] >> p & 1 != 0 {
+            let l = &mut self.links[r];
+            if l.out_flits >> p & 1 == 0 {
+                if l.in_credits >> p & 1 != 0 {
+                    l.in_credits &= !(1 << p);
                     self.inputs[r].credits[p] = 0;
-                    self.in_credit_live[r] &= !(1 << p);
                 }
                 continue;
             }
+            l.in_credits |= 1 << p;
             let f = self.routers[r].outputs().flits[p];
             self.inputs[r].credits[p] = 1 << f.vc;
-            self.in_credit_live[r] |= 1 << p;
             moved = true;
             if f.dummy {
                 continue;
@@ -722,11 +729,13 @@ impl<'a> Sim<'a> {
             self.inject(e, now, hdr, hw, &mut moved);
         }
         for r in 0..n_routers {
-            if !moved && self.out_flit_live[r] != 0 {
+            let l = &mut self.links[r];
+            if !moved && l.out_flits != 0 {
                 moved = true;
             }
-            self.routers[r].step_active(&self.inputs[r], self.in_flit_live[r], self.in_credit_live[r]);
-            (self.out_flit_live[r], self.out_credit_live[r]) = self.routers[r].output_activity();
+            let router = &mut self.routers[r];
+            router.step_active(&self.inputs[r], l.in_flits, l.in_credits);
+            (l.out_flits, l.out_credits) = router.output_activity();
         }
         if moved {
             self.last_move = now;
@@ -738,7 +747,7 @@ impl<'a> Sim<'a> {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
         let (r, p) = (self.nis[e].router, self.nis[e].port);
-        let ret = if self.out_credit_live[r] >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
+        let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
             if ret != 0 {
@@ -750,25 +759,28 @@ impl<'a> Sim<'a> {
             return;
         }
         // Start queued messages on idle VCs, highest class first.
-        for c in (0..self.classes as usize).rev() {
-            while let Some(&idx) = self.nis[e].queues[c].front() {
-                let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
-                    break;
-                };
-                let dest = self.slab[idx as usize].m.dest as usize;
-                let tag = self.next_tag[dest];
-                if self.inflight[dest][tag as usize] != 0 {
-                    break; // tag space to this endpoint exhausted: wait
+        if self.nis[e].queued != 0 {
+            for c in (0..self.classes as usize).rev() {
+                while let Some(&idx) = self.nis[e].queues[c].front() {
+                    let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
+                        break;
+                    };
+                    let dest = self.slab[idx as usize].m.dest as usize;
+                    let tag = self.next_tag[dest];
+                    if self.inflight[dest][tag as usize] != 0 {
+                        break; // tag space to this endpoint exhausted: wait
+                    }
+                    self.inflight[dest][tag as usize] = idx + 1;
+                    self.next_tag[dest] = (tag + 1) & self.tag_mask;
+                    let rec = &mut self.slab[idx as usize];
+                    rec.tag = tag;
+                    let ni = &mut self.nis[e];
+                    ni.queues[c].pop_front();
+                    ni.queued -= 1;
+                    ni.vc_cur[v] = Some((idx, 0));
+                    ni.vc_class[v] = c as u8;
+                    ni.active += 1;
                 }
-                self.inflight[dest][tag as usize] = idx + 1;
-                self.next_tag[dest] = (tag + 1) & self.tag_mask;
-                let rec = &mut self.slab[idx as usize];
-                rec.tag = tag;
-                let ni = &mut self.nis[e];
-                ni.queues[c].pop_front();
-                ni.queued -= 1;
-                ni.vc_cur[v] = Some((idx, 0));
-                ni.active += 1;
             }
         }
         // Send one flit: highest class first, round-robin within it.
@@ -777,9 +789,9 @@ impl<'a> Sim<'a> {
         for k in 0..m {
             // ni.rr + k < 2m: a subtraction rather than a division.
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
-            if let Some((idx, _)) = ni.vc_cur[v] {
+            if ni.vc_cur[v].is_some() {
                 if ni.credits[v] > 0 {
-                    let c = self.slab[idx as usize].m.class;
+                    let c = ni.vc_class[v];
                     if pick.map_or(true, |(_, pc)| c > pc) {
                         pick = Some((v, c));
                     }
@@ -823,13 +835,14 @@ impl<'a> Sim<'a> {
     }
 
     /// Puts `f` on input port p of router r (an endpoint's injection link),
-    /// keeping `in_flit_live`; an idle flit on an idle port needs no write.
+    /// keeping `LinkState::in_flits`; an idle flit on an idle port needs no write.
     #[inline]
     fn drive_flit(&mut self, r: usize, p: usize, f: LinkFlit) {
         let live = f.valid as u32;
-        if live | self.in_flit_live[r] >> p & 1 != 0 {
+        let l = &mut self.links[r];
+        if live | l.in_flits >> p & 1 != 0 {
+            l.in_flits = l.in_flits & !(1 << p) | live << p;
             self.inputs[r].flits[p] = f;
-            self.in_flit_live[r] = self.in_flit_live[r] & !(1 << p) | live << p;
         }
     }
 
