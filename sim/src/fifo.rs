@@ -14,15 +14,22 @@ pub struct Flit {
     pub vtick: u32,
 }
 
+/// Read position and fill level of one ring, side by side: a router's
+/// cycle touches many rings, and one cache line then serves both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ring {
+    head: u16,
+    count: u16,
+}
+
 /// `rings` FIFOs of `cap` flits each. Storage is allocated once in [`FlitRings::new`];
 /// `push`/`pop` never allocate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlitRings {
     slots: Vec<Flit>,
-    // Fixed arrays of the largest legal ring count (32 ports x 16 VCs), indexed
+    // A fixed array of the largest legal ring count (32 ports x 16 VCs), indexed
     // `r & 511`: a no-op for legal indices that lets the compiler drop bounds checks.
-    head: Box<[u16; MAX_RINGS]>,
-    count: Box<[u16; MAX_RINGS]>,
+    rings: Box<[Ring; MAX_RINGS]>,
     cap: u16,
 }
 
@@ -31,8 +38,7 @@ impl FlitRings {
         assert!(cap > 0 && cap <= u16::MAX as usize && rings <= MAX_RINGS);
         FlitRings {
             slots: vec![Flit::default(); rings * cap],
-            head: Box::new([0; MAX_RINGS]),
-            count: Box::new([0; MAX_RINGS]),
+            rings: Box::new([Ring::default(); MAX_RINGS]),
             cap: cap as u16,
         }
     }
@@ -40,13 +46,12 @@ impl FlitRings {
     /// Empties every ring and zeroes the storage (so a reset router equals a new one).
     pub fn clear(&mut self) {
         self.slots.fill(Flit::default());
-        self.head.fill(0);
-        self.count.fill(0);
+        self.rings.fill(Ring::default());
     }
 
     #[inline]
     pub fn count(&self, r: usize) -> u16 {
-        self.count[r & (MAX_RINGS - 1)]
+        self.rings[r & (MAX_RINGS - 1)].count
     }
 
     #[inline]
@@ -57,14 +62,16 @@ impl FlitRings {
     /// The oldest flit of ring `r`. The ring must not be empty.
     #[inline]
     pub fn front(&self, r: usize) -> &Flit {
-        debug_assert!(self.count[r & (MAX_RINGS - 1)] > 0);
-        &self.slots[r * self.cap as usize + self.head[r & (MAX_RINGS - 1)] as usize]
+        let ring = self.rings[r & (MAX_RINGS - 1)];
+        debug_assert!(ring.count > 0);
+        &self.slots[r * self.cap as usize + ring.head as usize]
     }
 
     /// The k-th oldest flit of ring `r` (k < count).
     pub fn get(&self, r: usize, k: usize) -> &Flit {
-        debug_assert!(k < self.count[r & (MAX_RINGS - 1)] as usize);
-        let mut idx = self.head[r & (MAX_RINGS - 1)] as usize + k;
+        let ring = self.rings[r & (MAX_RINGS - 1)];
+        debug_assert!(k < ring.count as usize);
+        let mut idx = ring.head as usize + k;
         if idx >= self.cap as usize {
             idx -= self.cap as usize;
         }
@@ -75,27 +82,28 @@ impl FlitRings {
     #[inline]
     pub fn push(&mut self, r: usize, f: Flit) {
         let cap = self.cap as usize;
-        let c = self.count[r & (MAX_RINGS - 1)] as usize;
+        let ring = &mut self.rings[r & (MAX_RINGS - 1)];
+        let c = ring.count as usize;
         debug_assert!(c < cap, "push into a full ring");
-        let mut idx = self.head[r & (MAX_RINGS - 1)] as usize + c;
+        let mut idx = ring.head as usize + c;
         if idx >= cap {
             idx -= cap;
         }
+        ring.count = (c + 1) as u16;
         self.slots[r * cap + idx] = f;
-        self.count[r & (MAX_RINGS - 1)] = (c + 1) as u16;
     }
 
     /// Removes and returns the oldest flit; the ring must not be empty.
     #[inline]
     pub fn pop(&mut self, r: usize) -> Flit {
         let cap = self.cap as usize;
-        debug_assert!(self.count[r & (MAX_RINGS - 1)] > 0, "pop from an empty ring");
-        let h = self.head[r & (MAX_RINGS - 1)] as usize;
-        let f = self.slots[r * cap + h];
+        let ring = &mut self.rings[r & (MAX_RINGS - 1)];
+        debug_assert!(ring.count > 0, "pop from an empty ring");
+        let h = ring.head as usize;
         let nh = h + 1;
-        self.head[r & (MAX_RINGS - 1)] = if nh == cap { 0 } else { nh as u16 };
-        self.count[r & (MAX_RINGS - 1)] -= 1;
-        f
+        ring.head = if nh == cap { 0 } else { nh as u16 };
+        ring.count -= 1;
+        self.slots[r * cap + h]
     }
 }
 

@@ -27,6 +27,10 @@
 //! 6. RC (only VCs IDLE at the start of the cycle), then the freed input VCs
 //!    become IDLE;
 //! 7. BW: the flits written in phase 0 become visible (`nonempty`).
+//!
+//! No phase after 4 reads `allocated` and none after 6 reads `idle` or
+//! `nonempty`, so 5, the end of 6 and 7 are applied together, in the pass
+//! that brings the summary masks up to date.
 
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::fifo::{Flit, FlitRings};
@@ -208,6 +212,14 @@ fn extract_field(data: &[u64; MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
     v & ((1u64 << width) - 1)
 }
 
+/// The ports whose flit is valid and the ports whose credit word is nonzero.
+#[inline]
+fn active_ports(flits: &[LinkFlit], credits: &[u32]) -> (u32, u32) {
+    let f = flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
+    let c = credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
+    (f, c)
+}
+
 /// Iterates the set bits of a mask, lowest first.
 #[inline(always)]
 fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -244,61 +256,24 @@ fn inc_mod(x: usize, k: usize) -> usize {
 }
 
 /// Cycle-exact golden model of one router. See the module documentation.
+///
+/// `repr(C)` keeps the fields in the order written, and the ones a busy
+/// cycle of the fast engine reads come first, so that they share a few cache
+/// lines: a network steps many routers in turn, and each one's state has
+/// left the cache by the time its turn comes again.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct Router {
-    cfg: RouterConfig,
-    // ---- parameters
+    // ---- read in every busy cycle
+    /// The general engine (§9 features), used instead of the fields below
+    /// when the configuration needs it (see [`Router::new`]).
+    qos: Option<Box<Core>>,
     n: usize,
     m: usize,
-    nm: usize,
-    di: u16,
-    dout: u16,
-    dd: u16,
-    full: bool,
-    /// FIFO age arbiter at point A (multiplexed crossbar, fifo scheduler).
-    age_a: bool,
-    /// FIFO age arbiter at point C (full crossbar, fifo scheduler).
-    age_c: bool,
-    /// VirtualClock at point A (multiplexed crossbar, virtualclock scheduler).
-    vc_a: bool,
-    /// VirtualClock at point C (full crossbar, virtualclock scheduler).
-    vc_c: bool,
-    /// Vtick header field: lsb and width (read at RC when `vc_a | vc_c`).
-    vtick_lsb: u32,
-    vtick_width: u32,
-    /// Per data word: the bits below `flit_width`.
-    word_mask: [u64; MAX_FLIT_WORDS],
-    vc_id_mask: u8,
+    cycle: u64,
     vc_all: u32,
-    dest_mask: u64,
-    /// Output port per destination code, all 2^DW codes (codes >= endpoints -> 0).
-    route_lut: Vec<u8>,
-    /// Allowed output VCs per destination code (all 2^DW codes); empty
-    /// without `topology.route_vcs`, so that VA keeps its plain fast path.
-    avc_lut: Vec<u32>,
-    /// Parallel output ports per destination code (§2 `route_links`); empty
-    /// without the table.
-    links_lut: Vec<u8>,
-    va_words: usize,
-
-    // ---- state
-    ib: FlitRings,
-    /// Vtick register of each input VC (§8.2).
-    vtick_reg: Box<[u32; MAX_VCS_TOTAL]>,
-    /// One VirtualClock scheduler per port (point A: input port p; point C:
-    /// output port o); empty unless `vc_a | vc_c`.
-    vclk: Vec<VcPoint>,
-    ivc: Box<[InVc; MAX_VCS_TOTAL]>,
-    /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
-    in_stamp: Vec<u64>,
-    inp: Box<[InPort; MAX_PORTS]>,
-    ob: FlitRings,
-    credits: Box<[u16; MAX_VCS_TOTAL]>,
-    /// Age stamps at point C.
-    out_stamp: Vec<u64>,
-    outp: Box<[OutPort; MAX_PORTS]>,
-    /// VA requesters (ROUTED input VCs) of output port o: words [o*va_words, (o+1)*va_words).
-    va_req: Vec<u64>,
+    /// Bit p for every port p.
+    port_all: u32,
     /// Output ports with at least one VA requester.
     va_ports: u32,
     /// Output ports whose output register is valid.
@@ -313,15 +288,58 @@ pub struct Router {
     c_ports: u32,
     /// Output ports with a non-empty VC (slots present at point C).
     c_present: u32,
-
-    /// The general engine (§9 features), used instead of the fields above
-    /// when the configuration needs it (see [`Router::new`]).
-    qos: Option<Box<Core>>,
-
-    // ---- registers and bookkeeping
+    di: u16,
+    dout: u16,
+    dd: u16,
+    full: bool,
+    /// FIFO age arbiter at point A (multiplexed crossbar, fifo scheduler).
+    age_a: bool,
+    /// FIFO age arbiter at point C (full crossbar, fifo scheduler).
+    age_c: bool,
+    /// VirtualClock at point A (multiplexed crossbar, virtualclock scheduler).
+    vc_a: bool,
+    /// VirtualClock at point C (full crossbar, virtualclock scheduler).
+    vc_c: bool,
+    vc_id_mask: u8,
+    ib: FlitRings,
+    ob: FlitRings,
+    ivc: Box<[InVc; MAX_VCS_TOTAL]>,
+    inp: Box<[InPort; MAX_PORTS]>,
+    credits: Box<[u16; MAX_VCS_TOTAL]>,
+    outp: Box<[OutPort; MAX_PORTS]>,
+    /// The registers on the output wires.
     outputs: RouterOutputs,
-    cycle: u64,
+    /// Per data word: the bits below `flit_width`.
+    word_mask: [u64; MAX_FLIT_WORDS],
     stats: RouterStats,
+
+    // ---- read when a header is routed or allocated, or by a scheduler
+    /// VA requesters (ROUTED input VCs) of output port o: words [o*va_words, (o+1)*va_words).
+    va_req: Vec<u64>,
+    va_words: usize,
+    nm: usize,
+    dest_mask: u64,
+    /// Output port per destination code, all 2^DW codes (codes >= endpoints -> 0).
+    route_lut: Vec<u8>,
+    /// Allowed output VCs per destination code (all 2^DW codes); empty
+    /// without `topology.route_vcs`, so that VA keeps its plain fast path.
+    avc_lut: Vec<u32>,
+    /// Parallel output ports per destination code (§2 `route_links`); empty
+    /// without the table.
+    links_lut: Vec<u8>,
+    /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
+    in_stamp: Vec<u64>,
+    /// Age stamps at point C.
+    out_stamp: Vec<u64>,
+    /// Vtick register of each input VC (§8.2).
+    vtick_reg: Box<[u32; MAX_VCS_TOTAL]>,
+    /// Vtick header field: lsb and width (read at RC when `vc_a | vc_c`).
+    vtick_lsb: u32,
+    vtick_width: u32,
+    /// One VirtualClock scheduler per port (point A: input port p; point C:
+    /// output port o); empty unless `vc_a | vc_c`.
+    vclk: Vec<VcPoint>,
+    cfg: RouterConfig,
 }
 
 impl Router {
@@ -433,6 +451,7 @@ impl Router {
             }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             vc_all: ((1u64 << m) - 1) as u32,
+            port_all: ((1u64 << n) - 1) as u32,
             dest_mask: (1u64 << dest.width) - 1,
             route_lut,
             avc_lut,
@@ -510,6 +529,19 @@ impl Router {
         &self.outputs
     }
 
+    /// Which registered outputs are non-idle during the current cycle, as bit
+    /// masks: output ports whose flit is valid, and input ports returning a
+    /// credit (`outputs().credits[p] != 0`). A network can then skip idle
+    /// links without touching `outputs()`.
+    #[inline]
+    pub fn output_activity(&self) -> (u32, u32) {
+        if self.qos.is_some() {
+            return active_ports(&self.outputs.flits, &self.outputs.credits);
+        }
+        // The fast engine keeps exactly these sets for its own idle test.
+        (self.out_valid_ports, self.credit_ports)
+    }
+
     /// Applies the inputs of the current cycle and advances one rising edge.
     ///
     /// `inputs.flits` and `inputs.credits` must have one entry per port. Data
@@ -517,15 +549,34 @@ impl Router {
     /// width `max(1, ceil(log2 vcs))` are not part of the link and are ignored;
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
+        let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
+        self.step_active(inputs, valid, returning);
+    }
+
+    /// [`Router::step`] for a caller that already knows which inputs are
+    /// not idle: bit p of `valid` must be set if `inputs.flits[p]` is valid,
+    /// bit o of `returning` if `inputs.credits[o]` is nonzero. The fast
+    /// engine reads no other port (extra bits cost time but change nothing),
+    /// which saves a network of mostly idle links from reading them all.
+    pub fn step_active(&mut self, inputs: &RouterInputs, valid: u32, returning: u32) {
+        let n = self.n;
+        let in_flits = &inputs.flits[..n];
+        let in_credits = &inputs.credits[..n];
+        debug_assert!(
+            {
+                let (f, c) = active_ports(in_flits, in_credits);
+                f & !valid == 0 && c & !returning == 0
+            },
+            "a non-idle input outside `valid` / `returning`"
+        );
         if let Some(q) = &mut self.qos {
             q.step(inputs, &mut self.outputs, &mut self.stats, self.cycle);
             self.cycle += 1;
             return;
         }
-        let n = self.n;
         let m = self.m;
-        let in_flits = &inputs.flits[..n];
-        let in_credits = &inputs.credits[..n];
+        let valid = valid & self.port_all;
+        let ret_ports = returning & self.port_all;
 
         // Port sets whose summary bit (st/rc/c_ports) may change this cycle;
         // recomputed at the end, so every phase sees the start-of-cycle sets.
@@ -542,12 +593,6 @@ impl Router {
         }
 
         // 0. BW admission, on the start-of-cycle counts.
-        let mut valid = 0u32;
-        let mut ret_ports = 0u32;
-        for p in 0..n {
-            valid |= (in_flits[p].valid as u32) << p;
-            ret_ports |= ((in_credits[p] & self.vc_all != 0) as u32) << p;
-        }
         // Nothing to do (no input, no flit that can move, no VA request, all
         // output registers already 0): only the cycle count changes.
         let busy = valid
@@ -571,6 +616,9 @@ impl Router {
         for p in bits(valid) {
             let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
+            if !f.valid {
+                continue;
+            }
             if v >= m {
                 self.stats.dropped_bad_vc += 1;
             } else if self.ib.count(p * m + v) >= self.di {
@@ -625,8 +673,6 @@ impl Router {
         self.credit_ports = 0;
         let st_ports = self.st_ports;
         touched_in |= st_ports;
-        let mut freed_ports = 0u32;
-        let mut clear_ports = 0u32;
         if self.full {
             for p in bits(st_ports) {
                 let ip = self.inp[p & 31];
@@ -635,10 +681,7 @@ impl Router {
                     let (o, u) = (d.route as usize, d.ovc as usize);
                     if self.ob.count(o * m + u) < self.dout {
                         touched_out |= 1 << o;
-                        if self.move_flit(p, v, o, u) {
-                            freed_ports |= 1 << p;
-                            clear_ports |= 1 << o;
-                        }
+                        self.move_flit(p, v, o, u);
                     }
                 }
             }
@@ -692,10 +735,7 @@ impl Router {
                 }
                 let u = self.ivc[(p * m + v) & 511].ovc as usize;
                 won |= 1 << p;
-                if self.move_flit(p, v, o, u) {
-                    freed_ports |= 1 << p;
-                    clear_ports |= 1 << o;
-                }
+                self.move_flit(p, v, o, u);
             }
             if self.vc_a {
                 // Point A grants take effect only for the winners at B.
@@ -718,13 +758,9 @@ impl Router {
             let u = op.picked as usize;
             let j = o * m + u;
             let f = self.ob.pop(j);
-            if self.ob.count(j) == 0 {
-                op.nonempty &= !(1 << u);
-            }
+            op.nonempty &= !(((self.ob.count(j) == 0) as u32) << u);
             self.credits[j & 511] -= 1;
-            if self.credits[j & 511] == 0 {
-                op.credit_ok &= !(1 << u);
-            }
+            op.credit_ok &= !(((self.credits[j & 511] == 0) as u32) << u);
             if !self.age_c {
                 op.oc_ptr = inc_mod(u, m) as u8;
             }
@@ -797,16 +833,8 @@ impl Router {
             self.stats.vc_grants += 1;
         }
 
-        // 5. Output VCs freed by tails in ST.
-        for o in bits(clear_ports) {
-            let op = &mut self.outp[o & 31];
-            op.allocated &= !op.alloc_clear;
-            op.alloc_clear = 0;
-        }
-
-        // 6. RC for VCs that were IDLE at the start of the cycle, then the VCs
-        // freed in ST become IDLE.
-        touched_in |= self.rc_ports | freed_ports;
+        // 6. RC for VCs that were IDLE at the start of the cycle.
+        touched_in |= self.rc_ports;
         for p in bits(self.rc_ports) {
             let ip = self.inp[p & 31];
             for v in bits(ip.idle & ip.nonempty) {
@@ -838,52 +866,62 @@ impl Router {
             }
             self.inp[p & 31].idle &= !ip.nonempty;
         }
-        for p in bits(freed_ports) {
+
+        // 5 (output VCs freed by tails in ST), the end of 6 (input VCs freed
+        // in ST become IDLE) and 7 (the flits written in phase 0 become
+        // visible), with the summary sets for the next cycle: in one pass,
+        // as nothing after VA reads `allocated` and nothing after RC reads
+        // `idle` or `nonempty`. Tails crossed only from ports in `st_ports`
+        // to ports in `touched_out`, which both sets already hold.
+        touched_in |= bw_accept;
+        // In locals: the compiler cannot tell the port arrays from `self`'s
+        // fields and would otherwise store the sets on every iteration.
+        let (mut st, mut rc) = (self.st_ports, self.rc_ports);
+        for p in bits(touched_in) {
             let ip = &mut self.inp[p & 31];
             ip.idle |= ip.freed;
             ip.freed = 0;
-        }
-
-        // 7. BW: the flits written in phase 0 become visible.
-        touched_in |= bw_accept;
-        for p in bits(bw_accept) {
-            let ip = &mut self.inp[p & 31];
             ip.nonempty |= ip.pushed;
             ip.pushed = 0;
-        }
-
-        // Summary sets for the next cycle.
-        for p in bits(touched_in) {
-            let ip = &self.inp[p & 31];
             let b = 1u32 << p;
-            self.st_ports = (self.st_ports & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
-            self.rc_ports = (self.rc_ports & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
+            st = (st & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
+            rc = (rc & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
         }
+        (self.st_ports, self.rc_ports) = (st, rc);
+        let (mut c, mut present) = (self.c_ports, self.c_present);
         for o in bits(touched_out) {
-            let op = &self.outp[o & 31];
-            self.c_ports = (self.c_ports & !(1u32 << o)) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
-            self.c_present = (self.c_present & !(1u32 << o)) | ((op.nonempty != 0) as u32) << o;
+            let op = &mut self.outp[o & 31];
+            op.allocated &= !op.alloc_clear;
+            op.alloc_clear = 0;
+            let b = 1u32 << o;
+            c = (c & !b) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
+            present = (present & !b) | ((op.nonempty != 0) as u32) << o;
         }
+        (self.c_ports, self.c_present) = (c, present);
 
         self.cycle += 1;
     }
 
     /// Stage 4 move of the front flit of input VC (p, v) into output VC (o, u).
-    /// Returns whether it was a tail.
     #[inline(always)]
-    fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) -> bool {
+    fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) {
         let m = self.m;
         let i = p * m + v;
         let mut f = self.ib.pop(i);
-        // §8.2: the input VC's Vtick register travels with the flit; a tail clears it.
-        f.vtick = self.vtick_reg[i & 511];
-        if f.tail {
-            self.vtick_reg[i & 511] = 0;
+        // §8.2: the input VC's Vtick register travels with the flit; a tail
+        // clears it. Only RC under VirtualClock writes it, so otherwise it is
+        // 0 (as is the popped flit's) and need not be read.
+        if self.vc_a | self.vc_c {
+            f.vtick = self.vtick_reg[i & 511];
+            if f.tail {
+                self.vtick_reg[i & 511] = 0;
+            }
         }
         let ip = &mut self.inp[p & 31];
-        if self.ib.count(i) == 0 {
-            ip.nonempty &= !(1 << v);
-        }
+        // Whether a VC (or credit count) just ran out varies from flit to
+        // flit and mispredicts as a branch; here and in stage 5 the mask
+        // update is branch-free.
+        ip.nonempty &= !(((self.ib.count(i) == 0) as u32) << v);
         self.outputs.credits[p] |= 1 << v;
         self.credit_ports |= 1 << p;
         self.ob.push(o * m + u, f);
@@ -895,7 +933,6 @@ impl Router {
             op.alloc_clear |= 1 << u;
         }
         self.stats.crossbar_moves += 1;
-        f.tail
     }
 
     // ---------------------------------------------------------------- introspection

@@ -552,6 +552,32 @@ fn random_traffic_conserves_flits_and_credits() {
     }
 }
 
+/// `output_activity` is the non-idle part of `outputs()`, on both engines.
+#[test]
+fn output_activity_matches_the_outputs() {
+    for name in ["mesh5", "mediaworm8", "qos8", "mw8_tr", "mw8_p", "small_p"] {
+        let cfg = example(name);
+        for mut r in [Router::new(&cfg), Router::new_general(&cfg)] {
+            let mut inp = RouterInputs::idle(&cfg);
+            let mut rng = 0x2545_f491_4f6c_dd1du64;
+            let mut seen = (0u32, 0u32);
+            for t in 0..2000 {
+                random_inputs(&mut rng, &cfg, &mut inp);
+                if (t / 100) % 3 == 2 {
+                    inp.clear();
+                }
+                r.step(&inp);
+                let out = r.outputs();
+                let valid = out.flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
+                let returning = out.credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
+                assert_eq!(r.output_activity(), (valid, returning), "{name} cycle {t}");
+                seen = (seen.0 | valid, seen.1 | returning);
+            }
+            assert!(seen.0 != 0 && seen.1 != 0, "{name}: no activity");
+        }
+    }
+}
+
 /// Differential check against the naive clone-the-state model in
 /// `reference.rs`, every output, every cycle, under random traffic (random
 /// VCs, head/tail bits, data, credit returns, occasional bad VC ids) for

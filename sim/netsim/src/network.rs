@@ -48,11 +48,42 @@ struct Ni {
     queues: Vec<VecDeque<u32>>,
     /// Message being sent on each VC: (slab index, flits sent).
     vc_cur: Vec<Option<(u32, u32)>>,
+    /// Class of the message in `vc_cur[v]`, so that picking a VC needs no
+    /// look-up of the message records.
+    vc_class: Vec<u8>,
     credits: Vec<u32>,
     rr: usize,
     /// Messages in `vc_cur` and in `queues` (fast idle check).
     active: u32,
     queued: u32,
+}
+
+/// One router's link bookkeeping, bit masks over its ports, in one place
+/// because the engine reads them together for every router every cycle.
+/// Below saturation most links are idle; these let a cycle skip them
+/// without reading either end.
+#[derive(Clone, Copy, Default)]
+struct LinkState {
+    /// `Router::output_activity` after the router's last step: output ports
+    /// with a valid flit, input ports returning credits.
+    out_flits: u32,
+    out_credits: u32,
+    /// The router-link part of `out_flits` / `out_credits` as last copied
+    /// downstream / upstream: a link that was busy must be copied once more
+    /// to carry the idle value.
+    copied_flits: u32,
+    copied_credits: u32,
+    /// The inputs that are non-idle in `Sim::inputs`: input ports with a
+    /// valid flit, output ports with a nonzero credit word. The router reads
+    /// only these (`Router::step_active`), and an idle value on an idle
+    /// endpoint port needs no write.
+    in_flits: u32,
+    in_credits: u32,
+    /// Output / input ports wired to another router.
+    to_router_out: u32,
+    to_router_in: u32,
+    /// Index of port 0 in `Sim::flit_to` and `Sim::credit_to`.
+    port_base: u32,
 }
 
 #[derive(Default)]
@@ -174,11 +205,15 @@ pub struct Sim<'a> {
     tag_bits: u32,
     rng: SmallRng,
     cycle: u64,
-    /// (router, input port, source router, its output port) of every router-to-router link.
-    flit_links: Vec<(u32, u8, u32, u8)>,
-    /// (router, output port, downstream router, its input port): credit returns.
-    credit_links: Vec<(u32, u8, u32, u8)>,
-    /// Flits moved over `flit_links[k]`.
+    /// Router-to-router links by their driving port: router r's port k is
+    /// entry `links[r].port_base + k` of `flit_to` (output port k: the
+    /// downstream (router, input port)) and of `credit_to` (input port k:
+    /// the upstream (router, output port) its credits go to).
+    flit_to: Vec<(u32, u8)>,
+    credit_to: Vec<(u32, u8)>,
+    /// Per router: which ports are busy, so a cycle visits only those.
+    links: Vec<LinkState>,
+    /// Flits moved over router-to-router links, indexed like `flit_to`.
     link_count: Vec<u64>,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
@@ -245,6 +280,7 @@ impl<'a> Sim<'a> {
                 port: p,
                 queues: vec![VecDeque::new(); classes as usize],
                 vc_cur: vec![None; m],
+                vc_class: vec![0; m],
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
                 rr: 0,
                 active: 0,
@@ -468,17 +504,25 @@ impl<'a> Sim<'a> {
             next_time.push(t);
             events.push(Reverse((t.ceil() as u64, i as u32)));
         }
-        let mut flit_links = Vec::new();
-        let mut credit_links = Vec::new();
-        for r in 0..v.net.routers {
-            for (p, peer) in v.net.in_link[r].iter().enumerate() {
-                if let Peer::Router { router, port } = *peer {
-                    flit_links.push((r as u32, p as u8, router as u32, port as u8));
-                }
-            }
+        let mut flit_to = Vec::new();
+        let mut credit_to = Vec::new();
+        let mut links = vec![LinkState::default(); v.net.routers];
+        for (r, l) in links.iter_mut().enumerate() {
+            let ports = v.net.out_link[r].len().max(v.net.in_link[r].len());
+            let base = flit_to.len();
+            l.port_base = base as u32;
+            flit_to.resize(base + ports, (0, 0));
+            credit_to.resize(base + ports, (0, 0));
             for (o, peer) in v.net.out_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
-                    credit_links.push((r as u32, o as u8, router as u32, port as u8));
+                    flit_to[base + o] = (router as u32, port as u8);
+                    l.to_router_out |= 1 << o;
+                }
+            }
+            for (p, peer) in v.net.in_link[r].iter().enumerate() {
+                if let Peer::Router { router, port } = *peer {
+                    credit_to[base + p] = (router as u32, port as u8);
+                    l.to_router_in |= 1 << p;
                 }
             }
         }
@@ -502,9 +546,10 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
-            link_count: vec![0; flit_links.len()],
-            flit_links,
-            credit_links,
+            link_count: vec![0; flit_to.len()],
+            flit_to,
+            credit_to,
+            links,
             classes,
             vtick_be,
             vtick_max: vtick_be - 1,
@@ -621,23 +666,56 @@ impl<'a> Sim<'a> {
         let n_routers = self.routers.len();
         let mut moved = false;
         // Router-to-router links (unused ports keep their idle inputs).
-        for (k, &(r, p, sr, sp)) in self.flit_links.iter().enumerate() {
-            let f = self.routers[sr as usize].outputs().flits[sp as usize];
-            self.link_count[k] += f.valid as u64;
-            self.inputs[r as usize].flits[p as usize] = f;
-        }
-        for &(r, o, sr, sp) in &self.credit_links {
-            self.inputs[r as usize].credits[o as usize] = self.routers[sr as usize].outputs().credits[sp as usize];
+        // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
+        // the last cycle and is idle now already holds its value.
+        for sr in 0..n_routers {
+            let l = &mut self.links[sr];
+            let flits = l.out_flits & l.to_router_out;
+            let credits = l.out_credits & l.to_router_in;
+            let mut todo_f = flits | l.copied_flits;
+            let mut todo_c = credits | l.copied_credits;
+            if todo_f | todo_c == 0 {
+                continue;
+            }
+            l.copied_flits = flits;
+            l.copied_credits = credits;
+            let base = l.port_base as usize;
+            let out = self.routers[sr].outputs();
+            while todo_f != 0 {
+                let o = todo_f.trailing_zeros() as usize;
+                todo_f &= todo_f - 1;
+                let (r, p) = self.flit_to[base + o];
+                let (r, p) = (r as usize, p as usize);
+                self.link_count[base + o] += out.flits[o].valid as u64;
+                self.inputs[r].flits[p] = out.flits[o];
+                let l = &mut self.links[r];
+                l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
+            }
+            while todo_c != 0 {
+                let p = todo_c.trailing_zeros() as usize;
+                todo_c &= todo_c - 1;
+                let (r, o) = self.credit_to[base + p];
+                let (r, o) = (r as usize, o as usize);
+                self.inputs[r].credits[o] = out.credits[p];
+                let l = &mut self.links[r];
+                l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
+            }
         }
         // Sinks: every flit is consumed at once and its credit returned in
         // the same cycle.
         for e in 0..self.nis.len() {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
-            let f = self.routers[r].outputs().flits[p];
-            self.inputs[r].credits[p] = if f.valid { 1 << f.vc } else { 0 };
-            if !f.valid {
+            let l = &mut self.links[r];
+            if l.out_flits >> p & 1 == 0 {
+                if l.in_credits >> p & 1 != 0 {
+                    l.in_credits &= !(1 << p);
+                    self.inputs[r].credits[p] = 0;
+                }
                 continue;
             }
+            l.in_credits |= 1 << p;
+            let f = self.routers[r].outputs().flits[p];
+            self.inputs[r].credits[p] = 1 << f.vc;
             moved = true;
             if f.dummy {
                 continue;
@@ -673,10 +751,13 @@ impl<'a> Sim<'a> {
             self.inject(e, now, hdr, hw, &mut moved);
         }
         for r in 0..n_routers {
-            if !moved && self.routers[r].outputs().flits.iter().any(|f| f.valid) {
+            let l = &mut self.links[r];
+            if !moved && l.out_flits != 0 {
                 moved = true;
             }
-            self.routers[r].step(&self.inputs[r]);
+            let router = &mut self.routers[r];
+            router.step_active(&self.inputs[r], l.in_flits, l.in_credits);
+            (l.out_flits, l.out_credits) = router.output_activity();
         }
         if moved {
             self.last_move = now;
@@ -687,55 +768,58 @@ impl<'a> Sim<'a> {
     fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
-        let ret = {
-            let ni = &self.nis[e];
-            self.routers[ni.router].outputs().credits[ni.port]
-        };
+        let (r, p) = (self.nis[e].router, self.nis[e].port);
+        let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
-            for v in 0..m {
-                ni.credits[v] += ret >> v & 1;
+            if ret != 0 {
+                for v in 0..m {
+                    ni.credits[v] += ret >> v & 1;
+                }
             }
-            self.inputs[ni.router].flits[ni.port] = LinkFlit::IDLE;
+            self.drive_flit(r, p, LinkFlit::IDLE);
             return;
         }
         // Start queued messages on idle VCs, highest class first.
-        for c in (0..self.classes as usize).rev() {
-            while let Some(&idx) = self.nis[e].queues[c].front() {
-                let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
-                    break;
-                };
-                let dest = self.slab[idx as usize].m.dest as usize;
-                let tag = self.next_tag[dest];
-                if self.inflight[dest][tag as usize] != 0 {
-                    break; // tag space to this endpoint exhausted: wait
+        if self.nis[e].queued != 0 {
+            for c in (0..self.classes as usize).rev() {
+                while let Some(&idx) = self.nis[e].queues[c].front() {
+                    let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
+                        break;
+                    };
+                    let dest = self.slab[idx as usize].m.dest as usize;
+                    let tag = self.next_tag[dest];
+                    if self.inflight[dest][tag as usize] != 0 {
+                        break; // tag space to this endpoint exhausted: wait
+                    }
+                    self.inflight[dest][tag as usize] = idx + 1;
+                    self.next_tag[dest] = (tag + 1) & self.tag_mask;
+                    let rec = &mut self.slab[idx as usize];
+                    rec.tag = tag;
+                    let ni = &mut self.nis[e];
+                    ni.queues[c].pop_front();
+                    ni.queued -= 1;
+                    ni.vc_cur[v] = Some((idx, 0));
+                    ni.vc_class[v] = c as u8;
+                    ni.active += 1;
                 }
-                self.inflight[dest][tag as usize] = idx + 1;
-                self.next_tag[dest] = (tag + 1) & self.tag_mask;
-                let rec = &mut self.slab[idx as usize];
-                rec.tag = tag;
-                let ni = &mut self.nis[e];
-                ni.queues[c].pop_front();
-                ni.queued -= 1;
-                ni.vc_cur[v] = Some((idx, 0));
-                ni.active += 1;
             }
         }
         // Send one flit: highest class first, round-robin within it.
         let ni = &self.nis[e];
         let mut pick: Option<(usize, u8)> = None;
         for k in 0..m {
-            let v = (ni.rr + k) % m;
-            if let Some((idx, _)) = ni.vc_cur[v] {
+            // ni.rr + k < 2m: a subtraction rather than a division.
+            let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
+            if ni.vc_cur[v].is_some() {
                 if ni.credits[v] > 0 {
-                    let c = self.slab[idx as usize].m.class;
+                    let c = ni.vc_class[v];
                     if pick.map_or(true, |(_, pc)| c > pc) {
                         pick = Some((v, c));
                     }
                 }
             }
         }
-        let (r, p) = (ni.router, ni.port);
         let mut flit = LinkFlit::IDLE;
         if let Some((v, _)) = pick {
             let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
@@ -757,17 +841,31 @@ impl<'a> Sim<'a> {
             ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
             ni.active -= last as u32;
-            ni.rr = (v + 1) % m;
+            ni.rr = if v + 1 == m { 0 } else { v + 1 };
             self.flits_injected += 1;
             *moved = true;
         }
-        let ni = &mut self.nis[e];
-        for v in 0..m {
-            if ret >> v & 1 == 1 {
-                ni.credits[v] += 1;
+        if ret != 0 {
+            let ni = &mut self.nis[e];
+            for v in 0..m {
+                if ret >> v & 1 == 1 {
+                    ni.credits[v] += 1;
+                }
             }
         }
-        self.inputs[r].flits[p] = flit;
+        self.drive_flit(r, p, flit);
+    }
+
+    /// Puts `f` on input port p of router r (an endpoint's injection link),
+    /// keeping `LinkState::in_flits`; an idle flit on an idle port needs no write.
+    #[inline]
+    fn drive_flit(&mut self, r: usize, p: usize, f: LinkFlit) {
+        let live = f.valid as u32;
+        let l = &mut self.links[r];
+        if live | l.in_flits >> p & 1 != 0 {
+            l.in_flits = l.in_flits & !(1 << p) | live << p;
+            self.inputs[r].flits[p] = f;
+        }
     }
 
     fn complete(&mut self, idx: u32, now: u64) {
@@ -973,7 +1071,15 @@ impl<'a> Sim<'a> {
                 e.block_holds += st.block_holds;
                 e
             }),
-            link_flits: self.flit_links.iter().zip(&self.link_count).map(|(&(_, _, sr, sp), &c)| (sr as usize, sp as usize, c)).collect(),
+            link_flits: self
+                .links
+                .iter()
+                .enumerate()
+                .flat_map(|(sr, l)| {
+                    let base = l.port_base as usize;
+                    (0..32usize).filter(move |o| l.to_router_out >> o & 1 == 1).map(move |o| (sr, o, self.link_count[base + o]))
+                })
+                .collect(),
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),
         }
