@@ -2,7 +2,7 @@
 //! conservation, the deadlock watchdog, bad input, and a small sweep.
 
 use std::path::PathBuf;
-use wormqos_netsim::{run, sweep, Experiment, SimError};
+use wormqos_netsim::{run, sweep, Experiment, Results, SimError};
 
 fn mesh(k: u32, load: f64, cycles: u64) -> String {
     format!(
@@ -195,30 +195,37 @@ drain_cycles = 1000000
     )
 }
 
+/// `with` (dateline classes on) drains completely: every message created
+/// arrives, every injected flit is ejected. `without` (the same network,
+/// classes off) deadlocks and the stall watchdog reports it.
+fn drains_with_datelines_deadlocks_without(what: &str, with: &str, without: &str) -> Results {
+    let v = Experiment::from_str(with, "t.toml", PathBuf::new()).unwrap();
+    // The builder gave every router a table.
+    assert!(v.configs.iter().all(|c| c.route_vc_table().is_some()), "{what}");
+    let r = run(&v).unwrap_or_else(|e| panic!("{what} with datelines: {e}"));
+    eprintln!("{what}: accepted {:.3}, {} messages", r.accepted_throughput, r.messages_delivered);
+    assert!(r.messages_created > 1000, "{what}: {}", r.messages_created);
+    assert_eq!(r.messages_delivered, r.messages_created, "{what}");
+    assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
+
+    let v = Experiment::from_str(without, "t.toml", PathBuf::new()).unwrap();
+    assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()), "{what}");
+    match run(&v) {
+        Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
+        other => panic!("{what} without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
+    }
+    r
+}
+
 /// With the dateline VC classes (docs/microarchitecture.md §11) a loaded
-/// torus and a ring drain completely: every message created arrives, every
-/// injected flit is ejected. The same networks without the classes deadlock
-/// and the stall watchdog reports it.
+/// torus and a ring drain; without them they deadlock.
 #[test]
 fn torus_with_dateline_classes_drains_and_without_deadlocks() {
     for (k, n) in [(4, 2), (8, 1)] {
-        let v = Experiment::from_str(&torus(k, n, true, 1.0, 2), "t.toml", PathBuf::new()).unwrap();
-        // The builder gave every router a table; a wrap-crossing entry exists.
-        assert!(v.configs.iter().all(|c| c.route_vc_table().is_some()));
-        let r = run(&v).unwrap_or_else(|e| panic!("{k}-ary {n}-cube with datelines: {e}"));
-        eprintln!("{k}-ary {n}-cube: accepted {:.3}, {} messages", r.accepted_throughput, r.messages_delivered);
-        assert!(r.messages_created > 1000, "{}", r.messages_created);
-        assert_eq!(r.messages_delivered, r.messages_created);
-        assert_eq!(r.flits_ejected, r.flits_injected);
+        let what = format!("{k}-ary {n}-cube");
+        let r = drains_with_datelines_deadlocks_without(&what, &torus(k, n, true, 1.0, 2), &torus(k, n, false, 1.0, 2));
         // Loaded past what uniform traffic on one ring per dimension carries.
-        assert!(r.accepted_throughput > 0.2, "{}", r.accepted_throughput);
-
-        let v = Experiment::from_str(&torus(k, n, false, 1.0, 2), "t.toml", PathBuf::new()).unwrap();
-        assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()));
-        match run(&v) {
-            Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
-            other => panic!("{k}-ary {n}-cube without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
-        }
+        assert!(r.accepted_throughput > 0.2, "{what}: {}", r.accepted_throughput);
     }
 }
 
@@ -231,18 +238,7 @@ fn multi_link_ring_with_dateline_classes_drains_and_without_deadlocks() {
         torus(8, 1, dateline, 1.0, 2)
             .replace("kind = \"torus\"\nk = 8\nn = 1\n", "kind = \"ring\"\nnodes = 8\nlinks = 2\n")
     };
-    let v = Experiment::from_str(&ring(true), "r.toml", PathBuf::new()).unwrap();
-    assert!(v.configs.iter().all(|c| c.route_vc_table().is_some()));
-    let r = run(&v).unwrap_or_else(|e| panic!("ring with datelines: {e}"));
-    assert!(r.messages_created > 1000, "{}", r.messages_created);
-    assert_eq!(r.messages_delivered, r.messages_created);
-    assert_eq!(r.flits_ejected, r.flits_injected);
-    let v = Experiment::from_str(&ring(false), "r.toml", PathBuf::new()).unwrap();
-    assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()));
-    match run(&v) {
-        Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
-        other => panic!("ring without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
-    }
+    drains_with_datelines_deadlocks_without("8-node 2-link ring", &ring(true), &ring(false));
 }
 
 #[test]
