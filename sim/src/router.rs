@@ -1029,7 +1029,11 @@ impl Router {
         let pt = self.vclk.get(port)?;
         let mut s = pt.sched.clone();
         // Not visited since `synced`: no slot was present in those cycles.
-        s.advance_idle(self.cycle - pt.synced);
+        // Up to date (visited this cycle) it may hold stamped flits, and
+        // there is nothing to catch up.
+        if self.cycle > pt.synced {
+            s.advance_idle(self.cycle - pt.synced);
+        }
         Some(s)
     }
     /// The Vtick register of input VC (p, v) (§8.2; 0 unless the scheduler is `virtualclock`).
