@@ -167,10 +167,17 @@ pub(crate) fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
     Expr::concat(&v)
 }
 
-/// `1 << idx` as a `width`-bit vector.
+/// `1 << idx` as a `width`-bit vector (all zero when `idx >= width`),
+/// written as a decoder of comparisons, `{idx == width-1, .., idx == 0}`.
+/// Not as a shift: Yosys' `share` pass SAT-checks every pair of variable
+/// shifts for mutual exclusion, which took 350 CPU-seconds of `synth_ice40`
+/// on the 8-port 16-VC router's 136 shifts; comparisons are not shared.
 pub(crate) fn onehot_of(idx: &Expr, width: u32) -> Result<Expr> {
-    let one = if width <= 64 { lit(width, 1)? } else { Expr::one_bit(true).zext(width)? };
-    one.shl(idx)
+    let iw = idx.width();
+    let bits = (0..width)
+        .map(|k| if iw >= 64 || (k as u64) < (1u64 << iw) { idx.eq(&lit(iw, k as u64)?) } else { Ok(Expr::one_bit(false)) })
+        .collect::<Result<Vec<_>>>()?;
+    cat_lsb_first(&bits)
 }
 
 /// One-hot to binary index (`width` bits); 0 when no bit is set.
@@ -1042,7 +1049,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             let r = route_all.e().part(i * pw, pw)?;
             let u = ovc_all.e().part(i * vw, vw)?;
             let idx = t.wire_of(&format!("relb{i}_idx"), &r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?)?;
-            terms.push(Expr::mux(&rb.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?);
+            let oh = t.wire_of(&format!("relb{i}_oh"), &Expr::mux(&rb.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?)?;
+            terms.push(oh.e());
         }
         Expr::or_all(&terms)
     };
@@ -1170,11 +1178,21 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
         let owner_all = owner_all.as_ref().expect("full crossbar");
+        // Each output VC's write data is its owner's front flit, selected by
+        // a one-hot mux of the decoded owner. Not `front_all[owner*FW +: FW]`:
+        // for flit widths that are not a power of two Yosys turns that into
+        // a multiplier (a DSP48 per output VC) feeding a barrel shifter over
+        // every input VC's flit, ~13,700 LUTs for a 5-port 2-VC router.
+        let fronts = (0..nm).map(|i| front_all.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
         for k in 0..nm {
             let owner = owner_all.e().part(k * iw, iw)?;
-            let f = front_all.e().elem_dyn(&owner, fw)?;
+            let owner_oh = t.wire_of(&format!("owner{k}_oh"), &onehot_of(&owner, nm)?)?;
+            let f = Expr::onehot_mux(&owner_oh.e(), &fronts)?;
             let f = match (&vtick_all, d.vc_at_c()) {
-                (Some(va), true) => Expr::concat(&[va.e().elem_dyn(&owner, d.vtw)?, f])?,
+                (Some(va), true) => {
+                    let vticks = (0..nm).map(|i| va.e().part(i * d.vtw, d.vtw)).collect::<Result<Vec<_>>>()?;
+                    Expr::concat(&[Expr::onehot_mux(&owner_oh.e(), &vticks)?, f])?
+                }
                 _ => f,
             };
             t.assign(&wdata.lv_part(k * obw, obw)?, &f)?;

@@ -99,7 +99,7 @@ module mesh5_input_port (
     end
   end
   wire [4:0] vc0_va_req;
-  assign vc0_va_req = ((vc0_state_q == 2'd1) ? (5'd1 << vc0_route_q) : 5'd0);
+  assign vc0_va_req = ((vc0_state_q == 2'd1) ? {(vc0_route_q == 3'd4), (vc0_route_q == 3'd3), (vc0_route_q == 3'd2), (vc0_route_q == 3'd1), (vc0_route_q == 3'd0)} : 5'd0);
 
   // Input VC 1
   wire [33:0] vc1_front;
@@ -151,7 +151,7 @@ module mesh5_input_port (
     end
   end
   wire [4:0] vc1_va_req;
-  assign vc1_va_req = ((vc1_state_q == 2'd1) ? (5'd1 << vc1_route_q) : 5'd0);
+  assign vc1_va_req = ((vc1_state_q == 2'd1) ? {(vc1_route_q == 3'd4), (vc1_route_q == 3'd3), (vc1_route_q == 3'd2), (vc1_route_q == 3'd1), (vc1_route_q == 3'd0)} : 5'd0);
 
   // Input VC 2
   wire [33:0] vc2_front;
@@ -203,7 +203,7 @@ module mesh5_input_port (
     end
   end
   wire [4:0] vc2_va_req;
-  assign vc2_va_req = ((vc2_state_q == 2'd1) ? (5'd1 << vc2_route_q) : 5'd0);
+  assign vc2_va_req = ((vc2_state_q == 2'd1) ? {(vc2_route_q == 3'd4), (vc2_route_q == 3'd3), (vc2_route_q == 3'd2), (vc2_route_q == 3'd1), (vc2_route_q == 3'd0)} : 5'd0);
 
   // Input VC 3
   wire [33:0] vc3_front;
@@ -255,7 +255,7 @@ module mesh5_input_port (
     end
   end
   wire [4:0] vc3_va_req;
-  assign vc3_va_req = ((vc3_state_q == 2'd1) ? (5'd1 << vc3_route_q) : 5'd0);
+  assign vc3_va_req = ((vc3_state_q == 2'd1) ? {(vc3_route_q == 3'd4), (vc3_route_q == 3'd3), (vc3_route_q == 3'd2), (vc3_route_q == 3'd1), (vc3_route_q == 3'd0)} : 5'd0);
 
   // Outputs
   assign va_req_o = {vc3_va_req, vc2_va_req, vc1_va_req, vc0_va_req};

@@ -378,7 +378,7 @@ module mesh5_router (
   wire [1:0] xovc0;
   assign xovc0 = (({2{xb_gnt0[0]}} & cand0_ovc) | ({2{xb_gnt0[1]}} & cand1_ovc) | ({2{xb_gnt0[2]}} & cand2_ovc) | ({2{xb_gnt0[3]}} & cand3_ovc) | ({2{xb_gnt0[4]}} & cand4_ovc));
   wire [3:0] xpush0;
-  assign xpush0 = (xb_any0 ? (4'd1 << xovc0) : 4'd0);
+  assign xpush0 = (xb_any0 ? {(xovc0 == 2'd3), (xovc0 == 2'd2), (xovc0 == 2'd1), (xovc0 == 2'd0)} : 4'd0);
 
   // Point B of output port 1
   wire [4:0] xb_req1;
@@ -398,7 +398,7 @@ module mesh5_router (
   wire [1:0] xovc1;
   assign xovc1 = (({2{xb_gnt1[0]}} & cand0_ovc) | ({2{xb_gnt1[1]}} & cand1_ovc) | ({2{xb_gnt1[2]}} & cand2_ovc) | ({2{xb_gnt1[3]}} & cand3_ovc) | ({2{xb_gnt1[4]}} & cand4_ovc));
   wire [3:0] xpush1;
-  assign xpush1 = (xb_any1 ? (4'd1 << xovc1) : 4'd0);
+  assign xpush1 = (xb_any1 ? {(xovc1 == 2'd3), (xovc1 == 2'd2), (xovc1 == 2'd1), (xovc1 == 2'd0)} : 4'd0);
 
   // Point B of output port 2
   wire [4:0] xb_req2;
@@ -418,7 +418,7 @@ module mesh5_router (
   wire [1:0] xovc2;
   assign xovc2 = (({2{xb_gnt2[0]}} & cand0_ovc) | ({2{xb_gnt2[1]}} & cand1_ovc) | ({2{xb_gnt2[2]}} & cand2_ovc) | ({2{xb_gnt2[3]}} & cand3_ovc) | ({2{xb_gnt2[4]}} & cand4_ovc));
   wire [3:0] xpush2;
-  assign xpush2 = (xb_any2 ? (4'd1 << xovc2) : 4'd0);
+  assign xpush2 = (xb_any2 ? {(xovc2 == 2'd3), (xovc2 == 2'd2), (xovc2 == 2'd1), (xovc2 == 2'd0)} : 4'd0);
 
   // Point B of output port 3
   wire [4:0] xb_req3;
@@ -438,7 +438,7 @@ module mesh5_router (
   wire [1:0] xovc3;
   assign xovc3 = (({2{xb_gnt3[0]}} & cand0_ovc) | ({2{xb_gnt3[1]}} & cand1_ovc) | ({2{xb_gnt3[2]}} & cand2_ovc) | ({2{xb_gnt3[3]}} & cand3_ovc) | ({2{xb_gnt3[4]}} & cand4_ovc));
   wire [3:0] xpush3;
-  assign xpush3 = (xb_any3 ? (4'd1 << xovc3) : 4'd0);
+  assign xpush3 = (xb_any3 ? {(xovc3 == 2'd3), (xovc3 == 2'd2), (xovc3 == 2'd1), (xovc3 == 2'd0)} : 4'd0);
 
   // Point B of output port 4
   wire [4:0] xb_req4;
@@ -458,7 +458,7 @@ module mesh5_router (
   wire [1:0] xovc4;
   assign xovc4 = (({2{xb_gnt4[0]}} & cand0_ovc) | ({2{xb_gnt4[1]}} & cand1_ovc) | ({2{xb_gnt4[2]}} & cand2_ovc) | ({2{xb_gnt4[3]}} & cand3_ovc) | ({2{xb_gnt4[4]}} & cand4_ovc));
   wire [3:0] xpush4;
-  assign xpush4 = (xb_any4 ? (4'd1 << xovc4) : 4'd0);
+  assign xpush4 = (xb_any4 ? {(xovc4 == 2'd3), (xovc4 == 2'd2), (xovc4 == 2'd1), (xovc4 == 2'd0)} : 4'd0);
   assign won = (xb_gnt0 | xb_gnt1 | xb_gnt2 | xb_gnt3 | xb_gnt4);
   assign move = {(cand4 & {4{won[4]}}), (cand3 & {4{won[3]}}), (cand2 & {4{won[2]}}), (cand1 & {4{won[1]}}), (cand0 & {4{won[0]}})};
   assign push = {xpush4, xpush3, xpush2, xpush1, xpush0};

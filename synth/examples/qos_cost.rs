@@ -33,6 +33,7 @@ fn main() -> anyhow::Result<()> {
             work_dir: root.join("target/wormqos-synth-work").join(name),
             families: fams.clone(),
             cache_dir: Some(root.join("target/wormqos-synth-cache")),
+            xilinx_hierarchy: wormqos_synth::scripts::Hierarchy::Flatten,
         };
         eprintln!("synthesizing {name} ...");
         let t = std::time::Instant::now();

@@ -1,7 +1,7 @@
 //! Runs Yosys and nextpnr on a configuration and collects a report.
 
 use crate::parse::{self, PnrLog, XilinxResources};
-use crate::scripts::{self, Family};
+use crate::scripts::{self, Family, Hierarchy};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -25,11 +25,14 @@ pub struct FlowOptions {
     /// Reuse a report cached under this directory when the RTL, scripts and
     /// tool versions are unchanged.
     pub cache_dir: Option<PathBuf>,
+    /// How the 7-series figures are obtained (place and route always
+    /// flattens).
+    pub xilinx_hierarchy: Hierarchy,
 }
 
 impl FlowOptions {
     pub fn new(work_dir: impl Into<PathBuf>) -> Self {
-        FlowOptions { work_dir: work_dir.into(), families: Family::all().to_vec(), cache_dir: None }
+        FlowOptions { work_dir: work_dir.into(), families: Family::all().to_vec(), cache_dir: None, xilinx_hierarchy: Hierarchy::Flatten }
     }
 }
 
@@ -52,6 +55,10 @@ pub struct XilinxResult {
     pub cells: BTreeMap<String, u64>,
     pub resources: XilinxResources,
     pub seconds: f64,
+    /// Synthesized without flattening: each module mapped once and counted
+    /// per instance (LUT counts ~15 % below a flattened run's).
+    #[serde(default)]
+    pub hierarchical: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -225,6 +232,9 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
     for f in &opts.families {
         h.update(f.tag());
     }
+    if opts.xilinx_hierarchy == Hierarchy::Keep {
+        h.update("xilinx hierarchical");
+    }
     let key = format!("{:x}", h.finalize());
     if let Some(c) = &opts.cache_dir {
         if let Ok(text) = std::fs::read_to_string(c.join(format!("{key}.json"))) {
@@ -253,13 +263,14 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
         match f {
             Family::Xilinx7 => {
                 let t0 = Instant::now();
-                let script = format!("{top}_xilinx.ys");
-                let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &script], &format!("{top}_xilinx_yosys.log"))?;
+                let hierarchical = opts.xilinx_hierarchy == Hierarchy::Keep;
+                let base = if hierarchical { format!("{top}_xilinx_hier") } else { format!("{top}_xilinx") };
+                let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &format!("{base}.ys")], &format!("{base}_yosys.log"))?;
                 anyhow::ensure!(ok, "yosys synth_xilinx of {top} failed:\n{}", tail(&log, 20));
-                let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(format!("{top}_xilinx_stat.txt")))?)?;
+                let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(format!("{base}_stat.txt")))?)?;
                 let resources = XilinxResources::from_cells(&cells);
                 anyhow::ensure!(resources.latches == 0, "{top}: synth_xilinx left {} latch cells", resources.latches);
-                rep.xilinx = Some(XilinxResult { cells, resources, seconds: t0.elapsed().as_secs_f64() });
+                rep.xilinx = Some(XilinxResult { cells, resources, seconds: t0.elapsed().as_secs_f64(), hierarchical });
             }
             Family::Ice40 => rep.ice40 = Some(pnr(f, dir, &top, cfg.target_mhz())?),
             Family::Ecp5 => rep.ecp5 = Some(pnr(f, dir, &top, cfg.target_mhz())?),
@@ -282,7 +293,8 @@ impl SynthReport {
         if let Some(x) = &self.xilinx {
             let r = &x.resources;
             s += &format!(
-                "\n## Xilinx 7-series (yosys synth_xilinx)\n\n| LUTs (logic) | LUTs as RAM | flip-flops | BRAM36 | CARRY4 | DSP | MUXF7/F8 |\n|---:|---:|---:|---:|---:|---:|---:|\n| {} | {} | {} | {} | {} | {} | {} |\n\nSynthesis took {:.1} s.\n",
+                "\n## Xilinx 7-series (yosys synth_xilinx{})\n\n| LUTs (logic) | LUTs as RAM | flip-flops | BRAM36 | CARRY4 | DSP | MUXF7/F8 |\n|---:|---:|---:|---:|---:|---:|---:|\n| {} | {} | {} | {} | {} | {} | {} |\n\nSynthesis took {:.1} s.\n",
+                if x.hierarchical { ", hierarchical: each module mapped once, LUTs ~15 % below a flattened run" } else { ", flattened" },
                 r.luts, r.lutram_luts, r.flip_flops, r.bram36, r.carry4, r.dsp, r.muxf7_f8, x.seconds
             );
         }

@@ -2,7 +2,7 @@
 //! over a parameter grid, CSV output and Pareto-front plots (SVG).
 
 use crate::flow::{synthesize, FlowOptions, SynthReport};
-use crate::scripts::Family;
+use crate::scripts::{Family, Hierarchy};
 use std::path::{Path, PathBuf};
 use wormqos_config::RouterConfig;
 use wormqos_sim::Router;
@@ -145,6 +145,7 @@ pub struct SweepOptions {
     pub cache_dir: PathBuf,
     pub families: Vec<Family>,
     pub sim_cycles: u64,
+    pub xilinx_hierarchy: Hierarchy,
 }
 
 /// Runs the sweep; progress goes to stderr.
@@ -165,6 +166,7 @@ pub fn run(grid: &Grid, opts: &SweepOptions) -> anyhow::Result<Vec<Point>> {
                     work_dir: opts.out_dir.join("work").join(&p.name),
                     families: opts.families.clone(),
                     cache_dir: Some(opts.cache_dir.clone()),
+                    xilinx_hierarchy: opts.xilinx_hierarchy,
                 };
                 match synthesize(&cfg, &fo) {
                     Ok(r) => p.report = Some(r),

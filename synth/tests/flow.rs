@@ -1,15 +1,16 @@
 //! Generated constraints and scripts, and Yosys runs of them.
 //!
-//! CI synthesizes the small examples for 7-series and iCE40 (latch check and
-//! `check -assert` are in the scripts). Every example, and the RAM-inference
-//! check on the largest one, are opt-in:
+//! CI synthesizes every example for 7-series and iCE40, hierarchically (the
+//! latch check and `check -assert` are in the scripts), and checks RAM
+//! inference on the largest buffers (qos8) from those runs. The flattened
+//! runs of every example are opt-in:
 //!   cargo test --release -p wormqos-synth --test flow -- --ignored
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use wormqos_config::RouterConfig;
 use wormqos_synth::parse::{yosys_cells, XilinxResources};
-use wormqos_synth::scripts::{self, Family};
+use wormqos_synth::scripts::{self, Family, Hierarchy};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -71,6 +72,7 @@ fn emitted_files_are_complete_and_the_wrapper_is_lint_clean() {
         format!("{top}_vivado.tcl"),
         format!("{top}.core"),
         format!("{top}_xilinx.ys"),
+        format!("{top}_xilinx_hier.ys"),
         format!("{top}_ice40.ys"),
         format!("{top}_ecp5.ys"),
     ] {
@@ -95,41 +97,8 @@ fn yosys(d: &Path, script: &str) {
     assert!(out.status.success(), "{script}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
 
-fn synth_both(name: &str) {
-    let cfg = example(name);
-    let (d, top) = emit(&cfg, name);
-    for f in [Family::Xilinx7, Family::Ice40] {
-        yosys(&d, &format!("{top}_{}.ys", f.tag()));
-        let stat = std::fs::read_to_string(d.join(format!("{top}_{}_stat.txt", f.tag()))).unwrap();
-        let cells = yosys_cells(&stat).unwrap();
-        let latches: u64 = cells.iter().filter(|(k, _)| k.contains("LATCH") || k.starts_with("LD")).map(|(_, v)| *v).sum();
-        assert_eq!(latches, 0, "{name} {}: {cells:?}", f.tag());
-    }
-    let _ = std::fs::remove_dir_all(&d);
-}
-
-/// A latch in the RTL must fail the scripts (the check is not vacuous).
-#[test]
-fn the_scripts_reject_a_latch() {
-    let d = tmp("latch");
-    std::fs::write(d.join("l.v"), "module l(input wire e, input wire a, output reg q);\n  always @(*) if (e) q = a;\nendmodule\n").unwrap();
-    for f in [Family::Xilinx7, Family::Ice40] {
-        std::fs::write(d.join("s.ys"), scripts::yosys_script(f, "l", &["l.v".into()], "stat.txt", None, "")).unwrap();
-        let out = Command::new("yosys").current_dir(&d).args(["-q", "-s", "s.ys"]).output().unwrap();
-        assert!(!out.status.success(), "{}: a latch passed", f.tag());
-    }
-}
-
-#[test]
-fn small_examples_synthesize_for_xilinx_and_ice40_without_latches() {
-    for n in ["tiny2", "small_p"] {
-        synth_both(n);
-    }
-}
-
-#[test]
-#[ignore = "slow: synth_xilinx and synth_ice40 of every example (tens of minutes)"]
-fn every_example_synthesizes_for_xilinx_and_ice40_without_latches() {
+/// Every example's name (stem of `examples/*.toml`), sorted.
+fn example_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root().join("examples"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -137,9 +106,127 @@ fn every_example_synthesizes_for_xilinx_and_ice40_without_latches() {
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    for n in names {
-        synth_both(&n);
+    names
+}
+
+/// Synthesizes `name` for `family` with the suite's script (latch check
+/// after `proc`, `check -assert`); returns an error text instead of
+/// panicking so a pool of workers can report every failure at once.
+fn synth_check(name: &str, family: Family, hierarchy: Hierarchy) -> Result<std::collections::BTreeMap<String, u64>, String> {
+    let cfg = example(name);
+    let tag = format!("{name}-{}-{hierarchy:?}", family.tag());
+    let (d, top) = emit(&cfg, &tag);
+    let rtl: Vec<String> = wormqos_hdl::generate(&cfg, None).unwrap().into_iter().map(|f| f.file_name).collect();
+    let stat_file = "check_stat.txt";
+    std::fs::write(d.join("check.ys"), scripts::yosys_script(family, &top, &rtl, stat_file, None, "", hierarchy)).unwrap();
+    let out = Command::new("yosys").current_dir(&d).args(["-q", "-s", "check.ys"]).output().expect("yosys (./setup.sh)");
+    if !out.status.success() {
+        return Err(format!("{name} {}: yosys failed:\n{}{}", family.tag(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
     }
+    let stat = std::fs::read_to_string(d.join(stat_file)).map_err(|e| format!("{name} {}: no stat: {e}", family.tag()))?;
+    let cells = yosys_cells(&stat).map_err(|e| format!("{name} {}: {e}", family.tag()))?;
+    let latches: u64 = cells.iter().filter(|(k, _)| is_latch_cell(k)).map(|(_, v)| *v).sum();
+    let luts: u64 = cells.iter().filter(|(k, _)| k.starts_with("LUT") || k.starts_with("SB_LUT4")).map(|(_, v)| *v).sum();
+    let _ = std::fs::remove_dir_all(&d);
+    if latches != 0 {
+        return Err(format!("{name} {}: {latches} latch cells after mapping: {cells:?}", family.tag()));
+    }
+    // A design optimised away to nothing would also pass the checks above.
+    if luts == 0 {
+        return Err(format!("{name} {}: no LUTs in the mapped design: {cells:?}", family.tag()));
+    }
+    // The router multiplies nothing: a DSP block means an index expression
+    // (`x[i*W +: W]` with W not a power of two) became a multiplier feeding
+    // a barrel shifter, at many times the LUTs of a multiplexer.
+    let dsps: u64 = cells.iter().filter(|(k, _)| k.starts_with("DSP48") || k.starts_with("SB_MAC16")).map(|(_, v)| *v).sum();
+    if dsps != 0 {
+        return Err(format!("{name} {}: {dsps} DSP blocks in a router: {cells:?}", family.tag()));
+    }
+    Ok(cells)
+}
+
+/// Latch primitives of the mapped netlists (7-series LDCE/LDPE, Yosys'
+/// generic latch cells if a flow left any).
+fn is_latch_cell(k: &str) -> bool {
+    k.contains("LATCH") || k.starts_with("LD")
+}
+
+/// Runs every (example, family) job on as many threads as the machine has
+/// cores (Yosys is single-threaded), asserts that none failed and returns
+/// the mapped cells of each.
+fn synth_all(families: &[Family], hierarchy: Hierarchy) -> std::collections::BTreeMap<(String, &'static str), std::collections::BTreeMap<String, u64>> {
+    let jobs: Vec<(String, Family)> = example_names().into_iter().flat_map(|n| families.iter().map(move |&f| (n.clone(), f))).collect();
+    assert!(jobs.len() >= 2 * 12, "examples/ lost configurations: {jobs:?}");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let results = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(jobs.len());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((name, family)) = jobs.get(i) else { break };
+                let t0 = std::time::Instant::now();
+                let r = synth_check(name, *family, hierarchy);
+                eprintln!("{name} {} ({hierarchy:?}): {} in {:.0} s", family.tag(), if r.is_ok() { "ok" } else { "FAILED" }, t0.elapsed().as_secs_f64());
+                match r {
+                    Ok(cells) => {
+                        results.lock().unwrap().insert((name.clone(), family.tag()), cells);
+                    }
+                    Err(e) => failures.lock().unwrap().push(e),
+                }
+            });
+        }
+    });
+    let f = failures.into_inner().unwrap();
+    assert!(f.is_empty(), "{} of {} syntheses failed:\n{}", f.len(), jobs.len(), f.join("\n\n"));
+    results.into_inner().unwrap()
+}
+
+/// A latch in the RTL must fail the scripts (the check is not vacuous), in
+/// the top or inside a submodule, flattened or not.
+#[test]
+fn the_scripts_reject_a_latch() {
+    let d = tmp("latch");
+    std::fs::write(d.join("l.v"), "module l(input wire e, input wire a, output reg q);\n  always @(*) if (e) q = a;\nendmodule\n").unwrap();
+    std::fs::write(d.join("t.v"), "module t(input wire e, input wire a, output wire q);\n  l u_l (.e(e), .a(a), .q(q));\nendmodule\n").unwrap();
+    for f in [Family::Xilinx7, Family::Ice40] {
+        for h in [Hierarchy::Flatten, Hierarchy::Keep] {
+            for (top, files) in [("l", vec!["l.v".to_string()]), ("t", vec!["l.v".to_string(), "t.v".to_string()])] {
+                std::fs::write(d.join("s.ys"), scripts::yosys_script(f, top, &files, "stat.txt", None, "", h)).unwrap();
+                let out = Command::new("yosys").current_dir(&d).args(["-q", "-s", "s.ys"]).output().unwrap();
+                assert!(!out.status.success(), "{} {h:?} top {top}: a latch passed", f.tag());
+            }
+        }
+    }
+    // The same designs without the latch pass (the failure above is the latch).
+    std::fs::write(d.join("l.v"), "module l(input wire e, input wire a, output reg q);\n  always @(*) q = e & a;\nendmodule\n").unwrap();
+    for f in [Family::Xilinx7, Family::Ice40] {
+        std::fs::write(d.join("s.ys"), scripts::yosys_script(f, "t", &["l.v".into(), "t.v".into()], "stat.txt", None, "", Hierarchy::Keep)).unwrap();
+        let out = Command::new("yosys").current_dir(&d).args(["-q", "-s", "s.ys"]).output().unwrap();
+        assert!(out.status.success(), "{}: {}", f.tag(), String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// Every example, 7-series and iCE40, hierarchical (each module mapped once:
+/// see `Hierarchy::Keep`), without errors, latches, DSP blocks or an empty
+/// netlist.
+#[test]
+fn every_example_synthesizes_for_xilinx_and_ice40_without_latches() {
+    let cells = synth_all(&[Family::Xilinx7, Family::Ice40], Hierarchy::Keep);
+    // RAM inference on the largest buffers: qos8 (8 ports, 16 VCs, 40-flit,
+    // 128-bit buffers: 256 FIFOs of 40 x 130 bits, 1.33 M buffer bits) must
+    // not become a flip-flop design.
+    let r = XilinxResources::from_cells(&cells[&("qos8".to_string(), "xilinx")]);
+    assert!(r.lutram_luts + (r.bram36 as u64) > 0, "qos8: no RAM: {r:?}");
+    assert!(r.flip_flops < 40_000, "qos8: {r:?}");
+}
+
+/// The same, flattened as the per-design scripts are (the reports' figures).
+#[test]
+#[ignore = "slow: flattened synth_xilinx and synth_ice40 of every example (over an hour of CPU)"]
+fn every_example_synthesizes_flattened_for_xilinx_and_ice40_without_latches() {
+    synth_all(&[Family::Xilinx7, Family::Ice40], Hierarchy::Flatten);
 }
 
 /// The buffers of a router are most of its state; they must become LUTRAM,
@@ -155,16 +242,18 @@ fn mesh5_buffers_become_lutram() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// qos8 (8 ports, 16 VCs, 40-flit, 128-bit buffers: 256 FIFOs, 1.3 M buffer
-/// bits) must not become a flip-flop design.
+/// `synth --hierarchical`: the 7-series figures from the non-flattening
+/// script, marked as such in the report.
 #[test]
-#[ignore = "slow: synth_xilinx of qos8 (see docs/benchmarks.md for time and memory)"]
-fn qos8_buffers_become_ram() {
-    let cfg = example("qos8");
-    let (d, top) = emit(&cfg, "qos8ram");
-    yosys(&d, &format!("{top}_xilinx.ys"));
-    let r = XilinxResources::from_cells(&yosys_cells(&std::fs::read_to_string(d.join(format!("{top}_xilinx_stat.txt"))).unwrap()).unwrap());
-    assert!(r.lutram_luts + (r.bram36 as u64) > 0, "{r:?}");
-    assert!(r.flip_flops < 40_000, "{r:?}");
+fn hierarchical_xilinx_report() {
+    let cfg = example("tiny2");
+    let d = tmp("hier-report");
+    let opts = wormqos_synth::FlowOptions { families: vec![Family::Xilinx7], xilinx_hierarchy: Hierarchy::Keep, ..wormqos_synth::FlowOptions::new(&d) };
+    let rep = wormqos_synth::synthesize(&cfg, &opts).unwrap();
+    let x = rep.xilinx.as_ref().unwrap();
+    assert!(x.hierarchical && x.resources.luts > 0 && x.resources.flip_flops > 0, "{x:?}");
+    assert!(d.join("tiny2_router_xilinx_hier_stat.txt").is_file());
+    assert!(!d.join("tiny2_router_xilinx_stat.txt").exists(), "the flattened script ran");
+    assert!(rep.markdown().contains("hierarchical"), "{}", rep.markdown());
     let _ = std::fs::remove_dir_all(&d);
 }
