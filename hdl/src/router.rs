@@ -167,17 +167,39 @@ pub(crate) fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
     Expr::concat(&v)
 }
 
-/// `1 << idx` as a `width`-bit vector (all zero when `idx >= width`),
-/// written as a decoder of comparisons, `{idx == width-1, .., idx == 0}`.
-/// Not as a shift: Yosys' `share` pass SAT-checks every pair of variable
-/// shifts for mutual exclusion, which took 350 CPU-seconds of `synth_ice40`
-/// on the 8-port 16-VC router's 136 shifts; comparisons are not shared.
+/// Widest one-hot decoder written as comparisons (see [`onehot_of`]).
+const DECODER_COMPARISONS_MAX: u32 = 64;
+
+/// `1 << idx` as a `width`-bit vector (all zero when `idx >= width`).
+/// Up to [`DECODER_COMPARISONS_MAX`] bits it is written as a decoder of
+/// comparisons, `{idx == width-1, .., idx == 0}`, not as a shift: Yosys'
+/// `share` pass SAT-checks every pair of variable shifts for mutual
+/// exclusion, which took 350 CPU-seconds of flattened `synth_ice40` on the
+/// 8-port 16-VC router's 136 narrow decoders; comparisons are not shared.
+/// Wider decoders (N*M-bit, on routers with over 64 VCs in all) stay shifts
+/// so the text stays linear in the router size (a 28-port 12-VC router's
+/// top would otherwise be 12 MB of Verilog).
 pub(crate) fn onehot_of(idx: &Expr, width: u32) -> Result<Expr> {
+    if width > DECODER_COMPARISONS_MAX {
+        let one = if width <= 64 { lit(width, 1)? } else { Expr::one_bit(true).zext(width)? };
+        return one.shl(idx);
+    }
     let iw = idx.width();
     let bits = (0..width)
         .map(|k| if iw >= 64 || (k as u64) < (1u64 << iw) { idx.eq(&lit(iw, k as u64)?) } else { Ok(Expr::one_bit(false)) })
         .collect::<Result<Vec<_>>>()?;
     cat_lsb_first(&bits)
+}
+
+/// The N*M-bit one-hot of the flat output-VC index `r*M + u` (port `r`,
+/// VC `u`; zero if either is out of range), as the outer product of the two
+/// small decoders `<name>_r` (N bits) and `<name>_u` (M bits), which it
+/// declares: no multiplication, no N*M-wide shift, text linear in N.
+pub(crate) fn onehot_of_pair(md: &mut Module, name: &str, r: &Expr, n: u32, u: &Expr, m: u32) -> Result<Expr> {
+    let r_oh = md.wire_of(&format!("{name}_r"), &onehot_of(r, n)?)?;
+    let u_oh = md.wire_of(&format!("{name}_u"), &onehot_of(u, m)?)?;
+    let chunks = (0..n).map(|o| Expr::repl(m, &r_oh.e().bit(o)?)?.and(&u_oh.e())).collect::<Result<Vec<_>>>()?;
+    cat_lsb_first(&chunks)
 }
 
 /// One-hot to binary index (`width` bits); 0 when no bit is set.
@@ -1048,8 +1070,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for i in 0..nm {
             let r = route_all.e().part(i * pw, pw)?;
             let u = ovc_all.e().part(i * vw, vw)?;
-            let idx = t.wire_of(&format!("relb{i}_idx"), &r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?)?;
-            let oh = t.wire_of(&format!("relb{i}_oh"), &Expr::mux(&rb.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?)?;
+            let dec = onehot_of_pair(t, &format!("relb{i}"), &r, n, &u, m)?;
+            let oh = t.wire_of(&format!("relb{i}_oh"), &Expr::mux(&rb.e().bit(i)?, &dec, &Expr::zero(nm))?)?;
             terms.push(oh.e());
         }
         Expr::or_all(&terms)
@@ -1066,13 +1088,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             readies.push(st_req.e().bit(i)?);
             continue;
         }
-        let idx = t.wire_of(&format!("dst{i}"), &idx)?;
         let ready = match &ob_full {
-            Some(f) => st_req.e().bit(i)?.land(&f.e().bit_dyn(&idx.e())?.lnot()?)?,
+            Some(f) => {
+                let idx = t.wire_of(&format!("dst{i}"), &idx)?;
+                st_req.e().bit(i)?.land(&f.e().bit_dyn(&idx.e())?.lnot()?)?
+            }
             None => st_req.e().bit(i)?,
         };
         readies.push(ready);
-        dst_idx.push(idx);
+        dst_idx.push((r, u));
     }
     let ready = t.wire_of("ready", &cat_lsb_first(&readies)?)?;
     let tail_of = |i: u32| front_all.e().bit(i * fw + fw - 2);
@@ -1167,9 +1191,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&mv.lv(), &ready.e())?;
         let mut pushes = vec![];
         let mut rels = vec![];
-        for (i, idx) in dst_idx.iter().enumerate() {
+        for (i, (r, u)) in dst_idx.iter().enumerate() {
             let i = i as u32;
-            let oh = t.wire_of(&format!("dst{i}_oh"), &Expr::mux(&ready.e().bit(i)?, &onehot_of(&idx.e(), nm)?, &Expr::zero(nm))?)?;
+            let dec = onehot_of_pair(&mut t, &format!("dst{i}"), r, n, u, m)?;
+            let oh = t.wire_of(&format!("dst{i}_oh"), &Expr::mux(&ready.e().bit(i)?, &dec, &Expr::zero(nm))?)?;
             rels.push(oh.e().and(&Expr::repl(nm, &tail_of(i)?)?)?);
             pushes.push(oh.e());
         }
@@ -1182,16 +1207,25 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         // a one-hot mux of the decoded owner. Not `front_all[owner*FW +: FW]`:
         // for flit widths that are not a power of two Yosys turns that into
         // a multiplier (a DSP48 per output VC) feeding a barrel shifter over
-        // every input VC's flit, ~13,700 LUTs for a 5-port 2-VC router.
+        // every input VC's flit, ~13,700 LUTs for a 5-port 2-VC router. The
+        // mux text grows with (N*M)^2, so above 64 VCs in all the indexed
+        // select stays (such routers are rare and huge anyway).
+        let onehot_select = nm <= DECODER_COMPARISONS_MAX;
         let fronts = (0..nm).map(|i| front_all.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
         for k in 0..nm {
             let owner = owner_all.e().part(k * iw, iw)?;
-            let owner_oh = t.wire_of(&format!("owner{k}_oh"), &onehot_of(&owner, nm)?)?;
-            let f = Expr::onehot_mux(&owner_oh.e(), &fronts)?;
+            let owner_oh = if onehot_select { Some(t.wire_of(&format!("owner{k}_oh"), &onehot_of(&owner, nm)?)?) } else { None };
+            let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
+                match &owner_oh {
+                    Some(oh) => Expr::onehot_mux(&oh.e(), parts),
+                    None => all.elem_dyn(&owner, w),
+                }
+            };
+            let f = select(&front_all.e(), fw, &fronts)?;
             let f = match (&vtick_all, d.vc_at_c()) {
                 (Some(va), true) => {
                     let vticks = (0..nm).map(|i| va.e().part(i * d.vtw, d.vtw)).collect::<Result<Vec<_>>>()?;
-                    Expr::concat(&[Expr::onehot_mux(&owner_oh.e(), &vticks)?, f])?
+                    Expr::concat(&[select(&va.e(), d.vtw, &vticks)?, f])?
                 }
                 _ => f,
             };
