@@ -8,6 +8,7 @@
 pub mod generic;
 pub mod mutant;
 mod router;
+mod switch;
 mod qos;
 pub mod vclock;
 pub mod verilog;

@@ -2,6 +2,7 @@
 //! and the top level (docs/microarchitecture.md).
 
 use crate::generic;
+use crate::switch;
 use crate::mutant::Mutant;
 use crate::vclock;
 use crate::verilog::{clog2, Expr, HdlError, Module, Result, Sig, Stmt};
@@ -130,7 +131,7 @@ impl Dims {
     fn age_at_c(&self) -> bool {
         self.crossbar == Crossbar::Full && self.scheduler == Scheduler::Fifo
     }
-    fn age_at_a(&self) -> bool {
+    pub(crate) fn age_at_a(&self) -> bool {
         self.crossbar == Crossbar::Multiplexed && self.scheduler == Scheduler::Fifo
     }
     /// `virtualclock`: every input VC has a Vtick register.
@@ -138,7 +139,7 @@ impl Dims {
         self.scheduler == Scheduler::Virtualclock
     }
     /// VirtualClock scheduler at point A (multiplexed crossbar).
-    fn vc_at_a(&self) -> bool {
+    pub(crate) fn vc_at_a(&self) -> bool {
         self.crossbar == Crossbar::Multiplexed && self.vclock()
     }
     /// VirtualClock scheduler at point C (full crossbar): the output VC
@@ -1063,94 +1064,108 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
     }
 
-    // Output-VC releases: tails crossing, plus preemption case (b) (§9.4).
-    let relb_or = |t: &mut Module, tails: Expr| -> Result<Expr> {
-        let Some(rb) = &relb_all else { return Ok(tails) };
-        let mut terms = vec![tails];
-        for i in 0..nm {
-            let r = route_all.e().part(i * pw, pw)?;
-            let u = ovc_all.e().part(i * vw, vw)?;
-            let dec = onehot_of_pair(t, &format!("relb{i}"), &r, n, &u, m)?;
-            let oh = t.wire_of(&format!("relb{i}_oh"), &Expr::mux(&rb.e().bit(i)?, &dec, &Expr::zero(nm))?)?;
-            terms.push(oh.e());
+    t.comment("Stage 4: switch traversal");
+    let ready = t.wire("ready", nm)?;
+    match &ob_full {
+        Some(f) => {
+            let rm = switch::st_ready(d)?;
+            mods.add(&rm)?;
+            for pi in 0..n {
+                t.instance(
+                    &rm,
+                    &format!("u_rdy{pi}"),
+                    &[
+                        ("ob_full_i", f.e()),
+                        ("st_req_i", st_req.e().part(pi * m, m)?),
+                        ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                        ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                        ("ready_o", ready.e().part(pi * m, m)?),
+                    ],
+                )?;
+            }
+        }
+        None => t.assign(&ready.lv(), &st_req.e())?,
+    }
+    // The output VCs named by each input port's selected VCs (`sel`, N*M
+    // bits), ORed over the ports: one `vc_spread` instance per port.
+    let spread_m = if d.pre() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
+    if let Some(s) = &spread_m {
+        mods.add(s)?;
+    }
+    let spread = |t: &mut Module, tag: &str, sel: &Expr| -> Result<Expr> {
+        let sm = spread_m.as_ref().expect("vc_spread built for this mode");
+        let mut terms = vec![];
+        for pi in 0..n {
+            let s = t.wire(&format!("{tag}{pi}"), nm)?;
+            t.instance(
+                sm,
+                &format!("u_{tag}{pi}"),
+                &[
+                    ("sel_i", sel.part(pi * m, m)?),
+                    ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                    ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                    ("spread_o", s.e()),
+                ],
+            )?;
+            terms.push(s.e());
         }
         Expr::or_all(&terms)
     };
-    t.comment("Stage 4: switch traversal");
-    let multiplexed = d.crossbar == Crossbar::Multiplexed;
-    let mut dst_idx = vec![];
-    let mut readies = vec![];
-    for i in 0..nm {
-        let r = route_all.e().part(i * pw, pw)?;
-        let u = ovc_all.e().part(i * vw, vw)?;
-        let idx = r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?;
-        if ob_full.is_none() && multiplexed {
-            readies.push(st_req.e().bit(i)?);
-            continue;
-        }
-        let ready = match &ob_full {
-            Some(f) => {
-                let idx = t.wire_of(&format!("dst{i}"), &idx)?;
-                st_req.e().bit(i)?.land(&f.e().bit_dyn(&idx.e())?.lnot()?)?
-            }
-            None => st_req.e().bit(i)?,
-        };
-        readies.push(ready);
-        dst_idx.push((r, u));
-    }
-    let ready = t.wire_of("ready", &cat_lsb_first(&readies)?)?;
+    // Output-VC releases: tails crossing, plus preemption case (b) (§9.4).
+    let relb_or = |t: &mut Module, tails: Expr| -> Result<Expr> {
+        let Some(rb) = &relb_all else { return Ok(tails) };
+        t.comment("Preemption case (b): output VCs released by a suspended message (§9.4)");
+        let b = spread(t, "relb", &rb.e())?;
+        Expr::or_all(&[tails, b])
+    };
     let tail_of = |i: u32| front_all.e().bit(i * fw + fw - 2);
 
     if multiplexed {
         let won = t.wire("won", n)?;
-        let mut cand_valid = vec![];
-        let mut cand_route = vec![];
-        let mut cand_ovc = vec![];
-        let mut cand_flit = vec![];
+        let arb_a = if d.age_at_a() {
+            switch::PointAArbiter::Age(&age_m)
+        } else if d.vc_at_a() {
+            switch::PointAArbiter::VirtualClock(&vcs_m)
+        } else {
+            switch::PointAArbiter::RoundRobin(&rr_m)
+        };
+        let pa = switch::point_a(d, arb_a, &rr_m)?;
+        let pb = switch::point_b(d, &rr_n)?;
+        mods.add(&pa)?;
+        mods.add(&pb)?;
+        let cand = t.wire("cand", nm)?;
+        let cand_route = t.wire("cand_route", n * pw)?;
+        let cand_ovc = t.wire("cand_ovc", n * vw)?;
+        let cand_flit = t.wire("cand_flit", n * fw)?;
         let mut moves = vec![];
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
-            let cand = t.wire(&format!("cand{pi}"), m)?;
-            let elig_a = ready.e().part(pi * m, m)?;
-            let elig_a = if d.b > 1 || d.accel {
-                let tails = (0..m).map(|v| tail_of(pi * m + v)).collect::<Result<Vec<_>>>()?;
-                let tail = Expr::onehot_mux(&cand.e(), &tails)?;
-                let acc = match &accel_all {
-                    Some(a) => Some(a.e().part(pi * m, m)?),
-                    None => None,
-                };
-                crate::qos::sched_wrap(&mut t, d, &format!("a{pi}"), &elig_a, acc.as_ref(), &cand.e(), &won.e().bit(pi)?, &tail, &rr_m)?
-            } else {
-                elig_a
-            };
-            let mut conns = vec![clk_rst()[0].clone(), clk_rst()[1].clone()];
-            let arb = if d.age_at_a() {
-                conns.push(("elig_i", elig_a.clone()));
+            let mut conns = vec![
+                clk_rst()[0].clone(),
+                clk_rst()[1].clone(),
+                ("ready_i", ready.e().part(pi * m, m)?),
+                ("won_i", won.e().bit(pi)?),
+                ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                ("front_i", front_all.e().part(pi * m * fw, m * fw)?),
+            ];
+            if d.age_at_a() {
                 conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
-                &age_m
-            } else if d.vc_at_a() {
+            }
+            if d.vc_at_a() {
                 let va = vtick_all.as_ref().expect("virtualclock");
-                conns.push(("present_i", st_req.e().part(pi * m, m)?));
+                conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
                 conns.push(("vtick_i", va.e().part(pi * m * d.vtw, m * d.vtw)?));
-                conns.push(("elig_i", elig_a.clone()));
-                conns.push(("take_i", won.e().bit(pi)?));
-                &vcs_m
-            } else {
-                conns.push(("req_i", elig_a.clone()));
-                conns.push(("advance_i", won.e().bit(pi)?));
-                &rr_m
-            };
-            conns.push(("gnt_o", cand.e()));
-            t.instance(arb, &format!("u_xa{pi}"), &conns)?;
-            let sel = |all: &Sig, fw_: u32| -> Result<Expr> {
-                let ins = (0..m).map(|v| all.e().part((pi * m + v) * fw_, fw_)).collect::<Result<Vec<_>>>()?;
-                Expr::onehot_mux(&cand.e(), &ins)
-            };
-            cand_valid.push(cand.e().red_or());
-            cand_route.push(t.wire_of(&format!("cand{pi}_route"), &sel(&route_all, pw)?)?);
-            cand_ovc.push(t.wire_of(&format!("cand{pi}_ovc"), &sel(&ovc_all, vw)?)?);
-            cand_flit.push(t.wire_of(&format!("cand{pi}_flit"), &sel(&front_all, fw)?)?);
-            moves.push(cand.e().and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
+            }
+            if let Some(a) = &accel_all {
+                conns.push(("accel_i", a.e().part(pi * m, m)?));
+            }
+            conns.push(("cand_o", cand.e().part(pi * m, m)?));
+            conns.push(("cand_route_o", cand_route.e().part(pi * pw, pw)?));
+            conns.push(("cand_ovc_o", cand_ovc.e().part(pi * vw, vw)?));
+            conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+            t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
+            moves.push(cand.e().part(pi * m, m)?.and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
         }
         let mut gnt_b = vec![];
         let mut pushes = vec![];
@@ -1159,21 +1174,26 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Point B of output port {o}"));
             let reqs = (0..n)
-                .map(|pi| cand_valid[pi as usize].land(&cand_route[pi as usize].e().eq(&lit(pw, o as u64)?)?))
+                .map(|pi| cand.e().part(pi * m, m)?.red_or().land(&cand_route.e().part(pi * pw, pw)?.eq(&lit(pw, o as u64)?)?))
                 .collect::<Result<Vec<_>>>()?;
             let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb_first(&reqs)?)?;
             let g = t.wire(&format!("xb_gnt{o}"), n)?;
-            let any = t.wire_of(&format!("xb_any{o}"), &g.e().red_or())?;
+            let pv = t.wire(&format!("xpush{o}"), m)?;
+            let xflit = t.wire(&format!("xflit{o}"), fw)?;
             t.instance(
-                &rr_n,
+                &pb,
                 &format!("u_xb{o}"),
-                &[clk_rst()[0].clone(), clk_rst()[1].clone(), ("req_i", req.e()), ("advance_i", any.e()), ("gnt_o", g.e())],
+                &[
+                    clk_rst()[0].clone(),
+                    clk_rst()[1].clone(),
+                    ("req_i", req.e()),
+                    ("cand_ovc_i", cand_ovc.e()),
+                    ("cand_flit_i", cand_flit.e()),
+                    ("gnt_o", g.e()),
+                    ("push_o", pv.e()),
+                    ("flit_o", xflit.e()),
+                ],
             )?;
-            let flits = cand_flit.iter().map(|s| s.e()).collect::<Vec<_>>();
-            let ovcs = cand_ovc.iter().map(|s| s.e()).collect::<Vec<_>>();
-            let xflit = t.wire_of(&format!("xflit{o}"), &Expr::onehot_mux(&g.e(), &flits)?)?;
-            let xovc = t.wire_of(&format!("xovc{o}"), &Expr::onehot_mux(&g.e(), &ovcs)?)?;
-            let pv = t.wire_of(&format!("xpush{o}"), &Expr::mux(&any.e(), &onehot_of(&xovc.e(), m)?, &Expr::zero(m))?)?;
             pushes.push(pv.e());
             wdatas.push(Expr::repl(m, &xflit.e())?);
             releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
@@ -1189,17 +1209,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     } else {
         t.comment("Full crossbar: every ready input VC moves to its own output VC");
         t.assign(&mv.lv(), &ready.e())?;
-        let mut pushes = vec![];
-        let mut rels = vec![];
-        for (i, (r, u)) in dst_idx.iter().enumerate() {
-            let i = i as u32;
-            let dec = onehot_of_pair(&mut t, &format!("dst{i}"), r, n, u, m)?;
-            let oh = t.wire_of(&format!("dst{i}_oh"), &Expr::mux(&ready.e().bit(i)?, &dec, &Expr::zero(nm))?)?;
-            rels.push(oh.e().and(&Expr::repl(nm, &tail_of(i)?)?)?);
-            pushes.push(oh.e());
-        }
-        t.assign(&push.lv(), &Expr::or_all(&pushes)?)?;
-        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { Expr::or_all(&rels)? };
+        let pushes = spread(&mut t, "push", &ready.e())?;
+        t.assign(&push.lv(), &pushes)?;
+        let tails_rel = if d.is(Mutant::TailKeepsVc) {
+            Expr::zero(nm)
+        } else {
+            let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
+            let moved_tails = t.wire_of("moved_tail", &ready.e().and(&cat_lsb_first(&tails)?)?)?;
+            spread(&mut t, "tailrel", &moved_tails.e())?
+        };
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
         let owner_all = owner_all.as_ref().expect("full crossbar");

@@ -236,231 +236,209 @@ module mesh5_router (
   assign va_ovc_in[39:38] = va_ovc_port[va_route_all[59:57]*2 +: 2];
 
   // Stage 4: switch traversal
-  wire [4:0] dst0;
-  assign dst0 = (({2'd0, route_all[2:0]} * 5'd4) + {3'd0, ovc_all[1:0]});
-  wire [4:0] dst1;
-  assign dst1 = (({2'd0, route_all[5:3]} * 5'd4) + {3'd0, ovc_all[3:2]});
-  wire [4:0] dst2;
-  assign dst2 = (({2'd0, route_all[8:6]} * 5'd4) + {3'd0, ovc_all[5:4]});
-  wire [4:0] dst3;
-  assign dst3 = (({2'd0, route_all[11:9]} * 5'd4) + {3'd0, ovc_all[7:6]});
-  wire [4:0] dst4;
-  assign dst4 = (({2'd0, route_all[14:12]} * 5'd4) + {3'd0, ovc_all[9:8]});
-  wire [4:0] dst5;
-  assign dst5 = (({2'd0, route_all[17:15]} * 5'd4) + {3'd0, ovc_all[11:10]});
-  wire [4:0] dst6;
-  assign dst6 = (({2'd0, route_all[20:18]} * 5'd4) + {3'd0, ovc_all[13:12]});
-  wire [4:0] dst7;
-  assign dst7 = (({2'd0, route_all[23:21]} * 5'd4) + {3'd0, ovc_all[15:14]});
-  wire [4:0] dst8;
-  assign dst8 = (({2'd0, route_all[26:24]} * 5'd4) + {3'd0, ovc_all[17:16]});
-  wire [4:0] dst9;
-  assign dst9 = (({2'd0, route_all[29:27]} * 5'd4) + {3'd0, ovc_all[19:18]});
-  wire [4:0] dst10;
-  assign dst10 = (({2'd0, route_all[32:30]} * 5'd4) + {3'd0, ovc_all[21:20]});
-  wire [4:0] dst11;
-  assign dst11 = (({2'd0, route_all[35:33]} * 5'd4) + {3'd0, ovc_all[23:22]});
-  wire [4:0] dst12;
-  assign dst12 = (({2'd0, route_all[38:36]} * 5'd4) + {3'd0, ovc_all[25:24]});
-  wire [4:0] dst13;
-  assign dst13 = (({2'd0, route_all[41:39]} * 5'd4) + {3'd0, ovc_all[27:26]});
-  wire [4:0] dst14;
-  assign dst14 = (({2'd0, route_all[44:42]} * 5'd4) + {3'd0, ovc_all[29:28]});
-  wire [4:0] dst15;
-  assign dst15 = (({2'd0, route_all[47:45]} * 5'd4) + {3'd0, ovc_all[31:30]});
-  wire [4:0] dst16;
-  assign dst16 = (({2'd0, route_all[50:48]} * 5'd4) + {3'd0, ovc_all[33:32]});
-  wire [4:0] dst17;
-  assign dst17 = (({2'd0, route_all[53:51]} * 5'd4) + {3'd0, ovc_all[35:34]});
-  wire [4:0] dst18;
-  assign dst18 = (({2'd0, route_all[56:54]} * 5'd4) + {3'd0, ovc_all[37:36]});
-  wire [4:0] dst19;
-  assign dst19 = (({2'd0, route_all[59:57]} * 5'd4) + {3'd0, ovc_all[39:38]});
   wire [19:0] ready;
-  assign ready = {(st_req[19] && (!ob_full[dst19])), (st_req[18] && (!ob_full[dst18])), (st_req[17] && (!ob_full[dst17])), (st_req[16] && (!ob_full[dst16])), (st_req[15] && (!ob_full[dst15])), (st_req[14] && (!ob_full[dst14])), (st_req[13] && (!ob_full[dst13])), (st_req[12] && (!ob_full[dst12])), (st_req[11] && (!ob_full[dst11])), (st_req[10] && (!ob_full[dst10])), (st_req[9] && (!ob_full[dst9])), (st_req[8] && (!ob_full[dst8])), (st_req[7] && (!ob_full[dst7])), (st_req[6] && (!ob_full[dst6])), (st_req[5] && (!ob_full[dst5])), (st_req[4] && (!ob_full[dst4])), (st_req[3] && (!ob_full[dst3])), (st_req[2] && (!ob_full[dst2])), (st_req[1] && (!ob_full[dst1])), (st_req[0] && (!ob_full[dst0]))};
+  mesh5_st_ready u_rdy0 (
+    .ob_full_i(ob_full),
+    .st_req_i(st_req[3:0]),
+    .route_i(route_all[11:0]),
+    .ovc_i(ovc_all[7:0]),
+    .ready_o(ready[3:0])
+  );
+  mesh5_st_ready u_rdy1 (
+    .ob_full_i(ob_full),
+    .st_req_i(st_req[7:4]),
+    .route_i(route_all[23:12]),
+    .ovc_i(ovc_all[15:8]),
+    .ready_o(ready[7:4])
+  );
+  mesh5_st_ready u_rdy2 (
+    .ob_full_i(ob_full),
+    .st_req_i(st_req[11:8]),
+    .route_i(route_all[35:24]),
+    .ovc_i(ovc_all[23:16]),
+    .ready_o(ready[11:8])
+  );
+  mesh5_st_ready u_rdy3 (
+    .ob_full_i(ob_full),
+    .st_req_i(st_req[15:12]),
+    .route_i(route_all[47:36]),
+    .ovc_i(ovc_all[31:24]),
+    .ready_o(ready[15:12])
+  );
+  mesh5_st_ready u_rdy4 (
+    .ob_full_i(ob_full),
+    .st_req_i(st_req[19:16]),
+    .route_i(route_all[59:48]),
+    .ovc_i(ovc_all[39:32]),
+    .ready_o(ready[19:16])
+  );
   wire [4:0] won;
+  wire [19:0] cand;
+  wire [14:0] cand_route;
+  wire [9:0] cand_ovc;
+  wire [169:0] cand_flit;
 
   // Point A of input port 0
-  wire [3:0] cand0;
-  mesh5_rr_arbiter #(.N(4)) u_xa0 (
+  mesh5_point_a u_xa0 (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .req_i(ready[3:0]),
-    .advance_i(won[0]),
-    .gnt_o(cand0)
+    .ready_i(ready[3:0]),
+    .won_i(won[0]),
+    .route_i(route_all[11:0]),
+    .ovc_i(ovc_all[7:0]),
+    .front_i(front_all[135:0]),
+    .cand_o(cand[3:0]),
+    .cand_route_o(cand_route[2:0]),
+    .cand_ovc_o(cand_ovc[1:0]),
+    .cand_flit_o(cand_flit[33:0])
   );
-  wire [2:0] cand0_route;
-  assign cand0_route = (({3{cand0[0]}} & route_all[2:0]) | ({3{cand0[1]}} & route_all[5:3]) | ({3{cand0[2]}} & route_all[8:6]) | ({3{cand0[3]}} & route_all[11:9]));
-  wire [1:0] cand0_ovc;
-  assign cand0_ovc = (({2{cand0[0]}} & ovc_all[1:0]) | ({2{cand0[1]}} & ovc_all[3:2]) | ({2{cand0[2]}} & ovc_all[5:4]) | ({2{cand0[3]}} & ovc_all[7:6]));
-  wire [33:0] cand0_flit;
-  assign cand0_flit = (({34{cand0[0]}} & front_all[33:0]) | ({34{cand0[1]}} & front_all[67:34]) | ({34{cand0[2]}} & front_all[101:68]) | ({34{cand0[3]}} & front_all[135:102]));
 
   // Point A of input port 1
-  wire [3:0] cand1;
-  mesh5_rr_arbiter #(.N(4)) u_xa1 (
+  mesh5_point_a u_xa1 (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .req_i(ready[7:4]),
-    .advance_i(won[1]),
-    .gnt_o(cand1)
+    .ready_i(ready[7:4]),
+    .won_i(won[1]),
+    .route_i(route_all[23:12]),
+    .ovc_i(ovc_all[15:8]),
+    .front_i(front_all[271:136]),
+    .cand_o(cand[7:4]),
+    .cand_route_o(cand_route[5:3]),
+    .cand_ovc_o(cand_ovc[3:2]),
+    .cand_flit_o(cand_flit[67:34])
   );
-  wire [2:0] cand1_route;
-  assign cand1_route = (({3{cand1[0]}} & route_all[14:12]) | ({3{cand1[1]}} & route_all[17:15]) | ({3{cand1[2]}} & route_all[20:18]) | ({3{cand1[3]}} & route_all[23:21]));
-  wire [1:0] cand1_ovc;
-  assign cand1_ovc = (({2{cand1[0]}} & ovc_all[9:8]) | ({2{cand1[1]}} & ovc_all[11:10]) | ({2{cand1[2]}} & ovc_all[13:12]) | ({2{cand1[3]}} & ovc_all[15:14]));
-  wire [33:0] cand1_flit;
-  assign cand1_flit = (({34{cand1[0]}} & front_all[169:136]) | ({34{cand1[1]}} & front_all[203:170]) | ({34{cand1[2]}} & front_all[237:204]) | ({34{cand1[3]}} & front_all[271:238]));
 
   // Point A of input port 2
-  wire [3:0] cand2;
-  mesh5_rr_arbiter #(.N(4)) u_xa2 (
+  mesh5_point_a u_xa2 (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .req_i(ready[11:8]),
-    .advance_i(won[2]),
-    .gnt_o(cand2)
+    .ready_i(ready[11:8]),
+    .won_i(won[2]),
+    .route_i(route_all[35:24]),
+    .ovc_i(ovc_all[23:16]),
+    .front_i(front_all[407:272]),
+    .cand_o(cand[11:8]),
+    .cand_route_o(cand_route[8:6]),
+    .cand_ovc_o(cand_ovc[5:4]),
+    .cand_flit_o(cand_flit[101:68])
   );
-  wire [2:0] cand2_route;
-  assign cand2_route = (({3{cand2[0]}} & route_all[26:24]) | ({3{cand2[1]}} & route_all[29:27]) | ({3{cand2[2]}} & route_all[32:30]) | ({3{cand2[3]}} & route_all[35:33]));
-  wire [1:0] cand2_ovc;
-  assign cand2_ovc = (({2{cand2[0]}} & ovc_all[17:16]) | ({2{cand2[1]}} & ovc_all[19:18]) | ({2{cand2[2]}} & ovc_all[21:20]) | ({2{cand2[3]}} & ovc_all[23:22]));
-  wire [33:0] cand2_flit;
-  assign cand2_flit = (({34{cand2[0]}} & front_all[305:272]) | ({34{cand2[1]}} & front_all[339:306]) | ({34{cand2[2]}} & front_all[373:340]) | ({34{cand2[3]}} & front_all[407:374]));
 
   // Point A of input port 3
-  wire [3:0] cand3;
-  mesh5_rr_arbiter #(.N(4)) u_xa3 (
+  mesh5_point_a u_xa3 (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .req_i(ready[15:12]),
-    .advance_i(won[3]),
-    .gnt_o(cand3)
+    .ready_i(ready[15:12]),
+    .won_i(won[3]),
+    .route_i(route_all[47:36]),
+    .ovc_i(ovc_all[31:24]),
+    .front_i(front_all[543:408]),
+    .cand_o(cand[15:12]),
+    .cand_route_o(cand_route[11:9]),
+    .cand_ovc_o(cand_ovc[7:6]),
+    .cand_flit_o(cand_flit[135:102])
   );
-  wire [2:0] cand3_route;
-  assign cand3_route = (({3{cand3[0]}} & route_all[38:36]) | ({3{cand3[1]}} & route_all[41:39]) | ({3{cand3[2]}} & route_all[44:42]) | ({3{cand3[3]}} & route_all[47:45]));
-  wire [1:0] cand3_ovc;
-  assign cand3_ovc = (({2{cand3[0]}} & ovc_all[25:24]) | ({2{cand3[1]}} & ovc_all[27:26]) | ({2{cand3[2]}} & ovc_all[29:28]) | ({2{cand3[3]}} & ovc_all[31:30]));
-  wire [33:0] cand3_flit;
-  assign cand3_flit = (({34{cand3[0]}} & front_all[441:408]) | ({34{cand3[1]}} & front_all[475:442]) | ({34{cand3[2]}} & front_all[509:476]) | ({34{cand3[3]}} & front_all[543:510]));
 
   // Point A of input port 4
-  wire [3:0] cand4;
-  mesh5_rr_arbiter #(.N(4)) u_xa4 (
+  mesh5_point_a u_xa4 (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .req_i(ready[19:16]),
-    .advance_i(won[4]),
-    .gnt_o(cand4)
+    .ready_i(ready[19:16]),
+    .won_i(won[4]),
+    .route_i(route_all[59:48]),
+    .ovc_i(ovc_all[39:32]),
+    .front_i(front_all[679:544]),
+    .cand_o(cand[19:16]),
+    .cand_route_o(cand_route[14:12]),
+    .cand_ovc_o(cand_ovc[9:8]),
+    .cand_flit_o(cand_flit[169:136])
   );
-  wire [2:0] cand4_route;
-  assign cand4_route = (({3{cand4[0]}} & route_all[50:48]) | ({3{cand4[1]}} & route_all[53:51]) | ({3{cand4[2]}} & route_all[56:54]) | ({3{cand4[3]}} & route_all[59:57]));
-  wire [1:0] cand4_ovc;
-  assign cand4_ovc = (({2{cand4[0]}} & ovc_all[33:32]) | ({2{cand4[1]}} & ovc_all[35:34]) | ({2{cand4[2]}} & ovc_all[37:36]) | ({2{cand4[3]}} & ovc_all[39:38]));
-  wire [33:0] cand4_flit;
-  assign cand4_flit = (({34{cand4[0]}} & front_all[577:544]) | ({34{cand4[1]}} & front_all[611:578]) | ({34{cand4[2]}} & front_all[645:612]) | ({34{cand4[3]}} & front_all[679:646]));
 
   // Point B of output port 0
   wire [4:0] xb_req0;
-  assign xb_req0 = {((|cand4) && (cand4_route == 3'd0)), ((|cand3) && (cand3_route == 3'd0)), ((|cand2) && (cand2_route == 3'd0)), ((|cand1) && (cand1_route == 3'd0)), ((|cand0) && (cand0_route == 3'd0))};
+  assign xb_req0 = {((|cand[19:16]) && (cand_route[14:12] == 3'd0)), ((|cand[15:12]) && (cand_route[11:9] == 3'd0)), ((|cand[11:8]) && (cand_route[8:6] == 3'd0)), ((|cand[7:4]) && (cand_route[5:3] == 3'd0)), ((|cand[3:0]) && (cand_route[2:0] == 3'd0))};
   wire [4:0] xb_gnt0;
-  wire xb_any0;
-  assign xb_any0 = (|xb_gnt0);
-  mesh5_rr_arbiter #(.N(5)) u_xb0 (
+  wire [3:0] xpush0;
+  wire [33:0] xflit0;
+  mesh5_point_b u_xb0 (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(xb_req0),
-    .advance_i(xb_any0),
-    .gnt_o(xb_gnt0)
+    .cand_ovc_i(cand_ovc),
+    .cand_flit_i(cand_flit),
+    .gnt_o(xb_gnt0),
+    .push_o(xpush0),
+    .flit_o(xflit0)
   );
-  wire [33:0] xflit0;
-  assign xflit0 = (({34{xb_gnt0[0]}} & cand0_flit) | ({34{xb_gnt0[1]}} & cand1_flit) | ({34{xb_gnt0[2]}} & cand2_flit) | ({34{xb_gnt0[3]}} & cand3_flit) | ({34{xb_gnt0[4]}} & cand4_flit));
-  wire [1:0] xovc0;
-  assign xovc0 = (({2{xb_gnt0[0]}} & cand0_ovc) | ({2{xb_gnt0[1]}} & cand1_ovc) | ({2{xb_gnt0[2]}} & cand2_ovc) | ({2{xb_gnt0[3]}} & cand3_ovc) | ({2{xb_gnt0[4]}} & cand4_ovc));
-  wire [3:0] xpush0;
-  assign xpush0 = (xb_any0 ? {(xovc0 == 2'd3), (xovc0 == 2'd2), (xovc0 == 2'd1), (xovc0 == 2'd0)} : 4'd0);
 
   // Point B of output port 1
   wire [4:0] xb_req1;
-  assign xb_req1 = {((|cand4) && (cand4_route == 3'd1)), ((|cand3) && (cand3_route == 3'd1)), ((|cand2) && (cand2_route == 3'd1)), ((|cand1) && (cand1_route == 3'd1)), ((|cand0) && (cand0_route == 3'd1))};
+  assign xb_req1 = {((|cand[19:16]) && (cand_route[14:12] == 3'd1)), ((|cand[15:12]) && (cand_route[11:9] == 3'd1)), ((|cand[11:8]) && (cand_route[8:6] == 3'd1)), ((|cand[7:4]) && (cand_route[5:3] == 3'd1)), ((|cand[3:0]) && (cand_route[2:0] == 3'd1))};
   wire [4:0] xb_gnt1;
-  wire xb_any1;
-  assign xb_any1 = (|xb_gnt1);
-  mesh5_rr_arbiter #(.N(5)) u_xb1 (
+  wire [3:0] xpush1;
+  wire [33:0] xflit1;
+  mesh5_point_b u_xb1 (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(xb_req1),
-    .advance_i(xb_any1),
-    .gnt_o(xb_gnt1)
+    .cand_ovc_i(cand_ovc),
+    .cand_flit_i(cand_flit),
+    .gnt_o(xb_gnt1),
+    .push_o(xpush1),
+    .flit_o(xflit1)
   );
-  wire [33:0] xflit1;
-  assign xflit1 = (({34{xb_gnt1[0]}} & cand0_flit) | ({34{xb_gnt1[1]}} & cand1_flit) | ({34{xb_gnt1[2]}} & cand2_flit) | ({34{xb_gnt1[3]}} & cand3_flit) | ({34{xb_gnt1[4]}} & cand4_flit));
-  wire [1:0] xovc1;
-  assign xovc1 = (({2{xb_gnt1[0]}} & cand0_ovc) | ({2{xb_gnt1[1]}} & cand1_ovc) | ({2{xb_gnt1[2]}} & cand2_ovc) | ({2{xb_gnt1[3]}} & cand3_ovc) | ({2{xb_gnt1[4]}} & cand4_ovc));
-  wire [3:0] xpush1;
-  assign xpush1 = (xb_any1 ? {(xovc1 == 2'd3), (xovc1 == 2'd2), (xovc1 == 2'd1), (xovc1 == 2'd0)} : 4'd0);
 
   // Point B of output port 2
   wire [4:0] xb_req2;
-  assign xb_req2 = {((|cand4) && (cand4_route == 3'd2)), ((|cand3) && (cand3_route == 3'd2)), ((|cand2) && (cand2_route == 3'd2)), ((|cand1) && (cand1_route == 3'd2)), ((|cand0) && (cand0_route == 3'd2))};
+  assign xb_req2 = {((|cand[19:16]) && (cand_route[14:12] == 3'd2)), ((|cand[15:12]) && (cand_route[11:9] == 3'd2)), ((|cand[11:8]) && (cand_route[8:6] == 3'd2)), ((|cand[7:4]) && (cand_route[5:3] == 3'd2)), ((|cand[3:0]) && (cand_route[2:0] == 3'd2))};
   wire [4:0] xb_gnt2;
-  wire xb_any2;
-  assign xb_any2 = (|xb_gnt2);
-  mesh5_rr_arbiter #(.N(5)) u_xb2 (
+  wire [3:0] xpush2;
+  wire [33:0] xflit2;
+  mesh5_point_b u_xb2 (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(xb_req2),
-    .advance_i(xb_any2),
-    .gnt_o(xb_gnt2)
+    .cand_ovc_i(cand_ovc),
+    .cand_flit_i(cand_flit),
+    .gnt_o(xb_gnt2),
+    .push_o(xpush2),
+    .flit_o(xflit2)
   );
-  wire [33:0] xflit2;
-  assign xflit2 = (({34{xb_gnt2[0]}} & cand0_flit) | ({34{xb_gnt2[1]}} & cand1_flit) | ({34{xb_gnt2[2]}} & cand2_flit) | ({34{xb_gnt2[3]}} & cand3_flit) | ({34{xb_gnt2[4]}} & cand4_flit));
-  wire [1:0] xovc2;
-  assign xovc2 = (({2{xb_gnt2[0]}} & cand0_ovc) | ({2{xb_gnt2[1]}} & cand1_ovc) | ({2{xb_gnt2[2]}} & cand2_ovc) | ({2{xb_gnt2[3]}} & cand3_ovc) | ({2{xb_gnt2[4]}} & cand4_ovc));
-  wire [3:0] xpush2;
-  assign xpush2 = (xb_any2 ? {(xovc2 == 2'd3), (xovc2 == 2'd2), (xovc2 == 2'd1), (xovc2 == 2'd0)} : 4'd0);
 
   // Point B of output port 3
   wire [4:0] xb_req3;
-  assign xb_req3 = {((|cand4) && (cand4_route == 3'd3)), ((|cand3) && (cand3_route == 3'd3)), ((|cand2) && (cand2_route == 3'd3)), ((|cand1) && (cand1_route == 3'd3)), ((|cand0) && (cand0_route == 3'd3))};
+  assign xb_req3 = {((|cand[19:16]) && (cand_route[14:12] == 3'd3)), ((|cand[15:12]) && (cand_route[11:9] == 3'd3)), ((|cand[11:8]) && (cand_route[8:6] == 3'd3)), ((|cand[7:4]) && (cand_route[5:3] == 3'd3)), ((|cand[3:0]) && (cand_route[2:0] == 3'd3))};
   wire [4:0] xb_gnt3;
-  wire xb_any3;
-  assign xb_any3 = (|xb_gnt3);
-  mesh5_rr_arbiter #(.N(5)) u_xb3 (
+  wire [3:0] xpush3;
+  wire [33:0] xflit3;
+  mesh5_point_b u_xb3 (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(xb_req3),
-    .advance_i(xb_any3),
-    .gnt_o(xb_gnt3)
+    .cand_ovc_i(cand_ovc),
+    .cand_flit_i(cand_flit),
+    .gnt_o(xb_gnt3),
+    .push_o(xpush3),
+    .flit_o(xflit3)
   );
-  wire [33:0] xflit3;
-  assign xflit3 = (({34{xb_gnt3[0]}} & cand0_flit) | ({34{xb_gnt3[1]}} & cand1_flit) | ({34{xb_gnt3[2]}} & cand2_flit) | ({34{xb_gnt3[3]}} & cand3_flit) | ({34{xb_gnt3[4]}} & cand4_flit));
-  wire [1:0] xovc3;
-  assign xovc3 = (({2{xb_gnt3[0]}} & cand0_ovc) | ({2{xb_gnt3[1]}} & cand1_ovc) | ({2{xb_gnt3[2]}} & cand2_ovc) | ({2{xb_gnt3[3]}} & cand3_ovc) | ({2{xb_gnt3[4]}} & cand4_ovc));
-  wire [3:0] xpush3;
-  assign xpush3 = (xb_any3 ? {(xovc3 == 2'd3), (xovc3 == 2'd2), (xovc3 == 2'd1), (xovc3 == 2'd0)} : 4'd0);
 
   // Point B of output port 4
   wire [4:0] xb_req4;
-  assign xb_req4 = {((|cand4) && (cand4_route == 3'd4)), ((|cand3) && (cand3_route == 3'd4)), ((|cand2) && (cand2_route == 3'd4)), ((|cand1) && (cand1_route == 3'd4)), ((|cand0) && (cand0_route == 3'd4))};
+  assign xb_req4 = {((|cand[19:16]) && (cand_route[14:12] == 3'd4)), ((|cand[15:12]) && (cand_route[11:9] == 3'd4)), ((|cand[11:8]) && (cand_route[8:6] == 3'd4)), ((|cand[7:4]) && (cand_route[5:3] == 3'd4)), ((|cand[3:0]) && (cand_route[2:0] == 3'd4))};
   wire [4:0] xb_gnt4;
-  wire xb_any4;
-  assign xb_any4 = (|xb_gnt4);
-  mesh5_rr_arbiter #(.N(5)) u_xb4 (
+  wire [3:0] xpush4;
+  wire [33:0] xflit4;
+  mesh5_point_b u_xb4 (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(xb_req4),
-    .advance_i(xb_any4),
-    .gnt_o(xb_gnt4)
+    .cand_ovc_i(cand_ovc),
+    .cand_flit_i(cand_flit),
+    .gnt_o(xb_gnt4),
+    .push_o(xpush4),
+    .flit_o(xflit4)
   );
-  wire [33:0] xflit4;
-  assign xflit4 = (({34{xb_gnt4[0]}} & cand0_flit) | ({34{xb_gnt4[1]}} & cand1_flit) | ({34{xb_gnt4[2]}} & cand2_flit) | ({34{xb_gnt4[3]}} & cand3_flit) | ({34{xb_gnt4[4]}} & cand4_flit));
-  wire [1:0] xovc4;
-  assign xovc4 = (({2{xb_gnt4[0]}} & cand0_ovc) | ({2{xb_gnt4[1]}} & cand1_ovc) | ({2{xb_gnt4[2]}} & cand2_ovc) | ({2{xb_gnt4[3]}} & cand3_ovc) | ({2{xb_gnt4[4]}} & cand4_ovc));
-  wire [3:0] xpush4;
-  assign xpush4 = (xb_any4 ? {(xovc4 == 2'd3), (xovc4 == 2'd2), (xovc4 == 2'd1), (xovc4 == 2'd0)} : 4'd0);
   assign won = (xb_gnt0 | xb_gnt1 | xb_gnt2 | xb_gnt3 | xb_gnt4);
-  assign move = {(cand4 & {4{won[4]}}), (cand3 & {4{won[3]}}), (cand2 & {4{won[2]}}), (cand1 & {4{won[1]}}), (cand0 & {4{won[0]}})};
+  assign move = {(cand[19:16] & {4{won[4]}}), (cand[15:12] & {4{won[3]}}), (cand[11:8] & {4{won[2]}}), (cand[7:4] & {4{won[1]}}), (cand[3:0] & {4{won[0]}})};
   assign push = {xpush4, xpush3, xpush2, xpush1, xpush0};
   assign ob_wdata = {{4{xflit4}}, {4{xflit3}}, {4{xflit2}}, {4{xflit1}}, {4{xflit0}}};
   assign ovc_release = {(xpush4 & {4{xflit4[32]}}), (xpush3 & {4{xflit3[32]}}), (xpush2 & {4{xflit2[32]}}), (xpush1 & {4{xflit1[32]}}), (xpush0 & {4{xflit0[32]}})};

@@ -1,0 +1,182 @@
+//! Stage 4 (switch traversal) building blocks, one module per job, each
+//! instantiated once per input or output port of the router top.
+//!
+//! They hold the logic that grows with the router (readiness lookups of
+//! every output VC buffer, candidate and crossbar multiplexers, output-VC
+//! one-hots): as separate modules, a hierarchical synthesis maps each of
+//! them once instead of N times inside the top (the 8-port, 16-VC routers'
+//! tops were 85-92 % of their unique cells), and the top reads as wiring.
+
+use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims};
+use crate::verilog::{Expr, Module, Result};
+
+/// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
+/// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
+/// VC v has room (`ob_full_i`, flat over every output VC of the router).
+pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
+    let (m, vw, pw, nm, iw) = (d.m, d.vw, d.pw, d.nm(), d.iw);
+    let mut md = Module::new(format!("{}_st_ready", d.prefix));
+    md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
+    md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
+    let full = md.input("ob_full_i", nm)?;
+    let req = md.input("st_req_i", m)?;
+    let route = md.input("route_i", m * pw)?;
+    let ovc = md.input("ovc_i", m * vw)?;
+    let ready = md.output("ready_o", m)?;
+    let mut bits = vec![];
+    for v in 0..m {
+        let r = route.e().part(v * pw, pw)?;
+        let u = ovc.e().part(v * vw, vw)?;
+        let idx = r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?;
+        let dst = md.wire_of(&format!("dst{v}"), &idx)?;
+        bits.push(req.e().bit(v)?.land(&full.e().bit_dyn(&dst.e())?.lnot()?)?);
+    }
+    md.assign(&ready.lv(), &cat_lsb_first(&bits)?)?;
+    Ok(md)
+}
+
+/// `<prefix>_vc_spread`: the N*M-bit vector of output VCs `(route, ovc)`
+/// named by one input port's selected VCs (`sel_i`), as an OR of one-hots.
+/// Used for the full crossbar's pushes and tail releases and for
+/// preemption's case (b) releases (§9.4); the top ORs the N ports' vectors.
+pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
+    let (n, m, vw, pw, nm) = (d.n, d.m, d.vw, d.pw, d.nm());
+    let mut md = Module::new(format!("{}_vc_spread", d.prefix));
+    md.doc("Output VCs named by one input port's selected VCs: bit route*M + ovc of");
+    md.doc("spread_o is set for every VC v with sel_i[v] (one-hot per VC, ORed).");
+    let sel = md.input("sel_i", m)?;
+    let route = md.input("route_i", m * pw)?;
+    let ovc = md.input("ovc_i", m * vw)?;
+    let spread = md.output("spread_o", nm)?;
+    let mut terms = vec![];
+    for v in 0..m {
+        let r = route.e().part(v * pw, pw)?;
+        let u = ovc.e().part(v * vw, vw)?;
+        let dec = onehot_of_pair(&mut md, &format!("vc{v}"), &r, n, &u, m)?;
+        let oh = md.wire_of(&format!("vc{v}_oh"), &Expr::mux(&sel.e().bit(v)?, &dec, &Expr::zero(nm))?)?;
+        terms.push(oh.e());
+    }
+    md.assign(&spread.lv(), &Expr::or_all(&terms)?)?;
+    Ok(md)
+}
+
+/// The scheduler point A instantiates (multiplexed crossbar).
+pub(crate) enum PointAArbiter<'a> {
+    /// `fifo`: age order, entered on a VA grant.
+    Age(&'a Module),
+    /// `virtualclock` (§8).
+    VirtualClock(&'a Module),
+    /// `round_robin`.
+    RoundRobin(&'a Module),
+}
+
+/// `<prefix>_point_a`: contention point A of one input port (multiplexed
+/// crossbar, §6 stage 4 (A)): the configured scheduler, block multiplexing
+/// and flit acceleration (§9.3, §9.5) pick one candidate among the ready
+/// VCs; its route, output VC and front flit go to the point B arbiters.
+/// `won_i`: the candidate won at point B (the grant takes effect).
+pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Module> {
+    let (m, fw, vw, pw) = (d.m, d.fw, d.vw, d.pw);
+    let mut md = Module::new(format!("{}_point_a", d.prefix));
+    md.doc("Point A of one input port (§6 stage 4): one candidate among the ready VCs,");
+    md.doc("with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot");
+    md.doc("(all zero when no VC is ready). won_i: the candidate won at point B.");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let ready = md.input("ready_i", m)?;
+    let won = md.input("won_i", 1)?;
+    let route = md.input("route_i", m * pw)?;
+    let ovc = md.input("ovc_i", m * vw)?;
+    let front = md.input("front_i", m * fw)?;
+    let enter = if matches!(arb, PointAArbiter::Age(_)) { Some(md.input("enter_i", m)?) } else { None };
+    let (present, vtick) = if matches!(arb, PointAArbiter::VirtualClock(_)) {
+        (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtw)?))
+    } else {
+        (None, None)
+    };
+    let accel = if d.accel { Some(md.input("accel_i", m)?) } else { None };
+    let cand_o = md.output("cand_o", m)?;
+    let cand_route_o = md.output("cand_route_o", pw)?;
+    let cand_ovc_o = md.output("cand_ovc_o", vw)?;
+    let cand_flit_o = md.output("cand_flit_o", fw)?;
+
+    let cand = md.wire("cand", m)?;
+    let elig = if d.b > 1 || d.accel {
+        let tails = (0..m).map(|v| front.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
+        let tail = Expr::onehot_mux(&cand.e(), &tails)?;
+        let acc = accel.as_ref().map(|a| a.e());
+        crate::qos::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
+    } else {
+        ready.e()
+    };
+    let mut conns = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
+    let arb = match arb {
+        PointAArbiter::Age(a) => {
+            conns.push(("elig_i", elig));
+            conns.push(("enter_i", enter.expect("age").e()));
+            a
+        }
+        PointAArbiter::VirtualClock(a) => {
+            conns.push(("present_i", present.expect("virtualclock").e()));
+            conns.push(("vtick_i", vtick.expect("virtualclock").e()));
+            conns.push(("elig_i", elig));
+            conns.push(("take_i", won.e()));
+            a
+        }
+        PointAArbiter::RoundRobin(a) => {
+            conns.push(("req_i", elig));
+            conns.push(("advance_i", won.e()));
+            a
+        }
+    };
+    conns.push(("gnt_o", cand.e()));
+    md.instance(arb, "u_arb", &conns)?;
+    let sel = |all: &Expr, w: u32| -> Result<Expr> {
+        let ins = (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>()?;
+        Expr::onehot_mux(&cand.e(), &ins)
+    };
+    md.assign(&cand_o.lv(), &cand.e())?;
+    md.assign(&cand_route_o.lv(), &sel(&route.e(), pw)?)?;
+    md.assign(&cand_ovc_o.lv(), &sel(&ovc.e(), vw)?)?;
+    md.assign(&cand_flit_o.lv(), &sel(&front.e(), fw)?)?;
+    Ok(md)
+}
+
+/// `<prefix>_point_b`: contention point B of one output port (multiplexed
+/// crossbar, §6 stage 4 (B)): a round-robin arbiter over the input ports
+/// whose candidate routes here (`req_i`), the winner's flit through the
+/// crossbar, and the push into the winner's output VC buffer.
+pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
+    let (n, m, fw, vw) = (d.n, d.m, d.fw, d.vw);
+    let mut md = Module::new(format!("{}_point_b", d.prefix));
+    md.doc("Point B of one output port (§6 stage 4): round robin over the input ports whose");
+    md.doc("candidate routes here; the winner's flit (flit_o) is pushed into its output VC");
+    md.doc("(push_o, one-hot, zero without a winner).");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let req = md.input("req_i", n)?;
+    let ovcs = md.input("cand_ovc_i", n * vw)?;
+    let flits = md.input("cand_flit_i", n * fw)?;
+    let gnt_o = md.output("gnt_o", n)?;
+    let push_o = md.output("push_o", m)?;
+    let flit_o = md.output("flit_o", fw)?;
+    let gnt = md.wire("gnt", n)?;
+    let any = md.wire_of("any", &gnt.e().red_or())?;
+    md.instance(
+        rr_n,
+        "u_arb",
+        &[
+            ("clk_i", Expr::raw("clk_i", 1)),
+            ("rst_i", Expr::raw("rst_i", 1)),
+            ("req_i", req.e()),
+            ("advance_i", any.e()),
+            ("gnt_o", gnt.e()),
+        ],
+    )?;
+    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
+    let ovc = md.wire_of("ovc", &Expr::onehot_mux(&gnt.e(), &parts(&ovcs.e(), vw)?)?)?;
+    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&flit_o.lv(), &Expr::onehot_mux(&gnt.e(), &parts(&flits.e(), fw)?)?)?;
+    md.assign(&push_o.lv(), &Expr::mux(&any.e(), &onehot_of(&ovc.e(), m)?, &Expr::zero(m))?)?;
+    Ok(md)
+}
