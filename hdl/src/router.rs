@@ -144,7 +144,7 @@ impl Dims {
     }
     /// VirtualClock scheduler at point C (full crossbar): the output VC
     /// buffers also store each flit's Vtick.
-    fn vc_at_c(&self) -> bool {
+    pub(crate) fn vc_at_c(&self) -> bool {
         self.crossbar == Crossbar::Full && self.vclock()
     }
     /// Output VC buffer entry width: `{vtick (vc_at_c only), head, tail, data}`.
@@ -152,7 +152,7 @@ impl Dims {
     pub fn fcw(&self) -> u32 {
         clog2(self.m as u64 + 1)
     }
-    fn obw(&self) -> u32 {
+    pub(crate) fn obw(&self) -> u32 {
         self.fw + if self.vc_at_c() { self.vtw } else { 0 }
     }
 }
@@ -169,7 +169,7 @@ pub(crate) fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
 }
 
 /// Widest one-hot decoder written as comparisons (see [`onehot_of`]).
-const DECODER_COMPARISONS_MAX: u32 = 64;
+pub(crate) const DECODER_COMPARISONS_MAX: u32 = 64;
 
 /// `1 << idx` as a `width`-bit vector (all zero when `idx >= width`).
 /// Up to [`DECODER_COMPARISONS_MAX`] bits it is written as a decoder of
@@ -1221,33 +1221,16 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
         let owner_all = owner_all.as_ref().expect("full crossbar");
-        // Each output VC's write data is its owner's front flit, selected by
-        // a one-hot mux of the decoded owner. Not `front_all[owner*FW +: FW]`:
-        // for flit widths that are not a power of two Yosys turns that into
-        // a multiplier (a DSP48 per output VC) feeding a barrel shifter over
-        // every input VC's flit, ~13,700 LUTs for a 5-port 2-VC router. The
-        // mux text grows with (N*M)^2, so above 64 VCs in all the indexed
-        // select stays (such routers are rare and huge anyway).
-        let onehot_select = nm <= DECODER_COMPARISONS_MAX;
-        let fronts = (0..nm).map(|i| front_all.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
-        for k in 0..nm {
-            let owner = owner_all.e().part(k * iw, iw)?;
-            let owner_oh = if onehot_select { Some(t.wire_of(&format!("owner{k}_oh"), &onehot_of(&owner, nm)?)?) } else { None };
-            let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
-                match &owner_oh {
-                    Some(oh) => Expr::onehot_mux(&oh.e(), parts),
-                    None => all.elem_dyn(&owner, w),
-                }
-            };
-            let f = select(&front_all.e(), fw, &fronts)?;
-            let f = match (&vtick_all, d.vc_at_c()) {
-                (Some(va), true) => {
-                    let vticks = (0..nm).map(|i| va.e().part(i * d.vtw, d.vtw)).collect::<Result<Vec<_>>>()?;
-                    Expr::concat(&[select(&va.e(), d.vtw, &vticks)?, f])?
-                }
-                _ => f,
-            };
-            t.assign(&wdata.lv_part(k * obw, obw)?, &f)?;
+        let xm = switch::xbar_out(d)?;
+        mods.add(&xm)?;
+        for o in 0..n {
+            t.comment(format!("Full crossbar columns of output port {o}"));
+            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", front_all.e())];
+            if d.vc_at_c() {
+                conns.push(("vtick_i", vtick_all.as_ref().expect("virtualclock").e()));
+            }
+            conns.push(("wdata_o", wdata.e().part(o * m * obw, m * obw)?));
+            t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
         }
     }
 

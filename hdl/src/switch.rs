@@ -7,7 +7,7 @@
 //! them once instead of N times inside the top (the 8-port, 16-VC routers'
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
-use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims};
+use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims, DECODER_COMPARISONS_MAX};
 use crate::verilog::{Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
@@ -178,5 +178,53 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     md.assign(&gnt_o.lv(), &gnt.e())?;
     md.assign(&flit_o.lv(), &Expr::onehot_mux(&gnt.e(), &parts(&flits.e(), fw)?)?)?;
     md.assign(&push_o.lv(), &Expr::mux(&any.e(), &onehot_of(&ovc.e(), m)?, &Expr::zero(m))?)?;
+    Ok(md)
+}
+
+/// `<prefix>_xbar_out`: the full crossbar's columns of one output port
+/// (§6 stage 4, full crossbar): each of its M output VCs takes the front
+/// flit (and, with `virtualclock` at point C, the Vtick) of its owner input
+/// VC (`owner_i`, flat index p*M+v, from the VC allocator).
+pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
+    let (m, fw, nm, iw) = (d.m, d.fw, d.nm(), d.iw);
+    let obw = d.obw();
+    let mut md = Module::new(format!("{}_xbar_out", d.prefix));
+    md.doc("Full crossbar, one output port (§6 stage 4): output VC u's write data is the");
+    if d.vc_at_c() {
+        md.doc("{vtick, front flit} of its owner input VC owner_i[u*IW +: IW].");
+    } else {
+        md.doc("front flit of its owner input VC owner_i[u*IW +: IW].");
+    }
+    let owner_in = md.input("owner_i", m * iw)?;
+    let front = md.input("front_i", nm * fw)?;
+    let vtick = if d.vc_at_c() { Some(md.input("vtick_i", nm * d.vtw)?) } else { None };
+    let wdata = md.output("wdata_o", m * obw)?;
+    // A one-hot mux of the decoded owner, not `front_i[owner*FW +: FW]`: for
+    // flit widths that are not a power of two Yosys turns that into a
+    // multiplier (a DSP48 per output VC) feeding a barrel shifter over every
+    // input VC's flit, ~13,700 LUTs for a 5-port 2-VC router. The mux text
+    // grows with (N*M)^2, so above 64 VCs in all the indexed select stays
+    // (such routers are rare and huge anyway).
+    let onehot_select = nm <= DECODER_COMPARISONS_MAX;
+    let fronts = (0..nm).map(|i| front.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
+    for u in 0..m {
+        let owner = owner_in.e().part(u * iw, iw)?;
+        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm)?)?) } else { None };
+        let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
+            match &owner_oh {
+                Some(oh) => Expr::onehot_mux(&oh.e(), parts),
+                None => all.elem_dyn(&owner, w),
+            }
+        };
+        let f = select(&front.e(), fw, &fronts)?;
+        let f = match &vtick {
+            Some(va) => {
+                let vticks = (0..nm).map(|i| va.e().part(i * d.vtw, d.vtw)).collect::<Result<Vec<_>>>()?;
+                Expr::concat(&[select(&va.e(), d.vtw, &vticks)?, f])?
+            }
+            None => f,
+        };
+        md.assign(&wdata.lv_part(u * obw, obw)?, &f)?;
+    }
     Ok(md)
 }
