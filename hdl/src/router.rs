@@ -1129,6 +1129,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         } else {
             switch::PointAArbiter::RoundRobin(&rr_m)
         };
+        let needs_won = switch::point_a_needs_won(d, &arb_a);
         let pa = switch::point_a(d, arb_a, &rr_m)?;
         let pb = switch::point_b(d, &rr_n)?;
         mods.add(&pa)?;
@@ -1144,11 +1145,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 clk_rst()[0].clone(),
                 clk_rst()[1].clone(),
                 ("ready_i", ready.e().part(pi * m, m)?),
-                ("won_i", won.e().bit(pi)?),
                 ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
                 ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
                 ("front_i", front_all.e().part(pi * m * fw, m * fw)?),
             ];
+            if needs_won {
+                conns.push(("won_i", won.e().bit(pi)?));
+            }
             if d.age_at_a() {
                 conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
             }

@@ -70,6 +70,11 @@ pub(crate) enum PointAArbiter<'a> {
     RoundRobin(&'a Module),
 }
 
+/// Whether `<prefix>_point_a` has a `won_i` input.
+pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
+    !matches!(arb, PointAArbiter::Age(_)) || d.b > 1 || d.accel
+}
+
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed
 /// crossbar, §6 stage 4 (A)): the configured scheduler, block multiplexing
 /// and flit acceleration (§9.3, §9.5) pick one candidate among the ready
@@ -84,7 +89,9 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let ready = md.input("ready_i", m)?;
-    let won = md.input("won_i", 1)?;
+    // The age arbiter enters on VA grants, not on wins; without block
+    // multiplexing or acceleration it does not need to know the outcome.
+    let won = if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)?) } else { None };
     let route = md.input("route_i", m * pw)?;
     let ovc = md.input("ovc_i", m * vw)?;
     let front = md.input("front_i", m * fw)?;
@@ -105,6 +112,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         let tails = (0..m).map(|v| front.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
         let tail = Expr::onehot_mux(&cand.e(), &tails)?;
         let acc = accel.as_ref().map(|a| a.e());
+        let won = won.as_ref().expect("won_i with block multiplexing or acceleration");
         crate::qos::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
     } else {
         ready.e()
@@ -120,12 +128,12 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
             conns.push(("present_i", present.expect("virtualclock").e()));
             conns.push(("vtick_i", vtick.expect("virtualclock").e()));
             conns.push(("elig_i", elig));
-            conns.push(("take_i", won.e()));
+            conns.push(("take_i", won.as_ref().expect("won_i").e()));
             a
         }
         PointAArbiter::RoundRobin(a) => {
             conns.push(("req_i", elig));
-            conns.push(("advance_i", won.e()));
+            conns.push(("advance_i", won.as_ref().expect("won_i").e()));
             a
         }
     };
