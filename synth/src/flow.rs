@@ -45,6 +45,9 @@ pub struct PnrResult {
     pub device: Option<String>,
     pub fmax_mhz: Option<f64>,
     pub utilisation: BTreeMap<String, parse::Used>,
+    /// The clock's critical path after routing (what limits Fmax).
+    #[serde(default)]
+    pub critical_path: Option<parse::CriticalPath>,
     /// Why no device was used, or what was skipped.
     pub message: String,
     pub seconds: f64,
@@ -178,6 +181,7 @@ fn pnr(f: Family, dir: &Path, top: &str, target_mhz: u32) -> anyhow::Result<PnrR
                 res.device = Some(format!("{name}{what}"));
                 res.fmax_mhz = p.fmax_mhz;
                 res.utilisation = p.utilisation;
+                res.critical_path = p.critical_path;
                 res.message = if tried.is_empty() { String::new() } else { format!("not used: {}", tried.join("; ")) };
                 res.seconds = t0.elapsed().as_secs_f64();
                 return Ok(res);
@@ -311,6 +315,18 @@ impl SynthReport {
                     }
                 }
                 _ => s += &format!("No Fmax: {}\n", p.message),
+            }
+            if let Some(c) = &p.critical_path {
+                s += &format!(
+                    "\nCritical path: {:.2} ns ({:.2} ns logic, {:.2} ns routing, {} cells) from `{}` to `{}`, through {}.\n",
+                    c.delay_ns,
+                    c.logic_ns,
+                    c.routing_ns,
+                    c.cells,
+                    c.from,
+                    c.to,
+                    c.through.join(" -> ")
+                );
             }
             if p.device.is_some() && !p.message.is_empty() {
                 s += &format!("\n{}\n", p.message);

@@ -80,14 +80,129 @@ pub struct PnrLog {
     pub utilisation: BTreeMap<String, Used>,
     /// The first `ERROR:` line, if any.
     pub error: Option<String>,
+    /// The last register-to-register critical path report of the clock.
+    pub critical_path: Option<CriticalPath>,
+}
+
+/// A clock's critical path as nextpnr reports it (register to register).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CriticalPath {
+    /// Clock-to-out, logic, routing and setup, ns.
+    pub delay_ns: f64,
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+    /// Cells between the launching and the capturing register (LUTs,
+    /// wide-mux and carry cells: one per net after the first).
+    pub cells: u32,
+    /// Launching cell (pin) and capturing cell (pin), as nextpnr names them.
+    pub from: String,
+    pub to: String,
+    /// The design instances the path crosses, in order: the `u_*` prefix of
+    /// each cell name (the timing wrapper's `u_router` dropped, `(top)` for
+    /// cells of the router top itself), consecutive repeats merged.
+    pub through: Vec<String>,
+}
+
+/// The instance part of a flattened cell name: `u_router.u_out2.u_ob1.mem_q.0.2$DPRAM` -> `u_out2.u_ob1`.
+fn instance_of(cell: &str) -> String {
+    let parts: Vec<&str> = cell.split('.').take_while(|c| c.starts_with("u_")).collect();
+    let parts = if parts.first() == Some(&"u_router") { &parts[1..] } else { &parts[..] };
+    if parts.is_empty() {
+        "(top)".to_string()
+    } else {
+        parts.join(".")
+    }
+}
+
+/// Builds a [`CriticalPath`] from the step lines of one report. Both report
+/// formats are read: nextpnr 0.4 (`curr total Source|Net|Setup name`) and
+/// 0.11 (`type curr total Source|Net name`, type `setup` on the last step).
+#[derive(Default)]
+struct PathBuilder {
+    total: f64,
+    nets: u32,
+    from: Option<String>,
+    to: Option<String>,
+    through: Vec<String>,
+}
+
+impl PathBuilder {
+    fn step(&mut self, kind: &str, total: f64, name: &str, setup: bool) {
+        self.total = total;
+        match kind {
+            "Net" => self.nets += 1,
+            "Sink" => {
+                self.to = Some(name.to_string());
+            }
+            _ if setup || kind == "Setup" => {}
+            _ => {
+                if self.from.is_none() {
+                    self.from = Some(name.to_string());
+                }
+            }
+        }
+        if kind != "Net" {
+            let inst = instance_of(name);
+            if self.through.last() != Some(&inst) {
+                self.through.push(inst);
+            }
+        }
+    }
+    fn finish(self, logic_ns: f64, routing_ns: f64) -> CriticalPath {
+        CriticalPath {
+            delay_ns: self.total,
+            logic_ns,
+            routing_ns,
+            cells: self.nets.saturating_sub(1),
+            from: self.from.unwrap_or_default(),
+            to: self.to.unwrap_or_default(),
+            through: self.through,
+        }
+    }
+}
+
+/// One step line of a critical path report, without the `Info:` prefix:
+/// (kind, total ns, name, is the setup step).
+fn path_step(t: &str) -> Option<(&str, f64, &str, bool)> {
+    let tok: Vec<&str> = t.split_whitespace().collect();
+    if tok.first() == Some(&"Sink") {
+        return tok.get(1).map(|n| ("Sink", f64::NAN, *n, false));
+    }
+    let i = tok.iter().position(|k| matches!(*k, "Source" | "Net" | "Setup"))?;
+    if i < 2 {
+        return None;
+    }
+    let (curr, total) = (tok[i - 2].parse::<f64>().ok()?, tok[i - 1].parse::<f64>().ok()?);
+    let _ = curr;
+    let setup = i >= 3 && tok[i - 3] == "setup";
+    Some((tok[i], total, tok.get(i + 1).copied().unwrap_or(""), setup))
 }
 
 pub fn nextpnr_log(log: &str) -> PnrLog {
     let mut out = PnrLog::default();
     let mut in_util = false;
+    let mut path: Option<PathBuilder> = None;
     for line in log.lines() {
         // A failing clock's post-route figure is printed as a warning.
         let t = line.trim_start_matches("Info:").trim_start_matches("Warning:").trim();
+        if t.starts_with("Critical path report for") {
+            path = t.starts_with("Critical path report for clock").then(PathBuilder::default);
+            continue;
+        }
+        if let Some(b) = path.as_mut() {
+            // "6.73 ns logic, 15.37 ns routing" closes the report.
+            if let Some((l, r)) = t.split_once(" ns logic, ") {
+                if let (Ok(l), Some(Ok(r))) = (l.trim().parse::<f64>(), r.split_whitespace().next().map(str::parse::<f64>)) {
+                    out.critical_path = Some(path.take().expect("in a report").finish(l, r));
+                }
+                continue;
+            }
+            if let Some((kind, total, name, setup)) = path_step(t) {
+                let total = if total.is_nan() { b.total } else { total };
+                b.step(kind, total, name, setup);
+            }
+            continue;
+        }
         if t.starts_with("Device utilisation:") {
             in_util = true;
             out.utilisation.clear();

@@ -117,3 +117,40 @@ fn xilinx_stat_of_qos8_has_ram_not_80k_flip_flops() {
     // LUT1 122 + LUT2 21204 + LUT3 4156 + LUT4 6376 + LUT5 2832 + LUT6 20876
     assert_eq!(r.luts, 55_566);
 }
+
+#[test]
+fn nextpnr_ecp5_critical_path() {
+    // b5_tr_ecp5_25k_nextpnr.log lines 168-285: 22 nets from the count
+    // register of output VC buffer (2, 0) to the write enable of (2, 1);
+    // "Info: 6.73 ns logic, 15.37 ns routing", last step "setup 0.39 22.10".
+    let c = nextpnr_log(&data("b5_tr_ecp5_25k_nextpnr.log")).critical_path.expect("a critical path");
+    assert_eq!(c.delay_ns, 22.10);
+    assert_eq!((c.logic_ns, c.routing_ns), (6.73, 15.37));
+    assert_eq!(c.cells, 21);
+    assert_eq!(c.from, "u_router.u_out2.u_ob0.count_q_TRELLIS_FF_Q_3.Q");
+    assert_eq!(c.to, "u_router.u_out2.u_ob1.mem_q.0.2$DPRAM_COMB3.WRE");
+    assert_eq!(c.through, ["u_out2.u_ob0", "u_out3.u_ob0", "u_in0", "u_xa0", "u_xb2", "(top)", "u_in1", "u_va2", "u_out2.u_ob1"]);
+}
+
+#[test]
+fn nextpnr_ice40_critical_path_old_format() {
+    // nextpnr-ice40 0.4 prints "curr total Source|Net|Setup name" without a
+    // type column: tiny2_ice40_up5k_nextpnr.log lines 121-153, 5 nets,
+    // "Info: 7.5 ns logic, 15.0 ns routing", "Setup" at 22.4 ns.
+    let c = nextpnr_log(&data("tiny2_ice40_up5k_nextpnr.log")).critical_path.expect("a critical path");
+    assert_eq!(c.delay_ns, 22.4);
+    assert_eq!((c.logic_ns, c.routing_ns), (7.5, 15.0));
+    assert_eq!(c.cells, 4);
+    assert_eq!(c.from, "u_router.u_out1.u_ob0.count_d_SB_LUT4_O_LC.O");
+    assert_eq!(c.to, "u_router.u_out1.u_ob0.mem_q[1]_SB_DFFE_Q_4_DFFLC.I0");
+    assert_eq!(c.through, ["u_out1.u_ob0", "u_in0", "u_xb1", "u_out1.u_ob0"]);
+}
+
+#[test]
+fn no_critical_path_without_a_clock_report() {
+    // A failed placement prints no report; a cross-domain report alone is
+    // not the clock's path.
+    assert_eq!(nextpnr_log("ERROR: Unable to place cell 'x'\n").critical_path, None);
+    let cross = "Info: Critical path report for cross-domain path '<async>' -> 'posedge clk':\nInfo: curr total\nInfo:  1.0  1.0  Source a.O\nInfo:  2.0  3.0    Net n budget 0 ns (1,1) -> (2,2)\nInfo:                Sink b.I0\nInfo: 1.0 ns logic, 2.0 ns routing\n";
+    assert_eq!(nextpnr_log(cross).critical_path, None);
+}
