@@ -11,6 +11,13 @@ pub trait Dut {
     fn outputs(&mut self) -> &RouterOutputs;
     fn step(&mut self, inputs: &RouterInputs);
 
+    /// Makes the device able to write waveforms, rebuilding it if it was
+    /// built without (it is then in its power-on state: reset it). A no-op
+    /// for devices that can already trace or never can.
+    fn prepare_trace(&mut self) -> anyhow::Result<()> {
+        Ok(())
+    }
+
     /// Starts writing a waveform (VCD) of every following cycle to `path`.
     /// Devices without waveform support (e.g. the golden model) refuse.
     fn start_trace(&mut self, path: &std::path::Path) -> anyhow::Result<()> {

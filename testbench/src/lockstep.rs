@@ -509,6 +509,7 @@ fn capture_waveform(
         .map_err(|e| anyhow::anyhow!("cannot create waveform directory {}: {e}", dir.display()))?;
     let path = dir.join(format!("{}_seed{}_cycle{}.vcd", cfg.name(), opts.seed, mismatch));
     let from = mismatch.saturating_sub(opts.waveform_window);
+    rtl.prepare_trace()?;
     if from == 0 {
         rtl.start_trace(&path)?;
     }

@@ -3,8 +3,8 @@
 //! [`VerilatedRouter::build`] writes the generated Verilog and a per-design
 //! C++ shim (a flat `extern "C"` API over word arrays, see
 //! [`verilator/shim.rs`](self::shim)) into a cache directory named by a SHA-256
-//! of everything that shapes the result, runs `verilator --cc --exe --build
-//! --trace` there to produce a shared library unless the cache already holds
+//! of everything that shapes the result, runs `verilator --cc --exe --build`
+//! (with `--trace` only for a waveform) there to produce a shared library unless the cache already holds
 //! it, loads the library with `libloading` and drives it one clock cycle per
 //! [`Dut::step`]. Packing [`LinkFlit`] fields into the flat buses is done in
 //! Rust ([`bits`]) into buffers allocated once, so a cycle costs one FFI call.
@@ -125,6 +125,16 @@ pub struct VerilatedRouter {
     cycles: u64,
     tracing: Option<PathBuf>,
     info: BuildInfo,
+    /// What it was built from, to rebuild it with tracing on demand.
+    origin: Origin,
+}
+
+/// The inputs of a build, kept for [`Dut::prepare_trace`].
+struct Origin {
+    cfg: RouterConfig,
+    files: Vec<GeneratedFile>,
+    cache_root: PathBuf,
+    traced: bool,
 }
 
 impl VerilatedRouter {
@@ -134,16 +144,29 @@ impl VerilatedRouter {
     /// [`Dut::reset`] before use).
     ///
     /// The cache root is `$WORMQOS_BUILD_DIR`, else `<workspace>/target/wormqos-verilator/`.
+    ///
+    /// The model is built without waveform support (a third less C++ to
+    /// compile); [`Dut::prepare_trace`] rebuilds it with tracing when a
+    /// waveform is wanted, [`VerilatedRouter::build_traced`] starts with it.
     pub fn build(cfg: &RouterConfig, files: &[GeneratedFile]) -> Result<VerilatedRouter> {
         Self::build_with_cache(cfg, files, &cache_root())
     }
 
+    /// [`VerilatedRouter::build`] with waveform support (`--trace`).
+    pub fn build_traced(cfg: &RouterConfig, files: &[GeneratedFile]) -> Result<VerilatedRouter> {
+        Self::build_impl(cfg, files, &cache_root(), true)
+    }
+
     /// [`VerilatedRouter::build`] with an explicit cache root directory.
     pub fn build_with_cache(cfg: &RouterConfig, files: &[GeneratedFile], cache_root: &Path) -> Result<VerilatedRouter> {
+        Self::build_impl(cfg, files, cache_root, false)
+    }
+
+    fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {
         let map = PortMap::new(cfg);
-        let shim = shim::shim_source(&map);
+        let shim = shim::shim_source(&map, trace);
         let top = wormqos_hdl::top_module_name(cfg);
-        let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim })
+        let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim, trace })
             .with_context(|| format!("building the Verilator model of `{top}`"))?;
         let api = load(&info.library)?;
         if api.port_map != map.signature()
@@ -177,6 +200,7 @@ impl VerilatedRouter {
             tracing: None,
             info,
             map,
+            origin: Origin { cfg: cfg.clone(), files: files.to_vec(), cache_root: cache_root.to_path_buf(), traced: trace },
         };
         // SAFETY: buffers have the sizes the shim was generated for (checked above).
         unsafe { (r.api.read)(r.handle, r.out_words.as_mut_ptr()) };
@@ -309,7 +333,18 @@ impl Dut for VerilatedRouter {
         self.cycle();
     }
 
+    fn prepare_trace(&mut self) -> Result<()> {
+        if !self.origin.traced {
+            let o = &self.origin;
+            *self = Self::build_impl(&o.cfg, &o.files, &o.cache_root, true).context("rebuilding the Verilator model with --trace for a waveform")?;
+        }
+        Ok(())
+    }
+
     fn start_trace(&mut self, path: &Path) -> Result<()> {
+        if !self.origin.traced {
+            bail!("this model was built without --trace; call prepare_trace (or build_traced) before writing {}", path.display());
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| {
                 format!("cannot create the directory of the waveform file {}", path.display())

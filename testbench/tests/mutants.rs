@@ -18,7 +18,7 @@ fn lockstep_catches_every_mutant_and_writes_a_waveform() {
     let cfg = example("mesh5");
     let mut caught = Vec::new();
     for &mutant in Mutant::all() {
-        let mut dut = rtl(&cfg, Some(mutant));
+        let mut dut = rtl_traced(&cfg, Some(mutant));
         let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &opts(30_000))
             .err()
             .unwrap_or_else(|| panic!("mutant {} escaped the lockstep comparison", mutant.name()));

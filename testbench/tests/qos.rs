@@ -41,7 +41,9 @@ fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> (R
         seed,
         traffic: qos_traffic(cfg),
         drain_limit: 50_000,
-        waveform_dir: Some(waveform_dir()),
+        // A mutant's mismatch is expected: no waveform (which would rebuild
+        // the model with --trace); a real mismatch gets one.
+        waveform_dir: if mutant.is_none() { Some(waveform_dir()) } else { None },
         ..Default::default()
     };
     (run_lockstep(cfg, &mut dut, &mut model, &opts), model)

@@ -60,6 +60,12 @@ fn opts(cycles: u64, seed: u64) -> LockstepOptions {
     LockstepOptions { cycles, seed, drain_limit: 20_000, waveform_dir: Some(waveform_dir()), ..Default::default() }
 }
 
+/// For a planted bug's expected mismatch: no waveform (it would rebuild the
+/// model with --trace).
+fn no_wave(o: LockstepOptions) -> LockstepOptions {
+    LockstepOptions { waveform_dir: None, ..o }
+}
+
 fn lockstep(cfg: &RouterConfig, cycles: u64, seed: u64) {
     let mut dut = rtl(cfg, None);
     let mut model = Router::new(cfg);
@@ -113,7 +119,7 @@ fn route_vcs_ignored_is_caught_with_and_without_the_model() {
     run_single(&cfg, &mut rtl(&cfg, None), &opts(20_000, 5)).unwrap_or_else(|e| panic!("{e}"));
 
     let mut dut = rtl(&cfg, Some(Mutant::RouteVcsIgnored));
-    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &opts(20_000, 5)).err().expect("route-vcs-ignored escaped lockstep");
+    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &no_wave(opts(20_000, 5))).err().expect("route-vcs-ignored escaped lockstep");
     let LockstepError::Mismatch(m) = &err else { panic!("expected a mismatch, got {err}") };
     eprintln!("lockstep: caught at cycle {} on {}", m.cycle, m.signal);
 
@@ -157,7 +163,7 @@ fn fat_mesh_router_link_choice_rtl_equals_model_and_catches_link_choice_first() 
     lockstep(&cfg, 30_000, 24);
     assert!(Mutant::LinkChoiceFirst.applies_to(&cfg));
     let mut dut = rtl(&cfg, Some(Mutant::LinkChoiceFirst));
-    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &opts(20_000, 6)).err().expect("link-choice-first escaped lockstep");
+    let err = run_lockstep(&cfg, &mut dut, &mut Router::new(&cfg), &no_wave(opts(20_000, 6))).err().expect("link-choice-first escaped lockstep");
     let LockstepError::Mismatch(m) = &err else { panic!("expected a mismatch, got {err}") };
     eprintln!("link-choice-first: caught at cycle {} on {}", m.cycle, m.signal);
 }

@@ -215,10 +215,14 @@ fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("wormqos-verilator-test-{}-{name}", std::process::id()))
 }
 
+fn build_traced(cfg: &RouterConfig) -> VerilatedRouter {
+    VerilatedRouter::build_traced(cfg, &loopback(cfg)).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
 #[test]
 fn vcd_trace_is_written() {
     let cfg = config("lb72", 9, 5, 72);
-    let mut dut = build(&cfg);
+    let mut dut = build_traced(&cfg);
     let path = temp_path("trace.vcd");
     let _ = std::fs::remove_file(&path);
     dut.start_trace(&path).expect("start_trace");
@@ -257,7 +261,7 @@ fn vcd_trace_is_written() {
 #[test]
 fn trace_to_unwritable_path_is_an_error() {
     let cfg = config("lb32", 8, 16, 32);
-    let mut dut = build(&cfg);
+    let mut dut = build_traced(&cfg);
     for bad in ["/proc/wormqos/no.vcd", "/proc/wormqos-no.vcd"] {
         let err = dut.start_trace(std::path::Path::new(bad)).unwrap_err();
         assert!(format!("{err:#}").contains(bad), "{err:#}");
@@ -468,4 +472,31 @@ fn concurrent_builds_of_one_design_share_one_library() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A model built without `--trace` says so instead of writing nothing, and
+/// `prepare_trace` rebuilds it (a different cache entry) so that it can.
+#[test]
+fn untraced_model_refuses_a_waveform_until_prepared() {
+    let cfg = config("lbnt", 2, 2, 32);
+    let mut dut = build(&cfg);
+    let path = temp_path("untraced.vcd");
+    let _ = std::fs::remove_file(&path);
+    let err = dut.start_trace(&path).unwrap_err();
+    assert!(format!("{err:#}").contains("without --trace"), "{err:#}");
+    assert!(!path.exists());
+    let untraced = dut.build_info().hash.clone();
+    dut.prepare_trace().expect("rebuild with --trace");
+    assert_ne!(dut.build_info().hash, untraced, "the traced model is another cache entry");
+    dut.start_trace(&path).expect("start_trace after prepare_trace");
+    dut.reset();
+    dut.step(&RouterInputs::idle(&cfg));
+    dut.stop_trace();
+    let text = std::fs::read_to_string(&path).expect("VCD written");
+    assert!(text.contains("$enddefinitions") && text.contains("out_valid_o"), "{text}");
+    // Already traced: a second prepare keeps the model.
+    let traced = dut.build_info().hash.clone();
+    dut.prepare_trace().unwrap();
+    assert_eq!(dut.build_info().hash, traced);
+    let _ = std::fs::remove_file(&path);
 }

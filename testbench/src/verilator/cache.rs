@@ -37,10 +37,13 @@ const SETUP_HINT: &str = "run `./setup.sh` from the repository root to install v
 
 /// Verilator options that shape the generated model (part of the cache key).
 /// `-O3` lets Verilator spend more time on its own optimisation passes.
+/// `--trace` is added only for a [`BuildSpec`] with `trace`: the tracing code
+/// is a third of the C++ and of its compile time (8-port 16-VC P router: 152
+/// CPU-s of `make` without it, 229 s with it), and only a waveform needs it.
 /// (The build runs `verilator` and then its generated Makefile in two steps,
 /// which is what `--build` does, so that the precompiled runtime can be
 /// dropped into the object directory in between.)
-const VERILATOR_FLAGS: &[&str] = &["--cc", "--exe", "--trace", "-O3", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"];
+const VERILATOR_FLAGS: &[&str] = &["--cc", "--exe", "-O3", "-Wno-fatal", "--x-assign", "fast", "--x-initial", "fast"];
 /// C++ flags for every object, including the Verilator runtime.
 const CFLAGS: &str = "-fPIC -fvisibility=hidden -fvisibility-inlines-hidden";
 const LDFLAGS: &str = "-shared -Wl,-z,defs";
@@ -161,14 +164,26 @@ pub struct BuildSpec<'a> {
     pub top: &'a str,
     pub files: &'a [GeneratedFile],
     pub shim: &'a str,
+    /// Verilate with `--trace` (waveforms).
+    pub trace: bool,
+}
+
+impl BuildSpec<'_> {
+    fn verilator_flags(&self) -> Vec<&'static str> {
+        let mut f = VERILATOR_FLAGS.to_vec();
+        if self.trace {
+            f.push("--trace");
+        }
+        f
+    }
 }
 
 /// Key of the design-independent runtime objects.
-fn runtime_hash(toolchain: &str) -> String {
+fn runtime_hash(toolchain: &str, verilator_flags: &[&str]) -> String {
     let mut h = Sha256::new();
     // The runtime is compiled with OPT_GLOBAL only.
     let global: Vec<String> = make_flags().into_iter().filter(|f| f.starts_with("OPT_GLOBAL=")).collect();
-    for part in [toolchain, &VERILATOR_FLAGS.join(" "), CFLAGS, &global.join(" ")] {
+    for part in [toolchain, &verilator_flags.join(" "), CFLAGS, &global.join(" ")] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
@@ -241,7 +256,7 @@ impl BuildSpec<'_> {
         }
         field("shim", self.shim.as_bytes());
         field("toolchain", toolchain.as_bytes());
-        field("verilator-flags", VERILATOR_FLAGS.join(" ").as_bytes());
+        field("verilator-flags", self.verilator_flags().join(" ").as_bytes());
         field("cflags", CFLAGS.as_bytes());
         field("ldflags", LDFLAGS.as_bytes());
         field("make-flags", make_flags().join(" ").as_bytes());
@@ -338,7 +353,7 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
     let result = (|| -> Result<()> {
         // 1. Verilate (what `verilator --build` does first).
         let mut cmd = Command::new("verilator");
-        cmd.args(VERILATOR_FLAGS)
+        cmd.args(spec.verilator_flags())
             .arg("--top-module")
             .arg(spec.top)
             .arg("--prefix")
@@ -358,7 +373,7 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
 
         // 2. Reuse the precompiled runtime (copies are newer than the
         //    generated Makefile, so make keeps them).
-        let runtime = spec.root.join(format!("runtime-{}", runtime_hash(toolchain)));
+        let runtime = spec.root.join(format!("runtime-{}", runtime_hash(toolchain, &spec.verilator_flags())));
         let names = runtime_objects(&obj);
         let have_runtime = !names.is_empty() && names.iter().all(|n| runtime.join(format!("{n}.o")).is_file());
         if have_runtime {

@@ -166,8 +166,11 @@ fn emit_get(out: &mut String, s: &Signal) {
 }
 
 /// C++ source of the shim for one port map. Its text depends only on the port
-/// widths (the model class is always `Vwq`), so it is part of the cache key.
-pub fn shim_source(map: &PortMap) -> String {
+/// widths (the model class is always `Vwq`) and on `trace` (the model was
+/// verilated with `--trace`: without it `wq_trace_open` fails with 2), so it
+/// is part of the cache key.
+pub fn shim_source(map: &PortMap, trace: bool) -> String {
+    let trace = u8::from(trace);
     let mut set = String::new();
     for s in &map.inputs {
         emit_set(&mut set, s);
@@ -186,8 +189,11 @@ pub fn shim_source(map: &PortMap) -> String {
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#define WQ_TRACE {trace}
 #include "verilated.h"
+#if WQ_TRACE
 #include "verilated_vcd_c.h"
+#endif
 #include "{MODEL_PREFIX}.h"
 
 #define WQ_API extern "C" __attribute__((visibility("default")))
@@ -196,7 +202,9 @@ namespace {{
 struct WqModel {{
     VerilatedContext* ctx;
     {MODEL_PREFIX}* top;
+#if WQ_TRACE
     VerilatedVcdC* vcd;
+#endif
 }};
 
 inline void wq_set_inputs({MODEL_PREFIX}* t, const uint32_t* in) {{
@@ -206,7 +214,11 @@ inline void wq_get_outputs(const {MODEL_PREFIX}* t, uint32_t* out) {{
 {get}}}
 
 inline void wq_dump(WqModel* m) {{
+#if WQ_TRACE
     if (m->vcd) m->vcd->dump(m->ctx->time());
+#else
+    (void)m;
+#endif
 }}
 }}  // namespace
 
@@ -218,21 +230,29 @@ WQ_API uint32_t wq_output_words(void) {{ return {out_words}u; }}
 WQ_API void* wq_new(void) {{
     WqModel* m = new WqModel;
     m->ctx = new VerilatedContext;
+#if WQ_TRACE
     m->ctx->traceEverOn(true);
+#endif
     m->top = new {MODEL_PREFIX}(m->ctx, "top");
+#if WQ_TRACE
     m->vcd = nullptr;
+#endif
     m->top->clk_i = 0;
     m->top->eval();
     return m;
 }}
 
 WQ_API void wq_trace_close(void* h) {{
+#if WQ_TRACE
     WqModel* m = static_cast<WqModel*>(h);
     if (m->vcd) {{
         m->vcd->close();
         delete m->vcd;
         m->vcd = nullptr;
     }}
+#else
+    (void)h;
+#endif
 }}
 
 WQ_API void wq_delete(void* h) {{
@@ -244,8 +264,14 @@ WQ_API void wq_delete(void* h) {{
     delete m;
 }}
 
-// Opens a VCD file; values are dumped from the next cycle on. Returns 0 on success.
+// Opens a VCD file; values are dumped from the next cycle on. Returns 0 on
+// success, 1 if the file cannot be opened, 2 if the model has no tracing.
 WQ_API int wq_trace_open(void* h, const char* path) {{
+#if !WQ_TRACE
+    (void)h;
+    (void)path;
+    return 2;
+#else
     WqModel* m = static_cast<WqModel*>(h);
     wq_trace_close(h);
     m->vcd = new VerilatedVcdC;
@@ -257,11 +283,16 @@ WQ_API int wq_trace_open(void* h, const char* path) {{
         return 1;
     }}
     return 0;
+#endif
 }}
 
 WQ_API void wq_trace_flush(void* h) {{
+#if WQ_TRACE
     WqModel* m = static_cast<WqModel*>(h);
     if (m->vcd) m->vcd->flush();
+#else
+    (void)h;
+#endif
 }}
 
 // One clock cycle: drive all inputs (clk low, evaluate), then the rising edge.

@@ -34,6 +34,14 @@ pub fn rtl(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
     VerilatedRouter::build(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
 }
 
+/// [`rtl`] with waveform support from the start (for tests that expect a
+/// waveform of every run: one build instead of two).
+#[allow(dead_code)]
+pub fn rtl_traced(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
+    let files = wormqos_hdl::generate(cfg, mutant).expect("generate");
+    VerilatedRouter::build_traced(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
+}
+
 /// Random traffic that fills even deep buffers: a hotspot output and long
 /// sink stall bursts for routers whose VC buffers hold more than 16 flits.
 pub fn traffic_for(cfg: &RouterConfig) -> wormqos_testbench::stimulus::TrafficParams {
