@@ -41,19 +41,21 @@ fn lockstep_catches_every_mutant_and_writes_a_waveform() {
 
 /// The conservation scoreboard alone (no model) catches lost and misrouted
 /// flits in the RTL; the drain watchdog catches a VC that is never released.
+/// (The mutants traced: the same cache entries as the test above, built once;
+/// the unmutated router untraced, as the lockstep tests build it.)
 #[test]
 fn scoreboard_and_watchdog_catch_mutants_without_the_model() {
     let cfg = example("mesh5");
     // The unmutated RTL passes the same checks.
     run_single(&cfg, &mut rtl(&cfg, None), &opts(20_000)).unwrap();
 
-    let err = run_single(&cfg, &mut rtl(&cfg, Some(Mutant::DropOnBackpressure)), &opts(20_000)).unwrap_err();
+    let err = run_single(&cfg, &mut rtl_traced(&cfg, Some(Mutant::DropOnBackpressure)), &opts(20_000)).unwrap_err();
     assert!(matches!(err, LockstepError::Conservation { .. } | LockstepError::Drain { .. }), "{err}");
 
-    let err = run_single(&cfg, &mut rtl(&cfg, Some(Mutant::WrongRoute)), &opts(20_000)).unwrap_err();
+    let err = run_single(&cfg, &mut rtl_traced(&cfg, Some(Mutant::WrongRoute)), &opts(20_000)).unwrap_err();
     assert!(matches!(err, LockstepError::Conservation { .. }), "{err}");
 
-    let err = run_single(&cfg, &mut rtl(&cfg, Some(Mutant::TailKeepsVc)), &opts(20_000)).unwrap_err();
+    let err = run_single(&cfg, &mut rtl_traced(&cfg, Some(Mutant::TailKeepsVc)), &opts(20_000)).unwrap_err();
     assert!(matches!(err, LockstepError::Drain { .. }), "{err}");
     assert!(err.to_string().contains("deadlock"), "{err}");
 }
