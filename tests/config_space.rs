@@ -96,9 +96,33 @@ fn check_tools(cfg: &RouterConfig, dir: &Path) {
     assert!(ok, "yosys synth on\n{cfg}\n{text}");
 }
 
+/// Runs [`check_tools`] on every configuration, on as many threads as there
+/// are cores (each check is one single-threaded tool after another); panics
+/// after all have run if any failed, naming each failure.
+fn check_all(jobs: &[(RouterConfig, std::path::PathBuf)]) {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((cfg, dir)) = jobs.get(k) else { break };
+                if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_tools(cfg, dir))) {
+                    let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+                    failures.lock().unwrap().push(msg.unwrap_or_else(|| format!("{}: panic", cfg.name())));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{} of {} tool checks failed:\n{}", failures.len(), jobs.len(), failures.join("\n\n"));
+}
+
 fn sweep(samples: usize, tool_checks: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let (mut valid, mut invalid, mut checked) = (0, 0, 0);
+    let (mut valid, mut invalid) = (0, 0);
+    let mut to_check = vec![];
     let base = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/config-space");
     for i in 0..samples {
         let file = random_file(&mut rng);
@@ -117,13 +141,14 @@ fn sweep(samples: usize, tool_checks: usize, seed: u64) {
                 // tens of GB (buffers become flip-flops): check the small ones.
                 let vcs = cfg.ports() * cfg.vcs();
                 let buffer_bits = vcs * (cfg.input_buffer_depth() + cfg.output_buffer_depth()) * cfg.flit_width() as usize;
-                if checked < tool_checks && vcs <= 16 && buffer_bits <= 16_384 {
-                    check_tools(&cfg, &base.join(format!("{seed}_{i}")));
-                    checked += 1;
+                if to_check.len() < tool_checks && vcs <= 16 && buffer_bits <= 16_384 {
+                    to_check.push((cfg, base.join(format!("{seed}_{i}"))));
                 }
             }
         }
     }
+    let checked = to_check.len();
+    check_all(&to_check);
     eprintln!("{samples} configurations: {valid} valid, {invalid} rejected, {checked} through verilator/iverilog/yosys");
     assert!(valid > 0 && invalid > 0, "the sample must contain both outcomes");
     assert_eq!(checked, tool_checks, "not enough small valid configurations were drawn to check");

@@ -9,7 +9,10 @@ use crate::verilog::{clog2, Expr, LVal, Module, Result, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
 /// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and count are reset.
-/// A push when full or a pop when empty is ignored.
+/// A push when full or a pop when empty is ignored. `full_o` and `empty_o`
+/// come straight from flip-flops: an output VC buffer's room starts stage
+/// 4's critical path and an input VC buffer's pop ends it
+/// (docs/benchmarks.md), so no count comparator sits at either end.
 pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let aw = clog2(depth as u64);
     let cw = clog2(depth as u64 + 1);
@@ -32,19 +35,27 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let full = m.output("full_o", 1)?;
 
     m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
-    m.localparam("DEPTH32", 32, Some("32"), "DEPTH")?;
     m.localparam("ONE32", 32, Some("32"), "1")?;
     let ptr_last = Expr::raw("LAST32[AW-1:0]", aw);
     let ptr_one = Expr::raw("ONE32[AW-1:0]", aw);
-    let cnt_full = Expr::raw("DEPTH32[CW-1:0]", cw);
     let cnt_one = Expr::raw("ONE32[CW-1:0]", cw);
 
     let mem = m.memory("mem_q", width, Some("WIDTH"), depth, Some("DEPTH"))?;
     let (wr_q, wr_d) = m.register_sym("wr_ptr", aw, Some("AW"), &Expr::zero_sym("AW", aw))?;
     let (rd_q, rd_d) = m.register_sym("rd_ptr", aw, Some("AW"), &Expr::zero_sym("AW", aw))?;
     let (cnt_q, cnt_d) = m.register_sym("count", cw, Some("CW"), &Expr::zero_sym("CW", cw))?;
-    let do_push = m.wire_of("do_push", &push.e().and(&full.e().not())?)?;
-    let do_pop = m.wire_of("do_pop", &pop.e().and(&empty.e().not())?)?;
+    // The next flags take push and pop in the last gate (the count compares
+    // come from flip-flops): full' = !pop & (full | push & count == DEPTH-1),
+    // empty' = !push & (empty | pop & count == 1).
+    let (full_q, full_d) = m.register_wire_d("full", &Expr::one_bit(false))?;
+    let (empty_q, empty_d) = m.register_wire_d("empty", &Expr::one_bit(true))?;
+    let do_push = m.wire_of("do_push", &push.e().and(&full_q.e().not())?)?;
+    let do_pop = m.wire_of("do_pop", &pop.e().and(&empty_q.e().not())?)?;
+    let cnt_last = Expr::raw("LAST32[CW-1:0]", cw);
+    let almost_full = m.wire_of("almost_full", &cnt_q.e().eq(&cnt_last)?)?;
+    let almost_empty = m.wire_of("almost_empty", &cnt_q.e().eq(&cnt_one)?)?;
+    m.assign(&full_d.lv(), &do_pop.e().not().and(&full_q.e().or(&do_push.e().and(&almost_full.e())?)?)?)?;
+    m.assign(&empty_d.lv(), &do_push.e().not().and(&empty_q.e().or(&do_pop.e().and(&almost_empty.e())?)?)?)?;
 
     m.clocked_no_reset(vec![Stmt::if_(
         &do_push.e(),
@@ -73,8 +84,8 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
         )?,
     ])?;
     m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
-    m.assign(&empty.lv(), &cnt_q.e().eq(&Expr::zero_sym("CW", cw))?)?;
-    m.assign(&full.lv(), &cnt_q.e().eq(&cnt_full)?)?;
+    m.assign(&empty.lv(), &empty_q.e())?;
+    m.assign(&full.lv(), &full_q.e())?;
     Ok(m)
 }
 
