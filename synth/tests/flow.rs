@@ -153,16 +153,16 @@ fn is_latch_cell(k: &str) -> bool {
     k.contains("LATCH") || k.starts_with("LD")
 }
 
-/// Examples whose hierarchical synthesis takes minutes per family on a CI
-/// core (docs/benchmarks.md has the measured times): routers with over 64
-/// input VCs and the VirtualClock scheduler at every input port, whose
-/// pairwise stamp comparators (16 slots: ~9,300 cells) and, in the
-/// preemptive mode, the lane logic of each input port are mapped once per
-/// run but are large. Their blocks are in CI at a smaller size (small_p:
-/// VirtualClock, preemption, acceleration).
-fn is_slow(name: &str) -> bool {
+/// A rough cost of synthesizing `name`, to start the largest jobs first so
+/// that the workers finish together (the 8-port 16-VC VirtualClock routers
+/// take 1.5-2.5 CPU-minutes per family, most examples seconds): input VCs,
+/// times 2 for the VirtualClock scheduler (a stamp comparator per pair of
+/// VCs at every input port) and 2 again for preemption's lanes.
+fn synth_cost(name: &str) -> usize {
     let c = example(name);
-    c.ports() * c.vcs() > 64 && c.scheduler() == wormqos_config::Scheduler::Virtualclock
+    let vc = if c.scheduler() == wormqos_config::Scheduler::Virtualclock { 2 } else { 1 };
+    let pre = if c.mode() == wormqos_config::RouterMode::Preemptive { 2 } else { 1 };
+    c.ports() * c.vcs() * vc * pre
 }
 
 /// Runs every (example, family) job of the selected examples on as many
@@ -171,7 +171,8 @@ fn is_slow(name: &str) -> bool {
 fn synth_all(select: impl Fn(&str) -> bool, families: &[Family], hierarchy: Hierarchy) -> std::collections::BTreeMap<(String, &'static str), std::collections::BTreeMap<String, u64>> {
     let all = example_names();
     assert!(all.len() >= 12, "examples/ lost configurations: {all:?}");
-    let jobs: Vec<(String, Family)> = all.into_iter().filter(|n| select(n)).flat_map(|n| families.iter().map(move |&f| (n.clone(), f))).collect();
+    let mut jobs: Vec<(String, Family)> = all.into_iter().filter(|n| select(n)).flat_map(|n| families.iter().map(move |&f| (n.clone(), f))).collect();
+    jobs.sort_by_key(|(n, _)| std::cmp::Reverse(synth_cost(n)));
     assert!(!jobs.is_empty());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
@@ -224,28 +225,18 @@ fn the_scripts_reject_a_latch() {
     }
 }
 
-/// Every example but the slow ones (`is_slow`), 7-series and iCE40,
-/// hierarchical (each module mapped once: see `Hierarchy::Keep`), without
-/// errors, latches, DSP blocks or an empty netlist; and RAM inference on the
-/// largest buffers: qos8 (8 ports, 16 VCs, 40-flit, 128-bit buffers: 256
-/// FIFOs of 40 x 130 bits, 1.33 M buffer bits) must not become a flip-flop
-/// design.
+/// Every example, 7-series and iCE40, hierarchical (each module mapped once:
+/// see `Hierarchy::Keep`), without errors, latches, DSP blocks or an empty
+/// netlist; and RAM inference on the largest buffers: qos8 (8 ports, 16 VCs,
+/// 40-flit, 128-bit buffers: 256 FIFOs of 40 x 130 bits, 1.33 M buffer bits)
+/// must not become a flip-flop design.
 #[test]
 fn every_example_synthesizes_for_xilinx_and_ice40_without_latches() {
-    let cells = synth_all(|n| !is_slow(n), &[Family::Xilinx7, Family::Ice40], Hierarchy::Keep);
-    assert!(cells.len() >= 2 * 9, "{:?}", cells.keys());
+    let cells = synth_all(|_| true, &[Family::Xilinx7, Family::Ice40], Hierarchy::Keep);
+    assert_eq!(cells.len(), 2 * example_names().len(), "{:?}", cells.keys());
     let r = XilinxResources::from_cells(&cells[&("qos8".to_string(), "xilinx")]);
     assert!(r.lutram_luts + (r.bram36 as u64) > 0, "qos8: no RAM: {r:?}");
     assert!(r.flip_flops < 40_000, "qos8: {r:?}");
-}
-
-/// The slow examples the same way: 2 to 2.5 CPU-minutes per example and
-/// family (docs/benchmarks.md), over 12 CPU-minutes in all.
-#[test]
-#[ignore = "slow: synth_xilinx and synth_ice40 of the 8-port 16-VC VirtualClock examples (~12 CPU-minutes)"]
-fn slow_examples_synthesize_for_xilinx_and_ice40_without_latches() {
-    let cells = synth_all(is_slow, &[Family::Xilinx7, Family::Ice40], Hierarchy::Keep);
-    assert_eq!(cells.len(), 2 * 3, "{:?}", cells.keys());
 }
 
 /// Every example flattened, as the per-design scripts are (the reports' figures).
