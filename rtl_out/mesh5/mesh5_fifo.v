@@ -39,7 +39,6 @@ module mesh5_fifo #(
   output wire full_o
 );
   localparam [32-1:0] LAST32 = DEPTH - 1;
-  localparam [32-1:0] DEPTH32 = DEPTH;
   localparam [32-1:0] ONE32 = 1;
   reg  [WIDTH-1:0] mem_q [0:DEPTH-1];
   reg  [AW-1:0] wr_ptr_q;
@@ -48,10 +47,20 @@ module mesh5_fifo #(
   reg  [AW-1:0] rd_ptr_d;
   reg  [CW-1:0] count_q;
   reg  [CW-1:0] count_d;
+  reg  full_q;
+  wire full_d;
+  reg  empty_q;
+  wire empty_d;
   wire do_push;
-  assign do_push = (push_i & (~full_o));
+  assign do_push = (push_i & (~full_q));
   wire do_pop;
-  assign do_pop = (pop_i & (~empty_o));
+  assign do_pop = (pop_i & (~empty_q));
+  wire almost_full;
+  assign almost_full = (count_q == LAST32[CW-1:0]);
+  wire almost_empty;
+  assign almost_empty = (count_q == ONE32[CW-1:0]);
+  assign full_d = ((~do_pop) & (full_q | (do_push & almost_full)));
+  assign empty_d = ((~do_push) & (empty_q | (do_pop & almost_empty)));
   always @(posedge clk_i) begin
     if (do_push) begin
       mem_q[wr_ptr_q] <= wdata_i;
@@ -75,8 +84,8 @@ module mesh5_fifo #(
     end
   end
   assign rdata_o = mem_q[rd_ptr_q];
-  assign empty_o = (count_q == {CW{1'b0}});
-  assign full_o = (count_q == DEPTH32[CW-1:0]);
+  assign empty_o = empty_q;
+  assign full_o = full_q;
 
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin
@@ -84,10 +93,14 @@ module mesh5_fifo #(
       wr_ptr_q <= {AW{1'b0}};
       rd_ptr_q <= {AW{1'b0}};
       count_q <= {CW{1'b0}};
+      full_q <= 1'b0;
+      empty_q <= 1'b1;
     end else begin
       wr_ptr_q <= wr_ptr_d;
       rd_ptr_q <= rd_ptr_d;
       count_q <= count_d;
+      full_q <= full_d;
+      empty_q <= empty_d;
     end
   end
 endmodule
