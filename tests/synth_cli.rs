@@ -55,7 +55,7 @@ fn synth_emit_only_writes_rtl_constraints_and_scripts() {
     let d = scratch("synth-emit");
     let out = bin().args(["synth", "--emit-only", "--config"]).arg(root().join("examples/mesh5.toml")).arg("--out").arg(&d).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for f in ["mesh5_router.v", "mesh5_fifo.v", "mesh5_router.xdc", "mesh5_router_vivado.tcl", "mesh5_router.core", "mesh5_router_xilinx.ys", "mesh5_router_ice40.ys", "mesh5_router_ecp5.ys", "mesh5_router_ooc_wrap.v"] {
+    for f in ["mesh5_router.v", "mesh5_ib_buffer.v", "mesh5_ob_buffer.v", "mesh5_router.xdc", "mesh5_router_vivado.tcl", "mesh5_router.core", "mesh5_router_xilinx.ys", "mesh5_router_ice40.ys", "mesh5_router_ecp5.ys", "mesh5_router_ooc_wrap.v"] {
         assert!(d.join(f).is_file(), "{f} missing");
     }
     // mesh5 has no [synthesis] section: 100 MHz.

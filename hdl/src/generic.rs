@@ -5,7 +5,7 @@
 //! are checked concretely; the rendered Verilog is the same for every set of
 //! values (checked by the generator) and uses the symbolic parameter names.
 
-use crate::verilog::{clog2, Expr, LVal, Module, Result, Stmt};
+use crate::verilog::{clog2, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
 /// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and count are reset.
@@ -36,36 +36,100 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
 
     m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
     m.localparam("ONE32", 32, Some("32"), "1")?;
-    let ptr_last = Expr::raw("LAST32[AW-1:0]", aw);
-    let ptr_one = Expr::raw("ONE32[AW-1:0]", aw);
-    let cnt_one = Expr::raw("ONE32[CW-1:0]", cw);
 
     let mem = m.memory("mem_q", width, Some("WIDTH"), depth, Some("DEPTH"))?;
-    let (wr_q, wr_d) = m.register_sym("wr_ptr", aw, Some("AW"), &Expr::zero_sym("AW", aw))?;
-    let (rd_q, rd_d) = m.register_sym("rd_ptr", aw, Some("AW"), &Expr::zero_sym("AW", aw))?;
-    let (cnt_q, cnt_d) = m.register_sym("count", cw, Some("CW"), &Expr::zero_sym("CW", cw))?;
-    // The next flags take push and pop in the last gate (the count compares
-    // come from flip-flops): full' = !pop & (full | push & count == DEPTH-1),
-    // empty' = !push & (empty | pop & count == 1).
-    let (full_q, full_d) = m.register_wire_d("full", &Expr::one_bit(false))?;
-    let (empty_q, empty_d) = m.register_wire_d("empty", &Expr::one_bit(true))?;
-    let do_push = m.wire_of("do_push", &push.e().and(&full_q.e().not())?)?;
-    let do_pop = m.wire_of("do_pop", &pop.e().and(&empty_q.e().not())?)?;
-    let cnt_last = Expr::raw("LAST32[CW-1:0]", cw);
-    let almost_full = m.wire_of("almost_full", &cnt_q.e().eq(&cnt_last)?)?;
-    let almost_empty = m.wire_of("almost_empty", &cnt_q.e().eq(&cnt_one)?)?;
-    m.assign(&full_d.lv(), &do_pop.e().not().and(&full_q.e().or(&do_push.e().and(&almost_full.e())?)?)?)?;
-    m.assign(&empty_d.lv(), &do_push.e().not().and(&empty_q.e().or(&do_pop.e().and(&almost_empty.e())?)?)?)?;
-
+    let k = QueueConsts {
+        aw,
+        aw_sym: Some("AW"),
+        cw,
+        cw_sym: Some("CW"),
+        ptr_zero: Expr::zero_sym("AW", aw),
+        ptr_last: Expr::raw("LAST32[AW-1:0]", aw),
+        ptr_one: Expr::raw("ONE32[AW-1:0]", aw),
+        cnt_zero: Expr::zero_sym("CW", cw),
+        cnt_one: Expr::raw("ONE32[CW-1:0]", cw),
+        cnt_last: Expr::raw("LAST32[CW-1:0]", cw),
+    };
+    let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k)?;
+    let (wr_q, rd_q) = (q.wr_ptr, q.rd_ptr);
     m.clocked_no_reset(vec![Stmt::if_(
-        &do_push.e(),
+        &q.do_push,
         vec![Stmt::assign(&LVal::raw(format!("mem_q[{}]", wr_q.name), "mem_q", width), &wdata.e())?],
         vec![],
     )?])?;
     let _ = mem;
-    let next = |p: &Expr| -> Result<Expr> {
-        Expr::mux(&p.eq(&ptr_last)?, &Expr::zero_sym("AW", aw), &p.add(&ptr_one)?)
-    };
+    m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
+    m.assign(&empty.lv(), &q.empty)?;
+    m.assign(&full.lv(), &q.full)?;
+    Ok(m)
+}
+
+/// Widths and constants of one queue's pointers and count: symbolic in the
+/// parameterized `fifo`, literal in the concrete `vc_buffer`.
+struct QueueConsts {
+    aw: u32,
+    aw_sym: Option<&'static str>,
+    cw: u32,
+    cw_sym: Option<&'static str>,
+    ptr_zero: Expr,
+    /// DEPTH - 1 as a pointer.
+    ptr_last: Expr,
+    ptr_one: Expr,
+    cnt_zero: Expr,
+    cnt_one: Expr,
+    /// DEPTH - 1 as a count.
+    cnt_last: Expr,
+}
+
+impl QueueConsts {
+    fn literal(depth: u32) -> Result<QueueConsts> {
+        let aw = clog2(depth as u64);
+        let cw = clog2(depth as u64 + 1);
+        Ok(QueueConsts {
+            aw,
+            aw_sym: None,
+            cw,
+            cw_sym: None,
+            ptr_zero: Expr::zero(aw),
+            ptr_last: Expr::lit(aw, depth as u64 - 1)?,
+            ptr_one: Expr::lit(aw, 1)?,
+            cnt_zero: Expr::zero(cw),
+            cnt_one: Expr::lit(cw, 1)?,
+            cnt_last: Expr::lit(cw, depth as u64 - 1)?,
+        })
+    }
+}
+
+/// One queue's bookkeeping, as emitted by [`queue_ctrl`].
+struct QueueSigs {
+    /// The push takes effect (not full): the memory's write enable.
+    do_push: Expr,
+    wr_ptr: Sig,
+    rd_ptr: Sig,
+    full: Expr,
+    empty: Expr,
+}
+
+/// The pointers, count and registered flags of one FIFO queue, named
+/// `<tag>wr_ptr_q` etc. Shared by `fifo` and `vc_buffer` so the two cannot
+/// disagree on when a push or pop takes effect.
+fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConsts) -> Result<QueueSigs> {
+    let (aw, cw) = (k.aw, k.cw);
+    let (wr_q, wr_d) = m.register_sym(&format!("{tag}wr_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
+    let (rd_q, rd_d) = m.register_sym(&format!("{tag}rd_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
+    let (cnt_q, cnt_d) = m.register_sym(&format!("{tag}count"), cw, k.cw_sym, &k.cnt_zero)?;
+    // The next flags take push and pop in the last gate (the count compares
+    // come from flip-flops): full' = !pop & (full | push & count == DEPTH-1),
+    // empty' = !push & (empty | pop & count == 1).
+    let (full_q, full_d) = m.register_wire_d(&format!("{tag}full"), &Expr::one_bit(false))?;
+    let (empty_q, empty_d) = m.register_wire_d(&format!("{tag}empty"), &Expr::one_bit(true))?;
+    let do_push = m.wire_of(&format!("{tag}do_push"), &push.and(&full_q.e().not())?)?;
+    let do_pop = m.wire_of(&format!("{tag}do_pop"), &pop.and(&empty_q.e().not())?)?;
+    let almost_full = m.wire_of(&format!("{tag}almost_full"), &cnt_q.e().eq(&k.cnt_last)?)?;
+    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &cnt_q.e().eq(&k.cnt_one)?)?;
+    m.assign(&full_d.lv(), &do_pop.e().not().and(&full_q.e().or(&do_push.e().and(&almost_full.e())?)?)?)?;
+    m.assign(&empty_d.lv(), &do_push.e().not().and(&empty_q.e().or(&do_pop.e().and(&almost_empty.e())?)?)?)?;
+    let next = |p: &Expr| -> Result<Expr> { Expr::mux(&p.eq(&k.ptr_last)?, &k.ptr_zero, &p.add(&k.ptr_one)?) };
     m.comb(vec![
         Stmt::assign(&wr_d.lv(), &wr_q.e())?,
         Stmt::assign(&rd_d.lv(), &rd_q.e())?,
@@ -74,18 +138,101 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
         Stmt::if_(&do_pop.e(), vec![Stmt::assign(&rd_d.lv(), &next(&rd_q.e())?)?], vec![])?,
         Stmt::if_(
             &do_push.e().and(&do_pop.e().not())?,
-            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().add(&cnt_one)?)?],
+            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().add(&k.cnt_one)?)?],
             vec![],
         )?,
         Stmt::if_(
             &do_pop.e().and(&do_push.e().not())?,
-            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().sub(&cnt_one)?)?],
+            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().sub(&k.cnt_one)?)?],
             vec![],
         )?,
     ])?;
-    m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
-    m.assign(&empty.lv(), &empty_q.e())?;
-    m.assign(&full.lv(), &full_q.e())?;
+    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, full: full_q.e(), empty: empty_q.e() })
+}
+
+/// `<name>`: `queues` FIFO queues of `depth` entries that share one memory
+/// of `queues * depth` entries (queue q owns entries `q*depth ..
+/// q*depth + depth - 1`), for a VC buffer that takes at most one flit in and
+/// lets one flit leave per cycle (a multiplexed crossbar's input and output
+/// ports). One LUTRAM block with one read port replaces `queues` blocks and
+/// the multiplexer behind them: where a RAM32M holds 32 entries, the two
+/// 4-flit VCs of an input port fit the RAM one of them used alone. Each queue
+/// behaves exactly as a [`fifo`] of `depth` entries (same [`queue_ctrl`]).
+///
+/// `side_w > 0` keeps, per queue, a copy of the low `side_w` bits of every
+/// entry in a small memory of its own, read at that queue's front: route
+/// computation reads the header fields of every VC in the same cycle, which
+/// a single shared read port cannot serve.
+pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -> Result<Module> {
+    if queues == 0 || depth < 2 || side_w > width {
+        return Err(HdlError::Invalid(format!("vc_buffer {name}: {queues} queues of depth {depth}, side width {side_w} of {width}")));
+    }
+    let total = queues * depth;
+    let aw = clog2(total as u64);
+    let k = QueueConsts::literal(depth)?;
+    let mut m = Module::new(name);
+    m.doc(format!("{queues} FIFO queues of {depth} entries x {width} bits in one shared memory (queue q owns"));
+    m.doc(format!("entries q*{depth} .. q*{depth}+{}), first-word fall-through. push_i is one-hot or zero; a", depth - 1));
+    m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is the front of");
+    m.doc("queue rsel_i (one-hot or zero); pop_i must name only the queue rsel_i selects.");
+    if side_w > 0 {
+        m.doc(format!("side_o[q*{side_w} +: {side_w}]: bits [{}:0] of queue q's front, for every queue at once.", side_w - 1));
+    }
+    m.input("clk_i", 1)?;
+    m.input("rst_i", 1)?;
+    let push = m.input("push_i", queues)?;
+    let wdata = m.input("wdata_i", width)?;
+    let pop = m.input("pop_i", queues)?;
+    let rsel = m.input("rsel_i", queues)?;
+    let rdata = m.output("rdata_o", width)?;
+    let side_o = if side_w > 0 { Some(m.output("side_o", queues * side_w)?) } else { None };
+    let empty_o = m.output("empty_o", queues)?;
+    let full_o = m.output("full_o", queues)?;
+
+    m.memory("mem_q", width, None, total, None)?;
+    let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for q in 0..queues {
+        m.comment(format!("Queue {q}"));
+        let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.e().bit(q)?, &pop.e().bit(q)?, &k)?;
+        let base = |p: &Sig| -> Result<Expr> {
+            let e = p.e().zext(aw)?;
+            if q == 0 {
+                Ok(e)
+            } else {
+                e.add(&Expr::lit(aw, (q * depth) as u64)?)
+            }
+        };
+        waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr)?)?.e());
+        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr)?)?.e());
+        if side_w > 0 {
+            let mem = format!("side{q}_q");
+            m.memory(&mem, side_w, None, depth, None)?;
+            m.clocked_no_reset(vec![Stmt::if_(
+                &s.do_push,
+                vec![Stmt::assign(&LVal::raw(format!("{mem}[{}]", s.wr_ptr.name), &mem, side_w), &wdata.e().slice(side_w - 1, 0)?)?],
+                vec![],
+            )?])?;
+            sides.push(Expr::raw(format!("{mem}[{}]", s.rd_ptr.name), side_w));
+        }
+        do_pushes.push(s.do_push);
+        fulls.push(s.full);
+        empties.push(s.empty);
+    }
+    m.comment("The shared memory: one write (the pushed queue's tail), one read (rsel_i's front)");
+    let we = m.wire_of("we", &Expr::or_all(&do_pushes)?)?;
+    let waddr = m.wire_of("waddr", &Expr::onehot_mux(&push.e(), &waddrs)?)?;
+    let raddr = m.wire_of("raddr", &Expr::onehot_mux(&rsel.e(), &raddrs)?)?;
+    m.clocked_no_reset(vec![Stmt::if_(
+        &we.e(),
+        vec![Stmt::assign(&LVal::raw(format!("mem_q[{}]", waddr.name), "mem_q", width), &wdata.e())?],
+        vec![],
+    )?])?;
+    m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", raddr.name), width))?;
+    if let Some(so) = side_o {
+        m.assign(&so.lv(), &crate::router::cat_lsb_first(&sides)?)?;
+    }
+    m.assign(&empty_o.lv(), &crate::router::cat_lsb_first(&empties)?)?;
+    m.assign(&full_o.lv(), &crate::router::cat_lsb_first(&fulls)?)?;
     Ok(m)
 }
 

@@ -124,6 +124,30 @@ impl Dims {
     pub fn nm(&self) -> u32 {
         self.n * self.m
     }
+    /// Input VC buffers of a port share one memory (`vc_buffer`): one flit
+    /// enters and at most one (point A's candidate) leaves per cycle. The
+    /// full crossbar moves every VC at once and preemption's lanes have
+    /// their own buffers (qos.rs), so both keep a FIFO per VC.
+    pub fn shared_ib(&self) -> bool {
+        self.crossbar == Crossbar::Multiplexed && !self.pre()
+    }
+    /// Output VC buffers of a port share one memory: point B pushes at most
+    /// one flit per output port and point C pops one (multiplexed crossbar).
+    pub fn shared_ob(&self) -> bool {
+        self.crossbar == Crossbar::Multiplexed
+    }
+    /// The low flit bits route computation reads at every VC's front: the
+    /// destination, and the class and Vtick fields where they are used.
+    pub fn rc_w(&self) -> u32 {
+        let mut w = self.dw;
+        if self.need_cls() {
+            w = w.max(self.cll + self.clw);
+        }
+        if self.vclock() {
+            w = w.max(self.vtl + self.vtw);
+        }
+        w
+    }
     pub fn is(&self, m: Mutant) -> bool {
         self.mutant == Some(m)
     }
@@ -267,14 +291,30 @@ pub(crate) const ROUTED: u64 = 1;
 pub(crate) const ACTIVE: u64 = 2;
 
 /// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
-pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
+/// Where an input port keeps its flits (see [`Dims::shared_ib`]).
+#[derive(Clone, Copy)]
+pub(crate) enum InputBuffers<'a> {
+    /// One `fifo` per VC; every VC's front flit leaves on `front_o`.
+    PerVc(&'a Module),
+    /// One `vc_buffer` for the port; the front of the VC named by `rsel_i`
+    /// (point A's candidate) leaves on `cand_flit_o`.
+    Shared(&'a Module),
+}
+
+pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
     md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
     md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
     md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
-    md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit.");
+    match bufs {
+        InputBuffers::PerVc(_) => md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit."),
+        InputBuffers::Shared(_) => {
+            md.doc("output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}");
+            md.doc("is the oldest flit of VC rsel_i (one-hot: point A's candidate); pop_i names only that VC.");
+        }
+    }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let valid = md.input("in_valid_i", 1)?;
@@ -296,7 +336,10 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
-    let front_o = md.output("front_o", m * fw)?;
+    let (front_o, rsel, cand_flit_o) = match bufs {
+        InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
+        InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
+    };
     let vtick_o = if d.vclock() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
@@ -343,31 +386,48 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
     let mut routes = vec![];
     let mut ovcs = vec![];
     let mut fronts = vec![];
+    let mut pushes = vec![];
+    // The shared buffer's per-VC flags, header fields (RC) and candidate flit.
+    let rcw = d.rc_w();
+    let shared = match bufs {
+        InputBuffers::Shared(_) => Some((md.wire("buf_empty", m)?, md.wire("buf_full", m)?, md.wire("buf_hdr", m * rcw)?, md.wire("cand_flit", fw)?)),
+        InputBuffers::PerVc(_) => None,
+    };
     for v in 0..m {
         md.comment(format!("Input VC {v}"));
-        let front = md.wire(&format!("vc{v}_front"), fw)?;
-        let empty = md.wire(&format!("vc{v}_empty"), 1)?;
-        let full = md.wire(&format!("vc{v}_full"), 1)?;
+        // `front`: the VC's front flit, or (shared buffer) its low rc_w bits,
+        // which hold every header field RC reads.
+        let (front, empty, full) = match &shared {
+            None => (md.wire(&format!("vc{v}_front"), fw)?, md.wire(&format!("vc{v}_empty"), 1)?, md.wire(&format!("vc{v}_full"), 1)?),
+            Some((e, f, h, _)) => (
+                md.wire_of(&format!("vc{v}_hdr"), &h.e().part(v * rcw, rcw)?)?,
+                md.wire_of(&format!("vc{v}_empty"), &e.e().bit(v)?)?,
+                md.wire_of(&format!("vc{v}_full"), &f.e().bit(v)?)?,
+            ),
+        };
         // BW: a flit for a VC >= M matches no buffer and is dropped; a flit
         // for a full buffer is dropped.
         let push = md.wire_of(
             &format!("vc{v}_push"),
             &valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?.land(&full.e().lnot()?)?,
         )?;
-        md.instance(
-            fifo,
-            &format!("u_ib{v}"),
-            &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
-                ("push_i", push.e()),
-                ("wdata_i", wdata.e()),
-                ("pop_i", pop.e().bit(v)?),
-                ("rdata_o", front.e()),
-                ("empty_o", empty.e()),
-                ("full_o", full.e()),
-            ],
-        )?;
+        if let InputBuffers::PerVc(fifo) = bufs {
+            md.instance(
+                fifo,
+                &format!("u_ib{v}"),
+                &[
+                    ("clk_i", Expr::raw("clk_i", 1)),
+                    ("rst_i", Expr::raw("rst_i", 1)),
+                    ("push_i", push.e()),
+                    ("wdata_i", wdata.e()),
+                    ("pop_i", pop.e().bit(v)?),
+                    ("rdata_o", front.e()),
+                    ("empty_o", empty.e()),
+                    ("full_o", full.e()),
+                ],
+            )?;
+        }
+        pushes.push(push.e());
         let (state_q, state_d) = md.register(&format!("vc{v}_state"), 2, &lit(2, IDLE)?)?;
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
@@ -381,7 +441,12 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         let not_empty = empty.e().lnot()?;
         let gnt = va_gnt.e().bit(v)?;
         let my_ovc = va_ovc.e().part(v * vw, vw)?;
-        let front_tail = front.e().bit(fw - 2)?;
+        // pop_i[v] implies VC v is the candidate, whose flit the shared
+        // buffer shows on cand_flit.
+        let front_tail = match &shared {
+            None => front.e().bit(fw - 2)?,
+            Some((_, _, _, c)) => c.e().bit(fw - 2)?,
+        };
         let grant_stmts = vec![Stmt::assign(&state_d.lv(), &lit(2, ACTIVE)?)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
         let mut idle_body = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &lit(2, ROUTED)?)?];
         if d.is(Mutant::SkipRcStage) {
@@ -469,13 +534,37 @@ pub(crate) fn input_port(d: &Dims, fifo: &Module) -> Result<Module> {
         ovcs.push(ovc_q.e());
         fronts.push(front.e());
     }
+    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(rs)) = (&bufs, &shared, &rsel) {
+        md.comment("The port's VC buffers, one shared memory");
+        md.instance(
+            buf,
+            "u_ib",
+            &[
+                ("clk_i", Expr::raw("clk_i", 1)),
+                ("rst_i", Expr::raw("rst_i", 1)),
+                ("push_i", cat_lsb_first(&pushes)?),
+                ("wdata_i", wdata.e()),
+                ("pop_i", pop.e()),
+                ("rsel_i", rs.e()),
+                ("rdata_o", c.e()),
+                ("side_o", h.e()),
+                ("empty_o", e.e()),
+                ("full_o", f.e()),
+            ],
+        )?;
+    }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
     md.assign(&va_route_o.lv(), &cat_lsb_first(&va_routes)?)?;
     md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
     md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
     md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
-    md.assign(&front_o.lv(), &cat_lsb_first(&fronts)?)?;
+    if let Some(fo) = front_o {
+        md.assign(&fo.lv(), &cat_lsb_first(&fronts)?)?;
+    }
+    if let (Some(co), Some((_, _, _, c))) = (cand_flit_o, &shared) {
+        md.assign(&co.lv(), &c.e())?;
+    }
     if let Some(vo) = vtick_o {
         md.assign(&vo.lv(), &cat_lsb_first(&vticks)?)?;
     }
@@ -715,16 +804,20 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
 
 /// `<prefix>_output_port`: M output VC buffers, credits, the VC multiplexer
 /// (point C) and the output link registers (stage 5).
+/// `fifo` is the per-VC buffer, or with [`Dims::shared_ob`] the port's
+/// `vc_buffer` (then `wdata_i` is one flit: point B's winner).
 pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Module> {
     let (m, w, fw, vw, dd) = (d.m, d.w, d.fw, d.vw, d.dd as u64);
     let obw = d.obw();
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
-    if d.pre() {
-        md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, dummy, data} into output VC u.");
+    let flit_fields = if d.pre() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
+    if d.shared_ob() {
+        md.doc(format!("push_i (one-hot or zero) writes wdata_i = {flit_fields} into output VC u; the M"));
+        md.doc("output VC buffers share one memory.");
     } else {
-        md.doc("push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, data} into output VC u.");
+        md.doc(format!("push_i[u] writes wdata_i[u*FW +: FW] = {flit_fields} into output VC u."));
     }
     md.doc("full_o[u]: output VC u's buffer is full (start of cycle).");
     md.input("clk_i", 1)?;
@@ -733,7 +826,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     if d.vc_at_c() {
         md.doc("virtualclock at point C: each buffer entry is {vtick, head, tail, data} (§8.2).");
     }
-    let wdata = md.input("wdata_i", m * obw)?;
+    let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw })?;
     let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
     let full_o = if d.is(Mutant::DropOnBackpressure) { None } else { Some(md.output("full_o", m)?) };
@@ -751,31 +844,73 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut eligs = vec![];
     let mut fronts = vec![];
     let (mut vticks, mut presents) = (vec![], vec![]);
-    for u in 0..m {
-        md.comment(format!("Output VC {u}"));
-        let front = md.wire(&format!("vc{u}_front"), obw)?;
-        let empty = md.wire(&format!("vc{u}_empty"), 1)?;
+    let shared = if d.shared_ob() {
+        md.comment("The port's output VC buffers, one shared memory; the front of the VC point C picks");
+        let (e, flit) = (md.wire("buf_empty", m)?, md.wire("buf_front", obw)?);
         if full_o.is_none() {
             md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
         }
-        let full = md.wire(&format!("vc{u}_full"), 1)?;
+        let f = md.wire("buf_full", m)?;
         if full_o.is_none() {
             md.raw_line("/* verilator lint_on UNUSED */");
         }
         md.instance(
             fifo,
-            &format!("u_ob{u}"),
+            "u_ob",
             &[
                 ("clk_i", Expr::raw("clk_i", 1)),
                 ("rst_i", Expr::raw("rst_i", 1)),
-                ("push_i", push.e().bit(u)?),
-                ("wdata_i", wdata.e().part(u * obw, obw)?),
-                ("pop_i", pick.e().bit(u)?),
-                ("rdata_o", front.e()),
-                ("empty_o", empty.e()),
-                ("full_o", full.e()),
+                ("push_i", push.e()),
+                ("wdata_i", wdata.e()),
+                ("pop_i", pick.e()),
+                ("rsel_i", pick.e()),
+                ("rdata_o", flit.e()),
+                ("empty_o", e.e()),
+                ("full_o", f.e()),
             ],
         )?;
+        Some((e, f, flit))
+    } else {
+        None
+    };
+    for u in 0..m {
+        md.comment(format!("Output VC {u}"));
+        let (empty, full) = match &shared {
+            Some((e, f, _)) => (e.e().bit(u)?, f.e().bit(u)?),
+            None => {
+                let front = md.wire(&format!("vc{u}_front"), obw)?;
+                let empty = md.wire(&format!("vc{u}_empty"), 1)?;
+                if full_o.is_none() {
+                    md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
+                }
+                let full = md.wire(&format!("vc{u}_full"), 1)?;
+                if full_o.is_none() {
+                    md.raw_line("/* verilator lint_on UNUSED */");
+                }
+                md.instance(
+                    fifo,
+                    &format!("u_ob{u}"),
+                    &[
+                        ("clk_i", Expr::raw("clk_i", 1)),
+                        ("rst_i", Expr::raw("rst_i", 1)),
+                        ("push_i", push.e().bit(u)?),
+                        ("wdata_i", wdata.e().part(u * obw, obw)?),
+                        ("pop_i", pick.e().bit(u)?),
+                        ("rdata_o", front.e()),
+                        ("empty_o", empty.e()),
+                        ("full_o", full.e()),
+                    ],
+                )?;
+                if d.vc_at_c() {
+                    fronts.push(front.e().slice(fw - 1, 0)?);
+                    vticks.push(front.e().slice(obw - 1, fw)?);
+                    presents.push(empty.e().lnot()?);
+                } else {
+                    fronts.push(front.e());
+                }
+                (empty.e(), full.e())
+            }
+        };
         let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &lit(cw, reset_credits)?)?;
         let sent = pick.e().bit(u)?;
         let ret = credit.e().bit(u)?;
@@ -793,15 +928,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 )?],
             )?,
         ])?;
-        fulls.push(full.e());
-        eligs.push(empty.e().lnot()?.land(&cr_q.e().ne(&Expr::zero(cw))?)?);
-        if d.vc_at_c() {
-            fronts.push(front.e().slice(fw - 1, 0)?);
-            vticks.push(front.e().slice(obw - 1, fw)?);
-            presents.push(empty.e().lnot()?);
-        } else {
-            fronts.push(front.e());
-        }
+        fulls.push(full);
+        eligs.push(empty.lnot()?.land(&cr_q.e().ne(&Expr::zero(cw))?)?);
     }
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
@@ -833,7 +961,11 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");
     }
-    let flit = Expr::onehot_mux(&pick.e(), &fronts)?;
+    let flit = match &shared {
+        // The output registers become all 0 without a pick (§6 stage 5).
+        Some((_, _, f)) => Expr::mux(&any_pick.e(), &f.e(), &Expr::zero(obw))?,
+        None => Expr::onehot_mux(&pick.e(), &fronts)?,
+    };
     let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e())?;
     let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick.e(), vw)?)?;
     let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit)?;
@@ -878,8 +1010,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let (n, m, w, fw, vw, pw, nm, iw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw, d.nm(), d.iw);
     let mut mods = Modules { list: vec![] };
     let p = &d.prefix;
-    let ib_fifo = generic::fifo(p, fw, d.di)?;
-    let ob_fifo = generic::fifo(p, d.obw(), d.do_)?;
+    let ib_fifo = if d.shared_ib() { generic::vc_buffer(&format!("{p}_ib_buffer"), fw, d.di, m, d.rc_w())? } else { generic::fifo(p, fw, d.di)? };
+    let ob_fifo = if d.shared_ob() { generic::vc_buffer(&format!("{p}_ob_buffer"), d.obw(), d.do_, m, 0)? } else { generic::fifo(p, d.obw(), d.do_)? };
     let rr_nm = generic::rr_arbiter(p, nm)?;
     let rr_m = generic::rr_arbiter(p, m)?;
     let rr_n = generic::rr_arbiter(p, n)?;
@@ -901,7 +1033,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     if d.vclock() {
         mods.add(&vcs_m)?;
     }
-    let inp = if d.pre() { crate::qos::input_port_p(d, &ib_fifo)? } else { input_port(d, &ib_fifo)? };
+    let inp = if d.pre() {
+        crate::qos::input_port_p(d, &ib_fifo)?
+    } else if d.shared_ib() {
+        input_port(d, InputBuffers::Shared(&ib_fifo))?
+    } else {
+        input_port(d, InputBuffers::PerVc(&ib_fifo))?
+    };
     let va = vc_allocator(d, &rr_nm)?;
     let arb_c = if d.age_at_c() {
         &age_m
@@ -945,7 +1083,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let st_req = t.wire("st_req", nm)?;
     let route_all = t.wire("route_all", nm * pw)?;
     let ovc_all = t.wire("ovc_all", nm * vw)?;
-    let front_all = t.wire("front_all", nm * fw)?;
+    let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
+    // Point A's candidates: the shared input buffers read their flits.
+    let (cand, cand_flit) = if multiplexed { (Some(t.wire("cand", nm)?), Some(t.wire("cand_flit", n * fw)?)) } else { (None, None) };
     let va_gnt = t.wire("va_gnt", nm)?;
     let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
     let mv = t.wire("move", nm)?;
@@ -953,7 +1093,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
     let push = t.wire("push", nm)?;
     let obw = d.obw();
-    let wdata = t.wire("ob_wdata", nm * obw)?;
+    // Write data per output port: one flit (shared output buffers) or one per output VC.
+    let ob_w = if d.shared_ob() { obw } else { m * obw };
+    let wdata = t.wire("ob_wdata", n * ob_w)?;
     let vtick_all = if d.vclock() { Some(t.wire("vtick_all", nm * d.vtw)?) } else { None };
     let release = t.wire("ovc_release", nm)?;
     let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
@@ -989,8 +1131,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("st_req_o", st_req.e().part(pi * m, m)?),
                 ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
                 ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
-                ("front_o", front_all.e().part(pi * m * fw, m * fw)?),
             ];
+        match (&front_all, &cand, &cand_flit) {
+            (Some(f), _, _) => conns.push(("front_o", f.e().part(pi * m * fw, m * fw)?)),
+            (None, Some(c), Some(cf)) => {
+                conns.push(("rsel_i", c.e().part(pi * m, m)?));
+                conns.push(("cand_flit_o", cf.e().part(pi * fw, fw)?));
+            }
+            _ => return Err(HdlError::Invalid("shared input buffers need a multiplexed crossbar".into())),
+        }
         if in_dummy.is_none() {
             conns.retain(|c| c.0 != "in_dummy_i");
         }
@@ -1118,7 +1267,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let b = spread(t, "relb", &rb.e())?;
         Expr::or_all(&[tails, b])
     };
-    let tail_of = |i: u32| front_all.e().bit(i * fw + fw - 2);
+    let tail_of = |i: u32| match &front_all {
+        Some(f) => f.e().bit(i * fw + fw - 2),
+        None => Err(HdlError::Invalid("per-VC front flits exist only with per-VC input buffers".into())),
+    };
 
     if multiplexed {
         let won = t.wire("won", n)?;
@@ -1134,10 +1286,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let pb = switch::point_b(d, &rr_n)?;
         mods.add(&pa)?;
         mods.add(&pb)?;
-        let cand = t.wire("cand", nm)?;
+        let (cand, cand_flit) = match (&cand, &cand_flit) {
+            (Some(c), Some(f)) => (c.clone(), f.clone()),
+            _ => return Err(HdlError::Invalid("multiplexed crossbar without candidate wires".into())),
+        };
         let cand_route = t.wire("cand_route", n * pw)?;
         let cand_ovc = t.wire("cand_ovc", n * vw)?;
-        let cand_flit = t.wire("cand_flit", n * fw)?;
         let mut moves = vec![];
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
@@ -1147,8 +1301,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("ready_i", ready.e().part(pi * m, m)?),
                 ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
                 ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
-                ("front_i", front_all.e().part(pi * m * fw, m * fw)?),
             ];
+            match &front_all {
+                Some(f) => conns.push(("front_i", f.e().part(pi * m * fw, m * fw)?)),
+                None if d.b > 1 => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
+                None => {}
+            }
             if needs_won {
                 conns.push(("won_i", won.e().bit(pi)?));
             }
@@ -1166,7 +1324,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("cand_o", cand.e().part(pi * m, m)?));
             conns.push(("cand_route_o", cand_route.e().part(pi * pw, pw)?));
             conns.push(("cand_ovc_o", cand_ovc.e().part(pi * vw, vw)?));
-            conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+            if front_all.is_some() {
+                conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+            }
             t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
             moves.push(cand.e().part(pi * m, m)?.and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
         }
@@ -1198,7 +1358,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ],
             )?;
             pushes.push(pv.e());
-            wdatas.push(Expr::repl(m, &xflit.e())?);
+            wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
             releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
             gnt_b.push(g.e());
         }
@@ -1228,11 +1388,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         mods.add(&xm)?;
         for o in 0..n {
             t.comment(format!("Full crossbar columns of output port {o}"));
-            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", front_all.e())];
+            let fa = front_all.as_ref().ok_or_else(|| HdlError::Invalid("full crossbar without per-VC fronts".into()))?;
+            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", fa.e())];
             if d.vc_at_c() {
                 conns.push(("vtick_i", vtick_all.as_ref().expect("virtualclock").e()));
             }
-            conns.push(("wdata_o", wdata.e().part(o * m * obw, m * obw)?));
+            conns.push(("wdata_o", wdata.e().part(o * ob_w, ob_w)?));
             t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
         }
     }
@@ -1256,7 +1417,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             clk_rst()[0].clone(),
             clk_rst()[1].clone(),
             ("push_i", push.e().part(o * m, m)?),
-            ("wdata_i", wdata.e().part(o * m * obw, m * obw)?),
+            ("wdata_i", wdata.e().part(o * ob_w, ob_w)?),
             ("credit_i", out_credit.e().part(o * m, m)?),
             ("out_valid_o", out_valid.e().bit(o)?),
             ("out_vc_o", out_vc.e().part(o * vw, vw)?),

@@ -8,7 +8,7 @@
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
 use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims, DECODER_COMPARISONS_MAX};
-use crate::verilog::{Expr, Module, Result};
+use crate::verilog::{Expr, HdlError, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -80,11 +80,14 @@ pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
 /// and flit acceleration (§9.3, §9.5) pick one candidate among the ready
 /// VCs; its route, output VC and front flit go to the point B arbiters.
 /// `won_i`: the candidate won at point B (the grant takes effect).
+/// With shared input buffers ([`Dims::shared_ib`]) the input port reads the
+/// candidate's flit itself, so point A passes no flit on and takes only the
+/// candidate's tail bit (`cand_tail_i`, for the block hold).
 pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Module> {
     let (m, fw, vw, pw) = (d.m, d.fw, d.vw, d.pw);
     let mut md = Module::new(format!("{}_point_a", d.prefix));
     md.doc("Point A of one input port (§6 stage 4): one candidate among the ready VCs,");
-    md.doc("with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot");
+    md.doc(if d.shared_ib() { "with its route and output VC; cand_o is one-hot" } else { "with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot" });
     md.doc("(all zero when no VC is ready). won_i: the candidate won at point B.");
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
@@ -94,7 +97,8 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let won = if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)?) } else { None };
     let route = md.input("route_i", m * pw)?;
     let ovc = md.input("ovc_i", m * vw)?;
-    let front = md.input("front_i", m * fw)?;
+    let front = if d.shared_ib() { None } else { Some(md.input("front_i", m * fw)?) };
+    let cand_tail = if d.shared_ib() && (d.b > 1 || d.accel) { Some(md.input("cand_tail_i", 1)?) } else { None };
     let enter = if matches!(arb, PointAArbiter::Age(_)) { Some(md.input("enter_i", m)?) } else { None };
     let (present, vtick) = if matches!(arb, PointAArbiter::VirtualClock(_)) {
         (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtw)?))
@@ -105,12 +109,18 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let cand_o = md.output("cand_o", m)?;
     let cand_route_o = md.output("cand_route_o", pw)?;
     let cand_ovc_o = md.output("cand_ovc_o", vw)?;
-    let cand_flit_o = md.output("cand_flit_o", fw)?;
+    let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
 
     let cand = md.wire("cand", m)?;
     let elig = if d.b > 1 || d.accel {
-        let tails = (0..m).map(|v| front.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
-        let tail = Expr::onehot_mux(&cand.e(), &tails)?;
+        let tail = match (&front, &cand_tail) {
+            (Some(f), _) => {
+                let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
+                Expr::onehot_mux(&cand.e(), &tails)?
+            }
+            (None, Some(t)) => t.e(),
+            (None, None) => return Err(HdlError::Invalid("point A: neither front_i nor cand_tail_i".into())),
+        };
         let acc = accel.as_ref().map(|a| a.e());
         let won = won.as_ref().expect("won_i with block multiplexing or acceleration");
         crate::qos::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
@@ -146,7 +156,9 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     md.assign(&cand_o.lv(), &cand.e())?;
     md.assign(&cand_route_o.lv(), &sel(&route.e(), pw)?)?;
     md.assign(&cand_ovc_o.lv(), &sel(&ovc.e(), vw)?)?;
-    md.assign(&cand_flit_o.lv(), &sel(&front.e(), fw)?)?;
+    if let (Some(o), Some(f)) = (cand_flit_o, &front) {
+        md.assign(&o.lv(), &sel(&f.e(), fw)?)?;
+    }
     Ok(md)
 }
 

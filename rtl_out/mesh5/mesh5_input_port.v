@@ -23,7 +23,8 @@
 // per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.
 // va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).
 // st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the
-// output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit.
+// output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}
+// is the oldest flit of VC rsel_i (one-hot: point A's candidate); pop_i names only that VC.
 module mesh5_input_port (
   input  wire clk_i,
   input  wire rst_i,
@@ -40,7 +41,8 @@ module mesh5_input_port (
   output wire [3:0] st_req_o,
   output wire [11:0] route_o,
   output wire [7:0] ovc_o,
-  output wire [135:0] front_o
+  input  wire [3:0] rsel_i,
+  output wire [33:0] cand_flit_o
 );
 
   // Routing table: entry d = output port of destination d (codes >= endpoints -> 0).
@@ -48,23 +50,20 @@ module mesh5_input_port (
   assign route_table = {3'd0, 3'd0, 3'd0, 3'd4, 3'd3, 3'd2, 3'd1, 3'd0};
   wire [33:0] wdata;
   assign wdata = {in_head_i, in_tail_i, in_data_i};
+  wire [3:0] buf_empty;
+  wire [3:0] buf_full;
+  wire [11:0] buf_hdr;
+  wire [33:0] cand_flit;
 
   // Input VC 0
-  wire [33:0] vc0_front;
+  wire [2:0] vc0_hdr;
+  assign vc0_hdr = buf_hdr[2:0];
   wire vc0_empty;
+  assign vc0_empty = buf_empty[0];
   wire vc0_full;
+  assign vc0_full = buf_full[0];
   wire vc0_push;
   assign vc0_push = ((in_valid_i && (in_vc_i == 2'd0)) && (!vc0_full));
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ib0 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(vc0_push),
-    .wdata_i(wdata),
-    .pop_i(pop_i[0]),
-    .rdata_o(vc0_front),
-    .empty_o(vc0_empty),
-    .full_o(vc0_full)
-  );
   reg  [1:0] vc0_state_q;
   reg  [1:0] vc0_state_d;
   reg  [2:0] vc0_route_q;
@@ -72,7 +71,7 @@ module mesh5_input_port (
   reg  [1:0] vc0_ovc_q;
   reg  [1:0] vc0_ovc_d;
   wire [2:0] vc0_rc_route;
-  assign vc0_rc_route = route_table[vc0_front[2:0]*3 +: 3];
+  assign vc0_rc_route = route_table[vc0_hdr[2:0]*3 +: 3];
   always @(*) begin
     vc0_state_d = vc0_state_q;
     vc0_route_d = vc0_route_q;
@@ -91,7 +90,7 @@ module mesh5_input_port (
           vc0_ovc_d = va_ovc_i[1:0];
         end
       end else begin
-        if ((((vc0_state_q == 2'd2) && pop_i[0]) && vc0_front[32])) begin
+        if ((((vc0_state_q == 2'd2) && pop_i[0]) && cand_flit[32])) begin
           // the tail crossed the crossbar
           vc0_state_d = 2'd0;
         end
@@ -102,21 +101,14 @@ module mesh5_input_port (
   assign vc0_va_req = ((vc0_state_q == 2'd1) ? {(vc0_route_q == 3'd4), (vc0_route_q == 3'd3), (vc0_route_q == 3'd2), (vc0_route_q == 3'd1), (vc0_route_q == 3'd0)} : 5'd0);
 
   // Input VC 1
-  wire [33:0] vc1_front;
+  wire [2:0] vc1_hdr;
+  assign vc1_hdr = buf_hdr[5:3];
   wire vc1_empty;
+  assign vc1_empty = buf_empty[1];
   wire vc1_full;
+  assign vc1_full = buf_full[1];
   wire vc1_push;
   assign vc1_push = ((in_valid_i && (in_vc_i == 2'd1)) && (!vc1_full));
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ib1 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(vc1_push),
-    .wdata_i(wdata),
-    .pop_i(pop_i[1]),
-    .rdata_o(vc1_front),
-    .empty_o(vc1_empty),
-    .full_o(vc1_full)
-  );
   reg  [1:0] vc1_state_q;
   reg  [1:0] vc1_state_d;
   reg  [2:0] vc1_route_q;
@@ -124,7 +116,7 @@ module mesh5_input_port (
   reg  [1:0] vc1_ovc_q;
   reg  [1:0] vc1_ovc_d;
   wire [2:0] vc1_rc_route;
-  assign vc1_rc_route = route_table[vc1_front[2:0]*3 +: 3];
+  assign vc1_rc_route = route_table[vc1_hdr[2:0]*3 +: 3];
   always @(*) begin
     vc1_state_d = vc1_state_q;
     vc1_route_d = vc1_route_q;
@@ -143,7 +135,7 @@ module mesh5_input_port (
           vc1_ovc_d = va_ovc_i[3:2];
         end
       end else begin
-        if ((((vc1_state_q == 2'd2) && pop_i[1]) && vc1_front[32])) begin
+        if ((((vc1_state_q == 2'd2) && pop_i[1]) && cand_flit[32])) begin
           // the tail crossed the crossbar
           vc1_state_d = 2'd0;
         end
@@ -154,21 +146,14 @@ module mesh5_input_port (
   assign vc1_va_req = ((vc1_state_q == 2'd1) ? {(vc1_route_q == 3'd4), (vc1_route_q == 3'd3), (vc1_route_q == 3'd2), (vc1_route_q == 3'd1), (vc1_route_q == 3'd0)} : 5'd0);
 
   // Input VC 2
-  wire [33:0] vc2_front;
+  wire [2:0] vc2_hdr;
+  assign vc2_hdr = buf_hdr[8:6];
   wire vc2_empty;
+  assign vc2_empty = buf_empty[2];
   wire vc2_full;
+  assign vc2_full = buf_full[2];
   wire vc2_push;
   assign vc2_push = ((in_valid_i && (in_vc_i == 2'd2)) && (!vc2_full));
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ib2 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(vc2_push),
-    .wdata_i(wdata),
-    .pop_i(pop_i[2]),
-    .rdata_o(vc2_front),
-    .empty_o(vc2_empty),
-    .full_o(vc2_full)
-  );
   reg  [1:0] vc2_state_q;
   reg  [1:0] vc2_state_d;
   reg  [2:0] vc2_route_q;
@@ -176,7 +161,7 @@ module mesh5_input_port (
   reg  [1:0] vc2_ovc_q;
   reg  [1:0] vc2_ovc_d;
   wire [2:0] vc2_rc_route;
-  assign vc2_rc_route = route_table[vc2_front[2:0]*3 +: 3];
+  assign vc2_rc_route = route_table[vc2_hdr[2:0]*3 +: 3];
   always @(*) begin
     vc2_state_d = vc2_state_q;
     vc2_route_d = vc2_route_q;
@@ -195,7 +180,7 @@ module mesh5_input_port (
           vc2_ovc_d = va_ovc_i[5:4];
         end
       end else begin
-        if ((((vc2_state_q == 2'd2) && pop_i[2]) && vc2_front[32])) begin
+        if ((((vc2_state_q == 2'd2) && pop_i[2]) && cand_flit[32])) begin
           // the tail crossed the crossbar
           vc2_state_d = 2'd0;
         end
@@ -206,21 +191,14 @@ module mesh5_input_port (
   assign vc2_va_req = ((vc2_state_q == 2'd1) ? {(vc2_route_q == 3'd4), (vc2_route_q == 3'd3), (vc2_route_q == 3'd2), (vc2_route_q == 3'd1), (vc2_route_q == 3'd0)} : 5'd0);
 
   // Input VC 3
-  wire [33:0] vc3_front;
+  wire [2:0] vc3_hdr;
+  assign vc3_hdr = buf_hdr[11:9];
   wire vc3_empty;
+  assign vc3_empty = buf_empty[3];
   wire vc3_full;
+  assign vc3_full = buf_full[3];
   wire vc3_push;
   assign vc3_push = ((in_valid_i && (in_vc_i == 2'd3)) && (!vc3_full));
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ib3 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(vc3_push),
-    .wdata_i(wdata),
-    .pop_i(pop_i[3]),
-    .rdata_o(vc3_front),
-    .empty_o(vc3_empty),
-    .full_o(vc3_full)
-  );
   reg  [1:0] vc3_state_q;
   reg  [1:0] vc3_state_d;
   reg  [2:0] vc3_route_q;
@@ -228,7 +206,7 @@ module mesh5_input_port (
   reg  [1:0] vc3_ovc_q;
   reg  [1:0] vc3_ovc_d;
   wire [2:0] vc3_rc_route;
-  assign vc3_rc_route = route_table[vc3_front[2:0]*3 +: 3];
+  assign vc3_rc_route = route_table[vc3_hdr[2:0]*3 +: 3];
   always @(*) begin
     vc3_state_d = vc3_state_q;
     vc3_route_d = vc3_route_q;
@@ -247,7 +225,7 @@ module mesh5_input_port (
           vc3_ovc_d = va_ovc_i[7:6];
         end
       end else begin
-        if ((((vc3_state_q == 2'd2) && pop_i[3]) && vc3_front[32])) begin
+        if ((((vc3_state_q == 2'd2) && pop_i[3]) && cand_flit[32])) begin
           // the tail crossed the crossbar
           vc3_state_d = 2'd0;
         end
@@ -257,13 +235,27 @@ module mesh5_input_port (
   wire [4:0] vc3_va_req;
   assign vc3_va_req = ((vc3_state_q == 2'd1) ? {(vc3_route_q == 3'd4), (vc3_route_q == 3'd3), (vc3_route_q == 3'd2), (vc3_route_q == 3'd1), (vc3_route_q == 3'd0)} : 5'd0);
 
+  // The port's VC buffers, one shared memory
+  mesh5_ib_buffer u_ib (
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .push_i({vc3_push, vc2_push, vc1_push, vc0_push}),
+    .wdata_i(wdata),
+    .pop_i(pop_i),
+    .rsel_i(rsel_i),
+    .rdata_o(cand_flit),
+    .side_o(buf_hdr),
+    .empty_o(buf_empty),
+    .full_o(buf_full)
+  );
+
   // Outputs
   assign va_req_o = {vc3_va_req, vc2_va_req, vc1_va_req, vc0_va_req};
   assign va_route_o = {vc3_route_q, vc2_route_q, vc1_route_q, vc0_route_q};
   assign st_req_o = {((vc3_state_q == 2'd2) && (!vc3_empty)), ((vc2_state_q == 2'd2) && (!vc2_empty)), ((vc1_state_q == 2'd2) && (!vc1_empty)), ((vc0_state_q == 2'd2) && (!vc0_empty))};
   assign route_o = {vc3_route_q, vc2_route_q, vc1_route_q, vc0_route_q};
   assign ovc_o = {vc3_ovc_q, vc2_ovc_q, vc1_ovc_q, vc0_ovc_q};
-  assign front_o = {vc3_front, vc2_front, vc1_front, vc0_front};
+  assign cand_flit_o = cand_flit;
 
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin

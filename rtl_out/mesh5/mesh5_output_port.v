@@ -21,13 +21,14 @@
 
 // Output port (stage 5): M output VC buffers, a credit counter per output VC,
 // the VC multiplexer (point C) and the registered output link.
-// push_i[u] writes wdata_i[u*FW +: FW] = {head, tail, data} into output VC u.
+// push_i (one-hot or zero) writes wdata_i = {head, tail, data} into output VC u; the M
+// output VC buffers share one memory.
 // full_o[u]: output VC u's buffer is full (start of cycle).
 module mesh5_output_port (
   input  wire clk_i,
   input  wire rst_i,
   input  wire [3:0] push_i,
-  input  wire [135:0] wdata_i,
+  input  wire [33:0] wdata_i,
   input  wire [3:0] credit_i,
   output wire [3:0] full_o,
   output wire out_valid_o,
@@ -38,20 +39,23 @@ module mesh5_output_port (
 );
   wire [3:0] pick;
 
-  // Output VC 0
-  wire [33:0] vc0_front;
-  wire vc0_empty;
-  wire vc0_full;
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ob0 (
+  // The port's output VC buffers, one shared memory; the front of the VC point C picks
+  wire [3:0] buf_empty;
+  wire [33:0] buf_front;
+  wire [3:0] buf_full;
+  mesh5_ob_buffer u_ob (
     .clk_i(clk_i),
     .rst_i(rst_i),
-    .push_i(push_i[0]),
-    .wdata_i(wdata_i[33:0]),
-    .pop_i(pick[0]),
-    .rdata_o(vc0_front),
-    .empty_o(vc0_empty),
-    .full_o(vc0_full)
+    .push_i(push_i),
+    .wdata_i(wdata_i),
+    .pop_i(pick),
+    .rsel_i(pick),
+    .rdata_o(buf_front),
+    .empty_o(buf_empty),
+    .full_o(buf_full)
   );
+
+  // Output VC 0
   reg  [3:0] vc0_credits_q;
   reg  [3:0] vc0_credits_d;
   always @(*) begin
@@ -66,19 +70,6 @@ module mesh5_output_port (
   end
 
   // Output VC 1
-  wire [33:0] vc1_front;
-  wire vc1_empty;
-  wire vc1_full;
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ob1 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(push_i[1]),
-    .wdata_i(wdata_i[67:34]),
-    .pop_i(pick[1]),
-    .rdata_o(vc1_front),
-    .empty_o(vc1_empty),
-    .full_o(vc1_full)
-  );
   reg  [3:0] vc1_credits_q;
   reg  [3:0] vc1_credits_d;
   always @(*) begin
@@ -93,19 +84,6 @@ module mesh5_output_port (
   end
 
   // Output VC 2
-  wire [33:0] vc2_front;
-  wire vc2_empty;
-  wire vc2_full;
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ob2 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(push_i[2]),
-    .wdata_i(wdata_i[101:68]),
-    .pop_i(pick[2]),
-    .rdata_o(vc2_front),
-    .empty_o(vc2_empty),
-    .full_o(vc2_full)
-  );
   reg  [3:0] vc2_credits_q;
   reg  [3:0] vc2_credits_d;
   always @(*) begin
@@ -120,19 +98,6 @@ module mesh5_output_port (
   end
 
   // Output VC 3
-  wire [33:0] vc3_front;
-  wire vc3_empty;
-  wire vc3_full;
-  mesh5_fifo #(.WIDTH(34), .DEPTH(8), .AW(3), .CW(4)) u_ob3 (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .push_i(push_i[3]),
-    .wdata_i(wdata_i[135:102]),
-    .pop_i(pick[3]),
-    .rdata_o(vc3_front),
-    .empty_o(vc3_empty),
-    .full_o(vc3_full)
-  );
   reg  [3:0] vc3_credits_q;
   reg  [3:0] vc3_credits_d;
   always @(*) begin
@@ -148,7 +113,7 @@ module mesh5_output_port (
 
   // Point C: VC multiplexer
   wire [3:0] elig;
-  assign elig = {((!vc3_empty) && (vc3_credits_q != 4'd0)), ((!vc2_empty) && (vc2_credits_q != 4'd0)), ((!vc1_empty) && (vc1_credits_q != 4'd0)), ((!vc0_empty) && (vc0_credits_q != 4'd0))};
+  assign elig = {((!buf_empty[3]) && (vc3_credits_q != 4'd0)), ((!buf_empty[2]) && (vc2_credits_q != 4'd0)), ((!buf_empty[1]) && (vc1_credits_q != 4'd0)), ((!buf_empty[0]) && (vc0_credits_q != 4'd0))};
   wire any_pick;
   assign any_pick = (|pick);
   mesh5_rr_arbiter #(.N(4)) u_arb_c (
@@ -166,13 +131,13 @@ module mesh5_output_port (
   assign out_vc_d = (({2{pick[0]}} & 2'd0) | ({2{pick[1]}} & 2'd1) | ({2{pick[2]}} & 2'd2) | ({2{pick[3]}} & 2'd3));
   reg  [33:0] out_flit_q;
   wire [33:0] out_flit_d;
-  assign out_flit_d = (({34{pick[0]}} & vc0_front) | ({34{pick[1]}} & vc1_front) | ({34{pick[2]}} & vc2_front) | ({34{pick[3]}} & vc3_front));
+  assign out_flit_d = (any_pick ? buf_front : 34'd0);
   assign out_valid_o = out_valid_q;
   assign out_vc_o = out_vc_q;
   assign out_head_o = out_flit_q[33];
   assign out_tail_o = out_flit_q[32];
   assign out_data_o = out_flit_q[31:0];
-  assign full_o = {vc3_full, vc2_full, vc1_full, vc0_full};
+  assign full_o = {buf_full[3], buf_full[2], buf_full[1], buf_full[0]};
 
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin

@@ -20,7 +20,7 @@
 `default_nettype none
 
 // Point A of one input port (§6 stage 4): one candidate among the ready VCs,
-// with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot
+// with its route and output VC; cand_o is one-hot
 // (all zero when no VC is ready). won_i: the candidate won at point B.
 module mesh5_point_a (
   input  wire clk_i,
@@ -29,11 +29,9 @@ module mesh5_point_a (
   input  wire won_i,
   input  wire [11:0] route_i,
   input  wire [7:0] ovc_i,
-  input  wire [135:0] front_i,
   output wire [3:0] cand_o,
   output wire [2:0] cand_route_o,
-  output wire [1:0] cand_ovc_o,
-  output wire [33:0] cand_flit_o
+  output wire [1:0] cand_ovc_o
 );
   wire [3:0] cand;
   mesh5_rr_arbiter #(.N(4)) u_arb (
@@ -46,7 +44,6 @@ module mesh5_point_a (
   assign cand_o = cand;
   assign cand_route_o = (({3{cand[0]}} & route_i[2:0]) | ({3{cand[1]}} & route_i[5:3]) | ({3{cand[2]}} & route_i[8:6]) | ({3{cand[3]}} & route_i[11:9]));
   assign cand_ovc_o = (({2{cand[0]}} & ovc_i[1:0]) | ({2{cand[1]}} & ovc_i[3:2]) | ({2{cand[2]}} & ovc_i[5:4]) | ({2{cand[3]}} & ovc_i[7:6]));
-  assign cand_flit_o = (({34{cand[0]}} & front_i[33:0]) | ({34{cand[1]}} & front_i[67:34]) | ({34{cand[2]}} & front_i[101:68]) | ({34{cand[3]}} & front_i[135:102]));
 endmodule
 
 `default_nettype wire

@@ -45,7 +45,8 @@ module mesh5_router (
   wire [19:0] st_req;
   wire [59:0] route_all;
   wire [39:0] ovc_all;
-  wire [679:0] front_all;
+  wire [19:0] cand;
+  wire [169:0] cand_flit;
   wire [19:0] va_gnt;
   wire [39:0] va_ovc_in;
   wire [19:0] move;
@@ -53,7 +54,7 @@ module mesh5_router (
   // Per output VC o*M+u, flat.
   wire [19:0] ob_full;
   wire [19:0] push;
-  wire [679:0] ob_wdata;
+  wire [169:0] ob_wdata;
   wire [19:0] ovc_release;
   wire [9:0] va_ovc_port;
 
@@ -74,7 +75,8 @@ module mesh5_router (
     .st_req_o(st_req[3:0]),
     .route_o(route_all[11:0]),
     .ovc_o(ovc_all[7:0]),
-    .front_o(front_all[135:0])
+    .rsel_i(cand[3:0]),
+    .cand_flit_o(cand_flit[33:0])
   );
 
   // Input port 1
@@ -94,7 +96,8 @@ module mesh5_router (
     .st_req_o(st_req[7:4]),
     .route_o(route_all[23:12]),
     .ovc_o(ovc_all[15:8]),
-    .front_o(front_all[271:136])
+    .rsel_i(cand[7:4]),
+    .cand_flit_o(cand_flit[67:34])
   );
 
   // Input port 2
@@ -114,7 +117,8 @@ module mesh5_router (
     .st_req_o(st_req[11:8]),
     .route_o(route_all[35:24]),
     .ovc_o(ovc_all[23:16]),
-    .front_o(front_all[407:272])
+    .rsel_i(cand[11:8]),
+    .cand_flit_o(cand_flit[101:68])
   );
 
   // Input port 3
@@ -134,7 +138,8 @@ module mesh5_router (
     .st_req_o(st_req[15:12]),
     .route_o(route_all[47:36]),
     .ovc_o(ovc_all[31:24]),
-    .front_o(front_all[543:408])
+    .rsel_i(cand[15:12]),
+    .cand_flit_o(cand_flit[135:102])
   );
 
   // Input port 4
@@ -154,7 +159,8 @@ module mesh5_router (
     .st_req_o(st_req[19:16]),
     .route_o(route_all[59:48]),
     .ovc_o(ovc_all[39:32]),
-    .front_o(front_all[679:544])
+    .rsel_i(cand[19:16]),
+    .cand_flit_o(cand_flit[169:136])
   );
 
   // Stage 3: one output-VC allocator per output port
@@ -273,10 +279,8 @@ module mesh5_router (
     .ready_o(ready[19:16])
   );
   wire [4:0] won;
-  wire [19:0] cand;
   wire [14:0] cand_route;
   wire [9:0] cand_ovc;
-  wire [169:0] cand_flit;
 
   // Point A of input port 0
   mesh5_point_a u_xa0 (
@@ -286,11 +290,9 @@ module mesh5_router (
     .won_i(won[0]),
     .route_i(route_all[11:0]),
     .ovc_i(ovc_all[7:0]),
-    .front_i(front_all[135:0]),
     .cand_o(cand[3:0]),
     .cand_route_o(cand_route[2:0]),
-    .cand_ovc_o(cand_ovc[1:0]),
-    .cand_flit_o(cand_flit[33:0])
+    .cand_ovc_o(cand_ovc[1:0])
   );
 
   // Point A of input port 1
@@ -301,11 +303,9 @@ module mesh5_router (
     .won_i(won[1]),
     .route_i(route_all[23:12]),
     .ovc_i(ovc_all[15:8]),
-    .front_i(front_all[271:136]),
     .cand_o(cand[7:4]),
     .cand_route_o(cand_route[5:3]),
-    .cand_ovc_o(cand_ovc[3:2]),
-    .cand_flit_o(cand_flit[67:34])
+    .cand_ovc_o(cand_ovc[3:2])
   );
 
   // Point A of input port 2
@@ -316,11 +316,9 @@ module mesh5_router (
     .won_i(won[2]),
     .route_i(route_all[35:24]),
     .ovc_i(ovc_all[23:16]),
-    .front_i(front_all[407:272]),
     .cand_o(cand[11:8]),
     .cand_route_o(cand_route[8:6]),
-    .cand_ovc_o(cand_ovc[5:4]),
-    .cand_flit_o(cand_flit[101:68])
+    .cand_ovc_o(cand_ovc[5:4])
   );
 
   // Point A of input port 3
@@ -331,11 +329,9 @@ module mesh5_router (
     .won_i(won[3]),
     .route_i(route_all[47:36]),
     .ovc_i(ovc_all[31:24]),
-    .front_i(front_all[543:408]),
     .cand_o(cand[15:12]),
     .cand_route_o(cand_route[11:9]),
-    .cand_ovc_o(cand_ovc[7:6]),
-    .cand_flit_o(cand_flit[135:102])
+    .cand_ovc_o(cand_ovc[7:6])
   );
 
   // Point A of input port 4
@@ -346,11 +342,9 @@ module mesh5_router (
     .won_i(won[4]),
     .route_i(route_all[59:48]),
     .ovc_i(ovc_all[39:32]),
-    .front_i(front_all[679:544]),
     .cand_o(cand[19:16]),
     .cand_route_o(cand_route[14:12]),
-    .cand_ovc_o(cand_ovc[9:8]),
-    .cand_flit_o(cand_flit[169:136])
+    .cand_ovc_o(cand_ovc[9:8])
   );
 
   // Point B of output port 0
@@ -440,7 +434,7 @@ module mesh5_router (
   assign won = (xb_gnt0 | xb_gnt1 | xb_gnt2 | xb_gnt3 | xb_gnt4);
   assign move = {(cand[19:16] & {4{won[4]}}), (cand[15:12] & {4{won[3]}}), (cand[11:8] & {4{won[2]}}), (cand[7:4] & {4{won[1]}}), (cand[3:0] & {4{won[0]}})};
   assign push = {xpush4, xpush3, xpush2, xpush1, xpush0};
-  assign ob_wdata = {{4{xflit4}}, {4{xflit3}}, {4{xflit2}}, {4{xflit1}}, {4{xflit0}}};
+  assign ob_wdata = {xflit4, xflit3, xflit2, xflit1, xflit0};
   assign ovc_release = {(xpush4 & {4{xflit4[32]}}), (xpush3 & {4{xflit3[32]}}), (xpush2 & {4{xflit2[32]}}), (xpush1 & {4{xflit1[32]}}), (xpush0 & {4{xflit0[32]}})};
 
   // Credits returned upstream: one cycle after a flit leaves an input VC buffer
@@ -454,7 +448,7 @@ module mesh5_router (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .push_i(push[3:0]),
-    .wdata_i(ob_wdata[135:0]),
+    .wdata_i(ob_wdata[33:0]),
     .credit_i(out_credit_i[3:0]),
     .full_o(ob_full[3:0]),
     .out_valid_o(out_valid_o[0]),
@@ -469,7 +463,7 @@ module mesh5_router (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .push_i(push[7:4]),
-    .wdata_i(ob_wdata[271:136]),
+    .wdata_i(ob_wdata[67:34]),
     .credit_i(out_credit_i[7:4]),
     .full_o(ob_full[7:4]),
     .out_valid_o(out_valid_o[1]),
@@ -484,7 +478,7 @@ module mesh5_router (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .push_i(push[11:8]),
-    .wdata_i(ob_wdata[407:272]),
+    .wdata_i(ob_wdata[101:68]),
     .credit_i(out_credit_i[11:8]),
     .full_o(ob_full[11:8]),
     .out_valid_o(out_valid_o[2]),
@@ -499,7 +493,7 @@ module mesh5_router (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .push_i(push[15:12]),
-    .wdata_i(ob_wdata[543:408]),
+    .wdata_i(ob_wdata[135:102]),
     .credit_i(out_credit_i[15:12]),
     .full_o(ob_full[15:12]),
     .out_valid_o(out_valid_o[3]),
@@ -514,7 +508,7 @@ module mesh5_router (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .push_i(push[19:16]),
-    .wdata_i(ob_wdata[679:544]),
+    .wdata_i(ob_wdata[169:136]),
     .credit_i(out_credit_i[19:16]),
     .full_o(ob_full[19:16]),
     .out_valid_o(out_valid_o[4]),

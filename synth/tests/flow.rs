@@ -81,7 +81,7 @@ fn emitted_files_are_complete_and_the_wrapper_is_lint_clean() {
         assert!(d.join(&f).is_file(), "{f} missing");
     }
     let tcl = std::fs::read_to_string(d.join(format!("{top}_vivado.tcl"))).unwrap();
-    for k in ["read_verilog tiny2_fifo.v", "synth_design -top tiny2_router -part $part -mode out_of_context", "report_utilization", "report_timing_summary", "read_xdc"] {
+    for k in ["read_verilog tiny2_ib_buffer.v", "synth_design -top tiny2_router -part $part -mode out_of_context", "report_utilization", "report_timing_summary", "read_xdc"] {
         assert!(tcl.contains(k), "{k} not in the Vivado script:\n{tcl}");
     }
     let core = std::fs::read_to_string(d.join(format!("{top}.core"))).unwrap();
