@@ -8,6 +8,15 @@ use crate::vclock;
 use crate::verilog::{clog2, Expr, HdlError, Module, Result, Sig, Stmt};
 use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 
+/// The largest shared VC buffer (entries of all VCs of a port): one 64-deep
+/// LUTRAM column (7-series RAM64M) then holds every VC. Deeper shared
+/// memories need a depth multiplexer behind the LUTRAM that costs more than
+/// the per-VC candidate multiplexer it replaces (qos8, 16 VCs x 40 flits:
+/// ~1,900 logic LUTs per input port against ~970), and flows without
+/// LUTRAM (iCE40) would map one module of ~80,000 flip-flops instead of one
+/// FIFO of 5,000 mapped once.
+pub(crate) const SHARED_BUFFER_ENTRIES_MAX: u32 = 64;
+
 /// Derived sizes.
 #[derive(Clone, Debug)]
 pub(crate) struct Dims {
@@ -129,24 +138,30 @@ impl Dims {
     /// full crossbar moves every VC at once and preemption's lanes have
     /// their own buffers (qos.rs), so both keep a FIFO per VC.
     pub fn shared_ib(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed && !self.pre()
+        self.crossbar == Crossbar::Multiplexed && !self.pre() && self.m * self.di <= SHARED_BUFFER_ENTRIES_MAX
     }
     /// Output VC buffers of a port share one memory: point B pushes at most
     /// one flit per output port and point C pops one (multiplexed crossbar).
     pub fn shared_ob(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed
+        self.crossbar == Crossbar::Multiplexed && self.m * self.do_ <= SHARED_BUFFER_ENTRIES_MAX
     }
-    /// The low flit bits route computation reads at every VC's front: the
-    /// destination, and the class and Vtick fields where they are used.
-    pub fn rc_w(&self) -> u32 {
-        let mut w = self.dw;
+    /// The header fields route computation reads at every VC's front, as
+    /// `(lsb, width)` in the flit's data: the destination, and the class and
+    /// Vtick fields where they are used. A shared input buffer keeps a packed
+    /// copy of them per VC (`vc_buffer`'s side memories).
+    pub fn rc_fields(&self) -> Vec<(u32, u32)> {
+        let mut f = vec![(0, self.dw)];
         if self.need_cls() {
-            w = w.max(self.cll + self.clw);
+            f.push((self.cll, self.clw));
         }
         if self.vclock() {
-            w = w.max(self.vtl + self.vtw);
+            f.push((self.vtl, self.vtw));
         }
-        w
+        f
+    }
+    /// Width of the packed [`Dims::rc_fields`].
+    pub fn rc_w(&self) -> u32 {
+        self.rc_fields().iter().map(|f| f.1).sum()
     }
     pub fn is(&self, m: Mutant) -> bool {
         self.mutant == Some(m)
@@ -380,6 +395,13 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let ltabs = link_tables(&mut md, d)?;
 
     let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
+    let wside = if let InputBuffers::Shared(_) = bufs {
+        // the RC header fields, packed, first field at bit 0
+        let parts = d.rc_fields().iter().rev().map(|&(lsb, w)| data.e().part(lsb, w)).collect::<Result<Vec<_>>>()?;
+        Some(md.wire_of("wside", &Expr::concat(&parts)?)?)
+    } else {
+        None
+    };
     let mut va_reqs = vec![];
     let mut va_routes = vec![];
     let mut st_reqs = vec![];
@@ -387,16 +409,28 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let mut ovcs = vec![];
     let mut fronts = vec![];
     let mut pushes = vec![];
-    // The shared buffer's per-VC flags, header fields (RC) and candidate flit.
+    // The shared buffer's per-VC flags, header fields (RC, packed: see
+    // Dims::rc_fields) and candidate flit.
+    let rc_fields = d.rc_fields();
     let rcw = d.rc_w();
+    // A header field of VC v's front: its bits of the flit, or of the packed copy.
+    let field = |front: &Sig, lsb: u32, width: u32| -> Result<Expr> {
+        match bufs {
+            InputBuffers::PerVc(_) => front.e().part(lsb, width),
+            InputBuffers::Shared(_) => {
+                let k = rc_fields.iter().position(|f| *f == (lsb, width)).ok_or_else(|| HdlError::Invalid(format!("header field {lsb}+{width} is not kept for RC")))?;
+                front.e().part(rc_fields[..k].iter().map(|f| f.1).sum(), width)
+            }
+        }
+    };
     let shared = match bufs {
         InputBuffers::Shared(_) => Some((md.wire("buf_empty", m)?, md.wire("buf_full", m)?, md.wire("buf_hdr", m * rcw)?, md.wire("cand_flit", fw)?)),
         InputBuffers::PerVc(_) => None,
     };
     for v in 0..m {
         md.comment(format!("Input VC {v}"));
-        // `front`: the VC's front flit, or (shared buffer) its low rc_w bits,
-        // which hold every header field RC reads.
+        // `front`: the VC's front flit, or (shared buffer) the packed header
+        // fields RC reads.
         let (front, empty, full) = match &shared {
             None => (md.wire(&format!("vc{v}_front"), fw)?, md.wire(&format!("vc{v}_empty"), 1)?, md.wire(&format!("vc{v}_full"), 1)?),
             Some((e, f, h, _)) => (
@@ -431,7 +465,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         let (state_q, state_d) = md.register(&format!("vc{v}_state"), 2, &lit(2, IDLE)?)?;
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
-        let dest = front.e().slice(d.dw - 1, 0)?;
+        let dest = field(&front, 0, d.dw)?;
         let first = table.e().elem_dyn(&dest, pw)?;
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
@@ -472,7 +506,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         ])?;
         if d.vclock() {
             let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtw, &Expr::zero(d.vtw))?;
-            let field = front.e().part(d.vtl, d.vtw)?;
+            let field = field(&front, d.vtl, d.vtw)?;
             let clear =
                 vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtw))?];
             md.comb(vec![
@@ -504,7 +538,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         }
         if d.need_cls() {
             let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.clw, &Expr::zero(d.clw))?;
-            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::qos::cls_of(&front.e().part(d.cll, d.clw)?, d.s)?)?;
+            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::qos::cls_of(&field(&front, d.cll, d.clw)?, d.s)?)?;
             md.comb(vec![
                 Stmt::assign(&c_d.lv(), &c_q.e())?,
                 Stmt::if_(
@@ -534,7 +568,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         ovcs.push(ovc_q.e());
         fronts.push(front.e());
     }
-    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(rs)) = (&bufs, &shared, &rsel) {
+    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(rs), Some(wside)) = (&bufs, &shared, &rsel, &wside) {
         md.comment("The port's VC buffers, one shared memory");
         md.instance(
             buf,
@@ -544,6 +578,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                 ("rst_i", Expr::raw("rst_i", 1)),
                 ("push_i", cat_lsb_first(&pushes)?),
                 ("wdata_i", wdata.e()),
+                ("wside_i", wside.e()),
                 ("pop_i", pop.e()),
                 ("rsel_i", rs.e()),
                 ("rdata_o", c.e()),
@@ -1304,7 +1339,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             ];
             match &front_all {
                 Some(f) => conns.push(("front_i", f.e().part(pi * m * fw, m * fw)?)),
-                None if d.b > 1 => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
+                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
                 None => {}
             }
             if needs_won {

@@ -7,8 +7,9 @@
 //! them once instead of N times inside the top (the 8-port, 16-VC routers'
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
+use crate::mutant::Mutant;
 use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims, DECODER_COMPARISONS_MAX};
-use crate::verilog::{Expr, HdlError, Module, Result};
+use crate::verilog::{Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -75,6 +76,13 @@ pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
     !matches!(arb, PointAArbiter::Age(_)) || d.b > 1 || d.accel
 }
 
+/// Whether `<prefix>_point_a` has a `cand_tail_i` input: with shared input
+/// buffers, when the block hold or acceleration needs the moving flit's tail
+/// (not under the blk-hold-past-tail mutant, which ignores it).
+pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
+    d.shared_ib() && (d.accel || (d.b > 1 && !d.is(Mutant::BlkHoldPastTail)))
+}
+
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed
 /// crossbar, §6 stage 4 (A)): the configured scheduler, block multiplexing
 /// and flit acceleration (§9.3, §9.5) pick one candidate among the ready
@@ -98,7 +106,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let route = md.input("route_i", m * pw)?;
     let ovc = md.input("ovc_i", m * vw)?;
     let front = if d.shared_ib() { None } else { Some(md.input("front_i", m * fw)?) };
-    let cand_tail = if d.shared_ib() && (d.b > 1 || d.accel) { Some(md.input("cand_tail_i", 1)?) } else { None };
+    let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
     let enter = if matches!(arb, PointAArbiter::Age(_)) { Some(md.input("enter_i", m)?) } else { None };
     let (present, vtick) = if matches!(arb, PointAArbiter::VirtualClock(_)) {
         (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtw)?))
@@ -119,7 +127,8 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
                 Expr::onehot_mux(&cand.e(), &tails)?
             }
             (None, Some(t)) => t.e(),
-            (None, None) => return Err(HdlError::Invalid("point A: neither front_i nor cand_tail_i".into())),
+            // blk-hold-past-tail: the hold ignores tails
+            (None, None) => Expr::one_bit(false),
         };
         let acc = accel.as_ref().map(|a| a.e());
         let won = won.as_ref().expect("won_i with block multiplexing or acceleration");

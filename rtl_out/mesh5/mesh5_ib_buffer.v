@@ -23,12 +23,14 @@
 // entries q*8 .. q*8+7), first-word fall-through. push_i is one-hot or zero; a
 // push to a full queue or a pop of an empty one is ignored. rdata_o is the front of
 // queue rsel_i (one-hot or zero); pop_i must name only the queue rsel_i selects.
-// side_o[q*3 +: 3]: bits [2:0] of queue q's front, for every queue at once.
+// side_o[q*3 +: 3]: the wside_i written with queue q's front entry, for every
+// queue at once.
 module mesh5_ib_buffer (
   input  wire clk_i,
   input  wire rst_i,
   input  wire [3:0] push_i,
   input  wire [33:0] wdata_i,
+  input  wire [2:0] wside_i,
   input  wire [3:0] pop_i,
   input  wire [3:0] rsel_i,
   output wire [33:0] rdata_o,
@@ -83,7 +85,7 @@ module mesh5_ib_buffer (
   reg  [2:0] side0_q [0:7];
   always @(posedge clk_i) begin
     if (q0_do_push) begin
-      side0_q[q0_wr_ptr_q] <= wdata_i[2:0];
+      side0_q[q0_wr_ptr_q] <= wside_i;
     end
   end
 
@@ -132,7 +134,7 @@ module mesh5_ib_buffer (
   reg  [2:0] side1_q [0:7];
   always @(posedge clk_i) begin
     if (q1_do_push) begin
-      side1_q[q1_wr_ptr_q] <= wdata_i[2:0];
+      side1_q[q1_wr_ptr_q] <= wside_i;
     end
   end
 
@@ -181,7 +183,7 @@ module mesh5_ib_buffer (
   reg  [2:0] side2_q [0:7];
   always @(posedge clk_i) begin
     if (q2_do_push) begin
-      side2_q[q2_wr_ptr_q] <= wdata_i[2:0];
+      side2_q[q2_wr_ptr_q] <= wside_i;
     end
   end
 
@@ -230,7 +232,7 @@ module mesh5_ib_buffer (
   reg  [2:0] side3_q [0:7];
   always @(posedge clk_i) begin
     if (q3_do_push) begin
-      side3_q[q3_wr_ptr_q] <= wdata_i[2:0];
+      side3_q[q3_wr_ptr_q] <= wside_i;
     end
   end
 

@@ -50,6 +50,8 @@ module mesh5_input_port (
   assign route_table = {3'd0, 3'd0, 3'd0, 3'd4, 3'd3, 3'd2, 3'd1, 3'd0};
   wire [33:0] wdata;
   assign wdata = {in_head_i, in_tail_i, in_data_i};
+  wire [2:0] wside;
+  assign wside = in_data_i[2:0];
   wire [3:0] buf_empty;
   wire [3:0] buf_full;
   wire [11:0] buf_hdr;
@@ -241,6 +243,7 @@ module mesh5_input_port (
     .rst_i(rst_i),
     .push_i({vc3_push, vc2_push, vc1_push, vc0_push}),
     .wdata_i(wdata),
+    .wside_i(wside),
     .pop_i(pop_i),
     .rsel_i(rsel_i),
     .rdata_o(cand_flit),

@@ -33,20 +33,27 @@ module mesh5_rr_arbiter #(
 );
   reg  [N-1:0] mask_q;
   reg  [N-1:0] mask_d;
-  reg  [N-1:0] masked;
-  reg  [N-1:0] sel;
+  reg  [2*N-1:0] dbl;
+  reg  [2*N-1:0] dbl_low;
   reg  [N-1:0] gnt;
+  reg  [N-1:0] above;
+  integer i;
   always @(*) begin
-    masked = (req_i & mask_q);
-    sel = ((|masked) ? masked : req_i);
+    // the masked requests first, then all of them
+    dbl = {req_i, (req_i & mask_q)};
     // lowest set bit
-    gnt = (sel & (-sel));
+    dbl_low = (dbl & (~(dbl - {{(2*N-1){1'b0}}, 1'b1})));
+    gnt = (dbl_low[N-1:0] | dbl_low[2*N-1:N]);
   end
   always @(*) begin
+    // indices above the grant (prefix OR)
+    above = {N{1'b0}};
+    for (i = 0; i < N-1; i = i + 1) begin
+      above[i+1] = above[i] | gnt[i];
+    end
     mask_d = mask_q;
-    // indices above the grant: -(gnt << 1)
     if (advance_i) begin
-      mask_d = (-(gnt << 1));
+      mask_d = above;
     end
   end
   assign gnt_o = gnt;
