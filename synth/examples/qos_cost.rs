@@ -3,7 +3,11 @@
 //! constraints/bench/. Results are cached (target/wormqos-synth-cache), so a
 //! rerun after an RTL change only synthesizes what changed.
 //!
-//!   cargo run --release -p wormqos-synth --example qos_cost [-- xilinx,ice40,ecp5]
+//!   cargo run --release -p wormqos-synth --example qos_cost [-- xilinx,ice40,ecp5 [--hierarchical]]
+//!
+//! `--hierarchical`: 7-series figures with every module mapped once (no
+//! `-flatten`); ABC's variation between flattened netlists (a few hundred
+//! LUTs) then stays out of the deltas.
 
 use std::path::Path;
 use wormqos_config::RouterConfig;
@@ -26,6 +30,11 @@ fn main() -> anyhow::Result<()> {
         Some(s) => s.split(',').map(|t| Family::all().into_iter().find(|f| f.tag() == t).ok_or_else(|| anyhow::anyhow!("unknown family {t}"))).collect::<Result<_, _>>()?,
         None => vec![Family::Xilinx7, Family::Ice40, Family::Ecp5],
     };
+    let hierarchy = match std::env::args().nth(2).as_deref() {
+        None => wormqos_synth::scripts::Hierarchy::Flatten,
+        Some("--hierarchical") => wormqos_synth::scripts::Hierarchy::Keep,
+        Some(other) => anyhow::bail!("unknown option {other} (allowed: --hierarchical)"),
+    };
     let mut reps: Vec<(&str, &str, SynthReport)> = vec![];
     for (name, what) in ROWS {
         let cfg = RouterConfig::from_file(&root.join("constraints/bench").join(format!("{name}.toml")))?;
@@ -33,7 +42,7 @@ fn main() -> anyhow::Result<()> {
             work_dir: root.join("target/wormqos-synth-work").join(name),
             families: fams.clone(),
             cache_dir: Some(root.join("target/wormqos-synth-cache")),
-            xilinx_hierarchy: wormqos_synth::scripts::Hierarchy::Flatten,
+            xilinx_hierarchy: hierarchy,
         };
         eprintln!("synthesizing {name} ...");
         let t = std::time::Instant::now();
