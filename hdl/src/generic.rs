@@ -8,23 +8,21 @@
 use crate::verilog::{clog2, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
-/// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and count are reset.
+/// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and flags are reset.
 /// A push when full or a pop when empty is ignored. `full_o` and `empty_o`
 /// come straight from flip-flops: an output VC buffer's room starts stage
 /// 4's critical path and an input VC buffer's pop ends it
-/// (docs/benchmarks.md), so no count comparator sits at either end.
+/// (docs/benchmarks.md), so no comparator sits at either end.
 pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let aw = clog2(depth as u64);
-    let cw = clog2(depth as u64 + 1);
     let mut m = Module::new(format!("{prefix}_fifo"));
     m.doc("Synchronous FIFO: DEPTH entries of WIDTH bits, first-word fall-through.");
     m.doc("rdata_o is the oldest entry (meaningless when empty_o). A push when full or");
     m.doc("a pop when empty is ignored; a push and a pop in the same cycle both happen.");
-    m.doc("AW = max(1, ceil(log2 DEPTH)), CW = ceil(log2(DEPTH+1)).");
+    m.doc("AW = max(1, ceil(log2 DEPTH)).");
     m.param("WIDTH", width as u64)?;
     m.param("DEPTH", depth as u64)?;
     m.param("AW", aw as u64)?;
-    m.param("CW", cw as u64)?;
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
     let push = m.input("push_i", 1)?;
@@ -41,14 +39,9 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let k = QueueConsts {
         aw,
         aw_sym: Some("AW"),
-        cw,
-        cw_sym: Some("CW"),
         ptr_zero: Expr::zero_sym("AW", aw),
         ptr_last: Expr::raw("LAST32[AW-1:0]", aw),
         ptr_one: Expr::raw("ONE32[AW-1:0]", aw),
-        cnt_zero: Expr::zero_sym("CW", cw),
-        cnt_one: Expr::raw("ONE32[CW-1:0]", cw),
-        cnt_last: Expr::raw("LAST32[CW-1:0]", cw),
     };
     let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k)?;
     let (wr_q, rd_q) = (q.wr_ptr, q.rd_ptr);
@@ -64,38 +57,26 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     Ok(m)
 }
 
-/// Widths and constants of one queue's pointers and count: symbolic in the
+/// Width and constants of one queue's pointers: symbolic in the
 /// parameterized `fifo`, literal in the concrete `vc_buffer`.
 struct QueueConsts {
     aw: u32,
     aw_sym: Option<&'static str>,
-    cw: u32,
-    cw_sym: Option<&'static str>,
     ptr_zero: Expr,
     /// DEPTH - 1 as a pointer.
     ptr_last: Expr,
     ptr_one: Expr,
-    cnt_zero: Expr,
-    cnt_one: Expr,
-    /// DEPTH - 1 as a count.
-    cnt_last: Expr,
 }
 
 impl QueueConsts {
     fn literal(depth: u32) -> Result<QueueConsts> {
         let aw = clog2(depth as u64);
-        let cw = clog2(depth as u64 + 1);
         Ok(QueueConsts {
             aw,
             aw_sym: None,
-            cw,
-            cw_sym: None,
             ptr_zero: Expr::zero(aw),
             ptr_last: Expr::lit(aw, depth as u64 - 1)?,
             ptr_one: Expr::lit(aw, 1)?,
-            cnt_zero: Expr::zero(cw),
-            cnt_one: Expr::lit(cw, 1)?,
-            cnt_last: Expr::lit(cw, depth as u64 - 1)?,
         })
     }
 }
@@ -110,42 +91,46 @@ struct QueueSigs {
     empty: Expr,
 }
 
-/// The pointers, count and registered flags of one FIFO queue, named
+/// The pointers and registered flags of one FIFO queue, named
 /// `<tag>wr_ptr_q` etc. Shared by `fifo` and `vc_buffer` so the two cannot
 /// disagree on when a push or pop takes effect.
 fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConsts) -> Result<QueueSigs> {
-    let (aw, cw) = (k.aw, k.cw);
+    let aw = k.aw;
     let (wr_q, wr_d) = m.register_sym(&format!("{tag}wr_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
     let (rd_q, rd_d) = m.register_sym(&format!("{tag}rd_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
-    let (cnt_q, cnt_d) = m.register_sym(&format!("{tag}count"), cw, k.cw_sym, &k.cnt_zero)?;
-    // The next flags take push and pop in the last gate (the count compares
-    // come from flip-flops): full' = !pop & (full | push & count == DEPTH-1),
-    // empty' = !push & (empty | pop & count == 1).
+    // No count register: the occupancy is wr - rd modulo DEPTH, with 0 and
+    // DEPTH told apart by the flags. A push takes effect only when not full
+    // (occupancy 0..DEPTH-1), where occupancy DEPTH-1 means the write pointer
+    // is one step behind the read pointer; a pop only when not empty, where
+    // occupancy 1 means the read pointer is one step behind the write pointer.
+    // Each compare is a function of the two pointers' flip-flops only, like the
+    // count compare it replaces. The next flags take push and pop in the last gate:
+    // full' = !pop & (full | push & almost_full),
+    // empty' = !push & (empty | pop & almost_empty).
     let (full_q, full_d) = m.register_wire_d(&format!("{tag}full"), &Expr::one_bit(false))?;
     let (empty_q, empty_d) = m.register_wire_d(&format!("{tag}empty"), &Expr::one_bit(true))?;
     let do_push = m.wire_of(&format!("{tag}do_push"), &push.and(&full_q.e().not())?)?;
     let do_pop = m.wire_of(&format!("{tag}do_pop"), &pop.and(&empty_q.e().not())?)?;
-    let almost_full = m.wire_of(&format!("{tag}almost_full"), &cnt_q.e().eq(&k.cnt_last)?)?;
-    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &cnt_q.e().eq(&k.cnt_one)?)?;
+    let next = |p: &Expr| -> Result<Expr> { Expr::mux(&p.eq(&k.ptr_last)?, &k.ptr_zero, &p.add(&k.ptr_one)?) };
+    let ptr_wire = |m: &mut Module, name: String, value: &Expr| -> Result<Sig> {
+        let w = match k.aw_sym {
+            Some(sym) => m.wire_sym(&name, aw, sym)?,
+            None => m.wire(&name, aw)?,
+        };
+        m.assign(&w.lv(), value)?;
+        Ok(w)
+    };
+    let wr_next = ptr_wire(m, format!("{tag}wr_ptr_next"), &next(&wr_q.e())?)?;
+    let rd_next = ptr_wire(m, format!("{tag}rd_ptr_next"), &next(&rd_q.e())?)?;
+    let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.e().eq(&rd_q.e())?)?;
+    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.e().eq(&wr_q.e())?)?;
     m.assign(&full_d.lv(), &do_pop.e().not().and(&full_q.e().or(&do_push.e().and(&almost_full.e())?)?)?)?;
     m.assign(&empty_d.lv(), &do_push.e().not().and(&empty_q.e().or(&do_pop.e().and(&almost_empty.e())?)?)?)?;
-    let next = |p: &Expr| -> Result<Expr> { Expr::mux(&p.eq(&k.ptr_last)?, &k.ptr_zero, &p.add(&k.ptr_one)?) };
     m.comb(vec![
         Stmt::assign(&wr_d.lv(), &wr_q.e())?,
         Stmt::assign(&rd_d.lv(), &rd_q.e())?,
-        Stmt::assign(&cnt_d.lv(), &cnt_q.e())?,
-        Stmt::if_(&do_push.e(), vec![Stmt::assign(&wr_d.lv(), &next(&wr_q.e())?)?], vec![])?,
-        Stmt::if_(&do_pop.e(), vec![Stmt::assign(&rd_d.lv(), &next(&rd_q.e())?)?], vec![])?,
-        Stmt::if_(
-            &do_push.e().and(&do_pop.e().not())?,
-            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().add(&k.cnt_one)?)?],
-            vec![],
-        )?,
-        Stmt::if_(
-            &do_pop.e().and(&do_push.e().not())?,
-            vec![Stmt::assign(&cnt_d.lv(), &cnt_q.e().sub(&k.cnt_one)?)?],
-            vec![],
-        )?,
+        Stmt::if_(&do_push.e(), vec![Stmt::assign(&wr_d.lv(), &wr_next.e())?], vec![])?,
+        Stmt::if_(&do_pop.e(), vec![Stmt::assign(&rd_d.lv(), &rd_next.e())?], vec![])?,
     ])?;
     Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, full: full_q.e(), empty: empty_q.e() })
 }

@@ -45,8 +45,6 @@ module mesh5_ib_buffer (
   reg  [2:0] q0_wr_ptr_d;
   reg  [2:0] q0_rd_ptr_q;
   reg  [2:0] q0_rd_ptr_d;
-  reg  [3:0] q0_count_q;
-  reg  [3:0] q0_count_d;
   reg  q0_full_q;
   wire q0_full_d;
   reg  q0_empty_q;
@@ -55,27 +53,24 @@ module mesh5_ib_buffer (
   assign q0_do_push = (push_i[0] & (~q0_full_q));
   wire q0_do_pop;
   assign q0_do_pop = (pop_i[0] & (~q0_empty_q));
+  wire [2:0] q0_wr_ptr_next;
+  assign q0_wr_ptr_next = ((q0_wr_ptr_q == 3'd7) ? 3'd0 : (q0_wr_ptr_q + 3'd1));
+  wire [2:0] q0_rd_ptr_next;
+  assign q0_rd_ptr_next = ((q0_rd_ptr_q == 3'd7) ? 3'd0 : (q0_rd_ptr_q + 3'd1));
   wire q0_almost_full;
-  assign q0_almost_full = (q0_count_q == 4'd7);
+  assign q0_almost_full = (q0_wr_ptr_next == q0_rd_ptr_q);
   wire q0_almost_empty;
-  assign q0_almost_empty = (q0_count_q == 4'd1);
+  assign q0_almost_empty = (q0_rd_ptr_next == q0_wr_ptr_q);
   assign q0_full_d = ((~q0_do_pop) & (q0_full_q | (q0_do_push & q0_almost_full)));
   assign q0_empty_d = ((~q0_do_push) & (q0_empty_q | (q0_do_pop & q0_almost_empty)));
   always @(*) begin
     q0_wr_ptr_d = q0_wr_ptr_q;
     q0_rd_ptr_d = q0_rd_ptr_q;
-    q0_count_d = q0_count_q;
     if (q0_do_push) begin
-      q0_wr_ptr_d = ((q0_wr_ptr_q == 3'd7) ? 3'd0 : (q0_wr_ptr_q + 3'd1));
+      q0_wr_ptr_d = q0_wr_ptr_next;
     end
     if (q0_do_pop) begin
-      q0_rd_ptr_d = ((q0_rd_ptr_q == 3'd7) ? 3'd0 : (q0_rd_ptr_q + 3'd1));
-    end
-    if ((q0_do_push & (~q0_do_pop))) begin
-      q0_count_d = (q0_count_q + 4'd1);
-    end
-    if ((q0_do_pop & (~q0_do_push))) begin
-      q0_count_d = (q0_count_q - 4'd1);
+      q0_rd_ptr_d = q0_rd_ptr_next;
     end
   end
   wire [4:0] q0_waddr;
@@ -94,8 +89,6 @@ module mesh5_ib_buffer (
   reg  [2:0] q1_wr_ptr_d;
   reg  [2:0] q1_rd_ptr_q;
   reg  [2:0] q1_rd_ptr_d;
-  reg  [3:0] q1_count_q;
-  reg  [3:0] q1_count_d;
   reg  q1_full_q;
   wire q1_full_d;
   reg  q1_empty_q;
@@ -104,27 +97,24 @@ module mesh5_ib_buffer (
   assign q1_do_push = (push_i[1] & (~q1_full_q));
   wire q1_do_pop;
   assign q1_do_pop = (pop_i[1] & (~q1_empty_q));
+  wire [2:0] q1_wr_ptr_next;
+  assign q1_wr_ptr_next = ((q1_wr_ptr_q == 3'd7) ? 3'd0 : (q1_wr_ptr_q + 3'd1));
+  wire [2:0] q1_rd_ptr_next;
+  assign q1_rd_ptr_next = ((q1_rd_ptr_q == 3'd7) ? 3'd0 : (q1_rd_ptr_q + 3'd1));
   wire q1_almost_full;
-  assign q1_almost_full = (q1_count_q == 4'd7);
+  assign q1_almost_full = (q1_wr_ptr_next == q1_rd_ptr_q);
   wire q1_almost_empty;
-  assign q1_almost_empty = (q1_count_q == 4'd1);
+  assign q1_almost_empty = (q1_rd_ptr_next == q1_wr_ptr_q);
   assign q1_full_d = ((~q1_do_pop) & (q1_full_q | (q1_do_push & q1_almost_full)));
   assign q1_empty_d = ((~q1_do_push) & (q1_empty_q | (q1_do_pop & q1_almost_empty)));
   always @(*) begin
     q1_wr_ptr_d = q1_wr_ptr_q;
     q1_rd_ptr_d = q1_rd_ptr_q;
-    q1_count_d = q1_count_q;
     if (q1_do_push) begin
-      q1_wr_ptr_d = ((q1_wr_ptr_q == 3'd7) ? 3'd0 : (q1_wr_ptr_q + 3'd1));
+      q1_wr_ptr_d = q1_wr_ptr_next;
     end
     if (q1_do_pop) begin
-      q1_rd_ptr_d = ((q1_rd_ptr_q == 3'd7) ? 3'd0 : (q1_rd_ptr_q + 3'd1));
-    end
-    if ((q1_do_push & (~q1_do_pop))) begin
-      q1_count_d = (q1_count_q + 4'd1);
-    end
-    if ((q1_do_pop & (~q1_do_push))) begin
-      q1_count_d = (q1_count_q - 4'd1);
+      q1_rd_ptr_d = q1_rd_ptr_next;
     end
   end
   wire [4:0] q1_waddr;
@@ -143,8 +133,6 @@ module mesh5_ib_buffer (
   reg  [2:0] q2_wr_ptr_d;
   reg  [2:0] q2_rd_ptr_q;
   reg  [2:0] q2_rd_ptr_d;
-  reg  [3:0] q2_count_q;
-  reg  [3:0] q2_count_d;
   reg  q2_full_q;
   wire q2_full_d;
   reg  q2_empty_q;
@@ -153,27 +141,24 @@ module mesh5_ib_buffer (
   assign q2_do_push = (push_i[2] & (~q2_full_q));
   wire q2_do_pop;
   assign q2_do_pop = (pop_i[2] & (~q2_empty_q));
+  wire [2:0] q2_wr_ptr_next;
+  assign q2_wr_ptr_next = ((q2_wr_ptr_q == 3'd7) ? 3'd0 : (q2_wr_ptr_q + 3'd1));
+  wire [2:0] q2_rd_ptr_next;
+  assign q2_rd_ptr_next = ((q2_rd_ptr_q == 3'd7) ? 3'd0 : (q2_rd_ptr_q + 3'd1));
   wire q2_almost_full;
-  assign q2_almost_full = (q2_count_q == 4'd7);
+  assign q2_almost_full = (q2_wr_ptr_next == q2_rd_ptr_q);
   wire q2_almost_empty;
-  assign q2_almost_empty = (q2_count_q == 4'd1);
+  assign q2_almost_empty = (q2_rd_ptr_next == q2_wr_ptr_q);
   assign q2_full_d = ((~q2_do_pop) & (q2_full_q | (q2_do_push & q2_almost_full)));
   assign q2_empty_d = ((~q2_do_push) & (q2_empty_q | (q2_do_pop & q2_almost_empty)));
   always @(*) begin
     q2_wr_ptr_d = q2_wr_ptr_q;
     q2_rd_ptr_d = q2_rd_ptr_q;
-    q2_count_d = q2_count_q;
     if (q2_do_push) begin
-      q2_wr_ptr_d = ((q2_wr_ptr_q == 3'd7) ? 3'd0 : (q2_wr_ptr_q + 3'd1));
+      q2_wr_ptr_d = q2_wr_ptr_next;
     end
     if (q2_do_pop) begin
-      q2_rd_ptr_d = ((q2_rd_ptr_q == 3'd7) ? 3'd0 : (q2_rd_ptr_q + 3'd1));
-    end
-    if ((q2_do_push & (~q2_do_pop))) begin
-      q2_count_d = (q2_count_q + 4'd1);
-    end
-    if ((q2_do_pop & (~q2_do_push))) begin
-      q2_count_d = (q2_count_q - 4'd1);
+      q2_rd_ptr_d = q2_rd_ptr_next;
     end
   end
   wire [4:0] q2_waddr;
@@ -192,8 +177,6 @@ module mesh5_ib_buffer (
   reg  [2:0] q3_wr_ptr_d;
   reg  [2:0] q3_rd_ptr_q;
   reg  [2:0] q3_rd_ptr_d;
-  reg  [3:0] q3_count_q;
-  reg  [3:0] q3_count_d;
   reg  q3_full_q;
   wire q3_full_d;
   reg  q3_empty_q;
@@ -202,27 +185,24 @@ module mesh5_ib_buffer (
   assign q3_do_push = (push_i[3] & (~q3_full_q));
   wire q3_do_pop;
   assign q3_do_pop = (pop_i[3] & (~q3_empty_q));
+  wire [2:0] q3_wr_ptr_next;
+  assign q3_wr_ptr_next = ((q3_wr_ptr_q == 3'd7) ? 3'd0 : (q3_wr_ptr_q + 3'd1));
+  wire [2:0] q3_rd_ptr_next;
+  assign q3_rd_ptr_next = ((q3_rd_ptr_q == 3'd7) ? 3'd0 : (q3_rd_ptr_q + 3'd1));
   wire q3_almost_full;
-  assign q3_almost_full = (q3_count_q == 4'd7);
+  assign q3_almost_full = (q3_wr_ptr_next == q3_rd_ptr_q);
   wire q3_almost_empty;
-  assign q3_almost_empty = (q3_count_q == 4'd1);
+  assign q3_almost_empty = (q3_rd_ptr_next == q3_wr_ptr_q);
   assign q3_full_d = ((~q3_do_pop) & (q3_full_q | (q3_do_push & q3_almost_full)));
   assign q3_empty_d = ((~q3_do_push) & (q3_empty_q | (q3_do_pop & q3_almost_empty)));
   always @(*) begin
     q3_wr_ptr_d = q3_wr_ptr_q;
     q3_rd_ptr_d = q3_rd_ptr_q;
-    q3_count_d = q3_count_q;
     if (q3_do_push) begin
-      q3_wr_ptr_d = ((q3_wr_ptr_q == 3'd7) ? 3'd0 : (q3_wr_ptr_q + 3'd1));
+      q3_wr_ptr_d = q3_wr_ptr_next;
     end
     if (q3_do_pop) begin
-      q3_rd_ptr_d = ((q3_rd_ptr_q == 3'd7) ? 3'd0 : (q3_rd_ptr_q + 3'd1));
-    end
-    if ((q3_do_push & (~q3_do_pop))) begin
-      q3_count_d = (q3_count_q + 4'd1);
-    end
-    if ((q3_do_pop & (~q3_do_push))) begin
-      q3_count_d = (q3_count_q - 4'd1);
+      q3_rd_ptr_d = q3_rd_ptr_next;
     end
   end
   wire [4:0] q3_waddr;
@@ -258,43 +238,35 @@ module mesh5_ib_buffer (
     if (rst_i) begin
       q0_wr_ptr_q <= 3'd0;
       q0_rd_ptr_q <= 3'd0;
-      q0_count_q <= 4'd0;
       q0_full_q <= 1'b0;
       q0_empty_q <= 1'b1;
       q1_wr_ptr_q <= 3'd0;
       q1_rd_ptr_q <= 3'd0;
-      q1_count_q <= 4'd0;
       q1_full_q <= 1'b0;
       q1_empty_q <= 1'b1;
       q2_wr_ptr_q <= 3'd0;
       q2_rd_ptr_q <= 3'd0;
-      q2_count_q <= 4'd0;
       q2_full_q <= 1'b0;
       q2_empty_q <= 1'b1;
       q3_wr_ptr_q <= 3'd0;
       q3_rd_ptr_q <= 3'd0;
-      q3_count_q <= 4'd0;
       q3_full_q <= 1'b0;
       q3_empty_q <= 1'b1;
     end else begin
       q0_wr_ptr_q <= q0_wr_ptr_d;
       q0_rd_ptr_q <= q0_rd_ptr_d;
-      q0_count_q <= q0_count_d;
       q0_full_q <= q0_full_d;
       q0_empty_q <= q0_empty_d;
       q1_wr_ptr_q <= q1_wr_ptr_d;
       q1_rd_ptr_q <= q1_rd_ptr_d;
-      q1_count_q <= q1_count_d;
       q1_full_q <= q1_full_d;
       q1_empty_q <= q1_empty_d;
       q2_wr_ptr_q <= q2_wr_ptr_d;
       q2_rd_ptr_q <= q2_rd_ptr_d;
-      q2_count_q <= q2_count_d;
       q2_full_q <= q2_full_d;
       q2_empty_q <= q2_empty_d;
       q3_wr_ptr_q <= q3_wr_ptr_d;
       q3_rd_ptr_q <= q3_rd_ptr_d;
-      q3_count_q <= q3_count_d;
       q3_full_q <= q3_full_d;
       q3_empty_q <= q3_empty_d;
     end
