@@ -1,11 +1,10 @@
 //! Generated constraints and scripts, and Yosys runs of them.
 //!
 //! CI synthesizes every example for 7-series and iCE40, hierarchically (the
-//! latch check and `check -assert` are in the scripts), but the three 8-port
-//! 16-VC VirtualClock routers (NP, P, P + acceleration: 2-2.5 CPU-minutes
-//! per family each); it checks RAM inference on mesh5 (flattened) and on
-//! qos8 (1.3 M buffer bits). The three slow examples and the flattened runs
-//! of every example are opt-in:
+//! latch check and `check -assert` are in the scripts; the 8-port 16-VC
+//! preemptive routers take 1-2 CPU-minutes per family, most examples seconds)
+//! and checks RAM inference on mesh5 (flattened) and on qos8 (1.3 M buffer
+//! bits). The flattened runs of every example are opt-in:
 //!   cargo test --release -p wormqos-synth --test flow -- --ignored
 
 use std::path::{Path, PathBuf};
@@ -154,10 +153,11 @@ fn is_latch_cell(k: &str) -> bool {
 }
 
 /// A rough cost of synthesizing `name`, to start the largest jobs first so
-/// that the workers finish together (the 8-port 16-VC VirtualClock routers
-/// take 1.5-2.5 CPU-minutes per family, most examples seconds): input VCs,
-/// times 2 for the VirtualClock scheduler (a stamp comparator per pair of
-/// VCs at every input port) and 2 again for preemption's lanes.
+/// that the workers finish together (the 8-port 16-VC preemptive routers
+/// take 1-2 CPU-minutes per family, most examples seconds): input VCs,
+/// times 2 for the VirtualClock scheduler (stamp adders, a comparator tree
+/// and the rebase subtractors at every input port) and 2 again for
+/// preemption's lanes.
 fn synth_cost(name: &str) -> usize {
     let c = example(name);
     let vc = if c.scheduler() == wormqos_config::Scheduler::Virtualclock { 2 } else { 1 };

@@ -12,7 +12,9 @@
 //! A Verilated model is not thread-safe: [`VerilatedRouter`] is neither `Send`
 //! nor `Sync`, so create it on the thread that steps it.
 //!
-//! Build flags (`cache.rs`): `-O3` for Verilator, `OPT_FAST=-O1` for the
+//! Build flags (`cache.rs`): `-O3 --inline-mult 30000` for Verilator (all
+//! its optimisations, but modules too large to inline cheaply, such as the
+//! 16-VC preemptive input port, stay shared), `OPT_FAST=-O1` for the
 //! design's hot code, `OPT_SLOW=-O0` for its constructors, `OPT_GLOBAL=-O1` for
 //! the Verilator runtime; chosen by measuring build time against cycles/s
 //! (`WORMQOS_VERILATOR_MAKEFLAGS="OPT_FAST=-O2 ..."` picks others). The
