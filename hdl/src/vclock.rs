@@ -10,23 +10,17 @@
 //! depends on `gnt_o` through point B, only feeds the next-state block):
 //! 1. classes and stamps `s[k]` (C+1 bits); `now + vtick` and `aux + vtick`
 //!    are formed in parallel with the comparison `now < aux`;
-//! 2. the grant: a tournament tree over `P = 2^LW >= N` leaves for real time
-//!    (a right subtree's winner replaces the left one's only with a strictly
-//!    smaller stamp, so ties go to the lower index), then one AND per level
-//!    from the root down to turn the node decisions into a one-hot grant; a
-//!    round-robin mask arbiter for best effort;
+//! 2. the grant: a pairwise comparison matrix (one comparator per pair of
+//!    slots, ties to the lower index; each winner bit is one balanced
+//!    reduction) for real time, a round-robin mask arbiter for best effort;
 //! 3. the next values and the rebase on overflow. The overflow test does not
-//!    depend on the grant. `R` is the root of a second minimum tree over the
-//!    live stamps, compared once with `now'`.
-//!
-//! A tree has N-1 comparators where a pairwise matrix has N(N-1)/2 (120 for
-//! 16 slots): about a third of the logic of a 16-VC VirtualClock router, and
-//! most of its Verilator and Yosys run time (docs/benchmarks.md). The price is
-//! depth: log2 P comparator-and-mux levels instead of one comparator and a
-//! balanced reduction.
+//!    depend on the grant. `R` is selected one-hot with the same pairwise
+//!    scheme (sharing the grant's comparators when no mutant changes them)
+//!    and read out with one balanced OR per bit, so nothing in the module is a
+//!    chain over the slots: the logic depth grows with log N, not N.
 
 use crate::mutant::Mutant;
-use crate::verilog::{clog2, Expr, LVal, Module, Result, Stmt};
+use crate::verilog::{Expr, LVal, Module, Result, Stmt};
 
 /// Builds `<prefix>_vclock_sched` for `n` slots, `c`-bit counters and
 /// `vtw`-bit Vticks (`8 <= vtw <= c <= 32` in the router; any `1 <= vtw <= c`
@@ -47,12 +41,9 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.doc("take_i: the grant takes effect this cycle (the state is updated as if no grant otherwise).");
     m.doc("State: now, aux[k], stamp[k] (C bits), stamped[k]; arithmetic on C+1 bits, rebase by");
     m.doc("R = min(now', live stamps) when a value reaches 2^C, then saturation at 2^C-1.");
-    m.doc("LW = max(1, ceil(log2 N)): the minimum trees have P = 2^LW leaves.");
     m.param("N", n as u64)?;
     m.param("C", c as u64)?;
     m.param("VTW", vtw as u64)?;
-    let lw = clog2(n as u64);
-    m.param("LW", lw as u64)?;
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
     m.input_sym("present_i", n, "N")?;
@@ -66,9 +57,8 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let (_stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
     let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n))?;
     let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n))?;
-    let leaves = 1u32 << lw;
-    m.localparam("P", 32, Some("32"), "1 << LW")?;
     m.integer("k")?;
+    m.integer("j")?;
 
     // Raw helpers: expressions and places with concrete widths for checking.
     let r = |t: &str, w: u32| Expr::raw(t, w);
@@ -127,43 +117,65 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
 
     // ---- Block 2: the grant
     m.comment("2. Grant: smallest stamp among eligible real-time slots (ties: lowest index);");
-    m.raw_line("//    only without one, eligible best-effort slots round-robin. The real-time winner");
-    m.raw_line("//    comes from a tournament tree: leaves 0..P-1 are the slots (padding leaves are");
-    m.raw_line("//    never valid), node P+k is the winner of nodes 2k and 2k+1, the root is 2P-2.");
+    m.raw_line("//    only without one, eligible best-effort slots round-robin. One comparator per");
+    m.raw_line("//    pair of slots; slot k loses if a candidate j < k has s[j] <= s[k] or a candidate");
+    m.raw_line("//    j > k has s[j] < s[k]; each winner bit is one balanced reduction.");
     let cand_rt = m.comb_reg_sym("cand_rt", n, "N")?;
     let cand_be = m.comb_reg_sym("cand_be", n, "N")?;
-    let cmp = if is(Mutant::VcLargestStampWins) { ">" } else { "<" };
-    let gt = MinTree::declare(&mut m, "g", leaves, c1)?;
-    m.raw_line("/* verilator lint_off UNUSED */ // the padding leaves' enables are not used when N < P");
-    let en = m.comb_reg_sym("g_en", 2 * leaves - 1, "2*P-1")?;
+    m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+    let beat = m.comb_reg_sym("beat", n * n, "N*N")?;
     m.raw_line("/* verilator lint_on UNUSED */");
+    let lose = m.comb_reg_sym("lose", n * n, "N*N")?;
     let win = m.comb_reg_sym("win", n, "N")?;
     let be_sel = m.comb_reg_sym("be_sel", n, "N")?;
     let be_gnt = m.comb_reg_sym("be_gnt", n, "N")?;
     let gnt = m.comb_reg_sym("gnt", n, "N")?;
+    let cmp = if is(Mutant::VcLargestStampWins) { ">" } else { "<" };
+    let sj = "s[j*(C+1) +: (C+1)]";
+    // lose[k*N+j]: candidate j (in `mask`) beats slot k, from the matrix `mat`
+    let lose_of = |dst: &str, mat: &str, mask: &str| -> Result<Stmt> {
+        Ok(for_(
+            "k",
+            vec![for_(
+                "j",
+                vec![
+                    Stmt::if_(
+                        &r("(j < k)", 1),
+                        vec![a(lv(&format!("{dst}[k*N+j]"), dst, 1), r(&format!("({mask}[j] && (!{mat}[k*N+j]))"), 1))?],
+                        vec![],
+                    )?,
+                    Stmt::if_(
+                        &r("(j > k)", 1),
+                        vec![a(lv(&format!("{dst}[k*N+j]"), dst, 1), r(&format!("({mask}[j] && {mat}[j*N+k])"), 1))?],
+                        vec![],
+                    )?,
+                ],
+            )],
+        ))
+    };
     let mut grant = vec![
         a(cand_rt.lv(), r("(elig_i & rt)", n))?,
         a(cand_be.lv(), r("(elig_i & (~rt))", n))?,
-    ];
-    grant.extend(gt.build(n, c1, "cand_rt", "s", cmp, if cmp == "<" { "strictly smaller" } else { "strictly larger (MUTANT vc-largest-stamp-wins)" })?);
-    // j = P-2-k walks the internal nodes from the root down
-    let jj = "(P-2-k)";
-    grant.extend(vec![
-        Stmt::Comment("one-hot grant: a node passes its enable to the child its decision picked".into()),
-        a(en.lv(), Expr::zero_sym("(2*P-1)", 2 * leaves - 1))?,
-        a(lv("g_en[2*P-2]", "g_en", 1), r("g_v[2*P-2]", 1))?,
-        for_p1(
+        Stmt::Comment(format!(
+            "beat[k*N+j] (k > j): slot k's stamp is strictly {} than slot j's",
+            if cmp == "<" { "smaller" } else { "larger (MUTANT vc-largest-stamp-wins)" }
+        )),
+        a(beat.lv(), Expr::zero_sym("(N*N)", n * n))?,
+        for_(
             "k",
-            vec![
-                a(lv(&format!("g_en[2*{jj}]"), "g_en", 1), r(&format!("(g_en[P+{jj}] && (!g_sel[{jj}]))"), 1))?,
-                a(lv(&format!("g_en[2*{jj}+1]"), "g_en", 1), r(&format!("(g_en[P+{jj}] && g_sel[{jj}])"), 1))?,
-            ],
+            vec![for_(
+                "j",
+                vec![Stmt::if_(&r("(j < k)", 1), vec![a(lv("beat[k*N+j]", "beat", 1), r(&format!("({sk} {cmp} {sj})"), 1))?], vec![])?],
+            )],
         ),
-        a(win.lv(), r("g_en[N-1:0]", n))?,
+        a(lose.lv(), Expr::zero_sym("(N*N)", n * n))?,
+        lose_of("lose", "beat", "cand_rt")?,
+        a(win.lv(), Expr::zero_sym("N", n))?,
+        for_("k", vec![a(lv("win[k]", "win", 1), r("(cand_rt[k] && (lose[k*N +: N] == {N{1'b0}}))", 1))?]),
         a(be_sel.lv(), r("(((cand_be & be_mask_q) != {N{1'b0}}) ? (cand_be & be_mask_q) : cand_be)", n))?,
         Stmt::Comment("lowest set bit".into()),
         a(be_gnt.lv(), r("(be_sel & (-be_sel))", n))?,
-    ]);
+    ];
     if is(Mutant::VcBestEffortFirst) {
         grant.push(Stmt::Comment("MUTANT vc-best-effort-first: best effort before real time".into()));
         grant.push(a(gnt.lv(), r("((|cand_be) ? be_gnt : win)", n))?);
@@ -175,26 +187,41 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
 
     // ---- Block 3: next values and rebase
     m.comment("3. Next values (C+1 bits), 4. rebase by R = min(now', live stamps) on overflow,");
-    m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]; R is the");
-    m.raw_line("//    root of a minimum tree over the live stamps (as in the grant), or now' if smaller.");
+    m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]; R is");
+    m.raw_line("//    picked by the same pairwise scheme as the grant (the lowest-index minimum among");
+    m.raw_line("//    the live stamps below now', one-hot), then read out with one balanced OR per bit.");
     m.raw_line("//    The overflow test does not depend on the grant; the subtractions of R run in parallel.");
     let restamp = is(Mutant::VcRestampEveryCycle);
+    let shared = !restamp && !is(Mutant::VcLargestStampWins);
     let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
     let fresh = m.comb_reg_sym("fresh", n, "N")?;
     let v = if restamp { m.comb_reg_sym("v", n * c1, "N*(C+1)")? } else { s.clone() };
     let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)")?;
     let stamped1 = m.comb_reg_sym("stamped1", n, "N")?;
     let over = m.comb_reg("over", 1)?;
-    let rt_tree = MinTree::declare(&mut m, "r", leaves, c1)?;
+    let rbeat = if shared {
+        beat.clone()
+    } else {
+        m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+        let x = m.comb_reg_sym("rbeat", n * n, "N*N")?;
+        m.raw_line("/* verilator lint_on UNUSED */");
+        x
+    };
+    let rlose = m.comb_reg_sym("rlose", n * n, "N*N")?;
+    let below = m.comb_reg_sym("below", n, "N")?;
+    let rsel = m.comb_reg_sym("rsel", n, "N")?;
+    let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N")?;
     let rmin = m.comb_reg_sym("rmin", c1, "C+1")?;
     let sub = m.comb_reg_sym("sub", c1, "C+1")?;
     let t = m.comb_reg_sym("t", c1, "C+1")?;
     let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
+    m.integer("b")?;
     // x - sub clamped at 0, from the borrow of a C+2-bit subtraction
     let clamp = || r("(dt[C+1] ? {(C+1){1'b0}} : dt[C:0])", c1);
     let a1k = "aux1[k*(C+1) +: (C+1)]";
     let vname = v.name.clone();
     let vk = format!("{vname}[k*(C+1) +: (C+1)]");
+    let vj = format!("{vname}[j*(C+1) +: (C+1)]");
     let sat = |e: &str| r(&format!("({e}[C] ? {{C{{1'b1}}}} : {e}[C-1:0])"), c);
     let mut next = vec![
         a(now1.lv(), r("({1'b0, now_q} + {{C{1'b0}}, 1'b1})", c1))?,
@@ -215,10 +242,42 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
         a(over.lv(), r("now1[C]", 1))?,
         for_("k", vec![Stmt::if_(&r("(fresh[k] && s[k*(C+1)+C])", 1), vec![a(over.lv(), Expr::one_bit(true))?], vec![])?]),
     ]);
-    next.extend(rt_tree.build(n, c1, "stamped1", &vname, "<", "strictly smaller")?);
+    if !shared {
+        next.push(a(rbeat.lv(), Expr::zero_sym("(N*N)", n * n))?);
+        next.push(for_(
+            "k",
+            vec![for_(
+                "j",
+                vec![Stmt::if_(&r("(j < k)", 1), vec![a(lv("rbeat[k*N+j]", "rbeat", 1), r(&format!("({vk} < {vj})"), 1))?], vec![])?],
+            )],
+        ));
+    }
     next.extend(vec![
-        Stmt::Comment("R: the smallest live stamp if it is below now', else now'".into()),
-        a(rmin.lv(), r("((r_v[2*P-2] && (r_s[(2*P-2)*(C+1) +: (C+1)] < now1)) ? r_s[(2*P-2)*(C+1) +: (C+1)] : now1)", c1))?,
+        Stmt::Comment("R: the lowest-index live stamp below now' that no live stamp undercuts, else now'".into()),
+        a(below.lv(), Expr::zero_sym("N", n))?,
+        for_("k", vec![a(lv("below[k]", "below", 1), r(&format!("({vk} < now1)"), 1))?]),
+        a(rlose.lv(), Expr::zero_sym("(N*N)", n * n))?,
+        lose_of("rlose", &rbeat.name, "stamped1")?,
+        a(rsel.lv(), Expr::zero_sym("N", n))?,
+        for_(
+            "k",
+            vec![a(lv("rsel[k]", "rsel", 1), r("(stamped1[k] && below[k] && (rlose[k*N +: N] == {N{1'b0}}))", 1))?],
+        ),
+        a(vb.lv(), Expr::zero_sym("((C+1)*N)", c1 * n))?,
+        Stmt::For {
+            var: "b".into(),
+            bound: "(C+1)".into(),
+            body: vec![for_("k", vec![a(lv("vb[b*N+k]", "vb", 1), r(&format!("{vname}[k*(C+1)+b]"), 1))?])],
+        },
+        a(rmin.lv(), Expr::zero_sym("(C+1)", c1))?,
+        Stmt::For {
+            var: "b".into(),
+            bound: "(C+1)".into(),
+            body: vec![a(
+                lv("rmin[b]", "rmin", 1),
+                r("(((rsel & vb[b*N +: N]) != {N{1'b0}}) || ((rsel == {N{1'b0}}) && now1[b]))", 1),
+            )?],
+        },
     ]);
     if is(Mutant::VcRebaseOffByOne) {
         next.push(Stmt::Comment("MUTANT vc-rebase-off-by-one: subtracts R+1".into()));
@@ -250,63 +309,6 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
         Stmt::if_(&r("(take_i && ((gnt & cand_be) != {N{1'b0}}))", 1), vec![a(be_mask_d.lv(), r("(-(be_gnt << 1))", n))?], vec![])?,
     ]);
     m.comb(next)?;
-    let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, base, vt, rt, s, sum_now, sum_aux, v, en);
+    let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s, lose, sum_now, sum_aux, rbeat, v);
     Ok(m)
-}
-
-/// The registers of one minimum (tournament) tree over `P` leaves, named
-/// `<tag>_v` (valid), `<tag>_s` (value, `vw` bits each) and `<tag>_sel` (node
-/// `P+k` took its right child `2k+1`). Node indices: leaves `0..P-1`, node
-/// `P+k` combines `2k` and `2k+1`, root `2P-2`; an ascending loop over `k`
-/// therefore sees both children before their parent.
-struct MinTree {
-    tag: String,
-    leaves: u32,
-}
-
-impl MinTree {
-    fn declare(m: &mut Module, tag: &str, leaves: u32, vw: u32) -> Result<MinTree> {
-        m.comb_reg_sym(&format!("{tag}_v"), 2 * leaves - 1, "2*P-1")?;
-        m.comb_reg_sym(&format!("{tag}_s"), (2 * leaves - 1) * vw, "(2*P-1)*(C+1)")?;
-        m.comb_reg_sym(&format!("{tag}_sel"), leaves - 1, "P-1")?;
-        Ok(MinTree { tag: tag.to_string(), leaves })
-    }
-
-    /// Statements that fill the tree from the `n`-bit mask `valid` and the
-    /// `n` values `vals` (`vw` bits each); the right child wins a node only if
-    /// it is valid and (the left is not, or its value is `cmp` the left's).
-    fn build(&self, n: u32, vw: u32, valid: &str, vals: &str, cmp: &str, what: &str) -> Result<Vec<Stmt>> {
-        let (t, p) = (&self.tag, self.leaves);
-        let r = |x: &str, w: u32| Expr::raw(x, w);
-        let lv = |x: &str, base: &str, w: u32| LVal::raw(x, base, w);
-        let (v, s, sel) = (format!("{t}_v"), format!("{t}_s"), format!("{t}_sel"));
-        let val = |node: &str| format!("{s}[({node})*(C+1) +: (C+1)]");
-        Ok(vec![
-            Stmt::Comment(format!("{t}: the right child wins a node if its value is {what}")),
-            Stmt::assign(&lv(&v, &v, 2 * p - 1), &Expr::zero_sym("(2*P-1)", 2 * p - 1))?,
-            Stmt::assign(&lv(&s, &s, (2 * p - 1) * vw), &Expr::zero_sym("((2*P-1)*(C+1))", (2 * p - 1) * vw))?,
-            Stmt::assign(&lv(&sel, &sel, p - 1), &Expr::zero_sym("(P-1)", p - 1))?,
-            Stmt::assign(&lv(&format!("{v}[N-1:0]"), &v, n), &r(valid, n))?,
-            Stmt::assign(&lv(&format!("{s}[N*(C+1)-1:0]"), &s, n * vw), &r(vals, n * vw))?,
-            for_p1(
-                "k",
-                vec![
-                    Stmt::assign(
-                        &lv(&format!("{sel}[k]"), &sel, 1),
-                        &r(&format!("({v}[2*k+1] && ((!{v}[2*k]) || ({} {cmp} {})))", val("2*k+1"), val("2*k")), 1),
-                    )?,
-                    Stmt::assign(&lv(&format!("{v}[P+k]"), &v, 1), &r(&format!("({v}[2*k] || {v}[2*k+1])"), 1))?,
-                    Stmt::assign(
-                        &lv(&val("P+k"), &s, vw),
-                        &r(&format!("({sel}[k] ? {} : {})", val("2*k+1"), val("2*k")), vw),
-                    )?,
-                ],
-            ),
-        ])
-    }
-}
-
-/// `for (var = 0; var < P-1; ...)`: once per internal node of a tree.
-fn for_p1(var: &str, body: Vec<Stmt>) -> Stmt {
-    Stmt::For { var: var.into(), bound: "P-1".into(), body }
 }

@@ -155,9 +155,8 @@ fn is_latch_cell(k: &str) -> bool {
 /// A rough cost of synthesizing `name`, to start the largest jobs first so
 /// that the workers finish together (the 8-port 16-VC preemptive routers
 /// take 1-2 CPU-minutes per family, most examples seconds): input VCs,
-/// times 2 for the VirtualClock scheduler (stamp adders, a comparator tree
-/// and the rebase subtractors at every input port) and 2 again for
-/// preemption's lanes.
+/// times 2 for the VirtualClock scheduler (a stamp comparator per pair of
+/// VCs at every input port) and 2 again for preemption's lanes.
 fn synth_cost(name: &str) -> usize {
     let c = example(name);
     let vc = if c.scheduler() == wormqos_config::Scheduler::Virtualclock { 2 } else { 1 };
