@@ -38,11 +38,11 @@ const SETUP_HINT: &str = "run `./setup.sh` from the repository root to install v
 /// Verilator options that shape the generated model (part of the cache key).
 /// `-O3` alone sets `--inline-mult -1` (inline every module); the explicit
 /// `--inline-mult 30000` after it keeps the 8-port 16-VC preemptive routers'
-/// input ports out of line: their C++ shrinks by a third (mw8_p 25.7 -> 16.8
+/// input ports out of line: their C++ shrinks by a third (mw8_p 30.8 -> 19.3
 /// MB; every other example's is unchanged, while plain Verilator defaults
-/// would double paper000's) and `wormqos cosim --config examples/mw8_p.toml
-/// --cycles 20000`, cold cache, takes 103 CPU-s instead of 153, for 12.0 k
-/// instead of 15.4 k lockstep cycles/s (docs/benchmarks.md).
+/// would double paper000's VirtualClock variant), and `wormqos cosim --config
+/// examples/mw8_p.toml --cycles 20000`, cold cache, took 103 CPU-s instead of
+/// 153 for 12.0 k instead of 15.4 k lockstep cycles/s (docs/benchmarks.md).
 /// `--trace` is added only for a [`BuildSpec`] with `trace`: the tracing code
 /// is a third of the C++ and of its compile time (8-port 16-VC P router: 152
 /// CPU-s of `make` without it, 229 s with it), and only a waveform needs it.
