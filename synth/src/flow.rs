@@ -1,7 +1,7 @@
 //! Runs Yosys and nextpnr on a configuration and collects a report.
 
 use crate::parse::{self, PnrLog, XilinxResources};
-use crate::scripts::{self, Family, Hierarchy};
+use crate::scripts::{self, Family, Hierarchy, Package};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -122,16 +122,16 @@ fn ecp5_pnr() -> String {
 
 /// Candidate devices, smallest first (iCE40: only the HX8K, the largest and,
 /// unlike the low-power UP5K, a fast part, so iCE40 figures compare): (name, nextpnr args, logic cells or
-/// LUT4s, block RAMs).
-fn devices(f: Family) -> Vec<(&'static str, Vec<&'static str>, u64, u64)> {
+/// LUT4s, block RAMs, the package of the wrapper's pin constraints).
+fn devices(f: Family) -> Vec<(&'static str, Vec<&'static str>, u64, u64, Package)> {
     match f {
         Family::Ice40 => vec![
-            ("iCE40HX8K-CT256", vec!["--hx8k", "--package", "ct256"], 7680, 32),
+            ("iCE40HX8K-CT256", vec!["--hx8k", "--package", "ct256"], 7680, 32, Package::Ice40Ct256),
         ],
         Family::Ecp5 => vec![
-            ("LFE5U-25F-CABGA256", vec!["--25k", "--package", "CABGA256"], 24288, 56),
-            ("LFE5U-45F-CABGA256", vec!["--45k", "--package", "CABGA256"], 43848, 108),
-            ("LFE5U-85F-CABGA381", vec!["--85k", "--package", "CABGA381"], 83640, 208),
+            ("LFE5U-25F-CABGA256", vec!["--25k", "--package", "CABGA256"], 24288, 56, Package::Ecp5Cabga256),
+            ("LFE5U-45F-CABGA256", vec!["--45k", "--package", "CABGA256"], 43848, 108, Package::Ecp5Cabga256),
+            ("LFE5U-85F-CABGA381", vec!["--85k", "--package", "CABGA381"], 83640, 208, Package::Ecp5Cabga381),
         ],
         Family::Xilinx7 => vec![],
     }
@@ -164,7 +164,7 @@ fn pnr(f: Family, dir: &Path, top: &str, target_mhz: u32) -> anyhow::Result<PnrR
         let (luts, rams) = demand(f, &cells);
         res.synth_cells = cells;
         let json = format!("{base}.json");
-        for (name, args, cap_luts, cap_rams) in devices(f) {
+        for (name, args, cap_luts, cap_rams, package) in devices(f) {
             if luts > cap_luts || rams > cap_rams {
                 tried.push(format!("{name}{what}: needs ~{luts} LUTs/LCs and {rams} block RAMs, has {cap_luts} and {cap_rams}"));
                 continue;
@@ -172,9 +172,9 @@ fn pnr(f: Family, dir: &Path, top: &str, target_mhz: u32) -> anyhow::Result<PnrR
             let prog = if f == Family::Ice40 { "nextpnr-ice40".to_string() } else { ecp5_pnr() };
             let mut a: Vec<&str> = args.clone();
             a.extend(["--json", json.as_str(), "--freq", freq.as_str(), "--timing-allow-fail", "--seed", "1"]);
-            if f == Family::Ecp5 {
-                a.push("--lpf-allow-unconstrained");
-            }
+            // Every wrapper pin is placed by the file (no --*-allow-unconstrained).
+            let pins = package.file_name(top);
+            a.extend([if f == Family::Ice40 { "--pcf" } else { "--lpf" }, pins.as_str()]);
             let (ok, log) = run_tool(dir, &prog, &a, &format!("{base}_{name}_nextpnr.log"))?;
             let p: PnrLog = parse::nextpnr_log(&log);
             if ok && p.fmax_mhz.is_some() {

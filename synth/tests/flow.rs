@@ -76,6 +76,9 @@ fn emitted_files_are_complete_and_the_wrapper_is_lint_clean() {
         format!("{top}_xilinx_hier.ys"),
         format!("{top}_ice40.ys"),
         format!("{top}_ecp5.ys"),
+        format!("{top}_ooc_wrap_ice40_ct256.pcf"),
+        format!("{top}_ooc_wrap_ecp5_cabga256.lpf"),
+        format!("{top}_ooc_wrap_ecp5_cabga381.lpf"),
     ] {
         assert!(d.join(&f).is_file(), "{f} missing");
     }
@@ -83,6 +86,9 @@ fn emitted_files_are_complete_and_the_wrapper_is_lint_clean() {
     for k in ["read_verilog tiny2_ib_buffer.v", "synth_design -top tiny2_router -part $part -mode out_of_context", "report_utilization", "report_timing_summary", "read_xdc"] {
         assert!(tcl.contains(k), "{k} not in the Vivado script:\n{tcl}");
     }
+    // The LPF carries the configuration's clock (tiny2: the default 100 MHz).
+    let lpf = std::fs::read_to_string(d.join(format!("{top}_ooc_wrap_ecp5_cabga381.lpf"))).unwrap();
+    assert!(lpf.contains("LOCATE COMP \"clk_i\" SITE \"G2\";") && lpf.contains("FREQUENCY PORT \"clk_i\" 100 MHZ;"), "{lpf}");
     let core = std::fs::read_to_string(d.join(format!("{top}.core"))).unwrap();
     assert!(core.starts_with("CAPI=2:\n"));
     assert!(core.contains("name: wormqos:router:tiny2:") && core.contains("toplevel: tiny2_router") && core.contains("- tiny2_router.v"), "{core}");
@@ -271,5 +277,39 @@ fn hierarchical_xilinx_report() {
     assert!(d.join("tiny2_router_xilinx_hier_stat.txt").is_file());
     assert!(!d.join("tiny2_router_xilinx_stat.txt").exists(), "the flattened script ran");
     assert!(rep.markdown().contains("hierarchical"), "{}", rep.markdown());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Place and route end to end on the smallest example: both nextpnr flows
+/// give an Fmax on the first device tried, with every wrapper pin placed by
+/// the generated PCF / LPF (nextpnr runs without `--*-allow-unconstrained`,
+/// so an unplaced pin would fail the run), and the report records real tool
+/// versions.
+#[test]
+fn tiny2_places_and_routes_on_ice40_and_ecp5_with_the_pin_files() {
+    let cfg = example("tiny2");
+    let d = tmp("pnr");
+    let opts = wormqos_synth::FlowOptions { families: vec![Family::Ice40, Family::Ecp5], ..wormqos_synth::FlowOptions::new(&d) };
+    let rep = wormqos_synth::synthesize(&cfg, &opts).unwrap();
+    for (tag, r, device, log_of) in [
+        ("ice40", rep.ice40.as_ref().unwrap(), "iCE40HX8K-CT256", "tiny2_router_ooc_wrap_ice40_iCE40HX8K-CT256_nextpnr.log"),
+        ("ecp5", rep.ecp5.as_ref().unwrap(), "LFE5U-25F-CABGA256", "tiny2_router_ooc_wrap_ecp5_LFE5U-25F-CABGA256_nextpnr.log"),
+    ] {
+        assert_eq!(r.device.as_deref(), Some(device), "{tag}: {r:?}");
+        // A 2-port router clocks far above 10 MHz and below 1 GHz on either part.
+        let f = r.fmax_mhz.unwrap();
+        assert!((10.0..1000.0).contains(&f), "{tag}: Fmax {f}");
+        let log = std::fs::read_to_string(d.join(log_of)).unwrap();
+        // The clock pin of each package's file (scripts::Package): J3 is the
+        // HX8K breakout's oscillator input, P6 the Colorlight 5A-75B's.
+        let (clk_pin, placed) = if tag == "ice40" { ("J3", "constrained 'clk_i' to bel") } else { ("P6", "pin 'clk_i$tr_io' constrained to Bel") };
+        assert!(log.contains(placed), "{tag}: clock pin not placed by the constraints:\n{log}");
+        let pins = std::fs::read_to_string(d.join(if tag == "ice40" { "tiny2_router_ooc_wrap_ice40_ct256.pcf" } else { "tiny2_router_ooc_wrap_ecp5_cabga256.lpf" })).unwrap();
+        assert!(pins.contains(clk_pin), "{pins}");
+        assert_eq!(log.matches(if tag == "ice40" { "Info: constrained '" } else { "$tr_io' constrained to Bel" }).count(), 5, "{tag}: not all five pins constrained:\n{log}");
+    }
+    for (tool, v) in &rep.tools {
+        assert!(v.contains('.') && !v.starts_with("Preparing"), "{tool}: version {v:?}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
