@@ -59,8 +59,16 @@ fn finish(r: anyhow::Result<()>) -> ExitCode {
     }
 }
 
+/// Environment variable naming the synthesis cache directory.
+pub const SYNTH_CACHE_ENV: &str = "WORMQOS_SYNTH_CACHE";
+
+/// The synthesis cache: `$WORMQOS_SYNTH_CACHE`, else
+/// `target/wormqos-synth-cache` under the current directory.
 pub fn cache_dir() -> PathBuf {
-    PathBuf::from("target/wormqos-synth-cache")
+    match std::env::var_os(SYNTH_CACHE_ENV) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from("target/wormqos-synth-cache"),
+    }
 }
 
 pub fn synth(a: SynthArgs) -> ExitCode {
@@ -117,8 +125,9 @@ pub struct DseArgs {
     /// Input and output buffer depth.
     #[arg(long, default_value = "4,8", value_parser = list_u32)]
     depth: std::vec::Vec<u32>,
-    #[arg(long, default_value = "32", value_parser = list_u32)]
-    flit_width: std::vec::Vec<u32>,
+    /// Flit widths [default: the base configuration's].
+    #[arg(long, value_parser = list_u32)]
+    flit_width: Option<std::vec::Vec<u32>>,
     #[arg(long, default_value = "multiplexed,full", value_parser = list_str)]
     crossbar: std::vec::Vec<String>,
     #[arg(long, default_value = "fifo,round_robin", value_parser = list_str)]
@@ -134,6 +143,9 @@ pub struct DseArgs {
     /// 7-series figures without flattening (see `synth --hierarchical`).
     #[arg(long)]
     hierarchical: bool,
+    /// Points evaluated in parallel [default: the number of CPUs].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: Option<u32>,
 }
 
 pub fn dse(a: DseArgs) -> ExitCode {
@@ -142,13 +154,15 @@ pub fn dse(a: DseArgs) -> ExitCode {
         Err(code) => return code,
     };
     finish((|| {
-        let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width: a.flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
+        let flit_width = a.flit_width.unwrap_or_else(|| vec![base.flit_width()]);
+        let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
         let opts = sweep::SweepOptions {
             out_dir: a.out.clone(),
             cache_dir: cache_dir(),
             families: a.families,
             sim_cycles: a.sim_cycles,
             xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
+            jobs: a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
         };
         let points = sweep::run(&grid, &opts)?;
         for p in sweep::write_outputs(&a.out, &points)? {

@@ -1,6 +1,7 @@
 //! `wormqos synth` / `wormqos dse` command-line contract: invalid
 //! configurations exit 2 naming the field, a missing tool names the setup
-//! command, and `--emit-only` writes the RTL and every script.
+//! command, `--emit-only` writes the RTL and every script, and `dse` sweeps a
+//! grid into a CSV and plots, reusing cached synthesis results.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -61,4 +62,72 @@ fn synth_emit_only_writes_rtl_constraints_and_scripts() {
     // mesh5 has no [synthesis] section: 100 MHz.
     let xdc = std::fs::read_to_string(d.join("mesh5_router.xdc")).unwrap();
     assert!(xdc.contains("create_clock -name clk -period 10.000 [get_ports clk_i]"), "{xdc}");
+}
+
+fn dse(cache: &std::path::Path, out: &std::path::Path, base: &str, grid: &[&str]) -> std::process::Output {
+    bin().env("WORMQOS_SYNTH_CACHE", cache).args(["dse", "--config"]).arg(root().join(base)).arg("--out").arg(out).args(grid).output().unwrap()
+}
+
+/// CSV rows by column name.
+fn csv_rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut lines = text.lines();
+    let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+}
+
+/// `wormqos dse` end to end on a small grid, two points at a time: a CSV row
+/// per point in grid order with the golden model's throughput and the
+/// 7-series figures, both plots, and a rerun answered from the synthesis
+/// cache (`WORMQOS_SYNTH_CACHE`) with the same figures.
+#[test]
+fn dse_sweeps_a_small_grid_and_reruns_from_the_cache() {
+    let d = scratch("dse-small");
+    let cache = d.join("cache");
+    let grid = ["--vcs", "2,1", "--depth", "4", "--crossbar", "multiplexed", "--scheduler", "round_robin,fifo", "--families", "xilinx", "--hierarchical", "--sim-cycles", "3000", "--jobs", "2"];
+    let first = dse(&cache, &d.join("a"), "examples/tiny2.toml", &grid);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let a = csv_rows(&std::fs::read_to_string(d.join("a/sweep.csv")).unwrap());
+    let names: Vec<&str> = a.iter().map(|r| r["name"].as_str()).collect();
+    assert_eq!(names, ["tiny2_v2_d4_w18_mul_round_robin_none", "tiny2_v2_d4_w18_mul_fifo_none", "tiny2_v1_d4_w18_mul_round_robin_none", "tiny2_v1_d4_w18_mul_fifo_none"]);
+    for r in &a {
+        let t: f64 = r["saturation_throughput"].parse().unwrap();
+        assert!(t > 0.0 && t <= 1.0, "{r:?}");
+        assert!(r["xilinx_luts"].parse::<u64>().unwrap() > 0 && r["xilinx_ffs"].parse::<u64>().unwrap() > 0, "{r:?}");
+        assert_eq!((r["cached"].as_str(), r["error"].as_str()), ("false", "\"\""), "{r:?}");
+    }
+    // Two VCs cost logic: more LUTs than one VC with the same scheduler.
+    assert!(a[0]["xilinx_luts"].parse::<u64>().unwrap() > a[2]["xilinx_luts"].parse::<u64>().unwrap(), "{a:?}");
+    // Some point is on the LUT front; without an FPGA Fmax there is no Fmax front.
+    assert!(a.iter().any(|r| r["pareto_luts"] == "true") && a.iter().all(|r| r["pareto_fmax"] == "false"), "{a:?}");
+    let plot = std::fs::read_to_string(d.join("a/pareto_luts.svg")).unwrap();
+    assert_eq!(plot.matches("<circle").count(), 4, "{plot}");
+    assert!(std::fs::read_to_string(d.join("a/pareto_fmax.svg")).unwrap().contains("no points with both values"));
+
+    let second = dse(&cache, &d.join("b"), "examples/tiny2.toml", &grid);
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    let b = csv_rows(&std::fs::read_to_string(d.join("b/sweep.csv")).unwrap());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(y["cached"], "true", "{y:?}");
+        for k in ["name", "saturation_throughput", "xilinx_luts", "xilinx_ffs", "xilinx_lutram_luts"] {
+            assert_eq!(x[k], y[k], "{k}");
+        }
+    }
+}
+
+/// The larger sweep (opt-in; ~20 CPU-minutes with ECP5 place and route):
+///   cargo test --release --test synth_cli -- --ignored larger_sweep
+#[test]
+#[ignore = "slow: 12-point mesh5 sweep with ECP5 place and route; cargo test --release --test synth_cli -- --ignored"]
+fn larger_sweep_of_mesh5_with_fmax() {
+    let d = scratch("dse-large");
+    let grid = ["--vcs", "1,2,4", "--depth", "4,8", "--crossbar", "multiplexed,full", "--scheduler", "round_robin", "--families", "xilinx,ecp5"];
+    let out = dse(&d.join("cache"), &d.join("out"), "examples/mesh5.toml", &grid);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = csv_rows(&std::fs::read_to_string(d.join("out/sweep.csv")).unwrap());
+    assert_eq!(rows.len(), 12);
+    for r in &rows {
+        assert_eq!(r["error"], "\"\"", "{r:?}");
+        assert!(r["fmax_mhz"].parse::<f64>().unwrap() > 0.0 && r["xilinx_luts"].parse::<u64>().unwrap() > 0, "{r:?}");
+    }
+    assert!(rows.iter().any(|r| r["pareto_fmax"] == "true") && rows.iter().any(|r| r["pareto_luts"] == "true"));
 }

@@ -146,37 +146,58 @@ pub struct SweepOptions {
     pub families: Vec<Family>,
     pub sim_cycles: u64,
     pub xilinx_hierarchy: Hierarchy,
+    /// Points evaluated at once (Yosys and nextpnr are single-threaded);
+    /// at least 1.
+    pub jobs: usize,
 }
 
-/// Runs the sweep; progress goes to stderr.
+/// Runs the sweep, `opts.jobs` points at a time; progress goes to stderr.
+/// The points come back in grid order whatever order they finish in.
 pub fn run(grid: &Grid, opts: &SweepOptions) -> anyhow::Result<Vec<Point>> {
-    let mut points = vec![];
-    let jobs = grid.configs();
+    anyhow::ensure!(opts.jobs >= 1, "jobs must be at least 1");
+    let jobs: Vec<std::sync::Mutex<Option<(Point, Result<RouterConfig, String>)>>> = grid.configs().into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
     let n = jobs.len();
-    for (k, (mut p, cfg)) in jobs.into_iter().enumerate() {
-        match cfg {
-            Err(e) => p.error = Some(e),
-            Ok(cfg) => {
-                eprintln!("[{}/{n}] {}", k + 1, p.name);
-                match saturation_throughput(&cfg, opts.sim_cycles, 1) {
-                    Ok(t) => p.throughput = Some(t),
-                    Err(e) => p.error = Some(format!("simulation: {e:#}")),
-                }
-                let fo = FlowOptions {
-                    work_dir: opts.out_dir.join("work").join(&p.name),
-                    families: opts.families.clone(),
-                    cache_dir: Some(opts.cache_dir.clone()),
-                    xilinx_hierarchy: opts.xilinx_hierarchy,
-                };
-                match synthesize(&cfg, &fo) {
-                    Ok(r) => p.report = Some(r),
-                    Err(e) => p.error = Some(format!("synthesis: {e:#}")),
-                }
-            }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: Vec<std::sync::Mutex<Option<Point>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..opts.jobs.min(n.max(1)) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(slot) = jobs.get(k) else { break };
+                let (p, cfg) = slot.lock().unwrap().take().expect("each point is taken once");
+                let p = evaluate(p, cfg, opts, k, n);
+                *done[k].lock().unwrap() = Some(p);
+            });
         }
-        points.push(p);
+    });
+    Ok(done.into_iter().map(|m| m.into_inner().unwrap().expect("every point evaluated")).collect())
+}
+
+/// Simulates and synthesizes one point; failures become the point's error.
+fn evaluate(mut p: Point, cfg: Result<RouterConfig, String>, opts: &SweepOptions, k: usize, n: usize) -> Point {
+    let cfg = match cfg {
+        Err(e) => {
+            p.error = Some(e);
+            return p;
+        }
+        Ok(c) => c,
+    };
+    eprintln!("[{}/{n}] {}", k + 1, p.name);
+    match saturation_throughput(&cfg, opts.sim_cycles, 1) {
+        Ok(t) => p.throughput = Some(t),
+        Err(e) => p.error = Some(format!("simulation: {e:#}")),
     }
-    Ok(points)
+    let fo = FlowOptions {
+        work_dir: opts.out_dir.join("work").join(&p.name),
+        families: opts.families.clone(),
+        cache_dir: Some(opts.cache_dir.clone()),
+        xilinx_hierarchy: opts.xilinx_hierarchy,
+    };
+    match synthesize(&cfg, &fo) {
+        Ok(r) => p.report = Some(r),
+        Err(e) => p.error = Some(format!("synthesis: {e:#}")),
+    }
+    p
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
