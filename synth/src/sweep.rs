@@ -155,22 +155,22 @@ pub struct SweepOptions {
 /// The points come back in grid order whatever order they finish in.
 pub fn run(grid: &Grid, opts: &SweepOptions) -> anyhow::Result<Vec<Point>> {
     anyhow::ensure!(opts.jobs >= 1, "jobs must be at least 1");
-    let jobs: Vec<std::sync::Mutex<Option<(Point, Result<RouterConfig, String>)>>> = grid.configs().into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
-    let n = jobs.len();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: Vec<std::sync::Mutex<Option<Point>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    let configs = grid.configs();
+    let n = configs.len();
+    let queue = std::sync::Mutex::new(configs.into_iter().enumerate());
+    let done = std::sync::Mutex::new(Vec::with_capacity(n));
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.min(n.max(1)) {
             s.spawn(|| loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(slot) = jobs.get(k) else { break };
-                let (p, cfg) = slot.lock().unwrap().take().expect("each point is taken once");
+                let Some((k, (p, cfg))) = queue.lock().unwrap().next() else { break };
                 let p = evaluate(p, cfg, opts, k, n);
-                *done[k].lock().unwrap() = Some(p);
+                done.lock().unwrap().push((k, p));
             });
         }
     });
-    Ok(done.into_iter().map(|m| m.into_inner().unwrap().expect("every point evaluated")).collect())
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|(k, _)| *k);
+    Ok(done.into_iter().map(|(_, p)| p).collect())
 }
 
 /// Simulates and synthesizes one point; failures become the point's error.
