@@ -8,7 +8,8 @@
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
 use crate::mutant::Mutant;
-use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims, DECODER_COMPARISONS_MAX};
+use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
+use crate::dims::Dims;
 use crate::verilog::{Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
@@ -132,7 +133,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         };
         let acc = accel.as_ref().map(|a| a.e());
         let won = won.as_ref().expect("won_i with block multiplexing or acceleration");
-        crate::qos::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
+        crate::block_mux::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
     } else {
         ready.e()
     };

@@ -1,95 +1,14 @@
-//! The QoS parts of the router (docs/microarchitecture.md §9): the class
-//! interpretation, block-level multiplexing and acceleration at a scheduling
-//! point, and the preemptive input port (lanes, history stack, dummy flits).
+//! `<prefix>_input_port` of the preemptive mode (docs/microarchitecture.md
+//! §9.4): lanes, history stack, dummy flits.
 
+use crate::bits::{cat_lsb_first, encode, lit, onehot_of};
+use crate::classes::{cls_of, lowest};
+use crate::dims::Dims;
 use crate::mutant::Mutant;
-use crate::router::{cat_lsb_first, encode, lit, onehot_of, Dims, ACTIVE, IDLE, ROUTED};
-use crate::verilog::{clog2, Expr, Module, Result, Sig, Stmt};
+use crate::route_tables::{avc_table, link_choice, link_tables};
+use crate::vc_state::{ACTIVE, IDLE, ROUTED};
+use crate::verilog::{Expr, Module, Result, Stmt};
 
-
-/// `cls(x)` of §9.1: a class code `>= s` counts as class 0.
-pub(crate) fn cls_of(x: &Expr, s: u32) -> Result<Expr> {
-    let w = x.width();
-    if (1u64 << w) <= s as u64 {
-        // every code is a class
-        return Ok(x.clone());
-    }
-    Expr::mux(&x.ge(&lit(w, s as u64)?)?, &Expr::zero(w), x)
-}
-
-/// Lowest set bit of a named signal (`x & -x`).
-pub(crate) fn lowest(md: &mut Module, name: &str, x: &Sig) -> Result<Sig> {
-    md.wire_of(name, &x.e().and(&Expr::raw(format!("(-{})", x.name), x.width))?)
-}
-
-/// Block-level multiplexing (§9.3) and acceleration (§9.5) in front of one
-/// scheduler over `elig.width()` slots. Returns the eligibility vector to
-/// give the scheduler: `elig` itself when neither applies (no logic), else
-/// the one-hot of the accelerated / held slot when there is one, so that the
-/// scheduler's grant is the final grant and its state is updated as if it had
-/// chosen that slot (§9.3 step 4). `gnt` is the scheduler's (final) grant,
-/// `take` whether it takes effect, `tail` whether the moved flit is a tail;
-/// `accel` the accelerated slots (point A with acceleration only).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn sched_wrap(
-    md: &mut Module,
-    d: &Dims,
-    tag: &str,
-    elig: &Expr,
-    accel: Option<&Expr>,
-    gnt: &Expr,
-    take: &Expr,
-    tail: &Expr,
-    rr: &Module,
-) -> Result<Expr> {
-    let k = elig.width();
-    let kw = clog2(k as u64);
-    let mut out = elig.clone();
-    if d.b > 1 {
-        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.b));
-        let bw = clog2(d.b as u64);
-        let elig_w = md.wire_of(&format!("{tag}_blk_elig"), elig)?;
-        let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
-        let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
-        let holding = left_q.e().ne(&Expr::zero(bw))?;
-        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.e().bit_dyn(&slot_q.e())? };
-        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
-        let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
-        let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
-        let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
-        let taken_left = Expr::mux(
-            &tail_ends,
-            &Expr::zero(bw),
-            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.b - 1) as u64)?)?,
-        )?;
-        let idle_left = Expr::mux(&hold.e(), &left_q.e(), &Expr::zero(bw))?;
-        md.assign(&left_d.lv(), &Expr::mux(take, &taken_left, &idle_left)?)?;
-        md.assign(&slot_d.lv(), &Expr::mux(&take.land(&same.lnot()?)?, &gidx.e(), &slot_q.e())?)?;
-        out = Expr::mux(&hold.e(), &onehot_of(&slot_q.e(), k)?, &elig_w.e())?;
-    }
-    if let Some(acc) = accel {
-        md.comment(format!("{tag}: flit acceleration (§9.5): accelerated ready slots first, round-robin acc_ptr"));
-        let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &elig.and(acc)?)?;
-        let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.e().red_or())?;
-        let agnt = md.wire(&format!("{tag}_acc_gnt"), k)?;
-        md.instance(
-            rr,
-            &format!("u_{tag}_acc"),
-            &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
-                ("req_i", acc_ready.e()),
-                ("advance_i", take.land(&any.e())?),
-                ("gnt_o", agnt.e()),
-            ],
-        )?;
-        out = Expr::mux(&any.e(), &agnt.e(), &out)?;
-    }
-    if d.b > 1 || accel.is_some() {
-        out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
-    }
-    Ok(out)
-}
 
 /// `<prefix>_input_port` of the preemptive mode (§9.4): per input VC E+1
 /// lanes, the registers top, sl, wl, lmax, susp, the history stack hs/hsp,
@@ -153,8 +72,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         table.push(lit(pw, port as u64)?);
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
-    let avc_tab = crate::router::avc_table(&mut md, d)?;
-    let ltabs = crate::router::link_tables(&mut md, d)?;
+    let avc_tab = avc_table(&mut md, d)?;
+    let ltabs = link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
         md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
         Some(md.output("avc_o", m * m)?)
@@ -312,7 +231,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         )?;
         let rc_dest = rc_src.e().part(0, d.dw)?;
         let first = table.e().elem_dyn(&rc_dest, pw)?;
-        let chosen = crate::router::link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let chosen = link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
