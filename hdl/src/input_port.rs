@@ -22,7 +22,7 @@ pub(crate) enum InputBuffers<'a> {
 
 /// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
 pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
-    let (n, m, w, fw, vw, pw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw);
+    let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
     md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
@@ -45,9 +45,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
-    let free_cnt = if d.links.is_some() {
+    let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
-        Some(md.input("free_cnt_i", n * d.fcw())?)
+        Some(md.input("free_cnt_i", n * d.free_count_width())?)
     } else {
         None
     };
@@ -60,22 +60,22 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
         InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
     };
-    let vtick_o = if d.vclock() {
+    let vtick_o = if d.virtualclock() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
-        Some(md.output("vtick_o", m * d.vtw)?)
+        Some(md.output("vtick_o", m * d.vtick_width)?)
     } else {
         None
     };
     let mut vticks = vec![];
-    let cls_o = if d.need_cls() {
+    let cls_o = if d.va_needs_class() {
         md.doc("cls_o[v*CW +: CW]: cls() of VC v's header class (hdr, loaded at RC; §9.1, §9.2).");
-        Some(md.output("cls_o", m * d.clw)?)
+        Some(md.output("cls_o", m * d.class_width)?)
     } else {
         None
     };
     let mut clss = vec![];
-    let avc_o = if d.avc.is_some() {
+    let avc_o = if d.allowed_vcs.is_some() {
         md.doc("avc_o[v*M +: M]: VC v's allowed output VCs (avc, loaded at RC; §2, §6 stage 3).");
         Some(md.output("avc_o", m * m)?)
     } else {
@@ -86,7 +86,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     // Routing table, one entry per destination code (2^DW entries); codes
     // at or above `endpoints` route to port 0.
     md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let entries = 1u32 << d.dw;
+    let entries = 1u32 << d.dest_width;
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
@@ -117,7 +117,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     // The shared buffer's per-VC flags, header fields (RC, packed: see
     // Dims::rc_fields) and candidate flit.
     let rc_fields = d.rc_fields();
-    let rcw = d.rc_w();
+    let rcw = d.rc_fields_width();
     // A header field of VC v's front: its bits of the flit, or of the packed copy.
     let field = |front: &Sig, lsb: u32, width: u32| -> Result<Expr> {
         match bufs {
@@ -170,7 +170,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         let (state_q, state_d) = md.register(&format!("vc{v}_state"), 2, &lit(2, IDLE)?)?;
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
-        let dest = field(&front, 0, d.dw)?;
+        let dest = field(&front, 0, d.dest_width)?;
         let first = table.e().elem_dyn(&dest, pw)?;
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
@@ -209,11 +209,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                 )?],
             )?,
         ])?;
-        if d.vclock() {
-            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtw, &Expr::zero(d.vtw))?;
-            let field = field(&front, d.vtl, d.vtw)?;
+        if d.virtualclock() {
+            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick_width, &Expr::zero(d.vtick_width))?;
+            let field = field(&front, d.vtick_lsb, d.vtick_width)?;
             let clear =
-                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtw))?];
+                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtick_width))?];
             md.comb(vec![
                 Stmt::assign(&vt_d.lv(), &vt_q.e())?,
                 Stmt::if_(
@@ -241,9 +241,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                 avcs.push(a_q.e());
             }
         }
-        if d.need_cls() {
-            let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.clw, &Expr::zero(d.clw))?;
-            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.cll, d.clw)?, d.s)?)?;
+        if d.va_needs_class() {
+            let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.class_width, &Expr::zero(d.class_width))?;
+            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes)?)?;
             md.comb(vec![
                 Stmt::assign(&c_d.lv(), &c_q.e())?,
                 Stmt::if_(

@@ -14,8 +14,8 @@ use crate::verilog::{Expr, Module, Result, Stmt};
 /// lanes, the registers top, sl, wl, lmax, susp, the history stack hs/hsp,
 /// sent, hdr (and acc with acceleration), and the flit it offers at ST.
 pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
-    let (n, m, w, fw, vw, pw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw);
-    let (e, lw, hw, clw) = (d.e, d.lw(), d.hw, d.clw);
+    let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
+    let (e, lw, hw, clw) = (d.extra_lanes, d.lane_id_width(), d.header_width, d.class_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port of the preemptive router (§9.4): per input VC, E+1 lanes of DI flits");
     md.doc("{head, tail, dummy, data} (lane 0 regular, 1..E extra), the header register hdr,");
@@ -37,10 +37,10 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
-    let acc_set = if d.accel { Some(md.input("acc_set_i", m)?) } else { None };
-    let free_cnt = if d.links.is_some() {
+    let acc_set = if d.acceleration { Some(md.input("acc_set_i", m)?) } else { None };
+    let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
-        Some(md.input("free_cnt_i", n * d.fcw())?)
+        Some(md.input("free_cnt_i", n * d.free_count_width())?)
     } else {
         None
     };
@@ -53,8 +53,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let credit_o = md.output("credit_o", m)?;
     let release_o = md.output("release_o", m)?;
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
-    let vtick_o = md.output("vtick_o", m * d.vtw)?;
-    let (accel_o, cls_o) = if d.accel {
+    let vtick_o = md.output("vtick_o", m * d.vtick_width)?;
+    let (accel_o, cls_o) = if d.acceleration {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
         (Some(md.output("accel_o", m)?), Some(md.output("cls_o", m * clw)?))
     } else {
@@ -62,7 +62,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
 
     md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let entries = 1u32 << d.dw;
+    let entries = 1u32 << d.dest_width;
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
@@ -91,7 +91,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         dummy.e()
     };
     let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), stored_dummy, data.e()])?)?;
-    let in_cls = md.wire_of("in_cls", &cls_of(&data.e().part(d.cll, clw)?, d.s)?)?;
+    let in_cls = md.wire_of("in_cls", &cls_of(&data.e().part(d.class_lsb, clw)?, d.classes)?)?;
     let lane_e = lit(lw, e as u64)?;
     let one_lw = lit(lw, 1)?;
     let dt_flit = Expr::concat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)])?;
@@ -229,7 +229,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             &format!("{t}_rc_src"),
             &Expr::mux(&susp_sl.e(), &hs_top.e(), &front_sl.e().part(0, hw)?)?,
         )?;
-        let rc_dest = rc_src.e().part(0, d.dw)?;
+        let rc_dest = rc_src.e().part(0, d.dest_width)?;
         let first = table.e().elem_dyn(&rc_dest, pw)?;
         let chosen = link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
@@ -387,20 +387,20 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             ])?;
             accels.push(acc_q.e().or(&k_dt.e())?);
             let c = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(d.cll, clw)?, &hdr_q.e().part(d.cll, clw)?)?
+                Expr::mux(&is_idle, &rc_src.e().part(d.class_lsb, clw)?, &hdr_q.e().part(d.class_lsb, clw)?)?
             } else {
-                hdr_q.e().part(d.cll, clw)?
+                hdr_q.e().part(d.class_lsb, clw)?
             };
-            clss.push(cls_of(&c, d.s)?);
+            clss.push(cls_of(&c, d.classes)?);
         }
 
         if let Some(tab) = &avc_tab {
             // hdr holds the destination the route was computed from, so the
             // set is looked up from it rather than kept in another register.
             let dest = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(0, d.dw)?, &hdr_q.e().part(0, d.dw)?)?
+                Expr::mux(&is_idle, &rc_src.e().part(0, d.dest_width)?, &hdr_q.e().part(0, d.dest_width)?)?
             } else {
-                hdr_q.e().part(0, d.dw)?
+                hdr_q.e().part(0, d.dest_width)?
             };
             avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
         }
@@ -420,7 +420,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         credits.push(lpop.e());
         let rel = if no_dt { preempt.e().land(&is_active)? } else { preempt.e().land(&is_active)?.land(&sent_q.e().lnot()?)? };
         releases.push(rel);
-        vticks.push(hdr_q.e().part(d.vtl, d.vtw)?);
+        vticks.push(hdr_q.e().part(d.vtick_lsb, d.vtick_width)?);
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;

@@ -14,12 +14,12 @@ use wormqos_config::Crossbar;
 /// `fifo` is the per-VC buffer, or with [`Dims::shared_ob`] the port's
 /// `vc_buffer` (then `wdata_i` is one flit: point B's winner).
 pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Module> {
-    let (m, w, fw, vw, dd) = (d.m, d.w, d.fw, d.vw, d.dd as u64);
-    let obw = d.obw();
+    let (m, w, fw, vw, dd) = (d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.downstream_depth as u64);
+    let obw = d.ob_entry_width();
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
-    let flit_fields = if d.pre() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
+    let flit_fields = if d.preemptive() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
     if d.shared_ob() {
         md.doc(format!("push_i (one-hot or zero) writes wdata_i = {flit_fields} into output VC u; the M"));
         md.doc("output VC buffers share one memory.");
@@ -41,7 +41,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
     let tail_o = md.output("out_tail_o", 1)?;
-    let dummy_o = if d.pre() { Some(md.output("out_dummy_o", 1)?) } else { None };
+    let dummy_o = if d.preemptive() { Some(md.output("out_dummy_o", 1)?) } else { None };
     let data_o = md.output("out_data_o", w)?;
 
     let pick = md.wire("pick", m)?;
@@ -141,7 +141,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
     let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
-    let elig = if d.crossbar == Crossbar::Full && d.b > 1 {
+    let elig = if d.crossbar == Crossbar::Full && d.block_size > 1 {
         let tails = (0..m).map(|u| Expr::raw(format!("vc{u}_front"), obw).bit(fw - 2)).collect::<Result<Vec<_>>>()?;
         let tail = Expr::onehot_mux(&pick.e(), &tails)?;
         let x = sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;

@@ -40,16 +40,16 @@ fn clk_rst() -> [(&'static str, Expr); 2] {
 
 /// Builds every module of the router.
 pub(crate) fn build(d: &Dims) -> Result<Modules> {
-    let (n, m, w, fw, vw, pw, nm, iw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw, d.nm(), d.iw);
+    let (n, m, w, fw, vw, pw, nm, iw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width, d.all_vcs(), d.flat_vc_id_width);
     let mut mods = Modules { list: vec![] };
     let p = &d.prefix;
-    let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.di, m, d.rc_w())? } else { fifo(p, fw, d.di)? };
-    let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.obw(), d.do_, m, 0)? } else { fifo(p, d.obw(), d.do_)? };
+    let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
+    let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
     let rr_nm = rr_arbiter(p, nm)?;
     let rr_m = rr_arbiter(p, m)?;
     let rr_n = rr_arbiter(p, n)?;
     let age_m = age_arbiter(p, m)?;
-    let vcs_m = vclock::vclock_sched(p, m, d.cw, d.vtw, d.mutant)?;
+    let vcs_m = vclock::vclock_sched(p, m, d.clock_width, d.vtick_width, d.mutant)?;
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
@@ -63,10 +63,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     if d.age_at_a() || d.age_at_c() {
         mods.add(&age_m)?;
     }
-    if d.vclock() {
+    if d.virtualclock() {
         mods.add(&vcs_m)?;
     }
-    let inp = if d.pre() {
+    let inp = if d.preemptive() {
         input_port_p(d, &ib_fifo)?
     } else if d.shared_ib() {
         input_port(d, InputBuffers::Shared(&ib_fifo))?
@@ -99,14 +99,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let in_vc = t.input("in_vc_i", n * vw)?;
     let in_head = t.input("in_head_i", n)?;
     let in_tail = t.input("in_tail_i", n)?;
-    let in_dummy = if d.pre() { Some(t.input("in_dummy_i", n)?) } else { None };
+    let in_dummy = if d.preemptive() { Some(t.input("in_dummy_i", n)?) } else { None };
     let in_data = t.input("in_data_i", n * w)?;
     let in_credit_o = t.output("in_credit_o", nm)?;
     let out_valid = t.output("out_valid_o", n)?;
     let out_vc = t.output("out_vc_o", n * vw)?;
     let out_head = t.output("out_head_o", n)?;
     let out_tail = t.output("out_tail_o", n)?;
-    let out_dummy = if d.pre() { Some(t.output("out_dummy_o", n)?) } else { None };
+    let out_dummy = if d.preemptive() { Some(t.output("out_dummy_o", n)?) } else { None };
     let out_data = t.output("out_data_o", n * w)?;
     let out_credit = t.input("out_credit_i", nm)?;
 
@@ -125,25 +125,25 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     t.comment("Per output VC o*M+u, flat.");
     let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
     let push = t.wire("push", nm)?;
-    let obw = d.obw();
+    let obw = d.ob_entry_width();
     // Write data per output port: one flit (shared output buffers) or one per output VC.
     let ob_w = if d.shared_ob() { obw } else { m * obw };
     let wdata = t.wire("ob_wdata", n * ob_w)?;
-    let vtick_all = if d.vclock() { Some(t.wire("vtick_all", nm * d.vtw)?) } else { None };
+    let vtick_all = if d.virtualclock() { Some(t.wire("vtick_all", nm * d.vtick_width)?) } else { None };
     let release = t.wire("ovc_release", nm)?;
     let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
     let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
-    let (credit_all, relb_all) = if d.pre() {
+    let (credit_all, relb_all) = if d.preemptive() {
         t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
         (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
     } else {
         (None, None)
     };
-    let cls_all = if d.need_cls() { Some(t.wire("cls_all", nm * d.clw)?) } else { None };
-    let avc_all = if d.avc.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
-    let free_cnt_all = if d.links.is_some() { Some(t.wire("free_cnt_all", n * d.fcw())?) } else { None };
-    let (accel_all, acc_set) = if d.accel { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
+    let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)?) } else { None };
+    let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
+    let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())?) } else { None };
+    let (accel_all, acc_set) = if d.acceleration { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
@@ -177,14 +177,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.retain(|c| c.0 != "in_dummy_i");
         }
         if let Some(va) = &vtick_all {
-            conns.push(("vtick_o", va.e().part(pi * m * d.vtw, m * d.vtw)?));
+            conns.push(("vtick_o", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
         }
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
             conns.push(("credit_o", c.e().part(pi * m, m)?));
             conns.push(("release_o", r.e().part(pi * m, m)?));
         }
         if let Some(c) = &cls_all {
-            conns.push(("cls_o", c.e().part(pi * m * d.clw, m * d.clw)?));
+            conns.push(("cls_o", c.e().part(pi * m * d.class_width, m * d.class_width)?));
         }
         if let Some(a) = &avc_all {
             conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
@@ -227,7 +227,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("avc_i", a.e()));
         }
         if let Some(f) = &free_cnt_all {
-            conns.push(("free_cnt_o", f.e().part(o * d.fcw(), d.fcw())?));
+            conns.push(("free_cnt_o", f.e().part(o * d.free_count_width(), d.free_count_width())?));
         }
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm)?;
@@ -270,7 +270,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
     // The output VCs named by each input port's selected VCs (`sel`, N*M
     // bits), ORed over the ports: one `vc_spread` instance per port.
-    let spread_m = if d.pre() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
+    let spread_m = if d.preemptive() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
     if let Some(s) = &spread_m {
         mods.add(s)?;
     }
@@ -349,7 +349,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if d.vc_at_a() {
                 let va = vtick_all.as_ref().expect("virtualclock");
                 conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
-                conns.push(("vtick_i", va.e().part(pi * m * d.vtw, m * d.vtw)?));
+                conns.push(("vtick_i", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
             }
             if let Some(a) = &accel_all {
                 conns.push(("accel_i", a.e().part(pi * m, m)?));

@@ -12,10 +12,10 @@ use wormqos_config::Crossbar;
 /// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
 /// flags of its M output VCs.
 pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
-    let (m, vw, nm, iw, clw) = (d.m, d.vw, d.nm(), d.iw, d.clw);
+    let (m, vw, nm, iw, clw) = (d.vcs, d.vc_id_width, d.all_vcs(), d.flat_vc_id_width, d.class_width);
     let full = d.crossbar == Crossbar::Full;
-    let part = d.part() && !d.is(Mutant::PartIgnoresClass);
-    let keep_owner = full || d.accel;
+    let part = d.partitioned() && !d.is(Mutant::PartIgnoresClass);
+    let keep_owner = full || d.acceleration;
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
     md.doc("the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is");
@@ -23,10 +23,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if part {
         md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
         md.doc("(cls_i[i*CW +: CW]) take part; the winner gets the lowest free VC of its class.");
-    } else if d.part() {
+    } else if d.partitioned() {
         md.doc("MUTANT part-ignores-class: the static partition is ignored.");
     }
-    if d.avc.is_some() {
+    if d.allowed_vcs.is_some() {
         md.doc("Allowed output VCs (§2, §6 stage 3): requester i only takes part if a free output VC");
         md.doc("lies in avc_i[i*M +: M] (and its class, if partitioned); the winner gets the lowest such VC.");
     }
@@ -34,31 +34,31 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
     }
-    if d.accel {
+    if d.acceleration {
         md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
     }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let req = md.input("req_i", nm)?;
     let release = md.input("release_i", m)?;
-    let cls_i = if d.need_cls() { Some(md.input("cls_i", nm * clw)?) } else { None };
-    let avc_i = if d.avc.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
+    let cls_i = if d.va_needs_class() { Some(md.input("cls_i", nm * clw)?) } else { None };
+    let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
     let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
-    let free_cnt_o = if d.links.is_some() {
+    let free_cnt_o = if d.link_groups.is_some() {
         md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
-        Some(md.output("free_cnt_o", d.fcw())?)
+        Some(md.output("free_cnt_o", d.free_count_width())?)
     } else {
         None
     };
-    let victim_o = if d.accel { Some(md.output("victim_o", nm)?) } else { None };
+    let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
     let free = md.wire_of("free", &alloc_q.e().not())?;
     if let Some(fc) = &free_cnt_o {
-        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.fcw())).collect::<Result<Vec<_>>>()?;
+        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
         let mut sum = terms[0].clone();
         for t in &terms[1..] {
             sum = sum.add(t)?;
@@ -78,11 +78,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
-        let win_cls = if d.accel { gnt_cls(&mut md, &gnt)? } else { None };
+        let win_cls = if d.acceleration { gnt_cls(&mut md, &gnt)? } else { None };
         let class_masks = if part {
             md.comment("Static partition: the output VCs of each class");
-            let vcc = d.vcc.as_ref().expect("partition");
-            let masks = (0..d.s)
+            let vcc = d.vc_class.as_ref().expect("partition");
+            let masks = (0..d.classes)
                 .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
                 .collect::<Result<Vec<_>>>()?;
             Some(md.wire_of("class_masks", &cat_lsb_first(&masks)?)?)
@@ -111,11 +111,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let gnt = md.wire("gnt", nm)?;
         let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
-        let vcc = d.vcc.as_ref().expect("partition");
+        let vcc = d.vc_class.as_ref().expect("partition");
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
         let mut masks = vec![];
         let mut anys = vec![];
-        for c in 0..d.s {
+        for c in 0..d.classes {
             let mut mask = vec![];
             for u in 0..m {
                 mask.push(Expr::one_bit(vcc[u as usize] == c));
@@ -127,7 +127,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
         let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
         let sats = (0..nm)
-            .map(|i| if d.s == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
+            .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
             .collect::<Result<Vec<_>>>()?;
         let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
         let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
@@ -212,12 +212,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             }
             let blocked = md.wire_of("blocked", &req.e().red_or().land(&free.e().red_or().lnot()?)?)?;
             let mut has = vec![Expr::one_bit(false)];
-            for c in 1..d.s {
+            for c in 1..d.classes {
                 let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&lit(clw, c as u64)?)).collect::<Result<Vec<_>>>()?;
                 has.push(md.wire_of(&format!("req_cls{c}"), &req.e().and(&cat_lsb_first(&bits)?)?.red_or())?.e());
             }
             let mut cstar = Expr::zero(clw);
-            for c in 1..d.s {
+            for c in 1..d.classes {
                 cstar = Expr::mux(&has[c as usize], &lit(clw, c as u64)?, &cstar)?;
             }
             let cstar = md.wire_of("blocked_cls", &cstar)?;
