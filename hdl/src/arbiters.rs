@@ -3,6 +3,8 @@
 //! the parameter values of one instantiation so all widths are checked
 //! concretely; the rendered Verilog uses the symbolic parameter names.
 
+use crate::bits::{at_most_one_set, subset_of};
+use crate::mutant::Mutant;
 use crate::verilog::{Expr, LVal, Module, Result, Stmt};
 
 
@@ -17,7 +19,9 @@ use crate::verilog::{Expr, LVal, Module, Result, Stmt};
 /// lowest-bit searches: for the VC allocator's N*M requesters Yosys mapped
 /// the mux form to 74 LUTs + 152 MUXF7/8 at N = 20, this form to 60 + 7
 /// (docs/benchmarks.md).
-pub fn rr_arbiter(prefix: &str, n: u32) -> Result<Module> {
+///
+/// `mutant` plants [`Mutant::RrGrantNotOnehot`] (others are ignored).
+pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module> {
     let mut m = Module::new(format!("{prefix}_rr_arbiter"));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When advance_i,");
@@ -38,8 +42,17 @@ pub fn rr_arbiter(prefix: &str, n: u32) -> Result<Module> {
     m.comb(vec![
         Stmt::Comment("the masked requests first, then all of them".into()),
         Stmt::assign(&dbl.lv(), &Expr::concat(&[req.e(), req.e().and(&mask_q.e())?])?)?,
-        Stmt::Comment("lowest set bit".into()),
-        Stmt::assign(&low.lv(), &dbl.e().and(&dbl.e().sub(&one)?.not())?)?,
+        if mutant == Some(Mutant::RrGrantNotOnehot) {
+            Stmt::Comment("MUTANT rr-grant-not-onehot: the lowest set bit of each half".into())
+        } else {
+            Stmt::Comment("lowest set bit".into())
+        },
+        if mutant == Some(Mutant::RrGrantNotOnehot) {
+            let half = |h: &str| format!("(dbl[{h}] & ~(dbl[{h}] + {{N{{1'b1}}}}))");
+            Stmt::assign(&low.lv(), &Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n))?
+        } else {
+            Stmt::assign(&low.lv(), &dbl.e().and(&dbl.e().sub(&one)?.not())?)?
+        },
         Stmt::assign(&g.lv(), &Expr::raw("dbl_low[N-1:0]", n).or(&Expr::raw("dbl_low[2*N-1:N]", n))?)?,
     ])?;
     // A separate block: advance_i usually depends on gnt_o.
@@ -55,6 +68,9 @@ pub fn rr_arbiter(prefix: &str, n: u32) -> Result<Module> {
         Stmt::if_(&adv.e(), vec![Stmt::assign(&mask_d.lv(), &above.e())?], vec![])?,
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
+    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
+    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
+    m.assert_always(&subset_of(&gnt.e(), &req.e(), &zero)?, "gnt_o grants only requesters")?;
     Ok(m)
 }
 
@@ -106,5 +122,8 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
         ]),
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
+    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
+    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
+    m.assert_always(&subset_of(&gnt.e(), &elig.e(), &zero)?, "gnt_o grants only eligible slots")?;
     Ok(m)
 }

@@ -54,3 +54,16 @@ pub(crate) fn encode(oh: &Expr, width: u32) -> Result<Expr> {
     let vals = (0..oh.width()).map(|k| lit(width, k as u64)).collect::<Result<Vec<_>>>()?;
     Expr::onehot_mux(oh, &vals)
 }
+
+/// `x` has at most one bit set: `(x & (x + all-ones)) == 0`, i.e.
+/// `x & (x - 1)` without a narrower operand (width-clean in Verilog and in
+/// parameterized modules, where `ones` and `zero` are `{N{1'b1}}` /
+/// `{N{1'b0}}`).
+pub(crate) fn at_most_one_set(x: &Expr, ones: &Expr, zero: &Expr) -> Result<Expr> {
+    x.and(&x.add(ones)?)?.eq(zero)
+}
+
+/// Every bit set in `x` is set in `y`: `(x & ~y) == 0`.
+pub(crate) fn subset_of(x: &Expr, y: &Expr, zero: &Expr) -> Result<Expr> {
+    x.and(&y.not())?.eq(zero)
+}

@@ -2,7 +2,7 @@
 //! shared multi-queue VC buffer. Each builder takes the parameter values of
 //! one instantiation so all widths are checked concretely.
 
-use crate::bits::cat_lsb_first;
+use crate::bits::{at_most_one_set, cat_lsb_first, subset_of};
 use crate::verilog::{clog2, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
@@ -52,6 +52,8 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
     m.assign(&empty.lv(), &q.empty)?;
     m.assign(&full.lv(), &q.full)?;
+    m.assert_always(&push.e().land(&full.e())?.lnot()?, "no push into a full FIFO")?;
+    m.assert_always(&pop.e().land(&empty.e())?.lnot()?, "no pop from an empty FIFO")?;
     Ok(m)
 }
 
@@ -218,5 +220,11 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
     }
     m.assign(&empty_o.lv(), &cat_lsb_first(&empties)?)?;
     m.assign(&full_o.lv(), &cat_lsb_first(&fulls)?)?;
+    let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
+    m.assert_always(&at_most_one_set(&push.e(), &ones, &zero)?, "push_i is one-hot or zero")?;
+    m.assert_always(&at_most_one_set(&rsel.e(), &ones, &zero)?, "rsel_i is one-hot or zero")?;
+    m.assert_always(&subset_of(&pop.e(), &rsel.e(), &zero)?, "pop_i names only the rsel_i queue")?;
+    m.assert_always(&push.e().and(&full_o.e())?.eq(&zero)?, "no push into a full queue")?;
+    m.assert_always(&pop.e().and(&empty_o.e())?.eq(&zero)?, "no pop from an empty queue")?;
     Ok(m)
 }

@@ -6,7 +6,7 @@ use crate::bits::{cat_lsb_first, lit, onehot_of};
 use crate::dims::Dims;
 use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
-use crate::vc_state::{ACTIVE, IDLE, ROUTED};
+use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{Expr, HdlError, Module, Result, Sig, Stmt};
 
 
@@ -52,7 +52,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         None
     };
     let va_req_o = md.output("va_req_o", m * n)?;
-    let va_route_o = md.output("va_route_o", m * pw)?;
+    // The route VA reads is route_o, except for the skip-rc-stage mutant,
+    // whose IDLE VCs request with the route computed in the same cycle.
+    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
@@ -132,6 +134,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         InputBuffers::Shared(_) => Some((md.wire("buf_empty", m)?, md.wire("buf_full", m)?, md.wire("buf_hdr", m * rcw)?, md.wire("cand_flit", fw)?)),
         InputBuffers::PerVc(_) => None,
     };
+    let st = VcStates::declare(&mut md)?;
     for v in 0..m {
         md.comment(format!("Input VC {v}"));
         // `front`: the VC's front flit, or (shared buffer) the packed header
@@ -167,16 +170,16 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             )?;
         }
         pushes.push(push.e());
-        let (state_q, state_d) = md.register(&format!("vc{v}_state"), 2, &lit(2, IDLE)?)?;
+        let (state_q, state_d) = md.register(&format!("vc{v}_state"), STATE_WIDTH, &st.idle)?;
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
         let dest = field(&front, 0, d.dest_width)?;
         let first = table.e().elem_dyn(&dest, pw)?;
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
-        let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
-        let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
-        let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
+        let is_idle = state_q.e().eq(&st.idle)?;
+        let is_routed = state_q.e().eq(&st.routed)?;
+        let is_active = state_q.e().eq(&st.active)?;
         let not_empty = empty.e().lnot()?;
         let gnt = va_gnt.e().bit(v)?;
         let my_ovc = va_ovc.e().part(v * vw, vw)?;
@@ -186,27 +189,31 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             None => front.e().bit(fw - 2)?,
             Some((_, _, _, c)) => c.e().bit(fw - 2)?,
         };
-        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &lit(2, ACTIVE)?)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
-        let mut idle_body = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &lit(2, ROUTED)?)?];
+        let on_grant = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
+        let mut rc = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &st.routed)?];
         if d.is(Mutant::SkipRcStage) {
-            idle_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
+            rc.push(Stmt::if_(&gnt, on_grant.clone(), vec![])?);
         }
+        let tail_crossed = pop.e().bit(v)?.land(&front_tail)?;
         md.comb(vec![
             Stmt::assign(&state_d.lv(), &state_q.e())?,
             Stmt::assign(&route_d.lv(), &route_q.e())?,
             Stmt::assign(&ovc_d.lv(), &ovc_q.e())?,
-            Stmt::if_(
-                &is_idle,
-                vec![Stmt::Comment("RC".into()), Stmt::if_(&not_empty, idle_body, vec![])?],
-                vec![Stmt::if_(
-                    &is_routed,
-                    vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?],
-                    vec![Stmt::if_(
-                        &is_active.land(&pop.e().bit(v)?)?.land(&front_tail)?,
-                        vec![Stmt::Comment("the tail crossed the crossbar".into()), Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?],
-                        vec![],
-                    )?],
-                )?],
+            Stmt::case(
+                &state_q.e(),
+                vec![
+                    (st.idle.clone(), vec![Stmt::Comment("RC".into()), Stmt::if_(&not_empty, rc, vec![])?]),
+                    (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, on_grant, vec![])?]),
+                    (
+                        st.active.clone(),
+                        vec![Stmt::if_(
+                            &tail_crossed,
+                            vec![Stmt::Comment("the tail crossed the crossbar".into()), Stmt::assign(&state_d.lv(), &st.idle)?],
+                            vec![],
+                        )?],
+                    ),
+                ],
+                vec![],
             )?,
         ])?;
         if d.virtualclock() {
@@ -295,7 +302,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
-    md.assign(&va_route_o.lv(), &cat_lsb_first(&va_routes)?)?;
+    if let Some(vr) = va_route_o {
+        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+    }
     md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
     md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
     md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;

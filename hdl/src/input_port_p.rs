@@ -6,7 +6,7 @@ use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
 use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
-use crate::vc_state::{ACTIVE, IDLE, ROUTED};
+use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{Expr, Module, Result, Stmt};
 
 
@@ -45,7 +45,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let va_req_o = md.output("va_req_o", m * n)?;
-    let va_route_o = md.output("va_route_o", m * pw)?;
+    // The route VA reads is route_o, except for the skip-rc-stage mutant,
+    // whose IDLE VCs request with the route computed in the same cycle.
+    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
@@ -98,10 +100,11 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
+    let st = VcStates::declare(&mut md)?;
     for v in 0..m {
         let t = format!("vc{v}");
         md.comment(format!("Input VC {v}"));
-        let (state_q, state_d) = md.register(&format!("{t}_state"), 2, &lit(2, IDLE)?)?;
+        let (state_q, state_d) = md.register(&format!("{t}_state"), STATE_WIDTH, &st.idle)?;
         let (route_q, route_d) = md.register(&format!("{t}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("{t}_ovc"), vw, &Expr::zero(vw))?;
         let (hdr_q, hdr_d) = md.register(&format!("{t}_hdr"), hw, &Expr::zero(hw))?;
@@ -158,9 +161,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
         md.comment("BW: lane choice (§9.4 stage 1)");
         let arrive = valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?;
-        let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
-        let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
-        let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
+        let is_idle = state_q.e().eq(&st.idle)?;
+        let is_routed = state_q.e().eq(&st.routed)?;
+        let is_active = state_q.e().eq(&st.active)?;
         let all_idle = md.wire_of(
             &format!("{t}_all_idle"),
             &top_q.e().eq(&Expr::zero(lw))?.land(&lempties[0])?.land(&sl_q.e().eq(&Expr::zero(lw))?)?.land(&is_idle)?,
@@ -250,7 +253,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
         let gnt = va_gnt.e().bit(v)?;
         let my_ovc = va_ovc.e().part(v * vw, vw)?;
-        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &lit(2, ACTIVE)?)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
+        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
         let sl_idx = |j: u32| sl_q.e().eq(&lit(lw, j as u64)?);
         // susp[sl] := x
         let set_susp = |x: bool| -> Result<Vec<Stmt>> {
@@ -265,7 +268,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         push_stmts.push(Stmt::assign(&hsp_d.lv(), &hsp_q.e().add(&one_lw)?)?);
         push_stmts.extend(set_susp(true)?);
         let mut case_a = vec![
-            Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?,
+            Stmt::assign(&state_d.lv(), &st.idle)?,
             Stmt::assign(&sent_d.lv(), &Expr::zero(1))?,
             Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
         ];
@@ -280,7 +283,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let mut rc_body = vec![
             Stmt::assign(&hdr_d.lv(), &rc_src.e())?,
             Stmt::assign(&route_d.lv(), &rc_route.e())?,
-            Stmt::assign(&state_d.lv(), &lit(2, ROUTED)?)?,
+            Stmt::assign(&state_d.lv(), &st.routed)?,
         ];
         if d.is(Mutant::SkipRcStage) {
             rc_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
@@ -298,7 +301,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         lane_cross.push(Stmt::if_(
             &offer_tail,
-            vec![Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?, Stmt::assign(&sent_d.lv(), &Expr::zero(1))?],
+            vec![Stmt::assign(&state_d.lv(), &st.idle)?, Stmt::assign(&sent_d.lv(), &Expr::zero(1))?],
             vec![],
         )?);
         let mut stmts = vec![
@@ -323,28 +326,31 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                         case_a_stmt,
                         vec![
                             Stmt::Comment("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE".into()),
-                            Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?,
+                            Stmt::assign(&state_d.lv(), &st.idle)?,
                             Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
                         ],
                     )?,
                 ],
-                vec![Stmt::if_(
-                    &is_idle,
+                vec![Stmt::case(
+                    &state_q.e(),
                     vec![
-                        Stmt::Comment("RC".into()),
-                        Stmt::if_(&rc_ok.e(), rc_body, vec![])?,
-                        Stmt::Comment("lane release".into()),
-                        Stmt::if_(
-                            &release_lane.e(),
-                            vec![Stmt::assign(&top_d.lv(), &top_q.e().sub(&one_lw)?)?, Stmt::assign(&sl_d.lv(), &sl_q.e().sub(&one_lw)?)?],
-                            vec![],
-                        )?,
+                        (
+                            st.idle.clone(),
+                            vec![
+                                Stmt::Comment("RC".into()),
+                                Stmt::if_(&rc_ok.e(), rc_body, vec![])?,
+                                Stmt::Comment("lane release".into()),
+                                Stmt::if_(
+                                    &release_lane.e(),
+                                    vec![Stmt::assign(&top_d.lv(), &top_q.e().sub(&one_lw)?)?, Stmt::assign(&sl_d.lv(), &sl_q.e().sub(&one_lw)?)?],
+                                    vec![],
+                                )?,
+                            ],
+                        ),
+                        (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?]),
+                        (st.active.clone(), vec![Stmt::if_(&crossed, vec![Stmt::if_(&k_dh.e(), dh_cross, lane_cross)?], vec![])?]),
                     ],
-                    vec![Stmt::if_(
-                        &is_routed,
-                        vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?],
-                        vec![Stmt::if_(&crossed, vec![Stmt::if_(&k_dh.e(), dh_cross, lane_cross)?], vec![])?],
-                    )?],
+                    vec![],
                 )?],
             )?,
         ];
@@ -424,7 +430,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
-    md.assign(&va_route_o.lv(), &cat_lsb_first(&va_routes)?)?;
+    if let Some(vr) = va_route_o {
+        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+    }
     md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
     md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
     md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;

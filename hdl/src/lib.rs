@@ -82,6 +82,7 @@ pub fn generate(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<Vec<Genera
         text.push_str("\n`default_nettype none\n\n");
         text.push_str(&m.render());
         text.push_str("\n`default_nettype wire\n");
+        let text = verilog::wrap_lines(&text, verilog::MAX_LINE);
         files.push(GeneratedFile { file_name: format!("{}.v", m.name()), text });
     }
     Ok(files)
@@ -94,7 +95,7 @@ pub fn standalone_file(m: &verilog::Module) -> GeneratedFile {
     text.push_str("\n`default_nettype none\n\n");
     text.push_str(&m.render());
     text.push_str("\n`default_nettype wire\n");
-    GeneratedFile { file_name: format!("{}.v", m.name()), text }
+    GeneratedFile { file_name: format!("{}.v", m.name()), text: verilog::wrap_lines(&text, verilog::MAX_LINE) }
 }
 
 /// Writes `files` into `dir` (created if needed). Each file is written to a

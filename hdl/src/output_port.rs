@@ -1,7 +1,7 @@
 //! `<prefix>_output_port`: stage 5 of one output port
 //! (docs/microarchitecture.md §6): output VC buffers, credits, point C.
 
-use crate::bits::{cat_lsb_first, encode, lit};
+use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
 use crate::mutant::Mutant;
@@ -136,7 +136,19 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             )?,
         ])?;
         fulls.push(full);
-        eligs.push(empty.lnot()?.land(&cr_q.e().ne(&Expr::zero(cw))?)?);
+        let has_credit = cr_q.e().ne(&Expr::zero(cw))?;
+        if d.is(Mutant::PickIgnoresEmpty) {
+            // MUTANT pick-ignores-empty: eligible with a credit, empty or not
+            let _ = empty;
+            eligs.push(has_credit);
+        } else {
+            eligs.push(empty.lnot()?.land(&has_credit)?);
+        }
+        if dd < (1u64 << cw) - 1 {
+            // (a counter whose width only holds 0..=DD is in range by construction)
+            md.assert_always(&lit(cw, dd)?.lt(&cr_q.e())?.lnot()?, &format!("output VC {u}: credits within 0..={dd}"))?;
+        }
+        md.assert_always(&pick.e().bit(u)?.land(&cr_q.e().eq(&Expr::zero(cw))?)?.lnot()?, &format!("output VC {u}: no flit sent without a credit"))?;
     }
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
@@ -164,6 +176,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     }
     conns.push(("gnt_o", pick.e()));
     md.instance(arb, "u_arb_c", &conns)?;
+    md.assert_always(&at_most_one_set(&pick.e(), &Expr::ones(m), &Expr::zero(m))?, "point C picks at most one VC")?;
     if enter.is_some() {
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");

@@ -45,9 +45,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let p = &d.prefix;
     let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
     let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
-    let rr_nm = rr_arbiter(p, nm)?;
-    let rr_m = rr_arbiter(p, m)?;
-    let rr_n = rr_arbiter(p, n)?;
+    let rr_nm = rr_arbiter(p, nm, d.mutant)?;
+    let rr_m = rr_arbiter(p, m, d.mutant)?;
+    let rr_n = rr_arbiter(p, n, d.mutant)?;
     let age_m = age_arbiter(p, m)?;
     let vcs_m = vclock::vclock_sched(p, m, d.clock_width, d.vtick_width, d.mutant)?;
     mods.add(&ib_fifo)?;
@@ -112,9 +112,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
 
     t.comment("Per input VC i = p*M+v, flat.");
     let va_req_all = t.wire("va_req_all", nm * n)?;
-    let va_route_all = t.wire("va_route_all", nm * pw)?;
     let st_req = t.wire("st_req", nm)?;
     let route_all = t.wire("route_all", nm * pw)?;
+    // VA reads the routes from route_all; only the skip-rc-stage mutant has
+    // a route of its own for VA (computed in RC's cycle).
+    let va_route_all = if d.is(Mutant::SkipRcStage) { Some(t.wire("va_route_all", nm * pw)?) } else { None };
     let ovc_all = t.wire("ovc_all", nm * vw)?;
     let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
     // Point A's candidates: the shared input buffers read their flits.
@@ -160,11 +162,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
                 ("pop_i", mv.e().part(pi * m, m)?),
                 ("va_req_o", va_req_all.e().part(pi * m * n, m * n)?),
-                ("va_route_o", va_route_all.e().part(pi * m * pw, m * pw)?),
                 ("st_req_o", st_req.e().part(pi * m, m)?),
                 ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
                 ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
             ];
+        if let Some(vr) = &va_route_all {
+            conns.push(("va_route_o", vr.e().part(pi * m * pw, m * pw)?));
+        }
         match (&front_all, &cand, &cand_flit) {
             (Some(f), _, _) => conns.push(("front_o", f.e().part(pi * m * fw, m * fw)?)),
             (None, Some(c), Some(cf)) => {
@@ -242,7 +246,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&a.lv(), &Expr::or_all(&victims)?)?;
     }
     for i in 0..nm {
-        let r = va_route_all.e().part(i * pw, pw)?;
+        let r = va_route_all.as_ref().unwrap_or(&route_all).e().part(i * pw, pw)?;
         t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
     }
 

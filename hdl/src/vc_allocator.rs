@@ -1,7 +1,7 @@
 //! `<prefix>_vc_allocator`: stage 3 (output-VC allocation) of one output
 //! port (docs/microarchitecture.md §6, §9.2, §9.5).
 
-use crate::bits::{cat_lsb_first, encode, lit, onehot_of};
+use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
 use crate::mutant::Mutant;
@@ -18,7 +18,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let keep_owner = full || d.acceleration;
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
-    md.doc("the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is");
+    md.doc("the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is");
     md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
     if part {
         md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
@@ -56,7 +56,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
-    let free = md.wire_of("free", &alloc_q.e().not())?;
+    let free = if d.is(Mutant::VaIgnoresAllocated) {
+        md.comment("MUTANT va-ignores-allocated: every output VC counts as free");
+        md.wire_of("free", &Expr::ones(m))?
+    } else {
+        md.wire_of("free", &alloc_q.e().not())?
+    };
     if let Some(fc) = &free_cnt_o {
         let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
         let mut sum = terms[0].clone();
@@ -162,6 +167,8 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     md.assign(&alloc_d.lv(), &next)?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
     md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw)?)?;
+    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m))?, "one output VC allocated per cycle")?;
+    md.assert_always(&set.e().and(&alloc_q.e())?.eq(&Expr::zero(m))?, "no output VC allocated twice")?;
     if let Some(s) = set_o {
         md.assign(&s.lv(), &set.e())?;
     }

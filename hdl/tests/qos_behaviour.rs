@@ -92,6 +92,7 @@ fn simulate(cfg: &RouterConfig, mutant: Option<Mutant>, drives: &[Drive], credit
     let out = Command::new("vvp").current_dir(&dir.0).args(["-n", "sim.vvp"]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("ASSERTION FAILED"), "an RTL check failed:\n{text}");
     let mut res = vec![vec![]; n as usize];
     for (c, l) in text.lines().filter(|l| !l.is_empty() && !l.contains("$finish")).enumerate() {
         for (p, s) in l.split(';').filter(|s| !s.is_empty()).enumerate() {

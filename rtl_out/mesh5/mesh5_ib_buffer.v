@@ -220,16 +220,19 @@ module mesh5_ib_buffer (
   wire we;
   assign we = (q0_do_push | q1_do_push | q2_do_push | q3_do_push);
   wire [4:0] waddr;
-  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} & q2_waddr) | ({5{push_i[3]}} & q3_waddr));
+  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} &
+      q2_waddr) | ({5{push_i[3]}} & q3_waddr));
   wire [4:0] raddr;
-  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} & q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
+  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} &
+      q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
   always @(posedge clk_i) begin
     if (we) begin
       mem_q[waddr] <= wdata_i;
     end
   end
   assign rdata_o = mem_q[raddr];
-  assign side_o = {side3_q[q3_rd_ptr_q], side2_q[q2_rd_ptr_q], side1_q[q1_rd_ptr_q], side0_q[q0_rd_ptr_q]};
+  assign side_o = {side3_q[q3_rd_ptr_q], side2_q[q2_rd_ptr_q], side1_q[q1_rd_ptr_q],
+      side0_q[q0_rd_ptr_q]};
   assign empty_o = {q3_empty_q, q2_empty_q, q1_empty_q, q0_empty_q};
   assign full_o = {q3_full_q, q2_full_q, q1_full_q, q0_full_q};
 

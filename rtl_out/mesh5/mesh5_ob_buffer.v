@@ -192,9 +192,11 @@ module mesh5_ob_buffer (
   wire we;
   assign we = (q0_do_push | q1_do_push | q2_do_push | q3_do_push);
   wire [4:0] waddr;
-  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} & q2_waddr) | ({5{push_i[3]}} & q3_waddr));
+  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} &
+      q2_waddr) | ({5{push_i[3]}} & q3_waddr));
   wire [4:0] raddr;
-  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} & q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
+  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} &
+      q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
   always @(posedge clk_i) begin
     if (we) begin
       mem_q[waddr] <= wdata_i;

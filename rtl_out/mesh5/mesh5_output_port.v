@@ -113,7 +113,9 @@ module mesh5_output_port (
 
   // Point C: VC multiplexer
   wire [3:0] elig;
-  assign elig = {((!buf_empty[3]) && (vc3_credits_q != 4'd0)), ((!buf_empty[2]) && (vc2_credits_q != 4'd0)), ((!buf_empty[1]) && (vc1_credits_q != 4'd0)), ((!buf_empty[0]) && (vc0_credits_q != 4'd0))};
+  assign elig = {((!buf_empty[3]) && (vc3_credits_q != 4'd0)),
+      ((!buf_empty[2]) && (vc2_credits_q != 4'd0)), ((!buf_empty[1]) && (vc1_credits_q != 4'd0)),
+      ((!buf_empty[0]) && (vc0_credits_q != 4'd0))};
   wire any_pick;
   assign any_pick = (|pick);
   mesh5_rr_arbiter #(.N(4)) u_arb_c (
@@ -128,7 +130,8 @@ module mesh5_output_port (
   assign out_valid_d = any_pick;
   reg  [1:0] out_vc_q;
   wire [1:0] out_vc_d;
-  assign out_vc_d = (({2{pick[0]}} & 2'd0) | ({2{pick[1]}} & 2'd1) | ({2{pick[2]}} & 2'd2) | ({2{pick[3]}} & 2'd3));
+  assign out_vc_d = (({2{pick[0]}} & 2'd0) | ({2{pick[1]}} & 2'd1) | ({2{pick[2]}} & 2'd2) |
+      ({2{pick[3]}} & 2'd3));
   reg  [33:0] out_flit_q;
   wire [33:0] out_flit_d;
   assign out_flit_d = (any_pick ? buf_front : 34'd0);

@@ -20,7 +20,7 @@
 `default_nettype none
 
 // Output-VC allocator of one output port (stage 3): a round-robin arbiter over
-// the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is
+// the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is
 // free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).
 // release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).
 module mesh5_vc_allocator (
@@ -55,7 +55,8 @@ module mesh5_vc_allocator (
   assign alloc_set = (any_gnt ? lowest_free : 4'd0);
   assign allocated_d = ((allocated_q & (~release_i)) | alloc_set);
   assign gnt_o = gnt;
-  assign gnt_ovc_o = (({2{lowest_free[0]}} & 2'd0) | ({2{lowest_free[1]}} & 2'd1) | ({2{lowest_free[2]}} & 2'd2) | ({2{lowest_free[3]}} & 2'd3));
+  assign gnt_ovc_o = (({2{lowest_free[0]}} & 2'd0) | ({2{lowest_free[1]}} & 2'd1) |
+      ({2{lowest_free[2]}} & 2'd2) | ({2{lowest_free[3]}} & 2'd3));
 
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin
