@@ -287,7 +287,7 @@ pub mod bounds {
     pub const LIST: usize = 1024;
     /// Largest network: routers x endpoints routing-table entries (each
     /// router holds one entry per endpoint, 4 bytes, several copies).
-    pub const ROUTE_ENTRIES: u64 = 16 << 20;
+    pub const ROUTE_ENTRIES: u64 = 4 << 20;
 }
 
 /// A validated experiment: the router configuration per router is derived
@@ -336,8 +336,10 @@ impl Validated {
         let max_s = max as f64 * self.cycle_s;
         for (field, v) in [("run.seconds", r.seconds), ("run.warmup_seconds", r.warmup_seconds)] {
             if let Some(s) = v {
-                if !(s.is_finite() && s >= 0.0 && s <= max_s) || (field == "run.seconds" && s <= 0.0) {
-                    return Err(ferr(field, s.to_string(), format!("allowed range above 0 ..= {max_s:.4e} s ({max} cycles of {:.3} ns)", self.cycle_s * 1e9)));
+                let warm = field == "run.warmup_seconds";
+                if !(s.is_finite() && s <= max_s && (s > 0.0 || (warm && s == 0.0))) {
+                    let lo = if warm { "0" } else { "above 0 " };
+                    return Err(ferr(field, s.to_string(), format!("allowed range {lo}..= {max_s:.4e} s ({max} cycles of {:.3} ns)", self.cycle_s * 1e9)));
                 }
             }
         }
@@ -356,7 +358,7 @@ impl Validated {
         }
         let (total, warmup) = self.run_cycles();
         if total == 0 {
-            let (f, v) = if r.cycles.is_some() { ("run.cycles", "0".to_string()) } else { ("run.seconds", format!("{:?}", r.seconds)) };
+            let (f, v) = if r.cycles.is_some() { ("run.cycles", "0".to_string()) } else { ("run.seconds", r.seconds.map_or("0.01 (default)".into(), |s| s.to_string())) };
             return Err(ferr(f, v, format!("the run is shorter than one cycle ({:.3} ns)", self.cycle_s * 1e9)));
         }
         // Every batch of the 95 % intervals needs at least one measured cycle.
@@ -492,7 +494,7 @@ impl Experiment {
                 "topology",
                 format!("{routers} routers x {endpoints} endpoints"),
                 format!(
-                    "needs {entries} routing-table entries (about {} MiB); allowed up to {} entries (256 MiB)",
+                    "needs {entries} routing-table entries (about {} MiB); allowed up to {} entries (about 64 MiB)",
                     entries * 16 >> 20,
                     bounds::ROUTE_ENTRIES
                 ),
