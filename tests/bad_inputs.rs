@@ -335,3 +335,28 @@ fn the_base_inputs_are_valid() {
     assert!(!out.join("tiny2_router.v").exists(), "the tool's own stale files go");
     assert!(out.join("mesh5_router.v").exists());
 }
+
+/// The stricter rule rejects none of the checked-in experiments and sweep
+/// grids (every point validated, as `sweep` does before running).
+#[test]
+fn checked_in_experiments_still_validate() {
+    let mut files = Vec::new();
+    for d in ["experiments", "experiments/bench"] {
+        for e in std::fs::read_dir(root().join(d)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 10);
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let r = if text.contains("[sweep]") {
+            wormqos_netsim::sweep::Grid::from_file(&p).map(|_| ())
+        } else {
+            wormqos_netsim::Experiment::from_file(&p).map(|_| ())
+        };
+        assert!(r.is_ok(), "{}: {}", p.display(), r.unwrap_err());
+    }
+}
