@@ -15,30 +15,9 @@ fn example(name: &str) -> String {
     std::fs::read_to_string(root().join("examples").join(name)).unwrap()
 }
 
-/// A small valid experiment (checked valid by `the_base_inputs_are_valid`).
-const EXP: &str = r#"name = "cli"
-[router]
-ports = 5
-vcs = 2
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 2
-crossbar = "multiplexed"
-scheduler = "round_robin"
-[topology]
-kind = "mesh"
-k = 2
-[physical]
-link_mbps = 400
-[workload]
-load = 0.1
-mix = [0, 100]
-realtime = "none"
-best_effort = "poisson"
-message_flits = 4
-[run]
-cycles = 3000
-"#;
+mod common;
+use common::EXP;
+
 
 const SWEEP: &str = "[sweep]\n\"workload.load\" = [0.1, 0.2]\n";
 

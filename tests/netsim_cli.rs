@@ -6,27 +6,8 @@ fn wormqos(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
 }
 
-const EXP: &str = r#"
-name = "cli"
-[router]
-ports = 5
-vcs = 2
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 2
-crossbar = "multiplexed"
-scheduler = "round_robin"
-[topology]
-kind = "mesh"
-k = 2
-[workload]
-load = 0.1
-mix = [0, 100]
-realtime = "none"
-message_flits = 4
-[run]
-cycles = 3000
-"#;
+mod common;
+use common::EXP;
 
 #[test]
 fn sim_sweep_and_bad_input() {
