@@ -101,41 +101,34 @@ pub fn standalone_file(m: &verilog::Module) -> GeneratedFile {
 /// Writes `files` into `dir` (created if needed). Each file is written to a
 /// temporary name in `dir` and renamed over its final name, so a reader sees
 /// either the old or the new content of every file; then `*.v` files of a
-/// previous generation that are not part of `files` are removed.
+/// previous generation that are not part of `files` are removed. Only files
+/// the tool wrote (listed in `dir`'s [`wormqos_config::files::MANIFEST`])
+/// are replaced or removed: an existing file of the same name that the tool
+/// did not write is an `AlreadyExists` error, raised before anything is
+/// written, unless its content is unchanged.
 pub fn write_files(dir: &Path, files: &[GeneratedFile]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let pid = std::process::id();
-    let mut tmps = Vec::new();
-    let result = (|| -> std::io::Result<()> {
-        for f in files {
-            if f.file_name.contains('/') || f.file_name.contains('\\') || f.file_name.starts_with('.') {
-                return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("bad file name {}", f.file_name)));
-            }
-            let tmp = dir.join(format!(".{}.{pid}.tmp", f.file_name));
-            std::fs::write(&tmp, &f.text)?;
-            tmps.push((tmp, dir.join(&f.file_name)));
-        }
-        Ok(())
-    })();
-    if let Err(e) = result {
-        for (tmp, _) in &tmps {
-            let _ = std::fs::remove_file(tmp);
-        }
-        return Err(e);
+    write_files_forced(dir, files, false)
+}
+
+/// [`write_files`]; with `force`, also over files the tool did not write.
+pub fn write_files_forced(dir: &Path, files: &[GeneratedFile], force: bool) -> std::io::Result<()> {
+    use wormqos_config::files::{OutDir, OutputError};
+    let to_io = |e: OutputError| {
+        let kind = match &e {
+            OutputError::Foreign(_) => std::io::ErrorKind::AlreadyExists,
+            OutputError::Io { source, .. } => source.kind(),
+            _ => std::io::ErrorKind::PermissionDenied,
+        };
+        std::io::Error::new(kind, e.to_string())
+    };
+    let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    let mut out = OutDir::claim(dir, &claims, force).map_err(to_io)?;
+    let names: Vec<&str> = files.iter().map(|f| f.file_name.as_str()).collect();
+    out.begin(&names).map_err(to_io)?;
+    for f in files {
+        out.write(&f.file_name, f.text.as_bytes()).map_err(to_io)?;
     }
-    for (tmp, fin) in &tmps {
-        std::fs::rename(tmp, fin)?;
-    }
-    let keep: std::collections::BTreeSet<&str> = files.iter().map(|f| f.file_name.as_str()).collect();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.ends_with(".v") && !keep.contains(name) && entry.file_type()?.is_file() {
-            std::fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
+    out.finish(|name| name.ends_with(".v")).map_err(to_io)
 }
 
 #[cfg(test)]
@@ -178,12 +171,20 @@ scheduler = "round_robin"
         let dir = std::env::temp_dir().join(format!("wormqos_hdl_unit_{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("old_module.v"), "x").unwrap();
+        std::fs::write(dir.join("users_tb.v"), "x").unwrap();
         std::fs::write(dir.join("notes.txt"), "keep").unwrap();
+        let old = vec![GeneratedFile { file_name: "old_module.v".into(), text: "module old; endmodule\n".into() }];
+        write_files(&dir, &old).unwrap();
         let files = vec![GeneratedFile { file_name: "a.v".into(), text: "module a; endmodule\n".into() }];
         write_files(&dir, &files).unwrap();
-        assert!(!dir.join("old_module.v").exists());
+        assert!(!dir.join("old_module.v").exists(), "the tool's own stale file goes");
+        assert!(dir.join("users_tb.v").exists(), "a file the tool did not write stays");
         assert!(dir.join("notes.txt").exists());
+        // A file of a generated name that the tool did not write is refused.
+        std::fs::write(dir.join("b.v"), "mine").unwrap();
+        let clash = vec![GeneratedFile { file_name: "b.v".into(), text: "module b; endmodule\n".into() }];
+        assert_eq!(write_files(&dir, &clash).unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read_to_string(dir.join("b.v")).unwrap(), "mine");
         assert_eq!(std::fs::read_to_string(dir.join("a.v")).unwrap(), "module a; endmodule\n");
         let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
         assert!(leftovers.is_empty());

@@ -198,6 +198,23 @@ impl Mutant {
             _ => true,
         }
     }
+    /// The configurations [`Mutant::applies_to`] accepts, in configuration
+    /// terms (for error messages and `wormqos mutants`).
+    pub fn scope(&self) -> &'static str {
+        match self {
+            Mutant::PreAccelNeverCleared => "router.mode = \"preemptive\" with router.acceleration = true",
+            Mutant::PreStackPopsBottom => "router.mode = \"preemptive\" with router.traffic_classes >= 3 (two or more extra lanes)",
+            Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
+                "router.mode = \"preemptive\""
+            }
+            Mutant::PartIgnoresClass => "router.mode = \"traditional\" or \"non_preemptive\" with router.traffic_classes >= 2",
+            Mutant::BlkHoldPastTail => "router.block_size >= 2",
+            Mutant::RouteVcsIgnored => "a topology.route_vcs table",
+            Mutant::LinkChoiceFirst => "a topology.route_links table with a group of 2 or more ports",
+            m if m.is_virtualclock() => "router.scheduler = \"virtualclock\"",
+            _ => "every configuration",
+        }
+    }
     /// Whether this mutant changes only the `virtualclock` scheduler.
     pub fn is_virtualclock(&self) -> bool {
         Mutant::virtualclock().contains(self)

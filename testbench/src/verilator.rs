@@ -149,7 +149,7 @@ impl VerilatedRouter {
     /// cached library, and creates a model in its power-on state (call
     /// [`Dut::reset`] before use).
     ///
-    /// The cache root is `$WORMQOS_BUILD_DIR`, else `<workspace>/target/wormqos-verilator/`.
+    /// The cache root is `$WORMQOS_BUILD_DIR`, else `target/wormqos-verilator/` under the working directory.
     ///
     /// The model is built without waveform support (a third less C++ to
     /// compile); [`Dut::prepare_trace`] rebuilds it with tracing when a
