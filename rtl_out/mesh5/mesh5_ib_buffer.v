@@ -274,6 +274,51 @@ module mesh5_ib_buffer (
       q3_empty_q <= q3_empty_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // push_i is one-hot or zero
+      assert (((push_i & (push_i + {4{1'b1}})) == 4'd0));
+      // rsel_i is one-hot or zero
+      assert (((rsel_i & (rsel_i + {4{1'b1}})) == 4'd0));
+      // pop_i names only the rsel_i queue
+      assert (((pop_i & (~rsel_i)) == 4'd0));
+      // no push into a full queue
+      assert (((push_i & full_o) == 4'd0));
+      // no pop from an empty queue
+      assert (((pop_i & empty_o) == 4'd0));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!(((push_i & (push_i + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: push_i is one-hot or zero");
+        $stop;
+      end
+      if (!(((rsel_i & (rsel_i + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: rsel_i is one-hot or zero");
+        $stop;
+      end
+      if (!(((pop_i & (~rsel_i)) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: pop_i names only the rsel_i queue");
+        $stop;
+      end
+      if (!(((push_i & full_o) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no push into a full queue");
+        $stop;
+      end
+      if (!(((pop_i & empty_o) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no pop from an empty queue");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire

@@ -66,6 +66,33 @@ module mesh5_vc_allocator (
       allocated_q <= allocated_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // one output VC allocated per cycle
+      assert (((alloc_set & (alloc_set + {4{1'b1}})) == 4'd0));
+      // no output VC allocated twice
+      assert (((alloc_set & allocated_q) == 4'd0));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!(((alloc_set & (alloc_set + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: one output VC allocated per cycle");
+        $stop;
+      end
+      if (!(((alloc_set & allocated_q) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no output VC allocated twice");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire
