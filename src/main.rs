@@ -12,6 +12,8 @@ mod synth_cmd;
 
 mod sim_cmd;
 
+mod model_cmd;
+
 #[derive(Parser)]
 #[command(name = "wormqos", version, about = "QoS wormhole router generator, golden model and lockstep testbench")]
 struct Cli {
@@ -60,6 +62,8 @@ enum Command {
     Sim(sim_cmd::SimArgs),
     /// Run an experiment grid in parallel; write CSV, JSON and plots.
     Sweep(sim_cmd::SweepArgs),
+    /// The papers' analytical models on a sim/sweep experiment file; same CSV, JSON and plots (`--with-sim` overlays the simulation).
+    Model(model_cmd::ModelArgs),
     /// Synthesize a configuration with the open FPGA tools (Yosys, nextpnr); JSON and Markdown report.
     Synth(synth_cmd::SynthArgs),
     /// Design-space sweep: golden-model saturation throughput x synthesis over a parameter grid; CSV and Pareto plots.
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
         Command::Mutants => None,
         Command::Synth(_) | Command::Dse(_) => None,
         Command::Sim(_) | Command::Sweep(_) => None,
+        Command::Model(_) => None,
     };
     let cfg = match cfg_path.map(|p| load(&p)).transpose() {
         Ok(c) => c,
@@ -93,6 +98,7 @@ fn main() -> ExitCode {
         Command::Dse(a) => return synth_cmd::dse(a),
         Command::Sim(a) => return sim_cmd::sim(a),
         Command::Sweep(a) => return sim_cmd::sweep(a),
+        Command::Model(a) => return model_cmd::model(a),
         Command::Generate { out, mutant, .. } => generate(cfg.as_ref().unwrap(), &out, mutant),
         Command::Check { .. } => check(cfg.as_ref().unwrap()),
         Command::Mutants => {

@@ -144,7 +144,7 @@ pub fn sweep(a: SweepArgs) -> ExitCode {
     }
 }
 
-fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path) -> anyhow::Result<()> {
+pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(out)?;
     std::fs::write(out.join("results.csv"), sweep::to_csv(grid, pts))?;
     std::fs::write(out.join("results.json"), serde_json::to_string_pretty(&sweep::to_json(grid, pts))?)?;

@@ -31,6 +31,21 @@ pub struct Experiment {
 pub struct Model {
     #[serde(default)]
     pub scheduler: ModelScheduler,
+    /// `realtime = "poisson"`: relative message rates of the real-time
+    /// classes R1, R2, … (R1 = the top class, each class its own VCs);
+    /// default [2, 1], 000_… §4's R2 at half R1's rate. 000_… §4 with three
+    /// classes: [1, 0.6667, 0.5] (R2, R3 at 1.5 and 2 times R1's gap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_rates: Option<Vec<f64>>,
+}
+
+impl Model {
+    /// Shares of the real-time messages per class R1, R2, … (sum 1).
+    pub fn realtime_shares(&self) -> Vec<f64> {
+        let r = self.realtime_rates.clone().unwrap_or_else(|| vec![2.0, 1.0]);
+        let total: f64 = r.iter().sum();
+        r.iter().map(|x| x / total).collect()
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -375,6 +390,16 @@ impl Experiment {
                 cfg = RouterConfig::new(cf).map_err(parse)?;
             }
             configs.push(cfg);
+        }
+        if let Some(rates) = &self.model.realtime_rates {
+            let classes = configs[0].traffic_classes() as usize;
+            if rates.is_empty() || rates.len() + 1 > classes.max(2) || rates.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(ferr(
+                    "model.realtime_rates",
+                    format!("{rates:?}"),
+                    format!("1..={} relative rates (router.traffic_classes − 1, best effort takes class 0), each > 0", classes.max(2) - 1),
+                ));
+            }
         }
         let header = configs[0].header();
         let hw = header.width();

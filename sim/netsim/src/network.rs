@@ -463,7 +463,9 @@ impl<'a> Sim<'a> {
                 let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
                 let lam = rt_load / msg as f64;
                 let top = classes - 1;
-                for (share, class) in [(2.0 / 3.0, top), (1.0 / 3.0, if classes >= 3 { top - 1 } else { top })] {
+                let shares = e.model.realtime_shares();
+                // R1 is the top class, R2 the next, …; with fewer classes the rest share the lowest real-time one.
+                for (share, class) in shares.iter().enumerate().map(|(i, &s)| (s, top.saturating_sub(i as u8).max(1.min(top)))) {
                     let rate = lam * share;
                     if rate <= 0.0 {
                         continue;

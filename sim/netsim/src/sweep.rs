@@ -111,13 +111,18 @@ impl Grid {
         out
     }
 
-    fn run_point(&self, params: &[(String, toml::Value)]) -> Result<Results, String> {
+    /// The validated experiment of one point (also what `wormqos model` evaluates).
+    pub fn experiment(&self, params: &[(String, toml::Value)]) -> Result<crate::Validated, String> {
         let mut t = self.base.clone();
         for (k, v) in params {
             set_path(&mut t, k, v.clone()).map_err(|e| format!("sweep key {k}: {e}"))?;
         }
         let exp: Experiment = toml::Value::Table(t).try_into().map_err(|e: toml::de::Error| format!("{}: {e}", self.file))?;
-        let v = exp.validate(&self.file, self.dir.clone()).map_err(|e| e.to_string())?;
+        exp.validate(&self.file, self.dir.clone()).map_err(|e| e.to_string())
+    }
+
+    fn run_point(&self, params: &[(String, toml::Value)]) -> Result<Results, String> {
+        let v = self.experiment(params)?;
         crate::network::run(&v).map_err(|e| e.to_string())
     }
 

@@ -3,3 +3,4 @@
 
 pub mod kim2005;
 pub mod ring;
+pub mod predict;

@@ -1,0 +1,213 @@
+//! Which analytical model answers an experiment, and its answer in the
+//! simulator's `Results` shape, so that `wormqos model` writes the sweep's
+//! CSV/JSON columns and plots and model and simulation overlay.
+//!
+//! `plan` reads and checks everything the model needs from a validated
+//! experiment (an input the model does not describe is a field error, exit
+//! 2, before any work); `Plan::evaluate` solves it. A model without a
+//! steady state answers `Saturated` instead of a negative or infinite
+//! latency.
+
+use super::kim2005::{ModelError, RouterModel};
+use crate::experiment::{BestEffort, RealTime, Validated};
+use crate::metrics::MeanSd;
+use crate::network::{ClassStats, Results};
+use crate::topology::TopologySpec;
+use wormqos_config::Scheduler;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PredictError {
+    /// The experiment asks for something the model does not describe.
+    #[error("{file}: {field} = {value}: {why}")]
+    Input { file: String, field: String, value: String, why: String },
+    /// The model has no steady state at this point.
+    #[error("saturated: {0}")]
+    Saturated(String),
+    #[error("no convergence: {0}")]
+    NoConvergence(String),
+}
+
+/// One class of the model's answer, numbered as the simulator numbers it
+/// (0 best effort, the top class R1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassPrediction {
+    pub class: u8,
+    /// L̄_c, header injection to tail delivery (cycles).
+    pub network_latency: f64,
+    /// W̄_c, creation to header injection (cycles); NaN when the source
+    /// queue is saturated although the network is not.
+    pub source_latency: f64,
+}
+
+/// What a model needs from an experiment, checked.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// 000_… §3.1: one router, C − 1 real-time classes and best effort.
+    SingleRouter {
+        model: RouterModel,
+        /// Simulator class of each model class (real time in `rt_rates`
+        /// order, then best effort).
+        classes: Vec<u8>,
+    },
+}
+
+/// A named model evaluated at one point; several apply to some topologies.
+pub struct Named {
+    pub name: &'static str,
+    pub result: Result<Vec<ClassPrediction>, PredictError>,
+}
+
+impl Plan {
+    pub fn evaluate(&self) -> Vec<Named> {
+        match self {
+            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes) }],
+        }
+    }
+}
+
+fn single_router(model: &RouterModel, classes: &[u8]) -> Result<Vec<ClassPrediction>, PredictError> {
+    let n = model.rt_rates.len();
+    let sol = model.solve().map_err(|e| match e {
+        ModelError::Saturated { class } if class < n => {
+            PredictError::Saturated(format!("class {}: 1/L_c(k) − λ'_c ≤ 0, the VC occupancy chain (Eqs 6–8) has no steady state", classes[class]))
+        }
+        ModelError::Saturated { .. } => PredictError::Saturated("real time occupies the link all the time (ρ_r = 1, Eq. 9)".into()),
+        ModelError::NoConvergence => PredictError::NoConvergence("Eqs (2)–(9) after 100,000 iterations".into()),
+        ModelError::BadInput(why) => PredictError::NoConvergence(format!("model input: {why}")),
+    })?;
+    let rates: Vec<f64> = model.rt_rates.iter().copied().chain([model.be_rate]).collect();
+    let mut out = Vec::new();
+    for (i, c) in sol.classes.iter().enumerate() {
+        if rates[i] <= 0.0 {
+            continue;
+        }
+        // An unstable source queue (Eq. 15: λL̄ ≥ 1) leaves the network
+        // latency defined; the source wait is then "saturated" (NaN).
+        let source_latency = if c.source_wait.is_finite() { c.source_wait } else { f64::NAN };
+        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency });
+    }
+    Ok(out)
+}
+
+fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<String>) -> PredictError {
+    PredictError::Input { file: v.file.clone(), field: field.to_string(), value: value.to_string(), why: why.into() }
+}
+
+/// Checks an experiment against the assumptions of the model for its
+/// topology and returns the model's inputs.
+pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    if !w.phases.is_empty() {
+        return Err(input_err(v, "workload.phases", format!("{:?}", w.phases), "the models are for one stationary mix: leave workload.phases out"));
+    }
+    if w.control {
+        return Err(input_err(v, "workload.control", "true", "the models have no control traffic: set it false"));
+    }
+    match &v.exp.topology {
+        TopologySpec::SingleSwitch => plan_single_router(v),
+        other => Err(input_err(
+            v,
+            "topology.kind",
+            format!("{other:?}"),
+            "no analytical model for this topology: single_switch (000_… §3.1)",
+        )),
+    }
+}
+
+/// Messages per cycle per endpoint of real time and of best effort.
+fn message_rates(v: &Validated) -> (f64, f64) {
+    let w = &v.exp.workload;
+    let rt = if w.realtime == RealTime::None { 0.0 } else { w.load * w.mix[0] / (w.mix[0] + w.mix[1]) };
+    let be = if w.best_effort == BestEffort::None { 0.0 } else { w.load * w.mix[1] / (w.mix[0] + w.mix[1]) };
+    (rt / w.message_flits as f64, be / w.message_flits as f64)
+}
+
+fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    if !matches!(w.realtime, RealTime::Poisson | RealTime::OnOff | RealTime::None) {
+        return Err(input_err(v, "workload.realtime", format!("{:?}", w.realtime), "000_… §3 models Poisson real time (\"poisson\", or \"on_off\" at its mean rate) or \"none\""));
+    }
+    if w.best_effort == BestEffort::Bernoulli {
+        return Err(input_err(v, "workload.best_effort", "\"bernoulli\"", "000_… §3 models Poisson arrivals: \"poisson\" or \"none\""));
+    }
+    if cfg.scheduler() != Scheduler::Virtualclock {
+        return Err(input_err(v, "router.scheduler", format!("{:?}", cfg.scheduler()), "000_… §3.1 models VirtualClock at the output (Eqs 6–9): \"virtualclock\""));
+    }
+    let classes = cfg.traffic_classes() as usize;
+    if cfg.vcs() != classes {
+        return Err(input_err(v, "router.vcs", cfg.vcs(), format!("000_… §3.1 gives each class one VC: must equal router.traffic_classes ({classes})")));
+    }
+    if cfg.output_buffer_depth() != cfg.input_buffer_depth() {
+        return Err(input_err(
+            v,
+            "router.output_buffer_depth",
+            cfg.output_buffer_depth(),
+            format!("000_… §3.1 has one VC buffer size b_s: must equal router.input_buffer_depth ({})", cfg.input_buffer_depth()),
+        ));
+    }
+    let m = w.message_flits as f64;
+    let (rt, be) = message_rates(v);
+    let shares = match w.realtime {
+        RealTime::Poisson => v.exp.model.realtime_shares(),
+        RealTime::OnOff => vec![1.0],
+        _ => vec![],
+    };
+    if shares.len() + 1 > classes {
+        return Err(input_err(
+            v,
+            "router.traffic_classes",
+            classes,
+            format!("the model gives each of the {} real-time classes and best effort its own class: allowed range {}..=8", shares.len(), shares.len() + 1),
+        ));
+    }
+    // The simulator rounds each class's Vtick = 1/(λ_c M) to whole cycles
+    // within the header field; the model uses the same values.
+    let vtick_max = ((1u64 << cfg.header().vtick.width) - 2) as f64;
+    let rt_rates: Vec<f64> = shares.iter().map(|s| s * rt).collect();
+    let vticks: Vec<f64> = rt_rates.iter().map(|&l| if l > 0.0 { (1.0 / (l * m)).round().clamp(1.0, vtick_max) } else { vtick_max }).collect();
+    let top = (classes - 1) as u8;
+    let mut sim_class: Vec<u8> = (0..shares.len()).map(|i| top - i as u8).collect();
+    sim_class.push(0);
+    let model = RouterModel {
+        stages: 5.0,
+        msg_flits: m,
+        buffer_flits: cfg.input_buffer_depth() as f64,
+        rt_rates,
+        vticks,
+        be_rate: be,
+    };
+    Ok(Plan::SingleRouter { model, classes: sim_class })
+}
+
+/// The model's answer as the simulator's `Results` (per-class latencies;
+/// accepted throughput = offered load below saturation; frame metrics
+/// empty).
+pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
+    let nan = MeanSd { n: 0, mean: f64::NAN, sd: f64::NAN };
+    let mut stats: Vec<ClassStats> = classes
+        .iter()
+        .map(|c| ClassStats {
+            class: c.class,
+            latency: c.network_latency + c.source_latency,
+            network_latency: c.network_latency,
+            source_latency: c.source_latency,
+            latency_ci95: f64::NAN,
+            ..ClassStats::default()
+        })
+        .collect();
+    stats.sort_by_key(|c| c.class);
+    Results {
+        name: v.exp.name.clone(),
+        cycle_ns: v.cycle_s * 1e9,
+        endpoints: v.net.endpoint_at.len(),
+        routers: v.net.routers,
+        offered_load: v.exp.workload.load,
+        accepted_throughput: v.exp.workload.load,
+        classes: stats,
+        frame_interval_ms: nan,
+        deadline_miss_probability: f64::NAN,
+        deadline_missing_time_ms: f64::NAN,
+        ..Results::default()
+    }
+}

@@ -1,0 +1,170 @@
+//! `wormqos model`: the papers' analytical models on the experiment files of
+//! `sim` / `sweep` (issue 22). Writes the sweep's results.csv / results.json
+//! columns and plots with a leading `source` column (`model:<name>` or
+//! `sim`), so that `--with-sim` overlays model and simulation in one run.
+
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wormqos_netsim::analytic::predict;
+use wormqos_netsim::{sweep, Results};
+
+#[derive(Args)]
+pub struct ModelArgs {
+    /// Experiment file, with or without a `[sweep]` table.
+    #[arg(long)]
+    pub experiment: PathBuf,
+    /// Output directory for results.csv, results.json and the plots.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also simulate every point (as `sweep` does) and put both in the outputs.
+    #[arg(long)]
+    pub with_sim: bool,
+    /// Parallel simulations with --with-sim (default: the number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+const EXIT_INVALID_INPUT: u8 = 2;
+
+/// Per-class network latency, for the overlay plots (class 0 = best effort).
+const CLASS_NET: [fn(&Results) -> f64; 8] = [
+    |r| class_net(r, 0),
+    |r| class_net(r, 1),
+    |r| class_net(r, 2),
+    |r| class_net(r, 3),
+    |r| class_net(r, 4),
+    |r| class_net(r, 5),
+    |r| class_net(r, 6),
+    |r| class_net(r, 7),
+];
+
+fn class_net(r: &Results, c: u8) -> f64 {
+    r.classes.iter().find(|s| s.class == c).map_or(f64::NAN, |s| s.network_latency)
+}
+
+pub fn model(a: ModelArgs) -> ExitCode {
+    let grid = match sweep::Grid::from_file(&a.experiment) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+    };
+    // Every point is validated, and its model inputs checked, before any work.
+    let mut plans = Vec::new();
+    for params in grid.points() {
+        let v = match grid.experiment(&params) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        };
+        match predict::plan(&v) {
+            Ok(p) => plans.push((params, v, p)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        }
+    }
+    let start = std::time::Instant::now();
+    let mut pts = Vec::new();
+    let mut sources: Vec<String> = Vec::new();
+    for (params, v, p) in &plans {
+        for named in p.evaluate() {
+            let source = format!("model:{}", named.name);
+            if !sources.contains(&source) {
+                sources.push(source.clone());
+            }
+            let result = named.result.map(|c| predict::to_results(v, &c)).map_err(|e| e.to_string());
+            pts.push(point(&source, params, result));
+        }
+    }
+    let model_secs = start.elapsed().as_secs_f64();
+    let mut sim_failed = 0;
+    if a.with_sim {
+        let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let progress = |done: usize, total: usize| {
+            eprint!("\rsimulating: {done}/{total} points, {:.0} s", start.elapsed().as_secs_f64());
+            let _ = std::io::stderr().flush();
+        };
+        let sim = grid.run(jobs, &progress);
+        eprintln!();
+        for s in sim {
+            if let Err(e) = &s.result {
+                sim_failed += 1;
+                eprintln!("simulated point {} failed: {e}", label(&s.params));
+            }
+            pts.push(point("sim", &s.params, s.result));
+        }
+        sources.push("sim".into());
+    }
+    let mut keys = vec![("source".to_string(), sources.iter().map(|s| toml::Value::String(s.clone())).collect())];
+    keys.extend(grid.keys.iter().cloned());
+    let combined = sweep::Grid { name: grid.name.clone(), file: grid.file.clone(), dir: grid.dir.clone(), base: grid.base.clone(), keys, x: grid.x.clone() };
+    print!("{}", comparison(&pts));
+    if let Err(e) = crate::sim_cmd::write_outputs(&combined, &pts, &a.out).and_then(|()| class_plots(&combined, &pts, &a.out)) {
+        eprintln!("error: {e:#}");
+        return ExitCode::FAILURE;
+    }
+    for p in pts.iter().filter(|p| p.result.is_err() && p.params[0].1.as_str() != Some("sim")) {
+        eprintln!("{}: {}", label(&p.params), p.result.as_ref().err().unwrap());
+    }
+    eprintln!("{} points, model {:.1} ms; results in {}", plans.len(), model_secs * 1e3, a.out.display());
+    if sim_failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn point(source: &str, params: &[(String, toml::Value)], result: Result<Results, String>) -> sweep::Point {
+    let mut p = vec![("source".to_string(), toml::Value::String(source.to_string()))];
+    p.extend(params.iter().cloned());
+    sweep::Point { params: p, result }
+}
+
+fn label(params: &[(String, toml::Value)]) -> String {
+    params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect::<Vec<_>>().join(" ")
+}
+
+/// Network latency per class at every point: each model beside the
+/// simulation, with the model's relative error when both exist.
+fn comparison(pts: &[sweep::Point]) -> String {
+    let mut s = String::from("point | class | source | network latency (cycles) | source queue | model − sim\n");
+    let sim_of = |params: &[(String, toml::Value)]| pts.iter().find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == params[1..]);
+    for p in pts.iter().filter(|p| p.params[0].1.as_str() != Some("sim")) {
+        let here = label(&p.params[1..]);
+        let sim = sim_of(&p.params).and_then(|q| q.result.as_ref().ok());
+        match &p.result {
+            Ok(r) => {
+                for c in &r.classes {
+                    let sv = sim.and_then(|q| q.classes.iter().find(|k| k.class == c.class));
+                    let err = sv.map_or(String::new(), |k| format!("{:+.1} % (sim {:.1})", 100.0 * (c.network_latency - k.network_latency) / k.network_latency, k.network_latency));
+                    let src = if c.source_latency.is_finite() { format!("{:.2}", c.source_latency) } else { "saturated (λL̄ ≥ 1)".into() };
+                    s += &format!("{here} | {} | {} | {:.2} | {src} | {err}\n", c.class, sweep::value_label(&p.params[0].1), c.network_latency);
+                }
+            }
+            Err(e) => s += &format!("{here} | - | {} | {e} | - | -\n", sweep::value_label(&p.params[0].1)),
+        }
+    }
+    s
+}
+
+fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path) -> anyhow::Result<()> {
+    for (c, f) in CLASS_NET.iter().enumerate() {
+        let s = sweep::series(grid, pts, *f);
+        if s.is_empty() {
+            continue;
+        }
+        let stem = out.join(format!("network_latency_class{c}"));
+        let title = format!("{}: network latency of class {c}{}", grid.name, if c == 0 { " (best effort)" } else { "" });
+        for f in wormqos_netsim::plot::line_plot(&stem, &title, &grid.x, "latency (cycles)", &s).map_err(|e| anyhow::anyhow!("plot {}: {e}", stem.display()))? {
+            eprintln!("wrote {f}");
+        }
+    }
+    Ok(())
+}
