@@ -134,7 +134,7 @@ fn label(params: &[(String, toml::Value)]) -> String {
 /// Network latency per class at every point: each model beside the
 /// simulation, with the model's relative error when both exist.
 fn comparison(pts: &[sweep::Point]) -> String {
-    let mut s = String::from("point | class | source | network latency (cycles) | source queue | model − sim\n");
+    let mut s = String::from("point | class | source | network latency (cycles) | source queue | network: model − sim | latency: model − sim\n");
     let sim_of = |params: &[(String, toml::Value)]| pts.iter().find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == params[1..]);
     for p in pts.iter().filter(|p| p.params[0].1.as_str() != Some("sim")) {
         let here = label(&p.params[1..]);
@@ -143,12 +143,13 @@ fn comparison(pts: &[sweep::Point]) -> String {
             Ok(r) => {
                 for c in &r.classes {
                     let sv = sim.and_then(|q| q.classes.iter().find(|k| k.class == c.class));
-                    let err = sv.map_or(String::new(), |k| format!("{:+.1} % (sim {:.1})", 100.0 * (c.network_latency - k.network_latency) / k.network_latency, k.network_latency));
+                    let rel = |m: f64, s: f64| if m.is_finite() { format!("{:+.1} % (sim {s:.1})", 100.0 * (m - s) / s) } else { format!("- (sim {s:.1})") };
+                    let err = sv.map_or(" | ".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), rel(c.latency, k.latency)));
                     let src = if c.source_latency.is_finite() { format!("{:.2}", c.source_latency) } else { "saturated (λL̄ ≥ 1)".into() };
                     s += &format!("{here} | {} | {} | {:.2} | {src} | {err}\n", c.class, sweep::value_label(&p.params[0].1), c.network_latency);
                 }
             }
-            Err(e) => s += &format!("{here} | - | {} | {e} | - | -\n", sweep::value_label(&p.params[0].1)),
+            Err(e) => s += &format!("{here} | - | {} | {e} | - | - | -\n", sweep::value_label(&p.params[0].1)),
         }
     }
     s

@@ -58,6 +58,20 @@ pub enum TopologySpec {
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         dateline: bool,
     },
+    /// 004_…'s multi-link ring: `nodes` nodes, `links` parallel links each
+    /// way between neighbours (default nodes/4), the shorter direction
+    /// (ties +), and the paper's first routing strategy: a message to d
+    /// uses link d mod links (the 4-node block of d). Ports: 0 local,
+    /// 1+j = + link j, 1+links+j = − link j. Dateline classes per direction
+    /// as in the torus (§11). (The paper's second strategy, link = the
+    /// source's block, needs the input link in the route and is model-only.)
+    MultilinkRing {
+        nodes: u32,
+        #[serde(default)]
+        links: Option<u32>,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        dateline: bool,
+    },
 }
 
 fn yes() -> bool {
@@ -165,6 +179,16 @@ impl TopologySpec {
                 }
                 ring(nodes as usize, links as usize, ports, dateline)?
             }
+            TopologySpec::MultilinkRing { nodes, links, dateline } => {
+                if !(2..=1024).contains(&nodes) {
+                    return Err(field("nodes", nodes, "allowed range 2..=1024"));
+                }
+                let links = links.unwrap_or((nodes / 4).max(1));
+                if links == 0 || links > 15 {
+                    return Err(field("links", links, "allowed range 1..=15 (2 links ports per neighbour pair + the endpoint)"));
+                }
+                multilink_ring(nodes as usize, links as usize, ports, dateline)?
+            }
         };
         Ok(net)
     }
@@ -181,6 +205,7 @@ impl TopologySpec {
                 (endpoints + dirs * links) as usize
             }
             TopologySpec::Ring { nodes, links, .. } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
+            TopologySpec::MultilinkRing { nodes, links, .. } => 1 + 2 * links.unwrap_or((nodes / 4).max(1)) as usize,
         }
     }
 }
@@ -468,6 +493,48 @@ fn ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Netw
                     std::cmp::Ordering::Greater => DATELINE_AFTER,
                 })
                 .collect();
+            b.vc_class.push(cls);
+        }
+    }
+    Ok(b.finish(ports))
+}
+
+fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
+    if 1 + 2 * links > ports {
+        return Err(too_few_ports(1 + 2 * links, ports));
+    }
+    let mut b = Builder::new(nodes, ports);
+    for r in 0..nodes {
+        b.endpoint(r, 0);
+    }
+    for r in 0..nodes {
+        for j in 0..links {
+            // + link j out of r enters the next node's − link j input, and back.
+            b.link(r, 1 + j, (r + 1) % nodes, 1 + links + j);
+            b.link(r, 1 + links + j, (r + nodes - 1) % nodes, 1 + j);
+        }
+    }
+    // As the torus: with 3 or fewer nodes no route waits on its own ring.
+    let classes = dateline && nodes >= 4;
+    for r in 0..nodes {
+        let mut t = Vec::with_capacity(nodes);
+        let mut cls = Vec::with_capacity(nodes);
+        for d in 0..nodes {
+            if d == r {
+                t.push(0);
+                cls.push(DATELINE_ANY);
+                continue;
+            }
+            let fwd = (d + nodes - r) % nodes;
+            let plus = fwd <= nodes - fwd;
+            let j = d % links;
+            t.push(if plus { 1 + j } else { 1 + links + j } as u32);
+            // §11: the rest of the way still crosses the wrap link iff r > d (+) or r < d (−).
+            let crosses = if plus { r > d } else { r < d };
+            cls.push(if crosses { DATELINE_BEFORE } else { DATELINE_AFTER });
+        }
+        b.routes.push(t);
+        if classes {
             b.vc_class.push(cls);
         }
     }

@@ -3,4 +3,5 @@
 
 pub mod kim2005;
 pub mod ring;
+pub mod multilink_ring;
 pub mod predict;

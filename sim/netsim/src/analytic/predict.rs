@@ -9,6 +9,9 @@
 //! latency.
 
 use super::kim2005::{ModelError, RouterModel};
+use super::multilink_ring::{counted_stage_rates, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::ring::{ring_mean_links, ring_vc_wait, Queue};
+use crate::topology::{Network, Peer};
 use crate::experiment::{BestEffort, RealTime, Validated};
 use crate::metrics::MeanSd;
 use crate::network::{ClassStats, Results};
@@ -49,6 +52,18 @@ pub enum Plan {
         /// order, then best effort).
         classes: Vec<u8>,
     },
+    /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
+    /// the segmentation queue on a ring (per-stage rates counted from the
+    /// routes); on netsim's unidirectional `ring` also the holding-time
+    /// fixed point of `ring.rs`.
+    Ring {
+        model: RingModel,
+        /// Router pipeline P: each hop is t_r + t_flt = P cycles, and the
+        /// destination router adds P − 1 that the paper's stages leave out.
+        stages: f64,
+        /// (nodes, links, vcs, message rate per node) for `ring.rs`.
+        holding: Option<(usize, usize, u32, f64)>,
+    },
 }
 
 /// A named model evaluated at one point; several apply to some topologies.
@@ -61,6 +76,7 @@ impl Plan {
     pub fn evaluate(&self) -> Vec<Named> {
         match self {
             Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes) }],
+            Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding),
         }
     }
 }
@@ -89,6 +105,69 @@ fn single_router(model: &RouterModel, classes: &[u8]) -> Result<Vec<ClassPredict
     Ok(out)
 }
 
+fn ring_saturated(e: RingSaturated) -> PredictError {
+    PredictError::Saturated(match e {
+        RingSaturated::Stage(i) => format!("VC queue at stage {i} (ρ ≥ 1)"),
+        RingSaturated::Source { rho } => format!("source segmentation queue ρ = {rho:.3} ≥ 1 (Eq. 8)"),
+    })
+}
+
+fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u32, f64)>) -> Vec<Named> {
+    let ejection = stages - 1.0;
+    let answer = |service: Result<f64, RingSaturated>, seg: SegQueue| -> Result<Vec<ClassPrediction>, PredictError> {
+        let ts = service.map_err(ring_saturated)?;
+        let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
+        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts }])
+    };
+    let markov = model.markov().map(|s| s.service);
+    let mut out = vec![
+        Named { name: "mmn", result: answer(model.tandem_service(VcQueue::MMn), SegQueue::MD1) },
+        Named { name: "mdn", result: answer(model.tandem_service(VcQueue::MDn), SegQueue::MD1) },
+        Named { name: "markov", result: answer(markov.clone(), SegQueue::MD1) },
+        Named { name: "markov_mm1", result: answer(markov, SegQueue::MM1) },
+    ];
+    if let Some((nodes, links, vcs, rate)) = holding {
+        for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
+            let h = ring_mean_links(nodes);
+            let result = ring_vc_wait(nodes, links, vcs, model.msg_flits, stages, rate, q)
+                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0 }])
+                .ok_or_else(|| PredictError::Saturated("VC queue (M/M/n or M/D/n holding-time fixed point has no solution)".into()));
+            out.push(Named { name, result });
+        }
+    }
+    out
+}
+
+/// Router-to-router links (router, output port) of every source→destination
+/// route, numbered densely.
+fn route_paths(net: &Network) -> Vec<Vec<usize>> {
+    let n = net.endpoint_at.len();
+    let mut ids = std::collections::HashMap::new();
+    let mut paths = Vec::new();
+    for s in 0..n {
+        for d in 0..n {
+            if s == d {
+                continue;
+            }
+            let (mut r, _) = net.endpoint_at[s];
+            let mut p = Vec::new();
+            for _ in 0..net.routers {
+                let port = net.routes[r][d] as usize;
+                match net.out_link[r][port] {
+                    Peer::Router { router, .. } => {
+                        let next = ids.len();
+                        p.push(*ids.entry((r, port)).or_insert(next));
+                        r = router;
+                    }
+                    _ => break,
+                }
+            }
+            paths.push(p);
+        }
+    }
+    paths
+}
+
 fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<String>) -> PredictError {
     PredictError::Input { file: v.file.clone(), field: field.to_string(), value: value.to_string(), why: why.into() }
 }
@@ -105,11 +184,12 @@ pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
     }
     match &v.exp.topology {
         TopologySpec::SingleSwitch => plan_single_router(v),
+        TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v),
         other => Err(input_err(
             v,
             "topology.kind",
             format!("{other:?}"),
-            "no analytical model for this topology: single_switch (000_… §3.1)",
+            "no analytical model for this topology: single_switch (000_… §3.1), ring or multilink_ring (004_… §4)",
         )),
     }
 }
@@ -178,6 +258,44 @@ fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
         be_rate: be,
     };
     Ok(Plan::SingleRouter { model, classes: sim_class })
+}
+
+fn plan_ring(v: &Validated) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    if w.realtime != RealTime::None || w.best_effort != BestEffort::Poisson {
+        return Err(input_err(
+            v,
+            "workload.realtime",
+            format!("{:?} (best effort {:?})", w.realtime, w.best_effort),
+            "004_… §4 models one class of Poisson packets: realtime = \"none\", best_effort = \"poisson\"",
+        ));
+    }
+    let (_, lambda_n) = message_rates(v);
+    let n = v.net.endpoint_at.len();
+    let paths = route_paths(&v.net);
+    let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
+    // The paper rounds H_avg to the nearest integer (footnote 1).
+    let h = (mean_hops.round() as usize).max(1);
+    let (rates, _) = counted_stage_rates(&paths, lambda_n / (n - 1) as f64, h);
+    // With dateline classes a header may use only half of a link's VCs.
+    let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
+    let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
+    let stages = 5.0;
+    let model = RingModel {
+        vcs,
+        msg_flits: w.message_flits as f64,
+        t_flit: 1.0,
+        t_router: stages - 1.0,
+        stage_rates: rates,
+        // Eq. 8: one segmentation queue per direction.
+        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
+    };
+    let holding = match v.exp.topology {
+        TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
+        _ => None,
+    };
+    Ok(Plan::Ring { model, stages, holding })
 }
 
 /// The model's answer as the simulator's `Results` (per-class latencies;
