@@ -2,6 +2,7 @@
 //! beside the simulator's measurements (docs/reproduction.md).
 
 pub mod kim2005;
+pub mod kim2005_cube;
 pub mod ring;
 pub mod multilink_ring;
 pub mod predict;

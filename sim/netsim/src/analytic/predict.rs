@@ -9,6 +9,7 @@
 //! latency.
 
 use super::kim2005::{ModelError, RouterModel};
+use super::kim2005_cube::{CubeError, CubeModel};
 use super::multilink_ring::{counted_stage_rates, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use crate::topology::{Network, Peer};
@@ -52,6 +53,8 @@ pub enum Plan {
         /// order, then best effort).
         classes: Vec<u8>,
     },
+    /// 000_… §3.2: binary n-cube, e-cube routing.
+    Cube { model: CubeModel, classes: Vec<u8> },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
     /// the segmentation queue on a ring (per-stage rates counted from the
     /// routes); on netsim's unidirectional `ring` also the holding-time
@@ -77,6 +80,7 @@ impl Plan {
         match self {
             Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes) }],
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding),
+            Plan::Cube { model, classes } => vec![Named { name: "kim2005_cube", result: cube(model, classes) }],
         }
     }
 }
@@ -103,6 +107,29 @@ fn single_router(model: &RouterModel, classes: &[u8]) -> Result<Vec<ClassPredict
         out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency });
     }
     Ok(out)
+}
+
+fn cube(model: &CubeModel, classes: &[u8]) -> Result<Vec<ClassPrediction>, PredictError> {
+    let sol = model.solve().map_err(|e| match e {
+        CubeError::Saturated { class, channel } => PredictError::Saturated(format!(
+            "class {} on {}: no steady state (Eqs 3, 6–8 or 11)",
+            classes[class],
+            if channel == model.n { "the ejection channel".to_string() } else { format!("channel {channel}") }
+        )),
+        CubeError::NoConvergence => PredictError::NoConvergence("Eqs (10)–(14) after 100,000 iterations".into()),
+    })?;
+    let rates: Vec<f64> = model.rt_rates.iter().copied().chain([model.be_rate]).collect();
+    Ok(sol
+        .classes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| rates[*i] > 0.0)
+        .map(|(i, c)| ClassPrediction {
+            class: classes[i],
+            network_latency: c.network_latency,
+            source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
+        })
+        .collect())
 }
 
 fn ring_saturated(e: RingSaturated) -> PredictError {
@@ -185,11 +212,12 @@ pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
     match &v.exp.topology {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize),
         other => Err(input_err(
             v,
             "topology.kind",
             format!("{other:?}"),
-            "no analytical model for this topology: single_switch (000_… §3.1), ring or multilink_ring (004_… §4)",
+            "no analytical model for this topology: single_switch (000_… §3.1), hypercube (000_… §3.2), ring or multilink_ring (004_… §4)",
         )),
     }
 }
@@ -203,6 +231,20 @@ fn message_rates(v: &Validated) -> (f64, f64) {
 }
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
+    let (model, classes) = qos_inputs(v)?;
+    Ok(Plan::SingleRouter { model, classes })
+}
+
+fn plan_cube(v: &Validated, n: usize) -> Result<Plan, PredictError> {
+    let (r, classes) = qos_inputs(v)?;
+    let model = CubeModel { n, stages: r.stages, msg_flits: r.msg_flits, buffer_flits: r.buffer_flits, rt_rates: r.rt_rates, vticks: r.vticks, be_rate: r.be_rate };
+    Ok(Plan::Cube { model, classes })
+}
+
+/// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
+/// buffer size, Poisson (or ON/OFF at its mean rate) real time. Returns the
+/// single-router inputs and the simulator class of each model class.
+fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     if !matches!(w.realtime, RealTime::Poisson | RealTime::OnOff | RealTime::None) {
@@ -257,7 +299,7 @@ fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
         vticks,
         be_rate: be,
     };
-    Ok(Plan::SingleRouter { model, classes: sim_class })
+    Ok((model, sim_class))
 }
 
 fn plan_ring(v: &Validated) -> Result<Plan, PredictError> {
