@@ -24,6 +24,11 @@ pub struct ModelArgs {
     /// Parallel simulations with --with-sim (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Network-latency deadline D in cycles (repeatable): writes dmp.csv with
+    /// P{L > D} per real-time class (000_… §3.4) and, with --with-sim, the
+    /// simulated fraction.
+    #[arg(long)]
+    pub deadline: Vec<f64>,
 }
 
 const EXIT_INVALID_INPUT: u8 = 2;
@@ -52,6 +57,10 @@ pub fn model(a: ModelArgs) -> ExitCode {
             return ExitCode::from(EXIT_INVALID_INPUT);
         }
     };
+    if let Some(d) = a.deadline.iter().find(|d| !(d.is_finite() && **d > 0.0 && **d <= 1e6)) {
+        eprintln!("error: --deadline {d}: a network latency in cycles, allowed range (0, 1e6]");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
     // Every point is validated, and its model inputs checked, before any work.
     let mut plans = Vec::new();
     for params in grid.points() {
@@ -73,11 +82,19 @@ pub fn model(a: ModelArgs) -> ExitCode {
     let start = std::time::Instant::now();
     let mut pts = Vec::new();
     let mut sources: Vec<String> = Vec::new();
+    let mut dmp = Vec::new();
     for (params, v, p) in &plans {
-        for named in p.evaluate() {
+        for named in p.evaluate(&a.deadline) {
             let source = format!("model:{}", named.name);
             if !sources.contains(&source) {
                 sources.push(source.clone());
+            }
+            if let Ok(classes) = &named.result {
+                for c in classes.iter().filter(|c| c.miss.iter().all(|x| x.is_finite())) {
+                    for (d, m) in a.deadline.iter().zip(&c.miss) {
+                        dmp.push((source.clone(), label(params), c.class, *d, *m));
+                    }
+                }
             }
             let result = named.result.map(|c| predict::to_results(v, &c)).map_err(|e| e.to_string());
             pts.push(point(&source, params, result));
@@ -98,6 +115,17 @@ pub fn model(a: ModelArgs) -> ExitCode {
                 sim_failed += 1;
                 eprintln!("simulated point {} failed: {e}", label(&s.params));
             }
+            if let Ok(r) = &s.result {
+                for c in &r.classes {
+                    let n: u64 = c.network_latency_counts.iter().sum();
+                    for &d in &a.deadline {
+                        let late: u64 = c.network_latency_counts.iter().enumerate().filter(|(i, _)| *i as f64 > d).map(|(_, k)| k).sum();
+                        if n > 0 {
+                            dmp.push(("sim".into(), label(&s.params), c.class, d, late as f64 / n as f64));
+                        }
+                    }
+                }
+            }
             pts.push(point("sim", &s.params, s.result));
         }
         sources.push("sim".into());
@@ -105,8 +133,21 @@ pub fn model(a: ModelArgs) -> ExitCode {
     let mut keys = vec![("source".to_string(), sources.iter().map(|s| toml::Value::String(s.clone())).collect())];
     keys.extend(grid.keys.iter().cloned());
     let combined = sweep::Grid { name: grid.name.clone(), file: grid.file.clone(), dir: grid.dir.clone(), base: grid.base.clone(), keys, x: grid.x.clone() };
-    print!("{}", comparison(&pts));
-    if let Err(e) = crate::sim_cmd::write_outputs(&combined, &pts, &a.out).and_then(|()| class_plots(&combined, &pts, &a.out)) {
+    let table = comparison(&pts);
+    print!("{table}");
+    let extra = |out: &std::path::Path| -> anyhow::Result<()> {
+        std::fs::write(out.join("comparison.txt"), &table)?;
+        if !dmp.is_empty() {
+            let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
+            for (src, pt, c, d, m) in &dmp {
+                csv += &format!("{src},{pt},{c},{d},{m}\n");
+                println!("deadline {d}: {pt} class {c} {src}: P{{L > D}} = {m:.4}");
+            }
+            std::fs::write(out.join("dmp.csv"), csv)?;
+        }
+        Ok(())
+    };
+    if let Err(e) = crate::sim_cmd::write_outputs(&combined, &pts, &a.out).and_then(|()| class_plots(&combined, &pts, &a.out)).and_then(|()| extra(&a.out)) {
         eprintln!("error: {e:#}");
         return ExitCode::FAILURE;
     }

@@ -53,6 +53,11 @@ fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, PathBuf
 
 #[test]
 fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
+    let dir = scratch("deadline");
+    let (o, out) = run(&dir, TABLE1, &["--deadline", "-3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
+    assert!(!out.exists());
     let cases: [(&str, String, &str); 6] = [
         ("scheduler", TABLE1.replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         ("vcs", TABLE1.replace("vcs = 3", "vcs = 6"), "router.vcs"),
@@ -110,9 +115,18 @@ fn a_grid_writes_the_sweep_columns_and_says_saturated() {
 fn with_sim_overlays_model_and_simulation() {
     let dir = scratch("withsim");
     let text = TABLE1.to_string() + "[sweep]\n\"workload.load\" = [0.128]\n";
-    let (o, out) = run(&dir, &text, &["--with-sim", "--jobs", "1"]);
+    let (o, out) = run(&dir, &text, &["--with-sim", "--jobs", "1", "--deadline", "42"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
+    // dmp.csv: P{L > 42} of both real-time classes, model and simulation.
+    let dmp = std::fs::read_to_string(out.join("dmp.csv")).unwrap();
+    for who in ["model:kim2005", "sim"] {
+        for class in [1, 2] {
+            let row = dmp.lines().find(|l| l.starts_with(who) && l.contains(&format!(",{class},42,"))).unwrap_or_else(|| panic!("{who} {class}: {dmp}"));
+            let p: f64 = row.rsplit(',').next().unwrap().parse().unwrap();
+            assert!((0.0..=1.0).contains(&p), "{row}");
+        }
+    }
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert!(csv.lines().any(|l| l.starts_with("model:kim2005,")) && csv.lines().any(|l| l.starts_with("sim,")), "{csv}");
     // The comparison table gives the model's error against the simulation.

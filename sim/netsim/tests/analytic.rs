@@ -47,7 +47,7 @@ fn net(r: &Results, class: u8) -> f64 {
 fn compare(rt: f64) -> [(f64, f64); 3] {
     let v = Experiment::from_str(&table1(rt, 300_000), "t1.toml", PathBuf::new()).unwrap();
     let plan = predict::plan(&v).unwrap();
-    let model = plan.evaluate().remove(0).result.unwrap();
+    let model = plan.evaluate(&[]).remove(0).result.unwrap();
     let m = predict::to_results(&v, &model);
     let s = run(&v).unwrap();
     [(net(&m, 2), net(&s, 2)), (net(&m, 1), net(&s, 1)), (net(&m, 0), net(&s, 0))]
@@ -105,7 +105,7 @@ seed = 5
 /// Network latency per named model, and the simulated one.
 fn ring_compare(text: &str) -> (Vec<(&'static str, Result<f64, String>)>, f64) {
     let v = Experiment::from_str(text, "r.toml", PathBuf::new()).unwrap();
-    let named = predict::plan(&v).unwrap().evaluate();
+    let named = predict::plan(&v).unwrap().evaluate(&[]);
     let m = named
         .into_iter()
         .map(|n| (n.name, n.result.map(|c| c[0].network_latency).map_err(|e| e.to_string())))
@@ -129,7 +129,7 @@ fn ring_models_against_simulation_within_stated_bounds() {
     // At 0.3 the paper's segmentation queue (Eq. 8: one packet at a time,
     // served for the whole t̄_s) is saturated although the ring is not.
     let v = Experiment::from_str(&ring("ring", 16, 4, 5, 0.3, false), "r.toml", PathBuf::new()).unwrap();
-    for n in predict::plan(&v).unwrap().evaluate() {
+    for n in predict::plan(&v).unwrap().evaluate(&[]) {
         assert!(matches!(n.result, Err(predict::PredictError::Saturated(_))), "{}", n.name);
     }
 }
@@ -176,7 +176,7 @@ fn cube_model_against_simulation_within_stated_bounds() {
     for (load, mix) in [(0.112, "[0.048, 0.064]"), (0.208, "[0.144, 0.064]")] {
         let text = base.replace("load = 0.16", &format!("load = {load}")).replace("mix = [0.096, 0.064]", &format!("mix = {mix}"));
         let v = Experiment::from_str(&text, "c.toml", PathBuf::new()).unwrap();
-        let m = predict::to_results(&v, &predict::plan(&v).unwrap().evaluate().remove(0).result.unwrap());
+        let m = predict::to_results(&v, &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap());
         let s = run(&v).unwrap();
         for c in 0..3u8 {
             let (a, b) = (net(&m, c), net(&s, c));

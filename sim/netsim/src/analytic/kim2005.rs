@@ -244,43 +244,56 @@ impl RouterModel {
     /// P_b (Eq. 18) and each X_k uniform on 1..=B+M with total probability
     /// P_c(k) (Eq. 19), all independent as the paper assumes.
     pub fn deadline_miss_probability(&self, sol: &Solution, c: usize, deadline: f64) -> f64 {
-        let n = self.rt_rates.len();
-        assert!(c < n, "real-time classes only");
+        assert!(c < self.rt_rates.len(), "real-time classes only");
         let m = self.msg_flits;
-        let d = deadline - (self.stages - 1.0);
-        let others: Vec<usize> = (0..n).filter(|&j| j != c).collect();
-        let combos = 1usize << others.len();
-        // S_c(k) and P_c(k) (Eqs 7, 8) with k numbered by ν: bit i = others[i].
-        let state = |k: usize| others.iter().enumerate().fold(1usize << c, |z, (i, &j)| z | ((k >> i & 1) << j));
-        let s: Vec<f64> = (0..combos).map(|k| sharing_cycles(&self.vticks, state(k), c)).collect();
-        let busy: f64 = (0..combos).map(|k| sol.occupancy[state(k)]).sum();
-        let pk: Vec<f64> = (0..combos).map(|k| if busy > 0.0 { sol.occupancy[state(k)] / busy } else { (k == 0) as u8 as f64 }).collect();
-        let pb = sol.classes[c].blocking_prob;
+        let (s, pk) = sharing_combinations(&self.vticks, &sol.occupancy, c);
         let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
-        // P{Σ_{k ≥ i} X_k S_k ≤ budget | B}, by recursion over k.
-        fn within(i: usize, budget: f64, len: usize, s: &[f64], pk: &[f64]) -> f64 {
-            if i == s.len() {
-                return 1.0;
-            }
-            if budget < 0.0 {
-                return 0.0;
-            }
-            let mut p = (1.0 - pk[i]) * within(i + 1, budget, len, s, pk);
-            let top = ((budget / s[i]).floor() as usize).min(len);
-            if i + 1 == s.len() {
-                return p + pk[i] * top as f64 / len as f64;
-            }
-            for x in 1..=top {
-                p += pk[i] / len as f64 * within(i + 1, budget - x as f64 * s[i], len, s, pk);
-            }
-            p
-        }
-        let mut ok = (1.0 - pb) * within(0, d, m as usize, &s, &pk);
-        for b in 1..=bu {
-            ok += pb / bu as f64 * within(0, d, b + m as usize, &s, &pk);
-        }
+        let ok = beta_cdf(deadline - (self.stages - 1.0), sol.classes[c].blocking_prob, bu, m as usize, &s, &pk);
         (1.0 - ok).clamp(0.0, 1.0)
     }
+}
+
+/// S_c(k) and P_c(k) (Eqs 7, 8) of real-time class `c` from a chain's
+/// stationary distribution, k numbered by ν (bit i = the i-th other class).
+pub fn sharing_combinations(vticks: &[f64], occupancy: &[f64], c: usize) -> (Vec<f64>, Vec<f64>) {
+    let others: Vec<usize> = (0..vticks.len()).filter(|&j| j != c).collect();
+    let combos = 1usize << others.len();
+    let state = |k: usize| others.iter().enumerate().fold(1usize << c, |z, (i, &j)| z | ((k >> i & 1) << j));
+    let s: Vec<f64> = (0..combos).map(|k| sharing_cycles(vticks, state(k), c)).collect();
+    let busy: f64 = (0..combos).map(|k| occupancy[state(k)]).sum();
+    let pk = (0..combos).map(|k| if busy > 0.0 { occupancy[state(k)] / busy } else { (k == 0) as u8 as f64 }).collect();
+    (s, pk)
+}
+
+/// P{β ≤ budget} of Eqs (17)–(19) (single router, `extra` = M) and (22),
+/// (23) (a middle hop, `extra` = 0): β = Σ_k X_k S_k, the blocking length B
+/// is 0 with probability 1 − P_b and uniform on 1..=`bu` otherwise, each
+/// X_k is 0 with probability 1 − P(k) and uniform on 1..=B + extra
+/// otherwise, all independent as the paper assumes.
+pub fn beta_cdf(budget: f64, pb: f64, bu: usize, extra: usize, s: &[f64], pk: &[f64]) -> f64 {
+    // P{Σ_{k ≥ i} X_k S_k ≤ budget | B}, by recursion over k.
+    fn within(i: usize, budget: f64, len: usize, s: &[f64], pk: &[f64]) -> f64 {
+        if budget < 0.0 {
+            return 0.0;
+        }
+        if i == s.len() || len == 0 {
+            return 1.0;
+        }
+        let mut p = (1.0 - pk[i]) * within(i + 1, budget, len, s, pk);
+        let top = ((budget / s[i]).floor() as usize).min(len);
+        if i + 1 == s.len() {
+            return p + pk[i] * top as f64 / len as f64;
+        }
+        for x in 1..=top {
+            p += pk[i] / len as f64 * within(i + 1, budget - x as f64 * s[i], len, s, pk);
+        }
+        p
+    }
+    let mut ok = (1.0 - pb) * within(0, budget, extra, s, pk);
+    for b in 1..=bu {
+        ok += pb / bu as f64 * within(0, budget, b + extra, s, pk);
+    }
+    ok
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //!   M_s and S_m(n) depend on s, so S̄_{C,n} is taken per first channel.
 //! * B_middle, d_{c,s}, P_{t,s}, H{j|s}, S(j) exactly as Appendix A.2.
 
-use super::kim2005::{blocking_exponent, sharing_cycles, stationary};
+use super::kim2005::{beta_cdf, blocking_exponent, sharing_combinations, sharing_cycles, stationary};
 
 pub fn binom(n: usize, k: usize) -> f64 {
     if k > n {
@@ -311,6 +311,99 @@ impl CubeModel {
     }
 }
 
+impl CubeModel {
+    /// p.m.f. of β_{c,s} on 0..=top for every channel s and the ejection
+    /// channel (index n): P_h(D) = P{β ≤ D} − P{β ≤ D − 1}, with the
+    /// c.d.f. of Eqs (22), (23) (the ejection's X ranging over B + M).
+    fn hop_pmfs(&self, sol: &CubeSolution, c: usize, top: usize) -> Vec<Vec<f64>> {
+        let m = self.msg_flits;
+        let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
+        (0..=self.n)
+            .map(|ch| {
+                let (s, pk) = sharing_combinations(&self.vticks, &sol.occupancy[ch], c);
+                let pb = sol.classes[c].blocking_prob[ch];
+                let extra = if ch == self.n { m as usize } else { 0 };
+                let mut prev = 0.0;
+                let mut pmf: Vec<f64> = (0..=top)
+                    .map(|d| {
+                        let f = beta_cdf(d as f64, pb, bu, extra, &s, &pk);
+                        let x = f - prev;
+                        prev = f;
+                        x
+                    })
+                    .collect();
+                // β ≥ M at the ejection (§3.4.1; Eq. 21's sum starts at M):
+                // Eq. 19's independent uniform X put mass below M, which
+                // belongs at M (a message needs M flit times to leave).
+                if extra > 0 {
+                    let low: f64 = pmf.iter().take(extra).sum();
+                    pmf.iter_mut().take(extra).for_each(|x| *x = 0.0);
+                    if let Some(x) = pmf.get_mut(extra) {
+                        *x += low;
+                    }
+                }
+                pmf
+            })
+            .collect()
+    }
+
+    /// Eqs (20)–(23): P{L_c > D} of real-time class `c` for messages of
+    /// `hops` hops, averaged over their C(n, hops) channel sets (e-cube
+    /// paths cross their channels in increasing order; the hops are
+    /// independent, Eq. 21, so the order does not matter).
+    pub fn hops_miss_probability(&self, sol: &CubeSolution, c: usize, hops: usize, deadline: f64) -> f64 {
+        let budget = deadline - (self.stages - 1.0 + self.stages * hops as f64);
+        if budget < 0.0 {
+            return 1.0;
+        }
+        let top = budget.floor() as usize;
+        let pmf = self.hop_pmfs(sol, c, top);
+        self.paths_miss(&pmf, hops, top)
+    }
+
+    fn paths_miss(&self, pmf: &[Vec<f64>], hops: usize, top: usize) -> f64 {
+        let n = self.n;
+        let (mut sum, mut count) = (0.0, 0usize);
+        for set in 0usize..1 << n {
+            if set.count_ones() as usize != hops {
+                continue;
+            }
+            let mut conv: Vec<f64> = pmf[n][..=top].to_vec();
+            for ch in (0..n).filter(|ch| set >> ch & 1 == 1) {
+                let mut next = vec![0.0; top + 1];
+                for (a, &pa) in conv.iter().enumerate() {
+                    if pa == 0.0 {
+                        continue;
+                    }
+                    for (b, &pbv) in pmf[ch][..=top - a].iter().enumerate() {
+                        next[a + b] += pa * pbv;
+                    }
+                }
+                conv = next;
+            }
+            sum += (1.0 - conv.iter().sum::<f64>()).clamp(0.0, 1.0);
+            count += 1;
+        }
+        sum / count.max(1) as f64
+    }
+
+    /// P{L_c > D} over all messages of class `c`: Σ_h P_h × the h-hop value.
+    pub fn miss_probability(&self, sol: &CubeSolution, c: usize, deadline: f64) -> f64 {
+        let budget = deadline - (2.0 * self.stages - 1.0);
+        if budget < 0.0 {
+            return 1.0;
+        }
+        let pmf = self.hop_pmfs(sol, c, budget.floor() as usize);
+        (1..=self.n)
+            .map(|h| {
+                let b = deadline - (self.stages - 1.0 + self.stages * h as f64);
+                let miss = if b < 0.0 { 1.0 } else { self.paths_miss(&pmf, h, b.floor() as usize) };
+                hop_probability(self.n, h) * miss
+            })
+            .sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +466,46 @@ mod tests {
         for c in &s.classes {
             assert!((c.network_latency - t).abs() < 1e-5, "{} vs {t}", c.network_latency);
         }
+    }
+
+    #[test]
+    fn one_hop_miss_probability_by_hand() {
+        // 1-cube, one real-time class (S = 1, one combination with P = 1):
+        // β = X_0 + X_n, X_0 = 0 w.p. 1 − p_0 else uniform on 1..=B_0, X_n
+        // uniform on 1..=B_n + 32 but at least M = 32 (β ≥ M). With no
+        // blocking (λ → 0), β = 32 and D' = D − (P − 1 + P·1) = D − 9: the
+        // deadline is met iff D ≥ 41.
+        let m = CubeModel { n: 1, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-12], vticks: vec![1e6], be_rate: 0.0 };
+        let s = m.solve().unwrap();
+        for (d, want) in [(20.0, 1.0), (40.0, 1.0), (41.0, 0.0), (80.0, 0.0)] {
+            assert!((m.hops_miss_probability(&s, 0, 1, d) - want).abs() < 1e-9, "D={d}");
+            assert!((m.miss_probability(&s, 0, d) - want).abs() < 1e-9);
+        }
+        // With blocking on the ejection channel only (p_n = P{B_n > 0}), a
+        // deadline of 41 is missed exactly when B_n > 0 and X_n > 32:
+        // p_n · Σ_B (B/(B + 32))/96, B = 1..=96.
+        let lam = 0.012;
+        let m = CubeModel { rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], ..m };
+        let s = m.solve().unwrap();
+        let (p0, pn) = (s.classes[0].blocking_prob[0], s.classes[0].blocking_prob[1]);
+        let tail: f64 = (1..=96).map(|b| b as f64 / (b as f64 + 32.0) / 96.0).sum();
+        // Channel 0 blocks too: then X_0 ≥ 1 and β > 32 whatever X_n is.
+        let want = 1.0 - (1.0 - p0) * (1.0 - pn * tail);
+        assert!((m.hops_miss_probability(&s, 0, 1, 41.0) - want).abs() < 1e-9, "{want}");
+    }
+
+    #[test]
+    fn longer_paths_miss_more_in_a_6_cube() {
+        // 000_… Fig. 14 setting: 2-hop messages against D = 55, 5-hop against
+        // D = 70 (transfer times 46 and 61), R1 = 0.002.
+        let r1 = 0.002;
+        let m = CubeModel { n: 6, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 };
+        let s = m.solve().unwrap();
+        let (two, five) = (m.hops_miss_probability(&s, 0, 2, 55.0), m.hops_miss_probability(&s, 0, 5, 70.0));
+        assert!(two > 0.0 && five > two && five < 1.0, "{two} {five}");
+        // A later deadline is missed less; R2 (larger Vtick) misses more.
+        assert!(m.hops_miss_probability(&s, 0, 2, 60.0) < two);
+        assert!(m.hops_miss_probability(&s, 1, 2, 55.0) > two);
     }
 
     #[test]

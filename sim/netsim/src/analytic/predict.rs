@@ -41,6 +41,9 @@ pub struct ClassPrediction {
     /// W̄_c, creation to header injection (cycles); NaN when the source
     /// queue is saturated although the network is not.
     pub source_latency: f64,
+    /// P{network latency > D} for each deadline asked (000_… §3.4, Eqs
+    /// 16–23; real-time classes only, NaN where the model has none).
+    pub miss: Vec<f64>,
 }
 
 /// What a model needs from an experiment, checked.
@@ -76,16 +79,18 @@ pub struct Named {
 }
 
 impl Plan {
-    pub fn evaluate(&self) -> Vec<Named> {
+    /// Every model that applies, with the deadline missing probability
+    /// for each of `deadlines` (network latency, cycles).
+    pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
         match self {
-            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes) }],
-            Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding),
-            Plan::Cube { model, classes } => vec![Named { name: "kim2005_cube", result: cube(model, classes) }],
+            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
+            Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
+            Plan::Cube { model, classes } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines) }],
         }
     }
 }
 
-fn single_router(model: &RouterModel, classes: &[u8]) -> Result<Vec<ClassPrediction>, PredictError> {
+fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
     let n = model.rt_rates.len();
     let sol = model.solve().map_err(|e| match e {
         ModelError::Saturated { class } if class < n => {
@@ -104,12 +109,13 @@ fn single_router(model: &RouterModel, classes: &[u8]) -> Result<Vec<ClassPredict
         // An unstable source queue (Eq. 15: λL̄ ≥ 1) leaves the network
         // latency defined; the source wait is then "saturated" (NaN).
         let source_latency = if c.source_wait.is_finite() { c.source_wait } else { f64::NAN };
-        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency });
+        let miss = deadlines.iter().map(|&d| if i < n { model.deadline_miss_probability(&sol, i, d) } else { f64::NAN }).collect();
+        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency, miss });
     }
     Ok(out)
 }
 
-fn cube(model: &CubeModel, classes: &[u8]) -> Result<Vec<ClassPrediction>, PredictError> {
+fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
     let sol = model.solve().map_err(|e| match e {
         CubeError::Saturated { class, channel } => PredictError::Saturated(format!(
             "class {} on {}: no steady state (Eqs 3, 6–8 or 11)",
@@ -128,6 +134,7 @@ fn cube(model: &CubeModel, classes: &[u8]) -> Result<Vec<ClassPrediction>, Predi
             class: classes[i],
             network_latency: c.network_latency,
             source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
+            miss: deadlines.iter().map(|&d| if i < model.rt_rates.len() { model.miss_probability(&sol, i, d) } else { f64::NAN }).collect(),
         })
         .collect())
 }
@@ -139,12 +146,12 @@ fn ring_saturated(e: RingSaturated) -> PredictError {
     })
 }
 
-fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u32, f64)>) -> Vec<Named> {
+fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u32, f64)>, deadlines: usize) -> Vec<Named> {
     let ejection = stages - 1.0;
     let answer = |service: Result<f64, RingSaturated>, seg: SegQueue| -> Result<Vec<ClassPrediction>, PredictError> {
         let ts = service.map_err(ring_saturated)?;
         let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
-        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts }])
+        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, miss: vec![f64::NAN; deadlines] }])
     };
     let markov = model.markov().map(|s| s.service);
     let mut out = vec![
@@ -157,7 +164,7 @@ fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u3
         for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
             let h = ring_mean_links(nodes);
             let result = ring_vc_wait(nodes, links, vcs, model.msg_flits, stages, rate, q)
-                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0 }])
+                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0, miss: vec![f64::NAN; deadlines] }])
                 .ok_or_else(|| PredictError::Saturated("VC queue (M/M/n or M/D/n holding-time fixed point has no solution)".into()));
             out.push(Named { name, result });
         }
