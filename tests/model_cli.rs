@@ -54,7 +54,7 @@ fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, PathBuf
 #[test]
 fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     let dir = scratch("deadline");
-    let (o, out) = run(&dir, TABLE1, &["--deadline", "-3"]);
+    let (o, out) = run(&dir, TABLE1, &["--deadline=-3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
     assert!(!out.exists());
