@@ -6,3 +6,4 @@ pub mod kim2005_cube;
 pub mod ring;
 pub mod multilink_ring;
 pub mod predict;
+pub mod torus002;
