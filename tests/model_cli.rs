@@ -10,7 +10,7 @@ fn wormqos(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
 }
 
-/// 000_… Table 1: 16-port VirtualClock router, 3 VCs, M = b_s = 32.
+/// 000_… Table 1: 16-port VirtualClock router, 3 VCs (one per class), M = b_s = 32.
 const TABLE1: &str = r#"
 name = "t1"
 [router]
@@ -22,6 +22,8 @@ output_buffer_depth = 32
 crossbar = "full"
 scheduler = "virtualclock"
 traffic_classes = 3
+mode = "non_preemptive"
+vc_classes = [2, 1, 0]
 [topology]
 kind = "single_switch"
 [workload]
@@ -58,9 +60,11 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
     assert!(!out.exists());
-    let cases: [(&str, String, &str); 6] = [
-        ("scheduler", TABLE1.replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
-        ("vcs", TABLE1.replace("vcs = 3", "vcs = 6"), "router.vcs"),
+    let cases: [(&str, String, &str); 7] = [
+        ("scheduler", TABLE1.replace("mode = \"non_preemptive\"\nvc_classes = [2, 1, 0]\n", "").replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
+        // Unpartitioned: any class may take any output VC, not the model's router.
+        ("shared", TABLE1.replace("mode = \"non_preemptive\"\nvc_classes = [2, 1, 0]\n", ""), "router.mode"),
+        ("vcs", TABLE1.replace("vcs = 3", "vcs = 6").replace("vc_classes = [2, 1, 0]", "vc_classes = [2, 2, 1, 1, 0, 0]"), "router.vcs"),
         ("buffers", TABLE1.replace("output_buffer_depth = 32", "output_buffer_depth = 16"), "router.output_buffer_depth"),
         ("bernoulli", TABLE1.replace("best_effort = \"poisson\"", "best_effort = \"bernoulli\""), "workload.best_effort"),
         ("rates", TABLE1.to_string() + "[model]\nrealtime_rates = [1.0, -1.0]\n", "model.realtime_rates"),

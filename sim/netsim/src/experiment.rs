@@ -37,6 +37,10 @@ pub struct Model {
     /// classes: [1, 0.6667, 0.5] (R2, R3 at 1.5 and 2 times R1's gap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_rates: Option<Vec<f64>>,
+    /// `realtime = "poisson"`: each class's Vtick is this times 1/(λ_c M)
+    /// (default 1; < 1 reserves more bandwidth than the class uses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vtick_scale: Option<f64>,
 }
 
 impl Model {
@@ -350,6 +354,11 @@ impl Experiment {
                     self.router.scheduler
                 ),
             ));
+        }
+        if let Some(x) = self.model.vtick_scale {
+            if !(x.is_finite() && x > 0.0 && x <= 100.0) {
+                return Err(ferr("model.vtick_scale", x.to_string(), "allowed range (0, 100]".into()));
+            }
         }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {

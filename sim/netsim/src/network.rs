@@ -470,7 +470,8 @@ impl<'a> Sim<'a> {
                     if rate <= 0.0 {
                         continue;
                     }
-                    let vt = ((1.0 / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
+                    let scale = e.model.vtick_scale.unwrap_or(1.0);
+                    let vt = ((scale / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
                     flows.push(workload::Flow {
                         src: ep as u32,
                         dest: None,

@@ -267,6 +267,18 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
     if cfg.vcs() != classes {
         return Err(input_err(v, "router.vcs", cfg.vcs(), format!("000_… §3.1 gives each class one VC: must equal router.traffic_classes ({classes})")));
     }
+    // The model's classes own their VCs. An unpartitioned router's VA hands
+    // any free output VC to any class, so best effort takes the VCs real
+    // time needs and the classes share VirtualClock state (docs/reproduction.md,
+    // 000_… Fig. 4: why model and simulation disagreed).
+    if cfg.vc_classes().is_none() {
+        return Err(input_err(
+            v,
+            "router.mode",
+            format!("\"{}\"", cfg.mode().as_str()),
+            "000_… §3 gives each class its own VC: set mode = \"non_preemptive\" with vc_classes = [C − 1, …, 1, 0] (one VC per class)",
+        ));
+    }
     if cfg.output_buffer_depth() != cfg.input_buffer_depth() {
         return Err(input_err(
             v,
@@ -294,7 +306,8 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
     // within the header field; the model uses the same values.
     let vtick_max = ((1u64 << cfg.header().vtick.width) - 2) as f64;
     let rt_rates: Vec<f64> = shares.iter().map(|s| s * rt).collect();
-    let vticks: Vec<f64> = rt_rates.iter().map(|&l| if l > 0.0 { (1.0 / (l * m)).round().clamp(1.0, vtick_max) } else { vtick_max }).collect();
+    let scale = v.exp.model.vtick_scale.unwrap_or(1.0);
+    let vticks: Vec<f64> = rt_rates.iter().map(|&l| if l > 0.0 { (scale / (l * m)).round().clamp(1.0, vtick_max) } else { vtick_max }).collect();
     let top = (classes - 1) as u8;
     let mut sim_class: Vec<u8> = (0..shares.len()).map(|i| top - i as u8).collect();
     sim_class.push(0);
