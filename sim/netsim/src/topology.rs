@@ -72,6 +72,12 @@ pub enum TopologySpec {
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         dateline: bool,
     },
+    /// Unidirectional k-ary n-cube (every ring one way, +), dimension-order
+    /// routing, with 002_…'s VC arrangement: of every traffic class's VCs
+    /// the first two are escape VCs, v1 while c_i < d_i in the dimension
+    /// being crossed and v2 otherwise (a dateline), and the rest are shared
+    /// by every message. Ports: 0 local, 1+i = dimension i.
+    UnidirectionalTorus { k: u32, n: u32 },
 }
 
 fn yes() -> bool {
@@ -80,6 +86,11 @@ fn yes() -> bool {
 fn is_true(b: &bool) -> bool {
     *b
 }
+
+/// 002_…'s escape VCs (`UnidirectionalTorus`): v1 + the shared VCs, or
+/// v2 + the shared VCs.
+pub const ESCAPE_V1: u8 = 3;
+pub const ESCAPE_V2: u8 = 4;
 
 /// Dateline VC class of a (router, destination) entry: the lower half of the
 /// VCs (of every traffic class) before the wrap link, the upper half after it.
@@ -179,6 +190,13 @@ impl TopologySpec {
                 }
                 ring(nodes as usize, links as usize, ports, dateline)?
             }
+            TopologySpec::UnidirectionalTorus { k, n } => {
+                check_k("k", k, 2)?;
+                if n == 0 || n > 6 || (k as u64).pow(n) > MAX_ROUTERS {
+                    return Err(field("n", n, format!("1..=6 dimensions and k^n <= {MAX_ROUTERS} routers")));
+                }
+                unidirectional_torus(k as usize, n as usize, ports)?
+            }
             TopologySpec::MultilinkRing { nodes, links, dateline } => {
                 if !(2..=1024).contains(&nodes) {
                     return Err(field("nodes", nodes, "allowed range 2..=1024"));
@@ -206,6 +224,7 @@ impl TopologySpec {
             }
             TopologySpec::Ring { nodes, links, .. } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
             TopologySpec::MultilinkRing { nodes, links, .. } => 1 + 2 * links.unwrap_or((nodes / 4).max(1)) as usize,
+            TopologySpec::UnidirectionalTorus { n, .. } => 1 + n as usize,
         }
     }
 }
@@ -499,6 +518,44 @@ fn ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Netw
     Ok(b.finish(ports))
 }
 
+fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
+    if 1 + n > ports {
+        return Err(too_few_ports(1 + n, ports));
+    }
+    let count = k.pow(n as u32);
+    let digit = |v: usize, i: usize| (v / k.pow(i as u32)) % k;
+    let mut b = Builder::new(count, ports);
+    for r in 0..count {
+        b.endpoint(r, 0);
+    }
+    for r in 0..count {
+        for i in 0..n {
+            let stride = k.pow(i as u32);
+            let di = digit(r, i);
+            b.link(r, 1 + i, r - di * stride + ((di + 1) % k) * stride, 1 + i);
+        }
+    }
+    for r in 0..count {
+        let mut t = Vec::with_capacity(count);
+        let mut cls = Vec::with_capacity(count);
+        for d in 0..count {
+            match (0..n).find(|&i| digit(r, i) != digit(d, i)) {
+                Some(i) => {
+                    t.push(1 + i as u32);
+                    cls.push(if digit(r, i) < digit(d, i) { ESCAPE_V1 } else { ESCAPE_V2 });
+                }
+                None => {
+                    t.push(0);
+                    cls.push(DATELINE_ANY);
+                }
+            }
+        }
+        b.routes.push(t);
+        b.vc_class.push(cls);
+    }
+    Ok(b.finish(ports))
+}
+
 fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
     if 1 + 2 * links > ports {
         return Err(too_few_ports(1 + 2 * links, ports));
@@ -568,10 +625,14 @@ impl Network {
             return Err(fewest);
         }
         let (mut before, mut after) = (0u32, 0u32);
+        let (mut v1, mut v2) = (0u32, 0u32);
         for g in &groups {
             let half = g.len() / 2;
             before |= g[..half].iter().fold(0, |a, &u| a | 1 << u);
             after |= g[half..].iter().fold(0, |a, &u| a | 1 << u);
+            let shared = g[2..].iter().fold(0, |a, &u| a | 1 << u);
+            v1 |= 1 << g[0] | shared;
+            v2 |= 1 << g[1] | shared;
         }
         let all = ((1u64 << vcs) - 1) as u32;
         Ok(Some(
@@ -580,6 +641,8 @@ impl Network {
                 .map(|&c| match c {
                     DATELINE_BEFORE => before,
                     DATELINE_AFTER => after,
+                    ESCAPE_V1 => v1,
+                    ESCAPE_V2 => v2,
                     _ => all,
                 })
                 .collect(),

@@ -389,18 +389,28 @@ impl CubeModel {
 
     /// P{L_c > D} over all messages of class `c`: Σ_h P_h × the h-hop value.
     pub fn miss_probability(&self, sol: &CubeSolution, c: usize, deadline: f64) -> f64 {
-        let budget = deadline - (2.0 * self.stages - 1.0);
-        if budget < 0.0 {
-            return 1.0;
+        self.miss_probabilities(sol, c, &[deadline])[0]
+    }
+
+    /// `miss_probability` for several deadlines, the hop p.m.f.s computed once.
+    pub fn miss_probabilities(&self, sol: &CubeSolution, c: usize, deadlines: &[f64]) -> Vec<f64> {
+        let top = deadlines.iter().map(|d| d - (2.0 * self.stages - 1.0)).fold(-1.0, f64::max);
+        if top < 0.0 {
+            return vec![1.0; deadlines.len()];
         }
-        let pmf = self.hop_pmfs(sol, c, budget.floor() as usize);
-        (1..=self.n)
-            .map(|h| {
-                let b = deadline - (self.stages - 1.0 + self.stages * h as f64);
-                let miss = if b < 0.0 { 1.0 } else { self.paths_miss(&pmf, h, b.floor() as usize) };
-                hop_probability(self.n, h) * miss
+        let pmf = self.hop_pmfs(sol, c, top.floor() as usize);
+        deadlines
+            .iter()
+            .map(|&deadline| {
+                (1..=self.n)
+                    .map(|h| {
+                        let b = deadline - (self.stages - 1.0 + self.stages * h as f64);
+                        let miss = if b < 0.0 { 1.0 } else { self.paths_miss(&pmf, h, b.floor() as usize) };
+                        hop_probability(self.n, h) * miss
+                    })
+                    .sum()
             })
-            .sum()
+            .collect()
     }
 }
 

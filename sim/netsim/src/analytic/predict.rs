@@ -12,6 +12,7 @@ use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
 use super::multilink_ring::{counted_stage_rates, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
+use super::torus002::{TorusError, TorusModel};
 use crate::topology::{Network, Peer};
 use crate::experiment::{BestEffort, RealTime, Validated};
 use crate::metrics::MeanSd;
@@ -58,6 +59,8 @@ pub enum Plan {
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
     Cube { model: CubeModel, classes: Vec<u8> },
+    /// 002_…: unidirectional torus, dimension order, escape VCs.
+    Torus { model: TorusModel },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
     /// the segmentation queue on a ring (per-stage rates counted from the
     /// routes); on netsim's unidirectional `ring` also the holding-time
@@ -86,6 +89,16 @@ impl Plan {
             Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
             Plan::Cube { model, classes } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines) }],
+            Plan::Torus { model } => vec![Named {
+                name: "torus002",
+                result: model
+                    .solve()
+                    .map(|s| vec![ClassPrediction { class: 0, network_latency: s.network_latency, source_latency: s.source_wait, miss: vec![f64::NAN; deadlines.len()] }])
+                    .map_err(|e| match e {
+                        TorusError::Saturated(why) => PredictError::Saturated(why),
+                        TorusError::NoConvergence => PredictError::NoConvergence("002_… fixed point after 100,000 iterations".into()),
+                    }),
+            }],
         }
     }
 }
@@ -134,7 +147,7 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<Clas
             class: classes[i],
             network_latency: c.network_latency,
             source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
-            miss: deadlines.iter().map(|&d| if i < model.rt_rates.len() { model.miss_probability(&sol, i, d) } else { f64::NAN }).collect(),
+            miss: if i < model.rt_rates.len() { model.miss_probabilities(&sol, i, deadlines) } else { vec![f64::NAN; deadlines.len()] },
         })
         .collect())
 }
@@ -220,11 +233,12 @@ pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v),
         TopologySpec::Hypercube { n } => plan_cube(v, *n as usize),
+        TopologySpec::UnidirectionalTorus { k, n } => plan_torus(v, *k as usize, *n as usize),
         other => Err(input_err(
             v,
             "topology.kind",
             format!("{other:?}"),
-            "no analytical model for this topology: single_switch (000_… §3.1), hypercube (000_… §3.2), ring or multilink_ring (004_… §4)",
+            "no analytical model for this topology: single_switch (000_… §3.1), hypercube (000_… §3.2), unidirectional_torus (002_…), ring or multilink_ring (004_… §4)",
         )),
     }
 }
@@ -320,6 +334,25 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
         be_rate: be,
     };
     Ok((model, sim_class))
+}
+
+fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    if w.realtime != RealTime::None || w.best_effort != BestEffort::Poisson {
+        return Err(input_err(
+            v,
+            "workload.realtime",
+            format!("{:?} (best effort {:?})", w.realtime, w.best_effort),
+            "002_… models one class of Poisson messages: realtime = \"none\", best_effort = \"poisson\"",
+        ));
+    }
+    if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
+        return Err(input_err(v, "router.vcs", cfg.vcs(), "002_… shares L ≥ 2 VCs among all messages: an unpartitioned router with 2..=16 VCs"));
+    }
+    let (_, rate) = message_rates(v);
+    // Our routers take P = 5 cycles per hop where the paper's take one.
+    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.message_flits as f64, rate, router_delay: 4.0 } })
 }
 
 fn plan_ring(v: &Validated) -> Result<Plan, PredictError> {
