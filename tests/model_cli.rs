@@ -10,32 +10,25 @@ fn wormqos(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
 }
 
-/// 000_… Table 1: 16-port VirtualClock router, 3 VCs (one per class), M = b_s = 32.
-const TABLE1: &str = r#"
-name = "t1"
-[router]
-ports = 16
-vcs = 3
-flit_width = 32
-input_buffer_depth = 32
-output_buffer_depth = 32
-crossbar = "full"
-scheduler = "virtualclock"
-traffic_classes = 3
-mode = "non_preemptive"
-vc_classes = [2, 1, 0]
-[topology]
-kind = "single_switch"
-[workload]
-load = 0.128
-mix = [0.064, 0.064]
-realtime = "poisson"
-best_effort = "poisson"
-message_flits = 32
-[run]
-cycles = 40000
-warmup_cycles = 4000
-"#;
+/// 000_… Table 1 as in experiments/fig4_000_np.toml (16-port VirtualClock
+/// router, 3 VCs, one per class, M = b_s = 32), one light point, short run.
+fn table1() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig4_000_np.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let edited = text.split("[sweep]").next().unwrap().replace("load = 0.48", "load = 0.128").replace("mix = [0.16, 0.32]", "mix = [0.064, 0.064]");
+    let edited = edited.replace("cycles = 1000000", "cycles = 40000").replace("warmup_cycles = 20000", "warmup_cycles = 4000");
+    assert!(edited.contains("load = 0.128") && edited.contains("cycles = 40000"), "fig4_000_np.toml changed: {edited}");
+    edited
+}
+
+/// Without the partition lines (any class on any VC), or with another one.
+fn with_vc_classes(text: &str, line: Option<&str>) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("mode =") || line.is_some())
+        .map(|l| if l.starts_with("vc_classes =") { line.unwrap_or("") } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("wormqos_model_cli_{}_{name}", std::process::id()));
@@ -56,20 +49,21 @@ fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, PathBuf
 #[test]
 fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     let dir = scratch("deadline");
-    let (o, out) = run(&dir, TABLE1, &["--deadline=-3"]);
+    let (o, out) = run(&dir, &table1(), &["--deadline=-3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
     assert!(!out.exists());
+    let t1 = table1();
     let cases: [(&str, String, &str); 7] = [
-        ("scheduler", TABLE1.replace("mode = \"non_preemptive\"\nvc_classes = [2, 1, 0]\n", "").replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
+        ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         // Unpartitioned: any class may take any output VC, not the model's router.
-        ("shared", TABLE1.replace("mode = \"non_preemptive\"\nvc_classes = [2, 1, 0]\n", ""), "router.mode"),
-        ("vcs", TABLE1.replace("vcs = 3", "vcs = 6").replace("vc_classes = [2, 1, 0]", "vc_classes = [2, 2, 1, 1, 0, 0]"), "router.vcs"),
-        ("buffers", TABLE1.replace("output_buffer_depth = 32", "output_buffer_depth = 16"), "router.output_buffer_depth"),
-        ("bernoulli", TABLE1.replace("best_effort = \"poisson\"", "best_effort = \"bernoulli\""), "workload.best_effort"),
-        ("rates", TABLE1.to_string() + "[model]\nrealtime_rates = [1.0, -1.0]\n", "model.realtime_rates"),
+        ("shared", with_vc_classes(&t1, None), "router.mode"),
+        ("vcs", with_vc_classes(&t1, Some("vc_classes = [2, 2, 1, 1, 0, 0]")).replace("vcs = 3", "vcs = 6"), "router.vcs"),
+        ("buffers", t1.replace("output_buffer_depth = 32", "output_buffer_depth = 16"), "router.output_buffer_depth"),
+        ("bernoulli", t1.replace("best_effort = \"poisson\"", "best_effort = \"bernoulli\""), "workload.best_effort"),
+        ("rates", t1.clone() + "[model]\nrealtime_rates = [1.0, -1.0]\n", "model.realtime_rates"),
         // A bad value in one sweep point stops the run before any write.
-        ("point", TABLE1.to_string() + "[sweep]\n\"workload.load\" = [0.1, 1.5]\n", "workload.load"),
+        ("point", t1.clone() + "[sweep]\n\"workload.load\" = [0.1, 1.5]\n", "workload.load"),
     ];
     for (name, text, field) in cases {
         let dir = scratch(name);
@@ -87,7 +81,7 @@ fn a_grid_writes_the_sweep_columns_and_says_saturated() {
     let dir = scratch("grid");
     // Real time 0.002 .. 0.03 messages/cycle/port; 0.03 is past the
     // single router's saturation (the VC occupancy chain has no steady state).
-    let text = TABLE1.to_string()
+    let text = table1()
         + "[sweep]\n\"workload.load+workload.mix\" = [[0.128, [0.064, 0.064]], [0.384, [0.32, 0.064]], [1.0, [0.96, 0.04]]]\n";
     let t = std::time::Instant::now();
     let (o, out) = run(&dir, &text, &[]);
@@ -118,7 +112,7 @@ fn a_grid_writes_the_sweep_columns_and_says_saturated() {
 #[test]
 fn with_sim_overlays_model_and_simulation() {
     let dir = scratch("withsim");
-    let text = TABLE1.to_string() + "[sweep]\n\"workload.load\" = [0.128]\n";
+    let text = table1() + "[sweep]\n\"workload.load\" = [0.128]\n";
     let (o, out) = run(&dir, &text, &["--with-sim", "--jobs", "1", "--deadline", "42"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");

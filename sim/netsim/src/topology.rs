@@ -525,15 +525,13 @@ fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, Top
     let count = k.pow(n as u32);
     let digit = |v: usize, i: usize| (v / k.pow(i as u32)) % k;
     let mut b = Builder::new(count, ports);
-    for r in 0..count {
+    (0..count).for_each(|r| {
         b.endpoint(r, 0);
-    }
-    for r in 0..count {
-        for i in 0..n {
-            let stride = k.pow(i as u32);
-            let di = digit(r, i);
-            b.link(r, 1 + i, r - di * stride + ((di + 1) % k) * stride, 1 + i);
-        }
+    });
+    for (r, i) in (0..count).flat_map(|r| (0..n).map(move |i| (r, i))) {
+        // One step + in dimension i: digit i of r advances mod k.
+        let stride = k.pow(i as u32);
+        b.link(r, 1 + i, r - digit(r, i) * stride + ((digit(r, i) + 1) % k) * stride, 1 + i);
     }
     for r in 0..count {
         let mut t = Vec::with_capacity(count);

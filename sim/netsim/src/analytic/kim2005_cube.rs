@@ -13,7 +13,7 @@
 //!   M_s and S_m(n) depend on s, so S̄_{C,n} is taken per first channel.
 //! * B_middle, d_{c,s}, P_{t,s}, H{j|s}, S(j) exactly as Appendix A.2.
 
-use super::kim2005::{beta_cdf, blocking_exponent, sharing_combinations, sharing_cycles, stationary};
+use super::kim2005::{beta_cdf, blocking_exponent, sharing_combinations, sharing_cycles, stationary, RouterModel};
 
 pub fn binom(n: usize, k: usize) -> f64 {
     if k > n {
@@ -94,13 +94,8 @@ pub fn b_middle(n: usize, pb: &[f64], one_hop: &[f64], big: f64, m: f64) -> Vec<
 pub struct CubeModel {
     /// Dimension n (N = 2^n nodes).
     pub n: usize,
-    pub stages: f64,
-    pub msg_flits: f64,
-    pub buffer_flits: f64,
-    /// λ^g of each real-time class, messages/cycle/node.
-    pub rt_rates: Vec<f64>,
-    pub vticks: Vec<f64>,
-    pub be_rate: f64,
+    /// The router and workload (rates per node) as in the single-router model.
+    pub router: RouterModel,
 }
 
 /// Per class: index 0..C−1 real time, the last best effort.
@@ -165,19 +160,19 @@ fn be_message_cycles(len: f64, m: f64, pi0: f64, lam_r: f64, ejection: bool) -> 
 impl CubeModel {
     /// T̄ = P − 1 + P h̄ + M.
     pub fn transfer_time(&self) -> f64 {
-        self.stages - 1.0 + self.stages * mean_hops(self.n) + self.msg_flits
+        self.router.stages - 1.0 + self.router.stages * mean_hops(self.n) + self.router.msg_flits
     }
 
     /// Iterates Eqs (10)–(14) with Appendix A to a fixed point in the
     /// blocking probabilities (Jacobi: every class and channel from the
     /// previous iterate, so the order does not matter; damped by 1/2).
     pub fn solve(&self) -> Result<CubeSolution, CubeError> {
-        let (n, p, m) = (self.n, self.stages, self.msg_flits);
-        let nrt = self.rt_rates.len();
+        let (n, p, m) = (self.n, self.router.stages, self.router.msg_flits);
+        let nrt = self.router.rt_rates.len();
         let classes = nrt + 1;
-        let lam_g: Vec<f64> = self.rt_rates.iter().copied().chain([self.be_rate]).collect();
-        let big = self.buffer_flits.max(m);
-        let expo = blocking_exponent(self.buffer_flits, m);
+        let lam_g: Vec<f64> = self.router.rt_rates.iter().copied().chain([self.router.be_rate]).collect();
+        let big = self.router.buffer_flits.max(m);
+        let expo = blocking_exponent(self.router.buffer_flits, m);
         let hbar = mean_hops(n);
         let share: Vec<f64> = (0..n).map(|s| first_channel_share(n, s)).collect();
         let hs: Vec<f64> = (0..n).map(|s| hops_from_first(n, s)).collect();
@@ -212,18 +207,18 @@ impl CubeModel {
                 });
                 bad.map_or(Ok(pi), Err)
             };
-            let pi_n = chain(&|c| lam_c[c], &|c, z| p - 1.0 + (out[c] + m) * sharing_cycles(&self.vticks, z, c))
+            let pi_n = chain(&|c| lam_c[c], &|c, z| p - 1.0 + (out[c] + m) * sharing_cycles(&self.router.vticks, z, c))
                 .map_err(|class| CubeError::Saturated { class, channel: n })?;
-            let mut s_n: Vec<f64> = (0..nrt).map(|c| mean_sharing(&self.vticks, &pi_n, c)).collect();
+            let mut s_n: Vec<f64> = (0..nrt).map(|c| mean_sharing(&self.router.vticks, &pi_n, c)).collect();
             let mut pis = Vec::with_capacity(n + 1);
             let mut s_ch = vec![vec![1.0f64; n]; classes];
             for s in 0..n {
                 let pi = chain(&|c| lam_chan[c], &|c, z| {
-                    p - 1.0 + p * hs[s] + (out[c] + m) * s_n[c] + (inp[c][s] + bmid[c][s]) * sharing_cycles(&self.vticks, z, c)
+                    p - 1.0 + p * hs[s] + (out[c] + m) * s_n[c] + (inp[c][s] + bmid[c][s]) * sharing_cycles(&self.router.vticks, z, c)
                 })
                 .map_err(|class| CubeError::Saturated { class, channel: s })?;
                 for c in 0..nrt {
-                    s_ch[c][s] = mean_sharing(&self.vticks, &pi, c);
+                    s_ch[c][s] = mean_sharing(&self.router.vticks, &pi, c);
                 }
                 pis.push(pi);
             }
@@ -316,11 +311,11 @@ impl CubeModel {
     /// channel (index n): P_h(D) = P{β ≤ D} − P{β ≤ D − 1}, with the
     /// c.d.f. of Eqs (22), (23) (the ejection's X ranging over B + M).
     fn hop_pmfs(&self, sol: &CubeSolution, c: usize, top: usize) -> Vec<Vec<f64>> {
-        let m = self.msg_flits;
-        let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
+        let m = self.router.msg_flits;
+        let bu = (2.0 * self.router.buffer_flits.max(m) + m).round() as usize;
         (0..=self.n)
             .map(|ch| {
-                let (s, pk) = sharing_combinations(&self.vticks, &sol.occupancy[ch], c);
+                let (s, pk) = sharing_combinations(&self.router.vticks, &sol.occupancy[ch], c);
                 let pb = sol.classes[c].blocking_prob[ch];
                 let extra = if ch == self.n { m as usize } else { 0 };
                 let mut prev = 0.0;
@@ -352,7 +347,7 @@ impl CubeModel {
     /// paths cross their channels in increasing order; the hops are
     /// independent, Eq. 21, so the order does not matter).
     pub fn hops_miss_probability(&self, sol: &CubeSolution, c: usize, hops: usize, deadline: f64) -> f64 {
-        let budget = deadline - (self.stages - 1.0 + self.stages * hops as f64);
+        let budget = deadline - (self.router.stages - 1.0 + self.router.stages * hops as f64);
         if budget < 0.0 {
             return 1.0;
         }
@@ -394,7 +389,7 @@ impl CubeModel {
 
     /// `miss_probability` for several deadlines, the hop p.m.f.s computed once.
     pub fn miss_probabilities(&self, sol: &CubeSolution, c: usize, deadlines: &[f64]) -> Vec<f64> {
-        let top = deadlines.iter().map(|d| d - (2.0 * self.stages - 1.0)).fold(-1.0, f64::max);
+        let top = deadlines.iter().map(|d| d - (2.0 * self.router.stages - 1.0)).fold(-1.0, f64::max);
         if top < 0.0 {
             return vec![1.0; deadlines.len()];
         }
@@ -404,7 +399,7 @@ impl CubeModel {
             .map(|&deadline| {
                 (1..=self.n)
                     .map(|h| {
-                        let b = deadline - (self.stages - 1.0 + self.stages * h as f64);
+                        let b = deadline - (self.router.stages - 1.0 + self.router.stages * h as f64);
                         let miss = if b < 0.0 { 1.0 } else { self.paths_miss(&pmf, h, b.floor() as usize) };
                         hop_probability(self.n, h) * miss
                     })
@@ -460,7 +455,7 @@ mod tests {
             (p0, pn) = (0.5 * p0 + 0.5 * (l0 * l).powi(3), 0.5 * pn + 0.5 * (ln * l).powi(3));
         }
         let want = 9.0 + 32.0 * pn + 32.0 + 16.0 * p0;
-        let m = CubeModel { n: 1, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], be_rate: 0.0 };
+        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], be_rate: 0.0 } };
         let s = m.solve().unwrap();
         let c = &s.classes[0];
         assert!((c.network_latency - want).abs() < 1e-9, "{} vs {want}", c.network_latency);
@@ -470,7 +465,7 @@ mod tests {
     #[test]
     fn zero_load_latency_is_the_pipelined_transfer_time() {
         // T̄ = P − 1 + P h̄ + M: 6-cube, h̄ = 6·32/63.
-        let m = CubeModel { n: 6, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-9, 5e-10], vticks: vec![1e6, 2e6], be_rate: 1e-9 };
+        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-9, 5e-10], vticks: vec![1e6, 2e6], be_rate: 1e-9 } };
         let s = m.solve().unwrap();
         let t = 4.0 + 5.0 * 192.0 / 63.0 + 32.0;
         for c in &s.classes {
@@ -485,7 +480,7 @@ mod tests {
         // uniform on 1..=B_n + 32 but at least M = 32 (β ≥ M). With no
         // blocking (λ → 0), β = 32 and D' = D − (P − 1 + P·1) = D − 9: the
         // deadline is met iff D ≥ 41.
-        let m = CubeModel { n: 1, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-12], vticks: vec![1e6], be_rate: 0.0 };
+        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-12], vticks: vec![1e6], be_rate: 0.0 } };
         let s = m.solve().unwrap();
         for (d, want) in [(20.0, 1.0), (40.0, 1.0), (41.0, 0.0), (80.0, 0.0)] {
             assert!((m.hops_miss_probability(&s, 0, 1, d) - want).abs() < 1e-9, "D={d}");
@@ -495,7 +490,7 @@ mod tests {
         // deadline of 41 is missed exactly when B_n > 0 and X_n > 32:
         // p_n · Σ_B (B/(B + 32))/96, B = 1..=96.
         let lam = 0.012;
-        let m = CubeModel { rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], ..m };
+        let m = CubeModel { router: RouterModel { rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], ..m.router }, ..m };
         let s = m.solve().unwrap();
         let (p0, pn) = (s.classes[0].blocking_prob[0], s.classes[0].blocking_prob[1]);
         let tail: f64 = (1..=96).map(|b| b as f64 / (b as f64 + 32.0) / 96.0).sum();
@@ -509,7 +504,7 @@ mod tests {
         // 000_… Fig. 14 setting: 2-hop messages against D = 55, 5-hop against
         // D = 70 (transfer times 46 and 61), R1 = 0.002.
         let r1 = 0.002;
-        let m = CubeModel { n: 6, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 };
+        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
         let s = m.solve().unwrap();
         let (two, five) = (m.hops_miss_probability(&s, 0, 2, 55.0), m.hops_miss_probability(&s, 0, 5, 70.0));
         assert!(two > 0.0 && five > two && five < 1.0, "{two} {five}");
@@ -522,7 +517,7 @@ mod tests {
     fn classes_order_and_saturation() {
         // 000_… Fig. 7 setting (6-cube, BE 0.002): R1 < R2, latency grows with load.
         let at = |r1: f64| {
-            let m = CubeModel { n: 6, stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 };
+            let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
             m.solve()
         };
         let a = at(0.002).unwrap();

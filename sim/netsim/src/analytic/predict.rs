@@ -137,7 +137,7 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<Clas
         )),
         CubeError::NoConvergence => PredictError::NoConvergence("Eqs (10)–(14) after 100,000 iterations".into()),
     })?;
-    let rates: Vec<f64> = model.rt_rates.iter().copied().chain([model.be_rate]).collect();
+    let rates: Vec<f64> = model.router.rt_rates.iter().copied().chain([model.router.be_rate]).collect();
     Ok(sol
         .classes
         .iter()
@@ -147,7 +147,7 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<Clas
             class: classes[i],
             network_latency: c.network_latency,
             source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
-            miss: if i < model.rt_rates.len() { model.miss_probabilities(&sol, i, deadlines) } else { vec![f64::NAN; deadlines.len()] },
+            miss: if i < model.router.rt_rates.len() { model.miss_probabilities(&sol, i, deadlines) } else { vec![f64::NAN; deadlines.len()] },
         })
         .collect())
 }
@@ -257,9 +257,8 @@ fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
 }
 
 fn plan_cube(v: &Validated, n: usize) -> Result<Plan, PredictError> {
-    let (r, classes) = qos_inputs(v)?;
-    let model = CubeModel { n, stages: r.stages, msg_flits: r.msg_flits, buffer_flits: r.buffer_flits, rt_rates: r.rt_rates, vticks: r.vticks, be_rate: r.be_rate };
-    Ok(Plan::Cube { model, classes })
+    let (router, classes) = qos_inputs(v)?;
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
@@ -336,17 +335,24 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
     Ok((model, sim_class))
 }
 
-fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
+/// 002_… and 004_… model one class of Poisson messages.
+fn one_poisson_class(v: &Validated, paper: &str) -> Result<(), PredictError> {
     let w = &v.exp.workload;
-    let cfg = &v.configs[0];
     if w.realtime != RealTime::None || w.best_effort != BestEffort::Poisson {
         return Err(input_err(
             v,
             "workload.realtime",
             format!("{:?} (best effort {:?})", w.realtime, w.best_effort),
-            "002_… models one class of Poisson messages: realtime = \"none\", best_effort = \"poisson\"",
+            format!("{paper} models one class of Poisson messages: realtime = \"none\", best_effort = \"poisson\""),
         ));
     }
+    Ok(())
+}
+
+fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    one_poisson_class(v, "002_…")?;
     if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
         return Err(input_err(v, "router.vcs", cfg.vcs(), "002_… shares L ≥ 2 VCs among all messages: an unpartitioned router with 2..=16 VCs"));
     }
@@ -358,14 +364,7 @@ fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
 fn plan_ring(v: &Validated) -> Result<Plan, PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
-    if w.realtime != RealTime::None || w.best_effort != BestEffort::Poisson {
-        return Err(input_err(
-            v,
-            "workload.realtime",
-            format!("{:?} (best effort {:?})", w.realtime, w.best_effort),
-            "004_… §4 models one class of Poisson packets: realtime = \"none\", best_effort = \"poisson\"",
-        ));
-    }
+    one_poisson_class(v, "004_… §4")?;
     let (_, lambda_n) = message_rates(v);
     let n = v.net.endpoint_at.len();
     let paths = route_paths(&v.net);
