@@ -166,6 +166,14 @@ fn ring_models_against_simulation_within_stated_bounds() {
             assert!(((m - sim) / sim).abs() <= 0.10, "load {load}: {name} {m} vs sim {sim}");
         }
     }
+    // The unidirectional ring has one segmentation queue per node, fed at
+    // the node's whole rate λ_n = load/M (Eq. 8, M/D/1): T − t̄_s with
+    // t̄_s = network latency − (P − 1) and ρ = λ_n t̄_s.
+    let v = Experiment::from_str(&ring("ring", 16, 4, 5, 0.05, false), "r.toml", PathBuf::new()).unwrap();
+    let mmn = &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap()[0];
+    let ts = mmn.network_latency - 4.0;
+    let rho = 0.005 * ts;
+    assert!((mmn.source_latency - (ts / (1.0 - rho) * (1.0 - rho / 2.0) - ts)).abs() < 1e-9, "{mmn:?}");
     // At 0.3 the paper's segmentation queue (Eq. 8: one packet at a time,
     // served for the whole t̄_s) is saturated although the ring is not.
     let v = Experiment::from_str(&ring("ring", 16, 4, 5, 0.3, false), "r.toml", PathBuf::new()).unwrap();
