@@ -185,7 +185,7 @@ fn comparison(pts: &[sweep::Point]) -> String {
                 for c in &r.classes {
                     let sv = sim.and_then(|q| q.classes.iter().find(|k| k.class == c.class));
                     let rel = |m: f64, s: f64| if m.is_finite() { format!("{:+.1} % (sim {s:.1})", 100.0 * (m - s) / s) } else { format!("- (sim {s:.1})") };
-                    let err = sv.map_or(" | ".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), rel(c.latency, k.latency)));
+                    let err = sv.map_or("- | -".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), rel(c.latency, k.latency)));
                     let src = if c.source_latency.is_finite() { format!("{:.2}", c.source_latency) } else { "saturated (λL̄ ≥ 1)".into() };
                     s += &format!("{here} | {} | {} | {:.2} | {src} | {err}\n", c.class, sweep::value_label(&p.params[0].1), c.network_latency);
                 }
