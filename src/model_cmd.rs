@@ -29,6 +29,17 @@ pub struct ModelArgs {
     /// simulated fraction.
     #[arg(long)]
     pub deadline: Vec<f64>,
+    /// 004_…'s routing strategy on a multilink_ring: `destination-block`
+    /// (the first, what the simulator's routers do) or `source-block` (the
+    /// second: model only).
+    #[arg(long, value_enum, default_value_t = RingStrategy::DestinationBlock)]
+    pub ring_strategy: RingStrategy,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RingStrategy {
+    DestinationBlock,
+    SourceBlock,
 }
 
 const EXIT_INVALID_INPUT: u8 = 2;
@@ -61,6 +72,11 @@ pub fn model(a: ModelArgs) -> ExitCode {
         eprintln!("error: --deadline {d}: a network latency in cycles, allowed range (0, 1e6]");
         return ExitCode::from(EXIT_INVALID_INPUT);
     }
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock };
+    if opts.ring_source_block && a.with_sim {
+        eprintln!("error: --ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
     // Every point is validated, and its model inputs checked, before any work.
     let mut plans = Vec::new();
     for params in grid.points() {
@@ -71,7 +87,7 @@ pub fn model(a: ModelArgs) -> ExitCode {
                 return ExitCode::from(EXIT_INVALID_INPUT);
             }
         };
-        match predict::plan(&v) {
+        match predict::plan_with(&v, &opts) {
             Ok(p) => plans.push((params, v, p)),
             Err(e) => {
                 eprintln!("error: {e}");

@@ -54,6 +54,16 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
     assert!(!out.exists());
     let t1 = table1();
+    // The second ring strategy cannot be simulated: refused with --with-sim.
+    let ring = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/multilink_ring_004.toml")).unwrap();
+    let dir = scratch("strategy");
+    let (o, out) = run(&dir, &ring, &["--ring-strategy", "source-block", "--with-sim"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--ring-strategy"));
+    assert!(!out.exists());
+    let (o, out) = run(&dir, &table1(), &["--ring-strategy", "source-block"]);
+    assert_eq!(o.status.code(), Some(2), "source-block on a single switch");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("topology.kind") && !out.exists());
     let cases: [(&str, String, &str); 7] = [
         ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         // Unpartitioned: any class may take any output VC, not the model's router.

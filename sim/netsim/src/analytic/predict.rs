@@ -185,6 +185,31 @@ fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u3
     out
 }
 
+/// Links of every route on a `multilink_ring` under 004_…'s second
+/// strategy: the shorter direction (ties +) on link s mod l, the source's
+/// block, all the way (ports 1 + j going +, 1 + l + j going −).
+fn source_block_paths(net: &Network) -> Vec<Vec<usize>> {
+    let n = net.endpoint_at.len();
+    let links = (net.out_link[0].len() - 1) / 2;
+    let mut ids = std::collections::HashMap::new();
+    let mut paths = Vec::new();
+    for s in 0..n {
+        for d in (0..n).filter(|&d| d != s) {
+            let fwd = (d + n - s) % n;
+            let port = if fwd <= n - fwd { 1 } else { 1 + links } + s % links;
+            let (mut r, mut p) = (s, Vec::new());
+            while r != d {
+                let next = ids.len();
+                p.push(*ids.entry((r, port)).or_insert(next));
+                let Peer::Router { router, .. } = net.out_link[r][port] else { break };
+                r = router;
+            }
+            paths.push(p);
+        }
+    }
+    paths
+}
+
 /// Router-to-router links (router, output port) of every source→destination
 /// route, numbered densely.
 fn route_paths(net: &Network) -> Vec<Vec<usize>> {
@@ -219,9 +244,26 @@ fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<St
     PredictError::Input { file: v.file.clone(), field: field.to_string(), value: value.to_string(), why: why.into() }
 }
 
+/// Model choices that are not part of the experiment (the simulator cannot
+/// follow them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// 004_…'s second routing strategy on a `multilink_ring`: a packet uses
+    /// the link of its *source's* 4-node block (the simulator's routers route
+    /// by destination, so only the first strategy can be simulated).
+    pub ring_source_block: bool,
+}
+
 /// Checks an experiment against the assumptions of the model for its
 /// topology and returns the model's inputs.
 pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
+    plan_with(v, &Options::default())
+}
+
+pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
+    if opts.ring_source_block && !matches!(v.exp.topology, TopologySpec::MultilinkRing { .. }) {
+        return Err(input_err(v, "topology.kind", format!("{:?}", v.exp.topology), "--ring-strategy source-block needs kind = \"multilink_ring\""));
+    }
     let w = &v.exp.workload;
     if !w.phases.is_empty() {
         return Err(input_err(v, "workload.phases", format!("{:?}", w.phases), "the models are for one stationary mix: leave workload.phases out"));
@@ -231,7 +273,7 @@ pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
     }
     match &v.exp.topology {
         TopologySpec::SingleSwitch => plan_single_router(v),
-        TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v),
+        TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
         TopologySpec::Hypercube { n } => plan_cube(v, *n as usize),
         TopologySpec::UnidirectionalTorus { k, n } => plan_torus(v, *k as usize, *n as usize),
         other => Err(input_err(
@@ -361,13 +403,13 @@ fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
     Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.message_flits as f64, rate, router_delay: 4.0 } })
 }
 
-fn plan_ring(v: &Validated) -> Result<Plan, PredictError> {
+fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     one_poisson_class(v, "004_… §4")?;
     let (_, lambda_n) = message_rates(v);
     let n = v.net.endpoint_at.len();
-    let paths = route_paths(&v.net);
+    let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
     let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
     // The paper rounds H_avg to the nearest integer (footnote 1).
     let h = (mean_hops.round() as usize).max(1);
@@ -421,5 +463,31 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
         deadline_miss_probability: f64::NAN,
         deadline_missing_time_ms: f64::NAN,
         ..Results::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::TopologySpec;
+
+    #[test]
+    fn source_block_paths_take_the_short_way_and_match_with_one_link() {
+        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true }.build(5).unwrap();
+        let paths = source_block_paths(&net);
+        let mut k = 0;
+        for s in 0..8usize {
+            for d in (0..8).filter(|&d| d != s) {
+                let fwd = (d + 8 - s) % 8;
+                assert_eq!(paths[k].len(), fwd.min(8 - fwd), "{s}->{d}");
+                k += 1;
+            }
+        }
+        // With one link per direction both strategies take the same links.
+        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true }.build(3).unwrap();
+        let (a, b) = (counted_stage_rates(&source_block_paths(&one), 1.0, 2), counted_stage_rates(&route_paths(&one), 1.0, 2));
+        assert_eq!(a, b);
+        // With two, the stage rates differ (the links' loads are spread differently).
+        assert_ne!(counted_stage_rates(&paths, 1.0, 2).0, counted_stage_rates(&route_paths(&net), 1.0, 2).0);
     }
 }
