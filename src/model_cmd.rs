@@ -34,6 +34,11 @@ pub struct ModelArgs {
     /// second: model only).
     #[arg(long, value_enum, default_value_t = RingStrategy::DestinationBlock)]
     pub ring_strategy: RingStrategy,
+    /// With --deadline on a hypercube: the deadline missing probability of
+    /// messages crossing exactly this many links (000_… Fig. 14), model and
+    /// simulation; without it, over all messages.
+    #[arg(long)]
+    pub hops: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -72,7 +77,7 @@ pub fn model(a: ModelArgs) -> ExitCode {
         eprintln!("error: --deadline {d}: a network latency in cycles, allowed range (0, 1e6]");
         return ExitCode::from(EXIT_INVALID_INPUT);
     }
-    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock };
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops };
     if opts.ring_source_block && a.with_sim {
         eprintln!("error: --ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only");
         return ExitCode::from(EXIT_INVALID_INPUT);
@@ -133,9 +138,13 @@ pub fn model(a: ModelArgs) -> ExitCode {
             }
             if let Ok(r) = &s.result {
                 for c in &r.classes {
-                    let n: u64 = c.network_latency_counts.iter().sum();
+                    let counts = match a.hops {
+                        Some(h) => c.network_latency_counts_by_hops.get(h).map_or(&[][..], |v| &v[..]),
+                        None => &c.network_latency_counts[..],
+                    };
+                    let n: u64 = counts.iter().sum();
                     for &d in &a.deadline {
-                        let late: u64 = c.network_latency_counts.iter().enumerate().filter(|(i, _)| *i as f64 > d).map(|(_, k)| k).sum();
+                        let late: u64 = counts.iter().enumerate().filter(|(i, _)| *i as f64 > d).map(|(_, k)| k).sum();
                         if n > 0 {
                             dmp.push(("sim".into(), label(&s.params), c.class, d, late as f64 / n as f64));
                         }

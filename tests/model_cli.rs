@@ -64,6 +64,10 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     let (o, out) = run(&dir, &table1(), &["--ring-strategy", "source-block"]);
     assert_eq!(o.status.code(), Some(2), "source-block on a single switch");
     assert!(String::from_utf8_lossy(&o.stderr).contains("topology.kind") && !out.exists());
+    // --hops only on a hypercube.
+    let (o, out) = run(&dir, &table1(), &["--hops", "2", "--deadline", "50"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--hops") && !out.exists());
     let cases: [(&str, String, &str); 7] = [
         ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         // Unpartitioned: any class may take any output VC, not the model's router.

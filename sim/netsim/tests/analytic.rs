@@ -226,6 +226,15 @@ fn cube_model_against_simulation_within_stated_bounds() {
         let v = Experiment::from_str(&text, "c.toml", PathBuf::new()).unwrap();
         let m = predict::to_results(&v, &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap());
         let s = run(&v).unwrap();
+        // The per-hop latency counts split the all-message counts: hop
+        // counts 1..=6 only, the same total per latency.
+        for c in &s.classes {
+            let by = &c.network_latency_counts_by_hops;
+            assert!(by.len() == 7 && by[0].is_empty(), "class {}: {} hop counts", c.class, by.len());
+            for (i, &k) in c.network_latency_counts.iter().enumerate() {
+                assert_eq!(by.iter().map(|v| v.get(i).copied().unwrap_or(0)).sum::<u64>(), k, "class {} latency {i}", c.class);
+            }
+        }
         for c in 0..3u8 {
             let (a, b) = (net(&m, c), net(&s, c));
             let bound = if c == 1 { 0.08 } else { 0.15 };

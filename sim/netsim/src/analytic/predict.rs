@@ -58,7 +58,7 @@ pub enum Plan {
         classes: Vec<u8>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
-    Cube { model: CubeModel, classes: Vec<u8> },
+    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize> },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
@@ -88,7 +88,7 @@ impl Plan {
         match self {
             Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines) }],
+            Plan::Cube { model, classes, hops } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines, *hops) }],
             Plan::Torus { model } => vec![Named {
                 name: "torus002",
                 result: model
@@ -128,7 +128,7 @@ fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Resu
     Ok(out)
 }
 
-fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
+fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64], hops: Option<usize>) -> Result<Vec<ClassPrediction>, PredictError> {
     let sol = model.solve().map_err(|e| match e {
         CubeError::Saturated { class, channel } => PredictError::Saturated(format!(
             "class {} on {}: no steady state (Eqs 3, 6–8 or 11)",
@@ -147,7 +147,11 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<Clas
             class: classes[i],
             network_latency: c.network_latency,
             source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
-            miss: if i < model.router.rt_rates.len() { model.miss_probabilities(&sol, i, deadlines) } else { vec![f64::NAN; deadlines.len()] },
+            miss: match (i < model.router.rt_rates.len(), hops) {
+                (false, _) => vec![f64::NAN; deadlines.len()],
+                (true, None) => model.miss_probabilities(&sol, i, deadlines),
+                (true, Some(h)) => deadlines.iter().map(|&d| model.hops_miss_probability(&sol, i, h, d)).collect(),
+            },
         })
         .collect())
 }
@@ -252,6 +256,8 @@ pub struct Options {
     /// the link of its *source's* 4-node block (the simulator's routers route
     /// by destination, so only the first strategy can be simulated).
     pub ring_source_block: bool,
+    /// Deadline missing probability of h-hop messages only (n-cube).
+    pub hops: Option<usize>,
 }
 
 /// Checks an experiment against the assumptions of the model for its
@@ -264,6 +270,15 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     if opts.ring_source_block && !matches!(v.exp.topology, TopologySpec::MultilinkRing { .. }) {
         return Err(input_err(v, "topology.kind", format!("{:?}", v.exp.topology), "--ring-strategy source-block needs kind = \"multilink_ring\""));
     }
+    if let Some(h) = opts.hops {
+        let n = match v.exp.topology {
+            TopologySpec::Hypercube { n } => n as usize,
+            _ => 0,
+        };
+        if !(1..=n).contains(&h) {
+            return Err(input_err(v, "--hops", h, format!("h-hop deadline missing probability (000_… §3.4.2) needs kind = \"hypercube\" and 1..=n (n = {n})")));
+        }
+    }
     let w = &v.exp.workload;
     if !w.phases.is_empty() {
         return Err(input_err(v, "workload.phases", format!("{:?}", w.phases), "the models are for one stationary mix: leave workload.phases out"));
@@ -274,7 +289,7 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     match &v.exp.topology {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
-        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops),
         TopologySpec::UnidirectionalTorus { k, n } => plan_torus(v, *k as usize, *n as usize),
         other => Err(input_err(
             v,
@@ -298,9 +313,9 @@ fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
     Ok(Plan::SingleRouter { model, classes })
 }
 
-fn plan_cube(v: &Validated, n: usize) -> Result<Plan, PredictError> {
+fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
     let (router, classes) = qos_inputs(v)?;
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes })
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
