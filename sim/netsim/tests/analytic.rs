@@ -111,35 +111,16 @@ fn best_effort_slows_real_time_only_when_the_classes_share_vcs() {
     assert!((sh1 - sh0) / sh0 > 0.20, "shared VCs: R1 {sh0} -> {sh1}");
 }
 
-fn ring(kind: &str, nodes: u32, links: u32, ports: u32, load: f64, dateline: bool) -> String {
-    format!(
-        r#"
-name = "r"
-[router]
-ports = {ports}
-vcs = 4
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 4
-crossbar = "full"
-scheduler = "round_robin"
-[topology]
-kind = "{kind}"
-nodes = {nodes}
-links = {links}
-dateline = {dateline}
-[workload]
-load = {load}
-mix = [0, 100]
-realtime = "none"
-best_effort = "poisson"
-message_flits = 10
-[run]
-cycles = 100000
-warmup_cycles = 10000
-seed = 5
-"#
-    )
+/// experiments/`file` (a 16-node ring of 004_…: 4 links, 4 VCs, 10-flit
+/// packets) at `load`, 100 k cycles, without its sweep.
+fn ring(file: &str, load: f64) -> String {
+    let text = std::fs::read_to_string(format!("{}/../../experiments/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut run_len = text.split("[sweep]").next().unwrap().replace("load = 0.1\n", &format!("load = {load}\n"));
+    for long in ["cycles = 1000000", "cycles = 200000"] {
+        run_len = run_len.replace(long, "cycles = 100000");
+    }
+    assert!(run_len.contains(&format!("load = {load}\n")) && run_len.contains("cycles = 100000"), "{file} changed");
+    run_len
 }
 
 /// Network latency per named model, and the simulated one.
@@ -160,7 +141,7 @@ fn ring_models_against_simulation_within_stated_bounds() {
     // latency is within 10 % of the simulation (all below it at 0.15: no
     // model has a term for VCs sharing a link flit by flit).
     for load in [0.05, 0.15] {
-        let (models, sim) = ring_compare(&ring("ring", 16, 4, 5, load, false));
+        let (models, sim) = ring_compare(&ring("ring_004.toml", load));
         for (name, m) in &models {
             let m = *m.as_ref().unwrap();
             assert!(((m - sim) / sim).abs() <= 0.10, "load {load}: {name} {m} vs sim {sim}");
@@ -169,14 +150,14 @@ fn ring_models_against_simulation_within_stated_bounds() {
     // The unidirectional ring has one segmentation queue per node, fed at
     // the node's whole rate λ_n = load/M (Eq. 8, M/D/1): T − t̄_s with
     // t̄_s = network latency − (P − 1) and ρ = λ_n t̄_s.
-    let v = Experiment::from_str(&ring("ring", 16, 4, 5, 0.05, false), "r.toml", PathBuf::new()).unwrap();
+    let v = Experiment::from_str(&ring("ring_004.toml", 0.05), "r.toml", PathBuf::new()).unwrap();
     let mmn = &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap()[0];
     let ts = mmn.network_latency - 4.0;
     let rho = 0.005 * ts;
     assert!((mmn.source_latency - (ts / (1.0 - rho) * (1.0 - rho / 2.0) - ts)).abs() < 1e-9, "{mmn:?}");
     // At 0.3 the paper's segmentation queue (Eq. 8: one packet at a time,
     // served for the whole t̄_s) is saturated although the ring is not.
-    let v = Experiment::from_str(&ring("ring", 16, 4, 5, 0.3, false), "r.toml", PathBuf::new()).unwrap();
+    let v = Experiment::from_str(&ring("ring_004.toml", 0.3), "r.toml", PathBuf::new()).unwrap();
     for n in predict::plan(&v).unwrap().evaluate(&[]) {
         assert!(matches!(n.result, Err(predict::PredictError::Saturated(_))), "{}", n.name);
     }
@@ -206,7 +187,7 @@ fn multilink_ring_of_004_routes_the_short_way_on_the_destination_block() {
     }
     // Simulated at light load with dateline classes (2 of 4 VCs per header):
     // the tandem models within 10 % of the simulated network latency.
-    let (models, sim) = ring_compare(&ring("multilink_ring", 16, 4, 9, 0.1, true));
+    let (models, sim) = ring_compare(&ring("multilink_ring_004.toml", 0.1));
     for (name, m) in models.iter().filter(|(n, _)| *n == "mmn" || *n == "mdn") {
         let m = *m.as_ref().unwrap();
         assert!(((m - sim) / sim).abs() <= 0.10, "{name} {m} vs sim {sim}");
