@@ -66,6 +66,9 @@ pub enum ModelError {
     /// steady state at this load. (An unstable source queue is not an
     /// error: its W̄_c is infinite.)
     Saturated { class: usize },
+    /// The iteration did not settle while this class's utilisation λ'L̄
+    /// kept reaching 1 (Eq. 3's P_b = 1): no fixed point below saturation.
+    Overloaded { class: usize },
     NoConvergence,
     BadInput(&'static str),
 }
@@ -163,7 +166,13 @@ impl RouterModel {
         let lam_g: Vec<f64> = self.rt_rates.iter().copied().chain([self.be_rate]).collect();
         let expo = blocking_exponent(bs, m);
         let mut pb = vec![0.0f64; n + 1];
+        // A class whose utilisation λ'L̄ reached 1 in the last iterations:
+        // when the iteration does not settle, that is saturation.
+        let mut busy_at_cap = None;
         for it in 1..=100_000 {
+            if it % 1000 == 0 {
+                busy_at_cap = None;
+            }
             let lam: Vec<f64> = (0..=n).map(|c| (1.0 - pb[c]) * lam_g[c]).collect();
             let blk: Vec<f64> = pb.iter().map(|&b| b * (bs.max(m) + m / 2.0)).collect();
             let lat_k = |c: usize, z: usize| p - 1.0 + (blk[c] + m) * sharing_cycles(&self.vticks, z, c);
@@ -203,6 +212,9 @@ impl RouterModel {
             let mut next = vec![0.0; n + 1];
             for c in 0..=n {
                 let rho = (lat[c] * lam[c]).min(1.0);
+                if rho >= 1.0 {
+                    busy_at_cap.get_or_insert(c);
+                }
                 next[c] = rho.powf(expo);
                 delta = delta.max((next[c] - pb[c]).abs());
             }
@@ -232,7 +244,7 @@ impl RouterModel {
                 pb[c] = 0.5 * pb[c] + 0.5 * next[c];
             }
         }
-        Err(ModelError::NoConvergence)
+        Err(busy_at_cap.map_or(ModelError::NoConvergence, |class| ModelError::Overloaded { class }))
     }
 }
 
@@ -501,6 +513,14 @@ mod tests {
         let sym = RouterModel { rt_rates: vec![0.002; 3], vticks: vec![15.625; 3], ..m };
         let l: Vec<f64> = sym.solve().unwrap().classes.iter().map(|c| c.network_latency).collect();
         assert!((l[0] - l[1]).abs() < 1e-9 && (l[1] - l[2]).abs() < 1e-9, "{l:?}");
+    }
+
+    #[test]
+    fn overloaded_best_effort_is_saturation_not_an_endless_iteration() {
+        // 0.03 best-effort messages of 32 flits per cycle: about 1 flit per
+        // cycle on top of real time; λ'L̄ of best effort reaches 1.
+        let r = RouterModel::table1(0.005, 0.0025, 0.03).solve();
+        assert!(matches!(r, Err(ModelError::Overloaded { class: 2 }) | Err(ModelError::Saturated { .. })), "{r:?}");
     }
 
     #[test]

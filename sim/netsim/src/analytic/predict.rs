@@ -110,6 +110,9 @@ fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Resu
             PredictError::Saturated(format!("class {}: 1/L_c(k) − λ'_c ≤ 0, the VC occupancy chain (Eqs 6–8) has no steady state", classes[class]))
         }
         ModelError::Saturated { .. } => PredictError::Saturated("real time occupies the link all the time (ρ_r = 1, Eq. 9)".into()),
+        ModelError::Overloaded { class } => {
+            PredictError::Saturated(format!("class {}: utilisation λ'L̄ reaches 1 (Eq. 3), Eqs (2)–(9) have no fixed point", classes[class]))
+        }
         ModelError::NoConvergence => PredictError::NoConvergence("Eqs (2)–(9) after 100,000 iterations".into()),
         ModelError::BadInput(why) => PredictError::NoConvergence(format!("model input: {why}")),
     })?;
