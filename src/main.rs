@@ -3,8 +3,9 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use validate::{invalid, load_config};
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
 
@@ -13,6 +14,8 @@ mod synth_cmd;
 mod sim_cmd;
 
 mod model_cmd;
+
+mod validate;
 
 #[derive(Parser)]
 #[command(name = "wormqos", version, about = "QoS wormhole router generator, golden model and lockstep testbench")]
@@ -32,6 +35,9 @@ enum Command {
         /// Plant a known bug (for testing the test suite); see `wormqos mutants`.
         #[arg(long)]
         mutant: Option<Mutant>,
+        /// Overwrite files in --out that wormqos did not write.
+        #[arg(long)]
+        force: bool,
     },
     /// Validate a configuration and print it with its derived header layout.
     Check {
@@ -45,11 +51,12 @@ enum Command {
     Cosim {
         #[arg(long)]
         config: PathBuf,
+        /// Cycles of injection (1..=10^9), then the network drains.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Probability that an input port offers a flit in a cycle.
+        /// Probability that an input port offers a flit in a cycle (0 < p <= 1).
         #[arg(long, default_value_t = 0.6)]
         injection_rate: f64,
         /// Where to write the waveform (VCD) of the cycles before a mismatch.
@@ -70,86 +77,69 @@ enum Command {
     Dse(synth_cmd::DseArgs),
 }
 
-/// Exit code for invalid input (bad configuration), as for command-line misuse.
-const EXIT_INVALID_INPUT: u8 = 2;
-
-fn load(path: &std::path::Path) -> Result<RouterConfig, ExitCode> {
-    RouterConfig::from_file(path).map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(EXIT_INVALID_INPUT)
-    })
-}
+/// Largest `cosim --cycles` (about a day of lockstep at the slowest measured speed).
+const MAX_COSIM_CYCLES: u64 = 1_000_000_000;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let cfg_path = match &cli.command {
-        Command::Generate { config, .. } | Command::Check { config } | Command::Cosim { config, .. } => Some(config.clone()),
-        Command::Mutants => None,
-        Command::Synth(_) | Command::Dse(_) => None,
-        Command::Sim(_) | Command::Sweep(_) => None,
-        Command::Model(_) => None,
-    };
-    let cfg = match cfg_path.map(|p| load(&p)).transpose() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let result = match cli.command {
-        Command::Synth(a) => return synth_cmd::synth(a),
-        Command::Dse(a) => return synth_cmd::dse(a),
-        Command::Sim(a) => return sim_cmd::sim(a),
-        Command::Sweep(a) => return sim_cmd::sweep(a),
-        Command::Model(a) => return model_cmd::model(a),
-        Command::Generate { out, mutant, .. } => generate(cfg.as_ref().unwrap(), &out, mutant),
-        Command::Check { .. } => check(cfg.as_ref().unwrap()),
+    validate::exit_code(match cli.command {
+        Command::Synth(a) => synth_cmd::synth(a),
+        Command::Dse(a) => synth_cmd::dse(a),
+        Command::Sim(a) => sim_cmd::sim(a),
+        Command::Sweep(a) => sim_cmd::sweep(a),
+        Command::Model(a) => model_cmd::model(a),
+        Command::Generate { config, out, mutant, force } => generate(&config, &out, mutant, force),
+        Command::Check { config } => load_config(&config).map(|c| check(&c)),
         Command::Mutants => {
             // Every planted bug, with where it applies (docs/microarchitecture.md §6, §8, §9).
             for m in Mutant::every() {
-                let scope = if m.is_qos() {
-                    "QoS modes (see Mutant::applies_to)"
-                } else if m.is_routing() {
-                    "topology.route_vcs / route_links (see Mutant::applies_to)"
-                } else if m.is_virtualclock() {
-                    "scheduler = virtualclock"
-                } else {
-                    "every configuration"
-                };
-                println!("{:<24} {scope}", m.name());
+                println!("{:<24} {}", m.name(), m.scope());
             }
             Ok(())
         }
-        Command::Cosim { cycles, seed, injection_rate, waveform_dir, mutant, .. } => {
-            cosim(cfg.as_ref().unwrap(), cycles, seed, injection_rate, waveform_dir, mutant)
+        Command::Cosim { config, cycles, seed, injection_rate, waveform_dir, mutant } => {
+            cosim(&config, cycles, seed, injection_rate, waveform_dir, mutant)
         }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
+    })
+}
+
+/// A planted bug that would not change the logic of `cfg` is an error: its
+/// RTL would be the clean RTL headed `// MUTANT`, and a pass would mean nothing.
+pub fn check_mutant(mutant: Option<Mutant>, cfg: &RouterConfig, file: &Path) -> anyhow::Result<()> {
+    match mutant {
+        Some(m) if !m.applies_to(cfg) => Err(invalid(format!(
+            "--mutant {m} does not apply to {} ({}): it changes the logic only of configurations with {}",
+            cfg.name(),
+            file.display(),
+            m.scope()
+        ))),
+        _ => Ok(()),
     }
 }
 
-fn generate(cfg: &RouterConfig, out: &std::path::Path, mutant: Option<Mutant>) -> anyhow::Result<()> {
+fn generate(config: &Path, out: &Path, mutant: Option<Mutant>, force: bool) -> anyhow::Result<()> {
+    let cfg = load_config(config)?;
+    check_mutant(mutant, &cfg, config)?;
     // Everything is generated in memory first: a generator error leaves `out` untouched.
-    let files = wormqos_hdl::generate(cfg, mutant).context("generating Verilog")?;
-    wormqos_hdl::write_files(out, &files).with_context(|| format!("writing {}", out.display()))?;
+    let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    validate::claim_dir(out, &claims, force)?;
+    wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;
     for f in &files {
         println!("{}", out.join(&f.file_name).display());
     }
     Ok(())
 }
 
-fn check(cfg: &RouterConfig) -> anyhow::Result<()> {
+fn check(cfg: &RouterConfig) {
     let h = cfg.header();
     println!("{cfg}");
     println!("# header: destination [{}:{}], class [{}:{}], vtick [{}:{}] of a {}-bit flit", h.dest.msb(), h.dest.lsb, h.class.msb(), h.class.lsb, h.vtick.msb(), h.vtick.lsb, cfg.flit_width());
     println!("# routes: {:?}", cfg.routes());
-    Ok(())
 }
 
 fn cosim(
-    cfg: &RouterConfig,
+    config: &Path,
     cycles: u64,
     seed: u64,
     injection_rate: f64,
@@ -157,19 +147,27 @@ fn cosim(
     mutant: Option<Mutant>,
 ) -> anyhow::Result<()> {
     use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions};
-    if !(0.0..=1.0).contains(&injection_rate) {
-        anyhow::bail!("--injection-rate {injection_rate}: allowed range 0..=1");
-    }
-    let files = wormqos_hdl::generate(cfg, mutant).context("generating Verilog")?;
-    eprintln!("verilating {} ...", wormqos_hdl::top_module_name(cfg));
-    let mut rtl = wormqos_testbench::verilator::VerilatedRouter::build(cfg, &files)?;
-    let mut model = wormqos_sim::Router::new(cfg);
+    let cfg = load_config(config)?;
+    validate::int_in("--cycles", cycles, 1, MAX_COSIM_CYCLES)?;
+    // 0 would inject nothing: an empty run that "passes".
+    validate::real_in("--injection-rate", injection_rate, 0.0, 1.0, true)?;
+    check_mutant(mutant, &cfg, config)?;
+    validate::writable_dir("--waveform-dir", &waveform_dir)?;
+    let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    eprintln!("verilating {} ...", wormqos_hdl::top_module_name(&cfg));
+    let mut rtl = wormqos_testbench::verilator::VerilatedRouter::build(&cfg, &files)?;
+    let mut model = wormqos_sim::Router::new(&cfg);
     let mut opts = LockstepOptions { cycles, seed, waveform_dir: Some(waveform_dir), ..LockstepOptions::default() };
     opts.traffic.injection_rate = injection_rate;
     let start = std::time::Instant::now();
-    let report = run_lockstep(cfg, &mut rtl, &mut model, &opts)?;
+    let report = run_lockstep(&cfg, &mut rtl, &mut model, &opts)?;
     let secs = start.elapsed().as_secs_f64();
     println!("{report}");
+    if report.flits_injected == 0 {
+        return Err(invalid(format!(
+            "empty run: no flit was injected in {cycles} cycles at --injection-rate {injection_rate}; nothing was compared under traffic (raise --cycles or --injection-rate)"
+        )));
+    }
     println!("RTL == model on every output for {} cycles ({:.0} cycles/s in lockstep)", report.cycles, report.cycles as f64 / secs);
     Ok(())
 }

@@ -3,10 +3,12 @@
 //! columns and plots with a leading `source` column (`model:<name>` or
 //! `sim`), so that `--with-sim` overlays model and simulation in one run.
 
+use crate::sim_cmd::{record_plots, sweep_outputs, write_outputs};
+use crate::validate::{claim_dir, invalid, real_in};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use wormqos_config::files::OutDir;
 use wormqos_netsim::analytic::predict;
 use wormqos_netsim::{sweep, Results};
 
@@ -22,8 +24,8 @@ pub struct ModelArgs {
     #[arg(long)]
     pub with_sim: bool,
     /// Parallel simulations with --with-sim (default: the number of cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
     /// Network-latency deadline D in cycles (repeatable): writes dmp.csv with
     /// P{L > D} per real-time class (000_… §3.4) and, with --with-sim, the
     /// simulated fraction.
@@ -39,6 +41,9 @@ pub struct ModelArgs {
     /// simulation; without it, over all messages.
     #[arg(long)]
     pub hops: Option<usize>,
+    /// Overwrite files in --out that wormqos did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -46,8 +51,6 @@ pub enum RingStrategy {
     DestinationBlock,
     SourceBlock,
 }
-
-const EXIT_INVALID_INPUT: u8 = 2;
 
 /// Per-class network latency, for the overlay plots (class 0 = best effort).
 const CLASS_NET: [fn(&Results) -> f64; 8] = [
@@ -65,41 +68,40 @@ fn class_net(r: &Results, c: u8) -> f64 {
     r.classes.iter().find(|s| s.class == c).map_or(f64::NAN, |s| s.network_latency)
 }
 
-pub fn model(a: ModelArgs) -> ExitCode {
-    let grid = match sweep::Grid::from_file(&a.experiment) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INVALID_INPUT);
-        }
-    };
-    if let Some(d) = a.deadline.iter().find(|d| !(d.is_finite() && **d > 0.0 && **d <= 1e6)) {
-        eprintln!("error: --deadline {d}: a network latency in cycles, allowed range (0, 1e6]");
-        return ExitCode::from(EXIT_INVALID_INPUT);
+/// Every file `model` may write into its output directory: the sweep's,
+/// the comparison table, the deadline missing probabilities and the
+/// per-class latency plots.
+fn model_outputs() -> Vec<String> {
+    let mut v = sweep_outputs();
+    v.extend(["comparison.txt", "dmp.csv"].map(String::from));
+    for c in 0..CLASS_NET.len() {
+        v.push(format!("network_latency_class{c}.svg"));
+        v.push(format!("network_latency_class{c}.png"));
+    }
+    v
+}
+
+pub fn model(a: ModelArgs) -> anyhow::Result<()> {
+    let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    for &d in &a.deadline {
+        real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
     }
     let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops };
     if opts.ring_source_block && a.with_sim {
-        eprintln!("error: --ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only");
-        return ExitCode::from(EXIT_INVALID_INPUT);
+        return Err(invalid(
+            "--ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only",
+        ));
     }
     // Every point is validated, and its model inputs checked, before any work.
     let mut plans = Vec::new();
     for params in grid.points() {
-        let v = match grid.experiment(&params) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_INVALID_INPUT);
-            }
-        };
-        match predict::plan_with(&v, &opts) {
-            Ok(p) => plans.push((params, v, p)),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_INVALID_INPUT);
-            }
-        }
+        let v = grid.experiment(&params).map_err(|e| invalid(e.to_string()))?;
+        let p = predict::plan_with(&v, &opts).map_err(|e| invalid(e.to_string()))?;
+        plans.push((params, v, p));
     }
+    let names = model_outputs();
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (n.as_str(), None)).collect();
+    let mut out = claim_dir(&a.out, &claims, a.force)?;
     let start = std::time::Instant::now();
     let mut pts = Vec::new();
     let mut sources: Vec<String> = Vec::new();
@@ -124,7 +126,7 @@ pub fn model(a: ModelArgs) -> ExitCode {
     let model_secs = start.elapsed().as_secs_f64();
     let mut sim_failed = 0;
     if a.with_sim {
-        let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let progress = |done: usize, total: usize| {
             eprint!("\rsimulating: {done}/{total} points, {:.0} s", start.elapsed().as_secs_f64());
             let _ = std::io::stderr().flush();
@@ -160,31 +162,25 @@ pub fn model(a: ModelArgs) -> ExitCode {
     let combined = sweep::Grid { name: grid.name.clone(), file: grid.file.clone(), dir: grid.dir.clone(), base: grid.base.clone(), keys, x: grid.x.clone() };
     let table = comparison(&pts);
     print!("{table}");
-    let extra = |out: &std::path::Path| -> anyhow::Result<()> {
-        std::fs::write(out.join("comparison.txt"), &table)?;
-        if !dmp.is_empty() {
-            let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
-            for (src, pt, c, d, m) in &dmp {
-                csv += &format!("{src},{pt},{c},{d},{m}\n");
-                println!("deadline {d}: {pt} class {c} {src}: P{{L > D}} = {m:.4}");
-            }
-            std::fs::write(out.join("dmp.csv"), csv)?;
+    out.begin(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
+    write_outputs(&combined, &pts, &mut out)?;
+    class_plots(&combined, &pts, &mut out)?;
+    out.write("comparison.txt", table.as_bytes())?;
+    if !dmp.is_empty() {
+        let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
+        for (src, pt, c, d, m) in &dmp {
+            csv += &format!("{src},{pt},{c},{d},{m}\n");
+            println!("deadline {d}: {pt} class {c} {src}: P{{L > D}} = {m:.4}");
         }
-        Ok(())
-    };
-    if let Err(e) = crate::sim_cmd::write_outputs(&combined, &pts, &a.out).and_then(|()| class_plots(&combined, &pts, &a.out)).and_then(|()| extra(&a.out)) {
-        eprintln!("error: {e:#}");
-        return ExitCode::FAILURE;
+        out.write("dmp.csv", csv.as_bytes())?;
     }
+    out.finish(|_| true)?;
     for p in pts.iter().filter(|p| p.result.is_err() && p.params[0].1.as_str() != Some("sim")) {
         eprintln!("{}: {}", label(&p.params), p.result.as_ref().err().unwrap());
     }
     eprintln!("{} points, model {:.1} ms; results in {}", plans.len(), model_secs * 1e3, a.out.display());
-    if sim_failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    anyhow::ensure!(sim_failed == 0, "{sim_failed} of {} simulated points failed", plans.len());
+    Ok(())
 }
 
 fn point(source: &str, params: &[(String, toml::Value)], result: Result<Results, String>) -> sweep::Point {
@@ -221,17 +217,16 @@ fn comparison(pts: &[sweep::Point]) -> String {
     s
 }
 
-fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path) -> anyhow::Result<()> {
+fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> anyhow::Result<()> {
     for (c, f) in CLASS_NET.iter().enumerate() {
         let s = sweep::series(grid, pts, *f);
         if s.is_empty() {
             continue;
         }
-        let stem = out.join(format!("network_latency_class{c}"));
+        let stem = out.path().join(format!("network_latency_class{c}"));
         let title = format!("{}: network latency of class {c}{}", grid.name, if c == 0 { " (best effort)" } else { "" });
-        for f in wormqos_netsim::plot::line_plot(&stem, &title, &grid.x, "latency (cycles)", &s).map_err(|e| anyhow::anyhow!("plot {}: {e}", stem.display()))? {
-            eprintln!("wrote {f}");
-        }
+        let files = wormqos_netsim::plot::line_plot(&stem, &title, &grid.x, "latency (cycles)", &s).map_err(|e| anyhow::anyhow!("plot {}: {e}", stem.display()))?;
+        record_plots(out, files);
     }
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! `wormqos sim` and `wormqos sweep`: the network simulator (issue 5).
 
+use crate::validate::{claim_dir, claim_file, invalid};
+use anyhow::Context;
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use wormqos_config::files::OutDir;
 use wormqos_netsim::{sweep, Experiment};
 
 #[derive(Args)]
@@ -18,6 +20,9 @@ pub struct SimArgs {
     /// directory as `<name>_r<i>.toml`, ready for `wormqos generate`, and exit.
     #[arg(long)]
     pub emit_configs: Option<PathBuf>,
+    /// Overwrite output files that wormqos did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args)]
@@ -29,55 +34,45 @@ pub struct SweepArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Parallel simulations (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
-    pub jobs: Option<usize>,
+    pub force: bool,
 }
 
-const EXIT_INVALID_INPUT: u8 = 2;
+/// Whether `path` holds a `wormqos sim --json` result (which a rerun may replace).
+fn is_sim_json(path: &Path) -> bool {
+    let Ok(text) = wormqos_config::files::read_capped(path) else { return false };
+    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("router_cycles_per_second").is_some() && v.get("accepted_throughput").is_some())
+}
 
-pub fn sim(a: SimArgs) -> ExitCode {
-    let v = match Experiment::from_file(&a.experiment) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INVALID_INPUT);
-        }
-    };
+pub fn sim(a: SimArgs) -> anyhow::Result<()> {
+    let v = Experiment::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
     if let Some(dir) = &a.emit_configs {
-        let write = || -> std::io::Result<()> {
-            std::fs::create_dir_all(dir)?;
-            for c in &v.configs {
-                let p = dir.join(format!("{}.toml", c.name()));
-                std::fs::write(&p, c.to_toml())?;
-                let _ = writeln!(std::io::stdout(), "{}", p.display());
-            }
-            Ok(())
-        };
-        return match write() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {}: {e}", dir.display());
-                ExitCode::FAILURE
-            }
-        };
-    }
-    match wormqos_netsim::run(&v) {
-        Ok(r) => {
-            println!("{}", summary(&r));
-            if let Some(p) = a.json {
-                let text = serde_json::to_string_pretty(&r).unwrap_or_default();
-                if let Err(e) = std::fs::write(&p, text) {
-                    eprintln!("error: {}: {e}", p.display());
-                    return ExitCode::FAILURE;
-                }
-            }
-            ExitCode::SUCCESS
+        let files: Vec<(String, String)> = v.configs.iter().map(|c| (format!("{}.toml", c.name()), c.to_toml())).collect();
+        let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|(n, t)| (n.as_str(), Some(t.as_bytes()))).collect();
+        let mut out = claim_dir(dir, &claims, a.force)?;
+        out.begin(&files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>())?;
+        for (name, text) in &files {
+            let p = out.write(name, text.as_bytes())?;
+            let _ = writeln!(std::io::stdout(), "{}", p.display());
         }
-        Err(e) => {
-            eprintln!("error: {}: {e}", a.experiment.display());
-            ExitCode::FAILURE
-        }
+        out.finish(|n| n.ends_with(".toml"))?;
+        return Ok(());
     }
+    if let Some(p) = &a.json {
+        claim_file(p, a.force || is_sim_json(p)).context("--json")?;
+    }
+    let r = wormqos_netsim::run(&v).with_context(|| a.experiment.display().to_string())?;
+    println!("{}", summary(&r));
+    if let Some(why) = sweep::empty_run(&r) {
+        return Err(invalid(format!("{}: {why}", a.experiment.display())));
+    }
+    if let Some(p) = a.json {
+        std::fs::write(&p, serde_json::to_string_pretty(&r)?).with_context(|| p.display().to_string())?;
+    }
+    Ok(())
 }
 
 fn summary(r: &wormqos_netsim::Results) -> String {
@@ -109,15 +104,33 @@ fn summary(r: &wormqos_netsim::Results) -> String {
     s
 }
 
-pub fn sweep(a: SweepArgs) -> ExitCode {
-    let grid = match sweep::Grid::from_file(&a.experiment) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INVALID_INPUT);
-        }
-    };
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+/// The plots a sweep may write: (column, title, y label).
+const PLOTS: [(&str, &str, &str); 6] = [
+    ("frame_interval_mean_ms", "mean frame delivery interval", "d (ms)"),
+    ("frame_interval_sd_ms", "std. dev. of frame delivery interval", "sigma_d (ms)"),
+    ("be_latency_us", "best-effort message latency", "latency (us)"),
+    ("deadline_miss_probability", "deadline missing probability", "probability"),
+    ("accepted_throughput", "accepted throughput", "flits/endpoint/cycle"),
+    ("rt_latency_cycles", "real-time message latency", "latency (cycles)"),
+];
+const PHASE_PLOTS: [&str; 2] = ["phase_deadline_miss_probability", "phase_deadline_missing_time_ms"];
+
+/// Every file a sweep may write into its output directory.
+pub(crate) fn sweep_outputs() -> Vec<String> {
+    let mut v: Vec<String> = ["results.csv", "results.json", "phases.csv"].iter().map(|s| s.to_string()).collect();
+    for stem in PLOTS.iter().map(|p| p.0).chain(PHASE_PLOTS) {
+        v.push(format!("{stem}.svg"));
+        v.push(format!("{stem}.png"));
+    }
+    v
+}
+
+pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
+    let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    let names = sweep_outputs();
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (n.as_str(), None)).collect();
+    let mut out = claim_dir(&a.out, &claims, a.force)?;
+    let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = std::time::Instant::now();
     let progress = |done: usize, total: usize| {
         let w = 30;
@@ -127,35 +140,33 @@ pub fn sweep(a: SweepArgs) -> ExitCode {
     };
     let pts = grid.run(jobs, &progress);
     eprintln!();
-    if let Err(e) = write_outputs(&grid, &pts, &a.out) {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
+    out.begin(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
+    write_outputs(&grid, &pts, &mut out)?;
+    out.finish(|_| true)?;
     let failed: Vec<_> = pts.iter().filter(|p| p.result.is_err()).collect();
     for p in &failed {
         let label: Vec<String> = p.params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect();
         eprintln!("point {} failed: {}", label.join(" "), p.result.as_ref().err().unwrap());
     }
     eprintln!("{} points, {} failed, {:.1} s wall; results in {}", pts.len(), failed.len(), start.elapsed().as_secs_f64(), a.out.display());
-    if failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    anyhow::ensure!(failed.is_empty(), "{} of {} points failed", failed.len(), pts.len());
+    Ok(())
+}
+
+/// Records the files a plot call wrote (it returns their paths).
+pub(crate) fn record_plots(out: &mut OutDir, files: Vec<String>) {
+    for f in files {
+        if let Some(n) = Path::new(&f).file_name().and_then(|n| n.to_str()) {
+            out.record(n);
+        }
+        eprintln!("wrote {f}");
     }
 }
 
-pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std::path::Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(out)?;
-    std::fs::write(out.join("results.csv"), sweep::to_csv(grid, pts))?;
-    std::fs::write(out.join("results.json"), serde_json::to_string_pretty(&sweep::to_json(grid, pts))?)?;
-    let plots: [(&str, &str, &str); 6] = [
-        ("frame_interval_mean_ms", "mean frame delivery interval", "d (ms)"),
-        ("frame_interval_sd_ms", "std. dev. of frame delivery interval", "sigma_d (ms)"),
-        ("be_latency_us", "best-effort message latency", "latency (us)"),
-        ("deadline_miss_probability", "deadline missing probability", "probability"),
-        ("accepted_throughput", "accepted throughput", "flits/endpoint/cycle"),
-        ("rt_latency_cycles", "real-time message latency", "latency (cycles)"),
-    ];
+pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> anyhow::Result<()> {
+    out.write("results.csv", sweep::to_csv(grid, pts).as_bytes())?;
+    out.write("results.json", serde_json::to_string_pretty(&sweep::to_json(grid, pts))?.as_bytes())?;
+    let dir = out.path().to_path_buf();
     // Dynamic workloads: per-phase deadline metrics against the real-time share.
     let phased: Vec<(String, &wormqos_netsim::Results)> = pts
         .iter()
@@ -173,10 +184,10 @@ pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std:
                 csv += &format!("{l},{i},{pct},{},{},{}\n", ph.frames_judged, ph.deadline_miss_probability, ph.deadline_missing_time_ms);
             }
         }
-        std::fs::write(out.join("phases.csv"), csv)?;
+        out.write("phases.csv", csv.as_bytes())?;
         for (name, title, ylabel, f) in [
-            ("phase_deadline_miss_probability", "deadline missing probability per phase", "probability", 0),
-            ("phase_deadline_missing_time_ms", "average deadline missing time per phase", "ms", 1),
+            (PHASE_PLOTS[0], "deadline missing probability per phase", "probability", 0),
+            (PHASE_PLOTS[1], "average deadline missing time per phase", "ms", 1),
         ] {
             let s: wormqos_netsim::plot::Series = phased
                 .iter()
@@ -190,25 +201,21 @@ pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &std:
                     (l.clone(), pts)
                 })
                 .collect();
-            for f in wormqos_netsim::plot::line_plot(&out.join(name), &format!("{}: {title}", grid.name), "real-time share of the load (%)", ylabel, &s)
-                .map_err(|e| anyhow::anyhow!("plot {name}: {e}"))?
-            {
-                eprintln!("wrote {f}");
-            }
+            let files = wormqos_netsim::plot::line_plot(&dir.join(name), &format!("{}: {title}", grid.name), "real-time share of the load (%)", ylabel, &s)
+                .map_err(|e| anyhow::anyhow!("plot {name}: {e}"))?;
+            record_plots(out, files);
         }
     }
     let cols = sweep::columns();
-    for (col, title, ylabel) in plots {
+    for (col, title, ylabel) in PLOTS {
         let f = cols.iter().find(|c| c.0 == col).unwrap().1;
         let s = sweep::series(grid, pts, f);
         if s.is_empty() {
             continue;
         }
-        let files = wormqos_netsim::plot::line_plot(&out.join(col), &format!("{}: {title}", grid.name), &grid.x, ylabel, &s)
+        let files = wormqos_netsim::plot::line_plot(&dir.join(col), &format!("{}: {title}", grid.name), &grid.x, ylabel, &s)
             .map_err(|e| anyhow::anyhow!("plot {col}: {e}"))?;
-        for f in files {
-            eprintln!("wrote {f}");
-        }
+        record_plots(out, files);
     }
     Ok(())
 }

@@ -1,10 +1,10 @@
 //! `wormqos synth` (one configuration through the open FPGA tools) and
 //! `wormqos dse` (design-space sweep: simulator throughput x synthesis).
 
+use crate::validate::{claim_dir, invalid, load_config, non_empty};
+use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
-use std::process::ExitCode;
-use wormqos_config::RouterConfig;
 use wormqos_synth::scripts::{Family, Hierarchy};
 use wormqos_synth::{sweep, FlowOptions};
 
@@ -40,23 +40,9 @@ pub struct SynthArgs {
     /// times faster on large routers; LUT counts ~15 % below flattened).
     #[arg(long)]
     hierarchical: bool,
-}
-
-fn load(path: &std::path::Path) -> Result<RouterConfig, ExitCode> {
-    RouterConfig::from_file(path).map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })
-}
-
-fn finish(r: anyhow::Result<()>) -> ExitCode {
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    /// Overwrite files in --out that wormqos did not write.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Environment variable naming the synthesis cache directory.
@@ -71,38 +57,41 @@ pub fn cache_dir() -> PathBuf {
     }
 }
 
-pub fn synth(a: SynthArgs) -> ExitCode {
-    let cfg = match load(&a.config) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    finish((|| {
-        if a.emit_only {
-            let rtl = wormqos_hdl::generate(&cfg, None)?;
-            let extra = wormqos_synth::scripts::emit(&cfg, &rtl)?;
-            // One call: write_files removes `.v` files it was not given.
-            let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
-            wormqos_hdl::write_files(&a.out, &all)?;
-            for f in rtl.iter().chain(&extra) {
-                println!("{}", a.out.join(&f.file_name).display());
-            }
-            return Ok(());
+const REPORTS: [&str; 2] = ["synth_report.json", "synth_report.md"];
+
+pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
+    let cfg = load_config(&a.config)?;
+    non_empty("--families", &a.families)?;
+    let rtl = wormqos_hdl::generate(&cfg, None)?;
+    let extra = wormqos_synth::scripts::emit(&cfg, &rtl)?;
+    let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
+    let mut claims: Vec<(&str, Option<&[u8]>)> = all.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    if !a.emit_only {
+        claims.extend(REPORTS.iter().map(|r| (*r, None)));
+    }
+    let mut out = claim_dir(&a.out, &claims, a.force)?;
+    // One call: write_files removes the `.v` files of its earlier runs that it was not given.
+    wormqos_hdl::write_files_forced(&a.out, &all, a.force).with_context(|| format!("writing {}", a.out.display()))?;
+    if a.emit_only {
+        for f in &all {
+            println!("{}", a.out.join(&f.file_name).display());
         }
-        let opts = FlowOptions {
-            work_dir: a.out.clone(),
-            families: a.families.clone(),
-            cache_dir: (!a.no_cache).then(cache_dir),
-            xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
-        };
-        let rep = wormqos_synth::synthesize(&cfg, &opts)?;
-        std::fs::create_dir_all(&a.out)?;
-        let (j, m) = (a.out.join("synth_report.json"), a.out.join("synth_report.md"));
-        std::fs::write(&j, serde_json::to_string_pretty(&rep)?)?;
-        std::fs::write(&m, rep.markdown())?;
-        print!("{}", rep.markdown());
-        println!("\nwrote {} and {}{}", j.display(), m.display(), if rep.from_cache { " (from cache)" } else { "" });
-        Ok(())
-    })())
+        return Ok(());
+    }
+    let opts = FlowOptions {
+        work_dir: a.out.clone(),
+        families: a.families.clone(),
+        cache_dir: (!a.no_cache).then(cache_dir),
+        xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
+    };
+    let rep = wormqos_synth::synthesize(&cfg, &opts)?;
+    out.begin(&REPORTS)?;
+    let j = out.write(REPORTS[0], serde_json::to_string_pretty(&rep)?.as_bytes())?;
+    let m = out.write(REPORTS[1], rep.markdown().as_bytes())?;
+    out.finish(|_| false)?;
+    print!("{}", rep.markdown());
+    println!("\nwrote {} and {}{}", j.display(), m.display(), if rep.from_cache { " (from cache)" } else { "" });
+    Ok(())
 }
 
 fn list_u32(s: &str) -> Result<Vec<u32>, String> {
@@ -146,32 +135,58 @@ pub struct DseArgs {
     /// Points evaluated in parallel [default: the number of CPUs].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
+    /// Overwrite files in --out that wormqos did not write.
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn dse(a: DseArgs) -> ExitCode {
-    let base = match load(&a.config) {
-        Ok(c) => c,
-        Err(code) => return code,
+/// Largest `dse --sim-cycles`.
+const MAX_SIM_CYCLES: u64 = 100_000_000;
+/// Largest DSE grid (each point is a synthesis run).
+const MAX_DSE_POINTS: usize = 4096;
+
+pub fn dse(a: DseArgs) -> anyhow::Result<()> {
+    let base = load_config(&a.config)?;
+    let flit_width = a.flit_width.unwrap_or_else(|| vec![base.flit_width()]);
+    for (flag, n) in [("--vcs", a.vcs.len()), ("--depth", a.depth.len()), ("--flit-width", flit_width.len())] {
+        non_empty(flag, &vec![(); n])?;
+    }
+    for (flag, v) in [("--crossbar", &a.crossbar), ("--scheduler", &a.scheduler), ("--mode", &a.mode)] {
+        non_empty(flag, v)?;
+    }
+    non_empty("--families", &a.families)?;
+    // The saturation throughput skips a tenth as warm-up and measures the rest.
+    crate::validate::int_in("--sim-cycles", a.sim_cycles, 100, MAX_SIM_CYCLES)?;
+    let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
+    let configs = grid.configs();
+    if configs.len() > MAX_DSE_POINTS {
+        return Err(invalid(format!("the grid has {} points: allowed range 1..={MAX_DSE_POINTS}", configs.len())));
+    }
+    for (p, c) in &configs {
+        if let Err(e) = c {
+            return Err(invalid(format!(
+                "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {}): {e}",
+                p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode
+            )));
+        }
+    }
+    let claims: Vec<(&str, Option<&[u8]>)> = sweep::OUTPUTS.iter().map(|n| (*n, None)).collect();
+    let mut out = claim_dir(&a.out, &claims, a.force)?;
+    let opts = sweep::SweepOptions {
+        out_dir: a.out.clone(),
+        cache_dir: cache_dir(),
+        families: a.families,
+        sim_cycles: a.sim_cycles,
+        xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
+        jobs: a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
     };
-    finish((|| {
-        let flit_width = a.flit_width.unwrap_or_else(|| vec![base.flit_width()]);
-        let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
-        let opts = sweep::SweepOptions {
-            out_dir: a.out.clone(),
-            cache_dir: cache_dir(),
-            families: a.families,
-            sim_cycles: a.sim_cycles,
-            xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
-            jobs: a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
-        };
-        let points = sweep::run(&grid, &opts)?;
-        for p in sweep::write_outputs(&a.out, &points)? {
-            println!("{}", p.display());
-        }
-        let bad: Vec<String> = points.iter().filter_map(|p| p.error.as_ref().map(|e| format!("{}: {e}", p.name))).collect();
-        if !bad.is_empty() {
-            eprintln!("{} of {} points failed:\n{}", bad.len(), points.len(), bad.join("\n"));
-        }
-        Ok(())
-    })())
+    let points = sweep::run(&grid, &opts)?;
+    out.begin(&sweep::OUTPUTS)?;
+    for (name, text) in sweep::outputs(&points) {
+        println!("{}", out.write(name, text.as_bytes())?.display());
+    }
+    out.finish(|_| false)?;
+    let bad: Vec<String> = points.iter().filter_map(|p| p.error.as_ref().map(|e| format!("{}: {e}", p.name))).collect();
+    anyhow::ensure!(bad.is_empty(), "{} of {} points failed:\n{}", bad.len(), points.len(), bad.join("\n"));
+    Ok(())
 }

@@ -6,27 +6,8 @@ fn wormqos(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
 }
 
-const EXP: &str = r#"
-name = "cli"
-[router]
-ports = 5
-vcs = 2
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 2
-crossbar = "multiplexed"
-scheduler = "round_robin"
-[topology]
-kind = "mesh"
-k = 2
-[workload]
-load = 0.1
-mix = [0, 100]
-realtime = "none"
-message_flits = 4
-[run]
-cycles = 3000
-"#;
+mod common;
+use common::EXP;
 
 #[test]
 fn sim_sweep_and_bad_input() {
@@ -44,15 +25,21 @@ fn sim_sweep_and_bad_input() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("e.toml") && err.contains("workload.load"), "{err}");
 
-    // One failing point (load 1.2) is reported; the others are written.
+    // A grid with an invalid point (load 1.2) is refused before any point runs or any file is written.
     std::fs::write(&f, EXP.to_string() + "[sweep]\n\"workload.load\" = [0.1, 1.2, 0.2]\n").unwrap();
     let out = dir.join("out");
+    let _ = std::fs::remove_dir_all(&out);
     let o = wormqos(&["sweep", "--experiment", f.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "2"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("point workload.load=1.2 failed"), "{err}");
+    assert!(err.contains("workload.load") && err.contains("1.2"), "{err}");
+    assert!(!out.exists(), "nothing written for an invalid grid");
+
+    std::fs::write(&f, EXP.to_string() + "[sweep]\n\"workload.load\" = [0.1, 0.2]\n").unwrap();
+    let o = wormqos(&["sweep", "--experiment", f.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 4);
+    assert_eq!(csv.lines().count(), 3);
     assert!(out.join("accepted_throughput.svg").exists());
     std::fs::remove_dir_all(&dir).ok();
 }

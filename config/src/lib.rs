@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
+pub mod files;
+
 /// Credit round trip of the pipeline (docs/microarchitecture.md, "Credit loop"):
 /// the smallest input buffer that lets one VC stream at one flit per cycle.
 pub const CREDIT_ROUND_TRIP: u32 = 4;
@@ -233,7 +235,8 @@ pub struct ConfigFile {
 pub enum ConfigError {
     #[error("{file}: {message}")]
     Parse { file: String, message: String },
-    #[error("{file}: cannot read: {message}")]
+    /// `message` names the file.
+    #[error("{message}")]
     Io { file: String, message: String },
     #[error("invalid configuration: field `{field}` = {value}: {allowed}")]
     Field {
@@ -241,6 +244,9 @@ pub enum ConfigError {
         value: String,
         allowed: String,
     },
+    /// A [`ConfigError::Field`] located in its file (`file:line`).
+    #[error("{at}: {source}")]
+    In { at: String, source: Box<ConfigError> },
 }
 
 impl ConfigError {
@@ -486,14 +492,15 @@ impl RouterConfig {
             file: origin.to_string(),
             message: e.to_string(),
         })?;
-        Self::new(file)
+        Self::new(file).map_err(|e| match e {
+            ConfigError::Field { ref field, .. } => ConfigError::In { at: files::at(origin, text, field), source: Box::new(e) },
+            other => other,
+        })
     }
 
+    /// Reads (at most [`files::MAX_INPUT_BYTES`]) and validates a configuration file.
     pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
-            file: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = files::read_capped(path).map_err(|message| ConfigError::Io { file: path.display().to_string(), message })?;
         Self::from_toml_str(&text, &path.display().to_string())
     }
 

@@ -98,7 +98,7 @@ fn main() {
     for n in [4u32, 8, 16] {
         let prefix = format!("cost{n}");
         let vc = wormqos_hdl::vclock::vclock_sched(&prefix, n, C, VTW, None).unwrap();
-        let rr = wormqos_hdl::generic::rr_arbiter(&prefix, n).unwrap();
+        let rr = wormqos_hdl::arbiters::rr_arbiter(&prefix, n, None).unwrap();
         rows.push(measure(&dir, &rr, n, "rr_arbiter"));
         rows.push(measure(&dir, &vc, n, "vclock_sched"));
         eprintln!("N = {n} done");

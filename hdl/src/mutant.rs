@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mutant {
-    /// Stage 3: the round-robin pointer `va_ptr[o]` of every output-VC
+    /// Stage 3: the round-robin pointer (`u_arb`) of every output-VC
     /// allocator never advances (it stays 0), so VA is fixed priority by
     /// input VC index.
     VaFixedPriority,
@@ -97,6 +97,16 @@ pub enum Mutant {
     /// output VC counts and always takes the first port of a destination's
     /// group of parallel links.
     LinkChoiceFirst,
+    /// §5 (every round-robin arbiter): the lowest requester is searched in
+    /// the masked and the unmasked requests separately and both are
+    /// granted, so a grant can have two bits set.
+    RrGrantNotOnehot,
+    /// §6 stage 3: VA treats every output VC as free, so it can grant an
+    /// output VC that a message still holds.
+    VaIgnoresAllocated,
+    /// §6 stage 5: point C's eligibility ignores whether the output VC
+    /// buffer is empty (credits only), so it can pop an empty buffer.
+    PickIgnoresEmpty,
 }
 
 impl Mutant {
@@ -145,6 +155,12 @@ impl Mutant {
     pub fn routing() -> &'static [Mutant] {
         &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]
     }
+    /// Planted bugs for the RTL's own checks (one-hot grants, no VC
+    /// allocated twice, no pop from an empty buffer): each breaks one of
+    /// them. Not in [`Mutant::all`]; they apply to every configuration.
+    pub fn checks() -> &'static [Mutant] {
+        &[Mutant::RrGrantNotOnehot, Mutant::VaIgnoresAllocated, Mutant::PickIgnoresEmpty]
+    }
     /// Whether this mutant is one of [`Mutant::routing`].
     pub fn is_routing(&self) -> bool {
         Mutant::routing().contains(self)
@@ -153,9 +169,17 @@ impl Mutant {
     pub fn is_qos(&self) -> bool {
         Mutant::qos().contains(self)
     }
-    /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`], [`Mutant::routing`].
+    /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`],
+    /// [`Mutant::routing`], [`Mutant::checks`].
     pub fn every() -> Vec<Mutant> {
-        Mutant::all().iter().chain(Mutant::virtualclock()).chain(Mutant::qos()).chain(Mutant::routing()).copied().collect()
+        Mutant::all()
+            .iter()
+            .chain(Mutant::virtualclock())
+            .chain(Mutant::qos())
+            .chain(Mutant::routing())
+            .chain(Mutant::checks())
+            .copied()
+            .collect()
     }
     /// Whether the mutant changes the logic generated for `cfg`.
     pub fn applies_to(&self, cfg: &wormqos_config::RouterConfig) -> bool {
@@ -172,6 +196,23 @@ impl Mutant {
             Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
             m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
             _ => true,
+        }
+    }
+    /// The configurations [`Mutant::applies_to`] accepts, in configuration
+    /// terms (for error messages and `wormqos mutants`).
+    pub fn scope(&self) -> &'static str {
+        match self {
+            Mutant::PreAccelNeverCleared => "router.mode = \"preemptive\" with router.acceleration = true",
+            Mutant::PreStackPopsBottom => "router.mode = \"preemptive\" with router.traffic_classes >= 3 (two or more extra lanes)",
+            Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
+                "router.mode = \"preemptive\""
+            }
+            Mutant::PartIgnoresClass => "router.mode = \"traditional\" or \"non_preemptive\" with router.traffic_classes >= 2",
+            Mutant::BlkHoldPastTail => "router.block_size >= 2",
+            Mutant::RouteVcsIgnored => "a topology.route_vcs table",
+            Mutant::LinkChoiceFirst => "a topology.route_links table with a group of 2 or more ports",
+            m if m.is_virtualclock() => "router.scheduler = \"virtualclock\"",
+            _ => "every configuration",
         }
     }
     /// Whether this mutant changes only the `virtualclock` scheduler.
@@ -203,6 +244,9 @@ impl Mutant {
             Mutant::BlkHoldPastTail => "blk-hold-past-tail",
             Mutant::RouteVcsIgnored => "route-vcs-ignored",
             Mutant::LinkChoiceFirst => "link-choice-first",
+            Mutant::RrGrantNotOnehot => "rr-grant-not-onehot",
+            Mutant::VaIgnoresAllocated => "va-ignores-allocated",
+            Mutant::PickIgnoresEmpty => "pick-ignores-empty",
         }
     }
     /// The CamelCase variant name.
@@ -230,6 +274,9 @@ impl Mutant {
             Mutant::BlkHoldPastTail => "BlkHoldPastTail",
             Mutant::RouteVcsIgnored => "RouteVcsIgnored",
             Mutant::LinkChoiceFirst => "LinkChoiceFirst",
+            Mutant::RrGrantNotOnehot => "RrGrantNotOnehot",
+            Mutant::VaIgnoresAllocated => "VaIgnoresAllocated",
+            Mutant::PickIgnoresEmpty => "PickIgnoresEmpty",
         }
     }
 }
@@ -242,7 +289,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -255,6 +302,7 @@ impl FromStr for Mutant {
             .chain(Mutant::virtualclock())
             .chain(Mutant::qos())
             .chain(Mutant::routing())
+            .chain(Mutant::checks())
             .copied()
             .find(|m| m.variant_name().to_ascii_lowercase() == norm)
             .ok_or_else(|| UnknownMutant(s.to_string()))
@@ -282,7 +330,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 5 + 8 + 2);
+        assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3);
         for m in &every {
             assert!(UnknownMutant("x".into()).to_string().contains(m.name()), "{m} missing from the error message");
         }

@@ -8,14 +8,15 @@
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
 use crate::mutant::Mutant;
-use crate::router::{cat_lsb_first, lit, onehot_of, onehot_of_pair, Dims, DECODER_COMPARISONS_MAX};
+use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
+use crate::dims::Dims;
 use crate::verilog::{Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
 /// VC v has room (`ob_full_i`, flat over every output VC of the router).
 pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
-    let (m, vw, pw, nm, iw) = (d.m, d.vw, d.pw, d.nm(), d.iw);
+    let (m, vw, pw, nm, iw) = (d.vcs, d.vc_id_width, d.port_id_width, d.all_vcs(), d.flat_vc_id_width);
     let mut md = Module::new(format!("{}_st_ready", d.prefix));
     md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
     md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
@@ -41,7 +42,7 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
 /// Used for the full crossbar's pushes and tail releases and for
 /// preemption's case (b) releases (§9.4); the top ORs the N ports' vectors.
 pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
-    let (n, m, vw, pw, nm) = (d.n, d.m, d.vw, d.pw, d.nm());
+    let (n, m, vw, pw, nm) = (d.ports, d.vcs, d.vc_id_width, d.port_id_width, d.all_vcs());
     let mut md = Module::new(format!("{}_vc_spread", d.prefix));
     md.doc("Output VCs named by one input port's selected VCs: bit route*M + ovc of");
     md.doc("spread_o is set for every VC v with sel_i[v] (one-hot per VC, ORed).");
@@ -73,14 +74,14 @@ pub(crate) enum PointAArbiter<'a> {
 
 /// Whether `<prefix>_point_a` has a `won_i` input.
 pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
-    !matches!(arb, PointAArbiter::Age(_)) || d.b > 1 || d.accel
+    !matches!(arb, PointAArbiter::Age(_)) || d.block_size > 1 || d.acceleration
 }
 
 /// Whether `<prefix>_point_a` has a `cand_tail_i` input: with shared input
 /// buffers, when the block hold or acceleration needs the moving flit's tail
 /// (not under the blk-hold-past-tail mutant, which ignores it).
 pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
-    d.shared_ib() && (d.accel || (d.b > 1 && !d.is(Mutant::BlkHoldPastTail)))
+    d.shared_ib() && (d.acceleration || (d.block_size > 1 && !d.is(Mutant::BlkHoldPastTail)))
 }
 
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed
@@ -92,7 +93,7 @@ pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
 /// candidate's flit itself, so point A passes no flit on and takes only the
 /// candidate's tail bit (`cand_tail_i`, for the block hold).
 pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Module> {
-    let (m, fw, vw, pw) = (d.m, d.fw, d.vw, d.pw);
+    let (m, fw, vw, pw) = (d.vcs, d.buf_flit_width, d.vc_id_width, d.port_id_width);
     let mut md = Module::new(format!("{}_point_a", d.prefix));
     md.doc("Point A of one input port (§6 stage 4): one candidate among the ready VCs,");
     md.doc(if d.shared_ib() { "with its route and output VC; cand_o is one-hot" } else { "with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot" });
@@ -109,18 +110,18 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
     let enter = if matches!(arb, PointAArbiter::Age(_)) { Some(md.input("enter_i", m)?) } else { None };
     let (present, vtick) = if matches!(arb, PointAArbiter::VirtualClock(_)) {
-        (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtw)?))
+        (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtick_width)?))
     } else {
         (None, None)
     };
-    let accel = if d.accel { Some(md.input("accel_i", m)?) } else { None };
+    let accel = if d.acceleration { Some(md.input("accel_i", m)?) } else { None };
     let cand_o = md.output("cand_o", m)?;
     let cand_route_o = md.output("cand_route_o", pw)?;
     let cand_ovc_o = md.output("cand_ovc_o", vw)?;
     let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
 
     let cand = md.wire("cand", m)?;
-    let elig = if d.b > 1 || d.accel {
+    let elig = if d.block_size > 1 || d.acceleration {
         let tail = match (&front, &cand_tail) {
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
@@ -132,7 +133,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         };
         let acc = accel.as_ref().map(|a| a.e());
         let won = won.as_ref().expect("won_i with block multiplexing or acceleration");
-        crate::qos::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
+        crate::block_mux::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
     } else {
         ready.e()
     };
@@ -176,7 +177,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
 /// whose candidate routes here (`req_i`), the winner's flit through the
 /// crossbar, and the push into the winner's output VC buffer.
 pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
-    let (n, m, fw, vw) = (d.n, d.m, d.fw, d.vw);
+    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
     let mut md = Module::new(format!("{}_point_b", d.prefix));
     md.doc("Point B of one output port (§6 stage 4): round robin over the input ports whose");
     md.doc("candidate routes here; the winner's flit (flit_o) is pushed into its output VC");
@@ -215,8 +216,8 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
 /// flit (and, with `virtualclock` at point C, the Vtick) of its owner input
 /// VC (`owner_i`, flat index p*M+v, from the VC allocator).
 pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
-    let (m, fw, nm, iw) = (d.m, d.fw, d.nm(), d.iw);
-    let obw = d.obw();
+    let (m, fw, nm, iw) = (d.vcs, d.buf_flit_width, d.all_vcs(), d.flat_vc_id_width);
+    let obw = d.ob_entry_width();
     let mut md = Module::new(format!("{}_xbar_out", d.prefix));
     md.doc("Full crossbar, one output port (§6 stage 4): output VC u's write data is the");
     if d.vc_at_c() {
@@ -226,7 +227,7 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     }
     let owner_in = md.input("owner_i", m * iw)?;
     let front = md.input("front_i", nm * fw)?;
-    let vtick = if d.vc_at_c() { Some(md.input("vtick_i", nm * d.vtw)?) } else { None };
+    let vtick = if d.vc_at_c() { Some(md.input("vtick_i", nm * d.vtick_width)?) } else { None };
     let wdata = md.output("wdata_o", m * obw)?;
     // A one-hot mux of the decoded owner, not `front_i[owner*FW +: FW]`: for
     // flit widths that are not a power of two Yosys turns that into a
@@ -248,8 +249,8 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
         let f = select(&front.e(), fw, &fronts)?;
         let f = match &vtick {
             Some(va) => {
-                let vticks = (0..nm).map(|i| va.e().part(i * d.vtw, d.vtw)).collect::<Result<Vec<_>>>()?;
-                Expr::concat(&[select(&va.e(), d.vtw, &vticks)?, f])?
+                let vticks = (0..nm).map(|i| va.e().part(i * d.vtick_width, d.vtick_width)).collect::<Result<Vec<_>>>()?;
+                Expr::concat(&[select(&va.e(), d.vtick_width, &vticks)?, f])?
             }
             None => f,
         };

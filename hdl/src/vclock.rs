@@ -48,7 +48,7 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.input("rst_i", 1)?;
     m.input_sym("present_i", n, "N")?;
     m.input_sym("vtick_i", n * vtw, "N*VTW")?;
-    m.input_sym("elig_i", n, "N")?;
+    let elig_i = m.input_sym("elig_i", n, "N")?;
     m.input("take_i", 1)?;
     let gnt_o = m.output_sym("gnt_o", n, "N")?;
 
@@ -310,5 +310,8 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     ]);
     m.comb(next)?;
     let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s, lose, sum_now, sum_aux, rbeat, v);
+    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
+    m.assert_always(&crate::bits::at_most_one_set(&gnt_o.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
+    m.assert_always(&crate::bits::subset_of(&gnt_o.e(), &elig_i.e(), &zero)?, "gnt_o grants only eligible slots")?;
     Ok(m)
 }

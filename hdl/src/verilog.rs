@@ -369,6 +369,9 @@ pub enum Stmt {
     /// `for (var = 0; var < bound; var = var + 1)` over an `integer` variable;
     /// `bound` is a number or a parameter name.
     For { var: String, bound: String, body: Vec<Stmt> },
+    /// `case (sel)` with one arm per label (named states) and a `default`
+    /// arm (empty: the values assigned before the `case` stand).
+    Case { sel: Expr, arms: Vec<(Expr, Vec<Stmt>)>, default: Vec<Stmt> },
     Comment(String),
 }
 
@@ -380,6 +383,13 @@ impl Stmt {
     pub fn if_(cond: &Expr, then: Vec<Stmt>, els: Vec<Stmt>) -> Result<Stmt> {
         check_eq(|| format!("if condition `{}`", cond.text), 1, cond.width)?;
         Ok(Stmt::If { cond: cond.clone(), then, els })
+    }
+    /// A `case` over `sel`; every label must have `sel`'s width.
+    pub fn case(sel: &Expr, arms: Vec<(Expr, Vec<Stmt>)>, default: Vec<Stmt>) -> Result<Stmt> {
+        for (label, _) in &arms {
+            check_eq(|| format!("case label `{}` of `case ({})`", label.text, sel.text), sel.width, label.width)?;
+        }
+        Ok(Stmt::Case { sel: sel.clone(), arms, default })
     }
     fn assigned_bases(&self, out: &mut BTreeSet<String>) {
         match self {
@@ -393,6 +403,11 @@ impl Stmt {
             }
             Stmt::For { body, .. } => {
                 for s in body {
+                    s.assigned_bases(out);
+                }
+            }
+            Stmt::Case { arms, default, .. } => {
+                for s in arms.iter().flat_map(|(_, b)| b).chain(default) {
                     s.assigned_bases(out);
                 }
             }
@@ -427,6 +442,26 @@ impl Stmt {
                     s.render(out, ind + 1, nb);
                 }
                 let _ = writeln!(out, "{pad}end");
+            }
+            Stmt::Case { sel, arms, default } => {
+                let _ = writeln!(out, "{pad}case ({})", sel.text);
+                for (label, body) in arms {
+                    let _ = writeln!(out, "{pad}  {}: begin", label.text);
+                    for s in body {
+                        s.render(out, ind + 2, nb);
+                    }
+                    let _ = writeln!(out, "{pad}  end");
+                }
+                if default.is_empty() {
+                    let _ = writeln!(out, "{pad}  default: ;");
+                } else {
+                    let _ = writeln!(out, "{pad}  default: begin");
+                    for s in default {
+                        s.render(out, ind + 2, nb);
+                    }
+                    let _ = writeln!(out, "{pad}  end");
+                }
+                let _ = writeln!(out, "{pad}endcase");
             }
             Stmt::Comment(c) => {
                 let _ = writeln!(out, "{pad}// {c}");
@@ -483,6 +518,8 @@ pub struct Module {
     items: Vec<Item>,
     regs: Vec<Register>,
     kinds: BTreeMap<String, Kind>,
+    /// Simulation-only checks: (condition that must hold, message).
+    asserts: Vec<(Expr, String)>,
 }
 
 /// What a name is, to check who may drive it.
@@ -498,7 +535,7 @@ enum Kind {
 
 impl Module {
     pub fn new(name: impl Into<String>) -> Module {
-        Module { name: name.into(), doc: vec![], params: vec![], ports: vec![], items: vec![], regs: vec![], kinds: BTreeMap::new() }
+        Module { name: name.into(), doc: vec![], params: vec![], ports: vec![], items: vec![], regs: vec![], kinds: BTreeMap::new(), asserts: vec![] }
     }
     pub fn name(&self) -> &str {
         &self.name
@@ -698,6 +735,24 @@ impl Module {
         Ok(())
     }
     /// A verbatim line, e.g. a lint pragma.
+    /// A simulation-only check that `cond` holds at every rising clock edge
+    /// out of reset (rendered under `ifndef SYNTHESIS`: an immediate
+    /// `assert` with `FORMAL` for bounded model checking, else a message
+    /// `ASSERTION FAILED in <instance>: <what>` and `$stop`). The module
+    /// must have `clk_i` and `rst_i` inputs.
+    pub fn assert_always(&mut self, cond: &Expr, what: &str) -> Result<()> {
+        check_eq(|| format!("assertion `{}`", cond.text), 1, cond.width)?;
+        for clk in ["clk_i", "rst_i"] {
+            if self.kinds.get(clk) != Some(&Kind::Input) {
+                return Err(HdlError::Invalid(format!("module {}: an assertion needs the input {clk}", self.name)));
+            }
+        }
+        if what.contains('"') || what.contains('\\') || what.contains('%') {
+            return Err(HdlError::Invalid(format!("assertion message {what:?}: no quotes, backslashes or %")));
+        }
+        self.asserts.push((cond.clone(), what.to_string()));
+        Ok(())
+    }
     pub fn raw_line(&mut self, line: impl Into<String>) {
         self.items.push(Item::Raw(line.into()));
     }
@@ -849,6 +904,33 @@ impl Module {
             let _ = writeln!(o, "    end");
             let _ = writeln!(o, "  end");
         }
+        if !self.asserts.is_empty() {
+            let _ = writeln!(o);
+            let _ = writeln!(o, "  // Checks (simulation and formal only; docs/microarchitecture.md §12).");
+            let _ = writeln!(o, "`ifndef SYNTHESIS");
+            let _ = writeln!(o, "`ifdef FORMAL");
+            let _ = writeln!(o, "  always @(posedge clk_i) begin");
+            let _ = writeln!(o, "    if (!rst_i) begin");
+            for (c, what) in &self.asserts {
+                let _ = writeln!(o, "      // {what}");
+                let _ = writeln!(o, "      assert ({});", c.text);
+            }
+            let _ = writeln!(o, "    end");
+            let _ = writeln!(o, "  end");
+            let _ = writeln!(o, "`else");
+            let _ = writeln!(o, "  always @(posedge clk_i) begin");
+            let _ = writeln!(o, "    if (!rst_i) begin");
+            for (c, what) in &self.asserts {
+                let _ = writeln!(o, "      if (!({})) begin", c.text);
+                let _ = writeln!(o, "        $display(\"ASSERTION FAILED in %m: {what}\");");
+                let _ = writeln!(o, "        $stop;");
+                let _ = writeln!(o, "      end");
+            }
+            let _ = writeln!(o, "    end");
+            let _ = writeln!(o, "  end");
+            let _ = writeln!(o, "`endif");
+            let _ = writeln!(o, "`endif");
+        }
         let _ = writeln!(o, "endmodule");
         o
     }
@@ -857,9 +939,161 @@ impl Module {
     }
 }
 
+/// The longest line the emitter writes (the project's Verilog style).
+pub const MAX_LINE: usize = 100;
+
+/// Folds every line of `text` longer than `max` characters. Code breaks at
+/// a space outside string literals (after a comma where one fits), the
+/// continuation indented four more columns; a `//` comment continues as a
+/// comment; a trailing comment moves to its own line above the code.
+/// Verilog ignores where whitespace breaks a line, so the folded text means
+/// exactly what the long line meant. A single token longer than the room
+/// left stays unbroken.
+pub fn wrap_lines(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for line in text.split_inclusive('\n') {
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if body.chars().count() <= max {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &body[..body.len() - body.trim_start().len()];
+        let trimmed = body.trim_start();
+        let (code, comment) = split_trailing_comment(trimmed);
+        if !comment.is_empty() && !code.trim().is_empty() {
+            wrap_comment(&mut out, indent, comment, max);
+            wrap_code(&mut out, indent, code.trim_end(), max);
+        } else if code.trim().is_empty() {
+            wrap_comment(&mut out, indent, comment, max);
+        } else {
+            wrap_code(&mut out, indent, code, max);
+        }
+        if nl.is_empty() {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// `(code, comment)`: the comment starts at the first `//` outside a string.
+fn split_trailing_comment(s: &str) -> (&str, &str) {
+    let b = s.as_bytes();
+    let mut in_str = false;
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'\\' if in_str => k += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(k + 1) == Some(&b'/') => return (&s[..k], &s[k..]),
+            _ => {}
+        }
+        k += 1;
+    }
+    (s, "")
+}
+
+/// Writes `// words` lines of at most `max` columns (continuations `//   `).
+fn wrap_comment(out: &mut String, indent: &str, comment: &str, max: usize) {
+    let text = comment.trim_start_matches('/').trim_start();
+    let mut line = format!("{indent}//");
+    let mut first = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !first && line.len() + 1 + word.len() > max {
+            out.push_str(&line);
+            out.push('\n');
+            line = format!("{indent}//  ");
+        }
+        line.push(' ');
+        line.push_str(word);
+        first = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// Writes `code` folded at spaces outside string literals.
+fn wrap_code(out: &mut String, indent: &str, code: &str, max: usize) {
+    let cont = format!("{indent}    ");
+    let mut rest = code.to_string();
+    let mut pad = indent.to_string();
+    loop {
+        let room = max.saturating_sub(pad.len());
+        if rest.len() <= room {
+            out.push_str(&pad);
+            out.push_str(&rest);
+            out.push('\n');
+            return;
+        }
+        // break points: spaces outside strings at or before `room`
+        let b = rest.as_bytes();
+        let (mut in_str, mut after_comma, mut any) = (false, None, None);
+        for k in 0..b.len().min(room + 1) {
+            match b[k] {
+                b'"' => in_str = !in_str,
+                b' ' if !in_str && k > 0 => {
+                    any = Some(k);
+                    if b[k - 1] == b',' {
+                        after_comma = Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // a comma break that keeps at least half the line is the clearer one
+        let cut = match (after_comma, any) {
+            (Some(c), _) if c * 2 >= room => Some(c),
+            (_, a) => a,
+        };
+        let Some(cut) = cut else {
+            // one token longer than the room: leave it whole
+            out.push_str(&pad);
+            out.push_str(&rest);
+            out.push('\n');
+            return;
+        };
+        out.push_str(&pad);
+        out.push_str(rest[..cut].trim_end());
+        out.push('\n');
+        rest = rest[cut..].trim_start().to_string();
+        pad = cont.clone();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_fold_at_spaces_outside_strings_and_comments_stay_comments() {
+        let long_code = format!("  assign y = {{{}}};", (0..40).map(|k| format!("a[{k}]")).collect::<Vec<_>>().join(", "));
+        let text = format!("{long_code}\n  // {}\n  $display(\"{}\"); // why\nshort\n", "word ".repeat(40), "x y ".repeat(30));
+        let out = wrap_lines(&text, 60);
+        for l in out.lines() {
+            let is_display = l.contains("$display");
+            assert!(l.len() <= 60 || is_display, "too long: {l}");
+        }
+        // the same tokens (the trailing comment moved above its line)
+        let tokens = |s: &str| {
+            let mut v = s.split_whitespace().filter(|w| *w != "//").map(String::from).collect::<Vec<_>>();
+            v.sort();
+            v
+        };
+        assert_eq!(tokens(&out), tokens(&text));
+        // code keeps its order
+        let code = |s: &str| s.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join(" ");
+        let code_words = |s: &str| code(s).split(" //").next().unwrap().split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(code_words(&out)[..50], code_words(&text)[..50]);
+        // the string literal was not broken, the comment moved above it
+        assert!(out.contains(&format!("\"{}\"", "x y ".repeat(30))));
+        let disp = out.lines().position(|l| l.contains("$display")).unwrap();
+        assert_eq!(out.lines().nth(disp - 1).unwrap().trim(), "// why");
+        // every folded comment line is still a comment
+        assert!(out.lines().filter(|l| l.contains("word")).all(|l| l.trim_start().starts_with("//")));
+        assert!(out.ends_with("short\n"));
+    }
 
     #[test]
     fn width_mismatch_in_assignment_is_an_error() {

@@ -155,6 +155,8 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
     let out = Command::new("iverilog").current_dir(&dir.0).args(["-g2005", "-o", "sim.vvp", &f.file_name, "tb.v"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new("vvp").current_dir(&dir.0).args(["-n", "sim.vvp"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("ASSERTION FAILED"), "an RTL check failed:\n{text}");
     let got: Vec<u64> = String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.trim().parse().ok()).collect();
     (expected, got)
 }

@@ -37,7 +37,6 @@ module mesh5_input_port (
   input  wire [7:0] va_ovc_i,
   input  wire [3:0] pop_i,
   output wire [19:0] va_req_o,
-  output wire [11:0] va_route_o,
   output wire [3:0] st_req_o,
   output wire [11:0] route_o,
   output wire [7:0] ovc_o,
@@ -56,6 +55,11 @@ module mesh5_input_port (
   wire [3:0] buf_full;
   wire [11:0] buf_hdr;
   wire [33:0] cand_flit;
+
+  // Input VC states (docs/microarchitecture.md §4)
+  localparam [1:0] VC_IDLE = 2'd0;
+  localparam [1:0] VC_ROUTED = 2'd1;
+  localparam [1:0] VC_ACTIVE = 2'd2;
 
   // Input VC 0
   wire [2:0] vc0_hdr;
@@ -78,29 +82,33 @@ module mesh5_input_port (
     vc0_state_d = vc0_state_q;
     vc0_route_d = vc0_route_q;
     vc0_ovc_d = vc0_ovc_q;
-    if ((vc0_state_q == 2'd0)) begin
-      // RC
-      if ((!vc0_empty)) begin
-        vc0_route_d = vc0_rc_route;
-        vc0_state_d = 2'd1;
+    case (vc0_state_q)
+      VC_IDLE: begin
+        // RC
+        if ((!vc0_empty)) begin
+          vc0_route_d = vc0_rc_route;
+          vc0_state_d = VC_ROUTED;
+        end
       end
-    end else begin
-      if ((vc0_state_q == 2'd1)) begin
+      VC_ROUTED: begin
         // VA grant
         if (va_gnt_i[0]) begin
-          vc0_state_d = 2'd2;
+          vc0_state_d = VC_ACTIVE;
           vc0_ovc_d = va_ovc_i[1:0];
         end
-      end else begin
-        if ((((vc0_state_q == 2'd2) && pop_i[0]) && cand_flit[32])) begin
+      end
+      VC_ACTIVE: begin
+        if ((pop_i[0] && cand_flit[32])) begin
           // the tail crossed the crossbar
-          vc0_state_d = 2'd0;
+          vc0_state_d = VC_IDLE;
         end
       end
-    end
+      default: ;
+    endcase
   end
   wire [4:0] vc0_va_req;
-  assign vc0_va_req = ((vc0_state_q == 2'd1) ? {(vc0_route_q == 3'd4), (vc0_route_q == 3'd3), (vc0_route_q == 3'd2), (vc0_route_q == 3'd1), (vc0_route_q == 3'd0)} : 5'd0);
+  assign vc0_va_req = ((vc0_state_q == VC_ROUTED) ? {(vc0_route_q == 3'd4), (vc0_route_q == 3'd3),
+      (vc0_route_q == 3'd2), (vc0_route_q == 3'd1), (vc0_route_q == 3'd0)} : 5'd0);
 
   // Input VC 1
   wire [2:0] vc1_hdr;
@@ -123,29 +131,33 @@ module mesh5_input_port (
     vc1_state_d = vc1_state_q;
     vc1_route_d = vc1_route_q;
     vc1_ovc_d = vc1_ovc_q;
-    if ((vc1_state_q == 2'd0)) begin
-      // RC
-      if ((!vc1_empty)) begin
-        vc1_route_d = vc1_rc_route;
-        vc1_state_d = 2'd1;
+    case (vc1_state_q)
+      VC_IDLE: begin
+        // RC
+        if ((!vc1_empty)) begin
+          vc1_route_d = vc1_rc_route;
+          vc1_state_d = VC_ROUTED;
+        end
       end
-    end else begin
-      if ((vc1_state_q == 2'd1)) begin
+      VC_ROUTED: begin
         // VA grant
         if (va_gnt_i[1]) begin
-          vc1_state_d = 2'd2;
+          vc1_state_d = VC_ACTIVE;
           vc1_ovc_d = va_ovc_i[3:2];
         end
-      end else begin
-        if ((((vc1_state_q == 2'd2) && pop_i[1]) && cand_flit[32])) begin
+      end
+      VC_ACTIVE: begin
+        if ((pop_i[1] && cand_flit[32])) begin
           // the tail crossed the crossbar
-          vc1_state_d = 2'd0;
+          vc1_state_d = VC_IDLE;
         end
       end
-    end
+      default: ;
+    endcase
   end
   wire [4:0] vc1_va_req;
-  assign vc1_va_req = ((vc1_state_q == 2'd1) ? {(vc1_route_q == 3'd4), (vc1_route_q == 3'd3), (vc1_route_q == 3'd2), (vc1_route_q == 3'd1), (vc1_route_q == 3'd0)} : 5'd0);
+  assign vc1_va_req = ((vc1_state_q == VC_ROUTED) ? {(vc1_route_q == 3'd4), (vc1_route_q == 3'd3),
+      (vc1_route_q == 3'd2), (vc1_route_q == 3'd1), (vc1_route_q == 3'd0)} : 5'd0);
 
   // Input VC 2
   wire [2:0] vc2_hdr;
@@ -168,29 +180,33 @@ module mesh5_input_port (
     vc2_state_d = vc2_state_q;
     vc2_route_d = vc2_route_q;
     vc2_ovc_d = vc2_ovc_q;
-    if ((vc2_state_q == 2'd0)) begin
-      // RC
-      if ((!vc2_empty)) begin
-        vc2_route_d = vc2_rc_route;
-        vc2_state_d = 2'd1;
+    case (vc2_state_q)
+      VC_IDLE: begin
+        // RC
+        if ((!vc2_empty)) begin
+          vc2_route_d = vc2_rc_route;
+          vc2_state_d = VC_ROUTED;
+        end
       end
-    end else begin
-      if ((vc2_state_q == 2'd1)) begin
+      VC_ROUTED: begin
         // VA grant
         if (va_gnt_i[2]) begin
-          vc2_state_d = 2'd2;
+          vc2_state_d = VC_ACTIVE;
           vc2_ovc_d = va_ovc_i[5:4];
         end
-      end else begin
-        if ((((vc2_state_q == 2'd2) && pop_i[2]) && cand_flit[32])) begin
+      end
+      VC_ACTIVE: begin
+        if ((pop_i[2] && cand_flit[32])) begin
           // the tail crossed the crossbar
-          vc2_state_d = 2'd0;
+          vc2_state_d = VC_IDLE;
         end
       end
-    end
+      default: ;
+    endcase
   end
   wire [4:0] vc2_va_req;
-  assign vc2_va_req = ((vc2_state_q == 2'd1) ? {(vc2_route_q == 3'd4), (vc2_route_q == 3'd3), (vc2_route_q == 3'd2), (vc2_route_q == 3'd1), (vc2_route_q == 3'd0)} : 5'd0);
+  assign vc2_va_req = ((vc2_state_q == VC_ROUTED) ? {(vc2_route_q == 3'd4), (vc2_route_q == 3'd3),
+      (vc2_route_q == 3'd2), (vc2_route_q == 3'd1), (vc2_route_q == 3'd0)} : 5'd0);
 
   // Input VC 3
   wire [2:0] vc3_hdr;
@@ -213,29 +229,33 @@ module mesh5_input_port (
     vc3_state_d = vc3_state_q;
     vc3_route_d = vc3_route_q;
     vc3_ovc_d = vc3_ovc_q;
-    if ((vc3_state_q == 2'd0)) begin
-      // RC
-      if ((!vc3_empty)) begin
-        vc3_route_d = vc3_rc_route;
-        vc3_state_d = 2'd1;
+    case (vc3_state_q)
+      VC_IDLE: begin
+        // RC
+        if ((!vc3_empty)) begin
+          vc3_route_d = vc3_rc_route;
+          vc3_state_d = VC_ROUTED;
+        end
       end
-    end else begin
-      if ((vc3_state_q == 2'd1)) begin
+      VC_ROUTED: begin
         // VA grant
         if (va_gnt_i[3]) begin
-          vc3_state_d = 2'd2;
+          vc3_state_d = VC_ACTIVE;
           vc3_ovc_d = va_ovc_i[7:6];
         end
-      end else begin
-        if ((((vc3_state_q == 2'd2) && pop_i[3]) && cand_flit[32])) begin
+      end
+      VC_ACTIVE: begin
+        if ((pop_i[3] && cand_flit[32])) begin
           // the tail crossed the crossbar
-          vc3_state_d = 2'd0;
+          vc3_state_d = VC_IDLE;
         end
       end
-    end
+      default: ;
+    endcase
   end
   wire [4:0] vc3_va_req;
-  assign vc3_va_req = ((vc3_state_q == 2'd1) ? {(vc3_route_q == 3'd4), (vc3_route_q == 3'd3), (vc3_route_q == 3'd2), (vc3_route_q == 3'd1), (vc3_route_q == 3'd0)} : 5'd0);
+  assign vc3_va_req = ((vc3_state_q == VC_ROUTED) ? {(vc3_route_q == 3'd4), (vc3_route_q == 3'd3),
+      (vc3_route_q == 3'd2), (vc3_route_q == 3'd1), (vc3_route_q == 3'd0)} : 5'd0);
 
   // The port's VC buffers, one shared memory
   mesh5_ib_buffer u_ib (
@@ -254,8 +274,9 @@ module mesh5_input_port (
 
   // Outputs
   assign va_req_o = {vc3_va_req, vc2_va_req, vc1_va_req, vc0_va_req};
-  assign va_route_o = {vc3_route_q, vc2_route_q, vc1_route_q, vc0_route_q};
-  assign st_req_o = {((vc3_state_q == 2'd2) && (!vc3_empty)), ((vc2_state_q == 2'd2) && (!vc2_empty)), ((vc1_state_q == 2'd2) && (!vc1_empty)), ((vc0_state_q == 2'd2) && (!vc0_empty))};
+  assign st_req_o = {((vc3_state_q == VC_ACTIVE) && (!vc3_empty)),
+      ((vc2_state_q == VC_ACTIVE) && (!vc2_empty)), ((vc1_state_q == VC_ACTIVE) && (!vc1_empty)),
+      ((vc0_state_q == VC_ACTIVE) && (!vc0_empty))};
   assign route_o = {vc3_route_q, vc2_route_q, vc1_route_q, vc0_route_q};
   assign ovc_o = {vc3_ovc_q, vc2_ovc_q, vc1_ovc_q, vc0_ovc_q};
   assign cand_flit_o = cand_flit;
@@ -263,16 +284,16 @@ module mesh5_input_port (
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin
     if (rst_i) begin
-      vc0_state_q <= 2'd0;
+      vc0_state_q <= VC_IDLE;
       vc0_route_q <= 3'd0;
       vc0_ovc_q <= 2'd0;
-      vc1_state_q <= 2'd0;
+      vc1_state_q <= VC_IDLE;
       vc1_route_q <= 3'd0;
       vc1_ovc_q <= 2'd0;
-      vc2_state_q <= 2'd0;
+      vc2_state_q <= VC_IDLE;
       vc2_route_q <= 3'd0;
       vc2_ovc_q <= 2'd0;
-      vc3_state_q <= 2'd0;
+      vc3_state_q <= VC_IDLE;
       vc3_route_q <= 3'd0;
       vc3_ovc_q <= 2'd0;
     end else begin

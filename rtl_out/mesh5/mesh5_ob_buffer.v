@@ -192,9 +192,11 @@ module mesh5_ob_buffer (
   wire we;
   assign we = (q0_do_push | q1_do_push | q2_do_push | q3_do_push);
   wire [4:0] waddr;
-  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} & q2_waddr) | ({5{push_i[3]}} & q3_waddr));
+  assign waddr = (({5{push_i[0]}} & q0_waddr) | ({5{push_i[1]}} & q1_waddr) | ({5{push_i[2]}} &
+      q2_waddr) | ({5{push_i[3]}} & q3_waddr));
   wire [4:0] raddr;
-  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} & q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
+  assign raddr = (({5{rsel_i[0]}} & q0_raddr) | ({5{rsel_i[1]}} & q1_raddr) | ({5{rsel_i[2]}} &
+      q2_raddr) | ({5{rsel_i[3]}} & q3_raddr));
   always @(posedge clk_i) begin
     if (we) begin
       mem_q[waddr] <= wdata_i;
@@ -242,6 +244,51 @@ module mesh5_ob_buffer (
       q3_empty_q <= q3_empty_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // push_i is one-hot or zero
+      assert (((push_i & (push_i + {4{1'b1}})) == 4'd0));
+      // rsel_i is one-hot or zero
+      assert (((rsel_i & (rsel_i + {4{1'b1}})) == 4'd0));
+      // pop_i names only the rsel_i queue
+      assert (((pop_i & (~rsel_i)) == 4'd0));
+      // no push into a full queue
+      assert (((push_i & full_o) == 4'd0));
+      // no pop from an empty queue
+      assert (((pop_i & empty_o) == 4'd0));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!(((push_i & (push_i + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: push_i is one-hot or zero");
+        $stop;
+      end
+      if (!(((rsel_i & (rsel_i + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: rsel_i is one-hot or zero");
+        $stop;
+      end
+      if (!(((pop_i & (~rsel_i)) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: pop_i names only the rsel_i queue");
+        $stop;
+      end
+      if (!(((push_i & full_o) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no push into a full queue");
+        $stop;
+      end
+      if (!(((pop_i & empty_o) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no pop from an empty queue");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire

@@ -113,7 +113,9 @@ module mesh5_output_port (
 
   // Point C: VC multiplexer
   wire [3:0] elig;
-  assign elig = {((!buf_empty[3]) && (vc3_credits_q != 4'd0)), ((!buf_empty[2]) && (vc2_credits_q != 4'd0)), ((!buf_empty[1]) && (vc1_credits_q != 4'd0)), ((!buf_empty[0]) && (vc0_credits_q != 4'd0))};
+  assign elig = {((!buf_empty[3]) && (vc3_credits_q != 4'd0)),
+      ((!buf_empty[2]) && (vc2_credits_q != 4'd0)), ((!buf_empty[1]) && (vc1_credits_q != 4'd0)),
+      ((!buf_empty[0]) && (vc0_credits_q != 4'd0))};
   wire any_pick;
   assign any_pick = (|pick);
   mesh5_rr_arbiter #(.N(4)) u_arb_c (
@@ -128,7 +130,8 @@ module mesh5_output_port (
   assign out_valid_d = any_pick;
   reg  [1:0] out_vc_q;
   wire [1:0] out_vc_d;
-  assign out_vc_d = (({2{pick[0]}} & 2'd0) | ({2{pick[1]}} & 2'd1) | ({2{pick[2]}} & 2'd2) | ({2{pick[3]}} & 2'd3));
+  assign out_vc_d = (({2{pick[0]}} & 2'd0) | ({2{pick[1]}} & 2'd1) | ({2{pick[2]}} & 2'd2) |
+      ({2{pick[3]}} & 2'd3));
   reg  [33:0] out_flit_q;
   wire [33:0] out_flit_d;
   assign out_flit_d = (any_pick ? buf_front : 34'd0);
@@ -159,6 +162,75 @@ module mesh5_output_port (
       out_flit_q <= out_flit_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // output VC 0: credits within 0..=8
+      assert ((!(4'd8 < vc0_credits_q)));
+      // output VC 0: no flit sent without a credit
+      assert ((!(pick[0] && (vc0_credits_q == 4'd0))));
+      // output VC 1: credits within 0..=8
+      assert ((!(4'd8 < vc1_credits_q)));
+      // output VC 1: no flit sent without a credit
+      assert ((!(pick[1] && (vc1_credits_q == 4'd0))));
+      // output VC 2: credits within 0..=8
+      assert ((!(4'd8 < vc2_credits_q)));
+      // output VC 2: no flit sent without a credit
+      assert ((!(pick[2] && (vc2_credits_q == 4'd0))));
+      // output VC 3: credits within 0..=8
+      assert ((!(4'd8 < vc3_credits_q)));
+      // output VC 3: no flit sent without a credit
+      assert ((!(pick[3] && (vc3_credits_q == 4'd0))));
+      // point C picks at most one VC
+      assert (((pick & (pick + {4{1'b1}})) == 4'd0));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!((!(4'd8 < vc0_credits_q)))) begin
+        $display("ASSERTION FAILED in %m: output VC 0: credits within 0..=8");
+        $stop;
+      end
+      if (!((!(pick[0] && (vc0_credits_q == 4'd0))))) begin
+        $display("ASSERTION FAILED in %m: output VC 0: no flit sent without a credit");
+        $stop;
+      end
+      if (!((!(4'd8 < vc1_credits_q)))) begin
+        $display("ASSERTION FAILED in %m: output VC 1: credits within 0..=8");
+        $stop;
+      end
+      if (!((!(pick[1] && (vc1_credits_q == 4'd0))))) begin
+        $display("ASSERTION FAILED in %m: output VC 1: no flit sent without a credit");
+        $stop;
+      end
+      if (!((!(4'd8 < vc2_credits_q)))) begin
+        $display("ASSERTION FAILED in %m: output VC 2: credits within 0..=8");
+        $stop;
+      end
+      if (!((!(pick[2] && (vc2_credits_q == 4'd0))))) begin
+        $display("ASSERTION FAILED in %m: output VC 2: no flit sent without a credit");
+        $stop;
+      end
+      if (!((!(4'd8 < vc3_credits_q)))) begin
+        $display("ASSERTION FAILED in %m: output VC 3: credits within 0..=8");
+        $stop;
+      end
+      if (!((!(pick[3] && (vc3_credits_q == 4'd0))))) begin
+        $display("ASSERTION FAILED in %m: output VC 3: no flit sent without a credit");
+        $stop;
+      end
+      if (!(((pick & (pick + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: point C picks at most one VC");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire

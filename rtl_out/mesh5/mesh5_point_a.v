@@ -42,8 +42,10 @@ module mesh5_point_a (
     .gnt_o(cand)
   );
   assign cand_o = cand;
-  assign cand_route_o = (({3{cand[0]}} & route_i[2:0]) | ({3{cand[1]}} & route_i[5:3]) | ({3{cand[2]}} & route_i[8:6]) | ({3{cand[3]}} & route_i[11:9]));
-  assign cand_ovc_o = (({2{cand[0]}} & ovc_i[1:0]) | ({2{cand[1]}} & ovc_i[3:2]) | ({2{cand[2]}} & ovc_i[5:4]) | ({2{cand[3]}} & ovc_i[7:6]));
+  assign cand_route_o = (({3{cand[0]}} & route_i[2:0]) | ({3{cand[1]}} & route_i[5:3]) |
+      ({3{cand[2]}} & route_i[8:6]) | ({3{cand[3]}} & route_i[11:9]));
+  assign cand_ovc_o = (({2{cand[0]}} & ovc_i[1:0]) | ({2{cand[1]}} & ovc_i[3:2]) | ({2{cand[2]}} &
+      ovc_i[5:4]) | ({2{cand[3]}} & ovc_i[7:6]));
 endmodule
 
 `default_nettype wire

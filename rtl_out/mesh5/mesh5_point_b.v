@@ -43,9 +43,12 @@ module mesh5_point_b (
     .gnt_o(gnt)
   );
   wire [1:0] ovc;
-  assign ovc = (({2{gnt[0]}} & cand_ovc_i[1:0]) | ({2{gnt[1]}} & cand_ovc_i[3:2]) | ({2{gnt[2]}} & cand_ovc_i[5:4]) | ({2{gnt[3]}} & cand_ovc_i[7:6]) | ({2{gnt[4]}} & cand_ovc_i[9:8]));
+  assign ovc = (({2{gnt[0]}} & cand_ovc_i[1:0]) | ({2{gnt[1]}} & cand_ovc_i[3:2]) | ({2{gnt[2]}} &
+      cand_ovc_i[5:4]) | ({2{gnt[3]}} & cand_ovc_i[7:6]) | ({2{gnt[4]}} & cand_ovc_i[9:8]));
   assign gnt_o = gnt;
-  assign flit_o = (({34{gnt[0]}} & cand_flit_i[33:0]) | ({34{gnt[1]}} & cand_flit_i[67:34]) | ({34{gnt[2]}} & cand_flit_i[101:68]) | ({34{gnt[3]}} & cand_flit_i[135:102]) | ({34{gnt[4]}} & cand_flit_i[169:136]));
+  assign flit_o = (({34{gnt[0]}} & cand_flit_i[33:0]) | ({34{gnt[1]}} & cand_flit_i[67:34]) |
+      ({34{gnt[2]}} & cand_flit_i[101:68]) | ({34{gnt[3]}} & cand_flit_i[135:102]) | ({34{gnt[4]}} &
+      cand_flit_i[169:136]));
   assign push_o = (any ? {(ovc == 2'd3), (ovc == 2'd2), (ovc == 2'd1), (ovc == 2'd0)} : 4'd0);
 endmodule
 

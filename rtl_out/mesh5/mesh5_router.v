@@ -20,7 +20,8 @@
 `default_nettype none
 
 // Wormhole virtual-channel router `mesh5`: 5 ports, 4 VCs per port, 32-bit flits,
-// Multiplexed crossbar, RoundRobin scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md).
+// Multiplexed crossbar, RoundRobin scheduler; 5-stage pipeline BW, RC, VA, ST, output
+//   (docs/microarchitecture.md).
 // All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.
 module mesh5_router (
   input  wire clk_i,
@@ -41,7 +42,6 @@ module mesh5_router (
 
   // Per input VC i = p*M+v, flat.
   wire [99:0] va_req_all;
-  wire [59:0] va_route_all;
   wire [19:0] st_req;
   wire [59:0] route_all;
   wire [39:0] ovc_all;
@@ -71,7 +71,6 @@ module mesh5_router (
     .va_ovc_i(va_ovc_in[7:0]),
     .pop_i(move[3:0]),
     .va_req_o(va_req_all[19:0]),
-    .va_route_o(va_route_all[11:0]),
     .st_req_o(st_req[3:0]),
     .route_o(route_all[11:0]),
     .ovc_o(ovc_all[7:0]),
@@ -92,7 +91,6 @@ module mesh5_router (
     .va_ovc_i(va_ovc_in[15:8]),
     .pop_i(move[7:4]),
     .va_req_o(va_req_all[39:20]),
-    .va_route_o(va_route_all[23:12]),
     .st_req_o(st_req[7:4]),
     .route_o(route_all[23:12]),
     .ovc_o(ovc_all[15:8]),
@@ -113,7 +111,6 @@ module mesh5_router (
     .va_ovc_i(va_ovc_in[23:16]),
     .pop_i(move[11:8]),
     .va_req_o(va_req_all[59:40]),
-    .va_route_o(va_route_all[35:24]),
     .st_req_o(st_req[11:8]),
     .route_o(route_all[35:24]),
     .ovc_o(ovc_all[23:16]),
@@ -134,7 +131,6 @@ module mesh5_router (
     .va_ovc_i(va_ovc_in[31:24]),
     .pop_i(move[15:12]),
     .va_req_o(va_req_all[79:60]),
-    .va_route_o(va_route_all[47:36]),
     .st_req_o(st_req[15:12]),
     .route_o(route_all[47:36]),
     .ovc_o(ovc_all[31:24]),
@@ -155,7 +151,6 @@ module mesh5_router (
     .va_ovc_i(va_ovc_in[39:32]),
     .pop_i(move[19:16]),
     .va_req_o(va_req_all[99:80]),
-    .va_route_o(va_route_all[59:48]),
     .st_req_o(st_req[19:16]),
     .route_o(route_all[59:48]),
     .ovc_o(ovc_all[39:32]),
@@ -165,7 +160,10 @@ module mesh5_router (
 
   // Stage 3: one output-VC allocator per output port
   wire [19:0] va_req0;
-  assign va_req0 = {va_req_all[95], va_req_all[90], va_req_all[85], va_req_all[80], va_req_all[75], va_req_all[70], va_req_all[65], va_req_all[60], va_req_all[55], va_req_all[50], va_req_all[45], va_req_all[40], va_req_all[35], va_req_all[30], va_req_all[25], va_req_all[20], va_req_all[15], va_req_all[10], va_req_all[5], va_req_all[0]};
+  assign va_req0 = {va_req_all[95], va_req_all[90], va_req_all[85], va_req_all[80], va_req_all[75],
+      va_req_all[70], va_req_all[65], va_req_all[60], va_req_all[55], va_req_all[50],
+      va_req_all[45], va_req_all[40], va_req_all[35], va_req_all[30], va_req_all[25],
+      va_req_all[20], va_req_all[15], va_req_all[10], va_req_all[5], va_req_all[0]};
   wire [19:0] va_gnt0;
   mesh5_vc_allocator u_va0 (
     .clk_i(clk_i),
@@ -176,7 +174,10 @@ module mesh5_router (
     .gnt_ovc_o(va_ovc_port[1:0])
   );
   wire [19:0] va_req1;
-  assign va_req1 = {va_req_all[96], va_req_all[91], va_req_all[86], va_req_all[81], va_req_all[76], va_req_all[71], va_req_all[66], va_req_all[61], va_req_all[56], va_req_all[51], va_req_all[46], va_req_all[41], va_req_all[36], va_req_all[31], va_req_all[26], va_req_all[21], va_req_all[16], va_req_all[11], va_req_all[6], va_req_all[1]};
+  assign va_req1 = {va_req_all[96], va_req_all[91], va_req_all[86], va_req_all[81], va_req_all[76],
+      va_req_all[71], va_req_all[66], va_req_all[61], va_req_all[56], va_req_all[51],
+      va_req_all[46], va_req_all[41], va_req_all[36], va_req_all[31], va_req_all[26],
+      va_req_all[21], va_req_all[16], va_req_all[11], va_req_all[6], va_req_all[1]};
   wire [19:0] va_gnt1;
   mesh5_vc_allocator u_va1 (
     .clk_i(clk_i),
@@ -187,7 +188,10 @@ module mesh5_router (
     .gnt_ovc_o(va_ovc_port[3:2])
   );
   wire [19:0] va_req2;
-  assign va_req2 = {va_req_all[97], va_req_all[92], va_req_all[87], va_req_all[82], va_req_all[77], va_req_all[72], va_req_all[67], va_req_all[62], va_req_all[57], va_req_all[52], va_req_all[47], va_req_all[42], va_req_all[37], va_req_all[32], va_req_all[27], va_req_all[22], va_req_all[17], va_req_all[12], va_req_all[7], va_req_all[2]};
+  assign va_req2 = {va_req_all[97], va_req_all[92], va_req_all[87], va_req_all[82], va_req_all[77],
+      va_req_all[72], va_req_all[67], va_req_all[62], va_req_all[57], va_req_all[52],
+      va_req_all[47], va_req_all[42], va_req_all[37], va_req_all[32], va_req_all[27],
+      va_req_all[22], va_req_all[17], va_req_all[12], va_req_all[7], va_req_all[2]};
   wire [19:0] va_gnt2;
   mesh5_vc_allocator u_va2 (
     .clk_i(clk_i),
@@ -198,7 +202,10 @@ module mesh5_router (
     .gnt_ovc_o(va_ovc_port[5:4])
   );
   wire [19:0] va_req3;
-  assign va_req3 = {va_req_all[98], va_req_all[93], va_req_all[88], va_req_all[83], va_req_all[78], va_req_all[73], va_req_all[68], va_req_all[63], va_req_all[58], va_req_all[53], va_req_all[48], va_req_all[43], va_req_all[38], va_req_all[33], va_req_all[28], va_req_all[23], va_req_all[18], va_req_all[13], va_req_all[8], va_req_all[3]};
+  assign va_req3 = {va_req_all[98], va_req_all[93], va_req_all[88], va_req_all[83], va_req_all[78],
+      va_req_all[73], va_req_all[68], va_req_all[63], va_req_all[58], va_req_all[53],
+      va_req_all[48], va_req_all[43], va_req_all[38], va_req_all[33], va_req_all[28],
+      va_req_all[23], va_req_all[18], va_req_all[13], va_req_all[8], va_req_all[3]};
   wire [19:0] va_gnt3;
   mesh5_vc_allocator u_va3 (
     .clk_i(clk_i),
@@ -209,7 +216,10 @@ module mesh5_router (
     .gnt_ovc_o(va_ovc_port[7:6])
   );
   wire [19:0] va_req4;
-  assign va_req4 = {va_req_all[99], va_req_all[94], va_req_all[89], va_req_all[84], va_req_all[79], va_req_all[74], va_req_all[69], va_req_all[64], va_req_all[59], va_req_all[54], va_req_all[49], va_req_all[44], va_req_all[39], va_req_all[34], va_req_all[29], va_req_all[24], va_req_all[19], va_req_all[14], va_req_all[9], va_req_all[4]};
+  assign va_req4 = {va_req_all[99], va_req_all[94], va_req_all[89], va_req_all[84], va_req_all[79],
+      va_req_all[74], va_req_all[69], va_req_all[64], va_req_all[59], va_req_all[54],
+      va_req_all[49], va_req_all[44], va_req_all[39], va_req_all[34], va_req_all[29],
+      va_req_all[24], va_req_all[19], va_req_all[14], va_req_all[9], va_req_all[4]};
   wire [19:0] va_gnt4;
   mesh5_vc_allocator u_va4 (
     .clk_i(clk_i),
@@ -220,26 +230,26 @@ module mesh5_router (
     .gnt_ovc_o(va_ovc_port[9:8])
   );
   assign va_gnt = (va_gnt0 | va_gnt1 | va_gnt2 | va_gnt3 | va_gnt4);
-  assign va_ovc_in[1:0] = va_ovc_port[va_route_all[2:0]*2 +: 2];
-  assign va_ovc_in[3:2] = va_ovc_port[va_route_all[5:3]*2 +: 2];
-  assign va_ovc_in[5:4] = va_ovc_port[va_route_all[8:6]*2 +: 2];
-  assign va_ovc_in[7:6] = va_ovc_port[va_route_all[11:9]*2 +: 2];
-  assign va_ovc_in[9:8] = va_ovc_port[va_route_all[14:12]*2 +: 2];
-  assign va_ovc_in[11:10] = va_ovc_port[va_route_all[17:15]*2 +: 2];
-  assign va_ovc_in[13:12] = va_ovc_port[va_route_all[20:18]*2 +: 2];
-  assign va_ovc_in[15:14] = va_ovc_port[va_route_all[23:21]*2 +: 2];
-  assign va_ovc_in[17:16] = va_ovc_port[va_route_all[26:24]*2 +: 2];
-  assign va_ovc_in[19:18] = va_ovc_port[va_route_all[29:27]*2 +: 2];
-  assign va_ovc_in[21:20] = va_ovc_port[va_route_all[32:30]*2 +: 2];
-  assign va_ovc_in[23:22] = va_ovc_port[va_route_all[35:33]*2 +: 2];
-  assign va_ovc_in[25:24] = va_ovc_port[va_route_all[38:36]*2 +: 2];
-  assign va_ovc_in[27:26] = va_ovc_port[va_route_all[41:39]*2 +: 2];
-  assign va_ovc_in[29:28] = va_ovc_port[va_route_all[44:42]*2 +: 2];
-  assign va_ovc_in[31:30] = va_ovc_port[va_route_all[47:45]*2 +: 2];
-  assign va_ovc_in[33:32] = va_ovc_port[va_route_all[50:48]*2 +: 2];
-  assign va_ovc_in[35:34] = va_ovc_port[va_route_all[53:51]*2 +: 2];
-  assign va_ovc_in[37:36] = va_ovc_port[va_route_all[56:54]*2 +: 2];
-  assign va_ovc_in[39:38] = va_ovc_port[va_route_all[59:57]*2 +: 2];
+  assign va_ovc_in[1:0] = va_ovc_port[route_all[2:0]*2 +: 2];
+  assign va_ovc_in[3:2] = va_ovc_port[route_all[5:3]*2 +: 2];
+  assign va_ovc_in[5:4] = va_ovc_port[route_all[8:6]*2 +: 2];
+  assign va_ovc_in[7:6] = va_ovc_port[route_all[11:9]*2 +: 2];
+  assign va_ovc_in[9:8] = va_ovc_port[route_all[14:12]*2 +: 2];
+  assign va_ovc_in[11:10] = va_ovc_port[route_all[17:15]*2 +: 2];
+  assign va_ovc_in[13:12] = va_ovc_port[route_all[20:18]*2 +: 2];
+  assign va_ovc_in[15:14] = va_ovc_port[route_all[23:21]*2 +: 2];
+  assign va_ovc_in[17:16] = va_ovc_port[route_all[26:24]*2 +: 2];
+  assign va_ovc_in[19:18] = va_ovc_port[route_all[29:27]*2 +: 2];
+  assign va_ovc_in[21:20] = va_ovc_port[route_all[32:30]*2 +: 2];
+  assign va_ovc_in[23:22] = va_ovc_port[route_all[35:33]*2 +: 2];
+  assign va_ovc_in[25:24] = va_ovc_port[route_all[38:36]*2 +: 2];
+  assign va_ovc_in[27:26] = va_ovc_port[route_all[41:39]*2 +: 2];
+  assign va_ovc_in[29:28] = va_ovc_port[route_all[44:42]*2 +: 2];
+  assign va_ovc_in[31:30] = va_ovc_port[route_all[47:45]*2 +: 2];
+  assign va_ovc_in[33:32] = va_ovc_port[route_all[50:48]*2 +: 2];
+  assign va_ovc_in[35:34] = va_ovc_port[route_all[53:51]*2 +: 2];
+  assign va_ovc_in[37:36] = va_ovc_port[route_all[56:54]*2 +: 2];
+  assign va_ovc_in[39:38] = va_ovc_port[route_all[59:57]*2 +: 2];
 
   // Stage 4: switch traversal
   wire [19:0] ready;
@@ -349,7 +359,9 @@ module mesh5_router (
 
   // Point B of output port 0
   wire [4:0] xb_req0;
-  assign xb_req0 = {((|cand[19:16]) && (cand_route[14:12] == 3'd0)), ((|cand[15:12]) && (cand_route[11:9] == 3'd0)), ((|cand[11:8]) && (cand_route[8:6] == 3'd0)), ((|cand[7:4]) && (cand_route[5:3] == 3'd0)), ((|cand[3:0]) && (cand_route[2:0] == 3'd0))};
+  assign xb_req0 = {((|cand[19:16]) && (cand_route[14:12] == 3'd0)),
+      ((|cand[15:12]) && (cand_route[11:9] == 3'd0)), ((|cand[11:8]) && (cand_route[8:6] == 3'd0)),
+      ((|cand[7:4]) && (cand_route[5:3] == 3'd0)), ((|cand[3:0]) && (cand_route[2:0] == 3'd0))};
   wire [4:0] xb_gnt0;
   wire [3:0] xpush0;
   wire [33:0] xflit0;
@@ -366,7 +378,9 @@ module mesh5_router (
 
   // Point B of output port 1
   wire [4:0] xb_req1;
-  assign xb_req1 = {((|cand[19:16]) && (cand_route[14:12] == 3'd1)), ((|cand[15:12]) && (cand_route[11:9] == 3'd1)), ((|cand[11:8]) && (cand_route[8:6] == 3'd1)), ((|cand[7:4]) && (cand_route[5:3] == 3'd1)), ((|cand[3:0]) && (cand_route[2:0] == 3'd1))};
+  assign xb_req1 = {((|cand[19:16]) && (cand_route[14:12] == 3'd1)),
+      ((|cand[15:12]) && (cand_route[11:9] == 3'd1)), ((|cand[11:8]) && (cand_route[8:6] == 3'd1)),
+      ((|cand[7:4]) && (cand_route[5:3] == 3'd1)), ((|cand[3:0]) && (cand_route[2:0] == 3'd1))};
   wire [4:0] xb_gnt1;
   wire [3:0] xpush1;
   wire [33:0] xflit1;
@@ -383,7 +397,9 @@ module mesh5_router (
 
   // Point B of output port 2
   wire [4:0] xb_req2;
-  assign xb_req2 = {((|cand[19:16]) && (cand_route[14:12] == 3'd2)), ((|cand[15:12]) && (cand_route[11:9] == 3'd2)), ((|cand[11:8]) && (cand_route[8:6] == 3'd2)), ((|cand[7:4]) && (cand_route[5:3] == 3'd2)), ((|cand[3:0]) && (cand_route[2:0] == 3'd2))};
+  assign xb_req2 = {((|cand[19:16]) && (cand_route[14:12] == 3'd2)),
+      ((|cand[15:12]) && (cand_route[11:9] == 3'd2)), ((|cand[11:8]) && (cand_route[8:6] == 3'd2)),
+      ((|cand[7:4]) && (cand_route[5:3] == 3'd2)), ((|cand[3:0]) && (cand_route[2:0] == 3'd2))};
   wire [4:0] xb_gnt2;
   wire [3:0] xpush2;
   wire [33:0] xflit2;
@@ -400,7 +416,9 @@ module mesh5_router (
 
   // Point B of output port 3
   wire [4:0] xb_req3;
-  assign xb_req3 = {((|cand[19:16]) && (cand_route[14:12] == 3'd3)), ((|cand[15:12]) && (cand_route[11:9] == 3'd3)), ((|cand[11:8]) && (cand_route[8:6] == 3'd3)), ((|cand[7:4]) && (cand_route[5:3] == 3'd3)), ((|cand[3:0]) && (cand_route[2:0] == 3'd3))};
+  assign xb_req3 = {((|cand[19:16]) && (cand_route[14:12] == 3'd3)),
+      ((|cand[15:12]) && (cand_route[11:9] == 3'd3)), ((|cand[11:8]) && (cand_route[8:6] == 3'd3)),
+      ((|cand[7:4]) && (cand_route[5:3] == 3'd3)), ((|cand[3:0]) && (cand_route[2:0] == 3'd3))};
   wire [4:0] xb_gnt3;
   wire [3:0] xpush3;
   wire [33:0] xflit3;
@@ -417,7 +435,9 @@ module mesh5_router (
 
   // Point B of output port 4
   wire [4:0] xb_req4;
-  assign xb_req4 = {((|cand[19:16]) && (cand_route[14:12] == 3'd4)), ((|cand[15:12]) && (cand_route[11:9] == 3'd4)), ((|cand[11:8]) && (cand_route[8:6] == 3'd4)), ((|cand[7:4]) && (cand_route[5:3] == 3'd4)), ((|cand[3:0]) && (cand_route[2:0] == 3'd4))};
+  assign xb_req4 = {((|cand[19:16]) && (cand_route[14:12] == 3'd4)),
+      ((|cand[15:12]) && (cand_route[11:9] == 3'd4)), ((|cand[11:8]) && (cand_route[8:6] == 3'd4)),
+      ((|cand[7:4]) && (cand_route[5:3] == 3'd4)), ((|cand[3:0]) && (cand_route[2:0] == 3'd4))};
   wire [4:0] xb_gnt4;
   wire [3:0] xpush4;
   wire [33:0] xflit4;
@@ -432,10 +452,12 @@ module mesh5_router (
     .flit_o(xflit4)
   );
   assign won = (xb_gnt0 | xb_gnt1 | xb_gnt2 | xb_gnt3 | xb_gnt4);
-  assign move = {(cand[19:16] & {4{won[4]}}), (cand[15:12] & {4{won[3]}}), (cand[11:8] & {4{won[2]}}), (cand[7:4] & {4{won[1]}}), (cand[3:0] & {4{won[0]}})};
+  assign move = {(cand[19:16] & {4{won[4]}}), (cand[15:12] & {4{won[3]}}),
+      (cand[11:8] & {4{won[2]}}), (cand[7:4] & {4{won[1]}}), (cand[3:0] & {4{won[0]}})};
   assign push = {xpush4, xpush3, xpush2, xpush1, xpush0};
   assign ob_wdata = {xflit4, xflit3, xflit2, xflit1, xflit0};
-  assign ovc_release = {(xpush4 & {4{xflit4[32]}}), (xpush3 & {4{xflit3[32]}}), (xpush2 & {4{xflit2[32]}}), (xpush1 & {4{xflit1[32]}}), (xpush0 & {4{xflit0[32]}})};
+  assign ovc_release = {(xpush4 & {4{xflit4[32]}}), (xpush3 & {4{xflit3[32]}}),
+      (xpush2 & {4{xflit2[32]}}), (xpush1 & {4{xflit1[32]}}), (xpush0 & {4{xflit0[32]}})};
 
   // Credits returned upstream: one cycle after a flit leaves an input VC buffer
   reg  [19:0] in_credit_q;

@@ -66,6 +66,33 @@ module mesh5_rr_arbiter #(
       mask_q <= mask_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // gnt_o is one-hot or zero
+      assert (((gnt_o & (gnt_o + {N{1'b1}})) == {N{1'b0}}));
+      // gnt_o grants only requesters
+      assert (((gnt_o & (~req_i)) == {N{1'b0}}));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!(((gnt_o & (gnt_o + {N{1'b1}})) == {N{1'b0}}))) begin
+        $display("ASSERTION FAILED in %m: gnt_o is one-hot or zero");
+        $stop;
+      end
+      if (!(((gnt_o & (~req_i)) == {N{1'b0}}))) begin
+        $display("ASSERTION FAILED in %m: gnt_o grants only requesters");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire

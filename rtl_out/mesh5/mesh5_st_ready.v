@@ -36,7 +36,8 @@ module mesh5_st_ready (
   assign dst2 = (({2'd0, route_i[8:6]} * 5'd4) + {3'd0, ovc_i[5:4]});
   wire [4:0] dst3;
   assign dst3 = (({2'd0, route_i[11:9]} * 5'd4) + {3'd0, ovc_i[7:6]});
-  assign ready_o = {(st_req_i[3] && (!ob_full_i[dst3])), (st_req_i[2] && (!ob_full_i[dst2])), (st_req_i[1] && (!ob_full_i[dst1])), (st_req_i[0] && (!ob_full_i[dst0]))};
+  assign ready_o = {(st_req_i[3] && (!ob_full_i[dst3])), (st_req_i[2] && (!ob_full_i[dst2])),
+      (st_req_i[1] && (!ob_full_i[dst1])), (st_req_i[0] && (!ob_full_i[dst0]))};
 endmodule
 
 `default_nettype wire

@@ -20,7 +20,7 @@
 `default_nettype none
 
 // Output-VC allocator of one output port (stage 3): a round-robin arbiter over
-// the N*M input VCs (va_ptr) grants one requester per cycle, if some output VC is
+// the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is
 // free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).
 // release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).
 module mesh5_vc_allocator (
@@ -55,7 +55,8 @@ module mesh5_vc_allocator (
   assign alloc_set = (any_gnt ? lowest_free : 4'd0);
   assign allocated_d = ((allocated_q & (~release_i)) | alloc_set);
   assign gnt_o = gnt;
-  assign gnt_ovc_o = (({2{lowest_free[0]}} & 2'd0) | ({2{lowest_free[1]}} & 2'd1) | ({2{lowest_free[2]}} & 2'd2) | ({2{lowest_free[3]}} & 2'd3));
+  assign gnt_ovc_o = (({2{lowest_free[0]}} & 2'd0) | ({2{lowest_free[1]}} & 2'd1) |
+      ({2{lowest_free[2]}} & 2'd2) | ({2{lowest_free[3]}} & 2'd3));
 
   // State: synchronous active-high reset.
   always @(posedge clk_i) begin
@@ -65,6 +66,33 @@ module mesh5_vc_allocator (
       allocated_q <= allocated_d;
     end
   end
+
+  // Checks (simulation and formal only; docs/microarchitecture.md §12).
+`ifndef SYNTHESIS
+`ifdef FORMAL
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      // one output VC allocated per cycle
+      assert (((alloc_set & (alloc_set + {4{1'b1}})) == 4'd0));
+      // no output VC allocated twice
+      assert (((alloc_set & allocated_q) == 4'd0));
+    end
+  end
+`else
+  always @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (!(((alloc_set & (alloc_set + {4{1'b1}})) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: one output VC allocated per cycle");
+        $stop;
+      end
+      if (!(((alloc_set & allocated_q) == 4'd0))) begin
+        $display("ASSERTION FAILED in %m: no output VC allocated twice");
+        $stop;
+      end
+    end
+  end
+`endif
+`endif
 endmodule
 
 `default_nettype wire

@@ -3,7 +3,7 @@
 
 use crate::flow::{synthesize, FlowOptions, SynthReport};
 use crate::scripts::{Family, Hierarchy};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use wormqos_config::RouterConfig;
 use wormqos_sim::Router;
 use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
@@ -295,25 +295,20 @@ pub fn svg(points: &[Point], title: &str, xlabel: &str, ylabel: &str, xy: impl F
     s
 }
 
-/// Writes `sweep.csv`, `pareto_luts.svg` and `pareto_fmax.svg` into `dir`.
-pub fn write_outputs(dir: &Path, points: &[Point]) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let files = [
-        ("sweep.csv", csv(points)),
+/// The files a sweep writes into its output directory.
+pub const OUTPUTS: [&str; 3] = ["sweep.csv", "pareto_luts.svg", "pareto_fmax.svg"];
+
+/// The contents of [`OUTPUTS`] (the caller writes them, see `wormqos dse`).
+pub fn outputs(points: &[Point]) -> [(&'static str, String); 3] {
+    [
+        (OUTPUTS[0], csv(points)),
         (
-            "pareto_luts.svg",
+            OUTPUTS[1],
             svg(points, "Saturation throughput vs 7-series LUTs (Pareto front in red)", "LUTs (logic + LUTRAM), yosys synth_xilinx", "accepted flits/port/cycle", |p| Some((p.luts()?, p.throughput?)), true),
         ),
         (
-            "pareto_fmax.svg",
+            OUTPUTS[2],
             svg(points, "Saturation throughput vs Fmax (Pareto front in red)", "Fmax (MHz), nextpnr", "accepted flits/port/cycle", |p| Some((p.fmax()?.0, p.throughput?)), false),
         ),
-    ];
-    let mut out = vec![];
-    for (n, t) in files {
-        let p = dir.join(n);
-        std::fs::write(&p, t)?;
-        out.push(p);
-    }
-    Ok(out)
+    ]
 }

@@ -11,6 +11,12 @@ pub trait Dut {
     fn outputs(&mut self) -> &RouterOutputs;
     fn step(&mut self, inputs: &RouterInputs);
 
+    /// Whether one of the device's own checks failed since its last reset
+    /// (the RTL's simulation-only assertions; a model has none).
+    fn check_failed(&self) -> bool {
+        false
+    }
+
     /// Makes the device able to write waveforms, rebuilding it if it was
     /// built without (it is then in its power-on state: reset it). A no-op
     /// for devices that can already trace or never can.

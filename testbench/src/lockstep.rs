@@ -30,6 +30,10 @@ pub struct LockstepOptions {
     pub waveform_dir: Option<PathBuf>,
     /// Cycles of waveform before the mismatch.
     pub waveform_window: u64,
+    /// Stop at the first failed RTL check (simulation-only assertions,
+    /// [`LockstepError::Check`]). Tests that show the comparison or the
+    /// scoreboard catching a planted bug on their own turn this off.
+    pub stop_on_rtl_check: bool,
 }
 
 impl Default for LockstepOptions {
@@ -41,6 +45,7 @@ impl Default for LockstepOptions {
             drain_limit: 20_000,
             waveform_dir: None,
             waveform_window: 200,
+            stop_on_rtl_check: true,
         }
     }
 }
@@ -165,6 +170,13 @@ pub enum LockstepError {
         #[source]
         source: ScoreboardError,
     },
+    /// One of the RTL's simulation-only checks failed (its `ASSERTION
+    /// FAILED in <instance>: <what>` line is on standard output).
+    #[error(
+        "an RTL check failed in cycle {cycle} (the {device}'s `ASSERTION FAILED in <instance>: <what>` \
+         line is on standard output)"
+    )]
+    Check { device: &'static str, cycle: u64 },
     #[error("the {device} broke the link protocol: {source}")]
     Protocol {
         device: &'static str,
@@ -472,8 +484,14 @@ fn run(
             .map_err(|source| LockstepError::Protocol { device, source })?;
         sb.inject_all(t, inputs).map_err(conservation)?;
         lead.step(inputs);
+        if opts.stop_on_rtl_check && lead.check_failed() {
+            return Err(LockstepError::Check { device, cycle: t }.into());
+        }
         if let Some(o) = other.as_deref_mut() {
             o.step(inputs);
+            if opts.stop_on_rtl_check && o.check_failed() {
+                return Err(LockstepError::Check { device: "RTL", cycle: t }.into());
+            }
         }
         t += 1;
     }

@@ -168,7 +168,7 @@ impl fmt::Display for ScoreboardSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} of {} flits and {} of {} messages delivered (max {} in flight), per output port {:?}",
+            "message flits delivered {} of {} and messages delivered {} of {} (dummy flits not counted; at most {} flits in flight at once), message flits per output port {:?}",
             self.flits_delivered,
             self.flits_injected,
             self.messages_delivered,

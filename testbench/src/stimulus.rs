@@ -120,18 +120,25 @@ pub struct StimulusStats {
     pub source_preemptions: u64,
     /// Messages started per class.
     pub messages_per_class: Vec<u64>,
+    /// Of `flits_injected`: dummy flits (P mode, source preemptions).
+    pub dummy_flits_injected: u64,
+    /// Of `flits_received`: dummy flits (P mode, the routers' and the sources').
+    pub dummy_flits_received: u64,
 }
 
 impl fmt::Display for StimulusStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} flits / {} messages injected, {} flits received; backpressure: {} port-cycles in stall \
+            "link flits sent by the sources {} ({} dummy), link flits taken by the sinks {} ({} dummy), \
+             messages started {}; backpressure: {} port-cycles in stall \
              bursts, {} sink-VC hold cycles, {} sink-full cycles, max sink occupancy {}, \
              {} source-VC cycles blocked on credits (min credits {}); {} out-of-range destinations",
             self.flits_injected,
-            self.messages_started,
+            self.dummy_flits_injected,
             self.flits_received,
+            self.dummy_flits_received,
+            self.messages_started,
             self.stall_burst_cycles,
             self.sink_hold_cycles,
             self.sink_full_cycles,
@@ -309,6 +316,7 @@ impl Stimulus {
             }
             *occ += 1;
             self.stats.flits_received += 1;
+            self.stats.dummy_flits_received += u64::from(f.dummy);
             if let (Some(idw), false) = (self.tags, f.dummy) {
                 let h = self.cfg.header();
                 let lsb = if f.head { h.width() } else { 16 };
@@ -391,6 +399,7 @@ impl Stimulus {
                 self.stats.messages_completed += 1;
             }
             self.stats.flits_injected += 1;
+            self.stats.dummy_flits_injected += u64::from(flit.dummy);
             self.inputs.flits[p] = flit;
         }
 

@@ -55,6 +55,8 @@ struct Api {
     trace_close: unsafe extern "C" fn(*mut c_void),
     trace_flush: unsafe extern "C" fn(*mut c_void),
     time: unsafe extern "C" fn(*mut c_void) -> u64,
+    failed: unsafe extern "C" fn(*mut c_void) -> u32,
+    clear_failed: unsafe extern "C" fn(*mut c_void),
     port_map: String,
     input_words: usize,
     output_words: usize,
@@ -100,6 +102,8 @@ fn load(path: &Path) -> Result<&'static Api> {
         trace_close: sym!("wq_trace_close", unsafe extern "C" fn(*mut c_void)),
         trace_flush: sym!("wq_trace_flush", unsafe extern "C" fn(*mut c_void)),
         time: sym!("wq_time", unsafe extern "C" fn(*mut c_void) -> u64),
+        failed: sym!("wq_failed", unsafe extern "C" fn(*mut c_void) -> u32),
+        clear_failed: sym!("wq_clear_failed", unsafe extern "C" fn(*mut c_void)),
         // SAFETY: returns a pointer to a static NUL-terminated string.
         port_map: unsafe { CStr::from_ptr(port_map_fn()) }.to_string_lossy().into_owned(),
         input_words: unsafe { input_words() } as usize,
@@ -145,7 +149,7 @@ impl VerilatedRouter {
     /// cached library, and creates a model in its power-on state (call
     /// [`Dut::reset`] before use).
     ///
-    /// The cache root is `$WORMQOS_BUILD_DIR`, else `<workspace>/target/wormqos-verilator/`.
+    /// The cache root is `$WORMQOS_BUILD_DIR`, else `target/wormqos-verilator/` under the working directory.
     ///
     /// The model is built without waveform support (a third less C++ to
     /// compile); [`Dut::prepare_trace`] rebuilds it with tracing when a
@@ -316,6 +320,8 @@ impl VerilatedRouter {
 
 impl Dut for VerilatedRouter {
     fn reset(&mut self) {
+        // SAFETY: valid handle.
+        unsafe { (self.api.clear_failed)(self.handle) };
         self.in_words.fill(0);
         let rst = self.map.inputs[input::RST].offset;
         self.in_words[rst] = 1;
@@ -333,6 +339,11 @@ impl Dut for VerilatedRouter {
     fn step(&mut self, inputs: &RouterInputs) {
         self.pack(inputs);
         self.cycle();
+    }
+
+    fn check_failed(&self) -> bool {
+        // SAFETY: valid handle.
+        unsafe { (self.api.failed)(self.handle) != 0 }
     }
 
     fn prepare_trace(&mut self) -> Result<()> {

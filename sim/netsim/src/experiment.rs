@@ -114,7 +114,7 @@ pub struct Workload {
     /// header flits included.
     pub load: f64,
     /// Real-time : best-effort split of the load (x:y, 001_… §IV-B.3).
-    #[serde(default = "default_mix")]
+    #[serde(default = "default_mix", deserialize_with = "mix_pair")]
     pub mix: [f64; 2],
     #[serde(default = "default_rt")]
     pub realtime: RealTime,
@@ -155,10 +155,26 @@ pub struct Workload {
     pub onoff_streams: u32,
     /// Dynamic workload: a list of x:y mixes, each held for `phase_seconds`
     /// (003_… §4.2: 20:80 -> 30:70 -> 50:50 -> 70:30 -> 80:20).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "mix_pairs")]
     pub phases: Vec<[f64; 2]>,
     #[serde(default)]
     pub phase_seconds: Option<f64>,
+}
+
+/// A mix is exactly two numbers (real time, best effort): a third value
+/// would otherwise be dropped without a word.
+fn pair<E: serde::de::Error>(v: Vec<f64>) -> Result<[f64; 2], E> {
+    <[f64; 2]>::try_from(v.as_slice()).map_err(|_| {
+        E::custom(format!("{v:?} has {} values: a mix is exactly 2, [real time, best effort]", v.len()))
+    })
+}
+
+fn mix_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2], D::Error> {
+    pair(Vec::<f64>::deserialize(d)?)
+}
+
+fn mix_pairs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f64; 2]>, D::Error> {
+    Vec::<Vec<f64>>::deserialize(d)?.into_iter().map(pair).collect()
 }
 
 fn default_mix() -> [f64; 2] {
@@ -265,6 +281,32 @@ pub enum ExperimentError {
     /// A frame-size trace is malformed; the message names its file and line.
     #[error("{0}")]
     Trace(String),
+    /// The file cannot be read (or is too large); the message names it.
+    #[error("{0}")]
+    Read(String),
+}
+
+/// Documented bounds of the experiment's numbers (README, "Network simulator").
+pub mod bounds {
+    /// Longest run (warm-up + measured + drain), in cycles.
+    pub const MAX_CYCLES: u64 = 10_000_000_000;
+    /// Link bandwidth, Mbit/s.
+    pub const LINK_MBPS: (f64, f64) = (0.001, 1e7);
+    /// Frame rate of the video streams, frames/s.
+    pub const FPS: (f64, f64) = (0.001, 1e4);
+    /// Mean (and standard deviation of the) frame size, bytes.
+    pub const FRAME_BYTES: (f64, f64) = (1.0, 1e9);
+    /// ON/OFF sources: mean messages per burst, mean OFF time in µs, streams per endpoint.
+    pub const ONOFF_MESSAGES: (f64, f64) = (1.0, 1e6);
+    pub const ONOFF_OFF_US: (f64, f64) = (0.001, 1e9);
+    pub const ONOFF_STREAMS: (u32, u32) = (1, 1024);
+    /// Phases of a dynamic workload.
+    pub const PHASES: usize = 64;
+    /// MPEG-2 sequence list and GOP pattern lengths.
+    pub const LIST: usize = 1024;
+    /// Largest network: routers x endpoints routing-table entries (each
+    /// router holds one entry per endpoint, 4 bytes, several copies).
+    pub const ROUTE_ENTRIES: u64 = 4 << 20;
 }
 
 /// A validated experiment: the router configuration per router is derived
@@ -281,10 +323,81 @@ pub struct Validated {
     pub cycle_s: f64,
 }
 
+impl ExperimentError {
+    /// Adds the line of the offending field (`file:line`) when `text` has it.
+    pub fn located(self, text: &str) -> ExperimentError {
+        match self {
+            ExperimentError::Field { file, field, value, why } => {
+                let file = wormqos_config::files::at(&file, text, &field);
+                ExperimentError::Field { file, field, value, why }
+            }
+            other => other,
+        }
+    }
+}
+
+impl Validated {
+    /// Total cycles of the injection window and warm-up cycles within it:
+    /// `run.cycles` (else `run.seconds`, else 0.01 s) and `run.warmup_cycles`
+    /// (else `run.warmup_seconds`, else a tenth), as the simulator runs them.
+    pub fn run_cycles(&self) -> (u64, u64) {
+        let run = &self.exp.run;
+        let total = run.cycles.unwrap_or_else(|| (run.seconds.unwrap_or(0.01) / self.cycle_s).round() as u64);
+        let warmup = run.warmup_cycles.or(run.warmup_seconds.map(|s| (s / self.cycle_s).round() as u64)).unwrap_or(total / 10).min(total);
+        (total, warmup)
+    }
+
+    /// Run lengths are finite, bounded and leave something to measure.
+    fn check_run_length(&self) -> Result<(), ExperimentError> {
+        let r = &self.exp.run;
+        let ferr = |field: &str, value: String, why: String| ExperimentError::Field { file: self.file.clone(), field: field.to_string(), value, why };
+        let max = bounds::MAX_CYCLES;
+        let max_s = max as f64 * self.cycle_s;
+        for (field, v) in [("run.seconds", r.seconds), ("run.warmup_seconds", r.warmup_seconds)] {
+            if let Some(s) = v {
+                let warm = field == "run.warmup_seconds";
+                if !(s.is_finite() && s <= max_s && (s > 0.0 || (warm && s == 0.0))) {
+                    let lo = if warm { "0" } else { "above 0 " };
+                    return Err(ferr(field, s.to_string(), format!("allowed range {lo}..= {max_s:.4e} s ({max} cycles of {:.3} ns)", self.cycle_s * 1e9)));
+                }
+            }
+        }
+        for (field, v, lo) in [("run.cycles", r.cycles, 1), ("run.warmup_cycles", r.warmup_cycles, 0)] {
+            if let Some(c) = v {
+                if !(lo..=max).contains(&c) {
+                    return Err(ferr(field, c.to_string(), format!("allowed range {lo}..={max}")));
+                }
+            }
+        }
+        if !(1..=max).contains(&r.stall_cycles) {
+            return Err(ferr("run.stall_cycles", r.stall_cycles.to_string(), format!("allowed range 1..={max}")));
+        }
+        if r.drain_cycles > max {
+            return Err(ferr("run.drain_cycles", r.drain_cycles.to_string(), format!("allowed range 0..={max}")));
+        }
+        let (total, warmup) = self.run_cycles();
+        if total == 0 {
+            let (f, v) = if r.cycles.is_some() { ("run.cycles", "0".to_string()) } else { ("run.seconds", r.seconds.map_or("0.01 (default)".into(), |s| s.to_string())) };
+            return Err(ferr(f, v, format!("the run is shorter than one cycle ({:.3} ns)", self.cycle_s * 1e9)));
+        }
+        // Every batch of the 95 % intervals needs at least one measured cycle.
+        if total - warmup < r.batches as u64 {
+            let f = if r.warmup_cycles.is_some() { "run.warmup_cycles" } else { "run.warmup_seconds" };
+            return Err(ferr(
+                f,
+                format!("{warmup} cycles of a {total}-cycle run"),
+                format!("the warm-up must leave at least run.batches = {} measured cycles: allowed range 0..={}", r.batches, total - r.batches as u64),
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Experiment {
+    /// Reads (at most `wormqos_config::files::MAX_INPUT_BYTES`) and validates an experiment file.
     pub fn from_file(path: &Path) -> Result<Validated, ExperimentError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError::Parse { file: file.clone(), message: e.to_string() })?;
+        let text = wormqos_config::files::read_capped(path).map_err(|message| ExperimentError::Read(message))?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Self::from_str(&text, &file, dir)
     }
@@ -292,7 +405,7 @@ impl Experiment {
     pub fn from_str(text: &str, file: &str, dir: PathBuf) -> Result<Validated, ExperimentError> {
         let exp: Experiment =
             toml::from_str(text).map_err(|e| ExperimentError::Parse { file: file.to_string(), message: e.to_string() })?;
-        exp.validate(file, dir)
+        exp.validate(file, dir).map_err(|e| e.located(text))
     }
 
     pub fn validate(self, file: &str, dir: PathBuf) -> Result<Validated, ExperimentError> {
@@ -303,18 +416,43 @@ impl Experiment {
             why,
         };
         let w = &self.workload;
-        if !(w.load.is_finite() && (0.0..=1.0).contains(&w.load)) {
-            return Err(ferr("workload.load", w.load.to_string(), "a fraction of link bandwidth: allowed range 0..=1".into()));
+        let real = |field: &str, v: f64, (lo, hi): (f64, f64)| -> Result<(), ExperimentError> {
+            if v.is_finite() && (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(ferr(field, v.to_string(), format!("allowed range {lo}..={hi}")))
+            }
+        };
+        if !(w.load.is_finite() && w.load > 0.0 && w.load <= 1.0) && !(w.load == 0.0 && w.control) {
+            return Err(ferr(
+                "workload.load",
+                w.load.to_string(),
+                "a fraction of link bandwidth: allowed range 0..=1, above 0 (0 injects nothing) unless workload.control is on".into(),
+            ));
+        }
+        if w.phases.len() > bounds::PHASES {
+            return Err(ferr("workload.phases", format!("{} phases", w.phases.len()), format!("allowed 1..={} phases", bounds::PHASES)));
         }
         let mixes: Vec<[f64; 2]> = if w.phases.is_empty() { vec![w.mix] } else { w.phases.clone() };
         for (i, m) in mixes.iter().enumerate() {
+            let f = if w.phases.is_empty() { "workload.mix".to_string() } else { format!("workload.phases[{i}]") };
             if m.iter().any(|v| !v.is_finite() || *v < 0.0) || m[0] + m[1] <= 0.0 {
-                let f = if w.phases.is_empty() { "workload.mix".to_string() } else { format!("workload.phases[{i}]") };
                 return Err(ferr(&f, format!("{m:?}"), "x:y with x, y >= 0 and x + y > 0".into()));
             }
+            // A share that no source carries would vanish from the load while
+            // the summary still reports it as offered.
+            if m[0] > 0.0 && w.realtime == RealTime::None {
+                return Err(ferr(&f, format!("{m:?}"), format!("{}% of the load is real time but workload.realtime = \"none\": give a real-time source or x = 0", pct(m, 0))));
+            }
+            if m[1] > 0.0 && w.best_effort == BestEffort::None {
+                return Err(ferr(&f, format!("{m:?}"), format!("{}% of the load is best effort but workload.best_effort = \"none\": give a best-effort source or y = 0", pct(m, 1))));
+            }
         }
-        if !w.phases.is_empty() && w.phase_seconds.map_or(true, |s| !(s > 0.0)) {
-            return Err(ferr("workload.phase_seconds", format!("{:?}", w.phase_seconds), "required (> 0) when workload.phases is given".into()));
+        if !w.phases.is_empty() {
+            match w.phase_seconds {
+                Some(s) if s.is_finite() && s > 0.0 && s <= 1e6 => {}
+                other => return Err(ferr("workload.phase_seconds", format!("{other:?}"), "required when workload.phases is given: allowed range above 0 ..= 1e6 s".into())),
+            }
         }
         if !(2..=4096).contains(&w.message_flits) {
             return Err(ferr("workload.message_flits", w.message_flits.to_string(), "allowed range 2..=4096".into()));
@@ -322,11 +460,18 @@ impl Experiment {
         if !(1..=4096).contains(&w.control_flits) {
             return Err(ferr("workload.control_flits", w.control_flits.to_string(), "allowed range 1..=4096".into()));
         }
-        if !(self.physical.link_mbps.is_finite() && self.physical.link_mbps > 0.0) {
-            return Err(ferr("physical.link_mbps", self.physical.link_mbps.to_string(), "must be > 0".into()));
+        real("physical.link_mbps", self.physical.link_mbps, bounds::LINK_MBPS)?;
+        real("workload.frames_per_second", w.frames_per_second, bounds::FPS)?;
+        real("workload.frame_bytes", w.frame_bytes, bounds::FRAME_BYTES)?;
+        real("workload.frame_sd_bytes", w.frame_sd_bytes, (0.0, bounds::FRAME_BYTES.1))?;
+        real("workload.onoff_mean_messages", w.onoff_mean_messages, bounds::ONOFF_MESSAGES)?;
+        real("workload.onoff_mean_off_us", w.onoff_mean_off_us, bounds::ONOFF_OFF_US)?;
+        let (lo, hi) = bounds::ONOFF_STREAMS;
+        if !(lo..=hi).contains(&w.onoff_streams) {
+            return Err(ferr("workload.onoff_streams", w.onoff_streams.to_string(), format!("allowed range {lo}..={hi}")));
         }
-        if !(w.frames_per_second > 0.0) || !(w.frame_bytes > 0.0) || !(w.frame_sd_bytes >= 0.0) {
-            return Err(ferr("workload.frame_bytes", format!("{} / sd {} / fps {}", w.frame_bytes, w.frame_sd_bytes, w.frames_per_second), "frame size and rate must be positive".into()));
+        if w.mpeg2_sequences.len() > bounds::LIST || w.gop.len() > bounds::LIST {
+            return Err(ferr("workload.mpeg2_sequences", format!("{} sequences, GOP of {}", w.mpeg2_sequences.len(), w.gop.len()), format!("at most {} of each", bounds::LIST)));
         }
         if w.realtime == RealTime::Mpeg2 {
             if w.mpeg2_sequences.is_empty() {
@@ -364,6 +509,52 @@ impl Experiment {
         if !(2..=32).contains(&r.batches) {
             return Err(ferr("run.batches", r.batches.to_string(), "allowed range 2..=32".into()));
         }
+        // The router fields and the network's size are checked before the
+        // network (one routing table per router over all endpoints) is built.
+        let (routers, endpoints) = self.topology.size();
+        let entries = routers.saturating_mul(endpoints);
+        if entries > bounds::ROUTE_ENTRIES {
+            return Err(ferr(
+                "topology",
+                format!("{routers} routers x {endpoints} endpoints"),
+                format!(
+                    "needs {entries} routing-table entries (about {} MiB); allowed up to {} entries (about 64 MiB)",
+                    entries * 16 >> 20,
+                    bounds::ROUTE_ENTRIES
+                ),
+            ));
+        }
+        let probe = ConfigFile {
+            name: sanitize(&self.name, 0),
+            router: self.router.clone(),
+            topology: match self.topology {
+                TopologySpec::SingleSwitch => Topology::SingleSwitch { routes: None, route_vcs: None },
+                _ => Topology::Network { routes: vec![0; endpoints.max(1) as usize], route_vcs: None, route_links: None },
+            },
+            synthesis: SynthesisParams::default(),
+        };
+        let probe = RouterConfig::new(probe).map_err(|e| match e {
+            wormqos_config::ConfigError::Field { field, value, allowed } => ferr(&field, value, allowed),
+            other => ExperimentError::Parse { file: file.to_string(), message: other.to_string() },
+        })?;
+        let hw = probe.header().width();
+        if crate::network::tag_bits(probe.flit_width(), hw) < 8 {
+            return Err(ferr(
+                "router.flit_width",
+                self.router.flit_width.to_string(),
+                format!("the simulator tags messages (spec §9.6) and needs flit_width >= header ({hw}) + 8 and >= 24"),
+            ));
+        }
+        if let Some(rates) = &self.model.realtime_rates {
+            let classes = (probe.traffic_classes() as usize).max(2);
+            if rates.is_empty() || rates.len() + 1 > classes || rates.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1e6)) {
+                return Err(ferr(
+                    "model.realtime_rates",
+                    format!("{rates:?}"),
+                    format!("1..={} relative rates (router.traffic_classes − 1, best effort takes class 0), each in (0, 1e6]", classes - 1),
+                ));
+            }
+        }
         let ports = self.router.ports as usize;
         let net = self.topology.build(ports).map_err(|e| match e {
             crate::topology::TopologyError::Field { field, value, why } => ferr(&format!("topology.{field}"), value, why),
@@ -400,29 +591,15 @@ impl Experiment {
             }
             configs.push(cfg);
         }
-        if let Some(rates) = &self.model.realtime_rates {
-            let classes = configs[0].traffic_classes() as usize;
-            if rates.is_empty() || rates.len() + 1 > classes.max(2) || rates.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
-                return Err(ferr(
-                    "model.realtime_rates",
-                    format!("{rates:?}"),
-                    format!("1..={} relative rates (router.traffic_classes − 1, best effort takes class 0), each > 0", classes.max(2) - 1),
-                ));
-            }
-        }
-        let header = configs[0].header();
-        let hw = header.width();
-        let idw = crate::network::tag_bits(configs[0].flit_width(), hw);
-        if idw < 8 {
-            return Err(ferr(
-                "router.flit_width",
-                self.router.flit_width.to_string(),
-                format!("the simulator tags messages (spec §9.6) and needs flit_width >= header ({hw}) + 8 and >= 24"),
-            ));
-        }
         let cycle_s = self.router.flit_width as f64 / (self.physical.link_mbps * 1e6);
-        Ok(Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s })
+        let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s };
+        v.check_run_length()?;
+        Ok(v)
     }
+}
+
+fn pct(m: &[f64; 2], i: usize) -> f64 {
+    (1000.0 * m[i] / (m[0] + m[1])).round() / 10.0
 }
 
 fn sanitize(name: &str, i: usize) -> String {

@@ -302,12 +302,7 @@ impl<'a> Sim<'a> {
         let vtw = cfg0.header().vtick.width;
         let vtick_be = ((1u64 << vtw) - 1) as u32;
         let run = &e.run;
-        let cycles_total = run.cycles.unwrap_or_else(|| (run.seconds.unwrap_or(0.01) / v.cycle_s).round() as u64);
-        let warmup = run
-            .warmup_cycles
-            .or(run.warmup_seconds.map(|s| (s / v.cycle_s).round() as u64))
-            .unwrap_or(cycles_total / 10)
-            .min(cycles_total);
+        let (_, warmup) = v.run_cycles();
         let period_cycles = 1.0 / w.frames_per_second / v.cycle_s;
         let mut rng = SmallRng::seed_from_u64(run.seed);
 
@@ -588,8 +583,7 @@ impl<'a> Sim<'a> {
     }
 
     fn total_cycles(&self) -> u64 {
-        let run = &self.v.exp.run;
-        run.cycles.unwrap_or_else(|| (run.seconds.unwrap_or(0.01) / self.v.cycle_s).round() as u64)
+        self.v.run_cycles().0
     }
 
     /// Runs the experiment to the end and returns its metrics.

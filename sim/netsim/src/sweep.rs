@@ -27,15 +27,66 @@ pub struct Grid {
     pub x: String,
 }
 
+/// Largest grid (points) a sweep file may describe.
+pub const MAX_POINTS: u64 = 10_000;
+
 fn perr(file: &str, message: String) -> ExperimentError {
     ExperimentError::Parse { file: file.to_string(), message }
 }
 
 impl Grid {
+    /// Reads (size-capped) and validates a sweep file, every point included.
     pub fn from_file(path: &Path) -> Result<Grid, ExperimentError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| perr(&file, e.to_string()))?;
-        Self::from_str(&text, &file, path.parent().map(Path::to_path_buf).unwrap_or_default())
+        let text = wormqos_config::files::read_capped(path).map_err(ExperimentError::Read)?;
+        let g = Self::from_str(&text, &file, path.parent().map(Path::to_path_buf).unwrap_or_default())?;
+        g.validate_points().map_err(|e| e.located(&text))?;
+        Ok(g)
+    }
+
+    /// The experiment of one point, validated (also what `wormqos model` evaluates).
+    pub fn experiment(&self, params: &[(String, toml::Value)]) -> Result<crate::experiment::Validated, ExperimentError> {
+        let mut t = self.base.clone();
+        for (k, v) in params {
+            set_path(&mut t, k, v.clone()).map_err(|e| ExperimentError::Field {
+                file: self.file.clone(),
+                field: format!("sweep.\"{k}\""),
+                value: v.to_string(),
+                why: e,
+            })?;
+        }
+        let exp: Experiment = toml::Value::Table(t).try_into().map_err(|e: toml::de::Error| perr(&self.file, e.to_string()))?;
+        exp.validate(&self.file, self.dir.clone())
+    }
+
+    /// Validates, before anything runs, the base experiment, each swept
+    /// value on its own (errors name the sweep key and value) and every
+    /// point of the grid (errors name the point).
+    pub fn validate_points(&self) -> Result<(), ExperimentError> {
+        self.experiment(&[])?;
+        let with_point = |e: ExperimentError, params: &[(String, toml::Value)]| {
+            let at: Vec<String> = params.iter().map(|(k, v)| format!("\"{k}\" = {v}")).collect();
+            let (field, value, why) = match e {
+                ExperimentError::Field { field, value, why, .. } => (field, value, why),
+                ExperimentError::Parse { message, .. } => (
+                    params.last().map(|(k, _)| format!("sweep.\"{k}\"")).unwrap_or_default(),
+                    params.last().map(|(_, v)| v.to_string()).unwrap_or_default(),
+                    message.replace('\n', " "),
+                ),
+                other => return other,
+            };
+            ExperimentError::Field { file: self.file.clone(), field, value, why: format!("{why} (in the sweep point {})", at.join(", ")) }
+        };
+        for (k, vals) in &self.keys {
+            for v in vals {
+                let p = [(k.clone(), v.clone())];
+                self.experiment(&p).map_err(|e| with_point(e, &p))?;
+            }
+        }
+        for p in self.points() {
+            self.experiment(&p).map_err(|e| with_point(e, &p))?;
+        }
+        Ok(())
     }
 
     pub fn from_str(text: &str, file: &str, dir: PathBuf) -> Result<Grid, ExperimentError> {
@@ -76,6 +127,15 @@ impl Grid {
                 }
             }
         }
+        let n = keys.iter().fold(1u64, |n, (_, v): &(String, Vec<toml::Value>)| n.saturating_mul(v.len() as u64));
+        if n > MAX_POINTS {
+            return Err(ExperimentError::Field {
+                file: file.to_string(),
+                field: "sweep".into(),
+                value: format!("{n} points"),
+                why: format!("the product of the list lengths: allowed range 1..={MAX_POINTS}"),
+            });
+        }
         let x = x.unwrap_or_else(|| keys.first().map(|k| k.0.clone()).unwrap_or_default());
         if !keys.is_empty() && !keys.iter().any(|k| k.0 == x) {
             return Err(ExperimentError::Field { file: file.to_string(), field: "sweep.x".into(), value: x, why: "must be one of the swept keys".into() });
@@ -111,19 +171,13 @@ impl Grid {
         out
     }
 
-    /// The validated experiment of one point (also what `wormqos model` evaluates).
-    pub fn experiment(&self, params: &[(String, toml::Value)]) -> Result<crate::Validated, String> {
-        let mut t = self.base.clone();
-        for (k, v) in params {
-            set_path(&mut t, k, v.clone()).map_err(|e| format!("sweep key {k}: {e}"))?;
-        }
-        let exp: Experiment = toml::Value::Table(t).try_into().map_err(|e: toml::de::Error| format!("{}: {e}", self.file))?;
-        exp.validate(&self.file, self.dir.clone()).map_err(|e| e.to_string())
-    }
-
     fn run_point(&self, params: &[(String, toml::Value)]) -> Result<Results, String> {
-        let v = self.experiment(params)?;
-        crate::network::run(&v).map_err(|e| e.to_string())
+        let v = self.experiment(params).map_err(|e| e.to_string())?;
+        let r = crate::network::run(&v).map_err(|e| e.to_string())?;
+        match empty_run(&r) {
+            Some(why) => Err(why),
+            None => Ok(r),
+        }
     }
 
     /// Runs every point on `jobs` threads; `progress(done, total)` after each.
@@ -177,6 +231,20 @@ fn set_one(t: &mut toml::Table, path: &str, v: toml::Value) -> Result<(), String
     }
     cur.insert(parts[parts.len() - 1].to_string(), v);
     Ok(())
+}
+
+/// Why a run's metrics mean nothing (no flit injected, no message measured), if so.
+pub fn empty_run(r: &Results) -> Option<String> {
+    let measured: u64 = r.classes.iter().map(|c| c.messages).sum();
+    (r.flits_injected == 0 || measured == 0).then(|| {
+        format!(
+            "empty run: {} flits injected, {} messages measured in {} cycles after {} warm-up cycles; raise workload.load or the run length",
+            r.flits_injected,
+            measured,
+            r.cycles.saturating_sub(r.warmup_cycles),
+            r.warmup_cycles
+        )
+    })
 }
 
 pub fn value_label(v: &toml::Value) -> String {

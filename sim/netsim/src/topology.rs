@@ -211,6 +211,25 @@ impl TopologySpec {
         Ok(net)
     }
 
+    /// Routers and endpoints, computed without building anything (for the
+    /// memory bound checked before [`TopologySpec::build`]).
+    pub fn size(&self) -> (u64, u64) {
+        match *self {
+            TopologySpec::SingleSwitch => (1, 0),
+            TopologySpec::Mesh { k } => ((k as u64).pow(2), (k as u64).pow(2)),
+            TopologySpec::FatMesh { k, endpoints, .. } => ((k as u64).pow(2), (k as u64).pow(2) * endpoints as u64),
+            TopologySpec::Torus { k, n, .. } | TopologySpec::UnidirectionalTorus { k, n } => {
+                let r = (k as u64).checked_pow(n).unwrap_or(u64::MAX);
+                (r, r)
+            }
+            TopologySpec::Hypercube { n } => {
+                let r = 1u64.checked_shl(n).filter(|_| n < 64).unwrap_or(u64::MAX);
+                (r, r)
+            }
+            TopologySpec::Ring { nodes, .. } | TopologySpec::MultilinkRing { nodes, .. } => (nodes as u64, nodes as u64),
+        }
+    }
+
     /// Router ports the topology needs.
     pub fn ports_needed(&self) -> usize {
         match *self {

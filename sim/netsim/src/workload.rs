@@ -103,11 +103,15 @@ pub fn parse_gop(s: &str) -> Result<Vec<u8>, String> {
 
 /// Reads a frame-size trace: one frame per line, `<bytes>` or
 /// `<I|P|B> <bytes>`; blank lines and `#` comments are skipped.
-/// Returns sizes in bits.
+/// Returns sizes in bits. Read with the input size cap
+/// (`wormqos_config::files::MAX_INPUT_BYTES`); a frame is at most 1 GB.
 pub fn read_trace(path: &Path) -> Result<Vec<f64>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = wormqos_config::files::read_capped(path)?;
     parse_trace(&text, &path.display().to_string())
 }
+
+/// Largest frame in a trace, bytes (as `workload.frame_bytes`).
+pub const MAX_TRACE_FRAME_BYTES: u64 = 1_000_000_000;
 
 pub fn parse_trace(text: &str, origin: &str) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
@@ -134,10 +138,10 @@ pub fn parse_trace(text: &str, origin: &str) -> Result<Vec<f64>, String> {
             }
         };
         let bytes: f64 = match size.parse::<u64>() {
-            Ok(b) if b > 0 => b as f64,
+            Ok(b) if b > 0 && b <= MAX_TRACE_FRAME_BYTES => b as f64,
             _ => {
                 return Err(format!(
-                    "{origin}:{}: field {col} (frame size) = {size:?}: expected a positive whole number of bytes",
+                    "{origin}:{}: field {col} (frame size) = {size:?}: expected a whole number of bytes, allowed range 1..={MAX_TRACE_FRAME_BYTES}",
                     i + 1
                 ))
             }

@@ -1,14 +1,16 @@
 //! Building the Verilated shared library, cached by content hash.
 //!
-//! Layout of the cache root (default `<workspace>/target/wormqos-verilator/`,
-//! overridable with `WORMQOS_BUILD_DIR`):
+//! Layout of the cache root (default `target/wormqos-verilator/` under the
+//! working directory, overridable with `WORMQOS_BUILD_DIR`):
 //!
 //! * `<hash>/` — a finished build: `libwq.so`, the Verilog in `src/`,
 //!   `shim.cpp`, `build.log` (commands and output). Only ever created by an atomic
 //!   rename, so its existence means the build is complete.
 //! * `<hash>.lock` — held while a process builds `<hash>` so that concurrent
 //!   test processes wait for one build instead of each running their own.
-//! * `tmp-<hash>-<pid>-<n>/` — a build in progress (removed afterwards).
+//! * `tmp-<hash>-<pid>-<n>/` — a build in progress (removed afterwards; one
+//!   left by an interrupted process is removed by the next build, see
+//!   [`remove_stale_builds`]).
 //! * `<hash>.failed/` — the last failed build, kept for inspection.
 //! * `runtime-<hash>/` — the Verilator runtime objects (`verilated.o`,
 //!   `verilated_vcd_c.o`, `verilated_threads.o`) of the first build with a
@@ -125,16 +127,39 @@ fn toolchain() -> Result<String> {
     .map_err(|e| anyhow!(e))
 }
 
-/// The cache root: `$WORMQOS_BUILD_DIR`, else `<workspace>/target/wormqos-verilator`.
+/// The cache root: `$WORMQOS_BUILD_DIR`, else `target/wormqos-verilator`
+/// under the working directory (not the source tree the binary was built
+/// from, which may be read-only or gone).
 pub fn cache_root() -> PathBuf {
     match std::env::var_os(BUILD_DIR_ENV) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("testbench crate lives inside the workspace")
-            .join("target")
-            .join("wormqos-verilator"),
+        _ => std::env::current_dir().unwrap_or_default().join("target").join("wormqos-verilator"),
     }
+}
+
+/// Whether process `pid` is alive (Linux `/proc`; elsewhere assumed alive,
+/// so nothing of a possibly running build is removed).
+fn process_alive(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Removes `tmp-<hash>-<pid>-<n>/` build directories whose process is gone
+/// (an interrupted build); returns how many were removed.
+pub fn remove_stale_builds(root: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(root) else { return 0 };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("tmp-") else { continue };
+        let pid = rest.split('-').nth(1).and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|p| p != std::process::id() && !process_alive(p)) && fs::remove_dir_all(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 fn jobs() -> usize {
@@ -295,6 +320,7 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
         return Ok(info(true));
     }
     fs::create_dir_all(root).with_context(|| format!("cannot create the build cache {}", root.display()))?;
+    remove_stale_builds(root);
     // Wait for any other process (or thread) building the same entry.
     let lock_path = root.join(format!("{hash}.lock"));
     let lock = fs::OpenOptions::new()
@@ -416,4 +442,36 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
     }
     fs::copy(&built, out.join(LIBRARY_NAME)).with_context(|| format!("cannot copy {}", built.display()))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_builds_of_dead_processes_are_removed() {
+        let root = std::env::temp_dir().join(format!("wormqos_cache_unit_{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        // A process that has exited: its pid names an interrupted build.
+        let mut child = Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = root.join(format!("tmp-0123456789abcdef-{dead}-0"));
+        let live = root.join(format!("tmp-0123456789abcdef-{}-0", std::process::id()));
+        let entry = root.join("0123456789abcdef");
+        for d in [&stale, &live, &entry] {
+            fs::create_dir_all(d.join("obj")).unwrap();
+        }
+        assert_eq!(remove_stale_builds(&root), 1);
+        assert!(!stale.exists(), "an interrupted build's directory goes");
+        assert!(live.exists() && entry.exists(), "a running build and finished entries stay");
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn default_root_is_under_the_working_directory() {
+        if std::env::var_os(BUILD_DIR_ENV).is_none() {
+            assert_eq!(cache_root(), std::env::current_dir().unwrap().join("target/wormqos-verilator"));
+        }
+    }
 }

@@ -5,7 +5,7 @@ use super::bits::words_for;
 use wormqos_config::RouterConfig;
 
 /// Version of the C ABI below; part of the cache key and checked at load time.
-pub const SHIM_ABI: u32 = 1;
+pub const SHIM_ABI: u32 = 2;
 /// Verilator `--prefix` of the model class; the shim includes `Vwq.h`.
 pub const MODEL_PREFIX: &str = "Vwq";
 
@@ -230,6 +230,9 @@ WQ_API uint32_t wq_output_words(void) {{ return {out_words}u; }}
 WQ_API void* wq_new(void) {{
     WqModel* m = new WqModel;
     m->ctx = new VerilatedContext;
+    // A failing RTL check ($stop under `ifndef SYNTHESIS) must not abort
+    // the test process: it sets the context's error flag (wq_failed).
+    m->ctx->fatalOnError(false);
 #if WQ_TRACE
     m->ctx->traceEverOn(true);
 #endif
@@ -317,6 +320,16 @@ WQ_API void wq_read(void* h, uint32_t* out) {{
 }}
 
 WQ_API uint64_t wq_time(void* h) {{ return static_cast<WqModel*>(h)->ctx->time(); }}
+
+// 1 once an RTL check has failed ($stop), else 0.
+WQ_API uint32_t wq_failed(void* h) {{ return static_cast<WqModel*>(h)->ctx->gotError() ? 1u : 0u; }}
+
+// Forgets a failed check (before a reset starts a new run).
+WQ_API void wq_clear_failed(void* h) {{
+    WqModel* m = static_cast<WqModel*>(h);
+    m->ctx->gotError(false);
+    m->ctx->gotFinish(false);
+}}
 "#
     )
 }

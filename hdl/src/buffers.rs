@@ -1,10 +1,8 @@
-//! Parameterized building blocks (in the spirit of PULP common_cells): a FIFO,
-//! a round-robin arbiter and a FIFO-age (age-matrix) arbiter.
-//!
-//! Each builder takes the parameter values of one instantiation so all widths
-//! are checked concretely; the rendered Verilog is the same for every set of
-//! values (checked by the generator) and uses the symbolic parameter names.
+//! Buffers (in the spirit of PULP common_cells): the per-VC FIFO and the
+//! shared multi-queue VC buffer. Each builder takes the parameter values of
+//! one instantiation so all widths are checked concretely.
 
+use crate::bits::{at_most_one_set, cat_lsb_first, subset_of};
 use crate::verilog::{clog2, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
@@ -54,6 +52,8 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
     m.assign(&empty.lv(), &q.empty)?;
     m.assign(&full.lv(), &q.full)?;
+    m.assert_always(&push.e().land(&full.e())?.lnot()?, "no push into a full FIFO")?;
+    m.assert_always(&pop.e().land(&empty.e())?.lnot()?, "no pop from an empty FIFO")?;
     Ok(m)
 }
 
@@ -216,112 +216,15 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
     )?])?;
     m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", raddr.name), width))?;
     if let Some(so) = side_o {
-        m.assign(&so.lv(), &crate::router::cat_lsb_first(&sides)?)?;
+        m.assign(&so.lv(), &cat_lsb_first(&sides)?)?;
     }
-    m.assign(&empty_o.lv(), &crate::router::cat_lsb_first(&empties)?)?;
-    m.assign(&full_o.lv(), &crate::router::cat_lsb_first(&fulls)?)?;
-    Ok(m)
-}
-
-/// `<prefix>_rr_arbiter`: round-robin arbiter over N requesters
-/// (docs/microarchitecture.md §5). The pointer is kept as a mask of the
-/// indices `>= ptr`; the grant is the lowest set bit of `{req, req & mask}`
-/// (2N bits, one carry chain): the lowest requesting index in the mask, or
-/// else the lowest requesting index overall. `advance_i` (the grant takes
-/// effect) sets the pointer to grant + 1 mod N.
-///
-/// One carry chain over the doubled vector instead of a mux between two
-/// lowest-bit searches: for the VC allocator's N*M requesters Yosys mapped
-/// the mux form to 74 LUTs + 152 MUXF7/8 at N = 20, this form to 60 + 7
-/// (docs/benchmarks.md).
-pub fn rr_arbiter(prefix: &str, n: u32) -> Result<Module> {
-    let mut m = Module::new(format!("{prefix}_rr_arbiter"));
-    m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
-    m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When advance_i,");
-    m.doc("ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.");
-    m.param("N", n as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let req = m.input_sym("req_i", n, "N")?;
-    let adv = m.input("advance_i", 1)?;
-    let gnt = m.output_sym("gnt_o", n, "N")?;
-    let (mask_q, mask_d) = m.register_sym("mask", n, Some("N"), &Expr::ones_sym("N", n))?;
-    let dbl = m.comb_reg_sym("dbl", 2 * n, "2*N")?;
-    let low = m.comb_reg_sym("dbl_low", 2 * n, "2*N")?;
-    let g = m.comb_reg_sym("gnt", n, "N")?;
-    let above = m.comb_reg_sym("above", n, "N")?;
-    m.integer("i")?;
-    let one = Expr::raw("{{(2*N-1){1'b0}}, 1'b1}", 2 * n);
-    m.comb(vec![
-        Stmt::Comment("the masked requests first, then all of them".into()),
-        Stmt::assign(&dbl.lv(), &Expr::concat(&[req.e(), req.e().and(&mask_q.e())?])?)?,
-        Stmt::Comment("lowest set bit".into()),
-        Stmt::assign(&low.lv(), &dbl.e().and(&dbl.e().sub(&one)?.not())?)?,
-        Stmt::assign(&g.lv(), &Expr::raw("dbl_low[N-1:0]", n).or(&Expr::raw("dbl_low[2*N-1:N]", n))?)?,
-    ])?;
-    // A separate block: advance_i usually depends on gnt_o.
-    m.comb(vec![
-        Stmt::Comment("indices above the grant (prefix OR)".into()),
-        Stmt::assign(&above.lv(), &Expr::zero_sym("N", n))?,
-        Stmt::For {
-            var: "i".into(),
-            bound: "N-1".into(),
-            body: vec![Stmt::assign(&LVal::raw("above[i+1]", "above", 1), &Expr::raw("above[i] | gnt[i]", 1))?],
-        },
-        Stmt::assign(&mask_d.lv(), &mask_q.e())?,
-        Stmt::if_(&adv.e(), vec![Stmt::assign(&mask_d.lv(), &above.e())?], vec![])?,
-    ])?;
-    m.assign(&gnt.lv(), &g.e())?;
-    Ok(m)
-}
-
-/// `<prefix>_age_arbiter`: FIFO (age) arbiter over N slots
-/// (docs/microarchitecture.md §5). `older_q[i*N+j]` = slot i is older than or
-/// equal to slot j (the diagonal is always 1). Entering slots become younger
-/// than every other slot; among themselves the lower index is older.
-pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
-    let mut m = Module::new(format!("{prefix}_age_arbiter"));
-    m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest eligible slot (one-hot or 0).");
-    m.doc("Slots with enter_i set become the youngest (lower index older among them).");
-    m.doc("older_q[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
-    m.param("N", n as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let elig = m.input_sym("elig_i", n, "N")?;
-    let enter = m.input_sym("enter_i", n, "N")?;
-    let gnt = m.output_sym("gnt_o", n, "N")?;
-    let nn = n * n;
-    let init = m.wire_sym("older_init", nn, "N*N")?;
-    let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init.e())?;
-    let g = m.comb_reg_sym("gnt", n, "N")?;
-    m.integer("i")?;
-    let row = |s: &str| Expr::raw(format!("{s}[i*N +: N]"), n);
-    let row_lv = |s: &str| LVal::raw(format!("{s}[i*N +: N]"), s, n);
-    let for_i = |body: Vec<Stmt>| Stmt::For { var: "i".into(), bound: "N".into(), body };
-    // Reset order: row gi has the bits j >= gi (lower index older).
-    m.generate_for(
-        "gi",
-        "N",
-        "g_init",
-        vec![(LVal::raw("older_init[gi*N +: N]", "older_init", n), Expr::raw("({N{1'b1}} << gi)", n))],
-    )?;
-    m.comb(vec![
-        Stmt::assign(&older_d.lv(), &older_q.e())?,
-        for_i(vec![Stmt::if_(
-            &Expr::raw("enter_i[i]", 1),
-            vec![Stmt::assign(&row_lv("older_d"), &enter.e().and(&row("older_init"))?)?],
-            vec![Stmt::assign(&row_lv("older_d"), &row("older_q").or(&enter.e())?)?],
-        )?]),
-    ])?;
-    m.comb(vec![
-        Stmt::assign(&g.lv(), &Expr::zero_sym("N", n))?,
-        for_i(vec![
-            Stmt::assign(
-                &LVal::raw("gnt[i]", "gnt", 1),
-                &Expr::raw("elig_i[i]", 1).and(&row("older_q").or(&elig.e().not())?.red_and())?,
-            )?,
-        ]),
-    ])?;
-    m.assign(&gnt.lv(), &g.e())?;
+    m.assign(&empty_o.lv(), &cat_lsb_first(&empties)?)?;
+    m.assign(&full_o.lv(), &cat_lsb_first(&fulls)?)?;
+    let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
+    m.assert_always(&at_most_one_set(&push.e(), &ones, &zero)?, "push_i is one-hot or zero")?;
+    m.assert_always(&at_most_one_set(&rsel.e(), &ones, &zero)?, "rsel_i is one-hot or zero")?;
+    m.assert_always(&subset_of(&pop.e(), &rsel.e(), &zero)?, "pop_i names only the rsel_i queue")?;
+    m.assert_always(&push.e().and(&full_o.e())?.eq(&zero)?, "no push into a full queue")?;
+    m.assert_always(&pop.e().and(&empty_o.e())?.eq(&zero)?, "no pop from an empty queue")?;
     Ok(m)
 }

@@ -1,102 +1,21 @@
-//! The QoS parts of the router (docs/microarchitecture.md §9): the class
-//! interpretation, block-level multiplexing and acceleration at a scheduling
-//! point, and the preemptive input port (lanes, history stack, dummy flits).
+//! `<prefix>_input_port` of the preemptive mode (docs/microarchitecture.md
+//! §9.4): lanes, history stack, dummy flits.
 
+use crate::bits::{cat_lsb_first, encode, lit, onehot_of};
+use crate::classes::{cls_of, lowest};
+use crate::dims::Dims;
 use crate::mutant::Mutant;
-use crate::router::{cat_lsb_first, encode, lit, onehot_of, Dims, ACTIVE, IDLE, ROUTED};
-use crate::verilog::{clog2, Expr, Module, Result, Sig, Stmt};
+use crate::route_tables::{avc_table, link_choice, link_tables};
+use crate::vc_state::{VcStates, STATE_WIDTH};
+use crate::verilog::{Expr, Module, Result, Stmt};
 
-
-/// `cls(x)` of §9.1: a class code `>= s` counts as class 0.
-pub(crate) fn cls_of(x: &Expr, s: u32) -> Result<Expr> {
-    let w = x.width();
-    if (1u64 << w) <= s as u64 {
-        // every code is a class
-        return Ok(x.clone());
-    }
-    Expr::mux(&x.ge(&lit(w, s as u64)?)?, &Expr::zero(w), x)
-}
-
-/// Lowest set bit of a named signal (`x & -x`).
-pub(crate) fn lowest(md: &mut Module, name: &str, x: &Sig) -> Result<Sig> {
-    md.wire_of(name, &x.e().and(&Expr::raw(format!("(-{})", x.name), x.width))?)
-}
-
-/// Block-level multiplexing (§9.3) and acceleration (§9.5) in front of one
-/// scheduler over `elig.width()` slots. Returns the eligibility vector to
-/// give the scheduler: `elig` itself when neither applies (no logic), else
-/// the one-hot of the accelerated / held slot when there is one, so that the
-/// scheduler's grant is the final grant and its state is updated as if it had
-/// chosen that slot (§9.3 step 4). `gnt` is the scheduler's (final) grant,
-/// `take` whether it takes effect, `tail` whether the moved flit is a tail;
-/// `accel` the accelerated slots (point A with acceleration only).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn sched_wrap(
-    md: &mut Module,
-    d: &Dims,
-    tag: &str,
-    elig: &Expr,
-    accel: Option<&Expr>,
-    gnt: &Expr,
-    take: &Expr,
-    tail: &Expr,
-    rr: &Module,
-) -> Result<Expr> {
-    let k = elig.width();
-    let kw = clog2(k as u64);
-    let mut out = elig.clone();
-    if d.b > 1 {
-        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.b));
-        let bw = clog2(d.b as u64);
-        let elig_w = md.wire_of(&format!("{tag}_blk_elig"), elig)?;
-        let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
-        let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
-        let holding = left_q.e().ne(&Expr::zero(bw))?;
-        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.e().bit_dyn(&slot_q.e())? };
-        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
-        let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
-        let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
-        let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
-        let taken_left = Expr::mux(
-            &tail_ends,
-            &Expr::zero(bw),
-            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.b - 1) as u64)?)?,
-        )?;
-        let idle_left = Expr::mux(&hold.e(), &left_q.e(), &Expr::zero(bw))?;
-        md.assign(&left_d.lv(), &Expr::mux(take, &taken_left, &idle_left)?)?;
-        md.assign(&slot_d.lv(), &Expr::mux(&take.land(&same.lnot()?)?, &gidx.e(), &slot_q.e())?)?;
-        out = Expr::mux(&hold.e(), &onehot_of(&slot_q.e(), k)?, &elig_w.e())?;
-    }
-    if let Some(acc) = accel {
-        md.comment(format!("{tag}: flit acceleration (§9.5): accelerated ready slots first, round-robin acc_ptr"));
-        let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &elig.and(acc)?)?;
-        let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.e().red_or())?;
-        let agnt = md.wire(&format!("{tag}_acc_gnt"), k)?;
-        md.instance(
-            rr,
-            &format!("u_{tag}_acc"),
-            &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
-                ("req_i", acc_ready.e()),
-                ("advance_i", take.land(&any.e())?),
-                ("gnt_o", agnt.e()),
-            ],
-        )?;
-        out = Expr::mux(&any.e(), &agnt.e(), &out)?;
-    }
-    if d.b > 1 || accel.is_some() {
-        out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
-    }
-    Ok(out)
-}
 
 /// `<prefix>_input_port` of the preemptive mode (§9.4): per input VC E+1
 /// lanes, the registers top, sl, wl, lmax, susp, the history stack hs/hsp,
 /// sent, hdr (and acc with acceleration), and the flit it offers at ST.
 pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
-    let (n, m, w, fw, vw, pw) = (d.n, d.m, d.w, d.fw, d.vw, d.pw);
-    let (e, lw, hw, clw) = (d.e, d.lw(), d.hw, d.clw);
+    let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
+    let (e, lw, hw, clw) = (d.extra_lanes, d.lane_id_width(), d.header_width, d.class_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port of the preemptive router (§9.4): per input VC, E+1 lanes of DI flits");
     md.doc("{head, tail, dummy, data} (lane 0 regular, 1..E extra), the header register hdr,");
@@ -118,15 +37,17 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
-    let acc_set = if d.accel { Some(md.input("acc_set_i", m)?) } else { None };
-    let free_cnt = if d.links.is_some() {
+    let acc_set = if d.acceleration { Some(md.input("acc_set_i", m)?) } else { None };
+    let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
-        Some(md.input("free_cnt_i", n * d.fcw())?)
+        Some(md.input("free_cnt_i", n * d.free_count_width())?)
     } else {
         None
     };
     let va_req_o = md.output("va_req_o", m * n)?;
-    let va_route_o = md.output("va_route_o", m * pw)?;
+    // The route VA reads is route_o, except for the skip-rc-stage mutant,
+    // whose IDLE VCs request with the route computed in the same cycle.
+    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
@@ -134,8 +55,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let credit_o = md.output("credit_o", m)?;
     let release_o = md.output("release_o", m)?;
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
-    let vtick_o = md.output("vtick_o", m * d.vtw)?;
-    let (accel_o, cls_o) = if d.accel {
+    let vtick_o = md.output("vtick_o", m * d.vtick_width)?;
+    let (accel_o, cls_o) = if d.acceleration {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
         (Some(md.output("accel_o", m)?), Some(md.output("cls_o", m * clw)?))
     } else {
@@ -143,7 +64,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
 
     md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let entries = 1u32 << d.dw;
+    let entries = 1u32 << d.dest_width;
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
@@ -153,8 +74,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         table.push(lit(pw, port as u64)?);
     }
     let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
-    let avc_tab = crate::router::avc_table(&mut md, d)?;
-    let ltabs = crate::router::link_tables(&mut md, d)?;
+    let avc_tab = avc_table(&mut md, d)?;
+    let ltabs = link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
         md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
         Some(md.output("avc_o", m * m)?)
@@ -172,17 +93,18 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         dummy.e()
     };
     let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), stored_dummy, data.e()])?)?;
-    let in_cls = md.wire_of("in_cls", &cls_of(&data.e().part(d.cll, clw)?, d.s)?)?;
+    let in_cls = md.wire_of("in_cls", &cls_of(&data.e().part(d.class_lsb, clw)?, d.classes)?)?;
     let lane_e = lit(lw, e as u64)?;
     let one_lw = lit(lw, 1)?;
     let dt_flit = Expr::concat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)])?;
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
+    let st = VcStates::declare(&mut md)?;
     for v in 0..m {
         let t = format!("vc{v}");
         md.comment(format!("Input VC {v}"));
-        let (state_q, state_d) = md.register(&format!("{t}_state"), 2, &lit(2, IDLE)?)?;
+        let (state_q, state_d) = md.register(&format!("{t}_state"), STATE_WIDTH, &st.idle)?;
         let (route_q, route_d) = md.register(&format!("{t}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("{t}_ovc"), vw, &Expr::zero(vw))?;
         let (hdr_q, hdr_d) = md.register(&format!("{t}_hdr"), hw, &Expr::zero(hw))?;
@@ -239,9 +161,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
         md.comment("BW: lane choice (§9.4 stage 1)");
         let arrive = valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?;
-        let is_idle = state_q.e().eq(&lit(2, IDLE)?)?;
-        let is_routed = state_q.e().eq(&lit(2, ROUTED)?)?;
-        let is_active = state_q.e().eq(&lit(2, ACTIVE)?)?;
+        let is_idle = state_q.e().eq(&st.idle)?;
+        let is_routed = state_q.e().eq(&st.routed)?;
+        let is_active = state_q.e().eq(&st.active)?;
         let all_idle = md.wire_of(
             &format!("{t}_all_idle"),
             &top_q.e().eq(&Expr::zero(lw))?.land(&lempties[0])?.land(&sl_q.e().eq(&Expr::zero(lw))?)?.land(&is_idle)?,
@@ -310,9 +232,9 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             &format!("{t}_rc_src"),
             &Expr::mux(&susp_sl.e(), &hs_top.e(), &front_sl.e().part(0, hw)?)?,
         )?;
-        let rc_dest = rc_src.e().part(0, d.dw)?;
+        let rc_dest = rc_src.e().part(0, d.dest_width)?;
         let first = table.e().elem_dyn(&rc_dest, pw)?;
-        let chosen = crate::router::link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let chosen = link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
@@ -331,7 +253,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
         let gnt = va_gnt.e().bit(v)?;
         let my_ovc = va_ovc.e().part(v * vw, vw)?;
-        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &lit(2, ACTIVE)?)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
+        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
         let sl_idx = |j: u32| sl_q.e().eq(&lit(lw, j as u64)?);
         // susp[sl] := x
         let set_susp = |x: bool| -> Result<Vec<Stmt>> {
@@ -346,7 +268,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         push_stmts.push(Stmt::assign(&hsp_d.lv(), &hsp_q.e().add(&one_lw)?)?);
         push_stmts.extend(set_susp(true)?);
         let mut case_a = vec![
-            Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?,
+            Stmt::assign(&state_d.lv(), &st.idle)?,
             Stmt::assign(&sent_d.lv(), &Expr::zero(1))?,
             Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
         ];
@@ -361,7 +283,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let mut rc_body = vec![
             Stmt::assign(&hdr_d.lv(), &rc_src.e())?,
             Stmt::assign(&route_d.lv(), &rc_route.e())?,
-            Stmt::assign(&state_d.lv(), &lit(2, ROUTED)?)?,
+            Stmt::assign(&state_d.lv(), &st.routed)?,
         ];
         if d.is(Mutant::SkipRcStage) {
             rc_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
@@ -379,7 +301,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         lane_cross.push(Stmt::if_(
             &offer_tail,
-            vec![Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?, Stmt::assign(&sent_d.lv(), &Expr::zero(1))?],
+            vec![Stmt::assign(&state_d.lv(), &st.idle)?, Stmt::assign(&sent_d.lv(), &Expr::zero(1))?],
             vec![],
         )?);
         let mut stmts = vec![
@@ -404,28 +326,31 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                         case_a_stmt,
                         vec![
                             Stmt::Comment("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE".into()),
-                            Stmt::assign(&state_d.lv(), &lit(2, IDLE)?)?,
+                            Stmt::assign(&state_d.lv(), &st.idle)?,
                             Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
                         ],
                     )?,
                 ],
-                vec![Stmt::if_(
-                    &is_idle,
+                vec![Stmt::case(
+                    &state_q.e(),
                     vec![
-                        Stmt::Comment("RC".into()),
-                        Stmt::if_(&rc_ok.e(), rc_body, vec![])?,
-                        Stmt::Comment("lane release".into()),
-                        Stmt::if_(
-                            &release_lane.e(),
-                            vec![Stmt::assign(&top_d.lv(), &top_q.e().sub(&one_lw)?)?, Stmt::assign(&sl_d.lv(), &sl_q.e().sub(&one_lw)?)?],
-                            vec![],
-                        )?,
+                        (
+                            st.idle.clone(),
+                            vec![
+                                Stmt::Comment("RC".into()),
+                                Stmt::if_(&rc_ok.e(), rc_body, vec![])?,
+                                Stmt::Comment("lane release".into()),
+                                Stmt::if_(
+                                    &release_lane.e(),
+                                    vec![Stmt::assign(&top_d.lv(), &top_q.e().sub(&one_lw)?)?, Stmt::assign(&sl_d.lv(), &sl_q.e().sub(&one_lw)?)?],
+                                    vec![],
+                                )?,
+                            ],
+                        ),
+                        (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?]),
+                        (st.active.clone(), vec![Stmt::if_(&crossed, vec![Stmt::if_(&k_dh.e(), dh_cross, lane_cross)?], vec![])?]),
                     ],
-                    vec![Stmt::if_(
-                        &is_routed,
-                        vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?],
-                        vec![Stmt::if_(&crossed, vec![Stmt::if_(&k_dh.e(), dh_cross, lane_cross)?], vec![])?],
-                    )?],
+                    vec![],
                 )?],
             )?,
         ];
@@ -468,20 +393,20 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             ])?;
             accels.push(acc_q.e().or(&k_dt.e())?);
             let c = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(d.cll, clw)?, &hdr_q.e().part(d.cll, clw)?)?
+                Expr::mux(&is_idle, &rc_src.e().part(d.class_lsb, clw)?, &hdr_q.e().part(d.class_lsb, clw)?)?
             } else {
-                hdr_q.e().part(d.cll, clw)?
+                hdr_q.e().part(d.class_lsb, clw)?
             };
-            clss.push(cls_of(&c, d.s)?);
+            clss.push(cls_of(&c, d.classes)?);
         }
 
         if let Some(tab) = &avc_tab {
             // hdr holds the destination the route was computed from, so the
             // set is looked up from it rather than kept in another register.
             let dest = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(0, d.dw)?, &hdr_q.e().part(0, d.dw)?)?
+                Expr::mux(&is_idle, &rc_src.e().part(0, d.dest_width)?, &hdr_q.e().part(0, d.dest_width)?)?
             } else {
-                hdr_q.e().part(0, d.dw)?
+                hdr_q.e().part(0, d.dest_width)?
             };
             avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
         }
@@ -501,11 +426,13 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         credits.push(lpop.e());
         let rel = if no_dt { preempt.e().land(&is_active)? } else { preempt.e().land(&is_active)?.land(&sent_q.e().lnot()?)? };
         releases.push(rel);
-        vticks.push(hdr_q.e().part(d.vtl, d.vtw)?);
+        vticks.push(hdr_q.e().part(d.vtick_lsb, d.vtick_width)?);
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
-    md.assign(&va_route_o.lv(), &cat_lsb_first(&va_routes)?)?;
+    if let Some(vr) = va_route_o {
+        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+    }
     md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
     md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
     md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;

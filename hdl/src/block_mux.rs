@@ -1,0 +1,77 @@
+//! Block-level multiplexing (§9.3) and flit acceleration (§9.5) in front of
+//! a scheduler at point A or C.
+
+use crate::bits::{encode, lit, onehot_of};
+use crate::dims::Dims;
+use crate::mutant::Mutant;
+use crate::verilog::{clog2, Expr, Module, Result};
+
+
+/// Block-level multiplexing (§9.3) and acceleration (§9.5) in front of one
+/// scheduler over `elig.width()` slots. Returns the eligibility vector to
+/// give the scheduler: `elig` itself when neither applies (no logic), else
+/// the one-hot of the accelerated / held slot when there is one, so that the
+/// scheduler's grant is the final grant and its state is updated as if it had
+/// chosen that slot (§9.3 step 4). `gnt` is the scheduler's (final) grant,
+/// `take` whether it takes effect, `tail` whether the moved flit is a tail;
+/// `accel` the accelerated slots (point A with acceleration only).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sched_wrap(
+    md: &mut Module,
+    d: &Dims,
+    tag: &str,
+    elig: &Expr,
+    accel: Option<&Expr>,
+    gnt: &Expr,
+    take: &Expr,
+    tail: &Expr,
+    rr: &Module,
+) -> Result<Expr> {
+    let k = elig.width();
+    let kw = clog2(k as u64);
+    let mut out = elig.clone();
+    if d.block_size > 1 {
+        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.block_size));
+        let bw = clog2(d.block_size as u64);
+        let elig_w = md.wire_of(&format!("{tag}_blk_elig"), elig)?;
+        let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
+        let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
+        let holding = left_q.e().ne(&Expr::zero(bw))?;
+        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.e().bit_dyn(&slot_q.e())? };
+        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
+        let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
+        let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
+        let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
+        let taken_left = Expr::mux(
+            &tail_ends,
+            &Expr::zero(bw),
+            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.block_size - 1) as u64)?)?,
+        )?;
+        let idle_left = Expr::mux(&hold.e(), &left_q.e(), &Expr::zero(bw))?;
+        md.assign(&left_d.lv(), &Expr::mux(take, &taken_left, &idle_left)?)?;
+        md.assign(&slot_d.lv(), &Expr::mux(&take.land(&same.lnot()?)?, &gidx.e(), &slot_q.e())?)?;
+        out = Expr::mux(&hold.e(), &onehot_of(&slot_q.e(), k)?, &elig_w.e())?;
+    }
+    if let Some(acc) = accel {
+        md.comment(format!("{tag}: flit acceleration (§9.5): accelerated ready slots first, round-robin acc_ptr"));
+        let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &elig.and(acc)?)?;
+        let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.e().red_or())?;
+        let agnt = md.wire(&format!("{tag}_acc_gnt"), k)?;
+        md.instance(
+            rr,
+            &format!("u_{tag}_acc"),
+            &[
+                ("clk_i", Expr::raw("clk_i", 1)),
+                ("rst_i", Expr::raw("rst_i", 1)),
+                ("req_i", acc_ready.e()),
+                ("advance_i", take.land(&any.e())?),
+                ("gnt_o", agnt.e()),
+            ],
+        )?;
+        out = Expr::mux(&any.e(), &agnt.e(), &out)?;
+    }
+    if d.block_size > 1 || accel.is_some() {
+        out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
+    }
+    Ok(out)
+}

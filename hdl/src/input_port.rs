@@ -1,0 +1,327 @@
+//! `<prefix>_input_port`: stages 1 (BW) and 2 (RC) and the per-VC state of
+//! one input port (docs/microarchitecture.md §6), for every mode but the
+//! preemptive one (see `input_port_p`).
+
+use crate::bits::{cat_lsb_first, lit, onehot_of};
+use crate::dims::Dims;
+use crate::mutant::Mutant;
+use crate::route_tables::{avc_table, link_choice, link_tables};
+use crate::vc_state::{VcStates, STATE_WIDTH};
+use crate::verilog::{Expr, HdlError, Module, Result, Sig, Stmt};
+
+
+/// Where an input port keeps its flits (see [`Dims::shared_ib`]).
+#[derive(Clone, Copy)]
+pub(crate) enum InputBuffers<'a> {
+    /// One `fifo` per VC; every VC's front flit leaves on `front_o`.
+    PerVc(&'a Module),
+    /// One `vc_buffer` for the port; the front of the VC named by `rsel_i`
+    /// (point A's candidate) leaves on `cand_flit_o`.
+    Shared(&'a Module),
+}
+
+/// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
+pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
+    let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
+    let mut md = Module::new(format!("{}_input_port", d.prefix));
+    md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
+    md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
+    md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
+    md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
+    match bufs {
+        InputBuffers::PerVc(_) => md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit."),
+        InputBuffers::Shared(_) => {
+            md.doc("output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}");
+            md.doc("is the oldest flit of VC rsel_i (one-hot: point A's candidate); pop_i names only that VC.");
+        }
+    }
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let valid = md.input("in_valid_i", 1)?;
+    let vc = md.input("in_vc_i", vw)?;
+    let head = md.input("in_head_i", 1)?;
+    let tail = md.input("in_tail_i", 1)?;
+    let data = md.input("in_data_i", w)?;
+    let va_gnt = md.input("va_gnt_i", m)?;
+    let va_ovc = md.input("va_ovc_i", m * vw)?;
+    let pop = md.input("pop_i", m)?;
+    let free_cnt = if d.link_groups.is_some() {
+        md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
+        Some(md.input("free_cnt_i", n * d.free_count_width())?)
+    } else {
+        None
+    };
+    let va_req_o = md.output("va_req_o", m * n)?;
+    // The route VA reads is route_o, except for the skip-rc-stage mutant,
+    // whose IDLE VCs request with the route computed in the same cycle.
+    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
+    let st_req_o = md.output("st_req_o", m)?;
+    let route_o = md.output("route_o", m * pw)?;
+    let ovc_o = md.output("ovc_o", m * vw)?;
+    let (front_o, rsel, cand_flit_o) = match bufs {
+        InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
+        InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
+    };
+    let vtick_o = if d.virtualclock() {
+        md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
+        md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
+        Some(md.output("vtick_o", m * d.vtick_width)?)
+    } else {
+        None
+    };
+    let mut vticks = vec![];
+    let cls_o = if d.va_needs_class() {
+        md.doc("cls_o[v*CW +: CW]: cls() of VC v's header class (hdr, loaded at RC; §9.1, §9.2).");
+        Some(md.output("cls_o", m * d.class_width)?)
+    } else {
+        None
+    };
+    let mut clss = vec![];
+    let avc_o = if d.allowed_vcs.is_some() {
+        md.doc("avc_o[v*M +: M]: VC v's allowed output VCs (avc, loaded at RC; §2, §6 stage 3).");
+        Some(md.output("avc_o", m * m)?)
+    } else {
+        None
+    };
+    let mut avcs = vec![];
+
+    // Routing table, one entry per destination code (2^DW entries); codes
+    // at or above `endpoints` route to port 0.
+    md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
+    let entries = 1u32 << d.dest_width;
+    let mut table = Vec::new();
+    for dest in 0..entries {
+        let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
+        if dest == 0 && d.is(Mutant::WrongRoute) {
+            port = (port + 1) % n;
+        }
+        table.push(lit(pw, port as u64)?);
+    }
+    let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let avc_tab = avc_table(&mut md, d)?;
+    let ltabs = link_tables(&mut md, d)?;
+
+    let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
+    let wside = if let InputBuffers::Shared(_) = bufs {
+        // the RC header fields, packed, first field at bit 0
+        let parts = d.rc_fields().iter().rev().map(|&(lsb, w)| data.e().part(lsb, w)).collect::<Result<Vec<_>>>()?;
+        Some(md.wire_of("wside", &Expr::concat(&parts)?)?)
+    } else {
+        None
+    };
+    let mut va_reqs = vec![];
+    let mut va_routes = vec![];
+    let mut st_reqs = vec![];
+    let mut routes = vec![];
+    let mut ovcs = vec![];
+    let mut fronts = vec![];
+    let mut pushes = vec![];
+    // The shared buffer's per-VC flags, header fields (RC, packed: see
+    // Dims::rc_fields) and candidate flit.
+    let rc_fields = d.rc_fields();
+    let rcw = d.rc_fields_width();
+    // A header field of VC v's front: its bits of the flit, or of the packed copy.
+    let field = |front: &Sig, lsb: u32, width: u32| -> Result<Expr> {
+        match bufs {
+            InputBuffers::PerVc(_) => front.e().part(lsb, width),
+            InputBuffers::Shared(_) => {
+                let k = rc_fields.iter().position(|f| *f == (lsb, width)).ok_or_else(|| HdlError::Invalid(format!("header field {lsb}+{width} is not kept for RC")))?;
+                front.e().part(rc_fields[..k].iter().map(|f| f.1).sum(), width)
+            }
+        }
+    };
+    let shared = match bufs {
+        InputBuffers::Shared(_) => Some((md.wire("buf_empty", m)?, md.wire("buf_full", m)?, md.wire("buf_hdr", m * rcw)?, md.wire("cand_flit", fw)?)),
+        InputBuffers::PerVc(_) => None,
+    };
+    let st = VcStates::declare(&mut md)?;
+    for v in 0..m {
+        md.comment(format!("Input VC {v}"));
+        // `front`: the VC's front flit, or (shared buffer) the packed header
+        // fields RC reads.
+        let (front, empty, full) = match &shared {
+            None => (md.wire(&format!("vc{v}_front"), fw)?, md.wire(&format!("vc{v}_empty"), 1)?, md.wire(&format!("vc{v}_full"), 1)?),
+            Some((e, f, h, _)) => (
+                md.wire_of(&format!("vc{v}_hdr"), &h.e().part(v * rcw, rcw)?)?,
+                md.wire_of(&format!("vc{v}_empty"), &e.e().bit(v)?)?,
+                md.wire_of(&format!("vc{v}_full"), &f.e().bit(v)?)?,
+            ),
+        };
+        // BW: a flit for a VC >= M matches no buffer and is dropped; a flit
+        // for a full buffer is dropped.
+        let push = md.wire_of(
+            &format!("vc{v}_push"),
+            &valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?.land(&full.e().lnot()?)?,
+        )?;
+        if let InputBuffers::PerVc(fifo) = bufs {
+            md.instance(
+                fifo,
+                &format!("u_ib{v}"),
+                &[
+                    ("clk_i", Expr::raw("clk_i", 1)),
+                    ("rst_i", Expr::raw("rst_i", 1)),
+                    ("push_i", push.e()),
+                    ("wdata_i", wdata.e()),
+                    ("pop_i", pop.e().bit(v)?),
+                    ("rdata_o", front.e()),
+                    ("empty_o", empty.e()),
+                    ("full_o", full.e()),
+                ],
+            )?;
+        }
+        pushes.push(push.e());
+        let (state_q, state_d) = md.register(&format!("vc{v}_state"), STATE_WIDTH, &st.idle)?;
+        let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
+        let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
+        let dest = field(&front, 0, d.dest_width)?;
+        let first = table.e().elem_dyn(&dest, pw)?;
+        let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
+        let is_idle = state_q.e().eq(&st.idle)?;
+        let is_routed = state_q.e().eq(&st.routed)?;
+        let is_active = state_q.e().eq(&st.active)?;
+        let not_empty = empty.e().lnot()?;
+        let gnt = va_gnt.e().bit(v)?;
+        let my_ovc = va_ovc.e().part(v * vw, vw)?;
+        // pop_i[v] implies VC v is the candidate, whose flit the shared
+        // buffer shows on cand_flit.
+        let front_tail = match &shared {
+            None => front.e().bit(fw - 2)?,
+            Some((_, _, _, c)) => c.e().bit(fw - 2)?,
+        };
+        let on_grant = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
+        let mut rc = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &st.routed)?];
+        if d.is(Mutant::SkipRcStage) {
+            rc.push(Stmt::if_(&gnt, on_grant.clone(), vec![])?);
+        }
+        let tail_crossed = pop.e().bit(v)?.land(&front_tail)?;
+        md.comb(vec![
+            Stmt::assign(&state_d.lv(), &state_q.e())?,
+            Stmt::assign(&route_d.lv(), &route_q.e())?,
+            Stmt::assign(&ovc_d.lv(), &ovc_q.e())?,
+            Stmt::case(
+                &state_q.e(),
+                vec![
+                    (st.idle.clone(), vec![Stmt::Comment("RC".into()), Stmt::if_(&not_empty, rc, vec![])?]),
+                    (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, on_grant, vec![])?]),
+                    (
+                        st.active.clone(),
+                        vec![Stmt::if_(
+                            &tail_crossed,
+                            vec![Stmt::Comment("the tail crossed the crossbar".into()), Stmt::assign(&state_d.lv(), &st.idle)?],
+                            vec![],
+                        )?],
+                    ),
+                ],
+                vec![],
+            )?,
+        ])?;
+        if d.virtualclock() {
+            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick_width, &Expr::zero(d.vtick_width))?;
+            let field = field(&front, d.vtick_lsb, d.vtick_width)?;
+            let clear =
+                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtick_width))?];
+            md.comb(vec![
+                Stmt::assign(&vt_d.lv(), &vt_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the header's Vtick field".into()), Stmt::assign(&vt_d.lv(), &field)?],
+                    vec![Stmt::if_(&is_active.land(&pop.e().bit(v)?)?.land(&front_tail)?, clear, vec![])?],
+                )?,
+            ])?;
+            vticks.push(vt_q.e());
+        }
+        if let Some(tab) = &avc_tab {
+            let (a_q, a_d) = md.register(&format!("vc{v}_avc"), m, &Expr::zero(m))?;
+            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.e().elem_dyn(&dest, m)?)?;
+            md.comb(vec![
+                Stmt::assign(&a_d.lv(), &a_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the destination's allowed output VCs".into()), Stmt::assign(&a_d.lv(), &rc_avc.e())?],
+                    vec![],
+                )?,
+            ])?;
+            if d.is(Mutant::SkipRcStage) {
+                avcs.push(Expr::mux(&is_idle, &rc_avc.e(), &a_q.e())?);
+            } else {
+                avcs.push(a_q.e());
+            }
+        }
+        if d.va_needs_class() {
+            let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.class_width, &Expr::zero(d.class_width))?;
+            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes)?)?;
+            md.comb(vec![
+                Stmt::assign(&c_d.lv(), &c_q.e())?,
+                Stmt::if_(
+                    &is_idle.land(&not_empty)?,
+                    vec![Stmt::Comment("RC: the header's class, cls() applied".into()), Stmt::assign(&c_d.lv(), &field.e())?],
+                    vec![],
+                )?,
+            ])?;
+            if d.is(Mutant::SkipRcStage) {
+                clss.push(Expr::mux(&is_idle, &field.e(), &c_q.e())?);
+            } else {
+                clss.push(c_q.e());
+            }
+        }
+        let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
+        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
+            let idle_req = is_idle.land(&not_empty)?;
+            let r = routed_req.or(&Expr::mux(&idle_req, &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
+            (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)
+        } else {
+            (routed_req, route_q.e())
+        };
+        va_reqs.push(md.wire_of(&format!("vc{v}_va_req"), &req)?.e());
+        va_routes.push(vroute);
+        st_reqs.push(is_active.land(&not_empty)?);
+        routes.push(route_q.e());
+        ovcs.push(ovc_q.e());
+        fronts.push(front.e());
+    }
+    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(rs), Some(wside)) = (&bufs, &shared, &rsel, &wside) {
+        md.comment("The port's VC buffers, one shared memory");
+        md.instance(
+            buf,
+            "u_ib",
+            &[
+                ("clk_i", Expr::raw("clk_i", 1)),
+                ("rst_i", Expr::raw("rst_i", 1)),
+                ("push_i", cat_lsb_first(&pushes)?),
+                ("wdata_i", wdata.e()),
+                ("wside_i", wside.e()),
+                ("pop_i", pop.e()),
+                ("rsel_i", rs.e()),
+                ("rdata_o", c.e()),
+                ("side_o", h.e()),
+                ("empty_o", e.e()),
+                ("full_o", f.e()),
+            ],
+        )?;
+    }
+    md.comment("Outputs");
+    md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
+    if let Some(vr) = va_route_o {
+        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+    }
+    md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
+    md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
+    md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
+    if let Some(fo) = front_o {
+        md.assign(&fo.lv(), &cat_lsb_first(&fronts)?)?;
+    }
+    if let (Some(co), Some((_, _, _, c))) = (cand_flit_o, &shared) {
+        md.assign(&co.lv(), &c.e())?;
+    }
+    if let Some(vo) = vtick_o {
+        md.assign(&vo.lv(), &cat_lsb_first(&vticks)?)?;
+    }
+    if let Some(co) = cls_o {
+        md.assign(&co.lv(), &cat_lsb_first(&clss)?)?;
+    }
+    if let Some(ao) = avc_o {
+        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
+    }
+    Ok(md)
+}

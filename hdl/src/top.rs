@@ -1,0 +1,478 @@
+//! `<prefix>_router`: builds every module of the router and wires the
+//! blocks together in the top (docs/microarchitecture.md §3).
+
+use crate::arbiters::{age_arbiter, rr_arbiter};
+use crate::bits::{cat_lsb_first, lit, onehot_of};
+use crate::buffers::{fifo, vc_buffer};
+use crate::dims::Dims;
+use crate::input_port::{input_port, InputBuffers};
+use crate::input_port_p::input_port_p;
+use crate::mutant::Mutant;
+use crate::output_port::output_port;
+use crate::switch;
+use crate::vc_allocator::vc_allocator;
+use crate::vclock;
+use crate::verilog::{Expr, HdlError, Module, Result};
+use wormqos_config::Crossbar;
+
+
+/// The generated module set, in dependency order.
+pub(crate) struct Modules {
+    pub list: Vec<Module>,
+}
+
+impl Modules {
+    fn add(&mut self, m: &Module) -> Result<()> {
+        if let Some(prev) = self.list.iter().find(|x| x.name() == m.name()) {
+            if prev.render_with(false) != m.render_with(false) {
+                return Err(HdlError::Invalid(format!("module {} renders differently for two parameter sets", m.name())));
+            }
+            return Ok(());
+        }
+        self.list.push(m.clone());
+        Ok(())
+    }
+}
+
+fn clk_rst() -> [(&'static str, Expr); 2] {
+    [("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))]
+}
+
+/// Builds every module of the router.
+pub(crate) fn build(d: &Dims) -> Result<Modules> {
+    let (n, m, w, fw, vw, pw, nm, iw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width, d.all_vcs(), d.flat_vc_id_width);
+    let mut mods = Modules { list: vec![] };
+    let p = &d.prefix;
+    let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
+    let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
+    let rr_nm = rr_arbiter(p, nm, d.mutant)?;
+    let rr_m = rr_arbiter(p, m, d.mutant)?;
+    let rr_n = rr_arbiter(p, n, d.mutant)?;
+    let age_m = age_arbiter(p, m)?;
+    let vcs_m = vclock::vclock_sched(p, m, d.clock_width, d.vtick_width, d.mutant)?;
+    mods.add(&ib_fifo)?;
+    mods.add(&ob_fifo)?;
+    mods.add(&rr_nm)?;
+    let multiplexed = d.crossbar == Crossbar::Multiplexed;
+    if multiplexed {
+        mods.add(&rr_n)?;
+    }
+    if multiplexed || !(d.age_at_c() || d.vc_at_c()) {
+        mods.add(&rr_m)?;
+    }
+    if d.age_at_a() || d.age_at_c() {
+        mods.add(&age_m)?;
+    }
+    if d.virtualclock() {
+        mods.add(&vcs_m)?;
+    }
+    let inp = if d.preemptive() {
+        input_port_p(d, &ib_fifo)?
+    } else if d.shared_ib() {
+        input_port(d, InputBuffers::Shared(&ib_fifo))?
+    } else {
+        input_port(d, InputBuffers::PerVc(&ib_fifo))?
+    };
+    let va = vc_allocator(d, &rr_nm)?;
+    let arb_c = if d.age_at_c() {
+        &age_m
+    } else if d.vc_at_c() {
+        &vcs_m
+    } else {
+        &rr_m
+    };
+    let outp = output_port(d, &ob_fifo, arb_c)?;
+    mods.add(&inp)?;
+    mods.add(&va)?;
+    mods.add(&outp)?;
+
+    let mut t = Module::new(format!("{p}_router"));
+    t.doc(format!("Wormhole virtual-channel router `{p}`: {n} ports, {m} VCs per port, {w}-bit flits,"));
+    t.doc(format!(
+        "{:?} crossbar, {:?} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md).",
+        d.crossbar, d.scheduler
+    ));
+    t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
+    t.input("clk_i", 1)?;
+    t.input("rst_i", 1)?;
+    let in_valid = t.input("in_valid_i", n)?;
+    let in_vc = t.input("in_vc_i", n * vw)?;
+    let in_head = t.input("in_head_i", n)?;
+    let in_tail = t.input("in_tail_i", n)?;
+    let in_dummy = if d.preemptive() { Some(t.input("in_dummy_i", n)?) } else { None };
+    let in_data = t.input("in_data_i", n * w)?;
+    let in_credit_o = t.output("in_credit_o", nm)?;
+    let out_valid = t.output("out_valid_o", n)?;
+    let out_vc = t.output("out_vc_o", n * vw)?;
+    let out_head = t.output("out_head_o", n)?;
+    let out_tail = t.output("out_tail_o", n)?;
+    let out_dummy = if d.preemptive() { Some(t.output("out_dummy_o", n)?) } else { None };
+    let out_data = t.output("out_data_o", n * w)?;
+    let out_credit = t.input("out_credit_i", nm)?;
+
+    t.comment("Per input VC i = p*M+v, flat.");
+    let va_req_all = t.wire("va_req_all", nm * n)?;
+    let st_req = t.wire("st_req", nm)?;
+    let route_all = t.wire("route_all", nm * pw)?;
+    // VA reads the routes from route_all; only the skip-rc-stage mutant has
+    // a route of its own for VA (computed in RC's cycle).
+    let va_route_all = if d.is(Mutant::SkipRcStage) { Some(t.wire("va_route_all", nm * pw)?) } else { None };
+    let ovc_all = t.wire("ovc_all", nm * vw)?;
+    let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
+    // Point A's candidates: the shared input buffers read their flits.
+    let (cand, cand_flit) = if multiplexed { (Some(t.wire("cand", nm)?), Some(t.wire("cand_flit", n * fw)?)) } else { (None, None) };
+    let va_gnt = t.wire("va_gnt", nm)?;
+    let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
+    let mv = t.wire("move", nm)?;
+    t.comment("Per output VC o*M+u, flat.");
+    let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
+    let push = t.wire("push", nm)?;
+    let obw = d.ob_entry_width();
+    // Write data per output port: one flit (shared output buffers) or one per output VC.
+    let ob_w = if d.shared_ob() { obw } else { m * obw };
+    let wdata = t.wire("ob_wdata", n * ob_w)?;
+    let vtick_all = if d.virtualclock() { Some(t.wire("vtick_all", nm * d.vtick_width)?) } else { None };
+    let release = t.wire("ovc_release", nm)?;
+    let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
+    let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
+    let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
+    let (credit_all, relb_all) = if d.preemptive() {
+        t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
+        (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
+    } else {
+        (None, None)
+    };
+    let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)?) } else { None };
+    let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
+    let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())?) } else { None };
+    let (accel_all, acc_set) = if d.acceleration { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
+
+    for pi in 0..n {
+        t.comment(format!("Input port {pi}"));
+        let mut conns = vec![
+                clk_rst()[0].clone(),
+                clk_rst()[1].clone(),
+                ("in_valid_i", in_valid.e().bit(pi)?),
+                ("in_vc_i", in_vc.e().part(pi * vw, vw)?),
+                ("in_head_i", in_head.e().bit(pi)?),
+                ("in_tail_i", in_tail.e().bit(pi)?),
+                ("in_dummy_i", match &in_dummy { Some(x) => x.e().bit(pi)?, None => Expr::zero(1) }),
+                ("in_data_i", in_data.e().part(pi * w, w)?),
+                ("va_gnt_i", va_gnt.e().part(pi * m, m)?),
+                ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
+                ("pop_i", mv.e().part(pi * m, m)?),
+                ("va_req_o", va_req_all.e().part(pi * m * n, m * n)?),
+                ("st_req_o", st_req.e().part(pi * m, m)?),
+                ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
+                ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
+            ];
+        if let Some(vr) = &va_route_all {
+            conns.push(("va_route_o", vr.e().part(pi * m * pw, m * pw)?));
+        }
+        match (&front_all, &cand, &cand_flit) {
+            (Some(f), _, _) => conns.push(("front_o", f.e().part(pi * m * fw, m * fw)?)),
+            (None, Some(c), Some(cf)) => {
+                conns.push(("rsel_i", c.e().part(pi * m, m)?));
+                conns.push(("cand_flit_o", cf.e().part(pi * fw, fw)?));
+            }
+            _ => return Err(HdlError::Invalid("shared input buffers need a multiplexed crossbar".into())),
+        }
+        if in_dummy.is_none() {
+            conns.retain(|c| c.0 != "in_dummy_i");
+        }
+        if let Some(va) = &vtick_all {
+            conns.push(("vtick_o", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+        }
+        if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
+            conns.push(("credit_o", c.e().part(pi * m, m)?));
+            conns.push(("release_o", r.e().part(pi * m, m)?));
+        }
+        if let Some(c) = &cls_all {
+            conns.push(("cls_o", c.e().part(pi * m * d.class_width, m * d.class_width)?));
+        }
+        if let Some(a) = &avc_all {
+            conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
+        }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_i", f.e()));
+        }
+        if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
+            conns.push(("accel_o", a.e().part(pi * m, m)?));
+            conns.push(("acc_set_i", s.e().part(pi * m, m)?));
+        }
+        t.instance(&inp, &format!("u_in{pi}"), &conns)?;
+    }
+
+    t.comment("Stage 3: one output-VC allocator per output port");
+    let mut gnts = vec![];
+    let mut victims = vec![];
+    for o in 0..n {
+        let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
+        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb_first(&bits)?)?;
+        let g = t.wire(&format!("va_gnt{o}"), nm)?;
+        let mut conns = vec![
+            clk_rst()[0].clone(),
+            clk_rst()[1].clone(),
+            ("req_i", req.e()),
+            ("release_i", release.e().part(o * m, m)?),
+            ("gnt_o", g.e()),
+            ("gnt_ovc_o", va_ovc_port.e().part(o * vw, vw)?),
+        ];
+        if let Some(ec) = &enter_c {
+            conns.push(("alloc_set_o", ec.e().part(o * m, m)?));
+        }
+        if let Some(ow) = &owner_all {
+            conns.push(("owner_o", ow.e().part(o * m * iw, m * iw)?));
+        }
+        if let Some(c) = &cls_all {
+            conns.push(("cls_i", c.e()));
+        }
+        if let Some(a) = &avc_all {
+            conns.push(("avc_i", a.e()));
+        }
+        if let Some(f) = &free_cnt_all {
+            conns.push(("free_cnt_o", f.e().part(o * d.free_count_width(), d.free_count_width())?));
+        }
+        if acc_set.is_some() {
+            let vw_ = t.wire(&format!("victim{o}"), nm)?;
+            conns.push(("victim_o", vw_.e()));
+            victims.push(vw_.e());
+        }
+        t.instance(&va, &format!("u_va{o}"), &conns)?;
+        gnts.push(g.e());
+    }
+    t.assign(&va_gnt.lv(), &Expr::or_all(&gnts)?)?;
+    if let Some(a) = &acc_set {
+        t.assign(&a.lv(), &Expr::or_all(&victims)?)?;
+    }
+    for i in 0..nm {
+        let r = va_route_all.as_ref().unwrap_or(&route_all).e().part(i * pw, pw)?;
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
+    }
+
+    t.comment("Stage 4: switch traversal");
+    let ready = t.wire("ready", nm)?;
+    match &ob_full {
+        Some(f) => {
+            let rm = switch::st_ready(d)?;
+            mods.add(&rm)?;
+            for pi in 0..n {
+                t.instance(
+                    &rm,
+                    &format!("u_rdy{pi}"),
+                    &[
+                        ("ob_full_i", f.e()),
+                        ("st_req_i", st_req.e().part(pi * m, m)?),
+                        ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                        ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                        ("ready_o", ready.e().part(pi * m, m)?),
+                    ],
+                )?;
+            }
+        }
+        None => t.assign(&ready.lv(), &st_req.e())?,
+    }
+    // The output VCs named by each input port's selected VCs (`sel`, N*M
+    // bits), ORed over the ports: one `vc_spread` instance per port.
+    let spread_m = if d.preemptive() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
+    if let Some(s) = &spread_m {
+        mods.add(s)?;
+    }
+    let spread = |t: &mut Module, tag: &str, sel: &Expr| -> Result<Expr> {
+        let sm = spread_m.as_ref().expect("vc_spread built for this mode");
+        let mut terms = vec![];
+        for pi in 0..n {
+            let s = t.wire(&format!("{tag}{pi}"), nm)?;
+            t.instance(
+                sm,
+                &format!("u_{tag}{pi}"),
+                &[
+                    ("sel_i", sel.part(pi * m, m)?),
+                    ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                    ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                    ("spread_o", s.e()),
+                ],
+            )?;
+            terms.push(s.e());
+        }
+        Expr::or_all(&terms)
+    };
+    // Output-VC releases: tails crossing, plus preemption case (b) (§9.4).
+    let relb_or = |t: &mut Module, tails: Expr| -> Result<Expr> {
+        let Some(rb) = &relb_all else { return Ok(tails) };
+        t.comment("Preemption case (b): output VCs released by a suspended message (§9.4)");
+        let b = spread(t, "relb", &rb.e())?;
+        Expr::or_all(&[tails, b])
+    };
+    let tail_of = |i: u32| match &front_all {
+        Some(f) => f.e().bit(i * fw + fw - 2),
+        None => Err(HdlError::Invalid("per-VC front flits exist only with per-VC input buffers".into())),
+    };
+
+    if multiplexed {
+        let won = t.wire("won", n)?;
+        let arb_a = if d.age_at_a() {
+            switch::PointAArbiter::Age(&age_m)
+        } else if d.vc_at_a() {
+            switch::PointAArbiter::VirtualClock(&vcs_m)
+        } else {
+            switch::PointAArbiter::RoundRobin(&rr_m)
+        };
+        let needs_won = switch::point_a_needs_won(d, &arb_a);
+        let pa = switch::point_a(d, arb_a, &rr_m)?;
+        let pb = switch::point_b(d, &rr_n)?;
+        mods.add(&pa)?;
+        mods.add(&pb)?;
+        let (cand, cand_flit) = match (&cand, &cand_flit) {
+            (Some(c), Some(f)) => (c.clone(), f.clone()),
+            _ => return Err(HdlError::Invalid("multiplexed crossbar without candidate wires".into())),
+        };
+        let cand_route = t.wire("cand_route", n * pw)?;
+        let cand_ovc = t.wire("cand_ovc", n * vw)?;
+        let mut moves = vec![];
+        for pi in 0..n {
+            t.comment(format!("Point A of input port {pi}"));
+            let mut conns = vec![
+                clk_rst()[0].clone(),
+                clk_rst()[1].clone(),
+                ("ready_i", ready.e().part(pi * m, m)?),
+                ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
+                ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+            ];
+            match &front_all {
+                Some(f) => conns.push(("front_i", f.e().part(pi * m * fw, m * fw)?)),
+                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
+                None => {}
+            }
+            if needs_won {
+                conns.push(("won_i", won.e().bit(pi)?));
+            }
+            if d.age_at_a() {
+                conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
+            }
+            if d.vc_at_a() {
+                let va = vtick_all.as_ref().expect("virtualclock");
+                conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
+                conns.push(("vtick_i", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+            }
+            if let Some(a) = &accel_all {
+                conns.push(("accel_i", a.e().part(pi * m, m)?));
+            }
+            conns.push(("cand_o", cand.e().part(pi * m, m)?));
+            conns.push(("cand_route_o", cand_route.e().part(pi * pw, pw)?));
+            conns.push(("cand_ovc_o", cand_ovc.e().part(pi * vw, vw)?));
+            if front_all.is_some() {
+                conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+            }
+            t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
+            moves.push(cand.e().part(pi * m, m)?.and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
+        }
+        let mut gnt_b = vec![];
+        let mut pushes = vec![];
+        let mut wdatas = vec![];
+        let mut releases = vec![];
+        for o in 0..n {
+            t.comment(format!("Point B of output port {o}"));
+            let reqs = (0..n)
+                .map(|pi| cand.e().part(pi * m, m)?.red_or().land(&cand_route.e().part(pi * pw, pw)?.eq(&lit(pw, o as u64)?)?))
+                .collect::<Result<Vec<_>>>()?;
+            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb_first(&reqs)?)?;
+            let g = t.wire(&format!("xb_gnt{o}"), n)?;
+            let pv = t.wire(&format!("xpush{o}"), m)?;
+            let xflit = t.wire(&format!("xflit{o}"), fw)?;
+            t.instance(
+                &pb,
+                &format!("u_xb{o}"),
+                &[
+                    clk_rst()[0].clone(),
+                    clk_rst()[1].clone(),
+                    ("req_i", req.e()),
+                    ("cand_ovc_i", cand_ovc.e()),
+                    ("cand_flit_i", cand_flit.e()),
+                    ("gnt_o", g.e()),
+                    ("push_o", pv.e()),
+                    ("flit_o", xflit.e()),
+                ],
+            )?;
+            pushes.push(pv.e());
+            wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
+            releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
+            gnt_b.push(g.e());
+        }
+        t.assign(&won.lv(), &Expr::or_all(&gnt_b)?)?;
+        t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
+        t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
+        t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
+        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
+        let rel_all = relb_or(&mut t, tails_rel)?;
+        t.assign(&release.lv(), &rel_all)?;
+    } else {
+        t.comment("Full crossbar: every ready input VC moves to its own output VC");
+        t.assign(&mv.lv(), &ready.e())?;
+        let pushes = spread(&mut t, "push", &ready.e())?;
+        t.assign(&push.lv(), &pushes)?;
+        let tails_rel = if d.is(Mutant::TailKeepsVc) {
+            Expr::zero(nm)
+        } else {
+            let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
+            let moved_tails = t.wire_of("moved_tail", &ready.e().and(&cat_lsb_first(&tails)?)?)?;
+            spread(&mut t, "tailrel", &moved_tails.e())?
+        };
+        let rel_all = relb_or(&mut t, tails_rel)?;
+        t.assign(&release.lv(), &rel_all)?;
+        let owner_all = owner_all.as_ref().expect("full crossbar");
+        let xm = switch::xbar_out(d)?;
+        mods.add(&xm)?;
+        for o in 0..n {
+            t.comment(format!("Full crossbar columns of output port {o}"));
+            let fa = front_all.as_ref().ok_or_else(|| HdlError::Invalid("full crossbar without per-VC fronts".into()))?;
+            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", fa.e())];
+            if d.vc_at_c() {
+                conns.push(("vtick_i", vtick_all.as_ref().expect("virtualclock").e()));
+            }
+            conns.push(("wdata_o", wdata.e().part(o * ob_w, ob_w)?));
+            t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
+        }
+    }
+
+    t.comment("Credits returned upstream: one cycle after a flit leaves an input VC buffer");
+    let moved = match &credit_all {
+        Some(c) => c.e(),
+        None => mv.e(),
+    };
+    let credit_next = if d.is(Mutant::CreditNotReturned) {
+        moved.and(&onehot_of(&lit(1, 0)?, nm)?.not())?
+    } else {
+        moved
+    };
+    let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next)?;
+    t.assign(&in_credit_o.lv(), &in_credit_q.e())?;
+
+    for o in 0..n {
+        t.comment(format!("Output port {o}"));
+        let mut conns = vec![
+            clk_rst()[0].clone(),
+            clk_rst()[1].clone(),
+            ("push_i", push.e().part(o * m, m)?),
+            ("wdata_i", wdata.e().part(o * ob_w, ob_w)?),
+            ("credit_i", out_credit.e().part(o * m, m)?),
+            ("out_valid_o", out_valid.e().bit(o)?),
+            ("out_vc_o", out_vc.e().part(o * vw, vw)?),
+            ("out_head_o", out_head.e().bit(o)?),
+            ("out_tail_o", out_tail.e().bit(o)?),
+            ("out_data_o", out_data.e().part(o * w, w)?),
+        ];
+        if let Some(od) = &out_dummy {
+            conns.push(("out_dummy_o", od.e().bit(o)?));
+        }
+        if let Some(ec) = &enter_c {
+            conns.push(("enter_i", ec.e().part(o * m, m)?));
+        }
+        if let Some(f) = &ob_full {
+            conns.push(("full_o", f.e().part(o * m, m)?));
+        }
+        t.instance(&outp, &format!("u_out{o}"), &conns)?;
+    }
+    mods.add(&t)?;
+    Ok(mods)
+}

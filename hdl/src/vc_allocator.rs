@@ -1,0 +1,242 @@
+//! `<prefix>_vc_allocator`: stage 3 (output-VC allocation) of one output
+//! port (docs/microarchitecture.md §6, §9.2, §9.5).
+
+use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
+use crate::dims::Dims;
+use crate::classes::lowest;
+use crate::mutant::Mutant;
+use crate::verilog::{Expr, Module, Result, Sig, Stmt};
+use wormqos_config::Crossbar;
+
+
+/// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
+/// flags of its M output VCs.
+pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
+    let (m, vw, nm, iw, clw) = (d.vcs, d.vc_id_width, d.all_vcs(), d.flat_vc_id_width, d.class_width);
+    let full = d.crossbar == Crossbar::Full;
+    let part = d.partitioned() && !d.is(Mutant::PartIgnoresClass);
+    let keep_owner = full || d.acceleration;
+    let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
+    md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
+    md.doc("the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is");
+    md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
+    if part {
+        md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
+        md.doc("(cls_i[i*CW +: CW]) take part; the winner gets the lowest free VC of its class.");
+    } else if d.partitioned() {
+        md.doc("MUTANT part-ignores-class: the static partition is ignored.");
+    }
+    if d.allowed_vcs.is_some() {
+        md.doc("Allowed output VCs (§2, §6 stage 3): requester i only takes part if a free output VC");
+        md.doc("lies in avc_i[i*M +: M] (and its class, if partitioned); the winner gets the lowest such VC.");
+    }
+    md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
+    if full {
+        md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
+    }
+    if d.acceleration {
+        md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
+    }
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let req = md.input("req_i", nm)?;
+    let release = md.input("release_i", m)?;
+    let cls_i = if d.va_needs_class() { Some(md.input("cls_i", nm * clw)?) } else { None };
+    let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
+    let gnt_o = md.output("gnt_o", nm)?;
+    let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
+    let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
+    let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+    let free_cnt_o = if d.link_groups.is_some() {
+        md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
+        Some(md.output("free_cnt_o", d.free_count_width())?)
+    } else {
+        None
+    };
+    let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
+
+    let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
+    let free = if d.is(Mutant::VaIgnoresAllocated) {
+        md.comment("MUTANT va-ignores-allocated: every output VC counts as free");
+        md.wire_of("free", &Expr::ones(m))?
+    } else {
+        md.wire_of("free", &alloc_q.e().not())?
+    };
+    if let Some(fc) = &free_cnt_o {
+        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
+        let mut sum = terms[0].clone();
+        for t in &terms[1..] {
+            sum = sum.add(t)?;
+        }
+        md.assign(&fc.lv(), &sum)?;
+    }
+    let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
+    let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
+        if cls_i.is_none() {
+            return Ok(None);
+        }
+        let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
+        Ok(Some(md.wire_of("gnt_cls", &Expr::onehot_mux(&gnt.e(), &elems)?)?))
+    };
+    let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        // The winner's class only feeds the acceleration owner classes here:
+        // the eligible sets below already hold each requester's class.
+        let win_cls = if d.acceleration { gnt_cls(&mut md, &gnt)? } else { None };
+        let class_masks = if part {
+            md.comment("Static partition: the output VCs of each class");
+            let vcc = d.vc_class.as_ref().expect("partition");
+            let masks = (0..d.classes)
+                .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
+                .collect::<Result<Vec<_>>>()?;
+            Some(md.wire_of("class_masks", &cat_lsb_first(&masks)?)?)
+        } else {
+            None
+        };
+        md.comment("Eligible output VCs of each requester: its allowed set (within its class)");
+        let mut eligs = vec![];
+        let mut sats = vec![];
+        for i in 0..nm {
+            let mut x = avc_i.e().part(i * m, m)?;
+            if let Some(cm) = &class_masks {
+                x = x.and(&cm.e().elem_dyn(&cls_of_i(i)?, m)?)?;
+            }
+            let el = md.wire_of(&format!("elig{i}"), &x)?;
+            sats.push(free.e().and(&el.e())?.red_or());
+            eligs.push(el.e());
+        }
+        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
+        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let we = md.wire_of("win_elig", &Expr::onehot_mux(&gnt.e(), &eligs)?)?;
+        let fe = md.wire_of("free_elig", &free.e().and(&we.e())?)?;
+        let foh = lowest(&mut md, "lowest_free", &fe)?;
+        (rm, foh, gnt, any_gnt, win_cls)
+    } else if part {
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let win_cls = gnt_cls(&mut md, &gnt)?;
+        let vcc = d.vc_class.as_ref().expect("partition");
+        md.comment("Static partition: output VCs of each class, and whether one of them is free");
+        let mut masks = vec![];
+        let mut anys = vec![];
+        for c in 0..d.classes {
+            let mut mask = vec![];
+            for u in 0..m {
+                mask.push(Expr::one_bit(vcc[u as usize] == c));
+            }
+            let mk = cat_lsb_first(&mask)?;
+            anys.push(free.e().and(&mk)?.red_or());
+            masks.push(mk);
+        }
+        let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
+        let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
+        let sats = (0..nm)
+            .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
+            .collect::<Result<Vec<_>>>()?;
+        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
+        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let wc = win_cls.as_ref().expect("classes");
+        let fc = md.wire_of("free_of_cls", &free.e().and(&class_masks.e().elem_dyn(&wc.e(), m)?)?)?;
+        let foh = lowest(&mut md, "lowest_free", &fc)?;
+        (rm, foh, gnt, any_gnt, win_cls)
+    } else {
+        let any_free = md.wire_of("any_free", &free.e().red_or())?;
+        let neg_free = Expr::raw(format!("(-{})", free.name), m);
+        let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
+        let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
+        let gnt = md.wire("gnt", nm)?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let win_cls = gnt_cls(&mut md, &gnt)?;
+        (req_masked, free_oh, gnt, any_gnt, win_cls)
+    };
+    let advance = if d.is(Mutant::VaFixedPriority) { Expr::one_bit(false) } else { any_gnt.e() };
+    md.instance(
+        rr_nm,
+        "u_arb",
+        &[
+            ("clk_i", Expr::raw("clk_i", 1)),
+            ("rst_i", Expr::raw("rst_i", 1)),
+            ("req_i", req_masked.e()),
+            ("advance_i", advance),
+            ("gnt_o", gnt.e()),
+        ],
+    )?;
+    let set = md.wire_of("alloc_set", &Expr::mux(&any_gnt.e(), &free_oh.e(), &Expr::zero(m))?)?;
+    let next = alloc_q.e().and(&release.e().not())?.or(&set.e())?;
+    md.assign(&alloc_d.lv(), &next)?;
+    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw)?)?;
+    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m))?, "one output VC allocated per cycle")?;
+    md.assert_always(&set.e().and(&alloc_q.e())?.eq(&Expr::zero(m))?, "no output VC allocated twice")?;
+    if let Some(s) = set_o {
+        md.assign(&s.lv(), &set.e())?;
+    }
+    if keep_owner {
+        md.comment(if full {
+            "Owner of each output VC (full crossbar: selects the crossbar input)."
+        } else {
+            "Owner of each output VC (owner[o][u], §9.4 stage 3, for acceleration)."
+        });
+        md.integer("i")?;
+        let idx = md.comb_reg("gnt_idx", iw)?;
+        md.comb(vec![
+            Stmt::assign(&idx.lv(), &Expr::zero(iw))?,
+            Stmt::For {
+                var: "i".into(),
+                bound: nm.to_string(),
+                body: vec![Stmt::if_(
+                    &Expr::raw("gnt[i]", 1),
+                    vec![Stmt::assign(&idx.lv(), &idx.e().or(&Expr::raw(format!("i[{}:0]", iw - 1), iw))?)?],
+                    vec![],
+                )?],
+            },
+        ])?;
+        let mut owners = vec![];
+        for u in 0..m {
+            let q = md.register_next(
+                &format!("owner{u}"),
+                &Expr::zero(iw),
+                &Expr::mux(&set.e().bit(u)?, &idx.e(), &Expr::raw(format!("owner{u}_q"), iw))?,
+            )?;
+            owners.push(q.e());
+        }
+        if let Some(owner_o) = owner_o {
+            md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+        }
+        if let Some(victim_o) = victim_o {
+            md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
+            md.comment("the lowest output VC whose owner's class is below the highest blocked class");
+            let wc = win_cls.as_ref().expect("classes");
+            let mut ocls = vec![];
+            for u in 0..m {
+                let q = md.register_next(
+                    &format!("owner{u}_cls"),
+                    &Expr::zero(clw),
+                    &Expr::mux(&set.e().bit(u)?, &wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw))?,
+                )?;
+                ocls.push(q);
+            }
+            let blocked = md.wire_of("blocked", &req.e().red_or().land(&free.e().red_or().lnot()?)?)?;
+            let mut has = vec![Expr::one_bit(false)];
+            for c in 1..d.classes {
+                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&lit(clw, c as u64)?)).collect::<Result<Vec<_>>>()?;
+                has.push(md.wire_of(&format!("req_cls{c}"), &req.e().and(&cat_lsb_first(&bits)?)?.red_or())?.e());
+            }
+            let mut cstar = Expr::zero(clw);
+            for c in 1..d.classes {
+                cstar = Expr::mux(&has[c as usize], &lit(clw, c as u64)?, &cstar)?;
+            }
+            let cstar = md.wire_of("blocked_cls", &cstar)?;
+            let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
+            let lower = md.wire_of("lower_owner", &cat_lsb_first(&lows)?)?;
+            let vict = lowest(&mut md, "victim_vc", &lower)?;
+            let vidx = md.wire_of("victim_idx", &Expr::onehot_mux(&vict.e(), &owners)?)?;
+            md.assign(
+                &victim_o.lv(),
+                &Expr::mux(&blocked.e().land(&lower.e().red_or())?, &onehot_of(&vidx.e(), nm)?, &Expr::zero(nm))?,
+            )?;
+        }
+    }
+    Ok(md)
+}

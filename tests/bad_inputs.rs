@@ -1,0 +1,369 @@
+//! The one rule for bad input, over every subcommand and input kind: each
+//! case below must exit with code 2, name the offending field (or flag, or
+//! file) in its message, and leave its output directory byte for byte as it
+//! was, including a file the user put there before.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(root().join("examples").join(name)).unwrap()
+}
+
+mod common;
+use common::EXP;
+
+
+const SWEEP: &str = "[sweep]\n\"workload.load\" = [0.1, 0.2]\n";
+
+/// One bad input: the command line (`{dir}` = the case's input directory,
+/// `{out}` = its output directory, `{mesh5}` = a valid configuration), the
+/// input files to create, and the field the message must name.
+struct Case {
+    name: &'static str,
+    args: &'static str,
+    files: Vec<(&'static str, Vec<u8>)>,
+    field: &'static str,
+}
+
+fn case(name: &'static str, args: &'static str, files: Vec<(&'static str, String)>, field: &'static str) -> Case {
+    Case { name, args, files: files.into_iter().map(|(n, t)| (n, t.into_bytes())).collect(), field }
+}
+
+fn cfg(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![("bad.toml", edit(example("mesh5.toml")))]
+}
+
+fn exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![("e.toml", edit(EXP.to_string()))]
+}
+
+fn with_trace(trace: &str) -> Vec<(&'static str, String)> {
+    let e = EXP.replace("mix = [0, 100]", "mix = [100, 0]").replace("realtime = \"none\"", "realtime = \"trace\"\ntrace_file = \"t.txt\"").replace("best_effort = \"poisson\"", "best_effort = \"none\"");
+    vec![("e.toml", e), ("t.txt", trace.to_string())]
+}
+
+fn sweep(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![("s.toml", edit(EXP.to_string() + SWEEP))]
+}
+
+/// A single-switch experiment the analytical model accepts (000_… Table 1,
+/// as in experiments/fig4_000_np.toml without its sweep).
+fn model_base() -> String {
+    let text = std::fs::read_to_string(root().join("experiments/fig4_000_np.toml")).unwrap();
+    text.split("[sweep]").next().unwrap().to_string()
+}
+
+fn model_exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![("m.toml", edit(model_base()))]
+}
+
+fn r(from: &'static str, to: &'static str) -> impl Fn(String) -> String {
+    move |t: String| {
+        assert!(t.contains(from), "case edit: `{from}` not in the base text");
+        t.replacen(from, to, 1)
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let none = Vec::new;
+    vec![
+        // generate: router configuration files
+        case("gen_zero_ports", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = 0")), "router.ports"),
+        case("gen_many_vcs", "generate --config {dir}/bad.toml --out {out}", cfg(r("vcs = 4", "vcs = 17")), "router.vcs"),
+        case("gen_narrow_flit", "generate --config {dir}/bad.toml --out {out}", cfg(r("flit_width = 32", "flit_width = 12")), "router.flit_width"),
+        case("gen_shallow", "generate --config {dir}/bad.toml --out {out}", cfg(r("input_buffer_depth = 8", "input_buffer_depth = 2")), "router.input_buffer_depth"),
+        case("gen_out_depth", "generate --config {dir}/bad.toml --out {out}", cfg(r("output_buffer_depth = 8", "output_buffer_depth = 1")), "router.output_buffer_depth"),
+        case("gen_unknown_key", "generate --config {dir}/bad.toml --out {out}", cfg(r("vcs = 4", "vcs = 4\nvc_count = 4")), "vc_count"),
+        case("gen_bad_route", "generate --config {dir}/bad.toml --out {out}", cfg(|t| t + "routes = [0, 1, 2, 3, 9]\n"), "topology.routes[4]"),
+        case("gen_short_routes", "generate --config {dir}/bad.toml --out {out}", cfg(|t| t + "routes = [0, 1]\n"), "topology.routes"),
+        case("gen_crossbar", "generate --config {dir}/bad.toml --out {out}", cfg(r("\"multiplexed\"", "\"banyan\"")), "crossbar"),
+        case("gen_name", "generate --config {dir}/bad.toml --out {out}", cfg(r("name = \"mesh5\"", "name = \"5mesh\"")), "name"),
+        case("gen_vtick", "generate --config {dir}/bad.toml --out {out}", cfg(r("vcs = 4", "vcs = 4\nvtick_width = 40")), "router.vtick_width"),
+        case("gen_classes", "generate --config {dir}/bad.toml --out {out}", cfg(r("vcs = 4", "vcs = 4\ntraffic_classes = 9")), "router.traffic_classes"),
+        case("gen_block", "generate --config {dir}/bad.toml --out {out}", cfg(r("vcs = 4", "vcs = 4\nblock_size = 0")), "router.block_size"),
+        case("gen_mhz", "generate --config {dir}/bad.toml --out {out}", cfg(|t| t + "[synthesis]\ntarget_mhz = 0\n"), "synthesis.target_mhz"),
+        case("gen_wrong_type", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = \"five\"")), "ports"),
+        case("gen_negative", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = -5")), "ports"),
+        case("gen_missing_file", "generate --config {dir}/nope.toml --out {out}", vec![], "nope.toml"),
+        case("gen_config_is_dir", "generate --config {dir} --out {out}", vec![], "is a directory"),
+        case("gen_not_utf8", "generate --config {dir}/bad.toml --out {out}", none(), "UTF-8"),
+        case("gen_huge_file", "generate --config {dir}/bad.toml --out {out}", none(), "size limit"),
+        case("gen_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant pre-no-dummy-tail", vec![], "--mutant"),
+        case("gen_vc_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant vc-no-max-now", vec![], "router.scheduler"),
+        case("gen_unknown_mutant", "generate --config {mesh5} --out {out} --mutant nope", vec![], "unknown mutant"),
+        case("gen_foreign_file", "generate --config {mesh5} --out {out}", vec![], "mesh5_router.v"),
+        case("gen_out_is_file", "generate --config {mesh5} --out {out}/user_notes.v", vec![], "not a directory"),
+        // check
+        case("check_vcs", "check --config {dir}/bad.toml", cfg(r("vcs = 4", "vcs = 0")), "router.vcs"),
+        case("check_missing_name", "check --config {dir}/bad.toml", cfg(r("name = \"mesh5\"", "")), "name"),
+        case("check_garbage", "check --config {dir}/bad.toml", vec![("bad.toml", "[router\nports = = 5".into())], "TOML parse error"),
+        // synth
+        case("synth_config", "synth --config {dir}/bad.toml --out {out}/s", cfg(r("ports = 5", "ports = 33")), "router.ports"),
+        case("synth_no_family", "synth --config {mesh5} --out {out}/s --families ,", vec![], "--families"),
+        case("synth_bad_family", "synth --config {mesh5} --out {out}/s --families virtex", vec![], "--families"),
+        case("synth_foreign_file", "synth --config {mesh5} --out {out} --emit-only", vec![], "mesh5_router.v"),
+        case("synth_out_is_file", "synth --config {mesh5} --out {out}/user_notes.v --emit-only", vec![], "not a directory"),
+        // dse: CLI flags and the grid they span
+        case("dse_vcs", "dse --config {mesh5} --out {out}/d --vcs 0", vec![], "router.vcs"),
+        case("dse_depth", "dse --config {mesh5} --out {out}/d --depth 2", vec![], "router.input_buffer_depth"),
+        case("dse_flit", "dse --config {mesh5} --out {out}/d --flit-width 4", vec![], "router.flit_width"),
+        case("dse_crossbar", "dse --config {mesh5} --out {out}/d --crossbar banyan", vec![], "crossbar"),
+        case("dse_scheduler", "dse --config {mesh5} --out {out}/d --scheduler lottery", vec![], "scheduler"),
+        case("dse_mode", "dse --config {mesh5} --out {out}/d --mode turbo", vec![], "mode"),
+        case("dse_sim_cycles", "dse --config {mesh5} --out {out}/d --sim-cycles 0", vec![], "--sim-cycles"),
+        case("dse_empty_vcs", "dse --config {mesh5} --out {out}/d --vcs ,", vec![], "--vcs"),
+        case("dse_jobs", "dse --config {mesh5} --out {out}/d --jobs 0", vec![], "--jobs"),
+        case("dse_config", "dse --config {dir}/bad.toml --out {out}/d", cfg(r("vcs = 4", "vcs = 99")), "router.vcs"),
+        case("dse_foreign_csv", "dse --config {mesh5} --out {out} --vcs 2 --depth 4 --crossbar full --scheduler fifo", vec![], "sweep.csv"),
+        // cosim: flags, all checked before verilating
+        case("cosim_cycles", "cosim --config {mesh5} --cycles 0 --waveform-dir {out}/w", vec![], "--cycles"),
+        case("cosim_rate_zero", "cosim --config {mesh5} --injection-rate 0 --waveform-dir {out}/w", vec![], "--injection-rate"),
+        case("cosim_rate_high", "cosim --config {mesh5} --injection-rate 1.5 --waveform-dir {out}/w", vec![], "--injection-rate"),
+        case("cosim_rate_nan", "cosim --config {mesh5} --injection-rate NaN --waveform-dir {out}/w", vec![], "--injection-rate"),
+        case("cosim_mutant", "cosim --config {mesh5} --mutant blk-hold-past-tail --waveform-dir {out}/w", vec![], "router.block_size"),
+        case("cosim_wave_file", "cosim --config {mesh5} --waveform-dir {out}/user_notes.v", vec![], "--waveform-dir"),
+        case("cosim_config", "cosim --config {dir}/bad.toml --waveform-dir {out}/w", cfg(r("ports = 5", "ports = 1")), "router.ports"),
+        // sim: experiment files
+        case("sim_load_high", "sim --experiment {dir}/e.toml", exp(r("load = 0.1", "load = 1.2")), "workload.load"),
+        case("sim_load_zero", "sim --experiment {dir}/e.toml", exp(r("load = 0.1", "load = 0")), "workload.load"),
+        case("sim_seconds_inf", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "seconds = inf")), "run.seconds"),
+        case("sim_seconds_negative", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "seconds = -1")), "run.seconds"),
+        case("sim_seconds_tiny", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "seconds = 1e-12")), "run.seconds"),
+        case("sim_cycles_zero", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 0")), "run.cycles"),
+        case("sim_cycles_huge", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 9000000000000000000")), "run.cycles"),
+        case("sim_warmup_all", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 3000\nwarmup_cycles = 3000")), "run.warmup_cycles"),
+        case("sim_warmup_seconds", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 3000\nwarmup_seconds = nan")), "run.warmup_seconds"),
+        case("sim_stall_zero", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 3000\nstall_cycles = 0")), "run.stall_cycles"),
+        case("sim_batches", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 3000\nbatches = 1")), "run.batches"),
+        case("sim_mix_three", "sim --experiment {dir}/e.toml", exp(r("mix = [0, 100]", "mix = [0, 50, 50]")), "mix"),
+        case("sim_mix_one", "sim --experiment {dir}/e.toml", exp(r("mix = [0, 100]", "mix = [100]")), "mix"),
+        case("sim_mix_unserved_rt", "sim --experiment {dir}/e.toml", exp(r("mix = [0, 100]", "mix = [80, 20]")), "workload.mix"),
+        case("sim_mix_unserved_be", "sim --experiment {dir}/e.toml", exp(r("best_effort = \"poisson\"", "best_effort = \"none\"")), "workload.mix"),
+        case("sim_mix_negative", "sim --experiment {dir}/e.toml", exp(r("mix = [0, 100]", "mix = [-1, 100]")), "workload.mix"),
+        case("sim_link_zero", "sim --experiment {dir}/e.toml", exp(r("link_mbps = 400", "link_mbps = 0")), "physical.link_mbps"),
+        case("sim_link_inf", "sim --experiment {dir}/e.toml", exp(r("link_mbps = 400", "link_mbps = inf")), "physical.link_mbps"),
+        case("sim_fps_nan", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nframes_per_second = nan")), "workload.frames_per_second"),
+        case("sim_frame_bytes", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nframe_bytes = 1e300")), "workload.frame_bytes"),
+        case("sim_onoff_streams", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nonoff_streams = 100000")), "workload.onoff_streams"),
+        case("sim_message_flits", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 1")), "workload.message_flits"),
+        case("sim_phases_no_seconds", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nphases = [[0, 100], [0, 50]]")), "workload.phase_seconds"),
+        case("sim_phase_three", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nphases = [[0, 1, 2]]\nphase_seconds = 0.001")), "phases"),
+        case("sim_huge_mesh", "sim --experiment {dir}/e.toml", exp(r("k = 2", "k = 100")), "topology"),
+        case("sim_huge_mesh_narrow", "sim --experiment {dir}/e.toml", exp(|t| r("k = 2", "k = 100")(t).replacen("flit_width = 32", "flit_width = 16", 1)), "topology"),
+        case("sim_mesh_narrow_flit", "sim --experiment {dir}/e.toml", exp(r("k = 2", "k = 20")).into_iter().map(|(n, t)| (n, t.replacen("flit_width = 32", "flit_width = 16", 1))).collect(), "router.flit_width"),
+        case("sim_ports_short", "sim --experiment {dir}/e.toml", exp(r("ports = 5", "ports = 4")), "ports"),
+        case("sim_unknown_key", "sim --experiment {dir}/e.toml", exp(r("load = 0.1", "load = 0.1\nlod = 0.1")), "lod"),
+        case("sim_json_no_dir", "sim --experiment {dir}/e.toml --json {out}/missing/r.json", exp(|t| t), "--json"),
+        case("sim_json_foreign", "sim --experiment {dir}/e.toml --json {out}/user_notes.v", exp(|t| t), "user_notes.v"),
+        case("sim_emit_foreign", "sim --experiment {dir}/e.toml --emit-configs {out}", exp(|t| t), "cli_r0.toml"),
+        // sim: frame-size trace files
+        case("trace_missing", "sim --experiment {dir}/e.toml", exp(r("realtime = \"none\"", "realtime = \"trace\"")), "workload.trace_file"),
+        case("trace_bad_size", "sim --experiment {dir}/e.toml", with_trace("100\nI 12x\n"), "frame size"),
+        case("trace_bad_type", "sim --experiment {dir}/e.toml", with_trace("X 100\n"), "frame type"),
+        case("trace_zero", "sim --experiment {dir}/e.toml", with_trace("0\n"), "frame size"),
+        case("trace_huge_frame", "sim --experiment {dir}/e.toml", with_trace("99999999999\n"), "frame size"),
+        case("trace_empty", "sim --experiment {dir}/e.toml", with_trace("# nothing\n"), "no frames"),
+        case("trace_fields", "sim --experiment {dir}/e.toml", with_trace("I 100 7\n"), "3 fields"),
+        // sweep: grid files
+        case("sweep_unknown_key", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("\"workload.load\"", "\"workload.lod\"")), "workload.lod"),
+        case("sweep_bad_point", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("[0.1, 0.2]", "[0.1, 1.2]")), "workload.load"),
+        case("sweep_empty_list", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("[0.1, 0.2]", "[]")), "workload.load"),
+        case("sweep_bad_x", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "x = \"router.vcs\"\n"), "sweep.x"),
+        case("sweep_too_many", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"run.seed\" = [" + &(1..=200).map(|i| i.to_string()).collect::<Vec<_>>().join(",") + "]\n\"run.batches\" = [" + &(2..=32).map(|i| i.to_string()).collect::<Vec<_>>().join(",") + "]\n\"workload.message_flits\" = [2,3,4]\n"), "sweep"),
+        case("sweep_coupled_arity", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"router.mode+router.scheduler\" = [[\"preemptive\"]]\n"), "router.mode+router.scheduler"),
+        case("sweep_not_table", "sweep --experiment {dir}/s.toml --out {out}/sw", vec![("s.toml", EXP.to_string() + "sweep = 5\n")], "sweep"),
+        case("sweep_base_invalid", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("cycles = 3000", "cycles = 0")), "run.cycles"),
+        case("sweep_point_combination", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"topology.k\" = [2, 3]\n\"router.ports\" = [5, 4]\n"), "ports"),
+        case("sweep_foreign_csv", "sweep --experiment {dir}/s.toml --out {out}", sweep(|t| t), "results.csv"),
+        case("sweep_out_is_file", "sweep --experiment {dir}/s.toml --out {out}/user_notes.v", sweep(|t| t), "not a directory"),
+        case("sweep_jobs", "sweep --experiment {dir}/s.toml --out {out}/sw --jobs 0", sweep(|t| t), "--jobs"),
+        case("sweep_missing_file", "sweep --experiment {dir}/nope.toml --out {out}/sw", vec![], "nope.toml"),
+        // model: the analytical models' flags and inputs, all checked before any write
+        case("model_deadline_negative", "model --experiment {dir}/m.toml --out {out}/m --deadline=-3", model_exp(|t| t), "--deadline"),
+        case("model_deadline_nan", "model --experiment {dir}/m.toml --out {out}/m --deadline NaN", model_exp(|t| t), "--deadline"),
+        case("model_strategy_with_sim", "model --experiment {dir}/m.toml --out {out}/m --ring-strategy source-block --with-sim", model_exp(|t| t), "--ring-strategy"),
+        case("model_hops_not_cube", "model --experiment {dir}/m.toml --out {out}/m --hops 2 --deadline 50", model_exp(|t| t), "--hops"),
+        case("model_jobs", "model --experiment {dir}/m.toml --out {out}/m --with-sim --jobs 0", model_exp(|t| t), "--jobs"),
+        case("model_no_model_topology", "model --experiment {dir}/e.toml --out {out}/m", exp(|t| t), "topology.kind"),
+        case("model_rates_negative", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, -1.0]\n"), "model.realtime_rates"),
+        case("model_rates_huge", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, 1e300]\n"), "model.realtime_rates"),
+        case("model_bad_point", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[sweep]\n\"workload.load\" = [0.48, 1.5]\n"), "workload.load"),
+        case("model_base_invalid", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("cycles = 1000000", "cycles = 0")), "run.cycles"),
+        case("model_foreign_csv", "model --experiment {dir}/m.toml --out {out}", model_exp(|t| t), "results.csv"),
+        case("model_out_is_file", "model --experiment {dir}/m.toml --out {out}/user_notes.v", model_exp(|t| t), "not a directory"),
+        case("model_missing_file", "model --experiment {dir}/nope.toml --out {out}/m", vec![], "nope.toml"),
+    ]
+}
+
+/// Every file and directory under `dir` with its bytes (None for a directory).
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut m = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                m.insert(p.clone(), None);
+                stack.push(p);
+            } else {
+                m.insert(p.clone(), Some(std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    m
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = root().join("target").join("bad-inputs").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Sets up a case: its input files and an output directory holding files
+/// the user made (among them names the tool would generate).
+fn prepare(c: &Case) -> (PathBuf, PathBuf) {
+    let dir = scratch(c.name);
+    let input = dir.join("in");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    for (n, t) in &c.files {
+        std::fs::write(input.join(n), t).unwrap();
+    }
+    match c.name {
+        "gen_not_utf8" => std::fs::write(input.join("bad.toml"), b"name = \"m\xff\"\n").unwrap(),
+        "gen_huge_file" => std::fs::write(input.join("bad.toml"), vec![b'#'; 17 << 20]).unwrap(),
+        _ => {}
+    }
+    std::fs::write(out.join("user_notes.v"), "// the user's own testbench\n").unwrap();
+    for own in ["mesh5_router.v", "sweep.csv", "results.csv", "cli_r0.toml"] {
+        std::fs::write(out.join(own), format!("user's {own}\n")).unwrap();
+    }
+    (input, out)
+}
+
+fn run(c: &Case, input: &Path, out: &Path) -> std::process::Output {
+    let args: Vec<String> = c
+        .args
+        .split_whitespace()
+        .map(|a| {
+            a.replace("{dir}", &input.display().to_string())
+                .replace("{out}", &out.display().to_string())
+                .replace("{mesh5}", &root().join("examples/mesh5.toml").display().to_string())
+        })
+        .collect();
+    // The caches a run could fill live under the case's own directory.
+    Command::new(env!("CARGO_BIN_EXE_wormqos"))
+        .args(&args)
+        .current_dir(input.parent().unwrap())
+        .env("WORMQOS_SYNTH_CACHE", input.parent().unwrap().join("synth-cache"))
+        .env("WORMQOS_BUILD_DIR", input.parent().unwrap().join("verilator-cache"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_bad_input_exits_2_names_its_field_and_changes_nothing() {
+    let cases = cases();
+    assert!(cases.len() >= 60, "{} cases", cases.len());
+    let subcommands: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.args.split(' ').next().unwrap()).collect();
+    assert_eq!(subcommands.len(), 8, "every subcommand with input: {subcommands:?}");
+    let mut failures = Vec::new();
+    for c in &cases {
+        let (input, out) = prepare(c);
+        let before = snapshot(&out);
+        let o = run(c, &input, &out);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let after = snapshot(&out);
+        // Shown with --nocapture: the message each bad input gets.
+        eprintln!("{:<28} {}", c.name, stderr.lines().next().unwrap_or(""));
+        let mut why = Vec::new();
+        if o.status.code() != Some(2) {
+            why.push(format!("exit {:?}", o.status.code()));
+        }
+        if !stderr.contains(c.field) {
+            why.push(format!("message does not name `{}`", c.field));
+        }
+        if stderr.contains("panicked") {
+            why.push("panic".to_string());
+        }
+        if before != after {
+            let changed: Vec<_> = before.keys().chain(after.keys()).filter(|k| before.get(*k) != after.get(*k)).collect();
+            why.push(format!("output directory changed: {changed:?}"));
+        }
+        if !why.is_empty() {
+            failures.push(format!("{}: {}\n    stderr: {}", c.name, why.join("; "), stderr.trim().replace('\n', "\n            ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} bad inputs mishandled:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+/// The bases the cases edit are valid, so each case fails for its own edit.
+#[test]
+fn the_base_inputs_are_valid() {
+    let dir = scratch("valid_bases");
+    std::fs::write(dir.join("e.toml"), EXP).unwrap();
+    std::fs::write(dir.join("s.toml"), EXP.to_string() + SWEEP).unwrap();
+    let bin = || Command::new(env!("CARGO_BIN_EXE_wormqos"));
+    let o = bin().args(["sim", "--experiment"]).arg(dir.join("e.toml")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bin().args(["sweep", "--jobs", "1", "--experiment"]).arg(dir.join("s.toml")).arg("--out").arg(dir.join("sw")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bin().args(["check", "--config"]).arg(root().join("examples/mesh5.toml")).output().unwrap();
+    assert!(o.status.success());
+    std::fs::write(dir.join("m.toml"), model_base()).unwrap();
+    let o = bin().args(["model", "--experiment"]).arg(dir.join("m.toml")).arg("--out").arg(dir.join("m")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let trace = dir.join("trace");
+    std::fs::create_dir_all(&trace).unwrap();
+    for (n, t) in with_trace("I 1000\nP 500\n700\n") {
+        std::fs::write(trace.join(n), t).unwrap();
+    }
+    let o = bin().args(["sim", "--experiment"]).arg(trace.join("e.toml")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The user's files next to the tool's outputs survive a successful run, and a rerun replaces only the tool's.
+    let out = dir.join("gen");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("my_tb.v"), "// mine\n").unwrap();
+    for _ in 0..2 {
+        let o = bin().args(["generate", "--config"]).arg(root().join("examples/tiny2.toml")).arg("--out").arg(&out).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = bin().args(["generate", "--config"]).arg(root().join("examples/mesh5.toml")).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(out.join("my_tb.v")).unwrap(), "// mine\n");
+    assert!(!out.join("tiny2_router.v").exists(), "the tool's own stale files go");
+    assert!(out.join("mesh5_router.v").exists());
+}
+
+/// The stricter rule rejects none of the checked-in experiments and sweep
+/// grids (every point validated, as `sweep` does before running).
+#[test]
+fn checked_in_experiments_still_validate() {
+    let mut files = Vec::new();
+    for d in ["experiments", "experiments/bench"] {
+        for e in std::fs::read_dir(root().join(d)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 10);
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let r = if text.contains("[sweep]") {
+            wormqos_netsim::sweep::Grid::from_file(&p).map(|_| ())
+        } else {
+            wormqos_netsim::Experiment::from_file(&p).map(|_| ())
+        };
+        assert!(r.is_ok(), "{}: {}", p.display(), r.unwrap_err());
+    }
+}
