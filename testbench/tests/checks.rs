@@ -25,7 +25,8 @@ const KINDS: [(&str, Mutant); 5] = [
 
 #[test]
 fn a_planted_bug_of_each_kind_trips_an_rtl_check() {
-    for cfg in [example("mesh5"), example("tiny2")] {
+    // (tiny2 and other small routers: the bounded proofs of hdl/tests/formal.rs)
+    for cfg in [example("mesh5")] {
         // The clean RTL: the same run passes with every check enabled.
         run_lockstep(&cfg, &mut rtl(&cfg, None), &mut Router::new(&cfg), &opts())
             .unwrap_or_else(|e| panic!("{}: the clean RTL failed: {e}", cfg.name()));
