@@ -57,7 +57,9 @@ enum Command {
         /// Probability that an input port offers a flit in a cycle (0 < p <= 1).
         #[arg(long, default_value_t = 0.6)]
         injection_rate: f64,
-        /// Where to write the waveform (VCD) of the cycles before a mismatch.
+        /// Where to write the waveform (VCD) of the cycles before a mismatch
+        /// (recorded in the directory's .wormqos-manifest; a file of the same
+        /// name that wormqos did not write is left alone and not replaced).
         #[arg(long, default_value = "target/cosim-waves")]
         waveform_dir: PathBuf,
         #[arg(long)]
