@@ -136,7 +136,14 @@ impl Grid {
                 r.insert("vc_ratio".into(), toml::Value::Array((0..classes).map(|_| toml::Value::Integer(1)).collect()));
             }
         }
-        RouterConfig::from_toml_str(&toml::to_string(&t).map_err(|e| e.to_string())?, name).map_err(|e| e.to_string())
+        // The text is made here, not read from a file: an error names the
+        // field and value (the caller names the base file and the grid
+        // value), not a line of this text.
+        RouterConfig::from_toml_str(&toml::to_string(&t).map_err(|e| e.to_string())?, name).map_err(|e| match e {
+            wormqos_config::ConfigError::In { source, .. } => source.to_string(),
+            wormqos_config::ConfigError::Parse { message, .. } => message,
+            other => other.to_string(),
+        })
     }
 }
 
