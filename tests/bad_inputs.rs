@@ -52,6 +52,15 @@ fn sweep(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("s.toml", edit(EXP.to_string() + SWEEP))]
 }
 
+/// The small experiment with real-time sources of `kind`, the mix line
+/// `mix`, and `extra` workload lines.
+fn rt(kind: &'static str, mix: &'static str, extra: &'static str) -> impl Fn(String) -> String {
+    move |t: String| {
+        let t = r("realtime = \"none\"", "")(t);
+        r("mix = [0, 100]", "")(t).replacen("[workload]\n", &format!("[workload]\nrealtime = \"{kind}\"\n{mix}\n{extra}\n"), 1)
+    }
+}
+
 fn r(from: &'static str, to: &'static str) -> impl Fn(String) -> String {
     move |t: String| {
         assert!(t.contains(from), "case edit: `{from}` not in the base text");
@@ -169,6 +178,15 @@ fn cases() -> Vec<Case> {
         case("sweep_not_table", "sweep --experiment {dir}/s.toml --out {out}/sw", vec![("s.toml", EXP.to_string() + "sweep = 5\n")], "sweep"),
         case("sweep_base_invalid", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("cycles = 3000", "cycles = 0")), "run.cycles"),
         case("sweep_point_combination", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"topology.k\" = [2, 3]\n\"router.ports\" = [5, 4]\n"), "ports"),
+        // Parts of the workload that cannot carry their share, and points that would measure nothing.
+        case("sim_rt_share_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [10, 90]", "frame_bytes = 100000")), "workload.mix"),
+        case("sim_rt_phase_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [0, 100]\nphases = [[90, 10], [10, 90]]\nphase_seconds = 0.0001", "frame_bytes = 100000")), "workload.phases[1]"),
+        case("sim_rt_too_many_streams", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [100, 0]", "frame_bytes = 1\nframes_per_second = 0.001")), "workload.frame_bytes"),
+        case("sim_onoff_cannot_carry", "sim --experiment {dir}/e.toml", exp(rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")), "workload.onoff_streams"),
+        case("sim_poisson_phases", "sim --experiment {dir}/e.toml", exp(rt("poisson", "mix = [0, 100]\nphases = [[20, 80], [50, 50]]\nphase_seconds = 0.0001", "")), "workload.phases[1]"),
+        case("sim_expected_empty", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 40")), "run.cycles"),
+        case("sweep_point_expected_empty", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"run.cycles\" = [3000, 40]\n"), "run.cycles"),
+        case("sweep_point_below_one_stream", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| rt("cbr", "mix = [50, 50]", "frame_bytes = 100000")(t) + "\"workload.mix\" = [[50, 50], [2, 98]]\n"), "workload.mix"),
         case("sweep_foreign_csv", "sweep --experiment {dir}/s.toml --out {out}", sweep(|t| t), "results.csv"),
         case("sweep_out_is_file", "sweep --experiment {dir}/s.toml --out {out}/user_notes.v", sweep(|t| t), "not a directory"),
         case("sweep_jobs", "sweep --experiment {dir}/s.toml --out {out}/sw --jobs 0", sweep(|t| t), "--jobs"),

@@ -4,6 +4,11 @@
 
 #[path = "../../../src/sim_cmd.rs"]
 mod sim_cmd;
+// The one rule for bad input (exit 2), as in `wormqos`; parts of it serve
+// only the other subcommands.
+#[path = "../../../src/validate.rs"]
+#[allow(dead_code)]
+mod validate;
 
 use clap::{Parser, Subcommand};
 
@@ -20,8 +25,8 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    match Cli::parse().command {
+    validate::exit_code(match Cli::parse().command {
         Command::Sim(a) => sim_cmd::sim(a),
         Command::Sweep(a) => sim_cmd::sweep(a),
-    }
+    })
 }

@@ -101,7 +101,8 @@ stall_cycles = 2000
 
 #[test]
 fn bad_experiment_files_name_the_field() {
-    let base = mesh(2, 0.1, 1000);
+    // Longer than the 2000 warm-up cycles: a run must measure something.
+    let base = mesh(2, 0.1, 6000);
     let e = Experiment::from_str(&base.replace("seed = 7", "seed = 7\nsede = 1"), "x.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.contains("x.toml") && e.contains("sede"), "{e}");
     let e = Experiment::from_str(&base.replace("load = 0.1", "load = 1.5"), "x.toml", PathBuf::new()).unwrap_err().to_string();
@@ -146,7 +147,7 @@ fn fgfq_model_scheduler_is_checked_and_runs() {
     let base = mesh(3, 0.2, 20_000).replace("mix = [0, 100]\nrealtime = \"none\"", "mix = [50, 50]\nrealtime = \"poisson\"");
     let with = |sched: &str, model: &str| base.replace("round_robin", sched) + &format!("[model]\nscheduler = \"{model}\"\n");
     let e = Experiment::from_str(&with("round_robin", "fgfq"), "x.toml", PathBuf::new()).unwrap_err().to_string();
-    assert!(e.starts_with("x.toml: model.scheduler") && e.contains("router.scheduler = \"virtualclock\""), "{e}");
+    assert!(e.starts_with("x.toml:") && e.contains(": model.scheduler") && e.contains("router.scheduler = \"virtualclock\""), "{e}");
     let e = Experiment::from_str(&with("virtualclock", "wfq"), "x.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.starts_with("x.toml:") && e.contains("wfq"), "{e}");
     let fq = run(&Experiment::from_str(&with("virtualclock", "fgfq"), "x.toml", PathBuf::new()).unwrap()).unwrap();
@@ -369,4 +370,19 @@ seed = 5
     assert_eq!(p.router_events.accelerations, 0);
     let u = run_it(exp("", false));
     assert_eq!((u.router_events.preemptions, u.router_events.accelerations, u.router_events.dummy_headers), (0, 0, 0));
+}
+
+/// Real-time streams come whole, so the load a workload offers differs from
+/// `workload.load`: the summary's offered load is what the sources inject
+/// (measured here), not the stated figure.
+#[test]
+fn the_reported_offered_load_is_what_the_sources_inject() {
+    let text = mesh(2, 0.3, 400_000).replace("mix = [0, 100]\nrealtime = \"none\"", "mix = [35, 65]\nrealtime = \"cbr\"\nframe_bytes = 1000\nframes_per_second = 3000");
+    let r = run(&Experiment::from_str(&text, "x.toml", PathBuf::new()).unwrap()).unwrap();
+    let injected = r.flits_injected as f64 / (r.endpoints as f64 * r.cycles as f64);
+    assert!((r.offered_load - injected).abs() / injected < 0.03, "reported {} vs injected {injected}", r.offered_load);
+    // Whole streams cannot carry the 0.105 real-time share exactly, so the
+    // stated load is not what was offered and must not be reported as such.
+    assert!((r.requested_load - injected).abs() / injected > 0.05, "stated {} vs injected {injected}", r.requested_load);
+    assert_eq!(r.requested_load, 0.3);
 }
