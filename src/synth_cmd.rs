@@ -67,8 +67,11 @@ pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
     let extra = wormqos_synth::scripts::emit(&cfg, &rtl)?;
     let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
     let mut claims: Vec<(&str, Option<&[u8]>)> = all.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    let hierarchy = if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten };
+    let tool_outputs = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(&cfg), &a.families, hierarchy);
     if !a.emit_only {
         claims.extend(REPORTS.iter().map(|r| (*r, None)));
+        claims.extend(tool_outputs.iter().map(|n| (n.as_str(), None)));
     }
     let mut out = claim_dir(&a.out, &claims, a.force)?;
     // One call: write_files removes the `.v` files of its earlier runs that it was not given.
@@ -83,7 +86,8 @@ pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
         work_dir: a.out.clone(),
         families: a.families.clone(),
         cache_dir: (!a.no_cache).then(cache_dir),
-        xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
+        xilinx_hierarchy: hierarchy,
+        force: a.force,
     };
     let rep = wormqos_synth::synthesize(&cfg, &opts)?;
     out.begin(&REPORTS)?;
@@ -219,7 +223,23 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         sim_cycles: a.sim_cycles,
         xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
         jobs: a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        force: a.force,
     };
+    // Every point's work directory (RTL, scripts, tool logs and netlists) is
+    // claimed before any point runs.
+    for (p, c) in &configs {
+        let Ok(cfg) = c else { continue };
+        let rtl = wormqos_hdl::generate(cfg, None)?;
+        let extra = wormqos_synth::scripts::emit(cfg, &rtl)?;
+        let tools = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(cfg), &opts.families, opts.xilinx_hierarchy);
+        let claims: Vec<(&str, Option<&[u8]>)> = rtl
+            .iter()
+            .chain(&extra)
+            .map(|f| (f.file_name.as_str(), Some(f.text.as_bytes())))
+            .chain(tools.iter().map(|n| (n.as_str(), None)))
+            .collect();
+        claim_dir(&opts.work_dir(&p.name), &claims, a.force)?;
+    }
     let points = sweep::run(&grid, &opts)?;
     out.begin(&sweep::OUTPUTS)?;
     for (name, text) in sweep::outputs(&points) {

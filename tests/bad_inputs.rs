@@ -118,6 +118,10 @@ fn cases() -> Vec<Case> {
         case("dse_empty_vcs", "dse --config {mesh5} --out {out}/d --vcs ,", vec![], "--vcs"),
         case("dse_jobs", "dse --config {mesh5} --out {out}/d --jobs 0", vec![], "--jobs"),
         case("dse_config", "dse --config {dir}/bad.toml --out {out}/d", cfg(r("vcs = 4", "vcs = 99")), "router.vcs"),
+        case("synth_foreign_tool_log", "synth --config {mesh5} --out {out}/s --families xilinx", vec![], "mesh5_router_xilinx_yosys.log"),
+        case("synth_foreign_pnr_log", "synth --config {mesh5} --out {out}/s --families ice40", vec![], "mesh5_router_ooc_wrap_ice40_nobram_iCE40HX8K-CT256_nextpnr.log"),
+        case("dse_foreign_work_log", "dse --config {mesh5} --out {out}/d --vcs 2 --depth 4 --crossbar full --scheduler fifo --families xilinx", vec![], "mesh5_v2_d4_w32_ful_fifo_none_router_xilinx_yosys.log"),
+        case("dse_foreign_work_rtl", "dse --config {mesh5} --out {out}/d --vcs 2 --depth 4 --crossbar full --scheduler fifo --families xilinx", vec![], "mesh5_v2_d4_w32_ful_fifo_none_router.v"),
         case("dse_foreign_csv", "dse --config {mesh5} --out {out} --vcs 2 --depth 4 --crossbar full --scheduler fifo", vec![], "sweep.csv"),
         // cosim: flags, all checked before verilating
         case("cosim_cycles", "cosim --config {mesh5} --cycles 0 --waveform-dir {out}/w", vec![], "--cycles"),
@@ -233,6 +237,12 @@ fn prepare(c: &Case) -> (PathBuf, PathBuf) {
     match c.name {
         "gen_not_utf8" => std::fs::write(input.join("bad.toml"), b"name = \"m\xff\"\n").unwrap(),
         "gen_huge_file" => std::fs::write(input.join("bad.toml"), vec![b'#'; 17 << 20]).unwrap(),
+        // Files the tools would write (logs, netlists) or the RTL of a DSE point.
+        "synth_foreign_tool_log" | "synth_foreign_pnr_log" | "dse_foreign_work_log" | "dse_foreign_work_rtl" => {
+            let sub = if c.name.starts_with("dse") { "d/work/mesh5_v2_d4_w32_ful_fifo_none" } else { "s" };
+            std::fs::create_dir_all(out.join(sub)).unwrap();
+            std::fs::write(out.join(sub).join(c.field), "the user's own file\n").unwrap();
+        }
         _ => {}
     }
     std::fs::write(out.join("user_notes.v"), "// the user's own testbench\n").unwrap();

@@ -156,6 +156,15 @@ pub struct SweepOptions {
     /// Points evaluated at once (Yosys and nextpnr are single-threaded);
     /// at least 1.
     pub jobs: usize,
+    /// Replace files in the work directories that wormqos did not write.
+    pub force: bool,
+}
+
+impl SweepOptions {
+    /// The directory a point's RTL, scripts and tool outputs go to.
+    pub fn work_dir(&self, point: &str) -> PathBuf {
+        self.out_dir.join("work").join(point)
+    }
 }
 
 /// Runs the sweep, `opts.jobs` points at a time; progress goes to stderr.
@@ -195,10 +204,11 @@ fn evaluate(mut p: Point, cfg: Result<RouterConfig, String>, opts: &SweepOptions
         Err(e) => p.error = Some(format!("simulation: {e:#}")),
     }
     let fo = FlowOptions {
-        work_dir: opts.out_dir.join("work").join(&p.name),
+        work_dir: opts.work_dir(&p.name),
         families: opts.families.clone(),
         cache_dir: Some(opts.cache_dir.clone()),
         xilinx_hierarchy: opts.xilinx_hierarchy,
+        force: opts.force,
     };
     match synthesize(&cfg, &fo) {
         Ok(r) => p.report = Some(r),
