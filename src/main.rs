@@ -151,6 +151,8 @@ fn cosim(
     check_mutant(mutant, &cfg, config)?;
     validate::writable_dir("--waveform-dir", &waveform_dir)?;
     let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    // An interrupted build leaves no half-built directory behind.
+    wormqos_testbench::verilator::clean_up_on_signals()?;
     eprintln!("verilating {} ...", wormqos_hdl::top_module_name(&cfg));
     let mut rtl = wormqos_testbench::verilator::VerilatedRouter::build(&cfg, &files)?;
     let mut model = wormqos_sim::Router::new(&cfg);
