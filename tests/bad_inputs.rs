@@ -186,6 +186,7 @@ fn cases() -> Vec<Case> {
         case("sim_rt_share_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [10, 90]", "frame_bytes = 100000")), "workload.mix"),
         case("sim_rt_phase_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [0, 100]\nphases = [[90, 10], [10, 90]]\nphase_seconds = 0.0001", "frame_bytes = 100000")), "workload.phases[1]"),
         case("sim_rt_too_many_streams", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [100, 0]", "frame_bytes = 1\nframes_per_second = 0.001")), "workload.frame_bytes"),
+        case("sim_rt_streams_memory", "sim --experiment {dir}/e.toml", exp(|t| rt("cbr", "mix = [100, 0]", "frame_bytes = 100\nframes_per_second = 0.5")(r("k = 2", "k = 8")(t))), "workload.frame_bytes = 100: 75000 real-time streams per endpoint x 64 endpoints"),
         case("sim_onoff_cannot_carry", "sim --experiment {dir}/e.toml", exp(rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")), "workload.onoff_streams"),
         case("sim_poisson_phases", "sim --experiment {dir}/e.toml", exp(rt("poisson", "mix = [0, 100]\nphases = [[20, 80], [50, 50]]\nphase_seconds = 0.0001", "")), "workload.phases[1]"),
         case("sim_expected_empty", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 40")), "run.cycles"),

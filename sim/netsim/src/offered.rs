@@ -13,6 +13,10 @@ use crate::workload::{self, FrameSizer};
 /// Most real-time streams per endpoint.
 pub const MAX_STREAMS: usize = 100_000;
 
+/// Most real-time streams in the whole network (each is a source with its
+/// own state, about 150 bytes with its event: at most about 150 MiB).
+pub const MAX_TOTAL_STREAMS: usize = 1 << 20;
+
 /// Fewest messages a run must be expected to measure (all endpoints, the
 /// measured window): with fewer its metrics are noise, and with a Poisson
 /// count the chance of measuring none at all is below e^-10.
@@ -114,6 +118,13 @@ impl Validated {
                 ));
             }
         }
+        // Mean frame size of stream i: of sequence i (mpeg2), else of all.
+        let distinct = if w.realtime == RealTime::Mpeg2 { w.mpeg2_sequences.len() } else { 1 };
+        let stream_loads: Vec<f64> = if streamed {
+            (0..distinct).map(|i| workload::stream_load(self.sizer(i, &gop).mean(), period, msg, flit_bits)).collect()
+        } else {
+            vec![]
+        };
         let mut phases = Vec::with_capacity(mixes.len());
         for (i, mix) in mixes.iter().enumerate() {
             let rt_load = w.load * mix[0] / (mix[0] + mix[1]);
@@ -123,7 +134,7 @@ impl Validated {
                 // Whole streams while the cumulative mean load stays within
                 // the real-time share (+ half a stream).
                 loop {
-                    let l = workload::stream_load(self.sizer(streams, &gop).mean(), period, msg, flit_bits);
+                    let l = stream_loads[streams % distinct];
                     if realtime + l > rt_load + l / 2.0 {
                         if streams == 0 {
                             return Err(ferr(
@@ -189,10 +200,28 @@ impl Validated {
     /// stated load and a run expected to measure (almost) nothing.
     pub(crate) fn check_offered(&self) -> Result<(), ExperimentError> {
         let o = self.offered()?;
+        let endpoints = self.net.endpoint_at.len();
+        let per_endpoint = o.phases.iter().map(|p| p.streams).max().unwrap_or(0);
+        if per_endpoint.saturating_mul(endpoints) > MAX_TOTAL_STREAMS {
+            let (field, value) = match self.exp.workload.realtime {
+                RealTime::OnOff => ("workload.onoff_streams", self.exp.workload.onoff_streams.to_string()),
+                _ => ("workload.frame_bytes", self.exp.workload.frame_bytes.to_string()),
+            };
+            return Err(ExperimentError::Field {
+                file: self.file.clone(),
+                field: field.to_string(),
+                value,
+                why: format!(
+                    "{per_endpoint} real-time streams per endpoint x {endpoints} endpoints = {} sources (about {} MiB): allowed up to {MAX_TOTAL_STREAMS}; make frames larger or the network smaller",
+                    per_endpoint * endpoints,
+                    per_endpoint * endpoints * 150 >> 20
+                ),
+            });
+        }
         let (total, warmup) = self.run_cycles();
         let load = o.mean_load(warmup, total);
         let msg = self.exp.workload.message_flits as f64;
-        let endpoints = self.net.endpoint_at.len() as f64;
+        let endpoints = endpoints as f64;
         let expected = load / msg * endpoints * (total - warmup) as f64;
         if expected < MIN_MEASURED_MESSAGES {
             let r = &self.exp.run;
