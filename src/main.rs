@@ -13,6 +13,8 @@ mod synth_cmd;
 
 mod sim_cmd;
 
+mod model_cmd;
+
 mod validate;
 
 #[derive(Parser)]
@@ -69,6 +71,8 @@ enum Command {
     Sim(sim_cmd::SimArgs),
     /// Run an experiment grid in parallel; write CSV, JSON and plots.
     Sweep(sim_cmd::SweepArgs),
+    /// The papers' analytical models on a sim/sweep experiment file; same CSV, JSON and plots (`--with-sim` overlays the simulation).
+    Model(model_cmd::ModelArgs),
     /// Synthesize a configuration with the open FPGA tools (Yosys, nextpnr); JSON and Markdown report.
     Synth(synth_cmd::SynthArgs),
     /// Design-space sweep: golden-model saturation throughput x synthesis over a parameter grid; CSV and Pareto plots.
@@ -85,6 +89,7 @@ fn main() -> ExitCode {
         Command::Dse(a) => synth_cmd::dse(a),
         Command::Sim(a) => sim_cmd::sim(a),
         Command::Sweep(a) => sim_cmd::sweep(a),
+        Command::Model(a) => model_cmd::model(a),
         Command::Generate { config, out, mutant, force } => generate(&config, &out, mutant, force),
         Command::Check { config } => load_config(&config).map(|c| check(&c)),
         Command::Mutants => {

@@ -120,7 +120,7 @@ const PLOTS: [(&str, &str, &str); 6] = [
 const PHASE_PLOTS: [&str; 2] = ["phase_deadline_miss_probability", "phase_deadline_missing_time_ms"];
 
 /// Every file a sweep may write into its output directory.
-fn sweep_outputs() -> Vec<String> {
+pub(crate) fn sweep_outputs() -> Vec<String> {
     let mut v: Vec<String> = ["results.csv", "results.json", "phases.csv"].iter().map(|s| s.to_string()).collect();
     for stem in PLOTS.iter().map(|p| p.0).chain(PHASE_PLOTS) {
         v.push(format!("{stem}.svg"));
@@ -158,7 +158,7 @@ pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
 }
 
 /// Records the files a plot call wrote (it returns their paths).
-fn record_plots(out: &mut OutDir, files: Vec<String>) {
+pub(crate) fn record_plots(out: &mut OutDir, files: Vec<String>) {
     for f in files {
         if let Some(n) = Path::new(&f).file_name().and_then(|n| n.to_str()) {
             out.record(n);
@@ -167,7 +167,7 @@ fn record_plots(out: &mut OutDir, files: Vec<String>) {
     }
 }
 
-fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> anyhow::Result<()> {
+pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> anyhow::Result<()> {
     out.write("results.csv", sweep::to_csv(grid, pts).as_bytes())?;
     out.write("results.json", serde_json::to_string_pretty(&sweep::to_json(grid, pts))?.as_bytes())?;
     let dir = out.path().to_path_buf();

@@ -61,6 +61,17 @@ fn rt(kind: &'static str, mix: &'static str, extra: &'static str) -> impl Fn(Str
     }
 }
 
+/// A single-switch experiment the analytical model accepts (000_… Table 1,
+/// as in experiments/fig4_000_np.toml without its sweep).
+fn model_base() -> String {
+    let text = std::fs::read_to_string(root().join("experiments/fig4_000_np.toml")).unwrap();
+    text.split("[sweep]").next().unwrap().to_string()
+}
+
+fn model_exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![("m.toml", edit(model_base()))]
+}
+
 fn r(from: &'static str, to: &'static str) -> impl Fn(String) -> String {
     move |t: String| {
         assert!(t.contains(from), "case edit: `{from}` not in the base text");
@@ -196,6 +207,20 @@ fn cases() -> Vec<Case> {
         case("sweep_out_is_file", "sweep --experiment {dir}/s.toml --out {out}/user_notes.v", sweep(|t| t), "not a directory"),
         case("sweep_jobs", "sweep --experiment {dir}/s.toml --out {out}/sw --jobs 0", sweep(|t| t), "--jobs"),
         case("sweep_missing_file", "sweep --experiment {dir}/nope.toml --out {out}/sw", vec![], "nope.toml"),
+        // model: the analytical models' flags and inputs, all checked before any write
+        case("model_deadline_negative", "model --experiment {dir}/m.toml --out {out}/m --deadline=-3", model_exp(|t| t), "--deadline"),
+        case("model_deadline_nan", "model --experiment {dir}/m.toml --out {out}/m --deadline NaN", model_exp(|t| t), "--deadline"),
+        case("model_strategy_with_sim", "model --experiment {dir}/m.toml --out {out}/m --ring-strategy source-block --with-sim", model_exp(|t| t), "--ring-strategy"),
+        case("model_hops_not_cube", "model --experiment {dir}/m.toml --out {out}/m --hops 2 --deadline 50", model_exp(|t| t), "--hops"),
+        case("model_jobs", "model --experiment {dir}/m.toml --out {out}/m --with-sim --jobs 0", model_exp(|t| t), "--jobs"),
+        case("model_no_model_topology", "model --experiment {dir}/e.toml --out {out}/m", exp(|t| t), "topology.kind"),
+        case("model_rates_negative", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, -1.0]\n"), "model.realtime_rates"),
+        case("model_rates_huge", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, 1e300]\n"), "model.realtime_rates"),
+        case("model_bad_point", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[sweep]\n\"workload.load\" = [0.48, 1.5]\n"), "workload.load"),
+        case("model_base_invalid", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("cycles = 1000000", "cycles = 0")), "run.cycles"),
+        case("model_foreign_csv", "model --experiment {dir}/m.toml --out {out}", model_exp(|t| t), "results.csv"),
+        case("model_out_is_file", "model --experiment {dir}/m.toml --out {out}/user_notes.v", model_exp(|t| t), "not a directory"),
+        case("model_missing_file", "model --experiment {dir}/nope.toml --out {out}/m", vec![], "nope.toml"),
     ]
 }
 
@@ -278,7 +303,7 @@ fn every_bad_input_exits_2_names_its_field_and_changes_nothing() {
     let cases = cases();
     assert!(cases.len() >= 60, "{} cases", cases.len());
     let subcommands: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.args.split(' ').next().unwrap()).collect();
-    assert_eq!(subcommands.len(), 7, "every subcommand with input: {subcommands:?}");
+    assert_eq!(subcommands.len(), 8, "every subcommand with input: {subcommands:?}");
     let mut failures = Vec::new();
     for c in &cases {
         let (input, out) = prepare(c);
@@ -326,6 +351,9 @@ fn the_base_inputs_are_valid() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = bin().args(["check", "--config"]).arg(root().join("examples/mesh5.toml")).output().unwrap();
     assert!(o.status.success());
+    std::fs::write(dir.join("m.toml"), model_base()).unwrap();
+    let o = bin().args(["model", "--experiment"]).arg(dir.join("m.toml")).arg("--out").arg(dir.join("m")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let trace = dir.join("trace");
     std::fs::create_dir_all(&trace).unwrap();
     for (n, t) in with_trace("I 1000\nP 500\n700\n") {

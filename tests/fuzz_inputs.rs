@@ -2,7 +2,8 @@
 //! random byte-level and token-level mutations of the example router
 //! configurations (`check`) and experiment files (`sim --emit-configs`,
 //! which validates everything a run would and then writes the routers'
-//! configurations instead of simulating). Every case must exit 0 or 2,
+//! configurations instead of simulating; and `model`, which validates every
+//! point and evaluates the analytical models). Every case must exit 0 or 2,
 //! never panic, and finish within its timeout.
 //!
 //! `WORMQOS_FUZZ_CASES` (default 1000) and `WORMQOS_FUZZ_SEED` (default 1)
@@ -112,7 +113,8 @@ fn mutated_inputs_exit_0_or_2_without_panic_or_hang() {
     let (mut ok, mut invalid) = (0, 0);
     let mut failures = Vec::new();
     for k in 0..n {
-        let experiment = k % 2 == 1;
+        // Cases rotate: check, sim --emit-configs, model.
+        let experiment = k % 3 != 0;
         let pool = if experiment { &experiments } else { &configs };
         let base = &pool[rng.gen_range(0..pool.len())];
         let text = mutate(&mut rng, &std::fs::read(base).unwrap());
@@ -120,10 +122,10 @@ fn mutated_inputs_exit_0_or_2_without_panic_or_hang() {
         let input = dir.join(format!("case{k}.toml"));
         std::fs::write(&input, &text).unwrap();
         let out = dir.join(format!("out{k}"));
-        let args: Vec<&std::ffi::OsStr> = if experiment {
-            vec!["sim".as_ref(), "--experiment".as_ref(), input.as_os_str(), "--emit-configs".as_ref(), out.as_os_str()]
-        } else {
-            vec!["check".as_ref(), "--config".as_ref(), input.as_os_str()]
+        let args: Vec<&std::ffi::OsStr> = match k % 3 {
+            0 => vec!["check".as_ref(), "--config".as_ref(), input.as_os_str()],
+            1 => vec!["sim".as_ref(), "--experiment".as_ref(), input.as_os_str(), "--emit-configs".as_ref(), out.as_os_str()],
+            _ => vec!["model".as_ref(), "--experiment".as_ref(), input.as_os_str(), "--out".as_ref(), out.as_os_str()],
         };
         match run_case(&args, &dir) {
             Ok(0) => ok += 1,

@@ -7,12 +7,41 @@ use crate::bits::{at_most_one_set, subset_of};
 use crate::mutant::Mutant;
 use crate::verilog::{Expr, LVal, Module, Result, Stmt};
 
+/// What one kind of arbiter needs beyond the shared ports.
+pub(crate) enum ArbiterSide {
+    /// Round robin: nothing.
+    None,
+    /// Age order: the slots that become the youngest this cycle.
+    Age { enter: Expr },
+    /// Fine-Grained VirtualClock (§8): which slots hold a flit, and the
+    /// Vtick of each slot's message.
+    VirtualClock { present: Expr, vtick: Expr },
+}
+
+/// The connections of an arbiter instance. Every arbiter has the same
+/// shape (docs/microarchitecture.md §5): `req_i` (eligible slots) in,
+/// `gnt_o` (one-hot or zero) out, `take_i` (the grant takes effect: the
+/// arbiter updates its state), and the kind's side inputs.
+pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide) -> Vec<(&'static str, Expr)> {
+    let mut c = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1)), ("req_i", req), ("take_i", take)];
+    match side {
+        ArbiterSide::None => {}
+        ArbiterSide::Age { enter } => c.push(("enter_i", enter)),
+        ArbiterSide::VirtualClock { present, vtick } => {
+            c.push(("present_i", present));
+            c.push(("vtick_i", vtick));
+        }
+    }
+    c.push(("gnt_o", gnt));
+    c
+}
+
 
 /// `<prefix>_rr_arbiter`: round-robin arbiter over N requesters
 /// (docs/microarchitecture.md §5). The pointer is kept as a mask of the
 /// indices `>= ptr`; the grant is the lowest set bit of `{req, req & mask}`
 /// (2N bits, one carry chain): the lowest requesting index in the mask, or
-/// else the lowest requesting index overall. `advance_i` (the grant takes
+/// else the lowest requesting index overall. `take_i` (the grant takes
 /// effect) sets the pointer to grant + 1 mod N.
 ///
 /// One carry chain over the doubled vector instead of a mux between two
@@ -24,13 +53,13 @@ use crate::verilog::{Expr, LVal, Module, Result, Stmt};
 pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module> {
     let mut m = Module::new(format!("{prefix}_rr_arbiter"));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
-    m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When advance_i,");
+    m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
     m.doc("ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.");
     m.param("N", n as u64)?;
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
     let req = m.input_sym("req_i", n, "N")?;
-    let adv = m.input("advance_i", 1)?;
+    let adv = m.input("take_i", 1)?;
     let gnt = m.output_sym("gnt_o", n, "N")?;
     let (mask_q, mask_d) = m.register_sym("mask", n, Some("N"), &Expr::ones_sym("N", n))?;
     let dbl = m.comb_reg_sym("dbl", 2 * n, "2*N")?;
@@ -55,7 +84,7 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
         },
         Stmt::assign(&g.lv(), &Expr::raw("dbl_low[N-1:0]", n).or(&Expr::raw("dbl_low[2*N-1:N]", n))?)?,
     ])?;
-    // A separate block: advance_i usually depends on gnt_o.
+    // A separate block: take_i usually depends on gnt_o.
     m.comb(vec![
         Stmt::Comment("indices above the grant (prefix OR)".into()),
         Stmt::assign(&above.lv(), &Expr::zero_sym("N", n))?,
@@ -80,13 +109,15 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
 /// than every other slot; among themselves the lower index is older.
 pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
     let mut m = Module::new(format!("{prefix}_age_arbiter"));
-    m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest eligible slot (one-hot or 0).");
+    m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest requesting slot (one-hot or 0).");
     m.doc("Slots with enter_i set become the youngest (lower index older among them).");
     m.doc("older_q[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
     m.param("N", n as u64)?;
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
-    let elig = m.input_sym("elig_i", n, "N")?;
+    m.doc("take_i is unused: the order changes only when slots enter (the shared arbiter shape).");
+    let elig = m.input_sym("req_i", n, "N")?;
+    m.input("take_i", 1)?;
     let enter = m.input_sym("enter_i", n, "N")?;
     let gnt = m.output_sym("gnt_o", n, "N")?;
     let nn = n * n;
@@ -117,13 +148,16 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
         for_i(vec![
             Stmt::assign(
                 &LVal::raw("gnt[i]", "gnt", 1),
-                &Expr::raw("elig_i[i]", 1).and(&row("older_q").or(&elig.e().not())?.red_and())?,
+                &Expr::raw("req_i[i]", 1).and(&row("older_q").or(&elig.e().not())?.red_and())?,
             )?,
         ]),
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
     let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
     m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&subset_of(&gnt.e(), &elig.e(), &zero)?, "gnt_o grants only eligible slots")?;
+    m.assert_always(&subset_of(&gnt.e(), &elig.e(), &zero)?, "gnt_o grants only requesters")?;
+    m.raw_line("/* verilator lint_off UNUSED */");
+    m.raw_line("wire unused_take = take_i;");
+    m.raw_line("/* verilator lint_on UNUSED */");
     Ok(m)
 }

@@ -1,6 +1,7 @@
 //! Block-level multiplexing (§9.3) and flit acceleration (§9.5) in front of
 //! a scheduler at point A or C.
 
+use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{encode, lit, onehot_of};
 use crate::dims::Dims;
 use crate::mutant::Mutant;
@@ -60,13 +61,7 @@ pub(crate) fn sched_wrap(
         md.instance(
             rr,
             &format!("u_{tag}_acc"),
-            &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
-                ("req_i", acc_ready.e()),
-                ("advance_i", take.land(&any.e())?),
-                ("gnt_o", agnt.e()),
-            ],
+            &arbiter_conns(acc_ready.e(), take.land(&any.e())?, agnt.e(), ArbiterSide::None),
         )?;
         out = Expr::mux(&any.e(), &agnt.e(), &out)?;
     }

@@ -19,6 +19,7 @@ pub mod arbiters;
 mod bits;
 mod block_mux;
 pub mod buffers;
+pub mod formal;
 mod classes;
 mod dims;
 mod input_port;

@@ -1,6 +1,7 @@
 //! `<prefix>_output_port`: stage 5 of one output port
 //! (docs/microarchitecture.md §6): output VC buffers, credits, point C.
 
+use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
@@ -161,21 +162,15 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     } else {
         elig
     };
-    let mut conns = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
-    if let Some(enter) = &enter {
-        conns.push(("elig_i", elig.e()));
-        conns.push(("enter_i", enter.e()));
+    let side = if let Some(enter) = &enter {
+        ArbiterSide::Age { enter: enter.e() }
     } else if d.vc_at_c() {
-        conns.push(("present_i", md.wire_of("present", &cat_lsb_first(&presents)?)?.e()));
-        conns.push(("vtick_i", md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e()));
-        conns.push(("elig_i", elig.e()));
-        conns.push(("take_i", any_pick.e()));
+        let present = md.wire_of("present", &cat_lsb_first(&presents)?)?.e();
+        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e() }
     } else {
-        conns.push(("req_i", elig.e()));
-        conns.push(("advance_i", any_pick.e()));
-    }
-    conns.push(("gnt_o", pick.e()));
-    md.instance(arb, "u_arb_c", &conns)?;
+        ArbiterSide::None
+    };
+    md.instance(arb, "u_arb_c", &arbiter_conns(elig.e(), any_pick.e(), pick.e(), side))?;
     md.assert_always(&at_most_one_set(&pick.e(), &Expr::ones(m), &Expr::zero(m))?, "point C picks at most one VC")?;
     if enter.is_some() {
         // any_pick is only needed by a round-robin arbiter; keep it used.

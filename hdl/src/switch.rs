@@ -8,6 +8,7 @@
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
 use crate::mutant::Mutant;
+use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
 use crate::verilog::{Expr, Module, Result};
@@ -137,27 +138,16 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     } else {
         ready.e()
     };
-    let mut conns = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
-    let arb = match arb {
-        PointAArbiter::Age(a) => {
-            conns.push(("elig_i", elig));
-            conns.push(("enter_i", enter.expect("age").e()));
-            a
-        }
+    // The age arbiter ignores take_i: point A then has no won_i.
+    let take = won.as_ref().map_or(Expr::one_bit(false), |w| w.e());
+    let (arb, side) = match arb {
+        PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: enter.expect("age").e() }),
         PointAArbiter::VirtualClock(a) => {
-            conns.push(("present_i", present.expect("virtualclock").e()));
-            conns.push(("vtick_i", vtick.expect("virtualclock").e()));
-            conns.push(("elig_i", elig));
-            conns.push(("take_i", won.as_ref().expect("won_i").e()));
-            a
+            (a, ArbiterSide::VirtualClock { present: present.expect("virtualclock").e(), vtick: vtick.expect("virtualclock").e() })
         }
-        PointAArbiter::RoundRobin(a) => {
-            conns.push(("req_i", elig));
-            conns.push(("advance_i", won.as_ref().expect("won_i").e()));
-            a
-        }
+        PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
     };
-    conns.push(("gnt_o", cand.e()));
+    let conns = arbiter_conns(elig, take, cand.e(), side);
     md.instance(arb, "u_arb", &conns)?;
     let sel = |all: &Expr, w: u32| -> Result<Expr> {
         let ins = (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>()?;
@@ -195,13 +185,7 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     md.instance(
         rr_n,
         "u_arb",
-        &[
-            ("clk_i", Expr::raw("clk_i", 1)),
-            ("rst_i", Expr::raw("rst_i", 1)),
-            ("req_i", req.e()),
-            ("advance_i", any.e()),
-            ("gnt_o", gnt.e()),
-        ],
+        &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
     let ovc = md.wire_of("ovc", &Expr::onehot_mux(&gnt.e(), &parts(&ovcs.e(), vw)?)?)?;

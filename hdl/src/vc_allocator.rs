@@ -1,6 +1,7 @@
 //! `<prefix>_vc_allocator`: stage 3 (output-VC allocation) of one output
 //! port (docs/microarchitecture.md §6, §9.2, §9.5).
 
+use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
@@ -154,13 +155,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     md.instance(
         rr_nm,
         "u_arb",
-        &[
-            ("clk_i", Expr::raw("clk_i", 1)),
-            ("rst_i", Expr::raw("rst_i", 1)),
-            ("req_i", req_masked.e()),
-            ("advance_i", advance),
-            ("gnt_o", gnt.e()),
-        ],
+        &arbiter_conns(req_masked.e(), advance, gnt.e(), ArbiterSide::None),
     )?;
     let set = md.wire_of("alloc_set", &Expr::mux(&any_gnt.e(), &free_oh.e(), &Expr::zero(m))?)?;
     let next = alloc_q.e().and(&release.e().not())?.or(&set.e())?;

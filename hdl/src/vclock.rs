@@ -34,7 +34,7 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let mut m = Module::new(format!("{prefix}_vclock_sched"));
     m.doc("Fine-Grained VirtualClock scheduler over N slots (docs/microarchitecture.md §8).");
     m.doc("present_i[k]: slot k has a flit at the scheduler; vtick_i[k*VTW +: VTW] is its Vtick");
-    m.doc("(0 or all-ones: best effort; else real time); elig_i[k]: the base scheduler's eligibility");
+    m.doc("(0 or all-ones: best effort; else real time); req_i[k]: the base scheduler's eligibility");
     m.doc("(implies present). gnt_o: one-hot grant (or 0):");
     m.doc("the eligible real-time slot with the smallest stamp (ties: lowest index), else the");
     m.doc("eligible best-effort slot picked round-robin (be_ptr, stored as a mask of indices >= ptr).");
@@ -48,7 +48,7 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.input("rst_i", 1)?;
     m.input_sym("present_i", n, "N")?;
     m.input_sym("vtick_i", n * vtw, "N*VTW")?;
-    let elig_i = m.input_sym("elig_i", n, "N")?;
+    let req_i = m.input_sym("req_i", n, "N")?;
     m.input("take_i", 1)?;
     let gnt_o = m.output_sym("gnt_o", n, "N")?;
 
@@ -154,8 +154,8 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
         ))
     };
     let mut grant = vec![
-        a(cand_rt.lv(), r("(elig_i & rt)", n))?,
-        a(cand_be.lv(), r("(elig_i & (~rt))", n))?,
+        a(cand_rt.lv(), r("(req_i & rt)", n))?,
+        a(cand_be.lv(), r("(req_i & (~rt))", n))?,
         Stmt::Comment(format!(
             "beat[k*N+j] (k > j): slot k's stamp is strictly {} than slot j's",
             if cmp == "<" { "smaller" } else { "larger (MUTANT vc-largest-stamp-wins)" }
@@ -312,6 +312,6 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s, lose, sum_now, sum_aux, rbeat, v);
     let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
     m.assert_always(&crate::bits::at_most_one_set(&gnt_o.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&crate::bits::subset_of(&gnt_o.e(), &elig_i.e(), &zero)?, "gnt_o grants only eligible slots")?;
+    m.assert_always(&crate::bits::subset_of(&gnt_o.e(), &req_i.e(), &zero)?, "gnt_o grants only requesters")?;
     Ok(m)
 }

@@ -146,7 +146,7 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
     let tb = format!(
         "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
-         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .elig_i(elig), .take_i(take), .gnt_o(gnt));\n  \
+         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), .take_i(take), .gnt_o(gnt));\n  \
          always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
         n1 = n - 1,
         vw1 = n as u32 * vtw - 1

@@ -122,7 +122,7 @@ module mesh5_output_port (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(elig),
-    .advance_i(any_pick),
+    .take_i(any_pick),
     .gnt_o(pick)
   );
   reg  out_valid_q;

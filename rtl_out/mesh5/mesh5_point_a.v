@@ -38,7 +38,7 @@ module mesh5_point_a (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(ready_i),
-    .advance_i(won_i),
+    .take_i(won_i),
     .gnt_o(cand)
   );
   assign cand_o = cand;

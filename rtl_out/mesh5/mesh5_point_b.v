@@ -39,7 +39,7 @@ module mesh5_point_b (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(req_i),
-    .advance_i(any),
+    .take_i(any),
     .gnt_o(gnt)
   );
   wire [1:0] ovc;

@@ -20,7 +20,7 @@
 `default_nettype none
 
 // Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first
-// requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When advance_i,
+// requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,
 // ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.
 module mesh5_rr_arbiter #(
   parameter N = 20
@@ -28,7 +28,7 @@ module mesh5_rr_arbiter #(
   input  wire clk_i,
   input  wire rst_i,
   input  wire [N-1:0] req_i,
-  input  wire advance_i,
+  input  wire take_i,
   output wire [N-1:0] gnt_o
 );
   reg  [N-1:0] mask_q;
@@ -52,7 +52,7 @@ module mesh5_rr_arbiter #(
       above[i+1] = above[i] | gnt[i];
     end
     mask_d = mask_q;
-    if (advance_i) begin
+    if (take_i) begin
       mask_d = above;
     end
   end

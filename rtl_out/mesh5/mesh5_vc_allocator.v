@@ -48,7 +48,7 @@ module mesh5_vc_allocator (
     .clk_i(clk_i),
     .rst_i(rst_i),
     .req_i(req_masked),
-    .advance_i(any_gnt),
+    .take_i(any_gnt),
     .gnt_o(gnt)
   );
   wire [3:0] alloc_set;

@@ -4,8 +4,6 @@
 
 #[path = "../../../src/sim_cmd.rs"]
 mod sim_cmd;
-// The one rule for bad input (exit 2), as in `wormqos`; parts of it serve
-// only the other subcommands.
 #[path = "../../../src/validate.rs"]
 #[allow(dead_code)]
 mod validate;

@@ -31,6 +31,25 @@ pub struct Experiment {
 pub struct Model {
     #[serde(default)]
     pub scheduler: ModelScheduler,
+    /// `realtime = "poisson"`: relative message rates of the real-time
+    /// classes R1, R2, … (R1 = the top class, each class its own VCs);
+    /// default [2, 1], 000_… §4's R2 at half R1's rate. 000_… §4 with three
+    /// classes: [1, 0.6667, 0.5] (R2, R3 at 1.5 and 2 times R1's gap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_rates: Option<Vec<f64>>,
+    /// `realtime = "poisson"`: each class's Vtick is this times 1/(λ_c M)
+    /// (default 1; < 1 reserves more bandwidth than the class uses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vtick_scale: Option<f64>,
+}
+
+impl Model {
+    /// Shares of the real-time messages per class R1, R2, … (sum 1).
+    pub fn realtime_shares(&self) -> Vec<f64> {
+        let r = self.realtime_rates.clone().unwrap_or_else(|| vec![2.0, 1.0]);
+        let total: f64 = r.iter().sum();
+        r.iter().map(|x| x / total).collect()
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -484,6 +503,11 @@ impl Experiment {
                 ),
             ));
         }
+        if let Some(x) = self.model.vtick_scale {
+            if !(x.is_finite() && x > 0.0 && x <= 100.0) {
+                return Err(ferr("model.vtick_scale", x.to_string(), "allowed range (0, 100]".into()));
+            }
+        }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {
             return Err(ferr("run.batches", r.batches.to_string(), "allowed range 2..=32".into()));
@@ -523,6 +547,16 @@ impl Experiment {
                 self.router.flit_width.to_string(),
                 format!("the simulator tags messages (spec §9.6) and needs flit_width >= header ({hw}) + 8 and >= 24"),
             ));
+        }
+        if let Some(rates) = &self.model.realtime_rates {
+            let classes = (probe.traffic_classes() as usize).max(2);
+            if rates.is_empty() || rates.len() + 1 > classes || rates.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1e6)) {
+                return Err(ferr(
+                    "model.realtime_rates",
+                    format!("{rates:?}"),
+                    format!("1..={} relative rates (router.traffic_classes − 1, best effort takes class 0), each in (0, 1e6]", classes - 1),
+                ));
+            }
         }
         let ports = self.router.ports as usize;
         let net = self.topology.build(ports).map_err(|e| match e {

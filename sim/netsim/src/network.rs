@@ -123,6 +123,12 @@ pub struct ClassStats {
     /// entry counts every latency ≥ its index), for deadline tails such
     /// as P{L > D} of 000_… §3.4.
     pub network_latency_counts: Vec<u64>,
+    /// The same per hop count (index = router-to-router links crossed;
+    /// each list cut after its last nonzero entry), for the h-hop
+    /// deadline tails of 000_… §3.4.2; empty on one router or above 512
+    /// endpoints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub network_latency_counts_by_hops: Vec<Vec<u64>>,
 }
 
 /// Length of `ClassStats::network_latency_counts`.
@@ -228,6 +234,9 @@ pub struct Sim<'a> {
     // Measurement.
     warmup: u64,
     class_acc: Vec<ClassAcc>,
+    /// `hops[s * endpoints + d]`: links from endpoint s to d (empty when
+    /// not recorded: one router, or more than 512 endpoints).
+    hops: Vec<u8>,
     flits_injected: u64,
     flits_ejected: u64,
     window_flits: u64,
@@ -257,6 +266,7 @@ struct ClassAcc {
     src: f64,
     hist: Histogram,
     net_counts: Vec<u64>,
+    net_counts_by_hops: Vec<Vec<u64>>,
     /// Per batch (by creation time): (sum, count).
     batches: Vec<(f64, u64)>,
 }
@@ -412,12 +422,15 @@ impl<'a> Sim<'a> {
             if w.realtime == RealTime::Poisson {
                 let lam = offered.phases[0].realtime / msg as f64;
                 let top = classes - 1;
-                for (share, class) in [(2.0 / 3.0, top), (1.0 / 3.0, if classes >= 3 { top - 1 } else { top })] {
+                let shares = e.model.realtime_shares();
+                // R1 is the top class, R2 the next, …; with fewer classes the rest share the lowest real-time one.
+                for (share, class) in shares.iter().enumerate().map(|(i, &s)| (s, top.saturating_sub(i as u8).max(1.min(top)))) {
                     let rate = lam * share;
                     if rate <= 0.0 {
                         continue;
                     }
-                    let vt = ((1.0 / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
+                    let scale = e.model.vtick_scale.unwrap_or(1.0);
+                    let vt = ((scale / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
                     flows.push(workload::Flow {
                         src: ep as u32,
                         dest: None,
@@ -504,6 +517,7 @@ impl<'a> Sim<'a> {
             vtick_max: vtick_be - 1,
             warmup,
             class_acc: vec![ClassAcc { batches: vec![(0.0, 0); batches], ..Default::default() }; classes as usize],
+            hops: hop_table(&v.net),
             flits_injected: 0,
             flits_ejected: 0,
             window_flits: 0,
@@ -851,6 +865,17 @@ impl<'a> Sim<'a> {
             c.net_counts = vec![0; NET_LATENCY_BINS];
         }
         c.net_counts[((now - rec.injected) as usize).min(NET_LATENCY_BINS - 1)] += 1;
+        if !self.hops.is_empty() {
+            let h = self.hops[rec.src as usize * self.nis.len() + rec.m.dest as usize] as usize;
+            if c.net_counts_by_hops.len() <= h {
+                c.net_counts_by_hops.resize(h + 1, Vec::new());
+            }
+            let counts = &mut c.net_counts_by_hops[h];
+            if counts.is_empty() {
+                *counts = vec![0; NET_LATENCY_BINS];
+            }
+            counts[((now - rec.injected) as usize).min(NET_LATENCY_BINS - 1)] += 1;
+        }
         let span = (total - self.warmup).max(1);
         let b = (((rec.created - self.warmup) as u128 * c.batches.len() as u128) / span as u128) as usize;
         let b = b.min(c.batches.len() - 1);
@@ -975,6 +1000,11 @@ impl<'a> Sim<'a> {
                     source_latency: c.src / c.n as f64,
                     histogram: c.hist.clone(),
                     network_latency_counts: c.net_counts.clone(),
+                    network_latency_counts_by_hops: c
+                        .net_counts_by_hops
+                        .iter()
+                        .map(|v| v[..v.iter().rposition(|&x| x > 0).map_or(0, |i| i + 1)].to_vec())
+                        .collect(),
                 }
             })
             .collect();
@@ -1042,6 +1072,16 @@ pub fn field(data: &[u64; wormqos_sim::MAX_FLIT_WORDS], lsb: u32, width: u32) ->
 }
 
 /// Runs an experiment.
+/// Links crossed from every endpoint to every other (0 for itself), or
+/// nothing on one router or beyond 512 endpoints (the table's size).
+fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
+    let n = net.endpoints();
+    if net.routers < 2 || n > 512 {
+        return Vec::new();
+    }
+    (0..n * n).map(|i| net.path(i / n, i % n).map_or(0, |p| (p.len() - 1).min(255) as u8)).collect()
+}
+
 pub fn run(v: &Validated) -> Result<Results, SimError> {
     Sim::new(v)?.run()
 }

@@ -44,8 +44,8 @@ impl Grid {
         Ok(g)
     }
 
-    /// The experiment of one point, validated.
-    fn point(&self, params: &[(String, toml::Value)]) -> Result<crate::experiment::Validated, ExperimentError> {
+    /// The experiment of one point, validated (also what `wormqos model` evaluates).
+    pub fn experiment(&self, params: &[(String, toml::Value)]) -> Result<crate::experiment::Validated, ExperimentError> {
         let mut t = self.base.clone();
         for (k, v) in params {
             set_path(&mut t, k, v.clone()).map_err(|e| ExperimentError::Field {
@@ -63,7 +63,7 @@ impl Grid {
     /// value on its own (errors name the sweep key and value) and every
     /// point of the grid (errors name the point).
     pub fn validate_points(&self) -> Result<(), ExperimentError> {
-        self.point(&[])?;
+        self.experiment(&[])?;
         let with_point = |e: ExperimentError, params: &[(String, toml::Value)]| {
             let at: Vec<String> = params.iter().map(|(k, v)| format!("\"{k}\" = {v}")).collect();
             let (field, value, why) = match e {
@@ -80,11 +80,11 @@ impl Grid {
         for (k, vals) in &self.keys {
             for v in vals {
                 let p = [(k.clone(), v.clone())];
-                self.point(&p).map_err(|e| with_point(e, &p))?;
+                self.experiment(&p).map_err(|e| with_point(e, &p))?;
             }
         }
         for p in self.points() {
-            self.point(&p).map_err(|e| with_point(e, &p))?;
+            self.experiment(&p).map_err(|e| with_point(e, &p))?;
         }
         Ok(())
     }
@@ -172,7 +172,7 @@ impl Grid {
     }
 
     fn run_point(&self, params: &[(String, toml::Value)]) -> Result<Results, String> {
-        let v = self.point(params).map_err(|e| e.to_string())?;
+        let v = self.experiment(params).map_err(|e| e.to_string())?;
         let r = crate::network::run(&v).map_err(|e| e.to_string())?;
         match empty_run(&r) {
             Some(why) => Err(why),

@@ -58,6 +58,26 @@ pub enum TopologySpec {
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         dateline: bool,
     },
+    /// 004_…'s multi-link ring: `nodes` nodes, `links` parallel links each
+    /// way between neighbours (default nodes/4), the shorter direction
+    /// (ties +), and the paper's first routing strategy: a message to d
+    /// uses link d mod links (the 4-node block of d). Ports: 0 local,
+    /// 1+j = + link j, 1+links+j = − link j. Dateline classes per direction
+    /// as in the torus (§11). (The paper's second strategy, link = the
+    /// source's block, needs the input link in the route and is model-only.)
+    MultilinkRing {
+        nodes: u32,
+        #[serde(default)]
+        links: Option<u32>,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        dateline: bool,
+    },
+    /// Unidirectional k-ary n-cube (every ring one way, +), dimension-order
+    /// routing, with 002_…'s VC arrangement: of every traffic class's VCs
+    /// the first two are escape VCs, v1 while c_i < d_i in the dimension
+    /// being crossed and v2 otherwise (a dateline), and the rest are shared
+    /// by every message. Ports: 0 local, 1+i = dimension i.
+    UnidirectionalTorus { k: u32, n: u32 },
 }
 
 fn yes() -> bool {
@@ -66,6 +86,11 @@ fn yes() -> bool {
 fn is_true(b: &bool) -> bool {
     *b
 }
+
+/// 002_…'s escape VCs (`UnidirectionalTorus`): v1 + the shared VCs, or
+/// v2 + the shared VCs.
+pub const ESCAPE_V1: u8 = 3;
+pub const ESCAPE_V2: u8 = 4;
 
 /// Dateline VC class of a (router, destination) entry: the lower half of the
 /// VCs (of every traffic class) before the wrap link, the upper half after it.
@@ -165,6 +190,23 @@ impl TopologySpec {
                 }
                 ring(nodes as usize, links as usize, ports, dateline)?
             }
+            TopologySpec::UnidirectionalTorus { k, n } => {
+                check_k("k", k, 2)?;
+                if n == 0 || n > 6 || (k as u64).pow(n) > MAX_ROUTERS {
+                    return Err(field("n", n, format!("1..=6 dimensions and k^n <= {MAX_ROUTERS} routers")));
+                }
+                unidirectional_torus(k as usize, n as usize, ports)?
+            }
+            TopologySpec::MultilinkRing { nodes, links, dateline } => {
+                if !(2..=1024).contains(&nodes) {
+                    return Err(field("nodes", nodes, "allowed range 2..=1024"));
+                }
+                let links = links.unwrap_or((nodes / 4).max(1));
+                if links == 0 || links > 15 {
+                    return Err(field("links", links, "allowed range 1..=15 (2 links ports per neighbour pair + the endpoint)"));
+                }
+                multilink_ring(nodes as usize, links as usize, ports, dateline)?
+            }
         };
         Ok(net)
     }
@@ -176,7 +218,7 @@ impl TopologySpec {
             TopologySpec::SingleSwitch => (1, 0),
             TopologySpec::Mesh { k } => ((k as u64).pow(2), (k as u64).pow(2)),
             TopologySpec::FatMesh { k, endpoints, .. } => ((k as u64).pow(2), (k as u64).pow(2) * endpoints as u64),
-            TopologySpec::Torus { k, n, .. } => {
+            TopologySpec::Torus { k, n, .. } | TopologySpec::UnidirectionalTorus { k, n } => {
                 let r = (k as u64).checked_pow(n).unwrap_or(u64::MAX);
                 (r, r)
             }
@@ -184,7 +226,7 @@ impl TopologySpec {
                 let r = 1u64.checked_shl(n).filter(|_| n < 64).unwrap_or(u64::MAX);
                 (r, r)
             }
-            TopologySpec::Ring { nodes, .. } => (nodes as u64, nodes as u64),
+            TopologySpec::Ring { nodes, .. } | TopologySpec::MultilinkRing { nodes, .. } => (nodes as u64, nodes as u64),
         }
     }
 
@@ -200,6 +242,8 @@ impl TopologySpec {
                 (endpoints + dirs * links) as usize
             }
             TopologySpec::Ring { nodes, links, .. } => 1 + links.unwrap_or((nodes / 4).max(1)) as usize,
+            TopologySpec::MultilinkRing { nodes, links, .. } => 1 + 2 * links.unwrap_or((nodes / 4).max(1)) as usize,
+            TopologySpec::UnidirectionalTorus { n, .. } => 1 + n as usize,
         }
     }
 }
@@ -493,6 +537,84 @@ fn ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Netw
     Ok(b.finish(ports))
 }
 
+fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
+    if 1 + n > ports {
+        return Err(too_few_ports(1 + n, ports));
+    }
+    let count = k.pow(n as u32);
+    let digit = |v: usize, i: usize| (v / k.pow(i as u32)) % k;
+    let mut b = Builder::new(count, ports);
+    (0..count).for_each(|r| {
+        b.endpoint(r, 0);
+    });
+    for (r, i) in (0..count).flat_map(|r| (0..n).map(move |i| (r, i))) {
+        // One step + in dimension i: digit i of r advances mod k.
+        let stride = k.pow(i as u32);
+        b.link(r, 1 + i, r - digit(r, i) * stride + ((digit(r, i) + 1) % k) * stride, 1 + i);
+    }
+    for r in 0..count {
+        let mut t = Vec::with_capacity(count);
+        let mut cls = Vec::with_capacity(count);
+        for d in 0..count {
+            match (0..n).find(|&i| digit(r, i) != digit(d, i)) {
+                Some(i) => {
+                    t.push(1 + i as u32);
+                    cls.push(if digit(r, i) < digit(d, i) { ESCAPE_V1 } else { ESCAPE_V2 });
+                }
+                None => {
+                    t.push(0);
+                    cls.push(DATELINE_ANY);
+                }
+            }
+        }
+        b.routes.push(t);
+        b.vc_class.push(cls);
+    }
+    Ok(b.finish(ports))
+}
+
+fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
+    if 1 + 2 * links > ports {
+        return Err(too_few_ports(1 + 2 * links, ports));
+    }
+    let mut b = Builder::new(nodes, ports);
+    for r in 0..nodes {
+        b.endpoint(r, 0);
+    }
+    for r in 0..nodes {
+        for j in 0..links {
+            // + link j out of r enters the next node's − link j input, and back.
+            b.link(r, 1 + j, (r + 1) % nodes, 1 + links + j);
+            b.link(r, 1 + links + j, (r + nodes - 1) % nodes, 1 + j);
+        }
+    }
+    // As the torus: with 3 or fewer nodes no route waits on its own ring.
+    let classes = dateline && nodes >= 4;
+    for r in 0..nodes {
+        let mut t = Vec::with_capacity(nodes);
+        let mut cls = Vec::with_capacity(nodes);
+        for d in 0..nodes {
+            if d == r {
+                t.push(0);
+                cls.push(DATELINE_ANY);
+                continue;
+            }
+            let fwd = (d + nodes - r) % nodes;
+            let plus = fwd <= nodes - fwd;
+            let j = d % links;
+            t.push(if plus { 1 + j } else { 1 + links + j } as u32);
+            // §11: the rest of the way still crosses the wrap link iff r > d (+) or r < d (−).
+            let crosses = if plus { r > d } else { r < d };
+            cls.push(if crosses { DATELINE_BEFORE } else { DATELINE_AFTER });
+        }
+        b.routes.push(t);
+        if classes {
+            b.vc_class.push(cls);
+        }
+    }
+    Ok(b.finish(ports))
+}
+
 impl Network {
     pub fn endpoints(&self) -> usize {
         self.endpoint_at.len()
@@ -520,10 +642,14 @@ impl Network {
             return Err(fewest);
         }
         let (mut before, mut after) = (0u32, 0u32);
+        let (mut v1, mut v2) = (0u32, 0u32);
         for g in &groups {
             let half = g.len() / 2;
             before |= g[..half].iter().fold(0, |a, &u| a | 1 << u);
             after |= g[half..].iter().fold(0, |a, &u| a | 1 << u);
+            let shared = g[2..].iter().fold(0, |a, &u| a | 1 << u);
+            v1 |= 1 << g[0] | shared;
+            v2 |= 1 << g[1] | shared;
         }
         let all = ((1u64 << vcs) - 1) as u32;
         Ok(Some(
@@ -532,6 +658,8 @@ impl Network {
                 .map(|&c| match c {
                     DATELINE_BEFORE => before,
                     DATELINE_AFTER => after,
+                    ESCAPE_V1 => v1,
+                    ESCAPE_V2 => v2,
                     _ => all,
                 })
                 .collect(),

@@ -101,8 +101,8 @@ stall_cycles = 2000
 
 #[test]
 fn bad_experiment_files_name_the_field() {
-    // Longer than the 2000 warm-up cycles: a run must measure something.
-    let base = mesh(2, 0.1, 6000);
+    // 3000 cycles: the 2000 warm-up cycles leave a measured window (run.warmup_cycles).
+    let base = mesh(2, 0.1, 3000);
     let e = Experiment::from_str(&base.replace("seed = 7", "seed = 7\nsede = 1"), "x.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.contains("x.toml") && e.contains("sede"), "{e}");
     let e = Experiment::from_str(&base.replace("load = 0.1", "load = 1.5"), "x.toml", PathBuf::new()).unwrap_err().to_string();
@@ -147,7 +147,8 @@ fn fgfq_model_scheduler_is_checked_and_runs() {
     let base = mesh(3, 0.2, 20_000).replace("mix = [0, 100]\nrealtime = \"none\"", "mix = [50, 50]\nrealtime = \"poisson\"");
     let with = |sched: &str, model: &str| base.replace("round_robin", sched) + &format!("[model]\nscheduler = \"{model}\"\n");
     let e = Experiment::from_str(&with("round_robin", "fgfq"), "x.toml", PathBuf::new()).unwrap_err().to_string();
-    assert!(e.starts_with("x.toml:") && e.contains(": model.scheduler") && e.contains("router.scheduler = \"virtualclock\""), "{e}");
+    // Line 25: `scheduler` in the appended [model] table.
+    assert!(e.starts_with("x.toml:25: model.scheduler") && e.contains("router.scheduler = \"virtualclock\""), "{e}");
     let e = Experiment::from_str(&with("virtualclock", "wfq"), "x.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.starts_with("x.toml:") && e.contains("wfq"), "{e}");
     let fq = run(&Experiment::from_str(&with("virtualclock", "fgfq"), "x.toml", PathBuf::new()).unwrap()).unwrap();

@@ -66,6 +66,9 @@ pub enum ModelError {
     /// steady state at this load. (An unstable source queue is not an
     /// error: its W̄_c is infinite.)
     Saturated { class: usize },
+    /// The iteration did not settle while this class's utilisation λ'L̄
+    /// kept reaching 1 (Eq. 3's P_b = 1): no fixed point below saturation.
+    Overloaded { class: usize },
     NoConvergence,
     BadInput(&'static str),
 }
@@ -163,7 +166,13 @@ impl RouterModel {
         let lam_g: Vec<f64> = self.rt_rates.iter().copied().chain([self.be_rate]).collect();
         let expo = blocking_exponent(bs, m);
         let mut pb = vec![0.0f64; n + 1];
+        // A class whose utilisation λ'L̄ reached 1 in the last iterations:
+        // when the iteration does not settle, that is saturation.
+        let mut busy_at_cap = None;
         for it in 1..=100_000 {
+            if it % 1000 == 0 {
+                busy_at_cap = None;
+            }
             let lam: Vec<f64> = (0..=n).map(|c| (1.0 - pb[c]) * lam_g[c]).collect();
             let blk: Vec<f64> = pb.iter().map(|&b| b * (bs.max(m) + m / 2.0)).collect();
             let lat_k = |c: usize, z: usize| p - 1.0 + (blk[c] + m) * sharing_cycles(&self.vticks, z, c);
@@ -203,6 +212,9 @@ impl RouterModel {
             let mut next = vec![0.0; n + 1];
             for c in 0..=n {
                 let rho = (lat[c] * lam[c]).min(1.0);
+                if rho >= 1.0 {
+                    busy_at_cap.get_or_insert(c);
+                }
                 next[c] = rho.powf(expo);
                 delta = delta.max((next[c] - pb[c]).abs());
             }
@@ -232,7 +244,7 @@ impl RouterModel {
                 pb[c] = 0.5 * pb[c] + 0.5 * next[c];
             }
         }
-        Err(ModelError::NoConvergence)
+        Err(busy_at_cap.map_or(ModelError::NoConvergence, |class| ModelError::Overloaded { class }))
     }
 }
 
@@ -244,43 +256,56 @@ impl RouterModel {
     /// P_b (Eq. 18) and each X_k uniform on 1..=B+M with total probability
     /// P_c(k) (Eq. 19), all independent as the paper assumes.
     pub fn deadline_miss_probability(&self, sol: &Solution, c: usize, deadline: f64) -> f64 {
-        let n = self.rt_rates.len();
-        assert!(c < n, "real-time classes only");
+        assert!(c < self.rt_rates.len(), "real-time classes only");
         let m = self.msg_flits;
-        let d = deadline - (self.stages - 1.0);
-        let others: Vec<usize> = (0..n).filter(|&j| j != c).collect();
-        let combos = 1usize << others.len();
-        // S_c(k) and P_c(k) (Eqs 7, 8) with k numbered by ν: bit i = others[i].
-        let state = |k: usize| others.iter().enumerate().fold(1usize << c, |z, (i, &j)| z | ((k >> i & 1) << j));
-        let s: Vec<f64> = (0..combos).map(|k| sharing_cycles(&self.vticks, state(k), c)).collect();
-        let busy: f64 = (0..combos).map(|k| sol.occupancy[state(k)]).sum();
-        let pk: Vec<f64> = (0..combos).map(|k| if busy > 0.0 { sol.occupancy[state(k)] / busy } else { (k == 0) as u8 as f64 }).collect();
-        let pb = sol.classes[c].blocking_prob;
+        let (s, pk) = sharing_combinations(&self.vticks, &sol.occupancy, c);
         let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
-        // P{Σ_{k ≥ i} X_k S_k ≤ budget | B}, by recursion over k.
-        fn within(i: usize, budget: f64, len: usize, s: &[f64], pk: &[f64]) -> f64 {
-            if i == s.len() {
-                return 1.0;
-            }
-            if budget < 0.0 {
-                return 0.0;
-            }
-            let mut p = (1.0 - pk[i]) * within(i + 1, budget, len, s, pk);
-            let top = ((budget / s[i]).floor() as usize).min(len);
-            if i + 1 == s.len() {
-                return p + pk[i] * top as f64 / len as f64;
-            }
-            for x in 1..=top {
-                p += pk[i] / len as f64 * within(i + 1, budget - x as f64 * s[i], len, s, pk);
-            }
-            p
-        }
-        let mut ok = (1.0 - pb) * within(0, d, m as usize, &s, &pk);
-        for b in 1..=bu {
-            ok += pb / bu as f64 * within(0, d, b + m as usize, &s, &pk);
-        }
+        let ok = beta_cdf(deadline - (self.stages - 1.0), sol.classes[c].blocking_prob, bu, m as usize, &s, &pk);
         (1.0 - ok).clamp(0.0, 1.0)
     }
+}
+
+/// S_c(k) and P_c(k) (Eqs 7, 8) of real-time class `c` from a chain's
+/// stationary distribution, k numbered by ν (bit i = the i-th other class).
+pub fn sharing_combinations(vticks: &[f64], occupancy: &[f64], c: usize) -> (Vec<f64>, Vec<f64>) {
+    let others: Vec<usize> = (0..vticks.len()).filter(|&j| j != c).collect();
+    let combos = 1usize << others.len();
+    let state = |k: usize| others.iter().enumerate().fold(1usize << c, |z, (i, &j)| z | ((k >> i & 1) << j));
+    let s: Vec<f64> = (0..combos).map(|k| sharing_cycles(vticks, state(k), c)).collect();
+    let busy: f64 = (0..combos).map(|k| occupancy[state(k)]).sum();
+    let pk = (0..combos).map(|k| if busy > 0.0 { occupancy[state(k)] / busy } else { (k == 0) as u8 as f64 }).collect();
+    (s, pk)
+}
+
+/// P{β ≤ budget} of Eqs (17)–(19) (single router, `extra` = M) and (22),
+/// (23) (a middle hop, `extra` = 0): β = Σ_k X_k S_k, the blocking length B
+/// is 0 with probability 1 − P_b and uniform on 1..=`bu` otherwise, each
+/// X_k is 0 with probability 1 − P(k) and uniform on 1..=B + extra
+/// otherwise, all independent as the paper assumes.
+pub fn beta_cdf(budget: f64, pb: f64, bu: usize, extra: usize, s: &[f64], pk: &[f64]) -> f64 {
+    // P{Σ_{k ≥ i} X_k S_k ≤ budget | B}, by recursion over k.
+    fn within(i: usize, budget: f64, len: usize, s: &[f64], pk: &[f64]) -> f64 {
+        if budget < 0.0 {
+            return 0.0;
+        }
+        if i == s.len() || len == 0 {
+            return 1.0;
+        }
+        let mut p = (1.0 - pk[i]) * within(i + 1, budget, len, s, pk);
+        let top = ((budget / s[i]).floor() as usize).min(len);
+        if i + 1 == s.len() {
+            return p + pk[i] * top as f64 / len as f64;
+        }
+        for x in 1..=top {
+            p += pk[i] / len as f64 * within(i + 1, budget - x as f64 * s[i], len, s, pk);
+        }
+        p
+    }
+    let mut ok = (1.0 - pb) * within(0, budget, extra, s, pk);
+    for b in 1..=bu {
+        ok += pb / bu as f64 * within(0, budget, b + extra, s, pk);
+    }
+    ok
 }
 
 #[cfg(test)]
@@ -395,6 +420,107 @@ mod tests {
         }
         // R1 (smaller Vtick, smaller sharing factor) misses less than R2.
         assert!(m.deadline_miss_probability(&sol, 0, 42.0) < m.deadline_miss_probability(&sol, 1, 42.0));
+    }
+
+    #[test]
+    fn fig3_two_class_chain_solved_by_hand() {
+        // 000_… Fig. 3 with bit 0 = d_1 (class 1), bit 1 = d_2 (class 2):
+        // arrivals a = λ'_1 = 1, b = λ'_2 = 2; departures u = 1/L_1(0) − λ'_1
+        // = 3 from (1,0), v = 1/L_2(0) − λ'_2 = 4 from (0,1), x = 1/L_1(1) − λ'_1
+        // = 5 and y = 1/L_2(1) − λ'_2 = 6 from (1,1). Balance:
+        //   (a + b) π00 = u π10 + v π01,  (u + b) π10 = a π00 + y π11,
+        //   (v + a) π01 = b π00 + x π11,  Σ π = 1.
+        // Eliminating π10 = (π00 + 6 π11)/5 and π01 = (2 π00 + 5 π11)/5 from the
+        // first two gives π11 = (10/95) π00, so π00 = 95/184, π10 = 31/184,
+        // π01 = 48/184 = 6/23, π11 = 10/184 = 5/92.
+        let (a, b, u, v, x, y) = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+        let pi = stationary(2, |z, c| match (z, c) {
+            (0b00 | 0b10, 0) => a,
+            (0b00 | 0b01, 1) => b,
+            (0b01, 0) => u,
+            (0b10, 1) => v,
+            (0b11, 0) => x,
+            (0b11, 1) => y,
+            _ => unreachable!(),
+        });
+        for (got, want) in pi.iter().zip([95.0 / 184.0, 31.0 / 184.0, 6.0 / 23.0, 5.0 / 92.0]) {
+            assert!((got - want).abs() < 1e-12, "{pi:?}");
+        }
+    }
+
+    #[test]
+    fn eq7_with_three_real_time_classes() {
+        // Vticks 10, 20, 40: all three busy share 1/10 + 1/20 + 1/40 = 7/40,
+        // so S = 1.75, 3.5, 7 cycles per flit; classes 1 and 3 alone: 1.25, 5.
+        let vt = [10.0, 20.0, 40.0];
+        assert!((sharing_cycles(&vt, 0b111, 0) - 1.75).abs() < 1e-12);
+        assert!((sharing_cycles(&vt, 0b111, 1) - 3.5).abs() < 1e-12);
+        assert!((sharing_cycles(&vt, 0b111, 2) - 7.0).abs() < 1e-12);
+        assert!((sharing_cycles(&vt, 0b101, 0) - 1.25).abs() < 1e-12);
+        assert!((sharing_cycles(&vt, 0b101, 2) - 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn two_class_fixed_point_satisfies_eqs_2_to_9() {
+        // Table 1 at R1 = 0.004, R2 = 0.002, BE = 0.01: the solution must
+        // satisfy each equation written out for C − 1 = 2 (bit 0 = R1).
+        let m = RouterModel::table1(0.004, 0.002, 0.01);
+        let s = m.solve().unwrap();
+        let pi = &s.occupancy;
+        let (v1, v2) = (m.vticks[0], m.vticks[1]);
+        // Eq. 7: both busy -> S_1(1) = 1 + v1/v2, S_2(1) = 1 + v2/v1.
+        let (s1, s2) = (1.0 + v1 / v2, 1.0 + v2 / v1);
+        // Eqs 6, 8: S̄_1 = (π10·1 + π11·S_1(1)) / (π10 + π11).
+        let sbar1 = (pi[0b01] + pi[0b11] * s1) / (pi[0b01] + pi[0b11]);
+        let sbar2 = (pi[0b10] + pi[0b11] * s2) / (pi[0b10] + pi[0b11]);
+        assert!((s.classes[0].cycles_per_flit - sbar1).abs() < 1e-9);
+        assert!((s.classes[1].cycles_per_flit - sbar2).abs() < 1e-9);
+        // Eq. 9 with ρ_r = 1 − π00.
+        let rho = 1.0 - pi[0];
+        assert!((s.classes[2].cycles_per_flit - (2.0 - rho) / (2.0 * (1.0 - rho) * (1.0 - rho))).abs() < 1e-9);
+        for (c, lam) in [(0, 0.004), (1, 0.002), (2, 0.01)] {
+            let k = &s.classes[c];
+            // Eq. 5: B = P_b (max(32, 32) + 16); Eq. 2: L = 4 + (32 + B) S̄.
+            assert!((k.blocking_flits - k.blocking_prob * 48.0).abs() < 1e-9);
+            assert!((k.network_latency - (4.0 + (32.0 + k.blocking_flits) * k.cycles_per_flit)).abs() < 1e-9);
+            // Eq. 4 and Eq. 3 with exponent 1 + 2·32/32 = 3.
+            assert!((k.rate_effective - (1.0 - k.blocking_prob) * lam).abs() < 1e-12);
+            assert!((k.blocking_prob - (k.network_latency * k.rate_effective).powi(3)).abs() < 1e-9);
+        }
+        // Fig. 3's balance at state (1,1): in = λ'_2 π10 + λ'_1 π01, out = π11 (μ_1(1) + μ_2(1)).
+        let lk = |c: usize, sc: f64| 4.0 + (s.classes[c].blocking_flits + 32.0) * sc;
+        let (l1, l2) = (s.classes[0].rate_effective, s.classes[1].rate_effective);
+        let out = pi[0b11] * ((1.0 / lk(0, s1) - l1) + (1.0 / lk(1, s2) - l2));
+        assert!((out - (l2 * pi[0b01] + l1 * pi[0b10])).abs() < 1e-12);
+    }
+
+    #[test]
+    fn three_real_time_classes_order_by_vtick_and_tie_when_equal() {
+        // 000_… §4 with three types: R2 and R3 at 1.5 and 2 times R1's gap.
+        let r1 = 0.003;
+        let m = RouterModel {
+            stages: 5.0,
+            msg_flits: 32.0,
+            buffer_flits: 32.0,
+            rt_rates: vec![r1, r1 / 1.5, r1 / 2.0],
+            vticks: vec![1.0 / (r1 * 32.0), 1.5 / (r1 * 32.0), 2.0 / (r1 * 32.0)],
+            be_rate: 0.002,
+        };
+        let l: Vec<f64> = m.solve().unwrap().classes.iter().map(|c| c.network_latency).collect();
+        // (Best effort at 0.002 can sit below R3: its blocking term is small.)
+        assert!(l[0] < l[1] && l[1] < l[2], "{l:?}");
+        // Identical classes are interchangeable: identical latencies.
+        let sym = RouterModel { rt_rates: vec![0.002; 3], vticks: vec![15.625; 3], ..m };
+        let l: Vec<f64> = sym.solve().unwrap().classes.iter().map(|c| c.network_latency).collect();
+        assert!((l[0] - l[1]).abs() < 1e-9 && (l[1] - l[2]).abs() < 1e-9, "{l:?}");
+    }
+
+    #[test]
+    fn overloaded_best_effort_is_saturation_not_an_endless_iteration() {
+        // 0.03 best-effort messages of 32 flits per cycle: about 1 flit per
+        // cycle on top of real time; λ'L̄ of best effort reaches 1.
+        let r = RouterModel::table1(0.005, 0.0025, 0.03).solve();
+        assert!(matches!(r, Err(ModelError::Overloaded { class: 2 }) | Err(ModelError::Saturated { .. })), "{r:?}");
     }
 
     #[test]

@@ -2,4 +2,8 @@
 //! beside the simulator's measurements (docs/reproduction.md).
 
 pub mod kim2005;
+pub mod kim2005_cube;
 pub mod ring;
+pub mod multilink_ring;
+pub mod predict;
+pub mod torus002;

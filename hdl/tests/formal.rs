@@ -1,0 +1,96 @@
+//! Bounded model checking of the RTL's checks (one-hot grants, no push into
+//! a full / pop from an empty buffer, credit counters in range, no output VC
+//! allocated twice) on small routers, every input free, 25 cycles from reset
+//! (`wormqos_hdl::formal`); and a planted bug of each kind makes the proof fail.
+
+mod common;
+
+use common::{example, par_each, threads, TempDir};
+use std::process::Command;
+use wormqos_config::RouterConfig;
+use wormqos_hdl::{formal, generate, write_files, Mutant};
+
+const DEPTH: u32 = 25;
+
+/// A 2-port 1-VC router (as `tiny2`) or a 3-port 2-VC router, with both
+/// crossbars and the `fifo` and `virtualclock` schedulers.
+fn configs(three_ports: bool) -> Vec<RouterConfig> {
+    let mut v = vec![];
+    let size = if three_ports { ("p3", 3, 2, 16) } else { ("t2", 2, 1, 18) };
+    for crossbar in ["multiplexed", "full"] {
+        for scheduler in ["fifo", "virtualclock"] {
+            for (name, ports, vcs, width) in [size] {
+                let text = format!(
+                    "name = \"fv_{name}_{}_{}\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = {width}\n\
+                     input_buffer_depth = 4\noutput_buffer_depth = 2\ncrossbar = \"{crossbar}\"\n\
+                     scheduler = \"{scheduler}\"\nvtick_width = 8\nclock_width = 8\n",
+                    &crossbar[..3],
+                    &scheduler[..4]
+                );
+                v.push(RouterConfig::from_toml_str(&text, "formal").unwrap_or_else(|e| panic!("{e}")));
+            }
+        }
+    }
+    if !three_ports {
+        v.push(example("tiny2"));
+    }
+    v
+}
+
+/// Runs the proof; `Ok` when every check holds for DEPTH cycles.
+fn prove(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<(), String> {
+    let files = generate(cfg, mutant).unwrap();
+    let dir = TempDir::new(&format!("fv_{}", cfg.name()));
+    write_files(&dir.0, &files).unwrap();
+    let harness = formal::harness(cfg, files.last().unwrap());
+    std::fs::write(dir.0.join(&harness.file_name), &harness.text).unwrap();
+    let mut names: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
+    names.push(harness.file_name.clone());
+    let script = formal::bmc_script(cfg, &names, DEPTH);
+    let out = Command::new("yosys").current_dir(&dir.0).args(["-q", "-p", &script]).output().expect("yosys");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        Ok(())
+    } else {
+        assert!(text.contains("proof did fail"), "{}: yosys failed for another reason:\n{text}", cfg.name());
+        Err(text)
+    }
+}
+
+fn prove_all(cfgs: &[RouterConfig]) {
+    par_each(cfgs, threads(), |cfg| {
+        let t = std::time::Instant::now();
+        prove(cfg, None).unwrap_or_else(|e| panic!("{}: a check can fail:\n{e}", cfg.name()));
+        eprintln!("{}: proved for {DEPTH} cycles in {:.1} s", cfg.name(), t.elapsed().as_secs_f64());
+    });
+}
+
+#[test]
+fn the_rtl_checks_hold_for_25_cycles_from_reset_on_2_port_routers() {
+    prove_all(&configs(false));
+}
+
+/// 2-7 CPU-minutes per configuration (docs/benchmarks.md, "Formal"):
+/// `cargo test --release -p wormqos-hdl --test formal -- --ignored`.
+#[test]
+#[ignore = "slow: 3-port 2-VC proofs take minutes each"]
+fn the_rtl_checks_hold_for_25_cycles_from_reset_on_3_port_2_vc_routers() {
+    prove_all(&configs(true));
+}
+
+#[test]
+fn a_planted_bug_of_each_kind_fails_the_proof() {
+    let cases: Vec<(RouterConfig, Mutant)> = [
+        Mutant::RrGrantNotOnehot,
+        Mutant::DropOnBackpressure,
+        Mutant::PickIgnoresEmpty,
+        Mutant::CreditOffByOne,
+        Mutant::VaIgnoresAllocated,
+    ]
+    .into_iter()
+    .map(|m| (configs(true)[0].clone(), m))
+    .collect();
+    par_each(&cases, threads(), |(cfg, m)| {
+        assert!(prove(cfg, Some(*m)).is_err(), "{}: {} passed the proof", cfg.name(), m.name());
+    });
+}

@@ -1,0 +1,512 @@
+//! Which analytical model answers an experiment, and its answer in the
+//! simulator's `Results` shape, so that `wormqos model` writes the sweep's
+//! CSV/JSON columns and plots and model and simulation overlay.
+//!
+//! `plan` reads and checks everything the model needs from a validated
+//! experiment (an input the model does not describe is a field error, exit
+//! 2, before any work); `Plan::evaluate` solves it. A model without a
+//! steady state answers `Saturated` instead of a negative or infinite
+//! latency.
+
+use super::kim2005::{ModelError, RouterModel};
+use super::kim2005_cube::{CubeError, CubeModel};
+use super::multilink_ring::{counted_stage_rates, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::ring::{ring_mean_links, ring_vc_wait, Queue};
+use super::torus002::{TorusError, TorusModel};
+use crate::topology::{Network, Peer};
+use crate::experiment::{BestEffort, RealTime, Validated};
+use crate::metrics::MeanSd;
+use crate::network::{ClassStats, Results};
+use crate::topology::TopologySpec;
+use wormqos_config::Scheduler;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PredictError {
+    /// The experiment asks for something the model does not describe.
+    #[error("{file}: {field} = {value}: {why}")]
+    Input { file: String, field: String, value: String, why: String },
+    /// The model has no steady state at this point.
+    #[error("saturated: {0}")]
+    Saturated(String),
+    #[error("no convergence: {0}")]
+    NoConvergence(String),
+}
+
+/// One class of the model's answer, numbered as the simulator numbers it
+/// (0 best effort, the top class R1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassPrediction {
+    pub class: u8,
+    /// L̄_c, header injection to tail delivery (cycles).
+    pub network_latency: f64,
+    /// W̄_c, creation to header injection (cycles); NaN when the source
+    /// queue is saturated although the network is not.
+    pub source_latency: f64,
+    /// P{network latency > D} for each deadline asked (000_… §3.4, Eqs
+    /// 16–23; real-time classes only, NaN where the model has none).
+    pub miss: Vec<f64>,
+}
+
+/// What a model needs from an experiment, checked.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// 000_… §3.1: one router, C − 1 real-time classes and best effort.
+    SingleRouter {
+        model: RouterModel,
+        /// Simulator class of each model class (real time in `rt_rates`
+        /// order, then best effort).
+        classes: Vec<u8>,
+    },
+    /// 000_… §3.2: binary n-cube, e-cube routing.
+    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize> },
+    /// 002_…: unidirectional torus, dimension order, escape VCs.
+    Torus { model: TorusModel },
+    /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
+    /// the segmentation queue on a ring (per-stage rates counted from the
+    /// routes); on netsim's unidirectional `ring` also the holding-time
+    /// fixed point of `ring.rs`.
+    Ring {
+        model: RingModel,
+        /// Router pipeline P: each hop is t_r + t_flt = P cycles, and the
+        /// destination router adds P − 1 that the paper's stages leave out.
+        stages: f64,
+        /// (nodes, links, vcs, message rate per node) for `ring.rs`.
+        holding: Option<(usize, usize, u32, f64)>,
+    },
+}
+
+/// A named model evaluated at one point; several apply to some topologies.
+pub struct Named {
+    pub name: &'static str,
+    pub result: Result<Vec<ClassPrediction>, PredictError>,
+}
+
+impl Plan {
+    /// Every model that applies, with the deadline missing probability
+    /// for each of `deadlines` (network latency, cycles).
+    pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
+        match self {
+            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
+            Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
+            Plan::Cube { model, classes, hops } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines, *hops) }],
+            Plan::Torus { model } => vec![Named {
+                name: "torus002",
+                result: model
+                    .solve()
+                    .map(|s| vec![ClassPrediction { class: 0, network_latency: s.network_latency, source_latency: s.source_wait, miss: vec![f64::NAN; deadlines.len()] }])
+                    .map_err(|e| match e {
+                        TorusError::Saturated(why) => PredictError::Saturated(why),
+                        TorusError::NoConvergence => PredictError::NoConvergence("002_… fixed point after 100,000 iterations".into()),
+                    }),
+            }],
+        }
+    }
+}
+
+fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
+    let n = model.rt_rates.len();
+    let sol = model.solve().map_err(|e| match e {
+        ModelError::Saturated { class } if class < n => {
+            PredictError::Saturated(format!("class {}: 1/L_c(k) − λ'_c ≤ 0, the VC occupancy chain (Eqs 6–8) has no steady state", classes[class]))
+        }
+        ModelError::Saturated { .. } => PredictError::Saturated("real time occupies the link all the time (ρ_r = 1, Eq. 9)".into()),
+        ModelError::Overloaded { class } => {
+            PredictError::Saturated(format!("class {}: utilisation λ'L̄ reaches 1 (Eq. 3), Eqs (2)–(9) have no fixed point", classes[class]))
+        }
+        ModelError::NoConvergence => PredictError::NoConvergence("Eqs (2)–(9) after 100,000 iterations".into()),
+        ModelError::BadInput(why) => PredictError::NoConvergence(format!("model input: {why}")),
+    })?;
+    let rates: Vec<f64> = model.rt_rates.iter().copied().chain([model.be_rate]).collect();
+    let mut out = Vec::new();
+    for (i, c) in sol.classes.iter().enumerate() {
+        if rates[i] <= 0.0 {
+            continue;
+        }
+        // An unstable source queue (Eq. 15: λL̄ ≥ 1) leaves the network
+        // latency defined; the source wait is then "saturated" (NaN).
+        let source_latency = if c.source_wait.is_finite() { c.source_wait } else { f64::NAN };
+        let miss = deadlines.iter().map(|&d| if i < n { model.deadline_miss_probability(&sol, i, d) } else { f64::NAN }).collect();
+        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency, miss });
+    }
+    Ok(out)
+}
+
+fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64], hops: Option<usize>) -> Result<Vec<ClassPrediction>, PredictError> {
+    let sol = model.solve().map_err(|e| match e {
+        CubeError::Saturated { class, channel } => PredictError::Saturated(format!(
+            "class {} on {}: no steady state (Eqs 3, 6–8 or 11)",
+            classes[class],
+            if channel == model.n { "the ejection channel".to_string() } else { format!("channel {channel}") }
+        )),
+        CubeError::NoConvergence => PredictError::NoConvergence("Eqs (10)–(14) after 100,000 iterations".into()),
+    })?;
+    let rates: Vec<f64> = model.router.rt_rates.iter().copied().chain([model.router.be_rate]).collect();
+    Ok(sol
+        .classes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| rates[*i] > 0.0)
+        .map(|(i, c)| ClassPrediction {
+            class: classes[i],
+            network_latency: c.network_latency,
+            source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
+            miss: match (i < model.router.rt_rates.len(), hops) {
+                (false, _) => vec![f64::NAN; deadlines.len()],
+                (true, None) => model.miss_probabilities(&sol, i, deadlines),
+                (true, Some(h)) => deadlines.iter().map(|&d| model.hops_miss_probability(&sol, i, h, d)).collect(),
+            },
+        })
+        .collect())
+}
+
+fn ring_saturated(e: RingSaturated) -> PredictError {
+    PredictError::Saturated(match e {
+        RingSaturated::Stage(i) => format!("VC queue at stage {i} (ρ ≥ 1)"),
+        RingSaturated::Source { rho } => format!("source segmentation queue ρ = {rho:.3} ≥ 1 (Eq. 8)"),
+    })
+}
+
+fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u32, f64)>, deadlines: usize) -> Vec<Named> {
+    let ejection = stages - 1.0;
+    let answer = |service: Result<f64, RingSaturated>, seg: SegQueue| -> Result<Vec<ClassPrediction>, PredictError> {
+        let ts = service.map_err(ring_saturated)?;
+        let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
+        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, miss: vec![f64::NAN; deadlines] }])
+    };
+    let markov = model.markov().map(|s| s.service);
+    let mut out = vec![
+        Named { name: "mmn", result: answer(model.tandem_service(VcQueue::MMn), SegQueue::MD1) },
+        Named { name: "mdn", result: answer(model.tandem_service(VcQueue::MDn), SegQueue::MD1) },
+        Named { name: "markov", result: answer(markov.clone(), SegQueue::MD1) },
+        Named { name: "markov_mm1", result: answer(markov, SegQueue::MM1) },
+    ];
+    if let Some((nodes, links, vcs, rate)) = holding {
+        for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
+            let h = ring_mean_links(nodes);
+            let result = ring_vc_wait(nodes, links, vcs, model.msg_flits, stages, rate, q)
+                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0, miss: vec![f64::NAN; deadlines] }])
+                .ok_or_else(|| PredictError::Saturated("VC queue (M/M/n or M/D/n holding-time fixed point has no solution)".into()));
+            out.push(Named { name, result });
+        }
+    }
+    out
+}
+
+/// Links of every route on a `multilink_ring` under 004_…'s second
+/// strategy: the shorter direction (ties +) on link s mod l, the source's
+/// block, all the way (ports 1 + j going +, 1 + l + j going −).
+fn source_block_paths(net: &Network) -> Vec<Vec<usize>> {
+    let n = net.endpoint_at.len();
+    let links = (net.out_link[0].len() - 1) / 2;
+    let mut ids = std::collections::HashMap::new();
+    let mut paths = Vec::new();
+    for s in 0..n {
+        for d in (0..n).filter(|&d| d != s) {
+            let fwd = (d + n - s) % n;
+            let port = if fwd <= n - fwd { 1 } else { 1 + links } + s % links;
+            let (mut r, mut p) = (s, Vec::new());
+            while r != d {
+                let next = ids.len();
+                p.push(*ids.entry((r, port)).or_insert(next));
+                let Peer::Router { router, .. } = net.out_link[r][port] else { break };
+                r = router;
+            }
+            paths.push(p);
+        }
+    }
+    paths
+}
+
+/// Router-to-router links (router, output port) of every source→destination
+/// route, numbered densely.
+fn route_paths(net: &Network) -> Vec<Vec<usize>> {
+    let n = net.endpoint_at.len();
+    let mut ids = std::collections::HashMap::new();
+    let mut paths = Vec::new();
+    for s in 0..n {
+        for d in 0..n {
+            if s == d {
+                continue;
+            }
+            let (mut r, _) = net.endpoint_at[s];
+            let mut p = Vec::new();
+            for _ in 0..net.routers {
+                let port = net.routes[r][d] as usize;
+                match net.out_link[r][port] {
+                    Peer::Router { router, .. } => {
+                        let next = ids.len();
+                        p.push(*ids.entry((r, port)).or_insert(next));
+                        r = router;
+                    }
+                    _ => break,
+                }
+            }
+            paths.push(p);
+        }
+    }
+    paths
+}
+
+fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<String>) -> PredictError {
+    PredictError::Input { file: v.file.clone(), field: field.to_string(), value: value.to_string(), why: why.into() }
+}
+
+/// Model choices that are not part of the experiment (the simulator cannot
+/// follow them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// 004_…'s second routing strategy on a `multilink_ring`: a packet uses
+    /// the link of its *source's* 4-node block (the simulator's routers route
+    /// by destination, so only the first strategy can be simulated).
+    pub ring_source_block: bool,
+    /// Deadline missing probability of h-hop messages only (n-cube).
+    pub hops: Option<usize>,
+}
+
+/// Checks an experiment against the assumptions of the model for its
+/// topology and returns the model's inputs.
+pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
+    plan_with(v, &Options::default())
+}
+
+pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
+    if opts.ring_source_block && !matches!(v.exp.topology, TopologySpec::MultilinkRing { .. }) {
+        return Err(input_err(v, "topology.kind", format!("{:?}", v.exp.topology), "--ring-strategy source-block needs kind = \"multilink_ring\""));
+    }
+    if let Some(h) = opts.hops {
+        let n = match v.exp.topology {
+            TopologySpec::Hypercube { n } => n as usize,
+            _ => 0,
+        };
+        if !(1..=n).contains(&h) {
+            return Err(input_err(v, "--hops", h, format!("h-hop deadline missing probability (000_… §3.4.2) needs kind = \"hypercube\" and 1..=n (n = {n})")));
+        }
+    }
+    let w = &v.exp.workload;
+    if !w.phases.is_empty() {
+        return Err(input_err(v, "workload.phases", format!("{:?}", w.phases), "the models are for one stationary mix: leave workload.phases out"));
+    }
+    if w.control {
+        return Err(input_err(v, "workload.control", "true", "the models have no control traffic: set it false"));
+    }
+    match &v.exp.topology {
+        TopologySpec::SingleSwitch => plan_single_router(v),
+        TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops),
+        TopologySpec::UnidirectionalTorus { k, n } => plan_torus(v, *k as usize, *n as usize),
+        other => Err(input_err(
+            v,
+            "topology.kind",
+            format!("{other:?}"),
+            "no analytical model for this topology: single_switch (000_… §3.1), hypercube (000_… §3.2), unidirectional_torus (002_…), ring or multilink_ring (004_… §4)",
+        )),
+    }
+}
+
+/// Messages per cycle per endpoint of real time and of best effort.
+fn message_rates(v: &Validated) -> (f64, f64) {
+    let w = &v.exp.workload;
+    let rt = if w.realtime == RealTime::None { 0.0 } else { w.load * w.mix[0] / (w.mix[0] + w.mix[1]) };
+    let be = if w.best_effort == BestEffort::None { 0.0 } else { w.load * w.mix[1] / (w.mix[0] + w.mix[1]) };
+    (rt / w.message_flits as f64, be / w.message_flits as f64)
+}
+
+fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
+    let (model, classes) = qos_inputs(v)?;
+    Ok(Plan::SingleRouter { model, classes })
+}
+
+fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
+    let (router, classes) = qos_inputs(v)?;
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops })
+}
+
+/// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
+/// buffer size, Poisson (or ON/OFF at its mean rate) real time. Returns the
+/// single-router inputs and the simulator class of each model class.
+fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    if !matches!(w.realtime, RealTime::Poisson | RealTime::OnOff | RealTime::None) {
+        return Err(input_err(v, "workload.realtime", format!("{:?}", w.realtime), "000_… §3 models Poisson real time (\"poisson\", or \"on_off\" at its mean rate) or \"none\""));
+    }
+    if w.best_effort == BestEffort::Bernoulli {
+        return Err(input_err(v, "workload.best_effort", "\"bernoulli\"", "000_… §3 models Poisson arrivals: \"poisson\" or \"none\""));
+    }
+    if cfg.scheduler() != Scheduler::Virtualclock {
+        return Err(input_err(v, "router.scheduler", format!("{:?}", cfg.scheduler()), "000_… §3.1 models VirtualClock at the output (Eqs 6–9): \"virtualclock\""));
+    }
+    let classes = cfg.traffic_classes() as usize;
+    if cfg.vcs() != classes {
+        return Err(input_err(v, "router.vcs", cfg.vcs(), format!("000_… §3.1 gives each class one VC: must equal router.traffic_classes ({classes})")));
+    }
+    // The model's classes own their VCs. An unpartitioned router's VA hands
+    // any free output VC to any class, so best effort takes the VCs real
+    // time needs and the classes share VirtualClock state (docs/reproduction.md,
+    // 000_… Fig. 4: why model and simulation disagreed).
+    if cfg.vc_classes().is_none() {
+        return Err(input_err(
+            v,
+            "router.mode",
+            format!("\"{}\"", cfg.mode().as_str()),
+            "000_… §3 gives each class its own VC: set mode = \"non_preemptive\" with vc_classes = [C − 1, …, 1, 0] (one VC per class)",
+        ));
+    }
+    if cfg.output_buffer_depth() != cfg.input_buffer_depth() {
+        return Err(input_err(
+            v,
+            "router.output_buffer_depth",
+            cfg.output_buffer_depth(),
+            format!("000_… §3.1 has one VC buffer size b_s: must equal router.input_buffer_depth ({})", cfg.input_buffer_depth()),
+        ));
+    }
+    let m = w.message_flits as f64;
+    let (rt, be) = message_rates(v);
+    let shares = match w.realtime {
+        RealTime::Poisson => v.exp.model.realtime_shares(),
+        RealTime::OnOff => vec![1.0],
+        _ => vec![],
+    };
+    if shares.len() + 1 > classes {
+        return Err(input_err(
+            v,
+            "router.traffic_classes",
+            classes,
+            format!("the model gives each of the {} real-time classes and best effort its own class: allowed range {}..=8", shares.len(), shares.len() + 1),
+        ));
+    }
+    // The simulator rounds each class's Vtick = 1/(λ_c M) to whole cycles
+    // within the header field; the model uses the same values.
+    let vtick_max = ((1u64 << cfg.header().vtick.width) - 2) as f64;
+    let rt_rates: Vec<f64> = shares.iter().map(|s| s * rt).collect();
+    let scale = v.exp.model.vtick_scale.unwrap_or(1.0);
+    let vticks: Vec<f64> = rt_rates.iter().map(|&l| if l > 0.0 { (scale / (l * m)).round().clamp(1.0, vtick_max) } else { vtick_max }).collect();
+    let top = (classes - 1) as u8;
+    let mut sim_class: Vec<u8> = (0..shares.len()).map(|i| top - i as u8).collect();
+    sim_class.push(0);
+    let model = RouterModel {
+        stages: 5.0,
+        msg_flits: m,
+        buffer_flits: cfg.input_buffer_depth() as f64,
+        rt_rates,
+        vticks,
+        be_rate: be,
+    };
+    Ok((model, sim_class))
+}
+
+/// 002_… and 004_… model one class of Poisson messages.
+fn one_poisson_class(v: &Validated, paper: &str) -> Result<(), PredictError> {
+    let w = &v.exp.workload;
+    if w.realtime != RealTime::None || w.best_effort != BestEffort::Poisson {
+        return Err(input_err(
+            v,
+            "workload.realtime",
+            format!("{:?} (best effort {:?})", w.realtime, w.best_effort),
+            format!("{paper} models one class of Poisson messages: realtime = \"none\", best_effort = \"poisson\""),
+        ));
+    }
+    Ok(())
+}
+
+fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    one_poisson_class(v, "002_…")?;
+    if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
+        return Err(input_err(v, "router.vcs", cfg.vcs(), "002_… shares L ≥ 2 VCs among all messages: an unpartitioned router with 2..=16 VCs"));
+    }
+    let (_, rate) = message_rates(v);
+    // Our routers take P = 5 cycles per hop where the paper's take one.
+    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.message_flits as f64, rate, router_delay: 4.0 } })
+}
+
+fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
+    let w = &v.exp.workload;
+    let cfg = &v.configs[0];
+    one_poisson_class(v, "004_… §4")?;
+    let (_, lambda_n) = message_rates(v);
+    let n = v.net.endpoint_at.len();
+    let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
+    let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
+    // The paper rounds H_avg to the nearest integer (footnote 1).
+    let h = (mean_hops.round() as usize).max(1);
+    let (rates, _) = counted_stage_rates(&paths, lambda_n / (n - 1) as f64, h);
+    // With dateline classes a header may use only half of a link's VCs.
+    let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
+    let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
+    let stages = 5.0;
+    let model = RingModel {
+        vcs,
+        msg_flits: w.message_flits as f64,
+        t_flit: 1.0,
+        t_router: stages - 1.0,
+        stage_rates: rates,
+        // Eq. 8: one segmentation queue per direction.
+        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
+    };
+    let holding = match v.exp.topology {
+        TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
+        _ => None,
+    };
+    Ok(Plan::Ring { model, stages, holding })
+}
+
+/// The model's answer as the simulator's `Results` (per-class latencies;
+/// accepted throughput = offered load below saturation; frame metrics
+/// empty).
+pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
+    let nan = MeanSd { n: 0, mean: f64::NAN, sd: f64::NAN };
+    let mut stats: Vec<ClassStats> = classes
+        .iter()
+        .map(|c| ClassStats {
+            class: c.class,
+            latency: c.network_latency + c.source_latency,
+            network_latency: c.network_latency,
+            source_latency: c.source_latency,
+            latency_ci95: f64::NAN,
+            ..ClassStats::default()
+        })
+        .collect();
+    stats.sort_by_key(|c| c.class);
+    Results {
+        name: v.exp.name.clone(),
+        cycle_ns: v.cycle_s * 1e9,
+        endpoints: v.net.endpoint_at.len(),
+        routers: v.net.routers,
+        offered_load: v.exp.workload.load,
+        requested_load: v.exp.workload.load,
+        accepted_throughput: v.exp.workload.load,
+        classes: stats,
+        frame_interval_ms: nan,
+        deadline_miss_probability: f64::NAN,
+        deadline_missing_time_ms: f64::NAN,
+        ..Results::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::TopologySpec;
+
+    #[test]
+    fn source_block_paths_take_the_short_way_and_match_with_one_link() {
+        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true }.build(5).unwrap();
+        let paths = source_block_paths(&net);
+        let mut k = 0;
+        for s in 0..8usize {
+            for d in (0..8).filter(|&d| d != s) {
+                let fwd = (d + 8 - s) % 8;
+                assert_eq!(paths[k].len(), fwd.min(8 - fwd), "{s}->{d}");
+                k += 1;
+            }
+        }
+        // With one link per direction both strategies take the same links.
+        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true }.build(3).unwrap();
+        let (a, b) = (counted_stage_rates(&source_block_paths(&one), 1.0, 2), counted_stage_rates(&route_paths(&one), 1.0, 2));
+        assert_eq!(a, b);
+        // With two, the stage rates differ (the links' loads are spread differently).
+        assert_ne!(counted_stage_rates(&paths, 1.0, 2).0, counted_stage_rates(&route_paths(&net), 1.0, 2).0);
+    }
+}

@@ -1,0 +1,271 @@
+//! The analytical models against the simulator, with the bounds that
+//! docs/reproduction.md states and explains.
+
+use std::path::PathBuf;
+use wormqos_netsim::analytic::predict;
+use wormqos_netsim::{run, Experiment, Results};
+
+/// 000_… Table 1 (16 ports, 3 VCs, M = b_s = 32, VirtualClock), full crossbar
+/// (the model has no crossbar head-of-line loss), one VC per class (the
+/// model's router), R1 : R2 = 2 : 1 Poisson, best effort 0.01
+/// messages/cycle/port, `rt` real-time messages/cycle/port, Vticks
+/// `scale`/(λ_c M).
+fn table1(rt: f64, scale: f64, cycles: u64) -> String {
+    let (r, b) = (rt * 32.0, 0.32);
+    format!(
+        r#"
+name = "t1"
+[router]
+ports = 16
+vcs = 3
+flit_width = 32
+input_buffer_depth = 32
+output_buffer_depth = 32
+crossbar = "full"
+scheduler = "virtualclock"
+traffic_classes = 3
+mode = "non_preemptive"
+vc_classes = [2, 1, 0]
+[topology]
+kind = "single_switch"
+[workload]
+load = {}
+mix = [{r}, {b}]
+realtime = "poisson"
+best_effort = "poisson"
+message_flits = 32
+[model]
+vtick_scale = {scale}
+[run]
+cycles = {cycles}
+warmup_cycles = 20000
+seed = 3
+"#,
+        r + b
+    )
+}
+
+fn net(r: &Results, class: u8) -> f64 {
+    r.classes.iter().find(|c| c.class == class).unwrap().network_latency
+}
+
+/// (model, simulation) network latency of R1 (class 2), R2 (1), BE (0).
+fn compare(rt: f64, scale: f64) -> [(f64, f64); 3] {
+    let v = Experiment::from_str(&table1(rt, scale, 300_000), "t1.toml", PathBuf::new()).unwrap();
+    let plan = predict::plan(&v).unwrap();
+    let model = plan.evaluate(&[]).remove(0).result.unwrap();
+    let m = predict::to_results(&v, &model);
+    let s = run(&v).unwrap();
+    let out = [(net(&m, 2), net(&s, 2)), (net(&m, 1), net(&s, 1)), (net(&m, 0), net(&s, 0))];
+    eprintln!("rt {rt} scale {scale}: (model, sim) R1 {:?} R2 {:?} BE {:?}", out[0], out[1], out[2]);
+    out
+}
+
+fn err((m, s): (f64, f64)) -> f64 {
+    (m - s) / s
+}
+
+#[test]
+fn single_router_model_against_simulation_within_stated_bounds() {
+    // With the paper's Vticks 1/(λ_c M), up to ~40 % of saturation (real
+    // time ≤ 0.006 of ≈ 0.015 messages/cycle/port): R1 within 10 %, R2
+    // within 20 %; at 0.010 (~70 %) R1 within 20 % and R2 within 25 %; best
+    // effort within 30 % throughout; the model is below the simulation for
+    // R1 and best effort. docs/reproduction.md (000_… Fig. 4) traces R2's
+    // error to VirtualClock penalising R1, whose rounded Vtick reserves less
+    // than it sends, and R1's and best effort's to the blocking term.
+    for (rt, b1, b2) in [(0.002, 0.10, 0.20), (0.006, 0.10, 0.20), (0.010, 0.20, 0.25)] {
+        let [r1, r2, be] = compare(rt, 1.0);
+        assert!(err(r1).abs() <= b1 && r1.0 <= r1.1, "rt {rt}: R1 {r1:?}");
+        assert!(err(r2).abs() <= b2, "rt {rt}: R2 {r2:?}");
+        assert!(err(be).abs() <= 0.30 && be.0 < be.1, "rt {rt}: BE {be:?}");
+    }
+    // Reservations above the classes' rates (Vticks × 0.25): the sharing
+    // the model assumes, and R1 and R2 both within 10 %.
+    for rt in [0.006, 0.010] {
+        let [r1, r2, _] = compare(rt, 0.25);
+        assert!(err(r1).abs() <= 0.10 && err(r2).abs() <= 0.10, "rt {rt}: R1 {r1:?} R2 {r2:?}");
+        assert!(r2.1 - r1.1 > 6.0, "rt {rt}: the simulated R1/R2 gap opens: {r1:?} {r2:?}");
+    }
+}
+
+#[test]
+fn best_effort_slows_real_time_only_when_the_classes_share_vcs() {
+    // 000_… Fig. 4(b)'s claim, and why fig4b_000_full disagreed with it: R1
+    // alone at 0.00667 messages/cycle/port, best effort 0 or 0.014. With one
+    // VC per class R1's network latency stays within 5 %; in the
+    // unpartitioned router (VA gives any free output VC to any class) best
+    // effort holds the output VCs R1 needs and R1 slows by over 20 %.
+    let r1_latency = |be: f64, partitioned: bool| {
+        let mut text = table1(0.0, 1.0, 200_000).replace("mix = [0, 0.32]", &format!("mix = [0.21333, {}]", be * 32.0));
+        text = text.replace("load = 0.32", &format!("load = {}", 0.21333 + be * 32.0)).replace("[model]", "[model]\nrealtime_rates = [1.0]");
+        if !partitioned {
+            text = text.replace("mode = \"non_preemptive\"\nvc_classes = [2, 1, 0]\n", "");
+        }
+        let v = Experiment::from_str(&text, "t1.toml", PathBuf::new()).unwrap();
+        net(&run(&v).unwrap(), 2)
+    };
+    let (np0, np1) = (r1_latency(0.0, true), r1_latency(0.014, true));
+    assert!(((np1 - np0) / np0).abs() < 0.05, "one VC per class: R1 {np0} -> {np1}");
+    let (sh0, sh1) = (r1_latency(0.0, false), r1_latency(0.014, false));
+    assert!((sh1 - sh0) / sh0 > 0.20, "shared VCs: R1 {sh0} -> {sh1}");
+}
+
+/// experiments/`file` (a 16-node ring of 004_…: 4 links, 4 VCs, 10-flit
+/// packets) at `load`, 100 k cycles, without its sweep.
+fn ring(file: &str, load: f64) -> String {
+    let text = std::fs::read_to_string(format!("{}/../../experiments/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut run_len = text.split("[sweep]").next().unwrap().replace("load = 0.1\n", &format!("load = {load}\n"));
+    for long in ["cycles = 1000000", "cycles = 200000"] {
+        run_len = run_len.replace(long, "cycles = 100000");
+    }
+    assert!(run_len.contains(&format!("load = {load}\n")) && run_len.contains("cycles = 100000"), "{file} changed");
+    run_len
+}
+
+/// Network latency per named model, and the simulated one.
+fn ring_compare(text: &str) -> (Vec<(&'static str, Result<f64, String>)>, f64) {
+    let v = Experiment::from_str(text, "r.toml", PathBuf::new()).unwrap();
+    let named = predict::plan(&v).unwrap().evaluate(&[]);
+    let m = named
+        .into_iter()
+        .map(|n| (n.name, n.result.map(|c| c[0].network_latency).map_err(|e| e.to_string())))
+        .collect();
+    (m, net(&run(&v).unwrap(), 0))
+}
+
+#[test]
+fn ring_models_against_simulation_within_stated_bounds() {
+    // 004_… Fig. 7(b) on netsim's unidirectional ring (16 nodes, 4 links,
+    // 4 VCs, 10 flits): up to 0.15 flits/node/cycle every model's network
+    // latency is within 10 % of the simulation (all below it at 0.15: no
+    // model has a term for VCs sharing a link flit by flit).
+    for load in [0.05, 0.15] {
+        let (models, sim) = ring_compare(&ring("ring_004.toml", load));
+        for (name, m) in &models {
+            let m = *m.as_ref().unwrap();
+            assert!(((m - sim) / sim).abs() <= 0.10, "load {load}: {name} {m} vs sim {sim}");
+        }
+    }
+    // The unidirectional ring has one segmentation queue per node, fed at
+    // the node's whole rate λ_n = load/M (Eq. 8, M/D/1): T − t̄_s with
+    // t̄_s = network latency − (P − 1) and ρ = λ_n t̄_s.
+    let v = Experiment::from_str(&ring("ring_004.toml", 0.05), "r.toml", PathBuf::new()).unwrap();
+    let mmn = &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap()[0];
+    let ts = mmn.network_latency - 4.0;
+    let rho = 0.005 * ts;
+    assert!((mmn.source_latency - (ts / (1.0 - rho) * (1.0 - rho / 2.0) - ts)).abs() < 1e-9, "{mmn:?}");
+    // At 0.3 the paper's segmentation queue (Eq. 8: one packet at a time,
+    // served for the whole t̄_s) is saturated although the ring is not.
+    let v = Experiment::from_str(&ring("ring_004.toml", 0.3), "r.toml", PathBuf::new()).unwrap();
+    for n in predict::plan(&v).unwrap().evaluate(&[]) {
+        assert!(matches!(n.result, Err(predict::PredictError::Saturated(_))), "{}", n.name);
+    }
+}
+
+#[test]
+fn multilink_ring_of_004_routes_the_short_way_on_the_destination_block() {
+    use wormqos_netsim::topology::{Peer, TopologySpec};
+    let net = TopologySpec::MultilinkRing { nodes: 16, links: Some(4), dateline: true }.build(9).unwrap();
+    for s in 0..16usize {
+        for d in 0..16usize {
+            if s == d {
+                continue;
+            }
+            let (fwd, mut r, mut hops) = ((d + 16 - s) % 16, s, 0);
+            let plus = fwd <= 16 - fwd;
+            while r != d {
+                let port = net.routes[r][d] as usize;
+                // + link j is port 1 + j, − link j is port 5 + j; j = d mod 4.
+                assert_eq!(port, if plus { 1 } else { 5 } + d % 4, "{s}->{d} at {r}");
+                let Peer::Router { router, .. } = net.out_link[r][port] else { panic!("{s}->{d}") };
+                r = router;
+                hops += 1;
+            }
+            assert_eq!(hops, fwd.min(16 - fwd), "{s}->{d}");
+        }
+    }
+    // Simulated at light load with dateline classes (2 of 4 VCs per header):
+    // the tandem models within 10 % of the simulated network latency.
+    let (models, sim) = ring_compare(&ring("multilink_ring_004.toml", 0.1));
+    for (name, m) in models.iter().filter(|(n, _)| *n == "mmn" || *n == "mdn") {
+        let m = *m.as_ref().unwrap();
+        assert!(((m - sim) / sim).abs() <= 0.10, "{name} {m} vs sim {sim}");
+    }
+}
+
+#[test]
+fn cube_model_against_simulation_within_stated_bounds() {
+    // 000_… Fig. 7(b) (experiments/fig7_000_cube6.toml): 6-cube, Table 1
+    // routers, best effort 0.002, R1 + R2 = 0.0015 and 0.0045
+    // messages/cycle/node (the paper's R1 = 0.001, 0.003): every class
+    // within 15 %, R2 within 8 % (short runs: 60 k cycles).
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/fig7_000_cube6.toml")).unwrap();
+    let base = base.split("[sweep]").next().unwrap().replace("cycles = 200000", "cycles = 60000");
+    for (load, mix) in [(0.112, "[0.048, 0.064]"), (0.208, "[0.144, 0.064]")] {
+        let text = base.replace("load = 0.16", &format!("load = {load}")).replace("mix = [0.096, 0.064]", &format!("mix = {mix}"));
+        let v = Experiment::from_str(&text, "c.toml", PathBuf::new()).unwrap();
+        let m = predict::to_results(&v, &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap());
+        let s = run(&v).unwrap();
+        // The per-hop latency counts split the all-message counts: hop
+        // counts 1..=6 only, the same total per latency.
+        for c in &s.classes {
+            let by = &c.network_latency_counts_by_hops;
+            assert!(by.len() == 7 && by[0].is_empty(), "class {}: {} hop counts", c.class, by.len());
+            for (i, &k) in c.network_latency_counts.iter().enumerate() {
+                assert_eq!(by.iter().map(|v| v.get(i).copied().unwrap_or(0)).sum::<u64>(), k, "class {} latency {i}", c.class);
+            }
+        }
+        for c in 0..3u8 {
+            let (a, b) = (net(&m, c), net(&s, c));
+            let bound = if c == 1 { 0.08 } else { 0.15 };
+            assert!(((a - b) / b).abs() <= bound, "load {load} class {c}: model {a} sim {b}");
+        }
+    }
+}
+
+#[test]
+fn torus_model_of_002_against_the_unidirectional_torus() {
+    // experiments/torus_002.toml: 8-ary 2-cube, one way, L = 3 with 002_…'s
+    // escape pair + shared VC, M = 32. Below half of the model's saturation
+    // the model is within 6 % of the simulation; from 0.08 flits/node/cycle
+    // on the model says saturated, where the simulated torus congests too
+    // (docs/reproduction.md).
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/torus_002.toml")).unwrap();
+    let base = base.split("[sweep]").next().unwrap().replace("cycles = 100000", "cycles = 60000");
+    let at = |load: f64| Experiment::from_str(&base.replace("load = 0.02", &format!("load = {load}")), "t.toml", PathBuf::new()).unwrap();
+    for load in [0.02, 0.04] {
+        let v = at(load);
+        let m = predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap()[0].network_latency;
+        let s = net(&run(&v).unwrap(), 0);
+        assert!(((m - s) / s).abs() <= 0.06, "load {load}: model {m} sim {s}");
+    }
+    let v = at(0.1);
+    assert!(matches!(predict::plan(&v).unwrap().evaluate(&[]).remove(0).result, Err(predict::PredictError::Saturated(_))));
+}
+
+#[test]
+fn unidirectional_torus_routes_one_way_with_the_escape_pair() {
+    use wormqos_netsim::topology::{Peer, TopologySpec};
+    let net = TopologySpec::UnidirectionalTorus { k: 4, n: 2 }.build(3).unwrap();
+    // Hops: (d_i − s_i) mod 4 per dimension, dimension 0 first.
+    for s in 0..16usize {
+        for d in 0..16usize {
+            let want = (d % 4 + 4 - s % 4) % 4 + (d / 4 + 4 - s / 4) % 4;
+            let mut r = s;
+            let mut hops = 0;
+            while r != d {
+                let Peer::Router { router, .. } = net.out_link[r][net.routes[r][d] as usize] else { panic!() };
+                r = router;
+                hops += 1;
+            }
+            assert_eq!(hops, want, "{s}->{d}");
+        }
+    }
+    // 4 VCs: v1 = VC 0, v2 = VC 1, VCs 2, 3 shared. Router 1 (digit 1) to 3
+    // in dimension 0: c < d, v1; to 0: c > d (wraps), v2.
+    let masks = net.route_vcs(1, 4, None).unwrap().unwrap();
+    assert_eq!(masks[3], 0b1101);
+    assert_eq!(masks[0], 0b1110);
+    assert_eq!(masks[1], 0b1111, "ejection: any VC");
+}

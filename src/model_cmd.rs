@@ -1,0 +1,232 @@
+//! `wormqos model`: the papers' analytical models on the experiment files of
+//! `sim` / `sweep` (issue 22). Writes the sweep's results.csv / results.json
+//! columns and plots with a leading `source` column (`model:<name>` or
+//! `sim`), so that `--with-sim` overlays model and simulation in one run.
+
+use crate::sim_cmd::{record_plots, sweep_outputs, write_outputs};
+use crate::validate::{claim_dir, invalid, real_in};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use wormqos_config::files::OutDir;
+use wormqos_netsim::analytic::predict;
+use wormqos_netsim::{sweep, Results};
+
+#[derive(Args)]
+pub struct ModelArgs {
+    /// Experiment file, with or without a `[sweep]` table.
+    #[arg(long)]
+    pub experiment: PathBuf,
+    /// Output directory for results.csv, results.json and the plots.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also simulate every point (as `sweep` does) and put both in the outputs.
+    #[arg(long)]
+    pub with_sim: bool,
+    /// Parallel simulations with --with-sim (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Network-latency deadline D in cycles (repeatable): writes dmp.csv with
+    /// P{L > D} per real-time class (000_… §3.4) and, with --with-sim, the
+    /// simulated fraction.
+    #[arg(long)]
+    pub deadline: Vec<f64>,
+    /// 004_…'s routing strategy on a multilink_ring: `destination-block`
+    /// (the first, what the simulator's routers do) or `source-block` (the
+    /// second: model only).
+    #[arg(long, value_enum, default_value_t = RingStrategy::DestinationBlock)]
+    pub ring_strategy: RingStrategy,
+    /// With --deadline on a hypercube: the deadline missing probability of
+    /// messages crossing exactly this many links (000_… Fig. 14), model and
+    /// simulation; without it, over all messages.
+    #[arg(long)]
+    pub hops: Option<usize>,
+    /// Overwrite files in --out that wormqos did not write.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RingStrategy {
+    DestinationBlock,
+    SourceBlock,
+}
+
+/// Per-class network latency, for the overlay plots (class 0 = best effort).
+const CLASS_NET: [fn(&Results) -> f64; 8] = [
+    |r| class_net(r, 0),
+    |r| class_net(r, 1),
+    |r| class_net(r, 2),
+    |r| class_net(r, 3),
+    |r| class_net(r, 4),
+    |r| class_net(r, 5),
+    |r| class_net(r, 6),
+    |r| class_net(r, 7),
+];
+
+fn class_net(r: &Results, c: u8) -> f64 {
+    r.classes.iter().find(|s| s.class == c).map_or(f64::NAN, |s| s.network_latency)
+}
+
+/// Every file `model` may write into its output directory: the sweep's,
+/// the comparison table, the deadline missing probabilities and the
+/// per-class latency plots.
+fn model_outputs() -> Vec<String> {
+    let mut v = sweep_outputs();
+    v.extend(["comparison.txt", "dmp.csv"].map(String::from));
+    for c in 0..CLASS_NET.len() {
+        v.push(format!("network_latency_class{c}.svg"));
+        v.push(format!("network_latency_class{c}.png"));
+    }
+    v
+}
+
+pub fn model(a: ModelArgs) -> anyhow::Result<()> {
+    let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    for &d in &a.deadline {
+        real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
+    }
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops };
+    if opts.ring_source_block && a.with_sim {
+        return Err(invalid(
+            "--ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only",
+        ));
+    }
+    // Every point is validated, and its model inputs checked, before any work.
+    let mut plans = Vec::new();
+    for params in grid.points() {
+        let v = grid.experiment(&params).map_err(|e| invalid(e.to_string()))?;
+        let p = predict::plan_with(&v, &opts).map_err(|e| invalid(e.to_string()))?;
+        plans.push((params, v, p));
+    }
+    let names = model_outputs();
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (n.as_str(), None)).collect();
+    let mut out = claim_dir(&a.out, &claims, a.force)?;
+    let start = std::time::Instant::now();
+    let mut pts = Vec::new();
+    let mut sources: Vec<String> = Vec::new();
+    let mut dmp = Vec::new();
+    for (params, v, p) in &plans {
+        for named in p.evaluate(&a.deadline) {
+            let source = format!("model:{}", named.name);
+            if !sources.contains(&source) {
+                sources.push(source.clone());
+            }
+            if let Ok(classes) = &named.result {
+                for c in classes.iter().filter(|c| c.miss.iter().all(|x| x.is_finite())) {
+                    for (d, m) in a.deadline.iter().zip(&c.miss) {
+                        dmp.push((source.clone(), label(params), c.class, *d, *m));
+                    }
+                }
+            }
+            let result = named.result.map(|c| predict::to_results(v, &c)).map_err(|e| e.to_string());
+            pts.push(point(&source, params, result));
+        }
+    }
+    let model_secs = start.elapsed().as_secs_f64();
+    let mut sim_failed = 0;
+    if a.with_sim {
+        let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let progress = |done: usize, total: usize| {
+            eprint!("\rsimulating: {done}/{total} points, {:.0} s", start.elapsed().as_secs_f64());
+            let _ = std::io::stderr().flush();
+        };
+        let sim = grid.run(jobs, &progress);
+        eprintln!();
+        for s in sim {
+            if let Err(e) = &s.result {
+                sim_failed += 1;
+                eprintln!("simulated point {} failed: {e}", label(&s.params));
+            }
+            if let Ok(r) = &s.result {
+                for c in &r.classes {
+                    let counts = match a.hops {
+                        Some(h) => c.network_latency_counts_by_hops.get(h).map_or(&[][..], |v| &v[..]),
+                        None => &c.network_latency_counts[..],
+                    };
+                    let n: u64 = counts.iter().sum();
+                    for &d in &a.deadline {
+                        let late: u64 = counts.iter().enumerate().filter(|(i, _)| *i as f64 > d).map(|(_, k)| k).sum();
+                        if n > 0 {
+                            dmp.push(("sim".into(), label(&s.params), c.class, d, late as f64 / n as f64));
+                        }
+                    }
+                }
+            }
+            pts.push(point("sim", &s.params, s.result));
+        }
+        sources.push("sim".into());
+    }
+    let mut keys = vec![("source".to_string(), sources.iter().map(|s| toml::Value::String(s.clone())).collect())];
+    keys.extend(grid.keys.iter().cloned());
+    let combined = sweep::Grid { name: grid.name.clone(), file: grid.file.clone(), dir: grid.dir.clone(), base: grid.base.clone(), keys, x: grid.x.clone() };
+    let table = comparison(&pts);
+    print!("{table}");
+    out.begin(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
+    write_outputs(&combined, &pts, &mut out)?;
+    class_plots(&combined, &pts, &mut out)?;
+    out.write("comparison.txt", table.as_bytes())?;
+    if !dmp.is_empty() {
+        let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
+        for (src, pt, c, d, m) in &dmp {
+            csv += &format!("{src},{pt},{c},{d},{m}\n");
+            println!("deadline {d}: {pt} class {c} {src}: P{{L > D}} = {m:.4}");
+        }
+        out.write("dmp.csv", csv.as_bytes())?;
+    }
+    out.finish(|_| true)?;
+    for p in pts.iter().filter(|p| p.result.is_err() && p.params[0].1.as_str() != Some("sim")) {
+        eprintln!("{}: {}", label(&p.params), p.result.as_ref().err().unwrap());
+    }
+    eprintln!("{} points, model {:.1} ms; results in {}", plans.len(), model_secs * 1e3, a.out.display());
+    anyhow::ensure!(sim_failed == 0, "{sim_failed} of {} simulated points failed", plans.len());
+    Ok(())
+}
+
+fn point(source: &str, params: &[(String, toml::Value)], result: Result<Results, String>) -> sweep::Point {
+    let mut p = vec![("source".to_string(), toml::Value::String(source.to_string()))];
+    p.extend(params.iter().cloned());
+    sweep::Point { params: p, result }
+}
+
+fn label(params: &[(String, toml::Value)]) -> String {
+    params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect::<Vec<_>>().join(" ")
+}
+
+/// Network latency per class at every point: each model beside the
+/// simulation, with the model's relative error when both exist.
+fn comparison(pts: &[sweep::Point]) -> String {
+    let mut s = String::from("point | class | source | network latency (cycles) | source queue | network: model − sim | latency: model − sim\n");
+    let sim_of = |params: &[(String, toml::Value)]| pts.iter().find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == params[1..]);
+    for p in pts.iter().filter(|p| p.params[0].1.as_str() != Some("sim")) {
+        let here = label(&p.params[1..]);
+        let sim = sim_of(&p.params).and_then(|q| q.result.as_ref().ok());
+        match &p.result {
+            Ok(r) => {
+                for c in &r.classes {
+                    let sv = sim.and_then(|q| q.classes.iter().find(|k| k.class == c.class));
+                    let rel = |m: f64, s: f64| if m.is_finite() { format!("{:+.1} % (sim {s:.1})", 100.0 * (m - s) / s) } else { format!("- (sim {s:.1})") };
+                    let err = sv.map_or("- | -".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), rel(c.latency, k.latency)));
+                    let src = if c.source_latency.is_finite() { format!("{:.2}", c.source_latency) } else { "saturated (λL̄ ≥ 1)".into() };
+                    s += &format!("{here} | {} | {} | {:.2} | {src} | {err}\n", c.class, sweep::value_label(&p.params[0].1), c.network_latency);
+                }
+            }
+            Err(e) => s += &format!("{here} | - | {} | {e} | - | - | -\n", sweep::value_label(&p.params[0].1)),
+        }
+    }
+    s
+}
+
+fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> anyhow::Result<()> {
+    for (c, f) in CLASS_NET.iter().enumerate() {
+        let s = sweep::series(grid, pts, *f);
+        if s.is_empty() {
+            continue;
+        }
+        let stem = out.path().join(format!("network_latency_class{c}"));
+        let title = format!("{}: network latency of class {c}{}", grid.name, if c == 0 { " (best effort)" } else { "" });
+        let files = wormqos_netsim::plot::line_plot(&stem, &title, &grid.x, "latency (cycles)", &s).map_err(|e| anyhow::anyhow!("plot {}: {e}", stem.display()))?;
+        record_plots(out, files);
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! `wormqos model` end to end: bad model inputs exit 2 naming the field and
+//! write nothing; a grid writes the sweep's columns with a `source` column,
+//! says "saturated" past saturation, runs in well under a second, and
+//! `--with-sim` puts the simulation beside it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn wormqos(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
+}
+
+/// 000_… Table 1 as in experiments/fig4_000_np.toml (16-port VirtualClock
+/// router, 3 VCs, one per class, M = b_s = 32), one light point, short run.
+fn table1() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig4_000_np.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let edited = text.split("[sweep]").next().unwrap().replace("load = 0.48", "load = 0.128").replace("mix = [0.16, 0.32]", "mix = [0.064, 0.064]");
+    let edited = edited.replace("cycles = 1000000", "cycles = 40000").replace("warmup_cycles = 20000", "warmup_cycles = 4000");
+    assert!(edited.contains("load = 0.128") && edited.contains("cycles = 40000"), "fig4_000_np.toml changed: {edited}");
+    edited
+}
+
+/// Without the partition lines (any class on any VC), or with another one.
+fn with_vc_classes(text: &str, line: Option<&str>) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("mode =") || line.is_some())
+        .map(|l| if l.starts_with("vc_classes =") { line.unwrap_or("") } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wormqos_model_cli_{}_{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, PathBuf) {
+    let f = dir.join("e.toml");
+    std::fs::write(&f, text).unwrap();
+    let out = dir.join("out");
+    let mut args = vec!["model", "--experiment", f.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    (wormqos(&args), out)
+}
+
+#[test]
+fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
+    let dir = scratch("deadline");
+    let (o, out) = run(&dir, &table1(), &["--deadline=-3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--deadline"));
+    assert!(!out.exists());
+    let t1 = table1();
+    // The second ring strategy cannot be simulated: refused with --with-sim.
+    let ring = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/multilink_ring_004.toml")).unwrap();
+    let dir = scratch("strategy");
+    let (o, out) = run(&dir, &ring, &["--ring-strategy", "source-block", "--with-sim"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--ring-strategy"));
+    assert!(!out.exists());
+    let (o, out) = run(&dir, &table1(), &["--ring-strategy", "source-block"]);
+    assert_eq!(o.status.code(), Some(2), "source-block on a single switch");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("topology.kind") && !out.exists());
+    // --hops only on a hypercube.
+    let (o, out) = run(&dir, &table1(), &["--hops", "2", "--deadline", "50"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--hops") && !out.exists());
+    let cases: [(&str, String, &str); 7] = [
+        ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
+        // Unpartitioned: any class may take any output VC, not the model's router.
+        ("shared", with_vc_classes(&t1, None), "router.mode"),
+        ("vcs", with_vc_classes(&t1, Some("vc_classes = [2, 2, 1, 1, 0, 0]")).replace("vcs = 3", "vcs = 6"), "router.vcs"),
+        ("buffers", t1.replace("output_buffer_depth = 32", "output_buffer_depth = 16"), "router.output_buffer_depth"),
+        ("bernoulli", t1.replace("best_effort = \"poisson\"", "best_effort = \"bernoulli\""), "workload.best_effort"),
+        ("rates", t1.clone() + "[model]\nrealtime_rates = [1.0, -1.0]\n", "model.realtime_rates"),
+        // A bad value in one sweep point stops the run before any write.
+        ("point", t1.clone() + "[sweep]\n\"workload.load\" = [0.1, 1.5]\n", "workload.load"),
+    ];
+    for (name, text, field) in cases {
+        let dir = scratch(name);
+        let (o, out) = run(&dir, &text, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(field) && err.contains("e.toml"), "{name}: must name {field} and the file: {err}");
+        assert!(!out.exists(), "{name}: nothing may be written");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+fn a_grid_writes_the_sweep_columns_and_says_saturated() {
+    let dir = scratch("grid");
+    // Real time 0.002 .. 0.03 messages/cycle/port; 0.03 is past the
+    // single router's saturation (the VC occupancy chain has no steady state).
+    let text = table1()
+        + "[sweep]\n\"workload.load+workload.mix\" = [[0.128, [0.064, 0.064]], [0.384, [0.32, 0.064]], [1.0, [0.96, 0.04]]]\n";
+    let t = std::time::Instant::now();
+    let (o, out) = run(&dir, &text, &[]);
+    let secs = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(secs < 1.0, "a 3-point grid took {secs} s");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[0].starts_with("source,workload.load+workload.mix,") && lines[0].contains("rt_latency_cycles"), "{}", lines[0]);
+    assert!(lines[1].starts_with("model:kim2005,"), "{}", lines[1]);
+    assert!(lines[3].contains("saturated"), "{}", lines[3]);
+    assert!(!lines[1].contains("saturated") && !lines[1].contains("inf"), "{}", lines[1]);
+    // Light load: R2's (class 1) network latency is at least P − 1 + M = 36
+    // and inflated only by a few cycles of sharing with R1 (S_2(1) = 3).
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("| 1 | model:kim2005 |"), "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let c1 = &json["points"][0]["results"]["classes"][1];
+    assert_eq!(c1["class"], 1);
+    let l = c1["network_latency"].as_f64().unwrap();
+    assert!((36.0..45.0).contains(&l), "{l}");
+    assert!(out.join("network_latency_class2.svg").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn with_sim_overlays_model_and_simulation() {
+    let dir = scratch("withsim");
+    let text = table1() + "[sweep]\n\"workload.load\" = [0.128]\n";
+    let (o, out) = run(&dir, &text, &["--with-sim", "--jobs", "1", "--deadline", "42"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // dmp.csv: P{L > 42} of both real-time classes, model and simulation.
+    let dmp = std::fs::read_to_string(out.join("dmp.csv")).unwrap();
+    for who in ["model:kim2005", "sim"] {
+        for class in [1, 2] {
+            let row = dmp.lines().find(|l| l.starts_with(who) && l.contains(&format!(",{class},42,"))).unwrap_or_else(|| panic!("{who} {class}: {dmp}"));
+            let p: f64 = row.rsplit(',').next().unwrap().parse().unwrap();
+            assert!((0.0..=1.0).contains(&p), "{row}");
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("model:kim2005,")) && csv.lines().any(|l| l.starts_with("sim,")), "{csv}");
+    // The comparison table gives the model's error against the simulation.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("% (sim "), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
