@@ -59,7 +59,9 @@ enum Command {
         /// Probability that an input port offers a flit in a cycle (0 < p <= 1).
         #[arg(long, default_value_t = 0.6)]
         injection_rate: f64,
-        /// Where to write the waveform (VCD) of the cycles before a mismatch.
+        /// Where to write the waveform (VCD) of the cycles before a mismatch
+        /// (recorded in the directory's .wormqos-manifest; a file of the same
+        /// name that wormqos did not write is left alone and not replaced).
         #[arg(long, default_value = "target/cosim-waves")]
         waveform_dir: PathBuf,
         #[arg(long)]
@@ -154,6 +156,8 @@ fn cosim(
     check_mutant(mutant, &cfg, config)?;
     validate::writable_dir("--waveform-dir", &waveform_dir)?;
     let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    // An interrupted build leaves no half-built directory behind.
+    wormqos_testbench::verilator::clean_up_on_signals()?;
     eprintln!("verilating {} ...", wormqos_hdl::top_module_name(&cfg));
     let mut rtl = wormqos_testbench::verilator::VerilatedRouter::build(&cfg, &files)?;
     let mut model = wormqos_sim::Router::new(&cfg);

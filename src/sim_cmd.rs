@@ -80,7 +80,11 @@ fn summary(r: &wormqos_netsim::Results) -> String {
         "{}: {} routers, {} endpoints, {} cycles ({} warm-up) of {:.1} ns, {} real-time streams\n",
         r.name, r.routers, r.endpoints, r.cycles, r.warmup_cycles, r.cycle_ns, r.realtime_streams
     );
-    s += &format!("offered load {:.3}, accepted {:.4} flits/endpoint/cycle\n", r.offered_load, r.accepted_throughput);
+    s += &format!("offered load {:.3}, accepted {:.4} flits/endpoint/cycle", r.offered_load, r.accepted_throughput);
+    if (r.offered_load - r.requested_load).abs() >= 0.0005 {
+        s += &format!(" (workload.load = {:.3}: real-time streams come whole; control messages add to it)", r.requested_load);
+    }
+    s += "\n";
     if r.frame_interval_ms.n > 0 {
         s += &format!(
             "frame delivery interval d = {:.3} ms, sigma_d = {:.3} ms ({} intervals); deadline missing probability {:.4}, mean missing time {:.3} ms\n",

@@ -5,6 +5,7 @@ use crate::validate::{claim_dir, invalid, load_config, non_empty};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
+use wormqos_config::{Crossbar, RouterMode, Scheduler};
 use wormqos_synth::scripts::{Family, Hierarchy};
 use wormqos_synth::{sweep, FlowOptions};
 
@@ -66,8 +67,11 @@ pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
     let extra = wormqos_synth::scripts::emit(&cfg, &rtl)?;
     let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
     let mut claims: Vec<(&str, Option<&[u8]>)> = all.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    let hierarchy = if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten };
+    let tool_outputs = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(&cfg), &a.families, hierarchy);
     if !a.emit_only {
         claims.extend(REPORTS.iter().map(|r| (*r, None)));
+        claims.extend(tool_outputs.iter().map(|n| (n.as_str(), None)));
     }
     let mut out = claim_dir(&a.out, &claims, a.force)?;
     // One call: write_files removes the `.v` files of its earlier runs that it was not given.
@@ -82,7 +86,8 @@ pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
         work_dir: a.out.clone(),
         families: a.families.clone(),
         cache_dir: (!a.no_cache).then(cache_dir),
-        xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
+        xilinx_hierarchy: hierarchy,
+        force: a.force,
     };
     let rep = wormqos_synth::synthesize(&cfg, &opts)?;
     out.begin(&REPORTS)?;
@@ -145,6 +150,37 @@ const MAX_SIM_CYCLES: u64 = 100_000_000;
 /// Largest DSE grid (each point is a synthesis run).
 const MAX_DSE_POINTS: usize = 4096;
 
+/// A flag value that must be one of a configuration enum's names.
+fn named<T: serde::de::DeserializeOwned>(flag: &str, field: &str, v: &str) -> anyhow::Result<()> {
+    match toml::Value::String(v.to_string()).try_into::<T>() {
+        Ok(_) => Ok(()),
+        Err(e) => Err(invalid(format!("{flag} {v}: {field} = \"{v}\": {}", e.to_string().trim()))),
+    }
+}
+
+/// Which grid value made a point invalid: the flag whose value became the
+/// field the configuration rejected, else every value of the point (the
+/// field then comes from the base configuration).
+fn grid_source(p: &sweep::Point, error: &str) -> String {
+    let by_flag = [
+        ("router.vcs", format!("--vcs {}", p.vcs)),
+        ("router.input_buffer_depth", format!("--depth {}", p.depth)),
+        ("router.output_buffer_depth", format!("--depth {}", p.depth)),
+        ("router.flit_width", format!("--flit-width {}", p.flit_width)),
+        ("router.crossbar", format!("--crossbar {}", p.crossbar)),
+        ("router.scheduler", format!("--scheduler {}", p.scheduler)),
+        ("router.mode", format!("--mode {}", p.mode)),
+        ("router.vc_ratio", format!("--mode {}", p.mode)),
+    ];
+    match by_flag.iter().find(|(field, _)| error.contains(&format!("`{field}`"))) {
+        Some((_, flag)) => format!("grid value {flag} (point {})", p.name),
+        None => format!(
+            "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {}) with the base configuration's other fields",
+            p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode
+        ),
+    }
+}
+
 pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     let base = load_config(&a.config)?;
     let flit_width = a.flit_width.unwrap_or_else(|| vec![base.flit_width()]);
@@ -155,6 +191,17 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         non_empty(flag, v)?;
     }
     non_empty("--families", &a.families)?;
+    // Named values are checked here, so that an unknown one is reported
+    // against its flag rather than as a parse error of a generated text.
+    for v in &a.crossbar {
+        named::<Crossbar>("--crossbar", "router.crossbar", v)?;
+    }
+    for v in &a.scheduler {
+        named::<Scheduler>("--scheduler", "router.scheduler", v)?;
+    }
+    for v in a.mode.iter().filter(|m| *m != "none") {
+        named::<RouterMode>("--mode", "router.mode", v)?;
+    }
     // The saturation throughput skips a tenth as warm-up and measures the rest.
     crate::validate::int_in("--sim-cycles", a.sim_cycles, 100, MAX_SIM_CYCLES)?;
     let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
@@ -164,10 +211,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     }
     for (p, c) in &configs {
         if let Err(e) = c {
-            return Err(invalid(format!(
-                "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {}): {e}",
-                p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode
-            )));
+            return Err(invalid(format!("{}: {}: {e}", a.config.display(), grid_source(p, e))));
         }
     }
     let claims: Vec<(&str, Option<&[u8]>)> = sweep::OUTPUTS.iter().map(|n| (*n, None)).collect();
@@ -179,7 +223,23 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         sim_cycles: a.sim_cycles,
         xilinx_hierarchy: if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten },
         jobs: a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        force: a.force,
     };
+    // Every point's work directory (RTL, scripts, tool logs and netlists) is
+    // claimed before any point runs.
+    for (p, c) in &configs {
+        let Ok(cfg) = c else { continue };
+        let rtl = wormqos_hdl::generate(cfg, None)?;
+        let extra = wormqos_synth::scripts::emit(cfg, &rtl)?;
+        let tools = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(cfg), &opts.families, opts.xilinx_hierarchy);
+        let claims: Vec<(&str, Option<&[u8]>)> = rtl
+            .iter()
+            .chain(&extra)
+            .map(|f| (f.file_name.as_str(), Some(f.text.as_bytes())))
+            .chain(tools.iter().map(|n| (n.as_str(), None)))
+            .collect();
+        claim_dir(&opts.work_dir(&p.name), &claims, a.force)?;
+    }
     let points = sweep::run(&grid, &opts)?;
     out.begin(&sweep::OUTPUTS)?;
     for (name, text) in sweep::outputs(&points) {

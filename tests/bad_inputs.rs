@@ -52,6 +52,15 @@ fn sweep(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("s.toml", edit(EXP.to_string() + SWEEP))]
 }
 
+/// The small experiment with real-time sources of `kind`, the mix line
+/// `mix`, and `extra` workload lines.
+fn rt(kind: &'static str, mix: &'static str, extra: &'static str) -> impl Fn(String) -> String {
+    move |t: String| {
+        let t = r("realtime = \"none\"", "")(t);
+        r("mix = [0, 100]", "")(t).replacen("[workload]\n", &format!("[workload]\nrealtime = \"{kind}\"\n{mix}\n{extra}\n"), 1)
+    }
+}
+
 /// A single-switch experiment the analytical model accepts (000_… Table 1,
 /// as in experiments/fig4_000_np.toml without its sweep).
 fn model_base() -> String {
@@ -110,16 +119,20 @@ fn cases() -> Vec<Case> {
         case("synth_foreign_file", "synth --config {mesh5} --out {out} --emit-only", vec![], "mesh5_router.v"),
         case("synth_out_is_file", "synth --config {mesh5} --out {out}/user_notes.v --emit-only", vec![], "not a directory"),
         // dse: CLI flags and the grid they span
-        case("dse_vcs", "dse --config {mesh5} --out {out}/d --vcs 0", vec![], "router.vcs"),
-        case("dse_depth", "dse --config {mesh5} --out {out}/d --depth 2", vec![], "router.input_buffer_depth"),
-        case("dse_flit", "dse --config {mesh5} --out {out}/d --flit-width 4", vec![], "router.flit_width"),
-        case("dse_crossbar", "dse --config {mesh5} --out {out}/d --crossbar banyan", vec![], "crossbar"),
-        case("dse_scheduler", "dse --config {mesh5} --out {out}/d --scheduler lottery", vec![], "scheduler"),
-        case("dse_mode", "dse --config {mesh5} --out {out}/d --mode turbo", vec![], "mode"),
+        case("dse_vcs", "dse --config {mesh5} --out {out}/d --vcs 0", vec![], "mesh5.toml: grid value --vcs 0 (point mesh5_v0_d4_w32_mul_fifo_none): invalid configuration: field `router.vcs`"),
+        case("dse_depth", "dse --config {mesh5} --out {out}/d --depth 2", vec![], "mesh5.toml: grid value --depth 2 (point mesh5_v2_d2_w32_mul_fifo_none): invalid configuration: field `router.input_buffer_depth`"),
+        case("dse_flit", "dse --config {mesh5} --out {out}/d --flit-width 4", vec![], "mesh5.toml: grid value --flit-width 4 (point mesh5_v2_d4_w4_mul_fifo_none): invalid configuration: field `router.flit_width`"),
+        case("dse_crossbar", "dse --config {mesh5} --out {out}/d --crossbar banyan", vec![], "--crossbar banyan: router.crossbar"),
+        case("dse_scheduler", "dse --config {mesh5} --out {out}/d --scheduler lottery", vec![], "--scheduler lottery: router.scheduler"),
+        case("dse_mode", "dse --config {mesh5} --out {out}/d --mode turbo", vec![], "--mode turbo: router.mode"),
         case("dse_sim_cycles", "dse --config {mesh5} --out {out}/d --sim-cycles 0", vec![], "--sim-cycles"),
         case("dse_empty_vcs", "dse --config {mesh5} --out {out}/d --vcs ,", vec![], "--vcs"),
         case("dse_jobs", "dse --config {mesh5} --out {out}/d --jobs 0", vec![], "--jobs"),
         case("dse_config", "dse --config {dir}/bad.toml --out {out}/d", cfg(r("vcs = 4", "vcs = 99")), "router.vcs"),
+        case("synth_foreign_tool_log", "synth --config {mesh5} --out {out}/s --families xilinx", vec![], "mesh5_router_xilinx_yosys.log"),
+        case("synth_foreign_pnr_log", "synth --config {mesh5} --out {out}/s --families ice40", vec![], "mesh5_router_ooc_wrap_ice40_nobram_iCE40HX8K-CT256_nextpnr.log"),
+        case("dse_foreign_work_log", "dse --config {mesh5} --out {out}/d --vcs 2 --depth 4 --crossbar full --scheduler fifo --families xilinx", vec![], "mesh5_v2_d4_w32_ful_fifo_none_router_xilinx_yosys.log"),
+        case("dse_foreign_work_rtl", "dse --config {mesh5} --out {out}/d --vcs 2 --depth 4 --crossbar full --scheduler fifo --families xilinx", vec![], "mesh5_v2_d4_w32_ful_fifo_none_router.v"),
         case("dse_foreign_csv", "dse --config {mesh5} --out {out} --vcs 2 --depth 4 --crossbar full --scheduler fifo", vec![], "sweep.csv"),
         // cosim: flags, all checked before verilating
         case("cosim_cycles", "cosim --config {mesh5} --cycles 0 --waveform-dir {out}/w", vec![], "--cycles"),
@@ -180,6 +193,16 @@ fn cases() -> Vec<Case> {
         case("sweep_not_table", "sweep --experiment {dir}/s.toml --out {out}/sw", vec![("s.toml", EXP.to_string() + "sweep = 5\n")], "sweep"),
         case("sweep_base_invalid", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(r("cycles = 3000", "cycles = 0")), "run.cycles"),
         case("sweep_point_combination", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"topology.k\" = [2, 3]\n\"router.ports\" = [5, 4]\n"), "ports"),
+        // Parts of the workload that cannot carry their share, and points that would measure nothing.
+        case("sim_rt_share_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [10, 90]", "frame_bytes = 100000")), "workload.mix"),
+        case("sim_rt_phase_below_one_stream", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [0, 100]\nphases = [[90, 10], [10, 90]]\nphase_seconds = 0.0001", "frame_bytes = 100000")), "workload.phases[1]"),
+        case("sim_rt_too_many_streams", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [100, 0]", "frame_bytes = 1\nframes_per_second = 0.001")), "workload.frame_bytes"),
+        case("sim_rt_streams_memory", "sim --experiment {dir}/e.toml", exp(|t| rt("cbr", "mix = [100, 0]", "frame_bytes = 100\nframes_per_second = 0.5")(r("k = 2", "k = 8")(t))), "workload.frame_bytes = 100: 75000 real-time streams per endpoint x 64 endpoints"),
+        case("sim_onoff_cannot_carry", "sim --experiment {dir}/e.toml", exp(rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")), "workload.onoff_streams"),
+        case("sim_poisson_phases", "sim --experiment {dir}/e.toml", exp(rt("poisson", "mix = [0, 100]\nphases = [[20, 80], [50, 50]]\nphase_seconds = 0.0001", "")), "workload.phases[1]"),
+        case("sim_expected_empty", "sim --experiment {dir}/e.toml", exp(r("cycles = 3000", "cycles = 40")), "run.cycles"),
+        case("sweep_point_expected_empty", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"run.cycles\" = [3000, 40]\n"), "run.cycles"),
+        case("sweep_point_below_one_stream", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| rt("cbr", "mix = [50, 50]", "frame_bytes = 100000")(t) + "\"workload.mix\" = [[50, 50], [2, 98]]\n"), "workload.mix"),
         case("sweep_foreign_csv", "sweep --experiment {dir}/s.toml --out {out}", sweep(|t| t), "results.csv"),
         case("sweep_out_is_file", "sweep --experiment {dir}/s.toml --out {out}/user_notes.v", sweep(|t| t), "not a directory"),
         case("sweep_jobs", "sweep --experiment {dir}/s.toml --out {out}/sw --jobs 0", sweep(|t| t), "--jobs"),
@@ -240,6 +263,12 @@ fn prepare(c: &Case) -> (PathBuf, PathBuf) {
     match c.name {
         "gen_not_utf8" => std::fs::write(input.join("bad.toml"), b"name = \"m\xff\"\n").unwrap(),
         "gen_huge_file" => std::fs::write(input.join("bad.toml"), vec![b'#'; 17 << 20]).unwrap(),
+        // Files the tools would write (logs, netlists) or the RTL of a DSE point.
+        "synth_foreign_tool_log" | "synth_foreign_pnr_log" | "dse_foreign_work_log" | "dse_foreign_work_rtl" => {
+            let sub = if c.name.starts_with("dse") { "d/work/mesh5_v2_d4_w32_ful_fifo_none" } else { "s" };
+            std::fs::create_dir_all(out.join(sub)).unwrap();
+            std::fs::write(out.join(sub).join(c.field), "the user's own file\n").unwrap();
+        }
         _ => {}
     }
     std::fs::write(out.join("user_notes.v"), "// the user's own testbench\n").unwrap();
@@ -290,6 +319,10 @@ fn every_bad_input_exits_2_names_its_field_and_changes_nothing() {
         }
         if !stderr.contains(c.field) {
             why.push(format!("message does not name `{}`", c.field));
+        }
+        // A grid point's text is made by `dse`, not a file: no `point:line`.
+        if c.name.starts_with("dse_") && stderr.contains("_none:") {
+            why.push("names a made-up file".to_string());
         }
         if stderr.contains("panicked") {
             why.push("panic".to_string());

@@ -99,3 +99,56 @@ fn generate_is_deterministic_and_rewrites_a_directory() {
         assert_eq!(text.matches("\nmodule ").count() + usize::from(text.starts_with("module ")), 1, "one module per file");
     }
 }
+
+/// `cosim` stopped (SIGTERM) while Verilator builds its model: the build
+/// tools are stopped and the half-built directory is removed at once, not
+/// left for the next build to clean up; the exit code is the signal's.
+#[test]
+fn an_interrupted_verilator_build_leaves_nothing_behind() {
+    let d = scratch("cosim-interrupted");
+    let cache = d.join("verilator-cache");
+    let mut child = bin()
+        .env("WORMQOS_BUILD_DIR", &cache)
+        .args(["cosim", "--cycles", "1000", "--config"])
+        .arg(root().join("examples/tiny2.toml"))
+        .arg("--waveform-dir")
+        .arg(d.join("waves"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let builds = || -> Vec<PathBuf> {
+        std::fs::read_dir(&cache)
+            .map(|r| r.flatten().map(|e| e.path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("tmp-")).collect())
+            .unwrap_or_default()
+    };
+    let needle = cache.display().to_string();
+    // Command lines of the processes working in the cache (verilator, make, the compilers).
+    let tools = || -> Vec<String> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .filter(|c| c.contains(&needle))
+            .collect()
+    };
+    // Until make compiles the model (its compilers would outlive a
+    // directory removed under them, so they must be stopped).
+    let start = std::time::Instant::now();
+    while !tools().iter().any(|c| c.starts_with("make")) {
+        if start.elapsed().as_secs() > 120 || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("make never ran in the build directory");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert_eq!(builds(), Vec::<PathBuf>::new(), "a half-built directory is left");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(tools(), Vec::<String>::new(), "build tools still running");
+}

@@ -96,6 +96,8 @@ pub struct OutDir {
     dir: PathBuf,
     /// Files the tool wrote here before (the manifest as found).
     previous: BTreeSet<String>,
+    /// Files this run said it may write ([`OutDir::begin`]).
+    planned: BTreeSet<String>,
     /// Files written by this run.
     written: BTreeSet<String>,
 }
@@ -122,7 +124,7 @@ impl OutDir {
             }
         }
         probe_writable(dir)?;
-        Ok(OutDir { dir: dir.to_path_buf(), previous, written: BTreeSet::new() })
+        Ok(OutDir { dir: dir.to_path_buf(), previous, planned: BTreeSet::new(), written: BTreeSet::new() })
     }
 
     pub fn path(&self) -> &Path {
@@ -131,11 +133,15 @@ impl OutDir {
 
     /// Creates the directory and records `planned` in the manifest before
     /// anything is written, so that an interrupted run's files are still
-    /// known as the tool's on the next run.
-    pub fn begin(&self, planned: &[&str]) -> Result<(), OutputError> {
+    /// known as the tool's on the next run. Entries another writer added
+    /// to the manifest since the claim (e.g. the RTL that `write_files` put
+    /// into the same directory) are kept.
+    pub fn begin(&mut self, planned: &[&str]) -> Result<(), OutputError> {
         std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
-        let mut all = self.previous.clone();
-        all.extend(planned.iter().map(|s| s.to_string()));
+        self.planned.extend(planned.iter().map(|s| s.to_string()));
+        let mut all = read_manifest(&self.dir);
+        all.extend(self.previous.iter().cloned());
+        all.extend(self.planned.iter().cloned());
         write_manifest(&self.dir, &all)
     }
 
@@ -168,6 +174,12 @@ impl OutDir {
     /// writes the new manifest: the earlier files kept plus this run's.
     pub fn finish(self, stale: impl Fn(&str) -> bool) -> Result<(), OutputError> {
         let mut keep = self.written.clone();
+        // Files another writer recorded here during this run stay recorded.
+        for other in read_manifest(&self.dir) {
+            if !self.previous.contains(&other) && !self.planned.contains(&other) && self.dir.join(&other).exists() {
+                keep.insert(other);
+            }
+        }
         for old in self.previous.difference(&self.written) {
             let p = self.dir.join(old);
             if !stale(old) {
@@ -275,6 +287,24 @@ mod tests {
         assert!(!dir.join("a.v").exists());
         assert_eq!(std::fs::read_to_string(dir.join("mine.v")).unwrap(), "user");
         assert!(dir.join("b.v").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `synth` claims its directory, then the RTL writer and the tool flow
+    /// record their files in it: the outer writer's manifest keeps them.
+    #[test]
+    fn a_nested_writer_s_files_stay_in_the_manifest() {
+        let dir = std::env::temp_dir().join(format!("wormqos_files_nested_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut outer = OutDir::claim(&dir, &[("r.json", None), ("a.v", None)], false).unwrap();
+        let mut inner = OutDir::claim(&dir, &[("a.v", None)], false).unwrap();
+        inner.begin(&["a.v"]).unwrap();
+        inner.write("a.v", b"a").unwrap();
+        inner.finish(|_| false).unwrap();
+        outer.begin(&["r.json"]).unwrap();
+        outer.write("r.json", b"{}").unwrap();
+        outer.finish(|_| false).unwrap();
+        assert_eq!(read_manifest(&dir), ["a.v", "r.json"].iter().map(|s| s.to_string()).collect());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

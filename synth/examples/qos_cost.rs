@@ -43,6 +43,7 @@ fn main() -> anyhow::Result<()> {
             families: fams.clone(),
             cache_dir: Some(root.join("target/wormqos-synth-cache")),
             xilinx_hierarchy: hierarchy,
+            force: false,
         };
         eprintln!("synthesizing {name} ...");
         let t = std::time::Instant::now();

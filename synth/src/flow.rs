@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+use wormqos_config::files::OutDir;
 use wormqos_config::RouterConfig;
 
 /// Bumped whenever the scripts or the parsing change what a cached report holds.
@@ -28,11 +29,13 @@ pub struct FlowOptions {
     /// How the 7-series figures are obtained (place and route always
     /// flattens).
     pub xilinx_hierarchy: Hierarchy,
+    /// Replace files in `work_dir` that wormqos did not write.
+    pub force: bool,
 }
 
 impl FlowOptions {
     pub fn new(work_dir: impl Into<PathBuf>) -> Self {
-        FlowOptions { work_dir: work_dir.into(), families: Family::all().to_vec(), cache_dir: None, xilinx_hierarchy: Hierarchy::Flatten }
+        FlowOptions { work_dir: work_dir.into(), families: Family::all().to_vec(), cache_dir: None, xilinx_hierarchy: Hierarchy::Flatten, force: false }
     }
 }
 
@@ -80,6 +83,59 @@ pub struct SynthReport {
     pub wrapper_flip_flops: u64,
     #[serde(default)]
     pub from_cache: bool,
+}
+
+/// The log of the Yosys run of script `<base>.ys`.
+fn yosys_log(base: &str) -> String {
+    format!("{base}_yosys.log")
+}
+
+/// The cell statistics the script `<base>.ys` writes (`tee -o`).
+fn stat_file(base: &str) -> String {
+    format!("{base}_stat.txt")
+}
+
+/// The log of one nextpnr run of the netlist `<base>.json` on `device`.
+fn nextpnr_log(base: &str, device: &str) -> String {
+    format!("{base}_{device}_nextpnr.log")
+}
+
+/// The 7-series script's base name.
+fn xilinx_base(top: &str, hierarchy: Hierarchy) -> String {
+    match hierarchy {
+        Hierarchy::Keep => format!("{top}_xilinx_hier"),
+        Hierarchy::Flatten => format!("{top}_xilinx"),
+    }
+}
+
+/// The place-and-route variants of a family: (name suffix, what it means).
+fn pnr_variants(f: Family) -> &'static [(&'static str, &'static str)] {
+    if f == Family::Ice40 {
+        &[("", ""), ("_nobram", " (buffers in flip-flops: -nobram)")]
+    } else {
+        &[("", "")]
+    }
+}
+
+/// Every file the tools may write into the work directory for `top` (logs,
+/// cell statistics, netlists), besides the RTL and scripts: claimed in the
+/// directory's manifest before the tools run, so that a user's file of one
+/// of these names is refused and a rerun replaces only the tool's files.
+pub fn tool_outputs(top: &str, families: &[Family], hierarchy: Hierarchy) -> Vec<String> {
+    let mut out = vec![];
+    for &f in families {
+        if f == Family::Xilinx7 {
+            let base = xilinx_base(top, hierarchy);
+            out.extend([yosys_log(&base), stat_file(&base)]);
+            continue;
+        }
+        for (v, _) in pnr_variants(f) {
+            let base = format!("{}_{}{v}", scripts::wrapper_name(top), f.tag());
+            out.extend([yosys_log(&base), stat_file(&base), format!("{base}.json")]);
+            out.extend(devices(f).iter().map(|d| nextpnr_log(&base, d.0)));
+        }
+    }
+    out
 }
 
 fn run_tool(dir: &Path, prog: &str, args: &[&str], log: &str) -> anyhow::Result<(bool, String)> {
@@ -152,15 +208,15 @@ fn demand(f: Family, c: &BTreeMap<String, u64>) -> (u64, u64) {
 fn pnr(f: Family, dir: &Path, top: &str, target_mhz: u32) -> anyhow::Result<PnrResult> {
     let t0 = Instant::now();
     let w = scripts::wrapper_name(top);
-    let variants: &[(&str, &str)] = if f == Family::Ice40 { &[("", ""), ("_nobram", " (buffers in flip-flops: -nobram)")] } else { &[("", "")] };
+    let variants = pnr_variants(f);
     let freq = target_mhz.to_string();
     let mut res = PnrResult::default();
     let mut tried = vec![];
     for (v, what) in variants {
         let base = format!("{w}_{}{v}", f.tag());
-        let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &format!("{base}.ys")], &format!("{base}_yosys.log"))?;
-        anyhow::ensure!(ok, "yosys {} synthesis of {top} failed (log {}):\n{}", f.tag(), dir.join(format!("{base}_yosys.log")).display(), tail(&log, 20));
-        let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(format!("{base}_stat.txt")))?)?;
+        let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &format!("{base}.ys")], &yosys_log(&base))?;
+        anyhow::ensure!(ok, "yosys {} synthesis of {top} failed (log {}):\n{}", f.tag(), dir.join(yosys_log(&base)).display(), tail(&log, 20));
+        let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(stat_file(&base)))?)?;
         let (luts, rams) = demand(f, &cells);
         res.synth_cells = cells;
         let json = format!("{base}.json");
@@ -175,7 +231,7 @@ fn pnr(f: Family, dir: &Path, top: &str, target_mhz: u32) -> anyhow::Result<PnrR
             // Every wrapper pin is placed by the file (no --*-allow-unconstrained).
             let pins = package.file_name(top);
             a.extend([if f == Family::Ice40 { "--pcf" } else { "--lpf" }, pins.as_str()]);
-            let (ok, log) = run_tool(dir, &prog, &a, &format!("{base}_{name}_nextpnr.log"))?;
+            let (ok, log) = run_tool(dir, &prog, &a, &nextpnr_log(&base, name))?;
             let p: PnrLog = parse::nextpnr_log(&log);
             if ok && p.fmax_mhz.is_some() {
                 res.device = Some(format!("{name}{what}"));
@@ -250,9 +306,14 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
     }
 
     let dir = &opts.work_dir;
+    let outputs = tool_outputs(&top, &opts.families, opts.xilinx_hierarchy);
+    let names: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (*n, None)).collect();
+    let mut out = OutDir::claim(dir, &claims, opts.force)?;
     // One call: write_files removes `.v` files it was not given.
     let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
-    wormqos_hdl::write_files(dir, &all).with_context(|| format!("writing {}", dir.display()))?;
+    wormqos_hdl::write_files_forced(dir, &all, opts.force).with_context(|| format!("writing {}", dir.display()))?;
+    out.begin(&names)?;
     let ports = scripts::top_ports(&rtl, &top)?;
     let mut rep = SynthReport {
         config_name: cfg.name().to_string(),
@@ -268,10 +329,10 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
             Family::Xilinx7 => {
                 let t0 = Instant::now();
                 let hierarchical = opts.xilinx_hierarchy == Hierarchy::Keep;
-                let base = if hierarchical { format!("{top}_xilinx_hier") } else { format!("{top}_xilinx") };
-                let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &format!("{base}.ys")], &format!("{base}_yosys.log"))?;
+                let base = xilinx_base(&top, opts.xilinx_hierarchy);
+                let (ok, log) = run_tool(dir, "yosys", &["-q", "-s", &format!("{base}.ys")], &yosys_log(&base))?;
                 anyhow::ensure!(ok, "yosys synth_xilinx of {top} failed:\n{}", tail(&log, 20));
-                let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(format!("{base}_stat.txt")))?)?;
+                let cells = parse::yosys_cells(&std::fs::read_to_string(dir.join(stat_file(&base)))?)?;
                 let resources = XilinxResources::from_cells(&cells);
                 anyhow::ensure!(resources.latches == 0, "{top}: synth_xilinx left {} latch cells", resources.latches);
                 rep.xilinx = Some(XilinxResult { cells, resources, seconds: t0.elapsed().as_secs_f64(), hierarchical });
@@ -280,6 +341,10 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
             Family::Ecp5 => rep.ecp5 = Some(pnr(f, dir, &top, cfg.target_mhz())?),
         }
     }
+    for n in names.iter().filter(|n| dir.join(n).exists()) {
+        out.record(n);
+    }
+    out.finish(|_| false)?;
     if let Some(c) = &opts.cache_dir {
         std::fs::create_dir_all(c)?;
         std::fs::write(c.join(format!("{key}.json")), serde_json::to_string_pretty(&rep)?)?;

@@ -136,7 +136,14 @@ impl Grid {
                 r.insert("vc_ratio".into(), toml::Value::Array((0..classes).map(|_| toml::Value::Integer(1)).collect()));
             }
         }
-        RouterConfig::from_toml_str(&toml::to_string(&t).map_err(|e| e.to_string())?, name).map_err(|e| e.to_string())
+        // The text is made here, not read from a file: an error names the
+        // field and value (the caller names the base file and the grid
+        // value), not a line of this text.
+        RouterConfig::from_toml_str(&toml::to_string(&t).map_err(|e| e.to_string())?, name).map_err(|e| match e {
+            wormqos_config::ConfigError::In { source, .. } => source.to_string(),
+            wormqos_config::ConfigError::Parse { message, .. } => message,
+            other => other.to_string(),
+        })
     }
 }
 
@@ -149,6 +156,15 @@ pub struct SweepOptions {
     /// Points evaluated at once (Yosys and nextpnr are single-threaded);
     /// at least 1.
     pub jobs: usize,
+    /// Replace files in the work directories that wormqos did not write.
+    pub force: bool,
+}
+
+impl SweepOptions {
+    /// The directory a point's RTL, scripts and tool outputs go to.
+    pub fn work_dir(&self, point: &str) -> PathBuf {
+        self.out_dir.join("work").join(point)
+    }
 }
 
 /// Runs the sweep, `opts.jobs` points at a time; progress goes to stderr.
@@ -188,10 +204,11 @@ fn evaluate(mut p: Point, cfg: Result<RouterConfig, String>, opts: &SweepOptions
         Err(e) => p.error = Some(format!("simulation: {e:#}")),
     }
     let fo = FlowOptions {
-        work_dir: opts.out_dir.join("work").join(&p.name),
+        work_dir: opts.work_dir(&p.name),
         families: opts.families.clone(),
         cache_dir: Some(opts.cache_dir.clone()),
         xilinx_hierarchy: opts.xilinx_hierarchy,
+        force: opts.force,
     };
     match synthesize(&cfg, &fo) {
         Ok(r) => p.report = Some(r),

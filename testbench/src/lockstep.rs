@@ -10,6 +10,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use wormqos_config::{RouterConfig, RouterMode};
+use wormqos_config::files::OutDir;
 use wormqos_sim::{RouterInputs, RouterOutputs};
 
 use crate::dut::Dut;
@@ -455,6 +456,9 @@ fn run(
         check_partition(cfg, t, &lead_out).map_err(conservation)?;
         check_route_vcs(cfg, t, &lead_out).map_err(conservation)?;
         if t >= opts.cycles && stim.sources_idle() && sb.outstanding_flits() == 0 {
+            // The sinks take this last cycle's outputs too, as the scoreboard
+            // did, so that their counts agree (the inputs are not applied).
+            stim.next_inputs(&lead_out).map_err(|source| LockstepError::Protocol { device, source })?;
             break;
         }
         if t >= opts.cycles.saturating_add(opts.drain_limit) {
@@ -525,7 +529,13 @@ fn capture_waveform(
 ) -> anyhow::Result<(PathBuf, u64, bool)> {
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot create waveform directory {}: {e}", dir.display()))?;
-    let path = dir.join(format!("{}_seed{}_cycle{}.vcd", cfg.name(), opts.seed, mismatch));
+    let name = format!("{}_seed{}_cycle{}.vcd", cfg.name(), opts.seed, mismatch);
+    let path = dir.join(&name);
+    // The directory's manifest says which waveforms are ours: a user's file
+    // of the same name is never overwritten (the name is only known now, at
+    // the mismatch, so the refusal is a note on the report, not exit 2).
+    let mut out = OutDir::claim(dir, &[(&name, None)], false)?;
+    out.begin(&[&name])?;
     let from = mismatch.saturating_sub(opts.waveform_window);
     rtl.prepare_trace()?;
     if from == 0 {
@@ -558,6 +568,8 @@ fn capture_waveform(
         rtl.step(inputs);
     }
     rtl.stop_trace();
+    out.record(&name);
+    out.finish(|_| false)?;
     Ok((path, from, reproduced))
 }
 
@@ -814,6 +826,54 @@ scheduler = "round_robin"
         let LockstepError::Mismatch(m) = &e else { panic!("{e}") };
         assert!(m.waveform.is_none());
         assert!(e.to_string().contains("cannot write waveforms"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The stimulus's link counters and the scoreboard's flit counts agree
+    /// (the sinks see every cycle's outputs, the last one included).
+    #[test]
+    fn link_counters_agree_with_the_scoreboard() {
+        let c = cfg();
+        for seed in 1..=4 {
+            let r = run_lockstep(&c, &mut Ideal::new(&c, Bug::None), &mut Ideal::new(&c, Bug::None), &opts(1500, seed)).unwrap();
+            let s = &r.stimulus;
+            assert!(r.flits_delivered > 0);
+            assert_eq!(s.flits_injected - s.dummy_flits_injected, r.flits_injected, "seed {seed}: {r}");
+            assert_eq!(s.flits_received - s.dummy_flits_received, r.flits_delivered, "seed {seed}: {r}");
+        }
+    }
+
+    #[test]
+    fn a_waveform_never_overwrites_a_file_wormqos_did_not_write() {
+        let c = cfg();
+        let dir = std::env::temp_dir().join(format!("wormqos-lockstep-wave-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let o = LockstepOptions { waveform_dir: Some(dir.clone()), waveform_window: 200, ..opts(1000, 4) };
+        let run = || {
+            let mut rtl = Ideal::new(&c, Bug::FlipData { port: 0, after: 500 });
+            rtl.can_trace = true;
+            let mut model = Ideal::new(&c, Bug::None);
+            let e = run_lockstep(&c, &mut rtl, &mut model, &o).unwrap_err();
+            let LockstepError::Mismatch(m) = e else { panic!("{e}") };
+            m
+        };
+        // Where the first run puts its waveform, a user's file of that name.
+        let name = run().waveform.expect("a waveform").file_name().unwrap().to_owned();
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        let user = dir.join(&name);
+        std::fs::write(&user, "the user's own waveform\n").unwrap();
+        let m = run();
+        assert!(m.waveform.is_none());
+        let note = m.waveform_note.expect("a note on the missing waveform");
+        assert!(note.contains("not written by wormqos") && note.contains(&*name.to_string_lossy()), "{note}");
+        assert_eq!(std::fs::read_to_string(&user).unwrap(), "the user's own waveform\n");
+        // The tool's own waveform (in the manifest) is replaced by a rerun.
+        std::fs::remove_file(&user).unwrap();
+        assert!(run().waveform.is_some());
+        let m = run();
+        assert_eq!(m.waveform.as_deref(), Some(user.as_path()), "{:?}", m.waveform_note);
+        assert!(std::fs::read_to_string(&user).unwrap().starts_with("fake vcd"));
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -43,7 +43,7 @@ use wormqos_config::RouterConfig;
 use wormqos_hdl::GeneratedFile;
 use wormqos_sim::{RouterInputs, RouterOutputs};
 
-pub use cache::{cache_root, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME, MAKE_FLAGS_ENV};
+pub use cache::{cache_root, clean_up_on_signals, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME, MAKE_FLAGS_ENV};
 
 /// The C functions of one loaded shim library.
 struct Api {

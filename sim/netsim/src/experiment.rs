@@ -321,6 +321,8 @@ pub struct Validated {
     pub configs: Vec<RouterConfig>,
     /// Seconds per cycle.
     pub cycle_s: f64,
+    /// The frame sizes (bits) of `workload.trace_file`, read once.
+    pub trace: Option<std::sync::Arc<Vec<f64>>>,
 }
 
 impl ExperimentError {
@@ -484,11 +486,12 @@ impl Experiment {
             }
             crate::workload::parse_gop(&w.gop).map_err(|e| ferr("workload.gop", format!("{:?}", w.gop), e))?;
         }
+        let mut trace = None;
         if w.realtime == RealTime::Trace {
             let Some(t) = &w.trace_file else {
                 return Err(ferr("workload.trace_file", "missing".into(), "required with realtime = \"trace\"".into()));
             };
-            crate::workload::read_trace(&dir.join(t)).map_err(ExperimentError::Trace)?;
+            trace = Some(std::sync::Arc::new(crate::workload::read_trace(&dir.join(t)).map_err(ExperimentError::Trace)?));
         }
         if self.model.scheduler == ModelScheduler::Fgfq && self.router.scheduler != wormqos_config::Scheduler::Virtualclock {
             return Err(ferr(
@@ -592,8 +595,9 @@ impl Experiment {
             configs.push(cfg);
         }
         let cycle_s = self.router.flit_width as f64 / (self.physical.link_mbps * 1e6);
-        let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s };
+        let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s, trace };
         v.check_run_length()?;
+        v.check_offered()?;
         Ok(v)
     }
 }

@@ -10,7 +10,7 @@
 use crate::experiment::{BestEffort, ModelScheduler, RealTime, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
 use crate::topology::Peer;
-use crate::workload::{self, FlowKind, FrameSizer, Message};
+use crate::workload::{self, FlowKind, Message};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -150,7 +150,12 @@ pub struct Results {
     pub cycle_ns: f64,
     pub endpoints: usize,
     pub routers: usize,
+    /// Flits per cycle per endpoint the sources offer in the measured window
+    /// (real-time streams come whole; control messages included): what was
+    /// actually offered, which `workload.load` only approximates.
     pub offered_load: f64,
+    /// `workload.load` as written.
+    pub requested_load: f64,
     pub realtime_streams: usize,
     /// Flits delivered per endpoint per cycle in the measured window.
     pub accepted_throughput: f64,
@@ -242,6 +247,8 @@ pub struct Sim<'a> {
     pending_msgs: usize,
     last_move: u64,
     streams: usize,
+    /// Flits per cycle per endpoint the sources offer in the measured window.
+    offered_load: f64,
     period_cycles: f64,
     phase_cycles: f64,
     phase: usize,
@@ -303,7 +310,8 @@ impl<'a> Sim<'a> {
         let vtick_be = ((1u64 << vtw) - 1) as u32;
         let run = &e.run;
         let (_, warmup) = v.run_cycles();
-        let period_cycles = 1.0 / w.frames_per_second / v.cycle_s;
+        let period_cycles = v.period_cycles();
+        let offered = v.offered().map_err(|e| SimError::Setup(e.to_string()))?;
         let mut rng = SmallRng::seed_from_u64(run.seed);
 
         // Classes: 0 best effort, 1 real time, top = control (with >= 3 classes).
@@ -311,27 +319,7 @@ impl<'a> Sim<'a> {
         let ctl_class = classes - 1;
         let flit_bits = cfg0.flit_width();
         let msg = w.message_flits;
-        let trace = if w.realtime == RealTime::Trace {
-            let p = w.trace_file.as_ref().map(|p| v.dir.join(p)).unwrap_or_default();
-            Some(std::sync::Arc::new(workload::read_trace(&p).map_err(SimError::Setup)?))
-        } else {
-            None
-        };
         let gop = workload::parse_gop(&w.gop).map_err(SimError::Setup)?;
-        let sizer_for = |i: usize| -> FrameSizer {
-            match w.realtime {
-                RealTime::Cbr => FrameSizer::Constant(w.frame_bytes * 8.0),
-                RealTime::Vbr | RealTime::None | RealTime::OnOff | RealTime::Poisson => {
-                    FrameSizer::Normal { mean: w.frame_bytes * 8.0, sd: w.frame_sd_bytes * 8.0 }
-                }
-                RealTime::Mpeg2 => {
-                    let s = w.mpeg2_sequences[i % w.mpeg2_sequences.len()] as usize - 1;
-                    let (a, b, c) = workload::MPEG2_TABLE_III[s];
-                    FrameSizer::Gop { sizes: [a * 1000.0, b * 1000.0, c * 1000.0], pattern: gop.clone(), pos: 0 }
-                }
-                RealTime::Trace => FrameSizer::Trace { bits: trace.clone().unwrap(), pos: i * 7 },
-            }
-        };
         let mixes: Vec<[f64; 2]> = if w.phases.is_empty() { vec![w.mix] } else { w.phases.clone() };
         // Source VCs per class. Partitioned modes: the router's partition.
         // Otherwise 001_… §IV-B.3: x/(x+y) of the VCs (from the first mix)
@@ -373,44 +361,14 @@ impl<'a> Sim<'a> {
                     .collect()
             }
         };
-        let phase_cycles = w.phase_seconds.map(|s| s / v.cycle_s).unwrap_or(f64::INFINITY);
+        let phase_cycles = offered.phase_cycles;
 
-        // Streams per endpoint for each phase: add streams while the
-        // cumulative mean load stays within the real-time share (+ half a stream).
         let mut flows = Vec::new();
         let mut stream_flows = vec![Vec::new(); n_ep];
         let mut be_flows = Vec::new();
-        let mut phase_params = Vec::new();
-        let mut max_streams = 0;
-        for mix in &mixes {
-            let rt_load = w.load * mix[0] / (mix[0] + mix[1]);
-            let be_load = w.load - rt_load;
-            let mut count = 0;
-            if !matches!(w.realtime, RealTime::None | RealTime::OnOff | RealTime::Poisson) {
-                let mut acc = 0.0;
-                loop {
-                    let l = workload::stream_load(sizer_for(count).mean(), period_cycles, msg, flit_bits);
-                    if acc + l > rt_load + l / 2.0 || count > 100_000 {
-                        break;
-                    }
-                    acc += l;
-                    count += 1;
-                }
-            } else if w.realtime == RealTime::OnOff {
-                count = w.onoff_streams as usize;
-            }
-            max_streams = max_streams.max(count);
-            phase_params.push((count, be_load / msg as f64));
-        }
-        let onoff_rate = |rt_load: f64| -> (f64, f64) {
-            // Mean rate a = 1/(I/N + 1/p) per stream (000_… §3); pick p so that
-            // a matches the share with the given N and I.
-            let a = rt_load / msg as f64 / w.onoff_streams.max(1) as f64;
-            let n = w.onoff_mean_messages;
-            let i = w.onoff_mean_off_us * 1e-6 / v.cycle_s;
-            let inv_p = 1.0 / a.max(1e-12) - i / n;
-            (inv_p.max(msg as f64), i)
-        };
+        // Per phase: streams per endpoint and best-effort messages per cycle.
+        let phase_params: Vec<(usize, f64)> = offered.phases.iter().map(|p| (p.streams, p.best_effort / msg as f64)).collect();
+        let max_streams = phase_params.iter().map(|p| p.0).max().unwrap_or(0);
         for ep in 0..n_ep {
             for s in 0..max_streams {
                 let dest = {
@@ -418,13 +376,11 @@ impl<'a> Sim<'a> {
                     if d >= ep as u32 { d + 1 } else { d }
                 }
                 .min(n_ep as u32 - 1);
-                let kind = if w.realtime == RealTime::OnOff {
-                    let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
-                    let (gap, off) = onoff_rate(rt_load);
+                let kind = if let Some((gap, off)) = offered.onoff {
                     FlowKind::OnOff { mean_msgs: w.onoff_mean_messages, gap, mean_off: off, msg_flits: msg, left: 0 }
                 } else {
                     FlowKind::Stream {
-                        sizer: sizer_for(s),
+                        sizer: v.sizer(s, &gop),
                         period: period_cycles,
                         msg_flits: msg,
                         flit_bits,
@@ -435,9 +391,8 @@ impl<'a> Sim<'a> {
                         frame_start: 0.0,
                     }
                 };
-                let vt = if w.realtime == RealTime::OnOff {
-                    let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
-                    ((onoff_rate(rt_load).0 / msg as f64) as u32).clamp(1, vtick_be - 1)
+                let vt = if let Some((gap, _)) = offered.onoff {
+                    ((gap / msg as f64) as u32).clamp(1, vtick_be - 1)
                 } else {
                     vtick_be
                 };
@@ -465,8 +420,7 @@ impl<'a> Sim<'a> {
                 });
             }
             if w.realtime == RealTime::Poisson {
-                let rt_load = w.load * mixes[0][0] / (mixes[0][0] + mixes[0][1]);
-                let lam = rt_load / msg as f64;
+                let lam = offered.phases[0].realtime / msg as f64;
                 let top = classes - 1;
                 let shares = e.model.realtime_shares();
                 // R1 is the top class, R2 the next, …; with fewer classes the rest share the lowest real-time one.
@@ -573,6 +527,7 @@ impl<'a> Sim<'a> {
             pending_msgs: 0,
             last_move: 0,
             streams: max_streams * n_ep,
+            offered_load: offered.mean_load(warmup, v.run_cycles().0),
             period_cycles,
             phase_cycles,
             phase: 0,
@@ -1061,7 +1016,8 @@ impl<'a> Sim<'a> {
             cycle_ns: self.v.cycle_s * 1e9,
             endpoints: self.nis.len(),
             routers: self.routers.len(),
-            offered_load: self.v.exp.workload.load,
+            offered_load: self.offered_load,
+            requested_load: self.v.exp.workload.load,
             realtime_streams: self.streams,
             accepted_throughput: self.window_flits as f64 / window / self.nis.len() as f64,
             classes,

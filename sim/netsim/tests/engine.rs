@@ -372,3 +372,18 @@ seed = 5
     let u = run_it(exp("", false));
     assert_eq!((u.router_events.preemptions, u.router_events.accelerations, u.router_events.dummy_headers), (0, 0, 0));
 }
+
+/// Real-time streams come whole, so the load a workload offers differs from
+/// `workload.load`: the summary's offered load is what the sources inject
+/// (measured here), not the stated figure.
+#[test]
+fn the_reported_offered_load_is_what_the_sources_inject() {
+    let text = mesh(2, 0.3, 400_000).replace("mix = [0, 100]\nrealtime = \"none\"", "mix = [35, 65]\nrealtime = \"cbr\"\nframe_bytes = 1000\nframes_per_second = 3000");
+    let r = run(&Experiment::from_str(&text, "x.toml", PathBuf::new()).unwrap()).unwrap();
+    let injected = r.flits_injected as f64 / (r.endpoints as f64 * r.cycles as f64);
+    assert!((r.offered_load - injected).abs() / injected < 0.03, "reported {} vs injected {injected}", r.offered_load);
+    // Whole streams cannot carry the 0.105 real-time share exactly, so the
+    // stated load is not what was offered and must not be reported as such.
+    assert!((r.requested_load - injected).abs() / injected > 0.05, "stated {} vs injected {injected}", r.requested_load);
+    assert_eq!(r.requested_load, 0.3);
+}

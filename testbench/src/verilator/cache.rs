@@ -8,9 +8,10 @@
 //!   rename, so its existence means the build is complete.
 //! * `<hash>.lock` — held while a process builds `<hash>` so that concurrent
 //!   test processes wait for one build instead of each running their own.
-//! * `tmp-<hash>-<pid>-<n>/` — a build in progress (removed afterwards; one
-//!   left by an interrupted process is removed by the next build, see
-//!   [`remove_stale_builds`]).
+//! * `tmp-<hash>-<pid>-<n>/` — a build in progress, removed when the build
+//!   ends whichever way (a guard, [`TmpBuild`]), on SIGINT/SIGTERM where the
+//!   program asked for it ([`clean_up_on_signals`]), and, as a backstop for a
+//!   process killed outright, by the next build ([`remove_stale_builds`]).
 //! * `<hash>.failed/` — the last failed build, kept for inspection.
 //! * `runtime-<hash>/` — the Verilator runtime objects (`verilated.o`,
 //!   `verilated_vcd_c.o`, `verilated_threads.o`) of the first build with a
@@ -22,9 +23,9 @@ use sha2::{Digest, Sha256};
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 use wormqos_hdl::GeneratedFile;
 
@@ -146,6 +147,99 @@ fn process_alive(pid: u32) -> bool {
     Path::new("/proc").join(pid.to_string()).exists()
 }
 
+/// Build directories in progress in this process, and the tools running
+/// for them: what [`clean_up_on_signals`] removes and stops.
+static IN_PROGRESS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static TOOLS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A build directory in progress: removed when dropped (success, every
+/// error path, a panic), unless moved away first.
+struct TmpBuild {
+    path: PathBuf,
+}
+
+impl TmpBuild {
+    fn new(path: PathBuf) -> TmpBuild {
+        locked(&IN_PROGRESS).push(path.clone());
+        TmpBuild { path }
+    }
+}
+
+impl Drop for TmpBuild {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+        locked(&IN_PROGRESS).retain(|p| p != &self.path);
+    }
+}
+
+/// Set once [`clean_up_on_signals`] is installed: each build tool then runs
+/// in a process group of its own (led by the tool), which the handler stops
+/// as a whole (make's compilers and their cc1plus included). Without the
+/// handler the tools stay in the caller's group, so that a Ctrl-C at a
+/// terminal reaches them directly.
+static OWN_GROUPS: AtomicBool = AtomicBool::new(false);
+
+/// Set by the signal handler before it stops the tools: a build whose tool
+/// then fails must not go on (to keep its files as `.failed`, or to report
+/// the failure) while the handler removes them and exits.
+static ABANDONING: AtomicBool = AtomicBool::new(false);
+
+/// Waits for the exit while the signal handler abandons the builds (no new
+/// tool is started and a stopped one's failure is not reported).
+fn park_if_abandoning() {
+    while ABANDONING.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
+/// Stops the running build tools (SIGTERM to each tool's process group, or
+/// to the tool alone) and removes the build directories in progress.
+fn abandon_builds() {
+    let whole_group = OWN_GROUPS.load(Ordering::SeqCst);
+    for pid in locked(&TOOLS).drain(..) {
+        let target = if whole_group { -(pid as libc::pid_t) } else { pid as libc::pid_t };
+        // SAFETY: kill(2) of a process (group) this process spawned and has not reaped.
+        unsafe { libc::kill(target, libc::SIGTERM) };
+    }
+    let dirs: Vec<PathBuf> = locked(&IN_PROGRESS).drain(..).collect();
+    for d in dirs {
+        // A tool may still be finishing a file in it: a few tries.
+        for _ in 0..50 {
+            if fs::remove_dir_all(&d).is_ok() || !d.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+/// For programs (not the library's own use): on SIGINT or SIGTERM, stop the
+/// Verilator build tools, remove the build directories in progress and exit
+/// with 128 + the signal number, as the default action would. Installed
+/// once; later calls do nothing. Uses the `signal-hook` crate (a thread
+/// waits for the signals; nothing runs in signal context).
+pub fn clean_up_on_signals() -> Result<()> {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    if INSTALLED.get().is_some() {
+        return Ok(());
+    }
+    let mut signals = signal_hook::iterator::Signals::new([libc::SIGINT, libc::SIGTERM]).context("cannot install the SIGINT/SIGTERM handler")?;
+    let _ = INSTALLED.set(());
+    OWN_GROUPS.store(true, Ordering::SeqCst);
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            ABANDONING.store(true, Ordering::SeqCst);
+            abandon_builds();
+            std::process::exit(128 + sig);
+        }
+    });
+    Ok(())
+}
+
 /// Removes `tmp-<hash>-<pid>-<n>/` build directories whose process is gone
 /// (an interrupted build); returns how many were removed.
 pub fn remove_stale_builds(root: &Path) -> usize {
@@ -247,13 +341,24 @@ fn runtime_objects(obj: &Path) -> Vec<String> {
 fn run_logged(mut cmd: Command, log: &mut String) -> Result<()> {
     let shown = format!("{cmd:?}");
     let t = Instant::now();
-    let res = cmd.output().map_err(|e| {
+    park_if_abandoning();
+    if OWN_GROUPS.load(Ordering::SeqCst) {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| {
         if e.kind() == ErrorKind::NotFound {
             anyhow!("cannot run {shown}: not found on PATH; {SETUP_HINT}")
         } else {
             anyhow!("cannot run {shown}: {e}")
         }
     })?;
+    let pid = child.id();
+    locked(&TOOLS).push(pid);
+    let res = child.wait_with_output();
+    locked(&TOOLS).retain(|p| *p != pid);
+    park_if_abandoning();
+    let res = res.map_err(|e| anyhow!("running {shown}: {e}"))?;
     let stdout = String::from_utf8_lossy(&res.stdout);
     let stderr = String::from_utf8_lossy(&res.stderr);
     log.push_str(&format!(
@@ -334,13 +439,13 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
         return Ok(info(true));
     }
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let tmp = root.join(format!(
+    let tmp = TmpBuild::new(root.join(format!(
         "tmp-{}-{}-{}",
         &hash[..16],
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = build_in(spec, &tmp, &tools);
+    )));
+    let result = build_in(spec, &tmp.path, &tools);
     match result {
         Ok(out) => {
             match fs::rename(&out, &dir) {
@@ -351,14 +456,16 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
                     return Err(e).with_context(|| format!("cannot move {} to {}", out.display(), dir.display()))
                 }
             }
-            let _ = fs::remove_dir_all(&tmp);
             Ok(info(false))
         }
         Err(e) => {
+            // Kept for inspection under a name the next build replaces.
             let failed = root.join(format!("{hash}.failed"));
             let _ = fs::remove_dir_all(&failed);
-            let kept = if fs::rename(&tmp, &failed).is_ok() { failed } else { tmp };
-            Err(e.context(format!("Verilator build failed; its files are kept in {}", kept.display())))
+            match fs::rename(&tmp.path, &failed) {
+                Ok(()) => Err(e.context(format!("Verilator build failed; its files are kept in {}", failed.display()))),
+                Err(_) => Err(e.context("Verilator build failed")),
+            }
         }
     }
 }
@@ -466,6 +573,37 @@ mod tests {
         assert!(!stale.exists(), "an interrupted build's directory goes");
         assert!(live.exists() && entry.exists(), "a running build and finished entries stay");
         fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_build_directory_goes_on_every_exit_path_and_on_abandon() {
+        let root = std::env::temp_dir().join(format!("wormqos_cache_guard_{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        // An error returned half-way, and a panic.
+        let fail = |d: PathBuf| -> Result<()> {
+            let t = TmpBuild::new(d);
+            fs::create_dir_all(t.path.join("obj"))?;
+            fs::write(t.path.join("obj/x.o"), "x")?;
+            bail!("the compiler failed")
+        };
+        assert!(fail(root.join("tmp-a")).is_err());
+        assert!(!root.join("tmp-a").exists());
+        let r = std::panic::catch_unwind(|| {
+            let t = TmpBuild::new(root.join("tmp-b"));
+            fs::create_dir_all(&t.path).unwrap();
+            panic!("a bug");
+        });
+        assert!(r.is_err() && !root.join("tmp-b").exists());
+        // What the signal handler does: running tools stopped, directories removed.
+        let t = TmpBuild::new(root.join("tmp-c"));
+        fs::create_dir_all(&t.path).unwrap();
+        let mut tool = Command::new("sleep").arg("30").spawn().unwrap();
+        locked(&TOOLS).push(tool.id());
+        abandon_builds();
+        assert!(!t.path.exists());
+        assert!(!tool.wait().unwrap().success(), "the tool was stopped");
+        drop(t);
+        let _ = fs::remove_dir_all(&root);
     }
 
     #[test]

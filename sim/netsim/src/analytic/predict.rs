@@ -475,6 +475,7 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
         endpoints: v.net.endpoint_at.len(),
         routers: v.net.routers,
         offered_load: v.exp.workload.load,
+        requested_load: v.exp.workload.load,
         accepted_throughput: v.exp.workload.load,
         classes: stats,
         frame_interval_ms: nan,

@@ -1,0 +1,242 @@
+//! What a workload actually offers, computed before the run from the
+//! validated experiment: real-time streams per phase, best-effort and
+//! control rates. The network builds its sources from this, the summary's
+//! offered load is this, and a part of the stated load that no source can
+//! carry (a share too small for one stream, more streams than the bound,
+//! ON/OFF streams that cannot send fast enough, a per-phase share the
+//! sources do not follow) is refused here, naming the field, instead of
+//! being dropped silently.
+
+use crate::experiment::{ExperimentError, RealTime, Validated};
+use crate::workload::{self, FrameSizer};
+
+/// Most real-time streams per endpoint.
+pub const MAX_STREAMS: usize = 100_000;
+
+/// Most real-time streams in the whole network (each is a source with its
+/// own state, about 150 bytes with its event: at most about 150 MiB).
+pub const MAX_TOTAL_STREAMS: usize = 1 << 20;
+
+/// Fewest messages a run must be expected to measure (all endpoints, the
+/// measured window): with fewer its metrics are noise, and with a Poisson
+/// count the chance of measuring none at all is below e^-10.
+pub const MIN_MEASURED_MESSAGES: f64 = 10.0;
+
+/// One phase of the workload (the whole run without `workload.phases`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    pub mix: [f64; 2],
+    /// Real-time streams per endpoint (video: cbr, vbr, mpeg2, trace; or ON/OFF).
+    pub streams: usize,
+    /// Flits per cycle per endpoint offered by real-time sources.
+    pub realtime: f64,
+    /// Flits per cycle per endpoint offered by best-effort sources.
+    pub best_effort: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offered {
+    pub phases: Vec<Phase>,
+    /// ON/OFF sources: (cycles between messages in a burst, mean OFF cycles).
+    pub onoff: Option<(f64, f64)>,
+    /// Flits per cycle per endpoint of the control messages.
+    pub control: f64,
+    /// Cycles of each phase but the last (which lasts to the end of the run).
+    pub phase_cycles: f64,
+}
+
+impl Offered {
+    /// Offered flits per cycle per endpoint over cycles `from..to` of the
+    /// run (phases weighted by their cycles in it), control included.
+    pub fn mean_load(&self, from: u64, to: u64) -> f64 {
+        let (from, to) = (from as f64, to as f64);
+        if to <= from {
+            return 0.0;
+        }
+        let n = self.phases.len();
+        let mut sum = 0.0;
+        for (i, p) in self.phases.iter().enumerate() {
+            let start = i as f64 * self.phase_cycles;
+            let end = if i + 1 == n { f64::INFINITY } else { (i + 1) as f64 * self.phase_cycles };
+            let overlap = (end.min(to) - start.max(from)).max(0.0);
+            sum += overlap * (p.realtime + p.best_effort);
+        }
+        sum / (to - from) + self.control
+    }
+}
+
+impl Validated {
+    /// The frame sizes of real-time stream `i`.
+    pub fn sizer(&self, i: usize, gop: &[u8]) -> FrameSizer {
+        let w = &self.exp.workload;
+        match w.realtime {
+            RealTime::Cbr => FrameSizer::Constant(w.frame_bytes * 8.0),
+            RealTime::Vbr | RealTime::None | RealTime::OnOff | RealTime::Poisson => {
+                FrameSizer::Normal { mean: w.frame_bytes * 8.0, sd: w.frame_sd_bytes * 8.0 }
+            }
+            RealTime::Mpeg2 => {
+                let s = w.mpeg2_sequences[i % w.mpeg2_sequences.len()] as usize - 1;
+                let (a, b, c) = workload::MPEG2_TABLE_III[s];
+                FrameSizer::Gop { sizes: [a * 1000.0, b * 1000.0, c * 1000.0], pattern: gop.to_vec(), pos: 0 }
+            }
+            RealTime::Trace => {
+                let bits = self.trace.clone().expect("validated: a trace with realtime = \"trace\"");
+                FrameSizer::Trace { bits, pos: i * 7 }
+            }
+        }
+    }
+
+    /// Frame time in cycles.
+    pub fn period_cycles(&self) -> f64 {
+        1.0 / self.exp.workload.frames_per_second / self.cycle_s
+    }
+
+    /// What the workload offers; an error names the field whose part of
+    /// the load no source would carry.
+    pub fn offered(&self) -> Result<Offered, ExperimentError> {
+        let w = &self.exp.workload;
+        let ferr = |field: &str, value: String, why: String| ExperimentError::Field { file: self.file.clone(), field: field.to_string(), value, why };
+        let msg = w.message_flits;
+        let flit_bits = self.configs[0].flit_width();
+        let period = self.period_cycles();
+        let gop = if w.realtime == RealTime::Mpeg2 { workload::parse_gop(&w.gop).map_err(|e| ferr("workload.gop", format!("{:?}", w.gop), e))? } else { vec![] };
+        let streamed = matches!(w.realtime, RealTime::Cbr | RealTime::Vbr | RealTime::Mpeg2 | RealTime::Trace);
+        let mixes: Vec<[f64; 2]> = if w.phases.is_empty() { vec![w.mix] } else { w.phases.clone() };
+        let field = |i: usize| if w.phases.is_empty() { "workload.mix".to_string() } else { format!("workload.phases[{i}]") };
+        // ON/OFF and Poisson real-time sources run at one rate for the whole run.
+        if !streamed && w.realtime != RealTime::None {
+            let share = |m: &[f64; 2]| m[0] / (m[0] + m[1]);
+            if let Some(i) = mixes.iter().position(|m| (share(m) - share(&mixes[0])).abs() > 1e-12) {
+                return Err(ferr(
+                    &field(i),
+                    format!("{:?}", mixes[i]),
+                    format!(
+                        "realtime = \"{}\" sources keep the real-time share of the first phase ({:?}) for the whole run: the phases' real-time shares must be equal, or use stream sources (cbr, vbr, mpeg2, trace)",
+                        if w.realtime == RealTime::OnOff { "on_off" } else { "poisson" },
+                        mixes[0]
+                    ),
+                ));
+            }
+        }
+        // Mean frame size of stream i: of sequence i (mpeg2), else of all.
+        let distinct = if w.realtime == RealTime::Mpeg2 { w.mpeg2_sequences.len() } else { 1 };
+        let stream_loads: Vec<f64> = if streamed {
+            (0..distinct).map(|i| workload::stream_load(self.sizer(i, &gop).mean(), period, msg, flit_bits)).collect()
+        } else {
+            vec![]
+        };
+        let mut phases = Vec::with_capacity(mixes.len());
+        for (i, mix) in mixes.iter().enumerate() {
+            let rt_load = w.load * mix[0] / (mix[0] + mix[1]);
+            let best_effort = w.load - rt_load;
+            let (mut streams, mut realtime) = (0, 0.0);
+            if streamed && rt_load > 0.0 {
+                // Whole streams while the cumulative mean load stays within
+                // the real-time share (+ half a stream).
+                loop {
+                    let l = stream_loads[streams % distinct];
+                    if realtime + l > rt_load + l / 2.0 {
+                        if streams == 0 {
+                            return Err(ferr(
+                                &field(i),
+                                format!("{mix:?}"),
+                                format!(
+                                    "its real-time share of workload.load = {} is {rt_load:.4} flits/cycle per endpoint, less than half of one stream ({l:.4} flits/cycle: frames of {:.0} bytes at workload.frames_per_second = {}): no stream would carry it; raise the share or the load, or make frames smaller",
+                                    w.load,
+                                    self.sizer(0, &gop).mean() / 8.0,
+                                    w.frames_per_second
+                                ),
+                            ));
+                        }
+                        break;
+                    }
+                    if streams == MAX_STREAMS {
+                        return Err(ferr(
+                            "workload.frame_bytes",
+                            w.frame_bytes.to_string(),
+                            format!("the real-time share of {:?} ({rt_load:.4} flits/cycle per endpoint) would need more than {MAX_STREAMS} streams per endpoint of {l:.3e} flits/cycle each: make frames larger", mix),
+                        ));
+                    }
+                    realtime += l;
+                    streams += 1;
+                }
+            } else if !streamed {
+                realtime = rt_load;
+                if w.realtime == RealTime::OnOff {
+                    streams = w.onoff_streams as usize;
+                }
+            }
+            phases.push(Phase { mix: *mix, streams, realtime, best_effort });
+        }
+        let onoff = if w.realtime == RealTime::OnOff {
+            let rt_load = phases[0].realtime;
+            // Mean rate a = 1/(I/N + g) messages per cycle per stream (000_… §3):
+            // the gap g in a burst follows from the share, N and I.
+            let a = rt_load / msg as f64 / w.onoff_streams as f64;
+            let off = w.onoff_mean_off_us * 1e-6 / self.cycle_s;
+            let gap = 1.0 / a.max(1e-12) - off / w.onoff_mean_messages;
+            // A message takes message_flits cycles on the link.
+            if rt_load > 0.0 && gap < msg as f64 {
+                let most = w.onoff_streams as f64 / (off / w.onoff_mean_messages + msg as f64) * msg as f64;
+                return Err(ferr(
+                    "workload.onoff_streams",
+                    w.onoff_streams.to_string(),
+                    format!(
+                        "{} ON/OFF streams with workload.onoff_mean_off_us = {} and onoff_mean_messages = {} carry at most {most:.3e} flits/cycle per endpoint, less than the real-time share {rt_load:.4}: raise onoff_streams or shorten the OFF time",
+                        w.onoff_streams, w.onoff_mean_off_us, w.onoff_mean_messages
+                    ),
+                ));
+            }
+            Some((gap.max(msg as f64), off))
+        } else {
+            None
+        };
+        let control = if w.control { w.control_flits as f64 / period } else { 0.0 };
+        let phase_cycles = w.phase_seconds.map(|s| s / self.cycle_s).unwrap_or(f64::INFINITY);
+        Ok(Offered { phases, onoff, control, phase_cycles })
+    }
+
+    /// Refuses, before the run, a workload whose parts cannot carry the
+    /// stated load and a run expected to measure (almost) nothing.
+    pub(crate) fn check_offered(&self) -> Result<(), ExperimentError> {
+        let o = self.offered()?;
+        let endpoints = self.net.endpoint_at.len();
+        let per_endpoint = o.phases.iter().map(|p| p.streams).max().unwrap_or(0);
+        if per_endpoint.saturating_mul(endpoints) > MAX_TOTAL_STREAMS {
+            let (field, value) = match self.exp.workload.realtime {
+                RealTime::OnOff => ("workload.onoff_streams", self.exp.workload.onoff_streams.to_string()),
+                _ => ("workload.frame_bytes", self.exp.workload.frame_bytes.to_string()),
+            };
+            return Err(ExperimentError::Field {
+                file: self.file.clone(),
+                field: field.to_string(),
+                value,
+                why: format!(
+                    "{per_endpoint} real-time streams per endpoint x {endpoints} endpoints = {} sources (about {} MiB): allowed up to {MAX_TOTAL_STREAMS}; make frames larger or the network smaller",
+                    per_endpoint * endpoints,
+                    per_endpoint * endpoints * 150 >> 20
+                ),
+            });
+        }
+        let (total, warmup) = self.run_cycles();
+        let load = o.mean_load(warmup, total);
+        let msg = self.exp.workload.message_flits as f64;
+        let endpoints = endpoints as f64;
+        let expected = load / msg * endpoints * (total - warmup) as f64;
+        if expected < MIN_MEASURED_MESSAGES {
+            let r = &self.exp.run;
+            let field = if r.cycles.is_some() { "run.cycles" } else { "run.seconds" };
+            let value = if r.cycles.is_some() { total.to_string() } else { r.seconds.map_or("0.01 (default)".into(), |s| s.to_string()) };
+            return Err(ExperimentError::Field {
+                file: self.file.clone(),
+                field: field.to_string(),
+                value,
+                why: format!(
+                    "an empty run: about {expected:.1} messages would be measured ({load:.4} flits/cycle per endpoint offered, {endpoints} endpoints, {} cycles after {warmup} warm-up cycles); at least {MIN_MEASURED_MESSAGES} are needed: raise workload.load or the run length",
+                    total - warmup
+                ),
+            });
+        }
+        Ok(())
+    }
+}
