@@ -73,7 +73,7 @@ fn class_net(r: &Results, c: u8) -> f64 {
 /// per-class latency plots.
 fn model_outputs() -> Vec<String> {
     let mut v = sweep_outputs();
-    v.extend(["comparison.txt", "dmp.csv"].map(String::from));
+    v.extend(["comparison.txt", "dmp.csv", "throughput.csv"].map(String::from));
     for c in 0..CLASS_NET.len() {
         v.push(format!("network_latency_class{c}.svg"));
         v.push(format!("network_latency_class{c}.png"));
@@ -106,7 +106,9 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     let mut pts = Vec::new();
     let mut sources: Vec<String> = Vec::new();
     let mut dmp = Vec::new();
+    let mut bounds = String::new();
     for (params, v, p) in &plans {
+        bounds += &throughput_rows(params, v, p);
         for named in p.evaluate(&a.deadline) {
             let source = format!("model:{}", named.name);
             if !sources.contains(&source) {
@@ -153,6 +155,9 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
                     }
                 }
             }
+            if let (Ok(r), Some((_, v, p))) = (&s.result, plans.iter().find(|(q, _, _)| *q == s.params)) {
+                bounds += &sim_throughput_row(&s.params, v, p, r);
+            }
             pts.push(point("sim", &s.params, s.result));
         }
         sources.push("sim".into());
@@ -173,6 +178,10 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
             println!("deadline {d}: {pt} class {c} {src}: P{{L > D}} = {m:.4}");
         }
         out.write("dmp.csv", csv.as_bytes())?;
+    }
+    if !bounds.is_empty() {
+        let head = "source,point,service_cycles,lambda_max_packets_per_cycle,lambda_max_packets_per_s,packets_per_s_per_direction,latency_ms,error\n";
+        out.write("throughput.csv", (head.to_string() + &bounds).as_bytes())?;
     }
     out.finish(|_| true)?;
     for p in pts.iter().filter(|p| p.result.is_err() && p.params[0].1.as_str() != Some("sim")) {
@@ -229,4 +238,36 @@ fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> an
         record_plots(out, files);
     }
     Ok(())
+}
+
+/// 004_… Eq. (23) per ring model at one point, in cycles and in the
+/// paper's units (`predict::flit_seconds`): t̄_s, λ_max = 1/t̄_s per
+/// direction, the offered rate per direction and the model's packet
+/// latency T (Eq. 8) in ms. Empty for the other models.
+fn throughput_rows(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan) -> String {
+    let t = predict::flit_seconds(v);
+    let named = p.evaluate(&[]);
+    let mut s = String::new();
+    for b in p.throughput_bounds() {
+        // T (Eq. 8), or why there is none (a saturated VC or segmentation queue).
+        let (lat, err) = match named.iter().find(|n| n.name == b.name).map(|n| &n.result) {
+            Some(Ok(c)) => (c[0].network_latency + c[0].source_latency, String::new()),
+            Some(Err(e)) => (f64::NAN, e.to_string()),
+            None => (f64::NAN, String::new()),
+        };
+        let ts = b.service.as_ref().map_or(f64::NAN, |ts| *ts);
+        let lmax = b.lambda_max().unwrap_or(f64::NAN);
+        s += &format!("model:{},\"{}\",{ts},{lmax},{},{},{},\"{}\"\n", b.name, label(params), lmax / t, b.offered / t, lat * t * 1e3, err.replace('"', "'"));
+    }
+    s
+}
+
+/// The simulated counterpart of `throughput_rows`: accepted packets per
+/// second per direction and the measured message latency in ms.
+fn sim_throughput_row(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan, r: &Results) -> String {
+    let Some(b) = p.throughput_bounds().into_iter().next() else { return String::new() };
+    let t = predict::flit_seconds(v);
+    let accepted = b.offered * r.accepted_throughput / v.exp.workload.load;
+    let lat = r.classes.iter().find(|c| c.class == 0).map_or(f64::NAN, |c| c.latency);
+    format!("sim,\"{}\",NaN,NaN,NaN,{},{},\"\"\n", label(params), accepted / t, lat * t * 1e3)
 }

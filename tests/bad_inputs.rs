@@ -216,6 +216,7 @@ fn cases() -> Vec<Case> {
         case("model_no_model_topology", "model --experiment {dir}/e.toml --out {out}/m", exp(|t| t), "topology.kind"),
         case("model_rates_negative", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, -1.0]\n"), "model.realtime_rates"),
         case("model_rates_huge", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nrealtime_rates = [1.0, 1e300]\n"), "model.realtime_rates"),
+        case("model_packet_bits", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\npacket_bits = 0\n"), "model.packet_bits"),
         case("model_bad_point", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[sweep]\n\"workload.load\" = [0.48, 1.5]\n"), "workload.load"),
         case("model_base_invalid", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("cycles = 1000000", "cycles = 0")), "run.cycles"),
         case("model_foreign_csv", "model --experiment {dir}/m.toml --out {out}", model_exp(|t| t), "results.csv"),

@@ -146,3 +146,45 @@ fn with_sim_overlays_model_and_simulation() {
     assert!(stdout.contains("% (sim "), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ring_throughput_bound_of_eq_23_in_the_papers_units() {
+    // experiments/fig8_004.toml (004_… Fig. 8(a): 16 nodes, v_c = 4, 2 KB
+    // packets of 5 flits at 624 Mbit/s), model only, loads 0.05 and 0.6.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig8_004.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().replace("message_flits = 10", "message_flits = 5") + "[sweep]\n\"workload.load\" = [0.05, 0.6]\n";
+    assert!(text.contains("message_flits = 5") && text.contains("packet_bits = 16384") && text.contains("link_mbps = 624"), "fig8_004.toml changed");
+    let dir = scratch("eq23");
+    let (o, out) = run(&dir, &text, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("throughput.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("source,point,service_cycles,lambda_max_packets_per_cycle,lambda_max_packets_per_s,"), "{}", lines[0]);
+    assert_eq!(lines.len(), 1 + 2 * 4, "{csv}");
+    let field = |line: &str, i: usize| -> f64 { line.split(',').nth(i).unwrap().parse().unwrap() };
+    // One flit time = 16384 bits / 5 / 624 Mbit/s = 5.2513 µs. At light load
+    // the M/M/n t̄_s is its zero-load value by hand: the header's t_s^0 = 1
+    // plus H_avg = round(64/15) = 4 hops of t_r + t_flt = 5, then M − 1 = 4
+    // flits: 25 cycles; λ_max = 1/25 packets per flit time = 7617.2 packets/s.
+    let flit_s = 16384.0 / 5.0 / 624e6;
+    let mmn = lines.iter().find(|l| l.starts_with("model:mmn,\"workload.load=0.05")).unwrap();
+    assert!((field(mmn, 2) - 25.0).abs() < 1e-3, "{mmn}");
+    assert!((field(mmn, 3) * field(mmn, 2) - 1.0).abs() < 1e-12, "{mmn}");
+    assert!((field(mmn, 4) - 0.04 / flit_s).abs() < 0.5, "{mmn}");
+    // Offered per direction: 0.05/5 packets/cycle/node, half each way.
+    assert!((field(mmn, 5) - 0.005 / flit_s).abs() < 1e-6, "{mmn}");
+    // T in ms from results.csv's message latency (cycles) × the flit time.
+    let res = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let head: Vec<&str> = res.lines().next().unwrap().split(',').collect();
+    let col = head.iter().position(|h| *h == "be_latency_cycles").unwrap();
+    let row = res.lines().find(|l| l.starts_with("model:mmn,0.05,")).unwrap();
+    let t_cycles: f64 = row.split(',').nth(col).unwrap().parse().unwrap();
+    assert!((field(mmn, 6) - t_cycles * flit_s * 1e3).abs() < 1e-9, "{mmn} vs {t_cycles}");
+    // At 0.6 every model's segmentation queue is saturated (λ_dir > λ_max),
+    // but Eq. 23's bound itself is finite and below the offered rate.
+    for l in lines.iter().filter(|l| l.contains("load=0.6")) {
+        assert!(l.contains("saturated") && field(l, 4) < field(l, 5), "{l}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -41,6 +41,11 @@ pub struct Model {
     /// (default 1; < 1 reserves more bandwidth than the class uses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vtick_scale: Option<f64>,
+    /// 004_…: the paper's packet length in bits (2 KB = 16384), so that
+    /// `wormqos model` reports times in its units: one flit time =
+    /// packet_bits / workload.message_flits / physical.link_mbps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_bits: Option<f64>,
 }
 
 impl Model {
@@ -506,6 +511,11 @@ impl Experiment {
         if let Some(x) = self.model.vtick_scale {
             if !(x.is_finite() && x > 0.0 && x <= 100.0) {
                 return Err(ferr("model.vtick_scale", x.to_string(), "allowed range (0, 100]".into()));
+            }
+        }
+        if let Some(x) = self.model.packet_bits {
+            if !(x.is_finite() && (8.0..=1e9).contains(&x)) {
+                return Err(ferr("model.packet_bits", x.to_string(), "allowed range 8..=1e9".into()));
             }
         }
         let r = &self.run;

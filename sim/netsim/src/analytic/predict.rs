@@ -10,7 +10,7 @@
 
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
-use super::multilink_ring::{counted_stage_rates, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::multilink_ring::{counted_stage_rates, max_throughput, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
 use crate::topology::{Network, Peer};
@@ -173,13 +173,7 @@ fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u3
         let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
         Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, miss: vec![f64::NAN; deadlines] }])
     };
-    let markov = model.markov().map(|s| s.service);
-    let mut out = vec![
-        Named { name: "mmn", result: answer(model.tandem_service(VcQueue::MMn), SegQueue::MD1) },
-        Named { name: "mdn", result: answer(model.tandem_service(VcQueue::MDn), SegQueue::MD1) },
-        Named { name: "markov", result: answer(markov.clone(), SegQueue::MD1) },
-        Named { name: "markov_mm1", result: answer(markov, SegQueue::MM1) },
-    ];
+    let mut out: Vec<Named> = ring_services(model).into_iter().map(|(name, ts, seg)| Named { name, result: answer(ts, seg) }).collect();
     if let Some((nodes, links, vcs, rate)) = holding {
         for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
             let h = ring_mean_links(nodes);
@@ -190,6 +184,56 @@ fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u3
         }
     }
     out
+}
+
+/// 004_…'s four ring models: name, t̄_s (Eq. 7, 13 or 22) and the
+/// segmentation queue Eq. (8) puts in front of it.
+fn ring_services(model: &RingModel) -> [(&'static str, Result<f64, RingSaturated>, SegQueue); 4] {
+    let markov = model.markov().map(|s| s.service);
+    [
+        ("mmn", model.tandem_service(VcQueue::MMn), SegQueue::MD1),
+        ("mdn", model.tandem_service(VcQueue::MDn), SegQueue::MD1),
+        ("markov", markov.clone(), SegQueue::MD1),
+        ("markov_mm1", markov, SegQueue::MM1),
+    ]
+}
+
+/// 004_… Eq. (23) per ring model: the source's service time t̄_s (cycles)
+/// and λ_max = 1/t̄_s, the most packets per cycle a node can offer in one
+/// direction at this load. Defined even where Eq. (8)'s segmentation queue
+/// is saturated (that is λ_dir ≥ λ_max); `Err` where a VC queue is. Empty
+/// for the other topologies' models.
+pub struct ThroughputBound {
+    pub name: &'static str,
+    pub service: Result<f64, PredictError>,
+    /// λ_n/2 (or λ_n on a unidirectional ring): packets per cycle offered
+    /// into one segmentation queue.
+    pub offered: f64,
+}
+
+impl ThroughputBound {
+    pub fn lambda_max(&self) -> Option<f64> {
+        self.service.as_ref().ok().map(|&ts| max_throughput(ts))
+    }
+}
+
+impl Plan {
+    pub fn throughput_bounds(&self) -> Vec<ThroughputBound> {
+        match self {
+            Plan::Ring { model, .. } => ring_services(model)
+                .into_iter()
+                .map(|(name, ts, _)| ThroughputBound { name, service: ts.map_err(ring_saturated), offered: model.source_rate })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Seconds per flit time in the paper's units: `model.packet_bits` /
+/// M / link rate when the experiment gives the paper's packet length (004_…
+/// counts 2 KB packets on 624 Mbit/s links), else the simulator's cycle.
+pub fn flit_seconds(v: &Validated) -> f64 {
+    v.exp.model.packet_bits.map_or(v.cycle_s, |b| b / v.exp.workload.message_flits as f64 / (v.exp.physical.link_mbps * 1e6))
 }
 
 /// Links of every route on a `multilink_ring` under 004_…'s second
