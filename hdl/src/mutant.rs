@@ -297,13 +297,8 @@ impl FromStr for Mutant {
     /// Accepts the kebab-case name, the snake_case name or the variant name (case-insensitive).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let norm: String = s.chars().filter(|c| *c != '-' && *c != '_').collect::<String>().to_ascii_lowercase();
-        Mutant::all()
-            .iter()
-            .chain(Mutant::virtualclock())
-            .chain(Mutant::qos())
-            .chain(Mutant::routing())
-            .chain(Mutant::checks())
-            .copied()
+        Mutant::every()
+            .into_iter()
             .find(|m| m.variant_name().to_ascii_lowercase() == norm)
             .ok_or_else(|| UnknownMutant(s.to_string()))
     }

@@ -5,7 +5,7 @@ use super::bits::words_for;
 use wormqos_config::RouterConfig;
 
 /// Version of the C ABI below; part of the cache key and checked at load time.
-pub const SHIM_ABI: u32 = 2;
+pub const SHIM_ABI: u32 = 3;
 /// Verilator `--prefix` of the model class; the shim includes `Vwq.h`.
 pub const MODEL_PREFIX: &str = "Vwq";
 
@@ -260,10 +260,14 @@ WQ_API void wq_trace_close(void* h) {{
 
 WQ_API void wq_delete(void* h) {{
     WqModel* m = static_cast<WqModel*>(h);
+    // The model's scopes unregister from the thread's current context.
+    Verilated::threadContextp(m->ctx);
     wq_trace_close(h);
     m->top->final();
     delete m->top;
     delete m->ctx;
+    // No dangling current context for the next model on this thread.
+    Verilated::threadContextp(nullptr);
     delete m;
 }}
 
@@ -276,6 +280,7 @@ WQ_API int wq_trace_open(void* h, const char* path) {{
     return 2;
 #else
     WqModel* m = static_cast<WqModel*>(h);
+    Verilated::threadContextp(m->ctx);
     wq_trace_close(h);
     m->vcd = new VerilatedVcdC;
     m->top->trace(m->vcd, 99);
@@ -301,6 +306,10 @@ WQ_API void wq_trace_flush(void* h) {{
 // One clock cycle: drive all inputs (clk low, evaluate), then the rising edge.
 WQ_API void wq_cycle(void* h, const uint32_t* in, uint32_t* out) {{
     WqModel* m = static_cast<WqModel*>(h);
+    // Several models (contexts) live on one thread: Verilator's runtime
+    // (a failed check's $stop, the scopes of %m) acts on the thread's
+    // current context, so it must be this model's.
+    Verilated::threadContextp(m->ctx);
     {MODEL_PREFIX}* t = m->top;
     wq_set_inputs(t, in);
     t->clk_i = 0;
