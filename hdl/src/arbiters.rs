@@ -5,7 +5,7 @@
 
 use crate::bits::{at_most_one_set, subset_of};
 use crate::mutant::Mutant;
-use crate::verilog::{Expr, LVal, Module, Result, Stmt};
+use crate::verilog::{Expr, LVal, Module, Result, Sig, Stmt};
 
 /// What one kind of arbiter needs beyond the shared ports.
 pub(crate) enum ArbiterSide {
@@ -16,6 +16,14 @@ pub(crate) enum ArbiterSide {
     /// Fine-Grained VirtualClock (§8): which slots hold a flit, and the
     /// Vtick of each slot's message.
     VirtualClock { present: Expr, vtick: Expr },
+}
+
+/// The checks every arbiter carries (§12): `gnt` one-hot or zero, and only
+/// to slots that `req` requests (both `N` bits wide, symbolic).
+pub(crate) fn assert_grant(m: &mut Module, gnt: &Sig, req: &Sig, n: u32) -> Result<()> {
+    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
+    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
+    m.assert_always(&subset_of(&gnt.e(), &req.e(), &zero)?, "gnt_o grants only requesters")
 }
 
 /// The connections of an arbiter instance. Every arbiter has the same
@@ -97,9 +105,7 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
         Stmt::if_(&adv.e(), vec![Stmt::assign(&mask_d.lv(), &above.e())?], vec![])?,
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
-    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
-    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&subset_of(&gnt.e(), &req.e(), &zero)?, "gnt_o grants only requesters")?;
+    assert_grant(&mut m, &gnt, &req, n)?;
     Ok(m)
 }
 
@@ -153,9 +159,7 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
         ]),
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
-    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
-    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&subset_of(&gnt.e(), &elig.e(), &zero)?, "gnt_o grants only requesters")?;
+    assert_grant(&mut m, &gnt, &elig, n)?;
     m.raw_line("/* verilator lint_off UNUSED */");
     m.raw_line("wire unused_take = take_i;");
     m.raw_line("/* verilator lint_on UNUSED */");

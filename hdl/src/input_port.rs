@@ -20,6 +20,17 @@ pub(crate) enum InputBuffers<'a> {
     Shared(&'a Module),
 }
 
+/// The route VA reads is `route_o`, except for the skip-rc-stage mutant,
+/// whose IDLE VCs request with the route computed in the same cycle: only
+/// then does an input port (either kind) have `va_route_o`.
+pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
+    if d.is(Mutant::SkipRcStage) {
+        Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
 pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
@@ -52,9 +63,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         None
     };
     let va_req_o = md.output("va_req_o", m * n)?;
-    // The route VA reads is route_o, except for the skip-rc-stage mutant,
-    // whose IDLE VCs request with the route computed in the same cycle.
-    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
+    let va_route_o = va_route_port(&mut md, d)?;
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;

@@ -45,9 +45,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let va_req_o = md.output("va_req_o", m * n)?;
-    // The route VA reads is route_o, except for the skip-rc-stage mutant,
-    // whose IDLE VCs request with the route computed in the same cycle.
-    let va_route_o = if d.is(Mutant::SkipRcStage) { Some(md.output("va_route_o", m * pw)?) } else { None };
+    let va_route_o = crate::input_port::va_route_port(&mut md, d)?;
     let st_req_o = md.output("st_req_o", m)?;
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;

@@ -310,8 +310,6 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     ]);
     m.comb(next)?;
     let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s, lose, sum_now, sum_aux, rbeat, v);
-    let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
-    m.assert_always(&crate::bits::at_most_one_set(&gnt_o.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&crate::bits::subset_of(&gnt_o.e(), &req_i.e(), &zero)?, "gnt_o grants only requesters")?;
+    crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
     Ok(m)
 }
