@@ -11,6 +11,9 @@ use std::fmt;
 use std::path::Path;
 
 pub mod files;
+mod qos;
+
+pub use qos::{FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, VirtualClock};
 
 /// Credit round trip of the pipeline (docs/microarchitecture.md, "Credit loop"):
 /// the smallest input buffer that lets one VC stream at one flit per cycle.
@@ -331,6 +334,10 @@ pub struct RouterConfig {
     classes: u32,
     /// Class of every VC in the partitioned modes, empty otherwise.
     vc_class: Vec<u32>,
+    /// The mode's meaning as a type (derived from the fields above).
+    qos: Qos,
+    /// The flit scheduler as a type.
+    scheduling: Scheduling,
 }
 
 fn check_range(field: &str, v: u32, (lo, hi): (u32, u32)) -> Result<(), ConfigError> {
@@ -484,7 +491,31 @@ impl RouterConfig {
             }
             _ => Vec::new(),
         };
-        Ok(RouterConfig { file, header, routes, route_vcs, route_links, classes, vc_class })
+        let qos = match file.router.mode {
+            RouterMode::Preemptive => Qos::Preemptive(Preemption {
+                extra_lanes: classes - 1,
+                acceleration: file.router.acceleration,
+            }),
+            RouterMode::Traditional | RouterMode::NonPreemptive if classes > 1 => {
+                Qos::Partitioned(Partition { vc_class: vc_class.clone() })
+            }
+            _ => Qos::Shared,
+        };
+        let scheduling = Scheduling {
+            point: match file.router.crossbar {
+                Crossbar::Multiplexed => SchedulingPoint::InputPort,
+                Crossbar::Full => SchedulingPoint::OutputPort,
+            },
+            order: match file.router.scheduler {
+                Scheduler::Fifo => FlitOrder::Age,
+                Scheduler::RoundRobin => FlitOrder::RoundRobin,
+                Scheduler::Virtualclock => {
+                    FlitOrder::VirtualClock(VirtualClock { vtick, clock_width: file.router.clock_width })
+                }
+            },
+            block_size: file.router.block_size,
+        };
+        Ok(RouterConfig { file, header, routes, route_vcs, route_links, classes, vc_class, qos, scheduling })
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
@@ -553,16 +584,22 @@ impl RouterConfig {
     pub fn traffic_classes(&self) -> u32 {
         self.classes
     }
+    /// The mode as the user named it (labels, reports). Behaviour should
+    /// match on [`RouterConfig::qos`] instead.
     pub fn mode(&self) -> RouterMode {
         self.file.router.mode
     }
+    /// What the mode means for allocation and the input ports, as a type.
+    pub fn qos(&self) -> &Qos {
+        &self.qos
+    }
+    /// The flit scheduler (point, order, block size), as a type.
+    pub fn scheduling(&self) -> &Scheduling {
+        &self.scheduling
+    }
     /// Extra input buffers (lanes) per input VC: s-1 in the preemptive mode, else 0.
     pub fn extra_lanes(&self) -> usize {
-        if self.mode() == RouterMode::Preemptive {
-            self.classes as usize - 1
-        } else {
-            0
-        }
+        self.qos.extra_lanes() as usize
     }
     /// The class each VC is reserved for (index = VC), in the partitioned
     /// modes; `None` when any class may use any VC.
@@ -858,6 +895,37 @@ scheduler = "round_robin"
         assert_eq!(c.routes(), &[0, 1, 2, 3, 4]);
         assert_eq!(c.vc_width(), 2);
         assert_eq!(c.route(7), 0);
+    }
+
+    /// The typed view of each mode (§9.1): written from the spec's table of
+    /// modes, not from `RouterConfig::new`.
+    #[test]
+    fn modes_become_typed_qos_and_scheduling() {
+        let with = |extra: &str, sched: &str, xbar: &str| {
+            let t = base().replace("scheduler = \"round_robin\"", &format!("scheduler = \"{sched}\"\n{extra}"));
+            RouterConfig::from_toml_str(&t.replace("\"multiplexed\"", &format!("\"{xbar}\"")), "t.toml").unwrap()
+        };
+        let found = with("", "round_robin", "full");
+        assert_eq!(found.qos(), &Qos::Shared);
+        assert_eq!(found.scheduling().point, SchedulingPoint::OutputPort);
+        assert_eq!(found.scheduling().order, FlitOrder::RoundRobin);
+        assert!(found.scheduling().virtual_clock().is_none());
+
+        let tr = with("mode = \"traditional\"\ntraffic_classes = 2\nvc_classes = [0, 0, 1, 1]", "fifo", "multiplexed");
+        assert_eq!(tr.qos(), &Qos::Partitioned(Partition { vc_class: vec![0, 0, 1, 1] }));
+        assert_eq!(tr.scheduling().point, SchedulingPoint::InputPort);
+        assert_eq!(tr.scheduling().order, FlitOrder::Age);
+        assert!(tr.qos().allocation_reads_class());
+
+        // one class: every VC is class 0's, so allocation is the foundation's
+        let tr1 = with("mode = \"traditional\"\ntraffic_classes = 1\nvc_classes = [0, 0, 0, 0]", "fifo", "multiplexed");
+        assert_eq!(tr1.qos(), &Qos::Shared);
+
+        let p = with("mode = \"preemptive\"\ntraffic_classes = 3\nacceleration = true", "virtualclock", "multiplexed");
+        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true }));
+        assert_eq!(p.extra_lanes(), 2);
+        let vc = p.scheduling().virtual_clock().expect("virtualclock order");
+        assert_eq!((vc.vtick.lsb, vc.vtick.width, vc.clock_width), (3 + 2, 16, 16));
     }
 
     #[test]

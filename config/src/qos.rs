@@ -1,0 +1,122 @@
+//! The legal combinations of `mode`, `scheduler`, `crossbar`,
+//! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration` and
+//! `block_size` as types, derived once by validation
+//! (docs/microarchitecture.md §6, §8, §9).
+//!
+//! The TOML stays flat, because that is what users write; consumers match on
+//! [`Qos`] and [`Scheduling`] instead of re-deriving which combinations exist.
+
+use crate::Field;
+use serde::Serialize;
+
+/// How output-VC allocation and the input ports treat traffic classes (§9.1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Qos {
+    /// Any message may use any VC: the foundation router, and a
+    /// partitioned mode with a single class (every VC then belongs to class
+    /// 0, so allocation is §6 unchanged).
+    Shared,
+    /// TR and NP (§9.2): output VC `v` is allocated only to messages of
+    /// class `vc_class[v]`. At least two classes, each with a VC.
+    Partitioned(Partition),
+    /// P (§9.4): extra lanes per input VC, preemption by a higher class,
+    /// dummy tail/header flits, optionally acceleration (§9.5).
+    Preemptive(Preemption),
+}
+
+/// A static partition of the VCs of every port among the classes (§9.2).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Partition {
+    /// The class each VC (index) is reserved for; every class 0..s occurs.
+    pub vc_class: Vec<u32>,
+}
+
+/// The preemptive input port's parameters (§9.4, §9.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Preemption {
+    /// E = s - 1 extra lanes per input VC, s >= 2.
+    pub extra_lanes: u32,
+    /// Flit acceleration at point A (multiplexed crossbar only).
+    pub acceleration: bool,
+}
+
+impl Qos {
+    /// Whether the VC allocator needs each input VC's class: the partition
+    /// restricts the output VCs it may get, acceleration picks victims by it.
+    pub fn allocation_reads_class(&self) -> bool {
+        match self {
+            Qos::Shared => false,
+            Qos::Partitioned(_) => true,
+            Qos::Preemptive(p) => p.acceleration,
+        }
+    }
+    /// E: extra input lanes per VC (0 unless preemptive).
+    pub fn extra_lanes(&self) -> u32 {
+        match self {
+            Qos::Preemptive(p) => p.extra_lanes,
+            _ => 0,
+        }
+    }
+    pub fn partition(&self) -> Option<&Partition> {
+        match self {
+            Qos::Partitioned(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn preemption(&self) -> Option<&Preemption> {
+        match self {
+            Qos::Preemptive(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Where flits of different VCs meet the flit scheduler (§6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SchedulingPoint {
+    /// Multiplexed crossbar: point A picks one VC per input port (then
+    /// point B, round robin, one input per output port).
+    InputPort,
+    /// Full crossbar: point C picks one output VC per output port.
+    OutputPort,
+}
+
+/// The order the flit scheduler serves eligible VCs in (§5, §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FlitOrder {
+    /// Oldest output-VC grant first (`scheduler = "fifo"`).
+    Age,
+    /// Rotating priority.
+    RoundRobin,
+    /// Fine-Grained VirtualClock (§8).
+    VirtualClock(VirtualClock),
+}
+
+/// The VirtualClock scheduler's widths (§8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct VirtualClock {
+    /// The header's Vtick field (width VTW <= C).
+    pub vtick: Field,
+    /// C: width of the clock and stamp counters, 8..=32.
+    pub clock_width: u32,
+}
+
+/// The flit scheduler of every port: where it sits, what order it serves,
+/// and how many flits a VC keeps the grant for (§6, §8, §9.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Scheduling {
+    pub point: SchedulingPoint,
+    pub order: FlitOrder,
+    /// b: flits a granted VC sends before the scheduler decides again, 1..=64.
+    pub block_size: u32,
+}
+
+impl Scheduling {
+    /// The VirtualClock parameters, when that is the order.
+    pub fn virtual_clock(&self) -> Option<&VirtualClock> {
+        match &self.order {
+            FlitOrder::VirtualClock(v) => Some(v),
+            _ => None,
+        }
+    }
+}
