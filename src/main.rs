@@ -71,6 +71,8 @@ enum Command {
     Sim(sim_cmd::SimArgs),
     /// Run an experiment grid in parallel; write CSV, JSON and plots.
     Sweep(sim_cmd::SweepArgs),
+    /// Combine the shard files of `sweep --shard I/N` (or `dse --shard I/N`) runs into the outputs of one run.
+    Merge(sim_cmd::MergeArgs),
     /// The papers' analytical models on a sim/sweep experiment file; same CSV, JSON and plots (`--with-sim` overlays the simulation).
     Model(model_cmd::ModelArgs),
     /// Synthesize a configuration with the open FPGA tools (Yosys, nextpnr); JSON and Markdown report.
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Dse(a) => synth_cmd::dse(a),
         Command::Sim(a) => sim_cmd::sim(a),
         Command::Sweep(a) => sim_cmd::sweep(a),
+        Command::Merge(a) => sim_cmd::merge(a),
         Command::Model(a) => model_cmd::model(a),
         Command::Generate { config, out, mutant, force } => generate(&config, &out, mutant, force),
         Command::Check { config } => load_config(&config).map(|c| check(&c)),

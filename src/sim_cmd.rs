@@ -6,7 +6,8 @@ use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use wormqos_config::files::OutDir;
-use wormqos_netsim::{sweep, Experiment};
+use wormqos_config::shard::{is_shard_file, ShardSpec};
+use wormqos_netsim::{shard, sweep, Experiment};
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -39,6 +40,26 @@ pub struct SweepArgs {
     /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
     pub force: bool,
+    /// Run only shard I of N (the points whose index is I mod N, from 0)
+    /// and write `shard-I-of-N.msgpack` into --out instead of the CSV, JSON
+    /// and plots; `wormqos merge` combines the N shard files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<ShardSpec>,
+}
+
+/// `wormqos merge`: the shard files of one `sweep` or `dse` back into one
+/// run's outputs.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Output directory for results.csv, results.json and the plots.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite files in --out that wormqos did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// The N shard files (`shard-I-of-N.msgpack`), in any order.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 /// Whether `path` holds a `wormqos sim --json` result (which a rerun may replace).
@@ -131,7 +152,18 @@ pub(crate) fn sweep_outputs() -> Vec<String> {
 
 pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
     let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
-    let names = sweep_outputs();
+    let source = a.shard.map(|_| -> anyhow::Result<shard::Source> {
+        Ok(shard::Source {
+            file: a.experiment.display().to_string(),
+            dir: a.experiment.parent().map(Path::to_path_buf).unwrap_or_default(),
+            text: wormqos_config::files::read_capped(&a.experiment).map_err(invalid)?,
+        })
+    });
+    let source = source.transpose()?;
+    let names = match a.shard {
+        Some(spec) => vec![spec.file_name()],
+        None => sweep_outputs(),
+    };
     let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (n.as_str(), None)).collect();
     let mut out = claim_dir(&a.out, &claims, a.force)?;
     let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -142,19 +174,89 @@ pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
         eprint!("\r[{}{}] {done}/{total} points, {:.0} s", "#".repeat(filled), "-".repeat(w - filled), start.elapsed().as_secs_f64());
         let _ = std::io::stderr().flush();
     };
-    let pts = grid.run(jobs, &progress);
+    let total = grid.points().len();
+    let indices: Vec<usize> = match a.shard {
+        Some(spec) => spec.indices(total),
+        None => (0..total).collect(),
+    };
+    let ran = grid.run_indices(&indices, jobs, &progress);
     eprintln!();
     out.begin(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
-    write_outputs(&grid, &pts, &mut out)?;
-    out.finish(|_| true)?;
-    let failed: Vec<_> = pts.iter().filter(|p| p.result.is_err()).collect();
-    for p in &failed {
-        let label: Vec<String> = p.params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect();
-        eprintln!("point {} failed: {}", label.join(" "), p.result.as_ref().err().unwrap());
+    let failed: Vec<String> = ran
+        .iter()
+        .filter_map(|(_, p)| {
+            let label: Vec<String> = p.params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect();
+            p.result.as_ref().err().map(|e| format!("point {} failed: {e}", label.join(" ")))
+        })
+        .collect();
+    let ran_count = ran.len();
+    match a.shard {
+        Some(spec) => {
+            let source = source.expect("read with the shard");
+            out.write(&spec.file_name(), &shard::to_bytes(&grid, source, spec, ran))?;
+        }
+        None => {
+            let pts: Vec<sweep::Point> = ran.into_iter().map(|(_, p)| p).collect();
+            write_outputs(&grid, &pts, &mut out)?;
+        }
     }
-    eprintln!("{} points, {} failed, {:.1} s wall; results in {}", pts.len(), failed.len(), start.elapsed().as_secs_f64(), a.out.display());
-    anyhow::ensure!(failed.is_empty(), "{} of {} points failed", failed.len(), pts.len());
+    // The other shards' files in the same directory are results too.
+    out.finish(|name| !is_shard_file(name))?;
+    for f in &failed {
+        eprintln!("{f}");
+    }
+    let what = match a.shard {
+        Some(spec) => format!("shard {spec}: {ran_count} of {total} points"),
+        None => format!("{total} points"),
+    };
+    eprintln!("{what}, {} failed, {:.1} s wall; results in {}", failed.len(), start.elapsed().as_secs_f64(), a.out.display());
+    anyhow::ensure!(failed.is_empty(), "{} of {ran_count} points failed", failed.len());
     Ok(())
+}
+
+/// `wormqos merge` of `sweep` shards: checks that they are exactly the N
+/// shards of one grid, then writes what one unsharded `sweep` writes.
+pub(crate) fn merge_sweep(files: Vec<(String, Vec<u8>)>, out_dir: &Path, force: bool) -> anyhow::Result<()> {
+    let mut decoded = Vec::new();
+    for (name, bytes) in files {
+        let s: shard::SweepShard = wormqos_config::shard::decode(&name, &bytes).map_err(|e| invalid(e.to_string()))?;
+        decoded.push((name, s));
+    }
+    let count = decoded.len();
+    let (grid, pts) = shard::merge(decoded).map_err(|e| invalid(e.to_string()))?;
+    let names = sweep_outputs();
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (n.as_str(), None)).collect();
+    let mut out = claim_dir(out_dir, &claims, force)?;
+    out.begin(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
+    write_outputs(&grid, &pts, &mut out)?;
+    out.finish(|name| !is_shard_file(name))?;
+    let failed = pts.iter().filter(|p| p.result.is_err()).count();
+    eprintln!("{} points from {count} shards, {failed} failed; results in {}", pts.len(), out_dir.display());
+    anyhow::ensure!(failed == 0, "{failed} of {} points failed", pts.len());
+    Ok(())
+}
+
+/// `wormqos merge`: reads every shard file and hands them to the merge of
+/// their kind.
+pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
+    let mut files = Vec::new();
+    let mut kind = None;
+    for path in &a.shards {
+        let name = path.display().to_string();
+        let (k, bytes) = wormqos_config::shard::read_kind(path).map_err(|e| invalid(e.to_string()))?;
+        match &kind {
+            None => kind = Some(k),
+            Some(first) if *first != k => return Err(invalid(format!("{name}: a `{k}` shard beside `{first}` shards"))),
+            Some(_) => {}
+        }
+        files.push((name, bytes));
+    }
+    match kind.as_deref() {
+        Some(shard::KIND) => merge_sweep(files, &a.out, a.force),
+        Some(crate::synth_cmd::DSE_SHARD_KIND) => crate::synth_cmd::merge_dse(files, &a.out, a.force),
+        Some(other) => Err(invalid(format!("{}: shards of kind `{other}`, which this wormqos cannot merge", a.shards[0].display()))),
+        None => Err(invalid("no shard files given")),
+    }
 }
 
 /// Records the files a plot call wrote (it returns their paths).

@@ -7,6 +7,7 @@ use clap::Args;
 use std::path::PathBuf;
 use wormqos_config::{Crossbar, RouterMode, Scheduler};
 use wormqos_synth::scripts::{Family, Hierarchy};
+use wormqos_config::shard::{is_shard_file, ShardFile, ShardSpec};
 use wormqos_synth::{sweep, FlowOptions};
 
 fn families(list: &str) -> Result<Vec<Family>, String> {
@@ -143,7 +144,15 @@ pub struct DseArgs {
     /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
     force: bool,
+    /// Run only shard I of N (the points whose index is I mod N, from 0):
+    /// their work directories as usual, and `shard-I-of-N.msgpack` instead
+    /// of the CSV and plots; `wormqos merge` combines the N shard files.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<ShardSpec>,
 }
+
+/// The `kind` of a `dse` shard file.
+pub const DSE_SHARD_KIND: &str = "dse";
 
 /// Largest `dse --sim-cycles`.
 const MAX_SIM_CYCLES: u64 = 100_000_000;
@@ -214,7 +223,32 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
             return Err(invalid(format!("{}: {}: {e}", a.config.display(), grid_source(p, e))));
         }
     }
-    let claims: Vec<(&str, Option<&[u8]>)> = sweep::OUTPUTS.iter().map(|n| (*n, None)).collect();
+    let total = configs.len();
+    let indices: Vec<usize> = match a.shard {
+        Some(spec) => spec.indices(total),
+        None => (0..total).collect(),
+    };
+    // Everything that decides the points' results, for the shard file's
+    // fingerprint: the base configuration and every grid option.
+    let description = format!(
+        "{}\nvcs {:?} depth {:?} flit_width {:?} crossbar {:?} scheduler {:?} mode {:?} families {:?} sim_cycles {} hierarchical {}",
+        grid.base.to_toml(),
+        grid.vcs,
+        grid.depth,
+        grid.flit_width,
+        grid.crossbar,
+        grid.scheduler,
+        grid.mode,
+        a.families,
+        a.sim_cycles,
+        a.hierarchical
+    );
+    let shard_name = a.shard.map(|s| s.file_name());
+    let names: Vec<&str> = match &shard_name {
+        Some(n) => vec![n.as_str()],
+        None => sweep::OUTPUTS.to_vec(),
+    };
+    let claims: Vec<(&str, Option<&[u8]>)> = names.iter().map(|n| (*n, None)).collect();
     let mut out = claim_dir(&a.out, &claims, a.force)?;
     let opts = sweep::SweepOptions {
         out_dir: a.out.clone(),
@@ -227,7 +261,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     };
     // Every point's work directory (RTL, scripts, tool logs and netlists) is
     // claimed before any point runs.
-    for (p, c) in &configs {
+    for (p, c) in indices.iter().map(|&i| &configs[i]) {
         let Ok(cfg) = c else { continue };
         let rtl = wormqos_hdl::generate(cfg, None)?;
         let extra = wormqos_synth::scripts::emit(cfg, &rtl)?;
@@ -240,13 +274,51 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
             .collect();
         claim_dir(&opts.work_dir(&p.name), &claims, a.force)?;
     }
-    let points = sweep::run(&grid, &opts)?;
-    out.begin(&sweep::OUTPUTS)?;
-    for (name, text) in sweep::outputs(&points) {
-        println!("{}", out.write(name, text.as_bytes())?.display());
+    let labels: Vec<String> = configs.iter().map(|(p, _)| p.name.clone()).collect();
+    let ran = sweep::run_indices(&grid, &opts, &indices)?;
+    out.begin(&names)?;
+    let bad: Vec<String> = ran.iter().filter_map(|(_, p)| p.error.as_ref().map(|e| format!("{}: {e}", p.name))).collect();
+    let ran_count = ran.len();
+    match a.shard {
+        Some(spec) => {
+            let file = ShardFile::new(DSE_SHARD_KIND, (), &description, labels, spec, ran);
+            println!("{}", out.write(&spec.file_name(), &file.to_bytes())?.display());
+        }
+        None => {
+            let points: Vec<sweep::Point> = ran.into_iter().map(|(_, p)| p).collect();
+            write_dse_outputs(&points, &mut out)?;
+        }
     }
     out.finish(|_| false)?;
-    let bad: Vec<String> = points.iter().filter_map(|p| p.error.as_ref().map(|e| format!("{}: {e}", p.name))).collect();
-    anyhow::ensure!(bad.is_empty(), "{} of {} points failed:\n{}", bad.len(), points.len(), bad.join("\n"));
+    anyhow::ensure!(bad.is_empty(), "{} of {ran_count} points failed:\n{}", bad.len(), bad.join("\n"));
+    Ok(())
+}
+
+fn write_dse_outputs(points: &[sweep::Point], out: &mut wormqos_config::files::OutDir) -> anyhow::Result<()> {
+    for (name, text) in sweep::outputs(points) {
+        println!("{}", out.write(name, text.as_bytes())?.display());
+    }
+    Ok(())
+}
+
+/// `wormqos merge` of `dse` shards: checks that they are exactly the N
+/// shards of one grid, then writes what one unsharded `dse` writes (the
+/// work directories stay where each shard ran).
+pub(crate) fn merge_dse(files: Vec<(String, Vec<u8>)>, out_dir: &std::path::Path, force: bool) -> anyhow::Result<()> {
+    let mut decoded = Vec::new();
+    for (name, bytes) in files {
+        let s: ShardFile<(), sweep::Point> = wormqos_config::shard::decode(&name, &bytes).map_err(|e| invalid(e.to_string()))?;
+        decoded.push((name, s));
+    }
+    let count = decoded.len();
+    let ((), points) = wormqos_config::shard::merge(decoded).map_err(|e| invalid(e.to_string()))?;
+    let claims: Vec<(&str, Option<&[u8]>)> = sweep::OUTPUTS.iter().map(|n| (*n, None)).collect();
+    let mut out = claim_dir(out_dir, &claims, force)?;
+    out.begin(&sweep::OUTPUTS)?;
+    write_dse_outputs(&points, &mut out)?;
+    out.finish(|name| !is_shard_file(name))?;
+    let bad = points.iter().filter(|p| p.error.is_some()).count();
+    eprintln!("{} points from {count} shards, {bad} failed; results in {}", points.len(), out_dir.display());
+    anyhow::ensure!(bad == 0, "{bad} of {} points failed", points.len());
     Ok(())
 }

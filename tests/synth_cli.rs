@@ -153,6 +153,27 @@ fn dse_sweeps_a_small_grid_and_reruns_from_the_cache() {
             assert_eq!(x[k], y[k], "{k}");
         }
     }
+
+    // The same grid in two shards (answered from the cache like the rerun),
+    // merged: the same CSV, byte for byte, and the same plots.
+    for i in 0..2 {
+        let spec = format!("{i}/2");
+        let shard = [&grid[..], &["--shard", spec.as_str()]].concat();
+        let o = dse(&cache, &d.join("shards"), "examples/tiny2.toml", &shard);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert!(!d.join("shards/sweep.csv").exists(), "a shard run writes its shard file, not the CSV");
+    let merged = bin()
+        .args(["merge", "--out"])
+        .arg(d.join("merged"))
+        .arg(d.join("shards/shard-1-of-2.msgpack"))
+        .arg(d.join("shards/shard-0-of-2.msgpack"))
+        .output()
+        .unwrap();
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    for f in ["sweep.csv", "pareto_luts.svg", "pareto_fmax.svg"] {
+        assert_eq!(std::fs::read_to_string(d.join("merged").join(f)).unwrap(), std::fs::read_to_string(d.join("b").join(f)).unwrap(), "{f}");
+    }
 }
 
 /// The larger sweep (opt-in; ~20 CPU-minutes with ECP5 place and route):

@@ -11,6 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 pub mod files;
+pub mod shard;
 mod qos;
 
 pub use qos::{FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, VirtualClock};

@@ -51,7 +51,7 @@ pub struct Grid {
     pub mode: Vec<String>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     pub name: String,
     pub vcs: u32,
@@ -170,23 +170,32 @@ impl SweepOptions {
 /// Runs the sweep, `opts.jobs` points at a time; progress goes to stderr.
 /// The points come back in grid order whatever order they finish in.
 pub fn run(grid: &Grid, opts: &SweepOptions) -> anyhow::Result<Vec<Point>> {
+    let all: Vec<usize> = (0..grid.configs().len()).collect();
+    Ok(run_indices(grid, opts, &all)?.into_iter().map(|(_, p)| p).collect())
+}
+
+/// Runs the points with the given indices (grid order) and returns them
+/// with their indices, in the order given (a shard of the grid).
+pub fn run_indices(grid: &Grid, opts: &SweepOptions, indices: &[usize]) -> anyhow::Result<Vec<(usize, Point)>> {
     anyhow::ensure!(opts.jobs >= 1, "jobs must be at least 1");
-    let configs = grid.configs();
+    let mut configs: Vec<Option<(Point, Result<RouterConfig, String>)>> = grid.configs().into_iter().map(Some).collect();
+    let mine: Vec<(usize, (Point, Result<RouterConfig, String>))> =
+        indices.iter().map(|&i| (i, configs[i].take().expect("each index once"))).collect();
     let n = configs.len();
-    let queue = std::sync::Mutex::new(configs.into_iter().enumerate());
-    let done = std::sync::Mutex::new(Vec::with_capacity(n));
+    let queue = std::sync::Mutex::new(mine.into_iter().enumerate());
+    let done = std::sync::Mutex::new(Vec::with_capacity(indices.len()));
     std::thread::scope(|s| {
-        for _ in 0..opts.jobs.min(n.max(1)) {
+        for _ in 0..opts.jobs.min(indices.len().max(1)) {
             s.spawn(|| loop {
-                let Some((k, (p, cfg))) = queue.lock().unwrap().next() else { break };
+                let Some((order, (k, (p, cfg)))) = queue.lock().unwrap().next() else { break };
                 let p = evaluate(p, cfg, opts, k, n);
-                done.lock().unwrap().push((k, p));
+                done.lock().unwrap().push((order, k, p));
             });
         }
     });
     let mut done = done.into_inner().unwrap();
-    done.sort_by_key(|(k, _)| *k);
-    Ok(done.into_iter().map(|(_, p)| p).collect())
+    done.sort_by_key(|(order, _, _)| *order);
+    Ok(done.into_iter().map(|(_, k, p)| (k, p)).collect())
 }
 
 /// Simulates and synthesizes one point; failures become the point's error.

@@ -17,4 +17,5 @@ pub mod workload;
 pub use experiment::{Experiment, ExperimentError, Validated};
 pub use network::{run, Results, RouterEvents, SimError};
 pub mod plot;
+pub mod shard;
 pub mod sweep;

@@ -1,10 +1,10 @@
 //! Metric calculators, kept free of the simulator so they can be checked on
 //! hand-built traces.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Mean and (population) standard deviation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeanSd {
     pub n: u64,
     pub mean: f64,
@@ -78,7 +78,7 @@ pub fn batch_ci95(per_batch: &[f64]) -> f64 {
 /// frame intervals (stamped with the later frame's delivery), the deadline
 /// missing probability from the per-frame lateness (stamped with the
 /// frame's arrival), throughput from per-batch delivered flits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FrameCis {
     pub frame_interval_mean: f64,
     pub frame_interval_sd: f64,
@@ -146,7 +146,7 @@ pub fn deadline_lateness(arrivals: &[f64], period: f64) -> Vec<f64> {
 
 /// Latency histogram with power-of-two bucket edges: bucket 0 is [0, 1),
 /// bucket i >= 1 is [2^(i-1), 2^i) cycles.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Histogram {
     pub counts: Vec<u64>,
 }

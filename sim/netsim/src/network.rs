@@ -13,7 +13,7 @@ use crate::topology::Peer;
 use crate::workload::{self, FlowKind, Message};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
@@ -106,7 +106,7 @@ pub enum SimError {
 }
 
 /// Per-class results.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ClassStats {
     pub class: u8,
     pub messages: u64,
@@ -127,14 +127,14 @@ pub struct ClassStats {
     /// each list cut after its last nonzero entry), for the h-hop
     /// deadline tails of 000_… §3.4.2; empty on one router or above 512
     /// endpoints.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub network_latency_counts_by_hops: Vec<Vec<u64>>,
 }
 
 /// Length of `ClassStats::network_latency_counts`.
 pub const NET_LATENCY_BINS: usize = 1024;
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PhaseStats {
     pub mix: [f64; 2],
     pub frames_judged: u64,
@@ -142,7 +142,7 @@ pub struct PhaseStats {
     pub deadline_missing_time_ms: f64,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Results {
     pub name: String,
     pub cycles: u64,
@@ -188,7 +188,7 @@ pub struct Results {
 
 /// Whole-network totals of the golden model's §9 event counters, so that a
 /// QoS experiment shows how often preemption and acceleration actually fired.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct RouterEvents {
     pub preemptions: u64,
     pub nested_preemptions: u64,

@@ -182,7 +182,16 @@ impl Grid {
 
     /// Runs every point on `jobs` threads; `progress(done, total)` after each.
     pub fn run(&self, jobs: usize, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<Point> {
-        let pts = self.points();
+        let all: Vec<usize> = (0..self.points().len()).collect();
+        self.run_indices(&all, jobs, progress).into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// Runs the points with the given indices (in [`Grid::points`] order)
+    /// on `jobs` threads and returns them with their indices, in the order
+    /// given; `progress(done, total)` after each.
+    pub fn run_indices(&self, indices: &[usize], jobs: usize, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<(usize, Point)> {
+        let all = self.points();
+        let pts: Vec<&Vec<(String, toml::Value)>> = indices.iter().map(|&i| &all[i]).collect();
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(0);
         let out: Mutex<Vec<Option<Point>>> = Mutex::new(vec![None; pts.len()]);
@@ -193,7 +202,7 @@ impl Grid {
                     if i >= pts.len() {
                         break;
                     }
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_point(&pts[i])))
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_point(pts[i])))
                         .unwrap_or_else(|_| Err("internal error (panic) in this point".into()));
                     out.lock().unwrap()[i] = Some(Point { params: pts[i].clone(), result: r });
                     let d = done.fetch_add(1, Ordering::SeqCst) + 1;
@@ -201,7 +210,7 @@ impl Grid {
                 });
             }
         });
-        out.into_inner().unwrap().into_iter().map(|p| p.unwrap()).collect()
+        indices.iter().copied().zip(out.into_inner().unwrap().into_iter().map(|p| p.unwrap())).collect()
     }
 }
 
