@@ -4,6 +4,7 @@
 //! * [`generate`]: the router RTL of docs/microarchitecture.md, one module per file.
 //! * [`Mutant`]: planted bugs for testing the lockstep testbench.
 //! * [`write_files`]: writes a generation into a directory, replacing stale files.
+//! * [`network`]: a whole network of generated routers as one top module.
 //!
 //! Dependency order (docs/architecture.md), each layer uses only the ones
 //! below it:
@@ -25,6 +26,7 @@ mod dims;
 mod input_port;
 mod input_port_p;
 pub mod mutant;
+pub mod network;
 mod output_port;
 mod route_tables;
 mod switch;
@@ -61,6 +63,12 @@ pub fn top_module_name(cfg: &RouterConfig) -> String {
 /// module [`top_module_name`] last. Every module name starts with
 /// `<name>_`. Generation is deterministic.
 pub fn generate(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<Vec<GeneratedFile>, HdlError> {
+    generate_with_top(cfg, mutant).map(|(files, _)| files)
+}
+
+/// [`generate`], plus the router's top module (for instantiating it, as the
+/// network top of [`network`] does).
+pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<(Vec<GeneratedFile>, verilog::Module), HdlError> {
     let dims = dims::Dims::new(cfg, mutant);
     let mods = top::build(&dims)?;
     let mut header = String::new();
@@ -86,7 +94,8 @@ pub fn generate(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<Vec<Genera
         let text = verilog::wrap_lines(&text, verilog::MAX_LINE);
         files.push(GeneratedFile { file_name: format!("{}.v", m.name()), text });
     }
-    Ok(files)
+    let top = mods.list.last().cloned().ok_or_else(|| HdlError::Invalid("no modules generated".into()))?;
+    Ok((files, top))
 }
 
 /// The file of one standalone module (e.g. from [`arbiters`], [`buffers`] or [`vclock`]),

@@ -198,8 +198,19 @@ pub struct RouterEvents {
     pub block_holds: u64,
 }
 
+/// Every flit that crossed an endpoint link: (cycle, endpoint, flit), for
+/// holding other compositions of the same routers (`composed.rs`) to this
+/// engine's wiring.
+#[derive(Clone, Debug, Default)]
+pub struct FlitTrace {
+    pub injected: Vec<(u64, usize, LinkFlit)>,
+    pub ejected: Vec<(u64, usize, LinkFlit)>,
+}
+
 pub struct Sim<'a> {
     v: &'a Validated,
+    /// Recorded only by [`Sim::run_traced`].
+    trace: Option<Box<FlitTrace>>,
     routers: Vec<Router>,
     inputs: Vec<RouterInputs>,
     nis: Vec<Ni>,
@@ -492,6 +503,7 @@ impl<'a> Sim<'a> {
         let nflows = flows.len();
         Ok(Sim {
             v,
+            trace: None,
             routers,
             inputs,
             nis,
@@ -541,8 +553,28 @@ impl<'a> Sim<'a> {
         self.v.run_cycles().0
     }
 
+    /// [`Sim::run`], also returning every flit injected and ejected.
+    pub fn run_traced(mut self) -> Result<(Results, FlitTrace), SimError> {
+        self.trace = Some(Box::default());
+        let mut trace = FlitTrace::default();
+        let results = self.run_with(&mut trace)?;
+        Ok((results, trace))
+    }
+
     /// Runs the experiment to the end and returns its metrics.
-    pub fn run(mut self) -> Result<Results, SimError> {
+    pub fn run(self) -> Result<Results, SimError> {
+        self.run_with(&mut FlitTrace::default())
+    }
+
+    fn run_with(mut self, trace: &mut FlitTrace) -> Result<Results, SimError> {
+        let results = self.run_to_end();
+        if let Some(t) = self.trace.take() {
+            *trace = *t;
+        }
+        results
+    }
+
+    fn run_to_end(&mut self) -> Result<Results, SimError> {
         let start = std::time::Instant::now();
         let total = self.total_cycles();
         let drain = self.v.exp.run.drain_cycles;
@@ -680,6 +712,9 @@ impl<'a> Sim<'a> {
             let f = self.routers[r].outputs().flits[p];
             self.inputs[r].credits[p] = 1 << f.vc;
             moved = true;
+            if let Some(t) = &mut self.trace {
+                t.ejected.push((now, e, f));
+            }
             if f.dummy {
                 continue;
             }
@@ -807,6 +842,9 @@ impl<'a> Sim<'a> {
             ni.rr = if v + 1 == m { 0 } else { v + 1 };
             self.flits_injected += 1;
             *moved = true;
+            if let Some(t) = &mut self.trace {
+                t.injected.push((now, e, flit));
+            }
         }
         if ret != 0 {
             let ni = &mut self.nis[e];

@@ -1,0 +1,461 @@
+//! `<name>_network`: a whole network of generated routers as one top module.
+//!
+//! Every router is generated from its own configuration (its own routing
+//! table, its own module prefix), and the top instantiates them, wires
+//! router-to-router links, optionally through `link_latency` pipeline
+//! registers per direction (flits forward, credits backward), and brings
+//! out the endpoint ports with the names and layout of a router top
+//! (docs/microarchitecture.md §3), indexed by endpoint instead of port: to
+//! the outside the network is one E-port switch (docs/integration.md,
+//! "A whole network").
+//!
+//! The wiring comes from the caller (the network simulator's topology), so
+//! this module knows nothing about meshes or tori; it checks that the
+//! description is consistent before generating anything.
+
+use crate::bits::cat_lsb_first;
+use crate::verilog::{Expr, HdlError, Module, Result, Sig};
+use crate::GeneratedFile;
+use wormqos_config::{RouterConfig, RouterMode};
+
+/// Most pipeline registers per link direction.
+pub const MAX_LINK_LATENCY: u32 = 16;
+
+/// What one router port is attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attach {
+    Unused,
+    /// Endpoint e of the network (top-level port e).
+    Endpoint(usize),
+    /// The other end of a router-to-router link: (router, its port).
+    Router { router: usize, port: usize },
+}
+
+/// A planted bug in the network top, for showing that the whole-network
+/// lockstep catches wiring errors (never for use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetworkMutant {
+    /// The flit inputs of the first two router-to-router input ports of the
+    /// first router that has two are swapped.
+    SwapLinks,
+    /// The first router-to-router link's flits skip one of its pipeline
+    /// registers (needs `link_latency >= 1`).
+    DropLinkRegister,
+}
+
+/// A network to generate: routers, their wiring, endpoints.
+#[derive(Clone, Debug)]
+pub struct NetworkDesign {
+    /// Prefix of the top module: `<name>_network`.
+    pub name: String,
+    /// One configuration per router, each with its own `name` (module prefix).
+    pub routers: Vec<RouterConfig>,
+    /// `in_link[r][p]`: what drives input port p of router r.
+    pub in_link: Vec<Vec<Attach>>,
+    /// `out_link[r][o]`: what output port o of router r drives.
+    pub out_link: Vec<Vec<Attach>>,
+    /// Endpoint e sits on (router, port).
+    pub endpoint_at: Vec<(usize, usize)>,
+    /// Pipeline registers on every router-to-router link, each direction
+    /// (0 = a router's output register drives its neighbour's input directly).
+    pub link_latency: u32,
+}
+
+/// A network description that cannot be generated: what is wrong, where,
+/// and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} = {value}: {allowed}")]
+pub struct NetworkError {
+    pub field: String,
+    pub value: String,
+    pub allowed: String,
+}
+
+fn bad(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> NetworkError {
+    NetworkError { field: field.into(), value: value.to_string(), allowed: allowed.into() }
+}
+
+/// Name of the network's top module.
+pub fn network_top_name(name: &str) -> String {
+    format!("{name}_network")
+}
+
+impl NetworkDesign {
+    /// Checks sizes, the consistency of the wiring, and that every routing
+    /// table entry (with its group of parallel links) leaves on a wired port.
+    pub fn validate(&self) -> std::result::Result<(), NetworkError> {
+        if self.link_latency > MAX_LINK_LATENCY {
+            return Err(bad("link_latency", self.link_latency, format!("allowed range 0..={MAX_LINK_LATENCY}")));
+        }
+        let Some(first) = self.routers.first() else {
+            return Err(bad("routers", 0, "at least one router"));
+        };
+        let n = self.routers.len();
+        if self.in_link.len() != n || self.out_link.len() != n {
+            return Err(bad("links", format!("{} / {} routers", self.in_link.len(), self.out_link.len()), format!("one list per router ({n})")));
+        }
+        let e = self.endpoint_at.len();
+        if !(2..=32).contains(&e) {
+            return Err(bad("endpoints", e, "allowed range 2..=32 (the top's buses are indexed by endpoint as a router's by port)"));
+        }
+        for (r, c) in self.routers.iter().enumerate() {
+            let same = c.vcs() == first.vcs()
+                && c.flit_width() == first.flit_width()
+                && c.mode() == first.mode()
+                && c.input_buffer_depth() == first.input_buffer_depth()
+                && c.downstream_buffer_depth() == first.downstream_buffer_depth()
+                && c.endpoints() == e;
+            if !same {
+                return Err(bad(
+                    format!("routers[{r}]"),
+                    c.name(),
+                    format!("every router needs the vcs, flit_width, mode and buffer depths of router 0 and a table over all {e} endpoints"),
+                ));
+            }
+            if self.in_link[r].len() != c.ports() || self.out_link[r].len() != c.ports() {
+                return Err(bad(format!("routers[{r}].ports"), c.ports(), "one link entry per port"));
+            }
+        }
+        let peer_ok = |router: usize, port: usize| router < n && port < self.routers[router].ports();
+        for r in 0..n {
+            for p in 0..self.routers[r].ports() {
+                if let Attach::Router { router, port } = self.in_link[r][p] {
+                    if !peer_ok(router, port) || self.out_link[router][port] != (Attach::Router { router: r, port: p }) {
+                        return Err(bad(format!("in_link[{r}][{p}]"), format!("router {router} port {port}"), "the output port that drives it, with out_link naming this input"));
+                    }
+                }
+                if let Attach::Router { router, port } = self.out_link[r][p] {
+                    if !peer_ok(router, port) || self.in_link[router][port] != (Attach::Router { router: r, port: p }) {
+                        return Err(bad(format!("out_link[{r}][{p}]"), format!("router {router} port {port}"), "the input port it drives, with in_link naming this output"));
+                    }
+                }
+            }
+        }
+        for (ep, &(r, p)) in self.endpoint_at.iter().enumerate() {
+            let here = Attach::Endpoint(ep);
+            if r >= n || p >= self.routers[r].ports() || self.in_link[r][p] != here || self.out_link[r][p] != here {
+                return Err(bad(format!("endpoint_at[{ep}]"), format!("router {r} port {p}"), "a router port whose input and output links are this endpoint"));
+            }
+        }
+        for (r, c) in self.routers.iter().enumerate() {
+            for d in 0..e as u64 {
+                let (o, g) = (c.route(d), c.route_links(d));
+                for q in o..o + g {
+                    if q >= c.ports() || self.out_link[r][q] == Attach::Unused {
+                        return Err(bad(
+                            format!("routers[{r}] ({}) topology.routes[{d}]", c.name()),
+                            format!("port {q}"),
+                            "a port with a link (the route leads to a missing link)",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The network's Verilog: every router's files (leaf modules first, each
+/// router's top last), then `<name>_network.v`. Validates first.
+pub fn generate_network(net: &NetworkDesign, mutant: Option<NetworkMutant>) -> std::result::Result<Vec<GeneratedFile>, NetworkGenError> {
+    net.validate()?;
+    if mutant == Some(NetworkMutant::DropLinkRegister) && net.link_latency == 0 {
+        return Err(bad("mutant", "drop-link-register", "needs link_latency >= 1").into());
+    }
+    let mut files: Vec<GeneratedFile> = Vec::new();
+    let mut tops = Vec::with_capacity(net.routers.len());
+    for c in &net.routers {
+        let (fs, top) = crate::generate_with_top(c, None)?;
+        for f in fs {
+            if files.iter().any(|g| g.file_name == f.file_name) {
+                return Err(bad("routers", c.name(), "distinct router names (module prefixes)").into());
+            }
+            files.push(f);
+        }
+        tops.push(top);
+    }
+    let top = network_top(net, &tops, mutant)?;
+    let mut text = format!("// Generated by {}. Do not edit.\n", crate::GENERATOR);
+    text.push_str("// Specification: docs/microarchitecture.md; network top: docs/integration.md\n");
+    if let Some(m) = mutant {
+        text.push_str(&format!("// MUTANT: {m:?} (planted bug for testbench validation; NOT the specified network)\n"));
+    }
+    text.push_str(&format!(
+        "// Network `{}`: {} routers, {} endpoints, link latency {} register(s).\n",
+        net.name,
+        net.routers.len(),
+        net.endpoint_at.len(),
+        net.link_latency
+    ));
+    for (e, (r, p)) in net.endpoint_at.iter().enumerate() {
+        text.push_str(&format!("//   endpoint {e}: router {r} (`{}`) port {p}\n", crate::top_module_name(&net.routers[*r])));
+    }
+    text.push_str("\n`default_nettype none\n\n");
+    text.push_str(&top.render());
+    text.push_str("\n`default_nettype wire\n");
+    let text = crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE);
+    files.push(GeneratedFile { file_name: format!("{}.v", top.name()), text });
+    Ok(files)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkGenError {
+    /// The description is invalid (bad input).
+    #[error(transparent)]
+    Invalid(#[from] NetworkError),
+    /// The generator failed (a bug).
+    #[error(transparent)]
+    Hdl(#[from] HdlError),
+}
+
+/// One router's port buses inside the top (names `r<i>_<field>`).
+struct RouterWires {
+    in_valid: Sig,
+    in_vc: Sig,
+    in_head: Sig,
+    in_tail: Sig,
+    in_dummy: Option<Sig>,
+    in_data: Sig,
+    in_credit: Sig,
+    out_valid: Sig,
+    out_vc: Sig,
+    out_head: Sig,
+    out_tail: Sig,
+    out_dummy: Option<Sig>,
+    out_data: Sig,
+    out_credit: Sig,
+}
+
+/// Widths shared by every router of the network.
+#[derive(Clone, Copy)]
+struct Widths {
+    vw: u32,
+    w: u32,
+    m: u32,
+    dummy: bool,
+}
+
+impl Widths {
+    /// A flit packed LSB first: valid, vc, head, tail, (dummy), data.
+    fn flit(&self) -> u32 {
+        3 + self.vw + self.w + self.dummy as u32
+    }
+}
+
+impl RouterWires {
+    fn new(t: &mut Module, r: usize, n: u32, x: Widths) -> Result<RouterWires> {
+        let s = |f: &str| format!("r{r}_{f}");
+        Ok(RouterWires {
+            in_valid: t.wire(&s("in_valid"), n)?,
+            in_vc: t.wire(&s("in_vc"), n * x.vw)?,
+            in_head: t.wire(&s("in_head"), n)?,
+            in_tail: t.wire(&s("in_tail"), n)?,
+            in_dummy: if x.dummy { Some(t.wire(&s("in_dummy"), n)?) } else { None },
+            in_data: t.wire(&s("in_data"), n * x.w)?,
+            in_credit: t.wire(&s("in_credit"), n * x.m)?,
+            out_valid: t.wire(&s("out_valid"), n)?,
+            out_vc: t.wire(&s("out_vc"), n * x.vw)?,
+            out_head: t.wire(&s("out_head"), n)?,
+            out_tail: t.wire(&s("out_tail"), n)?,
+            out_dummy: if x.dummy { Some(t.wire(&s("out_dummy"), n)?) } else { None },
+            out_data: t.wire(&s("out_data"), n * x.w)?,
+            out_credit: t.wire(&s("out_credit"), n * x.m)?,
+        })
+    }
+
+    /// Output port o's flit, packed (see [`Widths::flit`]).
+    fn out_flit(&self, o: u32, x: Widths) -> Result<Expr> {
+        let mut v = vec![self.out_valid.e().bit(o)?, self.out_vc.e().part(o * x.vw, x.vw)?, self.out_head.e().bit(o)?, self.out_tail.e().bit(o)?];
+        if let Some(d) = &self.out_dummy {
+            v.push(d.e().bit(o)?);
+        }
+        v.push(self.out_data.e().part(o * x.w, x.w)?);
+        cat_lsb_first(&v)
+    }
+}
+
+/// A packed flit unpacked into (valid, vc, head, tail, dummy, data).
+fn unpack(f: &Expr, x: Widths) -> Result<[Option<Expr>; 6]> {
+    let mut at = 0;
+    let mut take = |w: u32| {
+        let e = f.part(at, w);
+        at += w;
+        e
+    };
+    let valid = take(1)?;
+    let vc = take(x.vw)?;
+    let head = take(1)?;
+    let tail = take(1)?;
+    let dummy = if x.dummy { Some(take(1)?) } else { None };
+    let data = take(x.w)?;
+    Ok([Some(valid), Some(vc), Some(head), Some(tail), dummy, Some(data)])
+}
+
+/// `stages` registers in a row after `src` (reset to 0); returns the last
+/// one's output, or `src` itself for 0 stages.
+fn delay(t: &mut Module, base: &str, src: Expr, stages: u32) -> Result<Expr> {
+    let mut cur = src;
+    for k in 0..stages {
+        let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(cur.width()), &cur)?;
+        cur = q.e();
+    }
+    Ok(cur)
+}
+
+fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutant>) -> Result<Module> {
+    let c0 = &net.routers[0];
+    let x = Widths { vw: c0.vc_width(), w: c0.flit_width(), m: c0.vcs() as u32, dummy: c0.mode() == RouterMode::Preemptive };
+    let e = net.endpoint_at.len() as u32;
+    let mut t = Module::new(network_top_name(&net.name));
+    t.doc(format!("Network `{}`: {} routers, {e} endpoints, {} pipeline register(s) per link direction.", net.name, net.routers.len(), net.link_latency));
+    t.doc("Ports as a router top's (docs/microarchitecture.md §3), indexed by endpoint e instead of port:");
+    t.doc("endpoint e's field of width F is [e*F +: F]; credits bit e*M+v (docs/integration.md).");
+    t.input("clk_i", 1)?;
+    t.input("rst_i", 1)?;
+    let in_valid = t.input("in_valid_i", e)?;
+    let in_vc = t.input("in_vc_i", e * x.vw)?;
+    let in_head = t.input("in_head_i", e)?;
+    let in_tail = t.input("in_tail_i", e)?;
+    let in_dummy = if x.dummy { Some(t.input("in_dummy_i", e)?) } else { None };
+    let in_data = t.input("in_data_i", e * x.w)?;
+    let in_credit_o = t.output("in_credit_o", e * x.m)?;
+    let out_valid = t.output("out_valid_o", e)?;
+    let out_vc = t.output("out_vc_o", e * x.vw)?;
+    let out_head = t.output("out_head_o", e)?;
+    let out_tail = t.output("out_tail_o", e)?;
+    let out_dummy = if x.dummy { Some(t.output("out_dummy_o", e)?) } else { None };
+    let out_data = t.output("out_data_o", e * x.w)?;
+    let out_credit = t.input("out_credit_i", e * x.m)?;
+
+    let mut rw = Vec::with_capacity(net.routers.len());
+    for (r, c) in net.routers.iter().enumerate() {
+        rw.push(RouterWires::new(&mut t, r, c.ports() as u32, x)?);
+    }
+    // Endpoint e's flit into the network, packed like a router's output.
+    let ep_flit = |k: u32| -> Result<Expr> {
+        let mut v = vec![in_valid.e().bit(k)?, in_vc.e().part(k * x.vw, x.vw)?, in_head.e().bit(k)?, in_tail.e().bit(k)?];
+        if let Some(d) = &in_dummy {
+            v.push(d.e().bit(k)?);
+        }
+        v.push(in_data.e().part(k * x.w, x.w)?);
+        cat_lsb_first(&v)
+    };
+
+    t.comment("Router-to-router links: flits forward, credits backward, each through the link's registers");
+    // Per router and input port: the packed flit it receives; per router and
+    // output port: the credits it receives.
+    let mut flit_in: Vec<Vec<Expr>> = Vec::new();
+    let mut credit_in: Vec<Vec<Expr>> = Vec::new();
+    let mut first_link = true;
+    for (r, c) in net.routers.iter().enumerate() {
+        let n = c.ports() as u32;
+        let mut fi = Vec::with_capacity(n as usize);
+        let mut ci = Vec::with_capacity(n as usize);
+        for p in 0..n {
+            fi.push(match net.in_link[r][p as usize] {
+                Attach::Unused => Expr::zero(x.flit()),
+                Attach::Endpoint(k) => ep_flit(k as u32)?,
+                Attach::Router { router, port } => {
+                    let src = rw[router].out_flit(port as u32, x)?;
+                    let mut stages = net.link_latency;
+                    if first_link && mutant == Some(NetworkMutant::DropLinkRegister) {
+                        stages -= 1;
+                    }
+                    first_link = false;
+                    delay(&mut t, &format!("link_r{router}p{port}_flit"), src, stages)?
+                }
+            });
+            ci.push(match net.out_link[r][p as usize] {
+                Attach::Unused => Expr::zero(x.m),
+                Attach::Endpoint(k) => out_credit.e().part(k as u32 * x.m, x.m)?,
+                Attach::Router { router, port } => {
+                    let src = rw[router].in_credit.e().part(port as u32 * x.m, x.m)?;
+                    delay(&mut t, &format!("link_r{router}p{port}_credit"), src, net.link_latency)?
+                }
+            });
+        }
+        flit_in.push(fi);
+        credit_in.push(ci);
+    }
+    if mutant == Some(NetworkMutant::SwapLinks) {
+        let pick = (0..net.routers.len()).find_map(|r| {
+            let links: Vec<usize> = (0..net.in_link[r].len()).filter(|&p| matches!(net.in_link[r][p], Attach::Router { .. })).collect();
+            (links.len() >= 2).then(|| (r, links[0], links[1]))
+        });
+        if let Some((r, a, b)) = pick {
+            flit_in[r].swap(a, b);
+        }
+    }
+
+    for r in 0..net.routers.len() {
+        let w = &rw[r];
+        t.comment(format!("Router {r}: `{}`", tops[r].name()));
+        let fields: Vec<[Option<Expr>; 6]> = flit_in[r].iter().map(|f| unpack(f, x)).collect::<Result<_>>()?;
+        let column = |i: usize| -> Result<Expr> { cat_lsb_first(&fields.iter().map(|f| f[i].clone().expect("field present")).collect::<Vec<_>>()) };
+        t.assign(&w.in_valid.lv(), &column(0)?)?;
+        t.assign(&w.in_vc.lv(), &column(1)?)?;
+        t.assign(&w.in_head.lv(), &column(2)?)?;
+        t.assign(&w.in_tail.lv(), &column(3)?)?;
+        if let Some(d) = &w.in_dummy {
+            t.assign(&d.lv(), &column(4)?)?;
+        }
+        t.assign(&w.in_data.lv(), &column(5)?)?;
+        t.assign(&w.out_credit.lv(), &cat_lsb_first(&credit_in[r])?)?;
+        let mut conns = vec![
+            ("clk_i", Expr::raw("clk_i", 1)),
+            ("rst_i", Expr::raw("rst_i", 1)),
+            ("in_valid_i", w.in_valid.e()),
+            ("in_vc_i", w.in_vc.e()),
+            ("in_head_i", w.in_head.e()),
+            ("in_tail_i", w.in_tail.e()),
+            ("in_data_i", w.in_data.e()),
+            ("in_credit_o", w.in_credit.e()),
+            ("out_valid_o", w.out_valid.e()),
+            ("out_vc_o", w.out_vc.e()),
+            ("out_head_o", w.out_head.e()),
+            ("out_tail_o", w.out_tail.e()),
+            ("out_data_o", w.out_data.e()),
+            ("out_credit_i", w.out_credit.e()),
+        ];
+        if let (Some(i), Some(o)) = (&w.in_dummy, &w.out_dummy) {
+            conns.push(("in_dummy_i", i.e()));
+            conns.push(("out_dummy_o", o.e()));
+        }
+        t.instance(&tops[r], &format!("u_r{r}"), &conns)?;
+    }
+
+    t.comment("Endpoint ports: endpoint e is (router, port) of docs/integration.md's table");
+    let at = |k: usize| net.endpoint_at[k];
+    let col = |f: &dyn Fn(&RouterWires, u32) -> Result<Expr>| -> Result<Expr> {
+        cat_lsb_first(&(0..e as usize).map(|k| f(&rw[at(k).0], at(k).1 as u32)).collect::<Result<Vec<_>>>()?)
+    };
+    t.assign(&out_valid.lv(), &col(&|w, p| w.out_valid.e().bit(p))?)?;
+    t.assign(&out_vc.lv(), &col(&|w, p| w.out_vc.e().part(p * x.vw, x.vw))?)?;
+    t.assign(&out_head.lv(), &col(&|w, p| w.out_head.e().bit(p))?)?;
+    t.assign(&out_tail.lv(), &col(&|w, p| w.out_tail.e().bit(p))?)?;
+    if let Some(od) = &out_dummy {
+        t.assign(&od.lv(), &col(&|w, p| w.out_dummy.as_ref().expect("P mode").e().bit(p))?)?;
+    }
+    t.assign(&out_data.lv(), &col(&|w, p| w.out_data.e().part(p * x.w, x.w))?)?;
+    t.assign(&in_credit_o.lv(), &col(&|w, p| w.in_credit.e().part(p * x.m, x.m))?)?;
+
+    // Ports without a link: their outputs go nowhere, which is intended.
+    let mut unused = Vec::new();
+    for (r, c) in net.routers.iter().enumerate() {
+        for p in 0..c.ports() {
+            if net.out_link[r][p] == Attach::Unused {
+                unused.push(rw[r].out_flit(p as u32, x)?);
+            }
+            if net.in_link[r][p] == Attach::Unused {
+                unused.push(rw[r].in_credit.e().part(p as u32 * x.m, x.m)?);
+            }
+        }
+    }
+    if !unused.is_empty() {
+        t.comment("Outputs of router ports without a link (mesh edges): unused by design");
+        t.raw_line("/* verilator lint_off UNUSED */");
+        t.wire_of("unused_ports", &cat_lsb_first(&unused)?.red_or())?;
+        t.raw_line("/* verilator lint_on UNUSED */");
+    }
+    Ok(t)
+}
