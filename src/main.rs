@@ -15,6 +15,8 @@ mod sim_cmd;
 
 mod model_cmd;
 
+mod network_cmd;
+
 mod validate;
 
 #[derive(Parser)]
@@ -26,14 +28,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate a configuration and write the router's Verilog (one module per file).
+    /// Validate a configuration and write the router's Verilog (one module per file),
+    /// or with --experiment a whole network's (every router and the top `<name>_network`).
     Generate {
+        #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
+        config: Option<PathBuf>,
+        /// A network simulator experiment file: generate its whole network as one top.
         #[arg(long)]
-        config: PathBuf,
+        experiment: Option<PathBuf>,
+        /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
+        #[arg(long, default_value_t = 0, requires = "experiment")]
+        link_latency: u32,
         #[arg(long)]
         out: PathBuf,
         /// Plant a known bug (for testing the test suite); see `wormqos mutants`.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "experiment")]
         mutant: Option<Mutant>,
         /// Overwrite files in --out that wormqos did not write.
         #[arg(long)]
@@ -93,7 +102,9 @@ fn main() -> ExitCode {
         Command::Sweep(a) => sim_cmd::sweep(a),
         Command::Merge(a) => sim_cmd::merge(a),
         Command::Model(a) => model_cmd::model(a),
-        Command::Generate { config, out, mutant, force } => generate(&config, &out, mutant, force),
+        Command::Generate { config: Some(config), out, mutant, force, .. } => generate(&config, &out, mutant, force),
+        Command::Generate { experiment: Some(e), out, link_latency, force, .. } => network_cmd::generate(&e, &out, link_latency, force),
+        Command::Generate { .. } => unreachable!("clap requires --config or --experiment"),
         Command::Check { config } => load_config(&config).map(|c| check(&c)),
         Command::Mutants => {
             // Every planted bug, with where it applies (docs/microarchitecture.md §6, §8, §9).

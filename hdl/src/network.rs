@@ -235,13 +235,6 @@ struct Widths {
     dummy: bool,
 }
 
-impl Widths {
-    /// A flit packed LSB first: valid, vc, head, tail, (dummy), data.
-    fn flit(&self) -> u32 {
-        3 + self.vw + self.w + self.dummy as u32
-    }
-}
-
 impl RouterWires {
     fn new(t: &mut Module, r: usize, n: u32, x: Widths) -> Result<RouterWires> {
         let s = |f: &str| format!("r{r}_{f}");
@@ -263,32 +256,55 @@ impl RouterWires {
         })
     }
 
-    /// Output port o's flit, packed (see [`Widths::flit`]).
-    fn out_flit(&self, o: u32, x: Widths) -> Result<Expr> {
-        let mut v = vec![self.out_valid.e().bit(o)?, self.out_vc.e().part(o * x.vw, x.vw)?, self.out_head.e().bit(o)?, self.out_tail.e().bit(o)?];
-        if let Some(d) = &self.out_dummy {
-            v.push(d.e().bit(o)?);
-        }
-        v.push(self.out_data.e().part(o * x.w, x.w)?);
-        cat_lsb_first(&v)
+    /// Output port o's flit.
+    fn out_flit(&self, o: u32, x: Widths) -> Result<Flit> {
+        Flit::slice(&self.out_valid, &self.out_vc, &self.out_head, &self.out_tail, self.out_dummy.as_ref(), &self.out_data, o, x)
     }
 }
 
-/// A packed flit unpacked into (valid, vc, head, tail, dummy, data).
-fn unpack(f: &Expr, x: Widths) -> Result<[Option<Expr>; 6]> {
-    let mut at = 0;
-    let mut take = |w: u32| {
-        let e = f.part(at, w);
-        at += w;
-        e
-    };
-    let valid = take(1)?;
-    let vc = take(x.vw)?;
-    let head = take(1)?;
-    let tail = take(1)?;
-    let dummy = if x.dummy { Some(take(1)?) } else { None };
-    let data = take(x.w)?;
-    Ok([Some(valid), Some(vc), Some(head), Some(tail), dummy, Some(data)])
+/// One link's flit as expressions, one per field (dummy only in P mode).
+#[derive(Clone)]
+struct Flit([Option<Expr>; 6]);
+
+impl Flit {
+    /// Port k's fields of flat buses (field of width F at `[k*F +: F]`).
+    #[allow(clippy::too_many_arguments)]
+    fn slice(valid: &Sig, vc: &Sig, head: &Sig, tail: &Sig, dummy: Option<&Sig>, data: &Sig, k: u32, x: Widths) -> Result<Flit> {
+        let dummy = dummy.map(|d| d.e().bit(k)).transpose()?;
+        Ok(Flit([Some(valid.e().bit(k)?), Some(vc.e().part(k * x.vw, x.vw)?), Some(head.e().bit(k)?), Some(tail.e().bit(k)?), dummy, Some(data.e().part(k * x.w, x.w)?)]))
+    }
+
+    fn idle(x: Widths) -> Flit {
+        let z = Expr::zero;
+        Flit([Some(z(1)), Some(z(x.vw)), Some(z(1)), Some(z(1)), x.dummy.then(|| z(1)), Some(z(x.w))])
+    }
+
+    fn fields(&self) -> Vec<Expr> {
+        self.0.iter().flatten().cloned().collect()
+    }
+
+    fn field(&self, i: usize) -> Expr {
+        self.0[i].clone().expect("a field of this mode")
+    }
+
+    /// `stages` registers in a row (reset to 0), all fields in one register
+    /// per stage; the flit itself for 0 stages.
+    fn delay(self, t: &mut Module, base: &str, stages: u32) -> Result<Flit> {
+        let mut cur = self;
+        for k in 0..stages {
+            let packed = cat_lsb_first(&cur.fields())?;
+            let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(packed.width()), &packed)?;
+            let mut at = 0;
+            let mut next = cur.0.clone();
+            for f in next.iter_mut().flatten() {
+                let w = f.width();
+                *f = q.e().part(at, w)?;
+                at += w;
+            }
+            cur = Flit(next);
+        }
+        Ok(cur)
+    }
 }
 
 /// `stages` registers in a row after `src` (reset to 0); returns the last
@@ -331,20 +347,12 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     for (r, c) in net.routers.iter().enumerate() {
         rw.push(RouterWires::new(&mut t, r, c.ports() as u32, x)?);
     }
-    // Endpoint e's flit into the network, packed like a router's output.
-    let ep_flit = |k: u32| -> Result<Expr> {
-        let mut v = vec![in_valid.e().bit(k)?, in_vc.e().part(k * x.vw, x.vw)?, in_head.e().bit(k)?, in_tail.e().bit(k)?];
-        if let Some(d) = &in_dummy {
-            v.push(d.e().bit(k)?);
-        }
-        v.push(in_data.e().part(k * x.w, x.w)?);
-        cat_lsb_first(&v)
-    };
+    let ep_flit = |k: u32| Flit::slice(&in_valid, &in_vc, &in_head, &in_tail, in_dummy.as_ref(), &in_data, k, x);
 
     t.comment("Router-to-router links: flits forward, credits backward, each through the link's registers");
-    // Per router and input port: the packed flit it receives; per router and
+    // Per router and input port: the flit it receives; per router and
     // output port: the credits it receives.
-    let mut flit_in: Vec<Vec<Expr>> = Vec::new();
+    let mut flit_in: Vec<Vec<Flit>> = Vec::new();
     let mut credit_in: Vec<Vec<Expr>> = Vec::new();
     let mut first_link = true;
     for (r, c) in net.routers.iter().enumerate() {
@@ -353,7 +361,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         let mut ci = Vec::with_capacity(n as usize);
         for p in 0..n {
             fi.push(match net.in_link[r][p as usize] {
-                Attach::Unused => Expr::zero(x.flit()),
+                Attach::Unused => Flit::idle(x),
                 Attach::Endpoint(k) => ep_flit(k as u32)?,
                 Attach::Router { router, port } => {
                     let src = rw[router].out_flit(port as u32, x)?;
@@ -362,7 +370,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                         stages -= 1;
                     }
                     first_link = false;
-                    delay(&mut t, &format!("link_r{router}p{port}_flit"), src, stages)?
+                    src.delay(&mut t, &format!("link_r{router}p{port}_flit"), stages)?
                 }
             });
             ci.push(match net.out_link[r][p as usize] {
@@ -390,8 +398,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     for r in 0..net.routers.len() {
         let w = &rw[r];
         t.comment(format!("Router {r}: `{}`", tops[r].name()));
-        let fields: Vec<[Option<Expr>; 6]> = flit_in[r].iter().map(|f| unpack(f, x)).collect::<Result<_>>()?;
-        let column = |i: usize| -> Result<Expr> { cat_lsb_first(&fields.iter().map(|f| f[i].clone().expect("field present")).collect::<Vec<_>>()) };
+        let column = |i: usize| -> Result<Expr> { cat_lsb_first(&flit_in[r].iter().map(|f| f.field(i)).collect::<Vec<_>>()) };
         t.assign(&w.in_valid.lv(), &column(0)?)?;
         t.assign(&w.in_vc.lv(), &column(1)?)?;
         t.assign(&w.in_head.lv(), &column(2)?)?;
@@ -444,7 +451,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     for (r, c) in net.routers.iter().enumerate() {
         for p in 0..c.ports() {
             if net.out_link[r][p] == Attach::Unused {
-                unused.push(rw[r].out_flit(p as u32, x)?);
+                unused.extend(rw[r].out_flit(p as u32, x)?.fields());
             }
             if net.in_link[r][p] == Attach::Unused {
                 unused.push(rw[r].in_credit.e().part(p as u32 * x.m, x.m)?);

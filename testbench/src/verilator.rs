@@ -138,6 +138,7 @@ pub struct VerilatedRouter {
 /// The inputs of a build, kept for [`Dut::prepare_trace`].
 struct Origin {
     cfg: RouterConfig,
+    top: String,
     files: Vec<GeneratedFile>,
     cache_root: PathBuf,
     traced: bool,
@@ -160,18 +161,25 @@ impl VerilatedRouter {
 
     /// [`VerilatedRouter::build`] with waveform support (`--trace`).
     pub fn build_traced(cfg: &RouterConfig, files: &[GeneratedFile]) -> Result<VerilatedRouter> {
-        Self::build_impl(cfg, files, &cache_root(), true)
+        Self::build_impl(cfg, files, &wormqos_hdl::top_module_name(cfg), &cache_root(), true)
     }
 
     /// [`VerilatedRouter::build`] with an explicit cache root directory.
     pub fn build_with_cache(cfg: &RouterConfig, files: &[GeneratedFile], cache_root: &Path) -> Result<VerilatedRouter> {
-        Self::build_impl(cfg, files, cache_root, false)
+        Self::build_impl(cfg, files, &wormqos_hdl::top_module_name(cfg), cache_root, false)
     }
 
-    fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {
+    /// [`VerilatedRouter::build`] of a top module named `top` with the
+    /// router top's port list for `cfg` (a whole network's top,
+    /// `wormqos_hdl::network`, seen as one router with a port per endpoint).
+    pub fn build_top(cfg: &RouterConfig, files: &[GeneratedFile], top: &str) -> Result<VerilatedRouter> {
+        Self::build_impl(cfg, files, top, &cache_root(), false)
+    }
+
+    fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {
         let map = PortMap::new(cfg);
         let shim = shim::shim_source(&map, trace);
-        let top = wormqos_hdl::top_module_name(cfg);
+        let top = top.to_string();
         let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim, trace })
             .with_context(|| format!("building the Verilator model of `{top}`"))?;
         let api = load(&info.library)?;
@@ -206,7 +214,7 @@ impl VerilatedRouter {
             tracing: None,
             info,
             map,
-            origin: Origin { cfg: cfg.clone(), files: files.to_vec(), cache_root: cache_root.to_path_buf(), traced: trace },
+            origin: Origin { cfg: cfg.clone(), top: top.clone(), files: files.to_vec(), cache_root: cache_root.to_path_buf(), traced: trace },
         };
         // SAFETY: buffers have the sizes the shim was generated for (checked above).
         unsafe { (r.api.read)(r.handle, r.out_words.as_mut_ptr()) };
@@ -349,7 +357,7 @@ impl Dut for VerilatedRouter {
     fn prepare_trace(&mut self) -> Result<()> {
         if !self.origin.traced {
             let o = &self.origin;
-            *self = Self::build_impl(&o.cfg, &o.files, &o.cache_root, true).context("rebuilding the Verilator model with --trace for a waveform")?;
+            *self = Self::build_impl(&o.cfg, &o.files, &o.top, &o.cache_root, true).context("rebuilding the Verilator model with --trace for a waveform")?;
         }
         Ok(())
     }

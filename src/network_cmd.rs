@@ -1,0 +1,41 @@
+//! `wormqos generate --experiment F --out DIR`: a whole network as one
+//! Verilog top (issue 21), from the experiment file the network simulator
+//! runs: every router's files (each with its own routing table), the top
+//! `<name>_network.v`, a file list, and the FuseSoC core, Vivado script and
+//! XDC of a router's `synth --emit-only`.
+
+use crate::validate::{claim_dir, int_in, invalid};
+use anyhow::Context;
+use std::path::Path;
+use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
+use wormqos_hdl::GeneratedFile;
+use wormqos_netsim::Experiment;
+use wormqos_synth::scripts;
+use wormqos_testbench::network::{design, endpoint_config, network_name};
+
+pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
+    // Everything is validated and generated in memory before `out` is touched.
+    int_in("--link-latency", link_latency as u64, 0, MAX_LINK_LATENCY as u64)?;
+    let v = Experiment::from_file(experiment).map_err(|e| invalid(e.to_string()))?;
+    let net = design(&v, link_latency);
+    net.validate().map_err(|e| invalid(format!("{}: {e}", v.file)))?;
+    let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
+    let mut files = wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?;
+    let top = network_top_name(&network_name(&v));
+    let rtl: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
+    let ports = scripts::top_ports(&files, &top)?;
+    let file = |n: String, t: String| GeneratedFile { file_name: n, text: t };
+    files.extend([
+        file(format!("{top}.f"), rtl.iter().map(|f| format!("{f}\n")).collect()),
+        file(format!("{top}.xdc"), scripts::xdc(&cfg, &ports)),
+        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&cfg, &top, &rtl)),
+        file(format!("{top}.core"), scripts::fusesoc_core(&cfg, &top, &rtl)),
+    ]);
+    let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
+    claim_dir(out, &claims, force)?;
+    wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;
+    for f in &files {
+        println!("{}", out.join(&f.file_name).display());
+    }
+    Ok(())
+}
