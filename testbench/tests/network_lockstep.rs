@@ -11,6 +11,13 @@
 //! and a 4-ary 2-cube torus with dateline VC classes; 50,000 injection
 //! cycles each. Planted bugs in the network top (two links swapped, a link
 //! register dropped) must be caught.
+//!
+//! Cost is the first Verilator build of a network (every router is its own
+//! module set): on the shared 2-core machine about 4 minutes for the fat
+//! mesh or a 16-router network, under 2 for the 3-cube; the lockstep itself
+//! runs at 5,000 (4×4 mesh) to 17,000 (3-cube) cycles/s. The two 16-router
+//! networks are opt-in:
+//! `cargo test --release -p wormqos-testbench --test network_lockstep -- --ignored`.
 
 use std::path::PathBuf;
 use wormqos_hdl::network::NetworkMutant;
@@ -55,6 +62,8 @@ fn opts(cycles: u64, seed: u64) -> LockstepOptions {
 fn lockstep(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>, o: &LockstepOptions) -> Result<LockstepReport, LockstepError> {
     let cfg = endpoint_config(v).unwrap();
     let mut rtl = verilate(v, link_latency, mutant).unwrap_or_else(|e| panic!("verilating {}: {e:#}", v.file));
+    let b = rtl.build_info();
+    eprintln!("{}: Verilator model {} in {:.0} s", v.file, if b.cached { "found" } else { "built" }, b.seconds);
     let mut model = composed(v, link_latency);
     let start = std::time::Instant::now();
     let r = run_lockstep(&cfg, &mut rtl, &mut model, o);
@@ -81,6 +90,7 @@ fn fat_mesh_2x2_of_8_port_routers() {
 }
 
 #[test]
+#[ignore = "16 routers: a 5-minute first Verilator build; run with --ignored"]
 fn mesh_4x4_of_5_port_routers() {
     passes(&mesh4(), 0);
 }
@@ -91,6 +101,7 @@ fn hypercube_3_with_two_registers_per_link() {
 }
 
 #[test]
+#[ignore = "16 routers: a 5-minute first Verilator build; run with --ignored"]
 fn torus_4_ary_2_cube_with_datelines() {
     passes(&torus4(), 0);
 }
@@ -110,5 +121,27 @@ fn a_dropped_link_register_is_caught() {
     match lockstep(&cube3(), 2, Some(NetworkMutant::DropLinkRegister), &opts(5_000, 1)) {
         Err(LockstepError::Mismatch(m)) => eprintln!("caught: {m}"),
         other => panic!("the dropped link register was not caught: {other:?}"),
+    }
+}
+
+/// Speed of the Verilated network top and of the composed model, each alone
+/// under the same traffic (docs/benchmarks.md). Opt-in:
+/// `cargo test --release -p wormqos-testbench --test network_lockstep -- --ignored --nocapture speed`
+#[test]
+#[ignore]
+fn speed_of_the_network_top_and_the_composed_model() {
+    for v in [mesh4(), fat_mesh()] {
+        let cfg = endpoint_config(&v).unwrap();
+        let o = opts(50_000, 1);
+        let mut rtl = verilate(&v, 0, None).unwrap();
+        let mut model = composed(&v, 0);
+        let mut rate = |d: &mut dyn wormqos_testbench::dut::Dut| {
+            let start = std::time::Instant::now();
+            let r = wormqos_testbench::lockstep::run_single(&cfg, d, &o).unwrap();
+            assert!(r.flits_delivered > 0);
+            r.cycles as f64 / start.elapsed().as_secs_f64()
+        };
+        let (a, b) = (rate(&mut rtl), rate(&mut model));
+        eprintln!("{}: {} routers; Verilator network top {a:.0} cycles/s, composed model {b:.0} cycles/s (stimulus and scoreboard included)", v.file, v.net.routers);
     }
 }

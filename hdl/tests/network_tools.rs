@@ -1,0 +1,105 @@
+//! The network top (`wormqos_hdl::network`) against the external tools
+//! (Verilator -Wall, Icarus -g2005, Yosys) on networks the network simulator
+//! builds, and its validation of bad network descriptions.
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+use wormqos_hdl::network::{generate_network, network_top_name, Attach, NetworkDesign, NetworkGenError};
+use wormqos_netsim::topology::Peer;
+use wormqos_netsim::Experiment;
+
+/// The network of an experiment with this router and topology.
+fn design(name: &str, router: &str, topology: &str, link_latency: u32) -> NetworkDesign {
+    let text = format!(
+        "name = \"{name}\"\n[router]\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n{router}\n\
+         [topology]\n{topology}\n[workload]\nload = 0.1\n"
+    );
+    let v = Experiment::from_str(&text, name, PathBuf::new()).unwrap_or_else(|e| panic!("{e}"));
+    let to = |p: &Peer| match *p {
+        Peer::Router { router, port } => Attach::Router { router, port },
+        Peer::Endpoint(e) => Attach::Endpoint(e),
+        Peer::Unused => Attach::Unused,
+    };
+    NetworkDesign {
+        name: name.to_string(),
+        routers: v.configs.clone(),
+        in_link: v.net.in_link.iter().map(|l| l.iter().map(to).collect()).collect(),
+        out_link: v.net.out_link.iter().map(|l| l.iter().map(to).collect()).collect(),
+        endpoint_at: v.net.endpoint_at.clone(),
+        link_latency,
+    }
+}
+
+const RR: &str = "vcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"";
+
+fn networks() -> Vec<NetworkDesign> {
+    vec![
+        design("fm", &format!("ports = 8\n{RR}"), "kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 4", 0),
+        design("cube", "ports = 4\nvcs = 2\ncrossbar = \"full\"\nscheduler = \"fifo\"", "kind = \"hypercube\"\nn = 3", 2),
+        design("ring", &format!("ports = 2\n{RR}"), "kind = \"torus\"\nk = 4\nn = 1", 1),
+        design(
+            "pm",
+            "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\nclock_width = 10\nvtick_width = 10",
+            "kind = \"mesh\"\nk = 2",
+            1,
+        ),
+    ]
+}
+
+fn write(net: &NetworkDesign) -> (TempDir, String, Vec<String>) {
+    let files = generate_network(net, None).unwrap_or_else(|e| panic!("{}: {e}", net.name));
+    let dir = TempDir::new(&net.name);
+    wormqos_hdl::write_files(&dir.0, &files).unwrap();
+    (dir, network_top_name(&net.name), files.iter().map(|f| f.file_name.clone()).collect())
+}
+
+#[test]
+fn network_tops_are_lint_clean_and_accepted_by_iverilog() {
+    par_each(&networks(), threads(), |net| {
+        let (dir, top, files) = write(net);
+        let text = std::fs::read_to_string(dir.0.join(format!("{top}.v"))).unwrap();
+        assert!(text.contains("`default_nettype none") && text.lines().all(|l| l.len() <= 100), "{top}");
+        assert_eq!(text.matches("\nmodule ").count(), 1, "{top}: one module per file");
+        verilator_lint(&dir.0, &top, &files, &net.name);
+        iverilog_check(&dir.0, &files, &net.name);
+    });
+}
+
+#[test]
+fn a_small_network_top_synthesizes_with_yosys() {
+    let net = design("ring2", &format!("ports = 2\n{RR}"), "kind = \"ring\"\nnodes = 2\nlinks = 1", 1);
+    let (dir, top, files) = write(&net);
+    yosys_synth(&dir.0, &top, &files, "ring2");
+}
+
+fn invalid(net: &NetworkDesign) -> String {
+    match generate_network(net, None) {
+        Err(NetworkGenError::Invalid(e)) => e.to_string(),
+        other => panic!("accepted: {:?}", other.map(|f| f.len())),
+    }
+}
+
+#[test]
+fn bad_network_descriptions_are_refused_naming_field_value_and_range() {
+    let good = design("m2", &format!("ports = 5\n{RR}"), "kind = \"mesh\"\nk = 2", 0);
+    let mut n = good.clone();
+    n.link_latency = 17;
+    assert_eq!(invalid(&n), "link_latency = 17: allowed range 0..=16");
+    // Router 0's +x link (port 1, to router 1) removed: its table still
+    // routes endpoint 1 there.
+    let mut n = good.clone();
+    n.out_link[0][1] = Attach::Unused;
+    n.in_link[1][2] = Attach::Unused;
+    let e = invalid(&n);
+    assert!(e.starts_with("routers[0] (m2_r0) topology.routes[1] = port 1:") && e.contains("missing link"), "{e}");
+    // Half a link: the output names an input that does not name it back.
+    let mut n = good.clone();
+    n.in_link[1][2] = Attach::Unused;
+    let e = invalid(&n);
+    assert!(e.starts_with("out_link[0][1] = router 1 port 2:"), "{e}");
+    let mut n = good;
+    n.endpoint_at.truncate(1);
+    assert!(invalid(&n).starts_with("endpoints = 1: allowed range 2..=32"));
+}
