@@ -38,7 +38,7 @@ fn networks() -> Vec<NetworkDesign> {
     vec![
         design("fm", &format!("ports = 8\n{RR}"), "kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 4", 0),
         design("cube", "ports = 4\nvcs = 2\ncrossbar = \"full\"\nscheduler = \"fifo\"", "kind = \"hypercube\"\nn = 3", 2),
-        design("ring", &format!("ports = 2\n{RR}"), "kind = \"torus\"\nk = 4\nn = 1", 1),
+        design("ring", &format!("ports = 3\n{RR}"), "kind = \"torus\"\nk = 4\nn = 1", 1),
         design(
             "pm",
             "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\nclock_width = 10\nvtick_width = 10",
