@@ -18,7 +18,11 @@ pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -
     int_in("--link-latency", link_latency as u64, 0, MAX_LINK_LATENCY as u64)?;
     let v = Experiment::from_file(experiment).map_err(|e| invalid(e.to_string()))?;
     let net = design(&v, link_latency);
-    net.validate().map_err(|e| invalid(format!("{}: {e}", v.file)))?;
+    net.validate().map_err(|e| {
+        // The network is derived from `[topology]`: point at it.
+        let text = wormqos_config::files::read_capped(experiment).unwrap_or_default();
+        invalid(format!("{}: topology: {e}", wormqos_config::files::at(&v.file, &text, "topology")))
+    })?;
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     let mut files = wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?;
     let top = network_top_name(&network_name(&v));

@@ -1,0 +1,92 @@
+//! `wormqos generate --experiment`: a whole network's files, and bad input
+//! (exit 2, naming file, field, value and range, nothing written).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn wormqos(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
+}
+
+const MESH: &str = r#"name = "m2"
+[router]
+ports = 5
+vcs = 2
+flit_width = 32
+input_buffer_depth = 4
+output_buffer_depth = 2
+crossbar = "multiplexed"
+scheduler = "round_robin"
+[topology]
+kind = "mesh"
+k = 2
+[workload]
+load = 0.1
+"#;
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wormqos_network_cli_{}_{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn generate(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["generate", "--experiment", exp.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    wormqos(&args)
+}
+
+/// Exit 2, the message contains every part, and `out` was not created.
+fn refused(exp_text: &str, extra: &[&str], parts: &[&str]) {
+    let d = scratch("bad");
+    let f = d.join("e.toml");
+    std::fs::write(&f, exp_text).unwrap();
+    let out = d.join("out");
+    let o = generate(&f, &out, extra);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for p in parts {
+        assert!(err.contains(p), "{p:?} not in: {err}");
+    }
+    assert!(!out.exists(), "nothing may be written: {err}");
+}
+
+#[test]
+fn generate_writes_every_router_the_top_and_the_file_list() {
+    let d = scratch("ok");
+    let f = d.join("e.toml");
+    std::fs::write(&f, MESH).unwrap();
+    let out = d.join("out");
+    let o = generate(&f, &out, &["--link-latency", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let list = std::fs::read_to_string(out.join("m2_network.f")).unwrap();
+    let files: Vec<&str> = list.lines().collect();
+    assert_eq!(files.last(), Some(&"m2_network.v"));
+    for r in 0..4 {
+        assert!(files.contains(&format!("m2_r{r}_router.v").as_str()), "router {r} missing from {list}");
+    }
+    for name in &files {
+        assert!(out.join(name).exists(), "{name} listed but not written");
+    }
+    let top = std::fs::read_to_string(out.join("m2_network.v")).unwrap();
+    assert!(top.contains("module m2_network") && top.contains("link latency 1"), "{top}");
+    for extra in ["m2_network.core", "m2_network_vivado.tcl", "m2_network.xdc"] {
+        assert!(out.join(extra).exists(), "{extra}");
+    }
+    // A file of a generated name that wormqos did not write stays as it is.
+    let foreign = d.join("foreign");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("m2_network.v"), "mine").unwrap();
+    let o = generate(&f, &foreign, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(foreign.join("m2_network.v")).unwrap(), "mine");
+    assert!(!foreign.join("m2_r0_router.v").exists());
+}
+
+#[test]
+fn bad_networks_exit_2_and_write_nothing() {
+    refused(MESH, &["--link-latency", "17"], &["--link-latency = 17", "0..=16"]);
+    refused(&MESH.replace("ports = 5", "ports = 4"), &[], &["e.toml", "router.ports", "5"]);
+    refused(&MESH.replace("k = 2", "k = 6"), &[], &["e.toml:", "topology", "endpoints = 36", "2..=32"]);
+}
