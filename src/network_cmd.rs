@@ -33,7 +33,7 @@ pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -
         file(format!("{top}.f"), rtl.iter().map(|f| format!("{f}\n")).collect()),
         file(format!("{top}.xdc"), scripts::xdc(&cfg, &ports)),
         file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&cfg, &top, &rtl)),
-        file(format!("{top}.core"), scripts::fusesoc_core(&cfg, &top, &rtl)),
+        file(format!("{top}.core"), scripts::fusesoc_core_in("network", &cfg, &top, &rtl)),
     ]);
     let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     claim_dir(out, &claims, force)?;
