@@ -4,25 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+/// A 2×2 mesh of 5-port routers, named `cli`.
+use common::EXP as MESH;
+
 fn wormqos(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wormqos")).args(args).output().expect("run wormqos")
 }
 
-const MESH: &str = r#"name = "m2"
-[router]
-ports = 5
-vcs = 2
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 2
-crossbar = "multiplexed"
-scheduler = "round_robin"
-[topology]
-kind = "mesh"
-k = 2
-[workload]
-load = 0.1
-"#;
 
 fn scratch(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("wormqos_network_cli_{}_{tag}", std::process::id()));
@@ -60,28 +49,28 @@ fn generate_writes_every_router_the_top_and_the_file_list() {
     let out = d.join("out");
     let o = generate(&f, &out, &["--link-latency", "1"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let list = std::fs::read_to_string(out.join("m2_network.f")).unwrap();
+    let list = std::fs::read_to_string(out.join("cli_network.f")).unwrap();
     let files: Vec<&str> = list.lines().collect();
-    assert_eq!(files.last(), Some(&"m2_network.v"));
+    assert_eq!(files.last(), Some(&"cli_network.v"));
     for r in 0..4 {
-        assert!(files.contains(&format!("m2_r{r}_router.v").as_str()), "router {r} missing from {list}");
+        assert!(files.contains(&format!("cli_r{r}_router.v").as_str()), "router {r} missing from {list}");
     }
     for name in &files {
         assert!(out.join(name).exists(), "{name} listed but not written");
     }
-    let top = std::fs::read_to_string(out.join("m2_network.v")).unwrap();
-    assert!(top.contains("module m2_network") && top.contains("link latency 1"), "{top}");
-    for extra in ["m2_network.core", "m2_network_vivado.tcl", "m2_network.xdc"] {
+    let top = std::fs::read_to_string(out.join("cli_network.v")).unwrap();
+    assert!(top.contains("module cli_network") && top.contains("link latency 1"), "{top}");
+    for extra in ["cli_network.core", "cli_network_vivado.tcl", "cli_network.xdc"] {
         assert!(out.join(extra).exists(), "{extra}");
     }
     // A file of a generated name that wormqos did not write stays as it is.
     let foreign = d.join("foreign");
     std::fs::create_dir_all(&foreign).unwrap();
-    std::fs::write(foreign.join("m2_network.v"), "mine").unwrap();
+    std::fs::write(foreign.join("cli_network.v"), "mine").unwrap();
     let o = generate(&f, &foreign, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(std::fs::read_to_string(foreign.join("m2_network.v")).unwrap(), "mine");
-    assert!(!foreign.join("m2_r0_router.v").exists());
+    assert_eq!(std::fs::read_to_string(foreign.join("cli_network.v")).unwrap(), "mine");
+    assert!(!foreign.join("cli_r0_router.v").exists());
 }
 
 #[test]
@@ -114,14 +103,14 @@ fn fusesoc_runs_the_router_and_network_cores_with_the_flow_api() {
     let cfg = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/tiny2.toml");
     let o = wormqos(&["synth", "--config", cfg.to_str().unwrap(), "--emit-only", "--out", router.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for (dir, vlnv) in [(&net, "wormqos:network:m2"), (&router, "wormqos:router:tiny2")] {
+    for (dir, vlnv) in [(&net, "wormqos:network:cli"), (&router, "wormqos:router:tiny2")] {
         let o = fusesoc_lint(dir, vlnv);
         let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         assert!(o.status.success() && !text.contains("deprecated"), "{vlnv}: {text}");
     }
     // The lint target really lints: a warning makes the run fail.
-    let top = net.join("m2_network.v");
+    let top = net.join("cli_network.v");
     let text = std::fs::read_to_string(&top).unwrap();
     std::fs::write(&top, text.replace("  wire unused_ports;", "  wire unused_ports;\n  wire stray_wire;")).unwrap();
-    assert!(!fusesoc_lint(&net, "wormqos:network:m2").status.success(), "an unused wire must fail the lint target");
+    assert!(!fusesoc_lint(&net, "wormqos:network:cli").status.success(), "an unused wire must fail the lint target");
 }

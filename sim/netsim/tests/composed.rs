@@ -12,29 +12,10 @@ use wormqos_sim::{LinkFlit, RouterInputs};
 
 fn experiment(topology: &str, ports: u32, vcs: u32) -> wormqos_netsim::Validated {
     let text = format!(
-        r#"
-name = "agree"
-[router]
-ports = {ports}
-vcs = {vcs}
-flit_width = 32
-input_buffer_depth = 4
-output_buffer_depth = 2
-crossbar = "multiplexed"
-scheduler = "round_robin"
-[topology]
-{topology}
-[workload]
-load = 0.7
-mix = [0, 100]
-realtime = "none"
-best_effort = "bernoulli"
-message_flits = 5
-[run]
-cycles = 4000
-warmup_cycles = 100
-drain_cycles = 20000
-"#
+        "name = \"agree\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n[topology]\n{topology}\n\
+         [workload]\nload = 0.7\nmix = [0, 100]\nrealtime = \"none\"\nbest_effort = \"bernoulli\"\nmessage_flits = 5\n\
+         [run]\ncycles = 4000\nwarmup_cycles = 100\ndrain_cycles = 20000\n"
     );
     Experiment::from_str(&text, "agree.toml", ".".into()).unwrap()
 }
