@@ -106,6 +106,24 @@ fn torus_4_ary_2_cube_with_datelines() {
     passes(&torus4(), 0);
 }
 
+/// Preemptive routers (docs/microarchitecture.md §9.4) with a register on
+/// every link: the dummy wires cross the links, and a message may be split
+/// into parts in every router on its way (the part scoreboard reassembles).
+#[test]
+fn preemptive_2x2_mesh_with_one_register_per_link() {
+    let v = experiment(
+        "pmesh",
+        "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+         acceleration = true\nclock_width = 10\nvtick_width = 10",
+        "kind = \"mesh\"\nk = 2",
+    );
+    let r = lockstep(&v, 1, None, &opts(50_000, 3)).unwrap_or_else(|e| panic!("{}: {e}", v.file));
+    eprintln!("{}: {r}", v.file);
+    let parts = r.parts.clone().expect("preemptive: parts are counted");
+    assert!(parts.split_messages > 0 && parts.max_parts >= 2, "no message was preempted inside the network: {r} {parts:?}");
+    assert!(r.flits_delivered > 50_000, "too little traffic: {r} {parts:?}");
+}
+
 /// A wiring bug in the top: two of a router's incoming links swapped.
 #[test]
 fn swapped_links_are_caught() {
@@ -135,7 +153,7 @@ fn speed_of_the_network_top_and_the_composed_model() {
         let o = opts(50_000, 1);
         let mut rtl = verilate(&v, 0, None).unwrap();
         let mut model = composed(&v, 0);
-        let mut rate = |d: &mut dyn wormqos_testbench::dut::Dut| {
+        let rate = |d: &mut dyn wormqos_testbench::dut::Dut| {
             let start = std::time::Instant::now();
             let r = wormqos_testbench::lockstep::run_single(&cfg, d, &o).unwrap();
             assert!(r.flits_delivered > 0);
