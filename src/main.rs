@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use validate::{invalid, load_config};
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
+use wormqos_testbench::dut::Dut;
+use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions};
 
 mod synth_cmd;
 
@@ -58,8 +60,15 @@ enum Command {
     /// Verilate the generated RTL and run it in lockstep with the golden model
     /// under random traffic with backpressure, comparing every output every cycle.
     Cosim {
+        #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
+        config: Option<PathBuf>,
+        /// A network simulator experiment file: run its whole network top
+        /// against the composed model, one port per endpoint.
         #[arg(long)]
-        config: PathBuf,
+        experiment: Option<PathBuf>,
+        /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
+        #[arg(long, default_value_t = 0, requires = "experiment")]
+        link_latency: u32,
         /// Cycles of injection (1..=10^9), then the network drains.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
@@ -73,7 +82,7 @@ enum Command {
         /// name that wormqos did not write is left alone and not replaced).
         #[arg(long, default_value = "target/cosim-waves")]
         waveform_dir: PathBuf,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "experiment")]
         mutant: Option<Mutant>,
     },
     /// Run one network experiment (topology of golden-model routers + workload) and print its metrics.
@@ -113,9 +122,14 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        Command::Cosim { config, cycles, seed, injection_rate, waveform_dir, mutant } => {
+        Command::Cosim { config: Some(config), cycles, seed, injection_rate, waveform_dir, mutant, .. } => {
             cosim(&config, cycles, seed, injection_rate, waveform_dir, mutant)
         }
+        Command::Cosim { experiment: Some(e), link_latency, cycles, seed, injection_rate, waveform_dir, .. } => {
+            let opts = cosim_options(cycles, seed, injection_rate, waveform_dir);
+            opts.and_then(|o| network_cmd::cosim(&e, link_latency, o))
+        }
+        Command::Cosim { .. } => unreachable!("clap requires --config or --experiment"),
     })
 }
 
@@ -162,28 +176,39 @@ fn cosim(
     waveform_dir: PathBuf,
     mutant: Option<Mutant>,
 ) -> anyhow::Result<()> {
-    use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions};
     let cfg = load_config(config)?;
-    validate::int_in("--cycles", cycles, 1, MAX_COSIM_CYCLES)?;
-    // 0 would inject nothing: an empty run that "passes".
-    validate::real_in("--injection-rate", injection_rate, 0.0, 1.0, true)?;
+    let opts = cosim_options(cycles, seed, injection_rate, waveform_dir)?;
     check_mutant(mutant, &cfg, config)?;
-    validate::writable_dir("--waveform-dir", &waveform_dir)?;
     let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
     // An interrupted build leaves no half-built directory behind.
     wormqos_testbench::verilator::clean_up_on_signals()?;
     eprintln!("verilating {} ...", wormqos_hdl::top_module_name(&cfg));
     let mut rtl = wormqos_testbench::verilator::VerilatedRouter::build(&cfg, &files)?;
     let mut model = wormqos_sim::Router::new(&cfg);
+    run_cosim(&cfg, &mut rtl, &mut model, &opts)
+}
+
+/// The validated options of `cosim` (router or network).
+fn cosim_options(cycles: u64, seed: u64, injection_rate: f64, waveform_dir: PathBuf) -> anyhow::Result<LockstepOptions> {
+    validate::int_in("--cycles", cycles, 1, MAX_COSIM_CYCLES)?;
+    // 0 would inject nothing: an empty run that "passes".
+    validate::real_in("--injection-rate", injection_rate, 0.0, 1.0, true)?;
+    validate::writable_dir("--waveform-dir", &waveform_dir)?;
     let mut opts = LockstepOptions { cycles, seed, waveform_dir: Some(waveform_dir), ..LockstepOptions::default() };
     opts.traffic.injection_rate = injection_rate;
+    Ok(opts)
+}
+
+/// Runs RTL and model in lockstep and reports; an empty run is an error.
+pub(crate) fn run_cosim(cfg: &RouterConfig, rtl: &mut dyn Dut, model: &mut dyn Dut, opts: &LockstepOptions) -> anyhow::Result<()> {
     let start = std::time::Instant::now();
-    let report = run_lockstep(&cfg, &mut rtl, &mut model, &opts)?;
+    let report = run_lockstep(cfg, rtl, model, opts)?;
     let secs = start.elapsed().as_secs_f64();
     println!("{report}");
     if report.flits_injected == 0 {
         return Err(invalid(format!(
-            "empty run: no flit was injected in {cycles} cycles at --injection-rate {injection_rate}; nothing was compared under traffic (raise --cycles or --injection-rate)"
+            "empty run: no flit was injected in {} cycles at --injection-rate {}; nothing was compared under traffic (raise --cycles or --injection-rate)",
+            opts.cycles, opts.traffic.injection_rate
         )));
     }
     println!("RTL == model on every output for {} cycles ({:.0} cycles/s in lockstep)", report.cycles, report.cycles as f64 / secs);

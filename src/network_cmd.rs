@@ -11,10 +11,11 @@ use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
 use wormqos_hdl::GeneratedFile;
 use wormqos_netsim::Experiment;
 use wormqos_synth::scripts;
-use wormqos_testbench::network::{design, endpoint_config, network_name};
+use wormqos_testbench::lockstep::LockstepOptions;
+use wormqos_testbench::network::{composed, design, endpoint_config, network_name, network_traffic, verilate};
 
-pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
-    // Everything is validated and generated in memory before `out` is touched.
+/// The validated experiment and its network (bad input: exit 2).
+fn load(experiment: &Path, link_latency: u32) -> anyhow::Result<(wormqos_netsim::Validated, wormqos_hdl::network::NetworkDesign)> {
     int_in("--link-latency", link_latency as u64, 0, MAX_LINK_LATENCY as u64)?;
     let v = Experiment::from_file(experiment).map_err(|e| invalid(e.to_string()))?;
     let net = design(&v, link_latency);
@@ -23,6 +24,25 @@ pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -
         let text = wormqos_config::files::read_capped(experiment).unwrap_or_default();
         invalid(format!("{}: topology: {e}", wormqos_config::files::at(&v.file, &text, "topology")))
     })?;
+    Ok((v, net))
+}
+
+/// `wormqos cosim --experiment F`: the network top against the composed
+/// model, the lockstep's random traffic at the endpoints.
+pub fn cosim(experiment: &Path, link_latency: u32, mut opts: LockstepOptions) -> anyhow::Result<()> {
+    let (v, _) = load(experiment, link_latency)?;
+    let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
+    opts.traffic = wormqos_testbench::stimulus::TrafficParams { injection_rate: opts.traffic.injection_rate, ..network_traffic() };
+    wormqos_testbench::verilator::clean_up_on_signals()?;
+    eprintln!("verilating {} ({} routers) ...", network_top_name(&network_name(&v)), v.net.routers);
+    let mut rtl = verilate(&v, link_latency, None)?;
+    let mut model = composed(&v, link_latency);
+    crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
+}
+
+pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
+    // Everything is validated and generated in memory before `out` is touched.
+    let (v, net) = load(experiment, link_latency)?;
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     let mut files = wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?;
     let top = network_top_name(&network_name(&v));

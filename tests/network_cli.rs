@@ -114,3 +114,24 @@ fn fusesoc_runs_the_router_and_network_cores_with_the_flow_api() {
     std::fs::write(&top, text.replace("  wire unused_ports;", "  wire unused_ports;\n  wire stray_wire;")).unwrap();
     assert!(!fusesoc_lint(&net, "wormqos:network:cli").status.success(), "an unused wire must fail the lint target");
 }
+
+/// `cosim --experiment`: a 2-router ring with 3 registers per link, RTL
+/// against the composed model; a link latency out of range exits 2.
+#[test]
+fn cosim_runs_a_network_in_lockstep() {
+    let d = scratch("cosim");
+    let f = d.join("ring.toml");
+    let ring = MESH.replace("ports = 5", "ports = 2").replace("kind = \"mesh\"\nk = 2", "kind = \"ring\"\nnodes = 2\nlinks = 1");
+    std::fs::write(&f, ring).unwrap();
+    let waves = d.join("waves");
+    let run = |latency: &str| {
+        let args = ["cosim", "--experiment", f.to_str().unwrap(), "--link-latency", latency, "--cycles", "5000"];
+        wormqos(&[&args[..], &["--waveform-dir", waves.to_str().unwrap()]].concat())
+    };
+    let o = run("3");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("RTL == model on every output"), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let o = run("17");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--link-latency = 17: allowed range 0..=16"));
+}

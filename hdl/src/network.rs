@@ -262,9 +262,17 @@ impl RouterWires {
     }
 }
 
-/// One link's flit as expressions, one per field (dummy only in P mode).
+/// One link's flit as expressions, one per field in the order of
+/// [`VALID`] .. [`DATA`] (dummy only in P mode).
 #[derive(Clone)]
 struct Flit([Option<Expr>; 6]);
+
+const VALID: usize = 0;
+const VC: usize = 1;
+const HEAD: usize = 2;
+const TAIL: usize = 3;
+const DUMMY: usize = 4;
+const DATA: usize = 5;
 
 impl Flit {
     /// Port k's fields of flat buses (field of width F at `[k*F +: F]`).
@@ -399,14 +407,14 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         let w = &rw[r];
         t.comment(format!("Router {r}: `{}`", tops[r].name()));
         let column = |i: usize| -> Result<Expr> { cat_lsb_first(&flit_in[r].iter().map(|f| f.field(i)).collect::<Vec<_>>()) };
-        t.assign(&w.in_valid.lv(), &column(0)?)?;
-        t.assign(&w.in_vc.lv(), &column(1)?)?;
-        t.assign(&w.in_head.lv(), &column(2)?)?;
-        t.assign(&w.in_tail.lv(), &column(3)?)?;
+        t.assign(&w.in_valid.lv(), &column(VALID)?)?;
+        t.assign(&w.in_vc.lv(), &column(VC)?)?;
+        t.assign(&w.in_head.lv(), &column(HEAD)?)?;
+        t.assign(&w.in_tail.lv(), &column(TAIL)?)?;
         if let Some(d) = &w.in_dummy {
-            t.assign(&d.lv(), &column(4)?)?;
+            t.assign(&d.lv(), &column(DUMMY)?)?;
         }
-        t.assign(&w.in_data.lv(), &column(5)?)?;
+        t.assign(&w.in_data.lv(), &column(DATA)?)?;
         t.assign(&w.out_credit.lv(), &cat_lsb_first(&credit_in[r])?)?;
         let mut conns = vec![
             ("clk_i", Expr::raw("clk_i", 1)),
