@@ -1,0 +1,243 @@
+//! Numbers quoted in `docs/reproduction.md`, checked against the committed
+//! results they come from, so text and data cannot drift apart.
+//!
+//! Each claim names a passage of the document (quoted exactly; the test
+//! fails if the passage is edited without updating the claim) and, for every
+//! number in it, the CSV cell it was rounded from: the number must equal the
+//! cell times `scale`, rounded to the decimals written. To tie a new number,
+//! add a claim here; to change a quoted number, rerun the experiment, commit
+//! its results, and update both.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One number: as written, and where it comes from.
+struct Num {
+    written: &'static str,
+    csv: &'static str,
+    /// `column=value` pairs that select exactly one row.
+    row: &'static [(&'static str, &'static str)],
+    column: &'static str,
+    scale: f64,
+}
+
+const fn n(written: &'static str, csv: &'static str, row: &'static [(&'static str, &'static str)], column: &'static str) -> Num {
+    Num { written, csv, row, column, scale: 1.0 }
+}
+
+struct Claim {
+    passage: &'static str,
+    numbers: Vec<Num>,
+}
+
+type Table = Vec<HashMap<String, String>>;
+
+fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
+    cache
+        .entry(path.to_string())
+        .or_insert_with(|| {
+            let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut lines = text.lines();
+            let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+            lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+        })
+        .clone()
+}
+
+/// The cell value rounded like `written` (decimals as written, thousands
+/// separators allowed).
+fn rounded_like(value: f64, written: &str) -> String {
+    let plain = written.replace(',', "");
+    let decimals = plain.split_once('.').map_or(0, |(_, d)| d.len());
+    let s = format!("{value:.decimals$}");
+    if written.contains(',') {
+        let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+        let mut grouped = String::new();
+        for (k, c) in int.chars().enumerate() {
+            if k > 0 && (int.len() - k) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        return frac.map_or(grouped.clone(), |f| format!("{grouped}.{f}"));
+    }
+    s
+}
+
+/// Whether `text` has `number` as a whole number (not part of a longer
+/// one: "6.2" is not in "16.2").
+fn contains_number(text: &str, number: &str) -> bool {
+    let part = |c: char| c.is_ascii_digit() || c == '.' || c == ',';
+    text.match_indices(number).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + number.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(|c| c.is_ascii_digit() || ((c == '.' || c == ',') && text[i + number.len() + 1..].starts_with(|d: char| d.is_ascii_digit())))
+    })
+}
+
+fn check(claims: &[Claim]) -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    let mut errors = Vec::new();
+    for c in claims {
+        if !doc.contains(c.passage) {
+            errors.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", c.passage));
+            continue;
+        }
+        for num in &c.numbers {
+            if !contains_number(c.passage, num.written) {
+                errors.push(format!("{:?} is not in its passage {:?}", num.written, c.passage));
+            }
+            let table = read_csv(num.csv, &mut cache);
+            let rows: Vec<&HashMap<String, String>> = table.iter().filter(|r| num.row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+            if rows.len() != 1 {
+                errors.push(format!("{}: {} rows match {:?}", num.csv, rows.len(), num.row));
+                continue;
+            }
+            let cell = rows[0].get(num.column).unwrap_or_else(|| panic!("{}: no column {}", num.csv, num.column));
+            let value: f64 = cell.parse().unwrap_or_else(|_| panic!("{}: {} = {cell:?} is not a number", num.csv, num.column));
+            let expected = rounded_like(value * num.scale, num.written);
+            if expected != num.written {
+                errors.push(format!(
+                    "docs/reproduction.md says {} where {} {:?} {} = {cell} gives {expected} (passage {:?})",
+                    num.written, num.csv, num.row, num.column, c.passage
+                ));
+            }
+        }
+    }
+    errors
+}
+
+const FIG7: &str = "experiments/results/fig7_001/results.csv";
+const FIG4: &str = "experiments/results/fig4_003/phases.csv";
+const FIG13: &str = "experiments/results/fig13_001/results.csv";
+
+fn fig7_row(load: &'static str, mix: &'static str) -> &'static [(&'static str, &'static str)] {
+    // every (load, mix) pair is a static table row
+    Box::leak(Box::new([("workload.load", load), ("workload.mix", mix)]))
+}
+
+fn claims() -> Vec<Claim> {
+    let be = "be_latency_us";
+    let sd = "frame_interval_sd_ms";
+    let acc = "accepted_throughput";
+    let mut v = Vec::new();
+    // 001_… Fig. 7 / Table V: our best-effort latencies (the paper's are quoted from its table).
+    for (passage, load_mixes) in [
+        ("| 20:80 | 6.1 / 6.3 | 8.3 / 9.0 | 12.4 / 16.2 | 24.0 / 36.9 | 90.0 / 43.6 |", [("0.6", "6.1"), ("0.7", "8.3"), ("0.8", "12.4"), ("0.9", "24.0"), ("0.96", "90.0")]),
+        ("| 50:50 | 7.3 / 7.7 | 10.0 / 11.4 | 15.4 / 25.5 | 34.1 / 56.1 | sat (4,575) / 64.6 |", [("0.6", "7.3"), ("0.7", "10.0"), ("0.8", "15.4"), ("0.9", "34.1"), ("0.96", "4,575")]),
+    ] {
+        let mix = &passage[2..7];
+        let mix: &'static str = Box::leak(mix.to_string().into_boxed_str());
+        v.push(Claim { passage, numbers: load_mixes.iter().map(|(l, w)| n(w, FIG7, fig7_row(l, mix), be)).collect() });
+    }
+    v.push(Claim {
+        passage: "| 80:20 | 8.6 / 10.3 | 12.5 / 15.8 | 21.7 / 39.7 | sat (6,109) / 106.9 | sat / sat |",
+        numbers: [("0.6", "8.6"), ("0.7", "12.5"), ("0.8", "21.7"), ("0.9", "6,109")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "80:20"), be)).collect(),
+    });
+    v.push(Claim {
+        passage: "| 90:10 | 9.2 / 11.9 | 14.4 / 19.3 | 24.3 / 106.2 | sat (1,217) / sat | sat / sat |",
+        numbers: [("0.6", "9.2"), ("0.7", "14.4"), ("0.8", "24.3"), ("0.9", "1,217")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "90:10"), be)).collect(),
+    });
+    v.push(Claim {
+        passage: "50:50 at 0.9; 1.49 (80:20) and 2.34 (90:10) at 0.9; 1.05–3.74 at 0.96.",
+        numbers: vec![
+            n("1.49", FIG7, fig7_row("0.9", "80:20"), sd),
+            n("2.34", FIG7, fig7_row("0.9", "90:10"), sd),
+            n("1.05", FIG7, fig7_row("0.96", "20:80"), sd),
+            n("3.74", FIG7, fig7_row("0.96", "90:10"), sd),
+        ],
+    });
+    v.push(Claim {
+        passage: "(accepted throughput at offered 0.96: 0.956 for 20:80, 0.933 for 50:50, 0.859 for 80:20 and 0.871 for 90:10)",
+        numbers: vec![
+            n("0.956", FIG7, fig7_row("0.96", "20:80"), acc),
+            n("0.933", FIG7, fig7_row("0.96", "50:50"), acc),
+            n("0.859", FIG7, fig7_row("0.96", "80:20"), acc),
+            n("0.871", FIG7, fig7_row("0.96", "90:10"), acc),
+        ],
+    });
+    // 003_… Fig. 4 at load 0.6: deadline missing probability / time per phase.
+    let p = "deadline_miss_probability";
+    let t = "deadline_missing_time_ms";
+    for (passage, point, cells) in [
+        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", [("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
+        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09")]),
+        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12")]),
+    ] {
+        let mut numbers = Vec::new();
+        for (phase, prob, time) in cells {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
+            numbers.push(n(prob, FIG4, row, p));
+            numbers.push(n(time, FIG4, row, t));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "in the last phase it completes only 217 frames (NP 511, P 510), all of them on time",
+        numbers: vec![
+            n("217", FIG4, &[("point", "0.6 traditional"), ("phase", "4")], "frames_judged"),
+            n("511", FIG4, &[("point", "0.6 non_preemptive"), ("phase", "4")], "frames_judged"),
+            n("510", FIG4, &[("point", "0.6 preemptive"), ("phase", "4")], "frames_judged"),
+        ],
+    });
+    // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
+    for (passage, mix, cells) in [
+        (
+            "| 40:60 d̄/σ_d (ms), BE µs | 33.33/0.06, 8.3 | 33.33/0.06, 11.8 | 33.33/0.05, 18.1 | 33.69/1.52, 2,198 |",
+            "40:60",
+            [("0.6", "8.3"), ("0.7", "11.8"), ("0.8", "18.1"), ("0.9", "2,198")],
+        ),
+        ("| 60:40 | 33.33/0.05, 9.1 | 33.33/0.06, 14.1 | 33.33/0.05, 22.6 | 33.50/1.59, 4,688 |", "60:40", [("0.6", "9.1"), ("0.7", "14.1"), ("0.8", "22.6"), ("0.9", "4,688")]),
+        ("| 80:20 | 33.33/0.06, 10.6 | 33.33/0.05, 15.5 | 33.33/0.05, 27.8 | 33.99/2.23, 8,474 |", "80:20", [("0.6", "10.6"), ("0.7", "15.5"), ("0.8", "27.8"), ("0.9", "8,474")]),
+    ] {
+        let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, FIG13, fig7_row(l, mix), be)).collect();
+        let (d9, s9) = passage.rsplit_once("| ").unwrap().1.split_once(',').unwrap().0.split_once('/').unwrap();
+        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), "frame_interval_mean_ms"));
+        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), sd));
+        v.push(Claim { passage, numbers });
+    }
+    v
+}
+
+#[test]
+fn quoted_numbers_match_the_committed_results() {
+    let errors = check(&claims());
+    assert!(errors.is_empty(), "{} quoted numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
+}
+
+/// The checker itself: a changed digit, a renamed passage and a number
+/// outside its passage are each reported.
+#[test]
+fn the_checker_catches_a_drifted_number() {
+    let mut claims = claims();
+    claims.truncate(1);
+    claims[0].numbers[0].written = "6.2"; // the CSV gives 6.1
+    claims.push(Claim { passage: "a passage that is not in the document", numbers: vec![] });
+    let errors = check(&claims);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors[0].contains("is not in its passage"));
+    assert!(errors[1].contains("says 6.2") && errors[1].contains("gives 6.1"));
+    assert!(errors[2].contains("passage not in docs/reproduction.md"));
+}
+
+#[test]
+fn rounding_follows_the_written_form() {
+    assert_eq!(rounded_like(4574.58, "4,575"), "4,575");
+    assert_eq!(rounded_like(0.0577, "0.06"), "0.06");
+    assert_eq!(rounded_like(1234567.8, "1,234,568"), "1,234,568");
+    assert_eq!(rounded_like(217.0, "217"), "217");
+}
+
+#[test]
+fn numbers_are_matched_whole() {
+    assert!(!contains_number("| 16.2 |", "6.2"));
+    assert!(contains_number("| 6.2 |", "6.2"));
+    assert!(contains_number("(4,575) /", "4,575"));
+    assert!(!contains_number("14,575", "4,575"));
+    assert!(contains_number("at 0.9.", "0.9"));
+}
