@@ -217,24 +217,21 @@ fn claims() -> Vec<Claim> {
         passage: "| 90:10 | 9.2 / 11.9 | 14.4 / 19.3 | 24.3 / 106.2 | sat (1,217) / sat | sat / sat |",
         numbers: [("0.6", "9.2"), ("0.7", "14.4"), ("0.8", "24.3"), ("0.9", "1,217")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "90:10"), be)).collect(),
     });
-    v.push(Claim {
-        passage: "50:50 at 0.9; 1.49 (80:20) and 2.34 (90:10) at 0.9; 1.05–3.74 at 0.96.",
-        numbers: vec![
-            n("1.49", FIG7, fig7_row("0.9", "80:20"), sd),
-            n("2.34", FIG7, fig7_row("0.9", "90:10"), sd),
-            n("1.05", FIG7, fig7_row("0.96", "20:80"), sd),
-            n("3.74", FIG7, fig7_row("0.96", "90:10"), sd),
-        ],
-    });
-    v.push(Claim {
-        passage: "(accepted throughput at offered 0.96: 0.956 for 20:80, 0.933 for 50:50, 0.859 for 80:20 and 0.871 for 90:10)",
-        numbers: vec![
-            n("0.956", FIG7, fig7_row("0.96", "20:80"), acc),
-            n("0.933", FIG7, fig7_row("0.96", "50:50"), acc),
-            n("0.859", FIG7, fig7_row("0.96", "80:20"), acc),
-            n("0.871", FIG7, fig7_row("0.96", "90:10"), acc),
-        ],
-    });
+    // prose quoting one column at several (load, mix) points
+    let fig7_sentence = |passage: &'static str, column: &'static str, points: &[(&'static str, &'static str, &'static str)]| Claim {
+        passage,
+        numbers: points.iter().map(|&(load, mix, w)| n(w, FIG7, fig7_row(load, mix), column)).collect(),
+    };
+    v.push(fig7_sentence(
+        "50:50 at 0.9; 1.49 (80:20) and 2.34 (90:10) at 0.9; 1.05–3.74 at 0.96.",
+        sd,
+        &[("0.9", "80:20", "1.49"), ("0.9", "90:10", "2.34"), ("0.96", "20:80", "1.05"), ("0.96", "90:10", "3.74")],
+    ));
+    v.push(fig7_sentence(
+        "(accepted throughput at offered 0.96: 0.956 for 20:80, 0.933 for 50:50, 0.859 for 80:20 and 0.871 for 90:10)",
+        acc,
+        &[("0.96", "20:80", "0.956"), ("0.96", "50:50", "0.933"), ("0.96", "80:20", "0.859"), ("0.96", "90:10", "0.871")],
+    ));
     // 003_… Fig. 4 at load 0.6: deadline missing probability / time per phase.
     let p = "deadline_miss_probability";
     let t = "deadline_missing_time_ms";
