@@ -542,11 +542,13 @@ impl Experiment {
         // The router fields and the network's size are checked before the
         // network (one routing table per router over all endpoints) is built.
         let (routers, endpoints) = self.topology.size();
-        let entries = routers.saturating_mul(endpoints);
+        // Destination codes: endpoints, times the links of a source-block ring.
+        let codes = endpoints.saturating_mul(self.topology.codes_per_endpoint());
+        let entries = routers.saturating_mul(codes);
         if entries > bounds::ROUTE_ENTRIES {
             return Err(ferr(
                 "topology",
-                format!("{routers} routers x {endpoints} endpoints"),
+                format!("{routers} routers x {codes} destination codes"),
                 format!(
                     "needs {entries} routing-table entries (about {} MiB); allowed up to {} entries (about 64 MiB)",
                     entries * 16 >> 20,
@@ -559,7 +561,7 @@ impl Experiment {
             router: self.router.clone(),
             topology: match self.topology {
                 TopologySpec::SingleSwitch => Topology::SingleSwitch { routes: None, route_vcs: None },
-                _ => Topology::Network { routes: vec![0; endpoints.max(1) as usize], route_vcs: None, route_links: None },
+                _ => Topology::Network { routes: vec![0; codes.max(1) as usize], route_vcs: None, route_links: None },
             },
             synthesis: SynthesisParams::default(),
         };

@@ -782,7 +782,7 @@ impl<'a> Sim<'a> {
             let rec = &mut self.slab[idx as usize];
             let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
             if sent == 0 {
-                hdr.dest.insert(&mut data, rec.m.dest as u64);
+                hdr.dest.insert(&mut data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
                 hdr.class.insert(&mut data, rec.m.class as u64);
                 let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
                 hdr.vtick.insert(&mut data, vt as u64);

@@ -277,7 +277,7 @@ fn route_paths(net: &Network) -> Vec<Vec<usize>> {
             let (mut r, _) = net.endpoint_at[s];
             let mut p = Vec::new();
             for _ in 0..net.routers {
-                let port = net.routes[r][d] as usize;
+                let port = net.routes[r][net.dest_code(s, d)] as usize;
                 match net.out_link[r][port] {
                     Peer::Router { router, .. } => {
                         let next = ids.len();
@@ -302,8 +302,8 @@ fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<St
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     /// 004_…'s second routing strategy on a `multilink_ring`: a packet uses
-    /// the link of its *source's* 4-node block (the simulator's routers route
-    /// by destination, so only the first strategy can be simulated).
+    /// the link of its *source's* 4-node block, whatever the file's
+    /// `topology.strategy` (which is what the simulator follows).
     pub ring_source_block: bool,
     /// Deadline missing probability of h-hop messages only (n-cube).
     pub hops: Option<usize>,
@@ -548,7 +548,7 @@ mod tests {
 
     #[test]
     fn source_block_paths_take_the_short_way_and_match_with_one_link() {
-        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true }.build(5).unwrap();
+        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: Default::default() }.build(5).unwrap();
         let paths = source_block_paths(&net);
         let mut k = 0;
         for s in 0..8usize {
@@ -559,10 +559,14 @@ mod tests {
             }
         }
         // With one link per direction both strategies take the same links.
-        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true }.build(3).unwrap();
+        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true, strategy: Default::default() }.build(3).unwrap();
         let (a, b) = (counted_stage_rates(&source_block_paths(&one), 1.0, 2), counted_stage_rates(&route_paths(&one), 1.0, 2));
         assert_eq!(a, b);
         // With two, the stage rates differ (the links' loads are spread differently).
         assert_ne!(counted_stage_rates(&paths, 1.0, 2).0, counted_stage_rates(&route_paths(&net), 1.0, 2).0);
+        // The simulator's tables for the second strategy (destination codes
+        // "d via link j") take exactly these links.
+        let second = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: crate::topology::RingStrategy::SourceBlock }.build(5).unwrap();
+        assert_eq!(route_paths(&second), paths);
     }
 }
