@@ -46,7 +46,7 @@ pub struct Model {
     pub vtick_scale: Option<f64>,
     /// 004_…: the paper's packet length in bits (2 KB = 16384), so that
     /// `wormqos model` reports times in its units: one flit time =
-    /// packet_bits / workload.message_flits / physical.link_mbps.
+    /// packet_bits / (best effort's) message length / physical.link_mbps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_bits: Option<f64>,
 }

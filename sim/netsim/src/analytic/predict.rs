@@ -235,7 +235,7 @@ impl Plan {
 /// M / link rate when the experiment gives the paper's packet length (004_…
 /// counts 2 KB packets on 624 Mbit/s links), else the simulator's cycle.
 pub fn flit_seconds(v: &Validated) -> f64 {
-    v.exp.model.packet_bits.map_or(v.cycle_s, |b| b / v.exp.workload.message_flits as f64 / (v.exp.physical.link_mbps * 1e6))
+    v.exp.model.packet_bits.map_or(v.cycle_s, |b| b / v.exp.workload.class_flits(0) as f64 / (v.exp.physical.link_mbps * 1e6))
 }
 
 /// Links of every route on a `multilink_ring` under 004_…'s second
@@ -474,7 +474,7 @@ fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
     }
     let rate = message_rate(v);
     // Our routers take P = 5 cycles per hop where the paper's take one.
-    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.message_flits as f64, rate, router_delay: 4.0 } })
+    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.class_flits(0) as f64, rate, router_delay: 4.0 } })
 }
 
 fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
@@ -494,7 +494,7 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let stages = 5.0;
     let model = RingModel {
         vcs,
-        msg_flits: w.message_flits as f64,
+        msg_flits: w.class_flits(0) as f64,
         t_flit: 1.0,
         t_router: stages - 1.0,
         stage_rates: rates,
