@@ -31,9 +31,10 @@ pub struct ModelArgs {
     /// simulated fraction.
     #[arg(long)]
     pub deadline: Vec<f64>,
-    /// 004_…'s routing strategy on a multilink_ring: `destination-block`
-    /// (the first, what the simulator's routers do) or `source-block` (the
-    /// second: model only).
+    /// 004_…'s routing strategy on a multilink_ring for the model:
+    /// `destination-block` (the file's routes) or `source-block` (the
+    /// second strategy, model only; to simulate it set
+    /// `topology.strategy = "source_block"` in the file instead).
     #[arg(long, value_enum, default_value_t = RingStrategy::DestinationBlock)]
     pub ring_strategy: RingStrategy,
     /// With --deadline on a hypercube: the deadline missing probability of
@@ -89,7 +90,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops };
     if opts.ring_source_block && a.with_sim {
         return Err(invalid(
-            "--ring-strategy source-block with --with-sim: the simulator's routers route by destination (the first strategy); the second is model only",
+            "--ring-strategy source-block with --with-sim: the simulation follows the experiment file; to simulate 004_…'s second strategy set topology.strategy = \"source_block\" (the model then follows it without this flag)",
         ));
     }
     // Every point is validated, and its model inputs checked, before any work.

@@ -50,10 +50,11 @@ fn one_cycle_reset_from_busy_multiplexed_round_robin() {
 
 #[test]
 fn one_cycle_reset_from_busy_full_crossbar_fifo() {
-    reset_from_busy(variant("mesh5", "mesh5_rst_full_fifo", &[("crossbar", "\"full\""), ("scheduler", "\"fifo\"")]), 32);
+    reset_from_busy(variant("mesh5", "mesh5_full_fifo", &[("crossbar", "\"full\""), ("scheduler", "\"fifo\"")]), 32);
 }
 
 #[test]
 fn one_cycle_reset_from_busy_preemptive_virtualclock() {
-    reset_from_busy(example("small_p"), 33);
+    // the configuration of qos.rs's mutant tests, so CI verilates it once
+    reset_from_busy(small("preemptive", true, 5), 33);
 }

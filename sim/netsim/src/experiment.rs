@@ -33,17 +33,20 @@ pub struct Model {
     pub scheduler: ModelScheduler,
     /// `realtime = "poisson"`: relative message rates of the real-time
     /// classes R1, R2, … (R1 = the top class, each class its own VCs);
+    /// with `realtime = "on_off"`: one set of `workload.onoff_streams`
+    /// ON/OFF streams per class at these relative rates (000_… Fig. 12),
+    /// without it one ON/OFF class;
     /// default [2, 1], 000_… §4's R2 at half R1's rate. 000_… §4 with three
     /// classes: [1, 0.6667, 0.5] (R2, R3 at 1.5 and 2 times R1's gap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_rates: Option<Vec<f64>>,
-    /// `realtime = "poisson"`: each class's Vtick is this times 1/(λ_c M)
+    /// `realtime = "poisson"` (or per-class ON/OFF): each class's Vtick is this times 1/(λ_c M)
     /// (default 1; < 1 reserves more bandwidth than the class uses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vtick_scale: Option<f64>,
     /// 004_…: the paper's packet length in bits (2 KB = 16384), so that
     /// `wormqos model` reports times in its units: one flit time =
-    /// packet_bits / workload.message_flits / physical.link_mbps.
+    /// packet_bits / (best effort's) message length / physical.link_mbps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_bits: Option<f64>,
 }
@@ -128,6 +131,12 @@ pub struct Workload {
     /// Flits per message, header included (001_…: 20 or 40).
     #[serde(default = "default_msg")]
     pub message_flits: u32,
+    /// Flits per message of each traffic class (index = class, 0 = best
+    /// effort), replacing `message_flits` for that class's sources (000_…
+    /// Fig. 10: best effort M = 64 beside real time M = 32). Control
+    /// messages keep `control_flits`. Default: `message_flits` for every class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_flits_by_class: Option<Vec<u32>>,
     #[serde(default = "default_frame_bytes")]
     pub frame_bytes: f64,
     /// Standard deviation of the synthetic VBR frame size.
@@ -180,6 +189,14 @@ fn mix_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2], D::Error
 
 fn mix_pairs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f64; 2]>, D::Error> {
     Vec::<Vec<f64>>::deserialize(d)?.into_iter().map(pair).collect()
+}
+
+impl Workload {
+    /// Flits per message of traffic class `class` (`message_flits_by_class`,
+    /// else `message_flits`).
+    pub fn class_flits(&self, class: u8) -> u32 {
+        self.message_flits_by_class.as_ref().and_then(|v| v.get(class as usize)).copied().unwrap_or(self.message_flits)
+    }
 }
 
 fn default_mix() -> [f64; 2] {
@@ -525,11 +542,13 @@ impl Experiment {
         // The router fields and the network's size are checked before the
         // network (one routing table per router over all endpoints) is built.
         let (routers, endpoints) = self.topology.size();
-        let entries = routers.saturating_mul(endpoints);
+        // Destination codes: endpoints, times the links of a source-block ring.
+        let codes = endpoints.saturating_mul(self.topology.codes_per_endpoint());
+        let entries = routers.saturating_mul(codes);
         if entries > bounds::ROUTE_ENTRIES {
             return Err(ferr(
                 "topology",
-                format!("{routers} routers x {endpoints} endpoints"),
+                format!("{routers} routers x {codes} destination codes"),
                 format!(
                     "needs {entries} routing-table entries (about {} MiB); allowed up to {} entries (about 64 MiB)",
                     entries * 16 >> 20,
@@ -542,7 +561,7 @@ impl Experiment {
             router: self.router.clone(),
             topology: match self.topology {
                 TopologySpec::SingleSwitch => Topology::SingleSwitch { routes: None, route_vcs: None },
-                _ => Topology::Network { routes: vec![0; endpoints.max(1) as usize], route_vcs: None, route_links: None },
+                _ => Topology::Network { routes: vec![0; codes.max(1) as usize], route_vcs: None, route_links: None },
             },
             synthesis: SynthesisParams::default(),
         };
@@ -557,6 +576,19 @@ impl Experiment {
                 self.router.flit_width.to_string(),
                 format!("the simulator tags messages (spec §9.6) and needs flit_width >= header ({hw}) + 8 and >= 24"),
             ));
+        }
+        if let Some(by_class) = &w.message_flits_by_class {
+            let classes = probe.traffic_classes() as usize;
+            if by_class.len() != classes {
+                return Err(ferr(
+                    "workload.message_flits_by_class",
+                    format!("{by_class:?}"),
+                    format!("one length per traffic class (index 0 = best effort): exactly router.traffic_classes = {classes} entries, each 2..=4096"),
+                ));
+            }
+            if let Some(i) = by_class.iter().position(|f| !(2..=4096).contains(f)) {
+                return Err(ferr(&format!("workload.message_flits_by_class[{i}]"), by_class[i].to_string(), "allowed range 2..=4096".into()));
+            }
         }
         if let Some(rates) = &self.model.realtime_rates {
             let classes = (probe.traffic_classes() as usize).max(2);

@@ -329,7 +329,7 @@ impl<'a> Sim<'a> {
         let rt_class = 1.min(classes - 1);
         let ctl_class = classes - 1;
         let flit_bits = cfg0.flit_width();
-        let msg = w.message_flits;
+        let msg = w.class_flits(rt_class);
         let gop = workload::parse_gop(&w.gop).map_err(SimError::Setup)?;
         let mixes: Vec<[f64; 2]> = if w.phases.is_empty() { vec![w.mix] } else { w.phases.clone() };
         // Source VCs per class. Partitioned modes: the router's partition.
@@ -378,7 +378,7 @@ impl<'a> Sim<'a> {
         let mut stream_flows = vec![Vec::new(); n_ep];
         let mut be_flows = Vec::new();
         // Per phase: streams per endpoint and best-effort messages per cycle.
-        let phase_params: Vec<(usize, f64)> = offered.phases.iter().map(|p| (p.streams, p.best_effort / msg as f64)).collect();
+        let phase_params: Vec<(usize, f64)> = offered.phases.iter().map(|p| (p.streams, p.best_effort / w.class_flits(0) as f64)).collect();
         let max_streams = phase_params.iter().map(|p| p.0).max().unwrap_or(0);
         for ep in 0..n_ep {
             for s in 0..max_streams {
@@ -387,8 +387,10 @@ impl<'a> Sim<'a> {
                     if d >= ep as u32 { d + 1 } else { d }
                 }
                 .min(n_ep as u32 - 1);
-                let kind = if let Some((gap, off)) = offered.onoff {
-                    FlowKind::OnOff { mean_msgs: w.onoff_mean_messages, gap, mean_off: off, msg_flits: msg, left: 0 }
+                // ON/OFF: streams 0..onoff_streams of the first class, then the next class's.
+                let onoff = offered.onoff.get(s / w.onoff_streams as usize);
+                let kind = if let Some(o) = onoff {
+                    FlowKind::OnOff { mean_msgs: w.onoff_mean_messages, gap: o.gap, mean_off: o.off, msg_flits: o.flits, left: 0 }
                 } else {
                     FlowKind::Stream {
                         sizer: v.sizer(s, &gop),
@@ -402,16 +404,12 @@ impl<'a> Sim<'a> {
                         frame_start: 0.0,
                     }
                 };
-                let vt = if let Some((gap, _)) = offered.onoff {
-                    ((gap / msg as f64) as u32).clamp(1, vtick_be - 1)
-                } else {
-                    vtick_be
-                };
+                let vt = onoff.map_or(vtick_be, |o| o.vtick);
                 stream_flows[ep].push(flows.len() as u32);
                 flows.push(workload::Flow {
                     src: ep as u32,
                     dest: Some(dest),
-                    class: rt_class,
+                    class: onoff.map_or(rt_class, |o| o.class),
                     vtick: vt,
                     kind,
                     active: s < phase_params[0].0,
@@ -425,29 +423,24 @@ impl<'a> Sim<'a> {
                     dest: None,
                     class: 0,
                     vtick: vtick_be,
-                    kind: FlowKind::Random { rate: phase_params[0].1.max(1e-12), bernoulli: w.best_effort == BestEffort::Bernoulli, msg_flits: msg },
+                    kind: FlowKind::Random { rate: phase_params[0].1.max(1e-12), bernoulli: w.best_effort == BestEffort::Bernoulli, msg_flits: w.class_flits(0) },
                     active: phase_params[0].1 > 0.0,
                     frame: 0,
                 });
             }
             if w.realtime == RealTime::Poisson {
-                let lam = offered.phases[0].realtime / msg as f64;
-                let top = classes - 1;
-                let shares = e.model.realtime_shares();
                 // R1 is the top class, R2 the next, …; with fewer classes the rest share the lowest real-time one.
-                for (share, class) in shares.iter().enumerate().map(|(i, &s)| (s, top.saturating_sub(i as u8).max(1.min(top)))) {
-                    let rate = lam * share;
+                for (class, rate, flits) in v.realtime_class_rates(offered.phases[0].realtime) {
                     if rate <= 0.0 {
                         continue;
                     }
-                    let scale = e.model.vtick_scale.unwrap_or(1.0);
-                    let vt = ((scale / (rate * msg as f64)).round() as u32).clamp(1, vtick_be - 1);
+                    let vt = workload::realtime_vtick(e.model.vtick_scale.unwrap_or(1.0), rate, flits, v.vtick_max());
                     flows.push(workload::Flow {
                         src: ep as u32,
                         dest: None,
                         class,
                         vtick: vt,
-                        kind: FlowKind::Random { rate, bernoulli: false, msg_flits: msg },
+                        kind: FlowKind::Random { rate, bernoulli: false, msg_flits: flits },
                         active: true,
                         frame: 0,
                     });
@@ -824,7 +817,7 @@ impl<'a> Sim<'a> {
             let rec = &mut self.slab[idx as usize];
             let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
             if sent == 0 {
-                hdr.dest.insert(&mut data, rec.m.dest as u64);
+                hdr.dest.insert(&mut data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
                 hdr.class.insert(&mut data, rec.m.class as u64);
                 let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
                 hdr.vtick.insert(&mut data, vt as u64);

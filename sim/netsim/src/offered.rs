@@ -34,11 +34,25 @@ pub struct Phase {
     pub best_effort: f64,
 }
 
+/// The ON/OFF streams of one real-time class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnOffClass {
+    pub class: u8,
+    pub flits: u32,
+    /// Cycles between messages in a burst.
+    pub gap: f64,
+    /// Mean OFF time, cycles.
+    pub off: f64,
+    /// Vtick of the class's messages.
+    pub vtick: u32,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Offered {
     pub phases: Vec<Phase>,
-    /// ON/OFF sources: (cycles between messages in a burst, mean OFF cycles).
-    pub onoff: Option<(f64, f64)>,
+    /// ON/OFF sources, one entry per real-time class, each with
+    /// `workload.onoff_streams` streams per endpoint (empty without ON/OFF).
+    pub onoff: Vec<OnOffClass>,
     /// Flits per cycle per endpoint of the control messages.
     pub control: f64,
     /// Cycles of each phase but the last (which lasts to the end of the run).
@@ -86,6 +100,94 @@ impl Validated {
         }
     }
 
+    /// Simulator class of the i-th real-time class R1, R2, … of
+    /// `model.realtime_rates` (R1 the top class, R2 the next; with fewer
+    /// classes the rest share the lowest real-time one); streams and
+    /// ON/OFF sources without the rates use class 1 (R1 = i = 0).
+    pub fn realtime_class(&self, i: usize) -> u8 {
+        let top = self.configs[0].traffic_classes() as u8 - 1;
+        let poisson_like = self.exp.workload.realtime == RealTime::Poisson || self.per_class_onoff();
+        if poisson_like {
+            top.saturating_sub(i as u8).max(1.min(top))
+        } else {
+            1.min(top)
+        }
+    }
+
+    /// ON/OFF real time with `model.realtime_rates`: one set of
+    /// `workload.onoff_streams` ON/OFF streams per real-time class
+    /// (000_… §4.2, Fig. 12: 14 sources per class).
+    pub fn per_class_onoff(&self) -> bool {
+        self.exp.workload.realtime == RealTime::OnOff && self.exp.model.realtime_rates.is_some()
+    }
+
+    /// (class, messages per cycle per endpoint, flits per message) of each
+    /// real-time class R1, R2, … given `rt_flits` real-time flits per cycle
+    /// per endpoint: the message rates are in the ratio of
+    /// `model.realtime_rates` and each class has its own length, so
+    /// λ_i = share_i · rt_flits / Σ_j share_j M_j.
+    /// One class (class 1, `realtime_class(0)`) for streams and ON/OFF
+    /// without the rates.
+    pub fn realtime_class_rates(&self, rt_flits: f64) -> Vec<(u8, f64, u32)> {
+        let w = &self.exp.workload;
+        let shares = if w.realtime == RealTime::Poisson || self.per_class_onoff() { self.exp.model.realtime_shares() } else { vec![1.0] };
+        let classes: Vec<(u8, u32)> = (0..shares.len()).map(|i| self.realtime_class(i)).map(|c| (c, w.class_flits(c))).collect();
+        // (With one length, exactly rt_flits / M: the rates of every file written before per-class lengths.)
+        let flits_per_msg: f64 = if classes.iter().all(|c| c.1 == classes[0].1) {
+            classes[0].1 as f64
+        } else {
+            shares.iter().zip(&classes).map(|(s, (_, m))| s * *m as f64).sum()
+        };
+        let messages = rt_flits / flits_per_msg;
+        shares.iter().zip(classes).map(|(s, (c, m))| (c, messages * s, m)).collect()
+    }
+
+    /// The ON/OFF sources carrying `rt_load` real-time flits per cycle per
+    /// endpoint. Mean rate a = 1/(I/N + g) messages per cycle per stream
+    /// (000_… §3): the gap g in a burst follows from the class's rate, N and
+    /// I. One class (class 1) with Vtick g/M (its streams' peak rate)
+    /// without `model.realtime_rates`; with them one class per rate, each
+    /// with 000_…'s Vtick 1/(λ_c M) (× `model.vtick_scale`) as for Poisson
+    /// real time.
+    fn onoff_sources(&self, rt_load: f64) -> Result<Vec<OnOffClass>, ExperimentError> {
+        let w = &self.exp.workload;
+        let vtick_max = self.vtick_max();
+        let per_class = self.per_class_onoff();
+        let classes = self.realtime_class_rates(rt_load);
+        let off = w.onoff_mean_off_us * 1e-6 / self.cycle_s;
+        let mut out = Vec::with_capacity(classes.len());
+        for (class, rate, m) in classes {
+            let a = rate / w.onoff_streams as f64;
+            let gap = 1.0 / a.max(1e-12) - off / w.onoff_mean_messages;
+            // A message takes its length in cycles on the link.
+            if rate > 0.0 && gap < m as f64 {
+                let most = w.onoff_streams as f64 / (off / w.onoff_mean_messages + m as f64) * m as f64;
+                return Err(ExperimentError::Field {
+                    file: self.file.clone(),
+                    field: "workload.onoff_streams".into(),
+                    value: w.onoff_streams.to_string(),
+                    why: format!(
+                        "{} ON/OFF streams with workload.onoff_mean_off_us = {} and onoff_mean_messages = {} carry at most {most:.3e} flits/cycle per endpoint, less than class {class}'s real-time share {:.4}: raise onoff_streams or shorten the OFF time",
+                        w.onoff_streams, w.onoff_mean_off_us, w.onoff_mean_messages, rate * m as f64
+                    ),
+                });
+            }
+            let gap = gap.max(m as f64);
+            let vtick = if per_class {
+                workload::realtime_vtick(self.exp.model.vtick_scale.unwrap_or(1.0), rate, m, vtick_max)
+            } else {
+                ((gap / m as f64) as u32).clamp(1, vtick_max)
+            };
+            out.push(OnOffClass { class, flits: m, gap, off, vtick });
+        }
+        Ok(out)
+    }
+
+    /// Largest Vtick of a real-time message (all ones is best effort's).
+    pub fn vtick_max(&self) -> u32 {
+        ((1u64 << self.configs[0].header().vtick.width) - 2) as u32
+    }
+
     /// Frame time in cycles.
     pub fn period_cycles(&self) -> f64 {
         1.0 / self.exp.workload.frames_per_second / self.cycle_s
@@ -96,7 +198,8 @@ impl Validated {
     pub fn offered(&self) -> Result<Offered, ExperimentError> {
         let w = &self.exp.workload;
         let ferr = |field: &str, value: String, why: String| ExperimentError::Field { file: self.file.clone(), field: field.to_string(), value, why };
-        let msg = w.message_flits;
+        // Streams and ON/OFF sources send on the real-time class.
+        let msg = w.class_flits(self.realtime_class(0));
         let flit_bits = self.configs[0].flit_width();
         let period = self.period_cycles();
         let gop = if w.realtime == RealTime::Mpeg2 { workload::parse_gop(&w.gop).map_err(|e| ferr("workload.gop", format!("{:?}", w.gop), e))? } else { vec![] };
@@ -163,34 +266,13 @@ impl Validated {
             } else if !streamed {
                 realtime = rt_load;
                 if w.realtime == RealTime::OnOff {
-                    streams = w.onoff_streams as usize;
+                    let classes = if self.per_class_onoff() { self.exp.model.realtime_shares().len() } else { 1 };
+                    streams = w.onoff_streams as usize * classes;
                 }
             }
             phases.push(Phase { mix: *mix, streams, realtime, best_effort });
         }
-        let onoff = if w.realtime == RealTime::OnOff {
-            let rt_load = phases[0].realtime;
-            // Mean rate a = 1/(I/N + g) messages per cycle per stream (000_… §3):
-            // the gap g in a burst follows from the share, N and I.
-            let a = rt_load / msg as f64 / w.onoff_streams as f64;
-            let off = w.onoff_mean_off_us * 1e-6 / self.cycle_s;
-            let gap = 1.0 / a.max(1e-12) - off / w.onoff_mean_messages;
-            // A message takes message_flits cycles on the link.
-            if rt_load > 0.0 && gap < msg as f64 {
-                let most = w.onoff_streams as f64 / (off / w.onoff_mean_messages + msg as f64) * msg as f64;
-                return Err(ferr(
-                    "workload.onoff_streams",
-                    w.onoff_streams.to_string(),
-                    format!(
-                        "{} ON/OFF streams with workload.onoff_mean_off_us = {} and onoff_mean_messages = {} carry at most {most:.3e} flits/cycle per endpoint, less than the real-time share {rt_load:.4}: raise onoff_streams or shorten the OFF time",
-                        w.onoff_streams, w.onoff_mean_off_us, w.onoff_mean_messages
-                    ),
-                ));
-            }
-            Some((gap.max(msg as f64), off))
-        } else {
-            None
-        };
+        let onoff = if w.realtime == RealTime::OnOff { self.onoff_sources(phases[0].realtime)? } else { Vec::new() };
         let control = if w.control { w.control_flits as f64 / period } else { 0.0 };
         let phase_cycles = w.phase_seconds.map(|s| s / self.cycle_s).unwrap_or(f64::INFINITY);
         Ok(Offered { phases, onoff, control, phase_cycles })
@@ -220,7 +302,10 @@ impl Validated {
         }
         let (total, warmup) = self.run_cycles();
         let load = o.mean_load(warmup, total);
-        let msg = self.exp.workload.message_flits as f64;
+        // The longest message of any class: the count is never overstated.
+        let w = &self.exp.workload;
+        let classes = self.configs[0].traffic_classes() as u8;
+        let msg = (0..classes).map(|c| w.class_flits(c)).max().unwrap_or(w.message_flits) as f64;
         let endpoints = endpoints as f64;
         let expected = load / msg * endpoints * (total - warmup) as f64;
         if expected < MIN_MEASURED_MESSAGES {

@@ -60,17 +60,24 @@ pub enum TopologySpec {
     },
     /// 004_…'s multi-link ring: `nodes` nodes, `links` parallel links each
     /// way between neighbours (default nodes/4), the shorter direction
-    /// (ties +), and the paper's first routing strategy: a message to d
-    /// uses link d mod links (the 4-node block of d). Ports: 0 local,
-    /// 1+j = + link j, 1+links+j = − link j. Dateline classes per direction
-    /// as in the torus (§11). (The paper's second strategy, link = the
-    /// source's block, needs the input link in the route and is model-only.)
+    /// (ties +), and one of the paper's two routing strategies (§5, Fig. 9):
+    /// `strategy = "destination_block"` (default, the first) sends a
+    /// message to d on link d mod links (the 4-node block of d);
+    /// `"source_block"` (the second) on link s mod links, the block of its
+    /// source s, all the way. Routers route by destination only, so the
+    /// second strategy gives every endpoint `links` destination codes,
+    /// d + nodes · j = "d via link j", and the source's NI writes the code
+    /// of its own block (`Network::dest_code`). Ports: 0 local, 1+j = +
+    /// link j, 1+links+j = − link j. Dateline classes per direction as in
+    /// the torus (§11).
     MultilinkRing {
         nodes: u32,
         #[serde(default)]
         links: Option<u32>,
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         dateline: bool,
+        #[serde(default, skip_serializing_if = "RingStrategy::is_default")]
+        strategy: RingStrategy,
     },
     /// Unidirectional k-ary n-cube (every ring one way, +), dimension-order
     /// routing, with 002_…'s VC arrangement: of every traffic class's VCs
@@ -78,6 +85,23 @@ pub enum TopologySpec {
     /// being crossed and v2 otherwise (a dateline), and the rest are shared
     /// by every message. Ports: 0 local, 1+i = dimension i.
     UnidirectionalTorus { k: u32, n: u32 },
+}
+
+/// 004_…'s routing strategies on a `multilink_ring` (§5, Fig. 9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RingStrategy {
+    /// Link = the destination's 4-node block (the paper's first).
+    #[default]
+    DestinationBlock,
+    /// Link = the source's 4-node block (the paper's second).
+    SourceBlock,
+}
+
+impl RingStrategy {
+    fn is_default(&self) -> bool {
+        *self == RingStrategy::DestinationBlock
+    }
 }
 
 fn yes() -> bool {
@@ -119,8 +143,11 @@ pub struct Network {
     pub in_link: Vec<Vec<Peer>>,
     /// Endpoint e sits on (router, port).
     pub endpoint_at: Vec<(usize, usize)>,
-    /// `routes[r][d]`: output port of router r for destination endpoint d.
+    /// `routes[r][c]`: output port of router r for destination code c
+    /// (the endpoint, unless `source_groups` > 1: see `dest_code`).
     pub routes: Vec<Vec<u32>>,
+    /// Destination codes per endpoint (1: a code is the endpoint).
+    pub source_groups: usize,
     /// `vc_class[r][d]`: the dateline class (`DATELINE_*`) of router r's
     /// entry for destination d; empty when the topology needs none.
     pub vc_class: Vec<Vec<u8>>,
@@ -197,7 +224,7 @@ impl TopologySpec {
                 }
                 unidirectional_torus(k as usize, n as usize, ports)?
             }
-            TopologySpec::MultilinkRing { nodes, links, dateline } => {
+            TopologySpec::MultilinkRing { nodes, links, dateline, strategy } => {
                 if !(2..=1024).contains(&nodes) {
                     return Err(field("nodes", nodes, "allowed range 2..=1024"));
                 }
@@ -205,7 +232,7 @@ impl TopologySpec {
                 if links == 0 || links > 15 {
                     return Err(field("links", links, "allowed range 1..=15 (2 links ports per neighbour pair + the endpoint)"));
                 }
-                multilink_ring(nodes as usize, links as usize, ports, dateline)?
+                multilink_ring(nodes as usize, links as usize, ports, dateline, strategy)?
             }
         };
         Ok(net)
@@ -227,6 +254,15 @@ impl TopologySpec {
                 (r, r)
             }
             TopologySpec::Ring { nodes, .. } | TopologySpec::MultilinkRing { nodes, .. } => (nodes as u64, nodes as u64),
+        }
+    }
+
+    /// Destination codes per endpoint: `links` for the second strategy of
+    /// a multi-link ring (`Network::dest_code`), else 1.
+    pub fn codes_per_endpoint(&self) -> u64 {
+        match *self {
+            TopologySpec::MultilinkRing { nodes, links, strategy: RingStrategy::SourceBlock, .. } => links.unwrap_or((nodes / 4).max(1)) as u64,
+            _ => 1,
         }
     }
 
@@ -313,6 +349,7 @@ impl Builder {
             routes: self.routes,
             vc_class: self.vc_class,
             route_links: self.route_links,
+            source_groups: 1,
         }
     }
 }
@@ -573,7 +610,7 @@ fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, Top
     Ok(b.finish(ports))
 }
 
-fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Network, TopologyError> {
+fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool, strategy: RingStrategy) -> Result<Network, TopologyError> {
     if 1 + 2 * links > ports {
         return Err(too_few_ports(1 + 2 * links, ports));
     }
@@ -590,18 +627,23 @@ fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> R
     }
     // As the torus: with 3 or fewer nodes no route waits on its own ring.
     let classes = dateline && nodes >= 4;
+    // Second strategy: code d + nodes · j goes to d on link j.
+    let codes = if strategy == RingStrategy::SourceBlock { nodes * links } else { nodes };
     for r in 0..nodes {
-        let mut t = Vec::with_capacity(nodes);
-        let mut cls = Vec::with_capacity(nodes);
-        for d in 0..nodes {
+        let mut t = Vec::with_capacity(codes);
+        let mut cls = Vec::with_capacity(codes);
+        for code in 0..codes {
+            let d = code % nodes;
             if d == r {
                 t.push(0);
                 cls.push(DATELINE_ANY);
                 continue;
             }
+            // The rest of a shortest path is the shortest way from here, so
+            // the direction follows from (r, d) whatever the source.
             let fwd = (d + nodes - r) % nodes;
             let plus = fwd <= nodes - fwd;
-            let j = d % links;
+            let j = if strategy == RingStrategy::SourceBlock { code / nodes } else { d % links };
             t.push(if plus { 1 + j } else { 1 + links + j } as u32);
             // §11: the rest of the way still crosses the wrap link iff r > d (+) or r < d (−).
             let crosses = if plus { r > d } else { r < d };
@@ -612,10 +654,25 @@ fn multilink_ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> R
             b.vc_class.push(cls);
         }
     }
-    Ok(b.finish(ports))
+    let mut net = b.finish(ports);
+    if strategy == RingStrategy::SourceBlock {
+        net.source_groups = links;
+    }
+    Ok(net)
 }
 
 impl Network {
+    /// The header's destination code of a message from endpoint `s` to
+    /// `d`: d, or with `source_groups` = g > 1 (004_…'s second strategy)
+    /// d + endpoints · (s mod g), "d via the link of s's block".
+    pub fn dest_code(&self, s: usize, d: usize) -> usize {
+        if self.source_groups > 1 {
+            d + self.endpoint_at.len() * (s % self.source_groups)
+        } else {
+            d
+        }
+    }
+
     pub fn endpoints(&self) -> usize {
         self.endpoint_at.len()
     }
@@ -672,7 +729,7 @@ impl Network {
         let (mut r, _) = self.endpoint_at[s];
         let mut seen = vec![r];
         for _ in 0..=self.routers {
-            let o = self.routes[r][d] as usize;
+            let o = self.routes[r][self.dest_code(s, d)] as usize;
             match self.out_link[r][o] {
                 Peer::Endpoint(e) => return (e == d).then_some(seen),
                 Peer::Router { router, .. } => {

@@ -264,6 +264,17 @@ impl Flow {
     }
 }
 
+/// 000_…'s Vtick of a real-time class: `scale`/(λ_c M) cycles per flit
+/// for `rate` = λ_c messages per cycle and `flits` = M, in whole cycles
+/// within 1..=`vtick_max` (the header's field; all ones is best effort's).
+/// The simulator's sources and the analytical model use the same value.
+pub fn realtime_vtick(scale: f64, rate: f64, flits: u32, vtick_max: u32) -> u32 {
+    if !(rate > 0.0) {
+        return vtick_max;
+    }
+    (scale / (rate * flits as f64)).round().clamp(1.0, vtick_max as f64) as u32
+}
+
 /// Messages a frame of `bits` needs: each message carries `msg_flits - 1`
 /// data flits of `flit_bits` bits (the header is overhead, 001_… §V-C).
 pub fn frame_messages(bits: f64, msg_flits: u32, flit_bits: u32) -> u32 {

@@ -56,3 +56,25 @@ pub fn traffic_for(cfg: &RouterConfig) -> wormqos_testbench::stimulus::TrafficPa
 pub fn waveform_dir() -> PathBuf {
     workspace().join("target").join("test-waves")
 }
+
+/// A 4-port 3-VC QoS router with shallow buffers (preemption and nesting
+/// are frequent): `mode`, acceleration, block size b, crossbar.
+pub fn small(mode: &str, acceleration: bool, b: u32) -> RouterConfig {
+    small_with(mode, acceleration, b, "multiplexed")
+}
+
+pub fn small_with(mode: &str, acceleration: bool, b: u32, crossbar: &str) -> RouterConfig {
+    let (scheduler, extra) = match mode {
+        "traditional" => ("fifo", "vc_ratio = [1, 1, 1]\n"),
+        "non_preemptive" => ("virtualclock", "vc_ratio = [1, 1, 1]\n"),
+        _ => ("virtualclock", ""),
+    };
+    let text = format!(
+        "name = \"small_{mode}{}_b{b}_{}\"\n[router]\nports = 4\nvcs = 3\nflit_width = 40\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 2\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\nclock_width = 10\n\
+         vtick_width = 10\nmode = \"{mode}\"\nblock_size = {b}\nacceleration = {acceleration}\n{extra}",
+        if acceleration { "_acc" } else { "" },
+        &crossbar[..3]
+    );
+    RouterConfig::from_toml_str(&text, "small").unwrap_or_else(|e| panic!("{e}"))
+}

@@ -11,8 +11,14 @@
 pub struct RouterModel {
     /// Pipeline stages P (5 in the paper's router and in ours).
     pub stages: f64,
-    /// Message length M in flits.
-    pub msg_flits: f64,
+    /// Message length M_c in flits of each class: real time in the order
+    /// of `rt_rates`, best effort last (000_… Fig. 10: best effort 64 beside
+    /// real time 32). The paper's M is one length; each class's own length
+    /// enters its transfer time, its blocking exponent and length (Eqs 3,
+    /// 5: the messages ahead in its own VC are of its class) and its VC
+    /// occupancy (Eqs 2, 8); best effort's Eq. (9) sees the real-time
+    /// residual Σ λ'_c M_c²/2 ([`best_effort_cycles_with_lengths`]).
+    pub msg_flits: Vec<f64>,
     /// Input / output VC buffer depth b_s in flits.
     pub buffer_flits: f64,
     /// Generation rate λ^g of each real-time class, messages/cycle/port.
@@ -86,6 +92,30 @@ pub fn best_effort_cycles(rho_r: f64) -> f64 {
     (2.0 - rho_r) / (2.0 * (1.0 - rho_r) * (1.0 - rho_r))
 }
 
+/// Eq. (9) before the paper's simplification, for real-time messages of
+/// mean residual length `residual_ratio` · M_C: S_m = M_C + R_r/(1 − ρ_r) +
+/// ρ_r S_m with R_r = Σ λ'_c M_c²/2 = ρ_r M̄_r/2, M̄_r = Σ λ'_c M_c² / Σ λ'_c M_c
+/// (the M/G/1 residual), so S̄_C = S_m/M_C = (1 + ρ_r r / (2(1 − ρ_r)))/(1 − ρ_r)
+/// with r = M̄_r/M_C, i.e. (2 − ρ_r + ρ_r(r − 1))/(2(1 − ρ_r)²): with one
+/// length (r = 1) exactly Eq. (9).
+pub fn best_effort_cycles_with_lengths(rho_r: f64, residual_ratio: f64) -> f64 {
+    (2.0 - rho_r + rho_r * (residual_ratio - 1.0)) / (2.0 * (1.0 - rho_r) * (1.0 - rho_r))
+}
+
+/// M̄_r / M_C of [`best_effort_cycles_with_lengths`]: the real-time
+/// classes' length-weighted mean length (rates `rt_rates`, lengths
+/// `rt_flits`) over best effort's length `be_flits`; exactly 1 without
+/// real time or with one length for all.
+pub fn residual_ratio(rt_rates: &[f64], rt_flits: &[f64], be_flits: f64) -> f64 {
+    let first: f64 = rt_rates.iter().zip(rt_flits).map(|(l, m)| l * m).sum();
+    let second: f64 = rt_rates.iter().zip(rt_flits).map(|(l, m)| l * m * m).sum();
+    if first > 0.0 && rt_flits.iter().any(|&m| m != be_flits) {
+        second / first / be_flits
+    } else {
+        1.0
+    }
+}
+
 /// Exponent of Eq. (3): 1 + 2 max(b_s, M)/M messages fit in the input and
 /// output buffers plus the one in service.
 pub fn blocking_exponent(buffer_flits: f64, msg_flits: f64) -> f64 {
@@ -139,7 +169,7 @@ impl RouterModel {
         let m = 32.0;
         RouterModel {
             stages: 5.0,
-            msg_flits: m,
+            msg_flits: vec![m; 3],
             buffer_flits: 32.0,
             rt_rates: vec![r1, r2],
             vticks: vec![1.0 / (r1 * m), 1.0 / (r2 * m)],
@@ -147,9 +177,9 @@ impl RouterModel {
         }
     }
 
-    /// Transfer time without contention, P − 1 + M.
-    pub fn transfer_time(&self) -> f64 {
-        self.stages - 1.0 + self.msg_flits
+    /// Transfer time of class `c` without contention, P − 1 + M_c.
+    pub fn transfer_time(&self, c: usize) -> f64 {
+        self.stages - 1.0 + self.msg_flits[c]
     }
 
     /// Iterates Eqs (2)–(9) to their fixed point (the paper: "the solution
@@ -159,12 +189,15 @@ impl RouterModel {
         if n == 0 || n > 16 || self.vticks.len() != n {
             return Err(ModelError::BadInput("need 1..=16 real-time classes, one Vtick each"));
         }
+        if self.msg_flits.len() != n + 1 || self.msg_flits.iter().any(|&m| !(m >= 1.0)) {
+            return Err(ModelError::BadInput("need one message length ≥ 1 flit per class, best effort last"));
+        }
         if self.rt_rates.iter().chain([&self.be_rate]).any(|&r| !(r >= 0.0)) || self.vticks.iter().any(|&v| !(v > 0.0)) {
             return Err(ModelError::BadInput("rates must be ≥ 0 and Vticks > 0"));
         }
-        let (p, m, bs) = (self.stages, self.msg_flits, self.buffer_flits);
+        let (p, m, bs) = (self.stages, &self.msg_flits, self.buffer_flits);
         let lam_g: Vec<f64> = self.rt_rates.iter().copied().chain([self.be_rate]).collect();
-        let expo = blocking_exponent(bs, m);
+        let expo: Vec<f64> = m.iter().map(|&mc| blocking_exponent(bs, mc)).collect();
         let mut pb = vec![0.0f64; n + 1];
         // A class whose utilisation λ'L̄ reached 1 in the last iterations:
         // when the iteration does not settle, that is saturation.
@@ -174,8 +207,8 @@ impl RouterModel {
                 busy_at_cap = None;
             }
             let lam: Vec<f64> = (0..=n).map(|c| (1.0 - pb[c]) * lam_g[c]).collect();
-            let blk: Vec<f64> = pb.iter().map(|&b| b * (bs.max(m) + m / 2.0)).collect();
-            let lat_k = |c: usize, z: usize| p - 1.0 + (blk[c] + m) * sharing_cycles(&self.vticks, z, c);
+            let blk: Vec<f64> = pb.iter().zip(m).map(|(&b, &mc)| b * (bs.max(mc) + mc / 2.0)).collect();
+            let lat_k = |c: usize, z: usize| p - 1.0 + (blk[c] + m[c]) * sharing_cycles(&self.vticks, z, c);
             let mut bad = None;
             let pi = stationary(n, |z, c| {
                 if z >> c & 1 == 0 {
@@ -206,8 +239,8 @@ impl RouterModel {
             if rho_r >= 1.0 {
                 return Err(ModelError::Saturated { class: n });
             }
-            s[n] = best_effort_cycles(rho_r);
-            let lat: Vec<f64> = (0..=n).map(|c| p - 1.0 + (m + blk[c]) * s[c]).collect();
+            s[n] = best_effort_cycles_with_lengths(rho_r, residual_ratio(&lam[..n], &m[..n], m[n]));
+            let lat: Vec<f64> = (0..=n).map(|c| p - 1.0 + (m[c] + blk[c]) * s[c]).collect();
             let mut delta = 0.0f64;
             let mut next = vec![0.0; n + 1];
             for c in 0..=n {
@@ -215,13 +248,13 @@ impl RouterModel {
                 if rho >= 1.0 {
                     busy_at_cap.get_or_insert(c);
                 }
-                next[c] = rho.powf(expo);
+                next[c] = rho.powf(expo[c]);
                 delta = delta.max((next[c] - pb[c]).abs());
             }
             if delta < 1e-13 {
-                let t = self.transfer_time();
                 let classes = (0..=n)
                     .map(|c| {
+                        let t = self.transfer_time(c);
                         let l = lat[c];
                         let util = lam_g[c] * l;
                         let var = (l - t) * (l - t);
@@ -257,7 +290,7 @@ impl RouterModel {
     /// P_c(k) (Eq. 19), all independent as the paper assumes.
     pub fn deadline_miss_probability(&self, sol: &Solution, c: usize, deadline: f64) -> f64 {
         assert!(c < self.rt_rates.len(), "real-time classes only");
-        let m = self.msg_flits;
+        let m = self.msg_flits[c];
         let (s, pk) = sharing_combinations(&self.vticks, &sol.occupancy, c);
         let bu = (2.0 * self.buffer_flits.max(m) + m).round() as usize;
         let ok = beta_cdf(deadline - (self.stages - 1.0), sol.classes[c].blocking_prob, bu, m as usize, &s, &pk);
@@ -323,6 +356,38 @@ mod tests {
     }
 
     #[test]
+    fn eq9_with_per_class_lengths_by_hand() {
+        // Real time M = 32 at λ' = 0.01 (ρ = 0.32 if alone), best effort M_C = 64:
+        // M̄_r = 32, r = 0.5. At ρ_r = 0.5: S_m = 64 + (0.5·32/2)/0.5 + 0.5 S_m,
+        // so S_m = 2·(64 + 16) = 160 and S̄_C = 160/64 = 2.5 (3 with r = 1).
+        let r = residual_ratio(&[0.01], &[32.0], 64.0);
+        assert_eq!(r, 0.5);
+        assert!((best_effort_cycles_with_lengths(0.5, r) - 2.5).abs() < 1e-12);
+        assert_eq!(best_effort_cycles_with_lengths(0.5, residual_ratio(&[0.01, 0.02], &[32.0, 32.0], 32.0)), best_effort_cycles(0.5));
+        // Two real-time lengths 16 and 48 at equal rates: M̄_r = (256 + 2304)/64 = 40.
+        assert!((residual_ratio(&[0.01, 0.01], &[16.0, 48.0], 32.0) - 40.0 / 32.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn longer_best_effort_messages_leave_real_time_alone_and_take_longer() {
+        // 000_… Fig. 10's claim in the model: best effort M = 64 instead of
+        // 32 at the same message rate changes no real-time term (the real-time
+        // equations do not contain best effort), best effort's transfer time
+        // P − 1 + M doubles its length part.
+        let base = RouterModel::table1(0.004, 0.002, 0.005);
+        let long = RouterModel { msg_flits: vec![32.0, 32.0, 64.0], ..base.clone() };
+        let (a, b) = (base.solve().unwrap(), long.solve().unwrap());
+        for c in 0..2 {
+            // (The same fixed point, reached in a different number of iterations.)
+            assert!((a.classes[c].network_latency - b.classes[c].network_latency).abs() < 1e-9);
+        }
+        assert_eq!(long.transfer_time(2), 68.0);
+        assert!(b.classes[2].network_latency > a.classes[2].network_latency + 32.0, "{:?} vs {:?}", a.classes[2], b.classes[2]);
+        // Eq. (3)'s exponent for the 64-flit class: 1 + 2·64/64 = 3 (b_s = 32 < M).
+        assert_eq!(blocking_exponent(32.0, 64.0), 3.0);
+    }
+
+    #[test]
     fn eq7_sharing_factors_of_the_two_class_example() {
         let vt = [50.0, 100.0];
         assert_eq!(sharing_cycles(&vt, 0b01, 0), 1.0);
@@ -364,7 +429,7 @@ mod tests {
     #[test]
     fn one_real_time_class_busy_probability_is_its_utilization() {
         // Two-state chain: π1 = λ'/(λ' + 1/L − λ') = λ' L.
-        let m = RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
+        let m = RouterModel { stages: 5.0, msg_flits: vec![32.0; 2], buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
         let s = m.solve().unwrap();
         let rt = &s.classes[0];
         assert!((s.rt_utilization - rt.rate_effective * rt.network_latency).abs() < 1e-9);
@@ -393,7 +458,7 @@ mod tests {
     fn deadline_miss_probability_of_a_single_real_time_class() {
         // One real-time class: a single combination with S = 1 and P = 1, so
         // Eq. (17) reduces to P{β ≤ D'} = Σ_B P_m(B) min(B + M, D')/(B + M).
-        let m = RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
+        let m = RouterModel { stages: 5.0, msg_flits: vec![32.0; 2], buffer_flits: 32.0, rt_rates: vec![0.01], vticks: vec![1.0 / 0.32], be_rate: 0.005 };
         let sol = m.solve().unwrap();
         let pb = sol.classes[0].blocking_prob;
         for d in [36.0f64, 42.0, 47.0, 80.0] {
@@ -500,7 +565,7 @@ mod tests {
         let r1 = 0.003;
         let m = RouterModel {
             stages: 5.0,
-            msg_flits: 32.0,
+            msg_flits: vec![32.0; 4],
             buffer_flits: 32.0,
             rt_rates: vec![r1, r1 / 1.5, r1 / 2.0],
             vticks: vec![1.0 / (r1 * 32.0), 1.5 / (r1 * 32.0), 2.0 / (r1 * 32.0)],

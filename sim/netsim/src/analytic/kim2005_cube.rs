@@ -130,6 +130,7 @@ pub enum CubeError {
     /// Class `class` on channel `channel` (n = the ejection) has no steady state.
     Saturated { class: usize, channel: usize },
     NoConvergence,
+    BadInput(&'static str),
 }
 
 /// Mean occupied-state sharing factor of class c (Eqs 6, 8) from a chain's π.
@@ -158,21 +159,25 @@ fn be_message_cycles(len: f64, m: f64, pi0: f64, lam_r: f64, ejection: bool) -> 
 }
 
 impl CubeModel {
-    /// T̄ = P − 1 + P h̄ + M.
-    pub fn transfer_time(&self) -> f64 {
-        self.router.stages - 1.0 + self.router.stages * mean_hops(self.n) + self.router.msg_flits
+    /// T̄ = P − 1 + P h̄ + M_c of class `c`.
+    pub fn transfer_time(&self, c: usize) -> f64 {
+        self.router.stages - 1.0 + self.router.stages * mean_hops(self.n) + self.router.msg_flits[c]
     }
 
     /// Iterates Eqs (10)–(14) with Appendix A to a fixed point in the
     /// blocking probabilities (Jacobi: every class and channel from the
     /// previous iterate, so the order does not matter; damped by 1/2).
     pub fn solve(&self) -> Result<CubeSolution, CubeError> {
-        let (n, p, m) = (self.n, self.router.stages, self.router.msg_flits);
+        let (n, p, m) = (self.n, self.router.stages, &self.router.msg_flits);
         let nrt = self.router.rt_rates.len();
         let classes = nrt + 1;
+        if m.len() != classes || m.iter().any(|&mc| !(mc >= 1.0)) {
+            return Err(CubeError::BadInput("need one message length ≥ 1 flit per class, best effort last"));
+        }
         let lam_g: Vec<f64> = self.router.rt_rates.iter().copied().chain([self.router.be_rate]).collect();
-        let big = self.router.buffer_flits.max(m);
-        let expo = blocking_exponent(self.router.buffer_flits, m);
+        // Each class's own length M_c (kim2005.rs, `RouterModel::msg_flits`).
+        let big: Vec<f64> = m.iter().map(|&mc| self.router.buffer_flits.max(mc)).collect();
+        let expo: Vec<f64> = m.iter().map(|&mc| blocking_exponent(self.router.buffer_flits, mc)).collect();
         let hbar = mean_hops(n);
         let share: Vec<f64> = (0..n).map(|s| first_channel_share(n, s)).collect();
         let hs: Vec<f64> = (0..n).map(|s| hops_from_first(n, s)).collect();
@@ -186,11 +191,11 @@ impl CubeModel {
             let bmid: Vec<Vec<f64>> = (0..classes)
                 .map(|c| {
                     let one_hop: Vec<f64> = (0..n).map(|s| if lam_cs[c][s] > 0.0 { p1 * lam_c[c] / (n as f64 * lam_cs[c][s]) } else { 0.0 }).collect();
-                    b_middle(n, &pb[c][..n], &one_hop, big, m)
+                    b_middle(n, &pb[c][..n], &one_hop, big[c], m[c])
                 })
                 .collect();
-            let inp: Vec<Vec<f64>> = (0..classes).map(|c| (0..n).map(|s| pb[c][s] * big / 2.0).collect()).collect();
-            let out: Vec<f64> = (0..classes).map(|c| pb[c][n] * (big / 2.0 + m / 2.0)).collect();
+            let inp: Vec<Vec<f64>> = (0..classes).map(|c| (0..n).map(|s| pb[c][s] * big[c] / 2.0).collect()).collect();
+            let out: Vec<f64> = (0..classes).map(|c| pb[c][n] * (big[c] / 2.0 + m[c] / 2.0)).collect();
             // Ejection chain: arrivals λ'_c, holding P − 1 + (O + M) S_c(k).
             let chain = |arr: &dyn Fn(usize) -> f64, hold: &dyn Fn(usize, usize) -> f64| -> Result<Vec<f64>, usize> {
                 let mut bad = None;
@@ -207,14 +212,14 @@ impl CubeModel {
                 });
                 bad.map_or(Ok(pi), Err)
             };
-            let pi_n = chain(&|c| lam_c[c], &|c, z| p - 1.0 + (out[c] + m) * sharing_cycles(&self.router.vticks, z, c))
+            let pi_n = chain(&|c| lam_c[c], &|c, z| p - 1.0 + (out[c] + m[c]) * sharing_cycles(&self.router.vticks, z, c))
                 .map_err(|class| CubeError::Saturated { class, channel: n })?;
             let mut s_n: Vec<f64> = (0..nrt).map(|c| mean_sharing(&self.router.vticks, &pi_n, c)).collect();
             let mut pis = Vec::with_capacity(n + 1);
             let mut s_ch = vec![vec![1.0f64; n]; classes];
             for s in 0..n {
                 let pi = chain(&|c| lam_chan[c], &|c, z| {
-                    p - 1.0 + p * hs[s] + (out[c] + m) * s_n[c] + (inp[c][s] + bmid[c][s]) * sharing_cycles(&self.router.vticks, z, c)
+                    p - 1.0 + p * hs[s] + (out[c] + m[c]) * s_n[c] + (inp[c][s] + bmid[c][s]) * sharing_cycles(&self.router.vticks, z, c)
                 })
                 .map_err(|class| CubeError::Saturated { class, channel: s })?;
                 for c in 0..nrt {
@@ -224,6 +229,8 @@ impl CubeModel {
             }
             // Best effort, Eq. (13) per channel and its ejection form per s.
             let be = nrt;
+            // Eq. (13)'s M is the best-effort message's length.
+            let mb = m[be];
             let lam_r_ch: f64 = lam_chan[..nrt].iter().sum();
             let lam_r_n: f64 = lam_c[..nrt].iter().sum();
             let mut s_n_be = vec![1.0; n];
@@ -232,12 +239,12 @@ impl CubeModel {
                 if pi0 <= 0.0 {
                     return Err(CubeError::Saturated { class: be, channel: s });
                 }
-                s_ch[be][s] = be_message_cycles(m, m, pi0, lam_r_ch, false) / m;
-                let ms = m.max((m - 1.0) * s_ch[be][s] + 1.0 - bmid[be][s]);
+                s_ch[be][s] = be_message_cycles(mb, mb, pi0, lam_r_ch, false) / mb;
+                let ms = mb.max((mb - 1.0) * s_ch[be][s] + 1.0 - bmid[be][s]);
                 if pi_n[0] <= 0.0 {
                     return Err(CubeError::Saturated { class: be, channel: n });
                 }
-                s_n_be[s] = be_message_cycles(ms, m, pi_n[0], lam_r_n, true) / m;
+                s_n_be[s] = be_message_cycles(ms, mb, pi_n[0], lam_r_n, true) / mb;
             }
             pis.push(pi_n.clone());
             // Eq. (10) per first channel; ejection holding time per class.
@@ -246,7 +253,7 @@ impl CubeModel {
                     (0..n)
                         .map(|s| {
                             let sn = if c == be { s_n_be[s] } else { s_n[c] };
-                            p - 1.0 + p * hs[s] + (out[c] + m) * sn + (inp[c][s] + bmid[c][s]) * s_ch[c][s]
+                            p - 1.0 + p * hs[s] + (out[c] + m[c]) * sn + (inp[c][s] + bmid[c][s]) * s_ch[c][s]
                         })
                         .collect()
                 })
@@ -262,21 +269,21 @@ impl CubeModel {
                     if rho >= 1.0 {
                         return Err(CubeError::Saturated { class: c, channel: s });
                     }
-                    next[c][s] = rho.powf(expo);
+                    next[c][s] = rho.powf(expo[c]);
                 }
-                let rho_n = (p - 1.0 + (out[c] + m) * s_n[c]) * lam_c[c];
+                let rho_n = (p - 1.0 + (out[c] + m[c]) * s_n[c]) * lam_c[c];
                 if rho_n >= 1.0 {
                     return Err(CubeError::Saturated { class: c, channel: n });
                 }
-                next[c][n] = rho_n.powf(expo);
+                next[c][n] = rho_n.powf(expo[c]);
                 for s in 0..=n {
                     delta = delta.max((next[c][s] - pb[c][s]).abs());
                 }
             }
             if delta < 1e-13 {
-                let t = self.transfer_time();
                 let out_classes = (0..classes)
                     .map(|c| {
+                        let t = self.transfer_time(c);
                         let l: f64 = (0..n).map(|s| weight[c][s] * lat[c][s]).sum();
                         let sbar: f64 = (0..n).map(|s| weight[c][s] * s_ch[c][s]).sum();
                         let util = lam_g[c] * l;
@@ -311,7 +318,7 @@ impl CubeModel {
     /// channel (index n): P_h(D) = P{β ≤ D} − P{β ≤ D − 1}, with the
     /// c.d.f. of Eqs (22), (23) (the ejection's X ranging over B + M).
     fn hop_pmfs(&self, sol: &CubeSolution, c: usize, top: usize) -> Vec<Vec<f64>> {
-        let m = self.router.msg_flits;
+        let m = self.router.msg_flits[c];
         let bu = (2.0 * self.router.buffer_flits.max(m) + m).round() as usize;
         (0..=self.n)
             .map(|ch| {
@@ -455,7 +462,7 @@ mod tests {
             (p0, pn) = (0.5 * p0 + 0.5 * (l0 * l).powi(3), 0.5 * pn + 0.5 * (ln * l).powi(3));
         }
         let want = 9.0 + 32.0 * pn + 32.0 + 16.0 * p0;
-        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], be_rate: 0.0 } };
+        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: vec![32.0; 2], buffer_flits: 32.0, rt_rates: vec![lam], vticks: vec![1.0 / (lam * 32.0)], be_rate: 0.0 } };
         let s = m.solve().unwrap();
         let c = &s.classes[0];
         assert!((c.network_latency - want).abs() < 1e-9, "{} vs {want}", c.network_latency);
@@ -465,7 +472,7 @@ mod tests {
     #[test]
     fn zero_load_latency_is_the_pipelined_transfer_time() {
         // T̄ = P − 1 + P h̄ + M: 6-cube, h̄ = 6·32/63.
-        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-9, 5e-10], vticks: vec![1e6, 2e6], be_rate: 1e-9 } };
+        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: vec![32.0; 3], buffer_flits: 32.0, rt_rates: vec![1e-9, 5e-10], vticks: vec![1e6, 2e6], be_rate: 1e-9 } };
         let s = m.solve().unwrap();
         let t = 4.0 + 5.0 * 192.0 / 63.0 + 32.0;
         for c in &s.classes {
@@ -480,7 +487,7 @@ mod tests {
         // uniform on 1..=B_n + 32 but at least M = 32 (β ≥ M). With no
         // blocking (λ → 0), β = 32 and D' = D − (P − 1 + P·1) = D − 9: the
         // deadline is met iff D ≥ 41.
-        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![1e-12], vticks: vec![1e6], be_rate: 0.0 } };
+        let m = CubeModel { n: 1, router: RouterModel { stages: 5.0, msg_flits: vec![32.0; 2], buffer_flits: 32.0, rt_rates: vec![1e-12], vticks: vec![1e6], be_rate: 0.0 } };
         let s = m.solve().unwrap();
         for (d, want) in [(20.0, 1.0), (40.0, 1.0), (41.0, 0.0), (80.0, 0.0)] {
             assert!((m.hops_miss_probability(&s, 0, 1, d) - want).abs() < 1e-9, "D={d}");
@@ -504,7 +511,7 @@ mod tests {
         // 000_… Fig. 14 setting: 2-hop messages against D = 55, 5-hop against
         // D = 70 (transfer times 46 and 61), R1 = 0.002.
         let r1 = 0.002;
-        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
+        let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: vec![32.0; 3], buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
         let s = m.solve().unwrap();
         let (two, five) = (m.hops_miss_probability(&s, 0, 2, 55.0), m.hops_miss_probability(&s, 0, 5, 70.0));
         assert!(two > 0.0 && five > two && five < 1.0, "{two} {five}");
@@ -517,7 +524,7 @@ mod tests {
     fn classes_order_and_saturation() {
         // 000_… Fig. 7 setting (6-cube, BE 0.002): R1 < R2, latency grows with load.
         let at = |r1: f64| {
-            let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: 32.0, buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
+            let m = CubeModel { n: 6, router: RouterModel { stages: 5.0, msg_flits: vec![32.0; 3], buffer_flits: 32.0, rt_rates: vec![r1, r1 / 2.0], vticks: vec![1.0 / (r1 * 32.0), 2.0 / (r1 * 32.0)], be_rate: 0.002 } };
             m.solve()
         };
         let a = at(0.002).unwrap();

@@ -17,6 +17,7 @@ use crate::topology::{Network, Peer};
 use crate::experiment::{BestEffort, RealTime, Validated};
 use crate::metrics::MeanSd;
 use crate::network::{ClassStats, Results};
+use crate::workload;
 use crate::topology::TopologySpec;
 use wormqos_config::Scheduler;
 
@@ -139,6 +140,7 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64], hops: Option<usize
             if channel == model.n { "the ejection channel".to_string() } else { format!("channel {channel}") }
         )),
         CubeError::NoConvergence => PredictError::NoConvergence("Eqs (10)–(14) after 100,000 iterations".into()),
+        CubeError::BadInput(why) => PredictError::NoConvergence(format!("model input: {why}")),
     })?;
     let rates: Vec<f64> = model.router.rt_rates.iter().copied().chain([model.router.be_rate]).collect();
     Ok(sol
@@ -233,7 +235,7 @@ impl Plan {
 /// M / link rate when the experiment gives the paper's packet length (004_…
 /// counts 2 KB packets on 624 Mbit/s links), else the simulator's cycle.
 pub fn flit_seconds(v: &Validated) -> f64 {
-    v.exp.model.packet_bits.map_or(v.cycle_s, |b| b / v.exp.workload.message_flits as f64 / (v.exp.physical.link_mbps * 1e6))
+    v.exp.model.packet_bits.map_or(v.cycle_s, |b| b / v.exp.workload.class_flits(0) as f64 / (v.exp.physical.link_mbps * 1e6))
 }
 
 /// Links of every route on a `multilink_ring` under 004_…'s second
@@ -275,7 +277,7 @@ fn route_paths(net: &Network) -> Vec<Vec<usize>> {
             let (mut r, _) = net.endpoint_at[s];
             let mut p = Vec::new();
             for _ in 0..net.routers {
-                let port = net.routes[r][d] as usize;
+                let port = net.routes[r][net.dest_code(s, d)] as usize;
                 match net.out_link[r][port] {
                     Peer::Router { router, .. } => {
                         let next = ids.len();
@@ -300,8 +302,8 @@ fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<St
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     /// 004_…'s second routing strategy on a `multilink_ring`: a packet uses
-    /// the link of its *source's* 4-node block (the simulator's routers route
-    /// by destination, so only the first strategy can be simulated).
+    /// the link of its *source's* 4-node block, whatever the file's
+    /// `topology.strategy` (which is what the simulator follows).
     pub ring_source_block: bool,
     /// Deadline missing probability of h-hop messages only (n-cube).
     pub hops: Option<usize>,
@@ -347,12 +349,17 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     }
 }
 
-/// Messages per cycle per endpoint of real time and of best effort.
-fn message_rates(v: &Validated) -> (f64, f64) {
+/// Flits per cycle per endpoint of real time and of best effort.
+fn flit_rates(v: &Validated) -> (f64, f64) {
     let w = &v.exp.workload;
     let rt = if w.realtime == RealTime::None { 0.0 } else { w.load * w.mix[0] / (w.mix[0] + w.mix[1]) };
     let be = if w.best_effort == BestEffort::None { 0.0 } else { w.load * w.mix[1] / (w.mix[0] + w.mix[1]) };
-    (rt / w.message_flits as f64, be / w.message_flits as f64)
+    (rt, be)
+}
+
+/// Messages per cycle per endpoint of the one class of 002_… and 004_….
+fn message_rate(v: &Validated) -> f64 {
+    flit_rates(v).1 / v.exp.workload.class_flits(0) as f64
 }
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
@@ -404,37 +411,42 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
             format!("000_… §3.1 has one VC buffer size b_s: must equal router.input_buffer_depth ({})", cfg.input_buffer_depth()),
         ));
     }
-    let m = w.message_flits as f64;
-    let (rt, be) = message_rates(v);
-    let shares = match w.realtime {
-        RealTime::Poisson => v.exp.model.realtime_shares(),
-        RealTime::OnOff => vec![1.0],
+    let (rt, be) = flit_rates(v);
+    let rt_classes = match w.realtime {
+        RealTime::Poisson | RealTime::OnOff => v.realtime_class_rates(rt),
         _ => vec![],
     };
-    if shares.len() + 1 > classes {
+    if rt_classes.len() + 1 > classes {
         return Err(input_err(
             v,
             "router.traffic_classes",
             classes,
-            format!("the model gives each of the {} real-time classes and best effort its own class: allowed range {}..=8", shares.len(), shares.len() + 1),
+            format!("the model gives each of the {} real-time classes and best effort its own class: allowed range {}..=8", rt_classes.len(), rt_classes.len() + 1),
         ));
     }
-    // The simulator rounds each class's Vtick = 1/(λ_c M) to whole cycles
-    // within the header field; the model uses the same values.
-    let vtick_max = ((1u64 << cfg.header().vtick.width) - 2) as f64;
-    let rt_rates: Vec<f64> = shares.iter().map(|s| s * rt).collect();
+    // The simulator rounds each class's Vtick = 1/(λ_c M_c) to whole cycles
+    // within the header field; the model uses the same values (one ON/OFF
+    // class without model.realtime_rates: its streams' peak-rate Vtick).
     let scale = v.exp.model.vtick_scale.unwrap_or(1.0);
-    let vticks: Vec<f64> = rt_rates.iter().map(|&l| if l > 0.0 { (scale / (l * m)).round().clamp(1.0, vtick_max) } else { vtick_max }).collect();
-    let top = (classes - 1) as u8;
-    let mut sim_class: Vec<u8> = (0..shares.len()).map(|i| top - i as u8).collect();
+    let onoff = v.offered().map_err(|e| input_err(v, "workload", "ON/OFF sources", e.to_string()))?.onoff;
+    let vticks: Vec<f64> = rt_classes
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, l, m))| match (v.per_class_onoff(), onoff.get(i)) {
+            (false, Some(o)) => o.vtick as f64,
+            _ => workload::realtime_vtick(scale, l, m, v.vtick_max()) as f64,
+        })
+        .collect();
+    let mut sim_class: Vec<u8> = rt_classes.iter().map(|c| c.0).collect();
     sim_class.push(0);
+    let be_flits = w.class_flits(0) as f64;
     let model = RouterModel {
         stages: 5.0,
-        msg_flits: m,
+        msg_flits: rt_classes.iter().map(|c| c.2 as f64).chain([be_flits]).collect(),
         buffer_flits: cfg.input_buffer_depth() as f64,
-        rt_rates,
+        rt_rates: rt_classes.iter().map(|c| c.1).collect(),
         vticks,
-        be_rate: be,
+        be_rate: be / be_flits,
     };
     Ok((model, sim_class))
 }
@@ -460,16 +472,16 @@ fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
     if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
         return Err(input_err(v, "router.vcs", cfg.vcs(), "002_… shares L ≥ 2 VCs among all messages: an unpartitioned router with 2..=16 VCs"));
     }
-    let (_, rate) = message_rates(v);
+    let rate = message_rate(v);
     // Our routers take P = 5 cycles per hop where the paper's take one.
-    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.message_flits as f64, rate, router_delay: 4.0 } })
+    Ok(Plan::Torus { model: TorusModel { radix: vec![k; n], vcs: cfg.vcs(), msg_flits: w.class_flits(0) as f64, rate, router_delay: 4.0 } })
 }
 
 fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     one_poisson_class(v, "004_… §4")?;
-    let (_, lambda_n) = message_rates(v);
+    let lambda_n = message_rate(v);
     let n = v.net.endpoint_at.len();
     let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
     let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
@@ -482,7 +494,7 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let stages = 5.0;
     let model = RingModel {
         vcs,
-        msg_flits: w.message_flits as f64,
+        msg_flits: w.class_flits(0) as f64,
         t_flit: 1.0,
         t_router: stages - 1.0,
         stage_rates: rates,
@@ -536,7 +548,7 @@ mod tests {
 
     #[test]
     fn source_block_paths_take_the_short_way_and_match_with_one_link() {
-        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true }.build(5).unwrap();
+        let net = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: Default::default() }.build(5).unwrap();
         let paths = source_block_paths(&net);
         let mut k = 0;
         for s in 0..8usize {
@@ -547,10 +559,14 @@ mod tests {
             }
         }
         // With one link per direction both strategies take the same links.
-        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true }.build(3).unwrap();
+        let one = TopologySpec::MultilinkRing { nodes: 8, links: Some(1), dateline: true, strategy: Default::default() }.build(3).unwrap();
         let (a, b) = (counted_stage_rates(&source_block_paths(&one), 1.0, 2), counted_stage_rates(&route_paths(&one), 1.0, 2));
         assert_eq!(a, b);
         // With two, the stage rates differ (the links' loads are spread differently).
         assert_ne!(counted_stage_rates(&paths, 1.0, 2).0, counted_stage_rates(&route_paths(&net), 1.0, 2).0);
+        // The simulator's tables for the second strategy (destination codes
+        // "d via link j") take exactly these links.
+        let second = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: crate::topology::RingStrategy::SourceBlock }.build(5).unwrap();
+        assert_eq!(route_paths(&second), paths);
     }
 }

@@ -1,0 +1,508 @@
+//! Numbers quoted in `docs/reproduction.md`, checked against the committed
+//! results they come from, so text and data cannot drift apart.
+//!
+//! Each claim names a passage of the document (quoted exactly; the test
+//! fails if the passage is edited without updating the claim) and, for every
+//! number in it, the CSV cell it was rounded from: the number must equal the
+//! cell times `scale`, rounded to the decimals written. To tie a new number,
+//! add a claim here; to change a quoted number, rerun the experiment, commit
+//! its results, and update both.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One number: as written, and where it comes from.
+struct Num {
+    written: &'static str,
+    csv: &'static str,
+    /// `column=value` pairs that select exactly one row.
+    row: &'static [(&'static str, &'static str)],
+    column: &'static str,
+    scale: f64,
+}
+
+const fn n(written: &'static str, csv: &'static str, row: &'static [(&'static str, &'static str)], column: &'static str) -> Num {
+    Num { written, csv, row, column, scale: 1.0 }
+}
+
+struct Claim {
+    passage: &'static str,
+    numbers: Vec<Num>,
+}
+
+type Table = Vec<HashMap<String, String>>;
+
+fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
+    cache
+        .entry(path.to_string())
+        .or_insert_with(|| {
+            let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut lines = text.lines();
+            let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+            lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+        })
+        .clone()
+}
+
+/// The cell value rounded like `written` (decimals as written, thousands
+/// separators allowed).
+fn rounded_like(value: f64, written: &str) -> String {
+    let plain = written.replace(',', "");
+    let decimals = plain.split_once('.').map_or(0, |(_, d)| d.len());
+    let s = format!("{value:.decimals$}");
+    if written.contains(',') {
+        let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+        let mut grouped = String::new();
+        for (k, c) in int.chars().enumerate() {
+            if k > 0 && (int.len() - k) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        return frac.map_or(grouped.clone(), |f| format!("{grouped}.{f}"));
+    }
+    s
+}
+
+/// Whether `text` has `number` as a whole number (not part of a longer
+/// one: "6.2" is not in "16.2").
+fn contains_number(text: &str, number: &str) -> bool {
+    let part = |c: char| c.is_ascii_digit() || c == '.' || c == ',';
+    text.match_indices(number).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + number.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(|c| c.is_ascii_digit() || ((c == '.' || c == ',') && text[i + number.len() + 1..].starts_with(|d: char| d.is_ascii_digit())))
+    })
+}
+
+fn check(claims: &[Claim]) -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    let mut errors = Vec::new();
+    for c in claims {
+        if !doc.contains(c.passage) {
+            errors.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", c.passage));
+            continue;
+        }
+        for num in &c.numbers {
+            if !contains_number(c.passage, num.written) {
+                errors.push(format!("{:?} is not in its passage {:?}", num.written, c.passage));
+            }
+            let table = read_csv(num.csv, &mut cache);
+            let rows: Vec<&HashMap<String, String>> = table.iter().filter(|r| num.row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+            if rows.len() != 1 {
+                errors.push(format!("{}: {} rows match {:?}", num.csv, rows.len(), num.row));
+                continue;
+            }
+            let cell = rows[0].get(num.column).unwrap_or_else(|| panic!("{}: no column {}", num.csv, num.column));
+            let value: f64 = cell.parse().unwrap_or_else(|_| panic!("{}: {} = {cell:?} is not a number", num.csv, num.column));
+            let expected = rounded_like(value * num.scale, num.written);
+            if expected != num.written {
+                errors.push(format!(
+                    "docs/reproduction.md says {} where {} {:?} {} = {cell} gives {expected} (passage {:?})",
+                    num.written, num.csv, num.row, num.column, c.passage
+                ));
+            }
+        }
+    }
+    errors
+}
+
+const FIG7: &str = "experiments/results/fig7_001/results.csv";
+const FIG4: &str = "experiments/results/fig4_003/phases.csv";
+const FIG13: &str = "experiments/results/fig13_001/results.csv";
+
+fn fig7_row(load: &'static str, mix: &'static str) -> &'static [(&'static str, &'static str)] {
+    // every (load, mix) pair is a static table row
+    Box::leak(Box::new([("workload.load", load), ("workload.mix", mix)]))
+}
+
+/// A table row `| key | a / b | c / d | ... |` of d̄ / σ_d pairs: the row
+/// is selected by `row_key` = the first cell, each column by its own
+/// selectors; every `x / y` cell (bold allowed) is checked against
+/// `frame_interval_mean_ms` / `frame_interval_sd_ms`.
+fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str, columns: &[&'static [(&'static str, &'static str)]]) -> Claim {
+    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').map(str::trim).collect();
+    assert_eq!(cells.len(), columns.len() + 1, "{passage}");
+    let mut numbers = Vec::new();
+    for (cell, sel) in cells[1..].iter().zip(columns) {
+        let (d, sd) = cell.trim_matches('*').split_once(" / ").unwrap_or_else(|| panic!("{cell}"));
+        let row: &'static [(&str, &str)] = Box::leak([&[(row_key, cells[0])][..], sel].concat().into_boxed_slice());
+        numbers.push(n(d, csv, row, "frame_interval_mean_ms"));
+        numbers.push(n(sd, csv, row, "frame_interval_sd_ms"));
+    }
+    Claim { passage, numbers }
+}
+
+/// The numbers of a table row after its first cell, in order (thousands
+/// separators kept): "| 0.6, 5 | 0.39 | 18,235 (sat) |" gives ["0.39", "18,235"].
+fn row_numbers(passage: &'static str) -> Vec<&'static str> {
+    let body = passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest);
+    let mut out = Vec::new();
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_digit() || ((bytes[i] == b'.' || bytes[i] == b',') && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit())) {
+                i += 1;
+            }
+            out.push(&body[start..i]);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// What one number of a row is: a column of the point's `results.csv` row
+/// (times a scale), a column of its `phases.csv` row for a phase, or a
+/// number the claim does not tie (the paper's, or an interval).
+#[derive(Clone, Copy)]
+enum Cell {
+    Res(&'static str, f64),
+    Phase(&'static str, &'static str),
+    Skip,
+}
+
+/// A table row whose numbers come, in order, from `cells`, for the sweep
+/// point selected by `row` in `results` (and by `point` in `phases`).
+fn point_row(
+    passage: &'static str,
+    results: &'static str,
+    row: &'static [(&'static str, &'static str)],
+    phases: &'static str,
+    point: &'static str,
+    cells: &[Cell],
+) -> Claim {
+    let written = row_numbers(passage);
+    assert_eq!(written.len(), cells.len(), "{passage}: {written:?}");
+    let mut numbers = Vec::new();
+    for (w, c) in written.into_iter().zip(cells) {
+        match *c {
+            Cell::Res(column, scale) => numbers.push(Num { written: w, csv: results, row, column, scale }),
+            Cell::Phase(phase, column) => {
+                let prow: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
+                numbers.push(n(w, phases, prow, column));
+            }
+            Cell::Skip => {}
+        }
+    }
+    Claim { passage, numbers }
+}
+
+fn claims() -> Vec<Claim> {
+    let be = "be_latency_us";
+    let sd = "frame_interval_sd_ms";
+    let acc = "accepted_throughput";
+    let mut v = Vec::new();
+    // 001_… Fig. 7 / Table V: our best-effort latencies (the paper's are quoted from its table).
+    for (passage, load_mixes) in [
+        ("| 20:80 | 6.1 / 6.3 | 8.3 / 9.0 | 12.4 / 16.2 | 24.0 / 36.9 | 90.0 / 43.6 |", [("0.6", "6.1"), ("0.7", "8.3"), ("0.8", "12.4"), ("0.9", "24.0"), ("0.96", "90.0")]),
+        ("| 50:50 | 7.3 / 7.7 | 10.0 / 11.4 | 15.4 / 25.5 | 34.1 / 56.1 | sat (4,575) / 64.6 |", [("0.6", "7.3"), ("0.7", "10.0"), ("0.8", "15.4"), ("0.9", "34.1"), ("0.96", "4,575")]),
+    ] {
+        let mix = &passage[2..7];
+        let mix: &'static str = Box::leak(mix.to_string().into_boxed_str());
+        v.push(Claim { passage, numbers: load_mixes.iter().map(|(l, w)| n(w, FIG7, fig7_row(l, mix), be)).collect() });
+    }
+    v.push(Claim {
+        passage: "| 80:20 | 8.6 / 10.3 | 12.5 / 15.8 | 21.7 / 39.7 | sat (6,109) / 106.9 | sat / sat |",
+        numbers: [("0.6", "8.6"), ("0.7", "12.5"), ("0.8", "21.7"), ("0.9", "6,109")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "80:20"), be)).collect(),
+    });
+    v.push(Claim {
+        passage: "| 90:10 | 9.2 / 11.9 | 14.4 / 19.3 | 24.3 / 106.2 | sat (1,217) / sat | sat / sat |",
+        numbers: [("0.6", "9.2"), ("0.7", "14.4"), ("0.8", "24.3"), ("0.9", "1,217")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "90:10"), be)).collect(),
+    });
+    // prose quoting one column at several (load, mix) points
+    let fig7_sentence = |passage: &'static str, column: &'static str, points: &[(&'static str, &'static str, &'static str)]| Claim {
+        passage,
+        numbers: points.iter().map(|&(load, mix, w)| n(w, FIG7, fig7_row(load, mix), column)).collect(),
+    };
+    v.push(fig7_sentence(
+        "50:50 at 0.9; 1.49 (80:20) and 2.34 (90:10) at 0.9; 1.05–3.74 at 0.96.",
+        sd,
+        &[("0.9", "80:20", "1.49"), ("0.9", "90:10", "2.34"), ("0.96", "20:80", "1.05"), ("0.96", "90:10", "3.74")],
+    ));
+    v.push(fig7_sentence(
+        "(accepted throughput at offered 0.96: 0.956 for 20:80, 0.933 for 50:50, 0.859 for 80:20 and 0.871 for 90:10)",
+        acc,
+        &[("0.96", "20:80", "0.956"), ("0.96", "50:50", "0.933"), ("0.96", "80:20", "0.859"), ("0.96", "90:10", "0.871")],
+    ));
+    // 003_… Fig. 4 at load 0.6: deadline missing probability / time per phase.
+    let p = "deadline_miss_probability";
+    let t = "deadline_missing_time_ms";
+    for (passage, point, cells) in [
+        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", [("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
+        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09")]),
+        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12")]),
+    ] {
+        let mut numbers = Vec::new();
+        for (phase, prob, time) in cells {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
+            numbers.push(n(prob, FIG4, row, p));
+            numbers.push(n(time, FIG4, row, t));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "in the last phase it completes only 217 frames (NP 511, P 510), all of them on time",
+        numbers: vec![
+            n("217", FIG4, &[("point", "0.6 traditional"), ("phase", "4")], "frames_judged"),
+            n("511", FIG4, &[("point", "0.6 non_preemptive"), ("phase", "4")], "frames_judged"),
+            n("510", FIG4, &[("point", "0.6 preemptive"), ("phase", "4")], "frames_judged"),
+        ],
+    });
+    // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
+    for (passage, mix, cells) in [
+        (
+            "| 40:60 d̄/σ_d (ms), BE µs | 33.33/0.06, 8.3 | 33.33/0.06, 11.8 | 33.33/0.05, 18.1 | 33.69/1.52, 2,198 |",
+            "40:60",
+            [("0.6", "8.3"), ("0.7", "11.8"), ("0.8", "18.1"), ("0.9", "2,198")],
+        ),
+        ("| 60:40 | 33.33/0.05, 9.1 | 33.33/0.06, 14.1 | 33.33/0.05, 22.6 | 33.50/1.59, 4,688 |", "60:40", [("0.6", "9.1"), ("0.7", "14.1"), ("0.8", "22.6"), ("0.9", "4,688")]),
+        ("| 80:20 | 33.33/0.06, 10.6 | 33.33/0.05, 15.5 | 33.33/0.05, 27.8 | 33.99/2.23, 8,474 |", "80:20", [("0.6", "10.6"), ("0.7", "15.5"), ("0.8", "27.8"), ("0.9", "8,474")]),
+    ] {
+        let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, FIG13, fig7_row(l, mix), be)).collect();
+        let (d9, s9) = passage.rsplit_once("| ").unwrap().1.split_once(',').unwrap().0.split_once('/').unwrap();
+        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), "frame_interval_mean_ms"));
+        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), sd));
+        v.push(Claim { passage, numbers });
+    }
+    // 001_… Fig. 5: d̄ / σ_d per load for TR/MR × multiplexed/full.
+    const FIG5: &str = "experiments/results/fig5_001/results.csv";
+    let fig5_cols: [&'static [(&str, &str)]; 4] = [
+        &[("router.scheduler", "fifo"), ("router.crossbar", "multiplexed")],
+        &[("router.scheduler", "virtualclock"), ("router.crossbar", "multiplexed")],
+        &[("router.scheduler", "fifo"), ("router.crossbar", "full")],
+        &[("router.scheduler", "virtualclock"), ("router.crossbar", "full")],
+    ];
+    for (passage, load) in [
+        ("| 0.50 | 33.33 / 0.05 | 33.33 / 0.05 | 33.33 / 0.05 | 33.33 / 0.05 |", "0.5"),
+        ("| 0.60 | **35.00 / 0.79** | 33.33 / 0.05 | 33.33 / 0.05 | 33.33 / 0.05 |", "0.6"),
+        ("| 0.70 | 40.64 / 0.94 | 33.33 / 0.08 | 33.33 / 0.05 | 33.33 / 0.05 |", "0.7"),
+        ("| 0.80 | 46.94 / 1.24 | **33.59 / 0.53** | 33.33 / 0.06 | 33.33 / 0.06 |", "0.8"),
+        ("| 0.85 | 49.76 / 1.17 | 34.97 / 0.89 | 33.33 / 0.05 | 33.33 / 0.05 |", "0.85"),
+        ("| 0.90 | 51.44 / 1.10 | 36.93 / 0.98 | **34.28 / 2.02** | **33.96 / 1.49** |", "0.9"),
+        ("| 0.95 | 54.35 / 1.28 | 38.93 / 1.06 | 35.41 / 3.27 | 34.85 / 2.65 |", "0.95"),
+    ] {
+        // the table writes 0.50 where the CSV has 0.5: select by the CSV's form
+        let mut c = interval_row(passage, FIG5, "workload.load", &fig5_cols);
+        for num in &mut c.numbers {
+            let row: Vec<(&str, &str)> = num.row.iter().map(|&(k, v)| if k == "workload.load" { (k, load) } else { (k, v) }).collect();
+            num.row = Box::leak(row.into_boxed_slice());
+        }
+        v.push(c);
+    }
+    v.push(Claim {
+        passage: "Accepted throughput (flits/endpoint/cycle) at offered 0.95: TR multiplexed\n0.568, MR multiplexed 0.650, TR full 0.871, MR full 0.866.",
+        numbers: fig5_cols
+            .iter()
+            .zip(["0.568", "0.650", "0.871", "0.866"])
+            .map(|(sel, w)| n(w, FIG5, Box::leak([&[("workload.load", "0.95")][..], sel].concat().into_boxed_slice()), acc))
+            .collect(),
+    });
+    // 001_… Fig. 6: CBR vs VBR.
+    const FIG6: &str = "experiments/results/fig6_001/results.csv";
+    let fig6_cols: [&'static [(&str, &str)]; 2] = [&[("workload.realtime", "cbr")], &[("workload.realtime", "vbr")]];
+    for passage in [
+        "| 0.80 | 33.33 / 0.003 | 33.33 / 0.05 |",
+        "| 0.85 | 33.65 / 0.72 | 33.76 / 1.01 |",
+        "| 0.90 | 34.46 / 2.10 | 34.47 / 1.94 |",
+        "| 0.96 | 35.34 / 2.45 | 35.05 / 2.58 |",
+    ] {
+        let mut c = interval_row(passage, FIG6, "workload.load", &fig6_cols);
+        for num in &mut c.numbers {
+            let row: Vec<(&str, &str)> =
+                num.row.iter().map(|&(k, v)| if k == "workload.load" { (k, v.trim_end_matches('0')) } else { (k, v) }).collect();
+            num.row = Box::leak(row.into_boxed_slice());
+        }
+        v.push(c);
+    }
+    // 001_… Table II: our four columns (the paper's two are quoted from it).
+    const TAB2: &str = "experiments/results/table2_001/results.csv";
+    let tab2_cols: [&'static [(&str, &str)]; 4] = [
+        &[("model.scheduler", "router"), ("router.crossbar", "multiplexed")],
+        &[("model.scheduler", "fgfq"), ("router.crossbar", "multiplexed")],
+        &[("model.scheduler", "router"), ("router.crossbar", "full")],
+        &[("model.scheduler", "fgfq"), ("router.crossbar", "full")],
+    ];
+    for passage in [
+        "| 0.6 | 33.12 / 0.63 | 33.14 / 0.58 | 33.33 / 0.05 | 33.33 / 0.05 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.7 | 32.74 / 1.25 | 32.74 / 1.22 | 33.33 / 0.08 | 33.33 / 0.06 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.8 | 32.28 / 1.38 | 32.33 / 1.31 | 33.59 / 0.53 | 33.75 / 0.64 | 33.33 / 0.06 | 33.33 / 0.06 |",
+    ] {
+        // drop the paper's two cells, then check ours
+        let cells: Vec<&str> = passage.trim_matches('|').split('|').map(str::trim).collect();
+        let ours: &'static str = Box::leak(format!("| {} | {} |", cells[0], cells[3..].join(" | ")).into_boxed_str());
+        let mut c = interval_row(ours, TAB2, "workload.load", &tab2_cols);
+        c.passage = passage;
+        v.push(c);
+    }
+    // 003_… Fig. 6: block sizes (cycle = 80 ns: µs = cycles × 0.08).
+    {
+        use Cell::*;
+        const RES: &str = "experiments/results/fig6_003/results.csv";
+        const PH: &str = "experiments/results/fig6_003/phases.csv";
+        let cells = [
+            Res("frame_interval_sd_ms", 1.0),
+            Phase("4", "deadline_miss_probability"),
+            Phase("4", "deadline_missing_time_ms"),
+            Res("rt_latency_cycles", 0.08),
+            Res("be_latency_us", 1.0),
+            Res("accepted_throughput", 1.0),
+        ];
+        for (passage, load, block) in [
+            ("| 0.4, 1 | 0.16 | 0.29 / 0.07 | 7.3 | 12.1 | 0.399 |", "0.4", "1"),
+            ("| 0.4, 5 | 0.16 | 0.29 / 0.07 | 8.0 | 13.9 | 0.399 |", "0.4", "5"),
+            ("| 0.4, 10 | 0.16 | 0.29 / 0.07 | 8.3 | 14.0 | 0.399 |", "0.4", "10"),
+            ("| 0.5, 1 | 0.16 | 0.30 / 0.08 | 10.9 | 34.5 | 0.500 |", "0.5", "1"),
+            ("| 0.5, 5 | 0.16 | 0.37 / 0.10 | 17.2 | 126 | 0.500 |", "0.5", "5"),
+            ("| 0.5, 10 | 0.17 | 0.37 / 0.11 | 19.7 | 160 | 0.500 |", "0.5", "10"),
+            ("| 0.6, 1 | 0.20 | 0.33 / 0.13 | 40.7 | 1,366 | 0.595 |", "0.6", "1"),
+            ("| 0.6, 5 | 0.39 | 0.55 / 0.52 | 107 | 18,235 (sat) | 0.565 |", "0.6", "5"),
+            ("| 0.6, 10 | 0.61 | 0.63 / 1.13 | 211 | 20,789 (sat) | 0.554 |", "0.6", "10"),
+        ] {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
+            let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
+            v.push(point_row(passage, RES, row, PH, point, &cells));
+        }
+    }
+    // 003_… Fig. 7: acceleration off/on, 16 and 4 VCs (± values are
+    // batch-means intervals of other columns; the control column is class 2).
+    {
+        use Cell::*;
+        for (passage, vcs, load, accel, with_ci) in [
+            ("| 16, 0.4 | off | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.7 | 0.16 | 0.29 / 0.07 |", 16, "0.4", "false", false),
+            ("| 16, 0.4 | on | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.6 | 0.16 | 0.28 / 0.07 |", 16, "0.4", "true", false),
+            ("| 16, 0.5 | off | 10.9 ± 2.5 | 3.6 ± 0.6 | 34.5 ± 44 | 0.16 | 0.30 / 0.08 |", 16, "0.5", "false", false),
+            ("| 16, 0.5 | on | 11.7 ± 3.3 | 4.5 ± 2.4 | 43.1 ± 87 | 0.16 | 0.33 / 0.08 |", 16, "0.5", "true", false),
+            ("| 16, 0.6 | off | 40.7 ± 21 | 16.5 ± 14 | 1,366 ± 2,237 | 0.20 ± 0.05 | 0.33 / 0.13 |", 16, "0.6", "false", true),
+            ("| 16, 0.6 | on | 58.7 ± 33 | 11.2 ± 7.5 | 2,270 ± 2,400 | 0.27 ± 0.10 | 0.41 / 0.10 |", 16, "0.6", "true", true),
+            ("| 4, 0.4 | off | 7.2 ± 0.7 | 3.2 ± 0.4 | 11.4 ± 2.4 | 0.16 | 0.28 / 0.07 |", 4, "0.4", "false", false),
+            ("| 4, 0.4 | on | 7.4 ± 0.8 | 3.3 ± 0.3 | 11.5 ± 2.3 | 0.16 | 0.30 / 0.06 |", 4, "0.4", "true", false),
+            ("| 4, 0.5 | off | 9.9 ± 1.7 | 3.9 ± 1.0 | 20.3 ± 8.1 | 0.16 | 0.30 / 0.07 |", 4, "0.5", "false", false),
+            ("| 4, 0.5 | on | 11.4 ± 2.4 | 4.1 ± 0.9 | 21.0 ± 7.8 | 0.16 | 0.28 / 0.08 |", 4, "0.5", "true", false),
+            ("| 4, 0.6 | off | 22.2 ± 7.7 | 8.2 ± 3.5 | 509 ± 1,104 | 0.17 ± 0.04 | 0.32 / 0.07 |", 4, "0.6", "false", true),
+            ("| 4, 0.6 | on | 24.8 ± 8.2 | 8.5 ± 3.6 | 469 ± 828 | 0.17 ± 0.04 | 0.33 / 0.06 |", 4, "0.6", "true", true),
+        ] {
+            let dir = if vcs == 16 { "fig7_003" } else { "fig7_003_vc4" };
+            let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
+            let ph: &'static str = Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str());
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)]));
+            let point: &'static str = Box::leak(format!("{load} {accel}").into_boxed_str());
+            let mut cells = vec![
+                Res("rt_latency_cycles", 0.08),
+                Skip,
+                Res("class2_latency_cycles", 0.08),
+                Skip,
+                Res("be_latency_us", 1.0),
+                Skip,
+                Res("frame_interval_sd_ms", 1.0),
+            ];
+            if with_ci {
+                cells.push(Res("frame_interval_sd_ci95_ms", 1.0));
+            }
+            cells.extend([Phase("4", "deadline_miss_probability"), Phase("4", "deadline_missing_time_ms")]);
+            v.push(point_row(passage, res, row, ph, point, &cells));
+        }
+    }
+    // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
+    {
+        use Cell::*;
+        const RES: &str = "experiments/results/fig8_001/results.csv";
+        let kinds = ["4:multiplexed", "8:multiplexed", "16:multiplexed", "4:full"];
+        for (passage, load, with_acc) in [
+            ("| 0.6 | 33.33/0.05 | 33.33/0.06 | 33.33/0.10 | 33.33/0.05 |", "0.6", false),
+            ("| 0.7 | 33.48/0.46, 0.699 | 34.77/0.94, 0.672 | 36.20/1.05, 0.645 | 33.33/0.05, 0.702 |", "0.7", true),
+            ("| 0.8 | 37.73/0.77, 0.706 | 39.51/0.79, 0.673 | 41.07/0.84, 0.648 | 33.33/0.05, 0.802 |", "0.8", true),
+            ("| 0.9 | 42.71/0.74, 0.706 | 44.64/0.69, 0.674 | 46.47/0.77, 0.648 | 34.55/1.55, 0.875 |", "0.9", true),
+        ] {
+            // one claim per column: each column is its own sweep point
+            let written = row_numbers(passage);
+            let per = if with_acc { 3 } else { 2 };
+            let mut numbers = Vec::new();
+            for (k, kind) in kinds.iter().enumerate() {
+                let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.vcs+router.crossbar", *kind)]));
+                let cells = [Res("frame_interval_mean_ms", 1.0), Res("frame_interval_sd_ms", 1.0), Res("accepted_throughput", 1.0)];
+                for (w, c) in written[k * per..(k + 1) * per].iter().zip(cells) {
+                    if let Res(column, scale) = c {
+                        numbers.push(Num { written: w, csv: RES, row, column, scale });
+                    }
+                }
+            }
+            v.push(Claim { passage, numbers });
+        }
+        // 001_… Fig. 9: σ_d per message size.
+        const FIG9: &str = "experiments/results/fig9_001/results.csv";
+        for (passage, load) in [("| load 0.64 | 0.010 | 0.023 | 0.051 | 0.105 | 0.211 |", "0.64"), ("| load 0.80 | 0.011 | 0.089 | 0.051 | 0.102 | 0.221 |", "0.8")] {
+            let numbers = row_numbers(passage)
+                .into_iter()
+                .zip(["5", "10", "20", "40", "80"])
+                .map(|(w, flits)| n(w, FIG9, Box::leak(Box::new([("workload.load", load), ("workload.message_flits", flits)])), "frame_interval_sd_ms"))
+                .collect();
+            v.push(Claim { passage, numbers });
+        }
+        v.push(Claim {
+            passage: "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
+            numbers: ["4:multiplexed", "8:multiplexed", "16:multiplexed"]
+                .iter()
+                .zip(["0.706", "0.674", "0.648"])
+                .map(|(kind, w)| n(w, RES, Box::leak(Box::new([("workload.load", "0.9"), ("router.vcs+router.crossbar", *kind)])), "accepted_throughput"))
+                .collect(),
+        });
+        v.push(Claim {
+            passage: "fewer streams with small messages (408 streams at 5 flits vs 504 at 80 for\n0.64)",
+            numbers: vec![
+                n("408", FIG9, &[("workload.load", "0.64"), ("workload.message_flits", "5")], "realtime_streams"),
+                n("504", FIG9, &[("workload.load", "0.64"), ("workload.message_flits", "80")], "realtime_streams"),
+            ],
+        });
+    }
+    v
+}
+
+#[test]
+fn quoted_numbers_match_the_committed_results() {
+    let claims = claims();
+    let tied: usize = claims.iter().map(|c| c.numbers.len()).sum();
+    // the sections listed in docs/reproduction.md's "Numbers tied to data"
+    assert!(tied >= 350, "only {tied} numbers tied: a claim table was lost");
+    let errors = check(&claims);
+    assert!(errors.is_empty(), "{} quoted numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
+}
+
+/// The checker itself: a changed digit, a renamed passage and a number
+/// outside its passage are each reported.
+#[test]
+fn the_checker_catches_a_drifted_number() {
+    let mut claims = claims();
+    claims.truncate(1);
+    claims[0].numbers[0].written = "6.2"; // the CSV gives 6.1
+    claims.push(Claim { passage: "a passage that is not in the document", numbers: vec![] });
+    let errors = check(&claims);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors[0].contains("is not in its passage"));
+    assert!(errors[1].contains("says 6.2") && errors[1].contains("gives 6.1"));
+    assert!(errors[2].contains("passage not in docs/reproduction.md"));
+}
+
+#[test]
+fn rounding_follows_the_written_form() {
+    assert_eq!(rounded_like(4574.58, "4,575"), "4,575");
+    assert_eq!(rounded_like(0.0577, "0.06"), "0.06");
+    assert_eq!(rounded_like(1234567.8, "1,234,568"), "1,234,568");
+    assert_eq!(rounded_like(217.0, "217"), "217");
+}
+
+#[test]
+fn numbers_are_matched_whole() {
+    assert!(!contains_number("| 16.2 |", "6.2"));
+    assert!(contains_number("| 6.2 |", "6.2"));
+    assert!(contains_number("(4,575) /", "4,575"));
+    assert!(!contains_number("14,575", "4,575"));
+    assert!(contains_number("at 0.9.", "0.9"));
+}
