@@ -162,12 +162,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
     let stw = clog2(d.bq as u64 + 1);
-    let counted = if d.is(NicFault::CompletionAtHeader) {
-        m.comment("FAULT nic-completion-at-header: the header leaving counts as the tail");
-        s_head
-    } else {
-        s_tail
-    };
+    let early = d.is(NicFault::CompletionBeforeLastFlit);
+    if early {
+        m.comment("FAULT nic-completion-before-last-flit: counted when the engine hands the completion over");
+    }
     let mut nz = Vec::new();
     let mut st_regs = Vec::new();
     for q in 0..qn {
@@ -183,7 +181,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     m.assign(&pend_pop.lv(), &first.e().and(&Expr::repl(qn, &wr1_take.e())?)?)?;
     for (q, (sq, sd)) in st_regs.iter().enumerate() {
         let q = q as u32;
-        let inc = gnt.e().bit(q)?.and(&counted)?;
+        let inc = if early { pend_push.e().and(&sel_oh.e().bit(q)?)? } else { gnt.e().bit(q)?.and(&s_tail)? };
         let dec = pend_pop.e().bit(q)?;
         m.comb(vec![
             set(sd, &sq.e())?,
