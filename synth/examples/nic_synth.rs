@@ -1,5 +1,4 @@
-//! Area and Fmax of the NICs (docs/nic.md) of the examples with a `[nic]`
-//! section, with the synthesis flow's own scripts: 7-series cells from
+//! Area and Fmax of the NICs (docs/nic.md) of `examples/nic/`, with the synthesis flow's own scripts: 7-series cells from
 //! `synth_xilinx -flatten`, iCE40 HX8K and ECP5 Fmax from nextpnr on the
 //! flow's five-pin timing wrapper. `wormqos synth` itself synthesizes the
 //! router of a configuration; this covers its NIC until the flow takes a
@@ -17,7 +16,7 @@ use wormqos_hdl::{generate_nic, nic_module_name};
 use wormqos_synth::parse::{nextpnr_log, yosys_cells, XilinxResources};
 use wormqos_synth::scripts::{ooc_wrapper, pin_constraints, top_ports, wrapper_name, yosys_script, Family, Hierarchy, Package};
 
-const EXAMPLES: [&str; 2] = ["nic_traditional", "nic_qos_p"];
+const EXAMPLES: [&str; 2] = ["traditional", "qos_p"];
 
 fn run(dir: &Path, prog: &str, args: &[&str], log: &str) -> anyhow::Result<String> {
     let out = Command::new(prog).args(args).current_dir(dir).output().map_err(|e| anyhow::anyhow!("cannot run {prog}: {e} (./setup.sh)"))?;
@@ -36,7 +35,7 @@ fn main() -> anyhow::Result<()> {
     println!("| NIC | 7-series LUT | LUTRAM LUTs | FF | BRAM36 | iCE40 HX8K LCs / Fmax | ECP5 LUT4 / Fmax |");
     println!("|---|---|---|---|---|---|---|");
     for name in EXAMPLES {
-        let cfg = RouterConfig::from_file(&root.join("examples").join(format!("{name}.toml")))?;
+        let cfg = RouterConfig::from_file(&root.join("examples/nic").join(format!("{name}.toml")))?;
         let files = generate_nic(&cfg, None)?;
         let top = nic_module_name(&cfg);
         let dir: PathBuf = root.join("target/nic-synth").join(name);

@@ -17,7 +17,7 @@ fn root() -> PathBuf {
 }
 
 fn example(name: &str) -> RouterConfig {
-    RouterConfig::from_file(&root().join("examples").join(format!("{name}.toml"))).unwrap()
+    RouterConfig::from_file(&root().join("examples/nic").join(format!("{name}.toml"))).unwrap()
 }
 
 /// The sizes the testbench needs, from the configuration alone (docs/nic.md §2, §4).
@@ -58,7 +58,9 @@ fn params_json(cfg: &RouterConfig) -> String {
 }
 
 /// Generates the NIC of `example` (with `fault`) and runs the cocotb test;
-/// returns whether it passed and its output.
+/// returns whether it passed and its output. The work directory stays only
+/// when the outcome is not the expected one (a pass without a fault), or
+/// with `WORMQOS_KEEP_TMP`.
 fn run_cocotb(example_name: &str, fault: Option<NicFault>) -> (bool, String) {
     let cfg = example(example_name);
     let tag = format!("{example_name}-{}", fault.map_or("clean", |f| f.name()));
@@ -79,7 +81,7 @@ fn run_cocotb(example_name: &str, fault: Option<NicFault>) -> (bool, String) {
         text.contains("run_nic:"),
         "{tag}: the cocotb run did not get to its verdict (are cocotb and cocotbext-axi installed? ./setup.sh):\n{text}"
     );
-    if out.status.success() && std::env::var_os("WORMQOS_KEEP_TMP").is_none() {
+    if out.status.success() == fault.is_none() && std::env::var_os("WORMQOS_KEEP_TMP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
     (out.status.success(), text)
@@ -92,21 +94,21 @@ fn tail(text: &str) -> String {
 
 #[test]
 fn cocotb_qos_nic_in_preemptive_mode_delivers_every_message_and_status() {
-    let (ok, text) = run_cocotb("nic_qos_p", None);
-    assert!(ok, "nic_qos_p:\n{}", tail(&text));
+    let (ok, text) = run_cocotb("qos_p", None);
+    assert!(ok, "qos_p:\n{}", tail(&text));
 }
 
 #[test]
 fn cocotb_traditional_nic_delivers_every_message_and_status() {
-    let (ok, text) = run_cocotb("nic_traditional", None);
-    assert!(ok, "nic_traditional:\n{}", tail(&text));
+    let (ok, text) = run_cocotb("traditional", None);
+    assert!(ok, "traditional:\n{}", tail(&text));
 }
 
 #[test]
 fn cocotb_catches_every_planted_nic_fault() {
     let mut missed = Vec::new();
     for &f in NicFault::every() {
-        let (ok, text) = run_cocotb("nic_qos_p", Some(f));
+        let (ok, text) = run_cocotb("qos_p", Some(f));
         if ok {
             missed.push(f.name());
         } else {
