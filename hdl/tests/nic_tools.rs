@@ -22,6 +22,12 @@ fn nic_examples() -> Vec<(String, RouterConfig)> {
     }
     v.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(v.len() >= 2, "examples/nic/ holds a traditional and a QoS NIC");
+    // The QoS NIC's other injection granularities (docs/nic.md §9.3).
+    let qos = repo_root().join("examples/nic/qos_p.toml");
+    for (tag, extra) in [("qos_p_block", "injection = \"block\"\nblock_size = 3\n"), ("qos_p_message", "injection = \"message\"\n")] {
+        let text = std::fs::read_to_string(&qos).unwrap() + extra;
+        v.push((tag.to_string(), RouterConfig::from_toml_str(&text, tag).unwrap()));
+    }
     v
 }
 

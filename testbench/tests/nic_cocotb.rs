@@ -16,8 +16,17 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// `examples/nic/<name>.toml`; `qos_p_block` and `qos_p_message` are
+/// `qos_p` with block-level (b = 3) and message-level injection.
 fn example(name: &str) -> RouterConfig {
-    RouterConfig::from_file(&root().join("examples/nic").join(format!("{name}.toml"))).unwrap()
+    let (file, extra) = match name {
+        "qos_p_block" => ("qos_p", "injection = \"block\"\nblock_size = 3\n"),
+        "qos_p_message" => ("qos_p", "injection = \"message\"\n"),
+        other => (other, ""),
+    };
+    let path = root().join("examples/nic").join(format!("{file}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap() + extra;
+    RouterConfig::from_toml_str(&text, &path.display().to_string()).unwrap()
 }
 
 /// The sizes the testbench needs, from the configuration alone (docs/nic.md §2, §4).
@@ -96,6 +105,14 @@ fn tail(text: &str) -> String {
 fn cocotb_qos_nic_in_preemptive_mode_delivers_every_message_and_status() {
     let (ok, text) = run_cocotb("qos_p", None);
     assert!(ok, "qos_p:\n{}", tail(&text));
+}
+
+#[test]
+fn cocotb_qos_nic_with_block_and_message_level_injection() {
+    for name in ["qos_p_block", "qos_p_message"] {
+        let (ok, text) = run_cocotb(name, None);
+        assert!(ok, "{name}:\n{}", tail(&text));
+    }
 }
 
 #[test]

@@ -202,7 +202,6 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
     let k = m.wire_of("gnt_idx", &encode(gnt, kw)?)?;
     let heads = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w)).collect::<Result<Vec<_>>>()?)?;
     let tails = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w + 1)).collect::<Result<Vec<_>>>()?)?;
-    let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or())?;
     let g_tail = m.wire_of("gnt_tail", &gnt.and(&tails)?.red_or())?;
     match d.injection {
         Injection::Flit => Ok(elig.clone()),
@@ -231,6 +230,7 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
             Expr::mux(&held_ok.e(), &onehot_of(&slot_q.e(), n)?, elig)
         }
         Injection::Message => {
+            let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or())?;
             let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1))?;
             let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw))?;
             m.comb(vec![
