@@ -70,6 +70,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             route_vcs: None,
         },
         synthesis: Default::default(),
+        nic: None,
     }
 }
 

@@ -11,6 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 pub mod files;
+pub mod nic;
 pub mod shard;
 mod qos;
 
@@ -232,6 +233,9 @@ pub struct ConfigFile {
     pub topology: Topology,
     #[serde(default, skip_serializing_if = "is_default_synthesis")]
     pub synthesis: SynthesisParams,
+    /// The NIC attached to a router port (docs/nic.md), when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic: Option<nic::NicParams>,
 }
 
 /// A field's value is outside what the router supports.
@@ -418,6 +422,7 @@ impl RouterConfig {
         let class = Field { lsb: dest.lsb + dest.width, width: index_width(classes) };
         let vtick = Field { lsb: class.lsb + class.width, width: r.vtick_width };
         let header = HeaderLayout { dest, class, vtick };
+        nic::validate(&file, &header)?;
         if header.width() > r.flit_width {
             return Err(ConfigError::field(
                 "router.flit_width",

@@ -67,6 +67,7 @@ pub fn endpoint_config(v: &Validated) -> Result<RouterConfig> {
         router,
         topology: Topology::SingleSwitch { routes: None, route_vcs: None },
         synthesis: SynthesisParams::default(),
+        nic: None,
     };
     RouterConfig::new(file).with_context(|| format!("{}: the network seen as one {}-port switch", v.file, v.net.endpoints()))
 }

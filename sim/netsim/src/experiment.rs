@@ -564,6 +564,7 @@ impl Experiment {
                 _ => Topology::Network { routes: vec![0; codes.max(1) as usize], route_vcs: None, route_links: None },
             },
             synthesis: SynthesisParams::default(),
+            nic: None,
         };
         let probe = RouterConfig::new(probe).map_err(|e| match e {
             wormqos_config::ConfigError::Field { field, value, allowed } => ferr(&field, value, allowed),
@@ -614,7 +615,7 @@ impl Experiment {
             } else {
                 Topology::Network { routes: routes.clone(), route_vcs: None, route_links: net.route_links.get(i).cloned() }
             };
-            let mut cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default() };
+            let mut cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default(), nic: None };
             let parse = |e: wormqos_config::ConfigError| ExperimentError::Parse { file: file.to_string(), message: e.to_string() };
             let mut cfg = RouterConfig::new(cf.clone()).map_err(parse)?;
             // The dateline classes become allowed VC sets, split within the
