@@ -9,6 +9,8 @@ pub(crate) struct Params {
     pub variant: NicVariant,
     /// M.
     pub vcs: usize,
+    /// VW: bits of a VC id on a link.
+    pub vc_width: u32,
     /// s.
     pub classes: u32,
     /// Flit data words (W bits).
@@ -61,6 +63,7 @@ impl Params {
         Params {
             variant: n.variant,
             vcs: m as usize,
+            vc_width: cfg.vc_width(),
             classes: cfg.traffic_classes(),
             flit_width: cfg.flit_width(),
             credits: cfg.input_buffer_depth() as u32,

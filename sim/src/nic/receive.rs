@@ -130,7 +130,8 @@ impl Receiver {
     pub fn step(&mut self, p: &Params, s: RxSample, rx_en: bool, written: Option<bool>, ej: &LinkFlit) -> RxEvents {
         let mut ev = RxEvents::default();
         // Start-of-cycle fullness of the FIFO the ejected flit goes to.
-        let ej_vc = ej.vc as usize;
+        // The port is VW bits wide: wider values cannot reach the NIC.
+        let ej_vc = (ej.vc as u32 & ((1 << p.vc_width) - 1)) as usize;
         let ej_accept = ej.valid && ej_vc < p.vcs && !self.fifos[ej_vc].is_full();
         ev.dropped = ej.valid && !ej_accept;
         let mut popped = 0u32;
