@@ -26,7 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate a configuration and write the router's Verilog (one module per file).
+    /// Validate a configuration and write the router's Verilog (one module per file),
+    /// and the NIC's (`<name>_nic*.v`, docs/nic.md) when the configuration has a `[nic]` section.
     Generate {
         #[arg(long)]
         config: PathBuf,
@@ -123,7 +124,11 @@ fn generate(config: &Path, out: &Path, mutant: Option<Mutant>, force: bool) -> a
     let cfg = load_config(config)?;
     check_mutant(mutant, &cfg, config)?;
     // Everything is generated in memory first: a generator error leaves `out` untouched.
-    let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    let mut files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
+    // A `[nic]` section adds the NIC (docs/nic.md) next to the router.
+    if cfg.nic().is_some() {
+        files.extend(wormqos_hdl::generate_nic(&cfg, None).context("generating the NIC's Verilog")?);
+    }
     let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     validate::claim_dir(out, &claims, force)?;
     wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;

@@ -25,6 +25,7 @@ mod dims;
 mod input_port;
 mod input_port_p;
 pub mod mutant;
+pub mod nic;
 mod output_port;
 mod route_tables;
 mod switch;
@@ -38,6 +39,7 @@ use std::path::Path;
 use wormqos_config::RouterConfig;
 
 pub use mutant::{Mutant, UnknownMutant};
+pub use nic::{generate_nic, nic_module_name, NicFault};
 pub use verilog::HdlError;
 
 /// Name and version of this generator, written into every file header.
