@@ -43,6 +43,9 @@ pub struct NicRunOptions {
     pub max_flits: u32,
     /// Cycles allowed for draining.
     pub drain_limit: u64,
+    /// Largest delay of the router's injection credits (cycles): long
+    /// delays fill the NIC's VC queues (HoL skips, blocked injection).
+    pub credit_delay: u32,
 }
 
 impl Default for NicRunOptions {
@@ -56,6 +59,7 @@ impl Default for NicRunOptions {
             malformed: 0.2,
             max_flits: 12,
             drain_limit: 50_000,
+            credit_delay: 6,
         }
     }
 }
@@ -359,6 +363,7 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
     let mut mem = HostMemory::new(MEM_SIZE as usize, bb, opts.backpressure, rng.gen());
     let mut host = AxiLiteMaster::new(rng.gen(), if opts.backpressure.arready < 1.0 { 0.7 } else { 1.0 });
     let mut peer = RouterPeer::new(cfg.vcs(), cfg.input_buffer_depth() as u32, cfg.downstream_buffer_depth() as u32, rng.gen());
+    peer.max_delay = opts.credit_delay;
     let node_id = rng.gen_range(0..cfg.endpoints() as u32);
     let rx_len = bb * nic.max_message_flits.min(opts.max_flits.saturating_sub(2).max(1));
     let mut sb = Scoreboard::new(cfg, node_id, RX_BASE, rx_len);
