@@ -139,9 +139,11 @@ fn rtl_faults_are_caught_by_lockstep() {
 }
 
 /// The environment's own checks, without the model: the faults that break
-/// a rule the scoreboard, the peer or the protocol checks know (credits,
-/// reassembly, completion order, AXI stability) are caught by the RTL
-/// alone; the two scheduling faults need the model (lockstep above).
+/// a rule the scoreboard, the peer or the protocol checks know are caught
+/// by the RTL alone (credit leak: the peer; drop after a dummy tail: the
+/// drain; completion at header: the RTL's own pending-FIFO assertion fires
+/// first; a moving araddr: the AR stability check). The two scheduling
+/// faults need the model (lockstep above).
 #[test]
 fn rtl_faults_are_caught_by_the_environment_alone() {
     use wormqos_hdl::NicFault;

@@ -298,9 +298,19 @@ fn axi_lite_write_and_read_channel_timing() {
     // bvalid stays (no bready).
     let o = *n.outputs();
     assert!(o.axil.rvalid && o.axil.rdata == 1 && o.axil.bvalid);
-    n.step(&at(AxiLiteIn { araddr: NODE_ID, arvalid: true, rready: true, bready: true, ..AxiLiteIn::default() }));
-    n.step(&at(AxiLiteIn { araddr: NODE_ID, arvalid: true, rready: true, ..AxiLiteIn::default() }));
-    assert_eq!(n.outputs().axil.rdata, 1);
+    // Cycle 4: both responses taken, nothing new.
+    n.step(&at(AxiLiteIn { rready: true, bready: true, ..AxiLiteIn::default() }));
+    // Cycle 5: a write of 3 and a read of NODE_ID both taken in the same
+    // cycle: the read sees the old value 1.
+    let both = AxiLiteIn { araddr: NODE_ID, arvalid: true, ..wr(3) };
+    assert!(n.settle(&at(both)).axil.awready && n.outputs().axil.arready);
+    n.step(&at(both));
+    let o = *n.outputs();
+    assert!(o.axil.rvalid && o.axil.rdata == 1 && o.axil.bvalid);
+    // Cycle 6: responses taken; cycle 7: a read sees 3.
+    n.step(&at(AxiLiteIn { rready: true, bready: true, ..AxiLiteIn::default() }));
+    n.step(&at(AxiLiteIn { araddr: NODE_ID, arvalid: true, ..AxiLiteIn::default() }));
+    assert_eq!(n.outputs().axil.rdata, 3);
 }
 
 #[test]
