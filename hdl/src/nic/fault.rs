@@ -15,8 +15,9 @@ pub enum NicFault {
     CreditLeak,
     /// `rx`: the first real flit after a discarded dummy tail on a VC is dropped (§11.5).
     DropAfterDummyTail,
-    /// `inject`: a message's completion becomes writable when its header leaves (§8).
-    CompletionAtHeader,
+    /// `inject`: a message's completion becomes writable when its tail enters
+    /// the send queue, not when it leaves the NIC (§8).
+    CompletionBeforeLastFlit,
     /// `tx`: the read address moves while ARVALID waits for ARREADY (§14).
     ArAddrMovesWhileStalled,
 }
@@ -28,7 +29,7 @@ impl NicFault {
             NicFault::NoHeadOfLineSkip,
             NicFault::CreditLeak,
             NicFault::DropAfterDummyTail,
-            NicFault::CompletionAtHeader,
+            NicFault::CompletionBeforeLastFlit,
             NicFault::ArAddrMovesWhileStalled,
         ]
     }
@@ -38,7 +39,7 @@ impl NicFault {
             NicFault::NoHeadOfLineSkip => "nic-no-hol-skip",
             NicFault::CreditLeak => "nic-credit-leak",
             NicFault::DropAfterDummyTail => "nic-drop-after-dummy-tail",
-            NicFault::CompletionAtHeader => "nic-completion-at-header",
+            NicFault::CompletionBeforeLastFlit => "nic-completion-before-last-flit",
             NicFault::ArAddrMovesWhileStalled => "nic-araddr-moves-while-stalled",
         }
     }

@@ -2,7 +2,7 @@
 //! (docs/nic.md §8), the credits into the router and the injection
 //! scheduler with its link register (§9).
 
-use super::{lit, r, set, when, wire_partly_used, Block, Lib, NicDims, NicFault};
+use super::{fifo_instance, lit, r, set, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
 use crate::bits::{encode, onehot_of};
 use crate::buffers::fifo;
 use crate::vclock::vclock_sched;
@@ -49,33 +49,31 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     for q in 0..qn {
         let front = m.wire(&format!("q{q}_front"), fe)?;
         let pfront = m.wire(&format!("q{q}_pend_front"), NicDims::PEND_W)?;
-        m.instance(
+        fifo_instance(
+            m,
             &flit_fifo,
             &format!("u_q{q}"),
-            &[
-                ("clk_i", r("clk_i", 1)),
-                ("rst_i", r("rst_i", 1)),
-                ("push_i", push.e().and(&sel_oh.e().bit(q)?)?),
-                ("wdata_i", flit.e()),
-                ("pop_i", pop.e().bit(q)?),
-                ("rdata_o", front.e()),
-                ("empty_o", empty.e().bit(q)?),
-                ("full_o", full.e().bit(q)?),
-            ],
+            FifoPorts {
+                push: push.e().and(&sel_oh.e().bit(q)?)?,
+                wdata: flit.e(),
+                pop: pop.e().bit(q)?,
+                rdata: front.e(),
+                empty: empty.e().bit(q)?,
+                full: full.e().bit(q)?,
+            },
         )?;
-        m.instance(
+        fifo_instance(
+            m,
             &pend_fifo,
             &format!("u_pend{q}"),
-            &[
-                ("clk_i", r("clk_i", 1)),
-                ("rst_i", r("rst_i", 1)),
-                ("push_i", pend_push.e().and(&sel_oh.e().bit(q)?)?),
-                ("wdata_i", pend_data.e()),
-                ("pop_i", pend_pop.e().bit(q)?),
-                ("rdata_o", pfront.e()),
-                ("empty_o", pend_empty.e().bit(q)?),
-                ("full_o", pend_full.e().bit(q)?),
-            ],
+            FifoPorts {
+                push: pend_push.e().and(&sel_oh.e().bit(q)?)?,
+                wdata: pend_data.e(),
+                pop: pend_pop.e().bit(q)?,
+                rdata: pfront.e(),
+                empty: pend_empty.e().bit(q)?,
+                full: pend_full.e().bit(q)?,
+            },
         )?;
         fronts.push(front);
         pend_fronts.push(pfront);
@@ -162,12 +160,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
     let stw = clog2(d.bq as u64 + 1);
-    let counted = if d.is(NicFault::CompletionAtHeader) {
-        m.comment("FAULT nic-completion-at-header: the header leaving counts as the tail");
-        s_head
-    } else {
-        s_tail
-    };
+    let early = d.is(NicFault::CompletionBeforeLastFlit);
+    if early {
+        m.comment("FAULT nic-completion-before-last-flit: counted when the engine hands the completion over");
+    }
     let mut nz = Vec::new();
     let mut st_regs = Vec::new();
     for q in 0..qn {
@@ -183,7 +179,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     m.assign(&pend_pop.lv(), &first.e().and(&Expr::repl(qn, &wr1_take.e())?)?)?;
     for (q, (sq, sd)) in st_regs.iter().enumerate() {
         let q = q as u32;
-        let inc = gnt.e().bit(q)?.and(&counted)?;
+        let inc = if early { pend_push.e().and(&sel_oh.e().bit(q)?)? } else { gnt.e().bit(q)?.and(&s_tail)? };
         let dec = pend_pop.e().bit(q)?;
         m.comb(vec![
             set(sd, &sq.e())?,

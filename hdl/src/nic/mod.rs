@@ -259,3 +259,31 @@ pub(crate) fn wire_partly_used(m: &mut Module, name: &str, value: &Expr) -> Resu
     m.raw_line("/* verilator lint_on UNUSED */");
     Ok(s)
 }
+
+/// The connections of a `fifo` instance (`buffers::fifo`'s ports).
+pub(crate) struct FifoPorts {
+    pub push: Expr,
+    pub wdata: Expr,
+    pub pop: Expr,
+    pub rdata: Expr,
+    pub empty: Expr,
+    pub full: Expr,
+}
+
+/// Instantiates `fifo` as `inst`.
+pub(crate) fn fifo_instance(m: &mut Module, fifo: &Module, inst: &str, p: FifoPorts) -> Result<()> {
+    m.instance(
+        fifo,
+        inst,
+        &[
+            ("clk_i", r("clk_i", 1)),
+            ("rst_i", r("rst_i", 1)),
+            ("push_i", p.push),
+            ("wdata_i", p.wdata),
+            ("pop_i", p.pop),
+            ("rdata_o", p.rdata),
+            ("empty_o", p.empty),
+            ("full_o", p.full),
+        ],
+    )
+}

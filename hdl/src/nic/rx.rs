@@ -2,7 +2,7 @@
 //! with credits, reassembly contexts keyed by `{seq, src}`, the posted
 //! buffer queue, the receive engine and the completion queue.
 
-use super::{lit, r, set, states, when, wire_partly_used, Block, Lib, NicDims, NicFault};
+use super::{fifo_instance, lit, r, set, states, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
 use crate::arbiters::rr_arbiter;
 use crate::bits::{encode, onehot_of};
 use crate::buffers::fifo;
@@ -75,19 +75,18 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut fronts = Vec::new();
     for u in 0..mv {
         let f = m.wire(&format!("vc{u}_front"), re)?;
-        m.instance(
+        fifo_instance(
+            m,
             &rcv,
             &format!("u_vc{u}"),
-            &[
-                ("clk_i", r("clk_i", 1)),
-                ("rst_i", r("rst_i", 1)),
-                ("push_i", push.e().bit(u)?.and(&full.e().bit(u)?.not())?),
-                ("wdata_i", wentry.e()),
-                ("pop_i", pop.e().bit(u)?),
-                ("rdata_o", f.e()),
-                ("empty_o", empty.e().bit(u)?),
-                ("full_o", full.e().bit(u)?),
-            ],
+            FifoPorts {
+                push: push.e().bit(u)?.and(&full.e().bit(u)?.not())?,
+                wdata: wentry.e(),
+                pop: pop.e().bit(u)?,
+                rdata: f.e(),
+                empty: empty.e().bit(u)?,
+                full: full.e().bit(u)?,
+            },
         )?;
         fronts.push(f);
     }
@@ -101,38 +100,36 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let post_pop = m.wire("post_pop", 1)?;
     let post_front = m.wire("post_front", 64)?;
     let post_empty = m.wire("post_empty", 1)?;
-    m.instance(
+    fifo_instance(
+        m,
         &post,
         "u_post",
-        &[
-            ("clk_i", r("clk_i", 1)),
-            ("rst_i", r("rst_i", 1)),
-            ("push_i", post_push.e()),
-            ("wdata_i", post_data.e()),
-            ("pop_i", post_pop.e()),
-            ("rdata_o", post_front.e()),
-            ("empty_o", post_empty.e()),
-            ("full_o", post_full_o.e()),
-        ],
+        FifoPorts {
+            push: post_push.e(),
+            wdata: post_data.e(),
+            pop: post_pop.e(),
+            rdata: post_front.e(),
+            empty: post_empty.e(),
+            full: post_full_o.e(),
+        },
     )?;
     let cq_push = m.wire("cq_push", 1)?;
     let cq_in = m.wire("cq_in", cqw)?;
     let cq_front = m.wire("cq_front", cqw)?;
     let cq_empty = m.wire("cq_empty", 1)?;
     let cq_full = m.wire("cq_full", 1)?;
-    m.instance(
+    fifo_instance(
+        m,
         &cqf,
         "u_cq",
-        &[
-            ("clk_i", r("clk_i", 1)),
-            ("rst_i", r("rst_i", 1)),
-            ("push_i", cq_push.e()),
-            ("wdata_i", cq_in.e()),
-            ("pop_i", cq_pop_i.e().and(&cq_empty.e().not())?),
-            ("rdata_o", cq_front.e()),
-            ("empty_o", cq_empty.e()),
-            ("full_o", cq_full.e()),
-        ],
+        FifoPorts {
+            push: cq_push.e(),
+            wdata: cq_in.e(),
+            pop: cq_pop_i.e().and(&cq_empty.e().not())?,
+            rdata: cq_front.e(),
+            empty: cq_empty.e(),
+            full: cq_full.e(),
+        },
     )?;
     // RXC_*: the completion queue's head, all 0 when empty (docs/nic.md §5.1).
     let ne = cq_empty.e().not();

@@ -15,12 +15,14 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let sel_entry = b.input("sel_entry_i", d.db_w())?;
     let sel_code = b.input("sel_code_i", 4)?;
     let node_id = b.input("node_id_i", d.dw)?;
+    let arid_o = b.output("m_axi_arid_o", 1)?;
     let araddr_o = b.output("m_axi_araddr_o", 32)?;
     let arlen_o = b.output("m_axi_arlen_o", 8)?;
     let arsize_o = b.output("m_axi_arsize_o", 3)?;
     let arburst_o = b.output("m_axi_arburst_o", 2)?;
     let arvalid_o = b.output("m_axi_arvalid_o", 1)?;
     let arready = b.input("m_axi_arready_i", 1)?;
+    let rid = b.input("m_axi_rid_i", 1)?;
     let rdata = b.input("m_axi_rdata_i", d.axw)?;
     let rresp = b.input("m_axi_rresp_i", 2)?;
     let rlast = b.input("m_axi_rlast_i", 1)?;
@@ -40,6 +42,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let m = &mut b.m;
     m.raw_line("/* verilator lint_off UNUSED */ // the engine counts beats (docs/nic.md §3)");
     m.wire_of("rlast_unused", &rlast.e())?;
+    m.wire_of("rid_unused", &rid.e())?;
     m.wire_of("rresp_lsb_unused", &rresp.e().bit(0)?)?;
     m.wire_of("sel_bad_unused", &sel_entry.e().bit(4)?)?;
     m.raw_line("/* verilator lint_on UNUSED */");
@@ -245,6 +248,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         )?,
     ])?;
     m.assign(&sel_en.lv(), &is(&idle)?.and(&tx_en.e())?)?;
+    m.assign(&arid_o.lv(), &Expr::zero(1))?;
     m.assign(&araddr_o.lv(), &ara_q.e())?;
     m.assign(&arlen_o.lv(), &arl_q.e())?;
     m.assign(&arsize_o.lv(), &lit(3, bbl as u64)?)?;

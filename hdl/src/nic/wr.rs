@@ -22,6 +22,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let c2_data = b.input("wr2_data_i", axw)?;
     let c2_done = b.output("wr2_done_o", 1)?;
     let c2_err = b.output("wr2_err_o", 1)?;
+    let awid_o = b.output("m_axi_awid_o", 1)?;
     let awaddr_o = b.output("m_axi_awaddr_o", 32)?;
     let awlen_o = b.output("m_axi_awlen_o", 8)?;
     let awsize_o = b.output("m_axi_awsize_o", 3)?;
@@ -33,6 +34,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let wlast_o = b.output("m_axi_wlast_o", 1)?;
     let wvalid_o = b.output("m_axi_wvalid_o", 1)?;
     let wready = b.input("m_axi_wready_i", 1)?;
+    let bid = b.input("m_axi_bid_i", 1)?;
     let bresp = b.input("m_axi_bresp_i", 2)?;
     let bvalid = b.input("m_axi_bvalid_i", 1)?;
     let bready_o = b.output("m_axi_bready_o", 1)?;
@@ -43,6 +45,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let m = &mut b.m;
     m.raw_line("/* verilator lint_off UNUSED */ // bit 1 of a response tells an error");
     m.wire_of("bresp_lsb_unused", &bresp.e().bit(0)?)?;
+    m.wire_of("bid_unused", &bid.e())?;
     m.raw_line("/* verilator lint_on UNUSED */");
     let (sw, st) = states(m, &["WR_IDLE", "WR_SEND", "WR_RESP"])?;
     let [idle, send, resp] = <[Expr; 3]>::try_from(st).expect("three states");
@@ -125,6 +128,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         set(&wdn_d, &wdn_q.e())?,
         Stmt::case(&st_q.e(), arms, vec![])?,
     ])?;
+    m.assign(&awid_o.lv(), &Expr::zero(1))?;
     m.assign(&awaddr_o.lv(), &aa_q.e())?;
     m.assign(&awlen_o.lv(), &Expr::zero(8))?;
     m.assign(&awsize_o.lv(), &lit(3, d.bbl() as u64)?)?;
