@@ -6,3 +6,4 @@ pub mod verilator;
 pub mod scoreboard;
 pub mod parts;
 pub mod lockstep;
+pub mod nic;
