@@ -108,6 +108,31 @@ fn bad(field: &str, value: impl ToString, why: impl Into<String>) -> FieldError 
     (format!("nic.{field}"), value.to_string(), why.into())
 }
 
+/// A field that means something only at one injection granularity: checked
+/// there, an error elsewhere (`why` adds to the reason).
+fn only_with<T: ToString>(
+    field: &str,
+    value: Option<T>,
+    needed: Injection,
+    injection: Injection,
+    why: &str,
+    check: impl Fn(T) -> Result<(), FieldError>,
+) -> Result<(), FieldError> {
+    match value {
+        None => Ok(()),
+        Some(v) if injection == needed => check(v),
+        Some(v) => Err(bad(
+            field,
+            v,
+            format!(
+                "only used with injection = \"{}\" (injection is \"{}\"{why}; allowed values: leave it out)",
+                needed.as_str(),
+                injection.as_str()
+            ),
+        )),
+    }
+}
+
 impl NicSpec {
     pub fn injection(&self) -> Injection {
         self.injection.unwrap_or(match self.variant {
@@ -144,28 +169,11 @@ impl NicSpec {
                 "the traditional NIC injects whole messages in order (allowed values: \"message\")",
             ));
         }
-        match (self.block_size, inj) {
-            (Some(b), Injection::Block) => int("block_size", b, NIC_BLOCK_SIZE_RANGE)?,
-            (Some(b), other) => {
-                return Err(bad(
-                    "block_size",
-                    b,
-                    format!("only used with injection = \"block\" (injection is \"{}\"; allowed values: leave it out)", other.as_str()),
-                ))
-            }
-            (None, _) => {}
-        }
-        match (self.send_dma_overhead_ns, inj) {
-            (Some(x), Injection::Message) => real("send_dma_overhead_ns", x, DMA_OVERHEAD_NS_RANGE)?,
-            (Some(x), other) => {
-                return Err(bad(
-                    "send_dma_overhead_ns",
-                    x,
-                    format!("only used with injection = \"message\" (injection is \"{}\": hardware injection has no send DMA; allowed values: leave it out)", other.as_str()),
-                ))
-            }
-            (None, _) => {}
-        }
+        only_with("block_size", self.block_size, Injection::Block, inj, "", |b| int("block_size", b, NIC_BLOCK_SIZE_RANGE))?;
+        let why = ": hardware injection has no send DMA";
+        only_with("send_dma_overhead_ns", self.send_dma_overhead_ns, Injection::Message, inj, why, |x| {
+            real("send_dma_overhead_ns", x, DMA_OVERHEAD_NS_RANGE)
+        })?;
         Ok(())
     }
 
@@ -414,9 +422,8 @@ impl Nic {
             }
             Injection::Block => eligible,
             Injection::Message => match self.hold {
-                Some(h) if self.setup_left > 0 => {
+                Some(_) if self.setup_left > 0 => {
                     self.setup_left -= 1;
-                    let _ = h;
                     0
                 }
                 Some(h) => eligible & (1 << h),
