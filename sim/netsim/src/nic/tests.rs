@@ -209,3 +209,29 @@ fn spec_defaults_and_parameters_in_cycles() {
     let p = spec.params(16, 40, 16, 16, 80.0, 1600.0);
     assert_eq!((p.qos, p.injection, p.queue_depth, p.send_dma_cycles), (true, Injection::Flit, 80, 0));
 }
+
+/// The hook in the engine: at zero load (one control message per endpoint
+/// per 1,250 cycles, the NIC empty when it arrives) a message's header
+/// leaves D + 1 cycles after its creation (D = DMA overhead cycles: the
+/// selection cycle counts, the flits move in the next, the header leaves
+/// after that), plus the send DMA's S cycles in the traditional NIC; the
+/// original sources send the header in the creation cycle.
+#[test]
+fn zero_load_source_latency_in_the_network() {
+    let base = "name = \"z\"\n[router]\nports = 5\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n[topology]\nkind = \"mesh\"\nk = 2\n[physical]\nlink_mbps = 400\n[workload]\nload = 0\nmix = [0, 100]\nrealtime = \"none\"\nbest_effort = \"poisson\"\ncontrol = true\nframes_per_second = 10000\n[run]\ncycles = 20000\nwarmup_cycles = 2000\n";
+    // 80 ns cycles: 800 ns = 10 cycles, 400 ns = 5 cycles.
+    let nic = "dma_overhead_ns = 800\n";
+    for (section, want) in [
+        (String::new(), 0.0),
+        (format!("[nic]\nvariant = \"qos\"\n{nic}"), 11.0),
+        (format!("[nic]\nvariant = \"traditional\"\n{nic}send_dma_overhead_ns = 400\n"), 16.0),
+    ] {
+        let v = crate::Experiment::from_str(&format!("{base}{section}"), "z.toml", std::path::PathBuf::new()).unwrap();
+        let r = crate::run(&v).unwrap();
+        assert!(!r.classes.is_empty() && r.messages_delivered == r.messages_created, "{section}");
+        for c in &r.classes {
+            assert!(c.messages > 40, "{section}: {} messages", c.messages);
+            assert_eq!(c.source_latency, want, "{section}");
+        }
+    }
+}
