@@ -222,7 +222,10 @@ fn cases() -> Vec<Case> {
         case("model_foreign_csv", "model --experiment {dir}/m.toml --out {out}", model_exp(|t| t), "results.csv"),
         case("model_out_is_file", "model --experiment {dir}/m.toml --out {out}/user_notes.v", model_exp(|t| t), "not a directory"),
         // sim / sweep: the [nic] section (the line-exact messages: `nic_fields_name_file_line_field_value_and_range`)
-        case("sim_nic_variant", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "variant"),
+        case("sim_nic_variant", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "line 24, column 11"),
+        case("sim_nic_variant_values", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "unknown variant `smart`, expected `traditional` or `qos`"),
+        case("sim_nic_injection", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\ninjection = \"packet\"\n"), "unknown variant `packet`, expected one of `flit`, `block`, `message`"),
+        case("sim_nic_unknown_key", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nbus_mbps = 100\n"), "unknown field `bus_mbps`"),
         case("sweep_nic_buffer", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t.replace("[sweep]", "[nic]\nvariant = \"qos\"\n[sweep]") + "\"nic.buffer_depth\" = [8, 1]\n"), "nic.buffer_depth = 1: allowed range 2..=256"),
         case("model_missing_file", "model --experiment {dir}/nope.toml --out {out}/m", vec![], "nope.toml"),
     ]
