@@ -10,6 +10,7 @@ pub mod analytic;
 pub mod experiment;
 pub mod metrics;
 pub mod network;
+pub mod nic;
 pub mod offered;
 pub mod topology;
 pub mod workload;
