@@ -226,6 +226,12 @@ fn cases() -> Vec<Case> {
         case("model_base_invalid", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("cycles = 1000000", "cycles = 0")), "run.cycles"),
         case("model_foreign_csv", "model --experiment {dir}/m.toml --out {out}", model_exp(|t| t), "results.csv"),
         case("model_out_is_file", "model --experiment {dir}/m.toml --out {out}/user_notes.v", model_exp(|t| t), "not a directory"),
+        // sim / sweep: the [nic] section (the line-exact messages: `nic_fields_name_file_line_field_value_and_range`)
+        case("sim_nic_variant", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "line 24, column 11"),
+        case("sim_nic_variant_values", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "unknown variant `smart`, expected `traditional` or `qos`"),
+        case("sim_nic_injection", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\ninjection = \"packet\"\n"), "unknown variant `packet`, expected one of `flit`, `block`, `message`"),
+        case("sim_nic_unknown_key", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nbus_mbps = 100\n"), "unknown field `bus_mbps`"),
+        case("sweep_nic_buffer", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t.replace("[sweep]", "[nic]\nvariant = \"qos\"\n[sweep]") + "\"nic.buffer_depth\" = [8, 1]\n"), "nic.buffer_depth = 1: allowed range 2..=256"),
         case("model_missing_file", "model --experiment {dir}/nope.toml --out {out}/m", vec![], "nope.toml"),
     ]
 }
@@ -405,4 +411,41 @@ fn checked_in_experiments_still_validate() {
         };
         assert!(r.is_ok(), "{}: {}", p.display(), r.unwrap_err());
     }
+}
+
+/// Every `[nic]` field of the network simulator (sim/netsim/src/nic.rs), one
+/// bad value each: exit 2 with `file:line: field = value: allowed …`.
+#[test]
+fn nic_fields_name_file_line_field_value_and_range() {
+    // (variant, bad line, expected message after `file:line: `)
+    let table: [(&str, &str, &str); 12] = [
+        ("qos", "doorbell_depth = 1", "nic.doorbell_depth = 1: allowed range 2..=32"),
+        ("qos", "doorbell_depth = 33", "nic.doorbell_depth = 33: allowed range 2..=32"),
+        ("qos", "buffer_depth = 257", "nic.buffer_depth = 257: allowed range 2..=256"),
+        ("traditional", "buffer_depth = 0", "nic.buffer_depth = 0: allowed range 2..=256"),
+        ("qos", "host_bus_mbps = 0.5", "nic.host_bus_mbps = 0.5: allowed range 1..=10000000"),
+        ("qos", "host_bus_mbps = nan", "nic.host_bus_mbps = NaN: allowed range 1..=10000000"),
+        ("qos", "dma_overhead_ns = -1", "nic.dma_overhead_ns = -1: allowed range 0..=1000000000"),
+        ("traditional", "injection = \"flit\"", "nic.injection = \"flit\": the traditional NIC injects whole messages in order (allowed values: \"message\")"),
+        ("qos", "injection = \"block\"\nblock_size = 65", "nic.block_size = 65: allowed range 2..=64"),
+        ("qos", "block_size = 4", "nic.block_size = 4: only used with injection = \"block\""),
+        ("qos", "injection = \"message\"\nsend_dma_overhead_ns = 2e9", "nic.send_dma_overhead_ns = 2000000000: allowed range 0..=1000000000"),
+        ("qos", "send_dma_overhead_ns = 100", "nic.send_dma_overhead_ns = 100: only used with injection = \"message\""),
+    ];
+    let mut failures = Vec::new();
+    for (i, (variant, bad, want)) in table.iter().enumerate() {
+        let dir = scratch(&format!("nic_field_{i}"));
+        let text = format!("{EXP}[nic]\nvariant = \"{variant}\"\n{bad}\n");
+        // The offending key is on the section's last line.
+        let line = text.lines().count();
+        let file = dir.join("e.toml");
+        std::fs::write(&file, &text).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_wormqos")).args(["sim", "--experiment"]).arg(&file).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let expected = format!("{}:{line}: {want}", file.display());
+        if o.status.code() != Some(2) || !stderr.contains(&expected) {
+            failures.push(format!("{bad}: exit {:?}, stderr {stderr:?}, expected {expected:?}", o.status.code()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

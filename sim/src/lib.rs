@@ -47,10 +47,12 @@ mod arbiter;
 mod fifo;
 mod link;
 pub mod endpoint;
+pub mod nic;
 mod qos;
 mod router;
 mod vclock;
 
+pub use nic::{Nic, NicInputs, NicOutputs};
 pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use qos::{HeaderFields, LaneRegs};
 pub use router::{ComparisonError, ComparisonScheduler, Router, RouterStats, VcState};

@@ -7,3 +7,4 @@ pub mod scoreboard;
 pub mod parts;
 pub mod lockstep;
 pub mod network;
+pub mod nic;

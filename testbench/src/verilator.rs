@@ -28,6 +28,7 @@
 
 pub mod bits;
 mod cache;
+pub mod nic;
 pub mod shim;
 
 use anyhow::{anyhow, bail, Context, Result};

@@ -145,9 +145,16 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
                     set(&cls_d, &sel_entry.e().part(32, d.cw)?)?,
                     set(&err_d, &sel_code.e())?,
                     set(&beat_d, &Expr::zero(2))?,
-                    set(&ara_m, &Expr::concat(&[sel_entry.e().slice(31, 5)?, Expr::zero(5)])?)?,
-                    set(&arl_m, &lit(8, db as u64 - 1)?)?,
-                    Stmt::if_(&sel_code.e().ne(&Expr::zero(4))?, vec![set(&st_d, &cpl_err)?], vec![set(&st_d, &desc_ar)?])?,
+                    // araddr/arlen are loaded on entry to an AR state only (docs/nic.md §7.2).
+                    Stmt::if_(
+                        &sel_code.e().ne(&Expr::zero(4))?,
+                        vec![set(&st_d, &cpl_err)?],
+                        vec![
+                            set(&ara_m, &Expr::concat(&[sel_entry.e().slice(31, 5)?, Expr::zero(5)])?)?,
+                            set(&arl_m, &lit(8, db as u64 - 1)?)?,
+                            set(&st_d, &desc_ar)?,
+                        ],
+                    )?,
                 ],
             )?],
         ),

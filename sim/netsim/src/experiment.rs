@@ -19,6 +19,9 @@ pub struct Experiment {
     pub run: Run,
     #[serde(default)]
     pub model: Model,
+    /// The NIC at every endpoint (`crate::nic`); none: the original sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic: Option<crate::nic::NicSpec>,
     /// Only in sweep files: dotted key -> list of values (see `sweep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
@@ -534,6 +537,9 @@ impl Experiment {
             if !(x.is_finite() && (8.0..=1e9).contains(&x)) {
                 return Err(ferr("model.packet_bits", x.to_string(), "allowed range 8..=1e9".into()));
             }
+        }
+        if let Some(n) = &self.nic {
+            n.validate().map_err(|(field, value, why)| ferr(&field, value, why))?;
         }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {

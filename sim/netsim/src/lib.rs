@@ -11,6 +11,7 @@ pub mod composed;
 pub mod experiment;
 pub mod metrics;
 pub mod network;
+pub mod nic;
 pub mod offered;
 pub mod topology;
 pub mod workload;

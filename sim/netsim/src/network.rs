@@ -214,6 +214,10 @@ pub struct Sim<'a> {
     routers: Vec<Router>,
     inputs: Vec<RouterInputs>,
     nis: Vec<Ni>,
+    /// The `[nic]` model at every endpoint (empty without a `[nic]` section:
+    /// then `nis` queue and inject as they always have).
+    nic: Option<crate::nic::NicParams>,
+    nics: Vec<crate::nic::Nic>,
     flows: Vec<workload::Flow>,
     flow_state: Vec<FlowState>,
     events: BinaryHeap<Reverse<(u64, u32)>>,
@@ -494,12 +498,19 @@ impl<'a> Sim<'a> {
         }
         let batches = run.batches;
         let nflows = flows.len();
+        let nic = e.nic.as_ref().map(|n| {
+            let credits = cfg0.input_buffer_depth() as u32;
+            n.params(m, credits, cfg0.clock_width(), vtw, v.cycle_s * 1e9, e.physical.link_mbps)
+        });
+        let nics = nic.map_or_else(Vec::new, |p| (0..n_ep).map(|_| crate::nic::Nic::new(&p, classes as usize)).collect());
         Ok(Sim {
             v,
             trace: None,
             routers,
             inputs,
             nis,
+            nic,
+            nics,
             flows,
             flow_state: (0..nflows).map(|_| FlowState::default()).collect(),
             events,
@@ -636,8 +647,15 @@ impl<'a> Sim<'a> {
                     (self.slab.len() - 1) as u32
                 };
                 let src = self.flows[fi].src as usize;
-                self.nis[src].queues[m.class as usize].push_back(idx);
-                self.nis[src].queued += 1;
+                if let Some(p) = &self.nic {
+                    let nic = &mut self.nics[src];
+                    let vc = nic.pick_vc(m.class, self.class_vcs[m.class as usize]);
+                    let vtick = if m.class == 0 { self.vtick_be } else { m.vtick };
+                    nic.ring(p, crate::nic::Doorbell { msg: idx, class: m.class, vc, flits: m.flits, vtick });
+                } else {
+                    self.nis[src].queues[m.class as usize].push_back(idx);
+                    self.nis[src].queued += 1;
+                }
                 self.created += 1;
                 self.pending_msgs += 1;
             }
@@ -739,7 +757,11 @@ impl<'a> Sim<'a> {
         }
         // Sources.
         for e in 0..self.nis.len() {
-            self.inject(e, now, hdr, hw, &mut moved);
+            if self.nic.is_some() {
+                self.inject_nic(e, now, hdr, hw, &mut moved);
+            } else {
+                self.inject(e, now, hdr, hw, &mut moved);
+            }
         }
         for r in 0..n_routers {
             let l = &mut self.links[r];
@@ -778,15 +800,9 @@ impl<'a> Sim<'a> {
                     let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
                         break;
                     };
-                    let dest = self.slab[idx as usize].m.dest as usize;
-                    let tag = self.next_tag[dest];
-                    if self.inflight[dest][tag as usize] != 0 {
+                    if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
                         break; // tag space to this endpoint exhausted: wait
                     }
-                    self.inflight[dest][tag as usize] = idx + 1;
-                    self.next_tag[dest] = (tag + 1) & self.tag_mask;
-                    let rec = &mut self.slab[idx as usize];
-                    rec.tag = tag;
                     let ni = &mut self.nis[e];
                     ni.queues[c].pop_front();
                     ni.queued -= 1;
@@ -814,20 +830,8 @@ impl<'a> Sim<'a> {
         let mut flit = LinkFlit::IDLE;
         if let Some((v, _)) = pick {
             let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
-            let rec = &mut self.slab[idx as usize];
-            let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
-            if sent == 0 {
-                hdr.dest.insert(&mut data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
-                hdr.class.insert(&mut data, rec.m.class as u64);
-                let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
-                hdr.vtick.insert(&mut data, vt as u64);
-                wormqos_config::Field { lsb: hw, width: self.tag_bits }.insert(&mut data, rec.tag as u64);
-                rec.injected = now;
-            } else {
-                data[0] = (sent as u64 & 0xffff) | ((rec.tag as u64) << 16);
-            }
-            let last = sent + 1 == rec.m.flits;
-            flit = LinkFlit { valid: true, dummy: false, vc: v as u8, head: sent == 0, tail: last, data };
+            flit = self.flit(idx, sent, v as u8, now, hdr, hw);
+            let last = flit.tail;
             let ni = &mut self.nis[e];
             ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
@@ -847,6 +851,50 @@ impl<'a> Sim<'a> {
                 }
             }
         }
+        self.drive_flit(r, p, flit);
+    }
+
+    /// Flit `sent` (0 = header) of message `idx` on VC v; a header stamps
+    /// the message's injection time.
+    fn flit(&mut self, idx: u32, sent: u32, v: u8, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32) -> LinkFlit {
+        let rec = &mut self.slab[idx as usize];
+        let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
+        if sent == 0 {
+            hdr.dest.insert(&mut data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
+            hdr.class.insert(&mut data, rec.m.class as u64);
+            let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
+            hdr.vtick.insert(&mut data, vt as u64);
+            wormqos_config::Field { lsb: hw, width: self.tag_bits }.insert(&mut data, rec.tag as u64);
+            rec.injected = now;
+        } else {
+            data[0] = (sent as u64 & 0xffff) | ((rec.tag as u64) << 16);
+        }
+        LinkFlit { valid: true, dummy: false, vc: v, head: sent == 0, tail: sent + 1 == rec.m.flits, data }
+    }
+
+    /// Endpoint e's `[nic]` model for one cycle: credits back, then one flit
+    /// (or none) onto the router's input link.
+    fn inject_nic(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
+        let (r, p) = (self.nis[e].router, self.nis[e].port);
+        // Credits returned by the router during this cycle count from the next.
+        let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
+        let params = self.nic.expect("a [nic] section");
+        let nic = &mut self.nics[e];
+        let sent = if nic.idle() {
+            None
+        } else {
+            let (inflight, next_tag, slab, mask) = (&mut self.inflight, &mut self.next_tag, &mut self.slab, self.tag_mask);
+            nic.step(&params, now, |idx| take_tag(inflight, next_tag, mask, slab, idx))
+        };
+        nic.credit(ret);
+        let flit = match sent {
+            Some(s) => {
+                self.flits_injected += 1;
+                *moved = true;
+                self.flit(s.msg, s.index, s.vc, now, hdr, hw)
+            }
+            None => LinkFlit::IDLE,
+        };
         self.drive_flit(r, p, flit);
     }
 
@@ -1102,7 +1150,20 @@ pub fn field(data: &[u64; wormqos_sim::MAX_FLIT_WORDS], lsb: u32, width: u32) ->
     wormqos_config::Field { lsb, width }.extract(data)
 }
 
-/// Runs an experiment.
+/// Gives message `idx` the next tag towards its destination, unless that
+/// tag is still in use (the destination has 2^tag_bits messages in flight).
+fn take_tag(inflight: &mut [Vec<u32>], next_tag: &mut [u32], mask: u32, slab: &mut [MsgRec], idx: u32) -> bool {
+    let dest = slab[idx as usize].m.dest as usize;
+    let tag = next_tag[dest];
+    if inflight[dest][tag as usize] != 0 {
+        return false;
+    }
+    inflight[dest][tag as usize] = idx + 1;
+    next_tag[dest] = (tag + 1) & mask;
+    slab[idx as usize].tag = tag;
+    true
+}
+
 /// Links crossed from every endpoint to every other (0 for itself), or
 /// nothing on one router or beyond 512 endpoints (the table's size).
 fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
@@ -1113,6 +1174,7 @@ fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
     (0..n * n).map(|i| net.path(i / n, i % n).map_or(0, |p| (p.len() - 1).min(255) as u8)).collect()
 }
 
+/// Runs an experiment.
 pub fn run(v: &Validated) -> Result<Results, SimError> {
     Sim::new(v)?.run()
 }
