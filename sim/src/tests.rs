@@ -552,12 +552,12 @@ fn random_traffic_conserves_flits_and_credits() {
     }
 }
 
-/// `output_activity` is the non-idle part of `outputs()`, on both engines.
+/// `output_activity` is the non-idle part of `outputs()`.
 #[test]
 fn output_activity_matches_the_outputs() {
     for name in ["mesh5", "mediaworm8", "qos8", "mw8_tr", "mw8_p", "small_p"] {
         let cfg = example(name);
-        for mut r in [Router::new(&cfg), Router::new_general(&cfg)] {
+        for mut r in [Router::new(&cfg)] {
             let mut inp = RouterInputs::idle(&cfg);
             let mut rng = 0x2545_f491_4f6c_dd1du64;
             let mut seen = (0u32, 0u32);

@@ -37,7 +37,7 @@
 
 use crate::arbiter::{age_pick, rr_pick, rr_pick_wide};
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
-use crate::router::RouterStats;
+use super::router::RouterStats;
 use crate::vclock::{is_realtime, VirtualClockScheduler};
 use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 

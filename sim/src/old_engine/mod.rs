@@ -1,0 +1,3 @@
+pub mod fifo;
+pub mod qos;
+pub mod router;
