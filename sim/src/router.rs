@@ -192,6 +192,9 @@ pub struct Router {
     c_ports: u32,
     /// Output ports with a non-empty VC (slots present at point C).
     c_present: u32,
+    /// Every port when a present slot alone is work (a VirtualClock point
+    /// C stamps it), else none.
+    c_present_wakes: u32,
     /// Scheduling points (input ports at A, output ports at C) with a
     /// §9.3 block hold running (`left > 0`).
     hold_ports: u32,
@@ -201,10 +204,11 @@ pub struct Router {
     /// §9.3 block size b.
     block: u8,
     vc_id_mask: u8,
-    /// Where the flit scheduler sits and what order it serves (§6, §8).
-    sched: Scheduling,
-    /// §9.4/§9.5 parameters in the preemptive mode.
-    preempt: Option<Preemption>,
+    /// `sched.point`, `state::order_code(&sched.order)` and
+    /// `preempt.is_some()`: what selects the compiled variant of a cycle.
+    point: SchedulingPoint,
+    order: u8,
+    preemptive: bool,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
     /// or a §9.2 partition): requesters are filtered by satisfiability.
     restricted: bool,
@@ -227,6 +231,10 @@ pub struct Router {
     nm: usize,
     /// Lanes per input VC (E + 1; 1 unless preemptive).
     lanes: usize,
+    /// Where the flit scheduler sits and what order it serves (§6, §8).
+    sched: Scheduling,
+    /// §9.4/§9.5 parameters in the preemptive mode.
+    preempt: Option<Preemption>,
     /// The header fields (§2) of flit data word 0.
     dest_width: u32,
     class_width: u32,
@@ -313,6 +321,9 @@ impl Router {
             dd: cfg.downstream_buffer_depth() as u16,
             block: cfg.block_size() as u8,
             sched,
+            point: sched.point,
+            order: state::order_code(&sched.order),
+            preemptive: preempt.is_some(),
             preempt,
             restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some(),
             // Counted wherever the VCs carry a class map, a one-class
@@ -363,6 +374,10 @@ impl Router {
             c_ports: 0,
             c_present: 0,
             hold_ports: 0,
+            c_present_wakes: match (sched.point, sched.order) {
+                (SchedulingPoint::OutputPort, wormqos_config::FlitOrder::VirtualClock(_)) => u32::MAX,
+                _ => 0,
+            },
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
             stats: RouterStats::default(),
@@ -516,7 +531,8 @@ impl Router {
         pt.sync(self.cycle);
         Some(pt.sched)
     }
-    /// The Vtick register of input VC (p, v) (§8.2; 0 unless the scheduler is `virtualclock`).
+    /// The Vtick register of input VC (p, v) (§8.2; 0 unless the scheduler
+    /// is `virtualclock`, the only reader).
     pub fn vtick_register(&self, p: usize, v: usize) -> u64 {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
         match self.sched.order {
@@ -607,16 +623,10 @@ impl Router {
         i * self.lanes + l
     }
 
-    /// Whether the point-A/C order is [`FlitOrder::VirtualClock`](wormqos_config::FlitOrder).
-    #[inline(always)]
-    fn virtual_clock_order(&self) -> bool {
-        matches!(self.sched.order, wormqos_config::FlitOrder::VirtualClock(_))
-    }
-
     /// Whether the flit scheduler sits at point C (full crossbar).
     #[inline(always)]
     fn full(&self) -> bool {
-        self.sched.point == SchedulingPoint::OutputPort
+        self.point == SchedulingPoint::OutputPort
     }
 
     /// `cls(x)` of §9.1.

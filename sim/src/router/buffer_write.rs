@@ -12,7 +12,8 @@ impl Router {
     /// the other stages only at the end of the cycle (`pushed`), and every
     /// pop of this cycle takes an older flit from the front. Returns the
     /// input ports written.
-    pub(super) fn buffer_write(&mut self, in_flits: &[LinkFlit], valid: u32) -> u32 {
+    #[inline(always)]
+    pub(super) fn buffer_write<const P: bool>(&mut self, in_flits: &[LinkFlit], valid: u32) -> u32 {
         let m = self.m;
         let mut accepted = 0u32;
         for p in bits(valid) {
@@ -31,13 +32,14 @@ impl Router {
                 *d &= w;
             }
             // In the non-preemptive modes the links have no `dummy` wire (§9.7).
-            let flit = Flit { data, head: f.head, tail: f.tail, dummy: f.dummy && self.preempt.is_some(), vtick: 0 };
-            let (ring, write) = match self.preempt {
-                None => (i, None),
-                Some(_) => {
-                    let w = self.lane_choice(i, &flit);
-                    (self.lane_ring(i, w.lane as usize), Some(w))
-                }
+            let flit = Flit { data, head: f.head, tail: f.tail, dummy: P && f.dummy, vtick: 0 };
+            let ring = if P {
+                let w = self.lane_choice(i, &flit);
+                // Applied at the end of the cycle only if the flit is accepted.
+                self.inp[p & 31].bw = w;
+                self.lane_ring(i, w.lane as usize)
+            } else {
+                i
             };
             if self.ib.count(ring) >= self.di {
                 self.stats.dropped_full += 1;
@@ -45,11 +47,9 @@ impl Router {
             }
             accepted |= 1 << p;
             self.ib.push(ring, flit);
-            let ip = &mut self.inp[p & 31];
-            ip.pushed = 1 << v;
-            if let Some(w) = write {
-                ip.lane_flits += 1;
-                ip.bw = w;
+            self.inp[p & 31].pushed = 1 << v;
+            if P {
+                self.inp[p & 31].lane_flits += 1;
             }
             self.stats.flits_accepted += 1;
         }

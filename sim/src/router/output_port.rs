@@ -3,17 +3,18 @@
 //! crossbar the configured order §5/§8 and the §9.3 block hold), the output
 //! registers and the credit counters.
 
+use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{bits, inc_mod, Router};
 use crate::arbiter::{age_pick, rr_pick};
 use crate::link::LinkFlit;
 use crate::vclock::is_realtime;
-use wormqos_config::FlitOrder;
 
 impl Router {
     /// The stage 5 pick of every output port with an eligible VC (non-empty,
     /// with a credit), on the start-of-cycle counts. Every grant at C takes
     /// effect, so the scheduler and the hold are updated here.
-    pub(super) fn point_c_pick(&mut self) {
+    #[inline(always)]
+    pub(super) fn point_c_pick<const O: u8>(&mut self) {
         let m = self.m;
         if !self.full() {
             for o in bits(self.c_ports) {
@@ -23,23 +24,20 @@ impl Router {
             return;
         }
         // A VirtualClock point stamps present slots even when none is eligible.
-        let visit = match self.sched.order {
-            FlitOrder::VirtualClock(_) => self.c_present,
-            _ => self.c_ports,
-        };
+        let visit = if O == VIRTUAL_CLOCK { self.c_present } else { self.c_ports };
         for o in bits(visit) {
             let op = self.outp[o & 31];
             let elig = op.nonempty & op.credit_ok;
-            let vc_choice = match self.sched.order {
-                FlitOrder::VirtualClock(vc) => {
-                    let ob = &self.ob;
-                    let vtick = |u: usize| ob.front(o * m + u).vtick as u64;
-                    let rt = bits(op.nonempty).fold(0, |a, u| a | (is_realtime(vtick(u), vc.vtick.width) as u32) << u);
-                    let pt = &mut self.vclk[o];
-                    pt.sync(self.cycle);
-                    pt.sched.grant_lit(op.nonempty, rt, elig, vtick)
-                }
-                _ => None,
+            let vc_choice = if O == VIRTUAL_CLOCK {
+                let ob = &self.ob;
+                let vtick = |u: usize| ob.front(o * m + u).vtick as u64;
+                let vtw = self.vtick_width;
+                let rt = bits(op.nonempty).fold(0, |a, u| a | (is_realtime(vtick(u), vtw) as u32) << u);
+                let pt = &mut self.vclk[o];
+                pt.sync(self.cycle);
+                pt.sched.grant_lit(op.nonempty, rt, elig, vtick)
+            } else {
+                None
             };
             let hold = self.blk[o & 31].holds(elig);
             let pick = if hold {
@@ -47,14 +45,14 @@ impl Router {
             } else if elig == 0 {
                 None
             } else {
-                match self.sched.order {
-                    FlitOrder::Age => age_pick(elig as u64, &self.out_stamp[o * m..o * m + m]).map(|u| u as usize),
-                    FlitOrder::RoundRobin => rr_pick(elig as u64, op.oc_ptr as u32).map(|u| u as usize),
-                    FlitOrder::VirtualClock(_) => vc_choice,
+                match O {
+                    AGE => age_pick(elig as u64, &self.out_stamp[o * m..o * m + m]).map(|u| u as usize),
+                    ROUND_ROBIN => rr_pick(elig as u64, op.oc_ptr as u32).map(|u| u as usize),
+                    _ => vc_choice,
                 }
             };
-            if let Some(pt) = self.vclk.get_mut(o) {
-                pt.update(pick, self.cycle);
+            if O == VIRTUAL_CLOCK {
+                self.vclk[o].update(pick, self.cycle);
             }
             match pick {
                 Some(u) => {
@@ -81,7 +79,8 @@ impl Router {
     /// the output registers (all 0 where nothing was picked), and the credit
     /// counters take `- sent + returned`, saturating at DD. Returns the
     /// output ports touched.
-    pub(super) fn output_registers(&mut self, in_credits: &[u32], ret_ports: u32) -> u32 {
+    #[inline(always)]
+    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], ret_ports: u32) -> u32 {
         let m = self.m;
         let c_ports = self.c_ports;
         for o in bits(self.out_valid_ports & !c_ports) {
@@ -99,7 +98,7 @@ impl Router {
             // Read only by the round-robin orders.
             op.oc_ptr = inc_mod(u, m) as u8;
             self.outputs.flits[o] = LinkFlit { valid: true, dummy: f.dummy, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
-            self.stats.tails_forwarded += (f.tail && !f.dummy) as u64;
+            self.stats.tails_forwarded += (f.tail && !(P && f.dummy)) as u64;
             self.stats.flits_forwarded += 1;
         }
         for o in bits(ret_ports) {

@@ -81,11 +81,11 @@ impl Router {
 
     /// Whether the offered flit of input VC (p, v) is a tail (real or dummy).
     #[inline]
-    pub(super) fn offer_is_tail(&self, p: usize, v: usize) -> bool {
+    pub(super) fn offer_is_tail<const P: bool>(&self, p: usize, v: usize) -> bool {
         let i = p * self.m + v;
-        match self.preempt {
-            None => self.ib.front(i).tail,
-            Some(_) => match self.offer(p, v) {
+        match P {
+            false => self.ib.front(i).tail,
+            true => match self.offer(p, v) {
                 Offer::Lane => self.ib.front(self.lane_ring(i, self.lane_regs[i].sl as usize)).tail,
                 Offer::DummyTail => true,
                 Offer::DummyHead => false,
@@ -137,10 +137,10 @@ impl Router {
     /// The header RC reads for input VC i (§9.4 "Stage 2"): the stack top
     /// of a suspended lane, else the front flit of the serving lane.
     #[inline]
-    pub(super) fn rc_header(&self, i: usize) -> HeaderFields {
-        match self.preempt {
-            None => self.header_of(&self.ib.front(i).data),
-            Some(_) => {
+    pub(super) fn rc_header<const P: bool>(&self, i: usize) -> HeaderFields {
+        match P {
+            false => self.header_of(&self.ib.front(i).data),
+            true => {
                 let d = &self.lane_regs[i];
                 if d.susp >> d.sl & 1 == 1 {
                     // (hsp > 0 whenever susp is set, except after protocol violations.)

@@ -11,19 +11,17 @@ impl Router {
     /// a VA requester of that port. `free_start` holds the free output VCs of
     /// each port at the start of the cycle (only with `route_links`).
     /// Returns the input ports touched.
-    pub(super) fn route_computation(&mut self, free_start: &[u8; MAX_PORTS]) -> u32 {
+    #[inline(always)]
+    pub(super) fn route_computation<const P: bool>(&mut self, free_start: &[u8; MAX_PORTS]) -> u32 {
         let m = self.m;
         let mut touched = 0u32;
         for p in bits(self.rc_ports) {
             let ip = self.inp[p & 31];
-            let rc = match self.preempt {
-                None => ip.idle & ip.nonempty,
-                Some(_) => ip.rc,
-            };
+            let rc = if P { ip.rc } else { ip.idle & ip.nonempty };
             touched |= 1 << p;
             for v in bits(rc) {
                 let i = p * m + v;
-                let h = self.rc_header(i);
+                let h = self.rc_header::<P>(i);
                 let code = h.dest as usize;
                 let mut o = self.route_lut[code] as usize;
                 if !self.links_lut.is_empty() {

@@ -4,6 +4,24 @@
 //! VirtualClock).
 
 use crate::vclock::VirtualClockScheduler;
+use wormqos_config::FlitOrder;
+
+/// The flit order (§5, §8) as a compile-time parameter of a cycle, so that
+/// the hot loops of each order carry no test of the others: the variant of
+/// [`FlitOrder`] without its widths (those are the header's Vtick field and
+/// the scheduler's own).
+pub(super) const AGE: u8 = 0;
+pub(super) const ROUND_ROBIN: u8 = 1;
+pub(super) const VIRTUAL_CLOCK: u8 = 2;
+
+/// The compile-time code of a flit order.
+pub(super) const fn order_code(order: &FlitOrder) -> u8 {
+    match order {
+        FlitOrder::Age => AGE,
+        FlitOrder::RoundRobin => ROUND_ROBIN,
+        FlitOrder::VirtualClock(_) => VIRTUAL_CLOCK,
+    }
+}
 
 /// Most lanes per input VC: E + 1 with E = s - 1 <= 7.
 pub(crate) const MAX_LANES: usize = 8;

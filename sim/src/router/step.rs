@@ -19,8 +19,9 @@
 //! 9. end of cycle: pending output-VC frees, freed input VCs become IDLE,
 //!    the BW writes become visible, the summary masks are brought up to date.
 
+use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{active_ports, bits, Router, MAX_PORTS};
-use crate::link::RouterInputs;
+use crate::link::{LinkFlit, RouterInputs};
 
 impl Router {
     /// [`Router::step`] for a caller that already knows which inputs are
@@ -54,7 +55,7 @@ impl Router {
             | self.credit_ports
             | self.out_valid_ports
             | self.hold_ports
-            | if self.virtual_clock_order() && self.full() { self.c_present } else { 0 };
+            | self.c_present & self.c_present_wakes;
         if busy == 0 {
             self.cycle += 1;
             return;
@@ -69,36 +70,62 @@ impl Router {
             }
         }
 
-        if self.preempt.is_some() {
+        // The input port's kind is a compile-time switch: the foundation
+        // router's cycle then carries no trace of the lanes (§9.4).
+        // So is the flit order.
+        let f = &free_start;
+        match (self.preemptive, self.order) {
+            (false, AGE) => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            (false, ROUND_ROBIN) => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            (false, _) => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            (true, AGE) => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            (true, ROUND_ROBIN) => self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            (true, _) => self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+        }
+        self.cycle += 1;
+    }
+
+    /// The stages of a cycle with work; `P`: the input ports are
+    /// preemptive; `O`: the flit order (`state::order_code`).
+    #[inline(always)]
+    fn busy_cycle<const P: bool, const O: u8>(
+        &mut self,
+        in_flits: &[LinkFlit],
+        in_credits: &[u32],
+        valid: u32,
+        ret_ports: u32,
+        free_start: &[u8; MAX_PORTS],
+    ) {
+        if P {
             self.preemption_decisions();
         }
-        let mut touched_in = self.buffer_write(in_flits, valid);
-        self.point_c_pick();
-        let (st_in, st_out) = self.switch_traversal();
+        let mut touched_in = self.buffer_write::<P>(in_flits, valid);
+        self.point_c_pick::<O>();
+        let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
-        let mut touched_out = st_out | self.output_registers(in_credits, ret_ports);
+        let mut touched_out = st_out | self.output_registers::<P>(in_credits, ret_ports);
         touched_in |= self.vc_allocation();
-        if self.preempt.is_some() {
+        if P {
             touched_out |= self.preemption_step();
         }
-        touched_in |= self.route_computation(&free_start);
-        if self.preempt.is_some() {
+        touched_in |= self.route_computation::<P>(free_start);
+        if P {
             self.lane_release();
             self.lane_registers_of_bw();
         }
-        self.end_of_cycle(touched_in, touched_out);
-        self.cycle += 1;
+        self.end_of_cycle::<P>(touched_in, touched_out);
     }
 
     /// Stage 9: pending output-VC frees (nothing after VA reads `allocated`),
     /// freed input VCs become IDLE and BW writes visible (nothing after RC
     /// reads `idle` or `nonempty`), with the summary sets for the next cycle.
     /// Only the ports touched this cycle can change their summary bits.
-    fn end_of_cycle(&mut self, touched_in: u32, touched_out: u32) {
+    #[inline(always)]
+    fn end_of_cycle<const P: bool>(&mut self, touched_in: u32, touched_out: u32) {
         // In locals: the compiler cannot tell the port arrays from `self`'s
         // fields and would otherwise store the sets on every iteration.
         let (mut st, mut rc) = (self.st_ports, self.rc_ports);
-        if self.preempt.is_some() {
+        if P {
             // The preemptive input port is busy while it holds a lane flit,
             // an open extra lane or a stack entry (otherwise every VC is IDLE
             // without a flit, or ACTIVE waiting for flits with nothing to offer).

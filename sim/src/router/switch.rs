@@ -4,16 +4,16 @@
 //! port) of the multiplexed crossbar, or every ready VC through the full
 //! crossbar; then the moves into the output VC buffers.
 
-use super::state::GrantSource;
+use super::state::{GrantSource, AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{bits, inc_mod, Router};
 use crate::arbiter::{age_pick, rr_pick};
 use crate::vclock::is_realtime;
-use wormqos_config::FlitOrder;
 
 impl Router {
     /// Stage 4 of every input port with an offer. Returns the input and
     /// output ports touched.
-    pub(super) fn switch_traversal(&mut self) -> (u32, u32) {
+    #[inline(always)]
+    pub(super) fn switch_traversal<const P: bool, const O: u8>(&mut self) -> (u32, u32) {
         for p in bits(self.credit_ports) {
             self.outputs.credits[p] = 0;
         }
@@ -23,12 +23,12 @@ impl Router {
         let mut touched_out = 0u32;
         if self.full() {
             for p in bits(st) {
-                for v in bits(self.offers(p)) {
+                for v in bits(self.offers::<P>(p)) {
                     let d = self.ivc[(p * m + v) & 511];
                     let (o, u) = (d.route as usize, d.ovc as usize);
                     if self.ob.count(o * m + u) < self.dout {
                         touched_out |= 1 << o;
-                        self.move_flit(p, v, o, u);
+                        self.move_flit::<P, O>(p, v, o, u);
                     }
                 }
             }
@@ -37,15 +37,17 @@ impl Router {
         // (A)
         let mut out_req = 0u32;
         for p in bits(st) {
-            let present = self.offers(p);
+            let present = self.offers::<P>(p);
             let mut ready = 0u32;
             for v in bits(present) {
                 let d = self.ivc[(p * m + v) & 511];
                 let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
                 ready |= (room as u32) << v;
             }
-            self.inp[p & 31].ready = ready;
-            let Some((v, src)) = self.point_a_pick(p, present, ready) else { continue };
+            if self.block > 1 {
+                self.inp[p & 31].ready = ready;
+            }
+            let Some((v, src)) = self.point_a_pick::<P, O>(p, present, ready) else { continue };
             let ip = &mut self.inp[p & 31];
             ip.cand = v as u8;
             ip.cand_src = src;
@@ -64,14 +66,14 @@ impl Router {
             let v = self.inp[p & 31].cand as usize;
             let u = self.ivc[(p * m + v) & 511].ovc as usize;
             won |= 1 << p;
-            self.point_a_granted(p, v);
-            self.move_flit(p, v, o, u);
+            self.point_a_granted::<P, O>(p, v);
+            self.move_flit::<P, O>(p, v, o, u);
         }
         // Only a VirtualClock point or a hold has registers to update
         // without a grant.
-        if self.virtual_clock_order() || self.block > 1 {
+        if O == VIRTUAL_CLOCK || self.block > 1 {
             for p in bits(st & !won) {
-                self.point_a_not_granted(p);
+                self.point_a_not_granted::<O>(p);
             }
         }
         if self.block > 1 {
@@ -87,11 +89,12 @@ impl Router {
     /// The input VCs of port p with something to offer to stage 4 (§6:
     /// ACTIVE and non-empty; §9.4: a lane flit or a dummy flit).
     #[inline(always)]
-    fn offers(&self, p: usize) -> u32 {
+    fn offers<const P: bool>(&self, p: usize) -> u32 {
         let ip = &self.inp[p & 31];
-        match self.preempt {
-            None => ip.active & ip.nonempty,
-            Some(_) => ip.offer_lane | ip.offer_dhead | ip.offer_dtail,
+        if P {
+            ip.offer_lane | ip.offer_dhead | ip.offer_dtail
+        } else {
+            ip.active & ip.nonempty
         }
     }
 
@@ -99,19 +102,19 @@ impl Router {
     /// VC a block hold keeps (§9.3), else the configured order. A
     /// VirtualClock point stamps every present slot whatever grants.
     #[inline(always)]
-    fn point_a_pick(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
+    fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
         let m = self.m;
-        let vc_choice = match self.sched.order {
-            FlitOrder::VirtualClock(vc) => {
-                let hdr = &self.hdr[p * m..p * m + m];
-                let rt = bits(present).fold(0, |a, v| a | (is_realtime(hdr[v].vtick as u64, vc.vtick.width) as u32) << v);
-                let pt = &mut self.vclk[p];
-                pt.sync(self.cycle);
-                pt.sched.grant_lit(present, rt, ready, |v| hdr[v].vtick as u64)
-            }
-            _ => None,
+        let vc_choice = if O == VIRTUAL_CLOCK {
+            let hdr = &self.hdr[p * m..p * m + m];
+            let vtw = self.vtick_width;
+            let rt = bits(present).fold(0, |a, v| a | (is_realtime(hdr[v].vtick as u64, vtw) as u32) << v);
+            let pt = &mut self.vclk[p];
+            pt.sync(self.cycle);
+            pt.sched.grant_lit(present, rt, ready, |v| hdr[v].vtick as u64)
+        } else {
+            None
         };
-        if self.preempt.is_some_and(|pr| pr.acceleration) {
+        if P && self.preempt.is_some_and(|pr| pr.acceleration) {
             let ip = &self.inp[p & 31];
             let acc = bits(present).fold(ip.offer_dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
             let acc_ready = ready & acc;
@@ -119,16 +122,16 @@ impl Router {
                 return Some((rr_pick(acc_ready as u64, ip.acc_ptr as u32).unwrap() as usize, GrantSource::Acceleration));
             }
         }
-        if self.blk[p & 31].holds(ready) {
+        if self.block > 1 && self.blk[p & 31].holds(ready) {
             return Some((self.blk[p & 31].slot as usize, GrantSource::Hold));
         }
         if ready == 0 {
             return None;
         }
-        let v = match self.sched.order {
-            FlitOrder::Age => age_pick(ready as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
-            FlitOrder::RoundRobin => rr_pick(ready as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
-            FlitOrder::VirtualClock(_) => vc_choice.unwrap(),
+        let v = match O {
+            AGE => age_pick(ready as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
+            ROUND_ROBIN => rr_pick(ready as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
+            _ => vc_choice.unwrap(),
         };
         Some((v, GrantSource::Order))
     }
@@ -136,22 +139,30 @@ impl Router {
     /// Point A's registers after its candidate v won at B (§5, §8.4 steps
     /// 3-4, §9.3 step 3-4, §9.5).
     #[inline(always)]
-    fn point_a_granted(&mut self, p: usize, v: usize) {
-        let src = self.inp[p & 31].cand_src;
-        if self.virtual_clock_order() {
+    fn point_a_granted<const P: bool, const O: u8>(&mut self, p: usize, v: usize) {
+        if O == VIRTUAL_CLOCK {
             self.vclk[p].update(Some(v), self.cycle);
         }
-        let ip = &mut self.inp[p & 31];
-        if self.sched.order == FlitOrder::RoundRobin {
-            ip.xa_ptr = inc_mod(v, self.m) as u8;
+        if O == ROUND_ROBIN {
+            self.inp[p & 31].xa_ptr = inc_mod(v, self.m) as u8;
         }
-        match src {
+        // Only acceleration (P) and a hold (b > 1) grant other than by the order.
+        if P || self.block > 1 {
+            self.point_a_granted_by_qos::<P>(p, v);
+        }
+    }
+
+    /// The §9.3 and §9.5 registers of point A after a grant of v took effect.
+    #[inline(never)]
+    fn point_a_granted_by_qos<const P: bool>(&mut self, p: usize, v: usize) {
+        let ip = &mut self.inp[p & 31];
+        match ip.cand_src {
             GrantSource::Acceleration => ip.acc_ptr = inc_mod(v, self.m) as u8,
             GrantSource::Hold => self.stats.block_holds += 1,
             GrantSource::Order => {}
         }
         if self.block > 1 {
-            let tail = self.offer_is_tail(p, v);
+            let tail = self.offer_is_tail::<P>(p, v);
             self.blk[p & 31].granted(v, tail, self.block);
         }
     }
@@ -160,9 +171,9 @@ impl Router {
     /// VirtualClock cycle ends without a grant, and a hold whose VC is not
     /// ready ends (§9.3).
     #[inline]
-    fn point_a_not_granted(&mut self, p: usize) {
-        if let Some(pt) = self.vclk.get_mut(p) {
-            pt.update(None, self.cycle);
+    fn point_a_not_granted<const O: u8>(&mut self, p: usize) {
+        if O == VIRTUAL_CLOCK {
+            self.vclk[p].update(None, self.cycle);
         }
         let blk = &mut self.blk[p & 31];
         if blk.left > 0 && self.inp[p & 31].ready >> blk.slot & 1 == 0 {
@@ -172,20 +183,19 @@ impl Router {
 
     /// Stage 4 move of the offer of input VC (p, v) into output VC (o, u).
     #[inline(always)]
-    fn move_flit(&mut self, p: usize, v: usize, o: usize, u: usize) {
+    fn move_flit<const P: bool, const O: u8>(&mut self, p: usize, v: usize, o: usize, u: usize) {
         let m = self.m;
-        let f = match self.preempt {
-            Some(_) => self.take_preemptive_offer(p, v, o, u),
-            None => {
+        let f = match P {
+            true => self.take_preemptive_offer(p, v, o, u),
+            false => {
                 let i = p * m + v;
                 let mut f = self.ib.pop(i);
-                // §8.2: the input VC's Vtick register travels with the flit; a
-                // tail clears it. Only read under VirtualClock.
-                if self.virtual_clock_order() {
-                    f.vtick = self.hdr[i & 511].vtick;
-                    if f.tail {
-                        self.hdr[i & 511].vtick = 0;
-                    }
+                // §8.2: the input VC's Vtick register travels with the flit
+                // (read only by a VirtualClock point C); a tail clears it.
+                if O == VIRTUAL_CLOCK {
+                    let h = &mut self.hdr[i & 511];
+                    f.vtick = h.vtick;
+                    h.vtick &= !((f.tail as u32).wrapping_neg());
                 }
                 let ip = &mut self.inp[p & 31];
                 // Whether a VC (or credit count) just ran out varies from flit

@@ -9,6 +9,7 @@ impl Router {
     /// VA of every output port with a requester, on the start-of-cycle
     /// `allocated` (output VCs freed this cycle are applied at its end).
     /// Returns the input ports touched.
+    #[inline(always)]
     pub(super) fn vc_allocation(&mut self) -> u32 {
         let vw = self.va_words;
         let mut touched_in = 0u32;
