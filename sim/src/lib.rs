@@ -58,6 +58,8 @@ pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 #[allow(dead_code)]
 mod old_engine;
 #[cfg(test)]
+mod recorded_tests;
+#[cfg(test)]
 mod reference;
 #[cfg(test)]
 mod qos_tests;

@@ -204,11 +204,10 @@ pub struct Router {
     /// §9.3 block size b.
     block: u8,
     vc_id_mask: u8,
-    /// `sched.point`, `state::order_code(&sched.order)` and
+    /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
     /// `preempt.is_some()`: what selects the compiled variant of a cycle.
     point: SchedulingPoint,
-    order: u8,
-    preemptive: bool,
+    variant: u8,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
     /// or a §9.2 partition): requesters are filtered by satisfiability.
     restricted: bool,
@@ -322,8 +321,7 @@ impl Router {
             block: cfg.block_size() as u8,
             sched,
             point: sched.point,
-            order: state::order_code(&sched.order),
-            preemptive: preempt.is_some(),
+            variant: state::order_code(&sched.order) + 3 * preempt.is_some() as u8,
             preempt,
             restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some(),
             // Counted wherever the VCs carry a class map, a one-class

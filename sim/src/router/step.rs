@@ -74,13 +74,17 @@ impl Router {
         // router's cycle then carries no trace of the lanes (§9.4).
         // So is the flit order.
         let f = &free_start;
-        match (self.preemptive, self.order) {
-            (false, AGE) => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
-            (false, ROUND_ROBIN) => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
-            (false, _) => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
-            (true, AGE) => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
-            (true, ROUND_ROBIN) => self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
-            (true, _) => self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+        const P_AGE: u8 = 3 + AGE;
+        const P_ROUND_ROBIN: u8 = 3 + ROUND_ROBIN;
+        match self.variant {
+            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            P_ROUND_ROBIN => {
+                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f)
+            }
+            _ => self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
         }
         self.cycle += 1;
     }

@@ -50,7 +50,9 @@ impl Router {
             let Some((v, src)) = self.point_a_pick::<P, O>(p, present, ready) else { continue };
             let ip = &mut self.inp[p & 31];
             ip.cand = v as u8;
-            ip.cand_src = src;
+            if P || self.block > 1 {
+                ip.cand_src = src;
+            }
             let o = self.ivc[(p * m + v) & 511].route as usize;
             self.outp[o & 31].xb_req |= 1 << p;
             out_req |= 1 << o;
