@@ -55,9 +55,6 @@ pub use router::{ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, R
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
 #[cfg(test)]
-#[allow(dead_code)]
-mod old_engine;
-#[cfg(test)]
 mod recorded_tests;
 #[cfg(test)]
 mod reference;

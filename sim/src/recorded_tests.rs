@@ -1,11 +1,13 @@
 //! The model against behaviour recorded from the two engines it replaced
-//! (the mask-based foundation engine and the general QoS engine, last at
-//! commit 19ac2f3, where they agreed on these runs): for every configuration
+//! (the mask-based foundation engine and the general QoS engine, which
+//! agreed on these runs): for every configuration
 //! of [`configs`], bursty random traffic (with silences, credit droughts and,
 //! in one run of two, stray dummy bits) is stepped for 4,000 cycles and every
 //! output of every cycle is hashed, with the final statistics. The expected
 //! hashes in `recorded/old_engines.txt` were written by the old engines (see
-//! that file's header), never by the code under test.
+//! that file's header: the test `record_old_engines` of commit c2e695b,
+//! where they still were, in `sim/src/old_engine`), never by the code under
+//! test.
 
 use crate::{LinkFlit, Router, RouterInputs, RouterOutputs};
 use wormqos_config::RouterConfig;
@@ -174,30 +176,3 @@ fn outputs_and_statistics_equal_the_recorded_old_engines() {
     assert!(differ.is_empty(), "{} of {} runs differ:\n{}", differ.len(), now.len(), differ.join("\n"));
 }
 
-/// Writes `recorded/old_engines.txt` from the old engines (only at the
-/// commit that still had them; run with --ignored).
-#[test]
-#[ignore]
-fn record_old_engines() {
-    use crate::old_engine::router::Router as Old;
-    let v = lines(|cfg, seed, dummies| {
-        let mut a = Old::new(cfg);
-        let mut g = Old::new_general(cfg);
-        let h = traffic_hash(cfg, seed, dummies, |i| {
-            a.step(i);
-            g.step(i);
-            assert_eq!(a.outputs(), g.outputs());
-            a.outputs().clone()
-        });
-        assert_eq!(format!("{:?}", a.stats()), format!("{:?}", g.stats()));
-        h ^ stats_hash(&format!("{:?}", a.stats()))
-    });
-    let path = format!("{}/src/recorded/old_engines.txt", env!("CARGO_MANIFEST_DIR"));
-    let head = "# Output hashes of sim/src/recorded_tests.rs's runs, written by the\n\
-                # two engines the model had until commit 19ac2f3 (the mask-based\n\
-                # foundation engine and the general QoS engine, which agreed on every\n\
-                # run), with `cargo test --release -p wormqos-sim --lib record_old_engines\n\
-                # -- --ignored` at that commit (its sim/src/old_engine holds them).\n\
-                # label seed dummies hash\n";
-    std::fs::write(path, format!("{head}{}\n", v.join("\n"))).unwrap();
-}

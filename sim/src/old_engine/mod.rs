@@ -1,3 +1,0 @@
-pub mod fifo;
-pub mod qos;
-pub mod router;
