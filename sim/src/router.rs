@@ -318,7 +318,7 @@ impl Router {
             di: cfg.input_buffer_depth() as u16,
             dout: cfg.output_buffer_depth() as u16,
             dd: cfg.downstream_buffer_depth() as u16,
-            block: cfg.block_size() as u8,
+            block: sched.block_size as u8,
             sched,
             point: sched.point,
             variant: state::order_code(&sched.order) + 3 * preempt.is_some() as u8,
