@@ -61,6 +61,8 @@ mod reference;
 #[cfg(test)]
 mod qos_tests;
 #[cfg(test)]
+mod test_traffic;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod vclock_tests;

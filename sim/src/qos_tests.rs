@@ -3,6 +3,7 @@
 //! never copied from the model's output.
 
 use crate::endpoint::{Reassembler, Tags};
+use crate::test_traffic::{random_inputs, Rng};
 use crate::{LinkFlit, Router, RouterInputs, RouterOutputs};
 use wormqos_config::RouterConfig;
 
@@ -21,36 +22,6 @@ fn inline(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) ->
          output_buffer_depth = 8\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\n{extra}"
     ))
 }
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn random_inputs(rng: &mut Rng, cfg: &RouterConfig, inp: &mut RouterInputs) {
-    inp.clear();
-    for p in 0..cfg.ports() {
-        let x = rng.next();
-        if x % 3 == 0 {
-            inp.flits[p] = LinkFlit {
-                valid: true,
-                dummy: false,
-                vc: (x >> 8) as u8 % cfg.vcs() as u8,
-                head: x >> 16 & 1 == 1,
-                tail: x >> 17 & 3 == 0,
-                data: [rng.next(), rng.next(), rng.next(), rng.next()],
-            };
-        }
-        inp.credits[p] = rng.next() as u32 & rng.next() as u32;
-    }
-}
-
-
 
 // ------------------------------------------------------------------ random P-mode self-check
 

@@ -9,18 +9,9 @@
 //! where they still were, in `sim/src/old_engine`), never by the code under
 //! test.
 
+use crate::test_traffic::{random_inputs, Rng};
 use crate::{LinkFlit, Router, RouterInputs, RouterOutputs};
 use wormqos_config::RouterConfig;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn example(name: &str) -> RouterConfig {
     let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -95,21 +86,7 @@ fn traffic_hash(cfg: &RouterConfig, seed: u64, dummies: bool, mut step: impl FnM
     let mut inp = RouterInputs::idle(cfg);
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     for t in 0..4000u64 {
-        inp.clear();
-        for p in 0..cfg.ports() {
-            let x = rng.next();
-            if x % 3 == 0 {
-                inp.flits[p] = LinkFlit {
-                    valid: true,
-                    dummy: false,
-                    vc: (x >> 8) as u8 % cfg.vcs() as u8,
-                    head: x >> 16 & 1 == 1,
-                    tail: x >> 17 & 3 == 0,
-                    data: [rng.next(), rng.next(), rng.next(), rng.next()],
-                };
-            }
-            inp.credits[p] = rng.next() as u32 & rng.next() as u32;
-        }
+        random_inputs(&mut rng, cfg, &mut inp);
         if dummies {
             for f in inp.flits.iter_mut() {
                 f.dummy = f.valid && rng.next() % 8 == 0;

@@ -451,29 +451,11 @@ fn full_input_buffer_drops() {
     assert_eq!(r.input_flit(0, 0, 0), Some(msg[9]));
 }
 
-/// One step of a random but legal-ish workload (tiny xorshift, no dependency).
+/// One step of random traffic (`test_traffic`) with the generator's state in a `u64`.
 fn random_inputs(rng: &mut u64, cfg: &RouterConfig, inp: &mut RouterInputs) {
-    let mut next = || {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        *rng
-    };
-    inp.clear();
-    for p in 0..cfg.ports() {
-        let x = next();
-        if x % 3 == 0 {
-            inp.flits[p] = LinkFlit {
-                valid: true,
-                dummy: false,
-                vc: (x >> 8) as u8 % cfg.vcs() as u8,
-                head: x >> 16 & 1 == 1,
-                tail: x >> 17 & 3 == 0,
-                data: [next(), next(), next(), next()],
-            };
-        }
-        inp.credits[p] = next() as u32 & next() as u32;
-    }
+    let mut r = crate::test_traffic::Rng(*rng);
+    crate::test_traffic::random_inputs(&mut r, cfg, inp);
+    *rng = r.0;
 }
 
 #[test]
