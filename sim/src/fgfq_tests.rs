@@ -181,18 +181,17 @@ fn fgfq_router_needs_the_virtualclock_configuration() {
     }
 }
 
-/// The two engines agree under FGFQ, reset keeps FGFQ, and FGFQ is really
-/// in use (the outputs differ from FGVC's somewhere under the same traffic).
+/// Reset keeps FGFQ, and FGFQ is really in use (the outputs differ from
+/// FGVC's somewhere under the same traffic).
 #[test]
-fn fgfq_router_engines_agree_and_differ_from_fgvc() {
+fn fgfq_router_differs_from_fgvc() {
     let mut differs = false;
     for xbar in ["multiplexed", "full"] {
         let cfg = inline_vc(xbar, "virtualclock");
         let which = ComparisonScheduler::FineGrainedFairQueueing;
         let mut a = Router::new_comparison(&cfg, which).unwrap();
-        let mut g = Router::new_comparison_general(&cfg, which).unwrap();
         let mut v = Router::new(&cfg);
-        assert!(a.virtual_clock(0).unwrap().is_fair_queueing() && g.virtual_clock(0).unwrap().is_fair_queueing());
+        assert!(a.virtual_clock(0).unwrap().is_fair_queueing());
         let vt = cfg.header().vtick;
         let mut inp = RouterInputs::idle(&cfg);
         let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -222,9 +221,7 @@ fn fgfq_router_engines_agree_and_differ_from_fgvc() {
                 inp.credits[p] = if (t / 100) % 3 == 2 { next() as u32 } else { u32::MAX };
             }
             a.step(&inp);
-            g.step(&inp);
             v.step(&inp);
-            assert_eq!(a.outputs(), g.outputs(), "{xbar} cycle {t}");
             differs |= a.outputs() != v.outputs();
         }
         assert!(a.stats().flits_forwarded > 1000, "{:?}", a.stats());

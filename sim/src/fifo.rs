@@ -1,8 +1,10 @@
-//! Fixed-capacity flit ring buffers, many rings in one flat allocation.
+//! Fixed-capacity flit ring buffers, many rings in one flat allocation: the
+//! input lanes and the output VC buffers of a router.
 
 use crate::link::MAX_FLIT_WORDS;
 
-const MAX_RINGS: usize = 512;
+/// The most rings of one set: 32 ports x 16 VCs x 8 lanes (§9.4).
+const MAX_RINGS: usize = 4096;
 
 /// A flit as stored in a router buffer (the link's `vc` is implied by the buffer).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -10,6 +12,8 @@ pub struct Flit {
     pub data: [u64; MAX_FLIT_WORDS],
     pub head: bool,
     pub tail: bool,
+    /// A dummy header or tail (§9.4; preemptive mode only).
+    pub dummy: bool,
     /// The Vtick written next to the flit by stage 4 (§8.2; 0 in input buffers).
     pub vtick: u32,
 }
@@ -27,8 +31,8 @@ struct Ring {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlitRings {
     slots: Vec<Flit>,
-    // A fixed array of the largest legal ring count (32 ports x 16 VCs), indexed
-    // `r & 511`: a no-op for legal indices that lets the compiler drop bounds checks.
+    // A fixed array of the largest legal ring count, indexed
+    // `r & (MAX_RINGS - 1)`: a no-op for legal indices that lets the compiler drop bounds checks.
     rings: Box<[Ring; MAX_RINGS]>,
     cap: u16,
 }
@@ -112,7 +116,7 @@ mod tests {
     use super::*;
 
     fn f(x: u64) -> Flit {
-        Flit { data: [x, 0, 0, 0], head: false, tail: false, vtick: 0 }
+        Flit { data: [x, 0, 0, 0], vtick: 0, ..Flit::default() }
     }
 
     #[test]

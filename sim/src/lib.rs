@@ -9,10 +9,10 @@
 //! `step` number 0 appears on an output after 5 `step`s (zero-load latency
 //! P = 5).
 //!
-//! The QoS modes of §9 (static partition, block-level multiplexing,
-//! preemption with extra lanes and dummy flits, acceleration) run on a
-//! general engine chosen by [`Router::new`]; the foundation router
-//! (`unpartitioned`, `block_size = 1`) keeps the mask-based fast engine.
+//! One engine serves the foundation router and every QoS mode of §9 (static
+//! partition, block-level multiplexing, preemption with extra lanes and
+//! dummy flits, acceleration); its cycle is split into the pipeline stages
+//! of the spec (see [`Router`]'s module, `router/`).
 //! [`endpoint`] holds the §9.6 message tags and the reassembling endpoint.
 //!
 //! ```
@@ -48,20 +48,22 @@ mod fifo;
 mod link;
 pub mod endpoint;
 pub mod nic;
-mod qos;
 mod router;
 mod vclock;
 
 pub use nic::{Nic, NicInputs, NicOutputs};
 pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
-pub use qos::{HeaderFields, LaneRegs};
-pub use router::{ComparisonError, ComparisonScheduler, Router, RouterStats, VcState};
+pub use router::{ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
+#[cfg(test)]
+mod recorded_tests;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
 mod qos_tests;
+#[cfg(test)]
+mod test_traffic;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

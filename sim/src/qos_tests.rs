@@ -3,6 +3,7 @@
 //! never copied from the model's output.
 
 use crate::endpoint::{Reassembler, Tags};
+use crate::test_traffic::{random_inputs, Rng};
 use crate::{LinkFlit, Router, RouterInputs, RouterOutputs};
 use wormqos_config::RouterConfig;
 
@@ -20,84 +21,6 @@ fn inline(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) ->
         "[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 8\n\
          output_buffer_depth = 8\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\n{extra}"
     ))
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn random_inputs(rng: &mut Rng, cfg: &RouterConfig, inp: &mut RouterInputs) {
-    inp.clear();
-    for p in 0..cfg.ports() {
-        let x = rng.next();
-        if x % 3 == 0 {
-            inp.flits[p] = LinkFlit {
-                valid: true,
-                dummy: false,
-                vc: (x >> 8) as u8 % cfg.vcs() as u8,
-                head: x >> 16 & 1 == 1,
-                tail: x >> 17 & 3 == 0,
-                data: [rng.next(), rng.next(), rng.next(), rng.next()],
-            };
-        }
-        inp.credits[p] = rng.next() as u32 & rng.next() as u32;
-    }
-}
-
-/// The general engine implements §6/§8 exactly like the fast engine on
-/// foundation configurations (b = 1, unpartitioned): every output, every cycle.
-#[test]
-fn general_engine_matches_the_fast_engine() {
-    let mut cfgs: Vec<RouterConfig> =
-        ["mesh5", "wide72", "tiny2", "mediaworm8", "qos8"].iter().map(|n| example(n)).collect();
-    cfgs.push(inline(4, 2, "full", "round_robin", ""));
-    cfgs.push(inline(3, 3, "multiplexed", "fifo", "downstream_buffer_depth = 5\n"));
-    cfgs.push(inline(5, 4, "full", "fifo", "[topology]\nkind = \"single_switch\"\nroutes = [1, 1, 0, 4, 1]\n"));
-    cfgs.push(inline(5, 4, "multiplexed", "virtualclock", ""));
-    cfgs.push(inline(4, 4, "full", "virtualclock", ""));
-    cfgs.push(inline(3, 3, "multiplexed", "virtualclock", "vtick_width = 8\nclock_width = 8\n"));
-    cfgs.push(inline(5, 4, "full", "virtualclock", "vtick_width = 8\nclock_width = 8\ndownstream_buffer_depth = 5\n"));
-    // Allowed output VC sets (§2 route_vcs): the fast engine filters its VA
-    // requesters, the general one reads the set through the header register.
-    cfgs.push(inline(5, 4, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [3, 12, 1, 8, 15]\n"));
-    cfgs.push(inline(4, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 3, 3, 2]\nroute_vcs = [1, 6, 4, 7, 2, 1]\n"));
-    // Parallel links (§2 route_links): ports 1-2 and 1-3 as groups.
-    cfgs.push(inline(4, 2, "multiplexed", "round_robin", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"));
-    cfgs.push(inline(5, 3, "full", "fifo", "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\nroute_links = [1, 2, 2, 2]\nroute_vcs = [7, 3, 6, 5]\n"));
-    for cfg in &cfgs {
-        for seed in 1..=2u64 {
-            let mut a = Router::new(cfg);
-            let mut g = Router::new_general(cfg);
-            assert!(!a.is_general() && g.is_general());
-            let mut inp = RouterInputs::idle(cfg);
-            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-            for t in 0..3000 {
-                random_inputs(&mut rng, cfg, &mut inp);
-                if (t / 300) % 2 == 1 {
-                    for c in inp.credits.iter_mut() {
-                        *c &= rng.0 as u32;
-                    }
-                }
-                if (t / 200) % 4 == 3 {
-                    inp.clear();
-                    if t % 200 > 100 {
-                        inp.credits.fill(u32::MAX);
-                    }
-                }
-                a.step(&inp);
-                g.step(&inp);
-                assert_eq!(a.outputs(), g.outputs(), "{} seed {seed} cycle {t}", cfg.name());
-            }
-            assert_eq!(a.stats(), g.stats(), "{}", cfg.name());
-            assert!(a.stats().flits_forwarded > 50);
-        }
-    }
 }
 
 // ------------------------------------------------------------------ random P-mode self-check
@@ -127,7 +50,6 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let s = cfg.traffic_classes();
     let h = cfg.header();
     let mut r = Router::new(cfg);
-    assert!(r.is_general());
     let mut re = Reassembler::new(cfg).unwrap();
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut credit = vec![cfg.input_buffer_depth(); n * m];
@@ -641,7 +563,6 @@ fn block_multiplexing_at_point_c_holds_five_flits_and_a_tail_ends_the_hold() {
     send(&mut stim, 0, &x, 1);
     send(&mut stim, 0, &x2, 3);
     let mut r = Router::new(&cfg);
-    assert!(r.is_general());
     let log = run(&mut r, &stim, 25, false);
     let mut exp = Vec::new();
     for k in 0..5 {
@@ -694,16 +615,13 @@ fn static_partition_in_va() {
 /// destination 0 (sent at cycle 1, ROUTED from 3) is granted VC 1 only at 12
 /// and leaves at 15; without the set it would take VC 0 at 3 and leave at 6.
 #[test]
-fn route_vcs_restrict_va_in_both_engines() {
+fn route_vcs_restrict_va() {
     let cfg = inline(3, 2, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [2, 3, 3]\n");
     let fl = |head: bool, tail: bool, data: u64| LinkFlit { valid: true, dummy: false, vc: 0, head, tail, data: [data, 0, 0, 0] };
     let (h, t, one) = (fl(true, false, 0), fl(false, true, 0x5a00), fl(true, true, 0x3300));
     let stim = vec![(0, 1, h), (10, 1, t), (1, 2, one)];
-    for general in [false, true] {
-        let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
-        let log = run(&mut r, &stim, 20, true);
-        assert_port(&log, 0, &[(5, on_vc(h, 1)), (13, on_vc(t, 1)), (15, on_vc(one, 1))]);
-    }
+    let log = run(&mut Router::new(&cfg), &stim, 20, true);
+    assert_port(&log, 0, &[(5, on_vc(h, 1)), (13, on_vc(t, 1)), (15, on_vc(one, 1))]);
     let plain = inline(3, 2, "multiplexed", "round_robin", "");
     let log = run(&mut Router::new(&plain), &stim, 20, true);
     assert_port(&log, 0, &[(5, on_vc(h, 0)), (6, on_vc(one, 1)), (13, on_vc(t, 0))]);
@@ -717,18 +635,15 @@ fn route_vcs_restrict_va_in_both_engines() {
 /// has 1 free VC, port 2 has 2: port 2, VA at 4, out at 7). Without the
 /// table the third header would wait for port 1 forever.
 #[test]
-fn parallel_links_pick_the_port_with_most_free_vcs_in_both_engines() {
+fn parallel_links_pick_the_port_with_most_free_vcs() {
     let net = "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\n";
     let cfg = inline(4, 2, "multiplexed", "round_robin", &format!("{net}route_links = [1, 2, 2, 1]\n"));
     let head = |vc: u8, data: u64| LinkFlit { valid: true, dummy: false, vc, head: true, tail: false, data: [data, 0, 0, 0] };
     let (a, b, c) = (head(0, 0x101), head(0, 0x202), head(1, 0x301));
     let stim = vec![(0, 0, a), (1, 3, b), (2, 0, c)];
-    for general in [false, true] {
-        let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
-        let log = run(&mut r, &stim, 15, true);
-        assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
-        assert_port(&log, 2, &[(7, on_vc(c, 0))]);
-    }
+    let log = run(&mut Router::new(&cfg), &stim, 15, true);
+    assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
+    assert_port(&log, 2, &[(7, on_vc(c, 0))]);
     let plain = inline(4, 2, "multiplexed", "round_robin", net);
     let log = run(&mut Router::new(&plain), &stim, 15, true);
     assert_port(&log, 1, &[(5, on_vc(a, 0)), (6, on_vc(b, 1))]);
@@ -924,24 +839,19 @@ fn engine_speed() {
         [("mediaworm8", 30u64), ("mw8_p", 30), ("mw8_pa", 30), ("mw8_np", 30), ("mediaworm8", 0), ("mw8_p", 0)]
     {
         let cfg = example(name);
-        for general in [false, true] {
-            if !general && cfg.mode() != wormqos_config::RouterMode::Unpartitioned {
-                continue;
+        let mut r = Router::new(&cfg);
+        let mut inp = RouterInputs::idle(&cfg);
+        let mut rng = Rng(7);
+        let t0 = std::time::Instant::now();
+        let n = 200_000;
+        for _ in 0..n {
+            if load > 0 {
+                random_inputs(&mut rng, &cfg, &mut inp);
             }
-            let mut r = if general { Router::new_general(&cfg) } else { Router::new(&cfg) };
-            let mut inp = RouterInputs::idle(&cfg);
-            let mut rng = Rng(7);
-            let t0 = std::time::Instant::now();
-            let n = 200_000;
-            for _ in 0..n {
-                if load > 0 {
-                    random_inputs(&mut rng, &cfg, &mut inp);
-                }
-                r.step(&inp);
-            }
-            let dt = t0.elapsed().as_secs_f64();
-            eprintln!("{name} load {load} general {general}: {:.0} ns/cycle", dt * 1e9 / n as f64);
+            r.step(&inp);
         }
+        let dt = t0.elapsed().as_secs_f64();
+        eprintln!("{name} load {load}: {:.0} ns/cycle", dt * 1e9 / n as f64);
     }
 }
 
@@ -1060,48 +970,6 @@ fn incoming_dummy_flits_are_forwarded_with_their_dummy_bit() {
     let mut re = Reassembler::new(&cfg).unwrap();
     let got: Vec<_> = log.iter().flat_map(|o| re.consume(o).unwrap()).collect();
     assert_eq!(got.iter().map(|m| (m.id, m.parts)).collect::<Vec<_>>(), vec![(2, 1), (1, 3)]);
-}
-
-/// The general engine's skipping of idle ports and quiet cycles changes
-/// nothing: compared with a copy that visits every port every cycle, under
-/// bursty random input (with silences, so ports go idle and wake up).
-#[test]
-fn idle_port_skipping_is_exact() {
-    for cfg in [
-        example("small_p"),
-        accel_cfg(true),
-        example("mw8_np"),
-        inline(4, 2, "full", "virtualclock", "block_size = 3\nmode = \"preemptive\"\n"),
-    ] {
-        let mut a = Router::new(&cfg);
-        let mut b = Router::new_general_no_skip(&cfg);
-        let mut inp = RouterInputs::idle(&cfg);
-        let mut rng = Rng(11);
-        for t in 0..20_000u64 {
-            random_inputs(&mut rng, &cfg, &mut inp);
-            for f in inp.flits.iter_mut() {
-                f.dummy = f.valid && rng.next() % 8 == 0;
-            }
-            match (t / 150) % 4 {
-                1 => inp.flits.fill(LinkFlit::IDLE),
-                2 => {
-                    inp.flits.fill(LinkFlit::IDLE);
-                    inp.credits.fill(u32::MAX);
-                }
-                3 => {
-                    if t % 150 > 20 {
-                        inp.clear();
-                    }
-                }
-                _ => {}
-            }
-            a.step(&inp);
-            b.step(&inp);
-            assert_eq!(a.outputs(), b.outputs(), "{} cycle {t}", cfg.name());
-        }
-        assert_eq!(a.stats(), b.stats());
-        assert_eq!(a.virtual_clock(0), b.virtual_clock(0));
-    }
 }
 
 /// Speed with protocol-respecting tagged traffic, reassembly included

@@ -451,29 +451,11 @@ fn full_input_buffer_drops() {
     assert_eq!(r.input_flit(0, 0, 0), Some(msg[9]));
 }
 
-/// One step of a random but legal-ish workload (tiny xorshift, no dependency).
+/// One step of random traffic (`test_traffic`) with the generator's state in a `u64`.
 fn random_inputs(rng: &mut u64, cfg: &RouterConfig, inp: &mut RouterInputs) {
-    let mut next = || {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        *rng
-    };
-    inp.clear();
-    for p in 0..cfg.ports() {
-        let x = next();
-        if x % 3 == 0 {
-            inp.flits[p] = LinkFlit {
-                valid: true,
-                dummy: false,
-                vc: (x >> 8) as u8 % cfg.vcs() as u8,
-                head: x >> 16 & 1 == 1,
-                tail: x >> 17 & 3 == 0,
-                data: [next(), next(), next(), next()],
-            };
-        }
-        inp.credits[p] = next() as u32 & next() as u32;
-    }
+    let mut r = crate::test_traffic::Rng(*rng);
+    crate::test_traffic::random_inputs(&mut r, cfg, inp);
+    *rng = r.0;
 }
 
 #[test]
@@ -552,12 +534,12 @@ fn random_traffic_conserves_flits_and_credits() {
     }
 }
 
-/// `output_activity` is the non-idle part of `outputs()`, on both engines.
+/// `output_activity` is the non-idle part of `outputs()`.
 #[test]
 fn output_activity_matches_the_outputs() {
     for name in ["mesh5", "mediaworm8", "qos8", "mw8_tr", "mw8_p", "small_p"] {
         let cfg = example(name);
-        for mut r in [Router::new(&cfg), Router::new_general(&cfg)] {
+        for mut r in [Router::new(&cfg)] {
             let mut inp = RouterInputs::idle(&cfg);
             let mut rng = 0x2545_f491_4f6c_dd1du64;
             let mut seen = (0u32, 0u32);

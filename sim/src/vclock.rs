@@ -467,6 +467,11 @@ impl VirtualClockScheduler {
         self.stamped >> k & 1 == 1
     }
     /// The best-effort round-robin pointer.
+    /// Whether any slot holds a stamp (`stamped[k]` for some k).
+    #[inline]
+    pub fn has_stamps(&self) -> bool {
+        self.stamped != 0
+    }
     pub fn be_ptr(&self) -> usize {
         self.be_ptr as usize
     }

@@ -370,7 +370,7 @@ impl<'a> Sim<'a> {
                 let be_mask = if n_rt == 0 { all } else { all & !rt_mask };
                 // Preemptive mode (003_… §4.2): real time and control may use
                 // any VC (the router preempts best effort in its input buffers).
-                let preemptive = cfg0.mode() == wormqos_config::RouterMode::Preemptive;
+                let preemptive = cfg0.qos().preemption().is_some();
                 (0..classes)
                     .map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { all } else { rt_mask })
                     .collect()
@@ -969,7 +969,7 @@ impl<'a> Sim<'a> {
         }
         let buffered: u64 = self.routers.iter().map(|r| r.buffered_flits() as u64).sum();
         let on_links: u64 = self.routers.iter().map(|r| r.outputs().flits.iter().filter(|f| f.valid && !f.dummy).count() as u64).sum();
-        if self.v.configs[0].mode() != wormqos_config::RouterMode::Preemptive {
+        if self.v.configs[0].qos().preemption().is_none() {
             if self.flits_injected != self.flits_ejected + buffered + on_links {
                 return Err(SimError::Conservation(format!(
                     "injected {} != ejected {} + buffered {} + on links {}",

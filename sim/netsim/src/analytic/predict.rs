@@ -19,7 +19,6 @@ use crate::metrics::MeanSd;
 use crate::network::{ClassStats, Results};
 use crate::workload;
 use crate::topology::TopologySpec;
-use wormqos_config::Scheduler;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PredictError {
@@ -384,7 +383,7 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
     if w.best_effort == BestEffort::Bernoulli {
         return Err(input_err(v, "workload.best_effort", "\"bernoulli\"", "000_… §3 models Poisson arrivals: \"poisson\" or \"none\""));
     }
-    if cfg.scheduler() != Scheduler::Virtualclock {
+    if cfg.scheduling().virtual_clock().is_none() {
         return Err(input_err(v, "router.scheduler", format!("{:?}", cfg.scheduler()), "000_… §3.1 models VirtualClock at the output (Eqs 6–9): \"virtualclock\""));
     }
     let classes = cfg.traffic_classes() as usize;

@@ -1,0 +1,54 @@
+//! Network runs against results recorded with the netsim binary built
+//! before the golden model's two engines became one (commit a7976de): every
+//! experiment in `tests/golden/` (shortened copies of `experiments/`, made
+//! and run by `tests/golden/record.sh`) must give exactly the recorded JSON
+//! results, wall-clock fields aside. They cover every mode, both crossbars,
+//! the three flit orders, block multiplexing, acceleration, parallel links,
+//! dateline VC classes and the FGFQ comparison scheduler.
+
+use std::path::{Path, PathBuf};
+use wormqos_netsim::{run, Experiment};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Results as JSON without the wall-clock fields.
+fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
+    let o = j.as_object_mut().unwrap();
+    o.remove("wall_seconds");
+    o.remove("router_cycles_per_second");
+    j
+}
+
+/// The results of one experiment, as the netsim's `--json` writes them.
+fn results_json(experiment: &Path) -> serde_json::Value {
+    let v = Experiment::from_file(experiment).unwrap_or_else(|e| panic!("{}: {e}", experiment.display()));
+    let r = run(&v).unwrap_or_else(|e| panic!("{}: {e}", experiment.display()));
+    let text = serde_json::to_string_pretty(&r).unwrap();
+    without_wall_clock(serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn network_results_equal_the_recorded_ones() {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 19, "{names:?}");
+    let mut differ = Vec::new();
+    for toml in &names {
+        let recorded =
+            without_wall_clock(serde_json::from_str(&std::fs::read_to_string(toml.with_extension("json")).unwrap()).unwrap());
+        let now = results_json(toml);
+        assert!(now["classes"].as_array().is_some_and(|c| c.iter().any(|c| c["messages"].as_f64() > Some(0.0))));
+        if now != recorded {
+            let (a, b) = (now.as_object().unwrap(), recorded.as_object().unwrap());
+            let keys: Vec<_> = a.keys().filter(|k| a.get(*k) != b.get(*k)).chain(b.keys().filter(|k| !a.contains_key(*k))).cloned().collect();
+            differ.push(format!("{} ({keys:?})", toml.file_name().unwrap().to_string_lossy()));
+        }
+    }
+    assert!(differ.is_empty(), "results differ from the recorded ones: {differ:?}");
+}

@@ -1,0 +1,115 @@
+//! Stage 5, the output VC buffers and the VC multiplexer (point C,
+//! docs/microarchitecture.md §6): the pick (round robin; with the full
+//! crossbar the configured order §5/§8 and the §9.3 block hold), the output
+//! registers and the credit counters.
+
+use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
+use super::{bits, inc_mod, Router};
+use crate::arbiter::{age_pick, rr_pick};
+use crate::link::LinkFlit;
+use crate::vclock::is_realtime;
+
+impl Router {
+    /// The stage 5 pick of every output port with an eligible VC (non-empty,
+    /// with a credit), on the start-of-cycle counts. Every grant at C takes
+    /// effect, so the scheduler and the hold are updated here.
+    #[inline(always)]
+    pub(super) fn point_c_pick<const O: u8>(&mut self) {
+        let m = self.m;
+        if !self.full() {
+            for o in bits(self.c_ports) {
+                let op = &mut self.outp[o & 31];
+                op.picked = rr_pick((op.nonempty & op.credit_ok) as u64, op.oc_ptr as u32).unwrap() as u8;
+            }
+            return;
+        }
+        // A VirtualClock point stamps present slots even when none is eligible.
+        let visit = if O == VIRTUAL_CLOCK { self.c_present } else { self.c_ports };
+        for o in bits(visit) {
+            let op = self.outp[o & 31];
+            let elig = op.nonempty & op.credit_ok;
+            let vc_choice = if O == VIRTUAL_CLOCK {
+                let ob = &self.ob;
+                let vtick = |u: usize| ob.front(o * m + u).vtick as u64;
+                let vtw = self.vtick_width;
+                let rt = bits(op.nonempty).fold(0, |a, u| a | (is_realtime(vtick(u), vtw) as u32) << u);
+                let pt = &mut self.vclk[o];
+                pt.sync(self.cycle);
+                pt.sched.grant_lit(op.nonempty, rt, elig, vtick)
+            } else {
+                None
+            };
+            let hold = self.blk[o & 31].holds(elig);
+            let pick = if hold {
+                Some(self.blk[o & 31].slot as usize)
+            } else if elig == 0 {
+                None
+            } else {
+                match O {
+                    AGE => age_pick(elig as u64, &self.out_stamp[o * m..o * m + m]).map(|u| u as usize),
+                    ROUND_ROBIN => rr_pick(elig as u64, op.oc_ptr as u32).map(|u| u as usize),
+                    _ => vc_choice,
+                }
+            };
+            if O == VIRTUAL_CLOCK {
+                self.vclk[o].update(pick, self.cycle);
+            }
+            match pick {
+                Some(u) => {
+                    self.stats.block_holds += hold as u64;
+                    self.outp[o & 31].picked = u as u8;
+                    if self.block > 1 {
+                        let tail = self.ob.front(o * m + u).tail;
+                        self.blk[o & 31].granted(u, tail, self.block);
+                    }
+                }
+                // The hold's VC is not eligible: the hold ends (§9.3).
+                None => self.blk[o & 31].left = 0,
+            }
+        }
+        if self.block > 1 {
+            for o in bits(self.hold_ports & !visit) {
+                self.blk[o & 31].left = 0;
+            }
+            self.hold_ports = bits(visit).fold(0, |h, o| h | ((self.blk[o & 31].left > 0) as u32) << o);
+        }
+    }
+
+    /// Stage 5 at the rising edge: the picked flits leave their buffers into
+    /// the output registers (all 0 where nothing was picked), and the credit
+    /// counters take `- sent + returned`, saturating at DD. Returns the
+    /// output ports touched.
+    #[inline(always)]
+    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], ret_ports: u32) -> u32 {
+        let m = self.m;
+        let c_ports = self.c_ports;
+        for o in bits(self.out_valid_ports & !c_ports) {
+            self.outputs.flits[o] = LinkFlit::IDLE;
+        }
+        self.out_valid_ports = c_ports;
+        for o in bits(c_ports) {
+            let op = &mut self.outp[o & 31];
+            let u = op.picked as usize;
+            let j = o * m + u;
+            let f = self.ob.pop(j);
+            op.nonempty &= !(((self.ob.count(j) == 0) as u32) << u);
+            self.credits[j & 511] -= 1;
+            op.credit_ok &= !(((self.credits[j & 511] == 0) as u32) << u);
+            // Read only by the round-robin orders.
+            op.oc_ptr = inc_mod(u, m) as u8;
+            self.outputs.flits[o] = LinkFlit { valid: true, dummy: f.dummy, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+            self.stats.tails_forwarded += (f.tail && !(P && f.dummy)) as u64;
+            self.stats.flits_forwarded += 1;
+        }
+        for o in bits(ret_ports) {
+            for u in bits(in_credits[o] & self.vc_all) {
+                let j = o * m + u;
+                if self.credits[j & 511] < self.dd {
+                    self.credits[j & 511] += 1;
+                    self.outp[o & 31].credit_ok |= 1 << u;
+                }
+            }
+        }
+        c_ports | ret_ports
+    }
+}

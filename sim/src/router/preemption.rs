@@ -1,0 +1,230 @@
+//! The preemptive input port (docs/microarchitecture.md §9.4): what each
+//! input VC offers to stage 4 and wants of RC on its lanes, the preemption
+//! step (cases (b) and (c)), lane release, and the stage 4 move of a lane
+//! flit or a dummy flit with the history stack.
+//!
+//! Every decision is taken on the registers at the start of the cycle, in
+//! [`Router::preemption_decisions`], before any stage updates them; the
+//! decisions are kept as masks of the input port (`offer_*`, `rc`,
+//! `silent`, `release`).
+
+use super::state::MAX_LANES;
+use super::{bits, HeaderFields, Router};
+use crate::fifo::Flit;
+use crate::link::MAX_FLIT_WORDS;
+
+/// What an input VC offers to stage 4 (§9.4 "Stage 4").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Offer {
+    /// The front flit of its serving lane.
+    Lane,
+    /// A dummy header resuming a suspended part.
+    DummyHead,
+    /// A dummy tail ending the part of a preempted message (case (a)).
+    DummyTail,
+}
+
+impl Router {
+    /// The §9.4 decisions of every busy input port on the start-of-cycle
+    /// registers (case (a) is the dummy-tail offer).
+    pub(super) fn preemption_decisions(&mut self) {
+        let m = self.m;
+        for p in 0..self.n {
+            let mut ip = self.inp[p & 31];
+            (ip.offer_lane, ip.offer_dhead, ip.offer_dtail) = (0, 0, 0);
+            (ip.rc, ip.silent, ip.release) = (0, 0, 0);
+            if self.st_ports >> p & 1 == 1 {
+                for v in 0..m {
+                    let i = p * m + v;
+                    let d = self.lane_regs[i];
+                    let bit = 1u32 << v;
+                    let lane_empty = self.ib.count(self.lane_ring(i, d.sl as usize)) == 0;
+                    let susp = d.susp >> d.sl & 1 == 1;
+                    if d.sl < d.top {
+                        if ip.active & bit != 0 && d.sent {
+                            ip.offer_dtail |= bit;
+                        } else {
+                            ip.silent |= bit;
+                        }
+                    } else if ip.active & bit != 0 {
+                        if susp {
+                            ip.offer_dhead |= bit;
+                        } else if !lane_empty {
+                            ip.offer_lane |= bit;
+                        }
+                    } else if ip.idle & bit != 0 {
+                        if susp || !lane_empty {
+                            ip.rc |= bit;
+                        }
+                        if d.sl > 0 && lane_empty {
+                            ip.release |= bit;
+                        }
+                    }
+                }
+            }
+            self.inp[p & 31] = ip;
+        }
+    }
+
+    /// The stage 4 offer of input VC (p, v), which must have one.
+    #[inline]
+    pub(super) fn offer(&self, p: usize, v: usize) -> Offer {
+        let ip = &self.inp[p & 31];
+        if ip.offer_dhead >> v & 1 == 1 {
+            Offer::DummyHead
+        } else if ip.offer_dtail >> v & 1 == 1 {
+            Offer::DummyTail
+        } else {
+            Offer::Lane
+        }
+    }
+
+    /// Whether the offered flit of input VC (p, v) is a tail (real or dummy).
+    #[inline]
+    pub(super) fn offer_is_tail<const P: bool>(&self, p: usize, v: usize) -> bool {
+        let i = p * self.m + v;
+        match P {
+            false => self.ib.front(i).tail,
+            true => match self.offer(p, v) {
+                Offer::Lane => self.ib.front(self.lane_ring(i, self.lane_regs[i].sl as usize)).tail,
+                Offer::DummyTail => true,
+                Offer::DummyHead => false,
+            },
+        }
+    }
+
+    /// §9.4 preemption step, cases (b) and (c): the VC switches to lane
+    /// `sl + 1` without a dummy tail, releasing its output VC if it held one
+    /// (free for VA from the next cycle). Returns the output ports touched.
+    pub(super) fn preemption_step(&mut self) -> u32 {
+        let m = self.m;
+        let mut touched_out = 0u32;
+        for p in 0..self.n {
+            let silent = self.inp[p & 31].silent;
+            for v in bits(silent) {
+                let i = p * m + v;
+                let bit = 1u32 << v;
+                if self.inp[p & 31].active & bit != 0 {
+                    let d = self.ivc[i & 511];
+                    self.outp[d.route as usize & 31].alloc_clear |= 1 << d.ovc;
+                    touched_out |= 1 << d.route;
+                }
+                let ip = &mut self.inp[p & 31];
+                ip.active &= !bit;
+                ip.idle |= bit;
+                self.lane_regs[i].sl += 1;
+                self.stats.silent_preemptions += 1;
+            }
+        }
+        touched_out
+    }
+
+    /// §9.4 lane release: an IDLE VC serving an empty lane above 0 that
+    /// received no flit this cycle goes back to the lane below.
+    pub(super) fn lane_release(&mut self) {
+        let m = self.m;
+        for p in 0..self.n {
+            let ip = self.inp[p & 31];
+            for v in bits(ip.release & !ip.pushed) {
+                let d = &mut self.lane_regs[p * m + v];
+                d.top -= 1;
+                d.sl -= 1;
+                self.inp[p & 31].extra -= 1;
+            }
+        }
+    }
+
+    /// The header RC reads for input VC i (§9.4 "Stage 2"): the stack top
+    /// of a suspended lane, else the front flit of the serving lane.
+    #[inline]
+    pub(super) fn rc_header<const P: bool>(&self, i: usize) -> HeaderFields {
+        match P {
+            false => self.header_of(&self.ib.front(i).data),
+            true => {
+                let d = &self.lane_regs[i];
+                if d.susp >> d.sl & 1 == 1 {
+                    // (hsp > 0 whenever susp is set, except after protocol violations.)
+                    self.hs[i][(d.hsp as usize).saturating_sub(1)]
+                } else {
+                    self.header_of(&self.ib.front(self.lane_ring(i, d.sl as usize)).data)
+                }
+            }
+        }
+    }
+
+    /// §9.4 stage 4 of the preemptive input port: input VC (p, v) moves its
+    /// offer towards output VC (o, u); the flit to push is returned (with
+    /// the Vtick register it carries, §8.2).
+    pub(super) fn take_preemptive_offer(&mut self, p: usize, v: usize, o: usize, u: usize) -> Flit {
+        let i = p * self.m + v;
+        let offer = self.offer(p, v);
+        let d = self.lane_regs[i];
+        let hdr = self.hdr[i & 511];
+        let f = match offer {
+            Offer::Lane => {
+                let f = self.ib.pop(self.lane_ring(i, d.sl as usize));
+                self.inp[p & 31].lane_flits -= 1;
+                self.outputs.credits[p] |= 1 << v;
+                self.credit_ports |= 1 << p;
+                self.stats.crossbar_moves += 1;
+                f
+            }
+            Offer::DummyHead => {
+                self.stats.dummy_headers += 1;
+                let mut data = [0; MAX_FLIT_WORDS];
+                data[0] = hdr.dest as u64
+                    | (hdr.class as u64) << self.dest_width
+                    | (hdr.vtick as u64) << (self.dest_width + self.class_width);
+                Flit { data, head: true, tail: false, dummy: true, vtick: 0 }
+            }
+            Offer::DummyTail => {
+                self.stats.preemptions += 1;
+                if d.hsp > 0 {
+                    self.stats.nested_preemptions += 1;
+                }
+                Flit { data: [0; MAX_FLIT_WORDS], head: false, tail: true, dummy: true, vtick: 0 }
+            }
+        };
+        let ip = &mut self.inp[p & 31];
+        let bit = 1u32 << v;
+        let dm = &mut self.lane_regs[i];
+        match offer {
+            Offer::DummyHead => {
+                // The stack saturates (only reachable after protocol violations).
+                if dm.hsp > 0 {
+                    ip.extra -= 1;
+                }
+                dm.hsp = dm.hsp.saturating_sub(1);
+                dm.susp &= !(1 << dm.sl);
+                dm.sent = true;
+            }
+            Offer::DummyTail => {
+                if (dm.hsp as usize) < MAX_LANES {
+                    ip.extra += 1;
+                    self.hs[i][dm.hsp as usize] = hdr;
+                    dm.hsp += 1;
+                }
+                dm.susp |= 1 << dm.sl;
+                dm.sl += 1;
+                dm.sent = false;
+                dm.acc = false;
+                ip.active &= !bit;
+                ip.freed |= bit;
+                self.outp[o & 31].alloc_clear |= 1 << u;
+                self.hdr[i & 511].vtick = 0;
+            }
+            Offer::Lane => {
+                dm.sent = !f.tail;
+                if f.tail {
+                    dm.acc = false;
+                    ip.active &= !bit;
+                    ip.freed |= bit;
+                    self.outp[o & 31].alloc_clear |= 1 << u;
+                        self.hdr[i & 511].vtick = 0;
+                }
+            }
+        }
+        // §8.2: the Vtick register travels with the flit.
+        Flit { vtick: hdr.vtick, ..f }
+    }
+}

@@ -1,0 +1,168 @@
+//! One cycle: the stages in the order that lets every decision read the
+//! state at the start of the cycle (§6) while updating in place.
+//!
+//! 0. (preemptive) the start-of-cycle decisions of §9.4 for every busy
+//!    input port: stage 4 offers, RC, preemption step, lane release;
+//! 1. BW (stage 1): admission on the start-of-cycle counts and the write,
+//!    which becomes visible to the other stages only at the end of the cycle;
+//! 2. stage 5 picks at point C (start-of-cycle `ob_count`, `credits`);
+//! 3. ST (stage 4): readiness on start-of-cycle `ob_count` (stage 5 has not
+//!    popped yet, and each output VC is pushed only by its single owner),
+//!    points A and B, the moves; a tail's input VC goes to a transient
+//!    `freed` set and its output VC to a pending-free mask;
+//! 4. stage 5 pops, output registers, credits;
+//! 5. VA (stage 3) on the start-of-cycle `allocated` (pending frees not yet
+//!    applied), and the §9.5 acceleration flags;
+//! 6. (preemptive) the preemption step (b)/(c);
+//! 7. RC (stage 2) for the VCs IDLE at the start of the cycle;
+//! 8. (preemptive) lane release and the lane registers of BW;
+//! 9. end of cycle: pending output-VC frees, freed input VCs become IDLE,
+//!    the BW writes become visible, the summary masks are brought up to date.
+
+use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
+use super::{active_ports, bits, Router, MAX_PORTS};
+use crate::link::{LinkFlit, RouterInputs};
+
+impl Router {
+    /// [`Router::step`] for a caller that already knows which inputs are
+    /// not idle: bit p of `valid` must be set if `inputs.flits[p]` is valid,
+    /// bit o of `returning` if `inputs.credits[o]` is nonzero. The model
+    /// reads no other port (extra bits cost time but change nothing), which
+    /// saves a network of mostly idle links from reading them all.
+    pub fn step_active(&mut self, inputs: &RouterInputs, valid: u32, returning: u32) {
+        let n = self.n;
+        let in_flits = &inputs.flits[..n];
+        let in_credits = &inputs.credits[..n];
+        debug_assert!(
+            {
+                let (f, c) = active_ports(in_flits, in_credits);
+                f & !valid == 0 && c & !returning == 0
+            },
+            "a non-idle input outside `valid` / `returning`"
+        );
+        let valid = valid & self.port_all;
+        let ret_ports = returning & self.port_all;
+
+        // Nothing to do (no input, no flit that can move, no VA request, no
+        // running hold, all output registers already 0): only the cycle
+        // count changes. VirtualClock points catch up when next visited.
+        let busy = valid
+            | ret_ports
+            | self.st_ports
+            | self.rc_ports
+            | self.c_ports
+            | self.va_ports
+            | self.credit_ports
+            | self.out_valid_ports
+            | self.hold_ports
+            | self.c_present & self.c_present_wakes;
+        if busy == 0 {
+            self.cycle += 1;
+            return;
+        }
+
+        // Free output VCs per port at the start of the cycle, for RC's choice
+        // among parallel links (VA changes `allocated` before RC runs).
+        let mut free_start = [0u8; MAX_PORTS];
+        if !self.links_lut.is_empty() && self.rc_ports != 0 {
+            for (o, f) in free_start.iter_mut().enumerate().take(n) {
+                *f = (!self.outp[o].allocated & self.vc_all).count_ones() as u8;
+            }
+        }
+
+        // The input port's kind is a compile-time switch: the foundation
+        // router's cycle then carries no trace of the lanes (§9.4).
+        // So is the flit order.
+        let f = &free_start;
+        const P_AGE: u8 = 3 + AGE;
+        const P_ROUND_ROBIN: u8 = 3 + ROUND_ROBIN;
+        match self.variant {
+            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            P_ROUND_ROBIN => {
+                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f)
+            }
+            _ => self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+        }
+        self.cycle += 1;
+    }
+
+    /// The stages of a cycle with work; `P`: the input ports are
+    /// preemptive; `O`: the flit order (`state::order_code`).
+    #[inline(always)]
+    fn busy_cycle<const P: bool, const O: u8>(
+        &mut self,
+        in_flits: &[LinkFlit],
+        in_credits: &[u32],
+        valid: u32,
+        ret_ports: u32,
+        free_start: &[u8; MAX_PORTS],
+    ) {
+        if P {
+            self.preemption_decisions();
+        }
+        let mut touched_in = self.buffer_write::<P>(in_flits, valid);
+        self.point_c_pick::<O>();
+        let (st_in, st_out) = self.switch_traversal::<P, O>();
+        touched_in |= st_in;
+        let mut touched_out = st_out | self.output_registers::<P>(in_credits, ret_ports);
+        touched_in |= self.vc_allocation();
+        if P {
+            touched_out |= self.preemption_step();
+        }
+        touched_in |= self.route_computation::<P>(free_start);
+        if P {
+            self.lane_release();
+            self.lane_registers_of_bw();
+        }
+        self.end_of_cycle::<P>(touched_in, touched_out);
+    }
+
+    /// Stage 9: pending output-VC frees (nothing after VA reads `allocated`),
+    /// freed input VCs become IDLE and BW writes visible (nothing after RC
+    /// reads `idle` or `nonempty`), with the summary sets for the next cycle.
+    /// Only the ports touched this cycle can change their summary bits.
+    #[inline(always)]
+    fn end_of_cycle<const P: bool>(&mut self, touched_in: u32, touched_out: u32) {
+        // In locals: the compiler cannot tell the port arrays from `self`'s
+        // fields and would otherwise store the sets on every iteration.
+        let (mut st, mut rc) = (self.st_ports, self.rc_ports);
+        if P {
+            // The preemptive input port is busy while it holds a lane flit,
+            // an open extra lane or a stack entry (otherwise every VC is IDLE
+            // without a flit, or ACTIVE waiting for flits with nothing to offer).
+            for p in 0..self.n {
+                let ip = &mut self.inp[p & 31];
+                ip.idle |= ip.freed;
+                ip.freed = 0;
+                ip.pushed = 0;
+                st = (st & !(1 << p)) | ((ip.lane_flits | ip.extra != 0) as u32) << p;
+            }
+            rc = st;
+        } else {
+            for p in bits(touched_in) {
+                let ip = &mut self.inp[p & 31];
+                ip.idle |= ip.freed;
+                ip.freed = 0;
+                ip.nonempty |= ip.pushed;
+                ip.pushed = 0;
+                let b = 1u32 << p;
+                st = (st & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
+                rc = (rc & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
+            }
+        }
+        (self.st_ports, self.rc_ports) = (st, rc);
+        let (mut c, mut present) = (self.c_ports, self.c_present);
+        for o in bits(touched_out) {
+            let op = &mut self.outp[o & 31];
+            op.allocated &= !op.alloc_clear;
+            op.alloc_clear = 0;
+            let b = 1u32 << o;
+            c = (c & !b) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
+            present = (present & !b) | ((op.nonempty != 0) as u32) << o;
+        }
+        (self.c_ports, self.c_present) = (c, present);
+    }
+}

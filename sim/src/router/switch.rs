@@ -1,0 +1,221 @@
+//! Stage 4, switch traversal (ST, docs/microarchitecture.md §6): readiness,
+//! point A (one VC per input port: the configured order §5/§8, the §9.3
+//! block hold, §9.5 acceleration) and point B (one input port per output
+//! port) of the multiplexed crossbar, or every ready VC through the full
+//! crossbar; then the moves into the output VC buffers.
+
+use super::state::{GrantSource, AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
+use super::{bits, inc_mod, Router};
+use crate::arbiter::{age_pick, rr_pick};
+use crate::vclock::is_realtime;
+
+impl Router {
+    /// Stage 4 of every input port with an offer. Returns the input and
+    /// output ports touched.
+    #[inline(always)]
+    pub(super) fn switch_traversal<const P: bool, const O: u8>(&mut self) -> (u32, u32) {
+        for p in bits(self.credit_ports) {
+            self.outputs.credits[p] = 0;
+        }
+        self.credit_ports = 0;
+        let st = self.st_ports;
+        let m = self.m;
+        let mut touched_out = 0u32;
+        if self.full() {
+            for p in bits(st) {
+                for v in bits(self.offers::<P>(p)) {
+                    let d = self.ivc[(p * m + v) & 511];
+                    let (o, u) = (d.route as usize, d.ovc as usize);
+                    if self.ob.count(o * m + u) < self.dout {
+                        touched_out |= 1 << o;
+                        self.move_flit::<P, O>(p, v, o, u);
+                    }
+                }
+            }
+            return (st, touched_out);
+        }
+        // (A)
+        let mut out_req = 0u32;
+        for p in bits(st) {
+            let present = self.offers::<P>(p);
+            let mut ready = 0u32;
+            for v in bits(present) {
+                let d = self.ivc[(p * m + v) & 511];
+                let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
+                ready |= (room as u32) << v;
+            }
+            if self.block > 1 {
+                self.inp[p & 31].ready = ready;
+            }
+            let Some((v, src)) = self.point_a_pick::<P, O>(p, present, ready) else { continue };
+            let ip = &mut self.inp[p & 31];
+            ip.cand = v as u8;
+            if P || self.block > 1 {
+                ip.cand_src = src;
+            }
+            let o = self.ivc[(p * m + v) & 511].route as usize;
+            self.outp[o & 31].xb_req |= 1 << p;
+            out_req |= 1 << o;
+        }
+        // (B): the grants at A take effect only for the winners.
+        touched_out |= out_req;
+        let mut won = 0u32;
+        for o in bits(out_req) {
+            let op = &mut self.outp[o & 31];
+            let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
+            op.xb_req = 0;
+            op.xb_ptr = inc_mod(p, self.n) as u8;
+            let v = self.inp[p & 31].cand as usize;
+            let u = self.ivc[(p * m + v) & 511].ovc as usize;
+            won |= 1 << p;
+            self.point_a_granted::<P, O>(p, v);
+            self.move_flit::<P, O>(p, v, o, u);
+        }
+        // Only a VirtualClock point or a hold has registers to update
+        // without a grant.
+        if O == VIRTUAL_CLOCK || self.block > 1 {
+            for p in bits(st & !won) {
+                self.point_a_not_granted::<O>(p);
+            }
+        }
+        if self.block > 1 {
+            // A hold ends at a point with no ready VC (not visited).
+            for p in bits(self.hold_ports & !st) {
+                self.blk[p & 31].left = 0;
+            }
+            self.hold_ports = bits(st).fold(0, |h, p| h | ((self.blk[p & 31].left > 0) as u32) << p);
+        }
+        (st, touched_out)
+    }
+
+    /// The input VCs of port p with something to offer to stage 4 (§6:
+    /// ACTIVE and non-empty; §9.4: a lane flit or a dummy flit).
+    #[inline(always)]
+    fn offers<const P: bool>(&self, p: usize) -> u32 {
+        let ip = &self.inp[p & 31];
+        if P {
+            ip.offer_lane | ip.offer_dhead | ip.offer_dtail
+        } else {
+            ip.active & ip.nonempty
+        }
+    }
+
+    /// Point A of input port p: an accelerated ready VC (§9.5), else the
+    /// VC a block hold keeps (§9.3), else the configured order. A
+    /// VirtualClock point stamps every present slot whatever grants.
+    #[inline(always)]
+    fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
+        let m = self.m;
+        let vc_choice = if O == VIRTUAL_CLOCK {
+            let hdr = &self.hdr[p * m..p * m + m];
+            let vtw = self.vtick_width;
+            let rt = bits(present).fold(0, |a, v| a | (is_realtime(hdr[v].vtick as u64, vtw) as u32) << v);
+            let pt = &mut self.vclk[p];
+            pt.sync(self.cycle);
+            pt.sched.grant_lit(present, rt, ready, |v| hdr[v].vtick as u64)
+        } else {
+            None
+        };
+        if P && self.preempt.is_some_and(|pr| pr.acceleration) {
+            let ip = &self.inp[p & 31];
+            let acc = bits(present).fold(ip.offer_dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
+            let acc_ready = ready & acc;
+            if acc_ready != 0 {
+                return Some((rr_pick(acc_ready as u64, ip.acc_ptr as u32).unwrap() as usize, GrantSource::Acceleration));
+            }
+        }
+        if self.block > 1 && self.blk[p & 31].holds(ready) {
+            return Some((self.blk[p & 31].slot as usize, GrantSource::Hold));
+        }
+        if ready == 0 {
+            return None;
+        }
+        let v = match O {
+            AGE => age_pick(ready as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
+            ROUND_ROBIN => rr_pick(ready as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
+            _ => vc_choice.unwrap(),
+        };
+        Some((v, GrantSource::Order))
+    }
+
+    /// Point A's registers after its candidate v won at B (§5, §8.4 steps
+    /// 3-4, §9.3 step 3-4, §9.5).
+    #[inline(always)]
+    fn point_a_granted<const P: bool, const O: u8>(&mut self, p: usize, v: usize) {
+        if O == VIRTUAL_CLOCK {
+            self.vclk[p].update(Some(v), self.cycle);
+        }
+        if O == ROUND_ROBIN {
+            self.inp[p & 31].xa_ptr = inc_mod(v, self.m) as u8;
+        }
+        // Only acceleration (P) and a hold (b > 1) grant other than by the order.
+        if P || self.block > 1 {
+            self.point_a_granted_by_qos::<P>(p, v);
+        }
+    }
+
+    /// The §9.3 and §9.5 registers of point A after a grant of v took effect.
+    #[inline(never)]
+    fn point_a_granted_by_qos<const P: bool>(&mut self, p: usize, v: usize) {
+        let ip = &mut self.inp[p & 31];
+        match ip.cand_src {
+            GrantSource::Acceleration => ip.acc_ptr = inc_mod(v, self.m) as u8,
+            GrantSource::Hold => self.stats.block_holds += 1,
+            GrantSource::Order => {}
+        }
+        if self.block > 1 {
+            let tail = self.offer_is_tail::<P>(p, v);
+            self.blk[p & 31].granted(v, tail, self.block);
+        }
+    }
+
+    /// Point A's registers when nothing it granted took effect: the
+    /// VirtualClock cycle ends without a grant, and a hold whose VC is not
+    /// ready ends (§9.3).
+    #[inline]
+    fn point_a_not_granted<const O: u8>(&mut self, p: usize) {
+        if O == VIRTUAL_CLOCK {
+            self.vclk[p].update(None, self.cycle);
+        }
+        let blk = &mut self.blk[p & 31];
+        if blk.left > 0 && self.inp[p & 31].ready >> blk.slot & 1 == 0 {
+            blk.left = 0;
+        }
+    }
+
+    /// Stage 4 move of the offer of input VC (p, v) into output VC (o, u).
+    #[inline(always)]
+    fn move_flit<const P: bool, const O: u8>(&mut self, p: usize, v: usize, o: usize, u: usize) {
+        let m = self.m;
+        let f = match P {
+            true => self.take_preemptive_offer(p, v, o, u),
+            false => {
+                let i = p * m + v;
+                let mut f = self.ib.pop(i);
+                // §8.2: the input VC's Vtick register travels with the flit
+                // (read only by a VirtualClock point C); a tail clears it.
+                if O == VIRTUAL_CLOCK {
+                    let h = &mut self.hdr[i & 511];
+                    f.vtick = h.vtick;
+                    h.vtick &= !((f.tail as u32).wrapping_neg());
+                }
+                let ip = &mut self.inp[p & 31];
+                // Whether a VC (or credit count) just ran out varies from flit
+                // to flit and mispredicts as a branch; here and in stage 5 the
+                // mask update is branch-free.
+                ip.nonempty &= !(((self.ib.count(i) == 0) as u32) << v);
+                if f.tail {
+                    ip.active &= !(1 << v);
+                    ip.freed |= 1 << v;
+                    self.outp[o & 31].alloc_clear |= 1 << u;
+                }
+                self.outputs.credits[p] |= 1 << v;
+                self.credit_ports |= 1 << p;
+                self.stats.crossbar_moves += 1;
+                f
+            }
+        };
+        self.ob.push(o * m + u, f);
+        self.outp[o & 31].nonempty |= 1 << u;
+    }
+}

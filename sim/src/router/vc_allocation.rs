@@ -1,0 +1,118 @@
+//! Stage 3, output-VC allocation (VA, docs/microarchitecture.md §6), with the
+//! allowed output VCs (§2 `route_vcs`), the static partition (§9.2) and the
+//! victims of flit acceleration (§9.5).
+
+use super::{bits, inc_mod, Router, MAX_VCS_TOTAL};
+use crate::arbiter::rr_pick_wide;
+
+impl Router {
+    /// VA of every output port with a requester, on the start-of-cycle
+    /// `allocated` (output VCs freed this cycle are applied at its end).
+    /// Returns the input ports touched.
+    #[inline(always)]
+    pub(super) fn vc_allocation(&mut self) -> u32 {
+        let vw = self.va_words;
+        let mut touched_in = 0u32;
+        for o in bits(self.va_ports) {
+            let free = !self.outp[o & 31].allocated & self.vc_all;
+            if free == 0 {
+                if self.preempt.is_some_and(|p| p.acceleration) {
+                    self.accelerate_victim(o);
+                }
+                continue;
+            }
+            let req = &self.va_req[o * vw..o * vw + vw];
+            let va_ptr = self.outp[o & 31].va_ptr as usize;
+            let i = if !self.restricted {
+                rr_pick_wide(req, va_ptr).unwrap()
+            } else {
+                // Only requesters with a free VC in their allowed set compete.
+                let mut sat = [0u64; MAX_VCS_TOTAL / 64];
+                for (k, &word) in req.iter().enumerate() {
+                    let mut w = word;
+                    while w != 0 {
+                        let b = w.trailing_zeros() as usize;
+                        w &= w - 1;
+                        if self.ivc[(k * 64 + b) & 511].avc & free != 0 {
+                            sat[k] |= 1 << b;
+                        }
+                    }
+                }
+                match rr_pick_wide(&sat[..vw], va_ptr) {
+                    Some(i) => i,
+                    None => continue,
+                }
+            };
+            touched_in |= 1 << (i / self.m);
+            self.grant_output_vc(o, i, free & self.ivc[i & 511].avc);
+        }
+        touched_in
+    }
+
+    /// The grant of VA at output port o to input VC i: it gets the
+    /// lowest-numbered free output VC among `allowed`, and both enter the
+    /// age orders (§6 stage 3).
+    fn grant_output_vc(&mut self, o: usize, i: usize, allowed: u32) {
+        let m = self.m;
+        self.withdraw_va_request(i);
+        let u = allowed.trailing_zeros() as usize;
+        let stamp = self.cycle + 1;
+        let op = &mut self.outp[o & 31];
+        op.allocated |= 1 << u;
+        op.va_ptr = inc_mod(i, self.nm) as u16;
+        let (p, v) = (i / m, i % m);
+        self.inp[p & 31].active |= 1 << v;
+        self.ivc[i & 511].ovc = u as u8;
+        self.in_stamp[i] = stamp;
+        self.out_stamp[o * m + u] = stamp;
+        self.owner[(o * m + u) & 511] = i as u16;
+        self.stats.vc_grants += 1;
+        if self.partitioned {
+            self.stats.partition_grants[self.cls(self.hdr[i & 511].class) as usize] += 1;
+        }
+    }
+
+    /// Input VC i stops requesting VA at its route (granted, or §9.4
+    /// preempted while ROUTED); nothing if it was not requesting.
+    pub(super) fn withdraw_va_request(&mut self, i: usize) {
+        let o = self.ivc[i & 511].route as usize;
+        let word = &mut self.va_req[o * self.va_words + i / 64];
+        let bit = 1u64 << (i % 64);
+        if *word & bit == 0 {
+            return;
+        }
+        *word &= !bit;
+        let op = &mut self.outp[o & 31];
+        op.va_req_count -= 1;
+        if op.va_req_count == 0 {
+            self.va_ports &= !(1 << o);
+        }
+    }
+
+    /// §9.5 set: port o has VA requesters and no free output VC; the lowest
+    /// output VC whose owner's class is below the requesters' highest class
+    /// c* gives the victim, whose `acc` is set unless its tail crossed in
+    /// this cycle (the clear wins). Start-of-cycle classes (§9.7).
+    fn accelerate_victim(&mut self, o: usize) {
+        let m = self.m;
+        let vw = self.va_words;
+        let mut cstar = 0;
+        for k in 0..vw {
+            let mut w = self.va_req[o * vw + k];
+            while w != 0 {
+                let i = k * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                cstar = cstar.max(self.cls(self.hdr[i & 511].class));
+            }
+        }
+        let victim = (0..m)
+            .map(|u| self.owner[(o * m + u) & 511])
+            .find(|&w| self.cls(self.hdr[w as usize & 511].class) < cstar);
+        let Some(w) = victim.map(usize::from) else { return };
+        let freed = self.inp[(w / m) & 31].freed >> (w % m) & 1 == 1;
+        if !freed && !self.lane_regs[w].acc {
+            self.lane_regs[w].acc = true;
+            self.stats.accelerations += 1;
+        }
+    }
+}
