@@ -4,7 +4,7 @@
 //! concretely; the rendered Verilog uses the symbolic parameter names.
 
 use crate::bits::{at_most_one_set, subset_of};
-use crate::mutant::Mutant;
+use crate::mutant::{Faults, Mutant};
 use crate::verilog::{Expr, LVal, Module, Result, Sig, Stmt};
 
 /// What one kind of arbiter needs beyond the shared ports.
@@ -59,6 +59,11 @@ pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide)
 ///
 /// `mutant` plants [`Mutant::RrGrantNotOnehot`] (others are ignored).
 pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module> {
+    rr_arbiter_with(prefix, n, &Faults::of(mutant))
+}
+
+/// [`rr_arbiter`] with the router's fault switches (only `rr_grant_not_onehot` acts here).
+pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
     let mut m = Module::new(format!("{prefix}_rr_arbiter"));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
@@ -79,12 +84,12 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
     m.comb(vec![
         Stmt::Comment("the masked requests first, then all of them".into()),
         Stmt::assign(&dbl.lv(), &Expr::concat(&[req.e(), req.e().and(&mask_q.e())?])?)?,
-        if mutant == Some(Mutant::RrGrantNotOnehot) {
+        if faults.rr_grant_not_onehot {
             Stmt::Comment("MUTANT rr-grant-not-onehot: the lowest set bit of each half".into())
         } else {
             Stmt::Comment("lowest set bit".into())
         },
-        if mutant == Some(Mutant::RrGrantNotOnehot) {
+        if faults.rr_grant_not_onehot {
             let half = |h: &str| format!("(dbl[{h}] & ~(dbl[{h}] + {{N{{1'b1}}}}))");
             Stmt::assign(&low.lv(), &Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n))?
         } else {

@@ -4,7 +4,6 @@
 use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{encode, lit, onehot_of};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::verilog::{clog2, Expr, Module, Result};
 
 
@@ -42,7 +41,7 @@ pub(crate) fn sched_wrap(
         let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
         let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
         let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
-        let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
+        let tail_ends = if d.faults.block_hold_past_tail { Expr::one_bit(false) } else { tail.clone() };
         let taken_left = Expr::mux(
             &tail_ends,
             &Expr::zero(bw),

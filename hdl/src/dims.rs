@@ -1,7 +1,7 @@
 //! The sizes and feature switches every block builder reads, derived once
 //! from the validated configuration (docs/microarchitecture.md §1).
 
-use crate::mutant::Mutant;
+use crate::mutant::{Faults, Mutant};
 use crate::verilog::clog2;
 use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
 
@@ -49,8 +49,8 @@ pub(crate) struct Dims {
     pub scheduler: Scheduler,
     /// Output port of each destination code below `endpoints`.
     pub routes: Vec<u32>,
-    /// The planted bug, if any (`Dims::is`).
-    pub mutant: Option<Mutant>,
+    /// The planted bug, if any, as named switches.
+    pub faults: Faults,
     /// Vtick field: lsb and width VTW (header layout).
     pub vtick_lsb: u32,
     pub vtick_width: u32,
@@ -87,6 +87,7 @@ impl Dims {
         let ports = cfg.ports() as u32;
         let vcs = cfg.vcs() as u32;
         let header = cfg.header();
+        let faults = Faults::of(mutant);
         Dims {
             prefix: cfg.name().to_string(),
             ports,
@@ -103,7 +104,7 @@ impl Dims {
             crossbar: cfg.crossbar(),
             scheduler: cfg.scheduler(),
             routes: cfg.routes().to_vec(),
-            mutant,
+            faults,
             vtick_lsb: header.vtick.lsb,
             vtick_width: header.vtick.width,
             clock_width: cfg.clock_width(),
@@ -116,14 +117,12 @@ impl Dims {
             vc_class: cfg.vc_classes().map(|v| v.to_vec()),
             acceleration: cfg.acceleration(),
             block_size: cfg.block_size(),
-            link_groups: match mutant {
-                Some(Mutant::LinkChoiceFirst) => None,
-                _ => cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec()),
+            link_groups: if faults.rc_first_parallel_link {
+                None
+            } else {
+                cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec())
             },
-            allowed_vcs: match mutant {
-                Some(Mutant::RouteVcsIgnored) => None,
-                _ => cfg.route_vc_table().map(|t| t.to_vec()),
-            },
+            allowed_vcs: if faults.va_ignores_route_vcs { None } else { cfg.route_vc_table().map(|t| t.to_vec()) },
         }
     }
     /// Preemptive mode (§9.4): lanes, history stack, dummy flits.
@@ -137,7 +136,7 @@ impl Dims {
     }
     /// The VA allocators need each input VC's class (partition or acceleration).
     pub fn va_needs_class(&self) -> bool {
-        (self.partitioned() && !self.is(Mutant::PartIgnoresClass)) || self.acceleration
+        (self.partitioned() && !self.faults.va_ignores_partition) || self.acceleration
     }
     /// Lane index width, clog2(E+1).
     pub fn lane_id_width(&self) -> u32 {
@@ -176,10 +175,6 @@ impl Dims {
     /// Width of the packed [`Dims::rc_fields`].
     pub fn rc_fields_width(&self) -> u32 {
         self.rc_fields().iter().map(|f| f.1).sum()
-    }
-    /// Whether `m` is the planted bug.
-    pub fn is(&self, m: Mutant) -> bool {
-        self.mutant == Some(m)
     }
     /// Full crossbar with the `fifo` scheduler: age order at point C.
     pub(crate) fn age_at_c(&self) -> bool {

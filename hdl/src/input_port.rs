@@ -4,7 +4,6 @@
 
 use crate::bits::{cat_lsb_first, lit, onehot_of};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{Expr, HdlError, Module, Result, Sig, Stmt};
@@ -24,7 +23,7 @@ pub(crate) enum InputBuffers<'a> {
 /// whose IDLE VCs request with the route computed in the same cycle: only
 /// then does an input port (either kind) have `va_route_o`.
 pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
-    if d.is(Mutant::SkipRcStage) {
+    if d.faults.va_in_rc_cycle {
         Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)?))
     } else {
         Ok(None)
@@ -101,7 +100,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.is(Mutant::WrongRoute) {
+        if dest == 0 && d.faults.dest0_misrouted {
             port = (port + 1) % n;
         }
         table.push(lit(pw, port as u64)?);
@@ -200,7 +199,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         };
         let on_grant = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
         let mut rc = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &st.routed)?];
-        if d.is(Mutant::SkipRcStage) {
+        if d.faults.va_in_rc_cycle {
             rc.push(Stmt::if_(&gnt, on_grant.clone(), vec![])?);
         }
         let tail_crossed = pop.e().bit(v)?.land(&front_tail)?;
@@ -251,7 +250,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                     vec![],
                 )?,
             ])?;
-            if d.is(Mutant::SkipRcStage) {
+            if d.faults.va_in_rc_cycle {
                 avcs.push(Expr::mux(&is_idle, &rc_avc.e(), &a_q.e())?);
             } else {
                 avcs.push(a_q.e());
@@ -268,14 +267,14 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                     vec![],
                 )?,
             ])?;
-            if d.is(Mutant::SkipRcStage) {
+            if d.faults.va_in_rc_cycle {
                 clss.push(Expr::mux(&is_idle, &field.e(), &c_q.e())?);
             } else {
                 clss.push(c_q.e());
             }
         }
         let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
-        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
+        let (req, vroute) = if d.faults.va_in_rc_cycle {
             let idle_req = is_idle.land(&not_empty)?;
             let r = routed_req.or(&Expr::mux(&idle_req, &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
             (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)

@@ -4,7 +4,6 @@
 use crate::bits::{cat_lsb_first, encode, lit, onehot_of};
 use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{Expr, Module, Result, Stmt};
@@ -66,7 +65,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.is(Mutant::WrongRoute) {
+        if dest == 0 && d.faults.dest0_misrouted {
             port = (port + 1) % n;
         }
         table.push(lit(pw, port as u64)?);
@@ -81,7 +80,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let mut avcs = vec![];
-    let stored_dummy = if d.is(Mutant::PreDummyBitDropped) {
+    let stored_dummy = if d.faults.dummy_bit_dropped {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT pre-dummy-bit-dropped: the incoming dummy bit is lost");
         let x = md.wire_of("in_dummy_unused", &dummy.e())?;
         md.raw_line("/* verilator lint_on UNUSED */");
@@ -168,7 +167,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         )?;
         let mut fits = vec![];
         for l in 0..=e {
-            let cmp = if d.is(Mutant::PreLowerIntoExtra) {
+            let cmp = if d.faults.lane_fit_strict {
                 in_cls.e().lt(&lmax_of(l)?)?
             } else {
                 lmax_of(l)?.ge(&in_cls.e())?
@@ -199,8 +198,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.e().bit_dyn(&sl_q.e())?)?;
         let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.e().elem_dyn(&sl_q.e(), fw)?)?;
         let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.e().bit_dyn(&sl_q.e())?)?;
-        let no_dh = d.is(Mutant::PreNoDummyHeader);
-        let no_dt = d.is(Mutant::PreNoDummyTail);
+        let no_dh = d.faults.no_dummy_header;
+        let no_dt = d.faults.no_dummy_tail;
         let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.e().land(&is_active)?.land(&sent_q.e())? };
         let k_dt = md.wire_of(&format!("{t}_offer_dt"), &k_dt)?;
         let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.e().lnot()?.land(&is_active)?.land(&susp_sl.e())? };
@@ -217,7 +216,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let offer_tail = offer.e().bit(fw - 2)?;
 
         md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
-        let hs_top = if d.is(Mutant::PreStackPopsBottom) && e >= 2 {
+        let hs_top = if d.faults.stack_reads_bottom && e >= 2 {
             md.raw_line("// MUTANT pre-stack-pops-bottom: reads hs[0] instead of hs[hsp-1]");
             hs_q.e().part(0, hw)?
         } else {
@@ -283,7 +282,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             Stmt::assign(&route_d.lv(), &rc_route.e())?,
             Stmt::assign(&state_d.lv(), &st.routed)?,
         ];
-        if d.is(Mutant::SkipRcStage) {
+        if d.faults.va_in_rc_cycle {
             rc_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
         }
         let mut dh_cross = vec![Stmt::Comment("the dummy header crossed: pop the stack".into())];
@@ -378,11 +377,11 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
         if let (Some(acc_set), Some(_)) = (&acc_set, &accel_o) {
             let (acc_q, acc_d) = md.register(&format!("{t}_acc"), 1, &Expr::zero(1))?;
-            let clear = if d.is(Mutant::PreAccelNeverCleared) { Expr::one_bit(false) } else { crossed.land(&offer_tail)? };
+            let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.land(&offer_tail)? };
             md.comb(vec![
                 Stmt::assign(&acc_d.lv(), &acc_q.e())?,
                 Stmt::if_(&acc_set.e().bit(v)?, vec![Stmt::assign(&acc_d.lv(), &Expr::one_bit(true))?], vec![])?,
-                Stmt::Comment(if d.is(Mutant::PreAccelNeverCleared) {
+                Stmt::Comment(if d.faults.accel_never_cleared {
                     "MUTANT pre-accel-never-cleared: acc is never cleared".into()
                 } else {
                     "a tail (real or dummy) crossed: clear (wins over a set)".into()
@@ -390,7 +389,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                 Stmt::if_(&clear, vec![Stmt::assign(&acc_d.lv(), &Expr::zero(1))?], vec![])?,
             ])?;
             accels.push(acc_q.e().or(&k_dt.e())?);
-            let c = if d.is(Mutant::SkipRcStage) {
+            let c = if d.faults.va_in_rc_cycle {
                 Expr::mux(&is_idle, &rc_src.e().part(d.class_lsb, clw)?, &hdr_q.e().part(d.class_lsb, clw)?)?
             } else {
                 hdr_q.e().part(d.class_lsb, clw)?
@@ -401,7 +400,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         if let Some(tab) = &avc_tab {
             // hdr holds the destination the route was computed from, so the
             // set is looked up from it rather than kept in another register.
-            let dest = if d.is(Mutant::SkipRcStage) {
+            let dest = if d.faults.va_in_rc_cycle {
                 Expr::mux(&is_idle, &rc_src.e().part(0, d.dest_width)?, &hdr_q.e().part(0, d.dest_width)?)?
             } else {
                 hdr_q.e().part(0, d.dest_width)?
@@ -409,7 +408,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
         }
         let routed_req = Expr::mux(&is_routed.land(&preempt.e().lnot()?)?, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
-        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
+        let (req, vroute) = if d.faults.va_in_rc_cycle {
             let r = routed_req.or(&Expr::mux(&rc_ok.e(), &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
             (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)
         } else {

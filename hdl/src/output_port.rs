@@ -5,7 +5,6 @@ use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::verilog::{clog2, Expr, Module, Result, Sig, Stmt};
 use wormqos_config::Crossbar;
 
@@ -37,7 +36,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw })?;
     let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
-    let full_o = if d.is(Mutant::DropOnBackpressure) { None } else { Some(md.output("full_o", m)?) };
+    let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)?) };
     let valid_o = md.output("out_valid_o", 1)?;
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
@@ -46,7 +45,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let data_o = md.output("out_data_o", w)?;
 
     let pick = md.wire("pick", m)?;
-    let reset_credits = if d.is(Mutant::CreditOffByOne) { dd + 1 } else { dd };
+    let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
     let cw = clog2(reset_credits + 1);
     let mut fulls = vec![];
     let mut eligs = vec![];
@@ -138,7 +137,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         ])?;
         fulls.push(full);
         let has_credit = cr_q.e().ne(&Expr::zero(cw))?;
-        if d.is(Mutant::PickIgnoresEmpty) {
+        if d.faults.pick_ignores_empty {
             // MUTANT pick-ignores-empty: eligible with a credit, empty or not
             let _ = empty;
             eligs.push(has_credit);

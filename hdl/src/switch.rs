@@ -7,7 +7,6 @@
 //! them once instead of N times inside the top (the 8-port, 16-VC routers'
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
-use crate::mutant::Mutant;
 use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
@@ -82,7 +81,7 @@ pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
 /// buffers, when the block hold or acceleration needs the moving flit's tail
 /// (not under the blk-hold-past-tail mutant, which ignores it).
 pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
-    d.shared_ib() && (d.acceleration || (d.block_size > 1 && !d.is(Mutant::BlkHoldPastTail)))
+    d.shared_ib() && (d.acceleration || (d.block_size > 1 && !d.faults.block_hold_past_tail))
 }
 
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed

@@ -1,13 +1,12 @@
 //! `<prefix>_router`: builds every module of the router and wires the
 //! blocks together in the top (docs/microarchitecture.md §3).
 
-use crate::arbiters::{age_arbiter, rr_arbiter};
+use crate::arbiters::{age_arbiter, rr_arbiter_with};
 use crate::bits::{cat_lsb_first, lit, onehot_of};
 use crate::buffers::{fifo, vc_buffer};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
 use crate::input_port_p::input_port_p;
-use crate::mutant::Mutant;
 use crate::output_port::output_port;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
@@ -45,11 +44,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let p = &d.prefix;
     let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
     let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
-    let rr_nm = rr_arbiter(p, nm, d.mutant)?;
-    let rr_m = rr_arbiter(p, m, d.mutant)?;
-    let rr_n = rr_arbiter(p, n, d.mutant)?;
+    let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
+    let rr_m = rr_arbiter_with(p, m, &d.faults)?;
+    let rr_n = rr_arbiter_with(p, n, &d.faults)?;
     let age_m = age_arbiter(p, m)?;
-    let vcs_m = vclock::vclock_sched(p, m, d.clock_width, d.vtick_width, d.mutant)?;
+    let vcs_m = vclock::vclock_sched_with(p, m, d.clock_width, d.vtick_width, &d.faults)?;
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
@@ -116,7 +115,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let route_all = t.wire("route_all", nm * pw)?;
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
-    let va_route_all = if d.is(Mutant::SkipRcStage) { Some(t.wire("va_route_all", nm * pw)?) } else { None };
+    let va_route_all = if d.faults.va_in_rc_cycle { Some(t.wire("va_route_all", nm * pw)?) } else { None };
     let ovc_all = t.wire("ovc_all", nm * vw)?;
     let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
     // Point A's candidates: the shared input buffers read their flits.
@@ -125,7 +124,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
     let mv = t.wire("move", nm)?;
     t.comment("Per output VC o*M+u, flat.");
-    let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
+    let ob_full = if d.faults.ignores_output_full { None } else { Some(t.wire("ob_full", nm)?) };
     let push = t.wire("push", nm)?;
     let obw = d.ob_entry_width();
     // Write data per output port: one flit (shared output buffers) or one per output VC.
@@ -403,7 +402,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
         t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
         t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
-        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
+        let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
     } else {
@@ -411,7 +410,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&mv.lv(), &ready.e())?;
         let pushes = spread(&mut t, "push", &ready.e())?;
         t.assign(&push.lv(), &pushes)?;
-        let tails_rel = if d.is(Mutant::TailKeepsVc) {
+        let tails_rel = if d.faults.tail_keeps_output_vc {
             Expr::zero(nm)
         } else {
             let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
@@ -440,7 +439,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         Some(c) => c.e(),
         None => mv.e(),
     };
-    let credit_next = if d.is(Mutant::CreditNotReturned) {
+    let credit_next = if d.faults.credit0_never_returned {
         moved.and(&onehot_of(&lit(1, 0)?, nm)?.not())?
     } else {
         moved

@@ -5,7 +5,6 @@ use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
-use crate::mutant::Mutant;
 use crate::verilog::{Expr, Module, Result, Sig, Stmt};
 use wormqos_config::Crossbar;
 
@@ -15,7 +14,7 @@ use wormqos_config::Crossbar;
 pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let (m, vw, nm, iw, clw) = (d.vcs, d.vc_id_width, d.all_vcs(), d.flat_vc_id_width, d.class_width);
     let full = d.crossbar == Crossbar::Full;
-    let part = d.partitioned() && !d.is(Mutant::PartIgnoresClass);
+    let part = d.partitioned() && !d.faults.va_ignores_partition;
     let keep_owner = full || d.acceleration;
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
@@ -57,7 +56,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
-    let free = if d.is(Mutant::VaIgnoresAllocated) {
+    let free = if d.faults.va_ignores_allocated {
         md.comment("MUTANT va-ignores-allocated: every output VC counts as free");
         md.wire_of("free", &Expr::ones(m))?
     } else {
@@ -151,7 +150,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let win_cls = gnt_cls(&mut md, &gnt)?;
         (req_masked, free_oh, gnt, any_gnt, win_cls)
     };
-    let advance = if d.is(Mutant::VaFixedPriority) { Expr::one_bit(false) } else { any_gnt.e() };
+    let advance = if d.faults.va_pointer_frozen { Expr::one_bit(false) } else { any_gnt.e() };
     md.instance(
         rr_nm,
         "u_arb",
