@@ -30,9 +30,9 @@ pub(crate) fn sched_wrap(
     let k = elig.width();
     let kw = clog2(k as u64);
     let mut out = elig.clone();
-    if d.block_size > 1 {
-        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.block_size));
-        let bw = clog2(d.block_size as u64);
+    if d.block_size() > 1 {
+        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.block_size()));
+        let bw = clog2(d.block_size() as u64);
         let elig_w = md.wire_of(&format!("{tag}_blk_elig"), elig)?;
         let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
         let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
@@ -45,7 +45,7 @@ pub(crate) fn sched_wrap(
         let taken_left = Expr::mux(
             &tail_ends,
             &Expr::zero(bw),
-            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.block_size - 1) as u64)?)?,
+            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.block_size() - 1) as u64)?)?,
         )?;
         let idle_left = Expr::mux(&hold.e(), &left_q.e(), &Expr::zero(bw))?;
         md.assign(&left_d.lv(), &Expr::mux(take, &taken_left, &idle_left)?)?;
@@ -64,7 +64,7 @@ pub(crate) fn sched_wrap(
         )?;
         out = Expr::mux(&any.e(), &agnt.e(), &out)?;
     }
-    if d.block_size > 1 || accel.is_some() {
+    if d.block_size() > 1 || accel.is_some() {
         out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
     }
     Ok(out)

@@ -70,10 +70,10 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
         InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
     };
-    let vtick_o = if d.virtualclock() {
+    let vtick_o = if d.virtual_clock().is_some() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
-        Some(md.output("vtick_o", m * d.vtick_width)?)
+        Some(md.output("vtick_o", m * d.vtick.width)?)
     } else {
         None
     };
@@ -224,11 +224,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                 vec![],
             )?,
         ])?;
-        if d.virtualclock() {
-            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick_width, &Expr::zero(d.vtick_width))?;
-            let field = field(&front, d.vtick_lsb, d.vtick_width)?;
+        if d.virtual_clock().is_some() {
+            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick.width, &Expr::zero(d.vtick.width))?;
+            let field = field(&front, d.vtick.lsb, d.vtick.width)?;
             let clear =
-                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtick_width))?];
+                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtick.width))?];
             md.comb(vec![
                 Stmt::assign(&vt_d.lv(), &vt_q.e())?,
                 Stmt::if_(

@@ -14,7 +14,7 @@ use crate::verilog::{Expr, Module, Result, Stmt};
 /// sent, hdr (and acc with acceleration), and the flit it offers at ST.
 pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
-    let (e, lw, hw, clw) = (d.extra_lanes, d.lane_id_width(), d.header_width, d.class_width);
+    let (e, lw, hw, clw) = (d.qos.extra_lanes(), d.lane_id_width(), d.header_width, d.class_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port of the preemptive router (§9.4): per input VC, E+1 lanes of DI flits");
     md.doc("{head, tail, dummy, data} (lane 0 regular, 1..E extra), the header register hdr,");
@@ -36,7 +36,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
-    let acc_set = if d.acceleration { Some(md.input("acc_set_i", m)?) } else { None };
+    let acc_set = if d.acceleration() { Some(md.input("acc_set_i", m)?) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width())?)
@@ -52,8 +52,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let credit_o = md.output("credit_o", m)?;
     let release_o = md.output("release_o", m)?;
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
-    let vtick_o = md.output("vtick_o", m * d.vtick_width)?;
-    let (accel_o, cls_o) = if d.acceleration {
+    let vtick_o = md.output("vtick_o", m * d.vtick.width)?;
+    let (accel_o, cls_o) = if d.acceleration() {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
         (Some(md.output("accel_o", m)?), Some(md.output("cls_o", m * clw)?))
     } else {
@@ -423,7 +423,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         credits.push(lpop.e());
         let rel = if no_dt { preempt.e().land(&is_active)? } else { preempt.e().land(&is_active)?.land(&sent_q.e().lnot()?)? };
         releases.push(rel);
-        vticks.push(hdr_q.e().part(d.vtick_lsb, d.vtick_width)?);
+        vticks.push(hdr_q.e().part(d.vtick.lsb, d.vtick.width)?);
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;

@@ -183,18 +183,18 @@ impl Mutant {
     }
     /// Whether the mutant changes the logic generated for `cfg`.
     pub fn applies_to(&self, cfg: &wormqos_config::RouterConfig) -> bool {
-        use wormqos_config::{RouterMode, Scheduler};
+        use wormqos_config::Qos;
         match self {
-            Mutant::PreAccelNeverCleared => cfg.mode() == RouterMode::Preemptive && cfg.acceleration(),
-            Mutant::PreStackPopsBottom => cfg.mode() == RouterMode::Preemptive && cfg.extra_lanes() >= 2,
+            Mutant::PreAccelNeverCleared => cfg.qos().preemption().is_some_and(|p| p.acceleration),
+            Mutant::PreStackPopsBottom => cfg.qos().preemption().is_some_and(|p| p.extra_lanes >= 2),
             Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
-                cfg.mode() == RouterMode::Preemptive
+                matches!(cfg.qos(), Qos::Preemptive(_))
             }
-            Mutant::PartIgnoresClass => cfg.vc_classes().is_some() && cfg.traffic_classes() > 1,
-            Mutant::BlkHoldPastTail => cfg.block_size() > 1,
+            Mutant::PartIgnoresClass => matches!(cfg.qos(), Qos::Partitioned(_)),
+            Mutant::BlkHoldPastTail => cfg.scheduling().block_size > 1,
             Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
             Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
-            m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
+            m if m.is_virtualclock() => cfg.scheduling().virtual_clock().is_some(),
             _ => true,
         }
     }

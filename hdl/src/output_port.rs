@@ -6,7 +6,7 @@ use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
 use crate::verilog::{clog2, Expr, Module, Result, Sig, Stmt};
-use wormqos_config::Crossbar;
+use wormqos_config::FlitOrder;
 
 
 /// `<prefix>_output_port`: M output VC buffers, credits, the VC multiplexer
@@ -19,7 +19,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
-    let flit_fields = if d.preemptive() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
+    let flit_fields = if d.preemption().is_some() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
     if d.shared_ob() {
         md.doc(format!("push_i (one-hot or zero) writes wdata_i = {flit_fields} into output VC u; the M"));
         md.doc("output VC buffers share one memory.");
@@ -30,18 +30,19 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let push = md.input("push_i", m)?;
-    if d.vc_at_c() {
+    let vclock_at_c = matches!(d.order_at_c(), FlitOrder::VirtualClock(_));
+    if vclock_at_c {
         md.doc("virtualclock at point C: each buffer entry is {vtick, head, tail, data} (§8.2).");
     }
     let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw })?;
-    let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
+    let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
     let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)?) };
     let valid_o = md.output("out_valid_o", 1)?;
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
     let tail_o = md.output("out_tail_o", 1)?;
-    let dummy_o = if d.preemptive() { Some(md.output("out_dummy_o", 1)?) } else { None };
+    let dummy_o = if d.preemption().is_some() { Some(md.output("out_dummy_o", 1)?) } else { None };
     let data_o = md.output("out_data_o", w)?;
 
     let pick = md.wire("pick", m)?;
@@ -108,7 +109,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                         ("full_o", full.e()),
                     ],
                 )?;
-                if d.vc_at_c() {
+                if vclock_at_c {
                     fronts.push(front.e().slice(fw - 1, 0)?);
                     vticks.push(front.e().slice(obw - 1, fw)?);
                     presents.push(empty.e().lnot()?);
@@ -153,7 +154,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
     let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
-    let elig = if d.crossbar == Crossbar::Full && d.block_size > 1 {
+    let elig = if !d.multiplexed() && d.block_size() > 1 {
         let tails = (0..m).map(|u| Expr::raw(format!("vc{u}_front"), obw).bit(fw - 2)).collect::<Result<Vec<_>>>()?;
         let tail = Expr::onehot_mux(&pick.e(), &tails)?;
         let x = sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;
@@ -163,7 +164,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     };
     let side = if let Some(enter) = &enter {
         ArbiterSide::Age { enter: enter.e() }
-    } else if d.vc_at_c() {
+    } else if vclock_at_c {
         let present = md.wire_of("present", &cat_lsb_first(&presents)?)?.e();
         ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e() }
     } else {

@@ -2,17 +2,17 @@
 //! blocks together in the top (docs/microarchitecture.md §3).
 
 use crate::arbiters::{age_arbiter, rr_arbiter_with};
+use crate::input_port_p::input_port_p;
 use crate::bits::{cat_lsb_first, lit, onehot_of};
 use crate::buffers::{fifo, vc_buffer};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
-use crate::input_port_p::input_port_p;
 use crate::output_port::output_port;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
 use crate::vclock;
 use crate::verilog::{Expr, HdlError, Module, Result};
-use wormqos_config::Crossbar;
+use wormqos_config::{FlitOrder, Qos, SchedulingPoint};
 
 
 /// The generated module set, in dependency order.
@@ -47,50 +47,53 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
     let rr_m = rr_arbiter_with(p, m, &d.faults)?;
     let rr_n = rr_arbiter_with(p, n, &d.faults)?;
-    let age_m = age_arbiter(p, m)?;
-    let vcs_m = vclock::vclock_sched_with(p, m, d.clock_width, d.vtick_width, &d.faults)?;
+    // The flit scheduler over a port's M VCs in `order` (points A and C).
+    let scheduler = |order: FlitOrder| match order {
+        FlitOrder::Age => age_arbiter(p, m),
+        FlitOrder::RoundRobin => Ok(rr_m.clone()),
+        FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
+    };
+    let (order_a, order_c) = (d.order_at_a(), d.order_at_c());
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
-    let multiplexed = d.crossbar == Crossbar::Multiplexed;
+    let multiplexed = d.multiplexed();
     if multiplexed {
         mods.add(&rr_n)?;
     }
-    if multiplexed || !(d.age_at_c() || d.vc_at_c()) {
+    if multiplexed || order_c == FlitOrder::RoundRobin {
         mods.add(&rr_m)?;
     }
-    if d.age_at_a() || d.age_at_c() {
-        mods.add(&age_m)?;
+    if order_a == Some(FlitOrder::Age) || order_c == FlitOrder::Age {
+        mods.add(&scheduler(FlitOrder::Age)?)?;
     }
-    if d.virtualclock() {
-        mods.add(&vcs_m)?;
+    if let Some(vc) = d.virtual_clock() {
+        mods.add(&scheduler(FlitOrder::VirtualClock(*vc))?)?;
     }
-    let inp = if d.preemptive() {
-        input_port_p(d, &ib_fifo)?
-    } else if d.shared_ib() {
-        input_port(d, InputBuffers::Shared(&ib_fifo))?
-    } else {
-        input_port(d, InputBuffers::PerVc(&ib_fifo))?
+    let inp = match &d.qos {
+        Qos::Preemptive(_) => input_port_p(d, &ib_fifo)?,
+        Qos::Shared | Qos::Partitioned(_) if d.shared_ib() => input_port(d, InputBuffers::Shared(&ib_fifo))?,
+        Qos::Shared | Qos::Partitioned(_) => input_port(d, InputBuffers::PerVc(&ib_fifo))?,
     };
     let va = vc_allocator(d, &rr_nm)?;
-    let arb_c = if d.age_at_c() {
-        &age_m
-    } else if d.vc_at_c() {
-        &vcs_m
-    } else {
-        &rr_m
-    };
-    let outp = output_port(d, &ob_fifo, arb_c)?;
+    let outp = output_port(d, &ob_fifo, &scheduler(order_c)?)?;
     mods.add(&inp)?;
     mods.add(&va)?;
     mods.add(&outp)?;
 
     let mut t = Module::new(format!("{p}_router"));
     t.doc(format!("Wormhole virtual-channel router `{p}`: {n} ports, {m} VCs per port, {w}-bit flits,"));
-    t.doc(format!(
-        "{:?} crossbar, {:?} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md).",
-        d.crossbar, d.scheduler
-    ));
+    // (the configuration's names for the crossbar and the scheduler)
+    let crossbar = match d.scheduling.point {
+        SchedulingPoint::InputPort => "Multiplexed",
+        SchedulingPoint::OutputPort => "Full",
+    };
+    let order = match d.scheduling.order {
+        FlitOrder::Age => "Fifo",
+        FlitOrder::RoundRobin => "RoundRobin",
+        FlitOrder::VirtualClock(_) => "Virtualclock",
+    };
+    t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md)."));
     t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
     t.input("clk_i", 1)?;
     t.input("rst_i", 1)?;
@@ -98,14 +101,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let in_vc = t.input("in_vc_i", n * vw)?;
     let in_head = t.input("in_head_i", n)?;
     let in_tail = t.input("in_tail_i", n)?;
-    let in_dummy = if d.preemptive() { Some(t.input("in_dummy_i", n)?) } else { None };
+    let in_dummy = if d.preemption().is_some() { Some(t.input("in_dummy_i", n)?) } else { None };
     let in_data = t.input("in_data_i", n * w)?;
     let in_credit_o = t.output("in_credit_o", nm)?;
     let out_valid = t.output("out_valid_o", n)?;
     let out_vc = t.output("out_vc_o", n * vw)?;
     let out_head = t.output("out_head_o", n)?;
     let out_tail = t.output("out_tail_o", n)?;
-    let out_dummy = if d.preemptive() { Some(t.output("out_dummy_o", n)?) } else { None };
+    let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)?) } else { None };
     let out_data = t.output("out_data_o", n * w)?;
     let out_credit = t.input("out_credit_i", nm)?;
 
@@ -130,12 +133,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     // Write data per output port: one flit (shared output buffers) or one per output VC.
     let ob_w = if d.shared_ob() { obw } else { m * obw };
     let wdata = t.wire("ob_wdata", n * ob_w)?;
-    let vtick_all = if d.virtualclock() { Some(t.wire("vtick_all", nm * d.vtick_width)?) } else { None };
+    let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)?) } else { None };
     let release = t.wire("ovc_release", nm)?;
-    let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
+    let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
     let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
-    let (credit_all, relb_all) = if d.preemptive() {
+    let (credit_all, relb_all) = if d.preemption().is_some() {
         t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
         (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
     } else {
@@ -144,7 +147,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)?) } else { None };
     let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
     let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())?) } else { None };
-    let (accel_all, acc_set) = if d.acceleration { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
+    let (accel_all, acc_set) = if d.acceleration() { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
@@ -180,7 +183,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.retain(|c| c.0 != "in_dummy_i");
         }
         if let Some(va) = &vtick_all {
-            conns.push(("vtick_o", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+            conns.push(("vtick_o", va.e().part(pi * m * d.vtick.width, m * d.vtick.width)?));
         }
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
             conns.push(("credit_o", c.e().part(pi * m, m)?));
@@ -273,7 +276,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
     // The output VCs named by each input port's selected VCs (`sel`, N*M
     // bits), ORed over the ports: one `vc_spread` instance per port.
-    let spread_m = if d.preemptive() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
+    let spread_m = if d.preemption().is_some() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
     if let Some(s) = &spread_m {
         mods.add(s)?;
     }
@@ -308,14 +311,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         None => Err(HdlError::Invalid("per-VC front flits exist only with per-VC input buffers".into())),
     };
 
-    if multiplexed {
+    if let Some(order_a) = order_a {
         let won = t.wire("won", n)?;
-        let arb_a = if d.age_at_a() {
-            switch::PointAArbiter::Age(&age_m)
-        } else if d.vc_at_a() {
-            switch::PointAArbiter::VirtualClock(&vcs_m)
-        } else {
-            switch::PointAArbiter::RoundRobin(&rr_m)
+        let sched_a = scheduler(order_a)?;
+        let arb_a = match order_a {
+            FlitOrder::Age => switch::PointAArbiter::Age(&sched_a),
+            FlitOrder::VirtualClock(_) => switch::PointAArbiter::VirtualClock(&sched_a),
+            FlitOrder::RoundRobin => switch::PointAArbiter::RoundRobin(&sched_a),
         };
         let needs_won = switch::point_a_needs_won(d, &arb_a);
         let pa = switch::point_a(d, arb_a, &rr_m)?;
@@ -346,13 +348,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if needs_won {
                 conns.push(("won_i", won.e().bit(pi)?));
             }
-            if d.age_at_a() {
+            if order_a == FlitOrder::Age {
                 conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
             }
-            if d.vc_at_a() {
-                let va = vtick_all.as_ref().expect("virtualclock");
+            if let Some(va) = &vtick_all {
                 conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
-                conns.push(("vtick_i", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+                conns.push(("vtick_i", va.e().part(pi * m * d.vtick.width, m * d.vtick.width)?));
             }
             if let Some(a) = &accel_all {
                 conns.push(("accel_i", a.e().part(pi * m, m)?));
@@ -426,8 +427,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             t.comment(format!("Full crossbar columns of output port {o}"));
             let fa = front_all.as_ref().ok_or_else(|| HdlError::Invalid("full crossbar without per-VC fronts".into()))?;
             let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", fa.e())];
-            if d.vc_at_c() {
-                conns.push(("vtick_i", vtick_all.as_ref().expect("virtualclock").e()));
+            if let Some(va) = &vtick_all {
+                conns.push(("vtick_i", va.e()));
             }
             conns.push(("wdata_o", wdata.e().part(o * ob_w, ob_w)?));
             t.instance(&xm, &format!("u_xbar{o}"), &conns)?;

@@ -5,25 +5,26 @@ use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
+use wormqos_config::FlitOrder;
 use crate::verilog::{Expr, Module, Result, Sig, Stmt};
-use wormqos_config::Crossbar;
 
 
 /// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
 /// flags of its M output VCs.
 pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let (m, vw, nm, iw, clw) = (d.vcs, d.vc_id_width, d.all_vcs(), d.flat_vc_id_width, d.class_width);
-    let full = d.crossbar == Crossbar::Full;
-    let part = d.partitioned() && !d.faults.va_ignores_partition;
-    let keep_owner = full || d.acceleration;
+    let full = !d.multiplexed();
+    // the partition VA applies (the part-ignores-class fault drops it)
+    let part = d.partition().filter(|_| !d.faults.va_ignores_partition);
+    let keep_owner = full || d.acceleration();
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
     md.doc("the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is");
     md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
-    if part {
+    if part.is_some() {
         md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
         md.doc("(cls_i[i*CW +: CW]) take part; the winner gets the lowest free VC of its class.");
-    } else if d.partitioned() {
+    } else if d.partition().is_some() {
         md.doc("MUTANT part-ignores-class: the static partition is ignored.");
     }
     if d.allowed_vcs.is_some() {
@@ -34,7 +35,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
     }
-    if d.acceleration {
+    if d.acceleration() {
         md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
     }
     md.input("clk_i", 1)?;
@@ -45,7 +46,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
-    let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
+    let set_o = if d.order_at_c() == FlitOrder::Age { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
     let free_cnt_o = if d.link_groups.is_some() {
         md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
@@ -53,7 +54,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     } else {
         None
     };
-    let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
+    let victim_o = if d.acceleration() { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
     let free = if d.faults.va_ignores_allocated {
@@ -83,10 +84,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
-        let win_cls = if d.acceleration { gnt_cls(&mut md, &gnt)? } else { None };
-        let class_masks = if part {
+        let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
+        let class_masks = if let Some(p) = part {
             md.comment("Static partition: the output VCs of each class");
-            let vcc = d.vc_class.as_ref().expect("partition");
+            let vcc = &p.vc_class;
             let masks = (0..d.classes)
                 .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
                 .collect::<Result<Vec<_>>>()?;
@@ -112,11 +113,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let fe = md.wire_of("free_elig", &free.e().and(&we.e())?)?;
         let foh = lowest(&mut md, "lowest_free", &fe)?;
         (rm, foh, gnt, any_gnt, win_cls)
-    } else if part {
+    } else if let Some(p) = part {
         let gnt = md.wire("gnt", nm)?;
         let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
-        let vcc = d.vc_class.as_ref().expect("partition");
+        let vcc = &p.vc_class;
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
         let mut masks = vec![];
         let mut anys = vec![];
