@@ -8,10 +8,10 @@
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
+use crate::bits::{onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
 use wormqos_config::FlitOrder;
-use crate::verilog::{Expr, Module, Result};
+use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -28,13 +28,13 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
     let ready = md.output("ready_o", m)?;
     let mut bits = vec![];
     for v in 0..m {
-        let r = route.e().part(v * pw, pw)?;
-        let u = ovc.e().part(v * vw, vw)?;
-        let idx = r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?;
+        let r = route.field(v * pw, pw);
+        let u = ovc.field(v * vw, vw);
+        let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
         let dst = md.wire_of(&format!("dst{v}"), &idx)?;
-        bits.push(req.e().bit(v)?.land(&full.e().bit_dyn(&dst.e())?.lnot()?)?);
+        bits.push(req.at(v).l_and(&full.at_dyn(&dst.e()).l_not()));
     }
-    md.assign(&ready.lv(), &cat_lsb_first(&bits)?)?;
+    md.assign(&ready.lv(), &cat_lsb(&bits))?;
     Ok(md)
 }
 
@@ -53,13 +53,13 @@ pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
     let spread = md.output("spread_o", nm)?;
     let mut terms = vec![];
     for v in 0..m {
-        let r = route.e().part(v * pw, pw)?;
-        let u = ovc.e().part(v * vw, vw)?;
+        let r = route.field(v * pw, pw);
+        let u = ovc.field(v * vw, vw);
         let dec = onehot_of_pair(&mut md, &format!("vc{v}"), &r, n, &u, m)?;
-        let oh = md.wire_of(&format!("vc{v}_oh"), &Expr::mux(&sel.e().bit(v)?, &dec, &Expr::zero(nm))?)?;
+        let oh = md.wire_of(&format!("vc{v}_oh"), &sel.at(v).then_else(&dec, &Expr::zero(nm)))?;
         terms.push(oh.e());
     }
-    md.assign(&spread.lv(), &Expr::or_all(&terms)?)?;
+    md.assign(&spread.lv(), &any_of(&terms))?;
     Ok(md)
 }
 
@@ -128,7 +128,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         let tail = match (&front, &cand_tail) {
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
-                Expr::onehot_mux(&cand.e(), &tails)?
+                onehot_select(&cand.e(), &tails)
             }
             (None, Some(t)) => t.e(),
             // blk-hold-past-tail: the hold ignores tails
@@ -176,17 +176,17 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     let push_o = md.output("push_o", m)?;
     let flit_o = md.output("flit_o", fw)?;
     let gnt = md.wire("gnt", n)?;
-    let any = md.wire_of("any", &gnt.e().red_or())?;
+    let any = md.wire_of("any", &gnt.any())?;
     md.instance(
         rr_n,
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &Expr::onehot_mux(&gnt.e(), &parts(&ovcs.e(), vw)?)?)?;
+    let ovc = md.wire_of("ovc", &onehot_select(&gnt.e(), &parts(&ovcs.e(), vw)?))?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &Expr::onehot_mux(&gnt.e(), &parts(&flits.e(), fw)?)?)?;
-    md.assign(&push_o.lv(), &Expr::mux(&any.e(), &onehot_of(&ovc.e(), m)?, &Expr::zero(m))?)?;
+    md.assign(&flit_o.lv(), &onehot_select(&gnt.e(), &parts(&flits.e(), fw)?))?;
+    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc.e(), m), &Expr::zero(m)))?;
     Ok(md)
 }
 
@@ -218,8 +218,8 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     let onehot_select = nm <= DECODER_COMPARISONS_MAX;
     let fronts = (0..nm).map(|i| front.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
     for u in 0..m {
-        let owner = owner_in.e().part(u * iw, iw)?;
-        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm)?)?) } else { None };
+        let owner = owner_in.field(u * iw, iw);
+        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm))?) } else { None };
         let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
             match &owner_oh {
                 Some(oh) => Expr::onehot_mux(&oh.e(), parts),
@@ -230,7 +230,7 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
         let f = match &vtick {
             Some(va) => {
                 let vticks = (0..nm).map(|i| va.e().part(i * d.vtick.width, d.vtick.width)).collect::<Result<Vec<_>>>()?;
-                Expr::concat(&[select(&va.e(), d.vtick.width, &vticks)?, f])?
+                cat(&[select(&va.e(), d.vtick.width, &vticks)?, f])
             }
             None => f,
         };

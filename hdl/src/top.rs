@@ -3,7 +3,7 @@
 
 use crate::arbiters::{age_arbiter, rr_arbiter_with};
 use crate::input_port_p::input_port_p;
-use crate::bits::{cat_lsb_first, lit, onehot_of};
+use crate::bits::onehot_of;
 use crate::buffers::{fifo, vc_buffer};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
@@ -11,7 +11,7 @@ use crate::output_port::output_port;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
 use crate::vclock;
-use crate::verilog::{Expr, HdlError, Module, Result};
+use crate::verilog::{any_of, cat_lsb, num, Expr, HdlError, Module, Result};
 use wormqos_config::{FlitOrder, Qos, SchedulingPoint};
 
 
@@ -154,28 +154,28 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let mut conns = vec![
                 clk_rst()[0].clone(),
                 clk_rst()[1].clone(),
-                ("in_valid_i", in_valid.e().bit(pi)?),
-                ("in_vc_i", in_vc.e().part(pi * vw, vw)?),
-                ("in_head_i", in_head.e().bit(pi)?),
-                ("in_tail_i", in_tail.e().bit(pi)?),
-                ("in_dummy_i", match &in_dummy { Some(x) => x.e().bit(pi)?, None => Expr::zero(1) }),
-                ("in_data_i", in_data.e().part(pi * w, w)?),
-                ("va_gnt_i", va_gnt.e().part(pi * m, m)?),
-                ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
-                ("pop_i", mv.e().part(pi * m, m)?),
-                ("va_req_o", va_req_all.e().part(pi * m * n, m * n)?),
-                ("st_req_o", st_req.e().part(pi * m, m)?),
-                ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
-                ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
+                ("in_valid_i", in_valid.at(pi)),
+                ("in_vc_i", in_vc.field(pi * vw, vw)),
+                ("in_head_i", in_head.at(pi)),
+                ("in_tail_i", in_tail.at(pi)),
+                ("in_dummy_i", match &in_dummy { Some(x) => x.at(pi), None => Expr::zero(1) }),
+                ("in_data_i", in_data.field(pi * w, w)),
+                ("va_gnt_i", va_gnt.field(pi * m, m)),
+                ("va_ovc_i", va_ovc_in.field(pi * m * vw, m * vw)),
+                ("pop_i", mv.field(pi * m, m)),
+                ("va_req_o", va_req_all.field(pi * m * n, m * n)),
+                ("st_req_o", st_req.field(pi * m, m)),
+                ("route_o", route_all.field(pi * m * pw, m * pw)),
+                ("ovc_o", ovc_all.field(pi * m * vw, m * vw)),
             ];
         if let Some(vr) = &va_route_all {
-            conns.push(("va_route_o", vr.e().part(pi * m * pw, m * pw)?));
+            conns.push(("va_route_o", vr.field(pi * m * pw, m * pw)));
         }
         match (&front_all, &cand, &cand_flit) {
-            (Some(f), _, _) => conns.push(("front_o", f.e().part(pi * m * fw, m * fw)?)),
+            (Some(f), _, _) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
             (None, Some(c), Some(cf)) => {
-                conns.push(("rsel_i", c.e().part(pi * m, m)?));
-                conns.push(("cand_flit_o", cf.e().part(pi * fw, fw)?));
+                conns.push(("rsel_i", c.field(pi * m, m)));
+                conns.push(("cand_flit_o", cf.field(pi * fw, fw)));
             }
             _ => return Err(HdlError::Invalid("shared input buffers need a multiplexed crossbar".into())),
         }
@@ -183,24 +183,24 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.retain(|c| c.0 != "in_dummy_i");
         }
         if let Some(va) = &vtick_all {
-            conns.push(("vtick_o", va.e().part(pi * m * d.vtick.width, m * d.vtick.width)?));
+            conns.push(("vtick_o", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
         }
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
-            conns.push(("credit_o", c.e().part(pi * m, m)?));
-            conns.push(("release_o", r.e().part(pi * m, m)?));
+            conns.push(("credit_o", c.field(pi * m, m)));
+            conns.push(("release_o", r.field(pi * m, m)));
         }
         if let Some(c) = &cls_all {
-            conns.push(("cls_o", c.e().part(pi * m * d.class_width, m * d.class_width)?));
+            conns.push(("cls_o", c.field(pi * m * d.class_width, m * d.class_width)));
         }
         if let Some(a) = &avc_all {
-            conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
+            conns.push(("avc_o", a.field(pi * m * m, m * m)));
         }
         if let Some(f) = &free_cnt_all {
             conns.push(("free_cnt_i", f.e()));
         }
         if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
-            conns.push(("accel_o", a.e().part(pi * m, m)?));
-            conns.push(("acc_set_i", s.e().part(pi * m, m)?));
+            conns.push(("accel_o", a.field(pi * m, m)));
+            conns.push(("acc_set_i", s.field(pi * m, m)));
         }
         t.instance(&inp, &format!("u_in{pi}"), &conns)?;
     }
@@ -210,21 +210,21 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let mut victims = vec![];
     for o in 0..n {
         let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
-        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb_first(&bits)?)?;
+        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb(&bits))?;
         let g = t.wire(&format!("va_gnt{o}"), nm)?;
         let mut conns = vec![
             clk_rst()[0].clone(),
             clk_rst()[1].clone(),
             ("req_i", req.e()),
-            ("release_i", release.e().part(o * m, m)?),
+            ("release_i", release.field(o * m, m)),
             ("gnt_o", g.e()),
-            ("gnt_ovc_o", va_ovc_port.e().part(o * vw, vw)?),
+            ("gnt_ovc_o", va_ovc_port.field(o * vw, vw)),
         ];
         if let Some(ec) = &enter_c {
-            conns.push(("alloc_set_o", ec.e().part(o * m, m)?));
+            conns.push(("alloc_set_o", ec.field(o * m, m)));
         }
         if let Some(ow) = &owner_all {
-            conns.push(("owner_o", ow.e().part(o * m * iw, m * iw)?));
+            conns.push(("owner_o", ow.field(o * m * iw, m * iw)));
         }
         if let Some(c) = &cls_all {
             conns.push(("cls_i", c.e()));
@@ -233,7 +233,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("avc_i", a.e()));
         }
         if let Some(f) = &free_cnt_all {
-            conns.push(("free_cnt_o", f.e().part(o * d.free_count_width(), d.free_count_width())?));
+            conns.push(("free_cnt_o", f.field(o * d.free_count_width(), d.free_count_width())));
         }
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm)?;
@@ -243,13 +243,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.instance(&va, &format!("u_va{o}"), &conns)?;
         gnts.push(g.e());
     }
-    t.assign(&va_gnt.lv(), &Expr::or_all(&gnts)?)?;
+    t.assign(&va_gnt.lv(), &any_of(&gnts))?;
     if let Some(a) = &acc_set {
-        t.assign(&a.lv(), &Expr::or_all(&victims)?)?;
+        t.assign(&a.lv(), &any_of(&victims))?;
     }
     for i in 0..nm {
-        let r = va_route_all.as_ref().unwrap_or(&route_all).e().part(i * pw, pw)?;
-        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
+        let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.elem(&r, vw))?;
     }
 
     t.comment("Stage 4: switch traversal");
@@ -264,10 +264,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     &format!("u_rdy{pi}"),
                     &[
                         ("ob_full_i", f.e()),
-                        ("st_req_i", st_req.e().part(pi * m, m)?),
-                        ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                        ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
-                        ("ready_o", ready.e().part(pi * m, m)?),
+                        ("st_req_i", st_req.field(pi * m, m)),
+                        ("route_i", route_all.field(pi * m * pw, m * pw)),
+                        ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
+                        ("ready_o", ready.field(pi * m, m)),
                     ],
                 )?;
             }
@@ -289,9 +289,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 sm,
                 &format!("u_{tag}{pi}"),
                 &[
-                    ("sel_i", sel.part(pi * m, m)?),
-                    ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                    ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                    ("sel_i", sel.field(pi * m, m)),
+                    ("route_i", route_all.field(pi * m * pw, m * pw)),
+                    ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
                     ("spread_o", s.e()),
                 ],
             )?;
@@ -336,36 +336,36 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             let mut conns = vec![
                 clk_rst()[0].clone(),
                 clk_rst()[1].clone(),
-                ("ready_i", ready.e().part(pi * m, m)?),
-                ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                ("ready_i", ready.field(pi * m, m)),
+                ("route_i", route_all.field(pi * m * pw, m * pw)),
+                ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
             ];
             match &front_all {
-                Some(f) => conns.push(("front_i", f.e().part(pi * m * fw, m * fw)?)),
-                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
+                Some(f) => conns.push(("front_i", f.field(pi * m * fw, m * fw))),
+                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.at(pi * fw + fw - 2))),
                 None => {}
             }
             if needs_won {
-                conns.push(("won_i", won.e().bit(pi)?));
+                conns.push(("won_i", won.at(pi)));
             }
             if order_a == FlitOrder::Age {
-                conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
+                conns.push(("enter_i", va_gnt.field(pi * m, m)));
             }
             if let Some(va) = &vtick_all {
-                conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
-                conns.push(("vtick_i", va.e().part(pi * m * d.vtick.width, m * d.vtick.width)?));
+                conns.push(("st_req_i", st_req.field(pi * m, m)));
+                conns.push(("vtick_i", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
             }
             if let Some(a) = &accel_all {
-                conns.push(("accel_i", a.e().part(pi * m, m)?));
+                conns.push(("accel_i", a.field(pi * m, m)));
             }
-            conns.push(("cand_o", cand.e().part(pi * m, m)?));
-            conns.push(("cand_route_o", cand_route.e().part(pi * pw, pw)?));
-            conns.push(("cand_ovc_o", cand_ovc.e().part(pi * vw, vw)?));
+            conns.push(("cand_o", cand.field(pi * m, m)));
+            conns.push(("cand_route_o", cand_route.field(pi * pw, pw)));
+            conns.push(("cand_ovc_o", cand_ovc.field(pi * vw, vw)));
             if front_all.is_some() {
-                conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+                conns.push(("cand_flit_o", cand_flit.field(pi * fw, fw)));
             }
             t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
-            moves.push(cand.e().part(pi * m, m)?.and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
+            moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
         }
         let mut gnt_b = vec![];
         let mut pushes = vec![];
@@ -374,9 +374,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Point B of output port {o}"));
             let reqs = (0..n)
-                .map(|pi| cand.e().part(pi * m, m)?.red_or().land(&cand_route.e().part(pi * pw, pw)?.eq(&lit(pw, o as u64)?)?))
+                .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
                 .collect::<Result<Vec<_>>>()?;
-            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb_first(&reqs)?)?;
+            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs))?;
             let g = t.wire(&format!("xb_gnt{o}"), n)?;
             let pv = t.wire(&format!("xpush{o}"), m)?;
             let xflit = t.wire(&format!("xflit{o}"), fw)?;
@@ -396,14 +396,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             )?;
             pushes.push(pv.e());
             wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
-            releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
+            releases.push(&pv & &Expr::repl(m, &xflit.at(fw - 2))?);
             gnt_b.push(g.e());
         }
-        t.assign(&won.lv(), &Expr::or_all(&gnt_b)?)?;
-        t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
-        t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
-        t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
-        let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
+        t.assign(&won.lv(), &any_of(&gnt_b))?;
+        t.assign(&mv.lv(), &cat_lsb(&moves))?;
+        t.assign(&push.lv(), &cat_lsb(&pushes))?;
+        t.assign(&wdata.lv(), &cat_lsb(&wdatas))?;
+        let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb(&releases) };
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
     } else {
@@ -415,7 +415,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             Expr::zero(nm)
         } else {
             let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
-            let moved_tails = t.wire_of("moved_tail", &ready.e().and(&cat_lsb_first(&tails)?)?)?;
+            let moved_tails = t.wire_of("moved_tail", &(&ready & &cat_lsb(&tails)))?;
             spread(&mut t, "tailrel", &moved_tails.e())?
         };
         let rel_all = relb_or(&mut t, tails_rel)?;
@@ -426,11 +426,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Full crossbar columns of output port {o}"));
             let fa = front_all.as_ref().ok_or_else(|| HdlError::Invalid("full crossbar without per-VC fronts".into()))?;
-            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", fa.e())];
+            let mut conns = vec![("owner_i", owner_all.field(o * m * iw, m * iw)), ("front_i", fa.e())];
             if let Some(va) = &vtick_all {
                 conns.push(("vtick_i", va.e()));
             }
-            conns.push(("wdata_o", wdata.e().part(o * ob_w, ob_w)?));
+            conns.push(("wdata_o", wdata.field(o * ob_w, ob_w)));
             t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
         }
     }
@@ -441,7 +441,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         None => mv.e(),
     };
     let credit_next = if d.faults.credit0_never_returned {
-        moved.and(&onehot_of(&lit(1, 0)?, nm)?.not())?
+        moved & &onehot_of(&num(1, 0), nm).not()
     } else {
         moved
     };
@@ -453,23 +453,23 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let mut conns = vec![
             clk_rst()[0].clone(),
             clk_rst()[1].clone(),
-            ("push_i", push.e().part(o * m, m)?),
-            ("wdata_i", wdata.e().part(o * ob_w, ob_w)?),
-            ("credit_i", out_credit.e().part(o * m, m)?),
-            ("out_valid_o", out_valid.e().bit(o)?),
-            ("out_vc_o", out_vc.e().part(o * vw, vw)?),
-            ("out_head_o", out_head.e().bit(o)?),
-            ("out_tail_o", out_tail.e().bit(o)?),
-            ("out_data_o", out_data.e().part(o * w, w)?),
+            ("push_i", push.field(o * m, m)),
+            ("wdata_i", wdata.field(o * ob_w, ob_w)),
+            ("credit_i", out_credit.field(o * m, m)),
+            ("out_valid_o", out_valid.at(o)),
+            ("out_vc_o", out_vc.field(o * vw, vw)),
+            ("out_head_o", out_head.at(o)),
+            ("out_tail_o", out_tail.at(o)),
+            ("out_data_o", out_data.field(o * w, w)),
         ];
         if let Some(od) = &out_dummy {
-            conns.push(("out_dummy_o", od.e().bit(o)?));
+            conns.push(("out_dummy_o", od.at(o)));
         }
         if let Some(ec) = &enter_c {
-            conns.push(("enter_i", ec.e().part(o * m, m)?));
+            conns.push(("enter_i", ec.field(o * m, m)));
         }
         if let Some(f) = &ob_full {
-            conns.push(("full_o", f.e().part(o * m, m)?));
+            conns.push(("full_o", f.field(o * m, m)));
         }
         t.instance(&outp, &format!("u_out{o}"), &conns)?;
     }

@@ -2,11 +2,11 @@
 //! port (docs/microarchitecture.md §6, §9.2, §9.5).
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
+use crate::bits::{at_most_one_set, encode, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
 use wormqos_config::FlitOrder;
-use crate::verilog::{Expr, Module, Result, Sig, Stmt};
+use crate::verilog::{cat_lsb, num, onehot_select, Expr, Module, Result, Sig, Stmt};
 
 
 /// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
@@ -64,10 +64,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         md.wire_of("free", &alloc_q.e().not())?
     };
     if let Some(fc) = &free_cnt_o {
-        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
+        let terms = (0..m).map(|u| free.at(u).zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
         let mut sum = terms[0].clone();
         for t in &terms[1..] {
-            sum = sum.add(t)?;
+            sum = sum + t;
         }
         md.assign(&fc.lv(), &sum)?;
     }
@@ -77,11 +77,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             return Ok(None);
         }
         let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
-        Ok(Some(md.wire_of("gnt_cls", &Expr::onehot_mux(&gnt.e(), &elems)?)?))
+        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt.e(), &elems))?))
     };
     let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
         let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
@@ -89,9 +89,9 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             md.comment("Static partition: the output VCs of each class");
             let vcc = &p.vc_class;
             let masks = (0..d.classes)
-                .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
-                .collect::<Result<Vec<_>>>()?;
-            Some(md.wire_of("class_masks", &cat_lsb_first(&masks)?)?)
+                .map(|c| cat_lsb(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
+                .collect::<Vec<_>>();
+            Some(md.wire_of("class_masks", &cat_lsb(&masks))?)
         } else {
             None
         };
@@ -99,23 +99,23 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let mut eligs = vec![];
         let mut sats = vec![];
         for i in 0..nm {
-            let mut x = avc_i.e().part(i * m, m)?;
+            let mut x = avc_i.field(i * m, m);
             if let Some(cm) = &class_masks {
-                x = x.and(&cm.e().elem_dyn(&cls_of_i(i)?, m)?)?;
+                x = x & &cm.elem(&cls_of_i(i)?, m);
             }
             let el = md.wire_of(&format!("elig{i}"), &x)?;
-            sats.push(free.e().and(&el.e())?.red_or());
+            sats.push((&free & &el).any());
             eligs.push(el.e());
         }
-        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
-        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
-        let we = md.wire_of("win_elig", &Expr::onehot_mux(&gnt.e(), &eligs)?)?;
-        let fe = md.wire_of("free_elig", &free.e().and(&we.e())?)?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
+        let rm = md.wire_of("req_masked", &(&req & &sat))?;
+        let we = md.wire_of("win_elig", &onehot_select(&gnt.e(), &eligs))?;
+        let fe = md.wire_of("free_elig", &(&free & &we))?;
         let foh = lowest(&mut md, "lowest_free", &fe)?;
         (rm, foh, gnt, any_gnt, win_cls)
     } else if let Some(p) = part {
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
         let vcc = &p.vc_class;
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
@@ -126,28 +126,28 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             for u in 0..m {
                 mask.push(Expr::one_bit(vcc[u as usize] == c));
             }
-            let mk = cat_lsb_first(&mask)?;
-            anys.push(free.e().and(&mk)?.red_or());
+            let mk = cat_lsb(&mask);
+            anys.push((&free & &mk).any());
             masks.push(mk);
         }
-        let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
-        let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
+        let class_free = md.wire_of("class_free", &cat_lsb(&anys))?;
+        let class_masks = md.wire_of("class_masks", &cat_lsb(&masks))?;
         let sats = (0..nm)
             .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
             .collect::<Result<Vec<_>>>()?;
-        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
-        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
+        let rm = md.wire_of("req_masked", &(&req & &sat))?;
         let wc = win_cls.as_ref().expect("classes");
-        let fc = md.wire_of("free_of_cls", &free.e().and(&class_masks.e().elem_dyn(&wc.e(), m)?)?)?;
+        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc.e(), m)))?;
         let foh = lowest(&mut md, "lowest_free", &fc)?;
         (rm, foh, gnt, any_gnt, win_cls)
     } else {
-        let any_free = md.wire_of("any_free", &free.e().red_or())?;
+        let any_free = md.wire_of("any_free", &free.any())?;
         let neg_free = Expr::raw(format!("(-{})", free.name), m);
-        let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
-        let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
+        let free_oh = md.wire_of("lowest_free", &(&free & &neg_free))?;
+        let req_masked = md.wire_of("req_masked", &(&req & &Expr::repl(nm, &any_free.e())?))?;
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
         (req_masked, free_oh, gnt, any_gnt, win_cls)
     };
@@ -157,13 +157,13 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         "u_arb",
         &arbiter_conns(req_masked.e(), advance, gnt.e(), ArbiterSide::None),
     )?;
-    let set = md.wire_of("alloc_set", &Expr::mux(&any_gnt.e(), &free_oh.e(), &Expr::zero(m))?)?;
-    let next = alloc_q.e().and(&release.e().not())?.or(&set.e())?;
+    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh.e(), &Expr::zero(m)))?;
+    let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d.lv(), &next)?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw)?)?;
-    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m))?, "one output VC allocated per cycle")?;
-    md.assert_always(&set.e().and(&alloc_q.e())?.eq(&Expr::zero(m))?, "no output VC allocated twice")?;
+    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw))?;
+    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
+    md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice")?;
     if let Some(s) = set_o {
         md.assign(&s.lv(), &set.e())?;
     }
@@ -176,15 +176,13 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         md.integer("i")?;
         let idx = md.comb_reg("gnt_idx", iw)?;
         md.comb(vec![
-            Stmt::assign(&idx.lv(), &Expr::zero(iw))?,
+            Stmt::set(&idx, &Expr::zero(iw)),
             Stmt::For {
                 var: "i".into(),
                 bound: nm.to_string(),
-                body: vec![Stmt::if_(
+                body: vec![Stmt::when(
                     &Expr::raw("gnt[i]", 1),
-                    vec![Stmt::assign(&idx.lv(), &idx.e().or(&Expr::raw(format!("i[{}:0]", iw - 1), iw))?)?],
-                    vec![],
-                )?],
+                    vec![Stmt::set(&idx, &(&idx | &Expr::raw(format!("i[{}:0]", iw - 1), iw)))])],
             },
         ])?;
         let mut owners = vec![];
@@ -192,12 +190,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let q = md.register_next(
                 &format!("owner{u}"),
                 &Expr::zero(iw),
-                &Expr::mux(&set.e().bit(u)?, &idx.e(), &Expr::raw(format!("owner{u}_q"), iw))?,
+                &set.at(u).then_else(&idx.e(), &Expr::raw(format!("owner{u}_q"), iw)),
             )?;
             owners.push(q.e());
         }
         if let Some(owner_o) = owner_o {
-            md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+            md.assign(&owner_o.lv(), &cat_lsb(&owners))?;
         }
         if let Some(victim_o) = victim_o {
             md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
@@ -208,28 +206,28 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
                 let q = md.register_next(
                     &format!("owner{u}_cls"),
                     &Expr::zero(clw),
-                    &Expr::mux(&set.e().bit(u)?, &wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw))?,
+                    &set.at(u).then_else(&wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw)),
                 )?;
                 ocls.push(q);
             }
-            let blocked = md.wire_of("blocked", &req.e().red_or().land(&free.e().red_or().lnot()?)?)?;
+            let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()))?;
             let mut has = vec![Expr::one_bit(false)];
             for c in 1..d.classes {
-                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&lit(clw, c as u64)?)).collect::<Result<Vec<_>>>()?;
-                has.push(md.wire_of(&format!("req_cls{c}"), &req.e().and(&cat_lsb_first(&bits)?)?.red_or())?.e());
+                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&num(clw, c as u64))).collect::<Result<Vec<_>>>()?;
+                has.push(md.wire_of(&format!("req_cls{c}"), &(&req & &cat_lsb(&bits)).any())?.e());
             }
             let mut cstar = Expr::zero(clw);
             for c in 1..d.classes {
-                cstar = Expr::mux(&has[c as usize], &lit(clw, c as u64)?, &cstar)?;
+                cstar = (has[c as usize]).then_else(&num(clw, c as u64), &cstar);
             }
             let cstar = md.wire_of("blocked_cls", &cstar)?;
             let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
-            let lower = md.wire_of("lower_owner", &cat_lsb_first(&lows)?)?;
+            let lower = md.wire_of("lower_owner", &cat_lsb(&lows))?;
             let vict = lowest(&mut md, "victim_vc", &lower)?;
-            let vidx = md.wire_of("victim_idx", &Expr::onehot_mux(&vict.e(), &owners)?)?;
+            let vidx = md.wire_of("victim_idx", &onehot_select(&vict.e(), &owners))?;
             md.assign(
                 &victim_o.lv(),
-                &Expr::mux(&blocked.e().land(&lower.e().red_or())?, &onehot_of(&vidx.e(), nm)?, &Expr::zero(nm))?,
+                &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx.e(), nm), &Expr::zero(nm)),
             )?;
         }
     }

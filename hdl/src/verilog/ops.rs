@@ -403,7 +403,20 @@ impl Stmt {
     }
 }
 
+impl Sig {
+    /// `mem[addr]`: a word of a memory declared with [`super::Module::memory`]
+    /// (the word width is the signal's; the address is not range-checked).
+    pub fn word(&self, addr: impl AsExpr) -> Expr {
+        let addr = addr.as_expr();
+        Expr { err: addr.err.clone(), text: format!("{}[{}]", self.name, addr.text), width: self.width }
+    }
+}
+
 impl LVal {
+    /// `mem[addr] = ...`: a word of a memory (see [`Sig::word`]).
+    pub fn word(mem: &Sig, addr: impl AsExpr) -> LVal {
+        LVal { text: format!("{}[{}]", mem.name, addr.as_expr().text), base: mem.name.clone(), width: mem.width }
+    }
     /// `x[k]` with a loop variable `k` (see [`Expr::at_var`]).
     pub fn at_var(sig: &Sig, k: impl AsExpr) -> LVal {
         LVal { text: format!("{}[{}]", sig.name, k.as_expr().text), base: sig.name.clone(), width: 1 }
