@@ -198,17 +198,17 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             Some((_, _, _, c)) => c.at(fw - 2),
         };
         let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
-        let mut rc = vec![Stmt::set(&route_d, &rc_route.e()), Stmt::set(&state_d, &st.routed)];
+        let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
         if d.faults.va_in_rc_cycle {
             rc.push(Stmt::when(&gnt, on_grant.clone()));
         }
         let tail_crossed = pop.at(v).l_and(&front_tail);
         md.comb(vec![
-            Stmt::set(&state_d, &state_q.e()),
-            Stmt::set(&route_d, &route_q.e()),
-            Stmt::set(&ovc_d, &ovc_q.e()),
+            Stmt::set(&state_d, &state_q),
+            Stmt::set(&route_d, &route_q),
+            Stmt::set(&ovc_d, &ovc_q),
             Stmt::case_of(
-                &state_q.e(),
+                &state_q,
                 vec![
                     (st.idle.clone(), vec![Stmt::note("RC"), Stmt::when(&not_empty, rc)]),
                     (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, on_grant)]),
@@ -228,7 +228,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             let clear =
                 vec![Stmt::note("the tail crossed the crossbar: the message's Vtick is discarded"), Stmt::set(&vt_d, &Expr::zero(d.vtick.width))];
             md.comb(vec![
-                Stmt::set(&vt_d, &vt_q.e()),
+                Stmt::set(&vt_d, &vt_q),
                 Stmt::when_else(
                     &is_idle.l_and(&not_empty),
                     vec![Stmt::note("RC: the header's Vtick field"), Stmt::set(&vt_d, &field)],
@@ -241,13 +241,13 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             let (a_q, a_d) = md.register(&format!("vc{v}_avc"), m, &Expr::zero(m))?;
             let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m))?;
             md.comb(vec![
-                Stmt::set(&a_d, &a_q.e()),
+                Stmt::set(&a_d, &a_q),
                 Stmt::when(
                     &is_idle.l_and(&not_empty),
-                    vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, &rc_avc.e())]),
+                    vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, &rc_avc)]),
             ])?;
             if d.faults.va_in_rc_cycle {
-                avcs.push(is_idle.then_else(&rc_avc.e(), &a_q.e()));
+                avcs.push(is_idle.then_else(&rc_avc, &a_q));
             } else {
                 avcs.push(a_q.e());
             }
@@ -256,22 +256,22 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.class_width, &Expr::zero(d.class_width))?;
             let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes))?;
             md.comb(vec![
-                Stmt::set(&c_d, &c_q.e()),
+                Stmt::set(&c_d, &c_q),
                 Stmt::when(
                     &is_idle.l_and(&not_empty),
-                    vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, &field.e())]),
+                    vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, &field)]),
             ])?;
             if d.faults.va_in_rc_cycle {
-                clss.push(is_idle.then_else(&field.e(), &c_q.e()));
+                clss.push(is_idle.then_else(&field, &c_q));
             } else {
                 clss.push(c_q.e());
             }
         }
-        let routed_req = is_routed.then_else(&onehot_of(&route_q.e(), n), &Expr::zero(n));
+        let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
         let (req, vroute) = if d.faults.va_in_rc_cycle {
             let idle_req = is_idle.l_and(&not_empty);
-            let r = routed_req | &idle_req.then_else(&onehot_of(&rc_route.e(), n), &Expr::zero(n));
-            (r, is_idle.then_else(&rc_route.e(), &route_q.e()))
+            let r = routed_req | &idle_req.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
+            (r, is_idle.then_else(&rc_route, &route_q))
         } else {
             (routed_req, route_q.e())
         };

@@ -170,7 +170,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             let cmp = if d.faults.lane_fit_strict {
                 in_cls.below(&lmax_of(l)?)
             } else {
-                lmax_of(l)?.at_least(&in_cls.e())
+                lmax_of(l)?.at_least(&in_cls)
             };
             // lanes 0..=top
             if l == 0 {
@@ -187,32 +187,32 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let new_lane = at_e.then_else(&lane_e, &(&top_q + &one_lw));
         let hlane = md.wire_of(
             &format!("{t}_hlane"),
-            &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh.e(), lw), &new_lane)),
+            &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
         )?;
-        md.assign(&lane_sel.lv(), &head.then_else(&hlane.e(), &wl_q.e()))?;
-        md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel.e()).l_not()))?;
+        md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q))?;
+        md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()))?;
 
         md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
-        let preempt = md.wire_of(&format!("{t}_preempt"), &sl_q.below(&top_q.e()))?;
+        let preempt = md.wire_of(&format!("{t}_preempt"), &sl_q.below(&top_q))?;
         let susp_ext = md.wire_of(&format!("{t}_susp_ext"), &cat(&[Expr::zero(pad + 1), susp_q.e()]))?;
-        let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.at_dyn(&sl_q.e()))?;
-        let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.elem(&sl_q.e(), fw))?;
-        let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.at_dyn(&sl_q.e()))?;
+        let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.at_dyn(&sl_q))?;
+        let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.elem(&sl_q, fw))?;
+        let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.at_dyn(&sl_q))?;
         let no_dh = d.faults.no_dummy_header;
         let no_dt = d.faults.no_dummy_tail;
-        let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q.e()) };
+        let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q) };
         let k_dt = md.wire_of(&format!("{t}_offer_dt"), &k_dt)?;
-        let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl.e()) };
+        let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl) };
         let k_dh = md.wire_of(&format!("{t}_offer_dh"), &k_dh)?;
         let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
         let k_lane = md.wire_of(&format!("{t}_offer_lane"), &preempt.l_not().l_and(&is_active).l_and(&lane_ok))?;
         let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
         let offer = md.wire_of(
             &format!("{t}_offer"),
-            &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl.e())),
+            &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
         )?;
         let crossed = pop.at(v);
-        md.assign(&lpop.lv(), &crossed.l_and(&k_lane.e()))?;
+        md.assign(&lpop.lv(), &crossed.l_and(&k_lane))?;
         let offer_tail = offer.at(fw - 2);
 
         md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
@@ -227,7 +227,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let hs_top = md.wire_of(&format!("{t}_hs_top"), &hs_top)?;
         let rc_src = md.wire_of(
             &format!("{t}_rc_src"),
-            &susp_sl.then_else(&hs_top.e(), &front_sl.field(0, hw)),
+            &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
         )?;
         let rc_dest = rc_src.field(0, d.dest_width);
         let first = table.elem(&rc_dest, pw);
@@ -235,7 +235,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
-            &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl.e())),
+            &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
         )?;
         let release_lane = md.wire_of(
             &format!("{t}_lane_release"),
@@ -276,8 +276,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             vec![Stmt::note("(a) the dummy tail crossed"), Stmt::when(&crossed, case_a)]
         };
         let mut rc_body = vec![
-            Stmt::set(&hdr_d, &rc_src.e()),
-            Stmt::set(&route_d, &rc_route.e()),
+            Stmt::set(&hdr_d, &rc_src),
+            Stmt::set(&route_d, &rc_route),
             Stmt::set(&state_d, &st.routed),
         ];
         if d.faults.va_in_rc_cycle {
@@ -292,30 +292,30 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             let mut pop_stack = vec![Stmt::note("MUTANT pre-no-dummy-header: the stack is popped by the first lane flit")];
             pop_stack.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
             pop_stack.extend(set_susp(false)?);
-            lane_cross.push(Stmt::when(&susp_sl.e(), pop_stack));
+            lane_cross.push(Stmt::when(&susp_sl, pop_stack));
         }
         lane_cross.push(Stmt::when(
             &offer_tail,
             vec![Stmt::set(&state_d, &st.idle), Stmt::set(&sent_d, &Expr::zero(1))]));
         let mut stmts = vec![
-            Stmt::set(&state_d, &state_q.e()),
-            Stmt::set(&route_d, &route_q.e()),
-            Stmt::set(&ovc_d, &ovc_q.e()),
-            Stmt::set(&hdr_d, &hdr_q.e()),
-            Stmt::set(&top_d, &top_q.e()),
-            Stmt::set(&sl_d, &sl_q.e()),
-            Stmt::set(&wl_d, &wl_q.e()),
-            Stmt::set(&lmax_d, &lmax_q.e()),
-            Stmt::set(&susp_d, &susp_q.e()),
-            Stmt::set(&hs_d, &hs_q.e()),
-            Stmt::set(&hsp_d, &hsp_q.e()),
-            Stmt::set(&sent_d, &sent_q.e()),
+            Stmt::set(&state_d, &state_q),
+            Stmt::set(&route_d, &route_q),
+            Stmt::set(&ovc_d, &ovc_q),
+            Stmt::set(&hdr_d, &hdr_q),
+            Stmt::set(&top_d, &top_q),
+            Stmt::set(&sl_d, &sl_q),
+            Stmt::set(&wl_d, &wl_q),
+            Stmt::set(&lmax_d, &lmax_q),
+            Stmt::set(&susp_d, &susp_q),
+            Stmt::set(&hs_d, &hs_q),
+            Stmt::set(&hsp_d, &hsp_q),
+            Stmt::set(&sent_d, &sent_q),
             Stmt::when_else(
-                &preempt.e(),
+                &preempt,
                 vec![
                     Stmt::note("Preemption step (sl < top)"),
                     Stmt::when_else(
-                        &is_active.l_and(&sent_q.e()),
+                        &is_active.l_and(&sent_q),
                         case_a_stmt,
                         vec![
                             Stmt::note("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE"),
@@ -325,21 +325,21 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                     ),
                 ],
                 vec![Stmt::case_of(
-                    &state_q.e(),
+                    &state_q,
                     vec![
                         (
                             st.idle.clone(),
                             vec![
                                 Stmt::note("RC"),
-                                Stmt::when(&rc_ok.e(), rc_body),
+                                Stmt::when(&rc_ok, rc_body),
                                 Stmt::note("lane release"),
                                 Stmt::when(
-                                    &release_lane.e(),
+                                    &release_lane,
                                     vec![Stmt::set(&top_d, &(&top_q - &one_lw)), Stmt::set(&sl_d, &(&sl_q - &one_lw))]),
                             ],
                         ),
                         (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, grant_stmts)]),
-                        (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh.e(), dh_cross, lane_cross)])]),
+                        (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh, dh_cross, lane_cross)])]),
                     ],
                     vec![],
                 )],
@@ -354,13 +354,13 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         stmts.push(Stmt::note("BW: a written header chooses its lane"));
         stmts.push(Stmt::when(
-            &wr.l_and(&head.e()),
+            &wr.l_and(&head),
             vec![
-                Stmt::set(&wl_d, &hlane.e()),
+                Stmt::set(&wl_d, &hlane),
                 Stmt::when_else(
-                    &all_idle.e(),
+                    &all_idle,
                     vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
-                    vec![Stmt::when(&opens.e(), open_stmts)],
+                    vec![Stmt::when(&opens, open_stmts)],
                 ),
             ]));
         md.comb(stmts)?;
@@ -369,7 +369,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             let (acc_q, acc_d) = md.register(&format!("{t}_acc"), 1, &Expr::zero(1))?;
             let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
             md.comb(vec![
-                Stmt::set(&acc_d, &acc_q.e()),
+                Stmt::set(&acc_d, &acc_q),
                 Stmt::when(&acc_set.at(v), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
                 Stmt::Comment(if d.faults.accel_never_cleared {
                     "MUTANT pre-accel-never-cleared: acc is never cleared".into()
@@ -397,10 +397,10 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             };
             avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m))?.e());
         }
-        let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q.e(), n), &Expr::zero(n));
+        let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
         let (req, vroute) = if d.faults.va_in_rc_cycle {
-            let r = routed_req | &rc_ok.then_else(&onehot_of(&rc_route.e(), n), &Expr::zero(n));
-            (r, is_idle.then_else(&rc_route.e(), &route_q.e()))
+            let r = routed_req | &rc_ok.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
+            (r, is_idle.then_else(&rc_route, &route_q))
         } else {
             (routed_req, route_q.e())
         };

@@ -51,6 +51,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut fulls = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
+    // each per-VC buffer's front entry (per-VC buffers only)
+    let mut front_wires: Vec<Sig> = vec![];
     let (mut vticks, mut presents) = (vec![], vec![]);
     let shared = if d.shared_ob() {
         md.comment("The port's output VC buffers, one shared memory; the front of the VC point C picks");
@@ -87,6 +89,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             Some((e, f, _)) => (e.at(u), f.at(u)),
             None => {
                 let front = md.wire(&format!("vc{u}_front"), obw)?;
+                front_wires.push(front.clone());
                 let empty = md.wire(&format!("vc{u}_empty"), 1)?;
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
@@ -125,7 +128,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         // credits - sent + returned, saturating at DD (a return at DD is ignored).
         // The mutant believes the downstream buffer is one slot deeper throughout.
         md.comb(vec![
-            Stmt::set(&cr_d, &cr_q.e()),
+            Stmt::set(&cr_d, &cr_q),
             Stmt::when_else(
                 &sent.l_and(&ret.l_not()),
                 vec![Stmt::set(&cr_d, &(&cr_q - &num(cw, 1)))],
@@ -145,7 +148,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         }
         if dd < (1u64 << cw) - 1 {
             // (a counter whose width only holds 0..=DD is in range by construction)
-            md.assert_always(&num(cw, dd).below(&cr_q.e()).l_not(), &format!("output VC {u}: credits within 0..={dd}"))?;
+            md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"))?;
         }
         md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"))?;
     }
@@ -153,12 +156,11 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let elig = md.wire_of("elig", &cat_lsb(&eligs))?;
     let any_pick = md.wire_of("any_pick", &pick.any())?;
     let elig = if !d.multiplexed() && d.block_size() > 1 {
-        let tails = (0..m).map(|u| Expr::raw(format!("vc{u}_front"), obw).bit(fw - 2)).collect::<Result<Vec<_>>>()?;
-        let tail = onehot_select(&pick.e(), &tails);
-        let x = sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;
-        Sig { name: x.text().to_string(), width: m, sym: None }
+        let tails = front_wires.iter().map(|f| f.at(fw - 2)).collect::<Vec<_>>();
+        let tail = onehot_select(&pick, &tails);
+        sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?
     } else {
-        elig
+        elig.e()
     };
     let side = if let Some(enter) = &enter {
         ArbiterSide::Age { enter: enter.e() }
@@ -168,19 +170,19 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     } else {
         ArbiterSide::None
     };
-    md.instance(arb, "u_arb_c", &arbiter_conns(elig.e(), any_pick.e(), pick.e(), side))?;
-    md.assert_always(&at_most_one_set(&pick.e(), &Expr::ones(m), &Expr::zero(m)), "point C picks at most one VC")?;
+    md.instance(arb, "u_arb_c", &arbiter_conns(elig, any_pick.e(), pick.e(), side))?;
+    md.assert_always(&at_most_one_set(&pick, &Expr::ones(m), &Expr::zero(m)), "point C picks at most one VC")?;
     if enter.is_some() {
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");
     }
     let flit = match &shared {
         // The output registers become all 0 without a pick (§6 stage 5).
-        Some((_, _, f)) => any_pick.then_else(&f.e(), &Expr::zero(obw)),
-        None => onehot_select(&pick.e(), &fronts),
+        Some((_, _, f)) => any_pick.then_else(&f, &Expr::zero(obw)),
+        None => onehot_select(&pick, &fronts),
     };
     let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e())?;
-    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick.e(), vw))?;
+    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw))?;
     let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit)?;
     md.assign(&valid_o.lv(), &valid_q.e())?;
     md.assign(&vc_o.lv(), &vc_q.e())?;

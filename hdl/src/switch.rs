@@ -32,7 +32,7 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         let u = ovc.field(v * vw, vw);
         let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
         let dst = md.wire_of(&format!("dst{v}"), &idx)?;
-        bits.push(req.at(v).l_and(&full.at_dyn(&dst.e()).l_not()));
+        bits.push(req.at(v).l_and(&full.at_dyn(&dst).l_not()));
     }
     md.assign(&ready.lv(), &cat_lsb(&bits))?;
     Ok(md)
@@ -128,7 +128,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         let tail = match (&front, &cand_tail) {
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
-                onehot_select(&cand.e(), &tails)
+                onehot_select(&cand, &tails)
             }
             (None, Some(t)) => t.e(),
             // blk-hold-past-tail: the hold ignores tails
@@ -183,10 +183,10 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &onehot_select(&gnt.e(), &parts(&ovcs.e(), vw)?))?;
+    let ovc = md.wire_of("ovc", &onehot_select(&gnt, &parts(&ovcs.e(), vw)?))?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &onehot_select(&gnt.e(), &parts(&flits.e(), fw)?))?;
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc.e(), m), &Expr::zero(m)))?;
+    md.assign(&flit_o.lv(), &onehot_select(&gnt, &parts(&flits.e(), fw)?))?;
+    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))?;
     Ok(md)
 }
 

@@ -77,7 +77,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             return Ok(None);
         }
         let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
-        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt.e(), &elems))?))
+        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt, &elems))?))
     };
     let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
         let gnt = md.wire("gnt", nm)?;
@@ -109,7 +109,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         }
         let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
         let rm = md.wire_of("req_masked", &(&req & &sat))?;
-        let we = md.wire_of("win_elig", &onehot_select(&gnt.e(), &eligs))?;
+        let we = md.wire_of("win_elig", &onehot_select(&gnt, &eligs))?;
         let fe = md.wire_of("free_elig", &(&free & &we))?;
         let foh = lowest(&mut md, "lowest_free", &fe)?;
         (rm, foh, gnt, any_gnt, win_cls)
@@ -138,13 +138,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
         let rm = md.wire_of("req_masked", &(&req & &sat))?;
         let wc = win_cls.as_ref().expect("classes");
-        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc.e(), m)))?;
+        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc, m)))?;
         let foh = lowest(&mut md, "lowest_free", &fc)?;
         (rm, foh, gnt, any_gnt, win_cls)
     } else {
         let any_free = md.wire_of("any_free", &free.any())?;
-        let neg_free = Expr::raw(format!("(-{})", free.name), m);
-        let free_oh = md.wire_of("lowest_free", &(&free & &neg_free))?;
+        let free_oh = md.wire_of("lowest_free", &(&free & -&free))?;
         let req_masked = md.wire_of("req_masked", &(&req & &Expr::repl(nm, &any_free.e())?))?;
         let gnt = md.wire("gnt", nm)?;
         let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
@@ -157,12 +156,12 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         "u_arb",
         &arbiter_conns(req_masked.e(), advance, gnt.e(), ArbiterSide::None),
     )?;
-    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh.e(), &Expr::zero(m)))?;
+    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)))?;
     let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d.lv(), &next)?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw))?;
-    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
+    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh, vw))?;
+    md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
     md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice")?;
     if let Some(s) = set_o {
         md.assign(&s.lv(), &set.e())?;
@@ -173,25 +172,16 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         } else {
             "Owner of each output VC (owner[o][u], §9.4 stage 3, for acceleration)."
         });
-        md.integer("i")?;
+        let i = md.integer("i")?;
         let idx = md.comb_reg("gnt_idx", iw)?;
         md.comb(vec![
-            Stmt::set(&idx, &Expr::zero(iw)),
-            Stmt::For {
-                var: "i".into(),
-                bound: nm.to_string(),
-                body: vec![Stmt::when(
-                    &Expr::raw("gnt[i]", 1),
-                    vec![Stmt::set(&idx, &(&idx | &Expr::raw(format!("i[{}:0]", iw - 1), iw)))])],
-            },
+            Stmt::set(&idx, Expr::zero(iw)),
+            Stmt::for_each(&i, &nm.to_string(), vec![Stmt::when(gnt.at_var(&i), vec![Stmt::set(&idx, &idx | i.bits(iw - 1, 0))])]),
         ])?;
         let mut owners = vec![];
         for u in 0..m {
-            let q = md.register_next(
-                &format!("owner{u}"),
-                &Expr::zero(iw),
-                &set.at(u).then_else(&idx.e(), &Expr::raw(format!("owner{u}_q"), iw)),
-            )?;
+            let (q, next) = md.register_wire_d(&format!("owner{u}"), &Expr::zero(iw))?;
+            md.assign(&next.lv(), &set.at(u).then_else(&idx, &q))?;
             owners.push(q.e());
         }
         if let Some(owner_o) = owner_o {
@@ -203,11 +193,8 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let wc = win_cls.as_ref().expect("classes");
             let mut ocls = vec![];
             for u in 0..m {
-                let q = md.register_next(
-                    &format!("owner{u}_cls"),
-                    &Expr::zero(clw),
-                    &set.at(u).then_else(&wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw)),
-                )?;
+                let (q, next) = md.register_wire_d(&format!("owner{u}_cls"), &Expr::zero(clw))?;
+                md.assign(&next.lv(), &set.at(u).then_else(wc, &q))?;
                 ocls.push(q);
             }
             let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()))?;
@@ -224,10 +211,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
             let lower = md.wire_of("lower_owner", &cat_lsb(&lows))?;
             let vict = lowest(&mut md, "victim_vc", &lower)?;
-            let vidx = md.wire_of("victim_idx", &onehot_select(&vict.e(), &owners))?;
+            let vidx = md.wire_of("victim_idx", &onehot_select(&vict, &owners))?;
             md.assign(
                 &victim_o.lv(),
-                &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx.e(), nm), &Expr::zero(nm)),
+                &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx, nm), &Expr::zero(nm)),
             )?;
         }
     }
