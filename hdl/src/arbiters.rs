@@ -3,7 +3,7 @@
 //! the parameter values of one instantiation so all widths are checked
 //! concretely; the rendered Verilog uses the symbolic parameter names.
 
-use crate::bits::{at_most_one_set, subset_of};
+use crate::bits::{at_most_one_set, clk, rst, subset_of};
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{cat, Expr, LVal, Module, Result, Sig, Stmt};
 
@@ -26,19 +26,12 @@ pub(crate) fn assert_grant(m: &mut Module, gnt: &Sig, req: &Sig, n: u32) -> Resu
     m.assert_always(&subset_of(gnt, req, &zero), "gnt_o grants only requesters")
 }
 
-/// The clock and reset connections of an instance (every clocked module
-/// has the ports `clk_i` and `rst_i`, driven by the parent's of the same name).
-pub(crate) fn clk_rst() -> [(&'static str, Expr); 2] {
-    [("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))]
-}
-
 /// The connections of an arbiter instance. Every arbiter has the same
 /// shape (docs/microarchitecture.md §5): `req_i` (eligible slots) in,
 /// `gnt_o` (one-hot or zero) out, `take_i` (the grant takes effect: the
 /// arbiter updates its state), and the kind's side inputs.
 pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide) -> Vec<(&'static str, Expr)> {
-    let [clk, rst] = clk_rst();
-    let mut c = vec![clk, rst, ("req_i", req), ("take_i", take)];
+    let mut c = vec![clk(), rst(), ("req_i", req), ("take_i", take)];
     match side {
         ArbiterSide::None => {}
         ArbiterSide::Age { enter } => c.push(("enter_i", enter)),

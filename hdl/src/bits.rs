@@ -1,5 +1,6 @@
 //! Small expression helpers shared by the block builders: one-hot decoders
-//! and encoders, and the one-hot and subset predicates of the checks.
+//! and encoders, the one-hot and subset predicates of the checks, and the
+//! clock and reset connections of an instance.
 
 use crate::verilog::{cat_lsb, num, onehot_select, AsExpr, Expr, Module, Result};
 
@@ -55,4 +56,15 @@ pub(crate) fn at_most_one_set(x: impl AsExpr, ones: &Expr, zero: &Expr) -> Expr 
 /// Every bit set in `x` is set in `y`: `(x & ~y) == 0`.
 pub(crate) fn subset_of(x: impl AsExpr, y: impl AsExpr, zero: &Expr) -> Expr {
     (x.as_expr() & !y.as_expr()).is(zero)
+}
+
+/// The clock connection of an instance: every clocked module has `clk_i`,
+/// driven by the parent's `clk_i`.
+pub(crate) fn clk() -> (&'static str, Expr) {
+    ("clk_i", Expr::raw("clk_i", 1))
+}
+
+/// The reset connection of an instance (`rst_i` from the parent's `rst_i`).
+pub(crate) fn rst() -> (&'static str, Expr) {
+    ("rst_i", Expr::raw("rst_i", 1))
 }

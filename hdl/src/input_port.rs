@@ -2,7 +2,7 @@
 //! one input port (docs/microarchitecture.md §6), for every mode but the
 //! preemptive one (see `input_port_p`).
 
-use crate::bits::onehot_of;
+use crate::bits::{clk, onehot_of, rst};
 use crate::dims::Dims;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
@@ -166,8 +166,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                 fifo,
                 &format!("u_ib{v}"),
                 &[
-                    ("clk_i", Expr::raw("clk_i", 1)),
-                    ("rst_i", Expr::raw("rst_i", 1)),
+                    clk(),
+                    rst(),
                     ("push_i", push.e()),
                     ("wdata_i", wdata.e()),
                     ("pop_i", pop.at(v)),
@@ -288,8 +288,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             buf,
             "u_ib",
             &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
+                clk(),
+                rst(),
                 ("push_i", cat_lsb(&pushes)),
                 ("wdata_i", wdata.e()),
                 ("wside_i", wside.e()),

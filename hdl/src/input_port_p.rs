@@ -1,7 +1,7 @@
 //! `<prefix>_input_port` of the preemptive mode (docs/microarchitecture.md
 //! §9.4): lanes, history stack, dummy flits.
 
-use crate::bits::{encode, onehot_of};
+use crate::bits::{clk, encode, onehot_of, rst};
 use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
 use crate::route_tables::{avc_table, link_choice, link_tables};
@@ -128,8 +128,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                 fifo,
                 &format!("u_{t}_lane{l}"),
                 &[
-                    ("clk_i", Expr::raw("clk_i", 1)),
-                    ("rst_i", Expr::raw("rst_i", 1)),
+                    clk(),
+                    rst(),
                     ("push_i", wr.l_and(&lane_sel.is(&lv))),
                     ("wdata_i", wdata.e()),
                     ("pop_i", lpop.l_and(&sl_q.is(&lv))),

@@ -2,7 +2,7 @@
 //! (docs/microarchitecture.md §6): output VC buffers, credits, point C.
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{at_most_one_set, encode};
+use crate::bits::{at_most_one_set, clk, encode, rst};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
 use crate::verilog::{cat_lsb, clog2, num, onehot_select, Expr, Module, Result, Sig, Stmt};
@@ -68,8 +68,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             fifo,
             "u_ob",
             &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
+                clk(),
+                rst(),
                 ("push_i", push.e()),
                 ("wdata_i", wdata.e()),
                 ("pop_i", pick.e()),
@@ -102,8 +102,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                     fifo,
                     &format!("u_ob{u}"),
                     &[
-                        ("clk_i", Expr::raw("clk_i", 1)),
-                        ("rst_i", Expr::raw("rst_i", 1)),
+                        clk(),
+                        rst(),
                         ("push_i", push.at(u)),
                         ("wdata_i", wdata.field(u * obw, obw)),
                         ("pop_i", pick.at(u)),

@@ -3,7 +3,7 @@
 
 use crate::arbiters::{age_arbiter, rr_arbiter_with};
 use crate::input_port_p::input_port_p;
-use crate::bits::onehot_of;
+use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, vc_buffer};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
@@ -33,9 +33,6 @@ impl Modules {
     }
 }
 
-fn clk_rst() -> [(&'static str, Expr); 2] {
-    [("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))]
-}
 
 /// Builds every module of the router.
 pub(crate) fn build(d: &Dims) -> Result<Modules> {
@@ -152,8 +149,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
         let mut conns = vec![
-                clk_rst()[0].clone(),
-                clk_rst()[1].clone(),
+                clk(),
+                rst(),
                 ("in_valid_i", in_valid.at(pi)),
                 ("in_vc_i", in_vc.field(pi * vw, vw)),
                 ("in_head_i", in_head.at(pi)),
@@ -213,8 +210,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let req = t.wire_of(&format!("va_req{o}"), &cat_lsb(&bits))?;
         let g = t.wire(&format!("va_gnt{o}"), nm)?;
         let mut conns = vec![
-            clk_rst()[0].clone(),
-            clk_rst()[1].clone(),
+            clk(),
+            rst(),
             ("req_i", req.e()),
             ("release_i", release.field(o * m, m)),
             ("gnt_o", g.e()),
@@ -334,8 +331,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
             let mut conns = vec![
-                clk_rst()[0].clone(),
-                clk_rst()[1].clone(),
+                clk(),
+                rst(),
                 ("ready_i", ready.field(pi * m, m)),
                 ("route_i", route_all.field(pi * m * pw, m * pw)),
                 ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
@@ -384,8 +381,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 &pb,
                 &format!("u_xb{o}"),
                 &[
-                    clk_rst()[0].clone(),
-                    clk_rst()[1].clone(),
+                    clk(),
+                    rst(),
                     ("req_i", req.e()),
                     ("cand_ovc_i", cand_ovc.e()),
                     ("cand_flit_i", cand_flit.e()),
@@ -451,8 +448,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     for o in 0..n {
         t.comment(format!("Output port {o}"));
         let mut conns = vec![
-            clk_rst()[0].clone(),
-            clk_rst()[1].clone(),
+            clk(),
+            rst(),
             ("push_i", push.field(o * m, m)),
             ("wdata_i", wdata.field(o * ob_w, ob_w)),
             ("credit_i", out_credit.field(o * m, m)),
