@@ -297,19 +297,14 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         lane_cross.push(Stmt::when(
             &offer_tail,
             vec![Stmt::set(&state_d, &st.idle), Stmt::set(&sent_d, &Expr::zero(1))]));
-        let mut stmts = vec![
-            Stmt::set(&state_d, &state_q),
-            Stmt::set(&route_d, &route_q),
-            Stmt::set(&ovc_d, &ovc_q),
-            Stmt::set(&hdr_d, &hdr_q),
-            Stmt::set(&top_d, &top_q),
-            Stmt::set(&sl_d, &sl_q),
-            Stmt::set(&wl_d, &wl_q),
-            Stmt::set(&lmax_d, &lmax_q),
-            Stmt::set(&susp_d, &susp_q),
-            Stmt::set(&hs_d, &hs_q),
-            Stmt::set(&hsp_d, &hsp_q),
-            Stmt::set(&sent_d, &sent_q),
+        // every register keeps its value unless a branch below assigns it
+        let held = [
+            [(&state_d, &state_q), (&route_d, &route_q), (&ovc_d, &ovc_q), (&hdr_d, &hdr_q)],
+            [(&top_d, &top_q), (&sl_d, &sl_q), (&wl_d, &wl_q), (&lmax_d, &lmax_q)],
+            [(&susp_d, &susp_q), (&hs_d, &hs_q), (&hsp_d, &hsp_q), (&sent_d, &sent_q)],
+        ];
+        let mut stmts = held.iter().flatten().map(|(d, q)| Stmt::set(*d, *q)).collect::<Vec<_>>();
+        stmts.extend(vec![
             Stmt::when_else(
                 &preempt,
                 vec![
@@ -344,7 +339,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
                     vec![],
                 )],
             ),
-        ];
+        ]);
         // BW: lane choice effects of a written header
         let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
         for l in 1..=e {

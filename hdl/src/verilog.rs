@@ -1202,10 +1202,8 @@ mod tests {
     #[test]
     fn width_mismatch_through_operators_names_both_signals() {
         let mut m = Module::new("t");
-        let credits = m.input("credits_q", 4).unwrap();
-        let grant = m.input("grant_vec", 3).unwrap();
-        let y = m.output("y_o", 4).unwrap();
-        let r = m.comb_reg("r", 4).unwrap();
+        let (credits, grant) = (m.input("credits_q", 4).unwrap(), m.input("grant_vec", 3).unwrap());
+        let (y, r) = (m.output("y_o", 4).unwrap(), m.comb_reg("r", 4).unwrap());
         // the error travels through further operators to the consumer
         let bad = (&credits & &grant) | &credits;
         let names_both = |e: &HdlError| {

@@ -15,51 +15,40 @@
 use super::{Expr, HdlError, LVal, Result, Sig, Stmt};
 use std::ops::{Add, BitAnd, BitOr, BitXor, Neg, Not, Shl, Sub};
 
-/// Anything that reads as an expression: an [`Expr`] or a declared [`Sig`].
-pub trait AsExpr {
-    fn as_expr(&self) -> Expr;
+/// A conversion trait `$tr::$f -> $out`, implemented for `$out` itself
+/// (a clone), for a declared [`Sig`] (via `Sig::$sig`) and for references.
+macro_rules! operand_trait {
+    ($(#[$doc:meta])* $tr:ident :: $f:ident -> $out:ty, sig => $sig:ident) => {
+        $(#[$doc])*
+        pub trait $tr {
+            fn $f(&self) -> $out;
+        }
+        impl $tr for $out {
+            fn $f(&self) -> $out {
+                self.clone()
+            }
+        }
+        impl $tr for Sig {
+            fn $f(&self) -> $out {
+                self.$sig()
+            }
+        }
+        impl<T: $tr + ?Sized> $tr for &T {
+            fn $f(&self) -> $out {
+                (**self).$f()
+            }
+        }
+    };
 }
 
-impl AsExpr for Expr {
-    fn as_expr(&self) -> Expr {
-        self.clone()
-    }
-}
-
-impl AsExpr for Sig {
-    fn as_expr(&self) -> Expr {
-        self.e()
-    }
-}
-
-impl<T: AsExpr + ?Sized> AsExpr for &T {
-    fn as_expr(&self) -> Expr {
-        (**self).as_expr()
-    }
-}
-
-/// Anything that can be assigned: an [`LVal`] or a whole declared [`Sig`].
-pub trait AsPlace {
-    fn as_place(&self) -> LVal;
-}
-
-impl AsPlace for LVal {
-    fn as_place(&self) -> LVal {
-        self.clone()
-    }
-}
-
-impl AsPlace for Sig {
-    fn as_place(&self) -> LVal {
-        self.lv()
-    }
-}
-
-impl<T: AsPlace + ?Sized> AsPlace for &T {
-    fn as_place(&self) -> LVal {
-        (**self).as_place()
-    }
-}
+operand_trait!(
+    /// Anything that reads as an expression: an [`Expr`] or a declared [`Sig`].
+    AsExpr::as_expr -> Expr, sig => e
+);
+operand_trait!(
+    /// Anything that can be assigned: an [`LVal`] or a whole declared [`Sig`].
+    AsPlace::as_place -> LVal, sig => lv
+);
 
 /// The expression of `r`, or one that carries its error.
 fn defer(r: Result<Expr>) -> Expr {
