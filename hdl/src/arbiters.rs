@@ -3,9 +3,9 @@
 //! the parameter values of one instantiation so all widths are checked
 //! concretely; the rendered Verilog uses the symbolic parameter names.
 
-use crate::bits::{at_most_one_set, subset_of};
-use crate::mutant::Mutant;
-use crate::verilog::{Expr, LVal, Module, Result, Sig, Stmt};
+use crate::bits::{at_most_one_set, clk, rst, subset_of};
+use crate::mutant::{Faults, Mutant};
+use crate::verilog::{cat, Expr, LVal, Module, Result, Sig, Stmt};
 
 /// What one kind of arbiter needs beyond the shared ports.
 pub(crate) enum ArbiterSide {
@@ -22,8 +22,8 @@ pub(crate) enum ArbiterSide {
 /// to slots that `req` requests (both `N` bits wide, symbolic).
 pub(crate) fn assert_grant(m: &mut Module, gnt: &Sig, req: &Sig, n: u32) -> Result<()> {
     let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
-    m.assert_always(&at_most_one_set(&gnt.e(), &ones, &zero)?, "gnt_o is one-hot or zero")?;
-    m.assert_always(&subset_of(&gnt.e(), &req.e(), &zero)?, "gnt_o grants only requesters")
+    m.assert_always(&at_most_one_set(gnt, &ones, &zero), "gnt_o is one-hot or zero")?;
+    m.assert_always(&subset_of(gnt, req, &zero), "gnt_o grants only requesters")
 }
 
 /// The connections of an arbiter instance. Every arbiter has the same
@@ -31,7 +31,7 @@ pub(crate) fn assert_grant(m: &mut Module, gnt: &Sig, req: &Sig, n: u32) -> Resu
 /// `gnt_o` (one-hot or zero) out, `take_i` (the grant takes effect: the
 /// arbiter updates its state), and the kind's side inputs.
 pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide) -> Vec<(&'static str, Expr)> {
-    let mut c = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1)), ("req_i", req), ("take_i", take)];
+    let mut c = vec![clk(), rst(), ("req_i", req), ("take_i", take)];
     match side {
         ArbiterSide::None => {}
         ArbiterSide::Age { enter } => c.push(("enter_i", enter)),
@@ -59,6 +59,11 @@ pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide)
 ///
 /// `mutant` plants [`Mutant::RrGrantNotOnehot`] (others are ignored).
 pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module> {
+    rr_arbiter_with(prefix, n, &Faults::of(mutant))
+}
+
+/// [`rr_arbiter`] with the router's fault switches (only `rr_grant_not_onehot` acts here).
+pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
     let mut m = Module::new(format!("{prefix}_rr_arbiter"));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
@@ -74,35 +79,36 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
     let low = m.comb_reg_sym("dbl_low", 2 * n, "2*N")?;
     let g = m.comb_reg_sym("gnt", n, "N")?;
     let above = m.comb_reg_sym("above", n, "N")?;
-    m.integer("i")?;
-    let one = Expr::raw("{{(2*N-1){1'b0}}, 1'b1}", 2 * n);
-    m.comb(vec![
-        Stmt::Comment("the masked requests first, then all of them".into()),
-        Stmt::assign(&dbl.lv(), &Expr::concat(&[req.e(), req.e().and(&mask_q.e())?])?)?,
-        if mutant == Some(Mutant::RrGrantNotOnehot) {
-            Stmt::Comment("MUTANT rr-grant-not-onehot: the lowest set bit of each half".into())
-        } else {
-            Stmt::Comment("lowest set bit".into())
-        },
-        if mutant == Some(Mutant::RrGrantNotOnehot) {
-            let half = |h: &str| format!("(dbl[{h}] & ~(dbl[{h}] + {{N{{1'b1}}}}))");
-            Stmt::assign(&low.lv(), &Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n))?
-        } else {
-            Stmt::assign(&low.lv(), &dbl.e().and(&dbl.e().sub(&one)?.not())?)?
-        },
-        Stmt::assign(&g.lv(), &Expr::raw("dbl_low[N-1:0]", n).or(&Expr::raw("dbl_low[2*N-1:N]", n))?)?,
-    ])?;
+    let i = m.integer("i")?;
+    let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
+    let (upper, lower) = (("2*N-1", 2 * n - 1), ("N", n));
+    let (upper_n, lower_n) = (("N-1", n - 1), ("0", 0));
+    let lowest_bit = if faults.rr_grant_not_onehot {
+        // (text as before the typed emitter: `~` without parentheses)
+        let half = |h: &str| format!("(dbl[{h}] & ~(dbl[{h}] + {{N{{1'b1}}}}))");
+        vec![
+            Stmt::note("MUTANT rr-grant-not-onehot: the lowest set bit of each half"),
+            Stmt::set(&low, Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n)),
+        ]
+    } else {
+        vec![Stmt::note("lowest set bit"), Stmt::set(&low, &dbl & !(&dbl - &one))]
+    };
+    m.comb(
+        [
+            vec![Stmt::note("the masked requests first, then all of them"), Stmt::set(&dbl, cat(&[req.e(), &req & &mask_q]))],
+            lowest_bit,
+            vec![Stmt::set(&g, low.bits_sym(upper_n, lower_n) | low.bits_sym(upper, lower))],
+        ]
+        .concat(),
+    )?;
     // A separate block: take_i usually depends on gnt_o.
     m.comb(vec![
-        Stmt::Comment("indices above the grant (prefix OR)".into()),
-        Stmt::assign(&above.lv(), &Expr::zero_sym("N", n))?,
-        Stmt::For {
-            var: "i".into(),
-            bound: "N-1".into(),
-            body: vec![Stmt::assign(&LVal::raw("above[i+1]", "above", 1), &Expr::raw("above[i] | gnt[i]", 1))?],
-        },
-        Stmt::assign(&mask_d.lv(), &mask_q.e())?,
-        Stmt::if_(&adv.e(), vec![Stmt::assign(&mask_d.lv(), &above.e())?], vec![])?,
+        Stmt::note("indices above the grant (prefix OR)"),
+        Stmt::set(&above, Expr::zero_sym("N", n)),
+        // (loop-index text as before the typed emitter: no parentheses)
+        Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]),
+        Stmt::set(&mask_d, &mask_q),
+        Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)]),
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
     assert_grant(&mut m, &gnt, &req, n)?;
@@ -130,33 +136,23 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
     let init = m.wire_sym("older_init", nn, "N*N")?;
     let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init.e())?;
     let g = m.comb_reg_sym("gnt", n, "N")?;
-    m.integer("i")?;
-    let row = |s: &str| Expr::raw(format!("{s}[i*N +: N]"), n);
-    let row_lv = |s: &str| LVal::raw(format!("{s}[i*N +: N]"), s, n);
-    let for_i = |body: Vec<Stmt>| Stmt::For { var: "i".into(), bound: "N".into(), body };
+    let i = m.integer("i")?;
+    let for_i = |body: Vec<Stmt>| Stmt::for_each(&i, "N", body);
     // Reset order: row gi has the bits j >= gi (lower index older).
-    m.generate_for(
-        "gi",
-        "N",
-        "g_init",
-        vec![(LVal::raw("older_init[gi*N +: N]", "older_init", n), Expr::raw("({N{1'b1}} << gi)", n))],
-    )?;
+    let gi = Expr::raw("gi", 32);
+    m.generate_for("gi", "N", "g_init", vec![(LVal::elem_var(&init, &gi, "N", n), &Expr::ones_sym("N", n) << &gi)])?;
+    let older_d_row = LVal::elem_var(&older_d, &i, "N", n);
     m.comb(vec![
-        Stmt::assign(&older_d.lv(), &older_q.e())?,
-        for_i(vec![Stmt::if_(
-            &Expr::raw("enter_i[i]", 1),
-            vec![Stmt::assign(&row_lv("older_d"), &enter.e().and(&row("older_init"))?)?],
-            vec![Stmt::assign(&row_lv("older_d"), &row("older_q").or(&enter.e())?)?],
-        )?]),
+        Stmt::set(&older_d, &older_q),
+        for_i(vec![Stmt::when_else(
+            enter.at_var(&i),
+            vec![Stmt::set(&older_d_row, &enter & init.elem_var(&i, "N", n))],
+            vec![Stmt::set(&older_d_row, older_q.elem_var(&i, "N", n) | &enter)],
+        )]),
     ])?;
     m.comb(vec![
-        Stmt::assign(&g.lv(), &Expr::zero_sym("N", n))?,
-        for_i(vec![
-            Stmt::assign(
-                &LVal::raw("gnt[i]", "gnt", 1),
-                &Expr::raw("req_i[i]", 1).and(&row("older_q").or(&elig.e().not())?.red_and())?,
-            )?,
-        ]),
+        Stmt::set(&g, Expr::zero_sym("N", n)),
+        for_i(vec![Stmt::set(LVal::at_var(&g, &i), elig.at_var(&i) & (older_q.elem_var(&i, "N", n) | !&elig).every())]),
     ])?;
     m.assign(&gnt.lv(), &g.e())?;
     assert_grant(&mut m, &gnt, &elig, n)?;

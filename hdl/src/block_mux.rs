@@ -2,10 +2,9 @@
 //! a scheduler at point A or C.
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{encode, lit, onehot_of};
+use crate::bits::{encode, onehot_of};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
-use crate::verilog::{clog2, Expr, Module, Result};
+use crate::verilog::{clog2, num, Expr, Module, Result};
 
 
 /// Block-level multiplexing (§9.3) and acceleration (§9.5) in front of one
@@ -31,41 +30,34 @@ pub(crate) fn sched_wrap(
     let k = elig.width();
     let kw = clog2(k as u64);
     let mut out = elig.clone();
-    if d.block_size > 1 {
-        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {}", d.block_size));
-        let bw = clog2(d.block_size as u64);
+    let b = d.block_size();
+    if b > 1 {
+        md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {b}"));
+        let bw = clog2(b as u64);
         let elig_w = md.wire_of(&format!("{tag}_blk_elig"), elig)?;
         let (slot_q, slot_d) = md.register_wire_d(&format!("{tag}_blk_slot"), &Expr::zero(kw))?;
         let (left_q, left_d) = md.register_wire_d(&format!("{tag}_blk_left"), &Expr::zero(bw))?;
-        let holding = left_q.e().ne(&Expr::zero(bw))?;
-        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.e().bit_dyn(&slot_q.e())? };
-        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.land(&slot_elig)?)?;
-        let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw)?)?;
-        let same = holding.land(&gidx.e().eq(&slot_q.e())?)?;
-        let tail_ends = if d.is(Mutant::BlkHoldPastTail) { Expr::one_bit(false) } else { tail.clone() };
-        let taken_left = Expr::mux(
-            &tail_ends,
-            &Expr::zero(bw),
-            &Expr::mux(&same, &left_q.e().sub(&lit(bw, 1)?)?, &lit(bw, (d.block_size - 1) as u64)?)?,
-        )?;
-        let idle_left = Expr::mux(&hold.e(), &left_q.e(), &Expr::zero(bw))?;
-        md.assign(&left_d.lv(), &Expr::mux(take, &taken_left, &idle_left)?)?;
-        md.assign(&slot_d.lv(), &Expr::mux(&take.land(&same.lnot()?)?, &gidx.e(), &slot_q.e())?)?;
-        out = Expr::mux(&hold.e(), &onehot_of(&slot_q.e(), k)?, &elig_w.e())?;
+        let holding = left_q.is_not(Expr::zero(bw));
+        let slot_elig = if k == 1 { elig_w.e() } else { elig_w.at_dyn(&slot_q) };
+        let hold = md.wire_of(&format!("{tag}_blk_hold"), &holding.l_and(slot_elig))?;
+        let gidx = md.wire_of(&format!("{tag}_blk_gidx"), &encode(gnt, kw))?;
+        let same = holding.l_and(gidx.is(&slot_q));
+        let tail_ends = if d.faults.block_hold_past_tail { Expr::one_bit(false) } else { tail.clone() };
+        let taken_left = tail_ends.then_else(Expr::zero(bw), same.then_else(&left_q - num(bw, 1), num(bw, (b - 1) as u64)));
+        let idle_left = hold.then_else(&left_q, Expr::zero(bw));
+        md.assign(&left_d.lv(), &take.then_else(taken_left, idle_left))?;
+        md.assign(&slot_d.lv(), &take.l_and(same.l_not()).then_else(&gidx, &slot_q))?;
+        out = hold.then_else(onehot_of(&slot_q, k), &elig_w);
     }
     if let Some(acc) = accel {
         md.comment(format!("{tag}: flit acceleration (§9.5): accelerated ready slots first, round-robin acc_ptr"));
-        let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &elig.and(acc)?)?;
-        let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.e().red_or())?;
+        let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &(elig & acc))?;
+        let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.any())?;
         let agnt = md.wire(&format!("{tag}_acc_gnt"), k)?;
-        md.instance(
-            rr,
-            &format!("u_{tag}_acc"),
-            &arbiter_conns(acc_ready.e(), take.land(&any.e())?, agnt.e(), ArbiterSide::None),
-        )?;
-        out = Expr::mux(&any.e(), &agnt.e(), &out)?;
+        md.instance(rr, &format!("u_{tag}_acc"), &arbiter_conns(acc_ready.e(), take.l_and(&any), agnt.e(), ArbiterSide::None))?;
+        out = any.then_else(&agnt, &out);
     }
-    if d.block_size > 1 || accel.is_some() {
+    if b > 1 || accel.is_some() {
         out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
     }
     Ok(out)

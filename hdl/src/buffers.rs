@@ -2,8 +2,8 @@
 //! shared multi-queue VC buffer. Each builder takes the parameter values of
 //! one instantiation so all widths are checked concretely.
 
-use crate::bits::{at_most_one_set, cat_lsb_first, subset_of};
-use crate::verilog::{clog2, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
+use crate::bits::{at_most_one_set, subset_of};
+use crate::verilog::{any_of, cat_lsb, clog2, num, onehot_select, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
 /// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and flags are reset.
@@ -30,30 +30,25 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let empty = m.output("empty_o", 1)?;
     let full = m.output("full_o", 1)?;
 
-    m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
-    m.localparam("ONE32", 32, Some("32"), "1")?;
+    let last32 = m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
+    let one32 = m.localparam("ONE32", 32, Some("32"), "1")?;
 
     let mem = m.memory("mem_q", width, Some("WIDTH"), depth, Some("DEPTH"))?;
     let k = QueueConsts {
         aw,
         aw_sym: Some("AW"),
         ptr_zero: Expr::zero_sym("AW", aw),
-        ptr_last: Expr::raw("LAST32[AW-1:0]", aw),
-        ptr_one: Expr::raw("ONE32[AW-1:0]", aw),
+        ptr_last: last32.bits_sym(("AW-1", aw - 1), ("0", 0)),
+        ptr_one: one32.bits_sym(("AW-1", aw - 1), ("0", 0)),
     };
     let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k)?;
     let (wr_q, rd_q) = (q.wr_ptr, q.rd_ptr);
-    m.clocked_no_reset(vec![Stmt::if_(
-        &q.do_push,
-        vec![Stmt::assign(&LVal::raw(format!("mem_q[{}]", wr_q.name), "mem_q", width), &wdata.e())?],
-        vec![],
-    )?])?;
-    let _ = mem;
-    m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", rd_q.name), width))?;
+    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &wr_q), &wdata)])])?;
+    m.assign(&rdata.lv(), &mem.word(&rd_q))?;
     m.assign(&empty.lv(), &q.empty)?;
     m.assign(&full.lv(), &q.full)?;
-    m.assert_always(&push.e().land(&full.e())?.lnot()?, "no push into a full FIFO")?;
-    m.assert_always(&pop.e().land(&empty.e())?.lnot()?, "no pop from an empty FIFO")?;
+    m.assert_always(&push.l_and(&full).l_not(), "no push into a full FIFO")?;
+    m.assert_always(&pop.l_and(&empty).l_not(), "no pop from an empty FIFO")?;
     Ok(m)
 }
 
@@ -75,8 +70,8 @@ impl QueueConsts {
             aw,
             aw_sym: None,
             ptr_zero: Expr::zero(aw),
-            ptr_last: Expr::lit(aw, depth as u64 - 1)?,
-            ptr_one: Expr::lit(aw, 1)?,
+            ptr_last: num(aw, depth as u64 - 1),
+            ptr_one: num(aw, 1),
         })
     }
 }
@@ -109,9 +104,9 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
     // empty' = !push & (empty | pop & almost_empty).
     let (full_q, full_d) = m.register_wire_d(&format!("{tag}full"), &Expr::one_bit(false))?;
     let (empty_q, empty_d) = m.register_wire_d(&format!("{tag}empty"), &Expr::one_bit(true))?;
-    let do_push = m.wire_of(&format!("{tag}do_push"), &push.and(&full_q.e().not())?)?;
-    let do_pop = m.wire_of(&format!("{tag}do_pop"), &pop.and(&empty_q.e().not())?)?;
-    let next = |p: &Expr| -> Result<Expr> { Expr::mux(&p.eq(&k.ptr_last)?, &k.ptr_zero, &p.add(&k.ptr_one)?) };
+    let do_push = m.wire_of(&format!("{tag}do_push"), &(push & !&full_q))?;
+    let do_pop = m.wire_of(&format!("{tag}do_pop"), &(pop & !&empty_q))?;
+    let next = |p: &Sig| p.is(&k.ptr_last).then_else(&k.ptr_zero, p + &k.ptr_one);
     let ptr_wire = |m: &mut Module, name: String, value: &Expr| -> Result<Sig> {
         let w = match k.aw_sym {
             Some(sym) => m.wire_sym(&name, aw, sym)?,
@@ -120,17 +115,17 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
         m.assign(&w.lv(), value)?;
         Ok(w)
     };
-    let wr_next = ptr_wire(m, format!("{tag}wr_ptr_next"), &next(&wr_q.e())?)?;
-    let rd_next = ptr_wire(m, format!("{tag}rd_ptr_next"), &next(&rd_q.e())?)?;
-    let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.e().eq(&rd_q.e())?)?;
-    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.e().eq(&wr_q.e())?)?;
-    m.assign(&full_d.lv(), &do_pop.e().not().and(&full_q.e().or(&do_push.e().and(&almost_full.e())?)?)?)?;
-    m.assign(&empty_d.lv(), &do_push.e().not().and(&empty_q.e().or(&do_pop.e().and(&almost_empty.e())?)?)?)?;
+    let wr_next = ptr_wire(m, format!("{tag}wr_ptr_next"), &next(&wr_q))?;
+    let rd_next = ptr_wire(m, format!("{tag}rd_ptr_next"), &next(&rd_q))?;
+    let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.is(&rd_q))?;
+    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.is(&wr_q))?;
+    m.assign(&full_d.lv(), &(!&do_pop & (&full_q | (&do_push & &almost_full))))?;
+    m.assign(&empty_d.lv(), &(!&do_push & (&empty_q | (&do_pop & &almost_empty))))?;
     m.comb(vec![
-        Stmt::assign(&wr_d.lv(), &wr_q.e())?,
-        Stmt::assign(&rd_d.lv(), &rd_q.e())?,
-        Stmt::if_(&do_push.e(), vec![Stmt::assign(&wr_d.lv(), &wr_next.e())?], vec![])?,
-        Stmt::if_(&do_pop.e(), vec![Stmt::assign(&rd_d.lv(), &rd_next.e())?], vec![])?,
+        Stmt::set(&wr_d, &wr_q),
+        Stmt::set(&rd_d, &rd_q),
+        Stmt::when(&do_push, vec![Stmt::set(&wr_d, &wr_next)]),
+        Stmt::when(&do_pop, vec![Stmt::set(&rd_d, &rd_next)]),
     ])?;
     Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, full: full_q.e(), empty: empty_q.e() })
 }
@@ -176,55 +171,40 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
     let empty_o = m.output("empty_o", queues)?;
     let full_o = m.output("full_o", queues)?;
 
-    m.memory("mem_q", width, None, total, None)?;
+    let mem = m.memory("mem_q", width, None, total, None)?;
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     for q in 0..queues {
         m.comment(format!("Queue {q}"));
-        let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.e().bit(q)?, &pop.e().bit(q)?, &k)?;
-        let base = |p: &Sig| -> Result<Expr> {
-            let e = p.e().zext(aw)?;
-            if q == 0 {
-                Ok(e)
-            } else {
-                e.add(&Expr::lit(aw, (q * depth) as u64)?)
-            }
-        };
-        waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr)?)?.e());
-        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr)?)?.e());
+        let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.at(q), &pop.at(q), &k)?;
+        // the queue's entries start at q*depth in the shared memory
+        let base = |p: &Sig| if q == 0 { p.zext_to(aw) } else { p.zext_to(aw) + num(aw, (q * depth) as u64) };
+        waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr))?);
+        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr))?);
         if let Some(ws) = &wside {
-            let mem = format!("side{q}_q");
-            m.memory(&mem, side_w, None, depth, None)?;
-            m.clocked_no_reset(vec![Stmt::if_(
-                &s.do_push,
-                vec![Stmt::assign(&LVal::raw(format!("{mem}[{}]", s.wr_ptr.name), &mem, side_w), &ws.e())?],
-                vec![],
-            )?])?;
-            sides.push(Expr::raw(format!("{mem}[{}]", s.rd_ptr.name), side_w));
+            let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None)?;
+            m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])])?;
+            sides.push(mem.word(&s.rd_ptr));
         }
         do_pushes.push(s.do_push);
         fulls.push(s.full);
         empties.push(s.empty);
     }
     m.comment("The shared memory: one write (the pushed queue's tail), one read (rsel_i's front)");
-    let we = m.wire_of("we", &Expr::or_all(&do_pushes)?)?;
-    let waddr = m.wire_of("waddr", &Expr::onehot_mux(&push.e(), &waddrs)?)?;
-    let raddr = m.wire_of("raddr", &Expr::onehot_mux(&rsel.e(), &raddrs)?)?;
-    m.clocked_no_reset(vec![Stmt::if_(
-        &we.e(),
-        vec![Stmt::assign(&LVal::raw(format!("mem_q[{}]", waddr.name), "mem_q", width), &wdata.e())?],
-        vec![],
-    )?])?;
-    m.assign(&rdata.lv(), &Expr::raw(format!("mem_q[{}]", raddr.name), width))?;
+    let we = m.wire_of("we", &any_of(&do_pushes))?;
+    let waddr = m.wire_of("waddr", &onehot_select(&push, &waddrs))?;
+    let raddr = m.wire_of("raddr", &onehot_select(&rsel, &raddrs))?;
+    m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(&mem, &waddr), &wdata)])])?;
+    m.assign(&rdata.lv(), &mem.word(&raddr))?;
     if let Some(so) = side_o {
-        m.assign(&so.lv(), &cat_lsb_first(&sides)?)?;
+        m.assign(&so.lv(), &cat_lsb(&sides))?;
     }
-    m.assign(&empty_o.lv(), &cat_lsb_first(&empties)?)?;
-    m.assign(&full_o.lv(), &cat_lsb_first(&fulls)?)?;
+    m.assign(&empty_o.lv(), &cat_lsb(&empties))?;
+    m.assign(&full_o.lv(), &cat_lsb(&fulls))?;
     let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
-    m.assert_always(&at_most_one_set(&push.e(), &ones, &zero)?, "push_i is one-hot or zero")?;
-    m.assert_always(&at_most_one_set(&rsel.e(), &ones, &zero)?, "rsel_i is one-hot or zero")?;
-    m.assert_always(&subset_of(&pop.e(), &rsel.e(), &zero)?, "pop_i names only the rsel_i queue")?;
-    m.assert_always(&push.e().and(&full_o.e())?.eq(&zero)?, "no push into a full queue")?;
-    m.assert_always(&pop.e().and(&empty_o.e())?.eq(&zero)?, "no pop from an empty queue")?;
+    m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero")?;
+    m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero")?;
+    m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue")?;
+    m.assert_always(&(&push & &full_o).is(&zero), "no push into a full queue")?;
+    m.assert_always(&(&pop & &empty_o).is(&zero), "no pop from an empty queue")?;
     Ok(m)
 }

@@ -1,9 +1,9 @@
 //! The sizes and feature switches every block builder reads, derived once
 //! from the validated configuration (docs/microarchitecture.md §1).
 
-use crate::mutant::Mutant;
+use crate::mutant::{Faults, Mutant};
 use crate::verilog::clog2;
-use wormqos_config::{Crossbar, RouterConfig, RouterMode, Scheduler};
+use wormqos_config::{Field, FlitOrder, Partition, Preemption, Qos, RouterConfig, Scheduling, SchedulingPoint};
 
 /// The largest shared VC buffer (entries of all VCs of a port): one 64-deep
 /// LUTRAM column (7-series RAM64M) then holds every VC. Deeper shared
@@ -45,34 +45,24 @@ pub(crate) struct Dims {
     pub flat_vc_id_width: u32,
     /// DW: destination field width (header bits from 0).
     pub dest_width: u32,
-    pub crossbar: Crossbar,
-    pub scheduler: Scheduler,
+    /// How allocation and the input ports treat traffic classes (§9).
+    pub qos: Qos,
+    /// The flit scheduler: point A or C, its order, the block size (§6, §8, §9.3).
+    pub scheduling: Scheduling,
     /// Output port of each destination code below `endpoints`.
     pub routes: Vec<u32>,
-    /// The planted bug, if any (`Dims::is`).
-    pub mutant: Option<Mutant>,
-    /// Vtick field: lsb and width VTW (header layout).
-    pub vtick_lsb: u32,
-    pub vtick_width: u32,
-    /// C: VirtualClock counter width.
-    pub clock_width: u32,
-    /// QoS mode (§9.1).
-    pub mode: RouterMode,
+    /// The planted bug, if any, as named switches.
+    pub faults: Faults,
+    /// The header's Vtick field, lsb and width VTW (header layout; the
+    /// preemptive input port's `hdr` register keeps it).
+    pub vtick: Field,
     /// s: traffic classes.
     pub classes: u32,
-    /// E: extra lanes per input VC (preemptive mode; else 0).
-    pub extra_lanes: u32,
     /// Class field: lsb and width CW (header layout).
     pub class_lsb: u32,
     pub class_width: u32,
     /// HW = DW + CW + VTW: the header fields kept in the `hdr` register.
     pub header_width: u32,
-    /// Static partition: class of each output VC (TR/NP).
-    pub vc_class: Option<Vec<u32>>,
-    /// Flit acceleration (§9.5).
-    pub acceleration: bool,
-    /// b: block size (§9.3).
-    pub block_size: u32,
     /// Allowed output VCs per destination (§2 `route_vcs`), if the table is
     /// given (and not dropped by the `route-vcs-ignored` mutant).
     pub allowed_vcs: Option<Vec<u32>>,
@@ -87,12 +77,14 @@ impl Dims {
         let ports = cfg.ports() as u32;
         let vcs = cfg.vcs() as u32;
         let header = cfg.header();
+        let faults = Faults::of(mutant);
         Dims {
             prefix: cfg.name().to_string(),
             ports,
             vcs,
             data_width: cfg.flit_width(),
-            buf_flit_width: cfg.flit_width() + if cfg.mode() == RouterMode::Preemptive { 3 } else { 2 },
+            // {head, tail, (dummy,) data}
+            buf_flit_width: cfg.flit_width() + if let Qos::Preemptive(_) = cfg.qos() { 3 } else { 2 },
             input_depth: cfg.input_buffer_depth() as u32,
             output_depth: cfg.output_buffer_depth() as u32,
             downstream_depth: cfg.downstream_buffer_depth() as u32,
@@ -100,48 +92,74 @@ impl Dims {
             port_id_width: clog2(ports as u64),
             flat_vc_id_width: clog2((ports * vcs) as u64),
             dest_width: header.dest.width,
-            crossbar: cfg.crossbar(),
-            scheduler: cfg.scheduler(),
+            qos: cfg.qos().clone(),
+            scheduling: *cfg.scheduling(),
             routes: cfg.routes().to_vec(),
-            mutant,
-            vtick_lsb: header.vtick.lsb,
-            vtick_width: header.vtick.width,
-            clock_width: cfg.clock_width(),
-            mode: cfg.mode(),
+            faults,
+            vtick: header.vtick,
             classes: cfg.traffic_classes(),
-            extra_lanes: cfg.extra_lanes() as u32,
             class_lsb: header.class.lsb,
             class_width: header.class.width,
             header_width: header.width(),
-            vc_class: cfg.vc_classes().map(|v| v.to_vec()),
-            acceleration: cfg.acceleration(),
-            block_size: cfg.block_size(),
-            link_groups: match mutant {
-                Some(Mutant::LinkChoiceFirst) => None,
-                _ => cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec()),
+            link_groups: if faults.rc_first_parallel_link {
+                None
+            } else {
+                cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec())
             },
-            allowed_vcs: match mutant {
-                Some(Mutant::RouteVcsIgnored) => None,
-                _ => cfg.route_vc_table().map(|t| t.to_vec()),
-            },
+            allowed_vcs: if faults.va_ignores_route_vcs { None } else { cfg.route_vc_table().map(|t| t.to_vec()) },
         }
     }
-    /// Preemptive mode (§9.4): lanes, history stack, dummy flits.
-    pub fn preemptive(&self) -> bool {
-        self.mode == RouterMode::Preemptive
+    /// The static partition of the output VCs among the classes (§9.2).
+    pub fn partition(&self) -> Option<&Partition> {
+        self.qos.partition()
     }
-    /// Static partition in VA (§9.2).
-    pub fn partitioned(&self) -> bool {
-        // with one class the partition is every VC for class 0: §6 unchanged
-        self.vc_class.is_some() && self.classes > 1
+    /// The preemptive input port's lanes and acceleration (§9.4, §9.5).
+    pub fn preemption(&self) -> Option<&Preemption> {
+        self.qos.preemption()
+    }
+    /// Flit acceleration at point A (§9.5).
+    pub fn acceleration(&self) -> bool {
+        self.preemption().is_some_and(|p| p.acceleration)
     }
     /// The VA allocators need each input VC's class (partition or acceleration).
     pub fn va_needs_class(&self) -> bool {
-        (self.partitioned() && !self.is(Mutant::PartIgnoresClass)) || self.acceleration
+        match &self.qos {
+            Qos::Shared => false,
+            Qos::Partitioned(_) => !self.faults.va_ignores_partition,
+            Qos::Preemptive(p) => p.acceleration,
+        }
     }
     /// Lane index width, clog2(E+1).
     pub fn lane_id_width(&self) -> u32 {
-        clog2(self.extra_lanes as u64 + 1)
+        clog2(self.qos.extra_lanes() as u64 + 1)
+    }
+    /// b: flits a granted VC keeps the grant for (§9.3).
+    pub fn block_size(&self) -> u32 {
+        self.scheduling.block_size
+    }
+    /// The multiplexed crossbar: point A picks one VC per input port.
+    pub fn multiplexed(&self) -> bool {
+        self.scheduling.point == SchedulingPoint::InputPort
+    }
+    /// The order of point A's scheduler (multiplexed crossbar only).
+    pub fn order_at_a(&self) -> Option<FlitOrder> {
+        match self.scheduling.point {
+            SchedulingPoint::InputPort => Some(self.scheduling.order),
+            SchedulingPoint::OutputPort => None,
+        }
+    }
+    /// The order of point C's scheduler: the configured one with the full
+    /// crossbar, round robin behind point A's choice.
+    pub fn order_at_c(&self) -> FlitOrder {
+        match self.scheduling.point {
+            SchedulingPoint::InputPort => FlitOrder::RoundRobin,
+            SchedulingPoint::OutputPort => self.scheduling.order,
+        }
+    }
+    /// The VirtualClock scheduler's widths, when it is the order (every
+    /// input VC then has a Vtick register).
+    pub fn virtual_clock(&self) -> Option<&wormqos_config::VirtualClock> {
+        self.scheduling.virtual_clock()
     }
     /// N*M: input (or output) VCs of the router.
     pub fn all_vcs(&self) -> u32 {
@@ -152,12 +170,12 @@ impl Dims {
     /// full crossbar moves every VC at once and preemption's lanes have
     /// their own buffers (`input_port_p`), so both keep a FIFO per VC.
     pub fn shared_ib(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed && !self.preemptive() && self.vcs * self.input_depth <= SHARED_BUFFER_ENTRIES_MAX
+        self.multiplexed() && self.preemption().is_none() && self.vcs * self.input_depth <= SHARED_BUFFER_ENTRIES_MAX
     }
     /// Output VC buffers of a port share one memory: point B pushes at most
     /// one flit per output port and point C pops one (multiplexed crossbar).
     pub fn shared_ob(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed && self.vcs * self.output_depth <= SHARED_BUFFER_ENTRIES_MAX
+        self.multiplexed() && self.vcs * self.output_depth <= SHARED_BUFFER_ENTRIES_MAX
     }
     /// The header fields route computation reads at every VC's front, as
     /// `(lsb, width)` in the flit's data: the destination, and the class and
@@ -168,8 +186,8 @@ impl Dims {
         if self.va_needs_class() {
             f.push((self.class_lsb, self.class_width));
         }
-        if self.virtualclock() {
-            f.push((self.vtick_lsb, self.vtick_width));
+        if let Some(vc) = self.virtual_clock() {
+            f.push((vc.vtick.lsb, vc.vtick.width));
         }
         f
     }
@@ -177,37 +195,15 @@ impl Dims {
     pub fn rc_fields_width(&self) -> u32 {
         self.rc_fields().iter().map(|f| f.1).sum()
     }
-    /// Whether `m` is the planted bug.
-    pub fn is(&self, m: Mutant) -> bool {
-        self.mutant == Some(m)
-    }
-    /// Full crossbar with the `fifo` scheduler: age order at point C.
-    pub(crate) fn age_at_c(&self) -> bool {
-        self.crossbar == Crossbar::Full && self.scheduler == Scheduler::Fifo
-    }
-    /// Multiplexed crossbar with the `fifo` scheduler: age order at point A.
-    pub(crate) fn age_at_a(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed && self.scheduler == Scheduler::Fifo
-    }
-    /// `virtualclock`: every input VC has a Vtick register.
-    pub fn virtualclock(&self) -> bool {
-        self.scheduler == Scheduler::Virtualclock
-    }
-    /// VirtualClock scheduler at point A (multiplexed crossbar).
-    pub(crate) fn vc_at_a(&self) -> bool {
-        self.crossbar == Crossbar::Multiplexed && self.virtualclock()
-    }
-    /// VirtualClock scheduler at point C (full crossbar): the output VC
-    /// buffers also store each flit's Vtick.
-    pub(crate) fn vc_at_c(&self) -> bool {
-        self.crossbar == Crossbar::Full && self.virtualclock()
-    }
     /// Width of a free-output-VC count 0..=M.
     pub fn free_count_width(&self) -> u32 {
         clog2(self.vcs as u64 + 1)
     }
-    /// Output VC buffer entry width: `{vtick (vc_at_c only), head, tail, data}`.
+    /// Output VC buffer entry width: `{vtick (VirtualClock at point C only), head, tail, data}`.
     pub(crate) fn ob_entry_width(&self) -> u32 {
-        self.buf_flit_width + if self.vc_at_c() { self.vtick_width } else { 0 }
+        match self.order_at_c() {
+            FlitOrder::VirtualClock(vc) => self.buf_flit_width + vc.vtick.width,
+            FlitOrder::Age | FlitOrder::RoundRobin => self.buf_flit_width,
+        }
     }
 }

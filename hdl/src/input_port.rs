@@ -2,12 +2,11 @@
 //! one input port (docs/microarchitecture.md §6), for every mode but the
 //! preemptive one (see `input_port_p`).
 
-use crate::bits::{cat_lsb_first, lit, onehot_of};
+use crate::bits::{clk, onehot_of, rst};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{Expr, HdlError, Module, Result, Sig, Stmt};
+use crate::verilog::{cat, cat_lsb, num, Expr, HdlError, Module, Result, Sig, Stmt};
 
 
 /// Where an input port keeps its flits (see [`Dims::shared_ib`]).
@@ -24,7 +23,7 @@ pub(crate) enum InputBuffers<'a> {
 /// whose IDLE VCs request with the route computed in the same cycle: only
 /// then does an input port (either kind) have `va_route_o`.
 pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
-    if d.is(Mutant::SkipRcStage) {
+    if d.faults.va_in_rc_cycle {
         Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)?))
     } else {
         Ok(None)
@@ -71,10 +70,10 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
         InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
     };
-    let vtick_o = if d.virtualclock() {
+    let vtick_o = if d.virtual_clock().is_some() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
-        Some(md.output("vtick_o", m * d.vtick_width)?)
+        Some(md.output("vtick_o", m * d.vtick.width)?)
     } else {
         None
     };
@@ -101,20 +100,20 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.is(Mutant::WrongRoute) {
+        if dest == 0 && d.faults.dest0_misrouted {
             port = (port + 1) % n;
         }
-        table.push(lit(pw, port as u64)?);
+        table.push(num(pw, port as u64));
     }
-    let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let table = md.wire_of("route_table", &cat_lsb(&table))?;
     let avc_tab = avc_table(&mut md, d)?;
     let ltabs = link_tables(&mut md, d)?;
 
-    let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), data.e()])?)?;
+    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), data.e()]))?;
     let wside = if let InputBuffers::Shared(_) = bufs {
         // the RC header fields, packed, first field at bit 0
         let parts = d.rc_fields().iter().rev().map(|&(lsb, w)| data.e().part(lsb, w)).collect::<Result<Vec<_>>>()?;
-        Some(md.wire_of("wside", &Expr::concat(&parts)?)?)
+        Some(md.wire_of("wside", &cat(&parts))?)
     } else {
         None
     };
@@ -151,27 +150,27 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         let (front, empty, full) = match &shared {
             None => (md.wire(&format!("vc{v}_front"), fw)?, md.wire(&format!("vc{v}_empty"), 1)?, md.wire(&format!("vc{v}_full"), 1)?),
             Some((e, f, h, _)) => (
-                md.wire_of(&format!("vc{v}_hdr"), &h.e().part(v * rcw, rcw)?)?,
-                md.wire_of(&format!("vc{v}_empty"), &e.e().bit(v)?)?,
-                md.wire_of(&format!("vc{v}_full"), &f.e().bit(v)?)?,
+                md.wire_of(&format!("vc{v}_hdr"), &h.field(v * rcw, rcw))?,
+                md.wire_of(&format!("vc{v}_empty"), &e.at(v))?,
+                md.wire_of(&format!("vc{v}_full"), &f.at(v))?,
             ),
         };
         // BW: a flit for a VC >= M matches no buffer and is dropped; a flit
         // for a full buffer is dropped.
         let push = md.wire_of(
             &format!("vc{v}_push"),
-            &valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?.land(&full.e().lnot()?)?,
+            &valid.l_and(&vc.is(&num(vw, v as u64))).l_and(&full.l_not()),
         )?;
         if let InputBuffers::PerVc(fifo) = bufs {
             md.instance(
                 fifo,
                 &format!("u_ib{v}"),
                 &[
-                    ("clk_i", Expr::raw("clk_i", 1)),
-                    ("rst_i", Expr::raw("rst_i", 1)),
+                    clk(),
+                    rst(),
                     ("push_i", push.e()),
                     ("wdata_i", wdata.e()),
-                    ("pop_i", pop.e().bit(v)?),
+                    ("pop_i", pop.at(v)),
                     ("rdata_o", front.e()),
                     ("empty_o", empty.e()),
                     ("full_o", full.e()),
@@ -183,108 +182,102 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
         let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
         let dest = field(&front, 0, d.dest_width)?;
-        let first = table.e().elem_dyn(&dest, pw)?;
+        let first = table.elem(&dest, pw);
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
-        let is_idle = state_q.e().eq(&st.idle)?;
-        let is_routed = state_q.e().eq(&st.routed)?;
-        let is_active = state_q.e().eq(&st.active)?;
-        let not_empty = empty.e().lnot()?;
-        let gnt = va_gnt.e().bit(v)?;
-        let my_ovc = va_ovc.e().part(v * vw, vw)?;
+        let is_idle = state_q.is(&st.idle);
+        let is_routed = state_q.is(&st.routed);
+        let is_active = state_q.is(&st.active);
+        let not_empty = empty.l_not();
+        let gnt = va_gnt.at(v);
+        let my_ovc = va_ovc.field(v * vw, vw);
         // pop_i[v] implies VC v is the candidate, whose flit the shared
         // buffer shows on cand_flit.
         let front_tail = match &shared {
-            None => front.e().bit(fw - 2)?,
-            Some((_, _, _, c)) => c.e().bit(fw - 2)?,
+            None => front.at(fw - 2),
+            Some((_, _, _, c)) => c.at(fw - 2),
         };
-        let on_grant = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
-        let mut rc = vec![Stmt::assign(&route_d.lv(), &rc_route.e())?, Stmt::assign(&state_d.lv(), &st.routed)?];
-        if d.is(Mutant::SkipRcStage) {
-            rc.push(Stmt::if_(&gnt, on_grant.clone(), vec![])?);
+        let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
+        let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
+        if d.faults.va_in_rc_cycle {
+            rc.push(Stmt::when(&gnt, on_grant.clone()));
         }
-        let tail_crossed = pop.e().bit(v)?.land(&front_tail)?;
+        let tail_crossed = pop.at(v).l_and(&front_tail);
         md.comb(vec![
-            Stmt::assign(&state_d.lv(), &state_q.e())?,
-            Stmt::assign(&route_d.lv(), &route_q.e())?,
-            Stmt::assign(&ovc_d.lv(), &ovc_q.e())?,
-            Stmt::case(
-                &state_q.e(),
+            Stmt::set(&state_d, &state_q),
+            Stmt::set(&route_d, &route_q),
+            Stmt::set(&ovc_d, &ovc_q),
+            Stmt::case_of(
+                &state_q,
                 vec![
-                    (st.idle.clone(), vec![Stmt::Comment("RC".into()), Stmt::if_(&not_empty, rc, vec![])?]),
-                    (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, on_grant, vec![])?]),
+                    (st.idle.clone(), vec![Stmt::note("RC"), Stmt::when(&not_empty, rc)]),
+                    (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, on_grant)]),
                     (
                         st.active.clone(),
-                        vec![Stmt::if_(
+                        vec![Stmt::when(
                             &tail_crossed,
-                            vec![Stmt::Comment("the tail crossed the crossbar".into()), Stmt::assign(&state_d.lv(), &st.idle)?],
-                            vec![],
-                        )?],
+                            vec![Stmt::note("the tail crossed the crossbar"), Stmt::set(&state_d, &st.idle)])],
                     ),
                 ],
                 vec![],
-            )?,
+            ),
         ])?;
-        if d.virtualclock() {
-            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick_width, &Expr::zero(d.vtick_width))?;
-            let field = field(&front, d.vtick_lsb, d.vtick_width)?;
+        if d.virtual_clock().is_some() {
+            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick.width, &Expr::zero(d.vtick.width))?;
+            let field = field(&front, d.vtick.lsb, d.vtick.width)?;
             let clear =
-                vec![Stmt::Comment("the tail crossed the crossbar: the message's Vtick is discarded".into()), Stmt::assign(&vt_d.lv(), &Expr::zero(d.vtick_width))?];
+                vec![Stmt::note("the tail crossed the crossbar: the message's Vtick is discarded"), Stmt::set(&vt_d, &Expr::zero(d.vtick.width))];
             md.comb(vec![
-                Stmt::assign(&vt_d.lv(), &vt_q.e())?,
-                Stmt::if_(
-                    &is_idle.land(&not_empty)?,
-                    vec![Stmt::Comment("RC: the header's Vtick field".into()), Stmt::assign(&vt_d.lv(), &field)?],
-                    vec![Stmt::if_(&is_active.land(&pop.e().bit(v)?)?.land(&front_tail)?, clear, vec![])?],
-                )?,
+                Stmt::set(&vt_d, &vt_q),
+                Stmt::when_else(
+                    &is_idle.l_and(&not_empty),
+                    vec![Stmt::note("RC: the header's Vtick field"), Stmt::set(&vt_d, &field)],
+                    vec![Stmt::when(&is_active.l_and(&pop.at(v)).l_and(&front_tail), clear)],
+                ),
             ])?;
             vticks.push(vt_q.e());
         }
         if let Some(tab) = &avc_tab {
             let (a_q, a_d) = md.register(&format!("vc{v}_avc"), m, &Expr::zero(m))?;
-            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.e().elem_dyn(&dest, m)?)?;
+            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m))?;
             md.comb(vec![
-                Stmt::assign(&a_d.lv(), &a_q.e())?,
-                Stmt::if_(
-                    &is_idle.land(&not_empty)?,
-                    vec![Stmt::Comment("RC: the destination's allowed output VCs".into()), Stmt::assign(&a_d.lv(), &rc_avc.e())?],
-                    vec![],
-                )?,
+                Stmt::set(&a_d, &a_q),
+                Stmt::when(
+                    &is_idle.l_and(&not_empty),
+                    vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, &rc_avc)]),
             ])?;
-            if d.is(Mutant::SkipRcStage) {
-                avcs.push(Expr::mux(&is_idle, &rc_avc.e(), &a_q.e())?);
+            if d.faults.va_in_rc_cycle {
+                avcs.push(is_idle.then_else(&rc_avc, &a_q));
             } else {
                 avcs.push(a_q.e());
             }
         }
         if d.va_needs_class() {
             let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.class_width, &Expr::zero(d.class_width))?;
-            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes)?)?;
+            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes))?;
             md.comb(vec![
-                Stmt::assign(&c_d.lv(), &c_q.e())?,
-                Stmt::if_(
-                    &is_idle.land(&not_empty)?,
-                    vec![Stmt::Comment("RC: the header's class, cls() applied".into()), Stmt::assign(&c_d.lv(), &field.e())?],
-                    vec![],
-                )?,
+                Stmt::set(&c_d, &c_q),
+                Stmt::when(
+                    &is_idle.l_and(&not_empty),
+                    vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, &field)]),
             ])?;
-            if d.is(Mutant::SkipRcStage) {
-                clss.push(Expr::mux(&is_idle, &field.e(), &c_q.e())?);
+            if d.faults.va_in_rc_cycle {
+                clss.push(is_idle.then_else(&field, &c_q));
             } else {
                 clss.push(c_q.e());
             }
         }
-        let routed_req = Expr::mux(&is_routed, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
-        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
-            let idle_req = is_idle.land(&not_empty)?;
-            let r = routed_req.or(&Expr::mux(&idle_req, &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
-            (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)
+        let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+        let (req, vroute) = if d.faults.va_in_rc_cycle {
+            let idle_req = is_idle.l_and(&not_empty);
+            let r = routed_req | &idle_req.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
+            (r, is_idle.then_else(&rc_route, &route_q))
         } else {
             (routed_req, route_q.e())
         };
         va_reqs.push(md.wire_of(&format!("vc{v}_va_req"), &req)?.e());
         va_routes.push(vroute);
-        st_reqs.push(is_active.land(&not_empty)?);
+        st_reqs.push(is_active.l_and(&not_empty));
         routes.push(route_q.e());
         ovcs.push(ovc_q.e());
         fronts.push(front.e());
@@ -295,9 +288,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             buf,
             "u_ib",
             &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
-                ("push_i", cat_lsb_first(&pushes)?),
+                clk(),
+                rst(),
+                ("push_i", cat_lsb(&pushes)),
                 ("wdata_i", wdata.e()),
                 ("wside_i", wside.e()),
                 ("pop_i", pop.e()),
@@ -310,27 +303,27 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         )?;
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
+    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+        md.assign(&vr.lv(), &cat_lsb(&va_routes))?;
     }
-    md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
-    md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
-    md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
+    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs))?;
+    md.assign(&route_o.lv(), &cat_lsb(&routes))?;
+    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs))?;
     if let Some(fo) = front_o {
-        md.assign(&fo.lv(), &cat_lsb_first(&fronts)?)?;
+        md.assign(&fo.lv(), &cat_lsb(&fronts))?;
     }
     if let (Some(co), Some((_, _, _, c))) = (cand_flit_o, &shared) {
         md.assign(&co.lv(), &c.e())?;
     }
     if let Some(vo) = vtick_o {
-        md.assign(&vo.lv(), &cat_lsb_first(&vticks)?)?;
+        md.assign(&vo.lv(), &cat_lsb(&vticks))?;
     }
     if let Some(co) = cls_o {
-        md.assign(&co.lv(), &cat_lsb_first(&clss)?)?;
+        md.assign(&co.lv(), &cat_lsb(&clss))?;
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
+        md.assign(&ao.lv(), &cat_lsb(&avcs))?;
     }
     Ok(md)
 }

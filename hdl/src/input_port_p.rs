@@ -1,13 +1,12 @@
 //! `<prefix>_input_port` of the preemptive mode (docs/microarchitecture.md
 //! §9.4): lanes, history stack, dummy flits.
 
-use crate::bits::{cat_lsb_first, encode, lit, onehot_of};
+use crate::bits::{clk, encode, onehot_of, rst};
 use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
-use crate::mutant::Mutant;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{Expr, Module, Result, Stmt};
+use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Stmt};
 
 
 /// `<prefix>_input_port` of the preemptive mode (§9.4): per input VC E+1
@@ -15,7 +14,7 @@ use crate::verilog::{Expr, Module, Result, Stmt};
 /// sent, hdr (and acc with acceleration), and the flit it offers at ST.
 pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
-    let (e, lw, hw, clw) = (d.extra_lanes, d.lane_id_width(), d.header_width, d.class_width);
+    let (e, lw, hw, clw) = (d.qos.extra_lanes(), d.lane_id_width(), d.header_width, d.class_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
     md.doc("Input port of the preemptive router (§9.4): per input VC, E+1 lanes of DI flits");
     md.doc("{head, tail, dummy, data} (lane 0 regular, 1..E extra), the header register hdr,");
@@ -37,7 +36,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
     let pop = md.input("pop_i", m)?;
-    let acc_set = if d.acceleration { Some(md.input("acc_set_i", m)?) } else { None };
+    let acc_set = if d.acceleration() { Some(md.input("acc_set_i", m)?) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width())?)
@@ -53,8 +52,8 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let credit_o = md.output("credit_o", m)?;
     let release_o = md.output("release_o", m)?;
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
-    let vtick_o = md.output("vtick_o", m * d.vtick_width)?;
-    let (accel_o, cls_o) = if d.acceleration {
+    let vtick_o = md.output("vtick_o", m * d.vtick.width)?;
+    let (accel_o, cls_o) = if d.acceleration() {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
         (Some(md.output("accel_o", m)?), Some(md.output("cls_o", m * clw)?))
     } else {
@@ -66,12 +65,12 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let mut table = Vec::new();
     for dest in 0..entries {
         let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.is(Mutant::WrongRoute) {
+        if dest == 0 && d.faults.dest0_misrouted {
             port = (port + 1) % n;
         }
-        table.push(lit(pw, port as u64)?);
+        table.push(num(pw, port as u64));
     }
-    let table = md.wire_of("route_table", &cat_lsb_first(&table)?)?;
+    let table = md.wire_of("route_table", &cat_lsb(&table))?;
     let avc_tab = avc_table(&mut md, d)?;
     let ltabs = link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
@@ -81,7 +80,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let mut avcs = vec![];
-    let stored_dummy = if d.is(Mutant::PreDummyBitDropped) {
+    let stored_dummy = if d.faults.dummy_bit_dropped {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT pre-dummy-bit-dropped: the incoming dummy bit is lost");
         let x = md.wire_of("in_dummy_unused", &dummy.e())?;
         md.raw_line("/* verilator lint_on UNUSED */");
@@ -90,11 +89,11 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         dummy.e()
     };
-    let wdata = md.wire_of("wdata", &Expr::concat(&[head.e(), tail.e(), stored_dummy, data.e()])?)?;
-    let in_cls = md.wire_of("in_cls", &cls_of(&data.e().part(d.class_lsb, clw)?, d.classes)?)?;
-    let lane_e = lit(lw, e as u64)?;
-    let one_lw = lit(lw, 1)?;
-    let dt_flit = Expr::concat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)])?;
+    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), stored_dummy, data.e()]))?;
+    let in_cls = md.wire_of("in_cls", &cls_of(&data.field(d.class_lsb, clw), d.classes))?;
+    let lane_e = num(lw, e as u64);
+    let one_lw = num(lw, 1);
+    let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
@@ -124,16 +123,16 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             let front = md.wire(&format!("{t}_l{l}_front"), fw)?;
             let empty = md.wire(&format!("{t}_l{l}_empty"), 1)?;
             let full = md.wire(&format!("{t}_l{l}_full"), 1)?;
-            let lv = lit(lw, l as u64)?;
+            let lv = num(lw, l as u64);
             md.instance(
                 fifo,
                 &format!("u_{t}_lane{l}"),
                 &[
-                    ("clk_i", Expr::raw("clk_i", 1)),
-                    ("rst_i", Expr::raw("rst_i", 1)),
-                    ("push_i", wr.e().land(&lane_sel.e().eq(&lv)?)?),
+                    clk(),
+                    rst(),
+                    ("push_i", wr.l_and(&lane_sel.is(&lv))),
                     ("wdata_i", wdata.e()),
-                    ("pop_i", lpop.e().land(&sl_q.e().eq(&lv)?)?),
+                    ("pop_i", lpop.l_and(&sl_q.is(&lv))),
                     ("rdata_o", front.e()),
                     ("empty_o", empty.e()),
                     ("full_o", full.e()),
@@ -144,306 +143,291 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
             lfulls.push(full.e());
         }
         let pad = (1u32 << lw) - (e + 1);
-        let padded = |xs: &[Expr], wdt: u32| -> Result<Expr> {
+        let padded = |xs: &[Expr], wdt: u32| {
             let mut v = xs.to_vec();
             for _ in 0..pad {
                 v.push(Expr::zero(wdt));
             }
-            cat_lsb_first(&v)
+            cat_lsb(&v)
         };
-        let fronts_w = md.wire_of(&format!("{t}_lane_fronts"), &padded(&lfronts, fw)?)?;
-        let has: Vec<Expr> = lempties.iter().map(|x| x.lnot()).collect::<Result<_>>()?;
-        let nonempty = md.wire_of(&format!("{t}_lane_has"), &padded(&has, 1)?)?;
-        let fulls_w = md.wire_of(&format!("{t}_lane_full"), &padded(&lfulls, 1)?)?;
+        let fronts_w = md.wire_of(&format!("{t}_lane_fronts"), &padded(&lfronts, fw))?;
+        let has: Vec<Expr> = lempties.iter().map(|x| x.l_not()).collect();
+        let nonempty = md.wire_of(&format!("{t}_lane_has"), &padded(&has, 1))?;
+        let fulls_w = md.wire_of(&format!("{t}_lane_full"), &padded(&lfulls, 1))?;
         let lmax_of = |l: u32| lmax_q.e().part(l * clw, clw);
 
         md.comment("BW: lane choice (§9.4 stage 1)");
-        let arrive = valid.e().land(&vc.e().eq(&lit(vw, v as u64)?)?)?;
-        let is_idle = state_q.e().eq(&st.idle)?;
-        let is_routed = state_q.e().eq(&st.routed)?;
-        let is_active = state_q.e().eq(&st.active)?;
+        let arrive = valid.l_and(&vc.is(&num(vw, v as u64)));
+        let is_idle = state_q.is(&st.idle);
+        let is_routed = state_q.is(&st.routed);
+        let is_active = state_q.is(&st.active);
         let all_idle = md.wire_of(
             &format!("{t}_all_idle"),
-            &top_q.e().eq(&Expr::zero(lw))?.land(&lempties[0])?.land(&sl_q.e().eq(&Expr::zero(lw))?)?.land(&is_idle)?,
+            &top_q.is(&Expr::zero(lw)).l_and(&lempties[0]).l_and(&sl_q.is(&Expr::zero(lw))).l_and(&is_idle),
         )?;
         let mut fits = vec![];
         for l in 0..=e {
-            let cmp = if d.is(Mutant::PreLowerIntoExtra) {
-                in_cls.e().lt(&lmax_of(l)?)?
+            let cmp = if d.faults.lane_fit_strict {
+                in_cls.below(&lmax_of(l)?)
             } else {
-                lmax_of(l)?.ge(&in_cls.e())?
+                lmax_of(l)?.at_least(&in_cls)
             };
             // lanes 0..=top
             if l == 0 {
                 fits.push(cmp);
             } else {
-                fits.push(top_q.e().ge(&lit(lw, l as u64)?)?.land(&cmp)?);
+                fits.push(top_q.at_least(&num(lw, l as u64)).l_and(&cmp));
             }
         }
-        let fit = md.wire_of(&format!("{t}_fit"), &cat_lsb_first(&fits)?)?;
+        let fit = md.wire_of(&format!("{t}_fit"), &cat_lsb(&fits))?;
         let fit_oh = lowest(&mut md, &format!("{t}_fit_first"), &fit)?;
-        let any_fit = fit.e().red_or();
-        let at_e = top_q.e().eq(&lane_e)?;
-        let opens = md.wire_of(&format!("{t}_opens"), &all_idle.e().lnot()?.land(&any_fit.lnot()?)?.land(&at_e.lnot()?)?)?;
-        let new_lane = Expr::mux(&at_e, &lane_e, &top_q.e().add(&one_lw)?)?;
+        let any_fit = fit.any();
+        let at_e = top_q.is(&lane_e);
+        let opens = md.wire_of(&format!("{t}_opens"), &all_idle.l_not().l_and(&any_fit.l_not()).l_and(&at_e.l_not()))?;
+        let new_lane = at_e.then_else(&lane_e, &(&top_q + &one_lw));
         let hlane = md.wire_of(
             &format!("{t}_hlane"),
-            &Expr::mux(&all_idle.e(), &Expr::zero(lw), &Expr::mux(&any_fit, &encode(&fit_oh.e(), lw)?, &new_lane)?)?,
+            &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
         )?;
-        md.assign(&lane_sel.lv(), &Expr::mux(&head.e(), &hlane.e(), &wl_q.e())?)?;
-        md.assign(&wr.lv(), &arrive.land(&fulls_w.e().bit_dyn(&lane_sel.e())?.lnot()?)?)?;
+        md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q))?;
+        md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()))?;
 
         md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
-        let preempt = md.wire_of(&format!("{t}_preempt"), &sl_q.e().lt(&top_q.e())?)?;
-        let susp_ext = md.wire_of(&format!("{t}_susp_ext"), &Expr::concat(&[Expr::zero(pad + 1), susp_q.e()])?)?;
-        let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.e().bit_dyn(&sl_q.e())?)?;
-        let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.e().elem_dyn(&sl_q.e(), fw)?)?;
-        let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.e().bit_dyn(&sl_q.e())?)?;
-        let no_dh = d.is(Mutant::PreNoDummyHeader);
-        let no_dt = d.is(Mutant::PreNoDummyTail);
-        let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.e().land(&is_active)?.land(&sent_q.e())? };
+        let preempt = md.wire_of(&format!("{t}_preempt"), &sl_q.below(&top_q))?;
+        let susp_ext = md.wire_of(&format!("{t}_susp_ext"), &cat(&[Expr::zero(pad + 1), susp_q.e()]))?;
+        let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.at_dyn(&sl_q))?;
+        let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.elem(&sl_q, fw))?;
+        let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.at_dyn(&sl_q))?;
+        let no_dh = d.faults.no_dummy_header;
+        let no_dt = d.faults.no_dummy_tail;
+        let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q) };
         let k_dt = md.wire_of(&format!("{t}_offer_dt"), &k_dt)?;
-        let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.e().lnot()?.land(&is_active)?.land(&susp_sl.e())? };
+        let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl) };
         let k_dh = md.wire_of(&format!("{t}_offer_dh"), &k_dh)?;
-        let lane_ok = if no_dh { has_sl.e() } else { has_sl.e().land(&susp_sl.e().lnot()?)? };
-        let k_lane = md.wire_of(&format!("{t}_offer_lane"), &preempt.e().lnot()?.land(&is_active)?.land(&lane_ok)?)?;
-        let dh_flit = Expr::concat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.e().zext(w)?])?;
+        let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
+        let k_lane = md.wire_of(&format!("{t}_offer_lane"), &preempt.l_not().l_and(&is_active).l_and(&lane_ok))?;
+        let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
         let offer = md.wire_of(
             &format!("{t}_offer"),
-            &Expr::mux(&k_dt.e(), &dt_flit, &Expr::mux(&k_dh.e(), &dh_flit, &front_sl.e())?)?,
+            &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
         )?;
-        let crossed = pop.e().bit(v)?;
-        md.assign(&lpop.lv(), &crossed.land(&k_lane.e())?)?;
-        let offer_tail = offer.e().bit(fw - 2)?;
+        let crossed = pop.at(v);
+        md.assign(&lpop.lv(), &crossed.l_and(&k_lane))?;
+        let offer_tail = offer.at(fw - 2);
 
         md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
-        let hs_top = if d.is(Mutant::PreStackPopsBottom) && e >= 2 {
+        let hs_top = if d.faults.stack_reads_bottom && e >= 2 {
             md.raw_line("// MUTANT pre-stack-pops-bottom: reads hs[0] instead of hs[hsp-1]");
-            hs_q.e().part(0, hw)?
+            hs_q.field(0, hw)
         } else {
-            let sels = (0..e).map(|j| hsp_q.e().eq(&lit(lw, (j + 1) as u64)?)).collect::<Result<Vec<_>>>()?;
+            let sels = (0..e).map(|j| hsp_q.e().eq(&num(lw, (j + 1) as u64))).collect::<Result<Vec<_>>>()?;
             let ents = (0..e).map(|j| hs_q.e().part(j * hw, hw)).collect::<Result<Vec<_>>>()?;
-            Expr::onehot_mux(&md.wire_of(&format!("{t}_hs_sel"), &cat_lsb_first(&sels)?)?.e(), &ents)?
+            onehot_select(&md.wire_of(&format!("{t}_hs_sel"), &cat_lsb(&sels))?.e(), &ents)
         };
         let hs_top = md.wire_of(&format!("{t}_hs_top"), &hs_top)?;
         let rc_src = md.wire_of(
             &format!("{t}_rc_src"),
-            &Expr::mux(&susp_sl.e(), &hs_top.e(), &front_sl.e().part(0, hw)?)?,
+            &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
         )?;
-        let rc_dest = rc_src.e().part(0, d.dest_width)?;
-        let first = table.e().elem_dyn(&rc_dest, pw)?;
+        let rc_dest = rc_src.field(0, d.dest_width);
+        let first = table.elem(&rc_dest, pw);
         let chosen = link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
         let rc_ok = md.wire_of(
             &format!("{t}_rc"),
-            &preempt.e().lnot()?.land(&is_idle)?.land(&susp_sl.e().lor(&has_sl.e())?)?,
+            &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
         )?;
         let release_lane = md.wire_of(
             &format!("{t}_lane_release"),
             &preempt
                 .e()
-                .lnot()?
-                .land(&top_q.e().ne(&Expr::zero(lw))?)?
-                .land(&has_sl.e().lnot()?)?
-                .land(&is_idle)?
-                .land(&wr.e().lnot()?)?,
+                .l_not()
+                .l_and(&top_q.is_not(&Expr::zero(lw)))
+                .l_and(&has_sl.l_not())
+                .l_and(&is_idle)
+                .l_and(&wr.l_not()),
         )?;
 
-        let gnt = va_gnt.e().bit(v)?;
-        let my_ovc = va_ovc.e().part(v * vw, vw)?;
-        let grant_stmts = vec![Stmt::assign(&state_d.lv(), &st.active)?, Stmt::assign(&ovc_d.lv(), &my_ovc)?];
-        let sl_idx = |j: u32| sl_q.e().eq(&lit(lw, j as u64)?);
+        let gnt = va_gnt.at(v);
+        let my_ovc = va_ovc.field(v * vw, vw);
+        let grant_stmts = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
+        let sl_idx = |j: u32| sl_q.is(num(lw, j as u64));
         // susp[sl] := x
         let set_susp = |x: bool| -> Result<Vec<Stmt>> {
-            (0..e)
-                .map(|j| Stmt::if_(&sl_idx(j)?, vec![Stmt::assign(&susp_d.lv_bit(j)?, &Expr::one_bit(x))?], vec![]))
-                .collect()
+            (0..e).map(|j| Ok(Stmt::when(sl_idx(j), vec![Stmt::set(susp_d.lv_bit(j)?, Expr::one_bit(x))]))).collect()
         };
-        let mut push_stmts = vec![Stmt::Comment("push hdr, suspend the lane, serve the lane above".into())];
+        let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
         for j in 0..e {
-            push_stmts.push(Stmt::if_(&hsp_q.e().eq(&lit(lw, j as u64)?)?, vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?], vec![])?);
+            push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?]));
         }
-        push_stmts.push(Stmt::assign(&hsp_d.lv(), &hsp_q.e().add(&one_lw)?)?);
+        push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
         push_stmts.extend(set_susp(true)?);
         let mut case_a = vec![
-            Stmt::assign(&state_d.lv(), &st.idle)?,
-            Stmt::assign(&sent_d.lv(), &Expr::zero(1))?,
-            Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
+            Stmt::set(&state_d, &st.idle),
+            Stmt::set(&sent_d, &Expr::zero(1)),
+            Stmt::set(&sl_d, &(&sl_q + &one_lw)),
         ];
         case_a.extend(push_stmts);
         let case_a_stmt = if no_dt {
-            let mut v = vec![Stmt::Comment("MUTANT pre-no-dummy-tail: suspended without sending a dummy tail".into())];
+            let mut v = vec![Stmt::note("MUTANT pre-no-dummy-tail: suspended without sending a dummy tail")];
             v.extend(case_a);
             v
         } else {
-            vec![Stmt::Comment("(a) the dummy tail crossed".into()), Stmt::if_(&crossed, case_a, vec![])?]
+            vec![Stmt::note("(a) the dummy tail crossed"), Stmt::when(&crossed, case_a)]
         };
         let mut rc_body = vec![
-            Stmt::assign(&hdr_d.lv(), &rc_src.e())?,
-            Stmt::assign(&route_d.lv(), &rc_route.e())?,
-            Stmt::assign(&state_d.lv(), &st.routed)?,
+            Stmt::set(&hdr_d, &rc_src),
+            Stmt::set(&route_d, &rc_route),
+            Stmt::set(&state_d, &st.routed),
         ];
-        if d.is(Mutant::SkipRcStage) {
-            rc_body.push(Stmt::if_(&gnt, grant_stmts.clone(), vec![])?);
+        if d.faults.va_in_rc_cycle {
+            rc_body.push(Stmt::when(&gnt, grant_stmts.clone()));
         }
-        let mut dh_cross = vec![Stmt::Comment("the dummy header crossed: pop the stack".into())];
-        dh_cross.push(Stmt::assign(&hsp_d.lv(), &hsp_q.e().sub(&one_lw)?)?);
+        let mut dh_cross = vec![Stmt::note("the dummy header crossed: pop the stack")];
+        dh_cross.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
         dh_cross.extend(set_susp(false)?);
-        dh_cross.push(Stmt::assign(&sent_d.lv(), &Expr::one_bit(true))?);
-        let mut lane_cross = vec![Stmt::Comment("a lane flit crossed".into()), Stmt::assign(&sent_d.lv(), &Expr::one_bit(true))?];
+        dh_cross.push(Stmt::set(&sent_d, &Expr::one_bit(true)));
+        let mut lane_cross = vec![Stmt::note("a lane flit crossed"), Stmt::set(&sent_d, &Expr::one_bit(true))];
         if no_dh {
-            let mut pop_stack = vec![Stmt::Comment("MUTANT pre-no-dummy-header: the stack is popped by the first lane flit".into())];
-            pop_stack.push(Stmt::assign(&hsp_d.lv(), &hsp_q.e().sub(&one_lw)?)?);
+            let mut pop_stack = vec![Stmt::note("MUTANT pre-no-dummy-header: the stack is popped by the first lane flit")];
+            pop_stack.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
             pop_stack.extend(set_susp(false)?);
-            lane_cross.push(Stmt::if_(&susp_sl.e(), pop_stack, vec![])?);
+            lane_cross.push(Stmt::when(&susp_sl, pop_stack));
         }
-        lane_cross.push(Stmt::if_(
+        lane_cross.push(Stmt::when(
             &offer_tail,
-            vec![Stmt::assign(&state_d.lv(), &st.idle)?, Stmt::assign(&sent_d.lv(), &Expr::zero(1))?],
-            vec![],
-        )?);
-        let mut stmts = vec![
-            Stmt::assign(&state_d.lv(), &state_q.e())?,
-            Stmt::assign(&route_d.lv(), &route_q.e())?,
-            Stmt::assign(&ovc_d.lv(), &ovc_q.e())?,
-            Stmt::assign(&hdr_d.lv(), &hdr_q.e())?,
-            Stmt::assign(&top_d.lv(), &top_q.e())?,
-            Stmt::assign(&sl_d.lv(), &sl_q.e())?,
-            Stmt::assign(&wl_d.lv(), &wl_q.e())?,
-            Stmt::assign(&lmax_d.lv(), &lmax_q.e())?,
-            Stmt::assign(&susp_d.lv(), &susp_q.e())?,
-            Stmt::assign(&hs_d.lv(), &hs_q.e())?,
-            Stmt::assign(&hsp_d.lv(), &hsp_q.e())?,
-            Stmt::assign(&sent_d.lv(), &sent_q.e())?,
-            Stmt::if_(
-                &preempt.e(),
+            vec![Stmt::set(&state_d, &st.idle), Stmt::set(&sent_d, &Expr::zero(1))]));
+        // every register keeps its value unless a branch below assigns it
+        let held = [
+            [(&state_d, &state_q), (&route_d, &route_q), (&ovc_d, &ovc_q), (&hdr_d, &hdr_q)],
+            [(&top_d, &top_q), (&sl_d, &sl_q), (&wl_d, &wl_q), (&lmax_d, &lmax_q)],
+            [(&susp_d, &susp_q), (&hs_d, &hs_q), (&hsp_d, &hsp_q), (&sent_d, &sent_q)],
+        ];
+        let mut stmts = held.iter().flatten().map(|(d, q)| Stmt::set(*d, *q)).collect::<Vec<_>>();
+        stmts.extend(vec![
+            Stmt::when_else(
+                &preempt,
                 vec![
-                    Stmt::Comment("Preemption step (sl < top)".into()),
-                    Stmt::if_(
-                        &is_active.land(&sent_q.e())?,
+                    Stmt::note("Preemption step (sl < top)"),
+                    Stmt::when_else(
+                        &is_active.l_and(&sent_q),
                         case_a_stmt,
                         vec![
-                            Stmt::Comment("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE".into()),
-                            Stmt::assign(&state_d.lv(), &st.idle)?,
-                            Stmt::assign(&sl_d.lv(), &sl_q.e().add(&one_lw)?)?,
+                            Stmt::note("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE"),
+                            Stmt::set(&state_d, &st.idle),
+                            Stmt::set(&sl_d, &(&sl_q + &one_lw)),
                         ],
-                    )?,
+                    ),
                 ],
-                vec![Stmt::case(
-                    &state_q.e(),
+                vec![Stmt::case_of(
+                    &state_q,
                     vec![
                         (
                             st.idle.clone(),
                             vec![
-                                Stmt::Comment("RC".into()),
-                                Stmt::if_(&rc_ok.e(), rc_body, vec![])?,
-                                Stmt::Comment("lane release".into()),
-                                Stmt::if_(
-                                    &release_lane.e(),
-                                    vec![Stmt::assign(&top_d.lv(), &top_q.e().sub(&one_lw)?)?, Stmt::assign(&sl_d.lv(), &sl_q.e().sub(&one_lw)?)?],
-                                    vec![],
-                                )?,
+                                Stmt::note("RC"),
+                                Stmt::when(&rc_ok, rc_body),
+                                Stmt::note("lane release"),
+                                Stmt::when(
+                                    &release_lane,
+                                    vec![Stmt::set(&top_d, &(&top_q - &one_lw)), Stmt::set(&sl_d, &(&sl_q - &one_lw))]),
                             ],
                         ),
-                        (st.routed.clone(), vec![Stmt::Comment("VA grant".into()), Stmt::if_(&gnt, grant_stmts, vec![])?]),
-                        (st.active.clone(), vec![Stmt::if_(&crossed, vec![Stmt::if_(&k_dh.e(), dh_cross, lane_cross)?], vec![])?]),
+                        (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, grant_stmts)]),
+                        (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh, dh_cross, lane_cross)])]),
                     ],
                     vec![],
-                )?],
-            )?,
-        ];
+                )],
+            ),
+        ]);
         // BW: lane choice effects of a written header
-        let mut open_stmts = vec![Stmt::assign(&top_d.lv(), &top_q.e().add(&one_lw)?)?];
+        let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
         for l in 1..=e {
-            open_stmts.push(Stmt::if_(
-                &top_q.e().eq(&lit(lw, (l - 1) as u64)?)?,
-                vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?],
-                vec![],
-            )?);
+            open_stmts.push(Stmt::when(
+                &top_q.is(&num(lw, (l - 1) as u64)),
+                vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?]));
         }
-        stmts.push(Stmt::Comment("BW: a written header chooses its lane".into()));
-        stmts.push(Stmt::if_(
-            &wr.e().land(&head.e())?,
+        stmts.push(Stmt::note("BW: a written header chooses its lane"));
+        stmts.push(Stmt::when(
+            &wr.l_and(&head),
             vec![
-                Stmt::assign(&wl_d.lv(), &hlane.e())?,
-                Stmt::if_(
-                    &all_idle.e(),
+                Stmt::set(&wl_d, &hlane),
+                Stmt::when_else(
+                    &all_idle,
                     vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
-                    vec![Stmt::if_(&opens.e(), open_stmts, vec![])?],
-                )?,
-            ],
-            vec![],
-        )?);
+                    vec![Stmt::when(&opens, open_stmts)],
+                ),
+            ]));
         md.comb(stmts)?;
 
         if let (Some(acc_set), Some(_)) = (&acc_set, &accel_o) {
             let (acc_q, acc_d) = md.register(&format!("{t}_acc"), 1, &Expr::zero(1))?;
-            let clear = if d.is(Mutant::PreAccelNeverCleared) { Expr::one_bit(false) } else { crossed.land(&offer_tail)? };
+            let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
             md.comb(vec![
-                Stmt::assign(&acc_d.lv(), &acc_q.e())?,
-                Stmt::if_(&acc_set.e().bit(v)?, vec![Stmt::assign(&acc_d.lv(), &Expr::one_bit(true))?], vec![])?,
-                Stmt::Comment(if d.is(Mutant::PreAccelNeverCleared) {
+                Stmt::set(&acc_d, &acc_q),
+                Stmt::when(&acc_set.at(v), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
+                Stmt::Comment(if d.faults.accel_never_cleared {
                     "MUTANT pre-accel-never-cleared: acc is never cleared".into()
                 } else {
                     "a tail (real or dummy) crossed: clear (wins over a set)".into()
                 }),
-                Stmt::if_(&clear, vec![Stmt::assign(&acc_d.lv(), &Expr::zero(1))?], vec![])?,
+                Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
             ])?;
-            accels.push(acc_q.e().or(&k_dt.e())?);
-            let c = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(d.class_lsb, clw)?, &hdr_q.e().part(d.class_lsb, clw)?)?
+            accels.push(&acc_q | &k_dt);
+            let c = if d.faults.va_in_rc_cycle {
+                is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
             } else {
-                hdr_q.e().part(d.class_lsb, clw)?
+                hdr_q.field(d.class_lsb, clw)
             };
-            clss.push(cls_of(&c, d.classes)?);
+            clss.push(cls_of(&c, d.classes));
         }
 
         if let Some(tab) = &avc_tab {
             // hdr holds the destination the route was computed from, so the
             // set is looked up from it rather than kept in another register.
-            let dest = if d.is(Mutant::SkipRcStage) {
-                Expr::mux(&is_idle, &rc_src.e().part(0, d.dest_width)?, &hdr_q.e().part(0, d.dest_width)?)?
+            let dest = if d.faults.va_in_rc_cycle {
+                is_idle.then_else(&rc_src.field(0, d.dest_width), &hdr_q.field(0, d.dest_width))
             } else {
-                hdr_q.e().part(0, d.dest_width)?
+                hdr_q.field(0, d.dest_width)
             };
-            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.e().elem_dyn(&dest, m)?)?.e());
+            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m))?.e());
         }
-        let routed_req = Expr::mux(&is_routed.land(&preempt.e().lnot()?)?, &onehot_of(&route_q.e(), n)?, &Expr::zero(n))?;
-        let (req, vroute) = if d.is(Mutant::SkipRcStage) {
-            let r = routed_req.or(&Expr::mux(&rc_ok.e(), &onehot_of(&rc_route.e(), n)?, &Expr::zero(n))?)?;
-            (r, Expr::mux(&is_idle, &rc_route.e(), &route_q.e())?)
+        let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+        let (req, vroute) = if d.faults.va_in_rc_cycle {
+            let r = routed_req | &rc_ok.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
+            (r, is_idle.then_else(&rc_route, &route_q))
         } else {
             (routed_req, route_q.e())
         };
         va_reqs.push(md.wire_of(&format!("{t}_va_req"), &req)?.e());
         va_routes.push(vroute);
-        st_reqs.push(k_dt.e().or(&k_dh.e())?.or(&k_lane.e())?);
+        st_reqs.push((&k_dt | &k_dh) | &k_lane);
         routes.push(route_q.e());
         ovcs.push(ovc_q.e());
         fronts.push(offer.e());
         credits.push(lpop.e());
-        let rel = if no_dt { preempt.e().land(&is_active)? } else { preempt.e().land(&is_active)?.land(&sent_q.e().lnot()?)? };
+        let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
         releases.push(rel);
-        vticks.push(hdr_q.e().part(d.vtick_lsb, d.vtick_width)?);
+        vticks.push(hdr_q.field(d.vtick.lsb, d.vtick.width));
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb_first(&va_reqs)?)?;
+    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb_first(&va_routes)?)?;
+        md.assign(&vr.lv(), &cat_lsb(&va_routes))?;
     }
-    md.assign(&st_req_o.lv(), &cat_lsb_first(&st_reqs)?)?;
-    md.assign(&route_o.lv(), &cat_lsb_first(&routes)?)?;
-    md.assign(&ovc_o.lv(), &cat_lsb_first(&ovcs)?)?;
-    md.assign(&front_o.lv(), &cat_lsb_first(&fronts)?)?;
-    md.assign(&credit_o.lv(), &cat_lsb_first(&credits)?)?;
-    md.assign(&release_o.lv(), &cat_lsb_first(&releases)?)?;
-    md.assign(&vtick_o.lv(), &cat_lsb_first(&vticks)?)?;
+    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs))?;
+    md.assign(&route_o.lv(), &cat_lsb(&routes))?;
+    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs))?;
+    md.assign(&front_o.lv(), &cat_lsb(&fronts))?;
+    md.assign(&credit_o.lv(), &cat_lsb(&credits))?;
+    md.assign(&release_o.lv(), &cat_lsb(&releases))?;
+    md.assign(&vtick_o.lv(), &cat_lsb(&vticks))?;
     if let (Some(a), Some(c)) = (accel_o, cls_o) {
-        md.assign(&a.lv(), &cat_lsb_first(&accels)?)?;
-        md.assign(&c.lv(), &cat_lsb_first(&clss)?)?;
+        md.assign(&a.lv(), &cat_lsb(&accels))?;
+        md.assign(&c.lv(), &cat_lsb(&clss))?;
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb_first(&avcs)?)?;
+        md.assign(&ao.lv(), &cat_lsb(&avcs))?;
     }
     Ok(md)
 }

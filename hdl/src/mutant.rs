@@ -183,18 +183,18 @@ impl Mutant {
     }
     /// Whether the mutant changes the logic generated for `cfg`.
     pub fn applies_to(&self, cfg: &wormqos_config::RouterConfig) -> bool {
-        use wormqos_config::{RouterMode, Scheduler};
+        use wormqos_config::Qos;
         match self {
-            Mutant::PreAccelNeverCleared => cfg.mode() == RouterMode::Preemptive && cfg.acceleration(),
-            Mutant::PreStackPopsBottom => cfg.mode() == RouterMode::Preemptive && cfg.extra_lanes() >= 2,
+            Mutant::PreAccelNeverCleared => cfg.qos().preemption().is_some_and(|p| p.acceleration),
+            Mutant::PreStackPopsBottom => cfg.qos().preemption().is_some_and(|p| p.extra_lanes >= 2),
             Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
-                cfg.mode() == RouterMode::Preemptive
+                matches!(cfg.qos(), Qos::Preemptive(_))
             }
-            Mutant::PartIgnoresClass => cfg.vc_classes().is_some() && cfg.traffic_classes() > 1,
-            Mutant::BlkHoldPastTail => cfg.block_size() > 1,
+            Mutant::PartIgnoresClass => matches!(cfg.qos(), Qos::Partitioned(_)),
+            Mutant::BlkHoldPastTail => cfg.scheduling().block_size > 1,
             Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
             Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
-            m if m.is_virtualclock() => cfg.scheduler() == Scheduler::Virtualclock,
+            m if m.is_virtualclock() => cfg.scheduling().virtual_clock().is_some(),
             _ => true,
         }
     }
@@ -281,6 +281,101 @@ impl Mutant {
     }
 }
 
+/// The planted bugs as named switches, so a builder reads
+/// `if faults.tail_keeps_output_vc { … }` only where the faulty hardware
+/// differs, and the production path reads without them. Built from the
+/// [`Mutant`] in one place ([`Faults::of`]); at most one is set. Each field
+/// names the deviation; the mutant's doc above says why it is a bug.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// [`Mutant::VaFixedPriority`]: the output-VC allocators' round-robin pointer never advances.
+    pub va_pointer_frozen: bool,
+    /// [`Mutant::CreditOffByOne`]: output credit counters count DD+1.
+    pub one_credit_too_many: bool,
+    /// [`Mutant::TailKeepsVc`]: a crossing tail does not release its output VC.
+    pub tail_keeps_output_vc: bool,
+    /// [`Mutant::DropOnBackpressure`]: readiness ignores full output VC buffers.
+    pub ignores_output_full: bool,
+    /// [`Mutant::SkipRcStage`]: an IDLE VC requests VA with the route RC computes in the same cycle.
+    pub va_in_rc_cycle: bool,
+    /// [`Mutant::WrongRoute`]: destination 0 goes to the next port.
+    pub dest0_misrouted: bool,
+    /// [`Mutant::CreditNotReturned`]: bit 0 of `in_credit_o` is never raised.
+    pub credit0_never_returned: bool,
+    /// [`Mutant::VcLargestStampWins`]: the real-time comparison is reversed.
+    pub vc_largest_stamp_wins: bool,
+    /// [`Mutant::VcNoMaxNow`]: a stamp is `aux + vtick`, without `max(now, .)`.
+    pub vc_stamp_ignores_now: bool,
+    /// [`Mutant::VcRebaseOffByOne`]: the rebase subtracts `R + 1`.
+    pub vc_rebase_one_too_far: bool,
+    /// [`Mutant::VcRestampEveryCycle`]: a waiting flit is restamped every cycle.
+    pub vc_restamp_every_cycle: bool,
+    /// [`Mutant::VcBestEffortFirst`]: best effort wins over real time.
+    pub vc_best_effort_first: bool,
+    /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
+    pub no_dummy_tail: bool,
+    /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
+    pub stack_reads_bottom: bool,
+    /// [`Mutant::PreLowerIntoExtra`]: a lane fits a header only if `lmax > class`.
+    pub lane_fit_strict: bool,
+    /// [`Mutant::PreAccelNeverCleared`]: the `acc` flag is never cleared.
+    pub accel_never_cleared: bool,
+    /// [`Mutant::PreNoDummyHeader`]: a resumed part starts without its dummy header.
+    pub no_dummy_header: bool,
+    /// [`Mutant::PreDummyBitDropped`]: incoming flits' dummy bit is not stored.
+    pub dummy_bit_dropped: bool,
+    /// [`Mutant::PartIgnoresClass`]: VA ignores the static partition.
+    pub va_ignores_partition: bool,
+    /// [`Mutant::BlkHoldPastTail`]: a moved tail does not end the block hold.
+    pub block_hold_past_tail: bool,
+    /// [`Mutant::RouteVcsIgnored`]: VA ignores the allowed output-VC sets.
+    pub va_ignores_route_vcs: bool,
+    /// [`Mutant::LinkChoiceFirst`]: RC always takes the first parallel link.
+    pub rc_first_parallel_link: bool,
+    /// [`Mutant::RrGrantNotOnehot`]: round robin grants in both halves.
+    pub rr_grant_not_onehot: bool,
+    /// [`Mutant::VaIgnoresAllocated`]: VA treats every output VC as free.
+    pub va_ignores_allocated: bool,
+    /// [`Mutant::PickIgnoresEmpty`]: point C's eligibility ignores empty buffers.
+    pub pick_ignores_empty: bool,
+}
+
+impl Faults {
+    /// The switch of `mutant` set (none without one).
+    pub fn of(mutant: Option<Mutant>) -> Faults {
+        let mut f = Faults::default();
+        let Some(m) = mutant else { return f };
+        *match m {
+            Mutant::VaFixedPriority => &mut f.va_pointer_frozen,
+            Mutant::CreditOffByOne => &mut f.one_credit_too_many,
+            Mutant::TailKeepsVc => &mut f.tail_keeps_output_vc,
+            Mutant::DropOnBackpressure => &mut f.ignores_output_full,
+            Mutant::SkipRcStage => &mut f.va_in_rc_cycle,
+            Mutant::WrongRoute => &mut f.dest0_misrouted,
+            Mutant::CreditNotReturned => &mut f.credit0_never_returned,
+            Mutant::VcLargestStampWins => &mut f.vc_largest_stamp_wins,
+            Mutant::VcNoMaxNow => &mut f.vc_stamp_ignores_now,
+            Mutant::VcRebaseOffByOne => &mut f.vc_rebase_one_too_far,
+            Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
+            Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
+            Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
+            Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
+            Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
+            Mutant::PreAccelNeverCleared => &mut f.accel_never_cleared,
+            Mutant::PreNoDummyHeader => &mut f.no_dummy_header,
+            Mutant::PreDummyBitDropped => &mut f.dummy_bit_dropped,
+            Mutant::PartIgnoresClass => &mut f.va_ignores_partition,
+            Mutant::BlkHoldPastTail => &mut f.block_hold_past_tail,
+            Mutant::RouteVcsIgnored => &mut f.va_ignores_route_vcs,
+            Mutant::LinkChoiceFirst => &mut f.rc_first_parallel_link,
+            Mutant::RrGrantNotOnehot => &mut f.rr_grant_not_onehot,
+            Mutant::VaIgnoresAllocated => &mut f.va_ignores_allocated,
+            Mutant::PickIgnoresEmpty => &mut f.pick_ignores_empty,
+        } = true;
+        f
+    }
+}
+
 impl fmt::Display for Mutant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -326,6 +421,14 @@ mod tests {
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
         assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3);
+        // every mutant sets its own fault switch, and only one
+        assert_eq!(Faults::of(None), Faults::default());
+        let mut seen = std::collections::HashSet::new();
+        for m in &every {
+            let f = Faults::of(Some(*m));
+            assert_eq!(format!("{f:?}").matches("true").count(), 1, "{m} sets not exactly one fault");
+            assert!(seen.insert(format!("{f:?}")), "{m} shares its faults with another mutant");
+        }
         for m in &every {
             assert!(UnknownMutant("x".into()).to_string().contains(m.name()), "{m} missing from the error message");
         }

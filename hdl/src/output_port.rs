@@ -2,12 +2,11 @@
 //! (docs/microarchitecture.md §6): output VC buffers, credits, point C.
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit};
+use crate::bits::{at_most_one_set, clk, encode, rst};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
-use crate::mutant::Mutant;
-use crate::verilog::{clog2, Expr, Module, Result, Sig, Stmt};
-use wormqos_config::Crossbar;
+use crate::verilog::{cat_lsb, clog2, num, onehot_select, Expr, Module, Result, Sig, Stmt};
+use wormqos_config::FlitOrder;
 
 
 /// `<prefix>_output_port`: M output VC buffers, credits, the VC multiplexer
@@ -20,7 +19,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
     md.doc("the VC multiplexer (point C) and the registered output link.");
-    let flit_fields = if d.preemptive() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
+    let flit_fields = if d.preemption().is_some() { "{head, tail, dummy, data}" } else { "{head, tail, data}" };
     if d.shared_ob() {
         md.doc(format!("push_i (one-hot or zero) writes wdata_i = {flit_fields} into output VC u; the M"));
         md.doc("output VC buffers share one memory.");
@@ -31,26 +30,29 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let push = md.input("push_i", m)?;
-    if d.vc_at_c() {
+    let vclock_at_c = matches!(d.order_at_c(), FlitOrder::VirtualClock(_));
+    if vclock_at_c {
         md.doc("virtualclock at point C: each buffer entry is {vtick, head, tail, data} (§8.2).");
     }
     let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw })?;
-    let enter = if d.age_at_c() { Some(md.input("enter_i", m)?) } else { None };
+    let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
-    let full_o = if d.is(Mutant::DropOnBackpressure) { None } else { Some(md.output("full_o", m)?) };
+    let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)?) };
     let valid_o = md.output("out_valid_o", 1)?;
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
     let tail_o = md.output("out_tail_o", 1)?;
-    let dummy_o = if d.preemptive() { Some(md.output("out_dummy_o", 1)?) } else { None };
+    let dummy_o = if d.preemption().is_some() { Some(md.output("out_dummy_o", 1)?) } else { None };
     let data_o = md.output("out_data_o", w)?;
 
     let pick = md.wire("pick", m)?;
-    let reset_credits = if d.is(Mutant::CreditOffByOne) { dd + 1 } else { dd };
+    let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
     let cw = clog2(reset_credits + 1);
     let mut fulls = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
+    // each per-VC buffer's front entry (per-VC buffers only)
+    let mut front_wires: Vec<Sig> = vec![];
     let (mut vticks, mut presents) = (vec![], vec![]);
     let shared = if d.shared_ob() {
         md.comment("The port's output VC buffers, one shared memory; the front of the VC point C picks");
@@ -66,8 +68,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             fifo,
             "u_ob",
             &[
-                ("clk_i", Expr::raw("clk_i", 1)),
-                ("rst_i", Expr::raw("rst_i", 1)),
+                clk(),
+                rst(),
                 ("push_i", push.e()),
                 ("wdata_i", wdata.e()),
                 ("pop_i", pick.e()),
@@ -84,9 +86,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     for u in 0..m {
         md.comment(format!("Output VC {u}"));
         let (empty, full) = match &shared {
-            Some((e, f, _)) => (e.e().bit(u)?, f.e().bit(u)?),
+            Some((e, f, _)) => (e.at(u), f.at(u)),
             None => {
                 let front = md.wire(&format!("vc{u}_front"), obw)?;
+                front_wires.push(front.clone());
                 let empty = md.wire(&format!("vc{u}_empty"), 1)?;
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
@@ -99,101 +102,98 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                     fifo,
                     &format!("u_ob{u}"),
                     &[
-                        ("clk_i", Expr::raw("clk_i", 1)),
-                        ("rst_i", Expr::raw("rst_i", 1)),
-                        ("push_i", push.e().bit(u)?),
-                        ("wdata_i", wdata.e().part(u * obw, obw)?),
-                        ("pop_i", pick.e().bit(u)?),
+                        clk(),
+                        rst(),
+                        ("push_i", push.at(u)),
+                        ("wdata_i", wdata.field(u * obw, obw)),
+                        ("pop_i", pick.at(u)),
                         ("rdata_o", front.e()),
                         ("empty_o", empty.e()),
                         ("full_o", full.e()),
                     ],
                 )?;
-                if d.vc_at_c() {
-                    fronts.push(front.e().slice(fw - 1, 0)?);
-                    vticks.push(front.e().slice(obw - 1, fw)?);
-                    presents.push(empty.e().lnot()?);
+                if vclock_at_c {
+                    fronts.push(front.bits(fw - 1, 0));
+                    vticks.push(front.bits(obw - 1, fw));
+                    presents.push(empty.l_not());
                 } else {
                     fronts.push(front.e());
                 }
                 (empty.e(), full.e())
             }
         };
-        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &lit(cw, reset_credits)?)?;
-        let sent = pick.e().bit(u)?;
-        let ret = credit.e().bit(u)?;
+        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &num(cw, reset_credits))?;
+        let sent = pick.at(u);
+        let ret = credit.at(u);
         // credits - sent + returned, saturating at DD (a return at DD is ignored).
         // The mutant believes the downstream buffer is one slot deeper throughout.
         md.comb(vec![
-            Stmt::assign(&cr_d.lv(), &cr_q.e())?,
-            Stmt::if_(
-                &sent.land(&ret.lnot()?)?,
-                vec![Stmt::assign(&cr_d.lv(), &cr_q.e().sub(&lit(cw, 1)?)?)?],
-                vec![Stmt::if_(
-                    &sent.lnot()?.land(&ret)?.land(&cr_q.e().lt(&lit(cw, reset_credits)?)?)?,
-                    vec![Stmt::assign(&cr_d.lv(), &cr_q.e().add(&lit(cw, 1)?)?)?],
-                    vec![],
-                )?],
-            )?,
+            Stmt::set(&cr_d, &cr_q),
+            Stmt::when_else(
+                &sent.l_and(&ret.l_not()),
+                vec![Stmt::set(&cr_d, &(&cr_q - &num(cw, 1)))],
+                vec![Stmt::when(
+                    &sent.l_not().l_and(&ret).l_and(&cr_q.below(&num(cw, reset_credits))),
+                    vec![Stmt::set(&cr_d, &(&cr_q + &num(cw, 1)))])],
+            ),
         ])?;
         fulls.push(full);
-        let has_credit = cr_q.e().ne(&Expr::zero(cw))?;
-        if d.is(Mutant::PickIgnoresEmpty) {
+        let has_credit = cr_q.is_not(&Expr::zero(cw));
+        if d.faults.pick_ignores_empty {
             // MUTANT pick-ignores-empty: eligible with a credit, empty or not
             let _ = empty;
             eligs.push(has_credit);
         } else {
-            eligs.push(empty.lnot()?.land(&has_credit)?);
+            eligs.push(empty.l_not().l_and(&has_credit));
         }
         if dd < (1u64 << cw) - 1 {
             // (a counter whose width only holds 0..=DD is in range by construction)
-            md.assert_always(&lit(cw, dd)?.lt(&cr_q.e())?.lnot()?, &format!("output VC {u}: credits within 0..={dd}"))?;
+            md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"))?;
         }
-        md.assert_always(&pick.e().bit(u)?.land(&cr_q.e().eq(&Expr::zero(cw))?)?.lnot()?, &format!("output VC {u}: no flit sent without a credit"))?;
+        md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"))?;
     }
     md.comment("Point C: VC multiplexer");
-    let elig = md.wire_of("elig", &cat_lsb_first(&eligs)?)?;
-    let any_pick = md.wire_of("any_pick", &pick.e().red_or())?;
-    let elig = if d.crossbar == Crossbar::Full && d.block_size > 1 {
-        let tails = (0..m).map(|u| Expr::raw(format!("vc{u}_front"), obw).bit(fw - 2)).collect::<Result<Vec<_>>>()?;
-        let tail = Expr::onehot_mux(&pick.e(), &tails)?;
-        let x = sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?;
-        Sig { name: x.text().to_string(), width: m, sym: None }
+    let elig = md.wire_of("elig", &cat_lsb(&eligs))?;
+    let any_pick = md.wire_of("any_pick", &pick.any())?;
+    let elig = if !d.multiplexed() && d.block_size() > 1 {
+        let tails = front_wires.iter().map(|f| f.at(fw - 2)).collect::<Vec<_>>();
+        let tail = onehot_select(&pick, &tails);
+        sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?
     } else {
-        elig
+        elig.e()
     };
     let side = if let Some(enter) = &enter {
         ArbiterSide::Age { enter: enter.e() }
-    } else if d.vc_at_c() {
-        let present = md.wire_of("present", &cat_lsb_first(&presents)?)?.e();
-        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb_first(&vticks)?)?.e() }
+    } else if vclock_at_c {
+        let present = md.wire_of("present", &cat_lsb(&presents))?.e();
+        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb(&vticks))?.e() }
     } else {
         ArbiterSide::None
     };
-    md.instance(arb, "u_arb_c", &arbiter_conns(elig.e(), any_pick.e(), pick.e(), side))?;
-    md.assert_always(&at_most_one_set(&pick.e(), &Expr::ones(m), &Expr::zero(m))?, "point C picks at most one VC")?;
+    md.instance(arb, "u_arb_c", &arbiter_conns(elig, any_pick.e(), pick.e(), side))?;
+    md.assert_always(&at_most_one_set(&pick, &Expr::ones(m), &Expr::zero(m)), "point C picks at most one VC")?;
     if enter.is_some() {
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");
     }
     let flit = match &shared {
         // The output registers become all 0 without a pick (§6 stage 5).
-        Some((_, _, f)) => Expr::mux(&any_pick.e(), &f.e(), &Expr::zero(obw))?,
-        None => Expr::onehot_mux(&pick.e(), &fronts)?,
+        Some((_, _, f)) => any_pick.then_else(&f, &Expr::zero(obw)),
+        None => onehot_select(&pick, &fronts),
     };
     let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e())?;
-    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick.e(), vw)?)?;
+    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw))?;
     let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit)?;
     md.assign(&valid_o.lv(), &valid_q.e())?;
     md.assign(&vc_o.lv(), &vc_q.e())?;
-    md.assign(&head_o.lv(), &flit_q.e().bit(fw - 1)?)?;
-    md.assign(&tail_o.lv(), &flit_q.e().bit(fw - 2)?)?;
+    md.assign(&head_o.lv(), &flit_q.at(fw - 1))?;
+    md.assign(&tail_o.lv(), &flit_q.at(fw - 2))?;
     if let Some(dm) = dummy_o {
-        md.assign(&dm.lv(), &flit_q.e().bit(w)?)?;
+        md.assign(&dm.lv(), &flit_q.at(w))?;
     }
-    md.assign(&data_o.lv(), &flit_q.e().slice(w - 1, 0)?)?;
+    md.assign(&data_o.lv(), &flit_q.bits(w - 1, 0))?;
     if let Some(f) = full_o {
-        md.assign(&f.lv(), &cat_lsb_first(&fulls)?)?;
+        md.assign(&f.lv(), &cat_lsb(&fulls))?;
     }
     Ok(md)
 }

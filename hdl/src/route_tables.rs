@@ -1,9 +1,8 @@
 //! The constant tables of route computation (docs/microarchitecture.md §2):
 //! allowed output VCs per destination and the parallel-link choice.
 
-use crate::bits::{cat_lsb_first, lit};
 use crate::dims::Dims;
-use crate::verilog::{Expr, Module, Result, Sig};
+use crate::verilog::{cat_lsb, num, Expr, Module, Result, Sig};
 
 
 /// The §2 table of allowed output VCs, one M-bit entry per destination code
@@ -12,8 +11,8 @@ pub(crate) fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     let Some(t) = &d.allowed_vcs else { return Ok(None) };
     md.comment("Allowed output VCs: entry d = VC mask of destination d (codes >= endpoints -> all).");
     let all = (1u64 << d.vcs) - 1;
-    let entries = (0..1u32 << d.dest_width).map(|dest| lit(d.vcs, t.get(dest as usize).map_or(all, |&x| x as u64))).collect::<Result<Vec<_>>>()?;
-    Ok(Some(md.wire_of("avc_table", &cat_lsb_first(&entries)?)?))
+    let entries = (0..1u32 << d.dest_width).map(|dest| num(d.vcs, t.get(dest as usize).map_or(all, |&x| x as u64))).collect::<Vec<_>>();
+    Ok(Some(md.wire_of("avc_table", &cat_lsb(&entries))?))
 }
 
 /// The tables of RC's choice among a destination's parallel ports (§2
@@ -30,10 +29,10 @@ pub(crate) fn link_tables(md: &mut Module, d: &Dims) -> Result<Vec<Sig>> {
             .map(|c| {
                 let first = d.routes.get(c as usize).copied().unwrap_or(0);
                 let size = g.get(c as usize).copied().unwrap_or(1);
-                lit(d.port_id_width, if j < size { (first + j) as u64 } else { first as u64 })
+                num(d.port_id_width, if j < size { (first + j) as u64 } else { first as u64 })
             })
-            .collect::<Result<Vec<_>>>()?;
-        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb_first(&entries)?)?);
+            .collect::<Vec<_>>();
+        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb(&entries))?);
     }
     Ok(tables)
 }
@@ -45,15 +44,15 @@ pub(crate) fn link_choice(md: &mut Module, d: &Dims, tag: &str, dest: &Expr, bas
     let Some(free_cnt) = free_cnt else { return Ok(base.clone()) };
     let (pw, fcw) = (d.port_id_width, d.free_count_width());
     let mut best = md.wire_of(&format!("{tag}_lc_port0"), base)?;
-    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.e().elem_dyn(&best.e(), fcw)?)?;
+    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.elem(&best, fcw))?;
     for (k, table) in tables.iter().enumerate() {
         let j = k + 1;
-        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.e().elem_dyn(dest, pw)?)?;
-        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.e().elem_dyn(&cand.e(), fcw)?)?;
-        let more = best_cnt.e().lt(&cnt.e())?;
-        best = md.wire_of(&format!("{tag}_lc_port{j}"), &Expr::mux(&more, &cand.e(), &best.e())?)?;
+        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.elem(dest, pw))?;
+        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.elem(&cand, fcw))?;
+        let more = best_cnt.below(&cnt);
+        best = md.wire_of(&format!("{tag}_lc_port{j}"), &more.then_else(&cand, &best))?;
         if j < tables.len() {
-            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &Expr::mux(&more, &cnt.e(), &best_cnt.e())?)?;
+            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &more.then_else(&cnt, &best_cnt))?;
         }
     }
     Ok(best.e())

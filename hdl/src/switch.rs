@@ -7,11 +7,11 @@
 //! them once instead of N times inside the top (the 8-port, 16-VC routers'
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
-use crate::mutant::Mutant;
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{cat_lsb_first, lit, onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
+use crate::bits::{onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
-use crate::verilog::{Expr, Module, Result};
+use wormqos_config::FlitOrder;
+use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Result};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -28,13 +28,13 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
     let ready = md.output("ready_o", m)?;
     let mut bits = vec![];
     for v in 0..m {
-        let r = route.e().part(v * pw, pw)?;
-        let u = ovc.e().part(v * vw, vw)?;
-        let idx = r.zext(iw)?.mul(&lit(iw, m as u64)?)?.add(&u.zext(iw)?)?;
+        let r = route.field(v * pw, pw);
+        let u = ovc.field(v * vw, vw);
+        let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
         let dst = md.wire_of(&format!("dst{v}"), &idx)?;
-        bits.push(req.e().bit(v)?.land(&full.e().bit_dyn(&dst.e())?.lnot()?)?);
+        bits.push(req.at(v).l_and(&full.at_dyn(&dst).l_not()));
     }
-    md.assign(&ready.lv(), &cat_lsb_first(&bits)?)?;
+    md.assign(&ready.lv(), &cat_lsb(&bits))?;
     Ok(md)
 }
 
@@ -53,13 +53,13 @@ pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
     let spread = md.output("spread_o", nm)?;
     let mut terms = vec![];
     for v in 0..m {
-        let r = route.e().part(v * pw, pw)?;
-        let u = ovc.e().part(v * vw, vw)?;
+        let r = route.field(v * pw, pw);
+        let u = ovc.field(v * vw, vw);
         let dec = onehot_of_pair(&mut md, &format!("vc{v}"), &r, n, &u, m)?;
-        let oh = md.wire_of(&format!("vc{v}_oh"), &Expr::mux(&sel.e().bit(v)?, &dec, &Expr::zero(nm))?)?;
+        let oh = md.wire_of(&format!("vc{v}_oh"), &sel.at(v).then_else(&dec, &Expr::zero(nm)))?;
         terms.push(oh.e());
     }
-    md.assign(&spread.lv(), &Expr::or_all(&terms)?)?;
+    md.assign(&spread.lv(), &any_of(&terms))?;
     Ok(md)
 }
 
@@ -75,14 +75,14 @@ pub(crate) enum PointAArbiter<'a> {
 
 /// Whether `<prefix>_point_a` has a `won_i` input.
 pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
-    !matches!(arb, PointAArbiter::Age(_)) || d.block_size > 1 || d.acceleration
+    !matches!(arb, PointAArbiter::Age(_)) || d.block_size() > 1 || d.acceleration()
 }
 
 /// Whether `<prefix>_point_a` has a `cand_tail_i` input: with shared input
 /// buffers, when the block hold or acceleration needs the moving flit's tail
 /// (not under the blk-hold-past-tail mutant, which ignores it).
 pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
-    d.shared_ib() && (d.acceleration || (d.block_size > 1 && !d.is(Mutant::BlkHoldPastTail)))
+    d.shared_ib() && (d.acceleration() || (d.block_size() > 1 && !d.faults.block_hold_past_tail))
 }
 
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed
@@ -109,24 +109,26 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let ovc = md.input("ovc_i", m * vw)?;
     let front = if d.shared_ib() { None } else { Some(md.input("front_i", m * fw)?) };
     let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
-    let enter = if matches!(arb, PointAArbiter::Age(_)) { Some(md.input("enter_i", m)?) } else { None };
-    let (present, vtick) = if matches!(arb, PointAArbiter::VirtualClock(_)) {
-        (Some(md.input("st_req_i", m)?), Some(md.input("vtick_i", m * d.vtick_width)?))
-    } else {
-        (None, None)
+    let (arb, side) = match arb {
+        PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m)?.e() }),
+        PointAArbiter::VirtualClock(a) => {
+            let present = md.input("st_req_i", m)?.e();
+            (a, ArbiterSide::VirtualClock { present, vtick: md.input("vtick_i", m * d.vtick.width)?.e() })
+        }
+        PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
     };
-    let accel = if d.acceleration { Some(md.input("accel_i", m)?) } else { None };
+    let accel = if d.acceleration() { Some(md.input("accel_i", m)?) } else { None };
     let cand_o = md.output("cand_o", m)?;
     let cand_route_o = md.output("cand_route_o", pw)?;
     let cand_ovc_o = md.output("cand_ovc_o", vw)?;
     let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
 
     let cand = md.wire("cand", m)?;
-    let elig = if d.block_size > 1 || d.acceleration {
+    let elig = if d.block_size() > 1 || d.acceleration() {
         let tail = match (&front, &cand_tail) {
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
-                Expr::onehot_mux(&cand.e(), &tails)?
+                onehot_select(&cand, &tails)
             }
             (None, Some(t)) => t.e(),
             // blk-hold-past-tail: the hold ignores tails
@@ -140,13 +142,6 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     };
     // The age arbiter ignores take_i: point A then has no won_i.
     let take = won.as_ref().map_or(Expr::one_bit(false), |w| w.e());
-    let (arb, side) = match arb {
-        PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: enter.expect("age").e() }),
-        PointAArbiter::VirtualClock(a) => {
-            (a, ArbiterSide::VirtualClock { present: present.expect("virtualclock").e(), vtick: vtick.expect("virtualclock").e() })
-        }
-        PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
-    };
     let conns = arbiter_conns(elig, take, cand.e(), side);
     md.instance(arb, "u_arb", &conns)?;
     let sel = |all: &Expr, w: u32| -> Result<Expr> {
@@ -181,17 +176,17 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     let push_o = md.output("push_o", m)?;
     let flit_o = md.output("flit_o", fw)?;
     let gnt = md.wire("gnt", n)?;
-    let any = md.wire_of("any", &gnt.e().red_or())?;
+    let any = md.wire_of("any", &gnt.any())?;
     md.instance(
         rr_n,
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &Expr::onehot_mux(&gnt.e(), &parts(&ovcs.e(), vw)?)?)?;
+    let ovc = md.wire_of("ovc", &onehot_select(&gnt, &parts(&ovcs.e(), vw)?))?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &Expr::onehot_mux(&gnt.e(), &parts(&flits.e(), fw)?)?)?;
-    md.assign(&push_o.lv(), &Expr::mux(&any.e(), &onehot_of(&ovc.e(), m)?, &Expr::zero(m))?)?;
+    md.assign(&flit_o.lv(), &onehot_select(&gnt, &parts(&flits.e(), fw)?))?;
+    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))?;
     Ok(md)
 }
 
@@ -204,14 +199,15 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     let obw = d.ob_entry_width();
     let mut md = Module::new(format!("{}_xbar_out", d.prefix));
     md.doc("Full crossbar, one output port (§6 stage 4): output VC u's write data is the");
-    if d.vc_at_c() {
+    let vclock_at_c = matches!(d.order_at_c(), FlitOrder::VirtualClock(_));
+    if vclock_at_c {
         md.doc("{vtick, front flit} of its owner input VC owner_i[u*IW +: IW].");
     } else {
         md.doc("front flit of its owner input VC owner_i[u*IW +: IW].");
     }
     let owner_in = md.input("owner_i", m * iw)?;
     let front = md.input("front_i", nm * fw)?;
-    let vtick = if d.vc_at_c() { Some(md.input("vtick_i", nm * d.vtick_width)?) } else { None };
+    let vtick = if vclock_at_c { Some(md.input("vtick_i", nm * d.vtick.width)?) } else { None };
     let wdata = md.output("wdata_o", m * obw)?;
     // A one-hot mux of the decoded owner, not `front_i[owner*FW +: FW]`: for
     // flit widths that are not a power of two Yosys turns that into a
@@ -222,8 +218,8 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     let onehot_select = nm <= DECODER_COMPARISONS_MAX;
     let fronts = (0..nm).map(|i| front.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
     for u in 0..m {
-        let owner = owner_in.e().part(u * iw, iw)?;
-        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm)?)?) } else { None };
+        let owner = owner_in.field(u * iw, iw);
+        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm))?) } else { None };
         let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
             match &owner_oh {
                 Some(oh) => Expr::onehot_mux(&oh.e(), parts),
@@ -233,8 +229,8 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
         let f = select(&front.e(), fw, &fronts)?;
         let f = match &vtick {
             Some(va) => {
-                let vticks = (0..nm).map(|i| va.e().part(i * d.vtick_width, d.vtick_width)).collect::<Result<Vec<_>>>()?;
-                Expr::concat(&[select(&va.e(), d.vtick_width, &vticks)?, f])?
+                let vticks = (0..nm).map(|i| va.e().part(i * d.vtick.width, d.vtick.width)).collect::<Result<Vec<_>>>()?;
+                cat(&[select(&va.e(), d.vtick.width, &vticks)?, f])
             }
             None => f,
         };

@@ -1,19 +1,18 @@
 //! `<prefix>_router`: builds every module of the router and wires the
 //! blocks together in the top (docs/microarchitecture.md §3).
 
-use crate::arbiters::{age_arbiter, rr_arbiter};
-use crate::bits::{cat_lsb_first, lit, onehot_of};
+use crate::arbiters::{age_arbiter, rr_arbiter_with};
+use crate::input_port_p::input_port_p;
+use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, vc_buffer};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
-use crate::input_port_p::input_port_p;
-use crate::mutant::Mutant;
 use crate::output_port::output_port;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
 use crate::vclock;
-use crate::verilog::{Expr, HdlError, Module, Result};
-use wormqos_config::Crossbar;
+use crate::verilog::{any_of, cat_lsb, num, Expr, HdlError, Module, Result};
+use wormqos_config::{FlitOrder, Qos, SchedulingPoint};
 
 
 /// The generated module set, in dependency order.
@@ -34,9 +33,6 @@ impl Modules {
     }
 }
 
-fn clk_rst() -> [(&'static str, Expr); 2] {
-    [("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))]
-}
 
 /// Builds every module of the router.
 pub(crate) fn build(d: &Dims) -> Result<Modules> {
@@ -45,53 +41,56 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let p = &d.prefix;
     let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
     let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
-    let rr_nm = rr_arbiter(p, nm, d.mutant)?;
-    let rr_m = rr_arbiter(p, m, d.mutant)?;
-    let rr_n = rr_arbiter(p, n, d.mutant)?;
-    let age_m = age_arbiter(p, m)?;
-    let vcs_m = vclock::vclock_sched(p, m, d.clock_width, d.vtick_width, d.mutant)?;
+    let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
+    let rr_m = rr_arbiter_with(p, m, &d.faults)?;
+    let rr_n = rr_arbiter_with(p, n, &d.faults)?;
+    // The flit scheduler over a port's M VCs in `order` (points A and C).
+    let scheduler = |order: FlitOrder| match order {
+        FlitOrder::Age => age_arbiter(p, m),
+        FlitOrder::RoundRobin => Ok(rr_m.clone()),
+        FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
+    };
+    let (order_a, order_c) = (d.order_at_a(), d.order_at_c());
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
-    let multiplexed = d.crossbar == Crossbar::Multiplexed;
+    let multiplexed = d.multiplexed();
     if multiplexed {
         mods.add(&rr_n)?;
     }
-    if multiplexed || !(d.age_at_c() || d.vc_at_c()) {
+    if multiplexed || order_c == FlitOrder::RoundRobin {
         mods.add(&rr_m)?;
     }
-    if d.age_at_a() || d.age_at_c() {
-        mods.add(&age_m)?;
+    if order_a == Some(FlitOrder::Age) || order_c == FlitOrder::Age {
+        mods.add(&scheduler(FlitOrder::Age)?)?;
     }
-    if d.virtualclock() {
-        mods.add(&vcs_m)?;
+    if let Some(vc) = d.virtual_clock() {
+        mods.add(&scheduler(FlitOrder::VirtualClock(*vc))?)?;
     }
-    let inp = if d.preemptive() {
-        input_port_p(d, &ib_fifo)?
-    } else if d.shared_ib() {
-        input_port(d, InputBuffers::Shared(&ib_fifo))?
-    } else {
-        input_port(d, InputBuffers::PerVc(&ib_fifo))?
+    let inp = match &d.qos {
+        Qos::Preemptive(_) => input_port_p(d, &ib_fifo)?,
+        Qos::Shared | Qos::Partitioned(_) if d.shared_ib() => input_port(d, InputBuffers::Shared(&ib_fifo))?,
+        Qos::Shared | Qos::Partitioned(_) => input_port(d, InputBuffers::PerVc(&ib_fifo))?,
     };
     let va = vc_allocator(d, &rr_nm)?;
-    let arb_c = if d.age_at_c() {
-        &age_m
-    } else if d.vc_at_c() {
-        &vcs_m
-    } else {
-        &rr_m
-    };
-    let outp = output_port(d, &ob_fifo, arb_c)?;
+    let outp = output_port(d, &ob_fifo, &scheduler(order_c)?)?;
     mods.add(&inp)?;
     mods.add(&va)?;
     mods.add(&outp)?;
 
     let mut t = Module::new(format!("{p}_router"));
     t.doc(format!("Wormhole virtual-channel router `{p}`: {n} ports, {m} VCs per port, {w}-bit flits,"));
-    t.doc(format!(
-        "{:?} crossbar, {:?} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md).",
-        d.crossbar, d.scheduler
-    ));
+    // (the configuration's names for the crossbar and the scheduler)
+    let crossbar = match d.scheduling.point {
+        SchedulingPoint::InputPort => "Multiplexed",
+        SchedulingPoint::OutputPort => "Full",
+    };
+    let order = match d.scheduling.order {
+        FlitOrder::Age => "Fifo",
+        FlitOrder::RoundRobin => "RoundRobin",
+        FlitOrder::VirtualClock(_) => "Virtualclock",
+    };
+    t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md)."));
     t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
     t.input("clk_i", 1)?;
     t.input("rst_i", 1)?;
@@ -99,14 +98,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let in_vc = t.input("in_vc_i", n * vw)?;
     let in_head = t.input("in_head_i", n)?;
     let in_tail = t.input("in_tail_i", n)?;
-    let in_dummy = if d.preemptive() { Some(t.input("in_dummy_i", n)?) } else { None };
+    let in_dummy = if d.preemption().is_some() { Some(t.input("in_dummy_i", n)?) } else { None };
     let in_data = t.input("in_data_i", n * w)?;
     let in_credit_o = t.output("in_credit_o", nm)?;
     let out_valid = t.output("out_valid_o", n)?;
     let out_vc = t.output("out_vc_o", n * vw)?;
     let out_head = t.output("out_head_o", n)?;
     let out_tail = t.output("out_tail_o", n)?;
-    let out_dummy = if d.preemptive() { Some(t.output("out_dummy_o", n)?) } else { None };
+    let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)?) } else { None };
     let out_data = t.output("out_data_o", n * w)?;
     let out_credit = t.input("out_credit_i", nm)?;
 
@@ -116,7 +115,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let route_all = t.wire("route_all", nm * pw)?;
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
-    let va_route_all = if d.is(Mutant::SkipRcStage) { Some(t.wire("va_route_all", nm * pw)?) } else { None };
+    let va_route_all = if d.faults.va_in_rc_cycle { Some(t.wire("va_route_all", nm * pw)?) } else { None };
     let ovc_all = t.wire("ovc_all", nm * vw)?;
     let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
     // Point A's candidates: the shared input buffers read their flits.
@@ -125,18 +124,18 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
     let mv = t.wire("move", nm)?;
     t.comment("Per output VC o*M+u, flat.");
-    let ob_full = if d.is(Mutant::DropOnBackpressure) { None } else { Some(t.wire("ob_full", nm)?) };
+    let ob_full = if d.faults.ignores_output_full { None } else { Some(t.wire("ob_full", nm)?) };
     let push = t.wire("push", nm)?;
     let obw = d.ob_entry_width();
     // Write data per output port: one flit (shared output buffers) or one per output VC.
     let ob_w = if d.shared_ob() { obw } else { m * obw };
     let wdata = t.wire("ob_wdata", n * ob_w)?;
-    let vtick_all = if d.virtualclock() { Some(t.wire("vtick_all", nm * d.vtick_width)?) } else { None };
+    let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)?) } else { None };
     let release = t.wire("ovc_release", nm)?;
-    let enter_c = if d.age_at_c() { Some(t.wire("enter_c", nm)?) } else { None };
+    let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
     let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
-    let (credit_all, relb_all) = if d.preemptive() {
+    let (credit_all, relb_all) = if d.preemption().is_some() {
         t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
         (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
     } else {
@@ -145,35 +144,35 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)?) } else { None };
     let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
     let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())?) } else { None };
-    let (accel_all, acc_set) = if d.acceleration { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
+    let (accel_all, acc_set) = if d.acceleration() { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
         let mut conns = vec![
-                clk_rst()[0].clone(),
-                clk_rst()[1].clone(),
-                ("in_valid_i", in_valid.e().bit(pi)?),
-                ("in_vc_i", in_vc.e().part(pi * vw, vw)?),
-                ("in_head_i", in_head.e().bit(pi)?),
-                ("in_tail_i", in_tail.e().bit(pi)?),
-                ("in_dummy_i", match &in_dummy { Some(x) => x.e().bit(pi)?, None => Expr::zero(1) }),
-                ("in_data_i", in_data.e().part(pi * w, w)?),
-                ("va_gnt_i", va_gnt.e().part(pi * m, m)?),
-                ("va_ovc_i", va_ovc_in.e().part(pi * m * vw, m * vw)?),
-                ("pop_i", mv.e().part(pi * m, m)?),
-                ("va_req_o", va_req_all.e().part(pi * m * n, m * n)?),
-                ("st_req_o", st_req.e().part(pi * m, m)?),
-                ("route_o", route_all.e().part(pi * m * pw, m * pw)?),
-                ("ovc_o", ovc_all.e().part(pi * m * vw, m * vw)?),
+                clk(),
+                rst(),
+                ("in_valid_i", in_valid.at(pi)),
+                ("in_vc_i", in_vc.field(pi * vw, vw)),
+                ("in_head_i", in_head.at(pi)),
+                ("in_tail_i", in_tail.at(pi)),
+                ("in_dummy_i", match &in_dummy { Some(x) => x.at(pi), None => Expr::zero(1) }),
+                ("in_data_i", in_data.field(pi * w, w)),
+                ("va_gnt_i", va_gnt.field(pi * m, m)),
+                ("va_ovc_i", va_ovc_in.field(pi * m * vw, m * vw)),
+                ("pop_i", mv.field(pi * m, m)),
+                ("va_req_o", va_req_all.field(pi * m * n, m * n)),
+                ("st_req_o", st_req.field(pi * m, m)),
+                ("route_o", route_all.field(pi * m * pw, m * pw)),
+                ("ovc_o", ovc_all.field(pi * m * vw, m * vw)),
             ];
         if let Some(vr) = &va_route_all {
-            conns.push(("va_route_o", vr.e().part(pi * m * pw, m * pw)?));
+            conns.push(("va_route_o", vr.field(pi * m * pw, m * pw)));
         }
         match (&front_all, &cand, &cand_flit) {
-            (Some(f), _, _) => conns.push(("front_o", f.e().part(pi * m * fw, m * fw)?)),
+            (Some(f), _, _) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
             (None, Some(c), Some(cf)) => {
-                conns.push(("rsel_i", c.e().part(pi * m, m)?));
-                conns.push(("cand_flit_o", cf.e().part(pi * fw, fw)?));
+                conns.push(("rsel_i", c.field(pi * m, m)));
+                conns.push(("cand_flit_o", cf.field(pi * fw, fw)));
             }
             _ => return Err(HdlError::Invalid("shared input buffers need a multiplexed crossbar".into())),
         }
@@ -181,24 +180,24 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.retain(|c| c.0 != "in_dummy_i");
         }
         if let Some(va) = &vtick_all {
-            conns.push(("vtick_o", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+            conns.push(("vtick_o", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
         }
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
-            conns.push(("credit_o", c.e().part(pi * m, m)?));
-            conns.push(("release_o", r.e().part(pi * m, m)?));
+            conns.push(("credit_o", c.field(pi * m, m)));
+            conns.push(("release_o", r.field(pi * m, m)));
         }
         if let Some(c) = &cls_all {
-            conns.push(("cls_o", c.e().part(pi * m * d.class_width, m * d.class_width)?));
+            conns.push(("cls_o", c.field(pi * m * d.class_width, m * d.class_width)));
         }
         if let Some(a) = &avc_all {
-            conns.push(("avc_o", a.e().part(pi * m * m, m * m)?));
+            conns.push(("avc_o", a.field(pi * m * m, m * m)));
         }
         if let Some(f) = &free_cnt_all {
             conns.push(("free_cnt_i", f.e()));
         }
         if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
-            conns.push(("accel_o", a.e().part(pi * m, m)?));
-            conns.push(("acc_set_i", s.e().part(pi * m, m)?));
+            conns.push(("accel_o", a.field(pi * m, m)));
+            conns.push(("acc_set_i", s.field(pi * m, m)));
         }
         t.instance(&inp, &format!("u_in{pi}"), &conns)?;
     }
@@ -208,21 +207,21 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let mut victims = vec![];
     for o in 0..n {
         let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
-        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb_first(&bits)?)?;
+        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb(&bits))?;
         let g = t.wire(&format!("va_gnt{o}"), nm)?;
         let mut conns = vec![
-            clk_rst()[0].clone(),
-            clk_rst()[1].clone(),
+            clk(),
+            rst(),
             ("req_i", req.e()),
-            ("release_i", release.e().part(o * m, m)?),
+            ("release_i", release.field(o * m, m)),
             ("gnt_o", g.e()),
-            ("gnt_ovc_o", va_ovc_port.e().part(o * vw, vw)?),
+            ("gnt_ovc_o", va_ovc_port.field(o * vw, vw)),
         ];
         if let Some(ec) = &enter_c {
-            conns.push(("alloc_set_o", ec.e().part(o * m, m)?));
+            conns.push(("alloc_set_o", ec.field(o * m, m)));
         }
         if let Some(ow) = &owner_all {
-            conns.push(("owner_o", ow.e().part(o * m * iw, m * iw)?));
+            conns.push(("owner_o", ow.field(o * m * iw, m * iw)));
         }
         if let Some(c) = &cls_all {
             conns.push(("cls_i", c.e()));
@@ -231,7 +230,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("avc_i", a.e()));
         }
         if let Some(f) = &free_cnt_all {
-            conns.push(("free_cnt_o", f.e().part(o * d.free_count_width(), d.free_count_width())?));
+            conns.push(("free_cnt_o", f.field(o * d.free_count_width(), d.free_count_width())));
         }
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm)?;
@@ -241,13 +240,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.instance(&va, &format!("u_va{o}"), &conns)?;
         gnts.push(g.e());
     }
-    t.assign(&va_gnt.lv(), &Expr::or_all(&gnts)?)?;
+    t.assign(&va_gnt.lv(), &any_of(&gnts))?;
     if let Some(a) = &acc_set {
-        t.assign(&a.lv(), &Expr::or_all(&victims)?)?;
+        t.assign(&a.lv(), &any_of(&victims))?;
     }
     for i in 0..nm {
-        let r = va_route_all.as_ref().unwrap_or(&route_all).e().part(i * pw, pw)?;
-        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.e().elem_dyn(&r, vw)?)?;
+        let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.elem(&r, vw))?;
     }
 
     t.comment("Stage 4: switch traversal");
@@ -262,10 +261,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     &format!("u_rdy{pi}"),
                     &[
                         ("ob_full_i", f.e()),
-                        ("st_req_i", st_req.e().part(pi * m, m)?),
-                        ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                        ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
-                        ("ready_o", ready.e().part(pi * m, m)?),
+                        ("st_req_i", st_req.field(pi * m, m)),
+                        ("route_i", route_all.field(pi * m * pw, m * pw)),
+                        ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
+                        ("ready_o", ready.field(pi * m, m)),
                     ],
                 )?;
             }
@@ -274,7 +273,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
     // The output VCs named by each input port's selected VCs (`sel`, N*M
     // bits), ORed over the ports: one `vc_spread` instance per port.
-    let spread_m = if d.preemptive() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
+    let spread_m = if d.preemption().is_some() || !multiplexed { Some(switch::vc_spread(d)?) } else { None };
     if let Some(s) = &spread_m {
         mods.add(s)?;
     }
@@ -287,9 +286,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 sm,
                 &format!("u_{tag}{pi}"),
                 &[
-                    ("sel_i", sel.part(pi * m, m)?),
-                    ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                    ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                    ("sel_i", sel.field(pi * m, m)),
+                    ("route_i", route_all.field(pi * m * pw, m * pw)),
+                    ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
                     ("spread_o", s.e()),
                 ],
             )?;
@@ -309,14 +308,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         None => Err(HdlError::Invalid("per-VC front flits exist only with per-VC input buffers".into())),
     };
 
-    if multiplexed {
+    if let Some(order_a) = order_a {
         let won = t.wire("won", n)?;
-        let arb_a = if d.age_at_a() {
-            switch::PointAArbiter::Age(&age_m)
-        } else if d.vc_at_a() {
-            switch::PointAArbiter::VirtualClock(&vcs_m)
-        } else {
-            switch::PointAArbiter::RoundRobin(&rr_m)
+        let sched_a = scheduler(order_a)?;
+        let arb_a = match order_a {
+            FlitOrder::Age => switch::PointAArbiter::Age(&sched_a),
+            FlitOrder::VirtualClock(_) => switch::PointAArbiter::VirtualClock(&sched_a),
+            FlitOrder::RoundRobin => switch::PointAArbiter::RoundRobin(&sched_a),
         };
         let needs_won = switch::point_a_needs_won(d, &arb_a);
         let pa = switch::point_a(d, arb_a, &rr_m)?;
@@ -333,39 +331,38 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
             let mut conns = vec![
-                clk_rst()[0].clone(),
-                clk_rst()[1].clone(),
-                ("ready_i", ready.e().part(pi * m, m)?),
-                ("route_i", route_all.e().part(pi * m * pw, m * pw)?),
-                ("ovc_i", ovc_all.e().part(pi * m * vw, m * vw)?),
+                clk(),
+                rst(),
+                ("ready_i", ready.field(pi * m, m)),
+                ("route_i", route_all.field(pi * m * pw, m * pw)),
+                ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
             ];
             match &front_all {
-                Some(f) => conns.push(("front_i", f.e().part(pi * m * fw, m * fw)?)),
-                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.e().bit(pi * fw + fw - 2)?)),
+                Some(f) => conns.push(("front_i", f.field(pi * m * fw, m * fw))),
+                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.at(pi * fw + fw - 2))),
                 None => {}
             }
             if needs_won {
-                conns.push(("won_i", won.e().bit(pi)?));
+                conns.push(("won_i", won.at(pi)));
             }
-            if d.age_at_a() {
-                conns.push(("enter_i", va_gnt.e().part(pi * m, m)?));
+            if order_a == FlitOrder::Age {
+                conns.push(("enter_i", va_gnt.field(pi * m, m)));
             }
-            if d.vc_at_a() {
-                let va = vtick_all.as_ref().expect("virtualclock");
-                conns.push(("st_req_i", st_req.e().part(pi * m, m)?));
-                conns.push(("vtick_i", va.e().part(pi * m * d.vtick_width, m * d.vtick_width)?));
+            if let Some(va) = &vtick_all {
+                conns.push(("st_req_i", st_req.field(pi * m, m)));
+                conns.push(("vtick_i", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
             }
             if let Some(a) = &accel_all {
-                conns.push(("accel_i", a.e().part(pi * m, m)?));
+                conns.push(("accel_i", a.field(pi * m, m)));
             }
-            conns.push(("cand_o", cand.e().part(pi * m, m)?));
-            conns.push(("cand_route_o", cand_route.e().part(pi * pw, pw)?));
-            conns.push(("cand_ovc_o", cand_ovc.e().part(pi * vw, vw)?));
+            conns.push(("cand_o", cand.field(pi * m, m)));
+            conns.push(("cand_route_o", cand_route.field(pi * pw, pw)));
+            conns.push(("cand_ovc_o", cand_ovc.field(pi * vw, vw)));
             if front_all.is_some() {
-                conns.push(("cand_flit_o", cand_flit.e().part(pi * fw, fw)?));
+                conns.push(("cand_flit_o", cand_flit.field(pi * fw, fw)));
             }
             t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
-            moves.push(cand.e().part(pi * m, m)?.and(&Expr::repl(m, &won.e().bit(pi)?)?)?);
+            moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
         }
         let mut gnt_b = vec![];
         let mut pushes = vec![];
@@ -374,9 +371,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Point B of output port {o}"));
             let reqs = (0..n)
-                .map(|pi| cand.e().part(pi * m, m)?.red_or().land(&cand_route.e().part(pi * pw, pw)?.eq(&lit(pw, o as u64)?)?))
+                .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
                 .collect::<Result<Vec<_>>>()?;
-            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb_first(&reqs)?)?;
+            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs))?;
             let g = t.wire(&format!("xb_gnt{o}"), n)?;
             let pv = t.wire(&format!("xpush{o}"), m)?;
             let xflit = t.wire(&format!("xflit{o}"), fw)?;
@@ -384,8 +381,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 &pb,
                 &format!("u_xb{o}"),
                 &[
-                    clk_rst()[0].clone(),
-                    clk_rst()[1].clone(),
+                    clk(),
+                    rst(),
                     ("req_i", req.e()),
                     ("cand_ovc_i", cand_ovc.e()),
                     ("cand_flit_i", cand_flit.e()),
@@ -396,14 +393,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             )?;
             pushes.push(pv.e());
             wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
-            releases.push(pv.e().and(&Expr::repl(m, &xflit.e().bit(fw - 2)?)?)?);
+            releases.push(&pv & &Expr::repl(m, &xflit.at(fw - 2))?);
             gnt_b.push(g.e());
         }
-        t.assign(&won.lv(), &Expr::or_all(&gnt_b)?)?;
-        t.assign(&mv.lv(), &cat_lsb_first(&moves)?)?;
-        t.assign(&push.lv(), &cat_lsb_first(&pushes)?)?;
-        t.assign(&wdata.lv(), &cat_lsb_first(&wdatas)?)?;
-        let tails_rel = if d.is(Mutant::TailKeepsVc) { Expr::zero(nm) } else { cat_lsb_first(&releases)? };
+        t.assign(&won.lv(), &any_of(&gnt_b))?;
+        t.assign(&mv.lv(), &cat_lsb(&moves))?;
+        t.assign(&push.lv(), &cat_lsb(&pushes))?;
+        t.assign(&wdata.lv(), &cat_lsb(&wdatas))?;
+        let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb(&releases) };
         let rel_all = relb_or(&mut t, tails_rel)?;
         t.assign(&release.lv(), &rel_all)?;
     } else {
@@ -411,11 +408,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&mv.lv(), &ready.e())?;
         let pushes = spread(&mut t, "push", &ready.e())?;
         t.assign(&push.lv(), &pushes)?;
-        let tails_rel = if d.is(Mutant::TailKeepsVc) {
+        let tails_rel = if d.faults.tail_keeps_output_vc {
             Expr::zero(nm)
         } else {
             let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
-            let moved_tails = t.wire_of("moved_tail", &ready.e().and(&cat_lsb_first(&tails)?)?)?;
+            let moved_tails = t.wire_of("moved_tail", &(&ready & &cat_lsb(&tails)))?;
             spread(&mut t, "tailrel", &moved_tails.e())?
         };
         let rel_all = relb_or(&mut t, tails_rel)?;
@@ -426,11 +423,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Full crossbar columns of output port {o}"));
             let fa = front_all.as_ref().ok_or_else(|| HdlError::Invalid("full crossbar without per-VC fronts".into()))?;
-            let mut conns = vec![("owner_i", owner_all.e().part(o * m * iw, m * iw)?), ("front_i", fa.e())];
-            if d.vc_at_c() {
-                conns.push(("vtick_i", vtick_all.as_ref().expect("virtualclock").e()));
+            let mut conns = vec![("owner_i", owner_all.field(o * m * iw, m * iw)), ("front_i", fa.e())];
+            if let Some(va) = &vtick_all {
+                conns.push(("vtick_i", va.e()));
             }
-            conns.push(("wdata_o", wdata.e().part(o * ob_w, ob_w)?));
+            conns.push(("wdata_o", wdata.field(o * ob_w, ob_w)));
             t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
         }
     }
@@ -440,8 +437,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         Some(c) => c.e(),
         None => mv.e(),
     };
-    let credit_next = if d.is(Mutant::CreditNotReturned) {
-        moved.and(&onehot_of(&lit(1, 0)?, nm)?.not())?
+    let credit_next = if d.faults.credit0_never_returned {
+        moved & &onehot_of(&num(1, 0), nm).not()
     } else {
         moved
     };
@@ -451,25 +448,25 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     for o in 0..n {
         t.comment(format!("Output port {o}"));
         let mut conns = vec![
-            clk_rst()[0].clone(),
-            clk_rst()[1].clone(),
-            ("push_i", push.e().part(o * m, m)?),
-            ("wdata_i", wdata.e().part(o * ob_w, ob_w)?),
-            ("credit_i", out_credit.e().part(o * m, m)?),
-            ("out_valid_o", out_valid.e().bit(o)?),
-            ("out_vc_o", out_vc.e().part(o * vw, vw)?),
-            ("out_head_o", out_head.e().bit(o)?),
-            ("out_tail_o", out_tail.e().bit(o)?),
-            ("out_data_o", out_data.e().part(o * w, w)?),
+            clk(),
+            rst(),
+            ("push_i", push.field(o * m, m)),
+            ("wdata_i", wdata.field(o * ob_w, ob_w)),
+            ("credit_i", out_credit.field(o * m, m)),
+            ("out_valid_o", out_valid.at(o)),
+            ("out_vc_o", out_vc.field(o * vw, vw)),
+            ("out_head_o", out_head.at(o)),
+            ("out_tail_o", out_tail.at(o)),
+            ("out_data_o", out_data.field(o * w, w)),
         ];
         if let Some(od) = &out_dummy {
-            conns.push(("out_dummy_o", od.e().bit(o)?));
+            conns.push(("out_dummy_o", od.at(o)));
         }
         if let Some(ec) = &enter_c {
-            conns.push(("enter_i", ec.e().part(o * m, m)?));
+            conns.push(("enter_i", ec.field(o * m, m)));
         }
         if let Some(f) = &ob_full {
-            conns.push(("full_o", f.e().part(o * m, m)?));
+            conns.push(("full_o", f.field(o * m, m)));
         }
         t.instance(&outp, &format!("u_out{o}"), &conns)?;
     }

@@ -2,29 +2,29 @@
 //! port (docs/microarchitecture.md §6, §9.2, §9.5).
 
 use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{at_most_one_set, cat_lsb_first, encode, lit, onehot_of};
+use crate::bits::{at_most_one_set, encode, onehot_of};
 use crate::dims::Dims;
 use crate::classes::lowest;
-use crate::mutant::Mutant;
-use crate::verilog::{Expr, Module, Result, Sig, Stmt};
-use wormqos_config::Crossbar;
+use wormqos_config::FlitOrder;
+use crate::verilog::{cat_lsb, num, onehot_select, Expr, Module, Result, Sig, Stmt};
 
 
 /// `<prefix>_vc_allocator`: stage 3 for one output port, and the `allocated`
 /// flags of its M output VCs.
 pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let (m, vw, nm, iw, clw) = (d.vcs, d.vc_id_width, d.all_vcs(), d.flat_vc_id_width, d.class_width);
-    let full = d.crossbar == Crossbar::Full;
-    let part = d.partitioned() && !d.is(Mutant::PartIgnoresClass);
-    let keep_owner = full || d.acceleration;
+    let full = !d.multiplexed();
+    // the partition VA applies (the part-ignores-class fault drops it)
+    let part = d.partition().filter(|_| !d.faults.va_ignores_partition);
+    let keep_owner = full || d.acceleration();
     let mut md = Module::new(format!("{}_vc_allocator", d.prefix));
     md.doc("Output-VC allocator of one output port (stage 3): a round-robin arbiter over");
     md.doc("the N*M input VCs (u_arb) grants one requester per cycle, if some output VC is");
     md.doc("free; the winner gets the lowest-numbered free output VC (gnt_ovc_o).");
-    if part {
+    if part.is_some() {
         md.doc("Static partition (§9.2): only requesters with a free output VC of their class");
         md.doc("(cls_i[i*CW +: CW]) take part; the winner gets the lowest free VC of its class.");
-    } else if d.partitioned() {
+    } else if d.partition().is_some() {
         md.doc("MUTANT part-ignores-class: the static partition is ignored.");
     }
     if d.allowed_vcs.is_some() {
@@ -35,7 +35,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
     }
-    if d.acceleration {
+    if d.acceleration() {
         md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
     }
     md.input("clk_i", 1)?;
@@ -46,7 +46,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
     let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
-    let set_o = if d.age_at_c() { Some(md.output("alloc_set_o", m)?) } else { None };
+    let set_o = if d.order_at_c() == FlitOrder::Age { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
     let free_cnt_o = if d.link_groups.is_some() {
         md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
@@ -54,20 +54,20 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     } else {
         None
     };
-    let victim_o = if d.acceleration { Some(md.output("victim_o", nm)?) } else { None };
+    let victim_o = if d.acceleration() { Some(md.output("victim_o", nm)?) } else { None };
 
     let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
-    let free = if d.is(Mutant::VaIgnoresAllocated) {
+    let free = if d.faults.va_ignores_allocated {
         md.comment("MUTANT va-ignores-allocated: every output VC counts as free");
         md.wire_of("free", &Expr::ones(m))?
     } else {
         md.wire_of("free", &alloc_q.e().not())?
     };
     if let Some(fc) = &free_cnt_o {
-        let terms = (0..m).map(|u| free.e().bit(u)?.zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
+        let terms = (0..m).map(|u| free.at(u).zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
         let mut sum = terms[0].clone();
         for t in &terms[1..] {
-            sum = sum.add(t)?;
+            sum = sum + t;
         }
         md.assign(&fc.lv(), &sum)?;
     }
@@ -77,21 +77,21 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             return Ok(None);
         }
         let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
-        Ok(Some(md.wire_of("gnt_cls", &Expr::onehot_mux(&gnt.e(), &elems)?)?))
+        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt, &elems))?))
     };
     let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
-        let win_cls = if d.acceleration { gnt_cls(&mut md, &gnt)? } else { None };
-        let class_masks = if part {
+        let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
+        let class_masks = if let Some(p) = part {
             md.comment("Static partition: the output VCs of each class");
-            let vcc = d.vc_class.as_ref().expect("partition");
+            let vcc = &p.vc_class;
             let masks = (0..d.classes)
-                .map(|c| cat_lsb_first(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
-                .collect::<Result<Vec<_>>>()?;
-            Some(md.wire_of("class_masks", &cat_lsb_first(&masks)?)?)
+                .map(|c| cat_lsb(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
+                .collect::<Vec<_>>();
+            Some(md.wire_of("class_masks", &cat_lsb(&masks))?)
         } else {
             None
         };
@@ -99,25 +99,25 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let mut eligs = vec![];
         let mut sats = vec![];
         for i in 0..nm {
-            let mut x = avc_i.e().part(i * m, m)?;
+            let mut x = avc_i.field(i * m, m);
             if let Some(cm) = &class_masks {
-                x = x.and(&cm.e().elem_dyn(&cls_of_i(i)?, m)?)?;
+                x = x & &cm.elem(&cls_of_i(i)?, m);
             }
             let el = md.wire_of(&format!("elig{i}"), &x)?;
-            sats.push(free.e().and(&el.e())?.red_or());
+            sats.push((&free & &el).any());
             eligs.push(el.e());
         }
-        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
-        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
-        let we = md.wire_of("win_elig", &Expr::onehot_mux(&gnt.e(), &eligs)?)?;
-        let fe = md.wire_of("free_elig", &free.e().and(&we.e())?)?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
+        let rm = md.wire_of("req_masked", &(&req & &sat))?;
+        let we = md.wire_of("win_elig", &onehot_select(&gnt, &eligs))?;
+        let fe = md.wire_of("free_elig", &(&free & &we))?;
         let foh = lowest(&mut md, "lowest_free", &fe)?;
         (rm, foh, gnt, any_gnt, win_cls)
-    } else if part {
+    } else if let Some(p) = part {
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
-        let vcc = d.vc_class.as_ref().expect("partition");
+        let vcc = &p.vc_class;
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
         let mut masks = vec![];
         let mut anys = vec![];
@@ -126,44 +126,43 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             for u in 0..m {
                 mask.push(Expr::one_bit(vcc[u as usize] == c));
             }
-            let mk = cat_lsb_first(&mask)?;
-            anys.push(free.e().and(&mk)?.red_or());
+            let mk = cat_lsb(&mask);
+            anys.push((&free & &mk).any());
             masks.push(mk);
         }
-        let class_free = md.wire_of("class_free", &cat_lsb_first(&anys)?)?;
-        let class_masks = md.wire_of("class_masks", &cat_lsb_first(&masks)?)?;
+        let class_free = md.wire_of("class_free", &cat_lsb(&anys))?;
+        let class_masks = md.wire_of("class_masks", &cat_lsb(&masks))?;
         let sats = (0..nm)
             .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
             .collect::<Result<Vec<_>>>()?;
-        let sat = md.wire_of("satisfiable", &cat_lsb_first(&sats)?)?;
-        let rm = md.wire_of("req_masked", &req.e().and(&sat.e())?)?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
+        let rm = md.wire_of("req_masked", &(&req & &sat))?;
         let wc = win_cls.as_ref().expect("classes");
-        let fc = md.wire_of("free_of_cls", &free.e().and(&class_masks.e().elem_dyn(&wc.e(), m)?)?)?;
+        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc, m)))?;
         let foh = lowest(&mut md, "lowest_free", &fc)?;
         (rm, foh, gnt, any_gnt, win_cls)
     } else {
-        let any_free = md.wire_of("any_free", &free.e().red_or())?;
-        let neg_free = Expr::raw(format!("(-{})", free.name), m);
-        let free_oh = md.wire_of("lowest_free", &free.e().and(&neg_free)?)?;
-        let req_masked = md.wire_of("req_masked", &req.e().and(&Expr::repl(nm, &any_free.e())?)?)?;
+        let any_free = md.wire_of("any_free", &free.any())?;
+        let free_oh = md.wire_of("lowest_free", &(&free & -&free))?;
+        let req_masked = md.wire_of("req_masked", &(&req & &Expr::repl(nm, &any_free.e())?))?;
         let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.e().red_or())?;
+        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
         let win_cls = gnt_cls(&mut md, &gnt)?;
         (req_masked, free_oh, gnt, any_gnt, win_cls)
     };
-    let advance = if d.is(Mutant::VaFixedPriority) { Expr::one_bit(false) } else { any_gnt.e() };
+    let advance = if d.faults.va_pointer_frozen { Expr::one_bit(false) } else { any_gnt.e() };
     md.instance(
         rr_nm,
         "u_arb",
         &arbiter_conns(req_masked.e(), advance, gnt.e(), ArbiterSide::None),
     )?;
-    let set = md.wire_of("alloc_set", &Expr::mux(&any_gnt.e(), &free_oh.e(), &Expr::zero(m))?)?;
-    let next = alloc_q.e().and(&release.e().not())?.or(&set.e())?;
+    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)))?;
+    let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d.lv(), &next)?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh.e(), vw)?)?;
-    md.assert_always(&at_most_one_set(&set.e(), &Expr::ones(m), &Expr::zero(m))?, "one output VC allocated per cycle")?;
-    md.assert_always(&set.e().and(&alloc_q.e())?.eq(&Expr::zero(m))?, "no output VC allocated twice")?;
+    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh, vw))?;
+    md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
+    md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice")?;
     if let Some(s) = set_o {
         md.assign(&s.lv(), &set.e())?;
     }
@@ -173,31 +172,20 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         } else {
             "Owner of each output VC (owner[o][u], §9.4 stage 3, for acceleration)."
         });
-        md.integer("i")?;
+        let i = md.integer("i")?;
         let idx = md.comb_reg("gnt_idx", iw)?;
         md.comb(vec![
-            Stmt::assign(&idx.lv(), &Expr::zero(iw))?,
-            Stmt::For {
-                var: "i".into(),
-                bound: nm.to_string(),
-                body: vec![Stmt::if_(
-                    &Expr::raw("gnt[i]", 1),
-                    vec![Stmt::assign(&idx.lv(), &idx.e().or(&Expr::raw(format!("i[{}:0]", iw - 1), iw))?)?],
-                    vec![],
-                )?],
-            },
+            Stmt::set(&idx, Expr::zero(iw)),
+            Stmt::for_each(&i, &nm.to_string(), vec![Stmt::when(gnt.at_var(&i), vec![Stmt::set(&idx, &idx | i.bits(iw - 1, 0))])]),
         ])?;
         let mut owners = vec![];
         for u in 0..m {
-            let q = md.register_next(
-                &format!("owner{u}"),
-                &Expr::zero(iw),
-                &Expr::mux(&set.e().bit(u)?, &idx.e(), &Expr::raw(format!("owner{u}_q"), iw))?,
-            )?;
+            let (q, next) = md.register_wire_d(&format!("owner{u}"), &Expr::zero(iw))?;
+            md.assign(&next.lv(), &set.at(u).then_else(&idx, &q))?;
             owners.push(q.e());
         }
         if let Some(owner_o) = owner_o {
-            md.assign(&owner_o.lv(), &cat_lsb_first(&owners)?)?;
+            md.assign(&owner_o.lv(), &cat_lsb(&owners))?;
         }
         if let Some(victim_o) = victim_o {
             md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
@@ -205,31 +193,28 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let wc = win_cls.as_ref().expect("classes");
             let mut ocls = vec![];
             for u in 0..m {
-                let q = md.register_next(
-                    &format!("owner{u}_cls"),
-                    &Expr::zero(clw),
-                    &Expr::mux(&set.e().bit(u)?, &wc.e(), &Expr::raw(format!("owner{u}_cls_q"), clw))?,
-                )?;
+                let (q, next) = md.register_wire_d(&format!("owner{u}_cls"), &Expr::zero(clw))?;
+                md.assign(&next.lv(), &set.at(u).then_else(wc, &q))?;
                 ocls.push(q);
             }
-            let blocked = md.wire_of("blocked", &req.e().red_or().land(&free.e().red_or().lnot()?)?)?;
+            let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()))?;
             let mut has = vec![Expr::one_bit(false)];
             for c in 1..d.classes {
-                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&lit(clw, c as u64)?)).collect::<Result<Vec<_>>>()?;
-                has.push(md.wire_of(&format!("req_cls{c}"), &req.e().and(&cat_lsb_first(&bits)?)?.red_or())?.e());
+                let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&num(clw, c as u64))).collect::<Result<Vec<_>>>()?;
+                has.push(md.wire_of(&format!("req_cls{c}"), &(&req & &cat_lsb(&bits)).any())?.e());
             }
             let mut cstar = Expr::zero(clw);
             for c in 1..d.classes {
-                cstar = Expr::mux(&has[c as usize], &lit(clw, c as u64)?, &cstar)?;
+                cstar = (has[c as usize]).then_else(&num(clw, c as u64), &cstar);
             }
             let cstar = md.wire_of("blocked_cls", &cstar)?;
             let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
-            let lower = md.wire_of("lower_owner", &cat_lsb_first(&lows)?)?;
+            let lower = md.wire_of("lower_owner", &cat_lsb(&lows))?;
             let vict = lowest(&mut md, "victim_vc", &lower)?;
-            let vidx = md.wire_of("victim_idx", &Expr::onehot_mux(&vict.e(), &owners)?)?;
+            let vidx = md.wire_of("victim_idx", &onehot_select(&vict, &owners))?;
             md.assign(
                 &victim_o.lv(),
-                &Expr::mux(&blocked.e().land(&lower.e().red_or())?, &onehot_of(&vidx.e(), nm)?, &Expr::zero(nm))?,
+                &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx, nm), &Expr::zero(nm)),
             )?;
         }
     }

@@ -19,17 +19,21 @@
 //!    and read out with one balanced OR per bit, so nothing in the module is a
 //!    chain over the slots: the logic depth grows with log N, not N.
 
-use crate::mutant::Mutant;
-use crate::verilog::{Expr, LVal, Module, Result, Stmt};
+use crate::mutant::{Faults, Mutant};
+use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
 
 /// Builds `<prefix>_vclock_sched` for `n` slots, `c`-bit counters and
 /// `vtw`-bit Vticks (`8 <= vtw <= c <= 32` in the router; any `1 <= vtw <= c`
 /// works). `mutant` plants one of the virtualclock mutants (others are ignored).
 pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
+    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant))
+}
+
+/// [`vclock_sched`] with the router's fault switches (only the `vc_*` ones act here).
+pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults) -> Result<Module> {
     if vtw == 0 || vtw > c || n == 0 {
         return Err(crate::HdlError::Invalid(format!("vclock_sched: need 1 <= VTW <= C and N >= 1 (N={n}, C={c}, VTW={vtw})")));
     }
-    let is = |m: Mutant| mutant == Some(m);
     let c1 = c + 1;
     let mut m = Module::new(format!("{prefix}_vclock_sched"));
     m.doc("Fine-Grained VirtualClock scheduler over N slots (docs/microarchitecture.md §8).");
@@ -42,77 +46,83 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.doc("State: now, aux[k], stamp[k] (C bits), stamped[k]; arithmetic on C+1 bits, rebase by");
     m.doc("R = min(now', live stamps) when a value reaches 2^C, then saturation at 2^C-1.");
     m.param("N", n as u64)?;
-    m.param("C", c as u64)?;
+    let cp = m.param("C", c as u64)?;
     m.param("VTW", vtw as u64)?;
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
-    m.input_sym("present_i", n, "N")?;
-    m.input_sym("vtick_i", n * vtw, "N*VTW")?;
+    let present_i = m.input_sym("present_i", n, "N")?;
+    let vtick_i = m.input_sym("vtick_i", n * vtw, "N*VTW")?;
     let req_i = m.input_sym("req_i", n, "N")?;
-    m.input("take_i", 1)?;
+    let take_i = m.input("take_i", 1)?;
     let gnt_o = m.output_sym("gnt_o", n, "N")?;
 
     let (now_q, now_d) = m.register_sym("now", c, Some("C"), &Expr::zero_sym("C", c))?;
-    let (_aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
-    let (_stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
+    let (aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
+    let (stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
     let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n))?;
     let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n))?;
-    m.integer("k")?;
-    m.integer("j")?;
+    let k = m.integer("k")?;
+    let j = m.integer("j")?;
 
-    // Raw helpers: expressions and places with concrete widths for checking.
-    let r = |t: &str, w: u32| Expr::raw(t, w);
-    let lv = |t: &str, base: &str, w: u32| LVal::raw(t, base, w);
-    let a = |l: LVal, e: Expr| Stmt::assign(&l, &e);
-    let for_ = |var: &str, body: Vec<Stmt>| Stmt::For { var: var.into(), bound: "N".into(), body };
-    let sk = "s[k*(C+1) +: (C+1)]";
-    let auxk = "{1'b0, aux_q[k*C +: C]}";
-    let stampk = "{1'b0, stamp_q[k*C +: C]}";
+    // Symbolic zeros of the widths the module uses, and the loop bodies' terms.
+    let zero_n = || Expr::zero_sym("N", n);
+    let zero_c1 = || Expr::zero_sym("(C+1)", c1);
+    let zero_nn = || Expr::zero_sym("(N*N)", n * n);
+    let zero_nc1 = || Expr::zero_sym("(N*(C+1))", n * c1);
+    let for_ = |var: &Expr, body: Vec<Stmt>| Stmt::for_each(var, "N", body);
+    let wide = |x: Expr| cat(&[Expr::one_bit(false), x]);
+    let one_c1 = cat(&[Expr::zero_sym("C", c), Expr::one_bit(true)]);
+    let now_wide = wide(now_q.e());
+    let aux_k = wide(aux_q.elem_var(&k, "C", c));
+    let stamp_k = wide(stamp_q.elem_var(&k, "C", c));
 
     // ---- Block 1: classes and stamps
     m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits);");
     m.raw_line("//    both sums are formed in parallel with the comparison now < aux[k].");
     let vt = m.comb_reg_sym("vt", vtw, "VTW")?;
     let rt = m.comb_reg_sym("rt", n, "N")?;
-    let no_max = is(Mutant::VcNoMaxNow);
+    let no_max = faults.vc_stamp_ignores_now;
     let sum_now = if no_max { None } else { Some(m.comb_reg_sym("sum_now", c1, "C+1")?) };
     let sum_aux = m.comb_reg_sym("sum_aux", c1, "C+1")?;
     let base = m.comb_reg_sym("base", c1, "C+1")?;
     let s = m.comb_reg_sym("s", n * c1, "N*(C+1)")?;
-    let vtx = "{{(C+1-VTW){1'b0}}, vt}";
+    let s_k = s.elem_var(&k, "(C+1)", c1);
+    let s_j = s.elem_var(&j, "(C+1)", c1);
+    let s_k_lv = LVal::elem_var(&s, &k, "(C+1)", c1);
+    let vtick_wide = cat(&[Expr::zero_sym("(C+1-VTW)", c1 - vtw), vt.e()]);
     let mut body1 = vec![
-        a(vt.lv(), r("vtick_i[k*VTW +: VTW]", vtw))?,
-        Stmt::Comment("real time: present and Vtick not in {0, all-ones}".into()),
-        a(lv("rt[k]", "rt", 1), r("(present_i[k] && (vt != {VTW{1'b0}}) && (vt != {VTW{1'b1}}))", 1))?,
-        a(sum_aux.lv(), r(&format!("({auxk} + {vtx})"), c1))?,
+        Stmt::set(&vt, vtick_i.elem_var(&k, "VTW", vtw)),
+        Stmt::note("real time: present and Vtick not in {0, all-ones}"),
+        Stmt::set(
+            LVal::at_var(&rt, &k),
+            all_of(&[present_i.at_var(&k), vt.is_not(Expr::zero_sym("VTW", vtw)), vt.is_not(Expr::ones_sym("VTW", vtw))]),
+        ),
+        Stmt::set(&sum_aux, &aux_k + &vtick_wide),
     ];
     if let Some(sn) = &sum_now {
-        body1.push(a(sn.lv(), r(&format!("({{1'b0, now_q}} + {vtx})"), c1))?);
+        body1.push(Stmt::set(sn, &now_wide + &vtick_wide));
     }
-    if no_max {
-        // mutant: no max(now, .): the stamp is aux + vtick
-        body1.push(Stmt::Comment("MUTANT vc-no-max-now: base = aux[k] (no max with now)".into()));
-        body1.push(a(base.lv(), sum_aux.e())?);
+    match &sum_now {
+        None => {
+            body1.push(Stmt::note("MUTANT vc-no-max-now: base = aux[k] (no max with now)"));
+            body1.push(Stmt::set(&base, &sum_aux));
+        }
+        Some(sn) => {
+            body1.push(Stmt::note("base = max(now, aux[k]) + vtick"));
+            body1.push(Stmt::set(&base, now_wide.below(&aux_k).then_else(&sum_aux, sn)));
+        }
+    }
+    if faults.vc_restamp_every_cycle {
+        body1.push(Stmt::note("MUTANT vc-restamp-every-cycle: a waiting flit's stamp is recomputed"));
+        body1.push(Stmt::set(&s_k_lv, &base));
     } else {
-        body1.push(Stmt::Comment("base = max(now, aux[k]) + vtick".into()));
-        body1.push(a(base.lv(), r(&format!("(({{1'b0, now_q}} < {auxk}) ? sum_aux : sum_now)"), c1))?);
+        body1.push(Stmt::set(&s_k_lv, stamped_q.at_var(&k).then_else(&stamp_k, &base)));
     }
-    if is(Mutant::VcRestampEveryCycle) {
-        body1.push(Stmt::Comment("MUTANT vc-restamp-every-cycle: a waiting flit's stamp is recomputed".into()));
-        body1.push(a(lv(sk, "s", c1), base.e())?);
-    } else {
-        body1.push(a(lv(sk, "s", c1), r(&format!("(stamped_q[k] ? {stampk} : base)"), c1))?);
-    }
-    let mut block1 = vec![a(vt.lv(), Expr::zero_sym("VTW", vtw))?, a(rt.lv(), Expr::zero_sym("N", n))?];
+    let mut block1 = vec![Stmt::set(&vt, Expr::zero_sym("VTW", vtw)), Stmt::set(&rt, zero_n())];
     if let Some(sn) = &sum_now {
-        block1.push(a(sn.lv(), Expr::zero_sym("(C+1)", c1))?);
+        block1.push(Stmt::set(sn, zero_c1()));
     }
-    block1.extend(vec![
-        a(sum_aux.lv(), Expr::zero_sym("(C+1)", c1))?,
-        a(base.lv(), Expr::zero_sym("(C+1)", c1))?,
-        a(s.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
-        for_("k", body1),
-    ]);
+    block1.extend(vec![Stmt::set(&sum_aux, zero_c1()), Stmt::set(&base, zero_c1()), Stmt::set(&s, zero_nc1()), for_(&k, body1)]);
     m.comb(block1)?;
 
     // ---- Block 2: the grant
@@ -130,57 +140,47 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let be_sel = m.comb_reg_sym("be_sel", n, "N")?;
     let be_gnt = m.comb_reg_sym("be_gnt", n, "N")?;
     let gnt = m.comb_reg_sym("gnt", n, "N")?;
-    let cmp = if is(Mutant::VcLargestStampWins) { ">" } else { "<" };
-    let sj = "s[j*(C+1) +: (C+1)]";
+    // for k, j: `mat[k*N+j] = strictly_before(k, j)` where j < k
+    let pairwise = |mat: &Sig, strictly_before: Expr| {
+        for_(&k, vec![for_(&j, vec![Stmt::when(j.below(&k), vec![Stmt::set(LVal::at_row(mat, &k, "N", &j), strictly_before)])])])
+    };
     // lose[k*N+j]: candidate j (in `mask`) beats slot k, from the matrix `mat`
-    let lose_of = |dst: &str, mat: &str, mask: &str| -> Result<Stmt> {
-        Ok(for_(
-            "k",
+    let lose_of = |dst: &Sig, mat: &Sig, mask: &Sig| {
+        for_(
+            &k,
             vec![for_(
-                "j",
+                &j,
                 vec![
-                    Stmt::if_(
-                        &r("(j < k)", 1),
-                        vec![a(lv(&format!("{dst}[k*N+j]"), dst, 1), r(&format!("({mask}[j] && (!{mat}[k*N+j]))"), 1))?],
-                        vec![],
-                    )?,
-                    Stmt::if_(
-                        &r("(j > k)", 1),
-                        vec![a(lv(&format!("{dst}[k*N+j]"), dst, 1), r(&format!("({mask}[j] && {mat}[j*N+k])"), 1))?],
-                        vec![],
-                    )?,
+                    Stmt::when(j.below(&k), vec![Stmt::set(LVal::at_row(dst, &k, "N", &j), mask.at_var(&j).l_and(mat.at_row(&k, "N", n, &j).l_not()))]),
+                    Stmt::when(j.above(&k), vec![Stmt::set(LVal::at_row(dst, &k, "N", &j), mask.at_var(&j).l_and(mat.at_row(&j, "N", n, &k)))]),
                 ],
             )],
-        ))
+        )
     };
+    let masked_be = &cand_be & &be_mask_q;
+    let grant_rt = if faults.vc_largest_stamp_wins { s_k.above(&s_j) } else { s_k.below(&s_j) };
     let mut grant = vec![
-        a(cand_rt.lv(), r("(req_i & rt)", n))?,
-        a(cand_be.lv(), r("(req_i & (~rt))", n))?,
-        Stmt::Comment(format!(
+        Stmt::set(&cand_rt, &req_i & &rt),
+        Stmt::set(&cand_be, &req_i & !&rt),
+        Stmt::note(format!(
             "beat[k*N+j] (k > j): slot k's stamp is strictly {} than slot j's",
-            if cmp == "<" { "smaller" } else { "larger (MUTANT vc-largest-stamp-wins)" }
+            if faults.vc_largest_stamp_wins { "larger (MUTANT vc-largest-stamp-wins)" } else { "smaller" }
         )),
-        a(beat.lv(), Expr::zero_sym("(N*N)", n * n))?,
-        for_(
-            "k",
-            vec![for_(
-                "j",
-                vec![Stmt::if_(&r("(j < k)", 1), vec![a(lv("beat[k*N+j]", "beat", 1), r(&format!("({sk} {cmp} {sj})"), 1))?], vec![])?],
-            )],
-        ),
-        a(lose.lv(), Expr::zero_sym("(N*N)", n * n))?,
-        lose_of("lose", "beat", "cand_rt")?,
-        a(win.lv(), Expr::zero_sym("N", n))?,
-        for_("k", vec![a(lv("win[k]", "win", 1), r("(cand_rt[k] && (lose[k*N +: N] == {N{1'b0}}))", 1))?]),
-        a(be_sel.lv(), r("(((cand_be & be_mask_q) != {N{1'b0}}) ? (cand_be & be_mask_q) : cand_be)", n))?,
-        Stmt::Comment("lowest set bit".into()),
-        a(be_gnt.lv(), r("(be_sel & (-be_sel))", n))?,
+        Stmt::set(&beat, zero_nn()),
+        pairwise(&beat, grant_rt),
+        Stmt::set(&lose, zero_nn()),
+        lose_of(&lose, &beat, &cand_rt),
+        Stmt::set(&win, zero_n()),
+        for_(&k, vec![Stmt::set(LVal::at_var(&win, &k), cand_rt.at_var(&k).l_and(lose.elem_var(&k, "N", n).is(zero_n())))]),
+        Stmt::set(&be_sel, masked_be.is_not(zero_n()).then_else(&masked_be, &cand_be)),
+        Stmt::note("lowest set bit"),
+        Stmt::set(&be_gnt, &be_sel & -&be_sel),
     ];
-    if is(Mutant::VcBestEffortFirst) {
-        grant.push(Stmt::Comment("MUTANT vc-best-effort-first: best effort before real time".into()));
-        grant.push(a(gnt.lv(), r("((|cand_be) ? be_gnt : win)", n))?);
+    if faults.vc_best_effort_first {
+        grant.push(Stmt::note("MUTANT vc-best-effort-first: best effort before real time"));
+        grant.push(Stmt::set(&gnt, cand_be.any().then_else(&be_gnt, &win)));
     } else {
-        grant.push(a(gnt.lv(), r("((|cand_rt) ? win : be_gnt)", n))?);
+        grant.push(Stmt::set(&gnt, cand_rt.any().then_else(&win, &be_gnt)));
     }
     m.comb(grant)?;
     m.assign(&gnt_o.lv(), &gnt.e())?;
@@ -191,8 +191,8 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     m.raw_line("//    picked by the same pairwise scheme as the grant (the lowest-index minimum among");
     m.raw_line("//    the live stamps below now', one-hot), then read out with one balanced OR per bit.");
     m.raw_line("//    The overflow test does not depend on the grant; the subtractions of R run in parallel.");
-    let restamp = is(Mutant::VcRestampEveryCycle);
-    let shared = !restamp && !is(Mutant::VcLargestStampWins);
+    let restamp = faults.vc_restamp_every_cycle;
+    let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
     let fresh = m.comb_reg_sym("fresh", n, "N")?;
     let v = if restamp { m.comb_reg_sym("v", n * c1, "N*(C+1)")? } else { s.clone() };
@@ -215,101 +215,93 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
     let sub = m.comb_reg_sym("sub", c1, "C+1")?;
     let t = m.comb_reg_sym("t", c1, "C+1")?;
     let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
-    m.integer("b")?;
+    let b = m.integer("b")?;
     // x - sub clamped at 0, from the borrow of a C+2-bit subtraction
-    let clamp = || r("(dt[C+1] ? {(C+1){1'b0}} : dt[C:0])", c1);
-    let a1k = "aux1[k*(C+1) +: (C+1)]";
-    let vname = v.name.clone();
-    let vk = format!("{vname}[k*(C+1) +: (C+1)]");
-    let vj = format!("{vname}[j*(C+1) +: (C+1)]");
-    let sat = |e: &str| r(&format!("({e}[C] ? {{C{{1'b1}}}} : {e}[C-1:0])"), c);
+    let minus_sub = |x: Expr| wide(x) - wide(sub.e());
+    let clamp = || dt.at_sym("C+1", c + 1).then_else(zero_c1(), dt.bits_sym(("C", c), ("0", 0)));
+    let sat = || t.at_sym("C", c).then_else(Expr::ones_sym("C", c), t.bits_sym(("C-1", c - 1), ("0", 0)));
+    let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
+    let v_k = v.elem_var(&k, "(C+1)", c1);
+    let v_j = v.elem_var(&j, "(C+1)", c1);
     let mut next = vec![
-        a(now1.lv(), r("({1'b0, now_q} + {{C{1'b0}}, 1'b1})", c1))?,
-        Stmt::Comment("fresh[k]: a real-time flit stamped this cycle (aux' = s[k])".into()),
-        a(fresh.lv(), r("(rt & (~stamped_q))", n))?,
+        Stmt::set(&now1, &now_wide + &one_c1),
+        Stmt::note("fresh[k]: a real-time flit stamped this cycle (aux' = s[k])"),
+        Stmt::set(&fresh, &rt & !&stamped_q),
     ];
     if restamp {
-        next.push(Stmt::Comment("v[k]: the next stamp of a live slot (a stamped slot keeps its stamp)".into()));
-        next.push(a(v.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?);
-        next.push(for_("k", vec![a(lv(&vk, &vname, c1), r(&format!("(stamped_q[k] ? {stampk} : {sk})"), c1))?]));
+        next.push(Stmt::note("v[k]: the next stamp of a live slot (a stamped slot keeps its stamp)"));
+        next.push(Stmt::set(&v, zero_nc1()));
+        next.push(for_(&k, vec![Stmt::set(LVal::elem_var(&v, &k, "(C+1)", c1), stamped_q.at_var(&k).then_else(&stamp_k, &s_k))]));
     }
     next.extend(vec![
-        a(aux1.lv(), Expr::zero_sym("(N*(C+1))", n * c1))?,
-        for_("k", vec![a(lv(a1k, "aux1", c1), r(&format!("(fresh[k] ? {sk} : {auxk})"), c1))?]),
-        Stmt::Comment("stamped': a real-time slot is stamped unless its grant takes effect".into()),
-        a(stamped1.lv(), r("((stamped_q | rt) & (~(rt & gnt & {N{take_i}})))", n))?,
-        Stmt::Comment("overflow: now' or a fresh stamp (aux' = stamp' = s) reaches 2^C".into()),
-        a(over.lv(), r("now1[C]", 1))?,
-        for_("k", vec![Stmt::if_(&r("(fresh[k] && s[k*(C+1)+C])", 1), vec![a(over.lv(), Expr::one_bit(true))?], vec![])?]),
+        Stmt::set(&aux1, zero_nc1()),
+        for_(&k, vec![Stmt::set(LVal::elem_var(&aux1, &k, "(C+1)", c1), fresh.at_var(&k).then_else(&s_k, &aux_k))]),
+        Stmt::note("stamped': a real-time slot is stamped unless its grant takes effect"),
+        Stmt::set(&stamped1, (&stamped_q | &rt) & !and_of(&[rt.e(), gnt.e(), Expr::repl_sym("N", n, &take_i)])),
+        Stmt::note("overflow: now' or a fresh stamp (aux' = stamp' = s) reaches 2^C"),
+        Stmt::set(&over, now1.at_sym("C", c)),
+        for_(&k, vec![Stmt::when(fresh.at_var(&k).l_and(s.at_row(&k, "(C+1)", c1, &cp)), vec![Stmt::set(&over, Expr::one_bit(true))])]),
     ]);
     if !shared {
-        next.push(a(rbeat.lv(), Expr::zero_sym("(N*N)", n * n))?);
-        next.push(for_(
-            "k",
-            vec![for_(
-                "j",
-                vec![Stmt::if_(&r("(j < k)", 1), vec![a(lv("rbeat[k*N+j]", "rbeat", 1), r(&format!("({vk} < {vj})"), 1))?], vec![])?],
+        next.push(Stmt::set(&rbeat, zero_nn()));
+        next.push(pairwise(&rbeat, v_k.below(&v_j)));
+    }
+    next.extend(vec![
+        Stmt::note("R: the lowest-index live stamp below now' that no live stamp undercuts, else now'"),
+        Stmt::set(&below, zero_n()),
+        for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), v_k.below(&now1))]),
+        Stmt::set(&rlose, zero_nn()),
+        lose_of(&rlose, &rbeat, &stamped1),
+        Stmt::set(&rsel, zero_n()),
+        for_(
+            &k,
+            vec![Stmt::set(
+                LVal::at_var(&rsel, &k),
+                all_of(&[stamped1.at_var(&k), below.at_var(&k), rlose.elem_var(&k, "N", n).is(zero_n())]),
             )],
-        ));
-    }
-    next.extend(vec![
-        Stmt::Comment("R: the lowest-index live stamp below now' that no live stamp undercuts, else now'".into()),
-        a(below.lv(), Expr::zero_sym("N", n))?,
-        for_("k", vec![a(lv("below[k]", "below", 1), r(&format!("({vk} < now1)"), 1))?]),
-        a(rlose.lv(), Expr::zero_sym("(N*N)", n * n))?,
-        lose_of("rlose", &rbeat.name, "stamped1")?,
-        a(rsel.lv(), Expr::zero_sym("N", n))?,
-        for_(
-            "k",
-            vec![a(lv("rsel[k]", "rsel", 1), r("(stamped1[k] && below[k] && (rlose[k*N +: N] == {N{1'b0}}))", 1))?],
         ),
-        a(vb.lv(), Expr::zero_sym("((C+1)*N)", c1 * n))?,
-        Stmt::For {
-            var: "b".into(),
-            bound: "(C+1)".into(),
-            body: vec![for_("k", vec![a(lv("vb[b*N+k]", "vb", 1), r(&format!("{vname}[k*(C+1)+b]"), 1))?])],
-        },
-        a(rmin.lv(), Expr::zero_sym("(C+1)", c1))?,
-        Stmt::For {
-            var: "b".into(),
-            bound: "(C+1)".into(),
-            body: vec![a(
-                lv("rmin[b]", "rmin", 1),
-                r("(((rsel & vb[b*N +: N]) != {N{1'b0}}) || ((rsel == {N{1'b0}}) && now1[b]))", 1),
-            )?],
-        },
+        Stmt::set(&vb, Expr::zero_sym("((C+1)*N)", c1 * n)),
+        Stmt::for_each(&b, "(C+1)", vec![for_(&k, vec![Stmt::set(LVal::at_row(&vb, &b, "N", &k), v.at_row(&k, "(C+1)", c1, &b))])]),
+        Stmt::set(&rmin, zero_c1()),
+        Stmt::for_each(
+            &b,
+            "(C+1)",
+            vec![Stmt::set(
+                LVal::at_var(&rmin, &b),
+                (&rsel & vb.elem_var(&b, "N", n)).is_not(zero_n()).l_or(rsel.is(zero_n()).l_and(now1.at_var(&b))),
+            )],
+        ),
     ]);
-    if is(Mutant::VcRebaseOffByOne) {
-        next.push(Stmt::Comment("MUTANT vc-rebase-off-by-one: subtracts R+1".into()));
-        next.push(a(sub.lv(), r("(over ? (rmin + {{C{1'b0}}, 1'b1}) : {(C+1){1'b0}})", c1))?);
+    if faults.vc_rebase_one_too_far {
+        next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
+        next.push(Stmt::set(&sub, over.then_else(&rmin + &one_c1, zero_c1())));
     } else {
-        next.push(a(sub.lv(), r("(over ? rmin : {(C+1){1'b0}})", c1))?);
+        next.push(Stmt::set(&sub, over.then_else(&rmin, zero_c1())));
     }
     next.extend(vec![
-        a(dt.lv(), r("({1'b0, now1} - {1'b0, sub})", c + 2))?,
-        a(t.lv(), clamp())?,
-        a(now_d.lv(), sat("t"))?,
-        a(aux_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
-        a(stamp_d.lv(), Expr::zero_sym("(N*C)", n * c))?,
+        Stmt::set(&dt, minus_sub(now1.e())),
+        Stmt::set(&t, clamp()),
+        Stmt::set(&now_d, sat()),
+        Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
+        Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         for_(
-            "k",
+            &k,
             vec![
-                a(dt.lv(), r(&format!("({{1'b0, {a1k}}} - {{1'b0, sub}})"), c + 2))?,
-                a(t.lv(), clamp())?,
-                a(lv("aux_d[k*C +: C]", "aux_d", c), sat("t"))?,
-                Stmt::Comment("a slot that is not live keeps its stamp register".into()),
-                a(dt.lv(), r(&format!("({{1'b0, {vk}}} - {{1'b0, sub}})"), c + 2))?,
-                a(t.lv(), clamp())?,
-                a(lv("stamp_d[k*C +: C]", "stamp_d", c), r(&format!("(stamped1[k] ? {} : stamp_q[k*C +: C])", sat("t").text()), c))?,
+                Stmt::set(&dt, minus_sub(aux1_k.clone())),
+                Stmt::set(&t, clamp()),
+                Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()),
+                Stmt::note("a slot that is not live keeps its stamp register"),
+                Stmt::set(&dt, minus_sub(v_k.clone())),
+                Stmt::set(&t, clamp()),
+                Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))),
             ],
         ),
-        a(stamped_d.lv(), stamped1.e())?,
-        Stmt::Comment("be_ptr advances to winner+1 when a best-effort grant takes effect".into()),
-        a(be_mask_d.lv(), be_mask_q.e())?,
-        Stmt::if_(&r("(take_i && ((gnt & cand_be) != {N{1'b0}}))", 1), vec![a(be_mask_d.lv(), r("(-(be_gnt << 1))", n))?], vec![])?,
+        Stmt::set(&stamped_d, &stamped1),
+        Stmt::note("be_ptr advances to winner+1 when a best-effort grant takes effect"),
+        Stmt::set(&be_mask_d, &be_mask_q),
+        Stmt::when(take_i.l_and((&gnt & &cand_be).is_not(zero_n())), vec![Stmt::set(&be_mask_d, -(&be_gnt << Expr::int(1)))]),
     ]);
     m.comb(next)?;
-    let _ = (now_q, stamped_q, be_gnt, be_sel, win, cand_be, beat, base, vt, rt, s, lose, sum_now, sum_aux, rbeat, v);
     crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
     Ok(m)
 }

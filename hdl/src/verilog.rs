@@ -18,6 +18,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+mod ops;
+pub use ops::{all_of, and_of, any_of, cat, cat_lsb, num, onehot_select, AsExpr, AsPlace};
+
 /// Errors of the generator.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HdlError {
@@ -80,19 +83,36 @@ fn is_keyword(name: &str) -> bool {
 pub struct Expr {
     text: String,
     width: u32,
+    /// A width error found while building this expression with an operator
+    /// (which cannot return a `Result`); reported by whatever consumes the
+    /// expression (a statement, an assignment, a port connection).
+    err: Option<Box<HdlError>>,
 }
 
 impl Expr {
     /// An expression whose text the caller vouches for (loop variables,
     /// localparams). Use sparingly.
     pub fn raw(text: impl Into<String>, width: u32) -> Expr {
-        Expr { text: text.into(), width }
+        Expr { err: None, text: text.into(), width }
     }
     pub fn width(&self) -> u32 {
         self.width
     }
     pub fn text(&self) -> &str {
         &self.text
+    }
+    /// The deferred width error of an expression built with operators, as a
+    /// `Result` (the expression itself when there is none).
+    pub fn ok(&self) -> Result<&Expr> {
+        match &self.err {
+            Some(e) => Err((**e).clone()),
+            None => Ok(self),
+        }
+    }
+    /// An expression that stands for a generator error: every consumer
+    /// reports `e`.
+    pub fn failed(e: HdlError) -> Expr {
+        Expr { err: Some(Box::new(e)), text: String::new(), width: 0 }
     }
     /// Sized decimal literal. Values wider than 64 bits can only be 0.
     pub fn lit(width: u32, value: u64) -> Result<Expr> {
@@ -106,30 +126,31 @@ impl Expr {
                 right: 64 - value.leading_zeros(),
             });
         }
-        Ok(Expr { text: format!("{width}'d{value}"), width })
+        Ok(Expr { err: None, text: format!("{width}'d{value}"), width })
     }
     pub fn zero(width: u32) -> Expr {
-        Expr { text: format!("{width}'d0"), width }
+        Expr { err: None, text: format!("{width}'d0"), width }
     }
     pub fn one_bit(b: bool) -> Expr {
-        Expr { text: if b { "1'b1".into() } else { "1'b0".into() }, width: 1 }
+        Expr { err: None, text: if b { "1'b1".into() } else { "1'b0".into() }, width: 1 }
     }
     pub fn ones(width: u32) -> Expr {
         if width == 1 {
             Expr::one_bit(true)
         } else {
-            Expr { text: format!("{{{width}{{1'b1}}}}"), width }
+            Expr { err: None, text: format!("{{{width}{{1'b1}}}}"), width }
         }
     }
     /// All zeros with a symbolic width (parameterized modules).
     pub fn zero_sym(sym: &str, width: u32) -> Expr {
-        Expr { text: format!("{{{sym}{{1'b0}}}}"), width }
+        Expr { err: None, text: format!("{{{sym}{{1'b0}}}}"), width }
     }
     pub fn ones_sym(sym: &str, width: u32) -> Expr {
-        Expr { text: format!("{{{sym}{{1'b1}}}}"), width }
+        Expr { err: None, text: format!("{{{sym}{{1'b1}}}}"), width }
     }
 
     pub fn slice(&self, hi: u32, lo: u32) -> Result<Expr> {
+        self.ok()?;
         if hi < lo || hi >= self.width {
             return Err(HdlError::Invalid(format!("slice [{hi}:{lo}] of {} bits: {}", self.width, self.text)));
         }
@@ -138,9 +159,9 @@ impl Expr {
         }
         let base = self.as_selectable()?;
         if hi == lo {
-            Ok(Expr { text: format!("{base}[{hi}]"), width: 1 })
+            Ok(Expr { err: None, text: format!("{base}[{hi}]"), width: 1 })
         } else {
-            Ok(Expr { text: format!("{base}[{hi}:{lo}]"), width: hi - lo + 1 })
+            Ok(Expr { err: None, text: format!("{base}[{hi}:{lo}]"), width: hi - lo + 1 })
         }
     }
     pub fn bit(&self, i: u32) -> Result<Expr> {
@@ -155,12 +176,16 @@ impl Expr {
     }
     /// `[idx]` with a variable index; the index must be exactly `clog2(width)` bits.
     pub fn bit_dyn(&self, idx: &Expr) -> Result<Expr> {
+        self.ok()?;
+        idx.ok()?;
         check_eq(|| format!("index of {}", self.text), clog2(self.width as u64), idx.width)?;
         let base = self.as_selectable()?;
-        Ok(Expr { text: format!("{base}[{}]", idx.text), width: 1 })
+        Ok(Expr { err: None, text: format!("{base}[{}]", idx.text), width: 1 })
     }
     /// `[idx*w +: w]`: element `idx` of a flat array of `w`-bit elements.
     pub fn elem_dyn(&self, idx: &Expr, w: u32) -> Result<Expr> {
+        self.ok()?;
+        idx.ok()?;
         if w == 0 || !self.width.is_multiple_of(w) {
             return Err(HdlError::Invalid(format!("{} bits is not an array of {w}-bit elements", self.width)));
         }
@@ -170,7 +195,7 @@ impl Expr {
             return Ok(self.clone());
         }
         let base = self.as_selectable()?;
-        Ok(Expr { text: format!("{base}[{}*{w} +: {w}]", idx.text), width: w })
+        Ok(Expr { err: None, text: format!("{base}[{}*{w} +: {w}]", idx.text), width: w })
     }
     fn as_selectable(&self) -> Result<&str> {
         let ok = self.text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -182,8 +207,10 @@ impl Expr {
     }
 
     fn binop(&self, op: &str, o: &Expr, result_w: Option<u32>) -> Result<Expr> {
+        self.ok()?;
+        o.ok()?;
         check_eq(|| format!("`{} {op} {}`", self.text, o.text), self.width, o.width)?;
-        Ok(Expr { text: format!("({} {op} {})", self.text, o.text), width: result_w.unwrap_or(self.width) })
+        Ok(Expr { err: None, text: format!("({} {op} {})", self.text, o.text), width: result_w.unwrap_or(self.width) })
     }
     pub fn and(&self, o: &Expr) -> Result<Expr> {
         self.binop("&", o, None)
@@ -218,39 +245,50 @@ impl Expr {
     }
     /// Logical and of two 1-bit expressions.
     pub fn land(&self, o: &Expr) -> Result<Expr> {
+        self.ok()?;
         check_eq(|| format!("`{}` in &&", self.text), 1, self.width)?;
         self.binop("&&", o, Some(1))
     }
     pub fn lor(&self, o: &Expr) -> Result<Expr> {
+        self.ok()?;
         check_eq(|| format!("`{}` in ||", self.text), 1, self.width)?;
         self.binop("||", o, Some(1))
     }
     /// Shift left by a variable amount; the result keeps this width.
     pub fn shl(&self, amount: &Expr) -> Result<Expr> {
-        Ok(Expr { text: format!("({} << {})", self.text, amount.text), width: self.width })
+        self.ok()?;
+        amount.ok()?;
+        Ok(Expr { err: None, text: format!("({} << {})", self.text, amount.text), width: self.width })
     }
     pub fn not(&self) -> Expr {
-        Expr { text: format!("(~{})", self.text), width: self.width }
+        Expr { err: self.err.clone(), text: format!("(~{})", self.text), width: self.width }
     }
     /// Logical not of a 1-bit expression.
     pub fn lnot(&self) -> Result<Expr> {
+        self.ok()?;
         check_eq(|| format!("`!{}`", self.text), 1, self.width)?;
-        Ok(Expr { text: format!("(!{})", self.text), width: 1 })
+        Ok(Expr { err: None, text: format!("(!{})", self.text), width: 1 })
     }
     pub fn red_or(&self) -> Expr {
-        Expr { text: format!("(|{})", self.text), width: 1 }
+        Expr { err: self.err.clone(), text: format!("(|{})", self.text), width: 1 }
     }
     pub fn red_and(&self) -> Expr {
-        Expr { text: format!("(&{})", self.text), width: 1 }
+        Expr { err: self.err.clone(), text: format!("(&{})", self.text), width: 1 }
     }
     /// `cond ? t : f`; `cond` is 1 bit, `t` and `f` have equal widths.
     pub fn mux(cond: &Expr, t: &Expr, f: &Expr) -> Result<Expr> {
+        for x in [cond, t, f] {
+            x.ok()?;
+        }
         check_eq(|| format!("condition `{}`", cond.text), 1, cond.width)?;
         check_eq(|| format!("`{} ? {} : {}`", cond.text, t.text, f.text), t.width, f.width)?;
-        Ok(Expr { text: format!("({} ? {} : {})", cond.text, t.text, f.text), width: t.width })
+        Ok(Expr { err: None, text: format!("({} ? {} : {})", cond.text, t.text, f.text), width: t.width })
     }
     /// `{a, b, ...}`: the first element is the most significant.
     pub fn concat(parts: &[Expr]) -> Result<Expr> {
+        for p in parts {
+            p.ok()?;
+        }
         if parts.is_empty() {
             return Err(HdlError::Invalid("empty concatenation".into()));
         }
@@ -259,20 +297,22 @@ impl Expr {
         }
         let width = parts.iter().map(|p| p.width).sum();
         let text = parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(", ");
-        Ok(Expr { text: format!("{{{text}}}"), width })
+        Ok(Expr { err: None, text: format!("{{{text}}}"), width })
     }
     /// `{n{e}}`.
     pub fn repl(n: u32, e: &Expr) -> Result<Expr> {
+        e.ok()?;
         if n == 0 {
             return Err(HdlError::Invalid("zero replication".into()));
         }
         if n == 1 {
             return Ok(e.clone());
         }
-        Ok(Expr { text: format!("{{{n}{{{}}}}}", e.text), width: n * e.width })
+        Ok(Expr { err: None, text: format!("{{{n}{{{}}}}}", e.text), width: n * e.width })
     }
     /// Zero-extends to `width` (which must not be narrower).
     pub fn zext(&self, width: u32) -> Result<Expr> {
+        self.ok()?;
         if width < self.width {
             return Err(HdlError::WidthMismatch { context: format!("zero extension of `{}`", self.text), left: width, right: self.width });
         }
@@ -283,6 +323,9 @@ impl Expr {
     }
     /// OR of all the expressions (equal widths).
     pub fn or_all(parts: &[Expr]) -> Result<Expr> {
+        for p in parts {
+            p.ok()?;
+        }
         let mut it = parts.iter();
         let first = it.next().ok_or_else(|| HdlError::Invalid("empty OR".into()))?.clone();
         if parts.len() == 1 {
@@ -292,10 +335,14 @@ impl Expr {
             check_eq(|| format!("OR term `{}`", p.text), first.width, p.width)?;
         }
         let text = parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" | ");
-        Ok(Expr { text: format!("({text})"), width: first.width })
+        Ok(Expr { err: None, text: format!("({text})"), width: first.width })
     }
     /// AND-OR multiplexer: `sel` is one-hot (or zero), `inputs[k]` is chosen by `sel[k]`.
     pub fn onehot_mux(sel: &Expr, inputs: &[Expr]) -> Result<Expr> {
+        sel.ok()?;
+        for x in inputs {
+            x.ok()?;
+        }
         check_eq(|| format!("one-hot select `{}`", sel.text), inputs.len() as u32, sel.width)?;
         let w = inputs.first().ok_or_else(|| HdlError::Invalid("empty mux".into()))?.width;
         let mut terms = Vec::new();
@@ -319,7 +366,7 @@ pub struct Sig {
 
 impl Sig {
     pub fn e(&self) -> Expr {
-        Expr { text: self.name.clone(), width: self.width }
+        Expr { err: None, text: self.name.clone(), width: self.width }
     }
     pub fn lv(&self) -> LVal {
         LVal { text: self.name.clone(), base: self.name.clone(), width: self.width }
@@ -377,19 +424,44 @@ pub enum Stmt {
 
 impl Stmt {
     pub fn assign(lhs: &LVal, rhs: &Expr) -> Result<Stmt> {
+        rhs.ok()?;
         check_eq(|| format!("assignment `{} = {}`", lhs.text, rhs.text), lhs.width, rhs.width)?;
         Ok(Stmt::Assign { lhs: lhs.clone(), rhs: rhs.clone() })
     }
     pub fn if_(cond: &Expr, then: Vec<Stmt>, els: Vec<Stmt>) -> Result<Stmt> {
+        cond.ok()?;
         check_eq(|| format!("if condition `{}`", cond.text), 1, cond.width)?;
         Ok(Stmt::If { cond: cond.clone(), then, els })
     }
     /// A `case` over `sel`; every label must have `sel`'s width.
     pub fn case(sel: &Expr, arms: Vec<(Expr, Vec<Stmt>)>, default: Vec<Stmt>) -> Result<Stmt> {
+        sel.ok()?;
         for (label, _) in &arms {
+            label.ok()?;
             check_eq(|| format!("case label `{}` of `case ({})`", label.text, sel.text), sel.width, label.width)?;
         }
         Ok(Stmt::Case { sel: sel.clone(), arms, default })
+    }
+    /// The first deferred error of an expression in this statement (or in
+    /// one nested in it).
+    fn check_exprs(&self) -> Result<()> {
+        match self {
+            Stmt::Assign { rhs, .. } => rhs.ok().map(drop),
+            Stmt::If { cond, then, els } => {
+                cond.ok()?;
+                then.iter().chain(els).try_for_each(Stmt::check_exprs)
+            }
+            Stmt::For { body, .. } => body.iter().try_for_each(Stmt::check_exprs),
+            Stmt::Case { sel, arms, default } => {
+                sel.ok()?;
+                for (label, body) in arms {
+                    label.ok()?;
+                    body.iter().try_for_each(Stmt::check_exprs)?;
+                }
+                default.iter().try_for_each(Stmt::check_exprs)
+            }
+            Stmt::Comment(_) => Ok(()),
+        }
     }
     fn assigned_bases(&self, out: &mut BTreeSet<String>) {
         match self {
@@ -631,6 +703,7 @@ impl Module {
         self.register_sym(base, width, None, reset)
     }
     pub fn register_sym(&mut self, base: &str, width: u32, sym: Option<&str>, reset: &Expr) -> Result<(Sig, Sig)> {
+        reset.ok()?;
         check_eq(|| format!("reset value of {base}_q"), width, reset.width)?;
         let q = self.decl(&format!("{base}_q"), width, sym, true)?;
         let d = self.decl(&format!("{base}_d"), width, sym, true)?;
@@ -645,6 +718,7 @@ impl Module {
     }
     /// A register whose next state `<base>_d` is a wire (assign it later).
     pub fn register_wire_d(&mut self, base: &str, reset: &Expr) -> Result<(Sig, Sig)> {
+        reset.ok()?;
         let width = reset.width;
         let q = self.decl(&format!("{base}_q"), width, None, true)?;
         let d = self.decl(&format!("{base}_d"), width, None, false)?;
@@ -653,6 +727,7 @@ impl Module {
     }
     /// `assign lhs = rhs;`
     pub fn assign(&mut self, lhs: &LVal, rhs: &Expr) -> Result<()> {
+        rhs.ok()?;
         self.check_driver(lhs, Kind::Net)?;
         check_eq(|| format!("assign {} = {}", lhs.text, rhs.text), lhs.width, rhs.width)?;
         self.items.push(Item::Assign(lhs.clone(), rhs.clone()));
@@ -692,6 +767,7 @@ impl Module {
         self.claim(genvar)?;
         self.claim(label)?;
         for (l, r) in &assigns {
+            r.ok()?;
             self.check_driver(l, Kind::Net)?;
             check_eq(|| format!("assign {} = {}", l.text, r.text), l.width, r.width)?;
         }
@@ -701,6 +777,7 @@ impl Module {
     /// `always @(*)`. Every signal assigned in a nested statement must first
     /// get an unconditional default at the top level of the block (no latches).
     pub fn comb(&mut self, stmts: Vec<Stmt>) -> Result<()> {
+        stmts.iter().try_for_each(Stmt::check_exprs)?;
         let mut defaulted = BTreeSet::new();
         for s in &stmts {
             match s {
@@ -730,6 +807,7 @@ impl Module {
     }
     /// A clocked block without reset, for memory writes.
     pub fn clocked_no_reset(&mut self, stmts: Vec<Stmt>) -> Result<()> {
+        stmts.iter().try_for_each(Stmt::check_exprs)?;
         self.check_block_drivers(&stmts)?;
         self.items.push(Item::Clocked(stmts));
         Ok(())
@@ -741,6 +819,7 @@ impl Module {
     /// `ASSERTION FAILED in <instance>: <what>` and `$stop`). The module
     /// must have `clk_i` and `rst_i` inputs.
     pub fn assert_always(&mut self, cond: &Expr, what: &str) -> Result<()> {
+        cond.ok()?;
         check_eq(|| format!("assertion `{}`", cond.text), 1, cond.width)?;
         for clk in ["clk_i", "rst_i"] {
             if self.kinds.get(clk) != Some(&Kind::Input) {
@@ -766,6 +845,7 @@ impl Module {
         self.claim(inst)?;
         let mut seen = BTreeSet::new();
         for (pname, e) in conns {
+            e.ok()?;
             let port = sub
                 .ports
                 .iter()
@@ -1117,6 +1197,30 @@ mod tests {
         assert!(matches!(Expr::mux(&a, &a, &a), Err(HdlError::WidthMismatch { .. })));
         assert!(matches!(a.bit_dyn(&Expr::raw("i", 3)), Err(HdlError::WidthMismatch { .. })));
         assert!(a.bit_dyn(&Expr::raw("i", 2)).is_ok());
+    }
+
+    #[test]
+    fn width_mismatch_through_operators_names_both_signals() {
+        let mut m = Module::new("t");
+        let (credits, grant) = (m.input("credits_q", 4).unwrap(), m.input("grant_vec", 3).unwrap());
+        let (y, r) = (m.output("y_o", 4).unwrap(), m.comb_reg("r", 4).unwrap());
+        // the error travels through further operators to the consumer
+        let bad = (&credits & &grant) | &credits;
+        let names_both = |e: &HdlError| {
+            let msg = e.to_string();
+            assert!(matches!(e, HdlError::WidthMismatch { left: 4, right: 3, .. }), "{msg}");
+            assert!(msg.contains("credits_q") && msg.contains("grant_vec"), "{msg}");
+        };
+        names_both(&m.assign(&y.lv(), &bad).unwrap_err());
+        names_both(&m.comb(vec![Stmt::set(&r, &r), Stmt::when(credits.is(&grant), vec![Stmt::set(&r, &credits)])]).unwrap_err());
+        names_both(&m.comb(vec![Stmt::set(&r, cat(&[credits.at(0), grant.e()]) + &grant)]).unwrap_err());
+        // an assignment of the wrong width, deferred to the block
+        let e = m.comb(vec![Stmt::set(&r, &grant)]).unwrap_err();
+        assert!(e.to_string().contains("r = grant_vec"), "{e}");
+        // the same operators with matching widths emit the expected text
+        let ok = (&credits & grant.zext_to(4)).is(num(4, 3)).then_else(&credits, !&credits);
+        assert_eq!(ok.text(), "(((credits_q & {1'd0, grant_vec}) == 4'd3) ? credits_q : (~credits_q))");
+        m.assign(&y.lv(), &ok).unwrap();
     }
 
     #[test]
