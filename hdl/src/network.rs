@@ -13,7 +13,12 @@
 //! this module knows nothing about meshes or tori; it checks that the
 //! description is consistent before generating anything.
 
-use crate::bits::cat_lsb_first;
+use crate::verilog::cat_lsb;
+
+/// LSB-first concatenation (a width slip is reported where the result is used).
+fn cat_lsb_first(parts: &[Expr]) -> Result<Expr> {
+    Ok(cat_lsb(parts))
+}
 use crate::verilog::{Expr, HdlError, Module, Result, Sig};
 use crate::GeneratedFile;
 use wormqos_config::{RouterConfig, RouterMode};

@@ -44,6 +44,7 @@ fn config(mode_lines: &str, scheduler: &str) -> RouterConfig {
 /// One flit to send: port, VC, head, tail, header fields.
 #[derive(Clone, Copy)]
 struct Planned {
+    #[allow(dead_code)] // kept for reading a failing plan
     port: usize,
     vc: u8,
     head: bool,

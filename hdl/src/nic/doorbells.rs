@@ -45,7 +45,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let vcc_text = (0..16).rev().map(|u| format!("{}'d{}", d.cw, vcc[u])).collect::<Vec<_>>().join(", ");
     let vcc_lp = if d.vcc.is_empty() { None } else { Some(m.localparam("VCC", 16 * d.cw, None, &format!("{{{vcc_text}}}"))?) };
 
-    let push_oh = if d.qos { m.wire_of("push_oh", &onehot_of(&class.e(), nq)?)? } else { m.wire_of("push_oh", &Expr::one_bit(true))? };
+    let push_oh = if d.qos { m.wire_of("push_oh", &onehot_of(&class.e(), nq))? } else { m.wire_of("push_oh", &Expr::one_bit(true))? };
     let mut has = Vec::new();
     let mut firsts = Vec::new();
     let mut codes = Vec::new();

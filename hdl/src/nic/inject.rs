@@ -33,7 +33,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let (qn, fe, w, vw) = (d.qn, d.send_entry_w(), d.w, d.vw);
     let flit_fifo = lib.add(fifo(&d.prefix, fe, d.bq)?);
     let pend_fifo = lib.add(fifo(&d.prefix, NicDims::PEND_W, d.bq)?);
-    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn)?)?;
+    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn))?;
 
     // ---- the queues
     let pop = m.wire("pop", qn)?;
@@ -121,7 +121,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let s_head = sflit.e().bit(w)?;
     let s_tail = sflit.e().bit(w + 1)?;
     let s_vc = m.wire_of("sent_vc", &sflit.e().part(w + 2, vw)?)?;
-    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m)?)?;
+    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m))?;
     let leak = d.is(NicFault::CreditLeak);
     if leak {
         m.comment("FAULT nic-credit-leak: a tail flit takes no credit");
@@ -199,7 +199,7 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
     }
     let (n, kw, w) = (d.m, clog2(d.m as u64), d.w);
     let any = gnt.red_or();
-    let k = m.wire_of("gnt_idx", &encode(gnt, kw)?)?;
+    let k = m.wire_of("gnt_idx", &encode(gnt, kw))?;
     let heads = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w)).collect::<Result<Vec<_>>>()?)?;
     let tails = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w + 1)).collect::<Result<Vec<_>>>()?)?;
     let g_tail = m.wire_of("gnt_tail", &gnt.and(&tails)?.red_or())?;
@@ -210,7 +210,7 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
             let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw))?;
             let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw))?;
             let holding = left_q.e().ne(&Expr::zero(bw))?;
-            let held_ok = m.wire_of("blk_held_ok", &holding.and(&elig.and(&onehot_of(&slot_q.e(), n)?)?.red_or())?)?;
+            let held_ok = m.wire_of("blk_held_ok", &holding.and(&elig.and(&onehot_of(&slot_q.e(), n))?.red_or())?)?;
             m.comb(vec![
                 set(&slot_d, &slot_q.e())?,
                 set(&left_d, &left_q.e())?,
@@ -227,7 +227,7 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
                     ],
                 )?,
             ])?;
-            Expr::mux(&held_ok.e(), &onehot_of(&slot_q.e(), n)?, elig)
+            Expr::mux(&held_ok.e(), &onehot_of(&slot_q.e(), n), elig)
         }
         Injection::Message => {
             let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or())?;
@@ -239,7 +239,7 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
                 when(&any.and(&g_head.e())?, vec![set(&hold_d, &Expr::one_bit(true))?, set(&slot_d, &k.e())?])?,
                 when(&any.and(&g_tail.e())?, vec![set(&hold_d, &Expr::zero(1))?])?,
             ])?;
-            Expr::mux(&hold_q.e(), &elig.and(&onehot_of(&slot_q.e(), n)?)?, elig)
+            Expr::mux(&hold_q.e(), &elig.and(&onehot_of(&slot_q.e(), n))?, elig)
         }
     }
 }

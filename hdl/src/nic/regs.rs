@@ -96,7 +96,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let a_db = |a: &str| r(format!("(({a}[11:8] == 4'h1) && ({a}[7:5] == 3'd0) && ({a}[1:0] == 2'd0) && ({a}[4:2] < 3'd{}))", d.s), 1);
     let w_db = m.wire_of("w_is_db", &a_db(wa))?;
     let w_cls = m.wire_of("w_class", &r(format!("{wa}[{}:2]", 1 + d.cw), d.cw))?;
-    let full_sel = m.wire_of("db_full_sel", &db_full.e().and(&onehot_of(&w_cls.e(), d.s)?)?.red_or())?;
+    let full_sel = m.wire_of("db_full_sel", &db_full.e().and(&onehot_of(&w_cls.e(), d.s))?.red_or())?;
     let regs_mapped = |a: &str| -> Result<Expr> {
         let list = [ID, CONFIG, NODE_ID, CONTROL, STATUS, IRQ_ENABLE, IRQ_STATUS, TX_COUNT, RX_POST_LEN, RX_POST_ADDR, RXC_INFO, RXC_LEN, RXC_ADDR, RXC_POP];
         let mut e = a_db(a);

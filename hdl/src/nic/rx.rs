@@ -4,7 +4,7 @@
 
 use super::{fifo_instance, lit, r, set, states, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
 use crate::arbiters::rr_arbiter;
-use crate::bits::{encode, onehot_of};
+use crate::bits::onehot_of;
 use crate::buffers::fifo;
 use crate::verilog::{clog2, Expr, Result, Sig, Stmt};
 
@@ -60,7 +60,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let is = |s: &Expr| st_q.e().eq(s);
 
     // ---- receive FIFOs (docs/nic.md §11.1)
-    let push = m.wire_of("push", &Expr::repl(mv, &ej_valid.e())?.and(&onehot_of(&ej_vc.e(), mv)?)?)?;
+    let push = m.wire_of("push", &Expr::repl(mv, &ej_valid.e())?.and(&onehot_of(&ej_vc.e(), mv))?)?;
     let pop = m.wire("pop", mv)?;
     let empty = m.wire("empty", mv)?;
     let full = m.wire("full", mv)?;
@@ -351,6 +351,6 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     m.assign(&wr_addr.lv(), &wa_q.e())?;
     m.assign(&wr_data.lv(), &ld_q.e().part(d.tagw(), axw)?)?;
     m.assign(&busy.lv(), &is(&idle)?.not())?;
-    let _ = (encode, rw);
+    let _ = rw;
     Ok(b)
 }

@@ -70,7 +70,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
 
     // The send queue of the message and whether it has room.
     let q = if d.qos { m.wire_of("q", &vc_q.e().part(0, d.qw())?)? } else { m.wire_of("q", &Expr::zero(1))? };
-    let full = m.wire_of("q_full", &sq_full.e().and(&onehot_of(&q.e(), d.qn)?)?.red_or())?;
+    let full = m.wire_of("q_full", &sq_full.e().and(&onehot_of(&q.e(), d.qn))?.red_or())?;
     let ar_hs = m.wire_of("ar_hs", &arvalid_o.e().and(&arready.e())?)?;
     let r_hs = m.wire_of("r_hs", &rvalid.e().and(&rready_o.e())?)?;
     let r_err = rresp.e().bit(1)?;
