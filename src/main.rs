@@ -110,7 +110,7 @@ fn main() -> ExitCode {
         Command::Dse(a) => synth_cmd::dse(a),
         Command::Sim(a) => sim_cmd::sim(a),
         Command::Sweep(a) => sim_cmd::sweep(a),
-        Command::Merge(a) => sim_cmd::merge(a),
+        Command::Merge(a) => merge(a),
         Command::Model(a) => model_cmd::model(a),
         Command::Generate { config: Some(config), out, mutant, force, .. } => generate(&config, &out, mutant, force),
         Command::Generate { experiment: Some(e), out, link_latency, force, .. } => network_cmd::generate(&e, &out, link_latency, force),
@@ -218,4 +218,27 @@ pub(crate) fn run_cosim(cfg: &RouterConfig, rtl: &mut dyn Dut, model: &mut dyn D
     }
     println!("RTL == model on every output for {} cycles ({:.0} cycles/s in lockstep)", report.cycles, report.cycles as f64 / secs);
     Ok(())
+}
+
+/// `wormqos merge`: reads every shard file and hands them to the merge of
+/// their kind.
+fn merge(a: sim_cmd::MergeArgs) -> anyhow::Result<()> {
+    let mut files = Vec::new();
+    let mut kind = None;
+    for path in &a.shards {
+        let name = path.display().to_string();
+        let (k, bytes) = wormqos_config::shard::read_kind(path).map_err(|e| validate::invalid(e.to_string()))?;
+        match &kind {
+            None => kind = Some(k),
+            Some(first) if *first != k => return Err(validate::invalid(format!("{name}: a `{k}` shard beside `{first}` shards"))),
+            Some(_) => {}
+        }
+        files.push((name, bytes));
+    }
+    match kind.as_deref() {
+        Some(wormqos_netsim::shard::KIND) => sim_cmd::merge_sweep(files, &a.out, a.force),
+        Some(synth_cmd::DSE_SHARD_KIND) => synth_cmd::merge_dse(files, &a.out, a.force),
+        Some(other) => Err(validate::invalid(format!("{}: shards of kind `{other}`, which this wormqos cannot merge", a.shards[0].display()))),
+        None => Err(validate::invalid("no shard files given")),
+    }
 }

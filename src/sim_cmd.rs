@@ -216,6 +216,7 @@ pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
 
 /// `wormqos merge` of `sweep` shards: checks that they are exactly the N
 /// shards of one grid, then writes what one unsharded `sweep` writes.
+#[allow(dead_code)] // the netsim example shares this file and has no `merge`
 pub(crate) fn merge_sweep(files: Vec<(String, Vec<u8>)>, out_dir: &Path, force: bool) -> anyhow::Result<()> {
     let mut decoded = Vec::new();
     for (name, bytes) in files {
@@ -234,29 +235,6 @@ pub(crate) fn merge_sweep(files: Vec<(String, Vec<u8>)>, out_dir: &Path, force: 
     eprintln!("{} points from {count} shards, {failed} failed; results in {}", pts.len(), out_dir.display());
     anyhow::ensure!(failed == 0, "{failed} of {} points failed", pts.len());
     Ok(())
-}
-
-/// `wormqos merge`: reads every shard file and hands them to the merge of
-/// their kind.
-pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
-    let mut files = Vec::new();
-    let mut kind = None;
-    for path in &a.shards {
-        let name = path.display().to_string();
-        let (k, bytes) = wormqos_config::shard::read_kind(path).map_err(|e| invalid(e.to_string()))?;
-        match &kind {
-            None => kind = Some(k),
-            Some(first) if *first != k => return Err(invalid(format!("{name}: a `{k}` shard beside `{first}` shards"))),
-            Some(_) => {}
-        }
-        files.push((name, bytes));
-    }
-    match kind.as_deref() {
-        Some(shard::KIND) => merge_sweep(files, &a.out, a.force),
-        Some(crate::synth_cmd::DSE_SHARD_KIND) => crate::synth_cmd::merge_dse(files, &a.out, a.force),
-        Some(other) => Err(invalid(format!("{}: shards of kind `{other}`, which this wormqos cannot merge", a.shards[0].display()))),
-        None => Err(invalid("no shard files given")),
-    }
 }
 
 /// Records the files a plot call wrote (it returns their paths).
