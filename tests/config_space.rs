@@ -8,7 +8,7 @@
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::path::Path;
 use std::process::Command;
-use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, Topology};
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, SwitchAllocatorKind, Topology};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
     // Half the draws are small routers (cheap to push through the tools), half
@@ -55,6 +55,12 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             output_buffer_depth: obd,
             downstream_buffer_depth: rng.gen_bool(0.3).then(|| rng.gen_range(3..=24)),
             crossbar: if rng.gen() { Crossbar::Full } else { Crossbar::Multiplexed },
+            switch_allocator: match rng.gen_range(0..10) {
+                0..=5 => None,
+                6 | 7 => Some(SwitchAllocatorKind::SinglePass),
+                _ => Some(SwitchAllocatorKind::Iterative),
+            },
+            switch_iterations: rng.gen_bool(0.3).then(|| rng.gen_range(0..=5)),
             scheduler,
             traffic_classes,
             mode,

@@ -15,7 +15,7 @@ pub mod nic;
 pub mod shard;
 mod qos;
 
-pub use qos::{FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, VirtualClock};
+pub use qos::{FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, SwitchAllocator, VirtualClock};
 
 /// Credit round trip of the pipeline (docs/microarchitecture.md, "Credit loop"):
 /// the smallest input buffer that lets one VC stream at one flit per cycle.
@@ -35,6 +35,11 @@ pub const VTICK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const CLOCK_WIDTH_RANGE: (u32, u32) = (8, 32);
 pub const BLOCK_SIZE_RANGE: (u32, u32) = (1, 64);
 pub const TARGET_MHZ_RANGE: (u32, u32) = (1, 1000);
+/// Rounds of the iterative switch allocator (`switch_iterations`).
+pub const SWITCH_ITERATIONS_RANGE: (u32, u32) = (1, 4);
+/// Default rounds: 3 carries >= 0.9 flits/port/cycle on the 8-port 16-VC
+/// switch (docs/benchmarks.md, switch allocation).
+pub const DEFAULT_SWITCH_ITERATIONS: u32 = 3;
 /// Parallel output ports a destination may choose among (`route_links`).
 pub const ROUTE_LINKS_RANGE: (u32, u32) = (1, 8);
 
@@ -46,6 +51,18 @@ pub enum Crossbar {
     Multiplexed,
     /// nm×nm crossbar: every input VC reaches its output VC directly (contention point C only).
     Full,
+}
+
+/// Stage-4 switch allocator of the multiplexed crossbar (file format; the
+/// validated form is [`SwitchAllocator`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchAllocatorKind {
+    /// Point A then point B once (the original MediaWorm-style allocator).
+    #[default]
+    SinglePass,
+    /// Input-first iterative matching with `switch_iterations` rounds.
+    Iterative,
 }
 
 /// Flit scheduler at the router's scheduling point: (A) for the multiplexed
@@ -180,6 +197,13 @@ pub struct RouterParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downstream_buffer_depth: Option<u32>,
     pub crossbar: Crossbar,
+    /// Multiplexed crossbar only: how stage 4 matches inputs to outputs
+    /// (default `single_pass`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_allocator: Option<SwitchAllocatorKind>,
+    /// `switch_allocator = "iterative"` only: rounds per cycle, 1..=4 (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_iterations: Option<u32>,
     pub scheduler: Scheduler,
     /// Number of traffic classes, which are also the priority levels s of
     /// the QoS modes: class s-1 is the highest priority. Default 2, or 3
@@ -391,6 +415,7 @@ impl RouterConfig {
         check_range("router.traffic_classes", classes, CLASSES_RANGE)?;
         let vc_class = validate_mode(r, classes)?;
         check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
+        let switch = validate_switch_allocator(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
@@ -508,9 +533,9 @@ impl RouterConfig {
             _ => Qos::Shared,
         };
         let scheduling = Scheduling {
-            point: match file.router.crossbar {
-                Crossbar::Multiplexed => SchedulingPoint::InputPort,
-                Crossbar::Full => SchedulingPoint::OutputPort,
+            point: match switch {
+                Some(switch) => SchedulingPoint::InputPort { switch },
+                None => SchedulingPoint::OutputPort,
             },
             order: match file.router.scheduler {
                 Scheduler::Fifo => FlitOrder::Age,
@@ -726,6 +751,47 @@ fn validate_route_vcs(t: &[u32], endpoints: u32, vcs: u32, vc_class: &[u32], cla
     Ok(())
 }
 
+/// The switch allocator: `Some` for the multiplexed crossbar, `None` for
+/// the full crossbar (which has none, so naming one there is an error).
+fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>, ConfigError> {
+    if r.crossbar == Crossbar::Full {
+        if let Some(kind) = r.switch_allocator {
+            return Err(ConfigError::field(
+                "router.switch_allocator",
+                kind.as_str(),
+                "the full crossbar has no switch allocation (allowed: omit the field, or crossbar = \"multiplexed\")",
+            ));
+        }
+    }
+    let kind = r.switch_allocator.unwrap_or_default();
+    if let Some(k) = r.switch_iterations {
+        if kind != SwitchAllocatorKind::Iterative {
+            return Err(ConfigError::field(
+                "router.switch_iterations",
+                k,
+                "only the iterative allocator has rounds (allowed: omit the field, or switch_allocator = \"iterative\")",
+            ));
+        }
+        check_range("router.switch_iterations", k, SWITCH_ITERATIONS_RANGE)?;
+    }
+    Ok(match (r.crossbar, kind) {
+        (Crossbar::Full, _) => None,
+        (Crossbar::Multiplexed, SwitchAllocatorKind::SinglePass) => Some(SwitchAllocator::SinglePass),
+        (Crossbar::Multiplexed, SwitchAllocatorKind::Iterative) => Some(SwitchAllocator::Iterative {
+            iterations: r.switch_iterations.unwrap_or(DEFAULT_SWITCH_ITERATIONS),
+        }),
+    })
+}
+
+impl SwitchAllocatorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwitchAllocatorKind::SinglePass => "single_pass",
+            SwitchAllocatorKind::Iterative => "iterative",
+        }
+    }
+}
+
 /// Checks the mode-dependent fields and returns the VC partition (class of
 /// each VC) for the partitioned modes, empty otherwise.
 fn validate_mode(r: &RouterParams, classes: u32) -> Result<Vec<u32>, ConfigError> {
@@ -919,7 +985,7 @@ scheduler = "round_robin"
 
         let tr = with("mode = \"traditional\"\ntraffic_classes = 2\nvc_classes = [0, 0, 1, 1]", "fifo", "multiplexed");
         assert_eq!(tr.qos(), &Qos::Partitioned(Partition { vc_class: vec![0, 0, 1, 1] }));
-        assert_eq!(tr.scheduling().point, SchedulingPoint::InputPort);
+        assert_eq!(tr.scheduling().point, SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass });
         assert_eq!(tr.scheduling().order, FlitOrder::Age);
         assert!(tr.qos().allocation_reads_class());
 
@@ -984,6 +1050,31 @@ scheduler = "round_robin"
         let text = base().replace("vcs = 4", "vcs = 4\nvtick_width = 8\nclock_width = 8").replace("round_robin", "virtualclock");
         let c = RouterConfig::from_toml_str(&text, "t").unwrap();
         assert_eq!((c.clock_width(), c.scheduler()), (8, Scheduler::Virtualclock));
+    }
+
+    #[test]
+    fn switch_allocator_is_typed_and_checked() {
+        let point = |t: &str| RouterConfig::from_toml_str(&(base() + t), "t").unwrap().scheduling().point;
+        assert_eq!(point(""), SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass });
+        assert_eq!(
+            point("switch_allocator = \"iterative\"\n"),
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 } }
+        );
+        assert_eq!(
+            point("switch_allocator = \"iterative\"\nswitch_iterations = 1\n"),
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 } }
+        );
+        let msg = err(&(base() + "switch_allocator = \"iterative\"\nswitch_iterations = 5\n")).to_string();
+        assert!(msg.contains("router.switch_iterations") && msg.contains("1..=4"), "{msg}");
+        let msg = err(&(base() + "switch_iterations = 2\n")).to_string();
+        assert!(msg.contains("router.switch_iterations") && msg.contains("iterative"), "{msg}");
+        let full = base().replace("multiplexed", "full");
+        let msg = err(&(full.clone() + "switch_allocator = \"single_pass\"\n")).to_string();
+        assert!(msg.contains("router.switch_allocator") && msg.contains("full crossbar"), "{msg}");
+        assert_eq!(point("").switch_allocator(), Some(SwitchAllocator::SinglePass));
+        let c = RouterConfig::from_toml_str(&full, "t").unwrap();
+        assert_eq!(c.scheduling().point.switch_allocator(), None);
+        assert!(err(&(base() + "switch_allocator = \"wavefront\"\n")).to_string().contains("switch_allocator"));
     }
 
     #[test]

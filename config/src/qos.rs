@@ -74,11 +74,40 @@ impl Qos {
 /// Where flits of different VCs meet the flit scheduler (§6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum SchedulingPoint {
-    /// Multiplexed crossbar: point A picks one VC per input port (then
-    /// point B, round robin, one input per output port).
-    InputPort,
+    /// Multiplexed crossbar: point A picks one VC per input port, point B
+    /// one input per output port; `switch` says how the two are combined.
+    InputPort { switch: SwitchAllocator },
     /// Full crossbar: point C picks one output VC per output port.
     OutputPort,
+}
+
+/// How the multiplexed crossbar matches input ports to output ports in
+/// stage 4 (docs/microarchitecture.md §6, "Switch allocation").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SwitchAllocator {
+    /// One pass: point A picks a VC per input port without regard to the
+    /// outputs, point B picks one input per output round robin, losers
+    /// move nothing (`switch_allocator = "single_pass"`).
+    SinglePass,
+    /// Input-first iterative matching: `iterations` rounds of A then B in
+    /// one cycle, each round over the ports still unmatched, with the
+    /// scheduler's rule at B (`switch_allocator = "iterative"`).
+    Iterative { iterations: u32 },
+}
+
+impl SchedulingPoint {
+    /// The switch allocator of the multiplexed crossbar; `None` for the
+    /// full crossbar, which has no switch allocation.
+    pub fn switch_allocator(&self) -> Option<SwitchAllocator> {
+        match self {
+            SchedulingPoint::InputPort { switch } => Some(*switch),
+            SchedulingPoint::OutputPort => None,
+        }
+    }
+    /// Multiplexed crossbar (point A is the scheduling point).
+    pub fn is_input_port(&self) -> bool {
+        matches!(self, SchedulingPoint::InputPort { .. })
+    }
 }
 
 /// The order the flit scheduler serves eligible VCs in (§5, §8).

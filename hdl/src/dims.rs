@@ -139,12 +139,12 @@ impl Dims {
     }
     /// The multiplexed crossbar: point A picks one VC per input port.
     pub fn multiplexed(&self) -> bool {
-        self.scheduling.point == SchedulingPoint::InputPort
+        self.scheduling.point.is_input_port()
     }
     /// The order of point A's scheduler (multiplexed crossbar only).
     pub fn order_at_a(&self) -> Option<FlitOrder> {
         match self.scheduling.point {
-            SchedulingPoint::InputPort => Some(self.scheduling.order),
+            SchedulingPoint::InputPort { .. } => Some(self.scheduling.order),
             SchedulingPoint::OutputPort => None,
         }
     }
@@ -152,7 +152,7 @@ impl Dims {
     /// crossbar, round robin behind point A's choice.
     pub fn order_at_c(&self) -> FlitOrder {
         match self.scheduling.point {
-            SchedulingPoint::InputPort => FlitOrder::RoundRobin,
+            SchedulingPoint::InputPort { .. } => FlitOrder::RoundRobin,
             SchedulingPoint::OutputPort => self.scheduling.order,
         }
     }

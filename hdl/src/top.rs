@@ -82,7 +82,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     t.doc(format!("Wormhole virtual-channel router `{p}`: {n} ports, {m} VCs per port, {w}-bit flits,"));
     // (the configuration's names for the crossbar and the scheduler)
     let crossbar = match d.scheduling.point {
-        SchedulingPoint::InputPort => "Multiplexed",
+        SchedulingPoint::InputPort { .. } => "Multiplexed",
         SchedulingPoint::OutputPort => "Full",
     };
     let order = match d.scheduling.order {
