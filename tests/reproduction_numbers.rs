@@ -462,6 +462,30 @@ fn claims() -> Vec<Claim> {
             ],
         });
     }
+    // 004_… ring: simulation (±95 %) and the holding-time M/M/n and M/D/n models.
+    {
+        const SIM: &str = "experiments/results/ring_004/results.csv";
+        const MODEL: &str = "experiments/results/model_ring_004/results.csv";
+        let lat = "be_latency_cycles";
+        for (passage, load, sim, ci, mmn, mdn) in [
+            ("| 0.002 | 53.4 ±0.6 | 54.0 (+1 %) | 54.0 (+1 %) |", "0.002", "53.4", "0.6", Some("54.0"), Some("54.0")),
+            ("| 0.05 | 55.3 ±0.2 | 54.1 (−2 %) | 54.1 (−2 %) |", "0.05", "55.3", "0.2", Some("54.1"), Some("54.1")),
+            ("| 0.10 | 57.3 ±0.2 | 54.8 (−4 %) | 54.6 (−5 %) |", "0.1", "57.3", "0.2", Some("54.8"), Some("54.6")),
+            ("| 0.15 | 59.8 ±0.1 | 58.8 (−2 %) | 56.8 (−5 %) |", "0.15", "59.8", "0.1", Some("58.8"), Some("56.8")),
+            ("| 0.20 | 63.5 ±0.1 | unstable (> 0.17) | 69.2 (+9 %) |", "0.2", "63.5", "0.1", None, Some("69.2")),
+            ("| 0.25 | 69.5 ±0.2 | unstable | unstable (> 0.20) |", "0.25", "69.5", "0.2", None, None),
+            ("| 0.30 | 79.8 ±0.5 | unstable | unstable |", "0.3", "79.8", "0.5", None, None),
+        ] {
+            let at: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load)]));
+            let mut numbers = vec![n(sim, SIM, at, lat), n(ci, SIM, at, "be_latency_ci95_cycles")];
+            for (model, written) in [("model:holding_mmn", mmn), ("model:holding_mdn", mdn)] {
+                if let Some(w) = written {
+                    numbers.push(n(w, MODEL, Box::leak(Box::new([("source", model), ("workload.load", load)])), lat));
+                }
+            }
+            v.push(Claim { passage, numbers });
+        }
+    }
     v
 }
 
