@@ -10,7 +10,7 @@ use std::path::Path;
 use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
 use wormqos_hdl::GeneratedFile;
 use wormqos_netsim::Experiment;
-use wormqos_synth::scripts;
+use wormqos_synth::{scripts, Design, Unit};
 use wormqos_testbench::lockstep::LockstepOptions;
 use wormqos_testbench::network::{composed, design, endpoint_config, network_name, network_traffic, verilate};
 
@@ -40,20 +40,31 @@ pub fn cosim(experiment: &Path, link_latency: u32, mut opts: LockstepOptions) ->
     crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
 }
 
-pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
-    // Everything is validated and generated in memory before `out` is touched.
+/// The network of an experiment as a synthesizable design (bad input: exit 2).
+pub fn synth_design(experiment: &Path, link_latency: u32) -> anyhow::Result<Design> {
     let (v, net) = load(experiment, link_latency)?;
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
-    let mut files = wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?;
-    let top = network_top_name(&network_name(&v));
-    let rtl: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
-    let ports = scripts::top_ports(&files, &top)?;
+    Ok(Design {
+        name: cfg.name().to_string(),
+        unit: Unit::Network,
+        top: network_top_name(&network_name(&v)),
+        target_mhz: cfg.target_mhz(),
+        rtl: wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?,
+    })
+}
+
+pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
+    // Everything is validated and generated in memory before `out` is touched.
+    let d = synth_design(experiment, link_latency)?;
+    let top = &d.top;
+    let ports = scripts::top_ports(&d.rtl, top)?;
     let file = |n: String, t: String| GeneratedFile { file_name: n, text: t };
+    let mut files = d.rtl.clone();
     files.extend([
-        file(format!("{top}.f"), rtl.iter().map(|f| format!("{f}\n")).collect()),
-        file(format!("{top}.xdc"), scripts::xdc(&cfg, &ports)),
-        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&cfg, &top, &rtl)),
-        file(format!("{top}.core"), scripts::fusesoc_core_in("network", &cfg, &top, &rtl)),
+        file(format!("{top}.f"), d.rtl_names().iter().map(|f| format!("{f}\n")).collect()),
+        file(format!("{top}.xdc"), scripts::xdc(&d, &ports)),
+        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&d)),
+        file(format!("{top}.core"), scripts::fusesoc_core(&d)),
     ]);
     let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     claim_dir(out, &claims, force)?;

@@ -1,4 +1,5 @@
-//! `wormqos synth` (one configuration through the open FPGA tools) and
+//! `wormqos synth` (a router, a NIC or a whole network through the open FPGA
+//! tools) and
 //! `wormqos dse` (design-space sweep: simulator throughput x synthesis).
 
 use crate::validate::{claim_dir, invalid, load_config, non_empty};
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 use wormqos_config::{Crossbar, RouterMode, Scheduler};
 use wormqos_synth::scripts::{Family, Hierarchy};
 use wormqos_config::shard::{is_shard_file, ShardFile, ShardSpec};
-use wormqos_synth::{sweep, FlowOptions};
+use wormqos_synth::{sweep, Design, FlowOptions};
 
 fn families(list: &str) -> Result<Vec<Family>, String> {
     list.split(',')
@@ -24,8 +25,19 @@ fn families(list: &str) -> Result<Vec<Family>, String> {
 
 #[derive(Args)]
 pub struct SynthArgs {
+    /// Router configuration; `--unit` picks its router or its NIC.
+    #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
+    config: Option<PathBuf>,
+    /// A network simulator experiment: synthesize its whole network top
+    /// (as `generate --experiment` writes it).
     #[arg(long)]
-    config: PathBuf,
+    experiment: Option<PathBuf>,
+    /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
+    #[arg(long, default_value_t = 0, requires = "experiment")]
+    link_latency: u32,
+    /// With --config: the configuration's router, or its NIC (`[nic]` section, docs/nic.md).
+    #[arg(long, value_enum, default_value_t = UnitArg::Router, conflicts_with = "experiment")]
+    unit: UnitArg,
     /// Directory for the RTL, constraints, scripts, tool logs and the reports.
     #[arg(long)]
     out: PathBuf,
@@ -47,6 +59,29 @@ pub struct SynthArgs {
     force: bool,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnitArg {
+    Router,
+    Nic,
+}
+
+/// The design `synth` was asked for; bad input (a configuration without
+/// `[nic]` for `--unit nic`, a bad experiment) is reported as such (exit 2).
+fn design(a: &SynthArgs) -> anyhow::Result<Design> {
+    if let Some(e) = &a.experiment {
+        return crate::network_cmd::synth_design(e, a.link_latency);
+    }
+    let path = a.config.as_ref().expect("clap requires --config without --experiment");
+    let cfg = load_config(path)?;
+    match a.unit {
+        UnitArg::Router => Design::router(&cfg),
+        UnitArg::Nic if cfg.nic().is_none() => {
+            Err(invalid(format!("{}: --unit nic: the configuration has no [nic] section (docs/nic.md)", path.display())))
+        }
+        UnitArg::Nic => Design::nic(&cfg),
+    }
+}
+
 /// Environment variable naming the synthesis cache directory.
 pub const SYNTH_CACHE_ENV: &str = "WORMQOS_SYNTH_CACHE";
 
@@ -62,14 +97,13 @@ pub fn cache_dir() -> PathBuf {
 const REPORTS: [&str; 2] = ["synth_report.json", "synth_report.md"];
 
 pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
-    let cfg = load_config(&a.config)?;
     non_empty("--families", &a.families)?;
-    let rtl = wormqos_hdl::generate(&cfg, None)?;
-    let extra = wormqos_synth::scripts::emit(&cfg, &rtl)?;
-    let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
+    let design = design(&a)?;
+    let extra = wormqos_synth::scripts::emit(&design)?;
+    let all: Vec<_> = design.rtl.iter().chain(&extra).cloned().collect();
     let mut claims: Vec<(&str, Option<&[u8]>)> = all.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     let hierarchy = if a.hierarchical { Hierarchy::Keep } else { Hierarchy::Flatten };
-    let tool_outputs = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(&cfg), &a.families, hierarchy);
+    let tool_outputs = wormqos_synth::flow::tool_outputs(&design.top, &a.families, hierarchy);
     if !a.emit_only {
         claims.extend(REPORTS.iter().map(|r| (*r, None)));
         claims.extend(tool_outputs.iter().map(|n| (n.as_str(), None)));
@@ -90,7 +124,7 @@ pub fn synth(a: SynthArgs) -> anyhow::Result<()> {
         xilinx_hierarchy: hierarchy,
         force: a.force,
     };
-    let rep = wormqos_synth::synthesize(&cfg, &opts)?;
+    let rep = wormqos_synth::synthesize(&design, &opts)?;
     out.begin(&REPORTS)?;
     let j = out.write(REPORTS[0], serde_json::to_string_pretty(&rep)?.as_bytes())?;
     let m = out.write(REPORTS[1], rep.markdown().as_bytes())?;
@@ -263,10 +297,11 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     // claimed before any point runs.
     for (p, c) in indices.iter().map(|&i| &configs[i]) {
         let Ok(cfg) = c else { continue };
-        let rtl = wormqos_hdl::generate(cfg, None)?;
-        let extra = wormqos_synth::scripts::emit(cfg, &rtl)?;
-        let tools = wormqos_synth::flow::tool_outputs(&wormqos_hdl::top_module_name(cfg), &opts.families, opts.xilinx_hierarchy);
-        let claims: Vec<(&str, Option<&[u8]>)> = rtl
+        let design = Design::router(cfg)?;
+        let extra = wormqos_synth::scripts::emit(&design)?;
+        let tools = wormqos_synth::flow::tool_outputs(&design.top, &opts.families, opts.xilinx_hierarchy);
+        let claims: Vec<(&str, Option<&[u8]>)> = design
+            .rtl
             .iter()
             .chain(&extra)
             .map(|f| (f.file_name.as_str(), Some(f.text.as_bytes())))

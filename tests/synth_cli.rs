@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wormqos"))
 }
@@ -62,6 +64,78 @@ fn synth_emit_only_writes_rtl_constraints_and_scripts() {
     // mesh5 has no [synthesis] section: 100 MHz.
     let xdc = std::fs::read_to_string(d.join("mesh5_router.xdc")).unwrap();
     assert!(xdc.contains("create_clock -name clk -period 10.000 [get_ports clk_i]"), "{xdc}");
+}
+
+/// `synth --unit nic` writes the NIC's RTL and the same scripts as for a
+/// router, with the FuseSoC core in the `nic` library; a configuration
+/// without `[nic]` exits 2 naming the file and the section, writing nothing.
+#[test]
+fn synth_takes_a_nic() {
+    let d = scratch("synth-nic");
+    let out = bin().args(["synth", "--emit-only", "--unit", "nic", "--config"]).arg(root().join("examples/nic/traditional.toml")).arg("--out").arg(d.join("out")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let name = read_name(&root().join("examples/nic/traditional.toml"));
+    let top = format!("{name}_nic");
+    let core = std::fs::read_to_string(d.join("out").join(format!("{top}.core"))).unwrap();
+    assert!(core.contains(&format!("name: wormqos:nic:{name}:")) && core.contains(&format!("toplevel: {top}")), "{core}");
+    let tcl = std::fs::read_to_string(d.join("out").join(format!("{top}_vivado.tcl"))).unwrap();
+    assert!(tcl.contains(&format!("read_verilog {top}.v")) && tcl.contains(&format!("synth_design -top {top}")), "{tcl}");
+    for f in [format!("{top}.xdc"), format!("{top}_ooc_wrap.v"), format!("{top}_ooc_wrap_ecp5.ys")] {
+        assert!(d.join("out").join(&f).is_file(), "{f} missing");
+    }
+    let out = bin().args(["synth", "--unit", "nic", "--config"]).arg(root().join("examples/tiny2.toml")).arg("--out").arg(d.join("none")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tiny2.toml") && err.contains("[nic]"), "{err}");
+    assert!(!d.join("none").exists(), "wrote output");
+}
+
+/// `synth --experiment` synthesizes the whole network top; Yosys maps it
+/// (7-series, hierarchical: each router module once) and the report names
+/// the network's top. A bad experiment exits 2 writing nothing.
+#[test]
+fn synth_takes_a_network() {
+    let d = scratch("synth-network");
+    std::fs::write(d.join("e.toml"), common::EXP).unwrap();
+    let out = bin()
+        .args(["synth", "--families", "xilinx", "--hierarchical", "--no-cache", "--experiment"])
+        .arg(d.join("e.toml"))
+        .arg("--out")
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("out/synth_report.json")).unwrap()).unwrap();
+    assert_eq!(report["top"], "cli_network");
+    let luts = report["xilinx"]["resources"]["luts"].as_u64().unwrap();
+    // Four 5-port routers: more than one router's worth of logic.
+    // The experiment's router alone (its `name` and `[router]` sections).
+    let router_only = common::EXP.split("[topology]").next().unwrap();
+    std::fs::write(d.join("router.toml"), router_only).unwrap();
+    let one = bin()
+        .args(["synth", "--families", "xilinx", "--hierarchical", "--no-cache", "--config"])
+        .arg(d.join("router.toml"))
+        .arg("--out")
+        .arg(d.join("one"))
+        .output()
+        .unwrap();
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    let one: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("one/synth_report.json")).unwrap()).unwrap();
+    let one_luts = one["xilinx"]["resources"]["luts"].as_u64().unwrap();
+    assert!(luts > 3 * one_luts && luts < 5 * one_luts, "network {luts} LUTs, one router {one_luts}");
+    let core = std::fs::read_to_string(d.join("out/cli_network.core")).unwrap();
+    assert!(core.contains("name: wormqos:network:"), "{core}");
+    std::fs::write(d.join("bad.toml"), common::EXP.replace("k = 2", "k = 6")).unwrap();
+    let out = bin().args(["synth", "--experiment"]).arg(d.join("bad.toml")).arg("--out").arg(d.join("bad")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.toml"));
+    assert!(!d.join("bad").exists(), "wrote output");
+}
+
+fn read_name(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text.lines().find(|l| l.trim_start().starts_with("name")).unwrap();
+    line.split('"').nth(1).unwrap().to_string()
 }
 
 fn dse(cache: &std::path::Path, out: &std::path::Path, base: &str, grid: &[&str]) -> std::process::Output {

@@ -12,7 +12,7 @@
 use std::path::Path;
 use wormqos_config::RouterConfig;
 use wormqos_synth::scripts::Family;
-use wormqos_synth::{synthesize, FlowOptions, SynthReport};
+use wormqos_synth::{synthesize, Design, FlowOptions, SynthReport};
 
 const ROWS: [(&str, &str); 7] = [
     ("b5_tr", "TR: traditional (partition 1:1, FIFO scheduler) — base"),
@@ -47,7 +47,7 @@ fn main() -> anyhow::Result<()> {
         };
         eprintln!("synthesizing {name} ...");
         let t = std::time::Instant::now();
-        let r = synthesize(&cfg, &opts)?;
+        let r = synthesize(&Design::router(&cfg)?, &opts)?;
         eprintln!("  {:.0} s{}", t.elapsed().as_secs_f64(), if r.from_cache { " (cached)" } else { "" });
         reps.push((name, what, r));
     }

@@ -1,4 +1,4 @@
-//! Runs Yosys and nextpnr on a configuration and collects a report.
+//! Runs Yosys and nextpnr on a design (router, NIC or network) and collects a report.
 
 use crate::parse::{self, PnrLog, XilinxResources};
 use crate::scripts::{self, Family, Hierarchy, Package};
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 use wormqos_config::files::OutDir;
-use wormqos_config::RouterConfig;
+use crate::design::Design;
 
 /// Bumped whenever the scripts or the parsing change what a cached report holds.
 const FLOW_VERSION: &str = "wormqos-synth 1";
@@ -271,12 +271,12 @@ pub fn tool_versions(families: &[Family]) -> anyhow::Result<BTreeMap<String, Str
     Ok(t)
 }
 
-/// Generates the RTL and scripts for `cfg` into `opts.work_dir`, runs the
+/// Writes the design's RTL and scripts into `opts.work_dir`, runs the
 /// families' flows (or takes the cached report) and returns the report.
-pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<SynthReport> {
-    let rtl = wormqos_hdl::generate(cfg, None).context("generating Verilog")?;
-    let extra = scripts::emit(cfg, &rtl)?;
-    let top = wormqos_hdl::top_module_name(cfg);
+pub fn synthesize(design: &Design, opts: &FlowOptions) -> anyhow::Result<SynthReport> {
+    let rtl = &design.rtl;
+    let extra = scripts::emit(design)?;
+    let top = design.top.clone();
     let tools = tool_versions(&opts.families)?;
 
     let mut h = Sha256::new();
@@ -314,12 +314,12 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
     let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
     wormqos_hdl::write_files_forced(dir, &all, opts.force).with_context(|| format!("writing {}", dir.display()))?;
     out.begin(&names)?;
-    let ports = scripts::top_ports(&rtl, &top)?;
+    let ports = scripts::top_ports(rtl, &top)?;
     let mut rep = SynthReport {
-        config_name: cfg.name().to_string(),
+        config_name: design.name.clone(),
         top: top.clone(),
         key: key.clone(),
-        target_mhz: cfg.target_mhz(),
+        target_mhz: design.target_mhz,
         tools,
         wrapper_flip_flops: ports.iter().filter(|p| p.name != "clk_i" && p.name != "rst_i").map(|p| p.width as u64).sum(),
         ..Default::default()
@@ -337,8 +337,8 @@ pub fn synthesize(cfg: &RouterConfig, opts: &FlowOptions) -> anyhow::Result<Synt
                 anyhow::ensure!(resources.latches == 0, "{top}: synth_xilinx left {} latch cells", resources.latches);
                 rep.xilinx = Some(XilinxResult { cells, resources, seconds: t0.elapsed().as_secs_f64(), hierarchical });
             }
-            Family::Ice40 => rep.ice40 = Some(pnr(f, dir, &top, cfg.target_mhz())?),
-            Family::Ecp5 => rep.ecp5 = Some(pnr(f, dir, &top, cfg.target_mhz())?),
+            Family::Ice40 => rep.ice40 = Some(pnr(f, dir, &top, design.target_mhz)?),
+            Family::Ecp5 => rep.ecp5 = Some(pnr(f, dir, &top, design.target_mhz)?),
         }
     }
     for n in names.iter().filter(|n| dir.join(n).exists()) {

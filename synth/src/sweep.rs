@@ -219,7 +219,7 @@ fn evaluate(mut p: Point, cfg: Result<RouterConfig, String>, opts: &SweepOptions
         xilinx_hierarchy: opts.xilinx_hierarchy,
         force: opts.force,
     };
-    match synthesize(&cfg, &fo) {
+    match crate::Design::router(&cfg).and_then(|d| synthesize(&d, &fo)) {
         Ok(r) => p.report = Some(r),
         Err(e) => p.error = Some(format!("synthesis: {e:#}")),
     }

@@ -32,7 +32,7 @@ fn tmp(tag: &str) -> PathBuf {
 fn emit(cfg: &RouterConfig, tag: &str) -> (PathBuf, String) {
     let d = tmp(tag);
     let rtl = wormqos_hdl::generate(cfg, None).unwrap();
-    let extra = scripts::emit(cfg, &rtl).unwrap();
+    let extra = scripts::emit(&wormqos_synth::Design::router(cfg).unwrap()).unwrap();
     let all: Vec<_> = rtl.iter().chain(&extra).cloned().collect();
     wormqos_hdl::write_files(&d, &all).unwrap();
     (d, wormqos_hdl::top_module_name(cfg))
@@ -45,7 +45,7 @@ fn xdc_clock_follows_target_mhz() {
     let cfg = RouterConfig::from_toml_str(&text, "tiny2+250").unwrap();
     let rtl = wormqos_hdl::generate(&cfg, None).unwrap();
     let ports = scripts::top_ports(&rtl, "tiny2_router").unwrap();
-    let x = scripts::xdc(&cfg, &ports);
+    let x = scripts::xdc(&wormqos_synth::Design::router(&cfg).unwrap(), &ports);
     assert!(x.contains("create_clock -name clk -period 4.000 [get_ports clk_i]"), "{x}");
     // 20 % of 4 ns on each side; the clock is not an input-delay port.
     assert!(x.contains("set_input_delay -clock clk 0.8 [get_ports {rst_i in_valid_i"), "{x}");
@@ -271,7 +271,7 @@ fn hierarchical_xilinx_report() {
     let cfg = example("tiny2");
     let d = tmp("hier-report");
     let opts = wormqos_synth::FlowOptions { families: vec![Family::Xilinx7], xilinx_hierarchy: Hierarchy::Keep, ..wormqos_synth::FlowOptions::new(&d) };
-    let rep = wormqos_synth::synthesize(&cfg, &opts).unwrap();
+    let rep = wormqos_synth::synthesize(&wormqos_synth::Design::router(&cfg).unwrap(), &opts).unwrap();
     let x = rep.xilinx.as_ref().unwrap();
     assert!(x.hierarchical && x.resources.luts > 0 && x.resources.flip_flops > 0, "{x:?}");
     assert!(d.join("tiny2_router_xilinx_hier_stat.txt").is_file());
@@ -290,7 +290,7 @@ fn tiny2_places_and_routes_on_ice40_and_ecp5_with_the_pin_files() {
     let cfg = example("tiny2");
     let d = tmp("pnr");
     let opts = wormqos_synth::FlowOptions { families: vec![Family::Ice40, Family::Ecp5], ..wormqos_synth::FlowOptions::new(&d) };
-    let rep = wormqos_synth::synthesize(&cfg, &opts).unwrap();
+    let rep = wormqos_synth::synthesize(&wormqos_synth::Design::router(&cfg).unwrap(), &opts).unwrap();
     for (tag, r, device, log_of) in [
         ("ice40", rep.ice40.as_ref().unwrap(), "iCE40HX8K-CT256", "tiny2_router_ooc_wrap_ice40_iCE40HX8K-CT256_nextpnr.log"),
         ("ecp5", rep.ecp5.as_ref().unwrap(), "LFE5U-25F-CABGA256", "tiny2_router_ooc_wrap_ecp5_LFE5U-25F-CABGA256_nextpnr.log"),
