@@ -139,10 +139,15 @@ impl Router {
                     self.point_a_choose::<P, O>(p, present[p & 31], eligible, vc_choice)
                 };
                 let Some((v, src)) = pick else { continue };
+                let o = self.ivc[(p * m + v) & 511].route as usize;
+                // B_r is made only at outputs not in MO (R_r(p) keeps
+                // every candidate away from them; this keeps a match unique).
+                if mo >> o & 1 == 1 {
+                    continue;
+                }
                 let ip = &mut self.inp[p & 31];
                 ip.cand = v as u8;
                 ip.cand_src = src;
-                let o = self.ivc[(p * m + v) & 511].route as usize;
                 self.outp[o & 31].xb_req |= 1 << p;
                 out_req |= 1 << o;
             }
