@@ -49,3 +49,30 @@ fn saturation_table() {
         println!("{row} |");
     }
 }
+
+/// Every multiplexed-crossbar experiment of `tests/golden/` (every mode:
+/// unpartitioned, TR, NP, P with and without acceleration, block sizes 1
+/// and 4, parallel links, dateline classes) runs with the iterative
+/// allocator through the netsim's conservation, reassembly and deadlock
+/// checks, and delivers its messages.
+#[test]
+fn every_golden_multiplexed_experiment_runs_with_the_iterative_allocator() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut runs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if path.extension().is_none_or(|x| x != "toml") || !text.contains("crossbar = \"multiplexed\"") {
+            continue;
+        }
+        for k in [1, 3] {
+            let text = text.replacen("[router]\n", &format!("[router]\n{}\n", iterative(k)), 1);
+            let v = Experiment::from_str(&text, &path.display().to_string(), dir.clone()).unwrap();
+            let r = run(&v).unwrap_or_else(|e| panic!("{} k = {k}: {e}", path.display()));
+            let messages: f64 = r.classes.iter().map(|c| c.messages as f64).sum();
+            assert!(messages > 0.0, "{} k = {k}: no message delivered", path.display());
+            runs += 1;
+        }
+    }
+    assert!(runs >= 16, "only {runs} runs");
+}
