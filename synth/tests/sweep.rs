@@ -12,6 +12,7 @@ fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
         crossbar: "multiplexed".into(),
         scheduler: "fifo".into(),
         mode: "none".into(),
+        switch_allocator: "single_pass".into(),
         throughput: Some(thr),
         report: None,
         error: None,
@@ -43,8 +44,8 @@ fn csv_has_a_row_per_point_and_marks_errors() {
     let text = csv(&[p]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,saturation_throughput,xilinx_luts"));
-    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,0.2500,,"), "{}", lines[1]);
+    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,saturation_throughput,xilinx_luts"));
+    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,single_pass,0.2500,,"), "{}", lines[1]);
     assert!(lines[1].ends_with("\"synthesis: 'boom'\""), "{}", lines[1]);
 }
 
@@ -62,6 +63,8 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
         crossbar: vec!["multiplexed".into()],
         scheduler: vec!["round_robin".into()],
         mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into()],
+        switch_iterations: vec![3],
     };
     let c = g.configs();
     assert_eq!(c.len(), 4);
@@ -70,6 +73,47 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
     let ok: Vec<&RouterConfig> = c.iter().filter_map(|(_, r)| r.as_ref().ok()).collect();
     assert_eq!((ok[0].vcs(), ok[1].vcs()), (2, 4));
     assert_eq!(ok[0].name(), "mesh5_v2_d4_w32_mul_round_robin_none");
+}
+
+/// The switch-allocator axis: `single_pass` once, `iterative` once per
+/// round count, and one point for the full crossbar, which has no
+/// allocator (the configuration rejects the field there).
+#[test]
+fn switch_allocator_axis_spans_the_multiplexed_points_only() {
+    let g = Grid {
+        base: mesh5(),
+        vcs: vec![2],
+        depth: vec![4],
+        flit_width: vec![32],
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        scheduler: vec!["round_robin".into()],
+        mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_iterations: vec![1, 3],
+    };
+    let c = g.configs();
+    let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "mesh5_v2_d4_w32_mul_round_robin_none",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it1",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it3",
+            "mesh5_v2_d4_w32_ful_round_robin_none"
+        ]
+    );
+    use wormqos_config::{SchedulingPoint, SwitchAllocator};
+    let points: Vec<SchedulingPoint> = c.iter().map(|(_, r)| r.as_ref().unwrap().scheduling().point).collect();
+    assert_eq!(
+        points,
+        [
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 } },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 } },
+            SchedulingPoint::OutputPort
+        ]
+    );
+    assert_eq!(c[3].0.switch_allocator, "none");
 }
 
 #[test]
