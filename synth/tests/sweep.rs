@@ -123,3 +123,27 @@ fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
     // above 0.3 and below 1 flit/port/cycle.
     assert!(t > 0.3 && t < 1.0, "{t}");
 }
+
+/// The DSE's saturation measure (20,000 cycles, as `wormqos dse`'s default
+/// `--sim-cycles`) of the 5-port multiplexed router per switch allocator,
+/// for docs/benchmarks.md ("Switch allocation"): `cargo test --release -p
+/// wormqos-synth --test sweep -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn saturation_per_switch_allocator() {
+    let g = Grid {
+        base: mesh5(),
+        vcs: vec![2, 4],
+        depth: vec![4, 8],
+        flit_width: vec![32],
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        scheduler: vec!["round_robin".into(), "virtualclock".into()],
+        mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_iterations: vec![1, 2, 3, 4],
+    };
+    for (p, cfg) in g.configs() {
+        let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
+        println!("{} | {t:.3}", p.name);
+    }
+}
