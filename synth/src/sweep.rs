@@ -13,16 +13,8 @@ use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 /// destinations, 1..=8-flit messages and sinks that never stall, so the
 /// router's own allocation and buffering are the only limit.
 pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
-    let params = TrafficParams {
-        injection_rate: 1.0,
-        max_message_flits: 8,
-        sink_stall_prob: 0.0,
-        stall_burst_prob: 0.0,
-        bad_dest_prob: 0.0,
-        ..TrafficParams::default()
-    };
     let mut model = Router::new(cfg);
-    let mut stim = Stimulus::new(cfg, seed, params);
+    let mut stim = Stimulus::new(cfg, seed, saturation_traffic());
     // Warm-up: the first cycles fill empty buffers and would flatter the figure.
     let warm = cycles / 10;
     let mut received_at_warm = 0;
@@ -36,6 +28,18 @@ pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyh
     }
     let got = stim.stats().flits_received - received_at_warm;
     Ok(got as f64 / ((cycles - warm) as f64 * cfg.ports() as f64))
+}
+
+/// The traffic of [`saturation_throughput`].
+pub fn saturation_traffic() -> TrafficParams {
+    TrafficParams {
+        injection_rate: 1.0,
+        max_message_flits: 8,
+        sink_stall_prob: 0.0,
+        stall_burst_prob: 0.0,
+        bad_dest_prob: 0.0,
+        ..TrafficParams::default()
+    }
 }
 
 /// The parameter grid: every combination of the listed values.

@@ -1,7 +1,7 @@
 //! Design-space sweep helpers that need no synthesis tool.
 
 use wormqos_config::RouterConfig;
-use wormqos_synth::sweep::{csv, pareto, saturation_throughput, Grid, Point};
+use wormqos_synth::sweep::{csv, pareto, saturation_throughput, saturation_traffic, Grid, Point};
 
 fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
     let p = Point {
@@ -145,5 +145,49 @@ fn saturation_per_switch_allocator() {
     for (p, cfg) in g.configs() {
         let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
         println!("{} | {t:.3}", p.name);
+    }
+}
+
+/// Where the input ports' cycles go at saturation (DSE traffic), for the
+/// 2-VC limit in docs/benchmarks.md: per input port and cycle, a flit
+/// crossed; or flits were buffered but no VC holding them was ACTIVE (the
+/// message at the front waits for RC/VA: a whole-message head-of-line wait);
+/// or an ACTIVE VC had a flit and nothing crossed (lost in allocation or
+/// no output room); or the buffers were empty. `cargo test --release -p
+/// wormqos-synth --test sweep -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn input_port_cycles_at_saturation() {
+    use wormqos_sim::{Router, VcState};
+    use wormqos_testbench::stimulus::Stimulus;
+    for vcs in [2, 4] {
+        for alloc in ["switch_allocator = \"single_pass\"", "switch_allocator = \"iterative\"\nswitch_iterations = 4"] {
+            let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mesh5.toml")).unwrap();
+            let text = text.replacen("[router]\n", &format!("[router]\n{alloc}\n"), 1).replace("vcs = 4", &format!("vcs = {vcs}"));
+            let cfg = RouterConfig::from_toml_str(&text, "mesh5").unwrap();
+            let (n, m) = (cfg.ports(), cfg.vcs());
+            let mut r = Router::new(&cfg);
+            let mut stim = Stimulus::new(&cfg, 1, saturation_traffic());
+            let mut count = [0u64; 4];
+            for t in 0..20_000 {
+                let busy: Vec<(bool, bool)> = (0..n)
+                    .map(|p| {
+                        let flits = (0..m).any(|v| r.input_occupancy(p, v) > 0);
+                        let active = (0..m).any(|v| r.input_occupancy(p, v) > 0 && matches!(r.vc_state(p, v), VcState::Active { .. }));
+                        (flits, active)
+                    })
+                    .collect();
+                let out = r.outputs().clone();
+                r.step(stim.next_inputs(&out).unwrap());
+                for (p, &(flits, active)) in busy.iter().enumerate() {
+                    let moved = r.outputs().credits[p] != 0;
+                    let k = if moved { 0 } else if active { 2 } else if flits { 1 } else { 3 };
+                    count[k] += (t >= 2_000) as u64;
+                }
+            }
+            let total: u64 = count.iter().sum();
+            let f: Vec<String> = count.iter().map(|&c| format!("{:.3}", c as f64 / total as f64)).collect();
+            println!("vcs {vcs} {}: crossed {} | front message waits RC/VA {} | ACTIVE, nothing crossed {} | empty {}", alloc.replace('\n', " "), f[0], f[1], f[2], f[3]);
+        }
     }
 }
