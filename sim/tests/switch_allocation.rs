@@ -40,7 +40,7 @@ fn next(x: &mut u64) -> u64 {
 fn random_router(x: &mut u64) -> String {
     let ports = 2 + next(x) % 7;
     let vcs = 1 + next(x) % 8;
-    let order = if next(x) % 2 == 0 { "fifo" } else { "round_robin" };
+    let order = if next(x).is_multiple_of(2) { "fifo" } else { "round_robin" };
     let mut s = format!(
         "ports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = {}\noutput_buffer_depth = {}\n\
          crossbar = \"multiplexed\"\nscheduler = \"{order}\"\nblock_size = {}\n",
@@ -48,7 +48,7 @@ fn random_router(x: &mut u64) -> String {
         2 + next(x) % 4,
         [1, 1, 2, 4][(next(x) % 4) as usize],
     );
-    if order == "fifo" && vcs >= 3 && next(x) % 3 == 0 {
+    if order == "fifo" && vcs >= 3 && next(x).is_multiple_of(3) {
         s += "mode = \"traditional\"\nvc_ratio = [50, 30, 20]\n";
     }
     s
@@ -59,7 +59,7 @@ fn random_router(x: &mut u64) -> String {
 fn random_inputs(cfg: &RouterConfig, inp: &mut RouterInputs, x: &mut u64, t: u64) {
     for p in 0..cfg.ports() {
         let r = next(x);
-        inp.flits[p] = if r % 4 != 0 && (t / 300) % 4 != 3 {
+        inp.flits[p] = if !r.is_multiple_of(4) && (t / 300) % 4 != 3 {
             let vc = (r >> 8) as u8 % cfg.vcs() as u8;
             LinkFlit { valid: true, dummy: false, vc, head: r >> 16 & 3 == 0, tail: r >> 18 & 7 == 0, data: [r >> 20, r, 0, 0] }
         } else {
