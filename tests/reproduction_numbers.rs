@@ -195,6 +195,31 @@ fn point_row(
     Claim { passage, numbers }
 }
 
+/// A Fig. 8 table row `| load | d/sd[, acc] | ... |`: one column per sweep
+/// point `column_key` = `kinds[k]`; `with_acc`: each cell also quotes the
+/// accepted throughput.
+fn fig8_row(passage: &'static str, res: &'static str, load: &'static str, with_acc: bool, column_key: &'static str, kinds: &[&'static str]) -> Claim {
+    let written = row_numbers(passage);
+    let per = if with_acc { 3 } else { 2 };
+    let mut numbers = Vec::new();
+    for (k, kind) in kinds.iter().enumerate() {
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), (column_key, *kind)]));
+        for (w, column) in written[k * per..(k + 1) * per].iter().zip(["frame_interval_mean_ms", "frame_interval_sd_ms", "accepted_throughput"]) {
+            numbers.push(n(w, res, row, column));
+        }
+    }
+    Claim { passage, numbers }
+}
+
+/// docs/reproduction.md, Fig. 8 with the iterative allocator.
+const FIG8_ITERATIVE_ROWS: [(&str, &str, bool); 5] = [
+    ("| 0.5 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 |", "0.5", true),
+    ("| 0.6 | 33.33/0.05, 0.600 | 33.33/0.05, 0.600 | 33.33/0.05, 0.600 |", "0.6", true),
+    ("| 0.7 | 33.33/0.05, 0.702 | 33.33/0.05, 0.702 | 33.33/0.05, 0.702 |", "0.7", true),
+    ("| 0.8 | **33.52/0.46**, 0.798 | 33.33/0.05, 0.802 | 33.33/0.05, 0.802 |", "0.8", true),
+    ("| 0.9 | 37.41/1.04, 0.807 | **35.05/1.47**, 0.863 | **34.60/1.60**, 0.873 |", "0.9", true),
+];
+
 fn claims() -> Vec<Claim> {
     let be = "be_latency_us";
     let sd = "frame_interval_sd_ms";
@@ -305,6 +330,43 @@ fn claims() -> Vec<Claim> {
             .map(|(sel, w)| n(w, FIG5, Box::leak([&[("workload.load", "0.95")][..], sel].concat().into_boxed_slice()), acc))
             .collect(),
     });
+    // 001_… Fig. 5 with the iterative switch allocator (issue 19).
+    const FIG5_IT: &str = "experiments/results/fig5_001_iterative/results.csv";
+    let fig5_it_cols: [&'static [(&str, &str)]; 2] = [&[("router.scheduler", "fifo")], &[("router.scheduler", "virtualclock")]];
+    for passage in [
+        "| 0.5 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.6 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.7 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.8 | 33.33 / 0.06 | 33.33 / 0.06 |",
+        "| 0.85 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.9 | **34.25 / 1.64** | 33.33 / 0.05 |",
+        "| 0.95 | 36.06 / 2.46 | **33.45 / 0.28** |",
+    ] {
+        v.push(interval_row(passage, FIG5_IT, "workload.load", &fig5_it_cols));
+    }
+    v.push(Claim {
+        passage: "Accepted throughput at offered 0.95 with the iterative allocator: TR\nmultiplexed 0.870, MR multiplexed 0.831.",
+        numbers: fig5_it_cols
+            .iter()
+            .zip(["0.870", "0.831"])
+            .map(|(sel, w)| n(w, FIG5_IT, Box::leak([&[("workload.load", "0.95")][..], sel].concat().into_boxed_slice()), acc))
+            .collect(),
+    });
+    v.push(Claim {
+        passage: "now carries what the full crossbar carries (0.870 vs 0.871 for TR at 0.95)",
+        numbers: vec![
+            n("0.870", FIG5_IT, &[("workload.load", "0.95"), ("router.scheduler", "fifo")], acc),
+            n("0.871", FIG5, &[("workload.load", "0.95"), ("router.scheduler", "fifo"), ("router.crossbar", "full")], acc),
+        ],
+    });
+    v.push(Claim {
+        passage: "saturates (mean best-effort latency 15,897 µs at 0.85).",
+        numbers: vec![n("15,897", FIG5_IT, &[("workload.load", "0.85"), ("router.scheduler", "virtualclock")], be)],
+    });
+    v.push(Claim {
+        passage: "σ_d of 0.28 ms (paper: MR jitter-free up to 0.96)",
+        numbers: vec![n("0.28", FIG5_IT, &[("workload.load", "0.95"), ("router.scheduler", "virtualclock")], sd)],
+    });
     // 001_… Fig. 6: CBR vs VBR.
     const FIG6: &str = "experiments/results/fig6_001/results.csv";
     let fig6_cols: [&'static [(&str, &str)]; 2] = [&[("workload.realtime", "cbr")], &[("workload.realtime", "vbr")]];
@@ -412,7 +474,6 @@ fn claims() -> Vec<Claim> {
     }
     // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
     {
-        use Cell::*;
         const RES: &str = "experiments/results/fig8_001/results.csv";
         let kinds = ["4:multiplexed", "8:multiplexed", "16:multiplexed", "4:full"];
         for (passage, load, with_acc) in [
@@ -421,20 +482,12 @@ fn claims() -> Vec<Claim> {
             ("| 0.8 | 37.73/0.77, 0.706 | 39.51/0.79, 0.673 | 41.07/0.84, 0.648 | 33.33/0.05, 0.802 |", "0.8", true),
             ("| 0.9 | 42.71/0.74, 0.706 | 44.64/0.69, 0.674 | 46.47/0.77, 0.648 | 34.55/1.55, 0.875 |", "0.9", true),
         ] {
-            // one claim per column: each column is its own sweep point
-            let written = row_numbers(passage);
-            let per = if with_acc { 3 } else { 2 };
-            let mut numbers = Vec::new();
-            for (k, kind) in kinds.iter().enumerate() {
-                let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.vcs+router.crossbar", *kind)]));
-                let cells = [Res("frame_interval_mean_ms", 1.0), Res("frame_interval_sd_ms", 1.0), Res("accepted_throughput", 1.0)];
-                for (w, c) in written[k * per..(k + 1) * per].iter().zip(cells) {
-                    if let Res(column, scale) = c {
-                        numbers.push(Num { written: w, csv: RES, row, column, scale });
-                    }
-                }
-            }
-            v.push(Claim { passage, numbers });
+            v.push(fig8_row(passage, RES, load, with_acc, "router.vcs+router.crossbar", &kinds));
+        }
+        // The same with the iterative switch allocator (issue 19), multiplexed only.
+        const RES_IT: &str = "experiments/results/fig8_001_iterative/results.csv";
+        for (passage, load, with_acc) in FIG8_ITERATIVE_ROWS {
+            v.push(fig8_row(passage, RES_IT, load, with_acc, "router.vcs", &["4", "8", "16"]));
         }
         // 001_… Fig. 9: σ_d per message size.
         const FIG9: &str = "experiments/results/fig9_001/results.csv";
@@ -446,6 +499,18 @@ fn claims() -> Vec<Claim> {
                 .collect();
             v.push(Claim { passage, numbers });
         }
+        v.push(Claim {
+            passage: "the accepted throughput grows with the VCs (0.807, 0.863, 0.873), 16",
+            numbers: ["4", "8", "16"]
+                .iter()
+                .zip(["0.807", "0.863", "0.873"])
+                .map(|(vcs, w)| n(w, RES_IT, Box::leak(Box::new([("workload.load", "0.9"), ("router.vcs", *vcs)])), "accepted_throughput"))
+                .collect(),
+        });
+        v.push(Claim {
+            passage: "(0.875 above)",
+            numbers: vec![n("0.875", RES, &[("workload.load", "0.9"), ("router.vcs+router.crossbar", "4:full")], "accepted_throughput")],
+        });
         v.push(Claim {
             passage: "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
             numbers: ["4:multiplexed", "8:multiplexed", "16:multiplexed"]
