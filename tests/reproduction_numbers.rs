@@ -211,6 +211,17 @@ fn fig8_row(passage: &'static str, res: &'static str, load: &'static str, with_a
     Claim { passage, numbers }
 }
 
+/// Accepted throughputs `written` at load 0.9 of the sweep points
+/// `key` = `kinds[k]`, quoted in `passage`.
+fn throughputs_at_09(passage: &'static str, res: &'static str, key: &'static str, kinds: &[&'static str], written: &[&'static str]) -> Claim {
+    let numbers = kinds
+        .iter()
+        .zip(written)
+        .map(|(kind, w)| n(w, res, Box::leak(Box::new([("workload.load", "0.9"), (key, *kind)])), "accepted_throughput"))
+        .collect();
+    Claim { passage, numbers }
+}
+
 /// docs/reproduction.md, Fig. 8 with the iterative allocator.
 const FIG8_ITERATIVE_ROWS: [(&str, &str, bool); 5] = [
     ("| 0.5 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 |", "0.5", true),
@@ -499,26 +510,18 @@ fn claims() -> Vec<Claim> {
                 .collect();
             v.push(Claim { passage, numbers });
         }
-        v.push(Claim {
-            passage: "the accepted throughput grows with the VCs (0.807, 0.863, 0.873), 16",
-            numbers: ["4", "8", "16"]
-                .iter()
-                .zip(["0.807", "0.863", "0.873"])
-                .map(|(vcs, w)| n(w, RES_IT, Box::leak(Box::new([("workload.load", "0.9"), ("router.vcs", *vcs)])), "accepted_throughput"))
-                .collect(),
-        });
+        v.push(throughputs_at_09("the accepted throughput grows with the VCs (0.807, 0.863, 0.873), 16", RES_IT, "router.vcs", &["4", "8", "16"], &["0.807", "0.863", "0.873"]));
         v.push(Claim {
             passage: "(0.875 above)",
             numbers: vec![n("0.875", RES, &[("workload.load", "0.9"), ("router.vcs+router.crossbar", "4:full")], "accepted_throughput")],
         });
-        v.push(Claim {
-            passage: "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
-            numbers: ["4:multiplexed", "8:multiplexed", "16:multiplexed"]
-                .iter()
-                .zip(["0.706", "0.674", "0.648"])
-                .map(|(kind, w)| n(w, RES, Box::leak(Box::new([("workload.load", "0.9"), ("router.vcs+router.crossbar", *kind)])), "accepted_throughput"))
-                .collect(),
-        });
+        v.push(throughputs_at_09(
+            "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
+            RES,
+            "router.vcs+router.crossbar",
+            &["4:multiplexed", "8:multiplexed", "16:multiplexed"],
+            &["0.706", "0.674", "0.648"],
+        ));
         v.push(Claim {
             passage: "fewer streams with small messages (408 streams at 5 flits vs 504 at 80 for\n0.64)",
             numbers: vec![
