@@ -483,6 +483,63 @@ fn claims() -> Vec<Claim> {
             v.push(point_row(passage, res, row, ph, point, &cells));
         }
     }
+    // 003_… Fig. 7 with the iterative switch allocator (issue 19).
+    {
+        use Cell::*;
+        const RES: &str = "experiments/results/fig7_003_iterative/results.csv";
+        const PH: &str = "experiments/results/fig7_003_iterative/phases.csv";
+        let cells = [
+            Res("rt_latency_cycles", 0.08),
+            Res("class2_latency_cycles", 0.08),
+            Res("be_latency_us", 1.0),
+            Res("frame_interval_sd_ms", 1.0),
+            Phase("4", "deadline_miss_probability"),
+            Phase("4", "deadline_missing_time_ms"),
+            Res("preemptions", 1.0),
+            Res("accelerations", 1.0),
+        ];
+        for (passage, load, accel) in [
+            ("| 0.6 | off | 8.5 | 2.1 | 20.8 | 0.15 | 0.36 / 0.05 | 1,923 | 0 |", "0.6", "false"),
+            ("| 0.6 | on | 8.5 | 2.1 | 20.7 | 0.15 | 0.36 / 0.05 | 1,942 | 7 |", "0.6", "true"),
+            ("| 0.7 | off | 10.7 | 2.1 | 34.4 | 0.16 | 0.36 / 0.05 | 5,279 | 0 |", "0.7", "false"),
+            ("| 0.7 | on | 10.7 | 2.2 | 34.0 | 0.16 | 0.36 / 0.05 | 5,225 | 766 |", "0.7", "true"),
+            ("| 0.8 | off | 40.9 | 10.2 | 773.4 | 0.22 | 0.38 / 0.15 | 15,172 | 0 |", "0.8", "false"),
+            ("| 0.8 | on | 32.8 | 7.2 | 267.9 | 0.20 | 0.38 / 0.14 | 15,919 | 11,681 |", "0.8", "true"),
+        ] {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)]));
+            let point: &'static str = Box::leak(format!("{load} {accel}").into_boxed_str());
+            v.push(point_row(passage, RES, row, PH, point, &cells));
+        }
+        const SINGLE: &str = "experiments/results/fig7_003/results.csv";
+        let at = |load: &'static str, accel: &'static str| -> &'static [(&'static str, &'static str)] {
+            Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)]))
+        };
+        let us = |written: &'static str, csv: &'static str, row, column| Num { written, csv, row, column, scale: 0.08 };
+        v.push(Claim {
+            passage: "time 40.7 µs above), is now light load (8.5 µs, with 1,923 instead of\n9,850 preemptions)",
+            numbers: vec![
+                us("40.7", SINGLE, at("0.6", "false"), "rt_latency_cycles"),
+                us("8.5", RES, at("0.6", "false"), "rt_latency_cycles"),
+                n("1,923", RES, at("0.6", "false"), "preemptions"),
+                n("9,850", SINGLE, at("0.6", "false"), "preemptions"),
+            ],
+        });
+        v.push(Claim {
+            passage: "(real time 40.9 → 32.8 µs, control\n10.2 → 7.2, best effort 773.4 → 267.9)",
+            numbers: vec![
+                us("40.9", RES, at("0.8", "false"), "rt_latency_cycles"),
+                us("32.8", RES, at("0.8", "true"), "rt_latency_cycles"),
+                us("10.2", RES, at("0.8", "false"), "class2_latency_cycles"),
+                us("7.2", RES, at("0.8", "true"), "class2_latency_cycles"),
+                n("773.4", RES, at("0.8", "false"), "be_latency_us"),
+                n("267.9", RES, at("0.8", "true"), "be_latency_us"),
+            ],
+        });
+        v.push(Claim {
+            passage: "acceleration rarely fires (7 and 766 flags)",
+            numbers: vec![n("7", RES, at("0.6", "true"), "accelerations"), n("766", RES, at("0.7", "true"), "accelerations")],
+        });
+    }
     // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
     {
         const RES: &str = "experiments/results/fig8_001/results.csv";
