@@ -418,8 +418,6 @@ fn claims() -> Vec<Claim> {
     // 003_… Fig. 6: block sizes (cycle = 80 ns: µs = cycles × 0.08).
     {
         use Cell::*;
-        const RES: &str = "experiments/results/fig6_003/results.csv";
-        const PH: &str = "experiments/results/fig6_003/phases.csv";
         let cells = [
             Res("frame_interval_sd_ms", 1.0),
             Phase("4", "deadline_miss_probability"),
@@ -428,7 +426,7 @@ fn claims() -> Vec<Claim> {
             Res("be_latency_us", 1.0),
             Res("accepted_throughput", 1.0),
         ];
-        for (passage, load, block) in [
+        let single = [
             ("| 0.4, 1 | 0.16 | 0.29 / 0.07 | 7.3 | 12.1 | 0.399 |", "0.4", "1"),
             ("| 0.4, 5 | 0.16 | 0.29 / 0.07 | 8.0 | 13.9 | 0.399 |", "0.4", "5"),
             ("| 0.4, 10 | 0.16 | 0.29 / 0.07 | 8.3 | 14.0 | 0.399 |", "0.4", "10"),
@@ -438,11 +436,38 @@ fn claims() -> Vec<Claim> {
             ("| 0.6, 1 | 0.20 | 0.33 / 0.13 | 40.7 | 1,366 | 0.595 |", "0.6", "1"),
             ("| 0.6, 5 | 0.39 | 0.55 / 0.52 | 107 | 18,235 (sat) | 0.565 |", "0.6", "5"),
             ("| 0.6, 10 | 0.61 | 0.63 / 1.13 | 211 | 20,789 (sat) | 0.554 |", "0.6", "10"),
-        ] {
-            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
-            let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
-            v.push(point_row(passage, RES, row, PH, point, &cells));
+        ];
+        // The same with the iterative switch allocator (issue 19).
+        let iterative = [
+            ("| 0.6, 1 | 0.15 | 0.36 / 0.05 | 8.5 | 20.8 | 0.599 |", "0.6", "1"),
+            ("| 0.6, 5 | 0.15 | 0.33 / 0.05 | 8.6 | 19.1 | 0.599 |", "0.6", "5"),
+            ("| 0.6, 10 | 0.16 | 0.32 / 0.05 | 8.7 | 18.6 | 0.599 |", "0.6", "10"),
+            ("| 0.7, 1 | 0.16 | 0.36 / 0.05 | 10.7 | 34.4 | 0.698 |", "0.7", "1"),
+            ("| 0.7, 5 | 0.16 | 0.35 / 0.05 | 11.1 | 30.6 | 0.698 |", "0.7", "5"),
+            ("| 0.7, 10 | 0.16 | 0.34 / 0.06 | 11.2 | 29.3 | 0.698 |", "0.7", "10"),
+            ("| 0.8, 1 | 0.22 | 0.38 / 0.15 | 40.9 | 773.4 | 0.792 |", "0.8", "1"),
+            ("| 0.8, 5 | 0.23 | 0.37 / 0.22 | 47.0 | 668.6 | 0.792 |", "0.8", "5"),
+            ("| 0.8, 10 | 0.25 | 0.37 / 0.25 | 48.2 | 623.4 | 0.793 |", "0.8", "10"),
+        ];
+        for (dir, rows) in [("fig6_003", &single[..]), ("fig6_003_iterative", &iterative[..])] {
+            let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
+            let ph: &'static str = Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str());
+            for &(passage, load, block) in rows {
+                let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
+                let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
+                v.push(point_row(passage, res, row, ph, point, &cells));
+            }
         }
+        v.push(Claim {
+            passage: "the 80:20 phase's missing time grows 0.15 → 0.22 → 0.25 ms",
+            numbers: [("1", "0.15"), ("5", "0.22"), ("10", "0.25")]
+                .iter()
+                .map(|&(block, w)| {
+                    let point: &'static str = Box::leak(format!("0.8 {block}").into_boxed_str());
+                    n(w, "experiments/results/fig6_003_iterative/phases.csv", Box::leak(Box::new([("point", point), ("phase", "4")])), "deadline_missing_time_ms")
+                })
+                .collect(),
+        });
     }
     // 003_… Fig. 7: acceleration off/on, 16 and 4 VCs (± values are
     // batch-means intervals of other columns; the control column is class 2).
