@@ -253,6 +253,28 @@ fn claims() -> Vec<Claim> {
         passage: "| 90:10 | 9.2 / 11.9 | 14.4 / 19.3 | 24.3 / 106.2 | sat (1,217) / sat | sat / sat |",
         numbers: [("0.6", "9.2"), ("0.7", "14.4"), ("0.8", "24.3"), ("0.9", "1,217")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "90:10"), be)).collect(),
     });
+    // The same with the iterative switch allocator (issue 19).
+    const FIG7_IT: &str = "experiments/results/fig7_001_iterative/results.csv";
+    for (passage, mix) in [
+        ("| 20:80, iterative | 8.3 | 12.4 | 20.5 | 61.0 | 4,746 |", "20:80"),
+        ("| 50:50, iterative | 10.7 | 16.3 | 29.0 | 4,076 | 16,066 |", "50:50"),
+        ("| 80:20, iterative | 13.5 | 23.0 | 266.6 | 34,556 | 65,094 |", "80:20"),
+        ("| 90:10, iterative | 14.7 | 28.1 | 170.9 | 50,584 | 71,738 |", "90:10"),
+    ] {
+        let numbers = row_numbers(passage).into_iter().zip(["0.6", "0.7", "0.8", "0.9", "0.96"]).map(|(w, load)| n(w, FIG7_IT, fig7_row(load, mix), be)).collect();
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "(80:20 at 0.9: 0.05 ms, where the full crossbar had 1.49) and only 90:10\njitters at 0.9 (1.12 ms); at 0.96, 80:20 and 90:10 jitter (1.75, 2.56 ms).",
+        numbers: vec![
+            n("0.05", FIG7_IT, fig7_row("0.9", "80:20"), sd),
+            n("1.49", FIG7, fig7_row("0.9", "80:20"), sd),
+            n("1.12", FIG7_IT, fig7_row("0.9", "90:10"), sd),
+            n("1.75", FIG7_IT, fig7_row("0.96", "80:20"), sd),
+            n("2.56", FIG7_IT, fig7_row("0.96", "90:10"), sd),
+        ],
+    });
+    v.push(Claim { passage: "Table V at every point (20:80 at 0.6: 8.3 µs, Table V 6.3)", numbers: vec![n("8.3", FIG7_IT, fig7_row("0.6", "20:80"), be)] });
     // prose quoting one column at several (load, mix) points
     let fig7_sentence = |passage: &'static str, column: &'static str, points: &[(&'static str, &'static str, &'static str)]| Claim {
         passage,
