@@ -591,35 +591,44 @@ fn claims() -> Vec<Claim> {
             let point: &'static str = Box::leak(format!("{load} {accel}").into_boxed_str());
             v.push(point_row(passage, RES, row, PH, point, &cells));
         }
+        // Prose: (written, single pass?, load, acceleration, column) per number.
         const SINGLE: &str = "experiments/results/fig7_003/results.csv";
-        let at = |load: &'static str, accel: &'static str| -> &'static [(&'static str, &'static str)] {
-            Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)]))
-        };
-        let us = |written: &'static str, csv: &'static str, row, column| Num { written, csv, row, column, scale: 0.08 };
-        v.push(Claim {
-            passage: "time 40.7 µs above), is now light load (8.5 µs, with 1,923 instead of\n9,850 preemptions)",
-            numbers: vec![
-                us("40.7", SINGLE, at("0.6", "false"), "rt_latency_cycles"),
-                us("8.5", RES, at("0.6", "false"), "rt_latency_cycles"),
-                n("1,923", RES, at("0.6", "false"), "preemptions"),
-                n("9,850", SINGLE, at("0.6", "false"), "preemptions"),
-            ],
-        });
-        v.push(Claim {
-            passage: "(real time 40.9 → 32.8 µs, control\n10.2 → 7.2, best effort 773.4 → 267.9)",
-            numbers: vec![
-                us("40.9", RES, at("0.8", "false"), "rt_latency_cycles"),
-                us("32.8", RES, at("0.8", "true"), "rt_latency_cycles"),
-                us("10.2", RES, at("0.8", "false"), "class2_latency_cycles"),
-                us("7.2", RES, at("0.8", "true"), "class2_latency_cycles"),
-                n("773.4", RES, at("0.8", "false"), "be_latency_us"),
-                n("267.9", RES, at("0.8", "true"), "be_latency_us"),
-            ],
-        });
-        v.push(Claim {
-            passage: "acceleration rarely fires (7 and 766 flags)",
-            numbers: vec![n("7", RES, at("0.6", "true"), "accelerations"), n("766", RES, at("0.7", "true"), "accelerations")],
-        });
+        let prose: [(&str, &[(&str, bool, &str, &str, &str)]); 3] = [
+            (
+                "time 40.7 µs above), is now light load (8.5 µs, with 1,923 instead of\n9,850 preemptions)",
+                &[
+                    ("40.7", true, "0.6", "false", "rt_latency_cycles"),
+                    ("8.5", false, "0.6", "false", "rt_latency_cycles"),
+                    ("1,923", false, "0.6", "false", "preemptions"),
+                    ("9,850", true, "0.6", "false", "preemptions"),
+                ],
+            ),
+            (
+                "(real time 40.9 → 32.8 µs, control\n10.2 → 7.2, best effort 773.4 → 267.9)",
+                &[
+                    ("40.9", false, "0.8", "false", "rt_latency_cycles"),
+                    ("32.8", false, "0.8", "true", "rt_latency_cycles"),
+                    ("10.2", false, "0.8", "false", "class2_latency_cycles"),
+                    ("7.2", false, "0.8", "true", "class2_latency_cycles"),
+                    ("773.4", false, "0.8", "false", "be_latency_us"),
+                    ("267.9", false, "0.8", "true", "be_latency_us"),
+                ],
+            ),
+            ("acceleration rarely fires (7 and 766 flags)", &[("7", false, "0.6", "true", "accelerations"), ("766", false, "0.7", "true", "accelerations")]),
+        ];
+        for (passage, nums) in prose {
+            let numbers = nums
+                .iter()
+                .map(|&(written, single, load, accel, column)| Num {
+                    written,
+                    csv: if single { SINGLE } else { RES },
+                    row: Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)])),
+                    column,
+                    scale: if column.ends_with("_cycles") { 0.08 } else { 1.0 },
+                })
+                .collect();
+            v.push(Claim { passage, numbers });
+        }
     }
     // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
     {
