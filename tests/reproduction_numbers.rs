@@ -195,6 +195,42 @@ fn point_row(
     Claim { passage, numbers }
 }
 
+/// A Fig. 8 table row `| load | d/sd[, acc] | ... |`: one column per sweep
+/// point `column_key` = `kinds[k]`; `with_acc`: each cell also quotes the
+/// accepted throughput.
+fn fig8_row(passage: &'static str, res: &'static str, load: &'static str, with_acc: bool, column_key: &'static str, kinds: &[&'static str]) -> Claim {
+    let written = row_numbers(passage);
+    let per = if with_acc { 3 } else { 2 };
+    let mut numbers = Vec::new();
+    for (k, kind) in kinds.iter().enumerate() {
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), (column_key, *kind)]));
+        for (w, column) in written[k * per..(k + 1) * per].iter().zip(["frame_interval_mean_ms", "frame_interval_sd_ms", "accepted_throughput"]) {
+            numbers.push(n(w, res, row, column));
+        }
+    }
+    Claim { passage, numbers }
+}
+
+/// Accepted throughputs `written` at load 0.9 of the sweep points
+/// `key` = `kinds[k]`, quoted in `passage`.
+fn throughputs_at_09(passage: &'static str, res: &'static str, key: &'static str, kinds: &[&'static str], written: &[&'static str]) -> Claim {
+    let numbers = kinds
+        .iter()
+        .zip(written)
+        .map(|(kind, w)| n(w, res, Box::leak(Box::new([("workload.load", "0.9"), (key, *kind)])), "accepted_throughput"))
+        .collect();
+    Claim { passage, numbers }
+}
+
+/// docs/reproduction.md, Fig. 8 with the iterative allocator.
+const FIG8_ITERATIVE_ROWS: [(&str, &str, bool); 5] = [
+    ("| 0.5 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 | 33.33/0.05, 0.503 |", "0.5", true),
+    ("| 0.6 | 33.33/0.05, 0.600 | 33.33/0.05, 0.600 | 33.33/0.05, 0.600 |", "0.6", true),
+    ("| 0.7 | 33.33/0.05, 0.702 | 33.33/0.05, 0.702 | 33.33/0.05, 0.702 |", "0.7", true),
+    ("| 0.8 | **33.52/0.46**, 0.798 | 33.33/0.05, 0.802 | 33.33/0.05, 0.802 |", "0.8", true),
+    ("| 0.9 | 37.41/1.04, 0.807 | **35.05/1.47**, 0.863 | **34.60/1.60**, 0.873 |", "0.9", true),
+];
+
 fn claims() -> Vec<Claim> {
     let be = "be_latency_us";
     let sd = "frame_interval_sd_ms";
@@ -217,6 +253,28 @@ fn claims() -> Vec<Claim> {
         passage: "| 90:10 | 9.2 / 11.9 | 14.4 / 19.3 | 24.3 / 106.2 | sat (1,217) / sat | sat / sat |",
         numbers: [("0.6", "9.2"), ("0.7", "14.4"), ("0.8", "24.3"), ("0.9", "1,217")].iter().map(|(l, w)| n(w, FIG7, fig7_row(l, "90:10"), be)).collect(),
     });
+    // The same with the iterative switch allocator (issue 19).
+    const FIG7_IT: &str = "experiments/results/fig7_001_iterative/results.csv";
+    for (passage, mix) in [
+        ("| 20:80, iterative | 8.3 | 12.4 | 20.5 | 61.0 | 4,746 |", "20:80"),
+        ("| 50:50, iterative | 10.7 | 16.3 | 29.0 | 4,076 | 16,066 |", "50:50"),
+        ("| 80:20, iterative | 13.5 | 23.0 | 266.6 | 34,556 | 65,094 |", "80:20"),
+        ("| 90:10, iterative | 14.7 | 28.1 | 170.9 | 50,584 | 71,738 |", "90:10"),
+    ] {
+        let numbers = row_numbers(passage).into_iter().zip(["0.6", "0.7", "0.8", "0.9", "0.96"]).map(|(w, load)| n(w, FIG7_IT, fig7_row(load, mix), be)).collect();
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "(80:20 at 0.9: 0.05 ms, where the full crossbar had 1.49) and only 90:10\njitters at 0.9 (1.12 ms); at 0.96, 80:20 and 90:10 jitter (1.75, 2.56 ms).",
+        numbers: vec![
+            n("0.05", FIG7_IT, fig7_row("0.9", "80:20"), sd),
+            n("1.49", FIG7, fig7_row("0.9", "80:20"), sd),
+            n("1.12", FIG7_IT, fig7_row("0.9", "90:10"), sd),
+            n("1.75", FIG7_IT, fig7_row("0.96", "80:20"), sd),
+            n("2.56", FIG7_IT, fig7_row("0.96", "90:10"), sd),
+        ],
+    });
+    v.push(Claim { passage: "Table V at every point (20:80 at 0.6: 8.3 µs, Table V 6.3)", numbers: vec![n("8.3", FIG7_IT, fig7_row("0.6", "20:80"), be)] });
     // prose quoting one column at several (load, mix) points
     let fig7_sentence = |passage: &'static str, column: &'static str, points: &[(&'static str, &'static str, &'static str)]| Claim {
         passage,
@@ -257,21 +315,55 @@ fn claims() -> Vec<Claim> {
         ],
     });
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
-    for (passage, mix, cells) in [
+    // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
+    const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
+    for (csv, passage, mix, cells) in [
         (
+            FIG13,
             "| 40:60 d̄/σ_d (ms), BE µs | 33.33/0.06, 8.3 | 33.33/0.06, 11.8 | 33.33/0.05, 18.1 | 33.69/1.52, 2,198 |",
             "40:60",
             [("0.6", "8.3"), ("0.7", "11.8"), ("0.8", "18.1"), ("0.9", "2,198")],
         ),
-        ("| 60:40 | 33.33/0.05, 9.1 | 33.33/0.06, 14.1 | 33.33/0.05, 22.6 | 33.50/1.59, 4,688 |", "60:40", [("0.6", "9.1"), ("0.7", "14.1"), ("0.8", "22.6"), ("0.9", "4,688")]),
-        ("| 80:20 | 33.33/0.06, 10.6 | 33.33/0.05, 15.5 | 33.33/0.05, 27.8 | 33.99/2.23, 8,474 |", "80:20", [("0.6", "10.6"), ("0.7", "15.5"), ("0.8", "27.8"), ("0.9", "8,474")]),
+        (FIG13, "| 60:40 | 33.33/0.05, 9.1 | 33.33/0.06, 14.1 | 33.33/0.05, 22.6 | 33.50/1.59, 4,688 |", "60:40", [("0.6", "9.1"), ("0.7", "14.1"), ("0.8", "22.6"), ("0.9", "4,688")]),
+        (FIG13, "| 80:20 | 33.33/0.06, 10.6 | 33.33/0.05, 15.5 | 33.33/0.05, 27.8 | 33.99/2.23, 8,474 |", "80:20", [("0.6", "10.6"), ("0.7", "15.5"), ("0.8", "27.8"), ("0.9", "8,474")]),
+        (
+            FIG13_IT,
+            "| 40:60, iterative | 33.33/0.06, 12.3 | 33.33/0.06, 20.3 | 33.33/0.05, 40.4 | 33.79/1.67, 6,860 |",
+            "40:60",
+            [("0.6", "12.3"), ("0.7", "20.3"), ("0.8", "40.4"), ("0.9", "6,860")],
+        ),
+        (
+            FIG13_IT,
+            "| 60:40, iterative | 33.33/0.05, 13.7 | 33.33/0.06, 26.1 | 33.33/0.06, 56.2 | 33.32/0.09, 12,614 |",
+            "60:40",
+            [("0.6", "13.7"), ("0.7", "26.1"), ("0.8", "56.2"), ("0.9", "12,614")],
+        ),
+        (
+            FIG13_IT,
+            "| 80:20, iterative | 33.33/0.06, 16.6 | 33.33/0.05, 28.4 | 33.34/0.06, 117.9 | 33.85/1.46, 31,441 |",
+            "80:20",
+            [("0.6", "16.6"), ("0.7", "28.4"), ("0.8", "117.9"), ("0.9", "31,441")],
+        ),
     ] {
-        let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, FIG13, fig7_row(l, mix), be)).collect();
+        let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, csv, fig7_row(l, mix), be)).collect();
         let (d9, s9) = passage.rsplit_once("| ").unwrap().1.split_once(',').unwrap().0.split_once('/').unwrap();
-        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), "frame_interval_mean_ms"));
-        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), FIG13, fig7_row("0.9", mix), sd));
+        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), "frame_interval_mean_ms"));
+        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), sd));
         v.push(Claim { passage, numbers });
     }
+    v.push(Claim {
+        passage: "(12.3 vs 8.3 µs at 0.6,\n40:60)",
+        numbers: vec![n("12.3", FIG13_IT, fig7_row("0.6", "40:60"), be), n("8.3", FIG13, fig7_row("0.6", "40:60"), be)],
+    });
+    v.push(Claim {
+        passage: "accepted at 0.9: 0.832, 0.837, 0.805 against 0.861, 0.863, 0.835",
+        numbers: ["40:60", "60:40", "80:20"]
+            .iter()
+            .zip(["0.832", "0.837", "0.805"])
+            .map(|(mix, w)| n(w, FIG13_IT, fig7_row("0.9", mix), acc))
+            .chain(["40:60", "60:40", "80:20"].iter().zip(["0.861", "0.863", "0.835"]).map(|(mix, w)| n(w, FIG13, fig7_row("0.9", mix), acc)))
+            .collect(),
+    });
     // 001_… Fig. 5: d̄ / σ_d per load for TR/MR × multiplexed/full.
     const FIG5: &str = "experiments/results/fig5_001/results.csv";
     let fig5_cols: [&'static [(&str, &str)]; 4] = [
@@ -304,6 +396,43 @@ fn claims() -> Vec<Claim> {
             .zip(["0.568", "0.650", "0.871", "0.866"])
             .map(|(sel, w)| n(w, FIG5, Box::leak([&[("workload.load", "0.95")][..], sel].concat().into_boxed_slice()), acc))
             .collect(),
+    });
+    // 001_… Fig. 5 with the iterative switch allocator (issue 19).
+    const FIG5_IT: &str = "experiments/results/fig5_001_iterative/results.csv";
+    let fig5_it_cols: [&'static [(&str, &str)]; 2] = [&[("router.scheduler", "fifo")], &[("router.scheduler", "virtualclock")]];
+    for passage in [
+        "| 0.5 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.6 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.7 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.8 | 33.33 / 0.06 | 33.33 / 0.06 |",
+        "| 0.85 | 33.33 / 0.05 | 33.33 / 0.05 |",
+        "| 0.9 | **34.25 / 1.64** | 33.33 / 0.05 |",
+        "| 0.95 | 36.06 / 2.46 | **33.45 / 0.28** |",
+    ] {
+        v.push(interval_row(passage, FIG5_IT, "workload.load", &fig5_it_cols));
+    }
+    v.push(Claim {
+        passage: "Accepted throughput at offered 0.95 with the iterative allocator: TR\nmultiplexed 0.870, MR multiplexed 0.831.",
+        numbers: fig5_it_cols
+            .iter()
+            .zip(["0.870", "0.831"])
+            .map(|(sel, w)| n(w, FIG5_IT, Box::leak([&[("workload.load", "0.95")][..], sel].concat().into_boxed_slice()), acc))
+            .collect(),
+    });
+    v.push(Claim {
+        passage: "now carries what the full crossbar carries (0.870 vs 0.871 for TR at 0.95)",
+        numbers: vec![
+            n("0.870", FIG5_IT, &[("workload.load", "0.95"), ("router.scheduler", "fifo")], acc),
+            n("0.871", FIG5, &[("workload.load", "0.95"), ("router.scheduler", "fifo"), ("router.crossbar", "full")], acc),
+        ],
+    });
+    v.push(Claim {
+        passage: "saturates (mean best-effort latency 15,897 µs at 0.85).",
+        numbers: vec![n("15,897", FIG5_IT, &[("workload.load", "0.85"), ("router.scheduler", "virtualclock")], be)],
+    });
+    v.push(Claim {
+        passage: "σ_d of 0.28 ms (paper: MR jitter-free up to 0.96)",
+        numbers: vec![n("0.28", FIG5_IT, &[("workload.load", "0.95"), ("router.scheduler", "virtualclock")], sd)],
     });
     // 001_… Fig. 6: CBR vs VBR.
     const FIG6: &str = "experiments/results/fig6_001/results.csv";
@@ -345,8 +474,6 @@ fn claims() -> Vec<Claim> {
     // 003_… Fig. 6: block sizes (cycle = 80 ns: µs = cycles × 0.08).
     {
         use Cell::*;
-        const RES: &str = "experiments/results/fig6_003/results.csv";
-        const PH: &str = "experiments/results/fig6_003/phases.csv";
         let cells = [
             Res("frame_interval_sd_ms", 1.0),
             Phase("4", "deadline_miss_probability"),
@@ -355,7 +482,7 @@ fn claims() -> Vec<Claim> {
             Res("be_latency_us", 1.0),
             Res("accepted_throughput", 1.0),
         ];
-        for (passage, load, block) in [
+        let single = [
             ("| 0.4, 1 | 0.16 | 0.29 / 0.07 | 7.3 | 12.1 | 0.399 |", "0.4", "1"),
             ("| 0.4, 5 | 0.16 | 0.29 / 0.07 | 8.0 | 13.9 | 0.399 |", "0.4", "5"),
             ("| 0.4, 10 | 0.16 | 0.29 / 0.07 | 8.3 | 14.0 | 0.399 |", "0.4", "10"),
@@ -365,11 +492,38 @@ fn claims() -> Vec<Claim> {
             ("| 0.6, 1 | 0.20 | 0.33 / 0.13 | 40.7 | 1,366 | 0.595 |", "0.6", "1"),
             ("| 0.6, 5 | 0.39 | 0.55 / 0.52 | 107 | 18,235 (sat) | 0.565 |", "0.6", "5"),
             ("| 0.6, 10 | 0.61 | 0.63 / 1.13 | 211 | 20,789 (sat) | 0.554 |", "0.6", "10"),
-        ] {
-            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
-            let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
-            v.push(point_row(passage, RES, row, PH, point, &cells));
+        ];
+        // The same with the iterative switch allocator (issue 19).
+        let iterative = [
+            ("| 0.6, 1 | 0.15 | 0.36 / 0.05 | 8.5 | 20.8 | 0.599 |", "0.6", "1"),
+            ("| 0.6, 5 | 0.15 | 0.33 / 0.05 | 8.6 | 19.1 | 0.599 |", "0.6", "5"),
+            ("| 0.6, 10 | 0.16 | 0.32 / 0.05 | 8.7 | 18.6 | 0.599 |", "0.6", "10"),
+            ("| 0.7, 1 | 0.16 | 0.36 / 0.05 | 10.7 | 34.4 | 0.698 |", "0.7", "1"),
+            ("| 0.7, 5 | 0.16 | 0.35 / 0.05 | 11.1 | 30.6 | 0.698 |", "0.7", "5"),
+            ("| 0.7, 10 | 0.16 | 0.34 / 0.06 | 11.2 | 29.3 | 0.698 |", "0.7", "10"),
+            ("| 0.8, 1 | 0.22 | 0.38 / 0.15 | 40.9 | 773.4 | 0.792 |", "0.8", "1"),
+            ("| 0.8, 5 | 0.23 | 0.37 / 0.22 | 47.0 | 668.6 | 0.792 |", "0.8", "5"),
+            ("| 0.8, 10 | 0.25 | 0.37 / 0.25 | 48.2 | 623.4 | 0.793 |", "0.8", "10"),
+        ];
+        for (dir, rows) in [("fig6_003", &single[..]), ("fig6_003_iterative", &iterative[..])] {
+            let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
+            let ph: &'static str = Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str());
+            for &(passage, load, block) in rows {
+                let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
+                let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
+                v.push(point_row(passage, res, row, ph, point, &cells));
+            }
         }
+        v.push(Claim {
+            passage: "the 80:20 phase's missing time grows 0.15 → 0.22 → 0.25 ms",
+            numbers: [("1", "0.15"), ("5", "0.22"), ("10", "0.25")]
+                .iter()
+                .map(|&(block, w)| {
+                    let point: &'static str = Box::leak(format!("0.8 {block}").into_boxed_str());
+                    n(w, "experiments/results/fig6_003_iterative/phases.csv", Box::leak(Box::new([("point", point), ("phase", "4")])), "deadline_missing_time_ms")
+                })
+                .collect(),
+        });
     }
     // 003_… Fig. 7: acceleration off/on, 16 and 4 VCs (± values are
     // batch-means intervals of other columns; the control column is class 2).
@@ -410,9 +564,74 @@ fn claims() -> Vec<Claim> {
             v.push(point_row(passage, res, row, ph, point, &cells));
         }
     }
-    // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
+    // 003_… Fig. 7 with the iterative switch allocator (issue 19).
     {
         use Cell::*;
+        const RES: &str = "experiments/results/fig7_003_iterative/results.csv";
+        const PH: &str = "experiments/results/fig7_003_iterative/phases.csv";
+        let cells = [
+            Res("rt_latency_cycles", 0.08),
+            Res("class2_latency_cycles", 0.08),
+            Res("be_latency_us", 1.0),
+            Res("frame_interval_sd_ms", 1.0),
+            Phase("4", "deadline_miss_probability"),
+            Phase("4", "deadline_missing_time_ms"),
+            Res("preemptions", 1.0),
+            Res("accelerations", 1.0),
+        ];
+        for (passage, load, accel) in [
+            ("| 0.6 | off | 8.5 | 2.1 | 20.8 | 0.15 | 0.36 / 0.05 | 1,923 | 0 |", "0.6", "false"),
+            ("| 0.6 | on | 8.5 | 2.1 | 20.7 | 0.15 | 0.36 / 0.05 | 1,942 | 7 |", "0.6", "true"),
+            ("| 0.7 | off | 10.7 | 2.1 | 34.4 | 0.16 | 0.36 / 0.05 | 5,279 | 0 |", "0.7", "false"),
+            ("| 0.7 | on | 10.7 | 2.2 | 34.0 | 0.16 | 0.36 / 0.05 | 5,225 | 766 |", "0.7", "true"),
+            ("| 0.8 | off | 40.9 | 10.2 | 773.4 | 0.22 | 0.38 / 0.15 | 15,172 | 0 |", "0.8", "false"),
+            ("| 0.8 | on | 32.8 | 7.2 | 267.9 | 0.20 | 0.38 / 0.14 | 15,919 | 11,681 |", "0.8", "true"),
+        ] {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)]));
+            let point: &'static str = Box::leak(format!("{load} {accel}").into_boxed_str());
+            v.push(point_row(passage, RES, row, PH, point, &cells));
+        }
+        // Prose: (written, single pass?, load, acceleration, column) per number.
+        const SINGLE: &str = "experiments/results/fig7_003/results.csv";
+        let prose: [(&str, &[(&str, bool, &str, &str, &str)]); 3] = [
+            (
+                "time 40.7 µs above), is now light load (8.5 µs, with 1,923 instead of\n9,850 preemptions)",
+                &[
+                    ("40.7", true, "0.6", "false", "rt_latency_cycles"),
+                    ("8.5", false, "0.6", "false", "rt_latency_cycles"),
+                    ("1,923", false, "0.6", "false", "preemptions"),
+                    ("9,850", true, "0.6", "false", "preemptions"),
+                ],
+            ),
+            (
+                "(real time 40.9 → 32.8 µs, control\n10.2 → 7.2, best effort 773.4 → 267.9)",
+                &[
+                    ("40.9", false, "0.8", "false", "rt_latency_cycles"),
+                    ("32.8", false, "0.8", "true", "rt_latency_cycles"),
+                    ("10.2", false, "0.8", "false", "class2_latency_cycles"),
+                    ("7.2", false, "0.8", "true", "class2_latency_cycles"),
+                    ("773.4", false, "0.8", "false", "be_latency_us"),
+                    ("267.9", false, "0.8", "true", "be_latency_us"),
+                ],
+            ),
+            ("acceleration rarely fires (7 and 766 flags)", &[("7", false, "0.6", "true", "accelerations"), ("766", false, "0.7", "true", "accelerations")]),
+        ];
+        for (passage, nums) in prose {
+            let numbers = nums
+                .iter()
+                .map(|&(written, single, load, accel, column)| Num {
+                    written,
+                    csv: if single { SINGLE } else { RES },
+                    row: Box::leak(Box::new([("workload.load", load), ("router.acceleration", accel)])),
+                    column,
+                    scale: if column.ends_with("_cycles") { 0.08 } else { 1.0 },
+                })
+                .collect();
+            v.push(Claim { passage, numbers });
+        }
+    }
+    // 001_… Fig. 8: d̄/σ_d and accepted throughput per VC count and crossbar.
+    {
         const RES: &str = "experiments/results/fig8_001/results.csv";
         let kinds = ["4:multiplexed", "8:multiplexed", "16:multiplexed", "4:full"];
         for (passage, load, with_acc) in [
@@ -421,20 +640,12 @@ fn claims() -> Vec<Claim> {
             ("| 0.8 | 37.73/0.77, 0.706 | 39.51/0.79, 0.673 | 41.07/0.84, 0.648 | 33.33/0.05, 0.802 |", "0.8", true),
             ("| 0.9 | 42.71/0.74, 0.706 | 44.64/0.69, 0.674 | 46.47/0.77, 0.648 | 34.55/1.55, 0.875 |", "0.9", true),
         ] {
-            // one claim per column: each column is its own sweep point
-            let written = row_numbers(passage);
-            let per = if with_acc { 3 } else { 2 };
-            let mut numbers = Vec::new();
-            for (k, kind) in kinds.iter().enumerate() {
-                let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.vcs+router.crossbar", *kind)]));
-                let cells = [Res("frame_interval_mean_ms", 1.0), Res("frame_interval_sd_ms", 1.0), Res("accepted_throughput", 1.0)];
-                for (w, c) in written[k * per..(k + 1) * per].iter().zip(cells) {
-                    if let Res(column, scale) = c {
-                        numbers.push(Num { written: w, csv: RES, row, column, scale });
-                    }
-                }
-            }
-            v.push(Claim { passage, numbers });
+            v.push(fig8_row(passage, RES, load, with_acc, "router.vcs+router.crossbar", &kinds));
+        }
+        // The same with the iterative switch allocator (issue 19), multiplexed only.
+        const RES_IT: &str = "experiments/results/fig8_001_iterative/results.csv";
+        for (passage, load, with_acc) in FIG8_ITERATIVE_ROWS {
+            v.push(fig8_row(passage, RES_IT, load, with_acc, "router.vcs", &["4", "8", "16"]));
         }
         // 001_… Fig. 9: σ_d per message size.
         const FIG9: &str = "experiments/results/fig9_001/results.csv";
@@ -446,14 +657,18 @@ fn claims() -> Vec<Claim> {
                 .collect();
             v.push(Claim { passage, numbers });
         }
+        v.push(throughputs_at_09("the accepted throughput grows with the VCs (0.807, 0.863, 0.873), 16", RES_IT, "router.vcs", &["4", "8", "16"], &["0.807", "0.863", "0.873"]));
         v.push(Claim {
-            passage: "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
-            numbers: ["4:multiplexed", "8:multiplexed", "16:multiplexed"]
-                .iter()
-                .zip(["0.706", "0.674", "0.648"])
-                .map(|(kind, w)| n(w, RES, Box::leak(Box::new([("workload.load", "0.9"), ("router.vcs+router.crossbar", *kind)])), "accepted_throughput"))
-                .collect(),
+            passage: "(0.875 above)",
+            numbers: vec![n("0.875", RES, &[("workload.load", "0.9"), ("router.vcs+router.crossbar", "4:full")], "accepted_throughput")],
         });
+        v.push(throughputs_at_09(
+            "order is *reversed*: more VCs saturate earlier (0.706, 0.674, 0.648).",
+            RES,
+            "router.vcs+router.crossbar",
+            &["4:multiplexed", "8:multiplexed", "16:multiplexed"],
+            &["0.706", "0.674", "0.648"],
+        ));
         v.push(Claim {
             passage: "fewer streams with small messages (408 streams at 5 flits vs 504 at 80 for\n0.64)",
             numbers: vec![
