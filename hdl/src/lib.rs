@@ -27,6 +27,7 @@ mod input_port;
 mod input_port_p;
 pub mod mutant;
 pub mod network;
+pub mod system;
 pub mod nic;
 mod output_port;
 mod route_tables;
