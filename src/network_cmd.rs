@@ -46,19 +46,32 @@ pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     let mut files = wormqos_hdl::network::generate_network(&net, None).context("generating the network's Verilog")?;
     let top = network_top_name(&network_name(&v));
+    add_flow_files(&mut files, "network", &cfg, &top)?;
+    write_generated(out, &files, force)
+}
+
+/// Adds a top's file list, XDC, Vivado script and FuseSoC core (Edalize
+/// flow API) to its Verilog `files`, as `synth --emit-only` writes them.
+pub fn add_flow_files(files: &mut Vec<GeneratedFile>, library: &str, cfg: &wormqos_config::RouterConfig, top: &str) -> anyhow::Result<()> {
     let rtl: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
-    let ports = scripts::top_ports(&files, &top)?;
+    let ports = scripts::top_ports(files, top)?;
     let file = |n: String, t: String| GeneratedFile { file_name: n, text: t };
     files.extend([
         file(format!("{top}.f"), rtl.iter().map(|f| format!("{f}\n")).collect()),
-        file(format!("{top}.xdc"), scripts::xdc(&cfg, &ports)),
-        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&cfg, &top, &rtl)),
-        file(format!("{top}.core"), scripts::fusesoc_core_in("network", &cfg, &top, &rtl)),
+        file(format!("{top}.xdc"), scripts::xdc(cfg, &ports)),
+        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(cfg, top, &rtl)),
+        file(format!("{top}.core"), scripts::fusesoc_core_in(library, cfg, top, &rtl)),
     ]);
+    Ok(())
+}
+
+/// Writes `files` into `out` (never over a file wormqos did not write,
+/// unless `force`) and prints their paths.
+pub fn write_generated(out: &Path, files: &[GeneratedFile], force: bool) -> anyhow::Result<()> {
     let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     claim_dir(out, &claims, force)?;
-    wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;
-    for f in &files {
+    wormqos_hdl::write_files_forced(out, files, force).with_context(|| format!("writing {}", out.display()))?;
+    for f in files {
         println!("{}", out.join(&f.file_name).display());
     }
     Ok(())

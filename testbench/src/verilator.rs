@@ -29,6 +29,7 @@
 pub mod bits;
 mod cache;
 pub mod nic;
+pub mod system;
 pub mod shim;
 
 use anyhow::{anyhow, bail, Context, Result};

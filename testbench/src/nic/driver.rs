@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 use std::fmt;
 use wormqos_config::{RouterConfig, RouterMode};
-use wormqos_sim::nic::regs::offset::*;
+use super::regmap::*;
 use wormqos_sim::nic::{NicInputs, NicOutputs};
 use wormqos_sim::LinkFlit;
 
