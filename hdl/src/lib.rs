@@ -101,6 +101,14 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
     Ok((files, top))
 }
 
+/// The file of a top module that instantiates others: `header` (comment
+/// lines), then the module between `default_nettype` guards, folded at
+/// 100 columns (the network and system tops).
+pub(crate) fn top_file(header: String, top: &verilog::Module) -> GeneratedFile {
+    let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", top.render());
+    GeneratedFile { file_name: format!("{}.v", top.name()), text: verilog::wrap_lines(&text, verilog::MAX_LINE) }
+}
+
 /// The file of one standalone module (e.g. from [`arbiters`], [`buffers`] or [`vclock`]),
 /// with the generator header, for synthesizing a building block alone.
 pub fn standalone_file(m: &verilog::Module) -> GeneratedFile {

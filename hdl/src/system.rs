@@ -51,11 +51,7 @@ pub fn generate_system(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<Ve
         text.push_str(&format!("// FAULT: {} in every NIC (planted bug for testbench validation)\n", f.name()));
     }
     text.push_str(&format!("// System `{}`: `{}` and one `{}` per port; NIC k's host ports are `p<k>_*`.\n", cfg.name(), router.name(), nic.name()));
-    text.push_str("\n`default_nettype none\n\n");
-    text.push_str(&top.render());
-    text.push_str("\n`default_nettype wire\n");
-    let text = crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE);
-    files.push(GeneratedFile { file_name: format!("{}.v", top.name()), text });
+    files.push(crate::top_file(text, &top));
     Ok(files)
 }
 

@@ -10,6 +10,11 @@ use wormqos_config::RouterConfig;
 use wormqos_hdl::NicFault;
 use wormqos_sim::nic::system::NicSystem;
 use wormqos_testbench::nic::system::{run_system, SystemDut, SystemReport, SystemRunOptions};
+
+/// 50,000 cycles, sends at 3 % per port and cycle, 15 % malformed, messages up to 16 flits.
+fn opts(cycles: u64, seed: u64) -> SystemRunOptions {
+    SystemRunOptions { cycles, seed, send_rate: 0.03, malformed: 0.15, max_flits: 16, ..SystemRunOptions::default() }
+}
 use wormqos_testbench::verilator::system::VerilatedSystem;
 
 fn example(name: &str) -> RouterConfig {
@@ -29,7 +34,7 @@ fn composed_model_alone_conserves_every_message() {
     let cfg = example("qos_p.toml");
     let mut m = NicSystem::new(&cfg);
     let duts: &mut [&mut dyn SystemDut] = &mut [&mut m];
-    let r = run_system(&cfg, duts, &SystemRunOptions { cycles: 20_000, ..SystemRunOptions::default() }).unwrap();
+    let r = run_system(&cfg, duts, &opts(20_000, 1)).unwrap();
     check("model", &r);
 }
 
@@ -39,7 +44,7 @@ fn lockstep(name: &str, seed: u64) {
     let mut model = NicSystem::new(&cfg);
     let start = std::time::Instant::now();
     let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
-    let r = run_system(&cfg, duts, &SystemRunOptions { seed, ..SystemRunOptions::default() }).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    let r = run_system(&cfg, duts, &opts(50_000, seed)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
     eprintln!("{name}: {:.0} cycles/s in lockstep", r.cycles as f64 / start.elapsed().as_secs_f64());
     assert_eq!(r.compared, r.cycles);
     assert!(r.cycles >= 50_000);
@@ -64,8 +69,25 @@ fn a_planted_nic_fault_in_the_system_top_is_caught() {
     let mut rtl = VerilatedSystem::build(&cfg, Some(f)).unwrap();
     let mut model = NicSystem::new(&cfg);
     let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
-    match run_system(&cfg, duts, &SystemRunOptions { cycles: 20_000, ..SystemRunOptions::default() }) {
+    match run_system(&cfg, duts, &opts(20_000, 1)) {
         Ok(r) => panic!("fault {} not caught: {r}", f.name()),
         Err(e) => eprintln!("fault {} caught: {e:#}", f.name()),
+    }
+}
+
+/// The conservation checks alone (no model): a NIC that drops the rest of a
+/// message after a router's dummy tail (a message never arrives) and a NIC
+/// that leaks router credits (the router drops a flit) fail the run.
+#[test]
+fn the_conservation_checks_alone_catch_lost_messages() {
+    let cfg = example("qos_p.toml");
+    for f in [NicFault::DropAfterDummyTail, NicFault::CreditLeak] {
+        let mut rtl = VerilatedSystem::build(&cfg, Some(f)).unwrap();
+        let duts: &mut [&mut dyn SystemDut] = &mut [&mut rtl];
+        let o = SystemRunOptions { drain_limit: 5_000, ..opts(20_000, 1) };
+        match run_system(&cfg, duts, &o) {
+            Ok(r) => panic!("fault {} not caught without the model: {r}", f.name()),
+            Err(e) => eprintln!("fault {} caught without the model: {e:#}", f.name()),
+        }
     }
 }

@@ -20,13 +20,13 @@ use super::regmap::*;
 use wormqos_sim::nic::{NicInputs, NicOutputs};
 use wormqos_sim::LinkFlit;
 
-/// Host memory map of the run.
-const MEM_SIZE: u32 = 0x10_0000;
+/// Host memory map of the run (the system driver's too).
+pub(crate) const MEM_SIZE: u32 = 0x10_0000;
 const DESC_BASE: u32 = 0x0000;
 const DESC_SLOTS: u32 = 2048;
-const PAY_BASE: u32 = 0x1_0000;
+pub(crate) const PAY_BASE: u32 = 0x1_0000;
 const PAY_END: u32 = 0x8_0000;
-const RX_BASE: u32 = 0x8_0000;
+pub(crate) const RX_BASE: u32 = 0x8_0000;
 
 #[derive(Clone, Debug)]
 pub struct NicRunOptions {

@@ -13,7 +13,8 @@
 //! arrives.
 
 use super::host::{AxiLiteMaster, LiteAnswer, LiteOp};
-use super::memory::{Backpressure, HostMemory, SLVERR};
+use super::driver::{NicRunOptions, MEM_SIZE, PAY_BASE, RX_BASE};
+use super::memory::{HostMemory, SLVERR};
 use super::regmap::*;
 use anyhow::{bail, ensure, Result};
 use rand::rngs::SmallRng;
@@ -60,31 +61,15 @@ const LEN_NOT_BEATS: u32 = 3;
 const DEST_RANGE: u32 = 4;
 const PAYLOAD_ALIGN: u32 = 6;
 
-/// Host memory map of every port.
-const MEM_SIZE: u32 = 0x10_0000;
+/// Descriptor and receive-buffer slots per port (in the memory map of
+/// [`super::driver`]: descriptors from 0, payloads from `PAY_BASE`, receive
+/// buffers from `RX_BASE`).
 const DESC_SLOTS: u32 = 512;
-const PAY_BASE: u32 = 0x1_0000;
-const RX_BASE: u32 = 0x8_0000;
 const RX_SLOTS: u32 = 64;
 
-#[derive(Clone, Debug)]
-pub struct SystemRunOptions {
-    /// Cycles with new work; then the run drains.
-    pub cycles: u64,
-    pub seed: u64,
-    pub backpressure: Backpressure,
-    /// Per port and cycle: probability of a new send.
-    pub send_rate: f64,
-    /// Share of sends with a malformed descriptor.
-    pub malformed: f64,
-    pub drain_limit: u64,
-}
-
-impl Default for SystemRunOptions {
-    fn default() -> Self {
-        SystemRunOptions { cycles: 50_000, seed: 1, backpressure: Backpressure::RANDOM, send_rate: 0.03, malformed: 0.15, drain_limit: 50_000 }
-    }
-}
+/// The run's options: [`NicRunOptions`]' `cycles`, `seed`, `backpressure`,
+/// `send_rate` (per port), `malformed`, `max_flits` and `drain_limit`.
+pub type SystemRunOptions = NicRunOptions;
 
 #[derive(Clone, Debug, Default)]
 pub struct SystemReport {
@@ -331,7 +316,7 @@ pub fn run_system(cfg: &RouterConfig, duts: &mut [&mut dyn SystemDut], opts: &Sy
     let nic = cfg.nic().expect("a [nic] section");
     let n = cfg.ports();
     let bb = nic.beat_bytes();
-    let kmax = nic.max_message_flits.min(16);
+    let kmax = nic.max_message_flits.min(opts.max_flits).max(1);
     let rx_len = kmax * bb;
     let mut rng = SmallRng::seed_from_u64(opts.seed);
     let mut ports = Vec::with_capacity(n);

@@ -153,7 +153,7 @@ fn port_map(cfg: &RouterConfig) -> PortMap {
     PortMap { inputs, outputs, input_words, output_words }
 }
 
-pub(crate) const EVAL_FN: &str = r#"
+const EVAL_FN: &str = r#"
 // The NIC's outputs for the current inputs without a clock edge (the
 // AXI4-Lite awready/wready are combinational, docs/nic.md §5.2).
 WQ_API void wq_nic_eval(void* h, const uint32_t* in, uint32_t* out) {
@@ -185,21 +185,7 @@ impl VerilatedNic {
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
-        let shim = shim_source(&map, false) + EVAL_FN;
-        let top = wormqos_hdl::nic_module_name(cfg);
-        let root = super::cache_root();
-        let info = cache::build_or_reuse(&BuildSpec { root: &root, top: &top, files: &files, shim: &shim, trace: false })
-            .with_context(|| format!("building the Verilator model of `{top}`"))?;
-        let api = load(&info.library)?;
-        if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {
-            bail!("{} was built for ports {:?}, the configuration needs {:?}", info.library.display(), api.port_map, map.signature());
-        }
-        let eval_fn = eval_symbol(&info.library)?;
-        // SAFETY: creates a fresh model owned by this value, deleted in Drop.
-        let handle = unsafe { (api.new)() };
-        if handle.is_null() {
-            bail!("{}: wq_new returned null", info.library.display());
-        }
+        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map)?;
         Ok(VerilatedNic {
             api,
             eval_fn,
@@ -270,8 +256,28 @@ impl VerilatedNic {
     }
 }
 
+/// Builds `top` from `files` with the NIC shim over `map` (plus
+/// `wq_nic_eval`), or reuses the cached library, and creates a model.
+pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, map: &PortMap) -> Result<(&'static Api, EvalFn, *mut c_void)> {
+    let shim = shim_source(map, false) + EVAL_FN;
+    let root = super::cache_root();
+    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false })
+        .with_context(|| format!("building the Verilator model of `{top}`"))?;
+    let api = load(&info.library)?;
+    if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {
+        bail!("{} was built for ports {:?}, the configuration needs {:?}", info.library.display(), api.port_map, map.signature());
+    }
+    let eval_fn = eval_symbol(&info.library)?;
+    // SAFETY: creates a fresh model owned by the caller, who deletes it.
+    let handle = unsafe { (api.new)() };
+    if handle.is_null() {
+        bail!("{}: wq_new returned null", info.library.display());
+    }
+    Ok((api, eval_fn, handle))
+}
+
 /// `wq_nic_eval` of a library that [`load`] has loaded (and keeps loaded).
-pub(crate) fn eval_symbol(path: &Path) -> Result<EvalFn> {
+fn eval_symbol(path: &Path) -> Result<EvalFn> {
     // SAFETY: the library is already loaded (leaked by `load`); opening it
     // again only takes a reference, which is leaked too.
     let lib: &'static libloading::Library =

@@ -5,12 +5,11 @@
 //! `awready`/`wready` depend on the cycle's inputs).
 
 use super::bits::{get_u64, set_u64};
-use super::cache::{self, BuildSpec};
-use super::nic::{eval_symbol, host_input_values, host_inputs, host_output_values, host_outputs, place, EvalFn, EVAL_FN};
-use super::shim::{shim_source, PortMap};
-use super::{load, Api};
+use super::nic::{build_with_eval, host_input_values, host_inputs, host_output_values, host_outputs, place, EvalFn};
+use super::shim::PortMap;
+use super::Api;
 use crate::nic::system::SystemDut;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::ffi::c_void;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::system::{generate_system, host_port_prefix, system_top_name};
@@ -54,21 +53,7 @@ impl VerilatedSystem {
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedSystem> {
         let files = generate_system(cfg, fault).context("generating the system top")?;
         let map = port_map(cfg);
-        let shim = shim_source(&map, false) + EVAL_FN;
-        let top = system_top_name(cfg);
-        let root = super::cache_root();
-        let info = cache::build_or_reuse(&BuildSpec { root: &root, top: &top, files: &files, shim: &shim, trace: false })
-            .with_context(|| format!("building the Verilator model of `{top}`"))?;
-        let api = load(&info.library)?;
-        if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {
-            bail!("{} was built for ports {:?}, the configuration needs {:?}", info.library.display(), api.port_map, map.signature());
-        }
-        let eval_fn = eval_symbol(&info.library)?;
-        // SAFETY: creates a fresh model owned by this value, deleted in Drop.
-        let handle = unsafe { (api.new)() };
-        if handle.is_null() {
-            bail!("{}: wq_new returned null", info.library.display());
-        }
+        let (api, eval_fn, handle) = build_with_eval(&files, &system_top_name(cfg), &map)?;
         Ok(VerilatedSystem { api, eval_fn, handle, inw: vec![0; map.input_words], outw: vec![0; map.output_words], map, ports: cfg.ports() })
     }
 
