@@ -86,9 +86,9 @@ impl fmt::Display for NicReport {
     }
 }
 
-/// What an AXI4-Lite answer belongs to.
+/// What an AXI4-Lite answer belongs to (the system driver uses the first seven).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tag {
+pub(crate) enum Tag {
     Setup,
     Doorbell(usize),
     Post(u32),

@@ -13,7 +13,7 @@
 //! arrives.
 
 use super::host::{AxiLiteMaster, LiteAnswer, LiteOp};
-use super::driver::{NicRunOptions, MEM_SIZE, PAY_BASE, RX_BASE};
+use super::driver::{NicRunOptions, Tag, MEM_SIZE, PAY_BASE, RX_BASE};
 use super::memory::{HostMemory, SLVERR};
 use super::regmap::*;
 use anyhow::{bail, ensure, Result};
@@ -102,17 +102,6 @@ struct Send {
     code: u32,
     completed: bool,
     received: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tag {
-    Setup,
-    Doorbell(usize),
-    Post(u32),
-    RxcInfo,
-    RxcLen,
-    RxcAddr,
-    RxcPop(u32),
 }
 
 /// One port's host: memory, AXI4-Lite master and program state.
@@ -269,6 +258,7 @@ impl Env {
                 port.posts_out -= 1;
                 port.polling = false;
             }
+            t => bail!("{t:?}: not used by the system's host program"),
         }
         Ok(())
     }

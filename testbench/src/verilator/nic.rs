@@ -276,6 +276,18 @@ pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, m
     Ok((api, eval_fn, handle))
 }
 
+/// One cycle with `rst_i` (input 0) high and every other input 0; clears
+/// the model's failed-check flag first.
+pub(crate) fn reset_model(api: &Api, handle: *mut c_void, map: &PortMap, inw: &mut [u32], outw: &mut [u32]) {
+    // SAFETY: `handle` is a live model of this library.
+    unsafe { (api.clear_failed)(handle) };
+    inw.fill(0);
+    inw[map.inputs[0].offset] = 1;
+    // SAFETY: buffers sized for this library's port map (checked in build).
+    unsafe { (api.cycle)(handle, inw.as_ptr(), outw.as_mut_ptr()) };
+    inw[map.inputs[0].offset] = 0;
+}
+
 /// `wq_nic_eval` of a library that [`load`] has loaded (and keeps loaded).
 fn eval_symbol(path: &Path) -> Result<EvalFn> {
     // SAFETY: the library is already loaded (leaked by `load`); opening it
@@ -289,13 +301,7 @@ fn eval_symbol(path: &Path) -> Result<EvalFn> {
 
 impl NicDut for VerilatedNic {
     fn reset(&mut self) {
-        // SAFETY: valid handle.
-        unsafe { (self.api.clear_failed)(self.handle) };
-        self.inw.fill(0);
-        self.inw[self.map.inputs[0].offset] = 1;
-        // SAFETY: buffers sized for this library's port map (checked in build).
-        unsafe { (self.api.cycle)(self.handle, self.inw.as_ptr(), self.outw.as_mut_ptr()) };
-        self.inw[self.map.inputs[0].offset] = 0;
+        reset_model(self.api, self.handle, &self.map, &mut self.inw, &mut self.outw);
         self.cycles += 1;
     }
 

@@ -5,7 +5,7 @@
 //! `awready`/`wready` depend on the cycle's inputs).
 
 use super::bits::{get_u64, set_u64};
-use super::nic::{build_with_eval, host_input_values, host_inputs, host_output_values, host_outputs, place, EvalFn};
+use super::nic::{build_with_eval, reset_model, host_input_values, host_inputs, host_output_values, host_outputs, place, EvalFn};
 use super::shim::PortMap;
 use super::Api;
 use crate::nic::system::SystemDut;
@@ -83,13 +83,7 @@ impl VerilatedSystem {
 
 impl SystemDut for VerilatedSystem {
     fn reset(&mut self) {
-        // SAFETY: valid handle.
-        unsafe { (self.api.clear_failed)(self.handle) };
-        self.inw.fill(0);
-        self.inw[self.map.inputs[0].offset] = 1;
-        // SAFETY: buffers sized for this library's port map (checked in build).
-        unsafe { (self.api.cycle)(self.handle, self.inw.as_ptr(), self.outw.as_mut_ptr()) };
-        self.inw[self.map.inputs[0].offset] = 0;
+        reset_model(self.api, self.handle, &self.map, &mut self.inw, &mut self.outw);
     }
 
     fn eval(&mut self, host: &[HostIn]) -> Vec<HostOut> {
