@@ -32,7 +32,8 @@ struct Cli {
 enum Command {
     /// Validate a configuration and write the router's Verilog (one module per file),
     /// and the NIC's (`<name>_nic*.v`, docs/nic.md) when the configuration has a `[nic]` section;
-    /// or with --experiment a whole network's (every router and the top `<name>_network`).
+    /// or with --experiment a whole network's (every router and the top `<name>_network`);
+    /// with --system the system top `<name>_system` (router + one NIC per port, docs/nic.md §16).
     Generate {
         #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
         config: Option<PathBuf>,
@@ -47,6 +48,11 @@ enum Command {
         /// Plant a known bug (for testing the test suite); see `wormqos mutants`.
         #[arg(long, conflicts_with = "experiment")]
         mutant: Option<Mutant>,
+        /// With --config (which needs a `[nic]` section): also write the system top
+        /// `<name>_system` (the router and one NIC per port, every NIC's host ports
+        /// brought out as `p<k>_*`), its file list, XDC, Vivado script and FuseSoC core.
+        #[arg(long, conflicts_with_all = ["experiment", "mutant"])]
+        system: bool,
         /// Overwrite files in --out that wormqos did not write.
         #[arg(long)]
         force: bool,
@@ -112,7 +118,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => sim_cmd::sweep(a),
         Command::Merge(a) => merge(a),
         Command::Model(a) => model_cmd::model(a),
-        Command::Generate { config: Some(config), out, mutant, force, .. } => generate(&config, &out, mutant, force),
+        Command::Generate { config: Some(config), out, mutant, force, system, .. } => generate(&config, &out, mutant, system, force),
         Command::Generate { experiment: Some(e), out, link_latency, force, .. } => network_cmd::generate(&e, &out, link_latency, force),
         Command::Generate { .. } => unreachable!("clap requires --config or --experiment"),
         Command::Check { config } => load_config(&config).map(|c| check(&c)),
@@ -148,22 +154,24 @@ pub fn check_mutant(mutant: Option<Mutant>, cfg: &RouterConfig, file: &Path) -> 
     }
 }
 
-fn generate(config: &Path, out: &Path, mutant: Option<Mutant>, force: bool) -> anyhow::Result<()> {
+fn generate(config: &Path, out: &Path, mutant: Option<Mutant>, system: bool, force: bool) -> anyhow::Result<()> {
     let cfg = load_config(config)?;
     check_mutant(mutant, &cfg, config)?;
+    if system {
+        if cfg.nic().is_none() {
+            return Err(invalid(format!("{}: --system needs a [nic] section (the NIC on every router port)", config.display())));
+        }
+        // The system's files include the router's and the NIC's.
+        let design = wormqos_synth::Design::system(&cfg)?;
+        return network_cmd::write_generated(out, &network_cmd::with_flow_files(&design)?, force);
+    }
     // Everything is generated in memory first: a generator error leaves `out` untouched.
     let mut files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;
     // A `[nic]` section adds the NIC (docs/nic.md) next to the router.
     if cfg.nic().is_some() {
         files.extend(wormqos_hdl::generate_nic(&cfg, None).context("generating the NIC's Verilog")?);
     }
-    let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
-    validate::claim_dir(out, &claims, force)?;
-    wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;
-    for f in &files {
-        println!("{}", out.join(&f.file_name).display());
-    }
-    Ok(())
+    network_cmd::write_generated(out, &files, force)
 }
 
 fn check(cfg: &RouterConfig) {

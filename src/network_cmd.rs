@@ -56,20 +56,32 @@ pub fn synth_design(experiment: &Path, link_latency: u32) -> anyhow::Result<Desi
 pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
     // Everything is validated and generated in memory before `out` is touched.
     let d = synth_design(experiment, link_latency)?;
+    write_generated(out, &with_flow_files(&d)?, force)
+}
+
+/// A design's Verilog with its file list, XDC, Vivado script and FuseSoC
+/// core (Edalize flow API), as `synth --emit-only` writes them.
+pub fn with_flow_files(d: &Design) -> anyhow::Result<Vec<GeneratedFile>> {
     let top = &d.top;
     let ports = scripts::top_ports(&d.rtl, top)?;
     let file = |n: String, t: String| GeneratedFile { file_name: n, text: t };
     let mut files = d.rtl.clone();
     files.extend([
         file(format!("{top}.f"), d.rtl_names().iter().map(|f| format!("{f}\n")).collect()),
-        file(format!("{top}.xdc"), scripts::xdc(&d, &ports)),
-        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(&d)),
-        file(format!("{top}.core"), scripts::fusesoc_core(&d)),
+        file(format!("{top}.xdc"), scripts::xdc(d, &ports)),
+        file(format!("{top}_vivado.tcl"), scripts::vivado_tcl(d)),
+        file(format!("{top}.core"), scripts::fusesoc_core(d)),
     ]);
+    Ok(files)
+}
+
+/// Writes `files` into `out` (never over a file wormqos did not write,
+/// unless `force`) and prints their paths.
+pub fn write_generated(out: &Path, files: &[GeneratedFile], force: bool) -> anyhow::Result<()> {
     let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|f| (f.file_name.as_str(), Some(f.text.as_bytes()))).collect();
     claim_dir(out, &claims, force)?;
-    wormqos_hdl::write_files_forced(out, &files, force).with_context(|| format!("writing {}", out.display()))?;
-    for f in &files {
+    wormqos_hdl::write_files_forced(out, files, force).with_context(|| format!("writing {}", out.display()))?;
+    for f in files {
         println!("{}", out.join(&f.file_name).display());
     }
     Ok(())

@@ -35,7 +35,8 @@ pub struct SynthArgs {
     /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
     #[arg(long, default_value_t = 0, requires = "experiment")]
     link_latency: u32,
-    /// With --config: the configuration's router, or its NIC (`[nic]` section, docs/nic.md).
+    /// With --config: the configuration's router, its NIC, or the system top
+    /// (router + one NIC per port); the last two need a `[nic]` section (docs/nic.md).
     #[arg(long, value_enum, default_value_t = UnitArg::Router, conflicts_with = "experiment")]
     unit: UnitArg,
     /// Directory for the RTL, constraints, scripts, tool logs and the reports.
@@ -63,6 +64,8 @@ pub struct SynthArgs {
 pub enum UnitArg {
     Router,
     Nic,
+    /// The router with one NIC per port (docs/nic.md §16).
+    System,
 }
 
 /// The design `synth` was asked for; bad input (a configuration without
@@ -75,10 +78,11 @@ fn design(a: &SynthArgs) -> anyhow::Result<Design> {
     let cfg = load_config(path)?;
     match a.unit {
         UnitArg::Router => Design::router(&cfg),
-        UnitArg::Nic if cfg.nic().is_none() => {
-            Err(invalid(format!("{}: --unit nic: the configuration has no [nic] section (docs/nic.md)", path.display())))
+        UnitArg::Nic | UnitArg::System if cfg.nic().is_none() => {
+            Err(invalid(format!("{}: --unit {}: the configuration has no [nic] section (docs/nic.md)", path.display(), if a.unit == UnitArg::Nic { "nic" } else { "system" })))
         }
         UnitArg::Nic => Design::nic(&cfg),
+        UnitArg::System => Design::system(&cfg),
     }
 }
 

@@ -52,3 +52,47 @@ fn a_bad_nic_field_exits_2_naming_it_and_writes_nothing() {
     assert!(!out.exists(), "nothing is written for a bad configuration");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `generate --system`: the system top (docs/nic.md §16) with its file
+/// list and FuseSoC core; FuseSoC itself (./setup.sh) runs the core's
+/// `lint` target (Verilator -Wall) through Edalize's flow API.
+#[test]
+fn generate_system_writes_the_system_top_and_a_core_fusesoc_lints() {
+    let out = tmp("system");
+    let r = Command::new(env!("CARGO_BIN_EXE_wormqos"))
+        .args(["generate", "--system", "--config"])
+        .arg(root().join("examples/nic/traditional.toml"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    for f in ["nict_system.v", "nict_router.v", "nict_nic.v", "nict_system.f", "nict_system.core", "nict_system.xdc"] {
+        assert!(out.join(f).is_file(), "no {f}");
+    }
+    let list = std::fs::read_to_string(out.join("nict_system.f")).unwrap();
+    assert!(list.lines().last() == Some("nict_system.v") && list.contains("nict_nic.v\n") && list.contains("nict_router.v\n"), "{list}");
+    let top = std::fs::read_to_string(out.join("nict_system.v")).unwrap();
+    assert!(top.contains("p3_m_axi_araddr_o") && top.contains("p0_s_axil_awaddr_i") && top.contains("p2_irq_o"), "host ports");
+    let o = Command::new("python3")
+        .args(["-m", "fusesoc.main", "--cores-root", out.to_str().unwrap(), "run", "--build-root"])
+        .arg(out.join("build"))
+        .args(["--target", "lint", "wormqos:system:nict"])
+        .output()
+        .expect("python3 with fusesoc (./setup.sh)");
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success() && !text.contains("deprecated"), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `--system` without a `[nic]` section: exit 2 naming the file, nothing written.
+#[test]
+fn generate_system_without_a_nic_section_exits_2() {
+    let out = tmp("system_no_nic");
+    let cfg = root().join("examples/tiny2.toml");
+    let r = Command::new(env!("CARGO_BIN_EXE_wormqos")).args(["generate", "--system", "--config"]).arg(&cfg).arg("--out").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("tiny2.toml") && err.contains("[nic]"), "{err}");
+    assert!(!out.exists(), "nothing is written");
+}

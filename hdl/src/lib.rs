@@ -27,6 +27,7 @@ mod input_port;
 mod input_port_p;
 pub mod mutant;
 pub mod network;
+pub mod system;
 pub mod nic;
 mod output_port;
 mod route_tables;
@@ -98,6 +99,14 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
     }
     let top = mods.list.last().cloned().ok_or_else(|| HdlError::Invalid("no modules generated".into()))?;
     Ok((files, top))
+}
+
+/// The file of a top module that instantiates others: `header` (comment
+/// lines), then the module between `default_nettype` guards, folded at
+/// 100 columns (the network and system tops).
+pub(crate) fn top_file(header: String, top: &verilog::Module) -> GeneratedFile {
+    let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", top.render());
+    GeneratedFile { file_name: format!("{}.v", top.name()), text: verilog::wrap_lines(&text, verilog::MAX_LINE) }
 }
 
 /// The file of one standalone module (e.g. from [`arbiters`], [`buffers`] or [`vclock`]),

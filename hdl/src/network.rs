@@ -195,11 +195,7 @@ pub fn generate_network(net: &NetworkDesign, mutant: Option<NetworkMutant>) -> s
     for (e, (r, p)) in net.endpoint_at.iter().enumerate() {
         text.push_str(&format!("//   endpoint {e}: router {r} (`{}`) port {p}\n", crate::top_module_name(&net.routers[*r])));
     }
-    text.push_str("\n`default_nettype none\n\n");
-    text.push_str(&top.render());
-    text.push_str("\n`default_nettype wire\n");
-    let text = crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE);
-    files.push(GeneratedFile { file_name: format!("{}.v", top.name()), text });
+    files.push(crate::top_file(text, &top));
     Ok(files)
 }
 

@@ -609,6 +609,10 @@ impl Module {
     pub fn new(name: impl Into<String>) -> Module {
         Module { name: name.into(), doc: vec![], params: vec![], ports: vec![], items: vec![], regs: vec![], kinds: BTreeMap::new(), asserts: vec![] }
     }
+    /// The ports in declaration order: name, width, direction.
+    pub fn port_list(&self) -> Vec<(String, u32, Dir)> {
+        self.ports.iter().map(|p| (p.sig.name.clone(), p.sig.width, p.dir)).collect()
+    }
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -74,3 +74,41 @@ fn every_nic_example_and_fault_is_lint_clean_iverilog_clean_and_synthesizes() {
         }
     });
 }
+
+/// The system top (router + one NIC per port, docs/nic.md §16): one module
+/// per file, and Verilator -Wall, Icarus -g2005 and Yosys clean, for both
+/// NIC examples.
+#[test]
+fn the_system_top_of_every_nic_example_is_clean_in_every_tool() {
+    use wormqos_hdl::system::{generate_system, system_top_name};
+    let jobs: Vec<(String, RouterConfig)> = nic_examples().into_iter().filter(|(n, _)| !n.contains('_') || n == "qos_p").collect();
+    assert!(jobs.len() >= 2);
+    par_each(&jobs, 2, |(name, cfg)| {
+        let files = generate_system(cfg, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let top = system_top_name(cfg);
+        assert_eq!(files.last().unwrap().file_name, format!("{top}.v"));
+        let mut names: Vec<&str> = files.iter().map(|f| f.file_name.as_str()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), files.len(), "{name}: a file twice");
+        for f in &files {
+            let stem = f.file_name.trim_end_matches(".v");
+            assert_eq!(f.text.matches("\nmodule ").count(), 1, "{}", f.file_name);
+            assert!(f.text.contains(&format!("\nmodule {stem} ")), "{}", f.file_name);
+            assert!(f.text.lines().all(|l| l.len() <= 100), "{}: a line over 100 columns", f.file_name);
+        }
+        let sys = &files.last().unwrap().text;
+        for k in 0..cfg.ports() {
+            for port in ["s_axil_awaddr_i", "m_axi_araddr_o", "irq_o"] {
+                assert!(sys.contains(&format!("p{k}_{port}")), "{name}: no p{k}_{port}");
+            }
+        }
+        let t = format!("{name}-system");
+        let dir = TempDir::new(&t);
+        write_files(&dir.0, &files).unwrap();
+        let list: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
+        verilator_lint(&dir.0, &top, &list, &t);
+        iverilog_check(&dir.0, &list, &t);
+        yosys_synth(&dir.0, &top, &list, &t);
+    });
+}

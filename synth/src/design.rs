@@ -12,6 +12,8 @@ use wormqos_hdl::GeneratedFile;
 pub enum Unit {
     Router,
     Nic,
+    /// A router with one NIC per port (docs/nic.md §16).
+    System,
     Network,
 }
 
@@ -20,6 +22,7 @@ impl Unit {
         match self {
             Unit::Router => "router",
             Unit::Nic => "nic",
+            Unit::System => "system",
             Unit::Network => "network",
         }
     }
@@ -60,6 +63,19 @@ impl Design {
             top: wormqos_hdl::nic_module_name(cfg),
             target_mhz: cfg.target_mhz(),
             rtl: wormqos_hdl::generate_nic(cfg, None).context("generating the NIC's Verilog")?,
+        })
+    }
+
+    /// The system top of `cfg`: its router and one NIC per port; an error if
+    /// it has no `[nic]` section.
+    pub fn system(cfg: &RouterConfig) -> anyhow::Result<Design> {
+        anyhow::ensure!(cfg.nic().is_some(), "configuration `{}` has no [nic] section, so it has no system top", cfg.name());
+        Ok(Design {
+            name: cfg.name().to_string(),
+            unit: Unit::System,
+            top: wormqos_hdl::system::system_top_name(cfg),
+            target_mhz: cfg.target_mhz(),
+            rtl: wormqos_hdl::system::generate_system(cfg, None).context("generating the system top's Verilog")?,
         })
     }
 

@@ -29,6 +29,7 @@
 pub mod bits;
 mod cache;
 pub mod nic;
+pub mod system;
 pub mod shim;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -47,7 +48,7 @@ use wormqos_sim::{RouterInputs, RouterOutputs};
 pub use cache::{cache_root, clean_up_on_signals, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME, MAKE_FLAGS_ENV};
 
 /// The C functions of one loaded shim library.
-struct Api {
+pub(crate) struct Api {
     new: unsafe extern "C" fn() -> *mut c_void,
     delete: unsafe extern "C" fn(*mut c_void),
     cycle: unsafe extern "C" fn(*mut c_void, *const u32, *mut u32),

@@ -209,6 +209,12 @@ pub(crate) fn when(c: &Expr, then: Vec<Stmt>) -> Result<Stmt> {
 /// The NIC of `cfg` (which must have a `[nic]` section): one file per
 /// module, leaf modules first, `<name>_nic` last.
 pub fn generate_nic(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<Vec<GeneratedFile>> {
+    generate_nic_with_top(cfg, fault).map(|(files, _)| files)
+}
+
+/// [`generate_nic`], plus the NIC's top module (for instantiating it, as
+/// the system top of [`crate::system`] does).
+pub(crate) fn generate_nic_with_top(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<(Vec<GeneratedFile>, Module)> {
     let nic = cfg.nic().ok_or_else(|| HdlError::Invalid(format!("configuration `{}` has no [nic] section", cfg.name())))?;
     let d = NicDims::new(cfg, &nic, fault);
     let mods = top::build(&d)?;
@@ -225,7 +231,8 @@ pub fn generate_nic(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<Vec<G
         let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", m.render());
         files.push(GeneratedFile { file_name: format!("{}.v", m.name()), text: crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE) });
     }
-    Ok(files)
+    let top = mods.last().cloned().ok_or_else(|| HdlError::Invalid("no NIC modules generated".into()))?;
+    Ok((files, top))
 }
 
 /// Name of the NIC's top-level module.

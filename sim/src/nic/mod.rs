@@ -25,6 +25,7 @@ mod receive;
 mod ring;
 mod send;
 mod sendq;
+pub mod system;
 mod writer;
 
 #[cfg(test)]

@@ -16,17 +16,17 @@ use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 use std::fmt;
 use wormqos_config::{RouterConfig, RouterMode};
-use wormqos_sim::nic::regs::offset::*;
+use super::regmap::*;
 use wormqos_sim::nic::{NicInputs, NicOutputs};
 use wormqos_sim::LinkFlit;
 
-/// Host memory map of the run.
-const MEM_SIZE: u32 = 0x10_0000;
+/// Host memory map of the run (the system driver's too).
+pub(crate) const MEM_SIZE: u32 = 0x10_0000;
 const DESC_BASE: u32 = 0x0000;
 const DESC_SLOTS: u32 = 2048;
-const PAY_BASE: u32 = 0x1_0000;
+pub(crate) const PAY_BASE: u32 = 0x1_0000;
 const PAY_END: u32 = 0x8_0000;
-const RX_BASE: u32 = 0x8_0000;
+pub(crate) const RX_BASE: u32 = 0x8_0000;
 
 #[derive(Clone, Debug)]
 pub struct NicRunOptions {
@@ -86,9 +86,9 @@ impl fmt::Display for NicReport {
     }
 }
 
-/// What an AXI4-Lite answer belongs to.
+/// What an AXI4-Lite answer belongs to (the system driver uses the first seven).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tag {
+pub(crate) enum Tag {
     Setup,
     Doorbell(usize),
     Post(u32),

@@ -9,7 +9,9 @@ pub mod host;
 pub mod memory;
 pub mod peer;
 pub mod protocol;
+pub mod regmap;
 pub mod scoreboard;
+pub mod system;
 
 use wormqos_sim::nic::{NicInputs, NicOutputs};
 

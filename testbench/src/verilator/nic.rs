@@ -17,18 +17,14 @@ use std::ffi::c_void;
 use std::path::Path;
 use wormqos_config::{RouterConfig, RouterMode};
 use wormqos_hdl::NicFault;
-use wormqos_sim::nic::{NicInputs, NicOutputs};
+use wormqos_sim::nic::system::HostOut;
+use wormqos_sim::nic::{AxiIn, AxiLiteIn, NicInputs, NicOutputs};
 use wormqos_sim::LinkFlit;
 
-/// The NIC's ports in a fixed order (docs/nic.md §3); the P-mode dummy
-/// wires last, so the indices of the others do not move.
-fn port_map(cfg: &RouterConfig) -> PortMap {
-    let nic = cfg.nic().expect("a [nic] section");
-    let (axw, bb) = (nic.axi_data_width as usize, nic.beat_bytes() as usize);
-    let (m, vw, w) = (cfg.vcs(), cfg.vc_width() as usize, cfg.flit_width() as usize);
-    let p = cfg.mode() == RouterMode::Preemptive;
-    let ins: Vec<(&'static str, usize)> = [
-        ("rst_i", 1),
+/// A NIC's host-side inputs (docs/nic.md §3) in a fixed order: the values
+/// of [`host_input_values`].
+pub(crate) fn host_inputs(axw: usize) -> Vec<(&'static str, usize)> {
+    vec![
         ("s_axil_awaddr_i", 12),
         ("s_axil_awvalid_i", 1),
         ("s_axil_wdata_i", 32),
@@ -47,18 +43,12 @@ fn port_map(cfg: &RouterConfig) -> PortMap {
         ("m_axi_wready_i", 1),
         ("m_axi_bresp_i", 2),
         ("m_axi_bvalid_i", 1),
-        ("inj_credit_i", m),
-        ("ej_valid_i", 1),
-        ("ej_vc_i", vw),
-        ("ej_head_i", 1),
-        ("ej_tail_i", 1),
-        ("ej_data_i", w),
-        ("ej_dummy_i", 1),
     ]
-    .into_iter()
-    .filter(|s| p || s.0 != "ej_dummy_i")
-    .collect();
-    let outs: Vec<(&'static str, usize)> = [
+}
+
+/// A NIC's host-side outputs in a fixed order, read by [`host_output_values`].
+pub(crate) fn host_outputs(axw: usize, bb: usize) -> Vec<(&'static str, usize)> {
+    vec![
         ("irq_o", 1),
         ("s_axil_awready_o", 1),
         ("s_axil_wready_o", 1),
@@ -84,29 +74,80 @@ fn port_map(cfg: &RouterConfig) -> PortMap {
         ("m_axi_wlast_o", 1),
         ("m_axi_wvalid_o", 1),
         ("m_axi_bready_o", 1),
-        ("inj_valid_o", 1),
-        ("inj_vc_o", vw),
-        ("inj_head_o", 1),
-        ("inj_tail_o", 1),
-        ("inj_data_o", w),
-        ("ej_credit_o", m),
-        ("inj_dummy_o", 1),
     ]
-    .into_iter()
-    .filter(|s| p || s.0 != "inj_dummy_o")
-    .collect();
-    let place = |list: Vec<(&'static str, usize)>| {
-        let mut next = 0;
-        let sigs: Vec<Signal> = list
-            .into_iter()
-            .map(|(name, width)| {
-                let offset = next;
-                next += words_for(width);
-                Signal { name, width, offset }
-            })
-            .collect();
-        (sigs, next)
-    };
+}
+
+/// The values of [`host_inputs`], in its order.
+pub(crate) fn host_input_values(a: &AxiLiteIn, m: &AxiIn) -> [u64; 18] {
+    [
+        a.awaddr as u64,
+        a.awvalid as u64,
+        a.wdata as u64,
+        a.wstrb as u64,
+        a.wvalid as u64,
+        a.bready as u64,
+        a.araddr as u64,
+        a.arvalid as u64,
+        a.rready as u64,
+        m.arready as u64,
+        m.rdata,
+        m.rresp as u64,
+        m.rlast as u64,
+        m.rvalid as u64,
+        m.awready as u64,
+        m.wready as u64,
+        m.bresp as u64,
+        m.bvalid as u64,
+    ]
+}
+
+/// The host-side outputs from `g(i)`, the value of [`host_outputs`]`[i]`.
+pub(crate) fn host_output_values(g: impl Fn(usize) -> u64) -> HostOut {
+    let b = |i| g(i) != 0;
+    let mut o = HostOut { irq: b(0), ..HostOut::default() };
+    let l = &mut o.axil;
+    (l.awready, l.wready, l.bresp, l.bvalid, l.arready, l.rdata, l.rresp, l.rvalid) =
+        (b(1), b(2), g(3) as u8, b(4), b(5), g(6) as u32, g(7) as u8, b(8));
+    let x = &mut o.axi;
+    (x.araddr, x.arlen, x.arsize, x.arburst, x.arvalid, x.rready) = (g(9) as u32, g(10) as u8, g(11) as u8, g(12) as u8, b(13), b(14));
+    (x.awaddr, x.awlen, x.awsize, x.awburst, x.awvalid) = (g(15) as u32, g(16) as u8, g(17) as u8, g(18) as u8, b(19));
+    (x.wdata, x.wstrb, x.wlast, x.wvalid, x.bready) = (g(20), g(21) as u8, b(22), b(23), b(24));
+    o
+}
+
+/// Signals laid out one after the other in 32-bit words.
+pub(crate) fn place(list: Vec<(&'static str, usize)>) -> (Vec<Signal>, usize) {
+    let mut next = 0;
+    let sigs: Vec<Signal> = list
+        .into_iter()
+        .map(|(name, width)| {
+            let offset = next;
+            next += words_for(width);
+            Signal { name, width, offset }
+        })
+        .collect();
+    (sigs, next)
+}
+
+/// The NIC's ports in a fixed order (docs/nic.md §3): reset, the host side,
+/// then the links; the P-mode dummy wires last, so the indices of the
+/// others do not move.
+fn port_map(cfg: &RouterConfig) -> PortMap {
+    let nic = cfg.nic().expect("a [nic] section");
+    let (axw, bb) = (nic.axi_data_width as usize, nic.beat_bytes() as usize);
+    let (m, vw, w) = (cfg.vcs(), cfg.vc_width() as usize, cfg.flit_width() as usize);
+    let p = cfg.mode() == RouterMode::Preemptive;
+    let mut ins = vec![("rst_i", 1)];
+    ins.extend(host_inputs(axw));
+    ins.extend([("inj_credit_i", m), ("ej_valid_i", 1), ("ej_vc_i", vw), ("ej_head_i", 1), ("ej_tail_i", 1), ("ej_data_i", w)]);
+    if p {
+        ins.push(("ej_dummy_i", 1));
+    }
+    let mut outs = host_outputs(axw, bb);
+    outs.extend([("inj_valid_o", 1), ("inj_vc_o", vw), ("inj_head_o", 1), ("inj_tail_o", 1), ("inj_data_o", w), ("ej_credit_o", m)]);
+    if p {
+        outs.push(("inj_dummy_o", 1));
+    }
     let (inputs, input_words) = place(ins);
     let (outputs, output_words) = place(outs);
     PortMap { inputs, outputs, input_words, output_words }
@@ -125,7 +166,7 @@ WQ_API void wq_nic_eval(void* h, const uint32_t* in, uint32_t* out) {
 }
 "#;
 
-type EvalFn = unsafe extern "C" fn(*mut c_void, *const u32, *mut u32);
+pub(crate) type EvalFn = unsafe extern "C" fn(*mut c_void, *const u32, *mut u32);
 
 /// The generated NIC, Verilated and loaded.
 pub struct VerilatedNic {
@@ -144,21 +185,7 @@ impl VerilatedNic {
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
-        let shim = shim_source(&map, false) + EVAL_FN;
-        let top = wormqos_hdl::nic_module_name(cfg);
-        let root = super::cache_root();
-        let info = cache::build_or_reuse(&BuildSpec { root: &root, top: &top, files: &files, shim: &shim, trace: false })
-            .with_context(|| format!("building the Verilator model of `{top}`"))?;
-        let api = load(&info.library)?;
-        if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {
-            bail!("{} was built for ports {:?}, the configuration needs {:?}", info.library.display(), api.port_map, map.signature());
-        }
-        let eval_fn = eval_symbol(&info.library)?;
-        // SAFETY: creates a fresh model owned by this value, deleted in Drop.
-        let handle = unsafe { (api.new)() };
-        if handle.is_null() {
-            bail!("{}: wq_new returned null", info.library.display());
-        }
+        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map)?;
         Ok(VerilatedNic {
             api,
             eval_fn,
@@ -208,36 +235,11 @@ impl VerilatedNic {
     }
 
     fn pack(&mut self, x: &NicInputs) {
-        let (a, m) = (&x.axil, &x.axi);
-        let vals: [u64; 25] = [
-            0,
-            a.awaddr as u64,
-            a.awvalid as u64,
-            a.wdata as u64,
-            a.wstrb as u64,
-            a.wvalid as u64,
-            a.bready as u64,
-            a.araddr as u64,
-            a.arvalid as u64,
-            a.rready as u64,
-            m.arready as u64,
-            m.rdata,
-            m.rresp as u64,
-            m.rlast as u64,
-            m.rvalid as u64,
-            m.awready as u64,
-            m.wready as u64,
-            m.bresp as u64,
-            m.bvalid as u64,
-            x.inj_credit as u64,
-            x.ej.valid as u64,
-            x.ej.vc as u64,
-            x.ej.head as u64,
-            x.ej.tail as u64,
-            0,
-        ];
-        for (k, &v) in vals.iter().enumerate().take(24) {
-            self.set(k, v);
+        let host = host_input_values(&x.axil, &x.axi);
+        let link = [x.inj_credit as u64, x.ej.valid as u64, x.ej.vc as u64, x.ej.head as u64, x.ej.tail as u64];
+        self.set(0, 0);
+        for (k, &v) in host.iter().chain(&link).enumerate() {
+            self.set(1 + k, v);
         }
         self.set_flit_data(24, &x.ej.data);
         if self.map.inputs.len() > 25 {
@@ -246,21 +248,44 @@ impl VerilatedNic {
     }
 
     fn unpack(&self) -> NicOutputs {
-        let g = |i| self.get(i);
-        let b = |i| self.get(i) != 0;
-        let mut o = NicOutputs { irq: b(0), ..NicOutputs::default() };
-        let l = &mut o.axil;
-        (l.awready, l.wready, l.bresp, l.bvalid, l.arready, l.rdata, l.rresp, l.rvalid) =
-            (b(1), b(2), g(3) as u8, b(4), b(5), g(6) as u32, g(7) as u8, b(8));
-        let x = &mut o.axi;
-        (x.araddr, x.arlen, x.arsize, x.arburst, x.arvalid, x.rready) = (g(9) as u32, g(10) as u8, g(11) as u8, g(12) as u8, b(13), b(14));
-        (x.awaddr, x.awlen, x.awsize, x.awburst, x.awvalid) = (g(15) as u32, g(16) as u8, g(17) as u8, g(18) as u8, b(19));
-        (x.wdata, x.wstrb, x.wlast, x.wvalid, x.bready) = (g(20), g(21) as u8, b(22), b(23), b(24));
+        let (g, b) = (|i| self.get(i), |i| self.get(i) != 0);
+        let h = host_output_values(g);
         let dummy = self.map.outputs.len() > 31 && b(31);
-        o.inj = LinkFlit { valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
-        o.ej_credit = g(30) as u32;
-        o
+        let inj = LinkFlit { valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
+        NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32 }
     }
+}
+
+/// Builds `top` from `files` with the NIC shim over `map` (plus
+/// `wq_nic_eval`), or reuses the cached library, and creates a model.
+pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, map: &PortMap) -> Result<(&'static Api, EvalFn, *mut c_void)> {
+    let shim = shim_source(map, false) + EVAL_FN;
+    let root = super::cache_root();
+    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false })
+        .with_context(|| format!("building the Verilator model of `{top}`"))?;
+    let api = load(&info.library)?;
+    if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {
+        bail!("{} was built for ports {:?}, the configuration needs {:?}", info.library.display(), api.port_map, map.signature());
+    }
+    let eval_fn = eval_symbol(&info.library)?;
+    // SAFETY: creates a fresh model owned by the caller, who deletes it.
+    let handle = unsafe { (api.new)() };
+    if handle.is_null() {
+        bail!("{}: wq_new returned null", info.library.display());
+    }
+    Ok((api, eval_fn, handle))
+}
+
+/// One cycle with `rst_i` (input 0) high and every other input 0; clears
+/// the model's failed-check flag first.
+pub(crate) fn reset_model(api: &Api, handle: *mut c_void, map: &PortMap, inw: &mut [u32], outw: &mut [u32]) {
+    // SAFETY: `handle` is a live model of this library.
+    unsafe { (api.clear_failed)(handle) };
+    inw.fill(0);
+    inw[map.inputs[0].offset] = 1;
+    // SAFETY: buffers sized for this library's port map (checked in build).
+    unsafe { (api.cycle)(handle, inw.as_ptr(), outw.as_mut_ptr()) };
+    inw[map.inputs[0].offset] = 0;
 }
 
 /// `wq_nic_eval` of a library that [`load`] has loaded (and keeps loaded).
@@ -276,13 +301,7 @@ fn eval_symbol(path: &Path) -> Result<EvalFn> {
 
 impl NicDut for VerilatedNic {
     fn reset(&mut self) {
-        // SAFETY: valid handle.
-        unsafe { (self.api.clear_failed)(self.handle) };
-        self.inw.fill(0);
-        self.inw[self.map.inputs[0].offset] = 1;
-        // SAFETY: buffers sized for this library's port map (checked in build).
-        unsafe { (self.api.cycle)(self.handle, self.inw.as_ptr(), self.outw.as_mut_ptr()) };
-        self.inw[self.map.inputs[0].offset] = 0;
+        reset_model(self.api, self.handle, &self.map, &mut self.inw, &mut self.outw);
         self.cycles += 1;
     }
 

@@ -1,0 +1,95 @@
+//! The composed golden model of the system top (`<name>_system`,
+//! docs/nic.md §16): the router model and one NIC model per router port,
+//! wired as the RTL wires them. NIC k's injection link is the router's
+//! input port k, the router's output port k is NIC k's ejection link, and
+//! the credits of both directions go back the same way. Router outputs
+//! and NIC link outputs are registers, so a cycle has no loop: the NICs
+//! settle on the router's start-of-cycle outputs and the host inputs, the
+//! router takes the NICs' links, then everything steps.
+
+use super::ports::{AxiIn, AxiLiteIn, AxiLiteOut, AxiOut, NicInputs, NicOutputs};
+use super::Nic;
+use crate::link::RouterInputs;
+use crate::router::Router;
+use wormqos_config::RouterConfig;
+
+/// One NIC's host-side inputs (its `p<k>_` ports that are inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HostIn {
+    pub axil: AxiLiteIn,
+    pub axi: AxiIn,
+}
+
+/// One NIC's host-side outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HostOut {
+    pub irq: bool,
+    pub axil: AxiLiteOut,
+    pub axi: AxiOut,
+}
+
+impl HostOut {
+    pub fn of(o: &NicOutputs) -> HostOut {
+        HostOut { irq: o.irq, axil: o.axil, axi: o.axi }
+    }
+}
+
+pub struct NicSystem {
+    router: Router,
+    nics: Vec<Nic>,
+    nic_in: Vec<NicInputs>,
+    router_in: RouterInputs,
+}
+
+impl NicSystem {
+    /// `cfg` must have a `[nic]` section.
+    pub fn new(cfg: &RouterConfig) -> NicSystem {
+        let n = cfg.ports();
+        NicSystem {
+            router: Router::new(cfg),
+            nics: (0..n).map(|_| Nic::new(cfg)).collect(),
+            nic_in: vec![NicInputs::default(); n],
+            router_in: RouterInputs::idle(cfg),
+        }
+    }
+
+    pub fn ports(&self) -> usize {
+        self.nics.len()
+    }
+
+    pub fn reset(&mut self) {
+        self.router.reset();
+        self.nics.iter_mut().for_each(Nic::reset);
+    }
+
+    /// The host-side outputs of this cycle given the host inputs (one per
+    /// port); also prepares the router's inputs for [`NicSystem::step`].
+    pub fn settle(&mut self, host: &[HostIn]) -> Vec<HostOut> {
+        assert_eq!(host.len(), self.nics.len(), "one host input per port");
+        let ro = self.router.outputs();
+        let mut out = Vec::with_capacity(host.len());
+        for (k, nic) in self.nics.iter_mut().enumerate() {
+            let i = NicInputs { axil: host[k].axil, axi: host[k].axi, inj_credit: ro.credits[k], ej: ro.flits[k] };
+            let o = nic.settle(&i);
+            self.router_in.flits[k] = o.inj;
+            self.router_in.credits[k] = o.ej_credit;
+            self.nic_in[k] = i;
+            out.push(HostOut::of(o));
+        }
+        out
+    }
+
+    /// The rising edge that ends the cycle.
+    pub fn step(&mut self, host: &[HostIn]) {
+        self.settle(host);
+        for (nic, i) in self.nics.iter_mut().zip(&self.nic_in) {
+            nic.step(i);
+        }
+        self.router.step(&self.router_in);
+    }
+
+    /// Flits the router dropped (a NIC sent without a credit): 0 in a correct system.
+    pub fn flits_dropped(&self) -> u64 {
+        self.router.stats().flits_dropped()
+    }
+}
