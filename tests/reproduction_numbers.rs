@@ -701,7 +701,97 @@ fn claims() -> Vec<Claim> {
             v.push(Claim { passage, numbers });
         }
     }
+    // 002_…'s one-way torus with the default (deadlock-free) shared VCs, issue 22.
+    for (csv, loads, rows) in [
+        (
+            "experiments/results/torus_002_after_dateline/results.csv",
+            &["0.04", "0.06", "0.08", "0.1", "0.12", "0.15"][..],
+            [
+                ("| network latency | 83.5 | 93.3 | 107.3 | 130.4 | 249.4 | 432.3 |", "be_network_latency_cycles"),
+                ("| accepted | 0.041 | 0.061 | 0.081 | 0.100 | 0.120 | 0.125 |", "accepted_throughput"),
+            ],
+        ),
+        (
+            "experiments/results/torus_002_8x8x8_after_dateline/results.csv",
+            &["0.04", "0.06", "0.08", "0.1", "0.12"][..],
+            [("| network latency | 104.1 | 117.4 | 141.1 | 249.2 | 488.8 |", "be_network_latency_cycles"), ("| accepted | 0.040 | 0.060 | 0.080 | 0.100 | 0.107 |", "accepted_throughput")],
+        ),
+    ] {
+        for (passage, column) in rows {
+            let numbers = row_numbers(passage)
+                .into_iter()
+                .zip(loads)
+                .map(|(w, load)| n(w, csv, Box::leak(Box::new([("workload.load", *load)])), column))
+                .collect();
+            v.push(Claim { passage, numbers });
+        }
+    }
+    v.push(Claim {
+        passage: "of 002_…'s arrangement's (83.5 against 83.0 cycles). The 8 × 8 × 8 torus\ncarries 0.1 (its source queues growing: message latency 320 cycles)",
+        numbers: vec![
+            n("83.5", "experiments/results/torus_002_after_dateline/results.csv", &[("workload.load", "0.04")], "be_network_latency_cycles"),
+            n("83.0", "experiments/results/model_torus_002/results.csv", &[("source", "sim"), ("workload.load", "0.04")], "be_network_latency_cycles"),
+            n("320", "experiments/results/torus_002_8x8x8_after_dateline/results.csv", &[("workload.load", "0.1")], "be_latency_cycles"),
+        ],
+    });
     v
+}
+
+/// Sweep points quoted as "deadlock (cycle N)": the passage, the results
+/// file, the point and N as the `error` column says it.
+const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
+    (
+        "| sim | 74.0 | 76.8 | 83.0 | 90.3 | deadlock (cycle 40,960) | deadlock (cycle 32,768) |",
+        "experiments/results/model_torus_002/results.csv",
+        &[("source", "sim"), ("workload.load", "0.08")],
+        "40960",
+    ),
+    (
+        "| sim | 74.0 | 76.8 | 83.0 | 90.3 | deadlock (cycle 40,960) | deadlock (cycle 32,768) |",
+        "experiments/results/model_torus_002/results.csv",
+        &[("source", "sim"), ("workload.load", "0.1")],
+        "32768",
+    ),
+    (
+        "| 3 | 0.06 | 123.1 | **deadlock** (cycle 4,096) | — | deadlock |",
+        "experiments/results/model_torus_002_8x8x8_heavy/results.csv",
+        &[("source", "sim"), ("workload.load", "0.06"), ("router.vcs", "3")],
+        "4096",
+    ),
+    (
+        "| 3 | 0.08 | saturated | **deadlock** (cycle 4,096) | — | deadlock |",
+        "experiments/results/model_torus_002_8x8x8_heavy/results.csv",
+        &[("source", "sim"), ("workload.load", "0.08"), ("router.vcs", "3")],
+        "4096",
+    ),
+    (
+        "| 3 | 0.1 | saturated | **deadlock** (cycle 4,096) | — | deadlock |",
+        "experiments/results/model_torus_002_8x8x8_heavy/results.csv",
+        &[("source", "sim"), ("workload.load", "0.1"), ("router.vcs", "3")],
+        "4096",
+    ),
+    (
+        "| M = 64, L = 3 | +4.7 % (170.3) [+6.0 %] | model saturated; sim deadlocks (cycle 77,824) |",
+        "experiments/results/model_torus_002_16x16_long_heavy/results.csv",
+        &[("source", "sim"), ("workload.load", "0.03"), ("router.vcs", "3"), ("workload.message_flits", "64")],
+        "77824",
+    ),
+];
+
+#[test]
+fn quoted_deadlocks_match_the_committed_results() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    for (passage, csv, row, cycle) in DEADLOCKS {
+        assert!(doc.contains(passage), "passage not in docs/reproduction.md: {passage:?}");
+        let grouped = rounded_like(cycle.parse().unwrap(), &format!("{},000", &cycle[..cycle.len() - 3]));
+        assert!(contains_number(passage, if cycle.len() > 3 { &grouped } else { cycle }), "{cycle} not in {passage:?}");
+        let table = read_csv(csv, &mut cache);
+        let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+        assert_eq!(rows.len(), 1, "{csv} {row:?}");
+        let error = rows[0].get("error").map_or("", String::as_str);
+        assert!(error.contains(&format!("deadlocked at cycle {cycle}:")), "{csv} {row:?}: {error:?}");
+    }
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 pub mod analytic;
 pub mod composed;
+pub mod deadlock;
 pub mod experiment;
 pub mod metrics;
 pub mod network;

@@ -24,6 +24,10 @@ pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
     32u32.min(flit_width.saturating_sub(header_width)).min(flit_width.saturating_sub(16))
 }
 
+/// Cycles between two deadlock checks (`deadlock::find`); a deadlocked set
+/// is reported when it is still deadlocked at the next check.
+pub const DEADLOCK_CHECK: u64 = 4096;
+
 /// Tag values used (per destination): at most 2^12 messages in flight to one
 /// endpoint; a source whose next tag to that endpoint is still in use waits.
 const MAX_TAG_BITS: u32 = 12;
@@ -99,6 +103,10 @@ struct FlowState {
 pub enum SimError {
     #[error("deadlock: no flit moved for {cycles} cycles (at cycle {at}) with {buffered} flits buffered; waiting channels:\n{report}")]
     Deadlock { cycles: u64, at: u64, buffered: usize, report: String },
+    /// Part of the network can never move again (`deadlock.rs`), found by
+    /// the check every `DEADLOCK_CHECK` cycles while other flits may still move.
+    #[error("deadlocked at cycle {at}: {vcs} input VCs can never move again (found at two checks {DEADLOCK_CHECK} cycles apart, formed after cycle {after}); a cycle of waits:\n{report}")]
+    Deadlocked { at: u64, after: u64, vcs: usize, report: String },
     #[error("flit conservation violated: {0}")]
     Conservation(String),
     #[error("{0}")]
@@ -583,8 +591,12 @@ impl<'a> Sim<'a> {
         let total = self.total_cycles();
         let drain = self.v.exp.run.drain_cycles;
         let stall = self.v.exp.run.stall_cycles.max(1);
+        let mut suspect: Option<(u64, crate::deadlock::Deadlock)> = None;
         while self.cycle < total || (self.cycle < total + drain && self.pending_msgs > 0) {
             self.step(self.cycle < total);
+            if self.cycle % DEADLOCK_CHECK == 0 {
+                suspect = self.check_deadlock(suspect)?;
+            }
             if self.cycle - self.last_move > stall {
                 let buffered: usize = self.routers.iter().map(|r| r.buffered_flits()).sum();
                 if buffered > 0 {
@@ -980,6 +992,22 @@ impl<'a> Sim<'a> {
             return Err(SimError::Conservation(format!("ejected {} > injected {}", self.flits_ejected, self.flits_injected)));
         }
         Ok(())
+    }
+
+    /// One deadlock check: `Err` if the set found at the previous check
+    /// (`suspect`: its cycle and set) is still deadlocked, else the set
+    /// found now, if any.
+    fn check_deadlock(&self, suspect: Option<(u64, crate::deadlock::Deadlock)>) -> Result<Option<(u64, crate::deadlock::Deadlock)>, SimError> {
+        let Some(now) = crate::deadlock::find(&self.routers, &self.v.configs, &self.v.net) else { return Ok(None) };
+        match suspect {
+            Some((at, first)) if first.vcs.iter().all(|x| now.vcs.binary_search(x).is_ok()) => Err(SimError::Deadlocked {
+                at,
+                after: at.saturating_sub(DEADLOCK_CHECK),
+                vcs: now.vcs.len(),
+                report: first.report(),
+            }),
+            _ => Ok(Some((self.cycle, now))),
+        }
     }
 
     fn wait_report(&self) -> String {

@@ -80,11 +80,40 @@ pub enum TopologySpec {
         strategy: RingStrategy,
     },
     /// Unidirectional k-ary n-cube (every ring one way, +), dimension-order
-    /// routing, with 002_…'s VC arrangement: of every traffic class's VCs
-    /// the first two are escape VCs, v1 while c_i < d_i in the dimension
-    /// being crossed and v2 otherwise (a dateline), and the rest are shared
-    /// by every message. Ports: 0 local, 1+i = dimension i.
-    UnidirectionalTorus { k: u32, n: u32 },
+    /// routing, with 002_…'s escape VCs: of every traffic class's VCs the
+    /// first two are escape VCs, v1 while c_i < d_i in the dimension being
+    /// crossed and v2 otherwise (a dateline), and the rest are shared
+    /// (`shared_vcs`, docs/microarchitecture.md §11). Ports: 0 local, 1+i =
+    /// dimension i.
+    UnidirectionalTorus {
+        k: u32,
+        n: u32,
+        #[serde(default, skip_serializing_if = "SharedVcs::is_default")]
+        shared_vcs: SharedVcs,
+    },
+}
+
+/// Who may take the shared VCs (all but the escape pair) of a
+/// `unidirectional_torus` (docs/microarchitecture.md §11).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SharedVcs {
+    /// Only messages that no longer cross the wrap link of the ring (those
+    /// on v1): deadlock free on our routers, which reuse a VC as soon as the
+    /// previous message's tail has crossed the upstream crossbar.
+    #[default]
+    AfterDateline,
+    /// Every message, as 002_… prints it (Duato's methodology). Deadlock
+    /// free only if a VC is reallocated once the previous message has left
+    /// its buffer; on our routers two messages can share a VC's buffers and
+    /// the rings deadlock near saturation (kept to reproduce that).
+    Any,
+}
+
+impl SharedVcs {
+    fn is_default(&self) -> bool {
+        *self == SharedVcs::AfterDateline
+    }
 }
 
 /// 004_…'s routing strategies on a `multilink_ring` (§5, Fig. 9).
@@ -111,10 +140,11 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
-/// 002_…'s escape VCs (`UnidirectionalTorus`): v1 + the shared VCs, or
-/// v2 + the shared VCs.
+/// 002_…'s escape VCs (`UnidirectionalTorus`): v1 + the shared VCs, v2 +
+/// the shared VCs (`SharedVcs::Any`), or v2 alone (`SharedVcs::AfterDateline`).
 pub const ESCAPE_V1: u8 = 3;
 pub const ESCAPE_V2: u8 = 4;
+pub const ESCAPE_V2_ALONE: u8 = 5;
 
 /// Dateline VC class of a (router, destination) entry: the lower half of the
 /// VCs (of every traffic class) before the wrap link, the upper half after it.
@@ -217,12 +247,12 @@ impl TopologySpec {
                 }
                 ring(nodes as usize, links as usize, ports, dateline)?
             }
-            TopologySpec::UnidirectionalTorus { k, n } => {
+            TopologySpec::UnidirectionalTorus { k, n, shared_vcs } => {
                 check_k("k", k, 2)?;
                 if n == 0 || n > 6 || (k as u64).pow(n) > MAX_ROUTERS {
                     return Err(field("n", n, format!("1..=6 dimensions and k^n <= {MAX_ROUTERS} routers")));
                 }
-                unidirectional_torus(k as usize, n as usize, ports)?
+                unidirectional_torus(k as usize, n as usize, ports, shared_vcs)?
             }
             TopologySpec::MultilinkRing { nodes, links, dateline, strategy } => {
                 if !(2..=1024).contains(&nodes) {
@@ -245,7 +275,7 @@ impl TopologySpec {
             TopologySpec::SingleSwitch => (1, 0),
             TopologySpec::Mesh { k } => ((k as u64).pow(2), (k as u64).pow(2)),
             TopologySpec::FatMesh { k, endpoints, .. } => ((k as u64).pow(2), (k as u64).pow(2) * endpoints as u64),
-            TopologySpec::Torus { k, n, .. } | TopologySpec::UnidirectionalTorus { k, n } => {
+            TopologySpec::Torus { k, n, .. } | TopologySpec::UnidirectionalTorus { k, n, .. } => {
                 let r = (k as u64).checked_pow(n).unwrap_or(u64::MAX);
                 (r, r)
             }
@@ -574,7 +604,7 @@ fn ring(nodes: usize, links: usize, ports: usize, dateline: bool) -> Result<Netw
     Ok(b.finish(ports))
 }
 
-fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, TopologyError> {
+fn unidirectional_torus(k: usize, n: usize, ports: usize, shared: SharedVcs) -> Result<Network, TopologyError> {
     if 1 + n > ports {
         return Err(too_few_ports(1 + n, ports));
     }
@@ -596,7 +626,12 @@ fn unidirectional_torus(k: usize, n: usize, ports: usize) -> Result<Network, Top
             match (0..n).find(|&i| digit(r, i) != digit(d, i)) {
                 Some(i) => {
                     t.push(1 + i as u32);
-                    cls.push(if digit(r, i) < digit(d, i) { ESCAPE_V1 } else { ESCAPE_V2 });
+                    // v2: the rest of the way still crosses the wrap link.
+                    cls.push(match (digit(r, i) < digit(d, i), shared) {
+                        (true, _) => ESCAPE_V1,
+                        (false, SharedVcs::Any) => ESCAPE_V2,
+                        (false, SharedVcs::AfterDateline) => ESCAPE_V2_ALONE,
+                    });
                 }
                 None => {
                     t.push(0);
@@ -699,7 +734,7 @@ impl Network {
             return Err(fewest);
         }
         let (mut before, mut after) = (0u32, 0u32);
-        let (mut v1, mut v2) = (0u32, 0u32);
+        let (mut v1, mut v2, mut v2_alone) = (0u32, 0u32, 0u32);
         for g in &groups {
             let half = g.len() / 2;
             before |= g[..half].iter().fold(0, |a, &u| a | 1 << u);
@@ -707,6 +742,7 @@ impl Network {
             let shared = g[2..].iter().fold(0, |a, &u| a | 1 << u);
             v1 |= 1 << g[0] | shared;
             v2 |= 1 << g[1] | shared;
+            v2_alone |= 1 << g[1];
         }
         let all = ((1u64 << vcs) - 1) as u32;
         Ok(Some(
@@ -717,6 +753,7 @@ impl Network {
                     DATELINE_AFTER => after,
                     ESCAPE_V1 => v1,
                     ESCAPE_V2 => v2,
+                    ESCAPE_V2_ALONE => v2_alone,
                     _ => all,
                 })
                 .collect(),

@@ -214,6 +214,7 @@ fn drains_with_datelines_deadlocks_without(what: &str, with: &str, without: &str
     assert!(v.configs.iter().all(|c| c.route_vc_table().is_none()), "{what}");
     match run(&v) {
         Err(SimError::Deadlock { report, .. }) => assert!(report.contains("holds output"), "{report}"),
+        Err(SimError::Deadlocked { report, .. }) => assert!(report.contains("holds output"), "{report}"),
         other => panic!("{what} without datelines: expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
     }
     r

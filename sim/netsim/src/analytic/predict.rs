@@ -18,7 +18,7 @@ use crate::experiment::{BestEffort, RealTime, Validated};
 use crate::metrics::MeanSd;
 use crate::network::{ClassStats, Results};
 use crate::workload;
-use crate::topology::TopologySpec;
+use crate::topology::{SharedVcs, TopologySpec};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PredictError {
@@ -338,7 +338,7 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
         TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops),
-        TopologySpec::UnidirectionalTorus { k, n } => plan_torus(v, *k as usize, *n as usize),
+        TopologySpec::UnidirectionalTorus { k, n, shared_vcs } => plan_torus(v, *k as usize, *n as usize, *shared_vcs),
         other => Err(input_err(
             v,
             "topology.kind",
@@ -464,10 +464,18 @@ fn one_poisson_class(v: &Validated, paper: &str) -> Result<(), PredictError> {
     Ok(())
 }
 
-fn plan_torus(v: &Validated, k: usize, n: usize) -> Result<Plan, PredictError> {
+fn plan_torus(v: &Validated, k: usize, n: usize, shared: SharedVcs) -> Result<Plan, PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     one_poisson_class(v, "002_…")?;
+    if shared != SharedVcs::Any {
+        return Err(input_err(
+            v,
+            "topology.shared_vcs",
+            "\"after_dateline\"",
+            "002_…'s model lets every message take the shared VCs: `\"any\"` (which deadlocks near saturation on our routers, docs/microarchitecture.md §11)",
+        ));
+    }
     if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
         return Err(input_err(v, "router.vcs", cfg.vcs(), "002_… shares L ≥ 2 VCs among all messages: an unpartitioned router with 2..=16 VCs"));
     }

@@ -1,0 +1,87 @@
+//! 002_…'s unidirectional torus and the deadlock detector (issue 22).
+//!
+//! 002_… lets every message take the shared VCs (all but the escape pair).
+//! That is deadlock free under Duato's methodology only if a VC's buffer
+//! holds one message at a time; our routers reallocate an output VC as
+//! soon as the previous tail has crossed the crossbar, so two messages can
+//! queue in one VC and a message before the dateline can wait behind one
+//! past it and vice versa (docs/microarchitecture.md §11). The default
+//! `shared_vcs = "after_dateline"` keeps the shared VCs to messages past the
+//! dateline; `"any"` is the paper's arrangement.
+
+use std::path::PathBuf;
+use wormqos_netsim::{run, Experiment, SimError};
+
+/// experiments/torus_002.toml (a one-way torus, L = 3 VCs, 32-flit Poisson
+/// messages) as a k-ary n-cube with `shared` VCs at `load`, `cycles`
+/// cycles then a full drain.
+fn unidirectional(k: u32, n: u32, shared: &str, load: f64, seed: u64, cycles: u64) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/torus_002.toml");
+    let mut text = std::fs::read_to_string(path).unwrap().split("[sweep]").next().unwrap().to_string();
+    for (from, to) in [
+        ("ports = 3\n", format!("ports = {}\n", 1 + n)),
+        ("k = 8\nn = 2\n", format!("k = {k}\nn = {n}\n")),
+        ("shared_vcs = \"any\"", format!("shared_vcs = \"{shared}\"")),
+        ("load = 0.02\n", format!("load = {load}\n")),
+        ("cycles = 100000\nwarmup_cycles = 10000\nseed = 1\n", format!("cycles = {cycles}\nwarmup_cycles = 1000\nseed = {seed}\ndrain_cycles = 1000000\n")),
+    ] {
+        assert!(text.contains(from), "torus_002.toml changed: no {from:?}");
+        text = text.replacen(from, &to, 1);
+    }
+    text
+}
+
+fn experiment(text: &str) -> wormqos_netsim::Validated {
+    Experiment::from_str(text, "u.toml", PathBuf::new()).unwrap()
+}
+
+/// Regression test of issue 22: before the default became
+/// `after_dateline` (the arrangement then was `"any"`), each of these runs
+/// deadlocked (the 8-node ring at 0.15 with seeds 4 and 5 by cycle 4096,
+/// seeds 1 and 6 by 16384; the 8 × 8 torus by 4096). Now every one drains:
+/// each message created arrives, each flit injected is ejected.
+#[test]
+fn unidirectional_torus_drains_past_saturation_with_the_default_shared_vcs() {
+    let mut cases: Vec<(u32, u32, u64)> = [1, 4, 5, 6].map(|seed| (8, 1, seed)).to_vec();
+    cases.push((8, 2, 1));
+    for (k, n, seed) in cases {
+        let what = format!("{k}-ary {n}-cube, seed {seed}");
+        let r = run(&experiment(&unidirectional(k, n, "after_dateline", 0.15, seed, 20_000))).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
+        assert_eq!(r.messages_delivered, r.messages_created, "{what}");
+        assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
+    }
+}
+
+/// The paper's arrangement deadlocks on our routers, and the run says so
+/// (it used to return the throughput of the part still moving, exit 0):
+/// two worms in one ring, each one's head queued behind the other's tail.
+#[test]
+fn the_papers_shared_vcs_deadlock_and_the_run_reports_where() {
+    match run(&experiment(&unidirectional(8, 2, "any", 0.15, 1, 20_000))) {
+        Err(SimError::Deadlocked { at, vcs, report, .. }) => {
+            assert_eq!(at, 4096, "found at the first check");
+            assert!(vcs >= 2, "{vcs}");
+            // The cycle of waits lies in one ring: full buffers, no credits.
+            assert!(report.lines().count() >= 2 && report.lines().all(|l| l.contains("buffer full, no credits")), "{report}");
+        }
+        other => panic!("expected a deadlock, got {:?}", other.map(|r| r.accepted_throughput)),
+    }
+}
+
+/// Below saturation the paper's arrangement runs (the detector reports no
+/// false deadlock on a busy network), and the default carries the same load.
+#[test]
+fn both_arrangements_carry_a_light_load_without_a_deadlock_report() {
+    for shared in ["any", "after_dateline"] {
+        let r = run(&experiment(&unidirectional(8, 2, shared, 0.04, 1, 20_000))).unwrap_or_else(|e| panic!("{shared}: {e}"));
+        assert_eq!(r.messages_delivered, r.messages_created, "{shared}");
+        assert!((r.accepted_throughput - 0.04).abs() < 0.004, "{shared}: {}", r.accepted_throughput);
+    }
+}
+
+#[test]
+fn an_unknown_shared_vcs_value_is_rejected_naming_the_field() {
+    let e = Experiment::from_str(&unidirectional(4, 2, "sometimes", 0.1, 1, 1000), "u.toml", PathBuf::new()).unwrap_err().to_string();
+    assert!(e.contains("u.toml") && e.contains("sometimes") && e.contains("after_dateline"), "{e}");
+}
