@@ -5,7 +5,7 @@ use crate::validate::{claim_dir, invalid, load_config, non_empty};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
-use wormqos_config::{Crossbar, RouterMode, Scheduler};
+use wormqos_config::{Crossbar, RouterMode, Scheduler, SwitchAllocatorKind};
 use wormqos_synth::scripts::{Family, Hierarchy};
 use wormqos_config::shard::{is_shard_file, ShardFile, ShardSpec};
 use wormqos_synth::{sweep, FlowOptions};
@@ -130,6 +130,13 @@ pub struct DseArgs {
     /// Router modes; `none` = the unpartitioned router.
     #[arg(long, default_value = "none", value_parser = list_str)]
     mode: std::vec::Vec<String>,
+    /// Switch allocators of the multiplexed crossbar points (`single_pass`,
+    /// `iterative`); the full crossbar points have none.
+    #[arg(long, default_value = "single_pass", value_parser = list_str)]
+    switch_allocator: std::vec::Vec<String>,
+    /// Rounds of the `iterative` allocator, one point per value (1..=4).
+    #[arg(long, default_value = "3", value_parser = list_u32)]
+    switch_iterations: std::vec::Vec<u32>,
     #[arg(long, default_value = "xilinx,ecp5", value_parser = families)]
     families: std::vec::Vec<Family>,
     /// Cycles of golden-model simulation per point for the saturation throughput.
@@ -180,12 +187,14 @@ fn grid_source(p: &sweep::Point, error: &str) -> String {
         ("router.scheduler", format!("--scheduler {}", p.scheduler)),
         ("router.mode", format!("--mode {}", p.mode)),
         ("router.vc_ratio", format!("--mode {}", p.mode)),
+        ("router.switch_allocator", format!("--switch-allocator {}", p.switch_allocator)),
+        ("router.switch_iterations", format!("--switch-allocator {}", p.switch_allocator)),
     ];
     match by_flag.iter().find(|(field, _)| error.contains(&format!("`{field}`"))) {
         Some((_, flag)) => format!("grid value {flag} (point {})", p.name),
         None => format!(
-            "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {}) with the base configuration's other fields",
-            p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode
+            "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {} --switch-allocator {}) with the base configuration's other fields",
+            p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode, p.switch_allocator
         ),
     }
 }
@@ -196,9 +205,10 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     for (flag, n) in [("--vcs", a.vcs.len()), ("--depth", a.depth.len()), ("--flit-width", flit_width.len())] {
         non_empty(flag, &vec![(); n])?;
     }
-    for (flag, v) in [("--crossbar", &a.crossbar), ("--scheduler", &a.scheduler), ("--mode", &a.mode)] {
+    for (flag, v) in [("--crossbar", &a.crossbar), ("--scheduler", &a.scheduler), ("--mode", &a.mode), ("--switch-allocator", &a.switch_allocator)] {
         non_empty(flag, v)?;
     }
+    non_empty("--switch-iterations", &a.switch_iterations)?;
     non_empty("--families", &a.families)?;
     // Named values are checked here, so that an unknown one is reported
     // against its flag rather than as a parse error of a generated text.
@@ -211,9 +221,26 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     for v in a.mode.iter().filter(|m| *m != "none") {
         named::<RouterMode>("--mode", "router.mode", v)?;
     }
+    for v in &a.switch_allocator {
+        named::<SwitchAllocatorKind>("--switch-allocator", "router.switch_allocator", v)?;
+    }
+    let (lo, hi) = wormqos_config::SWITCH_ITERATIONS_RANGE;
+    for &k in &a.switch_iterations {
+        crate::validate::int_in("--switch-iterations", k as u64, lo as u64, hi as u64)?;
+    }
     // The saturation throughput skips a tenth as warm-up and measures the rest.
     crate::validate::int_in("--sim-cycles", a.sim_cycles, 100, MAX_SIM_CYCLES)?;
-    let grid = sweep::Grid { base, vcs: a.vcs, depth: a.depth, flit_width, crossbar: a.crossbar, scheduler: a.scheduler, mode: a.mode };
+    let grid = sweep::Grid {
+        base,
+        vcs: a.vcs,
+        depth: a.depth,
+        flit_width,
+        crossbar: a.crossbar,
+        scheduler: a.scheduler,
+        mode: a.mode,
+        switch_allocator: a.switch_allocator,
+        switch_iterations: a.switch_iterations,
+    };
     let configs = grid.configs();
     if configs.len() > MAX_DSE_POINTS {
         return Err(invalid(format!("the grid has {} points: allowed range 1..={MAX_DSE_POINTS}", configs.len())));
@@ -231,7 +258,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     // Everything that decides the points' results, for the shard file's
     // fingerprint: the base configuration and every grid option.
     let description = format!(
-        "{}\nvcs {:?} depth {:?} flit_width {:?} crossbar {:?} scheduler {:?} mode {:?} families {:?} sim_cycles {} hierarchical {}",
+        "{}\nvcs {:?} depth {:?} flit_width {:?} crossbar {:?} scheduler {:?} mode {:?} switch_allocator {:?} switch_iterations {:?} families {:?} sim_cycles {} hierarchical {}",
         grid.base.to_toml(),
         grid.vcs,
         grid.depth,
@@ -239,6 +266,8 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         grid.crossbar,
         grid.scheduler,
         grid.mode,
+        grid.switch_allocator,
+        grid.switch_iterations,
         a.families,
         a.sim_cycles,
         a.hierarchical

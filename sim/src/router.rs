@@ -203,6 +203,9 @@ pub struct Router {
     dd: u16,
     /// §9.3 block size b.
     block: u8,
+    /// Rounds of the iterative switch allocator (§6, *Switch allocation*);
+    /// 0 for the single pass (and the full crossbar).
+    switch_rounds: u8,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
     /// `preempt.is_some()`: what selects the compiled variant of a cycle.
@@ -319,6 +322,10 @@ impl Router {
             dout: cfg.output_buffer_depth() as u16,
             dd: cfg.downstream_buffer_depth() as u16,
             block: sched.block_size as u8,
+            switch_rounds: match sched.point.switch_allocator() {
+                Some(wormqos_config::SwitchAllocator::Iterative { iterations }) => iterations as u8,
+                _ => 0,
+            },
             sched,
             point: sched.point,
             variant: state::order_code(&sched.order) + 3 * preempt.is_some() as u8,

@@ -314,6 +314,27 @@ impl VirtualClockScheduler {
         (w != NONE).then_some(w as usize)
     }
 
+    /// Step 2 of §8.4 again, among `eligible` (⊆ the last grant's eligible
+    /// slots), on the stamps step 1 computed this cycle: the point A pick of
+    /// a later round of the iterative switch allocator (§6, *Switch
+    /// allocation*), which computes the stamps once per cycle.
+    #[inline]
+    pub fn repick(&self, eligible: u32) -> Option<usize> {
+        debug_assert!(self.pending, "repick outside a cycle");
+        let w = self.pick(eligible, self.rt);
+        (w != NONE).then_some(w as usize)
+    }
+
+    /// The relative stamp `s[k] - now` of real-time slot k in the current
+    /// cycle (§6, *Switch allocation*, point B): comparable across
+    /// scheduling points because a rebase moves `now` and a point's stamps
+    /// together.
+    #[inline]
+    pub fn relative_stamp(&self, k: usize) -> i64 {
+        debug_assert!(self.pending && self.rt >> k & 1 == 1, "no stamp for slot {k} this cycle");
+        self.s[k & 15] as i64 - self.now as i64
+    }
+
     /// Steps 3 and 4 of §8.4 where the grant that took effect is `granted`
     /// (possibly not the slot `grant_lit` chose: §9.3 step 4, §9.5), or none.
     #[inline]

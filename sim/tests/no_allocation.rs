@@ -40,12 +40,27 @@ fn example(name: &str) -> RouterConfig {
     RouterConfig::from_file(std::path::Path::new(&path)).unwrap()
 }
 
+/// Example `name` with `switch_allocator = "iterative"` (3 rounds).
+fn iterative(name: &str) -> (String, RouterConfig) {
+    let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap().replacen("[router]\n", "[router]\nswitch_allocator = \"iterative\"\n", 1);
+    (format!("{name} iterative"), RouterConfig::from_toml_str(&text, &path).unwrap())
+}
+
 #[test]
 fn step_does_not_allocate() {
     // Foundation (both crossbars, every order), partitioned, preemptive
     // with and without acceleration, route_vcs.
-    for name in ["mesh5", "mediaworm8", "qos8", "tiny2", "wide72", "mw8_tr", "mw8_np", "mw8_p", "mw8_pa", "small_p", "torus4_r14"] {
+    // Each multiplexed one also with the iterative switch allocator (§6).
+    let names = ["mesh5", "mediaworm8", "qos8", "tiny2", "wide72", "mw8_tr", "mw8_np", "mw8_p", "mw8_pa", "small_p", "torus4_r14"];
+    let configs = names.iter().flat_map(|&name| {
         let cfg = example(name);
+        let iterative = cfg.scheduling().point.is_input_port().then(|| iterative(name));
+        [Some((name.to_string(), cfg)), iterative].into_iter().flatten()
+    });
+    let mut runs = 0;
+    for (name, cfg) in configs {
+        runs += 1;
         let mut r = Router::new(&cfg);
         let mut inp = RouterInputs::idle(&cfg);
         let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -77,4 +92,5 @@ fn step_does_not_allocate() {
         assert!(moved > 1000, "{name}: only {moved} flits left the router");
         assert_eq!(ALLOCATIONS.with(Cell::get), 0, "{name}: Router::step allocated");
     }
+    assert!(runs >= names.len() + 8, "only {runs} runs: too few iterative variants");
 }

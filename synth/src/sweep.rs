@@ -13,16 +13,8 @@ use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 /// destinations, 1..=8-flit messages and sinks that never stall, so the
 /// router's own allocation and buffering are the only limit.
 pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
-    let params = TrafficParams {
-        injection_rate: 1.0,
-        max_message_flits: 8,
-        sink_stall_prob: 0.0,
-        stall_burst_prob: 0.0,
-        bad_dest_prob: 0.0,
-        ..TrafficParams::default()
-    };
     let mut model = Router::new(cfg);
-    let mut stim = Stimulus::new(cfg, seed, params);
+    let mut stim = Stimulus::new(cfg, seed, saturation_traffic());
     // Warm-up: the first cycles fill empty buffers and would flatter the figure.
     let warm = cycles / 10;
     let mut received_at_warm = 0;
@@ -38,6 +30,18 @@ pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyh
     Ok(got as f64 / ((cycles - warm) as f64 * cfg.ports() as f64))
 }
 
+/// The traffic of [`saturation_throughput`].
+pub fn saturation_traffic() -> TrafficParams {
+    TrafficParams {
+        injection_rate: 1.0,
+        max_message_flits: 8,
+        sink_stall_prob: 0.0,
+        stall_burst_prob: 0.0,
+        bad_dest_prob: 0.0,
+        ..TrafficParams::default()
+    }
+}
+
 /// The parameter grid: every combination of the listed values.
 #[derive(Clone, Debug)]
 pub struct Grid {
@@ -49,6 +53,11 @@ pub struct Grid {
     pub scheduler: Vec<String>,
     /// Router modes; "none" keeps the base configuration's (unpartitioned) mode.
     pub mode: Vec<String>,
+    /// Switch allocators of the multiplexed crossbar (`single_pass`,
+    /// `iterative`); the full crossbar has none and spans one point.
+    pub switch_allocator: Vec<String>,
+    /// Rounds of each `iterative` point (1..=4).
+    pub switch_iterations: Vec<u32>,
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -60,6 +69,9 @@ pub struct Point {
     pub crossbar: String,
     pub scheduler: String,
     pub mode: String,
+    /// `single_pass`, `iterativeK` (K rounds), or `none` (full crossbar).
+    #[serde(default)]
+    pub switch_allocator: String,
     pub throughput: Option<f64>,
     pub report: Option<SynthReport>,
     pub error: Option<String>,
@@ -92,20 +104,23 @@ impl Grid {
                     for x in &self.crossbar {
                         for s in &self.scheduler {
                             for m in &self.mode {
-                                let name = format!("{}_v{v}_d{d}_w{w}_{}_{}_{}", self.base.name(), &x[..3.min(x.len())], s, m);
-                                let p = Point {
-                                    name: name.clone(),
-                                    vcs: v,
-                                    depth: d,
-                                    flit_width: w,
-                                    crossbar: x.clone(),
-                                    scheduler: s.clone(),
-                                    mode: m.clone(),
-                                    throughput: None,
-                                    report: None,
-                                    error: None,
-                                };
-                                out.push((p, self.make(&name, v, d, w, x, s, m)));
+                                for a in self.allocators(x) {
+                                    let name = format!("{}_v{v}_d{d}_w{w}_{}_{}_{}{}", self.base.name(), &x[..3.min(x.len())], s, m, a.suffix());
+                                    let p = Point {
+                                        name: name.clone(),
+                                        vcs: v,
+                                        depth: d,
+                                        flit_width: w,
+                                        crossbar: x.clone(),
+                                        scheduler: s.clone(),
+                                        mode: m.clone(),
+                                        switch_allocator: a.label(),
+                                        throughput: None,
+                                        report: None,
+                                        error: None,
+                                    };
+                                    out.push((p, self.make(&name, v, d, w, x, s, m, a)));
+                                }
                             }
                         }
                     }
@@ -115,8 +130,24 @@ impl Grid {
         out
     }
 
+    /// The switch allocators a point with crossbar `x` spans: none for the
+    /// full crossbar, else `single_pass` once and `iterative` once per
+    /// round count.
+    fn allocators(&self, x: &str) -> Vec<Allocator> {
+        if x == "full" {
+            return vec![Allocator::None];
+        }
+        self.switch_allocator
+            .iter()
+            .flat_map(|a| match a.as_str() {
+                "iterative" => self.switch_iterations.iter().map(|&k| Allocator::Iterative(k)).collect(),
+                other => vec![Allocator::Named(other.to_string())],
+            })
+            .collect()
+    }
+
     #[allow(clippy::too_many_arguments)]
-    fn make(&self, name: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str) -> Result<RouterConfig, String> {
+    fn make(&self, name: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str, a: Allocator) -> Result<RouterConfig, String> {
         let mut t: toml::Table = toml::from_str(&self.base.to_toml()).map_err(|e| e.to_string())?;
         t.insert("name".into(), toml::Value::String(name.to_string()));
         let r = t.get_mut("router").and_then(|r| r.as_table_mut()).ok_or("base configuration has no [router]")?;
@@ -127,6 +158,18 @@ impl Grid {
         r.insert("flit_width".into(), toml::Value::Integer(w as i64));
         r.insert("crossbar".into(), toml::Value::String(x.to_string()));
         r.insert("scheduler".into(), toml::Value::String(s.to_string()));
+        r.remove("switch_allocator");
+        r.remove("switch_iterations");
+        match a {
+            Allocator::None => {}
+            Allocator::Named(kind) => {
+                r.insert("switch_allocator".into(), toml::Value::String(kind));
+            }
+            Allocator::Iterative(k) => {
+                r.insert("switch_allocator".into(), toml::Value::String("iterative".into()));
+                r.insert("switch_iterations".into(), toml::Value::Integer(k as i64));
+            }
+        }
         if m != "none" {
             r.insert("mode".into(), toml::Value::String(m.to_string()));
             r.remove("vc_classes");
@@ -144,6 +187,37 @@ impl Grid {
             wormqos_config::ConfigError::Parse { message, .. } => message,
             other => other.to_string(),
         })
+    }
+}
+
+/// One value of the switch-allocator axis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Allocator {
+    /// The full crossbar: no switch allocator.
+    None,
+    /// `switch_allocator = "<name>"` with its default rounds (`single_pass`).
+    Named(String),
+    /// `switch_allocator = "iterative"` with K rounds.
+    Iterative(u32),
+}
+
+impl Allocator {
+    /// The CSV column.
+    fn label(&self) -> String {
+        match self {
+            Allocator::None => "none".into(),
+            Allocator::Named(n) => n.clone(),
+            Allocator::Iterative(k) => format!("iterative{k}"),
+        }
+    }
+    /// The point name's suffix: none for the single pass, so that the
+    /// names of sweeps without the axis stay as they were.
+    fn suffix(&self) -> String {
+        match self {
+            Allocator::Iterative(k) => format!("_it{k}"),
+            Allocator::Named(n) if n != "single_pass" => format!("_{n}"),
+            _ => String::new(),
+        }
     }
 }
 
@@ -231,13 +305,13 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 }
 
 pub fn csv(points: &[Point]) -> String {
-    let mut s = String::from("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,saturation_throughput,xilinx_luts,xilinx_lutram_luts,xilinx_ffs,xilinx_bram36,fmax_mhz,fmax_family,pareto_luts,pareto_fmax,cached,error\n");
+    let mut s = String::from("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,saturation_throughput,xilinx_luts,xilinx_lutram_luts,xilinx_ffs,xilinx_bram36,fmax_mhz,fmax_family,pareto_luts,pareto_fmax,cached,error\n");
     let front_l = pareto(points, |p| Some((-p.luts()?, p.throughput?)));
     let front_f = pareto(points, |p| Some((p.fmax()?.0, p.throughput?)));
     for (i, p) in points.iter().enumerate() {
         let x = p.report.as_ref().and_then(|r| r.xilinx.as_ref()).map(|x| &x.resources);
         s += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
             p.name,
             p.vcs,
             p.depth,
@@ -245,6 +319,7 @@ pub fn csv(points: &[Point]) -> String {
             p.crossbar,
             p.scheduler,
             p.mode,
+            p.switch_allocator,
             opt(p.throughput.map(|t| format!("{t:.4}"))),
             opt(x.map(|x| x.luts)),
             opt(x.map(|x| x.lutram_luts)),

@@ -1,7 +1,7 @@
 //! Design-space sweep helpers that need no synthesis tool.
 
 use wormqos_config::RouterConfig;
-use wormqos_synth::sweep::{csv, pareto, saturation_throughput, Grid, Point};
+use wormqos_synth::sweep::{csv, pareto, saturation_throughput, saturation_traffic, Grid, Point};
 
 fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
     let p = Point {
@@ -12,6 +12,7 @@ fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
         crossbar: "multiplexed".into(),
         scheduler: "fifo".into(),
         mode: "none".into(),
+        switch_allocator: "single_pass".into(),
         throughput: Some(thr),
         report: None,
         error: None,
@@ -43,8 +44,8 @@ fn csv_has_a_row_per_point_and_marks_errors() {
     let text = csv(&[p]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,saturation_throughput,xilinx_luts"));
-    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,0.2500,,"), "{}", lines[1]);
+    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,saturation_throughput,xilinx_luts"));
+    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,single_pass,0.2500,,"), "{}", lines[1]);
     assert!(lines[1].ends_with("\"synthesis: 'boom'\""), "{}", lines[1]);
 }
 
@@ -62,6 +63,8 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
         crossbar: vec!["multiplexed".into()],
         scheduler: vec!["round_robin".into()],
         mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into()],
+        switch_iterations: vec![3],
     };
     let c = g.configs();
     assert_eq!(c.len(), 4);
@@ -72,10 +75,119 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
     assert_eq!(ok[0].name(), "mesh5_v2_d4_w32_mul_round_robin_none");
 }
 
+/// The switch-allocator axis: `single_pass` once, `iterative` once per
+/// round count, and one point for the full crossbar, which has no
+/// allocator (the configuration rejects the field there).
+#[test]
+fn switch_allocator_axis_spans_the_multiplexed_points_only() {
+    let g = Grid {
+        base: mesh5(),
+        vcs: vec![2],
+        depth: vec![4],
+        flit_width: vec![32],
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        scheduler: vec!["round_robin".into()],
+        mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_iterations: vec![1, 3],
+    };
+    let c = g.configs();
+    let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "mesh5_v2_d4_w32_mul_round_robin_none",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it1",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it3",
+            "mesh5_v2_d4_w32_ful_round_robin_none"
+        ]
+    );
+    use wormqos_config::{SchedulingPoint, SwitchAllocator};
+    let points: Vec<SchedulingPoint> = c.iter().map(|(_, r)| r.as_ref().unwrap().scheduling().point).collect();
+    assert_eq!(
+        points,
+        [
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 } },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 } },
+            SchedulingPoint::OutputPort
+        ]
+    );
+    assert_eq!(c[3].0.switch_allocator, "none");
+}
+
 #[test]
 fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
     let t = saturation_throughput(&mesh5(), 4_000, 1).unwrap();
     // Uniform traffic on a 5x5 switch with input queueing saturates well
     // above 0.3 and below 1 flit/port/cycle.
     assert!(t > 0.3 && t < 1.0, "{t}");
+}
+
+/// The DSE's saturation measure (20,000 cycles, as `wormqos dse`'s default
+/// `--sim-cycles`) of the 5-port multiplexed router per switch allocator,
+/// for docs/benchmarks.md ("Switch allocation"): `cargo test --release -p
+/// wormqos-synth --test sweep -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn saturation_per_switch_allocator() {
+    let g = Grid {
+        base: mesh5(),
+        vcs: vec![2, 4],
+        depth: vec![4, 8],
+        flit_width: vec![32],
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        scheduler: vec!["round_robin".into(), "virtualclock".into()],
+        mode: vec!["none".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_iterations: vec![1, 2, 3, 4],
+    };
+    for (p, cfg) in g.configs() {
+        let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
+        println!("{} | {t:.3}", p.name);
+    }
+}
+
+/// Where the input ports' cycles go at saturation (DSE traffic), for the
+/// 2-VC limit in docs/benchmarks.md: per input port and cycle, a flit
+/// crossed; or flits were buffered but no VC holding them was ACTIVE (the
+/// message at the front waits for RC/VA: a whole-message head-of-line wait);
+/// or an ACTIVE VC had a flit and nothing crossed (lost in allocation or
+/// no output room); or the buffers were empty. `cargo test --release -p
+/// wormqos-synth --test sweep -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn input_port_cycles_at_saturation() {
+    use wormqos_sim::{Router, VcState};
+    use wormqos_testbench::stimulus::Stimulus;
+    for vcs in [2, 4] {
+        for alloc in ["switch_allocator = \"single_pass\"", "switch_allocator = \"iterative\"\nswitch_iterations = 4"] {
+            let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mesh5.toml")).unwrap();
+            let text = text.replacen("[router]\n", &format!("[router]\n{alloc}\n"), 1).replace("vcs = 4", &format!("vcs = {vcs}"));
+            let cfg = RouterConfig::from_toml_str(&text, "mesh5").unwrap();
+            let (n, m) = (cfg.ports(), cfg.vcs());
+            let mut r = Router::new(&cfg);
+            let mut stim = Stimulus::new(&cfg, 1, saturation_traffic());
+            let mut count = [0u64; 4];
+            for t in 0..20_000 {
+                let busy: Vec<(bool, bool)> = (0..n)
+                    .map(|p| {
+                        let flits = (0..m).any(|v| r.input_occupancy(p, v) > 0);
+                        let active = (0..m).any(|v| r.input_occupancy(p, v) > 0 && matches!(r.vc_state(p, v), VcState::Active { .. }));
+                        (flits, active)
+                    })
+                    .collect();
+                let out = r.outputs().clone();
+                r.step(stim.next_inputs(&out).unwrap());
+                for (p, &(flits, active)) in busy.iter().enumerate() {
+                    let moved = r.outputs().credits[p] != 0;
+                    let k = if moved { 0 } else if active { 2 } else if flits { 1 } else { 3 };
+                    count[k] += (t >= 2_000) as u64;
+                }
+            }
+            let total: u64 = count.iter().sum();
+            let f: Vec<String> = count.iter().map(|&c| format!("{:.3}", c as f64 / total as f64)).collect();
+            println!("vcs {vcs} {}: crossed {} | front message waits RC/VA {} | ACTIVE, nothing crossed {} | empty {}", alloc.replace('\n', " "), f[0], f[1], f[2], f[3]);
+        }
+    }
 }

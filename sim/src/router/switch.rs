@@ -5,7 +5,7 @@
 //! crossbar; then the moves into the output VC buffers.
 
 use super::state::{GrantSource, AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
-use super::{bits, inc_mod, Router};
+use super::{bits, inc_mod, Router, MAX_PORTS};
 use crate::arbiter::{age_pick, rr_pick};
 use crate::vclock::is_realtime;
 
@@ -34,16 +34,14 @@ impl Router {
             }
             return (st, touched_out);
         }
+        if self.switch_rounds != 0 {
+            return (st, self.iterative_allocation::<P, O>(st));
+        }
         // (A)
         let mut out_req = 0u32;
         for p in bits(st) {
             let present = self.offers::<P>(p);
-            let mut ready = 0u32;
-            for v in bits(present) {
-                let d = self.ivc[(p * m + v) & 511];
-                let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
-                ready |= (room as u32) << v;
-            }
+            let ready = self.ready_of(p, present);
             if self.block > 1 {
                 self.inp[p & 31].ready = ready;
             }
@@ -71,6 +69,14 @@ impl Router {
             self.point_a_granted::<P, O>(p, v);
             self.move_flit::<P, O>(p, v, o, u);
         }
+        self.point_a_unmatched::<O>(st, won);
+        (st, touched_out)
+    }
+
+    /// Point A's registers at the end of stage 4 for the input ports of
+    /// `st` not in `won`, and the ports with a running hold.
+    #[inline(always)]
+    fn point_a_unmatched<const O: u8>(&mut self, st: u32, won: u32) {
         // Only a VirtualClock point or a hold has registers to update
         // without a grant.
         if O == VIRTUAL_CLOCK || self.block > 1 {
@@ -85,7 +91,114 @@ impl Router {
             }
             self.hold_ports = bits(st).fold(0, |h, p| h | ((self.blk[p & 31].left > 0) as u32) << p);
         }
-        (st, touched_out)
+    }
+
+    /// The VCs of `present` (of input port p) that are ready (§6): their
+    /// output VC buffer has room at the start of the cycle.
+    #[inline(always)]
+    fn ready_of(&self, p: usize, present: u32) -> u32 {
+        let m = self.m;
+        let mut ready = 0u32;
+        for v in bits(present) {
+            let d = self.ivc[(p * m + v) & 511];
+            let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
+            ready |= (room as u32) << v;
+        }
+        ready
+    }
+
+    /// The iterative switch allocator (§6, *Switch allocation*): up to
+    /// `switch_rounds` rounds of A then B over the unmatched input ports
+    /// (MI) and output ports (MO), on start-of-cycle values; then every
+    /// matched pair takes effect as a winner at B of the single pass.
+    /// Returns the output ports touched.
+    #[inline(never)]
+    fn iterative_allocation<const P: bool, const O: u8>(&mut self, st: u32) -> u32 {
+        let m = self.m;
+        let mut present = [0u32; MAX_PORTS];
+        for p in bits(st) {
+            present[p & 31] = self.offers::<P>(p);
+            self.inp[p & 31].ready = self.ready_of(p, present[p & 31]);
+        }
+        let (mut mi, mut mo) = (0u32, 0u32);
+        let mut matched_out = [0u8; MAX_PORTS];
+        for round in 0..self.switch_rounds {
+            // (A_r) on R_r(p): the ready VCs whose route is not in MO.
+            let mut out_req = 0u32;
+            for p in bits(st & !mi) {
+                let ready = self.inp[p & 31].ready;
+                let eligible = bits(ready).fold(ready, |e, v| {
+                    let o = self.ivc[(p * m + v) & 511].route;
+                    e & !((mo >> o & 1) << v)
+                });
+                let pick = if round == 0 {
+                    // R_1(p) is the ready set: the single pass's pick, stamps included.
+                    self.point_a_pick::<P, O>(p, present[p & 31], eligible)
+                } else {
+                    let vc_choice = if O == VIRTUAL_CLOCK { self.vclk[p].sched.repick(eligible) } else { None };
+                    self.point_a_choose::<P, O>(p, present[p & 31], eligible, vc_choice)
+                };
+                let Some((v, src)) = pick else { continue };
+                let o = self.ivc[(p * m + v) & 511].route as usize;
+                // B_r is made only at outputs not in MO (R_r(p) keeps
+                // every candidate away from them; this keeps a match unique).
+                if mo >> o & 1 == 1 {
+                    continue;
+                }
+                let ip = &mut self.inp[p & 31];
+                ip.cand = v as u8;
+                ip.cand_src = src;
+                self.outp[o & 31].xb_req |= 1 << p;
+                out_req |= 1 << o;
+            }
+            if out_req == 0 {
+                // MI and MO are unchanged: no later round has a candidate.
+                break;
+            }
+            // (B_r)
+            for o in bits(out_req) {
+                let req = std::mem::take(&mut self.outp[o & 31].xb_req);
+                let p = self.point_b_pick::<O>(o, req);
+                mi |= 1 << p;
+                mo |= 1 << o;
+                matched_out[p & 31] = o as u8;
+            }
+        }
+        for p in bits(mi) {
+            let o = matched_out[p & 31] as usize;
+            let v = self.inp[p & 31].cand as usize;
+            let u = self.ivc[(p * m + v) & 511].ovc as usize;
+            self.outp[o & 31].xb_ptr = inc_mod(p, self.n) as u8;
+            self.point_a_granted::<P, O>(p, v);
+            self.move_flit::<P, O>(p, v, o, u);
+        }
+        self.point_a_unmatched::<O>(st, mi);
+        mo
+    }
+
+    /// Point B of the iterative allocator for output port o among the input
+    /// ports `req` whose candidate routes to it: with `virtualclock` the
+    /// real-time candidate with the smallest relative stamp (lowest port on
+    /// ties), else (and for `fifo`, `round_robin`) round robin from `xb_ptr`.
+    #[inline(always)]
+    fn point_b_pick<const O: u8>(&self, o: usize, req: u32) -> usize {
+        if O == VIRTUAL_CLOCK {
+            let m = self.m;
+            let mut best: Option<(i64, usize)> = None;
+            for p in bits(req) {
+                let v = self.inp[p & 31].cand as usize;
+                if is_realtime(self.hdr[(p * m + v) & 511].vtick as u64, self.vtick_width) {
+                    let rel = self.vclk[p].sched.relative_stamp(v);
+                    if best.is_none_or(|(b, _)| rel < b) {
+                        best = Some((rel, p));
+                    }
+                }
+            }
+            if let Some((_, p)) = best {
+                return p;
+            }
+        }
+        rr_pick(req as u64, self.outp[o & 31].xb_ptr as u32).unwrap() as usize
     }
 
     /// The input VCs of port p with something to offer to stage 4 (§6:
@@ -105,8 +218,8 @@ impl Router {
     /// VirtualClock point stamps every present slot whatever grants.
     #[inline(always)]
     fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
-        let m = self.m;
         let vc_choice = if O == VIRTUAL_CLOCK {
+            let m = self.m;
             let hdr = &self.hdr[p * m..p * m + m];
             let vtw = self.vtick_width;
             let rt = bits(present).fold(0, |a, v| a | (is_realtime(hdr[v].vtick as u64, vtw) as u32) << v);
@@ -116,23 +229,37 @@ impl Router {
         } else {
             None
         };
+        self.point_a_choose::<P, O>(p, present, ready, vc_choice)
+    }
+
+    /// Point A's choice among `eligible` (the ready VCs, or a later round's
+    /// R_r(p)), `vc_choice` being the VirtualClock order's pick among them.
+    #[inline(always)]
+    fn point_a_choose<const P: bool, const O: u8>(
+        &self,
+        p: usize,
+        present: u32,
+        eligible: u32,
+        vc_choice: Option<usize>,
+    ) -> Option<(usize, GrantSource)> {
+        let m = self.m;
         if P && self.preempt.is_some_and(|pr| pr.acceleration) {
             let ip = &self.inp[p & 31];
             let acc = bits(present).fold(ip.offer_dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
-            let acc_ready = ready & acc;
+            let acc_ready = eligible & acc;
             if acc_ready != 0 {
                 return Some((rr_pick(acc_ready as u64, ip.acc_ptr as u32).unwrap() as usize, GrantSource::Acceleration));
             }
         }
-        if self.block > 1 && self.blk[p & 31].holds(ready) {
+        if self.block > 1 && self.blk[p & 31].holds(eligible) {
             return Some((self.blk[p & 31].slot as usize, GrantSource::Hold));
         }
-        if ready == 0 {
+        if eligible == 0 {
             return None;
         }
         let v = match O {
-            AGE => age_pick(ready as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
-            ROUND_ROBIN => rr_pick(ready as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
+            AGE => age_pick(eligible as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
+            ROUND_ROBIN => rr_pick(eligible as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
             _ => vc_choice.unwrap(),
         };
         Some((v, GrantSource::Order))
