@@ -261,6 +261,19 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     Ok(md)
 }
 
+/// Point B's crossbar column: the granted input port's candidate flit
+/// (`flit_o`) and the push into its output VC (`push_o`, one-hot, zero
+/// without a grant), from the candidates' output VCs and flits (`ins`).
+fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2], outs: [&Sig; 3]) -> Result<()> {
+    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
+    let ([ovcs, flits], [gnt_o, push_o, flit_o]) = (ins, outs);
+    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
+    let ovc = md.wire_of("ovc", &onehot_select(gnt, &parts(&ovcs.e(), vw)?))?;
+    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?))?;
+    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))
+}
+
 /// `<prefix>_point_b`: contention point B of one output port (multiplexed
 /// crossbar, §6 stage 4 (B)): a round-robin arbiter over the input ports
 /// whose candidate routes here (`req_i`), the winner's flit through the
@@ -286,11 +299,7 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
-    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &onehot_select(&gnt, &parts(&ovcs.e(), vw)?))?;
-    md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &onehot_select(&gnt, &parts(&flits.e(), fw)?))?;
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))?;
+    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
     Ok(md)
 }
 
@@ -399,11 +408,7 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     }
     md.instance(rr_n_k, "u_arb", &conns)?;
     md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port")?;
-    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &onehot_select(&gnt, &parts(&ovcs.e(), vw)?))?;
-    md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &onehot_select(&gnt, &parts(&flits.e(), fw)?))?;
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))?;
+    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
     Ok(md)
 }
 
