@@ -102,15 +102,23 @@ fn it_mw8_np_iterative_example() {
 }
 
 /// Each planted allocator bug is caught by the comparison with the model:
-/// the VirtualClock one on the 8-bit-counter router (real-time flits wait
-/// there until their stamps fall below `now`), the others on mesh5 with 3
-/// rounds (round robin, every port busy).
+/// the VirtualClock one on the 8-bit-counter router with a hot output, the
+/// others on mesh5 with 3 rounds (round robin, every port busy).
 #[test]
 fn lockstep_catches_every_allocator_mutant() {
     // WORMQOS_SA_MUTANT=<name> runs just one (for debugging a mutant).
     let only = std::env::var("WORMQOS_SA_MUTANT").ok();
     let rr = example_iterative("mesh5", "mesh5_it3", 3, &[]);
     let vc = vc8(3);
+    // The hot-output traffic of sa-rel-unsigned below, without the mutant:
+    // the RTL agrees, so a mismatch there is the mutant's.
+    let hot = |cfg: &RouterConfig| {
+        let mut o = LockstepOptions { stop_on_rtl_check: false, ..opts(cfg, 7, 100_000, false) };
+        o.traffic.hotspot = Some((0, 0.5));
+        o.traffic.injection_rate = 0.9;
+        o
+    };
+    run_lockstep(&vc, &mut rtl(&vc, None), &mut Router::new(&vc), &hot(&vc)).unwrap_or_else(|e| panic!("{}: {e}", vc.name()));
     let mut caught = Vec::new();
     for &mutant in Mutant::allocator() {
         if only.as_deref().is_some_and(|n| n != mutant.name()) {
@@ -118,7 +126,12 @@ fn lockstep_catches_every_allocator_mutant() {
         }
         let cfg = if mutant == Mutant::SaRelUnsigned { &vc } else { &rr };
         assert!(mutant.applies_to(cfg), "{} does not apply to {}", mutant.name(), cfg.name());
-        let res = run_lockstep(cfg, &mut rtl(cfg, Some(mutant)), &mut Router::new(cfg), &opts(cfg, 7, 30_000, false));
+        // The RTL's own checks stop sa-ignores-matched-outputs first (two
+        // inputs matched to one output): here the comparison must catch it.
+        // sa-rel-unsigned: a hot output, where flits wait until their stamps
+        // fall below `now` (negative rel) while newer flits of other ports compete.
+        let o = if mutant == Mutant::SaRelUnsigned { hot(cfg) } else { LockstepOptions { stop_on_rtl_check: false, ..opts(cfg, 7, 100_000, false) } };
+        let res = run_lockstep(cfg, &mut rtl(cfg, Some(mutant)), &mut Router::new(cfg), &o);
         let err = res.err().unwrap_or_else(|| panic!("mutant {} escaped on {}", mutant.name(), cfg.name()));
         let LockstepError::Mismatch(m) = &err else { panic!("mutant {}: expected a mismatch, got {err}", mutant.name()) };
         eprintln!("{:>28}: caught at cycle {} on {} ({})", mutant.name(), m.cycle, m.signal, cfg.name());
