@@ -111,7 +111,7 @@ pub enum Mutant {
     /// every ready VC of an unmatched input port, also those whose output is
     /// already matched (R_r ignores MO), and point B arbitrates at matched
     /// outputs too, so two input ports can be matched to one output.
-    SaIgnoresMatchedOutputs,
+    SaIgnoresMo,
     /// §6 *Switch allocation* (`iterative` with `virtualclock` only): (B)
     /// compares the relative stamps as unsigned numbers, so a candidate
     /// whose stamp is already below its port's `now` (negative `rel`) loses
@@ -180,7 +180,7 @@ impl Mutant {
     /// The mutants of the iterative switch allocator (§6 *Switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn allocator() -> &'static [Mutant] {
-        &[Mutant::SaIgnoresMatchedOutputs, Mutant::SaRelUnsigned, Mutant::SaSkipsRound2, Mutant::SaXbPtrFrozen]
+        &[Mutant::SaIgnoresMo, Mutant::SaRelUnsigned, Mutant::SaSkipsRound2, Mutant::SaXbPtrFrozen]
     }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn is_allocator(&self) -> bool {
@@ -223,7 +223,7 @@ impl Mutant {
             m if m.is_virtualclock() => cfg.scheduling().virtual_clock().is_some(),
             Mutant::SaRelUnsigned => iterations(cfg).is_some() && cfg.scheduling().virtual_clock().is_some(),
             Mutant::SaSkipsRound2 => iterations(cfg).is_some_and(|k| k >= 2),
-            Mutant::SaIgnoresMatchedOutputs | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
+            Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             _ => true,
         }
     }
@@ -243,7 +243,7 @@ impl Mutant {
             m if m.is_virtualclock() => "router.scheduler = \"virtualclock\"",
             Mutant::SaRelUnsigned => "router.switch_allocator = \"iterative\" with router.scheduler = \"virtualclock\"",
             Mutant::SaSkipsRound2 => "router.switch_allocator = \"iterative\" with router.switch_iterations >= 2",
-            Mutant::SaIgnoresMatchedOutputs | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
+            Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             _ => "every configuration",
         }
     }
@@ -279,7 +279,7 @@ impl Mutant {
             Mutant::RrGrantNotOnehot => "rr-grant-not-onehot",
             Mutant::VaIgnoresAllocated => "va-ignores-allocated",
             Mutant::PickIgnoresEmpty => "pick-ignores-empty",
-            Mutant::SaIgnoresMatchedOutputs => "sa-ignores-matched-outputs",
+            Mutant::SaIgnoresMo => "sa-ignores-mo",
             Mutant::SaRelUnsigned => "sa-rel-unsigned",
             Mutant::SaSkipsRound2 => "sa-skips-round2",
             Mutant::SaXbPtrFrozen => "sa-xb-ptr-frozen",
@@ -313,7 +313,7 @@ impl Mutant {
             Mutant::RrGrantNotOnehot => "RrGrantNotOnehot",
             Mutant::VaIgnoresAllocated => "VaIgnoresAllocated",
             Mutant::PickIgnoresEmpty => "PickIgnoresEmpty",
-            Mutant::SaIgnoresMatchedOutputs => "SaIgnoresMatchedOutputs",
+            Mutant::SaIgnoresMo => "SaIgnoresMo",
             Mutant::SaRelUnsigned => "SaRelUnsigned",
             Mutant::SaSkipsRound2 => "SaSkipsRound2",
             Mutant::SaXbPtrFrozen => "SaXbPtrFrozen",
@@ -386,7 +386,7 @@ pub struct Faults {
     pub va_ignores_allocated: bool,
     /// [`Mutant::PickIgnoresEmpty`]: point C's eligibility ignores empty buffers.
     pub pick_ignores_empty: bool,
-    /// [`Mutant::SaIgnoresMatchedOutputs`]: rounds after the first ignore the matched outputs.
+    /// [`Mutant::SaIgnoresMo`]: rounds after the first ignore the matched outputs.
     pub sa_ignores_matched_outputs: bool,
     /// [`Mutant::SaRelUnsigned`]: (B) compares relative stamps unsigned.
     pub sa_rel_unsigned: bool,
@@ -427,7 +427,7 @@ impl Faults {
             Mutant::RrGrantNotOnehot => &mut f.rr_grant_not_onehot,
             Mutant::VaIgnoresAllocated => &mut f.va_ignores_allocated,
             Mutant::PickIgnoresEmpty => &mut f.pick_ignores_empty,
-            Mutant::SaIgnoresMatchedOutputs => &mut f.sa_ignores_matched_outputs,
+            Mutant::SaIgnoresMo => &mut f.sa_ignores_matched_outputs,
             Mutant::SaRelUnsigned => &mut f.sa_rel_unsigned,
             Mutant::SaSkipsRound2 => &mut f.sa_skips_round2,
             Mutant::SaXbPtrFrozen => &mut f.sa_xb_ptr_frozen,
@@ -444,7 +444,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-matched-outputs, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {

@@ -178,7 +178,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
             } else {
                 let unmatched = any_of(&won_r[..r].iter().map(|w| w.e()).collect::<Vec<_>>()).l_not();
                 let free = if d.faults.sa_ignores_matched_outputs {
-                    // MUTANT sa-ignores-matched-outputs: R_r ignores MO
+                    // MUTANT sa-ignores-mo: R_r ignores MO
                     Expr::repl(m, &unmatched)?
                 } else {
                     let free = cat_lsb(&routes.iter().map(|x| mo_r[r - 1].at_dyn(x).l_not()).collect::<Vec<_>>());
@@ -189,7 +189,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
             ready_r.push(rr);
         }
         if d.faults.sa_ignores_matched_outputs && !mo_r.is_empty() {
-            md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-ignores-matched-outputs");
+            md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-ignores-mo");
             md.raw_line(format!("wire unused_mo = ^{{{}}};", mo_r.iter().map(|x| x.name.clone()).collect::<Vec<_>>().join(", ")));
             md.raw_line("/* verilator lint_on UNUSED */");
         }

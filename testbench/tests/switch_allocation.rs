@@ -126,7 +126,7 @@ fn lockstep_catches_every_allocator_mutant() {
         }
         let cfg = if mutant == Mutant::SaRelUnsigned { &vc } else { &rr };
         assert!(mutant.applies_to(cfg), "{} does not apply to {}", mutant.name(), cfg.name());
-        // The RTL's own checks stop sa-ignores-matched-outputs first (two
+        // The RTL's own checks stop sa-ignores-mo first (two
         // inputs matched to one output): here the comparison must catch it.
         // sa-rel-unsigned: a hot output, where flits wait until their stamps
         // fall below `now` (negative rel) while newer flits of other ports compete.
