@@ -64,7 +64,36 @@ pub fn rr_arbiter(prefix: &str, n: u32, mutant: Option<Mutant>) -> Result<Module
 
 /// [`rr_arbiter`] with the router's fault switches (only `rr_grant_not_onehot` acts here).
 pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
-    let mut m = Module::new(format!("{prefix}_rr_arbiter"));
+    rr_arbiter_picks(prefix, n, faults, 0)
+}
+
+/// The module name of an arbiter kind with `picks` extra grant evaluations
+/// (the iterative switch allocator's rounds): `<base>` or `<base>_k<picks>`.
+fn picks_name(base: String, picks: u32) -> String {
+    if picks == 0 { base } else { format!("{base}_k{picks}") }
+}
+
+/// The port names of `picks` grant evaluations: (`pick<r>_req_i`, `pick<r>_gnt_o`), r = 1..=picks.
+pub(crate) fn pick_port_names(picks: usize) -> Vec<(String, String)> {
+    (1..=picks).map(|r| (format!("pick{r}_req_i"), format!("pick{r}_gnt_o"))).collect()
+}
+
+/// Declares the ports of `picks` extra grant evaluations, `pick<r>_req_i`
+/// and `pick<r>_gnt_o` (N bits, r = 1..=picks), with their docs.
+pub(crate) fn pick_ports(m: &mut Module, n: u32, picks: u32) -> Result<Vec<(Sig, Sig)>> {
+    if picks > 0 {
+        m.doc("pick<r>_req_i -> pick<r>_gnt_o (r = 1..K): the same grant rule on the same state");
+        m.doc("for other requests (the rounds of the iterative switch allocator, §6); no state");
+        m.doc("changes through them: the state follows req_i/gnt_o and take_i only.");
+    }
+    pick_port_names(picks as usize).iter().map(|(req, gnt)| Ok((m.input_sym(req, n, "N")?, m.output_sym(gnt, n, "N")?))).collect()
+}
+
+/// The round-robin arbiter [`rr_arbiter_with`], plus `picks` combinational
+/// grant evaluations of other request vectors on the same pointer
+/// (`<prefix>_rr_arbiter_k<picks>`); `picks = 0` is the plain arbiter.
+pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32) -> Result<Module> {
+    let mut m = Module::new(picks_name(format!("{prefix}_rr_arbiter"), picks));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
     m.doc("ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.");
@@ -74,33 +103,41 @@ pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<M
     let req = m.input_sym("req_i", n, "N")?;
     let adv = m.input("take_i", 1)?;
     let gnt = m.output_sym("gnt_o", n, "N")?;
+    let pick_io = pick_ports(&mut m, n, picks)?;
     let (mask_q, mask_d) = m.register_sym("mask", n, Some("N"), &Expr::ones_sym("N", n))?;
-    let dbl = m.comb_reg_sym("dbl", 2 * n, "2*N")?;
-    let low = m.comb_reg_sym("dbl_low", 2 * n, "2*N")?;
-    let g = m.comb_reg_sym("gnt", n, "N")?;
+    // `<tag>dbl`, `<tag>dbl_low`, `<tag>gnt`: the grant's 2N-bit work vectors and the grant.
+    let declare = |m: &mut Module, tag: &str| -> Result<[Sig; 3]> {
+        Ok([m.comb_reg_sym(&format!("{tag}dbl"), 2 * n, "2*N")?, m.comb_reg_sym(&format!("{tag}dbl_low"), 2 * n, "2*N")?, m.comb_reg_sym(&format!("{tag}gnt"), n, "N")?])
+    };
+    // The grant of `req` on mask_q into `g`, through `dbl`/`low`.
+    let grant = |m: &mut Module, tag: &str, req: &Sig, work: &[Sig; 3]| -> Result<()> {
+        let (dbl, low, g) = (&work[0], &work[1], &work[2]);
+        let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
+        let (upper, lower) = (("2*N-1", 2 * n - 1), ("N", n));
+        let (upper_n, lower_n) = (("N-1", n - 1), ("0", 0));
+        let lowest_bit = if faults.rr_grant_not_onehot {
+            // (text as before the typed emitter: `~` without parentheses)
+            let half = |h: &str| format!("({tag}dbl[{h}] & ~({tag}dbl[{h}] + {{N{{1'b1}}}}))");
+            vec![
+                Stmt::note("MUTANT rr-grant-not-onehot: the lowest set bit of each half"),
+                Stmt::set(low, Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n)),
+            ]
+        } else {
+            vec![Stmt::note("lowest set bit"), Stmt::set(low, dbl & !(dbl - &one))]
+        };
+        m.comb(
+            [
+                vec![Stmt::note("the masked requests first, then all of them"), Stmt::set(dbl, cat(&[req.e(), req & &mask_q]))],
+                lowest_bit,
+                vec![Stmt::set(g, low.bits_sym(upper_n, lower_n) | low.bits_sym(upper, lower))],
+            ]
+            .concat(),
+        )
+    };
+    let main = declare(&mut m, "")?;
     let above = m.comb_reg_sym("above", n, "N")?;
     let i = m.integer("i")?;
-    let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
-    let (upper, lower) = (("2*N-1", 2 * n - 1), ("N", n));
-    let (upper_n, lower_n) = (("N-1", n - 1), ("0", 0));
-    let lowest_bit = if faults.rr_grant_not_onehot {
-        // (text as before the typed emitter: `~` without parentheses)
-        let half = |h: &str| format!("(dbl[{h}] & ~(dbl[{h}] + {{N{{1'b1}}}}))");
-        vec![
-            Stmt::note("MUTANT rr-grant-not-onehot: the lowest set bit of each half"),
-            Stmt::set(&low, Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n)),
-        ]
-    } else {
-        vec![Stmt::note("lowest set bit"), Stmt::set(&low, &dbl & !(&dbl - &one))]
-    };
-    m.comb(
-        [
-            vec![Stmt::note("the masked requests first, then all of them"), Stmt::set(&dbl, cat(&[req.e(), &req & &mask_q]))],
-            lowest_bit,
-            vec![Stmt::set(&g, low.bits_sym(upper_n, lower_n) | low.bits_sym(upper, lower))],
-        ]
-        .concat(),
-    )?;
+    grant(&mut m, "", &req, &main)?;
     // A separate block: take_i usually depends on gnt_o.
     m.comb(vec![
         Stmt::note("indices above the grant (prefix OR)"),
@@ -110,8 +147,15 @@ pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<M
         Stmt::set(&mask_d, &mask_q),
         Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)]),
     ])?;
-    m.assign(&gnt.lv(), &g.e())?;
+    m.assign(&gnt.lv(), &main[2].e())?;
     assert_grant(&mut m, &gnt, &req, n)?;
+    for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
+        let tag = format!("p{}_", r + 1);
+        let work = declare(&mut m, &tag)?;
+        grant(&mut m, &tag, preq, &work)?;
+        m.assign(&pgnt.lv(), &work[2].e())?;
+        assert_grant(&mut m, pgnt, preq, n)?;
+    }
     Ok(m)
 }
 
@@ -120,7 +164,13 @@ pub(crate) fn rr_arbiter_with(prefix: &str, n: u32, faults: &Faults) -> Result<M
 /// equal to slot j (the diagonal is always 1). Entering slots become younger
 /// than every other slot; among themselves the lower index is older.
 pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
-    let mut m = Module::new(format!("{prefix}_age_arbiter"));
+    age_arbiter_picks(prefix, n, 0)
+}
+
+/// [`age_arbiter`] plus `picks` combinational grant evaluations of other
+/// request vectors on the same order (`<prefix>_age_arbiter_k<picks>`).
+pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Module> {
+    let mut m = Module::new(picks_name(format!("{prefix}_age_arbiter"), picks));
     m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest requesting slot (one-hot or 0).");
     m.doc("Slots with enter_i set become the youngest (lower index older among them).");
     m.doc("older_q[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
@@ -132,6 +182,7 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
     m.input("take_i", 1)?;
     let enter = m.input_sym("enter_i", n, "N")?;
     let gnt = m.output_sym("gnt_o", n, "N")?;
+    let pick_io = pick_ports(&mut m, n, picks)?;
     let nn = n * n;
     let init = m.wire_sym("older_init", nn, "N*N")?;
     let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init.e())?;
@@ -150,12 +201,22 @@ pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
             vec![Stmt::set(&older_d_row, older_q.elem_var(&i, "N", n) | &enter)],
         )]),
     ])?;
-    m.comb(vec![
-        Stmt::set(&g, Expr::zero_sym("N", n)),
-        for_i(vec![Stmt::set(LVal::at_var(&g, &i), elig.at_var(&i) & (older_q.elem_var(&i, "N", n) | !&elig).every())]),
-    ])?;
+    // the oldest slot of `req` into `g`
+    let grant = |m: &mut Module, req: &Sig, g: &Sig| {
+        m.comb(vec![
+            Stmt::set(g, Expr::zero_sym("N", n)),
+            for_i(vec![Stmt::set(LVal::at_var(g, &i), req.at_var(&i) & (older_q.elem_var(&i, "N", n) | !req).every())]),
+        ])
+    };
+    grant(&mut m, &elig, &g)?;
     m.assign(&gnt.lv(), &g.e())?;
     assert_grant(&mut m, &gnt, &elig, n)?;
+    for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
+        let pg = m.comb_reg_sym(&format!("p{}_gnt", r + 1), n, "N")?;
+        grant(&mut m, preq, &pg)?;
+        m.assign(&pgnt.lv(), &pg.e())?;
+        assert_grant(&mut m, pgnt, preq, n)?;
+    }
     m.raw_line("/* verilator lint_off UNUSED */");
     m.raw_line("wire unused_take = take_i;");
     m.raw_line("/* verilator lint_on UNUSED */");

@@ -1,7 +1,7 @@
 //! Block-level multiplexing (§9.3) and flit acceleration (§9.5) in front of
 //! a scheduler at point A or C.
 
-use crate::arbiters::{arbiter_conns, ArbiterSide};
+use crate::arbiters::{arbiter_conns, pick_port_names, ArbiterSide};
 use crate::bits::{encode, onehot_of};
 use crate::dims::Dims;
 use crate::verilog::{clog2, num, Expr, Module, Result};
@@ -15,6 +15,13 @@ use crate::verilog::{clog2, num, Expr, Module, Result};
 /// chosen that slot (§9.3 step 4). `gnt` is the scheduler's (final) grant,
 /// `take` whether it takes effect, `tail` whether the moved flit is a tail;
 /// `accel` the accelerated slots (point A with acceleration only).
+///
+/// `rounds` (the iterative switch allocator, §6): the eligible slots of each
+/// round, R_r; the second result holds each round's eligibility for the
+/// scheduler's picks, by the same rules on R_r (the hold's slot only if it
+/// is in R_r, accelerated slots of R_r first through `rr`'s picks), while
+/// the hold's end (§9.3 step 1) reads `elig`. `rr` must then have
+/// `rounds.len()` picks.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sched_wrap(
     md: &mut Module,
@@ -26,10 +33,12 @@ pub(crate) fn sched_wrap(
     take: &Expr,
     tail: &Expr,
     rr: &Module,
-) -> Result<Expr> {
+    rounds: &[Expr],
+) -> Result<(Expr, Vec<Expr>)> {
     let k = elig.width();
     let kw = clog2(k as u64);
     let mut out = elig.clone();
+    let mut outs = rounds.to_vec();
     let b = d.block_size();
     if b > 1 {
         md.comment(format!("{tag}: block-level multiplexing (§9.3), b = {b}"));
@@ -48,17 +57,38 @@ pub(crate) fn sched_wrap(
         md.assign(&left_d.lv(), &take.then_else(taken_left, idle_left))?;
         md.assign(&slot_d.lv(), &take.l_and(same.l_not()).then_else(&gidx, &slot_q))?;
         out = hold.then_else(onehot_of(&slot_q, k), &elig_w);
+        for (r, x) in outs.iter_mut().enumerate() {
+            let rel = md.wire_of(&format!("{tag}_r{}_elig", r + 1), x)?;
+            let in_round = if k == 1 { rel.e() } else { rel.at_dyn(&slot_q) };
+            *x = holding.l_and(in_round).then_else(onehot_of(&slot_q, k), &rel);
+        }
     }
     if let Some(acc) = accel {
         md.comment(format!("{tag}: flit acceleration (§9.5): accelerated ready slots first, round-robin acc_ptr"));
         let acc_ready = md.wire_of(&format!("{tag}_acc_ready"), &(elig & acc))?;
         let any = md.wire_of(&format!("{tag}_acc_any"), &acc_ready.any())?;
         let agnt = md.wire(&format!("{tag}_acc_gnt"), k)?;
-        md.instance(rr, &format!("u_{tag}_acc"), &arbiter_conns(acc_ready.e(), take.l_and(&any), agnt.e(), ArbiterSide::None))?;
+        let names = pick_port_names(rounds.len());
+        let mut conns: Vec<(&str, Expr)> = arbiter_conns(acc_ready.e(), take.l_and(&any), agnt.e(), ArbiterSide::None);
+        let mut round_any = vec![];
+        for (r, x) in rounds.iter().enumerate() {
+            let ready_r = md.wire_of(&format!("{tag}_r{}_acc_ready", r + 1), &(x & acc))?;
+            let gnt_r = md.wire(&format!("{tag}_r{}_acc_gnt", r + 1), k)?;
+            round_any.push((ready_r.any(), gnt_r.e()));
+            conns.push((&names[r].0, ready_r.e()));
+            conns.push((&names[r].1, gnt_r.e()));
+        }
+        md.instance(rr, &format!("u_{tag}_acc"), &conns)?;
         out = any.then_else(&agnt, &out);
+        for (x, (any_r, gnt_r)) in outs.iter_mut().zip(round_any) {
+            *x = any_r.then_else(&gnt_r, &*x);
+        }
     }
     if b > 1 || accel.is_some() {
         out = md.wire_of(&format!("{tag}_sched_elig"), &out)?.e();
+        for (r, x) in outs.iter_mut().enumerate() {
+            *x = md.wire_of(&format!("{tag}_r{}_sched_elig", r + 1), x)?.e();
+        }
     }
-    Ok(out)
+    Ok((out, outs))
 }

@@ -141,6 +141,14 @@ impl Dims {
     pub fn multiplexed(&self) -> bool {
         self.scheduling.point.is_input_port()
     }
+    /// k, the rounds of the iterative switch allocator (§6 *Switch
+    /// allocation*); `None` for the single pass and the full crossbar.
+    pub fn switch_rounds(&self) -> Option<u32> {
+        match self.scheduling.point.switch_allocator() {
+            Some(wormqos_config::SwitchAllocator::Iterative { iterations }) => Some(iterations),
+            _ => None,
+        }
+    }
     /// The order of point A's scheduler (multiplexed crossbar only).
     pub fn order_at_a(&self) -> Option<FlitOrder> {
         match self.scheduling.point {

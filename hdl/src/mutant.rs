@@ -107,6 +107,22 @@ pub enum Mutant {
     /// §6 stage 5: point C's eligibility ignores whether the output VC
     /// buffer is empty (credits only), so it can pop an empty buffer.
     PickIgnoresEmpty,
+    /// §6 *Switch allocation* (`iterative` only): round r's point A offers
+    /// every ready VC of an unmatched input port, also those whose output is
+    /// already matched (R_r ignores MO), and point B arbitrates at matched
+    /// outputs too, so two input ports can be matched to one output.
+    SaIgnoresMo,
+    /// §6 *Switch allocation* (`iterative` with `virtualclock` only): (B)
+    /// compares the relative stamps as unsigned numbers, so a candidate
+    /// whose stamp is already below its port's `now` (negative `rel`) loses
+    /// to every later stamp.
+    SaRelUnsigned,
+    /// §6 *Switch allocation* (`iterative` with k >= 2 only): round 2 is
+    /// skipped (its point B arbiters get no requests); rounds 1, 3, .. run.
+    SaSkipsRound2,
+    /// §6 *Switch allocation* (`iterative` only): a matched pair does not
+    /// advance `xb_ptr[o]` (point B's round-robin pointers stay 0).
+    SaXbPtrFrozen,
 }
 
 impl Mutant {
@@ -161,6 +177,15 @@ impl Mutant {
     pub fn checks() -> &'static [Mutant] {
         &[Mutant::RrGrantNotOnehot, Mutant::VaIgnoresAllocated, Mutant::PickIgnoresEmpty]
     }
+    /// The mutants of the iterative switch allocator (§6 *Switch
+    /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn allocator() -> &'static [Mutant] {
+        &[Mutant::SaIgnoresMo, Mutant::SaRelUnsigned, Mutant::SaSkipsRound2, Mutant::SaXbPtrFrozen]
+    }
+    /// Whether this mutant is one of [`Mutant::allocator`].
+    pub fn is_allocator(&self) -> bool {
+        Mutant::allocator().contains(self)
+    }
     /// Whether this mutant is one of [`Mutant::routing`].
     pub fn is_routing(&self) -> bool {
         Mutant::routing().contains(self)
@@ -170,7 +195,7 @@ impl Mutant {
         Mutant::qos().contains(self)
     }
     /// Every mutant: [`Mutant::all`], [`Mutant::virtualclock`], [`Mutant::qos`],
-    /// [`Mutant::routing`], [`Mutant::checks`].
+    /// [`Mutant::routing`], [`Mutant::checks`], [`Mutant::allocator`].
     pub fn every() -> Vec<Mutant> {
         Mutant::all()
             .iter()
@@ -178,6 +203,7 @@ impl Mutant {
             .chain(Mutant::qos())
             .chain(Mutant::routing())
             .chain(Mutant::checks())
+            .chain(Mutant::allocator())
             .copied()
             .collect()
     }
@@ -195,6 +221,9 @@ impl Mutant {
             Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
             Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
             m if m.is_virtualclock() => cfg.scheduling().virtual_clock().is_some(),
+            Mutant::SaRelUnsigned => iterations(cfg).is_some() && cfg.scheduling().virtual_clock().is_some(),
+            Mutant::SaSkipsRound2 => iterations(cfg).is_some_and(|k| k >= 2),
+            Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             _ => true,
         }
     }
@@ -212,6 +241,9 @@ impl Mutant {
             Mutant::RouteVcsIgnored => "a topology.route_vcs table",
             Mutant::LinkChoiceFirst => "a topology.route_links table with a group of 2 or more ports",
             m if m.is_virtualclock() => "router.scheduler = \"virtualclock\"",
+            Mutant::SaRelUnsigned => "router.switch_allocator = \"iterative\" with router.scheduler = \"virtualclock\"",
+            Mutant::SaSkipsRound2 => "router.switch_allocator = \"iterative\" with router.switch_iterations >= 2",
+            Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             _ => "every configuration",
         }
     }
@@ -247,6 +279,10 @@ impl Mutant {
             Mutant::RrGrantNotOnehot => "rr-grant-not-onehot",
             Mutant::VaIgnoresAllocated => "va-ignores-allocated",
             Mutant::PickIgnoresEmpty => "pick-ignores-empty",
+            Mutant::SaIgnoresMo => "sa-ignores-mo",
+            Mutant::SaRelUnsigned => "sa-rel-unsigned",
+            Mutant::SaSkipsRound2 => "sa-skips-round2",
+            Mutant::SaXbPtrFrozen => "sa-xb-ptr-frozen",
         }
     }
     /// The CamelCase variant name.
@@ -277,7 +313,19 @@ impl Mutant {
             Mutant::RrGrantNotOnehot => "RrGrantNotOnehot",
             Mutant::VaIgnoresAllocated => "VaIgnoresAllocated",
             Mutant::PickIgnoresEmpty => "PickIgnoresEmpty",
+            Mutant::SaIgnoresMo => "SaIgnoresMo",
+            Mutant::SaRelUnsigned => "SaRelUnsigned",
+            Mutant::SaSkipsRound2 => "SaSkipsRound2",
+            Mutant::SaXbPtrFrozen => "SaXbPtrFrozen",
         }
+    }
+}
+
+/// The rounds of `cfg`'s iterative switch allocator, if it has one.
+fn iterations(cfg: &wormqos_config::RouterConfig) -> Option<u32> {
+    match cfg.scheduling().point.switch_allocator() {
+        Some(wormqos_config::SwitchAllocator::Iterative { iterations }) => Some(iterations),
+        _ => None,
     }
 }
 
@@ -338,6 +386,14 @@ pub struct Faults {
     pub va_ignores_allocated: bool,
     /// [`Mutant::PickIgnoresEmpty`]: point C's eligibility ignores empty buffers.
     pub pick_ignores_empty: bool,
+    /// [`Mutant::SaIgnoresMo`]: rounds after the first ignore the matched outputs.
+    pub sa_ignores_matched_outputs: bool,
+    /// [`Mutant::SaRelUnsigned`]: (B) compares relative stamps unsigned.
+    pub sa_rel_unsigned: bool,
+    /// [`Mutant::SaSkipsRound2`]: round 2's point B gets no requests.
+    pub sa_skips_round2: bool,
+    /// [`Mutant::SaXbPtrFrozen`]: matched pairs do not advance `xb_ptr`.
+    pub sa_xb_ptr_frozen: bool,
 }
 
 impl Faults {
@@ -371,6 +427,10 @@ impl Faults {
             Mutant::RrGrantNotOnehot => &mut f.rr_grant_not_onehot,
             Mutant::VaIgnoresAllocated => &mut f.va_ignores_allocated,
             Mutant::PickIgnoresEmpty => &mut f.pick_ignores_empty,
+            Mutant::SaIgnoresMo => &mut f.sa_ignores_matched_outputs,
+            Mutant::SaRelUnsigned => &mut f.sa_rel_unsigned,
+            Mutant::SaSkipsRound2 => &mut f.sa_skips_round2,
+            Mutant::SaXbPtrFrozen => &mut f.sa_xb_ptr_frozen,
         } = true;
         f
     }
@@ -384,7 +444,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -420,7 +480,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3);
+        assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3 + 4);
+        assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         // every mutant sets its own fault switch, and only one
         assert_eq!(Faults::of(None), Faults::default());
         let mut seen = std::collections::HashSet::new();

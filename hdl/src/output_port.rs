@@ -158,7 +158,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let elig = if !d.multiplexed() && d.block_size() > 1 {
         let tails = front_wires.iter().map(|f| f.at(fw - 2)).collect::<Vec<_>>();
         let tail = onehot_select(&pick, &tails);
-        sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb)?
+        sched_wrap(&mut md, d, "c", &elig.e(), None, &pick.e(), &any_pick.e(), &tail, arb, &[])?.0
     } else {
         elig.e()
     };

@@ -7,11 +7,11 @@
 //! them once instead of N times inside the top (the 8-port, 16-VC routers'
 //! tops were 85-92 % of their unique cells), and the top reads as wiring.
 
-use crate::arbiters::{arbiter_conns, ArbiterSide};
-use crate::bits::{onehot_of, onehot_of_pair, DECODER_COMPARISONS_MAX};
+use crate::arbiters::{arbiter_conns, pick_port_names, ArbiterSide};
+use crate::bits::{at_most_one_set, onehot_of, onehot_of_pair, subset_of, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
 use wormqos_config::FlitOrder;
-use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Result};
+use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Result, Sig};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -93,22 +93,47 @@ pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
 /// With shared input buffers ([`Dims::shared_ib`]) the input port reads the
 /// candidate's flit itself, so point A passes no flit on and takes only the
 /// candidate's tail bit (`cand_tail_i`, for the block hold).
+///
+/// With the iterative switch allocator (§6 *Switch allocation*, k rounds)
+/// the arbiter and `rr_m` have k picks: round r's candidate `cand<r>_o` is
+/// point A's rule on R_r, the ready VCs whose route is not in `mo<r>_i` (the
+/// outputs matched before round r; none in round 1), none if the port was
+/// matched in an earlier round (`won<q>_i`, q < r). The arbiters' state
+/// follows the matched candidate: their `req_i` is that VC alone when the
+/// port is matched (so their grant `cand_o` is it and `take_i` updates the
+/// state as for a winner at B), else every ready VC (the block hold ends
+/// only if its slot is not ready at all, §9.3 step 1).
 pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Module> {
     let (m, fw, vw, pw) = (d.vcs, d.buf_flit_width, d.vc_id_width, d.port_id_width);
+    let rounds = d.switch_rounds().unwrap_or(0);
     let mut md = Module::new(format!("{}_point_a", d.prefix));
     md.doc("Point A of one input port (§6 stage 4): one candidate among the ready VCs,");
     md.doc(if d.shared_ib() { "with its route and output VC; cand_o is one-hot" } else { "with its route, output VC and front flit {head, tail, ..}; cand_o is one-hot" });
-    md.doc("(all zero when no VC is ready). won_i: the candidate won at point B.");
+    if rounds == 0 {
+        md.doc("(all zero when no VC is ready). won_i: the candidate won at point B.");
+    } else {
+        md.doc("(all zero when no VC is ready). Iterative switch allocation, rounds r = 1..K:");
+        md.doc("cand<r>_o: round r's candidate among the ready VCs whose route is not in mo<r>_i");
+        md.doc("(outputs matched before round r), zero once the port is matched; won<r>_i: the port");
+        md.doc("was matched in round r. cand_o is then the matched candidate.");
+    }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let ready = md.input("ready_i", m)?;
     // The age arbiter enters on VA grants, not on wins; without block
     // multiplexing or acceleration it does not need to know the outcome.
-    let won = if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)?) } else { None };
+    let (won, won_r, mo_r) = if rounds == 0 {
+        (if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)?) } else { None }, vec![], vec![])
+    } else {
+        let won_r = (1..=rounds).map(|r| md.input(&format!("won{r}_i"), 1)).collect::<Result<Vec<_>>>()?;
+        let mo_r = (2..=rounds).map(|r| md.input(&format!("mo{r}_i"), d.ports)).collect::<Result<Vec<_>>>()?;
+        (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w.e()).collect::<Vec<_>>()))?), won_r, mo_r)
+    };
     let route = md.input("route_i", m * pw)?;
     let ovc = md.input("ovc_i", m * vw)?;
     let front = if d.shared_ib() { None } else { Some(md.input("front_i", m * fw)?) };
     let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
+    let vclock = matches!(arb, PointAArbiter::VirtualClock(_));
     let (arb, side) = match arb {
         PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m)?.e() }),
         PointAArbiter::VirtualClock(a) => {
@@ -119,12 +144,66 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     };
     let accel = if d.acceleration() { Some(md.input("accel_i", m)?) } else { None };
     let cand_o = md.output("cand_o", m)?;
-    let cand_route_o = md.output("cand_route_o", pw)?;
+    // (iterative: point B reads each round's route instead)
+    let cand_route_o = if rounds == 0 { Some(md.output("cand_route_o", pw)?) } else { None };
     let cand_ovc_o = md.output("cand_ovc_o", vw)?;
     let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
+    let mut round_o = vec![];
+    for r in 1..=rounds {
+        let c = md.output(&format!("cand{r}_o"), m)?;
+        let cr = md.output(&format!("cand{r}_route_o"), pw)?;
+        let rel = if vclock {
+            let cw = d.virtual_clock().map_or(0, |v| v.clock_width);
+            Some((md.output(&format!("cand{r}_rel_o"), cw + 2)?, md.output(&format!("cand{r}_rt_o"), 1)?))
+        } else {
+            None
+        };
+        round_o.push((c, cr, rel));
+    }
 
     let cand = md.wire("cand", m)?;
-    let elig = if d.block_size() > 1 || d.acceleration() {
+    // Iterative: each round's candidate, its eligible VCs R_r, and what the
+    // arbiters' state follows (`state_req`).
+    let mut cand_r = vec![];
+    let mut ready_r = vec![];
+    let mut state_req = ready.e();
+    if rounds > 0 {
+        md.comment("Iterative switch allocation (§6): R_r = ready VCs of an unmatched port whose");
+        md.raw_line("// route is not matched yet; the arbiters' state follows the matched candidate.");
+        let routes = (0..m).map(|v| route.field(v * pw, pw)).collect::<Vec<_>>();
+        for r in 0..rounds as usize {
+            cand_r.push(md.wire(&format!("cand{}", r + 1), m)?);
+            let rr = if r == 0 {
+                ready.e()
+            } else {
+                let unmatched = any_of(&won_r[..r].iter().map(|w| w.e()).collect::<Vec<_>>()).l_not();
+                let free = if d.faults.sa_ignores_matched_outputs {
+                    // MUTANT sa-ignores-mo: R_r ignores MO
+                    Expr::repl(m, &unmatched)?
+                } else {
+                    let free = cat_lsb(&routes.iter().map(|x| mo_r[r - 1].at_dyn(x).l_not()).collect::<Vec<_>>());
+                    &free & &Expr::repl(m, &unmatched)?
+                };
+                md.wire_of(&format!("ready{}", r + 1), &(&ready & &free))?.e()
+            };
+            ready_r.push(rr);
+        }
+        if d.faults.sa_ignores_matched_outputs && !mo_r.is_empty() {
+            md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-ignores-mo");
+            md.raw_line(format!("wire unused_mo = ^{{{}}};", mo_r.iter().map(|x| x.name.clone()).collect::<Vec<_>>().join(", ")));
+            md.raw_line("/* verilator lint_on UNUSED */");
+        }
+        let matched = any_of(&cand_r.iter().zip(&won_r).map(|(c, w)| c & &Expr::repl(m, &w.e()).unwrap_or_else(Expr::failed)).collect::<Vec<_>>());
+        let matched = md.wire_of("matched_vc", &matched)?;
+        let won = won.as_ref().expect("won with rounds");
+        state_req = md.wire_of("state_req", &won.then_else(&matched, &ready))?.e();
+        md.assert_always(&at_most_one_set(cat_lsb(&won_r), &Expr::ones(rounds), &Expr::zero(rounds)), "matched in at most one round")?;
+        for (r, (c, w)) in cand_r.iter().zip(&won_r).enumerate() {
+            md.assert_always(&w.l_not().l_or(c.any()), &format!("matched in round {} with a candidate", r + 1))?;
+            md.assert_always(&subset_of(c, &ready_r[r], &Expr::zero(m)), &format!("round {} candidate in R_r", r + 1))?;
+        }
+    }
+    let (elig, elig_r) = if d.block_size() > 1 || d.acceleration() {
         let tail = match (&front, &cand_tail) {
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
@@ -136,25 +215,63 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         };
         let acc = accel.as_ref().map(|a| a.e());
         let won = won.as_ref().expect("won_i with block multiplexing or acceleration");
-        crate::block_mux::sched_wrap(&mut md, d, "a", &ready.e(), acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m)?
+        crate::block_mux::sched_wrap(&mut md, d, "a", &state_req, acc.as_ref(), &cand.e(), &won.e(), &tail, rr_m, &ready_r)?
     } else {
-        ready.e()
+        (state_req, ready_r)
     };
     // The age arbiter ignores take_i: point A then has no won_i.
     let take = won.as_ref().map_or(Expr::one_bit(false), |w| w.e());
-    let conns = arbiter_conns(elig, take, cand.e(), side);
+    let names = pick_port_names(rounds as usize);
+    let mut conns: Vec<(&str, Expr)> = arbiter_conns(elig, take, cand.e(), side);
+    for (r, (e, c)) in elig_r.iter().zip(&cand_r).enumerate() {
+        conns.push((&names[r].0, e.clone()));
+        conns.push((&names[r].1, c.e()));
+    }
+    let rel_rt = if rounds > 0 && vclock {
+        let cw = d.virtual_clock().map_or(0, |v| v.clock_width);
+        let (rel, rt) = (md.wire("rel", m * (cw + 2))?, md.wire("rt", m)?);
+        conns.push(("rel_o", rel.e()));
+        conns.push(("rt_o", rt.e()));
+        Some((rel, rt, cw + 2))
+    } else {
+        None
+    };
     md.instance(arb, "u_arb", &conns)?;
     let sel = |all: &Expr, w: u32| -> Result<Expr> {
         let ins = (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>()?;
         Expr::onehot_mux(&cand.e(), &ins)
     };
     md.assign(&cand_o.lv(), &cand.e())?;
-    md.assign(&cand_route_o.lv(), &sel(&route.e(), pw)?)?;
+    if let Some(o) = cand_route_o {
+        md.assign(&o.lv(), &sel(&route.e(), pw)?)?;
+    }
     md.assign(&cand_ovc_o.lv(), &sel(&ovc.e(), vw)?)?;
-    if let (Some(o), Some(f)) = (cand_flit_o, &front) {
+    if let Some((o, f)) = cand_flit_o.zip(front.as_ref()) {
         md.assign(&o.lv(), &sel(&f.e(), fw)?)?;
     }
+    for ((c_o, cr_o, rel_o), c) in round_o.iter().zip(&cand_r) {
+        let parts = |all: &Expr, w: u32| (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>();
+        md.assign(&c_o.lv(), &c.e())?;
+        md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route.e(), pw)?))?;
+        if let (Some((rel_o, rt_o)), Some((rel, rt, rw))) = (rel_o, &rel_rt) {
+            md.assign(&rel_o.lv(), &onehot_select(c, &parts(&rel.e(), *rw)?))?;
+            md.assign(&rt_o.lv(), &(c & rt).any())?;
+        }
+    }
     Ok(md)
+}
+
+/// Point B's crossbar column: the granted input port's candidate flit
+/// (`flit_o`) and the push into its output VC (`push_o`, one-hot, zero
+/// without a grant), from the candidates' output VCs and flits (`ins`).
+fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2], outs: [&Sig; 3]) -> Result<()> {
+    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
+    let ([ovcs, flits], [gnt_o, push_o, flit_o]) = (ins, outs);
+    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
+    let ovc = md.wire_of("ovc", &onehot_select(gnt, &parts(&ovcs.e(), vw)?))?;
+    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?))?;
+    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))
 }
 
 /// `<prefix>_point_b`: contention point B of one output port (multiplexed
@@ -182,11 +299,116 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
-    let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &onehot_select(&gnt, &parts(&ovcs.e(), vw)?))?;
-    md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&flit_o.lv(), &onehot_select(&gnt, &parts(&flits.e(), fw)?))?;
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))?;
+    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
+    Ok(md)
+}
+
+/// `<prefix>_point_b_iter`: contention point B of one output port with the
+/// iterative switch allocator (§6 *Switch allocation*, k rounds). Round r:
+/// unless this output was matched in an earlier round, one of the input
+/// ports whose round-r candidate routes here (`req<r>_i`) wins
+/// (`gnt<r>_o`): with `virtualclock` the real-time candidate (`rt<r>_i`)
+/// with the smallest signed relative stamp (`rel<r>_i`, C+2 bits; ties to
+/// the lowest port), else the round-robin arbiter `xb_ptr`. `gnt_o` is the
+/// matched input port: its flit is pushed into its output VC, and `xb_ptr`
+/// moves past it (the round-robin arbiter's `req_i` is the matched port, so
+/// its grant is that port and its pointer advances as for a winner).
+pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
+    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
+    let k = d.switch_rounds().ok_or_else(|| crate::HdlError::Invalid("point_b_iter without the iterative allocator".into()))?;
+    let rw = d.virtual_clock().map(|v| v.clock_width + 2);
+    let mut md = Module::new(format!("{}_point_b_iter", d.prefix));
+    md.doc("Point B of one output port, iterative switch allocation (§6), rounds r = 1..K:");
+    md.doc("gnt<r>_o picks one of req<r>_i unless the output was matched in an earlier round");
+    if rw.is_some() {
+        md.doc("(real-time candidates rt<r>_i first: smallest signed rel<r>_i, ties to the lowest");
+        md.doc("port; else round robin). gnt_o: the matched input port; its flit (flit_o) is");
+    } else {
+        md.doc("(round robin with xb_ptr). gnt_o: the matched input port; its flit (flit_o) is");
+    }
+    md.doc("pushed into its output VC (push_o, one-hot, zero without a match).");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let mut reqs = vec![];
+    let mut rels = vec![];
+    for r in 1..=k {
+        reqs.push(md.input(&format!("req{r}_i"), n)?);
+        if let Some(w) = rw {
+            rels.push((md.input(&format!("rel{r}_i"), n * w)?, md.input(&format!("rt{r}_i"), n)?));
+        }
+    }
+    let ovcs = md.input("cand_ovc_i", n * vw)?;
+    let flits = md.input("cand_flit_i", n * fw)?;
+    let gnt_r_o = (1..=k).map(|r| md.output(&format!("gnt{r}_o"), n)).collect::<Result<Vec<_>>>()?;
+    let gnt_o = md.output("gnt_o", n)?;
+    let push_o = md.output("push_o", m)?;
+    let flit_o = md.output("flit_o", fw)?;
+
+    let mut matched_before = Expr::one_bit(false);
+    let mut eff: Vec<Sig> = vec![];
+    let mut gnts = vec![];
+    let mut rr_gnts = vec![];
+    for r in 0..k as usize {
+        md.comment(format!("Round {}", r + 1));
+        let req = if d.faults.sa_skips_round2 && r == 1 {
+            md.comment("MUTANT sa-skips-round2: no requests in round 2");
+            md.raw_line("/* verilator lint_off UNUSED */");
+            md.raw_line(format!("wire unused_req2 = ^{};", reqs[r].name));
+            md.raw_line("/* verilator lint_on UNUSED */");
+            md.wire_of(&format!("req{}", r + 1), &Expr::zero(n))?
+        } else if r == 0 || d.faults.sa_ignores_matched_outputs {
+            md.wire_of(&format!("req{}", r + 1), &reqs[r].e())?
+        } else {
+            md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &Expr::repl(n, &matched_before.l_not())?))?
+        };
+        let rr_g = md.wire(&format!("rr_gnt{}", r + 1), n)?;
+        let g = match (rw, rels.get(r)) {
+            (Some(w), Some((rel, rt))) => {
+                // signed order as unsigned order of the offset-binary keys (MSB flipped)
+                let flip = if d.faults.sa_rel_unsigned { Expr::zero(w) } else { cat(&[Expr::one_bit(true), Expr::zero(w - 1)]) };
+                let rtc = md.wire_of(&format!("rt_req{}", r + 1), &(&req & rt))?;
+                let keys = (0..n).map(|p| md.wire_of(&format!("key{}_{p}", r + 1), &(rel.field(p as u32 * w, w) ^ &flip))).collect::<Result<Vec<_>>>()?;
+                let mut wins = vec![];
+                for p in 0..n as usize {
+                    let mut beaten = vec![];
+                    for q in 0..n as usize {
+                        if q < p {
+                            beaten.push(rtc.at(q as u32).l_and(keys[q].above(&keys[p]).l_not()));
+                        } else if q > p {
+                            beaten.push(rtc.at(q as u32).l_and(keys[q].below(&keys[p])));
+                        }
+                    }
+                    let lost = if beaten.is_empty() { Expr::one_bit(false) } else { any_of(&beaten) };
+                    wins.push(rtc.at(p as u32).l_and(lost.l_not()));
+                }
+                let win = md.wire_of(&format!("rt_gnt{}", r + 1), &cat_lsb(&wins))?;
+                md.wire_of(&format!("gnt{}", r + 1), &rtc.any().then_else(&win, &rr_g))?
+            }
+            _ => md.wire_of(&format!("gnt{}", r + 1), &rr_g.e())?,
+        };
+        md.assign(&gnt_r_o[r].lv(), &g.e())?;
+        md.assert_always(&at_most_one_set(&g, &Expr::ones(n), &Expr::zero(n)), &format!("round {} grants at most one input port", r + 1))?;
+        md.assert_always(&subset_of(&g, &req, &Expr::zero(n)), &format!("round {} grants only requesters", r + 1))?;
+        matched_before = if r == 0 { g.any() } else { matched_before.l_or(g.any()) };
+        eff.push(req);
+        gnts.push(g.e());
+        rr_gnts.push(rr_g);
+    }
+    md.comment("The matched input port; xb_ptr follows it");
+    let gnt = md.wire_of("gnt", &any_of(&gnts))?;
+    let any = md.wire_of("any", &gnt.any())?;
+    md.assert_always(&at_most_one_set(&gnt, &Expr::ones(n), &Expr::zero(n)), "at most one input port matched to this output")?;
+    let keep = md.wire("rr_keep", n)?;
+    let take = if d.faults.sa_xb_ptr_frozen { Expr::one_bit(false) } else { any.e() };
+    let names = pick_port_names(k as usize);
+    let mut conns: Vec<(&str, Expr)> = arbiter_conns(gnt.e(), take, keep.e(), ArbiterSide::None);
+    for (r, (req, g)) in eff.iter().zip(&rr_gnts).enumerate() {
+        conns.push((&names[r].0, req.e()));
+        conns.push((&names[r].1, g.e()));
+    }
+    md.instance(rr_n_k, "u_arb", &conns)?;
+    md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port")?;
+    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
     Ok(md)
 }
 

@@ -1,7 +1,7 @@
 //! `<prefix>_router`: builds every module of the router and wires the
 //! blocks together in the top (docs/microarchitecture.md §3).
 
-use crate::arbiters::{age_arbiter, rr_arbiter_with};
+use crate::arbiters::{age_arbiter, age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, vc_buffer};
@@ -51,6 +51,18 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
     };
     let (order_a, order_c) = (d.order_at_a(), d.order_at_c());
+    // The iterative switch allocator's k rounds: point A's scheduler, the
+    // acceleration arbiter and point B's xb_ptr arbiter get k picks (§6).
+    let rounds = d.switch_rounds();
+    let picks = rounds.unwrap_or(0);
+    let sched_a = |order: FlitOrder| match (order, rounds) {
+        (FlitOrder::Age, Some(k)) => age_arbiter_picks(p, m, k),
+        (FlitOrder::RoundRobin, Some(k)) => rr_arbiter_picks(p, m, &d.faults, k),
+        (FlitOrder::VirtualClock(vc), Some(k)) => vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k),
+        (_, None) => scheduler(order),
+    };
+    let rr_m_a = rr_arbiter_picks(p, m, &d.faults, picks)?;
+    let rr_n_b = rr_arbiter_picks(p, n, &d.faults, picks)?;
     mods.add(&ib_fifo)?;
     mods.add(&ob_fifo)?;
     mods.add(&rr_nm)?;
@@ -61,11 +73,23 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     if multiplexed || order_c == FlitOrder::RoundRobin {
         mods.add(&rr_m)?;
     }
-    if order_a == Some(FlitOrder::Age) || order_c == FlitOrder::Age {
-        mods.add(&scheduler(FlitOrder::Age)?)?;
-    }
-    if let Some(vc) = d.virtual_clock() {
-        mods.add(&scheduler(FlitOrder::VirtualClock(*vc))?)?;
+    if rounds.is_some() {
+        mods.add(&rr_n_b)?;
+        if d.acceleration() {
+            mods.add(&rr_m_a)?;
+        }
+        if let Some(o) = order_a.filter(|o| *o != FlitOrder::RoundRobin) {
+            mods.add(&sched_a(o)?)?;
+        } else {
+            mods.add(&rr_m_a)?;
+        }
+    } else {
+        if order_a == Some(FlitOrder::Age) || order_c == FlitOrder::Age {
+            mods.add(&scheduler(FlitOrder::Age)?)?;
+        }
+        if let Some(vc) = d.virtual_clock() {
+            mods.add(&scheduler(FlitOrder::VirtualClock(*vc))?)?;
+        }
     }
     let inp = match &d.qos {
         Qos::Preemptive(_) => input_port_p(d, &ib_fifo)?,
@@ -310,23 +334,25 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
 
     if let Some(order_a) = order_a {
         let won = t.wire("won", n)?;
-        let sched_a = scheduler(order_a)?;
+        let sched_a = sched_a(order_a)?;
         let arb_a = match order_a {
             FlitOrder::Age => switch::PointAArbiter::Age(&sched_a),
             FlitOrder::VirtualClock(_) => switch::PointAArbiter::VirtualClock(&sched_a),
             FlitOrder::RoundRobin => switch::PointAArbiter::RoundRobin(&sched_a),
         };
-        let needs_won = switch::point_a_needs_won(d, &arb_a);
-        let pa = switch::point_a(d, arb_a, &rr_m)?;
-        let pb = switch::point_b(d, &rr_n)?;
+        let needs_won = rounds.is_none() && switch::point_a_needs_won(d, &arb_a);
+        let pa = switch::point_a(d, arb_a, if rounds.is_some() { &rr_m_a } else { &rr_m })?;
+        let pb = if rounds.is_some() { switch::point_b_iter(d, &rr_n_b)? } else { switch::point_b(d, &rr_n)? };
         mods.add(&pa)?;
         mods.add(&pb)?;
         let (cand, cand_flit) = match (&cand, &cand_flit) {
             (Some(c), Some(f)) => (c.clone(), f.clone()),
             _ => return Err(HdlError::Invalid("multiplexed crossbar without candidate wires".into())),
         };
-        let cand_route = t.wire("cand_route", n * pw)?;
+        let cand_route = if rounds.is_none() { Some(t.wire("cand_route", n * pw)?) } else { None };
         let cand_ovc = t.wire("cand_ovc", n * vw)?;
+        let rel_w = d.virtual_clock().map(|v| v.clock_width + 2);
+        let rw = Round::declare(&mut t, d, picks, rel_w)?;
         let mut moves = vec![];
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
@@ -356,47 +382,94 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 conns.push(("accel_i", a.field(pi * m, m)));
             }
             conns.push(("cand_o", cand.field(pi * m, m)));
-            conns.push(("cand_route_o", cand_route.field(pi * pw, pw)));
+            if let Some(cr) = &cand_route {
+                conns.push(("cand_route_o", cr.field(pi * pw, pw)));
+            }
             conns.push(("cand_ovc_o", cand_ovc.field(pi * vw, vw)));
             if front_all.is_some() {
                 conns.push(("cand_flit_o", cand_flit.field(pi * fw, fw)));
+            }
+            let names = Round::port_names(picks);
+            for (r, x) in rw.iter().enumerate() {
+                let nm_ = &names[r];
+                conns.push((&nm_[0], x.won.at(pi)));
+                if let Some(mo) = &x.mo {
+                    conns.push((&nm_[1], mo.e()));
+                }
+                conns.push((&nm_[2], x.cand.field(pi * m, m)));
+                conns.push((&nm_[3], x.route.field(pi * pw, pw)));
+                if let (Some((rel, rt)), Some(w)) = (&x.rel, rel_w) {
+                    conns.push((&nm_[4], rel.field(pi * w, w)));
+                    conns.push((&nm_[5], rt.at(pi)));
+                }
             }
             t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
             moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
         }
         let mut gnt_b = vec![];
+        let mut round_gnts: Vec<Vec<crate::verilog::Sig>> = vec![];
         let mut pushes = vec![];
         let mut wdatas = vec![];
         let mut releases = vec![];
         for o in 0..n {
             t.comment(format!("Point B of output port {o}"));
-            let reqs = (0..n)
-                .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
-                .collect::<Result<Vec<_>>>()?;
-            let req = t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs))?;
+            // single pass: the input ports whose candidate routes here
+            let single_req = match &cand_route {
+                Some(cand_route) => {
+                    let reqs = (0..n)
+                        .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
+                        .collect::<Result<Vec<_>>>()?;
+                    Some(t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs))?)
+                }
+                None => None,
+            };
             let g = t.wire(&format!("xb_gnt{o}"), n)?;
             let pv = t.wire(&format!("xpush{o}"), m)?;
             let xflit = t.wire(&format!("xflit{o}"), fw)?;
-            t.instance(
-                &pb,
-                &format!("u_xb{o}"),
-                &[
-                    clk(),
-                    rst(),
-                    ("req_i", req.e()),
-                    ("cand_ovc_i", cand_ovc.e()),
-                    ("cand_flit_i", cand_flit.e()),
-                    ("gnt_o", g.e()),
-                    ("push_o", pv.e()),
-                    ("flit_o", xflit.e()),
-                ],
-            )?;
+            if let Some(req) = single_req {
+                t.instance(
+                    &pb,
+                    &format!("u_xb{o}"),
+                    &[
+                        clk(),
+                        rst(),
+                        ("req_i", req.e()),
+                        ("cand_ovc_i", cand_ovc.e()),
+                        ("cand_flit_i", cand_flit.e()),
+                        ("gnt_o", g.e()),
+                        ("push_o", pv.e()),
+                        ("flit_o", xflit.e()),
+                    ],
+                )?;
+            } else {
+                let names = Round::out_port_names(picks);
+                let mut conns = vec![clk(), rst()];
+                let mut gnts = vec![];
+                for (r, x) in rw.iter().enumerate() {
+                    let reqs = (0..n)
+                        .map(|pi| x.cand.field(pi * m, m).any().land(&x.route.field(pi * pw, pw).is(&num(pw, o as u64))))
+                        .collect::<Result<Vec<_>>>()?;
+                    let req = t.wire_of(&format!("r{}_xb_req{o}", r + 1), &cat_lsb(&reqs))?;
+                    let gr = t.wire(&format!("r{}_xb_gnt{o}", r + 1), n)?;
+                    conns.push((names[r][0].as_str(), req.e()));
+                    if let Some((rel, rt)) = &x.rel {
+                        conns.push((names[r][1].as_str(), rel.e()));
+                        conns.push((names[r][2].as_str(), rt.e()));
+                    }
+                    conns.push((names[r][3].as_str(), gr.e()));
+                    gnts.push(gr);
+                }
+                conns.extend([("cand_ovc_i", cand_ovc.e()), ("cand_flit_i", cand_flit.e()), ("gnt_o", g.e()), ("push_o", pv.e()), ("flit_o", xflit.e())]);
+                t.instance(&pb, &format!("u_xb{o}"), &conns)?;
+                round_gnts.push(gnts);
+            }
             pushes.push(pv.e());
             wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
             releases.push(&pv & &Expr::repl(m, &xflit.at(fw - 2))?);
             gnt_b.push(g.e());
         }
         t.assign(&won.lv(), &any_of(&gnt_b))?;
+        Round::connect(&mut t, &rw, &round_gnts)?;
         t.assign(&mv.lv(), &cat_lsb(&moves))?;
         t.assign(&push.lv(), &cat_lsb(&pushes))?;
         t.assign(&wdata.lv(), &cat_lsb(&wdatas))?;
@@ -472,4 +545,65 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
     mods.add(&t)?;
     Ok(mods)
+}
+
+
+/// The top's wires of one round of the iterative switch allocator (§6
+/// *Switch allocation*): per input port the round's candidate, its route
+/// (and, with `virtualclock`, its relative stamp and real-time flag); the
+/// input ports matched in the round; the outputs matched before it.
+struct Round {
+    cand: crate::verilog::Sig,
+    route: crate::verilog::Sig,
+    rel: Option<(crate::verilog::Sig, crate::verilog::Sig)>,
+    won: crate::verilog::Sig,
+    mo: Option<crate::verilog::Sig>,
+}
+
+impl Round {
+    fn declare(t: &mut Module, d: &Dims, k: u32, rel_w: Option<u32>) -> Result<Vec<Round>> {
+        let (n, m, pw) = (d.ports, d.vcs, d.port_id_width);
+        if k > 0 {
+            t.comment("Iterative switch allocation (§6): per round, candidates, matches, matched outputs");
+        }
+        (1..=k)
+            .map(|r| {
+                Ok(Round {
+                    cand: t.wire(&format!("r{r}_cand"), n * m)?,
+                    route: t.wire(&format!("r{r}_route"), n * pw)?,
+                    rel: match rel_w {
+                        Some(w) => Some((t.wire(&format!("r{r}_rel"), n * w)?, t.wire(&format!("r{r}_rt"), n)?)),
+                        None => None,
+                    },
+                    won: t.wire(&format!("r{r}_won"), n)?,
+                    mo: if r > 1 { Some(t.wire(&format!("r{r}_mo"), n)?) } else { None },
+                })
+            })
+            .collect()
+    }
+    /// Point A's round ports: won, mo, cand, cand route, rel, rt.
+    fn port_names(k: u32) -> Vec<[String; 6]> {
+        (1..=k).map(|r| [format!("won{r}_i"), format!("mo{r}_i"), format!("cand{r}_o"), format!("cand{r}_route_o"), format!("cand{r}_rel_o"), format!("cand{r}_rt_o")]).collect()
+    }
+    /// Point B's round ports: req, rel, rt, gnt.
+    fn out_port_names(k: u32) -> Vec<[String; 4]> {
+        (1..=k).map(|r| [format!("req{r}_i"), format!("rel{r}_i"), format!("rt{r}_i"), format!("gnt{r}_o")]).collect()
+    }
+    /// won_r = the input ports some output granted in round r; mo_{r+1} =
+    /// mo_r plus the outputs that granted in round r. `gnts[o][r]`.
+    fn connect(t: &mut Module, rounds: &[Round], gnts: &[Vec<crate::verilog::Sig>]) -> Result<()> {
+        for (r, x) in rounds.iter().enumerate() {
+            let of_round = gnts.iter().map(|g| g[r].e()).collect::<Vec<_>>();
+            t.assign(&x.won.lv(), &any_of(&of_round))?;
+            if let Some(next) = rounds.get(r + 1).and_then(|y| y.mo.as_ref()) {
+                let outs = cat_lsb(&of_round.iter().map(|g| g.any()).collect::<Vec<_>>());
+                let before = match &x.mo {
+                    Some(mo) => mo.e() | outs,
+                    None => outs,
+                };
+                t.assign(&next.lv(), &before)?;
+            }
+        }
+        Ok(())
+    }
 }

@@ -31,11 +31,20 @@ pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutan
 
 /// [`vclock_sched`] with the router's fault switches (only the `vc_*` ones act here).
 pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults) -> Result<Module> {
+    vclock_sched_picks(prefix, n, c, vtw, faults, 0)
+}
+
+/// [`vclock_sched_with`] plus, for the iterative switch allocator (§6
+/// *Switch allocation*), `picks` combinational grant evaluations of other
+/// request vectors on the same stamps and `be_ptr`, and every slot's
+/// relative stamp `rel_o` and real-time flag `rt_o` for point B
+/// (`<prefix>_vclock_sched_k<picks>`); `picks = 0` is the plain scheduler.
+pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, picks: u32) -> Result<Module> {
     if vtw == 0 || vtw > c || n == 0 {
         return Err(crate::HdlError::Invalid(format!("vclock_sched: need 1 <= VTW <= C and N >= 1 (N={n}, C={c}, VTW={vtw})")));
     }
     let c1 = c + 1;
-    let mut m = Module::new(format!("{prefix}_vclock_sched"));
+    let mut m = Module::new(if picks == 0 { format!("{prefix}_vclock_sched") } else { format!("{prefix}_vclock_sched_k{picks}") });
     m.doc("Fine-Grained VirtualClock scheduler over N slots (docs/microarchitecture.md §8).");
     m.doc("present_i[k]: slot k has a flit at the scheduler; vtick_i[k*VTW +: VTW] is its Vtick");
     m.doc("(0 or all-ones: best effort; else real time); req_i[k]: the base scheduler's eligibility");
@@ -55,6 +64,14 @@ pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: 
     let req_i = m.input_sym("req_i", n, "N")?;
     let take_i = m.input("take_i", 1)?;
     let gnt_o = m.output_sym("gnt_o", n, "N")?;
+    let pick_io = crate::arbiters::pick_ports(&mut m, n, picks)?;
+    let rel_rt = if picks > 0 {
+        m.doc("rel_o[k*(C+2) +: C+2]: slot k's relative stamp s[k] - now, signed (two's complement);");
+        m.doc("rt_o[k]: slot k is present with a real-time Vtick (point B of the iterative allocator).");
+        Some((m.output_sym("rel_o", n * (c + 2), "N*(C+2)")?, m.output_sym("rt_o", n, "N")?))
+    } else {
+        None
+    };
 
     let (now_q, now_d) = m.register_sym("now", c, Some("C"), &Expr::zero_sym("C", c))?;
     let (aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
@@ -159,6 +176,7 @@ pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: 
     };
     let masked_be = &cand_be & &be_mask_q;
     let grant_rt = if faults.vc_largest_stamp_wins { s_k.above(&s_j) } else { s_k.below(&s_j) };
+    let pick_rt = grant_rt.clone();
     let mut grant = vec![
         Stmt::set(&cand_rt, &req_i & &rt),
         Stmt::set(&cand_be, &req_i & !&rt),
@@ -303,5 +321,49 @@ pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: 
     ]);
     m.comb(next)?;
     crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
+    if let Some((rel_o, rt_o)) = rel_rt {
+        m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
+        let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)")?;
+        let wide2 = |x: Expr| cat(&[Expr::zero_sym("2", 2), x]);
+        m.comb(vec![
+            Stmt::set(&rel, Expr::zero_sym("(N*(C+2))", n * (c + 2))),
+            for_(&k, vec![Stmt::set(LVal::elem_var(&rel, &k, "(C+2)", c + 2), wide(s_k.clone()) - wide2(now_q.e()))]),
+        ])?;
+        m.assign(&rel_o.lv(), &rel.e())?;
+        m.assign(&rt_o.lv(), &rt.e())?;
+        m.comment("The rounds' grants: the rule of block 2 on pick<r>_req_i, with their own");
+        m.raw_line("//    comparison matrix (block 2 reads req_i, which depends on the rounds' grants).");
+        m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+        let pbeat = m.comb_reg_sym("pbeat", n * n, "N*N")?;
+        m.raw_line("/* verilator lint_on UNUSED */");
+        m.comb(vec![Stmt::set(&pbeat, zero_nn()), pairwise(&pbeat, pick_rt)])?;
+        for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
+            let tag = format!("p{}_", r + 1);
+            let [crt, cbe, plose, pwin, psel, pbe, pg] = ["cand_rt", "cand_be", "lose", "win", "be_sel", "be_gnt", "gnt"]
+                .map(|x| (format!("{tag}{x}"), if x == "lose" { n * n } else { n }, if x == "lose" { "N*N" } else { "N" }));
+            let [crt, cbe, plose, pwin, psel, pbe, pg] =
+                [crt, cbe, plose, pwin, psel, pbe, pg].map(|(name, w, sym)| m.comb_reg_sym(&name, w, sym));
+            let (crt, cbe, plose, pwin, psel, pbe, pg) = (crt?, cbe?, plose?, pwin?, psel?, pbe?, pg?);
+            let masked = &cbe & &be_mask_q;
+            let mut body = vec![
+                Stmt::set(&crt, preq & &rt),
+                Stmt::set(&cbe, preq & !&rt),
+                Stmt::set(&plose, zero_nn()),
+                lose_of(&plose, &pbeat, &crt),
+                Stmt::set(&pwin, zero_n()),
+                for_(&k, vec![Stmt::set(LVal::at_var(&pwin, &k), crt.at_var(&k).l_and(plose.elem_var(&k, "N", n).is(zero_n())))]),
+                Stmt::set(&psel, masked.is_not(zero_n()).then_else(&masked, &cbe)),
+                Stmt::set(&pbe, &psel & -&psel),
+            ];
+            body.push(if faults.vc_best_effort_first {
+                Stmt::set(&pg, cbe.any().then_else(&pbe, &pwin))
+            } else {
+                Stmt::set(&pg, crt.any().then_else(&pwin, &pbe))
+            });
+            m.comb(body)?;
+            m.assign(&pgnt.lv(), &pg.e())?;
+            crate::arbiters::assert_grant(&mut m, pgnt, preq, n)?;
+        }
+    }
     Ok(m)
 }

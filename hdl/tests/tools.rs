@@ -23,7 +23,7 @@ fn variants_for(cfg: &RouterConfig) -> Vec<Option<Mutant>> {
         return vec![None];
     }
     let mut v = variants();
-    v.extend(Mutant::qos().iter().chain(Mutant::routing()).filter(|m| m.applies_to(cfg)).copied().map(Some));
+    v.extend(Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).filter(|m| m.applies_to(cfg)).copied().map(Some));
     v
 }
 
@@ -372,9 +372,10 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     let mut cfgs = qos_configs();
     cfgs.push(example("tiny2"));
     cfgs.push(example("mesh5"));
+    cfgs.push(example("small_p_iterative"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        for m in Mutant::qos().iter().chain(Mutant::routing()) {
+        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
             assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());

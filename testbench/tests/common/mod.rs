@@ -64,17 +64,28 @@ pub fn small(mode: &str, acceleration: bool, b: u32) -> RouterConfig {
 }
 
 pub fn small_with(mode: &str, acceleration: bool, b: u32, crossbar: &str) -> RouterConfig {
+    RouterConfig::from_toml_str(&small_text(mode, acceleration, b, crossbar), "small").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`small`] with the iterative switch allocator, k rounds (§6 *Switch allocation*).
+#[allow(dead_code)]
+pub fn small_iterative(mode: &str, acceleration: bool, b: u32, k: u32) -> RouterConfig {
+    let text = small_text(mode, acceleration, b, "multiplexed").replacen("_mul\"", &format!("_it{k}\""), 1)
+        + &format!("switch_allocator = \"iterative\"\nswitch_iterations = {k}\n");
+    RouterConfig::from_toml_str(&text, "small").unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn small_text(mode: &str, acceleration: bool, b: u32, crossbar: &str) -> String {
     let (scheduler, extra) = match mode {
         "traditional" => ("fifo", "vc_ratio = [1, 1, 1]\n"),
         "non_preemptive" => ("virtualclock", "vc_ratio = [1, 1, 1]\n"),
         _ => ("virtualclock", ""),
     };
-    let text = format!(
+    format!(
         "name = \"small_{mode}{}_b{b}_{}\"\n[router]\nports = 4\nvcs = 3\nflit_width = 40\ninput_buffer_depth = 4\n\
          output_buffer_depth = 2\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\nclock_width = 10\n\
          vtick_width = 10\nmode = \"{mode}\"\nblock_size = {b}\nacceleration = {acceleration}\n{extra}",
         if acceleration { "_acc" } else { "" },
         &crossbar[..3]
-    );
-    RouterConfig::from_toml_str(&text, "small").unwrap_or_else(|e| panic!("{e}"))
+    )
 }
