@@ -759,7 +759,7 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
             return Err(ConfigError::field(
                 "router.switch_allocator",
                 kind.as_str(),
-                "the full crossbar has no switch allocation (allowed: omit the field, or crossbar = \"multiplexed\")",
+                "the full crossbar has no switch allocation (allowed values: none, omit the field; single_pass or iterative need crossbar = \"multiplexed\")",
             ));
         }
     }
@@ -769,7 +769,10 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
             return Err(ConfigError::field(
                 "router.switch_iterations",
                 k,
-                "only the iterative allocator has rounds (allowed: omit the field, or switch_allocator = \"iterative\")",
+                format!(
+                    "only the iterative allocator has rounds (allowed values: none, omit the field; {}..={} with switch_allocator = \"iterative\")",
+                    SWITCH_ITERATIONS_RANGE.0, SWITCH_ITERATIONS_RANGE.1
+                ),
             ));
         }
         check_range("router.switch_iterations", k, SWITCH_ITERATIONS_RANGE)?;
