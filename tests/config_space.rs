@@ -8,7 +8,7 @@
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::path::Path;
 use std::process::Command;
-use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, SwitchAllocatorKind, Topology};
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, SwitchAllocatorKind, SwitchStageKind, Topology};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
     // Half the draws are small routers (cheap to push through the tools), half
@@ -61,6 +61,11 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
                 _ => Some(SwitchAllocatorKind::Iterative),
             },
             switch_iterations: rng.gen_bool(0.3).then(|| rng.gen_range(0..=5)),
+            switch_stage: match rng.gen_range(0..6) {
+                0 | 1 => Some(SwitchStageKind::Registered),
+                2 => Some(SwitchStageKind::SingleCycle),
+                _ => None,
+            },
             scheduler,
             traffic_classes,
             mode,

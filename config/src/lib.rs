@@ -15,7 +15,9 @@ pub mod nic;
 pub mod shard;
 mod qos;
 
-pub use qos::{FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, SwitchAllocator, VirtualClock};
+pub use qos::{
+    FlitOrder, Partition, Preemption, Qos, Scheduling, SchedulingPoint, SwitchAllocator, SwitchStage, VirtualClock,
+};
 
 /// Credit round trip of the pipeline (docs/microarchitecture.md, "Credit loop"):
 /// the smallest input buffer that lets one VC stream at one flit per cycle.
@@ -63,6 +65,27 @@ pub enum SwitchAllocatorKind {
     SinglePass,
     /// Input-first iterative matching with `switch_iterations` rounds.
     Iterative,
+}
+
+/// Where stage 4's allocation sits (file format; the validated form is
+/// [`SwitchStage`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchStageKind {
+    /// Allocation and traversal in one cycle (the original pipeline).
+    #[default]
+    SingleCycle,
+    /// RC+VA merged, allocation registered, traversal in the next cycle.
+    Registered,
+}
+
+impl SwitchStageKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwitchStageKind::SingleCycle => "single_cycle",
+            SwitchStageKind::Registered => "registered",
+        }
+    }
 }
 
 /// Flit scheduler at the router's scheduling point: (A) for the multiplexed
@@ -204,6 +227,10 @@ pub struct RouterParams {
     /// `switch_allocator = "iterative"` only: rounds per cycle, 1..=4 (default 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_iterations: Option<u32>,
+    /// Multiplexed crossbar without preemption only: `registered` registers
+    /// the switch allocation (RC and VA share a stage), default `single_cycle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_stage: Option<SwitchStageKind>,
     pub scheduler: Scheduler,
     /// Number of traffic classes, which are also the priority levels s of
     /// the QoS modes: class s-1 is the highest priority. Default 2, or 3
@@ -416,6 +443,7 @@ impl RouterConfig {
         let vc_class = validate_mode(r, classes)?;
         check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
         let switch = validate_switch_allocator(r)?;
+        let stage = validate_switch_stage(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
@@ -534,7 +562,7 @@ impl RouterConfig {
         };
         let scheduling = Scheduling {
             point: match switch {
-                Some(switch) => SchedulingPoint::InputPort { switch },
+                Some(switch) => SchedulingPoint::InputPort { switch, stage },
                 None => SchedulingPoint::OutputPort,
             },
             order: match file.router.scheduler {
@@ -786,6 +814,33 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
     })
 }
 
+/// The switch stage: `registered` needs the multiplexed crossbar (the full
+/// crossbar has no allocation to register) and a mode without preemption
+/// (§6 defines the registered pipeline for those; P mode keeps one cycle).
+fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
+    let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
+    if kind == SwitchStageKind::Registered {
+        if r.crossbar == Crossbar::Full {
+            return Err(ConfigError::field(
+                "router.switch_stage",
+                kind.as_str(),
+                "the full crossbar has no switch allocation to register (allowed values: single_cycle; registered needs crossbar = \"multiplexed\")",
+            ));
+        }
+        if r.mode == RouterMode::Preemptive {
+            return Err(ConfigError::field(
+                "router.switch_stage",
+                kind.as_str(),
+                "the registered switch stage is defined for the modes without preemption (allowed values: single_cycle with mode = \"preemptive\"; registered with unpartitioned, traditional or non_preemptive)",
+            ));
+        }
+    }
+    Ok(match kind {
+        SwitchStageKind::SingleCycle => SwitchStage::SingleCycle,
+        SwitchStageKind::Registered => SwitchStage::Registered,
+    })
+}
+
 impl SwitchAllocatorKind {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -988,7 +1043,7 @@ scheduler = "round_robin"
 
         let tr = with("mode = \"traditional\"\ntraffic_classes = 2\nvc_classes = [0, 0, 1, 1]", "fifo", "multiplexed");
         assert_eq!(tr.qos(), &Qos::Partitioned(Partition { vc_class: vec![0, 0, 1, 1] }));
-        assert_eq!(tr.scheduling().point, SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass });
+        assert_eq!(tr.scheduling().point, SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::SingleCycle });
         assert_eq!(tr.scheduling().order, FlitOrder::Age);
         assert!(tr.qos().allocation_reads_class());
 
@@ -1058,14 +1113,14 @@ scheduler = "round_robin"
     #[test]
     fn switch_allocator_is_typed_and_checked() {
         let point = |t: &str| RouterConfig::from_toml_str(&(base() + t), "t").unwrap().scheduling().point;
-        assert_eq!(point(""), SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass });
+        assert_eq!(point(""), SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::SingleCycle });
         assert_eq!(
             point("switch_allocator = \"iterative\"\n"),
-            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 } }
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 }, stage: SwitchStage::SingleCycle }
         );
         assert_eq!(
             point("switch_allocator = \"iterative\"\nswitch_iterations = 1\n"),
-            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 } }
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 }, stage: SwitchStage::SingleCycle }
         );
         let msg = err(&(base() + "switch_allocator = \"iterative\"\nswitch_iterations = 5\n")).to_string();
         assert!(msg.contains("router.switch_iterations") && msg.contains("1..=4"), "{msg}");
@@ -1078,6 +1133,32 @@ scheduler = "round_robin"
         let c = RouterConfig::from_toml_str(&full, "t").unwrap();
         assert_eq!(c.scheduling().point.switch_allocator(), None);
         assert!(err(&(base() + "switch_allocator = \"wavefront\"\n")).to_string().contains("switch_allocator"));
+    }
+
+    #[test]
+    fn switch_stage_is_typed_and_checked() {
+        let point = |extra: &str| RouterConfig::from_toml_str(&(base() + extra), "t").unwrap().scheduling().point;
+        assert_eq!(point("").switch_stage(), SwitchStage::SingleCycle);
+        assert_eq!(point("switch_stage = \"single_cycle\"\n").switch_stage(), SwitchStage::SingleCycle);
+        assert_eq!(
+            point("switch_stage = \"registered\"\nswitch_allocator = \"iterative\"\n"),
+            SchedulingPoint::InputPort {
+                switch: SwitchAllocator::Iterative { iterations: 3 },
+                stage: SwitchStage::Registered
+            }
+        );
+        let full = base().replace("multiplexed", "full");
+        let msg = err(&(full.clone() + "switch_stage = \"registered\"\n")).to_string();
+        assert!(msg.contains("router.switch_stage") && msg.contains("allowed values"), "{msg}");
+        let c = RouterConfig::from_toml_str(&(full + "switch_stage = \"single_cycle\"\n"), "t").unwrap();
+        assert_eq!(c.scheduling().point.switch_stage(), SwitchStage::SingleCycle);
+        let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
+        RouterConfig::from_toml_str(&p, "t").unwrap();
+        let msg = err(&(p + "switch_stage = \"registered\"\n")).to_string();
+        assert!(msg.contains("router.switch_stage") && msg.contains("preempt"), "{msg}");
+        let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
+        assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
+        assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));
     }
 
     #[test]

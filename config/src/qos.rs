@@ -75,8 +75,9 @@ impl Qos {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum SchedulingPoint {
     /// Multiplexed crossbar: point A picks one VC per input port, point B
-    /// one input per output port; `switch` says how the two are combined.
-    InputPort { switch: SwitchAllocator },
+    /// one input per output port; `switch` says how the two are combined,
+    /// `stage` whether the allocation is registered before the crossbar.
+    InputPort { switch: SwitchAllocator, stage: SwitchStage },
     /// Full crossbar: point C picks one output VC per output port.
     OutputPort,
 }
@@ -95,13 +96,36 @@ pub enum SwitchAllocator {
     Iterative { iterations: u32 },
 }
 
+/// Where stage 4's allocation sits in the pipeline (docs/microarchitecture.md
+/// §6, "Registered switch allocation").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum SwitchStage {
+    /// Allocation and crossbar traversal in one cycle; RC and VA are stages
+    /// 2 and 3 (`switch_stage = "single_cycle"`, the original pipeline).
+    #[default]
+    SingleCycle,
+    /// RC and VA in one stage, the switch allocation registered, the flit
+    /// crossing in the next cycle (`switch_stage = "registered"`): still five
+    /// stages, so the zero-load latency is unchanged. Multiplexed crossbar,
+    /// modes without preemption.
+    Registered,
+}
+
 impl SchedulingPoint {
     /// The switch allocator of the multiplexed crossbar; `None` for the
     /// full crossbar, which has no switch allocation.
     pub fn switch_allocator(&self) -> Option<SwitchAllocator> {
         match self {
-            SchedulingPoint::InputPort { switch } => Some(*switch),
+            SchedulingPoint::InputPort { switch, .. } => Some(*switch),
             SchedulingPoint::OutputPort => None,
+        }
+    }
+    /// Whether the switch allocation is registered (§6); always
+    /// `SingleCycle` for the full crossbar.
+    pub fn switch_stage(&self) -> SwitchStage {
+        match self {
+            SchedulingPoint::InputPort { stage, .. } => *stage,
+            SchedulingPoint::OutputPort => SwitchStage::SingleCycle,
         }
     }
     /// Multiplexed crossbar (point A is the scheduling point).

@@ -102,14 +102,14 @@ fn switch_allocator_axis_spans_the_multiplexed_points_only() {
             "mesh5_v2_d4_w32_ful_round_robin_none"
         ]
     );
-    use wormqos_config::{SchedulingPoint, SwitchAllocator};
+    use wormqos_config::{SchedulingPoint, SwitchAllocator, SwitchStage};
     let points: Vec<SchedulingPoint> = c.iter().map(|(_, r)| r.as_ref().unwrap().scheduling().point).collect();
     assert_eq!(
         points,
         [
-            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass },
-            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 } },
-            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 } },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::SingleCycle },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 1 }, stage: SwitchStage::SingleCycle },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 }, stage: SwitchStage::SingleCycle },
             SchedulingPoint::OutputPort
         ]
     );
