@@ -10,6 +10,7 @@
 
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
+use super::onoff_source::{priority_waits, Arrivals, SourceClass};
 use super::multilink_ring::{counted_stage_rates, max_throughput, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
@@ -30,6 +31,9 @@ pub enum PredictError {
     Saturated(String),
     #[error("no convergence: {0}")]
     NoConvergence(String),
+    /// Outside what the model describes at this point (the reason).
+    #[error("not modelled: {0}")]
+    NotModelled(String),
 }
 
 /// One class of the model's answer, numbered as the simulator numbers it
@@ -56,9 +60,12 @@ pub enum Plan {
         /// Simulator class of each model class (real time in `rt_rates`
         /// order, then best effort).
         classes: Vec<u8>,
+        /// ON/OFF real time: each real-time class's sources, for the
+        /// source-queue model of `onoff_source.rs` (a second model row).
+        onoff: Option<Vec<Arrivals>>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
-    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize> },
+    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize>, onoff: Option<Vec<Arrivals>> },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
@@ -86,9 +93,13 @@ impl Plan {
     /// for each of `deadlines` (network latency, cycles).
     pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
         match self {
-            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
+            Plan::SingleRouter { model, classes, onoff } => {
+                with_onoff_source("kim2005", single_router(model, classes, deadlines), &model, classes, onoff.as_deref())
+            }
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines, *hops) }],
+            Plan::Cube { model, classes, hops, onoff } => {
+                with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref())
+            }
             Plan::Torus { model } => vec![Named {
                 name: "torus002",
                 result: model
@@ -101,6 +112,43 @@ impl Plan {
             }],
         }
     }
+}
+
+/// The model's row `name`, and with ON/OFF real time a second row
+/// `<name>_onoff`: the same network latency, the real-time classes' source
+/// waiting time from the ON/OFF source-queue model (`onoff_source.rs`: our
+/// NI's per-flit priority, M_c flit cycles per message, the other streams
+/// locally Poisson, the own burst's backlog), best effort's (Poisson,
+/// below every real-time class) kept from Eq. (15).
+fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, PredictError>, model: &RouterModel, classes: &[u8], onoff: Option<&[Arrivals]>) -> Vec<Named> {
+    let Some(arrivals) = onoff else {
+        return vec![Named { name, result: base }];
+    };
+    let onoff_name = if name == "kim2005" { "kim2005_onoff" } else { "kim2005_cube_onoff" };
+    let result = match &base {
+        Err(e) => Err(e.clone()),
+        Ok(_) if model.msg_flits.iter().take(arrivals.len().min(model.rt_rates.len())).any(|&m| m > model.buffer_flits) => Err(PredictError::NotModelled(format!(
+            "ON/OFF source queue with messages longer than the VC buffer (b_s = {} flits): the NI then waits for credits, which the model leaves out",
+            model.buffer_flits
+        ))),
+        Ok(base) => {
+            let queue: Vec<SourceClass> = arrivals.iter().zip(&model.rt_rates).zip(&model.msg_flits).map(|((&a, &l), &m)| SourceClass::flits(l, m, a)).collect();
+            let waits = priority_waits(&queue);
+            let mut out = base.clone();
+            let mut failed = None;
+            for (i, w) in waits.iter().enumerate() {
+                let Some(p) = out.iter_mut().find(|p| p.class == classes[i]) else { continue };
+                match w {
+                    Ok(w) => p.source_latency = w.wait,
+                    Err(e) => {
+                        failed.get_or_insert(format!("the injection link: real-time classes down to {} carry ρ = {:.3} ≥ 1", classes[e.class], e.utilization));
+                    }
+                }
+            }
+            failed.map_or(Ok(out), |why| Err(PredictError::Saturated(why)))
+        }
+    };
+    vec![Named { name, result: base }, Named { name: onoff_name, result }]
 }
 
 fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
@@ -362,19 +410,20 @@ fn message_rate(v: &Validated) -> f64 {
 }
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
-    let (model, classes) = qos_inputs(v)?;
-    Ok(Plan::SingleRouter { model, classes })
+    let (model, classes, onoff) = qos_inputs(v)?;
+    Ok(Plan::SingleRouter { model, classes, onoff })
 }
 
 fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
-    let (router, classes) = qos_inputs(v)?;
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops })
+    let (router, classes, onoff) = qos_inputs(v)?;
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
 /// buffer size, Poisson (or ON/OFF at its mean rate) real time. Returns the
-/// single-router inputs and the simulator class of each model class.
-fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
+/// single-router inputs, the simulator class of each model class and, for
+/// ON/OFF real time, each real-time class's sources.
+fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>, Option<Vec<Arrivals>>), PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     if !matches!(w.realtime, RealTime::Poisson | RealTime::OnOff | RealTime::None) {
@@ -447,7 +496,12 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
         vticks,
         be_rate: be / be_flits,
     };
-    Ok((model, sim_class))
+    // The simulator's ON/OFF classes come in the order of
+    // `realtime_class_rates`, as the model's real-time classes do.
+    let arrivals = (w.realtime == RealTime::OnOff && !onoff.is_empty()).then(|| {
+        onoff.iter().map(|o| Arrivals::OnOff { streams: w.onoff_streams, gap: o.gap, mean_burst: w.onoff_mean_messages }).collect()
+    });
+    Ok((model, sim_class, arrivals))
 }
 
 /// 002_… and 004_… model one class of Poisson messages.
