@@ -33,13 +33,16 @@
 //!   R_k = Σ_{i<k} λ_i E[X_i²]/2 + (K − 1)/K · λ_k E[X_k²]/2
 //!
 //! (the higher classes' term with their own arrivals), and, when a
-//! burst's messages come faster than the class drains them, the tagged
-//! message also waits for its burst predecessors: the class's own work is
-//! served at 1 − σ_{k−1} − ρ_k (K − 1)/K of the link, so each predecessor
-//! takes e_k = x̄_k / (1 − σ_{k−1} − ρ_k (K − 1)/K) cycles and the backlog
-//! grows by e_k − g per message (a D/D/1 queue within the burst); a
-//! message's position J in its burst (0-based, burst length size-biased,
-//! B geometric with mean N) has E[J] = N − 1, so
+//! burst's messages come faster than the network drains them, the tagged
+//! message also waits for its burst predecessors. A stream's burst goes to
+//! one destination (000_…: a stream is a source–destination pair), whose
+//! link also carries the class-≤k load of the other sources, σ_k under
+//! uniform destinations (a single router's every output; in a network the
+//! injection link's): the burst drains at 1 − σ_k, each predecessor takes
+//! e_k = x̄_k / (1 − σ_k) cycles (its credits come back no faster), and the
+//! backlog grows by e_k − g per message (a D/D/1 queue within the burst).
+//! A message's position J in its burst (0-based, burst length size-biased,
+//! B geometric with mean N) has E[J] = E[B(B − 1)]/(2E[B]) = N − 1, so
 //!
 //!   W_k = R_k / ((1 − σ_{k−1})(1 − σ_k)) + (N − 1) · max(0, e_k − g).
 //!
@@ -111,8 +114,7 @@ pub fn priority_waits(classes: &[SourceClass]) -> Vec<Result<SourceWait, LinkSat
             Arrivals::Poisson => (1.0, 0.0),
             Arrivals::OnOff { streams, gap, mean_burst } => {
                 let others = (streams.max(1) - 1) as f64 / streams.max(1) as f64;
-                let drain = 1.0 - sigma_above - rho * others;
-                let each = c.service / drain;
+                let each = c.service / (1.0 - sigma);
                 (others, (mean_burst - 1.0).max(0.0) * (each - gap).max(0.0))
             }
         };
@@ -168,7 +170,8 @@ mod tests {
         let w = priority_waits(&[SourceClass::flits(l, 32.0, Arrivals::OnOff { streams: 14, gap: 850.0, mean_burst: 10.0 })]);
         let w = w[0].as_ref().unwrap();
         assert!(close(w.wait, 13.0 / 14.0 * l * 512.0 / (1.0 - 32.0 * l)) && w.own_burst == 0.0, "{w:?}");
-        // One stream spaced wider than its messages never waits.
+        // One stream spaced wider than its messages take to drain
+        // (32/(1 − 0.032) = 33.06 < 40) never waits.
         let one = priority_waits(&[SourceClass::flits(0.001, 32.0, Arrivals::OnOff { streams: 1, gap: 40.0, mean_burst: 10.0 })]);
         assert_eq!(one[0].as_ref().unwrap().wait, 0.0);
     }
@@ -176,16 +179,17 @@ mod tests {
     #[test]
     fn bursts_faster_than_the_link_drains_them_queue_behind_themselves() {
         // One stream (no others), a top class above it at ρ = 0.2 with
-        // λ = 0.00625 and x = 32 (R = 3.2), the stream at λ = 0.002, g = 33,
-        // N = 10: it drains at 1 − 0.2 = 0.8, each message 40 cycles, 7 more
-        // than g; E[J] = 9, backlog 63; the others-term is the top class's
-        // R / ((1 − 0.2)(1 − 0.264)) = 3.2/0.5888.
+        // λ = 0.00625 and x = 32 (R = 3.2), the stream at λ = 0.002 (ρ =
+        // 0.064), g = 33, N = 10: the burst drains at 1 − 0.264 = 0.736,
+        // each message 32/0.736 = 43.47826 cycles, 10.47826 more than g;
+        // E[J] = 9, backlog 94.30435; the others-term is the top class's
+        // R / ((1 − 0.2)(1 − 0.264)) = 3.2/0.5888 = 5.43478.
         let top = SourceClass::flits(0.00625, 32.0, Arrivals::Poisson);
         let me = SourceClass::flits(0.002, 32.0, Arrivals::OnOff { streams: 1, gap: 33.0, mean_burst: 10.0 });
         let w = priority_waits(&[top, me]);
         let w = w[1].as_ref().unwrap();
-        assert!(close(w.own_burst, 63.0), "{w:?}");
-        assert!(close(w.wait, 63.0 + 3.2 / (0.8 * 0.736)), "{w:?}");
+        assert!((w.own_burst - 94.30435).abs() < 1e-5, "{w:?}");
+        assert!((w.wait - 94.30435 - 5.43478).abs() < 1e-5, "{w:?}");
     }
 
     #[test]
