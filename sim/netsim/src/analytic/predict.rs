@@ -11,7 +11,7 @@
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
 use super::onoff_source::{priority_waits, Arrivals, SourceClass};
-use super::multilink_ring::{counted_stage_rates, max_throughput, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::multilink_ring::{counted_stage_rates, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
 use crate::topology::{Network, Peer};
@@ -543,30 +543,50 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let cfg = &v.configs[0];
     one_poisson_class(v, "004_… §4")?;
     let lambda_n = message_rate(v);
-    let n = v.net.endpoint_at.len();
     let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
-    let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
-    // The paper rounds H_avg to the nearest integer (footnote 1).
-    let h = (mean_hops.round() as usize).max(1);
-    let (rates, _) = counted_stage_rates(&paths, lambda_n / (n - 1) as f64, h);
     // With dateline classes a header may use only half of a link's VCs.
     let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
     let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
-    let stages = 5.0;
-    let model = RingModel {
-        vcs,
-        msg_flits: w.class_flits(0) as f64,
-        t_flit: 1.0,
-        t_router: stages - 1.0,
-        stage_rates: rates,
-        // Eq. 8: one segmentation queue per direction.
-        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
-    };
+    let model = ring_model(&paths, v.net.endpoint_at.len(), lambda_n, vcs, w.class_flits(0) as f64, bidirectional);
     let holding = match v.exp.topology {
         TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
         _ => None,
     };
-    Ok(Plan::Ring { model, stages, holding })
+    Ok(Plan::Ring { model, stages: RING_STAGES, holding })
+}
+
+/// Our routers' pipeline: a hop is t_r + t_flt = P cycles.
+const RING_STAGES: f64 = 5.0;
+
+/// 004_…'s models of a ring of `nodes` nodes whose packets take `paths`
+/// (every ordered pair of nodes once), λ_n = `lambda_n` packets per cycle
+/// per node, v_c = `vcs` per header, `msg_flits` flits per packet.
+fn ring_model(paths: &[Vec<usize>], nodes: usize, lambda_n: f64, vcs: u32, msg_flits: f64, bidirectional: bool) -> RingModel {
+    let (_, mean_hops) = counted_stage_rates(paths, 0.0, 1);
+    // The paper rounds H_avg to the nearest integer (footnote 1).
+    let h = (mean_hops.round() as usize).max(1);
+    let (rates, _) = counted_stage_rates(paths, lambda_n / (nodes - 1) as f64, h);
+    RingModel {
+        vcs,
+        msg_flits,
+        t_flit: 1.0,
+        t_router: RING_STAGES - 1.0,
+        stage_rates: rates,
+        // Eq. 8: one segmentation queue per direction.
+        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
+    }
+}
+
+/// 004_…'s models on a multi-link ring given by its size alone (no
+/// experiment file, no routers built): `nodes` nodes, `links` links each
+/// way, the first routing strategy, v_c = `vcs` VCs per header,
+/// `msg_flits`-flit packets at `lambda_n` packets per cycle per node. For
+/// rings the simulator cannot build (004_… Fig. 6(a)'s N = 256 needs
+/// 129-port routers); `multilink_ring_paths` is checked against the
+/// built network's routes where it can be built.
+pub fn multilink_ring_plan(nodes: usize, links: usize, vcs: u32, msg_flits: f64, lambda_n: f64) -> Plan {
+    let paths = multilink_ring_paths(nodes, links, false);
+    Plan::Ring { model: ring_model(&paths, nodes, lambda_n, vcs, msg_flits, true), stages: RING_STAGES, holding: None }
 }
 
 /// The model's answer as the simulator's `Results` (per-class latencies;
@@ -629,5 +649,30 @@ mod tests {
         // "d via link j") take exactly these links.
         let second = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: crate::topology::RingStrategy::SourceBlock }.build(5).unwrap();
         assert_eq!(route_paths(&second), paths);
+    }
+
+    /// `a` and `b` list the same links for every pair, up to the links' names.
+    fn same_paths_up_to_names(a: &[Vec<usize>], b: &[Vec<usize>]) -> bool {
+        let (mut ab, mut ba) = (std::collections::HashMap::new(), std::collections::HashMap::new());
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(p, q)| {
+                p.len() == q.len() && p.iter().zip(q).all(|(x, y)| *ab.entry(*x).or_insert(*y) == *y && *ba.entry(*y).or_insert(*x) == *x)
+            })
+    }
+
+    #[test]
+    fn multilink_ring_paths_are_the_built_networks_routes() {
+        use crate::topology::RingStrategy;
+        for (nodes, links) in [(8u32, 2u32), (16, 4), (32, 8), (60, 15)] {
+            for (strategy, second) in [(RingStrategy::DestinationBlock, false), (RingStrategy::SourceBlock, true)] {
+                let net = TopologySpec::MultilinkRing { nodes, links: Some(links), dateline: true, strategy }.build(2 * links as usize + 1).unwrap();
+                let built = if second { source_block_paths(&net) } else { route_paths(&net) };
+                let ours = multilink_ring_paths(nodes as usize, links as usize, second);
+                assert!(same_paths_up_to_names(&ours, &built), "N = {nodes}, l = {links}, second strategy {second}");
+            }
+        }
+        // A wrong link (d mod (l − 1)) or the ties taken − are told apart.
+        let net = TopologySpec::MultilinkRing { nodes: 16, links: Some(4), dateline: true, strategy: RingStrategy::DestinationBlock }.build(9).unwrap();
+        assert!(!same_paths_up_to_names(&multilink_ring_paths(16, 3, false), &route_paths(&net)));
     }
 }
