@@ -7,4 +7,5 @@ pub mod ring;
 pub mod multilink_ring;
 pub mod onoff_source;
 pub mod predict;
+pub mod ring_curve;
 pub mod torus002;

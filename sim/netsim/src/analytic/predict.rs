@@ -547,7 +547,7 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     // With dateline classes a header may use only half of a link's VCs.
     let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
     let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
-    let model = ring_model(&paths, v.net.endpoint_at.len(), lambda_n, vcs, w.class_flits(0) as f64, bidirectional);
+    let model = RingShape::from_paths(&paths, v.net.endpoint_at.len(), bidirectional, lambda_n).model(lambda_n, vcs, w.class_flits(0) as f64);
     let holding = match v.exp.topology {
         TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
         _ => None,
@@ -558,35 +558,55 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
 /// Our routers' pipeline: a hop is t_r + t_flt = P cycles.
 const RING_STAGES: f64 = 5.0;
 
-/// 004_…'s models of a ring of `nodes` nodes whose packets take `paths`
-/// (every ordered pair of nodes once), λ_n = `lambda_n` packets per cycle
-/// per node, v_c = `vcs` per header, `msg_flits` flits per packet.
-fn ring_model(paths: &[Vec<usize>], nodes: usize, lambda_n: f64, vcs: u32, msg_flits: f64, bidirectional: bool) -> RingModel {
-    let (_, mean_hops) = counted_stage_rates(paths, 0.0, 1);
-    // The paper rounds H_avg to the nearest integer (footnote 1).
-    let h = (mean_hops.round() as usize).max(1);
-    let (rates, _) = counted_stage_rates(paths, lambda_n / (nodes - 1) as f64, h);
-    RingModel {
-        vcs,
-        msg_flits,
-        t_flit: 1.0,
-        t_router: RING_STAGES - 1.0,
-        stage_rates: rates,
-        // Eq. 8: one segmentation queue per direction.
-        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
-    }
+/// The part of 004_…'s ring models that the routes fix: the stage rates
+/// λ̄_i counted from the routes at one node rate (they are linear in λ_n),
+/// counted once so that a grid of loads does not recount them.
+pub struct RingShape {
+    /// λ̄_1..=λ̄_H at λ_n = `rate`.
+    rates: Vec<f64>,
+    rate: f64,
+    bidirectional: bool,
 }
 
-/// 004_…'s models on a multi-link ring given by its size alone (no
-/// experiment file, no routers built): `nodes` nodes, `links` links each
-/// way, the first routing strategy, v_c = `vcs` VCs per header,
-/// `msg_flits`-flit packets at `lambda_n` packets per cycle per node. For
-/// rings the simulator cannot build (004_… Fig. 6(a)'s N = 256 needs
-/// 129-port routers); `multilink_ring_paths` is checked against the
-/// built network's routes where it can be built.
-pub fn multilink_ring_plan(nodes: usize, links: usize, vcs: u32, msg_flits: f64, lambda_n: f64) -> Plan {
-    let paths = multilink_ring_paths(nodes, links, false);
-    Plan::Ring { model: ring_model(&paths, nodes, lambda_n, vcs, msg_flits, true), stages: RING_STAGES, holding: None }
+impl RingShape {
+    /// A ring of `nodes` nodes whose packets take `paths` (every ordered
+    /// pair of nodes once), counted at λ_n = `rate` packets per cycle per node.
+    pub fn from_paths(paths: &[Vec<usize>], nodes: usize, bidirectional: bool, rate: f64) -> Self {
+        let (_, mean_hops) = counted_stage_rates(paths, 0.0, 1);
+        // The paper rounds H_avg to the nearest integer (footnote 1).
+        let h = (mean_hops.round() as usize).max(1);
+        let (rates, _) = counted_stage_rates(paths, rate / (nodes - 1) as f64, h);
+        RingShape { rates, rate, bidirectional }
+    }
+
+    /// 004_…'s multi-link ring by its size alone (no routers built):
+    /// `nodes` nodes, `links` links each way, the first routing strategy.
+    /// For rings the simulator cannot build (004_… Fig. 6(a)'s N = 256
+    /// needs 129-port routers); `multilink_ring_paths` is checked against
+    /// the built network's routes where it can be built.
+    pub fn multilink_ring(nodes: usize, links: usize) -> Self {
+        RingShape::from_paths(&multilink_ring_paths(nodes, links, false), nodes, true, 1.0)
+    }
+
+    /// The models' inputs at λ_n = `lambda_n` packets per cycle per node,
+    /// v_c = `vcs` per header, `msg_flits` flits per packet.
+    pub fn model(&self, lambda_n: f64, vcs: u32, msg_flits: f64) -> RingModel {
+        RingModel {
+            vcs,
+            msg_flits,
+            t_flit: 1.0,
+            t_router: RING_STAGES - 1.0,
+            // At the counted rate itself the rates are taken as counted.
+            stage_rates: if lambda_n == self.rate { self.rates.clone() } else { self.rates.iter().map(|r| r * (lambda_n / self.rate)).collect() },
+            // Eq. 8: one segmentation queue per direction.
+            source_rate: if self.bidirectional { lambda_n / 2.0 } else { lambda_n },
+        }
+    }
+
+    /// The plan of [`RingShape::model`] (no holding-time model).
+    pub fn plan(&self, lambda_n: f64, vcs: u32, msg_flits: f64) -> Plan {
+        Plan::Ring { model: self.model(lambda_n, vcs, msg_flits), stages: RING_STAGES, holding: None }
+    }
 }
 
 /// The model's answer as the simulator's `Results` (per-class latencies;
