@@ -735,6 +735,7 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(onoff_source_claims());
+    v.extend(fig6a_claims());
     v
 }
 
@@ -1066,4 +1067,130 @@ fn numbers_are_matched_whole() {
     assert!(contains_number("(4,575) /", "4,575"));
     assert!(!contains_number("14,575", "4,575"));
     assert!(contains_number("at 0.9.", "0.9"));
+}
+
+/// 004_… Fig. 6(a) (issue 22): the model at N = 256 (`example fig6a_004`)
+/// and model beside simulation at N = 60.
+fn fig6a_claims() -> Vec<Claim> {
+    const F6A: &str = "experiments/results/model_fig6a_004/fig6a.csv";
+    const N60: &str = "experiments/results/model_fig6a_004_n60/source_queue.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 1 | 0.233 | 0.250 | 0.301 | 0.412 | 0.840 | saturated | 4,581 |",
+        numbers: vec![
+            n("0.233", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.250", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.301", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.412", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("0.840", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,581", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 0.235 | 0.253 | 0.311 | 0.459 | 1.481 | saturated | 4,553 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.311", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.459", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.481", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,553", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 0.235 | 0.253 | 0.312 | 0.448 | 1.162 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.162", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 8 | 0.235 | 0.253 | 0.312 | 0.448 | 1.163 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.163", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 16 | 0.235 | 0.253 | 0.312 | 0.448 | 1.163 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.163", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 188.6 / 178.5 (−5.3 %) | 222.0 / 195.9 (−11.8 %) | 323.1 / 234.2 (−27.5 %) | 4495.2 / 318.6 (−92.9 %) |",
+        numbers: vec![
+            n("188.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("178.5", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("222.0", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("195.9", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("323.1", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("234.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("4495.2", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("318.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=2"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 190.5 / 181.6 (−4.7 %) | 227.1 / 209.3 (−7.8 %) | 294.5 / 268.2 (−8.9 %) | 437.8 / 431.6 (−1.4 %) |",
+        numbers: vec![
+            n("190.5", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("181.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("227.1", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("209.3", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("294.5", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("268.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("437.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("431.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=4"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 190.6 / 181.7 (−4.6 %) | 228.9 / 211.1 (−7.8 %) | 302.5 / 277.9 (−8.1 %) | 449.8 / 456.6 (+1.5 %) |",
+        numbers: vec![
+            n("190.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("181.7", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("228.9", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("211.1", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("302.5", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("277.9", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("449.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("456.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=8"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 8 | 190.6 / 181.7 (−4.6 %) | 229.0 / 211.1 (−7.8 %) | 303.7 / 278.2 (−8.4 %) | 460.8 / 460.8 (−0.0 %) |",
+        numbers: vec![
+            n("190.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("181.7", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("229.0", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("211.1", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("303.7", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("278.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("460.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("460.8", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "(it carries 0.500 of 0.6) while the Markov model does not (M/M/n and M/D/n",
+        numbers: vec![n("0.500", "experiments/results/model_fig6a_004_n60/results.csv", &[("source", "sim"), ("workload.load", "0.6"), ("router.vcs", "2")], "accepted_throughput")],
+    });
+    v.push(Claim {
+        passage: "The light-load latency is H̄ ≈ 64 hops of 5 cycles plus 100 flits, 420\nflit times (0.22 ms).",
+        numbers: vec![
+            n("420", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "network_latency_cycles"),
+        ],
+    });
+    v
 }
