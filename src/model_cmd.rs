@@ -74,7 +74,7 @@ fn class_net(r: &Results, c: u8) -> f64 {
 /// per-class latency plots.
 fn model_outputs() -> Vec<String> {
     let mut v = sweep_outputs();
-    v.extend(["comparison.txt", "dmp.csv", "throughput.csv"].map(String::from));
+    v.extend(["comparison.txt", "source_queue.csv", "dmp.csv", "throughput.csv"].map(String::from));
     for c in 0..CLASS_NET.len() {
         v.push(format!("network_latency_class{c}.svg"));
         v.push(format!("network_latency_class{c}.png"));
@@ -172,6 +172,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     write_outputs(&combined, &pts, &mut out)?;
     class_plots(&combined, &pts, &mut out)?;
     out.write("comparison.txt", table.as_bytes())?;
+    out.write("source_queue.csv", source_queue(&pts).as_bytes())?;
     if !dmp.is_empty() {
         let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
         for (src, pt, c, d, m) in &dmp {
@@ -201,6 +202,23 @@ fn point(source: &str, params: &[(String, toml::Value)], result: Result<Results,
 
 fn label(params: &[(String, toml::Value)]) -> String {
     params.iter().map(|(k, v)| format!("{k}={}", sweep::value_label(v))).collect::<Vec<_>>().join(" ")
+}
+
+/// Per point, source and class: network latency, source waiting time
+/// (creation to header injection; 000_… Eq. 1's L̄_c and W̄_c) and their
+/// sum, so that the source-queue models can be set beside the simulation
+/// per class (results.csv has per-class message latency for only some
+/// classes). NaN where the model's source queue is saturated.
+fn source_queue(pts: &[sweep::Point]) -> String {
+    let mut s = String::from("source,point,class,network_latency_cycles,source_wait_cycles,latency_cycles\n");
+    for p in pts {
+        if let Ok(r) = &p.result {
+            for c in &r.classes {
+                s += &format!("{},{},{},{},{},{}\n", sweep::value_label(&p.params[0].1), label(&p.params[1..]), c.class, c.network_latency, c.source_latency, c.latency);
+            }
+        }
+    }
+    s
 }
 
 /// Network latency per class at every point: each model beside the

@@ -734,6 +734,239 @@ fn claims() -> Vec<Claim> {
             n("320", "experiments/results/torus_002_8x8x8_after_dateline/results.csv", &[("workload.load", "0.1")], "be_latency_cycles"),
         ],
     });
+    v.extend(onoff_source_claims());
+    v.extend(fig6a_claims());
+    v
+}
+
+/// 000_… Fig. 12's ON/OFF source waiting time (issue 22): the tables of
+/// "000_… Fig. 12: the ON/OFF source waiting time", from the
+/// `source_queue.csv` files `wormqos model` writes.
+fn onoff_source_claims() -> Vec<Claim> {
+    const B: &str = "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 0.384 | 0.53 / 1.97 (+270 %) / 0.66 (+24 %) | 1.12 / 1.79 (+60 %) / 1.12 (−1 %) |",
+        numbers: vec![
+            n("0.53", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("1.97", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("0.66", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("1.12", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("1.79", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("1.12", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.512 | 2.12 / 4.60 (+117 %) / 2.18 (+3 %) | 4.00 / 4.90 (+23 %) / 4.26 (+6 %) |",
+        numbers: vec![
+            n("2.12", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("4.60", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("2.18", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("4.00", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("4.90", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("4.26", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.64 | 4.54 / 9.29 (+105 %) / 4.03 (−11 %) | 8.84 / 10.70 (+21 %) / 9.34 (+6 %) |",
+        numbers: vec![
+            n("4.54", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("9.29", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("4.03", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "2")], "source_wait_cycles"),
+            n("8.84", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("10.70", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("9.34", "experiments/results/model_fig12_000_onoff_2rt/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.112 | 0.44 / 2.42 (+456 %) / 0.49 (+13 %) | 1.03 / 1.85 (+81 %) / 0.81 (−21 %) |",
+        numbers: vec![
+            n("0.44", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("2.42", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("0.49", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("1.03", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("1.85", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("0.81", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.16 | 0.98 / 4.09 (+319 %) / 1.02 (+4 %) | 1.88 / 3.02 (+61 %) / 1.77 (−6 %) |",
+        numbers: vec![
+            n("0.98", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("4.09", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("1.02", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("1.88", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("3.02", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("1.77", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.208 | 1.38 / 6.04 (+336 %) / 1.58 (+14 %) | 2.89 / 4.76 (+65 %) / 2.91 (+1 %) |",
+        numbers: vec![
+            n("1.38", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("6.04", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("1.58", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("2.89", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("4.76", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("2.91", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.256 | 2.09 / 8.45 (+304 %) / 2.18 (+4 %) | 4.29 / 6.86 (+60 %) / 4.26 (−1 %) |",
+        numbers: vec![
+            n("2.09", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("8.45", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("2.18", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "2")], "source_wait_cycles"),
+            n("4.29", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("6.86", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("4.26", "experiments/results/model_fig12b_000_onoff_cube6_2rt/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.384 | 1.24 / 2.40 (+93 %) / 1.02 (−18 %) |",
+        numbers: vec![
+            n("1.24", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("2.40", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("1.02", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.384:0.064:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.512 | 3.78 / 6.11 (+62 %) / 3.53 (−6 %) |",
+        numbers: vec![
+            n("3.78", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("6.11", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("3.53", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.512:0.192:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.64 | 92.96 / 12.95 (−86 %) / 6.99 (−92 %) |",
+        numbers: vec![
+            n("92.96", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("12.95", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+            n("6.99", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.112 | 0.63 / 3.13 (+394 %) / 0.75 (+18 %) |",
+        numbers: vec![
+            n("0.63", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("3.13", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("0.75", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.112:0.048:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.16 | 1.78 / 5.67 (+219 %) / 1.58 (−11 %) |",
+        numbers: vec![
+            n("1.78", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("5.67", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("1.58", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.16:0.096:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.208 | 2.60 / 8.80 (+239 %) / 2.50 (−4 %) |",
+        numbers: vec![
+            n("2.60", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("8.80", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("2.50", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.208:0.144:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 0.256 | 3.61 / 12.83 (+256 %) / 3.53 (−2 %) |",
+        numbers: vec![
+            n("3.61", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("12.83", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+            n("3.53", "experiments/results/model_fig12b_000_onoff_cube6/source_queue.csv", &[("source", "model:kim2005_cube_onoff"), ("point", "workload.load+workload.mix=0.256:0.192:0.064"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 33 | 58.48 | 4.05 | 33.28 | 53.8 |",
+        numbers: vec![
+            n("58.48", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "source_wait_cycles"),
+            n("33.28", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "source_wait_cycles"),
+            n("53.8", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 40 | 72.57 | 4.05 | 0.00 | 48.4 |",
+        numbers: vec![
+            n("72.57", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], "source_wait_cycles"),
+            n("0.00", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], "source_wait_cycles"),
+            n("48.4", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 17.89 | 4.05 | 0.00 | 45.2 |",
+        numbers: vec![
+            n("17.89", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], "source_wait_cycles"),
+            n("0.00", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], "source_wait_cycles"),
+            n("45.2", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 0.00 | 4.05 | 0.00 | 39.4 |",
+        numbers: vec![
+            n("0.00", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], "source_wait_cycles"),
+            n("0.00", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], "source_wait_cycles"),
+            n("39.4", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 71.07 | 4.05 | 34.45 | 53.6 |",
+        numbers: vec![
+            n("71.07", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], "source_wait_cycles"),
+            n("34.45", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], "source_wait_cycles"),
+            n("53.6", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 64 | 8.86 | 4.05 | 1.17 | 42.8 |",
+        numbers: vec![
+            n("8.86", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], "source_wait_cycles"),
+            n("1.17", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], "source_wait_cycles"),
+            n("42.8", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 87.37 | 4.05 | 35.04 | 55.0 |",
+        numbers: vec![
+            n("87.37", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], "source_wait_cycles"),
+            n("35.04", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], "source_wait_cycles"),
+            n("55.0", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 110.07 | 4.05 | 35.46 | 56.1 |",
+        numbers: vec![
+            n("110.07", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "source_wait_cycles"),
+            n("4.05", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "source_wait_cycles"),
+            n("35.46", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "model:kim2005_onoff"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "source_wait_cycles"),
+            n("56.1", "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv", &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "router's saturation (it accepts 0.565 of 0.64, best effort's message\nlatency 53,417 cycles): the real-time source wait of 92.96 cycles there is",
+        numbers: vec![
+            n("0.565", "experiments/results/model_fig12_000_onoff/results.csv", &[("source", "sim"), ("workload.load+workload.mix", "0.64:0.32:0.32")], "accepted_throughput"),
+            n("53,417", "experiments/results/model_fig12_000_onoff/results.csv", &[("source", "sim"), ("workload.load+workload.mix", "0.64:0.32:0.32")], "be_latency_cycles"),
+            n("92.96", "experiments/results/model_fig12_000_onoff/source_queue.csv", &[("source", "sim"), ("point", "workload.load+workload.mix=0.64:0.32:0.32"), ("class", "1")], "source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "39.4 cycles (g = 128) to 53.8–56.1 (g = 33) while `kim2005` gives 36.1 at",
+        numbers: vec![
+            n("39.4", B, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], "network_latency_cycles"),
+            n("53.8", B, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "network_latency_cycles"),
+            n("56.1", B, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "network_latency_cycles"),
+            n("36.1", B, &[("source", "model:kim2005"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
     v
 }
 
@@ -834,4 +1067,130 @@ fn numbers_are_matched_whole() {
     assert!(contains_number("(4,575) /", "4,575"));
     assert!(!contains_number("14,575", "4,575"));
     assert!(contains_number("at 0.9.", "0.9"));
+}
+
+/// 004_… Fig. 6(a) (issue 22): the model at N = 256 (`example fig6a_004`)
+/// and model beside simulation at N = 60.
+fn fig6a_claims() -> Vec<Claim> {
+    const F6A: &str = "experiments/results/model_fig6a_004/fig6a.csv";
+    const N60: &str = "experiments/results/model_fig6a_004_n60/source_queue.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 1 | 0.233 | 0.250 | 0.301 | 0.412 | 0.840 | saturated | 4,581 |",
+        numbers: vec![
+            n("0.233", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.250", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.301", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.412", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("0.840", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,581", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 0.235 | 0.253 | 0.311 | 0.459 | 1.481 | saturated | 4,553 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.311", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.459", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.481", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,553", F6A, &[("model", "markov"), ("vcs_per_header", "2"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 0.235 | 0.253 | 0.312 | 0.448 | 1.162 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.162", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "4"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 8 | 0.235 | 0.253 | 0.312 | 0.448 | 1.163 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.163", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "8"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 16 | 0.235 | 0.253 | 0.312 | 0.448 | 1.163 | saturated | 4,552 |",
+        numbers: vec![
+            n("0.235", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.05")], "latency_ms"),
+            n("0.253", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.1")], "latency_ms"),
+            n("0.312", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.2")], "latency_ms"),
+            n("0.448", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.3")], "latency_ms"),
+            n("1.163", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.4")], "latency_ms"),
+            n("4,552", F6A, &[("model", "markov"), ("vcs_per_header", "16"), ("load_flits_per_node_cycle", "0.05")], "lambda_max_packets_per_s"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 188.6 / 178.5 (−5.3 %) | 222.0 / 195.9 (−11.8 %) | 323.1 / 234.2 (−27.5 %) | 4495.2 / 318.6 (−92.9 %) |",
+        numbers: vec![
+            n("188.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("178.5", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("222.0", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("195.9", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("323.1", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("234.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("4495.2", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("318.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=2"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 190.5 / 181.6 (−4.7 %) | 227.1 / 209.3 (−7.8 %) | 294.5 / 268.2 (−8.9 %) | 437.8 / 431.6 (−1.4 %) |",
+        numbers: vec![
+            n("190.5", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("181.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("227.1", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("209.3", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("294.5", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("268.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("437.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("431.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=4"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 190.6 / 181.7 (−4.6 %) | 228.9 / 211.1 (−7.8 %) | 302.5 / 277.9 (−8.1 %) | 449.8 / 456.6 (+1.5 %) |",
+        numbers: vec![
+            n("190.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("181.7", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("228.9", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("211.1", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("302.5", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("277.9", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("449.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("456.6", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=8"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 8 | 190.6 / 181.7 (−4.6 %) | 229.0 / 211.1 (−7.8 %) | 303.7 / 278.2 (−8.4 %) | 460.8 / 460.8 (−0.0 %) |",
+        numbers: vec![
+            n("190.6", N60, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("181.7", N60, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("229.0", N60, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("211.1", N60, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("303.7", N60, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("278.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("460.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("460.8", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "(it carries 0.500 of 0.6) while the Markov model does not (M/M/n and M/D/n",
+        numbers: vec![n("0.500", "experiments/results/model_fig6a_004_n60/results.csv", &[("source", "sim"), ("workload.load", "0.6"), ("router.vcs", "2")], "accepted_throughput")],
+    });
+    v.push(Claim {
+        passage: "The light-load latency is H̄ ≈ 64 hops of 5 cycles plus 100 flits, 420\nflit times (0.22 ms).",
+        numbers: vec![
+            n("420", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "network_latency_cycles"),
+        ],
+    });
+    v
 }

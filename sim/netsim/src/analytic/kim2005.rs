@@ -581,6 +581,33 @@ mod tests {
     }
 
     #[test]
+    fn the_answer_does_not_depend_on_the_order_the_classes_are_listed() {
+        // Issue 22 item 2: every class is updated from the previous iterate,
+        // so listing the real-time classes in another order permutes the
+        // answer and changes nothing else (to the fixed point's tolerance).
+        let r1 = 0.003;
+        let (rates, vticks) = (vec![r1, r1 / 1.5, r1 / 2.0], vec![1.0 / (r1 * 32.0), 1.5 / (r1 * 32.0), 2.0 / (r1 * 32.0)]);
+        let model = |order: [usize; 3]| RouterModel {
+            stages: 5.0,
+            msg_flits: vec![32.0; 4],
+            buffer_flits: 32.0,
+            rt_rates: order.iter().map(|&i| rates[i]).collect(),
+            vticks: order.iter().map(|&i| vticks[i]).collect(),
+            be_rate: 0.002,
+        };
+        let base = model([0, 1, 2]).solve().unwrap();
+        for order in [[2, 0, 1], [1, 2, 0], [2, 1, 0]] {
+            let sol = model(order).solve().unwrap();
+            for (k, &i) in order.iter().enumerate() {
+                let (a, b) = (&sol.classes[k], &base.classes[i]);
+                assert!((a.network_latency - b.network_latency).abs() < 1e-6 && (a.source_wait - b.source_wait).abs() < 1e-6, "{order:?}: {a:?} vs {b:?}");
+            }
+            let (a, b) = (&sol.classes[3], &base.classes[3]);
+            assert!((a.network_latency - b.network_latency).abs() < 1e-6, "{order:?} best effort: {a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
     fn overloaded_best_effort_is_saturation_not_an_endless_iteration() {
         // 0.03 best-effort messages of 32 flits per cycle: about 1 flit per
         // cycle on top of real time; λ'L̄ of best effort reaches 1.

@@ -81,6 +81,36 @@ pub fn counted_stage_rates(paths: &[Vec<usize>], flow_rate: f64, h: usize) -> (V
     ((0..h).map(|i| if count[i] > 0 { sum[i] / count[i] as f64 } else { 0.0 }).collect(), mean_hops)
 }
 
+/// The links every packet crosses on 004_…'s multi-link ring of `nodes`
+/// nodes with `links` links each way between neighbours, one path per
+/// (source, destination) pair: the shorter direction (ties +), on link
+/// d mod `links` (the first strategy, the destination's block) or s mod
+/// `links` (`source_block`, the second) all the way. A link is (node it
+/// leaves, direction, link index). This is the route `topology.rs` builds
+/// for `kind = "multilink_ring"`, derived without building routers, so that
+/// the model reaches rings whose routers the simulator cannot hold (004_…
+/// Fig. 6(a): N = 256, l = 64, a 129-port router per node; the simulator's
+/// routers have at most 32 ports). `predict.rs` tests it against the routes
+/// of the built network.
+pub fn multilink_ring_paths(nodes: usize, links: usize, source_block: bool) -> Vec<Vec<usize>> {
+    let mut paths = Vec::with_capacity(nodes * nodes.saturating_sub(1));
+    for s in 0..nodes {
+        for d in (0..nodes).filter(|&d| d != s) {
+            let ahead = (d + nodes - s) % nodes;
+            let (hops, dir) = if 2 * ahead <= nodes { (ahead, 0) } else { (nodes - ahead, 1) };
+            let link = if source_block { s % links } else { d % links };
+            let path = (0..hops)
+                .map(|k| {
+                    let at = if dir == 0 { (s + k) % nodes } else { (s + nodes - k) % nodes };
+                    (at * links + link) * 2 + dir
+                })
+                .collect();
+            paths.push(path);
+        }
+    }
+    paths
+}
+
 /// The model's inputs (cycles; messages per cycle).
 #[derive(Clone, Debug)]
 pub struct RingModel {

@@ -10,7 +10,8 @@
 
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
-use super::multilink_ring::{counted_stage_rates, max_throughput, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::onoff_source::{priority_waits, Arrivals, SourceClass};
+use super::multilink_ring::{counted_stage_rates, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
 use crate::topology::{Network, Peer};
@@ -30,6 +31,9 @@ pub enum PredictError {
     Saturated(String),
     #[error("no convergence: {0}")]
     NoConvergence(String),
+    /// Outside what the model describes at this point (the reason).
+    #[error("not modelled: {0}")]
+    NotModelled(String),
 }
 
 /// One class of the model's answer, numbered as the simulator numbers it
@@ -56,9 +60,12 @@ pub enum Plan {
         /// Simulator class of each model class (real time in `rt_rates`
         /// order, then best effort).
         classes: Vec<u8>,
+        /// ON/OFF real time: each real-time class's sources, for the
+        /// source-queue model of `onoff_source.rs` (a second model row).
+        onoff: Option<Vec<Arrivals>>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
-    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize> },
+    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize>, onoff: Option<Vec<Arrivals>> },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
@@ -86,9 +93,13 @@ impl Plan {
     /// for each of `deadlines` (network latency, cycles).
     pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
         match self {
-            Plan::SingleRouter { model, classes } => vec![Named { name: "kim2005", result: single_router(model, classes, deadlines) }],
+            Plan::SingleRouter { model, classes, onoff } => {
+                with_onoff_source("kim2005", single_router(model, classes, deadlines), &model, classes, onoff.as_deref())
+            }
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops } => vec![Named { name: "kim2005_cube", result: cube(model, classes, deadlines, *hops) }],
+            Plan::Cube { model, classes, hops, onoff } => {
+                with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref())
+            }
             Plan::Torus { model } => vec![Named {
                 name: "torus002",
                 result: model
@@ -101,6 +112,43 @@ impl Plan {
             }],
         }
     }
+}
+
+/// The model's row `name`, and with ON/OFF real time a second row
+/// `<name>_onoff`: the same network latency, the real-time classes' source
+/// waiting time from the ON/OFF source-queue model (`onoff_source.rs`: our
+/// NI's per-flit priority, M_c flit cycles per message, the other streams
+/// locally Poisson, the own burst's backlog), best effort's (Poisson,
+/// below every real-time class) kept from Eq. (15).
+fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, PredictError>, model: &RouterModel, classes: &[u8], onoff: Option<&[Arrivals]>) -> Vec<Named> {
+    let Some(arrivals) = onoff else {
+        return vec![Named { name, result: base }];
+    };
+    let onoff_name = if name == "kim2005" { "kim2005_onoff" } else { "kim2005_cube_onoff" };
+    let result = match &base {
+        Err(e) => Err(e.clone()),
+        Ok(_) if model.msg_flits.iter().take(arrivals.len().min(model.rt_rates.len())).any(|&m| m > model.buffer_flits) => Err(PredictError::NotModelled(format!(
+            "ON/OFF source queue with messages longer than the VC buffer (b_s = {} flits): the NI then waits for credits, which the model leaves out",
+            model.buffer_flits
+        ))),
+        Ok(base) => {
+            let queue: Vec<SourceClass> = arrivals.iter().zip(&model.rt_rates).zip(&model.msg_flits).map(|((&a, &l), &m)| SourceClass::flits(l, m, a)).collect();
+            let waits = priority_waits(&queue);
+            let mut out = base.clone();
+            let mut failed = None;
+            for (i, w) in waits.iter().enumerate() {
+                let Some(p) = out.iter_mut().find(|p| p.class == classes[i]) else { continue };
+                match w {
+                    Ok(w) => p.source_latency = w.wait,
+                    Err(e) => {
+                        failed.get_or_insert(format!("the injection link: real-time classes down to {} carry ρ = {:.3} ≥ 1", classes[e.class], e.utilization));
+                    }
+                }
+            }
+            failed.map_or(Ok(out), |why| Err(PredictError::Saturated(why)))
+        }
+    };
+    vec![Named { name, result: base }, Named { name: onoff_name, result }]
 }
 
 fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
@@ -362,19 +410,20 @@ fn message_rate(v: &Validated) -> f64 {
 }
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
-    let (model, classes) = qos_inputs(v)?;
-    Ok(Plan::SingleRouter { model, classes })
+    let (model, classes, onoff) = qos_inputs(v)?;
+    Ok(Plan::SingleRouter { model, classes, onoff })
 }
 
 fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
-    let (router, classes) = qos_inputs(v)?;
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops })
+    let (router, classes, onoff) = qos_inputs(v)?;
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
 /// buffer size, Poisson (or ON/OFF at its mean rate) real time. Returns the
-/// single-router inputs and the simulator class of each model class.
-fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
+/// single-router inputs, the simulator class of each model class and, for
+/// ON/OFF real time, each real-time class's sources.
+fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>, Option<Vec<Arrivals>>), PredictError> {
     let w = &v.exp.workload;
     let cfg = &v.configs[0];
     if !matches!(w.realtime, RealTime::Poisson | RealTime::OnOff | RealTime::None) {
@@ -447,7 +496,12 @@ fn qos_inputs(v: &Validated) -> Result<(RouterModel, Vec<u8>), PredictError> {
         vticks,
         be_rate: be / be_flits,
     };
-    Ok((model, sim_class))
+    // The simulator's ON/OFF classes come in the order of
+    // `realtime_class_rates`, as the model's real-time classes do.
+    let arrivals = (w.realtime == RealTime::OnOff && !onoff.is_empty()).then(|| {
+        onoff.iter().map(|o| Arrivals::OnOff { streams: w.onoff_streams, gap: o.gap, mean_burst: w.onoff_mean_messages }).collect()
+    });
+    Ok((model, sim_class, arrivals))
 }
 
 /// 002_… and 004_… model one class of Poisson messages.
@@ -489,30 +543,70 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let cfg = &v.configs[0];
     one_poisson_class(v, "004_… §4")?;
     let lambda_n = message_rate(v);
-    let n = v.net.endpoint_at.len();
     let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
-    let (_, mean_hops) = counted_stage_rates(&paths, 0.0, 1);
-    // The paper rounds H_avg to the nearest integer (footnote 1).
-    let h = (mean_hops.round() as usize).max(1);
-    let (rates, _) = counted_stage_rates(&paths, lambda_n / (n - 1) as f64, h);
     // With dateline classes a header may use only half of a link's VCs.
     let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
     let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
-    let stages = 5.0;
-    let model = RingModel {
-        vcs,
-        msg_flits: w.class_flits(0) as f64,
-        t_flit: 1.0,
-        t_router: stages - 1.0,
-        stage_rates: rates,
-        // Eq. 8: one segmentation queue per direction.
-        source_rate: if bidirectional { lambda_n / 2.0 } else { lambda_n },
-    };
+    let model = RingShape::from_paths(&paths, v.net.endpoint_at.len(), bidirectional, lambda_n).model(lambda_n, vcs, w.class_flits(0) as f64);
     let holding = match v.exp.topology {
         TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
         _ => None,
     };
-    Ok(Plan::Ring { model, stages, holding })
+    Ok(Plan::Ring { model, stages: RING_STAGES, holding })
+}
+
+/// Our routers' pipeline: a hop is t_r + t_flt = P cycles.
+const RING_STAGES: f64 = 5.0;
+
+/// The part of 004_…'s ring models that the routes fix: the stage rates
+/// λ̄_i counted from the routes at one node rate (they are linear in λ_n),
+/// counted once so that a grid of loads does not recount them.
+pub struct RingShape {
+    /// λ̄_1..=λ̄_H at λ_n = `rate`.
+    rates: Vec<f64>,
+    rate: f64,
+    bidirectional: bool,
+}
+
+impl RingShape {
+    /// A ring of `nodes` nodes whose packets take `paths` (every ordered
+    /// pair of nodes once), counted at λ_n = `rate` packets per cycle per node.
+    pub fn from_paths(paths: &[Vec<usize>], nodes: usize, bidirectional: bool, rate: f64) -> Self {
+        let (_, mean_hops) = counted_stage_rates(paths, 0.0, 1);
+        // The paper rounds H_avg to the nearest integer (footnote 1).
+        let h = (mean_hops.round() as usize).max(1);
+        let (rates, _) = counted_stage_rates(paths, rate / (nodes - 1) as f64, h);
+        RingShape { rates, rate, bidirectional }
+    }
+
+    /// 004_…'s multi-link ring by its size alone (no routers built):
+    /// `nodes` nodes, `links` links each way, the first routing strategy.
+    /// For rings the simulator cannot build (004_… Fig. 6(a)'s N = 256
+    /// needs 129-port routers); `multilink_ring_paths` is checked against
+    /// the built network's routes where it can be built.
+    pub fn multilink_ring(nodes: usize, links: usize) -> Self {
+        RingShape::from_paths(&multilink_ring_paths(nodes, links, false), nodes, true, 1.0)
+    }
+
+    /// The models' inputs at λ_n = `lambda_n` packets per cycle per node,
+    /// v_c = `vcs` per header, `msg_flits` flits per packet.
+    pub fn model(&self, lambda_n: f64, vcs: u32, msg_flits: f64) -> RingModel {
+        RingModel {
+            vcs,
+            msg_flits,
+            t_flit: 1.0,
+            t_router: RING_STAGES - 1.0,
+            // At the counted rate itself the rates are taken as counted.
+            stage_rates: if lambda_n == self.rate { self.rates.clone() } else { self.rates.iter().map(|r| r * (lambda_n / self.rate)).collect() },
+            // Eq. 8: one segmentation queue per direction.
+            source_rate: if self.bidirectional { lambda_n / 2.0 } else { lambda_n },
+        }
+    }
+
+    /// The plan of [`RingShape::model`] (no holding-time model).
+    pub fn plan(&self, lambda_n: f64, vcs: u32, msg_flits: f64) -> Plan {
+        Plan::Ring { model: self.model(lambda_n, vcs, msg_flits), stages: RING_STAGES, holding: None }
+    }
 }
 
 /// The model's answer as the simulator's `Results` (per-class latencies;
@@ -575,5 +669,30 @@ mod tests {
         // "d via link j") take exactly these links.
         let second = TopologySpec::MultilinkRing { nodes: 8, links: Some(2), dateline: true, strategy: crate::topology::RingStrategy::SourceBlock }.build(5).unwrap();
         assert_eq!(route_paths(&second), paths);
+    }
+
+    /// `a` and `b` list the same links for every pair, up to the links' names.
+    fn same_paths_up_to_names(a: &[Vec<usize>], b: &[Vec<usize>]) -> bool {
+        let (mut ab, mut ba) = (std::collections::HashMap::new(), std::collections::HashMap::new());
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(p, q)| {
+                p.len() == q.len() && p.iter().zip(q).all(|(x, y)| *ab.entry(*x).or_insert(*y) == *y && *ba.entry(*y).or_insert(*x) == *x)
+            })
+    }
+
+    #[test]
+    fn multilink_ring_paths_are_the_built_networks_routes() {
+        use crate::topology::RingStrategy;
+        for (nodes, links) in [(8u32, 2u32), (16, 4), (32, 8), (60, 15)] {
+            for (strategy, second) in [(RingStrategy::DestinationBlock, false), (RingStrategy::SourceBlock, true)] {
+                let net = TopologySpec::MultilinkRing { nodes, links: Some(links), dateline: true, strategy }.build(2 * links as usize + 1).unwrap();
+                let built = if second { source_block_paths(&net) } else { route_paths(&net) };
+                let ours = multilink_ring_paths(nodes as usize, links as usize, second);
+                assert!(same_paths_up_to_names(&ours, &built), "N = {nodes}, l = {links}, second strategy {second}");
+            }
+        }
+        // A wrong link (d mod (l − 1)) or the ties taken − are told apart.
+        let net = TopologySpec::MultilinkRing { nodes: 16, links: Some(4), dateline: true, strategy: RingStrategy::DestinationBlock }.build(9).unwrap();
+        assert!(!same_paths_up_to_names(&multilink_ring_paths(16, 3, false), &route_paths(&net)));
     }
 }
