@@ -148,6 +148,17 @@ pub struct PhaseStats {
     pub frames_judged: u64,
     pub deadline_miss_probability: f64,
     pub deadline_missing_time_ms: f64,
+    /// 95 % half-width of `deadline_miss_probability`: batch means over
+    /// `run.batches` groups of streams (stream k in group k mod batches).
+    /// Groups, not time batches: a stream's misses are correlated frame to
+    /// frame through the deadline rule's reference, and a phase holds only
+    /// a few frames per stream. NaN with fewer than two groups judged.
+    #[serde(default = "nan")]
+    pub deadline_miss_probability_ci95: f64,
+}
+
+fn nan() -> f64 {
+    f64::NAN
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -1086,10 +1097,16 @@ impl<'a> Sim<'a> {
         let mut flow_bw = Vec::new();
         let nph = self.phase_params.len();
         let mut ph_acc = vec![(0u64, 0u64, 0.0f64); nph];
+        let groups = self.v.exp.run.batches.max(2);
+        // Per phase and stream group: (frames judged, misses).
+        let mut ph_groups = vec![vec![(0u64, 0u64); groups]; nph];
+        let mut stream_no = 0usize;
         for (fi, st) in self.flow_state.iter().enumerate() {
             if !matches!(self.flows[fi].kind, FlowKind::Stream { .. }) {
                 continue;
             }
+            let group = stream_no % groups;
+            stream_no += 1;
             flow_bw.push(st.flits_delivered as f64 / window);
             let mut d = st.delivered.clone();
             d.sort_unstable();
@@ -1110,7 +1127,9 @@ impl<'a> Sim<'a> {
                 stamped_lateness.push((arrivals[k + 1], lateness));
                 let ph = ((d[k + 1].2 as f64 / self.phase_cycles) as usize).min(nph - 1);
                 ph_acc[ph].0 += 1;
+                ph_groups[ph][group].0 += 1;
                 if lateness > 0.0 {
+                    ph_groups[ph][group].1 += 1;
                     ph_acc[ph].1 += 1;
                     ph_acc[ph].2 += lateness;
                 }
@@ -1168,6 +1187,9 @@ impl<'a> Sim<'a> {
                     frames_judged: j,
                     deadline_miss_probability: if j > 0 { m as f64 / j as f64 } else { f64::NAN },
                     deadline_missing_time_ms: if m > 0 { l / m as f64 * cycle_ms } else { 0.0 },
+                    deadline_miss_probability_ci95: metrics::batch_ci95(
+                        &ph_groups[i].iter().map(|&(j, m)| if j > 0 { m as f64 / j as f64 } else { f64::NAN }).collect::<Vec<_>>(),
+                    ),
                 })
                 .collect(),
             messages_created: self.created,
