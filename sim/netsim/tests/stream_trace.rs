@@ -103,3 +103,101 @@ fn slot_end_completes_every_frame_at_its_slot_end() {
     assert_eq!(r.deadline_miss_probability, 0.0, "{r:?}");
     assert!(r.frame_interval_ms.sd.abs() < 1e-12 && (r.frame_interval_ms.mean - 0.8).abs() < 1e-9, "{:?}", r.frame_interval_ms);
 }
+
+/// The committed trace of one stream under the 003_… Fig. 4 workload.
+const LOADED: &str = "experiments/results/stream_trace_003";
+
+/// One stream of fig4_003_slot_end.toml's non-preemptive router with the
+/// 50:50 mix held (load 0.6, 0.3 s after a 35 ms warm-up), per frame:
+/// first and last release, the last-arriving message's latency, arrival,
+/// the 003_… deadline and lateness (cycles of 80 ns). Writes
+/// `experiments/results/stream_trace_003/<regulator>.csv`. About a minute:
+/// `cargo test --release -p wormqos-netsim --test stream_trace -- --ignored`.
+#[test]
+#[ignore]
+fn write_the_loaded_trace() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let base = std::fs::read_to_string(root.join("experiments/fig4_003_slot_end.toml")).unwrap();
+    let base = base.split("[sweep]").next().unwrap();
+    for regulator in ["slot_start", "slot_end"] {
+        let text = base
+            .replace("regulator = \"slot_end\"", &format!("regulator = \"{regulator}\""))
+            .replace("phases = [[20, 80], [30, 70], [50, 50], [70, 30], [80, 20]]\nphase_seconds = 0.15", "mix = [50, 50]")
+            .replace("max_streams_per_destination = 64", "max_streams_per_destination = 40")
+            .replace("seconds = 0.75", "seconds = 0.335");
+        assert!(text.contains("mix = [50, 50]") && text.contains("seconds = 0.335"), "the base file changed");
+        let v = Experiment::from_str(&text, "trace.toml", root.join("experiments")).unwrap();
+        let period = v.period_cycles();
+        let warmup = v.run_cycles().1;
+        let (_, log) = Sim::new(&v).unwrap().run_logged(0).unwrap();
+        let f: Vec<_> = frames(&log).into_iter().filter(|f| f.2[0] >= warmup).collect();
+        let arrivals: Vec<f64> = f.iter().map(|x| x.3 as f64).collect();
+        let late = wormqos_netsim::metrics::deadline_lateness(&arrivals, period);
+        let due = deadlines(&arrivals, period);
+        let mut csv = String::from("frame,messages,first_release,last_release,last_latency,arrival,deadline,late_cycles\n");
+        for (i, (frame, n, rel, arrival)) in f.iter().enumerate() {
+            let last = log.iter().filter(|m| m.frame == *frame).max_by_key(|m| m.delivered).unwrap();
+            let (d, l) = match due[i] {
+                None => (String::new(), String::new()),
+                Some(d) => (format!("{d:.2}"), format!("{:.2}", late[i - 1])),
+            };
+            csv += &format!("{frame},{n},{},{},{},{arrival},{d},{l}\n", rel[0], rel[rel.len() - 1], last.delivered - last.created);
+        }
+        std::fs::create_dir_all(root.join(LOADED)).unwrap();
+        std::fs::write(root.join(LOADED).join(format!("{regulator}.csv")), csv).unwrap();
+    }
+}
+
+/// The deadline 003_… §4.2 sets each frame (none for the first, which sets
+/// the reference), written out from the text for the trace's columns.
+fn deadlines(arrivals: &[f64], period: f64) -> Vec<Option<f64>> {
+    let mut out = vec![None];
+    let mut d = arrivals.first().map_or(0.0, |a| a + period);
+    for &a in arrivals.iter().skip(1) {
+        out.push(Some(d));
+        d = if a > d { a + period } else { d + period };
+    }
+    out
+}
+
+/// The committed loaded traces (`write_the_loaded_trace`) say what
+/// docs/reproduction.md says of them: the rule's lateness (metrics.rs) is
+/// the text's (`deadlines`); with `slot_end` consecutive frames end one
+/// frame time apart (±1 cycle of rounding), so a late frame is late by no
+/// more than its last message's latency above the smallest in the trace
+/// (+1); with `slot_start` a frame's last release sits (n−1)T/n after its
+/// first, and the lateness that size differences add reaches thousands of
+/// cycles.
+#[test]
+fn the_loaded_traces_show_the_mechanism() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let period = 1.0 / 30.0 / 80e-9;
+    for regulator in ["slot_start", "slot_end"] {
+        let text = std::fs::read_to_string(root.join(LOADED).join(format!("{regulator}.csv"))).unwrap();
+        let rows: Vec<Vec<f64>> = text.lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect()).collect();
+        assert!(rows.len() >= 8, "{regulator}: {} frames", rows.len());
+        let arrivals: Vec<f64> = rows.iter().map(|r| r[5]).collect();
+        let due = deadlines(&arrivals, period);
+        let min_latency = rows.iter().map(|r| r[4]).fold(f64::INFINITY, f64::min);
+        let mut worst = 0.0f64;
+        for (i, r) in rows.iter().enumerate().skip(1) {
+            let d = due[i].unwrap();
+            assert!((r[6] - d).abs() < 0.01, "{regulator} frame {}: deadline {} vs {d}", r[0], r[6]);
+            assert!((r[7] - (r[5] - d).max(0.0)).abs() < 0.01, "{regulator} frame {}: late {}", r[0], r[7]);
+            assert_eq!(r[5] - r[3], r[4], "arrival = last release + its latency");
+            worst = worst.max(r[7]);
+            if regulator == "slot_end" {
+                let step = r[3] - rows[i - 1][3];
+                assert!((step - period).abs() < 1.0, "frame {}: last releases {step} apart", r[0]);
+                assert!(r[7] <= r[4] - min_latency + 1.0, "frame {}: late {} with latency {} (min {min_latency})", r[0], r[7], r[4]);
+            }
+        }
+        if regulator == "slot_start" {
+            for r in &rows {
+                let n = r[1];
+                assert!((r[3] - r[2] - (n - 1.0) * period / n).abs() <= 1.0, "frame {}: {} messages over {}", r[0], n, r[3] - r[2]);
+            }
+            assert!(worst > 1000.0, "slot_start: worst lateness {worst}");
+        }
+    }
+}
