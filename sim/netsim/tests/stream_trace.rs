@@ -180,6 +180,7 @@ fn the_loaded_traces_show_the_mechanism() {
         let due = deadlines(&arrivals, period);
         let min_latency = rows.iter().map(|r| r[4]).fold(f64::INFINITY, f64::min);
         let mut worst = 0.0f64;
+        let mut reference = rows[0][4];
         for (i, r) in rows.iter().enumerate().skip(1) {
             let d = due[i].unwrap();
             assert!((r[6] - d).abs() < 0.01, "{regulator} frame {}: deadline {} vs {d}", r[0], r[6]);
@@ -187,6 +188,16 @@ fn the_loaded_traces_show_the_mechanism() {
             assert_eq!(r[5] - r[3], r[4], "arrival = last release + its latency");
             worst = worst.max(r[7]);
             if regulator == "slot_end" {
+                // A frame is late exactly when its last message's latency
+                // beats that of the reference (the last late frame, or the
+                // first), within the ±1 cycle of rounding the frame time:
+                // the rule counts records of the latency.
+                if r[7] > 0.0 {
+                    assert!(r[4] + 1.0 > reference, "frame {}: late with latency {} under the reference {reference}", r[0], r[4]);
+                    reference = r[4];
+                } else {
+                    assert!(r[4] <= reference + 1.0, "frame {}: on time with latency {} above the reference {reference}", r[0], r[4]);
+                }
                 let step = r[3] - rows[i - 1][3];
                 assert!((step - period).abs() < 1.0, "frame {}: last releases {step} apart", r[0]);
                 assert!(r[7] <= r[4] - min_latency + 1.0, "frame {}: late {} with latency {} (min {min_latency})", r[0], r[7], r[4]);

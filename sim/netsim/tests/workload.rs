@@ -245,3 +245,34 @@ fn without_a_cap_destinations_are_independent_draws() {
     }
     assert!(*incoming(&d, 8).iter().max().unwrap() > 60);
 }
+
+/// An 8-port switch with CBR streams only (16,666-byte frames of 20-flit
+/// messages at 32 bits and 400 Mbit/s: 0.010526 flits/cycle per stream, so
+/// load 0.1 is 9.5 streams: whole streams while the sum stays within the
+/// share + half a stream, 10), and `extra` workload lines.
+fn cbr_experiment(extra: &str) -> Result<wormqos_netsim::Validated, String> {
+    let text = format!(
+        "name = \"cap\"\n[router]\nports = 8\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 20\noutput_buffer_depth = 20\n\
+         crossbar = \"full\"\nscheduler = \"virtualclock\"\n[topology]\nkind = \"single_switch\"\n[physical]\nlink_mbps = 400\n\
+         [workload]\nload = 0.1\nmix = [100, 0]\nrealtime = \"cbr\"\nbest_effort = \"none\"\nmessage_flits = 20\n{extra}\n[run]\ncycles = 1000000\n"
+    );
+    wormqos_netsim::Experiment::from_str(&text, "cap.toml", ".".into()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_stream_cap_is_validated_against_the_workload() {
+    // 10 streams per endpoint: a cap of 10 is met (every endpoint receives exactly 10), 9 is not.
+    let v = cbr_experiment("max_streams_per_destination = 10").unwrap();
+    assert_eq!(v.offered().unwrap().phases[0].streams, 10);
+    for (cap, why) in [
+        ("9", "cap.toml:20: workload.max_streams_per_destination = 9: workload.mix gives every endpoint 10 real-time streams"),
+        ("0", "cap.toml:20: workload.max_streams_per_destination = 0: allowed range 1..=100000"),
+        ("100001", "workload.max_streams_per_destination = 100001: allowed range 1..=100000"),
+    ] {
+        let e = cbr_experiment(&format!("max_streams_per_destination = {cap}")).unwrap_err();
+        assert!(e.contains(why), "{cap}: {e}");
+    }
+    // The regulator's bad values name the field and the allowed values.
+    let e = cbr_experiment("regulator = \"late\"").unwrap_err();
+    assert!(e.contains("field `workload.regulator` = \"late\": allowed values"), "{e}");
+}
