@@ -282,39 +282,15 @@ impl Flow {
                         self.frame += 1;
                     }};
                 }
-                if *regulator == Regulator::SlotEnd {
-                    // Message k of n leaves at start + (k+1)·T/n: the last at
-                    // start + T, whatever n, when the next frame starts.
-                    if *cur_idx >= *cur_msgs {
-                        // The stream's first event: its first frame starts, nothing leaves yet.
-                        begin!(now);
+                if *cur_idx >= *cur_msgs {
+                    // A new frame starts now: with its first message, or
+                    // (slot_end, only at the stream's first event) with
+                    // nothing until T/n later.
+                    begin!(now);
+                    if *regulator == Regulator::SlotEnd {
                         return (None, *frame_start + *period / *cur_msgs as f64);
                     }
-                    let m = Message {
-                        flow: 0,
-                        dest: dest(rng, self.src, self.dest),
-                        class: self.class,
-                        vtick: *cur_vtick,
-                        flits: *msg_flits,
-                        frame: self.frame - 1,
-                        frame_msgs: *cur_msgs,
-                    };
-                    *cur_idx += 1;
-                    let next = if *cur_idx >= *cur_msgs {
-                        begin!(*frame_start + *period);
-                        *frame_start + *period / *cur_msgs as f64
-                    } else {
-                        *frame_start + (*cur_idx + 1) as f64 * *period / *cur_msgs as f64
-                    };
-                    return (active.then_some(m), next);
                 }
-                if *cur_idx >= *cur_msgs {
-                    // A new frame starts now, with its first message.
-                    begin!(now);
-                }
-                let gap = if *regulator == Regulator::SlotStart { *period / *cur_msgs as f64 } else { 0.0 };
-                *cur_idx += 1;
-                let next = if *cur_idx >= *cur_msgs { *frame_start + *period } else { now + gap };
                 let m = Message {
                     flow: 0,
                     dest: dest(rng, self.src, self.dest),
@@ -323,6 +299,22 @@ impl Flow {
                     flits: *msg_flits,
                     frame: self.frame - 1,
                     frame_msgs: *cur_msgs,
+                };
+                *cur_idx += 1;
+                let last = *cur_idx >= *cur_msgs;
+                let next = match *regulator {
+                    // Message k of n at start + (k+1)·T/n: the last at
+                    // start + T, when the next frame starts.
+                    Regulator::SlotEnd if last => {
+                        begin!(*frame_start + *period);
+                        *frame_start + *period / *cur_msgs as f64
+                    }
+                    Regulator::SlotEnd => *frame_start + (*cur_idx + 1) as f64 * *period / *cur_msgs as f64,
+                    // Message k at start + k·T/n (summed gap by gap, as
+                    // every run before the named phases), or all at the start.
+                    _ if last => *frame_start + *period,
+                    Regulator::SlotStart => now + *period / *cur_msgs as f64,
+                    Regulator::Off => now,
                 };
                 (active.then_some(m), next)
             }
