@@ -779,6 +779,25 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
     ),
 ];
 
+/// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
+/// point: missing probability, its half-width, missing time in µs
+/// (`row_numbers` skips the label, whose "0.15" / "0.6" is a phase length).
+fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    let w: Vec<&'static str> = row_numbers(passage);
+    assert_eq!(w.len(), 15, "{passage}: {w:?}");
+    let numbers = w
+        .into_iter()
+        .enumerate()
+        .map(|(k, written)| {
+            let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
+            let column = ["deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"][k % 3];
+            Num { written, csv, row, column, scale: if k % 3 == 2 { 1000.0 } else { 1.0 } }
+        })
+        .collect();
+    Claim { passage, numbers }
+}
+
 /// Issue 23 item 1: the one-stream traces, the regulator and cap runs, and
 /// 003_… Fig. 4 with `slot_end` (tables and the sentences around them).
 fn issue23_item1() -> Vec<Claim> {
@@ -888,20 +907,7 @@ fn issue23_item1() -> Vec<Claim> {
         ("| NP, 0.6 s | 0.160 ± 0.018 / 3.1 | 0.086 ± 0.012 / 3.6 | 0.096 ± 0.007 / 4.5 | 0.092 ± 0.007 / 6.9 | 0.067 ± 0.005 / 16.9 |", LONG, "0.6 non_preemptive"),
         ("| P, 0.6 s | 0.167 ± 0.017 / 7.4 | 0.096 ± 0.008 / 20.5 | 0.094 ± 0.006 / 67.8 | 0.088 ± 0.005 / 133.5 | 0.062 ± 0.005 / 763.5 |", LONG, "0.6 preemptive"),
     ] {
-        // row_numbers skips the first cell (its "0.15" / "0.6" is the phase length).
-        let w: Vec<&'static str> = row_numbers(passage);
-        assert_eq!(w.len(), 15, "{passage}: {w:?}");
-        let mut numbers = Vec::new();
-        for (k, written) in w.into_iter().enumerate() {
-            let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
-            let row = leak(vec![("point", point), ("phase", phase)]);
-            numbers.push(match k % 3 {
-                0 => n(written, csv, row, "deadline_miss_probability"),
-                1 => n(written, csv, row, "deadline_miss_probability_ci95"),
-                _ => scaled(written, csv, row, "deadline_missing_time_ms", 1000.0),
-            });
-        }
-        v.push(Claim { passage, numbers });
+        v.push(phase_table_row(passage, csv, point));
     }
     let ph = |csv: &'static str, point: &'static str, phase: &'static str, w: &'static str, column: &'static str, scale: f64| Num {
         written: w,
@@ -945,18 +951,7 @@ fn issue23_item1() -> Vec<Claim> {
         ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 | 0.051 ± 0.006 / 29.1 | 0.047 ± 0.005 / 5.1 | 0.050 ± 0.005 / 30.9 | 0.060 ± 0.005 / 19.5 |", NP),
         ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 | 0.057 ± 0.006 / 42.0 | 0.054 ± 0.003 / 107.4 | 0.065 ± 0.005 / 135.5 | 0.062 ± 0.004 / 630.4 |", P),
     ] {
-        let w: Vec<&'static str> = row_numbers(passage);
-        assert_eq!(w.len(), 15, "{passage}: {w:?}");
-        let numbers = w
-            .into_iter()
-            .enumerate()
-            .map(|(k, written)| {
-                let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
-                let column = ["deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"][k % 3];
-                ph(START, point, phase, written, column, if k % 3 == 2 { 1000.0 } else { 1.0 })
-            })
-            .collect();
-        v.push(Claim { passage, numbers });
+        v.push(phase_table_row(passage, START, point));
     }
     v.push(Claim {
         passage: "So after\n  the first phase `slot_start` misses less often than `slot_end` (NP 0.047–0.060\n  against 0.067–0.096 from 30:70 on), but by more (NP 5.1–30.9 µs against\n  3.6–16.9 µs), and more in the first phase (0.207 against 0.160)",

@@ -52,29 +52,24 @@ fn frame_fragmentation_and_stream_load() {
     assert!((l - 0.010526).abs() < 1e-5, "{l}");
 }
 
-#[test]
-fn regulator_spaces_a_frame_evenly() {
-    let mut rng = SmallRng::seed_from_u64(1);
-    // Constant 19 * 32 * 10 bits = exactly 10 messages of 20 flits per frame, period 1000.
-    let mut f = Flow {
+/// A stream from endpoint 0 to 1 of 20-flit messages at 32 bits, T = 1000 cycles.
+fn stream(sizer: FrameSizer, regulator: Regulator) -> Flow {
+    Flow {
         src: 0,
         dest: Some(1),
         class: 1,
         vtick: 0,
-        kind: FlowKind::Stream {
-            sizer: FrameSizer::Constant(19.0 * 32.0 * 10.0),
-            period: 1000.0,
-            msg_flits: 20,
-            flit_bits: 32,
-            regulator: Regulator::SlotStart,
-            cur_msgs: 0,
-            cur_idx: 0,
-            cur_vtick: 1,
-            frame_start: 0.0,
-        },
+        kind: FlowKind::Stream { sizer, period: 1000.0, msg_flits: 20, flit_bits: 32, regulator, cur_msgs: 0, cur_idx: 0, cur_vtick: 1, frame_start: 0.0 },
         active: true,
         frame: 0,
-    };
+    }
+}
+
+#[test]
+fn regulator_spaces_a_frame_evenly() {
+    let mut rng = SmallRng::seed_from_u64(1);
+    // Constant 19 * 32 * 10 bits = exactly 10 messages of 20 flits per frame, period 1000.
+    let mut f = stream(FrameSizer::Constant(19.0 * 32.0 * 10.0), Regulator::SlotStart);
     let mut t = 0.0;
     let mut times = Vec::new();
     for _ in 0..20 {
@@ -108,25 +103,7 @@ fn trace_errors_name_file_line_and_field() {
 /// fired from t = 0 until `count` messages left: (release time, frame).
 fn releases(regulator: Regulator, count: usize) -> Vec<(f64, u32)> {
     let mut rng = SmallRng::seed_from_u64(1);
-    let mut f = Flow {
-        src: 0,
-        dest: Some(1),
-        class: 1,
-        vtick: 0,
-        kind: FlowKind::Stream {
-            sizer: FrameSizer::Gop { sizes: [4.0 * 608.0, 2.0 * 608.0, 2.0 * 608.0], pattern: vec![0, 2, 2], pos: 0 },
-            period: 1000.0,
-            msg_flits: 20,
-            flit_bits: 32,
-            regulator,
-            cur_msgs: 0,
-            cur_idx: 0,
-            cur_vtick: 1,
-            frame_start: 0.0,
-        },
-        active: true,
-        frame: 0,
-    };
+    let mut f = stream(FrameSizer::Gop { sizes: [4.0 * 608.0, 2.0 * 608.0, 2.0 * 608.0], pattern: vec![0, 2, 2], pos: 0 }, regulator);
     let (mut t, mut out) = (0.0, Vec::new());
     while out.len() < count {
         let (m, next) = f.fire(t, 8, 65534, &mut rng);
