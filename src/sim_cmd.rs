@@ -261,11 +261,14 @@ pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut 
         })
         .collect();
     if !phased.is_empty() {
-        let mut csv = String::from("point,phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms\n");
+        let mut csv = String::from("point,phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms,deadline_miss_probability_ci95\n");
         for (l, r) in &phased {
             for (i, ph) in r.phases.iter().enumerate() {
                 let pct = 100.0 * ph.mix[0] / (ph.mix[0] + ph.mix[1]);
-                csv += &format!("{l},{i},{pct},{},{},{}\n", ph.frames_judged, ph.deadline_miss_probability, ph.deadline_missing_time_ms);
+                csv += &format!(
+                    "{l},{i},{pct},{},{},{},{}\n",
+                    ph.frames_judged, ph.deadline_miss_probability, ph.deadline_missing_time_ms, ph.deadline_miss_probability_ci95
+                );
             }
         }
         out.write("phases.csv", csv.as_bytes())?;

@@ -314,6 +314,7 @@ fn claims() -> Vec<Claim> {
             n("510", FIG4, &[("point", "0.6 preemptive"), ("phase", "4")], "frames_judged"),
         ],
     });
+    v.extend(issue23_item1());
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
     // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
     const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
@@ -1010,6 +1011,214 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
         "77824",
     ),
 ];
+
+/// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
+/// point: missing probability, its half-width, missing time in µs
+/// (`row_numbers` skips the label, whose "0.15" / "0.6" is a phase length).
+fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    let w: Vec<&'static str> = row_numbers(passage);
+    assert_eq!(w.len(), 15, "{passage}: {w:?}");
+    let numbers = w
+        .into_iter()
+        .enumerate()
+        .map(|(k, written)| {
+            let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
+            let column = ["deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"][k % 3];
+            Num { written, csv, row, column, scale: if k % 3 == 2 { 1000.0 } else { 1.0 } }
+        })
+        .collect();
+    Claim { passage, numbers }
+}
+
+/// Issue 23 item 1: the one-stream traces, the regulator and cap runs, and
+/// 003_… Fig. 4 with `slot_end` (tables and the sentences around them).
+fn issue23_item1() -> Vec<Claim> {
+    const SS: &str = "experiments/results/stream_trace_003/slot_start.csv";
+    const SE: &str = "experiments/results/stream_trace_003/slot_end.csv";
+    const REG: &str = "experiments/results/regulator_001_idle/results.csv";
+    const CAP: &str = "experiments/results/cap_001_full/results.csv";
+    const SHORT: &str = "experiments/results/fig4_003_slot_end/phases.csv";
+    const LONG: &str = "experiments/results/fig4_003_slot_end_long/phases.csv";
+    let leak = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
+    let scaled = |written: &'static str, csv: &'static str, row: &'static [(&'static str, &'static str)], column: &'static str, scale: f64| Num { written, csv, row, column, scale };
+    let mut v = Vec::new();
+    // The loaded trace: | frame | messages | slot_start latency / late | slot_end latency / late |
+    for passage in [
+        "| 2 | 39 | 54 / 0.00 | 55 / 0.00 |",
+        "| 3 | 60 | 161 / 3,701.67 | 107 / 29.67 |",
+        "| 4 | 39 | 74 / 0.00 | 74 / 0.00 |",
+        "| 5 | 39 | 73 / 0.00 | 97 / 0.00 |",
+        "| 6 | 60 | 185 / 24.00 | 116 / 9.00 |",
+        "| 7 | 39 | 70 / 0.00 | 67 / 0.00 |",
+        "| 8 | 39 | 220 / 0.00 | 50 / 0.00 |",
+    ] {
+        let frame: &'static str = Box::leak(passage[2..3].to_string().into_boxed_str());
+        let row = leak(vec![("frame", frame)]);
+        let w = row_numbers(passage);
+        let numbers = vec![
+            n(w[0], SS, row, "messages"),
+            n(w[1], SS, row, "last_latency"),
+            n(w[2], SS, row, "late_cycles"),
+            n(w[3], SE, row, "last_latency"),
+            n(w[4], SE, row, "late_cycles"),
+        ];
+        v.push(Claim { passage, numbers });
+    }
+    let f = |k: &'static str| leak(vec![("frame", k)]);
+    v.push(Claim {
+        passage: "Frame 1 (39 messages, latency 199 / 78) sets the reference.",
+        numbers: vec![n("39", SS, f("1"), "messages"), n("199", SS, f("1"), "last_latency"), n("78", SE, f("1"), "last_latency")],
+    });
+    v.push(Claim {
+        passage: "and is late by 3,701.67 cycles\n  (0.30 ms); frame 8's 220-cycle latency",
+        numbers: vec![n("3,701.67", SS, f("3"), "late_cycles"), scaled("0.30", SS, f("3"), "late_cycles", 80e-6), n("220", SS, f("8"), "last_latency")],
+    });
+    v.push(Claim {
+        passage: "frame 3 by 29.67\n  cycles (107 against 78), frame 6 by 9 (116 against 107).",
+        numbers: vec![
+            n("29.67", SE, f("3"), "late_cycles"),
+            n("107", SE, f("3"), "last_latency"),
+            n("78", SE, f("1"), "last_latency"),
+            n("9", SE, f("6"), "late_cycles"),
+            n("116", SE, f("6"), "last_latency"),
+        ],
+    });
+    // The regulator on a lightly loaded switch.
+    for (passage, load) in [("| 0.1 | 47.2 / 0.37 / 27.4 | 0.68 / 0.35 / 0.34 |", "0.1"), ("| 0.5 | 53.2 / 0.38 / 30.3 | 2.38 / 0.39 / 1.73 |", "0.5")] {
+        let w = row_numbers(passage);
+        let mut numbers = Vec::new();
+        for (k, reg) in ["slot_start", "slot_end"].into_iter().enumerate() {
+            let row = leak(vec![("workload.load", load), ("workload.regulator", reg)]);
+            numbers.push(scaled(w[3 * k], REG, row, "frame_interval_sd_ms", 1000.0));
+            numbers.push(n(w[3 * k + 1], REG, row, "deadline_miss_probability"));
+            numbers.push(scaled(w[3 * k + 2], REG, row, "deadline_missing_time_ms", 1000.0));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    let reg = |load: &'static str, r: &'static str| leak(vec![("workload.load", load), ("workload.regulator", r)]);
+    v.push(Claim {
+        passage: "`slot_end` takes σ_d from the 0.05 ms floor to under 2.4 µs and the mean\nmissing time from 27–30 µs to 0.3–1.7 µs (4–22 cycles of 80 ns), but not the\nmissing probability (0.35–0.39, 95 % half-widths 0.11–0.15)",
+        numbers: vec![
+            scaled("0.05", REG, reg("0.5", "slot_start"), "frame_interval_sd_ms", 1.0),
+            scaled("2.4", REG, reg("0.5", "slot_end"), "frame_interval_sd_ms", 1000.0),
+            scaled("27", REG, reg("0.1", "slot_start"), "deadline_missing_time_ms", 1000.0),
+            scaled("30", REG, reg("0.5", "slot_start"), "deadline_missing_time_ms", 1000.0),
+            scaled("0.3", REG, reg("0.1", "slot_end"), "deadline_missing_time_ms", 1000.0),
+            scaled("1.7", REG, reg("0.5", "slot_end"), "deadline_missing_time_ms", 1000.0),
+            scaled("4", REG, reg("0.1", "slot_end"), "deadline_missing_time_ms", 12_500.0),
+            scaled("22", REG, reg("0.5", "slot_end"), "deadline_missing_time_ms", 12_500.0),
+            n("0.35", REG, reg("0.1", "slot_end"), "deadline_miss_probability"),
+            n("0.39", REG, reg("0.5", "slot_end"), "deadline_miss_probability"),
+            n("0.11", REG, reg("0.1", "slot_start"), "deadline_miss_probability_ci95"),
+            n("0.15", REG, reg("0.1", "slot_end"), "deadline_miss_probability_ci95"),
+        ],
+    });
+    // The cap at high load.
+    for (passage, load) in [("| 0.9 | 33.33 / 0.011 / 0.896 | 33.96 / 1.463 / 0.866 |", "0.9"), ("| 0.95 | 33.33 / 0.017 / 0.948 | 34.84 / 2.738 / 0.866 |", "0.95")] {
+        let w = row_numbers(passage);
+        let mut numbers = Vec::new();
+        for (k, cap) in ["72", "100000"].into_iter().enumerate() {
+            let row = leak(vec![("workload.load", load), ("workload.max_streams_per_destination", cap)]);
+            numbers.push(n(w[3 * k], CAP, row, "frame_interval_mean_ms"));
+            numbers.push(n(w[3 * k + 1], CAP, row, "frame_interval_sd_ms"));
+            numbers.push(n(w[3 * k + 2], CAP, row, "accepted_throughput"));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    let cap = |load: &'static str, c: &'static str| leak(vec![("workload.load", load), ("workload.max_streams_per_destination", c)]);
+    v.push(Claim {
+        passage: "throughput stops at 0.866); with it the full-crossbar MediaWorm carries\n0.948 jitter-free at 0.95",
+        numbers: vec![n("0.866", CAP, cap("0.95", "100000"), "accepted_throughput"), n("0.948", CAP, cap("0.95", "72"), "accepted_throughput")],
+    });
+    // 003_… Fig. 4 with slot_end: probability ± half-width / missing time (µs) per phase.
+    for (passage, csv, point) in [
+        ("| TR, 0.15 s | 0.634 ± 0.065 / 1,534.2 | 0.996 ± 0.004 / 7,613.6 | 0.399 ± 0.009 / 5,159.9 | 0.253 ± 0.012 / 4,089.1 | 0.014 ± 0.009 / 1,533.4 |", SHORT, "0.6 traditional"),
+        ("| NP, 0.15 s | 0.430 ± 0.040 / 3.9 | 0.242 ± 0.036 / 4.0 | 0.278 ± 0.018 / 6.1 | 0.219 ± 0.015 / 7.2 | 0.170 ± 0.013 / 5.8 |", SHORT, "0.6 non_preemptive"),
+        ("| P, 0.15 s | 0.424 ± 0.045 / 5.8 | 0.253 ± 0.044 / 14.5 | 0.342 ± 0.028 / 82.8 | 0.191 ± 0.019 / 108.0 | 0.140 ± 0.021 / 102.7 |", SHORT, "0.6 preemptive"),
+        ("| TR, 0.6 s | 0.208 ± 0.023 / 1,628.4 | 1.000 ± 0.000 / 8,497.6 | 0.479 ± 0.007 / 6,567.4 | 0.084 ± 0.004 / 5,282.4 | 0.049 ± 0.008 / 2,037.1 |", LONG, "0.6 traditional"),
+        ("| NP, 0.6 s | 0.160 ± 0.018 / 3.1 | 0.086 ± 0.012 / 3.6 | 0.096 ± 0.007 / 4.5 | 0.092 ± 0.007 / 6.9 | 0.067 ± 0.005 / 16.9 |", LONG, "0.6 non_preemptive"),
+        ("| P, 0.6 s | 0.167 ± 0.017 / 7.4 | 0.096 ± 0.008 / 20.5 | 0.094 ± 0.006 / 67.8 | 0.088 ± 0.005 / 133.5 | 0.062 ± 0.005 / 763.5 |", LONG, "0.6 preemptive"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    let ph = |csv: &'static str, point: &'static str, phase: &'static str, w: &'static str, column: &'static str, scale: f64| Num {
+        written: w,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase)])),
+        column,
+        scale,
+    };
+    const NP: &str = "0.6 non_preemptive";
+    const P: &str = "0.6 preemptive";
+    const OLD: &str = "experiments/results/fig4_003/phases.csv";
+    let p = "deadline_miss_probability";
+    let t = "deadline_missing_time_ms";
+    v.push(Claim {
+        passage: "first run above (NP 0.29 / 0.24 / 0.31 at 50:50 / 70:30 / 80:20, misses\n  of 46–135 µs), NP's misses are now 3–17 µs, and its missing probability\n  falls from 0.17–0.43 with 0.15 s phases to 0.07–0.16 with 0.6 s phases",
+        numbers: vec![
+            ph(OLD, NP, "2", "0.29", p, 1.0),
+            ph(OLD, NP, "3", "0.24", p, 1.0),
+            ph(OLD, NP, "4", "0.31", p, 1.0),
+            ph(OLD, NP, "2", "46", t, 1000.0),
+            ph(OLD, NP, "1", "135", t, 1000.0),
+            ph(LONG, NP, "0", "3", t, 1000.0),
+            ph(LONG, NP, "4", "17", t, 1000.0),
+            ph(SHORT, NP, "4", "0.17", p, 1.0),
+            ph(SHORT, NP, "0", "0.43", p, 1.0),
+            ph(LONG, NP, "4", "0.07", p, 1.0),
+            ph(LONG, NP, "0", "0.16", p, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "cycles per point, 2,043 to 8,650 frames judged per phase",
+        numbers: vec![ph(LONG, NP, "0", "2,043", "frames_judged", 1.0), ph(LONG, NP, "4", "8,650", "frames_judged", 1.0)],
+    });
+    v.push(Claim { passage: "(every frame late by 8.5 ms on average)", numbers: vec![ph(LONG, "0.6 traditional", "1", "8.5", t, 1.0)] });
+    v.push(Claim {
+        passage: "(80:20: 0.067 ± 0.005 against\n  0.062 ± 0.005)",
+        numbers: vec![ph(LONG, NP, "4", "0.067", p, 1.0), ph(LONG, NP, "4", "0.005", "deadline_miss_probability_ci95", 1.0), ph(LONG, P, "4", "0.062", p, 1.0)],
+    });
+    const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
+    for (passage, point) in [
+        ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 | 0.051 ± 0.006 / 29.1 | 0.047 ± 0.005 / 5.1 | 0.050 ± 0.005 / 30.9 | 0.060 ± 0.005 / 19.5 |", NP),
+        ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 | 0.057 ± 0.006 / 42.0 | 0.054 ± 0.003 / 107.4 | 0.065 ± 0.005 / 135.5 | 0.062 ± 0.004 / 630.4 |", P),
+    ] {
+        v.push(phase_table_row(passage, START, point));
+    }
+    v.push(Claim {
+        passage: "So after\n  the first phase `slot_start` misses less often than `slot_end` (NP 0.047–0.060\n  against 0.067–0.096 from 30:70 on), but by more (NP 5.1–30.9 µs against\n  3.6–16.9 µs), and more in the first phase (0.207 against 0.160)",
+        numbers: vec![
+            ph(START, NP, "2", "0.047", p, 1.0),
+            ph(START, NP, "4", "0.060", p, 1.0),
+            ph(LONG, NP, "4", "0.067", p, 1.0),
+            ph(LONG, NP, "2", "0.096", p, 1.0),
+            ph(START, NP, "2", "5.1", t, 1000.0),
+            ph(START, NP, "3", "30.9", t, 1000.0),
+            ph(LONG, NP, "1", "3.6", t, 1000.0),
+            ph(LONG, NP, "4", "16.9", t, 1000.0),
+            ph(START, NP, "0", "0.207", p, 1.0),
+            ph(LONG, NP, "0", "0.160", p, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "at 70:30 NP misses 0.050 ± 0.005 and P\n  0.065 ± 0.005.",
+        numbers: vec![
+            ph(START, NP, "3", "0.050", p, 1.0),
+            ph(START, NP, "3", "0.005", "deadline_miss_probability_ci95", 1.0),
+            ph(START, P, "3", "0.065", p, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "the last phase as P, 8,650)",
+        numbers: vec![ph(LONG, NP, "4", "8,650", "frames_judged", 1.0), ph(LONG, P, "4", "8,650", "frames_judged", 1.0)],
+    });
+    v.push(Claim {
+        passage: "(763.5 µs against 16.9 µs in\n  the 80:20 phase)",
+        numbers: vec![ph(LONG, P, "4", "763.5", t, 1000.0), ph(LONG, NP, "4", "16.9", t, 1000.0)],
+    });
+    v
+}
 
 #[test]
 fn quoted_deadlocks_match_the_committed_results() {

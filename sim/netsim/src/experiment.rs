@@ -155,9 +155,18 @@ pub struct Workload {
     /// Frame-size trace for `realtime = "trace"`, relative to the experiment file.
     #[serde(default)]
     pub trace_file: Option<PathBuf>,
-    /// Input regulator: a frame's messages spaced evenly over the frame time.
-    #[serde(default = "yes")]
-    pub regulator: bool,
+    /// Input regulator (001_… §IV-B.1): a frame's messages spaced evenly
+    /// over the frame time, starting at its start (`"slot_start"` or `true`,
+    /// the default) or ending at its end (`"slot_end"`); `"none"` or `false`
+    /// releases them all at the frame start (`workload::Regulator`).
+    #[serde(default)]
+    pub regulator: crate::workload::Regulator,
+    /// Most fixed-destination real-time streams (video or ON/OFF) one
+    /// endpoint receives, 001_… §IV-B.3 ("at most 6 × 8 = 48
+    /// outstanding/incoming streams at each node"); none: no cap, each
+    /// stream's destination drawn independently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_streams_per_destination: Option<u32>,
     /// One control message (highest class) per frame time per endpoint.
     #[serde(default)]
     pub control: bool,
@@ -228,9 +237,6 @@ fn default_seqs() -> Vec<u32> {
 }
 fn default_gop() -> String {
     "IBBPBBPBBPBB".into()
-}
-fn yes() -> bool {
-    true
 }
 fn default_control_flits() -> u32 {
     20

@@ -148,6 +148,17 @@ pub struct PhaseStats {
     pub frames_judged: u64,
     pub deadline_miss_probability: f64,
     pub deadline_missing_time_ms: f64,
+    /// 95 % half-width of `deadline_miss_probability`: batch means over
+    /// `run.batches` groups of streams (stream k in group k mod batches).
+    /// Groups, not time batches: a stream's misses are correlated frame to
+    /// frame through the deadline rule's reference, and a phase holds only
+    /// a few frames per stream. NaN with fewer than two groups judged.
+    #[serde(default = "nan")]
+    pub deadline_miss_probability_ci95: f64,
+}
+
+fn nan() -> f64 {
+    f64::NAN
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -215,8 +226,22 @@ pub struct FlitTrace {
     pub ejected: Vec<(u64, usize, LinkFlit)>,
 }
 
+/// One delivered message of a logged flow ([`Sim::run_logged`]), in cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageLog {
+    /// Frame index within the stream, and messages in that frame.
+    pub frame: u32,
+    pub frame_msgs: u32,
+    /// Released by the source (regulator), header injected, tail delivered.
+    pub created: u64,
+    pub injected: u64,
+    pub delivered: u64,
+}
+
 pub struct Sim<'a> {
     v: &'a Validated,
+    /// Recorded only by [`Sim::run_logged`]: (flow, its delivered messages).
+    msg_log: Option<(u32, Vec<MessageLog>)>,
     /// Recorded only by [`Sim::run_traced`].
     trace: Option<Box<FlitTrace>>,
     routers: Vec<Router>,
@@ -392,13 +417,10 @@ impl<'a> Sim<'a> {
         // Per phase: streams per endpoint and best-effort messages per cycle.
         let phase_params: Vec<(usize, f64)> = offered.phases.iter().map(|p| (p.streams, p.best_effort / w.class_flits(0) as f64)).collect();
         let max_streams = phase_params.iter().map(|p| p.0).max().unwrap_or(0);
+        let dests = workload::stream_destinations(n_ep, max_streams, w.max_streams_per_destination, &mut rng);
         for ep in 0..n_ep {
             for s in 0..max_streams {
-                let dest = {
-                    let d = rng.gen_range(0..(n_ep as u32).max(2) - 1);
-                    if d >= ep as u32 { d + 1 } else { d }
-                }
-                .min(n_ep as u32 - 1);
+                let dest = dests[ep][s];
                 // ON/OFF: streams 0..onoff_streams of the first class, then the next class's.
                 let onoff = offered.onoff.get(s / w.onoff_streams as usize);
                 let kind = if let Some(o) = onoff {
@@ -514,6 +536,7 @@ impl<'a> Sim<'a> {
         Ok(Sim {
             v,
             trace: None,
+            msg_log: None,
             routers,
             inputs,
             nis,
@@ -571,6 +594,15 @@ impl<'a> Sim<'a> {
         let mut trace = FlitTrace::default();
         let results = self.run_with(&mut trace)?;
         Ok((results, trace))
+    }
+
+    /// [`Sim::run`], also returning every delivered message of flow `flow`
+    /// (flow 0 is endpoint 0's first real-time stream), in delivery order:
+    /// the trace of one stream that explains its frames' deadlines.
+    pub fn run_logged(mut self, flow: u32) -> Result<(Results, Vec<MessageLog>), SimError> {
+        self.msg_log = Some((flow, Vec::new()));
+        let results = self.run_to_end()?;
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default()))
     }
 
     /// Runs the experiment to the end and returns its metrics.
@@ -929,6 +961,11 @@ impl<'a> Sim<'a> {
         self.pending_msgs -= 1;
         let fi = rec.flow as usize;
         self.flow_state[fi].flits_delivered += if now >= self.warmup { rec.m.flits as u64 } else { 0 };
+        if let Some((flow, log)) = &mut self.msg_log {
+            if *flow == rec.flow {
+                log.push(MessageLog { frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
+            }
+        }
         if rec.m.frame != u32::MAX {
             let st = &mut self.flow_state[fi];
             if let Some(pos) = st.open.iter().position(|o| o.0 == rec.m.frame) {
@@ -1060,10 +1097,16 @@ impl<'a> Sim<'a> {
         let mut flow_bw = Vec::new();
         let nph = self.phase_params.len();
         let mut ph_acc = vec![(0u64, 0u64, 0.0f64); nph];
+        let groups = self.v.exp.run.batches.max(2);
+        // Per phase and stream group: (frames judged, misses).
+        let mut ph_groups = vec![vec![(0u64, 0u64); groups]; nph];
+        let mut stream_no = 0usize;
         for (fi, st) in self.flow_state.iter().enumerate() {
             if !matches!(self.flows[fi].kind, FlowKind::Stream { .. }) {
                 continue;
             }
+            let group = stream_no % groups;
+            stream_no += 1;
             flow_bw.push(st.flits_delivered as f64 / window);
             let mut d = st.delivered.clone();
             d.sort_unstable();
@@ -1084,7 +1127,9 @@ impl<'a> Sim<'a> {
                 stamped_lateness.push((arrivals[k + 1], lateness));
                 let ph = ((d[k + 1].2 as f64 / self.phase_cycles) as usize).min(nph - 1);
                 ph_acc[ph].0 += 1;
+                ph_groups[ph][group].0 += 1;
                 if lateness > 0.0 {
+                    ph_groups[ph][group].1 += 1;
                     ph_acc[ph].1 += 1;
                     ph_acc[ph].2 += lateness;
                 }
@@ -1142,6 +1187,9 @@ impl<'a> Sim<'a> {
                     frames_judged: j,
                     deadline_miss_probability: if j > 0 { m as f64 / j as f64 } else { f64::NAN },
                     deadline_missing_time_ms: if m > 0 { l / m as f64 * cycle_ms } else { 0.0 },
+                    deadline_miss_probability_ci95: metrics::batch_ci95(
+                        &ph_groups[i].iter().map(|&(j, m)| if j > 0 { m as f64 / j as f64 } else { f64::NAN }).collect::<Vec<_>>(),
+                    ),
                 })
                 .collect(),
             messages_created: self.created,

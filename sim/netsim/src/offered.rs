@@ -278,6 +278,31 @@ impl Validated {
         Ok(Offered { phases, onoff, control, phase_cycles })
     }
 
+    /// `workload.max_streams_per_destination` within 1..=`MAX_STREAMS`, and
+    /// no smaller than the most streams an endpoint sends in any phase: the
+    /// endpoints receive as many streams as they send, so a smaller cap
+    /// leaves some destination above it.
+    fn check_stream_cap(&self, o: &Offered) -> Result<(), ExperimentError> {
+        let Some(cap) = self.exp.workload.max_streams_per_destination else { return Ok(()) };
+        let err = |why: String| ExperimentError::Field {
+            file: self.file.clone(),
+            field: "workload.max_streams_per_destination".into(),
+            value: cap.to_string(),
+            why,
+        };
+        if !(1..=MAX_STREAMS as u32).contains(&cap) {
+            return Err(err(format!("allowed range 1..={MAX_STREAMS}")));
+        }
+        let (phase, most) = o.phases.iter().enumerate().map(|(i, p)| (i, p.streams)).max_by_key(|&(i, s)| (s, std::cmp::Reverse(i))).unwrap_or((0, 0));
+        if most > cap as usize {
+            let at = if self.exp.workload.phases.is_empty() { "workload.mix".to_string() } else { format!("workload.phases[{phase}]") };
+            return Err(err(format!(
+                "{at} gives every endpoint {most} real-time streams, so the endpoints receive {most} on average and some destination would exceed a cap of {cap}: allowed range {most}..={MAX_STREAMS} for this workload, or lower the real-time load"
+            )));
+        }
+        Ok(())
+    }
+
     /// Refuses, before the run, a workload whose parts cannot carry the
     /// stated load and a run expected to measure (almost) nothing.
     pub(crate) fn check_offered(&self) -> Result<(), ExperimentError> {
@@ -300,6 +325,7 @@ impl Validated {
                 ),
             });
         }
+        self.check_stream_cap(&o)?;
         let (total, warmup) = self.run_cycles();
         let load = o.mean_load(warmup, total);
         // The longest message of any class: the count is never overstated.

@@ -8,6 +8,7 @@
 
 use rand::rngs::SmallRng;
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Table III of 001_…: average I, P, B frame sizes in kbit of the seven
@@ -154,6 +155,57 @@ pub fn parse_trace(text: &str, origin: &str) -> Result<Vec<f64>, String> {
     Ok(out)
 }
 
+/// Where the input regulator of 001_… §IV-B.1 ("injects messages of a
+/// frame at a regular interval of (33msec/number of messages)") puts the
+/// n messages of a frame in its frame time T. The paper gives the interval,
+/// not the phase; the phase decides when a frame is complete.
+///
+/// In an experiment file: `workload.regulator = "slot_start"` (or `true`,
+/// the default), `"slot_end"`, or `"none"` (or `false`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Regulator {
+    /// No regulator: all n messages at the frame's start.
+    Off,
+    /// Message k (0-based) at start + k·T/n: the last leaves (n−1)·T/n after
+    /// the start, so a frame's completion moves with its size.
+    #[default]
+    SlotStart,
+    /// Message k at start + (k+1)·T/n: the last leaves at start + T, the
+    /// same point of every frame time whatever the frame's size.
+    SlotEnd,
+}
+
+impl Regulator {
+    /// The values `workload.regulator` accepts, for error messages.
+    pub const ALLOWED: &'static str = "allowed values \"slot_start\" (or true), \"slot_end\", \"none\" (or false)";
+}
+
+/// `true` / `false` keep the files (and the serialized experiments) written
+/// before the named phases.
+impl Serialize for Regulator {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Regulator::Off => s.serialize_bool(false),
+            Regulator::SlotStart => s.serialize_bool(true),
+            Regulator::SlotEnd => s.serialize_str("slot_end"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Regulator {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = toml::Value::deserialize(d)?;
+        match &v {
+            toml::Value::Boolean(true) => Ok(Regulator::SlotStart),
+            toml::Value::Boolean(false) => Ok(Regulator::Off),
+            toml::Value::String(x) if x == "slot_start" => Ok(Regulator::SlotStart),
+            toml::Value::String(x) if x == "slot_end" => Ok(Regulator::SlotEnd),
+            toml::Value::String(x) if x == "none" => Ok(Regulator::Off),
+            other => Err(serde::de::Error::custom(format!("field `workload.regulator` = {other}: {}", Regulator::ALLOWED))),
+        }
+    }
+}
+
 /// A message as generated (before it enters the source queue).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Message {
@@ -171,10 +223,9 @@ pub struct Message {
 #[derive(Clone, Debug)]
 pub enum FlowKind {
     /// Video stream: frames every `period` cycles, each split into messages
-    /// of `msg_flits` flits (one header + `msg_flits-1` data flits); with
-    /// the regulator the messages of a frame are spaced evenly over the
-    /// period, without it they are all released at the frame start.
-    Stream { sizer: FrameSizer, period: f64, msg_flits: u32, flit_bits: u32, regulator: bool, cur_msgs: u32, cur_idx: u32, cur_vtick: u32, frame_start: f64 },
+    /// of `msg_flits` flits (one header + `msg_flits-1` data flits),
+    /// released as `regulator` says.
+    Stream { sizer: FrameSizer, period: f64, msg_flits: u32, flit_bits: u32, regulator: Regulator, cur_msgs: u32, cur_idx: u32, cur_vtick: u32, frame_start: f64 },
     /// Poisson (exponential gaps, mean `1/rate`) or Bernoulli (geometric gaps).
     Random { rate: f64, bernoulli: bool, msg_flits: u32 },
     /// One message every `period` cycles.
@@ -218,19 +269,28 @@ impl Flow {
         let active = self.active;
         match &mut self.kind {
             FlowKind::Stream { sizer, period, msg_flits, flit_bits, regulator, cur_msgs, cur_idx, cur_vtick, frame_start } => {
-                if *cur_idx >= *cur_msgs {
-                    // A new frame starts now.
-                    let bits = sizer.next(rng);
-                    *cur_msgs = frame_messages(bits, *msg_flits, *flit_bits);
-                    *cur_idx = 0;
-                    *frame_start = now;
-                    let per_msg = *period / *cur_msgs as f64;
-                    *cur_vtick = ((per_msg / *msg_flits as f64).floor() as u32).clamp(1, vtick_max);
-                    self.frame += 1;
+                // A new frame starting at `$start`: its size, messages and
+                // Vtick (the regulated gap per flit, 001_… §III).
+                macro_rules! begin {
+                    ($start:expr) => {{
+                        let start = $start;
+                        *cur_msgs = frame_messages(sizer.next(rng), *msg_flits, *flit_bits);
+                        *cur_idx = 0;
+                        *frame_start = start;
+                        let per_msg = *period / *cur_msgs as f64;
+                        *cur_vtick = ((per_msg / *msg_flits as f64).floor() as u32).clamp(1, vtick_max);
+                        self.frame += 1;
+                    }};
                 }
-                let gap = if *regulator { *period / *cur_msgs as f64 } else { 0.0 };
-                *cur_idx += 1;
-                let next = if *cur_idx >= *cur_msgs { *frame_start + *period } else { now + gap };
+                if *cur_idx >= *cur_msgs {
+                    // A new frame starts now: with its first message, or
+                    // (slot_end, only at the stream's first event) with
+                    // nothing until T/n later.
+                    begin!(now);
+                    if *regulator == Regulator::SlotEnd {
+                        return (None, *frame_start + *period / *cur_msgs as f64);
+                    }
+                }
                 let m = Message {
                     flow: 0,
                     dest: dest(rng, self.src, self.dest),
@@ -239,6 +299,22 @@ impl Flow {
                     flits: *msg_flits,
                     frame: self.frame - 1,
                     frame_msgs: *cur_msgs,
+                };
+                *cur_idx += 1;
+                let last = *cur_idx >= *cur_msgs;
+                let next = match *regulator {
+                    // Message k of n at start + (k+1)·T/n: the last at
+                    // start + T, when the next frame starts.
+                    Regulator::SlotEnd if last => {
+                        begin!(*frame_start + *period);
+                        *frame_start + *period / *cur_msgs as f64
+                    }
+                    Regulator::SlotEnd => *frame_start + (*cur_idx + 1) as f64 * *period / *cur_msgs as f64,
+                    // Message k at start + k·T/n (summed gap by gap, as
+                    // every run before the named phases), or all at the start.
+                    _ if last => *frame_start + *period,
+                    Regulator::SlotStart => now + *period / *cur_msgs as f64,
+                    Regulator::Off => now,
                 };
                 (active.then_some(m), next)
             }
@@ -262,6 +338,52 @@ impl Flow {
             }
         }
     }
+}
+
+/// The fixed destination of each of `streams` streams of every one of
+/// `endpoints` endpoints (`out[src][s]`), uniform over the other endpoints.
+/// Without a cap, one draw per stream in source order (the sequence every
+/// run before the cap made). With `cap` (001_… §IV-B.3's bound on the
+/// streams "outstanding/incoming" at a node), each stream draws among the
+/// other endpoints still below the cap; when only the source itself has
+/// room left, an earlier stream `e2 -> d2` (e2, d2 not the source) is moved
+/// to the source and this stream takes d2, which keeps every count. The cap
+/// holds for the first k streams of every endpoint (a phase's active set)
+/// because those are a subset. Needs `streams <= cap` (validated before).
+pub fn stream_destinations(endpoints: usize, streams: usize, cap: Option<u32>, rng: &mut SmallRng) -> Vec<Vec<u32>> {
+    let uniform_other = |rng: &mut SmallRng, src: usize| {
+        let d = rng.gen_range(0..(endpoints as u32).max(2) - 1);
+        (if d >= src as u32 { d + 1 } else { d }).min(endpoints.saturating_sub(1) as u32)
+    };
+    let Some(cap) = cap.filter(|_| endpoints >= 2) else {
+        return (0..endpoints).map(|src| (0..streams).map(|_| uniform_other(rng, src)).collect()).collect();
+    };
+    let mut out = vec![Vec::with_capacity(streams); endpoints];
+    let mut incoming = vec![0u32; endpoints];
+    for src in 0..endpoints {
+        for _ in 0..streams {
+            let open: Vec<u32> = (0..endpoints as u32).filter(|&d| d as usize != src && incoming[d as usize] < cap).collect();
+            let d = if open.is_empty() {
+                // Every other endpoint is full, so the source has room (the
+                // total is below endpoints x cap) and a full d2 has a sender
+                // e2 other than the source (which has sent fewer than cap).
+                let (e2, k) = (0..src)
+                    .flat_map(|e| (0..out[e].len()).map(move |k| (e, k)))
+                    .find(|&(e, k)| e != src && out[e][k] as usize != src)
+                    .expect("validated: streams <= cap leaves a stream to move");
+                let d2 = out[e2][k];
+                out[e2][k] = src as u32;
+                incoming[src] += 1;
+                incoming[d2 as usize] -= 1;
+                d2
+            } else {
+                open[rng.gen_range(0..open.len())]
+            };
+            incoming[d as usize] += 1;
+            out[src].push(d);
+        }
+    }
+    out
 }
 
 /// 000_…'s Vtick of a real-time class: `scale`/(λ_c M) cycles per flit
