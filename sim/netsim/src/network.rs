@@ -203,6 +203,9 @@ pub struct Results {
     pub cycle_ns: f64,
     pub endpoints: usize,
     pub routers: usize,
+    /// `topology.link_latency`: registers per router-to-router link and direction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub link_latency: u32,
     /// Flits per cycle per endpoint the sources offer in the measured window
     /// (real-time streams come whole; control messages included): what was
     /// actually offered, which `workload.load` only approximates.
@@ -1248,6 +1251,7 @@ impl<'a> Sim<'a> {
             cycle_ns: self.v.cycle_s * 1e9,
             endpoints: self.nis.len(),
             routers: self.routers.len(),
+            link_latency: self.pipes.latency as u32,
             offered_load: self.offered_load,
             requested_load: self.v.exp.workload.load,
             realtime_streams: self.streams,
@@ -1296,6 +1300,10 @@ impl<'a> Sim<'a> {
             router_cycles_per_second: rc / wall.max(1e-9),
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// `width`-bit field at bit `lsb` of flit data (width <= 32).

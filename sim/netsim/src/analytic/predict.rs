@@ -334,6 +334,9 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     if w.control {
         return Err(input_err(v, "workload.control", "true", "the models have no control traffic: set it false"));
     }
+    if v.exp.topology.link_latency > 0 {
+        return Err(input_err(v, "topology.link_latency", v.exp.topology.link_latency, "the models' links have no registers: allowed range 0..=0"));
+    }
     match &v.exp.topology.spec {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
