@@ -13,8 +13,8 @@ use crate::validate::{claim_dir, invalid};
 use anyhow::Context;
 use std::path::Path;
 use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
-use wormqos_netsim::experiment::bounds;
 use wormqos_hdl::GeneratedFile;
+use wormqos_netsim::experiment::bounds;
 use wormqos_netsim::Experiment;
 use wormqos_synth::{scripts, Design, Unit};
 use wormqos_testbench::lockstep::LockstepOptions;
@@ -25,7 +25,7 @@ const _: () = assert!(bounds::LINK_LATENCY == MAX_LINK_LATENCY);
 
 /// The removed `--link-latency N` flag (still parsed, hidden): refused, since
 /// a second source of the latency could contradict the file's.
-pub fn refuse_link_latency_flag(flag: Option<u32>, experiment: &Path) -> anyhow::Result<()> {
+fn refuse_link_latency_flag(flag: Option<u32>, experiment: &Path) -> anyhow::Result<()> {
     match flag {
         None => Ok(()),
         Some(n) => Err(invalid(format!(

@@ -97,13 +97,11 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
 }
 
 fn summary(r: &wormqos_netsim::Results) -> String {
+    let registers = if r.link_latency > 0 { format!(", {} register(s) per link and direction", r.link_latency) } else { String::new() };
     let mut s = format!(
-        "{}: {} routers, {} endpoints, {} cycles ({} warm-up) of {:.1} ns, {} real-time streams\n",
+        "{}: {} routers, {} endpoints, {} cycles ({} warm-up) of {:.1} ns, {} real-time streams{registers}\n",
         r.name, r.routers, r.endpoints, r.cycles, r.warmup_cycles, r.cycle_ns, r.realtime_streams
     );
-    if r.link_latency > 0 {
-        s.insert_str(s.len() - 1, &format!(", {} register(s) per link and direction", r.link_latency));
-    }
     s += &format!("offered load {:.3}, accepted {:.4} flits/endpoint/cycle", r.offered_load, r.accepted_throughput);
     if (r.offered_load - r.requested_load).abs() >= 0.0005 {
         s += &format!(" (workload.load = {:.3}: real-time streams come whole; control messages add to it)", r.requested_load);
