@@ -37,12 +37,13 @@ enum Command {
     Generate {
         #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
         config: Option<PathBuf>,
-        /// A network simulator experiment file: generate its whole network as one top.
+        /// A network simulator experiment file: generate its whole network as one top
+        /// (with `topology.link_latency` pipeline registers per link and direction).
         #[arg(long)]
         experiment: Option<PathBuf>,
-        /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
-        #[arg(long, default_value_t = 0, requires = "experiment")]
-        link_latency: u32,
+        /// Replaced by the experiment file's `topology.link_latency`; refused (exit 2).
+        #[arg(long, hide = true, requires = "experiment")]
+        link_latency: Option<u32>,
         #[arg(long)]
         out: PathBuf,
         /// Plant a known bug (for testing the test suite); see `wormqos mutants`.
@@ -70,12 +71,13 @@ enum Command {
         #[arg(long, required_unless_present = "experiment", conflicts_with = "experiment")]
         config: Option<PathBuf>,
         /// A network simulator experiment file: run its whole network top
-        /// against the composed model, one port per endpoint.
+        /// against the composed model, one port per endpoint (both with the
+        /// file's `topology.link_latency` registers per link).
         #[arg(long)]
         experiment: Option<PathBuf>,
-        /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
-        #[arg(long, default_value_t = 0, requires = "experiment")]
-        link_latency: u32,
+        /// Replaced by the experiment file's `topology.link_latency`; refused (exit 2).
+        #[arg(long, hide = true, requires = "experiment")]
+        link_latency: Option<u32>,
         /// Cycles of injection (1..=10^9), then the network drains.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,

@@ -3,22 +3,45 @@
 //! runs: every router's files (each with its own routing table), the top
 //! `<name>_network.v`, a file list, and the FuseSoC core, Vivado script and
 //! XDC of a router's `synth --emit-only`.
+//!
+//! The link latency comes from the experiment file only
+//! (`topology.link_latency`), as for `sim` and `sweep`, so that every
+//! command built on one file simulates, checks and builds the same network;
+//! the former `--link-latency` flag is refused with a pointer to the field.
 
-use crate::validate::{claim_dir, int_in, invalid};
+use crate::validate::{claim_dir, invalid};
 use anyhow::Context;
 use std::path::Path;
 use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
 use wormqos_hdl::GeneratedFile;
+use wormqos_netsim::experiment::bounds;
 use wormqos_netsim::Experiment;
 use wormqos_synth::{scripts, Design, Unit};
 use wormqos_testbench::lockstep::LockstepOptions;
 use wormqos_testbench::network::{composed, design, endpoint_config, network_name, network_traffic, verilate};
 
-/// The validated experiment and its network (bad input: exit 2).
-fn load(experiment: &Path, link_latency: u32) -> anyhow::Result<(wormqos_netsim::Validated, wormqos_hdl::network::NetworkDesign)> {
-    int_in("--link-latency", link_latency as u64, 0, MAX_LINK_LATENCY as u64)?;
+// Every link latency the simulator accepts can be generated.
+const _: () = assert!(bounds::LINK_LATENCY == MAX_LINK_LATENCY);
+
+/// The removed `--link-latency N` flag (still parsed, hidden): refused, since
+/// a second source of the latency could contradict the file's.
+fn refuse_link_latency_flag(flag: Option<u32>, experiment: &Path) -> anyhow::Result<()> {
+    match flag {
+        None => Ok(()),
+        Some(n) => Err(invalid(format!(
+            "--link-latency {n}: the link latency is the experiment's field `topology.link_latency` (allowed range 0..={}), read by sim, sweep, generate, cosim and synth alike; set it in {} and drop the flag",
+            bounds::LINK_LATENCY,
+            experiment.display()
+        ))),
+    }
+}
+
+/// The validated experiment and its network with the file's link latency
+/// (bad input: exit 2).
+fn load(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<(wormqos_netsim::Validated, wormqos_hdl::network::NetworkDesign)> {
+    refuse_link_latency_flag(link_latency_flag, experiment)?;
     let v = Experiment::from_file(experiment).map_err(|e| invalid(e.to_string()))?;
-    let net = design(&v, link_latency);
+    let net = design(&v, v.exp.topology.link_latency);
     net.validate().map_err(|e| {
         // The network is derived from `[topology]`: point at it.
         let text = wormqos_config::files::read_capped(experiment).unwrap_or_default();
@@ -29,20 +52,21 @@ fn load(experiment: &Path, link_latency: u32) -> anyhow::Result<(wormqos_netsim:
 
 /// `wormqos cosim --experiment F`: the network top against the composed
 /// model, the lockstep's random traffic at the endpoints.
-pub fn cosim(experiment: &Path, link_latency: u32, mut opts: LockstepOptions) -> anyhow::Result<()> {
-    let (v, _) = load(experiment, link_latency)?;
+pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: LockstepOptions) -> anyhow::Result<()> {
+    let (v, net) = load(experiment, link_latency_flag)?;
+    let link_latency = net.link_latency;
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     opts.traffic = wormqos_testbench::stimulus::TrafficParams { injection_rate: opts.traffic.injection_rate, ..network_traffic() };
     wormqos_testbench::verilator::clean_up_on_signals()?;
-    eprintln!("verilating {} ({} routers) ...", network_top_name(&network_name(&v)), v.net.routers);
+    eprintln!("verilating {} ({} routers, {link_latency} register(s) per link) ...", network_top_name(&network_name(&v)), v.net.routers);
     let mut rtl = verilate(&v, link_latency, None)?;
     let mut model = composed(&v, link_latency);
     crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
 }
 
 /// The network of an experiment as a synthesizable design (bad input: exit 2).
-pub fn synth_design(experiment: &Path, link_latency: u32) -> anyhow::Result<Design> {
-    let (v, net) = load(experiment, link_latency)?;
+pub fn synth_design(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<Design> {
+    let (v, net) = load(experiment, link_latency_flag)?;
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     Ok(Design {
         name: cfg.name().to_string(),
@@ -53,9 +77,9 @@ pub fn synth_design(experiment: &Path, link_latency: u32) -> anyhow::Result<Desi
     })
 }
 
-pub fn generate(experiment: &Path, out: &Path, link_latency: u32, force: bool) -> anyhow::Result<()> {
+pub fn generate(experiment: &Path, out: &Path, link_latency_flag: Option<u32>, force: bool) -> anyhow::Result<()> {
     // Everything is validated and generated in memory before `out` is touched.
-    let d = synth_design(experiment, link_latency)?;
+    let d = synth_design(experiment, link_latency_flag)?;
     write_generated(out, &with_flow_files(&d)?, force)
 }
 

@@ -97,8 +97,9 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
 }
 
 fn summary(r: &wormqos_netsim::Results) -> String {
+    let registers = if r.link_latency > 0 { format!(", {} register(s) per link and direction", r.link_latency) } else { String::new() };
     let mut s = format!(
-        "{}: {} routers, {} endpoints, {} cycles ({} warm-up) of {:.1} ns, {} real-time streams\n",
+        "{}: {} routers, {} endpoints, {} cycles ({} warm-up) of {:.1} ns, {} real-time streams{registers}\n",
         r.name, r.routers, r.endpoints, r.cycles, r.warmup_cycles, r.cycle_ns, r.realtime_streams
     );
     s += &format!("offered load {:.3}, accepted {:.4} flits/endpoint/cycle", r.offered_load, r.accepted_throughput);

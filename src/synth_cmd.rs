@@ -32,9 +32,9 @@ pub struct SynthArgs {
     /// (as `generate --experiment` writes it).
     #[arg(long)]
     experiment: Option<PathBuf>,
-    /// With --experiment: pipeline registers per router-to-router link and direction (0..=16).
-    #[arg(long, default_value_t = 0, requires = "experiment")]
-    link_latency: u32,
+    /// Replaced by the experiment file's `topology.link_latency`; refused (exit 2).
+    #[arg(long, hide = true, requires = "experiment")]
+    link_latency: Option<u32>,
     /// With --config: the configuration's router, its NIC, or the system top
     /// (router + one NIC per port); the last two need a `[nic]` section (docs/nic.md).
     #[arg(long, value_enum, default_value_t = UnitArg::Router, conflicts_with = "experiment")]

@@ -240,6 +240,16 @@ fn cases() -> Vec<Case> {
         case("sim_nic_unknown_key", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nbus_mbps = 100\n"), "unknown field `bus_mbps`"),
         case("sweep_nic_buffer", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t.replace("[sweep]", "[nic]\nvariant = \"qos\"\n[sweep]") + "\"nic.buffer_depth\" = [8, 1]\n"), "nic.buffer_depth = 1: allowed range 2..=256"),
         case("model_missing_file", "model --experiment {dir}/nope.toml --out {out}/m", vec![], "nope.toml"),
+        // topology.link_latency: one source for sim, sweep, generate, cosim, synth (and refused by model)
+        case("sim_link_latency_range", "sim --experiment {dir}/e.toml", exp(r("k = 2", "k = 2\nlink_latency = 17")), "e.toml:13: topology.link_latency = 17: pipeline registers per link: allowed range 0..=16"),
+        case("sim_link_latency_negative", "sim --experiment {dir}/e.toml", exp(r("k = 2", "k = 2\nlink_latency = -1")), "13 | link_latency = -1"),
+        case("sim_link_latency_single_switch", "sim --experiment {dir}/e.toml", exp(r("kind = \"mesh\"\nk = 2", "kind = \"single_switch\"\nlink_latency = 1")), "topology.link_latency = 1: a single switch has no router-to-router links: allowed range 0..=0"),
+        case("sweep_link_latency_point", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"topology.link_latency\" = [0, 17]\n"), "topology.link_latency = 17"),
+        case("gen_link_latency_range", "generate --experiment {dir}/e.toml --out {out}/net", exp(r("k = 2", "k = 2\nlink_latency = 17")), "e.toml:13: topology.link_latency = 17"),
+        case("gen_link_latency_flag", "generate --experiment {dir}/e.toml --out {out}/net --link-latency 1", exp(|t| t), "--link-latency 1: the link latency is the experiment's field `topology.link_latency` (allowed range 0..=16)"),
+        case("cosim_link_latency_flag", "cosim --experiment {dir}/e.toml --link-latency 2 --waveform-dir {out}/waves", exp(|t| t), "--link-latency 2: the link latency is the experiment's field `topology.link_latency`"),
+        case("synth_link_latency_flag", "synth --experiment {dir}/e.toml --out {out}/s --link-latency 0", exp(|t| t), "--link-latency 0: the link latency is the experiment's field `topology.link_latency`"),
+        case("model_link_latency", "model --experiment {dir}/e.toml --out {out}/m", exp(r("kind = \"mesh\"\nk = 2", "kind = \"hypercube\"\nn = 2\nlink_latency = 1")), "topology.link_latency = 1: the models' links have no registers: allowed range 0..=0"),
     ]
 }
 

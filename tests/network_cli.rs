@@ -45,9 +45,9 @@ fn refused(exp_text: &str, extra: &[&str], parts: &[&str]) {
 fn generate_writes_every_router_the_top_and_the_file_list() {
     let d = scratch("ok");
     let f = d.join("e.toml");
-    std::fs::write(&f, MESH).unwrap();
+    std::fs::write(&f, MESH.replace("k = 2", "k = 2\nlink_latency = 1")).unwrap();
     let out = d.join("out");
-    let o = generate(&f, &out, &["--link-latency", "1"]);
+    let o = generate(&f, &out, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let list = std::fs::read_to_string(out.join("cli_network.f")).unwrap();
     let files: Vec<&str> = list.lines().collect();
@@ -75,7 +75,8 @@ fn generate_writes_every_router_the_top_and_the_file_list() {
 
 #[test]
 fn bad_networks_exit_2_and_write_nothing() {
-    refused(MESH, &["--link-latency", "17"], &["--link-latency = 17", "0..=16"]);
+    refused(&MESH.replace("k = 2", "k = 2\nlink_latency = 17"), &[], &["e.toml:13", "topology.link_latency = 17", "0..=16"]);
+    refused(MESH, &["--link-latency", "1"], &["--link-latency 1", "field `topology.link_latency`", "0..=16"]);
     refused(&MESH.replace("ports = 5", "ports = 4"), &[], &["e.toml", "router.ports", "5"]);
     refused(&MESH.replace("k = 2", "k = 6"), &[], &["e.toml:", "topology", "endpoints = 36", "2..=32"]);
 }
@@ -115,23 +116,25 @@ fn fusesoc_runs_the_router_and_network_cores_with_the_flow_api() {
     assert!(!fusesoc_lint(&net, "wormqos:network:cli").status.success(), "an unused wire must fail the lint target");
 }
 
-/// `cosim --experiment`: a 2-router ring with 3 registers per link, RTL
-/// against the composed model; a link latency out of range exits 2.
+/// `cosim --experiment`: a 2-router ring with 3 registers per link
+/// (`topology.link_latency`), RTL against the composed model; a link latency
+/// out of range exits 2.
 #[test]
 fn cosim_runs_a_network_in_lockstep() {
     let d = scratch("cosim");
     let f = d.join("ring.toml");
     let ring = MESH.replace("ports = 5", "ports = 2").replace("kind = \"mesh\"\nk = 2", "kind = \"ring\"\nnodes = 2\nlinks = 1");
-    std::fs::write(&f, ring).unwrap();
     let waves = d.join("waves");
     let run = |latency: &str| {
-        let args = ["cosim", "--experiment", f.to_str().unwrap(), "--link-latency", latency, "--cycles", "5000"];
+        std::fs::write(&f, ring.replace("links = 1", &format!("links = 1\nlink_latency = {latency}"))).unwrap();
+        let args = ["cosim", "--experiment", f.to_str().unwrap(), "--cycles", "5000"];
         wormqos(&[&args[..], &["--waveform-dir", waves.to_str().unwrap()]].concat())
     };
     let o = run("3");
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success() && out.contains("RTL == model on every output"), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("3 register(s) per link"), "{}", String::from_utf8_lossy(&o.stderr));
     let o = run("17");
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--link-latency = 17: allowed range 0..=16"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("topology.link_latency = 17: pipeline registers per link: allowed range 0..=16"));
 }

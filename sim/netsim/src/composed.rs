@@ -8,8 +8,10 @@
 //! Timing: in cycle t a router-to-router link carries what its source
 //! register held `link_latency` cycles earlier (flits forward, credits
 //! backward); with `link_latency = 0` a router's output register drives its
-//! neighbour's input directly, which is the network simulator's wiring
-//! (`network.rs`; a test holds the two equal flit by flit).
+//! neighbour's input directly. The network simulator's engine (`network.rs`)
+//! wires its links the same way for the experiment's
+//! `topology.link_latency`, with its own registers; `tests/composed.rs`
+//! holds the two equal flit by flit at 0, 1 and 2 registers per link.
 
 use crate::topology::{Network, Peer};
 use std::collections::VecDeque;

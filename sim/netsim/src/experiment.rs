@@ -11,7 +11,7 @@ use wormqos_config::{ConfigFile, RouterConfig, RouterParams, SynthesisParams, To
 pub struct Experiment {
     pub name: String,
     pub router: RouterParams,
-    pub topology: TopologySpec,
+    pub topology: TopologySection,
     #[serde(default)]
     pub physical: Physical,
     pub workload: Workload,
@@ -25,6 +25,27 @@ pub struct Experiment {
     /// Only in sweep files: dotted key -> list of values (see `sweep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
+}
+
+/// The `[topology]` section: the network (`kind` and its fields) and the
+/// latency of its router-to-router links, which the simulator, the composed
+/// model and the generated network top all take from here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TopologySection {
+    /// Pipeline registers on every router-to-router link, for the flits
+    /// going forward and, separately, for the credits coming back
+    /// (0..=`bounds::LINK_LATENCY`, default 0): a flit on a router's output
+    /// in cycle t is on its neighbour's input in cycle t + link_latency, and
+    /// a credit likewise. Endpoint links have none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub link_latency: u32,
+    /// `kind` and its fields; unknown keys are refused by `TopologySpec`.
+    #[serde(flatten)]
+    pub spec: TopologySpec,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Simulator-only choices that are not router configurations: nothing here
@@ -335,6 +356,9 @@ pub mod bounds {
     pub const PHASES: usize = 64;
     /// MPEG-2 sequence list and GOP pattern lengths.
     pub const LIST: usize = 1024;
+    /// Pipeline registers per router-to-router link and direction
+    /// (`topology.link_latency`), as the network top can generate them.
+    pub const LINK_LATENCY: u32 = 16;
     /// Largest network: routers x endpoints routing-table entries (each
     /// router holds one entry per endpoint, 4 bytes, several copies).
     pub const ROUTE_ENTRIES: u64 = 4 << 20;
@@ -547,15 +571,22 @@ impl Experiment {
         if let Some(n) = &self.nic {
             n.validate().map_err(|(field, value, why)| ferr(&field, value, why))?;
         }
+        let latency = self.topology.link_latency;
+        if latency > bounds::LINK_LATENCY {
+            return Err(ferr("topology.link_latency", latency.to_string(), format!("pipeline registers per link: allowed range 0..={}", bounds::LINK_LATENCY)));
+        }
+        if latency > 0 && matches!(self.topology.spec, TopologySpec::SingleSwitch) {
+            return Err(ferr("topology.link_latency", latency.to_string(), "a single switch has no router-to-router links: allowed range 0..=0".into()));
+        }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {
             return Err(ferr("run.batches", r.batches.to_string(), "allowed range 2..=32".into()));
         }
         // The router fields and the network's size are checked before the
         // network (one routing table per router over all endpoints) is built.
-        let (routers, endpoints) = self.topology.size();
+        let (routers, endpoints) = self.topology.spec.size();
         // Destination codes: endpoints, times the links of a source-block ring.
-        let codes = endpoints.saturating_mul(self.topology.codes_per_endpoint());
+        let codes = endpoints.saturating_mul(self.topology.spec.codes_per_endpoint());
         let entries = routers.saturating_mul(codes);
         if entries > bounds::ROUTE_ENTRIES {
             return Err(ferr(
@@ -571,7 +602,7 @@ impl Experiment {
         let probe = ConfigFile {
             name: sanitize(&self.name, 0),
             router: self.router.clone(),
-            topology: match self.topology {
+            topology: match self.topology.spec {
                 TopologySpec::SingleSwitch => Topology::SingleSwitch { routes: None, route_vcs: None },
                 _ => Topology::Network { routes: vec![0; codes.max(1) as usize], route_vcs: None, route_links: None },
             },
@@ -614,7 +645,7 @@ impl Experiment {
             }
         }
         let ports = self.router.ports as usize;
-        let net = self.topology.build(ports).map_err(|e| match e {
+        let net = self.topology.spec.build(ports).map_err(|e| match e {
             crate::topology::TopologyError::Field { field, value, why } => ferr(&format!("topology.{field}"), value, why),
         })?;
         if net.ports_needed > ports {
@@ -622,7 +653,7 @@ impl Experiment {
         }
         let mut configs = Vec::with_capacity(net.routers);
         for (i, routes) in net.routes.iter().enumerate() {
-            let topology = if matches!(self.topology, TopologySpec::SingleSwitch) {
+            let topology = if matches!(self.topology.spec, TopologySpec::SingleSwitch) {
                 Topology::SingleSwitch { routes: None, route_vcs: None }
             } else {
                 Topology::Network { routes: routes.clone(), route_vcs: None, route_links: net.route_links.get(i).cloned() }

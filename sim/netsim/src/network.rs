@@ -3,9 +3,13 @@
 //!
 //! Timing: in cycle t every router's registered outputs (`outputs()`) are on
 //! its links; each router's inputs for cycle t are its neighbours' outputs
-//! and the endpoints' injected flits; then every router steps. Links add no
-//! delay beyond the routers' own output registers, which is what the RTL
-//! routers wired port to port do.
+//! and the endpoints' injected flits; then every router steps. With
+//! `topology.link_latency` = L = 0 links add no delay beyond the routers'
+//! own output registers, which is what the RTL routers wired port to port
+//! do; with L >= 1 every router-to-router link has L registers for flits and
+//! L for credits ([`LinkPipes`]): a router's input in cycle t is its
+//! neighbour's output of cycle t - L, as in the generated network top with
+//! L pipeline registers per link (`composed.rs` is held equal to this).
 
 use crate::experiment::{BestEffort, ModelScheduler, RealTime, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
@@ -72,11 +76,14 @@ struct LinkState {
     /// with a valid flit, input ports returning credits.
     out_flits: u32,
     out_credits: u32,
-    /// The router-link part of `out_flits` / `out_credits` as last copied
-    /// downstream / upstream: a link that was busy must be copied once more
-    /// to carry the idle value.
-    copied_flits: u32,
-    copied_credits: u32,
+    /// Router links to visit in the next cycle even if their source is
+    /// idle then. With no link latency: the router-link part of `out_flits`
+    /// / `out_credits` as last copied downstream / upstream (a link that was
+    /// busy must be copied once more to carry the idle value). With link
+    /// registers: the links whose registers, or the input they drive, still
+    /// hold a flit / a nonzero credit word.
+    revisit_flits: u32,
+    revisit_credits: u32,
     /// The inputs that are non-idle in `Sim::inputs`: input ports with a
     /// valid flit, output ports with a nonzero credit word. The router reads
     /// only these (`Router::step_active`), and an idle value on an idle
@@ -88,6 +95,44 @@ struct LinkState {
     to_router_in: u32,
     /// Index of port 0 in `Sim::flit_to` and `Sim::credit_to`.
     port_base: u32,
+}
+
+/// The registers of the router-to-router links when `topology.link_latency`
+/// = L >= 1, L per link and direction, as one ring per link: in cycle t every
+/// link's slot `t mod L` holds what its source drove in cycle t - L; it is
+/// read onto the link's far end and then takes the source's value of cycle t.
+/// Links are indexed like `Sim::flit_to` (flits, by the driving output port)
+/// and `Sim::credit_to` (credits, by the driving input port).
+#[derive(Default)]
+struct LinkPipes {
+    /// L (0: no registers, nothing below is used).
+    latency: usize,
+    /// t mod L.
+    slot: usize,
+    /// `flits[link * L + k]`, `credits[link * L + k]`.
+    flits: Vec<LinkFlit>,
+    credits: Vec<u32>,
+    /// Per link: valid flits / nonzero credit words in its registers.
+    live_flits: Vec<u8>,
+    live_credits: Vec<u8>,
+}
+
+impl LinkPipes {
+    fn new(latency: usize, links: usize) -> LinkPipes {
+        LinkPipes {
+            latency,
+            slot: 0,
+            flits: vec![LinkFlit::IDLE; links * latency],
+            credits: vec![0; links * latency],
+            live_flits: vec![0; if latency > 0 { links } else { 0 }],
+            live_credits: vec![0; if latency > 0 { links } else { 0 }],
+        }
+    }
+
+    /// Flits (not dummies) held in the registers, for the conservation check.
+    fn flits_held(&self) -> u64 {
+        self.flits.iter().filter(|f| f.valid && !f.dummy).count() as u64
+    }
 }
 
 #[derive(Default)]
@@ -169,6 +214,9 @@ pub struct Results {
     pub cycle_ns: f64,
     pub endpoints: usize,
     pub routers: usize,
+    /// `topology.link_latency`: registers per router-to-router link and direction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub link_latency: u32,
     /// Flits per cycle per endpoint the sources offer in the measured window
     /// (real-time streams come whole; control messages included): what was
     /// actually offered, which `workload.load` only approximates.
@@ -274,6 +322,8 @@ pub struct Sim<'a> {
     links: Vec<LinkState>,
     /// Flits moved over router-to-router links, indexed like `flit_to`.
     link_count: Vec<u64>,
+    /// The link registers (`topology.link_latency`).
+    pipes: LinkPipes,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
     classes: u8,
@@ -556,6 +606,7 @@ impl<'a> Sim<'a> {
             cycle: 0,
             class_vcs,
             link_count: vec![0; flit_to.len()],
+            pipes: LinkPipes::new(e.topology.link_latency as usize, flit_to.len()),
             flit_to,
             credit_to,
             links,
@@ -714,43 +765,13 @@ impl<'a> Sim<'a> {
         let hdr = self.v.configs[0].header();
         let hw = hdr.width();
         let n_routers = self.routers.len();
-        let mut moved = false;
-        // Router-to-router links (unused ports keep their idle inputs).
-        // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
-        // the last cycle and is idle now already holds its value.
-        for sr in 0..n_routers {
-            let l = &mut self.links[sr];
-            let flits = l.out_flits & l.to_router_out;
-            let credits = l.out_credits & l.to_router_in;
-            let mut todo_f = flits | l.copied_flits;
-            let mut todo_c = credits | l.copied_credits;
-            if todo_f | todo_c == 0 {
-                continue;
-            }
-            l.copied_flits = flits;
-            l.copied_credits = credits;
-            let base = l.port_base as usize;
-            let out = self.routers[sr].outputs();
-            while todo_f != 0 {
-                let o = todo_f.trailing_zeros() as usize;
-                todo_f &= todo_f - 1;
-                let (r, p) = self.flit_to[base + o];
-                let (r, p) = (r as usize, p as usize);
-                self.link_count[base + o] += out.flits[o].valid as u64;
-                self.inputs[r].flits[p] = out.flits[o];
-                let l = &mut self.links[r];
-                l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
-            }
-            while todo_c != 0 {
-                let p = todo_c.trailing_zeros() as usize;
-                todo_c &= todo_c - 1;
-                let (r, o) = self.credit_to[base + p];
-                let (r, o) = (r as usize, o as usize);
-                self.inputs[r].credits[o] = out.credits[p];
-                let l = &mut self.links[r];
-                l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
-            }
-        }
+        // A flit in a link register is moving (`run.stall_cycles`).
+        let mut moved = if self.pipes.latency == 0 {
+            self.move_through_links();
+            false
+        } else {
+            self.move_through_link_registers()
+        };
         // Sinks: every flit is consumed at once and its credit returned in
         // the same cycle.
         for e in 0..self.nis.len() {
@@ -820,6 +841,112 @@ impl<'a> Sim<'a> {
             self.last_move = now;
         }
         self.cycle += 1;
+    }
+
+    /// The router-to-router links without registers (`topology.link_latency`
+    /// = 0): every router's input is its neighbour's output of this cycle.
+    #[inline(always)]
+    fn move_through_links(&mut self) {
+            // Router-to-router links (unused ports keep their idle inputs).
+            // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
+            // the last cycle and is idle now already holds its value.
+            for sr in 0..self.routers.len() {
+                let l = &mut self.links[sr];
+                let flits = l.out_flits & l.to_router_out;
+                let credits = l.out_credits & l.to_router_in;
+                let mut todo_f = flits | l.revisit_flits;
+                let mut todo_c = credits | l.revisit_credits;
+                if todo_f | todo_c == 0 {
+                    continue;
+                }
+                l.revisit_flits = flits;
+                l.revisit_credits = credits;
+                let base = l.port_base as usize;
+                let out = self.routers[sr].outputs();
+                while todo_f != 0 {
+                    let o = todo_f.trailing_zeros() as usize;
+                    todo_f &= todo_f - 1;
+                    let (r, p) = self.flit_to[base + o];
+                    let (r, p) = (r as usize, p as usize);
+                    self.link_count[base + o] += out.flits[o].valid as u64;
+                    self.inputs[r].flits[p] = out.flits[o];
+                    let l = &mut self.links[r];
+                    l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
+                }
+                while todo_c != 0 {
+                    let p = todo_c.trailing_zeros() as usize;
+                    todo_c &= todo_c - 1;
+                    let (r, o) = self.credit_to[base + p];
+                    let (r, o) = (r as usize, o as usize);
+                    self.inputs[r].credits[o] = out.credits[p];
+                    let l = &mut self.links[r];
+                    l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
+                }
+            }
+    }
+
+    /// The router-to-router links with L = `topology.link_latency` >= 1
+    /// registers ([`LinkPipes`]): every link's far end gets what its source
+    /// drove L cycles ago, and its registers take the source's output of
+    /// this cycle. Visits only links whose source is busy or whose registers
+    /// or far end still hold something (`LinkState::revisit_*`). Returns
+    /// whether a flit is still on a link (a flit in flight is moving).
+    fn move_through_link_registers(&mut self) -> bool {
+        let lat = self.pipes.latency;
+        let k = self.pipes.slot;
+        self.pipes.slot = if k + 1 == lat { 0 } else { k + 1 };
+        let mut in_flight = false;
+        for sr in 0..self.routers.len() {
+            let l = &self.links[sr];
+            let mut todo_f = (l.out_flits & l.to_router_out) | l.revisit_flits;
+            let mut todo_c = (l.out_credits & l.to_router_in) | l.revisit_credits;
+            if todo_f | todo_c == 0 {
+                continue;
+            }
+            let base = l.port_base as usize;
+            let (mut revisit_f, mut revisit_c) = (0u32, 0u32);
+            let out = self.routers[sr].outputs();
+            while todo_f != 0 {
+                let o = todo_f.trailing_zeros() as usize;
+                todo_f &= todo_f - 1;
+                let link = base + o;
+                let new = out.flits[o];
+                let old = std::mem::replace(&mut self.pipes.flits[link * lat + k], new);
+                self.link_count[link] += new.valid as u64;
+                let live = &mut self.pipes.live_flits[link];
+                *live = *live + new.valid as u8 - old.valid as u8;
+                let (r, p) = self.flit_to[link];
+                let (r, p) = (r as usize, p as usize);
+                self.inputs[r].flits[p] = old;
+                let d = &mut self.links[r];
+                d.in_flits = d.in_flits & !(1 << p) | (old.valid as u32) << p;
+                if *live > 0 || old.valid {
+                    revisit_f |= 1 << o;
+                    in_flight = true;
+                }
+            }
+            while todo_c != 0 {
+                let p = todo_c.trailing_zeros() as usize;
+                todo_c &= todo_c - 1;
+                let link = base + p;
+                let new = out.credits[p];
+                let old = std::mem::replace(&mut self.pipes.credits[link * lat + k], new);
+                let live = &mut self.pipes.live_credits[link];
+                *live = *live + (new != 0) as u8 - (old != 0) as u8;
+                let (r, o) = self.credit_to[link];
+                let (r, o) = (r as usize, o as usize);
+                self.inputs[r].credits[o] = old;
+                let d = &mut self.links[r];
+                d.in_credits = d.in_credits & !(1 << o) | ((old != 0) as u32) << o;
+                if *live > 0 || old != 0 {
+                    revisit_c |= 1 << p;
+                }
+            }
+            let l = &mut self.links[sr];
+            l.revisit_flits = revisit_f;
+            l.revisit_credits = revisit_c;
+        }
+        in_flight
     }
 
     fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
@@ -1017,7 +1144,8 @@ impl<'a> Sim<'a> {
             return Err(SimError::Conservation(format!("{dropped} flits dropped by routers (credit protocol broken)")));
         }
         let buffered: u64 = self.routers.iter().map(|r| r.buffered_flits() as u64).sum();
-        let on_links: u64 = self.routers.iter().map(|r| r.outputs().flits.iter().filter(|f| f.valid && !f.dummy).count() as u64).sum();
+        let on_links: u64 = self.routers.iter().map(|r| r.outputs().flits.iter().filter(|f| f.valid && !f.dummy).count() as u64).sum::<u64>()
+            + self.pipes.flits_held();
         if self.v.configs[0].qos().preemption().is_none() {
             if self.flits_injected != self.flits_ejected + buffered + on_links {
                 return Err(SimError::Conservation(format!(
@@ -1168,6 +1296,7 @@ impl<'a> Sim<'a> {
             cycle_ns: self.v.cycle_s * 1e9,
             endpoints: self.nis.len(),
             routers: self.routers.len(),
+            link_latency: self.pipes.latency as u32,
             offered_load: self.offered_load,
             requested_load: self.v.exp.workload.load,
             realtime_streams: self.streams,
@@ -1219,6 +1348,10 @@ impl<'a> Sim<'a> {
             router_cycles_per_second: rc / wall.max(1e-9),
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// `width`-bit field at bit `lsb` of flit data (width <= 32).

@@ -2,7 +2,10 @@
 //! lockstep runs against the generated network top) against the network
 //! simulator's engine (`network.rs`): the engine's sources are replayed into
 //! the composed model, whose sinks return credits as the engine's do (at
-//! once), and every flit must leave the same endpoint in the same cycle.
+//! once), and every flit must leave the same endpoint in the same cycle;
+//! with `topology.link_latency` = 0, 1 and 2 (the engine's link registers,
+//! `network.rs` `LinkPipes`, against the composed model's, written
+//! separately as the generated network top's).
 
 use std::collections::BTreeMap;
 use wormqos_netsim::composed::ComposedNetwork;
@@ -10,10 +13,10 @@ use wormqos_netsim::network::{FlitTrace, Sim};
 use wormqos_netsim::Experiment;
 use wormqos_sim::{LinkFlit, RouterInputs};
 
-fn experiment(topology: &str, ports: u32, vcs: u32) -> wormqos_netsim::Validated {
+fn experiment(topology: &str, ports: u32, vcs: u32, link_latency: u32) -> wormqos_netsim::Validated {
     let text = format!(
         "name = \"agree\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 4\n\
-         output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n[topology]\n{topology}\n\
+         output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n[topology]\n{topology}\nlink_latency = {link_latency}\n\
          [workload]\nload = 0.7\nmix = [0, 100]\nrealtime = \"none\"\nbest_effort = \"bernoulli\"\nmessage_flits = 5\n\
          [run]\ncycles = 4000\nwarmup_cycles = 100\ndrain_cycles = 20000\n"
     );
@@ -56,29 +59,46 @@ fn replay(v: &wormqos_netsim::Validated, trace: &FlitTrace, link_latency: u32) -
     out
 }
 
-fn check(topology: &str, ports: u32, vcs: u32) {
-    let v = experiment(topology, ports, vcs);
+/// The engine with `link_latency` registers per link and the composed model
+/// with as many deliver the same flits in the same cycles.
+fn check(topology: &str, ports: u32, vcs: u32, link_latency: u32) {
+    let v = experiment(topology, ports, vcs, link_latency);
+    assert_eq!(v.exp.topology.link_latency, link_latency);
     let (results, trace) = Sim::new(&v).unwrap().run_traced().unwrap();
     assert!(results.flits_ejected > 10_000, "{topology}: too little traffic ({} flits)", results.flits_ejected);
     assert_eq!(trace.ejected.len() as u64, results.flits_ejected);
     let engine = by_cycle(&trace.ejected);
-    let composed = replay(&v, &trace, 0);
+    let composed = replay(&v, &trace, link_latency);
     if let Some((t, want)) = engine.iter().find(|(t, want)| composed.get(t) != Some(want)) {
-        panic!("{topology}: cycle {t}: the engine ejected {want:?}, the composed model {:?}", composed.get(t));
+        panic!("{topology}, link latency {link_latency}: cycle {t}: the engine ejected {want:?}, the composed model {:?}", composed.get(t));
     }
-    assert_eq!(engine.len(), composed.len(), "{topology}: the composed model ejected in cycles the engine did not");
+    assert_eq!(engine.len(), composed.len(), "{topology}, link latency {link_latency}: the composed model ejected in cycles the engine did not");
     // The comparison can fail: one register more on every link shifts the
     // composed model's deliveries.
-    assert_ne!(replay(&v, &trace, 1), engine, "{topology}: link latency 1 must change the deliveries");
+    assert_ne!(replay(&v, &trace, link_latency + 1), engine, "{topology}: one more link register must change the deliveries");
 }
 
 #[test]
 fn composed_model_delivers_what_the_engine_delivers_mesh() {
-    check("kind = \"mesh\"\nk = 2", 5, 2);
+    check("kind = \"mesh\"\nk = 2", 5, 2, 0);
 }
 
 #[test]
 fn composed_model_delivers_what_the_engine_delivers_fat_mesh_and_torus() {
-    check("kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 2", 6, 2);
-    check("kind = \"torus\"\nk = 4\nn = 1", 3, 2);
+    check("kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 2", 6, 2, 0);
+    check("kind = \"torus\"\nk = 4\nn = 1", 3, 2, 0);
+}
+
+#[test]
+fn with_link_registers_the_engine_delivers_what_the_composed_model_delivers_mesh() {
+    for latency in [1, 2] {
+        check("kind = \"mesh\"\nk = 2", 5, 2, latency);
+    }
+}
+
+#[test]
+fn with_link_registers_the_engine_delivers_what_the_composed_model_delivers_fat_mesh_torus_cube() {
+    check("kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 2", 6, 2, 1);
+    check("kind = \"torus\"\nk = 4\nn = 1", 3, 2, 2);
+    check("kind = \"hypercube\"\nn = 3", 4, 2, 2);
 }

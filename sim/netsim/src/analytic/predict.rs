@@ -363,11 +363,11 @@ pub fn plan(v: &Validated) -> Result<Plan, PredictError> {
 }
 
 pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
-    if opts.ring_source_block && !matches!(v.exp.topology, TopologySpec::MultilinkRing { .. }) {
-        return Err(input_err(v, "topology.kind", format!("{:?}", v.exp.topology), "--ring-strategy source-block needs kind = \"multilink_ring\""));
+    if opts.ring_source_block && !matches!(v.exp.topology.spec, TopologySpec::MultilinkRing { .. }) {
+        return Err(input_err(v, "topology.kind", format!("{:?}", v.exp.topology.spec), "--ring-strategy source-block needs kind = \"multilink_ring\""));
     }
     if let Some(h) = opts.hops {
-        let n = match v.exp.topology {
+        let n = match v.exp.topology.spec {
             TopologySpec::Hypercube { n } => n as usize,
             _ => 0,
         };
@@ -382,7 +382,10 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     if w.control {
         return Err(input_err(v, "workload.control", "true", "the models have no control traffic: set it false"));
     }
-    match &v.exp.topology {
+    if v.exp.topology.link_latency > 0 {
+        return Err(input_err(v, "topology.link_latency", v.exp.topology.link_latency, "the models' links have no registers: allowed range 0..=0"));
+    }
+    match &v.exp.topology.spec {
         TopologySpec::SingleSwitch => plan_single_router(v),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
         TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops),
@@ -546,9 +549,9 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let paths = if source_block { source_block_paths(&v.net) } else { route_paths(&v.net) };
     // With dateline classes a header may use only half of a link's VCs.
     let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
-    let bidirectional = matches!(v.exp.topology, TopologySpec::MultilinkRing { .. });
+    let bidirectional = matches!(v.exp.topology.spec, TopologySpec::MultilinkRing { .. });
     let model = RingShape::from_paths(&paths, v.net.endpoint_at.len(), bidirectional, lambda_n).model(lambda_n, vcs, w.class_flits(0) as f64);
-    let holding = match v.exp.topology {
+    let holding = match v.exp.topology.spec {
         TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
         _ => None,
     };
