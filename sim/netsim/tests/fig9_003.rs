@@ -209,20 +209,25 @@ fn section() -> String {
     rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
 }
 
+/// `quoted` (digits as printed, thousands commas allowed) must round from
+/// `v` and appear in the section `text`.
+fn check_quote(text: &str, what: &str, v: f64, quoted: &str, bad: &mut Vec<String>) {
+    let digits = quoted.split('.').nth(1).map_or(0, str::len) as i32;
+    let q: f64 = quoted.replace(',', "").parse().unwrap();
+    if (v - q).abs() > 0.5 * 10f64.powi(-digits) + 1e-9 {
+        bad.push(format!("{what}: quoted {quoted}, results {v}"));
+    }
+    if !text.contains(quoted) {
+        bad.push(format!("{what}: {quoted} not in the section"));
+    }
+}
+
 #[test]
 fn every_quoted_number_rounds_from_the_committed_results() {
     let text = section();
     let mut bad = Vec::new();
     for (file, point, m, quoted) in QUOTES {
-        let v = metric(&results(file, point), m);
-        let digits = quoted.split('.').nth(1).map_or(0, str::len) as i32;
-        let q: f64 = quoted.replace(',', "").parse().unwrap();
-        if (v - q).abs() > 0.5 * 10f64.powi(-digits) + 1e-9 {
-            bad.push(format!("{file} {point} {m}: quoted {quoted}, results {v}"));
-        }
-        if !text.contains(quoted) {
-            bad.push(format!("{file} {point} {m}: {quoted} not in the section"));
-        }
+        check_quote(&text, &format!("{file} {point} {m}"), metric(&results(file, point), m), quoted, &mut bad);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
@@ -320,15 +325,7 @@ fn the_nic_wait_breakdown_is_quoted_from_its_csv_and_its_verdicts_hold() {
     let text = section();
     let mut bad = Vec::new();
     for (router, nic, column, quoted) in WAIT_QUOTES {
-        let v = wait(router, nic, column);
-        let digits = quoted.split('.').nth(1).map_or(0, str::len) as i32;
-        let q: f64 = quoted.replace(',', "").parse().unwrap();
-        if (v - q).abs() > 0.5 * 10f64.powi(-digits) + 1e-9 {
-            bad.push(format!("{router} {nic} {column}: quoted {quoted}, csv {v}"));
-        }
-        if !text.contains(quoted) {
-            bad.push(format!("{router} {nic} {column}: {quoted} not in the section"));
-        }
+        check_quote(&text, &format!("{router} {nic} {column}"), wait(router, nic, column), quoted, &mut bad);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     // TR: the QoS NIC's real-time headers wait for the router's credit far
