@@ -656,6 +656,18 @@ impl<'a> Sim<'a> {
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default()))
     }
 
+    /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
+    /// where the headers waited in the NICs after the warm-up (summed over
+    /// every endpoint; docs/reproduction.md, 003_… Fig. 9).
+    pub fn run_with_nic_waits(mut self) -> Result<(Results, crate::nic::NicWaits), SimError> {
+        let (classes, from) = (self.classes as usize, self.warmup);
+        self.nics.iter_mut().for_each(|n| n.record_waits(classes, from));
+        let results = self.run_to_end()?;
+        let mut w = crate::nic::NicWaits { from, ..Default::default() };
+        self.nics.iter().filter_map(|n| n.waits()).for_each(|x| w.add(x));
+        Ok((results, w))
+    }
+
     /// Runs the experiment to the end and returns its metrics.
     pub fn run(self) -> Result<Results, SimError> {
         self.run_with(&mut FlitTrace::default())

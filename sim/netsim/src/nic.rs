@@ -256,6 +256,68 @@ struct Buffered {
     /// Flits the DMA has moved in / the injection has sent.
     arrived: u32,
     sent: u32,
+    /// Cycle the DMA selected its doorbell; cycle it became the front of
+    /// its send queue; whether a best-effort message was ahead of it there.
+    selected: u64,
+    front: u64,
+    behind_be: bool,
+}
+
+/// Where messages' headers waited inside the NIC, per class, summed over
+/// the messages whose header left at or after `NicWaits::from` (cycles).
+/// `wait` = header sent − doorbell selected by the DMA = `queue` (behind
+/// earlier messages of its send queue) + `at_front` (at the front: the
+/// cycles split into `no_data`, DMA still moving its first flit; `no_credit`,
+/// the router's input VC full; `not_granted`, eligible but another queue
+/// got the link).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NicWaits {
+    pub from: u64,
+    pub messages: Vec<u64>,
+    pub wait: Vec<u64>,
+    pub queue: Vec<u64>,
+    /// Part of `queue` of the messages with a best-effort message ahead.
+    pub queue_behind_be: Vec<u64>,
+    pub messages_behind_be: Vec<u64>,
+    pub no_data: Vec<u64>,
+    pub no_credit: Vec<u64>,
+    pub not_granted: Vec<u64>,
+}
+
+impl NicWaits {
+    fn new(classes: usize, from: u64) -> Self {
+        let z = vec![0; classes];
+        NicWaits {
+            from,
+            messages: z.clone(),
+            wait: z.clone(),
+            queue: z.clone(),
+            queue_behind_be: z.clone(),
+            messages_behind_be: z.clone(),
+            no_data: z.clone(),
+            no_credit: z.clone(),
+            not_granted: z,
+        }
+    }
+
+    /// Adds another NIC's sums.
+    pub fn add(&mut self, o: &NicWaits) {
+        for (a, b) in [
+            (&mut self.messages, &o.messages),
+            (&mut self.wait, &o.wait),
+            (&mut self.queue, &o.queue),
+            (&mut self.queue_behind_be, &o.queue_behind_be),
+            (&mut self.messages_behind_be, &o.messages_behind_be),
+            (&mut self.no_data, &o.no_data),
+            (&mut self.no_credit, &o.no_credit),
+            (&mut self.not_granted, &o.not_granted),
+        ] {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+    }
 }
 
 /// The DMA server's message: its send queue and what is left.
@@ -289,6 +351,9 @@ pub struct Nic {
     next_vc: Vec<u8>,
     /// Doorbells queued plus messages in the send queues.
     pending: u32,
+    /// Kept only when asked for (`record_waits`).
+    waits: Option<Box<NicWaits>>,
+    now: u64,
 }
 
 impl Nic {
@@ -312,6 +377,40 @@ impl Nic {
             setup_left: 0,
             next_vc: vec![0; classes],
             pending: 0,
+            waits: None,
+            now: 0,
+        }
+    }
+
+    /// From cycle `from` on, sums where headers wait (`waits`).
+    pub fn record_waits(&mut self, classes: usize, from: u64) {
+        self.waits = Some(Box::new(NicWaits::new(classes, from)));
+    }
+
+    pub fn waits(&self) -> Option<&NicWaits> {
+        self.waits.as_deref()
+    }
+
+    /// The at-front part of `waits`: each queue whose front message's header
+    /// has not left, by why it does not leave this cycle (`sent`: what did).
+    fn front_waits(&mut self, sent: Option<Sent>) {
+        let Some(w) = self.waits.as_deref_mut() else { return };
+        if self.now < w.from {
+            return;
+        }
+        for q in &self.queues {
+            let Some(f) = q.front() else { continue };
+            if f.sent > 0 || sent.is_some_and(|s| s.msg == f.db.msg) {
+                continue;
+            }
+            let c = f.db.class as usize;
+            if f.arrived == 0 {
+                w.no_data[c] += 1;
+            } else if self.credits[f.db.vc as usize] == 0 {
+                w.no_credit[c] += 1;
+            } else {
+                w.not_granted[c] += 1;
+            }
         }
     }
 
@@ -352,7 +451,11 @@ impl Nic {
     /// then the DMA's progress. `admit(msg)` is asked before a message's
     /// transfer starts; false keeps it waiting (the caller's tag space).
     pub fn step(&mut self, p: &NicParams, now: u64, admit: impl FnMut(u32) -> bool) -> Option<Sent> {
+        self.now = now;
         let sent = if p.qos { self.inject_qos(p, now) } else { self.inject_fifo(p) };
+        if self.waits.is_some() {
+            self.front_waits(sent);
+        }
         if let Some(s) = sent {
             self.credits[s.vc as usize] -= 1;
         }
@@ -468,13 +571,31 @@ impl Nic {
 
     /// Takes the front flit of send queue q.
     fn pop(&mut self, q: usize) -> Sent {
+        let now = self.now;
         let f = self.queues[q].front_mut().expect("present");
         let s = Sent { msg: f.db.msg, vc: f.db.vc, index: f.sent, tail: f.sent + 1 == f.db.flits };
         f.sent += 1;
         self.fill[q] -= 1;
+        if s.index == 0 {
+            let f = *f;
+            if let Some(w) = self.waits.as_deref_mut().filter(|w| now >= w.from) {
+                let c = f.db.class as usize;
+                w.messages[c] += 1;
+                w.wait[c] += now - f.selected;
+                w.queue[c] += f.front - f.selected;
+                if f.behind_be {
+                    w.queue_behind_be[c] += f.front - f.selected;
+                    w.messages_behind_be[c] += 1;
+                }
+            }
+        }
         if s.tail {
             self.queues[q].pop_front();
             self.pending -= 1;
+            // The next message is at the front from the next cycle.
+            if let Some(n) = self.queues[q].front_mut() {
+                n.front = now + 1;
+            }
         }
         s
     }
@@ -515,7 +636,9 @@ impl Nic {
             }
             let db = self.doorbells[c].remove(i).expect("selected");
             let queue = self.queue_of(p, &db);
-            self.queues[queue].push_back(Buffered { db, arrived: 0, sent: 0 });
+            let behind_be = self.queues[queue].iter().any(|b| b.db.class == 0);
+            let now = self.now;
+            self.queues[queue].push_back(Buffered { db, arrived: 0, sent: 0, selected: now, front: now, behind_be });
             self.dma = Some(Transfer { queue, overhead_left: p.dma_cycles, flits_left: db.flits });
             self.bus_acc = 0.0;
         }

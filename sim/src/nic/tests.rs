@@ -715,3 +715,58 @@ fn receive_waits_for_a_posted_buffer_and_drops_on_overflow() {
     b.nic.step(&NicInputs::default());
     assert_eq!(b.read(STATUS).0 & 0xF, 1 << 3);
 }
+
+/// A flit on a VC the NIC has no FIFO for is dropped (docs/nic.md §11.1):
+/// with M = 3 VCs the 2-bit `ej_vc_i` can name VC 3. The flit sets
+/// `STATUS.RX_DROP` and `IRQ_STATUS.RX_ERR`, returns no credit (`ej_credit_o`
+/// has no bit 3), opens no context and writes nothing; a message on VC 0
+/// behind it completes normally (status 0, 4 bytes at 0x4000).
+#[test]
+fn a_flit_on_a_vc_without_a_fifo_is_dropped_and_the_nic_goes_on() {
+    let text = "name = \"n\"\n[router]\nports = 4\nvcs = 3\nflit_width = 64\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n[nic]\nvariant = \"qos\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let mut b = Bench::new(&cfg);
+    let p = b.nic.p.clone();
+    assert_eq!(p.vc_width, 2);
+    let mut stray = message_flits(&p, 0, 0, 1, 0, 1, 0x70, 3);
+    stray.truncate(1);
+    b.ej.extend(stray);
+    b.ej.extend(message_flits(&p, 0, 1, 2, 0, 1, 0x10, 0));
+    let credits_before = b.ej_credits;
+    b.run_script(&[Op::Write(RX_POST_LEN, 64), Op::Write(RX_POST_ADDR, 0x4000), Op::Write(CONTROL, 2)], 60);
+    assert!(b.ej.is_empty());
+    assert_eq!(b.ej_credits[3], credits_before[3] - 1, "no credit for the dropped flit");
+    assert_eq!(b.ej_credits[0], credits_before[0], "both flits of the message on VC 0 credited");
+    assert_eq!(b.read(STATUS).0 & 0xF, 1 << 3, "RX_DROP");
+    assert_eq!(b.read(RXC_INFO).0, 1 << 31 | 1 << 16 | 2, "the message on VC 0: status 0, class 1, src 2");
+    assert_eq!(b.read(RXC_LEN).0, 4);
+    assert_eq!(b.get32(0x4000), 0x11);
+    assert_eq!(b.writes.len(), 1, "one payload write, none for the dropped flit");
+    assert_eq!(b.read(IRQ_STATUS).0, 1 << 2 | 1 << 3, "RX_DONE and RX_ERR");
+}
+
+/// A body flit whose index field is 0 (docs/nic.md §11.3: "k = 0 →
+/// RX_OVERFLOW") is counted but not written: message K = 3 (src 1, seq 0,
+/// class 1) with flit 2's index cleared completes once with status 1,
+/// length 3·4 = 12 bytes; beats 1 and 3 land at 0x4000 and 0x4008, 0x4004
+/// keeps its 0 and nothing is written below the buffer (an index-0 beat
+/// would go to 0x4000 − 4).
+#[test]
+fn a_body_flit_with_index_0_completes_its_message_with_rx_overflow() {
+    let cfg = config("unpartitioned", "variant = \"qos\"\n");
+    let mut b = Bench::new(&cfg);
+    let p = b.nic.p.clone();
+    let mut m = message_flits(&p, 0, 1, 1, 0, 3, 0x20, 0);
+    m[2].data = p.body_flit(0, 1, 0, false, 0x22);
+    b.ej.extend(m);
+    b.put32(0x3FFC, 0x5A5A_5A5A);
+    b.run_script(&[Op::Write(RX_POST_LEN, 64), Op::Write(RX_POST_ADDR, 0x4000), Op::Write(CONTROL, 2)], 80);
+    assert_eq!(b.read(RXC_INFO).0, 1 << 31 | 1 << 24 | 1 << 16 | 1, "status RX_OVERFLOW, class 1, src 1");
+    assert_eq!(b.read(RXC_LEN).0, 12);
+    assert_eq!([b.get32(0x3FFC), b.get32(0x4000), b.get32(0x4004), b.get32(0x4008)], [0x5A5A_5A5A, 0x21, 0, 0x23]);
+    assert_eq!(b.writes.iter().map(|w| w.1).collect::<Vec<_>>(), [0x4000, 0x4008]);
+    b.run_script(&[Op::Write(RXC_POP, 0)], 2);
+    assert_eq!(b.read(RXC_INFO).0, 0, "completed once");
+    assert_eq!(b.read(IRQ_STATUS).0, 1 << 3, "RX_ERR only");
+}

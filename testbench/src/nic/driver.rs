@@ -46,6 +46,11 @@ pub struct NicRunOptions {
     /// Largest delay of the router's injection credits (cycles): long
     /// delays fill the NIC's VC queues (HoL skips, blocked injection).
     pub credit_delay: u32,
+    /// The receive-side faults of docs/nic.md §11 and §13: receive buffers
+    /// whose second beat answers SLVERR / DECERR (`RX_WR_ERR`), body flits
+    /// sent with index 0 (`RX_OVERFLOW`), stray flits on a VC >= M and, in
+    /// windows with the receive engine off, to a full FIFO (`RX_DROP`).
+    pub rx_faults: bool,
 }
 
 impl Default for NicRunOptions {
@@ -60,6 +65,7 @@ impl Default for NicRunOptions {
             max_flits: 12,
             drain_limit: 50_000,
             credit_delay: 6,
+            rx_faults: true,
         }
     }
 }
@@ -73,6 +79,8 @@ pub struct NicReport {
     pub counts: Counts,
     pub flits_injected: u64,
     pub flits_ejected: u64,
+    /// Flits the peer sent that the NIC had to drop: on a VC >= M, to a full FIFO.
+    pub strays: (u64, u64),
 }
 
 impl fmt::Display for NicReport {
@@ -80,8 +88,20 @@ impl fmt::Display for NicReport {
         let c = &self.counts;
         write!(
             f,
-            "{} cycles ({} compared), sends by code {:?}, {} doorbells rejected, {} status writes failed, {} messages / {} flits injected, received by status {:?}, {} posts rejected, {} flits ejected",
-            self.cycles, self.compared, c.sends_by_code, c.sends_rejected, c.status_write_errors, c.messages_injected, self.flits_injected, c.received_by_status, c.posts_rejected, self.flits_ejected
+            "{} cycles ({} compared), sends by code {:?}, {} doorbells rejected, {} status writes failed, {} messages / {} flits injected, received by status {:?}, {} posts rejected, {} flits ejected, {} with an index-0 flit, dropped {} on a VC >= M and {} on a full FIFO",
+            self.cycles,
+            self.compared,
+            c.sends_by_code,
+            c.sends_rejected,
+            c.status_write_errors,
+            c.messages_injected,
+            self.flits_injected,
+            c.received_by_status,
+            c.posts_rejected,
+            self.flits_ejected,
+            c.zero_index_messages,
+            self.strays.0,
+            self.strays.1
         )
     }
 }
@@ -96,9 +116,13 @@ pub(crate) enum Tag {
     RxcLen,
     RxcAddr,
     RxcPop(u32),
-    /// The STATUS read after a rejection: `bit` must be set.
+    /// The STATUS read after a rejection or a dropped flit: `bit` must be
+    /// set; then that bit alone is cleared (W1C).
     OverflowSeen(u32),
-    OverflowCleared,
+    OverflowCleared(u32),
+    /// `CONTROL` := TX_EN only, then both again (an overrun window).
+    RxOff,
+    RxOn,
     FinalTxCount,
     FinalStatus,
     FinalIrq,
@@ -128,7 +152,14 @@ struct Program {
     rx_done: usize,
     polling: bool,
     rxc: (u32, u32, u32),
-    overflow_check: bool,
+    /// STATUS bits whose check (read, then clear) is under way: an event of
+    /// such a bit meanwhile is not checked on its own (the clear may erase it).
+    status_checks: u32,
+    /// Stray flits of the peer already checked for.
+    strays_seen: u64,
+    /// Overrun window: `None` closed, `Some(None)` RX_EN being cleared,
+    /// `Some(Some(c))` RX_EN off since the answer in cycle c.
+    rx_off: Option<Option<u64>>,
     finals: Vec<(Tag, u32)>,
 }
 
@@ -201,10 +232,19 @@ impl Program {
         if k >= 2 && k * self.bb <= sb.rx_len && r.gen_bool(0.1) {
             poisoned.push(r.gen_range(2..=k));
         }
+        // A body flit other than the first and the tail (whose index is the
+        // message's length) with index field 0.
+        let mut zero_index = Vec::new();
+        if self.opts.rx_faults && k >= 3 && r.gen_bool(0.08) {
+            zero_index.push(r.gen_range(2..k));
+        }
         let l = sb.layout;
         let hdr = l.header_flit(r.gen_range(0..self.endpoints) as u64, class as u64, r.gen_range(0..100), src as u64, seq as u64);
         let bodies: Vec<LinkFlit> = (1..=k)
-            .map(|i| l.body_flit(i as u64, src as u64, seq as u64, poisoned.contains(&i), beats[i as usize - 1], i == k))
+            .map(|i| {
+                let index = if zero_index.contains(&i) { 0 } else { i as u64 };
+                l.body_flit(index, src as u64, seq as u64, poisoned.contains(&i), beats[i as usize - 1], i == k)
+            })
             .collect();
         let parts = if self.preemptive { r.gen_range(1..=k.min(3)) as usize } else { 1 };
         let mut cuts: Vec<usize> = (1..k as usize).collect();
@@ -228,7 +268,7 @@ impl Program {
             let vc = r.gen_range(0..self.vcs) as usize;
             peer.ej_queues[vc].extend(part);
         }
-        sb.messages.push(RecvMessage { src, class, beats, poisoned, done: false });
+        sb.messages.push(RecvMessage { src, class, beats, poisoned, zero_index, in_order: parts == 1, done: false });
         self.rx_started += 1;
     }
 
@@ -266,17 +306,48 @@ impl Program {
             self.polling = true;
             self.op(host, Tag::RxcInfo, LiteOp::Read { addr: RXC_INFO });
         }
+        self.overrun_window(cycle, host, peer);
+        // A flit the NIC had to drop shows in STATUS.RX_DROP (docs/nic.md §11.1).
+        let strays = peer.strays_bad_vc + peer.strays_overrun;
+        if strays > self.strays_seen {
+            self.strays_seen = strays;
+            self.overflow(host, 3);
+        }
+    }
+
+    /// Every 2,500 cycles of work the receive engine is switched off
+    /// (`CONTROL` = TX_EN) until the peer has overrun a full FIFO or 300
+    /// cycles passed. Once the write is answered no FIFO is popped any more
+    /// and every credit of the last pop is back at the peer (the pop is in
+    /// the write's cycle at the latest, its credit one cycle later, the
+    /// answer no earlier), so a VC with no credit left has a full FIFO.
+    fn overrun_window(&mut self, cycle: u64, host: &mut AxiLiteMaster, peer: &mut RouterPeer) {
+        if !self.opts.rx_faults {
+            return;
+        }
+        match self.rx_off {
+            None if cycle < self.opts.cycles && cycle % 2_500 == 1_250 => {
+                self.rx_off = Some(None);
+                self.op(host, Tag::RxOff, LiteOp::Write { addr: CONTROL, data: 1 });
+            }
+            Some(Some(since)) if !peer.overrun_armed || cycle > since + 300 => {
+                peer.overrun_armed = false;
+                self.rx_off = None;
+                self.op(host, Tag::RxOn, LiteOp::Write { addr: CONTROL, data: 3 });
+            }
+            _ => {}
+        }
     }
 
     fn overflow(&mut self, host: &mut AxiLiteMaster, bit: u32) {
-        if !self.overflow_check {
-            self.overflow_check = true;
+        if self.status_checks >> bit & 1 == 0 {
+            self.status_checks |= 1 << bit;
             self.op(host, Tag::OverflowSeen(bit), LiteOp::Read { addr: STATUS });
         }
     }
 
     /// The host reacts to one answer.
-    fn answer(&mut self, a: LiteAnswer, sb: &mut Scoreboard, mem: &HostMemory, host: &mut AxiLiteMaster) -> Result<()> {
+    fn answer(&mut self, a: LiteAnswer, sb: &mut Scoreboard, mem: &HostMemory, host: &mut AxiLiteMaster, peer: &mut RouterPeer) -> Result<()> {
         let tag = self.tags[a.tag as usize];
         match tag {
             Tag::Setup => ensure(a.resp == 0, format!("setup write answered {:#b}", a.resp))?,
@@ -329,10 +400,16 @@ impl Program {
                 self.polling = false;
             }
             Tag::OverflowSeen(bit) => {
-                ensure(a.data >> bit & 1 == 1, format!("STATUS {:#x} after a rejected write: bit {bit} not set", a.data))?;
-                self.op(host, Tag::OverflowCleared, LiteOp::Write { addr: STATUS, data: 0b11 });
+                ensure(a.data >> bit & 1 == 1, format!("STATUS {:#x} after a rejected write or a dropped flit: bit {bit} not set", a.data))?;
+                self.op(host, Tag::OverflowCleared(bit), LiteOp::Write { addr: STATUS, data: 1 << bit });
             }
-            Tag::OverflowCleared => self.overflow_check = false,
+            Tag::OverflowCleared(bit) => self.status_checks &= !(1 << bit),
+            Tag::RxOff => {
+                ensure(a.resp == 0, format!("CONTROL write answered {:#b}", a.resp))?;
+                self.rx_off = Some(Some(a.cycle));
+                peer.overrun_armed = true;
+            }
+            Tag::RxOn => ensure(a.resp == 0, format!("CONTROL write answered {:#b}", a.resp))?,
             Tag::FinalTxCount | Tag::FinalStatus | Tag::FinalIrq => self.finals.push((tag, a.data)),
         }
         Ok(())
@@ -373,18 +450,33 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
     for (n, w) in (PAY_BASE..PAY_END).step_by(0x2000).enumerate() {
         mem.add_error(w + 0x700, w + 0x740, if n % 2 == 0 { SLVERR } else { DECERR });
     }
-    // Descriptor slots: every 11th fails its fetch (code 7), every 13th its status write.
+    // Descriptor slots: every 11th fails its fetch (code 7; SLVERR and
+    // DECERR alternately), every 13th its status write.
     let mut free_desc = VecDeque::new();
     for s in 0..DESC_SLOTS {
         let d = DESC_BASE + 32 * s;
         match (s % 11, s % 13) {
-            (7, _) => mem.add_error(d + 4, d + 8, SLVERR),
+            (7, _) => mem.add_error(d + 4, d + 8, if s % 22 == 7 { SLVERR } else { DECERR }),
             (_, 9) => mem.add_error(d + 16, d + 20, DECERR),
             _ => {}
         }
         free_desc.push_back(d);
     }
     let rx_slots = (MEM_SIZE - RX_BASE) / rx_len;
+    // Receive buffers: every 5th answers its second beat's write with an
+    // error (RX_WR_ERR, docs/nic.md §11.3), SLVERR and DECERR alternately.
+    if opts.rx_faults && rx_len >= 2 * bb {
+        for n in (3..rx_slots.min(256)).step_by(5) {
+            let beat2 = RX_BASE + n * rx_len + bb;
+            mem.add_error(beat2, beat2 + bb, if n % 10 == 3 { SLVERR } else { DECERR });
+        }
+    }
+    // Stray flits on the VCs the link can name but the NIC has no FIFO for.
+    let vw = cfg.vc_width();
+    if opts.rx_faults && (1usize << vw) > cfg.vcs() {
+        peer.bad_vcs = cfg.vcs() as u32..1 << vw;
+        peer.bad_vc_rate = 0.002;
+    }
     let mut p = Program {
         rng: SmallRng::seed_from_u64(rng.gen()),
         opts: opts.clone(),
@@ -413,7 +505,9 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
         rx_done: 0,
         polling: false,
         rxc: (0, 0, 0),
-        overflow_check: false,
+        status_checks: 0,
+        strays_seen: 0,
+        rx_off: None,
         finals: Vec::new(),
     };
     for (a, d) in [(NODE_ID, node_id), (IRQ_ENABLE, 0x1F), (RX_POST_LEN, rx_len), (CONTROL, 3)] {
@@ -453,7 +547,7 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
         sb.observe(&mem, &peer);
         p.free_desc.extend(sb.finished.drain(..));
         while let Some(a) = host.answers.pop_front() {
-            p.answer(a, &mut sb, &mem, &mut host).map_err(|e| e.context(format!("cycle {cycle}")))?;
+            p.answer(a, &mut sb, &mem, &mut host, &mut peer).map_err(|e| e.context(format!("cycle {cycle}")))?;
         }
         let v: Vec<&String> = mem.violations.iter().chain(&host.violations).chain(&peer.violations).chain(&sb.errors).collect();
         if !v.is_empty() {
@@ -468,6 +562,7 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
             && !p.polling
             && peer.ej_pending() == 0
             && !mem.busy()
+            && p.rx_off.is_none()
             && peer.credits_home();
         if settled && host.idle() && !finishing {
             finishing = true;
@@ -499,12 +594,16 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
     let accepted = sb.jobs.iter().filter(|j| j.accepted).count() as u32;
     ensure(get(Tag::FinalTxCount) == accepted, format!("TX_COUNT {} after {accepted} accepted sends", get(Tag::FinalTxCount)))?;
     let status = get(Tag::FinalStatus);
+    let dropped = peer.strays_bad_vc + peer.strays_overrun;
     let want_status = if c.status_write_errors > 0 { 1 << 2 } else { 0 };
-    ensure(status & !0b11 == want_status, format!("final STATUS {status:#x}, expected {want_status:#x} (bits 0, 1 aside)"))?;
+    // Bits 0, 1 and 3 are cleared by the checks above; RX_DROP may stay set
+    // only if a flit was dropped.
+    ensure(status & !0b1011 == want_status, format!("final STATUS {status:#x}, expected {want_status:#x} (bits 0, 1, 3 aside)"))?;
+    ensure(status & 0b1000 == 0 || dropped > 0, format!("final STATUS {status:#x}: RX_DROP without a dropped flit"))?;
     let ok_writes = sb.jobs.iter().any(|j| j.accepted && j.code == 0);
     let irq = get(Tag::FinalIrq);
     let any_err = c.sends_by_code[1..].iter().any(|&n| n > 0) || c.status_write_errors > 0;
-    let rx_err = c.received_by_status[1..].iter().any(|&n| n > 0);
+    let rx_err = c.received_by_status[1..].iter().any(|&n| n > 0) || dropped > 0;
     // TX_DONE needs a code-0 send whose status write succeeded; with every
     // code-0 status write failed it may be 0, so only its absence is checked.
     ensure(ok_writes || irq & 1 == 0, format!("IRQ_STATUS {irq:#x}: TX_DONE without a successful send"))?;
@@ -515,6 +614,8 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
     ensure(last.irq == (irq != 0), format!("irq_o {} with IRQ_STATUS {irq:#x} and every enable set", last.irq))?;
     report.cycles = cycle;
     report.counts = sb.counts.clone();
+    report.counts.rx_dropped = dropped;
+    report.strays = (peer.strays_bad_vc, peer.strays_overrun);
     report.flits_injected = peer.injected.len() as u64;
     report.flits_ejected = peer.ejected;
     Ok(report)

@@ -2,6 +2,8 @@
 //! input-VC credits (DI per VC; a flit without a credit is a violation) and
 //! returns each credit after a random delay; feeds the ejection link from
 //! per-VC queues of flits against the NIC's receive credits (DD per VC).
+//! On request it also sends flits the NIC must drop (docs/nic.md §11.1): a
+//! flit on a VC >= M, and a flit without a credit to a full receive FIFO.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -27,6 +29,17 @@ pub struct RouterPeer {
     /// Every injected flit with its cycle.
     pub injected: Vec<(u64, LinkFlit)>,
     pub ejected: u64,
+    /// VCs the NIC has no FIFO for (M..2^VW; empty when M is a power of 2)
+    /// and the probability per idle link cycle of a stray flit on one.
+    pub bad_vcs: std::ops::Range<u32>,
+    pub bad_vc_rate: f64,
+    /// Set by the host once the receive engine is off and every credit of
+    /// its last pop is back: the next idle cycle sends a flit without a
+    /// credit to a VC whose FIFO is then full (its credits are 0).
+    pub overrun_armed: bool,
+    /// Stray flits sent: on a bad VC, to a full FIFO (each must be dropped).
+    pub strays_bad_vc: u64,
+    pub strays_overrun: u64,
     pub violations: Vec<String>,
 }
 
@@ -47,6 +60,11 @@ impl RouterPeer {
             credit_out: 0,
             injected: Vec::new(),
             ejected: 0,
+            bad_vcs: 0..0,
+            bad_vc_rate: 0.0,
+            overrun_armed: false,
+            strays_bad_vc: 0,
+            strays_overrun: 0,
             violations: Vec::new(),
         }
     }
@@ -80,7 +98,28 @@ impl RouterPeer {
                 }
             }
         }
+        if !self.driven.valid {
+            self.stray();
+        }
         (self.credit_out, self.driven)
+    }
+
+    /// A flit the NIC must drop, if one is due: it is not part of any
+    /// message (a body flit with the index, src and seq fields all ones),
+    /// so a NIC that accepted it would hold it as a new message's flit and
+    /// the run would not drain.
+    fn stray(&mut self) {
+        let flit = |vc: u32| LinkFlit { valid: true, vc: vc as u8, data: [u64::MAX; 4], ..LinkFlit::IDLE };
+        if self.overrun_armed {
+            if let Some(u) = (0..self.vcs).find(|&u| self.ej_credits[u] == 0) {
+                self.driven = flit(u as u32);
+                self.overrun_armed = false;
+                self.strays_overrun += 1;
+            }
+        } else if !self.bad_vcs.is_empty() && self.rng.gen_bool(self.bad_vc_rate) {
+            self.driven = flit(self.rng.gen_range(self.bad_vcs.clone()));
+            self.strays_bad_vc += 1;
+        }
     }
 
     /// The rising edge, given the NIC's injection link and receive credits.

@@ -40,6 +40,12 @@ pub struct RecvMessage {
     pub beats: Vec<u64>,
     /// Poisoned body flit indices.
     pub poisoned: Vec<u32>,
+    /// Body flits (by their true index) sent with index field 0 (RX_OVERFLOW,
+    /// docs/nic.md §11.3: not written, counted).
+    pub zero_index: Vec<u32>,
+    /// Its flits reach the NIC in index order (no preemption): the first
+    /// error in that order is the status; otherwise any of the errors.
+    pub in_order: bool,
     pub done: bool,
 }
 
@@ -52,6 +58,10 @@ pub struct Counts {
     pub received_by_status: [u64; 4],
     pub posts_rejected: u64,
     pub status_write_errors: u64,
+    /// Flits the NIC had to drop (a VC >= M, a full receive FIFO).
+    pub rx_dropped: u64,
+    /// Received messages with a body flit of index 0.
+    pub zero_index_messages: u64,
 }
 
 pub struct Scoreboard {
@@ -81,6 +91,8 @@ pub struct Scoreboard {
     pub rx_base: u32,
     pub rx_len: u32,
     pub rx_buffers: HashMap<u32, bool>,
+    /// Per posted buffer: the byte offsets the NIC wrote into it.
+    rx_writes: HashMap<u32, Vec<u32>>,
     pub counts: Counts,
     pub errors: Vec<String>,
     /// Descriptors whose send completed (free for reuse).
@@ -113,6 +125,7 @@ impl Scoreboard {
             rx_base,
             rx_len,
             rx_buffers: HashMap::new(),
+            rx_writes: HashMap::new(),
             counts: Counts::default(),
             errors: Vec::new(),
             finished: Vec::new(),
@@ -295,6 +308,24 @@ impl Scoreboard {
         };
         if !in_buffer || strb != ((1u32 << self.bb) - 1) as u8 || addr % self.bb != 0 {
             self.err(format!("cycle {cycle}: stray write at {addr:#x} ({data:#x}/{strb:#x})"));
+        } else {
+            let base = self.rx_base + (addr - self.rx_base) / self.rx_len * self.rx_len;
+            self.rx_writes.entry(base).or_default().push(addr - base);
+        }
+    }
+
+    /// What receiving body flit `i` (its true index) of `m` into the buffer
+    /// at `addr` does (docs/nic.md §11.3, in `RX_FLIT`'s order): poisoned →
+    /// `RX_POISON`; index 0 or beyond the buffer → `RX_OVERFLOW`, not
+    /// written; else written, `RX_WR_ERR` if the memory answers an error.
+    fn body_outcome(&self, m: &RecvMessage, i: u32, addr: u32, mem: &HostMemory) -> (u8, bool) {
+        if m.poisoned.contains(&i) {
+            (3, false)
+        } else if m.zero_index.contains(&i) || i * self.bb > self.rx_len {
+            (1, false)
+        } else {
+            let at = addr + (i - 1) * self.bb;
+            (if mem.response(at) != OKAY { 2 } else { 0 }, true)
         }
     }
 
@@ -307,29 +338,41 @@ impl Scoreboard {
         }
         let m = &self.messages[id];
         let k = m.beats.len() as u32;
-        let overflow = k * self.bb > self.rx_len;
-        let status = if overflow {
-            1
-        } else if !m.poisoned.is_empty() {
-            3
-        } else {
-            0
-        };
+        let outcomes: Vec<(u8, bool)> = (1..=k).map(|i| self.body_outcome(m, i, addr, mem)).collect();
+        let errors: Vec<u32> = outcomes.iter().filter(|o| o.0 != 0).map(|o| o.0 as u32).collect();
+        let status = info >> 24 & 0xF;
+        let want_status = errors.first().copied().unwrap_or(0);
+        let status_ok = if m.in_order || errors.is_empty() { status == want_status } else { errors.contains(&status) };
         let want = 1 << 31 | status << 24 | (m.class & 0xFF) << 16 | (m.src & 0xFFFF);
-        if info != want || len != k * self.bb {
-            let s = format!("receive completion of message {id}: info {info:#x} len {len}, expected {want:#x} {}", k * self.bb);
+        if !status_ok || info != want || len != k * self.bb {
+            let s = format!(
+                "receive completion of message {id}: info {info:#x} len {len}, expected status {want_status} (errors by index {errors:?}), class {}, src {}, len {}",
+                m.class,
+                m.src,
+                k * self.bb
+            );
             return self.err(s);
         }
+        // Exactly the beats due were written (each once), and they hold the payload.
+        let mut wrote = self.rx_writes.remove(&addr).unwrap_or_default();
+        wrote.sort_unstable();
+        let due: Vec<u32> = (1..=k).filter(|&i| outcomes[i as usize - 1].1).map(|i| (i - 1) * self.bb).collect();
+        if wrote != due {
+            return self.err(format!("message {id} in buffer {addr:#x}: wrote offsets {wrote:?}, expected {due:?}"));
+        }
         for (i, &b) in m.beats.iter().enumerate() {
-            let kk = i as u32 + 1;
-            if kk * self.bb > self.rx_len || m.poisoned.contains(&kk) {
+            let at = addr + i as u32 * self.bb;
+            if !outcomes[i].1 || mem.response(at) != OKAY {
                 continue;
             }
-            let got = mem.beat(addr + i as u32 * self.bb);
+            let got = mem.beat(at);
             if got != b {
-                let s = format!("message {id}: beat {kk} at {:#x} is {got:#x}, sent {b:#x}", addr + i as u32 * self.bb);
+                let s = format!("message {id}: beat {} at {at:#x} is {got:#x}, sent {b:#x}", i + 1);
                 return self.err(s);
             }
+        }
+        if !m.zero_index.is_empty() {
+            self.counts.zero_index_messages += 1;
         }
         self.counts.received_by_status[status as usize] += 1;
         self.messages[id].done = true;
