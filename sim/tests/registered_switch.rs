@@ -275,6 +275,53 @@ fn never_granted_behind_its_own_crossing_tail() {
     assert_port(&log, 3, &[(8, b[0], 0)]);
 }
 
+/// §8.2 with the registered stage: a slot is *present* at A iff it is
+/// ACTIVE, not behind its crossing tail, and `ib_count - pend > 0`. One
+/// 3-flit real-time message (Vtick 5) on input 0 VC 0 to port 1, header in
+/// cycle 0, body in 1, tail in 20; VirtualClock, C = 16, `now` = t at the
+/// start of cycle t (no rebase this early).
+/// - SA 2: the header is present, s = max(now 2, aux 0) + 5 = 7, granted
+///   (ready): `aux := 7`, not stamped.
+/// - SA 3: the header crosses (pend, not a tail), the body remains
+///   (2 - 1 > 0): present, s = max(3, 7) + 5 = 12, granted: `aux := 12`.
+/// - SA 4: the body crosses and nothing remains (1 - 1 = 0): not present,
+///   so not stamped: `aux` stays 12, `stamped` 0 (a model that counted the
+///   crossing flit would stamp max(4, 12) + 5 = 17 here and keep it).
+/// - SA 21 (the tail written at the end of 20): s = max(21, 12) + 5 = 26.
+#[test]
+fn virtualclock_presence_excludes_the_crossing_flit() {
+    let text = "name = \"v\"\n[router]\nports = 5\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 8\n\
+                output_buffer_depth = 8\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n";
+    let cfg = RouterConfig::from_toml_str(&format!("{text}{REGISTERED}"), "inline").unwrap();
+    let h = cfg.header();
+    let mut head = [0u64; 4];
+    h.dest.insert(&mut head, 1);
+    h.vtick.insert(&mut head, 5);
+    let flit = |head_bit: bool, tail: bool, data: [u64; 4]| LinkFlit { valid: true, dummy: false, vc: 0, head: head_bit, tail, data };
+    let mut r = Router::new(&cfg);
+    let mut inp = RouterInputs::idle(&cfg);
+    let mut seen = vec![];
+    for t in 0..22u64 {
+        inp.clear();
+        inp.flits[0] = match t {
+            0 => flit(true, false, head),
+            1 => flit(false, false, [0xb0d7, 0, 0, 0]),
+            20 => flit(false, true, [0x7a11, 0, 0, 0]),
+            _ => LinkFlit::IDLE,
+        };
+        r.step(&inp);
+        let s = r.virtual_clock(0).unwrap();
+        seen.push((t + 1, s.aux(0), s.stamped(0)));
+    }
+    let at = |c: u64| seen.iter().find(|x| x.0 == c).map(|x| (x.1, x.2)).unwrap();
+    assert_eq!(at(3), (7, false), "after SA 2");
+    assert_eq!(at(4), (12, false), "after SA 3");
+    assert_eq!(at(5), (12, false), "after SA 4: the crossing body is not present");
+    assert_eq!(at(21), (12, false), "nothing present until the tail");
+    assert_eq!(at(22), (26, false), "after SA 21");
+    assert_eq!(r.stats().crossbar_moves, 2, "the tail crosses in 22");
+}
+
 // ------------------------------------------------------------ random runs
 
 /// xorshift64.
