@@ -54,20 +54,26 @@ fn mesh5() -> RouterConfig {
     RouterConfig::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mesh5.toml")).unwrap()
 }
 
-#[test]
-fn grid_builds_each_combination_and_rejects_invalid_ones() {
-    let g = Grid {
+/// A one-point grid of the 5-port router: 2 VCs, depth 4, 32-bit flits,
+/// multiplexed, round robin, single pass, single-cycle stage.
+fn one_point() -> Grid {
+    Grid {
         base: mesh5(),
-        vcs: vec![2, 4],
+        vcs: vec![2],
         depth: vec![4],
-        flit_width: vec![32, 8],
+        flit_width: vec![32],
         crossbar: vec!["multiplexed".into()],
         scheduler: vec!["round_robin".into()],
         mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into()],
         switch_iterations: vec![3],
         switch_stage: vec!["single_cycle".into()],
-    };
+    }
+}
+
+#[test]
+fn grid_builds_each_combination_and_rejects_invalid_ones() {
+    let g = Grid { vcs: vec![2, 4], flit_width: vec![32, 8], ..one_point() };
     let c = g.configs();
     assert_eq!(c.len(), 4);
     // 8-bit flits cannot hold the header (destination + class + 16-bit Vtick).
@@ -83,16 +89,10 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
 #[test]
 fn switch_allocator_axis_spans_the_multiplexed_points_only() {
     let g = Grid {
-        base: mesh5(),
-        vcs: vec![2],
-        depth: vec![4],
-        flit_width: vec![32],
         crossbar: vec!["multiplexed".into(), "full".into()],
-        scheduler: vec!["round_robin".into()],
-        mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into(), "iterative".into()],
         switch_iterations: vec![1, 3],
-        switch_stage: vec!["single_cycle".into()],
+        ..one_point()
     };
     let c = g.configs();
     let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
@@ -126,16 +126,10 @@ fn switch_allocator_axis_spans_the_multiplexed_points_only() {
 #[test]
 fn switch_stage_axis_spans_the_multiplexed_points_only() {
     let mut g = Grid {
-        base: mesh5(),
-        vcs: vec![2],
-        depth: vec![4],
-        flit_width: vec![32],
         crossbar: vec!["multiplexed".into(), "full".into()],
-        scheduler: vec!["round_robin".into()],
-        mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into(), "iterative".into()],
-        switch_iterations: vec![3],
         switch_stage: vec!["single_cycle".into(), "registered".into()],
+        ..one_point()
     };
     let c = g.configs();
     let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
@@ -182,18 +176,7 @@ fn switch_stage_axis_spans_the_multiplexed_points_only() {
 #[test]
 fn saturation_throughput_of_the_registered_stage_drops_nothing() {
     for stage in ["single_cycle", "registered"] {
-        let g = Grid {
-            base: mesh5(),
-            vcs: vec![2, 4],
-            depth: vec![4],
-            flit_width: vec![32],
-            crossbar: vec!["multiplexed".into()],
-            scheduler: vec!["round_robin".into()],
-            mode: vec!["none".into()],
-            switch_allocator: vec!["single_pass".into()],
-            switch_iterations: vec![3],
-            switch_stage: vec![stage.into()],
-        };
+        let g = Grid { vcs: vec![2, 4], switch_stage: vec![stage.into()], ..one_point() };
         for (p, cfg) in g.configs() {
             let t = saturation_throughput(&cfg.unwrap(), 4_000, 1).unwrap();
             assert!(t > 0.5 && t < 1.0, "{}: {t}", p.name);
@@ -217,16 +200,14 @@ fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
 #[ignore]
 fn saturation_per_switch_allocator() {
     let g = Grid {
-        base: mesh5(),
         vcs: vec![2, 4],
         depth: vec![4, 8],
-        flit_width: vec![32],
         crossbar: vec!["multiplexed".into(), "full".into()],
         scheduler: vec!["round_robin".into(), "virtualclock".into()],
-        mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into(), "iterative".into()],
         switch_iterations: vec![1, 2, 3, 4],
         switch_stage: vec!["single_cycle".into(), "registered".into()],
+        ..one_point()
     };
     for (p, cfg) in g.configs() {
         let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
