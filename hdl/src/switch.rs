@@ -484,6 +484,11 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     md.assert_always(&at_most_one_set(&gnt, &Expr::ones(n), &Expr::zero(n)), "at most one input port matched to this output")?;
     let keep = md.wire("rr_keep", n)?;
     let take = if d.faults.sa_xb_ptr_frozen { Expr::one_bit(false) } else { any.e() };
+    if d.faults.sa_xb_ptr_frozen && d.registered() {
+        md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-xb-ptr-frozen (no crossbar here)");
+        md.raw_line("wire unused_any = any;");
+        md.raw_line("/* verilator lint_on UNUSED */");
+    }
     let names = pick_port_names(k as usize);
     let mut conns: Vec<(&str, Expr)> = arbiter_conns(gnt.e(), take, keep.e(), ArbiterSide::None);
     for (r, (req, g)) in eff.iter().zip(&rr_gnts).enumerate() {

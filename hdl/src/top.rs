@@ -323,7 +323,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             t.assign(&ready.lv(), &st_req.e())?;
             if let Some(g) = &sg {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
-                t.raw_line(format!("wire unused_room = ^{{{}, {}}};", g.pend.name, g.room2.name));
+                t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, ovc_all.name));
                 t.raw_line("/* verilator lint_on UNUSED */");
             }
         }

@@ -33,6 +33,9 @@ fn configs(three_ports: bool) -> Vec<RouterConfig> {
     }
     if !three_ports {
         v.push(example("tiny2"));
+        // registered switch allocation (§6): the grant always finds its
+        // flit and room, nothing is granted behind a crossing tail
+        v.push(example("tiny2_registered"));
     }
     v
 }
@@ -89,6 +92,7 @@ fn a_planted_bug_of_each_kind_fails_the_proof() {
     ]
     .into_iter()
     .map(|m| (configs(true)[0].clone(), m))
+    .chain([Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail].map(|m| (example("tiny2_registered"), m)))
     .collect();
     par_each(&cases, threads(), |(cfg, m)| {
         assert!(prove(cfg, Some(*m)).is_err(), "{}: {} passed the proof", cfg.name(), m.name());
