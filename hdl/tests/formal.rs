@@ -33,9 +33,6 @@ fn configs(three_ports: bool) -> Vec<RouterConfig> {
     }
     if !three_ports {
         v.push(example("tiny2"));
-        // registered switch allocation (§6): the grant always finds its
-        // flit and room, nothing is granted behind a crossing tail
-        v.push(example("tiny2_registered"));
     }
     v
 }
@@ -79,6 +76,16 @@ fn the_rtl_checks_hold_for_25_cycles_from_reset_on_2_port_routers() {
 #[ignore = "slow: 3-port 2-VC proofs take minutes each"]
 fn the_rtl_checks_hold_for_25_cycles_from_reset_on_3_port_2_vc_routers() {
     prove_all(&configs(true));
+}
+
+/// Registered switch allocation (§6): the grant always finds its flit and
+/// room, nothing is granted behind a crossing tail. Slow (did not finish in
+/// 25 minutes beside the other proofs on a loaded 2-core machine):
+/// `cargo test --release -p wormqos-hdl --test formal registered -- --ignored`.
+#[test]
+#[ignore = "slow: the registered tiny2 proof takes many minutes"]
+fn the_rtl_checks_hold_for_25_cycles_from_reset_on_the_registered_tiny2() {
+    prove_all(&[example("tiny2_registered")]);
 }
 
 #[test]
