@@ -6,7 +6,7 @@ use crate::validate::{claim_dir, invalid, load_config, non_empty};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
-use wormqos_config::{Crossbar, RouterMode, Scheduler, SwitchAllocatorKind};
+use wormqos_config::{Crossbar, RouterMode, Scheduler, SwitchAllocatorKind, SwitchStageKind};
 use wormqos_synth::scripts::{Family, Hierarchy};
 use wormqos_config::shard::{is_shard_file, ShardFile, ShardSpec};
 use wormqos_synth::{sweep, Design, FlowOptions};
@@ -175,6 +175,11 @@ pub struct DseArgs {
     /// Rounds of the `iterative` allocator, one point per value (1..=4).
     #[arg(long, default_value = "3", value_parser = list_u32)]
     switch_iterations: std::vec::Vec<u32>,
+    /// Switch stages of the multiplexed crossbar points (`single_cycle`,
+    /// `registered`), crossed with every allocator; the full crossbar
+    /// points have none.
+    #[arg(long, default_value = "single_cycle", value_parser = list_str)]
+    switch_stage: std::vec::Vec<String>,
     #[arg(long, default_value = "xilinx,ecp5", value_parser = families)]
     families: std::vec::Vec<Family>,
     /// Cycles of golden-model simulation per point for the saturation throughput.
@@ -227,12 +232,13 @@ fn grid_source(p: &sweep::Point, error: &str) -> String {
         ("router.vc_ratio", format!("--mode {}", p.mode)),
         ("router.switch_allocator", format!("--switch-allocator {}", p.switch_allocator)),
         ("router.switch_iterations", format!("--switch-allocator {}", p.switch_allocator)),
+        ("router.switch_stage", format!("--switch-stage {}", p.switch_stage)),
     ];
     match by_flag.iter().find(|(field, _)| error.contains(&format!("`{field}`"))) {
         Some((_, flag)) => format!("grid value {flag} (point {})", p.name),
         None => format!(
-            "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {} --switch-allocator {}) with the base configuration's other fields",
-            p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode, p.switch_allocator
+            "grid point {} (--vcs {} --depth {} --flit-width {} --crossbar {} --scheduler {} --mode {} --switch-allocator {} --switch-stage {}) with the base configuration's other fields",
+            p.name, p.vcs, p.depth, p.flit_width, p.crossbar, p.scheduler, p.mode, p.switch_allocator, p.switch_stage
         ),
     }
 }
@@ -243,7 +249,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     for (flag, n) in [("--vcs", a.vcs.len()), ("--depth", a.depth.len()), ("--flit-width", flit_width.len())] {
         non_empty(flag, &vec![(); n])?;
     }
-    for (flag, v) in [("--crossbar", &a.crossbar), ("--scheduler", &a.scheduler), ("--mode", &a.mode), ("--switch-allocator", &a.switch_allocator)] {
+    for (flag, v) in [("--crossbar", &a.crossbar), ("--scheduler", &a.scheduler), ("--mode", &a.mode), ("--switch-allocator", &a.switch_allocator), ("--switch-stage", &a.switch_stage)] {
         non_empty(flag, v)?;
     }
     non_empty("--switch-iterations", &a.switch_iterations)?;
@@ -262,6 +268,9 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     for v in &a.switch_allocator {
         named::<SwitchAllocatorKind>("--switch-allocator", "router.switch_allocator", v)?;
     }
+    for v in &a.switch_stage {
+        named::<SwitchStageKind>("--switch-stage", "router.switch_stage", v)?;
+    }
     let (lo, hi) = wormqos_config::SWITCH_ITERATIONS_RANGE;
     for &k in &a.switch_iterations {
         crate::validate::int_in("--switch-iterations", k as u64, lo as u64, hi as u64)?;
@@ -278,6 +287,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         mode: a.mode,
         switch_allocator: a.switch_allocator,
         switch_iterations: a.switch_iterations,
+        switch_stage: a.switch_stage,
     };
     let configs = grid.configs();
     if configs.len() > MAX_DSE_POINTS {
@@ -296,7 +306,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     // Everything that decides the points' results, for the shard file's
     // fingerprint: the base configuration and every grid option.
     let description = format!(
-        "{}\nvcs {:?} depth {:?} flit_width {:?} crossbar {:?} scheduler {:?} mode {:?} switch_allocator {:?} switch_iterations {:?} families {:?} sim_cycles {} hierarchical {}",
+        "{}\nvcs {:?} depth {:?} flit_width {:?} crossbar {:?} scheduler {:?} mode {:?} switch_allocator {:?} switch_iterations {:?} switch_stage {:?} families {:?} sim_cycles {} hierarchical {}",
         grid.base.to_toml(),
         grid.vcs,
         grid.depth,
@@ -306,6 +316,7 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
         grid.mode,
         grid.switch_allocator,
         grid.switch_iterations,
+        grid.switch_stage,
         a.families,
         a.sim_cycles,
         a.hierarchical

@@ -127,6 +127,8 @@ fn cases() -> Vec<Case> {
         case("dse_mode", "dse --config {mesh5} --out {out}/d --mode turbo", vec![], "--mode turbo: router.mode"),
         case("dse_switch_allocator", "dse --config {mesh5} --out {out}/d --switch-allocator wavefront", vec![], "--switch-allocator wavefront: router.switch_allocator"),
         case("dse_switch_iterations", "dse --config {mesh5} --out {out}/d --switch-allocator iterative --switch-iterations 5", vec![], "--switch-iterations = 5: allowed range 1..=4"),
+        case("dse_switch_stage", "dse --config {mesh5} --out {out}/d --switch-stage pipelined", vec![], "--switch-stage pipelined: router.switch_stage"),
+        case("dse_switch_stage_preemptive", "dse --config {mesh5} --out {out}/d --crossbar multiplexed --scheduler virtualclock --mode preemptive --switch-stage single_cycle,registered", vec![], "grid value --switch-stage registered (point mesh5_v2_d4_w32_mul_virtualclock_preemptive_reg): invalid configuration: field `router.switch_stage`"),
         case("dse_sim_cycles", "dse --config {mesh5} --out {out}/d --sim-cycles 0", vec![], "--sim-cycles"),
         case("dse_empty_vcs", "dse --config {mesh5} --out {out}/d --vcs ,", vec![], "--vcs"),
         case("dse_jobs", "dse --config {mesh5} --out {out}/d --jobs 0", vec![], "--jobs"),

@@ -12,12 +12,43 @@ use crate::verilog::{any_of, cat_lsb, clog2, num, onehot_select, Expr, HdlError,
 /// 4's critical path and an input VC buffer's pop ends it
 /// (docs/benchmarks.md), so no comparator sits at either end.
 pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
+    fifo_look(&format!("{prefix}_fifo"), width, depth, Lookahead::None)
+}
+
+/// What the switch allocation of the registered pipeline
+/// (docs/microarchitecture.md §6 *Registered switch allocation*) reads from
+/// a VC buffer besides its empty and full flags. Like them, every flag comes
+/// straight from a flip-flop: SA's path starts at them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookahead {
+    /// Nothing more (the single-cycle pipeline's buffers).
+    None,
+    /// An input VC buffer: `two_o`, two or more flits (one remains behind
+    /// the front flit that crosses now), and the tail bits of the two oldest
+    /// entries, `tail0_o` and `tail1_o` (bit WIDTH-2 of an entry, kept in a
+    /// one-bit memory of their own so that the flit memory keeps one read port).
+    Input,
+    /// An output VC buffer: `room2_o`, room for two flits (one more besides
+    /// the one that enters now).
+    Output,
+}
+
+/// [`fifo`] named `name`, with the flags of `look`.
+pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<Module> {
     let aw = clog2(depth as u64);
-    let mut m = Module::new(format!("{prefix}_fifo"));
+    let mut m = Module::new(name);
     m.doc("Synchronous FIFO: DEPTH entries of WIDTH bits, first-word fall-through.");
     m.doc("rdata_o is the oldest entry (meaningless when empty_o). A push when full or");
     m.doc("a pop when empty is ignored; a push and a pop in the same cycle both happen.");
     m.doc("AW = max(1, ceil(log2 DEPTH)).");
+    match look {
+        Lookahead::None => {}
+        Lookahead::Input => {
+            m.doc("two_o: two or more entries; tail0_o, tail1_o: bit WIDTH-2 (the tail bit) of the");
+            m.doc("oldest and the second oldest entry (meaningless when there is none).");
+        }
+        Lookahead::Output => m.doc("room2_o: at most DEPTH-2 entries (room for two more)."),
+    }
     m.param("WIDTH", width as u64)?;
     m.param("DEPTH", depth as u64)?;
     m.param("AW", aw as u64)?;
@@ -29,6 +60,7 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
     let rdata = m.output_sym("rdata_o", width, "WIDTH")?;
     let empty = m.output("empty_o", 1)?;
     let full = m.output("full_o", 1)?;
+    let look_o = LookPorts::declare(&mut m, look, 1)?;
 
     let last32 = m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
     let one32 = m.localparam("ONE32", 32, Some("32"), "1")?;
@@ -41,12 +73,15 @@ pub fn fifo(prefix: &str, width: u32, depth: u32) -> Result<Module> {
         ptr_last: last32.bits_sym(("AW-1", aw - 1), ("0", 0)),
         ptr_one: one32.bits_sym(("AW-1", aw - 1), ("0", 0)),
     };
-    let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k)?;
-    let (wr_q, rd_q) = (q.wr_ptr, q.rd_ptr);
-    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &wr_q), &wdata)])])?;
-    m.assign(&rdata.lv(), &mem.word(&rd_q))?;
+    let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k, look)?;
+    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), &wdata)])])?;
+    m.assign(&rdata.lv(), &mem.word(&q.rd_ptr))?;
     m.assign(&empty.lv(), &q.empty)?;
     m.assign(&full.lv(), &q.full)?;
+    if let Some(lp) = &look_o {
+        let tails = tail_memory(&mut m, "", &q, &wdata.at_sym("WIDTH-2", width - 2), depth, Some("DEPTH"))?;
+        lp.connect(&mut m, &[q.look], &[tails])?;
+    }
     m.assert_always(&push.l_and(&full).l_not(), "no push into a full FIFO")?;
     m.assert_always(&pop.l_and(&empty).l_not(), "no pop from an empty FIFO")?;
     Ok(m)
@@ -82,14 +117,64 @@ struct QueueSigs {
     do_push: Expr,
     wr_ptr: Sig,
     rd_ptr: Sig,
+    /// The read pointer's successor: the second oldest entry.
+    rd_next: Sig,
     full: Expr,
     empty: Expr,
+    /// `two` (input) or `room2` (output) of [`Lookahead`], registered.
+    look: Option<Expr>,
+    kind: Lookahead,
+}
+
+/// The [`Lookahead`] outputs of a buffer of `queues` queues.
+enum LookPorts {
+    Input { two: Sig, tail0: Sig, tail1: Sig },
+    Output { room2: Sig },
+}
+
+impl LookPorts {
+    fn declare(m: &mut Module, look: Lookahead, queues: u32) -> Result<Option<LookPorts>> {
+        Ok(match look {
+            Lookahead::None => None,
+            Lookahead::Input => Some(LookPorts::Input {
+                two: m.output("two_o", queues)?,
+                tail0: m.output("tail0_o", queues)?,
+                tail1: m.output("tail1_o", queues)?,
+            }),
+            Lookahead::Output => Some(LookPorts::Output { room2: m.output("room2_o", queues)? }),
+        })
+    }
+    /// Drives the outputs from each queue's flag and (input) tail bits.
+    fn connect(&self, m: &mut Module, flags: &[Option<Expr>], tails: &[Option<(Expr, Expr)>]) -> Result<()> {
+        let flags = flags.iter().map(|f| f.clone().ok_or_else(|| HdlError::Invalid("lookahead flag missing".into()))).collect::<Result<Vec<_>>>()?;
+        match self {
+            LookPorts::Input { two, tail0, tail1 } => {
+                let tails = tails.iter().map(|t| t.clone().ok_or_else(|| HdlError::Invalid("tail memory missing".into()))).collect::<Result<Vec<_>>>()?;
+                m.assign(&two.lv(), &cat_lsb(&flags))?;
+                m.assign(&tail0.lv(), &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()))?;
+                m.assign(&tail1.lv(), &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()))
+            }
+            LookPorts::Output { room2 } => m.assign(&room2.lv(), &cat_lsb(&flags)),
+        }
+    }
+}
+
+/// With [`Lookahead::Input`]: a one-bit memory `<tag>tail_q` of the
+/// queue's tail bits (`tail`, written with the entry), read at the oldest
+/// and the second oldest entry.
+fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32, depth_sym: Option<&str>) -> Result<Option<(Expr, Expr)>> {
+    if q.look.is_none() || !matches!(q.kind, Lookahead::Input) {
+        return Ok(None);
+    }
+    let mem = m.memory(&format!("{tag}tail_q"), 1, None, depth, depth_sym)?;
+    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), tail)])])?;
+    Ok(Some((mem.word(&q.rd_ptr), mem.word(&q.rd_next))))
 }
 
 /// The pointers and registered flags of one FIFO queue, named
 /// `<tag>wr_ptr_q` etc. Shared by `fifo` and `vc_buffer` so the two cannot
 /// disagree on when a push or pop takes effect.
-fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConsts) -> Result<QueueSigs> {
+fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConsts, look: Lookahead) -> Result<QueueSigs> {
     let aw = k.aw;
     let (wr_q, wr_d) = m.register_sym(&format!("{tag}wr_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
     let (rd_q, rd_d) = m.register_sym(&format!("{tag}rd_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
@@ -127,7 +212,36 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
         Stmt::when(&do_push, vec![Stmt::set(&wr_d, &wr_next)]),
         Stmt::when(&do_pop, vec![Stmt::set(&rd_d, &rd_next)]),
     ])?;
-    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, full: full_q.e(), empty: empty_q.e() })
+    // Lookahead flags, registered like full and empty. Only a push
+    // (without a pop) or only a pop changes the occupancy, by one:
+    // two' = occupancy' >= 2: after a push, the queue was not empty; after
+    // a pop, it held 3 or more (two, and not exactly 2 = the read pointer
+    // two steps behind the write pointer);
+    // room2' = occupancy' <= DEPTH-2: after a pop, the queue was not full;
+    // after a push, it held DEPTH-3 or fewer (room2, and not exactly DEPTH-2 =
+    // the write pointer two steps behind the read pointer).
+    let only_push = || &do_push & !&do_pop;
+    let only_pop = || &do_pop & !&do_push;
+    let flag = match look {
+        Lookahead::None => None,
+        Lookahead::Input => {
+            let (two_q, two_d) = m.register_wire_d(&format!("{tag}two"), &Expr::one_bit(false))?;
+            let rd_next2 = ptr_wire(m, format!("{tag}rd_ptr_next2"), &next(&rd_next))?;
+            let exactly_two = rd_next2.is(&wr_q);
+            let popped = &two_q & &exactly_two.l_not();
+            m.assign(&two_d.lv(), &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)))?;
+            Some(two_q.e())
+        }
+        Lookahead::Output => {
+            let (room2_q, room2_d) = m.register_wire_d(&format!("{tag}room2"), &Expr::one_bit(true))?;
+            let wr_next2 = ptr_wire(m, format!("{tag}wr_ptr_next2"), &next(&wr_next))?;
+            let exactly_depth_2 = wr_next2.is(&rd_q);
+            let pushed = &room2_q & &exactly_depth_2.l_not();
+            m.assign(&room2_d.lv(), &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)))?;
+            Some(room2_q.e())
+        }
+    };
+    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, rd_next, full: full_q.e(), empty: empty_q.e(), look: flag, kind: look })
 }
 
 /// `<name>`: `queues` FIFO queues of `depth` entries that share one memory
@@ -144,6 +258,11 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
 /// front at once: route computation reads the header fields of every VC in
 /// the same cycle, which a single shared read port cannot serve.
 pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -> Result<Module> {
+    vc_buffer_look(name, width, depth, queues, side_w, Lookahead::None)
+}
+
+/// [`vc_buffer`] with the flags of `look`, one bit per queue.
+pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead) -> Result<Module> {
     if queues == 0 || depth < 2 {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: {queues} queues of depth {depth}, side width {side_w} of {width}")));
     }
@@ -159,6 +278,14 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
         m.doc(format!("side_o[q*{side_w} +: {side_w}]: the wside_i written with queue q's front entry, for every"));
         m.doc("queue at once.");
     }
+    match look {
+        Lookahead::None => {}
+        Lookahead::Input => {
+            m.doc("two_o[q]: queue q holds two or more entries; tail0_o[q], tail1_o[q]: the tail bit");
+            m.doc(format!("(bit {}) of its oldest and second oldest entry.", width - 2));
+        }
+        Lookahead::Output => m.doc(format!("room2_o[q]: queue q holds at most {} entries (room for two more).", depth - 2)),
+    }
     m.input("clk_i", 1)?;
     m.input("rst_i", 1)?;
     let push = m.input("push_i", queues)?;
@@ -170,12 +297,17 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
     let side_o = if side_w > 0 { Some(m.output("side_o", queues * side_w)?) } else { None };
     let empty_o = m.output("empty_o", queues)?;
     let full_o = m.output("full_o", queues)?;
+    let look_o = LookPorts::declare(&mut m, look, queues)?;
 
     let mem = m.memory("mem_q", width, None, total, None)?;
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut looks, mut tails) = (vec![], vec![]);
     for q in 0..queues {
         m.comment(format!("Queue {q}"));
-        let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.at(q), &pop.at(q), &k)?;
+        let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.at(q), &pop.at(q), &k, look)?;
+        let tail = wdata.at(width - 2);
+        looks.push(s.look.clone());
+        tails.push(tail_memory(&mut m, &format!("q{q}_"), &s, &tail, depth, None)?);
         // the queue's entries start at q*depth in the shared memory
         let base = |p: &Sig| if q == 0 { p.zext_to(aw) } else { p.zext_to(aw) + num(aw, (q * depth) as u64) };
         waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr))?);
@@ -200,6 +332,9 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
     }
     m.assign(&empty_o.lv(), &cat_lsb(&empties))?;
     m.assign(&full_o.lv(), &cat_lsb(&fulls))?;
+    if let Some(lp) = &look_o {
+        lp.connect(&mut m, &looks, &tails)?;
+    }
     let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
     m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero")?;
     m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero")?;

@@ -149,6 +149,26 @@ impl Dims {
             _ => None,
         }
     }
+    /// `router.switch_stage = "registered"` (§6 *Registered switch
+    /// allocation*): RC and VA in one stage (RV), switch allocation (SA)
+    /// into the per-input-port grant registers, traversal (ST) in the next
+    /// cycle. Validation allows it only with the multiplexed crossbar and
+    /// without preemption.
+    pub fn registered(&self) -> bool {
+        self.scheduling.point.switch_stage() == wormqos_config::SwitchStage::Registered
+    }
+    /// Point A reads the tail bit of each VC's flit for SA (the one behind a
+    /// crossing flit): registered switch allocation with a block hold
+    /// (§9.3), which a granted tail ends.
+    pub fn sa_reads_granted_tail(&self) -> bool {
+        self.registered() && self.block_size() > 1 && !self.faults.block_hold_past_tail
+    }
+    /// An IDLE input VC requests VA with the route RC computes in the same
+    /// cycle: stage RV of the registered pipeline, or the skip-rc-stage
+    /// mutant of the single-cycle one.
+    pub fn va_in_rc_cycle(&self) -> bool {
+        self.registered() || self.faults.va_in_rc_cycle
+    }
     /// The order of point A's scheduler (multiplexed crossbar only).
     pub fn order_at_a(&self) -> Option<FlitOrder> {
         match self.scheduling.point {

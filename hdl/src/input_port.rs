@@ -2,11 +2,11 @@
 //! one input port (docs/microarchitecture.md §6), for every mode but the
 //! preemptive one (see `input_port_p`).
 
-use crate::bits::{clk, onehot_of, rst};
+use crate::bits::{at_most_one_set, clk, encode, onehot_of, rst, subset_of};
 use crate::dims::Dims;
 use crate::route_tables::{avc_table, link_choice, link_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{cat, cat_lsb, num, Expr, HdlError, Module, Result, Sig, Stmt};
+use crate::verilog::{all_of, cat, cat_lsb, num, onehot_select, Expr, HdlError, Module, Result, Sig, Stmt};
 
 
 /// Where an input port keeps its flits (see [`Dims::shared_ib`]).
@@ -23,7 +23,7 @@ pub(crate) enum InputBuffers<'a> {
 /// whose IDLE VCs request with the route computed in the same cycle: only
 /// then does an input port (either kind) have `va_route_o`.
 pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
-    if d.faults.va_in_rc_cycle {
+    if d.va_in_rc_cycle() {
         Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)?))
     } else {
         Ok(None)
@@ -37,12 +37,25 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
     md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
     md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
-    md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
-    match bufs {
-        InputBuffers::PerVc(_) => md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit."),
-        InputBuffers::Shared(_) => {
-            md.doc("output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}");
-            md.doc("is the oldest flit of VC rsel_i (one-hot: point A's candidate); pop_i names only that VC.");
+    if d.registered() {
+        md.doc("Registered switch allocation (§6): an IDLE VC requests VA with the route RC computes");
+        md.doc("in the same cycle (stage RV). The registered grant sg_valid/sg_vc/sg_tail names the");
+        md.doc("flit that crosses this cycle (stage ST): it is popped (pend_o), its flit leaves on");
+        md.doc("st_flit_o to output VC sg_ovc_o of port sg_route_o. st_req_o[v]: VC v has a flit for");
+        md.doc("SA behind the crossing one (ACTIVE, not behind a crossing tail, a flit left), before");
+        md.doc("the output-buffer check; gtail_o[v]: that flit's tail bit. sa_gnt_i: SA's grant");
+        md.doc("(one-hot or zero), registered as the next cycle's crossing flit.");
+        if let InputBuffers::Shared(_) = bufs {
+            md.doc("The VCs share one buffer memory, read at the crossing flit.");
+        }
+    } else {
+        md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
+        match bufs {
+            InputBuffers::PerVc(_) => md.doc("output-buffer check). front_o[v*FW +: FW] = {head, tail, data} of VC v's oldest flit."),
+            InputBuffers::Shared(_) => {
+                md.doc("output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}");
+                md.doc("is the oldest flit of VC rsel_i (one-hot: point A's candidate); pop_i names only that VC.");
+            }
         }
     }
     md.input("clk_i", 1)?;
@@ -54,7 +67,10 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let data = md.input("in_data_i", w)?;
     let va_gnt = md.input("va_gnt_i", m)?;
     let va_ovc = md.input("va_ovc_i", m * vw)?;
-    let pop = md.input("pop_i", m)?;
+    let reg = d.registered();
+    // Single cycle: stage 4 pops (pop_i). Registered: SA's grant (sa_gnt_i)
+    // is registered here, and the next cycle's pop comes from that register.
+    let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m)?)) } else { (Some(md.input("pop_i", m)?), None) };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width())?)
@@ -67,9 +83,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
     let route_o = md.output("route_o", m * pw)?;
     let ovc_o = md.output("ovc_o", m * vw)?;
     let (front_o, rsel, cand_flit_o) = match bufs {
+        _ if reg => (None, None, None),
         InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
         InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
     };
+    let sg_ports = if reg { Some(SgPorts::declare(&mut md, d)?) } else { None };
     let vtick_o = if d.virtual_clock().is_some() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
@@ -139,10 +157,26 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         }
     };
     let shared = match bufs {
-        InputBuffers::Shared(_) => Some((md.wire("buf_empty", m)?, md.wire("buf_full", m)?, md.wire("buf_hdr", m * rcw)?, md.wire("cand_flit", fw)?)),
+        InputBuffers::Shared(_) => Some((
+            md.wire("buf_empty", m)?,
+            md.wire("buf_full", m)?,
+            md.wire("buf_hdr", m * rcw)?,
+            md.wire(if d.registered() { "st_flit" } else { "cand_flit" }, fw)?,
+        )),
         InputBuffers::PerVc(_) => None,
     };
     let st = VcStates::declare(&mut md)?;
+    // Registered: the grant registers, the pop they make, the buffers' lookahead.
+    let sg = match &sg_ports {
+        Some(_) => Some(SgRegs::declare(&mut md, d, matches!(bufs, InputBuffers::Shared(_)))?),
+        None => None,
+    };
+    let pop = match (&pop_in, &sg) {
+        (Some(p), _) => p.clone(),
+        (None, Some(g)) => g.pop.clone(),
+        _ => return Err(HdlError::Invalid("input port without pops".into())),
+    };
+    let (mut gtails, mut actives, mut empties) = (vec![], vec![], vec![]);
     for v in 0..m {
         md.comment(format!("Input VC {v}"));
         // `front`: the VC's front flit, or (shared buffer) the packed header
@@ -162,20 +196,20 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             &valid.l_and(&vc.is(&num(vw, v as u64))).l_and(&full.l_not()),
         )?;
         if let InputBuffers::PerVc(fifo) = bufs {
-            md.instance(
-                fifo,
-                &format!("u_ib{v}"),
-                &[
-                    clk(),
-                    rst(),
-                    ("push_i", push.e()),
-                    ("wdata_i", wdata.e()),
-                    ("pop_i", pop.at(v)),
-                    ("rdata_o", front.e()),
-                    ("empty_o", empty.e()),
-                    ("full_o", full.e()),
-                ],
-            )?;
+            let mut conns = vec![
+                clk(),
+                rst(),
+                ("push_i", push.e()),
+                ("wdata_i", wdata.e()),
+                ("pop_i", pop.at(v)),
+                ("rdata_o", front.e()),
+                ("empty_o", empty.e()),
+                ("full_o", full.e()),
+            ];
+            if let Some(g) = &sg {
+                conns.extend([("two_o", g.two.at(v)), ("tail0_o", g.tail0.at(v)), ("tail1_o", g.tail1.at(v))]);
+            }
+            md.instance(fifo, &format!("u_ib{v}"), &conns)?;
         }
         pushes.push(push.e());
         let (state_q, state_d) = md.register(&format!("vc{v}_state"), STATE_WIDTH, &st.idle)?;
@@ -192,14 +226,16 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         let gnt = va_gnt.at(v);
         let my_ovc = va_ovc.field(v * vw, vw);
         // pop_i[v] implies VC v is the candidate, whose flit the shared
-        // buffer shows on cand_flit.
-        let front_tail = match &shared {
-            None => front.at(fw - 2),
-            Some((_, _, _, c)) => c.at(fw - 2),
+        // buffer shows on cand_flit. Registered: the crossing flit's tail
+        // bit is the register sg_tail.
+        let front_tail = match (&sg, &shared) {
+            (Some(g), _) => g.tail_q.e(),
+            (None, None) => front.at(fw - 2),
+            (None, Some((_, _, _, c))) => c.at(fw - 2),
         };
         let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
         let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
-        if d.faults.va_in_rc_cycle {
+        if d.va_in_rc_cycle() {
             rc.push(Stmt::when(&gnt, on_grant.clone()));
         }
         let tail_crossed = pop.at(v).l_and(&front_tail);
@@ -246,7 +282,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                     &is_idle.l_and(&not_empty),
                     vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, &rc_avc)]),
             ])?;
-            if d.faults.va_in_rc_cycle {
+            if d.va_in_rc_cycle() {
                 avcs.push(is_idle.then_else(&rc_avc, &a_q));
             } else {
                 avcs.push(a_q.e());
@@ -261,14 +297,14 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                     &is_idle.l_and(&not_empty),
                     vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, &field)]),
             ])?;
-            if d.faults.va_in_rc_cycle {
+            if d.va_in_rc_cycle() {
                 clss.push(is_idle.then_else(&field, &c_q));
             } else {
                 clss.push(c_q.e());
             }
         }
         let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-        let (req, vroute) = if d.faults.va_in_rc_cycle {
+        let (req, vroute) = if d.va_in_rc_cycle() {
             let idle_req = is_idle.l_and(&not_empty);
             let r = routed_req | &idle_req.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
             (r, is_idle.then_else(&rc_route, &route_q))
@@ -277,30 +313,61 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         };
         va_reqs.push(md.wire_of(&format!("vc{v}_va_req"), &req)?.e());
         va_routes.push(vroute);
-        st_reqs.push(is_active.l_and(&not_empty));
+        match &sg {
+            None => st_reqs.push(is_active.l_and(&not_empty)),
+            Some(g) => {
+                // SA (§6 registered): pend = a flit of this VC crosses now.
+                let pend = pop.at(v);
+                let behind_tail = if d.faults.sa_grants_behind_tail {
+                    md.comment("MUTANT sa-grants-behind-tail: a flit behind a crossing tail is offered");
+                    Expr::one_bit(false)
+                } else {
+                    pend.l_and(&g.tail_q)
+                };
+                let left = pend.then_else(g.two.at(v), &not_empty);
+                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[is_active.clone(), behind_tail.l_not(), left]))?.e());
+                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v)))?.e());
+                actives.push(is_active.clone());
+                empties.push(empty.e());
+            }
+        }
         routes.push(route_q.e());
         ovcs.push(ovc_q.e());
         fronts.push(front.e());
     }
-    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(rs), Some(wside)) = (&bufs, &shared, &rsel, &wside) {
+    if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {
         md.comment("The port's VC buffers, one shared memory");
-        md.instance(
-            buf,
-            "u_ib",
-            &[
-                clk(),
-                rst(),
-                ("push_i", cat_lsb(&pushes)),
-                ("wdata_i", wdata.e()),
-                ("wside_i", wside.e()),
-                ("pop_i", pop.e()),
-                ("rsel_i", rs.e()),
-                ("rdata_o", c.e()),
-                ("side_o", h.e()),
-                ("empty_o", e.e()),
-                ("full_o", f.e()),
-            ],
-        )?;
+        // read select: point A's candidate, or (registered) the crossing flit
+        let rs = match (&rsel, &sg) {
+            (Some(rs), _) => rs.e(),
+            (None, Some(g)) => g.pop.e(),
+            _ => return Err(HdlError::Invalid("shared input buffer without a read select".into())),
+        };
+        let mut conns = vec![
+            clk(),
+            rst(),
+            ("push_i", cat_lsb(&pushes)),
+            ("wdata_i", wdata.e()),
+            ("wside_i", wside.e()),
+            ("pop_i", pop.e()),
+            ("rsel_i", rs),
+            ("rdata_o", c.e()),
+            ("side_o", h.e()),
+            ("empty_o", e.e()),
+            ("full_o", f.e()),
+        ];
+        if let Some(g) = &sg {
+            conns.extend([("two_o", g.two.e()), ("tail0_o", g.tail0.e()), ("tail1_o", g.tail1.e())]);
+        }
+        md.instance(buf, "u_ib", &conns)?;
+    }
+    if let (Some(g), Some(ports), Some(gnt)) = (&sg, &sg_ports, &sa_gnt) {
+        let flit = match &shared {
+            Some((_, _, _, c)) => c.e(),
+            None => onehot_select(&g.pop, &fronts),
+        };
+        let st_req = cat_lsb(&st_reqs);
+        g.finish(&mut md, d, ports, gnt, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;
@@ -326,4 +393,101 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         md.assign(&ao.lv(), &cat_lsb(&avcs))?;
     }
     Ok(md)
+}
+
+
+/// The registered pipeline's outputs of an input port (§6 *Registered
+/// switch allocation*).
+struct SgPorts {
+    pend: Sig,
+    gtail: Option<Sig>,
+    valid: Sig,
+    route: Sig,
+    ovc: Sig,
+    flit: Sig,
+}
+
+impl SgPorts {
+    fn declare(md: &mut Module, d: &Dims) -> Result<SgPorts> {
+        Ok(SgPorts {
+            pend: md.output("pend_o", d.vcs)?,
+            gtail: if d.sa_reads_granted_tail() { Some(md.output("gtail_o", d.vcs)?) } else { None },
+            valid: md.output("sg_valid_o", 1)?,
+            route: md.output("sg_route_o", d.port_id_width)?,
+            ovc: md.output("sg_ovc_o", d.vc_id_width)?,
+            flit: md.output("st_flit_o", d.buf_flit_width)?,
+        })
+    }
+}
+
+/// The registered grant of an input port (`sg_valid`, `sg_vc`, `sg_tail`),
+/// the pop it makes in stage ST, and the input buffers' lookahead flags SA reads.
+struct SgRegs {
+    valid_q: Sig,
+    valid_d: Sig,
+    vc_d: Sig,
+    tail_q: Sig,
+    tail_d: Sig,
+    /// `pop[v] = sg_valid && sg_vc == v` (= `pend(p, v)` of SA).
+    pop: Sig,
+    two: Sig,
+    tail0: Sig,
+    tail1: Sig,
+}
+
+/// What [`SgRegs::finish`] reads from the per-VC logic.
+struct SgInputs<'a> {
+    gtails: Expr,
+    st_req: Expr,
+    actives: Expr,
+    empties: Expr,
+    routes: &'a [Expr],
+    ovcs: &'a [Expr],
+    flit: Expr,
+}
+
+impl SgRegs {
+    fn declare(md: &mut Module, d: &Dims, shared: bool) -> Result<SgRegs> {
+        let (m, vw) = (d.vcs, d.vc_id_width);
+        md.comment("Registered switch allocation (§6): the grant SA made in the previous cycle names");
+        md.raw_line("// the flit that crosses now (stage ST); it is popped from its VC buffer.");
+        let (valid_q, valid_d) = md.register_wire_d("sg_valid", &Expr::zero(1))?;
+        let (vc_q, vc_d) = md.register_wire_d("sg_vc", &Expr::zero(vw))?;
+        let (tail_q, tail_d) = md.register_wire_d("sg_tail", &Expr::zero(1))?;
+        let pop = md.wire_of("st_pop", &valid_q.then_else(onehot_of(&vc_q, m), Expr::zero(m)))?;
+        let (two, tail0, tail1) = if shared {
+            (md.wire("buf_two", m)?, md.wire("buf_tail0", m)?, md.wire("buf_tail1", m)?)
+        } else {
+            (md.wire("vc_two", m)?, md.wire("vc_tail0", m)?, md.wire("vc_tail1", m)?)
+        };
+        Ok(SgRegs { valid_q, valid_d, vc_d, tail_q, tail_d, pop, two, tail0, tail1 })
+    }
+
+    /// The grant registers' next values from SA's grant `gnt`, the outputs,
+    /// and the checks of the registered grant.
+    fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
+        let (m, vw) = (d.vcs, d.vc_id_width);
+        md.comment("SA's grant becomes the next cycle's crossing flit");
+        md.assign(&self.valid_d.lv(), &gnt.any())?;
+        md.assign(&self.vc_d.lv(), &encode(gnt, vw))?;
+        md.assign(&self.tail_d.lv(), &(gnt & &x.gtails).any())?;
+        md.assign(&o.pend.lv(), &self.pop.e())?;
+        if let Some(g) = &o.gtail {
+            md.assign(&g.lv(), &x.gtails)?;
+        }
+        md.assign(&o.valid.lv(), &self.valid_q.e())?;
+        md.assign(&o.route.lv(), &onehot_select(&self.pop, x.routes))?;
+        md.assign(&o.ovc.lv(), &onehot_select(&self.pop, x.ovcs))?;
+        md.assign(&o.flit.lv(), &x.flit)?;
+        let zero = Expr::zero(m);
+        md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC")?;
+        md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one")?;
+        md.assert_always(&subset_of(&self.pop, &x.actives, &zero), "a registered grant finds its VC ACTIVE")?;
+        md.assert_always(&(&self.pop & &x.empties).is(&zero), "a registered grant finds its flit")?;
+        md.assert_always(
+            &self.valid_q.l_and(&self.tail_q).l_and((gnt & &self.pop).any()).l_not(),
+            "no grant behind a crossing tail",
+        )?;
+        Ok(())
+    }
 }

@@ -123,6 +123,18 @@ pub enum Mutant {
     /// §6 *Switch allocation* (`iterative` only): a matched pair does not
     /// advance `xb_ptr[o]` (point B's round-robin pointers stay 0).
     SaXbPtrFrozen,
+    /// §6 *Registered switch allocation* (`switch_stage = "registered"`
+    /// only): SA's room check ignores the flit entering the output VC buffer
+    /// in the same cycle (`ob_count < DO` instead of `ob_count + pend < DO`),
+    /// so a grant can find the buffer full when it crosses.
+    SaRoomIgnoresPend,
+    /// §6 *Registered switch allocation* (`registered` only): SA offers the
+    /// flit behind a crossing tail (the next message's header), although the
+    /// VC becomes IDLE when the tail crosses.
+    SaGrantsBehindTail,
+    /// §6 *Registered switch allocation* (`registered` only): the credit of
+    /// a crossing flit leaves one cycle after its ST cycle instead of in it.
+    SaCreditLate,
 }
 
 impl Mutant {
@@ -182,6 +194,11 @@ impl Mutant {
     pub fn allocator() -> &'static [Mutant] {
         &[Mutant::SaIgnoresMo, Mutant::SaRelUnsigned, Mutant::SaSkipsRound2, Mutant::SaXbPtrFrozen]
     }
+    /// The mutants of the registered switch allocation (§6 *Registered
+    /// switch allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn registered() -> &'static [Mutant] {
+        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate]
+    }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn is_allocator(&self) -> bool {
         Mutant::allocator().contains(self)
@@ -204,6 +221,7 @@ impl Mutant {
             .chain(Mutant::routing())
             .chain(Mutant::checks())
             .chain(Mutant::allocator())
+            .chain(Mutant::registered())
             .copied()
             .collect()
     }
@@ -224,6 +242,9 @@ impl Mutant {
             Mutant::SaRelUnsigned => iterations(cfg).is_some() && cfg.scheduling().virtual_clock().is_some(),
             Mutant::SaSkipsRound2 => iterations(cfg).is_some_and(|k| k >= 2),
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
+            Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
+            // RC and VA share a cycle in the registered pipeline already
+            Mutant::SkipRcStage => !registered(cfg),
             _ => true,
         }
     }
@@ -244,6 +265,8 @@ impl Mutant {
             Mutant::SaRelUnsigned => "router.switch_allocator = \"iterative\" with router.scheduler = \"virtualclock\"",
             Mutant::SaSkipsRound2 => "router.switch_allocator = \"iterative\" with router.switch_iterations >= 2",
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
+            Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
+            Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             _ => "every configuration",
         }
     }
@@ -283,6 +306,9 @@ impl Mutant {
             Mutant::SaRelUnsigned => "sa-rel-unsigned",
             Mutant::SaSkipsRound2 => "sa-skips-round2",
             Mutant::SaXbPtrFrozen => "sa-xb-ptr-frozen",
+            Mutant::SaRoomIgnoresPend => "sa-room-ignores-pend",
+            Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
+            Mutant::SaCreditLate => "sa-credit-late",
         }
     }
     /// The CamelCase variant name.
@@ -317,8 +343,16 @@ impl Mutant {
             Mutant::SaRelUnsigned => "SaRelUnsigned",
             Mutant::SaSkipsRound2 => "SaSkipsRound2",
             Mutant::SaXbPtrFrozen => "SaXbPtrFrozen",
+            Mutant::SaRoomIgnoresPend => "SaRoomIgnoresPend",
+            Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
+            Mutant::SaCreditLate => "SaCreditLate",
         }
     }
+}
+
+/// Whether `cfg`'s switch allocation is registered (§6).
+fn registered(cfg: &wormqos_config::RouterConfig) -> bool {
+    cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered
 }
 
 /// The rounds of `cfg`'s iterative switch allocator, if it has one.
@@ -394,6 +428,12 @@ pub struct Faults {
     pub sa_skips_round2: bool,
     /// [`Mutant::SaXbPtrFrozen`]: matched pairs do not advance `xb_ptr`.
     pub sa_xb_ptr_frozen: bool,
+    /// [`Mutant::SaRoomIgnoresPend`]: SA's room check ignores the flit entering now.
+    pub sa_room_ignores_pend: bool,
+    /// [`Mutant::SaGrantsBehindTail`]: SA offers the flit behind a crossing tail.
+    pub sa_grants_behind_tail: bool,
+    /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
+    pub sa_credit_late: bool,
 }
 
 impl Faults {
@@ -431,6 +471,9 @@ impl Faults {
             Mutant::SaRelUnsigned => &mut f.sa_rel_unsigned,
             Mutant::SaSkipsRound2 => &mut f.sa_skips_round2,
             Mutant::SaXbPtrFrozen => &mut f.sa_xb_ptr_frozen,
+            Mutant::SaRoomIgnoresPend => &mut f.sa_room_ignores_pend,
+            Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
+            Mutant::SaCreditLate => &mut f.sa_credit_late,
         } = true;
         f
     }
@@ -444,7 +487,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -480,7 +523,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3 + 4);
+        assert_eq!(every.len(), 7 + 5 + 8 + 2 + 3 + 4 + 3);
+        assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         // every mutant sets its own fault switch, and only one
         assert_eq!(Faults::of(None), Faults::default());

@@ -27,6 +27,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         md.doc(format!("push_i[u] writes wdata_i[u*FW +: FW] = {flit_fields} into output VC u."));
     }
     md.doc("full_o[u]: output VC u's buffer is full (start of cycle).");
+    if d.registered() {
+        md.doc("room2_o[u]: it has room for two flits (registered switch allocation, §6).");
+    }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let push = md.input("push_i", m)?;
@@ -38,6 +41,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)?) } else { None };
     let credit = md.input("credit_i", m)?;
     let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)?) };
+    let room2_o = if d.registered() { Some(md.output("room2_o", m)?) } else { None };
     let valid_o = md.output("out_valid_o", 1)?;
     let vc_o = md.output("out_vc_o", vw)?;
     let head_o = md.output("out_head_o", 1)?;
@@ -49,6 +53,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
     let cw = clog2(reset_credits + 1);
     let mut fulls = vec![];
+    let mut room2s = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
     // each per-VC buffer's front entry (per-VC buffers only)
@@ -61,24 +66,28 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
         }
         let f = md.wire("buf_full", m)?;
+        let r2 = if d.registered() { Some(md.wire("buf_room2", m)?) } else { None };
         if full_o.is_none() {
             md.raw_line("/* verilator lint_on UNUSED */");
         }
-        md.instance(
-            fifo,
-            "u_ob",
-            &[
-                clk(),
-                rst(),
-                ("push_i", push.e()),
-                ("wdata_i", wdata.e()),
-                ("pop_i", pick.e()),
-                ("rsel_i", pick.e()),
-                ("rdata_o", flit.e()),
-                ("empty_o", e.e()),
-                ("full_o", f.e()),
-            ],
-        )?;
+        let mut conns = vec![
+            clk(),
+            rst(),
+            ("push_i", push.e()),
+            ("wdata_i", wdata.e()),
+            ("pop_i", pick.e()),
+            ("rsel_i", pick.e()),
+            ("rdata_o", flit.e()),
+            ("empty_o", e.e()),
+            ("full_o", f.e()),
+        ];
+        if let Some(r2) = &r2 {
+            conns.push(("room2_o", r2.e()));
+            if let Some(o) = &room2_o {
+                md.assign(&o.lv(), &r2.e())?;
+            }
+        }
+        md.instance(fifo, "u_ob", &conns)?;
         Some((e, f, flit))
     } else {
         None
@@ -95,23 +104,25 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                     md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
                 }
                 let full = md.wire(&format!("vc{u}_full"), 1)?;
+                let r2 = if d.registered() { Some(md.wire(&format!("vc{u}_room2"), 1)?) } else { None };
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_on UNUSED */");
                 }
-                md.instance(
-                    fifo,
-                    &format!("u_ob{u}"),
-                    &[
-                        clk(),
-                        rst(),
-                        ("push_i", push.at(u)),
-                        ("wdata_i", wdata.field(u * obw, obw)),
-                        ("pop_i", pick.at(u)),
-                        ("rdata_o", front.e()),
-                        ("empty_o", empty.e()),
-                        ("full_o", full.e()),
-                    ],
-                )?;
+                let mut conns = vec![
+                    clk(),
+                    rst(),
+                    ("push_i", push.at(u)),
+                    ("wdata_i", wdata.field(u * obw, obw)),
+                    ("pop_i", pick.at(u)),
+                    ("rdata_o", front.e()),
+                    ("empty_o", empty.e()),
+                    ("full_o", full.e()),
+                ];
+                if let Some(r2) = &r2 {
+                    conns.push(("room2_o", r2.e()));
+                    room2s.push(r2.e());
+                }
+                md.instance(fifo, &format!("u_ob{u}"), &conns)?;
                 if vclock_at_c {
                     fronts.push(front.bits(fw - 1, 0));
                     vticks.push(front.bits(obw - 1, fw));
@@ -194,6 +205,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     md.assign(&data_o.lv(), &flit_q.bits(w - 1, 0))?;
     if let Some(f) = full_o {
         md.assign(&f.lv(), &cat_lsb(&fulls))?;
+    }
+    if let (Some(o), false) = (&room2_o, d.shared_ob()) {
+        md.assign(&o.lv(), &cat_lsb(&room2s))?;
     }
     Ok(md)
 }

@@ -16,23 +16,46 @@ use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Res
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
 /// VC v has room (`ob_full_i`, flat over every output VC of the router).
+///
+/// Registered switch allocation (§6), `<prefix>_sa_ready`: the room SA
+/// needs counts the flit that enters the buffer now (`pend_i[v]`: VC v's
+/// flit crosses this cycle): `room2_i` (two free entries) instead of not full.
 pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
     let (m, vw, pw, nm, iw) = (d.vcs, d.vc_id_width, d.port_id_width, d.all_vcs(), d.flat_vc_id_width);
-    let mut md = Module::new(format!("{}_st_ready", d.prefix));
-    md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
-    md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
+    let reg = d.registered();
+    let mut md = Module::new(if reg { format!("{}_sa_ready", d.prefix) } else { format!("{}_st_ready", d.prefix) });
+    if reg {
+        md.doc("Switch allocation readiness of one input port's VCs (§6, registered): a VC with a");
+        md.doc("flit for SA is ready iff the output VC buffer it is allocated (route*M + ovc) has");
+        md.doc("room for it, counting the flit that enters it now (pend_i: room2_i, else not full_i).");
+    } else {
+        md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
+        md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
+    }
     let full = md.input("ob_full_i", nm)?;
+    let room2_pend = if reg { Some((md.input("ob_room2_i", nm)?, md.input("pend_i", m)?)) } else { None };
     let req = md.input("st_req_i", m)?;
     let route = md.input("route_i", m * pw)?;
     let ovc = md.input("ovc_i", m * vw)?;
     let ready = md.output("ready_o", m)?;
+    if d.faults.sa_room_ignores_pend {
+        md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-room-ignores-pend");
+        if let Some((r2, p)) = &room2_pend {
+            md.raw_line(format!("wire unused_pend = ^{{{}, {}}};", r2.name, p.name));
+        }
+        md.raw_line("/* verilator lint_on UNUSED */");
+    }
     let mut bits = vec![];
     for v in 0..m {
         let r = route.field(v * pw, pw);
         let u = ovc.field(v * vw, vw);
         let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
         let dst = md.wire_of(&format!("dst{v}"), &idx)?;
-        bits.push(req.at(v).l_and(&full.at_dyn(&dst).l_not()));
+        let room = match &room2_pend {
+            Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else(room2.at_dyn(&dst), full.at_dyn(&dst).l_not()),
+            _ => full.at_dyn(&dst).l_not(),
+        };
+        bits.push(req.at(v).l_and(&room));
     }
     md.assign(&ready.lv(), &cat_lsb(&bits))?;
     Ok(md)
@@ -82,7 +105,14 @@ pub(crate) fn point_a_needs_won(d: &Dims, arb: &PointAArbiter) -> bool {
 /// buffers, when the block hold or acceleration needs the moving flit's tail
 /// (not under the blk-hold-past-tail mutant, which ignores it).
 pub(crate) fn point_a_needs_cand_tail(d: &Dims) -> bool {
-    d.shared_ib() && (d.acceleration() || (d.block_size() > 1 && !d.faults.block_hold_past_tail))
+    !d.registered() && d.shared_ib() && (d.acceleration() || (d.block_size() > 1 && !d.faults.block_hold_past_tail))
+}
+
+/// Whether `<prefix>_point_a` has a `gtail_i` input: registered switch
+/// allocation with a block hold (§9.3), which ends when the granted flit
+/// (the one behind a crossing flit, §6) is a tail.
+pub(crate) fn point_a_needs_gtail(d: &Dims) -> bool {
+    d.sa_reads_granted_tail()
 }
 
 /// `<prefix>_point_a`: contention point A of one input port (multiplexed
@@ -130,9 +160,10 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w.e()).collect::<Vec<_>>()))?), won_r, mo_r)
     };
     let route = md.input("route_i", m * pw)?;
-    let ovc = md.input("ovc_i", m * vw)?;
-    let front = if d.shared_ib() { None } else { Some(md.input("front_i", m * fw)?) };
+    let ovc = if d.registered() { None } else { Some(md.input("ovc_i", m * vw)?) };
+    let front = if d.shared_ib() || d.registered() { None } else { Some(md.input("front_i", m * fw)?) };
     let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
+    let gtail = if point_a_needs_gtail(d) { Some(md.input("gtail_i", m)?) } else { None };
     let vclock = matches!(arb, PointAArbiter::VirtualClock(_));
     let (arb, side) = match arb {
         PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m)?.e() }),
@@ -146,7 +177,8 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     let cand_o = md.output("cand_o", m)?;
     // (iterative: point B reads each round's route instead)
     let cand_route_o = if rounds == 0 { Some(md.output("cand_route_o", pw)?) } else { None };
-    let cand_ovc_o = md.output("cand_ovc_o", vw)?;
+    // (registered: the crossbar reads the grant registers instead)
+    let cand_ovc_o = if d.registered() { None } else { Some(md.output("cand_ovc_o", vw)?) };
     let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
     let mut round_o = vec![];
     for r in 1..=rounds {
@@ -205,6 +237,8 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     }
     let (elig, elig_r) = if d.block_size() > 1 || d.acceleration() {
         let tail = match (&front, &cand_tail) {
+            // registered: the granted flit's tail (cand is one-hot)
+            _ if gtail.is_some() => (&cand & gtail.as_ref().map_or(Expr::zero(m), |g| g.e())).any(),
             (Some(f), _) => {
                 let tails = (0..m).map(|v| f.e().bit(v * fw + fw - 2)).collect::<Result<Vec<_>>>()?;
                 onehot_select(&cand, &tails)
@@ -245,7 +279,9 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     if let Some(o) = cand_route_o {
         md.assign(&o.lv(), &sel(&route.e(), pw)?)?;
     }
-    md.assign(&cand_ovc_o.lv(), &sel(&ovc.e(), vw)?)?;
+    if let (Some(o), Some(ovc)) = (cand_ovc_o, &ovc) {
+        md.assign(&o.lv(), &sel(&ovc.e(), vw)?)?;
+    }
     if let Some((o, f)) = cand_flit_o.zip(front.as_ref()) {
         md.assign(&o.lv(), &sel(&f.e(), fw)?)?;
     }
@@ -264,14 +300,54 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
 /// Point B's crossbar column: the granted input port's candidate flit
 /// (`flit_o`) and the push into its output VC (`push_o`, one-hot, zero
 /// without a grant), from the candidates' output VCs and flits (`ins`).
-fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2], outs: [&Sig; 3]) -> Result<()> {
+fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2], outs: (Option<&Sig>, &Sig, &Sig)) -> Result<()> {
     let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
-    let ([ovcs, flits], [gnt_o, push_o, flit_o]) = (ins, outs);
+    let ([ovcs, flits], (gnt_o, push_o, flit_o)) = (ins, outs);
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
     let ovc = md.wire_of("ovc", &onehot_select(gnt, &parts(&ovcs.e(), vw)?))?;
-    md.assign(&gnt_o.lv(), &gnt.e())?;
+    if let Some(g) = gnt_o {
+        md.assign(&g.lv(), &gnt.e())?;
+    }
     md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?))?;
     md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))
+}
+
+/// A single-cycle point B's crossbar inputs: the candidates' output VCs and
+/// flits (none with registered switch allocation, whose crossbar is
+/// `<prefix>_st_xbar`).
+fn xbar_inputs(md: &mut Module, d: &Dims) -> Result<Option<(Sig, Sig)>> {
+    if d.registered() {
+        return Ok(None);
+    }
+    Ok(Some((md.input("cand_ovc_i", d.ports * d.vc_id_width)?, md.input("cand_flit_i", d.ports * d.buf_flit_width)?)))
+}
+
+/// A single-cycle point B's crossbar outputs: the push and the flit.
+fn xbar_outputs(md: &mut Module, d: &Dims) -> Result<Option<(Sig, Sig)>> {
+    if d.registered() {
+        return Ok(None);
+    }
+    Ok(Some((md.output("push_o", d.vcs)?, md.output("flit_o", d.buf_flit_width)?)))
+}
+
+/// `<prefix>_st_xbar`: stage ST of one output port with registered switch
+/// allocation (§6): the input port whose registered grant goes to this
+/// output (`hit_i`, one-hot or zero: SA's matching gives an output at most
+/// one input port) pushes its crossing flit into its output VC.
+pub(crate) fn st_xbar(d: &Dims) -> Result<Module> {
+    let (n, fw, vw) = (d.ports, d.buf_flit_width, d.vc_id_width);
+    let mut md = Module::new(format!("{}_st_xbar", d.prefix));
+    md.doc("Stage ST of one output port (§6, registered switch allocation): hit_i[p]: input");
+    md.doc("port p's registered grant crosses to this output now; its flit (flit_o) is pushed");
+    md.doc("into its output VC sg_ovc_i[p] (push_o, one-hot, zero without a hit).");
+    let hit = md.input("hit_i", n)?;
+    let ovcs = md.input("sg_ovc_i", n * vw)?;
+    let flits = md.input("sg_flit_i", n * fw)?;
+    let push_o = md.output("push_o", d.vcs)?;
+    let flit_o = md.output("flit_o", fw)?;
+    let any = md.wire_of("any", &hit.any())?;
+    crossbar_out(&mut md, d, &hit, &any, [&ovcs, &flits], (None, &push_o, &flit_o))?;
+    Ok(md)
 }
 
 /// `<prefix>_point_b`: contention point B of one output port (multiplexed
@@ -279,19 +355,22 @@ fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2],
 /// whose candidate routes here (`req_i`), the winner's flit through the
 /// crossbar, and the push into the winner's output VC buffer.
 pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
-    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
+    let n = d.ports;
     let mut md = Module::new(format!("{}_point_b", d.prefix));
     md.doc("Point B of one output port (§6 stage 4): round robin over the input ports whose");
-    md.doc("candidate routes here; the winner's flit (flit_o) is pushed into its output VC");
-    md.doc("(push_o, one-hot, zero without a winner).");
+    if d.registered() {
+        md.doc("candidate routes here; gnt_o: the winner (registered switch allocation, §6: its");
+        md.doc("flit crosses in the next cycle, through `<prefix>_st_xbar`).");
+    } else {
+        md.doc("candidate routes here; the winner's flit (flit_o) is pushed into its output VC");
+        md.doc("(push_o, one-hot, zero without a winner).");
+    }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let req = md.input("req_i", n)?;
-    let ovcs = md.input("cand_ovc_i", n * vw)?;
-    let flits = md.input("cand_flit_i", n * fw)?;
+    let xbar_in = xbar_inputs(&mut md, d)?;
     let gnt_o = md.output("gnt_o", n)?;
-    let push_o = md.output("push_o", m)?;
-    let flit_o = md.output("flit_o", fw)?;
+    let xbar_out = xbar_outputs(&mut md, d)?;
     let gnt = md.wire("gnt", n)?;
     let any = md.wire_of("any", &gnt.any())?;
     md.instance(
@@ -299,7 +378,10 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
     )?;
-    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
+    match (&xbar_in, &xbar_out) {
+        (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
+        _ => md.assign(&gnt_o.lv(), &gnt.e())?,
+    }
     Ok(md)
 }
 
@@ -314,7 +396,7 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
 /// moves past it (the round-robin arbiter's `req_i` is the matched port, so
 /// its grant is that port and its pointer advances as for a winner).
 pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
-    let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
+    let n = d.ports;
     let k = d.switch_rounds().ok_or_else(|| crate::HdlError::Invalid("point_b_iter without the iterative allocator".into()))?;
     let rw = d.virtual_clock().map(|v| v.clock_width + 2);
     let mut md = Module::new(format!("{}_point_b_iter", d.prefix));
@@ -326,7 +408,11 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     } else {
         md.doc("(round robin with xb_ptr). gnt_o: the matched input port; its flit (flit_o) is");
     }
-    md.doc("pushed into its output VC (push_o, one-hot, zero without a match).");
+    if d.registered() {
+        md.doc("registered in the input port and crosses in the next cycle (§6, registered).");
+    } else {
+        md.doc("pushed into its output VC (push_o, one-hot, zero without a match).");
+    }
     md.input("clk_i", 1)?;
     md.input("rst_i", 1)?;
     let mut reqs = vec![];
@@ -337,12 +423,10 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
             rels.push((md.input(&format!("rel{r}_i"), n * w)?, md.input(&format!("rt{r}_i"), n)?));
         }
     }
-    let ovcs = md.input("cand_ovc_i", n * vw)?;
-    let flits = md.input("cand_flit_i", n * fw)?;
+    let xbar_in = xbar_inputs(&mut md, d)?;
     let gnt_r_o = (1..=k).map(|r| md.output(&format!("gnt{r}_o"), n)).collect::<Result<Vec<_>>>()?;
     let gnt_o = md.output("gnt_o", n)?;
-    let push_o = md.output("push_o", m)?;
-    let flit_o = md.output("flit_o", fw)?;
+    let xbar_out = xbar_outputs(&mut md, d)?;
 
     let mut matched_before = Expr::one_bit(false);
     let mut eff: Vec<Sig> = vec![];
@@ -400,6 +484,11 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     md.assert_always(&at_most_one_set(&gnt, &Expr::ones(n), &Expr::zero(n)), "at most one input port matched to this output")?;
     let keep = md.wire("rr_keep", n)?;
     let take = if d.faults.sa_xb_ptr_frozen { Expr::one_bit(false) } else { any.e() };
+    if d.faults.sa_xb_ptr_frozen && d.registered() {
+        md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-xb-ptr-frozen (no crossbar here)");
+        md.raw_line("wire unused_any = any;");
+        md.raw_line("/* verilator lint_on UNUSED */");
+    }
     let names = pick_port_names(k as usize);
     let mut conns: Vec<(&str, Expr)> = arbiter_conns(gnt.e(), take, keep.e(), ArbiterSide::None);
     for (r, (req, g)) in eff.iter().zip(&rr_gnts).enumerate() {
@@ -408,7 +497,10 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     }
     md.instance(rr_n_k, "u_arb", &conns)?;
     md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port")?;
-    crossbar_out(&mut md, d, &gnt, &any, [&ovcs, &flits], [&gnt_o, &push_o, &flit_o])?;
+    match (&xbar_in, &xbar_out) {
+        (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
+        _ => md.assign(&gnt_o.lv(), &gnt.e())?,
+    }
     Ok(md)
 }
 

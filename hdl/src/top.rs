@@ -4,7 +4,7 @@
 use crate::arbiters::{age_arbiter, age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
-use crate::buffers::{fifo, vc_buffer};
+use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
 use crate::output_port::output_port;
@@ -39,8 +39,22 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let (n, m, w, fw, vw, pw, nm, iw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width, d.all_vcs(), d.flat_vc_id_width);
     let mut mods = Modules { list: vec![] };
     let p = &d.prefix;
-    let ib_fifo = if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? };
-    let ob_fifo = if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? };
+    let reg = d.registered();
+    let (ib_fifo, ob_fifo) = if reg {
+        // Registered switch allocation (§6): the buffers also tell SA whether a
+        // flit remains behind the crossing one (and its tail bit) and whether
+        // there is room for one more besides the entering one.
+        let (ib, ob) = (Lookahead::Input, Lookahead::Output);
+        (
+            if d.shared_ib() { vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib)? } else { fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)? },
+            if d.shared_ob() { vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob)? } else { fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)? },
+        )
+    } else {
+        (
+            if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? },
+            if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? },
+        )
+    };
     let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
     let rr_m = rr_arbiter_with(p, m, &d.faults)?;
     let rr_n = rr_arbiter_with(p, n, &d.faults)?;
@@ -114,7 +128,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         FlitOrder::RoundRobin => "RoundRobin",
         FlitOrder::VirtualClock(_) => "Virtualclock",
     };
-    t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md)."));
+    if reg {
+        t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC+VA, SA (registered), ST,"));
+        t.doc("output (docs/microarchitecture.md §6, registered switch allocation).");
+    } else {
+        t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md)."));
+    }
     t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
     t.input("clk_i", 1)?;
     t.input("rst_i", 1)?;
@@ -139,11 +158,16 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let route_all = t.wire("route_all", nm * pw)?;
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
-    let va_route_all = if d.faults.va_in_rc_cycle { Some(t.wire("va_route_all", nm * pw)?) } else { None };
+    let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)?) } else { None };
     let ovc_all = t.wire("ovc_all", nm * vw)?;
-    let front_all = if d.shared_ib() { None } else { Some(t.wire("front_all", nm * fw)?) };
+    let front_all = if d.shared_ib() || reg { None } else { Some(t.wire("front_all", nm * fw)?) };
     // Point A's candidates: the shared input buffers read their flits.
-    let (cand, cand_flit) = if multiplexed { (Some(t.wire("cand", nm)?), Some(t.wire("cand_flit", n * fw)?)) } else { (None, None) };
+    let (cand, cand_flit) = match (multiplexed, reg) {
+        (true, false) => (Some(t.wire("cand", nm)?), Some(t.wire("cand_flit", n * fw)?)),
+        (true, true) => (Some(t.wire("cand", nm)?), None),
+        (false, _) => (None, None),
+    };
+    let sg = if reg { Some(SgWires::declare(&mut t, d)?) } else { None };
     let va_gnt = t.wire("va_gnt", nm)?;
     let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
     let mv = t.wire("move", nm)?;
@@ -183,7 +207,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("in_data_i", in_data.field(pi * w, w)),
                 ("va_gnt_i", va_gnt.field(pi * m, m)),
                 ("va_ovc_i", va_ovc_in.field(pi * m * vw, m * vw)),
-                ("pop_i", mv.field(pi * m, m)),
+                (if reg { "sa_gnt_i" } else { "pop_i" }, mv.field(pi * m, m)),
                 ("va_req_o", va_req_all.field(pi * m * n, m * n)),
                 ("st_req_o", st_req.field(pi * m, m)),
                 ("route_o", route_all.field(pi * m * pw, m * pw)),
@@ -192,9 +216,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(vr) = &va_route_all {
             conns.push(("va_route_o", vr.field(pi * m * pw, m * pw)));
         }
-        match (&front_all, &cand, &cand_flit) {
-            (Some(f), _, _) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
-            (None, Some(c), Some(cf)) => {
+        match (&front_all, &cand, &cand_flit, &sg) {
+            (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),
+            (Some(f), _, _, None) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
+            (None, Some(c), Some(cf), None) => {
                 conns.push(("rsel_i", c.field(pi * m, m)));
                 conns.push(("cand_flit_o", cf.field(pi * fw, fw)));
             }
@@ -280,20 +305,28 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             let rm = switch::st_ready(d)?;
             mods.add(&rm)?;
             for pi in 0..n {
-                t.instance(
-                    &rm,
-                    &format!("u_rdy{pi}"),
-                    &[
-                        ("ob_full_i", f.e()),
-                        ("st_req_i", st_req.field(pi * m, m)),
-                        ("route_i", route_all.field(pi * m * pw, m * pw)),
-                        ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
-                        ("ready_o", ready.field(pi * m, m)),
-                    ],
-                )?;
+                let mut conns = vec![("ob_full_i", f.e())];
+                if let Some(g) = &sg {
+                    conns.push(("ob_room2_i", g.room2.e()));
+                    conns.push(("pend_i", g.pend.field(pi * m, m)));
+                }
+                conns.extend([
+                    ("st_req_i", st_req.field(pi * m, m)),
+                    ("route_i", route_all.field(pi * m * pw, m * pw)),
+                    ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
+                    ("ready_o", ready.field(pi * m, m)),
+                ]);
+                t.instance(&rm, &format!("u_rdy{pi}"), &conns)?;
             }
         }
-        None => t.assign(&ready.lv(), &st_req.e())?,
+        None => {
+            t.assign(&ready.lv(), &st_req.e())?;
+            if let Some(g) = &sg {
+                t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
+                t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, ovc_all.name));
+                t.raw_line("/* verilator lint_on UNUSED */");
+            }
+        }
     }
     // The output VCs named by each input port's selected VCs (`sel`, N*M
     // bits), ORed over the ports: one `vc_spread` instance per port.
@@ -345,28 +378,26 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let pb = if rounds.is_some() { switch::point_b_iter(d, &rr_n_b)? } else { switch::point_b(d, &rr_n)? };
         mods.add(&pa)?;
         mods.add(&pb)?;
-        let (cand, cand_flit) = match (&cand, &cand_flit) {
-            (Some(c), Some(f)) => (c.clone(), f.clone()),
-            _ => return Err(HdlError::Invalid("multiplexed crossbar without candidate wires".into())),
-        };
+        let cand = cand.clone().ok_or_else(|| HdlError::Invalid("multiplexed crossbar without candidate wires".into()))?;
         let cand_route = if rounds.is_none() { Some(t.wire("cand_route", n * pw)?) } else { None };
-        let cand_ovc = t.wire("cand_ovc", n * vw)?;
+        // (registered: the crossbar reads the grant registers, not point A)
+        let cand_ovc = if reg { None } else { Some(t.wire("cand_ovc", n * vw)?) };
         let rel_w = d.virtual_clock().map(|v| v.clock_width + 2);
         let rw = Round::declare(&mut t, d, picks, rel_w)?;
         let mut moves = vec![];
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
-            let mut conns = vec![
-                clk(),
-                rst(),
-                ("ready_i", ready.field(pi * m, m)),
-                ("route_i", route_all.field(pi * m * pw, m * pw)),
-                ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
-            ];
-            match &front_all {
-                Some(f) => conns.push(("front_i", f.field(pi * m * fw, m * fw))),
-                None if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cand_flit.at(pi * fw + fw - 2))),
-                None => {}
+            let mut conns = vec![clk(), rst(), ("ready_i", ready.field(pi * m, m)), ("route_i", route_all.field(pi * m * pw, m * pw))];
+            if !reg {
+                conns.push(("ovc_i", ovc_all.field(pi * m * vw, m * vw)));
+            }
+            match (&front_all, &cand_flit) {
+                (Some(f), _) => conns.push(("front_i", f.field(pi * m * fw, m * fw))),
+                (None, Some(cf)) if switch::point_a_needs_cand_tail(d) => conns.push(("cand_tail_i", cf.at(pi * fw + fw - 2))),
+                _ => {}
+            }
+            if let Some(g) = sg.as_ref().and_then(|g| g.gtail.as_ref()) {
+                conns.push(("gtail_i", g.field(pi * m, m)));
             }
             if needs_won {
                 conns.push(("won_i", won.at(pi)));
@@ -385,9 +416,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if let Some(cr) = &cand_route {
                 conns.push(("cand_route_o", cr.field(pi * pw, pw)));
             }
-            conns.push(("cand_ovc_o", cand_ovc.field(pi * vw, vw)));
-            if front_all.is_some() {
-                conns.push(("cand_flit_o", cand_flit.field(pi * fw, fw)));
+            if let Some(co) = &cand_ovc {
+                conns.push(("cand_ovc_o", co.field(pi * vw, vw)));
+            }
+            if let (Some(_), Some(cf)) = (&front_all, &cand_flit) {
+                conns.push(("cand_flit_o", cf.field(pi * fw, fw)));
             }
             let names = Round::port_names(picks);
             for (r, x) in rw.iter().enumerate() {
@@ -405,6 +438,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             }
             t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
             moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
+        }
+        let st_xbar_m = if reg { Some(switch::st_xbar(d)?) } else { None };
+        if let Some(xm) = &st_xbar_m {
+            mods.add(xm)?;
         }
         let mut gnt_b = vec![];
         let mut round_gnts: Vec<Vec<crate::verilog::Sig>> = vec![];
@@ -426,21 +463,19 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             let g = t.wire(&format!("xb_gnt{o}"), n)?;
             let pv = t.wire(&format!("xpush{o}"), m)?;
             let xflit = t.wire(&format!("xflit{o}"), fw)?;
+            // The crossbar: in point B (single cycle), or stage ST's from the
+            // grant registers (registered).
+            let xbar_conns = match (&cand_ovc, &cand_flit) {
+                (Some(co), Some(cf)) => vec![("cand_ovc_i", co.e()), ("cand_flit_i", cf.e()), ("gnt_o", g.e()), ("push_o", pv.e()), ("flit_o", xflit.e())],
+                _ => vec![("gnt_o", g.e())],
+            };
+            if let (Some(sgw), Some(xm)) = (&sg, &st_xbar_m) {
+                sgw.st_crossbar(&mut t, xm, d, o, &pv, &xflit)?;
+            }
             if let Some(req) = single_req {
-                t.instance(
-                    &pb,
-                    &format!("u_xb{o}"),
-                    &[
-                        clk(),
-                        rst(),
-                        ("req_i", req.e()),
-                        ("cand_ovc_i", cand_ovc.e()),
-                        ("cand_flit_i", cand_flit.e()),
-                        ("gnt_o", g.e()),
-                        ("push_o", pv.e()),
-                        ("flit_o", xflit.e()),
-                    ],
-                )?;
+                let mut conns = vec![clk(), rst(), ("req_i", req.e())];
+                conns.extend(xbar_conns);
+                t.instance(&pb, &format!("u_xb{o}"), &conns)?;
             } else {
                 let names = Round::out_port_names(picks);
                 let mut conns = vec![clk(), rst()];
@@ -459,7 +494,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     conns.push((names[r][3].as_str(), gr.e()));
                     gnts.push(gr);
                 }
-                conns.extend([("cand_ovc_i", cand_ovc.e()), ("cand_flit_i", cand_flit.e()), ("gnt_o", g.e()), ("push_o", pv.e()), ("flit_o", xflit.e())]);
+                conns.extend(xbar_conns);
                 t.instance(&pb, &format!("u_xb{o}"), &conns)?;
                 round_gnts.push(gnts);
             }
@@ -512,6 +547,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     };
     let credit_next = if d.faults.credit0_never_returned {
         moved & &onehot_of(&num(1, 0), nm).not()
+    } else if d.faults.sa_credit_late {
+        t.comment("MUTANT sa-credit-late: the credit leaves a cycle after the flit crosses");
+        t.register_next("credit_late", &Expr::zero(nm), &moved)?.e()
     } else {
         moved
     };
@@ -541,7 +579,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(f) = &ob_full {
             conns.push(("full_o", f.field(o * m, m)));
         }
+        if let Some(g) = &sg {
+            conns.push(("room2_o", g.room2.field(o * m, m)));
+        }
         t.instance(&outp, &format!("u_out{o}"), &conns)?;
+    }
+    if let (Some(_), Some(f)) = (&sg, &ob_full) {
+        t.assert_always(&(&push & f).is(&Expr::zero(nm)), "a registered grant finds room in its output VC buffer")?;
     }
     mods.add(&t)?;
     Ok(mods)
@@ -605,5 +649,65 @@ impl Round {
             }
         }
         Ok(())
+    }
+}
+
+
+/// The top's wires of the registered switch allocation (§6 *Registered
+/// switch allocation*): per input VC whether its flit crosses now (`pend`)
+/// and the tail bit of the flit SA would grant (`gtail`); per input port the
+/// registered grant's crossing flit, its output port and output VC; per
+/// output VC the room for two flits.
+struct SgWires {
+    pend: crate::verilog::Sig,
+    gtail: Option<crate::verilog::Sig>,
+    valid: crate::verilog::Sig,
+    route: crate::verilog::Sig,
+    ovc: crate::verilog::Sig,
+    flit: crate::verilog::Sig,
+    room2: crate::verilog::Sig,
+}
+
+impl SgWires {
+    fn declare(t: &mut Module, d: &Dims) -> Result<SgWires> {
+        let (n, nm) = (d.ports, d.all_vcs());
+        t.comment("Registered switch allocation (§6): SA's view of the crossing flits, stage ST's flits.");
+        Ok(SgWires {
+            pend: t.wire("pend_all", nm)?,
+            gtail: if d.sa_reads_granted_tail() { Some(t.wire("gtail_all", nm)?) } else { None },
+            valid: t.wire("sg_valid_all", n)?,
+            route: t.wire("sg_route_all", n * d.port_id_width)?,
+            ovc: t.wire("sg_ovc_all", n * d.vc_id_width)?,
+            flit: t.wire("st_flit_all", n * d.buf_flit_width)?,
+            room2: t.wire("ob_room2", nm)?,
+        })
+    }
+    /// Input port `pi`'s registered-pipeline connections.
+    fn connect_input_port(&self, conns: &mut Vec<(&str, Expr)>, d: &Dims, pi: u32) {
+        let (m, pw, vw, fw) = (d.vcs, d.port_id_width, d.vc_id_width, d.buf_flit_width);
+        if let Some(g) = &self.gtail {
+            conns.push(("gtail_o", g.field(pi * m, m)));
+        }
+        conns.extend([
+            ("pend_o", self.pend.field(pi * m, m)),
+            ("sg_valid_o", self.valid.at(pi)),
+            ("sg_route_o", self.route.field(pi * pw, pw)),
+            ("sg_ovc_o", self.ovc.field(pi * vw, vw)),
+            ("st_flit_o", self.flit.field(pi * fw, fw)),
+        ]);
+    }
+    /// Stage ST into output port `o`: the input ports whose registered grant
+    /// goes there push their crossing flit (`push`, `flit`).
+    fn st_crossbar(&self, t: &mut Module, xm: &Module, d: &Dims, o: u32, push: &crate::verilog::Sig, flit: &crate::verilog::Sig) -> Result<()> {
+        let (n, pw) = (d.ports, d.port_id_width);
+        let hits = (0..n).map(|pi| self.valid.at(pi).l_and(self.route.field(pi * pw, pw).is(num(pw, o as u64)))).collect::<Vec<_>>();
+        let hit = t.wire_of(&format!("st_hit{o}"), &cat_lsb(&hits))?;
+        let (ones, zero) = (Expr::ones(n), Expr::zero(n));
+        t.assert_always(&crate::bits::at_most_one_set(&hit, &ones, &zero), &format!("at most one flit enters output port {o}"))?;
+        t.instance(
+            xm,
+            &format!("u_st{o}"),
+            &[("hit_i", hit.e()), ("sg_ovc_i", self.ovc.e()), ("sg_flit_i", self.flit.e()), ("push_o", push.e()), ("flit_o", flit.e())],
+        )
     }
 }

@@ -2,10 +2,13 @@
 //! whole state is cloned at the start of each cycle and every stage reads the
 //! clone and writes the next state. Slow, obvious, used only to cross-check
 //! the optimised [`crate::Router`] under random traffic.
+//!
+//! Covers the foundation router (single-pass switch allocation, no §9
+//! mode) with either switch stage (§6, *Registered switch allocation*).
 
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs};
 use std::collections::VecDeque;
-use wormqos_config::{Crossbar, RouterConfig, Scheduler};
+use wormqos_config::{Crossbar, RouterConfig, Scheduler, SwitchStage};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum St {
@@ -118,6 +121,10 @@ pub struct RefRouter {
     oc_ptr: Vec<usize>,
     vt_reg: Vec<u64>,
     vclk: Vec<Vclk>,
+    /// The registered grant per input port (`switch_stage = "registered"`).
+    sg_valid: Vec<bool>,
+    sg_vc: Vec<usize>,
+    sg_tail: Vec<bool>,
     pub out: RouterOutputs,
 }
 
@@ -142,6 +149,9 @@ impl RefRouter {
             oc_ptr: vec![0; n],
             vt_reg: vec![0; n * m],
             vclk: vec![Vclk::new(m); n],
+            sg_valid: vec![false; n],
+            sg_vc: vec![0; n],
+            sg_tail: vec![false; n],
             out: RouterOutputs::idle(cfg),
         }
     }
@@ -152,6 +162,153 @@ impl RefRouter {
 
     fn age(k: usize, ages: &[i64], req: impl Fn(usize) -> bool) -> Option<usize> {
         (0..k).filter(|&i| req(i)).min_by_key(|&i| (ages[i], i))
+    }
+
+    /// Stage 2, RC, of the IDLE input VCs with a flit (`fresh`): route and
+    /// Vtick register from the front flit; they become ROUTED. Returns the
+    /// routes as they are after RC.
+    fn route_computation(s: &RefRouter, nx: &mut RefRouter, fresh: &[bool]) -> Vec<usize> {
+        let cfg = &s.cfg;
+        let mut route = s.route.clone();
+        for (i, _) in fresh.iter().enumerate().filter(|x| *x.1) {
+            let d = cfg.header().dest.extract(&s.ib[i][0].data);
+            route[i] = cfg.route(d);
+            nx.route[i] = route[i];
+            nx.vt_reg[i] = cfg.header().vtick.extract(&s.ib[i][0].data);
+            nx.state[i] = St::Routed;
+        }
+        route
+    }
+
+    /// Stage 3, VA, of output port o over the requesters `req` (whose
+    /// routes are `route`): round robin from `va_ptr`, lowest free VC.
+    fn vc_allocation(s: &RefRouter, nx: &mut RefRouter, route: &[usize], req: impl Fn(usize) -> bool) {
+        let (n, m) = (s.cfg.ports(), s.cfg.vcs());
+        for o in 0..n {
+            let Some(i) = Self::rr(n * m, s.va_ptr[o], |i| req(i) && route[i] == o) else { continue };
+            let Some(u) = (0..m).find(|&u| !s.allocated[o * m + u]) else { continue };
+            nx.state[i] = St::Active;
+            nx.ovc[i] = u;
+            nx.allocated[o * m + u] = true;
+            nx.va_ptr[o] = (i + 1) % (n * m);
+            nx.in_age[i] = s.cycle;
+            nx.out_age[o * m + u] = s.cycle;
+        }
+    }
+
+    /// Points A and B of the multiplexed crossbar (single pass) with the
+    /// given `present` and `ready` input VCs; every grant that takes effect
+    /// updates the pointers and the VirtualClock points. Returns the
+    /// winners `p*M+v`.
+    fn switch_allocation(s: &RefRouter, nx: &mut RefRouter, present: impl Fn(usize) -> bool, ready: impl Fn(usize) -> bool) -> Vec<usize> {
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        let fifo = cfg.scheduler() == Scheduler::Fifo;
+        let vclock = cfg.scheduler() == Scheduler::Virtualclock;
+        let (cw, vtw) = (cfg.clock_width(), cfg.header().vtick.width);
+        // Point A VirtualClock: (s, grant) per input port.
+        let mut vpick: Vec<(Vec<Option<u64>>, Option<usize>)> = vec![];
+        let cand: Vec<Option<usize>> = (0..n)
+            .map(|p| {
+                let r = |v: usize| ready(p * m + v);
+                if vclock {
+                    let pr: Vec<bool> = (0..m).map(|v| present(p * m + v)).collect();
+                    let el: Vec<bool> = (0..m).map(r).collect();
+                    vpick.push(s.vclk[p].pick(vtw, &pr, &s.vt_reg[p * m..p * m + m], &el));
+                    vpick[p].1
+                } else if fifo {
+                    Self::age(m, &s.in_age[p * m..p * m + m], r)
+                } else {
+                    Self::rr(m, s.xa_ptr[p], r)
+                }
+            })
+            .collect();
+        let mut won = vec![];
+        for o in 0..n {
+            let req = |p: usize| cand[p].is_some_and(|v| s.route[p * m + v] == o);
+            if let Some(p) = Self::rr(n, s.xb_ptr[o], req) {
+                let v = cand[p].unwrap();
+                nx.xb_ptr[o] = (p + 1) % n;
+                if !fifo && !vclock {
+                    nx.xa_ptr[p] = (v + 1) % m;
+                }
+                won.push(p * m + v);
+            }
+        }
+        for (p, (sv, g)) in vpick.iter().enumerate() {
+            let took = g.is_some_and(|v| won.contains(&(p * m + v)));
+            nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took);
+        }
+        won
+    }
+
+    /// The front flit of input VC i crosses into its output VC buffer (a
+    /// tail frees both VCs).
+    fn cross(s: &RefRouter, nx: &mut RefRouter, i: usize) {
+        let m = s.cfg.vcs();
+        let mut f = nx.ib[i].pop_front().unwrap();
+        f.vtick = s.vt_reg[i];
+        let j = s.route[i] * m + s.ovc[i];
+        nx.ob[j].push_back(f);
+        if f.tail {
+            nx.state[i] = St::Idle;
+            nx.allocated[j] = false;
+            nx.vt_reg[i] = 0;
+        }
+    }
+
+    /// Stages 2, 3 and 4 of the single-cycle pipeline (§6).
+    fn single_cycle_stages(s: &RefRouter, nx: &mut RefRouter) {
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        let fresh: Vec<bool> = (0..n * m).map(|i| s.state[i] == St::Idle && !s.ib[i].is_empty()).collect();
+        Self::route_computation(s, nx, &fresh);
+        Self::vc_allocation(s, nx, &s.route, |i| s.state[i] == St::Routed);
+        let present = |i: usize| s.state[i] == St::Active && !s.ib[i].is_empty();
+        let ready = |i: usize| present(i) && s.ob[s.route[i] * m + s.ovc[i]].len() < cfg.output_buffer_depth();
+        let movers: Vec<usize> = if cfg.crossbar() == Crossbar::Full {
+            (0..n * m).filter(|&i| ready(i)).collect()
+        } else {
+            Self::switch_allocation(s, nx, present, ready)
+        };
+        nx.out.credits.fill(0);
+        for i in movers {
+            Self::cross(s, nx, i);
+            nx.out.credits[i / m] |= 1 << (i % m);
+        }
+    }
+
+    /// Stages RV, SA and ST of the registered switch stage (§6,
+    /// *Registered switch allocation*), on the start-of-cycle state `s`.
+    fn registered_stages(s: &RefRouter, nx: &mut RefRouter) {
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        // RV: RC of the IDLE VCs with a flit, and VA over them and the ROUTED ones.
+        let fresh: Vec<bool> = (0..n * m).map(|i| s.state[i] == St::Idle && !s.ib[i].is_empty()).collect();
+        let route = Self::route_computation(s, nx, &fresh);
+        Self::vc_allocation(s, nx, &route, |i| s.state[i] == St::Routed || fresh[i]);
+        // SA
+        let pend = |i: usize| s.sg_valid[i / m] && s.sg_vc[i / m] == i % m;
+        let present = |i: usize| {
+            s.state[i] == St::Active && !(pend(i) && s.sg_tail[i / m]) && s.ib[i].len() - pend(i) as usize > 0
+        };
+        let ready = |i: usize| {
+            present(i) && s.ob[s.route[i] * m + s.ovc[i]].len() + (pend(i) as usize) < cfg.output_buffer_depth()
+        };
+        let won = Self::switch_allocation(s, nx, present, ready);
+        nx.out.credits.fill(0);
+        nx.sg_valid = vec![false; n];
+        for i in won {
+            let (p, v) = (i / m, i % m);
+            nx.sg_valid[p] = true;
+            nx.sg_vc[p] = v;
+            nx.sg_tail[p] = s.ib[i][pend(i) as usize].tail;
+            nx.out.credits[p] |= 1 << v;
+        }
+        // ST: last cycle's grants cross.
+        for p in (0..n).filter(|&p| s.sg_valid[p]) {
+            Self::cross(s, nx, p * m + s.sg_vc[p]);
+        }
     }
 
     pub fn step(&mut self, inp: &RouterInputs) {
@@ -181,87 +338,10 @@ impl RefRouter {
             }
             nx.ib[p * m + v].push_back(F { head: f.head, tail: f.tail, data, vtick: 0 });
         }
-        // Stage 2
-        for i in 0..n * m {
-            if s.state[i] == St::Idle && !s.ib[i].is_empty() {
-                let d = cfg.header().dest.extract(&s.ib[i][0].data);
-                nx.route[i] = cfg.route(d);
-                nx.vt_reg[i] = cfg.header().vtick.extract(&s.ib[i][0].data);
-                nx.state[i] = St::Routed;
-            }
-        }
-        // Stage 3
-        for o in 0..n {
-            let req = |i: usize| s.state[i] == St::Routed && s.route[i] == o;
-            let Some(i) = Self::rr(n * m, s.va_ptr[o], req) else { continue };
-            let Some(u) = (0..m).find(|&u| !s.allocated[o * m + u]) else { continue };
-            nx.state[i] = St::Active;
-            nx.ovc[i] = u;
-            nx.allocated[o * m + u] = true;
-            nx.va_ptr[o] = (i + 1) % (n * m);
-            nx.in_age[i] = t;
-            nx.out_age[o * m + u] = t;
-        }
-        // Stage 4
-        let ready = |i: usize| {
-            s.state[i] == St::Active
-                && !s.ib[i].is_empty()
-                && s.ob[s.route[i] * m + s.ovc[i]].len() < cfg.output_buffer_depth()
-        };
-        let mut movers = vec![];
-        // Point A VirtualClock: (s, grant) per input port.
-        let mut vpick: Vec<(Vec<Option<u64>>, Option<usize>)> = vec![];
-        if full {
-            movers.extend((0..n * m).filter(|&i| ready(i)));
+        if cfg.scheduling().point.switch_stage() == SwitchStage::Registered {
+            Self::registered_stages(&s, nx);
         } else {
-            let cand: Vec<Option<usize>> = (0..n)
-                .map(|p| {
-                    let r = |v: usize| ready(p * m + v);
-                    if vclock {
-                        let present: Vec<bool> =
-                            (0..m).map(|v| s.state[p * m + v] == St::Active && !s.ib[p * m + v].is_empty()).collect();
-                        let el: Vec<bool> = (0..m).map(r).collect();
-                        vpick.push(s.vclk[p].pick(vtw, &present, &s.vt_reg[p * m..p * m + m], &el));
-                        vpick[p].1
-                    } else if fifo {
-                        Self::age(m, &s.in_age[p * m..p * m + m], r)
-                    } else {
-                        Self::rr(m, s.xa_ptr[p], r)
-                    }
-                })
-                .collect();
-            for o in 0..n {
-                let req = |p: usize| cand[p].is_some_and(|v| s.route[p * m + v] == o);
-                if let Some(p) = Self::rr(n, s.xb_ptr[o], req) {
-                    let v = cand[p].unwrap();
-                    nx.xb_ptr[o] = (p + 1) % n;
-                    if !fifo && !vclock {
-                        nx.xa_ptr[p] = (v + 1) % m;
-                    }
-                    movers.push(p * m + v);
-                }
-            }
-            if vclock {
-                for (p, (sv, g)) in vpick.iter().enumerate() {
-                    let took = g.is_some_and(|v| movers.contains(&(p * m + v)));
-                    nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took);
-                }
-            }
-        }
-        for c in nx.out.credits.iter_mut() {
-            *c = 0;
-        }
-        for i in movers {
-            let mut f = nx.ib[i].pop_front().unwrap();
-            f.vtick = s.vt_reg[i];
-            let j = s.route[i] * m + s.ovc[i];
-            nx.ob[j].push_back(f);
-            nx.out.credits[i / m] |= 1 << (i % m);
-            if f.tail {
-                nx.state[i] = St::Idle;
-                nx.allocated[j] = false;
-                nx.vt_reg[i] = 0;
-            }
+            Self::single_cycle_stages(&s, nx);
         }
         // Stage 5
         for o in 0..n {

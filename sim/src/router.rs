@@ -10,6 +10,7 @@
 //! | `router/route_computation.rs` | stage 2, RC (§2, §6, §9.4) |
 //! | `router/vc_allocation.rs` | stage 3, VA, with the partition and acceleration victims (§6, §9.2, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
+//! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
 //! | `router/state.rs` | per-port and per-VC registers, the scheduling-point helpers |
 //! | `router/step.rs` | the order of the stages within one cycle |
@@ -24,6 +25,7 @@
 mod buffer_write;
 mod output_port;
 mod preemption;
+mod registered;
 mod route_computation;
 mod state;
 mod step;
@@ -35,7 +37,7 @@ use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use crate::vclock::VirtualClockScheduler;
 pub use state::{HeaderFields, LaneRegs};
 use state::{Blk, InPort, InVc, Lanes, OutPort, VcPoint, MAX_LANES};
-use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint};
+use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage};
 
 /// Schedulers the model can run in place of the configured one, to compare
 /// against it; they are not router configurations and have no RTL.
@@ -188,6 +190,10 @@ pub struct Router {
     /// Input ports that may have a VC for RC (foundation: IDLE and
     /// non-empty; preemptive: as `st_ports`).
     rc_ports: u32,
+    /// `switch_stage = "registered"`: bit p is `sg_valid[p]`, a flit of
+    /// input port p granted last cycle crosses in this one (its VC is
+    /// `InPort::sg_vc`); always 0 with the single-cycle stage.
+    sg_ports: u32,
     /// Output ports with a VC that is non-empty and has a credit (stage 5 requesters).
     c_ports: u32,
     /// Output ports with a non-empty VC (slots present at point C).
@@ -208,7 +214,8 @@ pub struct Router {
     switch_rounds: u8,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
-    /// `preempt.is_some()`: what selects the compiled variant of a cycle.
+    /// `preempt.is_some()` plus 6 if the switch allocation is registered
+    /// (never with preemption): what selects the compiled variant of a cycle.
     point: SchedulingPoint,
     variant: u8,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
@@ -328,7 +335,9 @@ impl Router {
             },
             sched,
             point: sched.point,
-            variant: state::order_code(&sched.order) + 3 * preempt.is_some() as u8,
+            variant: state::order_code(&sched.order)
+                + 3 * preempt.is_some() as u8
+                + 6 * (sched.point.switch_stage() == SwitchStage::Registered) as u8,
             preempt,
             restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some(),
             // Counted wherever the VCs carry a class map, a one-class
@@ -376,6 +385,7 @@ impl Router {
             credit_ports: 0,
             st_ports: 0,
             rc_ports: 0,
+            sg_ports: 0,
             c_ports: 0,
             c_present: 0,
             hold_ports: 0,
@@ -439,6 +449,7 @@ impl Router {
         self.credit_ports = 0;
         self.st_ports = 0;
         self.rc_ports = 0;
+        self.sg_ports = 0;
         self.c_ports = 0;
         self.c_present = 0;
         self.hold_ports = 0;
@@ -521,6 +532,18 @@ impl Router {
         } else {
             VcState::Routed { route: d.route as usize }
         }
+    }
+    /// The registered switch grant of input port p at the start of the
+    /// current cycle (`switch_stage = "registered"`, §6): `(sg_vc, sg_tail)`
+    /// if `sg_valid[p]`, i.e. the VC whose front flit crosses the crossbar
+    /// in this cycle and whether that flit is a tail; always `None` with
+    /// the single-cycle stage.
+    pub fn switch_grant(&self, p: usize) -> Option<(usize, bool)> {
+        assert!(p < self.n, "no input port {p}");
+        (self.sg_ports >> p & 1 == 1).then(|| {
+            let v = self.inp[p & 31].sg_vc as usize;
+            (v, self.ib.front(p * self.m + v).tail)
+        })
     }
     /// The k-th oldest flit of lane 0 of input VC (p, v), as a link flit on VC v.
     pub fn input_flit(&self, p: usize, v: usize, k: usize) -> Option<LinkFlit> {

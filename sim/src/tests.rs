@@ -10,6 +10,17 @@ fn example(name: &str) -> RouterConfig {
     RouterConfig::from_file(std::path::Path::new(&path)).unwrap()
 }
 
+/// A multiplexed-crossbar router with `switch_stage = "registered"` and
+/// input / output buffer depths `di` / `dout`.
+fn registered(ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32, extra: &str) -> RouterConfig {
+    let text = format!(
+        "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = {di}\n\
+         output_buffer_depth = {dout}\ncrossbar = \"multiplexed\"\nscheduler = \"{scheduler}\"\n\
+         switch_stage = \"registered\"\n{extra}"
+    );
+    RouterConfig::from_toml_str(&text, "inline").unwrap()
+}
+
 fn inline(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) -> RouterConfig {
     let text = format!(
         "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 8\n\
@@ -580,6 +591,32 @@ fn matches_the_naive_reference_model() {
     cfgs.push(inline(6, 16, "multiplexed", "virtualclock", "vtick_width = 8\nclock_width = 9\n"));
     cfgs.push(inline(6, 16, "full", "virtualclock", "vtick_width = 8\nclock_width = 8\n"));
     for cfg in &cfgs {
+        assert_matches_reference(cfg);
+    }
+}
+
+/// `matches_the_naive_reference_model` with `switch_stage = "registered"`
+/// (§6, *Registered switch allocation*): every output, every cycle.
+#[test]
+fn registered_switch_stage_matches_the_naive_reference_model() {
+    let cfgs = [
+        registered(5, 4, "round_robin", 8, 8, ""),
+        registered(3, 3, "fifo", 8, 8, "downstream_buffer_depth = 5\n"),
+        registered(4, 2, "round_robin", 8, 2, ""),
+        registered(4, 2, "fifo", 4, 3, ""),
+        registered(32, 16, "round_robin", 8, 8, ""),
+        registered(5, 4, "virtualclock", 8, 8, ""),
+        registered(3, 3, "virtualclock", 8, 8, "vtick_width = 8\nclock_width = 8\n"),
+        registered(6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
+    ];
+    for cfg in &cfgs {
+        assert_matches_reference(cfg);
+    }
+}
+
+/// The engine against `reference.rs` under random traffic (3 seeds).
+fn assert_matches_reference(cfg: &RouterConfig) {
+    {
         for seed in 1..=3u64 {
             let mut r = Router::new(cfg);
             let mut q = crate::reference::RefRouter::new(cfg);

@@ -40,23 +40,28 @@ fn example(name: &str) -> RouterConfig {
     RouterConfig::from_file(std::path::Path::new(&path)).unwrap()
 }
 
-/// Example `name` with `switch_allocator = "iterative"` (3 rounds).
-fn iterative(name: &str) -> (String, RouterConfig) {
+/// Example `name` with `lines` added to `[router]`, if that validates.
+fn variant(name: &str, what: &str, lines: &str) -> Option<(String, RouterConfig)> {
     let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap().replacen("[router]\n", "[router]\nswitch_allocator = \"iterative\"\n", 1);
-    (format!("{name} iterative"), RouterConfig::from_toml_str(&text, &path).unwrap())
+    let text = std::fs::read_to_string(&path).unwrap().replacen("[router]\n", &format!("[router]\n{lines}"), 1);
+    Some((format!("{name} {what}"), RouterConfig::from_toml_str(&text, &path).ok()?))
 }
 
 #[test]
 fn step_does_not_allocate() {
     // Foundation (both crossbars, every order), partitioned, preemptive
     // with and without acceleration, route_vcs.
-    // Each multiplexed one also with the iterative switch allocator (§6).
+    // Each multiplexed one also with the iterative switch allocator (§6),
+    // and, where validation allows it, with the registered switch stage.
     let names = ["mesh5", "mediaworm8", "qos8", "tiny2", "wide72", "mw8_tr", "mw8_np", "mw8_p", "mw8_pa", "small_p", "torus4_r14"];
     let configs = names.iter().flat_map(|&name| {
         let cfg = example(name);
-        let iterative = cfg.scheduling().point.is_input_port().then(|| iterative(name));
-        [Some((name.to_string(), cfg)), iterative].into_iter().flatten()
+        let mux = cfg.scheduling().point.is_input_port();
+        let iterative = mux.then(|| variant(name, "iterative", "switch_allocator = \"iterative\"\n")).flatten();
+        let registered = mux.then(|| variant(name, "registered", "switch_stage = \"registered\"\n")).flatten();
+        let both = "switch_allocator = \"iterative\"\nswitch_stage = \"registered\"\n";
+        let iterative_registered = mux.then(|| variant(name, "iterative registered", both)).flatten();
+        [Some((name.to_string(), cfg)), iterative, registered, iterative_registered].into_iter().flatten()
     });
     let mut runs = 0;
     for (name, cfg) in configs {
@@ -92,5 +97,5 @@ fn step_does_not_allocate() {
         assert!(moved > 1000, "{name}: only {moved} flits left the router");
         assert_eq!(ALLOCATIONS.with(Cell::get), 0, "{name}: Router::step allocated");
     }
-    assert!(runs >= names.len() + 8, "only {runs} runs: too few iterative variants");
+    assert!(runs >= names.len() + 8 + 6, "only {runs} runs: too few iterative or registered variants");
 }

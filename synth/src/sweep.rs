@@ -4,17 +4,27 @@
 use crate::flow::{synthesize, FlowOptions, SynthReport};
 use crate::scripts::{Family, Hierarchy};
 use std::path::PathBuf;
-use wormqos_config::RouterConfig;
-use wormqos_sim::Router;
+use wormqos_config::{RouterConfig, SwitchStage};
+use wormqos_sim::{Router, RouterOutputs};
 use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 
 /// Saturation throughput of the golden model: accepted flits per port per
 /// cycle with every source offering a flit every cycle, uniform random
 /// destinations, 1..=8-flit messages and sinks that never stall, so the
 /// router's own allocation and buffering are the only limit.
+///
+/// The sources use a returned credit in the cycle it is on `in_credit_o`.
+/// With the single-cycle switch stage that is the cycle after its slot was
+/// freed; with `switch_stage = "registered"` the credit leaves in the cycle
+/// the flit crosses (§6), whose slot is free only at its end, so it reaches
+/// the sources one cycle later (as a neighbour router, which counts it at
+/// the end of that cycle, sees it): both stages then refill a freed slot in
+/// the same cycle.
 pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
     let mut model = Router::new(cfg);
     let mut stim = Stimulus::new(cfg, seed, saturation_traffic());
+    let registered = cfg.scheduling().point.switch_stage() == SwitchStage::Registered;
+    let mut late_credits: Option<Vec<u32>> = registered.then(|| vec![0; cfg.ports()]);
     // Warm-up: the first cycles fill empty buffers and would flatter the figure.
     let warm = cycles / 10;
     let mut received_at_warm = 0;
@@ -22,10 +32,16 @@ pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyh
         if c == warm {
             received_at_warm = stim.stats().flits_received;
         }
-        let out = model.outputs().clone();
+        let mut out: RouterOutputs = model.outputs().clone();
+        if let Some(late) = &mut late_credits {
+            std::mem::swap(late, &mut out.credits);
+        }
         let inp = stim.next_inputs(&out).map_err(|e| anyhow::anyhow!("{}: {e}", cfg.name()))?;
         model.step(inp);
     }
+    // The sources respect credits, so a drop would make the figure meaningless.
+    let dropped = model.stats().flits_dropped();
+    anyhow::ensure!(dropped == 0, "{}: the router dropped {dropped} flits of credit-respecting sources", cfg.name());
     let got = stim.stats().flits_received - received_at_warm;
     Ok(got as f64 / ((cycles - warm) as f64 * cfg.ports() as f64))
 }
@@ -58,6 +74,9 @@ pub struct Grid {
     pub switch_allocator: Vec<String>,
     /// Rounds of each `iterative` point (1..=4).
     pub switch_iterations: Vec<u32>,
+    /// Switch stages of the multiplexed crossbar points (`single_cycle`,
+    /// `registered`); the full crossbar points have none.
+    pub switch_stage: Vec<String>,
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -72,6 +91,9 @@ pub struct Point {
     /// `single_pass`, `iterativeK` (K rounds), or `none` (full crossbar).
     #[serde(default)]
     pub switch_allocator: String,
+    /// `single_cycle`, `registered`, or `none` (full crossbar).
+    #[serde(default)]
+    pub switch_stage: String,
     pub throughput: Option<f64>,
     pub report: Option<SynthReport>,
     pub error: Option<String>,
@@ -104,8 +126,16 @@ impl Grid {
                     for x in &self.crossbar {
                         for s in &self.scheduler {
                             for m in &self.mode {
-                                for a in self.allocators(x) {
-                                    let name = format!("{}_v{v}_d{d}_w{w}_{}_{}_{}{}", self.base.name(), &x[..3.min(x.len())], s, m, a.suffix());
+                                for (a, stage) in self.allocators(x) {
+                                    let name = format!(
+                                        "{}_v{v}_d{d}_w{w}_{}_{}_{}{}{}",
+                                        self.base.name(),
+                                        &x[..3.min(x.len())],
+                                        s,
+                                        m,
+                                        a.suffix(),
+                                        stage_suffix(&stage)
+                                    );
                                     let p = Point {
                                         name: name.clone(),
                                         vcs: v,
@@ -115,11 +145,12 @@ impl Grid {
                                         scheduler: s.clone(),
                                         mode: m.clone(),
                                         switch_allocator: a.label(),
+                                        switch_stage: stage.clone().unwrap_or_else(|| "none".into()),
                                         throughput: None,
                                         report: None,
                                         error: None,
                                     };
-                                    out.push((p, self.make(&name, v, d, w, x, s, m, a)));
+                                    out.push((p, self.make(&name, v, d, w, x, s, m, a, stage.as_deref())));
                                 }
                             }
                         }
@@ -130,12 +161,12 @@ impl Grid {
         out
     }
 
-    /// The switch allocators a point with crossbar `x` spans: none for the
-    /// full crossbar, else `single_pass` once and `iterative` once per
-    /// round count.
-    fn allocators(&self, x: &str) -> Vec<Allocator> {
+    /// The switch allocators and switch stages a point with crossbar `x`
+    /// spans: none for the full crossbar, else `single_pass` once and
+    /// `iterative` once per round count, each with every switch stage.
+    fn allocators(&self, x: &str) -> Vec<(Allocator, Option<String>)> {
         if x == "full" {
-            return vec![Allocator::None];
+            return vec![(Allocator::None, None)];
         }
         self.switch_allocator
             .iter()
@@ -143,11 +174,12 @@ impl Grid {
                 "iterative" => self.switch_iterations.iter().map(|&k| Allocator::Iterative(k)).collect(),
                 other => vec![Allocator::Named(other.to_string())],
             })
+            .flat_map(|a| self.switch_stage.iter().map(move |st| (a.clone(), Some(st.clone()))))
             .collect()
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn make(&self, name: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str, a: Allocator) -> Result<RouterConfig, String> {
+    fn make(&self, name: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str, a: Allocator, stage: Option<&str>) -> Result<RouterConfig, String> {
         let mut t: toml::Table = toml::from_str(&self.base.to_toml()).map_err(|e| e.to_string())?;
         t.insert("name".into(), toml::Value::String(name.to_string()));
         let r = t.get_mut("router").and_then(|r| r.as_table_mut()).ok_or("base configuration has no [router]")?;
@@ -160,6 +192,10 @@ impl Grid {
         r.insert("scheduler".into(), toml::Value::String(s.to_string()));
         r.remove("switch_allocator");
         r.remove("switch_iterations");
+        r.remove("switch_stage");
+        if let Some(stage) = stage {
+            r.insert("switch_stage".into(), toml::Value::String(stage.to_string()));
+        }
         match a {
             Allocator::None => {}
             Allocator::Named(kind) => {
@@ -218,6 +254,17 @@ impl Allocator {
             Allocator::Named(n) if n != "single_pass" => format!("_{n}"),
             _ => String::new(),
         }
+    }
+}
+
+/// The point name's suffix of a switch stage: none for `single_cycle` (and
+/// the full crossbar), so that the names of sweeps without the axis stay as
+/// they were.
+fn stage_suffix(stage: &Option<String>) -> String {
+    match stage.as_deref() {
+        None | Some("single_cycle") => String::new(),
+        Some("registered") => "_reg".into(),
+        Some(other) => format!("_{other}"),
     }
 }
 
@@ -305,13 +352,13 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 }
 
 pub fn csv(points: &[Point]) -> String {
-    let mut s = String::from("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,saturation_throughput,xilinx_luts,xilinx_lutram_luts,xilinx_ffs,xilinx_bram36,fmax_mhz,fmax_family,pareto_luts,pareto_fmax,cached,error\n");
+    let mut s = String::from("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,switch_stage,saturation_throughput,xilinx_luts,xilinx_lutram_luts,xilinx_ffs,xilinx_bram36,fmax_mhz,fmax_family,pareto_luts,pareto_fmax,cached,error\n");
     let front_l = pareto(points, |p| Some((-p.luts()?, p.throughput?)));
     let front_f = pareto(points, |p| Some((p.fmax()?.0, p.throughput?)));
     for (i, p) in points.iter().enumerate() {
         let x = p.report.as_ref().and_then(|r| r.xilinx.as_ref()).map(|x| &x.resources);
         s += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
             p.name,
             p.vcs,
             p.depth,
@@ -320,6 +367,7 @@ pub fn csv(points: &[Point]) -> String {
             p.scheduler,
             p.mode,
             p.switch_allocator,
+            p.switch_stage,
             opt(p.throughput.map(|t| format!("{t:.4}"))),
             opt(x.map(|x| x.luts)),
             opt(x.map(|x| x.lutram_luts)),

@@ -13,6 +13,7 @@ fn pt(name: &str, luts: f64, thr: f64) -> (Point, f64) {
         scheduler: "fifo".into(),
         mode: "none".into(),
         switch_allocator: "single_pass".into(),
+        switch_stage: "single_cycle".into(),
         throughput: Some(thr),
         report: None,
         error: None,
@@ -44,8 +45,8 @@ fn csv_has_a_row_per_point_and_marks_errors() {
     let text = csv(&[p]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,saturation_throughput,xilinx_luts"));
-    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,single_pass,0.2500,,"), "{}", lines[1]);
+    assert!(lines[0].starts_with("name,vcs,buffer_depth,flit_width,crossbar,scheduler,mode,switch_allocator,switch_stage,saturation_throughput,xilinx_luts"));
+    assert!(lines[1].starts_with("x,2,4,32,multiplexed,fifo,none,single_pass,single_cycle,0.2500,,"), "{}", lines[1]);
     assert!(lines[1].ends_with("\"synthesis: 'boom'\""), "{}", lines[1]);
 }
 
@@ -53,19 +54,26 @@ fn mesh5() -> RouterConfig {
     RouterConfig::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mesh5.toml")).unwrap()
 }
 
-#[test]
-fn grid_builds_each_combination_and_rejects_invalid_ones() {
-    let g = Grid {
+/// A one-point grid of the 5-port router: 2 VCs, depth 4, 32-bit flits,
+/// multiplexed, round robin, single pass, single-cycle stage.
+fn one_point() -> Grid {
+    Grid {
         base: mesh5(),
-        vcs: vec![2, 4],
+        vcs: vec![2],
         depth: vec![4],
-        flit_width: vec![32, 8],
+        flit_width: vec![32],
         crossbar: vec!["multiplexed".into()],
         scheduler: vec!["round_robin".into()],
         mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into()],
         switch_iterations: vec![3],
-    };
+        switch_stage: vec!["single_cycle".into()],
+    }
+}
+
+#[test]
+fn grid_builds_each_combination_and_rejects_invalid_ones() {
+    let g = Grid { vcs: vec![2, 4], flit_width: vec![32, 8], ..one_point() };
     let c = g.configs();
     assert_eq!(c.len(), 4);
     // 8-bit flits cannot hold the header (destination + class + 16-bit Vtick).
@@ -81,15 +89,10 @@ fn grid_builds_each_combination_and_rejects_invalid_ones() {
 #[test]
 fn switch_allocator_axis_spans_the_multiplexed_points_only() {
     let g = Grid {
-        base: mesh5(),
-        vcs: vec![2],
-        depth: vec![4],
-        flit_width: vec![32],
         crossbar: vec!["multiplexed".into(), "full".into()],
-        scheduler: vec!["round_robin".into()],
-        mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into(), "iterative".into()],
         switch_iterations: vec![1, 3],
+        ..one_point()
     };
     let c = g.configs();
     let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
@@ -116,6 +119,71 @@ fn switch_allocator_axis_spans_the_multiplexed_points_only() {
     assert_eq!(c[3].0.switch_allocator, "none");
 }
 
+/// The switch-stage axis (`wormqos dse --switch-stage`): every stage with
+/// every allocator of the multiplexed points, one full-crossbar point with
+/// no stage; `registered` is refused where the configuration refuses it
+/// (a preemptive mode), naming the field.
+#[test]
+fn switch_stage_axis_spans_the_multiplexed_points_only() {
+    let mut g = Grid {
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_stage: vec!["single_cycle".into(), "registered".into()],
+        ..one_point()
+    };
+    let c = g.configs();
+    let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "mesh5_v2_d4_w32_mul_round_robin_none",
+            "mesh5_v2_d4_w32_mul_round_robin_none_reg",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it3",
+            "mesh5_v2_d4_w32_mul_round_robin_none_it3_reg",
+            "mesh5_v2_d4_w32_ful_round_robin_none"
+        ]
+    );
+    let stages: Vec<&str> = c.iter().map(|(p, _)| p.switch_stage.as_str()).collect();
+    assert_eq!(stages, ["single_cycle", "registered", "single_cycle", "registered", "none"]);
+    use wormqos_config::{SchedulingPoint, SwitchAllocator, SwitchStage};
+    let points: Vec<SchedulingPoint> = c.iter().map(|(_, r)| r.as_ref().unwrap().scheduling().point).collect();
+    assert_eq!(
+        points,
+        [
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::SingleCycle },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::Registered },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 }, stage: SwitchStage::SingleCycle },
+            SchedulingPoint::InputPort { switch: SwitchAllocator::Iterative { iterations: 3 }, stage: SwitchStage::Registered },
+            SchedulingPoint::OutputPort
+        ]
+    );
+    let row = csv(&[c[1].0.clone()]);
+    assert!(row.lines().nth(1).unwrap().starts_with("mesh5_v2_d4_w32_mul_round_robin_none_reg,2,4,32,multiplexed,round_robin,none,single_pass,registered,"), "{row}");
+    g.mode = vec!["preemptive".into()];
+    g.scheduler = vec!["virtualclock".into()];
+    g.crossbar = vec!["multiplexed".into()];
+    g.switch_allocator = vec!["single_pass".into()];
+    let c = g.configs();
+    assert!(c[0].1.is_ok(), "{:?}", c[0].1);
+    let e = c[1].1.as_ref().unwrap_err();
+    assert!(e.contains("router.switch_stage"), "{e}");
+}
+
+/// The registered stage's saturation measure feeds the sources each credit
+/// one cycle late (see `saturation_throughput`): no flit is ever dropped
+/// although the sources use a credit as soon as they see it
+/// (`saturation_throughput` fails on a drop).
+#[test]
+fn saturation_throughput_of_the_registered_stage_drops_nothing() {
+    for stage in ["single_cycle", "registered"] {
+        let g = Grid { vcs: vec![2, 4], switch_stage: vec![stage.into()], ..one_point() };
+        for (p, cfg) in g.configs() {
+            let t = saturation_throughput(&cfg.unwrap(), 4_000, 1).unwrap();
+            assert!(t > 0.5 && t < 1.0, "{}: {t}", p.name);
+        }
+    }
+}
+
 #[test]
 fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
     let t = saturation_throughput(&mesh5(), 4_000, 1).unwrap();
@@ -132,15 +200,14 @@ fn saturation_throughput_is_a_fraction_of_a_flit_per_port() {
 #[ignore]
 fn saturation_per_switch_allocator() {
     let g = Grid {
-        base: mesh5(),
         vcs: vec![2, 4],
         depth: vec![4, 8],
-        flit_width: vec![32],
         crossbar: vec!["multiplexed".into(), "full".into()],
         scheduler: vec!["round_robin".into(), "virtualclock".into()],
-        mode: vec!["none".into()],
         switch_allocator: vec!["single_pass".into(), "iterative".into()],
         switch_iterations: vec![1, 2, 3, 4],
+        switch_stage: vec!["single_cycle".into(), "registered".into()],
+        ..one_point()
     };
     for (p, cfg) in g.configs() {
         let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();

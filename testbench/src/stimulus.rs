@@ -200,6 +200,11 @@ pub struct Stimulus {
     /// of its message can still arrive (ids are only IDW bits wide).
     next_id: Vec<u64>,
     in_flight_ids: HashMap<(usize, u64), usize>,
+    /// Registered switch allocation (docs/microarchitecture.md §6): the
+    /// router returns a credit in the cycle its slot is freed (at that
+    /// cycle's end), so a credit seen in cycle t is spent from t+1 on, as a
+    /// neighbour router's credit counter does: the bits seen last cycle.
+    late_credits: Option<Vec<u32>>,
 }
 
 impl Stimulus {
@@ -234,6 +239,7 @@ impl Stimulus {
             tags: if cfg.mode() == RouterMode::Preemptive { tag_id_width(cfg) } else { None },
             next_id: vec![0; n],
             in_flight_ids: HashMap::new(),
+            late_credits: (cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered).then(|| vec![0; n]),
         }
     }
 
@@ -281,9 +287,12 @@ impl Stimulus {
         let cycle = self.cycle;
         self.inputs.clear();
 
-        // Credits returned upstream.
+        // Credits returned upstream (registered: those of the last cycle).
         for p in 0..n {
-            let bits = outs.credits[p];
+            let bits = match &mut self.late_credits {
+                Some(late) => std::mem::replace(&mut late[p], outs.credits[p]),
+                None => outs.credits[p],
+            };
             if m < 32 && bits >> m != 0 {
                 return Err(StimulusError::BadCreditBits { cycle, port: p, bits, max: m - 1 });
             }

@@ -7,55 +7,10 @@ mod common;
 use common::*;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
-use wormqos_sim::{LinkFlit, RouterInputs, Router};
+use wormqos_sim::Router;
 use wormqos_testbench::dut::Dut;
 
 const PIPELINE_STAGES: u64 = 5;
-
-fn header(cfg: &RouterConfig, dest: u64) -> [u64; 4] {
-    let mut data = [0u64; 4];
-    cfg.header().dest.insert(&mut data, dest);
-    data
-}
-
-/// Sends one `len`-flit message from input port `src` (VC `vc`) to `dest`
-/// starting in cycle 0, with every output credit returned as soon as the flit
-/// arrives. Returns, per flit, the cycle it appeared on the output link, and
-/// checks it appeared on the routed port with its data intact.
-fn send_message(dut: &mut dyn Dut, cfg: &RouterConfig, src: usize, vc: u8, dest: u64, len: usize) -> Vec<u64> {
-    let out_port = cfg.route(dest);
-    dut.reset();
-    let mut inputs = RouterInputs::idle(cfg);
-    let mut credits = cfg.input_buffer_depth();
-    let mut sent = 0usize;
-    let mut arrivals = Vec::new();
-    for cycle in 0..(len as u64 * 4 + 100) {
-        inputs.clear();
-        let outs = dut.outputs().clone();
-        credits += (outs.credits[src] >> vc & 1) as usize;
-        for (o, f) in outs.flits.iter().enumerate() {
-            if f.valid {
-                assert_eq!(o, out_port, "flit left on port {o}, route says {out_port}");
-                let k = arrivals.len();
-                assert_eq!(f.head, k == 0, "head bit of flit {k}");
-                assert_eq!(f.tail, k == len - 1, "tail bit of flit {k}");
-                let expect = if k == 0 { header(cfg, dest)[0] } else { 0xA000 + k as u64 };
-                assert_eq!(f.data[0] & 0xffff, expect & 0xffff, "data of flit {k}");
-                arrivals.push(cycle);
-                inputs.credits[o] |= 1 << f.vc;
-            }
-        }
-        if sent < len && credits > 0 {
-            let data = if sent == 0 { header(cfg, dest) } else { [0xA000 + sent as u64, 0, 0, 0] };
-            inputs.flits[src] = LinkFlit { valid: true, dummy: false, vc, head: sent == 0, tail: sent == len - 1, data };
-            sent += 1;
-            credits -= 1;
-        }
-        dut.step(&inputs);
-    }
-    assert_eq!(arrivals.len(), len, "all flits delivered");
-    arrivals
-}
 
 fn check_latency_and_throughput(dut: &mut dyn Dut, cfg: &RouterConfig) {
     for &m in &[1usize, 2, 5, 16] {

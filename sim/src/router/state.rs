@@ -91,6 +91,9 @@ pub(super) struct InPort {
     /// registers at the end of the cycle (valid when `pushed != 0`).
     pub bw: LaneWrite,
     pub xa_ptr: u8,
+    /// `sg_vc[p]` of the registered switch allocation (meaningful while
+    /// bit p of `Router::sg_ports`, `sg_valid[p]`, is set).
+    pub sg_vc: u8,
     /// §9.5 `acc_ptr`.
     pub acc_ptr: u8,
     /// Scratch: the candidate at point (A) and where its grant came from.

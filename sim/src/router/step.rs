@@ -18,6 +18,12 @@
 //! 8. (preemptive) lane release and the lane registers of BW;
 //! 9. end of cycle: pending output-VC frees, freed input VCs become IDLE,
 //!    the BW writes become visible, the summary masks are brought up to date.
+//!
+//! With `switch_stage = "registered"` (`registered_cycle`, §6 *Registered
+//! switch allocation*) step 3 is ST (last cycle's grants cross, on the
+//! start-of-cycle buffers) and then SA on the state the crossing leaves
+//! (`registered.rs`), and steps 5 and 7 swap: RC, then VA over the ROUTED
+//! VCs and the ones RC has just routed (stage RV).
 
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{active_ports, bits, Router, MAX_PORTS};
@@ -50,6 +56,7 @@ impl Router {
             | ret_ports
             | self.st_ports
             | self.rc_ports
+            | self.sg_ports
             | self.c_ports
             | self.va_ports
             | self.credit_ports
@@ -74,8 +81,12 @@ impl Router {
         // router's cycle then carries no trace of the lanes (§9.4).
         // So is the flit order.
         let f = &free_start;
+        // So is the registered switch allocation (never preemptive).
         const P_AGE: u8 = 3 + AGE;
         const P_ROUND_ROBIN: u8 = 3 + ROUND_ROBIN;
+        const P_VIRTUAL_CLOCK: u8 = 3 + VIRTUAL_CLOCK;
+        const R_AGE: u8 = 6 + AGE;
+        const R_ROUND_ROBIN: u8 = 6 + ROUND_ROBIN;
         match self.variant {
             AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
             ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
@@ -84,7 +95,12 @@ impl Router {
             P_ROUND_ROBIN => {
                 self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f)
             }
-            _ => self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            P_VIRTUAL_CLOCK => {
+                self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f)
+            }
+            R_AGE => self.registered_cycle::<AGE>(in_flits, in_credits, valid, ret_ports, f),
+            R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            _ => self.registered_cycle::<VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
         }
         self.cycle += 1;
     }
@@ -118,6 +134,32 @@ impl Router {
             self.lane_registers_of_bw();
         }
         self.end_of_cycle::<P>(touched_in, touched_out);
+    }
+
+    /// The stages of a cycle with work with `switch_stage = "registered"`
+    /// (§6, *Registered switch allocation*; foundation input ports only);
+    /// `O`: the flit order. Differs from [`Router::busy_cycle`] in two
+    /// places: stage 4 is ST (last cycle's grants cross, on the
+    /// start-of-cycle buffers) followed by SA on the state the crossing
+    /// leaves, and RC runs before VA so that a header routed in this
+    /// cycle requests an output VC in it (RV).
+    #[inline(always)]
+    fn registered_cycle<const O: u8>(
+        &mut self,
+        in_flits: &[LinkFlit],
+        in_credits: &[u32],
+        valid: u32,
+        ret_ports: u32,
+        free_start: &[u8; MAX_PORTS],
+    ) {
+        let mut touched_in = self.buffer_write::<false>(in_flits, valid);
+        self.point_c_pick::<O>();
+        let (sw_in, sw_out) = self.registered_switch::<O>();
+        touched_in |= sw_in;
+        let touched_out = sw_out | self.output_registers::<false>(in_credits, ret_ports);
+        touched_in |= self.route_computation::<false>(free_start);
+        touched_in |= self.vc_allocation();
+        self.end_of_cycle::<false>(touched_in, touched_out);
     }
 
     /// Stage 9: pending output-VC frees (nothing after VA reads `allocated`),

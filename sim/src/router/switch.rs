@@ -14,10 +14,7 @@ impl Router {
     /// output ports touched.
     #[inline(always)]
     pub(super) fn switch_traversal<const P: bool, const O: u8>(&mut self) -> (u32, u32) {
-        for p in bits(self.credit_ports) {
-            self.outputs.credits[p] = 0;
-        }
-        self.credit_ports = 0;
+        self.clear_credit_outputs();
         let st = self.st_ports;
         let m = self.m;
         let mut touched_out = 0u32;
@@ -28,15 +25,38 @@ impl Router {
                     let (o, u) = (d.route as usize, d.ovc as usize);
                     if self.ob.count(o * m + u) < self.dout {
                         touched_out |= 1 << o;
-                        self.move_flit::<P, O>(p, v, o, u);
+                        self.move_flit::<P, O, false>(p, v, o, u);
                     }
                 }
             }
             return (st, touched_out);
         }
-        if self.switch_rounds != 0 {
-            return (st, self.iterative_allocation::<P, O>(st));
+        (st, self.switch_allocation::<P, O, false>(st))
+    }
+
+    /// The `in_credit` registers return to 0 (the cycle's moves, or with
+    /// the registered stage its grants, set them again).
+    #[inline(always)]
+    pub(super) fn clear_credit_outputs(&mut self) {
+        for p in bits(self.credit_ports) {
+            self.outputs.credits[p] = 0;
         }
+        self.credit_ports = 0;
+    }
+
+    /// The multiplexed crossbar's switch allocation over the input ports
+    /// `st` (single pass, or the iterative allocator): readiness, points A
+    /// and B, and every match taking effect. `R`: the switch stage is
+    /// registered, so a match is written into the grant registers and
+    /// crosses in the next cycle, instead of moving now. Returns the output
+    /// ports touched.
+    #[inline(always)]
+    pub(super) fn switch_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: u32) -> u32 {
+        let m = self.m;
+        if self.switch_rounds != 0 {
+            return self.iterative_allocation::<P, O, R>(st);
+        }
+        let mut touched_out = 0u32;
         // (A)
         let mut out_req = 0u32;
         for p in bits(st) {
@@ -67,10 +87,22 @@ impl Router {
             let u = self.ivc[(p * m + v) & 511].ovc as usize;
             won |= 1 << p;
             self.point_a_granted::<P, O>(p, v);
-            self.move_flit::<P, O>(p, v, o, u);
+            self.match_takes_effect::<P, O, R>(p, v, o, u);
         }
         self.point_a_unmatched::<O>(st, won);
-        (st, touched_out)
+        touched_out
+    }
+
+    /// A match (p, v) -> output VC (o, u) of the switch allocation: the
+    /// flit moves now (single-cycle stage), or is granted and moves in the
+    /// next cycle (registered stage, `registered.rs`).
+    #[inline(always)]
+    fn match_takes_effect<const P: bool, const O: u8, const R: bool>(&mut self, p: usize, v: usize, o: usize, u: usize) {
+        if R {
+            self.register_grant(p, v);
+        } else {
+            self.move_flit::<P, O, false>(p, v, o, u);
+        }
     }
 
     /// Point A's registers at the end of stage 4 for the input ports of
@@ -113,7 +145,7 @@ impl Router {
     /// matched pair takes effect as a winner at B of the single pass.
     /// Returns the output ports touched.
     #[inline(never)]
-    fn iterative_allocation<const P: bool, const O: u8>(&mut self, st: u32) -> u32 {
+    fn iterative_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: u32) -> u32 {
         let m = self.m;
         let mut present = [0u32; MAX_PORTS];
         for p in bits(st) {
@@ -170,7 +202,7 @@ impl Router {
             let u = self.ivc[(p * m + v) & 511].ovc as usize;
             self.outp[o & 31].xb_ptr = inc_mod(p, self.n) as u8;
             self.point_a_granted::<P, O>(p, v);
-            self.move_flit::<P, O>(p, v, o, u);
+            self.match_takes_effect::<P, O, R>(p, v, o, u);
         }
         self.point_a_unmatched::<O>(st, mi);
         mo
@@ -311,8 +343,12 @@ impl Router {
     }
 
     /// Stage 4 move of the offer of input VC (p, v) into output VC (o, u).
+    /// `R`: the crossing of a registered grant (`registered.rs`), which
+    /// returns no credit (the grant did) and leaves `nonempty` as the
+    /// start-of-cycle count less this flit, for the allocation that follows
+    /// in the same cycle (this cycle's BW write is visible only at its end).
     #[inline(always)]
-    fn move_flit<const P: bool, const O: u8>(&mut self, p: usize, v: usize, o: usize, u: usize) {
+    pub(super) fn move_flit<const P: bool, const O: u8, const R: bool>(&mut self, p: usize, v: usize, o: usize, u: usize) {
         let m = self.m;
         let f = match P {
             true => self.take_preemptive_offer(p, v, o, u),
@@ -330,14 +366,17 @@ impl Router {
                 // Whether a VC (or credit count) just ran out varies from flit
                 // to flit and mispredicts as a branch; here and in stage 5 the
                 // mask update is branch-free.
-                ip.nonempty &= !(((self.ib.count(i) == 0) as u32) << v);
+                let left = if R { self.ib.count(i) - (ip.pushed >> v & 1) as u16 } else { self.ib.count(i) };
+                ip.nonempty &= !(((left == 0) as u32) << v);
                 if f.tail {
                     ip.active &= !(1 << v);
                     ip.freed |= 1 << v;
                     self.outp[o & 31].alloc_clear |= 1 << u;
                 }
-                self.outputs.credits[p] |= 1 << v;
-                self.credit_ports |= 1 << p;
+                if !R {
+                    self.outputs.credits[p] |= 1 << v;
+                    self.credit_ports |= 1 << p;
+                }
                 self.stats.crossbar_moves += 1;
                 f
             }

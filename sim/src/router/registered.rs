@@ -1,0 +1,63 @@
+//! Stage 4 with `router.switch_stage = "registered"` (docs/microarchitecture.md
+//! §6, *Registered switch allocation*): ST, the crossing of the flits SA
+//! granted in the previous cycle, then SA, the switch allocation of this
+//! cycle into the grant registers `sg_valid` / `sg_vc` (`sg_tail` is the
+//! front flit's tail bit when it crosses, so it is not stored).
+//!
+//! SA's readiness is that of the single-cycle stage evaluated on the state
+//! the crossing leaves: `ACTIVE` (a crossing tail has made its VC leave
+//! `active`), `ib_count - pend > 0` (`nonempty` after the pop, without this
+//! cycle's BW write) and `ob_count + pend < DO` (the output VC buffer after
+//! the push, before point C's pop). So the single pass and the iterative
+//! allocator of `switch.rs` run unchanged on it, the granted flit being the
+//! front flit after the crossing, and only the taking effect of a match
+//! differs ([`Router::register_grant`]). RV (RC then VA in one cycle) is the
+//! order of the stages in `step.rs`.
+
+use super::{bits, Router};
+
+impl Router {
+    /// ST then SA of every input port. Returns the input and output ports
+    /// touched.
+    #[inline(always)]
+    pub(super) fn registered_switch<const O: u8>(&mut self) -> (u32, u32) {
+        let (crossed, st_out) = self.registered_crossing::<O>();
+        self.clear_credit_outputs();
+        // A port with no ACTIVE non-empty VC at the start of the cycle has
+        // none after the crossing either.
+        let st = self.st_ports;
+        let sa_out = self.switch_allocation::<false, O, true>(st);
+        (crossed | st, st_out | sa_out)
+    }
+
+    /// Stage ST: for every input port with `sg_valid`, the front flit of VC
+    /// `sg_vc` moves into its output VC buffer (a tail frees both VCs at
+    /// the end of the cycle). Returns the input ports that crossed and the
+    /// output ports written.
+    #[inline(always)]
+    fn registered_crossing<const O: u8>(&mut self) -> (u32, u32) {
+        let m = self.m;
+        let crossed = std::mem::take(&mut self.sg_ports);
+        let mut touched_out = 0u32;
+        for p in bits(crossed) {
+            let v = self.inp[p & 31].sg_vc as usize;
+            let d = self.ivc[(p * m + v) & 511];
+            let (o, u) = (d.route as usize, d.ovc as usize);
+            touched_out |= 1 << o;
+            self.move_flit::<false, O, true>(p, v, o, u);
+        }
+        (crossed, touched_out)
+    }
+
+    /// A match of SA takes effect: `sg_valid[p] := 1`, `sg_vc[p] := v` at
+    /// the end of the cycle, and the credit of (p, v) leaves in the next
+    /// cycle, with the flit (§6: the `in_credit` register is written at the
+    /// end of the SA cycle).
+    #[inline(always)]
+    pub(super) fn register_grant(&mut self, p: usize, v: usize) {
+        self.inp[p & 31].sg_vc = v as u8;
+        self.sg_ports |= 1 << p;
+        self.outputs.credits[p] |= 1 << v;
+        self.credit_ports |= 1 << p;
+    }
+}
