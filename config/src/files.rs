@@ -205,7 +205,11 @@ pub fn probe_writable(path: &Path) -> Result<(), OutputError> {
     if !base.is_dir() {
         return Err(OutputError::NotWritable { path: path.to_path_buf(), message: format!("{} is not a directory", base.display()) });
     }
-    let probe = base.join(format!(".wormqos-probe-{}", std::process::id()));
+    // Unique per call, not only per process: threads of one process (the
+    // test harness, `sweep --jobs`) probe the same directory at once.
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = base.join(format!(".wormqos-probe-{}-{n}", std::process::id()));
     match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
@@ -251,6 +255,22 @@ fn write_manifest(dir: &Path, names: &BTreeSet<String>) -> Result<(), OutputErro
 
 #[cfg(test)]
 mod tests {
+    /// Many threads of one process probe one directory at once; each must
+    /// succeed (a probe name shared by the threads made all but one fail).
+    #[test]
+    fn concurrent_probes_of_one_directory_all_succeed() {
+        let d = std::env::temp_dir().join(format!("wormqos_probe_race_{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let failures: usize = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| (0..200).filter(|_| super::probe_writable(&d.join("out")).is_err()).count()))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        let _ = std::fs::remove_dir_all(&d);
+        assert_eq!(failures, 0, "probes failed under concurrency");
+    }
+
     use super::*;
 
     #[test]
