@@ -140,11 +140,17 @@ const PLOTS: [(&str, &str, &str); 6] = [
     ("rt_latency_cycles", "real-time message latency", "latency (cycles)"),
 ];
 const PHASE_PLOTS: [&str; 2] = ["phase_deadline_miss_probability", "phase_deadline_missing_time_ms"];
+/// Per-phase latency plots of the classes (003_… Fig. 5): (class, file stem, name).
+const PHASE_LATENCY_PLOTS: [(u8, &str, &str); 3] = [
+    (0, "phase_best_effort_latency_us", "best-effort"),
+    (1, "phase_real_time_latency_us", "real-time"),
+    (2, "phase_control_latency_us", "control"),
+];
 
 /// Every file a sweep may write into its output directory.
 pub(crate) fn sweep_outputs() -> Vec<String> {
-    let mut v: Vec<String> = ["results.csv", "results.json", "phases.csv"].iter().map(|s| s.to_string()).collect();
-    for stem in PLOTS.iter().map(|p| p.0).chain(PHASE_PLOTS) {
+    let mut v: Vec<String> = ["results.csv", "results.json", "phases.csv", "phase_latency.csv"].iter().map(|s| s.to_string()).collect();
+    for stem in PLOTS.iter().map(|p| p.0).chain(PHASE_PLOTS).chain(PHASE_LATENCY_PLOTS.iter().map(|p| p.1)) {
         v.push(format!("{stem}.svg"));
         v.push(format!("{stem}.png"));
     }
@@ -238,6 +244,57 @@ pub(crate) fn merge_sweep(files: Vec<(String, Vec<u8>)>, out_dir: &Path, force: 
     Ok(())
 }
 
+/// `phase_latency.csv` and its plots: each class's mean message latency per
+/// phase (messages by creation time), total and its part spent at the
+/// source before the header entered the network ("queueing time", 003_…
+/// Fig. 5), in µs.
+fn write_phase_latency(phased: &[(String, &wormqos_netsim::Results)], grid: &sweep::Grid, out: &mut OutDir) -> anyhow::Result<()> {
+    let us = |r: &wormqos_netsim::Results, cycles: f64| cycles * r.cycle_ns / 1000.0;
+    let pct = |mix: [f64; 2]| 100.0 * mix[0] / (mix[0] + mix[1]);
+    let mut csv = String::from("point,phase,realtime_percent,class,messages,latency_us,queueing_us,network_us\n");
+    for (l, r) in phased {
+        for (i, ph) in r.phases.iter().enumerate() {
+            for c in &ph.class_latency {
+                csv += &format!(
+                    "{l},{i},{},{},{},{},{},{}\n",
+                    pct(ph.mix),
+                    c.class,
+                    c.messages,
+                    us(r, c.latency),
+                    us(r, c.source_latency),
+                    us(r, c.network_latency)
+                );
+            }
+        }
+    }
+    out.write("phase_latency.csv", csv.as_bytes())?;
+    let dir = out.path().to_path_buf();
+    for (class, stem, name) in PHASE_LATENCY_PLOTS {
+        let mut s: wormqos_netsim::plot::Series = Vec::new();
+        for (l, r) in phased {
+            let of = |f: fn(&wormqos_netsim::PhaseClassLatency) -> f64| -> Vec<(f64, f64)> {
+                r.phases
+                    .iter()
+                    .filter_map(|ph| ph.class_latency.iter().find(|c| c.class == class).map(|c| (pct(ph.mix), us(r, f(c)))))
+                    .collect()
+            };
+            let total = of(|c| c.latency);
+            if !total.is_empty() {
+                s.push((l.clone(), total));
+                s.push((format!("{l} queueing"), of(|c| c.source_latency)));
+            }
+        }
+        if s.is_empty() {
+            continue;
+        }
+        let title = format!("{}: {name} latency per phase (and its queueing time at the source)", grid.name);
+        let files = wormqos_netsim::plot::line_plot(&dir.join(stem), &title, "real-time share of the load (%)", "latency (us)", &s)
+            .map_err(|e| anyhow::anyhow!("plot {stem}: {e}"))?;
+        record_plots(out, files);
+    }
+    Ok(())
+}
+
 /// Records the files a plot call wrote (it returns their paths).
 pub(crate) fn record_plots(out: &mut OutDir, files: Vec<String>) {
     for f in files {
@@ -293,6 +350,7 @@ pub(crate) fn write_outputs(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut 
                 .map_err(|e| anyhow::anyhow!("plot {name}: {e}"))?;
             record_plots(out, files);
         }
+        write_phase_latency(&phased, grid, out)?;
     }
     let cols = sweep::columns();
     for (col, title, ylabel) in PLOTS {

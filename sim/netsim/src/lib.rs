@@ -18,7 +18,7 @@ pub mod topology;
 pub mod workload;
 
 pub use experiment::{Experiment, ExperimentError, Validated};
-pub use network::{run, Results, RouterEvents, SimError};
+pub use network::{run, PhaseClassLatency, Results, RouterEvents, SimError};
 pub mod plot;
 pub mod shard;
 pub mod sweep;

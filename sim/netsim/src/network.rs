@@ -200,6 +200,25 @@ pub struct PhaseStats {
     /// a few frames per stream. NaN with fewer than two groups judged.
     #[serde(default = "nan")]
     pub deadline_miss_probability_ci95: f64,
+    /// Message latency of each class whose messages were created in this
+    /// phase (measured window only), split into the wait at the source and
+    /// the time in the network (003_… Fig. 5's "queueing time" and network
+    /// latency).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_latency: Vec<PhaseClassLatency>,
+}
+
+/// One class's messages created in one phase: their count and mean
+/// latencies in cycles. `latency = source_latency + network_latency` for
+/// every message: creation to header injection, header injection to tail
+/// delivery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhaseClassLatency {
+    pub class: u8,
+    pub messages: u64,
+    pub latency: f64,
+    pub source_latency: f64,
+    pub network_latency: f64,
 }
 
 fn nan() -> f64 {
@@ -302,6 +321,10 @@ pub struct Sim<'a> {
     flows: Vec<workload::Flow>,
     flow_state: Vec<FlowState>,
     events: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The cycle of each flow's one live event in `events`; an entry of
+    /// `events` at another cycle is stale (a restarted flow's old draw) and
+    /// is dropped when it comes up.
+    event_at: Vec<u64>,
     next_time: Vec<f64>,
     slab: Vec<MsgRec>,
     free: Vec<u32>,
@@ -367,6 +390,8 @@ struct ClassAcc {
     net_counts_by_hops: Vec<Vec<u64>>,
     /// Per batch (by creation time): (sum, count).
     batches: Vec<(f64, u64)>,
+    /// Per phase (by creation time): (count, latency, source, network sums).
+    phases: Vec<(u64, f64, f64, f64)>,
 }
 
 impl<'a> Sim<'a> {
@@ -467,6 +492,7 @@ impl<'a> Sim<'a> {
         // Per phase: streams per endpoint and best-effort messages per cycle.
         let phase_params: Vec<(usize, f64)> = offered.phases.iter().map(|p| (p.streams, p.best_effort / w.class_flits(0) as f64)).collect();
         let max_streams = phase_params.iter().map(|p| p.0).max().unwrap_or(0);
+        let n_phases = phase_params.len().max(1);
         let dests = workload::stream_destinations(n_ep, max_streams, w.max_streams_per_destination, &mut rng);
         for ep in 0..n_ep {
             for s in 0..max_streams {
@@ -545,6 +571,7 @@ impl<'a> Sim<'a> {
         // Streams start at random phases within a frame time.
         let mut events = BinaryHeap::new();
         let mut next_time = Vec::with_capacity(flows.len());
+        let mut event_at = Vec::with_capacity(flows.len());
         for (i, f) in flows.iter().enumerate() {
             let t = match f.kind {
                 FlowKind::Stream { .. } | FlowKind::Periodic { .. } => rng.gen::<f64>() * period_cycles,
@@ -553,6 +580,7 @@ impl<'a> Sim<'a> {
             };
             next_time.push(t);
             events.push(Reverse((t.ceil() as u64, i as u32)));
+            event_at.push(t.ceil() as u64);
         }
         let mut flit_to = Vec::new();
         let mut credit_to = Vec::new();
@@ -595,6 +623,7 @@ impl<'a> Sim<'a> {
             flows,
             flow_state: (0..nflows).map(|_| FlowState::default()).collect(),
             events,
+            event_at,
             next_time,
             slab: Vec::new(),
             free: Vec::new(),
@@ -614,7 +643,10 @@ impl<'a> Sim<'a> {
             vtick_be,
             vtick_max: vtick_be - 1,
             warmup,
-            class_acc: vec![ClassAcc { batches: vec![(0.0, 0); batches], ..Default::default() }; classes as usize],
+            class_acc: vec![
+                ClassAcc { batches: vec![(0.0, 0); batches], phases: vec![(0, 0.0, 0.0, 0.0); n_phases], ..Default::default() };
+                classes as usize
+            ],
             hops: hop_table(&v.net),
             flits_injected: 0,
             flits_ejected: 0,
@@ -719,9 +751,21 @@ impl<'a> Sim<'a> {
                 }
                 for &f in &self.be_flows {
                     let fl = &mut self.flows[f as usize];
+                    let was_active = fl.active;
                     fl.active = be > 0.0;
-                    if let FlowKind::Random { rate, .. } = &mut fl.kind {
+                    if let FlowKind::Random { rate, bernoulli, .. } = &mut fl.kind {
                         *rate = be.max(1e-12);
+                        // A source switched on after a phase without best
+                        // effort: its pending draw was made at the idle rate
+                        // (about 1e12 cycles away), so it starts afresh
+                        // from now (memoryless, so no bias).
+                        if !was_active && fl.active {
+                            let gap = if *bernoulli { workload::geometric(&mut self.rng, be) } else { workload::exponential(&mut self.rng, 1.0 / be) };
+                            let t = now as f64 + gap;
+                            self.next_time[f as usize] = t;
+                            self.event_at[f as usize] = t.ceil() as u64;
+                            self.events.push(Reverse((t.ceil() as u64, f)));
+                        }
                     }
                 }
             }
@@ -733,9 +777,14 @@ impl<'a> Sim<'a> {
             }
             self.events.pop();
             let fi = f as usize;
+            if t != self.event_at[fi] {
+                continue;
+            }
             let (msg, next) = self.flows[fi].fire(self.next_time[fi], n_ep, self.vtick_max, &mut self.rng);
             self.next_time[fi] = next;
-            self.events.push(Reverse((next.ceil().max(now as f64 + if next <= now as f64 { 1.0 } else { 0.0 }) as u64, f)));
+            let at = next.ceil().max(now as f64 + if next <= now as f64 { 1.0 } else { 0.0 }) as u64;
+            self.event_at[fi] = at;
+            self.events.push(Reverse((at, f)));
             if let Some(mut m) = msg {
                 m.flow = f;
                 let measured = now >= self.warmup;
@@ -1148,6 +1197,34 @@ impl<'a> Sim<'a> {
         let b = b.min(c.batches.len() - 1);
         c.batches[b].0 += lat;
         c.batches[b].1 += 1;
+        let ph = ((rec.created as f64 / self.phase_cycles) as usize).min(c.phases.len() - 1);
+        let acc = &mut c.phases[ph];
+        acc.0 += 1;
+        acc.1 += lat;
+        acc.2 += (rec.injected - rec.created) as f64;
+        acc.3 += (now - rec.injected) as f64;
+    }
+
+    /// [`PhaseClassLatency`] of every class with messages created in phase
+    /// `ph`; empty for a workload without phases.
+    fn phase_class_latency(&self, ph: usize) -> Vec<PhaseClassLatency> {
+        if self.phase_params.len() < 2 {
+            return Vec::new();
+        }
+        self.class_acc
+            .iter()
+            .enumerate()
+            .filter_map(|(class, c)| {
+                let &(n, lat, src, net) = c.phases.get(ph)?;
+                (n > 0).then(|| PhaseClassLatency {
+                    class: class as u8,
+                    messages: n,
+                    latency: lat / n as f64,
+                    source_latency: src / n as f64,
+                    network_latency: net / n as f64,
+                })
+            })
+            .collect()
     }
 
     fn check_conservation(&self) -> Result<(), SimError> {
@@ -1331,6 +1408,7 @@ impl<'a> Sim<'a> {
                     deadline_miss_probability_ci95: metrics::batch_ci95(
                         &ph_groups[i].iter().map(|&(j, m)| if j > 0 { m as f64 / j as f64 } else { f64::NAN }).collect::<Vec<_>>(),
                     ),
+                    class_latency: self.phase_class_latency(i),
                 })
                 .collect(),
             messages_created: self.created,
