@@ -63,6 +63,8 @@ mod reference;
 #[cfg(test)]
 mod qos_tests;
 #[cfg(test)]
+mod wrr_tests;
+#[cfg(test)]
 mod test_traffic;
 #[cfg(test)]
 mod tests;

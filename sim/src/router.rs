@@ -45,6 +45,8 @@ use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, Sched
 pub enum ComparisonScheduler {
     /// Fine-Grained Fair Queueing (001_… §III-D, Table II; docs/microarchitecture.md §10).
     FineGrainedFairQueueing,
+    /// Flit-level Weighted Round Robin (000_… Fig. 6; docs/microarchitecture.md §10.4).
+    WeightedRoundRobin,
 }
 
 /// [`Router::new_comparison`] was asked for a scheduler the configuration cannot host.
@@ -417,6 +419,11 @@ impl Router {
                 // In reset state, so swapping the schedulers loses nothing.
                 for pt in &mut r.vclk {
                     pt.sched = VirtualClockScheduler::new_fair_queueing(r.m, vc.clock_width, vc.vtick.width);
+                }
+            }
+            ComparisonScheduler::WeightedRoundRobin => {
+                for pt in &mut r.vclk {
+                    pt.sched = VirtualClockScheduler::new_weighted_round_robin(r.m, vc.clock_width, vc.vtick.width);
                 }
             }
         }

@@ -16,6 +16,11 @@
 //! comparison scheduler (docs/microarchitecture.md §10): the same registers,
 //! stamps, selection and rebasing, with `now` replaced by the fair-queueing
 //! system virtual time R. No RTL implements it.
+//!
+//! [`VirtualClockScheduler::new_weighted_round_robin`] builds the model-only
+//! flit-level WRR comparison scheduler (docs/microarchitecture.md §10.4):
+//! the stamps are still kept (they decide nothing), and the real-time
+//! choice is a round-robin pointer with a per-slot quota of flits per round.
 
 /// Largest number of slots (the largest legal `router.vcs`).
 pub const MAX_SLOTS: usize = 16;
@@ -65,6 +70,15 @@ pub struct VirtualClockScheduler {
     /// Per slot: the (scaled) Vtick of its latest stamp, the slot's weight in
     /// the fluid reference server while `aux[k] > now`.
     weight: [u64; MAX_SLOTS],
+    // ---- WRR only (§10.4); inert otherwise
+    wrr: bool,
+    /// Per slot: the Vtick of its current real-time message (set when the
+    /// slot is stamped fresh), from which its quota is drawn at a round start.
+    wrr_vtick: [u64; MAX_SLOTS],
+    /// Per slot: flits left in the current round.
+    wrr_left: [u64; MAX_SLOTS],
+    /// The slot the round-robin search starts from.
+    wrr_ptr: u32,
     /// Test-only planted bug, to show the FGFQ tests can fail.
     #[cfg(test)]
     pub(crate) mutant: FqMutant,
@@ -100,7 +114,9 @@ impl VirtualClockScheduler {
     /// index on ties), else best effort round-robin from `be_ptr`; NONE if nothing.
     fn pick(&self, eligible: u32, rt: u32) -> u32 {
         let ert = eligible & rt;
-        if ert != 0 {
+        if ert != 0 && self.wrr {
+            self.wrr_pick(ert)
+        } else if ert != 0 {
             // Ascending k with a strict comparison keeps the lowest index on ties.
             let mut m = ert;
             let mut best = m.trailing_zeros();
@@ -158,9 +174,81 @@ impl VirtualClockScheduler {
             fq: false,
             frac: 0,
             weight: [0; MAX_SLOTS],
+            wrr: false,
+            wrr_vtick: [0; MAX_SLOTS],
+            wrr_left: [0; MAX_SLOTS],
+            wrr_ptr: 0,
             #[cfg(test)]
             mutant: FqMutant::None,
         }
+    }
+
+    /// The model-only flit-level Weighted Round Robin comparison scheduler
+    /// (docs/microarchitecture.md §10.4) in its reset state, with the
+    /// parameters of [`Self::new`].
+    pub fn new_weighted_round_robin(slots: usize, clock_width: u32, vtick_width: u32) -> Self {
+        let mut s = Self::new(slots, clock_width, vtick_width);
+        s.wrr = true;
+        s
+    }
+
+    /// Whether this is the WRR comparison scheduler.
+    pub fn is_weighted_round_robin(&self) -> bool {
+        self.wrr
+    }
+
+    /// WRR's real-time choice among `ert` (eligible real-time slots, not
+    /// empty): the first slot at or after `wrr_ptr` (cyclically) among those
+    /// with quota left in the round, or among all of `ert` if none has.
+    fn wrr_pick(&self, ert: u32) -> u32 {
+        let mut with_quota = 0u32;
+        let mut m = ert;
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            if self.wrr_left[(k & 15) as usize] > 0 {
+                with_quota |= 1 << k;
+            }
+        }
+        let cand = if with_quota != 0 { with_quota } else { ert };
+        let hi = cand & (u32::MAX << self.wrr_ptr);
+        if hi != 0 {
+            hi.trailing_zeros()
+        } else {
+            cand.trailing_zeros()
+        }
+    }
+
+    /// WRR's state change when real-time slot k's grant takes effect: a
+    /// slot without quota left starts a new round (every real-time slot of
+    /// this cycle gets its quota `max(1, round(V / vtick))`, V the largest
+    /// of their Vticks), then k spends one flit; the pointer stays on k
+    /// while it has quota, else moves past it.
+    fn wrr_take(&mut self, k: usize) {
+        if self.wrr_left[k] == 0 {
+            let mut v_max = 0u64;
+            let mut m = self.rt;
+            while m != 0 {
+                let j = (m.trailing_zeros() & 15) as usize;
+                m &= m - 1;
+                v_max = v_max.max(self.wrr_vtick[j]);
+            }
+            let mut m = self.rt;
+            while m != 0 {
+                let j = (m.trailing_zeros() & 15) as usize;
+                m &= m - 1;
+                let v = self.wrr_vtick[j].max(1);
+                self.wrr_left[j] = ((v_max + v / 2) / v).max(1);
+            }
+        }
+        self.wrr_left[k] -= 1;
+        self.wrr_ptr = if self.wrr_left[k] > 0 {
+            k as u32
+        } else if k as u32 + 1 == self.m {
+            0
+        } else {
+            k as u32 + 1
+        };
     }
 
     /// The model-only Fine-Grained Fair Queueing scheduler (docs/microarchitecture.md
@@ -186,7 +274,13 @@ impl VirtualClockScheduler {
         let (m, c, vtw) = (self.m as usize, self.c, 64 - self.be_marker.leading_zeros());
         #[cfg(test)]
         let mutant = self.mutant;
-        *self = if self.fq { Self::new_fair_queueing(m, c, vtw) } else { Self::new(m, c, vtw) };
+        *self = if self.fq {
+            Self::new_fair_queueing(m, c, vtw)
+        } else if self.wrr {
+            Self::new_weighted_round_robin(m, c, vtw)
+        } else {
+            Self::new(m, c, vtw)
+        };
         #[cfg(test)]
         {
             self.mutant = mutant;
@@ -259,6 +353,7 @@ impl VirtualClockScheduler {
                 debug_assert!(v < self.be_marker);
                 fresh |= 1 << k;
                 self.s[k] = self.now.max(self.aux[k]) + (v << self.frac);
+                self.wrr_vtick[k] = v;
             }
         }
         let mut m = stamped;
@@ -298,7 +393,9 @@ impl VirtualClockScheduler {
         while m != 0 {
             let k = (m.trailing_zeros() & 15) as usize;
             m &= m - 1;
-            self.s[k] = self.now.max(self.aux[k]) + (vtick(k) << self.frac);
+            let v = vtick(k);
+            self.s[k] = self.now.max(self.aux[k]) + (v << self.frac);
+            self.wrr_vtick[k] = v;
         }
         let mut m = stamped;
         while m != 0 {
@@ -375,6 +472,9 @@ impl VirtualClockScheduler {
             if self.rt & won != 0 {
                 // aux belongs to the VC and persists across messages (§8.4 step 3).
                 self.stamped &= !won;
+                if self.wrr {
+                    self.wrr_take(self.winner as usize);
+                }
             } else {
                 self.be_ptr = if self.winner + 1 == self.m { 0 } else { self.winner + 1 };
             }

@@ -94,6 +94,10 @@ pub enum ModelScheduler {
     /// the configured Fine-Grained VirtualClock: a model-only comparison
     /// (001_… Table II), never lockstep-checked.
     Fgfq,
+    /// Flit-level Weighted Round Robin (docs/microarchitecture.md §10.4) in
+    /// place of Fine-Grained VirtualClock: a model-only comparison (000_…
+    /// Fig. 6), never lockstep-checked.
+    Wrr,
 }
 
 /// Physical units: the cycle time is one flit time on a link.
@@ -548,12 +552,17 @@ impl Experiment {
             };
             trace = Some(std::sync::Arc::new(crate::workload::read_trace(&dir.join(t)).map_err(ExperimentError::Trace)?));
         }
-        if self.model.scheduler == ModelScheduler::Fgfq && self.router.scheduler != wormqos_config::Scheduler::Virtualclock {
+        let comparison = match self.model.scheduler {
+            ModelScheduler::Router => None,
+            ModelScheduler::Fgfq => Some(("\"fgfq\"", "FGFQ")),
+            ModelScheduler::Wrr => Some(("\"wrr\"", "WRR")),
+        };
+        if let Some((value, name)) = comparison.filter(|_| self.router.scheduler != wormqos_config::Scheduler::Virtualclock) {
             return Err(ferr(
                 "model.scheduler",
-                "\"fgfq\"".into(),
+                value.into(),
                 format!(
-                    "FGFQ replaces Fine-Grained VirtualClock at its scheduling points and needs router.scheduler = \"virtualclock\" (is {:?})",
+                    "{name} replaces Fine-Grained VirtualClock at its scheduling points and needs router.scheduler = \"virtualclock\" (is {:?})",
                     self.router.scheduler
                 ),
             ));

@@ -402,12 +402,18 @@ impl<'a> Sim<'a> {
         let m = cfg0.vcs();
         let routers: Vec<Router> = match v.exp.model.scheduler {
             ModelScheduler::Router => v.configs.iter().map(Router::new).collect(),
-            ModelScheduler::Fgfq => v
-                .configs
-                .iter()
-                .map(|c| Router::new_comparison(c, ComparisonScheduler::FineGrainedFairQueueing))
-                .collect::<Result<_, _>>()
-                .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"fgfq\": {e}", v.file)))?,
+            ModelScheduler::Fgfq | ModelScheduler::Wrr => {
+                let (which, name) = if v.exp.model.scheduler == ModelScheduler::Fgfq {
+                    (ComparisonScheduler::FineGrainedFairQueueing, "fgfq")
+                } else {
+                    (ComparisonScheduler::WeightedRoundRobin, "wrr")
+                };
+                v.configs
+                    .iter()
+                    .map(|c| Router::new_comparison(c, which))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"{name}\": {e}", v.file)))?
+            }
         };
         let inputs = v.configs.iter().map(RouterInputs::idle).collect();
         let classes = cfg0.traffic_classes() as u8;
