@@ -315,6 +315,7 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(issue23_item1());
+    v.extend(issue23_item2());
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
     // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
     const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
@@ -1399,6 +1400,129 @@ fn fig6a_claims() -> Vec<Claim> {
         passage: "The light-load latency is H̄ ≈ 64 hops of 5 cycles plus 100 flits, 420\nflit times (0.22 ms).",
         numbers: vec![
             n("420", F6A, &[("model", "markov"), ("vcs_per_header", "1"), ("load_flits_per_node_cycle", "0.05")], "network_latency_cycles"),
+        ],
+    });
+    v
+}
+
+/// Per-phase latency row `| label | lat / queueing | ... |` of
+/// `phase_latency.csv` for `point` and `class` ("—": no message of the
+/// class created in that phase was delivered; nothing to tie).
+fn phase_latency_row(passage: &'static str, csv: &'static str, point: &'static str, class: &'static str) -> Claim {
+    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
+    assert_eq!(cells.len(), 5, "{passage}");
+    let mut numbers = Vec::new();
+    for (k, cell) in cells.into_iter().enumerate() {
+        if cell == "—" {
+            continue;
+        }
+        let (lat, queue) = cell.split_once(" / ").unwrap_or_else(|| panic!("{passage}: {cell}"));
+        let phase: &'static str = ["0", "1", "2", "3", "4"][k];
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase), ("class", class)]));
+        numbers.push(n(lat, csv, row, "latency_us"));
+        numbers.push(n(queue, csv, row, "queueing_us"));
+    }
+    Claim { passage, numbers }
+}
+
+/// Issue 23 item 2 and issue 19 item 5: 003_… Fig. 4 with the iterative
+/// allocator, Fig. 5, Fig. 8, and 000_… Fig. 6.
+fn issue23_item2() -> Vec<Claim> {
+    const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
+    const IT4R: &str = "experiments/results/fig4_003_iterative/results.csv";
+    const M8: &str = "experiments/results/fig8_003/phases.csv";
+    const M8R: &str = "experiments/results/fig8_003/results.csv";
+    const M8L: &str = "experiments/results/fig8_003/phase_latency.csv";
+    const F5R: &str = "experiments/results/fig5_003/results.csv";
+    const F5L: &str = "experiments/results/fig5_003/phase_latency.csv";
+    const F5IL: &str = "experiments/results/fig5_003_iterative/phase_latency.csv";
+    const F6: &str = "experiments/results/fig6_000/results.csv";
+    let mut v = Vec::new();
+    for (passage, csv, point) in [
+        ("| TR, 0.6 | 0.000 ± 0.000 / 0.0 | 0.746 ± 0.036 / 135.8 | 0.251 ± 0.036 / 51.8 | 0.241 ± 0.027 / 92.7 | 0.276 ± 0.049 / 62.2 |", IT4, "0.6 traditional"),
+        ("| NP, 0.6 | 0.667 ± 1.434 / 1.6 | 0.787 ± 0.047 / 129.5 | 0.308 ± 0.039 / 41.2 | 0.294 ± 0.028 / 76.1 | 0.352 ± 0.041 / 47.4 |", IT4, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.667 ± 1.434 / 2.3 | 0.787 ± 0.047 / 129.5 | 0.306 ± 0.037 / 42.1 | 0.295 ± 0.029 / 75.9 | 0.358 ± 0.055 / 47.8 |", IT4, "0.6 preemptive"),
+        ("| TR, 0.8 | 0.600 ± 0.680 / 18.1 | 0.748 ± 0.028 / 143.8 | 0.407 ± 0.034 / 846.1 | 0.290 ± 0.018 / 2,000.2 | 0.395 ± 0.031 / 837.9 |", IT4, "0.8 traditional"),
+        ("| NP, 0.8 | 0.800 ± 0.555 / 0.2 | 0.741 ± 0.027 / 136.3 | 0.338 ± 0.021 / 49.0 | 0.301 ± 0.021 / 77.0 | 0.421 ± 0.039 / 185.4 |", IT4, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.800 ± 0.555 / 0.2 | 0.746 ± 0.024 / 136.0 | 0.340 ± 0.024 / 92.4 | 0.292 ± 0.022 / 141.4 | 0.384 ± 0.039 / 147.5 |", IT4, "0.8 preemptive"),
+        ("| NP, 0.6 | 0.486 ± 0.108 / 1.0 | 0.366 ± 0.037 / 0.9 | 0.369 ± 0.037 / 3.4 | 0.175 ± 0.024 / 2.6 | 0.148 ± 0.029 / 2.9 |", M8, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.465 ± 0.118 / 1.2 | 0.307 ± 0.047 / 1.3 | 0.393 ± 0.037 / 3.9 | 0.190 ± 0.015 / 3.2 | 0.158 ± 0.032 / 3.7 |", M8, "0.6 preemptive"),
+        ("| NP, 0.8 | 0.539 ± 0.069 / 1.3 | 0.351 ± 0.023 / 1.4 | 0.400 ± 0.033 / 5.2 | 0.199 ± 0.025 / 3.8 | 0.162 ± 0.024 / 4.1 |", M8, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.544 ± 0.042 / 2.4 | 0.318 ± 0.047 / 4.4 | 0.397 ± 0.026 / 75.4 | 0.144 ± 0.020 / 39.4 | 0.120 ± 0.012 / 58.7 |", M8, "0.8 preemptive"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    for (passage, csv, point, class) in [
+        ("| NP, 0.6 | 13.5 / 0.3 | 14.1 / 0.5 | 16.1 / 1.0 | 23.5 / 2.7 | 18.9 / 2.6 |", M8L, "0.6 non_preemptive", "0"),
+        ("| P, 0.6 | 13.6 / 0.3 | 14.2 / 0.5 | 16.3 / 1.0 | 24.2 / 2.7 | 19.5 / 2.6 |", M8L, "0.6 preemptive", "0"),
+        ("| NP, 0.8 | 28.4 / 1.3 | 30.0 / 1.4 | 209.5 / 133.2 | 2,260.6 / 2,048.5 | 85.3 / 9.9 |", M8L, "0.8 non_preemptive", "0"),
+        ("| P, 0.8 | 29.1 / 1.0 | 30.6 / 1.2 | 329.1 / 247.8 | 2,567.8 / 2,363.4 | 100.4 / 14.7 |", M8L, "0.8 preemptive", "0"),
+        ("| TR | 72.9 / 0.0 | 70.6 / 0.0 | 69.2 / 0.0 | 75.6 / 0.0 | 51.3 / 0.0 |", F5L, "0.8 traditional", "2"),
+        ("| NP | 3.9 / 0.0 | 3.1 / 0.0 | 4.0 / 0.0 | 4.0 / 0.0 | 3.5 / 0.0 |", F5L, "0.8 non_preemptive", "2"),
+        ("| P | 16.8 / 2.3 | 4.8 / 0.3 | 15.0 / 9.0 | 30.2 / 14.9 | 40.3 / 26.5 |", F5L, "0.8 preemptive", "2"),
+        ("| TR | 19.4 / 0.0 | 15.8 / 0.0 | 13.4 / 0.0 | 13.4 / 0.0 | 11.4 / 0.0 |", F5IL, "0.8 traditional", "2"),
+        ("| NP | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 |", F5IL, "0.8 non_preemptive", "2"),
+        ("| P | 1.9 / 0.0 | 2.9 / 0.0 | 2.0 / 0.0 | 33.4 / 13.4 | 5.7 / 0.6 |", F5IL, "0.8 preemptive", "2"),
+        ("| TR | 23,161.5 / 23,073.4 | 43,264.0 / 43,174.7 | 52,841.1 / 52,752.3 | 35,472.3 / 35,383.3 | 4,835.5 / 4,776.8 |", F5L, "0.8 traditional", "0"),
+        ("| NP | 20,178.7 / 20,031.1 | 68,479.8 / 68,112.8 | 170,768.7 / 168,537.7 | — | — |", F5L, "0.8 non_preemptive", "0"),
+        ("| P | 20,177.4 / 19,992.7 | 65,685.0 / 65,321.8 | 170,168.7 / 168,841.6 | — | — |", F5L, "0.8 preemptive", "0"),
+        ("| TR | 33.5 / 4.0 | 28.8 / 2.8 | 25.1 / 2.4 | 24.6 / 3.2 | 22.2 / 3.6 |", F5IL, "0.8 traditional", "0"),
+        ("| NP | 52.7 / 4.4 | 47.3 / 3.0 | 50.6 / 2.9 | 3,303.6 / 3,146.7 | 1,279.2 / 1,120.1 |", F5IL, "0.8 non_preemptive", "0"),
+        ("| P | 50.8 / 2.0 | 47.1 / 1.8 | 50.6 / 2.3 | 4,401.1 / 4,227.0 | 1,223.8 / 1,076.0 |", F5IL, "0.8 preemptive", "0"),
+    ] {
+        v.push(phase_latency_row(passage, csv, point, class));
+    }
+    // 000_… Fig. 6: R1 (class 2) / R2 (class 1) / best effort per scheduler.
+    for passage in [
+        "| 0.064 | 54.7 / 56.8 / 99.6 | 54.7 / 55.5 / 99.7 | 54.6 / 56.3 / 99.5 |",
+        "| 0.128 | 64.4 / 64.4 / 162.8 | 62.6 / 63.8 / 161.2 | 62.7 / 66.6 / 161.8 |",
+        "| 0.192 | 74.8 / 82.0 / 325.4 | 72.7 / 76.0 / 321.5 | 73.2 / 80.4 / 329.4 |",
+        "| 0.256 | 95.4 / 103.4 / 3,466.3 | 92.4 / 89.5 / 2,645.0 | 90.5 / 98.1 / 3,253.9 |",
+        "| 0.32 | 142.9 / 91.3 / 20,707.0 | 115.5 / 100.0 / 18,871.4 | 114.1 / 114.6 / 20,676.8 |",
+        "| 0.384 | 44,737.0 / 28,255.7 / 63,538.8 | 155.4 / 125.5 / 39,252.2 | 197.6 / 158.6 / 39,495.4 |",
+    ] {
+        let load: &'static str = passage.split('|').nth(1).unwrap().trim();
+        let mix: &'static str = Box::leak(
+            [("0.064", "0.384"), ("0.128", "0.448"), ("0.192", "0.512"), ("0.256", "0.576"), ("0.32", "0.64"), ("0.384", "0.704")]
+                .iter()
+                .find(|(rt, _)| *rt == load)
+                .map(|(rt, total)| format!("{total}:{rt}:0.32"))
+                .unwrap()
+                .into_boxed_str(),
+        );
+        let w = row_numbers(passage);
+        assert_eq!(w.len(), 9, "{passage}");
+        let mut numbers = Vec::new();
+        for (k, sched) in ["router", "fgfq", "wrr"].into_iter().enumerate() {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("model.scheduler", sched), ("workload.load+workload.mix", mix)]));
+            for (j, column) in ["class2_latency_cycles", "rt_latency_cycles", "be_latency_cycles"].into_iter().enumerate() {
+                numbers.push(n(w[3 * k + j], F6, row, column));
+            }
+        }
+        v.push(Claim { passage, numbers });
+    }
+    let at = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
+    v.push(Claim {
+        passage: "carry (it accepts 0.566–0.633 of an offered 0.8, `fig5_003` below)",
+        numbers: vec![
+            n("0.566", F5R, at(vec![("router", "traditional")]), "accepted_throughput"),
+            n("0.633", F5R, at(vec![("router", "non_preemptive")]), "accepted_throughput"),
+        ],
+    });
+    v.push(Claim {
+        passage: "0.599 at 0.6 for all three, 0.792 at 0.8 for all three",
+        numbers: ["traditional", "non_preemptive", "preemptive"]
+            .into_iter()
+            .flat_map(|r| {
+                [n("0.599", IT4R, at(vec![("workload.load", "0.6"), ("router", r)]), "accepted_throughput"), n("0.792", IT4R, at(vec![("workload.load", "0.8"), ("router", r)]), "accepted_throughput")]
+            })
+            .collect(),
+    });
+    v.push(Claim {
+        passage: "(3 rounds) so that 0.8 is carried (accepted 0.599 and 0.798)",
+        numbers: vec![
+            n("0.599", M8R, at(vec![("workload.load", "0.6"), ("router", "non_preemptive")]), "accepted_throughput"),
+            n("0.798", M8R, at(vec![("workload.load", "0.8"), ("router", "non_preemptive")]), "accepted_throughput"),
         ],
     });
     v
