@@ -209,6 +209,10 @@ fn cases() -> Vec<Case> {
         case("sim_stream_cap_zero", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [100, 0]", "max_streams_per_destination = 0")), "workload.max_streams_per_destination = 0: allowed range 1..=100000"),
         case("sim_stream_cap_unmet", "sim --experiment {dir}/e.toml", exp(rt("cbr", "mix = [100, 0]", "max_streams_per_destination = 3")), "workload.max_streams_per_destination = 3: workload.mix gives every endpoint 8 real-time streams"),
         case("sweep_stream_cap_unmet_phase", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| rt("cbr", "mix = [10, 90]\nphases = [[10, 90], [100, 0]]\nphase_seconds = 0.0001", "max_streams_per_destination = 5")(t)), "workload.phases[1] gives every endpoint"),
+        // A model-only comparison scheduler needs the router's VirtualClock points.
+        case("sim_model_wrr_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wrr\"\n"), "model.scheduler"),
+        case("sim_model_fgfq_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"fgfq\"\n"), "model.scheduler"),
+        case("sim_model_scheduler_unknown", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wfq\"\n"), "`router`, `fgfq`, `wrr`"),
         case("sim_onoff_cannot_carry", "sim --experiment {dir}/e.toml", exp(rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")), "workload.onoff_streams"),
         case("sim_onoff_per_class_cannot_carry", "sim --experiment {dir}/e.toml", exp(|t| rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")(t) + "[model]\nrealtime_rates = [1]\n"), "workload.onoff_streams"),
         case("sim_poisson_phases", "sim --experiment {dir}/e.toml", exp(rt("poisson", "mix = [0, 100]\nphases = [[20, 80], [50, 50]]\nphase_seconds = 0.0001", "")), "workload.phases[1]"),
