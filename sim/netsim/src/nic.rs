@@ -6,7 +6,9 @@
 //!
 //! A message's way through the NIC, per endpoint:
 //! 1. **Doorbell** (`ring`): the host names the message, its class and the
-//!    VC it goes on (round robin over the class's VCs). Doorbells wait in
+//!    VC it goes on (`pick_vc`: round robin over the class's VCs, or with
+//!    `vc_choice = "avoid_lower_class"` over those of them whose send queue
+//!    holds no message of a lower class, see [`VcChoice`]). Doorbells wait in
 //!    one FCFS queue (`traditional`) or one FCFS queue per class (`qos`);
 //!    the queues themselves are unbounded (the VIA send queues live in host
 //!    memory), and only the first `doorbell_depth` entries of a queue are in
@@ -60,6 +62,35 @@ pub mod defaults {
     pub const DOORBELL_DEPTH: u32 = 4;
 }
 
+/// How the host picks a message's VC among its class's VCs (`[nic]
+/// vc_choice`). `003_…` §4.2 draws a message's VC uniformly from its class's
+/// VCs and §3.3 makes the NIC's buffer of a VC an FCFS queue, so under the
+/// preemptive router, where real time may use any VC, a real-time message
+/// can queue in the NIC behind a best-effort one; the paper says nothing of
+/// how its NIC avoids that (its router avoids it by preemption, §3.2.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcChoice {
+    /// Round robin over the class's VCs (the default).
+    #[default]
+    RoundRobin,
+    /// Round robin over the class's VCs whose send queue holds no message of
+    /// a lower class (the one the DMA is moving included); when every one
+    /// does, round robin over all of them. Only with the QoS NIC (the
+    /// traditional NIC's one FIFO is every VC's queue).
+    AvoidLowerClass,
+}
+
+impl VcChoice {
+    /// As written in the experiment file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VcChoice::RoundRobin => "round_robin",
+            VcChoice::AvoidLowerClass => "avoid_lower_class",
+        }
+    }
+}
+
 /// Host-bus bandwidth (Mbit/s) and DMA overheads (ns) allowed.
 pub const HOST_BUS_MBPS_RANGE: (f64, f64) = (1.0, 1e7);
 pub const DMA_OVERHEAD_NS_RANGE: (f64, f64) = (0.0, 1e9);
@@ -86,6 +117,9 @@ pub struct NicSpec {
     /// Only with message-level injection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_dma_overhead_ns: Option<f64>,
+    /// Only with the QoS NIC; default round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vc_choice: Option<VcChoice>,
 }
 
 fn default_doorbell_depth() -> u32 {
@@ -170,6 +204,13 @@ impl NicSpec {
             ));
         }
         only_with("block_size", self.block_size, Injection::Block, inj, "", |b| int("block_size", b, NIC_BLOCK_SIZE_RANGE))?;
+        if let (NicVariant::Traditional, Some(v)) = (self.variant, self.vc_choice) {
+            return Err(bad(
+                "vc_choice",
+                format!("{:?}", v.as_str()),
+                "only used with variant = \"qos\" (the traditional NIC's one send FIFO is every VC's queue; allowed values: leave it out)",
+            ));
+        }
         let why = ": hardware injection has no send DMA";
         only_with("send_dma_overhead_ns", self.send_dma_overhead_ns, Injection::Message, inj, why, |x| {
             real("send_dma_overhead_ns", x, DMA_OVERHEAD_NS_RANGE)
@@ -201,6 +242,7 @@ impl NicSpec {
             credits,
             clock_width,
             vtick_width,
+            vc_choice: self.vc_choice.unwrap_or_default(),
         }
     }
 }
@@ -225,6 +267,7 @@ pub struct NicParams {
     pub credits: u32,
     pub clock_width: u32,
     pub vtick_width: u32,
+    pub vc_choice: VcChoice,
 }
 
 /// One message as the host rings it.
@@ -347,7 +390,7 @@ pub struct Nic {
     /// cycles still to spend before its header.
     hold: Option<usize>,
     setup_left: u32,
-    /// Next VC per class (round robin over the class's VCs).
+    /// Next VC per class (where the class's round robin looks first).
     next_vc: Vec<u8>,
     /// Doorbells queued plus messages in the send queues.
     pending: u32,
@@ -420,9 +463,23 @@ impl Nic {
     }
 
     /// The VC for the next message of `class`: round robin over the set
-    /// bits of `mask` (nonzero).
-    pub fn pick_vc(&mut self, class: u8, mask: u32) -> u8 {
+    /// bits of `mask` (nonzero), narrowed by `p.vc_choice` ([`VcChoice`]).
+    pub fn pick_vc(&mut self, p: &NicParams, class: u8, mask: u32) -> u8 {
         debug_assert!(mask != 0);
+        let mask = match p.vc_choice {
+            VcChoice::RoundRobin => mask,
+            VcChoice::AvoidLowerClass => {
+                let clear = (0..p.vcs.min(32))
+                    .filter(|&v| mask >> v & 1 == 1)
+                    .filter(|&v| !self.queues[self.queue_index(p, v)].iter().any(|b| b.db.class < class))
+                    .fold(0u32, |m, v| m | 1 << v);
+                if clear != 0 {
+                    clear
+                } else {
+                    mask
+                }
+            }
+        };
         let from = self.next_vc[class as usize] as u32;
         let above = mask & !((1u32 << from) - 1);
         let v = if above != 0 { above.trailing_zeros() } else { mask.trailing_zeros() };
@@ -601,8 +658,13 @@ impl Nic {
     }
 
     fn queue_of(&self, p: &NicParams, db: &Doorbell) -> usize {
+        self.queue_index(p, db.vc as usize)
+    }
+
+    /// The send queue of VC `vc`.
+    fn queue_index(&self, p: &NicParams, vc: usize) -> usize {
         if p.qos {
-            db.vc as usize
+            vc
         } else {
             0
         }

@@ -25,6 +25,7 @@ fn params(qos: bool, injection: Injection) -> NicParams {
         credits: 100,
         clock_width: 16,
         vtick_width: 8,
+        vc_choice: VcChoice::RoundRobin,
     }
 }
 
@@ -193,9 +194,9 @@ fn a_message_waits_while_the_caller_does_not_admit_it() {
 fn vcs_are_taken_round_robin_over_the_class_mask() {
     let p = params(true, Injection::Flit);
     let mut nic = Nic::new(&p, 2);
-    let got: Vec<u8> = (0..5).map(|_| nic.pick_vc(1, 0b1010)).collect();
+    let got: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 1, 0b1010)).collect();
     assert_eq!(got, vec![1, 3, 1, 3, 1]);
-    assert_eq!(nic.pick_vc(0, 0b0100), 2);
+    assert_eq!(nic.pick_vc(&p, 0, 0b0100), 2);
 }
 
 #[test]
@@ -234,4 +235,49 @@ fn zero_load_source_latency_in_the_network() {
             assert_eq!(c.source_latency, want, "{section}");
         }
     }
+}
+
+#[test]
+fn avoid_lower_class_skips_vcs_whose_send_queue_holds_best_effort() {
+    // Four VCs, no credits (nothing leaves the send queues). Best-effort A
+    // rung on VC 1, real-time C on VC 2: the DMA takes C at cycle 0 (higher
+    // class first) and A at cycle 1, each whole in its cycle. Then
+    // best-effort D is rung on VC 3 but not taken: it is not in a send queue.
+    let mut p = params(true, Injection::Flit);
+    p.vcs = 4;
+    p.credits = 0;
+    p.vc_choice = VcChoice::AvoidLowerClass;
+    let mut nic = Nic::new(&p, 2);
+    nic.ring(&p, db(A, 0, 1, 2, BE));
+    nic.ring(&p, db(C, 1, 2, 2, 10));
+    assert_eq!(run(&mut nic, &p, 0..2), vec![None, None]);
+    nic.ring(&p, db(B, 0, 3, 2, BE));
+    // Real time over VCs 0..3: VC 1 holds best effort, VC 2 only real time
+    // (same class, not lower), VC 3 only a doorbell: round robin over
+    // {0, 2, 3} from VC 0.
+    let rt: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 1, 0b1111)).collect();
+    assert_eq!(rt, vec![0, 2, 3, 0, 2]);
+    // Best effort has no lower class: plain round robin from VC 0.
+    let be: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 0, 0b1111)).collect();
+    assert_eq!(be, vec![0, 1, 2, 3, 0]);
+    // Every VC of the mask holds best effort ({1}): round robin over the
+    // mask; real time's pointer is past VC 2, so it wraps to 1.
+    assert_eq!(nic.pick_vc(&p, 1, 0b0010), 1);
+    // The same state under the default: VC 1 is not skipped.
+    p.vc_choice = VcChoice::RoundRobin;
+    let rr: Vec<u8> = (0..4).map(|_| nic.pick_vc(&p, 1, 0b1111)).collect();
+    assert_eq!(rr, vec![2, 3, 0, 1]);
+}
+
+#[test]
+fn vc_choice_defaults_to_round_robin_and_is_qos_only() {
+    let spec: NicSpec = toml::from_str("variant = \"qos\"").unwrap();
+    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::RoundRobin);
+    let spec: NicSpec = toml::from_str("variant = \"qos\"\nvc_choice = \"avoid_lower_class\"").unwrap();
+    assert!(spec.validate().is_ok());
+    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::AvoidLowerClass);
+    let spec: NicSpec = toml::from_str("variant = \"traditional\"\nvc_choice = \"round_robin\"").unwrap();
+    let (field, value, why) = spec.validate().unwrap_err();
+    assert_eq!((field.as_str(), value.as_str()), ("nic.vc_choice", "\"round_robin\""));
+    assert!(why.contains("only used with variant = \"qos\""), "{why}");
 }
