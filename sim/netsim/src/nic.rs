@@ -313,6 +313,15 @@ struct Buffered {
 /// cycles split into `no_data`, DMA still moving its first flit; `no_credit`,
 /// the router's input VC full; `not_granted`, eligible but another queue
 /// got the link).
+///
+/// Before that, from the ring to the DMA's selection, the doorbells are
+/// counted per cycle after `from` (each waiting doorbell once a cycle, so
+/// the sums are doorbell-cycles): `doorbell_dma_busy`, the DMA is moving
+/// another message; else `doorbell_queue_full`, it is in the NIC's doorbell
+/// FIFO but its send queue is full; `doorbell_not_visible`, it is behind
+/// the `doorbell_depth` entries the NIC sees; `doorbell_other_first`,
+/// it could go but another doorbell was selected (a higher class or an
+/// older one; or none could start for want of a tag).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NicWaits {
     pub from: u64,
@@ -325,6 +334,10 @@ pub struct NicWaits {
     pub no_data: Vec<u64>,
     pub no_credit: Vec<u64>,
     pub not_granted: Vec<u64>,
+    pub doorbell_dma_busy: Vec<u64>,
+    pub doorbell_queue_full: Vec<u64>,
+    pub doorbell_not_visible: Vec<u64>,
+    pub doorbell_other_first: Vec<u64>,
 }
 
 impl NicWaits {
@@ -339,7 +352,11 @@ impl NicWaits {
             messages_behind_be: z.clone(),
             no_data: z.clone(),
             no_credit: z.clone(),
-            not_granted: z,
+            not_granted: z.clone(),
+            doorbell_dma_busy: z.clone(),
+            doorbell_queue_full: z.clone(),
+            doorbell_not_visible: z.clone(),
+            doorbell_other_first: z,
         }
     }
 
@@ -354,6 +371,10 @@ impl NicWaits {
             (&mut self.no_data, &o.no_data),
             (&mut self.no_credit, &o.no_credit),
             (&mut self.not_granted, &o.not_granted),
+            (&mut self.doorbell_dma_busy, &o.doorbell_dma_busy),
+            (&mut self.doorbell_queue_full, &o.doorbell_queue_full),
+            (&mut self.doorbell_not_visible, &o.doorbell_not_visible),
+            (&mut self.doorbell_other_first, &o.doorbell_other_first),
         ] {
             if a.len() < b.len() {
                 a.resize(b.len(), 0);
@@ -394,6 +415,8 @@ pub struct Nic {
     next_vc: Vec<u8>,
     /// Doorbells queued plus messages in the send queues.
     pending: u32,
+    /// Doorbells queued per class (for `waits`).
+    rung: Vec<u64>,
     /// Kept only when asked for (`record_waits`).
     waits: Option<Box<NicWaits>>,
     now: u64,
@@ -420,6 +443,7 @@ impl Nic {
             setup_left: 0,
             next_vc: vec![0; classes],
             pending: 0,
+            rung: vec![0; classes],
             waits: None,
             now: 0,
         }
@@ -492,6 +516,7 @@ impl Nic {
         let q = if p.qos { db.class as usize } else { 0 };
         self.doorbells[q].push_back(db);
         self.pending += 1;
+        self.rung[db.class as usize] += 1;
     }
 
     /// Credits returned by the router (bit u: one slot of input VC u).
@@ -689,20 +714,58 @@ impl Nic {
         None
     }
 
+    /// The doorbell part of `waits` for this cycle: every queued doorbell but
+    /// `taken` (the one the DMA takes now), by why it waits.
+    fn doorbell_waits(&mut self, p: &NicParams, busy: bool, taken: Option<(usize, usize)>) {
+        let Some(w) = self.waits.as_deref_mut() else { return };
+        if self.now < w.from {
+            return;
+        }
+        if busy {
+            w.doorbell_dma_busy.iter_mut().zip(&self.rung).for_each(|(x, n)| *x += n);
+            return;
+        }
+        // The traditional NIC sees only its one queue's front.
+        let depth = if p.qos { p.doorbell_depth } else { 1 };
+        let mut seen = vec![0u64; self.rung.len()];
+        for (c, q) in self.doorbells.iter().enumerate() {
+            for (i, db) in q.iter().take(depth).enumerate() {
+                let k = db.class as usize;
+                seen[k] += 1;
+                if taken == Some((c, i)) {
+                    continue;
+                }
+                let full = self.fill[if p.qos { db.vc as usize } else { 0 }] >= p.queue_depth;
+                if full {
+                    w.doorbell_queue_full[k] += 1;
+                } else {
+                    w.doorbell_other_first[k] += 1;
+                }
+            }
+        }
+        for (k, n) in self.rung.iter().enumerate() {
+            w.doorbell_not_visible[k] += n - seen[k];
+        }
+    }
+
     /// The host-bus / DMA server: select, overhead, then flits at the bus rate.
     fn move_flits(&mut self, p: &NicParams, mut admit: impl FnMut(u32) -> bool) {
         if self.dma.is_none() {
-            let Some((c, i)) = self.select(p) else { return };
-            if !admit(self.doorbells[c][i].msg) {
-                return;
+            let sel = self.select(p).filter(|&(c, i)| admit(self.doorbells[c][i].msg));
+            if self.waits.is_some() {
+                self.doorbell_waits(p, false, sel);
             }
+            let Some((c, i)) = sel else { return };
             let db = self.doorbells[c].remove(i).expect("selected");
+            self.rung[db.class as usize] -= 1;
             let queue = self.queue_of(p, &db);
             let behind_be = self.queues[queue].iter().any(|b| b.db.class == 0);
             let now = self.now;
             self.queues[queue].push_back(Buffered { db, arrived: 0, sent: 0, selected: now, front: now, behind_be });
             self.dma = Some(Transfer { queue, overhead_left: p.dma_cycles, flits_left: db.flits });
             self.bus_acc = 0.0;
+        } else if self.waits.is_some() {
+            self.doorbell_waits(p, true, None);
         }
         let t = self.dma.as_mut().expect("a transfer");
         if t.overhead_left > 0 {

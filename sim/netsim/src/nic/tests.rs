@@ -10,6 +10,7 @@ const BE: u32 = 255; // best-effort marker of an 8-bit Vtick
 const A: u32 = 1; // message ids
 const B: u32 = 2;
 const C: u32 = 3;
+const D: u32 = 4;
 
 fn params(qos: bool, injection: Injection) -> NicParams {
     NicParams {
@@ -280,4 +281,40 @@ fn vc_choice_defaults_to_round_robin_and_is_qos_only() {
     let (field, value, why) = spec.validate().unwrap_err();
     assert_eq!((field.as_str(), value.as_str()), ("nic.vc_choice", "\"round_robin\""));
     assert!(why.contains("only used with variant = \"qos\""), "{why}");
+}
+
+#[test]
+fn doorbell_waits_before_the_dma_are_split_by_cause() {
+    // QoS NIC, 2 doorbells visible per class, 3-flit send queues, 3 cycles
+    // of DMA overhead (selection cycle included, the flits move in the
+    // third cycle after it), no credits (nothing leaves). Rung before cycle
+    // 0: A (best effort, VC 0, 2 flits), B (real time, VC 1, 3 flits),
+    // C (real time, VC 1, 2 flits), D (real time, VC 0, 1 flit).
+    let mut p = params(true, Injection::Flit);
+    p.doorbell_depth = 2;
+    p.queue_depth = 3;
+    p.dma_cycles = 3;
+    p.credits = 0;
+    let mut nic = Nic::new(&p, 2);
+    nic.record_waits(2, 0);
+    for d in [db(A, 0, 0, 2, BE), db(B, 1, 1, 3, 10), db(C, 1, 1, 2, 10), db(D, 1, 0, 1, 10)] {
+        nic.ring(&p, d);
+    }
+    run(&mut nic, &p, 0..12);
+    // Cycle 0: B taken; C could go (other first), D is third in its queue
+    // (not visible), A is a lower class (other first). Cycles 1-3 busy:
+    // A, C, D. Cycle 4: VC 1 is full (B's 3 flits): C queue full; D taken;
+    // A other first. 5-7 busy: A, C. Cycle 8: C queue full, A taken
+    // (VC 0 holds D's 1 flit). 9-11 busy: C.
+    let w = nic.waits().unwrap();
+    assert_eq!(w.doorbell_other_first, vec![2, 1]);
+    assert_eq!(w.doorbell_not_visible, vec![0, 1]);
+    assert_eq!(w.doorbell_queue_full, vec![0, 2]);
+    assert_eq!(w.doorbell_dma_busy, vec![6, 12]);
+    // Per doorbell the causes add up to selection − ring: A 8, C 12 (not
+    // taken by cycle 11), D 4, B 0.
+    let total: Vec<u64> = (0..2)
+        .map(|c| w.doorbell_other_first[c] + w.doorbell_not_visible[c] + w.doorbell_queue_full[c] + w.doorbell_dma_busy[c])
+        .collect();
+    assert_eq!(total, vec![8, 16]);
 }
