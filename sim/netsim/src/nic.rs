@@ -319,7 +319,9 @@ struct Buffered {
 /// the sums are doorbell-cycles): `doorbell_dma_busy`, the DMA is moving
 /// another message; else `doorbell_queue_full`, it is in the NIC's doorbell
 /// FIFO but its send queue is full; `doorbell_not_visible`, it is behind
-/// the `doorbell_depth` entries the NIC sees; `doorbell_other_first`,
+/// the `doorbell_depth` entries the NIC sees (`doorbell_dma_stalled` is
+/// the part of `doorbell_dma_busy` during which the DMA's message waits for
+/// room in its full send queue); `doorbell_other_first`,
 /// it could go but another doorbell was selected (a higher class or an
 /// older one; or none could start for want of a tag).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -335,6 +337,7 @@ pub struct NicWaits {
     pub no_credit: Vec<u64>,
     pub not_granted: Vec<u64>,
     pub doorbell_dma_busy: Vec<u64>,
+    pub doorbell_dma_stalled: Vec<u64>,
     pub doorbell_queue_full: Vec<u64>,
     pub doorbell_not_visible: Vec<u64>,
     pub doorbell_other_first: Vec<u64>,
@@ -354,6 +357,7 @@ impl NicWaits {
             no_credit: z.clone(),
             not_granted: z.clone(),
             doorbell_dma_busy: z.clone(),
+            doorbell_dma_stalled: z.clone(),
             doorbell_queue_full: z.clone(),
             doorbell_not_visible: z.clone(),
             doorbell_other_first: z,
@@ -372,6 +376,7 @@ impl NicWaits {
             (&mut self.no_credit, &o.no_credit),
             (&mut self.not_granted, &o.not_granted),
             (&mut self.doorbell_dma_busy, &o.doorbell_dma_busy),
+            (&mut self.doorbell_dma_stalled, &o.doorbell_dma_stalled),
             (&mut self.doorbell_queue_full, &o.doorbell_queue_full),
             (&mut self.doorbell_not_visible, &o.doorbell_not_visible),
             (&mut self.doorbell_other_first, &o.doorbell_other_first),
@@ -723,6 +728,10 @@ impl Nic {
         }
         if busy {
             w.doorbell_dma_busy.iter_mut().zip(&self.rung).for_each(|(x, n)| *x += n);
+            let stalled = self.dma.is_some_and(|t| t.overhead_left == 0 && self.fill[t.queue] >= p.queue_depth);
+            if stalled {
+                w.doorbell_dma_stalled.iter_mut().zip(&self.rung).for_each(|(x, n)| *x += n);
+            }
             return;
         }
         // The traditional NIC sees only its one queue's front.

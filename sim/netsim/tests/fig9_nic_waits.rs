@@ -78,7 +78,7 @@ fn nic_waits(experiment: &str, results: &str, keys: &[(&str, &str)], wanted: fn(
                     let per = |x: u64| format!("{:.1}", x as f64 / n);
                     let labels: Vec<String> = keys.iter().map(|k| label(params, k.0)).collect();
                     let row = format!(
-                        "{},{},{},{},{},{},{},{},{},{},{:.1},{},{},{},{}",
+                        "{},{},{},{},{},{},{},{},{},{},{:.1},{},{},{},{},{}",
                         labels.join(","),
                         w.messages[c],
                         per(w.wait[c]),
@@ -91,6 +91,7 @@ fn nic_waits(experiment: &str, results: &str, keys: &[(&str, &str)], wanted: fn(
                         per(w.wait[c] - w.queue[c]),
                         rt.source_latency,
                         per(w.doorbell_dma_busy[c]),
+                        per(w.doorbell_dma_stalled[c]),
                         per(w.doorbell_queue_full[c]),
                         per(w.doorbell_not_visible[c]),
                         per(w.doorbell_other_first[c])
@@ -105,7 +106,7 @@ fn nic_waits(experiment: &str, results: &str, keys: &[(&str, &str)], wanted: fn(
     let names: Vec<&str> = keys.iter().map(|k| k.1).collect();
     let mut csv = format!(
         "{},rt_messages,wait_cycles,queue_cycles,queue_behind_be_cycles,messages_behind_be,no_data_cycles,no_credit_cycles,not_granted_cycles,at_front_cycles,rt_source_latency_cycles,\
-         doorbell_dma_busy_cycles,doorbell_queue_full_cycles,doorbell_not_visible_cycles,doorbell_other_first_cycles\n",
+         doorbell_dma_busy_cycles,doorbell_dma_stalled_cycles,doorbell_queue_full_cycles,doorbell_not_visible_cycles,doorbell_other_first_cycles\n",
         names.join(",")
     );
     for r in rows {

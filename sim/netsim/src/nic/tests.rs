@@ -311,10 +311,31 @@ fn doorbell_waits_before_the_dma_are_split_by_cause() {
     assert_eq!(w.doorbell_not_visible, vec![0, 1]);
     assert_eq!(w.doorbell_queue_full, vec![0, 2]);
     assert_eq!(w.doorbell_dma_busy, vec![6, 12]);
+    assert_eq!(w.doorbell_dma_stalled, vec![0, 0]);
     // Per doorbell the causes add up to selection − ring: A 8, C 12 (not
     // taken by cycle 11), D 4, B 0.
     let total: Vec<u64> = (0..2)
         .map(|c| w.doorbell_other_first[c] + w.doorbell_not_visible[c] + w.doorbell_queue_full[c] + w.doorbell_dma_busy[c])
         .collect();
     assert_eq!(total, vec![8, 16]);
+}
+
+#[test]
+fn doorbells_behind_a_dma_stalled_on_a_full_send_queue_are_counted_stalled() {
+    // 3-flit send queues, no DMA overhead, no credits. A (real time, VC 0,
+    // 5 flits) is taken at cycle 0 and 3 flits move in: its queue is full
+    // with 2 flits left, so the DMA stalls from cycle 1 on, and B (real
+    // time, VC 1, 1 flit), which lost to A at cycle 0, waits behind it.
+    let mut p = params(true, Injection::Flit);
+    p.queue_depth = 3;
+    p.credits = 0;
+    let mut nic = Nic::new(&p, 2);
+    nic.record_waits(2, 0);
+    nic.ring(&p, db(A, 1, 0, 5, 10));
+    nic.ring(&p, db(B, 1, 1, 1, 10));
+    run(&mut nic, &p, 0..5);
+    let w = nic.waits().unwrap();
+    assert_eq!(w.doorbell_other_first, vec![0, 1]);
+    assert_eq!(w.doorbell_dma_busy, vec![0, 4]);
+    assert_eq!(w.doorbell_dma_stalled, vec![0, 4]);
 }
