@@ -811,7 +811,7 @@ impl<'a> Sim<'a> {
                 let src = self.flows[fi].src as usize;
                 if let Some(p) = &self.nic {
                     let nic = &mut self.nics[src];
-                    let vc = nic.pick_vc(m.class, self.class_vcs[m.class as usize]);
+                    let vc = nic.pick_vc(p, m.class, self.class_vcs[m.class as usize]);
                     let vtick = if m.class == 0 { self.vtick_be } else { m.vtick };
                     nic.ring(p, crate::nic::Doorbell { msg: idx, class: m.class, vc, flits: m.flits, vtick });
                 } else {

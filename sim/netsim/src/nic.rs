@@ -6,7 +6,9 @@
 //!
 //! A message's way through the NIC, per endpoint:
 //! 1. **Doorbell** (`ring`): the host names the message, its class and the
-//!    VC it goes on (round robin over the class's VCs). Doorbells wait in
+//!    VC it goes on (`pick_vc`: round robin over the class's VCs, or with
+//!    `vc_choice = "avoid_lower_class"` over those of them whose send queue
+//!    holds no message of a lower class, see [`VcChoice`]). Doorbells wait in
 //!    one FCFS queue (`traditional`) or one FCFS queue per class (`qos`);
 //!    the queues themselves are unbounded (the VIA send queues live in host
 //!    memory), and only the first `doorbell_depth` entries of a queue are in
@@ -60,6 +62,35 @@ pub mod defaults {
     pub const DOORBELL_DEPTH: u32 = 4;
 }
 
+/// How the host picks a message's VC among its class's VCs (`[nic]
+/// vc_choice`). `003_…` §4.2 draws a message's VC uniformly from its class's
+/// VCs and §3.3 makes the NIC's buffer of a VC an FCFS queue, so under the
+/// preemptive router, where real time may use any VC, a real-time message
+/// can queue in the NIC behind a best-effort one; the paper says nothing of
+/// how its NIC avoids that (its router avoids it by preemption, §3.2.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcChoice {
+    /// Round robin over the class's VCs (the default).
+    #[default]
+    RoundRobin,
+    /// Round robin over the class's VCs whose send queue holds no message of
+    /// a lower class (the one the DMA is moving included); when every one
+    /// does, round robin over all of them. Only with the QoS NIC (the
+    /// traditional NIC's one FIFO is every VC's queue).
+    AvoidLowerClass,
+}
+
+impl VcChoice {
+    /// As written in the experiment file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VcChoice::RoundRobin => "round_robin",
+            VcChoice::AvoidLowerClass => "avoid_lower_class",
+        }
+    }
+}
+
 /// Host-bus bandwidth (Mbit/s) and DMA overheads (ns) allowed.
 pub const HOST_BUS_MBPS_RANGE: (f64, f64) = (1.0, 1e7);
 pub const DMA_OVERHEAD_NS_RANGE: (f64, f64) = (0.0, 1e9);
@@ -86,6 +117,9 @@ pub struct NicSpec {
     /// Only with message-level injection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_dma_overhead_ns: Option<f64>,
+    /// Only with the QoS NIC; default round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vc_choice: Option<VcChoice>,
 }
 
 fn default_doorbell_depth() -> u32 {
@@ -170,6 +204,13 @@ impl NicSpec {
             ));
         }
         only_with("block_size", self.block_size, Injection::Block, inj, "", |b| int("block_size", b, NIC_BLOCK_SIZE_RANGE))?;
+        if let (NicVariant::Traditional, Some(v)) = (self.variant, self.vc_choice) {
+            return Err(bad(
+                "vc_choice",
+                format!("{:?}", v.as_str()),
+                "only used with variant = \"qos\" (the traditional NIC's one send FIFO is every VC's queue; allowed values: leave it out)",
+            ));
+        }
         let why = ": hardware injection has no send DMA";
         only_with("send_dma_overhead_ns", self.send_dma_overhead_ns, Injection::Message, inj, why, |x| {
             real("send_dma_overhead_ns", x, DMA_OVERHEAD_NS_RANGE)
@@ -201,6 +242,7 @@ impl NicSpec {
             credits,
             clock_width,
             vtick_width,
+            vc_choice: self.vc_choice.unwrap_or_default(),
         }
     }
 }
@@ -225,6 +267,7 @@ pub struct NicParams {
     pub credits: u32,
     pub clock_width: u32,
     pub vtick_width: u32,
+    pub vc_choice: VcChoice,
 }
 
 /// One message as the host rings it.
@@ -270,6 +313,17 @@ struct Buffered {
 /// cycles split into `no_data`, DMA still moving its first flit; `no_credit`,
 /// the router's input VC full; `not_granted`, eligible but another queue
 /// got the link).
+///
+/// Before that, from the ring to the DMA's selection, the doorbells are
+/// counted per cycle after `from` (each waiting doorbell once a cycle, so
+/// the sums are doorbell-cycles): `doorbell_dma_busy`, the DMA is moving
+/// another message; else `doorbell_queue_full`, it is in the NIC's doorbell
+/// FIFO but its send queue is full; `doorbell_not_visible`, it is behind
+/// the `doorbell_depth` entries the NIC sees (`doorbell_dma_stalled` is
+/// the part of `doorbell_dma_busy` during which the DMA's message waits for
+/// room in its full send queue); `doorbell_other_first`,
+/// it could go but another doorbell was selected (a higher class or an
+/// older one; or none could start for want of a tag).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NicWaits {
     pub from: u64,
@@ -282,6 +336,11 @@ pub struct NicWaits {
     pub no_data: Vec<u64>,
     pub no_credit: Vec<u64>,
     pub not_granted: Vec<u64>,
+    pub doorbell_dma_busy: Vec<u64>,
+    pub doorbell_dma_stalled: Vec<u64>,
+    pub doorbell_queue_full: Vec<u64>,
+    pub doorbell_not_visible: Vec<u64>,
+    pub doorbell_other_first: Vec<u64>,
 }
 
 impl NicWaits {
@@ -296,7 +355,12 @@ impl NicWaits {
             messages_behind_be: z.clone(),
             no_data: z.clone(),
             no_credit: z.clone(),
-            not_granted: z,
+            not_granted: z.clone(),
+            doorbell_dma_busy: z.clone(),
+            doorbell_dma_stalled: z.clone(),
+            doorbell_queue_full: z.clone(),
+            doorbell_not_visible: z.clone(),
+            doorbell_other_first: z,
         }
     }
 
@@ -311,6 +375,11 @@ impl NicWaits {
             (&mut self.no_data, &o.no_data),
             (&mut self.no_credit, &o.no_credit),
             (&mut self.not_granted, &o.not_granted),
+            (&mut self.doorbell_dma_busy, &o.doorbell_dma_busy),
+            (&mut self.doorbell_dma_stalled, &o.doorbell_dma_stalled),
+            (&mut self.doorbell_queue_full, &o.doorbell_queue_full),
+            (&mut self.doorbell_not_visible, &o.doorbell_not_visible),
+            (&mut self.doorbell_other_first, &o.doorbell_other_first),
         ] {
             if a.len() < b.len() {
                 a.resize(b.len(), 0);
@@ -347,10 +416,12 @@ pub struct Nic {
     /// cycles still to spend before its header.
     hold: Option<usize>,
     setup_left: u32,
-    /// Next VC per class (round robin over the class's VCs).
+    /// Next VC per class (where the class's round robin looks first).
     next_vc: Vec<u8>,
     /// Doorbells queued plus messages in the send queues.
     pending: u32,
+    /// Doorbells queued per class (for `waits`).
+    rung: Vec<u64>,
     /// Kept only when asked for (`record_waits`).
     waits: Option<Box<NicWaits>>,
     now: u64,
@@ -377,6 +448,7 @@ impl Nic {
             setup_left: 0,
             next_vc: vec![0; classes],
             pending: 0,
+            rung: vec![0; classes],
             waits: None,
             now: 0,
         }
@@ -420,9 +492,23 @@ impl Nic {
     }
 
     /// The VC for the next message of `class`: round robin over the set
-    /// bits of `mask` (nonzero).
-    pub fn pick_vc(&mut self, class: u8, mask: u32) -> u8 {
+    /// bits of `mask` (nonzero), narrowed by `p.vc_choice` ([`VcChoice`]).
+    pub fn pick_vc(&mut self, p: &NicParams, class: u8, mask: u32) -> u8 {
         debug_assert!(mask != 0);
+        let mask = match p.vc_choice {
+            VcChoice::RoundRobin => mask,
+            VcChoice::AvoidLowerClass => {
+                let clear = (0..p.vcs.min(32))
+                    .filter(|&v| mask >> v & 1 == 1)
+                    .filter(|&v| !self.queues[self.queue_index(p, v)].iter().any(|b| b.db.class < class))
+                    .fold(0u32, |m, v| m | 1 << v);
+                if clear != 0 {
+                    clear
+                } else {
+                    mask
+                }
+            }
+        };
         let from = self.next_vc[class as usize] as u32;
         let above = mask & !((1u32 << from) - 1);
         let v = if above != 0 { above.trailing_zeros() } else { mask.trailing_zeros() };
@@ -435,6 +521,7 @@ impl Nic {
         let q = if p.qos { db.class as usize } else { 0 };
         self.doorbells[q].push_back(db);
         self.pending += 1;
+        self.rung[db.class as usize] += 1;
     }
 
     /// Credits returned by the router (bit u: one slot of input VC u).
@@ -601,8 +688,13 @@ impl Nic {
     }
 
     fn queue_of(&self, p: &NicParams, db: &Doorbell) -> usize {
+        self.queue_index(p, db.vc as usize)
+    }
+
+    /// The send queue of VC `vc`.
+    fn queue_index(&self, p: &NicParams, vc: usize) -> usize {
         if p.qos {
-            db.vc as usize
+            vc
         } else {
             0
         }
@@ -627,20 +719,62 @@ impl Nic {
         None
     }
 
+    /// The doorbell part of `waits` for this cycle: every queued doorbell but
+    /// `taken` (the one the DMA takes now), by why it waits.
+    fn doorbell_waits(&mut self, p: &NicParams, busy: bool, taken: Option<(usize, usize)>) {
+        let Some(w) = self.waits.as_deref_mut() else { return };
+        if self.now < w.from {
+            return;
+        }
+        if busy {
+            w.doorbell_dma_busy.iter_mut().zip(&self.rung).for_each(|(x, n)| *x += n);
+            let stalled = self.dma.is_some_and(|t| t.overhead_left == 0 && self.fill[t.queue] >= p.queue_depth);
+            if stalled {
+                w.doorbell_dma_stalled.iter_mut().zip(&self.rung).for_each(|(x, n)| *x += n);
+            }
+            return;
+        }
+        // The traditional NIC sees only its one queue's front.
+        let depth = if p.qos { p.doorbell_depth } else { 1 };
+        let mut seen = vec![0u64; self.rung.len()];
+        for (c, q) in self.doorbells.iter().enumerate() {
+            for (i, db) in q.iter().take(depth).enumerate() {
+                let k = db.class as usize;
+                seen[k] += 1;
+                if taken == Some((c, i)) {
+                    continue;
+                }
+                let full = self.fill[if p.qos { db.vc as usize } else { 0 }] >= p.queue_depth;
+                if full {
+                    w.doorbell_queue_full[k] += 1;
+                } else {
+                    w.doorbell_other_first[k] += 1;
+                }
+            }
+        }
+        for (k, n) in self.rung.iter().enumerate() {
+            w.doorbell_not_visible[k] += n - seen[k];
+        }
+    }
+
     /// The host-bus / DMA server: select, overhead, then flits at the bus rate.
     fn move_flits(&mut self, p: &NicParams, mut admit: impl FnMut(u32) -> bool) {
         if self.dma.is_none() {
-            let Some((c, i)) = self.select(p) else { return };
-            if !admit(self.doorbells[c][i].msg) {
-                return;
+            let sel = self.select(p).filter(|&(c, i)| admit(self.doorbells[c][i].msg));
+            if self.waits.is_some() {
+                self.doorbell_waits(p, false, sel);
             }
+            let Some((c, i)) = sel else { return };
             let db = self.doorbells[c].remove(i).expect("selected");
+            self.rung[db.class as usize] -= 1;
             let queue = self.queue_of(p, &db);
             let behind_be = self.queues[queue].iter().any(|b| b.db.class == 0);
             let now = self.now;
             self.queues[queue].push_back(Buffered { db, arrived: 0, sent: 0, selected: now, front: now, behind_be });
             self.dma = Some(Transfer { queue, overhead_left: p.dma_cycles, flits_left: db.flits });
             self.bus_acc = 0.0;
+        } else if self.waits.is_some() {
+            self.doorbell_waits(p, true, None);
         }
         let t = self.dma.as_mut().expect("a transfer");
         if t.overhead_left > 0 {

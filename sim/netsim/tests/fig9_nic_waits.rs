@@ -3,8 +3,10 @@
 //! experiments/fig9a_003.toml with the NIC's wait accounting on
 //! (`Sim::run_with_nic_waits`), checks each run reproduces the committed
 //! results.json (same source latency, so the accounting changes nothing),
-//! and writes experiments/results/fig9a_003/nic_waits.csv. About 10 minutes
-//! on two idle cores:
+//! and writes experiments/results/fig9a_003/nic_waits.csv (about 10 minutes
+//! on two idle cores); the same for the four points of
+//! experiments/fig9_003_p_avoid.toml (P + QoS NIC, real time kept out of
+//! send queues holding best effort; about 3 minutes):
 //!
 //!   cargo test --release -p wormqos-netsim --test fig9_nic_waits -- --ignored
 
@@ -26,12 +28,28 @@ fn wanted(params: &[(String, toml::Value)]) -> bool {
     qos || tr
 }
 
-#[test]
-#[ignore = "reruns four points of Fig. 9(a), about 10 minutes; writes experiments/results/fig9a_003/nic_waits.csv"]
-fn fig9a_nic_waits() {
-    let grid = Grid::from_file(&root().join("experiments/fig9a_003.toml")).unwrap();
-    let committed: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("experiments/results/fig9a_003/results.json")).unwrap()).unwrap();
+type Params = [(String, toml::Value)];
+
+/// A swept value as the CSV labels it (a router by its mode).
+fn label(params: &Params, key: &str) -> String {
+    match &params.iter().find(|p| p.0 == key).unwrap().1 {
+        toml::Value::Table(t) => t["mode"].as_str().unwrap().to_string(),
+        v => value_label(v),
+    }
+}
+
+/// Reruns the points of `experiment` that `wanted` keeps with the NICs'
+/// wait accounting on, checks each against the committed
+/// `results/<name>/results.json` (same real-time source latency, so the
+/// accounting changes nothing) and writes `results/<name>/nic_waits.csv`:
+/// one column per `keys` entry (swept key, column name) with the point's
+/// value, then the real-time waits per message (cycles; the `doorbell_*`
+/// columns are doorbell-cycles before the DMA took it, `NicWaits`, per
+/// message whose header left).
+fn nic_waits(experiment: &str, results: &str, keys: &[(&str, &str)], wanted: fn(&Params) -> bool) {
+    let grid = Grid::from_file(&root().join("experiments").join(experiment)).unwrap();
+    let dir = root().join("experiments/results").join(results);
+    let committed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     let points = grid.points();
     let rows: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = points
@@ -44,13 +62,6 @@ fn fig9a_nic_waits() {
                 s.spawn(move || {
                     let v = grid.experiment(params).unwrap();
                     let (r, w) = Sim::new(&v).unwrap().run_with_nic_waits().unwrap();
-                    let label = |k: &str| {
-                        let v = &params.iter().find(|p| p.0 == k).unwrap().1;
-                        match v {
-                            toml::Value::Table(t) => t["mode"].as_str().unwrap().to_string(),
-                            v => value_label(v),
-                        }
-                    };
                     let rt = r.classes.iter().find(|c| c.class == 1).unwrap();
                     let want = committed["points"][i]["results"]["classes"]
                         .as_array()
@@ -65,10 +76,10 @@ fn fig9a_nic_waits() {
                     let c = 1;
                     let n = w.messages[c].max(1) as f64;
                     let per = |x: u64| format!("{:.1}", x as f64 / n);
+                    let labels: Vec<String> = keys.iter().map(|k| label(params, k.0)).collect();
                     let row = format!(
-                        "{},{},{},{},{},{},{},{},{},{},{},{:.1}",
-                        label("router"),
-                        label("nic.variant"),
+                        "{},{},{},{},{},{},{},{},{},{},{:.1},{},{},{},{},{}",
+                        labels.join(","),
                         w.messages[c],
                         per(w.wait[c]),
                         per(w.queue[c]),
@@ -78,7 +89,12 @@ fn fig9a_nic_waits() {
                         per(w.no_credit[c]),
                         per(w.not_granted[c]),
                         per(w.wait[c] - w.queue[c]),
-                        rt.source_latency
+                        rt.source_latency,
+                        per(w.doorbell_dma_busy[c]),
+                        per(w.doorbell_dma_stalled[c]),
+                        per(w.doorbell_queue_full[c]),
+                        per(w.doorbell_not_visible[c]),
+                        per(w.doorbell_other_first[c])
                     );
                     eprintln!("point {i}: {row}");
                     row
@@ -87,13 +103,28 @@ fn fig9a_nic_waits() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut csv = String::from(
-        "router,nic,rt_messages,wait_cycles,queue_cycles,queue_behind_be_cycles,messages_behind_be,no_data_cycles,no_credit_cycles,not_granted_cycles,at_front_cycles,rt_source_latency_cycles\n",
+    let names: Vec<&str> = keys.iter().map(|k| k.1).collect();
+    let mut csv = format!(
+        "{},rt_messages,wait_cycles,queue_cycles,queue_behind_be_cycles,messages_behind_be,no_data_cycles,no_credit_cycles,not_granted_cycles,at_front_cycles,rt_source_latency_cycles,\
+         doorbell_dma_busy_cycles,doorbell_dma_stalled_cycles,doorbell_queue_full_cycles,doorbell_not_visible_cycles,doorbell_other_first_cycles\n",
+        names.join(",")
     );
     for r in rows {
         csv.push_str(&r);
         csv.push('\n');
     }
     eprint!("{csv}");
-    std::fs::write(root().join("experiments/results/fig9a_003/nic_waits.csv"), csv).unwrap();
+    std::fs::write(dir.join("nic_waits.csv"), csv).unwrap();
+}
+
+#[test]
+#[ignore = "reruns four points of Fig. 9(a), about 10 minutes; writes experiments/results/fig9a_003/nic_waits.csv"]
+fn fig9a_nic_waits() {
+    nic_waits("fig9a_003.toml", "fig9a_003", &[("router", "router"), ("nic.variant", "nic")], wanted);
+}
+
+#[test]
+#[ignore = "reruns the four points of fig9_003_p_avoid.toml, about 3 minutes; writes experiments/results/fig9_003_p_avoid/nic_waits.csv"]
+fn fig9_p_avoid_nic_waits() {
+    nic_waits("fig9_003_p_avoid.toml", "fig9_003_p_avoid", &[("workload.load", "load")], |_| true);
 }

@@ -10,6 +10,7 @@ const BE: u32 = 255; // best-effort marker of an 8-bit Vtick
 const A: u32 = 1; // message ids
 const B: u32 = 2;
 const C: u32 = 3;
+const D: u32 = 4;
 
 fn params(qos: bool, injection: Injection) -> NicParams {
     NicParams {
@@ -25,6 +26,7 @@ fn params(qos: bool, injection: Injection) -> NicParams {
         credits: 100,
         clock_width: 16,
         vtick_width: 8,
+        vc_choice: VcChoice::RoundRobin,
     }
 }
 
@@ -193,9 +195,9 @@ fn a_message_waits_while_the_caller_does_not_admit_it() {
 fn vcs_are_taken_round_robin_over_the_class_mask() {
     let p = params(true, Injection::Flit);
     let mut nic = Nic::new(&p, 2);
-    let got: Vec<u8> = (0..5).map(|_| nic.pick_vc(1, 0b1010)).collect();
+    let got: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 1, 0b1010)).collect();
     assert_eq!(got, vec![1, 3, 1, 3, 1]);
-    assert_eq!(nic.pick_vc(0, 0b0100), 2);
+    assert_eq!(nic.pick_vc(&p, 0, 0b0100), 2);
 }
 
 #[test]
@@ -234,4 +236,106 @@ fn zero_load_source_latency_in_the_network() {
             assert_eq!(c.source_latency, want, "{section}");
         }
     }
+}
+
+#[test]
+fn avoid_lower_class_skips_vcs_whose_send_queue_holds_best_effort() {
+    // Four VCs, no credits (nothing leaves the send queues). Best-effort A
+    // rung on VC 1, real-time C on VC 2: the DMA takes C at cycle 0 (higher
+    // class first) and A at cycle 1, each whole in its cycle. Then
+    // best-effort D is rung on VC 3 but not taken: it is not in a send queue.
+    let mut p = params(true, Injection::Flit);
+    p.vcs = 4;
+    p.credits = 0;
+    p.vc_choice = VcChoice::AvoidLowerClass;
+    let mut nic = Nic::new(&p, 2);
+    nic.ring(&p, db(A, 0, 1, 2, BE));
+    nic.ring(&p, db(C, 1, 2, 2, 10));
+    assert_eq!(run(&mut nic, &p, 0..2), vec![None, None]);
+    nic.ring(&p, db(B, 0, 3, 2, BE));
+    // Real time over VCs 0..3: VC 1 holds best effort, VC 2 only real time
+    // (same class, not lower), VC 3 only a doorbell: round robin over
+    // {0, 2, 3} from VC 0.
+    let rt: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 1, 0b1111)).collect();
+    assert_eq!(rt, vec![0, 2, 3, 0, 2]);
+    // Best effort has no lower class: plain round robin from VC 0.
+    let be: Vec<u8> = (0..5).map(|_| nic.pick_vc(&p, 0, 0b1111)).collect();
+    assert_eq!(be, vec![0, 1, 2, 3, 0]);
+    // Every VC of the mask holds best effort ({1}): round robin over the
+    // mask; real time's pointer is past VC 2, so it wraps to 1.
+    assert_eq!(nic.pick_vc(&p, 1, 0b0010), 1);
+    // The same state under the default: VC 1 is not skipped.
+    p.vc_choice = VcChoice::RoundRobin;
+    let rr: Vec<u8> = (0..4).map(|_| nic.pick_vc(&p, 1, 0b1111)).collect();
+    assert_eq!(rr, vec![2, 3, 0, 1]);
+}
+
+#[test]
+fn vc_choice_defaults_to_round_robin_and_is_qos_only() {
+    let spec: NicSpec = toml::from_str("variant = \"qos\"").unwrap();
+    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::RoundRobin);
+    let spec: NicSpec = toml::from_str("variant = \"qos\"\nvc_choice = \"avoid_lower_class\"").unwrap();
+    assert!(spec.validate().is_ok());
+    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::AvoidLowerClass);
+    let spec: NicSpec = toml::from_str("variant = \"traditional\"\nvc_choice = \"round_robin\"").unwrap();
+    let (field, value, why) = spec.validate().unwrap_err();
+    assert_eq!((field.as_str(), value.as_str()), ("nic.vc_choice", "\"round_robin\""));
+    assert!(why.contains("only used with variant = \"qos\""), "{why}");
+}
+
+#[test]
+fn doorbell_waits_before_the_dma_are_split_by_cause() {
+    // QoS NIC, 2 doorbells visible per class, 3-flit send queues, 3 cycles
+    // of DMA overhead (selection cycle included, the flits move in the
+    // third cycle after it), no credits (nothing leaves). Rung before cycle
+    // 0: A (best effort, VC 0, 2 flits), B (real time, VC 1, 3 flits),
+    // C (real time, VC 1, 2 flits), D (real time, VC 0, 1 flit).
+    let mut p = params(true, Injection::Flit);
+    p.doorbell_depth = 2;
+    p.queue_depth = 3;
+    p.dma_cycles = 3;
+    p.credits = 0;
+    let mut nic = Nic::new(&p, 2);
+    nic.record_waits(2, 0);
+    for d in [db(A, 0, 0, 2, BE), db(B, 1, 1, 3, 10), db(C, 1, 1, 2, 10), db(D, 1, 0, 1, 10)] {
+        nic.ring(&p, d);
+    }
+    run(&mut nic, &p, 0..12);
+    // Cycle 0: B taken; C could go (other first), D is third in its queue
+    // (not visible), A is a lower class (other first). Cycles 1-3 busy:
+    // A, C, D. Cycle 4: VC 1 is full (B's 3 flits): C queue full; D taken;
+    // A other first. 5-7 busy: A, C. Cycle 8: C queue full, A taken
+    // (VC 0 holds D's 1 flit). 9-11 busy: C.
+    let w = nic.waits().unwrap();
+    assert_eq!(w.doorbell_other_first, vec![2, 1]);
+    assert_eq!(w.doorbell_not_visible, vec![0, 1]);
+    assert_eq!(w.doorbell_queue_full, vec![0, 2]);
+    assert_eq!(w.doorbell_dma_busy, vec![6, 12]);
+    assert_eq!(w.doorbell_dma_stalled, vec![0, 0]);
+    // Per doorbell the causes add up to selection − ring: A 8, C 12 (not
+    // taken by cycle 11), D 4, B 0.
+    let total: Vec<u64> = (0..2)
+        .map(|c| w.doorbell_other_first[c] + w.doorbell_not_visible[c] + w.doorbell_queue_full[c] + w.doorbell_dma_busy[c])
+        .collect();
+    assert_eq!(total, vec![8, 16]);
+}
+
+#[test]
+fn doorbells_behind_a_dma_stalled_on_a_full_send_queue_are_counted_stalled() {
+    // 3-flit send queues, no DMA overhead, no credits. A (real time, VC 0,
+    // 5 flits) is taken at cycle 0 and 3 flits move in: its queue is full
+    // with 2 flits left, so the DMA stalls from cycle 1 on, and B (real
+    // time, VC 1, 1 flit), which lost to A at cycle 0, waits behind it.
+    let mut p = params(true, Injection::Flit);
+    p.queue_depth = 3;
+    p.credits = 0;
+    let mut nic = Nic::new(&p, 2);
+    nic.record_waits(2, 0);
+    nic.ring(&p, db(A, 1, 0, 5, 10));
+    nic.ring(&p, db(B, 1, 1, 1, 10));
+    run(&mut nic, &p, 0..5);
+    let w = nic.waits().unwrap();
+    assert_eq!(w.doorbell_other_first, vec![0, 1]);
+    assert_eq!(w.doorbell_dma_busy, vec![0, 4]);
+    assert_eq!(w.doorbell_dma_stalled, vec![0, 4]);
 }
