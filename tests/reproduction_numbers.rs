@@ -316,6 +316,7 @@ fn claims() -> Vec<Claim> {
     });
     v.extend(issue23_item1());
     v.extend(issue23_item2());
+    v.extend(mpeg2_001_claims());
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
     // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
     const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
@@ -1525,5 +1526,57 @@ fn issue23_item2() -> Vec<Claim> {
             n("0.798", M8R, at(vec![("workload.load", "0.8"), ("router", "non_preemptive")]), "accepted_throughput"),
         ],
     });
+    v
+}
+
+/// 001_… Figs 11 and 12 (MPEG-2): every table number and the accepted
+/// throughputs beside them.
+fn mpeg2_001_claims() -> Vec<Claim> {
+    const F11: &str = "experiments/results/fig11_001/results.csv";
+    const F12: &str = "experiments/results/fig12_001/results.csv";
+    let at = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
+    let mut v = Vec::new();
+    for passage in [
+        "| 0.50 | 33.33 / 0.55 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
+        "| 0.60 | 35.29 / 3.34 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
+        "| 0.70 | 42.58 / 3.28 | 33.33 / 0.21 | 33.33 / 0.02 | 33.33 / 0.02 |",
+        "| 0.80 | 46.32 / 3.22 | 32.98 / 3.16 | 33.33 / 0.81 | 33.33 / 0.74 |",
+        "| 0.90 | 48.87 / 1.70 | 38.47 / 2.97 | 33.60 / 3.00 | 33.17 / 3.12 |",
+        "| 0.95 | 50.60 / 0.97 | 41.24 / 3.11 | 33.56 / 2.79 | 33.06 / 2.74 |",
+    ] {
+        let load: &'static str = Box::leak(passage[2..6].trim_end_matches('0').to_string().into_boxed_str());
+        let w = row_numbers(passage);
+        assert_eq!(w.len(), 8, "{passage}");
+        let mut numbers = Vec::new();
+        for (k, (sched, xbar)) in [("fifo", "multiplexed"), ("virtualclock", "multiplexed"), ("fifo", "full"), ("virtualclock", "full")].into_iter().enumerate() {
+            let row = at(vec![("workload.load", load), ("router.scheduler", sched), ("router.crossbar", xbar)]);
+            numbers.push(n(w[2 * k], F11, row, "frame_interval_mean_ms"));
+            numbers.push(n(w[2 * k + 1], F11, row, "frame_interval_sd_ms"));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "Accepted throughput at offered 0.95: TR multiplexed 0.566, MR multiplexed\n0.654, TR full 0.916, MR full 0.913.",
+        numbers: [("0.566", "fifo", "multiplexed"), ("0.654", "virtualclock", "multiplexed"), ("0.916", "fifo", "full"), ("0.913", "virtualclock", "full")]
+            .into_iter()
+            .map(|(w, s, x)| n(w, F11, at(vec![("workload.load", "0.95"), ("router.scheduler", s), ("router.crossbar", x)]), "accepted_throughput"))
+            .collect(),
+    });
+    for passage in [
+        "| 20:80 | 0.02 / 1.5 | 0.02 / 2.1 | 0.02 / 3.1 | 0.10 / 7.2 |",
+        "| 50:50 | 0.02 / 1.7 | 0.02 / 2.4 | 0.02 / 13.9 | 1.54 / 725.8 |",
+        "| 80:20 | 0.02 / 2.0 | 0.02 / 24.4 | 0.74 / 1,036.3 | 3.12 / 21,954.9 |",
+    ] {
+        let mix: &'static str = Box::leak(passage[2..7].to_string().into_boxed_str());
+        let w = row_numbers(passage);
+        assert_eq!(w.len(), 8, "{passage}");
+        let mut numbers = Vec::new();
+        for (k, load) in ["0.6", "0.7", "0.8", "0.9"].into_iter().enumerate() {
+            let row = at(vec![("workload.load", load), ("workload.mix", mix)]);
+            numbers.push(n(w[2 * k], F12, row, "frame_interval_sd_ms"));
+            numbers.push(n(w[2 * k + 1], F12, row, "be_latency_us"));
+        }
+        v.push(Claim { passage, numbers });
+    }
     v
 }
