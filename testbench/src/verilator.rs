@@ -302,6 +302,20 @@ impl VerilatedRouter {
             bw.push(c as u64, m);
         }
         bw.finish();
+        match (self.map.cfg_write(), inputs.route_write) {
+            (Some(we), w) => {
+                let w = w.unwrap_or(wormqos_sim::RouteWrite { code: 0, port: 0, avc: 0 });
+                let on = inputs.route_write.is_some();
+                for (k, v) in [(0, on as u32), (1, w.code), (2, w.port), (3, w.avc)] {
+                    let width = self.map.inputs[we + k].width;
+                    let bus = self.input_bus(we + k);
+                    bus.fill(0);
+                    bus[0] = v & ((1u64 << width.min(32)) - 1) as u32;
+                }
+            }
+            (None, Some(w)) => panic!("a routing-table write {w:?} to a router without the write port (router.routing = \"fixed\")"),
+            (None, None) => {}
+        }
     }
 
     fn unpack(&mut self) {

@@ -101,9 +101,24 @@ impl PortMap {
             ins.push(("in_dummy_i", n));
             outs.push(("out_dummy_o", n));
         }
+        // The routing-table write port (router.routing = "programmable"),
+        // after the dummy wire, so every fixed index above stays.
+        if cfg.programmable() {
+            let pw = wormqos_config::index_width(n as u32) as usize;
+            ins.push(("cfg_we_i", 1));
+            ins.push(("cfg_addr_i", cfg.header().dest.width as usize));
+            ins.push(("cfg_port_i", pw));
+            ins.push(("cfg_avc_i", m));
+        }
         let (inputs, input_words) = layout(&ins);
         let (outputs, output_words) = layout(&outs);
         PortMap { inputs, outputs, input_words, output_words }
+    }
+
+    /// Index in [`PortMap::inputs`] of `cfg_we_i`, the first of the four
+    /// routing-table write signals, if the router has them.
+    pub fn cfg_write(&self) -> Option<usize> {
+        self.inputs.iter().position(|s| s.name == "cfg_we_i")
     }
 
     /// A one-line description the shim returns from `wq_port_map()`, so that
