@@ -38,12 +38,15 @@ pub struct RouterInputs {
     pub route_write: Option<RouteWrite>,
 }
 
-/// One write of a programmable routing table: destination code `code` gets
+/// One write of a programmable routing table: in router `router`, destination code `code` gets
 /// output port `port` and allowed output VCs `avc` (bit u = VC u). It takes
 /// effect at the end of the cycle: RC reads the new entry from the next
 /// cycle on. A write naming a port >= N is ignored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RouteWrite {
+    /// The router written: 0 for a single router; router r of a network
+    /// (its write port r, `ComposedNetwork`, the network top).
+    pub router: u32,
     pub code: u32,
     pub port: u32,
     pub avc: u32,

@@ -38,7 +38,7 @@ fn pair(name: &str, extra: &str) -> (RouterConfig, RouterConfig) {
 }
 
 fn writes() -> Vec<RouteWrite> {
-    (0..4).map(|d| RouteWrite { code: d, port: AFTER_PORTS[d as usize], avc: AFTER_VCS[d as usize] }).collect()
+    (0..4).map(|d| RouteWrite { router: 0, code: d, port: AFTER_PORTS[d as usize], avc: AFTER_VCS[d as usize] }).collect()
 }
 
 fn opts(after: &RouterConfig, writes: Vec<RouteWrite>) -> LockstepOptions {

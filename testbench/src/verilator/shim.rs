@@ -115,6 +115,18 @@ impl PortMap {
         PortMap { inputs, outputs, input_words, output_words }
     }
 
+    /// Adds a programmable network top's routing-table write ports (one
+    /// field per router: `routers` of them, destination, port and VC mask
+    /// widths `dw`, `pw`, `m`), which the endpoints' view lacks.
+    pub fn with_network_writes(mut self, routers: usize, dw: usize, pw: usize, m: usize) -> PortMap {
+        let mut ins: Vec<(&'static str, usize)> = self.inputs.iter().map(|s| (s.name, s.width)).collect();
+        ins.extend([("cfg_we_i", routers), ("cfg_addr_i", routers * dw), ("cfg_port_i", routers * pw), ("cfg_avc_i", routers * m)]);
+        let (inputs, input_words) = layout(&ins);
+        self.inputs = inputs;
+        self.input_words = input_words;
+        self
+    }
+
     /// Index in [`PortMap::inputs`] of `cfg_we_i`, the first of the four
     /// routing-table write signals, if the router has them.
     pub fn cfg_write(&self) -> Option<usize> {
