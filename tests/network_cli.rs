@@ -190,6 +190,12 @@ fn bad_reconfiguration_tables_exit_2_and_write_nothing() {
     refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1, dateline = false }\n"), &[], &["reconfigure", "cycle", "router 3 port 1 VC", "(to router 0)"]);
     // New tables for constant tables.
     refused(&(MESH.to_string() + "[reconfigure]\n" + routes), &[], &["reconfigure", "router.routing = \"programmable\""]);
+    // The simulator's engine keeps the topology's tables: it refuses the section.
+    let d = scratch("simre");
+    std::fs::write(d.join("e.toml"), prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n")).unwrap();
+    let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reconfigure = a section"), "{}", String::from_utf8_lossy(&o.stderr));
     // The topology needs more ports than the router has (an existing check).
     refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n").replace("ports = 3", "ports = 2"), &[], &["router.ports", "3"]);
 }
