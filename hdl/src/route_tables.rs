@@ -83,7 +83,11 @@ pub(crate) fn table_registers(t: &mut Module, d: &Dims) -> Result<Option<(Sig, O
             t.assign(&avc_d.lv(), &cat_lsb(&avc_next))?;
             Some(avc_q)
         }
-        None => None,
+        None => {
+            // Verilator's -Wall exempts signals named `*unused*`.
+            t.wire_of("cfg_avc_unused", &avc.e().red_or())?;
+            None
+        }
     };
     Ok(Some((rt_q, avc_q)))
 }
