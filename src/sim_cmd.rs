@@ -70,6 +70,9 @@ fn is_sim_json(path: &Path) -> bool {
 
 pub fn sim(a: SimArgs) -> anyhow::Result<()> {
     let v = Experiment::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    if v.reconfigure.is_some() {
+        return Err(invalid(format!("{}: reconfigure = a section: {}", v.file, wormqos_netsim::sweep::RECONFIGURE_ELSEWHERE)));
+    }
     if let Some(dir) = &a.emit_configs {
         let files: Vec<(String, String)> = v.configs.iter().map(|c| (format!("{}.toml", c.name()), c.to_toml())).collect();
         let claims: Vec<(&str, Option<&[u8]>)> = files.iter().map(|(n, t)| (n.as_str(), Some(t.as_bytes()))).collect();

@@ -8,7 +8,7 @@
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::path::Path;
 use std::process::Command;
-use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Scheduler, SwitchAllocatorKind, SwitchStageKind, Topology};
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Routing, Scheduler, SwitchAllocatorKind, SwitchStageKind, Topology};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
     // Half the draws are small routers (cheap to push through the tools), half
@@ -75,6 +75,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             block_size: if rng.gen_bool(0.7) { 1 } else { rng.gen_range(0..=70) },
             vtick_width,
             clock_width,
+            routing: if rng.gen_bool(0.2) { Routing::Programmable } else { Routing::Fixed },
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),

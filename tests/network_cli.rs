@@ -138,3 +138,64 @@ fn cosim_runs_a_network_in_lockstep() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("topology.link_latency = 17: pipeline registers per link: allowed range 0..=16"));
 }
+
+/// `[reconfigure]` (docs/integration.md, "Changing routes at run time"): a
+/// multilink ring of 4 nodes, one link each way, programmable.
+fn prog_ring(reconfigure: &str) -> String {
+    MESH.replace("ports = 5", "ports = 3\nrouting = \"programmable\"")
+        .replace("kind = \"mesh\"\nk = 2", "kind = \"multilink_ring\"\nnodes = 4\nlinks = 1")
+        + "[reconfigure]\n"
+        + reconfigure
+}
+
+#[test]
+fn generate_writes_the_checked_route_writes() {
+    let d = scratch("rewrite");
+    let f = d.join("e.toml");
+    std::fs::write(&f, prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n")).unwrap();
+    let out = d.join("out");
+    let o = generate(&f, &out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(out.join("cli_network_route_writes.txt")).unwrap();
+    // By hand: router 0 sent destination 3 (one hop back) on the − link,
+    // port 2; the unidirectional ring sends it + (port 1), and as it no
+    // longer crosses the wrap link 3 -> 0 (3 > 0), dateline class 1 = VC 1.
+    assert!(text.lines().any(|l| l == "0 3 1 10"), "{text}");
+    // Destination 1 of router 0 was + already, before the wrap: no write.
+    assert!(!text.lines().any(|l| l.starts_with("0 1 ")), "{text}");
+    let top = std::fs::read_to_string(out.join("cli_network.v")).unwrap();
+    for port in ["cfg_we_i", "cfg_addr_i", "cfg_port_i", "cfg_avc_i"] {
+        assert!(top.contains(port), "{port} missing from the network top");
+    }
+}
+
+/// Item 5 of issue 21: bad (re)configuration tables exit 2, name the
+/// field, and write nothing.
+#[test]
+fn bad_reconfiguration_tables_exit_2_and_write_nothing() {
+    // Routes of the 2x2 mesh, written out (XY, by hand); router 0 at
+    // (0, 0) then sends destination 1 on port 2 (−x), which has no link.
+    let routes = "routes = [[0, 2, 3, 1], [2, 0, 2, 3], [4, 1, 0, 1], [2, 4, 2, 0]]\n";
+    let mesh = MESH.replace("ports = 5", "ports = 5\nrouting = \"programmable\"") + "[reconfigure]\n";
+    refused(&(mesh.clone() + routes), &[], &["e.toml", "reconfigure", "routers[0] routes[1] = port 2", "missing link"]);
+    // The correct table passes.
+    let ok = mesh.clone() + "routes = [[0, 1, 3, 1], [2, 0, 2, 3], [4, 1, 0, 1], [2, 4, 2, 0]]\n";
+    let d = scratch("okmesh");
+    std::fs::write(d.join("e.toml"), &ok).unwrap();
+    assert!(generate(&d.join("e.toml"), &d.join("out"), &[]).status.success());
+    // A port the router does not have.
+    refused(&(mesh.clone() + "routes = [[0, 1, 3, 9], [2, 0, 2, 3], [4, 1, 0, 1], [2, 4, 2, 0]]\n"), &[], &["reconfigure.routes[0][3] = 9", "0..=4"]);
+    // A ring without its dateline classes: a cycle of the channel
+    // dependency graph, named by its channels.
+    refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1, dateline = false }\n"), &[], &["reconfigure", "cycle", "router 3 port 1 VC", "(to router 0)"]);
+    // New tables for constant tables.
+    refused(&(MESH.to_string() + "[reconfigure]\n" + routes), &[], &["reconfigure", "router.routing = \"programmable\""]);
+    // The simulator's engine keeps the topology's tables: it refuses the section.
+    let d = scratch("simre");
+    std::fs::write(d.join("e.toml"), prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n")).unwrap();
+    let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reconfigure = a section"), "{}", String::from_utf8_lossy(&o.stderr));
+    // The topology needs more ports than the router has (an existing check).
+    refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n").replace("ports = 3", "ports = 2"), &[], &["router.ports", "3"]);
+}

@@ -88,6 +88,29 @@ impl SwitchStageKind {
     }
 }
 
+/// Where RC's routing table lives (docs/microarchitecture.md §2, *Programmable
+/// routing*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Routing {
+    /// Constants fixed at generation time (the original router).
+    #[default]
+    Fixed,
+    /// Registers reset to the configured table and written through the
+    /// router's configuration port (`cfg_we_i`, `cfg_addr_i`, `cfg_port_i`,
+    /// `cfg_avc_i`).
+    Programmable,
+}
+
+impl Routing {
+    pub fn is_fixed(&self) -> bool {
+        *self == Routing::Fixed
+    }
+}
+
+/// Most destination codes of a programmable table (its entries are registers).
+pub const PROGRAMMABLE_CODES_MAX: u32 = 256;
+
 /// Flit scheduler at the router's scheduling point: (A) for the multiplexed
 /// crossbar, (C) for the full crossbar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -255,6 +278,10 @@ pub struct RouterParams {
     pub block_size: u32,
     #[serde(default = "default_vtick_width")]
     pub vtick_width: u32,
+    /// `programmable`: the routing table is held in registers written at run
+    /// time (default `fixed`: constants).
+    #[serde(default, skip_serializing_if = "Routing::is_fixed")]
+    pub routing: Routing,
     /// Width of the VirtualClock counters (`now`, auxVC, stamps); see
     /// docs/microarchitecture.md §8 for the rebasing rule it bounds.
     #[serde(default = "default_clock_width")]
@@ -550,6 +577,26 @@ impl RouterConfig {
             }
             _ => Vec::new(),
         };
+        if r.routing == Routing::Programmable {
+            let codes = 1u64 << dest.width;
+            if codes > PROGRAMMABLE_CODES_MAX as u64 {
+                return Err(ConfigError::field(
+                    "router.routing",
+                    "\"programmable\"",
+                    format!(
+                        "a programmable table has one register entry per destination code: {codes} codes (destination field {} bits); allowed range 1..={PROGRAMMABLE_CODES_MAX} codes, else allowed values \"fixed\"",
+                        dest.width
+                    ),
+                ));
+            }
+            if route_links.iter().any(|&g| g > 1) {
+                return Err(ConfigError::field(
+                    "router.routing",
+                    "\"programmable\"",
+                    "a programmable table holds one output port per destination: topology.route_links allowed range 1..=1 with it, else allowed values \"fixed\"",
+                ));
+            }
+        }
         let qos = match file.router.mode {
             RouterMode::Preemptive => Qos::Preemptive(Preemption {
                 extra_lanes: classes - 1,
@@ -704,6 +751,10 @@ impl RouterConfig {
     /// Output port for a destination code as carried in a header.
     pub fn route(&self, dest: u64) -> usize {
         self.routes.get(dest as usize).copied().unwrap_or(0) as usize
+    }
+    /// The routing table is registers with a write port (`router.routing`).
+    pub fn programmable(&self) -> bool {
+        self.file.router.routing == Routing::Programmable
     }
     /// `topology.route_links` as validated (group size 1..=8 per
     /// destination), `None` when every destination has one output port.

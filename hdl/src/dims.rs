@@ -70,6 +70,9 @@ pub(crate) struct Dims {
     /// destination has more than one (and not dropped by the
     /// `link-choice-first` mutant).
     pub link_groups: Option<Vec<u32>>,
+    /// `router.routing = "programmable"`: RC reads the top's table registers
+    /// (which then always keep allowed VC sets, every VC by default).
+    pub programmable: bool,
 }
 
 impl Dims {
@@ -106,7 +109,13 @@ impl Dims {
             } else {
                 cfg.route_link_table().filter(|t| t.iter().any(|&g| g > 1)).map(|t| t.to_vec())
             },
-            allowed_vcs: if faults.va_ignores_route_vcs { None } else { cfg.route_vc_table().map(|t| t.to_vec()) },
+            allowed_vcs: match (faults.va_ignores_route_vcs, cfg.route_vc_table()) {
+                (true, _) => None,
+                (false, Some(t)) => Some(t.to_vec()),
+                (false, None) if cfg.programmable() => Some(Vec::new()),
+                (false, None) => None,
+            },
+            programmable: cfg.programmable(),
         }
     }
     /// The static partition of the output VCs among the classes (§9.2).

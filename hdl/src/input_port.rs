@@ -4,7 +4,7 @@
 
 use crate::bits::{at_most_one_set, clk, encode, onehot_of, rst, subset_of};
 use crate::dims::Dims;
-use crate::route_tables::{avc_table, link_choice, link_tables};
+use crate::route_tables::{link_choice, link_tables, rc_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{all_of, cat, cat_lsb, num, onehot_select, Expr, HdlError, Module, Result, Sig, Stmt};
 
@@ -113,18 +113,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
 
     // Routing table, one entry per destination code (2^DW entries); codes
     // at or above `endpoints` route to port 0.
-    md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let entries = 1u32 << d.dest_width;
-    let mut table = Vec::new();
-    for dest in 0..entries {
-        let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.faults.dest0_misrouted {
-            port = (port + 1) % n;
-        }
-        table.push(num(pw, port as u64));
-    }
-    let table = md.wire_of("route_table", &cat_lsb(&table))?;
-    let avc_tab = avc_table(&mut md, d)?;
+    let (table, avc_tab) = rc_tables(&mut md, d)?;
     let ltabs = link_tables(&mut md, d)?;
 
     let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), data.e()]))?;

@@ -4,7 +4,7 @@
 use crate::bits::{clk, encode, onehot_of, rst};
 use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
-use crate::route_tables::{avc_table, link_choice, link_tables};
+use crate::route_tables::{link_choice, link_tables, rc_tables};
 use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Stmt};
 
@@ -60,18 +60,7 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
         (None, None)
     };
 
-    md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let entries = 1u32 << d.dest_width;
-    let mut table = Vec::new();
-    for dest in 0..entries {
-        let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
-        if dest == 0 && d.faults.dest0_misrouted {
-            port = (port + 1) % n;
-        }
-        table.push(num(pw, port as u64));
-    }
-    let table = md.wire_of("route_table", &cat_lsb(&table))?;
-    let avc_tab = avc_table(&mut md, d)?;
+    let (table, avc_tab) = rc_tables(&mut md, d)?;
     let ltabs = link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
         md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");

@@ -109,12 +109,14 @@ impl NetworkDesign {
                 && c.mode() == first.mode()
                 && c.input_buffer_depth() == first.input_buffer_depth()
                 && c.downstream_buffer_depth() == first.downstream_buffer_depth()
+                && c.programmable() == first.programmable()
+                && (!c.programmable() || c.ports() == first.ports())
                 && c.endpoints() == e;
             if !same {
                 return Err(bad(
                     format!("routers[{r}]"),
                     c.name(),
-                    format!("every router needs the vcs, flit_width, mode and buffer depths of router 0 and a table over all {e} endpoints"),
+                    format!("every router needs the vcs, flit_width, mode, buffer depths and routing (programmable: also ports) of router 0 and a table over all {e} endpoints"),
                 ));
             }
             if self.in_link[r].len() != c.ports() || self.out_link[r].len() != c.ports() {
@@ -327,6 +329,46 @@ fn delay(t: &mut Module, base: &str, src: Expr, stages: u32) -> Result<Expr> {
     Ok(cur)
 }
 
+/// The routing-table write ports of a programmable network
+/// (docs/integration.md, "Changing routes at run time"): router r's
+/// `cfg_we_i` is bit r, its address, port and VC mask the r-th fields of
+/// `cfg_addr_i`, `cfg_port_i`, `cfg_avc_i`.
+struct ConfigPorts {
+    we: Sig,
+    addr: Sig,
+    port: Sig,
+    avc: Sig,
+    widths: [u32; 3],
+}
+
+impl ConfigPorts {
+    fn declare(t: &mut Module, net: &NetworkDesign) -> Result<Option<ConfigPorts>> {
+        let c0 = &net.routers[0];
+        if !c0.programmable() {
+            return Ok(None);
+        }
+        let r = net.routers.len() as u32;
+        let widths = [c0.header().dest.width, wormqos_config::index_width(c0.ports() as u32), c0.vcs() as u32];
+        t.doc("Routing-table write ports, router r's at bit r / field r (docs/integration.md).");
+        Ok(Some(ConfigPorts {
+            we: t.input("cfg_we_i", r)?,
+            addr: t.input("cfg_addr_i", r * widths[0])?,
+            port: t.input("cfg_port_i", r * widths[1])?,
+            avc: t.input("cfg_avc_i", r * widths[2])?,
+            widths,
+        }))
+    }
+
+    fn connect(&self, conns: &mut Vec<(&str, Expr)>, r: u32) -> Result<()> {
+        let [dw, pw, m] = self.widths;
+        conns.push(("cfg_we_i", self.we.e().bit(r)?));
+        conns.push(("cfg_addr_i", self.addr.e().part(r * dw, dw)?));
+        conns.push(("cfg_port_i", self.port.e().part(r * pw, pw)?));
+        conns.push(("cfg_avc_i", self.avc.e().part(r * m, m)?));
+        Ok(())
+    }
+}
+
 fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutant>) -> Result<Module> {
     let c0 = &net.routers[0];
     let x = Widths { vw: c0.vc_width(), w: c0.flit_width(), m: c0.vcs() as u32, dummy: c0.mode() == RouterMode::Preemptive };
@@ -351,6 +393,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     let out_dummy = if x.dummy { Some(t.output("out_dummy_o", e)?) } else { None };
     let out_data = t.output("out_data_o", e * x.w)?;
     let out_credit = t.input("out_credit_i", e * x.m)?;
+    let cfg = ConfigPorts::declare(&mut t, net)?;
 
     let mut rw = Vec::with_capacity(net.routers.len());
     for (r, c) in net.routers.iter().enumerate() {
@@ -436,6 +479,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         if let (Some(i), Some(o)) = (&w.in_dummy, &w.out_dummy) {
             conns.push(("in_dummy_i", i.e()));
             conns.push(("out_dummy_o", o.e()));
+        }
+        if let Some(c) = &cfg {
+            c.connect(&mut conns, r as u32)?;
         }
         t.instance(&tops[r], &format!("u_r{r}"), &conns)?;
     }

@@ -1,18 +1,104 @@
-//! The constant tables of route computation (docs/microarchitecture.md §2):
-//! allowed output VCs per destination and the parallel-link choice.
+//! The tables of route computation (docs/microarchitecture.md §2): output
+//! port and allowed output VCs per destination, constants or, with
+//! `router.routing = "programmable"`, registers in the router top written
+//! through its configuration port (§2 *Programmable routing*); the
+//! parallel-link choice.
 
 use crate::dims::Dims;
 use crate::verilog::{cat_lsb, num, Expr, Module, Result, Sig};
 
+/// Output port of every destination code (2^DW entries; codes at or above
+/// `endpoints` route to port 0), with the `dest0-misrouted` planted bug.
+fn route_entries(d: &Dims) -> Vec<Expr> {
+    (0..1u32 << d.dest_width)
+        .map(|dest| {
+            let mut port = d.routes.get(dest as usize).copied().unwrap_or(0);
+            if dest == 0 && d.faults.dest0_misrouted {
+                port = (port + 1) % d.ports;
+            }
+            num(d.port_id_width, port as u64)
+        })
+        .collect()
+}
+
+/// Allowed output VCs of every destination code (codes without an entry: all).
+fn avc_entries(d: &Dims, t: &[u32]) -> Vec<Expr> {
+    let all = (1u64 << d.vcs) - 1;
+    (0..1u32 << d.dest_width).map(|dest| num(d.vcs, t.get(dest as usize).map_or(all, |&x| x as u64))).collect()
+}
+
+/// The tables an input port's RC reads: `route_table` and, with allowed VC
+/// sets, `avc_table` (entry d at `[d*W +: W]`). Fixed routing: constant
+/// wires. Programmable: the inputs `route_table_i` / `avc_table_i`, driven
+/// by the top's table registers ([`table_registers`]).
+pub(crate) fn rc_tables(md: &mut Module, d: &Dims) -> Result<(Sig, Option<Sig>)> {
+    let entries = 1u32 << d.dest_width;
+    if d.programmable {
+        md.doc("route_table_i[d*PW +: PW], avc_table_i[d*M +: M]: the top's routing-table registers (§2).");
+        let table = md.input("route_table_i", entries * d.port_id_width)?;
+        let avc = match d.allowed_vcs {
+            Some(_) => Some(md.input("avc_table_i", entries * d.vcs)?),
+            None => None,
+        };
+        return Ok((table, avc));
+    }
+    md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
+    let table = md.wire_of("route_table", &cat_lsb(&route_entries(d)))?;
+    Ok((table, avc_table(md, d)?))
+}
+
+/// Programmable routing (§2): the table registers `rt_q` (output port per
+/// destination code) and `avc_q` (allowed output VCs), reset to the
+/// configured tables, and their write port on the router top. A write in
+/// cycle t (`cfg_we_i`) sets entry `cfg_addr_i` at the end of cycle t, so RC
+/// sees it from cycle t+1; a write naming a port >= N is ignored. Returns
+/// `(rt_q, avc_q)`, or None with fixed routing.
+pub(crate) fn table_registers(t: &mut Module, d: &Dims) -> Result<Option<(Sig, Option<Sig>)>> {
+    if !d.programmable {
+        return Ok(None);
+    }
+    let (entries, pw, m) = (1u32 << d.dest_width, d.port_id_width, d.vcs);
+    t.doc("Routing-table write port (router.routing = \"programmable\", docs/integration.md):");
+    t.doc("cfg_we_i writes entry cfg_addr_i: output port cfg_port_i, allowed output VCs cfg_avc_i.");
+    let we = t.input("cfg_we_i", 1)?;
+    let addr = t.input("cfg_addr_i", d.dest_width)?;
+    let port = t.input("cfg_port_i", pw)?;
+    let avc = t.input("cfg_avc_i", m)?;
+    t.comment("Routing-table registers (§2 Programmable routing): entry d written when cfg_sel[d].");
+    let port_ok = if d.ports < 1 << pw { port.below(num(pw, d.ports as u64)) } else { num(1, 1) };
+    let write = t.wire_of("cfg_write", &we.l_and(&port_ok))?;
+    let sel = cat_lsb(&(0..entries).map(|e| write.l_and(addr.is(num(d.dest_width, e as u64)))).collect::<Vec<_>>());
+    let sel = t.wire_of("cfg_sel", &sel)?;
+    let rt_reset = cat_lsb(&route_entries(d));
+    let avc_reset = cat_lsb(&avc_entries(d, d.allowed_vcs.as_deref().unwrap_or(&[])));
+    let (rt_q, rt_d) = t.register_wire_d("rt", &rt_reset)?;
+    let rt_next = (0..entries).map(|e| sel.at(e).then_else(&port, rt_q.field(e * pw, pw))).collect::<Vec<_>>();
+    t.assign(&rt_d.lv(), &cat_lsb(&rt_next))?;
+    // Without allowed VC sets (only the route-vcs-ignored planted bug) the
+    // VC masks are not kept.
+    let avc_q = match d.allowed_vcs {
+        Some(_) => {
+            let (avc_q, avc_d) = t.register_wire_d("avc", &avc_reset)?;
+            let avc_next = (0..entries).map(|e| sel.at(e).then_else(&avc, avc_q.field(e * m, m))).collect::<Vec<_>>();
+            t.assign(&avc_d.lv(), &cat_lsb(&avc_next))?;
+            Some(avc_q)
+        }
+        None => {
+            // Verilator's -Wall exempts signals named `*unused*`.
+            t.wire_of("cfg_avc_unused", &avc.e().red_or())?;
+            None
+        }
+    };
+    Ok(Some((rt_q, avc_q)))
+}
+
 
 /// The §2 table of allowed output VCs, one M-bit entry per destination code
 /// (2^DW entries; codes at or above `endpoints` allow every VC).
-pub(crate) fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
+fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     let Some(t) = &d.allowed_vcs else { return Ok(None) };
     md.comment("Allowed output VCs: entry d = VC mask of destination d (codes >= endpoints -> all).");
-    let all = (1u64 << d.vcs) - 1;
-    let entries = (0..1u32 << d.dest_width).map(|dest| num(d.vcs, t.get(dest as usize).map_or(all, |&x| x as u64))).collect::<Vec<_>>();
-    Ok(Some(md.wire_of("avc_table", &cat_lsb(&entries))?))
+    Ok(Some(md.wire_of("avc_table", &cat_lsb(&avc_entries(d, t)))?))
 }
 
 /// The tables of RC's choice among a destination's parallel ports (§2

@@ -151,6 +151,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)?) } else { None };
     let out_data = t.output("out_data_o", n * w)?;
     let out_credit = t.input("out_credit_i", nm)?;
+    let tables = crate::route_tables::table_registers(&mut t, d)?;
 
     t.comment("Per input VC i = p*M+v, flat.");
     let va_req_all = t.wire("va_req_all", nm * n)?;
@@ -243,6 +244,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(f) = &free_cnt_all {
             conns.push(("free_cnt_i", f.e()));
+        }
+        if let Some((rt, avc)) = &tables {
+            conns.push(("route_table_i", rt.e()));
+            if let Some(a) = avc {
+                conns.push(("avc_table_i", a.e()));
+            }
         }
         if let (Some(a), Some(s)) = (&accel_all, &acc_set) {
             conns.push(("accel_o", a.field(pi * m, m)));

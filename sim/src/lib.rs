@@ -52,7 +52,7 @@ mod router;
 mod vclock;
 
 pub use nic::{Nic, NicInputs, NicOutputs};
-pub use link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+pub use link::{LinkFlit, RouteWrite, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use router::{ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 

@@ -32,15 +32,34 @@ impl LinkFlit {
 pub struct RouterInputs {
     pub flits: Vec<LinkFlit>,
     pub credits: Vec<u32>,
+    /// A write of the routing table through the configuration port
+    /// (`router.routing = "programmable"`, docs/microarchitecture.md §2);
+    /// ignored by a router with fixed routing.
+    pub route_write: Option<RouteWrite>,
+}
+
+/// One write of a programmable routing table: in router `router`, destination code `code` gets
+/// output port `port` and allowed output VCs `avc` (bit u = VC u). It takes
+/// effect at the end of the cycle: RC reads the new entry from the next
+/// cycle on. A write naming a port >= N is ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteWrite {
+    /// The router written: 0 for a single router; router r of a network
+    /// (its write port r, `ComposedNetwork`, the network top).
+    pub router: u32,
+    pub code: u32,
+    pub port: u32,
+    pub avc: u32,
 }
 
 impl RouterInputs {
     pub fn idle(cfg: &RouterConfig) -> Self {
-        RouterInputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()] }
+        RouterInputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()], route_write: None }
     }
     pub fn clear(&mut self) {
         self.flits.fill(LinkFlit::IDLE);
         self.credits.fill(0);
+        self.route_write = None;
     }
 }
 

@@ -221,7 +221,8 @@ pub struct Router {
     point: SchedulingPoint,
     variant: u8,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
-    /// or a §9.2 partition): requesters are filtered by satisfiability.
+    /// or a §9.2 partition, or a programmable table that may get one):
+    /// requesters are filtered by satisfiability.
     restricted: bool,
     ib: FlitRings,
     ob: FlitRings,
@@ -341,7 +342,7 @@ impl Router {
                 + 3 * preempt.is_some() as u8
                 + 6 * (sched.point.switch_stage() == SwitchStage::Registered) as u8,
             preempt,
-            restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some(),
+            restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some() || cfg.programmable(),
             // Counted wherever the VCs carry a class map, a one-class
             // partitioned mode (which allocates as `Qos::Shared`) included.
             partitioned: cfg.vc_classes().is_some(),
@@ -433,6 +434,11 @@ impl Router {
     /// The state after a cycle with `rst_i` high (§4 "Reset"): identical to
     /// [`Router::new`], including `cycle() == 0` and zeroed statistics.
     pub fn reset(&mut self) {
+        // A programmable table returns to the configured one (§2).
+        for (d, (r, a)) in self.route_lut.iter_mut().zip(self.avc_lut.iter_mut()).enumerate() {
+            *r = self.cfg.route(d as u64) as u8;
+            *a = self.cfg.route_vcs(d as u64);
+        }
         self.ib.clear();
         self.ivc.fill(InVc::default());
         self.hdr.fill(HeaderFields::default());
@@ -490,6 +496,29 @@ impl Router {
     pub fn step(&mut self, inputs: &RouterInputs) {
         let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
         self.step_active(inputs, valid, returning);
+        if let Some(w) = inputs.route_write {
+            self.write_route(w);
+        }
+    }
+
+    /// A write through the configuration port of a programmable routing
+    /// table (§2 *Programmable routing*), at the end of the current cycle:
+    /// RC reads the new entry from the next `step` on; a VC already routed
+    /// keeps its route and allowed VCs. Ignored with fixed routing, for a
+    /// port >= N or a code outside the destination field.
+    pub fn write_route(&mut self, w: crate::link::RouteWrite) {
+        let code = w.code as usize;
+        if !self.cfg.programmable() || w.port as usize >= self.n || code >= self.route_lut.len() {
+            return;
+        }
+        self.route_lut[code] = w.port as u8;
+        self.avc_lut[code] = w.avc & self.vc_all;
+    }
+
+    /// The routing table's entries as RC reads them now: (output port,
+    /// allowed output VCs) per destination code.
+    pub fn route_table(&self) -> Vec<(u32, u32)> {
+        self.route_lut.iter().zip(&self.avc_lut).map(|(&p, &a)| (p as u32, a)).collect()
     }
 
     // ---------------------------------------------------------------- introspection

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use wormqos_config::{RouterConfig, RouterMode};
 use wormqos_config::files::OutDir;
-use wormqos_sim::{RouterInputs, RouterOutputs};
+use wormqos_sim::{RouteWrite, RouterInputs, RouterOutputs};
 
 use crate::dut::Dut;
 use crate::parts::{PartScoreboard, PartSummary};
@@ -35,6 +35,35 @@ pub struct LockstepOptions {
     /// [`LockstepError::Check`]). Tests that show the comparison or the
     /// scoreboard catching a planted bug on their own turn this off.
     pub stop_on_rtl_check: bool,
+    /// A change of routes in the middle of the run, by the safe procedure.
+    pub reconfigure: Option<Reconfiguration>,
+}
+
+/// The safe procedure for changing a programmable router's routes
+/// (docs/integration.md, "Changing routes at run time"), run in the middle
+/// of a lockstep run: at `quiesce_at` the sources stop starting messages;
+/// once every injected flit has been delivered (the first phase's
+/// scoreboard is then finished and must balance), `settle` more cycles let
+/// the last credits come home; then one table write per cycle, the same on
+/// both devices (`RouterInputs::route_write`); then injection resumes with
+/// a fresh stimulus and scoreboard that read `after`, the configuration with
+/// the new tables, so every later message must leave where `after` says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reconfiguration {
+    pub quiesce_at: u64,
+    pub settle: u64,
+    pub writes: Vec<RouteWrite>,
+    pub after: RouterConfig,
+}
+
+/// Where a run with a [`Reconfiguration`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Before,
+    Draining,
+    Settling(u64),
+    Writing(usize),
+    After,
 }
 
 impl Default for LockstepOptions {
@@ -47,6 +76,7 @@ impl Default for LockstepOptions {
             waveform_dir: None,
             waveform_window: 200,
             stop_on_rtl_check: true,
+            reconfigure: None,
         }
     }
 }
@@ -440,6 +470,11 @@ fn run(
     let mut compared = 0u64;
     let conservation = |source| LockstepError::Conservation { device, source };
     let mut t = 0u64;
+    // The configuration the stimulus and the checks read: `cfg`, then the
+    // reconfiguration's `after`; and the first phase's totals.
+    let mut cur = cfg.clone();
+    let mut phase = Phase::Before;
+    let mut before: Option<ScoreboardSummary> = None;
     loop {
         if t == opts.cycles {
             stim.stop_injecting();
@@ -453,9 +488,34 @@ fn run(
             compared += per_cycle;
         }
         sb.observe(t, &lead_out).map_err(conservation)?;
-        check_partition(cfg, t, &lead_out).map_err(conservation)?;
-        check_route_vcs(cfg, t, &lead_out).map_err(conservation)?;
-        if t >= opts.cycles && stim.sources_idle() && sb.outstanding_flits() == 0 {
+        check_partition(&cur, t, &lead_out).map_err(conservation)?;
+        check_route_vcs(&cur, t, &lead_out).map_err(conservation)?;
+        let mut write = None;
+        if let Some(r) = &opts.reconfigure {
+            phase = match phase {
+                Phase::Before if t == r.quiesce_at => {
+                    stim.stop_injecting();
+                    Phase::Draining
+                }
+                Phase::Draining if stim.sources_idle() && sb.outstanding_flits() == 0 => {
+                    before = Some(sb.finish().map_err(conservation)?);
+                    Phase::Settling(r.settle)
+                }
+                Phase::Settling(0) if r.writes.is_empty() => Phase::Writing(0),
+                Phase::Settling(0) => {
+                    write = Some(r.writes[0]);
+                    Phase::Writing(1)
+                }
+                Phase::Settling(k) => Phase::Settling(k - 1),
+                Phase::Writing(i) if i < r.writes.len() => {
+                    write = Some(r.writes[i]);
+                    Phase::Writing(i + 1)
+                }
+                p => p,
+            };
+        }
+        let quiet = matches!(phase, Phase::Before | Phase::After);
+        if quiet && t >= opts.cycles && stim.sources_idle() && sb.outstanding_flits() == 0 {
             // The sinks take this last cycle's outputs too, as the scoreboard
             // did, so that their counts agree (the inputs are not applied).
             stim.next_inputs(&lead_out).map_err(|source| LockstepError::Protocol { device, source })?;
@@ -487,6 +547,14 @@ fn run(
             .next_inputs(&lead_out)
             .map_err(|source| LockstepError::Protocol { device, source })?;
         sb.inject_all(t, inputs).map_err(conservation)?;
+        let written;
+        let inputs = match write {
+            Some(w) => {
+                written = RouterInputs { route_write: Some(w), ..inputs.clone() };
+                &written
+            }
+            None => inputs,
+        };
         lead.step(inputs);
         if opts.stop_on_rtl_check && lead.check_failed() {
             return Err(LockstepError::Check { device, cycle: t }.into());
@@ -497,18 +565,32 @@ fn run(
                 return Err(LockstepError::Check { device: "RTL", cycle: t }.into());
             }
         }
+        if let (Some(r), Phase::Writing(i)) = (&opts.reconfigure, phase) {
+            if i == r.writes.len() {
+                // Resume: the new tables are in place from the next cycle on.
+                cur = r.after.clone();
+                stim = Stimulus::new(&cur, opts.seed.wrapping_add(1), opts.traffic.clone());
+                if t + 1 >= opts.cycles {
+                    stim.stop_injecting();
+                }
+                sb = Checker::new(&cur);
+                phase = Phase::After;
+            }
+        }
         t += 1;
     }
     let summary = sb.finish().map_err(conservation)?;
+    let (b_flits, b_msgs) = before.as_ref().map_or((0, 0), |b| (b.flits_injected, b.messages_injected));
+    let (bd_flits, bd_msgs) = before.as_ref().map_or((0, 0), |b| (b.flits_delivered, b.messages_delivered));
     Ok(RunReport {
         seed: opts.seed,
         cycles: t,
         injection_cycles: opts.cycles.min(t),
         drain_cycles: t.saturating_sub(opts.cycles),
-        flits_injected: summary.flits_injected,
-        flits_delivered: summary.flits_delivered,
-        messages_injected: summary.messages_injected,
-        messages_delivered: summary.messages_delivered,
+        flits_injected: summary.flits_injected + b_flits,
+        flits_delivered: summary.flits_delivered + bd_flits,
+        messages_injected: summary.messages_injected + b_msgs,
+        messages_delivered: summary.messages_delivered + bd_msgs,
         values_compared: compared,
         stimulus: stim.stats().clone(),
         scoreboard: summary,
@@ -527,6 +609,9 @@ fn capture_waveform(
     dir: &std::path::Path,
     mismatch: u64,
 ) -> anyhow::Result<(PathBuf, u64, bool)> {
+    if opts.reconfigure.is_some() {
+        anyhow::bail!("the rerun does not replay a reconfiguration");
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot create waveform directory {}: {e}", dir.display()))?;
     let name = format!("{}_seed{}_cycle{}.vcd", cfg.name(), opts.seed, mismatch);

@@ -20,6 +20,7 @@ use wormqos_sim::{RouterInputs, RouterOutputs};
 
 use crate::dut::Dut;
 use crate::stimulus::TrafficParams;
+use crate::verilator::shim::PortMap;
 use crate::verilator::VerilatedRouter;
 
 /// The network's name: the experiment's, as its routers' module prefixes
@@ -62,6 +63,9 @@ pub fn endpoint_config(v: &Validated) -> Result<RouterConfig> {
     router.ports = v.net.endpoints() as u32;
     router.output_buffer_depth = 256;
     router.downstream_buffer_depth = Some(c0.downstream_buffer_depth() as u32);
+    // The endpoints' view has no table to write (a programmable network's
+    // write ports are per router, outside this view).
+    router.routing = wormqos_config::Routing::Fixed;
     let file = ConfigFile {
         name: network_name(v),
         router,
@@ -87,7 +91,15 @@ pub fn generate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>)
 /// The network top Verilated, driven as one router with [`endpoint_config`]'s ports.
 pub fn verilate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>) -> Result<VerilatedRouter> {
     let files = generate(v, link_latency, mutant)?;
-    VerilatedRouter::build_top(&endpoint_config(v)?, &files, &network_top_name(&network_name(v)))
+    let cfg = endpoint_config(v)?;
+    let top = network_top_name(&network_name(v));
+    let c0 = &v.configs[0];
+    if !c0.programmable() {
+        return VerilatedRouter::build_top(&cfg, &files, &top);
+    }
+    let pw = wormqos_config::index_width(c0.ports() as u32) as usize;
+    let map = PortMap::new(&cfg).with_network_writes(v.net.routers, c0.header().dest.width as usize, pw, c0.vcs());
+    VerilatedRouter::build_top_with(&cfg, &files, &top, map)
 }
 
 /// The composed golden model of the experiment's network.

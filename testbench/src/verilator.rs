@@ -178,8 +178,17 @@ impl VerilatedRouter {
         Self::build_impl(cfg, files, top, &cache_root(), false)
     }
 
+    /// [`VerilatedRouter::build_top`] with the port map `map` (a
+    /// programmable network's write ports, [`PortMap::with_network_writes`]).
+    pub fn build_top_with(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, map: PortMap) -> Result<VerilatedRouter> {
+        Self::build_map(cfg, files, top, &cache_root(), false, map)
+    }
+
     fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {
-        let map = PortMap::new(cfg);
+        Self::build_map(cfg, files, top, cache_root, trace, PortMap::new(cfg))
+    }
+
+    fn build_map(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool, map: PortMap) -> Result<VerilatedRouter> {
         let shim = shim::shim_source(&map, trace);
         let top = top.to_string();
         let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim, trace })
@@ -302,6 +311,28 @@ impl VerilatedRouter {
             bw.push(c as u64, m);
         }
         bw.finish();
+        match (self.map.cfg_write(), inputs.route_write) {
+            (Some(we), w) => {
+                let w = w.unwrap_or(wormqos_sim::RouteWrite { router: 0, code: 0, port: 0, avc: 0 });
+                let on = inputs.route_write.is_some();
+                // Field r of each bus is router r's (one router: r = 0).
+                let routers = self.map.inputs[we].width;
+                assert!((w.router as usize) < routers, "a write to router {} of {routers}", w.router);
+                for (k, v) in [(0, on as u32), (1, w.code), (2, w.port), (3, w.avc)] {
+                    let width = self.map.inputs[we + k].width / routers;
+                    let lo = w.router as usize * width;
+                    let bus = self.input_bus(we + k);
+                    bus.fill(0);
+                    for b in 0..width {
+                        if v >> b & 1 == 1 {
+                            bus[(lo + b) / 32] |= 1 << ((lo + b) % 32);
+                        }
+                    }
+                }
+            }
+            (None, Some(w)) => panic!("a routing-table write {w:?} to a router without the write port (router.routing = \"fixed\")"),
+            (None, None) => {}
+        }
     }
 
     fn unpack(&mut self) {
@@ -359,7 +390,7 @@ impl Dut for VerilatedRouter {
     fn prepare_trace(&mut self) -> Result<()> {
         if !self.origin.traced {
             let o = &self.origin;
-            *self = Self::build_impl(&o.cfg, &o.files, &o.top, &o.cache_root, true).context("rebuilding the Verilator model with --trace for a waveform")?;
+            *self = Self::build_map(&o.cfg, &o.files, &o.top, &o.cache_root, true, self.map.clone()).context("rebuilding the Verilator model with --trace for a waveform")?;
         }
         Ok(())
     }

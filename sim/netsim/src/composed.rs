@@ -119,6 +119,13 @@ impl ComposedNetwork {
         for (router, inputs) in self.routers.iter_mut().zip(&self.inputs) {
             router.step(inputs);
         }
+        // Router w.router's write port (docs/integration.md, "Changing
+        // routes at run time"), at the end of the cycle as in one router.
+        if let Some(w) = ins.route_write {
+            if let Some(r) = self.routers.get_mut(w.router as usize) {
+                r.write_route(w);
+            }
+        }
         self.collect_outputs();
     }
 

@@ -22,9 +22,55 @@ pub struct Experiment {
     /// The NIC at every endpoint (`crate::nic`); none: the original sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nic: Option<crate::nic::NicSpec>,
+    /// New routing tables for a programmable network (`router.routing =
+    /// "programmable"`): checked (`crate::cdg`) and turned into the write
+    /// sequence of the routers' write ports (docs/integration.md, "Changing
+    /// routes at run time").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconfigure: Option<Reconfigure>,
     /// Only in sweep files: dotted key -> list of values (see `sweep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
+}
+
+/// The `[reconfigure]` section: the routing tables to write at run time,
+/// either another topology's (`topology = { kind = … }`, built on this
+/// network's wiring, which must be the same) or written out (`routes`:
+/// one row per router, an output port per destination code; `route_vcs`:
+/// optional, the allowed output VC masks, default every VC).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reconfigure {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<TopologySpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Vec<Vec<u32>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_vcs: Option<Vec<Vec<u32>>>,
+}
+
+/// Checked tables of a `[reconfigure]` section: per router and destination
+/// code, the output port and the allowed output VCs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewTables {
+    pub routes: Vec<Vec<u32>>,
+    pub avc: Vec<Vec<u32>>,
+}
+
+impl NewTables {
+    /// The writes that turn the routers' configured tables (`configs`) into
+    /// these: one per entry that differs, router by router, code by code.
+    pub fn writes(&self, configs: &[RouterConfig]) -> Vec<wormqos_sim::RouteWrite> {
+        let mut w = Vec::new();
+        for (r, c) in configs.iter().enumerate() {
+            for (code, (&port, &avc)) in self.routes[r].iter().zip(&self.avc[r]).enumerate() {
+                if c.route(code as u64) as u32 != port || c.route_vcs(code as u64) != avc {
+                    w.push(wormqos_sim::RouteWrite { router: r as u32, code: code as u32, port, avc });
+                }
+            }
+        }
+        w
+    }
 }
 
 /// The `[topology]` section: the network (`kind` and its fields) and the
@@ -382,6 +428,8 @@ pub struct Validated {
     pub cycle_s: f64,
     /// The frame sizes (bits) of `workload.trace_file`, read once.
     pub trace: Option<std::sync::Arc<Vec<f64>>>,
+    /// The checked `[reconfigure]` tables, if any.
+    pub reconfigure: Option<NewTables>,
 }
 
 impl ExperimentError {
@@ -690,7 +738,11 @@ impl Experiment {
             configs.push(cfg);
         }
         let cycle_s = self.router.flit_width as f64 / (self.physical.link_mbps * 1e6);
-        let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s, trace };
+        let reconfigure = match &self.reconfigure {
+            Some(r) => Some(r.check(&self, &net, &configs).map_err(|(field, value, why)| ferr(&field, value, why))?),
+            None => None,
+        };
+        let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s, trace, reconfigure };
         v.check_run_length()?;
         v.check_offered()?;
         Ok(v)
@@ -708,4 +760,86 @@ fn sanitize(name: &str, i: usize) -> String {
     }
     s.truncate(36);
     format!("{s}_r{i}")
+}
+
+impl Reconfigure {
+    /// The new tables, checked: programmable routers, one table source, the
+    /// shape of the network's tables, ports that exist, and the deadlock
+    /// checks of `crate::cdg` (missing link, wrong endpoint, a VC of every
+    /// class, an acyclic channel dependency graph). Errors as (field, value, why).
+    fn check(&self, exp: &Experiment, net: &crate::topology::Network, configs: &[RouterConfig]) -> Result<NewTables, (String, String, String)> {
+        let err = |f: &str, v: String, w: String| (f.to_string(), v, w);
+        // A table names output ports; only where a port leads matters (the
+        // input port it enters at the next router does not).
+        fn same_next(a: crate::topology::Peer, b: Option<crate::topology::Peer>) -> bool {
+            use crate::topology::Peer;
+            match (a, b) {
+                (Peer::Unused, _) => true,
+                (Peer::Router { router, .. }, Some(Peer::Router { router: q, .. })) => router == q,
+                (x, y) => Some(x) == y,
+            }
+        }
+        if exp.router.routing != wormqos_config::Routing::Programmable {
+            return Err(err("reconfigure", "a new table".into(), "the routers' tables are constants: needs router.routing = \"programmable\" (allowed values: \"programmable\")".into()));
+        }
+        let (routers, codes) = (net.routers, net.routes.first().map_or(0, Vec::len));
+        let ports = exp.router.ports as usize;
+        let vcs = configs[0].vcs();
+        let all = ((1u64 << vcs) - 1) as u32;
+        let (routes, avc) = match (&self.topology, &self.routes) {
+            (Some(spec), None) => {
+                if self.route_vcs.is_some() {
+                    return Err(err("reconfigure.route_vcs", "given".into(), "with reconfigure.topology the VC classes are the topology's: allowed values: none".into()));
+                }
+                let other = spec.build(ports).map_err(|e| err("reconfigure.topology", format!("{spec:?}"), e.to_string()))?;
+                // Its links must be links of this network (it may use fewer:
+                // a unidirectional ring on a bidirectional one).
+                let embeds = other.routers == net.routers
+                    && other.endpoint_at == net.endpoint_at
+                    && other.source_groups == net.source_groups
+                    && other.out_link.iter().zip(&net.out_link).all(|(a, b)| a.iter().enumerate().all(|(p, l)| same_next(*l, b.get(p).copied())));
+                if !embeds {
+                    return Err(err("reconfigure.topology", format!("{spec:?}"), "not embeddable: allowed only a topology with the same routers and endpoints whose every output port with a link leads where topology's does".into()));
+                }
+                if other.route_links.iter().flatten().any(|&g| g > 1) {
+                    return Err(err("reconfigure.topology", format!("{spec:?}"), "uses parallel-link groups, which a programmable table does not hold: allowed route_links range 1..=1".into()));
+                }
+                let avc = (0..routers)
+                    .map(|r| Ok(other.route_vcs(r, vcs, configs[0].vc_classes())?.unwrap_or_else(|| vec![all; codes])))
+                    .collect::<Result<Vec<_>, usize>>()
+                    .map_err(|fewest| err("router.vcs", vcs.to_string(), format!("the new tables' dateline VC classes need 2 VCs of every class (here {fewest}): allowed range 2..=16")))?;
+                (other.routes, avc)
+            }
+            (None, Some(routes)) => {
+                if routes.len() != routers || routes.iter().any(|r| r.len() != codes) {
+                    return Err(err("reconfigure.routes", format!("{} rows", routes.len()), format!("one row per router with one port per destination code: exactly {routers} rows of {codes} entries")));
+                }
+                for (r, row) in routes.iter().enumerate() {
+                    if let Some(c) = row.iter().position(|&p| p as usize >= ports) {
+                        return Err(err(&format!("reconfigure.routes[{r}][{c}]"), row[c].to_string(), format!("an output port: allowed range 0..={}", ports - 1)));
+                    }
+                }
+                let avc = match &self.route_vcs {
+                    None => vec![vec![all; codes]; routers],
+                    Some(t) => {
+                        if t.len() != routers || t.iter().any(|r| r.len() != codes) {
+                            return Err(err("reconfigure.route_vcs", format!("{} rows", t.len()), format!("one row per router with one VC mask per destination code: exactly {routers} rows of {codes} entries")));
+                        }
+                        for (r, row) in t.iter().enumerate() {
+                            if let Some(c) = row.iter().position(|&m| m == 0 || m > all) {
+                                return Err(err(&format!("reconfigure.route_vcs[{r}][{c}]"), row[c].to_string(), format!("a non-empty mask of output VCs: allowed range 1..={all}")));
+                            }
+                        }
+                        t.clone()
+                    }
+                };
+                (routes.clone(), avc)
+            }
+            _ => return Err(err("reconfigure", "both or neither of topology, routes".into(), "exactly one source of the new tables: allowed values: topology = { kind = … } or routes = [[…], …]".into())),
+        };
+        let class_vcs = crate::cdg::class_vc_sets(&configs[0]);
+        crate::cdg::check(net, &crate::cdg::Tables { routes: &routes, links: &[], avc: &avc, vcs, class_vcs: &class_vcs })
+            .map_err(|e| err("reconfigure", "the new tables".into(), format!("{e}; allowed: tables that pass the deadlock checks (docs/integration.md)")))?;
+        Ok(NewTables { routes, avc })
+    }
 }

@@ -7,6 +7,7 @@
 //! the RTL routers wired the same way would do, given the same endpoints.
 
 pub mod analytic;
+pub mod cdg;
 pub mod composed;
 pub mod deadlock;
 pub mod experiment;

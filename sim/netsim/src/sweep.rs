@@ -30,6 +30,9 @@ pub struct Grid {
 /// Largest grid (points) a sweep file may describe.
 pub const MAX_POINTS: u64 = 10_000;
 
+/// Why `sim`, `sweep` and `model` refuse a `[reconfigure]` section.
+pub const RECONFIGURE_ELSEWHERE: &str = "the network simulator's engine and the models keep the tables of `topology`; new tables are checked and used by `generate --experiment` (the write list) and `cosim --experiment` (written half way through the run): allowed values: no [reconfigure] section here";
+
 fn perr(file: &str, message: String) -> ExperimentError {
     ExperimentError::Parse { file: file.to_string(), message }
 }
@@ -91,6 +94,9 @@ impl Grid {
 
     pub fn from_str(text: &str, file: &str, dir: PathBuf) -> Result<Grid, ExperimentError> {
         let mut base: toml::Table = toml::from_str(text).map_err(|e| perr(file, e.to_string()))?;
+        if base.contains_key("reconfigure") {
+            return Err(ExperimentError::Field { file: file.to_string(), field: "reconfigure".into(), value: "a section".into(), why: RECONFIGURE_ELSEWHERE.into() });
+        }
         let sweep = match base.remove("sweep") {
             Some(toml::Value::Table(t)) => t,
             Some(_) => return Err(perr(file, "`sweep` must be a table".into())),

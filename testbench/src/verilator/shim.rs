@@ -101,9 +101,36 @@ impl PortMap {
             ins.push(("in_dummy_i", n));
             outs.push(("out_dummy_o", n));
         }
+        // The routing-table write port (router.routing = "programmable"),
+        // after the dummy wire, so every fixed index above stays.
+        if cfg.programmable() {
+            let pw = wormqos_config::index_width(n as u32) as usize;
+            ins.push(("cfg_we_i", 1));
+            ins.push(("cfg_addr_i", cfg.header().dest.width as usize));
+            ins.push(("cfg_port_i", pw));
+            ins.push(("cfg_avc_i", m));
+        }
         let (inputs, input_words) = layout(&ins);
         let (outputs, output_words) = layout(&outs);
         PortMap { inputs, outputs, input_words, output_words }
+    }
+
+    /// Adds a programmable network top's routing-table write ports (one
+    /// field per router: `routers` of them, destination, port and VC mask
+    /// widths `dw`, `pw`, `m`), which the endpoints' view lacks.
+    pub fn with_network_writes(mut self, routers: usize, dw: usize, pw: usize, m: usize) -> PortMap {
+        let mut ins: Vec<(&'static str, usize)> = self.inputs.iter().map(|s| (s.name, s.width)).collect();
+        ins.extend([("cfg_we_i", routers), ("cfg_addr_i", routers * dw), ("cfg_port_i", routers * pw), ("cfg_avc_i", routers * m)]);
+        let (inputs, input_words) = layout(&ins);
+        self.inputs = inputs;
+        self.input_words = input_words;
+        self
+    }
+
+    /// Index in [`PortMap::inputs`] of `cfg_we_i`, the first of the four
+    /// routing-table write signals, if the router has them.
+    pub fn cfg_write(&self) -> Option<usize> {
+        self.inputs.iter().position(|s| s.name == "cfg_we_i")
     }
 
     /// A one-line description the shim returns from `wq_port_map()`, so that
