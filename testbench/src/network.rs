@@ -20,7 +20,11 @@ use wormqos_sim::{RouterInputs, RouterOutputs};
 
 use crate::dut::Dut;
 use crate::stimulus::TrafficParams;
+use crate::verilator::system::VerilatedSystem;
 use crate::verilator::VerilatedRouter;
+use wormqos_hdl::system::{generate_network_system, system_top_name};
+use wormqos_hdl::NicFault;
+use wormqos_sim::nic::system::NicSystem;
 
 /// The network's name: the experiment's, as its routers' module prefixes
 /// `<name>_r<i>` carry it.
@@ -59,15 +63,31 @@ pub fn design(v: &Validated, link_latency: u32) -> NetworkDesign {
 pub fn endpoint_config(v: &Validated) -> Result<RouterConfig> {
     let c0 = &v.configs[0];
     let mut router = c0.file().router.clone();
-    router.ports = v.net.endpoints() as u32;
     router.output_buffer_depth = 256;
-    router.downstream_buffer_depth = Some(c0.downstream_buffer_depth() as u32);
+    one_switch(v, router, None)
+}
+
+/// The configuration of the NIC at every endpoint
+/// (`topology.endpoint_ports = "nic"`): the network seen as one switch as in
+/// [`endpoint_config`] (with the routers' own output depth), with the
+/// `[nic]` section the experiment's `[nic]` gives
+/// (`NicSpec::hardware_params`). An error names the `[nic]` field.
+pub fn nic_endpoint_config(v: &Validated) -> Result<RouterConfig> {
+    let nic = v.exp.nic.as_ref().with_context(|| format!("{}: NICs at the endpoints need a [nic] section", v.file))?;
+    one_switch(v, v.configs[0].file().router.clone(), Some(nic.hardware_params()))
+}
+
+/// A switch of `router` with a port per endpoint and the depths an
+/// endpoint sees.
+fn one_switch(v: &Validated, mut router: wormqos_config::RouterParams, nic: Option<wormqos_config::nic::NicParams>) -> Result<RouterConfig> {
+    router.ports = v.net.endpoints() as u32;
+    router.downstream_buffer_depth = Some(v.configs[0].downstream_buffer_depth() as u32);
     let file = ConfigFile {
         name: network_name(v),
         router,
         topology: Topology::SingleSwitch { routes: None, route_vcs: None },
         synthesis: SynthesisParams::default(),
-        nic: None,
+        nic,
     };
     RouterConfig::new(file).with_context(|| format!("{}: the network seen as one {}-port switch", v.file, v.net.endpoints()))
 }
@@ -88,6 +108,22 @@ pub fn generate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>)
 pub fn verilate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>) -> Result<VerilatedRouter> {
     let files = generate(v, link_latency, mutant)?;
     VerilatedRouter::build_top(&endpoint_config(v)?, &files, &network_top_name(&network_name(v)))
+}
+
+/// The network top with a NIC at every endpoint (`<name>_system`, `mutant`
+/// in the network top and `fault` in every NIC, if any), Verilated.
+pub fn verilate_system(v: &Validated, mutant: Option<NetworkMutant>, fault: Option<NicFault>) -> Result<VerilatedSystem> {
+    let cfg = nic_endpoint_config(v)?;
+    let files = generate_network_system(&design(v, v.exp.topology.link_latency), &cfg, mutant, fault)?;
+    VerilatedSystem::build_top(&cfg, &files, &system_top_name(&cfg))
+}
+
+/// The composed golden model of the network with a NIC at every endpoint:
+/// the network's routers ([`composed`]) with the NIC model on every
+/// endpoint (`NicSystem`), driven from the hosts' side.
+pub fn composed_system(v: &Validated) -> Result<NicSystem<ComposedNetwork>> {
+    let cfg = nic_endpoint_config(v)?;
+    Ok(NicSystem::on(composed(v, v.exp.topology.link_latency), &cfg))
 }
 
 /// The composed golden model of the experiment's network.

@@ -36,7 +36,7 @@ pub trait SystemDut {
     }
 }
 
-impl SystemDut for NicSystem {
+impl<F: wormqos_sim::nic::system::Fabric> SystemDut for NicSystem<F> {
     fn reset(&mut self) {
         NicSystem::reset(self)
     }
