@@ -13,33 +13,27 @@
 //! well-formed message arrives exactly once at its destination endpoint,
 //! intact, and no router drops a flit.
 //!
-//! Network: a 2×2 mesh of 5-port preemptive VirtualClock routers with one
-//! register per link direction, the QoS NIC at each of its 4 endpoints
-//! with 16 receive contexts. (With 4, the examples' value, the composed
-//! model itself stops draining on every seed tried: in a network more
-//! messages can be part-received at one NIC in P mode than 4 contexts
-//! hold, the capacity limit docs/nic.md §11.5 states.)
+//! Network: experiments/nic_mesh2x2.toml, a 2×2 mesh of 5-port preemptive
+//! VirtualClock routers with one register per link direction, the QoS NIC
+//! at each of its 4 endpoints with 16 receive contexts. (With 4, the
+//! examples' value, the composed model itself stops draining on every seed
+//! tried, 1 to 7: in a network more messages can be part-received at one
+//! NIC in P mode than 4 contexts hold, the capacity limit docs/nic.md
+//! §11.5 states.)
 //! Cost: two Verilator builds (clean, and with two links swapped), about 4
 //! minutes each on the shared 2-core machine when not cached; the lockstep
 //! itself a few seconds.
 
-use std::path::PathBuf;
 use wormqos_hdl::network::NetworkMutant;
 use wormqos_hdl::NicFault;
 use wormqos_netsim::{Experiment, Validated};
 use wormqos_testbench::network::{composed_system, nic_endpoint_config, verilate_system};
 use wormqos_testbench::nic::system::{run_system, SystemDut, SystemReport, SystemRunOptions};
 
-/// The 2×2 mesh with QoS NICs (the NIC of examples/nic/qos_p.toml).
+/// experiments/nic_mesh2x2.toml: the 2×2 mesh with QoS NICs.
 fn mesh_with_nics() -> Validated {
-    let text = "name = \"nicmesh\"\n\
-        [router]\nports = 5\nvcs = 4\nflit_width = 64\ninput_buffer_depth = 4\noutput_buffer_depth = 4\n\
-        crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
-        [topology]\nkind = \"mesh\"\nk = 2\nlink_latency = 1\nendpoint_ports = \"nic\"\n\
-        [nic]\nvariant = \"qos\"\ndoorbell_depth = 4\nbuffer_depth = 4\nmax_message_flits = 16\n\
-        axi_data_width = 32\nmax_burst = 4\nrx_contexts = 16\n\
-        [workload]\nload = 0.1\n";
-    Experiment::from_str(text, "nicmesh.toml", PathBuf::new()).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments/nic_mesh2x2.toml");
+    Experiment::from_file(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Sends at 3 % per endpoint and cycle, 15 % malformed, messages up to 16 flits.
