@@ -118,7 +118,7 @@ fn mesh_with_nics(nic_ports: u32, nic_depth: u32) -> (NetworkDesign, wormqos_con
         *c = wormqos_config::RouterConfig::new(f).unwrap();
     }
     let text = format!(
-        "name = \"nm\"\n[router]\nports = {nic_ports}\nflit_width = 64\ninput_buffer_depth = {nic_depth}\noutput_buffer_depth = 2\n{router}\n\
+        "name = \"nm\"\n[router]\nports = {nic_ports}\nflit_width = 64\ninput_buffer_depth = {nic_depth}\ndownstream_buffer_depth = 4\noutput_buffer_depth = 2\n{router}\n\
          [topology]\nkind = \"single_switch\"\n[nic]\nvariant = \"qos\"\nmax_message_flits = 8\nbuffer_depth = 4\n"
     );
     (net, wormqos_config::RouterConfig::from_toml_str(&text, "nm.toml").unwrap_or_else(|e| panic!("{e}")))
