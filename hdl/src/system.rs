@@ -140,7 +140,8 @@ fn system_top(cfg: &RouterConfig, router: &Module, router_instance: &str, nic: &
     let n = cfg.ports();
     let m = cfg.vcs() as u32;
     let mut t = Module::new(system_top_name(cfg));
-    t.doc(format!("`{}` with one NIC `{}` on each of its {n} ports (docs/nic.md §16).", router.name(), nic.name()));
+    let what = if router_instance == "u_router" { "Router" } else { "Network" };
+    t.doc(format!("{what} `{}` with one NIC `{}` on each of its {n} ports (docs/nic.md §16).", router.name(), nic.name()));
     t.doc("NIC k's host ports (AXI4-Lite slave, AXI4 master, interrupt) are p<k>_<NIC port name>.");
     t.input("clk_i", 1)?;
     t.input("rst_i", 1)?;
