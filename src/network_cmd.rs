@@ -8,17 +8,27 @@
 //! (`topology.link_latency`), as for `sim` and `sweep`, so that every
 //! command built on one file simulates, checks and builds the same network;
 //! the former `--link-latency` flag is refused with a pointer to the field.
+//!
+//! With `topology.endpoint_ports = "nic"` the top is `<name>_system`: the
+//! network top with a NIC (configured by the experiment's `[nic]`) at every
+//! endpoint, whose host ports are `p<k>_*` (docs/integration.md, "A whole
+//! network with a NIC at every endpoint"); `cosim` then runs the hosts'
+//! lockstep of that top against the composed model with NIC models.
 
 use crate::validate::{claim_dir, invalid};
 use anyhow::Context;
 use std::path::Path;
-use wormqos_hdl::network::{network_top_name, MAX_LINK_LATENCY};
+use wormqos_hdl::network::{network_top_name, NetworkGenError, MAX_LINK_LATENCY};
+use wormqos_hdl::system::{generate_network_system, system_top_name};
 use wormqos_hdl::GeneratedFile;
-use wormqos_netsim::experiment::bounds;
+use wormqos_netsim::experiment::{bounds, EndpointPorts};
 use wormqos_netsim::Experiment;
 use wormqos_synth::{scripts, Design, Unit};
 use wormqos_testbench::lockstep::LockstepOptions;
-use wormqos_testbench::network::{composed, design, endpoint_config, network_name, network_traffic, verilate};
+use wormqos_testbench::network::{
+    composed, composed_system, design, endpoint_config, network_name, network_traffic, nic_endpoint_config, verilate, verilate_system,
+};
+use wormqos_testbench::nic::system::{run_system, SystemDut, SystemRunOptions};
 
 // Every link latency the simulator accepts can be generated.
 const _: () = assert!(bounds::LINK_LATENCY == MAX_LINK_LATENCY);
@@ -51,10 +61,14 @@ fn load(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<(wo
 }
 
 /// `wormqos cosim --experiment F`: the network top against the composed
-/// model, the lockstep's random traffic at the endpoints.
+/// model, the lockstep's random traffic at the endpoints (with NICs at the
+/// endpoints: the hosts' random sends through every NIC).
 pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: LockstepOptions) -> anyhow::Result<()> {
     let (v, net) = load(experiment, link_latency_flag)?;
     let link_latency = net.link_latency;
+    if v.exp.topology.endpoint_ports == EndpointPorts::Nic {
+        return cosim_with_nics(&v, &opts);
+    }
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     opts.traffic = wormqos_testbench::stimulus::TrafficParams { injection_rate: opts.traffic.injection_rate, ..network_traffic() };
     wormqos_testbench::verilator::clean_up_on_signals()?;
@@ -70,9 +84,42 @@ pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: Lockst
     crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
 }
 
+/// The network top with NICs against the composed model with NIC models:
+/// every endpoint's host outputs compared every cycle, the hosts' sends at
+/// `--injection-rate` per endpoint and cycle, with end-to-end conservation
+/// (`wormqos_testbench::nic::system`).
+fn cosim_with_nics(v: &wormqos_netsim::Validated, opts: &LockstepOptions) -> anyhow::Result<()> {
+    let cfg = nic_endpoint_config(v).map_err(|e| invalid(format!("{e:#}")))?;
+    wormqos_testbench::verilator::clean_up_on_signals()?;
+    eprintln!("verilating {} ({} routers, a NIC per endpoint) ...", system_top_name(&cfg), v.net.routers);
+    let mut rtl = verilate_system(v, None, None)?;
+    let mut model = composed_system(v)?;
+    let o = SystemRunOptions { cycles: opts.cycles, seed: opts.seed, send_rate: opts.traffic.injection_rate, ..SystemRunOptions::default() };
+    let start = std::time::Instant::now();
+    let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
+    let r = run_system(&cfg, duts, &o)?;
+    println!("{r}");
+    if r.messages_received == 0 {
+        return Err(invalid(format!(
+            "empty run: no message arrived in {} cycles at --injection-rate {}; nothing was compared under traffic (raise --cycles or --injection-rate)",
+            opts.cycles, opts.traffic.injection_rate
+        )));
+    }
+    println!("RTL == model on every host output for {} cycles ({:.0} cycles/s in lockstep)", r.cycles, r.cycles as f64 / start.elapsed().as_secs_f64());
+    Ok(())
+}
+
 /// The network of an experiment as a synthesizable design (bad input: exit 2).
 pub fn synth_design(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<Design> {
     let (v, net) = load(experiment, link_latency_flag)?;
+    if v.exp.topology.endpoint_ports == EndpointPorts::Nic {
+        let cfg = nic_endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
+        let rtl = generate_network_system(&net, &cfg, None, None).map_err(|e| match e {
+            NetworkGenError::Invalid(e) => invalid(format!("{}: {e}", v.file)),
+            NetworkGenError::Hdl(e) => anyhow::Error::new(e).context("generating the network's Verilog"),
+        })?;
+        return Ok(Design { name: cfg.name().to_string(), unit: Unit::System, top: system_top_name(&cfg), target_mhz: cfg.target_mhz(), rtl });
+    }
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     Ok(Design {
         name: cfg.name().to_string(),

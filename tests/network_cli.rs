@@ -199,3 +199,48 @@ fn bad_reconfiguration_tables_exit_2_and_write_nothing() {
     // The topology needs more ports than the router has (an existing check).
     refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n").replace("ports = 3", "ports = 2"), &[], &["router.ports", "3"]);
 }
+
+/// `topology.endpoint_ports = "nic"` (experiments/nic_mesh2x2.toml): the
+/// top `nicmesh_system` over the network top and a NIC per endpoint, its
+/// file list, XDC, Vivado script and FuseSoC core, whose lint target
+/// (Verilator -Wall through Edalize's flow API) passes.
+#[test]
+fn generate_with_nics_at_the_endpoints_writes_the_system_top_and_its_core() {
+    let d = scratch("nic");
+    let exp = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments/nic_mesh2x2.toml");
+    let out = d.join("out");
+    let o = generate(&exp, &out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let list = std::fs::read_to_string(out.join("nicmesh_system.f")).unwrap();
+    let files: Vec<&str> = list.lines().collect();
+    assert_eq!(files.last(), Some(&"nicmesh_system.v"));
+    for f in ["nicmesh_network.v", "nicmesh_r3_router.v", "nicmesh_nic.v"] {
+        assert!(files.contains(&f), "{f} missing from {list}");
+    }
+    for name in &files {
+        assert!(out.join(name).exists(), "{name} listed but not written");
+    }
+    let top = std::fs::read_to_string(out.join("nicmesh_system.v")).unwrap();
+    for k in 0..4 {
+        for port in ["s_axil_awvalid_i", "m_axi_araddr_o", "irq_o"] {
+            assert!(top.contains(&format!("p{k}_{port}")), "p{k}_{port} missing");
+        }
+    }
+    assert!(top.contains("nicmesh_network u_network") && !top.contains("p4_"), "{top}");
+    for extra in ["nicmesh_system.core", "nicmesh_system_vivado.tcl", "nicmesh_system.xdc"] {
+        assert!(out.join(extra).exists(), "{extra}");
+    }
+    let o = fusesoc_lint(&out, "wormqos:system:nicmesh");
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success() && !text.contains("deprecated"), "{text}");
+}
+
+#[test]
+fn bad_endpoint_choices_exit_2_and_write_nothing() {
+    let nic = std::fs::read_to_string(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments/nic_mesh2x2.toml")).unwrap();
+    refused(&nic.replace("endpoint_ports = \"nic\"", "endpoint_ports = \"nics\""), &[], &["e.toml", "endpoint_ports = \"nics\"", "`raw` or `nic`"]);
+    let without: String = nic.split("[nic]").next().unwrap().to_string() + "[workload]\nload = 0.1\n";
+    refused(&without, &[], &["e.toml:", "topology.endpoint_ports = \"nic\"", "[nic] section", "allowed values"]);
+    refused(&nic.replace("endpoint_ports = \"nic\"", "endpoint_ports = \"raw\""), &[], &["nic.max_message_flits = 16", "endpoint_ports = \"nic\"", "allowed values"]);
+    refused(&nic.replace("axi_data_width = 32", "axi_data_width = 48"), &[], &["e.toml", "field `nic.axi_data_width` = 48", "allowed values: 32, 64"]);
+}

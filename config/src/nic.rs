@@ -74,6 +74,25 @@ pub struct NicParams {
     pub rx_completion_depth: u32,
 }
 
+impl NicParams {
+    /// The section with only `variant` given: every other field its default.
+    pub fn with_defaults(variant: NicVariant) -> NicParams {
+        NicParams {
+            variant,
+            doorbell_depth: default_doorbell_depth(),
+            buffer_depth: default_buffer_depth(),
+            max_message_flits: default_max_message_flits(),
+            injection: None,
+            block_size: None,
+            axi_data_width: default_axi_data_width(),
+            max_burst: default_max_burst(),
+            rx_contexts: default_rx_contexts(),
+            rx_post_depth: default_rx_queue_depth(),
+            rx_completion_depth: default_rx_queue_depth(),
+        }
+    }
+}
+
 fn default_doorbell_depth() -> u32 {
     4
 }

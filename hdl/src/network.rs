@@ -165,6 +165,15 @@ impl NetworkDesign {
 /// The network's Verilog: every router's files (leaf modules first, each
 /// router's top last), then `<name>_network.v`. Validates first.
 pub fn generate_network(net: &NetworkDesign, mutant: Option<NetworkMutant>) -> std::result::Result<Vec<GeneratedFile>, NetworkGenError> {
+    generate_network_with_top(net, mutant).map(|(files, _)| files)
+}
+
+/// [`generate_network`], plus the network's top module (for instantiating
+/// it, as the system top with a NIC per endpoint does, `crate::system`).
+pub(crate) fn generate_network_with_top(
+    net: &NetworkDesign,
+    mutant: Option<NetworkMutant>,
+) -> std::result::Result<(Vec<GeneratedFile>, Module), NetworkGenError> {
     net.validate()?;
     if mutant == Some(NetworkMutant::DropLinkRegister) && net.link_latency == 0 {
         return Err(bad("mutant", "drop-link-register", "needs link_latency >= 1").into());
@@ -198,7 +207,7 @@ pub fn generate_network(net: &NetworkDesign, mutant: Option<NetworkMutant>) -> s
         text.push_str(&format!("//   endpoint {e}: router {r} (`{}`) port {p}\n", crate::top_module_name(&net.routers[*r])));
     }
     files.push(crate::top_file(text, &top));
-    Ok(files)
+    Ok((files, top))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -5,10 +5,14 @@ serves the AXI4 master from a RAM with random backpressure, a behavioural
 router port sinks the injection link and loops every message back into the
 ejection link (split by dummy tail / dummy header in P mode).
 
-Usage: run_nic.py --rtl DIR --params FILE --build DIR [--seed N]
+Usage: run_nic.py --rtl DIR --params FILE --build DIR [--seed N] [--test MODULE]
   DIR    the files of `wormqos generate` for a configuration with [nic]
+         (or, with --test test_network, of a network with a NIC per endpoint)
   FILE   the configuration-derived sizes (JSON, written by
-         testbench/tests/nic_cocotb.rs)
+         testbench/tests/nic_cocotb.rs or nic_network_cocotb.rs)
+  MODULE the cocotb test module in this directory (default test_nic)
+  --no-rtl-checks  define SYNTHESIS: the RTL's simulation-only checks are
+         left out, so that only the cocotb test's own checks can fail
 Exit status 0 iff every cocotb test passed.
 """
 import argparse
@@ -53,6 +57,8 @@ def main() -> int:
     ap.add_argument("--params", required=True, type=Path)
     ap.add_argument("--build", required=True, type=Path)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--test", default="test_nic")
+    ap.add_argument("--no-rtl-checks", action="store_true")
     a = ap.parse_args()
     from cocotb_tools.runner import get_runner
 
@@ -61,16 +67,19 @@ def main() -> int:
     a.build.mkdir(parents=True, exist_ok=True)
     tb = a.build / "tb_nic.v"
     tb.write_text(wrapper(a.rtl / f"{top}.v", top))
-    sources = sorted(str(p) for p in a.rtl.glob(f"{top}*.v")) + [str(tb)]
+    # DIR holds only generated files: the top and every module under it.
+    sources = sorted(str(p) for p in a.rtl.glob("*.v")) + [str(tb)]
     runner = get_runner("icarus")
-    runner.build(sources=sources, hdl_toplevel="tb_nic", build_dir=a.build, timescale=("1ns", "1ps"), always=True)
+    defines = {"SYNTHESIS": 1} if a.no_rtl_checks else {}
+    runner.build(sources=sources, hdl_toplevel="tb_nic", build_dir=a.build, timescale=("1ns", "1ps"), always=True,
+                 defines=defines)
     results = a.build / "results.xml"
     if results.exists():
         results.unlink()
     sys.path.insert(0, str(HERE))
     runner.test(
         hdl_toplevel="tb_nic",
-        test_module="test_nic",
+        test_module=a.test,
         test_dir=HERE,
         build_dir=a.build,
         results_xml=str(results),

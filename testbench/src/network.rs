@@ -21,7 +21,11 @@ use wormqos_sim::{RouterInputs, RouterOutputs};
 use crate::dut::Dut;
 use crate::stimulus::TrafficParams;
 use crate::verilator::shim::PortMap;
+use crate::verilator::system::VerilatedSystem;
 use crate::verilator::VerilatedRouter;
+use wormqos_hdl::system::{generate_network_system, system_top_name};
+use wormqos_hdl::NicFault;
+use wormqos_sim::nic::system::NicSystem;
 
 /// The network's name: the experiment's, as its routers' module prefixes
 /// `<name>_r<i>` carry it.
@@ -60,9 +64,25 @@ pub fn design(v: &Validated, link_latency: u32) -> NetworkDesign {
 pub fn endpoint_config(v: &Validated) -> Result<RouterConfig> {
     let c0 = &v.configs[0];
     let mut router = c0.file().router.clone();
-    router.ports = v.net.endpoints() as u32;
     router.output_buffer_depth = 256;
-    router.downstream_buffer_depth = Some(c0.downstream_buffer_depth() as u32);
+    one_switch(v, router, None)
+}
+
+/// The configuration of the NIC at every endpoint
+/// (`topology.endpoint_ports = "nic"`): the network seen as one switch as in
+/// [`endpoint_config`] (with the routers' own output depth), with the
+/// `[nic]` section the experiment's `[nic]` gives
+/// (`NicSpec::hardware_params`). An error names the `[nic]` field.
+pub fn nic_endpoint_config(v: &Validated) -> Result<RouterConfig> {
+    let nic = v.exp.nic.as_ref().with_context(|| format!("{}: NICs at the endpoints need a [nic] section", v.file))?;
+    one_switch(v, v.configs[0].file().router.clone(), Some(nic.hardware_params()))
+}
+
+/// A switch of `router` with a port per endpoint and the depths an
+/// endpoint sees.
+fn one_switch(v: &Validated, mut router: wormqos_config::RouterParams, nic: Option<wormqos_config::nic::NicParams>) -> Result<RouterConfig> {
+    router.ports = v.net.endpoints() as u32;
+    router.downstream_buffer_depth = Some(v.configs[0].downstream_buffer_depth() as u32);
     // The endpoints' view has no table to write (a programmable network's
     // write ports are per router, outside this view).
     router.routing = wormqos_config::Routing::Fixed;
@@ -71,7 +91,7 @@ pub fn endpoint_config(v: &Validated) -> Result<RouterConfig> {
         router,
         topology: Topology::SingleSwitch { routes: None, route_vcs: None },
         synthesis: SynthesisParams::default(),
-        nic: None,
+        nic,
     };
     RouterConfig::new(file).with_context(|| format!("{}: the network seen as one {}-port switch", v.file, v.net.endpoints()))
 }
@@ -100,6 +120,22 @@ pub fn verilate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>)
     let pw = wormqos_config::index_width(c0.ports() as u32) as usize;
     let map = PortMap::new(&cfg).with_network_writes(v.net.routers, c0.header().dest.width as usize, pw, c0.vcs());
     VerilatedRouter::build_top_with(&cfg, &files, &top, map)
+}
+
+/// The network top with a NIC at every endpoint (`<name>_system`, `mutant`
+/// in the network top and `fault` in every NIC, if any), Verilated.
+pub fn verilate_system(v: &Validated, mutant: Option<NetworkMutant>, fault: Option<NicFault>) -> Result<VerilatedSystem> {
+    let cfg = nic_endpoint_config(v)?;
+    let files = generate_network_system(&design(v, v.exp.topology.link_latency), &cfg, mutant, fault)?;
+    VerilatedSystem::build_top(&cfg, &files, &system_top_name(&cfg))
+}
+
+/// The composed golden model of the network with a NIC at every endpoint:
+/// the network's routers ([`composed`]) with the NIC model on every
+/// endpoint (`NicSystem`), driven from the hosts' side.
+pub fn composed_system(v: &Validated) -> Result<NicSystem<ComposedNetwork>> {
+    let cfg = nic_endpoint_config(v)?;
+    Ok(NicSystem::on(composed(v, v.exp.topology.link_latency), &cfg))
 }
 
 /// The composed golden model of the experiment's network.

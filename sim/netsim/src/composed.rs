@@ -156,3 +156,21 @@ impl ComposedNetwork {
         }
     }
 }
+
+/// The network as the fabric of a system top with a NIC at every endpoint
+/// (`wormqos_sim::nic::system::NicSystem`, docs/integration.md "A whole
+/// network with a NIC at every endpoint").
+impl wormqos_sim::nic::system::Fabric for ComposedNetwork {
+    fn reset(&mut self) {
+        ComposedNetwork::reset(self)
+    }
+    fn outputs(&self) -> &RouterOutputs {
+        ComposedNetwork::outputs(self)
+    }
+    fn step(&mut self, inputs: &RouterInputs) {
+        ComposedNetwork::step(self, inputs)
+    }
+    fn flits_dropped(&self) -> u64 {
+        self.routers.iter().map(|r| r.stats().flits_dropped()).sum()
+    }
+}

@@ -85,9 +85,33 @@ pub struct TopologySection {
     /// a credit likewise. Endpoint links have none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub link_latency: u32,
+    /// What the generated network top (`wormqos generate --experiment`)
+    /// has at each endpoint: the raw flit/credit port of a router top, or
+    /// the NIC of docs/nic.md with its host ports brought out (configured
+    /// by the `[nic]` section, which `"nic"` requires). The simulator's
+    /// endpoints are chosen by the `[nic]` section alone.
+    #[serde(default, skip_serializing_if = "EndpointPorts::is_raw")]
+    pub endpoint_ports: EndpointPorts,
     /// `kind` and its fields; unknown keys are refused by `TopologySpec`.
     #[serde(flatten)]
     pub spec: TopologySpec,
+}
+
+/// `topology.endpoint_ports`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndpointPorts {
+    /// The router port's flit and credit wires (docs/integration.md).
+    #[default]
+    Raw,
+    /// A NIC per endpoint, its AXI host ports brought out (docs/nic.md §16).
+    Nic,
+}
+
+impl EndpointPorts {
+    pub fn is_raw(&self) -> bool {
+        *self == EndpointPorts::Raw
+    }
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -627,6 +651,14 @@ impl Experiment {
         }
         if let Some(n) = &self.nic {
             n.validate().map_err(|(field, value, why)| ferr(&field, value, why))?;
+            n.validate_hardware(self.topology.endpoint_ports).map_err(|(field, value, why)| ferr(&field, value, why))?;
+        }
+        if self.topology.endpoint_ports == EndpointPorts::Nic && self.nic.is_none() {
+            return Err(ferr(
+                "topology.endpoint_ports",
+                "\"nic\"".into(),
+                "a NIC at every endpoint needs the [nic] section that configures it: add one, or allowed values: \"raw\" (the default), \"nic\" with [nic]".into(),
+            ));
         }
         let latency = self.topology.link_latency;
         if latency > bounds::LINK_LATENCY {

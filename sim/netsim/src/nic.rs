@@ -120,6 +120,22 @@ pub struct NicSpec {
     /// Only with the QoS NIC; default round robin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vc_choice: Option<VcChoice>,
+    /// Sizes only the generated NIC has (docs/nic.md §2), read by
+    /// `wormqos generate` with `topology.endpoint_ports = "nic"` and
+    /// refused otherwise; each defaults to the `[nic]` default of a router
+    /// configuration. The simulator's NIC model does not use them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_message_flits: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axi_data_width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_burst: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_contexts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_post_depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_completion_depth: Option<u32>,
 }
 
 fn default_doorbell_depth() -> u32 {
@@ -216,6 +232,52 @@ impl NicSpec {
             real("send_dma_overhead_ns", x, DMA_OVERHEAD_NS_RANGE)
         })?;
         Ok(())
+    }
+
+    /// The hardware-only fields are set only for generated NICs (their
+    /// ranges are checked with the rest of the NIC's configuration when the
+    /// network is generated).
+    pub fn validate_hardware(&self, endpoints: crate::experiment::EndpointPorts) -> Result<(), FieldError> {
+        match self.hardware_sizes().into_iter().find_map(|(f, v)| v.map(|v| (f, v))) {
+            Some((field, v)) if endpoints.is_raw() => Err(bad(
+                field,
+                v,
+                "a size of the generated NIC only, used with topology.endpoint_ports = \"nic\" (allowed values: leave it out, or set endpoint_ports = \"nic\")",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn hardware_sizes(&self) -> [(&'static str, Option<u32>); 6] {
+        [
+            ("max_message_flits", self.max_message_flits),
+            ("axi_data_width", self.axi_data_width),
+            ("max_burst", self.max_burst),
+            ("rx_contexts", self.rx_contexts),
+            ("rx_post_depth", self.rx_post_depth),
+            ("rx_completion_depth", self.rx_completion_depth),
+        ]
+    }
+
+    /// The `[nic]` section of the generated NICs' configuration: the
+    /// policy fields the model shares with the hardware (variant,
+    /// injection, block size, doorbell and send-queue depths) and the
+    /// hardware-only sizes, the section's defaults where not given. Its
+    /// ranges are checked with the rest of that configuration.
+    pub fn hardware_params(&self) -> wormqos_config::nic::NicParams {
+        let mut p = wormqos_config::nic::NicParams::with_defaults(self.variant);
+        p.doorbell_depth = self.doorbell_depth;
+        p.buffer_depth = self.buffer_depth;
+        p.injection = self.injection;
+        p.block_size = self.block_size;
+        let set = |x: &mut u32, v: Option<u32>| *x = v.unwrap_or(*x);
+        set(&mut p.max_message_flits, self.max_message_flits);
+        set(&mut p.axi_data_width, self.axi_data_width);
+        set(&mut p.max_burst, self.max_burst);
+        set(&mut p.rx_contexts, self.rx_contexts);
+        set(&mut p.rx_post_depth, self.rx_post_depth);
+        set(&mut p.rx_completion_depth, self.rx_completion_depth);
+        p
     }
 
     /// The model's parameters for routers of `vcs` VCs whose input buffers

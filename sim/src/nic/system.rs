@@ -1,6 +1,8 @@
 //! The composed golden model of the system top (`<name>_system`,
 //! docs/nic.md §16): the router model and one NIC model per router port,
-//! wired as the RTL wires them. NIC k's injection link is the router's
+//! wired as the RTL wires them. The router can be any [`Fabric`]: a whole
+//! network seen from its endpoints (`wormqos_netsim::composed`) gives the
+//! model of the network top with a NIC at every endpoint. NIC k's injection link is the router's
 //! input port k, the router's output port k is NIC k's ejection link, and
 //! the credits of both directions go back the same way. Router outputs
 //! and NIC link outputs are registers, so a cycle has no loop: the NICs
@@ -9,7 +11,7 @@
 
 use super::ports::{AxiIn, AxiLiteIn, AxiLiteOut, AxiOut, NicInputs, NicOutputs};
 use super::Nic;
-use crate::link::RouterInputs;
+use crate::link::{RouterInputs, RouterOutputs};
 use crate::router::Router;
 use wormqos_config::RouterConfig;
 
@@ -34,23 +36,65 @@ impl HostOut {
     }
 }
 
-pub struct NicSystem {
-    router: Router,
+/// What the NICs are attached to: one router, or anything that behaves as
+/// one router whose ports are its endpoints (a composed network). Its
+/// outputs are registers: they do not depend on this cycle's inputs.
+pub trait Fabric {
+    fn reset(&mut self);
+    /// The outputs of the current cycle (flit and credit word per port).
+    fn outputs(&self) -> &RouterOutputs;
+    /// Applies this cycle's inputs and advances one cycle.
+    fn step(&mut self, inputs: &RouterInputs);
+    /// Flits dropped because they arrived without a credit: 0 in a correct system.
+    fn flits_dropped(&self) -> u64;
+}
+
+impl Fabric for Router {
+    fn reset(&mut self) {
+        Router::reset(self)
+    }
+    fn outputs(&self) -> &RouterOutputs {
+        Router::outputs(self)
+    }
+    fn step(&mut self, inputs: &RouterInputs) {
+        Router::step(self, inputs)
+    }
+    fn flits_dropped(&self) -> u64 {
+        self.stats().flits_dropped()
+    }
+}
+
+pub struct NicSystem<F: Fabric = Router> {
+    router: F,
     nics: Vec<Nic>,
     nic_in: Vec<NicInputs>,
     router_in: RouterInputs,
 }
 
-impl NicSystem {
+impl NicSystem<Router> {
     /// `cfg` must have a `[nic]` section.
     pub fn new(cfg: &RouterConfig) -> NicSystem {
+        NicSystem::on(Router::new(cfg), cfg)
+    }
+}
+
+impl<F: Fabric> NicSystem<F> {
+    /// One NIC of `cfg` (which must have a `[nic]` section) on each of
+    /// `cfg.ports()` ports of `fabric`.
+    pub fn on(fabric: F, cfg: &RouterConfig) -> NicSystem<F> {
         let n = cfg.ports();
+        assert_eq!(fabric.outputs().flits.len(), n, "one fabric port per NIC");
         NicSystem {
-            router: Router::new(cfg),
+            router: fabric,
             nics: (0..n).map(|_| Nic::new(cfg)).collect(),
             nic_in: vec![NicInputs::default(); n],
             router_in: RouterInputs::idle(cfg),
         }
+    }
+
+    /// The fabric (router or network) the NICs are attached to.
+    pub fn fabric(&self) -> &F {
+        &self.router
     }
 
     pub fn ports(&self) -> usize {
@@ -90,6 +134,6 @@ impl NicSystem {
 
     /// Flits the router dropped (a NIC sent without a credit): 0 in a correct system.
     pub fn flits_dropped(&self) -> u64 {
-        self.router.stats().flits_dropped()
+        self.router.flits_dropped()
     }
 }

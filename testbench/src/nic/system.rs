@@ -36,7 +36,7 @@ pub trait SystemDut {
     }
 }
 
-impl SystemDut for NicSystem {
+impl<F: wormqos_sim::nic::system::Fabric> SystemDut for NicSystem<F> {
     fn reset(&mut self) {
         NicSystem::reset(self)
     }
@@ -133,6 +133,9 @@ struct Env {
     sends: Vec<Send>,
     bb: u32,
     kmax: u32,
+    /// The NIC's K_max (docs/nic.md §2): a longer message is LEN_OVER,
+    /// whatever `kmax` (the longest message sent) is.
+    nic_kmax: u32,
     rx_len: u32,
     post_depth: u32,
     classes: u32,
@@ -159,7 +162,7 @@ impl Env {
             (length, addr, dest, code) = match r.gen_range(0..5) {
                 0 => (0, addr, dest, LEN_ZERO),
                 1 => (length + 1 + r.gen_range(0..self.bb - 1), addr, dest, LEN_NOT_BEATS),
-                2 => ((self.kmax + 1) * self.bb, addr, dest, LEN_OVER),
+                2 => ((self.nic_kmax + 1) * self.bb, addr, dest, LEN_OVER),
                 3 => (length, addr, self.ports.len() as u32 + r.gen_range(0..4), DEST_RANGE),
                 _ => (length, addr + 1 + r.gen_range(0..self.bb - 1), dest, PAYLOAD_ALIGN),
             };
@@ -337,6 +340,7 @@ pub fn run_system(cfg: &RouterConfig, duts: &mut [&mut dyn SystemDut], opts: &Sy
         sends: Vec::new(),
         bb,
         kmax,
+        nic_kmax: nic.max_message_flits,
         rx_len,
         post_depth: nic.rx_post_depth,
         classes: cfg.traffic_classes(),

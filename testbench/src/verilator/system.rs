@@ -52,8 +52,15 @@ impl VerilatedSystem {
     /// it or reuses the cached library, and creates a model.
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedSystem> {
         let files = generate_system(cfg, fault).context("generating the system top")?;
+        VerilatedSystem::build_top(cfg, &files, &system_top_name(cfg))
+    }
+
+    /// Builds `top` of `files`, a system top whose host ports are those of
+    /// one NIC of `cfg` per port (`p<k>_*`, k < `cfg.ports()`): the
+    /// router's system top or a network's with a NIC per endpoint.
+    pub fn build_top(cfg: &RouterConfig, files: &[wormqos_hdl::GeneratedFile], top: &str) -> Result<VerilatedSystem> {
         let map = port_map(cfg);
-        let (api, eval_fn, handle) = build_with_eval(&files, &system_top_name(cfg), &map)?;
+        let (api, eval_fn, handle) = build_with_eval(files, top, &map)?;
         Ok(VerilatedSystem { api, eval_fn, handle, inw: vec![0; map.input_words], outw: vec![0; map.output_words], map, ports: cfg.ports() })
     }
 
