@@ -5,8 +5,8 @@
 use crate::bits::{at_most_one_set, clk, encode, onehot_of, rst, subset_of};
 use crate::dims::Dims;
 use crate::route_tables::{link_choice, link_tables, rc_tables};
-use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{all_of, cat, cat_lsb, num, onehot_select, Expr, HdlError, Module, Result, Sig, Stmt};
+use crate::classes::cls_of;
+use crate::verilog::{all_of, cat, cat_lsb, num, onehot_select, Expr, HdlError, Module, Result, Sig};
 
 
 /// Where an input port keeps its flits (see [`Dims::shared_ib`]).
@@ -30,12 +30,13 @@ pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     }
 }
 
-/// `<prefix>_input_port`: BW (M input VC buffers), RC and the per-VC state.
-pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
+/// `<prefix>_input_port`: BW (M input VC buffers), RC's table look-ups and
+/// one `vc_ctrl` (`<prefix>_input_vc`, the state of an input VC) per VC.
+pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
     let mut md = Module::new(format!("{}_input_port", d.prefix));
-    md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the");
-    md.doc("per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.");
+    md.doc("Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC: the table look-ups)");
+    md.doc("and one input_vc per VC (u_vc<v>: IDLE/ROUTED/ACTIVE with its route and output VC).");
     md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
     if d.registered() {
         md.doc("Registered switch allocation (§6): an IDLE VC requests VA with the route RC computes");
@@ -154,7 +155,6 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
         )),
         InputBuffers::PerVc(_) => None,
     };
-    let st = VcStates::declare(&mut md)?;
     // Registered: the grant registers, the pop they make, the buffers' lookahead.
     let sg = match &sg_ports {
         Some(_) => Some(SgRegs::declare(&mut md, d, matches!(bufs, InputBuffers::Shared(_)))?),
@@ -201,19 +201,12 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             md.instance(fifo, &format!("u_ib{v}"), &conns)?;
         }
         pushes.push(push.e());
-        let (state_q, state_d) = md.register(&format!("vc{v}_state"), STATE_WIDTH, &st.idle)?;
-        let (route_q, route_d) = md.register(&format!("vc{v}_route"), pw, &Expr::zero(pw))?;
-        let (ovc_q, ovc_d) = md.register(&format!("vc{v}_ovc"), vw, &Expr::zero(vw))?;
+        // RC (stage 2): the look-ups from the front header; the VC's state
+        // machine and registers are `u_vc{v}`.
         let dest = field(&front, 0, d.dest_width)?;
         let first = table.elem(&dest, pw);
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
-        let is_idle = state_q.is(&st.idle);
-        let is_routed = state_q.is(&st.routed);
-        let is_active = state_q.is(&st.active);
-        let not_empty = empty.l_not();
-        let gnt = va_gnt.at(v);
-        let my_ovc = va_ovc.field(v * vw, vw);
         // pop_i[v] implies VC v is the candidate, whose flit the shared
         // buffer shows on cand_flit. Registered: the crossing flit's tail
         // bit is the register sg_tail.
@@ -222,88 +215,52 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
             (None, None) => front.at(fw - 2),
             (None, Some((_, _, _, c))) => c.at(fw - 2),
         };
-        let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
-        let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
+        let va_req = md.wire(&format!("vc{v}_va_req"), n)?;
+        let active = md.wire(&format!("vc{v}_active"), 1)?;
+        let route = md.wire(&format!("vc{v}_route"), pw)?;
+        let ovc = md.wire(&format!("vc{v}_ovc"), vw)?;
+        let mut conns = vec![
+            clk(),
+            rst(),
+            ("empty_i", empty.e()),
+            ("rc_route_i", rc_route.e()),
+            ("va_gnt_i", va_gnt.at(v)),
+            ("va_ovc_i", va_ovc.field(v * vw, vw)),
+            ("pop_i", pop.at(v)),
+            ("pop_tail_i", front_tail),
+            ("va_req_o", va_req.e()),
+            ("active_o", active.e()),
+            ("route_o", route.e()),
+            ("ovc_o", ovc.e()),
+        ];
         if d.va_in_rc_cycle() {
-            rc.push(Stmt::when(&gnt, on_grant.clone()));
+            let vroute = md.wire(&format!("vc{v}_va_route"), pw)?;
+            conns.push(("va_route_o", vroute.e()));
+            va_routes.push(vroute.e());
         }
-        let tail_crossed = pop.at(v).l_and(&front_tail);
-        md.comb(vec![
-            Stmt::set(&state_d, &state_q),
-            Stmt::set(&route_d, &route_q),
-            Stmt::set(&ovc_d, &ovc_q),
-            Stmt::case_of(
-                &state_q,
-                vec![
-                    (st.idle.clone(), vec![Stmt::note("RC"), Stmt::when(&not_empty, rc)]),
-                    (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, on_grant)]),
-                    (
-                        st.active.clone(),
-                        vec![Stmt::when(
-                            &tail_crossed,
-                            vec![Stmt::note("the tail crossed the crossbar"), Stmt::set(&state_d, &st.idle)])],
-                    ),
-                ],
-                vec![],
-            ),
-        ])?;
-        if d.virtual_clock().is_some() {
-            let (vt_q, vt_d) = md.register(&format!("vc{v}_vtick"), d.vtick.width, &Expr::zero(d.vtick.width))?;
-            let field = field(&front, d.vtick.lsb, d.vtick.width)?;
-            let clear =
-                vec![Stmt::note("the tail crossed the crossbar: the message's Vtick is discarded"), Stmt::set(&vt_d, &Expr::zero(d.vtick.width))];
-            md.comb(vec![
-                Stmt::set(&vt_d, &vt_q),
-                Stmt::when_else(
-                    &is_idle.l_and(&not_empty),
-                    vec![Stmt::note("RC: the header's Vtick field"), Stmt::set(&vt_d, &field)],
-                    vec![Stmt::when(&is_active.l_and(&pop.at(v)).l_and(&front_tail), clear)],
-                ),
-            ])?;
-            vticks.push(vt_q.e());
+        if let Some(vc) = d.virtual_clock() {
+            let vt = md.wire(&format!("vc{v}_vtick"), vc.vtick.width)?;
+            conns.extend([("rc_vtick_i", field(&front, vc.vtick.lsb, vc.vtick.width)?), ("vtick_o", vt.e())]);
+            vticks.push(vt.e());
         }
         if let Some(tab) = &avc_tab {
-            let (a_q, a_d) = md.register(&format!("vc{v}_avc"), m, &Expr::zero(m))?;
             let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m))?;
-            md.comb(vec![
-                Stmt::set(&a_d, &a_q),
-                Stmt::when(
-                    &is_idle.l_and(&not_empty),
-                    vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, &rc_avc)]),
-            ])?;
-            if d.va_in_rc_cycle() {
-                avcs.push(is_idle.then_else(&rc_avc, &a_q));
-            } else {
-                avcs.push(a_q.e());
-            }
+            let avc = md.wire(&format!("vc{v}_avc"), m)?;
+            conns.extend([("rc_avc_i", rc_avc.e()), ("avc_o", avc.e())]);
+            avcs.push(avc.e());
         }
         if d.va_needs_class() {
-            let (c_q, c_d) = md.register(&format!("vc{v}_cls"), d.class_width, &Expr::zero(d.class_width))?;
-            let field = md.wire_of(&format!("vc{v}_rc_cls"), &crate::classes::cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes))?;
-            md.comb(vec![
-                Stmt::set(&c_d, &c_q),
-                Stmt::when(
-                    &is_idle.l_and(&not_empty),
-                    vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, &field)]),
-            ])?;
-            if d.va_in_rc_cycle() {
-                clss.push(is_idle.then_else(&field, &c_q));
-            } else {
-                clss.push(c_q.e());
-            }
+            let cls = cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes);
+            let rc_cls = md.wire_of(&format!("vc{v}_rc_cls"), &cls)?;
+            let cls = md.wire(&format!("vc{v}_cls"), d.class_width)?;
+            conns.extend([("rc_cls_i", rc_cls.e()), ("cls_o", cls.e())]);
+            clss.push(cls.e());
         }
-        let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-        let (req, vroute) = if d.va_in_rc_cycle() {
-            let idle_req = is_idle.l_and(&not_empty);
-            let r = routed_req | &idle_req.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
-            (r, is_idle.then_else(&rc_route, &route_q))
-        } else {
-            (routed_req, route_q.e())
-        };
-        va_reqs.push(md.wire_of(&format!("vc{v}_va_req"), &req)?.e());
-        va_routes.push(vroute);
+        md.instance(vc_ctrl, &format!("u_vc{v}"), &conns)?;
+        va_reqs.push(va_req.e());
+        let not_empty = empty.l_not();
         match &sg {
-            None => st_reqs.push(is_active.l_and(&not_empty)),
+            None => st_reqs.push(active.l_and(&not_empty)),
             Some(g) => {
                 // SA (§6 registered): pend = a flit of this VC crosses now.
                 let pend = pop.at(v);
@@ -314,14 +271,14 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers) -> Result<Module> {
                     pend.l_and(&g.tail_q)
                 };
                 let left = pend.then_else(g.two.at(v), &not_empty);
-                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[is_active.clone(), behind_tail.l_not(), left]))?.e());
+                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[active.e(), behind_tail.l_not(), left]))?.e());
                 gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v)))?.e());
-                actives.push(is_active.clone());
+                actives.push(active.e());
                 empties.push(empty.e());
             }
         }
-        routes.push(route_q.e());
-        ovcs.push(ovc_q.e());
+        routes.push(route.e());
+        ovcs.push(ovc.e());
         fronts.push(front.e());
     }
     if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {

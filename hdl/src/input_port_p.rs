@@ -1,25 +1,25 @@
 //! `<prefix>_input_port` of the preemptive mode (docs/microarchitecture.md
-//! §9.4): lanes, history stack, dummy flits.
+//! §9.4): RC's table look-ups and one `<prefix>_input_vc` (`input_vc_p`:
+//! lanes, history stack, dummy flits, the VC state) per VC.
 
-use crate::bits::{clk, encode, onehot_of, rst};
-use crate::classes::{cls_of, lowest};
+use crate::bits::{clk, rst};
+use crate::classes::cls_of;
 use crate::dims::Dims;
 use crate::route_tables::{link_choice, link_tables, rc_tables};
-use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Stmt};
+use crate::verilog::{cat, cat_lsb, num, Expr, Module, Result};
 
 
-/// `<prefix>_input_port` of the preemptive mode (§9.4): per input VC E+1
-/// lanes, the registers top, sl, wl, lmax, susp, the history stack hs/hsp,
-/// sent, hdr (and acc with acceleration), and the flit it offers at ST.
-pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
+/// `<prefix>_input_port` of the preemptive mode (§9.4): the incoming flit
+/// and its class, RC's routing-table look-ups, and `vc_ctrl` (one input VC
+/// with its E+1 lanes, `input_vc_p`) per VC.
+pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let (n, m, w, fw, vw, pw) = (d.ports, d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
-    let (e, lw, hw, clw) = (d.qos.extra_lanes(), d.lane_id_width(), d.header_width, d.class_width);
+    let clw = d.class_width;
     let mut md = Module::new(format!("{}_input_port", d.prefix));
-    md.doc("Input port of the preemptive router (§9.4): per input VC, E+1 lanes of DI flits");
-    md.doc("{head, tail, dummy, data} (lane 0 regular, 1..E extra), the header register hdr,");
-    md.doc("top/sl/wl, lmax[], susp[], the history stack hs[]/hsp and sent; stage 1 (BW, lane");
-    md.doc("choice), lane release, the preemption step, stage 2 (RC) and the per-VC state.");
+    md.doc("Input port of the preemptive router (§9.4): one input_vc per VC (u_vc<v>: E+1 lanes");
+    md.doc("of DI flits {head, tail, dummy, data}, the header register hdr, top/sl/wl, lmax[],");
+    md.doc("susp[], the history stack hs[]/hsp and sent; stage 1 (BW, lane choice), lane release,");
+    md.doc("the preemption step, the VC state) and stage 2 (RC: the table look-ups).");
     md.doc("va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).");
     md.doc("st_req_o[v]: VC v offers a flit at ST (dummy tail, dummy header or lane flit), before");
     md.doc("the output-buffer check; front_o[v*FW +: FW] is that flit {head, tail, dummy, data}.");
@@ -80,324 +80,74 @@ pub(crate) fn input_port_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
     let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), stored_dummy, data.e()]))?;
     let in_cls = md.wire_of("in_cls", &cls_of(&data.field(d.class_lsb, clw), d.classes))?;
-    let lane_e = num(lw, e as u64);
-    let one_lw = num(lw, 1);
-    let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
-    let st = VcStates::declare(&mut md)?;
     for v in 0..m {
         let t = format!("vc{v}");
         md.comment(format!("Input VC {v}"));
-        let (state_q, state_d) = md.register(&format!("{t}_state"), STATE_WIDTH, &st.idle)?;
-        let (route_q, route_d) = md.register(&format!("{t}_route"), pw, &Expr::zero(pw))?;
-        let (ovc_q, ovc_d) = md.register(&format!("{t}_ovc"), vw, &Expr::zero(vw))?;
-        let (hdr_q, hdr_d) = md.register(&format!("{t}_hdr"), hw, &Expr::zero(hw))?;
-        let (top_q, top_d) = md.register(&format!("{t}_top"), lw, &Expr::zero(lw))?;
-        let (sl_q, sl_d) = md.register(&format!("{t}_sl"), lw, &Expr::zero(lw))?;
-        let (wl_q, wl_d) = md.register(&format!("{t}_wl"), lw, &Expr::zero(lw))?;
-        let (lmax_q, lmax_d) = md.register(&format!("{t}_lmax"), (e + 1) * clw, &Expr::zero((e + 1) * clw))?;
-        let (susp_q, susp_d) = md.register(&format!("{t}_susp"), e, &Expr::zero(e))?;
-        let (hs_q, hs_d) = md.register(&format!("{t}_hs"), e * hw, &Expr::zero(e * hw))?;
-        let (hsp_q, hsp_d) = md.register(&format!("{t}_hsp"), lw, &Expr::zero(lw))?;
-        let (sent_q, sent_d) = md.register(&format!("{t}_sent"), 1, &Expr::zero(1))?;
-
-        // Lanes
-        let lane_sel = md.wire(&format!("{t}_lane"), lw)?;
-        let wr = md.wire(&format!("{t}_wr"), 1)?;
-        let lpop = md.wire(&format!("{t}_lane_pop"), 1)?;
-        let (mut lfronts, mut lempties, mut lfulls) = (vec![], vec![], vec![]);
-        for l in 0..=e {
-            let front = md.wire(&format!("{t}_l{l}_front"), fw)?;
-            let empty = md.wire(&format!("{t}_l{l}_empty"), 1)?;
-            let full = md.wire(&format!("{t}_l{l}_full"), 1)?;
-            let lv = num(lw, l as u64);
-            md.instance(
-                fifo,
-                &format!("u_{t}_lane{l}"),
-                &[
-                    clk(),
-                    rst(),
-                    ("push_i", wr.l_and(&lane_sel.is(&lv))),
-                    ("wdata_i", wdata.e()),
-                    ("pop_i", lpop.l_and(&sl_q.is(&lv))),
-                    ("rdata_o", front.e()),
-                    ("empty_o", empty.e()),
-                    ("full_o", full.e()),
-                ],
-            )?;
-            lfronts.push(front.e());
-            lempties.push(empty.e());
-            lfulls.push(full.e());
-        }
-        let pad = (1u32 << lw) - (e + 1);
-        let padded = |xs: &[Expr], wdt: u32| {
-            let mut v = xs.to_vec();
-            for _ in 0..pad {
-                v.push(Expr::zero(wdt));
-            }
-            cat_lsb(&v)
-        };
-        let fronts_w = md.wire_of(&format!("{t}_lane_fronts"), &padded(&lfronts, fw))?;
-        let has: Vec<Expr> = lempties.iter().map(|x| x.l_not()).collect();
-        let nonempty = md.wire_of(&format!("{t}_lane_has"), &padded(&has, 1))?;
-        let fulls_w = md.wire_of(&format!("{t}_lane_full"), &padded(&lfulls, 1))?;
-        let lmax_of = |l: u32| lmax_q.e().part(l * clw, clw);
-
-        md.comment("BW: lane choice (§9.4 stage 1)");
-        let arrive = valid.l_and(&vc.is(&num(vw, v as u64)));
-        let is_idle = state_q.is(&st.idle);
-        let is_routed = state_q.is(&st.routed);
-        let is_active = state_q.is(&st.active);
-        let all_idle = md.wire_of(
-            &format!("{t}_all_idle"),
-            &top_q.is(&Expr::zero(lw)).l_and(&lempties[0]).l_and(&sl_q.is(&Expr::zero(lw))).l_and(&is_idle),
-        )?;
-        let mut fits = vec![];
-        for l in 0..=e {
-            let cmp = if d.faults.lane_fit_strict {
-                in_cls.below(&lmax_of(l)?)
-            } else {
-                lmax_of(l)?.at_least(&in_cls)
-            };
-            // lanes 0..=top
-            if l == 0 {
-                fits.push(cmp);
-            } else {
-                fits.push(top_q.at_least(&num(lw, l as u64)).l_and(&cmp));
-            }
-        }
-        let fit = md.wire_of(&format!("{t}_fit"), &cat_lsb(&fits))?;
-        let fit_oh = lowest(&mut md, &format!("{t}_fit_first"), &fit)?;
-        let any_fit = fit.any();
-        let at_e = top_q.is(&lane_e);
-        let opens = md.wire_of(&format!("{t}_opens"), &all_idle.l_not().l_and(&any_fit.l_not()).l_and(&at_e.l_not()))?;
-        let new_lane = at_e.then_else(&lane_e, &(&top_q + &one_lw));
-        let hlane = md.wire_of(
-            &format!("{t}_hlane"),
-            &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
-        )?;
-        md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q))?;
-        md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()))?;
-
-        md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
-        let preempt = md.wire_of(&format!("{t}_preempt"), &sl_q.below(&top_q))?;
-        let susp_ext = md.wire_of(&format!("{t}_susp_ext"), &cat(&[Expr::zero(pad + 1), susp_q.e()]))?;
-        let susp_sl = md.wire_of(&format!("{t}_susp_sl"), &susp_ext.at_dyn(&sl_q))?;
-        let front_sl = md.wire_of(&format!("{t}_front_sl"), &fronts_w.elem(&sl_q, fw))?;
-        let has_sl = md.wire_of(&format!("{t}_has_sl"), &nonempty.at_dyn(&sl_q))?;
-        let no_dh = d.faults.no_dummy_header;
-        let no_dt = d.faults.no_dummy_tail;
-        let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q) };
-        let k_dt = md.wire_of(&format!("{t}_offer_dt"), &k_dt)?;
-        let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl) };
-        let k_dh = md.wire_of(&format!("{t}_offer_dh"), &k_dh)?;
-        let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
-        let k_lane = md.wire_of(&format!("{t}_offer_lane"), &preempt.l_not().l_and(&is_active).l_and(&lane_ok))?;
-        let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
-        let offer = md.wire_of(
-            &format!("{t}_offer"),
-            &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
-        )?;
-        let crossed = pop.at(v);
-        md.assign(&lpop.lv(), &crossed.l_and(&k_lane))?;
-        let offer_tail = offer.at(fw - 2);
-
-        md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
-        let hs_top = if d.faults.stack_reads_bottom && e >= 2 {
-            md.raw_line("// MUTANT pre-stack-pops-bottom: reads hs[0] instead of hs[hsp-1]");
-            hs_q.field(0, hw)
-        } else {
-            let sels = (0..e).map(|j| hsp_q.e().eq(&num(lw, (j + 1) as u64))).collect::<Result<Vec<_>>>()?;
-            let ents = (0..e).map(|j| hs_q.e().part(j * hw, hw)).collect::<Result<Vec<_>>>()?;
-            onehot_select(&md.wire_of(&format!("{t}_hs_sel"), &cat_lsb(&sels))?.e(), &ents)
-        };
-        let hs_top = md.wire_of(&format!("{t}_hs_top"), &hs_top)?;
-        let rc_src = md.wire_of(
-            &format!("{t}_rc_src"),
-            &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
-        )?;
-        let rc_dest = rc_src.field(0, d.dest_width);
+        // Wires of the VC's outputs, concatenated into the port's below.
+        let out = |md: &mut Module, name: &str, width: u32| md.wire(&format!("{t}_{name}"), width);
+        let rc_dest = out(&mut md, "rc_dest", d.dest_width)?;
+        let va_req = out(&mut md, "va_req", n)?;
+        let st_req = out(&mut md, "st_req", 1)?;
+        let route = out(&mut md, "route", pw)?;
+        let ovc = out(&mut md, "ovc", vw)?;
+        let front = out(&mut md, "front", fw)?;
+        let credit = out(&mut md, "credit", 1)?;
+        let release = out(&mut md, "release", 1)?;
+        let vtick = out(&mut md, "vtick", d.vtick.width)?;
+        md.comment("RC (stage 2): the route of the destination the VC reads");
         let first = table.elem(&rc_dest, pw);
-        let chosen = link_choice(&mut md, d, &t, &rc_dest, &first, free_cnt.as_ref(), &ltabs)?;
+        let chosen = link_choice(&mut md, d, &t, &rc_dest.e(), &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
-        let rc_ok = md.wire_of(
-            &format!("{t}_rc"),
-            &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
-        )?;
-        let release_lane = md.wire_of(
-            &format!("{t}_lane_release"),
-            &preempt
-                .e()
-                .l_not()
-                .l_and(&top_q.is_not(&Expr::zero(lw)))
-                .l_and(&has_sl.l_not())
-                .l_and(&is_idle)
-                .l_and(&wr.l_not()),
-        )?;
-
-        let gnt = va_gnt.at(v);
-        let my_ovc = va_ovc.field(v * vw, vw);
-        let grant_stmts = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
-        let sl_idx = |j: u32| sl_q.is(num(lw, j as u64));
-        // susp[sl] := x
-        let set_susp = |x: bool| -> Result<Vec<Stmt>> {
-            (0..e).map(|j| Ok(Stmt::when(sl_idx(j), vec![Stmt::set(susp_d.lv_bit(j)?, Expr::one_bit(x))]))).collect()
-        };
-        let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
-        for j in 0..e {
-            push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?]));
-        }
-        push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
-        push_stmts.extend(set_susp(true)?);
-        let mut case_a = vec![
-            Stmt::set(&state_d, &st.idle),
-            Stmt::set(&sent_d, &Expr::zero(1)),
-            Stmt::set(&sl_d, &(&sl_q + &one_lw)),
+        let mut conns = vec![
+            clk(),
+            rst(),
+            ("arrive_i", valid.l_and(&vc.is(&num(vw, v as u64)))),
+            ("in_head_i", head.e()),
+            ("wdata_i", wdata.e()),
+            ("in_cls_i", in_cls.e()),
+            ("rc_route_i", rc_route.e()),
+            ("va_gnt_i", va_gnt.at(v)),
+            ("va_ovc_i", va_ovc.field(v * vw, vw)),
+            ("pop_i", pop.at(v)),
+            ("rc_dest_o", rc_dest.e()),
+            ("va_req_o", va_req.e()),
+            ("st_req_o", st_req.e()),
+            ("route_o", route.e()),
+            ("ovc_o", ovc.e()),
+            ("front_o", front.e()),
+            ("credit_o", credit.e()),
+            ("release_o", release.e()),
+            ("vtick_o", vtick.e()),
         ];
-        case_a.extend(push_stmts);
-        let case_a_stmt = if no_dt {
-            let mut v = vec![Stmt::note("MUTANT pre-no-dummy-tail: suspended without sending a dummy tail")];
-            v.extend(case_a);
-            v
-        } else {
-            vec![Stmt::note("(a) the dummy tail crossed"), Stmt::when(&crossed, case_a)]
-        };
-        let mut rc_body = vec![
-            Stmt::set(&hdr_d, &rc_src),
-            Stmt::set(&route_d, &rc_route),
-            Stmt::set(&state_d, &st.routed),
-        ];
-        if d.faults.va_in_rc_cycle {
-            rc_body.push(Stmt::when(&gnt, grant_stmts.clone()));
+        if let Some(acc_set) = &acc_set {
+            let accel = out(&mut md, "accel", 1)?;
+            let cls = out(&mut md, "cls", clw)?;
+            conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e()), ("cls_o", cls.e())]);
+            accels.push(accel.e());
+            clss.push(cls.e());
         }
-        let mut dh_cross = vec![Stmt::note("the dummy header crossed: pop the stack")];
-        dh_cross.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
-        dh_cross.extend(set_susp(false)?);
-        dh_cross.push(Stmt::set(&sent_d, &Expr::one_bit(true)));
-        let mut lane_cross = vec![Stmt::note("a lane flit crossed"), Stmt::set(&sent_d, &Expr::one_bit(true))];
-        if no_dh {
-            let mut pop_stack = vec![Stmt::note("MUTANT pre-no-dummy-header: the stack is popped by the first lane flit")];
-            pop_stack.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
-            pop_stack.extend(set_susp(false)?);
-            lane_cross.push(Stmt::when(&susp_sl, pop_stack));
-        }
-        lane_cross.push(Stmt::when(
-            &offer_tail,
-            vec![Stmt::set(&state_d, &st.idle), Stmt::set(&sent_d, &Expr::zero(1))]));
-        // every register keeps its value unless a branch below assigns it
-        let held = [
-            [(&state_d, &state_q), (&route_d, &route_q), (&ovc_d, &ovc_q), (&hdr_d, &hdr_q)],
-            [(&top_d, &top_q), (&sl_d, &sl_q), (&wl_d, &wl_q), (&lmax_d, &lmax_q)],
-            [(&susp_d, &susp_q), (&hs_d, &hs_q), (&hsp_d, &hsp_q), (&sent_d, &sent_q)],
-        ];
-        let mut stmts = held.iter().flatten().map(|(d, q)| Stmt::set(*d, *q)).collect::<Vec<_>>();
-        stmts.extend(vec![
-            Stmt::when_else(
-                &preempt,
-                vec![
-                    Stmt::note("Preemption step (sl < top)"),
-                    Stmt::when_else(
-                        &is_active.l_and(&sent_q),
-                        case_a_stmt,
-                        vec![
-                            Stmt::note("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE"),
-                            Stmt::set(&state_d, &st.idle),
-                            Stmt::set(&sl_d, &(&sl_q + &one_lw)),
-                        ],
-                    ),
-                ],
-                vec![Stmt::case_of(
-                    &state_q,
-                    vec![
-                        (
-                            st.idle.clone(),
-                            vec![
-                                Stmt::note("RC"),
-                                Stmt::when(&rc_ok, rc_body),
-                                Stmt::note("lane release"),
-                                Stmt::when(
-                                    &release_lane,
-                                    vec![Stmt::set(&top_d, &(&top_q - &one_lw)), Stmt::set(&sl_d, &(&sl_q - &one_lw))]),
-                            ],
-                        ),
-                        (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, grant_stmts)]),
-                        (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh, dh_cross, lane_cross)])]),
-                    ],
-                    vec![],
-                )],
-            ),
-        ]);
-        // BW: lane choice effects of a written header
-        let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
-        for l in 1..=e {
-            open_stmts.push(Stmt::when(
-                &top_q.is(&num(lw, (l - 1) as u64)),
-                vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?]));
-        }
-        stmts.push(Stmt::note("BW: a written header chooses its lane"));
-        stmts.push(Stmt::when(
-            &wr.l_and(&head),
-            vec![
-                Stmt::set(&wl_d, &hlane),
-                Stmt::when_else(
-                    &all_idle,
-                    vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
-                    vec![Stmt::when(&opens, open_stmts)],
-                ),
-            ]));
-        md.comb(stmts)?;
-
-        if let (Some(acc_set), Some(_)) = (&acc_set, &accel_o) {
-            let (acc_q, acc_d) = md.register(&format!("{t}_acc"), 1, &Expr::zero(1))?;
-            let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
-            md.comb(vec![
-                Stmt::set(&acc_d, &acc_q),
-                Stmt::when(&acc_set.at(v), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
-                Stmt::Comment(if d.faults.accel_never_cleared {
-                    "MUTANT pre-accel-never-cleared: acc is never cleared".into()
-                } else {
-                    "a tail (real or dummy) crossed: clear (wins over a set)".into()
-                }),
-                Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
-            ])?;
-            accels.push(&acc_q | &k_dt);
-            let c = if d.faults.va_in_rc_cycle {
-                is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
-            } else {
-                hdr_q.field(d.class_lsb, clw)
-            };
-            clss.push(cls_of(&c, d.classes));
-        }
-
         if let Some(tab) = &avc_tab {
-            // hdr holds the destination the route was computed from, so the
-            // set is looked up from it rather than kept in another register.
-            let dest = if d.faults.va_in_rc_cycle {
-                is_idle.then_else(&rc_src.field(0, d.dest_width), &hdr_q.field(0, d.dest_width))
-            } else {
-                hdr_q.field(0, d.dest_width)
-            };
+            let dest = out(&mut md, "avc_dest", d.dest_width)?;
+            conns.push(("avc_dest_o", dest.e()));
             avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m))?.e());
         }
-        let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-        let (req, vroute) = if d.faults.va_in_rc_cycle {
-            let r = routed_req | &rc_ok.then_else(&onehot_of(&rc_route, n), &Expr::zero(n));
-            (r, is_idle.then_else(&rc_route, &route_q))
-        } else {
-            (routed_req, route_q.e())
-        };
-        va_reqs.push(md.wire_of(&format!("{t}_va_req"), &req)?.e());
-        va_routes.push(vroute);
-        st_reqs.push((&k_dt | &k_dh) | &k_lane);
-        routes.push(route_q.e());
-        ovcs.push(ovc_q.e());
-        fronts.push(offer.e());
-        credits.push(lpop.e());
-        let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
-        releases.push(rel);
-        vticks.push(hdr_q.field(d.vtick.lsb, d.vtick.width));
+        if va_route_o.is_some() {
+            let vroute = out(&mut md, "va_route", pw)?;
+            conns.push(("va_route_o", vroute.e()));
+            va_routes.push(vroute.e());
+        }
+        md.instance(vc_ctrl, &format!("u_{t}"), &conns)?;
+        va_reqs.push(va_req.e());
+        st_reqs.push(st_req.e());
+        routes.push(route.e());
+        ovcs.push(ovc.e());
+        fronts.push(front.e());
+        credits.push(credit.e());
+        releases.push(release.e());
+        vticks.push(vtick.e());
     }
     md.comment("Outputs");
     md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;

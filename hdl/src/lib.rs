@@ -10,6 +10,8 @@
 //! below it:
 //! 1. `top`: builds every module and wires the router's top;
 //! 2. the blocks, one file each: `input_port`, `input_port_p` (preemptive),
+//!    `input_vc` / `input_vc_p` (one input VC, instantiated per VC by the
+//!    input port),
 //!    `vc_allocator`, `switch` (stage 4), `output_port`;
 //! 3. shared parts: `route_tables`, `block_mux`, `classes`, and the
 //!    standalone modules `buffers`, `arbiters`, `vclock`;
@@ -25,6 +27,8 @@ mod classes;
 mod dims;
 mod input_port;
 mod input_port_p;
+mod input_vc;
+mod input_vc_p;
 pub mod mutant;
 pub mod network;
 pub mod system;

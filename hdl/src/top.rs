@@ -7,6 +7,8 @@ use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
+use crate::input_vc::input_vc;
+use crate::input_vc_p::input_vc_p;
 use crate::output_port::output_port;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
@@ -106,9 +108,17 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
     }
     let inp = match &d.qos {
-        Qos::Preemptive(_) => input_port_p(d, &ib_fifo)?,
-        Qos::Shared | Qos::Partitioned(_) if d.shared_ib() => input_port(d, InputBuffers::Shared(&ib_fifo))?,
-        Qos::Shared | Qos::Partitioned(_) => input_port(d, InputBuffers::PerVc(&ib_fifo))?,
+        Qos::Preemptive(_) => {
+            let vc_ctrl = input_vc_p(d, &ib_fifo)?;
+            mods.add(&vc_ctrl)?;
+            input_port_p(d, &vc_ctrl)?
+        }
+        Qos::Shared | Qos::Partitioned(_) => {
+            let vc_ctrl = input_vc(d)?;
+            mods.add(&vc_ctrl)?;
+            let bufs = if d.shared_ib() { InputBuffers::Shared(&ib_fifo) } else { InputBuffers::PerVc(&ib_fifo) };
+            input_port(d, bufs, &vc_ctrl)?
+        }
     };
     let va = vc_allocator(d, &rr_nm)?;
     let outp = output_port(d, &ob_fifo, &scheduler(order_c)?)?;

@@ -19,8 +19,8 @@
 
 `default_nettype none
 
-// Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC) and the
-// per-VC state IDLE/ROUTED/ACTIVE with its route and output VC.
+// Input port: stage 1 (BW) into M input VC buffers, stage 2 (RC: the table look-ups)
+// and one input_vc per VC (u_vc<v>: IDLE/ROUTED/ACTIVE with its route and output VC).
 // va_req_o[v*N+o]: VC v requests an output VC of port o (stage 3).
 // st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the
 // output-buffer check). The VCs share one buffer memory: cand_flit_o = {head, tail, data}
@@ -56,11 +56,6 @@ module mesh5_input_port (
   wire [11:0] buf_hdr;
   wire [33:0] cand_flit;
 
-  // Input VC states (docs/microarchitecture.md §4)
-  localparam [1:0] VC_IDLE = 2'd0;
-  localparam [1:0] VC_ROUTED = 2'd1;
-  localparam [1:0] VC_ACTIVE = 2'd2;
-
   // Input VC 0
   wire [2:0] vc0_hdr;
   assign vc0_hdr = buf_hdr[2:0];
@@ -70,45 +65,26 @@ module mesh5_input_port (
   assign vc0_full = buf_full[0];
   wire vc0_push;
   assign vc0_push = ((in_valid_i && (in_vc_i == 2'd0)) && (!vc0_full));
-  reg  [1:0] vc0_state_q;
-  reg  [1:0] vc0_state_d;
-  reg  [2:0] vc0_route_q;
-  reg  [2:0] vc0_route_d;
-  reg  [1:0] vc0_ovc_q;
-  reg  [1:0] vc0_ovc_d;
   wire [2:0] vc0_rc_route;
   assign vc0_rc_route = route_table[vc0_hdr[2:0]*3 +: 3];
-  always @(*) begin
-    vc0_state_d = vc0_state_q;
-    vc0_route_d = vc0_route_q;
-    vc0_ovc_d = vc0_ovc_q;
-    case (vc0_state_q)
-      VC_IDLE: begin
-        // RC
-        if ((!vc0_empty)) begin
-          vc0_route_d = vc0_rc_route;
-          vc0_state_d = VC_ROUTED;
-        end
-      end
-      VC_ROUTED: begin
-        // VA grant
-        if (va_gnt_i[0]) begin
-          vc0_state_d = VC_ACTIVE;
-          vc0_ovc_d = va_ovc_i[1:0];
-        end
-      end
-      VC_ACTIVE: begin
-        if ((pop_i[0] && cand_flit[32])) begin
-          // the tail crossed the crossbar
-          vc0_state_d = VC_IDLE;
-        end
-      end
-      default: ;
-    endcase
-  end
   wire [4:0] vc0_va_req;
-  assign vc0_va_req = ((vc0_state_q == VC_ROUTED) ? {(vc0_route_q == 3'd4), (vc0_route_q == 3'd3),
-      (vc0_route_q == 3'd2), (vc0_route_q == 3'd1), (vc0_route_q == 3'd0)} : 5'd0);
+  wire vc0_active;
+  wire [2:0] vc0_route;
+  wire [1:0] vc0_ovc;
+  mesh5_input_vc u_vc0 (
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .empty_i(vc0_empty),
+    .rc_route_i(vc0_rc_route),
+    .va_gnt_i(va_gnt_i[0]),
+    .va_ovc_i(va_ovc_i[1:0]),
+    .pop_i(pop_i[0]),
+    .pop_tail_i(cand_flit[32]),
+    .va_req_o(vc0_va_req),
+    .active_o(vc0_active),
+    .route_o(vc0_route),
+    .ovc_o(vc0_ovc)
+  );
 
   // Input VC 1
   wire [2:0] vc1_hdr;
@@ -119,45 +95,26 @@ module mesh5_input_port (
   assign vc1_full = buf_full[1];
   wire vc1_push;
   assign vc1_push = ((in_valid_i && (in_vc_i == 2'd1)) && (!vc1_full));
-  reg  [1:0] vc1_state_q;
-  reg  [1:0] vc1_state_d;
-  reg  [2:0] vc1_route_q;
-  reg  [2:0] vc1_route_d;
-  reg  [1:0] vc1_ovc_q;
-  reg  [1:0] vc1_ovc_d;
   wire [2:0] vc1_rc_route;
   assign vc1_rc_route = route_table[vc1_hdr[2:0]*3 +: 3];
-  always @(*) begin
-    vc1_state_d = vc1_state_q;
-    vc1_route_d = vc1_route_q;
-    vc1_ovc_d = vc1_ovc_q;
-    case (vc1_state_q)
-      VC_IDLE: begin
-        // RC
-        if ((!vc1_empty)) begin
-          vc1_route_d = vc1_rc_route;
-          vc1_state_d = VC_ROUTED;
-        end
-      end
-      VC_ROUTED: begin
-        // VA grant
-        if (va_gnt_i[1]) begin
-          vc1_state_d = VC_ACTIVE;
-          vc1_ovc_d = va_ovc_i[3:2];
-        end
-      end
-      VC_ACTIVE: begin
-        if ((pop_i[1] && cand_flit[32])) begin
-          // the tail crossed the crossbar
-          vc1_state_d = VC_IDLE;
-        end
-      end
-      default: ;
-    endcase
-  end
   wire [4:0] vc1_va_req;
-  assign vc1_va_req = ((vc1_state_q == VC_ROUTED) ? {(vc1_route_q == 3'd4), (vc1_route_q == 3'd3),
-      (vc1_route_q == 3'd2), (vc1_route_q == 3'd1), (vc1_route_q == 3'd0)} : 5'd0);
+  wire vc1_active;
+  wire [2:0] vc1_route;
+  wire [1:0] vc1_ovc;
+  mesh5_input_vc u_vc1 (
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .empty_i(vc1_empty),
+    .rc_route_i(vc1_rc_route),
+    .va_gnt_i(va_gnt_i[1]),
+    .va_ovc_i(va_ovc_i[3:2]),
+    .pop_i(pop_i[1]),
+    .pop_tail_i(cand_flit[32]),
+    .va_req_o(vc1_va_req),
+    .active_o(vc1_active),
+    .route_o(vc1_route),
+    .ovc_o(vc1_ovc)
+  );
 
   // Input VC 2
   wire [2:0] vc2_hdr;
@@ -168,45 +125,26 @@ module mesh5_input_port (
   assign vc2_full = buf_full[2];
   wire vc2_push;
   assign vc2_push = ((in_valid_i && (in_vc_i == 2'd2)) && (!vc2_full));
-  reg  [1:0] vc2_state_q;
-  reg  [1:0] vc2_state_d;
-  reg  [2:0] vc2_route_q;
-  reg  [2:0] vc2_route_d;
-  reg  [1:0] vc2_ovc_q;
-  reg  [1:0] vc2_ovc_d;
   wire [2:0] vc2_rc_route;
   assign vc2_rc_route = route_table[vc2_hdr[2:0]*3 +: 3];
-  always @(*) begin
-    vc2_state_d = vc2_state_q;
-    vc2_route_d = vc2_route_q;
-    vc2_ovc_d = vc2_ovc_q;
-    case (vc2_state_q)
-      VC_IDLE: begin
-        // RC
-        if ((!vc2_empty)) begin
-          vc2_route_d = vc2_rc_route;
-          vc2_state_d = VC_ROUTED;
-        end
-      end
-      VC_ROUTED: begin
-        // VA grant
-        if (va_gnt_i[2]) begin
-          vc2_state_d = VC_ACTIVE;
-          vc2_ovc_d = va_ovc_i[5:4];
-        end
-      end
-      VC_ACTIVE: begin
-        if ((pop_i[2] && cand_flit[32])) begin
-          // the tail crossed the crossbar
-          vc2_state_d = VC_IDLE;
-        end
-      end
-      default: ;
-    endcase
-  end
   wire [4:0] vc2_va_req;
-  assign vc2_va_req = ((vc2_state_q == VC_ROUTED) ? {(vc2_route_q == 3'd4), (vc2_route_q == 3'd3),
-      (vc2_route_q == 3'd2), (vc2_route_q == 3'd1), (vc2_route_q == 3'd0)} : 5'd0);
+  wire vc2_active;
+  wire [2:0] vc2_route;
+  wire [1:0] vc2_ovc;
+  mesh5_input_vc u_vc2 (
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .empty_i(vc2_empty),
+    .rc_route_i(vc2_rc_route),
+    .va_gnt_i(va_gnt_i[2]),
+    .va_ovc_i(va_ovc_i[5:4]),
+    .pop_i(pop_i[2]),
+    .pop_tail_i(cand_flit[32]),
+    .va_req_o(vc2_va_req),
+    .active_o(vc2_active),
+    .route_o(vc2_route),
+    .ovc_o(vc2_ovc)
+  );
 
   // Input VC 3
   wire [2:0] vc3_hdr;
@@ -217,45 +155,26 @@ module mesh5_input_port (
   assign vc3_full = buf_full[3];
   wire vc3_push;
   assign vc3_push = ((in_valid_i && (in_vc_i == 2'd3)) && (!vc3_full));
-  reg  [1:0] vc3_state_q;
-  reg  [1:0] vc3_state_d;
-  reg  [2:0] vc3_route_q;
-  reg  [2:0] vc3_route_d;
-  reg  [1:0] vc3_ovc_q;
-  reg  [1:0] vc3_ovc_d;
   wire [2:0] vc3_rc_route;
   assign vc3_rc_route = route_table[vc3_hdr[2:0]*3 +: 3];
-  always @(*) begin
-    vc3_state_d = vc3_state_q;
-    vc3_route_d = vc3_route_q;
-    vc3_ovc_d = vc3_ovc_q;
-    case (vc3_state_q)
-      VC_IDLE: begin
-        // RC
-        if ((!vc3_empty)) begin
-          vc3_route_d = vc3_rc_route;
-          vc3_state_d = VC_ROUTED;
-        end
-      end
-      VC_ROUTED: begin
-        // VA grant
-        if (va_gnt_i[3]) begin
-          vc3_state_d = VC_ACTIVE;
-          vc3_ovc_d = va_ovc_i[7:6];
-        end
-      end
-      VC_ACTIVE: begin
-        if ((pop_i[3] && cand_flit[32])) begin
-          // the tail crossed the crossbar
-          vc3_state_d = VC_IDLE;
-        end
-      end
-      default: ;
-    endcase
-  end
   wire [4:0] vc3_va_req;
-  assign vc3_va_req = ((vc3_state_q == VC_ROUTED) ? {(vc3_route_q == 3'd4), (vc3_route_q == 3'd3),
-      (vc3_route_q == 3'd2), (vc3_route_q == 3'd1), (vc3_route_q == 3'd0)} : 5'd0);
+  wire vc3_active;
+  wire [2:0] vc3_route;
+  wire [1:0] vc3_ovc;
+  mesh5_input_vc u_vc3 (
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .empty_i(vc3_empty),
+    .rc_route_i(vc3_rc_route),
+    .va_gnt_i(va_gnt_i[3]),
+    .va_ovc_i(va_ovc_i[7:6]),
+    .pop_i(pop_i[3]),
+    .pop_tail_i(cand_flit[32]),
+    .va_req_o(vc3_va_req),
+    .active_o(vc3_active),
+    .route_o(vc3_route),
+    .ovc_o(vc3_ovc)
+  );
 
   // The port's VC buffers, one shared memory
   mesh5_ib_buffer u_ib (
@@ -274,43 +193,11 @@ module mesh5_input_port (
 
   // Outputs
   assign va_req_o = {vc3_va_req, vc2_va_req, vc1_va_req, vc0_va_req};
-  assign st_req_o = {((vc3_state_q == VC_ACTIVE) && (!vc3_empty)),
-      ((vc2_state_q == VC_ACTIVE) && (!vc2_empty)), ((vc1_state_q == VC_ACTIVE) && (!vc1_empty)),
-      ((vc0_state_q == VC_ACTIVE) && (!vc0_empty))};
-  assign route_o = {vc3_route_q, vc2_route_q, vc1_route_q, vc0_route_q};
-  assign ovc_o = {vc3_ovc_q, vc2_ovc_q, vc1_ovc_q, vc0_ovc_q};
+  assign st_req_o = {(vc3_active && (!vc3_empty)), (vc2_active && (!vc2_empty)),
+      (vc1_active && (!vc1_empty)), (vc0_active && (!vc0_empty))};
+  assign route_o = {vc3_route, vc2_route, vc1_route, vc0_route};
+  assign ovc_o = {vc3_ovc, vc2_ovc, vc1_ovc, vc0_ovc};
   assign cand_flit_o = cand_flit;
-
-  // State: synchronous active-high reset.
-  always @(posedge clk_i) begin
-    if (rst_i) begin
-      vc0_state_q <= VC_IDLE;
-      vc0_route_q <= 3'd0;
-      vc0_ovc_q <= 2'd0;
-      vc1_state_q <= VC_IDLE;
-      vc1_route_q <= 3'd0;
-      vc1_ovc_q <= 2'd0;
-      vc2_state_q <= VC_IDLE;
-      vc2_route_q <= 3'd0;
-      vc2_ovc_q <= 2'd0;
-      vc3_state_q <= VC_IDLE;
-      vc3_route_q <= 3'd0;
-      vc3_ovc_q <= 2'd0;
-    end else begin
-      vc0_state_q <= vc0_state_d;
-      vc0_route_q <= vc0_route_d;
-      vc0_ovc_q <= vc0_ovc_d;
-      vc1_state_q <= vc1_state_d;
-      vc1_route_q <= vc1_route_d;
-      vc1_ovc_q <= vc1_ovc_d;
-      vc2_state_q <= vc2_state_d;
-      vc2_route_q <= vc2_route_d;
-      vc2_ovc_q <= vc2_ovc_d;
-      vc3_state_q <= vc3_state_d;
-      vc3_route_q <= vc3_route_d;
-      vc3_ovc_q <= vc3_ovc_d;
-    end
-  end
 endmodule
 
 `default_nettype wire

@@ -1,0 +1,388 @@
+//! `<prefix>_input_vc` of the preemptive mode (docs/microarchitecture.md
+//! §9.4): one input VC with its E+1 lanes, its state machine and the
+//! registers of the preemption step (top, sl, wl, lmax, susp, the history
+//! stack hs/hsp, sent, hdr, and acc with acceleration). The preemptive
+//! input port instantiates it once per VC; RC's table look-ups stay in the
+//! input port (the destination leaves on `rc_dest_o`, the route comes back
+//! on `rc_route_i`), so the tables are not copied into every VC.
+
+use crate::bits::{clk, encode, onehot_of, rst};
+use crate::classes::{cls_of, lowest};
+use crate::dims::Dims;
+use crate::vc_state::{VcStates, STATE_WIDTH};
+use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Stmt};
+
+/// `<prefix>_input_vc` of the preemptive mode (§9.4); `fifo` is a lane.
+pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
+    let (n, w, fw, vw, pw) = (d.ports, d.data_width, d.buf_flit_width, d.vc_id_width, d.port_id_width);
+    let (e, lw, hw, clw) = (d.qos.extra_lanes(), d.lane_id_width(), d.header_width, d.class_width);
+    let mut md = Module::new(format!("{}_input_vc", d.prefix));
+    md.doc("One input VC of the preemptive router (§9.4): E+1 lanes of DI flits {head, tail,");
+    md.doc("dummy, data} (lane 0 regular, 1..E extra), the header register hdr, top/sl/wl,");
+    md.doc("lmax[], susp[], the history stack hs[]/hsp and sent; stage 1 (BW, lane choice),");
+    md.doc("lane release, the preemption step, stage 2 (RC) and the state IDLE/ROUTED/ACTIVE.");
+    md.doc("arrive_i: a flit for this VC arrives (in_head_i, wdata_i, its cls() in_cls_i).");
+    md.doc("rc_dest_o: the destination RC reads (the stack top for a suspended lane, else the");
+    md.doc("lane's front flit); rc_route_i: the output port RC computes from it.");
+    md.doc("va_gnt_i, va_ovc_i: VA granted this VC the output VC va_ovc_i (stage 3).");
+    md.doc("pop_i: the flit offered at ST crossed. va_req_o[o]: the VC requests an output VC");
+    md.doc("of port o. st_req_o: the VC offers a flit at ST (dummy tail, dummy header or lane");
+    md.doc("flit), before the output-buffer check; front_o is that flit {head, tail, dummy, data}.");
+    md.doc("route_o, ovc_o: the VC's output port and output VC. credit_o: the flit that crossed");
+    md.doc("left a lane. release_o: preemption case (b), the VC frees its output VC.");
+    md.doc("vtick_o: hdr's Vtick field (the §8 Vtick register).");
+    md.input("clk_i", 1)?;
+    md.input("rst_i", 1)?;
+    let arrive = md.input("arrive_i", 1)?;
+    let head = md.input("in_head_i", 1)?;
+    let wdata = md.input("wdata_i", fw)?;
+    let in_cls = md.input("in_cls_i", clw)?;
+    let rc_route = md.input("rc_route_i", pw)?;
+    let va_gnt = md.input("va_gnt_i", 1)?;
+    let va_ovc = md.input("va_ovc_i", vw)?;
+    let pop = md.input("pop_i", 1)?;
+    let acc_set = if d.acceleration() {
+        md.doc("acc_set_i: set acc (§9.5). accel_o: the VC is accelerated (acc or a pending dummy");
+        md.doc("tail); cls_o: cls(hdr.class).");
+        Some(md.input("acc_set_i", 1)?)
+    } else {
+        None
+    };
+    let rc_dest_o = md.output("rc_dest_o", d.dest_width)?;
+    let avc_dest_o = if d.allowed_vcs.is_some() {
+        md.doc("avc_dest_o: the destination whose allowed output VCs VA reads (hdr's, §2).");
+        Some(md.output("avc_dest_o", d.dest_width)?)
+    } else {
+        None
+    };
+    let va_req_o = md.output("va_req_o", n)?;
+    let va_route_o = if d.faults.va_in_rc_cycle {
+        md.doc("va_route_o: the route va_req_o names (an IDLE VC requests with rc_route_i).");
+        Some(md.output("va_route_o", pw)?)
+    } else {
+        None
+    };
+    let st_req_o = md.output("st_req_o", 1)?;
+    let route_o = md.output("route_o", pw)?;
+    let ovc_o = md.output("ovc_o", vw)?;
+    let front_o = md.output("front_o", fw)?;
+    let credit_o = md.output("credit_o", 1)?;
+    let release_o = md.output("release_o", 1)?;
+    let vtick_o = md.output("vtick_o", d.vtick.width)?;
+    let (accel_o, cls_o) = if d.acceleration() {
+        (Some(md.output("accel_o", 1)?), Some(md.output("cls_o", clw)?))
+    } else {
+        (None, None)
+    };
+    let lane_e = num(lw, e as u64);
+    let one_lw = num(lw, 1);
+    let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
+    let st = VcStates::declare(&mut md)?;
+            let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle)?;
+    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw))?;
+    let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw))?;
+    let (hdr_q, hdr_d) = md.register("hdr", hw, &Expr::zero(hw))?;
+    let (top_q, top_d) = md.register("top", lw, &Expr::zero(lw))?;
+    let (sl_q, sl_d) = md.register("sl", lw, &Expr::zero(lw))?;
+    let (wl_q, wl_d) = md.register("wl", lw, &Expr::zero(lw))?;
+    let (lmax_q, lmax_d) = md.register("lmax", (e + 1) * clw, &Expr::zero((e + 1) * clw))?;
+    let (susp_q, susp_d) = md.register("susp", e, &Expr::zero(e))?;
+    let (hs_q, hs_d) = md.register("hs", e * hw, &Expr::zero(e * hw))?;
+    let (hsp_q, hsp_d) = md.register("hsp", lw, &Expr::zero(lw))?;
+    let (sent_q, sent_d) = md.register("sent", 1, &Expr::zero(1))?;
+
+    // Lanes
+    let lane_sel = md.wire("lane", lw)?;
+    let wr = md.wire("wr", 1)?;
+    let lpop = md.wire("lane_pop", 1)?;
+    let (mut lfronts, mut lempties, mut lfulls) = (vec![], vec![], vec![]);
+    for l in 0..=e {
+        let front = md.wire(&format!("l{l}_front"), fw)?;
+        let empty = md.wire(&format!("l{l}_empty"), 1)?;
+        let full = md.wire(&format!("l{l}_full"), 1)?;
+        let lv = num(lw, l as u64);
+        md.instance(
+            fifo,
+            &format!("u_lane{l}"),
+            &[
+                clk(),
+                rst(),
+                ("push_i", wr.l_and(&lane_sel.is(&lv))),
+                ("wdata_i", wdata.e()),
+                ("pop_i", lpop.l_and(&sl_q.is(&lv))),
+                ("rdata_o", front.e()),
+                ("empty_o", empty.e()),
+                ("full_o", full.e()),
+            ],
+        )?;
+        lfronts.push(front.e());
+        lempties.push(empty.e());
+        lfulls.push(full.e());
+    }
+    let pad = (1u32 << lw) - (e + 1);
+    let padded = |xs: &[Expr], wdt: u32| {
+        let mut v = xs.to_vec();
+        for _ in 0..pad {
+            v.push(Expr::zero(wdt));
+        }
+        cat_lsb(&v)
+    };
+    let fronts_w = md.wire_of("lane_fronts", &padded(&lfronts, fw))?;
+    let has: Vec<Expr> = lempties.iter().map(|x| x.l_not()).collect();
+    let nonempty = md.wire_of("lane_has", &padded(&has, 1))?;
+    let fulls_w = md.wire_of("lane_full", &padded(&lfulls, 1))?;
+    let lmax_of = |l: u32| lmax_q.e().part(l * clw, clw);
+
+    md.comment("BW: lane choice (§9.4 stage 1)");
+        let is_idle = state_q.is(&st.idle);
+    let is_routed = state_q.is(&st.routed);
+    let is_active = state_q.is(&st.active);
+    let all_idle = md.wire_of(
+        "all_idle",
+        &top_q.is(&Expr::zero(lw)).l_and(&lempties[0]).l_and(&sl_q.is(&Expr::zero(lw))).l_and(&is_idle),
+    )?;
+    let mut fits = vec![];
+    for l in 0..=e {
+        let cmp = if d.faults.lane_fit_strict {
+            in_cls.below(&lmax_of(l)?)
+        } else {
+            lmax_of(l)?.at_least(&in_cls)
+        };
+        // lanes 0..=top
+        if l == 0 {
+            fits.push(cmp);
+        } else {
+            fits.push(top_q.at_least(&num(lw, l as u64)).l_and(&cmp));
+        }
+    }
+    let fit = md.wire_of("fit", &cat_lsb(&fits))?;
+    let fit_oh = lowest(&mut md, "fit_first", &fit)?;
+    let any_fit = fit.any();
+    let at_e = top_q.is(&lane_e);
+    let opens = md.wire_of("opens", &all_idle.l_not().l_and(&any_fit.l_not()).l_and(&at_e.l_not()))?;
+    let new_lane = at_e.then_else(&lane_e, &(&top_q + &one_lw));
+    let hlane = md.wire_of(
+        "hlane",
+        &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
+    )?;
+    md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q))?;
+    md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()))?;
+
+    md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
+    let preempt = md.wire_of("preempt", &sl_q.below(&top_q))?;
+    let susp_ext = md.wire_of("susp_ext", &cat(&[Expr::zero(pad + 1), susp_q.e()]))?;
+    let susp_sl = md.wire_of("susp_sl", &susp_ext.at_dyn(&sl_q))?;
+    let front_sl = md.wire_of("front_sl", &fronts_w.elem(&sl_q, fw))?;
+    let has_sl = md.wire_of("has_sl", &nonempty.at_dyn(&sl_q))?;
+    let no_dh = d.faults.no_dummy_header;
+    let no_dt = d.faults.no_dummy_tail;
+    let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q) };
+    let k_dt = md.wire_of("offer_dt", &k_dt)?;
+    let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl) };
+    let k_dh = md.wire_of("offer_dh", &k_dh)?;
+    let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
+    let k_lane = md.wire_of("offer_lane", &preempt.l_not().l_and(&is_active).l_and(&lane_ok))?;
+    let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
+    let offer = md.wire_of(
+        "offer",
+        &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
+    )?;
+    let crossed = pop.e();
+    md.assign(&lpop.lv(), &crossed.l_and(&k_lane))?;
+    let offer_tail = offer.at(fw - 2);
+
+    md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
+    let hs_top = if d.faults.stack_reads_bottom && e >= 2 {
+        md.raw_line("// MUTANT pre-stack-pops-bottom: reads hs[0] instead of hs[hsp-1]");
+        hs_q.field(0, hw)
+    } else {
+        let sels = (0..e).map(|j| hsp_q.e().eq(&num(lw, (j + 1) as u64))).collect::<Result<Vec<_>>>()?;
+        let ents = (0..e).map(|j| hs_q.e().part(j * hw, hw)).collect::<Result<Vec<_>>>()?;
+        onehot_select(&md.wire_of("hs_sel", &cat_lsb(&sels))?.e(), &ents)
+    };
+    let hs_top = md.wire_of("hs_top", &hs_top)?;
+    let rc_src = md.wire_of(
+        "rc_src",
+        &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
+    )?;
+    md.assign(&rc_dest_o.lv(), &rc_src.field(0, d.dest_width))?;
+    let rc_ok = md.wire_of(
+        "rc",
+        &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
+    )?;
+    let release_lane = md.wire_of(
+        "lane_release",
+        &preempt
+            .e()
+            .l_not()
+            .l_and(&top_q.is_not(&Expr::zero(lw)))
+            .l_and(&has_sl.l_not())
+            .l_and(&is_idle)
+            .l_and(&wr.l_not()),
+    )?;
+
+    let gnt = va_gnt.e();
+    let my_ovc = va_ovc.e();
+    let grant_stmts = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
+    let sl_idx = |j: u32| sl_q.is(num(lw, j as u64));
+    // susp[sl] := x
+    let set_susp = |x: bool| -> Result<Vec<Stmt>> {
+        (0..e).map(|j| Ok(Stmt::when(sl_idx(j), vec![Stmt::set(susp_d.lv_bit(j)?, Expr::one_bit(x))]))).collect()
+    };
+    let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
+    for j in 0..e {
+        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?]));
+    }
+    push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
+    push_stmts.extend(set_susp(true)?);
+    let mut case_a = vec![
+        Stmt::set(&state_d, &st.idle),
+        Stmt::set(&sent_d, &Expr::zero(1)),
+        Stmt::set(&sl_d, &(&sl_q + &one_lw)),
+    ];
+    case_a.extend(push_stmts);
+    let case_a_stmt = if no_dt {
+        let mut v = vec![Stmt::note("MUTANT pre-no-dummy-tail: suspended without sending a dummy tail")];
+        v.extend(case_a);
+        v
+    } else {
+        vec![Stmt::note("(a) the dummy tail crossed"), Stmt::when(&crossed, case_a)]
+    };
+    let mut rc_body = vec![
+        Stmt::set(&hdr_d, &rc_src),
+        Stmt::set(&route_d, &rc_route),
+        Stmt::set(&state_d, &st.routed),
+    ];
+    if d.faults.va_in_rc_cycle {
+        rc_body.push(Stmt::when(&gnt, grant_stmts.clone()));
+    }
+    let mut dh_cross = vec![Stmt::note("the dummy header crossed: pop the stack")];
+    dh_cross.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
+    dh_cross.extend(set_susp(false)?);
+    dh_cross.push(Stmt::set(&sent_d, &Expr::one_bit(true)));
+    let mut lane_cross = vec![Stmt::note("a lane flit crossed"), Stmt::set(&sent_d, &Expr::one_bit(true))];
+    if no_dh {
+        let mut pop_stack = vec![Stmt::note("MUTANT pre-no-dummy-header: the stack is popped by the first lane flit")];
+        pop_stack.push(Stmt::set(&hsp_d, &(&hsp_q - &one_lw)));
+        pop_stack.extend(set_susp(false)?);
+        lane_cross.push(Stmt::when(&susp_sl, pop_stack));
+    }
+    lane_cross.push(Stmt::when(
+        &offer_tail,
+        vec![Stmt::set(&state_d, &st.idle), Stmt::set(&sent_d, &Expr::zero(1))]));
+    // every register keeps its value unless a branch below assigns it
+    let held = [
+        [(&state_d, &state_q), (&route_d, &route_q), (&ovc_d, &ovc_q), (&hdr_d, &hdr_q)],
+        [(&top_d, &top_q), (&sl_d, &sl_q), (&wl_d, &wl_q), (&lmax_d, &lmax_q)],
+        [(&susp_d, &susp_q), (&hs_d, &hs_q), (&hsp_d, &hsp_q), (&sent_d, &sent_q)],
+    ];
+    let mut stmts = held.iter().flatten().map(|(d, q)| Stmt::set(*d, *q)).collect::<Vec<_>>();
+    stmts.extend(vec![
+        Stmt::when_else(
+            &preempt,
+            vec![
+                Stmt::note("Preemption step (sl < top)"),
+                Stmt::when_else(
+                    &is_active.l_and(&sent_q),
+                    case_a_stmt,
+                    vec![
+                        Stmt::note("(b) ACTIVE, nothing sent / (c) ROUTED or IDLE"),
+                        Stmt::set(&state_d, &st.idle),
+                        Stmt::set(&sl_d, &(&sl_q + &one_lw)),
+                    ],
+                ),
+            ],
+            vec![Stmt::case_of(
+                &state_q,
+                vec![
+                    (
+                        st.idle.clone(),
+                        vec![
+                            Stmt::note("RC"),
+                            Stmt::when(&rc_ok, rc_body),
+                            Stmt::note("lane release"),
+                            Stmt::when(
+                                &release_lane,
+                                vec![Stmt::set(&top_d, &(&top_q - &one_lw)), Stmt::set(&sl_d, &(&sl_q - &one_lw))]),
+                        ],
+                    ),
+                    (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, grant_stmts)]),
+                    (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh, dh_cross, lane_cross)])]),
+                ],
+                vec![],
+            )],
+        ),
+    ]);
+    // BW: lane choice effects of a written header
+    let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
+    for l in 1..=e {
+        open_stmts.push(Stmt::when(
+            &top_q.is(&num(lw, (l - 1) as u64)),
+            vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?]));
+    }
+    stmts.push(Stmt::note("BW: a written header chooses its lane"));
+    stmts.push(Stmt::when(
+        &wr.l_and(&head),
+        vec![
+            Stmt::set(&wl_d, &hlane),
+            Stmt::when_else(
+                &all_idle,
+                vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
+                vec![Stmt::when(&opens, open_stmts)],
+            ),
+        ]));
+    md.comb(stmts)?;
+
+    if let (Some(acc_set), Some(accel_o), Some(cls_o)) = (&acc_set, &accel_o, &cls_o) {
+        let (acc_q, acc_d) = md.register("acc", 1, &Expr::zero(1))?;
+        let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
+        md.comb(vec![
+            Stmt::set(&acc_d, &acc_q),
+            Stmt::when(&acc_set.e(), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
+            Stmt::Comment(if d.faults.accel_never_cleared {
+                "MUTANT pre-accel-never-cleared: acc is never cleared".into()
+            } else {
+                "a tail (real or dummy) crossed: clear (wins over a set)".into()
+            }),
+            Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
+        ])?;
+        md.assign(&accel_o.lv(), &(&acc_q | &k_dt))?;
+        let c = if d.faults.va_in_rc_cycle {
+            is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
+        } else {
+            hdr_q.field(d.class_lsb, clw)
+        };
+        md.assign(&cls_o.lv(), &cls_of(&c, d.classes))?;
+    }
+
+    if let Some(out) = &avc_dest_o {
+        // hdr holds the destination the route was computed from, so the
+        // set is looked up from it rather than kept in another register.
+        let dest = if d.faults.va_in_rc_cycle {
+            is_idle.then_else(&rc_src.field(0, d.dest_width), &hdr_q.field(0, d.dest_width))
+        } else {
+            hdr_q.field(0, d.dest_width)
+        };
+        md.assign(&out.lv(), &dest)?;
+    }
+    md.comment("Outputs");
+    let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+    let req = if d.faults.va_in_rc_cycle {
+        routed_req | &rc_ok.then_else(&onehot_of(&rc_route, n), &Expr::zero(n))
+    } else {
+        routed_req
+    };
+    md.assign(&va_req_o.lv(), &req)?;
+    if let Some(vr) = &va_route_o {
+        md.assign(&vr.lv(), &is_idle.then_else(&rc_route, &route_q))?;
+    }
+    md.assign(&st_req_o.lv(), &((&k_dt | &k_dh) | &k_lane))?;
+    md.assign(&route_o.lv(), &route_q.e())?;
+    md.assign(&ovc_o.lv(), &ovc_q.e())?;
+    md.assign(&front_o.lv(), &offer.e())?;
+    md.assign(&credit_o.lv(), &lpop.e())?;
+    let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
+    md.assign(&release_o.lv(), &rel)?;
+    md.assign(&vtick_o.lv(), &hdr_q.field(d.vtick.lsb, d.vtick.width))?;
+    Ok(md)
+}
