@@ -17,7 +17,10 @@
 //!    depend on the grant. `R` is selected one-hot with the same pairwise
 //!    scheme (sharing the grant's comparators when no mutant changes them)
 //!    and read out with one balanced OR per bit, so nothing in the module is a
-//!    chain over the slots: the logic depth grows with log N, not N.
+//!    chain over the slots: the logic depth grows with log N, not N. Neither
+//!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
+//!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
+//!    (§8.4, "R may be found before the grant is known").
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -213,7 +216,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    with every present real-time slot counted live, R is picked (rsel) and so is R2,");
     m.raw_line("//    the minimum without rsel's slot. A grant that takes effect on rsel's slot");
     m.raw_line("//    removes it from the live set, so R2 is then the spec's R (use2); otherwise R is.");
-    m.raw_line("//    Every value is rebased by both in parallel and use2 picks the result.");
+    m.raw_line("//    use2 picks the subtrahend of the one rebase.");
     let restamp = faults.vc_restamp_every_cycle;
     let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
@@ -245,25 +248,22 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let use2 = m.comb_reg("use2", 1)?;
     let t = m.comb_reg_sym("t", c1, "C+1")?;
     let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
-    let r1 = m.comb_reg_sym("r1", c, "C")?;
-    let r2 = m.comb_reg_sym("r2", c, "C")?;
+    let rsub = m.comb_reg_sym("rsub", c1, "C+1")?;
     let b = m.integer("b")?;
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
     let clamp = || dt.at_sym("C+1", c + 1).then_else(zero_c1(), dt.bits_sym(("C", c), ("0", 0)));
     let sat = || t.at_sym("C", c).then_else(Expr::ones_sym("C", c), t.bits_sym(("C-1", c - 1), ("0", 0)));
-    // x rebased by R (into r1) and by R2 (into r2), then `dst := use2 ? r2 : r1`
-    let rebase_both = |x: Expr| {
+    // `now'` and the live stamps are never below the R subtracted (R is their minimum,
+    // R2 that of the live set without rsel's slot, which use2 removes), so only `aux`
+    // needs the clamp at 0 (and every value with the R+1 mutant).
+    let keep_clamp = faults.vc_rebase_one_too_far;
+    let rebase = |x: Expr, clamped: bool| {
         vec![
-            Stmt::set(&dt, minus(x.clone(), &sub)),
-            Stmt::set(&t, clamp()),
-            Stmt::set(&r1, sat()),
-            Stmt::set(&dt, minus(x, &sub2)),
-            Stmt::set(&t, clamp()),
-            Stmt::set(&r2, sat()),
+            Stmt::set(&dt, minus(x, &rsub)),
+            Stmt::set(&t, if clamped || keep_clamp { clamp() } else { dt.bits_sym(("C", c), ("0", 0)) }),
         ]
     };
-    let picked = || use2.e().then_else(&r2, &r1);
     let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
     let v_k = v.elem_var(&k, "(C+1)", c1);
     let v_j = v.elem_var(&j, "(C+1)", c1);
@@ -341,17 +341,18 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     }
     next.push(Stmt::note("use2: the grant takes effect on rsel's slot (the only late term)"));
     next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), gnt.e(), rsel.e()]).is_not(zero_n()))));
-    next.extend(rebase_both(now1.e()));
+    next.push(Stmt::set(&rsub, use2.e().then_else(&sub2, &sub)));
+    next.extend(rebase(now1.e(), false));
     next.extend(vec![
-        Stmt::set(&now_d, picked()),
+        Stmt::set(&now_d, sat()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         for_(&k, {
-            let mut body = rebase_both(aux1_k.clone());
-            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), picked()));
+            let mut body = rebase(aux1_k.clone(), true);
+            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
             body.push(Stmt::note("a slot that is not live keeps its stamp register"));
-            body.extend(rebase_both(v_k.clone()));
-            body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(picked(), stamp_q.elem_var(&k, "C", c))));
+            body.extend(rebase(v_k.clone(), false));
+            body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),
