@@ -17,7 +17,10 @@
 //!    depend on the grant. `R` is selected one-hot with the same pairwise
 //!    scheme (sharing the grant's comparators when no mutant changes them)
 //!    and read out with one balanced OR per bit, so nothing in the module is a
-//!    chain over the slots: the logic depth grows with log N, not N.
+//!    chain over the slots: the logic depth grows with log N, not N. Neither
+//!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
+//!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
+//!    (§8.4, "R may be found before the grant is known").
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -208,7 +211,12 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]; R is");
     m.raw_line("//    picked by the same pairwise scheme as the grant (the lowest-index minimum among");
     m.raw_line("//    the live stamps below now', one-hot), then read out with one balanced OR per bit.");
-    m.raw_line("//    The overflow test does not depend on the grant; the subtractions of R run in parallel.");
+    m.raw_line("//    The overflow test does not depend on the grant. take_i arrives last (through");
+    m.raw_line("//    point B), so nothing before the final muxes depends on it or on the grant:");
+    m.raw_line("//    with every present real-time slot counted live, R is picked (rsel) and so is R2,");
+    m.raw_line("//    the minimum without rsel's slot. A grant that takes effect on rsel's slot");
+    m.raw_line("//    removes it from the live set, so R2 is then the spec's R (use2); otherwise R is.");
+    m.raw_line("//    use2 picks the subtrahend of the one rebase.");
     let restamp = faults.vc_restamp_every_cycle;
     let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
@@ -225,19 +233,37 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         m.raw_line("/* verilator lint_on UNUSED */");
         x
     };
+    let live = m.comb_reg_sym("live", n, "N")?;
+    let live2 = m.comb_reg_sym("live2", n, "N")?;
     let rlose = m.comb_reg_sym("rlose", n * n, "N*N")?;
+    let rlose2 = m.comb_reg_sym("rlose2", n * n, "N*N")?;
     let below = m.comb_reg_sym("below", n, "N")?;
     let rsel = m.comb_reg_sym("rsel", n, "N")?;
+    let rsel2 = m.comb_reg_sym("rsel2", n, "N")?;
     let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N")?;
     let rmin = m.comb_reg_sym("rmin", c1, "C+1")?;
+    let rmin2 = m.comb_reg_sym("rmin2", c1, "C+1")?;
     let sub = m.comb_reg_sym("sub", c1, "C+1")?;
+    let sub2 = m.comb_reg_sym("sub2", c1, "C+1")?;
+    let use2 = m.comb_reg("use2", 1)?;
     let t = m.comb_reg_sym("t", c1, "C+1")?;
     let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
+    let rsub = m.comb_reg_sym("rsub", c1, "C+1")?;
     let b = m.integer("b")?;
-    // x - sub clamped at 0, from the borrow of a C+2-bit subtraction
-    let minus_sub = |x: Expr| wide(x) - wide(sub.e());
+    // x - y clamped at 0, from the borrow of a C+2-bit subtraction
+    let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
     let clamp = || dt.at_sym("C+1", c + 1).then_else(zero_c1(), dt.bits_sym(("C", c), ("0", 0)));
     let sat = || t.at_sym("C", c).then_else(Expr::ones_sym("C", c), t.bits_sym(("C-1", c - 1), ("0", 0)));
+    // `now'` and the live stamps are never below the R subtracted (R is their minimum,
+    // R2 that of the live set without rsel's slot, which use2 removes), so only `aux`
+    // needs the clamp at 0 (and every value with the R+1 mutant).
+    let keep_clamp = faults.vc_rebase_one_too_far;
+    let rebase = |x: Expr, clamped: bool| {
+        vec![
+            Stmt::set(&dt, minus(x, &rsub)),
+            Stmt::set(&t, if clamped || keep_clamp { clamp() } else { dt.bits_sym(("C", c), ("0", 0)) }),
+        ]
+    };
     let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
     let v_k = v.elem_var(&k, "(C+1)", c1);
     let v_j = v.elem_var(&j, "(C+1)", c1);
@@ -264,56 +290,71 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         next.push(Stmt::set(&rbeat, zero_nn()));
         next.push(pairwise(&rbeat, v_k.below(&v_j)));
     }
-    next.extend(vec![
-        Stmt::note("R: the lowest-index live stamp below now' that no live stamp undercuts, else now'"),
-        Stmt::set(&below, zero_n()),
-        for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), v_k.below(&now1))]),
-        Stmt::set(&rlose, zero_nn()),
-        lose_of(&rlose, &rbeat, &stamped1),
-        Stmt::set(&rsel, zero_n()),
-        for_(
-            &k,
-            vec![Stmt::set(
-                LVal::at_var(&rsel, &k),
-                all_of(&[stamped1.at_var(&k), below.at_var(&k), rlose.elem_var(&k, "N", n).is(zero_n())]),
-            )],
-        ),
-        Stmt::set(&vb, Expr::zero_sym("((C+1)*N)", c1 * n)),
-        Stmt::for_each(&b, "(C+1)", vec![for_(&k, vec![Stmt::set(LVal::at_row(&vb, &b, "N", &k), v.at_row(&k, "(C+1)", c1, &b))])]),
-        Stmt::set(&rmin, zero_c1()),
-        Stmt::for_each(
-            &b,
-            "(C+1)",
-            vec![Stmt::set(
-                LVal::at_var(&rmin, &b),
-                (&rsel & vb.elem_var(&b, "N", n)).is_not(zero_n()).l_or(rsel.is(zero_n()).l_and(now1.at_var(&b))),
-            )],
-        ),
-    ]);
+    // rsel: the lowest-index stamp of `mask` below now' that no stamp of `mask` undercuts
+    let select = |sel: &Sig, lose: &Sig, mask: &Sig| {
+        vec![
+            Stmt::set(lose, zero_nn()),
+            lose_of(lose, &rbeat, mask),
+            Stmt::set(sel, zero_n()),
+            for_(
+                &k,
+                vec![Stmt::set(
+                    LVal::at_var(sel, &k),
+                    all_of(&[mask.at_var(&k), below.at_var(&k), lose.elem_var(&k, "N", n).is(zero_n())]),
+                )],
+            ),
+        ]
+    };
+    // the one-hot pick's stamp, or now' without one
+    let read_out = |dst: &Sig, sel: &Sig| {
+        vec![
+            Stmt::set(dst, zero_c1()),
+            Stmt::for_each(
+                &b,
+                "(C+1)",
+                vec![Stmt::set(
+                    LVal::at_var(dst, &b),
+                    (sel & vb.elem_var(&b, "N", n)).is_not(zero_n()).l_or(sel.is(zero_n()).l_and(now1.at_var(&b))),
+                )],
+            ),
+        ]
+    };
+    next.push(Stmt::note("live: stamped' as if no grant took effect (every present real-time slot)"));
+    next.push(Stmt::set(&live, &stamped_q | &rt));
+    next.push(Stmt::set(&below, zero_n()));
+    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), v_k.below(&now1))]));
+    next.push(Stmt::note("R over the live slots; R2 over the live slots but rsel's"));
+    next.extend(select(&rsel, &rlose, &live));
+    next.push(Stmt::set(&live2, &live & !&rsel));
+    next.extend(select(&rsel2, &rlose2, &live2));
+    next.push(Stmt::set(&vb, Expr::zero_sym("((C+1)*N)", c1 * n)));
+    next.push(Stmt::for_each(&b, "(C+1)", vec![for_(&k, vec![Stmt::set(LVal::at_row(&vb, &b, "N", &k), v.at_row(&k, "(C+1)", c1, &b))])]));
+    next.extend(read_out(&rmin, &rsel));
+    next.extend(read_out(&rmin2, &rsel2));
     if faults.vc_rebase_one_too_far {
         next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
         next.push(Stmt::set(&sub, over.then_else(&rmin + &one_c1, zero_c1())));
+        next.push(Stmt::set(&sub2, over.then_else(&rmin2 + &one_c1, zero_c1())));
     } else {
         next.push(Stmt::set(&sub, over.then_else(&rmin, zero_c1())));
+        next.push(Stmt::set(&sub2, over.then_else(&rmin2, zero_c1())));
     }
+    next.push(Stmt::note("use2: the grant takes effect on rsel's slot (the only late term)"));
+    next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), gnt.e(), rsel.e()]).is_not(zero_n()))));
+    next.push(Stmt::set(&rsub, use2.e().then_else(&sub2, &sub)));
+    next.extend(rebase(now1.e(), false));
     next.extend(vec![
-        Stmt::set(&dt, minus_sub(now1.e())),
-        Stmt::set(&t, clamp()),
         Stmt::set(&now_d, sat()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
-        for_(
-            &k,
-            vec![
-                Stmt::set(&dt, minus_sub(aux1_k.clone())),
-                Stmt::set(&t, clamp()),
-                Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()),
-                Stmt::note("a slot that is not live keeps its stamp register"),
-                Stmt::set(&dt, minus_sub(v_k.clone())),
-                Stmt::set(&t, clamp()),
-                Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))),
-            ],
-        ),
+        for_(&k, {
+            let mut body = rebase(aux1_k.clone(), true);
+            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
+            body.push(Stmt::note("a slot that is not live keeps its stamp register"));
+            body.extend(rebase(v_k.clone(), false));
+            body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
+            body
+        }),
         Stmt::set(&stamped_d, &stamped1),
         Stmt::note("be_ptr advances to winner+1 when a best-effort grant takes effect"),
         Stmt::set(&be_mask_d, &be_mask_q),
