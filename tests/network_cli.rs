@@ -27,8 +27,11 @@ fn generate(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 }
 
 /// Exit 2, the message contains every part, and `out` was not created.
+/// Each call gets its own scratch directory: tests run in parallel threads
+/// of one process, and a shared one let one test's file replace another's.
 fn refused(exp_text: &str, extra: &[&str], parts: &[&str]) {
-    let d = scratch("bad");
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let d = scratch(&format!("bad{}", CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
     let f = d.join("e.toml");
     std::fs::write(&f, exp_text).unwrap();
     let out = d.join("out");
