@@ -61,9 +61,10 @@ pub struct VirtualClockScheduler {
     saturations: u64,
     saturated_values: u64,
 
+    /// Which scheduling rule this instance follows (FGVC, or one of the
+    /// model-only comparison schedulers of §10).
+    kind: SchedulerKind,
     // ---- FGFQ only (§10); inert for VirtualClock
-    /// `now` is the virtual time R rather than the cycle count.
-    fq: bool,
     /// Fraction bits of every time value: 0 for VirtualClock (bit-exact with
     /// the RTL), [`FQ_FRAC_BITS`] for FGFQ, whose R moves by fractions of a cycle.
     frac: u32,
@@ -71,7 +72,6 @@ pub struct VirtualClockScheduler {
     /// the fluid reference server while `aux[k] > now`.
     weight: [u64; MAX_SLOTS],
     // ---- WRR only (§10.4); inert otherwise
-    wrr: bool,
     /// Per slot: the Vtick of its current real-time message (set when the
     /// slot is stamped fresh), from which its quota is drawn at a round start.
     wrr_vtick: [u64; MAX_SLOTS],
@@ -99,6 +99,19 @@ pub(crate) enum FqMutant {
     NoVirtualTime,
 }
 
+/// The scheduling rule of a [`VirtualClockScheduler`]: the RTL's
+/// Fine-Grained VirtualClock, or a model-only comparison scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum SchedulerKind {
+    /// Fine-Grained VirtualClock (§8), bit-exact with the RTL.
+    VirtualClock,
+    /// Fine-Grained Fair Queueing (§10): `now` is the virtual time R rather
+    /// than the cycle count.
+    FairQueueing,
+    /// Flit-level Weighted Round Robin (§10.4): real time by per-round quotas.
+    WeightedRoundRobin,
+}
+
 const NONE: u32 = u32::MAX;
 
 /// Whether a Vtick value (of a `vtick_width`-bit field) is real-time (§8.1):
@@ -114,7 +127,7 @@ impl VirtualClockScheduler {
     /// index on ties), else best effort round-robin from `be_ptr`; NONE if nothing.
     fn pick(&self, eligible: u32, rt: u32) -> u32 {
         let ert = eligible & rt;
-        if ert != 0 && self.wrr {
+        if ert != 0 && self.is_wrr() {
             self.wrr_pick(ert)
         } else if ert != 0 {
             // Ascending k with a strict comparison keeps the lowest index on ties.
@@ -171,10 +184,9 @@ impl VirtualClockScheduler {
             rebases: 0,
             saturations: 0,
             saturated_values: 0,
-            fq: false,
+            kind: SchedulerKind::VirtualClock,
             frac: 0,
             weight: [0; MAX_SLOTS],
-            wrr: false,
             wrr_vtick: [0; MAX_SLOTS],
             wrr_left: [0; MAX_SLOTS],
             wrr_ptr: 0,
@@ -188,13 +200,13 @@ impl VirtualClockScheduler {
     /// parameters of [`Self::new`].
     pub fn new_weighted_round_robin(slots: usize, clock_width: u32, vtick_width: u32) -> Self {
         let mut s = Self::new(slots, clock_width, vtick_width);
-        s.wrr = true;
+        s.kind = SchedulerKind::WeightedRoundRobin;
         s
     }
 
     /// Whether this is the WRR comparison scheduler.
     pub fn is_weighted_round_robin(&self) -> bool {
-        self.wrr
+        self.is_wrr()
     }
 
     /// WRR's real-time choice among `ert` (eligible real-time slots, not
@@ -258,7 +270,7 @@ impl VirtualClockScheduler {
     /// rebasing is `2^(C + FQ_FRAC_BITS)`).
     pub fn new_fair_queueing(slots: usize, clock_width: u32, vtick_width: u32) -> Self {
         let mut s = Self::new(slots, clock_width, vtick_width);
-        s.fq = true;
+        s.kind = SchedulerKind::FairQueueing;
         s.frac = FQ_FRAC_BITS;
         s.lim = 1u64 << (clock_width + FQ_FRAC_BITS);
         s
@@ -266,20 +278,28 @@ impl VirtualClockScheduler {
 
     /// Whether this is the FGFQ comparison scheduler.
     pub fn is_fair_queueing(&self) -> bool {
-        self.fq
+        self.is_fq()
     }
 
-    /// Reset values (§8.3) and zeroed statistics; the kind (FGVC/FGFQ) stays.
+    #[inline]
+    fn is_fq(&self) -> bool {
+        self.kind == SchedulerKind::FairQueueing
+    }
+
+    #[inline]
+    fn is_wrr(&self) -> bool {
+        self.kind == SchedulerKind::WeightedRoundRobin
+    }
+
+    /// Reset values (§8.3) and zeroed statistics; the kind (FGVC/FGFQ/WRR) stays.
     pub fn reset(&mut self) {
         let (m, c, vtw) = (self.m as usize, self.c, 64 - self.be_marker.leading_zeros());
         #[cfg(test)]
         let mutant = self.mutant;
-        *self = if self.fq {
-            Self::new_fair_queueing(m, c, vtw)
-        } else if self.wrr {
-            Self::new_weighted_round_robin(m, c, vtw)
-        } else {
-            Self::new(m, c, vtw)
+        *self = match self.kind {
+            SchedulerKind::FairQueueing => Self::new_fair_queueing(m, c, vtw),
+            SchedulerKind::WeightedRoundRobin => Self::new_weighted_round_robin(m, c, vtw),
+            SchedulerKind::VirtualClock => Self::new(m, c, vtw),
         };
         #[cfg(test)]
         {
@@ -449,7 +469,7 @@ impl VirtualClockScheduler {
         self.pending = false;
         let lim = self.lim;
         // FGFQ's R moves after this cycle's arrivals are known (below).
-        let mut now = if self.fq { self.now } else { self.now + 1 };
+        let mut now = if self.is_fq() { self.now } else { self.now + 1 };
         // Step 3.
         let won = if took_effect && self.winner != NONE { 1u32 << self.winner } else { 0 };
         let mut big = now >= lim;
@@ -458,7 +478,7 @@ impl VirtualClockScheduler {
             let k = (m.trailing_zeros() & 15) as usize;
             m &= m - 1;
             let s = self.s[k];
-            if self.fq {
+            if self.is_fq() {
                 self.weight[k] = s - self.now.max(self.aux[k]);
             }
             self.aux[k] = s;
@@ -472,14 +492,14 @@ impl VirtualClockScheduler {
             if self.rt & won != 0 {
                 // aux belongs to the VC and persists across messages (§8.4 step 3).
                 self.stamped &= !won;
-                if self.wrr {
+                if self.is_wrr() {
                     self.wrr_take(self.winner as usize);
                 }
             } else {
                 self.be_ptr = if self.winner + 1 == self.m { 0 } else { self.winner + 1 };
             }
         }
-        if self.fq {
+        if self.is_fq() {
             now = self.fluid_cycle(now);
             big |= now >= lim;
         }
@@ -535,7 +555,7 @@ impl VirtualClockScheduler {
     pub fn advance_idle(&mut self, cycles: u64) {
         debug_assert!(!self.pending);
         debug_assert!(self.stamped == 0, "advance_idle with a waiting flit");
-        if self.fq {
+        if self.is_fq() {
             // Cycle by cycle while the fluid server is backlogged (a few
             // cycles per flit stamped recently), so that lazy catching-up
             // rounds exactly as per-cycle updates do; then R holds. R never
