@@ -111,7 +111,7 @@ fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result
     let r = wormqos_netsim::pcs::run(&v.exp).map_err(|e| invalid(format!("{}: {e}", v.file)))?;
     let ci = |e: &wormqos_netsim::pcs::Estimate| format!("{:.1} ± {:.1}", e.mean, e.ci95);
     println!(
-        "{}: PCS set-up, load {} ({} streams, established load {:.4}), {} replications: attempts {}, established {}, dropped {} (VC busy {}, bandwidth {}), drop fraction {:.4}",
+        "{}: PCS set-up, load {} ({} streams, established load {:.4}), {} replications: attempts {}, established {}, dropped {} (VC busy {}, bandwidth {}), drop fraction {:.4}; busiest output {} streams (at most {})",
         r.name,
         r.load,
         r.streams,
@@ -122,7 +122,9 @@ fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result
         ci(&r.dropped),
         ci(&r.dropped_vc_busy),
         ci(&r.dropped_bandwidth),
-        r.drop_fraction
+        r.drop_fraction,
+        ci(&r.busiest_output),
+        r.busiest_output_max
     );
     if let Some(p) = json {
         std::fs::write(p, serde_json::to_string_pretty(&r)?).with_context(|| p.display().to_string())?;

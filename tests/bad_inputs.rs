@@ -221,7 +221,7 @@ fn cases() -> Vec<Case> {
         // The model-only PCS set-up model (001_… Table VI): its fields, and no RTL.
         case("sim_pcs_replications_range", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("pcs_replications = 1000", "pcs_replications = 1")), "model.pcs_replications = 1: allowed range 2..=100000"),
         case("sim_pcs_vcs_range", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("pcs_vcs = 24", "pcs_vcs = 0")), "model.pcs_vcs = 0: allowed range 1..=1024"),
-        case("sim_pcs_switching_unknown", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("switching = \"pcs\"", "switching = \"circuit\"")), "`wormhole`, `pcs`"),
+        case("sim_pcs_switching_unknown", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("\nswitching = \"pcs\"", "\nswitching = \"circuit\"")), "unknown variant `circuit`, expected `wormhole` or `pcs`"),
         case("sim_pcs_load_beyond_vcs", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("load = 0.91", "load = 1.0")), "workload.load = 1: needs 200 streams (25 per source) but a link holds at most 24"),
         case("sim_pcs_needs_single_switch", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nswitching = \"pcs\"\n"), "model.switching = \"pcs\": the PCS set-up model is for topology.kind = \"single_switch\""),
         case("sim_pcs_field_without_pcs", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\npcs_replications = 5\n"), "model.pcs_replications = 5: only with model.switching = \"pcs\""),

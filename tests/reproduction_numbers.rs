@@ -37,6 +37,9 @@ struct Claim {
 type Table = Vec<HashMap<String, String>>;
 
 fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
+    if let Some(dir) = path.strip_suffix("/*.json") {
+        return cache.entry(path.to_string()).or_insert_with(|| read_json_rows(dir)).clone();
+    }
     cache
         .entry(path.to_string())
         .or_insert_with(|| {
@@ -46,6 +49,30 @@ fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
             lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
         })
         .clone()
+}
+
+/// A table with a row per `wormqos sim --json` file of `dir` (the PCS
+/// set-up model writes one per load): each scalar field a column, nested
+/// objects' fields dotted (`attempts.mean`), numbers as written by serde.
+fn read_json_rows(dir: &str) -> Table {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}")).map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    files.sort();
+    assert!(!files.is_empty(), "{dir}: no JSON files");
+    files
+        .iter()
+        .map(|f| {
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let mut row = HashMap::new();
+            for (k, x) in v.as_object().unwrap_or_else(|| panic!("{}: not an object", f.display())) {
+                match x {
+                    serde_json::Value::Object(o) => row.extend(o.iter().map(|(k2, y)| (format!("{k}.{k2}"), y.to_string()))),
+                    serde_json::Value::Array(_) => {}
+                    other => drop(row.insert(k.clone(), other.to_string())),
+                }
+            }
+            row
+        })
+        .collect()
 }
 
 /// The cell value rounded like `written` (decimals as written, thousands
@@ -126,12 +153,11 @@ fn fig7_row(load: &'static str, mix: &'static str) -> &'static [(&'static str, &
 /// selectors; every `x / y` cell (bold allowed) is checked against
 /// `frame_interval_mean_ms` / `frame_interval_sd_ms`.
 fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str, columns: &[&'static [(&'static str, &'static str)]]) -> Claim {
-    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').map(str::trim).collect();
-    assert_eq!(cells.len(), columns.len() + 1, "{passage}");
+    let label = passage.trim_matches('|').split('|').next().unwrap_or("").trim();
     let mut numbers = Vec::new();
-    for (cell, sel) in cells[1..].iter().zip(columns) {
+    for (cell, sel) in row_cells(passage, columns.len()).iter().zip(columns) {
         let (d, sd) = cell.trim_matches('*').split_once(" / ").unwrap_or_else(|| panic!("{cell}"));
-        let row: &'static [(&str, &str)] = Box::leak([&[(row_key, cells[0])][..], sel].concat().into_boxed_slice());
+        let row: &'static [(&str, &str)] = Box::leak([&[(row_key, label)][..], sel].concat().into_boxed_slice());
         numbers.push(n(d, csv, row, "frame_interval_mean_ms"));
         numbers.push(n(sd, csv, row, "frame_interval_sd_ms"));
     }
@@ -141,9 +167,13 @@ fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str,
 /// The numbers of a table row after its first cell, in order (thousands
 /// separators kept): "| 0.6, 5 | 0.39 | 18,235 (sat) |" gives ["0.39", "18,235"].
 fn row_numbers(passage: &'static str) -> Vec<&'static str> {
-    let body = passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest);
+    numbers_in(passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest))
+}
+
+/// The numbers in `text`, in order (thousands separators kept).
+fn numbers_in(text: &'static str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let bytes = body.as_bytes();
+    let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
@@ -151,7 +181,7 @@ fn row_numbers(passage: &'static str) -> Vec<&'static str> {
             while i < bytes.len() && (bytes[i].is_ascii_digit() || ((bytes[i] == b'.' || bytes[i] == b',') && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit())) {
                 i += 1;
             }
-            out.push(&body[start..i]);
+            out.push(&text[start..i]);
         } else {
             i += 1;
         }
@@ -1015,22 +1045,37 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
 ];
 
 /// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
-/// point: missing probability, its half-width, missing time in µs
-/// (`row_numbers` skips the label, whose "0.15" / "0.6" is a phase length).
+/// point: missing probability, its half-width, missing time in µs.
 fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
-    let w: Vec<&'static str> = row_numbers(passage);
-    assert_eq!(w.len(), 15, "{passage}: {w:?}");
-    let numbers = w
-        .into_iter()
-        .enumerate()
-        .map(|(k, written)| {
-            let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
-            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
-            let column = ["deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"][k % 3];
-            Num { written, csv, row, column, scale: if k % 3 == 2 { 1000.0 } else { 1.0 } }
-        })
-        .collect();
+    let columns = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
+    per_phase_row(passage, csv, &[("point", point)], &columns)
+}
+
+/// A row `| label | c0 | … | c4 |` of the five phases: cell k's numbers, in
+/// order, are `columns` of the CSV row selected by `key` and phase k (a
+/// cell "—" ties nothing: no data in that phase). `phase_table_row` and
+/// `phase_latency_row` are this with their columns.
+fn per_phase_row(passage: &'static str, csv: &'static str, key: &[(&'static str, &'static str)], columns: &[(&'static str, f64)]) -> Claim {
+    let mut numbers = Vec::new();
+    for (k, cell) in row_cells(passage, 5).into_iter().enumerate() {
+        if cell == "—" {
+            continue;
+        }
+        let written = numbers_in(cell);
+        assert_eq!(written.len(), columns.len(), "{passage}: cell {cell:?}");
+        let phase: &'static str = ["0", "1", "2", "3", "4"][k];
+        let row: &'static [(&str, &str)] = Box::leak([key, &[("phase", phase)][..]].concat().into_boxed_slice());
+        numbers.extend(written.into_iter().zip(columns).map(|(w, &(column, scale))| Num { written: w, csv, row, column, scale }));
+    }
     Claim { passage, numbers }
+}
+
+/// The cells of a table row `| label | c1 | … |` after its label (trimmed),
+/// checked to be `count`.
+fn row_cells(passage: &'static str, count: usize) -> Vec<&'static str> {
+    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
+    assert_eq!(cells.len(), count, "{passage}");
+    cells
 }
 
 /// Issue 23 item 1: the one-stream traces, the regulator and cap runs, and
@@ -1410,20 +1455,8 @@ fn fig6a_claims() -> Vec<Claim> {
 /// `phase_latency.csv` for `point` and `class` ("—": no message of the
 /// class created in that phase was delivered; nothing to tie).
 fn phase_latency_row(passage: &'static str, csv: &'static str, point: &'static str, class: &'static str) -> Claim {
-    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
-    assert_eq!(cells.len(), 5, "{passage}");
-    let mut numbers = Vec::new();
-    for (k, cell) in cells.into_iter().enumerate() {
-        if cell == "—" {
-            continue;
-        }
-        let (lat, queue) = cell.split_once(" / ").unwrap_or_else(|| panic!("{passage}: {cell}"));
-        let phase: &'static str = ["0", "1", "2", "3", "4"][k];
-        let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase), ("class", class)]));
-        numbers.push(n(lat, csv, row, "latency_us"));
-        numbers.push(n(queue, csv, row, "queueing_us"));
-    }
-    Claim { passage, numbers }
+    let key: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("class", class)]));
+    per_phase_row(passage, csv, key, &[("latency_us", 1.0), ("queueing_us", 1.0)])
 }
 
 /// Issue 23 item 2 and issue 19 item 5: 003_… Fig. 4 with the iterative

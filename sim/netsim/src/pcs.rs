@@ -125,6 +125,11 @@ impl PcsSwitch {
         self.outputs[dest].reserved
     }
 
+    /// Connections on `dest`'s output link (its held VCs).
+    pub fn output_streams(&self, dest: usize) -> u64 {
+        self.outputs[dest].vc_held.iter().filter(|h| **h).count() as u64
+    }
+
     /// Whether `dest`'s output VC is held.
     pub fn output_vc_held(&self, dest: usize, vc: usize) -> bool {
         self.outputs[dest].vc_held[vc]
@@ -138,6 +143,9 @@ pub struct SetUpCounts {
     pub established: u64,
     pub dropped_vc_busy: u64,
     pub dropped_bandwidth: u64,
+    /// Streams on the busiest output link once all are established: a probe
+    /// is dropped for a held VC with probability at most this / VCs.
+    pub busiest_output: u64,
 }
 
 impl SetUpCounts {
@@ -197,6 +205,7 @@ pub fn establish_streams(p: &SetUpPlan, seed: u64) -> Option<SetUpCounts> {
         }
         s = (s + 1) % p.ports;
     }
+    c.busiest_output = (0..p.ports).map(|d| sw.output_streams(d)).max().unwrap_or(0);
     Some(c)
 }
 
@@ -233,6 +242,9 @@ pub struct PcsResults {
     pub dropped: Estimate,
     pub dropped_vc_busy: Estimate,
     pub dropped_bandwidth: Estimate,
+    pub busiest_output: Estimate,
+    /// The most streams any output held in any replication.
+    pub busiest_output_max: u64,
     /// Dropped / attempted, over all replications.
     pub drop_fraction: f64,
     pub per_replication: Vec<SetUpCounts>,
@@ -287,7 +299,8 @@ pub fn validate(exp: &Experiment) -> Result<(), (String, String, String)> {
         return bad("workload.mix", format!("{:?}", exp.workload.mix), "PCS sets up real-time streams: x > 0 and no workload.phases");
     }
     if exp.workload.realtime != crate::experiment::RealTime::Vbr && exp.workload.realtime != crate::experiment::RealTime::Cbr {
-        return bad("workload.realtime", format!("{:?}", exp.workload.realtime), "allowed values with model.switching = \"pcs\": \"vbr\", \"cbr\"");
+        let value = toml::Value::try_from(exp.workload.realtime).map_or_else(|_| format!("{:?}", exp.workload.realtime), |v| v.to_string());
+        return bad("workload.realtime", value, "allowed values with model.switching = \"pcs\": \"vbr\", \"cbr\"");
     }
     let p = plan(exp);
     if p.stream_kbps == 0 || p.stream_kbps > p.link_kbps {
@@ -344,6 +357,8 @@ pub fn run(exp: &Experiment) -> Result<PcsResults, String> {
         dropped: col(|c| c.dropped()),
         dropped_vc_busy: col(|c| c.dropped_vc_busy),
         dropped_bandwidth: col(|c| c.dropped_bandwidth),
+        busiest_output: col(|c| c.busiest_output),
+        busiest_output_max: reps.iter().map(|c| c.busiest_output).max().unwrap_or(0),
         drop_fraction: dropped as f64 / attempts as f64,
         per_replication: reps,
     })

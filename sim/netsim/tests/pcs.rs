@@ -91,6 +91,7 @@ fn table_vi_procedure_matches_the_geometric_attempts() {
         assert_eq!(c.established, 6);
         assert_eq!(c.attempts, c.established + c.dropped(), "every attempt is established or dropped");
         assert_eq!(c.dropped_bandwidth, 0, "6 x 4 Mbit/s never fills a 100 Mbit/s link");
+        assert_eq!(c.busiest_output, 3, "each output takes one source's three streams");
         total += c.attempts;
     }
     let mean = total as f64 / n as f64;
