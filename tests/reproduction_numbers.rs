@@ -347,6 +347,7 @@ fn claims() -> Vec<Claim> {
     v.extend(issue23_item1());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
+    v.extend(pcs_001_claims());
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
     // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
     const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
@@ -1611,5 +1612,81 @@ fn mpeg2_001_claims() -> Vec<Claim> {
         }
         v.push(Claim { passage, numbers });
     }
+    v
+}
+
+/// 001_… Fig. 10 and Table VI (issue 23): the PCS set-up model's counts
+/// (one `sim --json` per row) and the MediaWorm side's sweeps.
+fn pcs_001_claims() -> Vec<Claim> {
+    const T6: &str = "experiments/results/table6_001_pcs/*.json";
+    const MR: &str = "experiments/results/fig10_001_mr/results.csv";
+    const CAP: &str = "experiments/results/fig10_001_mr_cap/results.csv";
+    use Cell::*;
+    let ours = [Skip, Skip, Skip, Res("attempts.mean", 1.0), Res("attempts.ci95", 1.0), Res("dropped.mean", 1.0), Res("dropped.ci95", 1.0), Res("busiest_output.mean", 1.0)];
+    let mut v = Vec::new();
+    for (passage, streams) in [
+        ("| 0.37 | 73 | 166 / 93 | 91.3 ± 0.3 / 18.3 ± 0.3 | 12.6 |", "73"),
+        ("| 0.42 | 83 | 172 / 89 | 108.1 ± 0.4 / 25.1 ± 0.4 | 13.9 |", "83"),
+        ("| 0.64 | 107 | 224 / 117 | 155.3 ± 0.6 / 48.3 ± 0.6 | 16.8 |", "107"),
+        ("| 0.67 | 134 | 332 / 198 | 228.2 ± 0.9 / 94.2 ± 0.9 | 19.9 |", "134"),
+        ("| 0.74 | 148 | 372 / 224 | 281.8 ± 1.2 / 133.8 ± 1.2 | 21.3 |", "148"),
+        ("| 0.80 | 160 | 476 / 316 | 341.2 ± 1.6 / 181.2 ± 1.6 | 22.4 |", "160"),
+        ("| 0.87 | 175 | 540 / 365 | 463.0 ± 2.4 / 288.0 ± 2.4 | 23.6 |", "175"),
+        ("| 0.91 | 187 | 718 / 531 | 694.6 ± 5.3 / 507.6 ± 5.3 | 24.0 |", "187"),
+    ] {
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("streams", streams)]));
+        // The established count is the row's own selector: tie it too.
+        let mut c = point_row(passage, T6, row, "", "", &ours);
+        c.numbers.push(n(streams, T6, row, "streams"));
+        v.push(c);
+    }
+    let t6 = |streams: &'static str, w: &'static str, column: &'static str| n(w, T6, Box::leak(Box::new([("streams", streams)])), column);
+    v.push(Claim {
+        passage: "our drops grow from 18.3 to 507.6 per run",
+        numbers: vec![t6("73", "18.3", "dropped.mean"), t6("187", "507.6", "dropped.mean")],
+    });
+    v.push(Claim {
+        passage: "(187 streams: 694.6 ±\n5.3 attempts against 718) and 14 % (175: 463.0 against 540)",
+        numbers: vec![t6("187", "694.6", "attempts.mean"), t6("187", "5.3", "attempts.ci95"), t6("175", "463.0", "attempts.mean")],
+    });
+    v.push(Claim {
+        passage: "we drop 18.3 of 91.3",
+        numbers: vec![t6("73", "18.3", "dropped.mean"), t6("73", "91.3", "attempts.mean")],
+    });
+    v.push(Claim { passage: "the busiest with 12.6", numbers: vec![t6("73", "12.6", "busiest_output.mean")] });
+    // Fig. 10: | load | multiplexed | full | full, cap 23 |, each cell d̄ / σ_d, accepted.
+    for (passage, load) in [
+        ("| 0.7 | 37.31 / 1.49, 0.639 | 33.33 / 0.06, 0.717 | 33.33 / 0.06, 0.717 |", "0.7"),
+        ("| 0.8 | 41.97 / 2.44, 0.632 | 35.44 / 3.98, 0.745 | 33.25 / 0.92, 0.800 |", "0.8"),
+        ("| 0.87 | 46.08 / 1.80, 0.635 | 35.52 / 5.70, 0.822 | 33.34 / 0.62, 0.881 |", "0.87"),
+        ("| 0.91 | 47.99 / 1.65, 0.641 | 35.48 / 5.37, 0.837 | 33.38 / 0.96, 0.928 |", "0.91"),
+    ] {
+        let mut numbers = Vec::new();
+        for (cell, (csv, xbar)) in row_cells(passage, 3).into_iter().zip([(MR, "multiplexed"), (MR, "full"), (CAP, "full")]) {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.crossbar", xbar)]));
+            let written = numbers_in(cell);
+            assert_eq!(written.len(), 3, "{passage}: {cell}");
+            numbers.extend(written.into_iter().zip(["frame_interval_mean_ms", "frame_interval_sd_ms", "accepted_throughput"]).map(|(w, column)| n(w, csv, row, column)));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    let mr = |csv: &'static str, load: &'static str, xbar: &'static str, w: &'static str, column: &'static str| {
+        n(w, csv, Box::leak(Box::new([("workload.load", load), ("router.crossbar", xbar)])), column)
+    };
+    v.push(Claim {
+        passage: "MediaWorm is jitter-free at 0.5 (33.33 /\n0.06) and not at 0.6 (σ_d 2.08 ± 0.38): it saturates at an accepted\n0.64",
+        numbers: vec![
+            mr(MR, "0.5", "multiplexed", "33.33", "frame_interval_mean_ms"),
+            mr(MR, "0.5", "multiplexed", "0.06", "frame_interval_sd_ms"),
+            mr(MR, "0.6", "multiplexed", "2.08", "frame_interval_sd_ms"),
+            mr(MR, "0.6", "multiplexed", "0.38", "frame_interval_sd_ci95_ms"),
+            mr(MR, "0.7", "multiplexed", "0.64", "accepted_throughput"),
+        ],
+    });
+    v.push(Claim {
+        passage: "(accepted 0.745 at offered 0.8) and d̄ grows to 35.4 ms",
+        numbers: vec![mr(MR, "0.8", "full", "0.745", "accepted_throughput"), mr(MR, "0.8", "full", "35.4", "frame_interval_mean_ms")],
+    });
+    v.push(Claim { passage: "every offered flit is carried (0.928)", numbers: vec![mr(CAP, "0.91", "full", "0.928", "accepted_throughput")] });
     v
 }
