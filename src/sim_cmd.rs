@@ -127,7 +127,8 @@ fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result
         r.busiest_output_max
     );
     if let Some(p) = json {
-        std::fs::write(p, serde_json::to_string_pretty(&r)?).with_context(|| p.display().to_string())?;
+        // Compact: the per-replication counts are thousands of small records.
+        std::fs::write(p, serde_json::to_string(&r)?).with_context(|| p.display().to_string())?;
     }
     Ok(())
 }
