@@ -51,6 +51,13 @@ fn refuse_link_latency_flag(flag: Option<u32>, experiment: &Path) -> anyhow::Res
 fn load(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<(wormqos_netsim::Validated, wormqos_hdl::network::NetworkDesign)> {
     refuse_link_latency_flag(link_latency_flag, experiment)?;
     let v = Experiment::from_file(experiment).map_err(|e| invalid(e.to_string()))?;
+    if v.exp.model.switching == wormqos_netsim::experiment::Switching::Pcs {
+        // A model-only comparison: there is no PCS router to generate or check.
+        return Err(invalid(format!(
+            "{}: model.switching = \"pcs\" is model-only (the PCS set-up model of `wormqos sim`), no RTL: allowed values here: \"wormhole\"",
+            v.file
+        )));
+    }
     let net = design(&v, v.exp.topology.link_latency);
     net.validate().map_err(|e| {
         // The network is derived from `[topology]`: point at it.

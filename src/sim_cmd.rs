@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use wormqos_config::files::OutDir;
 use wormqos_config::shard::{is_shard_file, ShardSpec};
+use wormqos_netsim::experiment::Switching;
 use wormqos_netsim::{shard, sweep, Experiment};
 
 #[derive(Args)]
@@ -65,7 +66,10 @@ pub struct MergeArgs {
 /// Whether `path` holds a `wormqos sim --json` result (which a rerun may replace).
 fn is_sim_json(path: &Path) -> bool {
     let Ok(text) = wormqos_config::files::read_capped(path) else { return false };
-    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("router_cycles_per_second").is_some() && v.get("accepted_throughput").is_some())
+    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
+        let pcs = v.get("switching").and_then(|s| s.as_str()) == Some("pcs");
+        pcs || (v.get("router_cycles_per_second").is_some() && v.get("accepted_throughput").is_some())
+    })
 }
 
 pub fn sim(a: SimArgs) -> anyhow::Result<()> {
@@ -88,6 +92,9 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
     if let Some(p) = &a.json {
         claim_file(p, a.force || is_sim_json(p)).context("--json")?;
     }
+    if v.exp.model.switching == Switching::Pcs {
+        return sim_pcs(&v, a.json.as_deref());
+    }
     let r = wormqos_netsim::run(&v).with_context(|| a.experiment.display().to_string())?;
     println!("{}", summary(&r));
     if let Some(why) = sweep::empty_run(&r) {
@@ -95,6 +102,33 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
     }
     if let Some(p) = a.json {
         std::fs::write(&p, serde_json::to_string_pretty(&r)?).with_context(|| p.display().to_string())?;
+    }
+    Ok(())
+}
+
+/// `model.switching = "pcs"`: the connection set-up model (`wormqos_netsim::pcs`).
+fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result<()> {
+    let r = wormqos_netsim::pcs::run(&v.exp).map_err(|e| invalid(format!("{}: {e}", v.file)))?;
+    let ci = |e: &wormqos_netsim::pcs::Estimate| format!("{:.1} ± {:.1}", e.mean, e.ci95);
+    println!(
+        "{}: PCS set-up, load {} ({} streams, established load {:.4}), {} replications: attempts {}, established {}, dropped {} (VC busy {}, bandwidth {}), drop fraction {:.4}; busiest output {} streams (at most {})",
+        r.name,
+        r.load,
+        r.streams,
+        r.established_load,
+        r.replications,
+        ci(&r.attempts),
+        r.streams,
+        ci(&r.dropped),
+        ci(&r.dropped_vc_busy),
+        ci(&r.dropped_bandwidth),
+        r.drop_fraction,
+        ci(&r.busiest_output),
+        r.busiest_output_max
+    );
+    if let Some(p) = json {
+        // Compact: the per-replication counts are thousands of small records.
+        std::fs::write(p, serde_json::to_string(&r)?).with_context(|| p.display().to_string())?;
     }
     Ok(())
 }
@@ -160,8 +194,24 @@ pub(crate) fn sweep_outputs() -> Vec<String> {
     v
 }
 
+/// The PCS set-up model (`model.switching = "pcs"`) reports set-up counts,
+/// not the sweep's columns: `sim` runs it, one load per file.
+fn refuse_pcs(grid: &sweep::Grid) -> anyhow::Result<()> {
+    for pt in grid.points() {
+        let v = grid.experiment(&pt).map_err(|e| invalid(e.to_string()))?;
+        if v.exp.model.switching == Switching::Pcs {
+            return Err(invalid(format!(
+                "{}: model.switching = \"pcs\": the PCS set-up model runs under `wormqos sim` (one load per run); in a sweep allowed values: \"wormhole\"",
+                v.file
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn sweep(a: SweepArgs) -> anyhow::Result<()> {
     let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    refuse_pcs(&grid)?;
     let source = a.shard.map(|_| -> anyhow::Result<shard::Source> {
         Ok(shard::Source {
             file: a.experiment.display().to_string(),

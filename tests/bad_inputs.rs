@@ -72,6 +72,11 @@ fn model_exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("m.toml", edit(model_base()))]
 }
 
+/// The PCS set-up experiment of 001_… Table VI (model-only), edited.
+fn pcs_exp(name: &'static str, edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
+    vec![(name, edit(std::fs::read_to_string(root().join("experiments/table6_001_pcs.toml")).unwrap()))]
+}
+
 fn r(from: &'static str, to: &'static str) -> impl Fn(String) -> String {
     move |t: String| {
         assert!(t.contains(from), "case edit: `{from}` not in the base text");
@@ -213,6 +218,17 @@ fn cases() -> Vec<Case> {
         case("sim_model_wrr_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wrr\"\n"), "model.scheduler"),
         case("sim_model_fgfq_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"fgfq\"\n"), "model.scheduler"),
         case("sim_model_scheduler_unknown", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wfq\"\n"), "`router`, `fgfq`, `wrr`"),
+        // The model-only PCS set-up model (001_… Table VI): its fields, and no RTL.
+        case("sim_pcs_replications_range", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("pcs_replications = 1000", "pcs_replications = 1")), "model.pcs_replications = 1: allowed range 2..=100000"),
+        case("sim_pcs_vcs_range", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("pcs_vcs = 24", "pcs_vcs = 0")), "model.pcs_vcs = 0: allowed range 1..=1024"),
+        case("sim_pcs_switching_unknown", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("\nswitching = \"pcs\"", "\nswitching = \"circuit\"")), "unknown variant `circuit`, expected `wormhole` or `pcs`"),
+        case("sim_pcs_load_beyond_vcs", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("load = 0.91", "load = 1.0")), "workload.load = 1: needs 200 streams (25 per source) but a link holds at most 24"),
+        case("sim_pcs_needs_single_switch", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nswitching = \"pcs\"\n"), "model.switching = \"pcs\": the PCS set-up model is for topology.kind = \"single_switch\""),
+        case("sim_pcs_field_without_pcs", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\npcs_replications = 5\n"), "model.pcs_replications = 5: only with model.switching = \"pcs\""),
+        case("sim_pcs_needs_video", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("realtime = \"vbr\"", "realtime = \"on_off\"")), "workload.realtime"),
+        case("generate_pcs_model_only", "generate --experiment {dir}/p.toml --out {out}/g", pcs_exp("p.toml", |t| t), "model.switching = \"pcs\" is model-only"),
+        case("cosim_pcs_model_only", "cosim --experiment {dir}/p.toml", pcs_exp("p.toml", |t| t), "model.switching = \"pcs\" is model-only"),
+        case("sweep_pcs_refused", "sweep --experiment {dir}/p.toml --out {out}/sw", pcs_exp("p.toml", |t| t + "[sweep]\n\"workload.load\" = [0.5, 0.6]\n"), "model.switching = \"pcs\": the PCS set-up model runs under `wormqos sim`"),
         case("sim_onoff_cannot_carry", "sim --experiment {dir}/e.toml", exp(rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")), "workload.onoff_streams"),
         case("sim_onoff_per_class_cannot_carry", "sim --experiment {dir}/e.toml", exp(|t| rt("on_off", "mix = [100, 0]", "onoff_streams = 1\nonoff_mean_off_us = 1000000")(t) + "[model]\nrealtime_rates = [1]\n"), "workload.onoff_streams"),
         case("sim_poisson_phases", "sim --experiment {dir}/e.toml", exp(rt("poisson", "mix = [0, 100]\nphases = [[20, 80], [50, 50]]\nphase_seconds = 0.0001", "")), "workload.phases[1]"),

@@ -37,6 +37,9 @@ struct Claim {
 type Table = Vec<HashMap<String, String>>;
 
 fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
+    if let Some(dir) = path.strip_suffix("/*.json") {
+        return cache.entry(path.to_string()).or_insert_with(|| read_json_rows(dir)).clone();
+    }
     cache
         .entry(path.to_string())
         .or_insert_with(|| {
@@ -46,6 +49,30 @@ fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
             lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
         })
         .clone()
+}
+
+/// A table with a row per `wormqos sim --json` file of `dir` (the PCS
+/// set-up model writes one per load): each scalar field a column, nested
+/// objects' fields dotted (`attempts.mean`), numbers as written by serde.
+fn read_json_rows(dir: &str) -> Table {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}")).map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    files.sort();
+    assert!(!files.is_empty(), "{dir}: no JSON files");
+    files
+        .iter()
+        .map(|f| {
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let mut row = HashMap::new();
+            for (k, x) in v.as_object().unwrap_or_else(|| panic!("{}: not an object", f.display())) {
+                match x {
+                    serde_json::Value::Object(o) => row.extend(o.iter().map(|(k2, y)| (format!("{k}.{k2}"), y.to_string()))),
+                    serde_json::Value::Array(_) => {}
+                    other => drop(row.insert(k.clone(), other.to_string())),
+                }
+            }
+            row
+        })
+        .collect()
 }
 
 /// The cell value rounded like `written` (decimals as written, thousands
@@ -126,12 +153,11 @@ fn fig7_row(load: &'static str, mix: &'static str) -> &'static [(&'static str, &
 /// selectors; every `x / y` cell (bold allowed) is checked against
 /// `frame_interval_mean_ms` / `frame_interval_sd_ms`.
 fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str, columns: &[&'static [(&'static str, &'static str)]]) -> Claim {
-    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').map(str::trim).collect();
-    assert_eq!(cells.len(), columns.len() + 1, "{passage}");
+    let label = passage.trim_matches('|').split('|').next().unwrap_or("").trim();
     let mut numbers = Vec::new();
-    for (cell, sel) in cells[1..].iter().zip(columns) {
+    for (cell, sel) in row_cells(passage, columns.len()).iter().zip(columns) {
         let (d, sd) = cell.trim_matches('*').split_once(" / ").unwrap_or_else(|| panic!("{cell}"));
-        let row: &'static [(&str, &str)] = Box::leak([&[(row_key, cells[0])][..], sel].concat().into_boxed_slice());
+        let row: &'static [(&str, &str)] = Box::leak([&[(row_key, label)][..], sel].concat().into_boxed_slice());
         numbers.push(n(d, csv, row, "frame_interval_mean_ms"));
         numbers.push(n(sd, csv, row, "frame_interval_sd_ms"));
     }
@@ -141,9 +167,13 @@ fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str,
 /// The numbers of a table row after its first cell, in order (thousands
 /// separators kept): "| 0.6, 5 | 0.39 | 18,235 (sat) |" gives ["0.39", "18,235"].
 fn row_numbers(passage: &'static str) -> Vec<&'static str> {
-    let body = passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest);
+    numbers_in(passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest))
+}
+
+/// The numbers in `text`, in order (thousands separators kept).
+fn numbers_in(text: &'static str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let bytes = body.as_bytes();
+    let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
@@ -151,7 +181,7 @@ fn row_numbers(passage: &'static str) -> Vec<&'static str> {
             while i < bytes.len() && (bytes[i].is_ascii_digit() || ((bytes[i] == b'.' || bytes[i] == b',') && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit())) {
                 i += 1;
             }
-            out.push(&body[start..i]);
+            out.push(&text[start..i]);
         } else {
             i += 1;
         }
@@ -317,6 +347,7 @@ fn claims() -> Vec<Claim> {
     v.extend(issue23_item1());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
+    v.extend(pcs_001_claims());
     // 001_… Fig. 13: d̄/σ_d and best-effort latency per mix and load.
     // (and with the iterative switch allocator on the multiplexed crossbar, issue 19)
     const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
@@ -1015,22 +1046,37 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
 ];
 
 /// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
-/// point: missing probability, its half-width, missing time in µs
-/// (`row_numbers` skips the label, whose "0.15" / "0.6" is a phase length).
+/// point: missing probability, its half-width, missing time in µs.
 fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
-    let w: Vec<&'static str> = row_numbers(passage);
-    assert_eq!(w.len(), 15, "{passage}: {w:?}");
-    let numbers = w
-        .into_iter()
-        .enumerate()
-        .map(|(k, written)| {
-            let phase: &'static str = ["0", "1", "2", "3", "4"][k / 3];
-            let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
-            let column = ["deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"][k % 3];
-            Num { written, csv, row, column, scale: if k % 3 == 2 { 1000.0 } else { 1.0 } }
-        })
-        .collect();
+    let columns = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
+    per_phase_row(passage, csv, &[("point", point)], &columns)
+}
+
+/// A row `| label | c0 | … | c4 |` of the five phases: cell k's numbers, in
+/// order, are `columns` of the CSV row selected by `key` and phase k (a
+/// cell "—" ties nothing: no data in that phase). `phase_table_row` and
+/// `phase_latency_row` are this with their columns.
+fn per_phase_row(passage: &'static str, csv: &'static str, key: &[(&'static str, &'static str)], columns: &[(&'static str, f64)]) -> Claim {
+    let mut numbers = Vec::new();
+    for (k, cell) in row_cells(passage, 5).into_iter().enumerate() {
+        if cell == "—" {
+            continue;
+        }
+        let written = numbers_in(cell);
+        assert_eq!(written.len(), columns.len(), "{passage}: cell {cell:?}");
+        let phase: &'static str = ["0", "1", "2", "3", "4"][k];
+        let row: &'static [(&str, &str)] = Box::leak([key, &[("phase", phase)][..]].concat().into_boxed_slice());
+        numbers.extend(written.into_iter().zip(columns).map(|(w, &(column, scale))| Num { written: w, csv, row, column, scale }));
+    }
     Claim { passage, numbers }
+}
+
+/// The cells of a table row `| label | c1 | … |` after its label (trimmed),
+/// checked to be `count`.
+fn row_cells(passage: &'static str, count: usize) -> Vec<&'static str> {
+    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
+    assert_eq!(cells.len(), count, "{passage}");
+    cells
 }
 
 /// Issue 23 item 1: the one-stream traces, the regulator and cap runs, and
@@ -1410,20 +1456,8 @@ fn fig6a_claims() -> Vec<Claim> {
 /// `phase_latency.csv` for `point` and `class` ("—": no message of the
 /// class created in that phase was delivered; nothing to tie).
 fn phase_latency_row(passage: &'static str, csv: &'static str, point: &'static str, class: &'static str) -> Claim {
-    let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
-    assert_eq!(cells.len(), 5, "{passage}");
-    let mut numbers = Vec::new();
-    for (k, cell) in cells.into_iter().enumerate() {
-        if cell == "—" {
-            continue;
-        }
-        let (lat, queue) = cell.split_once(" / ").unwrap_or_else(|| panic!("{passage}: {cell}"));
-        let phase: &'static str = ["0", "1", "2", "3", "4"][k];
-        let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase), ("class", class)]));
-        numbers.push(n(lat, csv, row, "latency_us"));
-        numbers.push(n(queue, csv, row, "queueing_us"));
-    }
-    Claim { passage, numbers }
+    let key: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("class", class)]));
+    per_phase_row(passage, csv, key, &[("latency_us", 1.0), ("queueing_us", 1.0)])
 }
 
 /// Issue 23 item 2 and issue 19 item 5: 003_… Fig. 4 with the iterative
@@ -1578,5 +1612,81 @@ fn mpeg2_001_claims() -> Vec<Claim> {
         }
         v.push(Claim { passage, numbers });
     }
+    v
+}
+
+/// 001_… Fig. 10 and Table VI (issue 23): the PCS set-up model's counts
+/// (one `sim --json` per row) and the MediaWorm side's sweeps.
+fn pcs_001_claims() -> Vec<Claim> {
+    const T6: &str = "experiments/results/table6_001_pcs/*.json";
+    const MR: &str = "experiments/results/fig10_001_mr/results.csv";
+    const CAP: &str = "experiments/results/fig10_001_mr_cap/results.csv";
+    use Cell::*;
+    let ours = [Skip, Skip, Skip, Res("attempts.mean", 1.0), Res("attempts.ci95", 1.0), Res("dropped.mean", 1.0), Res("dropped.ci95", 1.0), Res("busiest_output.mean", 1.0)];
+    let mut v = Vec::new();
+    for (passage, streams) in [
+        ("| 0.37 | 73 | 166 / 93 | 91.3 ± 0.3 / 18.3 ± 0.3 | 12.6 |", "73"),
+        ("| 0.42 | 83 | 172 / 89 | 108.1 ± 0.4 / 25.1 ± 0.4 | 13.9 |", "83"),
+        ("| 0.64 | 107 | 224 / 117 | 155.3 ± 0.6 / 48.3 ± 0.6 | 16.8 |", "107"),
+        ("| 0.67 | 134 | 332 / 198 | 228.2 ± 0.9 / 94.2 ± 0.9 | 19.9 |", "134"),
+        ("| 0.74 | 148 | 372 / 224 | 281.8 ± 1.2 / 133.8 ± 1.2 | 21.3 |", "148"),
+        ("| 0.80 | 160 | 476 / 316 | 341.2 ± 1.6 / 181.2 ± 1.6 | 22.4 |", "160"),
+        ("| 0.87 | 175 | 540 / 365 | 463.0 ± 2.4 / 288.0 ± 2.4 | 23.6 |", "175"),
+        ("| 0.91 | 187 | 718 / 531 | 694.6 ± 5.3 / 507.6 ± 5.3 | 24.0 |", "187"),
+    ] {
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("streams", streams)]));
+        // The established count is the row's own selector: tie it too.
+        let mut c = point_row(passage, T6, row, "", "", &ours);
+        c.numbers.push(n(streams, T6, row, "streams"));
+        v.push(c);
+    }
+    let t6 = |streams: &'static str, w: &'static str, column: &'static str| n(w, T6, Box::leak(Box::new([("streams", streams)])), column);
+    v.push(Claim {
+        passage: "our drops grow from 18.3 to 507.6 per run",
+        numbers: vec![t6("73", "18.3", "dropped.mean"), t6("187", "507.6", "dropped.mean")],
+    });
+    v.push(Claim {
+        passage: "(187 streams: 694.6 ±\n5.3 attempts against 718) and 14 % (175: 463.0 against 540)",
+        numbers: vec![t6("187", "694.6", "attempts.mean"), t6("187", "5.3", "attempts.ci95"), t6("175", "463.0", "attempts.mean")],
+    });
+    v.push(Claim {
+        passage: "we drop 18.3 of 91.3",
+        numbers: vec![t6("73", "18.3", "dropped.mean"), t6("73", "91.3", "attempts.mean")],
+    });
+    v.push(Claim { passage: "the busiest with 12.6", numbers: vec![t6("73", "12.6", "busiest_output.mean")] });
+    // Fig. 10: | load | multiplexed | full | full, cap 23 |, each cell d̄ / σ_d, accepted.
+    for (passage, load) in [
+        ("| 0.7 | 37.31 / 1.49, 0.639 | 33.33 / 0.06, 0.717 | 33.33 / 0.06, 0.717 |", "0.7"),
+        ("| 0.8 | 41.97 / 2.44, 0.632 | 35.44 / 3.98, 0.745 | 33.25 / 0.92, 0.800 |", "0.8"),
+        ("| 0.87 | 46.08 / 1.80, 0.635 | 35.52 / 5.70, 0.822 | 33.34 / 0.62, 0.881 |", "0.87"),
+        ("| 0.91 | 47.99 / 1.65, 0.641 | 35.48 / 5.37, 0.837 | 33.38 / 0.96, 0.928 |", "0.91"),
+    ] {
+        let mut numbers = Vec::new();
+        for (cell, (csv, xbar)) in row_cells(passage, 3).into_iter().zip([(MR, "multiplexed"), (MR, "full"), (CAP, "full")]) {
+            let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.crossbar", xbar)]));
+            let written = numbers_in(cell);
+            assert_eq!(written.len(), 3, "{passage}: {cell}");
+            numbers.extend(written.into_iter().zip(["frame_interval_mean_ms", "frame_interval_sd_ms", "accepted_throughput"]).map(|(w, column)| n(w, csv, row, column)));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    let mr = |csv: &'static str, load: &'static str, xbar: &'static str, w: &'static str, column: &'static str| {
+        n(w, csv, Box::leak(Box::new([("workload.load", load), ("router.crossbar", xbar)])), column)
+    };
+    v.push(Claim {
+        passage: "MediaWorm is jitter-free at 0.5 (33.33 /\n0.06) and not at 0.6 (σ_d 2.08 ± 0.38): it saturates at an accepted\n0.64",
+        numbers: vec![
+            mr(MR, "0.5", "multiplexed", "33.33", "frame_interval_mean_ms"),
+            mr(MR, "0.5", "multiplexed", "0.06", "frame_interval_sd_ms"),
+            mr(MR, "0.6", "multiplexed", "2.08", "frame_interval_sd_ms"),
+            mr(MR, "0.6", "multiplexed", "0.38", "frame_interval_sd_ci95_ms"),
+            mr(MR, "0.7", "multiplexed", "0.64", "accepted_throughput"),
+        ],
+    });
+    v.push(Claim {
+        passage: "(accepted 0.745 at offered 0.8) and d̄ grows to 35.4 ms",
+        numbers: vec![mr(MR, "0.8", "full", "0.745", "accepted_throughput"), mr(MR, "0.8", "full", "35.4", "frame_interval_mean_ms")],
+    });
+    v.push(Claim { passage: "every offered flit is carried (0.928)", numbers: vec![mr(CAP, "0.91", "full", "0.928", "accepted_throughput")] });
     v
 }

@@ -143,6 +143,35 @@ pub struct Model {
     /// packet_bits / (best effort's) message length / physical.link_mbps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_bits: Option<f64>,
+    /// `"pcs"`: the model-only pipelined-circuit-switching set-up model of
+    /// 001_… Table VI (`crate::pcs`) instead of the wormhole routers.
+    #[serde(default, skip_serializing_if = "Switching::is_wormhole")]
+    pub switching: Switching,
+    /// `switching = "pcs"`: independent replications (`crate::pcs::PCS_REPLICATIONS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcs_replications: Option<u32>,
+    /// `switching = "pcs"`: VCs per link of the PCS switch (one per
+    /// connection; 001_… Table IV: 24), not bound by the wormhole router's
+    /// `router.vcs` range (`crate::pcs::PCS_VCS`); default `router.vcs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcs_vcs: Option<u32>,
+}
+
+/// `model.switching`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Switching {
+    /// The wormhole routers of the golden model.
+    #[default]
+    Wormhole,
+    /// Model-only pipelined circuit switching (`crate::pcs`): no RTL.
+    Pcs,
+}
+
+impl Switching {
+    pub fn is_wormhole(&self) -> bool {
+        *self == Switching::Wormhole
+    }
 }
 
 impl Model {
@@ -649,6 +678,7 @@ impl Experiment {
                 return Err(ferr("model.packet_bits", x.to_string(), "allowed range 8..=1e9".into()));
             }
         }
+        crate::pcs::validate(&self).map_err(|(field, value, why)| ferr(&field, value, why))?;
         if let Some(n) = &self.nic {
             n.validate().map_err(|(field, value, why)| ferr(&field, value, why))?;
             n.validate_hardware(self.topology.endpoint_ports).map_err(|(field, value, why)| ferr(&field, value, why))?;

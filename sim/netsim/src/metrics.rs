@@ -27,6 +27,12 @@ const T95: [f64; 30] = [
     2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
+/// The two-sided 95 % Student t quantile for `df` >= 1 degrees of freedom
+/// (the normal's 1.96 beyond 30).
+pub fn t95(df: usize) -> f64 {
+    T95.get(df.max(1) - 1).copied().unwrap_or(1.96)
+}
+
 /// Batch means: the samples (in time order) are cut into `batches` equal
 /// consecutive batches (the remainder dropped); returns the grand mean and
 /// the half-width of its 95 % confidence interval. NaN half-width with fewer
@@ -40,8 +46,7 @@ pub fn batch_means(xs: &[f64], batches: usize) -> (f64, f64) {
     let means: Vec<f64> = (0..b).map(|i| xs[i * per..(i + 1) * per].iter().sum::<f64>() / per as f64).collect();
     let grand = means.iter().sum::<f64>() / b as f64;
     let s2 = means.iter().map(|m| (m - grand) * (m - grand)).sum::<f64>() / (b - 1) as f64;
-    let t = T95.get(b - 2).copied().unwrap_or(1.96);
-    (grand, t * (s2 / b as f64).sqrt())
+    (grand, t95(b - 1) * (s2 / b as f64).sqrt())
 }
 
 /// Sorts time-stamped samples `(t, x)` into `batches` equal consecutive time
