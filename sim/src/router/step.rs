@@ -106,8 +106,10 @@ impl Router {
     }
 
     /// The stages of a cycle with work; `P`: the input ports are
-    /// preemptive; `O`: the flit order (`state::order_code`).
-    #[inline(always)]
+    /// preemptive; `O`: the flit order (`state::order_code`). Not inlined:
+    /// each variant is a function of its own, which the compiler optimizes
+    /// apart from the eight others (measured: docs/benchmarks.md).
+    #[inline(never)]
     fn busy_cycle<const P: bool, const O: u8>(
         &mut self,
         in_flits: &[LinkFlit],
@@ -143,7 +145,7 @@ impl Router {
     /// start-of-cycle buffers) followed by SA on the state the crossing
     /// leaves, and RC runs before VA so that a header routed in this
     /// cycle requests an output VC in it (RV).
-    #[inline(always)]
+    #[inline(never)]
     fn registered_cycle<const O: u8>(
         &mut self,
         in_flits: &[LinkFlit],
