@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod network;
 pub mod nic;
 pub mod offered;
+pub mod reconfigure;
 pub mod topology;
 pub mod workload;
 
