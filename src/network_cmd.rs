@@ -71,10 +71,6 @@ pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: Lockst
     }
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     opts.traffic = wormqos_testbench::stimulus::TrafficParams { injection_rate: opts.traffic.injection_rate, ..network_traffic() };
-    wormqos_testbench::verilator::clean_up_on_signals()?;
-    eprintln!("verilating {} ({} routers, {link_latency} register(s) per link) ...", network_top_name(&network_name(&v)), v.net.routers);
-    let mut rtl = verilate(&v, link_latency, None)?;
-    let mut model = composed(&v, link_latency);
     if let Some(t) = &v.reconfigure {
         // The safe procedure at `reconfigure.at_cycle` (as `sim` runs it),
         // else half way through the injection cycles.
@@ -92,6 +88,10 @@ pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: Lockst
         let settle = wormqos_netsim::experiment::settle_cycles(link_latency);
         opts.reconfigure = Some(wormqos_testbench::lockstep::Reconfiguration { quiesce_at: at, settle, writes, after: cfg.clone() });
     }
+    wormqos_testbench::verilator::clean_up_on_signals()?;
+    eprintln!("verilating {} ({} routers, {link_latency} register(s) per link) ...", network_top_name(&network_name(&v)), v.net.routers);
+    let mut rtl = verilate(&v, link_latency, None)?;
+    let mut model = composed(&v, link_latency);
     crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
 }
 
