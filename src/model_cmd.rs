@@ -84,6 +84,9 @@ fn model_outputs() -> Vec<String> {
 
 pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     let grid = sweep::Grid::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
+    if grid.base.contains_key("reconfigure") {
+        return Err(invalid(format!("{}: field `reconfigure` = a section: {}", grid.file, sweep::RECONFIGURE_ELSEWHERE)));
+    }
     for &d in &a.deadline {
         real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
     }

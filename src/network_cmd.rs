@@ -78,16 +78,27 @@ pub fn cosim(experiment: &Path, link_latency_flag: Option<u32>, mut opts: Lockst
     }
     let cfg = endpoint_config(&v).map_err(|e| invalid(format!("{e:#}")))?;
     opts.traffic = wormqos_testbench::stimulus::TrafficParams { injection_rate: opts.traffic.injection_rate, ..network_traffic() };
+    if let Some(t) = &v.reconfigure {
+        // The safe procedure at `reconfigure.at_cycle` (as `sim` runs it),
+        // else half way through the injection cycles.
+        let at = t.at_cycle.unwrap_or(opts.cycles / 2);
+        if at >= opts.cycles {
+            return Err(invalid(format!(
+                "{}: field `reconfigure.at_cycle` = {at}: the quiesce must fall within cosim's --cycles {} injection cycles: allowed range 0..={}",
+                v.file,
+                opts.cycles,
+                opts.cycles.saturating_sub(1)
+            )));
+        }
+        let writes = t.writes(&v.configs);
+        eprintln!("reconfiguring at cycle {at}: {} table writes after the drain", writes.len());
+        let settle = wormqos_netsim::experiment::settle_cycles(link_latency);
+        opts.reconfigure = Some(wormqos_testbench::lockstep::Reconfiguration { quiesce_at: at, settle, writes, after: cfg.clone() });
+    }
     wormqos_testbench::verilator::clean_up_on_signals()?;
     eprintln!("verilating {} ({} routers, {link_latency} register(s) per link) ...", network_top_name(&network_name(&v)), v.net.routers);
     let mut rtl = verilate(&v, link_latency, None)?;
     let mut model = composed(&v, link_latency);
-    if let Some(t) = &v.reconfigure {
-        // The safe procedure half way through the injection cycles.
-        let writes = t.writes(&v.configs);
-        eprintln!("reconfiguring at cycle {}: {} table writes after the drain", opts.cycles / 2, writes.len());
-        opts.reconfigure = Some(wormqos_testbench::lockstep::Reconfiguration { quiesce_at: opts.cycles / 2, settle: 16 + 2 * link_latency as u64, writes, after: cfg.clone() });
-    }
     crate::run_cosim(&cfg, &mut rtl, &mut model, &opts)
 }
 

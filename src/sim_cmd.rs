@@ -74,8 +74,8 @@ fn is_sim_json(path: &Path) -> bool {
 
 pub fn sim(a: SimArgs) -> anyhow::Result<()> {
     let v = Experiment::from_file(&a.experiment).map_err(|e| invalid(e.to_string()))?;
-    if v.reconfigure.is_some() {
-        return Err(invalid(format!("{}: reconfigure = a section: {}", v.file, wormqos_netsim::sweep::RECONFIGURE_ELSEWHERE)));
+    if let Some(why) = wormqos_netsim::reconfigure::unsupported(&v) {
+        return Err(invalid(why));
     }
     if let Some(dir) = &a.emit_configs {
         let files: Vec<(String, String)> = v.configs.iter().map(|c| (format!("{}.toml", c.name()), c.to_toml())).collect();
@@ -163,8 +163,36 @@ fn summary(r: &wormqos_netsim::Results) -> String {
             c.class, c.messages, c.latency, c.latency_ci95, c.network_latency, c.source_latency
         );
     }
+    if let Some(x) = &r.reconfiguration {
+        s += &reconfiguration_summary(x);
+    }
     s += &format!("{:.0} router-cycles/s ({:.2} s wall)", r.router_cycles_per_second, r.wall_seconds);
     s
+}
+
+/// The `[reconfigure]` procedure as run: its cycles and each stretch's flits.
+fn reconfiguration_summary(x: &wormqos_netsim::reconfigure::ReconfigReport) -> String {
+    let flits = |l: &[(usize, usize, u64)]| l.iter().map(|e| e.2).sum::<u64>();
+    format!(
+        "reconfiguration: quiesced at cycle {}, drained at {} ({} cycles), {} table writes in cycles {}..={} after {} settle cycles, sources resumed at {}\n\
+         flits injected / ejected: before {} / {}, during {} / {}, after {} / {}; router-to-router link flits before the writes {}, after the resume {}\n",
+        x.quiesce_cycle,
+        x.drained_cycle,
+        x.drain_cycles,
+        x.writes,
+        x.first_write_cycle,
+        x.last_write_cycle,
+        x.settle_cycles,
+        x.resume_cycle,
+        x.before.flits_injected,
+        x.before.flits_ejected,
+        x.during.flits_injected,
+        x.during.flits_ejected,
+        x.after.flits_injected,
+        x.after.flits_ejected,
+        flits(&x.link_flits_before),
+        flits(&x.link_flits_after)
+    )
 }
 
 /// The plots a sweep may write: (column, title, y label).

@@ -193,12 +193,9 @@ fn bad_reconfiguration_tables_exit_2_and_write_nothing() {
     refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1, dateline = false }\n"), &[], &["reconfigure", "cycle", "router 3 port 1 VC", "(to router 0)"]);
     // New tables for constant tables.
     refused(&(MESH.to_string() + "[reconfigure]\n" + routes), &[], &["reconfigure", "router.routing = \"programmable\""]);
-    // The simulator's engine keeps the topology's tables: it refuses the section.
-    let d = scratch("simre");
-    std::fs::write(d.join("e.toml"), prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n")).unwrap();
-    let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("reconfigure = a section"), "{}", String::from_utf8_lossy(&o.stderr));
+    // A time for the reconfiguration outside the run, or no drain time.
+    refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\nat_cycle = 3000\n"), &[], &["e.toml", "reconfigure.at_cycle = 3000", "0..=2999"]);
+    refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\ndrain_limit = 0\n"), &[], &["reconfigure.drain_limit = 0", "1..="]);
     // The topology needs more ports than the router has (an existing check).
     refused(&prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\n").replace("ports = 3", "ports = 2"), &[], &["router.ports", "3"]);
 }
@@ -246,4 +243,72 @@ fn bad_endpoint_choices_exit_2_and_write_nothing() {
     refused(&without, &[], &["e.toml:", "topology.endpoint_ports = \"nic\"", "[nic] section", "allowed values"]);
     refused(&nic.replace("endpoint_ports = \"nic\"", "endpoint_ports = \"raw\""), &[], &["nic.max_message_flits = 16", "endpoint_ports = \"nic\"", "allowed values"]);
     refused(&nic.replace("axi_data_width = 32", "axi_data_width = 48"), &[], &["e.toml", "field `nic.axi_data_width` = 48", "allowed values: 32, 64"]);
+}
+
+/// `sim` runs the `[reconfigure]` section (the safe procedure at
+/// `reconfigure.at_cycle`) and prints what it did; `model` refuses it (a
+/// steady-state model has no transient); `cosim` refuses an `at_cycle`
+/// outside its `--cycles` before verilating; `sim` refuses it beside a
+/// `[nic]` section (the NIC models are not quiesced).
+#[test]
+fn sim_runs_a_reconfiguration_and_the_others_refuse_what_they_cannot_do() {
+    let d = scratch("simre");
+    let f = d.join("e.toml");
+    std::fs::write(&f, prog_ring("topology = { kind = \"ring\", nodes = 4, links = 1 }\nat_cycle = 1500\n").replace("cycles = 3000", "cycles = 3000\ndrain_cycles = 3000")).unwrap();
+    let o = wormqos(&["sim", "--experiment", f.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("reconfiguration: quiesced at cycle 1500, drained at "), "{out}");
+    let o = wormqos(&["model", "--experiment", f.to_str().unwrap(), "--out", d.join("model").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("field `reconfigure`") && err.contains("allowed values"), "{err}");
+    assert!(!d.join("model").exists());
+    let o = wormqos(&["cosim", "--experiment", f.to_str().unwrap(), "--cycles", "1000"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("field `reconfigure.at_cycle` = 1500") && err.contains("0..=999") && !err.contains("verilating"), "{err}");
+    let nic = std::fs::read_to_string(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments/nic_mesh2x2.toml")).unwrap();
+    let nic = nic.replace("mode = \"preemptive\"", "mode = \"preemptive\"\nrouting = \"programmable\"")
+        + "[reconfigure]\nroutes = [[0, 1, 3, 1], [2, 0, 2, 3], [4, 1, 0, 1], [2, 4, 2, 0]]\n";
+    std::fs::write(&f, nic).unwrap();
+    let o = wormqos(&["sim", "--experiment", f.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("field `reconfigure` with a [nic] section") && err.contains("allowed values"), "{err}");
+}
+
+/// Programmable tables beyond what their registers hold (issue 21):
+/// more than 256 destination codes (a 17×17 mesh: 289 endpoints, a 9-bit
+/// destination field, 512 codes) and parallel links (a fat mesh with
+/// `route_links` groups of 2). Both: exit 2, the field named with its
+/// range, nothing written, from `generate` and `sim`. The boundary passes:
+/// a 16×16 mesh has exactly 256 codes.
+#[test]
+fn programmable_tables_beyond_their_registers_exit_2_and_write_nothing() {
+    let programmable = MESH.replace("ports = 5", "ports = 5\nrouting = \"programmable\"").replace("flit_width = 32", "flit_width = 64");
+    let big = programmable.replace("k = 2", "k = 17");
+    let parts = ["e.toml", "router.routing = \"programmable\"", "512 codes", "allowed range 1..=256 codes"];
+    refused(&big, &[], &parts);
+    let fat = MESH
+        .replace("ports = 5", "ports = 8\nrouting = \"programmable\"")
+        .replace("kind = \"mesh\"\nk = 2", "kind = \"fat_mesh\"\nk = 2\nlinks = 2\nendpoints = 4");
+    let fat_parts = ["e.toml", "router.routing` = \"programmable\"", "route_links allowed range 1..=1"];
+    refused(&fat, &[], &fat_parts);
+    for (text, parts) in [(&big, &parts[..]), (&fat, &fat_parts[..])] {
+        let d = scratch("simbig");
+        std::fs::write(d.join("e.toml"), text).unwrap();
+        let json = d.join("r.json");
+        let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap(), "--json", json.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for p in parts {
+            assert!(err.contains(p), "{p:?} not in: {err}");
+        }
+        assert!(!json.exists());
+    }
+    let d = scratch("sim256");
+    std::fs::write(d.join("e.toml"), programmable.replace("k = 2", "k = 16").replace("cycles = 3000", "cycles = 300")).unwrap();
+    let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap()]);
+    assert!(o.status.success(), "256 codes fit: {}", String::from_utf8_lossy(&o.stderr));
 }

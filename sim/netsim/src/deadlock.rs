@@ -75,7 +75,14 @@ fn blockers(routers: &[Router], configs: &[RouterConfig], net: &Network, (r, p, 
         VcState::Idle => None,
         VcState::Routed { route } => {
             let hdr = router.header_register(p, v)?;
-            let mut allowed = cfg.route_vcs(hdr.dest as u64);
+            // A programmable table may have been rewritten (the safe
+            // procedure writes it only when no VC is routed, so the table
+            // now is the one RC read).
+            let mut allowed = if cfg.programmable() {
+                router.route_table().get(hdr.dest as usize).map_or(0, |e| e.1)
+            } else {
+                cfg.route_vcs(hdr.dest as u64)
+            };
             if let Some(part) = cfg.vc_classes() {
                 let class = if hdr.class < cfg.traffic_classes() { hdr.class } else { 0 };
                 allowed &= part.iter().enumerate().filter(|(_, &c)| c == class).fold(0, |a, (u, _)| a | 1 << u);

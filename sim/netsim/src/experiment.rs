@@ -47,6 +47,28 @@ pub struct Reconfigure {
     pub routes: Option<Vec<Vec<u32>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route_vcs: Option<Vec<Vec<u32>>>,
+    /// The cycle at which the safe procedure starts (its quiesce: from this
+    /// cycle on no source starts a message), for `sim` and `cosim` alike;
+    /// default: half of the run's injection cycles (`sim`: `run.cycles`,
+    /// `cosim`: `--cycles`). Allowed range 0..=`run.cycles` − 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_cycle: Option<u64>,
+    /// Cycles the network may take to drain after `at_cycle` before the
+    /// simulator gives up with an error (a deadlock or a source that never
+    /// finishes its message must not hang the run).
+    #[serde(default = "default_drain_limit")]
+    pub drain_limit: u64,
+}
+
+fn default_drain_limit() -> u64 {
+    100_000
+}
+
+/// Cycles the safe procedure waits after the drain for the last credits to
+/// come home before the first table write (docs/integration.md, step 3):
+/// the same for the simulator's engine and the lockstep of `cosim`.
+pub fn settle_cycles(link_latency: u32) -> u64 {
+    16 + 2 * link_latency as u64
 }
 
 /// Checked tables of a `[reconfigure]` section: per router and destination
@@ -55,6 +77,10 @@ pub struct Reconfigure {
 pub struct NewTables {
     pub routes: Vec<Vec<u32>>,
     pub avc: Vec<Vec<u32>>,
+    /// `reconfigure.at_cycle` as written (`None`: half of the run).
+    pub at_cycle: Option<u64>,
+    /// `reconfigure.drain_limit`.
+    pub drain_limit: u64,
 }
 
 impl NewTables {
@@ -509,6 +535,31 @@ impl Validated {
         (total, warmup)
     }
 
+    /// The cycle at which the engine starts the safe procedure of the
+    /// `[reconfigure]` section: `reconfigure.at_cycle`, else half of the
+    /// injection cycles.
+    pub fn reconfigure_at(&self) -> Option<u64> {
+        self.reconfigure.as_ref().map(|t| t.at_cycle.unwrap_or(self.run_cycles().0 / 2))
+    }
+
+    /// `reconfigure.at_cycle` falls in the injection window and
+    /// `reconfigure.drain_limit` is a bounded, nonzero wait.
+    fn check_reconfigure_timing(&self) -> Result<(), ExperimentError> {
+        let Some(t) = &self.reconfigure else { return Ok(()) };
+        let ferr = |field: &str, value: u64, why: String| ExperimentError::Field { file: self.file.clone(), field: field.to_string(), value: value.to_string(), why };
+        let (total, _) = self.run_cycles();
+        if let Some(at) = t.at_cycle {
+            if at >= total {
+                return Err(ferr("reconfigure.at_cycle", at, format!("the cycle the sources stop starting messages, within the run's {total} injection cycles: allowed range 0..={}", total - 1)));
+            }
+        }
+        let max = bounds::MAX_CYCLES;
+        if !(1..=max).contains(&t.drain_limit) {
+            return Err(ferr("reconfigure.drain_limit", t.drain_limit, format!("cycles the network may take to drain: allowed range 1..={max}")));
+        }
+        Ok(())
+    }
+
     /// Run lengths are finite, bounded and leave something to measure.
     fn check_run_length(&self) -> Result<(), ExperimentError> {
         let r = &self.exp.run;
@@ -806,6 +857,7 @@ impl Experiment {
         };
         let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s, trace, reconfigure };
         v.check_run_length()?;
+        v.check_reconfigure_timing()?;
         v.check_offered()?;
         Ok(v)
     }
@@ -902,6 +954,6 @@ impl Reconfigure {
         let class_vcs = crate::cdg::class_vc_sets(&configs[0]);
         crate::cdg::check(net, &crate::cdg::Tables { routes: &routes, links: &[], avc: &avc, vcs, class_vcs: &class_vcs })
             .map_err(|e| err("reconfigure", "the new tables".into(), format!("{e}; allowed: tables that pass the deadlock checks (docs/integration.md)")))?;
-        Ok(NewTables { routes, avc })
+        Ok(NewTables { routes, avc, at_cycle: self.at_cycle, drain_limit: self.drain_limit })
     }
 }

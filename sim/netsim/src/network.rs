@@ -152,6 +152,10 @@ pub enum SimError {
     /// the check every `DEADLOCK_CHECK` cycles while other flits may still move.
     #[error("deadlocked at cycle {at}: {vcs} input VCs can never move again (found at two checks {DEADLOCK_CHECK} cycles apart, formed after cycle {after}); a cycle of waits:\n{report}")]
     Deadlocked { at: u64, after: u64, vcs: usize, report: String },
+    /// The `[reconfigure]` procedure could not complete (did not drain in
+    /// time, or the run ended before it resumed the sources).
+    #[error("reconfiguration: {0}")]
+    Reconfigure(String),
     #[error("flit conservation violated: {0}")]
     Conservation(String),
     #[error("{0}")]
@@ -265,6 +269,10 @@ pub struct Results {
     /// Flits carried by every router-to-router link over the whole run:
     /// (source router, its output port, flits).
     pub link_flits: Vec<(usize, usize, u64)>,
+    /// The `[reconfigure]` section's safe procedure as run (cycles, per
+    /// stretch counters, link use before and after).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconfiguration: Option<crate::reconfigure::ReconfigReport>,
     /// The routers' QoS event counters (docs/microarchitecture.md §9),
     /// summed over all routers and the whole run (warm-up included).
     pub router_events: RouterEvents,
@@ -377,6 +385,10 @@ pub struct Sim<'a> {
     phase_params: Vec<(usize, f64)>,
     stream_flows: Vec<Vec<u32>>,
     be_flows: Vec<u32>,
+    /// The `[reconfigure]` section's safe procedure, if any, and whether
+    /// the sources may start messages in this cycle.
+    reconf: Option<crate::reconfigure::Procedure>,
+    quiesced: bool,
 }
 
 #[derive(Default, Clone)]
@@ -617,6 +629,12 @@ impl<'a> Sim<'a> {
             n.params(m, credits, cfg0.clock_width(), vtw, v.cycle_s * 1e9, e.physical.link_mbps)
         });
         let nics = nic.map_or_else(Vec::new, |p| (0..n_ep).map(|_| crate::nic::Nic::new(&p, classes as usize)).collect());
+        if let Some(why) = crate::reconfigure::unsupported(v) {
+            return Err(SimError::Setup(why));
+        }
+        let reconf = v.reconfigure.as_ref().zip(v.reconfigure_at()).map(|(t, at)| {
+            crate::reconfigure::Procedure::new(at, t.drain_limit, e.topology.link_latency, t.writes(&v.configs))
+        });
         Ok(Sim {
             v,
             trace: None,
@@ -670,6 +688,8 @@ impl<'a> Sim<'a> {
             phase_params,
             stream_flows,
             be_flows,
+            reconf,
+            quiesced: false,
         })
     }
 
@@ -726,7 +746,16 @@ impl<'a> Sim<'a> {
         let stall = self.v.exp.run.stall_cycles.max(1);
         let mut suspect: Option<(u64, crate::deadlock::Deadlock)> = None;
         while self.cycle < total || (self.cycle < total + drain && self.pending_msgs > 0) {
+            let write = self.reconfiguration_cycle()?;
             self.step(self.cycle < total);
+            if let Some(w) = write {
+                // At the end of the cycle, as the RTL's write port (§2).
+                self.routers[w.router as usize].write_route(w);
+            }
+            if let Some(mut p) = self.reconf.take() {
+                p.end_cycle(self.cycle - 1, self.counters(), || self.link_flits());
+                self.reconf = Some(p);
+            }
             if self.cycle % DEADLOCK_CHECK == 0 {
                 suspect = self.check_deadlock(suspect)?;
             }
@@ -739,8 +768,77 @@ impl<'a> Sim<'a> {
             }
         }
         self.check_conservation()?;
+        let reconfiguration = match self.reconf.take() {
+            Some(p) if !p.finished() => {
+                return Err(SimError::Reconfigure(format!(
+                    "the run ended at cycle {} while {} (quiesced at cycle {}); allowed: a run that lasts until the sources resume: raise run.cycles or run.drain_cycles, or lower reconfigure.at_cycle",
+                    self.cycle,
+                    p.stage_name(),
+                    self.v.reconfigure_at().unwrap_or(0)
+                )))
+            }
+            Some(p) => Some(p.finish(self.counters(), &self.link_flits())),
+            None => None,
+        };
         let wall = start.elapsed().as_secs_f64();
-        Ok(self.results(total, wall))
+        let mut r = self.results(total, wall);
+        r.reconfiguration = reconfiguration;
+        Ok(r)
+    }
+
+    /// The start of a cycle for the `[reconfigure]` procedure: whether the
+    /// sources are quiesced, and the table write at the end of this cycle.
+    fn reconfiguration_cycle(&mut self) -> Result<Option<wormqos_sim::RouteWrite>, SimError> {
+        let Some(mut p) = self.reconf.take() else { return Ok(None) };
+        let now = self.cycle;
+        let state = p.needs_state(now).then(|| crate::reconfigure::NetworkState {
+            counters: self.counters(),
+            flits_in_network: self.flits_in_network(),
+            busy_sources: self.nis.iter().filter(|n| n.active > 0).count(),
+            link_flits: self.link_flits(),
+        });
+        let action = p.start_cycle(now, state.as_ref()).map_err(|t| {
+            SimError::Reconfigure(format!(
+                "the network did not drain within reconfigure.drain_limit = {} cycles after the quiesce at cycle {} ({} flits still in the network, {} sources with a begun message); allowed: a larger reconfigure.drain_limit (1..={}) or a network that drains (a deadlock shows in the run's wait report)",
+                t.limit,
+                t.quiesce_cycle,
+                t.flits_in_network,
+                t.busy_sources,
+                crate::experiment::bounds::MAX_CYCLES
+            ))
+        })?;
+        self.quiesced = action.quiesced;
+        self.reconf = Some(p);
+        Ok(action.write)
+    }
+
+    fn counters(&self) -> crate::reconfigure::Counters {
+        crate::reconfigure::Counters {
+            messages_created: self.created,
+            messages_delivered: self.delivered,
+            flits_injected: self.flits_injected,
+            flits_ejected: self.flits_ejected,
+        }
+    }
+
+    /// Flits (and dummy flits) in routers' buffers, on their outputs and in
+    /// link registers.
+    fn flits_in_network(&self) -> u64 {
+        let routers: u64 = self.routers.iter().map(|r| r.buffered_flits() as u64 + r.outputs().flits.iter().filter(|f| f.valid).count() as u64).sum();
+        routers + self.pipes.live_flits.iter().map(|&n| n as u64).sum::<u64>()
+    }
+
+    /// Flits carried by every router-to-router link so far: (source router,
+    /// its output port, flits).
+    fn link_flits(&self) -> Vec<(usize, usize, u64)> {
+        self.links
+            .iter()
+            .enumerate()
+            .flat_map(|(sr, l)| {
+                let base = l.port_base as usize;
+                (0..32usize).filter(move |o| l.to_router_out >> o & 1 == 1).map(move |o| (sr, o, self.link_count[base + o]))
+            })
+            .collect()
     }
 
     fn generate(&mut self, now: u64) {
@@ -1031,8 +1129,9 @@ impl<'a> Sim<'a> {
             self.drive_flit(r, p, LinkFlit::IDLE);
             return;
         }
-        // Start queued messages on idle VCs, highest class first.
-        if self.nis[e].queued != 0 {
+        // Start queued messages on idle VCs, highest class first (none while
+        // a reconfiguration has quiesced the sources).
+        if self.nis[e].queued != 0 && !self.quiesced {
             for c in (0..self.classes as usize).rev() {
                 while let Some(&idx) = self.nis[e].queues[c].front() {
                     let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
@@ -1431,15 +1530,8 @@ impl<'a> Sim<'a> {
                 e.block_holds += st.block_holds;
                 e
             }),
-            link_flits: self
-                .links
-                .iter()
-                .enumerate()
-                .flat_map(|(sr, l)| {
-                    let base = l.port_base as usize;
-                    (0..32usize).filter(move |o| l.to_router_out >> o & 1 == 1).map(move |o| (sr, o, self.link_count[base + o]))
-                })
-                .collect(),
+            link_flits: self.link_flits(),
+            reconfiguration: None,
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),
         }

@@ -30,8 +30,8 @@ pub struct Grid {
 /// Largest grid (points) a sweep file may describe.
 pub const MAX_POINTS: u64 = 10_000;
 
-/// Why `sim`, `sweep` and `model` refuse a `[reconfigure]` section.
-pub const RECONFIGURE_ELSEWHERE: &str = "the network simulator's engine and the models keep the tables of `topology`; new tables are checked and used by `generate --experiment` (the write list) and `cosim --experiment` (written half way through the run): allowed values: no [reconfigure] section here";
+/// Why `model` refuses a `[reconfigure]` section (`sim` and `sweep` run it).
+pub const RECONFIGURE_ELSEWHERE: &str = "the analytic models predict one set of tables in steady state, and a reconfiguration is a transient (quiesce, drain, rewrite, resume); `sim` and `sweep` run it (reconfigure.at_cycle), `cosim --experiment` holds the RTL to the model through it, `generate --experiment` writes the table writes: allowed values: no [reconfigure] section for model";
 
 fn perr(file: &str, message: String) -> ExperimentError {
     ExperimentError::Parse { file: file.to_string(), message }
@@ -66,7 +66,10 @@ impl Grid {
     /// value on its own (errors name the sweep key and value) and every
     /// point of the grid (errors name the point).
     pub fn validate_points(&self) -> Result<(), ExperimentError> {
-        self.experiment(&[])?;
+        let base = self.experiment(&[])?;
+        if let Some(why) = crate::reconfigure::unsupported(&base) {
+            return Err(ExperimentError::Read(why));
+        }
         let with_point = |e: ExperimentError, params: &[(String, toml::Value)]| {
             let at: Vec<String> = params.iter().map(|(k, v)| format!("\"{k}\" = {v}")).collect();
             let (field, value, why) = match e {
@@ -94,9 +97,6 @@ impl Grid {
 
     pub fn from_str(text: &str, file: &str, dir: PathBuf) -> Result<Grid, ExperimentError> {
         let mut base: toml::Table = toml::from_str(text).map_err(|e| perr(file, e.to_string()))?;
-        if base.contains_key("reconfigure") {
-            return Err(ExperimentError::Field { file: file.to_string(), field: "reconfigure".into(), value: "a section".into(), why: RECONFIGURE_ELSEWHERE.into() });
-        }
         let sweep = match base.remove("sweep") {
             Some(toml::Value::Table(t)) => t,
             Some(_) => return Err(perr(file, "`sweep` must be a table".into())),
