@@ -259,6 +259,7 @@ fn cases() -> Vec<Case> {
         case("sim_nic_variant", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "line 24, column 11"),
         case("sim_nic_variant_values", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "unknown variant `smart`, expected `traditional` or `qos`"),
         case("sim_nic_injection", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\ninjection = \"packet\"\n"), "unknown variant `packet`, expected one of `flit`, `block`, `message`"),
+        // Shown to catch a planted `#[serde(alias = "shortest")]` on VcChoice (2026-11-26).
         case("sim_nic_vc_choice", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nvc_choice = \"shortest\"\n"), "unknown variant `shortest`, expected `round_robin` or `avoid_lower_class`"),
         case("sim_nic_unknown_key", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nbus_mbps = 100\n"), "unknown field `bus_mbps`"),
         case("sweep_nic_buffer", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t.replace("[sweep]", "[nic]\nvariant = \"qos\"\n[sweep]") + "\"nic.buffer_depth\" = [8, 1]\n"), "nic.buffer_depth = 1: allowed range 2..=256"),
@@ -471,6 +472,7 @@ fn nic_fields_name_file_line_field_value_and_range() {
         ("qos", "block_size = 4", "nic.block_size = 4: only used with injection = \"block\""),
         ("qos", "injection = \"message\"\nsend_dma_overhead_ns = 2e9", "nic.send_dma_overhead_ns = 2000000000: allowed range 0..=1000000000"),
         ("qos", "send_dma_overhead_ns = 100", "nic.send_dma_overhead_ns = 100: only used with injection = \"message\""),
+        // Shown to catch the traditional-NIC check removed from NicSpec::validate (2026-11-26).
         ("traditional", "vc_choice = \"avoid_lower_class\"", "nic.vc_choice = \"avoid_lower_class\": only used with variant = \"qos\""),
     ];
     let mut failures = Vec::new();

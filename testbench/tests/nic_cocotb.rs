@@ -5,12 +5,14 @@
 //! message, completion and error status. Each planted NIC fault must make
 //! it fail. Needs `python3` with `cocotb` and `cocotbext-axi` (`./setup.sh`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::cocotb::CocotbRun;
 use wormqos_config::nic::Injection;
 use wormqos_config::RouterConfig;
-use wormqos_hdl::{generate_nic, nic_module_name, write_files, NicFault};
+use wormqos_hdl::{generate_nic, nic_module_name, NicFault};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -66,39 +68,23 @@ fn params_json(cfg: &RouterConfig) -> String {
     )
 }
 
-/// Generates the NIC of `example` (with `fault`) and runs the cocotb test;
-/// returns whether it passed and its output. The work directory stays only
-/// when the outcome is not the expected one (a pass without a fault), or
-/// with `WORMQOS_KEEP_TMP`.
+/// Generates the NIC of `example` (with `fault`) and runs the cocotb test
+/// (seed 3); returns whether it passed and its output.
 fn run_cocotb(example_name: &str, fault: Option<NicFault>) -> (bool, String) {
     let cfg = example(example_name);
-    let tag = format!("{example_name}-{}", fault.map_or("clean", |f| f.name()));
-    let dir = std::env::temp_dir().join(format!("wormqos_nic_cocotb_{}_{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let rtl = dir.join("rtl");
-    write_files(&rtl, &generate_nic(&cfg, fault).unwrap()).unwrap();
-    let params = dir.join("params.json");
-    std::fs::write(&params, params_json(&cfg)).unwrap();
-    let out = Command::new("python3")
-        .arg(root().join("testbench/cocotb/run_nic.py"))
-        .args(["--rtl", rtl.to_str().unwrap(), "--params", params.to_str().unwrap()])
-        .args(["--build", dir.join("build").to_str().unwrap(), "--seed", "3"])
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 (run ./setup.sh): {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(
-        text.contains("run_nic:"),
-        "{tag}: the cocotb run did not get to its verdict (are cocotb and cocotbext-axi installed? ./setup.sh):\n{text}"
-    );
-    if out.status.success() == fault.is_none() && std::env::var_os("WORMQOS_KEEP_TMP").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    (out.status.success(), text)
+    let files = generate_nic(&cfg, fault).unwrap();
+    common::cocotb::run_cocotb(&CocotbRun {
+        tag: format!("nic_cocotb_{example_name}-{}", fault.map_or("clean", |f| f.name())),
+        files: &files,
+        params_json: params_json(&cfg),
+        seed: 3,
+        extra_args: vec![],
+        expect_pass: fault.is_none(),
+    })
 }
 
 fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(60)..].join("\n")
+    common::cocotb::tail(text, 60)
 }
 
 #[test]

@@ -9,12 +9,14 @@
 //! NIC fault must make it fail. Needs `python3` with `cocotb` and
 //! `cocotbext-axi` (`./setup.sh`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::cocotb::CocotbRun;
 use wormqos_config::RouterConfig;
 use wormqos_hdl::system::{generate_network_system, system_top_name};
-use wormqos_hdl::{write_files, NicFault};
+use wormqos_hdl::NicFault;
 use wormqos_netsim::Experiment;
 use wormqos_testbench::network::{design, nic_endpoint_config};
 
@@ -41,40 +43,29 @@ fn params_json(cfg: &RouterConfig) -> String {
 }
 
 /// Generates the network with NICs (with `fault` in every NIC) and runs the
-/// cocotb test; returns whether it passed and its output.
-/// With a fault, the RTL's simulation-only checks (docs/nic.md §14) are left
-/// out, so that only the cocotb test's own checks can catch it.
+/// cocotb test `test_network` (seed 2); returns whether it passed and its
+/// output. With a fault, the RTL's simulation-only checks (docs/nic.md §14)
+/// are left out, so that only the cocotb test's own checks can catch it.
 fn run_cocotb(fault: Option<NicFault>) -> (bool, String) {
     let v = Experiment::from_file(&root().join("experiments/nic_mesh2x2.toml")).unwrap();
     let cfg = nic_endpoint_config(&v).unwrap();
     let files = generate_network_system(&design(&v, v.exp.topology.link_latency), &cfg, None, fault).unwrap();
-    let tag = fault.map_or("clean", |f| f.name());
-    let dir = std::env::temp_dir().join(format!("wormqos_network_cocotb_{}_{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let rtl = dir.join("rtl");
-    write_files(&rtl, &files).unwrap();
-    let params = dir.join("params.json");
-    std::fs::write(&params, params_json(&cfg)).unwrap();
-    let start = std::time::Instant::now();
-    let out = Command::new("python3")
-        .arg(root().join("testbench/cocotb/run_nic.py"))
-        .args(["--rtl", rtl.to_str().unwrap(), "--params", params.to_str().unwrap()])
-        .args(["--build", dir.join("build").to_str().unwrap(), "--seed", "2", "--test", "test_network"])
-        .args(if fault.is_some() { &["--no-rtl-checks"][..] } else { &[] })
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 (run ./setup.sh): {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    eprintln!("{tag}: cocotb run in {:.0} s", start.elapsed().as_secs_f64());
-    assert!(text.contains("run_nic:"), "{tag}: the cocotb run did not get to its verdict (cocotb and cocotbext-axi installed? ./setup.sh):\n{text}");
-    if out.status.success() == fault.is_none() && std::env::var_os("WORMQOS_KEEP_TMP").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    let mut extra_args = vec!["--test", "test_network"];
+    if fault.is_some() {
+        extra_args.push("--no-rtl-checks");
     }
-    (out.status.success(), text)
+    common::cocotb::run_cocotb(&CocotbRun {
+        tag: format!("network_cocotb_{}", fault.map_or("clean", |f| f.name())),
+        files: &files,
+        params_json: params_json(&cfg),
+        seed: 2,
+        extra_args,
+        expect_pass: fault.is_none(),
+    })
 }
 
 fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(40)..].join("\n")
+    common::cocotb::tail(text, 40)
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! leaves where the old table says and every message after it where the
 //! new, hand-written table says (the scoreboard of the second phase reads
 //! the new configuration, not the devices' tables), on a VC of the new
-//! allowed set.
+//! allowed set. Round-robin (single-cycle and registered switch stage) and
+//! the preemptive P mode go through the same change.
 
 mod common;
 
@@ -21,7 +22,7 @@ use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions, Reconfiguration
 fn router(name: &str, extra: &str, topology: &str) -> RouterConfig {
     let text = format!(
         "name = \"{name}\"\n[router]\nports = 4\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\noutput_buffer_depth = 2\n\
-         crossbar = \"multiplexed\"\nscheduler = \"round_robin\"\nrouting = \"programmable\"\n{extra}[topology]\nkind = \"network\"\n{topology}"
+         crossbar = \"multiplexed\"\nrouting = \"programmable\"\n{extra}[topology]\nkind = \"network\"\n{topology}"
     );
     RouterConfig::from_toml_str(&text, name).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
@@ -36,6 +37,16 @@ fn pair(name: &str, extra: &str) -> (RouterConfig, RouterConfig) {
     let after = router(name, extra, &format!("routes = {AFTER_PORTS:?}\nroute_vcs = {AFTER_VCS:?}\n"));
     (before, after)
 }
+
+/// The router variants taken through the change: round-robin without
+/// classes, the same with the registered switch stage, and the preemptive
+/// (P) mode with its VirtualClock scheduler and three priority classes
+/// (single-cycle only: §6 defines no registered stage with preemption).
+const MODES: [(&str, &str); 3] = [
+    ("prog_rr", "scheduler = \"round_robin\"\n"),
+    ("prog_reg", "scheduler = \"round_robin\"\nswitch_stage = \"registered\"\n"),
+    ("prog_p", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\n"),
+];
 
 fn writes() -> Vec<RouteWrite> {
     (0..4).map(|d| RouteWrite { router: 0, code: d, port: AFTER_PORTS[d as usize], avc: AFTER_VCS[d as usize] }).collect()
@@ -54,7 +65,7 @@ fn opts(after: &RouterConfig, writes: Vec<RouteWrite>) -> LockstepOptions {
 
 #[test]
 fn routes_change_by_the_safe_procedure_rtl_equals_model() {
-    for (name, extra) in [("prog_rr", ""), ("prog_reg", "switch_stage = \"registered\"\n")] {
+    for (name, extra) in MODES {
         let (before, after) = pair(name, extra);
         let mut model = Router::new(&before);
         let r = run_lockstep(&before, &mut rtl(&before, None), &mut model, &opts(&after, writes())).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -62,6 +73,11 @@ fn routes_change_by_the_safe_procedure_rtl_equals_model() {
         // The second phase's scoreboard saw traffic on the new routes: every
         // output port carried flits after the change.
         assert!(r.scoreboard.delivered_per_port.iter().all(|&f| f > 100), "{name}: {:?}", r.scoreboard.delivered_per_port);
+        if name == "prog_p" {
+            // The P router really preempted: some message left in parts.
+            let parts = r.parts.clone().expect("preemptive: parts are counted");
+            assert!(parts.split_messages > 0, "{name}: no message was preempted: {r} {parts:?}");
+        }
         let table: Vec<(u32, u32)> = model.route_table().into_iter().take(4).collect();
         assert_eq!(table, (0..4).map(|d| (AFTER_PORTS[d], AFTER_VCS[d])).collect::<Vec<_>>(), "{name}");
     }
@@ -72,7 +88,7 @@ fn routes_change_by_the_safe_procedure_rtl_equals_model() {
 /// on its old port: the check is not vacuous.
 #[test]
 fn the_scoreboard_refuses_old_routes_after_the_change() {
-    let (before, after) = pair("prog_nowrite", "");
+    let (before, after) = pair("prog_nowrite", MODES[0].1);
     let mut model = Router::new(&before);
     let e = run_lockstep(&before, &mut rtl(&before, None), &mut model, &opts(&after, vec![])).unwrap_err();
     assert!(e.to_string().contains("port"), "{e}");

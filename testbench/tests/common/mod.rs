@@ -8,6 +8,8 @@ use wormqos_sim::{LinkFlit, RouterInputs};
 use wormqos_testbench::dut::Dut;
 use wormqos_testbench::verilator::VerilatedRouter;
 
+pub mod cocotb;
+
 pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
