@@ -13,16 +13,6 @@ use std::fmt::Write as _;
 use std::process::Command;
 use wormqos_hdl::Mutant;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// §5's round robin: the grant of `req` (bit i = requester i) from `ptr`.
 fn reference_grant(n: usize, ptr: usize, req: u64) -> Option<usize> {
     (0..n).map(|off| (ptr + off) % n).find(|&k| req >> k & 1 == 1)
