@@ -137,16 +137,21 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
     let main = declare(&mut m, "")?;
     let above = m.comb_reg_sym("above", n, "N")?;
     let i = m.integer("i")?;
-    grant(&mut m, "", &req, &main)?;
+    // the carry-chain grant, and the indices above it from the grant
+    let chain_above = Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]);
+    if faults.rr_grant_not_onehot {
+        grant(&mut m, "", &req, &main)?;
+        m.comb(vec![
+            Stmt::note("indices above the grant (prefix OR)"),
+            Stmt::set(&above, Expr::zero_sym("N", n)),
+            // (loop-index text as before the typed emitter: no parentheses)
+            chain_above,
+        ])?;
+    } else {
+        prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain_above)?;
+    }
     // A separate block: take_i usually depends on gnt_o.
-    m.comb(vec![
-        Stmt::note("indices above the grant (prefix OR)"),
-        Stmt::set(&above, Expr::zero_sym("N", n)),
-        // (loop-index text as before the typed emitter: no parentheses)
-        Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]),
-        Stmt::set(&mask_d, &mask_q),
-        Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)]),
-    ])?;
+    m.comb(vec![Stmt::set(&mask_d, &mask_q), Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)])])?;
     m.assign(&gnt.lv(), &main[2].e())?;
     assert_grant(&mut m, &gnt, &req, n)?;
     for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
@@ -157,6 +162,69 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
         assert_grant(&mut m, pgnt, preq, n)?;
     }
     Ok(m)
+}
+
+/// Up to this many requesters the round-robin grant is formed from prefix
+/// ORs (LUT logic); above it from one carry chain over `{req, req & mask}`.
+/// On ECP5 the carry chain's entry and exit routing cost more than the LUT
+/// levels at small N: point B's arbiter (N = ports) ended the registered
+/// router's critical path with 5.3 ns from its requests through the chain
+/// to the pointer (docs/benchmarks.md, *Stage-4 timing*). Large N (the VC
+/// allocator of a 16-VC switch) keeps the chain, which is shorter there.
+const RR_PREFIX_MAX_N: u32 = 16;
+
+/// The round-robin grant of `req` on `mask_q` into `work[2]` (`gnt`) and
+/// `above` (the indices above the grant), both as functions of the
+/// requests directly: with `mreq = req & mask_q` (the requesters at or
+/// after the pointer), requester i wins iff no masked requester lies below
+/// it (when i is masked) or there is no masked requester and no requester
+/// below it (when i is not); the winner lies below index k iff a masked
+/// requester lies below k, or none is masked and some requester lies below
+/// k. The same function as the carry chain's (`chain_above` after the
+/// carry-chain grant), which a `generate`-free constant `if` keeps for
+/// N above [`RR_PREFIX_MAX_N`].
+#[allow(clippy::too_many_arguments)]
+fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3], above: &Sig, i: &Expr, chain_above: Stmt) -> Result<()> {
+    let (dbl, low, g) = (&work[0], &work[1], &work[2]);
+    let mreq = m.comb_reg_sym("mreq", n, "N")?;
+    let seen_m = m.comb_reg("seen_masked", 1)?;
+    let seen_r = m.comb_reg("seen_req", 1)?;
+    let none_m = m.comb_reg("no_masked", 1)?;
+    let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
+    let prefix = vec![
+        Stmt::note("prefix form: the winner from running ORs of the (masked) requests"),
+        Stmt::set(&none_m, mreq.any().l_not()),
+        Stmt::set(&seen_m, Expr::one_bit(false)),
+        Stmt::set(&seen_r, Expr::one_bit(false)),
+        Stmt::for_each(
+            i,
+            "N",
+            vec![
+                Stmt::set(LVal::at_var(above, i), seen_m.l_or(none_m.l_and(&seen_r))),
+                Stmt::set(LVal::at_var(g, i), req.at_var(i).l_and(mask_q.at_var(i).then_else(seen_m.l_not(), none_m.l_and(seen_r.l_not())))),
+                Stmt::set(&seen_m, seen_m.l_or(mreq.at_var(i))),
+                Stmt::set(&seen_r, seen_r.l_or(req.at_var(i))),
+            ],
+        ),
+    ];
+    let chain = vec![
+        Stmt::note("carry-chain form: the lowest set bit of {req, req & mask}"),
+        Stmt::set(dbl, cat(&[req.e(), req & mask_q])),
+        Stmt::set(low, dbl & !(dbl - &one)),
+        Stmt::set(g, low.bits_sym(("N-1", n - 1), ("0", 0)) | low.bits_sym(("2*N-1", 2 * n - 1), ("N", n))),
+        chain_above,
+    ];
+    m.comb(vec![
+        Stmt::set(&mreq, req & mask_q),
+        Stmt::set(dbl, Expr::zero_sym("2*N", 2 * n)),
+        Stmt::set(low, Expr::zero_sym("2*N", 2 * n)),
+        Stmt::set(g, Expr::zero_sym("N", n)),
+        Stmt::set(above, Expr::zero_sym("N", n)),
+        Stmt::set(&none_m, Expr::one_bit(false)),
+        Stmt::set(&seen_m, Expr::one_bit(false)),
+        Stmt::set(&seen_r, Expr::one_bit(false)),
+        Stmt::when_else(Expr::raw(format!("N <= {RR_PREFIX_MAX_N}"), 1), prefix, chain),
+    ])
 }
 
 /// `<prefix>_age_arbiter`: FIFO (age) arbiter over N slots

@@ -372,7 +372,9 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     let gnt_o = md.output("gnt_o", n)?;
     let xbar_out = xbar_outputs(&mut md, d)?;
     let gnt = md.wire("gnt", n)?;
-    let any = md.wire_of("any", &gnt.any())?;
+    // a round-robin arbiter grants iff some port requests: `any` (the
+    // pointer's enable) from the requests keeps the grant off its path
+    let any = md.wire_of("any", &req.any())?;
     md.instance(
         rr_n,
         "u_arb",

@@ -193,7 +193,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let release = t.wire("ovc_release", nm)?;
     let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)?) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
-    let va_ovc_port = t.wire("va_ovc_port", n * vw)?;
+    let per_class = crate::vc_allocator::va_ovc_per_class(d);
+    let va_ovc_port = t.wire("va_ovc_port", n * vw * if per_class { d.classes } else { 1 })?;
     let (credit_all, relb_all) = if d.preemption().is_some() {
         t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
         (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
@@ -281,8 +282,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             ("req_i", req.e()),
             ("release_i", release.field(o * m, m)),
             ("gnt_o", g.e()),
-            ("gnt_ovc_o", va_ovc_port.field(o * vw, vw)),
         ];
+        if per_class {
+            let cv = d.classes * vw;
+            conns.push(("cls_ovc_o", va_ovc_port.field(o * cv, cv)));
+        } else {
+            conns.push(("gnt_ovc_o", va_ovc_port.field(o * vw, vw)));
+        }
         if let Some(ec) = &enter_c {
             conns.push(("alloc_set_o", ec.field(o * m, m)));
         }
@@ -312,7 +318,16 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     }
     for i in 0..nm {
         let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
-        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &va_ovc_port.elem(&r, vw))?;
+        let ovc = match (&cls_all, per_class) {
+            // the output VC of the VC's own class at its route's allocator
+            (Some(c), true) => {
+                let cw = d.classes * vw;
+                let at_route = t.wire_of(&format!("va_cls_ovc{i}"), &va_ovc_port.elem(&r, cw))?;
+                at_route.elem(&c.field(i * d.class_width, d.class_width), vw)
+            }
+            _ => va_ovc_port.elem(&r, vw),
+        };
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &ovc)?;
     }
 
     t.comment("Stage 4: switch traversal");

@@ -45,7 +45,15 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let cls_i = if d.va_needs_class() { Some(md.input("cls_i", nm * clw)?) } else { None };
     let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
     let gnt_o = md.output("gnt_o", nm)?;
-    let gnt_ovc_o = md.output("gnt_ovc_o", vw)?;
+    let cls_ovc_o = if va_ovc_per_class(d) {
+        md.doc("cls_ovc_o[c*VW +: VW]: the lowest free output VC of class c, the output VC a");
+        md.doc("winner of class c gets (registered switch allocation: the input VC selects it by");
+        md.doc("its own class, so its ovc register does not wait for the grant's class).");
+        Some(md.output("cls_ovc_o", d.classes * vw)?)
+    } else {
+        None
+    };
+    let gnt_ovc_o = if cls_ovc_o.is_none() { Some(md.output("gnt_ovc_o", vw)?) } else { None };
     let set_o = if d.order_at_c() == FlitOrder::Age { Some(md.output("alloc_set_o", m)?) } else { None };
     let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
     let free_cnt_o = if d.link_groups.is_some() {
@@ -131,6 +139,15 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             masks.push(mk);
         }
         let class_free = md.wire_of("class_free", &cat_lsb(&anys))?;
+        if let Some(co) = &cls_ovc_o {
+            let mut ovcs = vec![];
+            for (c, mk) in masks.iter().enumerate() {
+                let fc = md.wire_of(&format!("free_cls{c}"), &(&free & mk))?;
+                let foh = lowest(&mut md, &format!("lowest_free_cls{c}"), &fc)?;
+                ovcs.push(encode(&foh, vw));
+            }
+            md.assign(&co.lv(), &cat_lsb(&ovcs))?;
+        }
         let class_masks = md.wire_of("class_masks", &cat_lsb(&masks))?;
         let sats = (0..nm)
             .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
@@ -160,7 +177,9 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d.lv(), &next)?;
     md.assign(&gnt_o.lv(), &gnt.e())?;
-    md.assign(&gnt_ovc_o.lv(), &encode(&free_oh, vw))?;
+    if let Some(go) = gnt_ovc_o {
+        md.assign(&go.lv(), &encode(&free_oh, vw))?;
+    }
     md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
     md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice")?;
     if let Some(s) = set_o {
@@ -219,4 +238,14 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         }
     }
     Ok(md)
+}
+
+/// Whether the allocator exports the lowest free output VC of every class
+/// (`cls_ovc_o`) instead of the winner's (`gnt_ovc_o`): with registered
+/// switch allocation and a static partition (without allowed output VCs),
+/// where stage RV's path ran from the grant through the winner's class to
+/// the input VC's `ovc` register (docs/benchmarks.md, *Stage-4 timing*).
+/// The winner's class is its own, so the value loaded is the same.
+pub(crate) fn va_ovc_per_class(d: &Dims) -> bool {
+    d.registered() && d.allowed_vcs.is_none() && d.partition().is_some() && !d.faults.va_ignores_partition
 }

@@ -119,15 +119,7 @@ fn all_examples_synthesize_with_yosys() {
     });
 }
 
-/// xorshift64*: a small deterministic generator (no extra dependency).
-struct Rng(u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn range(&mut self, lo: u32, hi: u32) -> u32 {
         lo + (self.next() % (hi - lo + 1) as u64) as u32
     }

@@ -121,3 +121,14 @@ pub fn par_each<T: Sync>(items: &[T], threads: usize, f: impl Fn(&T) + Sync) {
 pub fn threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(4)
 }
+
+/// xorshift64*: a small deterministic generator (no extra dependency).
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
