@@ -34,7 +34,7 @@ module mesh5_point_b (
 );
   wire [4:0] gnt;
   wire any;
-  assign any = (|gnt);
+  assign any = (|req_i);
   mesh5_rr_arbiter #(.N(5)) u_arb (
     .clk_i(clk_i),
     .rst_i(rst_i),

@@ -38,19 +38,41 @@ module mesh5_rr_arbiter #(
   reg  [N-1:0] gnt;
   reg  [N-1:0] above;
   integer i;
+  reg  [N-1:0] mreq;
+  reg  seen_masked;
+  reg  seen_req;
+  reg  no_masked;
   always @(*) begin
-    // the masked requests first, then all of them
-    dbl = {req_i, (req_i & mask_q)};
-    // lowest set bit
-    dbl_low = (dbl & (~(dbl - {{(2*N-1){1'b0}}, 1'b1})));
-    gnt = (dbl_low[N-1:0] | dbl_low[2*N-1:N]);
+    mreq = (req_i & mask_q);
+    dbl = {2*N{1'b0}};
+    dbl_low = {2*N{1'b0}};
+    gnt = {N{1'b0}};
+    above = {N{1'b0}};
+    no_masked = 1'b0;
+    seen_masked = 1'b0;
+    seen_req = 1'b0;
+    if (N <= 16) begin
+      // prefix form: the winner from running ORs of the (masked) requests
+      no_masked = (!(|mreq));
+      seen_masked = 1'b0;
+      seen_req = 1'b0;
+      for (i = 0; i < N; i = i + 1) begin
+        above[i] = (seen_masked || (no_masked && seen_req));
+        gnt[i] = (req_i[i] && (mask_q[i] ? (!seen_masked) : (no_masked && (!seen_req))));
+        seen_masked = (seen_masked || mreq[i]);
+        seen_req = (seen_req || req_i[i]);
+      end
+    end else begin
+      // carry-chain form: the lowest set bit of {req, req & mask}
+      dbl = {req_i, (req_i & mask_q)};
+      dbl_low = (dbl & (~(dbl - {{(2*N-1){1'b0}}, 1'b1})));
+      gnt = (dbl_low[N-1:0] | dbl_low[2*N-1:N]);
+      for (i = 0; i < N-1; i = i + 1) begin
+        above[i+1] = above[i] | gnt[i];
+      end
+    end
   end
   always @(*) begin
-    // indices above the grant (prefix OR)
-    above = {N{1'b0}};
-    for (i = 0; i < N-1; i = i + 1) begin
-      above[i+1] = above[i] | gnt[i];
-    end
     mask_d = mask_q;
     if (take_i) begin
       mask_d = above;
