@@ -769,6 +769,7 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(onoff_source_claims());
+    v.extend(onoff_fluid_claims());
     v.extend(fig6a_claims());
     v
 }
@@ -1688,5 +1689,130 @@ fn pcs_001_claims() -> Vec<Claim> {
         numbers: vec![mr(MR, "0.8", "full", "0.745", "accepted_throughput"), mr(MR, "0.8", "full", "35.4", "frame_interval_mean_ms")],
     });
     v.push(Claim { passage: "every offered flit is carried (0.928)", numbers: vec![mr(CAP, "0.91", "full", "0.928", "accepted_throughput")] });
+    v
+}
+
+/// The burst-scale fluid model of "Bursts that come back to back"
+/// (`analytic/onoff_fluid.rs`), from the `burst_fluid.csv` that test
+/// `burst_scale_fluid_model_against_the_back_to_back_runs` checks.
+fn onoff_fluid_claims() -> Vec<Claim> {
+    const B: &str = "experiments/results/model_fig12_000_onoff_bursts/burst_fluid.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 1 | 33 | 112.28 | 69.42 (−38.2 %) | 89.75 (−20.1 %) | 0.00 / 53.61 |",
+        numbers: vec![
+            n("112.28", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "sim_total_cycles"),
+            n("69.42", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "kim2005_onoff_total_cycles"),
+            Num { written: "38.2", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("89.75", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "model_total_cycles"),
+            Num { written: "20.1", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], column: "error_percent", scale: -1.0 },
+            n("0.00", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "source_link_cycles"),
+            n("53.61", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 40 | 120.96 | 36.14 (−70.1 %) | 78.88 (−34.8 %) | 0.00 / 42.74 |",
+        numbers: vec![
+            n("120.96", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "sim_total_cycles"),
+            n("36.14", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "kim2005_onoff_total_cycles"),
+            Num { written: "70.1", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("78.88", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "model_total_cycles"),
+            Num { written: "34.8", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], column: "error_percent", scale: -1.0 },
+            n("0.00", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "source_link_cycles"),
+            n("42.74", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 63.05 | 36.14 (−42.7 %) | 45.50 (−27.8 %) | 0.00 / 9.36 |",
+        numbers: vec![
+            n("63.05", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "sim_total_cycles"),
+            n("36.14", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "kim2005_onoff_total_cycles"),
+            Num { written: "42.7", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("45.50", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "model_total_cycles"),
+            Num { written: "27.8", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], column: "error_percent", scale: -1.0 },
+            n("0.00", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "source_link_cycles"),
+            n("9.36", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 39.38 | 36.14 (−8.2 %) | 36.48 (−7.4 %) | 0.00 / 0.34 |",
+        numbers: vec![
+            n("39.38", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "sim_total_cycles"),
+            n("36.14", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "kim2005_onoff_total_cycles"),
+            Num { written: "8.2", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("36.48", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "model_total_cycles"),
+            Num { written: "7.4", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "error_percent", scale: -1.0 },
+            n("0.00", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "source_link_cycles"),
+            n("0.34", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 124.69 | 70.59 (−43.4 %) | 107.19 (−14.0 %) | 21.25 / 48.63 |",
+        numbers: vec![
+            n("124.69", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "sim_total_cycles"),
+            n("70.59", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "kim2005_onoff_total_cycles"),
+            Num { written: "43.4", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("107.19", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "model_total_cycles"),
+            Num { written: "14.0", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], column: "error_percent", scale: -1.0 },
+            n("21.25", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "source_link_cycles"),
+            n("48.63", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 64 | 51.68 | 37.32 (−27.8 %) | 45.98 (−11.0 %) | 0.00 / 8.66 |",
+        numbers: vec![
+            n("51.68", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], "sim_total_cycles"),
+            n("37.32", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], "kim2005_onoff_total_cycles"),
+            Num { written: "27.8", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("45.98", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], "model_total_cycles"),
+            Num { written: "11.0", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], column: "error_percent", scale: -1.0 },
+            n("0.00", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], "source_link_cycles"),
+            n("8.66", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 142.38 | 71.18 (−50.0 %) | 118.09 (−17.1 %) | 33.13 / 47.06 |",
+        numbers: vec![
+            n("142.38", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "sim_total_cycles"),
+            n("71.18", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "kim2005_onoff_total_cycles"),
+            Num { written: "50.0", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("118.09", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "model_total_cycles"),
+            Num { written: "17.1", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], column: "error_percent", scale: -1.0 },
+            n("33.13", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "source_link_cycles"),
+            n("47.06", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 166.15 | 71.60 (−56.9 %) | 126.28 (−24.0 %) | 42.12 / 45.83 |",
+        numbers: vec![
+            n("166.15", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "sim_total_cycles"),
+            n("71.60", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "kim2005_onoff_total_cycles"),
+            Num { written: "56.9", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], column: "kim2005_onoff_error_percent", scale: -1.0 },
+            n("126.28", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "model_total_cycles"),
+            Num { written: "24.0", csv: B, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], column: "error_percent", scale: -1.0 },
+            n("42.12", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "source_link_cycles"),
+            n("45.83", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "destination_link_cycles"),
+        ],
+    });
+    const K1_40: &str = "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0";
+    const K1_128: &str = "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6";
+    const K14: &str = "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6";
+    let neg = |written: &'static str, row: &'static str, column: &'static str| Num { written, csv: B, row: Box::leak(Box::new([("point", row)])), column, scale: -1.0 };
+    v.push(Claim {
+        passage: "The fluid model is low by 7.4–34.8 % at every point where\n`kim2005_onoff` is low by 8.2–70.1 %",
+        numbers: vec![neg("7.4", K1_128, "error_percent"), neg("34.8", K1_40, "error_percent"), neg("8.2", K1_128, "kim2005_onoff_error_percent"), neg("70.1", K1_40, "kim2005_onoff_error_percent")],
+    });
+    v.push(Claim {
+        passage: "is stable; the left-out weight is at most 0.7 %, at K = 14)",
+        numbers: vec![Num { written: "0.7", csv: B, row: &[("point", K14)], column: "excluded_weight", scale: 100.0 }],
+    });
+    v.push(Claim {
+        passage: "messages 850 to 9,250 cycles apart) and is 8–70 % low on the total",
+        numbers: vec![neg("8", K1_128, "kim2005_onoff_error_percent"), neg("70", K1_40, "kim2005_onoff_error_percent")],
+    });
+    v.push(Claim {
+        passage: "(`onoff_fluid.rs`, same section) brings that to 7–35 % low, but only as",
+        numbers: vec![neg("7", K1_128, "error_percent"), neg("35", K1_40, "error_percent")],
+    });
     v
 }

@@ -5,6 +5,7 @@ pub mod kim2005;
 pub mod kim2005_cube;
 pub mod ring;
 pub mod multilink_ring;
+pub mod onoff_fluid;
 pub mod onoff_source;
 pub mod predict;
 pub mod ring_curve;

@@ -1,0 +1,351 @@
+//! The burst-scale delay of ON/OFF real-time streams whose bursts meet at
+//! a link at their peak rate (issue 22, "Bursts that come back to back" in
+//! docs/reproduction.md): a Markov-modulated fluid queue (Anick, Mitra and
+//! Sondhi, Bell Syst. Tech. J. 61(8), 1982) of n homogeneous exponential
+//! ON/OFF sources.
+//!
+//! **Assumptions.** (1) A stream (000_… §3: a source–destination pair with
+//! a fixed destination, `workload::stream_destinations`) is a fluid source:
+//! ON for a burst, exponential with mean N·g cycles (N messages, g cycles
+//! apart), sending M/g flits per cycle (its peak rate r), then OFF for an
+//! exponential time of mean I. (2) A link serves its real-time fluid at
+//! c flits per cycle, work conserving (real time goes first at the NI per
+//! flit and at the router's output by its Vtick, so c = 1 for the class at
+//! the top). (3) The streams are independent. (4) The delay a flit sees is
+//! the link's fluid backlog ahead of it served at c, and all streams at a
+//! link share it alike, so a tagged stream's mean delay is the link's mean
+//! delay per flit, E[Q]/Λ with Λ = n·p·r (p = N·g/(N·g + I), Little).
+//! (5) The two links a stream meets at its peak rate, its source's
+//! injection link (its own K streams) and its destination's output link
+//! (itself and the m other streams that drew the same destination, m
+//! binomial over the 15·K − 1 other streams of a 16-port router with
+//! success 1/15), add their delays (first order: the source link smooths
+//! what reaches the destination, which this leaves out). The packet-scale
+//! part (messages of M flits, Poisson-like) stays with `onoff_source.rs`;
+//! the burst-scale part here is zero wherever n·r ≤ c, e.g. 000_… Fig. 12's
+//! own sources (r = 32/850 or less, 14 streams: 0.53 ≤ 1).
+//!
+//! **The fluid queue.** States i = 0..=n sources ON: birth rate (n − i)α,
+//! α = 1/I; death rate iβ, β = 1/(N g); drift d_i = i·r − c. The joint
+//! distribution F_i(x) = P(i ON, Q ≤ x) solves F'(x) D = F(x) Q_gen, so
+//! F(x) = π + Σ_k a_k φ_k e^{z_k x} over the eigenvalues z_k < 0 of
+//! φ (Q_gen − z D) = 0 (real for a birth–death generator; one per state of
+//! positive drift), with F_i(0) = 0 for every state of positive drift
+//! (the queue cannot be empty while it grows). Then
+//! P(Q > x) = −Σ_k a_k (Σ_i φ_{k,i}) e^{z_k x} and
+//! E[Q] = Σ_k a_k (Σ_i φ_{k,i}) / z_k.
+//!
+//! **Numerics.** det(Q_gen − zD) by its three-term recurrence (rescaled at
+//! every step; only its sign is used), roots bracketed on a logarithmic
+//! grid of negative z (refined ×4 up to 4 times until the count equals the
+//! number of positive-drift states) and bisected to 200 steps; φ_k by
+//! Gaussian elimination with partial pivoting on the transposed matrix
+//! with one component fixed; a state of zero drift is moved off zero by
+//! 10⁻⁹ of c. A mean load n·p·r ≥ c is `Saturated`; a root count that does
+//! not match, more than `MAX_SOURCES` sources, or a delay that comes out
+//! negative or not finite (the spectral system is ill-conditioned for
+//! many sources) is `NotSolved`, never a number.
+
+use thiserror::Error;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FluidLink {
+    /// n, the ON/OFF sources at the link.
+    pub sources: usize,
+    /// Mean ON time (a burst), cycles.
+    pub on_mean: f64,
+    /// Mean OFF time, cycles.
+    pub off_mean: f64,
+    /// r, flits per cycle while ON.
+    pub peak: f64,
+    /// c, flits per cycle the link serves.
+    pub capacity: f64,
+}
+
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum FluidError {
+    #[error("saturated: mean load {load:.4} ≥ capacity {capacity:.4}")]
+    Saturated { load: f64, capacity: f64 },
+    #[error("fluid queue not solved: {0}")]
+    NotSolved(String),
+}
+
+/// Most sources a link is solved for: beyond about 27 the spectral
+/// system loses its precision in f64 (measured: 26 and 27 sources of
+/// `fig12_000_onoff_bursts.toml`'s K = 14 streams continue the smooth
+/// rise, 28 jumps from 98 to 207 cycles and 30 comes out negative).
+pub const MAX_SOURCES: usize = 24;
+
+impl FluidLink {
+    fn drift(&self, i: usize, capacity: f64) -> f64 {
+        i as f64 * self.peak - capacity
+    }
+
+    /// The mean delay per flit at the link, cycles: E[Q]/Λ.
+    pub fn mean_delay(&self) -> Result<f64, FluidError> {
+        let n = self.sources;
+        let p = self.on_mean / (self.on_mean + self.off_mean);
+        let load = n as f64 * p * self.peak;
+        if !(load < self.capacity) {
+            return Err(FluidError::Saturated { load, capacity: self.capacity });
+        }
+        if n > MAX_SOURCES {
+            return Err(FluidError::NotSolved(format!("{n} sources, more than {MAX_SOURCES}")));
+        }
+        // A state of zero drift would leave a singular D: move c off it.
+        let c = if (0..=n).any(|i| self.drift(i, self.capacity).abs() < 1e-12) { self.capacity * (1.0 + 1e-9) } else { self.capacity };
+        let positive: Vec<usize> = (0..=n).filter(|&i| self.drift(i, c) > 0.0).collect();
+        if positive.is_empty() {
+            return Ok(0.0);
+        }
+        let (alpha, beta) = (1.0 / self.off_mean, 1.0 / self.on_mean);
+        let binom = |i: usize| (0..i).fold(1.0, |acc, j| acc * (n - j) as f64 / (j + 1) as f64);
+        let pi: Vec<f64> = (0..=n).map(|i| binom(i) * p.powi(i as i32) * (1.0 - p).powi((n - i) as i32)).collect();
+        let diag = |i: usize, z: f64| -((n - i) as f64 * alpha + i as f64 * beta) - z * self.drift(i, c);
+        let det = |z: f64| {
+            let (mut prev, mut cur) = (1.0f64, diag(0, z));
+            for j in 1..=n {
+                let next = diag(j, z) * cur - (n - j + 1) as f64 * alpha * j as f64 * beta * prev;
+                let s = next.abs().max(cur.abs()).max(1e-300);
+                prev = cur / s;
+                cur = next / s;
+            }
+            cur
+        };
+        // Gershgorin: |z| ≤ max_i 2|q_ii| / |d_i|.
+        let zmax = 2.0 * (0..=n).map(|i| 2.0 * ((n - i) as f64 * alpha + i as f64 * beta) / self.drift(i, c).abs()).fold(0.0, f64::max);
+        let zmin = zmax * 1e-14;
+        let mut roots = Vec::new();
+        let mut grid = 4000usize;
+        for _ in 0..5 {
+            roots.clear();
+            let at = |k: usize| -zmax * (zmin / zmax).powf(k as f64 / grid as f64);
+            let (mut a, mut fa) = (at(0), det(at(0)));
+            for k in 1..=grid {
+                let b = at(k);
+                let fb = det(b);
+                if (fa > 0.0) != (fb > 0.0) {
+                    let (mut lo, mut hi, mut flo) = (a, b, fa);
+                    for _ in 0..200 {
+                        let mid = 0.5 * (lo + hi);
+                        let fm = det(mid);
+                        if (fm > 0.0) == (flo > 0.0) {
+                            (lo, flo) = (mid, fm);
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    roots.push(0.5 * (lo + hi));
+                }
+                (a, fa) = (b, fb);
+            }
+            if roots.len() == positive.len() {
+                break;
+            }
+            grid *= 4;
+        }
+        if roots.len() != positive.len() {
+            return Err(FluidError::NotSolved(format!("{} negative eigenvalues for {} overload states", roots.len(), positive.len())));
+        }
+        let phis: Vec<Vec<f64>> = roots.iter().map(|&z| self.left_null_vector(z, c, alpha, beta)).collect();
+        // Σ_k a_k φ_{k,i} = −π_i for every state i of positive drift.
+        let m = positive.len();
+        let mut sys: Vec<Vec<f64>> = positive.iter().map(|&i| phis.iter().map(|ph| ph[i]).chain([-pi[i]]).collect()).collect();
+        let a = solve(&mut sys, m).ok_or_else(|| FluidError::NotSolved("singular boundary system".into()))?;
+        let eq: f64 = (0..m).map(|k| a[k] * phis[k].iter().sum::<f64>() / roots[k]).sum();
+        let delay = eq / load;
+        if !delay.is_finite() || delay < -1e-9 {
+            return Err(FluidError::NotSolved(format!("mean backlog {eq} flits")));
+        }
+        Ok(delay.max(0.0))
+    }
+
+    /// φ with φ (Q_gen − zD) = 0, φ_n = 1 … by elimination on the
+    /// transposed tridiagonal matrix with its last equation dropped.
+    fn left_null_vector(&self, z: f64, c: f64, alpha: f64, beta: f64) -> Vec<f64> {
+        let n = self.sources;
+        // Columns of (Q_gen − zD) are the equations for φ: column j reads
+        // φ_{j−1}(n−j+1)α + φ_j (q_jj − z d_j) + φ_{j+1}(j+1)β = 0.
+        let mut rows: Vec<Vec<f64>> = (0..n)
+            .map(|j| {
+                let mut r = vec![0.0; n + 2];
+                if j > 0 {
+                    r[j - 1] = (n - j + 1) as f64 * alpha;
+                }
+                r[j] = -((n - j) as f64 * alpha + j as f64 * beta) - z * self.drift(j, c);
+                r[j + 1] = (j + 1) as f64 * beta;
+                r
+            })
+            .collect();
+        // Fix φ_n = 1: move its column to the right-hand side.
+        for r in rows.iter_mut() {
+            r[n + 1] = -r[n];
+            r[n] = 0.0;
+        }
+        let mut sys: Vec<Vec<f64>> = rows.into_iter().map(|r| r[..n].iter().copied().chain([r[n + 1]]).collect()).collect();
+        let mut phi = solve(&mut sys, n).unwrap_or_else(|| vec![f64::NAN; n]);
+        phi.push(1.0);
+        phi
+    }
+}
+
+/// Gaussian elimination with partial pivoting on an m × (m + 1) augmented
+/// matrix; `None` when singular.
+fn solve(a: &mut [Vec<f64>], m: usize) -> Option<Vec<f64>> {
+    for col in 0..m {
+        let piv = (col..m).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[piv][col] == 0.0 || !a[piv][col].is_finite() {
+            return None;
+        }
+        a.swap(col, piv);
+        for r in 0..m {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                if f != 0.0 {
+                    for k in col..=m {
+                        a[r][k] -= f * a[col][k];
+                    }
+                }
+            }
+        }
+    }
+    Some((0..m).map(|k| a[k][m] / a[k][k]).collect())
+}
+
+/// One ON/OFF real-time class on a single router of `ports` ports, K
+/// `streams` per port with fixed uniform destinations (assumption 5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BurstClass {
+    pub ports: usize,
+    pub streams: usize,
+    /// N, messages per burst.
+    pub mean_burst: f64,
+    /// g, cycles between a burst's messages.
+    pub gap: f64,
+    /// I, mean OFF time, cycles.
+    pub off_mean: f64,
+    /// M, flits per message.
+    pub flits: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BurstDelay {
+    /// At the source's injection link (the own K streams).
+    pub source_link: f64,
+    /// At the destination's output link, averaged over the stable
+    /// destination counts m.
+    pub destination_link: f64,
+    /// The binomial weight of the counts m whose link is saturated or not
+    /// solved, left out of `destination_link` (which is renormalized).
+    pub excluded_weight: f64,
+}
+
+impl BurstClass {
+    fn link(&self, sources: usize) -> FluidLink {
+        FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: 1.0 }
+    }
+
+    pub fn delay(&self) -> Result<BurstDelay, FluidError> {
+        let source_link = self.link(self.streams).mean_delay()?;
+        // m other streams at the tagged one's destination: each of the
+        // (ports − 1)·K − 1 other streams that may pick it does so with
+        // probability 1/(ports − 1).
+        let trials = (self.ports - 1) * self.streams - 1;
+        let q = 1.0 / (self.ports - 1) as f64;
+        let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
+        let mut w = (1.0 - q).powi(trials as i32);
+        for m in 0..=trials {
+            if m > 0 {
+                w *= (trials - m + 1) as f64 / m as f64 * q / (1.0 - q);
+            }
+            if w < 1e-12 && m as f64 > trials as f64 * q {
+                excluded += w; // the tail beyond, bounded by this term's order
+                break;
+            }
+            match self.link(m + 1).mean_delay() {
+                Ok(d) => {
+                    sum += w * d;
+                    weight += w;
+                }
+                Err(_) => excluded += w,
+            }
+        }
+        if weight <= 0.0 {
+            return Err(FluidError::NotSolved("no stable destination count".into()));
+        }
+        Ok(BurstDelay { source_link, destination_link: sum / weight, excluded_weight: excluded })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_source_by_hand() {
+        // One source, α = 1/I, β = 1/T_on, peak r > c. States OFF (d = −c),
+        // ON (d = r − c). det = z(α(r − c) − βc − z c(r − c)) → the one
+        // negative root z = α/c − β/(r − c); φ = (φ_0, 1) with
+        // φ_0(−α + zc) + β = 0; F_ON(0) = 0: π_ON + a = 0.
+        // T_on = 100, I = 300, r = 1, c = 0.5: α = 1/300, β = 0.01,
+        // z = 0.0066667 − 0.02 = −0.0133333, φ_0 = −β/(−α + zc)
+        // = −0.01/(−0.0033333 − 0.0066667) = 1, π_ON = 0.25, a = −0.25,
+        // E[Q] = a(φ_0 + 1)/z = −0.5/−0.0133333 = 37.5 flits,
+        // Λ = 0.25 flits/cycle: 150 cycles.
+        let l = FluidLink { sources: 1, on_mean: 100.0, off_mean: 300.0, peak: 1.0, capacity: 0.5 };
+        let d = l.mean_delay().unwrap();
+        assert!((d - 150.0).abs() < 1e-6, "{d}");
+    }
+
+    #[test]
+    fn a_burst_alone_below_the_capacity_never_waits() {
+        // One source at r = 32/33 < c = 1, and two at g = 64 (2r = c: no
+        // state overloads the link).
+        let one = FluidLink { sources: 1, on_mean: 330.0, off_mean: 2170.0, peak: 32.0 / 33.0, capacity: 1.0 };
+        assert_eq!(one.mean_delay().unwrap(), 0.0);
+        let two = FluidLink { sources: 2, on_mean: 640.0, off_mean: 1860.0, peak: 0.5, capacity: 1.0 };
+        assert_eq!(two.mean_delay().unwrap(), 0.0);
+    }
+
+    #[test]
+    fn two_sources_of_known_peak_by_hand() {
+        // Two sources, r = 1, c = 1.5 (only "both ON" overloads, drift 0.5),
+        // symmetric: T_on = I = 100, α = β = 0.01, p = 1/2. States 0, 1, 2
+        // ON: drifts −1.5, −0.5, +0.5; π = (1/4, 1/2, 1/4). The generator
+        // rows: (−0.02, 0.02, 0), (0.01, −0.02, 0.01), (0, 0.02, −0.02).
+        // det(Q − zD) = 0 by hand: expanding the continuant,
+        // (−0.02 + 1.5z)[(−0.02 + 0.5z)(−0.02 − 0.5z) − 0.0002]
+        //   − 0.0002(−0.02 − 0.5z) = 0,
+        // where the bracket is 0.0004 − 0.25z² − 0.0002 = 0.0002 − 0.25z²,
+        // so the whole is (−0.02 + 1.5z)(0.0002 − 0.25z²) + 0.000004 + 0.0001z
+        //   = −0.375z³ + 0.005z² + 0.0004z = −z(0.375z² − 0.005z − 0.0004),
+        // negative root z = (0.005 − √(0.000025 + 0.0006))/0.75
+        //   = (0.005 − 0.025)/0.75 = −0.0266667.
+        // φ: column 0 (d_0 = −1.5): φ0(−0.02 + 1.5z) + 0.01φ1 = 0; column 2: 0.01φ1 + φ2(−0.02 − 0.5z) = 0. With
+        // φ2 = 1: φ1 = (0.02 + 0.5z)/0.01 = 0.6667, φ0 = −0.01φ1/(−0.02 +
+        // 1.5z) = −0.0066667/(−0.06) = 0.11111. F_2(0) = 0: a = −π_2/φ2 =
+        // −0.25. Σφ = 1.77778; E[Q] = a·Σφ/z = 0.444444/0.0266667 = 16.6667
+        // flits; Λ = 2·0.5·1 = 1: 16.6667 cycles.
+        let l = FluidLink { sources: 2, on_mean: 100.0, off_mean: 100.0, peak: 1.0, capacity: 1.5 };
+        let d = l.mean_delay().unwrap();
+        assert!((d - 16.666_666_7).abs() < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn saturated_beyond_the_mean_load() {
+        // Two sources ON half the time at r = 1: mean load 1 ≥ c = 1.
+        let l = FluidLink { sources: 2, on_mean: 100.0, off_mean: 100.0, peak: 1.0, capacity: 1.0 };
+        assert!(matches!(l.mean_delay(), Err(FluidError::Saturated { .. })), "{:?}", l.mean_delay());
+    }
+
+    #[test]
+    fn the_burst_scale_delay_scales_with_the_burst_length() {
+        // All rates ×1/T scale the fluid backlog by T: at a fixed mean load
+        // (p = 0.2, three sources, r = c = 1) the delay of T_on = 100 is
+        // 100 times that of T_on = 1, so it vanishes in the Poisson limit of
+        // short bursts (T_on → 0) and grows with the burst.
+        let at = |on: f64| FluidLink { sources: 3, on_mean: on, off_mean: on * 4.0, peak: 1.0, capacity: 1.0 }.mean_delay().unwrap();
+        let (short, long) = (at(1.0), at(100.0));
+        assert!(short > 0.0 && (long / short - 100.0).abs() < 1e-6 * 100.0, "{short} {long}");
+    }
+}
