@@ -53,7 +53,7 @@ fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
 
 /// A table with a row per `wormqos sim --json` file of `dir` (the PCS
 /// set-up model writes one per load): each scalar field a column, nested
-/// objects' fields dotted (`attempts.mean`), numbers as written by serde.
+/// objects' fields dotted (`attempts.mean`, `data.frame_interval_sd_ms.mean`), numbers as written by serde.
 fn read_json_rows(dir: &str) -> Table {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}")).map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
     files.sort();
@@ -62,17 +62,27 @@ fn read_json_rows(dir: &str) -> Table {
         .iter()
         .map(|f| {
             let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            assert!(v.is_object(), "{}: not an object", f.display());
             let mut row = HashMap::new();
-            for (k, x) in v.as_object().unwrap_or_else(|| panic!("{}: not an object", f.display())) {
-                match x {
-                    serde_json::Value::Object(o) => row.extend(o.iter().map(|(k2, y)| (format!("{k}.{k2}"), y.to_string()))),
-                    serde_json::Value::Array(_) => {}
-                    other => drop(row.insert(k.clone(), other.to_string())),
-                }
-            }
+            flatten("", &v, &mut row);
             row
         })
         .collect()
+}
+
+/// `v`'s scalar fields into `row`, nested objects' keys dotted
+/// (`data.frame_interval_sd_ms.mean`); arrays are left out.
+fn flatten(prefix: &str, v: &serde_json::Value, row: &mut HashMap<String, String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&key, x, row);
+            }
+        }
+        serde_json::Value::Array(_) => {}
+        other => drop(row.insert(prefix.to_string(), other.to_string())),
+    }
 }
 
 /// The cell value rounded like `written` (decimals as written, thousands
