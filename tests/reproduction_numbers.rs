@@ -1698,6 +1698,93 @@ fn pcs_001_claims() -> Vec<Claim> {
         numbers: vec![mr(MR, "0.8", "full", "0.745", "accepted_throughput"), mr(MR, "0.8", "full", "35.4", "frame_interval_mean_ms")],
     });
     v.push(Claim { passage: "every offered flit is carried (0.928)", numbers: vec![mr(CAP, "0.91", "full", "0.928", "accepted_throughput")] });
+    v.extend(pcs_data_001_claims());
+    v
+}
+
+/// 001_… Fig. 10's PCS curves (issue 23): the data phase, one `sim --json`
+/// per load, `| load | streams | d̄ ± | σ_d ± | offered / carried | streams |`.
+fn pcs_data_001_claims() -> Vec<Claim> {
+    const P: &str = "experiments/results/fig10_001_pcs/*.json";
+    use Cell::*;
+    let d = |k: &'static str| Res(k, 1.0);
+    let cells = [
+        d("streams"),
+        d("data.frame_interval_mean_ms.mean"),
+        d("data.frame_interval_mean_ms.ci95"),
+        d("data.frame_interval_sd_ms.mean"),
+        d("data.frame_interval_sd_ms.ci95"),
+        d("data.busiest_offered_load.mean"),
+        d("data.busiest_carried_load.mean"),
+        d("data.busiest_streams.mean"),
+    ];
+    let mut v = Vec::new();
+    for (passage, load) in [
+        ("| 0.7 | 140 | 33.333 ± 0.000 | 0.108 ± 0.101 | 0.877 / 0.877 | 20.7 |", "0.7"),
+        ("| 0.75 | 150 | 33.337 ± 0.007 | 0.155 ± 0.109 | 0.909 / 0.909 | 21.4 |", "0.75"),
+        ("| 0.8 | 160 | 33.342 ± 0.015 | 0.465 ± 0.265 | 0.948 / 0.947 | 22.4 |", "0.8"),
+        ("| 0.87 | 174 | 33.385 ± 0.032 | 1.406 ± 0.257 | 0.994 / 0.984 | 23.4 |", "0.87"),
+        ("| 0.91 | 182 | 33.439 ± 0.034 | 2.582 ± 0.142 | 1.016 / 0.998 | 23.9 |", "0.91"),
+        ("| 0.935 | 187 | 33.632 ± 0.071 | 3.599 ± 0.143 | 1.025 / 0.999 | 24.0 |", "0.935"),
+    ] {
+        let row: &'static [(&str, &str)] = Box::leak(Box::new([("load", load)]));
+        let mut c = point_row(passage, P, row, "", "", &cells);
+        c.numbers.push(n(load, P, row, "load"));
+        v.push(c);
+    }
+    // The same at the MediaWorm side's stream counts, beside its full-crossbar σ_d.
+    const S: &str = "experiments/results/fig10_001_pcs_mr_streams/*.json";
+    const V23: &str = "experiments/results/fig10_001_pcs_vcs23/*.json";
+    const MR: &str = "experiments/results/fig10_001_mr/results.csv";
+    let at = |dir: &'static str, load: &'static str, w: &'static str, column: &'static str| n(w, dir, Box::leak(Box::new([("load", load)])), column);
+    let mw = |load: &'static str, w: &'static str| n(w, MR, Box::leak(Box::new([("workload.load", load), ("router.crossbar", "full")])), "frame_interval_sd_ms");
+    for (passage, mw_load, pcs_load) in [
+        ("| 0.7 | 136 | 0.066 ± 0.014 | 33.334 | 0.06 |", "0.7", "0.68"),
+        ("| 0.8 | 152 | 0.158 ± 0.165 | 33.335 | 3.98 |", "0.8", "0.76"),
+        ("| 0.87 | 168 | 0.902 ± 0.361 | 33.340 | 5.70 |", "0.87", "0.84"),
+        ("| 0.91 | 176 | 1.609 ± 0.379 | 33.378 | 5.37 |", "0.91", "0.88"),
+    ] {
+        let w = row_numbers(passage);
+        assert_eq!(w.len(), 5, "{passage}");
+        v.push(Claim {
+            passage,
+            numbers: vec![
+                at(S, pcs_load, w[0], "streams"),
+                at(S, pcs_load, w[1], "data.frame_interval_sd_ms.mean"),
+                at(S, pcs_load, w[2], "data.frame_interval_sd_ms.ci95"),
+                at(S, pcs_load, w[3], "data.frame_interval_mean_ms.mean"),
+                mw(mw_load, w[4]),
+            ],
+        });
+    }
+    v.push(Claim {
+        passage: "at MediaWorm's 0.8 (152 streams) PCS's σ_d is 0.158 ± 0.165 ms\nagainst MediaWorm's 3.98, and d̄ stays within 0.11 ms of 33.33 ms up to\nload 0.91 (33.439 ± 0.034)",
+        numbers: vec![at(S, "0.76", "0.158", "data.frame_interval_sd_ms.mean"), at(S, "0.76", "0.165", "data.frame_interval_sd_ms.ci95"), mw("0.8", "3.98"), at(P, "0.91", "33.439", "data.frame_interval_mean_ms.mean"), at(P, "0.91", "0.034", "data.frame_interval_mean_ms.ci95")],
+    });
+    v.push(Claim {
+        passage: "PCS's σ_d is\n0.902 ± 0.361 ms at MediaWorm's 0.87 and 1.406 ± 0.257 at PCS load 0.87,\nnot jitter-free; in Table VI's units PCS is jitter-free to 0.75 (0.155 ±\n0.109) and not at 0.8 (0.465 ± 0.265)",
+        numbers: vec![
+            at(S, "0.84", "0.902", "data.frame_interval_sd_ms.mean"),
+            at(S, "0.84", "0.361", "data.frame_interval_sd_ms.ci95"),
+            at(P, "0.87", "1.406", "data.frame_interval_sd_ms.mean"),
+            at(P, "0.87", "0.257", "data.frame_interval_sd_ms.ci95"),
+            at(P, "0.75", "0.155", "data.frame_interval_sd_ms.mean"),
+            at(P, "0.75", "0.109", "data.frame_interval_sd_ms.ci95"),
+            at(P, "0.8", "0.465", "data.frame_interval_sd_ms.mean"),
+            at(P, "0.8", "0.265", "data.frame_interval_sd_ms.ci95"),
+        ],
+    });
+    v.push(Claim {
+        passage: "lowers σ_d at load 0.8 from 0.465 ± 0.265 to\n0.169 ± 0.127 and at 0.87 from 1.406 ± 0.257 to 1.037 ± 0.246",
+        numbers: vec![
+            at(P, "0.8", "0.465", "data.frame_interval_sd_ms.mean"),
+            at(V23, "0.8", "0.169", "data.frame_interval_sd_ms.mean"),
+            at(V23, "0.8", "0.127", "data.frame_interval_sd_ms.ci95"),
+            at(P, "0.87", "1.406", "data.frame_interval_sd_ms.mean"),
+            at(V23, "0.87", "1.037", "data.frame_interval_sd_ms.mean"),
+            at(V23, "0.87", "0.246", "data.frame_interval_sd_ms.ci95"),
+        ],
+    });
     v
 }
 
