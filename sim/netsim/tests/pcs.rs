@@ -204,3 +204,29 @@ fn an_overloaded_output_link_stretches_the_frame_intervals() {
     let iv = intervals(&out);
     assert!(!iv.is_empty() && iv.iter().all(|&x| x > 2_000.0), "{iv:?}");
 }
+
+#[test]
+fn sim_runs_the_data_phase_only_with_a_run_length() {
+    // fig10_001_pcs.toml at load 0.3 (60 streams of 4 Mbit/s: each output
+    // far from full), 2 replications of 0.2 s with 0.05 s warm-up. Cycles
+    // of a 32-bit flit at 100 Mbit/s: 0.32 µs, so 625,000 and 156,250.
+    // Unloaded circuits deliver a frame per frame time: d̄ = 1/30 s.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("experiments/fig10_001_pcs.toml")).unwrap();
+    let text = text.replace("load = 0.91", "load = 0.3").replace("pcs_replications = 20", "pcs_replications = 2");
+    let edit = |t: &str, name: &str| {
+        let p = std::env::temp_dir().join(format!("pcs_data_{}_{name}.toml", std::process::id()));
+        std::fs::write(&p, t).unwrap();
+        let v = wormqos_netsim::Experiment::from_file(&p).unwrap();
+        std::fs::remove_file(&p).unwrap();
+        wormqos_netsim::pcs::run(&v).unwrap()
+    };
+    let r = edit(&text.replace("seconds = 0.4", "seconds = 0.2").replace("warmup_seconds = 0.1", "warmup_seconds = 0.05"), "run");
+    let d = r.data.expect("run.seconds given: the data phase runs");
+    assert_eq!((d.cycles, d.warmup_cycles, r.streams), (625_000, 156_250, 60));
+    assert!((d.frame_interval_mean_ms.mean - 1e3 / 30.0).abs() < 0.01, "{:?}", d.frame_interval_mean_ms);
+    assert!(d.frame_interval_sd_ms.mean < 0.2, "{:?}", d.frame_interval_sd_ms);
+    // Without a run length (Table VI's files) only the set-up runs.
+    let r = edit(&text.replace("seconds = 0.4\n", "").replace("warmup_seconds = 0.1\n", ""), "setup");
+    assert!(r.data.is_none());
+}
