@@ -1625,6 +1625,15 @@ fn mpeg2_001_claims() -> Vec<Claim> {
     v
 }
 
+/// A table row of the `sim --json` file whose `key` is `value` (the row's
+/// first cell, tied too): its numbers from `cells`, in order.
+fn json_row(passage: &'static str, dir: &'static str, key: &'static str, value: &'static str, cells: &[Cell]) -> Claim {
+    let row: &'static [(&str, &str)] = Box::leak(Box::new([(key, value)]));
+    let mut c = point_row(passage, dir, row, "", "", cells);
+    c.numbers.push(n(value, dir, row, key));
+    c
+}
+
 /// 001_… Fig. 10 and Table VI (issue 23): the PCS set-up model's counts
 /// (one `sim --json` per row) and the MediaWorm side's sweeps.
 fn pcs_001_claims() -> Vec<Claim> {
@@ -1644,11 +1653,7 @@ fn pcs_001_claims() -> Vec<Claim> {
         ("| 0.87 | 175 | 540 / 365 | 463.0 ± 2.4 / 288.0 ± 2.4 | 23.6 |", "175"),
         ("| 0.91 | 187 | 718 / 531 | 694.6 ± 5.3 / 507.6 ± 5.3 | 24.0 |", "187"),
     ] {
-        let row: &'static [(&str, &str)] = Box::leak(Box::new([("streams", streams)]));
-        // The established count is the row's own selector: tie it too.
-        let mut c = point_row(passage, T6, row, "", "", &ours);
-        c.numbers.push(n(streams, T6, row, "streams"));
-        v.push(c);
+        v.push(json_row(passage, T6, "streams", streams, &ours));
     }
     let t6 = |streams: &'static str, w: &'static str, column: &'static str| n(w, T6, Box::leak(Box::new([("streams", streams)])), column);
     v.push(Claim {
@@ -1727,16 +1732,17 @@ fn pcs_data_001_claims() -> Vec<Claim> {
         ("| 0.91 | 182 | 33.439 ± 0.034 | 2.582 ± 0.142 | 1.016 / 0.998 | 23.9 |", "0.91"),
         ("| 0.935 | 187 | 33.632 ± 0.071 | 3.599 ± 0.143 | 1.025 / 0.999 | 24.0 |", "0.935"),
     ] {
-        let row: &'static [(&str, &str)] = Box::leak(Box::new([("load", load)]));
-        let mut c = point_row(passage, P, row, "", "", &cells);
-        c.numbers.push(n(load, P, row, "load"));
-        v.push(c);
+        v.push(json_row(passage, P, "load", load, &cells));
     }
     // The same at the MediaWorm side's stream counts, beside its full-crossbar σ_d.
     const S: &str = "experiments/results/fig10_001_pcs_mr_streams/*.json";
     const V23: &str = "experiments/results/fig10_001_pcs_vcs23/*.json";
     const MR: &str = "experiments/results/fig10_001_mr/results.csv";
     let at = |dir: &'static str, load: &'static str, w: &'static str, column: &'static str| n(w, dir, Box::leak(Box::new([("load", load)])), column);
+    // σ_d's mean and 95 % half-width of one file.
+    let sd = |dir: &'static str, load: &'static str, mean: &'static str, ci: &'static str| {
+        vec![at(dir, load, mean, "data.frame_interval_sd_ms.mean"), at(dir, load, ci, "data.frame_interval_sd_ms.ci95")]
+    };
     let mw = |load: &'static str, w: &'static str| n(w, MR, Box::leak(Box::new([("workload.load", load), ("router.crossbar", "full")])), "frame_interval_sd_ms");
     for (passage, mw_load, pcs_load) in [
         ("| 0.7 | 136 | 0.066 ± 0.014 | 33.334 | 0.06 |", "0.7", "0.68"),
@@ -1763,27 +1769,11 @@ fn pcs_data_001_claims() -> Vec<Claim> {
     });
     v.push(Claim {
         passage: "PCS's σ_d is\n0.902 ± 0.361 ms at MediaWorm's 0.87 and 1.406 ± 0.257 at PCS load 0.87,\nnot jitter-free; in Table VI's units PCS is jitter-free to 0.75 (0.155 ±\n0.109) and not at 0.8 (0.465 ± 0.265)",
-        numbers: vec![
-            at(S, "0.84", "0.902", "data.frame_interval_sd_ms.mean"),
-            at(S, "0.84", "0.361", "data.frame_interval_sd_ms.ci95"),
-            at(P, "0.87", "1.406", "data.frame_interval_sd_ms.mean"),
-            at(P, "0.87", "0.257", "data.frame_interval_sd_ms.ci95"),
-            at(P, "0.75", "0.155", "data.frame_interval_sd_ms.mean"),
-            at(P, "0.75", "0.109", "data.frame_interval_sd_ms.ci95"),
-            at(P, "0.8", "0.465", "data.frame_interval_sd_ms.mean"),
-            at(P, "0.8", "0.265", "data.frame_interval_sd_ms.ci95"),
-        ],
+        numbers: [sd(S, "0.84", "0.902", "0.361"), sd(P, "0.87", "1.406", "0.257"), sd(P, "0.75", "0.155", "0.109"), sd(P, "0.8", "0.465", "0.265")].into_iter().flatten().collect(),
     });
     v.push(Claim {
         passage: "lowers σ_d at load 0.8 from 0.465 ± 0.265 to\n0.169 ± 0.127 and at 0.87 from 1.406 ± 0.257 to 1.037 ± 0.246",
-        numbers: vec![
-            at(P, "0.8", "0.465", "data.frame_interval_sd_ms.mean"),
-            at(V23, "0.8", "0.169", "data.frame_interval_sd_ms.mean"),
-            at(V23, "0.8", "0.127", "data.frame_interval_sd_ms.ci95"),
-            at(P, "0.87", "1.406", "data.frame_interval_sd_ms.mean"),
-            at(V23, "0.87", "1.037", "data.frame_interval_sd_ms.mean"),
-            at(V23, "0.87", "0.246", "data.frame_interval_sd_ms.ci95"),
-        ],
+        numbers: [sd(P, "0.8", "0.465", "0.265"), sd(V23, "0.8", "0.169", "0.127"), sd(P, "0.87", "1.406", "0.257"), sd(V23, "0.87", "1.037", "0.246")].into_iter().flatten().collect(),
     });
     v
 }
