@@ -131,11 +131,11 @@ pub fn run_circuits(plan: &DataPlan, circuits: &[CircuitSpec], seed: u64) -> Dat
         .collect();
     let by_source: Vec<Vec<usize>> = (0..plan.ports).map(|p| (0..cs.len()).filter(|&c| cs[c].spec.source == p).collect()).collect();
     let by_dest: Vec<Vec<usize>> = (0..plan.ports).map(|p| (0..cs.len()).filter(|&c| cs[c].spec.dest == p).collect()).collect();
-    let mut events: BinaryHeap<Reverse<(u64, usize, u64)>> = BinaryHeap::new();
+    let mut events: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut next_time = vec![0.0f64; cs.len()];
     for (i, c) in cs.iter().enumerate() {
         next_time[i] = c.spec.start;
-        events.push(Reverse((c.spec.start.ceil() as u64, i, 0)));
+        events.push(Reverse((c.spec.start.ceil() as u64, i)));
     }
     let mut out = DataOutcome {
         frames: vec![Vec::new(); cs.len()],
@@ -145,7 +145,7 @@ pub fn run_circuits(plan: &DataPlan, circuits: &[CircuitSpec], seed: u64) -> Dat
     };
     for t in 0..plan.cycles {
         // 1. Messages due by now enter their circuits' source queues.
-        while let Some(&Reverse((at, i, _))) = events.peek() {
+        while let Some(&Reverse((at, i))) = events.peek() {
             if at > t {
                 break;
             }
@@ -153,7 +153,7 @@ pub fn run_circuits(plan: &DataPlan, circuits: &[CircuitSpec], seed: u64) -> Dat
             let c = &mut cs[i];
             let (msg, next) = c.flow.fire(next_time[i], plan.ports as u32, u32::MAX, &mut rng);
             if let Some(m) = msg {
-                if c.open.back().map_or(true, |b| b.0 != m.frame) {
+                if c.open.back().is_none_or(|b| b.0 != m.frame) {
                     c.open.push_back((m.frame, m.frame_msgs, t));
                 }
                 let base = c.src_aux.max(t);
@@ -164,7 +164,7 @@ pub fn run_circuits(plan: &DataPlan, circuits: &[CircuitSpec], seed: u64) -> Dat
                 }
             }
             next_time[i] = next;
-            events.push(Reverse((next.ceil() as u64, i, 0)));
+            events.push(Reverse((next.ceil() as u64, i)));
         }
         // 2. Each output link sends the smallest-stamped flit available.
         for (o, list) in by_dest.iter().enumerate() {
