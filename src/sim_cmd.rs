@@ -108,8 +108,9 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
 
 /// `model.switching = "pcs"`: the connection set-up model (`wormqos_netsim::pcs`).
 fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result<()> {
-    let r = wormqos_netsim::pcs::run(&v.exp).map_err(|e| invalid(format!("{}: {e}", v.file)))?;
+    let r = wormqos_netsim::pcs::run(v).map_err(|e| invalid(format!("{}: {e}", v.file)))?;
     let ci = |e: &wormqos_netsim::pcs::Estimate| format!("{:.1} ± {:.1}", e.mean, e.ci95);
+    let ci3 = |e: &wormqos_netsim::pcs::Estimate| format!("{:.3} ± {:.3}", e.mean, e.ci95);
     println!(
         "{}: PCS set-up, load {} ({} streams, established load {:.4}), {} replications: attempts {}, established {}, dropped {} (VC busy {}, bandwidth {}), drop fraction {:.4}; busiest output {} streams (at most {})",
         r.name,
@@ -126,6 +127,18 @@ fn sim_pcs(v: &wormqos_netsim::Validated, json: Option<&Path>) -> anyhow::Result
         ci(&r.busiest_output),
         r.busiest_output_max
     );
+    if let Some(d) = &r.data {
+        println!(
+            "{}: PCS data phase, {} cycles ({} warm-up): frame delivery interval d = {} ms, sigma_d = {} ms; busiest output offered {} carried {} flits/cycle",
+            r.name,
+            d.cycles,
+            d.warmup_cycles,
+            ci3(&d.frame_interval_mean_ms),
+            ci3(&d.frame_interval_sd_ms),
+            ci3(&d.busiest_offered_load),
+            ci3(&d.busiest_carried_load)
+        );
+    }
     if let Some(p) = json {
         // Compact: the per-replication counts are thousands of small records.
         std::fs::write(p, serde_json::to_string(&r)?).with_context(|| p.display().to_string())?;

@@ -16,6 +16,7 @@ pub mod network;
 pub mod nic;
 pub mod offered;
 pub mod pcs;
+pub mod pcs_data;
 pub mod reconfigure;
 pub mod topology;
 pub mod workload;

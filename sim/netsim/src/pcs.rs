@@ -175,6 +175,11 @@ pub const MAX_ATTEMPTS: u64 = 10_000_000;
 /// while its share (`streams / ports`, the first `streams % ports` sources
 /// one more) is not established. `None` if `MAX_ATTEMPTS` did not suffice.
 pub fn establish_streams(p: &SetUpPlan, seed: u64) -> Option<SetUpCounts> {
+    establish(p, seed).map(|(c, _)| c)
+}
+
+/// `establish_streams` with the connections it made, in set-up order.
+pub fn establish(p: &SetUpPlan, seed: u64) -> Option<(SetUpCounts, Vec<Connection>)> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut sw = PcsSwitch::new(p.ports, p.vcs, p.link_kbps);
     let n = p.ports as u64;
@@ -182,6 +187,7 @@ pub fn establish_streams(p: &SetUpPlan, seed: u64) -> Option<SetUpCounts> {
     let mut got = vec![0u64; p.ports];
     let mut c = SetUpCounts::default();
     let mut s = 0usize;
+    let mut made = Vec::with_capacity(p.streams as usize);
     while c.established < p.streams {
         if c.attempts >= MAX_ATTEMPTS {
             return None;
@@ -195,7 +201,8 @@ pub fn establish_streams(p: &SetUpPlan, seed: u64) -> Option<SetUpCounts> {
         let dest = (s + 1 + rng.gen_range(0..p.ports - 1)) % p.ports;
         let output_vc = rng.gen_range(0..p.vcs);
         match sw.set_up(s, input_vc, dest, output_vc, p.stream_kbps) {
-            Ok(_) => {
+            Ok(conn) => {
+                made.push(conn);
                 got[s] += 1;
                 c.established += 1;
             }
@@ -206,7 +213,7 @@ pub fn establish_streams(p: &SetUpPlan, seed: u64) -> Option<SetUpCounts> {
         s = (s + 1) % p.ports;
     }
     c.busiest_output = (0..p.ports).map(|d| sw.output_streams(d)).max().unwrap_or(0);
-    Some(c)
+    Some((c, made))
 }
 
 /// Mean and 95 % half-width (Student t over the replications).
@@ -248,6 +255,25 @@ pub struct PcsResults {
     /// Dropped / attempted, over all replications.
     pub drop_fraction: f64,
     pub per_replication: Vec<SetUpCounts>,
+    /// The data phase over the established circuits (`run.seconds` or
+    /// `run.cycles` given), else absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<DataSummary>,
+}
+
+/// The data phase over the replications (`crate::pcs_data`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DataSummary {
+    pub cycles: u64,
+    pub warmup_cycles: u64,
+    pub frame_interval_mean_ms: Estimate,
+    pub frame_interval_sd_ms: Estimate,
+    pub busiest_offered_load: Estimate,
+    pub busiest_carried_load: Estimate,
+    pub busiest_streams: Estimate,
+    pub busiest_backlog_flits: Estimate,
+    pub long_intervals: Estimate,
+    pub per_replication: Vec<crate::pcs_data::DataCounts>,
 }
 
 /// The PCS plan of a validated experiment (`validate` accepted it).
@@ -327,18 +353,42 @@ pub const DEFAULT_REPLICATIONS: u32 = 20;
 pub const PCS_VCS: (u32, u32) = (1, 1024);
 
 /// Runs the validated PCS experiment: `model.pcs_replications` independent
-/// replications (seeds `run.seed`, `run.seed + 1`, …).
-pub fn run(exp: &Experiment) -> Result<PcsResults, String> {
+/// replications (seeds `run.seed`, `run.seed + 1`, …). With `run.seconds`
+/// or `run.cycles`, each replication's circuits then carry their streams
+/// (`crate::pcs_data`) and the frame delivery intervals are measured.
+pub fn run(v: &crate::Validated) -> Result<PcsResults, String> {
+    let exp = &v.exp;
     let p = plan(exp);
     let n = exp.model.pcs_replications.unwrap_or(DEFAULT_REPLICATIONS) as u64;
+    let with_data = exp.run.seconds.is_some() || exp.run.cycles.is_some();
     let mut reps = Vec::with_capacity(n as usize);
+    let mut data = Vec::new();
     for k in 0..n {
         let seed = exp.run.seed.wrapping_add(k);
-        let c = establish_streams(&p, seed).ok_or_else(|| {
+        let (c, conns) = establish(&p, seed).ok_or_else(|| {
             format!("replication {k} (seed {seed}): {} streams not established after {MAX_ATTEMPTS} attempts (every output a source may use is full); lower workload.load", p.streams)
         })?;
         reps.push(c);
+        if with_data {
+            data.push(crate::pcs_data::replicate(v, &p, &conns, seed));
+        }
     }
+    let data = with_data.then(|| {
+        let col = |f: fn(&crate::pcs_data::DataCounts) -> f64| estimate(&data.iter().map(f).collect::<Vec<_>>());
+        let (cycles, warmup_cycles) = v.run_cycles();
+        DataSummary {
+            cycles,
+            warmup_cycles,
+            frame_interval_mean_ms: col(|d| d.frame_interval_mean_ms),
+            frame_interval_sd_ms: col(|d| d.frame_interval_sd_ms),
+            busiest_offered_load: col(|d| d.busiest_offered_load),
+            busiest_carried_load: col(|d| d.busiest_carried_load),
+            busiest_streams: col(|d| d.busiest_streams as f64),
+            busiest_backlog_flits: col(|d| d.busiest_backlog_flits as f64),
+            long_intervals: col(|d| d.long_intervals as f64),
+            per_replication: data.clone(),
+        }
+    });
     let col = |f: fn(&SetUpCounts) -> u64| estimate(&reps.iter().map(|c| f(c) as f64).collect::<Vec<_>>());
     let attempts: u64 = reps.iter().map(|c| c.attempts).sum();
     let dropped: u64 = reps.iter().map(|c| c.dropped()).sum();
@@ -361,5 +411,6 @@ pub fn run(exp: &Experiment) -> Result<PcsResults, String> {
         busiest_output_max: reps.iter().map(|c| c.busiest_output).max().unwrap_or(0),
         drop_fraction: dropped as f64 / attempts as f64,
         per_replication: reps,
+        data,
     })
 }

@@ -117,3 +117,116 @@ fn table_vi_procedure_gives_up_when_no_output_can_take_a_share() {
     let plan = SetUpPlan { ports: 2, vcs: 3, link_kbps: 10_000, stream_kbps: 4_000, streams: 6 };
     assert_eq!(establish_streams(&plan, 1), None);
 }
+
+// ---- The data phase (`wormqos_netsim::pcs_data`): circuits carrying frames.
+// Expected cycles derived by hand from the rules in pcs_data.rs's header: a
+// link sends one flit per cycle; a flit sent on the input link in cycle t may
+// leave on the output link from t + 1 and is delivered in the cycle after it
+// leaves; a link serves its VCs by VirtualClock (stamp on arrival, auxVC =
+// max(auxVC, now) + Vtick, smallest first, ties to the earlier circuit).
+
+use wormqos_netsim::pcs_data::{intervals, run_circuits, CircuitSpec, DataPlan};
+use wormqos_netsim::workload::{FrameSizer, Regulator};
+
+/// Frames every 1,000 cycles, 20-flit messages of 19 data flits of 32 bits
+/// (608 bits each), messages of a frame spaced T/n apart (slot_start).
+fn data_plan(ports: usize) -> DataPlan {
+    DataPlan { ports, cycles: 5_000, warmup: 0, period: 1_000.0, msg_flits: 20, flit_bits: 32, regulator: Regulator::SlotStart, buffer: 20 }
+}
+
+fn circuit(source: usize, dest: usize, vtick: u64, frame_bits: f64) -> CircuitSpec {
+    CircuitSpec { source, dest, vtick, start: 0.0, sizer: FrameSizer::Constant(frame_bits) }
+}
+
+#[test]
+fn one_circuit_alone_delivers_its_frames_at_the_link_rate() {
+    // 1,216 bits = 38 data flits = 2 messages, created at 0 and 500 of each
+    // frame. Alone, a message goes at a flit per cycle (the link rate, not
+    // the reserved 1/25): created in cycle t0, its tail (flit 19) is
+    // delivered in t0 + 19 + 2. Frame f ends with message 1, created at
+    // 1000 f + 500: delivered in 1000 f + 521; created (message 0) 1000 f.
+    let out = run_circuits(&data_plan(2), &[circuit(0, 1, 25, 1_216.0)], 7);
+    let want: Vec<(u32, u64, u64)> = (0..5).map(|f| (f, 1_000 * f as u64 + 521, 1_000 * f as u64)).collect();
+    assert_eq!(out.frames[0], want);
+    assert_eq!(intervals(&out), vec![1_000.0; 4]);
+    // Every flit created was carried: 5 frames × 2 messages × 20 flits.
+    assert_eq!((out.output_flits[1], out.output_offered_flits[1], out.output_backlog_flits[1]), (200, 200, 0));
+}
+
+#[test]
+fn two_circuits_with_equal_reservations_share_an_output_link_flit_by_flit() {
+    // Sources 0 and 1 to output 2, one 20-flit message each at cycle 0.
+    // Flit k of either arrives in k + 1 with stamp 26 + 25 k: equal stamps,
+    // so the output alternates, circuit 0 first: circuit 0's flit k leaves
+    // in 1 + 2k, circuit 1's in 2 + 2k. Tails (k = 19): 39 and 40, delivered
+    // in 40 and 41 — each at half the link rate, as equal reservations say.
+    let out = run_circuits(&data_plan(3), &[circuit(0, 2, 25, 608.0), circuit(1, 2, 25, 608.0)], 7);
+    assert_eq!(out.frames[0][0], (0, 40, 0));
+    assert_eq!(out.frames[1][0], (0, 41, 0));
+}
+
+#[test]
+fn two_circuits_share_an_output_link_in_proportion_to_their_reservations() {
+    // Vtick 10 (circuit 0) against 30 (circuit 1): stamps 11 + 10 k and
+    // 31 + 30 j. Circuit 0's tail (stamp 201) goes after circuit 1's flits
+    // with stamps below 201 (j = 0..5: 31..181; the tie at 31 goes to
+    // circuit 0): the output sends 20 + 6 flits in cycles 1..26, so circuit
+    // 0's tail is delivered in 27; circuit 1's last of 40 flits leaves in 40,
+    // delivered in 41. Three flits of circuit 0 per flit of circuit 1.
+    let out = run_circuits(&data_plan(3), &[circuit(0, 2, 10, 608.0), circuit(1, 2, 30, 608.0)], 7);
+    assert_eq!(out.frames[0][0], (0, 27, 0));
+    assert_eq!(out.frames[1][0], (0, 41, 0));
+}
+
+#[test]
+fn two_circuits_of_one_source_share_its_input_link() {
+    // Source 0 to outputs 1 and 2: the input link stamps the head flits
+    // 25 (k + 1) for both, so it alternates, circuit 0 first: circuit 0's
+    // flit k crosses in 2k, circuit 1's in 2k + 1; each output then sends a
+    // flit the cycle after it arrives. Tails: 38 + 2 = 40 and 39 + 2 = 41.
+    let out = run_circuits(&data_plan(3), &[circuit(0, 1, 25, 608.0), circuit(0, 2, 25, 608.0)], 7);
+    assert_eq!(out.frames[0][0], (0, 40, 0));
+    assert_eq!(out.frames[1][0], (0, 41, 0));
+}
+
+#[test]
+fn an_overloaded_output_link_stretches_the_frame_intervals() {
+    // Three circuits to one output, each a 40-message frame (800 flits)
+    // every 1,000 cycles: 2,400 flits offered per 1,000 cycles, 1,000
+    // carried. The output carries at most one flit per cycle, so after
+    // 5,000 cycles at most 5,000 flits left of the 12,000 offered (15
+    // frames × 800) and frames finish about 2.4 periods apart.
+    let bits = 40.0 * 608.0;
+    let c = [circuit(0, 3, 25, bits), circuit(1, 3, 25, bits), circuit(2, 3, 25, bits)];
+    let out = run_circuits(&data_plan(4), &c, 7);
+    assert_eq!(out.output_offered_flits[3], 12_000);
+    assert!(out.output_flits[3] <= 5_000 && out.output_flits[3] >= 4_990, "{:?}", out.output_flits);
+    let iv = intervals(&out);
+    assert!(!iv.is_empty() && iv.iter().all(|&x| x > 2_000.0), "{iv:?}");
+}
+
+#[test]
+fn sim_runs_the_data_phase_only_with_a_run_length() {
+    // fig10_001_pcs.toml at load 0.3 (60 streams of 4 Mbit/s: each output
+    // far from full), 2 replications of 0.2 s with 0.05 s warm-up. Cycles
+    // of a 32-bit flit at 100 Mbit/s: 0.32 µs, so 625,000 and 156,250.
+    // Unloaded circuits deliver a frame per frame time: d̄ = 1/30 s.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("experiments/fig10_001_pcs.toml")).unwrap();
+    let text = text.replace("load = 0.91", "load = 0.3").replace("pcs_replications = 20", "pcs_replications = 2");
+    let edit = |t: &str, name: &str| {
+        let p = std::env::temp_dir().join(format!("pcs_data_{}_{name}.toml", std::process::id()));
+        std::fs::write(&p, t).unwrap();
+        let v = wormqos_netsim::Experiment::from_file(&p).unwrap();
+        std::fs::remove_file(&p).unwrap();
+        wormqos_netsim::pcs::run(&v).unwrap()
+    };
+    let r = edit(&text.replace("seconds = 0.4", "seconds = 0.2").replace("warmup_seconds = 0.1", "warmup_seconds = 0.05"), "run");
+    let d = r.data.expect("run.seconds given: the data phase runs");
+    assert_eq!((d.cycles, d.warmup_cycles, r.streams), (625_000, 156_250, 60));
+    assert!((d.frame_interval_mean_ms.mean - 1e3 / 30.0).abs() < 0.01, "{:?}", d.frame_interval_mean_ms);
+    assert!(d.frame_interval_sd_ms.mean < 0.2, "{:?}", d.frame_interval_sd_ms);
+    // Without a run length (Table VI's files) only the set-up runs.
+    let r = edit(&text.replace("seconds = 0.4\n", "").replace("warmup_seconds = 0.1\n", ""), "setup");
+    assert!(r.data.is_none());
+}
