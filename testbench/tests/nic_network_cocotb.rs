@@ -86,10 +86,12 @@ fn run_reroute() -> (bool, String) {
     })
 }
 
-/// Shown to catch, planted one at a time in hdl/src/route_cfg_axil.rs
-/// (2026-11-26): the router decoded from AWADDR[8:3] instead of [7:2];
-/// B dropped when BREADY is low; the write strobe a cycle late (the
-/// assertion that it comes with BVALID is then left out with SYNTHESIS).
+/// Shown to catch, planted one at a time in the generated
+/// `nicmesh_route_cfg_axil.v` and run with run_nic.py (2026-11-26): the
+/// router decoded from AWADDR[8:3] instead of [7:2] (SLVERR on the table
+/// writes); B dropped when BREADY is low (the writes time out); a write
+/// performed with only one of AW and W held (SLVERR on two writes).
+/// Strobes of routers 2 and 3 swapped made the run not finish in 600 s.
 #[test]
 #[ignore = "cocotb under Icarus, about 50 s: cargo test --release -p wormqos-testbench --test nic_network_cocotb -- --ignored tables"]
 fn cocotb_rewrites_the_tables_of_a_2x2_nic_mesh_through_the_axi4_lite_table_port() {
