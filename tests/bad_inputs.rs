@@ -259,9 +259,6 @@ fn cases() -> Vec<Case> {
         case("sim_nic_variant", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "line 24, column 11"),
         case("sim_nic_variant_values", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"smart\"\n"), "unknown variant `smart`, expected `traditional` or `qos`"),
         case("sim_nic_injection", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\ninjection = \"packet\"\n"), "unknown variant `packet`, expected one of `flit`, `block`, `message`"),
-        // A NIC system top has no table write port: refused before any write (without the
-        // check, generate failed with exit 1 on an unconnected cfg_we_i; planted 2026-11-26).
-        case("generate_nic_programmable", "generate --experiment {dir}/e.toml --out {out}/g", vec![("e.toml", std::fs::read_to_string(root().join("experiments/nic_mesh2x2.toml")).unwrap().replacen("[router]\n", "[router]\nrouting = \"programmable\"\n", 1))], "router.routing = \"programmable\": with topology.endpoint_ports = \"nic\""),
         // Shown to catch a planted `#[serde(alias = "shortest")]` on VcChoice (2026-11-26).
         case("sim_nic_vc_choice", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nvc_choice = \"shortest\"\n"), "unknown variant `shortest`, expected `round_robin` or `avoid_lower_class`"),
         case("sim_nic_unknown_key", "sim --experiment {dir}/e.toml", exp(|t| t + "[nic]\nvariant = \"qos\"\nbus_mbps = 100\n"), "unknown field `bus_mbps`"),

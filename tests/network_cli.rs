@@ -319,3 +319,26 @@ fn programmable_tables_beyond_their_registers_exit_2_and_write_nothing() {
     let o = wormqos(&["sim", "--experiment", d.join("e.toml").to_str().unwrap()]);
     assert!(o.status.success(), "256 codes fit: {}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Programmable routing with NICs at the endpoints (refused with exit 2
+/// before the route-table port existed, a1b42e1): the system top brings
+/// the tables out as the AXI4-Lite slave `cfg_s_axil_*` (docs/integration.md,
+/// "The route-table port of a system top"), wired to every router's strobe.
+#[test]
+fn generate_with_nics_and_programmable_tables_writes_the_route_table_port() {
+    let d = scratch("nic_prog");
+    let text = std::fs::read_to_string(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments/nic_mesh2x2.toml")).unwrap();
+    let exp = d.join("e.toml");
+    std::fs::write(&exp, text.replacen("[router]\n", "[router]\nrouting = \"programmable\"\n", 1)).unwrap();
+    let out = d.join("out");
+    let o = generate(&exp, &out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let list = std::fs::read_to_string(out.join("nicmesh_system.f")).unwrap();
+    assert!(list.lines().any(|l| l == "nicmesh_route_cfg_axil.v"), "{list}");
+    let top = std::fs::read_to_string(out.join("nicmesh_system.v")).unwrap();
+    for port in ["cfg_s_axil_awaddr_i", "cfg_s_axil_wstrb_i", "cfg_s_axil_bresp_o", "cfg_s_axil_rdata_o"] {
+        assert!(top.contains(port), "{port} missing");
+    }
+    // 4 routers: one strobe each, the 2-bit code replicated to every router.
+    assert!(top.contains(".cfg_we_i(table_we)") && top.contains(".cfg_addr_i({4{table_addr}})"), "{top}");
+}

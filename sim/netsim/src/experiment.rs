@@ -741,15 +741,6 @@ impl Experiment {
                 "a NIC at every endpoint needs the [nic] section that configures it: add one, or allowed values: \"raw\" (the default), \"nic\" with [nic]".into(),
             ));
         }
-        if self.topology.endpoint_ports == EndpointPorts::Nic && self.router.routing == wormqos_config::Routing::Programmable {
-            // The system top would leave the network's cfg_* table write ports
-            // unconnected, and no AXI4-Lite route-table port exists yet.
-            return Err(ferr(
-                "router.routing",
-                "\"programmable\"".into(),
-                "with topology.endpoint_ports = \"nic\" the system top has no routing-table write port (no AXI4-Lite table port is built): allowed values: \"fixed\" (or endpoint_ports = \"raw\", whose network top brings cfg_* out)".into(),
-            ));
-        }
         let latency = self.topology.link_latency;
         if latency > bounds::LINK_LATENCY {
             return Err(ferr("topology.link_latency", latency.to_string(), format!("pipeline registers per link: allowed range 0..={}", bounds::LINK_LATENCY)));
