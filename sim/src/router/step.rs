@@ -182,7 +182,8 @@ impl Router {
                 ip.idle |= ip.freed;
                 ip.freed = 0;
                 ip.pushed = 0;
-                st = (st & !(1 << p)) | ((ip.lane_flits | ip.extra != 0) as u32) << p;
+                let pp = &self.pin[p & 31];
+                st = (st & !(1 << p)) | ((pp.lane_flits | pp.extra != 0) as u32) << p;
             }
             rc = st;
         } else {
