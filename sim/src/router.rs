@@ -499,7 +499,7 @@ impl Router {
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
         let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
-        self.step_active(inputs, valid, returning);
+        self.step_active(&inputs.flits, &inputs.credits, valid, returning);
         if let Some(w) = inputs.route_write {
             self.write_route(w);
         }
