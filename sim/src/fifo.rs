@@ -31,12 +31,9 @@ struct Ring {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlitRings {
     slots: Vec<Flit>,
-    // `rings` rounded up to a power of two, indexed `r & (len - 1)`: a no-op
-    // for legal indices that lets the compiler drop bounds checks. Not an
-    // array of the largest legal count (16 KiB): a network steps many
-    // routers in turn, and those arrays spread each router's state over
-    // more pages (measured: docs/benchmarks.md, "per-port state split").
-    rings: Box<[Ring]>,
+    // A fixed array of the largest legal ring count, indexed
+    // `r & (MAX_RINGS - 1)`: a no-op for legal indices that lets the compiler drop bounds checks.
+    rings: Box<[Ring; MAX_RINGS]>,
     cap: u16,
 }
 
@@ -45,7 +42,7 @@ impl FlitRings {
         assert!(cap > 0 && cap <= u16::MAX as usize && rings <= MAX_RINGS);
         FlitRings {
             slots: vec![Flit::default(); rings * cap],
-            rings: vec![Ring::default(); rings.max(1).next_power_of_two()].into_boxed_slice(),
+            rings: Box::new([Ring::default(); MAX_RINGS]),
             cap: cap as u16,
         }
     }
@@ -58,7 +55,7 @@ impl FlitRings {
 
     #[inline]
     pub fn count(&self, r: usize) -> u16 {
-        self.rings[r & (self.rings.len() - 1)].count
+        self.rings[r & (MAX_RINGS - 1)].count
     }
 
     #[inline]
@@ -69,14 +66,14 @@ impl FlitRings {
     /// The oldest flit of ring `r`. The ring must not be empty.
     #[inline]
     pub fn front(&self, r: usize) -> &Flit {
-        let ring = self.rings[r & (self.rings.len() - 1)];
+        let ring = self.rings[r & (MAX_RINGS - 1)];
         debug_assert!(ring.count > 0);
         &self.slots[r * self.cap as usize + ring.head as usize]
     }
 
     /// The k-th oldest flit of ring `r` (k < count).
     pub fn get(&self, r: usize, k: usize) -> &Flit {
-        let ring = self.rings[r & (self.rings.len() - 1)];
+        let ring = self.rings[r & (MAX_RINGS - 1)];
         debug_assert!(k < ring.count as usize);
         let mut idx = ring.head as usize + k;
         if idx >= self.cap as usize {
@@ -89,7 +86,7 @@ impl FlitRings {
     #[inline]
     pub fn push(&mut self, r: usize, f: Flit) {
         let cap = self.cap as usize;
-        let ring = &mut self.rings[r & (self.rings.len() - 1)];
+        let ring = &mut self.rings[r & (MAX_RINGS - 1)];
         let c = ring.count as usize;
         debug_assert!(c < cap, "push into a full ring");
         let mut idx = ring.head as usize + c;
@@ -104,7 +101,7 @@ impl FlitRings {
     #[inline]
     pub fn pop(&mut self, r: usize) -> Flit {
         let cap = self.cap as usize;
-        let ring = &mut self.rings[r & (self.rings.len() - 1)];
+        let ring = &mut self.rings[r & (MAX_RINGS - 1)];
         debug_assert!(ring.count > 0, "pop from an empty ring");
         let h = ring.head as usize;
         let nh = h + 1;
