@@ -36,7 +36,7 @@ use crate::fifo::FlitRings;
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use crate::vclock::VirtualClockScheduler;
 pub use state::{HeaderFields, LaneRegs};
-use state::{Blk, InPort, InVc, Lanes, OutPort, VcPoint, MAX_LANES};
+use state::{Blk, InPort, InVc, Lanes, OutPort, PreemptPort, VcPoint, MAX_LANES};
 use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage};
 
 /// Schedulers the model can run in place of the configured one, to compare
@@ -281,6 +281,8 @@ pub struct Router {
     vclk: Vec<VcPoint>,
     /// §9.4 registers of each input VC (preemptive mode only; else empty).
     lane_regs: Vec<Lanes>,
+    /// §9.4 registers and scratch of each input port (preemptive mode only).
+    pin: Box<[PreemptPort; MAX_PORTS]>,
     /// History stack `hs` of each input VC (preemptive mode only; else empty).
     hs: Vec<[HeaderFields; MAX_LANES]>,
     cfg: RouterConfig,
@@ -381,6 +383,7 @@ impl Router {
             outp: Box::new([OutPort::default(); MAX_PORTS]),
             blk: [Blk::default(); MAX_PORTS],
             lane_regs: if preempt.is_some() { vec![Lanes::default(); nm] } else { Vec::new() },
+            pin: Box::new([PreemptPort::default(); MAX_PORTS]),
             hs: if preempt.is_some() { vec![[HeaderFields::default(); MAX_LANES]; nm] } else { Vec::new() },
             va_req: vec![0; n * va_words],
             va_ports: 0,
@@ -455,6 +458,7 @@ impl Router {
         self.outp.fill(OutPort { credit_ok: self.vc_all, ..OutPort::default() });
         self.blk.fill(Blk::default());
         self.lane_regs.fill(Lanes::default());
+        self.pin.fill(PreemptPort::default());
         self.hs.fill([HeaderFields::default(); MAX_LANES]);
         self.va_req.fill(0);
         self.va_ports = 0;
@@ -495,7 +499,7 @@ impl Router {
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
         let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
-        self.step_active(inputs, valid, returning);
+        self.step_active(&inputs.flits, &inputs.credits, valid, returning);
         if let Some(w) = inputs.route_write {
             self.write_route(w);
         }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
-use wormqos_sim::{ComparisonScheduler, LinkFlit, Router, RouterInputs, VcState};
+use wormqos_sim::{ComparisonScheduler, LinkFlit, Router, VcState};
 
 /// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
 pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
@@ -84,10 +84,10 @@ struct LinkState {
     /// hold a flit / a nonzero credit word.
     revisit_flits: u32,
     revisit_credits: u32,
-    /// The inputs that are non-idle in `Sim::inputs`: input ports with a
-    /// valid flit, output ports with a nonzero credit word. The router reads
-    /// only these (`Router::step_active`), and an idle value on an idle
-    /// endpoint port needs no write.
+    /// The inputs that are non-idle in `Sim::in_flits` / `Sim::in_credits`:
+    /// input ports with a valid flit, output ports with a nonzero credit
+    /// word. The router reads only these (`Router::step_active`), and an
+    /// idle value on an idle endpoint port needs no write.
     in_flits: u32,
     in_credits: u32,
     /// Output / input ports wired to another router.
@@ -320,7 +320,11 @@ pub struct Sim<'a> {
     /// Recorded only by [`Sim::run_traced`].
     trace: Option<Box<FlitTrace>>,
     routers: Vec<Router>,
-    inputs: Vec<RouterInputs>,
+    /// Every router's input wires in one array each, router r's port p at
+    /// `LinkState::port_base + p`: the links and the sinks write them and
+    /// the router reads them without a `Vec` per router to go through.
+    in_flits: Vec<LinkFlit>,
+    in_credits: Vec<u32>,
     nis: Vec<Ni>,
     /// The `[nic]` model at every endpoint (empty without a `[nic]` section:
     /// then `nis` queue and inject as they always have).
@@ -427,7 +431,6 @@ impl<'a> Sim<'a> {
                     .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"{name}\": {e}", v.file)))?
             }
         };
-        let inputs = v.configs.iter().map(RouterInputs::idle).collect();
         let classes = cfg0.traffic_classes() as u8;
         let nis: Vec<Ni> = v
             .net
@@ -604,7 +607,7 @@ impl<'a> Sim<'a> {
         let mut credit_to = Vec::new();
         let mut links = vec![LinkState::default(); v.net.routers];
         for (r, l) in links.iter_mut().enumerate() {
-            let ports = v.net.out_link[r].len().max(v.net.in_link[r].len());
+            let ports = v.net.out_link[r].len().max(v.net.in_link[r].len()).max(v.configs[r].ports());
             let base = flit_to.len();
             l.port_base = base as u32;
             flit_to.resize(base + ports, (0, 0));
@@ -640,7 +643,8 @@ impl<'a> Sim<'a> {
             trace: None,
             msg_log: None,
             routers,
-            inputs,
+            in_flits: vec![LinkFlit::IDLE; flit_to.len()],
+            in_credits: vec![0; flit_to.len()],
             nis,
             nic,
             nics,
@@ -942,16 +946,17 @@ impl<'a> Sim<'a> {
         for e in 0..self.nis.len() {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
             let l = &mut self.links[r];
+            let at = l.port_base as usize + p;
             if l.out_flits >> p & 1 == 0 {
                 if l.in_credits >> p & 1 != 0 {
                     l.in_credits &= !(1 << p);
-                    self.inputs[r].credits[p] = 0;
+                    self.in_credits[at] = 0;
                 }
                 continue;
             }
             l.in_credits |= 1 << p;
             let f = self.routers[r].outputs().flits[p];
-            self.inputs[r].credits[p] = 1 << f.vc;
+            self.in_credits[at] = 1 << f.vc;
             moved = true;
             if let Some(t) = &mut self.trace {
                 t.ejected.push((now, e, f));
@@ -999,7 +1004,8 @@ impl<'a> Sim<'a> {
                 moved = true;
             }
             let router = &mut self.routers[r];
-            router.step_active(&self.inputs[r], l.in_flits, l.in_credits);
+            let base = l.port_base as usize;
+            router.step_active(&self.in_flits[base..], &self.in_credits[base..], l.in_flits, l.in_credits);
             (l.out_flits, l.out_credits) = router.output_activity();
         }
         if moved {
@@ -1034,8 +1040,8 @@ impl<'a> Sim<'a> {
                     let (r, p) = self.flit_to[base + o];
                     let (r, p) = (r as usize, p as usize);
                     self.link_count[base + o] += out.flits[o].valid as u64;
-                    self.inputs[r].flits[p] = out.flits[o];
                     let l = &mut self.links[r];
+                    self.in_flits[l.port_base as usize + p] = out.flits[o];
                     l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
                 }
                 while todo_c != 0 {
@@ -1043,8 +1049,8 @@ impl<'a> Sim<'a> {
                     todo_c &= todo_c - 1;
                     let (r, o) = self.credit_to[base + p];
                     let (r, o) = (r as usize, o as usize);
-                    self.inputs[r].credits[o] = out.credits[p];
                     let l = &mut self.links[r];
+                    self.in_credits[l.port_base as usize + o] = out.credits[p];
                     l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
                 }
             }
@@ -1082,8 +1088,8 @@ impl<'a> Sim<'a> {
                 *live = *live + new.valid as u8 - old.valid as u8;
                 let (r, p) = self.flit_to[link];
                 let (r, p) = (r as usize, p as usize);
-                self.inputs[r].flits[p] = old;
                 let d = &mut self.links[r];
+                self.in_flits[d.port_base as usize + p] = old;
                 d.in_flits = d.in_flits & !(1 << p) | (old.valid as u32) << p;
                 if *live > 0 || old.valid {
                     revisit_f |= 1 << o;
@@ -1100,8 +1106,8 @@ impl<'a> Sim<'a> {
                 *live = *live + (new != 0) as u8 - (old != 0) as u8;
                 let (r, o) = self.credit_to[link];
                 let (r, o) = (r as usize, o as usize);
-                self.inputs[r].credits[o] = old;
                 let d = &mut self.links[r];
+                self.in_credits[d.port_base as usize + o] = old;
                 d.in_credits = d.in_credits & !(1 << o) | ((old != 0) as u32) << o;
                 if *live > 0 || old != 0 {
                     revisit_c |= 1 << p;
@@ -1243,7 +1249,7 @@ impl<'a> Sim<'a> {
         let l = &mut self.links[r];
         if live | l.in_flits >> p & 1 != 0 {
             l.in_flits = l.in_flits & !(1 << p) | live << p;
-            self.inputs[r].flits[p] = f;
+            self.in_flits[l.port_base as usize + p] = f;
         }
     }
 

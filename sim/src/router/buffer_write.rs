@@ -36,7 +36,7 @@ impl Router {
             let ring = if P {
                 let w = self.lane_choice(i, &flit);
                 // Applied at the end of the cycle only if the flit is accepted.
-                self.inp[p & 31].bw = w;
+                self.pin[p & 31].bw = w;
                 self.lane_ring(i, w.lane as usize)
             } else {
                 i
@@ -49,7 +49,7 @@ impl Router {
             self.ib.push(ring, flit);
             self.inp[p & 31].pushed = 1 << v;
             if P {
-                self.inp[p & 31].lane_flits += 1;
+                self.pin[p & 31].lane_flits += 1;
             }
             self.stats.flits_accepted += 1;
         }
@@ -85,11 +85,10 @@ impl Router {
     pub(super) fn lane_registers_of_bw(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            let ip = self.inp[p & 31];
-            if ip.pushed == 0 {
+            if self.inp[p & 31].pushed == 0 {
                 continue;
             }
-            let w = ip.bw;
+            let w = self.pin[p & 31].bw;
             let i = p * m + w.v as usize;
             let d = &mut self.lane_regs[i];
             match w.choice {
@@ -97,7 +96,7 @@ impl Router {
                 LaneChoice::Preempting => {
                     d.top += 1;
                     d.lmax[w.lane as usize] = w.class;
-                    self.inp[p & 31].extra += 1;
+                    self.pin[p & 31].extra += 1;
                     self.withdraw_va_request(i);
                 }
                 LaneChoice::Body | LaneChoice::Open => {}

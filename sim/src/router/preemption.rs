@@ -30,9 +30,10 @@ impl Router {
     pub(super) fn preemption_decisions(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            let mut ip = self.inp[p & 31];
-            (ip.offer_lane, ip.offer_dhead, ip.offer_dtail) = (0, 0, 0);
-            (ip.rc, ip.silent, ip.release) = (0, 0, 0);
+            let ip = self.inp[p & 31];
+            let mut pp = self.pin[p & 31];
+            (pp.offer_lane, pp.offer_dhead, pp.offer_dtail) = (0, 0, 0);
+            (pp.rc, pp.silent, pp.release) = (0, 0, 0);
             if self.st_ports >> p & 1 == 1 {
                 for v in 0..m {
                     let i = p * m + v;
@@ -42,37 +43,37 @@ impl Router {
                     let susp = d.susp >> d.sl & 1 == 1;
                     if d.sl < d.top {
                         if ip.active & bit != 0 && d.sent {
-                            ip.offer_dtail |= bit;
+                            pp.offer_dtail |= bit;
                         } else {
-                            ip.silent |= bit;
+                            pp.silent |= bit;
                         }
                     } else if ip.active & bit != 0 {
                         if susp {
-                            ip.offer_dhead |= bit;
+                            pp.offer_dhead |= bit;
                         } else if !lane_empty {
-                            ip.offer_lane |= bit;
+                            pp.offer_lane |= bit;
                         }
                     } else if ip.idle & bit != 0 {
                         if susp || !lane_empty {
-                            ip.rc |= bit;
+                            pp.rc |= bit;
                         }
                         if d.sl > 0 && lane_empty {
-                            ip.release |= bit;
+                            pp.release |= bit;
                         }
                     }
                 }
             }
-            self.inp[p & 31] = ip;
+            self.pin[p & 31] = pp;
         }
     }
 
     /// The stage 4 offer of input VC (p, v), which must have one.
     #[inline]
     pub(super) fn offer(&self, p: usize, v: usize) -> Offer {
-        let ip = &self.inp[p & 31];
-        if ip.offer_dhead >> v & 1 == 1 {
+        let pp = &self.pin[p & 31];
+        if pp.offer_dhead >> v & 1 == 1 {
             Offer::DummyHead
-        } else if ip.offer_dtail >> v & 1 == 1 {
+        } else if pp.offer_dtail >> v & 1 == 1 {
             Offer::DummyTail
         } else {
             Offer::Lane
@@ -100,7 +101,7 @@ impl Router {
         let m = self.m;
         let mut touched_out = 0u32;
         for p in 0..self.n {
-            let silent = self.inp[p & 31].silent;
+            let silent = self.pin[p & 31].silent;
             for v in bits(silent) {
                 let i = p * m + v;
                 let bit = 1u32 << v;
@@ -124,12 +125,12 @@ impl Router {
     pub(super) fn lane_release(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            let ip = self.inp[p & 31];
-            for v in bits(ip.release & !ip.pushed) {
+            let pushed = self.inp[p & 31].pushed;
+            for v in bits(self.pin[p & 31].release & !pushed) {
                 let d = &mut self.lane_regs[p * m + v];
                 d.top -= 1;
                 d.sl -= 1;
-                self.inp[p & 31].extra -= 1;
+                self.pin[p & 31].extra -= 1;
             }
         }
     }
@@ -163,7 +164,7 @@ impl Router {
         let f = match offer {
             Offer::Lane => {
                 let f = self.ib.pop(self.lane_ring(i, d.sl as usize));
-                self.inp[p & 31].lane_flits -= 1;
+                self.pin[p & 31].lane_flits -= 1;
                 self.outputs.credits[p] |= 1 << v;
                 self.credit_ports |= 1 << p;
                 self.stats.crossbar_moves += 1;
@@ -192,7 +193,7 @@ impl Router {
             Offer::DummyHead => {
                 // The stack saturates (only reachable after protocol violations).
                 if dm.hsp > 0 {
-                    ip.extra -= 1;
+                    self.pin[p & 31].extra -= 1;
                 }
                 dm.hsp = dm.hsp.saturating_sub(1);
                 dm.susp &= !(1 << dm.sl);
@@ -200,7 +201,7 @@ impl Router {
             }
             Offer::DummyTail => {
                 if (dm.hsp as usize) < MAX_LANES {
-                    ip.extra += 1;
+                    self.pin[p & 31].extra += 1;
                     self.hs[i][dm.hsp as usize] = hdr;
                     dm.hsp += 1;
                 }

@@ -16,8 +16,12 @@ impl Router {
         let m = self.m;
         let mut touched = 0u32;
         for p in bits(self.rc_ports) {
-            let ip = self.inp[p & 31];
-            let rc = if P { ip.rc } else { ip.idle & ip.nonempty };
+            let rc = if P {
+                self.pin[p & 31].rc
+            } else {
+                let ip = &self.inp[p & 31];
+                ip.idle & ip.nonempty
+            };
             touched |= 1 << p;
             for v in bits(rc) {
                 let i = p * m + v;

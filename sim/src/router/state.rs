@@ -72,24 +72,8 @@ pub(super) struct InPort {
     /// Scratch: VCs written by BW this cycle (the flit is pushed at once but
     /// becomes visible only at the end of the cycle).
     pub pushed: u32,
-    /// Scratch (preemptive): the start-of-cycle decisions of §9.4, see
-    /// `preemption.rs`.
-    pub offer_lane: u32,
-    pub offer_dhead: u32,
-    pub offer_dtail: u32,
-    pub rc: u32,
-    pub silent: u32,
-    pub release: u32,
-    /// Preemptive: flits in the lanes of this port's VCs, and open extra
-    /// lanes plus history-stack entries (the port is busy while either is
-    /// non-zero).
-    pub lane_flits: u32,
-    pub extra: u32,
     /// Scratch: the VCs ready at point (A) (offer and output room).
     pub ready: u32,
-    /// Scratch (preemptive): this cycle's BW write, applied to the lane
-    /// registers at the end of the cycle (valid when `pushed != 0`).
-    pub bw: LaneWrite,
     pub xa_ptr: u8,
     /// `sg_vc[p]` of the registered switch allocation (meaningful while
     /// bit p of `Router::sg_ports`, `sg_valid[p]`, is set).
@@ -99,6 +83,29 @@ pub(super) struct InPort {
     /// Scratch: the candidate at point (A) and where its grant came from.
     pub cand: u8,
     pub cand_src: GrantSource,
+}
+
+/// The §9.4 registers and scratch of preemptive input port p, kept apart
+/// from its [`InPort`]: the foundation router's cycle never reads them, and
+/// without them a router's `InPort`s fill fewer cache lines (measured:
+/// docs/benchmarks.md, "Netsim speed: per-port state split").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct PreemptPort {
+    /// Scratch: the start-of-cycle decisions of §9.4, see `preemption.rs`.
+    pub offer_lane: u32,
+    pub offer_dhead: u32,
+    pub offer_dtail: u32,
+    pub rc: u32,
+    pub silent: u32,
+    pub release: u32,
+    /// Flits in the lanes of this port's VCs, and open extra
+    /// lanes plus history-stack entries (the port is busy while either is
+    /// non-zero).
+    pub lane_flits: u32,
+    pub extra: u32,
+    /// Scratch: this cycle's BW write, applied to the lane
+    /// registers at the end of the cycle (valid when `pushed != 0`).
+    pub bw: LaneWrite,
 }
 
 /// Output port o: bit u of each mask is output VC (o, u).

@@ -27,18 +27,22 @@
 
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{active_ports, bits, Router, MAX_PORTS};
-use crate::link::{LinkFlit, RouterInputs};
+use crate::link::LinkFlit;
 
 impl Router {
     /// [`Router::step`] for a caller that already knows which inputs are
-    /// not idle: bit p of `valid` must be set if `inputs.flits[p]` is valid,
-    /// bit o of `returning` if `inputs.credits[o]` is nonzero. The model
-    /// reads no other port (extra bits cost time but change nothing), which
-    /// saves a network of mostly idle links from reading them all.
-    pub fn step_active(&mut self, inputs: &RouterInputs, valid: u32, returning: u32) {
+    /// not idle, on the input wires `flits` and `credits` (one entry per
+    /// port, or more: the rest is not read): bit p of `valid` must be set if
+    /// `flits[p]` is valid, bit o of `returning` if `credits[o]` is nonzero.
+    /// The model reads no other port (extra bits cost time but change
+    /// nothing), which saves a network of mostly idle links from reading
+    /// them all. The slices, not a [`crate::RouterInputs`], let a network
+    /// keep every router's inputs in one array (measured: docs/benchmarks.md,
+    /// "Netsim speed: per-port state split").
+    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: u32, returning: u32) {
         let n = self.n;
-        let in_flits = &inputs.flits[..n];
-        let in_credits = &inputs.credits[..n];
+        let in_flits = &flits[..n];
+        let in_credits = &credits[..n];
         debug_assert!(
             {
                 let (f, c) = active_ports(in_flits, in_credits);
@@ -182,7 +186,8 @@ impl Router {
                 ip.idle |= ip.freed;
                 ip.freed = 0;
                 ip.pushed = 0;
-                st = (st & !(1 << p)) | ((ip.lane_flits | ip.extra != 0) as u32) << p;
+                let pp = &self.pin[p & 31];
+                st = (st & !(1 << p)) | ((pp.lane_flits | pp.extra != 0) as u32) << p;
             }
             rc = st;
         } else {

@@ -237,10 +237,11 @@ impl Router {
     /// ACTIVE and non-empty; §9.4: a lane flit or a dummy flit).
     #[inline(always)]
     fn offers<const P: bool>(&self, p: usize) -> u32 {
-        let ip = &self.inp[p & 31];
         if P {
-            ip.offer_lane | ip.offer_dhead | ip.offer_dtail
+            let pp = &self.pin[p & 31];
+            pp.offer_lane | pp.offer_dhead | pp.offer_dtail
         } else {
+            let ip = &self.inp[p & 31];
             ip.active & ip.nonempty
         }
     }
@@ -276,11 +277,12 @@ impl Router {
     ) -> Option<(usize, GrantSource)> {
         let m = self.m;
         if P && self.preempt.is_some_and(|pr| pr.acceleration) {
-            let ip = &self.inp[p & 31];
-            let acc = bits(present).fold(ip.offer_dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
+            let dtail = self.pin[p & 31].offer_dtail;
+            let acc = bits(present).fold(dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
             let acc_ready = eligible & acc;
             if acc_ready != 0 {
-                return Some((rr_pick(acc_ready as u64, ip.acc_ptr as u32).unwrap() as usize, GrantSource::Acceleration));
+                let acc_ptr = self.inp[p & 31].acc_ptr as u32;
+                return Some((rr_pick(acc_ready as u64, acc_ptr).unwrap() as usize, GrantSource::Acceleration));
             }
         }
         if self.block > 1 && self.blk[p & 31].holds(eligible) {
