@@ -111,28 +111,7 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
     };
     // The grant of `req` on mask_q into `g`, through `dbl`/`low`.
     let grant = |m: &mut Module, tag: &str, req: &Sig, work: &[Sig; 3]| -> Result<()> {
-        let (dbl, low, g) = (&work[0], &work[1], &work[2]);
-        let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
-        let (upper, lower) = (("2*N-1", 2 * n - 1), ("N", n));
-        let (upper_n, lower_n) = (("N-1", n - 1), ("0", 0));
-        let lowest_bit = if faults.rr_grant_not_onehot {
-            // (text as before the typed emitter: `~` without parentheses)
-            let half = |h: &str| format!("({tag}dbl[{h}] & ~({tag}dbl[{h}] + {{N{{1'b1}}}}))");
-            vec![
-                Stmt::note("MUTANT rr-grant-not-onehot: the lowest set bit of each half"),
-                Stmt::set(low, Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n)),
-            ]
-        } else {
-            vec![Stmt::note("lowest set bit"), Stmt::set(low, dbl & !(dbl - &one))]
-        };
-        m.comb(
-            [
-                vec![Stmt::note("the masked requests first, then all of them"), Stmt::set(dbl, cat(&[req.e(), req & &mask_q]))],
-                lowest_bit,
-                vec![Stmt::set(g, low.bits_sym(upper_n, lower_n) | low.bits_sym(upper, lower))],
-            ]
-            .concat(),
-        )
+        m.comb(chain_grant(n, tag, req, &mask_q, work, faults.rr_grant_not_onehot))
     };
     let main = declare(&mut m, "")?;
     let above = m.comb_reg_sym("above", n, "N")?;
@@ -148,7 +127,8 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
             chain_above,
         ])?;
     } else {
-        prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain_above)?;
+        let chain = [chain_grant(n, "", &req, &mask_q, &main, false), vec![chain_above]].concat();
+        prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain)?;
     }
     // A separate block: take_i usually depends on gnt_o.
     m.comb(vec![Stmt::set(&mask_d, &mask_q), Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)])])?;
@@ -162,6 +142,34 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
         assert_grant(&mut m, pgnt, preq, n)?;
     }
     Ok(m)
+}
+
+/// The carry-chain grant of `req` on `mask_q` into `work[2]` (`gnt`),
+/// through the 2N-bit `work[0]` (`{req, req & mask}`) and `work[1]` (its
+/// lowest set bit); `not_onehot` plants the `rr_grant_not_onehot` fault
+/// (the lowest set bit of each half). Both the arbiter's own grant above
+/// [`RR_PREFIX_MAX_N`] and its extra picks are these statements.
+fn chain_grant(n: u32, tag: &str, req: &Sig, mask_q: &Sig, work: &[Sig; 3], not_onehot: bool) -> Vec<Stmt> {
+    let (dbl, low, g) = (&work[0], &work[1], &work[2]);
+    let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
+    let (upper, lower) = (("2*N-1", 2 * n - 1), ("N", n));
+    let (upper_n, lower_n) = (("N-1", n - 1), ("0", 0));
+    let lowest_bit = if not_onehot {
+        // (text as before the typed emitter: `~` without parentheses)
+        let half = |h: &str| format!("({tag}dbl[{h}] & ~({tag}dbl[{h}] + {{N{{1'b1}}}}))");
+        vec![
+            Stmt::note("MUTANT rr-grant-not-onehot: the lowest set bit of each half"),
+            Stmt::set(low, Expr::raw(format!("{{{}, {}}}", half("2*N-1:N"), half("N-1:0")), 2 * n)),
+        ]
+    } else {
+        vec![Stmt::note("lowest set bit"), Stmt::set(low, dbl & !(dbl - &one))]
+    };
+    [
+        vec![Stmt::note("the masked requests first, then all of them"), Stmt::set(dbl, cat(&[req.e(), req & mask_q]))],
+        lowest_bit,
+        vec![Stmt::set(g, low.bits_sym(upper_n, lower_n) | low.bits_sym(upper, lower))],
+    ]
+    .concat()
 }
 
 /// Up to this many requesters the round-robin grant is formed from prefix
@@ -180,17 +188,16 @@ const RR_PREFIX_MAX_N: u32 = 16;
 /// it (when i is masked) or there is no masked requester and no requester
 /// below it (when i is not); the winner lies below index k iff a masked
 /// requester lies below k, or none is masked and some requester lies below
-/// k. The same function as the carry chain's (`chain_above` after the
-/// carry-chain grant), which a `generate`-free constant `if` keeps for
-/// N above [`RR_PREFIX_MAX_N`].
+/// k. The same function as `chain` (the arbiter's [`chain_grant`] then
+/// `above` from the grant), which a `generate`-free constant `if` keeps
+/// for N above [`RR_PREFIX_MAX_N`].
 #[allow(clippy::too_many_arguments)]
-fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3], above: &Sig, i: &Expr, chain_above: Stmt) -> Result<()> {
+fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3], above: &Sig, i: &Expr, chain: Vec<Stmt>) -> Result<()> {
     let (dbl, low, g) = (&work[0], &work[1], &work[2]);
     let mreq = m.comb_reg_sym("mreq", n, "N")?;
     let seen_m = m.comb_reg("seen_masked", 1)?;
     let seen_r = m.comb_reg("seen_req", 1)?;
     let none_m = m.comb_reg("no_masked", 1)?;
-    let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
     let prefix = vec![
         Stmt::note("prefix form: the winner from running ORs of the (masked) requests"),
         Stmt::set(&none_m, mreq.any().l_not()),
@@ -206,13 +213,6 @@ fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3]
                 Stmt::set(&seen_r, seen_r.l_or(req.at_var(i))),
             ],
         ),
-    ];
-    let chain = vec![
-        Stmt::note("carry-chain form: the lowest set bit of {req, req & mask}"),
-        Stmt::set(dbl, cat(&[req.e(), req & mask_q])),
-        Stmt::set(low, dbl & !(dbl - &one)),
-        Stmt::set(g, low.bits_sym(("N-1", n - 1), ("0", 0)) | low.bits_sym(("2*N-1", 2 * n - 1), ("N", n))),
-        chain_above,
     ];
     m.comb(vec![
         Stmt::set(&mreq, req & mask_q),

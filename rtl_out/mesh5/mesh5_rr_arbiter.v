@@ -63,8 +63,9 @@ module mesh5_rr_arbiter #(
         seen_req = (seen_req || req_i[i]);
       end
     end else begin
-      // carry-chain form: the lowest set bit of {req, req & mask}
+      // the masked requests first, then all of them
       dbl = {req_i, (req_i & mask_q)};
+      // lowest set bit
       dbl_low = (dbl & (~(dbl - {{(2*N-1){1'b0}}, 1'b1})));
       gnt = (dbl_low[N-1:0] | dbl_low[2*N-1:N]);
       for (i = 0; i < N-1; i = i + 1) begin
