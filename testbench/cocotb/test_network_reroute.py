@@ -107,7 +107,10 @@ async def reroute_through_the_table_port(dut):
         cocotb.start_soon(h.receiver())
     per = int(os.environ.get("NET_MESSAGES", "4"))
     sends = [[m for m in messages(p, k, rng, per, 1000 * (k + 1)) if m["code"] == 0] for k in range(n)]
-    await Combine(*[cocotb.start_soon(h.sender(s)) for h, s in zip(hosts, sends)])
+    # Bounded: a table written to the wrong router can misroute or block
+    # the traffic, and that must fail the test, not hang it.
+    await with_timeout(Combine(*[cocotb.start_soon(h.sender(s)) for h, s in zip(hosts, sends)]),
+                       400, "us")
     want = {m["id"]: m for s in sends for m in s}
     total = len(want)
     for _ in range(2000):

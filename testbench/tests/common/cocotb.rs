@@ -26,6 +26,10 @@ pub struct CocotbRun<'a> {
     pub expect_pass: bool,
 }
 
+/// Wall-clock limit of one cocotb run, seconds (the slowest default run takes
+/// about a minute on 2 cores).
+const COCOTB_TIMEOUT_S: u64 = 600;
+
 /// Runs `run`; returns whether the cocotb test passed and its output.
 pub fn run_cocotb(run: &CocotbRun) -> (bool, String) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
@@ -36,14 +40,22 @@ pub fn run_cocotb(run: &CocotbRun) -> (bool, String) {
     let params = dir.join("params.json");
     std::fs::write(&params, &run.params_json).unwrap();
     let start = std::time::Instant::now();
-    let out = Command::new("python3")
+    // A planted fault can stall the simulated network without ending the
+    // simulation; `timeout` turns that into a failed run, never a hung suite.
+    let limit = std::env::var("WORMQOS_COCOTB_TIMEOUT_S").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(COCOTB_TIMEOUT_S);
+    let out = Command::new("timeout")
+        .args(["--kill-after=10", &limit.to_string(), "python3"])
         .arg(root.join("testbench/cocotb/run_nic.py"))
         .args(["--rtl", rtl.to_str().unwrap(), "--params", params.to_str().unwrap()])
         .args(["--build", dir.join("build").to_str().unwrap(), "--seed", &run.seed.to_string()])
         .args(&run.extra_args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run python3 (run ./setup.sh): {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let mut text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(124) || out.status.code() == Some(137) {
+        // The verdict a stalled run gets: failed, with the reason.
+        text.push_str(&format!("\nrun_nic: FAILED: no verdict within {limit} s (WORMQOS_COCOTB_TIMEOUT_S)\n"));
+    }
     eprintln!("{}: cocotb run in {:.0} s", run.tag, start.elapsed().as_secs_f64());
     assert!(
         text.contains("run_nic:"),
