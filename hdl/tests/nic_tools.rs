@@ -81,8 +81,14 @@ fn every_nic_example_and_fault_is_lint_clean_iverilog_clean_and_synthesizes() {
 #[test]
 fn the_system_top_of_every_nic_example_is_clean_in_every_tool() {
     use wormqos_hdl::system::{generate_system, system_top_name};
-    let jobs: Vec<(String, RouterConfig)> = nic_examples().into_iter().filter(|(n, _)| !n.contains('_') || n == "qos_p").collect();
+    let mut jobs: Vec<(String, RouterConfig)> = nic_examples().into_iter().filter(|(n, _)| !n.contains('_') || n == "qos_p").collect();
     assert!(jobs.len() >= 2);
+    // With programmable routing the system top also carries the route-table
+    // port (`<name>_route_cfg_axil`, docs/integration.md).
+    let qos = std::fs::read_to_string(repo_root().join("examples/nic/qos_p.toml")).unwrap();
+    let prog = qos.replacen("mode = \"preemptive\"", "mode = \"preemptive\"\nrouting = \"programmable\"", 1);
+    assert_ne!(prog, qos);
+    jobs.push(("qos_p_programmable".into(), RouterConfig::from_toml_str(&prog, "qos_p_programmable").unwrap()));
     par_each(&jobs, 2, |(name, cfg)| {
         let files = generate_system(cfg, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         let top = system_top_name(cfg);
@@ -98,6 +104,7 @@ fn the_system_top_of_every_nic_example_is_clean_in_every_tool() {
             assert!(f.text.lines().all(|l| l.len() <= 100), "{}: a line over 100 columns", f.file_name);
         }
         let sys = &files.last().unwrap().text;
+        assert_eq!(sys.contains("cfg_s_axil_awaddr_i"), cfg.programmable(), "{name}: the route-table port iff programmable");
         for k in 0..cfg.ports() {
             for port in ["s_axil_awaddr_i", "m_axi_araddr_o", "irq_o"] {
                 assert!(sys.contains(&format!("p{k}_{port}")), "{name}: no p{k}_{port}");
