@@ -89,9 +89,9 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     md.assign(&wready.lv(), &w_full.l_not())?;
     let aw_take = md.wire_of("aw_take", &awvalid.l_and(aw_full.l_not()))?;
     let w_take = md.wire_of("w_take", &wvalid.l_and(w_full.l_not()))?;
-    let aw_addr = md.register_next("aw_addr", &Expr::zero(12), &aw_take.then_else(&awaddr, &Expr::raw("aw_addr_q", 12)))?;
-    let w_data = md.register_next("w_data", &Expr::zero(32), &w_take.then_else(&wdata, &Expr::raw("w_data_q", 32)))?;
-    let w_strb = md.register_next("w_strb", &Expr::zero(4), &w_take.then_else(&wstrb, &Expr::raw("w_strb_q", 4)))?;
+    let aw_addr = md.register_load("aw_addr", &Expr::zero(12), &aw_take.e(), &awaddr)?;
+    let w_data = md.register_load("w_data", &Expr::zero(32), &w_take.e(), &wdata)?;
+    let w_strb = md.register_load("w_strb", &Expr::zero(4), &w_take.e(), &wstrb)?;
     let fire = md.wire_of("fire", &aw_full.l_and(&w_full).l_and(bvalid.l_not()))?;
     md.assign(&aw_full_d.lv(), &aw_full.then_else(fire.l_not(), &awvalid))?;
     md.assign(&w_full_d.lv(), &w_full.then_else(fire.l_not(), &wvalid))?;
@@ -108,7 +108,7 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
 
     md.comment("Response: OKAY or SLVERR from the cycle after both halves are held until BREADY");
     md.assign(&bvalid_d.lv(), &fire.l_or(bvalid.l_and(bready.l_not())))?;
-    let bresp = md.register_next("bresp", &Expr::zero(2), &fire.then_else(ok.then_else(num(2, 0), num(2, 2)), &Expr::raw("bresp_q", 2)))?;
+    let bresp = md.register_load("bresp", &Expr::zero(2), &fire.e(), &ok.then_else(num(2, 0), num(2, 2)))?;
     md.assign(&bvalid_o.lv(), &bvalid.e())?;
     md.assign(&bresp_o.lv(), &bresp.e())?;
 
@@ -116,18 +116,18 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     let write = md.wire_of("write", &fire.l_and(&ok))?;
     let strobes: Vec<Expr> = (0..r).map(|k| write.l_and(router.is(num(6, k as u64)))).collect();
     let we = md.register_next("cfg_we", &Expr::zero(r), &cat_lsb(&strobes))?;
-    let addr = md.register_next("cfg_addr", &Expr::zero(dw), &write.then_else(w_data.field(0, dw), &Expr::raw("cfg_addr_q", dw)))?;
-    let port = md.register_next("cfg_port", &Expr::zero(pw), &write.then_else(w_data.field(8, pw), &Expr::raw("cfg_port_q", pw)))?;
-    let avc = md.register_next("cfg_avc", &Expr::zero(m), &write.then_else(w_data.field(16, m), &Expr::raw("cfg_avc_q", m)))?;
+    let addr = md.register_load("cfg_addr", &Expr::zero(dw), &write.e(), &w_data.field(0, dw))?;
+    let port = md.register_load("cfg_port", &Expr::zero(pw), &write.e(), &w_data.field(8, pw))?;
+    let avc = md.register_load("cfg_avc", &Expr::zero(m), &write.e(), &w_data.field(16, m))?;
     md.assign(&we_o.lv(), &we.e())?;
     md.assign(&addr_o.lv(), &addr.e())?;
     md.assign(&port_o.lv(), &port.e())?;
     md.assign(&avc_o.lv(), &avc.e())?;
 
     md.comment("Read-back registers: the last written entry, its router, the count of written entries");
-    let last = md.register_next("last", &Expr::zero(32), &write.then_else(&w_data, &Expr::raw("last_q", 32)))?;
-    let last_router = md.register_next("last_router", &Expr::zero(6), &write.then_else(&router, &Expr::raw("last_router_q", 6)))?;
-    let writes = md.register_next("writes", &Expr::zero(16), &write.then_else(Expr::raw("writes_q + 16'd1", 16), &Expr::raw("writes_q", 16)))?;
+    let last = md.register_load("last", &Expr::zero(32), &write.e(), &w_data)?;
+    let last_router = md.register_load("last_router", &Expr::zero(6), &write.e(), &router)?;
+    let writes = md.register_load("writes", &Expr::zero(16), &write.e(), &Expr::raw("writes_q + 16'd1", 16))?;
     let info = (m << 24) | (pw << 16) | (dw << 8) | r;
     let at = |ofs: u32| araddr.is(num(12, ofs as u64));
     let known = md.wire_of("ar_known", &Expr::or_all(&[at(ID), at(INFO), at(LAST), at(LAST_ROUTER), at(WRITES)])?)?;
@@ -142,8 +142,8 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     md.assign(&arready.lv(), &rvalid.l_not())?;
     let ar_take = md.wire_of("ar_take", &arvalid.l_and(rvalid.l_not()))?;
     md.assign(&rvalid_d.lv(), &ar_take.l_or(rvalid.l_and(rready.l_not())))?;
-    let rdata = md.register_next("rdata", &Expr::zero(32), &ar_take.then_else(&value, &Expr::raw("rdata_q", 32)))?;
-    let rresp = md.register_next("rresp", &Expr::zero(2), &ar_take.then_else(known.then_else(num(2, 0), num(2, 2)), &Expr::raw("rresp_q", 2)))?;
+    let rdata = md.register_load("rdata", &Expr::zero(32), &ar_take.e(), &value)?;
+    let rresp = md.register_load("rresp", &Expr::zero(2), &ar_take.e(), &known.then_else(num(2, 0), num(2, 2)))?;
     md.assign(&rvalid_o.lv(), &rvalid.e())?;
     md.assign(&rdata_o.lv(), &rdata.e())?;
     md.assign(&rresp_o.lv(), &rresp.e())?;

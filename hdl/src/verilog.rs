@@ -720,6 +720,13 @@ impl Module {
         self.assign(&d.lv(), next)?;
         Ok(q)
     }
+    /// A register that takes `value` in the cycles `load` is high and holds
+    /// otherwise: `<base>_d = load ? value : <base>_q`.
+    pub fn register_load(&mut self, base: &str, reset: &Expr, load: impl AsExpr, value: impl AsExpr) -> Result<Sig> {
+        let (q, d) = self.register_wire_d(base, reset)?;
+        self.assign(&d.lv(), &load.as_expr().then_else(value, &q))?;
+        Ok(q)
+    }
     /// A register whose next state `<base>_d` is a wire (assign it later).
     pub fn register_wire_d(&mut self, base: &str, reset: &Expr) -> Result<(Sig, Sig)> {
         reset.ok()?;
