@@ -284,16 +284,21 @@ fn lockstep_catches_every_virtualclock_mutant() {
     let mutants = Mutant::virtualclock();
     assert!(mutants.len() >= 5);
     for &mutant in mutants {
-        let mut caught_at = Vec::new();
+        // One catch suffices: the full crossbar (a Verilator build of its
+        // own) is tried only when the multiplexed one lets the mutant pass.
+        let mut caught_at = None;
         for cfg in [&mux, &full] {
             let mut dut = rtl(cfg, Some(mutant));
             match run_lockstep(cfg, &mut dut, &mut Router::new(cfg), &opts(cfg)) {
-                Err(LockstepError::Mismatch(m)) => caught_at.push(format!("{} cycle {} {}", cfg.name(), m.cycle, m.signal)),
+                Err(LockstepError::Mismatch(m)) => {
+                    caught_at = Some(format!("{} cycle {} {}", cfg.name(), m.cycle, m.signal));
+                    break;
+                }
                 Err(e) => panic!("{}: expected a mismatch, got {e}", mutant.name()),
                 Ok(_) => {}
             }
         }
         eprintln!("{:>24}: {:?}", mutant.name(), caught_at);
-        assert!(!caught_at.is_empty(), "mutant {} escaped lockstep on both crossbars", mutant.name());
+        assert!(caught_at.is_some(), "mutant {} escaped lockstep on both crossbars", mutant.name());
     }
 }
