@@ -191,12 +191,13 @@ const ICE40_DEFAULT_MAX_INPUT_VCS: usize = 32;
 
 /// 8-port 16-VC examples whose blocks the default test already maps in
 /// another 8-port 16-VC example and in a small example of the same kind
-/// (suite time: 40-150 s of `synth_xilinx` each): mw8_p's in mw8_pa (the
-/// same router plus acceleration) and small_p; mw8_tr's in mediaworm8 and
+/// (suite time: 20-75 s of `synth_xilinx` each): mw8_p's and mw8_pa's
+/// (preemption, with and without acceleration) in small_p, whose VirtualClock
+/// scheduler mw8_np maps at 16 VCs; mw8_tr's in mediaworm8 and
 /// tr5_registered; the iterative and registered allocators in
 /// small_p_iterative, np4_registered and tr5_registered. The opt-in tests
 /// map them too (`-- --ignored every_example`).
-const LARGE_VARIANTS: [&str; 5] = ["mw8_p", "mw8_tr", "mw8_iterative", "mw8_np_iterative", "mw8_registered"];
+const LARGE_VARIANTS: [&str; 6] = ["mw8_p", "mw8_pa", "mw8_tr", "mw8_iterative", "mw8_np_iterative", "mw8_registered"];
 
 fn synth_jobs(
     mut jobs: Vec<(String, Family)>,
