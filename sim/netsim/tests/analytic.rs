@@ -603,7 +603,7 @@ fn burst_scale_fluid_model_against_the_back_to_back_runs() {
         let v = experiment_point("fig12_000_onoff_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
         let o = v.offered().unwrap().onoff[0].clone();
         let n = v.exp.workload.onoff_mean_messages;
-        let burst = BurstClass { ports: 16, streams: k as usize, mean_burst: n, gap: o.gap, off_mean: o.off, flits: o.flits as f64 }.delay().unwrap();
+        let burst = BurstClass { ports: 16, streams: k as usize, mean_burst: n, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 }.delay().unwrap();
         let packet = priority_waits(&[SourceClass::flits(0.004, o.flits as f64, Arrivals::OnOff { streams: k, gap: o.gap, mean_burst: 1.0 })])[0].as_ref().unwrap().wait;
         let named = predict::plan(&v).unwrap().evaluate(&[]);
         let net = named.iter().find(|r| r.name == "kim2005").unwrap().result.as_ref().unwrap().iter().find(|c| c.class == 1).unwrap().network_latency;
@@ -627,6 +627,6 @@ fn burst_scale_fluid_model_against_the_back_to_back_runs() {
     // 000_… Fig. 12's own sources (14 streams, bursts of 10, g = 850 cycles
     // or more): no link ever overloads at the burst scale (14 · 32/850 =
     // 0.53 < 1), so the combined model is the source-queue model there.
-    let own = BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 850.0, off_mean: 12_500.0, flits: 32.0 }.delay().unwrap();
+    let own = BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 850.0, off_mean: 12_500.0, flits: 32.0, capacity: 1.0 }.delay().unwrap();
     assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{own:?}");
 }
