@@ -727,13 +727,6 @@ impl<'a> Sim<'a> {
         Ok((results, trace))
     }
 
-    /// (source, destination, class) of every flow with a fixed destination
-    /// (the streams: real time, ON/OFF), as drawn for this run — what a
-    /// model conditioned on the realized destinations needs.
-    pub fn fixed_destinations(&self) -> Vec<(u32, u32, u8)> {
-        self.flows.iter().filter_map(|f| f.dest.map(|d| (f.src, d, f.class))).collect()
-    }
-
     /// [`Sim::run`], also returning every delivered message of flow `flow`
     /// (flow 0 is endpoint 0's first real-time stream), in delivery order:
     /// the trace of one stream that explains its frames' deadlines.

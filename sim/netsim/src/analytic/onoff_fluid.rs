@@ -252,14 +252,6 @@ impl BurstClass {
         FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: self.capacity }
     }
 
-    /// The destination link's delay of a stream whose destination receives
-    /// `sharing` streams of the class (itself included), for a model
-    /// conditioned on a run's drawn destinations instead of their binomial
-    /// average.
-    pub fn destination_delay(&self, sharing: usize) -> Result<f64, FluidError> {
-        self.link(sharing).mean_delay()
-    }
-
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
         if self.ports < 2 || self.streams == 0 {
             return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
