@@ -665,3 +665,17 @@ fn burst_backlog_waits_at_the_source_for_want_of_router_buffer() {
     let spaced = rt(32, "onoff_mean_off_us = 97.6");
     assert!(spaced.source_credit_stall < 0.05, "{spaced:?}");
 }
+
+/// The fluid model's per-class link capacity (`predict.rs`): on
+/// `fig12_000_onoff_2rt.toml` at load 0.512 (real time 0.192 flits/cycle/
+/// port split 2:1, so R1 carries 0.128 and R2 0.064) R1 gets the whole
+/// link, R2 what R1 leaves on average: 1 − 0.128 = 0.872 flits per cycle;
+/// both with the file's 14 streams per port of 32-flit messages.
+#[test]
+fn fluid_capacity_of_a_lower_real_time_class_is_what_the_classes_above_leave() {
+    let v = experiment_point("fig12_000_onoff_2rt.toml", &[]);
+    let predict::Plan::SingleRouter { bursts: Some(b), .. } = predict::plan(&v).unwrap() else { panic!("no ON/OFF single-router plan") };
+    assert_eq!(b.len(), 2);
+    assert!((b[0].capacity - 1.0).abs() < 1e-12 && (b[1].capacity - 0.872).abs() < 1e-9, "{b:?}");
+    assert!(b.iter().all(|c| c.streams == 14 && c.flits == 32.0 && c.ports == 16), "{b:?}");
+}
