@@ -74,7 +74,7 @@ fn class_net(r: &Results, c: u8) -> f64 {
 /// per-class latency plots.
 fn model_outputs() -> Vec<String> {
     let mut v = sweep_outputs();
-    v.extend(["comparison.txt", "source_queue.csv", "dmp.csv", "throughput.csv"].map(String::from));
+    v.extend(["comparison.txt", "source_queue.csv", "latency_parts.csv", "dmp.csv", "throughput.csv"].map(String::from));
     for c in 0..CLASS_NET.len() {
         v.push(format!("network_latency_class{c}.svg"));
         v.push(format!("network_latency_class{c}.png"));
@@ -176,6 +176,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     class_plots(&combined, &pts, &mut out)?;
     out.write("comparison.txt", table.as_bytes())?;
     out.write("source_queue.csv", source_queue(&pts).as_bytes())?;
+    out.write("latency_parts.csv", latency_parts(&pts).as_bytes())?;
     if !dmp.is_empty() {
         let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
         for (src, pt, c, d, m) in &dmp {
@@ -219,6 +220,40 @@ fn source_queue(pts: &[sweep::Point]) -> String {
             for c in &r.classes {
                 s += &format!("{},{},{},{},{},{}\n", sweep::value_label(&p.params[0].1), label(&p.params[1..]), c.class, c.network_latency, c.source_latency, c.latency);
             }
+        }
+    }
+    s
+}
+
+/// Per point, source and class, the two parts of the latency with each
+/// model's relative error against the simulation where both exist, and the
+/// simulated part of the source wait in which the class was held at its NI
+/// for credits (`ClassStats::source_credit_stall`: the network holding the
+/// source back; NaN for a model).
+fn latency_parts(pts: &[sweep::Point]) -> String {
+    let mut s = String::from("source,point,class,source_wait_cycles,source_wait_error_percent,network_latency_cycles,network_latency_error_percent,credit_stall_cycles\n");
+    let sim_of = |p: &sweep::Point, class: u8| {
+        pts.iter()
+            .find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == p.params[1..])
+            .and_then(|q| q.result.as_ref().ok())
+            .and_then(|r| r.classes.iter().find(|k| k.class == class))
+    };
+    let rel = |m: f64, s: Option<f64>| s.map_or(f64::NAN, |s| 100.0 * (m - s) / s);
+    for p in pts {
+        let Ok(r) = &p.result else { continue };
+        let is_sim = p.params[0].1.as_str() == Some("sim");
+        for c in &r.classes {
+            let sim = if is_sim { None } else { sim_of(p, c.class) };
+            let (src_err, net_err) = (rel(c.source_latency, sim.map(|k| k.source_latency)), rel(c.network_latency, sim.map(|k| k.network_latency)));
+            s += &format!(
+                "{},{},{},{},{src_err:.1},{},{net_err:.1},{}\n",
+                sweep::value_label(&p.params[0].1),
+                label(&p.params[1..]),
+                c.class,
+                c.source_latency,
+                c.network_latency,
+                c.source_credit_stall
+            );
         }
     }
     s

@@ -188,3 +188,61 @@ fn ring_throughput_bound_of_eq_23_in_the_papers_units() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The burst-scale fluid row `model:kim2005_fluid` (`onoff_fluid.rs`) on a
+/// case small enough to solve by hand: experiments/fig12_000_onoff_bursts.toml
+/// on a 2-port router with K = 2 streams per port, g = 40 cycles (I = N(K/λ
+/// − g) = 10·(2/0.004 − 40) = 4,600 cycles = 368 µs), so both links the
+/// model adds see the same fluid queue: n = 2 sources (with two ports every
+/// other stream picks the one other endpoint), r = 32/40 = 0.8, c = 1,
+/// α = 1/4600, β = 1/400, drifts (−1, −0.2, 0.6), p = 400/5000 = 0.08.
+/// Generator diagonal q = (−2α, −(α + β), −2β), off-diagonals 2α, α
+/// (up) and β, 2β (down). Expanding the tridiagonal determinant,
+/// det(Q − zD) = z(c3 z² + c2 z + c1) with c3 = −d0 d1 d2 = −0.12,
+/// c2 = q0 d1 d2 + d0(q1 d2 + q2 d1) = 6.826087e-4 and
+/// c1 = q0(−q1 d2 − q2 d1) − d0(q1 q2 − 2αβ) + 2αβ d2 = 1.287807e-5; its
+/// negative root z = (−c2 + √(c2² − 4 c3 c1))/(2 c3) = −0.00789855,
+/// the left null vector with φ2 = 1: φ1 = −(q2 − 0.6z)/α = 1.2,
+/// φ0 = −β φ1/(q0 + z) = 0.36; F_2(0) = 0 gives a = −π_2 = −0.0064;
+/// E[Q] = a(φ0 + φ1 + φ2)/z = 0.0064·2.56/0.00789855 = 2.074305 flits;
+/// Λ = n p r = 0.128: 16.2055 cycles per link. The packet-scale source
+/// wait (onoff_source.rs with N = 1): R = (K − 1)/K · λ M²/2 = 1.024,
+/// W = R/(1 − σ) = 1.024/0.872 = 1.174312. So the real-time class's source
+/// wait is 1.174312 + 16.2055 and its network latency `kim2005`'s + 16.2055.
+/// A bad ON/OFF input exits 2 naming the field and writes nothing.
+#[test]
+fn burst_scale_fluid_row_by_hand_and_its_inputs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig12_000_onoff_bursts.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().replace("ports = 16", "ports = 2").replace("onoff_streams = 1\n", "onoff_streams = 2\n").replace("onoff_mean_off_us = 173.6", "onoff_mean_off_us = 368.0");
+    assert!(text.contains("ports = 2") && text.contains("onoff_streams = 2\n") && text.contains("= 368.0"), "fig12_000_onoff_bursts.toml changed");
+    let dir = scratch("fluid");
+    let (o, out) = run(&dir, &text, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let parts = std::fs::read_to_string(out.join("latency_parts.csv")).unwrap();
+    assert!(parts.starts_with("source,point,class,source_wait_cycles,source_wait_error_percent,network_latency_cycles,network_latency_error_percent,credit_stall_cycles\n"), "{parts}");
+    let row = |src: &str, class: u8| -> Vec<f64> {
+        let l = parts.lines().find(|l| l.starts_with(&format!("{src},,{class},"))).unwrap_or_else(|| panic!("{src} {class}: {parts}"));
+        l.split(',').skip(3).map(|x| x.parse().unwrap()).collect()
+    };
+    let (fluid, base) = (row("model:kim2005_fluid", 1), row("model:kim2005", 1));
+    let per_link = 16.205_504_6;
+    assert!((fluid[0] - (1.174_311_9 + per_link)).abs() < 1e-5, "source wait {}", fluid[0]);
+    assert!((fluid[2] - (base[2] + per_link)).abs() < 1e-5, "network latency {} vs kim2005 {}", fluid[2], base[2]);
+    // Best effort keeps kim2005's values; no simulation, no errors.
+    let (be_fluid, be) = (row("model:kim2005_fluid", 0), row("model:kim2005", 0));
+    assert!(be_fluid[0] == be[0] && be_fluid[2] == be[2], "{be_fluid:?} {be:?}");
+    assert!(fluid[1].is_nan() && fluid[4].is_nan(), "{parts}");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("model:kim2005_fluid,")), "{csv}");
+    for (name, bad, field) in [("streams", "onoff_streams = 0\n", "workload.onoff_streams"), ("burst", "onoff_streams = 2\nonoff_mean_messages = 0.5\n", "workload.onoff_mean_messages")] {
+        let dir = scratch(name);
+        let (o, out) = run(&dir, &text.replace("onoff_streams = 2\n", bad), &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(field) && err.contains("e.toml"), "{name}: {err}");
+        assert!(!out.exists(), "{name}: nothing may be written");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -780,6 +780,7 @@ fn claims() -> Vec<Claim> {
     });
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
+    v.extend(fluid_parts_claims());
     v.extend(fig6a_claims());
     v
 }
@@ -1827,8 +1828,303 @@ fn onoff_fluid_claims() -> Vec<Claim> {
         numbers: vec![neg("8", K1_128, "kim2005_onoff_error_percent"), neg("70", K1_40, "kim2005_onoff_error_percent")],
     });
     v.push(Claim {
-        passage: "(`onoff_fluid.rs`, same section) brings that to 7–35 % low, but only as",
+        passage: "(`onoff_fluid.rs`, same section) brings that to 7–35 % low; it is the",
         numbers: vec![neg("7", K1_128, "error_percent"), neg("35", K1_40, "error_percent")],
+    });
+    v
+}
+/// "Where the burst backlog waits": the `kim2005_fluid` row per part
+/// against the simulation with one and with eight messages per VC, from
+/// the two `latency_parts.csv` and `source_queue.csv` that
+/// `wormqos model --with-sim` writes (commands in that section).
+fn fluid_parts_claims() -> Vec<Claim> {
+    const LA: &str = "experiments/results/model_fig12_000_onoff_bursts/latency_parts.csv";
+    const QA: &str = "experiments/results/model_fig12_000_onoff_bursts/source_queue.csv";
+    const LD: &str = "experiments/results/model_fig12_000_onoff_bursts_deep/latency_parts.csv";
+    const QD: &str = "experiments/results/model_fig12_000_onoff_bursts_deep/source_queue.csv";
+    const B: &str = "experiments/results/model_fig12_000_onoff_bursts/burst_fluid.csv";
+    let mut v = Vec::new();
+v.push(Claim {
+        passage: "| 1 | 33 | 0.00 / 58.48 (−100.0 %) | 29.77 | 89.75 / 53.80 (+66.8 %) | 112.28 | 15.76 / 96.55 / 8.88 | 112.31 |",
+        numbers: vec![
+            Num { written: "0.00", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "58.48", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "29.77", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "89.75", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "53.80", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "66.8", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "112.28", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "15.76", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "96.55", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "8.88", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "112.31", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 40 | 0.00 / 72.57 (−100.0 %) | 42.28 | 78.88 / 48.40 (+63.0 %) | 120.96 | 26.95 / 94.01 / 16.32 | 120.96 |",
+        numbers: vec![
+            Num { written: "0.00", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "72.57", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "42.28", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "78.88", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "48.40", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "63.0", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "120.96", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "26.95", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "94.01", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "16.32", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "120.96", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 0.00 / 17.89 (−100.0 %) | 12.13 | 45.50 / 45.16 (+0.8 %) | 63.05 | 1.55 / 61.50 / 1.07 | 63.05 |",
+        numbers: vec![
+            Num { written: "0.00", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "17.89", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "12.13", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "45.50", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "45.16", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "0.8", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "63.05", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "1.55", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "61.50", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "1.07", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "63.05", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 0.00 / 0.00 (−100.0 %) | 0.00 | 36.48 / 39.37 (−7.4 %) | 39.38 | 0.00 / 39.38 / 0.00 | 39.38 |",
+        numbers: vec![
+            Num { written: "0.00", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "0.00", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "0.00", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "36.48", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "39.37", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "7.4", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+            Num { written: "39.38", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "0.00", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "39.38", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "0.00", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "39.38", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 22.42 / 71.07 (−68.4 %) | 23.30 | 84.77 / 53.62 (+58.1 %) | 124.69 | 31.01 / 93.49 / 5.64 | 124.49 |",
+        numbers: vec![
+            Num { written: "22.42", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "71.07", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "68.4", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "23.30", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "84.77", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "53.62", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "58.1", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "124.69", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "31.01", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "93.49", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "5.64", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "124.49", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 64 | 1.17 / 8.86 (−86.7 %) | 3.64 | 44.80 / 42.82 (+4.6 %) | 51.68 | 2.16 / 49.56 / 0.49 | 51.72 |",
+        numbers: vec![
+            Num { written: "1.17", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "8.86", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "86.7", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "3.64", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "44.80", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "42.82", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "4.6", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "51.68", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "2.16", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "49.56", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "0.49", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "51.72", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 34.89 / 87.37 (−60.1 %) | 23.92 | 83.20 / 55.01 (+51.2 %) | 142.38 | 42.69 / 99.65 / 4.88 | 142.34 |",
+        numbers: vec![
+            Num { written: "34.89", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "87.37", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "60.1", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "23.92", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "83.20", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "55.01", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "51.2", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "142.38", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "42.69", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "99.65", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "4.88", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "142.34", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 44.30 / 110.07 (−59.8 %) | 33.70 | 81.98 / 56.08 (+46.2 %) | 166.15 | 57.63 / 108.42 / 9.52 | 166.04 |",
+        numbers: vec![
+            Num { written: "44.30", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "110.07", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "59.8", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "33.70", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "81.98", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "56.08", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "46.2", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "166.15", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "57.63", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "108.42", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "9.52", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "166.04", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+v.push(Claim {
+        passage: "| 1 | 33 | 0.00 / 15.76 (−100.0 %) | 89.61 / 96.55 (−7.2 %) |",
+        numbers: vec![
+            Num { written: "0.00", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "89.61", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "7.2", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 40 | 0.00 / 26.95 (−100.0 %) | 78.74 / 94.01 (−16.2 %) |",
+        numbers: vec![
+            Num { written: "0.00", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "78.74", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "16.2", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 0.00 / 1.55 (−100.0 %) | 45.36 / 61.50 (−26.2 %) |",
+        numbers: vec![
+            Num { written: "0.00", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "100.0", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "45.36", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "26.2", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 0.00 / 0.00 (−) | 36.34 / 39.38 (−7.7 %) |",
+        numbers: vec![
+            Num { written: "0.00", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "36.34", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "7.7", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 22.42 / 31.01 (−27.7 %) | 84.63 / 93.49 (−9.5 %) |",
+        numbers: vec![
+            Num { written: "22.42", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "27.7", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "84.63", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "9.5", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 64 | 1.17 / 2.16 (−45.7 %) | 44.66 / 49.56 (−9.9 %) |",
+        numbers: vec![
+            Num { written: "1.17", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "45.7", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "44.66", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "9.9", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:348.8"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 34.89 / 42.69 (−18.3 %) | 83.06 / 99.65 (−16.6 %) |",
+        numbers: vec![
+            Num { written: "34.89", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "18.3", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "83.06", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "16.6", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 44.30 / 57.63 (−23.1 %) | 81.83 / 108.42 (−24.5 %) |",
+        numbers: vec![
+            Num { written: "44.30", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+            Num { written: "23.1", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "81.83", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "24.5", csv: LD, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "destination link's backlog into the network latency (+46 % to +67 % at",
+        numbers: vec![
+            Num { written: "46", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+            Num { written: "67", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "network_latency_error_percent", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "source wait −60 % to −100 %)",
+        numbers: vec![
+            Num { written: "60", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+            Num { written: "100", csv: LA, row: &[("source", "model:kim2005_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "source_wait_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "no credit and the source stalls — 12 to 42 cycles of credit stall per",
+        numbers: vec![
+            Num { written: "12", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "42", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "is below it per flit) and the source wait is 0.00 at g = 128 where no link",
+        numbers: vec![
+            Num { written: "0.00", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6"), ("class", "1")], column: "source_wait_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "the same points keep their totals (112.28 → 112.31, 120.96 → 120.96,",
+        numbers: vec![
+            Num { written: "112.28", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "112.31", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "120.96", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "120.96", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "63.05 → 63.05, …, 166.15 → 166.04) while the network latency rises to",
+        numbers: vec![
+            Num { written: "63.05", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "63.05", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "166.15", csv: QA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+            Num { written: "166.04", csv: QD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "latency_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "93–108 cycles at g = 33 and 40 and the credit stalls fall (42.28 → 16.32",
+        numbers: vec![
+            Num { written: "93", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "108", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "network_latency_cycles", scale: 1.0 },
+            Num { written: "42.28", csv: LA, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "16.32", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "at K = 1, g = 40; 4.88–9.52 at K = 4 and 14): the backlog then waits",
+        numbers: vec![
+            Num { written: "4.88", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+            Num { written: "9.52", csv: LD, row: &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "1")], column: "credit_stall_cycles", scale: 1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "total less `kim2005`'s 36.14 cycles against the model's 53.61 / 42.74 /",
+        numbers: vec![
+            n("36.14", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "kim2005_network_cycles"),
+            n("53.61", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "destination_link_cycles"),
+            n("42.74", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:168.0")], "destination_link_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "9.36 destination-link delay, first table of",
+        numbers: vec![
+            n("9.36", B, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "destination_link_cycles"),
+        ],
     });
     v
 }

@@ -47,6 +47,10 @@ struct MsgRec {
     received: u32,
     tag: u32,
     measured: bool,
+    /// Until the header leaves: its NI's `credit_stalled` count of its class
+    /// at creation; then the cycles of its source wait in which its class
+    /// was held for credits (the difference).
+    stalled: u64,
 }
 
 struct Ni {
@@ -64,6 +68,10 @@ struct Ni {
     /// Messages in `vc_cur` and in `queues` (fast idle check).
     active: u32,
     queued: u32,
+    /// Per class: cycles in which the class held a VC here with a message
+    /// to send and every such VC had no credit (the router's input buffer
+    /// full: the network holding the class back), counted since the start.
+    credit_stalled: Vec<u64>,
 }
 
 /// One router's link bookkeeping, bit masks over its ports, in one place
@@ -175,6 +183,13 @@ pub struct ClassStats {
     pub network_latency: f64,
     /// Creation to header injection.
     pub source_latency: f64,
+    /// The part of `source_latency` in which the message's class, at its
+    /// source's NI, held VCs with flits to send and no credit on any of
+    /// them (the router's input buffer full: the network, not the link,
+    /// holding the source back), mean cycles per message; NaN with the NIC
+    /// model and in results written before it existed.
+    #[serde(default = "nan")]
+    pub source_credit_stall: f64,
     pub histogram: Histogram,
     /// Messages by network latency in cycles (index = cycles; the last
     /// entry counts every latency ≥ its index), for deadline tails such
@@ -404,6 +419,8 @@ struct ClassAcc {
     hist: Histogram,
     net_counts: Vec<u64>,
     net_counts_by_hops: Vec<Vec<u64>>,
+    /// Sum of the messages' credit-stalled source-wait cycles.
+    stalled: f64,
     /// Per batch (by creation time): (sum, count).
     batches: Vec<(f64, u64)>,
     /// Per phase (by creation time): (count, latency, source, network sums).
@@ -446,6 +463,7 @@ impl<'a> Sim<'a> {
                 rr: 0,
                 active: 0,
                 queued: 0,
+                credit_stalled: vec![0; classes as usize],
             })
             .collect();
         let n_ep = nis.len();
@@ -902,7 +920,8 @@ impl<'a> Sim<'a> {
                         st.open.push_back((m.frame, m.frame_msgs, now));
                     }
                 }
-                let rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured };
+                let stalled = self.nis.get(self.flows[fi].src as usize).map_or(0, |ni| ni.credit_stalled[m.class as usize]);
+                let rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured, stalled };
                 let idx = if let Some(i) = self.free.pop() {
                     self.slab[i as usize] = rec;
                     i
@@ -1158,21 +1177,36 @@ impl<'a> Sim<'a> {
         // Send one flit: highest class first, round-robin within it.
         let ni = &self.nis[e];
         let mut pick: Option<(usize, u8)> = None;
+        // Classes with a message on a VC here, and those of them with a
+        // credit on one of those VCs (classes < 8).
+        let (mut holding, mut can_send) = (0u32, 0u32);
         for k in 0..m {
             // ni.rr + k < 2m: a subtraction rather than a division.
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
             if ni.vc_cur[v].is_some() {
+                let c = ni.vc_class[v];
+                holding |= 1 << c;
                 if ni.credits[v] > 0 {
-                    let c = ni.vc_class[v];
+                    can_send |= 1 << c;
                     if pick.map_or(true, |(_, pc)| c > pc) {
                         pick = Some((v, c));
                     }
                 }
             }
         }
+        let mut stalled = holding & !can_send;
+        while stalled != 0 {
+            let c = stalled.trailing_zeros() as usize;
+            self.nis[e].credit_stalled[c] += 1;
+            stalled &= stalled - 1;
+        }
         let mut flit = LinkFlit::IDLE;
-        if let Some((v, _)) = pick {
+        if let Some((v, c)) = pick {
             let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
+            if sent == 0 {
+                let rec = &mut self.slab[idx as usize];
+                rec.stalled = self.nis[e].credit_stalled[c as usize] - rec.stalled;
+            }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
             let last = flit.tail;
             let ni = &mut self.nis[e];
@@ -1287,6 +1321,7 @@ impl<'a> Sim<'a> {
         c.lat += lat;
         c.net += (now - rec.injected) as f64;
         c.src += (rec.injected - rec.created) as f64;
+        c.stalled += rec.stalled as f64;
         c.hist.add(now - rec.created);
         if c.net_counts.is_empty() {
             c.net_counts = vec![0; NET_LATENCY_BINS];
@@ -1478,6 +1513,8 @@ impl<'a> Sim<'a> {
                     latency_ci95: ci,
                     network_latency: c.net / c.n as f64,
                     source_latency: c.src / c.n as f64,
+                    // The NIC model's sources are not the simple NI's.
+                    source_credit_stall: if self.nic.is_some() { f64::NAN } else { c.stalled / c.n as f64 },
                     histogram: c.hist.clone(),
                     network_latency_counts: c.net_counts.clone(),
                     network_latency_counts_by_hops: c

@@ -603,7 +603,7 @@ fn burst_scale_fluid_model_against_the_back_to_back_runs() {
         let v = experiment_point("fig12_000_onoff_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
         let o = v.offered().unwrap().onoff[0].clone();
         let n = v.exp.workload.onoff_mean_messages;
-        let burst = BurstClass { ports: 16, streams: k as usize, mean_burst: n, gap: o.gap, off_mean: o.off, flits: o.flits as f64 }.delay().unwrap();
+        let burst = BurstClass { ports: 16, streams: k as usize, mean_burst: n, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 }.delay().unwrap();
         let packet = priority_waits(&[SourceClass::flits(0.004, o.flits as f64, Arrivals::OnOff { streams: k, gap: o.gap, mean_burst: 1.0 })])[0].as_ref().unwrap().wait;
         let named = predict::plan(&v).unwrap().evaluate(&[]);
         let net = named.iter().find(|r| r.name == "kim2005").unwrap().result.as_ref().unwrap().iter().find(|c| c.class == 1).unwrap().network_latency;
@@ -627,6 +627,55 @@ fn burst_scale_fluid_model_against_the_back_to_back_runs() {
     // 000_… Fig. 12's own sources (14 streams, bursts of 10, g = 850 cycles
     // or more): no link ever overloads at the burst scale (14 · 32/850 =
     // 0.53 < 1), so the combined model is the source-queue model there.
-    let own = BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 850.0, off_mean: 12_500.0, flits: 32.0 }.delay().unwrap();
+    let own = BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 850.0, off_mean: 12_500.0, flits: 32.0, capacity: 1.0 }.delay().unwrap();
     assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{own:?}");
+}
+
+/// Where the burst-scale backlog waits in the simulator, from the NI's
+/// credit-stall counter (`ClassStats::source_credit_stall`): one ON/OFF
+/// stream per port (K = 1: nothing else real-time at its NI, best effort
+/// below it per flit), bursts g = 40 cycles apart to one destination,
+/// 100 k cycles. With b_s = M = 32 the router's input VC holds one message,
+/// so a backlog at the destination's output link stops the NI for credits
+/// and is counted as source wait; with 256-flit buffers (8 messages) most of
+/// it waits inside the router and is counted as network latency, while the
+/// total stays (the destination link serves the same flits either way).
+/// At g = 128 no link overloads: no credit stall.
+#[test]
+fn burst_backlog_waits_at_the_source_for_want_of_router_buffer() {
+    let rt = |depth: u32, off: &str| {
+        let (i, o) = (format!("input_buffer_depth = {depth}"), format!("output_buffer_depth = {depth}"));
+        let v = experiment_point(
+            "fig12_000_onoff_bursts.toml",
+            &[("cycles = 400000", "cycles = 100000"), ("onoff_mean_off_us = 173.6", off), ("input_buffer_depth = 32", &i), ("output_buffer_depth = 32", &o)],
+        );
+        let s = run(&v).unwrap();
+        for c in &s.classes {
+            assert!(c.source_credit_stall >= 0.0 && c.source_credit_stall <= c.source_latency, "{depth} {off}: class {} stall {} of {}", c.class, c.source_credit_stall, c.source_latency);
+        }
+        s.classes.iter().find(|c| c.class == 1).unwrap().clone()
+    };
+    let (one, eight) = (rt(32, "onoff_mean_off_us = 168.0"), rt(256, "onoff_mean_off_us = 168.0"));
+    // One message per VC: most of the wait at the source, much of it stalled.
+    assert!(one.source_latency > one.network_latency - 36.0 && one.source_credit_stall > 0.3 * one.source_latency, "{one:?}");
+    // Eight: the backlog moves into the network, the total stays within 5 %.
+    assert!(eight.network_latency > one.network_latency + 20.0 && eight.source_latency < 0.5 * one.source_latency, "{one:?} {eight:?}");
+    assert!(eight.source_credit_stall < 0.5 * one.source_credit_stall, "{one:?} {eight:?}");
+    assert!((eight.latency - one.latency).abs() <= 0.05 * one.latency, "total {} vs {}", eight.latency, one.latency);
+    let spaced = rt(32, "onoff_mean_off_us = 97.6");
+    assert!(spaced.source_credit_stall < 0.05, "{spaced:?}");
+}
+
+/// The fluid model's per-class link capacity (`predict.rs`): on
+/// `fig12_000_onoff_2rt.toml` at load 0.512 (real time 0.192 flits/cycle/
+/// port split 2:1, so R1 carries 0.128 and R2 0.064) R1 gets the whole
+/// link, R2 what R1 leaves on average: 1 − 0.128 = 0.872 flits per cycle;
+/// both with the file's 14 streams per port of 32-flit messages.
+#[test]
+fn fluid_capacity_of_a_lower_real_time_class_is_what_the_classes_above_leave() {
+    let v = experiment_point("fig12_000_onoff_2rt.toml", &[]);
+    let predict::Plan::SingleRouter { bursts: Some(b), .. } = predict::plan(&v).unwrap() else { panic!("no ON/OFF single-router plan") };
+    assert_eq!(b.len(), 2);
+    assert!((b[0].capacity - 1.0).abs() < 1e-12 && (b[1].capacity - 0.872).abs() < 1e-9, "{b:?}");
+    assert!(b.iter().all(|c| c.streams == 14 && c.flits == 32.0 && c.ports == 16), "{b:?}");
 }

@@ -89,15 +89,17 @@ impl FluidLink {
         if !(load < self.capacity) {
             return Err(FluidError::Saturated { load, capacity: self.capacity });
         }
+        // No state overloads the link (all n ON at most c): it never
+        // queues, however many sources (checked before the size limit).
+        if self.drift(n, self.capacity) <= 0.0 {
+            return Ok(0.0);
+        }
         if n > MAX_SOURCES {
             return Err(FluidError::NotSolved(format!("{n} sources, more than {MAX_SOURCES}")));
         }
         // A state of zero drift would leave a singular D: move c off it.
         let c = if (0..=n).any(|i| self.drift(i, self.capacity).abs() < 1e-12) { self.capacity * (1.0 + 1e-9) } else { self.capacity };
         let positive: Vec<usize> = (0..=n).filter(|&i| self.drift(i, c) > 0.0).collect();
-        if positive.is_empty() {
-            return Ok(0.0);
-        }
         let (alpha, beta) = (1.0 / self.off_mean, 1.0 / self.on_mean);
         let binom = |i: usize| (0..i).fold(1.0, |acc, j| acc * (n - j) as f64 / (j + 1) as f64);
         let pi: Vec<f64> = (0..=n).map(|i| binom(i) * p.powi(i as i32) * (1.0 - p).powi((n - i) as i32)).collect();
@@ -226,6 +228,11 @@ pub struct BurstClass {
     pub off_mean: f64,
     /// M, flits per message.
     pub flits: f64,
+    /// c, flits per cycle a link gives the class: 1 for the top class;
+    /// for a lower one 1 less the mean flit load of the real-time classes
+    /// above it (a reduced-capacity approximation: they preempt it per flit
+    /// at the NI and by their smaller Vtick at the output).
+    pub capacity: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -242,10 +249,13 @@ pub struct BurstDelay {
 
 impl BurstClass {
     fn link(&self, sources: usize) -> FluidLink {
-        FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: 1.0 }
+        FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: self.capacity }
     }
 
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
+        if self.ports < 2 || self.streams == 0 {
+            return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
+        }
         let source_link = self.link(self.streams).mean_delay()?;
         // m other streams at the tagged one's destination: each of the
         // (ports − 1)·K − 1 other streams that may pick it does so with
@@ -253,11 +263,16 @@ impl BurstClass {
         let trials = (self.ports - 1) * self.streams - 1;
         let q = 1.0 / (self.ports - 1) as f64;
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
-        let mut w = (1.0 - q).powi(trials as i32);
+        // The binomial weight in logarithms (C(trials, m) overflows f64 for
+        // thousands of streams), k·ln x taken as 0 for k = 0 (with two ports
+        // q = 1 and every other stream picks the tagged one's destination).
+        let ln_pow = |x: f64, k: usize| if k == 0 { 0.0 } else { k as f64 * x.ln() };
+        let mut ln_choose = 0.0f64;
         for m in 0..=trials {
             if m > 0 {
-                w *= (trials - m + 1) as f64 / m as f64 * q / (1.0 - q);
+                ln_choose += ((trials - m + 1) as f64 / m as f64).ln();
             }
+            let w = (ln_choose + ln_pow(q, m) + ln_pow(1.0 - q, trials - m)).exp();
             if w < 1e-12 && m as f64 > trials as f64 * q {
                 excluded += w; // the tail beyond, bounded by this term's order
                 break;

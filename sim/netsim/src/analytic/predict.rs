@@ -10,6 +10,7 @@
 
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
+use super::onoff_fluid::{BurstClass, FluidError, MAX_SOURCES};
 use super::onoff_source::{priority_waits, Arrivals, SourceClass};
 use super::multilink_ring::{counted_stage_rates, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
@@ -63,6 +64,9 @@ pub enum Plan {
         /// ON/OFF real time: each real-time class's sources, for the
         /// source-queue model of `onoff_source.rs` (a second model row).
         onoff: Option<Vec<Arrivals>>,
+        /// ON/OFF real time: each real-time class's streams for the
+        /// burst-scale fluid model of `onoff_fluid.rs` (a third row).
+        bursts: Option<Vec<BurstClass>>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
     Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize>, onoff: Option<Vec<Arrivals>> },
@@ -93,8 +97,13 @@ impl Plan {
     /// for each of `deadlines` (network latency, cycles).
     pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
         match self {
-            Plan::SingleRouter { model, classes, onoff } => {
-                with_onoff_source("kim2005", single_router(model, classes, deadlines), &model, classes, onoff.as_deref())
+            Plan::SingleRouter { model, classes, onoff, bursts } => {
+                let mut rows = with_onoff_source("kim2005", single_router(model, classes, deadlines), model, classes, onoff.as_deref());
+                if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
+                    let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, bursts);
+                    rows.push(Named { name: "kim2005_fluid", result });
+                }
+                rows
             }
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
             Plan::Cube { model, classes, hops, onoff } => {
@@ -149,6 +158,53 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
         }
     };
     vec![Named { name, result: base }, Named { name: onoff_name, result }]
+}
+
+/// The row `kim2005_fluid`: `kim2005` with each ON/OFF real-time class's
+/// burst-scale fluid delays (`onoff_fluid.rs`) added where they occur —
+/// the source's injection link to the source wait (with the packet-scale
+/// wait of `onoff_source.rs` without its own-burst term, which the fluid
+/// queue replaces), the destination's output link to the network latency.
+/// Best effort keeps Eq. (15) and `kim2005`'s network latency; the
+/// deadline missing probabilities stay `kim2005`'s (network latency only).
+fn with_burst_fluid(base: &Result<Vec<ClassPrediction>, PredictError>, model: &RouterModel, classes: &[u8], arrivals: &[Arrivals], bursts: &[BurstClass]) -> Result<Vec<ClassPrediction>, PredictError> {
+    let base = base.as_ref().map_err(Clone::clone)?;
+    if let Some(m) = model.msg_flits.iter().take(arrivals.len().min(model.rt_rates.len())).find(|&&m| m > model.buffer_flits) {
+        return Err(PredictError::NotModelled(format!(
+            "burst-scale fluid model with {m}-flit messages longer than the VC buffer (b_s = {} flits): the NI then waits for credits",
+            model.buffer_flits
+        )));
+    }
+    // The packet scale: every stream's messages locally Poisson, no
+    // own-burst backlog (N = 1); the bursts are the fluid part.
+    let packet: Vec<SourceClass> = arrivals
+        .iter()
+        .zip(&model.rt_rates)
+        .zip(&model.msg_flits)
+        .map(|((&a, &l), &m)| match a {
+            Arrivals::OnOff { streams, gap, .. } => SourceClass::flits(l, m, Arrivals::OnOff { streams, gap, mean_burst: 1.0 }),
+            Arrivals::Poisson => SourceClass::flits(l, m, a),
+        })
+        .collect();
+    let waits = priority_waits(&packet);
+    let mut out = base.clone();
+    for (i, (w, b)) in waits.iter().zip(bursts).enumerate() {
+        let class = classes[i];
+        let w = w.as_ref().map_err(|e| PredictError::Saturated(format!("the injection link: real-time classes down to {} carry ρ = {:.3} ≥ 1", classes[e.class], e.utilization)))?;
+        let d = b.delay().map_err(|e| match e {
+            FluidError::Saturated { load, capacity } => {
+                PredictError::Saturated(format!("class {class}'s bursts: mean load {load:.4} ≥ the {capacity:.4} flits/cycle the link gives the class"))
+            }
+            FluidError::NotSolved(why) => PredictError::NotModelled(format!(
+                "class {class}'s burst-scale fluid queue ({why}; workload.onoff_streams = {} per port, at most {MAX_SOURCES} sources per link are solved)",
+                b.streams
+            )),
+        })?;
+        let Some(p) = out.iter_mut().find(|p| p.class == class) else { continue };
+        p.source_latency = w.wait + d.source_link;
+        p.network_latency += d.destination_link;
+    }
+    Ok(out)
 }
 
 fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Result<Vec<ClassPrediction>, PredictError> {
@@ -414,7 +470,30 @@ fn message_rate(v: &Validated) -> f64 {
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
     let (model, classes, onoff) = qos_inputs(v)?;
-    Ok(Plan::SingleRouter { model, classes, onoff })
+    // Each real-time class's streams for the fluid model: its flits at the
+    // link get what the classes above leave (their mean flit load).
+    let bursts = onoff.as_ref().map(|_| {
+        let sources = v.offered().map(|o| o.onoff).unwrap_or_default();
+        let mut above = 0.0;
+        sources
+            .iter()
+            .zip(&model.rt_rates)
+            .map(|(o, &rate)| {
+                let b = BurstClass {
+                    ports: v.configs[0].ports(),
+                    streams: v.exp.workload.onoff_streams as usize,
+                    mean_burst: v.exp.workload.onoff_mean_messages,
+                    gap: o.gap,
+                    off_mean: o.off,
+                    flits: o.flits as f64,
+                    capacity: 1.0 - above,
+                };
+                above += rate * o.flits as f64;
+                b
+            })
+            .collect()
+    });
+    Ok(Plan::SingleRouter { model, classes, onoff, bursts })
 }
 
 fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
@@ -625,6 +704,7 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
             network_latency: c.network_latency,
             source_latency: c.source_latency,
             latency_ci95: f64::NAN,
+            source_credit_stall: f64::NAN,
             ..ClassStats::default()
         })
         .collect();
