@@ -12,43 +12,43 @@ use wormqos_config::nic::Injection;
 pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut b = Block::new(format!("{}_inject", d.prefix))?;
     b.m.doc("Send queues, pending completions, credits and the injection scheduler (docs/nic.md §8, §9).");
-    let push = b.input("sq_push_i", 1)?;
-    let sel = b.input("sq_sel_i", d.qw())?;
-    let flit = b.input("sq_flit_i", d.send_entry_w())?;
-    let full_o = b.output("sq_full_o", d.qn)?;
-    let avail_o = b.output("q_avail_o", d.qn)?;
-    let pend_push = b.input("pend_push_i", 1)?;
-    let pend_data = b.input("pend_data_i", NicDims::PEND_W)?;
-    let wr1_req = b.output("wr1_req_o", 1)?;
-    let wr1_data = b.output("wr1_data_o", NicDims::PEND_W)?;
-    let wr1_take = b.input("wr1_take_i", 1)?;
-    let valid_o = b.output("inj_valid_o", 1)?;
-    let vc_o = b.output("inj_vc_o", d.vw)?;
-    let head_o = b.output("inj_head_o", 1)?;
-    let tail_o = b.output("inj_tail_o", 1)?;
-    let data_o = b.output("inj_data_o", d.w)?;
-    let dummy_o = if d.preemptive { Some(b.output("inj_dummy_o", 1)?) } else { None };
-    let credit_i = b.input("inj_credit_i", d.m)?;
+    let push = b.input("sq_push_i", 1);
+    let sel = b.input("sq_sel_i", d.qw());
+    let flit = b.input("sq_flit_i", d.send_entry_w());
+    let full_o = b.output("sq_full_o", d.qn);
+    let avail_o = b.output("q_avail_o", d.qn);
+    let pend_push = b.input("pend_push_i", 1);
+    let pend_data = b.input("pend_data_i", NicDims::PEND_W);
+    let wr1_req = b.output("wr1_req_o", 1);
+    let wr1_data = b.output("wr1_data_o", NicDims::PEND_W);
+    let wr1_take = b.input("wr1_take_i", 1);
+    let valid_o = b.output("inj_valid_o", 1);
+    let vc_o = b.output("inj_vc_o", d.vw);
+    let head_o = b.output("inj_head_o", 1);
+    let tail_o = b.output("inj_tail_o", 1);
+    let data_o = b.output("inj_data_o", d.w);
+    let dummy_o = if d.preemptive { Some(b.output("inj_dummy_o", 1)) } else { None };
+    let credit_i = b.input("inj_credit_i", d.m);
     let m = &mut b.m;
     let (qn, fe, w, vw) = (d.qn, d.send_entry_w(), d.w, d.vw);
     let flit_fifo = lib.add(fifo(&d.prefix, fe, d.bq)?);
     let pend_fifo = lib.add(fifo(&d.prefix, NicDims::PEND_W, d.bq)?);
-    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn))?;
+    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn));
 
     // ---- the queues
-    let pop = m.wire("pop", qn)?;
-    let pend_pop = m.wire("pend_pop", qn)?;
-    let empty = m.wire("empty", qn)?;
-    let full = m.wire("full", qn)?;
+    let pop = m.wire("pop", qn);
+    let pend_pop = m.wire("pend_pop", qn);
+    let empty = m.wire("empty", qn);
+    let full = m.wire("full", qn);
     m.raw_line("/* verilator lint_off UNUSED */ // the completion count tells when a pending entry exists");
-    let pend_empty = m.wire("pend_empty", qn)?;
+    let pend_empty = m.wire("pend_empty", qn);
     m.raw_line("/* verilator lint_on UNUSED */");
-    let pend_full = m.wire("pend_full", qn)?;
+    let pend_full = m.wire("pend_full", qn);
     let mut fronts = Vec::new();
     let mut pend_fronts = Vec::new();
     for q in 0..qn {
-        let front = m.wire(&format!("q{q}_front"), fe)?;
-        let pfront = m.wire(&format!("q{q}_pend_front"), NicDims::PEND_W)?;
+        let front = m.wire(&format!("q{q}_front"), fe);
+        let pfront = m.wire(&format!("q{q}_pend_front"), NicDims::PEND_W);
         fifo_instance(
             m,
             &flit_fifo,
@@ -78,27 +78,27 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         fronts.push(front);
         pend_fronts.push(pfront);
     }
-    m.assign(&full_o.lv(), &full.e())?;
-    m.assign(&avail_o.lv(), &full.e().or(&pend_full.e())?.not())?;
+    m.assign(&full_o.lv(), &full.e());
+    m.assign(&avail_o.lv(), &full.e().or(&pend_full.e())?.not());
     let fvc = |f: &Sig| f.e().part(w + 2, vw);
 
     // ---- credits (docs/nic.md §9.1)
     let crw = clog2(d.di as u64 + 1);
     let mut cred = Vec::new();
     for u in 0..d.m {
-        cred.push(m.register_wire_d(&format!("vc{u}_credits"), &lit(crw, d.di as u64)?)?);
+        cred.push(m.register_wire_d(&format!("vc{u}_credits"), &lit(crw, d.di as u64)?));
     }
-    let cpos = m.wire_of("cpos", &Expr::concat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?)?)?;
+    let cpos = m.wire_of("cpos", &Expr::concat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?)?);
 
     // ---- the scheduler: `gnt` is the one-hot of the queue whose front flit is sent.
-    let gnt = m.wire("gnt", qn)?;
+    let gnt = m.wire("gnt", qn);
     if !d.qos {
         m.comment("traditional: the front flit leaves when its VC has a credit (docs/nic.md §9.2)");
-        m.assign(&gnt.lv(), &empty.e().not().and(&cpos.e().bit_dyn(&fvc(&fronts[0])?)?)?)?;
+        m.assign(&gnt.lv(), &empty.e().not().and(&cpos.e().bit_dyn(&fvc(&fronts[0])?)?)?);
     } else {
-        let present = m.wire_of("present", &empty.e().not())?;
-        let elig = m.wire_of("elig", &present.e().and(&cpos.e())?)?;
-        let vtick = m.wire_of("vtick", &Expr::concat(&fronts.iter().rev().map(|f| f.e().part(w + 2 + vw, d.vtw)).collect::<Result<Vec<_>>>()?)?)?;
+        let present = m.wire_of("present", &empty.e().not());
+        let elig = m.wire_of("elig", &present.e().and(&cpos.e())?);
+        let vtick = m.wire_of("vtick", &Expr::concat(&fronts.iter().rev().map(|f| f.e().part(w + 2 + vw, d.vtw)).collect::<Result<Vec<_>>>()?)?);
         let req = granularity(d, m, &elig.e(), &gnt.e(), &fronts)?;
         let vc = lib.add(vclock_sched(&d.prefix, d.m, d.c, d.vtw, None)?);
         m.instance(
@@ -113,15 +113,15 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
                 ("take_i", gnt.e().red_or()),
                 ("gnt_o", gnt.e()),
             ],
-        )?;
+        );
     }
-    m.assign(&pop.lv(), &gnt.e())?;
-    let sent = m.wire_of("sent", &gnt.e().red_or())?;
+    m.assign(&pop.lv(), &gnt.e());
+    let sent = m.wire_of("sent", &gnt.e().red_or());
     let sflit = wire_partly_used(m, "sent_flit", &Expr::onehot_mux(&gnt.e(), &fronts.iter().map(Sig::e).collect::<Vec<_>>())?)?;
     let s_head = sflit.e().bit(w)?;
     let s_tail = sflit.e().bit(w + 1)?;
-    let s_vc = m.wire_of("sent_vc", &sflit.e().part(w + 2, vw)?)?;
-    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m))?;
+    let s_vc = m.wire_of("sent_vc", &sflit.e().part(w + 2, vw)?);
+    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m));
     let leak = d.is(NicFault::CreditLeak);
     if leak {
         m.comment("FAULT nic-credit-leak: a tail flit takes no credit");
@@ -137,25 +137,25 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             format!("({{1'b0, {}}} - {{{crw}'d0, {}}} + {{{crw}'d0, {}}})", q.name, took.text(), credit_i.e().bit(u)?.text()),
             wide,
         );
-        let nx = m.wire_of(&format!("vc{u}_credits_next"), &next)?;
+        let nx = m.wire_of(&format!("vc{u}_credits_next"), &next);
         let cap = lit(wide, d.di as u64)?;
-        m.assign(&dn.lv(), &Expr::mux(&nx.e().ge(&cap)?, &lit(crw, d.di as u64)?, &nx.e().part(0, crw)?)?)?;
+        m.assign(&dn.lv(), &Expr::mux(&nx.e().ge(&cap)?, &lit(crw, d.di as u64)?, &nx.e().part(0, crw)?)?);
     }
 
     // ---- the link register (docs/nic.md §9.1)
     let z = |wd: u32| Expr::zero(wd);
-    let v_q = m.register_next("link_valid", &z(1), &sent.e())?;
-    let vc_q = m.register_next("link_vc", &z(vw), &Expr::mux(&sent.e(), &s_vc.e(), &z(vw))?)?;
-    let h_q = m.register_next("link_head", &z(1), &sent.e().and(&s_head)?)?;
-    let t_q = m.register_next("link_tail", &z(1), &sent.e().and(&s_tail)?)?;
-    let d_q = m.register_next("link_data", &z(w), &Expr::mux(&sent.e(), &sflit.e().part(0, w)?, &z(w))?)?;
-    m.assign(&valid_o.lv(), &v_q.e())?;
-    m.assign(&vc_o.lv(), &vc_q.e())?;
-    m.assign(&head_o.lv(), &h_q.e())?;
-    m.assign(&tail_o.lv(), &t_q.e())?;
-    m.assign(&data_o.lv(), &d_q.e())?;
+    let v_q = m.register_next("link_valid", &z(1), &sent.e());
+    let vc_q = m.register_next("link_vc", &z(vw), &Expr::mux(&sent.e(), &s_vc.e(), &z(vw))?);
+    let h_q = m.register_next("link_head", &z(1), &sent.e().and(&s_head)?);
+    let t_q = m.register_next("link_tail", &z(1), &sent.e().and(&s_tail)?);
+    let d_q = m.register_next("link_data", &z(w), &Expr::mux(&sent.e(), &sflit.e().part(0, w)?, &z(w))?);
+    m.assign(&valid_o.lv(), &v_q.e());
+    m.assign(&vc_o.lv(), &vc_q.e());
+    m.assign(&head_o.lv(), &h_q.e());
+    m.assign(&tail_o.lv(), &t_q.e());
+    m.assign(&data_o.lv(), &d_q.e());
     if let Some(dm) = dummy_o {
-        m.assign(&dm.lv(), &z(1))?;
+        m.assign(&dm.lv(), &z(1));
     }
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
@@ -167,16 +167,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut nz = Vec::new();
     let mut st_regs = Vec::new();
     for q in 0..qn {
-        let (sq, sd) = m.register(&format!("q{q}_sent_tails"), stw, &Expr::zero(stw))?;
+        let (sq, sd) = m.register(&format!("q{q}_sent_tails"), stw, &Expr::zero(stw));
         nz.push(sq.e().ne(&z(stw))?);
         st_regs.push((sq, sd));
     }
     nz.reverse();
-    let nzv = m.wire_of("cpl_ready", &Expr::concat(&nz)?)?;
-    let first = m.wire_of("cpl_first", &nzv.e().and(&nzv.e().sub(&lit(qn, 1)?)?.not())?)?;
-    m.assign(&wr1_req.lv(), &nzv.e().red_or())?;
-    m.assign(&wr1_data.lv(), &Expr::onehot_mux(&first.e(), &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>())?)?;
-    m.assign(&pend_pop.lv(), &first.e().and(&Expr::repl(qn, &wr1_take.e())?)?)?;
+    let nzv = m.wire_of("cpl_ready", &Expr::concat(&nz)?);
+    let first = m.wire_of("cpl_first", &nzv.e().and(&nzv.e().sub(&lit(qn, 1)?)?.not())?);
+    m.assign(&wr1_req.lv(), &nzv.e().red_or());
+    m.assign(&wr1_data.lv(), &Expr::onehot_mux(&first.e(), &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>())?);
+    m.assign(&pend_pop.lv(), &first.e().and(&Expr::repl(qn, &wr1_take.e())?)?);
     for (q, (sq, sd)) in st_regs.iter().enumerate() {
         let q = q as u32;
         let inc = if early { pend_push.e().and(&sel_oh.e().bit(q)?)? } else { gnt.e().bit(q)?.and(&s_tail)? };
@@ -185,7 +185,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             set(sd, &sq.e())?,
             when(&inc, vec![set(sd, &sd.e().add(&lit(stw, 1)?)?)?])?,
             when(&dec, vec![set(sd, &sd.e().sub(&lit(stw, 1)?)?)?])?,
-        ])?;
+        ]);
     }
     let _ = pend_empty;
     Ok(b)
@@ -199,18 +199,18 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
     }
     let (n, kw, w) = (d.m, clog2(d.m as u64), d.w);
     let any = gnt.red_or();
-    let k = m.wire_of("gnt_idx", &encode(gnt, kw))?;
+    let k = m.wire_of("gnt_idx", &encode(gnt, kw));
     let heads = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w)).collect::<Result<Vec<_>>>()?)?;
     let tails = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w + 1)).collect::<Result<Vec<_>>>()?)?;
-    let g_tail = m.wire_of("gnt_tail", &gnt.and(&tails)?.red_or())?;
+    let g_tail = m.wire_of("gnt_tail", &gnt.and(&tails)?.red_or());
     match d.injection {
         Injection::Flit => Ok(elig.clone()),
         Injection::Block => {
             let bw = clog2(d.block_size as u64);
-            let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw))?;
-            let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw))?;
+            let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw));
+            let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw));
             let holding = left_q.e().ne(&Expr::zero(bw))?;
-            let held_ok = m.wire_of("blk_held_ok", &holding.and(&elig.and(&onehot_of(&slot_q.e(), n))?.red_or())?)?;
+            let held_ok = m.wire_of("blk_held_ok", &holding.and(&elig.and(&onehot_of(&slot_q.e(), n))?.red_or())?);
             m.comb(vec![
                 set(&slot_d, &slot_q.e())?,
                 set(&left_d, &left_q.e())?,
@@ -226,19 +226,19 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
                         when(&g_tail.e(), vec![set(&left_d, &Expr::zero(bw))?])?,
                     ],
                 )?,
-            ])?;
+            ]);
             Expr::mux(&held_ok.e(), &onehot_of(&slot_q.e(), n), elig)
         }
         Injection::Message => {
-            let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or())?;
-            let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1))?;
-            let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw))?;
+            let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or());
+            let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1));
+            let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw));
             m.comb(vec![
                 set(&hold_d, &hold_q.e())?,
                 set(&slot_d, &slot_q.e())?,
                 when(&any.and(&g_head.e())?, vec![set(&hold_d, &Expr::one_bit(true))?, set(&slot_d, &k.e())?])?,
                 when(&any.and(&g_tail.e())?, vec![set(&hold_d, &Expr::zero(1))?])?,
-            ])?;
+            ]);
             Expr::mux(&hold_q.e(), &elig.and(&onehot_of(&slot_q.e(), n))?, elig)
         }
     }

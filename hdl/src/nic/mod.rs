@@ -158,15 +158,15 @@ pub(crate) struct Block {
 impl Block {
     pub fn new(name: String) -> Result<Block> {
         let mut m = Module::new(name);
-        m.input("clk_i", 1)?;
-        m.input("rst_i", 1)?;
+        m.input("clk_i", 1);
+        m.input("rst_i", 1);
         Ok(Block { m, ports: vec![] })
     }
-    pub fn input(&mut self, name: &str, w: u32) -> Result<Sig> {
+    pub fn input(&mut self, name: &str, w: u32) -> Sig {
         self.ports.push((name.to_string(), w, Dir::Input));
         self.m.input(name, w)
     }
-    pub fn output(&mut self, name: &str, w: u32) -> Result<Sig> {
+    pub fn output(&mut self, name: &str, w: u32) -> Sig {
         self.ports.push((name.to_string(), w, Dir::Output));
         self.m.output(name, w)
     }
@@ -196,7 +196,7 @@ pub(crate) fn states(m: &mut Module, names: &[&str]) -> Result<(u32, Vec<Expr>)>
     let w = clog2(names.len() as u64);
     let mut out = Vec::new();
     for (k, n) in names.iter().enumerate() {
-        out.push(m.localparam(n, w, None, &format!("{w}'d{k}"))?);
+        out.push(m.localparam(n, w, None, &format!("{w}'d{k}")));
     }
     Ok((w, out))
 }
@@ -228,6 +228,7 @@ pub(crate) fn generate_nic_with_top(cfg: &RouterConfig, fault: Option<NicFault>)
     }
     let mut files = Vec::new();
     for m in &mods {
+        m.check()?;
         let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", m.render());
         files.push(GeneratedFile { file_name: format!("{}.v", m.name()), text: crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE) });
     }
@@ -262,7 +263,7 @@ impl Lib {
 /// bit): declared between Verilator `lint_off UNUSED` pragmas.
 pub(crate) fn wire_partly_used(m: &mut Module, name: &str, value: &Expr) -> Result<Sig> {
     m.raw_line("/* verilator lint_off UNUSED */");
-    let s = m.wire_of(name, value)?;
+    let s = m.wire_of(name, value);
     m.raw_line("/* verilator lint_on UNUSED */");
     Ok(s)
 }
@@ -292,5 +293,6 @@ pub(crate) fn fifo_instance(m: &mut Module, fifo: &Module, inst: &str, p: FifoPo
             ("empty_o", p.empty),
             ("full_o", p.full),
         ],
-    )
+    );
+    Ok(())
 }

@@ -26,55 +26,55 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut b = Block::new(format!("{}_rx", d.prefix))?;
     b.m.doc("Receive path (docs/nic.md §11): one flit at a time into host buffers by DMA write.");
     let (mv, w, vw, ixw, kw, axw) = (d.m, d.w, d.vw, d.ixw, d.keyw(), d.axw);
-    let ej_valid = b.input("ej_valid_i", 1)?;
-    let ej_vc = b.input("ej_vc_i", vw)?;
-    let ej_head = b.input("ej_head_i", 1)?;
-    let ej_tail = b.input("ej_tail_i", 1)?;
-    let ej_data = b.input("ej_data_i", w)?;
-    let ej_dummy = if d.preemptive { Some(b.input("ej_dummy_i", 1)?) } else { None };
-    let ej_credit = b.output("ej_credit_o", mv)?;
-    let rx_en = b.input("rx_en_i", 1)?;
-    let post_push = b.input("post_push_i", 1)?;
-    let post_data = b.input("post_data_i", 64)?;
-    let post_full_o = b.output("post_full_o", 1)?;
-    let cq_pop_i = b.input("cq_pop_i", 1)?;
-    let info_o = b.output("rxc_info_o", 32)?;
-    let len_o = b.output("rxc_len_o", 32)?;
-    let addr_o = b.output("rxc_addr_o", 32)?;
-    let wr_req = b.output("wr2_req_o", 1)?;
-    let wr_addr = b.output("wr2_addr_o", 32)?;
-    let wr_data = b.output("wr2_data_o", axw)?;
-    let wr_done = b.input("wr2_done_i", 1)?;
-    let wr_err = b.input("wr2_err_i", 1)?;
-    let busy = b.output("rx_busy_o", 1)?;
-    let ev_done = b.output("ev_rx_done_o", 1)?;
-    let ev_err = b.output("ev_rx_err_o", 1)?;
-    let ev_drop = b.output("ev_rx_drop_o", 1)?;
+    let ej_valid = b.input("ej_valid_i", 1);
+    let ej_vc = b.input("ej_vc_i", vw);
+    let ej_head = b.input("ej_head_i", 1);
+    let ej_tail = b.input("ej_tail_i", 1);
+    let ej_data = b.input("ej_data_i", w);
+    let ej_dummy = if d.preemptive { Some(b.input("ej_dummy_i", 1)) } else { None };
+    let ej_credit = b.output("ej_credit_o", mv);
+    let rx_en = b.input("rx_en_i", 1);
+    let post_push = b.input("post_push_i", 1);
+    let post_data = b.input("post_data_i", 64);
+    let post_full_o = b.output("post_full_o", 1);
+    let cq_pop_i = b.input("cq_pop_i", 1);
+    let info_o = b.output("rxc_info_o", 32);
+    let len_o = b.output("rxc_len_o", 32);
+    let addr_o = b.output("rxc_addr_o", 32);
+    let wr_req = b.output("wr2_req_o", 1);
+    let wr_addr = b.output("wr2_addr_o", 32);
+    let wr_data = b.output("wr2_data_o", axw);
+    let wr_done = b.input("wr2_done_i", 1);
+    let wr_err = b.input("wr2_err_i", 1);
+    let busy = b.output("rx_busy_o", 1);
+    let ev_done = b.output("ev_rx_done_o", 1);
+    let ev_err = b.output("ev_rx_err_o", 1);
+    let ev_drop = b.output("ev_rx_drop_o", 1);
     let m = &mut b.m;
     let re = d.rx_entry_w();
     let rcv = lib.add(fifo(&d.prefix, re, d.dd)?);
     let (st_names, rn) = (["RX_IDLE", "RX_FLIT", "RX_WRITE", "RX_CHECK", "RX_CPL"], d.r);
     let (sw, st) = states(m, &st_names)?;
     let [idle, flit, write, check, cpl] = <[Expr; 5]>::try_from(st).expect("five states");
-    let (st_q, st_d) = m.register("state", sw, &idle)?;
+    let (st_q, st_d) = m.register("state", sw, &idle);
     let is = |s: &Expr| st_q.e().eq(s);
 
     // ---- receive FIFOs (docs/nic.md §11.1)
-    let push = m.wire_of("push", &Expr::repl(mv, &ej_valid.e())?.and(&onehot_of(&ej_vc.e(), mv))?)?;
-    let pop = m.wire("pop", mv)?;
-    let empty = m.wire("empty", mv)?;
-    let full = m.wire("full", mv)?;
-    let accepted = m.wire_of("accepted", &push.e().and(&full.e().not())?.red_or())?;
-    m.assign(&ev_drop.lv(), &ej_valid.e().and(&accepted.e().not())?)?;
+    let push = m.wire_of("push", &Expr::repl(mv, &ej_valid.e())?.and(&onehot_of(&ej_vc.e(), mv))?);
+    let pop = m.wire("pop", mv);
+    let empty = m.wire("empty", mv);
+    let full = m.wire("full", mv);
+    let accepted = m.wire_of("accepted", &push.e().and(&full.e().not())?.red_or());
+    m.assign(&ev_drop.lv(), &ej_valid.e().and(&accepted.e().not())?);
     let mut wentry = vec![ej_data.e(), ej_head.e(), ej_tail.e()];
     if let Some(dm) = &ej_dummy {
         wentry.push(dm.e());
     }
     wentry.reverse();
-    let wentry = m.wire_of("wentry", &Expr::concat(&wentry)?)?;
+    let wentry = m.wire_of("wentry", &Expr::concat(&wentry)?);
     let mut fronts = Vec::new();
     for u in 0..mv {
-        let f = m.wire(&format!("vc{u}_front"), re)?;
+        let f = m.wire(&format!("vc{u}_front"), re);
         fifo_instance(
             m,
             &rcv,
@@ -90,16 +90,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         )?;
         fronts.push(f);
     }
-    let cr = m.register_next("credit", &Expr::zero(mv), &pop.e())?;
-    m.assign(&ej_credit.lv(), &cr.e())?;
+    let cr = m.register_next("credit", &Expr::zero(mv), &pop.e());
+    m.assign(&ej_credit.lv(), &cr.e());
 
     // ---- posted buffers and completions
     let post = lib.add(fifo(&d.prefix, 64, d.post_depth)?);
     let cqw = 4 + d.cw + d.dw + ixw + 32;
     let cqf = lib.add(fifo(&d.prefix, cqw, d.cq_depth)?);
-    let post_pop = m.wire("post_pop", 1)?;
-    let post_front = m.wire("post_front", 64)?;
-    let post_empty = m.wire("post_empty", 1)?;
+    let post_pop = m.wire("post_pop", 1);
+    let post_front = m.wire("post_front", 64);
+    let post_empty = m.wire("post_empty", 1);
     fifo_instance(
         m,
         &post,
@@ -113,11 +113,11 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             full: post_full_o.e(),
         },
     )?;
-    let cq_push = m.wire("cq_push", 1)?;
-    let cq_in = m.wire("cq_in", cqw)?;
-    let cq_front = m.wire("cq_front", cqw)?;
-    let cq_empty = m.wire("cq_empty", 1)?;
-    let cq_full = m.wire("cq_full", 1)?;
+    let cq_push = m.wire("cq_push", 1);
+    let cq_in = m.wire("cq_in", cqw);
+    let cq_front = m.wire("cq_front", cqw);
+    let cq_empty = m.wire("cq_empty", 1);
+    let cq_full = m.wire("cq_full", 1);
     fifo_instance(
         m,
         &cqf,
@@ -142,10 +142,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         f.part(o_cls, d.cw)?.zext(8)?,
         f.part(o_src, d.dw)?.zext(16)?,
     ])?;
-    m.assign(&info_o.lv(), &Expr::repl(32, &ne)?.and(&info)?)?;
+    m.assign(&info_o.lv(), &Expr::repl(32, &ne)?.and(&info)?);
     let bytes = Expr::concat(&[f.part(o_last, ixw)?, Expr::zero(d.bbl())])?.zext(32)?;
-    m.assign(&len_o.lv(), &Expr::repl(32, &ne)?.and(&bytes)?)?;
-    m.assign(&addr_o.lv(), &Expr::repl(32, &ne)?.and(&f.part(o_addr, 32)?)?)?;
+    m.assign(&len_o.lv(), &Expr::repl(32, &ne)?.and(&bytes)?);
+    m.assign(&addr_o.lv(), &Expr::repl(32, &ne)?.and(&f.part(o_addr, 32)?)?);
 
     // ---- contexts
     let rw = clog2(rn as u64);
@@ -154,26 +154,26 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     for c in 0..rn {
         let reg = |m: &mut crate::verilog::Module, n: &str, wd: u32| m.register(&format!("ctx{c}_{n}"), wd, &Expr::zero(wd));
         ctx.push(Ctx {
-            valid: reg(m, "valid", 1)?,
-            key: reg(m, "key", kw)?,
-            addr: reg(m, "addr", 32)?,
-            len: reg(m, "len", 32)?,
-            cls: reg(m, "cls", d.cw)?,
-            gh: reg(m, "got_head", 1)?,
-            gt: reg(m, "got_tail", 1)?,
-            last: reg(m, "last", ixw)?,
-            cnt: reg(m, "count", cntw)?,
-            err: reg(m, "err", 4)?,
+            valid: reg(m, "valid", 1),
+            key: reg(m, "key", kw),
+            addr: reg(m, "addr", 32),
+            len: reg(m, "len", 32),
+            cls: reg(m, "cls", d.cw),
+            gh: reg(m, "got_head", 1),
+            gt: reg(m, "got_tail", 1),
+            last: reg(m, "last", ixw),
+            cnt: reg(m, "count", cntw),
+            err: reg(m, "err", 4),
         });
     }
-    let valid_v = m.wire_of("ctx_valid", &Expr::concat(&ctx.iter().rev().map(|c| c.valid.0.e()).collect::<Vec<_>>())?)?;
-    let free_v = m.wire_of("ctx_free", &valid_v.e().not())?;
-    let free_first = m.wire_of("ctx_free_first", &free_v.e().and(&free_v.e().sub(&lit(rn, 1)?)?.not())?)?;
-    let can_alloc = m.wire_of("can_alloc", &free_v.e().red_or().and(&post_empty.e().not())?)?;
+    let valid_v = m.wire_of("ctx_valid", &Expr::concat(&ctx.iter().rev().map(|c| c.valid.0.e()).collect::<Vec<_>>())?);
+    let free_v = m.wire_of("ctx_free", &valid_v.e().not());
+    let free_first = m.wire_of("ctx_free_first", &free_v.e().and(&free_v.e().sub(&lit(rn, 1)?)?.not())?);
+    let can_alloc = m.wire_of("can_alloc", &free_v.e().red_or().and(&post_empty.e().not())?);
 
     // ---- the front of each receive FIFO: dummy, key, hit (docs/nic.md §11.2)
     let fault_dt = d.is(NicFault::DropAfterDummyTail) && d.preemptive;
-    let after_dt = if fault_dt { Some(m.register_wire_d("after_dummy_tail", &Expr::zero(mv))?) } else { None };
+    let after_dt = if fault_dt { Some(m.register_wire_d("after_dummy_tail", &Expr::zero(mv))) } else { None };
     let mut proc_bits = Vec::new();
     let mut hits = Vec::new();
     let mut dummies = Vec::new();
@@ -183,55 +183,55 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         let key = m.wire_of(
             &format!("vc{u}_key"),
             &Expr::mux(&fe.bit(w)?, &fe.part(d.hw, kw)?, &fe.part(ixw, kw)?)?,
-        )?;
+        );
         let hv = ctx.iter().rev().map(|c| c.valid.0.e().and(&c.key.0.e().eq(&key.e())?)).collect::<Result<Vec<_>>>()?;
-        let hit = m.wire_of(&format!("vc{u}_hit"), &Expr::concat(&hv)?)?;
+        let hit = m.wire_of(&format!("vc{u}_hit"), &Expr::concat(&hv)?);
         let mut dummy = if d.preemptive { fe.bit(w + 2)? } else { Expr::zero(1) };
         if let Some((aq, _)) = &after_dt {
             dummy = dummy.or(&aq.e().bit(u)?)?;
         }
-        let dummy = m.wire_of(&format!("vc{u}_dummy"), &dummy)?;
+        let dummy = m.wire_of(&format!("vc{u}_dummy"), &dummy);
         let ok = empty.e().bit(u)?.not().and(&dummy.e().or(&hit.e().red_or())?.or(&can_alloc.e())?)?;
         proc_bits.push(ok);
         hits.push(hit.e());
         dummies.push(dummy.e());
     }
     proc_bits.reverse();
-    let idle_en = m.wire_of("idle_en", &is(&idle)?.and(&rx_en.e())?)?;
-    let req = m.wire_of("req", &Expr::concat(&proc_bits)?.and(&Expr::repl(mv, &idle_en.e())?)?)?;
-    let gnt = m.wire("gnt", mv)?;
+    let idle_en = m.wire_of("idle_en", &is(&idle)?.and(&rx_en.e())?);
+    let req = m.wire_of("req", &Expr::concat(&proc_bits)?.and(&Expr::repl(mv, &idle_en.e())?)?);
+    let gnt = m.wire("gnt", mv);
     let arb = lib.add(rr_arbiter(&d.prefix, mv, None)?);
     m.instance(
         &arb,
         "u_arb",
         &[("clk_i", r("clk_i", 1)), ("rst_i", r("rst_i", 1)), ("req_i", req.e()), ("take_i", gnt.e().red_or()), ("gnt_o", gnt.e())],
-    )?;
-    m.assign(&pop.lv(), &gnt.e())?;
-    let take = m.wire_of("take", &gnt.e().red_or())?;
+    );
+    m.assign(&pop.lv(), &gnt.e());
+    let take = m.wire_of("take", &gnt.e().red_or());
     let sel_flit = wire_partly_used(m, "sel_flit", &Expr::onehot_mux(&gnt.e(), &fronts.iter().map(Sig::e).collect::<Vec<_>>())?)?;
-    let sel_hit = m.wire_of("sel_hit", &Expr::onehot_mux(&gnt.e(), &hits)?)?;
+    let sel_hit = m.wire_of("sel_hit", &Expr::onehot_mux(&gnt.e(), &hits)?);
     let dv = Expr::concat(&dummies.iter().rev().cloned().collect::<Vec<_>>())?;
-    let sel_dummy = m.wire_of("sel_dummy", &gnt.e().and(&dv)?.red_or())?;
+    let sel_dummy = m.wire_of("sel_dummy", &gnt.e().and(&dv)?.red_or());
     let hit_first = sel_hit.e().and(&sel_hit.e().sub(&lit(rn, 1)?)?.not())?;
-    let real = m.wire_of("take_real", &take.e().and(&sel_dummy.e().not())?)?;
-    let alloc = m.wire_of("alloc", &real.e().and(&sel_hit.e().red_or().not())?)?;
-    m.assign(&post_pop.lv(), &alloc.e())?;
-    let alloc_oh = m.wire_of("alloc_oh", &free_first.e().and(&Expr::repl(rn, &alloc.e())?)?)?;
+    let real = m.wire_of("take_real", &take.e().and(&sel_dummy.e().not())?);
+    let alloc = m.wire_of("alloc", &real.e().and(&sel_hit.e().red_or().not())?);
+    m.assign(&post_pop.lv(), &alloc.e());
+    let alloc_oh = m.wire_of("alloc_oh", &free_first.e().and(&Expr::repl(rn, &alloc.e())?)?);
     if let Some((aq, ad)) = &after_dt {
         m.comment("FAULT nic-drop-after-dummy-tail: the first real flit after a dummy tail is dropped");
         let dt_taken = gnt.e().and(&Expr::repl(mv, &sel_flit.e().bit(w + 2)?.and(&sel_flit.e().bit(w + 1)?)?)?)?;
         let real_taken = gnt.e().and(&Expr::repl(mv, &sel_flit.e().bit(w + 2)?.not())?)?;
-        m.assign(&ad.lv(), &aq.e().and(&real_taken.not())?.or(&dt_taken)?)?;
+        m.assign(&ad.lv(), &aq.e().and(&real_taken.not())?.or(&dt_taken)?);
     }
 
     // ---- the latched flit and its context
-    let (rc_q, rc_d) = m.register("rc", rn, &Expr::zero(rn))?;
-    let (lh_q, lh_d) = m.register("lf_head", 1, &Expr::zero(1))?;
-    let (lt_q, lt_d) = m.register("lf_tail", 1, &Expr::zero(1))?;
-    let (ld_q, ld_d) = m.register("lf_data", w, &Expr::zero(w))?;
-    let (wa_q, wa_d) = m.register("waddr", 32, &Expr::zero(32))?;
+    let (rc_q, rc_d) = m.register("rc", rn, &Expr::zero(rn));
+    let (lh_q, lh_d) = m.register("lf_head", 1, &Expr::zero(1));
+    let (lt_q, lt_d) = m.register("lf_tail", 1, &Expr::zero(1));
+    let (ld_q, ld_d) = m.register("lf_data", w, &Expr::zero(w));
+    let (wa_q, wa_d) = m.register("waddr", 32, &Expr::zero(32));
     let cur = |m: &mut crate::verilog::Module, n: &str, get: &dyn Fn(&Ctx) -> Expr| -> Result<Sig> {
-        m.wire_of(&format!("cur_{n}"), &Expr::onehot_mux(&rc_q.e(), &ctx.iter().map(get).collect::<Vec<_>>())?)
+        Ok(m.wire_of(&format!("cur_{n}"), &Expr::onehot_mux(&rc_q.e(), &ctx.iter().map(get).collect::<Vec<_>>())?))
     };
     let cur_addr = cur(m, "addr", &|c| c.addr.0.e())?;
     let cur_len = cur(m, "len", &|c| c.len.0.e())?;
@@ -242,30 +242,30 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let cur_last = cur(m, "last", &|c| c.last.0.e())?;
     let cur_cnt = cur(m, "cnt", &|c| c.cnt.0.e())?;
     let cur_err = cur(m, "err", &|c| c.err.0.e())?;
-    let k = m.wire_of("lf_index", &ld_q.e().part(0, ixw)?)?;
-    let poison = m.wire_of("lf_poison", &ld_q.e().bit(ixw + kw)?)?;
+    let k = m.wire_of("lf_index", &ld_q.e().part(0, ixw)?);
+    let poison = m.wire_of("lf_poison", &ld_q.e().bit(ixw + kw)?);
     let kbytes = Expr::concat(&[k.e(), Expr::zero(d.bbl())])?.zext(32)?;
-    let bad_k = m.wire_of("lf_bad_index", &k.e().eq(&Expr::zero(ixw))?.or(&cur_len.e().lt(&kbytes)?)?)?;
+    let bad_k = m.wire_of("lf_bad_index", &k.e().eq(&Expr::zero(ixw))?.or(&cur_len.e().lt(&kbytes)?)?);
     let km1 = Expr::concat(&[k.e().sub(&lit(ixw, 1)?)?, Expr::zero(d.bbl())])?.zext(32)?;
     let done_ok = m.wire_of(
         "complete",
         &cur_gh.e().and(&cur_gt.e())?.and(&cur_cnt.e().eq(&cur_last.e().zext(cntw)?.add(&lit(cntw, 1)?)?)?)?,
-    )?;
-    let cpl_go = m.wire_of("cpl_go", &is(&cpl)?.and(&cq_full.e().not())?)?;
-    m.assign(&cq_push.lv(), &cpl_go.e())?;
+    );
+    let cpl_go = m.wire_of("cpl_go", &is(&cpl)?.and(&cq_full.e().not())?);
+    m.assign(&cq_push.lv(), &cpl_go.e());
     m.assign(
         &cq_in.lv(),
         &Expr::concat(&[cur_addr.e(), cur_last.e(), cur_key.e().part(0, d.dw)?, cur_cls.e(), cur_err.e()])?,
-    )?;
-    m.assign(&ev_done.lv(), &cpl_go.e().and(&cur_err.e().eq(&Expr::zero(4))?)?)?;
-    m.assign(&ev_err.lv(), &cpl_go.e().and(&cur_err.e().ne(&Expr::zero(4))?)?)?;
+    );
+    m.assign(&ev_done.lv(), &cpl_go.e().and(&cur_err.e().eq(&Expr::zero(4))?)?);
+    m.assign(&ev_err.lv(), &cpl_go.e().and(&cur_err.e().ne(&Expr::zero(4))?)?);
 
     // What happens to the current context this cycle.
     let in_flit = is(&flit)?;
-    let u_head = m.wire_of("u_head", &in_flit.and(&lh_q.e())?)?;
-    let u_tail = m.wire_of("u_tail", &in_flit.and(&lh_q.e().not())?.and(&lt_q.e())?)?;
+    let u_head = m.wire_of("u_head", &in_flit.and(&lh_q.e())?);
+    let u_tail = m.wire_of("u_tail", &in_flit.and(&lh_q.e().not())?.and(&lt_q.e())?);
     let flit_done = in_flit.and(&lh_q.e().or(&poison.e())?.or(&bad_k.e())?)?;
-    let u_cnt = m.wire_of("u_count", &flit_done.or(&is(&write)?.and(&wr_done.e())?)?)?;
+    let u_cnt = m.wire_of("u_count", &flit_done.or(&is(&write)?.and(&wr_done.e())?)?);
     let body = in_flit.and(&lh_q.e().not())?;
     let code = Expr::mux(
         &body.and(&poison.e())?,
@@ -276,7 +276,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             &Expr::mux(&is(&write)?.and(&wr_done.e())?.and(&wr_err.e())?, &lit(4, 2)?, &Expr::zero(4))?,
         )?,
     )?;
-    let u_err = m.wire_of("u_err", &code)?;
+    let u_err = m.wire_of("u_err", &code);
     for (c, x) in ctx.iter().enumerate() {
         let c = c as u32;
         let mine = rc_q.e().bit(c)?;
@@ -308,7 +308,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             ],
             vec![when(&mine, upd)?],
         )?);
-        m.comb(stmts)?;
+        m.comb(stmts);
     }
 
     // ---- the receive engine (docs/nic.md §11.3)
@@ -346,11 +346,11 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         set(&ld_d, &ld_q.e())?,
         set(&wa_d, &wa_q.e())?,
         Stmt::case(&st_q.e(), arms, vec![])?,
-    ])?;
-    m.assign(&wr_req.lv(), &is(&write)?)?;
-    m.assign(&wr_addr.lv(), &wa_q.e())?;
-    m.assign(&wr_data.lv(), &ld_q.e().part(d.tagw(), axw)?)?;
-    m.assign(&busy.lv(), &is(&idle)?.not())?;
+    ]);
+    m.assign(&wr_req.lv(), &is(&write)?);
+    m.assign(&wr_addr.lv(), &wa_q.e());
+    m.assign(&wr_data.lv(), &ld_q.e().part(d.tagw(), axw)?);
+    m.assign(&busy.lv(), &is(&idle)?.not());
     let _ = rw;
     Ok(b)
 }

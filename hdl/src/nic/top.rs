@@ -33,17 +33,17 @@ pub(crate) fn build(d: &NicDims) -> Result<Vec<Module>> {
     let mut top = Module::new(d.prefix.clone());
     top.doc(format!("The {} NIC (docs/nic.md): AXI4-Lite registers and doorbells, AXI4 DMA,", if d.qos { "QoS" } else { "traditional" }));
     top.doc("injection link to a router input port, ejection link from a router output port.");
-    top.input("clk_i", 1)?;
-    top.input("rst_i", 1)?;
+    top.input("clk_i", 1);
+    top.input("rst_i", 1);
     let mut ext: BTreeMap<String, Sig> = BTreeMap::new();
     let mut wires: BTreeMap<String, Sig> = BTreeMap::new();
     for (_, b) in &blocks {
         for (name, w, dir) in &b.ports {
             if is_external(name) {
-                let s = if *dir == Dir::Input { top.input(name, *w)? } else { top.output(name, *w)? };
+                let s = if *dir == Dir::Input { top.input(name, *w) } else { top.output(name, *w) };
                 ext.insert(name.clone(), s);
             } else if *dir == Dir::Output {
-                wires.insert(internal(name).to_string(), top.wire(internal(name), *w)?);
+                wires.insert(internal(name).to_string(), top.wire(internal(name), *w));
             }
         }
     }
@@ -54,7 +54,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Vec<Module>> {
             let sig = sig.ok_or_else(|| HdlError::Invalid(format!("NIC wiring: nothing drives `{}` of {inst}", internal(name))))?;
             conns.push((name.as_str(), sig.e()));
         }
-        top.instance(&b.m, inst, &conns)?;
+        top.instance(&b.m, inst, &conns);
     }
     axi_checks(&mut top, &ext)?;
     let mut out = lib.mods;
@@ -77,10 +77,10 @@ fn axi_checks(top: &mut Module, ext: &BTreeMap<String, Sig>) -> Result<()> {
     for (tag, valid, ready, payload) in chans {
         let (v, rd) = (&ext[valid], &ext[ready]);
         let pay = Expr::concat(&payload.iter().map(|p| ext[*p].e()).collect::<Vec<_>>())?;
-        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &v.e().and(&rd.e().not())?)?;
-        let prev = top.register_next(&format!("chk_{tag}_payload"), &Expr::zero(pay.width()), &pay)?;
-        top.assert_always(&stall.e().not().or(&v.e())?, &format!("{valid} held until {ready}"))?;
-        top.assert_always(&stall.e().not().or(&pay.eq(&prev.e())?)?, &format!("{tag} payload stable while stalled"))?;
+        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &v.e().and(&rd.e().not())?);
+        let prev = top.register_next(&format!("chk_{tag}_payload"), &Expr::zero(pay.width()), &pay);
+        top.assert_always(&stall.e().not().or(&v.e())?, &format!("{valid} held until {ready}"));
+        top.assert_always(&stall.e().not().or(&pay.eq(&prev.e())?)?, &format!("{tag} payload stable while stalled"));
     }
     Ok(())
 }

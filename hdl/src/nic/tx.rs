@@ -9,42 +9,42 @@ use crate::verilog::{Expr, Result, Stmt};
 pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let mut b = Block::new(format!("{}_tx", d.prefix))?;
     b.m.doc("Send engine (docs/nic.md §7): one message at a time, one AXI read burst at a time.");
-    let tx_en = b.input("tx_en_i", 1)?;
-    let sel_en = b.output("sel_en_o", 1)?;
-    let sel_valid = b.input("sel_valid_i", 1)?;
-    let sel_entry = b.input("sel_entry_i", d.db_w())?;
-    let sel_code = b.input("sel_code_i", 4)?;
-    let node_id = b.input("node_id_i", d.dw)?;
-    let arid_o = b.output("m_axi_arid_o", 1)?;
-    let araddr_o = b.output("m_axi_araddr_o", 32)?;
-    let arlen_o = b.output("m_axi_arlen_o", 8)?;
-    let arsize_o = b.output("m_axi_arsize_o", 3)?;
-    let arburst_o = b.output("m_axi_arburst_o", 2)?;
-    let arvalid_o = b.output("m_axi_arvalid_o", 1)?;
-    let arready = b.input("m_axi_arready_i", 1)?;
-    let rid = b.input("m_axi_rid_i", 1)?;
-    let rdata = b.input("m_axi_rdata_i", d.axw)?;
-    let rresp = b.input("m_axi_rresp_i", 2)?;
-    let rlast = b.input("m_axi_rlast_i", 1)?;
-    let rvalid = b.input("m_axi_rvalid_i", 1)?;
-    let rready_o = b.output("m_axi_rready_o", 1)?;
-    let sq_full = b.input("sq_full_i", d.qn)?;
-    let sq_push = b.output("sq_push_o", 1)?;
-    let sq_sel = b.output("sq_sel_o", d.qw())?;
-    let sq_flit = b.output("sq_flit_o", d.send_entry_w())?;
-    let pend_push = b.output("pend_push_o", 1)?;
-    let pend_data = b.output("pend_data_o", NicDims::PEND_W)?;
-    let wr0_req = b.output("wr0_req_o", 1)?;
-    let wr0_addr = b.output("wr0_addr_o", 32)?;
-    let wr0_data = b.output("wr0_data_o", 32)?;
-    let wr0_done = b.input("wr0_done_i", 1)?;
-    let busy = b.output("tx_busy_o", 1)?;
+    let tx_en = b.input("tx_en_i", 1);
+    let sel_en = b.output("sel_en_o", 1);
+    let sel_valid = b.input("sel_valid_i", 1);
+    let sel_entry = b.input("sel_entry_i", d.db_w());
+    let sel_code = b.input("sel_code_i", 4);
+    let node_id = b.input("node_id_i", d.dw);
+    let arid_o = b.output("m_axi_arid_o", 1);
+    let araddr_o = b.output("m_axi_araddr_o", 32);
+    let arlen_o = b.output("m_axi_arlen_o", 8);
+    let arsize_o = b.output("m_axi_arsize_o", 3);
+    let arburst_o = b.output("m_axi_arburst_o", 2);
+    let arvalid_o = b.output("m_axi_arvalid_o", 1);
+    let arready = b.input("m_axi_arready_i", 1);
+    let rid = b.input("m_axi_rid_i", 1);
+    let rdata = b.input("m_axi_rdata_i", d.axw);
+    let rresp = b.input("m_axi_rresp_i", 2);
+    let rlast = b.input("m_axi_rlast_i", 1);
+    let rvalid = b.input("m_axi_rvalid_i", 1);
+    let rready_o = b.output("m_axi_rready_o", 1);
+    let sq_full = b.input("sq_full_i", d.qn);
+    let sq_push = b.output("sq_push_o", 1);
+    let sq_sel = b.output("sq_sel_o", d.qw());
+    let sq_flit = b.output("sq_flit_o", d.send_entry_w());
+    let pend_push = b.output("pend_push_o", 1);
+    let pend_data = b.output("pend_data_o", NicDims::PEND_W);
+    let wr0_req = b.output("wr0_req_o", 1);
+    let wr0_addr = b.output("wr0_addr_o", 32);
+    let wr0_data = b.output("wr0_data_o", 32);
+    let wr0_done = b.input("wr0_done_i", 1);
+    let busy = b.output("tx_busy_o", 1);
     let m = &mut b.m;
     m.raw_line("/* verilator lint_off UNUSED */ // the engine counts beats (docs/nic.md §3)");
-    m.wire_of("rlast_unused", &rlast.e())?;
-    m.wire_of("rid_unused", &rid.e())?;
-    m.wire_of("rresp_lsb_unused", &rresp.e().bit(0)?)?;
-    m.wire_of("sel_bad_unused", &sel_entry.e().bit(4)?)?;
+    m.wire_of("rlast_unused", &rlast.e());
+    m.wire_of("rid_unused", &rid.e());
+    m.wire_of("rresp_lsb_unused", &rresp.e().bit(0)?);
+    m.wire_of("sel_bad_unused", &sel_entry.e().bit(4)?);
     m.raw_line("/* verilator lint_on UNUSED */");
 
     let names = ["TX_IDLE", "TX_DESC_AR", "TX_DESC_R", "TX_CHECK", "TX_HEAD", "TX_PAY_AR", "TX_PAY_R", "TX_DONE", "TX_CPL_ERR"];
@@ -52,36 +52,36 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let [idle, desc_ar, desc_r, check, head, pay_ar, pay_r, done, cpl_err] = <[Expr; 9]>::try_from(st).expect("nine states");
     let ixw = d.ixw;
     let db = 16 / d.bb; // descriptor beats
-    let (st_q, st_d) = m.register("state", sw, &idle)?;
-    let (desc_q, desc_d) = m.register("desc", 27, &Expr::zero(27))?;
-    let (vc_q, vc_d) = m.register("vc", 4, &Expr::zero(4))?;
-    let (cls_q, cls_d) = m.register("cls", d.cw, &Expr::zero(d.cw))?;
-    let (dsc_q, dsc_d) = m.register("dsc", 128, &Expr::zero(128))?;
-    let (err_q, err_d) = m.register("err", 4, &Expr::zero(4))?;
-    let (addr_q, addr_d) = m.register("addr", 32, &Expr::zero(32))?;
-    let (left_q, left_d) = m.register("left", ixw, &Expr::zero(ixw))?;
-    let (blen_q, blen_d) = m.register("blen", 9, &Expr::zero(9))?;
-    let (idx_q, idx_d) = m.register("idx", ixw, &Expr::zero(ixw))?;
-    let (seq_q, seq_d) = m.register("seq", 8, &Expr::zero(8))?;
-    let (beat_q, beat_d) = m.register("beat", 2, &Expr::zero(2))?;
-    let (ara_q, ara_d) = m.register("araddr", 32, &Expr::zero(32))?;
-    let (arl_q, arl_d) = m.register("arlen", 8, &Expr::zero(8))?;
+    let (st_q, st_d) = m.register("state", sw, &idle);
+    let (desc_q, desc_d) = m.register("desc", 27, &Expr::zero(27));
+    let (vc_q, vc_d) = m.register("vc", 4, &Expr::zero(4));
+    let (cls_q, cls_d) = m.register("cls", d.cw, &Expr::zero(d.cw));
+    let (dsc_q, dsc_d) = m.register("dsc", 128, &Expr::zero(128));
+    let (err_q, err_d) = m.register("err", 4, &Expr::zero(4));
+    let (addr_q, addr_d) = m.register("addr", 32, &Expr::zero(32));
+    let (left_q, left_d) = m.register("left", ixw, &Expr::zero(ixw));
+    let (blen_q, blen_d) = m.register("blen", 9, &Expr::zero(9));
+    let (idx_q, idx_d) = m.register("idx", ixw, &Expr::zero(ixw));
+    let (seq_q, seq_d) = m.register("seq", 8, &Expr::zero(8));
+    let (beat_q, beat_d) = m.register("beat", 2, &Expr::zero(2));
+    let (ara_q, ara_d) = m.register("araddr", 32, &Expr::zero(32));
+    let (arl_q, arl_d) = m.register("arlen", 8, &Expr::zero(8));
     let is = |s: &Expr| st_q.e().eq(s);
 
     // The send queue of the message and whether it has room.
-    let q = if d.qos { m.wire_of("q", &vc_q.e().part(0, d.qw())?)? } else { m.wire_of("q", &Expr::zero(1))? };
-    let full = m.wire_of("q_full", &sq_full.e().and(&onehot_of(&q.e(), d.qn))?.red_or())?;
-    let ar_hs = m.wire_of("ar_hs", &arvalid_o.e().and(&arready.e())?)?;
-    let r_hs = m.wire_of("r_hs", &rvalid.e().and(&rready_o.e())?)?;
+    let q = if d.qos { m.wire_of("q", &vc_q.e().part(0, d.qw())?) } else { m.wire_of("q", &Expr::zero(1)) };
+    let full = m.wire_of("q_full", &sq_full.e().and(&onehot_of(&q.e(), d.qn))?.red_or());
+    let ar_hs = m.wire_of("ar_hs", &arvalid_o.e().and(&arready.e())?);
+    let r_hs = m.wire_of("r_hs", &rvalid.e().and(&rready_o.e())?);
     let r_err = rresp.e().bit(1)?;
 
     // Descriptor fields (docs/nic.md §7.1).
-    let dest = m.wire_of("d_dest", &dsc_q.e().part(0, 32)?)?;
-    let vtick = m.wire_of("d_vtick", &dsc_q.e().part(32, 32)?)?;
-    let len = m.wire_of("d_len", &dsc_q.e().part(64, 32)?)?;
-    let paddr = m.wire_of("d_paddr", &dsc_q.e().part(96, 32)?)?;
+    let dest = m.wire_of("d_dest", &dsc_q.e().part(0, 32)?);
+    let vtick = m.wire_of("d_vtick", &dsc_q.e().part(32, 32)?);
+    let len = m.wire_of("d_len", &dsc_q.e().part(64, 32)?);
+    let paddr = m.wire_of("d_paddr", &dsc_q.e().part(96, 32)?);
     let bbl = d.bbl();
-    let len_beats = m.wire_of("d_len_beats", &len.e().slice(31, bbl)?)?;
+    let len_beats = m.wire_of("d_len_beats", &len.e().slice(31, bbl)?);
     let mut checks = vec![
         (len.e().eq(&Expr::zero(32))?, 1u64),
         (len.e().slice(bbl - 1, 0)?.ne(&Expr::zero(bbl))?, 3),
@@ -96,33 +96,33 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     for (cond, c) in checks.iter().rev() {
         code = Expr::mux(cond, &lit(4, *c)?, &code)?;
     }
-    let code = m.wire_of("check_code", &code)?;
+    let code = m.wire_of("check_code", &code);
 
     // Flits (docs/nic.md §4) as send-queue entries {vtick, vc, tail, head, data}.
     let vt = vtick.e().part(0, d.vtw)?;
     let hdr = cat_pad(d.w, &[dest.e().part(0, d.dw)?, cls_q.e(), vt.clone(), node_id.e(), seq_q.e()])?;
-    let poison = m.wire_of("poison", &r_err)?;
+    let poison = m.wire_of("poison", &r_err);
     let payload = Expr::mux(&poison.e(), &Expr::zero(d.axw), &rdata.e())?;
     let body = cat_pad(d.w, &[idx_q.e(), node_id.e(), seq_q.e(), poison.e(), payload])?;
-    let last = m.wire_of("last_flit", &left_q.e().eq(&lit(ixw, 1)?)?)?;
+    let last = m.wire_of("last_flit", &left_q.e().eq(&lit(ixw, 1)?)?);
     let vcf = vc_q.e().part(0, d.vw)?;
     let hdr_e = Expr::concat(&[vt.clone(), vcf.clone(), Expr::zero(1), Expr::one_bit(true), hdr])?;
     let body_e = Expr::concat(&[vt, vcf, last.e(), Expr::zero(1), body])?;
-    m.assign(&sq_flit.lv(), &Expr::mux(&is(&head)?, &hdr_e, &body_e)?)?;
-    m.assign(&sq_push.lv(), &is(&head)?.and(&full.e().not())?.or(&is(&pay_r)?.and(&r_hs.e())?)?)?;
-    m.assign(&sq_sel.lv(), &q.e())?;
+    m.assign(&sq_flit.lv(), &Expr::mux(&is(&head)?, &hdr_e, &body_e)?);
+    m.assign(&sq_push.lv(), &is(&head)?.and(&full.e().not())?.or(&is(&pay_r)?.and(&r_hs.e())?)?);
+    m.assign(&sq_sel.lv(), &q.e());
 
     // Burst length n = min(left, max_burst, beats to the 4 KiB boundary) of the next values.
-    let ara_m = m.comb_reg("araddr_m", 32)?;
-    let arl_m = m.comb_reg("arlen_m", 8)?;
-    let blen_m = m.comb_reg("blen_m", 9)?;
-    let to4k = m.comb_reg("to4k", 13)?;
-    let nb0 = m.comb_reg("nb0", 13)?;
-    let nb = m.comb_reg("nb", 13)?;
+    let ara_m = m.comb_reg("araddr_m", 32);
+    let arl_m = m.comb_reg("arlen_m", 8);
+    let blen_m = m.comb_reg("blen_m", 9);
+    let to4k = m.comb_reg("to4k", 13);
+    let nb0 = m.comb_reg("nb0", 13);
+    let nb = m.comb_reg("nb", 13);
     let left13 = if ixw < 13 { r(format!("{{{}'d0, left_d}}", 13 - ixw), 13) } else { left_d.e() };
     let maxb = lit(13, d.max_burst as u64)?;
 
-    let sel_take = m.wire_of("sel_take", &sel_en.e().and(&sel_valid.e())?)?;
+    let sel_take = m.wire_of("sel_take", &sel_en.e().and(&sel_valid.e())?);
     let mut desc_beats = Vec::new();
     for i in 0..db {
         desc_beats.push(when(&beat_q.e().eq(&lit(2, i as u64)?)?, vec![set_part(&dsc_d, &format!("dsc_d[{}:{}]", (i + 1) * d.axw - 1, i * d.axw), d.axw, &rdata.e())?])?);
@@ -208,7 +208,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         (cpl_err.clone(), vec![when(&wr0_done.e(), vec![set(&st_d, &idle)?])?]),
     ];
     m.raw_line("/* verilator lint_off UNUSED */ // a burst has at most 256 beats");
-    let nb_m1 = m.comb_reg("nb_m1", 13)?;
+    let nb_m1 = m.comb_reg("nb_m1", 13);
     m.raw_line("/* verilator lint_on UNUSED */");
     let entering_pay_ar = st_d.e().eq(&pay_ar)?.and(&st_q.e().ne(&pay_ar)?)?;
     m.comb(vec![
@@ -227,7 +227,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         set(&ara_m, &ara_q.e())?,
         set(&arl_m, &arl_q.e())?,
         Stmt::case(&st_q.e(), arms, vec![])?,
-    ])?;
+    ]);
     // A second block: the burst length depends on the next address and count.
     m.comb(vec![
         Stmt::Comment("a payload burst: n = min(left, max_burst, beats to the 4 KiB boundary)".into()),
@@ -246,21 +246,21 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
                 set(&blen_d, &nb.e().part(0, 9)?)?,
             ],
         )?,
-    ])?;
-    m.assign(&sel_en.lv(), &is(&idle)?.and(&tx_en.e())?)?;
-    m.assign(&arid_o.lv(), &Expr::zero(1))?;
-    m.assign(&araddr_o.lv(), &ara_q.e())?;
-    m.assign(&arlen_o.lv(), &arl_q.e())?;
-    m.assign(&arsize_o.lv(), &lit(3, bbl as u64)?)?;
-    m.assign(&arburst_o.lv(), &lit(2, 1)?)?;
-    m.assign(&arvalid_o.lv(), &is(&desc_ar)?.or(&is(&pay_ar)?)?)?;
-    m.assign(&rready_o.lv(), &is(&desc_r)?.or(&is(&pay_r)?.and(&full.e().not())?)?)?;
-    m.assign(&pend_push.lv(), &is(&done)?)?;
-    m.assign(&pend_data.lv(), &Expr::concat(&[err_q.e(), desc_q.e()])?)?;
-    m.assign(&wr0_req.lv(), &is(&cpl_err)?)?;
-    m.assign(&wr0_addr.lv(), &Expr::concat(&[desc_q.e(), lit(5, 16)?])?)?;
-    m.assign(&wr0_data.lv(), &Expr::concat(&[Expr::one_bit(true), Expr::zero(27), err_q.e()])?)?;
-    m.assign(&busy.lv(), &is(&idle)?.not())?;
+    ]);
+    m.assign(&sel_en.lv(), &is(&idle)?.and(&tx_en.e())?);
+    m.assign(&arid_o.lv(), &Expr::zero(1));
+    m.assign(&araddr_o.lv(), &ara_q.e());
+    m.assign(&arlen_o.lv(), &arl_q.e());
+    m.assign(&arsize_o.lv(), &lit(3, bbl as u64)?);
+    m.assign(&arburst_o.lv(), &lit(2, 1)?);
+    m.assign(&arvalid_o.lv(), &is(&desc_ar)?.or(&is(&pay_ar)?)?);
+    m.assign(&rready_o.lv(), &is(&desc_r)?.or(&is(&pay_r)?.and(&full.e().not())?)?);
+    m.assign(&pend_push.lv(), &is(&done)?);
+    m.assign(&pend_data.lv(), &Expr::concat(&[err_q.e(), desc_q.e()])?);
+    m.assign(&wr0_req.lv(), &is(&cpl_err)?);
+    m.assign(&wr0_addr.lv(), &Expr::concat(&[desc_q.e(), lit(5, 16)?])?);
+    m.assign(&wr0_data.lv(), &Expr::concat(&[Expr::one_bit(true), Expr::zero(27), err_q.e()])?);
+    m.assign(&busy.lv(), &is(&idle)?.not());
     Ok(b)
 }
 
