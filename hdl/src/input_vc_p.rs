@@ -231,7 +231,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
     let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
     for j in 0..e {
-        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?]));
+        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::set(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())]));
     }
     push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
     push_stmts.extend(set_susp(true)?);
@@ -318,7 +318,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     for l in 1..=e {
         open_stmts.push(Stmt::when(
             &top_q.is(&num(lw, (l - 1) as u64)),
-            vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?]));
+            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())]));
     }
     stmts.push(Stmt::note("BW: a written header chooses its lane"));
     stmts.push(Stmt::when(
@@ -327,7 +327,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             Stmt::set(&wl_d, &hlane),
             Stmt::when_else(
                 &all_idle,
-                vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
+                vec![Stmt::set(&lmax_d.lv_part(0, clw)?, &in_cls.e())],
                 vec![Stmt::when(&opens, open_stmts)],
             ),
         ]));

@@ -291,7 +291,7 @@ impl Flit {
     #[allow(clippy::too_many_arguments)]
     fn slice(valid: &Sig, vc: &Sig, head: &Sig, tail: &Sig, dummy: Option<&Sig>, data: &Sig, k: u32, x: Widths) -> Result<Flit> {
         let dummy = dummy.map(|d| d.e().bit(k)).transpose()?;
-        Ok(Flit([Some(valid.e().bit(k)?), Some(vc.e().part(k * x.vw, x.vw)?), Some(head.e().bit(k)?), Some(tail.e().bit(k)?), dummy, Some(data.e().part(k * x.w, x.w)?)]))
+        Ok(Flit([Some(valid.e().at(k)), Some(vc.e().field(k * x.vw, x.vw)), Some(head.e().at(k)), Some(tail.e().at(k)), dummy, Some(data.e().field(k * x.w, x.w))]))
     }
 
     fn idle(x: Widths) -> Flit {
@@ -318,7 +318,7 @@ impl Flit {
             let mut next = cur.0.clone();
             for f in next.iter_mut().flatten() {
                 let w = f.width();
-                *f = q.e().part(at, w)?;
+                *f = q.e().field(at, w);
                 at += w;
             }
             cur = Flit(next);
@@ -370,10 +370,10 @@ impl ConfigPorts {
 
     fn connect(&self, conns: &mut Vec<(&str, Expr)>, r: u32) -> Result<()> {
         let [dw, pw, m] = self.widths;
-        conns.push(("cfg_we_i", self.we.e().bit(r)?));
-        conns.push(("cfg_addr_i", self.addr.e().part(r * dw, dw)?));
-        conns.push(("cfg_port_i", self.port.e().part(r * pw, pw)?));
-        conns.push(("cfg_avc_i", self.avc.e().part(r * m, m)?));
+        conns.push(("cfg_we_i", self.we.e().at(r)));
+        conns.push(("cfg_addr_i", self.addr.e().field(r * dw, dw)));
+        conns.push(("cfg_port_i", self.port.e().field(r * pw, pw)));
+        conns.push(("cfg_avc_i", self.avc.e().field(r * m, m)));
         Ok(())
     }
 }
@@ -436,9 +436,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
             });
             ci.push(match net.out_link[r][p as usize] {
                 Attach::Unused => Expr::zero(x.m),
-                Attach::Endpoint(k) => out_credit.e().part(k as u32 * x.m, x.m)?,
+                Attach::Endpoint(k) => out_credit.e().field(k as u32 * x.m, x.m),
                 Attach::Router { router, port } => {
-                    let src = rw[router].in_credit.e().part(port as u32 * x.m, x.m)?;
+                    let src = rw[router].in_credit.e().field(port as u32 * x.m, x.m);
                     delay(&mut t, &format!("link_r{router}p{port}_credit"), src, net.link_latency)?
                 }
             });
@@ -518,7 +518,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                 unused.extend(rw[r].out_flit(p as u32, x)?.fields());
             }
             if net.in_link[r][p] == Attach::Unused {
-                unused.push(rw[r].in_credit.e().part(p as u32 * x.m, x.m)?);
+                unused.push(rw[r].in_credit.e().field(p as u32 * x.m, x.m));
             }
         }
     }

@@ -13,7 +13,7 @@
 //! there and no response is pending, so they may come in either order or
 //! together, and B waits for BREADY.
 
-use crate::verilog::{cat_lsb, num, Expr, HdlError, Module, Result};
+use crate::verilog::{any_of, cat_lsb, num, Expr, HdlError, Module, Result};
 
 /// Byte offsets of the registers (docs/integration.md).
 pub const ID: u32 = 0x000;
@@ -130,14 +130,14 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     let writes = md.register_load("writes", &Expr::zero(16), &write.e(), &Expr::raw("writes_q + 16'd1", 16));
     let info = (m << 24) | (pw << 16) | (dw << 8) | r;
     let at = |ofs: u32| araddr.is(num(12, ofs as u64));
-    let known = md.wire_of("ar_known", &Expr::or_all(&[at(ID), at(INFO), at(LAST), at(LAST_ROUTER), at(WRITES)])?);
-    let value = Expr::or_all(&[
+    let known = md.wire_of("ar_known", &any_of(&[at(ID), at(INFO), at(LAST), at(LAST_ROUTER), at(WRITES)]));
+    let value = any_of(&[
         at(ID).rep(32) & Expr::raw(format!("32'h{ID_VALUE:08x}"), 32),
         at(INFO).rep(32) & Expr::raw(format!("32'h{info:08x}"), 32),
         at(LAST).rep(32) & last.e(),
         at(LAST_ROUTER).rep(32) & last_router.zext_to(32),
         at(WRITES).rep(32) & writes.zext_to(32),
-    ])?;
+    ]);
     let (rvalid, rvalid_d) = md.register_wire_d("rvalid", &Expr::zero(1));
     md.assign(&arready.lv(), &rvalid.l_not());
     let ar_take = md.wire_of("ar_take", &arvalid.l_and(rvalid.l_not()));

@@ -211,10 +211,10 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
                 let unmatched = any_of(&won_r[..r].iter().map(|w| w.e()).collect::<Vec<_>>()).l_not();
                 let free = if d.faults.sa_ignores_matched_outputs {
                     // MUTANT sa-ignores-mo: R_r ignores MO
-                    Expr::repl(m, &unmatched)?
+                    unmatched.rep(m)
                 } else {
                     let free = cat_lsb(&routes.iter().map(|x| mo_r[r - 1].at_dyn(x).l_not()).collect::<Vec<_>>());
-                    &free & &Expr::repl(m, &unmatched)?
+                    &free & &unmatched.rep(m)
                 };
                 md.wire_of(&format!("ready{}", r + 1), &(&ready & &free)).e()
             };
@@ -446,7 +446,7 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
         } else if r == 0 || d.faults.sa_ignores_matched_outputs {
             md.wire_of(&format!("req{}", r + 1), &reqs[r].e())
         } else {
-            md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &Expr::repl(n, &matched_before.l_not())?))
+            md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &matched_before.l_not().rep(n)))
         };
         let rr_g = md.wire(&format!("rr_gnt{}", r + 1), n);
         let g = match (rw, rels.get(r)) {

@@ -229,9 +229,9 @@ fn system_top(
         let mut conns: Vec<(String, Expr)> = vec![("clk_i".into(), Expr::raw("clk_i", 1)), ("rst_i".into(), Expr::raw("rst_i", 1))];
         for (i, (f, w)) in fields.iter().enumerate() {
             conns.push((format!("inj_{f}_o"), inj[k][i].e()));
-            conns.push((format!("ej_{f}_i"), r_out[i].e().part(k as u32 * w, *w)?));
+            conns.push((format!("ej_{f}_i"), r_out[i].e().field(k as u32 * w, *w)));
         }
-        conns.push(("inj_credit_i".into(), r_in_credit.e().part(k as u32 * m, m)?));
+        conns.push(("inj_credit_i".into(), r_in_credit.e().field(k as u32 * m, m)));
         conns.push(("ej_credit_o".into(), ej_credit[k].e()));
         for (name, s) in &host[k] {
             conns.push((name.clone(), s.e()));

@@ -470,7 +470,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 }
             }
             t.instance(&pa, &format!("u_xa{pi}"), &conns);
-            moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
+            moves.push(cand.field(pi * m, m) & &won.at(pi).rep(m));
         }
         let st_xbar_m = if reg { Some(switch::st_xbar(d)?) } else { None };
         if let Some(xm) = &st_xbar_m {
@@ -532,8 +532,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 round_gnts.push(gnts);
             }
             pushes.push(pv.e());
-            wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
-            releases.push(&pv & &Expr::repl(m, &xflit.at(fw - 2))?);
+            wdatas.push(if d.shared_ob() { xflit.e() } else { xflit.e().rep(m) });
+            releases.push(&pv & &xflit.at(fw - 2).rep(m));
             gnt_b.push(g.e());
         }
         t.assign(&won.lv(), &any_of(&gnt_b));

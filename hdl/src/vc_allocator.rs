@@ -161,7 +161,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     } else {
         let any_free = md.wire_of("any_free", &free.any());
         let free_oh = md.wire_of("lowest_free", &(&free & -&free));
-        let req_masked = md.wire_of("req_masked", &(&req & &Expr::repl(nm, &any_free.e())?));
+        let req_masked = md.wire_of("req_masked", &(&req & &any_free.e().rep(nm)));
         let gnt = md.wire("gnt", nm);
         let any_gnt = md.wire_of("any_gnt", &gnt.any());
         let win_cls = gnt_cls(&mut md, &gnt)?;

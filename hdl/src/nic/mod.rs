@@ -28,7 +28,7 @@ pub use fault::{NicFault, UnknownNicFault};
 use wormqos_config::nic::{Injection, NicConfig, NicVariant, SEQ_WIDTH};
 use wormqos_config::{index_width, RouterConfig, RouterMode};
 
-use crate::verilog::{clog2, Dir, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
+use crate::verilog::{clog2, AsExpr, Dir, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 use crate::{GeneratedFile, GENERATOR};
 
 /// Every size the NIC blocks need, derived once (docs/nic.md §2 symbols).
@@ -178,32 +178,28 @@ pub(crate) fn r(text: impl Into<String>, w: u32) -> Expr {
 }
 
 /// `lhs = rhs` on a whole signal.
-pub(crate) fn set(lhs: &Sig, rhs: &Expr) -> Result<Stmt> {
-    Stmt::assign(&lhs.lv(), rhs)
+pub(crate) fn set(lhs: &Sig, rhs: impl AsExpr) -> Stmt {
+    Stmt::set(lhs, rhs)
 }
 
 /// `base[text] = rhs` for a part of a signal the caller vouches for.
-pub(crate) fn set_part(base: &Sig, text: &str, w: u32, rhs: &Expr) -> Result<Stmt> {
-    Stmt::assign(&LVal::raw(text, base.name.clone(), w), rhs)
-}
-
-pub(crate) fn lit(w: u32, v: u64) -> Result<Expr> {
-    Expr::lit(w, v)
+pub(crate) fn set_part(base: &Sig, text: &str, w: u32, rhs: impl AsExpr) -> Stmt {
+    Stmt::set(LVal::raw(text, base.name.clone(), w), rhs)
 }
 
 /// Named FSM states: `localparam [w-1:0] NAME = w'dk;` for each name.
-pub(crate) fn states(m: &mut Module, names: &[&str]) -> Result<(u32, Vec<Expr>)> {
+pub(crate) fn states(m: &mut Module, names: &[&str]) -> (u32, Vec<Expr>) {
     let w = clog2(names.len() as u64);
     let mut out = Vec::new();
     for (k, n) in names.iter().enumerate() {
         out.push(m.localparam(n, w, None, &format!("{w}'d{k}")));
     }
-    Ok((w, out))
+    (w, out)
 }
 
 /// `if (c) then`.
-pub(crate) fn when(c: &Expr, then: Vec<Stmt>) -> Result<Stmt> {
-    Stmt::if_(c, then, vec![])
+pub(crate) fn when(c: impl AsExpr, then: Vec<Stmt>) -> Stmt {
+    Stmt::when(c, then)
 }
 
 /// The NIC of `cfg` (which must have a `[nic]` section): one file per

@@ -1,8 +1,8 @@
 //! `<prefix>_regs`: the AXI4-Lite slave and the register file (docs/nic.md §5, §12).
 
-use super::{lit, r, set, Block, NicDims};
+use super::{r, set, Block, NicDims};
 use crate::bits::onehot_of;
-use crate::verilog::{Expr, Result, Stmt};
+use crate::verilog::{num, Expr, Result, Stmt};
 
 /// Byte offsets of the registers (docs/nic.md §5.1).
 pub(crate) const ID: u32 = 0x000;
@@ -96,31 +96,31 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let a_db = |a: &str| r(format!("(({a}[11:8] == 4'h1) && ({a}[7:5] == 3'd0) && ({a}[1:0] == 2'd0) && ({a}[4:2] < 3'd{}))", d.s), 1);
     let w_db = m.wire_of("w_is_db", &a_db(wa));
     let w_cls = m.wire_of("w_class", &r(format!("{wa}[{}:2]", 1 + d.cw), d.cw));
-    let full_sel = m.wire_of("db_full_sel", &db_full.e().and(&onehot_of(&w_cls.e(), d.s))?.red_or());
+    let full_sel = m.wire_of("db_full_sel", &(db_full.e() & &onehot_of(&w_cls.e(), d.s)).red_or());
     let regs_mapped = |a: &str| -> Result<Expr> {
         let list = [ID, CONFIG, NODE_ID, CONTROL, STATUS, IRQ_ENABLE, IRQ_STATUS, TX_COUNT, RX_POST_LEN, RX_POST_ADDR, RXC_INFO, RXC_LEN, RXC_ADDR, RXC_POP];
         let mut e = a_db(a);
         for ofs in list {
-            e = e.or(&at(a, ofs))?;
+            e = e | &at(a, ofs);
         }
         Ok(e)
     };
     m.wire_of("w_mapped", &regs_mapped(wa)?);
-    let db_rej = m.wire_of("db_reject", &wr_hs.e().and(&w_db.e())?.and(&full_sel.e())?);
+    let db_rej = m.wire_of("db_reject", &((wr_hs.e() & &w_db.e()) & &full_sel.e()));
     let post_rej = m.wire_of("post_reject", &r(format!("(wr_hs & {} & {})", at(wa, RX_POST_ADDR).text(), post_full.name), 1));
     let wrote = |ofs: u32| r(format!("(wr_hs & {})", at(wa, ofs).text()), 1);
     m.assign(&awready.lv(), &wr_hs.e());
     m.assign(&wready.lv(), &wr_hs.e());
-    m.assign(&db_push.lv(), &wr_hs.e().and(&w_db.e())?.and(&full_sel.e().not())?);
+    m.assign(&db_push.lv(), &((wr_hs.e() & &w_db.e()) & &full_sel.e().not()));
     m.assign(&db_class.lv(), &w_cls.e());
     m.assign(&db_data.lv(), &wdata.e());
-    m.assign(&post_push.lv(), &wrote(RX_POST_ADDR).and(&post_full.e().not())?);
+    m.assign(&post_push.lv(), &(wrote(RX_POST_ADDR) & &post_full.e().not()));
     let align = !((d.bb as u64) - 1) & 0xFFFF_FFFF;
     m.assign(&post_data.lv(), &r(format!("{{{}, ({} & 32'h{align:08x})}}", plen_q.name, wdata.name), 64));
     m.assign(&cq_pop.lv(), &wrote(RXC_POP));
     m.assign(&node_id_o.lv(), &node_q.e());
-    m.assign(&tx_en_o.lv(), &ctrl_q.e().bit(0)?);
-    m.assign(&rx_en_o.lv(), &ctrl_q.e().bit(1)?);
+    m.assign(&tx_en_o.lv(), &ctrl_q.e().at(0));
+    m.assign(&rx_en_o.lv(), &ctrl_q.e().at(1));
 
     // ---- events (set wins over a W1C clear in the same cycle)
     let sticky_set = r(format!("{{{}, {}, post_reject, db_reject}}", ev_rx_drop.name, ev_wb_err.name), 4);
@@ -133,68 +133,68 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     );
     let wd = wdata.name.as_str();
     m.comb(vec![
-        set(&node_d, &node_q.e())?,
-        set(&ctrl_d, &ctrl_q.e())?,
-        set(&sticky_d, &sticky_q.e())?,
-        set(&ien_d, &ien_q.e())?,
-        set(&ist_d, &ist_q.e())?,
-        set(&plen_d, &plen_q.e())?,
-        set(&bv_d, &bv_q.e())?,
-        set(&br_d, &br_q.e())?,
-        Stmt::if_(
+        set(&node_d, &node_q.e()),
+        set(&ctrl_d, &ctrl_q.e()),
+        set(&sticky_d, &sticky_q.e()),
+        set(&ien_d, &ien_q.e()),
+        set(&ist_d, &ist_q.e()),
+        set(&plen_d, &plen_q.e()),
+        set(&bv_d, &bv_q.e()),
+        set(&br_d, &br_q.e()),
+        Stmt::when_else(
             &wr_hs.e(),
             vec![
-                set(&bv_d, &Expr::one_bit(true))?,
-                set(&br_d, &r("(~w_mapped ? 2'b11 : ((db_reject | post_reject) ? 2'b10 : 2'b00))", 2))?,
-                Stmt::if_(&at(wa, NODE_ID), vec![set(&node_d, &r(format!("{wd}[{}:0]", d.dw - 1), d.dw))?], vec![])?,
-                Stmt::if_(&at(wa, CONTROL), vec![set(&ctrl_d, &r(format!("{wd}[1:0]"), 2))?], vec![])?,
-                Stmt::if_(&at(wa, STATUS), vec![set(&sticky_d, &r(format!("(sticky_q & ~{wd}[3:0])"), 4))?], vec![])?,
-                Stmt::if_(&at(wa, IRQ_ENABLE), vec![set(&ien_d, &r(format!("{wd}[4:0]"), 5))?], vec![])?,
-                Stmt::if_(&at(wa, IRQ_STATUS), vec![set(&ist_d, &r(format!("(irq_status_q & ~{wd}[4:0])"), 5))?], vec![])?,
-                Stmt::if_(&at(wa, RX_POST_LEN), vec![set(&plen_d, &wdata.e())?], vec![])?,
+                set(&bv_d, &Expr::one_bit(true)),
+                set(&br_d, &r("(~w_mapped ? 2'b11 : ((db_reject | post_reject) ? 2'b10 : 2'b00))", 2)),
+                Stmt::when_else(&at(wa, NODE_ID), vec![set(&node_d, &r(format!("{wd}[{}:0]", d.dw - 1), d.dw))], vec![]),
+                Stmt::when_else(&at(wa, CONTROL), vec![set(&ctrl_d, &r(format!("{wd}[1:0]"), 2))], vec![]),
+                Stmt::when_else(&at(wa, STATUS), vec![set(&sticky_d, &r(format!("(sticky_q & ~{wd}[3:0])"), 4))], vec![]),
+                Stmt::when_else(&at(wa, IRQ_ENABLE), vec![set(&ien_d, &r(format!("{wd}[4:0]"), 5))], vec![]),
+                Stmt::when_else(&at(wa, IRQ_STATUS), vec![set(&ist_d, &r(format!("(irq_status_q & ~{wd}[4:0])"), 5))], vec![]),
+                Stmt::when_else(&at(wa, RX_POST_LEN), vec![set(&plen_d, &wdata.e())], vec![]),
             ],
-            vec![Stmt::if_(&bv_q.e().and(&bready.e())?, vec![set(&bv_d, &Expr::one_bit(false))?], vec![])?],
-        )?,
-        set(&sticky_d, &sticky_d.e().or(&sticky_set)?)?,
-        set(&ist_d, &ist_d.e().or(&irq_set)?)?,
+            vec![Stmt::when_else(&(bv_q.e() & &bready.e()), vec![set(&bv_d, &Expr::one_bit(false))], vec![])],
+        ),
+        set(&sticky_d, &(sticky_d.e() | &sticky_set)),
+        set(&ist_d, &(ist_d.e() | &irq_set)),
     ]);
-    m.assign(&cnt_d.lv(), &cnt_q.e().add(&ev_tx_cpl.e().zext(32)?)?);
+    m.assign(&cnt_d.lv(), &(cnt_q.e() + &ev_tx_cpl.e().zext_to(32)));
 
     // ---- reads
     let ra = araddr.name.as_str();
-    let rd_hs = m.wire_of("rd_hs", &arvalid.e().and(&rv_q.e().not())?);
+    let rd_hs = m.wire_of("rd_hs", &(arvalid.e() & &rv_q.e().not()));
     let config = (d.bb << 24) | (u32::from(d.qos) << 16) | (d.s << 8) | d.m;
     let arms = vec![
-        (lit(12, ID as u64)?, vec![set(&rd_d, &lit(32, ID_VALUE as u64)?)?]),
-        (lit(12, CONFIG as u64)?, vec![set(&rd_d, &lit(32, config as u64)?)?]),
-        (lit(12, NODE_ID as u64)?, vec![set(&rd_d, &node_q.e().zext(32)?)?]),
-        (lit(12, CONTROL as u64)?, vec![set(&rd_d, &ctrl_q.e().zext(32)?)?]),
+        (num(12, ID as u64), vec![set(&rd_d, &num(32, ID_VALUE as u64))]),
+        (num(12, CONFIG as u64), vec![set(&rd_d, &num(32, config as u64))]),
+        (num(12, NODE_ID as u64), vec![set(&rd_d, &node_q.e().zext_to(32))]),
+        (num(12, CONTROL as u64), vec![set(&rd_d, &ctrl_q.e().zext_to(32))]),
         (
-            lit(12, STATUS as u64)?,
-            vec![set(&rd_d, &r(format!("{{21'd0, {}, {}, {}, 4'd0, sticky_q}}", db_pending.name, rx_busy.name, tx_busy.name), 32))?],
+            num(12, STATUS as u64),
+            vec![set(&rd_d, &r(format!("{{21'd0, {}, {}, {}, 4'd0, sticky_q}}", db_pending.name, rx_busy.name, tx_busy.name), 32))],
         ),
-        (lit(12, IRQ_ENABLE as u64)?, vec![set(&rd_d, &ien_q.e().zext(32)?)?]),
-        (lit(12, IRQ_STATUS as u64)?, vec![set(&rd_d, &ist_q.e().zext(32)?)?]),
-        (lit(12, TX_COUNT as u64)?, vec![set(&rd_d, &cnt_q.e())?]),
-        (lit(12, RX_POST_LEN as u64)?, vec![set(&rd_d, &plen_q.e())?]),
-        (lit(12, RXC_INFO as u64)?, vec![set(&rd_d, &rxc_info.e())?]),
-        (lit(12, RXC_LEN as u64)?, vec![set(&rd_d, &rxc_len.e())?]),
-        (lit(12, RXC_ADDR as u64)?, vec![set(&rd_d, &rxc_addr.e())?]),
+        (num(12, IRQ_ENABLE as u64), vec![set(&rd_d, &ien_q.e().zext_to(32))]),
+        (num(12, IRQ_STATUS as u64), vec![set(&rd_d, &ist_q.e().zext_to(32))]),
+        (num(12, TX_COUNT as u64), vec![set(&rd_d, &cnt_q.e())]),
+        (num(12, RX_POST_LEN as u64), vec![set(&rd_d, &plen_q.e())]),
+        (num(12, RXC_INFO as u64), vec![set(&rd_d, &rxc_info.e())]),
+        (num(12, RXC_LEN as u64), vec![set(&rd_d, &rxc_len.e())]),
+        (num(12, RXC_ADDR as u64), vec![set(&rd_d, &rxc_addr.e())]),
     ];
     m.comb(vec![
-        set(&rv_d, &rv_q.e())?,
-        set(&rd_d, &rd_q.e())?,
-        set(&rr_d, &rr_q.e())?,
-        Stmt::if_(
+        set(&rv_d, &rv_q.e()),
+        set(&rd_d, &rd_q.e()),
+        set(&rr_d, &rr_q.e()),
+        Stmt::when_else(
             &rd_hs.e(),
             vec![
-                set(&rv_d, &Expr::one_bit(true))?,
-                set(&rr_d, &Expr::mux(&regs_mapped(ra)?, &Expr::zero(2), &lit(2, 3)?)?)?,
-                set(&rd_d, &Expr::zero(32))?,
-                Stmt::case(&araddr.e(), arms, vec![])?,
+                set(&rv_d, &Expr::one_bit(true)),
+                set(&rr_d, &(regs_mapped(ra)?).then_else(&Expr::zero(2), &num(2, 3))),
+                set(&rd_d, &Expr::zero(32)),
+                Stmt::case_of(&araddr.e(), arms, vec![]),
             ],
-            vec![Stmt::if_(&rv_q.e().and(&rready.e())?, vec![set(&rv_d, &Expr::one_bit(false))?], vec![])?],
-        )?,
+            vec![Stmt::when_else(&(rv_q.e() & &rready.e()), vec![set(&rv_d, &Expr::one_bit(false))], vec![])],
+        ),
     ]);
     m.assign(&arready.lv(), &rv_q.e().not());
     m.assign(&bvalid_o.lv(), &bv_q.e());
@@ -202,7 +202,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     m.assign(&rvalid_o.lv(), &rv_q.e());
     m.assign(&rdata_o.lv(), &rd_q.e());
     m.assign(&rresp_o.lv(), &rr_q.e());
-    m.assign(&irq.lv(), &ist_q.e().and(&ien_q.e())?.red_or());
+    m.assign(&irq.lv(), &(ist_q.e() & &ien_q.e()).red_or());
     let _ = (db_rej, post_rej);
     Ok(b)
 }

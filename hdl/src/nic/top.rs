@@ -6,7 +6,7 @@
 //! wire `x`, which feeds every block input `x_i`.
 
 use super::{doorbells, inject, regs, rx, tx, wr, Block, Lib, NicDims};
-use crate::verilog::{Dir, Expr, HdlError, Module, Result, Sig};
+use crate::verilog::{cat, Dir, Expr, HdlError, Module, Result, Sig};
 use std::collections::BTreeMap;
 
 const EXTERNAL: &[&str] = &["s_axil_", "m_axi_", "inj_", "ej_", "irq_"];
@@ -76,11 +76,11 @@ fn axi_checks(top: &mut Module, ext: &BTreeMap<String, Sig>) -> Result<()> {
     top.comment("AXI protocol checks: the registers below feed only the simulation checks");
     for (tag, valid, ready, payload) in chans {
         let (v, rd) = (&ext[valid], &ext[ready]);
-        let pay = Expr::concat(&payload.iter().map(|p| ext[*p].e()).collect::<Vec<_>>())?;
-        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &v.e().and(&rd.e().not())?);
+        let pay = cat(&payload.iter().map(|p| ext[*p].e()).collect::<Vec<_>>());
+        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &(v.e() & &rd.e().not()));
         let prev = top.register_next(&format!("chk_{tag}_payload"), &Expr::zero(pay.width()), &pay);
-        top.assert_always(&stall.e().not().or(&v.e())?, &format!("{valid} held until {ready}"));
-        top.assert_always(&stall.e().not().or(&pay.eq(&prev.e())?)?, &format!("{tag} payload stable while stalled"));
+        top.assert_always(&(stall.e().not() | &v.e()), &format!("{valid} held until {ready}"));
+        top.assert_always(&(stall.e().not() | &pay.is(&prev.e())), &format!("{tag} payload stable while stalled"));
     }
     Ok(())
 }
