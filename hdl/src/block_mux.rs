@@ -54,8 +54,8 @@ pub(crate) fn sched_wrap(
         let tail_ends = if d.faults.block_hold_past_tail { Expr::one_bit(false) } else { tail.clone() };
         let taken_left = tail_ends.then_else(Expr::zero(bw), same.then_else(&left_q - num(bw, 1), num(bw, (b - 1) as u64)));
         let idle_left = hold.then_else(&left_q, Expr::zero(bw));
-        md.assign(&left_d.lv(), &take.then_else(taken_left, idle_left));
-        md.assign(&slot_d.lv(), &take.l_and(same.l_not()).then_else(&gidx, &slot_q));
+        md.assign(&left_d, &take.then_else(taken_left, idle_left));
+        md.assign(&slot_d, &take.l_and(same.l_not()).then_else(&gidx, &slot_q));
         out = hold.then_else(onehot_of(&slot_q, k), &elig_w);
         for (r, x) in outs.iter_mut().enumerate() {
             let rel = md.wire_of(&format!("{tag}_r{}_elig", r + 1), &*x);

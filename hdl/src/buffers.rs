@@ -75,9 +75,9 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
     };
     let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k, look)?;
     m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), &wdata)])]);
-    m.assign(&rdata.lv(), &mem.word(&q.rd_ptr));
-    m.assign(&empty.lv(), &q.empty);
-    m.assign(&full.lv(), &q.full);
+    m.assign(&rdata, &mem.word(&q.rd_ptr));
+    m.assign(&empty, &q.empty);
+    m.assign(&full, &q.full);
     if let Some(lp) = &look_o {
         let tails = tail_memory(&mut m, "", &q, &wdata.at_sym("WIDTH-2", width - 2), depth, Some("DEPTH"))?;
         lp.connect(&mut m, &[q.look], &[tails])?;
@@ -150,11 +150,11 @@ impl LookPorts {
         match self {
             LookPorts::Input { two, tail0, tail1 } => {
                 let tails = tails.iter().map(|t| t.clone().ok_or_else(|| HdlError::Invalid("tail memory missing".into()))).collect::<Result<Vec<_>>>()?;
-                m.assign(&two.lv(), &cat_lsb(&flags));
-                m.assign(&tail0.lv(), &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()));
-                m.assign(&tail1.lv(), &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()));
+                m.assign(&two, &cat_lsb(&flags));
+                m.assign(&tail0, &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()));
+                m.assign(&tail1, &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()));
             }
-            LookPorts::Output { room2 } => m.assign(&room2.lv(), &cat_lsb(&flags)),
+            LookPorts::Output { room2 } => m.assign(&room2, &cat_lsb(&flags)),
         }
         Ok(())
     }
@@ -198,15 +198,15 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
             Some(sym) => m.wire_sym(&name, aw, sym),
             None => m.wire(&name, aw),
         };
-        m.assign(&w.lv(), value);
+        m.assign(&w, value);
         Ok(w)
     };
     let wr_next = ptr_wire(m, format!("{tag}wr_ptr_next"), &next(&wr_q))?;
     let rd_next = ptr_wire(m, format!("{tag}rd_ptr_next"), &next(&rd_q))?;
     let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.is(&rd_q));
     let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.is(&wr_q));
-    m.assign(&full_d.lv(), &(!&do_pop & (&full_q | (&do_push & &almost_full))));
-    m.assign(&empty_d.lv(), &(!&do_push & (&empty_q | (&do_pop & &almost_empty))));
+    m.assign(&full_d, &(!&do_pop & (&full_q | (&do_push & &almost_full))));
+    m.assign(&empty_d, &(!&do_push & (&empty_q | (&do_pop & &almost_empty))));
     m.comb(vec![
         Stmt::set(&wr_d, &wr_q),
         Stmt::set(&rd_d, &rd_q),
@@ -230,7 +230,7 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
             let rd_next2 = ptr_wire(m, format!("{tag}rd_ptr_next2"), &next(&rd_next))?;
             let exactly_two = rd_next2.is(&wr_q);
             let popped = &two_q & &exactly_two.l_not();
-            m.assign(&two_d.lv(), &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)));
+            m.assign(&two_d, &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)));
             Some(two_q.e())
         }
         Lookahead::Output => {
@@ -238,7 +238,7 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
             let wr_next2 = ptr_wire(m, format!("{tag}wr_ptr_next2"), &next(&wr_next))?;
             let exactly_depth_2 = wr_next2.is(&rd_q);
             let pushed = &room2_q & &exactly_depth_2.l_not();
-            m.assign(&room2_d.lv(), &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)));
+            m.assign(&room2_d, &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)));
             Some(room2_q.e())
         }
     };
@@ -327,12 +327,12 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
     let waddr = m.wire_of("waddr", &onehot_select(&push, &waddrs));
     let raddr = m.wire_of("raddr", &onehot_select(&rsel, &raddrs));
     m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(&mem, &waddr), &wdata)])]);
-    m.assign(&rdata.lv(), &mem.word(&raddr));
+    m.assign(&rdata, &mem.word(&raddr));
     if let Some(so) = side_o {
-        m.assign(&so.lv(), &cat_lsb(&sides));
+        m.assign(&so, &cat_lsb(&sides));
     }
-    m.assign(&empty_o.lv(), &cat_lsb(&empties));
-    m.assign(&full_o.lv(), &cat_lsb(&fulls));
+    m.assign(&empty_o, &cat_lsb(&empties));
+    m.assign(&full_o, &cat_lsb(&fulls));
     if let Some(lp) = &look_o {
         lp.connect(&mut m, &looks, &tails)?;
     }

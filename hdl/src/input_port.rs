@@ -200,7 +200,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             }
             md.instance(fifo, &format!("u_ib{v}"), &conns);
         }
-        pushes.push(push.e());
+        pushes.push(push);
         // RC (stage 2): the look-ups from the front header; the VC's state
         // machine and registers are `u_vc{v}`.
         let dest = field(&front, 0, d.dest_width)?;
@@ -236,28 +236,28 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         if d.va_in_rc_cycle() {
             let vroute = md.wire(&format!("vc{v}_va_route"), pw);
             conns.push(("va_route_o", vroute.e()));
-            va_routes.push(vroute.e());
+            va_routes.push(vroute);
         }
         if let Some(vc) = d.virtual_clock() {
             let vt = md.wire(&format!("vc{v}_vtick"), vc.vtick.width);
             conns.extend([("rc_vtick_i", field(&front, vc.vtick.lsb, vc.vtick.width)?), ("vtick_o", vt.e())]);
-            vticks.push(vt.e());
+            vticks.push(vt);
         }
         if let Some(tab) = &avc_tab {
             let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m));
             let avc = md.wire(&format!("vc{v}_avc"), m);
             conns.extend([("rc_avc_i", rc_avc.e()), ("avc_o", avc.e())]);
-            avcs.push(avc.e());
+            avcs.push(avc);
         }
         if d.va_needs_class() {
             let cls = cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes);
             let rc_cls = md.wire_of(&format!("vc{v}_rc_cls"), &cls);
             let cls = md.wire(&format!("vc{v}_cls"), d.class_width);
             conns.extend([("rc_cls_i", rc_cls.e()), ("cls_o", cls.e())]);
-            clss.push(cls.e());
+            clss.push(cls);
         }
         md.instance(vc_ctrl, &format!("u_vc{v}"), &conns);
-        va_reqs.push(va_req.e());
+        va_reqs.push(va_req);
         let not_empty = empty.l_not();
         match &sg {
             None => st_reqs.push(active.l_and(&not_empty)),
@@ -272,14 +272,14 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
                 };
                 let left = pend.then_else(g.two.at(v), &not_empty);
                 st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[active.e(), behind_tail.l_not(), left])).e());
-                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v))).e());
-                actives.push(active.e());
-                empties.push(empty.e());
+                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v))));
+                actives.push(active);
+                empties.push(empty);
             }
         }
         routes.push(route.e());
         ovcs.push(ovc.e());
-        fronts.push(front.e());
+        fronts.push(front);
     }
     if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {
         md.comment("The port's VC buffers, one shared memory");
@@ -316,27 +316,27 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         g.finish(&mut md, d, ports, gnt, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs));
+    md.assign(&va_req_o, &cat_lsb(&va_reqs));
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb(&va_routes));
+        md.assign(&vr, &cat_lsb(&va_routes));
     }
-    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs));
-    md.assign(&route_o.lv(), &cat_lsb(&routes));
-    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs));
+    md.assign(&st_req_o, &cat_lsb(&st_reqs));
+    md.assign(&route_o, &cat_lsb(&routes));
+    md.assign(&ovc_o, &cat_lsb(&ovcs));
     if let Some(fo) = front_o {
-        md.assign(&fo.lv(), &cat_lsb(&fronts));
+        md.assign(&fo, &cat_lsb(&fronts));
     }
     if let (Some(co), Some((_, _, _, c))) = (cand_flit_o, &shared) {
-        md.assign(&co.lv(), &c.e());
+        md.assign(&co, &c);
     }
     if let Some(vo) = vtick_o {
-        md.assign(&vo.lv(), &cat_lsb(&vticks));
+        md.assign(&vo, &cat_lsb(&vticks));
     }
     if let Some(co) = cls_o {
-        md.assign(&co.lv(), &cat_lsb(&clss));
+        md.assign(&co, &cat_lsb(&clss));
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb(&avcs));
+        md.assign(&ao, &cat_lsb(&avcs));
     }
     md.finish()
 }
@@ -414,17 +414,17 @@ impl SgRegs {
     fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
         let (m, vw) = (d.vcs, d.vc_id_width);
         md.comment("SA's grant becomes the next cycle's crossing flit");
-        md.assign(&self.valid_d.lv(), &gnt.any());
-        md.assign(&self.vc_d.lv(), &encode(gnt, vw));
-        md.assign(&self.tail_d.lv(), &(gnt & &x.gtails).any());
-        md.assign(&o.pend.lv(), &self.pop.e());
+        md.assign(&self.valid_d, &gnt.any());
+        md.assign(&self.vc_d, &encode(gnt, vw));
+        md.assign(&self.tail_d, &(gnt & &x.gtails).any());
+        md.assign(&o.pend, &self.pop);
         if let Some(g) = &o.gtail {
-            md.assign(&g.lv(), &x.gtails);
+            md.assign(&g, &x.gtails);
         }
-        md.assign(&o.valid.lv(), &self.valid_q.e());
-        md.assign(&o.route.lv(), &onehot_select(&self.pop, x.routes));
-        md.assign(&o.ovc.lv(), &onehot_select(&self.pop, x.ovcs));
-        md.assign(&o.flit.lv(), &x.flit);
+        md.assign(&o.valid, &self.valid_q);
+        md.assign(&o.route, &onehot_select(&self.pop, x.routes));
+        md.assign(&o.ovc, &onehot_select(&self.pop, x.ovcs));
+        md.assign(&o.flit, &x.flit);
         let zero = Expr::zero(m);
         md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC");
         md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one");

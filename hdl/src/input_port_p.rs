@@ -126,47 +126,47 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
             let accel = out(&mut md, "accel", 1);
             let cls = out(&mut md, "cls", clw);
             conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e()), ("cls_o", cls.e())]);
-            accels.push(accel.e());
-            clss.push(cls.e());
+            accels.push(accel);
+            clss.push(cls);
         }
         if let Some(tab) = &avc_tab {
             let dest = out(&mut md, "avc_dest", d.dest_width);
             conns.push(("avc_dest_o", dest.e()));
-            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m)).e());
+            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m)));
         }
         if va_route_o.is_some() {
             let vroute = out(&mut md, "va_route", pw);
             conns.push(("va_route_o", vroute.e()));
-            va_routes.push(vroute.e());
+            va_routes.push(vroute);
         }
         md.instance(vc_ctrl, &format!("u_{t}"), &conns);
-        va_reqs.push(va_req.e());
-        st_reqs.push(st_req.e());
-        routes.push(route.e());
-        ovcs.push(ovc.e());
-        fronts.push(front.e());
-        credits.push(credit.e());
-        releases.push(release.e());
-        vticks.push(vtick.e());
+        va_reqs.push(va_req);
+        st_reqs.push(st_req);
+        routes.push(route);
+        ovcs.push(ovc);
+        fronts.push(front);
+        credits.push(credit);
+        releases.push(release);
+        vticks.push(vtick);
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs));
+    md.assign(&va_req_o, &cat_lsb(&va_reqs));
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb(&va_routes));
+        md.assign(&vr, &cat_lsb(&va_routes));
     }
-    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs));
-    md.assign(&route_o.lv(), &cat_lsb(&routes));
-    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs));
-    md.assign(&front_o.lv(), &cat_lsb(&fronts));
-    md.assign(&credit_o.lv(), &cat_lsb(&credits));
-    md.assign(&release_o.lv(), &cat_lsb(&releases));
-    md.assign(&vtick_o.lv(), &cat_lsb(&vticks));
+    md.assign(&st_req_o, &cat_lsb(&st_reqs));
+    md.assign(&route_o, &cat_lsb(&routes));
+    md.assign(&ovc_o, &cat_lsb(&ovcs));
+    md.assign(&front_o, &cat_lsb(&fronts));
+    md.assign(&credit_o, &cat_lsb(&credits));
+    md.assign(&release_o, &cat_lsb(&releases));
+    md.assign(&vtick_o, &cat_lsb(&vticks));
     if let (Some(a), Some(c)) = (accel_o, cls_o) {
-        md.assign(&a.lv(), &cat_lsb(&accels));
-        md.assign(&c.lv(), &cat_lsb(&clss));
+        md.assign(&a, &cat_lsb(&accels));
+        md.assign(&c, &cat_lsb(&clss));
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb(&avcs));
+        md.assign(&ao, &cat_lsb(&avcs));
     }
     md.finish()
 }

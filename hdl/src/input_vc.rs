@@ -122,7 +122,7 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
                 vec![Stmt::when(&is_active.l_and(&tail_crossed), clear)],
             ),
         ]);
-        md.assign(&out.lv(), &vt_q.e());
+        md.assign(&out, &vt_q);
     }
     if let (Some(rc_avc), Some(out)) = (&rc_avc, &avc_o) {
         let (a_q, a_d) = md.register("avc", m, &Expr::zero(m));
@@ -143,12 +143,12 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     md.comment("Outputs");
     let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
     let req = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
-    md.assign(&va_req_o.lv(), &req);
+    md.assign(&va_req_o, &req);
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &is_idle.then_else(&rc_route, &route_q));
+        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
     }
-    md.assign(&active_o.lv(), &is_active);
-    md.assign(&route_o.lv(), &route_q.e());
-    md.assign(&ovc_o.lv(), &ovc_q.e());
+    md.assign(&active_o, &is_active);
+    md.assign(&route_o, &route_q);
+    md.assign(&ovc_o, &ovc_q);
     md.finish()
 }

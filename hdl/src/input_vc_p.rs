@@ -116,7 +116,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             ],
         );
         lfronts.push(front.e());
-        lempties.push(empty.e());
+        lempties.push(empty);
         lfulls.push(full.e());
     }
     let pad = (1u32 << lw) - (e + 1);
@@ -165,8 +165,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         "hlane",
         &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
     );
-    md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q));
-    md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()));
+    md.assign(&lane_sel, &head.then_else(&hlane, &wl_q));
+    md.assign(&wr, &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()));
 
     md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
     let preempt = md.wire_of("preempt", &sl_q.below(&top_q));
@@ -187,8 +187,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         "offer",
         &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
     );
-    let crossed = pop.e();
-    md.assign(&lpop.lv(), &crossed.l_and(&k_lane));
+    let crossed = pop;
+    md.assign(&lpop, &crossed.l_and(&k_lane));
     let offer_tail = offer.at(fw - 2);
 
     md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
@@ -198,14 +198,14 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         let sels = (0..e).map(|j| hsp_q.e().eq(&num(lw, (j + 1) as u64))).collect::<Result<Vec<_>>>()?;
         let ents = (0..e).map(|j| hs_q.e().part(j * hw, hw)).collect::<Result<Vec<_>>>()?;
-        onehot_select(&md.wire_of("hs_sel", &cat_lsb(&sels)).e(), &ents)
+        onehot_select(&md.wire_of("hs_sel", &cat_lsb(&sels)), &ents)
     };
     let hs_top = md.wire_of("hs_top", &hs_top);
     let rc_src = md.wire_of(
         "rc_src",
         &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
     );
-    md.assign(&rc_dest_o.lv(), &rc_src.field(0, d.dest_width));
+    md.assign(&rc_dest_o, &rc_src.field(0, d.dest_width));
     let rc_ok = md.wire_of(
         "rc",
         &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
@@ -213,7 +213,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let release_lane = md.wire_of(
         "lane_release",
         &preempt
-            .e()
+            
             .l_not()
             .l_and(&top_q.is_not(&Expr::zero(lw)))
             .l_and(&has_sl.l_not())
@@ -221,8 +221,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             .l_and(&wr.l_not()),
     );
 
-    let gnt = va_gnt.e();
-    let my_ovc = va_ovc.e();
+    let gnt = va_gnt;
+    let my_ovc = va_ovc;
     let grant_stmts = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
     let sl_idx = |j: u32| sl_q.is(num(lw, j as u64));
     // susp[sl] := x
@@ -231,7 +231,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
     let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
     for j in 0..e {
-        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::set(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())]));
+        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::set(&hs_d.lv_part(j * hw, hw)?, &hdr_q)]));
     }
     push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
     push_stmts.extend(set_susp(true)?);
@@ -318,7 +318,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     for l in 1..=e {
         open_stmts.push(Stmt::when(
             &top_q.is(&num(lw, (l - 1) as u64)),
-            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())]));
+            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls)]));
     }
     stmts.push(Stmt::note("BW: a written header chooses its lane"));
     stmts.push(Stmt::when(
@@ -327,7 +327,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             Stmt::set(&wl_d, &hlane),
             Stmt::when_else(
                 &all_idle,
-                vec![Stmt::set(&lmax_d.lv_part(0, clw)?, &in_cls.e())],
+                vec![Stmt::set(&lmax_d.lv_part(0, clw)?, &in_cls)],
                 vec![Stmt::when(&opens, open_stmts)],
             ),
         ]));
@@ -338,7 +338,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
         md.comb(vec![
             Stmt::set(&acc_d, &acc_q),
-            Stmt::when(&acc_set.e(), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
+            Stmt::when(&acc_set, vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
             Stmt::Comment(if d.faults.accel_never_cleared {
                 "MUTANT pre-accel-never-cleared: acc is never cleared".into()
             } else {
@@ -346,13 +346,13 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             }),
             Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
         ]);
-        md.assign(&accel_o.lv(), &(&acc_q | &k_dt));
+        md.assign(&accel_o, &(&acc_q | &k_dt));
         let c = if d.faults.va_in_rc_cycle {
             is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
         } else {
             hdr_q.field(d.class_lsb, clw)
         };
-        md.assign(&cls_o.lv(), &cls_of(&c, d.classes));
+        md.assign(&cls_o, &cls_of(&c, d.classes));
     }
 
     if let Some(out) = &avc_dest_o {
@@ -363,7 +363,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         } else {
             hdr_q.field(0, d.dest_width)
         };
-        md.assign(&out.lv(), &dest);
+        md.assign(&out, &dest);
     }
     md.comment("Outputs");
     let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
@@ -372,17 +372,17 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         routed_req
     };
-    md.assign(&va_req_o.lv(), &req);
+    md.assign(&va_req_o, &req);
     if let Some(vr) = &va_route_o {
-        md.assign(&vr.lv(), &is_idle.then_else(&rc_route, &route_q));
+        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
     }
-    md.assign(&st_req_o.lv(), &((&k_dt | &k_dh) | &k_lane));
-    md.assign(&route_o.lv(), &route_q.e());
-    md.assign(&ovc_o.lv(), &ovc_q.e());
-    md.assign(&front_o.lv(), &offer.e());
-    md.assign(&credit_o.lv(), &lpop.e());
+    md.assign(&st_req_o, &((&k_dt | &k_dh) | &k_lane));
+    md.assign(&route_o, &route_q);
+    md.assign(&ovc_o, &ovc_q);
+    md.assign(&front_o, &offer);
+    md.assign(&credit_o, &lpop);
     let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
-    md.assign(&release_o.lv(), &rel);
-    md.assign(&vtick_o.lv(), &hdr_q.field(d.vtick.lsb, d.vtick.width));
+    md.assign(&release_o, &rel);
+    md.assign(&vtick_o, &hdr_q.field(d.vtick.lsb, d.vtick.width));
     md.finish()
 }

@@ -291,7 +291,7 @@ impl Flit {
     #[allow(clippy::too_many_arguments)]
     fn slice(valid: &Sig, vc: &Sig, head: &Sig, tail: &Sig, dummy: Option<&Sig>, data: &Sig, k: u32, x: Widths) -> Result<Flit> {
         let dummy = dummy.map(|d| d.e().bit(k)).transpose()?;
-        Ok(Flit([Some(valid.e().at(k)), Some(vc.e().field(k * x.vw, x.vw)), Some(head.e().at(k)), Some(tail.e().at(k)), dummy, Some(data.e().field(k * x.w, x.w))]))
+        Ok(Flit([Some(valid.at(k)), Some(vc.field(k * x.vw, x.vw)), Some(head.at(k)), Some(tail.at(k)), dummy, Some(data.field(k * x.w, x.w))]))
     }
 
     fn idle(x: Widths) -> Flit {
@@ -318,7 +318,7 @@ impl Flit {
             let mut next = cur.0.clone();
             for f in next.iter_mut().flatten() {
                 let w = f.width();
-                *f = q.e().field(at, w);
+                *f = q.field(at, w);
                 at += w;
             }
             cur = Flit(next);
@@ -370,10 +370,10 @@ impl ConfigPorts {
 
     fn connect(&self, conns: &mut Vec<(&str, Expr)>, r: u32) -> Result<()> {
         let [dw, pw, m] = self.widths;
-        conns.push(("cfg_we_i", self.we.e().at(r)));
-        conns.push(("cfg_addr_i", self.addr.e().field(r * dw, dw)));
-        conns.push(("cfg_port_i", self.port.e().field(r * pw, pw)));
-        conns.push(("cfg_avc_i", self.avc.e().field(r * m, m)));
+        conns.push(("cfg_we_i", self.we.at(r)));
+        conns.push(("cfg_addr_i", self.addr.field(r * dw, dw)));
+        conns.push(("cfg_port_i", self.port.field(r * pw, pw)));
+        conns.push(("cfg_avc_i", self.avc.field(r * m, m)));
         Ok(())
     }
 }
@@ -436,9 +436,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
             });
             ci.push(match net.out_link[r][p as usize] {
                 Attach::Unused => Expr::zero(x.m),
-                Attach::Endpoint(k) => out_credit.e().field(k as u32 * x.m, x.m),
+                Attach::Endpoint(k) => out_credit.field(k as u32 * x.m, x.m),
                 Attach::Router { router, port } => {
-                    let src = rw[router].in_credit.e().field(port as u32 * x.m, x.m);
+                    let src = rw[router].in_credit.field(port as u32 * x.m, x.m);
                     delay(&mut t, &format!("link_r{router}p{port}_credit"), src, net.link_latency)?
                 }
             });
@@ -460,15 +460,15 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         let w = &rw[r];
         t.comment(format!("Router {r}: `{}`", tops[r].name()));
         let column = |i: usize| -> Result<Expr> { cat_lsb_first(&flit_in[r].iter().map(|f| f.field(i)).collect::<Vec<_>>()) };
-        t.assign(&w.in_valid.lv(), &column(VALID)?);
-        t.assign(&w.in_vc.lv(), &column(VC)?);
-        t.assign(&w.in_head.lv(), &column(HEAD)?);
-        t.assign(&w.in_tail.lv(), &column(TAIL)?);
+        t.assign(&w.in_valid, &column(VALID)?);
+        t.assign(&w.in_vc, &column(VC)?);
+        t.assign(&w.in_head, &column(HEAD)?);
+        t.assign(&w.in_tail, &column(TAIL)?);
         if let Some(d) = &w.in_dummy {
-            t.assign(&d.lv(), &column(DUMMY)?);
+            t.assign(&d, &column(DUMMY)?);
         }
-        t.assign(&w.in_data.lv(), &column(DATA)?);
-        t.assign(&w.out_credit.lv(), &cat_lsb_first(&credit_in[r])?);
+        t.assign(&w.in_data, &column(DATA)?);
+        t.assign(&w.out_credit, &cat_lsb_first(&credit_in[r])?);
         let mut conns = vec![
             ("clk_i", Expr::raw("clk_i", 1)),
             ("rst_i", Expr::raw("rst_i", 1)),
@@ -518,7 +518,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                 unused.extend(rw[r].out_flit(p as u32, x)?.fields());
             }
             if net.in_link[r][p] == Attach::Unused {
-                unused.push(rw[r].in_credit.e().field(p as u32 * x.m, x.m));
+                unused.push(rw[r].in_credit.field(p as u32 * x.m, x.m));
             }
         }
     }

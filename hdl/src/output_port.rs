@@ -84,7 +84,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         if let Some(r2) = &r2 {
             conns.push(("room2_o", r2.e()));
             if let Some(o) = &room2_o {
-                md.assign(&o.lv(), &r2.e());
+                md.assign(&o, &r2);
             }
         }
         md.instance(fifo, "u_ob", &conns);
@@ -192,22 +192,22 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         Some((_, _, f)) => any_pick.then_else(&f, &Expr::zero(obw)),
         None => onehot_select(&pick, &fronts),
     };
-    let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e());
+    let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick);
     let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw));
     let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit);
-    md.assign(&valid_o.lv(), &valid_q.e());
-    md.assign(&vc_o.lv(), &vc_q.e());
-    md.assign(&head_o.lv(), &flit_q.at(fw - 1));
-    md.assign(&tail_o.lv(), &flit_q.at(fw - 2));
+    md.assign(&valid_o, &valid_q);
+    md.assign(&vc_o, &vc_q);
+    md.assign(&head_o, &flit_q.at(fw - 1));
+    md.assign(&tail_o, &flit_q.at(fw - 2));
     if let Some(dm) = dummy_o {
-        md.assign(&dm.lv(), &flit_q.at(w));
+        md.assign(&dm, &flit_q.at(w));
     }
-    md.assign(&data_o.lv(), &flit_q.bits(w - 1, 0));
+    md.assign(&data_o, &flit_q.bits(w - 1, 0));
     if let Some(f) = full_o {
-        md.assign(&f.lv(), &cat_lsb(&fulls));
+        md.assign(&f, &cat_lsb(&fulls));
     }
     if let (Some(o), false) = (&room2_o, d.shared_ob()) {
-        md.assign(&o.lv(), &cat_lsb(&room2s));
+        md.assign(&o, &cat_lsb(&room2s));
     }
     md.finish()
 }

@@ -73,14 +73,14 @@ pub(crate) fn table_registers(t: &mut Module, d: &Dims) -> Result<Option<(Sig, O
     let avc_reset = cat_lsb(&avc_entries(d, d.allowed_vcs.as_deref().unwrap_or(&[])));
     let (rt_q, rt_d) = t.register_wire_d("rt", &rt_reset);
     let rt_next = (0..entries).map(|e| sel.at(e).then_else(&port, rt_q.field(e * pw, pw))).collect::<Vec<_>>();
-    t.assign(&rt_d.lv(), &cat_lsb(&rt_next));
+    t.assign(&rt_d, &cat_lsb(&rt_next));
     // Without allowed VC sets (only the route-vcs-ignored planted bug) the
     // VC masks are not kept.
     let avc_q = match d.allowed_vcs {
         Some(_) => {
             let (avc_q, avc_d) = t.register_wire_d("avc", &avc_reset);
             let avc_next = (0..entries).map(|e| sel.at(e).then_else(&avc, avc_q.field(e * m, m))).collect::<Vec<_>>();
-            t.assign(&avc_d.lv(), &cat_lsb(&avc_next));
+            t.assign(&avc_d, &cat_lsb(&avc_next));
             Some(avc_q)
         }
         None => {

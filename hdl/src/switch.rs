@@ -57,7 +57,7 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         };
         bits.push(req.at(v).l_and(&room));
     }
-    md.assign(&ready.lv(), &cat_lsb(&bits));
+    md.assign(&ready, &cat_lsb(&bits));
     md.finish()
 }
 
@@ -80,9 +80,9 @@ pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
         let u = ovc.field(v * vw, vw);
         let dec = onehot_of_pair(&mut md, &format!("vc{v}"), &r, n, &u, m)?;
         let oh = md.wire_of(&format!("vc{v}_oh"), &sel.at(v).then_else(&dec, &Expr::zero(nm)));
-        terms.push(oh.e());
+        terms.push(oh);
     }
-    md.assign(&spread.lv(), &any_of(&terms));
+    md.assign(&spread, &any_of(&terms));
     md.finish()
 }
 
@@ -157,7 +157,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     } else {
         let won_r = (1..=rounds).map(|r| md.input(&format!("won{r}_i"), 1)).collect::<Vec<_>>();
         let mo_r = (2..=rounds).map(|r| md.input(&format!("mo{r}_i"), d.ports)).collect::<Vec<_>>();
-        (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w.e()).collect::<Vec<_>>()))), won_r, mo_r)
+        (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w).collect::<Vec<_>>()))), won_r, mo_r)
     };
     let route = md.input("route_i", m * pw);
     let ovc = if d.registered() { None } else { Some(md.input("ovc_i", m * vw)) };
@@ -208,7 +208,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
             let rr = if r == 0 {
                 ready.e()
             } else {
-                let unmatched = any_of(&won_r[..r].iter().map(|w| w.e()).collect::<Vec<_>>()).l_not();
+                let unmatched = any_of(&won_r[..r].iter().map(|w| w).collect::<Vec<_>>()).l_not();
                 let free = if d.faults.sa_ignores_matched_outputs {
                     // MUTANT sa-ignores-mo: R_r ignores MO
                     unmatched.rep(m)
@@ -287,11 +287,11 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     }
     for ((c_o, cr_o, rel_o), c) in round_o.iter().zip(&cand_r) {
         let parts = |all: &Expr, w: u32| (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>();
-        md.assign(&c_o.lv(), &c.e());
+        md.assign(&c_o, &c);
         md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route.e(), pw)?));
         if let (Some((rel_o, rt_o)), Some((rel, rt, rw))) = (rel_o, &rel_rt) {
             md.assign(&rel_o.lv(), &onehot_select(c, &parts(&rel.e(), *rw)?));
-            md.assign(&rt_o.lv(), &(c & rt).any());
+            md.assign(&rt_o, &(c & rt).any());
         }
     }
     md.finish()
@@ -309,7 +309,7 @@ fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2],
         md.assign(&g.lv(), &gnt.e());
     }
     md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?));
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)));
+    md.assign(&push_o, &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)));
     Ok(())
 }
 
@@ -383,7 +383,7 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
     );
     match (&xbar_in, &xbar_out) {
         (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
-        _ => md.assign(&gnt_o.lv(), &gnt.e()),
+        _ => md.assign(&gnt_o, &gnt),
     }
     md.finish()
 }
@@ -444,7 +444,7 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
             md.raw_line("/* verilator lint_on UNUSED */");
             md.wire_of(&format!("req{}", r + 1), &Expr::zero(n))
         } else if r == 0 || d.faults.sa_ignores_matched_outputs {
-            md.wire_of(&format!("req{}", r + 1), &reqs[r].e())
+            md.wire_of(&format!("req{}", r + 1), &reqs[r])
         } else {
             md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &matched_before.l_not().rep(n)))
         };
@@ -471,7 +471,7 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
                 let win = md.wire_of(&format!("rt_gnt{}", r + 1), &cat_lsb(&wins));
                 md.wire_of(&format!("gnt{}", r + 1), &rtc.any().then_else(&win, &rr_g))
             }
-            _ => md.wire_of(&format!("gnt{}", r + 1), &rr_g.e()),
+            _ => md.wire_of(&format!("gnt{}", r + 1), &rr_g),
         };
         md.assign(&gnt_r_o[r].lv(), &g.e());
         md.assert_always(&at_most_one_set(&g, &Expr::ones(n), &Expr::zero(n)), &format!("round {} grants at most one input port", r + 1));
@@ -502,7 +502,7 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port");
     match (&xbar_in, &xbar_out) {
         (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
-        _ => md.assign(&gnt_o.lv(), &gnt.e()),
+        _ => md.assign(&gnt_o, &gnt),
     }
     md.finish()
 }

@@ -211,7 +211,7 @@ fn system_top(
     for (i, s) in r_in.iter().enumerate() {
         t.assign(&s.lv(), &cat_lsb(&inj.iter().map(|f| f[i].e()).collect::<Vec<_>>()));
     }
-    t.assign(&r_out_credit.lv(), &cat_lsb(&ej_credit.iter().map(Sig::e).collect::<Vec<_>>()));
+    t.assign(&r_out_credit, &cat_lsb(&ej_credit.iter().map(Sig::e).collect::<Vec<_>>()));
 
     let mut conns: Vec<(String, Expr)> = vec![("clk_i".into(), Expr::raw("clk_i", 1)), ("rst_i".into(), Expr::raw("rst_i", 1))];
     for (i, (f, _)) in fields.iter().enumerate() {
@@ -229,9 +229,9 @@ fn system_top(
         let mut conns: Vec<(String, Expr)> = vec![("clk_i".into(), Expr::raw("clk_i", 1)), ("rst_i".into(), Expr::raw("rst_i", 1))];
         for (i, (f, w)) in fields.iter().enumerate() {
             conns.push((format!("inj_{f}_o"), inj[k][i].e()));
-            conns.push((format!("ej_{f}_i"), r_out[i].e().field(k as u32 * w, *w)));
+            conns.push((format!("ej_{f}_i"), r_out[i].field(k as u32 * w, *w)));
         }
-        conns.push(("inj_credit_i".into(), r_in_credit.e().field(k as u32 * m, m)));
+        conns.push(("inj_credit_i".into(), r_in_credit.field(k as u32 * m, m)));
         conns.push(("ej_credit_o".into(), ej_credit[k].e()));
         for (name, s) in &host[k] {
             conns.push((name.clone(), s.e()));

@@ -308,14 +308,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if acc_set.is_some() {
             let vw_ = t.wire(&format!("victim{o}"), nm);
             conns.push(("victim_o", vw_.e()));
-            victims.push(vw_.e());
+            victims.push(vw_);
         }
         t.instance(&va, &format!("u_va{o}"), &conns);
         gnts.push(g.e());
     }
-    t.assign(&va_gnt.lv(), &any_of(&gnts));
+    t.assign(&va_gnt, &any_of(&gnts));
     if let Some(a) = &acc_set {
-        t.assign(&a.lv(), &any_of(&victims));
+        t.assign(&a, &any_of(&victims));
     }
     for i in 0..nm {
         let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
@@ -353,7 +353,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             }
         }
         None => {
-            t.assign(&ready.lv(), &st_req.e());
+            t.assign(&ready, &st_req);
             if let Some(g) = &sg {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
                 t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, ovc_all.name));
@@ -536,19 +536,19 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             releases.push(&pv & &xflit.at(fw - 2).rep(m));
             gnt_b.push(g.e());
         }
-        t.assign(&won.lv(), &any_of(&gnt_b));
+        t.assign(&won, &any_of(&gnt_b));
         Round::connect(&mut t, &rw, &round_gnts)?;
-        t.assign(&mv.lv(), &cat_lsb(&moves));
-        t.assign(&push.lv(), &cat_lsb(&pushes));
-        t.assign(&wdata.lv(), &cat_lsb(&wdatas));
+        t.assign(&mv, &cat_lsb(&moves));
+        t.assign(&push, &cat_lsb(&pushes));
+        t.assign(&wdata, &cat_lsb(&wdatas));
         let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb(&releases) };
         let rel_all = relb_or(&mut t, tails_rel)?;
-        t.assign(&release.lv(), &rel_all);
+        t.assign(&release, &rel_all);
     } else {
         t.comment("Full crossbar: every ready input VC moves to its own output VC");
-        t.assign(&mv.lv(), &ready.e());
+        t.assign(&mv, &ready);
         let pushes = spread(&mut t, "push", &ready.e())?;
-        t.assign(&push.lv(), &pushes);
+        t.assign(&push, &pushes);
         let tails_rel = if d.faults.tail_keeps_output_vc {
             Expr::zero(nm)
         } else {
@@ -557,7 +557,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             spread(&mut t, "tailrel", &moved_tails.e())?
         };
         let rel_all = relb_or(&mut t, tails_rel)?;
-        t.assign(&release.lv(), &rel_all);
+        t.assign(&release, &rel_all);
         let owner_all = owner_all.as_ref().expect("full crossbar");
         let xm = switch::xbar_out(d)?;
         mods.add(&xm)?;
@@ -587,7 +587,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         moved
     };
     let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next);
-    t.assign(&in_credit_o.lv(), &in_credit_q.e());
+    t.assign(&in_credit_o, &in_credit_q);
 
     for o in 0..n {
         t.comment(format!("Output port {o}"));
@@ -671,14 +671,14 @@ impl Round {
     fn connect(t: &mut Module, rounds: &[Round], gnts: &[Vec<crate::verilog::Sig>]) -> Result<()> {
         for (r, x) in rounds.iter().enumerate() {
             let of_round = gnts.iter().map(|g| g[r].e()).collect::<Vec<_>>();
-            t.assign(&x.won.lv(), &any_of(&of_round));
+            t.assign(&x.won, &any_of(&of_round));
             if let Some(next) = rounds.get(r + 1).and_then(|y| y.mo.as_ref()) {
                 let outs = cat_lsb(&of_round.iter().map(|g| g.any()).collect::<Vec<_>>());
                 let before = match &x.mo {
-                    Some(mo) => mo.e() | outs,
+                    Some(mo) => mo | outs,
                     None => outs,
                 };
-                t.assign(&next.lv(), &before);
+                t.assign(&next, &before);
             }
         }
         Ok(())

@@ -77,7 +77,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         for t in &terms[1..] {
             sum = sum + t;
         }
-        md.assign(&fc.lv(), &sum);
+        md.assign(&fc, &sum);
     }
     let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
     let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
@@ -113,7 +113,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             }
             let el = md.wire_of(&format!("elig{i}"), &x);
             sats.push((&free & &el).any());
-            eligs.push(el.e());
+            eligs.push(el);
         }
         let sat = md.wire_of("satisfiable", &cat_lsb(&sats));
         let rm = md.wire_of("req_masked", &(&req & &sat));
@@ -146,7 +146,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
                 let foh = lowest(&mut md, &format!("lowest_free_cls{c}"), &fc);
                 ovcs.push(encode(&foh, vw));
             }
-            md.assign(&co.lv(), &cat_lsb(&ovcs));
+            md.assign(&co, &cat_lsb(&ovcs));
         }
         let class_masks = md.wire_of("class_masks", &cat_lsb(&masks));
         let sats = (0..nm)
@@ -161,7 +161,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     } else {
         let any_free = md.wire_of("any_free", &free.any());
         let free_oh = md.wire_of("lowest_free", &(&free & -&free));
-        let req_masked = md.wire_of("req_masked", &(&req & &any_free.e().rep(nm)));
+        let req_masked = md.wire_of("req_masked", &(&req & &any_free.rep(nm)));
         let gnt = md.wire("gnt", nm);
         let any_gnt = md.wire_of("any_gnt", &gnt.any());
         let win_cls = gnt_cls(&mut md, &gnt)?;
@@ -175,15 +175,15 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     );
     let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)));
     let next = (&alloc_q & &release.e().not()) | &set;
-    md.assign(&alloc_d.lv(), &next);
-    md.assign(&gnt_o.lv(), &gnt.e());
+    md.assign(&alloc_d, &next);
+    md.assign(&gnt_o, &gnt);
     if let Some(go) = gnt_ovc_o {
-        md.assign(&go.lv(), &encode(&free_oh, vw));
+        md.assign(&go, &encode(&free_oh, vw));
     }
     md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle");
     md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice");
     if let Some(s) = set_o {
-        md.assign(&s.lv(), &set.e());
+        md.assign(&s, &set);
     }
     if keep_owner {
         md.comment(if full {
@@ -200,11 +200,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let mut owners = vec![];
         for u in 0..m {
             let (q, next) = md.register_wire_d(&format!("owner{u}"), &Expr::zero(iw));
-            md.assign(&next.lv(), &set.at(u).then_else(&idx, &q));
-            owners.push(q.e());
+            md.assign(&next, &set.at(u).then_else(&idx, &q));
+            owners.push(q);
         }
         if let Some(owner_o) = owner_o {
-            md.assign(&owner_o.lv(), &cat_lsb(&owners));
+            md.assign(&owner_o, &cat_lsb(&owners));
         }
         if let Some(victim_o) = victim_o {
             md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
@@ -213,7 +213,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let mut ocls = vec![];
             for u in 0..m {
                 let (q, next) = md.register_wire_d(&format!("owner{u}_cls"), &Expr::zero(clw));
-                md.assign(&next.lv(), &set.at(u).then_else(wc, &q));
+                md.assign(&next, &set.at(u).then_else(wc, &q));
                 ocls.push(q);
             }
             let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()));
@@ -232,7 +232,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let vict = lowest(&mut md, "victim_vc", &lower);
             let vidx = md.wire_of("victim_idx", &onehot_select(&vict, &owners));
             md.assign(
-                &victim_o.lv(),
+                &victim_o,
                 &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx, nm), &Expr::zero(nm)),
             );
         }

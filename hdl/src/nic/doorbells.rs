@@ -39,13 +39,13 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let avail_pad = if d.qos && d.m < 16 {
         m.wire_of("q_avail_pad", &cat(&[Expr::zero(16 - d.m), q_avail.e()]))
     } else {
-        m.wire_of("q_avail_pad", &q_avail.e())
+        m.wire_of("q_avail_pad", &q_avail)
     };
     let vcc: Vec<u64> = (0..16).map(|u| d.vcc.get(u).copied().unwrap_or(0) as u64).collect();
     let vcc_text = (0..16).rev().map(|u| format!("{}'d{}", d.cw, vcc[u])).collect::<Vec<_>>().join(", ");
     let vcc_lp = if d.vcc.is_empty() { None } else { Some(m.localparam("VCC", 16 * d.cw, None, &format!("{{{vcc_text}}}"))) };
 
-    let push_oh = if d.qos { m.wire_of("push_oh", &onehot_of(&class.e(), nq)) } else { m.wire_of("push_oh", &Expr::one_bit(true)) };
+    let push_oh = if d.qos { m.wire_of("push_oh", &onehot_of(&class, nq)) } else { m.wire_of("push_oh", &Expr::one_bit(true)) };
     let mut has = Vec::new();
     let mut firsts = Vec::new();
     let mut codes = Vec::new();
@@ -54,20 +54,20 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         let mut av = Vec::new();
         for i in 0..q {
             let base = (c * q + i) * ew;
-            let vc = ent_q.e().field(base, 4);
-            let bad_al = ent_q.e().at(base + 4);
+            let vc = ent_q.field(base, 4);
+            let bad_al = ent_q.at(base + 4);
             let mut bad_vc = cat(&[Expr::zero(1), vc.clone()]).at_least(&num(5, d.m as u64));
             if let Some(vcc) = &vcc_lp {
                 let v = m.wire_of(&format!("q{c}_e{i}_vc"), &vc);
-                bad_vc = bad_vc | &vcc.elem(&v.e(), d.cw).is_not(&ent_q.e().field(base + 32, d.cw));
+                bad_vc = bad_vc | &vcc.elem(&v, d.cw).is_not(&ent_q.field(base + 32, d.cw));
             }
-            let bad_vc = m.wire_of(&format!("q{c}_e{i}_bad_vc"), &bad_vc).e();
+            let bad_vc = m.wire_of(&format!("q{c}_e{i}_bad_vc"), &bad_vc);
             let bad = &bad_vc | &bad_al;
             codes.push(bad_vc.then_else(&num(4, 9), &bad_al.then_else(&num(4, 10), &Expr::zero(4))));
             let room = if pad == 16 { avail_pad.e().at_dyn(&m.wire_of(&format!("q{c}_e{i}_q"), &vc).e()) } else { avail_pad.e() };
             let queued = cnt(c)?.at_least(&num(cnw, i as u64 + 1));
             let usable = if d.qos && !d.is(NicFault::NoHeadOfLineSkip) || i == 0 { Expr::one_bit(true) } else { Expr::one_bit(false) };
-            av.push(m.wire_of(&format!("q{c}_e{i}_ok"), &((queued & &(bad | &room)) & &usable)).e());
+            av.push(m.wire_of(&format!("q{c}_e{i}_ok"), &((queued & &(bad | &room)) & &usable)));
         }
         av.reverse();
         let cand = m.wire_of(&format!("q{c}_cand"), &cat(&av));
@@ -92,10 +92,10 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     for c in 0..nq {
         // bit of class c in `class_first`
         let bit = if d.is(NicFault::WrongDoorbellPriority) { c } else { nq - 1 - c };
-        let win = hfirst.e().at(bit);
-        let rm = m.wire_of(&format!("q{c}_rm"), &(((&win & &take.e())).rep(q) & &firsts[c as usize].e()));
+        let win = hfirst.at(bit);
+        let rm = m.wire_of(&format!("q{c}_rm"), &(((&win & &take)).rep(q) & &firsts[c as usize]));
         for i in 0..q {
-            let here = &win & &firsts[c as usize].e().at(i);
+            let here = &win & &firsts[c as usize].at(i);
             entry_terms.push(here.rep(ew) & &ent(c, i)?);
             code_terms.push(here.rep(4) & &codes[(c * q + i) as usize]);
         }
@@ -106,17 +106,17 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         let pos = m.wire_of(&format!("q{c}_pos"), &(cnt(c)? - &took.zext_to(cnw)));
         let newe = cat(&[class.e(), data.e()]);
         for i in 0..q {
-            let keep = if i + 1 < q { (sh.e().at(i)).then_else(&ent(c, i + 1)?, &ent(c, i)?) } else { ent(c, i)? };
+            let keep = if i + 1 < q { (sh.at(i)).then_else(&ent(c, i + 1)?, &ent(c, i)?) } else { ent(c, i)? };
             let here = pushing.e() & &pos.e().is(&num(cnw, i as u64));
             m.assign(&ent_d.lv_part((c * q + i) * ew, ew)?, &here.then_else(&newe, &keep));
         }
         m.assign(&cnt_d.lv_part(c * cnw, cnw)?, &(pos.e() + &pushing.e().zext_to(cnw)));
     }
     let fulls: Vec<Expr> = (0..d.s).rev().map(|c| cnt(if d.qos { c } else { 0 })?.eq(&num(cnw, q as u64))).collect::<Result<_>>()?;
-    m.assign(&full_o.lv(), &cat(&fulls));
+    m.assign(&full_o, &cat(&fulls));
     m.assign(&sel_valid.lv(), &hv.e().red_or());
-    m.assign(&sel_entry.lv(), &any_of(&entry_terms));
-    m.assign(&sel_code.lv(), &any_of(&code_terms));
-    m.assign(&pending.lv(), &r(format!("(|{})", cnt_q.name), 1));
+    m.assign(&sel_entry, &any_of(&entry_terms));
+    m.assign(&sel_code, &any_of(&code_terms));
+    m.assign(&pending, &r(format!("(|{})", cnt_q.name), 1));
     Ok(b)
 }

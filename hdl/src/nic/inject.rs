@@ -33,7 +33,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let (qn, fe, w, vw) = (d.qn, d.send_entry_w(), d.w, d.vw);
     let flit_fifo = lib.add(fifo(&d.prefix, fe, d.bq)?);
     let pend_fifo = lib.add(fifo(&d.prefix, NicDims::PEND_W, d.bq)?);
-    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn));
+    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel, qn));
 
     // ---- the queues
     let pop = m.wire("pop", qn);
@@ -56,10 +56,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             FifoPorts {
                 push: (push.e() & &sel_oh.e().at(q)),
                 wdata: flit.e(),
-                pop: pop.e().at(q),
+                pop: pop.at(q),
                 rdata: front.e(),
-                empty: empty.e().at(q),
-                full: full.e().at(q),
+                empty: empty.at(q),
+                full: full.at(q),
             },
         )?;
         fifo_instance(
@@ -69,16 +69,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             FifoPorts {
                 push: (pend_push.e() & &sel_oh.e().at(q)),
                 wdata: pend_data.e(),
-                pop: pend_pop.e().at(q),
+                pop: pend_pop.at(q),
                 rdata: pfront.e(),
-                empty: pend_empty.e().at(q),
-                full: pend_full.e().at(q),
+                empty: pend_empty.at(q),
+                full: pend_full.at(q),
             },
         )?;
         fronts.push(front);
         pend_fronts.push(pfront);
     }
-    m.assign(&full_o.lv(), &full.e());
+    m.assign(&full_o, &full);
     m.assign(&avail_o.lv(), &(full.e() | &pend_full.e()).not());
     let fvc = |f: &Sig| f.e().part(w + 2, vw);
 
@@ -115,13 +115,13 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             ],
         );
     }
-    m.assign(&pop.lv(), &gnt.e());
+    m.assign(&pop, &gnt);
     let sent = m.wire_of("sent", &gnt.e().red_or());
-    let sflit = wire_partly_used(m, "sent_flit", &onehot_select(&gnt.e(), &fronts.iter().map(Sig::e).collect::<Vec<_>>()))?;
-    let s_head = sflit.e().at(w);
-    let s_tail = sflit.e().at(w + 1);
-    let s_vc = m.wire_of("sent_vc", &sflit.e().field(w + 2, vw));
-    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m));
+    let sflit = wire_partly_used(m, "sent_flit", &onehot_select(&gnt, &fronts.iter().map(Sig::e).collect::<Vec<_>>()))?;
+    let s_head = sflit.at(w);
+    let s_tail = sflit.at(w + 1);
+    let s_vc = m.wire_of("sent_vc", &sflit.field(w + 2, vw));
+    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc, d.m));
     let leak = d.is(NicFault::CreditLeak);
     if leak {
         m.comment("FAULT nic-credit-leak: a tail flit takes no credit");
@@ -134,28 +134,28 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         }
         let wide = crw + 1;
         let next = r(
-            format!("({{1'b0, {}}} - {{{crw}'d0, {}}} + {{{crw}'d0, {}}})", q.name, took.text(), credit_i.e().at(u).text()),
+            format!("({{1'b0, {}}} - {{{crw}'d0, {}}} + {{{crw}'d0, {}}})", q.name, took.text(), credit_i.at(u).text()),
             wide,
         );
         let nx = m.wire_of(&format!("vc{u}_credits_next"), &next);
         let cap = num(wide, d.di as u64);
-        m.assign(&dn.lv(), &(nx.e().at_least(&cap)).then_else(&num(crw, d.di as u64), &nx.e().field(0, crw)));
+        m.assign(&dn, &(nx.at_least(&cap)).then_else(&num(crw, d.di as u64), &nx.field(0, crw)));
     }
 
     // ---- the link register (docs/nic.md §9.1)
     let z = |wd: u32| Expr::zero(wd);
-    let v_q = m.register_next("link_valid", &z(1), &sent.e());
-    let vc_q = m.register_next("link_vc", &z(vw), &sent.e().then_else(&s_vc.e(), &z(vw)));
+    let v_q = m.register_next("link_valid", &z(1), &sent);
+    let vc_q = m.register_next("link_vc", &z(vw), &sent.then_else(&s_vc, &z(vw)));
     let h_q = m.register_next("link_head", &z(1), &(sent.e() & &s_head));
     let t_q = m.register_next("link_tail", &z(1), &(sent.e() & &s_tail));
-    let d_q = m.register_next("link_data", &z(w), &sent.e().then_else(&sflit.e().field(0, w), &z(w)));
-    m.assign(&valid_o.lv(), &v_q.e());
-    m.assign(&vc_o.lv(), &vc_q.e());
-    m.assign(&head_o.lv(), &h_q.e());
-    m.assign(&tail_o.lv(), &t_q.e());
-    m.assign(&data_o.lv(), &d_q.e());
+    let d_q = m.register_next("link_data", &z(w), &sent.then_else(&sflit.field(0, w), &z(w)));
+    m.assign(&valid_o, &v_q);
+    m.assign(&vc_o, &vc_q);
+    m.assign(&head_o, &h_q);
+    m.assign(&tail_o, &t_q);
+    m.assign(&data_o, &d_q);
     if let Some(dm) = dummy_o {
-        m.assign(&dm.lv(), &z(1));
+        m.assign(&dm, &z(1));
     }
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
@@ -168,23 +168,23 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut st_regs = Vec::new();
     for q in 0..qn {
         let (sq, sd) = m.register(&format!("q{q}_sent_tails"), stw, &Expr::zero(stw));
-        nz.push(sq.e().is_not(&z(stw)));
+        nz.push(sq.is_not(&z(stw)));
         st_regs.push((sq, sd));
     }
     nz.reverse();
     let nzv = m.wire_of("cpl_ready", &cat(&nz));
     let first = m.wire_of("cpl_first", &(nzv.e() & &(nzv.e() - &num(qn, 1)).not()));
     m.assign(&wr1_req.lv(), &nzv.e().red_or());
-    m.assign(&wr1_data.lv(), &onehot_select(&first.e(), &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>()));
+    m.assign(&wr1_data, &onehot_select(&first, &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>()));
     m.assign(&pend_pop.lv(), &(first.e() & &wr1_take.e().rep(qn)));
     for (q, (sq, sd)) in st_regs.iter().enumerate() {
         let q = q as u32;
         let inc = if early { pend_push.e() & &sel_oh.e().at(q) } else { gnt.e().at(q) & &s_tail };
-        let dec = pend_pop.e().at(q);
+        let dec = pend_pop.at(q);
         m.comb(vec![
-            set(sd, &sq.e()),
-            when(&inc, vec![set(sd, &(sd.e() + &num(stw, 1)))]),
-            when(&dec, vec![set(sd, &(sd.e() - &num(stw, 1)))]),
+            set(sd, &sq),
+            when(&inc, vec![set(sd, &(sd + &num(stw, 1)))]),
+            when(&dec, vec![set(sd, &(sd - &num(stw, 1)))]),
         ]);
     }
     let _ = pend_empty;
@@ -209,21 +209,21 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
             let bw = clog2(d.block_size as u64);
             let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw));
             let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw));
-            let holding = left_q.e().is_not(&Expr::zero(bw));
-            let held_ok = m.wire_of("blk_held_ok", &(&holding & &(elig & &onehot_of(&slot_q.e(), n)).red_or()));
+            let holding = left_q.is_not(&Expr::zero(bw));
+            let held_ok = m.wire_of("blk_held_ok", &(&holding & &(elig & &onehot_of(&slot_q, n)).red_or()));
             m.comb(vec![
-                set(&slot_d, &slot_q.e()),
-                set(&left_d, &left_q.e()),
+                set(&slot_d, &slot_q),
+                set(&left_d, &left_q),
                 when(&(holding & &held_ok.e().not()), vec![set(&left_d, &Expr::zero(bw))]),
                 when(
                     &any,
                     vec![
                         Stmt::when_else(
-                            &held_ok.e(),
+                            &held_ok,
                             vec![set(&left_d, &(left_q.e() - &num(bw, 1)))],
-                            vec![set(&slot_d, &k.e()), set(&left_d, &num(bw, d.block_size as u64 - 1))],
+                            vec![set(&slot_d, &k), set(&left_d, &num(bw, d.block_size as u64 - 1))],
                         ),
-                        when(&g_tail.e(), vec![set(&left_d, &Expr::zero(bw))]),
+                        when(&g_tail, vec![set(&left_d, &Expr::zero(bw))]),
                     ],
                 ),
             ]);
@@ -234,10 +234,10 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
             let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1));
             let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw));
             m.comb(vec![
-                set(&hold_d, &hold_q.e()),
-                set(&slot_d, &slot_q.e()),
-                when(&(&any & &g_head.e()), vec![set(&hold_d, &Expr::one_bit(true)), set(&slot_d, &k.e())]),
-                when(&(any & &g_tail.e()), vec![set(&hold_d, &Expr::zero(1))]),
+                set(&hold_d, &hold_q),
+                set(&slot_d, &slot_q),
+                when(&(&any & &g_head), vec![set(&hold_d, &Expr::one_bit(true)), set(&slot_d, &k)]),
+                when(&(any & &g_tail), vec![set(&hold_d, &Expr::zero(1))]),
             ]);
             Expr::mux(&hold_q.e(), &(elig & &onehot_of(&slot_q.e(), n)), elig)
         }

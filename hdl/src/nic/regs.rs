@@ -109,18 +109,18 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let db_rej = m.wire_of("db_reject", &((wr_hs.e() & &w_db.e()) & &full_sel.e()));
     let post_rej = m.wire_of("post_reject", &r(format!("(wr_hs & {} & {})", at(wa, RX_POST_ADDR).text(), post_full.name), 1));
     let wrote = |ofs: u32| r(format!("(wr_hs & {})", at(wa, ofs).text()), 1);
-    m.assign(&awready.lv(), &wr_hs.e());
-    m.assign(&wready.lv(), &wr_hs.e());
+    m.assign(&awready, &wr_hs);
+    m.assign(&wready, &wr_hs);
     m.assign(&db_push.lv(), &((wr_hs.e() & &w_db.e()) & &full_sel.e().not()));
-    m.assign(&db_class.lv(), &w_cls.e());
-    m.assign(&db_data.lv(), &wdata.e());
+    m.assign(&db_class, &w_cls);
+    m.assign(&db_data, &wdata);
     m.assign(&post_push.lv(), &(wrote(RX_POST_ADDR) & &post_full.e().not()));
     let align = !((d.bb as u64) - 1) & 0xFFFF_FFFF;
-    m.assign(&post_data.lv(), &r(format!("{{{}, ({} & 32'h{align:08x})}}", plen_q.name, wdata.name), 64));
-    m.assign(&cq_pop.lv(), &wrote(RXC_POP));
-    m.assign(&node_id_o.lv(), &node_q.e());
-    m.assign(&tx_en_o.lv(), &ctrl_q.e().at(0));
-    m.assign(&rx_en_o.lv(), &ctrl_q.e().at(1));
+    m.assign(&post_data, &r(format!("{{{}, ({} & 32'h{align:08x})}}", plen_q.name, wdata.name), 64));
+    m.assign(&cq_pop, &wrote(RXC_POP));
+    m.assign(&node_id_o, &node_q);
+    m.assign(&tx_en_o, &ctrl_q.at(0));
+    m.assign(&rx_en_o, &ctrl_q.at(1));
 
     // ---- events (set wins over a W1C clear in the same cycle)
     let sticky_set = r(format!("{{{}, {}, post_reject, db_reject}}", ev_rx_drop.name, ev_wb_err.name), 4);
@@ -133,16 +133,16 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     );
     let wd = wdata.name.as_str();
     m.comb(vec![
-        set(&node_d, &node_q.e()),
-        set(&ctrl_d, &ctrl_q.e()),
-        set(&sticky_d, &sticky_q.e()),
-        set(&ien_d, &ien_q.e()),
-        set(&ist_d, &ist_q.e()),
-        set(&plen_d, &plen_q.e()),
-        set(&bv_d, &bv_q.e()),
-        set(&br_d, &br_q.e()),
+        set(&node_d, &node_q),
+        set(&ctrl_d, &ctrl_q),
+        set(&sticky_d, &sticky_q),
+        set(&ien_d, &ien_q),
+        set(&ist_d, &ist_q),
+        set(&plen_d, &plen_q),
+        set(&bv_d, &bv_q),
+        set(&br_d, &br_q),
         Stmt::when_else(
-            &wr_hs.e(),
+            &wr_hs,
             vec![
                 set(&bv_d, &Expr::one_bit(true)),
                 set(&br_d, &r("(~w_mapped ? 2'b11 : ((db_reject | post_reject) ? 2'b10 : 2'b00))", 2)),
@@ -151,7 +151,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
                 Stmt::when_else(&at(wa, STATUS), vec![set(&sticky_d, &r(format!("(sticky_q & ~{wd}[3:0])"), 4))], vec![]),
                 Stmt::when_else(&at(wa, IRQ_ENABLE), vec![set(&ien_d, &r(format!("{wd}[4:0]"), 5))], vec![]),
                 Stmt::when_else(&at(wa, IRQ_STATUS), vec![set(&ist_d, &r(format!("(irq_status_q & ~{wd}[4:0])"), 5))], vec![]),
-                Stmt::when_else(&at(wa, RX_POST_LEN), vec![set(&plen_d, &wdata.e())], vec![]),
+                Stmt::when_else(&at(wa, RX_POST_LEN), vec![set(&plen_d, &wdata)], vec![]),
             ],
             vec![Stmt::when_else(&(bv_q.e() & &bready.e()), vec![set(&bv_d, &Expr::one_bit(false))], vec![])],
         ),
@@ -167,41 +167,41 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let arms = vec![
         (num(12, ID as u64), vec![set(&rd_d, &num(32, ID_VALUE as u64))]),
         (num(12, CONFIG as u64), vec![set(&rd_d, &num(32, config as u64))]),
-        (num(12, NODE_ID as u64), vec![set(&rd_d, &node_q.e().zext_to(32))]),
-        (num(12, CONTROL as u64), vec![set(&rd_d, &ctrl_q.e().zext_to(32))]),
+        (num(12, NODE_ID as u64), vec![set(&rd_d, &node_q.zext_to(32))]),
+        (num(12, CONTROL as u64), vec![set(&rd_d, &ctrl_q.zext_to(32))]),
         (
             num(12, STATUS as u64),
             vec![set(&rd_d, &r(format!("{{21'd0, {}, {}, {}, 4'd0, sticky_q}}", db_pending.name, rx_busy.name, tx_busy.name), 32))],
         ),
-        (num(12, IRQ_ENABLE as u64), vec![set(&rd_d, &ien_q.e().zext_to(32))]),
-        (num(12, IRQ_STATUS as u64), vec![set(&rd_d, &ist_q.e().zext_to(32))]),
-        (num(12, TX_COUNT as u64), vec![set(&rd_d, &cnt_q.e())]),
-        (num(12, RX_POST_LEN as u64), vec![set(&rd_d, &plen_q.e())]),
-        (num(12, RXC_INFO as u64), vec![set(&rd_d, &rxc_info.e())]),
-        (num(12, RXC_LEN as u64), vec![set(&rd_d, &rxc_len.e())]),
-        (num(12, RXC_ADDR as u64), vec![set(&rd_d, &rxc_addr.e())]),
+        (num(12, IRQ_ENABLE as u64), vec![set(&rd_d, &ien_q.zext_to(32))]),
+        (num(12, IRQ_STATUS as u64), vec![set(&rd_d, &ist_q.zext_to(32))]),
+        (num(12, TX_COUNT as u64), vec![set(&rd_d, &cnt_q)]),
+        (num(12, RX_POST_LEN as u64), vec![set(&rd_d, &plen_q)]),
+        (num(12, RXC_INFO as u64), vec![set(&rd_d, &rxc_info)]),
+        (num(12, RXC_LEN as u64), vec![set(&rd_d, &rxc_len)]),
+        (num(12, RXC_ADDR as u64), vec![set(&rd_d, &rxc_addr)]),
     ];
     m.comb(vec![
-        set(&rv_d, &rv_q.e()),
-        set(&rd_d, &rd_q.e()),
-        set(&rr_d, &rr_q.e()),
+        set(&rv_d, &rv_q),
+        set(&rd_d, &rd_q),
+        set(&rr_d, &rr_q),
         Stmt::when_else(
-            &rd_hs.e(),
+            &rd_hs,
             vec![
                 set(&rv_d, &Expr::one_bit(true)),
                 set(&rr_d, &(regs_mapped(ra)?).then_else(&Expr::zero(2), &num(2, 3))),
                 set(&rd_d, &Expr::zero(32)),
-                Stmt::case_of(&araddr.e(), arms, vec![]),
+                Stmt::case_of(&araddr, arms, vec![]),
             ],
             vec![Stmt::when_else(&(rv_q.e() & &rready.e()), vec![set(&rv_d, &Expr::one_bit(false))], vec![])],
         ),
     ]);
     m.assign(&arready.lv(), &rv_q.e().not());
-    m.assign(&bvalid_o.lv(), &bv_q.e());
-    m.assign(&bresp_o.lv(), &br_q.e());
-    m.assign(&rvalid_o.lv(), &rv_q.e());
-    m.assign(&rdata_o.lv(), &rd_q.e());
-    m.assign(&rresp_o.lv(), &rr_q.e());
+    m.assign(&bvalid_o, &bv_q);
+    m.assign(&bresp_o, &br_q);
+    m.assign(&rvalid_o, &rv_q);
+    m.assign(&rdata_o, &rd_q);
+    m.assign(&rresp_o, &rr_q);
     m.assign(&irq.lv(), &(ist_q.e() & &ien_q.e()).red_or());
     let _ = (db_rej, post_rej);
     Ok(b)

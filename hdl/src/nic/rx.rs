@@ -60,7 +60,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let is = |s: &Expr| st_q.e().eq(s);
 
     // ---- receive FIFOs (docs/nic.md §11.1)
-    let push = m.wire_of("push", &(ej_valid.e().rep(mv) & &onehot_of(&ej_vc.e(), mv)));
+    let push = m.wire_of("push", &(ej_valid.rep(mv) & &onehot_of(&ej_vc, mv)));
     let pop = m.wire("pop", mv);
     let empty = m.wire("empty", mv);
     let full = m.wire("full", mv);
@@ -82,16 +82,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             FifoPorts {
                 push: (push.e().at(u) & &full.e().at(u).not()),
                 wdata: wentry.e(),
-                pop: pop.e().at(u),
+                pop: pop.at(u),
                 rdata: f.e(),
-                empty: empty.e().at(u),
-                full: full.e().at(u),
+                empty: empty.at(u),
+                full: full.at(u),
             },
         )?;
         fronts.push(f);
     }
-    let cr = m.register_next("credit", &Expr::zero(mv), &pop.e());
-    m.assign(&ej_credit.lv(), &cr.e());
+    let cr = m.register_next("credit", &Expr::zero(mv), &pop);
+    m.assign(&ej_credit, &cr);
 
     // ---- posted buffers and completions
     let post = lib.add(fifo(&d.prefix, 64, d.post_depth)?);
@@ -133,7 +133,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     )?;
     // RXC_*: the completion queue's head, all 0 when empty (docs/nic.md §5.1).
     let ne = cq_empty.e().not();
-    let f = cq_front.e();
+    let f = cq_front;
     let (o_cls, o_src, o_last, o_addr) = (4, 4 + d.cw, 4 + d.cw + d.dw, 4 + d.cw + d.dw + ixw);
     let info = cat(&[
         Expr::one_bit(true),
@@ -142,10 +142,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         f.field(o_cls, d.cw).zext_to(8),
         f.field(o_src, d.dw).zext_to(16),
     ]);
-    m.assign(&info_o.lv(), &(ne.rep(32) & &info));
+    m.assign(&info_o, &(ne.rep(32) & &info));
     let bytes = cat(&[f.field(o_last, ixw), Expr::zero(d.bbl())]).zext_to(32);
-    m.assign(&len_o.lv(), &(ne.rep(32) & &bytes));
-    m.assign(&addr_o.lv(), &(ne.rep(32) & &f.field(o_addr, 32)));
+    m.assign(&len_o, &(ne.rep(32) & &bytes));
+    m.assign(&addr_o, &(ne.rep(32) & &f.field(o_addr, 32)));
 
     // ---- contexts
     let rw = clog2(rn as u64);
@@ -179,7 +179,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut dummies = Vec::new();
     for (u, fr) in fronts.iter().enumerate() {
         let u = u as u32;
-        let fe = fr.e();
+        let fe = fr;
         let key = m.wire_of(
             &format!("vc{u}_key"),
             &fe.at(w).then_else(&fe.field(d.hw, kw), &fe.field(ixw, kw)),
@@ -188,17 +188,17 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         let hit = m.wire_of(&format!("vc{u}_hit"), &cat(&hv));
         let mut dummy = if d.preemptive { fe.at(w + 2) } else { Expr::zero(1) };
         if let Some((aq, _)) = &after_dt {
-            dummy = dummy | &aq.e().at(u);
+            dummy = dummy | &aq.at(u);
         }
         let dummy = m.wire_of(&format!("vc{u}_dummy"), &dummy);
         let ok = empty.e().at(u).not() & &((dummy.e() | &hit.e().red_or()) | &can_alloc.e());
         proc_bits.push(ok);
-        hits.push(hit.e());
-        dummies.push(dummy.e());
+        hits.push(hit);
+        dummies.push(dummy);
     }
     proc_bits.reverse();
     let idle_en = m.wire_of("idle_en", &(is(&idle)? & &rx_en.e()));
-    let req = m.wire_of("req", &(cat(&proc_bits) & &idle_en.e().rep(mv)));
+    let req = m.wire_of("req", &(cat(&proc_bits) & &idle_en.rep(mv)));
     let gnt = m.wire("gnt", mv);
     let arb = lib.add(rr_arbiter(&d.prefix, mv, None)?);
     m.instance(
@@ -206,16 +206,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         "u_arb",
         &[("clk_i", r("clk_i", 1)), ("rst_i", r("rst_i", 1)), ("req_i", req.e()), ("take_i", gnt.e().red_or()), ("gnt_o", gnt.e())],
     );
-    m.assign(&pop.lv(), &gnt.e());
+    m.assign(&pop, &gnt);
     let take = m.wire_of("take", &gnt.e().red_or());
-    let sel_flit = wire_partly_used(m, "sel_flit", &onehot_select(&gnt.e(), &fronts.iter().map(Sig::e).collect::<Vec<_>>()))?;
-    let sel_hit = m.wire_of("sel_hit", &onehot_select(&gnt.e(), &hits));
+    let sel_flit = wire_partly_used(m, "sel_flit", &onehot_select(&gnt, &fronts.iter().map(Sig::e).collect::<Vec<_>>()))?;
+    let sel_hit = m.wire_of("sel_hit", &onehot_select(&gnt, &hits));
     let dv = cat(&dummies.iter().rev().cloned().collect::<Vec<_>>());
     let sel_dummy = m.wire_of("sel_dummy", &(gnt.e() & &dv).red_or());
     let hit_first = sel_hit.e() & &(sel_hit.e() - &num(rn, 1)).not();
     let real = m.wire_of("take_real", &(take.e() & &sel_dummy.e().not()));
     let alloc = m.wire_of("alloc", &(real.e() & &sel_hit.e().red_or().not()));
-    m.assign(&post_pop.lv(), &alloc.e());
+    m.assign(&post_pop, &alloc);
     let alloc_oh = m.wire_of("alloc_oh", &(free_first.e() & &alloc.e().rep(rn)));
     if let Some((aq, ad)) = &after_dt {
         m.comment("FAULT nic-drop-after-dummy-tail: the first real flit after a dummy tail is dropped");
@@ -231,30 +231,30 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let (ld_q, ld_d) = m.register("lf_data", w, &Expr::zero(w));
     let (wa_q, wa_d) = m.register("waddr", 32, &Expr::zero(32));
     let cur = |m: &mut crate::verilog::Module, n: &str, get: &dyn Fn(&Ctx) -> Expr| -> Result<Sig> {
-        Ok(m.wire_of(&format!("cur_{n}"), &onehot_select(&rc_q.e(), &ctx.iter().map(get).collect::<Vec<_>>())))
+        Ok(m.wire_of(&format!("cur_{n}"), &onehot_select(&rc_q, &ctx.iter().map(get).collect::<Vec<_>>())))
     };
     let cur_addr = cur(m, "addr", &|c| c.addr.0.e())?;
     let cur_len = cur(m, "len", &|c| c.len.0.e())?;
-    let cur_key = wire_partly_used(m, "cur_key", &onehot_select(&rc_q.e(), &ctx.iter().map(|c| c.key.0.e()).collect::<Vec<_>>()))?;
+    let cur_key = wire_partly_used(m, "cur_key", &onehot_select(&rc_q, &ctx.iter().map(|c| c.key.0.e()).collect::<Vec<_>>()))?;
     let cur_cls = cur(m, "cls", &|c| c.cls.0.e())?;
     let cur_gh = cur(m, "gh", &|c| c.gh.0.e())?;
     let cur_gt = cur(m, "gt", &|c| c.gt.0.e())?;
     let cur_last = cur(m, "last", &|c| c.last.0.e())?;
     let cur_cnt = cur(m, "cnt", &|c| c.cnt.0.e())?;
     let cur_err = cur(m, "err", &|c| c.err.0.e())?;
-    let k = m.wire_of("lf_index", &ld_q.e().field(0, ixw));
-    let poison = m.wire_of("lf_poison", &ld_q.e().at(ixw + kw));
+    let k = m.wire_of("lf_index", &ld_q.field(0, ixw));
+    let poison = m.wire_of("lf_poison", &ld_q.at(ixw + kw));
     let kbytes = cat(&[k.e(), Expr::zero(d.bbl())]).zext_to(32);
-    let bad_k = m.wire_of("lf_bad_index", &(k.e().is(&Expr::zero(ixw)) | &cur_len.e().below(&kbytes)));
+    let bad_k = m.wire_of("lf_bad_index", &(k.is(&Expr::zero(ixw)) | &cur_len.below(&kbytes)));
     let km1 = cat(&[(k.e() - &num(ixw, 1)), Expr::zero(d.bbl())]).zext_to(32);
     let done_ok = m.wire_of(
         "complete",
         &((cur_gh.e() & &cur_gt.e()) & &cur_cnt.e().is(&(cur_last.e().zext_to(cntw) + &num(cntw, 1)))),
     );
     let cpl_go = m.wire_of("cpl_go", &(is(&cpl)? & &cq_full.e().not()));
-    m.assign(&cq_push.lv(), &cpl_go.e());
+    m.assign(&cq_push, &cpl_go);
     m.assign(
-        &cq_in.lv(),
+        &cq_in,
         &cat(&[cur_addr.e(), cur_last.e(), cur_key.e().field(0, d.dw), cur_cls.e(), cur_err.e()]),
     );
     m.assign(&ev_done.lv(), &(cpl_go.e() & &cur_err.e().is(&Expr::zero(4))));
@@ -262,16 +262,16 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
 
     // What happens to the current context this cycle.
     let in_flit = is(&flit)?;
-    let u_head = m.wire_of("u_head", &(&in_flit & &lh_q.e()));
+    let u_head = m.wire_of("u_head", &(&in_flit & &lh_q));
     let u_tail = m.wire_of("u_tail", &((&in_flit & &lh_q.e().not()) & &lt_q.e()));
     let flit_done = &in_flit & &((lh_q.e() | &poison.e()) | &bad_k.e());
     let u_cnt = m.wire_of("u_count", &(flit_done | &(is(&write)? & &wr_done.e())));
     let body = in_flit & &lh_q.e().not();
     let code = Expr::mux(
-        &(&body & &poison.e()),
+        &(&body & &poison),
         &num(4, 3),
         &Expr::mux(
-            &(body & &bad_k.e()),
+            &(body & &bad_k),
             &num(4, 1),
             &(((is(&write)? & &wr_done.e()) & &wr_err.e())).then_else(&num(4, 2), &Expr::zero(4)),
         )?,
@@ -279,26 +279,26 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let u_err = m.wire_of("u_err", &code);
     for (c, x) in ctx.iter().enumerate() {
         let c = c as u32;
-        let mine = rc_q.e().at(c);
+        let mine = rc_q.at(c);
         let mut upd = vec![
-            when(&u_head.e(), vec![set(&x.gh.1, &Expr::one_bit(true)), set(&x.cls.1, &ld_q.e().field(d.dw, d.cw))]),
-            when(&u_tail.e(), vec![set(&x.gt.1, &Expr::one_bit(true)), set(&x.last.1, &k.e())]),
+            when(&u_head, vec![set(&x.gh.1, &Expr::one_bit(true)), set(&x.cls.1, &ld_q.field(d.dw, d.cw))]),
+            when(&u_tail, vec![set(&x.gt.1, &Expr::one_bit(true)), set(&x.last.1, &k)]),
             when(&u_cnt.e(), vec![set(&x.cnt.1, &(x.cnt.0.e() + &num(cntw, 1)))]),
-            when(&x.err.0.e().is(&Expr::zero(4)), vec![set(&x.err.1, &u_err.e())]),
-            when(&cpl_go.e(), vec![set(&x.valid.1, &Expr::zero(1))]),
+            when(&x.err.0.is(&Expr::zero(4)), vec![set(&x.err.1, &u_err)]),
+            when(&cpl_go, vec![set(&x.valid.1, &Expr::zero(1))]),
         ];
         upd.insert(0, Stmt::Comment(format!("context {c}")));
         let mut stmts = Vec::new();
         for (q, dd) in [&x.valid, &x.key, &x.addr, &x.len, &x.cls, &x.gh, &x.gt, &x.last, &x.cnt, &x.err] {
-            stmts.push(set(dd, &q.e()));
+            stmts.push(set(dd, &q));
         }
         stmts.push(Stmt::when_else(
-            &alloc_oh.e().at(c),
+            &alloc_oh.at(c),
             vec![
                 set(&x.valid.1, &Expr::one_bit(true)),
-                set(&x.key.1, &onehot_select(&gnt.e(), &fronts.iter().enumerate().map(|(u, _)| r(format!("vc{u}_key"), kw)).collect::<Vec<_>>())),
-                set(&x.addr.1, &post_front.e().field(0, 32)),
-                set(&x.len.1, &post_front.e().field(32, 32)),
+                set(&x.key.1, &onehot_select(&gnt, &fronts.iter().enumerate().map(|(u, _)| r(format!("vc{u}_key"), kw)).collect::<Vec<_>>())),
+                set(&x.addr.1, &post_front.field(0, 32)),
+                set(&x.len.1, &post_front.field(32, 32)),
                 set(&x.cls.1, &Expr::zero(d.cw)),
                 set(&x.gh.1, &Expr::zero(1)),
                 set(&x.gt.1, &Expr::zero(1)),
@@ -316,12 +316,12 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
         (
             idle.clone(),
             vec![when(
-                &real.e(),
+                &real,
                 vec![
                     set(&rc_d, &(sel_hit.e().red_or()).then_else(&hit_first, &free_first.e())),
-                    set(&lh_d, &sel_flit.e().at(w)),
-                    set(&lt_d, &sel_flit.e().at(w + 1)),
-                    set(&ld_d, &sel_flit.e().field(0, w)),
+                    set(&lh_d, &sel_flit.at(w)),
+                    set(&lt_d, &sel_flit.at(w + 1)),
+                    set(&ld_d, &sel_flit.field(0, w)),
                     set(&st_d, &flit),
                 ],
             )],
@@ -334,22 +334,22 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
                 vec![set(&wa_d, &(cur_addr.e() + &km1)), set(&st_d, &write)],
             )],
         ),
-        (write.clone(), vec![when(&wr_done.e(), vec![set(&st_d, &check)])]),
-        (check.clone(), vec![Stmt::when_else(&done_ok.e(), vec![set(&st_d, &cpl)], vec![set(&st_d, &idle)])]),
-        (cpl.clone(), vec![when(&cpl_go.e(), vec![set(&st_d, &idle)])]),
+        (write.clone(), vec![when(&wr_done, vec![set(&st_d, &check)])]),
+        (check.clone(), vec![Stmt::when_else(&done_ok, vec![set(&st_d, &cpl)], vec![set(&st_d, &idle)])]),
+        (cpl.clone(), vec![when(&cpl_go, vec![set(&st_d, &idle)])]),
     ];
     m.comb(vec![
-        set(&st_d, &st_q.e()),
-        set(&rc_d, &rc_q.e()),
-        set(&lh_d, &lh_q.e()),
-        set(&lt_d, &lt_q.e()),
-        set(&ld_d, &ld_q.e()),
-        set(&wa_d, &wa_q.e()),
-        Stmt::case_of(&st_q.e(), arms, vec![]),
+        set(&st_d, &st_q),
+        set(&rc_d, &rc_q),
+        set(&lh_d, &lh_q),
+        set(&lt_d, &lt_q),
+        set(&ld_d, &ld_q),
+        set(&wa_d, &wa_q),
+        Stmt::case_of(&st_q, arms, vec![]),
     ]);
     m.assign(&wr_req.lv(), &is(&write)?);
-    m.assign(&wr_addr.lv(), &wa_q.e());
-    m.assign(&wr_data.lv(), &ld_q.e().field(d.tagw(), axw));
+    m.assign(&wr_addr, &wa_q);
+    m.assign(&wr_data, &ld_q.field(d.tagw(), axw));
     m.assign(&busy.lv(), &is(&idle)?.not());
     let _ = rw;
     Ok(b)

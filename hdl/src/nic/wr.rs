@@ -44,8 +44,8 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     let ev_wb_err = b.output("ev_wb_err_o", 1);
     let m = &mut b.m;
     m.raw_line("/* verilator lint_off UNUSED */ // bit 1 of a response tells an error");
-    m.wire_of("bresp_lsb_unused", &bresp.e().at(0));
-    m.wire_of("bid_unused", &bid.e());
+    m.wire_of("bresp_lsb_unused", &bresp.at(0));
+    m.wire_of("bid_unused", &bid);
     m.raw_line("/* verilator lint_on UNUSED */");
     let (sw, st) = states(m, &["WR_IDLE", "WR_SEND", "WR_RESP"]);
     let [idle, send, resp] = <[Expr; 3]>::try_from(st).expect("three states");
@@ -65,7 +65,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
     // A status word sits in the beat's low 32 bits (desc*32 + 16 is 8-aligned).
     let status_beat = |word: Expr| -> Result<Expr> { if axw == 32 { Ok(word) } else { Expr::concat(&[Expr::zero(axw - 32), word]) } };
     let status_strb = num(bb, 0xF);
-    let c1_word = cat(&[Expr::one_bit(true), Expr::zero(27), c1_data.e().bits(30, 27)]);
+    let c1_word = cat(&[Expr::one_bit(true), Expr::zero(27), c1_data.bits(30, 27)]);
     let start = |stmts: Vec<Stmt>| -> Result<Vec<Stmt>> {
         let mut v = stmts;
         v.push(set(&st_d, &send));
@@ -77,29 +77,29 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
         (
             idle.clone(),
             vec![Stmt::when_else(
-                &c0_req.e(),
+                &c0_req,
                 start(vec![
                     set(&cl_d, &num(2, 0)),
-                    set(&aa_d, &c0_addr.e()),
+                    set(&aa_d, &c0_addr),
                     set(&wd_d, &status_beat(c0_data.e())?),
                     set(&ws_d, &status_strb),
-                    set(&code_d, &c0_data.e().bits(3, 0)),
+                    set(&code_d, &c0_data.bits(3, 0)),
                 ])?,
                 vec![Stmt::when_else(
-                    &c1_req.e(),
+                    &c1_req,
                     start(vec![
                         set(&cl_d, &num(2, 1)),
-                        set(&aa_d, &cat(&[c1_data.e().bits(26, 0), num(5, 16)])),
+                        set(&aa_d, &cat(&[c1_data.bits(26, 0), num(5, 16)])),
                         set(&wd_d, &status_beat(c1_word)?),
                         set(&ws_d, &status_strb),
-                        set(&code_d, &c1_data.e().bits(30, 27)),
+                        set(&code_d, &c1_data.bits(30, 27)),
                     ])?,
                     vec![when(
-                        &c2_req.e(),
+                        &c2_req,
                         start(vec![
                             set(&cl_d, &num(2, 2)),
-                            set(&aa_d, &c2_addr.e()),
-                            set(&wd_d, &c2_data.e()),
+                            set(&aa_d, &c2_addr),
+                            set(&wd_d, &c2_data),
                             set(&ws_d, &Expr::ones(bb)),
                             set(&code_d, &Expr::zero(4)),
                         ])?,
@@ -115,37 +115,37 @@ pub(crate) fn build(d: &NicDims) -> Result<Block> {
                 when(&(awd_d.e() & &wdn_d.e()), vec![set(&st_d, &resp)]),
             ],
         ),
-        (resp.clone(), vec![when(&bvalid.e(), vec![set(&st_d, &idle)])]),
+        (resp.clone(), vec![when(&bvalid, vec![set(&st_d, &idle)])]),
     ];
     m.comb(vec![
-        set(&st_d, &st_q.e()),
-        set(&cl_d, &cl_q.e()),
-        set(&aa_d, &aa_q.e()),
-        set(&wd_d, &wd_q.e()),
-        set(&ws_d, &ws_q.e()),
-        set(&code_d, &code_q.e()),
-        set(&awd_d, &awd_q.e()),
-        set(&wdn_d, &wdn_q.e()),
-        Stmt::case_of(&st_q.e(), arms, vec![]),
+        set(&st_d, &st_q),
+        set(&cl_d, &cl_q),
+        set(&aa_d, &aa_q),
+        set(&wd_d, &wd_q),
+        set(&ws_d, &ws_q),
+        set(&code_d, &code_q),
+        set(&awd_d, &awd_q),
+        set(&wdn_d, &wdn_q),
+        Stmt::case_of(&st_q, arms, vec![]),
     ]);
-    m.assign(&awid_o.lv(), &Expr::zero(1));
-    m.assign(&awaddr_o.lv(), &aa_q.e());
-    m.assign(&awlen_o.lv(), &Expr::zero(8));
-    m.assign(&awsize_o.lv(), &num(3, d.bbl() as u64));
-    m.assign(&awburst_o.lv(), &num(2, 1));
+    m.assign(&awid_o, &Expr::zero(1));
+    m.assign(&awaddr_o, &aa_q);
+    m.assign(&awlen_o, &Expr::zero(8));
+    m.assign(&awsize_o, &num(3, d.bbl() as u64));
+    m.assign(&awburst_o, &num(2, 1));
     m.assign(&awvalid_o.lv(), &(is(&send)? & &awd_q.e().not()));
-    m.assign(&wdata_o.lv(), &wd_q.e());
-    m.assign(&wstrb_o.lv(), &ws_q.e());
-    m.assign(&wlast_o.lv(), &Expr::one_bit(true));
+    m.assign(&wdata_o, &wd_q);
+    m.assign(&wstrb_o, &ws_q);
+    m.assign(&wlast_o, &Expr::one_bit(true));
     m.assign(&wvalid_o.lv(), &(is(&send)? & &wdn_q.e().not()));
     m.assign(&bready_o.lv(), &is(&resp)?);
-    m.assign(&c1_take.lv(), &take1.e());
+    m.assign(&c1_take, &take1);
     m.assign(&c0_done.lv(), &(b_hs.e() & &cl_q.e().is(&num(2, 0))));
     m.assign(&c2_done.lv(), &(b_hs.e() & &cl_q.e().is(&num(2, 2))));
-    m.assign(&c2_err.lv(), &bresp.e().at(1));
+    m.assign(&c2_err, &bresp.at(1));
     let cpl = m.wire_of("cpl", &(b_hs.e() & &cl_q.e().is_not(&num(2, 2))));
-    let berr = bresp.e().at(1);
-    m.assign(&ev_cpl.lv(), &cpl.e());
+    let berr = bresp.at(1);
+    m.assign(&ev_cpl, &cpl);
     m.assign(&ev_wb_err.lv(), &(cpl.e() & &berr));
     m.assign(&ev_err.lv(), &(cpl.e() & &(&berr | &code_q.e().is_not(&Expr::zero(4)))));
     m.assign(&ev_done.lv(), &((cpl.e() & &berr.not()) & &code_q.e().is(&Expr::zero(4))));
