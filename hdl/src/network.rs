@@ -470,8 +470,8 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         t.assign(&w.in_data, &column(DATA)?);
         t.assign(&w.out_credit, &cat_lsb_first(&credit_in[r])?);
         let mut conns = vec![
-            ("clk_i", Expr::raw("clk_i", 1)),
-            ("rst_i", Expr::raw("rst_i", 1)),
+            crate::bits::clk(),
+            crate::bits::rst(),
             ("in_valid_i", w.in_valid.e()),
             ("in_vc_i", w.in_vc.e()),
             ("in_head_i", w.in_head.e()),

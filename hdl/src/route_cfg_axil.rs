@@ -148,7 +148,7 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     md.assign(&rdata_o, &rdata);
     md.assign(&rresp_o, &rresp);
 
-    md.assert_always(&Expr::raw(format!("((cfg_we_q & (cfg_we_q - {r}'d1)) == {r}'d0)"), 1), "two table write strobes at once");
+    md.assert_always((&we & (&we - num(r, 1))).is(num(r, 0)), "two table write strobes at once");
     md.assert_always(&we.any().l_not().l_or(&bvalid), "a table write strobe without its write response");
     md.assert_always(&bresp.at(0).l_not(), "a write response other than OKAY or SLVERR");
     md.finish()

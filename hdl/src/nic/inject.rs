@@ -105,8 +105,8 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             &vc,
             "u_vclock",
             &[
-                ("clk_i", r("clk_i", 1)),
-                ("rst_i", r("rst_i", 1)),
+                crate::bits::clk(),
+                crate::bits::rst(),
                 ("present_i", present.e()),
                 ("vtick_i", vtick.e()),
                 ("req_i", req),

@@ -280,8 +280,8 @@ pub(crate) fn fifo_instance(m: &mut Module, fifo: &Module, inst: &str, p: FifoPo
         fifo,
         inst,
         &[
-            ("clk_i", r("clk_i", 1)),
-            ("rst_i", r("rst_i", 1)),
+            crate::bits::clk(),
+            crate::bits::rst(),
             ("push_i", p.push),
             ("wdata_i", p.wdata),
             ("pop_i", p.pop),

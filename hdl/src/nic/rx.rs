@@ -204,7 +204,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     m.instance(
         &arb,
         "u_arb",
-        &[("clk_i", r("clk_i", 1)), ("rst_i", r("rst_i", 1)), ("req_i", req.e()), ("take_i", gnt.e().red_or()), ("gnt_o", gnt.e())],
+        &[crate::bits::clk(), crate::bits::rst(), ("req_i", req.e()), ("take_i", gnt.e().red_or()), ("gnt_o", gnt.e())],
     );
     m.assign(&pop, &gnt);
     let take = m.wire_of("take", &gnt.e().red_or());

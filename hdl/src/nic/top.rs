@@ -48,7 +48,7 @@ pub(crate) fn build(d: &NicDims) -> Result<Vec<Module>> {
         }
     }
     for (inst, b) in &blocks {
-        let mut conns: Vec<(&str, Expr)> = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
+        let mut conns: Vec<(&str, Expr)> = vec![crate::bits::clk(), crate::bits::rst()];
         for (name, _, _) in &b.ports {
             let sig = if is_external(name) { ext.get(name) } else { wires.get(internal(name)) };
             let sig = sig.ok_or_else(|| HdlError::Invalid(format!("NIC wiring: nothing drives `{}` of {inst}", internal(name))))?;
