@@ -22,8 +22,9 @@ pub(crate) enum ArbiterSide {
 /// to slots that `req` requests (both `N` bits wide, symbolic).
 pub(crate) fn assert_grant(m: &mut Module, gnt: &Sig, req: &Sig, n: u32) -> Result<()> {
     let (ones, zero) = (Expr::ones_sym("N", n), Expr::zero_sym("N", n));
-    m.assert_always(&at_most_one_set(gnt, &ones, &zero), "gnt_o is one-hot or zero")?;
-    m.assert_always(&subset_of(gnt, req, &zero), "gnt_o grants only requesters")
+    m.assert_always(&at_most_one_set(gnt, &ones, &zero), "gnt_o is one-hot or zero");
+    m.assert_always(&subset_of(gnt, req, &zero), "gnt_o grants only requesters");
+    Ok(())
 }
 
 /// The connections of an arbiter instance. Every arbiter has the same
@@ -86,7 +87,7 @@ pub(crate) fn pick_ports(m: &mut Module, n: u32, picks: u32) -> Result<Vec<(Sig,
         m.doc("for other requests (the rounds of the iterative switch allocator, §6); no state");
         m.doc("changes through them: the state follows req_i/gnt_o and take_i only.");
     }
-    pick_port_names(picks as usize).iter().map(|(req, gnt)| Ok((m.input_sym(req, n, "N")?, m.output_sym(gnt, n, "N")?))).collect()
+    pick_port_names(picks as usize).iter().map(|(req, gnt)| Ok((m.input_sym(req, n, "N"), m.output_sym(gnt, n, "N")))).collect()
 }
 
 /// The round-robin arbiter [`rr_arbiter_with`], plus `picks` combinational
@@ -97,25 +98,26 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
     m.doc("ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.");
-    m.param("N", n as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let req = m.input_sym("req_i", n, "N")?;
-    let adv = m.input("take_i", 1)?;
-    let gnt = m.output_sym("gnt_o", n, "N")?;
+    m.param("N", n as u64);
+    m.input("clk_i", 1);
+    m.input("rst_i", 1);
+    let req = m.input_sym("req_i", n, "N");
+    let adv = m.input("take_i", 1);
+    let gnt = m.output_sym("gnt_o", n, "N");
     let pick_io = pick_ports(&mut m, n, picks)?;
-    let (mask_q, mask_d) = m.register_sym("mask", n, Some("N"), &Expr::ones_sym("N", n))?;
+    let (mask_q, mask_d) = m.register_sym("mask", n, Some("N"), &Expr::ones_sym("N", n));
     // `<tag>dbl`, `<tag>dbl_low`, `<tag>gnt`: the grant's 2N-bit work vectors and the grant.
     let declare = |m: &mut Module, tag: &str| -> Result<[Sig; 3]> {
-        Ok([m.comb_reg_sym(&format!("{tag}dbl"), 2 * n, "2*N")?, m.comb_reg_sym(&format!("{tag}dbl_low"), 2 * n, "2*N")?, m.comb_reg_sym(&format!("{tag}gnt"), n, "N")?])
+        Ok([m.comb_reg_sym(&format!("{tag}dbl"), 2 * n, "2*N"), m.comb_reg_sym(&format!("{tag}dbl_low"), 2 * n, "2*N"), m.comb_reg_sym(&format!("{tag}gnt"), n, "N")])
     };
     // The grant of `req` on mask_q into `g`, through `dbl`/`low`.
     let grant = |m: &mut Module, tag: &str, req: &Sig, work: &[Sig; 3]| -> Result<()> {
-        m.comb(chain_grant(n, tag, req, &mask_q, work, faults.rr_grant_not_onehot))
+        m.comb(chain_grant(n, tag, req, &mask_q, work, faults.rr_grant_not_onehot));
+        Ok(())
     };
     let main = declare(&mut m, "")?;
-    let above = m.comb_reg_sym("above", n, "N")?;
-    let i = m.integer("i")?;
+    let above = m.comb_reg_sym("above", n, "N");
+    let i = m.integer("i");
     // the carry-chain grant, and the indices above it from the grant
     let chain_above = Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]);
     if faults.rr_grant_not_onehot {
@@ -125,23 +127,23 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
             Stmt::set(&above, Expr::zero_sym("N", n)),
             // (loop-index text as before the typed emitter: no parentheses)
             chain_above,
-        ])?;
+        ]);
     } else {
         let chain = [chain_grant(n, "", &req, &mask_q, &main, false), vec![chain_above]].concat();
         prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain)?;
     }
     // A separate block: take_i usually depends on gnt_o.
-    m.comb(vec![Stmt::set(&mask_d, &mask_q), Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)])])?;
-    m.assign(&gnt.lv(), &main[2].e())?;
+    m.comb(vec![Stmt::set(&mask_d, &mask_q), Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)])]);
+    m.assign(&gnt, &main[2]);
     assert_grant(&mut m, &gnt, &req, n)?;
     for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
         let tag = format!("p{}_", r + 1);
         let work = declare(&mut m, &tag)?;
         grant(&mut m, &tag, preq, &work)?;
-        m.assign(&pgnt.lv(), &work[2].e())?;
+        m.assign(&pgnt, &work[2]);
         assert_grant(&mut m, pgnt, preq, n)?;
     }
-    Ok(m)
+    m.finish()
 }
 
 /// The carry-chain grant of `req` on `mask_q` into `work[2]` (`gnt`),
@@ -194,10 +196,10 @@ const RR_PREFIX_MAX_N: u32 = 16;
 #[allow(clippy::too_many_arguments)]
 fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3], above: &Sig, i: &Expr, chain: Vec<Stmt>) -> Result<()> {
     let (dbl, low, g) = (&work[0], &work[1], &work[2]);
-    let mreq = m.comb_reg_sym("mreq", n, "N")?;
-    let seen_m = m.comb_reg("seen_masked", 1)?;
-    let seen_r = m.comb_reg("seen_req", 1)?;
-    let none_m = m.comb_reg("no_masked", 1)?;
+    let mreq = m.comb_reg_sym("mreq", n, "N");
+    let seen_m = m.comb_reg("seen_masked", 1);
+    let seen_r = m.comb_reg("seen_req", 1);
+    let none_m = m.comb_reg("no_masked", 1);
     let prefix = vec![
         Stmt::note("prefix form: the winner from running ORs of the (masked) requests"),
         Stmt::set(&none_m, mreq.any().l_not()),
@@ -224,7 +226,8 @@ fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3]
         Stmt::set(&seen_m, Expr::one_bit(false)),
         Stmt::set(&seen_r, Expr::one_bit(false)),
         Stmt::when_else(Expr::raw(format!("N <= {RR_PREFIX_MAX_N}"), 1), prefix, chain),
-    ])
+    ]);
+    Ok(())
 }
 
 /// `<prefix>_age_arbiter`: FIFO (age) arbiter over N slots
@@ -242,24 +245,24 @@ pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Modu
     m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest requesting slot (one-hot or 0).");
     m.doc("Slots with enter_i set become the youngest (lower index older among them).");
     m.doc("older_q[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
-    m.param("N", n as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
+    m.param("N", n as u64);
+    m.input("clk_i", 1);
+    m.input("rst_i", 1);
     m.doc("take_i is unused: the order changes only when slots enter (the shared arbiter shape).");
-    let elig = m.input_sym("req_i", n, "N")?;
-    m.input("take_i", 1)?;
-    let enter = m.input_sym("enter_i", n, "N")?;
-    let gnt = m.output_sym("gnt_o", n, "N")?;
+    let elig = m.input_sym("req_i", n, "N");
+    m.input("take_i", 1);
+    let enter = m.input_sym("enter_i", n, "N");
+    let gnt = m.output_sym("gnt_o", n, "N");
     let pick_io = pick_ports(&mut m, n, picks)?;
     let nn = n * n;
-    let init = m.wire_sym("older_init", nn, "N*N")?;
-    let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init.e())?;
-    let g = m.comb_reg_sym("gnt", n, "N")?;
-    let i = m.integer("i")?;
+    let init = m.wire_sym("older_init", nn, "N*N");
+    let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init);
+    let g = m.comb_reg_sym("gnt", n, "N");
+    let i = m.integer("i");
     let for_i = |body: Vec<Stmt>| Stmt::for_each(&i, "N", body);
     // Reset order: row gi has the bits j >= gi (lower index older).
     let gi = Expr::raw("gi", 32);
-    m.generate_for("gi", "N", "g_init", vec![(LVal::elem_var(&init, &gi, "N", n), &Expr::ones_sym("N", n) << &gi)])?;
+    m.generate_for("gi", "N", "g_init", vec![(LVal::elem_var(&init, &gi, "N", n), &Expr::ones_sym("N", n) << &gi)]);
     let older_d_row = LVal::elem_var(&older_d, &i, "N", n);
     m.comb(vec![
         Stmt::set(&older_d, &older_q),
@@ -268,7 +271,7 @@ pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Modu
             vec![Stmt::set(&older_d_row, &enter & init.elem_var(&i, "N", n))],
             vec![Stmt::set(&older_d_row, older_q.elem_var(&i, "N", n) | &enter)],
         )]),
-    ])?;
+    ]);
     // the oldest slot of `req` into `g`
     let grant = |m: &mut Module, req: &Sig, g: &Sig| {
         m.comb(vec![
@@ -276,17 +279,17 @@ pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Modu
             for_i(vec![Stmt::set(LVal::at_var(g, &i), req.at_var(&i) & (older_q.elem_var(&i, "N", n) | !req).every())]),
         ])
     };
-    grant(&mut m, &elig, &g)?;
-    m.assign(&gnt.lv(), &g.e())?;
+    grant(&mut m, &elig, &g);
+    m.assign(&gnt, &g);
     assert_grant(&mut m, &gnt, &elig, n)?;
     for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
-        let pg = m.comb_reg_sym(&format!("p{}_gnt", r + 1), n, "N")?;
-        grant(&mut m, preq, &pg)?;
-        m.assign(&pgnt.lv(), &pg.e())?;
+        let pg = m.comb_reg_sym(&format!("p{}_gnt", r + 1), n, "N");
+        grant(&mut m, preq, &pg);
+        m.assign(&pgnt, &pg);
         assert_grant(&mut m, pgnt, preq, n)?;
     }
     m.raw_line("/* verilator lint_off UNUSED */");
     m.raw_line("wire unused_take = take_i;");
     m.raw_line("/* verilator lint_on UNUSED */");
-    Ok(m)
+    m.finish()
 }

@@ -33,8 +33,8 @@ pub(crate) fn onehot_of(idx: impl AsExpr, width: u32) -> Expr {
 /// small decoders `<name>_r` (N bits) and `<name>_u` (M bits), which it
 /// declares: no multiplication, no N*M-wide shift, text linear in N.
 pub(crate) fn onehot_of_pair(md: &mut Module, name: &str, r: &Expr, n: u32, u: &Expr, m: u32) -> Result<Expr> {
-    let r_oh = md.wire_of(&format!("{name}_r"), &onehot_of(r, n))?;
-    let u_oh = md.wire_of(&format!("{name}_u"), &onehot_of(u, m))?;
+    let r_oh = md.wire_of(&format!("{name}_r"), &onehot_of(r, n));
+    let u_oh = md.wire_of(&format!("{name}_u"), &onehot_of(u, m));
     Ok(cat_lsb(&(0..n).map(|o| r_oh.at(o).rep(m) & &u_oh).collect::<Vec<_>>()))
 }
 

@@ -49,23 +49,23 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
         }
         Lookahead::Output => m.doc("room2_o: at most DEPTH-2 entries (room for two more)."),
     }
-    m.param("WIDTH", width as u64)?;
-    m.param("DEPTH", depth as u64)?;
-    m.param("AW", aw as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let push = m.input("push_i", 1)?;
-    let wdata = m.input_sym("wdata_i", width, "WIDTH")?;
-    let pop = m.input("pop_i", 1)?;
-    let rdata = m.output_sym("rdata_o", width, "WIDTH")?;
-    let empty = m.output("empty_o", 1)?;
-    let full = m.output("full_o", 1)?;
+    m.param("WIDTH", width as u64);
+    m.param("DEPTH", depth as u64);
+    m.param("AW", aw as u64);
+    m.input("clk_i", 1);
+    m.input("rst_i", 1);
+    let push = m.input("push_i", 1);
+    let wdata = m.input_sym("wdata_i", width, "WIDTH");
+    let pop = m.input("pop_i", 1);
+    let rdata = m.output_sym("rdata_o", width, "WIDTH");
+    let empty = m.output("empty_o", 1);
+    let full = m.output("full_o", 1);
     let look_o = LookPorts::declare(&mut m, look, 1)?;
 
-    let last32 = m.localparam("LAST32", 32, Some("32"), "DEPTH - 1")?;
-    let one32 = m.localparam("ONE32", 32, Some("32"), "1")?;
+    let last32 = m.localparam("LAST32", 32, Some("32"), "DEPTH - 1");
+    let one32 = m.localparam("ONE32", 32, Some("32"), "1");
 
-    let mem = m.memory("mem_q", width, Some("WIDTH"), depth, Some("DEPTH"))?;
+    let mem = m.memory("mem_q", width, Some("WIDTH"), depth, Some("DEPTH"));
     let k = QueueConsts {
         aw,
         aw_sym: Some("AW"),
@@ -74,17 +74,17 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
         ptr_one: one32.bits_sym(("AW-1", aw - 1), ("0", 0)),
     };
     let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k, look)?;
-    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), &wdata)])])?;
-    m.assign(&rdata.lv(), &mem.word(&q.rd_ptr))?;
-    m.assign(&empty.lv(), &q.empty)?;
-    m.assign(&full.lv(), &q.full)?;
+    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), &wdata)])]);
+    m.assign(&rdata, &mem.word(&q.rd_ptr));
+    m.assign(&empty, &q.empty);
+    m.assign(&full, &q.full);
     if let Some(lp) = &look_o {
         let tails = tail_memory(&mut m, "", &q, &wdata.at_sym("WIDTH-2", width - 2), depth, Some("DEPTH"))?;
         lp.connect(&mut m, &[q.look], &[tails])?;
     }
-    m.assert_always(&push.l_and(&full).l_not(), "no push into a full FIFO")?;
-    m.assert_always(&pop.l_and(&empty).l_not(), "no pop from an empty FIFO")?;
-    Ok(m)
+    m.assert_always(&push.l_and(&full).l_not(), "no push into a full FIFO");
+    m.assert_always(&pop.l_and(&empty).l_not(), "no pop from an empty FIFO");
+    m.finish()
 }
 
 /// Width and constants of one queue's pointers: symbolic in the
@@ -137,11 +137,11 @@ impl LookPorts {
         Ok(match look {
             Lookahead::None => None,
             Lookahead::Input => Some(LookPorts::Input {
-                two: m.output("two_o", queues)?,
-                tail0: m.output("tail0_o", queues)?,
-                tail1: m.output("tail1_o", queues)?,
+                two: m.output("two_o", queues),
+                tail0: m.output("tail0_o", queues),
+                tail1: m.output("tail1_o", queues),
             }),
-            Lookahead::Output => Some(LookPorts::Output { room2: m.output("room2_o", queues)? }),
+            Lookahead::Output => Some(LookPorts::Output { room2: m.output("room2_o", queues) }),
         })
     }
     /// Drives the outputs from each queue's flag and (input) tail bits.
@@ -150,12 +150,13 @@ impl LookPorts {
         match self {
             LookPorts::Input { two, tail0, tail1 } => {
                 let tails = tails.iter().map(|t| t.clone().ok_or_else(|| HdlError::Invalid("tail memory missing".into()))).collect::<Result<Vec<_>>>()?;
-                m.assign(&two.lv(), &cat_lsb(&flags))?;
-                m.assign(&tail0.lv(), &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()))?;
-                m.assign(&tail1.lv(), &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()))
+                m.assign(&two, &cat_lsb(&flags));
+                m.assign(&tail0, &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()));
+                m.assign(&tail1, &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()));
             }
-            LookPorts::Output { room2 } => m.assign(&room2.lv(), &cat_lsb(&flags)),
+            LookPorts::Output { room2 } => m.assign(&room2, &cat_lsb(&flags)),
         }
+        Ok(())
     }
 }
 
@@ -166,8 +167,8 @@ fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32
     if q.look.is_none() || !matches!(q.kind, Lookahead::Input) {
         return Ok(None);
     }
-    let mem = m.memory(&format!("{tag}tail_q"), 1, None, depth, depth_sym)?;
-    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), tail)])])?;
+    let mem = m.memory(&format!("{tag}tail_q"), 1, None, depth, depth_sym);
+    m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), tail)])]);
     Ok(Some((mem.word(&q.rd_ptr), mem.word(&q.rd_next))))
 }
 
@@ -176,8 +177,8 @@ fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32
 /// disagree on when a push or pop takes effect.
 fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConsts, look: Lookahead) -> Result<QueueSigs> {
     let aw = k.aw;
-    let (wr_q, wr_d) = m.register_sym(&format!("{tag}wr_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
-    let (rd_q, rd_d) = m.register_sym(&format!("{tag}rd_ptr"), aw, k.aw_sym, &k.ptr_zero)?;
+    let (wr_q, wr_d) = m.register_sym(&format!("{tag}wr_ptr"), aw, k.aw_sym, &k.ptr_zero);
+    let (rd_q, rd_d) = m.register_sym(&format!("{tag}rd_ptr"), aw, k.aw_sym, &k.ptr_zero);
     // No count register: the occupancy is wr - rd modulo DEPTH, with 0 and
     // DEPTH told apart by the flags. A push takes effect only when not full
     // (occupancy 0..DEPTH-1), where occupancy DEPTH-1 means the write pointer
@@ -187,31 +188,31 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
     // count compare it replaces. The next flags take push and pop in the last gate:
     // full' = !pop & (full | push & almost_full),
     // empty' = !push & (empty | pop & almost_empty).
-    let (full_q, full_d) = m.register_wire_d(&format!("{tag}full"), &Expr::one_bit(false))?;
-    let (empty_q, empty_d) = m.register_wire_d(&format!("{tag}empty"), &Expr::one_bit(true))?;
-    let do_push = m.wire_of(&format!("{tag}do_push"), &(push & !&full_q))?;
-    let do_pop = m.wire_of(&format!("{tag}do_pop"), &(pop & !&empty_q))?;
+    let (full_q, full_d) = m.register_wire_d(&format!("{tag}full"), &Expr::one_bit(false));
+    let (empty_q, empty_d) = m.register_wire_d(&format!("{tag}empty"), &Expr::one_bit(true));
+    let do_push = m.wire_of(&format!("{tag}do_push"), &(push & !&full_q));
+    let do_pop = m.wire_of(&format!("{tag}do_pop"), &(pop & !&empty_q));
     let next = |p: &Sig| p.is(&k.ptr_last).then_else(&k.ptr_zero, p + &k.ptr_one);
     let ptr_wire = |m: &mut Module, name: String, value: &Expr| -> Result<Sig> {
         let w = match k.aw_sym {
-            Some(sym) => m.wire_sym(&name, aw, sym)?,
-            None => m.wire(&name, aw)?,
+            Some(sym) => m.wire_sym(&name, aw, sym),
+            None => m.wire(&name, aw),
         };
-        m.assign(&w.lv(), value)?;
+        m.assign(&w, value);
         Ok(w)
     };
     let wr_next = ptr_wire(m, format!("{tag}wr_ptr_next"), &next(&wr_q))?;
     let rd_next = ptr_wire(m, format!("{tag}rd_ptr_next"), &next(&rd_q))?;
-    let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.is(&rd_q))?;
-    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.is(&wr_q))?;
-    m.assign(&full_d.lv(), &(!&do_pop & (&full_q | (&do_push & &almost_full))))?;
-    m.assign(&empty_d.lv(), &(!&do_push & (&empty_q | (&do_pop & &almost_empty))))?;
+    let almost_full = m.wire_of(&format!("{tag}almost_full"), &wr_next.is(&rd_q));
+    let almost_empty = m.wire_of(&format!("{tag}almost_empty"), &rd_next.is(&wr_q));
+    m.assign(&full_d, &(!&do_pop & (&full_q | (&do_push & &almost_full))));
+    m.assign(&empty_d, &(!&do_push & (&empty_q | (&do_pop & &almost_empty))));
     m.comb(vec![
         Stmt::set(&wr_d, &wr_q),
         Stmt::set(&rd_d, &rd_q),
         Stmt::when(&do_push, vec![Stmt::set(&wr_d, &wr_next)]),
         Stmt::when(&do_pop, vec![Stmt::set(&rd_d, &rd_next)]),
-    ])?;
+    ]);
     // Lookahead flags, registered like full and empty. Only a push
     // (without a pop) or only a pop changes the occupancy, by one:
     // two' = occupancy' >= 2: after a push, the queue was not empty; after
@@ -225,19 +226,19 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
     let flag = match look {
         Lookahead::None => None,
         Lookahead::Input => {
-            let (two_q, two_d) = m.register_wire_d(&format!("{tag}two"), &Expr::one_bit(false))?;
+            let (two_q, two_d) = m.register_wire_d(&format!("{tag}two"), &Expr::one_bit(false));
             let rd_next2 = ptr_wire(m, format!("{tag}rd_ptr_next2"), &next(&rd_next))?;
             let exactly_two = rd_next2.is(&wr_q);
             let popped = &two_q & &exactly_two.l_not();
-            m.assign(&two_d.lv(), &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)))?;
+            m.assign(&two_d, &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)));
             Some(two_q.e())
         }
         Lookahead::Output => {
-            let (room2_q, room2_d) = m.register_wire_d(&format!("{tag}room2"), &Expr::one_bit(true))?;
+            let (room2_q, room2_d) = m.register_wire_d(&format!("{tag}room2"), &Expr::one_bit(true));
             let wr_next2 = ptr_wire(m, format!("{tag}wr_ptr_next2"), &next(&wr_next))?;
             let exactly_depth_2 = wr_next2.is(&rd_q);
             let pushed = &room2_q & &exactly_depth_2.l_not();
-            m.assign(&room2_d.lv(), &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)))?;
+            m.assign(&room2_d, &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)));
             Some(room2_q.e())
         }
     };
@@ -286,20 +287,20 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
         }
         Lookahead::Output => m.doc(format!("room2_o[q]: queue q holds at most {} entries (room for two more).", depth - 2)),
     }
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let push = m.input("push_i", queues)?;
-    let wdata = m.input("wdata_i", width)?;
-    let wside = if side_w > 0 { Some(m.input("wside_i", side_w)?) } else { None };
-    let pop = m.input("pop_i", queues)?;
-    let rsel = m.input("rsel_i", queues)?;
-    let rdata = m.output("rdata_o", width)?;
-    let side_o = if side_w > 0 { Some(m.output("side_o", queues * side_w)?) } else { None };
-    let empty_o = m.output("empty_o", queues)?;
-    let full_o = m.output("full_o", queues)?;
+    m.input("clk_i", 1);
+    m.input("rst_i", 1);
+    let push = m.input("push_i", queues);
+    let wdata = m.input("wdata_i", width);
+    let wside = if side_w > 0 { Some(m.input("wside_i", side_w)) } else { None };
+    let pop = m.input("pop_i", queues);
+    let rsel = m.input("rsel_i", queues);
+    let rdata = m.output("rdata_o", width);
+    let side_o = if side_w > 0 { Some(m.output("side_o", queues * side_w)) } else { None };
+    let empty_o = m.output("empty_o", queues);
+    let full_o = m.output("full_o", queues);
     let look_o = LookPorts::declare(&mut m, look, queues)?;
 
-    let mem = m.memory("mem_q", width, None, total, None)?;
+    let mem = m.memory("mem_q", width, None, total, None);
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut looks, mut tails) = (vec![], vec![]);
     for q in 0..queues {
@@ -310,11 +311,11 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
         tails.push(tail_memory(&mut m, &format!("q{q}_"), &s, &tail, depth, None)?);
         // the queue's entries start at q*depth in the shared memory
         let base = |p: &Sig| if q == 0 { p.zext_to(aw) } else { p.zext_to(aw) + num(aw, (q * depth) as u64) };
-        waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr))?);
-        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr))?);
+        waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr)));
+        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr)));
         if let Some(ws) = &wside {
-            let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None)?;
-            m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])])?;
+            let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None);
+            m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])]);
             sides.push(mem.word(&s.rd_ptr));
         }
         do_pushes.push(s.do_push);
@@ -322,24 +323,24 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
         empties.push(s.empty);
     }
     m.comment("The shared memory: one write (the pushed queue's tail), one read (rsel_i's front)");
-    let we = m.wire_of("we", &any_of(&do_pushes))?;
-    let waddr = m.wire_of("waddr", &onehot_select(&push, &waddrs))?;
-    let raddr = m.wire_of("raddr", &onehot_select(&rsel, &raddrs))?;
-    m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(&mem, &waddr), &wdata)])])?;
-    m.assign(&rdata.lv(), &mem.word(&raddr))?;
+    let we = m.wire_of("we", &any_of(&do_pushes));
+    let waddr = m.wire_of("waddr", &onehot_select(&push, &waddrs));
+    let raddr = m.wire_of("raddr", &onehot_select(&rsel, &raddrs));
+    m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(&mem, &waddr), &wdata)])]);
+    m.assign(&rdata, &mem.word(&raddr));
     if let Some(so) = side_o {
-        m.assign(&so.lv(), &cat_lsb(&sides))?;
+        m.assign(&so, &cat_lsb(&sides));
     }
-    m.assign(&empty_o.lv(), &cat_lsb(&empties))?;
-    m.assign(&full_o.lv(), &cat_lsb(&fulls))?;
+    m.assign(&empty_o, &cat_lsb(&empties));
+    m.assign(&full_o, &cat_lsb(&fulls));
     if let Some(lp) = &look_o {
         lp.connect(&mut m, &looks, &tails)?;
     }
     let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
-    m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero")?;
-    m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero")?;
-    m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue")?;
-    m.assert_always(&(&push & &full_o).is(&zero), "no push into a full queue")?;
-    m.assert_always(&(&pop & &empty_o).is(&zero), "no pop from an empty queue")?;
-    Ok(m)
+    m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero");
+    m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero");
+    m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue");
+    m.assert_always(&(&push & &full_o).is(&zero), "no push into a full queue");
+    m.assert_always(&(&pop & &empty_o).is(&zero), "no pop from an empty queue");
+    m.finish()
 }

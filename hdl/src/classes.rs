@@ -1,6 +1,6 @@
 //! Traffic-class helpers (docs/microarchitecture.md §9.1).
 
-use crate::verilog::{num, Expr, Module, Result, Sig};
+use crate::verilog::{num, Expr, Module, Sig};
 
 /// `cls(x)` of §9.1: a class code `>= s` counts as class 0.
 pub(crate) fn cls_of(x: &Expr, s: u32) -> Expr {
@@ -13,6 +13,6 @@ pub(crate) fn cls_of(x: &Expr, s: u32) -> Expr {
 }
 
 /// Lowest set bit of a named signal (`x & -x`).
-pub(crate) fn lowest(md: &mut Module, name: &str, x: &Sig) -> Result<Sig> {
+pub(crate) fn lowest(md: &mut Module, name: &str, x: &Sig) -> Sig {
     md.wire_of(name, &(x & -x))
 }

@@ -24,7 +24,7 @@ pub(crate) enum InputBuffers<'a> {
 /// then does an input port (either kind) have `va_route_o`.
 pub(crate) fn va_route_port(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     if d.va_in_rc_cycle() {
-        Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)?))
+        Ok(Some(md.output("va_route_o", d.vcs * d.port_id_width)))
     } else {
         Ok(None)
     }
@@ -59,54 +59,54 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             }
         }
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let valid = md.input("in_valid_i", 1)?;
-    let vc = md.input("in_vc_i", vw)?;
-    let head = md.input("in_head_i", 1)?;
-    let tail = md.input("in_tail_i", 1)?;
-    let data = md.input("in_data_i", w)?;
-    let va_gnt = md.input("va_gnt_i", m)?;
-    let va_ovc = md.input("va_ovc_i", m * vw)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let valid = md.input("in_valid_i", 1);
+    let vc = md.input("in_vc_i", vw);
+    let head = md.input("in_head_i", 1);
+    let tail = md.input("in_tail_i", 1);
+    let data = md.input("in_data_i", w);
+    let va_gnt = md.input("va_gnt_i", m);
+    let va_ovc = md.input("va_ovc_i", m * vw);
     let reg = d.registered();
     // Single cycle: stage 4 pops (pop_i). Registered: SA's grant (sa_gnt_i)
     // is registered here, and the next cycle's pop comes from that register.
-    let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m)?)) } else { (Some(md.input("pop_i", m)?), None) };
+    let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m))) } else { (Some(md.input("pop_i", m)), None) };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
-        Some(md.input("free_cnt_i", n * d.free_count_width())?)
+        Some(md.input("free_cnt_i", n * d.free_count_width()))
     } else {
         None
     };
-    let va_req_o = md.output("va_req_o", m * n)?;
+    let va_req_o = md.output("va_req_o", m * n);
     let va_route_o = va_route_port(&mut md, d)?;
-    let st_req_o = md.output("st_req_o", m)?;
-    let route_o = md.output("route_o", m * pw)?;
-    let ovc_o = md.output("ovc_o", m * vw)?;
+    let st_req_o = md.output("st_req_o", m);
+    let route_o = md.output("route_o", m * pw);
+    let ovc_o = md.output("ovc_o", m * vw);
     let (front_o, rsel, cand_flit_o) = match bufs {
         _ if reg => (None, None, None),
-        InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)?), None, None),
-        InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)?), Some(md.output("cand_flit_o", fw)?)),
+        InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)), None, None),
+        InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)), Some(md.output("cand_flit_o", fw))),
     };
     let sg_ports = if reg { Some(SgPorts::declare(&mut md, d)?) } else { None };
     let vtick_o = if d.virtual_clock().is_some() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
-        Some(md.output("vtick_o", m * d.vtick.width)?)
+        Some(md.output("vtick_o", m * d.vtick.width))
     } else {
         None
     };
     let mut vticks = vec![];
     let cls_o = if d.va_needs_class() {
         md.doc("cls_o[v*CW +: CW]: cls() of VC v's header class (hdr, loaded at RC; §9.1, §9.2).");
-        Some(md.output("cls_o", m * d.class_width)?)
+        Some(md.output("cls_o", m * d.class_width))
     } else {
         None
     };
     let mut clss = vec![];
     let avc_o = if d.allowed_vcs.is_some() {
         md.doc("avc_o[v*M +: M]: VC v's allowed output VCs (avc, loaded at RC; §2, §6 stage 3).");
-        Some(md.output("avc_o", m * m)?)
+        Some(md.output("avc_o", m * m))
     } else {
         None
     };
@@ -117,11 +117,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     let (table, avc_tab) = rc_tables(&mut md, d)?;
     let ltabs = link_tables(&mut md, d)?;
 
-    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), data.e()]))?;
+    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), data.e()]));
     let wside = if let InputBuffers::Shared(_) = bufs {
         // the RC header fields, packed, first field at bit 0
         let parts = d.rc_fields().iter().rev().map(|&(lsb, w)| data.e().part(lsb, w)).collect::<Result<Vec<_>>>()?;
-        Some(md.wire_of("wside", &cat(&parts))?)
+        Some(md.wire_of("wside", &cat(&parts)))
     } else {
         None
     };
@@ -148,10 +148,10 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     };
     let shared = match bufs {
         InputBuffers::Shared(_) => Some((
-            md.wire("buf_empty", m)?,
-            md.wire("buf_full", m)?,
-            md.wire("buf_hdr", m * rcw)?,
-            md.wire(if d.registered() { "st_flit" } else { "cand_flit" }, fw)?,
+            md.wire("buf_empty", m),
+            md.wire("buf_full", m),
+            md.wire("buf_hdr", m * rcw),
+            md.wire(if d.registered() { "st_flit" } else { "cand_flit" }, fw),
         )),
         InputBuffers::PerVc(_) => None,
     };
@@ -171,11 +171,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         // `front`: the VC's front flit, or (shared buffer) the packed header
         // fields RC reads.
         let (front, empty, full) = match &shared {
-            None => (md.wire(&format!("vc{v}_front"), fw)?, md.wire(&format!("vc{v}_empty"), 1)?, md.wire(&format!("vc{v}_full"), 1)?),
+            None => (md.wire(&format!("vc{v}_front"), fw), md.wire(&format!("vc{v}_empty"), 1), md.wire(&format!("vc{v}_full"), 1)),
             Some((e, f, h, _)) => (
-                md.wire_of(&format!("vc{v}_hdr"), &h.field(v * rcw, rcw))?,
-                md.wire_of(&format!("vc{v}_empty"), &e.at(v))?,
-                md.wire_of(&format!("vc{v}_full"), &f.at(v))?,
+                md.wire_of(&format!("vc{v}_hdr"), &h.field(v * rcw, rcw)),
+                md.wire_of(&format!("vc{v}_empty"), &e.at(v)),
+                md.wire_of(&format!("vc{v}_full"), &f.at(v)),
             ),
         };
         // BW: a flit for a VC >= M matches no buffer and is dropped; a flit
@@ -183,7 +183,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         let push = md.wire_of(
             &format!("vc{v}_push"),
             &valid.l_and(&vc.is(&num(vw, v as u64))).l_and(&full.l_not()),
-        )?;
+        );
         if let InputBuffers::PerVc(fifo) = bufs {
             let mut conns = vec![
                 clk(),
@@ -198,15 +198,15 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             if let Some(g) = &sg {
                 conns.extend([("two_o", g.two.at(v)), ("tail0_o", g.tail0.at(v)), ("tail1_o", g.tail1.at(v))]);
             }
-            md.instance(fifo, &format!("u_ib{v}"), &conns)?;
+            md.instance(fifo, &format!("u_ib{v}"), &conns);
         }
-        pushes.push(push.e());
+        pushes.push(push);
         // RC (stage 2): the look-ups from the front header; the VC's state
         // machine and registers are `u_vc{v}`.
         let dest = field(&front, 0, d.dest_width)?;
         let first = table.elem(&dest, pw);
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
-        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen)?;
+        let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen);
         // pop_i[v] implies VC v is the candidate, whose flit the shared
         // buffer shows on cand_flit. Registered: the crossing flit's tail
         // bit is the register sg_tail.
@@ -215,10 +215,10 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             (None, None) => front.at(fw - 2),
             (None, Some((_, _, _, c))) => c.at(fw - 2),
         };
-        let va_req = md.wire(&format!("vc{v}_va_req"), n)?;
-        let active = md.wire(&format!("vc{v}_active"), 1)?;
-        let route = md.wire(&format!("vc{v}_route"), pw)?;
-        let ovc = md.wire(&format!("vc{v}_ovc"), vw)?;
+        let va_req = md.wire(&format!("vc{v}_va_req"), n);
+        let active = md.wire(&format!("vc{v}_active"), 1);
+        let route = md.wire(&format!("vc{v}_route"), pw);
+        let ovc = md.wire(&format!("vc{v}_ovc"), vw);
         let mut conns = vec![
             clk(),
             rst(),
@@ -234,30 +234,30 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             ("ovc_o", ovc.e()),
         ];
         if d.va_in_rc_cycle() {
-            let vroute = md.wire(&format!("vc{v}_va_route"), pw)?;
+            let vroute = md.wire(&format!("vc{v}_va_route"), pw);
             conns.push(("va_route_o", vroute.e()));
-            va_routes.push(vroute.e());
+            va_routes.push(vroute);
         }
         if let Some(vc) = d.virtual_clock() {
-            let vt = md.wire(&format!("vc{v}_vtick"), vc.vtick.width)?;
+            let vt = md.wire(&format!("vc{v}_vtick"), vc.vtick.width);
             conns.extend([("rc_vtick_i", field(&front, vc.vtick.lsb, vc.vtick.width)?), ("vtick_o", vt.e())]);
-            vticks.push(vt.e());
+            vticks.push(vt);
         }
         if let Some(tab) = &avc_tab {
-            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m))?;
-            let avc = md.wire(&format!("vc{v}_avc"), m)?;
+            let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m));
+            let avc = md.wire(&format!("vc{v}_avc"), m);
             conns.extend([("rc_avc_i", rc_avc.e()), ("avc_o", avc.e())]);
-            avcs.push(avc.e());
+            avcs.push(avc);
         }
         if d.va_needs_class() {
             let cls = cls_of(&field(&front, d.class_lsb, d.class_width)?, d.classes);
-            let rc_cls = md.wire_of(&format!("vc{v}_rc_cls"), &cls)?;
-            let cls = md.wire(&format!("vc{v}_cls"), d.class_width)?;
+            let rc_cls = md.wire_of(&format!("vc{v}_rc_cls"), &cls);
+            let cls = md.wire(&format!("vc{v}_cls"), d.class_width);
             conns.extend([("rc_cls_i", rc_cls.e()), ("cls_o", cls.e())]);
-            clss.push(cls.e());
+            clss.push(cls);
         }
-        md.instance(vc_ctrl, &format!("u_vc{v}"), &conns)?;
-        va_reqs.push(va_req.e());
+        md.instance(vc_ctrl, &format!("u_vc{v}"), &conns);
+        va_reqs.push(va_req);
         let not_empty = empty.l_not();
         match &sg {
             None => st_reqs.push(active.l_and(&not_empty)),
@@ -271,15 +271,15 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
                     pend.l_and(&g.tail_q)
                 };
                 let left = pend.then_else(g.two.at(v), &not_empty);
-                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[active.e(), behind_tail.l_not(), left]))?.e());
-                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v)))?.e());
-                actives.push(active.e());
-                empties.push(empty.e());
+                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[active.e(), behind_tail.l_not(), left])).e());
+                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &pend.then_else(g.tail1.at(v), g.tail0.at(v))));
+                actives.push(active);
+                empties.push(empty);
             }
         }
         routes.push(route.e());
         ovcs.push(ovc.e());
-        fronts.push(front.e());
+        fronts.push(front);
     }
     if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {
         md.comment("The port's VC buffers, one shared memory");
@@ -305,7 +305,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         if let Some(g) = &sg {
             conns.extend([("two_o", g.two.e()), ("tail0_o", g.tail0.e()), ("tail1_o", g.tail1.e())]);
         }
-        md.instance(buf, "u_ib", &conns)?;
+        md.instance(buf, "u_ib", &conns);
     }
     if let (Some(g), Some(ports), Some(gnt)) = (&sg, &sg_ports, &sa_gnt) {
         let flit = match &shared {
@@ -316,29 +316,29 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         g.finish(&mut md, d, ports, gnt, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;
+    md.assign(&va_req_o, &cat_lsb(&va_reqs));
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb(&va_routes))?;
+        md.assign(&vr, &cat_lsb(&va_routes));
     }
-    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs))?;
-    md.assign(&route_o.lv(), &cat_lsb(&routes))?;
-    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs))?;
+    md.assign(&st_req_o, &cat_lsb(&st_reqs));
+    md.assign(&route_o, &cat_lsb(&routes));
+    md.assign(&ovc_o, &cat_lsb(&ovcs));
     if let Some(fo) = front_o {
-        md.assign(&fo.lv(), &cat_lsb(&fronts))?;
+        md.assign(&fo, &cat_lsb(&fronts));
     }
     if let (Some(co), Some((_, _, _, c))) = (cand_flit_o, &shared) {
-        md.assign(&co.lv(), &c.e())?;
+        md.assign(&co, &c);
     }
     if let Some(vo) = vtick_o {
-        md.assign(&vo.lv(), &cat_lsb(&vticks))?;
+        md.assign(&vo, &cat_lsb(&vticks));
     }
     if let Some(co) = cls_o {
-        md.assign(&co.lv(), &cat_lsb(&clss))?;
+        md.assign(&co, &cat_lsb(&clss));
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb(&avcs))?;
+        md.assign(&ao, &cat_lsb(&avcs));
     }
-    Ok(md)
+    md.finish()
 }
 
 
@@ -356,12 +356,12 @@ struct SgPorts {
 impl SgPorts {
     fn declare(md: &mut Module, d: &Dims) -> Result<SgPorts> {
         Ok(SgPorts {
-            pend: md.output("pend_o", d.vcs)?,
-            gtail: if d.sa_reads_granted_tail() { Some(md.output("gtail_o", d.vcs)?) } else { None },
-            valid: md.output("sg_valid_o", 1)?,
-            route: md.output("sg_route_o", d.port_id_width)?,
-            ovc: md.output("sg_ovc_o", d.vc_id_width)?,
-            flit: md.output("st_flit_o", d.buf_flit_width)?,
+            pend: md.output("pend_o", d.vcs),
+            gtail: if d.sa_reads_granted_tail() { Some(md.output("gtail_o", d.vcs)) } else { None },
+            valid: md.output("sg_valid_o", 1),
+            route: md.output("sg_route_o", d.port_id_width),
+            ovc: md.output("sg_ovc_o", d.vc_id_width),
+            flit: md.output("st_flit_o", d.buf_flit_width),
         })
     }
 }
@@ -397,14 +397,14 @@ impl SgRegs {
         let (m, vw) = (d.vcs, d.vc_id_width);
         md.comment("Registered switch allocation (§6): the grant SA made in the previous cycle names");
         md.raw_line("// the flit that crosses now (stage ST); it is popped from its VC buffer.");
-        let (valid_q, valid_d) = md.register_wire_d("sg_valid", &Expr::zero(1))?;
-        let (vc_q, vc_d) = md.register_wire_d("sg_vc", &Expr::zero(vw))?;
-        let (tail_q, tail_d) = md.register_wire_d("sg_tail", &Expr::zero(1))?;
-        let pop = md.wire_of("st_pop", &valid_q.then_else(onehot_of(&vc_q, m), Expr::zero(m)))?;
+        let (valid_q, valid_d) = md.register_wire_d("sg_valid", &Expr::zero(1));
+        let (vc_q, vc_d) = md.register_wire_d("sg_vc", &Expr::zero(vw));
+        let (tail_q, tail_d) = md.register_wire_d("sg_tail", &Expr::zero(1));
+        let pop = md.wire_of("st_pop", &valid_q.then_else(onehot_of(&vc_q, m), Expr::zero(m)));
         let (two, tail0, tail1) = if shared {
-            (md.wire("buf_two", m)?, md.wire("buf_tail0", m)?, md.wire("buf_tail1", m)?)
+            (md.wire("buf_two", m), md.wire("buf_tail0", m), md.wire("buf_tail1", m))
         } else {
-            (md.wire("vc_two", m)?, md.wire("vc_tail0", m)?, md.wire("vc_tail1", m)?)
+            (md.wire("vc_two", m), md.wire("vc_tail0", m), md.wire("vc_tail1", m))
         };
         Ok(SgRegs { valid_q, valid_d, vc_d, tail_q, tail_d, pop, two, tail0, tail1 })
     }
@@ -414,26 +414,26 @@ impl SgRegs {
     fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
         let (m, vw) = (d.vcs, d.vc_id_width);
         md.comment("SA's grant becomes the next cycle's crossing flit");
-        md.assign(&self.valid_d.lv(), &gnt.any())?;
-        md.assign(&self.vc_d.lv(), &encode(gnt, vw))?;
-        md.assign(&self.tail_d.lv(), &(gnt & &x.gtails).any())?;
-        md.assign(&o.pend.lv(), &self.pop.e())?;
+        md.assign(&self.valid_d, &gnt.any());
+        md.assign(&self.vc_d, &encode(gnt, vw));
+        md.assign(&self.tail_d, &(gnt & &x.gtails).any());
+        md.assign(&o.pend, &self.pop);
         if let Some(g) = &o.gtail {
-            md.assign(&g.lv(), &x.gtails)?;
+            md.assign(&g, &x.gtails);
         }
-        md.assign(&o.valid.lv(), &self.valid_q.e())?;
-        md.assign(&o.route.lv(), &onehot_select(&self.pop, x.routes))?;
-        md.assign(&o.ovc.lv(), &onehot_select(&self.pop, x.ovcs))?;
-        md.assign(&o.flit.lv(), &x.flit)?;
+        md.assign(&o.valid, &self.valid_q);
+        md.assign(&o.route, &onehot_select(&self.pop, x.routes));
+        md.assign(&o.ovc, &onehot_select(&self.pop, x.ovcs));
+        md.assign(&o.flit, &x.flit);
         let zero = Expr::zero(m);
-        md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC")?;
-        md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one")?;
-        md.assert_always(&subset_of(&self.pop, &x.actives, &zero), "a registered grant finds its VC ACTIVE")?;
-        md.assert_always(&(&self.pop & &x.empties).is(&zero), "a registered grant finds its flit")?;
+        md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC");
+        md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one");
+        md.assert_always(&subset_of(&self.pop, &x.actives, &zero), "a registered grant finds its VC ACTIVE");
+        md.assert_always(&(&self.pop & &x.empties).is(&zero), "a registered grant finds its flit");
         md.assert_always(
             &self.valid_q.l_and(&self.tail_q).l_and((gnt & &self.pop).any()).l_not(),
             "no grant behind a crossing tail",
-        )?;
+        );
         Ok(())
     }
 }

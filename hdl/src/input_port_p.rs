@@ -25,37 +25,37 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     md.doc("the output-buffer check; front_o[v*FW +: FW] is that flit {head, tail, dummy, data}.");
     md.doc("credit_o[v]: the flit that crossed left a lane (a credit is returned).");
     md.doc("release_o[v]: preemption case (b): VC v frees its output VC (route_o, ovc_o).");
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let valid = md.input("in_valid_i", 1)?;
-    let vc = md.input("in_vc_i", vw)?;
-    let head = md.input("in_head_i", 1)?;
-    let tail = md.input("in_tail_i", 1)?;
-    let dummy = md.input("in_dummy_i", 1)?;
-    let data = md.input("in_data_i", w)?;
-    let va_gnt = md.input("va_gnt_i", m)?;
-    let va_ovc = md.input("va_ovc_i", m * vw)?;
-    let pop = md.input("pop_i", m)?;
-    let acc_set = if d.acceleration() { Some(md.input("acc_set_i", m)?) } else { None };
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let valid = md.input("in_valid_i", 1);
+    let vc = md.input("in_vc_i", vw);
+    let head = md.input("in_head_i", 1);
+    let tail = md.input("in_tail_i", 1);
+    let dummy = md.input("in_dummy_i", 1);
+    let data = md.input("in_data_i", w);
+    let va_gnt = md.input("va_gnt_i", m);
+    let va_ovc = md.input("va_ovc_i", m * vw);
+    let pop = md.input("pop_i", m);
+    let acc_set = if d.acceleration() { Some(md.input("acc_set_i", m)) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
-        Some(md.input("free_cnt_i", n * d.free_count_width())?)
+        Some(md.input("free_cnt_i", n * d.free_count_width()))
     } else {
         None
     };
-    let va_req_o = md.output("va_req_o", m * n)?;
+    let va_req_o = md.output("va_req_o", m * n);
     let va_route_o = crate::input_port::va_route_port(&mut md, d)?;
-    let st_req_o = md.output("st_req_o", m)?;
-    let route_o = md.output("route_o", m * pw)?;
-    let ovc_o = md.output("ovc_o", m * vw)?;
-    let front_o = md.output("front_o", m * fw)?;
-    let credit_o = md.output("credit_o", m)?;
-    let release_o = md.output("release_o", m)?;
+    let st_req_o = md.output("st_req_o", m);
+    let route_o = md.output("route_o", m * pw);
+    let ovc_o = md.output("ovc_o", m * vw);
+    let front_o = md.output("front_o", m * fw);
+    let credit_o = md.output("credit_o", m);
+    let release_o = md.output("release_o", m);
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
-    let vtick_o = md.output("vtick_o", m * d.vtick.width)?;
+    let vtick_o = md.output("vtick_o", m * d.vtick.width);
     let (accel_o, cls_o) = if d.acceleration() {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
-        (Some(md.output("accel_o", m)?), Some(md.output("cls_o", m * clw)?))
+        (Some(md.output("accel_o", m)), Some(md.output("cls_o", m * clw)))
     } else {
         (None, None)
     };
@@ -64,22 +64,22 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let ltabs = link_tables(&mut md, d)?;
     let avc_o = if avc_tab.is_some() {
         md.doc("avc_o[v*M +: M]: allowed output VCs of hdr's destination (§2, §9.4 RC).");
-        Some(md.output("avc_o", m * m)?)
+        Some(md.output("avc_o", m * m))
     } else {
         None
     };
     let mut avcs = vec![];
     let stored_dummy = if d.faults.dummy_bit_dropped {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT pre-dummy-bit-dropped: the incoming dummy bit is lost");
-        let x = md.wire_of("in_dummy_unused", &dummy.e())?;
+        let x = md.wire_of("in_dummy_unused", &dummy.e());
         md.raw_line("/* verilator lint_on UNUSED */");
         let _ = x;
         Expr::one_bit(false)
     } else {
         dummy.e()
     };
-    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), stored_dummy, data.e()]))?;
-    let in_cls = md.wire_of("in_cls", &cls_of(&data.field(d.class_lsb, clw), d.classes))?;
+    let wdata = md.wire_of("wdata", &cat(&[head.e(), tail.e(), stored_dummy, data.e()]));
+    let in_cls = md.wire_of("in_cls", &cls_of(&data.field(d.class_lsb, clw), d.classes));
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
@@ -88,19 +88,19 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
         md.comment(format!("Input VC {v}"));
         // Wires of the VC's outputs, concatenated into the port's below.
         let out = |md: &mut Module, name: &str, width: u32| md.wire(&format!("{t}_{name}"), width);
-        let rc_dest = out(&mut md, "rc_dest", d.dest_width)?;
-        let va_req = out(&mut md, "va_req", n)?;
-        let st_req = out(&mut md, "st_req", 1)?;
-        let route = out(&mut md, "route", pw)?;
-        let ovc = out(&mut md, "ovc", vw)?;
-        let front = out(&mut md, "front", fw)?;
-        let credit = out(&mut md, "credit", 1)?;
-        let release = out(&mut md, "release", 1)?;
-        let vtick = out(&mut md, "vtick", d.vtick.width)?;
+        let rc_dest = out(&mut md, "rc_dest", d.dest_width);
+        let va_req = out(&mut md, "va_req", n);
+        let st_req = out(&mut md, "st_req", 1);
+        let route = out(&mut md, "route", pw);
+        let ovc = out(&mut md, "ovc", vw);
+        let front = out(&mut md, "front", fw);
+        let credit = out(&mut md, "credit", 1);
+        let release = out(&mut md, "release", 1);
+        let vtick = out(&mut md, "vtick", d.vtick.width);
         md.comment("RC (stage 2): the route of the destination the VC reads");
         let first = table.elem(&rc_dest, pw);
         let chosen = link_choice(&mut md, d, &t, &rc_dest.e(), &first, free_cnt.as_ref(), &ltabs)?;
-        let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen)?;
+        let rc_route = md.wire_of(&format!("{t}_rc_route"), &chosen);
         let mut conns = vec![
             clk(),
             rst(),
@@ -123,50 +123,50 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
             ("vtick_o", vtick.e()),
         ];
         if let Some(acc_set) = &acc_set {
-            let accel = out(&mut md, "accel", 1)?;
-            let cls = out(&mut md, "cls", clw)?;
+            let accel = out(&mut md, "accel", 1);
+            let cls = out(&mut md, "cls", clw);
             conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e()), ("cls_o", cls.e())]);
-            accels.push(accel.e());
-            clss.push(cls.e());
+            accels.push(accel);
+            clss.push(cls);
         }
         if let Some(tab) = &avc_tab {
-            let dest = out(&mut md, "avc_dest", d.dest_width)?;
+            let dest = out(&mut md, "avc_dest", d.dest_width);
             conns.push(("avc_dest_o", dest.e()));
-            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m))?.e());
+            avcs.push(md.wire_of(&format!("{t}_avc"), &tab.elem(&dest, m)));
         }
         if va_route_o.is_some() {
-            let vroute = out(&mut md, "va_route", pw)?;
+            let vroute = out(&mut md, "va_route", pw);
             conns.push(("va_route_o", vroute.e()));
-            va_routes.push(vroute.e());
+            va_routes.push(vroute);
         }
-        md.instance(vc_ctrl, &format!("u_{t}"), &conns)?;
-        va_reqs.push(va_req.e());
-        st_reqs.push(st_req.e());
-        routes.push(route.e());
-        ovcs.push(ovc.e());
-        fronts.push(front.e());
-        credits.push(credit.e());
-        releases.push(release.e());
-        vticks.push(vtick.e());
+        md.instance(vc_ctrl, &format!("u_{t}"), &conns);
+        va_reqs.push(va_req);
+        st_reqs.push(st_req);
+        routes.push(route);
+        ovcs.push(ovc);
+        fronts.push(front);
+        credits.push(credit);
+        releases.push(release);
+        vticks.push(vtick);
     }
     md.comment("Outputs");
-    md.assign(&va_req_o.lv(), &cat_lsb(&va_reqs))?;
+    md.assign(&va_req_o, &cat_lsb(&va_reqs));
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &cat_lsb(&va_routes))?;
+        md.assign(&vr, &cat_lsb(&va_routes));
     }
-    md.assign(&st_req_o.lv(), &cat_lsb(&st_reqs))?;
-    md.assign(&route_o.lv(), &cat_lsb(&routes))?;
-    md.assign(&ovc_o.lv(), &cat_lsb(&ovcs))?;
-    md.assign(&front_o.lv(), &cat_lsb(&fronts))?;
-    md.assign(&credit_o.lv(), &cat_lsb(&credits))?;
-    md.assign(&release_o.lv(), &cat_lsb(&releases))?;
-    md.assign(&vtick_o.lv(), &cat_lsb(&vticks))?;
+    md.assign(&st_req_o, &cat_lsb(&st_reqs));
+    md.assign(&route_o, &cat_lsb(&routes));
+    md.assign(&ovc_o, &cat_lsb(&ovcs));
+    md.assign(&front_o, &cat_lsb(&fronts));
+    md.assign(&credit_o, &cat_lsb(&credits));
+    md.assign(&release_o, &cat_lsb(&releases));
+    md.assign(&vtick_o, &cat_lsb(&vticks));
     if let (Some(a), Some(c)) = (accel_o, cls_o) {
-        md.assign(&a.lv(), &cat_lsb(&accels))?;
-        md.assign(&c.lv(), &cat_lsb(&clss))?;
+        md.assign(&a, &cat_lsb(&accels));
+        md.assign(&c, &cat_lsb(&clss));
     }
     if let Some(ao) = avc_o {
-        md.assign(&ao.lv(), &cat_lsb(&avcs))?;
+        md.assign(&ao, &cat_lsb(&avcs));
     }
-    Ok(md)
+    md.finish()
 }

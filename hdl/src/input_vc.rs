@@ -23,32 +23,32 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     md.doc("pop_i, pop_tail_i: a flit of this VC crosses the crossbar; it is a tail (stage 4).");
     md.doc("va_req_o[o]: the VC requests an output VC of port o (stage 3).");
     md.doc("active_o: the VC is ACTIVE. route_o, ovc_o: its output port and output VC.");
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let empty = md.input("empty_i", 1)?;
-    let rc_route = md.input("rc_route_i", pw)?;
-    let gnt = md.input("va_gnt_i", 1)?;
-    let va_ovc = md.input("va_ovc_i", vw)?;
-    let pop = md.input("pop_i", 1)?;
-    let pop_tail = md.input("pop_tail_i", 1)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let empty = md.input("empty_i", 1);
+    let rc_route = md.input("rc_route_i", pw);
+    let gnt = md.input("va_gnt_i", 1);
+    let va_ovc = md.input("va_ovc_i", vw);
+    let pop = md.input("pop_i", 1);
+    let pop_tail = md.input("pop_tail_i", 1);
     let vclock = d.virtual_clock().map(|vc| vc.vtick.width);
     let rc_vtick = match vclock {
         Some(vtw) => {
             md.doc("rc_vtick_i: the front header's Vtick field; vtick_o: the VC's Vtick register");
             md.doc("(virtualclock, §8.2), loaded at RC, cleared (best effort) when the tail crosses.");
-            Some(md.input("rc_vtick_i", vtw)?)
+            Some(md.input("rc_vtick_i", vtw))
         }
         None => None,
     };
     let rc_avc = if d.allowed_vcs.is_some() {
         md.doc("rc_avc_i: the destination's allowed output VCs; avc_o: the VC's (§2, §6 stage 3).");
-        Some(md.input("rc_avc_i", m)?)
+        Some(md.input("rc_avc_i", m))
     } else {
         None
     };
     let rc_cls = if d.va_needs_class() {
         md.doc("rc_cls_i: cls() of the front header's class; cls_o: the VC's (§9.1, §9.2).");
-        Some(md.input("rc_cls_i", d.class_width)?)
+        Some(md.input("rc_cls_i", d.class_width))
     } else {
         None
     };
@@ -59,22 +59,22 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         md.doc("An IDLE VC with a flit requests VA with rc_route_i in the same cycle (va_route_o:");
         md.doc("the route its request names); avc_o and cls_o show RC's values while IDLE.");
     }
-    let va_req_o = md.output("va_req_o", n)?;
-    let va_route_o = if rv { Some(md.output("va_route_o", pw)?) } else { None };
-    let active_o = md.output("active_o", 1)?;
-    let route_o = md.output("route_o", pw)?;
-    let ovc_o = md.output("ovc_o", vw)?;
+    let va_req_o = md.output("va_req_o", n);
+    let va_route_o = if rv { Some(md.output("va_route_o", pw)) } else { None };
+    let active_o = md.output("active_o", 1);
+    let route_o = md.output("route_o", pw);
+    let ovc_o = md.output("ovc_o", vw);
     let vtick_o = match vclock {
-        Some(vtw) => Some(md.output("vtick_o", vtw)?),
+        Some(vtw) => Some(md.output("vtick_o", vtw)),
         None => None,
     };
-    let avc_o = if rc_avc.is_some() { Some(md.output("avc_o", m)?) } else { None };
-    let cls_o = if rc_cls.is_some() { Some(md.output("cls_o", d.class_width)?) } else { None };
+    let avc_o = if rc_avc.is_some() { Some(md.output("avc_o", m)) } else { None };
+    let cls_o = if rc_cls.is_some() { Some(md.output("cls_o", d.class_width)) } else { None };
 
     let st = VcStates::declare(&mut md)?;
-    let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle)?;
-    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw))?;
-    let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw))?;
+    let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle);
+    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw));
+    let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw));
     let is_idle = state_q.is(&st.idle);
     let is_routed = state_q.is(&st.routed);
     let is_active = state_q.is(&st.active);
@@ -106,10 +106,10 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
             ],
             vec![],
         ),
-    ])?;
+    ]);
     if let (Some(field), Some(out)) = (&rc_vtick, &vtick_o) {
         let vtw = field.width;
-        let (vt_q, vt_d) = md.register("vtick", vtw, &Expr::zero(vtw))?;
+        let (vt_q, vt_d) = md.register("vtick", vtw, &Expr::zero(vtw));
         let clear = vec![
             Stmt::note("the tail crossed the crossbar: the message's Vtick is discarded"),
             Stmt::set(&vt_d, &Expr::zero(vtw)),
@@ -121,34 +121,34 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
                 vec![Stmt::note("RC: the header's Vtick field"), Stmt::set(&vt_d, field)],
                 vec![Stmt::when(&is_active.l_and(&tail_crossed), clear)],
             ),
-        ])?;
-        md.assign(&out.lv(), &vt_q.e())?;
+        ]);
+        md.assign(&out, &vt_q);
     }
     if let (Some(rc_avc), Some(out)) = (&rc_avc, &avc_o) {
-        let (a_q, a_d) = md.register("avc", m, &Expr::zero(m))?;
+        let (a_q, a_d) = md.register("avc", m, &Expr::zero(m));
         md.comb(vec![
             Stmt::set(&a_d, &a_q),
             Stmt::when(&rc_now, vec![Stmt::note("RC: the destination's allowed output VCs"), Stmt::set(&a_d, rc_avc)]),
-        ])?;
-        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_avc, &a_q) } else { a_q.e() })?;
+        ]);
+        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_avc, &a_q) } else { a_q.e() });
     }
     if let (Some(rc_cls), Some(out)) = (&rc_cls, &cls_o) {
-        let (c_q, c_d) = md.register("cls", d.class_width, &Expr::zero(d.class_width))?;
+        let (c_q, c_d) = md.register("cls", d.class_width, &Expr::zero(d.class_width));
         md.comb(vec![
             Stmt::set(&c_d, &c_q),
             Stmt::when(&rc_now, vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, rc_cls)]),
-        ])?;
-        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() })?;
+        ]);
+        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() });
     }
     md.comment("Outputs");
     let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
     let req = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
-    md.assign(&va_req_o.lv(), &req)?;
+    md.assign(&va_req_o, &req);
     if let Some(vr) = va_route_o {
-        md.assign(&vr.lv(), &is_idle.then_else(&rc_route, &route_q))?;
+        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
     }
-    md.assign(&active_o.lv(), &is_active)?;
-    md.assign(&route_o.lv(), &route_q.e())?;
-    md.assign(&ovc_o.lv(), &ovc_q.e())?;
-    Ok(md)
+    md.assign(&active_o, &is_active);
+    md.assign(&route_o, &route_q);
+    md.assign(&ovc_o, &ovc_q);
+    md.finish()
 }

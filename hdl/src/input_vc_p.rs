@@ -31,46 +31,46 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     md.doc("route_o, ovc_o: the VC's output port and output VC. credit_o: the flit that crossed");
     md.doc("left a lane. release_o: preemption case (b), the VC frees its output VC.");
     md.doc("vtick_o: hdr's Vtick field (the §8 Vtick register).");
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let arrive = md.input("arrive_i", 1)?;
-    let head = md.input("in_head_i", 1)?;
-    let wdata = md.input("wdata_i", fw)?;
-    let in_cls = md.input("in_cls_i", clw)?;
-    let rc_route = md.input("rc_route_i", pw)?;
-    let va_gnt = md.input("va_gnt_i", 1)?;
-    let va_ovc = md.input("va_ovc_i", vw)?;
-    let pop = md.input("pop_i", 1)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let arrive = md.input("arrive_i", 1);
+    let head = md.input("in_head_i", 1);
+    let wdata = md.input("wdata_i", fw);
+    let in_cls = md.input("in_cls_i", clw);
+    let rc_route = md.input("rc_route_i", pw);
+    let va_gnt = md.input("va_gnt_i", 1);
+    let va_ovc = md.input("va_ovc_i", vw);
+    let pop = md.input("pop_i", 1);
     let acc_set = if d.acceleration() {
         md.doc("acc_set_i: set acc (§9.5). accel_o: the VC is accelerated (acc or a pending dummy");
         md.doc("tail); cls_o: cls(hdr.class).");
-        Some(md.input("acc_set_i", 1)?)
+        Some(md.input("acc_set_i", 1))
     } else {
         None
     };
-    let rc_dest_o = md.output("rc_dest_o", d.dest_width)?;
+    let rc_dest_o = md.output("rc_dest_o", d.dest_width);
     let avc_dest_o = if d.allowed_vcs.is_some() {
         md.doc("avc_dest_o: the destination whose allowed output VCs VA reads (hdr's, §2).");
-        Some(md.output("avc_dest_o", d.dest_width)?)
+        Some(md.output("avc_dest_o", d.dest_width))
     } else {
         None
     };
-    let va_req_o = md.output("va_req_o", n)?;
+    let va_req_o = md.output("va_req_o", n);
     let va_route_o = if d.faults.va_in_rc_cycle {
         md.doc("va_route_o: the route va_req_o names (an IDLE VC requests with rc_route_i).");
-        Some(md.output("va_route_o", pw)?)
+        Some(md.output("va_route_o", pw))
     } else {
         None
     };
-    let st_req_o = md.output("st_req_o", 1)?;
-    let route_o = md.output("route_o", pw)?;
-    let ovc_o = md.output("ovc_o", vw)?;
-    let front_o = md.output("front_o", fw)?;
-    let credit_o = md.output("credit_o", 1)?;
-    let release_o = md.output("release_o", 1)?;
-    let vtick_o = md.output("vtick_o", d.vtick.width)?;
+    let st_req_o = md.output("st_req_o", 1);
+    let route_o = md.output("route_o", pw);
+    let ovc_o = md.output("ovc_o", vw);
+    let front_o = md.output("front_o", fw);
+    let credit_o = md.output("credit_o", 1);
+    let release_o = md.output("release_o", 1);
+    let vtick_o = md.output("vtick_o", d.vtick.width);
     let (accel_o, cls_o) = if d.acceleration() {
-        (Some(md.output("accel_o", 1)?), Some(md.output("cls_o", clw)?))
+        (Some(md.output("accel_o", 1)), Some(md.output("cls_o", clw)))
     } else {
         (None, None)
     };
@@ -78,28 +78,28 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let one_lw = num(lw, 1);
     let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
     let st = VcStates::declare(&mut md)?;
-            let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle)?;
-    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw))?;
-    let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw))?;
-    let (hdr_q, hdr_d) = md.register("hdr", hw, &Expr::zero(hw))?;
-    let (top_q, top_d) = md.register("top", lw, &Expr::zero(lw))?;
-    let (sl_q, sl_d) = md.register("sl", lw, &Expr::zero(lw))?;
-    let (wl_q, wl_d) = md.register("wl", lw, &Expr::zero(lw))?;
-    let (lmax_q, lmax_d) = md.register("lmax", (e + 1) * clw, &Expr::zero((e + 1) * clw))?;
-    let (susp_q, susp_d) = md.register("susp", e, &Expr::zero(e))?;
-    let (hs_q, hs_d) = md.register("hs", e * hw, &Expr::zero(e * hw))?;
-    let (hsp_q, hsp_d) = md.register("hsp", lw, &Expr::zero(lw))?;
-    let (sent_q, sent_d) = md.register("sent", 1, &Expr::zero(1))?;
+            let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle);
+    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw));
+    let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw));
+    let (hdr_q, hdr_d) = md.register("hdr", hw, &Expr::zero(hw));
+    let (top_q, top_d) = md.register("top", lw, &Expr::zero(lw));
+    let (sl_q, sl_d) = md.register("sl", lw, &Expr::zero(lw));
+    let (wl_q, wl_d) = md.register("wl", lw, &Expr::zero(lw));
+    let (lmax_q, lmax_d) = md.register("lmax", (e + 1) * clw, &Expr::zero((e + 1) * clw));
+    let (susp_q, susp_d) = md.register("susp", e, &Expr::zero(e));
+    let (hs_q, hs_d) = md.register("hs", e * hw, &Expr::zero(e * hw));
+    let (hsp_q, hsp_d) = md.register("hsp", lw, &Expr::zero(lw));
+    let (sent_q, sent_d) = md.register("sent", 1, &Expr::zero(1));
 
     // Lanes
-    let lane_sel = md.wire("lane", lw)?;
-    let wr = md.wire("wr", 1)?;
-    let lpop = md.wire("lane_pop", 1)?;
+    let lane_sel = md.wire("lane", lw);
+    let wr = md.wire("wr", 1);
+    let lpop = md.wire("lane_pop", 1);
     let (mut lfronts, mut lempties, mut lfulls) = (vec![], vec![], vec![]);
     for l in 0..=e {
-        let front = md.wire(&format!("l{l}_front"), fw)?;
-        let empty = md.wire(&format!("l{l}_empty"), 1)?;
-        let full = md.wire(&format!("l{l}_full"), 1)?;
+        let front = md.wire(&format!("l{l}_front"), fw);
+        let empty = md.wire(&format!("l{l}_empty"), 1);
+        let full = md.wire(&format!("l{l}_full"), 1);
         let lv = num(lw, l as u64);
         md.instance(
             fifo,
@@ -114,9 +114,9 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
                 ("empty_o", empty.e()),
                 ("full_o", full.e()),
             ],
-        )?;
+        );
         lfronts.push(front.e());
-        lempties.push(empty.e());
+        lempties.push(empty);
         lfulls.push(full.e());
     }
     let pad = (1u32 << lw) - (e + 1);
@@ -127,10 +127,10 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         cat_lsb(&v)
     };
-    let fronts_w = md.wire_of("lane_fronts", &padded(&lfronts, fw))?;
+    let fronts_w = md.wire_of("lane_fronts", &padded(&lfronts, fw));
     let has: Vec<Expr> = lempties.iter().map(|x| x.l_not()).collect();
-    let nonempty = md.wire_of("lane_has", &padded(&has, 1))?;
-    let fulls_w = md.wire_of("lane_full", &padded(&lfulls, 1))?;
+    let nonempty = md.wire_of("lane_has", &padded(&has, 1));
+    let fulls_w = md.wire_of("lane_full", &padded(&lfulls, 1));
     let lmax_of = |l: u32| lmax_q.e().part(l * clw, clw);
 
     md.comment("BW: lane choice (§9.4 stage 1)");
@@ -140,7 +140,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let all_idle = md.wire_of(
         "all_idle",
         &top_q.is(&Expr::zero(lw)).l_and(&lempties[0]).l_and(&sl_q.is(&Expr::zero(lw))).l_and(&is_idle),
-    )?;
+    );
     let mut fits = vec![];
     for l in 0..=e {
         let cmp = if d.faults.lane_fit_strict {
@@ -155,40 +155,40 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             fits.push(top_q.at_least(&num(lw, l as u64)).l_and(&cmp));
         }
     }
-    let fit = md.wire_of("fit", &cat_lsb(&fits))?;
-    let fit_oh = lowest(&mut md, "fit_first", &fit)?;
+    let fit = md.wire_of("fit", &cat_lsb(&fits));
+    let fit_oh = lowest(&mut md, "fit_first", &fit);
     let any_fit = fit.any();
     let at_e = top_q.is(&lane_e);
-    let opens = md.wire_of("opens", &all_idle.l_not().l_and(&any_fit.l_not()).l_and(&at_e.l_not()))?;
+    let opens = md.wire_of("opens", &all_idle.l_not().l_and(&any_fit.l_not()).l_and(&at_e.l_not()));
     let new_lane = at_e.then_else(&lane_e, &(&top_q + &one_lw));
     let hlane = md.wire_of(
         "hlane",
         &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
-    )?;
-    md.assign(&lane_sel.lv(), &head.then_else(&hlane, &wl_q))?;
-    md.assign(&wr.lv(), &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()))?;
+    );
+    md.assign(&lane_sel, &head.then_else(&hlane, &wl_q));
+    md.assign(&wr, &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()));
 
     md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
-    let preempt = md.wire_of("preempt", &sl_q.below(&top_q))?;
-    let susp_ext = md.wire_of("susp_ext", &cat(&[Expr::zero(pad + 1), susp_q.e()]))?;
-    let susp_sl = md.wire_of("susp_sl", &susp_ext.at_dyn(&sl_q))?;
-    let front_sl = md.wire_of("front_sl", &fronts_w.elem(&sl_q, fw))?;
-    let has_sl = md.wire_of("has_sl", &nonempty.at_dyn(&sl_q))?;
+    let preempt = md.wire_of("preempt", &sl_q.below(&top_q));
+    let susp_ext = md.wire_of("susp_ext", &cat(&[Expr::zero(pad + 1), susp_q.e()]));
+    let susp_sl = md.wire_of("susp_sl", &susp_ext.at_dyn(&sl_q));
+    let front_sl = md.wire_of("front_sl", &fronts_w.elem(&sl_q, fw));
+    let has_sl = md.wire_of("has_sl", &nonempty.at_dyn(&sl_q));
     let no_dh = d.faults.no_dummy_header;
     let no_dt = d.faults.no_dummy_tail;
     let k_dt = if no_dt { Expr::one_bit(false) } else { preempt.l_and(&is_active).l_and(&sent_q) };
-    let k_dt = md.wire_of("offer_dt", &k_dt)?;
+    let k_dt = md.wire_of("offer_dt", &k_dt);
     let k_dh = if no_dh { Expr::one_bit(false) } else { preempt.l_not().l_and(&is_active).l_and(&susp_sl) };
-    let k_dh = md.wire_of("offer_dh", &k_dh)?;
+    let k_dh = md.wire_of("offer_dh", &k_dh);
     let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
-    let k_lane = md.wire_of("offer_lane", &preempt.l_not().l_and(&is_active).l_and(&lane_ok))?;
+    let k_lane = md.wire_of("offer_lane", &preempt.l_not().l_and(&is_active).l_and(&lane_ok));
     let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
     let offer = md.wire_of(
         "offer",
         &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
-    )?;
-    let crossed = pop.e();
-    md.assign(&lpop.lv(), &crossed.l_and(&k_lane))?;
+    );
+    let crossed = pop;
+    md.assign(&lpop, &crossed.l_and(&k_lane));
     let offer_tail = offer.at(fw - 2);
 
     md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
@@ -198,31 +198,31 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         let sels = (0..e).map(|j| hsp_q.e().eq(&num(lw, (j + 1) as u64))).collect::<Result<Vec<_>>>()?;
         let ents = (0..e).map(|j| hs_q.e().part(j * hw, hw)).collect::<Result<Vec<_>>>()?;
-        onehot_select(&md.wire_of("hs_sel", &cat_lsb(&sels))?.e(), &ents)
+        onehot_select(&md.wire_of("hs_sel", &cat_lsb(&sels)), &ents)
     };
-    let hs_top = md.wire_of("hs_top", &hs_top)?;
+    let hs_top = md.wire_of("hs_top", &hs_top);
     let rc_src = md.wire_of(
         "rc_src",
         &susp_sl.then_else(&hs_top, &front_sl.field(0, hw)),
-    )?;
-    md.assign(&rc_dest_o.lv(), &rc_src.field(0, d.dest_width))?;
+    );
+    md.assign(&rc_dest_o, &rc_src.field(0, d.dest_width));
     let rc_ok = md.wire_of(
         "rc",
         &preempt.l_not().l_and(&is_idle).l_and(&susp_sl.l_or(&has_sl)),
-    )?;
+    );
     let release_lane = md.wire_of(
         "lane_release",
         &preempt
-            .e()
+            
             .l_not()
             .l_and(&top_q.is_not(&Expr::zero(lw)))
             .l_and(&has_sl.l_not())
             .l_and(&is_idle)
             .l_and(&wr.l_not()),
-    )?;
+    );
 
-    let gnt = va_gnt.e();
-    let my_ovc = va_ovc.e();
+    let gnt = va_gnt;
+    let my_ovc = va_ovc;
     let grant_stmts = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &my_ovc)];
     let sl_idx = |j: u32| sl_q.is(num(lw, j as u64));
     // susp[sl] := x
@@ -231,7 +231,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     };
     let mut push_stmts = vec![Stmt::note("push hdr, suspend the lane, serve the lane above")];
     for j in 0..e {
-        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::assign(&hs_d.lv_part(j * hw, hw)?, &hdr_q.e())?]));
+        push_stmts.push(Stmt::when(&hsp_q.is(&num(lw, j as u64)), vec![Stmt::set(&hs_d.lv_part(j * hw, hw)?, &hdr_q)]));
     }
     push_stmts.push(Stmt::set(&hsp_d, &(&hsp_q + &one_lw)));
     push_stmts.extend(set_susp(true)?);
@@ -318,7 +318,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     for l in 1..=e {
         open_stmts.push(Stmt::when(
             &top_q.is(&num(lw, (l - 1) as u64)),
-            vec![Stmt::assign(&lmax_d.lv_part(l * clw, clw)?, &in_cls.e())?]));
+            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls)]));
     }
     stmts.push(Stmt::note("BW: a written header chooses its lane"));
     stmts.push(Stmt::when(
@@ -327,32 +327,32 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             Stmt::set(&wl_d, &hlane),
             Stmt::when_else(
                 &all_idle,
-                vec![Stmt::assign(&lmax_d.lv_part(0, clw)?, &in_cls.e())?],
+                vec![Stmt::set(&lmax_d.lv_part(0, clw)?, &in_cls)],
                 vec![Stmt::when(&opens, open_stmts)],
             ),
         ]));
-    md.comb(stmts)?;
+    md.comb(stmts);
 
     if let (Some(acc_set), Some(accel_o), Some(cls_o)) = (&acc_set, &accel_o, &cls_o) {
-        let (acc_q, acc_d) = md.register("acc", 1, &Expr::zero(1))?;
+        let (acc_q, acc_d) = md.register("acc", 1, &Expr::zero(1));
         let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
         md.comb(vec![
             Stmt::set(&acc_d, &acc_q),
-            Stmt::when(&acc_set.e(), vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
+            Stmt::when(&acc_set, vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
             Stmt::Comment(if d.faults.accel_never_cleared {
                 "MUTANT pre-accel-never-cleared: acc is never cleared".into()
             } else {
                 "a tail (real or dummy) crossed: clear (wins over a set)".into()
             }),
             Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
-        ])?;
-        md.assign(&accel_o.lv(), &(&acc_q | &k_dt))?;
+        ]);
+        md.assign(&accel_o, &(&acc_q | &k_dt));
         let c = if d.faults.va_in_rc_cycle {
             is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
         } else {
             hdr_q.field(d.class_lsb, clw)
         };
-        md.assign(&cls_o.lv(), &cls_of(&c, d.classes))?;
+        md.assign(&cls_o, &cls_of(&c, d.classes));
     }
 
     if let Some(out) = &avc_dest_o {
@@ -363,7 +363,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         } else {
             hdr_q.field(0, d.dest_width)
         };
-        md.assign(&out.lv(), &dest)?;
+        md.assign(&out, &dest);
     }
     md.comment("Outputs");
     let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
@@ -372,17 +372,17 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         routed_req
     };
-    md.assign(&va_req_o.lv(), &req)?;
+    md.assign(&va_req_o, &req);
     if let Some(vr) = &va_route_o {
-        md.assign(&vr.lv(), &is_idle.then_else(&rc_route, &route_q))?;
+        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
     }
-    md.assign(&st_req_o.lv(), &((&k_dt | &k_dh) | &k_lane))?;
-    md.assign(&route_o.lv(), &route_q.e())?;
-    md.assign(&ovc_o.lv(), &ovc_q.e())?;
-    md.assign(&front_o.lv(), &offer.e())?;
-    md.assign(&credit_o.lv(), &lpop.e())?;
+    md.assign(&st_req_o, &((&k_dt | &k_dh) | &k_lane));
+    md.assign(&route_o, &route_q);
+    md.assign(&ovc_o, &ovc_q);
+    md.assign(&front_o, &offer);
+    md.assign(&credit_o, &lpop);
     let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
-    md.assign(&release_o.lv(), &rel)?;
-    md.assign(&vtick_o.lv(), &hdr_q.field(d.vtick.lsb, d.vtick.width))?;
-    Ok(md)
+    md.assign(&release_o, &rel);
+    md.assign(&vtick_o, &hdr_q.field(d.vtick.lsb, d.vtick.width));
+    md.finish()
 }

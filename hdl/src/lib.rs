@@ -95,6 +95,7 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
     }
     let mut files = Vec::new();
     for m in &mods.list {
+        m.check()?;
         let mut text = header.clone();
         text.push_str("\n`default_nettype none\n\n");
         text.push_str(&m.render());
@@ -108,10 +109,12 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
 
 /// The file of a top module that instantiates others: `header` (comment
 /// lines), then the module between `default_nettype` guards, folded at
-/// 100 columns (the network and system tops).
-pub(crate) fn top_file(header: String, top: &verilog::Module) -> GeneratedFile {
+/// 100 columns (the network and system tops); the module's build error if
+/// it has one.
+pub(crate) fn top_file(header: String, top: &verilog::Module) -> Result<GeneratedFile, HdlError> {
+    top.check()?;
     let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", top.render());
-    GeneratedFile { file_name: format!("{}.v", top.name()), text: verilog::wrap_lines(&text, verilog::MAX_LINE) }
+    Ok(GeneratedFile { file_name: format!("{}.v", top.name()), text: verilog::wrap_lines(&text, verilog::MAX_LINE) })
 }
 
 /// The file of one standalone module (e.g. from [`arbiters`], [`buffers`] or [`vclock`]),

@@ -206,7 +206,7 @@ pub(crate) fn generate_network_with_top(
     for (e, (r, p)) in net.endpoint_at.iter().enumerate() {
         text.push_str(&format!("//   endpoint {e}: router {r} (`{}`) port {p}\n", crate::top_module_name(&net.routers[*r])));
     }
-    files.push(crate::top_file(text, &top));
+    files.push(crate::top_file(text, &top)?);
     Ok((files, top))
 }
 
@@ -251,20 +251,20 @@ impl RouterWires {
     fn new(t: &mut Module, r: usize, n: u32, x: Widths) -> Result<RouterWires> {
         let s = |f: &str| format!("r{r}_{f}");
         Ok(RouterWires {
-            in_valid: t.wire(&s("in_valid"), n)?,
-            in_vc: t.wire(&s("in_vc"), n * x.vw)?,
-            in_head: t.wire(&s("in_head"), n)?,
-            in_tail: t.wire(&s("in_tail"), n)?,
-            in_dummy: if x.dummy { Some(t.wire(&s("in_dummy"), n)?) } else { None },
-            in_data: t.wire(&s("in_data"), n * x.w)?,
-            in_credit: t.wire(&s("in_credit"), n * x.m)?,
-            out_valid: t.wire(&s("out_valid"), n)?,
-            out_vc: t.wire(&s("out_vc"), n * x.vw)?,
-            out_head: t.wire(&s("out_head"), n)?,
-            out_tail: t.wire(&s("out_tail"), n)?,
-            out_dummy: if x.dummy { Some(t.wire(&s("out_dummy"), n)?) } else { None },
-            out_data: t.wire(&s("out_data"), n * x.w)?,
-            out_credit: t.wire(&s("out_credit"), n * x.m)?,
+            in_valid: t.wire(&s("in_valid"), n),
+            in_vc: t.wire(&s("in_vc"), n * x.vw),
+            in_head: t.wire(&s("in_head"), n),
+            in_tail: t.wire(&s("in_tail"), n),
+            in_dummy: if x.dummy { Some(t.wire(&s("in_dummy"), n)) } else { None },
+            in_data: t.wire(&s("in_data"), n * x.w),
+            in_credit: t.wire(&s("in_credit"), n * x.m),
+            out_valid: t.wire(&s("out_valid"), n),
+            out_vc: t.wire(&s("out_vc"), n * x.vw),
+            out_head: t.wire(&s("out_head"), n),
+            out_tail: t.wire(&s("out_tail"), n),
+            out_dummy: if x.dummy { Some(t.wire(&s("out_dummy"), n)) } else { None },
+            out_data: t.wire(&s("out_data"), n * x.w),
+            out_credit: t.wire(&s("out_credit"), n * x.m),
         })
     }
 
@@ -291,7 +291,7 @@ impl Flit {
     #[allow(clippy::too_many_arguments)]
     fn slice(valid: &Sig, vc: &Sig, head: &Sig, tail: &Sig, dummy: Option<&Sig>, data: &Sig, k: u32, x: Widths) -> Result<Flit> {
         let dummy = dummy.map(|d| d.e().bit(k)).transpose()?;
-        Ok(Flit([Some(valid.e().bit(k)?), Some(vc.e().part(k * x.vw, x.vw)?), Some(head.e().bit(k)?), Some(tail.e().bit(k)?), dummy, Some(data.e().part(k * x.w, x.w)?)]))
+        Ok(Flit([Some(valid.at(k)), Some(vc.field(k * x.vw, x.vw)), Some(head.at(k)), Some(tail.at(k)), dummy, Some(data.field(k * x.w, x.w))]))
     }
 
     fn idle(x: Widths) -> Flit {
@@ -313,12 +313,12 @@ impl Flit {
         let mut cur = self;
         for k in 0..stages {
             let packed = cat_lsb_first(&cur.fields())?;
-            let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(packed.width()), &packed)?;
+            let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(packed.width()), &packed);
             let mut at = 0;
             let mut next = cur.0.clone();
             for f in next.iter_mut().flatten() {
                 let w = f.width();
-                *f = q.e().part(at, w)?;
+                *f = q.field(at, w);
                 at += w;
             }
             cur = Flit(next);
@@ -332,7 +332,7 @@ impl Flit {
 fn delay(t: &mut Module, base: &str, src: Expr, stages: u32) -> Result<Expr> {
     let mut cur = src;
     for k in 0..stages {
-        let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(cur.width()), &cur)?;
+        let q = t.register_next(&format!("{base}_s{k}"), &Expr::zero(cur.width()), &cur);
         cur = q.e();
     }
     Ok(cur)
@@ -360,20 +360,20 @@ impl ConfigPorts {
         let widths = [c0.header().dest.width, wormqos_config::index_width(c0.ports() as u32), c0.vcs() as u32];
         t.doc("Routing-table write ports, router r's at bit r / field r (docs/integration.md).");
         Ok(Some(ConfigPorts {
-            we: t.input("cfg_we_i", r)?,
-            addr: t.input("cfg_addr_i", r * widths[0])?,
-            port: t.input("cfg_port_i", r * widths[1])?,
-            avc: t.input("cfg_avc_i", r * widths[2])?,
+            we: t.input("cfg_we_i", r),
+            addr: t.input("cfg_addr_i", r * widths[0]),
+            port: t.input("cfg_port_i", r * widths[1]),
+            avc: t.input("cfg_avc_i", r * widths[2]),
             widths,
         }))
     }
 
     fn connect(&self, conns: &mut Vec<(&str, Expr)>, r: u32) -> Result<()> {
         let [dw, pw, m] = self.widths;
-        conns.push(("cfg_we_i", self.we.e().bit(r)?));
-        conns.push(("cfg_addr_i", self.addr.e().part(r * dw, dw)?));
-        conns.push(("cfg_port_i", self.port.e().part(r * pw, pw)?));
-        conns.push(("cfg_avc_i", self.avc.e().part(r * m, m)?));
+        conns.push(("cfg_we_i", self.we.at(r)));
+        conns.push(("cfg_addr_i", self.addr.field(r * dw, dw)));
+        conns.push(("cfg_port_i", self.port.field(r * pw, pw)));
+        conns.push(("cfg_avc_i", self.avc.field(r * m, m)));
         Ok(())
     }
 }
@@ -386,22 +386,22 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     t.doc(format!("Network `{}`: {} routers, {e} endpoints, {} pipeline register(s) per link direction.", net.name, net.routers.len(), net.link_latency));
     t.doc("Ports as a router top's (docs/microarchitecture.md §3), indexed by endpoint e instead of port:");
     t.doc("endpoint e's field of width F is [e*F +: F]; credits bit e*M+v (docs/integration.md).");
-    t.input("clk_i", 1)?;
-    t.input("rst_i", 1)?;
-    let in_valid = t.input("in_valid_i", e)?;
-    let in_vc = t.input("in_vc_i", e * x.vw)?;
-    let in_head = t.input("in_head_i", e)?;
-    let in_tail = t.input("in_tail_i", e)?;
-    let in_dummy = if x.dummy { Some(t.input("in_dummy_i", e)?) } else { None };
-    let in_data = t.input("in_data_i", e * x.w)?;
-    let in_credit_o = t.output("in_credit_o", e * x.m)?;
-    let out_valid = t.output("out_valid_o", e)?;
-    let out_vc = t.output("out_vc_o", e * x.vw)?;
-    let out_head = t.output("out_head_o", e)?;
-    let out_tail = t.output("out_tail_o", e)?;
-    let out_dummy = if x.dummy { Some(t.output("out_dummy_o", e)?) } else { None };
-    let out_data = t.output("out_data_o", e * x.w)?;
-    let out_credit = t.input("out_credit_i", e * x.m)?;
+    t.input("clk_i", 1);
+    t.input("rst_i", 1);
+    let in_valid = t.input("in_valid_i", e);
+    let in_vc = t.input("in_vc_i", e * x.vw);
+    let in_head = t.input("in_head_i", e);
+    let in_tail = t.input("in_tail_i", e);
+    let in_dummy = if x.dummy { Some(t.input("in_dummy_i", e)) } else { None };
+    let in_data = t.input("in_data_i", e * x.w);
+    let in_credit_o = t.output("in_credit_o", e * x.m);
+    let out_valid = t.output("out_valid_o", e);
+    let out_vc = t.output("out_vc_o", e * x.vw);
+    let out_head = t.output("out_head_o", e);
+    let out_tail = t.output("out_tail_o", e);
+    let out_dummy = if x.dummy { Some(t.output("out_dummy_o", e)) } else { None };
+    let out_data = t.output("out_data_o", e * x.w);
+    let out_credit = t.input("out_credit_i", e * x.m);
     let cfg = ConfigPorts::declare(&mut t, net)?;
 
     let mut rw = Vec::with_capacity(net.routers.len());
@@ -436,9 +436,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
             });
             ci.push(match net.out_link[r][p as usize] {
                 Attach::Unused => Expr::zero(x.m),
-                Attach::Endpoint(k) => out_credit.e().part(k as u32 * x.m, x.m)?,
+                Attach::Endpoint(k) => out_credit.field(k as u32 * x.m, x.m),
                 Attach::Router { router, port } => {
-                    let src = rw[router].in_credit.e().part(port as u32 * x.m, x.m)?;
+                    let src = rw[router].in_credit.field(port as u32 * x.m, x.m);
                     delay(&mut t, &format!("link_r{router}p{port}_credit"), src, net.link_latency)?
                 }
             });
@@ -460,18 +460,18 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         let w = &rw[r];
         t.comment(format!("Router {r}: `{}`", tops[r].name()));
         let column = |i: usize| -> Result<Expr> { cat_lsb_first(&flit_in[r].iter().map(|f| f.field(i)).collect::<Vec<_>>()) };
-        t.assign(&w.in_valid.lv(), &column(VALID)?)?;
-        t.assign(&w.in_vc.lv(), &column(VC)?)?;
-        t.assign(&w.in_head.lv(), &column(HEAD)?)?;
-        t.assign(&w.in_tail.lv(), &column(TAIL)?)?;
+        t.assign(&w.in_valid, &column(VALID)?);
+        t.assign(&w.in_vc, &column(VC)?);
+        t.assign(&w.in_head, &column(HEAD)?);
+        t.assign(&w.in_tail, &column(TAIL)?);
         if let Some(d) = &w.in_dummy {
-            t.assign(&d.lv(), &column(DUMMY)?)?;
+            t.assign(&d, &column(DUMMY)?);
         }
-        t.assign(&w.in_data.lv(), &column(DATA)?)?;
-        t.assign(&w.out_credit.lv(), &cat_lsb_first(&credit_in[r])?)?;
+        t.assign(&w.in_data, &column(DATA)?);
+        t.assign(&w.out_credit, &cat_lsb_first(&credit_in[r])?);
         let mut conns = vec![
-            ("clk_i", Expr::raw("clk_i", 1)),
-            ("rst_i", Expr::raw("rst_i", 1)),
+            crate::bits::clk(),
+            crate::bits::rst(),
             ("in_valid_i", w.in_valid.e()),
             ("in_vc_i", w.in_vc.e()),
             ("in_head_i", w.in_head.e()),
@@ -492,7 +492,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         if let Some(c) = &cfg {
             c.connect(&mut conns, r as u32)?;
         }
-        t.instance(&tops[r], &format!("u_r{r}"), &conns)?;
+        t.instance(&tops[r], &format!("u_r{r}"), &conns);
     }
 
     t.comment("Endpoint ports: endpoint e is (router, port) of docs/integration.md's table");
@@ -500,15 +500,15 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     let col = |f: &dyn Fn(&RouterWires, u32) -> Result<Expr>| -> Result<Expr> {
         cat_lsb_first(&(0..e as usize).map(|k| f(&rw[at(k).0], at(k).1 as u32)).collect::<Result<Vec<_>>>()?)
     };
-    t.assign(&out_valid.lv(), &col(&|w, p| w.out_valid.e().bit(p))?)?;
-    t.assign(&out_vc.lv(), &col(&|w, p| w.out_vc.e().part(p * x.vw, x.vw))?)?;
-    t.assign(&out_head.lv(), &col(&|w, p| w.out_head.e().bit(p))?)?;
-    t.assign(&out_tail.lv(), &col(&|w, p| w.out_tail.e().bit(p))?)?;
+    t.assign(&out_valid.lv(), &col(&|w, p| w.out_valid.e().bit(p))?);
+    t.assign(&out_vc.lv(), &col(&|w, p| w.out_vc.e().part(p * x.vw, x.vw))?);
+    t.assign(&out_head.lv(), &col(&|w, p| w.out_head.e().bit(p))?);
+    t.assign(&out_tail.lv(), &col(&|w, p| w.out_tail.e().bit(p))?);
     if let Some(od) = &out_dummy {
-        t.assign(&od.lv(), &col(&|w, p| w.out_dummy.as_ref().expect("P mode").e().bit(p))?)?;
+        t.assign(&od.lv(), &col(&|w, p| w.out_dummy.as_ref().expect("P mode").e().bit(p))?);
     }
-    t.assign(&out_data.lv(), &col(&|w, p| w.out_data.e().part(p * x.w, x.w))?)?;
-    t.assign(&in_credit_o.lv(), &col(&|w, p| w.in_credit.e().part(p * x.m, x.m))?)?;
+    t.assign(&out_data.lv(), &col(&|w, p| w.out_data.e().part(p * x.w, x.w))?);
+    t.assign(&in_credit_o.lv(), &col(&|w, p| w.in_credit.e().part(p * x.m, x.m))?);
 
     // Ports without a link: their outputs go nowhere, which is intended.
     let mut unused = Vec::new();
@@ -518,7 +518,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                 unused.extend(rw[r].out_flit(p as u32, x)?.fields());
             }
             if net.in_link[r][p] == Attach::Unused {
-                unused.push(rw[r].in_credit.e().part(p as u32 * x.m, x.m)?);
+                unused.push(rw[r].in_credit.field(p as u32 * x.m, x.m));
             }
         }
     }
@@ -526,7 +526,7 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         // Verilator's -Wall exempts signals named `*unused*`, and only these
         // bits are collected: every other bit must be used, which lint checks.
         t.comment("Outputs of router ports without a link (mesh edges): unused by design");
-        t.wire_of("unused_ports", &cat_lsb_first(&unused)?.red_or())?;
+        t.wire_of("unused_ports", &cat_lsb_first(&unused)?.red_or());
     }
     Ok(t)
 }

@@ -30,26 +30,26 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     if d.registered() {
         md.doc("room2_o[u]: it has room for two flits (registered switch allocation, §6).");
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let push = md.input("push_i", m)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let push = md.input("push_i", m);
     let vclock_at_c = matches!(d.order_at_c(), FlitOrder::VirtualClock(_));
     if vclock_at_c {
         md.doc("virtualclock at point C: each buffer entry is {vtick, head, tail, data} (§8.2).");
     }
-    let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw })?;
-    let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)?) } else { None };
-    let credit = md.input("credit_i", m)?;
-    let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)?) };
-    let room2_o = if d.registered() { Some(md.output("room2_o", m)?) } else { None };
-    let valid_o = md.output("out_valid_o", 1)?;
-    let vc_o = md.output("out_vc_o", vw)?;
-    let head_o = md.output("out_head_o", 1)?;
-    let tail_o = md.output("out_tail_o", 1)?;
-    let dummy_o = if d.preemption().is_some() { Some(md.output("out_dummy_o", 1)?) } else { None };
-    let data_o = md.output("out_data_o", w)?;
+    let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw });
+    let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)) } else { None };
+    let credit = md.input("credit_i", m);
+    let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)) };
+    let room2_o = if d.registered() { Some(md.output("room2_o", m)) } else { None };
+    let valid_o = md.output("out_valid_o", 1);
+    let vc_o = md.output("out_vc_o", vw);
+    let head_o = md.output("out_head_o", 1);
+    let tail_o = md.output("out_tail_o", 1);
+    let dummy_o = if d.preemption().is_some() { Some(md.output("out_dummy_o", 1)) } else { None };
+    let data_o = md.output("out_data_o", w);
 
-    let pick = md.wire("pick", m)?;
+    let pick = md.wire("pick", m);
     let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
     let cw = clog2(reset_credits + 1);
     let mut fulls = vec![];
@@ -61,12 +61,12 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let (mut vticks, mut presents) = (vec![], vec![]);
     let shared = if d.shared_ob() {
         md.comment("The port's output VC buffers, one shared memory; the front of the VC point C picks");
-        let (e, flit) = (md.wire("buf_empty", m)?, md.wire("buf_front", obw)?);
+        let (e, flit) = (md.wire("buf_empty", m), md.wire("buf_front", obw));
         if full_o.is_none() {
             md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
         }
-        let f = md.wire("buf_full", m)?;
-        let r2 = if d.registered() { Some(md.wire("buf_room2", m)?) } else { None };
+        let f = md.wire("buf_full", m);
+        let r2 = if d.registered() { Some(md.wire("buf_room2", m)) } else { None };
         if full_o.is_none() {
             md.raw_line("/* verilator lint_on UNUSED */");
         }
@@ -84,10 +84,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         if let Some(r2) = &r2 {
             conns.push(("room2_o", r2.e()));
             if let Some(o) = &room2_o {
-                md.assign(&o.lv(), &r2.e())?;
+                md.assign(&o, &r2);
             }
         }
-        md.instance(fifo, "u_ob", &conns)?;
+        md.instance(fifo, "u_ob", &conns);
         Some((e, f, flit))
     } else {
         None
@@ -97,14 +97,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         let (empty, full) = match &shared {
             Some((e, f, _)) => (e.at(u), f.at(u)),
             None => {
-                let front = md.wire(&format!("vc{u}_front"), obw)?;
+                let front = md.wire(&format!("vc{u}_front"), obw);
                 front_wires.push(front.clone());
-                let empty = md.wire(&format!("vc{u}_empty"), 1)?;
+                let empty = md.wire(&format!("vc{u}_empty"), 1);
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_off UNUSED */ // mutant: the fullness is ignored");
                 }
-                let full = md.wire(&format!("vc{u}_full"), 1)?;
-                let r2 = if d.registered() { Some(md.wire(&format!("vc{u}_room2"), 1)?) } else { None };
+                let full = md.wire(&format!("vc{u}_full"), 1);
+                let r2 = if d.registered() { Some(md.wire(&format!("vc{u}_room2"), 1)) } else { None };
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_on UNUSED */");
                 }
@@ -122,7 +122,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                     conns.push(("room2_o", r2.e()));
                     room2s.push(r2.e());
                 }
-                md.instance(fifo, &format!("u_ob{u}"), &conns)?;
+                md.instance(fifo, &format!("u_ob{u}"), &conns);
                 if vclock_at_c {
                     fronts.push(front.bits(fw - 1, 0));
                     vticks.push(front.bits(obw - 1, fw));
@@ -133,7 +133,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 (empty.e(), full.e())
             }
         };
-        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &num(cw, reset_credits))?;
+        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &num(cw, reset_credits));
         let sent = pick.at(u);
         let ret = credit.at(u);
         // credits - sent + returned, saturating at DD (a return at DD is ignored).
@@ -147,7 +147,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                     &sent.l_not().l_and(&ret).l_and(&cr_q.below(&num(cw, reset_credits))),
                     vec![Stmt::set(&cr_d, &(&cr_q + &num(cw, 1)))])],
             ),
-        ])?;
+        ]);
         fulls.push(full);
         let has_credit = cr_q.is_not(&Expr::zero(cw));
         if d.faults.pick_ignores_empty {
@@ -159,13 +159,13 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         }
         if dd < (1u64 << cw) - 1 {
             // (a counter whose width only holds 0..=DD is in range by construction)
-            md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"))?;
+            md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"));
         }
-        md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"))?;
+        md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"));
     }
     md.comment("Point C: VC multiplexer");
-    let elig = md.wire_of("elig", &cat_lsb(&eligs))?;
-    let any_pick = md.wire_of("any_pick", &pick.any())?;
+    let elig = md.wire_of("elig", &cat_lsb(&eligs));
+    let any_pick = md.wire_of("any_pick", &pick.any());
     let elig = if !d.multiplexed() && d.block_size() > 1 {
         let tails = front_wires.iter().map(|f| f.at(fw - 2)).collect::<Vec<_>>();
         let tail = onehot_select(&pick, &tails);
@@ -176,13 +176,13 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let side = if let Some(enter) = &enter {
         ArbiterSide::Age { enter: enter.e() }
     } else if vclock_at_c {
-        let present = md.wire_of("present", &cat_lsb(&presents))?.e();
-        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb(&vticks))?.e() }
+        let present = md.wire_of("present", &cat_lsb(&presents)).e();
+        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb(&vticks)).e() }
     } else {
         ArbiterSide::None
     };
-    md.instance(arb, "u_arb_c", &arbiter_conns(elig, any_pick.e(), pick.e(), side))?;
-    md.assert_always(&at_most_one_set(&pick, &Expr::ones(m), &Expr::zero(m)), "point C picks at most one VC")?;
+    md.instance(arb, "u_arb_c", &arbiter_conns(elig, any_pick.e(), pick.e(), side));
+    md.assert_always(&at_most_one_set(&pick, &Expr::ones(m), &Expr::zero(m)), "point C picks at most one VC");
     if enter.is_some() {
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");
@@ -192,22 +192,22 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         Some((_, _, f)) => any_pick.then_else(&f, &Expr::zero(obw)),
         None => onehot_select(&pick, &fronts),
     };
-    let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick.e())?;
-    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw))?;
-    let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit)?;
-    md.assign(&valid_o.lv(), &valid_q.e())?;
-    md.assign(&vc_o.lv(), &vc_q.e())?;
-    md.assign(&head_o.lv(), &flit_q.at(fw - 1))?;
-    md.assign(&tail_o.lv(), &flit_q.at(fw - 2))?;
+    let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick);
+    let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw));
+    let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit);
+    md.assign(&valid_o, &valid_q);
+    md.assign(&vc_o, &vc_q);
+    md.assign(&head_o, &flit_q.at(fw - 1));
+    md.assign(&tail_o, &flit_q.at(fw - 2));
     if let Some(dm) = dummy_o {
-        md.assign(&dm.lv(), &flit_q.at(w))?;
+        md.assign(&dm, &flit_q.at(w));
     }
-    md.assign(&data_o.lv(), &flit_q.bits(w - 1, 0))?;
+    md.assign(&data_o, &flit_q.bits(w - 1, 0));
     if let Some(f) = full_o {
-        md.assign(&f.lv(), &cat_lsb(&fulls))?;
+        md.assign(&f, &cat_lsb(&fulls));
     }
     if let (Some(o), false) = (&room2_o, d.shared_ob()) {
-        md.assign(&o.lv(), &cat_lsb(&room2s))?;
+        md.assign(&o, &cat_lsb(&room2s));
     }
-    Ok(md)
+    md.finish()
 }

@@ -35,15 +35,15 @@ pub(crate) fn rc_tables(md: &mut Module, d: &Dims) -> Result<(Sig, Option<Sig>)>
     let entries = 1u32 << d.dest_width;
     if d.programmable {
         md.doc("route_table_i[d*PW +: PW], avc_table_i[d*M +: M]: the top's routing-table registers (§2).");
-        let table = md.input("route_table_i", entries * d.port_id_width)?;
+        let table = md.input("route_table_i", entries * d.port_id_width);
         let avc = match d.allowed_vcs {
-            Some(_) => Some(md.input("avc_table_i", entries * d.vcs)?),
+            Some(_) => Some(md.input("avc_table_i", entries * d.vcs)),
             None => None,
         };
         return Ok((table, avc));
     }
     md.comment("Routing table: entry d = output port of destination d (codes >= endpoints -> 0).");
-    let table = md.wire_of("route_table", &cat_lsb(&route_entries(d)))?;
+    let table = md.wire_of("route_table", &cat_lsb(&route_entries(d)));
     Ok((table, avc_table(md, d)?))
 }
 
@@ -60,32 +60,32 @@ pub(crate) fn table_registers(t: &mut Module, d: &Dims) -> Result<Option<(Sig, O
     let (entries, pw, m) = (1u32 << d.dest_width, d.port_id_width, d.vcs);
     t.doc("Routing-table write port (router.routing = \"programmable\", docs/integration.md):");
     t.doc("cfg_we_i writes entry cfg_addr_i: output port cfg_port_i, allowed output VCs cfg_avc_i.");
-    let we = t.input("cfg_we_i", 1)?;
-    let addr = t.input("cfg_addr_i", d.dest_width)?;
-    let port = t.input("cfg_port_i", pw)?;
-    let avc = t.input("cfg_avc_i", m)?;
+    let we = t.input("cfg_we_i", 1);
+    let addr = t.input("cfg_addr_i", d.dest_width);
+    let port = t.input("cfg_port_i", pw);
+    let avc = t.input("cfg_avc_i", m);
     t.comment("Routing-table registers (§2 Programmable routing): entry d written when cfg_sel[d].");
     let port_ok = if d.ports < 1 << pw { port.below(num(pw, d.ports as u64)) } else { num(1, 1) };
-    let write = t.wire_of("cfg_write", &we.l_and(&port_ok))?;
+    let write = t.wire_of("cfg_write", &we.l_and(&port_ok));
     let sel = cat_lsb(&(0..entries).map(|e| write.l_and(addr.is(num(d.dest_width, e as u64)))).collect::<Vec<_>>());
-    let sel = t.wire_of("cfg_sel", &sel)?;
+    let sel = t.wire_of("cfg_sel", &sel);
     let rt_reset = cat_lsb(&route_entries(d));
     let avc_reset = cat_lsb(&avc_entries(d, d.allowed_vcs.as_deref().unwrap_or(&[])));
-    let (rt_q, rt_d) = t.register_wire_d("rt", &rt_reset)?;
+    let (rt_q, rt_d) = t.register_wire_d("rt", &rt_reset);
     let rt_next = (0..entries).map(|e| sel.at(e).then_else(&port, rt_q.field(e * pw, pw))).collect::<Vec<_>>();
-    t.assign(&rt_d.lv(), &cat_lsb(&rt_next))?;
+    t.assign(&rt_d, &cat_lsb(&rt_next));
     // Without allowed VC sets (only the route-vcs-ignored planted bug) the
     // VC masks are not kept.
     let avc_q = match d.allowed_vcs {
         Some(_) => {
-            let (avc_q, avc_d) = t.register_wire_d("avc", &avc_reset)?;
+            let (avc_q, avc_d) = t.register_wire_d("avc", &avc_reset);
             let avc_next = (0..entries).map(|e| sel.at(e).then_else(&avc, avc_q.field(e * m, m))).collect::<Vec<_>>();
-            t.assign(&avc_d.lv(), &cat_lsb(&avc_next))?;
+            t.assign(&avc_d, &cat_lsb(&avc_next));
             Some(avc_q)
         }
         None => {
             // Verilator's -Wall exempts signals named `*unused*`.
-            t.wire_of("cfg_avc_unused", &avc.e().red_or())?;
+            t.wire_of("cfg_avc_unused", &avc.e().red_or());
             None
         }
     };
@@ -98,7 +98,7 @@ pub(crate) fn table_registers(t: &mut Module, d: &Dims) -> Result<Option<(Sig, O
 fn avc_table(md: &mut Module, d: &Dims) -> Result<Option<Sig>> {
     let Some(t) = &d.allowed_vcs else { return Ok(None) };
     md.comment("Allowed output VCs: entry d = VC mask of destination d (codes >= endpoints -> all).");
-    Ok(Some(md.wire_of("avc_table", &cat_lsb(&avc_entries(d, t)))?))
+    Ok(Some(md.wire_of("avc_table", &cat_lsb(&avc_entries(d, t)))))
 }
 
 /// The tables of RC's choice among a destination's parallel ports (§2
@@ -118,7 +118,7 @@ pub(crate) fn link_tables(md: &mut Module, d: &Dims) -> Result<Vec<Sig>> {
                 num(d.port_id_width, if j < size { (first + j) as u64 } else { first as u64 })
             })
             .collect::<Vec<_>>();
-        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb(&entries))?);
+        tables.push(md.wire_of(&format!("link{j}_table"), &cat_lsb(&entries)));
     }
     Ok(tables)
 }
@@ -129,16 +129,16 @@ pub(crate) fn link_tables(md: &mut Module, d: &Dims) -> Result<Vec<Sig>> {
 pub(crate) fn link_choice(md: &mut Module, d: &Dims, tag: &str, dest: &Expr, base: &Expr, free_cnt: Option<&Sig>, tables: &[Sig]) -> Result<Expr> {
     let Some(free_cnt) = free_cnt else { return Ok(base.clone()) };
     let (pw, fcw) = (d.port_id_width, d.free_count_width());
-    let mut best = md.wire_of(&format!("{tag}_lc_port0"), base)?;
-    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.elem(&best, fcw))?;
+    let mut best = md.wire_of(&format!("{tag}_lc_port0"), base);
+    let mut best_cnt = md.wire_of(&format!("{tag}_lc_cnt0"), &free_cnt.elem(&best, fcw));
     for (k, table) in tables.iter().enumerate() {
         let j = k + 1;
-        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.elem(dest, pw))?;
-        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.elem(&cand, fcw))?;
+        let cand = md.wire_of(&format!("{tag}_lc_cand{j}"), &table.elem(dest, pw));
+        let cnt = md.wire_of(&format!("{tag}_lc_candcnt{j}"), &free_cnt.elem(&cand, fcw));
         let more = best_cnt.below(&cnt);
-        best = md.wire_of(&format!("{tag}_lc_port{j}"), &more.then_else(&cand, &best))?;
+        best = md.wire_of(&format!("{tag}_lc_port{j}"), &more.then_else(&cand, &best));
         if j < tables.len() {
-            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &more.then_else(&cnt, &best_cnt))?;
+            best_cnt = md.wire_of(&format!("{tag}_lc_cnt{j}"), &more.then_else(&cnt, &best_cnt));
         }
     }
     Ok(best.e())

@@ -32,12 +32,12 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
         md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
     }
-    let full = md.input("ob_full_i", nm)?;
-    let room2_pend = if reg { Some((md.input("ob_room2_i", nm)?, md.input("pend_i", m)?)) } else { None };
-    let req = md.input("st_req_i", m)?;
-    let route = md.input("route_i", m * pw)?;
-    let ovc = md.input("ovc_i", m * vw)?;
-    let ready = md.output("ready_o", m)?;
+    let full = md.input("ob_full_i", nm);
+    let room2_pend = if reg { Some((md.input("ob_room2_i", nm), md.input("pend_i", m))) } else { None };
+    let req = md.input("st_req_i", m);
+    let route = md.input("route_i", m * pw);
+    let ovc = md.input("ovc_i", m * vw);
+    let ready = md.output("ready_o", m);
     if d.faults.sa_room_ignores_pend {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-room-ignores-pend");
         if let Some((r2, p)) = &room2_pend {
@@ -50,15 +50,15 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         let r = route.field(v * pw, pw);
         let u = ovc.field(v * vw, vw);
         let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
-        let dst = md.wire_of(&format!("dst{v}"), &idx)?;
+        let dst = md.wire_of(&format!("dst{v}"), &idx);
         let room = match &room2_pend {
             Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else(room2.at_dyn(&dst), full.at_dyn(&dst).l_not()),
             _ => full.at_dyn(&dst).l_not(),
         };
         bits.push(req.at(v).l_and(&room));
     }
-    md.assign(&ready.lv(), &cat_lsb(&bits))?;
-    Ok(md)
+    md.assign(&ready, &cat_lsb(&bits));
+    md.finish()
 }
 
 /// `<prefix>_vc_spread`: the N*M-bit vector of output VCs `(route, ovc)`
@@ -70,20 +70,20 @@ pub(crate) fn vc_spread(d: &Dims) -> Result<Module> {
     let mut md = Module::new(format!("{}_vc_spread", d.prefix));
     md.doc("Output VCs named by one input port's selected VCs: bit route*M + ovc of");
     md.doc("spread_o is set for every VC v with sel_i[v] (one-hot per VC, ORed).");
-    let sel = md.input("sel_i", m)?;
-    let route = md.input("route_i", m * pw)?;
-    let ovc = md.input("ovc_i", m * vw)?;
-    let spread = md.output("spread_o", nm)?;
+    let sel = md.input("sel_i", m);
+    let route = md.input("route_i", m * pw);
+    let ovc = md.input("ovc_i", m * vw);
+    let spread = md.output("spread_o", nm);
     let mut terms = vec![];
     for v in 0..m {
         let r = route.field(v * pw, pw);
         let u = ovc.field(v * vw, vw);
         let dec = onehot_of_pair(&mut md, &format!("vc{v}"), &r, n, &u, m)?;
-        let oh = md.wire_of(&format!("vc{v}_oh"), &sel.at(v).then_else(&dec, &Expr::zero(nm)))?;
-        terms.push(oh.e());
+        let oh = md.wire_of(&format!("vc{v}_oh"), &sel.at(v).then_else(&dec, &Expr::zero(nm)));
+        terms.push(oh);
     }
-    md.assign(&spread.lv(), &any_of(&terms))?;
-    Ok(md)
+    md.assign(&spread, &any_of(&terms));
+    md.finish()
 }
 
 /// The scheduler point A instantiates (multiplexed crossbar).
@@ -147,53 +147,53 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         md.doc("(outputs matched before round r), zero once the port is matched; won<r>_i: the port");
         md.doc("was matched in round r. cand_o is then the matched candidate.");
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let ready = md.input("ready_i", m)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let ready = md.input("ready_i", m);
     // The age arbiter enters on VA grants, not on wins; without block
     // multiplexing or acceleration it does not need to know the outcome.
     let (won, won_r, mo_r) = if rounds == 0 {
-        (if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)?) } else { None }, vec![], vec![])
+        (if point_a_needs_won(d, &arb) { Some(md.input("won_i", 1)) } else { None }, vec![], vec![])
     } else {
-        let won_r = (1..=rounds).map(|r| md.input(&format!("won{r}_i"), 1)).collect::<Result<Vec<_>>>()?;
-        let mo_r = (2..=rounds).map(|r| md.input(&format!("mo{r}_i"), d.ports)).collect::<Result<Vec<_>>>()?;
-        (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w.e()).collect::<Vec<_>>()))?), won_r, mo_r)
+        let won_r = (1..=rounds).map(|r| md.input(&format!("won{r}_i"), 1)).collect::<Vec<_>>();
+        let mo_r = (2..=rounds).map(|r| md.input(&format!("mo{r}_i"), d.ports)).collect::<Vec<_>>();
+        (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w).collect::<Vec<_>>()))), won_r, mo_r)
     };
-    let route = md.input("route_i", m * pw)?;
-    let ovc = if d.registered() { None } else { Some(md.input("ovc_i", m * vw)?) };
-    let front = if d.shared_ib() || d.registered() { None } else { Some(md.input("front_i", m * fw)?) };
-    let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)?) } else { None };
-    let gtail = if point_a_needs_gtail(d) { Some(md.input("gtail_i", m)?) } else { None };
+    let route = md.input("route_i", m * pw);
+    let ovc = if d.registered() { None } else { Some(md.input("ovc_i", m * vw)) };
+    let front = if d.shared_ib() || d.registered() { None } else { Some(md.input("front_i", m * fw)) };
+    let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)) } else { None };
+    let gtail = if point_a_needs_gtail(d) { Some(md.input("gtail_i", m)) } else { None };
     let vclock = matches!(arb, PointAArbiter::VirtualClock(_));
     let (arb, side) = match arb {
-        PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m)?.e() }),
+        PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m).e() }),
         PointAArbiter::VirtualClock(a) => {
-            let present = md.input("st_req_i", m)?.e();
-            (a, ArbiterSide::VirtualClock { present, vtick: md.input("vtick_i", m * d.vtick.width)?.e() })
+            let present = md.input("st_req_i", m).e();
+            (a, ArbiterSide::VirtualClock { present, vtick: md.input("vtick_i", m * d.vtick.width).e() })
         }
         PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
     };
-    let accel = if d.acceleration() { Some(md.input("accel_i", m)?) } else { None };
-    let cand_o = md.output("cand_o", m)?;
+    let accel = if d.acceleration() { Some(md.input("accel_i", m)) } else { None };
+    let cand_o = md.output("cand_o", m);
     // (iterative: point B reads each round's route instead)
-    let cand_route_o = if rounds == 0 { Some(md.output("cand_route_o", pw)?) } else { None };
+    let cand_route_o = if rounds == 0 { Some(md.output("cand_route_o", pw)) } else { None };
     // (registered: the crossbar reads the grant registers instead)
-    let cand_ovc_o = if d.registered() { None } else { Some(md.output("cand_ovc_o", vw)?) };
-    let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)?) } else { None };
+    let cand_ovc_o = if d.registered() { None } else { Some(md.output("cand_ovc_o", vw)) };
+    let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)) } else { None };
     let mut round_o = vec![];
     for r in 1..=rounds {
-        let c = md.output(&format!("cand{r}_o"), m)?;
-        let cr = md.output(&format!("cand{r}_route_o"), pw)?;
+        let c = md.output(&format!("cand{r}_o"), m);
+        let cr = md.output(&format!("cand{r}_route_o"), pw);
         let rel = if vclock {
             let cw = d.virtual_clock().map_or(0, |v| v.clock_width);
-            Some((md.output(&format!("cand{r}_rel_o"), cw + 2)?, md.output(&format!("cand{r}_rt_o"), 1)?))
+            Some((md.output(&format!("cand{r}_rel_o"), cw + 2), md.output(&format!("cand{r}_rt_o"), 1)))
         } else {
             None
         };
         round_o.push((c, cr, rel));
     }
 
-    let cand = md.wire("cand", m)?;
+    let cand = md.wire("cand", m);
     // Iterative: each round's candidate, its eligible VCs R_r, and what the
     // arbiters' state follows (`state_req`).
     let mut cand_r = vec![];
@@ -204,19 +204,19 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         md.raw_line("// route is not matched yet; the arbiters' state follows the matched candidate.");
         let routes = (0..m).map(|v| route.field(v * pw, pw)).collect::<Vec<_>>();
         for r in 0..rounds as usize {
-            cand_r.push(md.wire(&format!("cand{}", r + 1), m)?);
+            cand_r.push(md.wire(&format!("cand{}", r + 1), m));
             let rr = if r == 0 {
                 ready.e()
             } else {
-                let unmatched = any_of(&won_r[..r].iter().map(|w| w.e()).collect::<Vec<_>>()).l_not();
+                let unmatched = any_of(&won_r[..r].iter().map(|w| w).collect::<Vec<_>>()).l_not();
                 let free = if d.faults.sa_ignores_matched_outputs {
                     // MUTANT sa-ignores-mo: R_r ignores MO
-                    Expr::repl(m, &unmatched)?
+                    unmatched.rep(m)
                 } else {
                     let free = cat_lsb(&routes.iter().map(|x| mo_r[r - 1].at_dyn(x).l_not()).collect::<Vec<_>>());
-                    &free & &Expr::repl(m, &unmatched)?
+                    &free & &unmatched.rep(m)
                 };
-                md.wire_of(&format!("ready{}", r + 1), &(&ready & &free))?.e()
+                md.wire_of(&format!("ready{}", r + 1), &(&ready & &free)).e()
             };
             ready_r.push(rr);
         }
@@ -226,13 +226,13 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
             md.raw_line("/* verilator lint_on UNUSED */");
         }
         let matched = any_of(&cand_r.iter().zip(&won_r).map(|(c, w)| c & &Expr::repl(m, &w.e()).unwrap_or_else(Expr::failed)).collect::<Vec<_>>());
-        let matched = md.wire_of("matched_vc", &matched)?;
+        let matched = md.wire_of("matched_vc", &matched);
         let won = won.as_ref().expect("won with rounds");
-        state_req = md.wire_of("state_req", &won.then_else(&matched, &ready))?.e();
-        md.assert_always(&at_most_one_set(cat_lsb(&won_r), &Expr::ones(rounds), &Expr::zero(rounds)), "matched in at most one round")?;
+        state_req = md.wire_of("state_req", &won.then_else(&matched, &ready)).e();
+        md.assert_always(&at_most_one_set(cat_lsb(&won_r), &Expr::ones(rounds), &Expr::zero(rounds)), "matched in at most one round");
         for (r, (c, w)) in cand_r.iter().zip(&won_r).enumerate() {
-            md.assert_always(&w.l_not().l_or(c.any()), &format!("matched in round {} with a candidate", r + 1))?;
-            md.assert_always(&subset_of(c, &ready_r[r], &Expr::zero(m)), &format!("round {} candidate in R_r", r + 1))?;
+            md.assert_always(&w.l_not().l_or(c.any()), &format!("matched in round {} with a candidate", r + 1));
+            md.assert_always(&subset_of(c, &ready_r[r], &Expr::zero(m)), &format!("round {} candidate in R_r", r + 1));
         }
     }
     let (elig, elig_r) = if d.block_size() > 1 || d.acceleration() {
@@ -263,38 +263,38 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     }
     let rel_rt = if rounds > 0 && vclock {
         let cw = d.virtual_clock().map_or(0, |v| v.clock_width);
-        let (rel, rt) = (md.wire("rel", m * (cw + 2))?, md.wire("rt", m)?);
+        let (rel, rt) = (md.wire("rel", m * (cw + 2)), md.wire("rt", m));
         conns.push(("rel_o", rel.e()));
         conns.push(("rt_o", rt.e()));
         Some((rel, rt, cw + 2))
     } else {
         None
     };
-    md.instance(arb, "u_arb", &conns)?;
+    md.instance(arb, "u_arb", &conns);
     let sel = |all: &Expr, w: u32| -> Result<Expr> {
         let ins = (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>()?;
         Expr::onehot_mux(&cand.e(), &ins)
     };
-    md.assign(&cand_o.lv(), &cand.e())?;
+    md.assign(&cand_o.lv(), &cand.e());
     if let Some(o) = cand_route_o {
-        md.assign(&o.lv(), &sel(&route.e(), pw)?)?;
+        md.assign(&o.lv(), &sel(&route.e(), pw)?);
     }
     if let (Some(o), Some(ovc)) = (cand_ovc_o, &ovc) {
-        md.assign(&o.lv(), &sel(&ovc.e(), vw)?)?;
+        md.assign(&o.lv(), &sel(&ovc.e(), vw)?);
     }
     if let Some((o, f)) = cand_flit_o.zip(front.as_ref()) {
-        md.assign(&o.lv(), &sel(&f.e(), fw)?)?;
+        md.assign(&o.lv(), &sel(&f.e(), fw)?);
     }
     for ((c_o, cr_o, rel_o), c) in round_o.iter().zip(&cand_r) {
         let parts = |all: &Expr, w: u32| (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>();
-        md.assign(&c_o.lv(), &c.e())?;
-        md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route.e(), pw)?))?;
+        md.assign(&c_o, &c);
+        md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route.e(), pw)?));
         if let (Some((rel_o, rt_o)), Some((rel, rt, rw))) = (rel_o, &rel_rt) {
-            md.assign(&rel_o.lv(), &onehot_select(c, &parts(&rel.e(), *rw)?))?;
-            md.assign(&rt_o.lv(), &(c & rt).any())?;
+            md.assign(&rel_o.lv(), &onehot_select(c, &parts(&rel.e(), *rw)?));
+            md.assign(&rt_o, &(c & rt).any());
         }
     }
-    Ok(md)
+    md.finish()
 }
 
 /// Point B's crossbar column: the granted input port's candidate flit
@@ -304,12 +304,13 @@ fn crossbar_out(md: &mut Module, d: &Dims, gnt: &Sig, any: &Sig, ins: [&Sig; 2],
     let (n, m, fw, vw) = (d.ports, d.vcs, d.buf_flit_width, d.vc_id_width);
     let ([ovcs, flits], (gnt_o, push_o, flit_o)) = (ins, outs);
     let parts = |all: &Expr, w: u32| (0..n).map(|p| all.part(p * w, w)).collect::<Result<Vec<_>>>();
-    let ovc = md.wire_of("ovc", &onehot_select(gnt, &parts(&ovcs.e(), vw)?))?;
+    let ovc = md.wire_of("ovc", &onehot_select(gnt, &parts(&ovcs.e(), vw)?));
     if let Some(g) = gnt_o {
-        md.assign(&g.lv(), &gnt.e())?;
+        md.assign(&g.lv(), &gnt.e());
     }
-    md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?))?;
-    md.assign(&push_o.lv(), &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)))
+    md.assign(&flit_o.lv(), &onehot_select(gnt, &parts(&flits.e(), fw)?));
+    md.assign(&push_o, &any.then_else(&onehot_of(&ovc, m), &Expr::zero(m)));
+    Ok(())
 }
 
 /// A single-cycle point B's crossbar inputs: the candidates' output VCs and
@@ -319,7 +320,7 @@ fn xbar_inputs(md: &mut Module, d: &Dims) -> Result<Option<(Sig, Sig)>> {
     if d.registered() {
         return Ok(None);
     }
-    Ok(Some((md.input("cand_ovc_i", d.ports * d.vc_id_width)?, md.input("cand_flit_i", d.ports * d.buf_flit_width)?)))
+    Ok(Some((md.input("cand_ovc_i", d.ports * d.vc_id_width), md.input("cand_flit_i", d.ports * d.buf_flit_width))))
 }
 
 /// A single-cycle point B's crossbar outputs: the push and the flit.
@@ -327,7 +328,7 @@ fn xbar_outputs(md: &mut Module, d: &Dims) -> Result<Option<(Sig, Sig)>> {
     if d.registered() {
         return Ok(None);
     }
-    Ok(Some((md.output("push_o", d.vcs)?, md.output("flit_o", d.buf_flit_width)?)))
+    Ok(Some((md.output("push_o", d.vcs), md.output("flit_o", d.buf_flit_width))))
 }
 
 /// `<prefix>_st_xbar`: stage ST of one output port with registered switch
@@ -340,14 +341,14 @@ pub(crate) fn st_xbar(d: &Dims) -> Result<Module> {
     md.doc("Stage ST of one output port (§6, registered switch allocation): hit_i[p]: input");
     md.doc("port p's registered grant crosses to this output now; its flit (flit_o) is pushed");
     md.doc("into its output VC sg_ovc_i[p] (push_o, one-hot, zero without a hit).");
-    let hit = md.input("hit_i", n)?;
-    let ovcs = md.input("sg_ovc_i", n * vw)?;
-    let flits = md.input("sg_flit_i", n * fw)?;
-    let push_o = md.output("push_o", d.vcs)?;
-    let flit_o = md.output("flit_o", fw)?;
-    let any = md.wire_of("any", &hit.any())?;
+    let hit = md.input("hit_i", n);
+    let ovcs = md.input("sg_ovc_i", n * vw);
+    let flits = md.input("sg_flit_i", n * fw);
+    let push_o = md.output("push_o", d.vcs);
+    let flit_o = md.output("flit_o", fw);
+    let any = md.wire_of("any", &hit.any());
     crossbar_out(&mut md, d, &hit, &any, [&ovcs, &flits], (None, &push_o, &flit_o))?;
-    Ok(md)
+    md.finish()
 }
 
 /// `<prefix>_point_b`: contention point B of one output port (multiplexed
@@ -365,26 +366,26 @@ pub(crate) fn point_b(d: &Dims, rr_n: &Module) -> Result<Module> {
         md.doc("candidate routes here; the winner's flit (flit_o) is pushed into its output VC");
         md.doc("(push_o, one-hot, zero without a winner).");
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let req = md.input("req_i", n)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let req = md.input("req_i", n);
     let xbar_in = xbar_inputs(&mut md, d)?;
-    let gnt_o = md.output("gnt_o", n)?;
+    let gnt_o = md.output("gnt_o", n);
     let xbar_out = xbar_outputs(&mut md, d)?;
-    let gnt = md.wire("gnt", n)?;
+    let gnt = md.wire("gnt", n);
     // a round-robin arbiter grants iff some port requests: `any` (the
     // pointer's enable) from the requests keeps the grant off its path
-    let any = md.wire_of("any", &req.any())?;
+    let any = md.wire_of("any", &req.any());
     md.instance(
         rr_n,
         "u_arb",
         &arbiter_conns(req.e(), any.e(), gnt.e(), ArbiterSide::None),
-    )?;
+    );
     match (&xbar_in, &xbar_out) {
         (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
-        _ => md.assign(&gnt_o.lv(), &gnt.e())?,
+        _ => md.assign(&gnt_o, &gnt),
     }
-    Ok(md)
+    md.finish()
 }
 
 /// `<prefix>_point_b_iter`: contention point B of one output port with the
@@ -415,19 +416,19 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
     } else {
         md.doc("pushed into its output VC (push_o, one-hot, zero without a match).");
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
     let mut reqs = vec![];
     let mut rels = vec![];
     for r in 1..=k {
-        reqs.push(md.input(&format!("req{r}_i"), n)?);
+        reqs.push(md.input(&format!("req{r}_i"), n));
         if let Some(w) = rw {
-            rels.push((md.input(&format!("rel{r}_i"), n * w)?, md.input(&format!("rt{r}_i"), n)?));
+            rels.push((md.input(&format!("rel{r}_i"), n * w), md.input(&format!("rt{r}_i"), n)));
         }
     }
     let xbar_in = xbar_inputs(&mut md, d)?;
-    let gnt_r_o = (1..=k).map(|r| md.output(&format!("gnt{r}_o"), n)).collect::<Result<Vec<_>>>()?;
-    let gnt_o = md.output("gnt_o", n)?;
+    let gnt_r_o = (1..=k).map(|r| md.output(&format!("gnt{r}_o"), n)).collect::<Vec<_>>();
+    let gnt_o = md.output("gnt_o", n);
     let xbar_out = xbar_outputs(&mut md, d)?;
 
     let mut matched_before = Expr::one_bit(false);
@@ -441,19 +442,19 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
             md.raw_line("/* verilator lint_off UNUSED */");
             md.raw_line(format!("wire unused_req2 = ^{};", reqs[r].name));
             md.raw_line("/* verilator lint_on UNUSED */");
-            md.wire_of(&format!("req{}", r + 1), &Expr::zero(n))?
+            md.wire_of(&format!("req{}", r + 1), &Expr::zero(n))
         } else if r == 0 || d.faults.sa_ignores_matched_outputs {
-            md.wire_of(&format!("req{}", r + 1), &reqs[r].e())?
+            md.wire_of(&format!("req{}", r + 1), &reqs[r])
         } else {
-            md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &Expr::repl(n, &matched_before.l_not())?))?
+            md.wire_of(&format!("req{}", r + 1), &(&reqs[r] & &matched_before.l_not().rep(n)))
         };
-        let rr_g = md.wire(&format!("rr_gnt{}", r + 1), n)?;
+        let rr_g = md.wire(&format!("rr_gnt{}", r + 1), n);
         let g = match (rw, rels.get(r)) {
             (Some(w), Some((rel, rt))) => {
                 // signed order as unsigned order of the offset-binary keys (MSB flipped)
                 let flip = if d.faults.sa_rel_unsigned { Expr::zero(w) } else { cat(&[Expr::one_bit(true), Expr::zero(w - 1)]) };
-                let rtc = md.wire_of(&format!("rt_req{}", r + 1), &(&req & rt))?;
-                let keys = (0..n).map(|p| md.wire_of(&format!("key{}_{p}", r + 1), &(rel.field(p as u32 * w, w) ^ &flip))).collect::<Result<Vec<_>>>()?;
+                let rtc = md.wire_of(&format!("rt_req{}", r + 1), &(&req & rt));
+                let keys = (0..n).map(|p| md.wire_of(&format!("key{}_{p}", r + 1), &(rel.field(p as u32 * w, w) ^ &flip))).collect::<Vec<_>>();
                 let mut wins = vec![];
                 for p in 0..n as usize {
                     let mut beaten = vec![];
@@ -467,24 +468,24 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
                     let lost = if beaten.is_empty() { Expr::one_bit(false) } else { any_of(&beaten) };
                     wins.push(rtc.at(p as u32).l_and(lost.l_not()));
                 }
-                let win = md.wire_of(&format!("rt_gnt{}", r + 1), &cat_lsb(&wins))?;
-                md.wire_of(&format!("gnt{}", r + 1), &rtc.any().then_else(&win, &rr_g))?
+                let win = md.wire_of(&format!("rt_gnt{}", r + 1), &cat_lsb(&wins));
+                md.wire_of(&format!("gnt{}", r + 1), &rtc.any().then_else(&win, &rr_g))
             }
-            _ => md.wire_of(&format!("gnt{}", r + 1), &rr_g.e())?,
+            _ => md.wire_of(&format!("gnt{}", r + 1), &rr_g),
         };
-        md.assign(&gnt_r_o[r].lv(), &g.e())?;
-        md.assert_always(&at_most_one_set(&g, &Expr::ones(n), &Expr::zero(n)), &format!("round {} grants at most one input port", r + 1))?;
-        md.assert_always(&subset_of(&g, &req, &Expr::zero(n)), &format!("round {} grants only requesters", r + 1))?;
+        md.assign(&gnt_r_o[r].lv(), &g.e());
+        md.assert_always(&at_most_one_set(&g, &Expr::ones(n), &Expr::zero(n)), &format!("round {} grants at most one input port", r + 1));
+        md.assert_always(&subset_of(&g, &req, &Expr::zero(n)), &format!("round {} grants only requesters", r + 1));
         matched_before = if r == 0 { g.any() } else { matched_before.l_or(g.any()) };
         eff.push(req);
         gnts.push(g.e());
         rr_gnts.push(rr_g);
     }
     md.comment("The matched input port; xb_ptr follows it");
-    let gnt = md.wire_of("gnt", &any_of(&gnts))?;
-    let any = md.wire_of("any", &gnt.any())?;
-    md.assert_always(&at_most_one_set(&gnt, &Expr::ones(n), &Expr::zero(n)), "at most one input port matched to this output")?;
-    let keep = md.wire("rr_keep", n)?;
+    let gnt = md.wire_of("gnt", &any_of(&gnts));
+    let any = md.wire_of("any", &gnt.any());
+    md.assert_always(&at_most_one_set(&gnt, &Expr::ones(n), &Expr::zero(n)), "at most one input port matched to this output");
+    let keep = md.wire("rr_keep", n);
     let take = if d.faults.sa_xb_ptr_frozen { Expr::one_bit(false) } else { any.e() };
     if d.faults.sa_xb_ptr_frozen && d.registered() {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-xb-ptr-frozen (no crossbar here)");
@@ -497,13 +498,13 @@ pub(crate) fn point_b_iter(d: &Dims, rr_n_k: &Module) -> Result<Module> {
         conns.push((&names[r].0, req.e()));
         conns.push((&names[r].1, g.e()));
     }
-    md.instance(rr_n_k, "u_arb", &conns)?;
-    md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port")?;
+    md.instance(rr_n_k, "u_arb", &conns);
+    md.assert_always(&keep.is(&gnt), "the round-robin state follows the matched input port");
     match (&xbar_in, &xbar_out) {
         (Some((ovcs, flits)), Some((push_o, flit_o))) => crossbar_out(&mut md, d, &gnt, &any, [ovcs, flits], (Some(&gnt_o), push_o, flit_o))?,
-        _ => md.assign(&gnt_o.lv(), &gnt.e())?,
+        _ => md.assign(&gnt_o, &gnt),
     }
-    Ok(md)
+    md.finish()
 }
 
 /// `<prefix>_xbar_out`: the full crossbar's columns of one output port
@@ -521,10 +522,10 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     } else {
         md.doc("front flit of its owner input VC owner_i[u*IW +: IW].");
     }
-    let owner_in = md.input("owner_i", m * iw)?;
-    let front = md.input("front_i", nm * fw)?;
-    let vtick = if vclock_at_c { Some(md.input("vtick_i", nm * d.vtick.width)?) } else { None };
-    let wdata = md.output("wdata_o", m * obw)?;
+    let owner_in = md.input("owner_i", m * iw);
+    let front = md.input("front_i", nm * fw);
+    let vtick = if vclock_at_c { Some(md.input("vtick_i", nm * d.vtick.width)) } else { None };
+    let wdata = md.output("wdata_o", m * obw);
     // A one-hot mux of the decoded owner, not `front_i[owner*FW +: FW]`: for
     // flit widths that are not a power of two Yosys turns that into a
     // multiplier (a DSP48 per output VC) feeding a barrel shifter over every
@@ -535,7 +536,7 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
     let fronts = (0..nm).map(|i| front.e().part(i * fw, fw)).collect::<Result<Vec<_>>>()?;
     for u in 0..m {
         let owner = owner_in.field(u * iw, iw);
-        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm))?) } else { None };
+        let owner_oh = if onehot_select { Some(md.wire_of(&format!("owner{u}_oh"), &onehot_of(&owner, nm))) } else { None };
         let select = |all: &Expr, w: u32, parts: &[Expr]| -> Result<Expr> {
             match &owner_oh {
                 Some(oh) => Expr::onehot_mux(&oh.e(), parts),
@@ -550,7 +551,7 @@ pub(crate) fn xbar_out(d: &Dims) -> Result<Module> {
             }
             None => f,
         };
-        md.assign(&wdata.lv_part(u * obw, obw)?, &f)?;
+        md.assign(&wdata.lv_part(u * obw, obw)?, &f);
     }
-    Ok(md)
+    md.finish()
 }

@@ -24,6 +24,7 @@ pub(crate) struct Modules {
 
 impl Modules {
     fn add(&mut self, m: &Module) -> Result<()> {
+        m.check()?;
         if let Some(prev) = self.list.iter().find(|x| x.name() == m.name()) {
             if prev.render_with(false) != m.render_with(false) {
                 return Err(HdlError::Invalid(format!("module {} renders differently for two parameter sets", m.name())));
@@ -145,66 +146,66 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC, VA, ST, output (docs/microarchitecture.md)."));
     }
     t.doc("All buses are flat: port p's field of width F is [p*F +: F]; credits bit p*M+v.");
-    t.input("clk_i", 1)?;
-    t.input("rst_i", 1)?;
-    let in_valid = t.input("in_valid_i", n)?;
-    let in_vc = t.input("in_vc_i", n * vw)?;
-    let in_head = t.input("in_head_i", n)?;
-    let in_tail = t.input("in_tail_i", n)?;
-    let in_dummy = if d.preemption().is_some() { Some(t.input("in_dummy_i", n)?) } else { None };
-    let in_data = t.input("in_data_i", n * w)?;
-    let in_credit_o = t.output("in_credit_o", nm)?;
-    let out_valid = t.output("out_valid_o", n)?;
-    let out_vc = t.output("out_vc_o", n * vw)?;
-    let out_head = t.output("out_head_o", n)?;
-    let out_tail = t.output("out_tail_o", n)?;
-    let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)?) } else { None };
-    let out_data = t.output("out_data_o", n * w)?;
-    let out_credit = t.input("out_credit_i", nm)?;
+    t.input("clk_i", 1);
+    t.input("rst_i", 1);
+    let in_valid = t.input("in_valid_i", n);
+    let in_vc = t.input("in_vc_i", n * vw);
+    let in_head = t.input("in_head_i", n);
+    let in_tail = t.input("in_tail_i", n);
+    let in_dummy = if d.preemption().is_some() { Some(t.input("in_dummy_i", n)) } else { None };
+    let in_data = t.input("in_data_i", n * w);
+    let in_credit_o = t.output("in_credit_o", nm);
+    let out_valid = t.output("out_valid_o", n);
+    let out_vc = t.output("out_vc_o", n * vw);
+    let out_head = t.output("out_head_o", n);
+    let out_tail = t.output("out_tail_o", n);
+    let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)) } else { None };
+    let out_data = t.output("out_data_o", n * w);
+    let out_credit = t.input("out_credit_i", nm);
     let tables = crate::route_tables::table_registers(&mut t, d)?;
 
     t.comment("Per input VC i = p*M+v, flat.");
-    let va_req_all = t.wire("va_req_all", nm * n)?;
-    let st_req = t.wire("st_req", nm)?;
-    let route_all = t.wire("route_all", nm * pw)?;
+    let va_req_all = t.wire("va_req_all", nm * n);
+    let st_req = t.wire("st_req", nm);
+    let route_all = t.wire("route_all", nm * pw);
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
-    let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)?) } else { None };
-    let ovc_all = t.wire("ovc_all", nm * vw)?;
-    let front_all = if d.shared_ib() || reg { None } else { Some(t.wire("front_all", nm * fw)?) };
+    let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)) } else { None };
+    let ovc_all = t.wire("ovc_all", nm * vw);
+    let front_all = if d.shared_ib() || reg { None } else { Some(t.wire("front_all", nm * fw)) };
     // Point A's candidates: the shared input buffers read their flits.
     let (cand, cand_flit) = match (multiplexed, reg) {
-        (true, false) => (Some(t.wire("cand", nm)?), Some(t.wire("cand_flit", n * fw)?)),
-        (true, true) => (Some(t.wire("cand", nm)?), None),
+        (true, false) => (Some(t.wire("cand", nm)), Some(t.wire("cand_flit", n * fw))),
+        (true, true) => (Some(t.wire("cand", nm)), None),
         (false, _) => (None, None),
     };
     let sg = if reg { Some(SgWires::declare(&mut t, d)?) } else { None };
-    let va_gnt = t.wire("va_gnt", nm)?;
-    let va_ovc_in = t.wire("va_ovc_in", nm * vw)?;
-    let mv = t.wire("move", nm)?;
+    let va_gnt = t.wire("va_gnt", nm);
+    let va_ovc_in = t.wire("va_ovc_in", nm * vw);
+    let mv = t.wire("move", nm);
     t.comment("Per output VC o*M+u, flat.");
-    let ob_full = if d.faults.ignores_output_full { None } else { Some(t.wire("ob_full", nm)?) };
-    let push = t.wire("push", nm)?;
+    let ob_full = if d.faults.ignores_output_full { None } else { Some(t.wire("ob_full", nm)) };
+    let push = t.wire("push", nm);
     let obw = d.ob_entry_width();
     // Write data per output port: one flit (shared output buffers) or one per output VC.
     let ob_w = if d.shared_ob() { obw } else { m * obw };
-    let wdata = t.wire("ob_wdata", n * ob_w)?;
-    let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)?) } else { None };
-    let release = t.wire("ovc_release", nm)?;
-    let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)?) } else { None };
-    let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)?) } else { None };
+    let wdata = t.wire("ob_wdata", n * ob_w);
+    let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)) } else { None };
+    let release = t.wire("ovc_release", nm);
+    let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)) } else { None };
+    let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)) } else { None };
     let per_class = crate::vc_allocator::va_ovc_per_class(d);
-    let va_ovc_port = t.wire("va_ovc_port", n * vw * if per_class { d.classes } else { 1 })?;
+    let va_ovc_port = t.wire("va_ovc_port", n * vw * if per_class { d.classes } else { 1 });
     let (credit_all, relb_all) = if d.preemption().is_some() {
         t.comment("Preemptive mode: lane pops (credits) and case (b) output-VC releases, per input VC.");
-        (Some(t.wire("credit_all", nm)?), Some(t.wire("relb_all", nm)?))
+        (Some(t.wire("credit_all", nm)), Some(t.wire("relb_all", nm)))
     } else {
         (None, None)
     };
-    let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)?) } else { None };
-    let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)?) } else { None };
-    let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())?) } else { None };
-    let (accel_all, acc_set) = if d.acceleration() { (Some(t.wire("accel_all", nm)?), Some(t.wire("acc_set", nm)?)) } else { (None, None) };
+    let cls_all = if d.va_needs_class() { Some(t.wire("cls_all", nm * d.class_width)) } else { None };
+    let avc_all = if d.allowed_vcs.is_some() { Some(t.wire("avc_all", nm * m)) } else { None };
+    let free_cnt_all = if d.link_groups.is_some() { Some(t.wire("free_cnt_all", n * d.free_count_width())) } else { None };
+    let (accel_all, acc_set) = if d.acceleration() { (Some(t.wire("accel_all", nm)), Some(t.wire("acc_set", nm))) } else { (None, None) };
 
     for pi in 0..n {
         t.comment(format!("Input port {pi}"));
@@ -266,7 +267,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("accel_o", a.field(pi * m, m)));
             conns.push(("acc_set_i", s.field(pi * m, m)));
         }
-        t.instance(&inp, &format!("u_in{pi}"), &conns)?;
+        t.instance(&inp, &format!("u_in{pi}"), &conns);
     }
 
     t.comment("Stage 3: one output-VC allocator per output port");
@@ -274,8 +275,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let mut victims = vec![];
     for o in 0..n {
         let bits = (0..nm).map(|i| va_req_all.e().bit(i * n + o)).collect::<Result<Vec<_>>>()?;
-        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb(&bits))?;
-        let g = t.wire(&format!("va_gnt{o}"), nm)?;
+        let req = t.wire_of(&format!("va_req{o}"), &cat_lsb(&bits));
+        let g = t.wire(&format!("va_gnt{o}"), nm);
         let mut conns = vec![
             clk(),
             rst(),
@@ -305,16 +306,16 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("free_cnt_o", f.field(o * d.free_count_width(), d.free_count_width())));
         }
         if acc_set.is_some() {
-            let vw_ = t.wire(&format!("victim{o}"), nm)?;
+            let vw_ = t.wire(&format!("victim{o}"), nm);
             conns.push(("victim_o", vw_.e()));
-            victims.push(vw_.e());
+            victims.push(vw_);
         }
-        t.instance(&va, &format!("u_va{o}"), &conns)?;
+        t.instance(&va, &format!("u_va{o}"), &conns);
         gnts.push(g.e());
     }
-    t.assign(&va_gnt.lv(), &any_of(&gnts))?;
+    t.assign(&va_gnt, &any_of(&gnts));
     if let Some(a) = &acc_set {
-        t.assign(&a.lv(), &any_of(&victims))?;
+        t.assign(&a, &any_of(&victims));
     }
     for i in 0..nm {
         let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
@@ -322,16 +323,16 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             // the output VC of the VC's own class at its route's allocator
             (Some(c), true) => {
                 let cw = d.classes * vw;
-                let at_route = t.wire_of(&format!("va_cls_ovc{i}"), &va_ovc_port.elem(&r, cw))?;
+                let at_route = t.wire_of(&format!("va_cls_ovc{i}"), &va_ovc_port.elem(&r, cw));
                 at_route.elem(&c.field(i * d.class_width, d.class_width), vw)
             }
             _ => va_ovc_port.elem(&r, vw),
         };
-        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &ovc)?;
+        t.assign(&va_ovc_in.lv_part(i * vw, vw)?, &ovc);
     }
 
     t.comment("Stage 4: switch traversal");
-    let ready = t.wire("ready", nm)?;
+    let ready = t.wire("ready", nm);
     match &ob_full {
         Some(f) => {
             let rm = switch::st_ready(d)?;
@@ -348,11 +349,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
                     ("ready_o", ready.field(pi * m, m)),
                 ]);
-                t.instance(&rm, &format!("u_rdy{pi}"), &conns)?;
+                t.instance(&rm, &format!("u_rdy{pi}"), &conns);
             }
         }
         None => {
-            t.assign(&ready.lv(), &st_req.e())?;
+            t.assign(&ready, &st_req);
             if let Some(g) = &sg {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
                 t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, ovc_all.name));
@@ -370,7 +371,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let sm = spread_m.as_ref().expect("vc_spread built for this mode");
         let mut terms = vec![];
         for pi in 0..n {
-            let s = t.wire(&format!("{tag}{pi}"), nm)?;
+            let s = t.wire(&format!("{tag}{pi}"), nm);
             t.instance(
                 sm,
                 &format!("u_{tag}{pi}"),
@@ -380,7 +381,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
                     ("spread_o", s.e()),
                 ],
-            )?;
+            );
             terms.push(s.e());
         }
         Expr::or_all(&terms)
@@ -398,7 +399,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     };
 
     if let Some(order_a) = order_a {
-        let won = t.wire("won", n)?;
+        let won = t.wire("won", n);
         let sched_a = sched_a(order_a)?;
         let arb_a = match order_a {
             FlitOrder::Age => switch::PointAArbiter::Age(&sched_a),
@@ -411,9 +412,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         mods.add(&pa)?;
         mods.add(&pb)?;
         let cand = cand.clone().ok_or_else(|| HdlError::Invalid("multiplexed crossbar without candidate wires".into()))?;
-        let cand_route = if rounds.is_none() { Some(t.wire("cand_route", n * pw)?) } else { None };
+        let cand_route = if rounds.is_none() { Some(t.wire("cand_route", n * pw)) } else { None };
         // (registered: the crossbar reads the grant registers, not point A)
-        let cand_ovc = if reg { None } else { Some(t.wire("cand_ovc", n * vw)?) };
+        let cand_ovc = if reg { None } else { Some(t.wire("cand_ovc", n * vw)) };
         let rel_w = d.virtual_clock().map(|v| v.clock_width + 2);
         let rw = Round::declare(&mut t, d, picks, rel_w)?;
         let mut moves = vec![];
@@ -468,8 +469,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     conns.push((&nm_[5], rt.at(pi)));
                 }
             }
-            t.instance(&pa, &format!("u_xa{pi}"), &conns)?;
-            moves.push(cand.field(pi * m, m) & &Expr::repl(m, &won.at(pi))?);
+            t.instance(&pa, &format!("u_xa{pi}"), &conns);
+            moves.push(cand.field(pi * m, m) & &won.at(pi).rep(m));
         }
         let st_xbar_m = if reg { Some(switch::st_xbar(d)?) } else { None };
         if let Some(xm) = &st_xbar_m {
@@ -488,13 +489,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     let reqs = (0..n)
                         .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
                         .collect::<Result<Vec<_>>>()?;
-                    Some(t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs))?)
+                    Some(t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs)))
                 }
                 None => None,
             };
-            let g = t.wire(&format!("xb_gnt{o}"), n)?;
-            let pv = t.wire(&format!("xpush{o}"), m)?;
-            let xflit = t.wire(&format!("xflit{o}"), fw)?;
+            let g = t.wire(&format!("xb_gnt{o}"), n);
+            let pv = t.wire(&format!("xpush{o}"), m);
+            let xflit = t.wire(&format!("xflit{o}"), fw);
             // The crossbar: in point B (single cycle), or stage ST's from the
             // grant registers (registered).
             let xbar_conns = match (&cand_ovc, &cand_flit) {
@@ -507,7 +508,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if let Some(req) = single_req {
                 let mut conns = vec![clk(), rst(), ("req_i", req.e())];
                 conns.extend(xbar_conns);
-                t.instance(&pb, &format!("u_xb{o}"), &conns)?;
+                t.instance(&pb, &format!("u_xb{o}"), &conns);
             } else {
                 let names = Round::out_port_names(picks);
                 let mut conns = vec![clk(), rst()];
@@ -516,8 +517,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     let reqs = (0..n)
                         .map(|pi| x.cand.field(pi * m, m).any().land(&x.route.field(pi * pw, pw).is(&num(pw, o as u64))))
                         .collect::<Result<Vec<_>>>()?;
-                    let req = t.wire_of(&format!("r{}_xb_req{o}", r + 1), &cat_lsb(&reqs))?;
-                    let gr = t.wire(&format!("r{}_xb_gnt{o}", r + 1), n)?;
+                    let req = t.wire_of(&format!("r{}_xb_req{o}", r + 1), &cat_lsb(&reqs));
+                    let gr = t.wire(&format!("r{}_xb_gnt{o}", r + 1), n);
                     conns.push((names[r][0].as_str(), req.e()));
                     if let Some((rel, rt)) = &x.rel {
                         conns.push((names[r][1].as_str(), rel.e()));
@@ -527,36 +528,36 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     gnts.push(gr);
                 }
                 conns.extend(xbar_conns);
-                t.instance(&pb, &format!("u_xb{o}"), &conns)?;
+                t.instance(&pb, &format!("u_xb{o}"), &conns);
                 round_gnts.push(gnts);
             }
             pushes.push(pv.e());
-            wdatas.push(if d.shared_ob() { xflit.e() } else { Expr::repl(m, &xflit.e())? });
-            releases.push(&pv & &Expr::repl(m, &xflit.at(fw - 2))?);
+            wdatas.push(if d.shared_ob() { xflit.e() } else { xflit.e().rep(m) });
+            releases.push(&pv & &xflit.at(fw - 2).rep(m));
             gnt_b.push(g.e());
         }
-        t.assign(&won.lv(), &any_of(&gnt_b))?;
+        t.assign(&won, &any_of(&gnt_b));
         Round::connect(&mut t, &rw, &round_gnts)?;
-        t.assign(&mv.lv(), &cat_lsb(&moves))?;
-        t.assign(&push.lv(), &cat_lsb(&pushes))?;
-        t.assign(&wdata.lv(), &cat_lsb(&wdatas))?;
+        t.assign(&mv, &cat_lsb(&moves));
+        t.assign(&push, &cat_lsb(&pushes));
+        t.assign(&wdata, &cat_lsb(&wdatas));
         let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb(&releases) };
         let rel_all = relb_or(&mut t, tails_rel)?;
-        t.assign(&release.lv(), &rel_all)?;
+        t.assign(&release, &rel_all);
     } else {
         t.comment("Full crossbar: every ready input VC moves to its own output VC");
-        t.assign(&mv.lv(), &ready.e())?;
+        t.assign(&mv, &ready);
         let pushes = spread(&mut t, "push", &ready.e())?;
-        t.assign(&push.lv(), &pushes)?;
+        t.assign(&push, &pushes);
         let tails_rel = if d.faults.tail_keeps_output_vc {
             Expr::zero(nm)
         } else {
             let tails = (0..nm).map(tail_of).collect::<Result<Vec<_>>>()?;
-            let moved_tails = t.wire_of("moved_tail", &(&ready & &cat_lsb(&tails)))?;
+            let moved_tails = t.wire_of("moved_tail", &(&ready & &cat_lsb(&tails)));
             spread(&mut t, "tailrel", &moved_tails.e())?
         };
         let rel_all = relb_or(&mut t, tails_rel)?;
-        t.assign(&release.lv(), &rel_all)?;
+        t.assign(&release, &rel_all);
         let owner_all = owner_all.as_ref().expect("full crossbar");
         let xm = switch::xbar_out(d)?;
         mods.add(&xm)?;
@@ -568,7 +569,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 conns.push(("vtick_i", va.e()));
             }
             conns.push(("wdata_o", wdata.field(o * ob_w, ob_w)));
-            t.instance(&xm, &format!("u_xbar{o}"), &conns)?;
+            t.instance(&xm, &format!("u_xbar{o}"), &conns);
         }
     }
 
@@ -581,12 +582,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         moved & &onehot_of(&num(1, 0), nm).not()
     } else if d.faults.sa_credit_late {
         t.comment("MUTANT sa-credit-late: the credit leaves a cycle after the flit crosses");
-        t.register_next("credit_late", &Expr::zero(nm), &moved)?.e()
+        t.register_next("credit_late", &Expr::zero(nm), &moved).e()
     } else {
         moved
     };
-    let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next)?;
-    t.assign(&in_credit_o.lv(), &in_credit_q.e())?;
+    let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next);
+    t.assign(&in_credit_o, &in_credit_q);
 
     for o in 0..n {
         t.comment(format!("Output port {o}"));
@@ -614,10 +615,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(g) = &sg {
             conns.push(("room2_o", g.room2.field(o * m, m)));
         }
-        t.instance(&outp, &format!("u_out{o}"), &conns)?;
+        t.instance(&outp, &format!("u_out{o}"), &conns);
     }
     if let (Some(_), Some(f)) = (&sg, &ob_full) {
-        t.assert_always(&(&push & f).is(&Expr::zero(nm)), "a registered grant finds room in its output VC buffer")?;
+        t.assert_always(&(&push & f).is(&Expr::zero(nm)), "a registered grant finds room in its output VC buffer");
     }
     mods.add(&t)?;
     Ok(mods)
@@ -645,14 +646,14 @@ impl Round {
         (1..=k)
             .map(|r| {
                 Ok(Round {
-                    cand: t.wire(&format!("r{r}_cand"), n * m)?,
-                    route: t.wire(&format!("r{r}_route"), n * pw)?,
+                    cand: t.wire(&format!("r{r}_cand"), n * m),
+                    route: t.wire(&format!("r{r}_route"), n * pw),
                     rel: match rel_w {
-                        Some(w) => Some((t.wire(&format!("r{r}_rel"), n * w)?, t.wire(&format!("r{r}_rt"), n)?)),
+                        Some(w) => Some((t.wire(&format!("r{r}_rel"), n * w), t.wire(&format!("r{r}_rt"), n))),
                         None => None,
                     },
-                    won: t.wire(&format!("r{r}_won"), n)?,
-                    mo: if r > 1 { Some(t.wire(&format!("r{r}_mo"), n)?) } else { None },
+                    won: t.wire(&format!("r{r}_won"), n),
+                    mo: if r > 1 { Some(t.wire(&format!("r{r}_mo"), n)) } else { None },
                 })
             })
             .collect()
@@ -670,14 +671,14 @@ impl Round {
     fn connect(t: &mut Module, rounds: &[Round], gnts: &[Vec<crate::verilog::Sig>]) -> Result<()> {
         for (r, x) in rounds.iter().enumerate() {
             let of_round = gnts.iter().map(|g| g[r].e()).collect::<Vec<_>>();
-            t.assign(&x.won.lv(), &any_of(&of_round))?;
+            t.assign(&x.won, &any_of(&of_round));
             if let Some(next) = rounds.get(r + 1).and_then(|y| y.mo.as_ref()) {
                 let outs = cat_lsb(&of_round.iter().map(|g| g.any()).collect::<Vec<_>>());
                 let before = match &x.mo {
-                    Some(mo) => mo.e() | outs,
+                    Some(mo) => mo | outs,
                     None => outs,
                 };
-                t.assign(&next.lv(), &before)?;
+                t.assign(&next, &before);
             }
         }
         Ok(())
@@ -705,13 +706,13 @@ impl SgWires {
         let (n, nm) = (d.ports, d.all_vcs());
         t.comment("Registered switch allocation (§6): SA's view of the crossing flits, stage ST's flits.");
         Ok(SgWires {
-            pend: t.wire("pend_all", nm)?,
-            gtail: if d.sa_reads_granted_tail() { Some(t.wire("gtail_all", nm)?) } else { None },
-            valid: t.wire("sg_valid_all", n)?,
-            route: t.wire("sg_route_all", n * d.port_id_width)?,
-            ovc: t.wire("sg_ovc_all", n * d.vc_id_width)?,
-            flit: t.wire("st_flit_all", n * d.buf_flit_width)?,
-            room2: t.wire("ob_room2", nm)?,
+            pend: t.wire("pend_all", nm),
+            gtail: if d.sa_reads_granted_tail() { Some(t.wire("gtail_all", nm)) } else { None },
+            valid: t.wire("sg_valid_all", n),
+            route: t.wire("sg_route_all", n * d.port_id_width),
+            ovc: t.wire("sg_ovc_all", n * d.vc_id_width),
+            flit: t.wire("st_flit_all", n * d.buf_flit_width),
+            room2: t.wire("ob_room2", nm),
         })
     }
     /// Input port `pi`'s registered-pipeline connections.
@@ -733,13 +734,14 @@ impl SgWires {
     fn st_crossbar(&self, t: &mut Module, xm: &Module, d: &Dims, o: u32, push: &crate::verilog::Sig, flit: &crate::verilog::Sig) -> Result<()> {
         let (n, pw) = (d.ports, d.port_id_width);
         let hits = (0..n).map(|pi| self.valid.at(pi).l_and(self.route.field(pi * pw, pw).is(num(pw, o as u64)))).collect::<Vec<_>>();
-        let hit = t.wire_of(&format!("st_hit{o}"), &cat_lsb(&hits))?;
+        let hit = t.wire_of(&format!("st_hit{o}"), &cat_lsb(&hits));
         let (ones, zero) = (Expr::ones(n), Expr::zero(n));
-        t.assert_always(&crate::bits::at_most_one_set(&hit, &ones, &zero), &format!("at most one flit enters output port {o}"))?;
+        t.assert_always(&crate::bits::at_most_one_set(&hit, &ones, &zero), &format!("at most one flit enters output port {o}"));
         t.instance(
             xm,
             &format!("u_st{o}"),
             &[("hit_i", hit.e()), ("sg_ovc_i", self.ovc.e()), ("sg_flit_i", self.flit.e()), ("push_o", push.e()), ("flit_o", flit.e())],
-        )
+        );
+        Ok(())
     }
 }

@@ -38,38 +38,38 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     if d.acceleration() {
         md.doc("victim_o: one-hot input VC whose acc flag is set (§9.5), or 0.");
     }
-    md.input("clk_i", 1)?;
-    md.input("rst_i", 1)?;
-    let req = md.input("req_i", nm)?;
-    let release = md.input("release_i", m)?;
-    let cls_i = if d.va_needs_class() { Some(md.input("cls_i", nm * clw)?) } else { None };
-    let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)?) } else { None };
-    let gnt_o = md.output("gnt_o", nm)?;
+    md.input("clk_i", 1);
+    md.input("rst_i", 1);
+    let req = md.input("req_i", nm);
+    let release = md.input("release_i", m);
+    let cls_i = if d.va_needs_class() { Some(md.input("cls_i", nm * clw)) } else { None };
+    let avc_i = if d.allowed_vcs.is_some() { Some(md.input("avc_i", nm * m)) } else { None };
+    let gnt_o = md.output("gnt_o", nm);
     let cls_ovc_o = if va_ovc_per_class(d) {
         md.doc("cls_ovc_o[c*VW +: VW]: the lowest free output VC of class c, the output VC a");
         md.doc("winner of class c gets (registered switch allocation: the input VC selects it by");
         md.doc("its own class, so its ovc register does not wait for the grant's class).");
-        Some(md.output("cls_ovc_o", d.classes * vw)?)
+        Some(md.output("cls_ovc_o", d.classes * vw))
     } else {
         None
     };
-    let gnt_ovc_o = if cls_ovc_o.is_none() { Some(md.output("gnt_ovc_o", vw)?) } else { None };
-    let set_o = if d.order_at_c() == FlitOrder::Age { Some(md.output("alloc_set_o", m)?) } else { None };
-    let owner_o = if full { Some(md.output("owner_o", m * iw)?) } else { None };
+    let gnt_ovc_o = if cls_ovc_o.is_none() { Some(md.output("gnt_ovc_o", vw)) } else { None };
+    let set_o = if d.order_at_c() == FlitOrder::Age { Some(md.output("alloc_set_o", m)) } else { None };
+    let owner_o = if full { Some(md.output("owner_o", m * iw)) } else { None };
     let free_cnt_o = if d.link_groups.is_some() {
         md.doc("free_cnt_o: number of free output VCs (for RC's parallel-link choice, §2).");
-        Some(md.output("free_cnt_o", d.free_count_width())?)
+        Some(md.output("free_cnt_o", d.free_count_width()))
     } else {
         None
     };
-    let victim_o = if d.acceleration() { Some(md.output("victim_o", nm)?) } else { None };
+    let victim_o = if d.acceleration() { Some(md.output("victim_o", nm)) } else { None };
 
-    let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m))?;
+    let (alloc_q, alloc_d) = md.register_wire_d("allocated", &Expr::zero(m));
     let free = if d.faults.va_ignores_allocated {
         md.comment("MUTANT va-ignores-allocated: every output VC counts as free");
-        md.wire_of("free", &Expr::ones(m))?
+        md.wire_of("free", &Expr::ones(m))
     } else {
-        md.wire_of("free", &alloc_q.e().not())?
+        md.wire_of("free", &alloc_q.e().not())
     };
     if let Some(fc) = &free_cnt_o {
         let terms = (0..m).map(|u| free.at(u).zext(d.free_count_width())).collect::<Result<Vec<_>>>()?;
@@ -77,7 +77,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         for t in &terms[1..] {
             sum = sum + t;
         }
-        md.assign(&fc.lv(), &sum)?;
+        md.assign(&fc, &sum);
     }
     let cls_of_i = |i: u32| cls_i.as_ref().expect("classes").e().part(i * clw, clw);
     let gnt_cls = |md: &mut Module, gnt: &Sig| -> Result<Option<Sig>> {
@@ -85,11 +85,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             return Ok(None);
         }
         let elems = (0..nm).map(cls_of_i).collect::<Result<Vec<_>>>()?;
-        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt, &elems))?))
+        Ok(Some(md.wire_of("gnt_cls", &onehot_select(&gnt, &elems))))
     };
     let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
-        let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
+        let gnt = md.wire("gnt", nm);
+        let any_gnt = md.wire_of("any_gnt", &gnt.any());
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
         let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
@@ -99,7 +99,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let masks = (0..d.classes)
                 .map(|c| cat_lsb(&(0..m).map(|u| Expr::one_bit(vcc[u as usize] == c)).collect::<Vec<_>>()))
                 .collect::<Vec<_>>();
-            Some(md.wire_of("class_masks", &cat_lsb(&masks))?)
+            Some(md.wire_of("class_masks", &cat_lsb(&masks)))
         } else {
             None
         };
@@ -111,19 +111,19 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             if let Some(cm) = &class_masks {
                 x = x & &cm.elem(&cls_of_i(i)?, m);
             }
-            let el = md.wire_of(&format!("elig{i}"), &x)?;
+            let el = md.wire_of(&format!("elig{i}"), &x);
             sats.push((&free & &el).any());
-            eligs.push(el.e());
+            eligs.push(el);
         }
-        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
-        let rm = md.wire_of("req_masked", &(&req & &sat))?;
-        let we = md.wire_of("win_elig", &onehot_select(&gnt, &eligs))?;
-        let fe = md.wire_of("free_elig", &(&free & &we))?;
-        let foh = lowest(&mut md, "lowest_free", &fe)?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats));
+        let rm = md.wire_of("req_masked", &(&req & &sat));
+        let we = md.wire_of("win_elig", &onehot_select(&gnt, &eligs));
+        let fe = md.wire_of("free_elig", &(&free & &we));
+        let foh = lowest(&mut md, "lowest_free", &fe);
         (rm, foh, gnt, any_gnt, win_cls)
     } else if let Some(p) = part {
-        let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
+        let gnt = md.wire("gnt", nm);
+        let any_gnt = md.wire_of("any_gnt", &gnt.any());
         let win_cls = gnt_cls(&mut md, &gnt)?;
         let vcc = &p.vc_class;
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
@@ -138,32 +138,32 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             anys.push((&free & &mk).any());
             masks.push(mk);
         }
-        let class_free = md.wire_of("class_free", &cat_lsb(&anys))?;
+        let class_free = md.wire_of("class_free", &cat_lsb(&anys));
         if let Some(co) = &cls_ovc_o {
             let mut ovcs = vec![];
             for (c, mk) in masks.iter().enumerate() {
-                let fc = md.wire_of(&format!("free_cls{c}"), &(&free & mk))?;
-                let foh = lowest(&mut md, &format!("lowest_free_cls{c}"), &fc)?;
+                let fc = md.wire_of(&format!("free_cls{c}"), &(&free & mk));
+                let foh = lowest(&mut md, &format!("lowest_free_cls{c}"), &fc);
                 ovcs.push(encode(&foh, vw));
             }
-            md.assign(&co.lv(), &cat_lsb(&ovcs))?;
+            md.assign(&co, &cat_lsb(&ovcs));
         }
-        let class_masks = md.wire_of("class_masks", &cat_lsb(&masks))?;
+        let class_masks = md.wire_of("class_masks", &cat_lsb(&masks));
         let sats = (0..nm)
             .map(|i| if d.classes == 1 { Ok(class_free.e()) } else { class_free.e().bit_dyn(&cls_of_i(i)?) })
             .collect::<Result<Vec<_>>>()?;
-        let sat = md.wire_of("satisfiable", &cat_lsb(&sats))?;
-        let rm = md.wire_of("req_masked", &(&req & &sat))?;
+        let sat = md.wire_of("satisfiable", &cat_lsb(&sats));
+        let rm = md.wire_of("req_masked", &(&req & &sat));
         let wc = win_cls.as_ref().expect("classes");
-        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc, m)))?;
-        let foh = lowest(&mut md, "lowest_free", &fc)?;
+        let fc = md.wire_of("free_of_cls", &(&free & &class_masks.elem(&wc, m)));
+        let foh = lowest(&mut md, "lowest_free", &fc);
         (rm, foh, gnt, any_gnt, win_cls)
     } else {
-        let any_free = md.wire_of("any_free", &free.any())?;
-        let free_oh = md.wire_of("lowest_free", &(&free & -&free))?;
-        let req_masked = md.wire_of("req_masked", &(&req & &Expr::repl(nm, &any_free.e())?))?;
-        let gnt = md.wire("gnt", nm)?;
-        let any_gnt = md.wire_of("any_gnt", &gnt.any())?;
+        let any_free = md.wire_of("any_free", &free.any());
+        let free_oh = md.wire_of("lowest_free", &(&free & -&free));
+        let req_masked = md.wire_of("req_masked", &(&req & &any_free.rep(nm)));
+        let gnt = md.wire("gnt", nm);
+        let any_gnt = md.wire_of("any_gnt", &gnt.any());
         let win_cls = gnt_cls(&mut md, &gnt)?;
         (req_masked, free_oh, gnt, any_gnt, win_cls)
     };
@@ -172,18 +172,18 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         rr_nm,
         "u_arb",
         &arbiter_conns(req_masked.e(), advance, gnt.e(), ArbiterSide::None),
-    )?;
-    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)))?;
+    );
+    let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)));
     let next = (&alloc_q & &release.e().not()) | &set;
-    md.assign(&alloc_d.lv(), &next)?;
-    md.assign(&gnt_o.lv(), &gnt.e())?;
+    md.assign(&alloc_d, &next);
+    md.assign(&gnt_o, &gnt);
     if let Some(go) = gnt_ovc_o {
-        md.assign(&go.lv(), &encode(&free_oh, vw))?;
+        md.assign(&go, &encode(&free_oh, vw));
     }
-    md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle")?;
-    md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice")?;
+    md.assert_always(&at_most_one_set(&set, &Expr::ones(m), &Expr::zero(m)), "one output VC allocated per cycle");
+    md.assert_always(&(&set & &alloc_q).is(&Expr::zero(m)), "no output VC allocated twice");
     if let Some(s) = set_o {
-        md.assign(&s.lv(), &set.e())?;
+        md.assign(&s, &set);
     }
     if keep_owner {
         md.comment(if full {
@@ -191,20 +191,20 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         } else {
             "Owner of each output VC (owner[o][u], §9.4 stage 3, for acceleration)."
         });
-        let i = md.integer("i")?;
-        let idx = md.comb_reg("gnt_idx", iw)?;
+        let i = md.integer("i");
+        let idx = md.comb_reg("gnt_idx", iw);
         md.comb(vec![
             Stmt::set(&idx, Expr::zero(iw)),
             Stmt::for_each(&i, &nm.to_string(), vec![Stmt::when(gnt.at_var(&i), vec![Stmt::set(&idx, &idx | i.bits(iw - 1, 0))])]),
-        ])?;
+        ]);
         let mut owners = vec![];
         for u in 0..m {
-            let (q, next) = md.register_wire_d(&format!("owner{u}"), &Expr::zero(iw))?;
-            md.assign(&next.lv(), &set.at(u).then_else(&idx, &q))?;
-            owners.push(q.e());
+            let (q, next) = md.register_wire_d(&format!("owner{u}"), &Expr::zero(iw));
+            md.assign(&next, &set.at(u).then_else(&idx, &q));
+            owners.push(q);
         }
         if let Some(owner_o) = owner_o {
-            md.assign(&owner_o.lv(), &cat_lsb(&owners))?;
+            md.assign(&owner_o, &cat_lsb(&owners));
         }
         if let Some(victim_o) = victim_o {
             md.comment("Acceleration (§9.5): if requesters are blocked because no output VC is free,");
@@ -212,32 +212,32 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
             let wc = win_cls.as_ref().expect("classes");
             let mut ocls = vec![];
             for u in 0..m {
-                let (q, next) = md.register_wire_d(&format!("owner{u}_cls"), &Expr::zero(clw))?;
-                md.assign(&next.lv(), &set.at(u).then_else(wc, &q))?;
+                let (q, next) = md.register_wire_d(&format!("owner{u}_cls"), &Expr::zero(clw));
+                md.assign(&next, &set.at(u).then_else(wc, &q));
                 ocls.push(q);
             }
-            let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()))?;
+            let blocked = md.wire_of("blocked", &req.any().l_and(&free.any().l_not()));
             let mut has = vec![Expr::one_bit(false)];
             for c in 1..d.classes {
                 let bits = (0..nm).map(|i| cls_of_i(i)?.eq(&num(clw, c as u64))).collect::<Result<Vec<_>>>()?;
-                has.push(md.wire_of(&format!("req_cls{c}"), &(&req & &cat_lsb(&bits)).any())?.e());
+                has.push(md.wire_of(&format!("req_cls{c}"), &(&req & &cat_lsb(&bits)).any()).e());
             }
             let mut cstar = Expr::zero(clw);
             for c in 1..d.classes {
                 cstar = (has[c as usize]).then_else(&num(clw, c as u64), &cstar);
             }
-            let cstar = md.wire_of("blocked_cls", &cstar)?;
+            let cstar = md.wire_of("blocked_cls", &cstar);
             let lows = ocls.iter().map(|q| q.e().lt(&cstar.e())).collect::<Result<Vec<_>>>()?;
-            let lower = md.wire_of("lower_owner", &cat_lsb(&lows))?;
-            let vict = lowest(&mut md, "victim_vc", &lower)?;
-            let vidx = md.wire_of("victim_idx", &onehot_select(&vict, &owners))?;
+            let lower = md.wire_of("lower_owner", &cat_lsb(&lows));
+            let vict = lowest(&mut md, "victim_vc", &lower);
+            let vidx = md.wire_of("victim_idx", &onehot_select(&vict, &owners));
             md.assign(
-                &victim_o.lv(),
+                &victim_o,
                 &blocked.l_and(&lower.any()).then_else(&onehot_of(&vidx, nm), &Expr::zero(nm)),
-            )?;
+            );
         }
     }
-    Ok(md)
+    md.finish()
 }
 
 /// Whether the allocator exports the lowest free output VC of every class

@@ -27,9 +27,9 @@ impl VcStates {
         md.comment("Input VC states (docs/microarchitecture.md §4)");
         let w = STATE_WIDTH;
         Ok(VcStates {
-            idle: md.localparam("VC_IDLE", w, None, &format!("{w}'d{IDLE}"))?,
-            routed: md.localparam("VC_ROUTED", w, None, &format!("{w}'d{ROUTED}"))?,
-            active: md.localparam("VC_ACTIVE", w, None, &format!("{w}'d{ACTIVE}"))?,
+            idle: md.localparam("VC_IDLE", w, None, &format!("{w}'d{IDLE}")),
+            routed: md.localparam("VC_ROUTED", w, None, &format!("{w}'d{ROUTED}")),
+            active: md.localparam("VC_ACTIVE", w, None, &format!("{w}'d{ACTIVE}")),
         })
     }
 }

@@ -57,32 +57,32 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.doc("take_i: the grant takes effect this cycle (the state is updated as if no grant otherwise).");
     m.doc("State: now, aux[k], stamp[k] (C bits), stamped[k]; arithmetic on C+1 bits, rebase by");
     m.doc("R = min(now', live stamps) when a value reaches 2^C, then saturation at 2^C-1.");
-    m.param("N", n as u64)?;
-    let cp = m.param("C", c as u64)?;
-    m.param("VTW", vtw as u64)?;
-    m.input("clk_i", 1)?;
-    m.input("rst_i", 1)?;
-    let present_i = m.input_sym("present_i", n, "N")?;
-    let vtick_i = m.input_sym("vtick_i", n * vtw, "N*VTW")?;
-    let req_i = m.input_sym("req_i", n, "N")?;
-    let take_i = m.input("take_i", 1)?;
-    let gnt_o = m.output_sym("gnt_o", n, "N")?;
+    m.param("N", n as u64);
+    let cp = m.param("C", c as u64);
+    m.param("VTW", vtw as u64);
+    m.input("clk_i", 1);
+    m.input("rst_i", 1);
+    let present_i = m.input_sym("present_i", n, "N");
+    let vtick_i = m.input_sym("vtick_i", n * vtw, "N*VTW");
+    let req_i = m.input_sym("req_i", n, "N");
+    let take_i = m.input("take_i", 1);
+    let gnt_o = m.output_sym("gnt_o", n, "N");
     let pick_io = crate::arbiters::pick_ports(&mut m, n, picks)?;
     let rel_rt = if picks > 0 {
         m.doc("rel_o[k*(C+2) +: C+2]: slot k's relative stamp s[k] - now, signed (two's complement);");
         m.doc("rt_o[k]: slot k is present with a real-time Vtick (point B of the iterative allocator).");
-        Some((m.output_sym("rel_o", n * (c + 2), "N*(C+2)")?, m.output_sym("rt_o", n, "N")?))
+        Some((m.output_sym("rel_o", n * (c + 2), "N*(C+2)"), m.output_sym("rt_o", n, "N")))
     } else {
         None
     };
 
-    let (now_q, now_d) = m.register_sym("now", c, Some("C"), &Expr::zero_sym("C", c))?;
-    let (aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
-    let (stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c))?;
-    let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n))?;
-    let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n))?;
-    let k = m.integer("k")?;
-    let j = m.integer("j")?;
+    let (now_q, now_d) = m.register_sym("now", c, Some("C"), &Expr::zero_sym("C", c));
+    let (aux_q, aux_d) = m.register_sym("aux", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
+    let (stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
+    let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n));
+    let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n));
+    let k = m.integer("k");
+    let j = m.integer("j");
 
     // Symbolic zeros of the widths the module uses, and the loop bodies' terms.
     let zero_n = || Expr::zero_sym("N", n);
@@ -99,13 +99,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     // ---- Block 1: classes and stamps
     m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits);");
     m.raw_line("//    both sums are formed in parallel with the comparison now < aux[k].");
-    let vt = m.comb_reg_sym("vt", vtw, "VTW")?;
-    let rt = m.comb_reg_sym("rt", n, "N")?;
+    let vt = m.comb_reg_sym("vt", vtw, "VTW");
+    let rt = m.comb_reg_sym("rt", n, "N");
     let no_max = faults.vc_stamp_ignores_now;
-    let sum_now = if no_max { None } else { Some(m.comb_reg_sym("sum_now", c1, "C+1")?) };
-    let sum_aux = m.comb_reg_sym("sum_aux", c1, "C+1")?;
-    let base = m.comb_reg_sym("base", c1, "C+1")?;
-    let s = m.comb_reg_sym("s", n * c1, "N*(C+1)")?;
+    let sum_now = if no_max { None } else { Some(m.comb_reg_sym("sum_now", c1, "C+1")) };
+    let sum_aux = m.comb_reg_sym("sum_aux", c1, "C+1");
+    let base = m.comb_reg_sym("base", c1, "C+1");
+    let s = m.comb_reg_sym("s", n * c1, "N*(C+1)");
     let s_k = s.elem_var(&k, "(C+1)", c1);
     let s_j = s.elem_var(&j, "(C+1)", c1);
     let s_k_lv = LVal::elem_var(&s, &k, "(C+1)", c1);
@@ -143,23 +143,23 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         block1.push(Stmt::set(sn, zero_c1()));
     }
     block1.extend(vec![Stmt::set(&sum_aux, zero_c1()), Stmt::set(&base, zero_c1()), Stmt::set(&s, zero_nc1()), for_(&k, body1)]);
-    m.comb(block1)?;
+    m.comb(block1);
 
     // ---- Block 2: the grant
     m.comment("2. Grant: smallest stamp among eligible real-time slots (ties: lowest index);");
     m.raw_line("//    only without one, eligible best-effort slots round-robin. One comparator per");
     m.raw_line("//    pair of slots; slot k loses if a candidate j < k has s[j] <= s[k] or a candidate");
     m.raw_line("//    j > k has s[j] < s[k]; each winner bit is one balanced reduction.");
-    let cand_rt = m.comb_reg_sym("cand_rt", n, "N")?;
-    let cand_be = m.comb_reg_sym("cand_be", n, "N")?;
+    let cand_rt = m.comb_reg_sym("cand_rt", n, "N");
+    let cand_be = m.comb_reg_sym("cand_be", n, "N");
     m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
-    let beat = m.comb_reg_sym("beat", n * n, "N*N")?;
+    let beat = m.comb_reg_sym("beat", n * n, "N*N");
     m.raw_line("/* verilator lint_on UNUSED */");
-    let lose = m.comb_reg_sym("lose", n * n, "N*N")?;
-    let win = m.comb_reg_sym("win", n, "N")?;
-    let be_sel = m.comb_reg_sym("be_sel", n, "N")?;
-    let be_gnt = m.comb_reg_sym("be_gnt", n, "N")?;
-    let gnt = m.comb_reg_sym("gnt", n, "N")?;
+    let lose = m.comb_reg_sym("lose", n * n, "N*N");
+    let win = m.comb_reg_sym("win", n, "N");
+    let be_sel = m.comb_reg_sym("be_sel", n, "N");
+    let be_gnt = m.comb_reg_sym("be_gnt", n, "N");
+    let gnt = m.comb_reg_sym("gnt", n, "N");
     // for k, j: `mat[k*N+j] = strictly_before(k, j)` where j < k
     let pairwise = |mat: &Sig, strictly_before: Expr| {
         for_(&k, vec![for_(&j, vec![Stmt::when(j.below(&k), vec![Stmt::set(LVal::at_row(mat, &k, "N", &j), strictly_before)])])])
@@ -203,8 +203,8 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     } else {
         grant.push(Stmt::set(&gnt, cand_rt.any().then_else(&win, &be_gnt)));
     }
-    m.comb(grant)?;
-    m.assign(&gnt_o.lv(), &gnt.e())?;
+    m.comb(grant);
+    m.assign(&gnt_o, &gnt);
 
     // ---- Block 3: next values and rebase
     m.comment("3. Next values (C+1 bits), 4. rebase by R = min(now', live stamps) on overflow,");
@@ -219,37 +219,37 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    use2 picks the subtrahend of the one rebase.");
     let restamp = faults.vc_restamp_every_cycle;
     let shared = !restamp && !faults.vc_largest_stamp_wins;
-    let now1 = m.comb_reg_sym("now1", c1, "C+1")?;
-    let fresh = m.comb_reg_sym("fresh", n, "N")?;
-    let v = if restamp { m.comb_reg_sym("v", n * c1, "N*(C+1)")? } else { s.clone() };
-    let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)")?;
-    let stamped1 = m.comb_reg_sym("stamped1", n, "N")?;
-    let over = m.comb_reg("over", 1)?;
+    let now1 = m.comb_reg_sym("now1", c1, "C+1");
+    let fresh = m.comb_reg_sym("fresh", n, "N");
+    let v = if restamp { m.comb_reg_sym("v", n * c1, "N*(C+1)") } else { s.clone() };
+    let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)");
+    let stamped1 = m.comb_reg_sym("stamped1", n, "N");
+    let over = m.comb_reg("over", 1);
     let rbeat = if shared {
         beat.clone()
     } else {
         m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
-        let x = m.comb_reg_sym("rbeat", n * n, "N*N")?;
+        let x = m.comb_reg_sym("rbeat", n * n, "N*N");
         m.raw_line("/* verilator lint_on UNUSED */");
         x
     };
-    let live = m.comb_reg_sym("live", n, "N")?;
-    let live2 = m.comb_reg_sym("live2", n, "N")?;
-    let rlose = m.comb_reg_sym("rlose", n * n, "N*N")?;
-    let rlose2 = m.comb_reg_sym("rlose2", n * n, "N*N")?;
-    let below = m.comb_reg_sym("below", n, "N")?;
-    let rsel = m.comb_reg_sym("rsel", n, "N")?;
-    let rsel2 = m.comb_reg_sym("rsel2", n, "N")?;
-    let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N")?;
-    let rmin = m.comb_reg_sym("rmin", c1, "C+1")?;
-    let rmin2 = m.comb_reg_sym("rmin2", c1, "C+1")?;
-    let sub = m.comb_reg_sym("sub", c1, "C+1")?;
-    let sub2 = m.comb_reg_sym("sub2", c1, "C+1")?;
-    let use2 = m.comb_reg("use2", 1)?;
-    let t = m.comb_reg_sym("t", c1, "C+1")?;
-    let dt = m.comb_reg_sym("dt", c + 2, "C+2")?;
-    let rsub = m.comb_reg_sym("rsub", c1, "C+1")?;
-    let b = m.integer("b")?;
+    let live = m.comb_reg_sym("live", n, "N");
+    let live2 = m.comb_reg_sym("live2", n, "N");
+    let rlose = m.comb_reg_sym("rlose", n * n, "N*N");
+    let rlose2 = m.comb_reg_sym("rlose2", n * n, "N*N");
+    let below = m.comb_reg_sym("below", n, "N");
+    let rsel = m.comb_reg_sym("rsel", n, "N");
+    let rsel2 = m.comb_reg_sym("rsel2", n, "N");
+    let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N");
+    let rmin = m.comb_reg_sym("rmin", c1, "C+1");
+    let rmin2 = m.comb_reg_sym("rmin2", c1, "C+1");
+    let sub = m.comb_reg_sym("sub", c1, "C+1");
+    let sub2 = m.comb_reg_sym("sub2", c1, "C+1");
+    let use2 = m.comb_reg("use2", 1);
+    let t = m.comb_reg_sym("t", c1, "C+1");
+    let dt = m.comb_reg_sym("dt", c + 2, "C+2");
+    let rsub = m.comb_reg_sym("rsub", c1, "C+1");
+    let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
     let clamp = || dt.at_sym("C+1", c + 1).then_else(zero_c1(), dt.bits_sym(("C", c), ("0", 0)));
@@ -341,7 +341,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     }
     next.push(Stmt::note("use2: the grant takes effect on rsel's slot (the only late term)"));
     next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), gnt.e(), rsel.e()]).is_not(zero_n()))));
-    next.push(Stmt::set(&rsub, use2.e().then_else(&sub2, &sub)));
+    next.push(Stmt::set(&rsub, use2.then_else(&sub2, &sub)));
     next.extend(rebase(now1.e(), false));
     next.extend(vec![
         Stmt::set(&now_d, sat()),
@@ -360,31 +360,31 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&be_mask_d, &be_mask_q),
         Stmt::when(take_i.l_and((&gnt & &cand_be).is_not(zero_n())), vec![Stmt::set(&be_mask_d, -(&be_gnt << Expr::int(1)))]),
     ]);
-    m.comb(next)?;
+    m.comb(next);
     crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
-        let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)")?;
+        let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");
         let wide2 = |x: Expr| cat(&[Expr::zero_sym("2", 2), x]);
         m.comb(vec![
             Stmt::set(&rel, Expr::zero_sym("(N*(C+2))", n * (c + 2))),
             for_(&k, vec![Stmt::set(LVal::elem_var(&rel, &k, "(C+2)", c + 2), wide(s_k.clone()) - wide2(now_q.e()))]),
-        ])?;
-        m.assign(&rel_o.lv(), &rel.e())?;
-        m.assign(&rt_o.lv(), &rt.e())?;
+        ]);
+        m.assign(&rel_o, &rel);
+        m.assign(&rt_o.lv(), &rt.e());
         m.comment("The rounds' grants: the rule of block 2 on pick<r>_req_i, with their own");
         m.raw_line("//    comparison matrix (block 2 reads req_i, which depends on the rounds' grants).");
         m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
-        let pbeat = m.comb_reg_sym("pbeat", n * n, "N*N")?;
+        let pbeat = m.comb_reg_sym("pbeat", n * n, "N*N");
         m.raw_line("/* verilator lint_on UNUSED */");
-        m.comb(vec![Stmt::set(&pbeat, zero_nn()), pairwise(&pbeat, pick_rt)])?;
+        m.comb(vec![Stmt::set(&pbeat, zero_nn()), pairwise(&pbeat, pick_rt)]);
         for (r, (preq, pgnt)) in pick_io.iter().enumerate() {
             let tag = format!("p{}_", r + 1);
             let [crt, cbe, plose, pwin, psel, pbe, pg] = ["cand_rt", "cand_be", "lose", "win", "be_sel", "be_gnt", "gnt"]
                 .map(|x| (format!("{tag}{x}"), if x == "lose" { n * n } else { n }, if x == "lose" { "N*N" } else { "N" }));
             let [crt, cbe, plose, pwin, psel, pbe, pg] =
                 [crt, cbe, plose, pwin, psel, pbe, pg].map(|(name, w, sym)| m.comb_reg_sym(&name, w, sym));
-            let (crt, cbe, plose, pwin, psel, pbe, pg) = (crt?, cbe?, plose?, pwin?, psel?, pbe?, pg?);
+            let (crt, cbe, plose, pwin, psel, pbe, pg) = (crt, cbe, plose, pwin, psel, pbe, pg);
             let masked = &cbe & &be_mask_q;
             let mut body = vec![
                 Stmt::set(&crt, preq & &rt),
@@ -401,10 +401,10 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             } else {
                 Stmt::set(&pg, crt.any().then_else(&pwin, &pbe))
             });
-            m.comb(body)?;
-            m.assign(&pgnt.lv(), &pg.e())?;
+            m.comb(body);
+            m.assign(&pgnt, &pg);
             crate::arbiters::assert_grant(&mut m, pgnt, preq, n)?;
         }
     }
-    Ok(m)
+    m.finish()
 }

@@ -592,6 +592,11 @@ pub struct Module {
     kinds: BTreeMap<String, Kind>,
     /// Simulation-only checks: (condition that must hold, message).
     asserts: Vec<(Expr, String)>,
+    /// The first error found while building (a width mismatch, a name
+    /// declared twice, a bad slice, an unconnected port...): declarations
+    /// and statements do not return a `Result`, so the module keeps it and
+    /// [`Module::finish`] returns it.
+    err: Option<HdlError>,
 }
 
 /// What a name is, to check who may drive it.
@@ -607,7 +612,43 @@ enum Kind {
 
 impl Module {
     pub fn new(name: impl Into<String>) -> Module {
-        Module { name: name.into(), doc: vec![], params: vec![], ports: vec![], items: vec![], regs: vec![], kinds: BTreeMap::new(), asserts: vec![] }
+        Module {
+            name: name.into(),
+            doc: vec![],
+            params: vec![],
+            ports: vec![],
+            items: vec![],
+            regs: vec![],
+            kinds: BTreeMap::new(),
+            asserts: vec![],
+            err: None,
+        }
+    }
+    /// The finished module, or the first error found while building it.
+    pub fn finish(self) -> Result<Module> {
+        self.check()?;
+        Ok(self)
+    }
+    /// The first error found while building this module, if any.
+    pub fn check(&self) -> Result<()> {
+        match &self.err {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+    /// Takes the error recorded so far (the module continues without it).
+    pub fn take_error(&mut self) -> Option<HdlError> {
+        self.err.take()
+    }
+    /// Records `r`'s error (the first one is kept) and gives its value.
+    fn keep<T>(&mut self, r: Result<T>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.err.get_or_insert(e);
+                None
+            }
+        }
     }
     /// The ports in declaration order: name, width, direction.
     pub fn port_list(&self) -> Vec<(String, u32, Dir)> {
@@ -620,10 +661,14 @@ impl Module {
     pub fn doc(&mut self, line: impl Into<String>) {
         self.doc.push(line.into());
     }
-    fn claim(&mut self, name: &str) -> Result<()> {
+    fn claim(&mut self, name: &str) {
         self.claim_kind(name, Kind::Other)
     }
-    fn claim_kind(&mut self, name: &str, kind: Kind) -> Result<()> {
+    fn claim_kind(&mut self, name: &str, kind: Kind) {
+        let r = self.try_claim_kind(name, kind);
+        self.keep(r);
+    }
+    fn try_claim_kind(&mut self, name: &str, kind: Kind) -> Result<()> {
         if is_keyword(name) {
             return Err(HdlError::Invalid(format!("`{name}` is a Verilog/SystemVerilog keyword")));
         }
@@ -633,122 +678,128 @@ impl Module {
         Ok(())
     }
     /// A `parameter` with its value for this build; returns it as a 32-bit expression.
-    pub fn param(&mut self, name: &str, value: u64) -> Result<Expr> {
-        self.claim(name)?;
+    pub fn param(&mut self, name: &str, value: u64) -> Expr {
+        self.claim(name);
         self.params.push((name.to_string(), value));
-        Ok(Expr::raw(name, 32))
+        Expr::raw(name, 32)
     }
-    fn port(&mut self, dir: Dir, name: &str, width: u32, sym: Option<&str>) -> Result<Sig> {
+    fn port(&mut self, dir: Dir, name: &str, width: u32, sym: Option<&str>) -> Sig {
         if width == 0 {
-            return Err(HdlError::Invalid(format!("zero-width port {name}")));
+            self.keep::<()>(Err(HdlError::Invalid(format!("zero-width port {name}"))));
         }
-        self.claim_kind(name, if dir == Dir::Input { Kind::Input } else { Kind::Net })?;
+        self.claim_kind(name, if dir == Dir::Input { Kind::Input } else { Kind::Net });
         let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
         self.ports.push(Port { dir, sig: sig.clone() });
-        Ok(sig)
+        sig
     }
-    pub fn input(&mut self, name: &str, width: u32) -> Result<Sig> {
+    pub fn input(&mut self, name: &str, width: u32) -> Sig {
         self.port(Dir::Input, name, width, None)
     }
-    pub fn input_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+    pub fn input_sym(&mut self, name: &str, width: u32, sym: &str) -> Sig {
         self.port(Dir::Input, name, width, Some(sym))
     }
     /// An output declared as `output wire`; drive it with [`Module::assign`].
-    pub fn output(&mut self, name: &str, width: u32) -> Result<Sig> {
+    pub fn output(&mut self, name: &str, width: u32) -> Sig {
         self.port(Dir::Output, name, width, None)
     }
-    pub fn output_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+    pub fn output_sym(&mut self, name: &str, width: u32, sym: &str) -> Sig {
         self.port(Dir::Output, name, width, Some(sym))
     }
-    fn decl(&mut self, name: &str, width: u32, sym: Option<&str>, reg: bool) -> Result<Sig> {
+    fn decl(&mut self, name: &str, width: u32, sym: Option<&str>, reg: bool) -> Sig {
         if width == 0 {
-            return Err(HdlError::Invalid(format!("zero-width signal {name}")));
+            self.keep::<()>(Err(HdlError::Invalid(format!("zero-width signal {name}"))));
         }
-        self.claim_kind(name, if reg { Kind::Reg } else { Kind::Net })?;
+        self.claim_kind(name, if reg { Kind::Reg } else { Kind::Net });
         let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
         self.items.push(if reg { Item::Reg(sig.clone()) } else { Item::Wire(sig.clone()) });
-        Ok(sig)
+        sig
     }
-    pub fn wire(&mut self, name: &str, width: u32) -> Result<Sig> {
+    pub fn wire(&mut self, name: &str, width: u32) -> Sig {
         self.decl(name, width, None, false)
     }
     /// A `reg` driven by an `always @(*)` block.
-    pub fn comb_reg(&mut self, name: &str, width: u32) -> Result<Sig> {
+    pub fn comb_reg(&mut self, name: &str, width: u32) -> Sig {
         self.decl(name, width, None, true)
     }
-    pub fn wire_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+    pub fn wire_sym(&mut self, name: &str, width: u32, sym: &str) -> Sig {
         self.decl(name, width, Some(sym), false)
     }
-    pub fn comb_reg_sym(&mut self, name: &str, width: u32, sym: &str) -> Result<Sig> {
+    pub fn comb_reg_sym(&mut self, name: &str, width: u32, sym: &str) -> Sig {
         self.decl(name, width, Some(sym), true)
     }
-    pub fn integer(&mut self, name: &str) -> Result<Expr> {
-        self.claim(name)?;
+    pub fn integer(&mut self, name: &str) -> Expr {
+        self.claim(name);
         self.items.push(Item::Integer(name.to_string()));
-        Ok(Expr::raw(name, 32))
+        Expr::raw(name, 32)
     }
     /// `localparam [w-1:0] NAME = value;`
-    pub fn localparam(&mut self, name: &str, width: u32, sym: Option<&str>, value: &str) -> Result<Expr> {
-        self.claim(name)?;
+    pub fn localparam(&mut self, name: &str, width: u32, sym: Option<&str>, value: &str) -> Expr {
+        self.claim(name);
         let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
         self.items.push(Item::LocalParam { sig: sig.clone(), value: value.to_string() });
-        Ok(sig.e())
+        sig.e()
     }
     /// `reg [w-1:0] name [0:depth-1];` (no reset).
-    pub fn memory(&mut self, name: &str, width: u32, sym: Option<&str>, depth: u32, depth_sym: Option<&str>) -> Result<Sig> {
-        self.claim_kind(name, Kind::Reg)?;
+    pub fn memory(&mut self, name: &str, width: u32, sym: Option<&str>, depth: u32, depth_sym: Option<&str>) -> Sig {
+        self.claim_kind(name, Kind::Reg);
         let sig = Sig { name: name.to_string(), width, sym: sym.map(str::to_string) };
         self.items.push(Item::Mem { sig: sig.clone(), depth_sym: depth_sym.map(str::to_string), depth });
-        Ok(sig)
+        sig
     }
     /// A register `<base>_q` with next state `<base>_d` and a synchronous reset value.
     /// Returns `(q, d)`; `d` must be assigned in an `always @(*)` block or by `assign`.
-    pub fn register(&mut self, base: &str, width: u32, reset: &Expr) -> Result<(Sig, Sig)> {
+    pub fn register(&mut self, base: &str, width: u32, reset: impl AsExpr) -> (Sig, Sig) {
         self.register_sym(base, width, None, reset)
     }
-    pub fn register_sym(&mut self, base: &str, width: u32, sym: Option<&str>, reset: &Expr) -> Result<(Sig, Sig)> {
-        reset.ok()?;
-        check_eq(|| format!("reset value of {base}_q"), width, reset.width)?;
-        let q = self.decl(&format!("{base}_q"), width, sym, true)?;
-        let d = self.decl(&format!("{base}_d"), width, sym, true)?;
-        self.regs.push(Register { q: q.clone(), d: d.clone(), reset: reset.clone() });
-        Ok((q, d))
+    pub fn register_sym(&mut self, base: &str, width: u32, sym: Option<&str>, reset: impl AsExpr) -> (Sig, Sig) {
+        let reset = reset.as_expr();
+        let r = reset.ok().and_then(|_| check_eq(|| format!("reset value of {base}_q"), width, reset.width));
+        self.keep(r);
+        let q = self.decl(&format!("{base}_q"), width, sym, true);
+        let d = self.decl(&format!("{base}_d"), width, sym, true);
+        self.regs.push(Register { q: q.clone(), d: d.clone(), reset });
+        (q, d)
     }
     /// Like [`Module::register`] but `<base>_d` is a wire driven by `next`.
-    pub fn register_next(&mut self, base: &str, reset: &Expr, next: &Expr) -> Result<Sig> {
-        let (q, d) = self.register_wire_d(base, reset)?;
-        self.assign(&d.lv(), next)?;
-        Ok(q)
+    pub fn register_next(&mut self, base: &str, reset: impl AsExpr, next: impl AsExpr) -> Sig {
+        let (q, d) = self.register_wire_d(base, reset);
+        self.assign(&d, next);
+        q
     }
     /// A register that takes `value` in the cycles `load` is high and holds
     /// otherwise: `<base>_d = load ? value : <base>_q`.
-    pub fn register_load(&mut self, base: &str, reset: &Expr, load: impl AsExpr, value: impl AsExpr) -> Result<Sig> {
-        let (q, d) = self.register_wire_d(base, reset)?;
-        self.assign(&d.lv(), &load.as_expr().then_else(value, &q))?;
-        Ok(q)
+    pub fn register_load(&mut self, base: &str, reset: impl AsExpr, load: impl AsExpr, value: impl AsExpr) -> Sig {
+        let (q, d) = self.register_wire_d(base, reset);
+        self.assign(&d, load.as_expr().then_else(value, &q));
+        q
     }
     /// A register whose next state `<base>_d` is a wire (assign it later).
-    pub fn register_wire_d(&mut self, base: &str, reset: &Expr) -> Result<(Sig, Sig)> {
-        reset.ok()?;
+    pub fn register_wire_d(&mut self, base: &str, reset: impl AsExpr) -> (Sig, Sig) {
+        let reset = reset.as_expr();
+        let r = reset.ok().map(drop);
+        self.keep(r);
         let width = reset.width;
-        let q = self.decl(&format!("{base}_q"), width, None, true)?;
-        let d = self.decl(&format!("{base}_d"), width, None, false)?;
-        self.regs.push(Register { q: q.clone(), d: d.clone(), reset: reset.clone() });
-        Ok((q, d))
+        let q = self.decl(&format!("{base}_q"), width, None, true);
+        let d = self.decl(&format!("{base}_d"), width, None, false);
+        self.regs.push(Register { q: q.clone(), d: d.clone(), reset });
+        (q, d)
     }
     /// `assign lhs = rhs;`
-    pub fn assign(&mut self, lhs: &LVal, rhs: &Expr) -> Result<()> {
-        rhs.ok()?;
-        self.check_driver(lhs, Kind::Net)?;
-        check_eq(|| format!("assign {} = {}", lhs.text, rhs.text), lhs.width, rhs.width)?;
-        self.items.push(Item::Assign(lhs.clone(), rhs.clone()));
-        Ok(())
+    pub fn assign(&mut self, lhs: impl AsPlace, rhs: impl AsExpr) {
+        let (lhs, rhs) = (lhs.as_place(), rhs.as_expr());
+        let r = rhs.ok().map(drop).and_then(|_| self.check_driver(&lhs, Kind::Net)).and_then(|_| {
+            check_eq(|| format!("assign {} = {}", lhs.text, rhs.text), lhs.width, rhs.width)
+        });
+        if self.keep(r).is_some() {
+            self.items.push(Item::Assign(lhs, rhs));
+        }
     }
     /// Declares a wire and assigns it.
-    pub fn wire_of(&mut self, name: &str, value: &Expr) -> Result<Sig> {
-        let w = self.wire(name, value.width)?;
-        self.assign(&w.lv(), value)?;
-        Ok(w)
+    pub fn wire_of(&mut self, name: &str, value: impl AsExpr) -> Sig {
+        let value = value.as_expr();
+        let w = self.wire(name, value.width);
+        self.assign(&w, value);
+        w
     }
     fn check_driver(&self, lhs: &LVal, want: Kind) -> Result<()> {
         match self.kinds.get(&lhs.base) {
@@ -774,23 +825,30 @@ impl Module {
     }
     /// A generate loop of continuous assignments:
     /// `for (genvar = 0; genvar < bound; ...) begin : label assign ...; end`.
-    pub fn generate_for(&mut self, genvar: &str, bound: &str, label: &str, assigns: Vec<(LVal, Expr)>) -> Result<()> {
-        self.claim(genvar)?;
-        self.claim(label)?;
-        for (l, r) in &assigns {
+    pub fn generate_for(&mut self, genvar: &str, bound: &str, label: &str, assigns: Vec<(LVal, Expr)>) {
+        self.claim(genvar);
+        self.claim(label);
+        let r = assigns.iter().try_for_each(|(l, r)| {
             r.ok()?;
             self.check_driver(l, Kind::Net)?;
-            check_eq(|| format!("assign {} = {}", l.text, r.text), l.width, r.width)?;
+            check_eq(|| format!("assign {} = {}", l.text, r.text), l.width, r.width)
+        });
+        if self.keep(r).is_some() {
+            self.items.push(Item::Generate { genvar: genvar.into(), bound: bound.into(), label: label.into(), assigns });
         }
-        self.items.push(Item::Generate { genvar: genvar.into(), bound: bound.into(), label: label.into(), assigns });
-        Ok(())
     }
     /// `always @(*)`. Every signal assigned in a nested statement must first
     /// get an unconditional default at the top level of the block (no latches).
-    pub fn comb(&mut self, stmts: Vec<Stmt>) -> Result<()> {
+    pub fn comb(&mut self, stmts: Vec<Stmt>) {
+        let r = self.check_comb(&stmts);
+        if self.keep(r).is_some() {
+            self.items.push(Item::Comb(stmts));
+        }
+    }
+    fn check_comb(&self, stmts: &[Stmt]) -> Result<()> {
         stmts.iter().try_for_each(Stmt::check_exprs)?;
         let mut defaulted = BTreeSet::new();
-        for s in &stmts {
+        for s in stmts {
             match s {
                 Stmt::Assign { lhs, .. } if lhs.text == lhs.base => {
                     defaulted.insert(lhs.base.clone());
@@ -812,16 +870,14 @@ impl Module {
                 }
             }
         }
-        self.check_block_drivers(&stmts)?;
-        self.items.push(Item::Comb(stmts));
-        Ok(())
+        self.check_block_drivers(stmts)
     }
     /// A clocked block without reset, for memory writes.
-    pub fn clocked_no_reset(&mut self, stmts: Vec<Stmt>) -> Result<()> {
-        stmts.iter().try_for_each(Stmt::check_exprs)?;
-        self.check_block_drivers(&stmts)?;
-        self.items.push(Item::Clocked(stmts));
-        Ok(())
+    pub fn clocked_no_reset(&mut self, stmts: Vec<Stmt>) {
+        let r = stmts.iter().try_for_each(Stmt::check_exprs).and_then(|_| self.check_block_drivers(&stmts));
+        if self.keep(r).is_some() {
+            self.items.push(Item::Clocked(stmts));
+        }
     }
     /// A verbatim line, e.g. a lint pragma.
     /// A simulation-only check that `cond` holds at every rising clock edge
@@ -829,7 +885,14 @@ impl Module {
     /// `assert` with `FORMAL` for bounded model checking, else a message
     /// `ASSERTION FAILED in <instance>: <what>` and `$stop`). The module
     /// must have `clk_i` and `rst_i` inputs.
-    pub fn assert_always(&mut self, cond: &Expr, what: &str) -> Result<()> {
+    pub fn assert_always(&mut self, cond: impl AsExpr, what: &str) {
+        let cond = cond.as_expr();
+        let r = self.check_assertion(&cond, what);
+        if self.keep(r).is_some() {
+            self.asserts.push((cond, what.to_string()));
+        }
+    }
+    fn check_assertion(&self, cond: &Expr, what: &str) -> Result<()> {
         cond.ok()?;
         check_eq(|| format!("assertion `{}`", cond.text), 1, cond.width)?;
         for clk in ["clk_i", "rst_i"] {
@@ -840,7 +903,6 @@ impl Module {
         if what.contains('"') || what.contains('\\') || what.contains('%') {
             return Err(HdlError::Invalid(format!("assertion message {what:?}: no quotes, backslashes or %")));
         }
-        self.asserts.push((cond.clone(), what.to_string()));
         Ok(())
     }
     pub fn raw_line(&mut self, line: impl Into<String>) {
@@ -852,8 +914,22 @@ impl Module {
     }
     /// Instantiates `sub` (built with the parameter values given here). Every
     /// port must be connected exactly once with an expression of its width.
-    pub fn instance(&mut self, sub: &Module, inst: &str, conns: &[(&str, Expr)]) -> Result<()> {
-        self.claim(inst)?;
+    /// An error of `sub` itself (not finished) is this module's error.
+    pub fn instance(&mut self, sub: &Module, inst: &str, conns: &[(&str, Expr)]) {
+        self.claim(inst);
+        let r = sub.check().and_then(|_| Module::check_connections(sub, inst, conns));
+        if self.keep(r).is_none() {
+            return;
+        }
+        let conns = sub
+            .ports
+            .iter()
+            .map(|p| (p.sig.name.clone(), conns.iter().find(|c| c.0 == p.sig.name).unwrap().1.clone()))
+            .collect();
+        self.items.push(Item::Instance { module: sub.name.clone(), name: inst.to_string(), params: sub.params.clone(), conns });
+    }
+    /// Every port of `sub` connected exactly once, with an expression of its width.
+    fn check_connections(sub: &Module, inst: &str, conns: &[(&str, Expr)]) -> Result<()> {
         let mut seen = BTreeSet::new();
         for (pname, e) in conns {
             e.ok()?;
@@ -870,12 +946,6 @@ impl Module {
         if let Some(p) = sub.ports.iter().find(|p| !seen.contains(&p.sig.name)) {
             return Err(HdlError::Invalid(format!("port {} of {inst} ({}) not connected", p.sig.name, sub.name)));
         }
-        let conns = sub
-            .ports
-            .iter()
-            .map(|p| (p.sig.name.clone(), conns.iter().find(|c| c.0 == p.sig.name).unwrap().1.clone()))
-            .collect();
-        self.items.push(Item::Instance { module: sub.name.clone(), name: inst.to_string(), params: sub.params.clone(), conns });
         Ok(())
     }
 
@@ -1189,9 +1259,10 @@ mod tests {
     #[test]
     fn width_mismatch_in_assignment_is_an_error() {
         let mut m = Module::new("t");
-        let a = m.input("a_i", 4).unwrap();
-        let y = m.output("y_o", 3).unwrap();
-        let err = m.assign(&y.lv(), &a.e()).unwrap_err();
+        let a = m.input("a_i", 4);
+        let y = m.output("y_o", 3);
+        m.assign(&y.lv(), &a.e());
+        let err = m.take_error().unwrap();
         assert!(matches!(err, HdlError::WidthMismatch { left: 3, right: 4, .. }), "{err}");
     }
 
@@ -1213,8 +1284,8 @@ mod tests {
     #[test]
     fn width_mismatch_through_operators_names_both_signals() {
         let mut m = Module::new("t");
-        let (credits, grant) = (m.input("credits_q", 4).unwrap(), m.input("grant_vec", 3).unwrap());
-        let (y, r) = (m.output("y_o", 4).unwrap(), m.comb_reg("r", 4).unwrap());
+        let (credits, grant) = (m.input("credits_q", 4), m.input("grant_vec", 3));
+        let (y, r) = (m.output("y_o", 4), m.comb_reg("r", 4));
         // the error travels through further operators to the consumer
         let bad = (&credits & &grant) | &credits;
         let names_both = |e: &HdlError| {
@@ -1222,73 +1293,139 @@ mod tests {
             assert!(matches!(e, HdlError::WidthMismatch { left: 4, right: 3, .. }), "{msg}");
             assert!(msg.contains("credits_q") && msg.contains("grant_vec"), "{msg}");
         };
-        names_both(&m.assign(&y.lv(), &bad).unwrap_err());
-        names_both(&m.comb(vec![Stmt::set(&r, &r), Stmt::when(credits.is(&grant), vec![Stmt::set(&r, &credits)])]).unwrap_err());
-        names_both(&m.comb(vec![Stmt::set(&r, cat(&[credits.at(0), grant.e()]) + &grant)]).unwrap_err());
+        m.assign(&y.lv(), &bad);
+        names_both(&m.take_error().unwrap());
+        m.comb(vec![Stmt::set(&r, &r), Stmt::when(credits.is(&grant), vec![Stmt::set(&r, &credits)])]);
+        names_both(&m.take_error().unwrap());
+        m.comb(vec![Stmt::set(&r, cat(&[credits.at(0), grant.e()]) + &grant)]);
+        names_both(&m.take_error().unwrap());
         // an assignment of the wrong width, deferred to the block
-        let e = m.comb(vec![Stmt::set(&r, &grant)]).unwrap_err();
+        m.comb(vec![Stmt::set(&r, &grant)]);
+        let e = m.take_error().unwrap();
         assert!(e.to_string().contains("r = grant_vec"), "{e}");
         // the same operators with matching widths emit the expected text
         let ok = (&credits & grant.zext_to(4)).is(num(4, 3)).then_else(&credits, !&credits);
         assert_eq!(ok.text(), "(((credits_q & {1'd0, grant_vec}) == 4'd3) ? credits_q : (~credits_q))");
-        m.assign(&y.lv(), &ok).unwrap();
+        m.assign(&y.lv(), &ok);
+        assert_eq!(m.take_error(), None);
+    }
+
+    /// Declarations and statements return no `Result`: the module keeps
+    /// its first error and `finish` returns it, with the message the
+    /// immediate path gave (expected texts written from the error formats).
+    #[test]
+    fn deferred_errors_are_returned_by_finish() {
+        let finish_err = |m: Module| m.finish().unwrap_err().to_string();
+        // width mismatch, naming both sides
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 4);
+        let y = m.output("y_o", 3);
+        m.assign(&y, &a);
+        assert_eq!(finish_err(m), "width mismatch in assign y_o = a_i: 3 bits vs 4 bits");
+        // a name declared twice
+        let mut m = Module::new("t");
+        m.wire("x", 2);
+        m.comb_reg("x", 2);
+        assert_eq!(finish_err(m), "invalid Verilog construct: `x` declared twice in module t");
+        // a bad slice, through an operator, reported where it is assigned
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 4);
+        let y = m.output("y_o", 1);
+        m.assign(&y, a.at(4));
+        assert_eq!(finish_err(m), "invalid Verilog construct: slice [4:4] of 4 bits: a_i");
+        // a reset value of the wrong width
+        let mut m = Module::new("t");
+        m.register("cnt", 3, num(4, 9));
+        assert_eq!(finish_err(m), "width mismatch in reset value of cnt_q: 3 bits vs 4 bits");
+        // the first error is kept; later good statements do not clear it
+        let mut m = Module::new("t");
+        let a = m.input("a_i", 4);
+        let (y, z) = (m.output("y_o", 3), m.output("z_o", 4));
+        m.assign(&y, &a);
+        m.wire("z_o", 1);
+        m.assign(&z, &a);
+        assert_eq!(finish_err(m), "width mismatch in assign y_o = a_i: 3 bits vs 4 bits");
+        // an unfinished submodule's error is its parent's
+        let mut sub = Module::new("sub");
+        sub.wire("w", 1);
+        sub.wire("w", 1);
+        let mut top = Module::new("top");
+        top.instance(&sub, "u_sub", &[]);
+        assert_eq!(finish_err(top), "invalid Verilog construct: `w` declared twice in module sub");
+        // an assertion that is not one bit
+        let mut m = Module::new("t");
+        m.input("clk_i", 1);
+        m.input("rst_i", 1);
+        let a = m.input("a_i", 4);
+        m.assert_always(&a, "a holds");
+        assert_eq!(finish_err(m), "width mismatch in assertion `a_i`: 1 bits vs 4 bits");
     }
 
     #[test]
     fn drivers_are_checked() {
         let mut m = Module::new("t");
-        let a = m.input("a_i", 1).unwrap();
-        let r = m.comb_reg("r", 1).unwrap();
-        let w = m.wire("w", 1).unwrap();
-        assert!(m.assign(&r.lv(), &a.e()).is_err());
-        assert!(m.assign(&a.lv(), &w.e()).is_err());
-        assert!(m.comb(vec![Stmt::assign(&w.lv(), &a.e()).unwrap()]).is_err());
-        m.assign(&w.lv(), &a.e()).unwrap();
-        m.comb(vec![Stmt::assign(&r.lv(), &w.e()).unwrap()]).unwrap();
+        let a = m.input("a_i", 1);
+        let r = m.comb_reg("r", 1);
+        let w = m.wire("w", 1);
+        m.assign(&r.lv(), &a.e());
+        assert!(m.take_error().is_some());
+        m.assign(&a.lv(), &w.e());
+        assert!(m.take_error().is_some());
+        m.comb(vec![Stmt::assign(&w.lv(), &a.e()).unwrap()]);
+        assert!(m.take_error().is_some());
+        m.assign(&w.lv(), &a.e());
+        m.comb(vec![Stmt::assign(&r.lv(), &w.e()).unwrap()]);
+        m.finish().unwrap();
     }
 
     #[test]
     fn keywords_are_rejected() {
         let mut m = Module::new("t");
-        assert!(matches!(m.wire("release", 2), Err(HdlError::Invalid(_))));
-        assert!(matches!(m.input("logic", 2), Err(HdlError::Invalid(_))));
+        m.wire("release", 2);
+        assert!(matches!(m.take_error(), Some(HdlError::Invalid(_))));
+        m.input("logic", 2);
+        assert!(matches!(m.take_error(), Some(HdlError::Invalid(_))));
     }
 
     #[test]
     fn latch_risk_is_an_error() {
         let mut m = Module::new("t");
-        let a = m.input("a_i", 1).unwrap();
-        let y = m.comb_reg("y", 1).unwrap();
+        let a = m.input("a_i", 1);
+        let y = m.comb_reg("y", 1);
         let s = Stmt::if_(&a.e(), vec![Stmt::assign(&y.lv(), &Expr::one_bit(true)).unwrap()], vec![]).unwrap();
-        assert!(matches!(m.comb(vec![s.clone()]), Err(HdlError::Invalid(_))));
-        m.comb(vec![Stmt::assign(&y.lv(), &Expr::one_bit(false)).unwrap(), s]).unwrap();
+        m.comb(vec![s.clone()]);
+        assert!(matches!(m.take_error(), Some(HdlError::Invalid(_))));
+        m.comb(vec![Stmt::assign(&y.lv(), &Expr::one_bit(false)).unwrap(), s]);
+        m.finish().unwrap();
     }
 
     #[test]
     fn instance_port_widths_are_checked() {
         let mut sub = Module::new("sub");
-        sub.input("x_i", 3).unwrap();
+        sub.input("x_i", 3);
         let mut top = Module::new("top");
-        let w = top.wire("w", 4).unwrap();
-        assert!(matches!(top.instance(&sub, "u_sub", &[("x_i", w.e())]), Err(HdlError::WidthMismatch { .. })));
-        assert!(matches!(top.instance(&sub, "u_sub2", &[]), Err(HdlError::Invalid(_))));
+        let w = top.wire("w", 4);
+        top.instance(&sub, "u_sub", &[("x_i", w.e())]);
+        assert!(matches!(top.take_error(), Some(HdlError::WidthMismatch { .. })));
+        top.instance(&sub, "u_sub2", &[]);
+        assert!(matches!(top.take_error(), Some(HdlError::Invalid(_))));
     }
 
     #[test]
     fn tiny_module_text() {
         let mut m = Module::new("tiny_counter");
-        m.input("clk_i", 1).unwrap();
-        m.input("rst_i", 1).unwrap();
-        let en = m.input("en_i", 1).unwrap();
-        let cnt_o = m.output("count_o", 4).unwrap();
-        let (q, d) = m.register("count", 4, &Expr::zero(4)).unwrap();
+        m.input("clk_i", 1);
+        m.input("rst_i", 1);
+        let en = m.input("en_i", 1);
+        let cnt_o = m.output("count_o", 4);
+        let (q, d) = m.register("count", 4, &Expr::zero(4));
         let inc = q.e().add(&Expr::lit(4, 1).unwrap()).unwrap();
         m.comb(vec![
             Stmt::assign(&d.lv(), &q.e()).unwrap(),
             Stmt::if_(&en.e(), vec![Stmt::assign(&d.lv(), &inc).unwrap()], vec![]).unwrap(),
-        ])
-        .unwrap();
-        m.assign(&cnt_o.lv(), &q.e()).unwrap();
+        ]);
+        m.assign(&cnt_o.lv(), &q.e());
+        let m = m.finish().unwrap();
         let expected = "\
 module tiny_counter (
   input  wire clk_i,

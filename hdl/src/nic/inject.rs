@@ -2,64 +2,64 @@
 //! (docs/nic.md §8), the credits into the router and the injection
 //! scheduler with its link register (§9).
 
-use super::{fifo_instance, lit, r, set, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
+use super::{fifo_instance, r, set, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
 use crate::bits::{encode, onehot_of};
 use crate::buffers::fifo;
 use crate::vclock::vclock_sched;
-use crate::verilog::{clog2, Expr, Result, Sig, Stmt};
+use crate::verilog::{cat, num, onehot_select, clog2, Expr, Result, Sig, Stmt};
 use wormqos_config::nic::Injection;
 
 pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut b = Block::new(format!("{}_inject", d.prefix))?;
     b.m.doc("Send queues, pending completions, credits and the injection scheduler (docs/nic.md §8, §9).");
-    let push = b.input("sq_push_i", 1)?;
-    let sel = b.input("sq_sel_i", d.qw())?;
-    let flit = b.input("sq_flit_i", d.send_entry_w())?;
-    let full_o = b.output("sq_full_o", d.qn)?;
-    let avail_o = b.output("q_avail_o", d.qn)?;
-    let pend_push = b.input("pend_push_i", 1)?;
-    let pend_data = b.input("pend_data_i", NicDims::PEND_W)?;
-    let wr1_req = b.output("wr1_req_o", 1)?;
-    let wr1_data = b.output("wr1_data_o", NicDims::PEND_W)?;
-    let wr1_take = b.input("wr1_take_i", 1)?;
-    let valid_o = b.output("inj_valid_o", 1)?;
-    let vc_o = b.output("inj_vc_o", d.vw)?;
-    let head_o = b.output("inj_head_o", 1)?;
-    let tail_o = b.output("inj_tail_o", 1)?;
-    let data_o = b.output("inj_data_o", d.w)?;
-    let dummy_o = if d.preemptive { Some(b.output("inj_dummy_o", 1)?) } else { None };
-    let credit_i = b.input("inj_credit_i", d.m)?;
+    let push = b.input("sq_push_i", 1);
+    let sel = b.input("sq_sel_i", d.qw());
+    let flit = b.input("sq_flit_i", d.send_entry_w());
+    let full_o = b.output("sq_full_o", d.qn);
+    let avail_o = b.output("q_avail_o", d.qn);
+    let pend_push = b.input("pend_push_i", 1);
+    let pend_data = b.input("pend_data_i", NicDims::PEND_W);
+    let wr1_req = b.output("wr1_req_o", 1);
+    let wr1_data = b.output("wr1_data_o", NicDims::PEND_W);
+    let wr1_take = b.input("wr1_take_i", 1);
+    let valid_o = b.output("inj_valid_o", 1);
+    let vc_o = b.output("inj_vc_o", d.vw);
+    let head_o = b.output("inj_head_o", 1);
+    let tail_o = b.output("inj_tail_o", 1);
+    let data_o = b.output("inj_data_o", d.w);
+    let dummy_o = if d.preemptive { Some(b.output("inj_dummy_o", 1)) } else { None };
+    let credit_i = b.input("inj_credit_i", d.m);
     let m = &mut b.m;
     let (qn, fe, w, vw) = (d.qn, d.send_entry_w(), d.w, d.vw);
     let flit_fifo = lib.add(fifo(&d.prefix, fe, d.bq)?);
     let pend_fifo = lib.add(fifo(&d.prefix, NicDims::PEND_W, d.bq)?);
-    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel.e(), qn))?;
+    let sel_oh = m.wire_of("sel_oh", &onehot_of(&sel, qn));
 
     // ---- the queues
-    let pop = m.wire("pop", qn)?;
-    let pend_pop = m.wire("pend_pop", qn)?;
-    let empty = m.wire("empty", qn)?;
-    let full = m.wire("full", qn)?;
+    let pop = m.wire("pop", qn);
+    let pend_pop = m.wire("pend_pop", qn);
+    let empty = m.wire("empty", qn);
+    let full = m.wire("full", qn);
     m.raw_line("/* verilator lint_off UNUSED */ // the completion count tells when a pending entry exists");
-    let pend_empty = m.wire("pend_empty", qn)?;
+    let pend_empty = m.wire("pend_empty", qn);
     m.raw_line("/* verilator lint_on UNUSED */");
-    let pend_full = m.wire("pend_full", qn)?;
+    let pend_full = m.wire("pend_full", qn);
     let mut fronts = Vec::new();
     let mut pend_fronts = Vec::new();
     for q in 0..qn {
-        let front = m.wire(&format!("q{q}_front"), fe)?;
-        let pfront = m.wire(&format!("q{q}_pend_front"), NicDims::PEND_W)?;
+        let front = m.wire(&format!("q{q}_front"), fe);
+        let pfront = m.wire(&format!("q{q}_pend_front"), NicDims::PEND_W);
         fifo_instance(
             m,
             &flit_fifo,
             &format!("u_q{q}"),
             FifoPorts {
-                push: push.e().and(&sel_oh.e().bit(q)?)?,
+                push: (push.e() & &sel_oh.e().at(q)),
                 wdata: flit.e(),
-                pop: pop.e().bit(q)?,
+                pop: pop.at(q),
                 rdata: front.e(),
-                empty: empty.e().bit(q)?,
-                full: full.e().bit(q)?,
+                empty: empty.at(q),
+                full: full.at(q),
             },
         )?;
         fifo_instance(
@@ -67,95 +67,95 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
             &pend_fifo,
             &format!("u_pend{q}"),
             FifoPorts {
-                push: pend_push.e().and(&sel_oh.e().bit(q)?)?,
+                push: (pend_push.e() & &sel_oh.e().at(q)),
                 wdata: pend_data.e(),
-                pop: pend_pop.e().bit(q)?,
+                pop: pend_pop.at(q),
                 rdata: pfront.e(),
-                empty: pend_empty.e().bit(q)?,
-                full: pend_full.e().bit(q)?,
+                empty: pend_empty.at(q),
+                full: pend_full.at(q),
             },
         )?;
         fronts.push(front);
         pend_fronts.push(pfront);
     }
-    m.assign(&full_o.lv(), &full.e())?;
-    m.assign(&avail_o.lv(), &full.e().or(&pend_full.e())?.not())?;
+    m.assign(&full_o, &full);
+    m.assign(&avail_o.lv(), &(full.e() | &pend_full.e()).not());
     let fvc = |f: &Sig| f.e().part(w + 2, vw);
 
     // ---- credits (docs/nic.md §9.1)
     let crw = clog2(d.di as u64 + 1);
     let mut cred = Vec::new();
     for u in 0..d.m {
-        cred.push(m.register_wire_d(&format!("vc{u}_credits"), &lit(crw, d.di as u64)?)?);
+        cred.push(m.register_wire_d(&format!("vc{u}_credits"), &num(crw, d.di as u64)));
     }
-    let cpos = m.wire_of("cpos", &Expr::concat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?)?)?;
+    let cpos = m.wire_of("cpos", &cat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?));
 
     // ---- the scheduler: `gnt` is the one-hot of the queue whose front flit is sent.
-    let gnt = m.wire("gnt", qn)?;
+    let gnt = m.wire("gnt", qn);
     if !d.qos {
         m.comment("traditional: the front flit leaves when its VC has a credit (docs/nic.md §9.2)");
-        m.assign(&gnt.lv(), &empty.e().not().and(&cpos.e().bit_dyn(&fvc(&fronts[0])?)?)?)?;
+        m.assign(&gnt.lv(), &(empty.e().not() & &cpos.e().at_dyn(&fvc(&fronts[0])?)));
     } else {
-        let present = m.wire_of("present", &empty.e().not())?;
-        let elig = m.wire_of("elig", &present.e().and(&cpos.e())?)?;
-        let vtick = m.wire_of("vtick", &Expr::concat(&fronts.iter().rev().map(|f| f.e().part(w + 2 + vw, d.vtw)).collect::<Result<Vec<_>>>()?)?)?;
+        let present = m.wire_of("present", &empty.e().not());
+        let elig = m.wire_of("elig", &(present.e() & &cpos.e()));
+        let vtick = m.wire_of("vtick", &cat(&fronts.iter().rev().map(|f| f.e().part(w + 2 + vw, d.vtw)).collect::<Result<Vec<_>>>()?));
         let req = granularity(d, m, &elig.e(), &gnt.e(), &fronts)?;
         let vc = lib.add(vclock_sched(&d.prefix, d.m, d.c, d.vtw, None)?);
         m.instance(
             &vc,
             "u_vclock",
             &[
-                ("clk_i", r("clk_i", 1)),
-                ("rst_i", r("rst_i", 1)),
+                crate::bits::clk(),
+                crate::bits::rst(),
                 ("present_i", present.e()),
                 ("vtick_i", vtick.e()),
                 ("req_i", req),
                 ("take_i", gnt.e().red_or()),
                 ("gnt_o", gnt.e()),
             ],
-        )?;
+        );
     }
-    m.assign(&pop.lv(), &gnt.e())?;
-    let sent = m.wire_of("sent", &gnt.e().red_or())?;
-    let sflit = wire_partly_used(m, "sent_flit", &Expr::onehot_mux(&gnt.e(), &fronts.iter().map(Sig::e).collect::<Vec<_>>())?)?;
-    let s_head = sflit.e().bit(w)?;
-    let s_tail = sflit.e().bit(w + 1)?;
-    let s_vc = m.wire_of("sent_vc", &sflit.e().part(w + 2, vw)?)?;
-    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc.e(), d.m))?;
+    m.assign(&pop, &gnt);
+    let sent = m.wire_of("sent", &gnt.e().red_or());
+    let sflit = wire_partly_used(m, "sent_flit", &onehot_select(&gnt, &fronts.iter().map(Sig::e).collect::<Vec<_>>()))?;
+    let s_head = sflit.at(w);
+    let s_tail = sflit.at(w + 1);
+    let s_vc = m.wire_of("sent_vc", &sflit.field(w + 2, vw));
+    let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc, d.m));
     let leak = d.is(NicFault::CreditLeak);
     if leak {
         m.comment("FAULT nic-credit-leak: a tail flit takes no credit");
     }
     for (u, (q, dn)) in cred.iter().enumerate() {
         let u = u as u32;
-        let mut took = sent.e().and(&s_vc_oh.e().bit(u)?)?;
+        let mut took = sent.e() & &s_vc_oh.e().at(u);
         if leak {
-            took = took.and(&s_tail.not())?;
+            took = took & &s_tail.not();
         }
         let wide = crw + 1;
         let next = r(
-            format!("({{1'b0, {}}} - {{{crw}'d0, {}}} + {{{crw}'d0, {}}})", q.name, took.text(), credit_i.e().bit(u)?.text()),
+            format!("({{1'b0, {}}} - {{{crw}'d0, {}}} + {{{crw}'d0, {}}})", q.name, took.text(), credit_i.at(u).text()),
             wide,
         );
-        let nx = m.wire_of(&format!("vc{u}_credits_next"), &next)?;
-        let cap = lit(wide, d.di as u64)?;
-        m.assign(&dn.lv(), &Expr::mux(&nx.e().ge(&cap)?, &lit(crw, d.di as u64)?, &nx.e().part(0, crw)?)?)?;
+        let nx = m.wire_of(&format!("vc{u}_credits_next"), &next);
+        let cap = num(wide, d.di as u64);
+        m.assign(&dn, &(nx.at_least(&cap)).then_else(&num(crw, d.di as u64), &nx.field(0, crw)));
     }
 
     // ---- the link register (docs/nic.md §9.1)
     let z = |wd: u32| Expr::zero(wd);
-    let v_q = m.register_next("link_valid", &z(1), &sent.e())?;
-    let vc_q = m.register_next("link_vc", &z(vw), &Expr::mux(&sent.e(), &s_vc.e(), &z(vw))?)?;
-    let h_q = m.register_next("link_head", &z(1), &sent.e().and(&s_head)?)?;
-    let t_q = m.register_next("link_tail", &z(1), &sent.e().and(&s_tail)?)?;
-    let d_q = m.register_next("link_data", &z(w), &Expr::mux(&sent.e(), &sflit.e().part(0, w)?, &z(w))?)?;
-    m.assign(&valid_o.lv(), &v_q.e())?;
-    m.assign(&vc_o.lv(), &vc_q.e())?;
-    m.assign(&head_o.lv(), &h_q.e())?;
-    m.assign(&tail_o.lv(), &t_q.e())?;
-    m.assign(&data_o.lv(), &d_q.e())?;
+    let v_q = m.register_next("link_valid", &z(1), &sent);
+    let vc_q = m.register_next("link_vc", &z(vw), &sent.then_else(&s_vc, &z(vw)));
+    let h_q = m.register_next("link_head", &z(1), &(sent.e() & &s_head));
+    let t_q = m.register_next("link_tail", &z(1), &(sent.e() & &s_tail));
+    let d_q = m.register_next("link_data", &z(w), &sent.then_else(&sflit.field(0, w), &z(w)));
+    m.assign(&valid_o, &v_q);
+    m.assign(&vc_o, &vc_q);
+    m.assign(&head_o, &h_q);
+    m.assign(&tail_o, &t_q);
+    m.assign(&data_o, &d_q);
     if let Some(dm) = dummy_o {
-        m.assign(&dm.lv(), &z(1))?;
+        m.assign(&dm, &z(1));
     }
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
@@ -167,25 +167,25 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut nz = Vec::new();
     let mut st_regs = Vec::new();
     for q in 0..qn {
-        let (sq, sd) = m.register(&format!("q{q}_sent_tails"), stw, &Expr::zero(stw))?;
-        nz.push(sq.e().ne(&z(stw))?);
+        let (sq, sd) = m.register(&format!("q{q}_sent_tails"), stw, &Expr::zero(stw));
+        nz.push(sq.is_not(&z(stw)));
         st_regs.push((sq, sd));
     }
     nz.reverse();
-    let nzv = m.wire_of("cpl_ready", &Expr::concat(&nz)?)?;
-    let first = m.wire_of("cpl_first", &nzv.e().and(&nzv.e().sub(&lit(qn, 1)?)?.not())?)?;
-    m.assign(&wr1_req.lv(), &nzv.e().red_or())?;
-    m.assign(&wr1_data.lv(), &Expr::onehot_mux(&first.e(), &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>())?)?;
-    m.assign(&pend_pop.lv(), &first.e().and(&Expr::repl(qn, &wr1_take.e())?)?)?;
+    let nzv = m.wire_of("cpl_ready", &cat(&nz));
+    let first = m.wire_of("cpl_first", &(nzv.e() & &(nzv.e() - &num(qn, 1)).not()));
+    m.assign(&wr1_req.lv(), &nzv.e().red_or());
+    m.assign(&wr1_data, &onehot_select(&first, &pend_fronts.iter().map(Sig::e).collect::<Vec<_>>()));
+    m.assign(&pend_pop.lv(), &(first.e() & &wr1_take.e().rep(qn)));
     for (q, (sq, sd)) in st_regs.iter().enumerate() {
         let q = q as u32;
-        let inc = if early { pend_push.e().and(&sel_oh.e().bit(q)?)? } else { gnt.e().bit(q)?.and(&s_tail)? };
-        let dec = pend_pop.e().bit(q)?;
+        let inc = if early { pend_push.e() & &sel_oh.e().at(q) } else { gnt.e().at(q) & &s_tail };
+        let dec = pend_pop.at(q);
         m.comb(vec![
-            set(sd, &sq.e())?,
-            when(&inc, vec![set(sd, &sd.e().add(&lit(stw, 1)?)?)?])?,
-            when(&dec, vec![set(sd, &sd.e().sub(&lit(stw, 1)?)?)?])?,
-        ])?;
+            set(sd, &sq),
+            when(&inc, vec![set(sd, &(sd + &num(stw, 1)))]),
+            when(&dec, vec![set(sd, &(sd - &num(stw, 1)))]),
+        ]);
     }
     let _ = pend_empty;
     Ok(b)
@@ -199,47 +199,47 @@ fn granularity(d: &NicDims, m: &mut crate::verilog::Module, elig: &Expr, gnt: &E
     }
     let (n, kw, w) = (d.m, clog2(d.m as u64), d.w);
     let any = gnt.red_or();
-    let k = m.wire_of("gnt_idx", &encode(gnt, kw))?;
-    let heads = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w)).collect::<Result<Vec<_>>>()?)?;
-    let tails = Expr::concat(&fronts.iter().rev().map(|f| f.e().bit(w + 1)).collect::<Result<Vec<_>>>()?)?;
-    let g_tail = m.wire_of("gnt_tail", &gnt.and(&tails)?.red_or())?;
+    let k = m.wire_of("gnt_idx", &encode(gnt, kw));
+    let heads = cat(&fronts.iter().rev().map(|f| f.e().bit(w)).collect::<Result<Vec<_>>>()?);
+    let tails = cat(&fronts.iter().rev().map(|f| f.e().bit(w + 1)).collect::<Result<Vec<_>>>()?);
+    let g_tail = m.wire_of("gnt_tail", &(gnt & &tails).red_or());
     match d.injection {
         Injection::Flit => Ok(elig.clone()),
         Injection::Block => {
             let bw = clog2(d.block_size as u64);
-            let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw))?;
-            let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw))?;
-            let holding = left_q.e().ne(&Expr::zero(bw))?;
-            let held_ok = m.wire_of("blk_held_ok", &holding.and(&elig.and(&onehot_of(&slot_q.e(), n))?.red_or())?)?;
+            let (slot_q, slot_d) = m.register("blk_slot", kw, &Expr::zero(kw));
+            let (left_q, left_d) = m.register("blk_left", bw, &Expr::zero(bw));
+            let holding = left_q.is_not(&Expr::zero(bw));
+            let held_ok = m.wire_of("blk_held_ok", &(&holding & &(elig & &onehot_of(&slot_q, n)).red_or()));
             m.comb(vec![
-                set(&slot_d, &slot_q.e())?,
-                set(&left_d, &left_q.e())?,
-                when(&holding.and(&held_ok.e().not())?, vec![set(&left_d, &Expr::zero(bw))?])?,
+                set(&slot_d, &slot_q),
+                set(&left_d, &left_q),
+                when(&(holding & &held_ok.e().not()), vec![set(&left_d, &Expr::zero(bw))]),
                 when(
                     &any,
                     vec![
-                        Stmt::if_(
-                            &held_ok.e(),
-                            vec![set(&left_d, &left_q.e().sub(&lit(bw, 1)?)?)?],
-                            vec![set(&slot_d, &k.e())?, set(&left_d, &lit(bw, d.block_size as u64 - 1)?)?],
-                        )?,
-                        when(&g_tail.e(), vec![set(&left_d, &Expr::zero(bw))?])?,
+                        Stmt::when_else(
+                            &held_ok,
+                            vec![set(&left_d, &(left_q.e() - &num(bw, 1)))],
+                            vec![set(&slot_d, &k), set(&left_d, &num(bw, d.block_size as u64 - 1))],
+                        ),
+                        when(&g_tail, vec![set(&left_d, &Expr::zero(bw))]),
                     ],
-                )?,
-            ])?;
+                ),
+            ]);
             Expr::mux(&held_ok.e(), &onehot_of(&slot_q.e(), n), elig)
         }
         Injection::Message => {
-            let g_head = m.wire_of("gnt_head", &gnt.and(&heads)?.red_or())?;
-            let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1))?;
-            let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw))?;
+            let g_head = m.wire_of("gnt_head", &(gnt & &heads).red_or());
+            let (hold_q, hold_d) = m.register("hold", 1, &Expr::zero(1));
+            let (slot_q, slot_d) = m.register("hold_slot", kw, &Expr::zero(kw));
             m.comb(vec![
-                set(&hold_d, &hold_q.e())?,
-                set(&slot_d, &slot_q.e())?,
-                when(&any.and(&g_head.e())?, vec![set(&hold_d, &Expr::one_bit(true))?, set(&slot_d, &k.e())?])?,
-                when(&any.and(&g_tail.e())?, vec![set(&hold_d, &Expr::zero(1))?])?,
-            ])?;
-            Expr::mux(&hold_q.e(), &elig.and(&onehot_of(&slot_q.e(), n))?, elig)
+                set(&hold_d, &hold_q),
+                set(&slot_d, &slot_q),
+                when(&(&any & &g_head), vec![set(&hold_d, &Expr::one_bit(true)), set(&slot_d, &k)]),
+                when(&(any & &g_tail), vec![set(&hold_d, &Expr::zero(1))]),
+            ]);
+            Expr::mux(&hold_q.e(), &(elig & &onehot_of(&slot_q.e(), n)), elig)
         }
     }
 }

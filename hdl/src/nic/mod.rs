@@ -28,7 +28,7 @@ pub use fault::{NicFault, UnknownNicFault};
 use wormqos_config::nic::{Injection, NicConfig, NicVariant, SEQ_WIDTH};
 use wormqos_config::{index_width, RouterConfig, RouterMode};
 
-use crate::verilog::{clog2, Dir, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
+use crate::verilog::{clog2, AsExpr, Dir, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 use crate::{GeneratedFile, GENERATOR};
 
 /// Every size the NIC blocks need, derived once (docs/nic.md §2 symbols).
@@ -158,15 +158,15 @@ pub(crate) struct Block {
 impl Block {
     pub fn new(name: String) -> Result<Block> {
         let mut m = Module::new(name);
-        m.input("clk_i", 1)?;
-        m.input("rst_i", 1)?;
+        m.input("clk_i", 1);
+        m.input("rst_i", 1);
         Ok(Block { m, ports: vec![] })
     }
-    pub fn input(&mut self, name: &str, w: u32) -> Result<Sig> {
+    pub fn input(&mut self, name: &str, w: u32) -> Sig {
         self.ports.push((name.to_string(), w, Dir::Input));
         self.m.input(name, w)
     }
-    pub fn output(&mut self, name: &str, w: u32) -> Result<Sig> {
+    pub fn output(&mut self, name: &str, w: u32) -> Sig {
         self.ports.push((name.to_string(), w, Dir::Output));
         self.m.output(name, w)
     }
@@ -178,32 +178,28 @@ pub(crate) fn r(text: impl Into<String>, w: u32) -> Expr {
 }
 
 /// `lhs = rhs` on a whole signal.
-pub(crate) fn set(lhs: &Sig, rhs: &Expr) -> Result<Stmt> {
-    Stmt::assign(&lhs.lv(), rhs)
+pub(crate) fn set(lhs: &Sig, rhs: impl AsExpr) -> Stmt {
+    Stmt::set(lhs, rhs)
 }
 
 /// `base[text] = rhs` for a part of a signal the caller vouches for.
-pub(crate) fn set_part(base: &Sig, text: &str, w: u32, rhs: &Expr) -> Result<Stmt> {
-    Stmt::assign(&LVal::raw(text, base.name.clone(), w), rhs)
-}
-
-pub(crate) fn lit(w: u32, v: u64) -> Result<Expr> {
-    Expr::lit(w, v)
+pub(crate) fn set_part(base: &Sig, text: &str, w: u32, rhs: impl AsExpr) -> Stmt {
+    Stmt::set(LVal::raw(text, base.name.clone(), w), rhs)
 }
 
 /// Named FSM states: `localparam [w-1:0] NAME = w'dk;` for each name.
-pub(crate) fn states(m: &mut Module, names: &[&str]) -> Result<(u32, Vec<Expr>)> {
+pub(crate) fn states(m: &mut Module, names: &[&str]) -> (u32, Vec<Expr>) {
     let w = clog2(names.len() as u64);
     let mut out = Vec::new();
     for (k, n) in names.iter().enumerate() {
-        out.push(m.localparam(n, w, None, &format!("{w}'d{k}"))?);
+        out.push(m.localparam(n, w, None, &format!("{w}'d{k}")));
     }
-    Ok((w, out))
+    (w, out)
 }
 
 /// `if (c) then`.
-pub(crate) fn when(c: &Expr, then: Vec<Stmt>) -> Result<Stmt> {
-    Stmt::if_(c, then, vec![])
+pub(crate) fn when(c: impl AsExpr, then: Vec<Stmt>) -> Stmt {
+    Stmt::when(c, then)
 }
 
 /// The NIC of `cfg` (which must have a `[nic]` section): one file per
@@ -228,6 +224,7 @@ pub(crate) fn generate_nic_with_top(cfg: &RouterConfig, fault: Option<NicFault>)
     }
     let mut files = Vec::new();
     for m in &mods {
+        m.check()?;
         let text = format!("{header}\n`default_nettype none\n\n{}\n`default_nettype wire\n", m.render());
         files.push(GeneratedFile { file_name: format!("{}.v", m.name()), text: crate::verilog::wrap_lines(&text, crate::verilog::MAX_LINE) });
     }
@@ -262,7 +259,7 @@ impl Lib {
 /// bit): declared between Verilator `lint_off UNUSED` pragmas.
 pub(crate) fn wire_partly_used(m: &mut Module, name: &str, value: &Expr) -> Result<Sig> {
     m.raw_line("/* verilator lint_off UNUSED */");
-    let s = m.wire_of(name, value)?;
+    let s = m.wire_of(name, value);
     m.raw_line("/* verilator lint_on UNUSED */");
     Ok(s)
 }
@@ -283,8 +280,8 @@ pub(crate) fn fifo_instance(m: &mut Module, fifo: &Module, inst: &str, p: FifoPo
         fifo,
         inst,
         &[
-            ("clk_i", r("clk_i", 1)),
-            ("rst_i", r("rst_i", 1)),
+            crate::bits::clk(),
+            crate::bits::rst(),
             ("push_i", p.push),
             ("wdata_i", p.wdata),
             ("pop_i", p.pop),
@@ -292,5 +289,6 @@ pub(crate) fn fifo_instance(m: &mut Module, fifo: &Module, inst: &str, p: FifoPo
             ("empty_o", p.empty),
             ("full_o", p.full),
         ],
-    )
+    );
+    Ok(())
 }

@@ -6,7 +6,7 @@
 //! wire `x`, which feeds every block input `x_i`.
 
 use super::{doorbells, inject, regs, rx, tx, wr, Block, Lib, NicDims};
-use crate::verilog::{Dir, Expr, HdlError, Module, Result, Sig};
+use crate::verilog::{cat, Dir, Expr, HdlError, Module, Result, Sig};
 use std::collections::BTreeMap;
 
 const EXTERNAL: &[&str] = &["s_axil_", "m_axi_", "inj_", "ej_", "irq_"];
@@ -33,28 +33,28 @@ pub(crate) fn build(d: &NicDims) -> Result<Vec<Module>> {
     let mut top = Module::new(d.prefix.clone());
     top.doc(format!("The {} NIC (docs/nic.md): AXI4-Lite registers and doorbells, AXI4 DMA,", if d.qos { "QoS" } else { "traditional" }));
     top.doc("injection link to a router input port, ejection link from a router output port.");
-    top.input("clk_i", 1)?;
-    top.input("rst_i", 1)?;
+    top.input("clk_i", 1);
+    top.input("rst_i", 1);
     let mut ext: BTreeMap<String, Sig> = BTreeMap::new();
     let mut wires: BTreeMap<String, Sig> = BTreeMap::new();
     for (_, b) in &blocks {
         for (name, w, dir) in &b.ports {
             if is_external(name) {
-                let s = if *dir == Dir::Input { top.input(name, *w)? } else { top.output(name, *w)? };
+                let s = if *dir == Dir::Input { top.input(name, *w) } else { top.output(name, *w) };
                 ext.insert(name.clone(), s);
             } else if *dir == Dir::Output {
-                wires.insert(internal(name).to_string(), top.wire(internal(name), *w)?);
+                wires.insert(internal(name).to_string(), top.wire(internal(name), *w));
             }
         }
     }
     for (inst, b) in &blocks {
-        let mut conns: Vec<(&str, Expr)> = vec![("clk_i", Expr::raw("clk_i", 1)), ("rst_i", Expr::raw("rst_i", 1))];
+        let mut conns: Vec<(&str, Expr)> = vec![crate::bits::clk(), crate::bits::rst()];
         for (name, _, _) in &b.ports {
             let sig = if is_external(name) { ext.get(name) } else { wires.get(internal(name)) };
             let sig = sig.ok_or_else(|| HdlError::Invalid(format!("NIC wiring: nothing drives `{}` of {inst}", internal(name))))?;
             conns.push((name.as_str(), sig.e()));
         }
-        top.instance(&b.m, inst, &conns)?;
+        top.instance(&b.m, inst, &conns);
     }
     axi_checks(&mut top, &ext)?;
     let mut out = lib.mods;
@@ -76,11 +76,11 @@ fn axi_checks(top: &mut Module, ext: &BTreeMap<String, Sig>) -> Result<()> {
     top.comment("AXI protocol checks: the registers below feed only the simulation checks");
     for (tag, valid, ready, payload) in chans {
         let (v, rd) = (&ext[valid], &ext[ready]);
-        let pay = Expr::concat(&payload.iter().map(|p| ext[*p].e()).collect::<Vec<_>>())?;
-        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &v.e().and(&rd.e().not())?)?;
-        let prev = top.register_next(&format!("chk_{tag}_payload"), &Expr::zero(pay.width()), &pay)?;
-        top.assert_always(&stall.e().not().or(&v.e())?, &format!("{valid} held until {ready}"))?;
-        top.assert_always(&stall.e().not().or(&pay.eq(&prev.e())?)?, &format!("{tag} payload stable while stalled"))?;
+        let pay = cat(&payload.iter().map(|p| ext[*p].e()).collect::<Vec<_>>());
+        let stall = top.register_next(&format!("chk_{tag}_stall"), &Expr::zero(1), &(v.e() & &rd.e().not()));
+        let prev = top.register_next(&format!("chk_{tag}_payload"), &Expr::zero(pay.width()), &pay);
+        top.assert_always(&(stall.e().not() | &v.e()), &format!("{valid} held until {ready}"));
+        top.assert_always(&(stall.e().not() | &pay.is(&prev.e())), &format!("{tag} payload stable while stalled"));
     }
     Ok(())
 }
