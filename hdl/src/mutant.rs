@@ -51,6 +51,12 @@ pub enum Mutant {
     /// an eligible best-effort slot (round-robin) wins over every real-time
     /// slot; real time is served only when no best-effort slot is eligible.
     VcBestEffortFirst,
+    /// §8.4 step 1 (`virtualclock` only): the register `mx[k]` that
+    /// precomputes `max(now, aux[k])` for the next cycle's stamp is loaded
+    /// from `aux[k]` as it was before this cycle's update (one cycle stale),
+    /// so a flit stamped right after its VC's previous flit starts from the
+    /// old virtual clock and gets too small a stamp.
+    VcStaleMax,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -160,6 +166,7 @@ impl Mutant {
             Mutant::VcRebaseOffByOne,
             Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
+            Mutant::VcStaleMax,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -289,6 +296,7 @@ impl Mutant {
             Mutant::VcRebaseOffByOne => "vc-rebase-off-by-one",
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
+            Mutant::VcStaleMax => "vc-stale-max",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -326,6 +334,7 @@ impl Mutant {
             Mutant::VcRebaseOffByOne => "VcRebaseOffByOne",
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
+            Mutant::VcStaleMax => "VcStaleMax",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -394,6 +403,8 @@ pub struct Faults {
     pub vc_restamp_every_cycle: bool,
     /// [`Mutant::VcBestEffortFirst`]: best effort wins over real time.
     pub vc_best_effort_first: bool,
+    /// [`Mutant::VcStaleMax`]: `mx[k]` is loaded from the old `aux[k]`.
+    pub vc_max_from_stale_aux: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -454,6 +465,7 @@ impl Faults {
             Mutant::VcRebaseOffByOne => &mut f.vc_rebase_one_too_far,
             Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
+            Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,

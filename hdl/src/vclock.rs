@@ -8,8 +8,10 @@
 //!
 //! Structure (three `always @(*)` blocks, so that `take_i`, which at point A
 //! depends on `gnt_o` through point B, only feeds the next-state block):
-//! 1. classes and stamps `s[k]` (C+1 bits); `now + vtick` and `aux + vtick`
-//!    are formed in parallel with the comparison `now < aux`;
+//! 1. classes and stamps `s[k]` (C+1 bits): `mx[k] + vtick`, where the
+//!    register `mx[k]` holds `max(now, aux[k])`, precomputed in the previous
+//!    cycle from the next values (§8.4 "max(now, aux) may be registered"), so
+//!    no comparison of `now` with `aux` sits in front of the grant;
 //! 2. the grant: a pairwise comparison matrix (one comparator per pair of
 //!    slots, ties to the lower index; each winner bit is one balanced
 //!    reduction) for real time, a round-robin mask arbiter for best effort;
@@ -81,6 +83,9 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let (stamp_q, stamp_d) = m.register_sym("stamp", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
     let (stamped_q, stamped_d) = m.register_sym("stamped", n, Some("N"), &Expr::zero_sym("N", n));
     let (be_mask_q, be_mask_d) = m.register_sym("be_mask", n, Some("N"), &Expr::ones_sym("N", n));
+    // mx[k] = max(now, aux[k]) at every cycle (both reset to 0); loaded with the
+    // rebased max(now', aux'[k]) (§8.4, the rebase is monotone so it commutes with max)
+    let (mx_q, mx_d) = m.register_sym("mx", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
     let k = m.integer("k");
     let j = m.integer("j");
 
@@ -94,16 +99,15 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let one_c1 = cat(&[Expr::zero_sym("C", c), Expr::one_bit(true)]);
     let now_wide = wide(now_q.e());
     let aux_k = wide(aux_q.elem_var(&k, "C", c));
+    let mx_k = wide(mx_q.elem_var(&k, "C", c));
     let stamp_k = wide(stamp_q.elem_var(&k, "C", c));
 
     // ---- Block 1: classes and stamps
     m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits);");
-    m.raw_line("//    both sums are formed in parallel with the comparison now < aux[k].");
+    m.raw_line("//    max(now, aux[k]) is the register mx[k], formed in the previous cycle.");
     let vt = m.comb_reg_sym("vt", vtw, "VTW");
     let rt = m.comb_reg_sym("rt", n, "N");
     let no_max = faults.vc_stamp_ignores_now;
-    let sum_now = if no_max { None } else { Some(m.comb_reg_sym("sum_now", c1, "C+1")) };
-    let sum_aux = m.comb_reg_sym("sum_aux", c1, "C+1");
     let base = m.comb_reg_sym("base", c1, "C+1");
     let s = m.comb_reg_sym("s", n * c1, "N*(C+1)");
     let s_k = s.elem_var(&k, "(C+1)", c1);
@@ -117,20 +121,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             LVal::at_var(&rt, &k),
             all_of(&[present_i.at_var(&k), vt.is_not(Expr::zero_sym("VTW", vtw)), vt.is_not(Expr::ones_sym("VTW", vtw))]),
         ),
-        Stmt::set(&sum_aux, &aux_k + &vtick_wide),
     ];
-    if let Some(sn) = &sum_now {
-        body1.push(Stmt::set(sn, &now_wide + &vtick_wide));
-    }
-    match &sum_now {
-        None => {
-            body1.push(Stmt::note("MUTANT vc-no-max-now: base = aux[k] (no max with now)"));
-            body1.push(Stmt::set(&base, &sum_aux));
-        }
-        Some(sn) => {
-            body1.push(Stmt::note("base = max(now, aux[k]) + vtick"));
-            body1.push(Stmt::set(&base, now_wide.below(&aux_k).then_else(&sum_aux, sn)));
-        }
+    if no_max {
+        body1.push(Stmt::note("MUTANT vc-no-max-now: base = aux[k] (no max with now)"));
+        body1.push(Stmt::set(&base, &aux_k + &vtick_wide));
+    } else {
+        body1.push(Stmt::note("base = max(now, aux[k]) + vtick"));
+        body1.push(Stmt::set(&base, &mx_k + &vtick_wide));
     }
     if faults.vc_restamp_every_cycle {
         body1.push(Stmt::note("MUTANT vc-restamp-every-cycle: a waiting flit's stamp is recomputed"));
@@ -138,12 +135,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     } else {
         body1.push(Stmt::set(&s_k_lv, stamped_q.at_var(&k).then_else(&stamp_k, &base)));
     }
-    let mut block1 = vec![Stmt::set(&vt, Expr::zero_sym("VTW", vtw)), Stmt::set(&rt, zero_n())];
-    if let Some(sn) = &sum_now {
-        block1.push(Stmt::set(sn, zero_c1()));
-    }
-    block1.extend(vec![Stmt::set(&sum_aux, zero_c1()), Stmt::set(&base, zero_c1()), Stmt::set(&s, zero_nc1()), for_(&k, body1)]);
-    m.comb(block1);
+    m.comb(vec![
+        Stmt::set(&vt, Expr::zero_sym("VTW", vtw)),
+        Stmt::set(&rt, zero_n()),
+        Stmt::set(&base, zero_c1()),
+        Stmt::set(&s, zero_nc1()),
+        for_(&k, body1),
+    ]);
 
     // ---- Block 2: the grant
     m.comment("2. Grant: smallest stamp among eligible real-time slots (ties: lowest index);");
@@ -249,6 +247,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let t = m.comb_reg_sym("t", c1, "C+1");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
+    let mxn = m.comb_reg_sym("mxn", c1, "C+1");
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
@@ -347,12 +346,26 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&now_d, sat()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
+        Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
+        Stmt::set(&mxn, zero_c1()),
         for_(&k, {
             let mut body = rebase(aux1_k.clone(), true);
             body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
             body.push(Stmt::note("a slot that is not live keeps its stamp register"));
             body.extend(rebase(v_k.clone(), false));
             body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
+            // x -> min(max(x - R, 0), 2^C - 1) is monotone and now' >= R, so rebasing
+            // max(now', aux'[k]) gives max(next now, next aux[k]) (§8.5)
+            let aux_next = if faults.vc_max_from_stale_aux {
+                body.push(Stmt::note("MUTANT vc-stale-max: mx' is formed from aux[k], not aux'[k]"));
+                aux_k.clone()
+            } else {
+                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased like now'"));
+                aux1_k.clone()
+            };
+            body.push(Stmt::set(&mxn, now1.below(&aux_next).then_else(&aux_next, &now1)));
+            body.extend(rebase(mxn.e(), false));
+            body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),
@@ -362,6 +375,19 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     ]);
     m.comb(next);
     crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
+    m.comment("Check: the precomputed mx[k] equals the formula it replaces, max(now, aux[k]).");
+    let mx_ok = m.comb_reg("mx_ok", 1);
+    m.comb(vec![
+        Stmt::set(&mx_ok, Expr::one_bit(true)),
+        for_(
+            &k,
+            vec![Stmt::when(
+                mx_k.is_not(now_wide.below(&aux_k).then_else(&aux_k, &now_wide)),
+                vec![Stmt::set(&mx_ok, Expr::one_bit(false))],
+            )],
+        ),
+    ]);
+    m.assert_always(&mx_ok, "mx_q holds max(now_q, aux_q[k]) for every slot k");
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
         let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");
