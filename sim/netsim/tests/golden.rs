@@ -17,7 +17,7 @@ fn golden_dir() -> PathBuf {
 /// added after the recording: the per-phase deadline half-width (issue 23),
 /// computed from the same frames as the recorded probability, and the
 /// per-phase class latencies (003_… Fig. 5), from the same messages as the
-/// recorded class latencies.
+/// recorded class latencies; and the per-class credit-stall counter.
 fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
     let o = j.as_object_mut().unwrap();
     o.remove("wall_seconds");
@@ -26,6 +26,13 @@ fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
         for ph in phases {
             ph.as_object_mut().unwrap().remove("deadline_miss_probability_ci95");
             ph.as_object_mut().unwrap().remove("class_latency");
+        }
+    }
+    // The per-class credit-stall share of the source wait (issue 22), a
+    // counter added after the recording that changes no other field.
+    if let Some(classes) = o.get_mut("classes").and_then(|c| c.as_array_mut()) {
+        for c in classes {
+            c.as_object_mut().unwrap().remove("source_credit_stall");
         }
     }
     j
