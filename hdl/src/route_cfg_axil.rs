@@ -13,7 +13,7 @@
 //! there and no response is pending, so they may come in either order or
 //! together, and B waits for BREADY.
 
-use crate::verilog::{any_of, cat_lsb, num, Expr, HdlError, Module, Result};
+use crate::verilog::{any_of, cat_lsb, hex, num, Expr, HdlError, Module, Result};
 
 /// Byte offsets of the registers (docs/integration.md).
 pub const ID: u32 = 0x000;
@@ -127,13 +127,14 @@ pub fn route_cfg_axil(name: &str, t: TableDims) -> Result<Module> {
     md.comment("Read-back registers: the last written entry, its router, the count of written entries");
     let last = md.register_load("last", &Expr::zero(32), &write, &w_data);
     let last_router = md.register_load("last_router", &Expr::zero(6), &write, &router);
-    let writes = md.register_load("writes", &Expr::zero(16), &write, &Expr::raw("writes_q + 16'd1", 16));
+    let (writes, writes_d) = md.register_wire_d("writes", &Expr::zero(16));
+    md.assign(&writes_d, write.then_else(&writes + num(16, 1), &writes));
     let info = (m << 24) | (pw << 16) | (dw << 8) | r;
     let at = |ofs: u32| araddr.is(num(12, ofs as u64));
     let known = md.wire_of("ar_known", &any_of(&[at(ID), at(INFO), at(LAST), at(LAST_ROUTER), at(WRITES)]));
     let value = any_of(&[
-        at(ID).rep(32) & Expr::raw(format!("32'h{ID_VALUE:08x}"), 32),
-        at(INFO).rep(32) & Expr::raw(format!("32'h{info:08x}"), 32),
+        at(ID).rep(32) & hex(32, ID_VALUE as u64),
+        at(INFO).rep(32) & hex(32, info as u64),
         at(LAST).rep(32) & last,
         at(LAST_ROUTER).rep(32) & last_router.zext_to(32),
         at(WRITES).rep(32) & writes.zext_to(32),

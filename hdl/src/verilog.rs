@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 mod ops;
-pub use ops::{all_of, and_of, any_of, cat, cat_lsb, num, onehot_select, AsExpr, AsPlace};
+pub use ops::{all_of, and_of, any_of, cat, cat_lsb, hex, num, onehot_select, AsExpr, AsPlace};
 
 /// Errors of the generator.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -116,6 +116,17 @@ impl Expr {
     }
     /// Sized decimal literal. Values wider than 64 bits can only be 0.
     pub fn lit(width: u32, value: u64) -> Result<Expr> {
+        Self::check_literal(width, value)?;
+        Ok(Expr { err: None, text: format!("{width}'d{value}"), width })
+    }
+    /// Sized hexadecimal literal, zero-padded to the width's digits (for
+    /// register constants such as IDs, which read better in hex).
+    pub fn lit_hex(width: u32, value: u64) -> Result<Expr> {
+        Self::check_literal(width, value)?;
+        let digits = width.div_ceil(4) as usize;
+        Ok(Expr { err: None, text: format!("{width}'h{value:0digits$x}"), width })
+    }
+    fn check_literal(width: u32, value: u64) -> Result<()> {
         if width == 0 {
             return Err(HdlError::Invalid("zero-width literal".into()));
         }
@@ -126,7 +137,7 @@ impl Expr {
                 right: 64 - value.leading_zeros(),
             });
         }
-        Ok(Expr { err: None, text: format!("{width}'d{value}"), width })
+        Ok(())
     }
     pub fn zero(width: u32) -> Expr {
         Expr { err: None, text: format!("{width}'d0"), width }
@@ -1254,6 +1265,17 @@ mod tests {
         // every folded comment line is still a comment
         assert!(out.lines().filter(|l| l.contains("word")).all(|l| l.trim_start().starts_with("//")));
         assert!(out.ends_with("short\n"));
+    }
+
+    /// Expected texts written by hand from Verilog's sized-literal syntax.
+    #[test]
+    fn hex_literals_are_zero_padded_to_the_width_and_range_checked() {
+        assert_eq!(Expr::lit_hex(32, 0x5254_4301).unwrap().text(), "32'h52544301");
+        assert_eq!(Expr::lit_hex(32, 0x0103_0602).unwrap().text(), "32'h01030602");
+        assert_eq!(Expr::lit_hex(6, 5).unwrap().text(), "6'h05");
+        assert_eq!(Expr::lit_hex(4, 15).unwrap().width, 4);
+        assert!(matches!(Expr::lit_hex(4, 16), Err(HdlError::WidthMismatch { left: 4, right: 5, .. })));
+        assert!(Expr::lit_hex(0, 0).is_err());
     }
 
     #[test]

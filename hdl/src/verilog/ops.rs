@@ -60,6 +60,11 @@ pub fn num(w: u32, v: u64) -> Expr {
     defer(Expr::lit(w, v))
 }
 
+/// A sized hexadecimal literal `w'hv` (an out-of-range value is a deferred error).
+pub fn hex(w: u32, v: u64) -> Expr {
+    defer(Expr::lit_hex(w, v))
+}
+
 /// `{a, b, ...}`, the first part the most significant.
 pub fn cat<T: AsExpr>(parts: &[T]) -> Expr {
     defer(Expr::concat(&parts.iter().map(AsExpr::as_expr).collect::<Vec<_>>()))
