@@ -229,7 +229,7 @@ fn source_queue(pts: &[sweep::Point]) -> String {
 /// model's relative error against the simulation where both exist, and the
 /// simulated part of the source wait in which the class was held at its NI
 /// for credits (`ClassStats::source_credit_stall`: the network holding the
-/// source back; NaN for a model).
+/// source back; NaN where not measured: a model, the NIC model).
 fn latency_parts(pts: &[sweep::Point]) -> String {
     let mut s = String::from("source,point,class,source_wait_cycles,source_wait_error_percent,network_latency_cycles,network_latency_error_percent,credit_stall_cycles\n");
     let sim_of = |p: &sweep::Point, class: u8| {
@@ -252,7 +252,8 @@ fn latency_parts(pts: &[sweep::Point]) -> String {
                 c.class,
                 c.source_latency,
                 c.network_latency,
-                c.source_credit_stall
+                // "NaN" where not measured, as the CSVs write every absent value.
+                c.source_credit_stall.unwrap_or(f64::NAN)
             );
         }
     }

@@ -87,6 +87,49 @@ fn merged_shards_equal_one_run() {
     }
 }
 
+/// With the NIC model the per-class `source_credit_stall` is not measured
+/// (its sources are not the simple NI's): results.json says `null`, the
+/// typed `ClassStats` reads it back as `None` and writes the same JSON
+/// again, and the merge of shards equals the unsharded run (the shard file
+/// carries `None`, not a number).
+#[test]
+fn merged_shards_of_a_nic_experiment_equal_one_run() {
+    let dir = scratch("nic");
+    let f = dir.join("e.toml");
+    std::fs::write(&f, EXP.to_string() + "[nic]\nvariant = \"qos\"\n[sweep]\n\"workload.load\" = [0.05, 0.1, 0.15]\n").unwrap();
+    let whole = dir.join("whole");
+    ok(&wormqos(&["sweep", "--experiment", s(&f), "--out", s(&whole), "--jobs", "2"]));
+    let json = json_without_timing(&whole);
+    let mut classes = 0;
+    for p in json["points"].as_array().unwrap() {
+        for c in p["results"]["classes"].as_array().unwrap() {
+            assert!(c["source_credit_stall"].is_null(), "{c}");
+            let typed: wormqos_netsim::network::ClassStats = serde_json::from_value(c.clone()).expect("a class of results.json reads back");
+            assert_eq!(typed.source_credit_stall, None);
+            assert_eq!(&serde_json::to_value(&typed).unwrap(), c, "written back unchanged");
+            // A results.json written before the field existed reads as not measured.
+            let mut older = c.clone();
+            older.as_object_mut().unwrap().remove("source_credit_stall");
+            assert_eq!(serde_json::from_value::<wormqos_netsim::network::ClassStats>(older).unwrap().source_credit_stall, None);
+            classes += 1;
+        }
+    }
+    assert!(classes >= 3, "every point has a class");
+    let shards = dir.join("shards");
+    let files: Vec<PathBuf> = (0..2)
+        .map(|i| {
+            ok(&wormqos(&["sweep", "--experiment", s(&f), "--out", s(&shards), "--jobs", "1", "--shard", &format!("{i}/2")]));
+            shards.join(format!("shard-{i}-of-2.msgpack"))
+        })
+        .collect();
+    let merged = dir.join("merged");
+    let mut args = vec!["merge", "--out", s(&merged)];
+    args.extend(files.iter().map(|p| s(p)));
+    ok(&wormqos(&args));
+    assert_eq!(csv_without_timing(&merged), csv_without_timing(&whole), "results.csv");
+    assert_eq!(json_without_timing(&merged), json, "results.json");
+}
+
 #[test]
 fn wrong_shard_sets_are_refused() {
     let dir = scratch("wrong");

@@ -704,7 +704,7 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
             network_latency: c.network_latency,
             source_latency: c.source_latency,
             latency_ci95: f64::NAN,
-            source_credit_stall: f64::NAN,
+            source_credit_stall: None,
             ..ClassStats::default()
         })
         .collect();
