@@ -303,6 +303,8 @@ impl BurstClass {
         let trials = (self.ports - 1) * self.streams - 1;
         let q = 1.0 / (self.ports - 1) as f64;
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
+        // The saturated part of `excluded`, and the first saturated count's error.
+        let (mut saturated, mut first_saturated) = (0.0, None);
         // The binomial weight in logarithms (C(trials, m) overflows f64 for
         // thousands of streams), k·ln x taken as 0 for k = 0 (with two ports
         // q = 1 and every other stream picks the tagged one's destination).
@@ -322,13 +324,24 @@ impl BurstClass {
                     sum += w * d;
                     weight += w;
                 }
-                Err(_) => excluded += w,
+                Err(e) => {
+                    excluded += w;
+                    if let FluidError::Saturated { .. } = e {
+                        saturated += w;
+                        first_saturated.get_or_insert(e);
+                    }
+                }
             }
         }
         // Renormalizing over the solved counts is a small correction only
         // while the left-out weight is small (0.68 % at K = 14, g = 33, the
         // most of fig12_000_onoff_bursts.toml); beyond 1 % the average
         // would describe another destination link.
+        // Saturated destination links of more than the allowed weight make
+        // the class's mean delay infinite: saturated, not unsolved.
+        if saturated > MAX_EXCLUDED_WEIGHT {
+            return Err(first_saturated.expect("a saturated count was seen"));
+        }
         if weight <= 0.0 || excluded > MAX_EXCLUDED_WEIGHT {
             return Err(FluidError::NotSolved(format!("destination links of weight {excluded:.4} saturated or not solved (at most {MAX_EXCLUDED_WEIGHT} left out)")));
         }
@@ -425,6 +438,23 @@ mod tests {
         for off in [100.0, 99.0] {
             assert!(matches!(at(off), Err(FluidError::Saturated { .. })), "I = {off}: {:?}", at(off));
         }
+    }
+
+    #[test]
+    fn a_class_whose_destination_links_saturate_is_saturated() {
+        // 2 ports, K = 2: the tagged stream's destination link carries it
+        // and the other port's 2 streams, all of them (trials = 1·2 − 1 = 1
+        // with success 1/(2 − 1) = 1): m = 1 with weight 1, two sources.
+        // Each ON p = T_on/(T_on + I) = 100/200 at r = 1: mean load 1 = c.
+        // The source link is the same two sources: saturated first.
+        let class = BurstClass { ports: 2, streams: 2, mean_burst: 10.0, gap: 10.0, off_mean: 100.0, flits: 10.0, capacity: 1.0 };
+        assert!(matches!(class.delay(), Err(FluidError::Saturated { .. })), "{:?}", class.delay());
+        // K = 1, c = 1, r = 1, 3 ports: the source link has one source
+        // (drift 0: never queues), the destination m + 1 of 1 or 2 sources
+        // (trials 1, success 1/2): m = 1 (weight 1/2) has mean load
+        // 2 p = 2 · 0.6 > 1, saturated, over the 1 % bound.
+        let half = BurstClass { ports: 3, streams: 1, mean_burst: 15.0, gap: 10.0, off_mean: 100.0, flits: 10.0, capacity: 1.0 };
+        assert!(matches!(half.delay(), Err(FluidError::Saturated { .. })), "{:?}", half.delay());
     }
 
     #[test]
