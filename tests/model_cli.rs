@@ -181,6 +181,16 @@ fn ring_throughput_bound_of_eq_23_in_the_papers_units() {
     let row = res.lines().find(|l| l.starts_with("model:mmn,0.05,")).unwrap();
     let t_cycles: f64 = row.split(',').nth(col).unwrap().parse().unwrap();
     assert!((field(mmn, 6) - t_cycles * flit_s * 1e3).abs() < 1e-9, "{mmn} vs {t_cycles}");
+    // Eq. (8)'s segmentation queue alone (the last two columns): at 0.05
+    // ρ = λ_dir t̄_s = 0.005 · 25 = 0.125 and the M/D/1 wait T − t̄_s =
+    // t̄_s ρ/(2(1 − ρ)) = 25 · 0.125/1.75 = 1.785714 cycles; the M/M/1 form
+    // (`markov_mm1`) waits t̄_s ρ/(1 − ρ), twice M/D/1's at the same t̄_s.
+    let (rho, wait) = (field(mmn, 8), field(mmn, 9));
+    assert!((rho - 0.125).abs() < 1e-6, "{mmn}");
+    assert!((wait - 1.785_714 * flit_s * 1e3).abs() < 1e-5 * wait, "{mmn}: {} cycles", wait / flit_s / 1e3);
+    let [md1, mm1] = ["model:markov,\"workload.load=0.05", "model:markov_mm1,\"workload.load=0.05"].map(|p| *lines.iter().find(|l| l.starts_with(p)).unwrap());
+    assert_eq!(field(md1, 2), field(mm1, 2), "one t̄_s");
+    assert!((field(mm1, 9) - 2.0 * field(md1, 9)).abs() < 1e-9 * field(mm1, 9), "{md1} {mm1}");
     // At 0.6 every model's segmentation queue is saturated (λ_dir > λ_max),
     // but Eq. 23's bound itself is finite and below the offered rate.
     for l in lines.iter().filter(|l| l.contains("load=0.6")) {
