@@ -782,6 +782,50 @@ fn claims() -> Vec<Claim> {
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
     v.extend(fig6a_claims());
+    v.extend(fig9_segmentation_claims());
+    v
+}
+
+/// 004_… Eq. (8)'s segmentation queue beside the simulated Fig. 9 points
+/// (issue 22): `throughput.csv`'s `segmentation_rho` and
+/// `segmentation_wait_ms` (quoted in µs), first / second strategy.
+fn fig9_segmentation_claims() -> Vec<Claim> {
+    const T: &str = "experiments/results/model_fig9_004/throughput.csv";
+    let leak = |x: String| -> &'static str { Box::leak(x.into_boxed_str()) };
+    let num = |written: &'static str, source: &'static str, load: &str, strategy: &str, column: &'static str, scale: f64| Num {
+        written,
+        csv: T,
+        row: Box::leak(Box::new([("source", source), ("point", leak(format!("\"workload.load={load} topology.strategy={strategy}\"")))])),
+        column,
+        scale,
+    };
+    let (d, s) = ("destination_block", "source_block");
+    // (passage, load, [ρ d/s], [mmn d/s], [markov d/s], [markov_mm1 d/s], [sim d/s]); "" = saturated
+    type Row = (&'static str, &'static str, [&'static str; 2], [&'static str; 2], [&'static str; 2], [&'static str; 2], [&'static str; 2]);
+    let rows: [Row; 4] = [
+        ("| 1904 | 0.101 / 0.102 | 9.38 / 9.38 | 6.01 / 6.07 | 12.02 / 12.13 | 0.01 / 0.01 |", "0.05", ["0.101", "0.102"], ["9.38", "9.38"], ["6.01", "6.07"], ["12.02", "12.13"], ["0.01", "0.01"]),
+        ("| 7617 | 0.424 / 0.433 | 65.66 / 65.73 | 41.10 / 43.28 | 82.20 / 86.56 | 0.13 / 0.13 |", "0.2", ["0.424", "0.433"], ["65.66", "65.73"], ["41.10", "43.28"], ["82.20", "86.56"], ["0.13", "0.13"]),
+        ("| 15234 | 0.907 / 0.946 | saturated (ρ = 1.002 / 1.006) | 580.85 / 1082.94 | 1161.70 / 2165.87 | 0.77 / 0.77 |", "0.4", ["0.907", "0.946"], ["", ""], ["580.85", "1082.94"], ["1161.70", "2165.87"], ["0.77", "0.77"]),
+        ("| 22852 | 1.461 / 1.564 | saturated | saturated | saturated | 3.00 / 3.00 |", "0.6", ["1.461", "1.564"], ["", ""], ["", ""], ["", ""], ["3.00", "3.00"]),
+    ];
+    let mut v = Vec::new();
+    for (passage, load, rho, mmn, markov, mm1, sim) in rows {
+        let mut numbers = Vec::new();
+        for (k, strategy) in [d, s].into_iter().enumerate() {
+            numbers.push(num(rho[k], "model:markov", load, strategy, "segmentation_rho", 1.0));
+            for (written, source) in [(mmn[k], "model:mmn"), (markov[k], "model:markov"), (mm1[k], "model:markov_mm1"), (sim[k], "sim")] {
+                if !written.is_empty() {
+                    numbers.push(num(written, source, load, strategy, "segmentation_wait_ms", 1e3));
+                }
+            }
+        }
+        v.push(Claim { passage, numbers });
+    }
+    // The saturated M/M/n queue's ρ at 15234.
+    v.push(Claim {
+        passage: "saturated (ρ = 1.002 / 1.006)",
+        numbers: vec![num("1.002", "model:mmn", "0.4", d, "segmentation_rho", 1.0), num("1.006", "model:mmn", "0.4", s, "segmentation_rho", 1.0)],
+    });
     v
 }
 
