@@ -256,3 +256,31 @@ fn burst_scale_fluid_row_by_hand_and_its_inputs() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The fluid row where its spectral solution cannot be trusted gives no
+/// number, marked as every model marks a point it cannot answer (empty
+/// cells, the reason in `error`; exit 0): experiments/fig12_000_onoff.toml
+/// at 0.64 (14 streams per port with g = 1400 − 1250 = 150 cycles, so
+/// r = 32/150 and a destination link of 19 or more streams overloads
+/// enough to leave the f64 system ill-conditioned; those counts weigh
+/// about 16 % of binomial(209, 1/15)), while `kim2005_onoff` answers.
+#[test]
+fn an_unsolvable_fluid_row_is_marked_not_a_number() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig12_000_onoff.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().to_string() + "[sweep]\n\"workload.load+workload.mix\" = [[0.64, [0.32, 0.32]]]\n";
+    let dir = scratch("fluid_guard");
+    let (o, out) = run(&dir, &text, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let row = |source: &str| csv.lines().find(|l| l.starts_with(source)).unwrap_or_else(|| panic!("{source} in {csv}")).to_string();
+    let fluid = row("model:kim2005_fluid,");
+    let cells: Vec<&str> = fluid.split(',').collect();
+    assert_eq!(cells[col("rt_latency_cycles")], "", "{fluid}");
+    assert!(cells[col("error")].starts_with("\"not modelled: class 1's burst-scale fluid queue"), "{fluid}");
+    let onoff = row("model:kim2005_onoff,");
+    assert!(onoff.split(',').nth(col("rt_latency_cycles")).unwrap().parse::<f64>().unwrap() > 0.0, "{onoff}");
+    std::fs::remove_dir_all(&dir).ok();
+}
