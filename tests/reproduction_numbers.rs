@@ -783,6 +783,49 @@ fn claims() -> Vec<Claim> {
     v.extend(fluid_parts_claims());
     v.extend(fig6a_claims());
     v.extend(fig9_segmentation_claims());
+    v.extend(two_port_tandem_claims());
+    v
+}
+
+/// The fluid model in tandem on two ports (issue 22): "The two links in
+/// tandem on a 2-port router", from `source_queue.csv`.
+fn two_port_tandem_claims() -> Vec<Claim> {
+    const Q: &str = "experiments/results/model_fig12_000_onoff_2port/source_queue.csv";
+    let point = |p: &'static str| -> &'static str { Box::leak(format!("workload.onoff_streams+workload.onoff_mean_off_us={p}").into_boxed_str()) };
+    let num = |written: &'static str, source: &'static str, p: &'static str, column: &'static str| Num {
+        written,
+        csv: Q,
+        row: Box::leak(Box::new([("source", source), ("point", point(p)), ("class", "1")])),
+        column,
+        scale: 1.0,
+    };
+    let rows: [(&'static str, &'static str, [&'static str; 5]); 4] = [
+        ("| 1 | 33 | 45.97 | 69.42 | 36.14 | 0.00 / 0.65 |", "1:173.6", ["45.97", "69.42", "36.14", "0.00", "0.65"]),
+        ("| 2 | 40 | 41.67 | 37.32 | 53.52 | 17.38 / 4.64 |", "2:368.0", ["41.67", "37.32", "53.52", "17.38", "4.64"]),
+        ("| 2 | 33 | 63.58 | 70.59 | 58.57 | 22.42 / 17.80 |", "2:373.6", ["63.58", "70.59", "58.57", "22.42", "17.80"]),
+        ("| 4 | 33 | 77.12 | 71.18 | 71.03 | 34.89 / 29.51 |", "4:773.6", ["77.12", "71.18", "71.03", "34.89", "29.51"]),
+    ];
+    let mut v: Vec<Claim> = rows
+        .into_iter()
+        .map(|(passage, p, w)| Claim {
+            passage,
+            numbers: vec![
+                num(w[0], "sim", p, "latency_cycles"),
+                num(w[1], "model:kim2005_onoff", p, "latency_cycles"),
+                num(w[2], "model:kim2005_fluid", p, "latency_cycles"),
+                num(w[3], "model:kim2005_fluid", p, "source_wait_cycles"),
+                num(w[4], "sim", p, "source_wait_cycles"),
+            ],
+        })
+        .collect();
+    v.push(Claim {
+        passage: "the simulated total is 45.97 cycles against `kim2005`'s 36.14, the network\nlatency alone 45.33",
+        numbers: vec![
+            num("45.97", "sim", "1:173.6", "latency_cycles"),
+            num("36.14", "model:kim2005", "1:173.6", "network_latency_cycles"),
+            num("45.33", "sim", "1:173.6", "network_latency_cycles"),
+        ],
+    });
     v
 }
 
