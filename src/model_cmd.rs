@@ -186,7 +186,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
         out.write("dmp.csv", csv.as_bytes())?;
     }
     if !bounds.is_empty() {
-        let head = "source,point,service_cycles,lambda_max_packets_per_cycle,lambda_max_packets_per_s,packets_per_s_per_direction,latency_ms,error\n";
+        let head = "source,point,service_cycles,lambda_max_packets_per_cycle,lambda_max_packets_per_s,packets_per_s_per_direction,latency_ms,error,segmentation_rho,segmentation_wait_ms\n";
         out.write("throughput.csv", (head.to_string() + &bounds).as_bytes())?;
     }
     out.finish(|_| true)?;
@@ -229,7 +229,7 @@ fn source_queue(pts: &[sweep::Point]) -> String {
 /// model's relative error against the simulation where both exist, and the
 /// simulated part of the source wait in which the class was held at its NI
 /// for credits (`ClassStats::source_credit_stall`: the network holding the
-/// source back; NaN for a model).
+/// source back; NaN where not measured: a model, the NIC model).
 fn latency_parts(pts: &[sweep::Point]) -> String {
     let mut s = String::from("source,point,class,source_wait_cycles,source_wait_error_percent,network_latency_cycles,network_latency_error_percent,credit_stall_cycles\n");
     let sim_of = |p: &sweep::Point, class: u8| {
@@ -252,7 +252,8 @@ fn latency_parts(pts: &[sweep::Point]) -> String {
                 c.class,
                 c.source_latency,
                 c.network_latency,
-                c.source_credit_stall
+                // "NaN" where not measured, as the CSVs write every absent value.
+                c.source_credit_stall.unwrap_or(f64::NAN)
             );
         }
     }
@@ -300,31 +301,46 @@ fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> an
 /// 004_… Eq. (23) per ring model at one point, in cycles and in the
 /// paper's units (`predict::flit_seconds`): t̄_s, λ_max = 1/t̄_s per
 /// direction, the offered rate per direction and the model's packet
-/// latency T (Eq. 8) in ms. Empty for the other models.
+/// latency T (Eq. 8) in ms; then Eq. (8)'s segmentation queue alone: its
+/// utilization ρ = λ_dir t̄_s and its wait T − t̄_s in ms (M/D/1, or M/M/1
+/// for `markov_mm1`), to set beside the simulated source wait. Empty for
+/// the other models.
 fn throughput_rows(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan) -> String {
     let t = predict::flit_seconds(v);
     let named = p.evaluate(&[]);
     let mut s = String::new();
     for b in p.throughput_bounds() {
         // T (Eq. 8), or why there is none (a saturated VC or segmentation queue).
-        let (lat, err) = match named.iter().find(|n| n.name == b.name).map(|n| &n.result) {
-            Some(Ok(c)) => (c[0].network_latency + c[0].source_latency, String::new()),
-            Some(Err(e)) => (f64::NAN, e.to_string()),
-            None => (f64::NAN, String::new()),
+        // The row's source latency is T − t̄_s: Eq. (8)'s segmentation wait.
+        let (lat, seg_wait, err) = match named.iter().find(|n| n.name == b.name).map(|n| &n.result) {
+            Some(Ok(c)) => (c[0].network_latency + c[0].source_latency, c[0].source_latency, String::new()),
+            Some(Err(e)) => (f64::NAN, f64::NAN, e.to_string()),
+            None => (f64::NAN, f64::NAN, String::new()),
         };
         let ts = b.service.as_ref().map_or(f64::NAN, |ts| *ts);
         let lmax = b.lambda_max().unwrap_or(f64::NAN);
-        s += &format!("model:{},\"{}\",{ts},{lmax},{},{},{},\"{}\"\n", b.name, label(params), lmax / t, b.offered / t, lat * t * 1e3, err.replace('"', "'"));
+        let rho = b.offered * ts;
+        s += &format!(
+            "model:{},\"{}\",{ts},{lmax},{},{},{},\"{}\",{rho},{}\n",
+            b.name,
+            label(params),
+            lmax / t,
+            b.offered / t,
+            lat * t * 1e3,
+            err.replace('"', "'"),
+            seg_wait * t * 1e3
+        );
     }
     s
 }
 
 /// The simulated counterpart of `throughput_rows`: accepted packets per
-/// second per direction and the measured message latency in ms.
+/// second per direction, the measured message latency in ms and, beside
+/// Eq. (8)'s segmentation wait, the measured source wait in ms.
 fn sim_throughput_row(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan, r: &Results) -> String {
     let Some(b) = p.throughput_bounds().into_iter().next() else { return String::new() };
     let t = predict::flit_seconds(v);
     let accepted = b.offered * r.accepted_throughput / v.exp.workload.load;
-    let lat = r.classes.iter().find(|c| c.class == 0).map_or(f64::NAN, |c| c.latency);
-    format!("sim,\"{}\",NaN,NaN,NaN,{},{},\"\"\n", label(params), accepted / t, lat * t * 1e3)
+    let (lat, wait) = r.classes.iter().find(|c| c.class == 0).map_or((f64::NAN, f64::NAN), |c| (c.latency, c.source_latency));
+    format!("sim,\"{}\",NaN,NaN,NaN,{},{},\"\",NaN,{}\n", label(params), accepted / t, lat * t * 1e3, wait * t * 1e3)
 }

@@ -782,6 +782,93 @@ fn claims() -> Vec<Claim> {
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
     v.extend(fig6a_claims());
+    v.extend(fig9_segmentation_claims());
+    v.extend(two_port_tandem_claims());
+    v
+}
+
+/// The fluid model in tandem on two ports (issue 22): "The two links in
+/// tandem on a 2-port router", from `source_queue.csv`.
+fn two_port_tandem_claims() -> Vec<Claim> {
+    const Q: &str = "experiments/results/model_fig12_000_onoff_2port/source_queue.csv";
+    let point = |p: &'static str| -> &'static str { Box::leak(format!("workload.onoff_streams+workload.onoff_mean_off_us={p}").into_boxed_str()) };
+    let num = |written: &'static str, source: &'static str, p: &'static str, column: &'static str| Num {
+        written,
+        csv: Q,
+        row: Box::leak(Box::new([("source", source), ("point", point(p)), ("class", "1")])),
+        column,
+        scale: 1.0,
+    };
+    let rows: [(&'static str, &'static str, [&'static str; 5]); 4] = [
+        ("| 1 | 33 | 45.97 | 69.42 | 36.14 | 0.00 / 0.65 |", "1:173.6", ["45.97", "69.42", "36.14", "0.00", "0.65"]),
+        ("| 2 | 40 | 41.67 | 37.32 | 53.52 | 17.38 / 4.64 |", "2:368.0", ["41.67", "37.32", "53.52", "17.38", "4.64"]),
+        ("| 2 | 33 | 63.58 | 70.59 | 58.57 | 22.42 / 17.80 |", "2:373.6", ["63.58", "70.59", "58.57", "22.42", "17.80"]),
+        ("| 4 | 33 | 77.12 | 71.18 | 71.03 | 34.89 / 29.51 |", "4:773.6", ["77.12", "71.18", "71.03", "34.89", "29.51"]),
+    ];
+    let mut v: Vec<Claim> = rows
+        .into_iter()
+        .map(|(passage, p, w)| Claim {
+            passage,
+            numbers: vec![
+                num(w[0], "sim", p, "latency_cycles"),
+                num(w[1], "model:kim2005_onoff", p, "latency_cycles"),
+                num(w[2], "model:kim2005_fluid", p, "latency_cycles"),
+                num(w[3], "model:kim2005_fluid", p, "source_wait_cycles"),
+                num(w[4], "sim", p, "source_wait_cycles"),
+            ],
+        })
+        .collect();
+    v.push(Claim {
+        passage: "the simulated total is 45.97 cycles against `kim2005`'s 36.14, the network\nlatency alone 45.33",
+        numbers: vec![
+            num("45.97", "sim", "1:173.6", "latency_cycles"),
+            num("36.14", "model:kim2005", "1:173.6", "network_latency_cycles"),
+            num("45.33", "sim", "1:173.6", "network_latency_cycles"),
+        ],
+    });
+    v
+}
+
+/// 004_… Eq. (8)'s segmentation queue beside the simulated Fig. 9 points
+/// (issue 22): `throughput.csv`'s `segmentation_rho` and
+/// `segmentation_wait_ms` (quoted in µs), first / second strategy.
+fn fig9_segmentation_claims() -> Vec<Claim> {
+    const T: &str = "experiments/results/model_fig9_004/throughput.csv";
+    let leak = |x: String| -> &'static str { Box::leak(x.into_boxed_str()) };
+    let num = |written: &'static str, source: &'static str, load: &str, strategy: &str, column: &'static str, scale: f64| Num {
+        written,
+        csv: T,
+        row: Box::leak(Box::new([("source", source), ("point", leak(format!("\"workload.load={load} topology.strategy={strategy}\"")))])),
+        column,
+        scale,
+    };
+    let (d, s) = ("destination_block", "source_block");
+    // (passage, load, [ρ d/s], [mmn d/s], [markov d/s], [markov_mm1 d/s], [sim d/s]); "" = saturated
+    type Row = (&'static str, &'static str, [&'static str; 2], [&'static str; 2], [&'static str; 2], [&'static str; 2], [&'static str; 2]);
+    let rows: [Row; 4] = [
+        ("| 1904 | 0.101 / 0.102 | 9.38 / 9.38 | 6.01 / 6.07 | 12.02 / 12.13 | 0.01 / 0.01 |", "0.05", ["0.101", "0.102"], ["9.38", "9.38"], ["6.01", "6.07"], ["12.02", "12.13"], ["0.01", "0.01"]),
+        ("| 7617 | 0.424 / 0.433 | 65.66 / 65.73 | 41.10 / 43.28 | 82.20 / 86.56 | 0.13 / 0.13 |", "0.2", ["0.424", "0.433"], ["65.66", "65.73"], ["41.10", "43.28"], ["82.20", "86.56"], ["0.13", "0.13"]),
+        ("| 15234 | 0.907 / 0.946 | saturated (ρ = 1.002 / 1.006) | 580.85 / 1082.94 | 1161.70 / 2165.87 | 0.77 / 0.77 |", "0.4", ["0.907", "0.946"], ["", ""], ["580.85", "1082.94"], ["1161.70", "2165.87"], ["0.77", "0.77"]),
+        ("| 22852 | 1.461 / 1.564 | saturated | saturated | saturated | 3.00 / 3.00 |", "0.6", ["1.461", "1.564"], ["", ""], ["", ""], ["", ""], ["3.00", "3.00"]),
+    ];
+    let mut v = Vec::new();
+    for (passage, load, rho, mmn, markov, mm1, sim) in rows {
+        let mut numbers = Vec::new();
+        for (k, strategy) in [d, s].into_iter().enumerate() {
+            numbers.push(num(rho[k], "model:markov", load, strategy, "segmentation_rho", 1.0));
+            for (written, source) in [(mmn[k], "model:mmn"), (markov[k], "model:markov"), (mm1[k], "model:markov_mm1"), (sim[k], "sim")] {
+                if !written.is_empty() {
+                    numbers.push(num(written, source, load, strategy, "segmentation_wait_ms", 1e3));
+                }
+            }
+        }
+        v.push(Claim { passage, numbers });
+    }
+    // The saturated M/M/n queue's ρ at 15234.
+    v.push(Claim {
+        passage: "saturated (ρ = 1.002 / 1.006)",
+        numbers: vec![num("1.002", "model:mmn", "0.4", d, "segmentation_rho", 1.0), num("1.006", "model:mmn", "0.4", s, "segmentation_rho", 1.0)],
+    });
     v
 }
 

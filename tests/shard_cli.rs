@@ -56,35 +56,78 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn merged_shards_equal_one_run() {
-    let dir = scratch("merged");
+/// `EXP` + `tail` as `e.toml` in a fresh scratch directory, swept whole
+/// into its `whole/`: (directory, experiment file, `whole/`).
+fn unsharded_run(test: &str, tail: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(test);
     let f = dir.join("e.toml");
-    // 5 points, so 2 shards are uneven (3 + 2) and 3 shards leave one with a single point
-    std::fs::write(&f, EXP.to_string() + "[sweep]\n\"workload.load\" = [0.05, 0.1, 0.15, 0.2, 0.25]\n").unwrap();
+    std::fs::write(&f, EXP.to_string() + tail).unwrap();
     let whole = dir.join("whole");
     ok(&wormqos(&["sweep", "--experiment", s(&f), "--out", s(&whole), "--jobs", "2"]));
+    (dir, f, whole)
+}
+
+/// Runs `count` shards of experiment `f` under `dir` and merges them
+/// (given in reverse order: any order goes); returns the merged directory.
+fn sharded_and_merged(dir: &Path, f: &Path, count: usize) -> PathBuf {
+    let shards = dir.join(format!("shards{count}"));
+    let mut files = Vec::new();
+    for i in 0..count {
+        ok(&wormqos(&["sweep", "--experiment", s(f), "--out", s(&shards), "--jobs", "1", "--shard", &format!("{i}/{count}")]));
+        files.push(shards.join(format!("shard-{i}-of-{count}.msgpack")));
+        assert!(files[i].exists());
+    }
+    assert!(!shards.join("results.csv").exists(), "a shard run writes only its shard file");
+    files.reverse();
+    let merged = dir.join(format!("merged{count}"));
+    let mut args = vec!["merge", "--out", s(&merged)];
+    args.extend(files.iter().map(|p| s(p)));
+    ok(&wormqos(&args));
+    merged
+}
+
+#[test]
+fn merged_shards_equal_one_run() {
+    // 5 points, so 2 shards are uneven (3 + 2) and 3 shards leave one with a single point
+    let (dir, f, whole) = unsharded_run("merged", "[sweep]\n\"workload.load\" = [0.05, 0.1, 0.15, 0.2, 0.25]\n");
 
     for count in [2usize, 3] {
-        let shards = dir.join(format!("shards{count}"));
-        let mut files = Vec::new();
-        for i in 0..count {
-            ok(&wormqos(&["sweep", "--experiment", s(&f), "--out", s(&shards), "--jobs", "1", "--shard", &format!("{i}/{count}")]));
-            files.push(shards.join(format!("shard-{i}-of-{count}.msgpack")));
-            assert!(files[i].exists());
-        }
-        assert!(!shards.join("results.csv").exists(), "a shard run writes only its shard file");
-        files.reverse(); // any order
-        let merged = dir.join(format!("merged{count}"));
-        let mut args = vec!["merge", "--out", s(&merged)];
-        args.extend(files.iter().map(|p| s(p)));
-        ok(&wormqos(&args));
+        let merged = sharded_and_merged(&dir, &f, count);
         assert_eq!(csv_without_timing(&merged), csv_without_timing(&whole), "{count} shards: results.csv");
         assert_eq!(json_without_timing(&merged), json_without_timing(&whole), "{count} shards: results.json");
         for plot in ["accepted_throughput.svg", "be_latency_us.svg"] {
             assert!(merged.join(plot).exists(), "{plot}");
         }
     }
+}
+
+/// With the NIC model the per-class `source_credit_stall` is not measured
+/// (its sources are not the simple NI's): results.json says `null`, the
+/// typed `ClassStats` reads it back as `None` and writes the same JSON
+/// again, and the merge of shards equals the unsharded run (the shard file
+/// carries `None`, not a number).
+#[test]
+fn merged_shards_of_a_nic_experiment_equal_one_run() {
+    let (dir, f, whole) = unsharded_run("nic", "[nic]\nvariant = \"qos\"\n[sweep]\n\"workload.load\" = [0.05, 0.1, 0.15]\n");
+    let json = json_without_timing(&whole);
+    let mut classes = 0;
+    for p in json["points"].as_array().unwrap() {
+        for c in p["results"]["classes"].as_array().unwrap() {
+            assert!(c["source_credit_stall"].is_null(), "{c}");
+            let typed: wormqos_netsim::network::ClassStats = serde_json::from_value(c.clone()).expect("a class of results.json reads back");
+            assert_eq!(typed.source_credit_stall, None);
+            assert_eq!(&serde_json::to_value(&typed).unwrap(), c, "written back unchanged");
+            // A results.json written before the field existed reads as not measured.
+            let mut older = c.clone();
+            older.as_object_mut().unwrap().remove("source_credit_stall");
+            assert_eq!(serde_json::from_value::<wormqos_netsim::network::ClassStats>(older).unwrap().source_credit_stall, None);
+            classes += 1;
+        }
+    }
+    assert!(classes >= 3, "every point has a class");
+    let merged = sharded_and_merged(&dir, &f, 2);
+    assert_eq!(csv_without_timing(&merged), csv_without_timing(&whole), "results.csv");
+    assert_eq!(json_without_timing(&merged), json, "results.json");
 }
 
 #[test]

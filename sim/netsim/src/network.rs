@@ -186,10 +186,12 @@ pub struct ClassStats {
     /// The part of `source_latency` in which the message's class, at its
     /// source's NI, held VCs with flits to send and no credit on any of
     /// them (the router's input buffer full: the network, not the link,
-    /// holding the source back), mean cycles per message; NaN with the NIC
-    /// model and in results written before it existed.
-    #[serde(default = "nan")]
-    pub source_credit_stall: f64,
+    /// holding the source back), mean cycles per message; `None` (not
+    /// measured: JSON `null`, read back as `None`, as is a results file
+    /// written before the field existed) with the NIC model, whose sources
+    /// are not the simple NI's, and for a model's row.
+    #[serde(default)]
+    pub source_credit_stall: Option<f64>,
     pub histogram: Histogram,
     /// Messages by network latency in cycles (index = cycles; the last
     /// entry counts every latency ≥ its index), for deadline tails such
@@ -1514,7 +1516,7 @@ impl<'a> Sim<'a> {
                     network_latency: c.net / c.n as f64,
                     source_latency: c.src / c.n as f64,
                     // The NIC model's sources are not the simple NI's.
-                    source_credit_stall: if self.nic.is_some() { f64::NAN } else { c.stalled / c.n as f64 },
+                    source_credit_stall: if self.nic.is_some() { None } else { Some(c.stalled / c.n as f64) },
                     histogram: c.hist.clone(),
                     network_latency_counts: c.net_counts.clone(),
                     network_latency_counts_by_hops: c

@@ -195,7 +195,7 @@ fn with_burst_fluid(base: &Result<Vec<ClassPrediction>, PredictError>, model: &R
             FluidError::Saturated { load, capacity } => {
                 PredictError::Saturated(format!("class {class}'s bursts: mean load {load:.4} ≥ the {capacity:.4} flits/cycle the link gives the class"))
             }
-            FluidError::NotSolved(why) => PredictError::NotModelled(format!(
+            FluidError::NotSolved(why) | FluidError::IllConditioned(why) => PredictError::NotModelled(format!(
                 "class {class}'s burst-scale fluid queue ({why}; workload.onoff_streams = {} per port, at most {MAX_SOURCES} sources per link are solved)",
                 b.streams
             )),
@@ -704,7 +704,7 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
             network_latency: c.network_latency,
             source_latency: c.source_latency,
             latency_ci95: f64::NAN,
-            source_credit_stall: f64::NAN,
+            source_credit_stall: None,
             ..ClassStats::default()
         })
         .collect();
