@@ -31,6 +31,13 @@ fn unidirectional(k: u32, n: u32, shared: &str, load: f64, seed: u64, cycles: u6
     text
 }
 
+/// The same with `router.vc_reallocation = "atomic"`.
+fn atomic(text: String) -> String {
+    let from = "scheduler = \"round_robin\"\n";
+    assert!(text.contains(from), "torus_002.toml changed: no {from:?}");
+    text.replacen(from, &format!("{from}vc_reallocation = \"atomic\"\n"), 1)
+}
+
 fn experiment(text: &str) -> wormqos_netsim::Validated {
     Experiment::from_str(text, "u.toml", PathBuf::new()).unwrap()
 }
@@ -84,4 +91,25 @@ fn both_arrangements_carry_a_light_load_without_a_deadlock_report() {
 fn an_unknown_shared_vcs_value_is_rejected_naming_the_field() {
     let e = Experiment::from_str(&unidirectional(4, 2, "sometimes", 0.1, 1, 1000), "u.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.contains("u.toml") && e.contains("sometimes") && e.contains("after_dateline"), "{e}");
+}
+
+/// 002_…'s own arrangement runs once a VC holds one message at a time
+/// (atomic reallocation, docs/microarchitecture.md §11): the runs of
+/// `the_papers_shared_vcs_deadlock_and_the_run_reports_where` and of the
+/// regression test above, which deadlock with `"any"` and the default
+/// reallocation (the 8-node ring at 0.15 with seeds 1, 4, 5, 6; the 8 × 8
+/// torus at 0.15), drain completely with `"any"` and `"atomic"`.
+#[test]
+fn the_papers_shared_vcs_drain_past_saturation_with_atomic_reallocation() {
+    let mut cases: Vec<(u32, u32, u64)> = [1, 4, 5, 6].map(|seed| (8, 1, seed)).to_vec();
+    cases.push((8, 2, 1));
+    for (k, n, seed) in cases {
+        let what = format!("{k}-ary {n}-cube, seed {seed}");
+        let tail_crossed = run(&experiment(&unidirectional(k, n, "any", 0.15, seed, 20_000)));
+        assert!(matches!(tail_crossed, Err(SimError::Deadlocked { .. })), "{what}: expected the deadlock without atomic");
+        let r = run(&experiment(&atomic(unidirectional(k, n, "any", 0.15, seed, 20_000)))).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
+        assert_eq!(r.messages_delivered, r.messages_created, "{what}");
+        assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
+    }
 }
