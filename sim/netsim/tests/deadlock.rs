@@ -49,15 +49,26 @@ fn experiment(text: &str) -> wormqos_netsim::Validated {
 /// each message created arrives, each flit injected is ejected.
 #[test]
 fn unidirectional_torus_drains_past_saturation_with_the_default_shared_vcs() {
+    for (k, n, seed) in past_saturation_cases() {
+        assert_drains(&format!("{k}-ary {n}-cube, seed {seed}"), &unidirectional(k, n, "after_dateline", 0.15, seed, 20_000));
+    }
+}
+
+/// The runs at 0.15 that deadlock with `"any"` and the default
+/// reallocation: (k, n, seed).
+fn past_saturation_cases() -> Vec<(u32, u32, u64)> {
     let mut cases: Vec<(u32, u32, u64)> = [1, 4, 5, 6].map(|seed| (8, 1, seed)).to_vec();
     cases.push((8, 2, 1));
-    for (k, n, seed) in cases {
-        let what = format!("{k}-ary {n}-cube, seed {seed}");
-        let r = run(&experiment(&unidirectional(k, n, "after_dateline", 0.15, seed, 20_000))).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
-        assert_eq!(r.messages_delivered, r.messages_created, "{what}");
-        assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
-    }
+    cases
+}
+
+/// The experiment runs without error and drains completely: each message
+/// created arrives, each flit injected is ejected.
+fn assert_drains(what: &str, text: &str) {
+    let r = run(&experiment(text)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
+    assert_eq!(r.messages_delivered, r.messages_created, "{what}");
+    assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
 }
 
 /// The paper's arrangement deadlocks on our routers, and the run says so
@@ -101,16 +112,11 @@ fn an_unknown_shared_vcs_value_is_rejected_naming_the_field() {
 /// torus at 0.15), drain completely with `"any"` and `"atomic"`.
 #[test]
 fn the_papers_shared_vcs_drain_past_saturation_with_atomic_reallocation() {
-    let mut cases: Vec<(u32, u32, u64)> = [1, 4, 5, 6].map(|seed| (8, 1, seed)).to_vec();
-    cases.push((8, 2, 1));
-    for (k, n, seed) in cases {
+    for (k, n, seed) in past_saturation_cases() {
         let what = format!("{k}-ary {n}-cube, seed {seed}");
         let tail_crossed = run(&experiment(&unidirectional(k, n, "any", 0.15, seed, 20_000)));
         assert!(matches!(tail_crossed, Err(SimError::Deadlocked { .. })), "{what}: expected the deadlock without atomic");
-        let r = run(&experiment(&atomic(unidirectional(k, n, "any", 0.15, seed, 20_000)))).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
-        assert_eq!(r.messages_delivered, r.messages_created, "{what}");
-        assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
+        assert_drains(&what, &atomic(unidirectional(k, n, "any", 0.15, seed, 20_000)));
     }
 }
 
