@@ -4,7 +4,6 @@
 //! empty and every credit is back at the start of a cycle; it is released
 //! at the end of that cycle. With `"tail_crossed"` nothing here runs.
 
-use super::state::OutPort;
 use super::{bits, Router};
 
 impl Router {
@@ -25,15 +24,22 @@ impl Router {
         }
     }
 
-    /// End of the cycle for output port `o`: the released VCs become free,
-    /// the VCs whose tail crossed in this cycle start draining; returns
-    /// `drain_ports` with bit o brought up to date.
-    #[inline(always)]
-    pub(super) fn atomic_end_of_cycle(op: &mut OutPort, o: usize, drain_ports: u32) -> u32 {
-        debug_assert_eq!(op.release & op.alloc_clear, 0, "a tail crossed into a VC released in the same cycle");
-        op.allocated &= !op.release;
-        op.draining = (op.draining & !op.release) | op.alloc_clear;
-        op.release = 0;
-        (drain_ports & !(1 << o)) | ((op.draining != 0) as u32) << o
+    /// End of the cycle, before the frees are applied, for the output ports
+    /// in `touched` (which include every port with a draining VC): the VCs
+    /// whose tail crossed in this cycle start draining instead of being
+    /// freed, and the released VCs become the frees; `drain_ports` is
+    /// brought up to date.
+    #[inline(never)]
+    pub(super) fn atomic_end_of_cycle(&mut self, touched: u32) {
+        let mut drain = self.drain_ports;
+        for o in bits(touched) {
+            let op = &mut self.outp[o & 31];
+            debug_assert_eq!(op.release & op.alloc_clear, 0, "a tail crossed into a VC released in the same cycle");
+            op.draining = (op.draining & !op.release) | op.alloc_clear;
+            op.alloc_clear = op.release;
+            op.release = 0;
+            drain = (drain & !(1 << o)) | ((op.draining != 0) as u32) << o;
+        }
+        self.drain_ports = drain;
     }
 }

@@ -212,14 +212,15 @@ impl Router {
             }
         }
         (self.st_ports, self.rc_ports) = (st, rc);
+        if self.atomic {
+            // Turns this cycle's tail frees into drains and its releases
+            // into the frees applied below.
+            self.atomic_end_of_cycle(touched_out);
+        }
         let (mut c, mut present) = (self.c_ports, self.c_present);
         for o in bits(touched_out) {
             let op = &mut self.outp[o & 31];
-            if self.atomic {
-                self.drain_ports = Self::atomic_end_of_cycle(op, o, self.drain_ports);
-            } else {
-                op.allocated &= !op.alloc_clear;
-            }
+            op.allocated &= !op.alloc_clear;
             op.alloc_clear = 0;
             let b = 1u32 << o;
             c = (c & !b) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
