@@ -1,6 +1,6 @@
 //! Atomic output-VC reallocation (docs/microarchitecture.md §6 stage 3,
 //! *Output-VC reallocation*, `router.vc_reallocation = "atomic"`): the RTL
-//! in lockstep with the golden model on three atomic routers (50,000 cycles
+//! in lockstep with the golden model on four atomic routers (50,000 cycles
 //! of random traffic with backpressure each), and the planted bug of the
 //! release rule caught by the comparison.
 
@@ -18,7 +18,8 @@ const ATOMIC: (&str, &str) = ("vc_reallocation", "\"atomic\"");
 /// mesh5 (5 ports, 4 VCs of 8 flits, multiplexed crossbar); tiny2 with 2
 /// VCs (2 ports, DI = 4, the credit round trip, DO = 2); a 3-port, 3-VC
 /// full-crossbar router with DI = DO = 4 like a node of
-/// experiments/torus_002.toml.
+/// experiments/torus_002.toml; tr5_registered (the registered switch
+/// stage, a traditional-mode VC partition, DO = 3).
 fn configs() -> Vec<(RouterConfig, u64)> {
     let cfgs = vec![
         (variant("mesh5", "mesh5_atomic", &[ATOMIC]), 41),
@@ -31,6 +32,7 @@ fn configs() -> Vec<(RouterConfig, u64)> {
             ),
             43,
         ),
+        (variant("tr5_registered", "tr5_registered_atomic", &[ATOMIC]), 44),
     ];
     for (c, _) in &cfgs {
         assert_eq!(c.vc_reallocation(), VcReallocation::Atomic, "{}", c.name());
@@ -67,6 +69,10 @@ fn lockstep_tiny2_two_vcs_atomic() {
 #[test]
 fn lockstep_torus3_full_crossbar_atomic() {
     lockstep(2);
+}
+#[test]
+fn lockstep_tr5_registered_atomic() {
+    lockstep(3);
 }
 
 /// The planted bug of the release rule (a draining VC released once its
