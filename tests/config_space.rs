@@ -8,7 +8,7 @@
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::path::Path;
 use std::process::Command;
-use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Routing, Scheduler, SwitchAllocatorKind, SwitchStageKind, Topology};
+use wormqos_config::{ConfigFile, Crossbar, RouterConfig, RouterMode, RouterParams, Routing, Scheduler, SwitchAllocatorKind, SwitchStageKind, Topology, VcReallocation};
 
 fn random_file(rng: &mut SmallRng) -> ConfigFile {
     // Half the draws are small routers (cheap to push through the tools), half
@@ -64,6 +64,11 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             switch_stage: match rng.gen_range(0..6) {
                 0 | 1 => Some(SwitchStageKind::Registered),
                 2 => Some(SwitchStageKind::SingleCycle),
+                _ => None,
+            },
+            vc_reallocation: match rng.gen_range(0..6) {
+                0 | 1 => Some(VcReallocation::Atomic),
+                2 => Some(VcReallocation::TailCrossed),
                 _ => None,
             },
             scheduler,

@@ -778,6 +778,7 @@ fn claims() -> Vec<Claim> {
             n("320", "experiments/results/torus_002_8x8x8_after_dateline/results.csv", &[("workload.load", "0.1")], "be_latency_cycles"),
         ],
     });
+    v.extend(atomic_torus_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -870,6 +871,123 @@ fn fig9_segmentation_claims() -> Vec<Claim> {
         numbers: vec![num("1.002", "model:mmn", "0.4", d, "segmentation_rho", 1.0), num("1.006", "model:mmn", "0.4", s, "segmentation_rho", 1.0)],
     });
     v
+}
+
+const ATOMIC_8X8: &str = "experiments/results/model_torus_002_atomic/results.csv";
+const ATOMIC_8X8X8: &str = "experiments/results/model_torus_002_8x8x8_atomic/results.csv";
+/// The "002_…'s arrangement with atomic reallocation" tables: per table,
+/// its results, loads and model / sim / model − sim / accepted rows.
+const ATOMIC_TABLES: [(&str, &[&str], [&str; 4]); 2] = [
+    (
+        ATOMIC_8X8,
+        &["0.01", "0.02", "0.04", "0.05", "0.06", "0.07", "0.08", "0.1", "0.12"],
+        [
+            "| model | 74.6 | 78.0 | 86.3 | 91.9 | 99.7 | 113.6 | saturated | saturated | saturated |",
+            "| sim | 74.0 | 76.7 | 82.9 | 86.2 | 90.3 | 95.1 | 99.6 | 111.7 | 160.8 |",
+            "| model − sim | +0.8 % | +1.7 % | +4.1 % | +6.6 % | +10.4 % | +19.4 % | — | — | — |",
+            "| accepted | 0.010 | 0.020 | 0.041 | 0.051 | 0.061 | 0.071 | 0.081 | 0.100 | 0.120 |",
+        ],
+    ),
+    (
+        ATOMIC_8X8X8,
+        &["0.01", "0.02", "0.04", "0.05", "0.06", "0.07", "0.08", "0.1"],
+        [
+            "| model | 91.9 | 95.5 | 104.9 | 111.8 | 123.1 | 166.2 | saturated | saturated |",
+            "| sim | 91.4 | 95.2 | 101.7 | 105.4 | 110.8 | 115.6 | 121.6 | 139.4 |",
+            "| model − sim | +0.5 % | +0.3 % | +3.1 % | +6.1 % | +11.1 % | +43.8 % | — | — |",
+            "| accepted | 0.010 | 0.020 | 0.040 | 0.050 | 0.060 | 0.070 | 0.080 | 0.100 |",
+        ],
+    ),
+];
+
+/// 002_… with atomic VC reallocation (issue 22): the model, sim and
+/// accepted rows of both tables, and the light-load comparison with the
+/// tail-crossed torus. The model − sim rows are checked by
+/// `atomic_torus_errors_match_the_committed_results`.
+fn atomic_torus_claims() -> Vec<Claim> {
+    let mut v = Vec::new();
+    for (csv, loads, [model, sim, _, accepted]) in ATOMIC_TABLES {
+        for (passage, source, column) in
+            [(model, "model:torus002", "be_network_latency_cycles"), (sim, "sim", "be_network_latency_cycles"), (accepted, "sim", "accepted_throughput")]
+        {
+            let numbers = row_numbers(passage)
+                .into_iter()
+                .zip(loads)
+                .map(|(w, load)| n(w, csv, Box::leak(Box::new([("source", source), ("workload.load", *load)])), column))
+                .collect();
+            v.push(Claim { passage, numbers });
+        }
+    }
+    const HEAVY: &str = "experiments/results/model_torus_002_16x16_long_heavy_atomic/results.csv";
+    let sim = |load: &'static str, m: &'static str| -> &'static [(&'static str, &'static str)] {
+        Box::leak(Box::new([("source", "sim"), ("workload.load", load), ("workload.message_flits", m)]))
+    };
+    for (passage, m, written) in [
+        ("| M = 64 | +4.8 % (sim 170.1) | model saturated; sim 188.2, accepted 0.030 |", "64", ["170.1", "188.2", "0.030"]),
+        ("| M = 100 | +3.0 % (sim 224.3) | model saturated; sim 254.1, accepted 0.030 |", "100", ["224.3", "254.1", "0.030"]),
+    ] {
+        v.push(Claim {
+            passage,
+            numbers: vec![
+                n(written[0], HEAVY, sim("0.02", m), "be_network_latency_cycles"),
+                n(written[1], HEAVY, sim("0.03", m), "be_network_latency_cycles"),
+                n(written[2], HEAVY, sim("0.03", m), "accepted_throughput"),
+            ],
+        });
+    }
+    v.push(Claim {
+        passage: "did not deadlock (90.3 against 90.3 cycles at 0.06 on 8 × 8, 101.7 against\n101.7 at 0.04 on 8 × 8 × 8)",
+        numbers: vec![
+            n("90.3", ATOMIC_8X8, &[("source", "sim"), ("workload.load", "0.06")], "be_network_latency_cycles"),
+            n("90.3", "experiments/results/model_torus_002/results.csv", &[("source", "sim"), ("workload.load", "0.06")], "be_network_latency_cycles"),
+            n("101.7", ATOMIC_8X8X8, &[("source", "sim"), ("workload.load", "0.04")], "be_network_latency_cycles"),
+            n(
+                "101.7",
+                "experiments/results/model_torus_002_8x8x8/results.csv",
+                &[("source", "sim"), ("workload.load", "0.04"), ("router.vcs", "3")],
+                "be_network_latency_cycles",
+            ),
+        ],
+    });
+    v
+}
+
+/// The model − sim rows of the atomic torus tables: each cell is
+/// 100 (model − sim) / sim of the network latencies of its load, with its
+/// sign and one decimal, or "—" where the model is saturated.
+#[test]
+fn atomic_torus_errors_match_the_committed_results() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    for (csv, loads, [_, _, errors, _]) in ATOMIC_TABLES {
+        assert!(doc.contains(errors), "passage not in docs/reproduction.md: {errors:?}");
+        let table = read_csv(csv, &mut cache);
+        let latency = |source: &str, load: &str| -> Option<f64> {
+            let row = table.iter().find(|r| r["source"] == source && r["workload.load"] == load).unwrap_or_else(|| panic!("{csv}: no {source} row at {load}"));
+            row["be_network_latency_cycles"].parse().ok()
+        };
+        let cells: Vec<&str> = errors.trim_matches('|').split('|').skip(1).map(str::trim).collect();
+        assert_eq!(cells.len(), loads.len(), "{errors}");
+        for (cell, load) in cells.into_iter().zip(loads) {
+            let want = match (latency("model:torus002", load), latency("sim", load)) {
+                (Some(m), Some(s)) => format!("{:+.1} %", 100.0 * (m - s) / s),
+                (None, Some(_)) => "—".to_string(),
+                other => panic!("{csv} at {load}: {other:?}"),
+            };
+            assert_eq!(cell, want, "{csv} at load {load}");
+        }
+    }
+    // The 16 × 16 table's errors at 0.02 (first cell of each row).
+    let heavy = read_csv("experiments/results/model_torus_002_16x16_long_heavy_atomic/results.csv", &mut cache);
+    for (m, written) in [("64", "| M = 64 | +4.8 % (sim"), ("100", "| M = 100 | +3.0 % (sim")] {
+        assert!(doc.contains(written), "{written:?}");
+        let at = |source: &str| -> f64 {
+            let row = heavy.iter().find(|r| r["source"] == source && r["workload.load"] == "0.02" && r["workload.message_flits"] == m).unwrap();
+            row["be_network_latency_cycles"].parse().unwrap()
+        };
+        let (mo, si) = (at("model:torus002"), at("sim"));
+        assert!(written.contains(&format!("| {:+.1} % (sim", 100.0 * (mo - si) / si)), "{written:?}: model {mo} sim {si}");
+    }
 }
 
 /// 000_… Fig. 12's ON/OFF source waiting time (issue 22): the tables of

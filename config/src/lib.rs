@@ -88,6 +88,31 @@ impl SwitchStageKind {
     }
 }
 
+/// When an output VC whose message's tail has crossed the crossbar becomes
+/// allocatable again (docs/microarchitecture.md §6 stage 3, *Output-VC
+/// reallocation*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcReallocation {
+    /// In the cycle after the tail crosses (the original router): a VC's
+    /// downstream buffer may then hold flits of two messages.
+    #[default]
+    TailCrossed,
+    /// Only once the tail has left the downstream buffer (output VC buffer
+    /// empty, every credit returned): one message per VC buffer, as
+    /// Duato's methodology assumes (§11).
+    Atomic,
+}
+
+impl VcReallocation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VcReallocation::TailCrossed => "tail_crossed",
+            VcReallocation::Atomic => "atomic",
+        }
+    }
+}
+
 /// Where RC's routing table lives (docs/microarchitecture.md §2, *Programmable
 /// routing*).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -254,6 +279,10 @@ pub struct RouterParams {
     /// the switch allocation (RC and VA share a stage), default `single_cycle`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_stage: Option<SwitchStageKind>,
+    /// When a released output VC becomes allocatable again (default
+    /// `tail_crossed`; `atomic` needs a mode without preemption).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vc_reallocation: Option<VcReallocation>,
     pub scheduler: Scheduler,
     /// Number of traffic classes, which are also the priority levels s of
     /// the QoS modes: class s-1 is the highest priority. Default 2, or 3
@@ -471,6 +500,7 @@ impl RouterConfig {
         check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
         let switch = validate_switch_allocator(r)?;
         let stage = validate_switch_stage(r)?;
+        validate_vc_reallocation(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
@@ -703,6 +733,11 @@ impl RouterConfig {
     pub fn scheduling(&self) -> &Scheduling {
         &self.scheduling
     }
+    /// When a released output VC becomes allocatable again (§6 stage 3);
+    /// `Atomic` only in a mode without preemption.
+    pub fn vc_reallocation(&self) -> VcReallocation {
+        self.file.router.vc_reallocation.unwrap_or_default()
+    }
     /// Extra input buffers (lanes) per input VC: s-1 in the preemptive mode, else 0.
     pub fn extra_lanes(&self) -> usize {
         self.qos.extra_lanes() as usize
@@ -890,6 +925,20 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
         SwitchStageKind::SingleCycle => SwitchStage::SingleCycle,
         SwitchStageKind::Registered => SwitchStage::Registered,
     })
+}
+
+/// `atomic` reallocation is specified for the modes without preemption: a
+/// suspended message's output VC (§9.4 case (b)) is released before its
+/// tail, which the atomic rule does not cover.
+fn validate_vc_reallocation(r: &RouterParams) -> Result<(), ConfigError> {
+    if r.vc_reallocation == Some(VcReallocation::Atomic) && r.mode == RouterMode::Preemptive {
+        return Err(ConfigError::field(
+            "router.vc_reallocation",
+            VcReallocation::Atomic.as_str(),
+            "allowed values: tail_crossed with mode = \"preemptive\"; atomic with unpartitioned, traditional or non_preemptive",
+        ));
+    }
+    Ok(())
 }
 
 impl SwitchAllocatorKind {
@@ -1184,6 +1233,20 @@ scheduler = "round_robin"
         let c = RouterConfig::from_toml_str(&full, "t").unwrap();
         assert_eq!(c.scheduling().point.switch_allocator(), None);
         assert!(err(&(base() + "switch_allocator = \"wavefront\"\n")).to_string().contains("switch_allocator"));
+    }
+
+    #[test]
+    fn vc_reallocation_defaults_to_tail_crossed_and_refuses_atomic_with_preemption() {
+        let c = |extra: &str| RouterConfig::from_toml_str(&(base() + extra), "t").unwrap().vc_reallocation();
+        assert_eq!(c(""), VcReallocation::TailCrossed);
+        assert_eq!(c("vc_reallocation = \"tail_crossed\"\n"), VcReallocation::TailCrossed);
+        assert_eq!(c("vc_reallocation = \"atomic\"\n"), VcReallocation::Atomic);
+        let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
+        RouterConfig::from_toml_str(&(p.clone() + "vc_reallocation = \"tail_crossed\"\n"), "t").unwrap();
+        let msg = err(&(p + "vc_reallocation = \"atomic\"\n")).to_string();
+        assert!(msg.contains("field `router.vc_reallocation`") && msg.contains("allowed values") && msg.contains("t.toml:"), "{msg}");
+        let msg = err(&(base() + "vc_reallocation = \"eventually\"\n")).to_string();
+        assert!(msg.contains("eventually") && msg.contains("tail_crossed") && msg.contains("atomic"), "{msg}");
     }
 
     #[test]

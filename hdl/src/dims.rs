@@ -73,6 +73,10 @@ pub(crate) struct Dims {
     /// `router.routing = "programmable"`: RC reads the top's table registers
     /// (which then always keep allowed VC sets, every VC by default).
     pub programmable: bool,
+    /// `router.vc_reallocation = "atomic"`: an output VC whose tail has
+    /// crossed drains (empty buffer, every credit back) before VA may grant
+    /// it again (§6 stage 3, *Output-VC reallocation*).
+    pub atomic: bool,
 }
 
 impl Dims {
@@ -116,6 +120,7 @@ impl Dims {
                 (false, None) => None,
             },
             programmable: cfg.programmable(),
+            atomic: cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
         }
     }
     /// The static partition of the output VCs among the classes (§9.2).

@@ -141,6 +141,12 @@ pub enum Mutant {
     /// §6 *Registered switch allocation* (`registered` only): the credit of
     /// a crossing flit leaves one cycle after its ST cycle instead of in it.
     SaCreditLate,
+    /// §6 stage 3, *Output-VC reallocation* (`vc_reallocation = "atomic"`
+    /// only): a draining output VC is released as soon as its buffer is
+    /// empty, without waiting for its credits (`credits == DD`), so the
+    /// next message may enter a downstream buffer that still holds the
+    /// previous one's flits.
+    AtomicIgnoresCredits,
 }
 
 impl Mutant {
@@ -207,6 +213,9 @@ impl Mutant {
         &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate]
     }
     /// Whether this mutant is one of [`Mutant::allocator`].
+    pub fn reallocation() -> &'static [Mutant] {
+        &[Mutant::AtomicIgnoresCredits]
+    }
     pub fn is_allocator(&self) -> bool {
         Mutant::allocator().contains(self)
     }
@@ -229,6 +238,7 @@ impl Mutant {
             .chain(Mutant::checks())
             .chain(Mutant::allocator())
             .chain(Mutant::registered())
+            .chain(Mutant::reallocation())
             .copied()
             .collect()
     }
@@ -252,6 +262,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             // RC and VA share a cycle in the registered pipeline already
             Mutant::SkipRcStage => !registered(cfg),
+            Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
             _ => true,
         }
     }
@@ -274,6 +285,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
+            Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             _ => "every configuration",
         }
     }
@@ -317,6 +329,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend => "sa-room-ignores-pend",
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
+            Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
         }
     }
     /// The CamelCase variant name.
@@ -355,6 +368,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend => "SaRoomIgnoresPend",
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
+            Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
         }
     }
 }
@@ -445,6 +459,9 @@ pub struct Faults {
     pub sa_grants_behind_tail: bool,
     /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
     pub sa_credit_late: bool,
+    /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
+    /// with credits still out.
+    pub atomic_ignores_credits: bool,
 }
 
 impl Faults {
@@ -486,6 +503,7 @@ impl Faults {
             Mutant::SaRoomIgnoresPend => &mut f.sa_room_ignores_pend,
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
+            Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
         } = true;
         f
     }
@@ -499,7 +517,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -535,7 +553,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1);
+        assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         // every mutant sets its own fault switch, and only one

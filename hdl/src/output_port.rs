@@ -40,6 +40,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw });
     let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)) } else { None };
     let credit = md.input("credit_i", m);
+    let atomic = if d.atomic {
+        md.doc("Atomic reallocation (§6 stage 3): tail_crossed_i[u], a tail crossed into output VC");
+        md.doc("u (it starts draining); release_o[u], the draining VC u is empty with every credit");
+        md.doc("back (start of cycle): free for VA from the next cycle.");
+        Some((md.input("tail_crossed_i", m), md.output("release_o", m)))
+    } else {
+        None
+    };
     let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)) };
     let room2_o = if d.registered() { Some(md.output("room2_o", m)) } else { None };
     let valid_o = md.output("out_valid_o", 1);
@@ -59,6 +67,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     // each per-VC buffer's front entry (per-VC buffers only)
     let mut front_wires: Vec<Sig> = vec![];
     let (mut vticks, mut presents) = (vec![], vec![]);
+    // per VC: buffer empty and every credit back (atomic reallocation)
+    let mut drained = vec![];
     let shared = if d.shared_ob() {
         md.comment("The port's output VC buffers, one shared memory; the front of the VC point C picks");
         let (e, flit) = (md.wire("buf_empty", m), md.wire("buf_front", obw));
@@ -149,6 +159,12 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             ),
         ]);
         fulls.push(full);
+        if d.faults.atomic_ignores_credits {
+            // MUTANT atomic-ignores-credits: drained once the buffer is empty
+            drained.push(empty.clone());
+        } else {
+            drained.push(empty.l_and(&cr_q.is(&num(cw, reset_credits))));
+        }
         let has_credit = cr_q.is_not(&Expr::zero(cw));
         if d.faults.pick_ignores_empty {
             // MUTANT pick-ignores-empty: eligible with a credit, empty or not
@@ -162,6 +178,17 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"));
         }
         md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"));
+    }
+    if let Some((tail_crossed, release_o)) = &atomic {
+        md.comment("Atomic reallocation: a VC draining since its tail crossed is released once");
+        md.comment("its buffer is empty and its credit counter is back at DD (start of cycle)");
+        let (drain_q, drain_d) = md.register_wire_d("draining", &Expr::zero(m));
+        let release = md.wire_of("drained", &(&drain_q & &cat_lsb(&drained)));
+        md.assign(&drain_d, &((&drain_q & &release.e().not()) | tail_crossed));
+        md.assign(release_o, &release);
+        md.assert_always(&(&drain_q & tail_crossed).is(&Expr::zero(m)), "no tail crosses into a draining output VC");
+    } else {
+        drop(drained);
     }
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb(&eligs));

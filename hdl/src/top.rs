@@ -192,6 +192,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let wdata = t.wire("ob_wdata", n * ob_w);
     let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)) } else { None };
     let release = t.wire("ovc_release", nm);
+    // Atomic reallocation: the allocators free a VC when its output port
+    // says it has drained, not when its tail crosses (§6 stage 3).
+    let drained = if d.atomic { Some(t.wire("ovc_drained", nm)) } else { None };
     let enter_c = if order_c == FlitOrder::Age { Some(t.wire("enter_c", nm)) } else { None };
     let owner_all = if !multiplexed { Some(t.wire("owner_all", nm * iw)) } else { None };
     let per_class = crate::vc_allocator::va_ovc_per_class(d);
@@ -281,7 +284,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             clk(),
             rst(),
             ("req_i", req.e()),
-            ("release_i", release.field(o * m, m)),
+            ("release_i", drained.as_ref().unwrap_or(&release).field(o * m, m)),
             ("gnt_o", g.e()),
         ];
         if per_class {
@@ -614,6 +617,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(g) = &sg {
             conns.push(("room2_o", g.room2.field(o * m, m)));
+        }
+        if let Some(dr) = &drained {
+            conns.push(("tail_crossed_i", release.field(o * m, m)));
+            conns.push(("release_o", dr.field(o * m, m)));
         }
         t.instance(&outp, &format!("u_out{o}"), &conns);
     }

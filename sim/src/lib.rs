@@ -69,6 +69,8 @@ mod test_traffic;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod atomic_tests;
+#[cfg(test)]
 mod vclock_tests;
 #[cfg(test)]
 mod fgfq_tests;

@@ -25,6 +25,7 @@
 mod buffer_write;
 mod output_port;
 mod preemption;
+mod reallocation;
 mod registered;
 mod route_computation;
 mod state;
@@ -37,7 +38,7 @@ use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use crate::vclock::VirtualClockScheduler;
 pub use state::{HeaderFields, LaneRegs};
 use state::{Blk, InPort, InVc, Lanes, OutPort, PreemptPort, VcPoint, MAX_LANES};
-use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage};
+use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage, VcReallocation};
 
 /// Schedulers the model can run in place of the configured one, to compare
 /// against it; they are not router configurations and have no RTL.
@@ -206,6 +207,9 @@ pub struct Router {
     /// Scheduling points (input ports at A, output ports at C) with a
     /// §9.3 block hold running (`left > 0`).
     hold_ports: u32,
+    /// Output ports with a `draining` output VC (`vc_reallocation =
+    /// "atomic"`, §6 stage 3); always 0 with `"tail_crossed"`.
+    drain_ports: u32,
     di: u16,
     dout: u16,
     dd: u16,
@@ -224,6 +228,9 @@ pub struct Router {
     /// or a §9.2 partition, or a programmable table that may get one):
     /// requesters are filtered by satisfiability.
     restricted: bool,
+    /// `vc_reallocation = "atomic"`: a tail's output VC drains before it is
+    /// free again (§6 stage 3, *Output-VC reallocation*).
+    atomic: bool,
     ib: FlitRings,
     ob: FlitRings,
     ivc: Box<[InVc; MAX_VCS_TOTAL]>,
@@ -348,6 +355,7 @@ impl Router {
             // Counted wherever the VCs carry a class map, a one-class
             // partitioned mode (which allocates as `Qos::Shared`) included.
             partitioned: cfg.vc_classes().is_some(),
+            atomic: cfg.vc_reallocation() == VcReallocation::Atomic,
             class_vcs,
             classes: cfg.traffic_classes(),
             dest_width: h.dest.width,
@@ -395,6 +403,7 @@ impl Router {
             c_ports: 0,
             c_present: 0,
             hold_ports: 0,
+            drain_ports: 0,
             c_present_wakes: match (sched.point, sched.order) {
                 (SchedulingPoint::OutputPort, wormqos_config::FlitOrder::VirtualClock(_)) => u32::MAX,
                 _ => 0,
@@ -467,6 +476,7 @@ impl Router {
         self.st_ports = 0;
         self.rc_ports = 0;
         self.sg_ports = 0;
+        self.drain_ports = 0;
         self.c_ports = 0;
         self.c_present = 0;
         self.hold_ports = 0;
@@ -556,10 +566,18 @@ impl Router {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
         self.credits[(o * self.m + u) & 511] as usize
     }
-    /// Whether output VC (o, u) is held by a message.
+    /// Whether output VC (o, u) is held by a message (with `vc_reallocation
+    /// = "atomic"`, also while it drains after its tail has crossed).
     pub fn allocated(&self, o: usize, u: usize) -> bool {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
         self.outp[o & 31].allocated >> u & 1 == 1
+    }
+    /// Whether output VC (o, u) is `draining` (§4: its tail has crossed, and
+    /// with `vc_reallocation = "atomic"` it is not yet released); always
+    /// false with `"tail_crossed"`.
+    pub fn draining(&self, o: usize, u: usize) -> bool {
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        self.outp[o & 31].draining >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {

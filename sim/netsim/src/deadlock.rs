@@ -13,7 +13,9 @@
 //! (docs/microarchitecture.md §6):
 //! - ROUTED at output o: every output VC of o it may take (`route_vcs` of its
 //!   destination, ∩ its class's VCs in TR/NP) is allocated; blocked by their
-//!   owners (an output VC is freed only when its owner's tail crosses).
+//!   owners (an output VC is freed only when its owner's tail crosses) or,
+//!   for a VC draining under atomic reallocation (§6 stage 3), by the
+//!   downstream input VC its message's flits must leave.
 //! - ACTIVE holding (o, u) with flits: output buffer (o, u) full, no credit,
 //!   and the downstream input VC u full with no credit on its way back;
 //!   blocked by that downstream VC. An endpoint on o always drains.
@@ -91,7 +93,17 @@ fn blockers(routers: &[Router], configs: &[RouterConfig], net: &Network, (r, p, 
             if held.iter().any(|&u| !router.allocated(route, u)) {
                 return None;
             }
-            Some((Wait::OutputVc { route, allowed }, held.iter().map(|&u| owner(r, route, u)).collect()))
+            let mut by = Vec::with_capacity(held.len());
+            for &u in &held {
+                if !router.draining(route, u) {
+                    by.push(owner(r, route, u));
+                } else if let Peer::Router { router: down, port } = net.out_link[r][route] {
+                    by.push((down, port, u));
+                } else {
+                    return None; // an endpoint always drains
+                }
+            }
+            Some((Wait::OutputVc { route, allowed }, by))
         }
         VcState::Active { route, ovc } if router.input_occupancy(p, v) > 0 => {
             if router.output_occupancy(route, ovc) < cfg.output_buffer_depth() || router.credits(route, ovc) > 0 {
@@ -106,7 +118,9 @@ fn blockers(routers: &[Router], configs: &[RouterConfig], net: &Network, (r, p, 
             let Peer::Router { router: up, port: o } = net.in_link[r][p] else { return None };
             let upr = &routers[up];
             let flit = upr.outputs().flits[o];
-            if upr.output_occupancy(o, v) > 0 || (flit.valid && flit.vc as usize == v) || !upr.allocated(o, v) {
+            // A draining upstream VC: the message's tail is already past it.
+            let gone = !upr.allocated(o, v) || upr.draining(o, v);
+            if upr.output_occupancy(o, v) > 0 || (flit.valid && flit.vc as usize == v) || gone {
                 return None;
             }
             Some((Wait::Upstream, vec![owner(up, o, v)]))

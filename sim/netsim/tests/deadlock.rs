@@ -31,6 +31,13 @@ fn unidirectional(k: u32, n: u32, shared: &str, load: f64, seed: u64, cycles: u6
     text
 }
 
+/// The same with `router.vc_reallocation = "atomic"`.
+fn atomic(text: String) -> String {
+    let from = "scheduler = \"round_robin\"\n";
+    assert!(text.contains(from), "torus_002.toml changed: no {from:?}");
+    text.replacen(from, &format!("{from}vc_reallocation = \"atomic\"\n"), 1)
+}
+
 fn experiment(text: &str) -> wormqos_netsim::Validated {
     Experiment::from_str(text, "u.toml", PathBuf::new()).unwrap()
 }
@@ -42,15 +49,26 @@ fn experiment(text: &str) -> wormqos_netsim::Validated {
 /// each message created arrives, each flit injected is ejected.
 #[test]
 fn unidirectional_torus_drains_past_saturation_with_the_default_shared_vcs() {
+    for (k, n, seed) in past_saturation_cases() {
+        assert_drains(&format!("{k}-ary {n}-cube, seed {seed}"), &unidirectional(k, n, "after_dateline", 0.15, seed, 20_000));
+    }
+}
+
+/// The runs at 0.15 that deadlock with `"any"` and the default
+/// reallocation: (k, n, seed).
+fn past_saturation_cases() -> Vec<(u32, u32, u64)> {
     let mut cases: Vec<(u32, u32, u64)> = [1, 4, 5, 6].map(|seed| (8, 1, seed)).to_vec();
     cases.push((8, 2, 1));
-    for (k, n, seed) in cases {
-        let what = format!("{k}-ary {n}-cube, seed {seed}");
-        let r = run(&experiment(&unidirectional(k, n, "after_dateline", 0.15, seed, 20_000))).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
-        assert_eq!(r.messages_delivered, r.messages_created, "{what}");
-        assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
-    }
+    cases
+}
+
+/// The experiment runs without error and drains completely: each message
+/// created arrives, each flit injected is ejected.
+fn assert_drains(what: &str, text: &str) {
+    let r = run(&experiment(text)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
+    assert_eq!(r.messages_delivered, r.messages_created, "{what}");
+    assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
 }
 
 /// The paper's arrangement deadlocks on our routers, and the run says so
@@ -84,4 +102,55 @@ fn both_arrangements_carry_a_light_load_without_a_deadlock_report() {
 fn an_unknown_shared_vcs_value_is_rejected_naming_the_field() {
     let e = Experiment::from_str(&unidirectional(4, 2, "sometimes", 0.1, 1, 1000), "u.toml", PathBuf::new()).unwrap_err().to_string();
     assert!(e.contains("u.toml") && e.contains("sometimes") && e.contains("after_dateline"), "{e}");
+}
+
+/// 002_…'s own arrangement runs once a VC holds one message at a time
+/// (atomic reallocation, docs/microarchitecture.md §11): the runs of
+/// `the_papers_shared_vcs_deadlock_and_the_run_reports_where` and of the
+/// regression test above, which deadlock with `"any"` and the default
+/// reallocation (the 8-node ring at 0.15 with seeds 1, 4, 5, 6; the 8 × 8
+/// torus at 0.15), drain completely with `"any"` and `"atomic"`.
+#[test]
+fn the_papers_shared_vcs_drain_past_saturation_with_atomic_reallocation() {
+    for (k, n, seed) in past_saturation_cases() {
+        let what = format!("{k}-ary {n}-cube, seed {seed}");
+        let tail_crossed = run(&experiment(&unidirectional(k, n, "any", 0.15, seed, 20_000)));
+        assert!(matches!(tail_crossed, Err(SimError::Deadlocked { .. })), "{what}: expected the deadlock without atomic");
+        assert_drains(&what, &atomic(unidirectional(k, n, "any", 0.15, seed, 20_000)));
+    }
+}
+
+/// 002_…'s model against the arrangement it describes, now deadlock free
+/// (docs/reproduction.md, "002_…'s arrangement with atomic reallocation"):
+/// on the 8 × 8 torus with L = 3 the model is within 6 % of the atomic
+/// simulation at 0.02 and 0.04 flits/node/cycle (60 k cycles); at 0.08 the
+/// model is saturated while the atomic torus carries the load (accepted
+/// within 5 % of it) and drains.
+#[test]
+fn the_model_of_002_against_the_atomic_torus() {
+    use wormqos_netsim::analytic::predict;
+    let latency = |r: &wormqos_netsim::Results| r.classes.iter().find(|c| c.class == 0).unwrap().network_latency;
+    for load in [0.02, 0.04] {
+        let v = experiment(&atomic(unidirectional(8, 2, "any", load, 1, 60_000)));
+        let m = predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap()[0].network_latency;
+        let s = latency(&run(&v).unwrap());
+        assert!(((m - s) / s).abs() <= 0.06, "load {load}: model {m} sim {s}");
+    }
+    let v = experiment(&atomic(unidirectional(8, 2, "any", 0.08, 1, 20_000)));
+    assert!(matches!(predict::plan(&v).unwrap().evaluate(&[]).remove(0).result, Err(predict::PredictError::Saturated(_))));
+    let r = run(&v).unwrap();
+    assert!((r.accepted_throughput - 0.08).abs() <= 0.004, "{}", r.accepted_throughput);
+    assert_eq!(r.messages_delivered, r.messages_created);
+}
+
+/// The checker follows draining output VCs: a header waiting for VCs that
+/// drain waits for the downstream input VCs holding their last flits, not
+/// for the input VCs last granted them (which may be anywhere by then).
+/// With that wait taken from the VC's last owner, this run (8 × 8, 0.3,
+/// seed 3, atomic) was reported deadlocked at cycle 4096; it drains. (54
+/// runs — the 8-ring, 4 × 4 and 8 × 8 at 0.3, 0.6 and 1.0, seeds 1 to 6,
+/// 8 k cycles — drained without a report when this was written.)
+#[test]
+fn atomic_reallocation_reports_no_false_deadlock() {
+    assert_drains("8-ary 2-cube at 0.3, seed 3", &atomic(unidirectional(8, 2, "any", 0.3, 3, 8_000)));
 }

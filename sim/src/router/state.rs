@@ -116,8 +116,13 @@ pub(super) struct OutPort {
     pub nonempty: u32,
     /// `credits > 0`.
     pub credit_ok: u32,
-    /// Scratch: output VCs freed in this cycle (free for VA from the next).
+    /// Scratch: output VCs freed in this cycle (free for VA from the next;
+    /// with atomic reallocation they start draining instead).
     pub alloc_clear: u32,
+    /// Atomic reallocation (§4 `draining`): tail crossed, not yet released.
+    pub draining: u32,
+    /// Scratch: draining VCs released at the end of this cycle.
+    pub release: u32,
     /// Scratch: input ports whose (A) candidate routes here.
     pub xb_req: u32,
     pub va_req_count: u16,

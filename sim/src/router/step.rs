@@ -66,6 +66,7 @@ impl Router {
             | self.credit_ports
             | self.out_valid_ports
             | self.hold_ports
+            | self.drain_ports
             | self.c_present & self.c_present_wakes;
         if busy == 0 {
             self.cycle += 1;
@@ -125,11 +126,15 @@ impl Router {
         if P {
             self.preemption_decisions();
         }
+        let drain = self.drain_ports;
+        if drain != 0 {
+            self.atomic_releases(drain);
+        }
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
-        let mut touched_out = st_out | self.output_registers::<P>(in_credits, ret_ports);
+        let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, ret_ports);
         touched_in |= self.vc_allocation();
         if P {
             touched_out |= self.preemption_step();
@@ -158,11 +163,15 @@ impl Router {
         ret_ports: u32,
         free_start: &[u8; MAX_PORTS],
     ) {
+        let drain = self.drain_ports;
+        if drain != 0 {
+            self.atomic_releases(drain);
+        }
         let mut touched_in = self.buffer_write::<false>(in_flits, valid);
         self.point_c_pick::<O>();
         let (sw_in, sw_out) = self.registered_switch::<O>();
         touched_in |= sw_in;
-        let touched_out = sw_out | self.output_registers::<false>(in_credits, ret_ports);
+        let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, ret_ports);
         touched_in |= self.route_computation::<false>(free_start);
         touched_in |= self.vc_allocation();
         self.end_of_cycle::<false>(touched_in, touched_out);
@@ -203,6 +212,11 @@ impl Router {
             }
         }
         (self.st_ports, self.rc_ports) = (st, rc);
+        if self.atomic {
+            // Turns this cycle's tail frees into drains and its releases
+            // into the frees applied below.
+            self.atomic_end_of_cycle(touched_out);
+        }
         let (mut c, mut present) = (self.c_ports, self.c_present);
         for o in bits(touched_out) {
             let op = &mut self.outp[o & 31];

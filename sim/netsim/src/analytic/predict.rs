@@ -609,7 +609,7 @@ fn plan_torus(v: &Validated, k: usize, n: usize, shared: SharedVcs) -> Result<Pl
             v,
             "topology.shared_vcs",
             "\"after_dateline\"",
-            "002_…'s model lets every message take the shared VCs: `\"any\"` (which deadlocks near saturation on our routers, docs/microarchitecture.md §11)",
+            "002_…'s model lets every message take the shared VCs: `\"any\"` (deadlock free on our routers with `router.vc_reallocation = \"atomic\"`, docs/microarchitecture.md §11)",
         ));
     }
     if cfg.vc_classes().is_some() || cfg.vcs() < 2 {
