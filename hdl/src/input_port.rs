@@ -72,14 +72,6 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     // Single cycle: stage 4 pops (pop_i). Registered: SA's grant (sa_gnt_i)
     // is registered here, and the next cycle's pop comes from that register.
     let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m))) } else { (Some(md.input("pop_i", m)), None) };
-    // Registered: point A's candidate (sa_gnt_i is it or zero) loads sg_vc and
-    // sg_tail without waiting for point B; only sg_valid waits for B.
-    let sa_cand = if reg {
-        md.doc("sa_cand_i: point A's candidate (one-hot or zero); sa_gnt_i is it or zero.");
-        Some(md.input("sa_cand_i", m))
-    } else {
-        None
-    };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width()))
@@ -328,13 +320,13 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         }
         md.instance(buf, "u_ib", &conns);
     }
-    if let (Some(g), Some(ports), Some(gnt), Some(cand)) = (&sg, &sg_ports, &sa_gnt, &sa_cand) {
+    if let (Some(g), Some(ports), Some(gnt)) = (&sg, &sg_ports, &sa_gnt) {
         let flit = match &shared {
             Some((_, _, _, c)) => c.e(),
             None => onehot_select(&g.pop, &fronts),
         };
         let st_req = cat_lsb(&st_reqs);
-        g.finish(&mut md, d, ports, gnt, cand, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
+        g.finish(&mut md, d, ports, gnt, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
     }
     md.comment("Outputs");
     md.assign(&va_req_o, &cat_lsb(&va_reqs));
@@ -435,16 +427,14 @@ impl SgRegs {
         Ok(SgRegs { valid_q, valid_d, vc_d, tail_q, tail_d, pop, two, tail0, tail1 })
     }
 
-    /// The grant registers' next values from SA's grant `gnt` (point A's
-    /// candidate `cand` or zero), the outputs, and the checks of the
-    /// registered grant.
-    fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, cand: &Sig, x: &SgInputs) -> Result<()> {
+    /// The grant registers' next values from SA's grant `gnt`, the outputs,
+    /// and the checks of the registered grant.
+    fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
         let (m, vw) = (d.vcs, d.vc_id_width);
-        md.comment("SA's grant becomes the next cycle's crossing flit. sg_vc and sg_tail are read only");
-        md.raw_line("// with sg_valid, i.e. when the grant is the candidate: they load the candidate's.");
+        md.comment("SA's grant becomes the next cycle's crossing flit");
         md.assign(&self.valid_d, &gnt.any());
-        md.assign(&self.vc_d, &encode(cand, vw));
-        md.assign(&self.tail_d, &(cand & &x.gtails).any());
+        md.assign(&self.vc_d, &encode(gnt, vw));
+        md.assign(&self.tail_d, &(gnt & &x.gtails).any());
         md.assign(&o.pend, &self.pop);
         if let Some(g) = &o.gtail {
             md.assign(&g, &x.gtails);
@@ -454,8 +444,7 @@ impl SgRegs {
         md.assign(&o.ovc, &onehot_select(&self.pop, x.ovcs));
         md.assign(&o.flit, &x.flit);
         let zero = Expr::zero(m);
-        md.assert_always(&at_most_one_set(cand, &Expr::ones(m), &zero), "point A names at most one VC");
-        md.assert_always(&gnt.is(&zero).l_or(gnt.is(cand)), "SA grants point A's candidate or nothing");
+        md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC");
         md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one");
         md.assert_always(&subset_of(&self.pop, &x.actives, &zero), "a registered grant finds its VC ACTIVE");
         md.assert_always(&(&self.pop & &x.empties).is(&zero), "a registered grant finds its flit");

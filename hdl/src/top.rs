@@ -241,10 +241,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             conns.push(("dst_o", da.field(pi * m * nm, m * nm)));
         }
         match (&front_all, &cand, &cand_flit, &sg) {
-            (_, Some(c), _, Some(g)) => {
-                g.connect_input_port(&mut conns, d, pi);
-                conns.push(("sa_cand_i", c.field(pi * m, m)));
-            }
+            (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),
             (Some(f), _, _, None) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
             (None, Some(c), Some(cf), None) => {
                 conns.push(("rsel_i", c.field(pi * m, m)));
