@@ -172,6 +172,28 @@ fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32
     Ok(Some((mem.word(&q.rd_ptr), mem.word(&q.rd_next))))
 }
 
+/// The registered front copy `side<q>_front_q` of queue `q`'s side memory
+/// `mem` (the registered pipeline's input buffer, [`Lookahead::Input`]):
+/// stage RV's route and class then start at flip-flops, not at the side
+/// memory's read (docs/microarchitecture.md §6 *Registered switch
+/// allocation*, "front copy"). It equals `mem[rd_ptr]` whenever the queue is
+/// not empty (checked in simulation); nothing reads it while the queue is
+/// empty. Next value: a pop makes the second oldest entry the front (the
+/// memory at `rd_next` if the queue held two or more, else the entry pushed
+/// in the same cycle); a push into an empty queue makes the pushed entry the
+/// front; otherwise the front is kept.
+fn side_front(m: &mut Module, q: u32, s: &QueueSigs, mem: &Sig, wside: &Sig, pop: &Expr, push: &Expr) -> Result<Expr> {
+    let (front_q, front_d) = m.register_wire_d(&format!("side{q}_front"), &Expr::zero(wside.width));
+    let two = s.look.clone().ok_or_else(|| HdlError::Invalid("front copy without the two flag".into()))?;
+    let do_pop = pop & !&s.empty;
+    let do_push = push & !&s.full;
+    let after_pop = two.then_else(mem.word(&s.rd_next), wside);
+    let next = do_pop.then_else(&after_pop, (&do_push & &s.empty).then_else(wside, &front_q));
+    m.assign(&front_d, &next);
+    m.assert_always(&(s.empty.clone() | front_q.is(&mem.word(&s.rd_ptr))), &format!("queue {q}'s front copy equals its side memory's front"));
+    Ok(front_q.e())
+}
+
 /// The pointers and registered flags of one FIFO queue, named
 /// `<tag>wr_ptr_q` etc. Shared by `fifo` and `vc_buffer` so the two cannot
 /// disagree on when a push or pop takes effect.
@@ -316,7 +338,10 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
         if let Some(ws) = &wside {
             let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None);
             m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])]);
-            sides.push(mem.word(&s.rd_ptr));
+            sides.push(match look {
+                Lookahead::Input => side_front(&mut m, q, &s, &mem, ws, &pop.at(q), &push.at(q))?,
+                _ => mem.word(&s.rd_ptr),
+            });
         }
         do_pushes.push(s.do_push);
         fulls.push(s.full);

@@ -82,13 +82,21 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     let va_route_o = va_route_port(&mut md, d)?;
     let st_req_o = md.output("st_req_o", m);
     let route_o = md.output("route_o", m * pw);
-    let ovc_o = md.output("ovc_o", m * vw);
+    // (registered: the top reads dst_o and the grant registers' sg_ovc_o)
+    let ovc_o = if reg { None } else { Some(md.output("ovc_o", m * vw)) };
     let (front_o, rsel, cand_flit_o) = match bufs {
         _ if reg => (None, None, None),
         InputBuffers::PerVc(_) => (Some(md.output("front_o", m * fw)), None, None),
         InputBuffers::Shared(_) => (None, Some(md.input("rsel_i", m)), Some(md.output("cand_flit_o", fw))),
     };
     let sg_ports = if reg { Some(SgPorts::declare(&mut md, d)?) } else { None };
+    let dst_o = if reg {
+        md.doc("dst_o[v*NM +: NM]: VC v's output VC buffer, one-hot (registered at its VA grant).");
+        Some(md.output("dst_o", m * d.all_vcs()))
+    } else {
+        None
+    };
+    let mut dsts = vec![];
     let vtick_o = if d.virtual_clock().is_some() {
         md.doc("vtick_o[v*VTW +: VTW]: VC v's Vtick register (virtualclock, §8.2): loaded from the");
         md.doc("header's Vtick field at RC, cleared (best effort) when the tail crosses the crossbar.");
@@ -233,6 +241,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             ("route_o", route.e()),
             ("ovc_o", ovc.e()),
         ];
+        if reg {
+            let dst = md.wire(&format!("vc{v}_dst"), d.all_vcs());
+            conns.push(("dst_o", dst.e()));
+            dsts.push(dst);
+        }
         if d.va_in_rc_cycle() {
             let vroute = md.wire(&format!("vc{v}_va_route"), pw);
             conns.push(("va_route_o", vroute.e()));
@@ -322,7 +335,12 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     }
     md.assign(&st_req_o, &cat_lsb(&st_reqs));
     md.assign(&route_o, &cat_lsb(&routes));
-    md.assign(&ovc_o, &cat_lsb(&ovcs));
+    if let Some(o) = ovc_o {
+        md.assign(&o, &cat_lsb(&ovcs));
+    }
+    if let Some(dout) = dst_o {
+        md.assign(&dout, &cat_lsb(&dsts));
+    }
     if let Some(fo) = front_o {
         md.assign(&fo, &cat_lsb(&fronts));
     }

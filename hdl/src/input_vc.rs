@@ -6,7 +6,7 @@
 //! table look-ups stay in the input port: the looked-up values come in on
 //! the `rc_*_i` ports, so the tables are not copied into every VC.
 
-use crate::bits::onehot_of;
+use crate::bits::{onehot_of, onehot_of_pair};
 use crate::dims::Dims;
 use crate::vc_state::{VcStates, STATE_WIDTH};
 use crate::verilog::{Expr, Module, Result, Stmt};
@@ -67,6 +67,15 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     let vtick_o = match vclock {
         Some(vtw) => Some(md.output("vtick_o", vtw)),
         None => None,
+    };
+    // Registered switch allocation: the output VC buffer the VC is allocated,
+    // one-hot, so that SA's room look-up is an AND-OR of flip-flops.
+    let dst_o = if d.registered() {
+        md.doc("dst_o[o*M+u]: the VC holds output VC u of port o (one-hot, registered at the VA");
+        md.doc("grant; meaningful while ACTIVE): SA's room look-up (§6 registered).");
+        Some(md.output("dst_o", d.all_vcs()))
+    } else {
+        None
     };
     let avc_o = if rc_avc.is_some() { Some(md.output("avc_o", m)) } else { None };
     let cls_o = if rc_cls.is_some() { Some(md.output("cls_o", d.class_width)) } else { None };
@@ -139,6 +148,14 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
             Stmt::when(&rc_now, vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, rc_cls)]),
         ]);
         md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() });
+    }
+    if let Some(out) = &dst_o {
+        let (dst_q, dst_d) = md.register_wire_d("dst", &Expr::zero(d.all_vcs()));
+        // the route VA grants on: RC's in stage RV (IDLE), else the register
+        let va_route = is_idle.then_else(&rc_route, &route_q);
+        let granted = onehot_of_pair(&mut md, "gnt_dst", &va_route, n, &va_ovc.e(), m)?;
+        md.assign(&dst_d, &gnt.then_else(&granted, &dst_q));
+        md.assign(out, &dst_q);
     }
     md.comment("Outputs");
     let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));

@@ -11,7 +11,7 @@ use crate::arbiters::{arbiter_conns, pick_port_names, ArbiterSide};
 use crate::bits::{at_most_one_set, onehot_of, onehot_of_pair, subset_of, DECODER_COMPARISONS_MAX};
 use crate::dims::Dims;
 use wormqos_config::FlitOrder;
-use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, Module, Result, Sig};
+use crate::verilog::{any_of, cat, cat_lsb, num, onehot_select, Expr, HdlError, Module, Result, Sig};
 
 /// `<prefix>_st_ready`: stage 4 readiness of one input port's M VCs.
 /// `ready_o[v]` = `st_req_i[v]` and the output VC buffer `route*M + ovc` of
@@ -35,8 +35,15 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
     let full = md.input("ob_full_i", nm);
     let room2_pend = if reg { Some((md.input("ob_room2_i", nm), md.input("pend_i", m))) } else { None };
     let req = md.input("st_req_i", m);
-    let route = md.input("route_i", m * pw);
-    let ovc = md.input("ovc_i", m * vw);
+    // Registered: the input VCs' output VC buffers come one-hot (`dst_i`,
+    // registered at the VA grant), so each room look-up is an AND-OR of
+    // flip-flops instead of a multiplexer addressed by route and ovc.
+    let (route_ovc, dst) = if reg {
+        md.doc("dst_i[v*NM +: NM]: VC v's output VC buffer, one-hot.");
+        (None, Some(md.input("dst_i", m * nm)))
+    } else {
+        (Some((md.input("route_i", m * pw), md.input("ovc_i", m * vw))), None)
+    };
     let ready = md.output("ready_o", m);
     if d.faults.sa_room_ignores_pend {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-room-ignores-pend");
@@ -47,13 +54,26 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
     }
     let mut bits = vec![];
     for v in 0..m {
-        let r = route.field(v * pw, pw);
-        let u = ovc.field(v * vw, vw);
-        let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
-        let dst = md.wire_of(&format!("dst{v}"), &idx);
-        let room = match &room2_pend {
-            Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else(room2.at_dyn(&dst), full.at_dyn(&dst).l_not()),
-            _ => full.at_dyn(&dst).l_not(),
+        let room = match (&route_ovc, &dst) {
+            (Some((route, ovc)), _) => {
+                let r = route.field(v * pw, pw);
+                let u = ovc.field(v * vw, vw);
+                let idx = r.zext_to(iw).mul(&num(iw, m as u64))? + &u.zext_to(iw);
+                let dst = md.wire_of(&format!("dst{v}"), &idx);
+                match &room2_pend {
+                    Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else(room2.at_dyn(&dst), full.at_dyn(&dst).l_not()),
+                    _ => full.at_dyn(&dst).l_not(),
+                }
+            }
+            (None, Some(dst)) => {
+                let oh = md.wire_of(&format!("dst{v}"), &dst.field(v * nm, nm));
+                let not_full = (&oh & &!&full.e()).any();
+                match &room2_pend {
+                    Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else((&oh & &room2.e()).any(), not_full),
+                    _ => not_full,
+                }
+            }
+            (None, None) => return Err(HdlError::Invalid("st_ready without output VCs".into())),
         };
         bits.push(req.at(v).l_and(&room));
     }

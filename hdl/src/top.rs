@@ -171,7 +171,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
     let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)) } else { None };
-    let ovc_all = t.wire("ovc_all", nm * vw);
+    // Each input VC's output VC; registered switch allocation reads its output
+    // VC buffer one-hot instead (SA's room look-up) and the grant registers'.
+    let (ovc_all, dst_all) = if reg { (None, Some(t.wire("dst_all", nm * nm))) } else { (Some(t.wire("ovc_all", nm * vw)), None) };
+    let ovc_of = |pi: u32| -> Result<Expr> {
+        let all = ovc_all.as_ref().ok_or_else(|| HdlError::Invalid("registered switch allocation reads dst_all".into()))?;
+        Ok(all.field(pi * m * vw, m * vw))
+    };
     let front_all = if d.shared_ib() || reg { None } else { Some(t.wire("front_all", nm * fw)) };
     // Point A's candidates: the shared input buffers read their flits.
     let (cand, cand_flit) = match (multiplexed, reg) {
@@ -227,10 +233,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("va_req_o", va_req_all.field(pi * m * n, m * n)),
                 ("st_req_o", st_req.field(pi * m, m)),
                 ("route_o", route_all.field(pi * m * pw, m * pw)),
-                ("ovc_o", ovc_all.field(pi * m * vw, m * vw)),
             ];
+        if !reg {
+            conns.push(("ovc_o", ovc_of(pi)?));
+        }
         if let Some(vr) = &va_route_all {
             conns.push(("va_route_o", vr.field(pi * m * pw, m * pw)));
+        }
+        if let Some(da) = &dst_all {
+            conns.push(("dst_o", da.field(pi * m * nm, m * nm)));
         }
         match (&front_all, &cand, &cand_flit, &sg) {
             (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),
@@ -346,12 +357,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     conns.push(("ob_room2_i", g.room2.e()));
                     conns.push(("pend_i", g.pend.field(pi * m, m)));
                 }
-                conns.extend([
-                    ("st_req_i", st_req.field(pi * m, m)),
-                    ("route_i", route_all.field(pi * m * pw, m * pw)),
-                    ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
-                    ("ready_o", ready.field(pi * m, m)),
-                ]);
+                conns.push(("st_req_i", st_req.field(pi * m, m)));
+                match &dst_all {
+                    Some(da) => conns.push(("dst_i", da.field(pi * m * nm, m * nm))),
+                    None => conns.extend([
+                        ("route_i", route_all.field(pi * m * pw, m * pw)),
+                        ("ovc_i", ovc_of(pi)?),
+                    ]),
+                }
+                conns.push(("ready_o", ready.field(pi * m, m)));
                 t.instance(&rm, &format!("u_rdy{pi}"), &conns);
             }
         }
@@ -359,7 +373,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             t.assign(&ready, &st_req);
             if let Some(g) = &sg {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
-                t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, ovc_all.name));
+                let dst = dst_all.as_ref().ok_or_else(|| HdlError::Invalid("registered router without dst_all".into()))?;
+                t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, dst.name));
                 t.raw_line("/* verilator lint_on UNUSED */");
             }
         }
@@ -381,7 +396,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 &[
                     ("sel_i", sel.field(pi * m, m)),
                     ("route_i", route_all.field(pi * m * pw, m * pw)),
-                    ("ovc_i", ovc_all.field(pi * m * vw, m * vw)),
+                    ("ovc_i", ovc_of(pi)?),
                     ("spread_o", s.e()),
                 ],
             );
@@ -425,7 +440,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             t.comment(format!("Point A of input port {pi}"));
             let mut conns = vec![clk(), rst(), ("ready_i", ready.field(pi * m, m)), ("route_i", route_all.field(pi * m * pw, m * pw))];
             if !reg {
-                conns.push(("ovc_i", ovc_all.field(pi * m * vw, m * vw)));
+                conns.push(("ovc_i", ovc_of(pi)?));
             }
             match (&front_all, &cand_flit) {
                 (Some(f), _) => conns.push(("front_i", f.field(pi * m * fw, m * fw))),
