@@ -242,6 +242,11 @@ fn the_late_frame_traces_show_the_mechanism() {
         let [q, v, l, n] = ["queue", "vc", "link", "router"].map(|k| num(r, &format!("late_mean_{k}_wait")));
         ((q + v + l) / (q + v + l + n), num(r, "late_mean_no_credit") / (v + l))
     };
+    // The worst frame: source 7, all 16 source VCs held by real time
+    // (none by a lower class), about 9,000 cycles waiting for one.
+    let worst = pr.iter().max_by(|a, b| num(a, "late_cycles").total_cmp(&num(b, "late_cycles"))).unwrap();
+    assert_eq!((worst["src"].as_str(), num(worst, "late_cycles")), ("7", 12845.0));
+    assert!(num(worst, "vcs_held") == 16.0 && num(worst, "lower_held") == 0.0 && num(worst, "queue_wait") > 9000.0, "{worst:?}");
     let (p_src, p_stall) = at_source(&p);
     assert!(p_src > 0.75 && p_stall > 0.9, "P: {p_src} at the source, {p_stall} of it without credit");
     assert!(at_source(&np).0 < 0.5, "NP: {} at the source", at_source(&np).0);
