@@ -363,10 +363,12 @@ pub struct FlitTrace {
 /// One delivered message of a logged flow ([`Sim::run_logged`]), in cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MessageLog {
-    /// Its flow, source endpoint and class.
+    /// Its flow, source and destination endpoints, class and length.
     pub flow: u32,
     pub src: u32,
+    pub dest: u32,
     pub class: u8,
+    pub flits: u32,
     /// Its source VC (`started` lies between `created` and `injected`).
     pub source: SourceVc,
     /// Frame index within the stream, and messages in that frame.
@@ -1402,7 +1404,7 @@ impl<'a> Sim<'a> {
         self.flow_state[fi].flits_delivered += if now >= self.warmup { rec.m.flits as u64 } else { 0 };
         if let Some((flow, log)) = &mut self.msg_log {
             if flow.map_or(true, |f| f == rec.flow) {
-                log.push(MessageLog { flow: rec.flow, src: rec.src, class: rec.m.class, source: rec.at_source, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
+                log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: rec.at_source, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
             }
         }
         if rec.m.frame != u32::MAX {
