@@ -118,30 +118,26 @@ fn trace(name: &str, router: &str, realtime_source_vcs: Option<u32>, choice: Opt
     let late: Vec<&Frame> = frames.iter().filter(|f| f.late > 0.0).collect();
     let lasts: Vec<&MessageLog> = late.iter().map(|f| &f.last).collect();
     let mean_waits = |set: &[&MessageLog]| (0..4).map(|k| format!("{:.2}", mean(set.iter().map(|m| waits(m)[k])))).collect::<Vec<_>>().join(",");
+    // Means of where the messages found their source VC and the router.
+    let source_means = |set: &[&MessageLog]| {
+        let field = |m: &MessageLog, k: usize| {
+            let s = &m.source;
+            [s.vcs_held as f64, s.lower_held as f64, s.no_credit as f64, s.ahead as f64, s.lower_ahead as f64, s.out_vcs_held as f64, s.out_vcs_lower as f64][k]
+        };
+        (0..7).map(|k| format!("{:.2}", mean(set.iter().map(|m| field(m, k))))).collect::<Vec<_>>().join(",")
+    };
     let phase = &r.phases[LAST_PHASE as usize];
     let summary = format!(
-        "{name},{},{},{:.2},{:.6},{},{},{:.2},{:.2},{:.2},{:.2},{:.2},{:.2},{:.2},{},{:.2},{:.2},{:.2},{:.2},{:.2},{:.2},{:.2},{},{}\n",
+        "{name},{},{},{:.2},{:.6},{},{},{},{},{},{},{}\n",
         frames.len(),
         late.len(),
         mean(late.iter().map(|f| f.late)),
         phase.deadline_missing_time_ms,
         rt.len(),
         mean_waits(&rt),
-        mean(rt.iter().map(|m| m.source.vcs_held as f64)),
-        mean(rt.iter().map(|m| m.source.lower_held as f64)),
-        mean(rt.iter().map(|m| m.source.no_credit as f64)),
-        mean(rt.iter().map(|m| m.source.ahead as f64)),
-        mean(rt.iter().map(|m| m.source.lower_ahead as f64)),
-        mean(rt.iter().map(|m| m.source.out_vcs_held as f64)),
-        mean(rt.iter().map(|m| m.source.out_vcs_lower as f64)),
+        source_means(&rt),
         mean_waits(&lasts),
-        mean(lasts.iter().map(|m| m.source.vcs_held as f64)),
-        mean(lasts.iter().map(|m| m.source.lower_held as f64)),
-        mean(lasts.iter().map(|m| m.source.no_credit as f64)),
-        mean(lasts.iter().map(|m| m.source.ahead as f64)),
-        mean(lasts.iter().map(|m| m.source.lower_ahead as f64)),
-        mean(lasts.iter().map(|m| m.source.out_vcs_held as f64)),
-        mean(lasts.iter().map(|m| m.source.out_vcs_lower as f64)),
+        source_means(&lasts),
         r.router_events.preemptions,
         r.router_events.dummy_headers,
     );
