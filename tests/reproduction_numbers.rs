@@ -355,6 +355,7 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(issue23_item1());
+    v.extend(fig4_003_late_frame_claims());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
     v.extend(pcs_001_claims());
@@ -1481,6 +1482,54 @@ fn issue23_item1() -> Vec<Claim> {
     v.push(Claim {
         passage: "(763.5 µs against 16.9 µs in\n  the 80:20 phase)",
         numbers: vec![ph(LONG, P, "4", "763.5", t, 1000.0), ph(LONG, NP, "4", "16.9", t, 1000.0)],
+    });
+    v
+}
+
+/// 003_… Fig. 4, "Why P misses by more than NP": the late-frame trace's
+/// summary (`sim/netsim/tests/late_frames_003.rs`).
+fn fig4_003_late_frame_claims() -> Vec<Claim> {
+    const S: &str = "experiments/results/fig4_003_late_frames/summary.csv";
+    let row = |r: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(vec![("router", r)].into_boxed_slice()) };
+    let mut v = Vec::new();
+    for (passage, router) in [
+        ("| NP | 298 / 1,748 | 5.8 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 |", "np"),
+        ("| P | 244 / 1,748 | 102.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 |", "p"),
+        ("| P, acceleration | 447 / 1,748 | 53.0 | 230.08 / 228.74 / 956.50 / 664.44 | 14.81 / 2.30 |", "p_acc"),
+        ("| NP, `most_credits` | 279 / 1,748 | 4.6 | 6.71 / 3.06 / 106.44 / 178.68 | 10.26 / 7.93 |", "np_most_credits"),
+        ("| P, `most_credits` | 175 / 1,748 | 87.1 | 460.07 / 512.72 / 728.30 / 445.87 | 12.15 / 9.15 |", "p_most_credits"),
+    ] {
+        let w = row_numbers(passage);
+        let cols = [
+            ("late_frames", 1.0),
+            ("frames_judged", 1.0),
+            ("library_missing_time_ms", 1000.0),
+            ("late_mean_queue_wait", 1.0),
+            ("late_mean_vc_wait", 1.0),
+            ("late_mean_link_wait", 1.0),
+            ("late_mean_router_wait", 1.0),
+            ("late_mean_out_vcs_held", 1.0),
+            ("late_mean_out_vcs_lower", 1.0),
+        ];
+        assert_eq!(w.len(), cols.len(), "{passage}");
+        let numbers = w.iter().zip(cols).map(|(&written, (column, scale))| Num { written, csv: S, row: row(router), column, scale }).collect();
+        v.push(Claim { passage, numbers });
+    }
+    let one = |passage: &'static str, written: &'static str, router: &'static str, column: &'static str, scale: f64| Claim {
+        passage,
+        numbers: vec![Num { written, csv: S, row: row(router), column, scale }],
+    };
+    v.push(one("buffer of the VC is full (a header enters behind 37.41 flits on average)", "37.41", "p", "late_mean_ahead", 1.0));
+    v.push(one("missing time 2.98 ms)", "2.98", "p_rt5", "library_missing_time_ms", 1.0));
+    v.push(one("column: 12.07 flits on average)", "12.07", "p_acc", "late_mean_lower_ahead", 1.0));
+    v.push(Claim {
+        passage: "(2.30 of 14.81\n  held at late headers against 9.43 of 12.48)",
+        numbers: vec![
+            Num { written: "2.30", csv: S, row: row("p_acc"), column: "late_mean_out_vcs_lower", scale: 1.0 },
+            Num { written: "14.81", csv: S, row: row("p_acc"), column: "late_mean_out_vcs_held", scale: 1.0 },
+            Num { written: "9.43", csv: S, row: row("p"), column: "late_mean_out_vcs_lower", scale: 1.0 },
+            Num { written: "12.48", csv: S, row: row("p"), column: "late_mean_out_vcs_held", scale: 1.0 },
+        ],
     });
     v
 }

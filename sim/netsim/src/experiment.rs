@@ -244,6 +244,28 @@ impl Default for Physical {
     }
 }
 
+/// How a source without a `[nic]` section picks the VC of a message among
+/// the idle VCs its class may use (`workload.source_vc_choice`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceVcChoice {
+    /// The lowest-numbered idle VC (every run before issue 23's trace).
+    #[default]
+    Lowest,
+    /// One of them drawn uniformly, 003_… §4.2 ("assigned from among the
+    /// available VCs using a uniform distribution").
+    Uniform,
+    /// The one with the most credits (the emptiest router input buffer),
+    /// the lowest-numbered among equals.
+    MostCredits,
+}
+
+impl SourceVcChoice {
+    fn is_lowest(&self) -> bool {
+        *self == SourceVcChoice::Lowest
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RealTime {
@@ -317,6 +339,17 @@ pub struct Workload {
     /// stream's destination drawn independently.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_streams_per_destination: Option<u32>,
+    /// Preemptive router only: real time and control enter the network on
+    /// the lowest this many VCs of their source (default: on any VC, the
+    /// router preempting best effort, 003_… §4.2). For tracing how much of
+    /// P's behaviour comes from spreading real time over every VC (issue
+    /// 23: docs/reproduction.md, 003_… Fig. 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_source_vcs: Option<u32>,
+    /// Which idle VC of its class a source gives a message (`lowest`, the
+    /// default; `uniform`; `most_credits`): see [`SourceVcChoice`].
+    #[serde(default, skip_serializing_if = "SourceVcChoice::is_lowest")]
+    pub source_vc_choice: SourceVcChoice,
     /// One control message (highest class) per frame time per endpoint.
     #[serde(default)]
     pub control: bool,
@@ -556,6 +589,25 @@ impl Validated {
         let max = bounds::MAX_CYCLES;
         if !(1..=max).contains(&t.drain_limit) {
             return Err(ferr("reconfigure.drain_limit", t.drain_limit, format!("cycles the network may take to drain: allowed range 1..={max}")));
+        }
+        Ok(())
+    }
+
+    /// `workload.realtime_source_vcs` within 1..=router.vcs, and only where
+    /// real time may use any VC (the preemptive mode).
+    fn check_realtime_source_vcs(&self) -> Result<(), ExperimentError> {
+        let Some(n) = self.exp.workload.realtime_source_vcs else { return Ok(()) };
+        let err = |why: String| ExperimentError::Field { file: self.file.clone(), field: "workload.realtime_source_vcs".into(), value: n.to_string(), why };
+        let cfg = &self.configs[0];
+        if cfg.qos().preemption().is_none() {
+            return Err(err("only with router.mode = \"preemptive\" (the other modes fix the source VCs by their partition or the mix): allowed values: none".into()));
+        }
+        if self.exp.workload.realtime == RealTime::Poisson {
+            return Err(err("not with workload.realtime = \"poisson\" (000_…'s sources keep one VC group per class): allowed values: none".into()));
+        }
+        let vcs = cfg.vcs() as u32;
+        if !(1..=vcs).contains(&n) {
+            return Err(err(format!("source VCs for real time and control: allowed range 1..={vcs} (router.vcs)")));
         }
         Ok(())
     }
@@ -858,6 +910,7 @@ impl Experiment {
         let v = Validated { exp: self, file: file.to_string(), dir, net, configs, cycle_s, trace, reconfigure };
         v.check_run_length()?;
         v.check_reconfigure_timing()?;
+        v.check_realtime_source_vcs()?;
         v.check_offered()?;
         Ok(v)
     }

@@ -11,7 +11,7 @@
 //! neighbour's output of cycle t - L, as in the generated network top with
 //! L pipeline registers per link (`composed.rs` is held equal to this).
 
-use crate::experiment::{BestEffort, ModelScheduler, RealTime, Validated};
+use crate::experiment::{BestEffort, ModelScheduler, RealTime, SourceVcChoice, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
 use crate::topology::Peer;
 use crate::workload::{self, FlowKind, Message};
@@ -51,6 +51,48 @@ struct MsgRec {
     /// at creation; then the cycles of its source wait in which its class
     /// was held for credits (the difference).
     stalled: u64,
+    /// Where the source put it ([`MessageLog`]): set when it takes a VC.
+    at_source: SourceVc,
+}
+
+/// The source VC a message took and what it found there: read only by
+/// [`Sim::run_logged`]'s log, stored for every message because it costs a
+/// few writes when the VC is taken (all zero with a `[nic]` section, whose
+/// model picks VCs itself).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceVc {
+    /// The cycle it took the VC (left the class's source queue), the VC,
+    /// the VC's credits then (the router's free input buffer slots; fewer
+    /// than the buffer's depth: earlier flits still wait in the router),
+    /// and the class of the message the source sent on that VC before it
+    /// (`u8::MAX`: none since the start).
+    pub started: u64,
+    pub vc: u8,
+    pub credits: u32,
+    pub prev_class: u8,
+    /// The source's VCs holding a message (this one included) when it took
+    /// its VC: the messages its flits are interleaved with on the link.
+    pub vcs_held: u32,
+    /// The cycle its tail left the source.
+    pub tail_sent: u64,
+    /// When it was created: the source's VCs holding a message of a lower
+    /// class than its own (logged runs only).
+    pub lower_held: u32,
+    /// Cycles from taking its VC to its tail leaving in which that VC had no
+    /// credit (its router input buffer full; logged runs only).
+    pub no_credit: u64,
+    /// When its header left: flits in the router's buffer of its input VC,
+    /// all of them and those in lanes opened by a lower class than its own
+    /// (docs/microarchitecture.md §9.4 `lmax`; always 0 without preemption,
+    /// where the buffer has one lane; logged runs only).
+    pub ahead: u32,
+    pub lower_ahead: u32,
+    /// When its header left, on one router: the output VCs of its
+    /// destination's port allocated to messages (§6 VA), and those of them
+    /// held by a message of a lower class than its own (the owner input
+    /// VC's header register, §9.1; logged runs only).
+    pub out_vcs_held: u32,
+    pub out_vcs_lower: u32,
 }
 
 struct Ni {
@@ -63,6 +105,8 @@ struct Ni {
     /// Class of the message in `vc_cur[v]`, so that picking a VC needs no
     /// look-up of the message records.
     vc_class: Vec<u8>,
+    /// VCs that have carried a message (so `vc_class` is meaningful).
+    vc_used: u64,
     credits: Vec<u32>,
     rr: usize,
     /// Messages in `vc_cur` and in `queues` (fast idle check).
@@ -321,6 +365,14 @@ pub struct FlitTrace {
 /// One delivered message of a logged flow ([`Sim::run_logged`]), in cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MessageLog {
+    /// Its flow, source and destination endpoints, class and length.
+    pub flow: u32,
+    pub src: u32,
+    pub dest: u32,
+    pub class: u8,
+    pub flits: u32,
+    /// Its source VC (`started` lies between `created` and `injected`).
+    pub source: SourceVc,
     /// Frame index within the stream, and messages in that frame.
     pub frame: u32,
     pub frame_msgs: u32,
@@ -332,8 +384,9 @@ pub struct MessageLog {
 
 pub struct Sim<'a> {
     v: &'a Validated,
-    /// Recorded only by [`Sim::run_logged`]: (flow, its delivered messages).
-    msg_log: Option<(u32, Vec<MessageLog>)>,
+    /// Recorded only by [`Sim::run_logged`] / [`Sim::run_logged_all`]:
+    /// (the flow, or every flow, its delivered messages).
+    msg_log: Option<(Option<u32>, Vec<MessageLog>)>,
     /// Recorded only by [`Sim::run_traced`].
     trace: Option<Box<FlitTrace>>,
     routers: Vec<Router>,
@@ -461,6 +514,7 @@ impl<'a> Sim<'a> {
                 queues: vec![VecDeque::new(); classes as usize],
                 vc_cur: vec![None; m],
                 vc_class: vec![0; m],
+                vc_used: 0,
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
                 rr: 0,
                 active: 0,
@@ -519,9 +573,11 @@ impl<'a> Sim<'a> {
                 let be_mask = if n_rt == 0 { all } else { all & !rt_mask };
                 // Preemptive mode (003_… §4.2): real time and control may use
                 // any VC (the router preempts best effort in its input buffers).
+                // `workload.realtime_source_vcs` keeps them on the lowest n.
                 let preemptive = cfg0.qos().preemption().is_some();
+                let rt_any = w.realtime_source_vcs.map_or(all, |n| if n >= 32 { all } else { (1u32 << n) - 1 });
                 (0..classes)
-                    .map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { all } else { rt_mask })
+                    .map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { rt_any } else { rt_mask })
                     .collect()
             }
         };
@@ -732,7 +788,17 @@ impl<'a> Sim<'a> {
     /// [`Sim::run`], also returning every delivered message of flow `flow`
     /// (flow 0 is endpoint 0's first real-time stream), in delivery order:
     /// the trace of one stream that explains its frames' deadlines.
-    pub fn run_logged(mut self, flow: u32) -> Result<(Results, Vec<MessageLog>), SimError> {
+    pub fn run_logged(self, flow: u32) -> Result<(Results, Vec<MessageLog>), SimError> {
+        self.run_logging(Some(flow))
+    }
+
+    /// [`Sim::run_logged`] for every flow: where each message waited, for
+    /// tracing which frames of which streams are late and why.
+    pub fn run_logged_all(self) -> Result<(Results, Vec<MessageLog>), SimError> {
+        self.run_logging(None)
+    }
+
+    fn run_logging(mut self, flow: Option<u32>) -> Result<(Results, Vec<MessageLog>), SimError> {
         self.msg_log = Some((flow, Vec::new()));
         let results = self.run_to_end()?;
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default()))
@@ -923,7 +989,11 @@ impl<'a> Sim<'a> {
                     }
                 }
                 let stalled = self.nis.get(self.flows[fi].src as usize).map_or(0, |ni| ni.credit_stalled[m.class as usize]);
-                let rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured, stalled };
+                let mut rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured, stalled, at_source: SourceVc::default() };
+                if let (Some(_), Some(ni)) = (&self.msg_log, self.nis.get(rec.src as usize)) {
+                    let held = ni.vc_cur.iter().zip(&ni.vc_class).filter(|(cur, &c)| cur.is_some() && c < m.class).count();
+                    rec.at_source.lower_held = held as u32;
+                }
                 let idx = if let Some(i) = self.free.pop() {
                     self.slab[i as usize] = rec;
                     i
@@ -1161,7 +1231,7 @@ impl<'a> Sim<'a> {
         if self.nis[e].queued != 0 && !self.quiesced {
             for c in (0..self.classes as usize).rev() {
                 while let Some(&idx) = self.nis[e].queues[c].front() {
-                    let Some(v) = (0..m).find(|&v| self.nis[e].vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) else {
+                    let Some(v) = self.pick_source_vc(e, c) else {
                         break;
                     };
                     if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
@@ -1171,8 +1241,12 @@ impl<'a> Sim<'a> {
                     ni.queues[c].pop_front();
                     ni.queued -= 1;
                     ni.vc_cur[v] = Some((idx, 0));
+                    let prev_class = if ni.vc_used >> v & 1 == 1 { ni.vc_class[v] } else { u8::MAX };
+                    ni.vc_used |= 1 << v;
                     ni.vc_class[v] = c as u8;
                     ni.active += 1;
+                    let (credits, vcs_held) = (ni.credits[v], ni.active);
+                    self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
                 }
             }
         }
@@ -1182,10 +1256,14 @@ impl<'a> Sim<'a> {
         // Classes with a message on a VC here, and those of them with a
         // credit on one of those VCs (classes < 8).
         let (mut holding, mut can_send) = (0u32, 0u32);
+        let logging = self.msg_log.is_some();
         for k in 0..m {
             // ni.rr + k < 2m: a subtraction rather than a division.
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
-            if ni.vc_cur[v].is_some() {
+            if let Some((idx, _)) = ni.vc_cur[v] {
+                if logging && ni.credits[v] == 0 {
+                    self.slab[idx as usize].at_source.no_credit += 1;
+                }
                 let c = ni.vc_class[v];
                 holding |= 1 << c;
                 if ni.credits[v] > 0 {
@@ -1208,9 +1286,24 @@ impl<'a> Sim<'a> {
             if sent == 0 {
                 let rec = &mut self.slab[idx as usize];
                 rec.stalled = self.nis[e].credit_stalled[c as usize] - rec.stalled;
+                if logging {
+                    rec.at_source.ahead = self.routers[r].input_occupancy(p, v) as u32;
+                    rec.at_source.lower_ahead = lower_class_flits(&self.routers[r], p, v, c, hdr);
+                    if self.routers.len() == 1 {
+                        let o = self.nis[rec.m.dest as usize].port;
+                        let router = &self.routers[0];
+                        let held: Vec<usize> = (0..m).filter(|&u| router.allocated(o, u)).collect();
+                        rec.at_source.out_vcs_held = held.len() as u32;
+                        let class_of = |i: usize| router.header_register(i / m, i % m).map_or(0, |h| h.class);
+                        rec.at_source.out_vcs_lower = held.iter().filter_map(|&u| router.owner(o, u)).filter(|&i| class_of(i) < c as u32).count() as u32;
+                    }
+                }
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
             let last = flit.tail;
+            if last {
+                self.slab[idx as usize].at_source.tail_sent = now;
+            }
             let ni = &mut self.nis[e];
             ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
@@ -1231,6 +1324,21 @@ impl<'a> Sim<'a> {
             }
         }
         self.drive_flit(r, p, flit);
+    }
+
+    /// The idle VC of class c at endpoint e's source that its next message
+    /// takes (`workload.source_vc_choice`), if any.
+    fn pick_source_vc(&mut self, e: usize, c: usize) -> Option<usize> {
+        let ni = &self.nis[e];
+        let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1);
+        match self.v.exp.workload.source_vc_choice {
+            SourceVcChoice::Lowest => idle.next(),
+            SourceVcChoice::MostCredits => idle.rev().max_by_key(|&v| ni.credits[v]),
+            SourceVcChoice::Uniform => {
+                let n = idle.clone().count();
+                (n > 0).then(|| self.rng.gen_range(0..n)).and_then(|k| idle.nth(k))
+            }
+        }
     }
 
     /// Flit `sent` (0 = header) of message `idx` on VC v; a header stamps
@@ -1297,8 +1405,8 @@ impl<'a> Sim<'a> {
         let fi = rec.flow as usize;
         self.flow_state[fi].flits_delivered += if now >= self.warmup { rec.m.flits as u64 } else { 0 };
         if let Some((flow, log)) = &mut self.msg_log {
-            if *flow == rec.flow {
-                log.push(MessageLog { frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
+            if flow.map_or(true, |f| f == rec.flow) {
+                log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: rec.at_source, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
             }
         }
         if rec.m.frame != u32::MAX {
@@ -1581,6 +1689,31 @@ impl<'a> Sim<'a> {
             router_cycles_per_second: rc / wall.max(1e-9),
         }
     }
+}
+
+/// Flits of messages of a class below `class` in the buffer of input VC
+/// (p, v) of a preemptive router (0 elsewhere). Each lane is read front to
+/// back: its flits belong to the message whose header (real or dummy) came
+/// last before them; the front message of the serving lane has its class
+/// in the header register, that of a suspended lane is taken as the lane's
+/// `lmax` (docs/microarchitecture.md §9.4).
+fn lower_class_flits(router: &Router, p: usize, v: usize, class: u8, hdr: wormqos_config::HeaderLayout) -> u32 {
+    if router.config().qos().preemption().is_none() {
+        return 0;
+    }
+    let Some(regs) = router.lane_regs(p, v) else { return 0 };
+    let mut n = 0;
+    for l in 0..=regs.top {
+        let mut c = if l == regs.sl { router.header_register(p, v).map_or(0, |h| h.class) } else { regs.lmax[l] as u32 };
+        for k in 0..router.lane_occupancy(p, v, l) {
+            let Some(f) = router.lane_flit(p, v, l, k) else { break };
+            if f.head {
+                c = hdr.class.extract(&f.data) as u32;
+            }
+            n += (c < class as u32) as u32;
+        }
+    }
+    n
 }
 
 fn is_zero(n: &u32) -> bool {
