@@ -187,8 +187,6 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         md.assign(&drain_d, &((&drain_q & &release.e().not()) | tail_crossed));
         md.assign(release_o, &release);
         md.assert_always(&(&drain_q & tail_crossed).is(&Expr::zero(m)), "no tail crosses into a draining output VC");
-    } else {
-        drop(drained);
     }
     md.comment("Point C: VC multiplexer");
     let elig = md.wire_of("elig", &cat_lsb(&eligs));

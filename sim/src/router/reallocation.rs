@@ -7,6 +7,18 @@
 use super::{bits, Router};
 
 impl Router {
+    /// Start of the cycle: the releases of the ports with a draining VC
+    /// (none with `"tail_crossed"`); returns those ports, which the cycle's
+    /// output-side end must visit.
+    #[inline]
+    pub(super) fn atomic_start_of_cycle(&mut self) -> u32 {
+        let drain = self.drain_ports;
+        if drain != 0 {
+            self.atomic_releases(drain);
+        }
+        drain
+    }
+
     /// Start of the cycle, before any stage changes a count: marks in
     /// `release` the draining output VCs of the ports in `drain` whose
     /// buffer is empty (`ob_count == 0`) and whose credits are all back

@@ -126,10 +126,7 @@ impl Router {
         if P {
             self.preemption_decisions();
         }
-        let drain = self.drain_ports;
-        if drain != 0 {
-            self.atomic_releases(drain);
-        }
+        let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
         let (st_in, st_out) = self.switch_traversal::<P, O>();
@@ -163,10 +160,7 @@ impl Router {
         ret_ports: u32,
         free_start: &[u8; MAX_PORTS],
     ) {
-        let drain = self.drain_ports;
-        if drain != 0 {
-            self.atomic_releases(drain);
-        }
+        let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<false>(in_flits, valid);
         self.point_c_pick::<O>();
         let (sw_in, sw_out) = self.registered_switch::<O>();
