@@ -77,3 +77,39 @@ fn the_two_directions_serve_in_parallel() {
         assert_eq!(headers, [0, 1], "{q}: headers in cycles 0 and 1");
     }
 }
+
+/// `workload.source_queues` takes its three values, and not the
+/// per-direction ones with a `[nic]` section (whose model queues itself):
+/// the error names the file and line, the field, the value and what is
+/// allowed.
+#[test]
+fn source_queues_is_validated() {
+    let text = |q: &str, nic: bool| {
+        let mut t = format!(
+            "name = \"seg\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+             output_buffer_depth = 4\ncrossbar = \"full\"\nscheduler = \"round_robin\"\n\
+             [topology]\nkind = \"multilink_ring\"\nnodes = 3\nlinks = 1\n\
+             [workload]\nload = 0.5\nmix = [0, 100]\nrealtime = \"none\"\nbest_effort = \"poisson\"\nmessage_flits = 4\n\
+             source_queues = \"{q}\"\n[run]\ncycles = 100\nwarmup_cycles = 0\n"
+        );
+        if nic {
+            t.push_str("[nic]\nvariant = \"qos\"\n");
+        }
+        t
+    };
+    let err = |t: String| Experiment::from_str(&t, "seg.toml", PathBuf::new()).err().expect("accepted").to_string();
+    let e = err(text("fifo", false));
+    for want in ["seg.toml", "line 20", "fifo", "per_class", "per_direction_until_tail_sent", "per_direction_until_delivered"] {
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+    }
+    for q in ["per_direction_until_tail_sent", "per_direction_until_delivered"] {
+        let e = err(text(q, true));
+        for want in ["seg.toml:20", "workload.source_queues", q, "allowed values", "per_class"] {
+            assert!(e.contains(want), "{e:?} lacks {want:?}");
+        }
+    }
+    for q in ["per_class", "per_direction_until_tail_sent", "per_direction_until_delivered"] {
+        Experiment::from_str(&text(q, false), "seg.toml", PathBuf::new()).unwrap();
+    }
+    Experiment::from_str(&text("per_class", true), "seg.toml", PathBuf::new()).unwrap();
+}
