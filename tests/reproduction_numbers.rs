@@ -1048,6 +1048,65 @@ fn fig9_paper_ni_queue_matches_mg1() {
     }
 }
 
+/// Why the two strategies have the same service time (docs/reproduction.md,
+/// "Fig. 9 with the paper's NI"): under uniform traffic they load the links
+/// alike. Hand count for 16 nodes, l = 4 (blocks = node mod 4), first
+/// strategy: the + link j from a to a + 1 carries the pairs (s, d) with
+/// d ≡ j (mod 4) at k = 1..=8 hops past a (shorter way, ties +) and s at
+/// m = k..=8 hops before d, 9 − k sources per d; the two such k are k0 and
+/// k0 + 4, k0 = 1..=4 once each over a node's 4 links: 14 − 2 k0 = 12, 10,
+/// 8, 6 pairs. The − link (distances 1..=7): k0 = 1, 2, 3 give 10, 8, 6 and
+/// k0 = 4 gives 4. So 16 links carry 4 pairs, 32 carry 6, 8 and 10 each,
+/// 16 carry 12; the tables of both strategies must give that multiset, and
+/// the committed simulation (`results.json`, 0.2 flits/node/cycle = 0.2/15
+/// flits per cycle per pair) must carry every link's count within 8 %.
+#[test]
+fn fig9_both_strategies_load_the_links_alike() {
+    use wormqos_netsim::topology::{Peer, TopologySpec};
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("experiments/results/model_fig9_004_segmentation/results.json")).unwrap()).unwrap();
+    let hand: std::collections::BTreeMap<u32, usize> = [(4, 16), (6, 32), (8, 32), (10, 32), (12, 16)].into();
+    for strategy in ["destination_block", "source_block"] {
+        let spec: TopologySpec = toml::from_str(&format!("kind = \"multilink_ring\"\nnodes = 16\nlinks = 4\nstrategy = \"{strategy}\"")).unwrap();
+        let net = spec.build(9).unwrap();
+        let mut pairs: HashMap<(usize, usize), u32> = HashMap::new();
+        for (s, d) in (0..16).flat_map(|s| (0..16).map(move |d| (s, d))).filter(|(s, d)| s != d) {
+            let mut r = net.endpoint_at[s].0;
+            loop {
+                let o = net.routes[r][net.dest_code(s, d)] as usize;
+                match net.out_link[r][o] {
+                    Peer::Router { router, .. } => {
+                        *pairs.entry((r, o)).or_default() += 1;
+                        r = router;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let mut multiset = std::collections::BTreeMap::new();
+        pairs.values().for_each(|&n| *multiset.entry(n).or_insert(0usize) += 1);
+        assert_eq!(multiset, hand, "{strategy}: pairs per link");
+        let point = json["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| {
+                let q = &p["params"];
+                q["source"] == "sim" && q["topology.strategy"] == strategy && q["workload.load"] == 0.2 && q["workload.source_queues"] == "per_direction_until_delivered"
+            })
+            .expect("the 0.2 point");
+        let cycles = point["results"]["cycles"].as_f64().unwrap();
+        let links = point["results"]["link_flits"].as_array().unwrap();
+        assert_eq!(links.len(), 128, "{strategy}: every link carried flits");
+        for l in links {
+            let (r, o, flits) = (l[0].as_u64().unwrap() as usize, l[1].as_u64().unwrap() as usize, l[2].as_f64().unwrap());
+            let want = pairs[&(r, o)] as f64 * 0.2 / 15.0;
+            assert!((flits / cycles / want - 1.0).abs() < 0.08, "{strategy}: link ({r}, {o}) carries {} flits/cycle, {want} expected", flits / cycles);
+        }
+    }
+    assert!(doc.contains("16 links carry 4 of the 240 (source, destination)\npairs, 32 carry 6, 32 carry 8, 32 carry 10 and 16 carry 12"));
+}
+
 const ATOMIC_8X8: &str = "experiments/results/model_torus_002_atomic/results.csv";
 const ATOMIC_8X8X8: &str = "experiments/results/model_torus_002_8x8x8_atomic/results.csv";
 /// The "002_…'s arrangement with atomic reallocation" tables: per table,
