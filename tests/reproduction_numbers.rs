@@ -785,6 +785,7 @@ fn claims() -> Vec<Claim> {
     v.extend(fluid_parts_claims());
     v.extend(fig6a_claims());
     v.extend(fig9_segmentation_claims());
+    v.extend(fig9_paper_ni_claims());
     v.extend(two_port_tandem_claims());
     v
 }
@@ -872,6 +873,275 @@ fn fig9_segmentation_claims() -> Vec<Claim> {
         numbers: vec![num("1.002", "model:mmn", "0.4", d, "segmentation_rho", 1.0), num("1.006", "model:mmn", "0.4", s, "segmentation_rho", 1.0)],
     });
     v
+}
+
+const FIG9_NI: &str = "experiments/results/model_fig9_004_segmentation/throughput.csv";
+
+/// The `sim` row of `fig9_004_segmentation.toml` at `load`, `strategy`, `queues`.
+fn fig9_ni_row(load: &str, strategy: &str, queues: &str) -> &'static [(&'static str, &'static str)] {
+    let point = format!("\"workload.load={load} topology.strategy={strategy} workload.source_queues={queues}\"");
+    Box::leak(Box::new([("source", "sim"), ("point", &*Box::leak(point.into_boxed_str()))]))
+}
+
+/// "Fig. 9 with the paper's NI" (issue 22): the simulated T, source wait
+/// (µs) and accepted rate per strategy, from `throughput.csv`; S̄ and the
+/// differences are checked by `fig9_paper_ni_queue_matches_mg1`.
+fn fig9_paper_ni_claims() -> Vec<Claim> {
+    let (d, s) = ("destination_block", "source_block");
+    let until = "per_direction_until_delivered";
+    let cell = |w: &'static str, load: &str, strategy: &str, queues: &str, column: &'static str, scale: f64| Num { written: w, csv: FIG9_NI, row: fig9_ni_row(load, strategy, queues), column, scale };
+    let mut v = Vec::new();
+    for (passage, load, t, wait, acc) in [
+        ("| 1904 | 0.177 / 0.177 | −0.0 % | 16.82 / 16.83 | 30.45 / 30.45 | 951 / 951 |", "0.05", ["0.177", "0.177"], ["16.82", "16.83"], ["951", "951"]),
+        ("| 7617 | 0.333 / 0.332 | −0.3 % | 167.34 / 166.71 | 31.59 / 31.55 | 3788 / 3788 |", "0.2", ["0.333", "0.332"], ["167.34", "166.71"], ["3788", "3788"]),
+        ("| 15234 | saturated | — | saturated | 32.25 / 32.11 | 5901 / 5925 |", "0.4", ["", ""], ["", ""], ["5901", "5925"]),
+        ("| 22852 | saturated | — | saturated | 32.24 / 32.13 | 5897 / 5917 |", "0.6", ["", ""], ["", ""], ["5897", "5917"]),
+    ] {
+        let mut numbers = Vec::new();
+        for (k, strategy) in [d, s].into_iter().enumerate() {
+            if !t[k].is_empty() {
+                numbers.push(cell(t[k], load, strategy, until, "latency_ms", 1.0));
+                numbers.push(cell(wait[k], load, strategy, until, "segmentation_wait_ms", 1e3));
+            }
+            numbers.push(cell(acc[k], load, strategy, until, "packets_per_s_per_direction", 1.0));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    v.push(Claim {
+        passage: "63.8 / 62.9 ms after 100 k cycles",
+        numbers: vec![cell("63.8", "0.4", d, until, "latency_ms", 1.0), cell("62.9", "0.4", s, until, "latency_ms", 1.0)],
+    });
+    const R: &str = "experiments/results/model_fig9_004_segmentation/results.csv";
+    let r = |w: &'static str, load: &'static str, strategy: &'static str, column: &'static str| {
+        n(w, R, Box::leak(Box::new([("source", "sim"), ("workload.load", load), ("topology.strategy", strategy), ("workload.source_queues", until)])), column)
+    };
+    // Second strategy then first: value ± 95 % half-width.
+    for (passage, load, column, [sv, sc, dv, dc]) in [
+        ("(63.30 ± 1.86\nagainst 63.46 ± 1.84 cycles, `results.csv`)", "0.2", "be_latency_cycles", ["63.30", "1.86", "63.46", "1.84"]),
+        ("0.3111 ± 0.0008\nagainst 0.3099 ± 0.0008 flits/node/cycle at 15234", "0.4", "accepted_throughput", ["0.3111", "0.0008", "0.3099", "0.0008"]),
+    ] {
+        let ci: &'static str = if column == "be_latency_cycles" { "be_latency_ci95_cycles" } else { "accepted_throughput_ci95" };
+        let numbers = vec![r(sv, load, s, column), r(sc, load, s, ci), r(dv, load, d, column), r(dc, load, d, ci)];
+        v.push(Claim { passage, numbers });
+    }
+    let tail = "per_direction_until_tail_sent";
+    v.push(Claim {
+        passage: "`until_tail_sent` the source wait is 0.51, 2.60, 8.04 and 20.29 µs",
+        numbers: [("0.51", "0.05"), ("2.60", "0.2"), ("8.04", "0.4"), ("20.29", "0.6")].into_iter().map(|(w, load)| cell(w, load, d, tail, "segmentation_wait_ms", 1e3)).collect(),
+    });
+    v.push(Claim {
+        passage: "(5925\nagainst 5901, 5917 against 5897 packets/s per direction;",
+        numbers: vec![cell("5925", "0.4", s, until, "packets_per_s_per_direction", 1.0), cell("5901", "0.4", d, until, "packets_per_s_per_direction", 1.0), cell("5917", "0.6", s, until, "packets_per_s_per_direction", 1.0), cell("5897", "0.6", d, until, "packets_per_s_per_direction", 1.0)],
+    });
+    // Eq. 8 with the models' t̄_s, from the default-NI run (same models).
+    const T9: &str = "experiments/results/model_fig9_004/throughput.csv";
+    let model = |w: &'static str, source: &'static str, load: &str, column: &'static str, scale: f64| Num {
+        written: w,
+        csv: T9,
+        row: Box::leak(Box::new([("source", source), ("point", &*Box::leak(format!("\"workload.load={load} topology.strategy={d}\"").into_boxed_str()))])),
+        column,
+        scale,
+    };
+    v.push(Claim {
+        passage: "(1904: 16.82 µs against 9.38 with M/M/n's t̄_s and\n6.01 with the Markov t̄_s, table above; 7617: 167.34 against 65.66 and\n41.10)",
+        numbers: vec![
+            cell("16.82", "0.05", d, until, "segmentation_wait_ms", 1e3),
+            model("9.38", "model:mmn", "0.05", "segmentation_wait_ms", 1e3),
+            model("6.01", "model:markov", "0.05", "segmentation_wait_ms", 1e3),
+            cell("167.34", "0.2", d, until, "segmentation_wait_ms", 1e3),
+            model("65.66", "model:mmn", "0.2", "segmentation_wait_ms", 1e3),
+            model("41.10", "model:markov", "0.2", "segmentation_wait_ms", 1e3),
+        ],
+    });
+    v.push(Claim {
+        passage: "(25.0 cycles M/M/n, 21.2 Markov at 7617)",
+        numbers: vec![model("25.0", "model:mmn", "0.2", "service_cycles", 1.0), model("21.2", "model:markov", "0.2", "service_cycles", 1.0)],
+    });
+    v
+}
+
+/// The derived numbers of "Fig. 9 with the paper's NI", recomputed from the
+/// committed `throughput.csv`: the measured service S̄ = T − source wait
+/// in flit times (16384 / 5 bits at 624 Mbit/s), ρ = (λ/2) S̄ with λ =
+/// load / 5 packets per cycle, Eq. 8's M/D/1 wait ρ S̄ / (2 (1 − ρ)), and
+/// Pollaczek–Khinchine's M/G/1 wait per direction (from node a, distances
+/// 1..=8 go +, 1..=7 go −; a packet's service its zero-load latency
+/// 5 (h + 1) + 4 scaled to the measured mean), weighted by the directions'
+/// rates. Bounds: the simulated wait within 5 % of Pollaczek–Khinchine's at
+/// 0.05 and 0.2 flits/node/cycle, the accepted rate at 0.4 within 1 % of
+/// Eq. 23's 1/S̄.
+#[test]
+fn fig9_paper_ni_queue_matches_mg1() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    let table = read_csv(FIG9_NI, &mut cache);
+    let get = |load: &str, strategy: &str, column: &str| -> f64 {
+        let row = fig9_ni_row(load, strategy, "per_direction_until_delivered");
+        let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+        assert_eq!(rows.len(), 1, "{row:?}");
+        rows[0][column].parse().unwrap()
+    };
+    let flit_s = 16384.0 / 5.0 / 624e6;
+    let service = |load: &str, strategy: &str| (get(load, strategy, "latency_ms") - get(load, strategy, "segmentation_wait_ms")) * 1e-3 / flit_s;
+    let wait_cycles = |load: &str| get(load, "destination_block", "segmentation_wait_ms") * 1e-3 / flit_s;
+    let quoted = |written: &str, value: f64| {
+        assert_eq!(rounded_like(value, written), written, "computed {value}");
+        assert!(doc.contains(written), "{written} not in docs/reproduction.md");
+    };
+    let pk = |load: f64, mean: f64| {
+        let zero = |h: u32| (5 * (h + 1) + 4) as f64;
+        let all: f64 = (1..=8).chain(1..=7).map(zero).sum::<f64>() / 15.0;
+        let (mut w, mut rate) = (0.0, 0.0);
+        for (hops, share) in [(8u32, 8.0 / 15.0), (7, 7.0 / 15.0)] {
+            let lam = load / 5.0 * share;
+            let s: Vec<f64> = (1..=hops).map(|h| zero(h) * mean / all).collect();
+            let (m1, m2) = (s.iter().sum::<f64>() / hops as f64, s.iter().map(|x| x * x).sum::<f64>() / hops as f64);
+            w += lam * lam * m2 / (2.0 * (1.0 - lam * m1));
+            rate += lam;
+        }
+        w / rate
+    };
+    let md1 = |load: f64, mean: f64| {
+        let rho = load / 5.0 / 2.0 * mean;
+        (rho, rho * mean / (2.0 * (1.0 - rho)))
+    };
+    // The table's S̄ column.
+    for (load, written) in [("0.05", ["30.45", "30.45"]), ("0.2", ["31.59", "31.55"]), ("0.4", ["32.25", "32.11"]), ("0.6", ["32.24", "32.13"])] {
+        quoted(written[0], service(load, "destination_block"));
+        quoted(written[1], service(load, "source_block"));
+    }
+    // Second − first in T: −0.0 % and −0.3 %.
+    for (load, written) in [("0.05", "-0.0"), ("0.2", "-0.3")] {
+        let (a, b) = (get(load, "destination_block", "latency_ms"), get(load, "source_block", "latency_ms"));
+        assert_eq!(rounded_like(100.0 * (b - a) / a, written), written);
+    }
+    // M/D/1 and M/G/1 at 7617 and 1904 (first strategy).
+    let s2 = service("0.2", "destination_block");
+    let (rho, w_md1) = md1(0.2, s2);
+    quoted("0.632", rho);
+    quoted("27.12", w_md1);
+    quoted("31.87", wait_cycles("0.2"));
+    let s05 = service("0.05", "destination_block");
+    quoted("2.74", md1(0.05, s05).1);
+    quoted("3.20", wait_cycles("0.05"));
+    quoted("3.13", pk(0.05, s05));
+    quoted("33.30", pk(0.2, s2));
+    for (load, l) in [("0.05", 0.05), ("0.2", 0.2)] {
+        let s = service(load, "destination_block");
+        let sim = wait_cycles(load);
+        assert!((sim / pk(l, s) - 1.0).abs() < 0.05, "{load}: sim {sim} vs M/G/1 {}", pk(l, s));
+        assert!(sim > md1(l, s).1, "{load}: M/D/1 is below the simulated wait");
+    }
+    assert!(doc.contains("(−15 %; 2.74 against 3.20 at 1904, −15 %)") && doc.contains("gives 3.13 and 33.30 cycles (−2 % and +4.5 %)"));
+    assert_eq!(rounded_like(100.0 * (w_md1 / wait_cycles("0.2") - 1.0), "-15"), "-15");
+    assert_eq!(rounded_like(100.0 * (md1(0.05, s05).1 / wait_cycles("0.05") - 1.0), "-15"), "-15");
+    assert_eq!(rounded_like(100.0 * (pk(0.05, s05) / wait_cycles("0.05") - 1.0), "-2"), "-2");
+    assert_eq!(rounded_like(100.0 * (pk(0.2, s2) / wait_cycles("0.2") - 1.0), "4.5"), "4.5");
+    // Eq. 23 with the measured service at 15234: 1/S̄ against the accepted rate.
+    for (strategy, written) in [("destination_block", "5906"), ("source_block", "5930")] {
+        let bound = 1.0 / (service("0.4", strategy) * flit_s);
+        quoted(written, bound);
+        let accepted = get("0.4", strategy, "packets_per_s_per_direction");
+        assert!((accepted / bound - 1.0).abs() < 0.01, "{strategy}: accepted {accepted} vs 1/S̄ {bound}");
+    }
+    // "1.8 to 4 times Eq. 8's": the simulated wait over M/M/n's and the Markov Eq. 8 wait.
+    let t9 = read_csv("experiments/results/model_fig9_004/throughput.csv", &mut cache);
+    let eq8 = |source: &str, load: &str| -> f64 {
+        let point = format!("\"workload.load={load} topology.strategy=destination_block\"");
+        t9.iter().find(|r| r["source"] == source && r["point"] == point).unwrap()["segmentation_wait_ms"].parse().unwrap()
+    };
+    let ratios: Vec<f64> = ["0.05", "0.2"].iter().flat_map(|l| ["model:mmn", "model:markov"].map(|m| get(l, "destination_block", "segmentation_wait_ms") / eq8(m, l))).collect();
+    let (lo, hi) = ratios.iter().fold((f64::MAX, 0.0f64), |(a, b), &r| (a.min(r), b.max(r)));
+    assert_eq!((rounded_like(lo, "1.8"), hi.round()), ("1.8".to_string(), 4.0), "{ratios:?}");
+    assert!(doc.contains("1.8 to 4 times Eq. 8's"));
+    // The strategies' accepted rates beyond saturation: 0.4 % and 0.3 % more for the second.
+    for (load, written) in [("0.4", "0.4"), ("0.6", "0.3")] {
+        let (a, b) = (get(load, "destination_block", "packets_per_s_per_direction"), get(load, "source_block", "packets_per_s_per_direction"));
+        assert_eq!(rounded_like(100.0 * (b / a - 1.0), written), written);
+    }
+}
+
+/// Why the two strategies have the same service time (docs/reproduction.md,
+/// "Fig. 9 with the paper's NI"): under uniform traffic they load the links
+/// alike. Hand count for 16 nodes, l = 4 (blocks = node mod 4), first
+/// strategy: the + link j from a to a + 1 carries the pairs (s, d) with
+/// d ≡ j (mod 4) at k = 1..=8 hops past a (shorter way, ties +) and s at
+/// m = k..=8 hops before d, 9 − k sources per d; the two such k are k0 and
+/// k0 + 4, k0 = 1..=4 once each over a node's 4 links: 14 − 2 k0 = 12, 10,
+/// 8, 6 pairs. The − link (distances 1..=7): k0 = 1, 2, 3 give 10, 8, 6 and
+/// k0 = 4 gives 4. So 16 links carry 4 pairs, 32 carry 6, 8 and 10 each,
+/// 16 carry 12; the tables of both strategies must give that multiset, and
+/// the committed simulation (`results.json`, 0.2 flits/node/cycle = 0.2/15
+/// flits per cycle per pair) must carry every link's count within 8 %.
+#[test]
+fn fig9_both_strategies_load_the_links_alike() {
+    use wormqos_netsim::topology::{Peer, TopologySpec};
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("experiments/results/model_fig9_004_segmentation/results.json")).unwrap()).unwrap();
+    let hand: std::collections::BTreeMap<u32, usize> = [(4, 16), (6, 32), (8, 32), (10, 32), (12, 16)].into();
+    for strategy in ["destination_block", "source_block"] {
+        let spec: TopologySpec = toml::from_str(&format!("kind = \"multilink_ring\"\nnodes = 16\nlinks = 4\nstrategy = \"{strategy}\"")).unwrap();
+        let net = spec.build(9).unwrap();
+        let mut pairs: HashMap<(usize, usize), u32> = HashMap::new();
+        for (s, d) in (0..16).flat_map(|s| (0..16).map(move |d| (s, d))).filter(|(s, d)| s != d) {
+            let mut r = net.endpoint_at[s].0;
+            loop {
+                let o = net.routes[r][net.dest_code(s, d)] as usize;
+                match net.out_link[r][o] {
+                    Peer::Router { router, .. } => {
+                        *pairs.entry((r, o)).or_default() += 1;
+                        r = router;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let mut multiset = std::collections::BTreeMap::new();
+        pairs.values().for_each(|&n| *multiset.entry(n).or_insert(0usize) += 1);
+        assert_eq!(multiset, hand, "{strategy}: pairs per link");
+        let point = json["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| {
+                let q = &p["params"];
+                q["source"] == "sim" && q["topology.strategy"] == strategy && q["workload.load"] == 0.2 && q["workload.source_queues"] == "per_direction_until_delivered"
+            })
+            .expect("the 0.2 point");
+        let cycles = point["results"]["cycles"].as_f64().unwrap();
+        let links = point["results"]["link_flits"].as_array().unwrap();
+        assert_eq!(links.len(), 128, "{strategy}: every link carried flits");
+        for l in links {
+            let (r, o, flits) = (l[0].as_u64().unwrap() as usize, l[1].as_u64().unwrap() as usize, l[2].as_f64().unwrap());
+            let want = pairs[&(r, o)] as f64 * 0.2 / 15.0;
+            assert!((flits / cycles / want - 1.0).abs() < 0.08, "{strategy}: link ({r}, {o}) carries {} flits/cycle, {want} expected", flits / cycles);
+        }
+    }
+    assert!(doc.contains("16 links carry 4 of the 240 (source, destination)\npairs, 32 carry 6, 32 carry 8, 32 carry 10 and 16 carry 12"));
+    // The other reading of "four-node ring i", blocks of consecutive nodes
+    // (block = node / 4), counted without tables: the two strategies'
+    // multisets are again equal (and differ from the node mod 4 blocks').
+    let count = |block: fn(usize) -> usize, by_source: bool| {
+        let mut pairs: HashMap<(usize, bool, usize), u32> = HashMap::new();
+        for (s, d) in (0..16usize).flat_map(|s| (0..16usize).map(move |d| (s, d))).filter(|(s, d)| s != d) {
+            let fwd = (d + 16 - s) % 16;
+            let plus = fwd <= 16 - fwd;
+            let j = block(if by_source { s } else { d });
+            let mut a = s;
+            while a != d {
+                *pairs.entry((a, plus, j)).or_default() += 1;
+                a = if plus { (a + 1) % 16 } else { (a + 15) % 16 };
+            }
+        }
+        let mut multiset = std::collections::BTreeMap::new();
+        pairs.values().for_each(|&n| *multiset.entry(n).or_insert(0usize) += 1);
+        multiset
+    };
+    let consecutive: fn(usize) -> usize = |x| x / 4;
+    assert_eq!(count(consecutive, false), count(consecutive, true));
+    assert_ne!(count(consecutive, false), hand);
+    assert_eq!(count(|x| x % 4, false), hand, "the counting agrees with the tables");
+    assert!(doc.contains("with blocks of four consecutive nodes (the\nother reading of \"four-node ring i\") the two multisets are equal too"));
 }
 
 const ATOMIC_8X8: &str = "experiments/results/model_torus_002_atomic/results.csv";

@@ -266,6 +266,44 @@ impl SourceVcChoice {
     }
 }
 
+/// The queues a source without a `[nic]` section keeps in front of the
+/// network (`workload.source_queues`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceQueues {
+    /// One FIFO per traffic class; its front message takes any idle VC of
+    /// its class, so a source sends several messages at once, interleaved
+    /// flit by flit (every run before issue 22's Fig. 9 rerun).
+    #[default]
+    PerClass,
+    /// 004_… §4.1.1's segmentation queues: one FIFO per direction (the
+    /// neighbour router the message's first hop leads to; messages to an
+    /// endpoint of the source's own router share one more), all classes in
+    /// creation order, each serving one message at a time from taking its
+    /// VC until its tail flit has left the source.
+    PerDirectionUntilTailSent,
+    /// The same queues, each message served until its tail is delivered
+    /// (Eq. 7's t̄_s: "the delay the header flit takes to reach the
+    /// destination plus the time required to receive the rest of the flits").
+    PerDirectionUntilDelivered,
+}
+
+impl SourceQueues {
+    fn is_default(&self) -> bool {
+        *self == SourceQueues::PerClass
+    }
+
+    /// One queue per direction, and whether a message holds it until its
+    /// tail is delivered (else until its tail has been sent).
+    pub fn per_direction(&self) -> Option<bool> {
+        match self {
+            SourceQueues::PerClass => None,
+            SourceQueues::PerDirectionUntilTailSent => Some(false),
+            SourceQueues::PerDirectionUntilDelivered => Some(true),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RealTime {
@@ -350,6 +388,11 @@ pub struct Workload {
     /// default; `uniform`; `most_credits`): see [`SourceVcChoice`].
     #[serde(default, skip_serializing_if = "SourceVcChoice::is_lowest")]
     pub source_vc_choice: SourceVcChoice,
+    /// The sources' queues (`per_class`, the default;
+    /// `per_direction_until_tail_sent`; `per_direction_until_delivered`):
+    /// see [`SourceQueues`]. Not with a `[nic]` section.
+    #[serde(default, skip_serializing_if = "SourceQueues::is_default")]
+    pub source_queues: SourceQueues,
     /// One control message (highest class) per frame time per endpoint.
     #[serde(default)]
     pub control: bool,
@@ -610,6 +653,22 @@ impl Validated {
             return Err(err(format!("source VCs for real time and control: allowed range 1..={vcs} (router.vcs)")));
         }
         Ok(())
+    }
+
+    /// `workload.source_queues` other than `per_class` only where the
+    /// sources queue without the `[nic]` model (which has its own queues).
+    fn check_source_queues(&self) -> Result<(), ExperimentError> {
+        let q = self.exp.workload.source_queues;
+        if q.per_direction().is_none() || self.exp.nic.is_none() {
+            return Ok(());
+        }
+        let value = serde_json::to_value(q).map_or_else(|_| format!("{q:?}"), |v| v.to_string());
+        Err(ExperimentError::Field {
+            file: self.file.clone(),
+            field: "workload.source_queues".into(),
+            value,
+            why: "a [nic] section models the sources' queues itself: allowed values with [nic]: \"per_class\" (or remove [nic])".into(),
+        })
     }
 
     /// Run lengths are finite, bounded and leave something to measure.
@@ -911,6 +970,7 @@ impl Experiment {
         v.check_run_length()?;
         v.check_reconfigure_timing()?;
         v.check_realtime_source_vcs()?;
+        v.check_source_queues()?;
         v.check_offered()?;
         Ok(v)
     }

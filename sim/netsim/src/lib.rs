@@ -18,6 +18,7 @@ pub mod offered;
 pub mod pcs;
 pub mod pcs_data;
 pub mod reconfigure;
+pub mod segmentation;
 pub mod topology;
 pub mod workload;
 

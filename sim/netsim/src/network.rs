@@ -13,6 +13,7 @@
 
 use crate::experiment::{BestEffort, ModelScheduler, RealTime, SourceVcChoice, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
+use crate::segmentation::SegmentationQueues;
 use crate::topology::Peer;
 use crate::workload::{self, FlowKind, Message};
 use rand::rngs::SmallRng;
@@ -53,6 +54,9 @@ struct MsgRec {
     stalled: u64,
     /// Where the source put it ([`MessageLog`]): set when it takes a VC.
     at_source: SourceVc,
+    /// Its source queue: the class, or with `workload.source_queues =
+    /// "per_direction_*"` its direction ([`SegmentationQueues`]).
+    queue: u8,
 }
 
 /// The source VC a message took and what it found there: read only by
@@ -98,8 +102,11 @@ pub struct SourceVc {
 struct Ni {
     router: usize,
     port: usize,
-    /// Source queue per class (slab indices).
+    /// Source queue per class (slab indices), or per direction with
+    /// `workload.source_queues = "per_direction_*"`.
     queues: Vec<VecDeque<u32>>,
+    /// Per direction queue: serving a message (`per_direction_*` only).
+    serving: u64,
     /// Message being sent on each VC: (slab index, flits sent).
     vc_cur: Vec<Option<(u32, u32)>>,
     /// Class of the message in `vc_cur[v]`, so that picking a VC needs no
@@ -396,6 +403,9 @@ pub struct Sim<'a> {
     in_flits: Vec<LinkFlit>,
     in_credits: Vec<u32>,
     nis: Vec<Ni>,
+    /// `workload.source_queues = "per_direction_*"`: the queue of each
+    /// message; `None`: one queue per class.
+    segmentation: Option<SegmentationQueues>,
     /// The `[nic]` model at every endpoint (empty without a `[nic]` section:
     /// then `nis` queue and inject as they always have).
     nic: Option<crate::nic::NicParams>,
@@ -504,14 +514,17 @@ impl<'a> Sim<'a> {
             }
         };
         let classes = cfg0.traffic_classes() as u8;
+        let segmentation = w.source_queues.per_direction().map(|until_delivered| SegmentationQueues::new(&v.net, until_delivered));
         let nis: Vec<Ni> = v
             .net
             .endpoint_at
             .iter()
-            .map(|&(r, p)| Ni {
+            .enumerate()
+            .map(|(s, &(r, p))| Ni {
                 router: r,
                 port: p,
-                queues: vec![VecDeque::new(); classes as usize],
+                queues: vec![VecDeque::new(); segmentation.as_ref().map_or(classes as usize, |q| q.queues_at(&v.net, s))],
+                serving: 0,
                 vc_cur: vec![None; m],
                 vc_class: vec![0; m],
                 vc_used: 0,
@@ -722,6 +735,7 @@ impl<'a> Sim<'a> {
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
             in_credits: vec![0; flit_to.len()],
             nis,
+            segmentation,
             nic,
             nics,
             flows,
@@ -981,40 +995,48 @@ impl<'a> Sim<'a> {
             self.events.push(Reverse((at, f)));
             if let Some(mut m) = msg {
                 m.flow = f;
-                let measured = now >= self.warmup;
-                if m.frame != u32::MAX {
-                    let st = &mut self.flow_state[fi];
-                    if st.open.back().map_or(true, |b| b.0 != m.frame) {
-                        st.open.push_back((m.frame, m.frame_msgs, now));
-                    }
-                }
-                let stalled = self.nis.get(self.flows[fi].src as usize).map_or(0, |ni| ni.credit_stalled[m.class as usize]);
-                let mut rec = MsgRec { m, flow: f, src: self.flows[fi].src, created: now, injected: 0, received: 0, tag: 0, measured, stalled, at_source: SourceVc::default() };
-                if let (Some(_), Some(ni)) = (&self.msg_log, self.nis.get(rec.src as usize)) {
-                    let held = ni.vc_cur.iter().zip(&ni.vc_class).filter(|(cur, &c)| cur.is_some() && c < m.class).count();
-                    rec.at_source.lower_held = held as u32;
-                }
-                let idx = if let Some(i) = self.free.pop() {
-                    self.slab[i as usize] = rec;
-                    i
-                } else {
-                    self.slab.push(rec);
-                    (self.slab.len() - 1) as u32
-                };
-                let src = self.flows[fi].src as usize;
-                if let Some(p) = &self.nic {
-                    let nic = &mut self.nics[src];
-                    let vc = nic.pick_vc(p, m.class, self.class_vcs[m.class as usize]);
-                    let vtick = if m.class == 0 { self.vtick_be } else { m.vtick };
-                    nic.ring(p, crate::nic::Doorbell { msg: idx, class: m.class, vc, flits: m.flits, vtick });
-                } else {
-                    self.nis[src].queues[m.class as usize].push_back(idx);
-                    self.nis[src].queued += 1;
-                }
-                self.created += 1;
-                self.pending_msgs += 1;
+                self.enqueue(f, m, now);
             }
         }
+    }
+
+    /// Message `m` of flow `f`, created in cycle `now`, joins its source's
+    /// queue (or its NIC's doorbells).
+    fn enqueue(&mut self, f: u32, m: Message, now: u64) {
+        let fi = f as usize;
+        let measured = now >= self.warmup;
+        if m.frame != u32::MAX {
+            let st = &mut self.flow_state[fi];
+            if st.open.back().map_or(true, |b| b.0 != m.frame) {
+                st.open.push_back((m.frame, m.frame_msgs, now));
+            }
+        }
+        let stalled = self.nis.get(self.flows[fi].src as usize).map_or(0, |ni| ni.credit_stalled[m.class as usize]);
+        let src = self.flows[fi].src as usize;
+        let queue = self.segmentation.as_ref().map_or(m.class, |q| q.queue(&self.v.net, src, m.dest as usize));
+        let mut rec = MsgRec { m, flow: f, src: src as u32, created: now, injected: 0, received: 0, tag: 0, measured, stalled, at_source: SourceVc::default(), queue };
+        if let (Some(_), Some(ni)) = (&self.msg_log, self.nis.get(rec.src as usize)) {
+            let held = ni.vc_cur.iter().zip(&ni.vc_class).filter(|(cur, &c)| cur.is_some() && c < m.class).count();
+            rec.at_source.lower_held = held as u32;
+        }
+        let idx = if let Some(i) = self.free.pop() {
+            self.slab[i as usize] = rec;
+            i
+        } else {
+            self.slab.push(rec);
+            (self.slab.len() - 1) as u32
+        };
+        if let Some(p) = &self.nic {
+            let nic = &mut self.nics[src];
+            let vc = nic.pick_vc(p, m.class, self.class_vcs[m.class as usize]);
+            let vtick = if m.class == 0 { self.vtick_be } else { m.vtick };
+            nic.ring(p, crate::nic::Doorbell { msg: idx, class: m.class, vc, flits: m.flits, vtick });
+        } else {
+            self.nis[src].queues[queue as usize].push_back(idx);
+            self.nis[src].queued += 1;
+        }
+        self.created += 1;
+        self.pending_msgs += 1;
     }
 
     fn step(&mut self, generating: bool) {
@@ -1229,24 +1251,15 @@ impl<'a> Sim<'a> {
         // Start queued messages on idle VCs, highest class first (none while
         // a reconfiguration has quiesced the sources).
         if self.nis[e].queued != 0 && !self.quiesced {
-            for c in (0..self.classes as usize).rev() {
-                while let Some(&idx) = self.nis[e].queues[c].front() {
-                    let Some(v) = self.pick_source_vc(e, c) else {
-                        break;
-                    };
-                    if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
-                        break; // tag space to this endpoint exhausted: wait
+            if self.segmentation.is_some() {
+                self.start_per_direction(e, now);
+            } else {
+                for c in (0..self.classes as usize).rev() {
+                    while let Some(&idx) = self.nis[e].queues[c].front() {
+                        if !self.start_message(e, c, c, idx, now) {
+                            break;
+                        }
                     }
-                    let ni = &mut self.nis[e];
-                    ni.queues[c].pop_front();
-                    ni.queued -= 1;
-                    ni.vc_cur[v] = Some((idx, 0));
-                    let prev_class = if ni.vc_used >> v & 1 == 1 { ni.vc_class[v] } else { u8::MAX };
-                    ni.vc_used |= 1 << v;
-                    ni.vc_class[v] = c as u8;
-                    ni.active += 1;
-                    let (credits, vcs_held) = (ni.credits[v], ni.active);
-                    self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
                 }
             }
         }
@@ -1303,6 +1316,9 @@ impl<'a> Sim<'a> {
             let last = flit.tail;
             if last {
                 self.slab[idx as usize].at_source.tail_sent = now;
+                if self.segmentation.as_ref().is_some_and(|q| !q.until_delivered) {
+                    self.nis[e].serving &= !(1 << self.slab[idx as usize].queue);
+                }
             }
             let ni = &mut self.nis[e];
             ni.credits[v] -= 1;
@@ -1324,6 +1340,46 @@ impl<'a> Sim<'a> {
             }
         }
         self.drive_flit(r, p, flit);
+    }
+
+    /// Starts message `idx`, the front of endpoint e's source queue `q`, of
+    /// class c, on an idle VC of its class, if there is one and a tag to its
+    /// destination (else it stays queued and this returns false).
+    #[inline]
+    fn start_message(&mut self, e: usize, q: usize, c: usize, idx: u32, now: u64) -> bool {
+        let Some(v) = self.pick_source_vc(e, c) else {
+            return false;
+        };
+        if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
+            return false; // tag space to this endpoint exhausted: wait
+        }
+        let ni = &mut self.nis[e];
+        ni.queues[q].pop_front();
+        ni.queued -= 1;
+        ni.vc_cur[v] = Some((idx, 0));
+        let prev_class = if ni.vc_used >> v & 1 == 1 { ni.vc_class[v] } else { u8::MAX };
+        ni.vc_used |= 1 << v;
+        ni.vc_class[v] = c as u8;
+        ni.active += 1;
+        let (credits, vcs_held) = (ni.credits[v], ni.active);
+        self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
+        true
+    }
+
+    /// `workload.source_queues = "per_direction_*"`: every direction queue
+    /// of endpoint e not serving a message starts its front message (004_…
+    /// §4.1.1: one segmentation queue per direction, M/D/1).
+    fn start_per_direction(&mut self, e: usize, now: u64) {
+        for q in 0..self.nis[e].queues.len() {
+            if self.nis[e].serving >> q & 1 == 1 {
+                continue;
+            }
+            let Some(&idx) = self.nis[e].queues[q].front() else { continue };
+            let c = self.slab[idx as usize].m.class as usize;
+            if self.start_message(e, q, c, idx, now) {
+                self.nis[e].serving |= 1 << q;
+            }
+        }
     }
 
     /// The idle VC of class c at endpoint e's source that its next message
@@ -1399,6 +1455,9 @@ impl<'a> Sim<'a> {
 
     fn complete(&mut self, idx: u32, now: u64) {
         let rec = self.slab[idx as usize].clone();
+        if self.segmentation.as_ref().is_some_and(|q| q.until_delivered) {
+            self.nis[rec.src as usize].serving &= !(1 << rec.queue);
+        }
         self.free.push(idx);
         self.delivered += 1;
         self.pending_msgs -= 1;
@@ -1753,3 +1812,6 @@ fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
 pub fn run(v: &Validated) -> Result<Results, SimError> {
     Sim::new(v)?.run()
 }
+
+#[cfg(test)]
+mod segmentation_tests;
