@@ -780,6 +780,7 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(atomic_torus_claims());
+    v.extend(torus_channel_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -900,6 +901,63 @@ const ATOMIC_TABLES: [(&str, &[&str], [&str; 4]); 2] = [
         ],
     ),
 ];
+
+/// "Why 002_…'s model saturates early at L = 3": the channel table
+/// (dimension 0 of the 8 × 8 torus) row by row, and the 8 × 8 × 8 numbers.
+fn torus_channel_claims() -> Vec<Claim> {
+    const CH: &str = "experiments/results/torus_002_channels/channels.csv";
+    const CH3: &str = "experiments/results/torus_002_8x8x8_channels/channels.csv";
+    const ALL: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.1", "0.12"];
+    const MODEL: &[&str] = &["0.04", "0.06", "0.07", "0.077"];
+    const SIX: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.1"];
+    let at = |load: &'static str, source: &'static str| -> &'static [(&'static str, &'static str)] {
+        Box::leak(Box::new([("load", load), ("dim", "0"), ("source", source)]))
+    };
+    let rows: [(&str, &str, &str, &[&str]); 17] = [
+        ("| VC holding time, sim (cycles) | 48.5 | 53.5 | 56.3 | 57.9 | 59.1 | 65.3 | 81.3 |", "sim", "hold", ALL),
+        ("| D_{d_0}, model | 33.4 | 36.3 | 40.3 | 51.9 | saturated | saturated | saturated |", "paper", "hold", MODEL),
+        ("| λ_c × holding time, sim | 0.2194 | 0.3609 | 0.4465 | 0.5042 | 0.5326 | 0.7273 | 1.0943 |", "sim", "rho", ALL),
+        ("| ρ = λ_c D, model | 0.1485 | 0.2420 | 0.3135 | 0.4441 | — | — | — |", "paper", "rho", MODEL),
+        ("| all 3 VCs busy, sim | 0.0013 | 0.0046 | 0.0074 | 0.0098 | 0.0115 | 0.0229 | 0.0720 |", "sim", "p_all", ALL),
+        ("| P_{d_0,L} = ρ^L, model | 0.0033 | 0.0142 | 0.0308 | 0.0876 | — | — | — |", "paper", "p_all", MODEL),
+        ("| ρ^L at the sim's λ_c × holding time | 0.0106 | 0.0470 | 0.0890 | 0.1281 | 0.1511 | 0.3847 | ≥ 1 |", "sim", "p_all_paper_at_rho", SIX),
+        ("| M/M/3's P(≥ 3) at the same | 0.0015 | 0.0062 | 0.0112 | 0.0155 | 0.0180 | 0.0408 | 0.1132 |", "sim", "p_all_parallel_at_rho", ALL),
+        ("| headers that wait, sim | 0.0120 | 0.0319 | 0.0506 | 0.0614 | 0.0657 | 0.1143 | 0.2382 |", "sim", "blocked", ALL),
+        ("| P_B = P_L + P_{L−1}/L, model | 0.0095 | 0.0290 | 0.0533 | 0.1241 | — | — | — |", "paper", "blocked", MODEL),
+        ("| W (cycles), sim | 0.237 | 0.686 | 1.108 | 1.405 | 1.605 | 3.152 | 14.479 |", "sim", "wait", ALL),
+        ("| W_{d_0}, model | 0.107 | 0.490 | 1.156 | 3.984 | — | — | — |", "paper", "wait", MODEL),
+        ("| Σ j² P_j / Σ j P_j, sim | 1.278 | 1.408 | 1.472 | 1.507 | 1.535 | 1.655 | 1.919 |", "sim", "lbar", ALL),
+        ("| l̄_{d_0}, model | 1.329 | 1.552 | 1.723 | 2.022 | — | — | — |", "paper", "lbar", MODEL),
+        ("| network latency, sim | 82.90 | 90.30 | 95.08 | 97.55 | 99.59 | 111.68 | 160.77 |", "sim", "network_latency", ALL),
+        ("| network latency, model | 86.29 | 99.70 | 113.56 | 148.74 | saturated | saturated | saturated |", "paper", "network_latency", MODEL),
+        ("| network latency, M/M/3 what-if | 80.00 | 85.09 | 88.07 | 90.39 | 91.47 | 100.35 | 115.27 |", "parallel_hold", "network_latency", ALL),
+    ];
+    let mut v: Vec<Claim> = rows
+        .into_iter()
+        .map(|(passage, source, column, loads)| Claim {
+            passage,
+            numbers: row_numbers(passage).into_iter().zip(loads).map(|(w, load)| n(w, CH, at(load, source), column)).collect(),
+        })
+        .collect();
+    v.push(Claim {
+        passage: "all three VCs busy 0.0067 measured, 0.0743 in the model, W 1.000 against\n3.698.",
+        numbers: vec![
+            n("0.0067", CH3, at("0.07", "sim"), "p_all"),
+            n("0.0743", CH3, at("0.07", "paper"), "p_all"),
+            n("1.000", CH3, at("0.07", "sim"), "wait"),
+            n("3.698", CH3, at("0.07", "paper"), "wait"),
+        ],
+    });
+    v.push(Claim {
+        passage: "model, 0.007928 measured at 0.07, where the run's accepted load is\n0.0710).",
+        numbers: vec![n("0.007928", CH, at("0.07", "sim"), "lambda_c"), n("0.0710", CH, at("0.07", "sim"), "accepted")],
+    });
+    v.push(Claim {
+        passage: "load, which the simulation shows, and so underestimates W (0.277 against\n1.605 at 0.08).",
+        numbers: vec![n("0.277", CH, at("0.08", "parallel_hold"), "wait"), n("1.605", CH, at("0.08", "sim"), "wait")],
+    });
+    v
+}
 
 /// 002_… with atomic VC reallocation (issue 22): the model, sim and
 /// accepted rows of both tables, and the light-load comparison with the
