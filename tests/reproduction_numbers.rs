@@ -781,6 +781,7 @@ fn claims() -> Vec<Claim> {
     });
     v.extend(atomic_torus_claims());
     v.extend(torus_channel_claims());
+    v.extend(onoff_turnaround_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -901,6 +902,57 @@ const ATOMIC_TABLES: [(&str, &[&str], [&str; 4]); 2] = [
         ],
     ),
 ];
+
+/// "The K = 1 excess, message by message": the trace by place in a burst
+/// and the summary of every point of fig12_000_onoff_2port.toml.
+fn onoff_turnaround_claims() -> Vec<Claim> {
+    const POS: &str = "experiments/results/onoff_k1_trace/by_position.csv";
+    const SUM: &str = "experiments/results/onoff_k1_trace/summary.csv";
+    let pos = |p: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("position", p)])) };
+    let pt = |k: &'static str, off: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("streams", k), ("off_us", off)])) };
+    let mut v = vec![
+        Claim {
+            passage: "burst takes 36.0000 cycles from creation to delivery",
+            numbers: vec![n("36.0000", POS, pos("0"), "network_latency")],
+        },
+        Claim { passage: "best-effort interference) — the next 37.0000, and every later one exactly", numbers: vec![n("37.0000", POS, pos("1"), "network_latency")] },
+        Claim { passage: "one cycle more than its predecessor: the 20th (place 20) 56.0000. Up to", numbers: vec![n("56.0000", POS, pos("20"), "network_latency")] },
+        Claim {
+            passage: "latency stays at 65.0000 and the source wait takes the growth (3.0000 at\nplace 32)",
+            numbers: vec![n("65.0000", POS, pos("32"), "network_latency"), n("3.0000", POS, pos("32"), "source_wait")],
+        },
+        Claim {
+            passage: "plus its place in its burst. The stream's mean total is 46.3037 cycles,\nits mean place 10.3037",
+            numbers: vec![n("46.3037", SUM, pt("1", "173.6"), "stream_total"), n("10.3037", SUM, pt("1", "173.6"), "stream_mean_position")],
+        },
+        Claim {
+            passage: "instead of the link's c = 1 gives 10.0463 cycles at K = 1 where it gave\n0.0000, and `kim2005`'s network latency plus it 46.1900 against the\nsimulated 45.9735 (+0.5 %)",
+            numbers: vec![
+                n("10.0463", SUM, pt("1", "173.6"), "fluid_vc"),
+                n("0.0000", SUM, pt("1", "173.6"), "fluid_c1"),
+                n("46.1900", SUM, pt("1", "173.6"), "model_total_vc"),
+                n("45.9735", SUM, pt("1", "173.6"), "sim_total"),
+            ],
+        },
+        Claim {
+            passage: "simulated K = 2 and 4 streams still have mean places 10.1002 and 10.6787",
+            numbers: vec![n("10.1002", SUM, pt("2", "373.6"), "stream_mean_position"), n("10.6787", SUM, pt("4", "773.6"), "stream_mean_position")],
+        },
+    ];
+    for (passage, k, off) in [
+        ("| 1 | 33 | 45.9735 | 36.1438 | 46.1900 |", "1", "173.6"),
+        ("| 2 | 40 | 41.6655 | 52.3493 | 56.4178 |", "2", "368.0"),
+        ("| 2 | 33 | 63.5800 | 57.3944 | 71.2120 |", "2", "373.6"),
+        ("| 4 | 33 | 77.1184 | 69.2725 | 85.0086 |", "4", "773.6"),
+    ] {
+        let w = row_numbers(passage);
+        v.push(Claim {
+            passage,
+            numbers: vec![n(w[1], SUM, pt(k, off), "sim_total"), n(w[2], SUM, pt(k, off), "model_total_c1"), n(w[3], SUM, pt(k, off), "model_total_vc")],
+        });
+    }
+    v
+}
 
 /// "Why 002_…'s model saturates early at L = 3": the channel table
 /// (dimension 0 of the 8 × 8 torus) row by row, and the 8 × 8 × 8 numbers.
