@@ -1001,6 +1001,14 @@ fn torus_channel_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
+        passage: "holding time with multiplexing (to 59.054 at 0.08, +17 cycles, where the\nM/M/3 what-if's D goes from 32.163 to 34.234)",
+        numbers: vec![n("59.054", CH, at("0.08", "sim"), "hold"), n("32.163", CH, at("0.01", "parallel"), "hold"), n("34.234", CH, at("0.08", "parallel"), "hold")],
+    });
+    v.push(Claim {
+        passage: "0.01 a VC is held 41.752 cycles measured against D = 32.171; the pipeline",
+        numbers: vec![n("41.752", CH, at("0.01", "sim"), "hold"), n("32.171", CH, at("0.01", "paper"), "hold")],
+    });
+    v.push(Claim {
         passage: "model, 0.007928 measured at 0.07, where the run's accepted load is\n0.0710).",
         numbers: vec![n("0.007928", CH, at("0.07", "sim"), "lambda_c"), n("0.0710", CH, at("0.07", "sim"), "accepted")],
     });
