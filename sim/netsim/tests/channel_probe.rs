@@ -46,3 +46,20 @@ fn light_load_has_no_waits() {
         assert!(d.busy[2] + d.busy[3] < 0.001, "{:?}", d.busy);
     }
 }
+
+/// docs/reproduction.md, "Why 002_…'s model saturates early at L = 3": at
+/// 0.07 flits/node/cycle on the 8 × 8 torus the paper's VC chain, given
+/// the measured λ_c × holding time a, puts all three VCs busy (P_L = a³)
+/// over 4 times as often as measured; L VCs held in parallel (M/M/3)
+/// within a factor of 2 of it.
+#[test]
+fn all_vcs_busy_is_rarer_than_the_papers_chain_says() {
+    use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy};
+    for (i, d) in probe(&torus(0.07, 30_000)).iter().enumerate() {
+        let a = d.arrival_rate * d.mean_hold;
+        let measured = d.busy[3];
+        let (chain, parallel) = (occupancy(a, 3)[3], parallel_occupancy(a, 3)[3]);
+        assert!(chain > 4.0 * measured, "dimension {i}: a = {a}, chain {chain}, measured {measured}");
+        assert!(parallel < 2.0 * measured && parallel > 0.5 * measured, "dimension {i}: a = {a}, M/M/3 {parallel}, measured {measured}");
+    }
+}
