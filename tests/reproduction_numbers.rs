@@ -780,6 +780,8 @@ fn claims() -> Vec<Claim> {
         ],
     });
     v.extend(atomic_torus_claims());
+    v.extend(torus_channel_claims());
+    v.extend(onoff_turnaround_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -1170,6 +1172,122 @@ const ATOMIC_TABLES: [(&str, &[&str], [&str; 4]); 2] = [
         ],
     ),
 ];
+
+/// "The K = 1 excess, message by message": the trace by place in a burst
+/// and the summary of every point of fig12_000_onoff_2port.toml.
+fn onoff_turnaround_claims() -> Vec<Claim> {
+    const POS: &str = "experiments/results/onoff_k1_trace/by_position.csv";
+    const SUM: &str = "experiments/results/onoff_k1_trace/summary.csv";
+    let pos = |p: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("position", p)])) };
+    let pt = |k: &'static str, off: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("streams", k), ("off_us", off)])) };
+    let mut v = vec![
+        Claim {
+            passage: "burst takes 36.0000 cycles from creation to delivery",
+            numbers: vec![n("36.0000", POS, pos("0"), "network_latency")],
+        },
+        Claim { passage: "best-effort interference) — the next 37.0000, and every later one exactly", numbers: vec![n("37.0000", POS, pos("1"), "network_latency")] },
+        Claim { passage: "one cycle more than its predecessor: the 20th (place 20) 56.0000. Up to", numbers: vec![n("56.0000", POS, pos("20"), "network_latency")] },
+        Claim {
+            passage: "latency stays at 65.0000 and the source wait takes the growth (3.0000 at\nplace 32)",
+            numbers: vec![n("65.0000", POS, pos("32"), "network_latency"), n("3.0000", POS, pos("32"), "source_wait")],
+        },
+        Claim {
+            passage: "plus its place in its burst. The stream's mean total is 46.3037 cycles,\nits mean place 10.3037",
+            numbers: vec![n("46.3037", SUM, pt("1", "173.6"), "stream_total"), n("10.3037", SUM, pt("1", "173.6"), "stream_mean_position")],
+        },
+        Claim {
+            passage: "instead of the link's c = 1 gives 10.0463 cycles at K = 1 where it gave\n0.0000, and `kim2005`'s network latency plus it 46.1900 against the\nsimulated 45.9735 (+0.5 %)",
+            numbers: vec![
+                n("10.0463", SUM, pt("1", "173.6"), "fluid_vc"),
+                n("0.0000", SUM, pt("1", "173.6"), "fluid_c1"),
+                n("46.1900", SUM, pt("1", "173.6"), "model_total_vc"),
+                n("45.9735", SUM, pt("1", "173.6"), "sim_total"),
+            ],
+        },
+        Claim {
+            passage: "simulated K = 2 and 4 streams still have mean places 10.1002 and 10.6787",
+            numbers: vec![n("10.1002", SUM, pt("2", "373.6"), "stream_mean_position"), n("10.6787", SUM, pt("4", "773.6"), "stream_mean_position")],
+        },
+    ];
+    for (passage, k, off) in [
+        ("| 1 | 33 | 45.9735 | 36.1438 | 46.1900 |", "1", "173.6"),
+        ("| 2 | 40 | 41.6655 | 52.3493 | 56.4178 |", "2", "368.0"),
+        ("| 2 | 33 | 63.5800 | 57.3944 | 71.2120 |", "2", "373.6"),
+        ("| 4 | 33 | 77.1184 | 69.2725 | 85.0086 |", "4", "773.6"),
+    ] {
+        let w = row_numbers(passage);
+        v.push(Claim {
+            passage,
+            numbers: vec![n(w[1], SUM, pt(k, off), "sim_total"), n(w[2], SUM, pt(k, off), "model_total_c1"), n(w[3], SUM, pt(k, off), "model_total_vc")],
+        });
+    }
+    v
+}
+
+/// "Why 002_…'s model saturates early at L = 3": the channel table
+/// (dimension 0 of the 8 × 8 torus) row by row, and the 8 × 8 × 8 numbers.
+fn torus_channel_claims() -> Vec<Claim> {
+    const CH: &str = "experiments/results/torus_002_channels/channels.csv";
+    const CH3: &str = "experiments/results/torus_002_8x8x8_channels/channels.csv";
+    const ALL: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.1", "0.12"];
+    const MODEL: &[&str] = &["0.04", "0.06", "0.07", "0.077"];
+    const SIX: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.1"];
+    let at = |load: &'static str, source: &'static str| -> &'static [(&'static str, &'static str)] {
+        Box::leak(Box::new([("load", load), ("dim", "0"), ("source", source)]))
+    };
+    let rows: [(&str, &str, &str, &[&str]); 17] = [
+        ("| VC holding time, sim (cycles) | 48.5 | 53.5 | 56.3 | 57.9 | 59.1 | 65.3 | 81.3 |", "sim", "hold", ALL),
+        ("| D_{d_0}, model | 33.4 | 36.3 | 40.3 | 51.9 | saturated | saturated | saturated |", "paper", "hold", MODEL),
+        ("| λ_c × holding time, sim | 0.2194 | 0.3609 | 0.4465 | 0.5042 | 0.5326 | 0.7273 | 1.0943 |", "sim", "rho", ALL),
+        ("| ρ = λ_c D, model | 0.1485 | 0.2420 | 0.3135 | 0.4441 | — | — | — |", "paper", "rho", MODEL),
+        ("| all 3 VCs busy, sim | 0.0013 | 0.0046 | 0.0074 | 0.0098 | 0.0115 | 0.0229 | 0.0720 |", "sim", "p_all", ALL),
+        ("| P_{d_0,L} = ρ^L, model | 0.0033 | 0.0142 | 0.0308 | 0.0876 | — | — | — |", "paper", "p_all", MODEL),
+        ("| ρ^L at the sim's λ_c × holding time | 0.0106 | 0.0470 | 0.0890 | 0.1281 | 0.1511 | 0.3847 | ≥ 1 |", "sim", "p_all_paper_at_rho", SIX),
+        ("| M/M/3's P(≥ 3) at the same | 0.0015 | 0.0062 | 0.0112 | 0.0155 | 0.0180 | 0.0408 | 0.1132 |", "sim", "p_all_parallel_at_rho", ALL),
+        ("| headers that wait, sim | 0.0120 | 0.0319 | 0.0506 | 0.0614 | 0.0657 | 0.1143 | 0.2382 |", "sim", "blocked", ALL),
+        ("| P_B = P_L + P_{L−1}/L, model | 0.0095 | 0.0290 | 0.0533 | 0.1241 | — | — | — |", "paper", "blocked", MODEL),
+        ("| W (cycles), sim | 0.237 | 0.686 | 1.108 | 1.405 | 1.605 | 3.152 | 14.479 |", "sim", "wait", ALL),
+        ("| W_{d_0}, model | 0.107 | 0.490 | 1.156 | 3.984 | — | — | — |", "paper", "wait", MODEL),
+        ("| Σ j² P_j / Σ j P_j, sim | 1.278 | 1.408 | 1.472 | 1.507 | 1.535 | 1.655 | 1.919 |", "sim", "lbar", ALL),
+        ("| l̄_{d_0}, model | 1.329 | 1.552 | 1.723 | 2.022 | — | — | — |", "paper", "lbar", MODEL),
+        ("| network latency, sim | 82.90 | 90.30 | 95.08 | 97.55 | 99.59 | 111.68 | 160.77 |", "sim", "network_latency", ALL),
+        ("| network latency, model | 86.29 | 99.70 | 113.56 | 148.74 | saturated | saturated | saturated |", "paper", "network_latency", MODEL),
+        ("| network latency, M/M/3 what-if | 80.00 | 85.09 | 88.07 | 90.39 | 91.47 | 100.35 | 115.27 |", "parallel_hold", "network_latency", ALL),
+    ];
+    let mut v: Vec<Claim> = rows
+        .into_iter()
+        .map(|(passage, source, column, loads)| Claim {
+            passage,
+            numbers: row_numbers(passage).into_iter().zip(loads).map(|(w, load)| n(w, CH, at(load, source), column)).collect(),
+        })
+        .collect();
+    v.push(Claim {
+        passage: "all three VCs busy 0.0067 measured, 0.0743 in the model, W 1.000 against\n3.698.",
+        numbers: vec![
+            n("0.0067", CH3, at("0.07", "sim"), "p_all"),
+            n("0.0743", CH3, at("0.07", "paper"), "p_all"),
+            n("1.000", CH3, at("0.07", "sim"), "wait"),
+            n("3.698", CH3, at("0.07", "paper"), "wait"),
+        ],
+    });
+    v.push(Claim {
+        passage: "holding time with multiplexing (to 59.054 at 0.08, +17 cycles, where the\nM/M/3 what-if's D goes from 32.163 to 34.234)",
+        numbers: vec![n("59.054", CH, at("0.08", "sim"), "hold"), n("32.163", CH, at("0.01", "parallel"), "hold"), n("34.234", CH, at("0.08", "parallel"), "hold")],
+    });
+    v.push(Claim {
+        passage: "0.01 a VC is held 41.752 cycles measured against D = 32.171; the pipeline",
+        numbers: vec![n("41.752", CH, at("0.01", "sim"), "hold"), n("32.171", CH, at("0.01", "paper"), "hold")],
+    });
+    v.push(Claim {
+        passage: "model, 0.007928 measured at 0.07, where the run's accepted load is\n0.0710).",
+        numbers: vec![n("0.007928", CH, at("0.07", "sim"), "lambda_c"), n("0.0710", CH, at("0.07", "sim"), "accepted")],
+    });
+    v.push(Claim {
+        passage: "load, which the simulation shows, and so underestimates W (0.277 against\n1.605 at 0.08).",
+        numbers: vec![n("0.277", CH, at("0.08", "parallel_hold"), "wait"), n("1.605", CH, at("0.08", "sim"), "wait")],
+    });
+    v
+}
 
 /// 002_… with atomic VC reallocation (issue 22): the model, sim and
 /// accepted rows of both tables, and the light-load comparison with the

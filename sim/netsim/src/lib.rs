@@ -8,6 +8,7 @@
 
 pub mod analytic;
 pub mod cdg;
+pub mod channel_probe;
 pub mod composed;
 pub mod deadlock;
 pub mod experiment;

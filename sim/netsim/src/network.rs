@@ -389,6 +389,9 @@ pub struct MessageLog {
     pub delivered: u64,
 }
 
+/// An observer of the routers between two cycles ([`Sim::run_probed`]).
+pub type Probe<'a> = &'a mut dyn FnMut(u64, &[Router]);
+
 pub struct Sim<'a> {
     v: &'a Validated,
     /// Recorded only by [`Sim::run_logged`] / [`Sim::run_logged_all`]:
@@ -396,6 +399,8 @@ pub struct Sim<'a> {
     msg_log: Option<(Option<u32>, Vec<MessageLog>)>,
     /// Recorded only by [`Sim::run_traced`].
     trace: Option<Box<FlitTrace>>,
+    /// Set only by [`Sim::run_probed`]: sees the routers after every cycle.
+    probe: Option<Probe<'a>>,
     routers: Vec<Router>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -730,6 +735,7 @@ impl<'a> Sim<'a> {
         Ok(Sim {
             v,
             trace: None,
+            probe: None,
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -830,6 +836,14 @@ impl<'a> Sim<'a> {
         Ok((results, w))
     }
 
+    /// [`Sim::run`], calling `probe(cycle, routers)` after every cycle (the
+    /// routers as they are between that cycle and the next): measurements
+    /// of router state the metrics do not keep (`channel_probe`).
+    pub fn run_probed(mut self, probe: Probe<'a>) -> Result<Results, SimError> {
+        self.probe = Some(probe);
+        self.run_to_end()
+    }
+
     /// Runs the experiment to the end and returns its metrics.
     pub fn run(self) -> Result<Results, SimError> {
         self.run_with(&mut FlitTrace::default())
@@ -852,6 +866,9 @@ impl<'a> Sim<'a> {
         while self.cycle < total || (self.cycle < total + drain && self.pending_msgs > 0) {
             let write = self.reconfiguration_cycle()?;
             self.step(self.cycle < total);
+            if let Some(p) = self.probe.as_mut() {
+                p(self.cycle, &self.routers);
+            }
             if let Some(w) = write {
                 // At the end of the cycle, as the RTL's write port (§2).
                 self.routers[w.router as usize].write_route(w);

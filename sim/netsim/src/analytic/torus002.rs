@@ -27,6 +27,8 @@
 //!   nothing per hop. `router_delay` adds a pipeline's extra cycles per
 //!   router on the path (0 reproduces the paper).
 
+use crate::channel_probe::multiplexing_degree;
+
 #[derive(Clone, Debug)]
 pub struct TorusModel {
     /// Radix of each dimension, in routing order.
@@ -55,6 +57,32 @@ pub struct TorusSolution {
     pub multiplexing: f64,
     pub mean_hops: f64,
     pub iterations: usize,
+    /// Each dimension's channel terms at the solution.
+    pub dims: Vec<DimensionTerms>,
+}
+
+/// One dimension's channel terms (the model's counterparts of
+/// `channel_probe::DimensionStats`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DimensionTerms {
+    /// λ_c, messages per cycle per channel of the dimension.
+    pub arrival_rate: f64,
+    /// D_{d_i}, the channel's service time (a VC's holding time).
+    pub service: f64,
+    /// ρ = λ_c D.
+    pub rho: f64,
+    /// P_{d_i,j}, j = 0..=L.
+    pub occupancy: Vec<f64>,
+    /// P_{B_i} = P_L + P_{L−1}/L.
+    pub p_block: f64,
+    /// P_{d_i}: blocked and no blocker terminating at the next node.
+    pub p_none: f64,
+    /// Ŵ_{d_i}.
+    pub w_hat: f64,
+    /// Ñ_{d_i,waiting}.
+    pub waiting: f64,
+    /// W_{d_i} = Ŵ Ñ from the blocking times `w` given.
+    pub blocking: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,13 +169,101 @@ pub fn path_stats(radix: &[usize]) -> PathStats {
     PathStats { hops, per_dim, first, terminate, rest, after_first }
 }
 
+/// How the L VCs of a channel are taken and released.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum VcOccupancy {
+    /// 002_…'s chain (from [16], after Dally): one server of rate 1/D
+    /// whatever the number of busy VCs, P_j = (1 − ρ)ρ^j (j < L),
+    /// P_L = ρ^L, ρ = λ_c D < 1.
+    Paper,
+    /// A what-if, not the paper: the L VCs held independently, each for D
+    /// (rate j/D with j ≤ L busy): the M/M/L queue with a = λ_c D < L,
+    /// P_j ∝ a^j/j! (j < L), P_L = P(≥ L), and the states beyond L (the
+    /// waiting messages) π_j = π_L (a/L)^{j−L}.
+    ParallelVcs,
+}
+
+/// The variant of the model to solve: 002_…'s equations as printed
+/// ([`Variant::PAPER`]) or with the VC occupancy and the VC holding time
+/// replaced (docs/reproduction.md, "Why 002_…'s model saturates early").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Variant {
+    pub occupancy: VcOccupancy,
+    /// Cycles a VC stays held beyond D_{d_i} (in ρ only): on our routers a
+    /// VC is taken before the header crosses and, with atomic reallocation,
+    /// released only once the tail has left the downstream buffer.
+    pub hold_extra: f64,
+}
+
+impl Variant {
+    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0 };
+}
+
 /// P_{d_i,j}: truncated geometric occupancy with ρ = λ_c D (j = 0..=L).
-fn occupancy(rho: f64, vcs: usize) -> Vec<f64> {
+pub fn occupancy(rho: f64, vcs: usize) -> Vec<f64> {
     (0..=vcs).map(|j| if j < vcs { (1.0 - rho) * rho.powi(j as i32) } else { rho.powi(vcs as i32) }).collect()
 }
 
+/// The M/M/L queue's state probabilities π_0..=π_top (a < L), the tail
+/// beyond `top` lumped into π_top.
+pub fn parallel_states(a: f64, vcs: usize, top: usize) -> Vec<f64> {
+    let l = vcs as f64;
+    let mut w: Vec<f64> = Vec::with_capacity(top + 1);
+    let mut term = 1.0;
+    for j in 0..=top {
+        if j > 0 {
+            term *= a / (j.min(vcs) as f64);
+        }
+        w.push(term);
+    }
+    // Σ_{j > top} π_j = π_top (a/L) / (1 − a/L).
+    let r = a / l;
+    w[top] /= 1.0 - r;
+    let total: f64 = w.iter().sum();
+    w.iter().map(|x| x / total).collect()
+}
+
+/// P_{d_i,j} of the M/M/L queue: j < L busy, or all L (P(≥ L)).
+pub fn parallel_occupancy(a: f64, vcs: usize) -> Vec<f64> {
+    parallel_states(a, vcs, vcs)
+}
+
 impl TorusModel {
+    /// Dimension i's terms given λ_c, D_{d_i} and the current blocking
+    /// times `w` of every dimension (one step of the fixed point).
+    fn dimension(&self, ps: &PathStats, lam_c: f64, d: f64, i: usize, w: &[f64], var: Variant) -> Result<DimensionTerms, TorusError> {
+        let l = self.vcs;
+        let rho = lam_c * (d + var.hold_extra);
+        let limit = match var.occupancy {
+            VcOccupancy::Paper => 1.0,
+            VcOccupancy::ParallelVcs => l as f64,
+        };
+        if rho >= limit {
+            return Err(TorusError::Saturated(format!("dimension {i}: λ_c D = {rho:.3} ≥ {limit}")));
+        }
+        // Ñ_waiting: up to (2i + 1)L messages; with j ≥ L present a
+        // newcomer is the (j − L + 1)-th in line.
+        let top = (2 * i + 1) * l;
+        let (p, waiting_states) = match var.occupancy {
+            VcOccupancy::Paper => (occupancy(rho, l), (0..=top).map(|j| if j < top { (1.0 - rho) * rho.powi(j as i32) } else { rho.powi(j as i32) }).collect::<Vec<_>>()),
+            VcOccupancy::ParallelVcs => (parallel_occupancy(rho, l), parallel_states(rho, l, top)),
+        };
+        let pb = p[l] + p[l - 1] / l as f64;
+        let tau = ps.terminate[i];
+        let lf = l as f64;
+        let p_none = tau * (1.0 - tau).powi(l as i32 - 1) * p[l] / lf + (1.0 - tau).powi(l as i32) * p[l] + (1.0 - tau).powi(l as i32 - 1) * p[l - 1] / lf;
+        let rest: f64 = (0..self.radix.len()).map(|j| w[j] * ps.rest[i][j]).sum();
+        let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + self.msg_flits;
+        let waiting: f64 = (l..=top).map(|j| (j - l + 1) as f64 * waiting_states[j]).sum();
+        Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking: w_hat * waiting })
+    }
+
     pub fn solve(&self) -> Result<TorusSolution, TorusError> {
+        self.solve_with(Variant::PAPER)
+    }
+
+    /// [`TorusModel::solve`] with the VC occupancy and holding time of `var`.
+    pub fn solve_with(&self, var: Variant) -> Result<TorusSolution, TorusError> {
         let n = self.radix.len();
         let l = self.vcs;
         let m = self.msg_flits;
@@ -162,48 +278,22 @@ impl TorusModel {
         for it in 1..=100_000 {
             // D_{d_i}: the rest of the path's blocking, M t_c, the ejection wait.
             let d: Vec<f64> = (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + w_ej).collect();
-            let mut next = vec![0.0; n];
-            for i in 0..n {
-                let rho = lam_c[i] * d[i];
-                if rho >= 1.0 {
-                    return Err(TorusError::Saturated(format!("dimension {i}: λ_c D = {rho:.3} ≥ 1")));
-                }
-                let p = occupancy(rho, l);
-                let pb = p[l] + p[l - 1] / l as f64;
-                let tau = ps.terminate[i];
-                let lf = l as f64;
-                let p_none = tau * (1.0 - tau).powi(l as i32 - 1) * p[l] / lf
-                    + (1.0 - tau).powi(l as i32) * p[l]
-                    + (1.0 - tau).powi(l as i32 - 1) * p[l - 1] / lf;
-                let rest: f64 = (0..n).map(|j| w[j] * ps.rest[i][j]).sum();
-                let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + m;
-                // Ñ_waiting: geometric in ρ up to (2i + 1)L messages; with
-                // j ≥ L present a newcomer is the (j − L + 1)-th in line.
-                let top = (2 * i + 1) * l;
-                let waiting: f64 = (l..=top).map(|j| (j - l + 1) as f64 * if j < top { (1.0 - rho) * rho.powi(j as i32) } else { rho.powi(j as i32) }).sum();
-                next[i] = w_hat * waiting;
-            }
+            let next: Vec<f64> = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?.iter().map(|t| t.blocking).collect();
             let delta = (0..n).map(|i| (next[i] - w[i]).abs()).fold(0.0, f64::max);
             if delta < 1e-10 {
                 w = next;
                 let d: Vec<f64> = (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + w_ej).collect();
                 let s: f64 = (0..n).map(|i| ps.first[i] * (d[i] + w[i])).sum();
+                let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
                 let radix_sum: f64 = self.radix.iter().sum::<usize>() as f64;
-                let lbar: f64 = (0..n)
-                    .map(|i| {
-                        let p = occupancy(lam_c[i] * d[i], l);
-                        let (num, den) = p.iter().enumerate().fold((0.0, 0.0), |(a, b), (j, &x)| (a + (j * j) as f64 * x, b + j as f64 * x));
-                        self.radix[i] as f64 * if den > 0.0 { num / den } else { 1.0 }
-                    })
-                    .sum::<f64>()
-                    / radix_sum;
+                let lbar: f64 = (0..n).map(|i| self.radix[i] as f64 * multiplexing_degree(&dims[i].occupancy)).sum::<f64>() / radix_sum;
                 let lam_s = self.rate / l as f64;
                 if lam_s * s >= 1.0 {
                     return Err(TorusError::Saturated(format!("source queue (λ_g/L) S̄ = {:.3} ≥ 1", lam_s * s)));
                 }
                 let ws = lam_s * s * s * (1.0 + (s - m) * (s - m) / (s * s)) / (2.0 * (1.0 - lam_s * s));
                 let net = s * lbar + h * lbar + self.router_delay * (h + 1.0);
-                return Ok(TorusSolution { latency: net + ws, network_latency: net, source_wait: ws, blocking: w, multiplexing: lbar, mean_hops: h, iterations: it });
+                return Ok(TorusSolution { latency: net + ws, network_latency: net, source_wait: ws, blocking: w, multiplexing: lbar, mean_hops: h, iterations: it, dims });
             }
             for i in 0..n {
                 w[i] = 0.5 * w[i] + 0.5 * next[i];
@@ -262,6 +352,46 @@ mod tests {
         let ls = 0.025;
         let ws = ls * sbar * sbar * (1.0 + (sbar - 4.0) * (sbar - 4.0) / (sbar * sbar)) / (2.0 * (1.0 - ls * sbar));
         assert!((s.latency - (sbar * lbar + ws + lbar)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn parallel_vc_occupancy_by_hand() {
+        // M/M/2 with a = 0.5: unnormalised π_0..π_3 = 1, a = 0.5, a²/2 =
+        // 0.125, (a²/2)(a/2) = 0.03125, and beyond 3 the geometric tail
+        // (ratio a/L = 1/4) lumped into π_3: 0.03125/(1 − 1/4) = 1/24.
+        // Total 1 + 0.5 + 0.125 + 1/24 = 5/3, so (0.6, 0.3, 0.075, 0.025);
+        // truncated at L = 2 the last state is P(≥ 2) = (0.125 + 1/24)·0.6.
+        let want = [0.6, 0.3, 0.075, 0.025];
+        for (got, want) in parallel_states(0.5, 2, 3).iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        }
+        for (got, want) in parallel_occupancy(0.5, 2).iter().zip([0.6, 0.3, 0.1]) {
+            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        }
+        // The paper's chain at ρ = 0.5, L = 2: (0.5, 0.25, 0.25).
+        assert_eq!(occupancy(0.5, 2), vec![0.5, 0.25, 0.25]);
+    }
+
+    #[test]
+    fn parallel_vcs_carry_up_to_l_erlangs_where_the_papers_chain_saturates_at_one() {
+        // 2-ary 1-cube, L = 2, M = 4 (two_node_torus_by_hand) at λ_g = 0.15:
+        // W_ej = 16·0.15/(2·0.4) = 3, D = 4 + 3 = 7 (the one hop ends every
+        // path: no blocking further on), λ_c D = 1.05 ≥ 1, so the paper's
+        // chain saturates. As an M/M/2 queue (a = 1.05 < L): unnormalised
+        // 1, 1.05, 1.05²/2 = 0.55125 lumped with its tail (ratio 0.525):
+        // 0.55125/0.475; P(≥ 2) = 1.1605263/3.2105263 = 0.3614754; a blocker
+        // always ends at the next node (P_none = 0), so Ŵ = M = 4 and
+        // W = 4 Ñ = 4·P(≥ 2) (dimension 0: at most L messages).
+        let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.15, router_delay: 0.0 };
+        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra };
+        assert!(matches!(m.solve(), Err(TorusError::Saturated(_))));
+        let s = m.solve_with(par(0.0)).unwrap();
+        assert!((s.dims[0].rho - 1.05).abs() < 1e-9, "{}", s.dims[0].rho);
+        let p2 = 0.55125 / 0.475 / (1.0 + 1.05 + 0.55125 / 0.475);
+        assert!((s.blocking[0] - 4.0 * p2).abs() < 1e-9, "{} vs {}", s.blocking[0], 4.0 * p2);
+        // Held 6 cycles longer: a = 0.15·13 = 1.95 < 2; 7 longer: 2.1 ≥ 2.
+        assert!((m.solve_with(par(6.0)).unwrap().dims[0].rho - 1.95).abs() < 1e-9);
+        assert!(matches!(m.solve_with(par(7.0)), Err(TorusError::Saturated(_))));
     }
 
     #[test]

@@ -1,0 +1,105 @@
+//! 002_…'s channel terms, model beside simulation (docs/reproduction.md,
+//! "Why 002_…'s model saturates early"): for each load of an experiment
+//! (a `unidirectional_torus` file with `shared_vcs = "any"`), per dimension
+//! λ_c, the VC holding time (the model's D), ρ = λ_c D, P_{d_i,j}, the
+//! blocking probability, the wait for a VC (W) and the multiplexing degree,
+//! measured on the routers ([`ChannelProbe`]) and given by the model: as
+//! printed (`paper`), with the L VCs held in parallel (`parallel`, an M/M/L
+//! occupancy) and with that and the holding time our routers add
+//! (`parallel_hold`: the measured hold minus the model's D at the first,
+//! lightest, load). Writes `<out>/channels.csv`, one row per load,
+//! dimension and source.
+//!
+//! cargo run --release -p wormqos-netsim --example torus002_channels -- \
+//!     experiments/torus_002_atomic.toml experiments/results/torus_002_channels \
+//!     100000 0.01 0.04 0.06 0.07 0.077 0.08 0.1 0.12
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, TorusModel, Variant, VcOccupancy};
+use wormqos_netsim::channel_probe::{multiplexing_degree, ChannelProbe};
+use wormqos_netsim::network::Sim;
+use wormqos_netsim::Experiment;
+
+/// Sets `key = value` on the first line that assigns `key`.
+fn set(text: &mut String, key: &str, value: &str) {
+    let at = text.find(&format!("\n{key} = ")).unwrap_or_else(|| panic!("no {key} in the experiment")) + 1;
+    let end = at + text[at..].find('\n').unwrap();
+    text.replace_range(at..end, &format!("{key} = {value}"));
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    anyhow::ensure!(args.len() >= 4, "usage: torus002_channels EXPERIMENT OUT_DIR CYCLES LOAD...");
+    let (file, out, cycles) = (&args[0], PathBuf::from(&args[1]), &args[2]);
+    let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
+    let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho\n");
+    let mut hold_extra: Option<f64> = None;
+    for load in &args[3..] {
+        let mut text = base.clone();
+        set(&mut text, "load", load);
+        set(&mut text, "cycles", cycles);
+        let v = Experiment::from_str(&text, file, PathBuf::new())?;
+        let cfg = &v.configs[0];
+        let (l, m) = (cfg.vcs(), v.exp.workload.class_flits(0) as f64);
+        anyhow::ensure!(l == 3, "the CSV has columns for L = 3");
+        let n = v.net.ports_needed - 1;
+        let k = (v.net.routers as f64).powf(1.0 / n as f64).round() as usize;
+        let model = TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load.parse::<f64>()? / m, router_delay: 4.0 };
+        let dims_of: Vec<Option<usize>> = (0..cfg.ports()).map(|o| (1..=n).contains(&o).then(|| o - 1)).collect();
+        let mut probe = ChannelProbe::new(&v.net, l, dims_of, v.run_cycles().1);
+        let mut observe = |c: u64, r: &[wormqos_sim::Router]| probe.observe(c, r);
+        let res = Sim::new(&v)?.run_probed(&mut observe)?;
+        let sim = probe.stats();
+        let paper = model.solve();
+        let extra = *hold_extra.get_or_insert_with(|| {
+            let p = paper.as_ref().expect("the first load is below the model's saturation");
+            (0..n).map(|i| sim[i].mean_hold - p.dims[i].service).sum::<f64>() / n as f64
+        });
+        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0 });
+        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra });
+        for (i, d) in sim.iter().enumerate() {
+            let p = &d.busy;
+            // P_L the paper's chain and the M/M/L queue give at the
+            // measured λ_c · hold.
+            let a = d.arrival_rate * d.mean_hold;
+            let chain = if a < 1.0 { format!("{:.4}", occupancy(a, l)[l]) } else { String::new() };
+            writeln!(
+                csv,
+                "{load},{i},sim,ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},{:.4},{chain},{:.4}",
+                d.arrival_rate,
+                d.mean_hold,
+                d.arrival_rate * d.mean_hold,
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                d.blocked,
+                d.mean_wait,
+                multiplexing_degree(p),
+                res.classes[0].network_latency,
+                res.accepted_throughput,
+                parallel_occupancy(a, l)[l]
+            )?;
+            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold)] {
+                match sol {
+                    Ok(s) => {
+                        let t = &s.dims[i];
+                        let p = &t.occupancy;
+                        writeln!(
+                            csv,
+                            "{load},{i},{name},ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},,,",
+                            t.arrival_rate, t.service, t.rho, p[0], p[1], p[2], p[3], t.p_block, t.blocking, multiplexing_degree(p), s.network_latency
+                        )?;
+                    }
+                    Err(_) => writeln!(csv, "{load},{i},{name},saturated,,,,,,,,,,,,,,")?,
+                }
+            }
+        }
+        eprintln!("load {load}: sim {:.1}, paper {:?}", res.classes[0].network_latency, paper.as_ref().map(|s| s.network_latency).ok());
+    }
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(out.join("channels.csv"), csv)?;
+    eprintln!("hold_extra {hold_extra:?}; wrote {}", out.join("channels.csv").display());
+    Ok(())
+}

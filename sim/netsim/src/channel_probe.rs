@@ -1,0 +1,196 @@
+//! Per-channel VC measurements of a running network ([`Sim::run_probed`]),
+//! the simulated counterparts of an analytical model's channel terms
+//! (002_…'s P_{d_i,j}, the blocking probability, the VC holding time that
+//! the model calls a channel's service time, the waiting time for a VC and
+//! the multiplexing degree; docs/reproduction.md, "Why 002_…'s model
+//! saturates early").
+//!
+//! A channel is a router-to-router output port; its *busy* VCs are the
+//! allocated output VCs (under atomic reallocation that includes a VC
+//! draining its last message), its *active* VCs those with flits in the
+//! output buffer, competing for the link. A header *waits* from the cycle
+//! after route computation (state ROUTED) until it holds an output VC.
+//!
+//! [`Sim::run_probed`]: crate::network::Sim::run_probed
+
+use crate::topology::{Network, Peer};
+use wormqos_sim::{Router, VcState};
+
+/// Counters of one dimension (a set of channels).
+#[derive(Clone, Debug, Default)]
+struct DimCounters {
+    /// `busy[j]`: channel-cycles with j allocated VCs.
+    busy: Vec<u64>,
+    /// `active[j]`: channel-cycles with j VCs holding flits to send.
+    active: Vec<u64>,
+    /// Completed VC holds (allocation to release) and their total cycles.
+    holds: u64,
+    hold_cycles: u64,
+    /// `waits[c]`: headers that waited c cycles in ROUTED for this dimension.
+    waits: Vec<u64>,
+}
+
+/// Measures the VCs of every channel whose output port `dimension_of`
+/// names (`None`: an ejection port or a port not measured).
+pub struct ChannelProbe {
+    from: u64,
+    vcs: usize,
+    ports: usize,
+    dimension_of: Vec<Option<usize>>,
+    /// (router, output port, dimension) of each measured channel.
+    channels: Vec<(usize, usize, usize)>,
+    dims: Vec<DimCounters>,
+    /// Per (channel, VC): the cycle it was allocated, if it is.
+    since: Vec<Option<u64>>,
+    /// Per (router, input port, VC): the cycle a header entered ROUTED and
+    /// the dimension of its route, if it is ROUTED.
+    routed: Vec<Option<(u64, usize)>>,
+    cycles: u64,
+}
+
+/// One dimension's measurements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DimensionStats {
+    /// P_j: fraction of channel-cycles with j allocated VCs, j = 0..=L.
+    pub busy: Vec<f64>,
+    /// The same for VCs with flits to send on the link.
+    pub active: Vec<f64>,
+    /// VC allocations per channel per cycle (λ_c).
+    pub arrival_rate: f64,
+    /// Mean cycles from a VC's allocation to its release.
+    pub mean_hold: f64,
+    /// Fewest cycles a header spent in ROUTED (no wait for a VC).
+    pub min_wait: u64,
+    /// Fraction of headers that spent longer than `min_wait`.
+    pub blocked: f64,
+    /// Mean cycles beyond `min_wait` over all headers (the model's W).
+    pub mean_wait: f64,
+    pub headers: u64,
+}
+
+/// Σ j² P_j / Σ j P_j: 002_…'s (and [16]'s) multiplexing degree of a VC
+/// occupancy distribution.
+pub fn multiplexing_degree(p: &[f64]) -> f64 {
+    let (num, den) = p.iter().enumerate().fold((0.0, 0.0), |(a, b), (j, &x)| (a + (j * j) as f64 * x, b + j as f64 * x));
+    if den > 0.0 {
+        num / den
+    } else {
+        1.0
+    }
+}
+
+impl ChannelProbe {
+    /// `dimension_of[o]`: the dimension of output port o's channels, for
+    /// every port that drives a router; counting starts at cycle `from`.
+    pub fn new(net: &Network, vcs: usize, dimension_of: Vec<Option<usize>>, from: u64) -> ChannelProbe {
+        let ports = dimension_of.len();
+        let mut channels = Vec::new();
+        for (r, outs) in net.out_link.iter().enumerate() {
+            for (o, peer) in outs.iter().enumerate() {
+                if let (Peer::Router { .. }, Some(Some(d))) = (peer, dimension_of.get(o)) {
+                    channels.push((r, o, *d));
+                }
+            }
+        }
+        let ndims = dimension_of.iter().flatten().max().map_or(0, |d| d + 1);
+        let dims = (0..ndims).map(|_| DimCounters { busy: vec![0; vcs + 1], active: vec![0; vcs + 1], ..Default::default() }).collect();
+        ChannelProbe {
+            from,
+            vcs,
+            ports,
+            dimension_of,
+            since: vec![None; channels.len() * vcs],
+            channels,
+            dims,
+            routed: vec![None; net.routers * ports * vcs],
+            cycles: 0,
+        }
+    }
+
+    /// Records the routers as they are after cycle `cycle`.
+    pub fn observe(&mut self, cycle: u64, routers: &[Router]) {
+        let counting = cycle >= self.from;
+        if counting {
+            self.cycles += 1;
+        }
+        let m = self.vcs;
+        for (c, &(r, o, d)) in self.channels.iter().enumerate() {
+            let (mut busy, mut active) = (0, 0);
+            for u in 0..m {
+                let held = routers[r].allocated(o, u);
+                busy += held as usize;
+                active += (routers[r].output_occupancy(o, u) > 0) as usize;
+                let slot = &mut self.since[c * m + u];
+                match (held, *slot) {
+                    (true, None) => *slot = Some(cycle),
+                    (false, Some(at)) => {
+                        *slot = None;
+                        if at >= self.from {
+                            self.dims[d].holds += 1;
+                            self.dims[d].hold_cycles += cycle - at;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if counting {
+                self.dims[d].busy[busy] += 1;
+                self.dims[d].active[active] += 1;
+            }
+        }
+        for (r, router) in routers.iter().enumerate() {
+            for p in 0..self.ports {
+                for v in 0..m {
+                    let slot = &mut self.routed[(r * self.ports + p) * m + v];
+                    match (router.vc_state(p, v), *slot) {
+                        (VcState::Routed { route }, None) => {
+                            *slot = self.dimension_of.get(route).copied().flatten().map(|d| (cycle, d));
+                        }
+                        (VcState::Routed { .. }, Some(_)) => {}
+                        (_, Some((at, d))) => {
+                            *slot = None;
+                            if at >= self.from {
+                                let waits = &mut self.dims[d].waits;
+                                let c = (cycle - at) as usize;
+                                if waits.len() <= c {
+                                    waits.resize(c + 1, 0);
+                                }
+                                waits[c] += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// The measurements of each dimension.
+    pub fn stats(&self) -> Vec<DimensionStats> {
+        let per_dim = |d: usize| self.channels.iter().filter(|c| c.2 == d).count().max(1) as f64;
+        self.dims
+            .iter()
+            .enumerate()
+            .map(|(d, k)| {
+                let norm = |h: &[u64]| {
+                    let t = h.iter().sum::<u64>().max(1) as f64;
+                    h.iter().map(|&x| x as f64 / t).collect::<Vec<_>>()
+                };
+                let headers: u64 = k.waits.iter().sum();
+                let min_wait = k.waits.iter().position(|&x| x > 0).unwrap_or(0);
+                let over: u64 = k.waits.iter().skip(min_wait + 1).sum();
+                let excess: u64 = k.waits.iter().enumerate().map(|(c, &x)| (c - min_wait.min(c)) as u64 * x).sum();
+                DimensionStats {
+                    busy: norm(&k.busy),
+                    active: norm(&k.active),
+                    arrival_rate: k.holds as f64 / self.cycles.max(1) as f64 / per_dim(d),
+                    mean_hold: k.hold_cycles as f64 / k.holds.max(1) as f64,
+                    min_wait: min_wait as u64,
+                    blocked: over as f64 / headers.max(1) as f64,
+                    mean_wait: excess as f64 / headers.max(1) as f64,
+                    headers,
+                }
+            })
+            .collect()
+    }
+}
