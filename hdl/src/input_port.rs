@@ -296,10 +296,12 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     }
     if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {
         md.comment("The port's VC buffers, one shared memory");
-        // read select: point A's candidate, or (registered) the crossing flit
-        let rs = match (&rsel, &sg) {
+        // read select: point A's candidate, or (registered) the VC SA grants
+        // now, whose flit the buffer's registered read shows when it crosses
+        // in the next cycle (§6 *Buffers of the registered pipeline*)
+        let rs = match (&rsel, &sa_gnt) {
             (Some(rs), _) => rs.e(),
-            (None, Some(g)) => g.pop.e(),
+            (None, Some(gnt)) => gnt.e(),
             _ => return Err(HdlError::Invalid("shared input buffer without a read select".into())),
         };
         let mut conns = vec![
