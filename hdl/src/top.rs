@@ -257,6 +257,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(da) = &dst_all {
             conns.push(("dst_o", da.field(pi * m * nm, m * nm)));
         }
+        if reg && d.shared_ib() {
+            // The buffer's RAM reads the flit of point A's candidate, the
+            // grant if the port is matched (single pass; iterative: the grant).
+            conns.push(("sa_read_i", match (&cand, rounds) {
+                (Some(c), None) => c.field(pi * m, m),
+                _ => mv.field(pi * m, m),
+            }));
+        }
         match (&front_all, &cand, &cand_flit, &sg) {
             (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),
             (Some(f), _, _, None) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
