@@ -395,9 +395,10 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             let re = m.wire_of("re", &rsel.any());
             m.instance(ram, "u_mem", &[clk(), ("we_i", we.e()), ("waddr_i", waddr.e()), ("wdata_i", wdata.e()), ("re_i", re.e()), ("raddr_i", raddr.e()), ("rdata_o", rdata.e())]);
             // The RAM's contract: the entry read is occupied and stays so
-            // (an input buffer reads at most its queue's second entry, which
-            // SA granted; an output buffer its picked queue's front), and a
-            // write goes to a free entry.
+            // (an input buffer reads at most the second entry of a ready
+            // VC's queue, point A's candidate or SA's grant; an output
+            // buffer its picked queue's front), and a write goes to a free
+            // entry.
             m.assert_always(&all_of(&[we.e(), re.e(), waddr.is(&raddr)]).l_not(), "no read of the entry written in the same cycle");
         }
         (None, None) => return Err(HdlError::Invalid(format!("vc_buffer {name}: no memory"))),
