@@ -2,8 +2,8 @@
 //! shared multi-queue VC buffer. Each builder takes the parameter values of
 //! one instantiation so all widths are checked concretely.
 
-use crate::bits::{at_most_one_set, subset_of};
-use crate::verilog::{any_of, cat_lsb, clog2, num, onehot_select, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
+use crate::bits::{at_most_one_set, clk, subset_of};
+use crate::verilog::{all_of, any_of, cat_lsb, clog2, num, onehot_select, Expr, HdlError, LVal, Module, Result, Sig, Stmt};
 
 /// `<prefix>_fifo`: `DEPTH` entries of `WIDTH` bits. The storage
 /// `mem_q` has no reset (LUTRAM/BRAM friendly); pointers and flags are reset.
@@ -117,6 +117,8 @@ struct QueueSigs {
     do_push: Expr,
     wr_ptr: Sig,
     rd_ptr: Sig,
+    /// The read pointer's next value (after this cycle's pop).
+    rd_ptr_d: Sig,
     /// The read pointer's successor: the second oldest entry.
     rd_next: Sig,
     full: Expr,
@@ -264,7 +266,7 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
             Some(room2_q.e())
         }
     };
-    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, rd_next, full: full_q.e(), empty: empty_q.e(), look: flag, kind: look })
+    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, rd_ptr_d: rd_d, rd_next, full: full_q.e(), empty: empty_q.e(), look: flag, kind: look })
 }
 
 /// `<name>`: `queues` FIFO queues of `depth` entries that share one memory
@@ -281,11 +283,28 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
 /// front at once: route computation reads the header fields of every VC in
 /// the same cycle, which a single shared read port cannot serve.
 pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -> Result<Module> {
-    vc_buffer_look(name, width, depth, queues, side_w, Lookahead::None)
+    vc_buffer_with(name, width, depth, queues, side_w, Lookahead::None, None)
 }
 
-/// [`vc_buffer`] with the flags of `look`, one bit per queue.
-pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead) -> Result<Module> {
+/// [`vc_buffer`] of the registered pipeline: the flags of `look` (one bit per
+/// queue), and the shared memory is `ram` (a [`crate::ram::ram_1r1w`] of
+/// `queues * depth` words of `width` bits) with its registered read, so
+/// `rdata_o` is registered (docs/microarchitecture.md §6 *Buffers of the
+/// registered pipeline*): in cycle t+1 it is the entry the read select of
+/// cycle t names, which for an input buffer ([`Lookahead::Input`]) is queue
+/// `rsel_i`'s front **after** cycle t's pop (the flit SA grants in t crosses
+/// in t+1) and for an output buffer ([`Lookahead::Output`]) the front
+/// **before** it (point C's pick of cycle t, on the link in t+1).
+pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: &Module) -> Result<Module> {
+    if look == Lookahead::None {
+        return Err(HdlError::Invalid(format!("vc_buffer {name}: a registered read needs the registered pipeline's lookahead")));
+    }
+    vc_buffer_with(name, width, depth, queues, side_w, look, Some(ram))
+}
+
+/// [`vc_buffer`] (`ram` = None: a first-word fall-through read of the memory
+/// `mem_q`) or [`vc_buffer_look`].
+fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: Option<&Module>) -> Result<Module> {
     if queues == 0 || depth < 2 {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: {queues} queues of depth {depth}, side width {side_w} of {width}")));
     }
@@ -295,8 +314,22 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
     let mut m = Module::new(name);
     m.doc(format!("{queues} FIFO queues of {depth} entries x {width} bits in one shared memory (queue q owns"));
     m.doc(format!("entries q*{depth} .. q*{depth}+{}), first-word fall-through. push_i is one-hot or zero; a", depth - 1));
-    m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is the front of");
-    m.doc("queue rsel_i (one-hot or zero); pop_i must name only the queue rsel_i selects.");
+    match (ram.is_some(), look) {
+        (false, _) => {
+            m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is the front of");
+            m.doc("queue rsel_i (one-hot or zero); pop_i must name only the queue rsel_i selects.");
+        }
+        (true, Lookahead::Input) => {
+            m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is registered:");
+            m.doc("the entry that is queue rsel_i's front after this cycle's pop (rsel_i one-hot or");
+            m.doc("zero; read in block RAM u_mem), shown from the next cycle on.");
+        }
+        (true, _) => {
+            m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is registered:");
+            m.doc("queue rsel_i's front entry of this cycle (rsel_i one-hot or zero; read in block");
+            m.doc("RAM u_mem), shown from the next cycle on; pop_i names only the rsel_i queue.");
+        }
+    }
     if side_w > 0 {
         m.doc(format!("side_o[q*{side_w} +: {side_w}]: the wside_i written with queue q's front entry, for every"));
         m.doc("queue at once.");
@@ -322,7 +355,7 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
     let full_o = m.output("full_o", queues);
     let look_o = LookPorts::declare(&mut m, look, queues)?;
 
-    let mem = m.memory("mem_q", width, None, total, None);
+    let mem = if ram.is_none() { Some(m.memory("mem_q", width, None, total, None)) } else { None };
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut looks, mut tails) = (vec![], vec![]);
     for q in 0..queues {
@@ -334,7 +367,9 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
         // the queue's entries start at q*depth in the shared memory
         let base = |p: &Sig| if q == 0 { p.zext_to(aw) } else { p.zext_to(aw) + num(aw, (q * depth) as u64) };
         waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr)));
-        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(&s.rd_ptr)));
+        // the registered read of an input buffer addresses the front after the pop
+        let rd = if ram.is_some() && look == Lookahead::Input { &s.rd_ptr_d } else { &s.rd_ptr };
+        raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(rd)));
         if let Some(ws) = &wside {
             let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None);
             m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])]);
@@ -351,8 +386,23 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
     let we = m.wire_of("we", &any_of(&do_pushes));
     let waddr = m.wire_of("waddr", &onehot_select(&push, &waddrs));
     let raddr = m.wire_of("raddr", &onehot_select(&rsel, &raddrs));
-    m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(&mem, &waddr), &wdata)])]);
-    m.assign(&rdata, &mem.word(&raddr));
+    match (&mem, ram) {
+        (Some(mem), _) => {
+            m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(mem, &waddr), &wdata)])]);
+            m.assign(&rdata, &mem.word(&raddr));
+        }
+        (None, Some(ram)) => {
+            let re = m.wire_of("re", &rsel.any());
+            m.instance(ram, "u_mem", &[clk(), ("we_i", we.e()), ("waddr_i", waddr.e()), ("wdata_i", wdata.e()), ("re_i", re.e()), ("raddr_i", raddr.e()), ("rdata_o", rdata.e())]);
+            // The RAM's contract: the entry read is occupied and stays so
+            // (an input buffer reads at most the second entry of a ready
+            // VC's queue, point A's candidate or SA's grant; an output
+            // buffer its picked queue's front), and a write goes to a free
+            // entry.
+            m.assert_always(&all_of(&[we.e(), re.e(), waddr.is(&raddr)]).l_not(), "no read of the entry written in the same cycle");
+        }
+        (None, None) => return Err(HdlError::Invalid(format!("vc_buffer {name}: no memory"))),
+    }
     if let Some(so) = side_o {
         m.assign(&so, &cat_lsb(&sides));
     }
@@ -364,7 +414,10 @@ pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u
     let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
     m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero");
     m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero");
-    m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue");
+    if !(ram.is_some() && look == Lookahead::Input) {
+        // (an input buffer's registered read selects next cycle's crossing flit)
+        m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue");
+    }
     m.assert_always(&(&push & &full_o).is(&zero), "no push into a full queue");
     m.assert_always(&(&pop & &empty_o).is(&zero), "no pop from an empty queue");
     m.finish()

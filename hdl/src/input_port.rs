@@ -47,7 +47,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         md.doc("the output-buffer check; gtail_o[v]: that flit's tail bit. sa_gnt_i: SA's grant");
         md.doc("(one-hot or zero), registered as the next cycle's crossing flit.");
         if let InputBuffers::Shared(_) = bufs {
-            md.doc("The VCs share one buffer memory, read at the crossing flit.");
+            md.doc("The VCs share one buffer memory (block RAM, registered read): sa_read_i (one-hot or");
+            md.doc("zero) is the VC whose flit SA would grant, point A's candidate (single pass) or the");
+            md.doc("grant; the RAM reads that flit, shown on st_flit_o when it crosses (§6).");
         }
     } else {
         md.doc("st_req_o[v]: VC v is ACTIVE and its buffer is not empty (stage 4, before the");
@@ -72,6 +74,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     // Single cycle: stage 4 pops (pop_i). Registered: SA's grant (sa_gnt_i)
     // is registered here, and the next cycle's pop comes from that register.
     let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m))) } else { (Some(md.input("pop_i", m)), None) };
+    // Registered, shared buffer: the VC whose flit the buffer's RAM reads.
+    let sa_read = if reg && matches!(bufs, InputBuffers::Shared(_)) { Some(md.input("sa_read_i", m)) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width()))
@@ -296,10 +300,14 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     }
     if let (InputBuffers::Shared(buf), Some((e, f, h, c)), Some(wside)) = (&bufs, &shared, &wside) {
         md.comment("The port's VC buffers, one shared memory");
-        // read select: point A's candidate, or (registered) the crossing flit
-        let rs = match (&rsel, &sg) {
+        // read select: point A's candidate, or (registered) the VC whose flit
+        // SA grants now if it grants one of this port (point A's candidate:
+        // point B is not on the RAM's address path); the buffer's registered
+        // read shows it when it crosses in the next cycle (§6 *Buffers of the
+        // registered pipeline*)
+        let rs = match (&rsel, &sa_read) {
             (Some(rs), _) => rs.e(),
-            (None, Some(g)) => g.pop.e(),
+            (None, Some(rd)) => rd.e(),
             _ => return Err(HdlError::Invalid("shared input buffer without a read select".into())),
         };
         let mut conns = vec![

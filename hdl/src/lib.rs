@@ -31,6 +31,7 @@ mod input_vc;
 mod input_vc_p;
 pub mod mutant;
 pub mod network;
+pub mod ram;
 pub mod route_cfg_axil;
 pub mod system;
 pub mod nic;

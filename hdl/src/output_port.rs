@@ -212,14 +212,17 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         // any_pick is only needed by a round-robin arbiter; keep it used.
         md.comment("(any_pick feeds out_valid)");
     }
-    let flit = match &shared {
-        // The output registers become all 0 without a pick (§6 stage 5).
-        Some((_, _, f)) => any_pick.then_else(&f, &Expr::zero(obw)),
-        None => onehot_select(&pick, &fronts),
-    };
     let valid_q = md.register_next("out_valid", &Expr::zero(1), &any_pick);
     let vc_q = md.register_next("out_vc", &Expr::zero(vw), &encode(&pick, vw));
-    let flit_q = md.register_next("out_flit", &Expr::zero(fw), &flit);
+    let flit_q = match &shared {
+        // Registered pipeline: the buffer's registered read of the picked
+        // front is the output register, zero while out_valid is 0
+        // (§6 *Buffers of the registered pipeline*).
+        Some((_, _, f)) if d.registered() => md.wire_of("out_flit", &valid_q.then_else(f, &Expr::zero(obw))),
+        // The output registers become all 0 without a pick (§6 stage 5).
+        Some((_, _, f)) => md.register_next("out_flit", &Expr::zero(fw), &any_pick.then_else(f, &Expr::zero(obw))),
+        None => md.register_next("out_flit", &Expr::zero(fw), &onehot_select(&pick, &fronts)),
+    };
     md.assign(&valid_o, &valid_q);
     md.assign(&vc_o, &vc_q);
     md.assign(&head_o, &flit_q.at(fw - 1));

@@ -10,6 +10,7 @@ use crate::input_port::{input_port, InputBuffers};
 use crate::input_vc::input_vc;
 use crate::input_vc_p::input_vc_p;
 use crate::output_port::output_port;
+use crate::ram::ram_1r1w;
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
 use crate::vclock;
@@ -47,11 +48,24 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         // Registered switch allocation (§6): the buffers also tell SA whether a
         // flit remains behind the crossing one (and its tail bit) and whether
         // there is room for one more besides the entering one.
+        // A shared buffer's memory is a block-RAM-shaped ram_1r1w read
+        // synchronously (§6 *Buffers of the registered pipeline*).
         let (ib, ob) = (Lookahead::Input, Lookahead::Output);
-        (
-            if d.shared_ib() { vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib)? } else { fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)? },
-            if d.shared_ob() { vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob)? } else { fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)? },
-        )
+        let ib_buf = if d.shared_ib() {
+            let ram = ram_1r1w(p, fw, m * d.input_depth)?;
+            mods.add(&ram)?;
+            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram)?
+        } else {
+            fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)?
+        };
+        let ob_buf = if d.shared_ob() {
+            let ram = ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?;
+            mods.add(&ram)?;
+            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram)?
+        } else {
+            fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)?
+        };
+        (ib_buf, ob_buf)
     } else {
         (
             if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? },
@@ -242,6 +256,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(da) = &dst_all {
             conns.push(("dst_o", da.field(pi * m * nm, m * nm)));
+        }
+        if reg && d.shared_ib() {
+            // The buffer's RAM reads the flit of point A's candidate, the
+            // grant if the port is matched (single pass; iterative: the grant).
+            conns.push(("sa_read_i", match (&cand, rounds) {
+                (Some(c), None) => c.field(pi * m, m),
+                _ => mv.field(pi * m, m),
+            }));
         }
         match (&front_all, &cand, &cand_flit, &sg) {
             (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),

@@ -158,6 +158,16 @@ pub fn yosys_script(family: Family, top: &str, rtl: &[String], stat_file: &str, 
     s += &format!("read_verilog -defer {}\n", rtl.join(" "));
     s += &format!("hierarchy -check -top {top}\nproc\n");
     s += "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*\n";
+    let has_ram = rtl.iter().any(|f| f.ends_with("_ram_1r1w.v"));
+    if has_ram && matches!(family, Family::Ice40 | Family::Ecp5) && !options.contains("-nobram") {
+        // The registered pipeline's buffer memories (`<name>_ram_1r1w`, read
+        // synchronously) go to block RAM (SB_RAM40_4K, DP16KD) even where
+        // Yosys' cost model would pick flip-flops or LUT RAM for a small one:
+        // the iCE40 has no LUT RAM, and a memory in flip-flops fragments the
+        // placement; on ECP5 it saves the LUT RAM's slices
+        // (docs/benchmarks.md, issue 19).
+        s += "setattr -set ram_style \"block\" *_ram_1r1w/m:mem_q\n";
+    }
     // synth_ice40 and synth_ecp5 flatten unless told not to; synth_xilinx
     // only when told to.
     let flatten = match (hierarchy, family) {

@@ -256,6 +256,30 @@ fn the_scripts_reject_a_latch() {
     }
 }
 
+/// The registered router's buffer memories (`ram_1r1w`, docs/microarchitecture.md
+/// §6 *Buffers of the registered pipeline*) go to SB_RAM40_4K in the iCE40
+/// block-RAM script, every one of them (Yosys alone keeps a small one in
+/// flip-flops), and to flip-flops with `-nobram`. tiny2_registered: 2 ports,
+/// 1 VC, 18-bit data, so 2 input and 2 output buffer memories of 20-bit
+/// words ({head, tail, data}); an SB_RAM40_4K is at most 16 bits wide, so
+/// each takes 2 blocks: 8 in all. The ECP5 script maps them to DP16KD.
+#[test]
+fn the_registered_routers_buffers_map_to_ice40_block_ram() {
+    let cfg = example("tiny2_registered");
+    let (d, top) = emit(&cfg, "ram-ice40");
+    let rtl: Vec<String> = wormqos_hdl::generate(&cfg, None).unwrap().into_iter().map(|f| f.file_name).collect();
+    // ECP5: a DP16KD holds a 20-bit word (512 x 36 in its pseudo-dual-port
+    // mode), so one block per memory: 4.
+    for (family, options, cell, rams) in [(Family::Ice40, "", "SB_RAM40_4K", 8), (Family::Ice40, " -nobram", "SB_RAM40_4K", 0), (Family::Ecp5, "", "DP16KD", 4)] {
+        std::fs::write(d.join("r.ys"), scripts::yosys_script(family, &top, &rtl, "r_stat.txt", None, options, Hierarchy::Flatten)).unwrap();
+        let out = Command::new("yosys").current_dir(&d).args(["-q", "-s", "r.ys"]).output().expect("yosys (./setup.sh)");
+        assert!(out.status.success(), "{options}: {}", String::from_utf8_lossy(&out.stderr));
+        let cells = yosys_cells(&std::fs::read_to_string(d.join("r_stat.txt")).unwrap()).unwrap();
+        assert_eq!(cells.get(cell).copied().unwrap_or(0), rams, "{} options `{options}`: {cells:?}", family.tag());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Every example, 7-series and iCE40, hierarchical (each module mapped once:
 /// see `Hierarchy::Keep`), without errors, latches, DSP blocks or an empty
 /// netlist; and RAM inference on the largest buffers: qos8 (8 ports, 16 VCs,
