@@ -38,16 +38,21 @@ pub struct Preemption {
     pub extra_lanes: u32,
     /// Flit acceleration at point A (multiplexed crossbar only).
     pub acceleration: bool,
+    /// The most output VCs of one output port that best-effort (class 0)
+    /// messages may hold at once, 1..M-1 (§9.4 stage 3); `None`: no cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_effort_output_vcs: Option<u32>,
 }
 
 impl Qos {
     /// Whether the VC allocator needs each input VC's class: the partition
-    /// restricts the output VCs it may get, acceleration picks victims by it.
+    /// restricts the output VCs it may get, acceleration picks victims by it,
+    /// the best-effort cap refuses class 0 by it.
     pub fn allocation_reads_class(&self) -> bool {
         match self {
             Qos::Shared => false,
             Qos::Partitioned(_) => true,
-            Qos::Preemptive(p) => p.acceleration,
+            Qos::Preemptive(p) => p.acceleration || p.best_effort_output_vcs.is_some(),
         }
     }
     /// E: extra input lanes per VC (0 unless preemptive).
