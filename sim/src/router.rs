@@ -277,6 +277,12 @@ pub struct Router {
     hdr: Box<[HeaderFields; MAX_VCS_TOTAL]>,
     /// `owner[o][u]` (§9.4): the input VC last granted output VC (o, u).
     owner: Box<[u16; MAX_VCS_TOTAL]>,
+    /// §9.4 stage 3: the most output VCs of a port best effort may hold
+    /// (M when uncapped, where the test never refuses).
+    be_cap: u32,
+    /// Per output port, the output VCs whose last VA grant went to a
+    /// best-effort header; held by best effort = these and `allocated`.
+    be_granted: [u32; MAX_PORTS],
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
     /// Age stamps at point C.
@@ -381,6 +387,8 @@ impl Router {
             ib: FlitRings::new(nm * lanes, cfg.input_buffer_depth()),
             hdr: Box::new([HeaderFields::default(); MAX_VCS_TOTAL]),
             owner: Box::new([0; MAX_VCS_TOTAL]),
+            be_cap: cfg.best_effort_output_vcs().unwrap_or(m as u32),
+            be_granted: [0; MAX_PORTS],
             vclk,
             ivc: Box::new([InVc::default(); MAX_VCS_TOTAL]),
             in_stamp: vec![0; nm],
@@ -455,6 +463,7 @@ impl Router {
         self.ivc.fill(InVc::default());
         self.hdr.fill(HeaderFields::default());
         self.owner.fill(0);
+        self.be_granted = [0; MAX_PORTS];
         for pt in &mut self.vclk {
             pt.sched.reset();
             pt.synced = 0;
