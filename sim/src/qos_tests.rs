@@ -63,6 +63,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut sent_msgs = 0u64;
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
+    let mut most_be_held = 0;
     while total < cycles
         || !r.is_quiescent()
         || stack.iter().any(|s| !s.is_empty())
@@ -199,6 +200,13 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
         }
         r.step(&inp);
         total += 1;
+        if let Some(k) = cfg.best_effort_output_vcs() {
+            most_be_held = most_be_held.max(best_effort_held(&r, k));
+        }
+    }
+    if let Some(k) = cfg.best_effort_output_vcs() {
+        // the cap binds: some port had best effort on all K
+        assert_eq!(most_be_held, k, "{} seed {seed}", cfg.name());
     }
     assert_eq!(r.stats().flits_dropped(), 0, "{}", cfg.name());
     assert!(expected.is_empty(), "{} seed {seed}: {} messages not delivered", cfg.name(), expected.len());
@@ -208,6 +216,28 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     // Every dummy tail made here is matched by a dummy header (the suspended
     // message resumed), and so is every dummy tail the sources made.
     *r.stats()
+}
+
+/// §9.4 stage 3: the most output VCs of one port held by best effort,
+/// counted from the introspection (allocated, and the owner's header
+/// register of class 0, `cls`: codes >= s are class 0); panics above `k`.
+fn best_effort_held(r: &Router, k: u32) -> u32 {
+    let cfg = r.config();
+    let s = cfg.traffic_classes() as u64;
+    let mut most = 0;
+    for o in 0..cfg.ports() {
+        let held = (0..cfg.vcs())
+            .filter(|&u| r.allocated(o, u))
+            .filter(|&u| {
+                let w = r.owner(o, u).unwrap();
+                let class = r.header_register(w / cfg.vcs(), w % cfg.vcs()).unwrap().class as u64;
+                class == 0 || class >= s
+            })
+            .count() as u32;
+        assert!(held <= k, "output port {o}: best effort holds {held} output VCs, cap {k}");
+        most = most.max(held);
+    }
+    most
 }
 
 #[test]

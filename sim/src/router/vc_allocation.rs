@@ -24,7 +24,7 @@ impl Router {
             }
             let req = &self.va_req[o * vw..o * vw + vw];
             let va_ptr = self.outp[o & 31].va_ptr as usize;
-            let i = if self.best_effort_capped(o) {
+            let i = if self.be_cap < self.m as u32 && self.best_effort_capped(o) {
                 // Best-effort requesters are not satisfiable: the others
                 // compete, each with a free VC in its allowed set.
                 let mut sat = [0u64; MAX_VCS_TOTAL / 64];
