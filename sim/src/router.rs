@@ -8,7 +8,7 @@
 //! | `router/buffer_write.rs` | stage 1, BW, and the preemptive lane choice (§6, §9.4) |
 //! | `router/preemption.rs` | the preemption step and lane release of a preemptive input VC (§9.4) |
 //! | `router/route_computation.rs` | stage 2, RC (§2, §6, §9.4) |
-//! | `router/vc_allocation.rs` | stage 3, VA, with the partition and acceleration victims (§6, §9.2, §9.5) |
+//! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
 //! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
