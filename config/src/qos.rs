@@ -1,6 +1,6 @@
 //! The legal combinations of `mode`, `scheduler`, `crossbar`,
-//! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration`, `best_effort_output_vcs` and
-//! `block_size` as types, derived once by validation
+//! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration`,
+//! `best_effort_output_vcs` and `block_size` as types, derived once by validation
 //! (docs/microarchitecture.md §6, §8, §9).
 //!
 //! The TOML stays flat, because that is what users write; consumers match on
@@ -20,7 +20,8 @@ pub enum Qos {
     /// class `vc_class[v]`. At least two classes, each with a VC.
     Partitioned(Partition),
     /// P (§9.4): extra lanes per input VC, preemption by a higher class,
-    /// dummy tail/header flits, optionally acceleration (§9.5) and a cap on the output VCs best effort holds (§9.4 stage 3).
+    /// dummy tail/header flits, optionally acceleration (§9.5) and a cap on
+    /// the output VCs best effort holds (§9.4 stage 3).
     Preemptive(Preemption),
 }
 
