@@ -1487,6 +1487,21 @@ fn issue23_item1() -> Vec<Claim> {
     v
 }
 
+/// The columns of a row of the late-frame trace tables, in their order:
+/// late / judged frames, missing time (µs), the four waits, output VCs held
+/// / by best effort.
+const LATE_TRACE_COLUMNS: [(&str, f64); 9] = [
+    ("late_frames", 1.0),
+    ("frames_judged", 1.0),
+    ("library_missing_time_ms", 1000.0),
+    ("late_mean_queue_wait", 1.0),
+    ("late_mean_vc_wait", 1.0),
+    ("late_mean_link_wait", 1.0),
+    ("late_mean_router_wait", 1.0),
+    ("late_mean_out_vcs_held", 1.0),
+    ("late_mean_out_vcs_lower", 1.0),
+];
+
 /// 003_… Fig. 4, "Why P misses by more than NP": the late-frame trace's
 /// summary (`sim/netsim/tests/late_frames_003.rs`).
 fn fig4_003_late_frame_claims() -> Vec<Claim> {
@@ -1501,17 +1516,7 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
         ("| P, `most_credits` | 175 / 1,748 | 87.1 | 460.07 / 512.72 / 728.30 / 445.87 | 12.15 / 9.15 |", "p_most_credits"),
     ] {
         let w = row_numbers(passage);
-        let cols = [
-            ("late_frames", 1.0),
-            ("frames_judged", 1.0),
-            ("library_missing_time_ms", 1000.0),
-            ("late_mean_queue_wait", 1.0),
-            ("late_mean_vc_wait", 1.0),
-            ("late_mean_link_wait", 1.0),
-            ("late_mean_router_wait", 1.0),
-            ("late_mean_out_vcs_held", 1.0),
-            ("late_mean_out_vcs_lower", 1.0),
-        ];
+        let cols = LATE_TRACE_COLUMNS;
         assert_eq!(w.len(), cols.len(), "{passage}");
         let numbers = w.iter().zip(cols).map(|(&written, (column, scale))| Num { written, csv: S, row: row(router), column, scale }).collect();
         v.push(Claim { passage, numbers });
@@ -1564,20 +1569,7 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
         ("| P, K = 4 | 419 / 1,748 | 94.4 | 270.25 / 1,222.49 / 562.19 / 222.19 | 6.74 / 3.47 | 15.40 / 10.42 | 178 |", "p_cap4"),
     ] {
         let w = row_numbers(passage);
-        let cols = [
-            ("late_frames", 1.0),
-            ("frames_judged", 1.0),
-            ("library_missing_time_ms", 1000.0),
-            ("late_mean_queue_wait", 1.0),
-            ("late_mean_vc_wait", 1.0),
-            ("late_mean_link_wait", 1.0),
-            ("late_mean_router_wait", 1.0),
-            ("late_mean_out_vcs_held", 1.0),
-            ("late_mean_out_vcs_lower", 1.0),
-            ("late_mean_vcs_held", 1.0),
-            ("late_mean_lower_held", 1.0),
-            ("preemptions", 1.0),
-        ];
+        let cols: Vec<_> = LATE_TRACE_COLUMNS.into_iter().chain([("late_mean_vcs_held", 1.0), ("late_mean_lower_held", 1.0), ("preemptions", 1.0)]).collect();
         assert_eq!(w.len(), cols.len(), "{passage}");
         let row = leak(vec![("router", router)]);
         let numbers = w.iter().zip(cols).map(|(&written, (column, scale))| Num { written, csv: S, row, column, scale }).collect();

@@ -164,8 +164,6 @@ const LATE_HEADER: &str = "router,flow,src,frame,messages,late_cycles,vc,credits
 #[test]
 #[ignore]
 fn write_the_late_frame_traces() {
-    let mut summary = format!("{}\n", summary_header());
-    let mut late = format!("{LATE_HEADER}\n");
     let runs = [
         ("np", "np", None, None),
         ("p", "p", None, None),
@@ -175,15 +173,23 @@ fn write_the_late_frame_traces() {
         ("p_most_credits", "p", None, Some("most_credits")),
         ("p_acc_most_credits", "p_acc", None, Some("most_credits")),
     ];
-    for (name, router, rt_vcs, choice) in runs {
+    write_traces(&runs, "summary.csv", "late_frames.csv");
+}
+
+/// Runs `runs` (name, router, `realtime_source_vcs`, `source_vc_choice`)
+/// and writes their summary and late-frame rows into `OUT`.
+fn write_traces(runs: &[(&str, &str, Option<u32>, Option<&str>)], summary_file: &str, late_file: &str) {
+    let mut summary = format!("{}\n", summary_header());
+    let mut late = format!("{LATE_HEADER}\n");
+    for &(name, router, rt_vcs, choice) in runs {
         let (s, l) = trace(name, router, rt_vcs, choice);
         summary += &s;
         late += &l;
     }
     let out = root().join(OUT);
     std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("summary.csv"), summary).unwrap();
-    std::fs::write(out.join("late_frames.csv"), late).unwrap();
+    std::fs::write(out.join(summary_file), summary).unwrap();
+    std::fs::write(out.join(late_file), late).unwrap();
 }
 
 /// The same trace with the best-effort cap (issue 23 (a),
@@ -194,17 +200,8 @@ fn write_the_late_frame_traces() {
 #[test]
 #[ignore]
 fn write_the_capped_late_frame_traces() {
-    let mut summary = format!("{}\n", summary_header());
-    let mut late = format!("{LATE_HEADER}\n");
-    for name in ["np", "p", "p_cap12", "p_cap8", "p_cap4"] {
-        let (s, l) = trace(name, name, None, None);
-        summary += &s;
-        late += &l;
-    }
-    let out = root().join(OUT);
-    std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("summary_cap.csv"), summary).unwrap();
-    std::fs::write(out.join("late_frames_cap.csv"), late).unwrap();
+    let runs = ["np", "p", "p_cap12", "p_cap8", "p_cap4"].map(|name| (name, name, None, None));
+    write_traces(&runs, "summary_cap.csv", "late_frames_cap.csv");
 }
 
 /// A committed CSV as rows of named cells.

@@ -24,39 +24,16 @@ impl Router {
             }
             let req = &self.va_req[o * vw..o * vw + vw];
             let va_ptr = self.outp[o & 31].va_ptr as usize;
-            let i = if self.be_cap < self.m as u32 && self.best_effort_capped(o) {
-                // Best-effort requesters are not satisfiable: the others
-                // compete, each with a free VC in its allowed set.
-                let mut sat = [0u64; MAX_VCS_TOTAL / 64];
-                for (k, &word) in req.iter().enumerate() {
-                    let mut w = word;
-                    while w != 0 {
-                        let b = w.trailing_zeros() as usize;
-                        w &= w - 1;
-                        let i = k * 64 + b;
-                        let ok = self.cls(self.hdr[i & 511].class) != 0 && self.ivc[i & 511].avc & free != 0;
-                        sat[k] |= (ok as u64) << b;
-                    }
-                }
-                match rr_pick_wide(&sat[..vw], va_ptr) {
-                    Some(i) => i,
-                    None => continue,
-                }
-            } else if !self.restricted {
+            // §9.4 stage 3: best effort at its cap is not satisfiable.
+            let capped = self.be_cap < self.m as u32 && self.best_effort_capped(o);
+            let i = if !self.restricted && !capped {
                 rr_pick_wide(req, va_ptr).unwrap()
             } else {
-                // Only requesters with a free VC in their allowed set compete.
-                let mut sat = [0u64; MAX_VCS_TOTAL / 64];
-                for (k, &word) in req.iter().enumerate() {
-                    let mut w = word;
-                    while w != 0 {
-                        let b = w.trailing_zeros() as usize;
-                        w &= w - 1;
-                        if self.ivc[(k * 64 + b) & 511].avc & free != 0 {
-                            sat[k] |= 1 << b;
-                        }
-                    }
-                }
+                // Only satisfiable requesters compete: a free VC in their
+                // allowed set (every VC without one), and not capped.
+                let sat = self.requests_where(req, |i| {
+                    self.ivc[i & 511].avc & free != 0 && !(capped && self.cls(self.hdr[i & 511].class) == 0)
+                });
                 match rr_pick_wide(&sat[..vw], va_ptr) {
                     Some(i) => i,
                     None => continue,
@@ -66,6 +43,22 @@ impl Router {
             self.grant_output_vc(o, i, free & self.ivc[i & 511].avc);
         }
         touched_in
+    }
+
+    /// The requests of `req` (a VA request mask) from the input VCs `ok`
+    /// accepts.
+    #[inline(always)]
+    fn requests_where(&self, req: &[u64], ok: impl Fn(usize) -> bool) -> [u64; MAX_VCS_TOTAL / 64] {
+        let mut sat = [0u64; MAX_VCS_TOTAL / 64];
+        for (k, &word) in req.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                sat[k] |= (ok(k * 64 + b) as u64) << b;
+            }
+        }
+        sat
     }
 
     /// §9.4 stage 3: best effort holds `best_effort_output_vcs` output VCs
