@@ -188,6 +188,8 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     md.assign(&alloc_d, &next);
     if let Some(c) = capped {
         md.assign(&c.held_d, &((&c.held_q & &release.e().not()) | (&set & &c.win_be.rep(m))));
+        md.assert_always(&(&c.held_q & &alloc_q.e().not()).is(&Expr::zero(m)), "best effort holds only allocated output VCs");
+        md.assert_always(&c.held_cnt.below(num(d.free_count_width(), c.cap as u64 + 1)), "best effort holds at most K output VCs");
     }
     md.assign(&gnt_o, &gnt);
     if let Some(go) = gnt_ovc_o {
@@ -256,9 +258,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
 /// The best-effort cap's signals: the requests left after it, and the
 /// `be_held` register with the winner's class-0 bit that loads it.
 struct BestEffortCap {
+    cap: u32,
     req: Sig,
     held_q: Sig,
     held_d: Sig,
+    held_cnt: Sig,
     win_be: Sig,
 }
 
@@ -279,7 +283,7 @@ fn best_effort_cap(md: &mut Module, d: &Dims, req: &Sig, gnt: &Sig, cls_i: Optio
     let full = md.wire_of("be_full", &held_cnt.at_least(num(cw, k as u64)));
     let req = md.wire_of("req_capped", &(req & &!(&req_be & &full.rep(nm))));
     let win_be = md.wire_of("win_be", &(gnt & &req_be).any());
-    Ok(Some(BestEffortCap { req, held_q, held_d, win_be }))
+    Ok(Some(BestEffortCap { cap: k, req, held_q, held_d, held_cnt, win_be }))
 }
 
 /// Whether the allocator exports the lowest free output VC of every class
