@@ -81,6 +81,10 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             vtick_width,
             clock_width,
             routing: if rng.gen_bool(0.2) { Routing::Programmable } else { Routing::Fixed },
+            // drawn last so that the draws above stay those of earlier samples
+            best_effort_output_vcs: rng
+                .gen_bool(if mode == RouterMode::Preemptive { 0.3 } else { 0.03 })
+                .then(|| rng.gen_range(0..=vcs + 1)),
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),

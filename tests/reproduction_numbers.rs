@@ -356,6 +356,7 @@ fn claims() -> Vec<Claim> {
     });
     v.extend(issue23_item1());
     v.extend(fig4_003_late_frame_claims());
+    v.extend(fig4_003_cap_claims());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
     v.extend(pcs_001_claims());
@@ -1874,6 +1875,21 @@ fn issue23_item1() -> Vec<Claim> {
     v
 }
 
+/// The columns of a row of the late-frame trace tables, in their order:
+/// late / judged frames, missing time (µs), the four waits, output VCs held
+/// / by best effort.
+const LATE_TRACE_COLUMNS: [(&str, f64); 9] = [
+    ("late_frames", 1.0),
+    ("frames_judged", 1.0),
+    ("library_missing_time_ms", 1000.0),
+    ("late_mean_queue_wait", 1.0),
+    ("late_mean_vc_wait", 1.0),
+    ("late_mean_link_wait", 1.0),
+    ("late_mean_router_wait", 1.0),
+    ("late_mean_out_vcs_held", 1.0),
+    ("late_mean_out_vcs_lower", 1.0),
+];
+
 /// 003_… Fig. 4, "Why P misses by more than NP": the late-frame trace's
 /// summary (`sim/netsim/tests/late_frames_003.rs`).
 fn fig4_003_late_frame_claims() -> Vec<Claim> {
@@ -1888,17 +1904,7 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
         ("| P, `most_credits` | 175 / 1,748 | 87.1 | 460.07 / 512.72 / 728.30 / 445.87 | 12.15 / 9.15 |", "p_most_credits"),
     ] {
         let w = row_numbers(passage);
-        let cols = [
-            ("late_frames", 1.0),
-            ("frames_judged", 1.0),
-            ("library_missing_time_ms", 1000.0),
-            ("late_mean_queue_wait", 1.0),
-            ("late_mean_vc_wait", 1.0),
-            ("late_mean_link_wait", 1.0),
-            ("late_mean_router_wait", 1.0),
-            ("late_mean_out_vcs_held", 1.0),
-            ("late_mean_out_vcs_lower", 1.0),
-        ];
+        let cols = LATE_TRACE_COLUMNS;
         assert_eq!(w.len(), cols.len(), "{passage}");
         let numbers = w.iter().zip(cols).map(|(&written, (column, scale))| Num { written, csv: S, row: row(router), column, scale }).collect();
         v.push(Claim { passage, numbers });
@@ -1918,6 +1924,123 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
             Num { written: "9.43", csv: S, row: row("p"), column: "late_mean_out_vcs_lower", scale: 1.0 },
             Num { written: "12.48", csv: S, row: row("p"), column: "late_mean_out_vcs_held", scale: 1.0 },
         ],
+    });
+    v
+}
+
+/// 003_… Fig. 4, "P with best effort capped at the output VCs": the sweep
+/// over `router.best_effort_output_vcs` and the capped late-frame trace.
+fn fig4_003_cap_claims() -> Vec<Claim> {
+    const PH: &str = "experiments/results/fig4_003_cap/phases.csv";
+    const RES: &str = "experiments/results/fig4_003_cap/results.csv";
+    const SHORT: &str = "experiments/results/fig4_003_slot_end/phases.csv";
+    const S: &str = "experiments/results/fig4_003_late_frames/summary_cap.csv";
+    let leak = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
+    let mut v = vec![phase_table_row(
+        "| NP | 0.430 ± 0.040 / 3.9 | 0.242 ± 0.036 / 4.0 | 0.278 ± 0.018 / 6.1 | 0.219 ± 0.015 / 7.2 | 0.170 ± 0.013 / 5.8 |",
+        SHORT,
+        "0.6 non_preemptive",
+    )];
+    for (passage, point) in [
+        ("| P, K = 16 (no cap) | 0.424 ± 0.045 / 5.8 | 0.253 ± 0.044 / 14.5 | 0.342 ± 0.028 / 82.8 | 0.191 ± 0.019 / 108.0 | 0.140 ± 0.021 / 102.7 |", "0.6 16"),
+        ("| P, K = 12 | 0.439 ± 0.050 / 3.7 | 0.254 ± 0.030 / 3.9 | 0.277 ± 0.023 / 5.8 | 0.236 ± 0.016 / 7.8 | 0.179 ± 0.022 / 7.8 |", "0.6 12"),
+        ("| P, K = 8 | 0.401 ± 0.046 / 4.0 | 0.241 ± 0.029 / 4.1 | 0.267 ± 0.020 / 5.8 | 0.259 ± 0.022 / 8.2 | 0.211 ± 0.015 / 69.7 |", "0.6 8"),
+        ("| P, K = 4 | 0.420 ± 0.056 / 3.1 | 0.266 ± 0.037 / 3.0 | 0.300 ± 0.026 / 6.0 | 0.265 ± 0.018 / 28.9 | 0.240 ± 0.019 / 94.4 |", "0.6 4"),
+    ] {
+        v.push(phase_table_row(passage, PH, point));
+    }
+    for (passage, router) in [
+        ("| NP | 298 / 1,748 | 5.8 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 | 11.11 / 8.74 | 0 |", "np"),
+        ("| P | 244 / 1,748 | 102.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 | 15.30 / 6.99 | 27,111 |", "p"),
+        ("| P, K = 12 | 313 / 1,748 | 7.8 | 43.02 / 9.04 / 146.38 / 167.93 | 11.03 / 9.09 | 13.51 / 11.18 | 1,864 |", "p_cap12"),
+        ("| P, K = 8 | 368 / 1,748 | 69.7 | 405.95 / 345.82 / 244.42 / 276.29 | 9.19 / 6.44 | 15.32 / 10.85 | 696 |", "p_cap8"),
+        ("| P, K = 4 | 419 / 1,748 | 94.4 | 270.25 / 1,222.49 / 562.19 / 222.19 | 6.74 / 3.47 | 15.40 / 10.42 | 178 |", "p_cap4"),
+    ] {
+        let w = row_numbers(passage);
+        let cols: Vec<_> = LATE_TRACE_COLUMNS.into_iter().chain([("late_mean_vcs_held", 1.0), ("late_mean_lower_held", 1.0), ("preemptions", 1.0)]).collect();
+        assert_eq!(w.len(), cols.len(), "{passage}");
+        let row = leak(vec![("router", router)]);
+        let numbers = w.iter().zip(cols).map(|(&written, (column, scale))| Num { written, csv: S, row, column, scale }).collect();
+        v.push(Claim { passage, numbers });
+    }
+    let ph = |csv: &'static str, point: &'static str, phase: &'static str, written: &'static str, column: &'static str, scale: f64| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase)])),
+        column,
+        scale,
+    };
+    let t = "deadline_missing_time_ms";
+    let p = "deadline_miss_probability";
+    let k = |c: &'static str| leak(vec![("router.best_effort_output_vcs", c)]);
+    let sr = |r: &'static str| leak(vec![("router", r)]);
+    let cell = |written: &'static str, csv: &'static str, row: &'static [(&'static str, &'static str)], column: &'static str, scale: f64| Num { written, csv, row, column, scale };
+    v.push(Claim {
+        passage: "With K = 12, P misses by\n  3.7–7.8 µs in every phase, as NP does (3.9–7.2 µs; 80:20: 7.8 against\n  5.8 µs, where P without the cap missed by 102.7 µs).",
+        numbers: vec![
+            ph(PH, "0.6 12", "0", "3.7", t, 1000.0),
+            ph(PH, "0.6 12", "4", "7.8", t, 1000.0),
+            ph(SHORT, "0.6 non_preemptive", "0", "3.9", t, 1000.0),
+            ph(SHORT, "0.6 non_preemptive", "3", "7.2", t, 1000.0),
+            ph(PH, "0.6 12", "4", "7.8", t, 1000.0),
+            ph(SHORT, "0.6 non_preemptive", "4", "5.8", t, 1000.0),
+            ph(PH, "0.6 16", "4", "102.7", t, 1000.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "best effort holds 9.09 of the 11.03 output VCs held, within its 12.",
+        numbers: vec![cell("9.09", S, sr("p_cap12"), "late_mean_out_vcs_lower", 1.0), cell("11.03", S, sr("p_cap12"), "late_mean_out_vcs_held", 1.0)],
+    });
+    v.push(Claim {
+        passage: "(80:20: 0.179 ± 0.022 against 0.170 ± 0.013)",
+        numbers: vec![
+            ph(PH, "0.6 12", "4", "0.179", p, 1.0),
+            ph(PH, "0.6 12", "4", "0.022", "deadline_miss_probability_ci95", 1.0),
+            ph(SHORT, "0.6 non_preemptive", "4", "0.170", p, 1.0),
+            ph(SHORT, "0.6 non_preemptive", "4", "0.013", "deadline_miss_probability_ci95", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "lower (0.140 ± 0.021: fewer frames late, but by much more); with the cap\n  more frames are late (313 against 244) by little.",
+        numbers: vec![
+            ph(PH, "0.6 16", "4", "0.140", p, 1.0),
+            ph(PH, "0.6 16", "4", "0.021", "deadline_miss_probability_ci95", 1.0),
+            cell("313", S, sr("p_cap12"), "late_frames", 1.0),
+            cell("244", S, sr("p"), "late_frames", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "With K = 8 the 80:20 missing time rises again to 69.7 µs and with K = 4\n  to 94.4 µs, and the missing probability rises with every step (0.179,\n  0.211, 0.240).",
+        numbers: vec![
+            ph(PH, "0.6 8", "4", "69.7", t, 1000.0),
+            ph(PH, "0.6 4", "4", "94.4", t, 1000.0),
+            ph(PH, "0.6 12", "4", "0.179", p, 1.0),
+            ph(PH, "0.6 8", "4", "0.211", p, 1.0),
+            ph(PH, "0.6 4", "4", "0.240", p, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "15.32 of the source's 16 VCs held (10.85 by best effort) and wait 405.95\n  cycles for one of them (K = 12: 13.51, 43.02).",
+        numbers: vec![
+            cell("15.32", S, sr("p_cap8"), "late_mean_vcs_held", 1.0),
+            cell("10.85", S, sr("p_cap8"), "late_mean_lower_held", 1.0),
+            cell("405.95", S, sr("p_cap8"), "late_mean_queue_wait", 1.0),
+            cell("13.51", S, sr("p_cap12"), "late_mean_vcs_held", 1.0),
+            cell("43.02", S, sr("p_cap12"), "late_mean_queue_wait", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "0.573 of the offered 0.6 is accepted and its mean\n  latency is 32.4 ms (K = 12: 2.6 ms, no cap: 3.2 ms).",
+        numbers: vec![
+            cell("0.573", RES, k("4"), "accepted_throughput", 1.0),
+            cell("32.4", RES, k("4"), "be_latency_us", 1e-3),
+            cell("2.6", RES, k("12"), "be_latency_us", 1e-3),
+            cell("3.2", RES, k("16"), "be_latency_us", 1e-3),
+        ],
+    });
+    v.push(Claim {
+        passage: "a third of the late frames' wait (405.95 of 1,272.48 cycles)",
+        numbers: vec![cell("405.95", S, sr("p_cap8"), "late_mean_queue_wait", 1.0)],
     });
     v
 }

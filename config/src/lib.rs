@@ -301,6 +301,12 @@ pub struct RouterParams {
     /// Preemptive, multiplexed crossbar: flit acceleration (`003_…` §3.2.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub acceleration: bool,
+    /// Preemptive only: the most output VCs of one output port that
+    /// best-effort (class 0) messages may hold at once, 1..=vcs (default:
+    /// no cap, i.e. vcs); the rest stay free for the higher classes
+    /// (docs/microarchitecture.md §9.4, stage 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_effort_output_vcs: Option<u32>,
     /// Block-level multiplexing: the scheduler keeps a granted slot for up to
     /// this many flits (1 = flit-level).
     #[serde(default = "default_block_size", skip_serializing_if = "is_one")]
@@ -501,6 +507,7 @@ impl RouterConfig {
         let switch = validate_switch_allocator(r)?;
         let stage = validate_switch_stage(r)?;
         validate_vc_reallocation(r)?;
+        validate_best_effort_output_vcs(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
@@ -631,6 +638,8 @@ impl RouterConfig {
             RouterMode::Preemptive => Qos::Preemptive(Preemption {
                 extra_lanes: classes - 1,
                 acceleration: file.router.acceleration,
+                // a cap of every VC caps nothing: the same router as none
+                best_effort_output_vcs: file.router.best_effort_output_vcs.filter(|&k| k < file.router.vcs),
             }),
             RouterMode::Traditional | RouterMode::NonPreemptive if classes > 1 => {
                 Qos::Partitioned(Partition { vc_class: vc_class.clone() })
@@ -754,6 +763,11 @@ impl RouterConfig {
     /// Flit acceleration (preemptive mode, multiplexed crossbar only).
     pub fn acceleration(&self) -> bool {
         self.file.router.acceleration
+    }
+    /// The most output VCs of one port that best effort may hold (preemptive
+    /// mode, §9.4 stage 3); `None` when uncapped (a cap of every VC included).
+    pub fn best_effort_output_vcs(&self) -> Option<u32> {
+        self.qos.preemption().and_then(|p| p.best_effort_output_vcs)
     }
     /// Block size b of block-level multiplexing, 1..=64 (1 = flit level).
     pub fn block_size(&self) -> u32 {
@@ -939,6 +953,26 @@ fn validate_vc_reallocation(r: &RouterParams) -> Result<(), ConfigError> {
         ));
     }
     Ok(())
+}
+
+/// The cap on best-effort output VCs exists where any class may take any
+/// output VC and a higher class may take a VC from a lower one: the
+/// preemptive mode. In the partitioned modes best effort already has its own
+/// VCs (§9.2); in the unpartitioned mode no class preempts another, and the
+/// cap is not specified there (the mode keeps §6's allocation).
+fn validate_best_effort_output_vcs(r: &RouterParams) -> Result<(), ConfigError> {
+    let Some(k) = r.best_effort_output_vcs else { return Ok(()) };
+    if r.mode != RouterMode::Preemptive {
+        return Err(ConfigError::field(
+            "router.best_effort_output_vcs",
+            k,
+            format!(
+                "a cap on the output VCs best effort holds is defined for mode = \"preemptive\" only; mode is `{}` (allowed values: leave it out)",
+                r.mode.as_str()
+            ),
+        ));
+    }
+    check_range("router.best_effort_output_vcs", k, (1, r.vcs))
 }
 
 impl SwitchAllocatorKind {
@@ -1152,7 +1186,7 @@ scheduler = "round_robin"
         assert_eq!(tr1.qos(), &Qos::Shared);
 
         let p = with("mode = \"preemptive\"\ntraffic_classes = 3\nacceleration = true", "virtualclock", "multiplexed");
-        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true }));
+        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true, best_effort_output_vcs: None }));
         assert_eq!(p.extra_lanes(), 2);
         let vc = p.scheduling().virtual_clock().expect("virtualclock order");
         assert_eq!((vc.vtick.lsb, vc.vtick.width, vc.clock_width), (3 + 2, 16, 16));
@@ -1338,6 +1372,29 @@ scheduler = "round_robin"
         assert!(msg.contains("router.vcs") && msg.contains("3..=16"), "{msg}");
         let msg = err(&(base() + "vc_ratio = [1, 1]\n")).to_string();
         assert!(msg.contains("router.vc_ratio") && msg.contains("only exists"), "{msg}");
+    }
+
+    /// The cap's range is 1..=vcs (here 4) in the preemptive mode and it is
+    /// refused in the others; a cap of every VC is no cap (§9.4 stage 3).
+    #[test]
+    fn best_effort_output_vcs_is_checked() {
+        let p = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"");
+        let c = |k: u32| RouterConfig::from_toml_str(&format!("{p}best_effort_output_vcs = {k}\n"), "t").unwrap();
+        assert_eq!(c(1).best_effort_output_vcs(), Some(1));
+        assert_eq!(c(3).best_effort_output_vcs(), Some(3));
+        assert!(c(3).qos().allocation_reads_class());
+        assert_eq!(c(4).best_effort_output_vcs(), None);
+        assert_eq!(RouterConfig::from_toml_str(&p, "t").unwrap().best_effort_output_vcs(), None);
+        for k in [0, 5] {
+            let msg = err(&format!("{p}best_effort_output_vcs = {k}\n")).to_string();
+            assert!(msg.contains("field `router.best_effort_output_vcs`") && msg.contains("1..=4"), "{msg}");
+            assert!(msg.contains("t.toml:") && msg.contains(&k.to_string()), "{msg}");
+        }
+        let np = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_ratio = [1, 1, 1]");
+        for other in [base(), np] {
+            let msg = err(&format!("{other}best_effort_output_vcs = 2\n")).to_string();
+            assert!(msg.contains("field `router.best_effort_output_vcs`") && msg.contains("allowed values"), "{msg}");
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The legal combinations of `mode`, `scheduler`, `crossbar`,
-//! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration` and
-//! `block_size` as types, derived once by validation
+//! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration`,
+//! `best_effort_output_vcs` and `block_size` as types, derived once by validation
 //! (docs/microarchitecture.md §6, §8, §9).
 //!
 //! The TOML stays flat, because that is what users write; consumers match on
@@ -20,7 +20,8 @@ pub enum Qos {
     /// class `vc_class[v]`. At least two classes, each with a VC.
     Partitioned(Partition),
     /// P (§9.4): extra lanes per input VC, preemption by a higher class,
-    /// dummy tail/header flits, optionally acceleration (§9.5).
+    /// dummy tail/header flits, optionally acceleration (§9.5) and a cap on
+    /// the output VCs best effort holds (§9.4 stage 3).
     Preemptive(Preemption),
 }
 
@@ -38,16 +39,21 @@ pub struct Preemption {
     pub extra_lanes: u32,
     /// Flit acceleration at point A (multiplexed crossbar only).
     pub acceleration: bool,
+    /// The most output VCs of one output port that best-effort (class 0)
+    /// messages may hold at once, 1..M-1 (§9.4 stage 3); `None`: no cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_effort_output_vcs: Option<u32>,
 }
 
 impl Qos {
     /// Whether the VC allocator needs each input VC's class: the partition
-    /// restricts the output VCs it may get, acceleration picks victims by it.
+    /// restricts the output VCs it may get, acceleration picks victims by it,
+    /// the best-effort cap refuses class 0 by it.
     pub fn allocation_reads_class(&self) -> bool {
         match self {
             Qos::Shared => false,
             Qos::Partitioned(_) => true,
-            Qos::Preemptive(p) => p.acceleration,
+            Qos::Preemptive(p) => p.acceleration || p.best_effort_output_vcs.is_some(),
         }
     }
     /// E: extra input lanes per VC (0 unless preemptive).

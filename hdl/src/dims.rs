@@ -135,13 +135,22 @@ impl Dims {
     pub fn acceleration(&self) -> bool {
         self.preemption().is_some_and(|p| p.acceleration)
     }
-    /// The VA allocators need each input VC's class (partition or acceleration).
+    /// The VA allocators need each input VC's class (partition,
+    /// acceleration or the best-effort cap).
     pub fn va_needs_class(&self) -> bool {
         match &self.qos {
             Qos::Shared => false,
             Qos::Partitioned(_) => !self.faults.va_ignores_partition,
-            Qos::Preemptive(p) => p.acceleration,
+            Qos::Preemptive(p) => p.acceleration || self.best_effort_cap().is_some(),
         }
+    }
+    /// K: the most output VCs of a port best effort may hold (§9.4 stage 3),
+    /// below M; `None` without a cap (or with the be-cap-ignored fault).
+    pub fn best_effort_cap(&self) -> Option<u32> {
+        if self.faults.va_ignores_best_effort_cap {
+            return None;
+        }
+        self.qos.preemption().and_then(|p| p.best_effort_output_vcs)
     }
     /// Lane index width, clog2(E+1).
     pub fn lane_id_width(&self) -> u32 {

@@ -53,11 +53,19 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let release_o = md.output("release_o", m);
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
     let vtick_o = md.output("vtick_o", m * d.vtick.width);
-    let (accel_o, cls_o) = if d.acceleration() {
+    let accel_o = if d.acceleration() {
         md.doc("accel_o[v]: VC v is accelerated (acc or a pending dummy tail, §9.5); cls_o: cls(hdr.class).");
-        (Some(md.output("accel_o", m)), Some(md.output("cls_o", m * clw)))
+        Some(md.output("accel_o", m))
     } else {
-        (None, None)
+        None
+    };
+    let cls_o = if d.va_needs_class() {
+        if d.best_effort_cap().is_some() {
+            md.doc("cls_o[v*CW +: CW]: cls(hdr.class) of VC v (the best-effort cap of VA, §9.4).");
+        }
+        Some(md.output("cls_o", m * clw))
+    } else {
+        None
     };
 
     let (table, avc_tab) = rc_tables(&mut md, d)?;
@@ -124,9 +132,12 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
         ];
         if let Some(acc_set) = &acc_set {
             let accel = out(&mut md, "accel", 1);
-            let cls = out(&mut md, "cls", clw);
-            conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e()), ("cls_o", cls.e())]);
+            conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e())]);
             accels.push(accel);
+        }
+        if cls_o.is_some() {
+            let cls = out(&mut md, "cls", clw);
+            conns.push(("cls_o", cls.e()));
             clss.push(cls);
         }
         if let Some(tab) = &avc_tab {
@@ -161,8 +172,10 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     md.assign(&credit_o, &cat_lsb(&credits));
     md.assign(&release_o, &cat_lsb(&releases));
     md.assign(&vtick_o, &cat_lsb(&vticks));
-    if let (Some(a), Some(c)) = (accel_o, cls_o) {
+    if let Some(a) = accel_o {
         md.assign(&a, &cat_lsb(&accels));
+    }
+    if let Some(c) = cls_o {
         md.assign(&c, &cat_lsb(&clss));
     }
     if let Some(ao) = avc_o {

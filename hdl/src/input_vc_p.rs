@@ -48,6 +48,9 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     } else {
         None
     };
+    if d.best_effort_cap().is_some() {
+        md.doc("cls_o: cls(hdr.class), for the best-effort cap of VA (§9.4 stage 3).");
+    }
     let rc_dest_o = md.output("rc_dest_o", d.dest_width);
     let avc_dest_o = if d.allowed_vcs.is_some() {
         md.doc("avc_dest_o: the destination whose allowed output VCs VA reads (hdr's, §2).");
@@ -69,11 +72,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let credit_o = md.output("credit_o", 1);
     let release_o = md.output("release_o", 1);
     let vtick_o = md.output("vtick_o", d.vtick.width);
-    let (accel_o, cls_o) = if d.acceleration() {
-        (Some(md.output("accel_o", 1)), Some(md.output("cls_o", clw)))
-    } else {
-        (None, None)
-    };
+    let accel_o = if d.acceleration() { Some(md.output("accel_o", 1)) } else { None };
+    let cls_o = if d.va_needs_class() { Some(md.output("cls_o", clw)) } else { None };
     let lane_e = num(lw, e as u64);
     let one_lw = num(lw, 1);
     let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
@@ -333,7 +333,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         ]));
     md.comb(stmts);
 
-    if let (Some(acc_set), Some(accel_o), Some(cls_o)) = (&acc_set, &accel_o, &cls_o) {
+    if let (Some(acc_set), Some(accel_o)) = (&acc_set, &accel_o) {
         let (acc_q, acc_d) = md.register("acc", 1, &Expr::zero(1));
         let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
         md.comb(vec![
@@ -347,6 +347,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
         ]);
         md.assign(&accel_o, &(&acc_q | &k_dt));
+    }
+    if let Some(cls_o) = &cls_o {
         let c = if d.faults.va_in_rc_cycle {
             is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
         } else {

@@ -147,6 +147,9 @@ pub enum Mutant {
     /// next message may enter a downstream buffer that still holds the
     /// previous one's flits.
     AtomicIgnoresCredits,
+    /// §9.4 stage 3, *Best-effort cap* (`best_effort_output_vcs` only): VA
+    /// ignores the cap, so best effort may hold every output VC of a port.
+    BeCapIgnored,
 }
 
 impl Mutant {
@@ -216,6 +219,11 @@ impl Mutant {
     pub fn reallocation() -> &'static [Mutant] {
         &[Mutant::AtomicIgnoresCredits]
     }
+    /// The mutant of the best-effort cap (§9.4 stage 3). Not in
+    /// [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn best_effort_cap() -> &'static [Mutant] {
+        &[Mutant::BeCapIgnored]
+    }
     pub fn is_allocator(&self) -> bool {
         Mutant::allocator().contains(self)
     }
@@ -239,6 +247,7 @@ impl Mutant {
             .chain(Mutant::allocator())
             .chain(Mutant::registered())
             .chain(Mutant::reallocation())
+            .chain(Mutant::best_effort_cap())
             .copied()
             .collect()
     }
@@ -263,6 +272,7 @@ impl Mutant {
             // RC and VA share a cycle in the registered pipeline already
             Mutant::SkipRcStage => !registered(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
+            Mutant::BeCapIgnored => cfg.best_effort_output_vcs().is_some(),
             _ => true,
         }
     }
@@ -286,6 +296,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
+            Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
             _ => "every configuration",
         }
     }
@@ -330,6 +341,7 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
+            Mutant::BeCapIgnored => "be-cap-ignored",
         }
     }
     /// The CamelCase variant name.
@@ -369,6 +381,7 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
+            Mutant::BeCapIgnored => "BeCapIgnored",
         }
     }
 }
@@ -462,6 +475,8 @@ pub struct Faults {
     /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
     /// with credits still out.
     pub atomic_ignores_credits: bool,
+    /// [`Mutant::BeCapIgnored`]: VA ignores the best-effort cap.
+    pub va_ignores_best_effort_cap: bool,
 }
 
 impl Faults {
@@ -504,6 +519,7 @@ impl Faults {
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
+            Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
         } = true;
         f
     }
@@ -517,7 +533,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -553,8 +569,9 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
+        assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         // every mutant sets its own fault switch, and only one

@@ -31,6 +31,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         md.doc("Allowed output VCs (§2, §6 stage 3): requester i only takes part if a free output VC");
         md.doc("lies in avc_i[i*M +: M] (and its class, if partitioned); the winner gets the lowest such VC.");
     }
+    if let Some(k) = d.best_effort_cap() {
+        md.doc(&format!("Best-effort cap (§9.4 stage 3): while {k} output VCs are held by class-0"));
+        md.doc("messages, class-0 requesters do not take part.");
+    }
     md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
     if full {
         md.doc("owner_o[u*IW +: IW]: the input VC that was last granted output VC u.");
@@ -164,8 +168,14 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let req_masked = md.wire_of("req_masked", &(&req & &any_free.rep(nm)));
         let gnt = md.wire("gnt", nm);
         let any_gnt = md.wire_of("any_gnt", &gnt.any());
-        let win_cls = gnt_cls(&mut md, &gnt)?;
+        // the winner's class feeds only the acceleration owner classes here
+        let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
         (req_masked, free_oh, gnt, any_gnt, win_cls)
+    };
+    let capped = best_effort_cap(&mut md, d, &req_masked, &gnt, cls_i.as_ref())?;
+    let req_masked = match &capped {
+        Some(c) => c.req.clone(),
+        None => req_masked,
     };
     let advance = if d.faults.va_pointer_frozen { Expr::one_bit(false) } else { any_gnt.e() };
     md.instance(
@@ -176,6 +186,11 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)));
     let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d, &next);
+    if let Some(c) = capped {
+        md.assign(&c.held_d, &((&c.held_q & &release.e().not()) | (&set & &c.win_be.rep(m))));
+        md.assert_always(&(&c.held_q & &alloc_q.e().not()).is(&Expr::zero(m)), "best effort holds only allocated output VCs");
+        md.assert_always(&c.held_cnt.below(num(d.free_count_width(), c.cap as u64 + 1)), "best effort holds at most K output VCs");
+    }
     md.assign(&gnt_o, &gnt);
     if let Some(go) = gnt_ovc_o {
         md.assign(&go, &encode(&free_oh, vw));
@@ -238,6 +253,37 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         }
     }
     md.finish()
+}
+
+/// The best-effort cap's signals: the requests left after it, and the
+/// `be_held` register with the winner's class-0 bit that loads it.
+struct BestEffortCap {
+    cap: u32,
+    req: Sig,
+    held_q: Sig,
+    held_d: Sig,
+    held_cnt: Sig,
+    win_be: Sig,
+}
+
+/// §9.4 stage 3, *Best-effort cap*: `be_held[u]` marks the output VCs
+/// granted to a class-0 header and not yet released (cleared by
+/// `release_i`, set by a class-0 grant); while K of them are set, class-0
+/// requests are masked before the arbiter. `None` without a cap.
+fn best_effort_cap(md: &mut Module, d: &Dims, req: &Sig, gnt: &Sig, cls_i: Option<&Sig>) -> Result<Option<BestEffortCap>> {
+    let (Some(k), Some(cls_i)) = (d.best_effort_cap(), cls_i) else { return Ok(None) };
+    let (m, nm, clw, cw) = (d.vcs, d.all_vcs(), d.class_width, d.free_count_width());
+    md.comment("Best-effort cap: output VCs held by class-0 messages, and the class-0 requesters");
+    let (held_q, held_d) = md.register_wire_d("be_held", &Expr::zero(m));
+    let be = (0..nm).map(|i| Ok(cls_i.e().part(i * clw, clw)?.is(num(clw, 0)))).collect::<Result<Vec<_>>>()?;
+    let req_be = md.wire_of("req_be", &cat_lsb(&be));
+    let terms = (0..m).map(|u| held_q.at(u).zext(cw)).collect::<Result<Vec<_>>>()?;
+    let count = terms[1..].iter().fold(terms[0].clone(), |acc, t| acc + t);
+    let held_cnt = md.wire_of("be_held_cnt", &count);
+    let full = md.wire_of("be_full", &held_cnt.at_least(num(cw, k as u64)));
+    let req = md.wire_of("req_capped", &(req & &!(&req_be & &full.rep(nm))));
+    let win_be = md.wire_of("win_be", &(gnt & &req_be).any());
+    Ok(Some(BestEffortCap { cap: k, req, held_q, held_d, held_cnt, win_be }))
 }
 
 /// Whether the allocator exports the lowest free output VC of every class

@@ -367,6 +367,10 @@ fn qos_configs() -> Vec<RouterConfig> {
         qos_config("qlk", 4, 2, "multiplexed", "scheduler = \"round_robin\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3, 2]\nroute_links = [1, 2, 3, 1, 2]\n"),
         qos_config("qlkp", 4, 3, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\n[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 2]\nroute_links = [1, 2, 3, 2]\nroute_vcs = [7, 3, 6, 5]\n"),
         qos_config("qrvpa", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [1, 2, 3, 1, 2]\n"),
+        // The best-effort cap (§9.4 stage 3): alone, with acceleration, with allowed VC sets.
+        qos_config("qpk", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nbest_effort_output_vcs = 1\n"),
+        qos_config("qpkaf", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\nbest_effort_output_vcs = 2\n"),
+        qos_config("qpka", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\nbest_effort_output_vcs = 2\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [3, 6, 7, 5, 6]\n"),
     ]
 }
 
@@ -380,7 +384,7 @@ fn qos_configurations_and_mutants_are_lint_clean() {
         // the unmutated one but for `MUTANT` comment lines
         // (`qos_mutants_change_exactly_the_configs_they_apply_to`), which the
         // `None` job above already lints.
-        let applying = Mutant::qos().iter().chain(Mutant::routing()).filter(|m| m.applies_to(&cfg));
+        let applying = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::best_effort_cap()).filter(|m| m.applies_to(&cfg));
         for m in applying.chain(std::iter::once(&Mutant::SkipRcStage)) {
             jobs.push((cfg.clone(), Some(*m)));
         }
@@ -403,7 +407,7 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     cfgs.push(example("small_p_iterative"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()) {
+        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
             assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());

@@ -63,6 +63,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut sent_msgs = 0u64;
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
+    let mut most_be_held = 0;
     while total < cycles
         || !r.is_quiescent()
         || stack.iter().any(|s| !s.is_empty())
@@ -199,6 +200,13 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
         }
         r.step(&inp);
         total += 1;
+        if let Some(k) = cfg.best_effort_output_vcs() {
+            most_be_held = most_be_held.max(best_effort_held(&r, k));
+        }
+    }
+    if let Some(k) = cfg.best_effort_output_vcs() {
+        // the cap binds: some port had best effort on all K
+        assert_eq!(most_be_held, k, "{} seed {seed}", cfg.name());
     }
     assert_eq!(r.stats().flits_dropped(), 0, "{}", cfg.name());
     assert!(expected.is_empty(), "{} seed {seed}: {} messages not delivered", cfg.name(), expected.len());
@@ -210,6 +218,28 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     *r.stats()
 }
 
+/// §9.4 stage 3: the most output VCs of one port held by best effort,
+/// counted from the introspection (allocated, and the owner's header
+/// register of class 0, `cls`: codes >= s are class 0); panics above `k`.
+fn best_effort_held(r: &Router, k: u32) -> u32 {
+    let cfg = r.config();
+    let s = cfg.traffic_classes() as u64;
+    let mut most = 0;
+    for o in 0..cfg.ports() {
+        let held = (0..cfg.vcs())
+            .filter(|&u| r.allocated(o, u))
+            .filter(|&u| {
+                let w = r.owner(o, u).unwrap();
+                let class = r.header_register(w / cfg.vcs(), w % cfg.vcs()).unwrap().class as u64;
+                class == 0 || class >= s
+            })
+            .count() as u32;
+        assert!(held <= k, "output port {o}: best effort holds {held} output VCs, cap {k}");
+        most = most.max(held);
+    }
+    most
+}
+
 #[test]
 fn random_preemptive_traffic_is_reassembled() {
     let mut cfgs = vec![example("small_p"), example("mw8_p"), example("mw8_pa")];
@@ -219,6 +249,7 @@ fn random_preemptive_traffic_is_reassembled() {
     cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\nblock_size = 3\nacceleration = true\n")));
     cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\ntraffic_classes = 4\n")));
     cfgs.push(cfg_of(&format!("{base}crossbar = \"full\"\nblock_size = 4\ntraffic_classes = 5\n")));
+    cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\nbest_effort_output_vcs = 1\nacceleration = true\n")));
     for cfg in &cfgs {
         let mut tot = crate::RouterStats::default();
         for seed in 1..=3 {
@@ -605,6 +636,42 @@ fn static_partition_in_va() {
     assert_port(&log, 0, &[(5, on_vc(p1[0], 1)), (6, on_vc(p3[0], 2))]);
     assert_port(&log, 2, &[(5, on_vc(w0[0], 2)), (6, on_vc(r1[0], 0)), (13, on_vc(w0[1], 2)), (15, on_vc(r0[0], 2))]);
     assert_eq!(r.stats().partition_grants, [3, 1, 1, 0, 0, 0, 0, 0]);
+}
+
+/// §9.4 stage 3, the cap on output VCs held by best effort. 4 ports, 3 VCs,
+/// s = 3, P mode, every message to port 3, immediate credits.
+/// A (class 0, input 0) head at 0: RC 1, VA 2 -> VC 0, ST 3, C 4, out 5;
+/// its tail is sent at 10: ST 11 frees VC 0 from 12, out 13.
+/// B (class 0, input 1) head at 1: ROUTED from 3.
+/// C (class 1, input 2) head at 2: ROUTED from 4.
+/// With `best_effort_output_vcs = 1`: at 3 best effort holds VC 0 (1 = the
+/// cap), so B is refused although VCs 1 and 2 are free; at 4 C (real time)
+/// gets VC 1 (ST 5, out 7); at 12 VC 0 is free again, best effort holds none
+/// and B gets VC 0, the lowest free (ST 13, out 15).
+/// Without the cap: B gets VC 1 at 3 (out 6), C VC 2 at 4 (out 7).
+/// With the cap at 2: as without it (best effort holds 1 < 2 at 3).
+#[test]
+fn best_effort_is_refused_the_vc_beyond_its_cap() {
+    let text = |cap: &str| {
+        format!(
+            "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
+             crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
+             mode = \"preemptive\"\n{cap}"
+        )
+    };
+    let capped = cfg_of(&text("best_effort_output_vcs = 1\n"));
+    let tags = Tags::new(&capped).unwrap();
+    let a = tags.message(0, 3, 0, 255, 1, 2, |_| 0);
+    let b = tags.message(0, 3, 0, 255, 2, 1, |_| 0);
+    let c = tags.message(0, 3, 1, 5, 3, 1, |_| 0);
+    let stim = vec![(0, 0, a[0]), (10, 0, a[1]), (1, 1, b[0]), (2, 2, c[0])];
+    let mut r = Router::new(&capped);
+    let log = run(&mut r, &stim, 20, true);
+    assert_port(&log, 3, &[(5, a[0]), (7, on_vc(c[0], 1)), (13, a[1]), (15, b[0])]);
+    for cfg in [cfg_of(&text("")), cfg_of(&text("best_effort_output_vcs = 2\n"))] {
+        let log = run(&mut Router::new(&cfg), &stim, 20, true);
+        assert_port(&log, 3, &[(5, a[0]), (6, on_vc(b[0], 1)), (7, on_vc(c[0], 2)), (13, a[1])]);
+    }
 }
 
 /// §6 stage 3 with route_vcs: a header waits for a VC of its allowed set

@@ -8,7 +8,7 @@
 //! | `router/buffer_write.rs` | stage 1, BW, and the preemptive lane choice (§6, §9.4) |
 //! | `router/preemption.rs` | the preemption step and lane release of a preemptive input VC (§9.4) |
 //! | `router/route_computation.rs` | stage 2, RC (§2, §6, §9.4) |
-//! | `router/vc_allocation.rs` | stage 3, VA, with the partition and acceleration victims (§6, §9.2, §9.5) |
+//! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
 //! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
@@ -277,6 +277,12 @@ pub struct Router {
     hdr: Box<[HeaderFields; MAX_VCS_TOTAL]>,
     /// `owner[o][u]` (§9.4): the input VC last granted output VC (o, u).
     owner: Box<[u16; MAX_VCS_TOTAL]>,
+    /// §9.4 stage 3: the most output VCs of a port best effort may hold
+    /// (M when uncapped, where the test never refuses).
+    be_cap: u32,
+    /// Per output port, the output VCs whose last VA grant went to a
+    /// best-effort header; held by best effort = these and `allocated`.
+    be_granted: [u32; MAX_PORTS],
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
     /// Age stamps at point C.
@@ -381,6 +387,8 @@ impl Router {
             ib: FlitRings::new(nm * lanes, cfg.input_buffer_depth()),
             hdr: Box::new([HeaderFields::default(); MAX_VCS_TOTAL]),
             owner: Box::new([0; MAX_VCS_TOTAL]),
+            be_cap: cfg.best_effort_output_vcs().unwrap_or(m as u32),
+            be_granted: [0; MAX_PORTS],
             vclk,
             ivc: Box::new([InVc::default(); MAX_VCS_TOTAL]),
             in_stamp: vec![0; nm],
@@ -455,6 +463,7 @@ impl Router {
         self.ivc.fill(InVc::default());
         self.hdr.fill(HeaderFields::default());
         self.owner.fill(0);
+        self.be_granted = [0; MAX_PORTS];
         for pt in &mut self.vclk {
             pt.sched.reset();
             pt.synced = 0;

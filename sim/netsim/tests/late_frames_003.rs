@@ -35,9 +35,11 @@ fn experiment_text(router: &str, realtime_source_vcs: Option<u32>, choice: Optio
     let base = std::fs::read_to_string(root().join("experiments/fig4_003_slot_end.toml")).unwrap();
     let mut text = base.split("[sweep]").next().unwrap().to_string();
     assert!(text.contains("phase_seconds = 0.15") && text.contains("seconds = 0.75"), "the base file changed");
-    if router == "p" || router == "p_acc" {
+    if router.starts_with('p') {
         let acc = if router == "p_acc" { "\nacceleration = true" } else { "" };
-        text = text.replace("mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]", &format!("mode = \"preemptive\"{acc}"));
+        // p_cap<K>: best effort may hold at most K output VCs of a port
+        let cap = router.strip_prefix("p_cap").map(|k| format!("\nbest_effort_output_vcs = {k}")).unwrap_or_default();
+        text = text.replace("mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]", &format!("mode = \"preemptive\"{acc}{cap}"));
         assert!(text.contains("mode = \"preemptive\""), "the base file's router changed");
     }
     if let Some(n) = realtime_source_vcs {
@@ -162,8 +164,6 @@ const LATE_HEADER: &str = "router,flow,src,frame,messages,late_cycles,vc,credits
 #[test]
 #[ignore]
 fn write_the_late_frame_traces() {
-    let mut summary = format!("{}\n", summary_header());
-    let mut late = format!("{LATE_HEADER}\n");
     let runs = [
         ("np", "np", None, None),
         ("p", "p", None, None),
@@ -173,15 +173,35 @@ fn write_the_late_frame_traces() {
         ("p_most_credits", "p", None, Some("most_credits")),
         ("p_acc_most_credits", "p_acc", None, Some("most_credits")),
     ];
-    for (name, router, rt_vcs, choice) in runs {
+    write_traces(&runs, "summary.csv", "late_frames.csv");
+}
+
+/// Runs `runs` (name, router, `realtime_source_vcs`, `source_vc_choice`)
+/// and writes their summary and late-frame rows into `OUT`.
+fn write_traces(runs: &[(&str, &str, Option<u32>, Option<&str>)], summary_file: &str, late_file: &str) {
+    let mut summary = format!("{}\n", summary_header());
+    let mut late = format!("{LATE_HEADER}\n");
+    for &(name, router, rt_vcs, choice) in runs {
         let (s, l) = trace(name, router, rt_vcs, choice);
         summary += &s;
         late += &l;
     }
     let out = root().join(OUT);
     std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("summary.csv"), summary).unwrap();
-    std::fs::write(out.join("late_frames.csv"), late).unwrap();
+    std::fs::write(out.join(summary_file), summary).unwrap();
+    std::fs::write(out.join(late_file), late).unwrap();
+}
+
+/// The same trace with the best-effort cap (issue 23 (a),
+/// docs/microarchitecture.md §9.4 stage 3): NP, P, and P with best effort
+/// allowed 12, 8 and 4 of the 16 output VCs of a port, into
+/// `summary_cap.csv` and `late_frames_cap.csv` (NP and P again, so that the
+/// rows compare within one file; they equal the rows of `summary.csv`).
+#[test]
+#[ignore]
+fn write_the_capped_late_frame_traces() {
+    let runs = ["np", "p", "p_cap12", "p_cap8", "p_cap4"].map(|name| (name, name, None, None));
+    write_traces(&runs, "summary_cap.csv", "late_frames_cap.csv");
 }
 
 /// A committed CSV as rows of named cells.
@@ -255,6 +275,60 @@ fn the_late_frame_traces_show_the_mechanism() {
     // leaves P's missing time over ten times NP's.
     let pmc = s("p_most_credits");
     assert!(late_of(&pmc) > 10.0 * late_of(&s("np_most_credits")));
+}
+
+/// What docs/reproduction.md ("P with best effort capped at the output
+/// VCs") says of the capped traces, beyond the cells
+/// tests/reproduction_numbers.rs ties: the same NP and P runs as
+/// `summary.csv`; the cap holds at every late header and is reached; where
+/// the lateness went.
+#[test]
+fn the_capped_traces_show_where_the_blocking_moved() {
+    let summary = table("summary_cap.csv");
+    let late = table("late_frames_cap.csv");
+    let before = table("summary.csv");
+    let s = |router: &str| summary.iter().find(|r| r["router"] == router).unwrap_or_else(|| panic!("no summary row {router}")).clone();
+    let rows = |router: &str| late.iter().filter(|r| r["router"] == router).cloned().collect::<Vec<_>>();
+    for router in ["np", "p"] {
+        assert_eq!(&s(router), before.iter().find(|r| r["router"] == router).unwrap(), "{router}: not the run of summary.csv");
+    }
+    for r in &summary {
+        let ms = num(r, "mean_late_cycles") * 80e-6;
+        assert!((ms - num(r, "library_missing_time_ms")).abs() < 1e-5, "{}", r["router"]);
+        assert_eq!(rows(&r["router"]).len() as f64, num(r, "late_frames"), "{}", r["router"]);
+    }
+    // Best effort never holds more than K output VCs of the destination at
+    // a late header, and holds K at some.
+    for k in [12.0, 8.0, 4.0] {
+        let most = rows(&format!("p_cap{k}")).iter().map(|r| num(r, "out_vcs_lower")).fold(0.0, f64::max);
+        assert_eq!(most, k, "p_cap{k}");
+    }
+    // The share of the lateness in frames whose last header found all 16
+    // output VCs held: 63.9 % without the cap, 5.8 % with K = 12, none under NP.
+    let full_share = |router: &str| {
+        let rs = rows(router);
+        let total: f64 = rs.iter().map(|r| num(r, "late_cycles")).sum();
+        rs.iter().filter(|r| num(r, "out_vcs_held") == 16.0).map(|r| num(r, "late_cycles")).sum::<f64>() / total
+    };
+    assert_eq!(format!("{:.1}", 100.0 * full_share("p")), "63.9");
+    assert_eq!(format!("{:.1}", 100.0 * full_share("p_cap12")), "5.8");
+    assert_eq!(full_share("np"), 0.0);
+    // Cycles before the header leaves the source (queue + VC): 52.06 with
+    // K = 12, 1,114.48 without the cap, 19.08 under NP.
+    let before_header = |router: &str| num(&s(router), "late_mean_queue_wait") + num(&s(router), "late_mean_vc_wait");
+    assert_eq!(format!("{:.2}", before_header("p_cap12")), "52.06");
+    assert_eq!(format!("{:.2}", before_header("p")), "1114.48");
+    assert_eq!(format!("{:.2}", before_header("np")), "19.08");
+    // K = 12 takes P's missing time to NP's (within half of it again, a
+    // tenth of P's); a tighter cap brings it back.
+    let late_of = |router: &str| num(&s(router), "mean_late_cycles");
+    assert!(late_of("p_cap12") < 1.5 * late_of("np") && late_of("p_cap12") < 0.1 * late_of("p"));
+    assert!(late_of("p_cap8") > 5.0 * late_of("p_cap12") && late_of("p_cap4") > late_of("p_cap8"));
+    // A third of K = 8's wait is in the source queue (405.95 of 1,272.48 cycles).
+    let c8 = s("p_cap8");
+    let total: f64 = WAITS.iter().map(|k| num(&c8, &format!("late_mean_{k}_wait"))).sum();
+    assert_eq!(format!("{total:.2}"), "1272.48");
+    assert!((num(&c8, "late_mean_queue_wait") / total - 1.0 / 3.0).abs() < 0.03);
 }
 
 /// The two workload fields this trace added are validated before any work:

@@ -1,6 +1,7 @@
 //! Stage 3, output-VC allocation (VA, docs/microarchitecture.md §6), with the
-//! allowed output VCs (§2 `route_vcs`), the static partition (§9.2) and the
-//! victims of flit acceleration (§9.5).
+//! allowed output VCs (§2 `route_vcs`), the static partition (§9.2), the
+//! cap on output VCs held by best effort (§9.4 stage 3) and the victims of
+//! flit acceleration (§9.5).
 
 use super::{bits, inc_mod, Router, MAX_VCS_TOTAL};
 use crate::arbiter::rr_pick_wide;
@@ -23,21 +24,16 @@ impl Router {
             }
             let req = &self.va_req[o * vw..o * vw + vw];
             let va_ptr = self.outp[o & 31].va_ptr as usize;
-            let i = if !self.restricted {
+            // §9.4 stage 3: best effort at its cap is not satisfiable.
+            let capped = self.be_cap < self.m as u32 && self.best_effort_capped(o);
+            let i = if !self.restricted && !capped {
                 rr_pick_wide(req, va_ptr).unwrap()
             } else {
-                // Only requesters with a free VC in their allowed set compete.
-                let mut sat = [0u64; MAX_VCS_TOTAL / 64];
-                for (k, &word) in req.iter().enumerate() {
-                    let mut w = word;
-                    while w != 0 {
-                        let b = w.trailing_zeros() as usize;
-                        w &= w - 1;
-                        if self.ivc[(k * 64 + b) & 511].avc & free != 0 {
-                            sat[k] |= 1 << b;
-                        }
-                    }
-                }
+                // Only satisfiable requesters compete: a free VC in their
+                // allowed set (every VC without one), and not capped.
+                let sat = self.requests_where(req, |i| {
+                    self.ivc[i & 511].avc & free != 0 && !(capped && self.cls(self.hdr[i & 511].class) == 0)
+                });
                 match rr_pick_wide(&sat[..vw], va_ptr) {
                     Some(i) => i,
                     None => continue,
@@ -47,6 +43,31 @@ impl Router {
             self.grant_output_vc(o, i, free & self.ivc[i & 511].avc);
         }
         touched_in
+    }
+
+    /// The requests of `req` (a VA request mask) from the input VCs `ok`
+    /// accepts.
+    #[inline(always)]
+    fn requests_where(&self, req: &[u64], ok: impl Fn(usize) -> bool) -> [u64; MAX_VCS_TOTAL / 64] {
+        let mut sat = [0u64; MAX_VCS_TOTAL / 64];
+        for (k, &word) in req.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                sat[k] |= (ok(k * 64 + b) as u64) << b;
+            }
+        }
+        sat
+    }
+
+    /// §9.4 stage 3: best effort holds `best_effort_output_vcs` output VCs
+    /// of port o at the start of the cycle (allocated, last granted to a
+    /// class-0 header), so no best-effort header may take another.
+    #[inline(always)]
+    fn best_effort_capped(&self, o: usize) -> bool {
+        let held = self.outp[o & 31].allocated & self.be_granted[o & 31];
+        held.count_ones() >= self.be_cap
     }
 
     /// The grant of VA at output port o to input VC i: it gets the
@@ -66,6 +87,10 @@ impl Router {
         self.in_stamp[i] = stamp;
         self.out_stamp[o * m + u] = stamp;
         self.owner[(o * m + u) & 511] = i as u16;
+        if self.be_cap < m as u32 {
+            let best_effort = self.cls(self.hdr[i & 511].class) == 0;
+            self.be_granted[o & 31] = self.be_granted[o & 31] & !(1 << u) | (best_effort as u32) << u;
+        }
         self.stats.vc_grants += 1;
         if self.partitioned {
             self.stats.partition_grants[self.cls(self.hdr[i & 511].class) as usize] += 1;
