@@ -676,6 +676,18 @@ fn cube_burst_fluid_model_against_the_back_to_back_runs() {
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(committed == csv, "{path} is stale: rerun with WORMQOS_BLESS=1\n{csv}");
+    // 000_… Fig. 12(b)'s own streams (fig12b_000_onoff_cube6.toml, 14 per
+    // node, 1 ms OFF): g = 8,083 cycles at its lowest load and 1,083 at its
+    // highest, so a link overloads only with 34 or more streams ON at once
+    // (34 · 32/1,083 > 1 > 33 · 32/1,083): every fluid term is 0 there.
+    for (load, mix, gap) in [("0.112", "[0.048, 0.064]", 8_083.0), ("0.256", "[0.192, 0.064]", 1_083.0)] {
+        let v = experiment_point("fig12b_000_onoff_cube6.toml", &[("load = 0.16", &format!("load = {load}")), ("mix = [0.096, 0.064]", &format!("mix = {mix}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        assert!((o.gap - gap).abs() < 1.0, "{load}: g = {}", o.gap);
+        let class = BurstClass { ports: 64, streams: 14, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let own = CubeBurstClass { n: 6, class }.delay().unwrap();
+        assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{load}: {own:?}");
+    }
 }
 
 /// Where the burst-scale backlog waits in the simulator, from the NI's
