@@ -680,6 +680,12 @@ fn cube_burst_fluid_model_against_the_back_to_back_runs() {
         // total at every point.
         let (model, row) = fluid_point_row(&point, k, o.gap, &burst, packet, net, (sim, onoff), 15.0);
         assert!((written - model).abs() <= 1e-9 * model, "{point}: source_queue.csv has {written}, the model gives {model}");
+        // Each part where it occurs: the injection link in the source
+        // wait, the hop and ejection links in the network latency.
+        let row_of = |source: &str| sq.lines().find(|l| l.starts_with(&format!("{source},{point},1,"))).unwrap().split(',').map(|c| c.parse().unwrap_or(f64::NAN)).collect::<Vec<f64>>();
+        let parts = row_of("model:kim2005_cube_fluid");
+        assert!((parts[3] - (net + burst.destination_link)).abs() <= 1e-9 * parts[3], "{point}: network latency {}", parts[3]);
+        assert!((parts[4] - (packet + burst.source_link)).abs() <= 1e-9 * parts[4].max(1.0), "{point}: source wait {}", parts[4]);
         csv += &row;
     }
     let path = format!("{dir}/cube_burst_fluid.csv");
