@@ -786,6 +786,7 @@ fn claims() -> Vec<Claim> {
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
+    v.extend(cube_fluid_claims());
     v.extend(fig6a_claims());
     v.extend(fig9_segmentation_claims());
     v.extend(fig9_paper_ni_claims());
@@ -2595,6 +2596,126 @@ fn onoff_fluid_claims() -> Vec<Claim> {
     v.push(Claim {
         passage: "(`onoff_fluid.rs`, same section) brings that to 7–35 % low; it is the",
         numbers: vec![neg("7", K1_128, "error_percent"), neg("35", K1_40, "error_percent")],
+    });
+    v
+}
+/// "The hypercube's fluid row": `kim2005_cube_fluid` against the 6-cube's
+/// back-to-back bursts, from `cube_burst_fluid.csv` (written by the netsim
+/// test `cube_burst_fluid_model_against_the_back_to_back_runs`) and
+/// `source_queue.csv` (`wormqos model --with-sim`).
+fn cube_fluid_claims() -> Vec<Claim> {
+    const C: &str = "experiments/results/model_fig12b_000_onoff_cube6_bursts/cube_burst_fluid.csv";
+    const Q: &str = "experiments/results/model_fig12b_000_onoff_cube6_bursts/source_queue.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 1 | 33 | 157.96 | 84.75 (−46.3 %) | 162.25 (+2.7 %) | 0.00 / 110.77 |",
+        numbers: vec![
+            n("157.96", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "sim_total_cycles"),
+            n("84.75", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "46.3", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("162.25", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "model_total_cycles"),
+            n("2.7", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "error_percent"),
+            n("0.00", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "source_link_cycles"),
+            n("110.77", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 64.12 | 51.48 (−19.7 %) | 66.81 (+4.2 %) | 0.00 / 15.34 |",
+        numbers: vec![
+            n("64.12", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "sim_total_cycles"),
+            n("51.48", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "19.7", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("66.81", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "model_total_cycles"),
+            n("4.2", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "error_percent"),
+            n("0.00", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "source_link_cycles"),
+            n("15.34", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:148.8")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 53.20 | 51.48 (−3.2 %) | 52.12 (−2.0 %) | 0.00 / 0.64 |",
+        numbers: vec![
+            n("53.20", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "sim_total_cycles"),
+            n("51.48", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "3.2", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("52.12", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "model_total_cycles"),
+            Num { written: "2.0", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "error_percent", scale: -1.0 },
+            n("0.00", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "source_link_cycles"),
+            n("0.64", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 181.41 | 85.93 (−52.6 %) | 183.06 (+0.9 %) | 21.25 / 109.16 |",
+        numbers: vec![
+            n("181.41", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "sim_total_cycles"),
+            n("85.93", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "52.6", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("183.06", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "model_total_cycles"),
+            n("0.9", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "error_percent"),
+            n("21.25", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "source_link_cycles"),
+            n("109.16", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 184.48 | 86.51 (−53.1 %) | 196.52 (+6.5 %) | 33.13 / 110.16 |",
+        numbers: vec![
+            n("184.48", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "sim_total_cycles"),
+            n("86.51", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "53.1", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("196.52", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "model_total_cycles"),
+            n("6.5", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "error_percent"),
+            n("33.13", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "source_link_cycles"),
+            n("110.16", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=4:773.6")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 185.40 | 86.93 (−53.1 %) | 206.63 (+11.5 %) | 42.12 / 110.86 |",
+        numbers: vec![
+            n("185.40", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "sim_total_cycles"),
+            n("86.93", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "kim2005_cube_onoff_total_cycles"),
+            Num { written: "53.1", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            n("206.63", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "model_total_cycles"),
+            n("11.5", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "error_percent"),
+            n("42.12", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "source_link_cycles"),
+            n("110.86", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "network_links_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "0.00 and network latency 162.25, simulated 48.72 and 109.24 — the",
+        numbers: vec![
+            n("0.00", Q, &[("source", "model:kim2005_cube_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "source_wait_cycles"),
+            n("162.25", Q, &[("source", "model:kim2005_cube_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "network_latency_cycles"),
+            n("48.72", Q, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "source_wait_cycles"),
+            n("109.24", Q, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "network_latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "181–185 cycles. Best effort keeps `kim2005_cube`'s 81.37 cycles (source",
+        numbers: vec![
+            n("181", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "sim_total_cycles"),
+            n("185", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "sim_total_cycles"),
+            n("81.37", Q, &[("source", "model:kim2005_cube_fluid"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "wait + network latency) where the simulation gives it 178.42 to 204.88 at",
+        numbers: vec![
+            n("178.42", Q, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6"), ("class", "0")], "latency_cycles"),
+            n("204.88", Q, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "The fluid row is within −2.0 % to +11.5 % of the simulated total where",
+        numbers: vec![
+            Num { written: "2.0", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "error_percent", scale: -1.0 },
+            n("11.5", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "`kim2005_cube_onoff` is 3.2–53.1 % low. Test",
+        numbers: vec![
+            Num { written: "3.2", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:97.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+            Num { written: "53.1", csv: C, row: &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], column: "kim2005_cube_onoff_error_percent", scale: -1.0 },
+        ],
     });
     v
 }

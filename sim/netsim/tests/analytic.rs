@@ -588,16 +588,45 @@ fn fig6a_models_against_simulation_at_the_largest_ring_simulated() {
 /// destination link. Writes `burst_fluid.csv` beside it with
 /// `WORMQOS_BLESS=1`, else checks the committed one is what the model
 /// computes now (docs/reproduction.md quotes it).
+/// The real-time class's (class 1) total latency of `source` at `point`
+/// in a `source_queue.csv` text (its last column).
+fn real_time_total(sq: &str, source: &str, point: &str) -> f64 {
+    let row = sq.lines().find(|l| l.starts_with(&format!("{source},{point},1,"))).unwrap_or_else(|| panic!("{source} {point}"));
+    row.rsplit(',').next().unwrap().parse().unwrap()
+}
+
+/// Writes `csv` to `path` under WORMQOS_BLESS=1; fails when the committed
+/// file differs from it.
+fn bless_or_compare(path: &str, csv: &str) {
+    if std::env::var_os("WORMQOS_BLESS").is_some() {
+        std::fs::write(path, csv).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(committed == csv, "{path} is stale: rerun with WORMQOS_BLESS=1\n{csv}");
+}
+
+/// One point of a fluid-model check: the model's total (network latency
+/// `net` + packet-scale wait + the links' fluid delays) against the
+/// simulated total, within `bound` percent and closer than the
+/// source-queue row `onoff` wherever that one is more than 10 % off; the
+/// model total and the point's CSV row.
+#[allow(clippy::too_many_arguments)]
+fn fluid_point_row(point: &str, k: u32, gap: f64, burst: &wormqos_netsim::analytic::onoff_fluid::BurstDelay, packet: f64, net: f64, (sim, onoff): (f64, f64), bound: f64) -> (f64, String) {
+    let model = net + packet + burst.source_link + burst.destination_link;
+    let (err, onoff_err) = (100.0 * (model - sim) / sim, 100.0 * (onoff - sim) / sim);
+    assert!(err.abs() <= bound, "{point}: model {model} sim {sim}");
+    assert!(onoff_err.abs() <= 10.0 || err.abs() < onoff_err.abs(), "{point}: model {model} ({err:.1} %), source-queue row {onoff} ({onoff_err:.1} %)");
+    let row = format!("{point},{k},{gap:.1},{:.4},{:.4},{:.2e},{packet:.4},{net:.4},{model:.4},{sim:.4},{err:.1},{onoff:.4},{onoff_err:.1}\n", burst.source_link, burst.destination_link, burst.excluded_weight);
+    (model, row)
+}
+
 #[test]
 fn burst_scale_fluid_model_against_the_back_to_back_runs() {
     use wormqos_netsim::analytic::onoff_fluid::BurstClass;
     use wormqos_netsim::analytic::onoff_source::{priority_waits, Arrivals, SourceClass};
     let dir = format!("{}/../../experiments/results/model_fig12_000_onoff_bursts", env!("CARGO_MANIFEST_DIR"));
     let sq = std::fs::read_to_string(format!("{dir}/source_queue.csv")).unwrap();
-    let cell = |source: &str, point: &str| -> f64 {
-        let row = sq.lines().find(|l| l.starts_with(&format!("{source},{point},1,"))).unwrap_or_else(|| panic!("{source} {point}"));
-        row.rsplit(',').next().unwrap().parse().unwrap()
-    };
+    let cell = |source: &str, point: &str| real_time_total(&sq, source, point);
     let mut csv = String::from("point,streams,gap_cycles,source_link_cycles,destination_link_cycles,excluded_weight,packet_scale_wait_cycles,kim2005_network_cycles,model_total_cycles,sim_total_cycles,error_percent,kim2005_onoff_total_cycles,kim2005_onoff_error_percent\n");
     for (k, off) in [(1u32, "173.6"), (1, "168.0"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (2, "348.8"), (4, "773.6"), (14, "2773.6")] {
         let v = experiment_point("fig12_000_onoff_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
@@ -607,28 +636,72 @@ fn burst_scale_fluid_model_against_the_back_to_back_runs() {
         let packet = priority_waits(&[SourceClass::flits(0.004, o.flits as f64, Arrivals::OnOff { streams: k, gap: o.gap, mean_burst: 1.0 })])[0].as_ref().unwrap().wait;
         let named = predict::plan(&v).unwrap().evaluate(&[]);
         let net = named.iter().find(|r| r.name == "kim2005").unwrap().result.as_ref().unwrap().iter().find(|c| c.class == 1).unwrap().network_latency;
-        let model = net + packet + burst.source_link + burst.destination_link;
         let point = format!("workload.onoff_streams+workload.onoff_mean_off_us={k}:{off}");
         let (sim, onoff) = (cell("sim", &point), cell("model:kim2005_onoff", &point));
-        let (err, onoff_err) = (100.0 * (model - sim) / sim, 100.0 * (onoff - sim) / sim);
-        csv += &format!("{point},{k},{:.1},{:.4},{:.4},{:.2e},{:.4},{:.4},{:.4},{:.4},{:.1},{:.4},{:.1}\n", o.gap, burst.source_link, burst.destination_link, burst.excluded_weight, packet, net, model, sim, err, onoff, onoff_err);
-        // The bound: within 40 % of the simulated total at every point,
-        // and closer than the source-queue model alone wherever that one
-        // is more than 10 % off.
-        assert!(err.abs() <= 40.0, "{point}: model {model} sim {sim}");
-        assert!(onoff_err.abs() <= 10.0 || err.abs() < onoff_err.abs(), "{point}: model {model} ({err:.1} %), kim2005_onoff {onoff} ({onoff_err:.1} %)");
+        // The bound: within 40 % of the simulated total at every point.
+        csv += &fluid_point_row(&point, k, o.gap, &burst, packet, net, (sim, onoff), 40.0).1;
     }
     let path = format!("{dir}/burst_fluid.csv");
-    if std::env::var_os("WORMQOS_BLESS").is_some() {
-        std::fs::write(&path, &csv).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == csv, "{path} is stale: rerun with WORMQOS_BLESS=1\n{csv}");
+    bless_or_compare(&path, &csv);
     // 000_… Fig. 12's own sources (14 streams, bursts of 10, g = 850 cycles
     // or more): no link ever overloads at the burst scale (14 · 32/850 =
     // 0.53 < 1), so the combined model is the source-queue model there.
     let own = BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 850.0, off_mean: 12_500.0, flits: 32.0, capacity: 1.0 }.delay().unwrap();
     assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{own:?}");
+}
+
+/// The n-cube's burst-scale fluid row (`kim2005_cube_fluid`) against the
+/// committed back-to-back runs of `fig12b_000_onoff_cube6_bursts.toml`
+/// (no simulation here): `kim2005_cube`'s network latency + the
+/// packet-scale wait (N = 1) + the injection, hop and ejection links'
+/// fluid delays of `CubeBurstClass`, recomputed per point and compared
+/// with the simulated real-time total of `source_queue.csv`. Writes
+/// `cube_burst_fluid.csv` (WORMQOS_BLESS=1) and fails when it is stale or
+/// when `wormqos model` wrote another `kim2005_cube_fluid` total.
+#[test]
+fn cube_burst_fluid_model_against_the_back_to_back_runs() {
+    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
+    use wormqos_netsim::analytic::onoff_source::{priority_waits, Arrivals, SourceClass};
+    let dir = format!("{}/../../experiments/results/model_fig12b_000_onoff_cube6_bursts", env!("CARGO_MANIFEST_DIR"));
+    let sq = std::fs::read_to_string(format!("{dir}/source_queue.csv")).unwrap();
+    let cell = |source: &str, point: &str| real_time_total(&sq, source, point);
+    let mut csv = String::from("point,streams,gap_cycles,source_link_cycles,network_links_cycles,excluded_weight,packet_scale_wait_cycles,kim2005_cube_network_cycles,model_total_cycles,sim_total_cycles,error_percent,kim2005_cube_onoff_total_cycles,kim2005_cube_onoff_error_percent\n");
+    for (k, off) in [(1u32, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        let class = BurstClass { ports: 64, streams: k as usize, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let burst = CubeBurstClass { n: 6, class }.delay().unwrap();
+        let packet = priority_waits(&[SourceClass::flits(0.004, o.flits as f64, Arrivals::OnOff { streams: k, gap: o.gap, mean_burst: 1.0 })])[0].as_ref().unwrap().wait;
+        let named = predict::plan(&v).unwrap().evaluate(&[]);
+        let net = named.iter().find(|r| r.name == "kim2005_cube").unwrap().result.as_ref().unwrap().iter().find(|c| c.class == 1).unwrap().network_latency;
+        let point = format!("workload.onoff_streams+workload.onoff_mean_off_us={k}:{off}");
+        let (sim, onoff, written) = (cell("sim", &point), cell("model:kim2005_cube_onoff", &point), cell("model:kim2005_cube_fluid", &point));
+        // The bound (one seed, 200 k cycles): within 15 % of the simulated
+        // total at every point.
+        let (model, row) = fluid_point_row(&point, k, o.gap, &burst, packet, net, (sim, onoff), 15.0);
+        assert!((written - model).abs() <= 1e-9 * model, "{point}: source_queue.csv has {written}, the model gives {model}");
+        // Each part where it occurs: the injection link in the source
+        // wait, the hop and ejection links in the network latency.
+        let row_of = |source: &str| sq.lines().find(|l| l.starts_with(&format!("{source},{point},1,"))).unwrap().split(',').map(|c| c.parse().unwrap_or(f64::NAN)).collect::<Vec<f64>>();
+        let parts = row_of("model:kim2005_cube_fluid");
+        assert!((parts[3] - (net + burst.destination_link)).abs() <= 1e-9 * parts[3], "{point}: network latency {}", parts[3]);
+        assert!((parts[4] - (packet + burst.source_link)).abs() <= 1e-9 * parts[4].max(1.0), "{point}: source wait {}", parts[4]);
+        csv += &row;
+    }
+    let path = format!("{dir}/cube_burst_fluid.csv");
+    bless_or_compare(&path, &csv);
+    // 000_… Fig. 12(b)'s own streams (fig12b_000_onoff_cube6.toml, 14 per
+    // node, 1 ms OFF): g = 8,083 cycles at its lowest load and 1,083 at its
+    // highest, so a link overloads only with 34 or more streams ON at once
+    // (34 · 32/1,083 > 1 > 33 · 32/1,083): every fluid term is 0 there.
+    for (load, mix, gap) in [("0.112", "[0.048, 0.064]", 8_083.0), ("0.256", "[0.192, 0.064]", 1_083.0)] {
+        let v = experiment_point("fig12b_000_onoff_cube6.toml", &[("load = 0.16", &format!("load = {load}")), ("mix = [0.096, 0.064]", &format!("mix = {mix}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        assert!((o.gap - gap).abs() < 1.0, "{load}: g = {}", o.gap);
+        let class = BurstClass { ports: 64, streams: 14, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let own = CubeBurstClass { n: 6, class }.delay().unwrap();
+        assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{load}: {own:?}");
+    }
 }
 
 /// Where the burst-scale backlog waits in the simulator, from the NI's

@@ -310,8 +310,15 @@ impl BurstClass {
         // m other streams at the tagged one's destination: each of the
         // (ports − 1)·K − 1 other streams that may pick it does so with
         // probability 1/(ports − 1).
-        let trials = (self.ports - 1) * self.streams - 1;
-        let q = 1.0 / (self.ports - 1) as f64;
+        let (destination_link, excluded_weight) = self.shared_link((self.ports - 1) * self.streams - 1, 1.0 / (self.ports - 1) as f64)?;
+        Ok(BurstDelay { source_link, destination_link, excluded_weight })
+    }
+
+    /// The mean delay at a link the tagged stream shares with m others,
+    /// m binomial over `trials` other streams each there with probability
+    /// `q`, averaged over the m whose link is stable (renormalized), and
+    /// the binomial weight left out.
+    fn shared_link(&self, trials: usize, q: f64) -> Result<(f64, f64), FluidError> {
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
         // The saturated part of `excluded`, and the first saturated count's error.
         let (mut saturated, mut first_saturated) = (0.0, None);
@@ -353,9 +360,76 @@ impl BurstClass {
             return Err(first_saturated.expect("a saturated count was seen"));
         }
         if weight <= 0.0 || excluded > MAX_EXCLUDED_WEIGHT {
-            return Err(FluidError::NotSolved(format!("destination links of weight {excluded:.4} saturated or not solved (at most {MAX_EXCLUDED_WEIGHT} left out)")));
+            return Err(FluidError::NotSolved(format!("shared links of weight {excluded:.4} saturated or not solved (at most {MAX_EXCLUDED_WEIGHT} left out)")));
         }
-        Ok(BurstDelay { source_link, destination_link: sum / weight, excluded_weight: excluded })
+        Ok((sum / weight, excluded))
+    }
+}
+
+/// The other streams that may cross one hop link of a binary n-cube under
+/// e-cube routing (dimensions corrected from 0 up), for a tagged stream
+/// that crosses it, and the probability each does: (trials, q). At the hop
+/// that corrects dimension d a message sits at a node x whose bits below d
+/// are already its destination's and whose bits from d up are still its
+/// source's. So the link (x, d) carries the streams of the 2^d sources
+/// that agree with x from bit d up, K each, to the 2^(n − d − 1)
+/// destinations that agree with x below d and differ in bit d (any bits
+/// above), each of a source's 2^n − 1 destinations equally likely.
+pub fn cube_hop_link_streams(n: usize, d: usize, streams: usize) -> (usize, f64) {
+    ((1usize << d) * streams - 1, (1usize << (n - d - 1)) as f64 / ((1usize << n) - 1) as f64)
+}
+
+/// One ON/OFF real-time class in a binary n-cube (000_… §3.2, one
+/// endpoint per node, K streams each with a fixed uniform destination,
+/// e-cube routing): the burst-scale fluid delays of its source's
+/// injection link (the own K streams), of every hop link it crosses (the
+/// streams that cross it too, `cube_hop_link_streams`) and of its
+/// destination's ejection link (the streams that drew the same
+/// destination). Added, not in tandem, like the single router's links on
+/// more than two ports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeBurstClass {
+    /// n, the cube's dimension (2^n nodes).
+    pub n: usize,
+    /// The streams' parameters; `ports` is ignored (the cube has 2^n
+    /// endpoints).
+    pub class: BurstClass,
+}
+
+impl CubeBurstClass {
+    /// The network's links a tagged stream may cross, as (probability it
+    /// crosses one, other streams that may share it, probability each
+    /// does): the hop link of each dimension d, crossed when a uniform
+    /// destination differs in bit d (2^(n − 1) of the 2^n − 1), then the
+    /// destination's ejection link, always crossed, shared by each of the
+    /// (2^n − 1)·K − 1 other streams with probability 1/(2^n − 1).
+    pub fn network_links(&self) -> Vec<(f64, usize, f64)> {
+        let (n, k) = (self.n, self.class.streams);
+        let nodes = 1usize << n;
+        let crossed = (nodes / 2) as f64 / (nodes - 1) as f64;
+        let hops = (0..n).map(|d| {
+            let (trials, q) = cube_hop_link_streams(n, d, k);
+            (crossed, trials, q)
+        });
+        hops.chain([(1.0, (nodes - 1) * k - 1, 1.0 / (nodes - 1) as f64)]).collect()
+    }
+
+    /// `source_link` the injection link; `destination_link` the network
+    /// part, each of `network_links` weighted by the probability the
+    /// stream crosses it; `excluded_weight` the most any one link left out.
+    pub fn delay(&self) -> Result<BurstDelay, FluidError> {
+        let k = self.class.streams;
+        if self.n == 0 || self.n > 16 || k == 0 {
+            return Err(FluidError::NotSolved(format!("{}-cube with {k} streams per node: no other endpoint to send to", self.n)));
+        }
+        let source_link = self.class.link(k).mean_delay()?;
+        let (mut network, mut excluded) = (0.0, 0.0f64);
+        for (crossed, trials, q) in self.network_links() {
+            let (delay, left) = self.class.shared_link(trials, q)?;
+            network += crossed * delay;
+            excluded = excluded.max(left);
+        }
+        Ok(BurstDelay { source_link, destination_link: network, excluded_weight: excluded })
     }
 }
 
@@ -503,5 +577,104 @@ mod tests {
         // 40–50 cycle range of the committed K = 14 point.
         let good = class(1.0).delay().unwrap();
         assert!((40.0..50.0).contains(&good.source_link) && (40.0..50.0).contains(&good.destination_link), "{good:?}");
+    }
+
+    #[test]
+    fn three_sources_with_one_overload_state_by_hand() {
+        // Three sources, r = 1, c = 2.5 (only "all three ON" overloads,
+        // drift 0.5), T_on = I = 100: α = β = a = 0.01, p = 1/2,
+        // π_3 = 1/8, Λ = 1.5. Q − zD = a(Q' − uD'), u = z/(2a), with
+        // Q' = [−3 3 0 0; 1 −3 2 0; 0 2 −3 1; 0 0 3 −3] and
+        // D' = 2D = diag(−5, −3, −1, 1). The continuant: f1 = −3 + 5u,
+        // f2 = (−3 + 3u) f1 − 3 = 15u² − 24u + 6,
+        // f3 = (−3 + u) f2 − 4 f1 = 15u³ − 69u² + 58u − 6,
+        // f4 = (−3 − u) f3 − 3 f2 = −u(15u³ − 24u² − 104u + 96)
+        //    = −u(5u + 12)(3u² − 12u + 8): the one negative root
+        // u = −12/5 (the quadratic's are 2 ± 1.1547), z = 2a·u = −0.048.
+        // φ(Q' − uD') = 0 with diagonal (−15, −10.2, −5.4, −0.6), φ_3 = 1:
+        // column 3: φ_2 − 0.6 = 0 → 0.6; column 2: 2φ_1 − 5.4·0.6 + 3 = 0
+        // → 0.12; column 1: 3φ_0 − 10.2·0.12 + 2·0.6 = 0 → 0.008
+        // (column 0: −15·0.008 + 0.12 = 0). F_3(0) = 0: a_1 = −π_3 =
+        // −0.125; E[Q] = a_1 Σφ / z = −0.125 · 1.728 / −0.048 = 4.5 flits,
+        // delay 4.5 / 1.5 = 3 cycles.
+        let l = FluidLink { sources: 3, on_mean: 100.0, off_mean: 100.0, peak: 1.0, capacity: 2.5 };
+        let d = l.mean_delay().unwrap();
+        assert!((d - 3.0).abs() < 1e-6, "{d}");
+    }
+
+    /// Streams crossing each hop link of an n-cube, counted by walking the
+    /// e-cube route (lowest differing dimension first) of every
+    /// source–destination pair: per link (node, d), the sources with some
+    /// destination through it and, per such source, how many.
+    fn cube_links_by_walking(n: usize) -> Vec<(usize, usize, Vec<usize>)> {
+        let nodes = 1usize << n;
+        let mut through = vec![vec![vec![0usize; nodes]; n]; nodes];
+        for s in 0..nodes {
+            for t in (0..nodes).filter(|&t| t != s) {
+                let mut x = s;
+                for d in 0..n {
+                    if (x ^ t) >> d & 1 == 1 {
+                        through[x][d][s] += 1;
+                        x ^= 1 << d;
+                    }
+                }
+                assert_eq!(x, t);
+            }
+        }
+        let mut out = Vec::new();
+        for (x, dims) in through.into_iter().enumerate() {
+            for (d, per_source) in dims.into_iter().enumerate() {
+                out.push((x, d, per_source.into_iter().filter(|&c| c > 0).collect()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn cube_hop_links_match_the_walked_e_cube_routes() {
+        for n in [2, 3, 4] {
+            let others = ((1usize << n) - 1) as f64;
+            for (x, d, per_source) in cube_links_by_walking(n) {
+                // Every source through the link has the same number of
+                // destinations through it.
+                assert!(per_source.iter().all(|&c| c == per_source[0]), "n {n} node {x} d {d}: {per_source:?}");
+                for k in [1, 3] {
+                    let (trials, q) = cube_hop_link_streams(n, d, k);
+                    assert_eq!(trials, per_source.len() * k - 1, "n {n} node {x} d {d} K {k}");
+                    assert!((q - per_source[0] as f64 / others).abs() < 1e-15, "n {n} node {x} d {d}: {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_two_cube_by_hand() {
+        // 2-cube (4 nodes, 3 destinations each), K = 1: the walked routes
+        // (cube_links_by_walking) put 1 source on a dimension-0 link (its
+        // own 2 destinations of the 3 flip bit 0) and 2 sources on a
+        // dimension-1 link (1 destination each); a uniform destination
+        // differs in a given bit with probability 2/3. So the links are
+        // d = 0 crossed 2/3, 0 others; d = 1 crossed 2/3, 1 other with
+        // q = 1/3; the ejection link always, 2 others with q = 1/3.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 10.0, gap: 10.0, off_mean: 100.0, flits: 10.0, capacity: 2.5 };
+        let cube = CubeBurstClass { n: 2, class };
+        let links = cube.network_links();
+        let expect = [(2.0 / 3.0, 0, 2.0 / 3.0), (2.0 / 3.0, 1, 1.0 / 3.0), (1.0, 2, 1.0 / 3.0)];
+        assert_eq!(links.len(), expect.len(), "{links:?}");
+        for (got, want) in links.iter().zip(expect) {
+            assert!(got.1 == want.1 && (got.0 - want.0).abs() < 1e-15 && (got.2 - want.2).abs() < 1e-15, "{links:?}");
+        }
+        // r = M/g = 1, T_on = N g = 100, I = 100, c = 2.5: one or two
+        // sources never overload the link (2r < c), three give 3 cycles
+        // (three_sources_with_one_overload_state_by_hand). The source link
+        // has one source, the hop links at most two: 0; the ejection link
+        // has three with probability (1/3)² = 1/9: 3/9 cycles.
+        let d = cube.delay().unwrap();
+        assert_eq!((d.source_link, d.excluded_weight), (0.0, 0.0), "{d:?}");
+        assert!((d.destination_link - 1.0 / 3.0).abs() < 1e-6, "{d:?}");
+        // At c = 1.5 (two ON overload) the ejection link's three sources
+        // carry 1.5 = c with weight 1/9, over the 1 % bound: saturated.
+        let tight = CubeBurstClass { n: 2, class: BurstClass { capacity: 1.5, ..class } };
+        assert!(matches!(tight.delay(), Err(FluidError::Saturated { .. })), "{:?}", tight.delay());
     }
 }

@@ -10,7 +10,7 @@
 
 use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
-use super::onoff_fluid::{BurstClass, FluidError, MAX_SOURCES};
+use super::onoff_fluid::{BurstClass, BurstDelay, CubeBurstClass, FluidError, MAX_SOURCES};
 use super::onoff_source::{priority_waits, Arrivals, SourceClass};
 use super::multilink_ring::{counted_stage_rates, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
@@ -69,7 +69,15 @@ pub enum Plan {
         bursts: Option<Vec<BurstClass>>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
-    Cube { model: CubeModel, classes: Vec<u8>, hops: Option<usize>, onoff: Option<Vec<Arrivals>> },
+    Cube {
+        model: CubeModel,
+        classes: Vec<u8>,
+        hops: Option<usize>,
+        onoff: Option<Vec<Arrivals>>,
+        /// ON/OFF real time: each real-time class's streams for the
+        /// burst-scale fluid model of the cube's links (a third row).
+        bursts: Option<Vec<CubeBurstClass>>,
+    },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
     /// 004_… §4: the tandem of VC queues, the finite-state Markov model and
@@ -100,14 +108,21 @@ impl Plan {
             Plan::SingleRouter { model, classes, onoff, bursts } => {
                 let mut rows = with_onoff_source("kim2005", single_router(model, classes, deadlines), model, classes, onoff.as_deref());
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
-                    let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, bursts);
+                    let delays: Vec<_> = bursts.iter().map(|b| (b.streams, b.delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &delays);
                     rows.push(Named { name: "kim2005_fluid", result });
                 }
                 rows
             }
             Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops, onoff } => {
-                with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref())
+            Plan::Cube { model, classes, hops, onoff, bursts } => {
+                let mut rows = with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref());
+                if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
+                    let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &delays);
+                    rows.push(Named { name: "kim2005_cube_fluid", result });
+                }
+                rows
             }
             Plan::Torus { model } => vec![Named {
                 name: "torus002",
@@ -160,14 +175,23 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
     vec![Named { name, result: base }, Named { name: onoff_name, result }]
 }
 
-/// The row `kim2005_fluid`: `kim2005` with each ON/OFF real-time class's
-/// burst-scale fluid delays (`onoff_fluid.rs`) added where they occur —
+/// The row `kim2005_fluid` (single router) or `kim2005_cube_fluid`
+/// (n-cube): the base model with each ON/OFF real-time class's
+/// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
+/// endpoint and its delays) added where they occur —
 /// the source's injection link to the source wait (with the packet-scale
 /// wait of `onoff_source.rs` without its own-burst term, which the fluid
-/// queue replaces), the destination's output link to the network latency.
+/// queue replaces), the destination's output link (in the cube also the
+/// hop links) to the network latency.
 /// Best effort keeps Eq. (15) and `kim2005`'s network latency; the
 /// deadline missing probabilities stay `kim2005`'s (network latency only).
-fn with_burst_fluid(base: &Result<Vec<ClassPrediction>, PredictError>, model: &RouterModel, classes: &[u8], arrivals: &[Arrivals], bursts: &[BurstClass]) -> Result<Vec<ClassPrediction>, PredictError> {
+fn with_burst_fluid(
+    base: &Result<Vec<ClassPrediction>, PredictError>,
+    model: &RouterModel,
+    classes: &[u8],
+    arrivals: &[Arrivals],
+    bursts: &[(usize, Result<BurstDelay, FluidError>)],
+) -> Result<Vec<ClassPrediction>, PredictError> {
     let base = base.as_ref().map_err(Clone::clone)?;
     if let Some(m) = model.msg_flits.iter().take(arrivals.len().min(model.rt_rates.len())).find(|&&m| m > model.buffer_flits) {
         return Err(PredictError::NotModelled(format!(
@@ -188,16 +212,16 @@ fn with_burst_fluid(base: &Result<Vec<ClassPrediction>, PredictError>, model: &R
         .collect();
     let waits = priority_waits(&packet);
     let mut out = base.clone();
-    for (i, (w, b)) in waits.iter().zip(bursts).enumerate() {
+    for (i, (w, (streams, delay))) in waits.iter().zip(bursts).enumerate() {
         let class = classes[i];
         let w = w.as_ref().map_err(|e| PredictError::Saturated(format!("the injection link: real-time classes down to {} carry ρ = {:.3} ≥ 1", classes[e.class], e.utilization)))?;
-        let d = b.delay().map_err(|e| match e {
+        let d = delay.clone().map_err(|e| match e {
             FluidError::Saturated { load, capacity } => {
                 PredictError::Saturated(format!("class {class}'s bursts: mean load {load:.4} ≥ the {capacity:.4} flits/cycle the link gives the class"))
             }
             FluidError::NotSolved(why) | FluidError::IllConditioned(why) => PredictError::NotModelled(format!(
                 "class {class}'s burst-scale fluid queue ({why}; workload.onoff_streams = {} per port, at most {MAX_SOURCES} sources per link are solved)",
-                b.streams
+                streams
             )),
         })?;
         let Some(p) = out.iter_mut().find(|p| p.class == class) else { continue };
@@ -470,35 +494,39 @@ fn message_rate(v: &Validated) -> f64 {
 
 fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
     let (model, classes, onoff) = qos_inputs(v)?;
-    // Each real-time class's streams for the fluid model: its flits at the
-    // link get what the classes above leave (their mean flit load).
-    let bursts = onoff.as_ref().map(|_| {
-        let sources = v.offered().map(|o| o.onoff).unwrap_or_default();
-        let mut above = 0.0;
-        sources
-            .iter()
-            .zip(&model.rt_rates)
-            .map(|(o, &rate)| {
-                let b = BurstClass {
-                    ports: v.configs[0].ports(),
-                    streams: v.exp.workload.onoff_streams as usize,
-                    mean_burst: v.exp.workload.onoff_mean_messages,
-                    gap: o.gap,
-                    off_mean: o.off,
-                    flits: o.flits as f64,
-                    capacity: 1.0 - above,
-                };
-                above += rate * o.flits as f64;
-                b
-            })
-            .collect()
-    });
+    let bursts = onoff.as_ref().map(|_| burst_classes(v, &model, v.configs[0].ports()));
     Ok(Plan::SingleRouter { model, classes, onoff, bursts })
+}
+
+/// Each ON/OFF real-time class's streams for the fluid model, with
+/// `endpoints` endpoints: its flits at a link get what the classes above
+/// leave (their mean flit load).
+fn burst_classes(v: &Validated, model: &RouterModel, endpoints: usize) -> Vec<BurstClass> {
+    let sources = v.offered().map(|o| o.onoff).unwrap_or_default();
+    let mut above = 0.0;
+    sources
+        .iter()
+        .zip(&model.rt_rates)
+        .map(|(o, &rate)| {
+            let b = BurstClass {
+                ports: endpoints,
+                streams: v.exp.workload.onoff_streams as usize,
+                mean_burst: v.exp.workload.onoff_mean_messages,
+                gap: o.gap,
+                off_mean: o.off,
+                flits: o.flits as f64,
+                capacity: 1.0 - above,
+            };
+            above += rate * o.flits as f64;
+            b
+        })
+        .collect()
 }
 
 fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
     let (router, classes, onoff) = qos_inputs(v)?;
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff })
+    let bursts = onoff.as_ref().map(|_| burst_classes(v, &router, 1 << n).into_iter().map(|class| CubeBurstClass { n, class }).collect());
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
