@@ -101,11 +101,6 @@ fn emitted_files_are_complete_and_the_wrapper_is_lint_clean() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn yosys(d: &Path, script: &str) {
-    let out = Command::new("yosys").current_dir(d).args(["-q", "-s", script]).output().expect("yosys (./setup.sh)");
-    assert!(out.status.success(), "{script}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-}
-
 /// Every example's name (stem of `examples/*.toml`), sorted.
 fn example_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root().join("examples"))
