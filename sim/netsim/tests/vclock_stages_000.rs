@@ -414,6 +414,14 @@ fn the_collapse_is_entered_by_chance_under_every_scheduler() {
     for (scheduler, seeds) in [("router", vec![1, 2, 5]), ("fgfq", vec![6]), ("wrr", vec![6])] {
         let got: Vec<u32> = (1..=6).filter(|&s| collapsed(&run(scheduler, "single_pass", s))).collect();
         assert_eq!(got, seeds, "{scheduler}: seeds whose single pass collapses");
+        for seed in 1..=6 {
+            let w = run(scheduler, "single_pass", seed);
+            match (2..w.len()).find(|&k| w[k] < 0.45) {
+                // No run leaves the state before cycle 200,000.
+                Some(k) => assert!(w[k..].iter().all(|&x| x < 0.45), "{scheduler} seed {seed} recovers: {w:?}"),
+                None => assert!(w[2..].iter().all(|&x| x > 0.5), "{scheduler} seed {seed}: {w:?}"),
+            }
+        }
     }
     for scheduler in ["router", "fgfq", "wrr"] {
         for seed in 1..=6 {
