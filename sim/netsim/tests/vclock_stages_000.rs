@@ -114,7 +114,9 @@ impl Snapshot {
     }
 }
 
-/// Counts of one window (see the module comment).
+/// Counts of one window (see the module comment). Arrays are per input
+/// VC: VC 0 carries R1, VC 1 R2, VC 2 best effort (000_…'s sources give
+/// each class its own VC, highest class first).
 #[derive(Clone, Default)]
 struct Counts {
     moves: u64,
@@ -122,7 +124,7 @@ struct Counts {
     lost_at_b: u64,
     lost_with_idle_alternative: u64,
     idle_outputs_with_ready: u64,
-    moves_per_class: [u64; VCS],
+    moves_per_vc: [u64; VCS],
     routed: [u64; VCS],
     active_with_flit: [u64; VCS],
     active_not_ready: [u64; VCS],
@@ -131,12 +133,12 @@ struct Counts {
     full_outputs: u64,
     /// Header cycles in ROUTED towards an output with every output VC held.
     routed_at_full_output: u64,
-    /// Per class: ready VCs holding an output VC that did not move while
+    /// Per VC: ready VCs holding an output VC that did not move while
     /// their input port moved another VC (point A chose another) ...
     passed_over: [u64; VCS],
     /// ... and while their input port moved nothing.
     port_idle: [u64; VCS],
-    /// Per class, VirtualClock only: the sum over ready real-time VCs of
+    /// Per VC, VirtualClock only: the sum over ready real-time VCs of
     /// `max(aux - now, 0)` at their point A (§8.4: how far the VC's
     /// virtual clock runs ahead of real time).
     lead: [u64; VCS],
@@ -169,7 +171,7 @@ fn count_cycle(before: &Snapshot, r: &Router, c: &mut Counts, stall: &mut [u64],
                 let (o, _) = before.offer(p * VCS + v).expect("a flit crossed from a VC that offered none");
                 out_took |= 1 << o;
                 c.moves += 1;
-                c.moves_per_class[v] += 1;
+                c.moves_per_vc[v] += 1;
             }
         }
     }
@@ -259,7 +261,7 @@ fn header() -> String {
     );
     for what in ["moves", "routed", "active_with_flit", "active_not_ready", "active_empty", "passed_over", "port_idle", "lead", "stalled_long", "candidate_blocked_port", "holding_full", "holding_full_not_ready", "holding_full_moved"] {
         for v in 0..VCS {
-            h += &format!(",{what}_c{v}");
+            h += &format!(",{what}_vc{v}");
         }
     }
     h + "\n"
@@ -317,7 +319,7 @@ fn write_the_stage_counts() {
                     c.routed_at_full_output
                 );
                 for a in [
-                    c.moves_per_class,
+                    c.moves_per_vc,
                     c.routed,
                     c.active_with_flit,
                     c.active_not_ready,
@@ -449,7 +451,7 @@ fn the_collapse_is_a_va_hot_spot_behind_best_effort_holders() {
             })
             .collect::<Vec<_>>()
     };
-    let sum = |r: &std::collections::HashMap<String, String>, k: &str| (0..VCS).map(|v| field(r, &format!("{k}_c{v}"))).sum::<f64>();
+    let sum = |r: &std::collections::HashMap<String, String>, k: &str| (0..VCS).map(|v| field(r, &format!("{k}_vc{v}"))).sum::<f64>();
     // Per window: flits per cycle and port, headers waiting in ROUTED per
     // cycle (of 48 input VCs), the share of them at an output with every
     // VC held, such outputs per cycle, the share of input-port cycles with
@@ -464,8 +466,8 @@ fn the_collapse_is_a_va_hot_spot_behind_best_effort_holders() {
             field(r, "routed_at_full_output") / routed,
             field(r, "full_outputs") / cycles,
             field(r, "ports_ready") / cycles / PORTS as f64,
-            field(r, "holding_full_c2") / sum(r, "holding_full"),
-            field(r, "holding_full_moved_c2") / field(r, "holding_full_c2"),
+            field(r, "holding_full_vc2") / sum(r, "holding_full"),
+            field(r, "holding_full_moved_vc2") / field(r, "holding_full_vc2"),
         )
     };
     let collapsed = windows("router", "single_pass", 1, 30_000).into_iter().chain(windows("fgfq", "single_pass", 6, 170_000));
