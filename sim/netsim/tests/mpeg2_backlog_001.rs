@@ -224,6 +224,8 @@ fn mpeg2_backlog_follows_the_gop_in_phase() {
     // with the streams' random starts within a frame time smearing each
     // peak over two frame times the windows reach 0.54 (B), over 0.74 (P,
     // no I flits) and over 0.9 (I).
+    let streams = |t: &str| rows.iter().find(|r| r["traffic"] == t).map(|r| num(r, "streams_per_source")).unwrap();
+    assert_eq!((streams("mpeg2"), streams("vbr")), (83.0, 243.0));
     let m = measured(&rows, "mpeg2");
     let lowest = m.iter().map(|x| x.0).fold(f64::INFINITY, f64::min);
     assert!((lowest - 0.64 * 0.85).abs() < 0.01, "B windows {lowest}");
