@@ -491,4 +491,10 @@ fn the_collapse_is_a_va_hot_spot_behind_best_effort_holders() {
         n += 1;
     }
     assert_eq!(n, 40);
+    // The full crossbar has no point B: over 0.65 in every window.
+    for scheduler in ["router", "fgfq"] {
+        let w = windows(scheduler, "full", 1, 0);
+        assert_eq!(w.len(), 20);
+        assert!(w.iter().all(|r| field(r, "crossbar_flits_per_port_cycle") > 0.65), "{scheduler} full");
+    }
 }
