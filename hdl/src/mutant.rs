@@ -57,6 +57,13 @@ pub enum Mutant {
     /// so a flit stamped right after its VC's previous flit starts from the
     /// old virtual clock and gets too small a stamp.
     VcStaleMax,
+    /// §8.4 step 4 with the registered `max(now, aux[k])` (`virtualclock`
+    /// only): when the grant takes effect on the slot whose stamp is the
+    /// rebase's R (so that R2 is step 4's R), `mx[k]` is still loaded with
+    /// the value rebased by R: the select of the precomputed candidates
+    /// ignores `use2` for `mx`, so after such a rebase `mx[k]` exceeds
+    /// `max(now, aux[k])` by R2 - R and the next stamps are too large.
+    VcMaxIgnoresR2,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -176,6 +183,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
             Mutant::VcStaleMax,
+            Mutant::VcMaxIgnoresR2,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -320,6 +328,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
             Mutant::VcStaleMax => "vc-stale-max",
+            Mutant::VcMaxIgnoresR2 => "vc-max-ignores-r2",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -360,6 +369,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
             Mutant::VcStaleMax => "VcStaleMax",
+            Mutant::VcMaxIgnoresR2 => "VcMaxIgnoresR2",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -432,6 +442,8 @@ pub struct Faults {
     pub vc_best_effort_first: bool,
     /// [`Mutant::VcStaleMax`]: `mx[k]` is loaded from the old `aux[k]`.
     pub vc_max_from_stale_aux: bool,
+    /// [`Mutant::VcMaxIgnoresR2`]: `mx[k]` always takes the value rebased by R.
+    pub vc_max_ignores_r2: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -498,6 +510,7 @@ impl Faults {
             Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
             Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
+            Mutant::VcMaxIgnoresR2 => &mut f.vc_max_ignores_r2,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
@@ -533,7 +546,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-max-ignores-r2, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -560,7 +573,7 @@ mod tests {
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
-        assert_eq!(Mutant::virtualclock().len(), 6);
+        assert_eq!(Mutant::virtualclock().len(), 7);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
         assert_eq!(Mutant::qos().len(), 8);
@@ -569,7 +582,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
+        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
