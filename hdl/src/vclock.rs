@@ -20,9 +20,11 @@
 //!    scheme (sharing the grant's comparators when no mutant changes them)
 //!    and read out with one balanced OR per bit, so nothing in the module is a
 //!    chain over the slots: the logic depth grows with log N, not N. Neither
-//!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
-//!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
-//!    (§8.4, "R may be found before the grant is known").
+//!    `take_i` nor the grant enters the choice of `R`: every value is rebased
+//!    by `R` and by `R2` (the minimum without `R`'s slot) and `take_i` only
+//!    selects between the two results at the end, so no carry chain waits for
+//!    point B (§8.4, "R may be found before the grant is known"); `mx[k]`
+//!    takes the rebased `now'` or `aux'[k]` (§8.5, *Registered max*).
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
