@@ -20,11 +20,10 @@
 //!    scheme (sharing the grant's comparators when no mutant changes them)
 //!    and read out with one balanced OR per bit, so nothing in the module is a
 //!    chain over the slots: the logic depth grows with log N, not N. Neither
-//!    `take_i` nor the grant enters the choice of `R`: every value is rebased
-//!    by `R` and by `R2` (the minimum without `R`'s slot) and `take_i` only
-//!    selects between the two results at the end, so no carry chain waits for
-//!    point B (§8.4, "R may be found before the grant is known"); `mx[k]`
-//!    takes the rebased `now'` or `aux'[k]` (§8.5, *Registered max*).
+//!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
+//!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
+//!    (§8.4, "R may be found before the grant is known"). `mx[k]` takes the
+//!    rebased `now'` or `aux'[k]`, whichever is larger (§8.5, *Registered max*).
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -216,10 +215,9 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    with every present real-time slot counted live, R is picked (rsel) and so is R2,");
     m.raw_line("//    the minimum without rsel's slot. A grant that takes effect on rsel's slot");
     m.raw_line("//    removes it from the live set, so R2 is then the spec's R (use2); otherwise R is.");
-    m.raw_line("//    Every value is rebased by both (subtrahends sub, sub2) from early terms, and");
-    m.raw_line("//    use2 only selects the result (one mux level after take_i). mx' = max(now', aux')");
-    m.raw_line("//    is not rebased again: the rebase is monotone, so it is the rebased now' or the");
-    m.raw_line("//    rebased aux' that the early comparison now' < aux' picks (§8.5, Registered max).");
+    m.raw_line("//    use2 picks the subtrahend of the one rebase. mx' = max(now', aux') is not");
+    m.raw_line("//    rebased again: the rebase is monotone, so it is the rebased now' or the rebased");
+    m.raw_line("//    aux' that the comparison now' < aux' picks (§8.5, Registered max).");
     let restamp = faults.vc_restamp_every_cycle;
     let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1");
@@ -251,9 +249,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let use2 = m.comb_reg("use2", 1);
     let t = m.comb_reg_sym("t", c1, "C+1");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
-    // a value rebased by sub (R) and by sub2 (R2): the two candidates use2 selects from
-    let [now_r, now_r2, aux_r, aux_r2, stamp_r, stamp_r2] =
-        ["now_r", "now_r2", "aux_r", "aux_r2", "stamp_r", "stamp_r2"].map(|x| m.comb_reg_sym(x, c, "C"));
+    let rsub = m.comb_reg_sym("rsub", c1, "C+1");
     let stale = faults.vc_max_from_stale_aux;
     let mxn = if stale { Some(m.comb_reg_sym("mxn", c1, "C+1")) } else { None };
     let mx_aux = m.comb_reg("mx_aux", 1);
@@ -266,19 +262,11 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     // R2 that of the live set without rsel's slot, which use2 removes), so only `aux`
     // needs the clamp at 0 (and every value with the R+1 mutant).
     let keep_clamp = faults.vc_rebase_one_too_far;
-    // x rebased by the subtrahend `by` and saturated, into `dst` (C bits)
-    let rebase = |x: Expr, clamped: bool, by: &Sig, dst: &Sig| {
+    let rebase = |x: Expr, clamped: bool| {
         vec![
-            Stmt::set(&dt, minus(x, by)),
+            Stmt::set(&dt, minus(x, &rsub)),
             Stmt::set(&t, if clamped || keep_clamp { clamp() } else { dt.bits_sym(("C", c), ("0", 0)) }),
-            Stmt::set(dst, sat()),
         ]
-    };
-    // x rebased by R and by R2 into `r`, `r2`
-    let rebase_both = |x: Expr, clamped: bool, r: &Sig, r2: &Sig| {
-        let mut v = rebase(x.clone(), clamped, &sub, r);
-        v.extend(rebase(x, clamped, &sub2, r2));
-        v
     };
     let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
     let v_k = v.elem_var(&k, "(C+1)", c1);
@@ -357,16 +345,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     }
     next.push(Stmt::note("use2: the grant takes effect on rsel's slot (the only late term)"));
     next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), gnt.e(), rsel.e()]).is_not(zero_n()))));
-    next.extend(rebase_both(now1.e(), false, &now_r, &now_r2));
+    next.push(Stmt::set(&rsub, use2.then_else(&sub2, &sub)));
+    next.extend(rebase(now1.e(), false));
     next.extend(vec![
-        Stmt::set(&now_d, use2.then_else(&now_r2, &now_r)),
+        Stmt::set(&now_d, sat()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
-        Stmt::set(&aux_r, Expr::zero_sym("C", c)),
-        Stmt::set(&aux_r2, Expr::zero_sym("C", c)),
-        Stmt::set(&stamp_r, Expr::zero_sym("C", c)),
-        Stmt::set(&stamp_r2, Expr::zero_sym("C", c)),
         Stmt::set(&mx_aux, Expr::one_bit(false)),
     ]);
     if let Some(mxn) = &mxn {
@@ -374,35 +359,31 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     }
     next.extend(vec![
         for_(&k, {
-            let mut body = rebase_both(aux1_k.clone(), true, &aux_r, &aux_r2);
-            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), use2.then_else(&aux_r2, &aux_r)));
+            let mut body = rebase(aux1_k.clone(), true);
+            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
+            body.push(Stmt::note("a slot that is not live keeps its stamp register"));
+            body.extend(rebase(v_k.clone(), false));
+            body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
             // mx' = f_R(max(now', aux'[k])) = max(f_R(now'), f_R(aux'[k])) since
             // x -> min(max(x - R, 0), 2^C - 1) is monotone (§8.5): the comparison
-            // now' < aux'[k] is early and picks one of the values rebased above
+            // now' < aux'[k] picks the next aux[k] or the next now
+            let aux_next = aux_d.elem_var(&k, "C", c);
             if let Some(mxn) = &mxn {
                 body.push(Stmt::note("MUTANT vc-stale-max: mx' is formed from aux[k], not aux'[k]"));
-                body.push(Stmt::note("(its own rebase, into aux_r/aux_r2 after aux' took them)"));
                 body.push(Stmt::set(mxn, now1.below(&aux_k).then_else(&aux_k, &now1)));
-                body.extend(rebase_both(mxn.e(), false, &aux_r, &aux_r2));
-                body.push(Stmt::set(&mx_aux, Expr::one_bit(true)));
+                body.extend(rebase(mxn.e(), false));
+                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
             } else {
-                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased: the larger of the rebased values"));
-                body.push(Stmt::set(&mx_aux, now1.below(&aux1_k)));
+                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased: the larger of the next now and aux[k]"));
+                let larger = if faults.vc_max_select_inverted {
+                    body.push(Stmt::note("MUTANT vc-max-select-inverted: the smaller one"));
+                    now1.below(&aux1_k).l_not()
+                } else {
+                    now1.below(&aux1_k)
+                };
+                body.push(Stmt::set(&mx_aux, larger));
+                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), mx_aux.then_else(aux_next, &now_d)));
             }
-            let by_r = mx_aux.then_else(&aux_r, &now_r);
-            if faults.vc_max_ignores_r2 {
-                body.push(Stmt::note("MUTANT vc-max-ignores-r2: mx' is always the value rebased by R"));
-                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), by_r));
-            } else {
-                let by_r2 = mx_aux.then_else(&aux_r2, &now_r2);
-                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), use2.then_else(by_r2, by_r)));
-            }
-            body.push(Stmt::note("a slot that is not live keeps its stamp register"));
-            body.extend(rebase_both(v_k.clone(), false, &stamp_r, &stamp_r2));
-            body.push(Stmt::set(
-                LVal::elem_var(&stamp_d, &k, "C", c),
-                stamped1.at_var(&k).then_else(use2.then_else(&stamp_r2, &stamp_r), stamp_q.elem_var(&k, "C", c)),
-            ));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),
