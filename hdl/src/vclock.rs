@@ -251,8 +251,8 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
     let stale = faults.vc_max_from_stale_aux;
-    let mxn = if stale { Some(m.comb_reg_sym("mxn", c1, "C+1")) } else { None };
-    let mx_aux = m.comb_reg("mx_aux", 1);
+    // the stale-max mutant rebases its own max (mxn); the production RTL selects (mx_aux)
+    let (mxn, mx_aux) = if stale { (Some(m.comb_reg_sym("mxn", c1, "C+1")), None) } else { (None, Some(m.comb_reg("mx_aux", 1))) };
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
@@ -352,10 +352,12 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
-        Stmt::set(&mx_aux, Expr::one_bit(false)),
     ]);
     if let Some(mxn) = &mxn {
         next.push(Stmt::set(mxn, zero_c1()));
+    }
+    if let Some(mx_aux) = &mx_aux {
+        next.push(Stmt::set(mx_aux, Expr::one_bit(false)));
     }
     next.extend(vec![
         for_(&k, {
@@ -373,7 +375,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
                 body.push(Stmt::set(mxn, now1.below(&aux_k).then_else(&aux_k, &now1)));
                 body.extend(rebase(mxn.e(), false));
                 body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
-            } else {
+            } else if let Some(mx_aux) = &mx_aux {
                 body.push(Stmt::note("mx' = max(now', aux'[k]), rebased: the larger of the next now and aux[k]"));
                 let larger = if faults.vc_max_select_inverted {
                     body.push(Stmt::note("MUTANT vc-max-select-inverted: the smaller one"));
@@ -381,7 +383,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
                 } else {
                     now1.below(&aux1_k)
                 };
-                body.push(Stmt::set(&mx_aux, larger));
+                body.push(Stmt::set(mx_aux, larger));
                 body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), mx_aux.then_else(aux_next, &now_d)));
             }
             body
