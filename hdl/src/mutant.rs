@@ -57,12 +57,6 @@ pub enum Mutant {
     /// so a flit stamped right after its VC's previous flit starts from the
     /// old virtual clock and gets too small a stamp.
     VcStaleMax,
-    /// §8.4 step 1 with the registered `max(now, aux[k])` (`virtualclock`
-    /// only): `mx[k]` is loaded from the next `now` and `aux[k]` (already
-    /// rebased) with the select inverted, i.e. with the smaller of the two,
-    /// so a flit stamped after its VC's previous one starts from `now`
-    /// instead of its VC's virtual clock, or the other way round.
-    VcMaxSelectInverted,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -182,7 +176,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
             Mutant::VcStaleMax,
-            Mutant::VcMaxSelectInverted,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -327,7 +320,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
             Mutant::VcStaleMax => "vc-stale-max",
-            Mutant::VcMaxSelectInverted => "vc-max-select-inverted",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -368,7 +360,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
             Mutant::VcStaleMax => "VcStaleMax",
-            Mutant::VcMaxSelectInverted => "VcMaxSelectInverted",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -441,8 +432,6 @@ pub struct Faults {
     pub vc_best_effort_first: bool,
     /// [`Mutant::VcStaleMax`]: `mx[k]` is loaded from the old `aux[k]`.
     pub vc_max_from_stale_aux: bool,
-    /// [`Mutant::VcMaxSelectInverted`]: `mx[k]` takes the smaller of the next `now`, `aux[k]`.
-    pub vc_max_select_inverted: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -509,7 +498,6 @@ impl Faults {
             Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
             Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
-            Mutant::VcMaxSelectInverted => &mut f.vc_max_select_inverted,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
@@ -545,7 +533,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-max-select-inverted, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -572,7 +560,7 @@ mod tests {
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
-        assert_eq!(Mutant::virtualclock().len(), 7);
+        assert_eq!(Mutant::virtualclock().len(), 6);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
         assert_eq!(Mutant::qos().len(), 8);
@@ -581,7 +569,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));

@@ -22,8 +22,7 @@
 //!    chain over the slots: the logic depth grows with log N, not N. Neither
 //!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
 //!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
-//!    (§8.4, "R may be found before the grant is known"). `mx[k]` takes the
-//!    rebased `now'` or `aux'[k]`, whichever is larger (§8.5, *Registered max*).
+//!    (§8.4, "R may be found before the grant is known").
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -215,9 +214,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    with every present real-time slot counted live, R is picked (rsel) and so is R2,");
     m.raw_line("//    the minimum without rsel's slot. A grant that takes effect on rsel's slot");
     m.raw_line("//    removes it from the live set, so R2 is then the spec's R (use2); otherwise R is.");
-    m.raw_line("//    use2 picks the subtrahend of the one rebase. mx' = max(now', aux') is not");
-    m.raw_line("//    rebased again: the rebase is monotone, so it is the rebased now' or the rebased");
-    m.raw_line("//    aux' that the comparison now' < aux' picks (§8.5, Registered max).");
+    m.raw_line("//    use2 picks the subtrahend of the one rebase.");
     let restamp = faults.vc_restamp_every_cycle;
     let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1");
@@ -250,9 +247,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let t = m.comb_reg_sym("t", c1, "C+1");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
-    let stale = faults.vc_max_from_stale_aux;
-    // the stale-max mutant rebases its own max (mxn); the production RTL selects (mx_aux)
-    let (mxn, mx_aux) = if stale { (Some(m.comb_reg_sym("mxn", c1, "C+1")), None) } else { (None, Some(m.comb_reg("mx_aux", 1))) };
+    let mxn = m.comb_reg_sym("mxn", c1, "C+1");
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
@@ -352,40 +347,25 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
-    ]);
-    if let Some(mxn) = &mxn {
-        next.push(Stmt::set(mxn, zero_c1()));
-    }
-    if let Some(mx_aux) = &mx_aux {
-        next.push(Stmt::set(mx_aux, Expr::one_bit(false)));
-    }
-    next.extend(vec![
+        Stmt::set(&mxn, zero_c1()),
         for_(&k, {
             let mut body = rebase(aux1_k.clone(), true);
             body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
             body.push(Stmt::note("a slot that is not live keeps its stamp register"));
             body.extend(rebase(v_k.clone(), false));
             body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
-            // mx' = f_R(max(now', aux'[k])) = max(f_R(now'), f_R(aux'[k])) since
-            // x -> min(max(x - R, 0), 2^C - 1) is monotone (§8.5): the comparison
-            // now' < aux'[k] picks the next aux[k] or the next now
-            let aux_next = aux_d.elem_var(&k, "C", c);
-            if let Some(mxn) = &mxn {
+            // x -> min(max(x - R, 0), 2^C - 1) is monotone and now' >= R, so rebasing
+            // max(now', aux'[k]) gives max(next now, next aux[k]) (§8.5)
+            let aux_next = if faults.vc_max_from_stale_aux {
                 body.push(Stmt::note("MUTANT vc-stale-max: mx' is formed from aux[k], not aux'[k]"));
-                body.push(Stmt::set(mxn, now1.below(&aux_k).then_else(&aux_k, &now1)));
-                body.extend(rebase(mxn.e(), false));
-                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
-            } else if let Some(mx_aux) = &mx_aux {
-                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased: the larger of the next now and aux[k]"));
-                let larger = if faults.vc_max_select_inverted {
-                    body.push(Stmt::note("MUTANT vc-max-select-inverted: the smaller one"));
-                    now1.below(&aux1_k).l_not()
-                } else {
-                    now1.below(&aux1_k)
-                };
-                body.push(Stmt::set(mx_aux, larger));
-                body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), mx_aux.then_else(aux_next, &now_d)));
-            }
+                aux_k.clone()
+            } else {
+                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased like now'"));
+                aux1_k.clone()
+            };
+            body.push(Stmt::set(&mxn, now1.below(&aux_next).then_else(&aux_next, &now1)));
+            body.extend(rebase(mxn.e(), false));
+            body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),

@@ -139,23 +139,6 @@ fn lockstep_catches_every_registered_mutant() {
     }
 }
 
-/// The VirtualClock scheduler's registered max loaded from the rebased
-/// `now` or `aux` (§8.5, *Registered max*) on the registered router: the
-/// select inverted (`vc-max-select-inverted`) is caught by the comparison
-/// alone (the RTL's own `mx` check is off).
-#[test]
-fn lockstep_catches_the_max_select_mutant() {
-    let cfg = registered("np4_registered");
-    let mutant = Mutant::VcMaxSelectInverted;
-    assert!(mutant.applies_to(&cfg));
-    let o = LockstepOptions { stop_on_rtl_check: false, waveform_dir: None, ..opts(&cfg, 7, CYCLES) };
-    let err = run_lockstep(&cfg, &mut rtl(&cfg, Some(mutant)), &mut Router::new(&cfg), &o)
-        .err()
-        .unwrap_or_else(|| panic!("mutant {} escaped on {}", mutant.name(), cfg.name()));
-    let LockstepError::Mismatch(m) = &err else { panic!("mutant {}: expected a mismatch, got {err}", mutant.name()) };
-    eprintln!("{}: caught at cycle {} on {} ({})", mutant.name(), m.cycle, m.signal, cfg.name());
-}
-
 /// The two planted bugs that break an invariant of §6's "Why the grant is
 /// always valid" trip the RTL's own checks, on the RTL alone: a grant that
 /// finds its output VC buffer full, a grant behind a crossing tail.
