@@ -85,6 +85,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             best_effort_output_vcs: rng
                 .gen_bool(if mode == RouterMode::Preemptive { 0.3 } else { 0.03 })
                 .then(|| rng.gen_range(0..=vcs + 1)),
+            // `per_lane` is model only: `generate` refuses it (tests/bad_inputs.rs)
+            preemption_credits: None,
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),

@@ -5,7 +5,8 @@
 //! `write_the_control_traces` (ignored, about three minutes) runs NP and P
 //! of `experiments/fig5_003.toml` (single pass) and
 //! `experiments/fig5_003_iterative.toml` at load 0.8 (and P with
-//! `workload.source_vc_choice = "most_credits"`), logs every delivered
+//! `workload.source_vc_choice = "most_credits"`, and P with
+//! `router.preemption_credits = "per_lane"`), logs every delivered
 //! message ([`Sim::run_logged_all`]) and writes one row per control message
 //! created after the warm-up into
 //! `experiments/results/fig5_003_control_trace/control.csv`.
@@ -35,6 +36,11 @@ fn experiment_text(file: &str, router: &str) -> String {
     if router != "np" {
         text = text.replace("mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]", "mode = \"preemptive\"");
     }
+    if router == "p_lane" {
+        // docs/microarchitecture.md §9.4 *Credits*: each lane has its own credits.
+        text = text.replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"");
+        assert!(text.contains("per_lane"), "{file} changed");
+    }
     if router == "p_most_credits" {
         text = text.replace("control_flits = 20", "control_flits = 20\nsource_vc_choice = \"most_credits\"");
         assert!(text.contains("most_credits"), "{file} changed");
@@ -49,7 +55,7 @@ const HEADER: &str = "allocator,router,src,created,phase,vc,prev_class,credits,v
 fn write_the_control_traces() {
     let mut csv = format!("{HEADER}\n");
     for (allocator, file) in FILES {
-        for router in ["np", "p", "p_most_credits"] {
+        for router in ["np", "p", "p_most_credits", "p_lane"] {
             let v = Experiment::from_str(&experiment_text(file, router), "control.toml", root().join("experiments")).unwrap();
             let warmup = v.run_cycles().1;
             let (_, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();

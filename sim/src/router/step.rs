@@ -39,7 +39,10 @@ impl Router {
     /// them all. The slices, not a [`crate::RouterInputs`], let a network
     /// keep every router's inputs in one array (measured: docs/benchmarks.md,
     /// "Netsim speed: per-port state split").
-    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: u32, returning: u32) {
+    ///
+    /// `credit_lanes` (one word per port, or empty): the lane of each
+    /// returned credit, read only with `preemption_credits = "per_lane"`.
+    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], credit_lanes: &[u64], valid: u32, returning: u32) {
         let n = self.n;
         let in_flits = &flits[..n];
         let in_credits = &credits[..n];
@@ -93,15 +96,15 @@ impl Router {
         const R_AGE: u8 = 6 + AGE;
         const R_ROUND_ROBIN: u8 = 6 + ROUND_ROBIN;
         match self.variant {
-            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
-            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
-            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
-            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
+            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
+            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
+            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
             P_ROUND_ROBIN => {
-                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f)
+                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, credit_lanes, valid, ret_ports, f)
             }
             P_VIRTUAL_CLOCK => {
-                self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f)
+                self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, credit_lanes, valid, ret_ports, f)
             }
             R_AGE => self.registered_cycle::<AGE>(in_flits, in_credits, valid, ret_ports, f),
             R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
@@ -119,6 +122,7 @@ impl Router {
         &mut self,
         in_flits: &[LinkFlit],
         in_credits: &[u32],
+        in_credit_lanes: &[u64],
         valid: u32,
         ret_ports: u32,
         free_start: &[u8; MAX_PORTS],
@@ -129,9 +133,16 @@ impl Router {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
+        if P && self.per_lane {
+            // The credit-lane wires return to 0 with the credit wires
+            // (`clear_credit_outputs` in stage 4).
+            for p in bits(self.credit_ports) {
+                self.outputs.credit_lanes[p] = 0;
+            }
+        }
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
-        let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, ret_ports);
+        let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, in_credit_lanes, ret_ports);
         touched_in |= self.vc_allocation();
         if P {
             touched_out |= self.preemption_step();
@@ -140,6 +151,9 @@ impl Router {
         if P {
             self.lane_release();
             self.lane_registers_of_bw();
+            if self.per_lane {
+                self.lane_credit_ok(touched_out);
+            }
         }
         self.end_of_cycle::<P>(touched_in, touched_out);
     }
@@ -165,7 +179,7 @@ impl Router {
         self.point_c_pick::<O>();
         let (sw_in, sw_out) = self.registered_switch::<O>();
         touched_in |= sw_in;
-        let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, ret_ports);
+        let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, &[], ret_ports);
         touched_in |= self.route_computation::<false>(free_start);
         touched_in |= self.vc_allocation();
         self.end_of_cycle::<false>(touched_in, touched_out);
