@@ -64,6 +64,8 @@ mod reference;
 #[cfg(test)]
 mod qos_tests;
 #[cfg(test)]
+mod lane_credit_tests;
+#[cfg(test)]
 mod wrr_tests;
 #[cfg(test)]
 mod test_traffic;
