@@ -263,6 +263,9 @@ pub struct Router {
     /// Per output VC (o, u), the sender state of §9.4 *Credits*; empty
     /// unless `per_lane`.
     lane_tx: Vec<LaneSender>,
+    /// `per_lane` only: the lanes of this cycle's input credits, one word
+    /// per output port (`Router::set_credit_lanes`); empty otherwise.
+    in_lanes: Vec<u64>,
     /// The header fields (§2) of flit data word 0.
     dest_width: u32,
     class_width: u32,
@@ -367,6 +370,7 @@ impl Router {
                 + 6 * (sched.point.switch_stage() == SwitchStage::Registered) as u8,
             preempt,
             per_lane: cfg.per_lane_credits(),
+            in_lanes: if cfg.per_lane_credits() { vec![0; n] } else { Vec::new() },
             lane_tx: if cfg.per_lane_credits() { vec![LaneSender::new(cfg.downstream_buffer_depth() as u16, lanes); nm] } else { Vec::new() },
             restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some() || cfg.programmable(),
             // Counted wherever the VCs carry a class map, a one-class
@@ -532,9 +536,22 @@ impl Router {
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
         let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
-        self.step_active(&inputs.flits, &inputs.credits, &inputs.credit_lanes, valid, returning);
+        self.set_credit_lanes(&inputs.credit_lanes);
+        self.step_active(&inputs.flits, &inputs.credits, valid, returning);
         if let Some(w) = inputs.route_write {
             self.write_route(w);
+        }
+    }
+
+    /// `preemption_credits = "per_lane"` (§9.4 *Credits*): the lane of each
+    /// credit on the input wires of the next `step_active` (one word per
+    /// output port, see [`crate::credit_lane`]); ignored otherwise, so that
+    /// the default path copies nothing.
+    #[inline]
+    pub fn set_credit_lanes(&mut self, lanes: &[u64]) {
+        if self.per_lane {
+            let n = self.in_lanes.len();
+            self.in_lanes.copy_from_slice(&lanes[..n]);
         }
     }
 

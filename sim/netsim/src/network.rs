@@ -104,8 +104,8 @@ impl Ni {
     /// The router's credits of this cycle (bit v = VC v; with per-lane
     /// credits `lanes` holds each one's lane), counting from the next cycle.
     #[inline]
-    fn return_credits(&mut self, ret: u32, lanes: u64) {
-        if self.lanes.is_empty() {
+    fn return_credits<const LANES: bool>(&mut self, ret: u32, lanes: u64) {
+        if !LANES {
             for (v, c) in self.credits.iter_mut().enumerate() {
                 *c += ret >> v & 1;
             }
@@ -1100,7 +1100,11 @@ impl<'a> Sim<'a> {
         let n_routers = self.routers.len();
         // A flit in a link register is moving (`run.stall_cycles`).
         let mut moved = if self.pipes.latency == 0 {
-            self.move_through_links();
+            if self.per_lane {
+                self.move_through_links::<true>();
+            } else {
+                self.move_through_links::<false>();
+            }
             false
         } else {
             self.move_through_link_registers()
@@ -1162,7 +1166,11 @@ impl<'a> Sim<'a> {
             if self.nic.is_some() {
                 self.inject_nic(e, now, hdr, hw, &mut moved);
             } else {
-                self.inject(e, now, hdr, hw, &mut moved);
+                if self.per_lane {
+                    self.inject::<true>(e, now, hdr, hw, &mut moved);
+                } else {
+                    self.inject::<false>(e, now, hdr, hw, &mut moved);
+                }
             }
         }
         for r in 0..n_routers {
@@ -1172,7 +1180,10 @@ impl<'a> Sim<'a> {
             }
             let router = &mut self.routers[r];
             let base = l.port_base as usize;
-            router.step_active(&self.in_flits[base..], &self.in_credits[base..], &self.in_credit_lanes[base..], l.in_flits, l.in_credits);
+            if self.per_lane {
+                router.set_credit_lanes(&self.in_credit_lanes[base..]);
+            }
+            router.step_active(&self.in_flits[base..], &self.in_credits[base..], l.in_flits, l.in_credits);
             (l.out_flits, l.out_credits) = router.output_activity();
         }
         if moved {
@@ -1184,7 +1195,7 @@ impl<'a> Sim<'a> {
     /// The router-to-router links without registers (`topology.link_latency`
     /// = 0): every router's input is its neighbour's output of this cycle.
     #[inline(always)]
-    fn move_through_links(&mut self) {
+    fn move_through_links<const LANES: bool>(&mut self) {
             // Router-to-router links (unused ports keep their idle inputs).
             // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
             // the last cycle and is idle now already holds its value.
@@ -1218,7 +1229,7 @@ impl<'a> Sim<'a> {
                     let (r, o) = (r as usize, o as usize);
                     let l = &mut self.links[r];
                     self.in_credits[l.port_base as usize + o] = out.credits[p];
-                    if self.per_lane {
+                    if LANES {
                         self.in_credit_lanes[l.port_base as usize + o] = out.credit_lanes[p];
                     }
                     l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
@@ -1290,16 +1301,18 @@ impl<'a> Sim<'a> {
         in_flight
     }
 
-    fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
+    /// `LANES`: `preemption_credits = "per_lane"` (§9.4 *Credits*), the
+    /// sources name the lanes (compiled apart, so the default path has no test).
+    fn inject<const LANES: bool>(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
         let (r, p) = (self.nis[e].router, self.nis[e].port);
         let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
-        let ret_lanes = if self.per_lane && ret != 0 { self.routers[r].outputs().credit_lanes[p] } else { 0 };
+        let ret_lanes = if LANES && ret != 0 { self.routers[r].outputs().credit_lanes[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
             if ret != 0 {
-                ni.return_credits(ret, ret_lanes);
+                ni.return_credits::<LANES>(ret, ret_lanes);
             }
             self.drive_flit(r, p, LinkFlit::IDLE);
             return;
@@ -1331,7 +1344,7 @@ impl<'a> Sim<'a> {
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
             if let Some((idx, sent)) = ni.vc_cur[v] {
                 let c = ni.vc_class[v];
-                let credits = if self.per_lane { ni.lanes[v].credits_for(sent == 0, c) as u32 } else { ni.credits[v] };
+                let credits = if LANES { ni.lanes[v].credits_for(sent == 0, c) as u32 } else { ni.credits[v] };
                 if logging && credits == 0 {
                     self.slab[idx as usize].at_source.no_credit += 1;
                 }
@@ -1370,7 +1383,7 @@ impl<'a> Sim<'a> {
                 }
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
-            if self.per_lane {
+            if LANES {
                 let lanes = &mut self.nis[e].lanes[v];
                 let pick = lanes.pick(flit.head, c);
                 lanes.send(pick, flit.head, c);
@@ -1396,7 +1409,7 @@ impl<'a> Sim<'a> {
             }
         }
         if ret != 0 {
-            self.nis[e].return_credits(ret, ret_lanes);
+            self.nis[e].return_credits::<LANES>(ret, ret_lanes);
         }
         self.drive_flit(r, p, flit);
     }
@@ -1420,7 +1433,9 @@ impl<'a> Sim<'a> {
         ni.vc_used |= 1 << v;
         ni.vc_class[v] = c as u8;
         ni.active += 1;
-        let (credits, vcs_held) = (ni.credits[v], ni.active);
+        // With per-lane credits: those of the lane its header will take.
+        let credits = if ni.lanes.is_empty() { ni.credits[v] } else { ni.lanes[v].credits_for(true, c as u8) as u32 };
+        let (credits, vcs_held) = (credits, ni.active);
         self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
         true
     }

@@ -80,7 +80,7 @@ impl Router {
     /// counters take `- sent + returned`, saturating at DD. Returns the
     /// output ports touched.
     #[inline(always)]
-    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], in_credit_lanes: &[u64], ret_ports: u32) -> u32 {
+    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], ret_ports: u32) -> u32 {
         let m = self.m;
         let c_ports = self.c_ports;
         for o in bits(self.out_valid_ports & !c_ports) {
@@ -115,7 +115,7 @@ impl Router {
         if P && self.per_lane {
             for o in bits(ret_ports) {
                 for u in bits(in_credits[o] & self.vc_all) {
-                    self.lane_tx[o * m + u].credit(credit_lane(in_credit_lanes[o], u));
+                    self.lane_tx[o * m + u].credit(credit_lane(self.in_lanes[o], u));
                 }
             }
             return c_ports | ret_ports;

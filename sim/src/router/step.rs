@@ -39,10 +39,9 @@ impl Router {
     /// them all. The slices, not a [`crate::RouterInputs`], let a network
     /// keep every router's inputs in one array (measured: docs/benchmarks.md,
     /// "Netsim speed: per-port state split").
-    ///
-    /// `credit_lanes` (one word per port, or empty): the lane of each
-    /// returned credit, read only with `preemption_credits = "per_lane"`.
-    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], credit_lanes: &[u64], valid: u32, returning: u32) {
+    /// With `preemption_credits = "per_lane"` the lanes of the credits are
+    /// given first by [`Router::set_credit_lanes`].
+    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: u32, returning: u32) {
         let n = self.n;
         let in_flits = &flits[..n];
         let in_credits = &credits[..n];
@@ -96,15 +95,15 @@ impl Router {
         const R_AGE: u8 = 6 + AGE;
         const R_ROUND_ROBIN: u8 = 6 + ROUND_ROBIN;
         match self.variant {
-            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
-            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
-            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
-            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, credit_lanes, valid, ret_ports, f),
+            AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
+            ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            VIRTUAL_CLOCK => self.busy_cycle::<false, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            P_AGE => self.busy_cycle::<true, AGE>(in_flits, in_credits, valid, ret_ports, f),
             P_ROUND_ROBIN => {
-                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, credit_lanes, valid, ret_ports, f)
+                self.busy_cycle::<true, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f)
             }
             P_VIRTUAL_CLOCK => {
-                self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, credit_lanes, valid, ret_ports, f)
+                self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f)
             }
             R_AGE => self.registered_cycle::<AGE>(in_flits, in_credits, valid, ret_ports, f),
             R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
@@ -122,7 +121,6 @@ impl Router {
         &mut self,
         in_flits: &[LinkFlit],
         in_credits: &[u32],
-        in_credit_lanes: &[u64],
         valid: u32,
         ret_ports: u32,
         free_start: &[u8; MAX_PORTS],
@@ -142,7 +140,7 @@ impl Router {
         }
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
-        let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, in_credit_lanes, ret_ports);
+        let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, ret_ports);
         touched_in |= self.vc_allocation();
         if P {
             touched_out |= self.preemption_step();
@@ -179,7 +177,7 @@ impl Router {
         self.point_c_pick::<O>();
         let (sw_in, sw_out) = self.registered_switch::<O>();
         touched_in |= sw_in;
-        let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, &[], ret_ports);
+        let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, ret_ports);
         touched_in |= self.route_computation::<false>(free_start);
         touched_in |= self.vc_allocation();
         self.end_of_cycle::<false>(touched_in, touched_out);
