@@ -21,6 +21,18 @@ fn router(credits: &str) -> RouterConfig {
     RouterConfig::from_toml_str(&text, "inline").unwrap()
 }
 
+/// Clears `inp` and, as every output's sink, returns the credit (with its
+/// lane) of each flit the router drives this cycle.
+fn next_inputs(r: &Router, inp: &mut RouterInputs) {
+    inp.clear();
+    for (o, f) in r.outputs().flits.iter().enumerate() {
+        if f.valid {
+            inp.credits[o] |= 1 << f.vc;
+            inp.credit_lanes[o] |= credit_lane_word(f.vc as usize, f.lane as usize);
+        }
+    }
+}
+
 /// What one run shows: per cycle, the flit the source put on input port 0
 /// and the router's outputs; and the source's lane credits at cycle 15.
 struct Run {
@@ -52,13 +64,7 @@ fn run(credits: &str, cycles: usize) -> Run {
     let mut inp = RouterInputs::idle(&cfg);
     let (mut sent, mut out, mut lanes_at_15) = (Vec::new(), Vec::new(), [0; 3]);
     for t in 0..cycles {
-        inp.clear();
-        for (o, f) in r.outputs().flits.iter().enumerate() {
-            if f.valid {
-                inp.credits[o] |= 1 << f.vc;
-                inp.credit_lanes[o] |= credit_lane_word(f.vc as usize, f.lane as usize);
-            }
-        }
+        next_inputs(&r, &mut inp);
         match t {
             0 => inp.flits[2] = b[0],
             20 => inp.flits[2] = b[1],
@@ -179,13 +185,7 @@ fn a_named_lane_above_top_plus_one_is_opened() {
     let mut inp = RouterInputs::idle(&cfg);
     let mut d_out = None;
     for t in 0..30 {
-        inp.clear();
-        for (o, f) in r.outputs().flits.iter().enumerate() {
-            if f.valid {
-                inp.credits[o] |= 1 << f.vc;
-                inp.credit_lanes[o] |= credit_lane_word(f.vc as usize, f.lane as usize);
-            }
-        }
+        next_inputs(&r, &mut inp);
         match t {
             0 => inp.flits[2] = b[0],
             1 => inp.flits[0] = a[0],
