@@ -67,7 +67,7 @@ pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow
         let field = "router.preemption_credits";
         return Err(invalid(format!(
             "{}: field `{field}` = \"per_lane\": not in the RTL yet (golden model and `wormqos sim` only, docs/microarchitecture.md §9.4 *Credits*); allowed values: \"per_vc\" or leave it out",
-            files::at(origin, text, "preemption_credits")
+            files::at(origin, text, field)
         )));
     }
     Ok(())
