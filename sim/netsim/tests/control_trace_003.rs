@@ -156,6 +156,8 @@ fn the_control_traces_show_the_mechanism() {
         let lane = of(allocator, "p_lane");
         assert_eq!(lane.len(), 74, "{allocator}");
         assert!(lane.iter().all(|r| num(r, "vc_wait") == 0.0), "{allocator}: a control header waited on its VC with per-lane credits");
+        // Every header's lane had all DI = 40 credits when it got its VC.
+        assert!(lane.iter().all(|r| num(r, "credits") == 40.0), "{allocator}: a control header's lane was short of credits");
         let sum = |rows: &[BTreeMap<String, String>], k: usize| rows.iter().map(|r| [source_and_total(r).0, source_and_total(r).1][k]).sum::<f64>();
         let mean_us = |rows: &[BTreeMap<String, String>], k: usize| (sum(rows, k) / rows.len() as f64 * 0.08 * 100.0).round() / 100.0;
         let waited = lane.iter().filter(|r| source_and_total(r).0 > 0.0).count();
