@@ -189,3 +189,18 @@ fn large_configuration_sweep() {
     let n: usize = std::env::var("WORMQOS_SWEEP").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     sweep(n * 20, n, 0xb16);
 }
+
+/// `router.preemption_credits = "per_lane"` validates (the golden model has
+/// it) but has no RTL: the generator refuses it rather than emit per-VC
+/// credits (docs/microarchitecture.md §9.4 *Credits*).
+#[test]
+fn the_generator_refuses_per_lane_credits() {
+    let text = "name = \"lane\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+                mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+    assert!(e.contains("preemption_credits") && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
+    let per_vc = RouterConfig::from_toml_str(&text.replace("per_lane", "per_vc"), "inline").unwrap();
+    assert!(wormqos_hdl::generate(&per_vc, None).is_ok());
+}
