@@ -1463,6 +1463,8 @@ impl<'a> Sim<'a> {
         let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1);
         match self.v.exp.workload.source_vc_choice {
             SourceVcChoice::Lowest => idle.next(),
+            // With per-lane credits: those of the lane the header would take.
+            SourceVcChoice::MostCredits if !ni.lanes.is_empty() => idle.rev().max_by_key(|&v| ni.lanes[v].credits_for(true, c as u8)),
             SourceVcChoice::MostCredits => idle.rev().max_by_key(|&v| ni.credits[v]),
             SourceVcChoice::Uniform => {
                 let n = idle.clone().count();
