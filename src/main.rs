@@ -5,7 +5,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use validate::{invalid, load_config};
+use validate::{invalid, load_config, load_rtl_config};
 use wormqos_config::RouterConfig;
 use wormqos_hdl::Mutant;
 use wormqos_testbench::dut::Dut;
@@ -157,7 +157,7 @@ pub fn check_mutant(mutant: Option<Mutant>, cfg: &RouterConfig, file: &Path) -> 
 }
 
 fn generate(config: &Path, out: &Path, mutant: Option<Mutant>, system: bool, force: bool) -> anyhow::Result<()> {
-    let cfg = load_config(config)?;
+    let cfg = load_rtl_config(config)?;
     check_mutant(mutant, &cfg, config)?;
     if system {
         if cfg.nic().is_none() {
@@ -191,7 +191,7 @@ fn cosim(
     waveform_dir: PathBuf,
     mutant: Option<Mutant>,
 ) -> anyhow::Result<()> {
-    let cfg = load_config(config)?;
+    let cfg = load_rtl_config(config)?;
     let opts = cosim_options(cycles, seed, injection_rate, waveform_dir)?;
     check_mutant(mutant, &cfg, config)?;
     let files = wormqos_hdl::generate(&cfg, mutant).context("generating Verilog")?;

@@ -58,6 +58,8 @@ fn load(experiment: &Path, link_latency_flag: Option<u32>) -> anyhow::Result<(wo
             v.file
         )));
     }
+    let text = wormqos_config::files::read_capped(experiment).unwrap_or_default();
+    crate::validate::refuse_model_only(&v.configs[0], &v.file, &text)?;
     let net = design(&v, v.exp.topology.link_latency);
     net.validate().map_err(|e| {
         // The network is derived from `[topology]`: point at it.

@@ -2,7 +2,7 @@
 //! tools) and
 //! `wormqos dse` (design-space sweep: simulator throughput x synthesis).
 
-use crate::validate::{claim_dir, invalid, load_config, non_empty};
+use crate::validate::{claim_dir, invalid, load_rtl_config, non_empty};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -75,7 +75,7 @@ fn design(a: &SynthArgs) -> anyhow::Result<Design> {
         return crate::network_cmd::synth_design(e, a.link_latency);
     }
     let path = a.config.as_ref().expect("clap requires --config without --experiment");
-    let cfg = load_config(path)?;
+    let cfg = load_rtl_config(path)?;
     match a.unit {
         UnitArg::Router => Design::router(&cfg),
         UnitArg::Nic | UnitArg::System if cfg.nic().is_none() => {
@@ -244,7 +244,7 @@ fn grid_source(p: &sweep::Point, error: &str) -> String {
 }
 
 pub fn dse(a: DseArgs) -> anyhow::Result<()> {
-    let base = load_config(&a.config)?;
+    let base = load_rtl_config(&a.config)?;
     let flit_width = a.flit_width.unwrap_or_else(|| vec![base.flit_width()]);
     for (flag, n) in [("--vcs", a.vcs.len()), ("--depth", a.depth.len()), ("--flit-width", flit_width.len())] {
         non_empty(flag, &vec![(); n])?;

@@ -50,6 +50,29 @@ pub fn load_config(path: &Path) -> anyhow::Result<RouterConfig> {
     RouterConfig::from_file(path).map_err(|e| invalid(e.to_string()))
 }
 
+/// Reads and validates a router configuration for a command that builds its
+/// RTL (`generate`, `cosim`, `synth`, `dse`): a model-only choice is refused.
+pub fn load_rtl_config(path: &Path) -> anyhow::Result<RouterConfig> {
+    let cfg = load_config(path)?;
+    let text = files::read_capped(path).unwrap_or_default();
+    refuse_model_only(&cfg, &path.display().to_string(), &text)?;
+    Ok(cfg)
+}
+
+/// Configuration choices the golden model and the network simulator have
+/// but the RTL does not (yet): exit 2 naming the file, line, field, value
+/// and the allowed values. `origin`/`text`: the file the field is in.
+pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow::Result<()> {
+    if cfg.per_lane_credits() {
+        let field = "router.preemption_credits";
+        return Err(invalid(format!(
+            "{}: field `{field}` = \"per_lane\": not in the RTL yet (golden model and `wormqos sim` only, docs/microarchitecture.md §9.4 *Credits*); allowed values: \"per_vc\" or leave it out",
+            files::at(origin, text, field)
+        )));
+    }
+    Ok(())
+}
+
 /// An integer flag within `lo..=hi`.
 pub fn int_in(flag: &str, v: u64, lo: u64, hi: u64) -> anyhow::Result<()> {
     if v < lo || v > hi {

@@ -85,6 +85,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             best_effort_output_vcs: rng
                 .gen_bool(if mode == RouterMode::Preemptive { 0.3 } else { 0.03 })
                 .then(|| rng.gen_range(0..=vcs + 1)),
+            // `per_lane` is model only: `generate` refuses it (tests/bad_inputs.rs)
+            preemption_credits: None,
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
@@ -186,4 +188,19 @@ fn sampled_configurations_validate_or_yield_clean_verilog() {
 fn large_configuration_sweep() {
     let n: usize = std::env::var("WORMQOS_SWEEP").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     sweep(n * 20, n, 0xb16);
+}
+
+/// `router.preemption_credits = "per_lane"` validates (the golden model has
+/// it) but has no RTL: the generator refuses it rather than emit per-VC
+/// credits (docs/microarchitecture.md §9.4 *Credits*).
+#[test]
+fn the_generator_refuses_per_lane_credits() {
+    let text = "name = \"lane\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+                mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+    assert!(e.contains("preemption_credits") && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
+    let per_vc = RouterConfig::from_toml_str(&text.replace("per_lane", "per_vc"), "inline").unwrap();
+    assert!(wormqos_hdl::generate(&per_vc, None).is_ok());
 }

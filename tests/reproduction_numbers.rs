@@ -357,6 +357,7 @@ fn claims() -> Vec<Claim> {
     v.extend(issue23_item1());
     v.extend(fig4_003_late_frame_claims());
     v.extend(fig4_003_cap_claims());
+    v.extend(fig4_003_lane_claims());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
     v.extend(pcs_001_claims());
@@ -1927,6 +1928,58 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
         ],
     });
     v
+}
+
+const FIG4_LANE: &str = "experiments/results/fig4_003_lane/phases.csv";
+const FIG4_SHORT: &str = "experiments/results/fig4_003_slot_end/phases.csv";
+
+/// 003_… Fig. 4, "P with per-lane credits for the preemption lanes": the
+/// per-lane rows (the NP and per-VC rows repeat the tables above) and the
+/// control latency of the runs without the cap.
+fn fig4_003_lane_claims() -> Vec<Claim> {
+    const CAP: &str = "experiments/results/fig4_003_cap/phases.csv";
+    const LANE_L: &str = "experiments/results/fig4_003_lane/phase_latency.csv";
+    const CAP_L: &str = "experiments/results/fig4_003_cap/phase_latency.csv";
+    let mut v = Vec::new();
+    for (passage, csv, point) in [
+        ("| P, K = 16, per VC | 0.424 ± 0.045 / 5.8 | 0.253 ± 0.044 / 14.5 | 0.342 ± 0.028 / 82.8 | 0.191 ± 0.019 / 108.0 | 0.140 ± 0.021 / 102.7 |", CAP, "0.6 16"),
+        ("| P, K = 16, per lane | 0.503 ± 0.039 / 5.6 | 0.266 ± 0.041 / 10.7 | 0.333 ± 0.025 / 98.8 | 0.187 ± 0.021 / 82.4 | 0.142 ± 0.018 / 93.7 |", FIG4_LANE, "0.6 16"),
+        ("| P, K = 12, per VC | 0.439 ± 0.050 / 3.7 | 0.254 ± 0.030 / 3.9 | 0.277 ± 0.023 / 5.8 | 0.236 ± 0.016 / 7.8 | 0.179 ± 0.022 / 7.8 |", CAP, "0.6 12"),
+        ("| P, K = 12, per lane | 0.439 ± 0.047 / 3.7 | 0.261 ± 0.034 / 3.7 | 0.280 ± 0.025 / 5.7 | 0.238 ± 0.012 / 8.5 | 0.188 ± 0.021 / 8.9 |", FIG4_LANE, "0.6 12"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    for (passage, csv) in [
+        ("| P, K = 16, per VC | 7.6 / 0.2 | 4.8 / 0.1 | 28.5 / 15.4 | 39.5 / 11.3 | 16.9 / 10.5 |", CAP_L),
+        ("| P, K = 16, per lane | 5.3 / 0.1 | 4.8 / 0.1 | 8.3 / 0.7 | 17.1 / 1.9 | 12.2 / 2.0 |", LANE_L),
+    ] {
+        v.push(phase_latency_row(passage, csv, "0.6 16", "2"));
+    }
+    v
+}
+
+/// "P still does not beat NP" with per-lane credits: with K = 12 every
+/// phase's 95 % interval of the missing probability overlaps NP's and the
+/// per-VC run's; without the cap the 20:80 intervals barely overlap.
+#[test]
+fn per_lane_credits_leave_p_level_with_np() {
+    let mut cache = HashMap::new();
+    let lane = read_csv(FIG4_LANE, &mut cache);
+    let cap = read_csv("experiments/results/fig4_003_cap/phases.csv", &mut cache);
+    let np = read_csv(FIG4_SHORT, &mut cache);
+    let interval = |t: &Table, point: &str, phase: usize| {
+        let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{point} {phase}"));
+        let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
+        (p - h, p + h)
+    };
+    let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
+    for ph in 0..5 {
+        let l = interval(&lane, "0.6 12", ph);
+        assert!(overlap(l, interval(&np, "0.6 non_preemptive", ph)), "phase {ph}: per lane vs NP");
+        assert!(overlap(l, interval(&cap, "0.6 12", ph)), "phase {ph}: per lane vs per VC");
+    }
+    let (a, b) = (interval(&lane, "0.6 16", 0), interval(&cap, "0.6 16", 0));
+    assert!(overlap(a, b) && b.1 - a.0 < 0.01, "20:80 without the cap: {a:?} {b:?}");
 }
 
 /// 003_… Fig. 4, "P with best effort capped at the output VCs": the sweep

@@ -79,6 +79,27 @@ pub enum SwitchStageKind {
     Registered,
 }
 
+/// `router.preemption_credits` (preemptive mode only,
+/// docs/microarchitecture.md §9.4 *Credits*): one credit count per link VC
+/// for all its lanes (`per_vc`, the default), or one per (VC, lane) with the
+/// lane named on the flit and on the credit (`per_lane`, model only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PreemptionCredits {
+    #[default]
+    PerVc,
+    PerLane,
+}
+
+impl PreemptionCredits {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreemptionCredits::PerVc => "per_vc",
+            PreemptionCredits::PerLane => "per_lane",
+        }
+    }
+}
+
 impl SwitchStageKind {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -307,6 +328,10 @@ pub struct RouterParams {
     /// (docs/microarchitecture.md §9.4, stage 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_effort_output_vcs: Option<u32>,
+    /// Preemptive only: credits per VC (default) or per (VC, lane)
+    /// (docs/microarchitecture.md §9.4 *Credits*).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemption_credits: Option<PreemptionCredits>,
     /// Block-level multiplexing: the scheduler keeps a granted slot for up to
     /// this many flits (1 = flit-level).
     #[serde(default = "default_block_size", skip_serializing_if = "is_one")]
@@ -508,6 +533,7 @@ impl RouterConfig {
         let stage = validate_switch_stage(r)?;
         validate_vc_reallocation(r)?;
         validate_best_effort_output_vcs(r)?;
+        validate_preemption_credits(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
         check_range("router.clock_width", r.clock_width, CLOCK_WIDTH_RANGE)?;
@@ -640,6 +666,7 @@ impl RouterConfig {
                 acceleration: file.router.acceleration,
                 // a cap of every VC caps nothing: the same router as none
                 best_effort_output_vcs: file.router.best_effort_output_vcs.filter(|&k| k < file.router.vcs),
+                credits: file.router.preemption_credits.unwrap_or_default(),
             }),
             RouterMode::Traditional | RouterMode::NonPreemptive if classes > 1 => {
                 Qos::Partitioned(Partition { vc_class: vc_class.clone() })
@@ -768,6 +795,11 @@ impl RouterConfig {
     /// mode, §9.4 stage 3); `None` when uncapped (a cap of every VC included).
     pub fn best_effort_output_vcs(&self) -> Option<u32> {
         self.qos.preemption().and_then(|p| p.best_effort_output_vcs)
+    }
+    /// Whether the links count credits per (VC, lane) (`router.preemption_credits
+    /// = "per_lane"`, preemptive mode only, §9.4 *Credits*).
+    pub fn per_lane_credits(&self) -> bool {
+        self.qos.preemption().is_some_and(|p| p.credits == PreemptionCredits::PerLane)
     }
     /// Block size b of block-level multiplexing, 1..=64 (1 = flit level).
     pub fn block_size(&self) -> u32 {
@@ -973,6 +1005,22 @@ fn validate_best_effort_output_vcs(r: &RouterParams) -> Result<(), ConfigError> 
         ));
     }
     check_range("router.best_effort_output_vcs", k, (1, r.vcs))
+}
+
+/// Lane credits exist where there are lanes: the preemptive mode.
+fn validate_preemption_credits(r: &RouterParams) -> Result<(), ConfigError> {
+    let Some(c) = r.preemption_credits else { return Ok(()) };
+    if r.mode != RouterMode::Preemptive && c == PreemptionCredits::PerLane {
+        return Err(ConfigError::field(
+            "router.preemption_credits",
+            format!("\"{}\"", c.as_str()),
+            format!(
+                "credits per lane exist only where a VC has lanes, mode = \"preemptive\"; mode is `{}` (allowed values: \"per_vc\" or leave it out)",
+                r.mode.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 impl SwitchAllocatorKind {
@@ -1186,7 +1234,7 @@ scheduler = "round_robin"
         assert_eq!(tr1.qos(), &Qos::Shared);
 
         let p = with("mode = \"preemptive\"\ntraffic_classes = 3\nacceleration = true", "virtualclock", "multiplexed");
-        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true, best_effort_output_vcs: None }));
+        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true, best_effort_output_vcs: None, credits: PreemptionCredits::PerVc }));
         assert_eq!(p.extra_lanes(), 2);
         let vc = p.scheduling().virtual_clock().expect("virtualclock order");
         assert_eq!((vc.vtick.lsb, vc.vtick.width, vc.clock_width), (3 + 2, 16, 16));
@@ -1376,6 +1424,18 @@ scheduler = "round_robin"
 
     /// The cap's range is 1..=vcs (here 4) in the preemptive mode and it is
     /// refused in the others; a cap of every VC is no cap (§9.4 stage 3).
+    #[test]
+    fn preemption_credits_are_checked() {
+        let p = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"");
+        let c = |v: &str| RouterConfig::from_toml_str(&format!("{p}preemption_credits = \"{v}\"\n"), "t");
+        assert!(c("per_lane").unwrap().per_lane_credits());
+        assert!(!c("per_vc").unwrap().per_lane_credits());
+        assert!(!RouterConfig::from_toml_str(&p, "t").unwrap().per_lane_credits());
+        assert!(c("per_flit").is_err());
+        let e = RouterConfig::from_toml_str(&format!("{}preemption_credits = \"per_lane\"\n", base()), "t").unwrap_err().to_string();
+        assert!(e.contains("field `router.preemption_credits`") && e.contains("allowed values"), "{e}");
+    }
+
     #[test]
     fn best_effort_output_vcs_is_checked() {
         let p = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"");

@@ -43,6 +43,13 @@ pub struct Preemption {
     /// messages may hold at once, 1..M-1 (§9.4 stage 3); `None`: no cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_effort_output_vcs: Option<u32>,
+    /// Credits per link VC or per (VC, lane) (§9.4 *Credits*).
+    #[serde(skip_serializing_if = "is_per_vc")]
+    pub credits: crate::PreemptionCredits,
+}
+
+fn is_per_vc(c: &crate::PreemptionCredits) -> bool {
+    *c == crate::PreemptionCredits::PerVc
 }
 
 impl Qos {

@@ -89,6 +89,7 @@ fn main() {
                     vtick_field.insert(&mut data, s.vtick);
                 }
                 inp.flits[p] = LinkFlit {
+                lane: 0,
                     valid: true,
                     dummy: false,
                     vc: s.vc as u8,

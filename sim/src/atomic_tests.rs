@@ -16,7 +16,7 @@ fn two_port(reallocation: &str) -> RouterConfig {
 }
 
 fn flit(head: bool, tail: bool, tag: u64) -> LinkFlit {
-    LinkFlit { valid: true, dummy: false, vc: 0, head, tail, data: [1 | tag << 8, 0, 0, 0] }
+    LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head, tail, data: [1 | tag << 8, 0, 0, 0] }
 }
 
 /// Message A (head in cycle 0, tail in cycle 1) and message B's head (cycle

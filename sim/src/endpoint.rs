@@ -156,6 +156,7 @@ impl Tags {
         assert!(len >= 1 && len <= 65536);
         (0..len)
             .map(|k| LinkFlit {
+                lane: 0,
                 valid: true,
                 vc,
                 head: k == 0,

@@ -210,6 +210,7 @@ fn fgfq_router_differs_from_fgvc() {
                     // Small Vticks so that the schedulers' choices matter.
                     vt.insert(&mut data, 1 + (x >> 24) % 6);
                     inp.flits[p] = LinkFlit {
+                lane: 0,
                         valid: true,
                         dummy: false,
                         vc: ((x >> 8) % 3) as u8,

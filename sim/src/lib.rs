@@ -32,7 +32,7 @@
 //! let mut r = Router::new(&cfg);
 //! let mut inp = RouterInputs::idle(&cfg);
 //! // A one-flit message to destination 1, on input port 0, in cycle 0.
-//! inp.flits[0] = LinkFlit { valid: true, dummy: false, vc: 0, head: true, tail: true, data: [1, 0, 0, 0] };
+//! inp.flits[0] = LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head: true, tail: true, data: [1, 0, 0, 0] };
 //! r.step(&inp);
 //! inp.clear();
 //! for _ in 1..5 {
@@ -45,6 +45,7 @@
 
 mod arbiter;
 mod fifo;
+pub mod lane_credits;
 mod link;
 pub mod endpoint;
 pub mod nic;
@@ -52,7 +53,7 @@ mod router;
 mod vclock;
 
 pub use nic::{Nic, NicInputs, NicOutputs};
-pub use link::{LinkFlit, RouteWrite, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+pub use link::{credit_lane, credit_lane_word, LinkFlit, RouteWrite, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use router::{ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
@@ -62,6 +63,8 @@ mod recorded_tests;
 mod reference;
 #[cfg(test)]
 mod qos_tests;
+#[cfg(test)]
+mod lane_credit_tests;
 #[cfg(test)]
 mod wrr_tests;
 #[cfg(test)]

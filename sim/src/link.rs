@@ -19,11 +19,14 @@ pub struct LinkFlit {
     /// (with `head`) or dummy tail (with `tail`) made by a preempting router;
     /// always false in the other modes, whose links have no such wire.
     pub dummy: bool,
+    /// `router.preemption_credits = "per_lane"` only (§9.4 *Credits*): the
+    /// downstream lane the flit enters, named by its sender; 0 otherwise.
+    pub lane: u8,
     pub data: [u64; MAX_FLIT_WORDS],
 }
 
 impl LinkFlit {
-    pub const IDLE: LinkFlit = LinkFlit { valid: false, vc: 0, head: false, tail: false, dummy: false, data: [0; MAX_FLIT_WORDS] };
+    pub const IDLE: LinkFlit = LinkFlit { lane: 0, valid: false, vc: 0, head: false, tail: false, dummy: false, data: [0; MAX_FLIT_WORDS] };
 }
 
 /// Inputs of one cycle: a flit per input port, and per output port the
@@ -32,6 +35,9 @@ impl LinkFlit {
 pub struct RouterInputs {
     pub flits: Vec<LinkFlit>,
     pub credits: Vec<u32>,
+    /// Per output port, the lane of each returned credit (`per_lane`
+    /// credits only, §9.4 *Credits*; see [`credit_lane`]); 0 otherwise.
+    pub credit_lanes: Vec<u64>,
     /// A write of the routing table through the configuration port
     /// (`router.routing = "programmable"`, docs/microarchitecture.md §2);
     /// ignored by a router with fixed routing.
@@ -54,11 +60,17 @@ pub struct RouteWrite {
 
 impl RouterInputs {
     pub fn idle(cfg: &RouterConfig) -> Self {
-        RouterInputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()], route_write: None }
+        RouterInputs {
+            flits: vec![LinkFlit::IDLE; cfg.ports()],
+            credits: vec![0; cfg.ports()],
+            credit_lanes: vec![0; cfg.ports()],
+            route_write: None,
+        }
     }
     pub fn clear(&mut self) {
         self.flits.fill(LinkFlit::IDLE);
         self.credits.fill(0);
+        self.credit_lanes.fill(0);
         self.route_write = None;
     }
 }
@@ -69,10 +81,29 @@ impl RouterInputs {
 pub struct RouterOutputs {
     pub flits: Vec<LinkFlit>,
     pub credits: Vec<u32>,
+    /// Per input port, the lane each returned credit frees (`per_lane`
+    /// credits only; see [`credit_lane`]); 0 otherwise.
+    pub credit_lanes: Vec<u64>,
+}
+
+/// Bits of a credit-lane word per VC: VC v's lane is `(word >> 4v) & 15`
+/// (M <= 16 VCs, E + 1 <= 8 lanes).
+pub const CREDIT_LANE_BITS: u32 = 4;
+
+/// The lane of VC v's credit in a credit-lane word.
+#[inline(always)]
+pub fn credit_lane(word: u64, v: usize) -> usize {
+    (word >> (CREDIT_LANE_BITS as usize * v) & 15) as usize
+}
+
+/// The credit-lane word of one credit of VC v freeing `lane`.
+#[inline(always)]
+pub fn credit_lane_word(v: usize, lane: usize) -> u64 {
+    (lane as u64) << (CREDIT_LANE_BITS as usize * v)
 }
 
 impl RouterOutputs {
     pub fn idle(cfg: &RouterConfig) -> Self {
-        RouterOutputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()] }
+        RouterOutputs { flits: vec![LinkFlit::IDLE; cfg.ports()], credits: vec![0; cfg.ports()], credit_lanes: vec![0; cfg.ports()] }
     }
 }

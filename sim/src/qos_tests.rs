@@ -172,7 +172,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
                     cur.resume = true;
                     let q = queue[i].pop_front().unwrap();
                     stack[i].push(q);
-                    LinkFlit { valid: true, vc: v as u8, head: false, tail: true, dummy: true, data: [0; 4] }
+                    LinkFlit { lane: 0, valid: true, vc: v as u8, head: false, tail: true, dummy: true, data: [0; 4] }
                 } else {
                     if stack[i].is_empty() {
                         match queue[i].pop_front() {
@@ -183,7 +183,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
                     let cur = stack[i].last_mut().unwrap();
                     if cur.resume {
                         cur.resume = false;
-                        LinkFlit { valid: true, vc: v as u8, head: true, tail: false, dummy: true, data: cur.hdr_data }
+                        LinkFlit { lane: 0, valid: true, vc: v as u8, head: true, tail: false, dummy: true, data: cur.hdr_data }
                     } else {
                         let f = cur.flits[cur.k];
                         cur.k += 1;
@@ -315,12 +315,12 @@ fn on_vc(f: LinkFlit, u: u8) -> LinkFlit {
     LinkFlit { vc: u, ..f }
 }
 
-const DUMMY_TAIL: LinkFlit = LinkFlit { valid: true, vc: 0, head: false, tail: true, dummy: true, data: [0; 4] };
+const DUMMY_TAIL: LinkFlit = LinkFlit { lane: 0, valid: true, vc: 0, head: false, tail: true, dummy: true, data: [0; 4] };
 
 fn dummy_head(cfg: &RouterConfig, dest: u64, class: u64, vtick: u64) -> LinkFlit {
     let h = cfg.header();
     let d = dest | class << h.class.lsb | vtick << h.vtick.lsb;
-    LinkFlit { valid: true, vc: 0, head: true, tail: false, dummy: true, data: [d, 0, 0, 0] }
+    LinkFlit { lane: 0, valid: true, vc: 0, head: true, tail: false, dummy: true, data: [d, 0, 0, 0] }
 }
 
 fn assert_port(log: &[RouterOutputs], o: usize, expected: &[(u64, LinkFlit)]) {
@@ -684,7 +684,7 @@ fn best_effort_is_refused_the_vc_beyond_its_cap() {
 #[test]
 fn route_vcs_restrict_va() {
     let cfg = inline(3, 2, "multiplexed", "round_robin", "[topology]\nkind = \"single_switch\"\nroute_vcs = [2, 3, 3]\n");
-    let fl = |head: bool, tail: bool, data: u64| LinkFlit { valid: true, dummy: false, vc: 0, head, tail, data: [data, 0, 0, 0] };
+    let fl = |head: bool, tail: bool, data: u64| LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head, tail, data: [data, 0, 0, 0] };
     let (h, t, one) = (fl(true, false, 0), fl(false, true, 0x5a00), fl(true, true, 0x3300));
     let stim = vec![(0, 1, h), (10, 1, t), (1, 2, one)];
     let log = run(&mut Router::new(&cfg), &stim, 20, true);
@@ -705,7 +705,7 @@ fn route_vcs_restrict_va() {
 fn parallel_links_pick_the_port_with_most_free_vcs() {
     let net = "[topology]\nkind = \"network\"\nroutes = [0, 1, 1, 3]\n";
     let cfg = inline(4, 2, "multiplexed", "round_robin", &format!("{net}route_links = [1, 2, 2, 1]\n"));
-    let head = |vc: u8, data: u64| LinkFlit { valid: true, dummy: false, vc, head: true, tail: false, data: [data, 0, 0, 0] };
+    let head = |vc: u8, data: u64| LinkFlit { lane: 0, valid: true, dummy: false, vc, head: true, tail: false, data: [data, 0, 0, 0] };
     let (a, b, c) = (head(0, 0x101), head(0, 0x202), head(1, 0x301));
     let stim = vec![(0, 0, a), (1, 3, b), (2, 0, c)];
     let log = run(&mut Router::new(&cfg), &stim, 15, true);
@@ -745,7 +745,7 @@ fn tags_encode_decode_and_need_eight_id_bits() {
 }
 
 fn lf(vc: u8, head: bool, tail: bool, dummy: bool, data: [u64; 4]) -> LinkFlit {
-    LinkFlit { valid: true, vc, head, tail, dummy, data }
+    LinkFlit { lane: 0, valid: true, vc, head, tail, dummy, data }
 }
 
 #[test]

@@ -361,7 +361,7 @@ impl RefRouter {
             nx.out.flits[o] = LinkFlit::IDLE;
             if let Some(u) = pick {
                 let f = nx.ob[o * m + u].pop_front().unwrap();
-                nx.out.flits[o] = LinkFlit { valid: true, dummy: false, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+                nx.out.flits[o] = LinkFlit { lane: 0, valid: true, dummy: false, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
                 nx.oc_ptr[o] = (u + 1) % m;
             }
             for u in 0..m {

@@ -37,6 +37,7 @@ use crate::fifo::FlitRings;
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use crate::vclock::VirtualClockScheduler;
 pub use state::{HeaderFields, LaneRegs};
+use crate::lane_credits::LaneSender;
 use state::{Blk, InPort, InVc, Lanes, OutPort, PreemptPort, VcPoint, MAX_LANES};
 use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage, VcReallocation};
 
@@ -254,6 +255,17 @@ pub struct Router {
     sched: Scheduling,
     /// §9.4/§9.5 parameters in the preemptive mode.
     preempt: Option<Preemption>,
+    /// `preemption_credits = "per_lane"` (§9.4 *Credits*): the input ports
+    /// take the flit's lane and return credits with their lane, the output
+    /// VCs count credits per downstream lane in `lane_tx` (then `credits`
+    /// stays at DD and is not read).
+    per_lane: bool,
+    /// Per output VC (o, u), the sender state of §9.4 *Credits*; empty
+    /// unless `per_lane`.
+    lane_tx: Vec<LaneSender>,
+    /// `per_lane` only: the lanes of this cycle's input credits, one word
+    /// per output port (`Router::set_credit_lanes`); empty otherwise.
+    in_lanes: Vec<u64>,
     /// The header fields (§2) of flit data word 0.
     dest_width: u32,
     class_width: u32,
@@ -357,6 +369,9 @@ impl Router {
                 + 3 * preempt.is_some() as u8
                 + 6 * (sched.point.switch_stage() == SwitchStage::Registered) as u8,
             preempt,
+            per_lane: cfg.per_lane_credits(),
+            in_lanes: if cfg.per_lane_credits() { vec![0; n] } else { Vec::new() },
+            lane_tx: if cfg.per_lane_credits() { vec![LaneSender::new(cfg.downstream_buffer_depth() as u16, lanes); nm] } else { Vec::new() },
             restricted: cfg.route_vc_table().is_some() || cfg.qos().partition().is_some() || cfg.programmable(),
             // Counted wherever the VCs carry a class map, a one-class
             // partitioned mode (which allocates as `Qos::Shared`) included.
@@ -472,6 +487,8 @@ impl Router {
         self.inp.fill(InPort { idle: self.vc_all, ..InPort::default() });
         self.ob.clear();
         self.credits.fill(self.dd);
+        let lanes = self.lanes;
+        self.lane_tx.fill(LaneSender::new(self.dd, lanes));
         self.out_stamp.fill(0);
         self.outp.fill(OutPort { credit_ok: self.vc_all, ..OutPort::default() });
         self.blk.fill(Blk::default());
@@ -491,6 +508,7 @@ impl Router {
         self.hold_ports = 0;
         self.outputs.flits.fill(LinkFlit::IDLE);
         self.outputs.credits.fill(0);
+        self.outputs.credit_lanes.fill(0);
         self.cycle = 0;
         self.stats = RouterStats::default();
     }
@@ -518,9 +536,22 @@ impl Router {
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
         let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
+        self.set_credit_lanes(&inputs.credit_lanes);
         self.step_active(&inputs.flits, &inputs.credits, valid, returning);
         if let Some(w) = inputs.route_write {
             self.write_route(w);
+        }
+    }
+
+    /// `preemption_credits = "per_lane"` (§9.4 *Credits*): the lane of each
+    /// credit on the input wires of the next `step_active` (one word per
+    /// output port, see [`crate::credit_lane`]); ignored otherwise, so that
+    /// the default path copies nothing.
+    #[inline]
+    pub fn set_credit_lanes(&mut self, lanes: &[u64]) {
+        if self.per_lane {
+            let n = self.in_lanes.len();
+            self.in_lanes.copy_from_slice(&lanes[..n]);
         }
     }
 
@@ -570,10 +601,19 @@ impl Router {
     pub fn input_free(&self, p: usize, v: usize) -> usize {
         self.ib.capacity() as usize - self.input_occupancy(p, v)
     }
-    /// Credits of output VC (o, u).
+    /// Credits of output VC (o, u); with `per_lane` credits those of the
+    /// lane its front flit takes (of its open lane when it is empty).
     pub fn credits(&self, o: usize, u: usize) -> usize {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
-        self.credits[(o * self.m + u) & 511] as usize
+        let j = o * self.m + u;
+        if self.per_lane {
+            return self.lane_tx[j].credits(self.front_lane(j)) as usize;
+        }
+        self.credits[j & 511] as usize
+    }
+    /// `per_lane` only: the sender state of output VC (o, u).
+    pub fn lane_sender(&self, o: usize, u: usize) -> Option<&LaneSender> {
+        self.lane_tx.get(o * self.m + u)
     }
     /// Whether output VC (o, u) is held by a message (with `vc_reallocation
     /// = "atomic"`, also while it drains after its tail has crossed).
@@ -654,6 +694,7 @@ impl Router {
             && self.lane_regs.iter().all(|d| d.top == 0 && d.hsp == 0)
             && self.outp[..self.n].iter().all(|op| op.allocated == 0)
             && self.credits[..self.nm].iter().all(|&c| c == self.dd)
+            && self.lane_tx.iter().all(LaneSender::is_idle)
             && self.outputs.flits.iter().all(|f| !f.valid)
             && self.outputs.credits.iter().all(|&c| c == 0)
     }
@@ -675,7 +716,7 @@ impl Router {
         let r = self.lane_ring(p * self.m + v, l);
         (l < self.lanes && k < self.ib.count(r) as usize).then(|| {
             let f = self.ib.get(r, k);
-            LinkFlit { valid: true, vc: v as u8, head: f.head, tail: f.tail, dummy: f.dummy, data: f.data }
+            LinkFlit { lane: 0, valid: true, vc: v as u8, head: f.head, tail: f.tail, dummy: f.dummy, data: f.data }
         })
     }
     /// The §9.4 registers of input VC (p, v) (all 0 outside the preemptive mode).

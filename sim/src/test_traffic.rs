@@ -23,6 +23,7 @@ pub(crate) fn random_inputs(rng: &mut Rng, cfg: &RouterConfig, inp: &mut RouterI
         let x = rng.next();
         if x % 3 == 0 {
             inp.flits[p] = LinkFlit {
+                lane: 0,
                 valid: true,
                 dummy: false,
                 vc: (x >> 8) as u8 % cfg.vcs() as u8,

@@ -40,6 +40,7 @@ fn data(dest: u64, tag: u64, k: u64, head: bool) -> [u64; 4] {
 fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
     (0..len)
         .map(|k| LinkFlit {
+                lane: 0,
             valid: true,
             dummy: false,
             vc,
@@ -911,7 +912,7 @@ fn router_shares(cfg: &RouterConfig, flows: &mut [Flow], dest: u64, cycles: u64,
                 let t = t as usize;
                 let b = if t < m { Some((t, true, false)) } else if (100..100 + m).contains(&t) { Some((t - 100, false, true)) } else { None };
                 if let Some((v, head, tail)) = b {
-                    inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: v as u8, head, tail, data: [15 << 24 | dest, 0, 0, 0] };
+                    inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: v as u8, head, tail, data: [15 << 24 | dest, 0, 0, 0] };
                 }
                 continue;
             }
@@ -928,7 +929,7 @@ fn router_shares(cfg: &RouterConfig, flows: &mut [Flow], dest: u64, cycles: u64,
                 data[0] |= dest;
                 cfg.header().vtick.insert(&mut data, fl.vtick);
             }
-            inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: fl.vc as u8, head: k == 0, tail: k + 1 == len, data };
+            inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: fl.vc as u8, head: k == 0, tail: k + 1 == len, data };
         }
         r.step(&inp);
     }

@@ -77,6 +77,7 @@ fn step_does_not_allocate() {
                 x ^= x << 17;
                 inp.flits[p] = if x % 2 == 0 && (t / 500) % 3 != 2 {
                     LinkFlit {
+                lane: 0,
                         valid: true,
                         dummy: x >> 40 & 15 == 0,
                         vc: (x >> 8) as u8 % cfg.vcs() as u8,

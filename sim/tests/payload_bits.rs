@@ -122,7 +122,7 @@ fn run(cfg: &RouterConfig, per_vc: &[Vec<Planned>], reads: &Reads, free_bits: bo
                         h.vtick.insert(&mut data, f.vtick);
                     }
                 }
-                inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: f.vc, head: f.head, tail: f.tail, data };
+                inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: f.vc, head: f.head, tail: f.tail, data };
             }
         }
         trace.push(out);

@@ -32,6 +32,7 @@ fn router(di: u32, dout: u32, extra: &str) -> RouterConfig {
 fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
     (0..len)
         .map(|k| LinkFlit {
+                lane: 0,
             valid: true,
             dummy: false,
             vc,
@@ -297,7 +298,7 @@ fn virtualclock_presence_excludes_the_crossing_flit() {
     let mut head = [0u64; 4];
     h.dest.insert(&mut head, 1);
     h.vtick.insert(&mut head, 5);
-    let flit = |head_bit: bool, tail: bool, data: [u64; 4]| LinkFlit { valid: true, dummy: false, vc: 0, head: head_bit, tail, data };
+    let flit = |head_bit: bool, tail: bool, data: [u64; 4]| LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head: head_bit, tail, data };
     let mut r = Router::new(&cfg);
     let mut inp = RouterInputs::idle(&cfg);
     let mut seen = vec![];
@@ -487,7 +488,7 @@ fn random_runs_keep_conservation_and_never_overflow() {
                             let vt = if y >> 28 & 3 == 0 { (1 << h.vtick.width) - 1 } else { 1 + (y >> 32) % 20 };
                             h.vtick.insert(&mut data, vt);
                         }
-                        inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: v as u8, head, tail: left[i] == 0, data };
+                        inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: v as u8, head, tail: left[i] == 0, data };
                     }
                 }
                 // A credit on `in_credit` in cycle t is counted at its end
@@ -543,7 +544,7 @@ fn registered_iterative_k1_grants_as_the_registered_single_pass() {
                 for p in 0..6 {
                     let y = next(&mut x);
                     inp.flits[p] = if y % 3 != 0 {
-                        LinkFlit { valid: true, dummy: false, vc: (y >> 8) as u8 % 3, head: y >> 16 & 3 == 0, tail: y >> 18 & 3 == 0, data: [y >> 20, 0, 0, 0] }
+                        LinkFlit { lane: 0, valid: true, dummy: false, vc: (y >> 8) as u8 % 3, head: y >> 16 & 3 == 0, tail: y >> 18 & 3 == 0, data: [y >> 20, 0, 0, 0] }
                     } else {
                         LinkFlit::IDLE
                     };

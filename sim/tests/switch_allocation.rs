@@ -61,7 +61,7 @@ fn random_inputs(cfg: &RouterConfig, inp: &mut RouterInputs, x: &mut u64, t: u64
         let r = next(x);
         inp.flits[p] = if !r.is_multiple_of(4) && (t / 300) % 4 != 3 {
             let vc = (r >> 8) as u8 % cfg.vcs() as u8;
-            LinkFlit { valid: true, dummy: false, vc, head: r >> 16 & 3 == 0, tail: r >> 18 & 7 == 0, data: [r >> 20, r, 0, 0] }
+            LinkFlit { lane: 0, valid: true, dummy: false, vc, head: r >> 16 & 3 == 0, tail: r >> 18 & 7 == 0, data: [r >> 20, r, 0, 0] }
         } else {
             LinkFlit::IDLE
         };
@@ -160,7 +160,7 @@ fn served(cfg: &RouterConfig, flows: &[Flow], blockers: &[(usize, u64)], cycles:
             let mut data = [0u64; 4];
             h.dest.insert(&mut data, dest);
             h.vtick.insert(&mut data, 1);
-            inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: v as u8, head, tail: !head, data };
+            inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: v as u8, head, tail: !head, data };
         }
         for p in 0..n {
             if blockers.iter().any(|b| b.0 == p) || (!blockers.is_empty() && t < 10) {
@@ -180,7 +180,7 @@ fn served(cfg: &RouterConfig, flows: &[Flow], blockers: &[(usize, u64)], cycles:
                 h.dest.insert(&mut data, f.dest);
                 h.vtick.insert(&mut data, f.vtick);
             }
-            inp.flits[p] = LinkFlit { valid: true, dummy: false, vc: f.vc as u8, head, tail: false, data };
+            inp.flits[p] = LinkFlit { lane: 0, valid: true, dummy: false, vc: f.vc as u8, head, tail: false, data };
         }
         r.step(&inp);
     }

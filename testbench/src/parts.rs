@@ -250,7 +250,7 @@ impl PartScoreboard {
         let dh = part.dummy_header;
         let m = &self.messages[&key];
         if let Some(dh) = dh {
-            let want = LinkFlit { valid: true, dummy: true, vc: u as u8, head: true, tail: false, data: self.header_fields(&m.header.data) };
+            let want = LinkFlit { lane: 0, valid: true, dummy: true, vc: u as u8, head: true, tail: false, data: self.header_fields(&m.header.data) };
             if dh != want {
                 return Err(self.err(
                     cycle,
@@ -426,16 +426,16 @@ mod tests {
     // id width min(32, 40-13, 40-16) = 24.
     fn header(dest: u64, class: u64, vtick: u64, id: u64) -> LinkFlit {
         let data = dest | class << 1 | vtick << 3 | id << 13;
-        LinkFlit { valid: true, dummy: false, vc: 0, head: true, tail: false, data: [data, 0, 0, 0] }
+        LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head: true, tail: false, data: [data, 0, 0, 0] }
     }
     fn body(k: u64, id: u64, tail: bool) -> LinkFlit {
-        LinkFlit { valid: true, dummy: false, vc: 0, head: false, tail, data: [k | id << 16, 0, 0, 0] }
+        LinkFlit { lane: 0, valid: true, dummy: false, vc: 0, head: false, tail, data: [k | id << 16, 0, 0, 0] }
     }
     fn dummy_head(dest: u64, class: u64, vtick: u64) -> LinkFlit {
-        LinkFlit { valid: true, dummy: true, vc: 0, head: true, tail: false, data: [dest | class << 1 | vtick << 3, 0, 0, 0] }
+        LinkFlit { lane: 0, valid: true, dummy: true, vc: 0, head: true, tail: false, data: [dest | class << 1 | vtick << 3, 0, 0, 0] }
     }
     fn dummy_tail() -> LinkFlit {
-        LinkFlit { valid: true, dummy: true, vc: 0, head: false, tail: true, data: [0; 4] }
+        LinkFlit { lane: 0, valid: true, dummy: true, vc: 0, head: false, tail: true, data: [0; 4] }
     }
     fn on(vc: u8, f: LinkFlit) -> LinkFlit {
         LinkFlit { vc, ..f }

@@ -770,7 +770,7 @@ scheduler = "round_robin"
                 if k == 0 {
                     c.header().dest.insert(&mut data, dest);
                 }
-                LinkFlit { valid: true, dummy: false, vc, head: k == 0, tail: k + 1 == len, data }
+                LinkFlit { lane: 0, valid: true, dummy: false, vc, head: k == 0, tail: k + 1 == len, data }
             })
             .collect()
     }
@@ -974,7 +974,7 @@ scheduler = "round_robin"
         assert_eq!((e.kind, e.cycle, e.port, e.vc), (ErrorKind::NotAHead, 6, 1, 1), "{e}");
 
         let (c, ins, mut outs) = trace();
-        outs.push((3, 0, LinkFlit { valid: false, dummy: false, vc: 0, head: false, tail: false, data: [4, 0, 0, 0] }));
+        outs.push((3, 0, LinkFlit { lane: 0, valid: false, dummy: false, vc: 0, head: false, tail: false, data: [4, 0, 0, 0] }));
         let e = run(&c, &ins, &outs).unwrap_err();
         assert_eq!((e.kind, e.cycle, e.port), (ErrorKind::IdleNotZero, 3, 0), "{e}");
     }

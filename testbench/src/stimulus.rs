@@ -464,7 +464,7 @@ impl Stimulus {
             f.insert(&mut dummy_head, f.extract(&front.header));
         }
         let dummy = |head: bool, data: [u64; MAX_FLIT_WORDS]| QueuedFlit {
-            flit: LinkFlit { valid: true, dummy: true, vc: v as u8, head, tail: !head, data },
+            flit: LinkFlit { lane: 0, valid: true, dummy: true, vc: v as u8, head, tail: !head, data },
             class: front.class,
             header: front.header,
         };
@@ -564,7 +564,7 @@ impl Stimulus {
                 tag(&mut data, 0, 16, k as u64);
                 tag(&mut data, 16, idw, id);
             }
-            let flit = LinkFlit { valid: true, dummy: false, vc: vc as u8, head: k == 0, tail: k + 1 == len, data };
+            let flit = LinkFlit { lane: 0, valid: true, dummy: false, vc: vc as u8, head: k == 0, tail: k + 1 == len, data };
             flits.push_back(QueuedFlit { flit, class, header: head });
         }
         flits
@@ -649,7 +649,7 @@ scheduler = "round_robin"
             TrafficParams { injection_rate: 0.0, sink_stall_prob: 1.0, ..Default::default() },
         );
         let mut outs = RouterOutputs::idle(&c);
-        outs.flits[2] = LinkFlit { valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
+        outs.flits[2] = LinkFlit { lane: 0, valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
         for _ in 0..c.downstream_buffer_depth() {
             s.next_inputs(&outs).unwrap();
         }
@@ -667,7 +667,7 @@ scheduler = "round_robin"
             TrafficParams { sink_stall_prob: 0.0, stall_burst_prob: 0.0, max_message_flits: 3, ..Default::default() },
         );
         let mut outs = RouterOutputs::idle(&c);
-        outs.flits[0] = LinkFlit { valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
+        outs.flits[0] = LinkFlit { lane: 0, valid: true, dummy: false, vc: 1, head: true, tail: true, data: [0; 4] };
         assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0, "not in the arrival cycle");
         let outs = RouterOutputs::idle(&c);
         assert_eq!(s.next_inputs(&outs).unwrap().credits[0], 0b10);

@@ -95,6 +95,7 @@ fn random_inputs(cfg: &RouterConfig, rng: &mut SmallRng) -> RouterInputs {
             };
         }
         *f = LinkFlit {
+                lane: 0,
             valid: rng.gen(),
             dummy: false,
             vc: rng.gen_range(0..cfg.vcs()) as u8,
@@ -116,6 +117,7 @@ fn expected(inp: &RouterInputs) -> RouterOutputs {
     RouterOutputs {
         flits: (0..n).map(|p| inp.flits[(p + 1) % n]).collect(),
         credits: (0..n).map(|p| inp.credits[(p + 1) % n]).collect(),
+        credit_lanes: vec![0; n],
     }
 }
 
@@ -154,7 +156,7 @@ fn round_trip_72_bit_9_ports() {
     let mut dut = round_trip(&cfg, 300);
     // Check the raw bus layout: word 0 = bits 31:0, port p at [p*72 +: 72].
     let mut inp = RouterInputs::idle(&cfg);
-    inp.flits[4] = LinkFlit { valid: true, dummy: false, vc: 3, head: true, tail: false, data: [0x0123_4567_89ab_cdef, 0xa5, 0, 0] };
+    inp.flits[4] = LinkFlit { lane: 0, valid: true, dummy: false, vc: 3, head: true, tail: false, data: [0x0123_4567_89ab_cdef, 0xa5, 0, 0] };
     dut.step(&inp);
     let data = dut.raw_output("out_data_o").unwrap().to_vec();
     assert_eq!(data.len(), (9 * 72usize).div_ceil(32));
@@ -414,7 +416,7 @@ fn real_router_throughput_8x16x32() {
             let mut inp = RouterInputs::idle(&cfg);
             if i % 8 == 0 {
                 for f in inp.flits.iter_mut() {
-                    *f = LinkFlit { valid: true, dummy: false, vc: rng.gen_range(0..16), head: true, tail: true, data: [rng.gen_range(0..8), 0, 0, 0] };
+                    *f = LinkFlit { lane: 0, valid: true, dummy: false, vc: rng.gen_range(0..16), head: true, tail: true, data: [rng.gen_range(0..8), 0, 0, 0] };
                 }
             }
             inp.credits.fill(0);

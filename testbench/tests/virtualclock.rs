@@ -179,7 +179,7 @@ fn shares(cfg: &RouterConfig, flows: &[Flow], cycles: u64) -> Vec<u64> {
                 data[0] |= (i as u64) << FLOW_ID_LSB;
             }
             inputs.flits[flow.port] =
-                LinkFlit { valid: true, dummy: false, vc: flow.vc, head: k_in_msg == 0, tail: k_in_msg == flow.len - 1, data };
+                LinkFlit { lane: 0, valid: true, dummy: false, vc: flow.vc, head: k_in_msg == 0, tail: k_in_msg == flow.len - 1, data };
             port_busy[flow.port] = true;
             credits[i] -= 1;
             sent[i] += 1;

@@ -58,7 +58,7 @@ impl ComposedNetwork {
             latency,
             flit_pipe,
             credit_pipe,
-            outputs: RouterOutputs { flits: vec![LinkFlit::IDLE; e], credits: vec![0; e] },
+            outputs: RouterOutputs { flits: vec![LinkFlit::IDLE; e], credits: vec![0; e], credit_lanes: vec![0; e] },
         };
         c.collect_outputs();
         c

@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
-use wormqos_sim::{ComparisonScheduler, LinkFlit, Router, VcState};
+use wormqos_sim::lane_credits::LaneSender;
+use wormqos_sim::{credit_lane, credit_lane_word, ComparisonScheduler, LinkFlit, Router, VcState};
 
 /// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
 pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
@@ -99,6 +100,25 @@ pub struct SourceVc {
     pub out_vcs_lower: u32,
 }
 
+impl Ni {
+    /// The router's credits of this cycle (bit v = VC v; with per-lane
+    /// credits `lanes` holds each one's lane), counting from the next cycle.
+    #[inline]
+    fn return_credits<const LANES: bool>(&mut self, ret: u32, lanes: u64) {
+        if !LANES {
+            for (v, c) in self.credits.iter_mut().enumerate() {
+                *c += ret >> v & 1;
+            }
+        } else {
+            for (v, l) in self.lanes.iter_mut().enumerate() {
+                if ret >> v & 1 == 1 {
+                    l.credit(credit_lane(lanes, v));
+                }
+            }
+        }
+    }
+}
+
 struct Ni {
     router: usize,
     port: usize,
@@ -115,6 +135,9 @@ struct Ni {
     /// VCs that have carried a message (so `vc_class` is meaningful).
     vc_used: u64,
     credits: Vec<u32>,
+    /// `preemption_credits = "per_lane"`: the sender state of each source VC
+    /// (§9.4 *Credits*; `credits` is then not read); empty otherwise.
+    lanes: Vec<LaneSender>,
     rr: usize,
     /// Messages in `vc_cur` and in `queues` (fast idle check).
     active: u32,
@@ -407,6 +430,10 @@ pub struct Sim<'a> {
     /// the router reads them without a `Vec` per router to go through.
     in_flits: Vec<LinkFlit>,
     in_credits: Vec<u32>,
+    /// The lane of each credit in `in_credits` (`per_lane` only, else 0).
+    in_credit_lanes: Vec<u64>,
+    /// `router.preemption_credits = "per_lane"` (§9.4 *Credits*).
+    per_lane: bool,
     nis: Vec<Ni>,
     /// `workload.source_queues = "per_direction_*"`: the queue of each
     /// message; `None`: one queue per class.
@@ -534,6 +561,11 @@ impl<'a> Sim<'a> {
                 vc_class: vec![0; m],
                 vc_used: 0,
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
+                lanes: if cfg0.per_lane_credits() {
+                    vec![LaneSender::new(cfg0.input_buffer_depth() as u16, cfg0.extra_lanes() as usize + 1); m]
+                } else {
+                    Vec::new()
+                },
                 rr: 0,
                 active: 0,
                 queued: 0,
@@ -740,6 +772,8 @@ impl<'a> Sim<'a> {
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
             in_credits: vec![0; flit_to.len()],
+            in_credit_lanes: vec![0; flit_to.len()],
+            per_lane: cfg0.per_lane_credits(),
             nis,
             segmentation,
             nic,
@@ -1066,7 +1100,11 @@ impl<'a> Sim<'a> {
         let n_routers = self.routers.len();
         // A flit in a link register is moving (`run.stall_cycles`).
         let mut moved = if self.pipes.latency == 0 {
-            self.move_through_links();
+            if self.per_lane {
+                self.move_through_links::<true>();
+            } else {
+                self.move_through_links::<false>();
+            }
             false
         } else {
             self.move_through_link_registers()
@@ -1087,6 +1125,9 @@ impl<'a> Sim<'a> {
             l.in_credits |= 1 << p;
             let f = self.routers[r].outputs().flits[p];
             self.in_credits[at] = 1 << f.vc;
+            if self.per_lane {
+                self.in_credit_lanes[at] = credit_lane_word(f.vc as usize, f.lane as usize);
+            }
             moved = true;
             if let Some(t) = &mut self.trace {
                 t.ejected.push((now, e, f));
@@ -1125,7 +1166,11 @@ impl<'a> Sim<'a> {
             if self.nic.is_some() {
                 self.inject_nic(e, now, hdr, hw, &mut moved);
             } else {
-                self.inject(e, now, hdr, hw, &mut moved);
+                if self.per_lane {
+                    self.inject::<true>(e, now, hdr, hw, &mut moved);
+                } else {
+                    self.inject::<false>(e, now, hdr, hw, &mut moved);
+                }
             }
         }
         for r in 0..n_routers {
@@ -1135,6 +1180,9 @@ impl<'a> Sim<'a> {
             }
             let router = &mut self.routers[r];
             let base = l.port_base as usize;
+            if self.per_lane {
+                router.set_credit_lanes(&self.in_credit_lanes[base..]);
+            }
             router.step_active(&self.in_flits[base..], &self.in_credits[base..], l.in_flits, l.in_credits);
             (l.out_flits, l.out_credits) = router.output_activity();
         }
@@ -1147,7 +1195,7 @@ impl<'a> Sim<'a> {
     /// The router-to-router links without registers (`topology.link_latency`
     /// = 0): every router's input is its neighbour's output of this cycle.
     #[inline(always)]
-    fn move_through_links(&mut self) {
+    fn move_through_links<const LANES: bool>(&mut self) {
             // Router-to-router links (unused ports keep their idle inputs).
             // An idle output is `LinkFlit::IDLE` / 0, so a link that was idle in
             // the last cycle and is idle now already holds its value.
@@ -1181,6 +1229,9 @@ impl<'a> Sim<'a> {
                     let (r, o) = (r as usize, o as usize);
                     let l = &mut self.links[r];
                     self.in_credits[l.port_base as usize + o] = out.credits[p];
+                    if LANES {
+                        self.in_credit_lanes[l.port_base as usize + o] = out.credit_lanes[p];
+                    }
                     l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
                 }
             }
@@ -1250,17 +1301,18 @@ impl<'a> Sim<'a> {
         in_flight
     }
 
-    fn inject(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
+    /// `LANES`: `preemption_credits = "per_lane"` (§9.4 *Credits*), the
+    /// sources name the lanes (compiled apart, so the default path has no test).
+    fn inject<const LANES: bool>(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
         let (r, p) = (self.nis[e].router, self.nis[e].port);
         let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
+        let ret_lanes = if LANES && ret != 0 { self.routers[r].outputs().credit_lanes[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
             if ret != 0 {
-                for v in 0..m {
-                    ni.credits[v] += ret >> v & 1;
-                }
+                ni.return_credits::<LANES>(ret, ret_lanes);
             }
             self.drive_flit(r, p, LinkFlit::IDLE);
             return;
@@ -1290,13 +1342,14 @@ impl<'a> Sim<'a> {
         for k in 0..m {
             // ni.rr + k < 2m: a subtraction rather than a division.
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
-            if let Some((idx, _)) = ni.vc_cur[v] {
-                if logging && ni.credits[v] == 0 {
+            if let Some((idx, sent)) = ni.vc_cur[v] {
+                let c = ni.vc_class[v];
+                let credits = if LANES { ni.lanes[v].credits_for(sent == 0, c) as u32 } else { ni.credits[v] };
+                if logging && credits == 0 {
                     self.slab[idx as usize].at_source.no_credit += 1;
                 }
-                let c = ni.vc_class[v];
                 holding |= 1 << c;
-                if ni.credits[v] > 0 {
+                if credits > 0 {
                     can_send |= 1 << c;
                     if pick.map_or(true, |(_, pc)| c > pc) {
                         pick = Some((v, c));
@@ -1330,6 +1383,14 @@ impl<'a> Sim<'a> {
                 }
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
+            if LANES {
+                let lanes = &mut self.nis[e].lanes[v];
+                let pick = lanes.pick(flit.head, c);
+                lanes.send(pick, flit.head, c);
+                flit.lane = pick.lane;
+            } else {
+                self.nis[e].credits[v] -= 1;
+            }
             let last = flit.tail;
             if last {
                 self.slab[idx as usize].at_source.tail_sent = now;
@@ -1338,7 +1399,6 @@ impl<'a> Sim<'a> {
                 }
             }
             let ni = &mut self.nis[e];
-            ni.credits[v] -= 1;
             ni.vc_cur[v] = if last { None } else { Some((idx, sent + 1)) };
             ni.active -= last as u32;
             ni.rr = if v + 1 == m { 0 } else { v + 1 };
@@ -1349,12 +1409,7 @@ impl<'a> Sim<'a> {
             }
         }
         if ret != 0 {
-            let ni = &mut self.nis[e];
-            for v in 0..m {
-                if ret >> v & 1 == 1 {
-                    ni.credits[v] += 1;
-                }
-            }
+            self.nis[e].return_credits::<LANES>(ret, ret_lanes);
         }
         self.drive_flit(r, p, flit);
     }
@@ -1378,7 +1433,9 @@ impl<'a> Sim<'a> {
         ni.vc_used |= 1 << v;
         ni.vc_class[v] = c as u8;
         ni.active += 1;
-        let (credits, vcs_held) = (ni.credits[v], ni.active);
+        // With per-lane credits: those of the lane its header will take.
+        let credits = if ni.lanes.is_empty() { ni.credits[v] } else { ni.lanes[v].credits_for(true, c as u8) as u32 };
+        let (credits, vcs_held) = (credits, ni.active);
         self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
         true
     }
@@ -1406,6 +1463,8 @@ impl<'a> Sim<'a> {
         let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1);
         match self.v.exp.workload.source_vc_choice {
             SourceVcChoice::Lowest => idle.next(),
+            // With per-lane credits: those of the lane the header would take.
+            SourceVcChoice::MostCredits if !ni.lanes.is_empty() => idle.rev().max_by_key(|&v| ni.lanes[v].credits_for(true, c as u8)),
             SourceVcChoice::MostCredits => idle.rev().max_by_key(|&v| ni.credits[v]),
             SourceVcChoice::Uniform => {
                 let n = idle.clone().count();
@@ -1429,7 +1488,7 @@ impl<'a> Sim<'a> {
         } else {
             data[0] = (sent as u64 & 0xffff) | ((rec.tag as u64) << 16);
         }
-        LinkFlit { valid: true, dummy: false, vc: v, head: sent == 0, tail: sent + 1 == rec.m.flits, data }
+        LinkFlit { lane: 0, valid: true, dummy: false, vc: v, head: sent == 0, tail: sent + 1 == rec.m.flits, data }
     }
 
     /// Endpoint e's `[nic]` model for one cycle: credits back, then one flit

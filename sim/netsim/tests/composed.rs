@@ -42,7 +42,7 @@ fn replay(v: &wormqos_netsim::Validated, trace: &FlitTrace, link_latency: u32) -
     let injected = by_cycle(&trace.injected);
     let last = trace.ejected.iter().map(|x| x.0).max().unwrap_or(0) + 50;
     let mut out = ByCycle::new();
-    let mut ins = RouterInputs { flits: vec![LinkFlit::IDLE; e], credits: vec![0; e], route_write: None };
+    let mut ins = RouterInputs { flits: vec![LinkFlit::IDLE; e], credits: vec![0; e], credit_lanes: vec![0; e], route_write: None };
     for t in 0..=last {
         ins.flits.fill(LinkFlit::IDLE);
         for (k, f) in net.outputs().flits.iter().enumerate() {

@@ -5,7 +5,8 @@
 //! `write_the_control_traces` (ignored, about three minutes) runs NP and P
 //! of `experiments/fig5_003.toml` (single pass) and
 //! `experiments/fig5_003_iterative.toml` at load 0.8 (and P with
-//! `workload.source_vc_choice = "most_credits"`), logs every delivered
+//! `workload.source_vc_choice = "most_credits"`, and P with
+//! `router.preemption_credits = "per_lane"`), logs every delivered
 //! message ([`Sim::run_logged_all`]) and writes one row per control message
 //! created after the warm-up into
 //! `experiments/results/fig5_003_control_trace/control.csv`.
@@ -35,6 +36,11 @@ fn experiment_text(file: &str, router: &str) -> String {
     if router != "np" {
         text = text.replace("mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]", "mode = \"preemptive\"");
     }
+    if router == "p_lane" {
+        // docs/microarchitecture.md §9.4 *Credits*: each lane has its own credits.
+        text = text.replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"");
+        assert!(text.contains("per_lane"), "{file} changed");
+    }
     if router == "p_most_credits" {
         text = text.replace("control_flits = 20", "control_flits = 20\nsource_vc_choice = \"most_credits\"");
         assert!(text.contains("most_credits"), "{file} changed");
@@ -49,7 +55,7 @@ const HEADER: &str = "allocator,router,src,created,phase,vc,prev_class,credits,v
 fn write_the_control_traces() {
     let mut csv = format!("{HEADER}\n");
     for (allocator, file) in FILES {
-        for router in ["np", "p", "p_most_credits"] {
+        for router in ["np", "p", "p_most_credits", "p_lane"] {
             let v = Experiment::from_str(&experiment_text(file, router), "control.toml", root().join("experiments")).unwrap();
             let warmup = v.run_cycles().1;
             let (_, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
@@ -140,6 +146,25 @@ fn the_control_traces_show_the_mechanism() {
         };
         assert_eq!((p.len(), waited.len(), blocked, (on_vc * 100.0).round() as usize, behind_rt), quoted, "{allocator}");
         assert_eq!(of(allocator, "np").len(), 74);
+    }
+    // Per-lane credits (docs/microarchitecture.md §9.4 *Credits*): no
+    // control header waits on its source VC any more (a higher lane always
+    // has credits there); what is left of the source wait is the queue for
+    // an idle source VC. Quoted: messages that waited, source wait and
+    // mean latency (µs) with per-lane and per-VC credits.
+    for (allocator, quoted, np_mean) in [("single_pass", (34, 2429.0, 2.63, 24.69, 10559.0, 11.42, 21.81), 3.66), ("iterative", (10, 410.0, 0.44, 5.59, 2970.0, 3.21, 10.21), 1.92)] {
+        let lane = of(allocator, "p_lane");
+        assert_eq!(lane.len(), 74, "{allocator}");
+        assert!(lane.iter().all(|r| num(r, "vc_wait") == 0.0), "{allocator}: a control header waited on its VC with per-lane credits");
+        // Every header's lane had all DI = 40 credits when it got its VC.
+        assert!(lane.iter().all(|r| num(r, "credits") == 40.0), "{allocator}: a control header's lane was short of credits");
+        let sum = |rows: &[BTreeMap<String, String>], k: usize| rows.iter().map(|r| [source_and_total(r).0, source_and_total(r).1][k]).sum::<f64>();
+        let mean_us = |rows: &[BTreeMap<String, String>], k: usize| (sum(rows, k) / rows.len() as f64 * 0.08 * 100.0).round() / 100.0;
+        let waited = lane.iter().filter(|r| source_and_total(r).0 > 0.0).count();
+        let p = of(allocator, "p");
+        assert_eq!((waited, sum(&lane, 0), mean_us(&lane, 0), mean_us(&lane, 1)), (quoted.0, quoted.1, quoted.2, quoted.3), "{allocator} per lane");
+        assert_eq!((sum(&p, 0), mean_us(&p, 0), mean_us(&p, 1)), (quoted.4, quoted.5, quoted.6), "{allocator} per VC");
+        assert_eq!(mean_us(&of(allocator, "np"), 1), np_mean, "{allocator} NP");
     }
     let single = |router: &str| of("single_pass", router).iter().map(|r| source_and_total(r).0).sum::<f64>();
     assert!(single("p_most_credits") < single("p") && single("p_most_credits") > 0.25 * single("p"), "single pass: falls less");

@@ -86,7 +86,7 @@ impl Injector {
                 sq.sent_tails[q] += 1;
             }
             taken = 1 << f.vc;
-            self.link = LinkFlit { valid: true, vc: f.vc as u8, head: f.head, tail: f.tail, dummy: false, data: f.data };
+            self.link = LinkFlit { lane: 0, valid: true, vc: f.vc as u8, head: f.head, tail: f.tail, dummy: false, data: f.data };
         }
         for u in 0..p.vcs {
             let c = self.credits[u] - (taken >> u & 1) + (credit_in >> u & 1);

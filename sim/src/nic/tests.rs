@@ -341,7 +341,7 @@ fn set_wins_over_a_clear_in_the_same_cycle() {
     // A rejected doorbell and a W1C of STATUS cannot share a cycle (one
     // write at a time), but a dropped ejected flit can: with RX_EN = 0, VC 1's
     // FIFO (DD = 4) is filled, and a fifth flit arrives in the cycle of the clear.
-    let flit = LinkFlit { valid: true, vc: 1, head: true, ..LinkFlit::IDLE };
+    let flit = LinkFlit { lane: 0, valid: true, vc: 1, head: true, ..LinkFlit::IDLE };
     for _ in 0..4 {
         b.nic.step(&NicInputs { ej: flit, ..NicInputs::default() });
     }
@@ -586,15 +586,15 @@ fn block_level_injection_holds_a_slot_for_b_flits() {
 /// Builds the ejected flits of a message as a sender NIC with NODE_ID
 /// `src` and counter `seq` would (docs/nic.md §4), payload beat k−1 = `base + k`.
 fn message_flits(p: &params::Params, dest: u32, class: u32, src: u32, seq: u32, k: u32, base: u64, vc: u8) -> Vec<LinkFlit> {
-    let mut v = vec![LinkFlit { valid: true, vc, head: true, tail: false, dummy: false, data: p.header_flit(dest, class, 9, src, seq) }];
+    let mut v = vec![LinkFlit { lane: 0, valid: true, vc, head: true, tail: false, dummy: false, data: p.header_flit(dest, class, 9, src, seq) }];
     for i in 1..=k {
-        v.push(LinkFlit { valid: true, vc, head: false, tail: i == k, dummy: false, data: p.body_flit(i, src, seq, false, base + i as u64) });
+        v.push(LinkFlit { lane: 0, valid: true, vc, head: false, tail: i == k, dummy: false, data: p.body_flit(i, src, seq, false, base + i as u64) });
     }
     v
 }
 
 fn dummy(vc: u8, head: bool, hdr: [u64; 4]) -> LinkFlit {
-    LinkFlit { valid: true, vc, head, tail: !head, dummy: true, data: if head { hdr } else { [0; 4] } }
+    LinkFlit { lane: 0, valid: true, vc, head, tail: !head, dummy: true, data: if head { hdr } else { [0; 4] } }
 }
 
 /// P mode: message A (src 3, seq 5, K = 3, class 2) is preempted after its

@@ -34,7 +34,11 @@ impl Router {
             // In the non-preemptive modes the links have no `dummy` wire (§9.7).
             let flit = Flit { data, head: f.head, tail: f.tail, dummy: P && f.dummy, vtick: 0 };
             let ring = if P {
-                let w = self.lane_choice(i, &flit);
+                let w = if self.per_lane { self.named_lane(i, &flit, f.lane) } else { self.lane_choice(i, &flit) };
+                if w.lane as usize >= self.lanes {
+                    self.stats.dropped_bad_vc += 1;
+                    continue;
+                }
                 // Applied at the end of the cycle only if the flit is accepted.
                 self.pin[p & 31].bw = w;
                 self.lane_ring(i, w.lane as usize)
@@ -78,6 +82,27 @@ impl Router {
         LaneWrite { v, lane, class: c, head: true, choice }
     }
 
+    /// §9.4 *Credits*, receiver's stage 1 (`per_lane`): the flit goes to the
+    /// lane its sender named; a header above `top` opens it (and the empty
+    /// lanes between), into an entirely idle VC's lane 0 it sets `lmax[0]`.
+    fn named_lane(&self, i: usize, flit: &Flit, lane: u8) -> LaneWrite {
+        let d = &self.lane_regs[i];
+        let v = (i % self.m) as u8;
+        if !flit.head {
+            return LaneWrite { v, lane, class: 0, head: false, choice: LaneChoice::Body };
+        }
+        let c = self.cls(self.header_of(&flit.data).class) as u8;
+        let idle = self.inp[(i / self.m) & 31].idle >> v & 1 == 1;
+        let choice = if lane > d.top {
+            LaneChoice::Preempting
+        } else if lane == 0 && d.top == 0 && self.ib.count(self.lane_ring(i, 0)) == 0 && d.sl == 0 && idle {
+            LaneChoice::Fresh
+        } else {
+            LaneChoice::Open
+        };
+        LaneWrite { v, lane, class: c, head: true, choice }
+    }
+
     /// §9.4 BW at the end of the cycle: the lane registers of this cycle's
     /// writes (`lmax`, `top`, `wl`). A header that opens lane `top + 1`
     /// stops a ROUTED VC from requesting VA (its `sl < top` from the next
@@ -94,9 +119,11 @@ impl Router {
             match w.choice {
                 LaneChoice::Fresh => d.lmax[0] = w.class,
                 LaneChoice::Preempting => {
-                    d.top += 1;
+                    // `lane == top + 1` with per-VC credits; a sender naming
+                    // its lanes may skip empty ones (§9.4 *Credits*).
+                    self.pin[p & 31].extra += (w.lane - d.top) as u32;
+                    d.top = w.lane;
                     d.lmax[w.lane as usize] = w.class;
-                    self.pin[p & 31].extra += 1;
                     self.withdraw_va_request(i);
                 }
                 LaneChoice::Body | LaneChoice::Open => {}

@@ -6,7 +6,7 @@
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{bits, inc_mod, Router};
 use crate::arbiter::{age_pick, rr_pick};
-use crate::link::LinkFlit;
+use crate::link::{credit_lane, LinkFlit};
 use crate::vclock::is_realtime;
 
 impl Router {
@@ -93,13 +93,32 @@ impl Router {
             let j = o * m + u;
             let f = self.ob.pop(j);
             op.nonempty &= !(((self.ob.count(j) == 0) as u32) << u);
-            self.credits[j & 511] -= 1;
-            op.credit_ok &= !(((self.credits[j & 511] == 0) as u32) << u);
+            let lane = if P && self.per_lane {
+                // §9.4 *Credits*: the lane was chosen on the start-of-cycle
+                // sender state; `credit_ok` is recomputed at the end of the cycle.
+                let c = if f.head { self.cls(self.header_of(&f.data).class) as u8 } else { 0 };
+                let pick = self.lane_tx[j].pick(f.head, c);
+                self.lane_tx[j].send(pick, f.head, c);
+                pick.lane
+            } else {
+                self.credits[j & 511] -= 1;
+                op.credit_ok &= !(((self.credits[j & 511] == 0) as u32) << u);
+                0
+            };
+            let op = &mut self.outp[o & 31];
             // Read only by the round-robin orders.
             op.oc_ptr = inc_mod(u, m) as u8;
-            self.outputs.flits[o] = LinkFlit { valid: true, dummy: f.dummy, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
+            self.outputs.flits[o] = LinkFlit { lane, valid: true, dummy: f.dummy, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
             self.stats.tails_forwarded += (f.tail && !(P && f.dummy)) as u64;
             self.stats.flits_forwarded += 1;
+        }
+        if P && self.per_lane {
+            for o in bits(ret_ports) {
+                for u in bits(in_credits[o] & self.vc_all) {
+                    self.lane_tx[o * m + u].credit(credit_lane(self.in_lanes[o], u));
+                }
+            }
+            return c_ports | ret_ports;
         }
         for o in bits(ret_ports) {
             for u in bits(in_credits[o] & self.vc_all) {
@@ -111,5 +130,33 @@ impl Router {
             }
         }
         c_ports | ret_ports
+    }
+
+    /// §9.4 *Credits* (`per_lane`): the lane the front flit of output VC j
+    /// takes (the open lane when the buffer is empty).
+    pub(super) fn front_lane(&self, j: usize) -> u8 {
+        let tx = &self.lane_tx[j];
+        if self.ob.count(j) == 0 {
+            return tx.pick(false, 0).lane;
+        }
+        let f = self.ob.front(j);
+        let c = if f.head { self.cls(self.header_of(&f.data).class) as u8 } else { 0 };
+        tx.pick(f.head, c).lane
+    }
+
+    /// §9.4 *Credits* (`per_lane`), at the end of the cycle: `credit_ok` of
+    /// the output ports touched is whether each front flit's lane has a
+    /// credit (a pop, a push into an empty buffer or a returned credit can
+    /// change it).
+    pub(super) fn lane_credit_ok(&mut self, touched_out: u32) {
+        let m = self.m;
+        for o in bits(touched_out & self.port_all) {
+            let mut ok = 0u32;
+            for u in bits(self.outp[o & 31].nonempty) {
+                let j = o * m + u;
+                ok |= ((self.lane_tx[j].credits(self.front_lane(j)) > 0) as u32) << u;
+            }
+            self.outp[o & 31].credit_ok = ok;
+        }
     }
 }

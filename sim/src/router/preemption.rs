@@ -11,6 +11,7 @@
 use super::state::MAX_LANES;
 use super::{bits, HeaderFields, Router};
 use crate::fifo::Flit;
+use crate::link::credit_lane_word;
 use crate::link::MAX_FLIT_WORDS;
 
 /// What an input VC offers to stage 4 (§9.4 "Stage 4").
@@ -166,6 +167,9 @@ impl Router {
                 let f = self.ib.pop(self.lane_ring(i, d.sl as usize));
                 self.pin[p & 31].lane_flits -= 1;
                 self.outputs.credits[p] |= 1 << v;
+                if self.per_lane {
+                    self.outputs.credit_lanes[p] |= credit_lane_word(v, d.sl as usize);
+                }
                 self.credit_ports |= 1 << p;
                 self.stats.crossbar_moves += 1;
                 f

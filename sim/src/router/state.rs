@@ -24,7 +24,7 @@ pub(super) const fn order_code(order: &FlitOrder) -> u8 {
 }
 
 /// Most lanes per input VC: E + 1 with E = s - 1 <= 7.
-pub(crate) const MAX_LANES: usize = 8;
+pub(crate) use crate::lane_credits::MAX_LANES;
 
 /// The header register (§9.1): raw destination, class and Vtick fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

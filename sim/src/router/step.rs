@@ -39,6 +39,8 @@ impl Router {
     /// them all. The slices, not a [`crate::RouterInputs`], let a network
     /// keep every router's inputs in one array (measured: docs/benchmarks.md,
     /// "Netsim speed: per-port state split").
+    /// With `preemption_credits = "per_lane"` the lanes of the credits are
+    /// given first by [`Router::set_credit_lanes`].
     pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: u32, returning: u32) {
         let n = self.n;
         let in_flits = &flits[..n];
@@ -129,6 +131,13 @@ impl Router {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
+        if P && self.per_lane {
+            // The credit-lane wires return to 0 with the credit wires
+            // (`clear_credit_outputs` in stage 4).
+            for p in bits(self.credit_ports) {
+                self.outputs.credit_lanes[p] = 0;
+            }
+        }
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
         let mut touched_out = drain | st_out | self.output_registers::<P>(in_credits, ret_ports);
@@ -140,6 +149,9 @@ impl Router {
         if P {
             self.lane_release();
             self.lane_registers_of_bw();
+            if self.per_lane {
+                self.lane_credit_ok(touched_out);
+            }
         }
         self.end_of_cycle::<P>(touched_in, touched_out);
     }

@@ -258,7 +258,7 @@ impl Program {
             let mut v = vec![if p == 0 { hdr } else { LinkFlit { dummy: true, ..hdr } }];
             v.extend_from_slice(&bodies[cuts[p]..cuts[p + 1]]);
             if p + 1 < parts {
-                v.push(LinkFlit { valid: true, tail: true, dummy: true, ..LinkFlit::IDLE });
+                v.push(LinkFlit { lane: 0, valid: true, tail: true, dummy: true, ..LinkFlit::IDLE });
             }
             flits_of.push(v);
         }

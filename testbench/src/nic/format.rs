@@ -40,7 +40,7 @@ impl Layout {
 
     /// A real header flit of a message `{src, seq}`.
     pub fn header_flit(&self, dest: u64, class: u64, vtick: u64, src: u64, seq: u64) -> LinkFlit {
-        let mut fl = LinkFlit { valid: true, head: true, ..LinkFlit::IDLE };
+        let mut fl = LinkFlit { lane: 0, valid: true, head: true, ..LinkFlit::IDLE };
         for (field, v) in [(self.header.dest, dest), (self.header.class, class), (self.header.vtick, vtick), (self.hdr_src, src), (self.hdr_seq, seq)] {
             field.insert(&mut fl.data, v);
         }
@@ -49,7 +49,7 @@ impl Layout {
 
     /// Body flit k (tail when `tail`); a poisoned one carries no payload.
     pub fn body_flit(&self, k: u64, src: u64, seq: u64, poison: bool, beat: u64, tail: bool) -> LinkFlit {
-        let mut fl = LinkFlit { valid: true, tail, ..LinkFlit::IDLE };
+        let mut fl = LinkFlit { lane: 0, valid: true, tail, ..LinkFlit::IDLE };
         let payload = if poison { 0 } else { beat };
         for (field, v) in [(self.index, k), (self.body_src, src), (self.body_seq, seq), (self.poison, poison as u64), (self.payload, payload)] {
             field.insert(&mut fl.data, v);

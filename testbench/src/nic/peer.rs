@@ -109,7 +109,7 @@ impl RouterPeer {
     /// so a NIC that accepted it would hold it as a new message's flit and
     /// the run would not drain.
     fn stray(&mut self) {
-        let flit = |vc: u32| LinkFlit { valid: true, vc: vc as u8, data: [u64::MAX; 4], ..LinkFlit::IDLE };
+        let flit = |vc: u32| LinkFlit { lane: 0, valid: true, vc: vc as u8, data: [u64::MAX; 4], ..LinkFlit::IDLE };
         if self.overrun_armed {
             if let Some(u) = (0..self.vcs).find(|&u| self.ej_credits[u] == 0) {
                 self.driven = flit(u as u32);

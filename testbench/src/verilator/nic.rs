@@ -251,7 +251,7 @@ impl VerilatedNic {
         let (g, b) = (|i| self.get(i), |i| self.get(i) != 0);
         let h = host_output_values(g);
         let dummy = self.map.outputs.len() > 31 && b(31);
-        let inj = LinkFlit { valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
+        let inj = LinkFlit { lane: 0, valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
         NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32 }
     }
 }

@@ -139,7 +139,7 @@ pub fn send_message(dut: &mut dyn Dut, cfg: &RouterConfig, src: usize, vc: u8, d
         }
         if sent < len && credits > 0 {
             let data = if sent == 0 { header(cfg, dest) } else { [0xA000 + sent as u64, 0, 0, 0] };
-            inputs.flits[src] = LinkFlit { valid: true, dummy: false, vc, head: sent == 0, tail: sent == len - 1, data };
+            inputs.flits[src] = LinkFlit { lane: 0, valid: true, dummy: false, vc, head: sent == 0, tail: sent == len - 1, data };
             sent += 1;
             credits -= 1;
         }
