@@ -100,7 +100,7 @@ pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32
 /// [`rr_arbiter_with`] with the carry-chain grant at every N
 /// (`<prefix>_rr_arbiter_chain`): the VC allocator of the registered
 /// pipeline, whose grant ends stage RV (docs/benchmarks.md, issue 19).
-pub fn rr_arbiter_chain(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
+pub(crate) fn rr_arbiter_chain(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
     rr_arbiter_form(prefix, n, faults, 0, true)
 }
 
@@ -132,39 +132,20 @@ fn rr_arbiter_form(prefix: &str, n: u32, faults: &Faults, picks: u32, chain_only
     };
     let main = declare(&mut m, "")?;
     let above = m.comb_reg_sym("above", n, "N");
-    if chain_only && !faults.rr_grant_not_onehot {
+    let i = m.integer("i");
+    // the carry-chain grant, and the indices above it from the grant
+    let chain_above = Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]);
+    if faults.rr_grant_not_onehot || chain_only {
         grant(&mut m, "", &req, &main)?;
-        // From the grant's own subtraction, not a serial OR behind the grant:
-        // dbl ^ (dbl - 1) has ones up to and including dbl's lowest set bit.
-        // If a masked requester exists (lower half of dbl non-zero) that bit
-        // is the grant in the lower half; otherwise the lower half is all
-        // ones and the upper half holds the ones up to the grant.
-        let thermo = m.comb_reg_sym("thermo", 2 * n, "2*N");
-        let one = cat(&[Expr::zero_sym("(2*N-1)", 2 * n - 1), Expr::one_bit(true)]);
-        let dbl = &main[0];
-        let no_masked = dbl.bits_sym(("N-1", n - 1), ("0", 0)).any().l_not();
-        let (upper, lower) = (thermo.bits_sym(("2*N-1", 2 * n - 1), ("N", n)), thermo.bits_sym(("N-1", n - 1), ("0", 0)));
         m.comb(vec![
-            Stmt::note("indices above the grant: ones up to the lowest set bit of dbl, inverted"),
-            Stmt::set(&thermo, dbl ^ (dbl - &one)),
-            Stmt::set(&above, !no_masked.then_else(&upper, &lower)),
+            Stmt::note("indices above the grant (prefix OR)"),
+            Stmt::set(&above, Expr::zero_sym("N", n)),
+            // (loop-index text as before the typed emitter: no parentheses)
+            chain_above,
         ]);
     } else {
-        let i = m.integer("i");
-        // the carry-chain grant, and the indices above it from the grant
-        let chain_above = Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]);
-        if faults.rr_grant_not_onehot || chain_only {
-            grant(&mut m, "", &req, &main)?;
-            m.comb(vec![
-                Stmt::note("indices above the grant (prefix OR)"),
-                Stmt::set(&above, Expr::zero_sym("N", n)),
-                // (loop-index text as before the typed emitter: no parentheses)
-                chain_above,
-            ]);
-        } else {
-            let chain = [chain_grant(n, "", &req, &mask_q, &main, false), vec![chain_above]].concat();
-            prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain)?;
-        }
+        let chain = [chain_grant(n, "", &req, &mask_q, &main, false), vec![chain_above]].concat();
+        prefix_grant(&mut m, n, &req, &mask_q, &main, &above, &i, chain)?;
     }
     // A separate block: take_i usually depends on gnt_o.
     m.comb(vec![Stmt::set(&mask_d, &mask_q), Stmt::when(&adv, vec![Stmt::set(&mask_d, &above)])]);
