@@ -94,25 +94,10 @@ pub(crate) fn pick_ports(m: &mut Module, n: u32, picks: u32) -> Result<Vec<(Sig,
 /// grant evaluations of other request vectors on the same pointer
 /// (`<prefix>_rr_arbiter_k<picks>`); `picks = 0` is the plain arbiter.
 pub(crate) fn rr_arbiter_picks(prefix: &str, n: u32, faults: &Faults, picks: u32) -> Result<Module> {
-    rr_arbiter_form(prefix, n, faults, picks, false)
-}
-
-/// [`rr_arbiter_with`] with the carry-chain grant at every N
-/// (`<prefix>_rr_arbiter_chain`): the VC allocator of the registered
-/// pipeline, whose grant ends stage RV (docs/benchmarks.md, issue 19).
-pub(crate) fn rr_arbiter_chain(prefix: &str, n: u32, faults: &Faults) -> Result<Module> {
-    rr_arbiter_form(prefix, n, faults, 0, true)
-}
-
-fn rr_arbiter_form(prefix: &str, n: u32, faults: &Faults, picks: u32, chain_only: bool) -> Result<Module> {
-    let base = if chain_only { format!("{prefix}_rr_arbiter_chain") } else { format!("{prefix}_rr_arbiter") };
-    let mut m = Module::new(picks_name(base, picks));
+    let mut m = Module::new(picks_name(format!("{prefix}_rr_arbiter"), picks));
     m.doc("Round-robin arbiter: gnt_o is one-hot (or 0 without requests): the first");
     m.doc("requester in the order ptr, ptr+1, ..., N-1, 0, ..., ptr-1. When take_i,");
     m.doc("ptr becomes (grant + 1) mod N. ptr is stored as mask_q = indices >= ptr.");
-    if chain_only {
-        m.doc("The grant is the carry-chain form at every N (no prefix-OR form).");
-    }
     m.param("N", n as u64);
     m.input("clk_i", 1);
     m.input("rst_i", 1);
@@ -135,7 +120,7 @@ fn rr_arbiter_form(prefix: &str, n: u32, faults: &Faults, picks: u32, chain_only
     let i = m.integer("i");
     // the carry-chain grant, and the indices above it from the grant
     let chain_above = Stmt::for_each(&i, "N-1", vec![Stmt::set(LVal::raw("above[i+1]", "above", 1), Expr::raw("above[i] | gnt[i]", 1))]);
-    if faults.rr_grant_not_onehot || chain_only {
+    if faults.rr_grant_not_onehot {
         grant(&mut m, "", &req, &main)?;
         m.comb(vec![
             Stmt::note("indices above the grant (prefix OR)"),

@@ -1,7 +1,7 @@
 //! `<prefix>_router`: builds every module of the router and wires the
 //! blocks together in the top (docs/microarchitecture.md §3).
 
-use crate::arbiters::{age_arbiter_picks, rr_arbiter_chain, rr_arbiter_picks, rr_arbiter_with, AgeEntry};
+use crate::arbiters::{age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with, AgeEntry};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
@@ -72,9 +72,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? },
         )
     };
-    // The VC allocator's arbiter: in the registered pipeline its grant ends
-    // stage RV, where the carry chain is shorter on iCE40 (docs/benchmarks.md).
-    let rr_nm = if d.registered() { rr_arbiter_chain(p, nm, &d.faults)? } else { rr_arbiter_with(p, nm, &d.faults)? };
+    let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
     let rr_m = rr_arbiter_with(p, m, &d.faults)?;
     let rr_n = rr_arbiter_with(p, n, &d.faults)?;
     // The registered pipeline has the age order only at point A (C is round
