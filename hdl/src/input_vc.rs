@@ -154,7 +154,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         // the route VA grants on: RC's in stage RV (IDLE), else the register
         let va_route = is_idle.then_else(&rc_route, &route_q);
         let granted = onehot_of_pair(&mut md, "gnt_dst", &va_route, n, &va_ovc.e(), m)?;
-        md.assign(&dst_d, &gnt.then_else(&granted, &dst_q));
+        // Loaded in every cycle the VC is not ACTIVE (what a grant would
+        // give it), held while ACTIVE: the grant cycle's load is the granted
+        // (route, ovc), and SA reads dst only for ACTIVE VCs (§6). The VA
+        // grant is thus not the load enable.
+        md.assign(&dst_d, &is_active.then_else(&dst_q, &granted));
         md.assign(out, &dst_q);
     }
     md.comment("Outputs");
