@@ -91,7 +91,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     // RC: an IDLE VC whose buffer holds a flit (a header) computes its route.
     let rc_now = is_idle.l_and(&not_empty);
     let tail_crossed = pop.l_and(&pop_tail);
-    let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &va_ovc)];
+    // Registered (stage RV): `ovc` loads VA's output VC for this VC in every
+    // cycle it is not ACTIVE and holds while ACTIVE, like `dst` below; the
+    // grant cycle's load is u*, and `ovc` is read only while ACTIVE (§6).
+    let on_grant = if rv { vec![Stmt::set(&state_d, &st.active)] } else { vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &va_ovc)] };
+    let ovc_hold = if rv { is_active.then_else(&ovc_q, &va_ovc) } else { ovc_q.e() };
     let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
     if rv {
         rc.push(Stmt::when(&gnt, on_grant.clone()));
@@ -99,7 +103,7 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     md.comb(vec![
         Stmt::set(&state_d, &state_q),
         Stmt::set(&route_d, &route_q),
-        Stmt::set(&ovc_d, &ovc_q),
+        Stmt::set(&ovc_d, &ovc_hold),
         Stmt::case_of(
             &state_q,
             vec![
