@@ -230,21 +230,43 @@ fn prefix_grant(m: &mut Module, n: u32, req: &Sig, mask_q: &Sig, work: &[Sig; 3]
     Ok(())
 }
 
+/// When the age order takes in the slots that enter in a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AgeEntry {
+    /// `older_q` is the order; `enter_i` updates it at the end of the cycle.
+    Immediate,
+    /// Registered switch allocation (§6 *Registered switch allocation*,
+    /// *The age order takes a VA grant one cycle later*): `enter_i` is
+    /// registered (`entered_q`) and `prev_older_q` holds the order of the
+    /// previous cycle; the order the grant reads, `older`, is
+    /// `prev_older_q` updated with `entered_q`, which is the value the
+    /// immediate form's `older_q` has. No path runs from `enter_i` (stage
+    /// RV's VA grant) into the order register.
+    Registered,
+}
+
 /// `<prefix>_age_arbiter`: FIFO (age) arbiter over N slots
-/// (docs/microarchitecture.md §5). `older_q[i*N+j]` = slot i is older than or
+/// (docs/microarchitecture.md §5). `older[i*N+j]` = slot i is older than or
 /// equal to slot j (the diagonal is always 1). Entering slots become younger
 /// than every other slot; among themselves the lower index is older.
 pub fn age_arbiter(prefix: &str, n: u32) -> Result<Module> {
-    age_arbiter_picks(prefix, n, 0)
+    age_arbiter_picks(prefix, n, 0, AgeEntry::Immediate, &Faults::default())
 }
 
 /// [`age_arbiter`] plus `picks` combinational grant evaluations of other
-/// request vectors on the same order (`<prefix>_age_arbiter_k<picks>`).
-pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Module> {
+/// request vectors on the same order (`<prefix>_age_arbiter_k<picks>`),
+/// taking entries as `entry` says (and, with `entry` registered, point A's
+/// [`Mutant::SaAgeEntryLate`]).
+pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32, entry: AgeEntry, faults: &Faults) -> Result<Module> {
     let mut m = Module::new(picks_name(format!("{prefix}_age_arbiter"), picks));
     m.doc("FIFO (age-matrix) arbiter: gnt_o is the oldest requesting slot (one-hot or 0).");
     m.doc("Slots with enter_i set become the youngest (lower index older among them).");
-    m.doc("older_q[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
+    m.doc("older[i*N+j]: slot i is older than slot j, or i == j. Reset: lower index older.");
+    if entry == AgeEntry::Registered {
+        m.doc("enter_i is registered (entered_q) and applied to the previous cycle's order");
+        m.doc("(prev_older_q) in the next cycle: older equals the order with enter_i applied");
+        m.doc("at the end of the cycle, and enter_i has no path into a register but entered_q.");
+    }
     m.param("N", n as u64);
     m.input("clk_i", 1);
     m.input("rst_i", 1);
@@ -256,27 +278,51 @@ pub(crate) fn age_arbiter_picks(prefix: &str, n: u32, picks: u32) -> Result<Modu
     let pick_io = pick_ports(&mut m, n, picks)?;
     let nn = n * n;
     let init = m.wire_sym("older_init", nn, "N*N");
-    let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init);
     let g = m.comb_reg_sym("gnt", n, "N");
     let i = m.integer("i");
     let for_i = |body: Vec<Stmt>| Stmt::for_each(&i, "N", body);
     // Reset order: row gi has the bits j >= gi (lower index older).
     let gi = Expr::raw("gi", 32);
     m.generate_for("gi", "N", "g_init", vec![(LVal::elem_var(&init, &gi, "N", n), &Expr::ones_sym("N", n) << &gi)]);
-    let older_d_row = LVal::elem_var(&older_d, &i, "N", n);
-    m.comb(vec![
-        Stmt::set(&older_d, &older_q),
-        for_i(vec![Stmt::when_else(
-            enter.at_var(&i),
-            vec![Stmt::set(&older_d_row, &enter & init.elem_var(&i, "N", n))],
-            vec![Stmt::set(&older_d_row, older_q.elem_var(&i, "N", n) | &enter)],
-        )]),
-    ]);
+    // `to` := the order `from` with the slots `entering` made the youngest.
+    let update = |to: &Sig, from: &Sig, entering: &Sig| {
+        let to_row = LVal::elem_var(to, &i, "N", n);
+        vec![
+            Stmt::set(to, from),
+            for_i(vec![Stmt::when_else(
+                entering.at_var(&i),
+                vec![Stmt::set(&to_row, entering & init.elem_var(&i, "N", n))],
+                vec![Stmt::set(&to_row, from.elem_var(&i, "N", n) | entering)],
+            )]),
+        ]
+    };
+    let older = match entry {
+        AgeEntry::Immediate => {
+            let (older_q, older_d) = m.register_sym("older", nn, Some("N*N"), &init);
+            m.comb(update(&older_d, &older_q, &enter));
+            older_q
+        }
+        AgeEntry::Registered => {
+            let (entered_q, entered_d) = m.register_sym("entered", n, Some("N"), Expr::zero_sym("N", n));
+            let (prev_q, prev_d) = m.register_sym("prev_older", nn, Some("N*N"), &init);
+            let older = m.comb_reg_sym("older", nn, "N*N");
+            let mut body = vec![Stmt::set(&entered_d, &enter)];
+            body.extend(update(&older, &prev_q, &entered_q));
+            body.push(Stmt::set(&prev_d, &older));
+            m.comb(body);
+            if faults.sa_age_entry_late {
+                m.raw_line(&format!("// mutant {}: the grant misses last cycle's entries", Mutant::SaAgeEntryLate.name()));
+                prev_q
+            } else {
+                older
+            }
+        }
+    };
     // the oldest slot of `req` into `g`
     let grant = |m: &mut Module, req: &Sig, g: &Sig| {
         m.comb(vec![
             Stmt::set(g, Expr::zero_sym("N", n)),
-            for_i(vec![Stmt::set(LVal::at_var(g, &i), req.at_var(&i) & (older_q.elem_var(&i, "N", n) | !req).every())]),
+            for_i(vec![Stmt::set(LVal::at_var(g, &i), req.at_var(&i) & (older.elem_var(&i, "N", n) | !req).every())]),
         ])
     };
     grant(&mut m, &elig, &g);

@@ -91,7 +91,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     // RC: an IDLE VC whose buffer holds a flit (a header) computes its route.
     let rc_now = is_idle.l_and(&not_empty);
     let tail_crossed = pop.l_and(&pop_tail);
-    let on_grant = vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &va_ovc)];
+    // Registered (stage RV): `ovc` loads VA's output VC for this VC in every
+    // cycle it is not ACTIVE and holds while ACTIVE, like `dst` below; the
+    // grant cycle's load is u*, and `ovc` is read only while ACTIVE (§6).
+    let on_grant = if rv { vec![Stmt::set(&state_d, &st.active)] } else { vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &va_ovc)] };
+    let ovc_hold = if rv { is_active.then_else(&ovc_q, &va_ovc) } else { ovc_q.e() };
     let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
     if rv {
         rc.push(Stmt::when(&gnt, on_grant.clone()));
@@ -99,7 +103,7 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     md.comb(vec![
         Stmt::set(&state_d, &state_q),
         Stmt::set(&route_d, &route_q),
-        Stmt::set(&ovc_d, &ovc_q),
+        Stmt::set(&ovc_d, &ovc_hold),
         Stmt::case_of(
             &state_q,
             vec![
@@ -154,7 +158,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         // the route VA grants on: RC's in stage RV (IDLE), else the register
         let va_route = is_idle.then_else(&rc_route, &route_q);
         let granted = onehot_of_pair(&mut md, "gnt_dst", &va_route, n, &va_ovc.e(), m)?;
-        md.assign(&dst_d, &gnt.then_else(&granted, &dst_q));
+        // Loaded in every cycle the VC is not ACTIVE (what a grant would
+        // give it), held while ACTIVE: the grant cycle's load is the granted
+        // (route, ovc), and SA reads dst only for ACTIVE VCs (§6). The VA
+        // grant is thus not the load enable.
+        md.assign(&dst_d, &is_active.then_else(&dst_q, &granted));
         md.assign(out, &dst_q);
     }
     md.comment("Outputs");

@@ -141,6 +141,11 @@ pub enum Mutant {
     /// §6 *Registered switch allocation* (`registered` only): the credit of
     /// a crossing flit leaves one cycle after its ST cycle instead of in it.
     SaCreditLate,
+    /// §6 *Registered switch allocation*, *The age order takes a VA grant
+    /// one cycle later* (`registered` with `fifo` only): point A reads the
+    /// previous cycle's age order without the slots that entered in it, so a
+    /// VC granted by VA in cycle t is not yet the youngest in cycle t+1.
+    SaAgeEntryLate,
     /// §6 stage 3, *Output-VC reallocation* (`vc_reallocation = "atomic"`
     /// only): a draining output VC is released as soon as its buffer is
     /// empty, without waiting for its credits (`credits == DD`), so the
@@ -213,7 +218,7 @@ impl Mutant {
     /// The mutants of the registered switch allocation (§6 *Registered
     /// switch allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn registered() -> &'static [Mutant] {
-        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate]
+        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate]
     }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn reallocation() -> &'static [Mutant] {
@@ -269,6 +274,7 @@ impl Mutant {
             Mutant::SaSkipsRound2 => iterations(cfg).is_some_and(|k| k >= 2),
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
+            Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
             // RC and VA share a cycle in the registered pipeline already
             Mutant::SkipRcStage => !registered(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
@@ -294,6 +300,7 @@ impl Mutant {
             Mutant::SaSkipsRound2 => "router.switch_allocator = \"iterative\" with router.switch_iterations >= 2",
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
+            Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
@@ -340,6 +347,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend => "sa-room-ignores-pend",
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
+            Mutant::SaAgeEntryLate => "sa-age-entry-late",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
         }
@@ -380,6 +388,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend => "SaRoomIgnoresPend",
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
+            Mutant::SaAgeEntryLate => "SaAgeEntryLate",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
         }
@@ -472,6 +481,8 @@ pub struct Faults {
     pub sa_grants_behind_tail: bool,
     /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
     pub sa_credit_late: bool,
+    /// [`Mutant::SaAgeEntryLate`]: point A's age order misses last cycle's entries.
+    pub sa_age_entry_late: bool,
     /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
     /// with credits still out.
     pub atomic_ignores_credits: bool,
@@ -518,6 +529,7 @@ impl Faults {
             Mutant::SaRoomIgnoresPend => &mut f.sa_room_ignores_pend,
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
+            Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
         } = true;
@@ -533,7 +545,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, atomic-ignores-credits, be-cap-ignored)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, atomic-ignores-credits, be-cap-ignored)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -569,7 +581,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 3 + 1 + 1);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 1 + 1);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));

@@ -1,7 +1,7 @@
 //! `<prefix>_router`: builds every module of the router and wires the
 //! blocks together in the top (docs/microarchitecture.md §3).
 
-use crate::arbiters::{age_arbiter, age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with};
+use crate::arbiters::{age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with, AgeEntry};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
 use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
@@ -75,9 +75,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
     let rr_m = rr_arbiter_with(p, m, &d.faults)?;
     let rr_n = rr_arbiter_with(p, n, &d.faults)?;
+    // The registered pipeline has the age order only at point A (C is round
+    // robin there) and takes a VA grant into it one cycle later (§6).
+    let age_entry = if d.registered() { AgeEntry::Registered } else { AgeEntry::Immediate };
     // The flit scheduler over a port's M VCs in `order` (points A and C).
     let scheduler = |order: FlitOrder| match order {
-        FlitOrder::Age => age_arbiter(p, m),
+        FlitOrder::Age => age_arbiter_picks(p, m, 0, age_entry, &d.faults),
         FlitOrder::RoundRobin => Ok(rr_m.clone()),
         FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
     };
@@ -87,7 +90,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let rounds = d.switch_rounds();
     let picks = rounds.unwrap_or(0);
     let sched_a = |order: FlitOrder| match (order, rounds) {
-        (FlitOrder::Age, Some(k)) => age_arbiter_picks(p, m, k),
+        (FlitOrder::Age, Some(k)) => age_arbiter_picks(p, m, k, age_entry, &d.faults),
         (FlitOrder::RoundRobin, Some(k)) => rr_arbiter_picks(p, m, &d.faults, k),
         (FlitOrder::VirtualClock(vc), Some(k)) => vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k),
         (_, None) => scheduler(order),
