@@ -362,6 +362,12 @@ pub struct Workload {
     pub mpeg2_sequences: Vec<u32>,
     #[serde(default = "default_gop")]
     pub gop: String,
+    /// Where each MPEG-2 stream starts its GOP (`"aligned"`, the default:
+    /// at its I frame; `"staggered"`: a source's stream s at position
+    /// s mod the GOP's length); only with `realtime = "mpeg2"`
+    /// (`workload::GopPhase`).
+    #[serde(default, skip_serializing_if = "crate::workload::GopPhase::is_aligned")]
+    pub gop_phase: crate::workload::GopPhase,
     /// Frame-size trace for `realtime = "trace"`, relative to the experiment file.
     #[serde(default)]
     pub trace_file: Option<PathBuf>,
@@ -807,6 +813,13 @@ impl Experiment {
                 }
             }
             crate::workload::parse_gop(&w.gop).map_err(|e| ferr("workload.gop", format!("{:?}", w.gop), e))?;
+        }
+        if !w.gop_phase.is_aligned() && w.realtime != RealTime::Mpeg2 {
+            return Err(ferr(
+                "workload.gop_phase",
+                "\"staggered\"".into(),
+                format!("GOP phases exist only with realtime = \"mpeg2\" (is {:?}): {}", w.realtime, crate::workload::GopPhase::ALLOWED),
+            ));
         }
         let mut trace = None;
         if w.realtime == RealTime::Trace {

@@ -80,7 +80,7 @@ impl Offered {
 }
 
 impl Validated {
-    /// The frame sizes of real-time stream `i`.
+    /// The frame sizes of real-time stream `i` (of its source).
     pub fn sizer(&self, i: usize, gop: &[u8]) -> FrameSizer {
         let w = &self.exp.workload;
         match w.realtime {
@@ -91,7 +91,8 @@ impl Validated {
             RealTime::Mpeg2 => {
                 let s = w.mpeg2_sequences[i % w.mpeg2_sequences.len()] as usize - 1;
                 let (a, b, c) = workload::MPEG2_TABLE_III[s];
-                FrameSizer::Gop { sizes: [a * 1000.0, b * 1000.0, c * 1000.0], pattern: gop.to_vec(), pos: 0 }
+                let pos = w.gop_phase.first_position(i, gop.len());
+                FrameSizer::Gop { sizes: [a * 1000.0, b * 1000.0, c * 1000.0], pattern: gop.to_vec(), pos }
             }
             RealTime::Trace => {
                 let bits = self.trace.clone().expect("validated: a trace with realtime = \"trace\"");
@@ -349,5 +350,96 @@ impl Validated {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::workload::parse_gop;
+    use crate::Experiment;
+
+    /// 001_… Fig. 11's single switch with MPEG-2 sources (fig11_001.toml
+    /// without its sweep), the given sequences and GOP phase.
+    fn text(sequences: &str, phase: &str) -> String {
+        format!(
+            "name = \"gop\"\n[router]\nports = 8\nvcs = 16\nflit_width = 32\ninput_buffer_depth = 20\n\
+             output_buffer_depth = 20\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+             [topology]\nkind = \"single_switch\"\n[physical]\nlink_mbps = 1600\n[workload]\n\
+             load = 0.8\nmix = [80, 20]\nrealtime = \"mpeg2\"\nbest_effort = \"poisson\"\n\
+             message_flits = 20\nmpeg2_sequences = {sequences}\ngop_phase = \"{phase}\"\n\
+             [run]\nseconds = 0.01\nseed = 1\n"
+        )
+    }
+
+    fn mpeg2(sequences: &str, phase: &str) -> crate::experiment::Validated {
+        Experiment::from_str(&text(sequences, phase), "gop.toml", ".".into()).expect("a valid experiment")
+    }
+
+    /// Kbits of the first `n` frames of a source's stream `s`.
+    fn frames(v: &crate::experiment::Validated, s: usize, n: usize) -> Vec<f64> {
+        let gop = parse_gop("IBBPBBPBBPBB").unwrap();
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(1);
+        let mut sizer = v.sizer(s, &gop);
+        (0..n).map(|_| sizer.next(&mut rng) / 1000.0).collect()
+    }
+
+    fn close(a: &[f64], b: &[f64]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    /// Table III's sequence 1 (I 430.2, P 295.6, B 194.2 Kbits), GOP
+    /// IBBPBBPBBPBB: staggered, stream s starts at GOP position s mod 12.
+    #[test]
+    fn staggered_streams_start_at_their_gop_position() {
+        let (i, p, b) = (430.2, 295.6, 194.2);
+        let v = mpeg2("[1]", "staggered");
+        assert!(close(&frames(&v, 0, 4), &[i, b, b, p]), "stream 0: {:?}", frames(&v, 0, 4));
+        assert!(close(&frames(&v, 1, 4), &[b, b, p, b]), "stream 1: {:?}", frames(&v, 1, 4));
+        assert!(close(&frames(&v, 3, 4), &[p, b, b, p]), "stream 3: {:?}", frames(&v, 3, 4));
+        assert!(close(&frames(&v, 11, 3), &[b, i, b]), "stream 11: {:?}", frames(&v, 11, 3));
+        assert!(close(&frames(&v, 13, 3), &[b, b, p]), "stream 13 (13 mod 12 = 1): {:?}", frames(&v, 13, 3));
+        // Aligned (the default) keeps every stream at its I frame.
+        let v = mpeg2("[1]", "aligned");
+        assert!(close(&frames(&v, 5, 4), &[i, b, b, p]), "aligned stream 5: {:?}", frames(&v, 5, 4));
+    }
+
+    /// Sum over a source's streams of the frame each sends in frame time t.
+    fn per_frame_time(v: &crate::experiment::Validated, streams: usize, times: usize) -> Vec<f64> {
+        let all: Vec<Vec<f64>> = (0..streams).map(|s| frames(v, s, times)).collect();
+        (0..times).map(|t| all.iter().map(|f| f[t]).sum()).collect()
+    }
+
+    /// Staggered, the source's frame-time sums are flat. By hand from Table
+    /// III, one GOP (1 I + 3 P + 8 B) of each sequence in Kbits:
+    /// 1: 430.2 + 886.8 + 1553.6 = 2870.6; 2: 839.4 + 2041.8 + 3208.0 =
+    /// 6089.2; 3: 534.7 + 1708.2 + 3102.4 = 5345.3; 4: 393.3 + 1020.9 +
+    /// 1931.2 = 3345.4; 5: 350.6 + 728.7 + 1383.2 = 2462.5; 6: 974.7 +
+    /// 2165.7 + 4236.8 = 7377.2; 7: 637.6 + 1608.0 + 3154.4 = 5400.0; sum
+    /// 32890.2. With 84 = 7 × 12 streams (sequence s mod 7, position s mod
+    /// 12) every (sequence, position) pair occurs once, so every frame time
+    /// carries exactly that. Aligned, frame time 0 carries 12 I frames of
+    /// each sequence: 12 × (430.2 + 839.4 + 534.7 + 393.3 + 350.6 + 974.7
+    /// + 637.6) = 12 × 4160.5 = 49926.0, and frame time 1 only B frames:
+    /// 12 × (194.2 + 401.0 + 387.8 + 241.4 + 172.9 + 529.6 + 394.3) =
+    /// 12 × 2321.2 = 27854.4. One sequence, 12 streams: 2870.6 flat.
+    #[test]
+    fn staggered_gops_flatten_a_sources_frame_time_sums() {
+        let all = "[1, 2, 3, 4, 5, 6, 7]";
+        let sums = per_frame_time(&mpeg2(all, "staggered"), 84, 24);
+        assert!(close(&sums, &[32890.2; 24]), "staggered, 84 streams: {sums:?}");
+        let sums = per_frame_time(&mpeg2("[1]", "staggered"), 12, 24);
+        assert!(close(&sums, &[2870.6; 24]), "staggered, 12 streams of sequence 1: {sums:?}");
+        let sums = per_frame_time(&mpeg2(all, "aligned"), 84, 2);
+        assert!(close(&sums, &[49926.0, 27854.4]), "aligned, 84 streams: {sums:?}");
+    }
+
+    /// The field is refused where there are no GOPs.
+    #[test]
+    fn staggered_needs_mpeg2() {
+        // Synthetic VBR (line 17 realtime, line 21 gop_phase).
+        let text = text("[1]", "staggered").replace("realtime = \"mpeg2\"", "realtime = \"vbr\"");
+        let e = Experiment::from_str(&text, "g.toml", ".".into()).err().expect("refused").to_string();
+        assert!(e.contains("workload.gop_phase = \"staggered\"") && e.contains("allowed values"), "{e}");
+        assert!(e.contains("g.toml:21"), "names the line: {e}");
     }
 }

@@ -206,6 +206,62 @@ impl<'de> Deserialize<'de> for Regulator {
     }
 }
 
+/// Where each MPEG-2 stream of a source starts its GOP
+/// (`workload.gop_phase`). 001_… §IV-B.1 says each stream "generates 30
+/// frames/sec" from the Table III traces and nothing about the streams'
+/// GOP phases, so both are readings of the text.
+///
+/// In an experiment file: `workload.gop_phase = "aligned"` (the default) or
+/// `"staggered"`; only with `realtime = "mpeg2"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GopPhase {
+    /// Every stream's first frame is the GOP's first (its I frame): a
+    /// source's I and P frames coincide (every run before this option).
+    #[default]
+    Aligned,
+    /// The s-th stream of a source (0-based) starts at GOP position
+    /// s mod (GOP length): deterministic, so every seed sees the same
+    /// phases, and each position holds the same number of a source's
+    /// streams give or take one, where phases drawn from the seed would
+    /// leave chance clusters of I frames.
+    Staggered,
+}
+
+impl GopPhase {
+    /// The values `workload.gop_phase` accepts, for error messages.
+    pub const ALLOWED: &'static str = "allowed values \"aligned\" (the default), \"staggered\"";
+
+    pub fn is_aligned(&self) -> bool {
+        *self == GopPhase::Aligned
+    }
+
+    /// GOP position of the first frame of a source's stream `s` with a GOP
+    /// of `len` frames.
+    pub fn first_position(self, s: usize, len: usize) -> usize {
+        match self {
+            GopPhase::Aligned => 0,
+            GopPhase::Staggered => s % len.max(1),
+        }
+    }
+}
+
+impl Serialize for GopPhase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(if self.is_aligned() { "aligned" } else { "staggered" })
+    }
+}
+
+impl<'de> Deserialize<'de> for GopPhase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = toml::Value::deserialize(d)?;
+        match &v {
+            toml::Value::String(x) if x == "aligned" => Ok(GopPhase::Aligned),
+            toml::Value::String(x) if x == "staggered" => Ok(GopPhase::Staggered),
+            other => Err(serde::de::Error::custom(format!("field `workload.gop_phase` = {other}: {}", GopPhase::ALLOWED))),
+        }
+    }
+}
+
 /// A message as generated (before it enters the source queue).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Message {
