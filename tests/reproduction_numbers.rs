@@ -2394,6 +2394,26 @@ fn issue23_item2() -> Vec<Claim> {
     v
 }
 
+/// Rows `| load | TR mux | MR mux | TR full | MR full |` of d̄ / σ_d (ms)
+/// in 001_… Fig. 11's grid, tied to `csv`.
+fn fig11_rows(csv: &'static str, passages: &[&'static str]) -> Vec<Claim> {
+    let at = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
+    let mut v = Vec::new();
+    for &passage in passages {
+        let load: &'static str = Box::leak(passage[2..6].trim_end_matches('0').to_string().into_boxed_str());
+        let w = row_numbers(passage);
+        assert_eq!(w.len(), 8, "{passage}");
+        let mut numbers = Vec::new();
+        for (k, (sched, xbar)) in [("fifo", "multiplexed"), ("virtualclock", "multiplexed"), ("fifo", "full"), ("virtualclock", "full")].into_iter().enumerate() {
+            let row = at(vec![("workload.load", load), ("router.scheduler", sched), ("router.crossbar", xbar)]);
+            numbers.push(n(w[2 * k], csv, row, "frame_interval_mean_ms"));
+            numbers.push(n(w[2 * k + 1], csv, row, "frame_interval_sd_ms"));
+        }
+        v.push(Claim { passage, numbers });
+    }
+    v
+}
+
 /// 001_… Figs 11 and 12 (MPEG-2): every table number and the accepted
 /// throughputs beside them.
 fn mpeg2_001_claims() -> Vec<Claim> {
@@ -2401,25 +2421,17 @@ fn mpeg2_001_claims() -> Vec<Claim> {
     const F12: &str = "experiments/results/fig12_001/results.csv";
     let at = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
     let mut v = Vec::new();
-    for passage in [
-        "| 0.50 | 33.33 / 0.55 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
-        "| 0.60 | 35.29 / 3.34 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
-        "| 0.70 | 42.58 / 3.28 | 33.33 / 0.21 | 33.33 / 0.02 | 33.33 / 0.02 |",
-        "| 0.80 | 46.32 / 3.22 | 32.98 / 3.16 | 33.33 / 0.81 | 33.33 / 0.74 |",
-        "| 0.90 | 48.87 / 1.70 | 38.47 / 2.97 | 33.60 / 3.00 | 33.17 / 3.12 |",
-        "| 0.95 | 50.60 / 0.97 | 41.24 / 3.11 | 33.56 / 2.79 | 33.06 / 2.74 |",
-    ] {
-        let load: &'static str = Box::leak(passage[2..6].trim_end_matches('0').to_string().into_boxed_str());
-        let w = row_numbers(passage);
-        assert_eq!(w.len(), 8, "{passage}");
-        let mut numbers = Vec::new();
-        for (k, (sched, xbar)) in [("fifo", "multiplexed"), ("virtualclock", "multiplexed"), ("fifo", "full"), ("virtualclock", "full")].into_iter().enumerate() {
-            let row = at(vec![("workload.load", load), ("router.scheduler", sched), ("router.crossbar", xbar)]);
-            numbers.push(n(w[2 * k], F11, row, "frame_interval_mean_ms"));
-            numbers.push(n(w[2 * k + 1], F11, row, "frame_interval_sd_ms"));
-        }
-        v.push(Claim { passage, numbers });
-    }
+    v.extend(fig11_rows(
+        F11,
+        &[
+            "| 0.50 | 33.33 / 0.55 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
+            "| 0.60 | 35.29 / 3.34 | 33.33 / 0.02 | 33.33 / 0.02 | 33.33 / 0.02 |",
+            "| 0.70 | 42.58 / 3.28 | 33.33 / 0.21 | 33.33 / 0.02 | 33.33 / 0.02 |",
+            "| 0.80 | 46.32 / 3.22 | 32.98 / 3.16 | 33.33 / 0.81 | 33.33 / 0.74 |",
+            "| 0.90 | 48.87 / 1.70 | 38.47 / 2.97 | 33.60 / 3.00 | 33.17 / 3.12 |",
+            "| 0.95 | 50.60 / 0.97 | 41.24 / 3.11 | 33.56 / 2.79 | 33.06 / 2.74 |",
+        ],
+    ));
     v.push(Claim {
         passage: "Accepted throughput at offered 0.95: TR multiplexed 0.566, MR multiplexed\n0.654, TR full 0.916, MR full 0.913.",
         numbers: [("0.566", "fifo", "multiplexed"), ("0.654", "virtualclock", "multiplexed"), ("0.916", "fifo", "full"), ("0.913", "virtualclock", "full")]
