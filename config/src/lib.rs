@@ -77,6 +77,8 @@ pub enum SwitchStageKind {
     SingleCycle,
     /// RC+VA merged, allocation registered, traversal in the next cycle.
     Registered,
+    /// As `registered`, with point B in a cycle of its own (six stages).
+    Split,
 }
 
 /// `router.preemption_credits` (preemptive mode only,
@@ -105,6 +107,7 @@ impl SwitchStageKind {
         match self {
             SwitchStageKind::SingleCycle => "single_cycle",
             SwitchStageKind::Registered => "registered",
+            SwitchStageKind::Split => "split",
         }
     }
 }
@@ -951,25 +954,35 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
 /// (§6 defines the registered pipeline for those; P mode keeps one cycle).
 fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
-    if kind == SwitchStageKind::Registered {
+    if kind != SwitchStageKind::SingleCycle {
         if r.crossbar == Crossbar::Full {
             return Err(ConfigError::field(
                 "router.switch_stage",
                 kind.as_str(),
-                "the full crossbar has no switch allocation to register (allowed values: single_cycle; registered needs crossbar = \"multiplexed\")",
+                "the full crossbar has no switch allocation to register (allowed values: single_cycle; registered and split need crossbar = \"multiplexed\")",
             ));
         }
         if r.mode == RouterMode::Preemptive {
             return Err(ConfigError::field(
                 "router.switch_stage",
                 kind.as_str(),
-                "the registered switch stage is defined for the modes without preemption (allowed values: single_cycle with mode = \"preemptive\"; registered with unpartitioned, traditional or non_preemptive)",
+                "the registered and split switch stages are defined for the modes without preemption (allowed values: single_cycle with mode = \"preemptive\"; registered or split with unpartitioned, traditional or non_preemptive)",
             ));
         }
+    }
+    // §6 *Split switch allocation*: the iterative allocator's rounds need
+    // points A and B in one cycle.
+    if kind == SwitchStageKind::Split && r.switch_allocator == Some(SwitchAllocatorKind::Iterative) {
+        return Err(ConfigError::field(
+            "router.switch_stage",
+            kind.as_str(),
+            "the split switch stage puts point B in a cycle of its own, which the iterative allocator's rounds cannot (allowed values with switch_allocator = \"iterative\": single_cycle, registered; split needs switch_allocator = \"single_pass\")",
+        ));
     }
     Ok(match kind {
         SwitchStageKind::SingleCycle => SwitchStage::SingleCycle,
         SwitchStageKind::Registered => SwitchStage::Registered,
+        SwitchStageKind::Split => SwitchStage::Split,
     })
 }
 

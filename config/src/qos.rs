@@ -122,6 +122,13 @@ pub enum SwitchStage {
     /// stages, so the zero-load latency is unchanged. Multiplexed crossbar,
     /// modes without preemption.
     Registered,
+    /// Point B in a cycle of its own (`switch_stage = "split"`, §6 *Split
+    /// switch allocation*): readiness and point A registered into a
+    /// candidate per input port, point B over the candidates registered
+    /// into the grant, the flit crossing in the next cycle: six stages.
+    /// Multiplexed crossbar, single-pass allocator, modes without
+    /// preemption; golden model only (no RTL yet).
+    Split,
 }
 
 impl SchedulingPoint {

@@ -83,6 +83,11 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
         // CLI refuses it first with the file's line (`src/validate.rs`).
         return Err(HdlError::Invalid("router.preemption_credits = \"per_lane\" is not in the RTL yet (allowed values: \"per_vc\")".into()));
     }
+    if cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split {
+        // docs/microarchitecture.md §6 *Split switch allocation*: model only
+        // so far; the CLI refuses it first with the file's line.
+        return Err(HdlError::Invalid("router.switch_stage = \"split\" is not in the RTL yet (allowed values: \"single_cycle\", \"registered\")".into()));
+    }
     let dims = dims::Dims::new(cfg, mutant);
     let mods = top::build(&dims)?;
     let mut header = String::new();

@@ -10,6 +10,7 @@
 //! | `router/route_computation.rs` | stage 2, RC (§2, §6, §9.4) |
 //! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
+//! | `router/split.rs` | `switch_stage = "split"`: the crossing of last cycle's grants, point B over last cycle's candidates into the grant registers, point A into the candidate registers (§6, *Split switch allocation*) |
 //! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
 //! | `router/state.rs` | per-port and per-VC registers, the scheduling-point helpers |
@@ -27,6 +28,7 @@ mod output_port;
 mod preemption;
 mod reallocation;
 mod registered;
+mod split;
 mod route_computation;
 mod state;
 mod step;
@@ -198,6 +200,10 @@ pub struct Router {
     /// input port p granted last cycle crosses in this one (its VC is
     /// `InPort::sg_vc`); always 0 with the single-cycle stage.
     sg_ports: u32,
+    /// `switch_stage = "split"`: bit p is `ca_valid[p]`, point A of input
+    /// port p picked a candidate last cycle, at point B in this one (its VC
+    /// is `InPort::ca_vc`); always 0 with the other stages.
+    ca_ports: u32,
     /// Output ports with a VC that is non-empty and has a credit (stage 5 requesters).
     c_ports: u32,
     /// Output ports with a non-empty VC (slots present at point C).
@@ -221,8 +227,8 @@ pub struct Router {
     switch_rounds: u8,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
-    /// `preempt.is_some()` plus 6 if the switch allocation is registered
-    /// (never with preemption): what selects the compiled variant of a cycle.
+    /// `preempt.is_some()` plus 6 if the switch allocation is registered, 9
+    /// if it is split (neither with preemption): what selects the compiled variant of a cycle.
     point: SchedulingPoint,
     variant: u8,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
@@ -367,7 +373,11 @@ impl Router {
             point: sched.point,
             variant: state::order_code(&sched.order)
                 + 3 * preempt.is_some() as u8
-                + 6 * (sched.point.switch_stage() == SwitchStage::Registered) as u8,
+                + match sched.point.switch_stage() {
+                    SwitchStage::SingleCycle => 0,
+                    SwitchStage::Registered => 6,
+                    SwitchStage::Split => 9,
+                },
             preempt,
             per_lane: cfg.per_lane_credits(),
             in_lanes: if cfg.per_lane_credits() { vec![0; n] } else { Vec::new() },
@@ -423,6 +433,7 @@ impl Router {
             st_ports: 0,
             rc_ports: 0,
             sg_ports: 0,
+            ca_ports: 0,
             c_ports: 0,
             c_present: 0,
             hold_ports: 0,
@@ -502,6 +513,7 @@ impl Router {
         self.st_ports = 0;
         self.rc_ports = 0;
         self.sg_ports = 0;
+        self.ca_ports = 0;
         self.drain_ports = 0;
         self.c_ports = 0;
         self.c_present = 0;
@@ -650,6 +662,20 @@ impl Router {
         (self.sg_ports >> p & 1 == 1).then(|| {
             let v = self.inp[p & 31].sg_vc as usize;
             (v, self.ib.front(p * self.m + v).tail)
+        })
+    }
+    /// The registered candidate of input port p at the start of the
+    /// current cycle (`switch_stage = "split"`, §6 *Split switch
+    /// allocation*): `(ca_vc, ca_tail)` if `ca_valid[p]`, i.e. the VC point
+    /// B considers in this cycle and the tail bit of the flit it stands for
+    /// (the front flit once this cycle's crossing has left); always `None`
+    /// with the other stages.
+    pub fn switch_candidate(&self, p: usize) -> Option<(usize, bool)> {
+        assert!(p < self.n, "no input port {p}");
+        (self.ca_ports >> p & 1 == 1).then(|| {
+            let v = self.inp[p & 31].ca_vc as usize;
+            let crossing = self.sg_ports >> p & 1 == 1 && self.inp[p & 31].sg_vc as usize == v;
+            (v, self.ib.get(p * self.m + v, crossing as usize).tail)
         })
     }
     /// The k-th oldest flit of lane 0 of input VC (p, v), as a link flit on VC v.

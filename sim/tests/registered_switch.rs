@@ -17,6 +17,7 @@ use wormqos_config::RouterConfig;
 use wormqos_sim::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState};
 
 const REGISTERED: &str = "switch_stage = \"registered\"\n";
+const SPLIT: &str = "switch_stage = \"split\"\n";
 
 /// A 5-port, 4-VC multiplexed router, round robin, registered switch stage.
 fn router(di: u32, dout: u32, extra: &str) -> RouterConfig {
@@ -334,7 +335,8 @@ fn next(x: &mut u64) -> u64 {
 }
 
 /// The `[router]` bodies of the configurations the invariants run on
-/// (each with the registered stage added).
+/// (each with the registered stage added, and those with the single-pass
+/// allocator also with the split stage, §6 *Split switch allocation*).
 fn random_run_configs() -> Vec<(String, RouterConfig)> {
     let base = "ports = 5\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 5\noutput_buffer_depth = 3\n\
                 crossbar = \"multiplexed\"\n";
@@ -370,19 +372,25 @@ fn random_run_configs() -> Vec<(String, RouterConfig)> {
             "{base}scheduler = \"round_robin\"\n[topology]\nkind = \"single_switch\"\nroute_vcs = [3, 12, 1, 15, 6]\n"
         ),
     ));
-    let mut out: Vec<_> = bodies
-        .into_iter()
-        .map(|(name, body)| {
-            let text = format!("name = \"rnd\"\n[router]\n{REGISTERED}{body}");
+    let mut out = vec![];
+    for stage in [REGISTERED, SPLIT] {
+        for (name, body) in &bodies {
+            if stage == SPLIT && body.contains("iterative") {
+                continue;
+            }
+            let text = format!("name = \"rnd\"\n[router]\n{stage}{body}");
             let cfg = RouterConfig::from_toml_str(&text, "inline").unwrap_or_else(|e| panic!("{name}: {e}"));
-            (name, cfg)
-        })
-        .collect();
-    for name in ["mediaworm8", "mw8_tr", "mw8_np", "mw8_np_iterative", "qos8", "torus4_r14"] {
-        let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap().replacen("[router]\n", &format!("[router]\n{REGISTERED}"), 1);
-        let cfg = RouterConfig::from_toml_str(&text, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        out.push((name.to_string(), cfg));
+            out.push((format!("{name} {stage}"), cfg));
+        }
+        for name in ["mediaworm8", "mw8_tr", "mw8_np", "mw8_np_iterative", "qos8", "torus4_r14"] {
+            if stage == SPLIT && name.contains("iterative") {
+                continue;
+            }
+            let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap().replacen("[router]\n", &format!("[router]\n{stage}"), 1);
+            let cfg = RouterConfig::from_toml_str(&text, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            out.push((format!("{name} {stage}"), cfg));
+        }
     }
     out
 }
@@ -407,6 +415,12 @@ fn random_run_configs() -> Vec<(String, RouterConfig)> {
 ///   output VC buffer has room for it; no two grants share an output port;
 /// - a grant whose flit is a tail is not followed by a grant of the same VC
 ///   (nothing is granted behind a crossing tail);
+/// - (split stage) every candidate (p, v) at the start of a cycle: (p, v)
+///   is ACTIVE, holds its flit besides the one crossing (`ib_count >= 1 +
+///   sgp`), its output VC buffer has room for both (`ob_count + sgp + 1 <=
+///   DO`, §6 *Split switch allocation*: A counted them and only this VC
+///   writes that buffer), and if the grant is a tail of the same VC, there
+///   is no candidate on it;
 /// - occupancies within DI and DO, credits within DD.
 #[test]
 fn random_runs_keep_conservation_and_never_overflow() {
@@ -423,6 +437,7 @@ fn random_runs_keep_conservation_and_never_overflow() {
         let mut credit_pulses = 0u64;
         let mut grants_prev: Vec<Option<(usize, bool)>> = vec![None; n];
         let mut tail_grants = 0u64;
+        let mut candidates = 0u64;
         for t in 0..20_000u64 {
             let out = r.outputs().clone();
             // Start-of-cycle checks of the grant registers.
@@ -449,6 +464,16 @@ fn random_runs_keep_conservation_and_never_overflow() {
                     None => assert_eq!(credit_bits, 0, "{name} cycle {t}: a credit without a grant at port {p}"),
                 }
                 grants_prev[p] = g;
+                if let Some((v, _)) = r.switch_candidate(p) {
+                    let VcState::Active { route, ovc } = r.vc_state(p, v) else {
+                        panic!("{name} cycle {t}: candidate VC ({p}, {v}) not ACTIVE")
+                    };
+                    let sgp = g.is_some_and(|(gv, _)| gv == v) as usize;
+                    assert!(g != Some((v, true)), "{name} cycle {t}: candidate behind a crossing tail at ({p}, {v})");
+                    assert!(r.input_occupancy(p, v) >= 1 + sgp, "{name} cycle {t}: candidate without a flit at ({p}, {v})");
+                    assert!(r.output_occupancy(route, ovc) + sgp < cfg.output_buffer_depth() as usize, "{name} cycle {t}: no room for the candidate");
+                    candidates += 1;
+                }
             }
             credit_pulses += out.credits.iter().map(|c| c.count_ones() as u64).sum::<u64>();
             let s = *r.stats();
@@ -515,6 +540,7 @@ fn random_runs_keep_conservation_and_never_overflow() {
         }
         let s = r.stats();
         assert!(s.tails_forwarded > 500 && tail_grants > 500, "{name}: {s:?}");
+        assert_eq!(candidates > 0, name.ends_with(SPLIT), "{name}: candidates seen");
         eprintln!("{name}: {} flits, {} messages forwarded", s.flits_forwarded, s.tails_forwarded);
     }
 }

@@ -15,7 +15,7 @@ use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 ///
 /// The sources use a returned credit in the cycle it is on `in_credit_o`.
 /// With the single-cycle switch stage that is the cycle after its slot was
-/// freed; with `switch_stage = "registered"` the credit leaves in the cycle
+/// freed; with `switch_stage = "registered"` or `"split"` the credit leaves in the cycle
 /// the flit crosses (§6), whose slot is free only at its end, so it reaches
 /// the sources one cycle later (as a neighbour router, which counts it at
 /// the end of that cycle, sees it): both stages then refill a freed slot in
@@ -23,7 +23,7 @@ use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
     let mut model = Router::new(cfg);
     let mut stim = Stimulus::new(cfg, seed, saturation_traffic());
-    let registered = cfg.scheduling().point.switch_stage() == SwitchStage::Registered;
+    let registered = cfg.scheduling().point.switch_stage() != SwitchStage::SingleCycle;
     let mut late_credits: Option<Vec<u32>> = registered.then(|| vec![0; cfg.ports()]);
     // Warm-up: the first cycles fill empty buffers and would flatter the figure.
     let warm = cycles / 10;

@@ -239,7 +239,7 @@ impl Stimulus {
             tags: if cfg.mode() == RouterMode::Preemptive { tag_id_width(cfg) } else { None },
             next_id: vec![0; n],
             in_flight_ids: HashMap::new(),
-            late_credits: (cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered).then(|| vec![0; n]),
+            late_credits: (cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle).then(|| vec![0; n]),
         }
     }
 

@@ -35,7 +35,7 @@ impl Router {
     /// the end of the cycle). Returns the input ports that crossed and the
     /// output ports written.
     #[inline(always)]
-    fn registered_crossing<const O: u8>(&mut self) -> (u32, u32) {
+    pub(super) fn registered_crossing<const O: u8>(&mut self) -> (u32, u32) {
         let m = self.m;
         let crossed = std::mem::take(&mut self.sg_ports);
         let mut touched_out = 0u32;

@@ -78,6 +78,9 @@ pub(super) struct InPort {
     /// `sg_vc[p]` of the registered switch allocation (meaningful while
     /// bit p of `Router::sg_ports`, `sg_valid[p]`, is set).
     pub sg_vc: u8,
+    /// `ca_vc[p]` of the split switch allocation (meaningful while bit p of
+    /// `Router::ca_ports`, `ca_valid[p]`, is set).
+    pub ca_vc: u8,
     /// §9.5 `acc_ptr`.
     pub acc_ptr: u8,
     /// Scratch: the candidate at point (A) and where its grant came from.

@@ -23,7 +23,9 @@
 //! switch allocation*) step 3 is ST (last cycle's grants cross, on the
 //! start-of-cycle buffers) and then SA on the state the crossing leaves
 //! (`registered.rs`), and steps 5 and 7 swap: RC, then VA over the ROUTED
-//! VCs and the ones RC has just routed (stage RV).
+//! VCs and the ones RC has just routed (stage RV). With `"split"` the same
+//! cycle runs ST, then SA-B over last cycle's candidates, then SA-A
+//! (`split.rs`, §6 *Split switch allocation*).
 
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{active_ports, bits, Router, MAX_PORTS};
@@ -63,6 +65,7 @@ impl Router {
             | self.st_ports
             | self.rc_ports
             | self.sg_ports
+            | self.ca_ports
             | self.c_ports
             | self.va_ports
             | self.credit_ports
@@ -94,6 +97,9 @@ impl Router {
         const P_VIRTUAL_CLOCK: u8 = 3 + VIRTUAL_CLOCK;
         const R_AGE: u8 = 6 + AGE;
         const R_ROUND_ROBIN: u8 = 6 + ROUND_ROBIN;
+        const R_VIRTUAL_CLOCK: u8 = 6 + VIRTUAL_CLOCK;
+        const S_AGE: u8 = 9 + AGE;
+        const S_ROUND_ROBIN: u8 = 9 + ROUND_ROBIN;
         match self.variant {
             AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
             ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
@@ -105,9 +111,12 @@ impl Router {
             P_VIRTUAL_CLOCK => {
                 self.busy_cycle::<true, VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f)
             }
-            R_AGE => self.registered_cycle::<AGE>(in_flits, in_credits, valid, ret_ports, f),
-            R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
-            _ => self.registered_cycle::<VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f),
+            R_AGE => self.registered_cycle::<AGE, false>(in_flits, in_credits, valid, ret_ports, f),
+            R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN, false>(in_flits, in_credits, valid, ret_ports, f),
+            R_VIRTUAL_CLOCK => self.registered_cycle::<VIRTUAL_CLOCK, false>(in_flits, in_credits, valid, ret_ports, f),
+            S_AGE => self.registered_cycle::<AGE, true>(in_flits, in_credits, valid, ret_ports, f),
+            S_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN, true>(in_flits, in_credits, valid, ret_ports, f),
+            _ => self.registered_cycle::<VIRTUAL_CLOCK, true>(in_flits, in_credits, valid, ret_ports, f),
         }
         self.cycle += 1;
     }
@@ -162,9 +171,11 @@ impl Router {
     /// places: stage 4 is ST (last cycle's grants cross, on the
     /// start-of-cycle buffers) followed by SA on the state the crossing
     /// leaves, and RC runs before VA so that a header routed in this
-    /// cycle requests an output VC in it (RV).
+    /// cycle requests an output VC in it (RV). `SPLIT`: `switch_stage =
+    /// "split"` (§6, *Split switch allocation*), whose stage 4 is ST, then
+    /// SA-B over last cycle's candidates, then SA-A (`split.rs`).
     #[inline(never)]
-    fn registered_cycle<const O: u8>(
+    fn registered_cycle<const O: u8, const SPLIT: bool>(
         &mut self,
         in_flits: &[LinkFlit],
         in_credits: &[u32],
@@ -175,7 +186,7 @@ impl Router {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<false>(in_flits, valid);
         self.point_c_pick::<O>();
-        let (sw_in, sw_out) = self.registered_switch::<O>();
+        let (sw_in, sw_out) = if SPLIT { self.split_switch::<O>() } else { self.registered_switch::<O>() };
         touched_in |= sw_in;
         let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, ret_ports);
         touched_in |= self.route_computation::<false>(free_start);

@@ -108,7 +108,7 @@ impl Router {
     /// Point A's registers at the end of stage 4 for the input ports of
     /// `st` not in `won`, and the ports with a running hold.
     #[inline(always)]
-    fn point_a_unmatched<const O: u8>(&mut self, st: u32, won: u32) {
+    pub(super) fn point_a_unmatched<const O: u8>(&mut self, st: u32, won: u32) {
         // Only a VirtualClock point or a hold has registers to update
         // without a grant.
         if O == VIRTUAL_CLOCK || self.block > 1 {
@@ -128,7 +128,7 @@ impl Router {
     /// The VCs of `present` (of input port p) that are ready (§6): their
     /// output VC buffer has room at the start of the cycle.
     #[inline(always)]
-    fn ready_of(&self, p: usize, present: u32) -> u32 {
+    pub(super) fn ready_of(&self, p: usize, present: u32) -> u32 {
         let m = self.m;
         let mut ready = 0u32;
         for v in bits(present) {
@@ -236,7 +236,7 @@ impl Router {
     /// The input VCs of port p with something to offer to stage 4 (§6:
     /// ACTIVE and non-empty; §9.4: a lane flit or a dummy flit).
     #[inline(always)]
-    fn offers<const P: bool>(&self, p: usize) -> u32 {
+    pub(super) fn offers<const P: bool>(&self, p: usize) -> u32 {
         if P {
             let pp = &self.pin[p & 31];
             pp.offer_lane | pp.offer_dhead | pp.offer_dtail
@@ -250,7 +250,7 @@ impl Router {
     /// VC a block hold keeps (§9.3), else the configured order. A
     /// VirtualClock point stamps every present slot whatever grants.
     #[inline(always)]
-    fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
+    pub(super) fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
         let vc_choice = if O == VIRTUAL_CLOCK {
             let m = self.m;
             let hdr = &self.hdr[p * m..p * m + m];
@@ -303,6 +303,14 @@ impl Router {
     /// 3-4, §9.3 step 3-4, §9.5).
     #[inline(always)]
     fn point_a_granted<const P: bool, const O: u8>(&mut self, p: usize, v: usize) {
+        self.point_a_granted_at::<P, O>(p, v, 0);
+    }
+
+    /// [`Router::point_a_granted`] for a granted flit at position `pos` of
+    /// the VC's buffer (foundation input port; the split stage's pick behind
+    /// a candidate in flight, §6 *Split switch allocation*; else 0).
+    #[inline(always)]
+    pub(super) fn point_a_granted_at<const P: bool, const O: u8>(&mut self, p: usize, v: usize, pos: usize) {
         if O == VIRTUAL_CLOCK {
             self.vclk[p].update(Some(v), self.cycle);
         }
@@ -311,13 +319,13 @@ impl Router {
         }
         // Only acceleration (P) and a hold (b > 1) grant other than by the order.
         if P || self.block > 1 {
-            self.point_a_granted_by_qos::<P>(p, v);
+            self.point_a_granted_by_qos::<P>(p, v, pos);
         }
     }
 
     /// The §9.3 and §9.5 registers of point A after a grant of v took effect.
     #[inline(never)]
-    fn point_a_granted_by_qos<const P: bool>(&mut self, p: usize, v: usize) {
+    fn point_a_granted_by_qos<const P: bool>(&mut self, p: usize, v: usize, pos: usize) {
         let ip = &mut self.inp[p & 31];
         match ip.cand_src {
             GrantSource::Acceleration => ip.acc_ptr = inc_mod(v, self.m) as u8,
@@ -325,7 +333,7 @@ impl Router {
             GrantSource::Order => {}
         }
         if self.block > 1 {
-            let tail = self.offer_is_tail::<P>(p, v);
+            let tail = if pos == 0 { self.offer_is_tail::<P>(p, v) } else { self.ib.get(p * self.m + v, pos).tail };
             self.blk[p & 31].granted(v, tail, self.block);
         }
     }
