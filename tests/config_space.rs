@@ -190,6 +190,21 @@ fn large_configuration_sweep() {
     sweep(n * 20, n, 0xb16);
 }
 
+/// `router.switch_stage = "split"` validates (the golden model has it) but
+/// has no RTL yet: the generator refuses it (docs/microarchitecture.md §6
+/// *Split switch allocation*), and accepts the same file with `registered`.
+#[test]
+fn the_generator_refuses_the_split_switch_stage() {
+    let text = "name = \"split\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n\
+                switch_stage = \"split\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+    assert!(e.contains("switch_stage") && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
+    let registered = RouterConfig::from_toml_str(&text.replace("split", "registered"), "inline").unwrap();
+    assert!(wormqos_hdl::generate(&registered, None).is_ok());
+}
+
 /// `router.preemption_credits = "per_lane"` validates (the golden model has
 /// it) but has no RTL: the generator refuses it rather than emit per-VC
 /// credits (docs/microarchitecture.md §9.4 *Credits*).

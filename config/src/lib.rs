@@ -1368,6 +1368,20 @@ scheduler = "round_robin"
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
         assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
         assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));
+        // §6 *Split switch allocation*: the single-pass allocator only, the
+        // multiplexed crossbar, the modes without preemption.
+        assert_eq!(
+            point("switch_stage = \"split\"\n"),
+            SchedulingPoint::InputPort { switch: SwitchAllocator::SinglePass, stage: SwitchStage::Split }
+        );
+        let np = np.replace("\"registered\"", "\"split\"");
+        assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Split);
+        let msg = err(&(base() + "switch_stage = \"split\"\nswitch_allocator = \"iterative\"\n")).to_string();
+        assert!(msg.contains("field `router.switch_stage`") && msg.contains("allowed values") && msg.contains("single_pass"), "{msg}");
+        let msg = err(&(base().replace("multiplexed", "full") + "switch_stage = \"split\"\n")).to_string();
+        assert!(msg.contains("field `router.switch_stage`") && msg.contains("multiplexed"), "{msg}");
+        let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\nswitch_stage = \"split\"\n";
+        assert!(err(&p).to_string().contains("preempt"));
     }
 
     #[test]

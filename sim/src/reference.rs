@@ -125,6 +125,10 @@ pub struct RefRouter {
     sg_valid: Vec<bool>,
     sg_vc: Vec<usize>,
     sg_tail: Vec<bool>,
+    /// The registered candidate per input port (`switch_stage = "split"`).
+    ca_valid: Vec<bool>,
+    ca_vc: Vec<usize>,
+    ca_tail: Vec<bool>,
     pub out: RouterOutputs,
 }
 
@@ -152,6 +156,9 @@ impl RefRouter {
             sg_valid: vec![false; n],
             sg_vc: vec![0; n],
             sg_tail: vec![false; n],
+            ca_valid: vec![false; n],
+            ca_vc: vec![0; n],
+            ca_tail: vec![false; n],
             out: RouterOutputs::idle(cfg),
         }
     }
@@ -205,24 +212,8 @@ impl RefRouter {
         let (n, m) = (cfg.ports(), cfg.vcs());
         let fifo = cfg.scheduler() == Scheduler::Fifo;
         let vclock = cfg.scheduler() == Scheduler::Virtualclock;
-        let (cw, vtw) = (cfg.clock_width(), cfg.header().vtick.width);
-        // Point A VirtualClock: (s, grant) per input port.
-        let mut vpick: Vec<(Vec<Option<u64>>, Option<usize>)> = vec![];
-        let cand: Vec<Option<usize>> = (0..n)
-            .map(|p| {
-                let r = |v: usize| ready(p * m + v);
-                if vclock {
-                    let pr: Vec<bool> = (0..m).map(|v| present(p * m + v)).collect();
-                    let el: Vec<bool> = (0..m).map(r).collect();
-                    vpick.push(s.vclk[p].pick(vtw, &pr, &s.vt_reg[p * m..p * m + m], &el));
-                    vpick[p].1
-                } else if fifo {
-                    Self::age(m, &s.in_age[p * m..p * m + m], r)
-                } else {
-                    Self::rr(m, s.xa_ptr[p], r)
-                }
-            })
-            .collect();
+        let cw = cfg.clock_width();
+        let (cand, vpick) = Self::point_a(s, present, ready);
         let mut won = vec![];
         for o in 0..n {
             let req = |p: usize| cand[p].is_some_and(|v| s.route[p * m + v] == o);
@@ -240,6 +231,36 @@ impl RefRouter {
             nx.vclk[p] = s.vclk[p].next(cw, sv, *g, took);
         }
         won
+    }
+
+    /// Point A of every input port over the given `present` and `ready`
+    /// input VCs: the candidate per port, and with `virtualclock` each
+    /// port's stamps and grant (empty otherwise). Updates nothing.
+    #[allow(clippy::type_complexity)]
+    fn point_a(s: &RefRouter, present: impl Fn(usize) -> bool, ready: impl Fn(usize) -> bool) -> (Vec<Option<usize>>, Vec<(Vec<Option<u64>>, Option<usize>)>) {
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        let fifo = cfg.scheduler() == Scheduler::Fifo;
+        let vclock = cfg.scheduler() == Scheduler::Virtualclock;
+        let vtw = cfg.header().vtick.width;
+        // Point A VirtualClock: (s, grant) per input port.
+        let mut vpick: Vec<(Vec<Option<u64>>, Option<usize>)> = vec![];
+        let cand: Vec<Option<usize>> = (0..n)
+            .map(|p| {
+                let r = |v: usize| ready(p * m + v);
+                if vclock {
+                    let pr: Vec<bool> = (0..m).map(|v| present(p * m + v)).collect();
+                    let el: Vec<bool> = (0..m).map(r).collect();
+                    vpick.push(s.vclk[p].pick(vtw, &pr, &s.vt_reg[p * m..p * m + m], &el));
+                    vpick[p].1
+                } else if fifo {
+                    Self::age(m, &s.in_age[p * m..p * m + m], r)
+                } else {
+                    Self::rr(m, s.xa_ptr[p], r)
+                }
+            })
+            .collect();
+        (cand, vpick)
     }
 
     /// The front flit of input VC i crosses into its output VC buffer (a
@@ -283,10 +304,7 @@ impl RefRouter {
     fn registered_stages(s: &RefRouter, nx: &mut RefRouter) {
         let cfg = &s.cfg;
         let (n, m) = (cfg.ports(), cfg.vcs());
-        // RV: RC of the IDLE VCs with a flit, and VA over them and the ROUTED ones.
-        let fresh: Vec<bool> = (0..n * m).map(|i| s.state[i] == St::Idle && !s.ib[i].is_empty()).collect();
-        let route = Self::route_computation(s, nx, &fresh);
-        Self::vc_allocation(s, nx, &route, |i| s.state[i] == St::Routed || fresh[i]);
+        Self::rv_stage(s, nx);
         // SA
         let pend = |i: usize| s.sg_valid[i / m] && s.sg_vc[i / m] == i % m;
         let present = |i: usize| {
@@ -304,6 +322,69 @@ impl RefRouter {
             nx.sg_vc[p] = v;
             nx.sg_tail[p] = s.ib[i][pend(i) as usize].tail;
             nx.out.credits[p] |= 1 << v;
+        }
+        // ST: last cycle's grants cross.
+        for p in (0..n).filter(|&p| s.sg_valid[p]) {
+            Self::cross(s, nx, p * m + s.sg_vc[p]);
+        }
+    }
+
+    /// Stage RV of the registered and split stages: RC of the IDLE VCs
+    /// with a flit, and VA over them and the ROUTED ones.
+    fn rv_stage(s: &RefRouter, nx: &mut RefRouter) {
+        let (n, m) = (s.cfg.ports(), s.cfg.vcs());
+        let fresh: Vec<bool> = (0..n * m).map(|i| s.state[i] == St::Idle && !s.ib[i].is_empty()).collect();
+        let route = Self::route_computation(s, nx, &fresh);
+        Self::vc_allocation(s, nx, &route, |i| s.state[i] == St::Routed || fresh[i]);
+    }
+
+    /// Stages RV, SA-A, SA-B and ST of the split switch stage (§6, *Split
+    /// switch allocation*), on the start-of-cycle state `s`.
+    fn split_stages(s: &RefRouter, nx: &mut RefRouter) {
+        let cfg = &s.cfg;
+        let (n, m) = (cfg.ports(), cfg.vcs());
+        let rr_order = cfg.scheduler() == Scheduler::RoundRobin;
+        Self::rv_stage(s, nx);
+        // The two flits that may be in flight: crossing now, and at B now.
+        let sgp = |i: usize| s.sg_valid[i / m] && s.sg_vc[i / m] == i % m;
+        let cap = |i: usize| s.ca_valid[i / m] && s.ca_vc[i / m] == i % m;
+        let in_flight = |i: usize| sgp(i) as usize + cap(i) as usize;
+        // SA-B over the registered candidates.
+        nx.out.credits.fill(0);
+        nx.sg_valid = vec![false; n];
+        let mut b_won = vec![false; n];
+        for o in 0..n {
+            let req = |p: usize| s.ca_valid[p] && s.route[p * m + s.ca_vc[p]] == o;
+            if let Some(p) = Self::rr(n, s.xb_ptr[o], req) {
+                nx.xb_ptr[o] = (p + 1) % n;
+                nx.sg_valid[p] = true;
+                nx.sg_vc[p] = s.ca_vc[p];
+                nx.sg_tail[p] = s.ca_tail[p];
+                nx.out.credits[p] |= 1 << s.ca_vc[p];
+                b_won[p] = true;
+            }
+        }
+        // SA-A: every pick takes effect now.
+        let present = |i: usize| {
+            s.state[i] == St::Active
+                && !(sgp(i) && s.sg_tail[i / m])
+                && !(cap(i) && s.ca_tail[i / m])
+                && s.ib[i].len() > in_flight(i)
+        };
+        let ready = |i: usize| present(i) && s.ob[s.route[i] * m + s.ovc[i]].len() + in_flight(i) < cfg.output_buffer_depth();
+        let (cand, vpick) = Self::point_a(s, present, ready);
+        for p in 0..n {
+            nx.ca_valid[p] = cand[p].is_some();
+            let Some(v) = cand[p] else { continue };
+            let i = p * m + v;
+            nx.ca_vc[p] = v;
+            nx.ca_tail[p] = s.ib[i][in_flight(i)].tail && !(cap(i) && !b_won[p]);
+            if rr_order {
+                nx.xa_ptr[p] = (v + 1) % m;
+            }
+        }
+        for (p, (sv, g)) in vpick.iter().enumerate() {
+            nx.vclk[p] = s.vclk[p].next(cfg.clock_width(), sv, *g, g.is_some());
         }
         // ST: last cycle's grants cross.
         for p in (0..n).filter(|&p| s.sg_valid[p]) {
@@ -338,10 +419,10 @@ impl RefRouter {
             }
             nx.ib[p * m + v].push_back(F { head: f.head, tail: f.tail, data, vtick: 0 });
         }
-        if cfg.scheduling().point.switch_stage() == SwitchStage::Registered {
-            Self::registered_stages(&s, nx);
-        } else {
-            Self::single_cycle_stages(&s, nx);
+        match cfg.scheduling().point.switch_stage() {
+            SwitchStage::Registered => Self::registered_stages(&s, nx),
+            SwitchStage::Split => Self::split_stages(&s, nx),
+            SwitchStage::SingleCycle => Self::single_cycle_stages(&s, nx),
         }
         // Stage 5
         for o in 0..n {

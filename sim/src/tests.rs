@@ -13,10 +13,15 @@ fn example(name: &str) -> RouterConfig {
 /// A multiplexed-crossbar router with `switch_stage = "registered"` and
 /// input / output buffer depths `di` / `dout`.
 fn registered(ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32, extra: &str) -> RouterConfig {
+    staged("registered", ports, vcs, scheduler, di, dout, extra)
+}
+
+/// [`registered`] with the switch stage `stage`.
+fn staged(stage: &str, ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32, extra: &str) -> RouterConfig {
     let text = format!(
         "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = {di}\n\
          output_buffer_depth = {dout}\ncrossbar = \"multiplexed\"\nscheduler = \"{scheduler}\"\n\
-         switch_stage = \"registered\"\n{extra}"
+         switch_stage = \"{stage}\"\n{extra}"
     );
     RouterConfig::from_toml_str(&text, "inline").unwrap()
 }
@@ -611,6 +616,30 @@ fn registered_switch_stage_matches_the_naive_reference_model() {
         registered(6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
     ];
     for cfg in &cfgs {
+        assert_matches_reference(cfg);
+    }
+}
+
+/// `matches_the_naive_reference_model` with `switch_stage = "split"` (§6,
+/// *Split switch allocation*; the reference keeps `ca_tail` as a register
+/// with the spec's correction, the engine reads the flit): every output,
+/// every cycle.
+#[test]
+fn split_switch_stage_matches_the_naive_reference_model() {
+    let split = |ports, vcs, sched, di, dout, extra| staged("split", ports, vcs, sched, di, dout, extra);
+    let cfgs = [
+        split(5, 4, "round_robin", 8, 8, ""),
+        split(3, 3, "fifo", 8, 8, "downstream_buffer_depth = 5\n"),
+        split(4, 2, "round_robin", 8, 2, ""),
+        split(4, 2, "fifo", 4, 3, ""),
+        split(4, 2, "round_robin", 5, 4, ""),
+        split(32, 16, "round_robin", 8, 8, ""),
+        split(5, 4, "virtualclock", 8, 8, ""),
+        split(3, 3, "virtualclock", 8, 8, "vtick_width = 8\nclock_width = 8\n"),
+        split(6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
+    ];
+    for cfg in &cfgs {
+        assert_eq!(cfg.scheduling().point.switch_stage(), wormqos_config::SwitchStage::Split);
         assert_matches_reference(cfg);
     }
 }

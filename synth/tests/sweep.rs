@@ -172,10 +172,11 @@ fn switch_stage_axis_spans_the_multiplexed_points_only() {
 /// The registered stage's saturation measure feeds the sources each credit
 /// one cycle late (see `saturation_throughput`): no flit is ever dropped
 /// although the sources use a credit as soon as they see it
-/// (`saturation_throughput` fails on a drop).
+/// (`saturation_throughput` fails on a drop). So does the split stage's,
+/// whose credit also leaves in the cycle its flit crosses (§6).
 #[test]
 fn saturation_throughput_of_the_registered_stage_drops_nothing() {
-    for stage in ["single_cycle", "registered"] {
+    for stage in ["single_cycle", "registered", "split"] {
         let g = Grid { vcs: vec![2, 4], switch_stage: vec![stage.into()], ..one_point() };
         for (p, cfg) in g.configs() {
             let t = saturation_throughput(&cfg.unwrap(), 4_000, 1).unwrap();
@@ -256,5 +257,27 @@ fn input_port_cycles_at_saturation() {
             let f: Vec<String> = count.iter().map(|&c| format!("{:.3}", c as f64 / total as f64)).collect();
             println!("vcs {vcs} {}: crossed {} | front message waits RC/VA {} | ACTIVE, nothing crossed {} | empty {}", alloc.replace('\n', " "), f[0], f[1], f[2], f[3]);
         }
+    }
+}
+
+/// The DSE's saturation measure (20,000 cycles) of the 5-port multiplexed
+/// single-pass router with the registered and the split switch stage, for
+/// docs/benchmarks.md (issue 19, split switch allocation): `cargo test
+/// --release -p wormqos-synth --test sweep saturation_registered_vs_split
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn saturation_registered_vs_split() {
+    let g = Grid {
+        vcs: vec![2, 4],
+        depth: vec![4, 8],
+        scheduler: vec!["round_robin".into(), "virtualclock".into()],
+        switch_allocator: vec!["single_pass".into()],
+        switch_stage: vec!["registered".into(), "split".into()],
+        ..one_point()
+    };
+    for (p, cfg) in g.configs() {
+        let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
+        println!("{} | {t:.3}", p.name);
     }
 }
