@@ -254,3 +254,51 @@ fn point_a_waits_for_a_flit_behind_the_candidate() {
     let log = run(&mut r, &[(0, vec![m[0], idle, idle, idle, m[1], m[2]])], 16);
     assert_port(&log, 1, &[(6, m[0], 0), (9, m[1], 0), (10, m[2], 0)]);
 }
+
+/// The credit loop (§6 *Split switch allocation*, *Consequences*): one VC
+/// from input 0 to port 4, DO = DD = 8. A flit sent in w is picked at A in
+/// w+1 at the earliest, granted in w+2, crosses in w+3 with its credit.
+/// The sender sends into the freed slot in w+4 if it counts the credit at
+/// the end of w+3 and sends in the next cycle (`lag` 1), in w+5 if it is a
+/// neighbour router (`lag` 2: it counts the credit at the end of w+3, point
+/// C picks in w+4, the flit is on the link in w+5). Flit 0's A is in 2,
+/// after RV 1, as for a flit sent in 1.
+/// - lag 1, DI = 4: flits 0..3 sent in 0..3 cross in 4..7; flit 0's credit
+///   (4) sends flit 4 in 5, crossing in 8, and so on: out in 6 + k.
+/// - lag 2, DI = 4: flits 0..3 cross in 4..7, their credits send flits 4..7
+///   in 6..9 (crossing 9..12), then 8..11 in 11..14: four flits every five
+///   cycles, out in 6 + k + floor(k/4).
+/// - lag 2, DI = 5: flits 0..4 cross in 4..8, flit 0's credit sends flit 5
+///   in 6, crossing in 9: out in 6 + k (DI >= 5 between routers).
+#[test]
+fn the_credit_loop_streams_with_di_4_from_a_fast_sender_and_di_5_between_routers() {
+    for (di, lag) in [(4u32, 1u64), (4, 2), (5, 2)] {
+        let len = 24usize;
+        let cfg = router(di, 8);
+        let mut r = Router::new(&cfg);
+        let msg = message(0, 4, len, 9);
+        let mut inp = RouterInputs::idle(&cfg);
+        let (mut credits, mut sent, mut out_cycles) = (di, 0usize, vec![]);
+        let mut arriving: Vec<u64> = vec![];
+        for t in 0..120u64 {
+            credits += arriving.iter().filter(|&&c| c == t).count() as u32;
+            if r.outputs().credits[0] & 1 == 1 {
+                arriving.push(t + lag);
+            }
+            inp.clear();
+            if sent < len && credits > 0 {
+                inp.flits[0] = msg[sent];
+                sent += 1;
+                credits -= 1;
+            }
+            if r.outputs().flits[4].valid {
+                out_cycles.push(t);
+                inp.credits[4] = 1;
+            }
+            r.step(&inp);
+        }
+        assert_eq!(r.stats().flits_dropped(), 0);
+        let want: Vec<u64> = (0..len as u64).map(|k| if (di, lag) == (4, 2) { 6 + k + k / 4 } else { 6 + k }).collect();
+        assert_eq!(out_cycles, want, "DI = {di}, lag {lag}");
+    }
+}
