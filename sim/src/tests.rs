@@ -10,13 +10,8 @@ fn example(name: &str) -> RouterConfig {
     RouterConfig::from_file(std::path::Path::new(&path)).unwrap()
 }
 
-/// A multiplexed-crossbar router with `switch_stage = "registered"` and
-/// input / output buffer depths `di` / `dout`.
-fn registered(ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32, extra: &str) -> RouterConfig {
-    staged("registered", ports, vcs, scheduler, di, dout, extra)
-}
-
-/// [`registered`] with the switch stage `stage`.
+/// A multiplexed-crossbar router with `switch_stage = stage` and input /
+/// output buffer depths `di` / `dout`.
 fn staged(stage: &str, ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32, extra: &str) -> RouterConfig {
     let text = format!(
         "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = {di}\n\
@@ -602,45 +597,26 @@ fn matches_the_naive_reference_model() {
 }
 
 /// `matches_the_naive_reference_model` with `switch_stage = "registered"`
-/// (§6, *Registered switch allocation*): every output, every cycle.
+/// (§6, *Registered switch allocation*) and `"split"` (§6, *Split switch
+/// allocation*; the reference keeps `ca_tail` as a register with the spec's
+/// correction, the engine reads the flit): every output, every cycle.
 #[test]
-fn registered_switch_stage_matches_the_naive_reference_model() {
-    let cfgs = [
-        registered(5, 4, "round_robin", 8, 8, ""),
-        registered(3, 3, "fifo", 8, 8, "downstream_buffer_depth = 5\n"),
-        registered(4, 2, "round_robin", 8, 2, ""),
-        registered(4, 2, "fifo", 4, 3, ""),
-        registered(32, 16, "round_robin", 8, 8, ""),
-        registered(5, 4, "virtualclock", 8, 8, ""),
-        registered(3, 3, "virtualclock", 8, 8, "vtick_width = 8\nclock_width = 8\n"),
-        registered(6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
-    ];
-    for cfg in &cfgs {
-        assert_matches_reference(cfg);
-    }
-}
-
-/// `matches_the_naive_reference_model` with `switch_stage = "split"` (§6,
-/// *Split switch allocation*; the reference keeps `ca_tail` as a register
-/// with the spec's correction, the engine reads the flit): every output,
-/// every cycle.
-#[test]
-fn split_switch_stage_matches_the_naive_reference_model() {
-    let split = |ports, vcs, sched, di, dout, extra| staged("split", ports, vcs, sched, di, dout, extra);
-    let cfgs = [
-        split(5, 4, "round_robin", 8, 8, ""),
-        split(3, 3, "fifo", 8, 8, "downstream_buffer_depth = 5\n"),
-        split(4, 2, "round_robin", 8, 2, ""),
-        split(4, 2, "fifo", 4, 3, ""),
-        split(4, 2, "round_robin", 5, 4, ""),
-        split(32, 16, "round_robin", 8, 8, ""),
-        split(5, 4, "virtualclock", 8, 8, ""),
-        split(3, 3, "virtualclock", 8, 8, "vtick_width = 8\nclock_width = 8\n"),
-        split(6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
-    ];
-    for cfg in &cfgs {
-        assert_eq!(cfg.scheduling().point.switch_stage(), wormqos_config::SwitchStage::Split);
-        assert_matches_reference(cfg);
+fn registered_and_split_switch_stages_match_the_naive_reference_model() {
+    for stage in ["registered", "split"] {
+        let cfgs = [
+            staged(stage, 5, 4, "round_robin", 8, 8, ""),
+            staged(stage, 3, 3, "fifo", 8, 8, "downstream_buffer_depth = 5\n"),
+            staged(stage, 4, 2, "round_robin", 8, 2, ""),
+            staged(stage, 4, 2, "fifo", 4, 3, ""),
+            staged(stage, 4, 2, "round_robin", 5, 4, ""),
+            staged(stage, 32, 16, "round_robin", 8, 8, ""),
+            staged(stage, 5, 4, "virtualclock", 8, 8, ""),
+            staged(stage, 3, 3, "virtualclock", 8, 8, "vtick_width = 8\nclock_width = 8\n"),
+            staged(stage, 6, 16, "virtualclock", 6, 2, "vtick_width = 8\nclock_width = 9\n"),
+        ];
+        for cfg in &cfgs {
+            assert_matches_reference(cfg);
+        }
     }
 }
 

@@ -13,8 +13,11 @@
 //! - and, over long random runs of many configurations, the conservation
 //!   and no-overflow rules the grant registers must keep.
 
+mod common;
+
+use common::{assert_port, message, run, stream, Stim};
 use wormqos_config::RouterConfig;
-use wormqos_sim::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState};
+use wormqos_sim::{LinkFlit, Router, RouterInputs, VcState};
 
 const REGISTERED: &str = "switch_stage = \"registered\"\n";
 const SPLIT: &str = "switch_stage = \"split\"\n";
@@ -26,65 +29,6 @@ fn router(di: u32, dout: u32, extra: &str) -> RouterConfig {
          output_buffer_depth = {dout}\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n{REGISTERED}{extra}"
     );
     RouterConfig::from_toml_str(&text, "inline").unwrap()
-}
-
-/// The flits of one message of `len` flits on VC `vc` to `dest` (a tag and
-/// the flit index above the destination field).
-fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
-    (0..len)
-        .map(|k| LinkFlit {
-                lane: 0,
-            valid: true,
-            dummy: false,
-            vc,
-            head: k == 0,
-            tail: k + 1 == len,
-            data: [if k == 0 { dest } else { 0 } | tag << 20 | (k as u64) << 26, 0, 0, 0],
-        })
-        .collect()
-}
-
-/// Flits (cycle, input port, flit) and credits (cycle, output port, mask).
-#[derive(Default)]
-struct Stim {
-    flits: Vec<(u64, usize, LinkFlit)>,
-    credits: Vec<(u64, usize, u32)>,
-}
-
-impl Stim {
-    fn send(&mut self, p: usize, msg: &[LinkFlit], cycles: impl IntoIterator<Item = u64>) {
-        for (f, c) in msg.iter().zip(cycles) {
-            self.flits.push((c, p, *f));
-        }
-    }
-}
-
-/// The outputs during cycles 0..=cycles (element 0: the reset state).
-fn run(r: &mut Router, s: &Stim, cycles: u64) -> Vec<RouterOutputs> {
-    let mut inp = RouterInputs::idle(r.config());
-    let mut log = vec![r.outputs().clone()];
-    for t in 0..cycles {
-        inp.clear();
-        for &(c, p, f) in s.flits.iter().filter(|x| x.0 == t) {
-            let _ = c;
-            inp.flits[p] = f;
-        }
-        for &(_, o, m) in s.credits.iter().filter(|x| x.0 == t) {
-            inp.credits[o] |= m;
-        }
-        r.step(&inp);
-        log.push(r.outputs().clone());
-    }
-    log
-}
-
-/// Output port `o` carries exactly `want` (cycle, flit on output VC `u`)
-/// and is idle in every other cycle of the log.
-fn assert_port(log: &[RouterOutputs], o: usize, want: &[(u64, LinkFlit, u8)]) {
-    for (t, out) in log.iter().enumerate() {
-        let w = want.iter().find(|x| x.0 == t as u64).map(|&(_, f, u)| LinkFlit { vc: u, ..f }).unwrap_or(LinkFlit::IDLE);
-        assert_eq!(out.flits[o], w, "output port {o}, cycle {t}");
-    }
 }
 
 /// Header on input 1 VC 2 in cycle 0, written at its end; RV in 1 (RC and
@@ -166,30 +110,7 @@ fn rc_and_va_share_a_cycle_and_the_grant_is_registered() {
 #[test]
 fn one_vc_streams_every_cycle_with_do_3_and_two_in_three_with_do_2() {
     for (dout, len) in [(3u32, 30usize), (2, 24)] {
-        let cfg = router(8, dout, "downstream_buffer_depth = 8\n");
-        let mut r = Router::new(&cfg);
-        let msg = message(0, 4, len, 3);
-        let mut inp = RouterInputs::idle(&cfg);
-        let mut credits = 8u32;
-        let mut sent = 0usize;
-        let mut out_cycles = vec![];
-        for t in 0..120u64 {
-            // The router's credit outputs during cycle t, usable from t+1.
-            let back = r.outputs().credits[0] & 1;
-            inp.clear();
-            if sent < len && credits > 0 {
-                inp.flits[0] = msg[sent];
-                sent += 1;
-                credits -= 1;
-            }
-            credits += back;
-            if r.outputs().flits[4].valid {
-                out_cycles.push(t);
-                inp.credits[4] = 1;
-            }
-            r.step(&inp);
-        }
-        assert_eq!(r.stats().flits_dropped(), 0);
+        let out_cycles = stream(&router(8, dout, "downstream_buffer_depth = 8\n"), len, 8, 1);
         let want: Vec<u64> = if dout == 3 {
             (0..len as u64).map(|k| 5 + k).collect()
         } else {

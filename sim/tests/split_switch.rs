@@ -15,6 +15,9 @@
 //! The conservation and no-overflow invariants over long random runs are in
 //! `registered_switch.rs` (its configurations run with both stages).
 
+mod common;
+
+use common::{assert_port, message, run, stream, Stim};
 use wormqos_config::RouterConfig;
 use wormqos_sim::{LinkFlit, Router, RouterInputs, RouterOutputs};
 
@@ -28,47 +31,14 @@ fn router(di: u32, dout: u32) -> RouterConfig {
     RouterConfig::from_toml_str(&text, "inline").unwrap()
 }
 
-/// The flits of one message of `len` flits on VC `vc` to `dest` (a tag and
-/// the flit index above the destination field).
-fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
-    (0..len)
-        .map(|k| LinkFlit {
-            lane: 0,
-            valid: true,
-            dummy: false,
-            vc,
-            head: k == 0,
-            tail: k + 1 == len,
-            data: [if k == 0 { dest } else { 0 } | tag << 20 | (k as u64) << 26, 0, 0, 0],
-        })
-        .collect()
-}
-
 /// Runs `cycles` cycles with flit `sends[p][k]` on input p in cycle k (no
 /// credits returned); the outputs during cycles 0..=cycles.
-fn run(r: &mut Router, sends: &[(usize, Vec<LinkFlit>)], cycles: u64) -> Vec<RouterOutputs> {
-    let mut inp = RouterInputs::idle(r.config());
-    let mut log = vec![r.outputs().clone()];
-    for t in 0..cycles {
-        inp.clear();
-        for (p, msg) in sends {
-            if let Some(f) = msg.get(t as usize) {
-                inp.flits[*p] = *f;
-            }
-        }
-        r.step(&inp);
-        log.push(r.outputs().clone());
+fn run_sends(r: &mut Router, sends: &[(usize, Vec<LinkFlit>)], cycles: u64) -> Vec<RouterOutputs> {
+    let mut s = Stim::default();
+    for (p, msg) in sends {
+        s.send(*p, msg, 0..);
     }
-    log
-}
-
-/// Output port `o` carries exactly `want` (cycle, flit, output VC) and is
-/// idle in every other cycle of the log.
-fn assert_port(log: &[RouterOutputs], o: usize, want: &[(u64, LinkFlit, u8)]) {
-    for (t, out) in log.iter().enumerate() {
-        let w = want.iter().find(|x| x.0 == t as u64).map(|&(_, f, u)| LinkFlit { vc: u, ..f }).unwrap_or(LinkFlit::IDLE);
-        assert_eq!(out.flits[o], w, "output port {o}, cycle {t}");
-    }
+    run(r, &s, cycles)
 }
 
 /// Header on input 1 VC 2 written at the end of cycle 0: RV in 1 (output VC
@@ -84,7 +54,7 @@ fn zero_load_latency_is_5_plus_m() {
     for len in [1usize, 2, 8] {
         let mut r = Router::new(&router(8, 8));
         let msg = message(2, 3, len, 7);
-        let log = run(&mut r, &[(1, msg.clone())], 20 + len as u64);
+        let log = run_sends(&mut r, &[(1, msg.clone())], 20 + len as u64);
         let want: Vec<_> = (0..len).map(|k| (6 + k as u64, msg[k], 0)).collect();
         assert_eq!(want.last().unwrap().0, 5 + len as u64);
         assert_port(&log, 3, &want);
@@ -146,27 +116,7 @@ fn point_a_and_point_b_have_a_cycle_each() {
 fn one_vc_streams_every_cycle_with_do_4_three_in_four_with_3_one_in_two_with_2() {
     for dout in [4u32, 3, 2] {
         let len = 24usize;
-        let cfg = router(8, dout);
-        let mut r = Router::new(&cfg);
-        let msg = message(0, 4, len, 3);
-        let mut inp = RouterInputs::idle(&cfg);
-        let (mut credits, mut sent, mut out_cycles) = (8u32, 0usize, vec![]);
-        for t in 0..120u64 {
-            let back = r.outputs().credits[0] & 1;
-            inp.clear();
-            if sent < len && credits > 0 {
-                inp.flits[0] = msg[sent];
-                sent += 1;
-                credits -= 1;
-            }
-            credits += back;
-            if r.outputs().flits[4].valid {
-                out_cycles.push(t);
-                inp.credits[4] = 1;
-            }
-            r.step(&inp);
-        }
-        assert_eq!(r.stats().flits_dropped(), 0);
+        let out_cycles = stream(&router(8, dout), len, 8, 1);
         let want: Vec<u64> = (0..len as u64)
             .map(|k| match dout {
                 4 => 6 + k,
@@ -201,7 +151,7 @@ fn one_vc_streams_every_cycle_with_do_4_three_in_four_with_3_one_in_two_with_2()
 fn two_inputs_contending_for_one_output_alternate_at_b() {
     let mut r = Router::new(&router(8, 8));
     let (a, b) = (message(0, 4, 4, 1), message(0, 4, 4, 2));
-    let log = run(&mut r, &[(0, a.clone()), (1, b.clone())], 20);
+    let log = run_sends(&mut r, &[(0, a.clone()), (1, b.clone())], 20);
     let want = [
         (6, a[0], 0),
         (7, b[0], 1),
@@ -229,7 +179,7 @@ fn nothing_is_picked_behind_a_tail_in_flight() {
     for b_out in [3u64, 2] {
         let mut r = Router::new(&router(8, 8));
         let (a, b) = (message(0, 2, 1, 1), message(0, b_out, 1, 2));
-        let log = run(&mut r, &[(0, vec![a[0], b[0]])], 16);
+        let log = run_sends(&mut r, &[(0, vec![a[0], b[0]])], 16);
         if b_out == 3 {
             assert_port(&log, 2, &[(6, a[0], 0)]);
             assert_port(&log, 3, &[(10, b[0], 0)]);
@@ -251,7 +201,7 @@ fn point_a_waits_for_a_flit_behind_the_candidate() {
     let mut r = Router::new(&router(8, 8));
     let m = message(0, 1, 3, 4);
     let idle = LinkFlit::IDLE;
-    let log = run(&mut r, &[(0, vec![m[0], idle, idle, idle, m[1], m[2]])], 16);
+    let log = run_sends(&mut r, &[(0, vec![m[0], idle, idle, idle, m[1], m[2]])], 16);
     assert_port(&log, 1, &[(6, m[0], 0), (9, m[1], 0), (10, m[2], 0)]);
 }
 
@@ -274,30 +224,7 @@ fn point_a_waits_for_a_flit_behind_the_candidate() {
 fn the_credit_loop_streams_with_di_4_from_a_fast_sender_and_di_5_between_routers() {
     for (di, lag) in [(4u32, 1u64), (4, 2), (5, 2)] {
         let len = 24usize;
-        let cfg = router(di, 8);
-        let mut r = Router::new(&cfg);
-        let msg = message(0, 4, len, 9);
-        let mut inp = RouterInputs::idle(&cfg);
-        let (mut credits, mut sent, mut out_cycles) = (di, 0usize, vec![]);
-        let mut arriving: Vec<u64> = vec![];
-        for t in 0..120u64 {
-            credits += arriving.iter().filter(|&&c| c == t).count() as u32;
-            if r.outputs().credits[0] & 1 == 1 {
-                arriving.push(t + lag);
-            }
-            inp.clear();
-            if sent < len && credits > 0 {
-                inp.flits[0] = msg[sent];
-                sent += 1;
-                credits -= 1;
-            }
-            if r.outputs().flits[4].valid {
-                out_cycles.push(t);
-                inp.credits[4] = 1;
-            }
-            r.step(&inp);
-        }
-        assert_eq!(r.stats().flits_dropped(), 0);
+        let out_cycles = stream(&router(di, 8), len, di, lag);
         let want: Vec<u64> = (0..len as u64).map(|k| if (di, lag) == (4, 2) { 6 + k + k / 4 } else { 6 + k }).collect();
         assert_eq!(out_cycles, want, "DI = {di}, lag {lag}");
     }

@@ -15,8 +15,7 @@
 //! candidate's VC: it must not be a tail, a second flit must remain behind
 //! it, and the output VC buffer must have room for one more.
 
-use super::{bits, inc_mod, Router};
-use crate::arbiter::rr_pick;
+use super::{bits, Router};
 
 impl Router {
     /// ST, then SA-B, then SA-A of every input port. Returns the input and
@@ -50,10 +49,7 @@ impl Router {
         }
         let mut won = 0u32;
         for o in bits(out_req) {
-            let op = &mut self.outp[o & 31];
-            let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
-            op.xb_req = 0;
-            op.xb_ptr = inc_mod(p, self.n) as u8;
+            let p = self.point_b_round_robin(o);
             won |= 1 << p;
             let v = self.inp[p & 31].ca_vc as usize;
             self.register_grant(p, v);

@@ -79,10 +79,7 @@ impl Router {
         touched_out |= out_req;
         let mut won = 0u32;
         for o in bits(out_req) {
-            let op = &mut self.outp[o & 31];
-            let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
-            op.xb_req = 0;
-            op.xb_ptr = inc_mod(p, self.n) as u8;
+            let p = self.point_b_round_robin(o);
             let v = self.inp[p & 31].cand as usize;
             let u = self.ivc[(p * m + v) & 511].ovc as usize;
             won |= 1 << p;
@@ -91,6 +88,18 @@ impl Router {
         }
         self.point_a_unmatched::<O>(st, won);
         touched_out
+    }
+
+    /// Point B of output port o (single pass, split stage): the round-robin
+    /// pick among the requesting input ports `xb_req`, which it clears, and
+    /// the pointer past the winner. Returns the winner.
+    #[inline(always)]
+    pub(super) fn point_b_round_robin(&mut self, o: usize) -> usize {
+        let op = &mut self.outp[o & 31];
+        let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
+        op.xb_req = 0;
+        op.xb_ptr = inc_mod(p, self.n) as u8;
+        p
     }
 
     /// A match (p, v) -> output VC (o, u) of the switch allocation: the
