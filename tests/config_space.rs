@@ -190,32 +190,24 @@ fn large_configuration_sweep() {
     sweep(n * 20, n, 0xb16);
 }
 
-/// `router.switch_stage = "split"` validates (the golden model has it) but
-/// has no RTL yet: the generator refuses it (docs/microarchitecture.md §6
-/// *Split switch allocation*), and accepts the same file with `registered`.
+/// `router.preemption_credits = "per_lane"` (docs/microarchitecture.md §9.4
+/// *Credits*) and `router.switch_stage = "split"` (§6 *Split switch
+/// allocation*) validate (the golden model has them) but have no RTL: the
+/// generator refuses them rather than emit something else, and accepts the
+/// same file with the RTL's value.
 #[test]
-fn the_generator_refuses_the_split_switch_stage() {
-    let text = "name = \"split\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
-                output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n\
-                switch_stage = \"split\"\n";
-    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
-    let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
-    assert!(e.contains("switch_stage") && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
-    let registered = RouterConfig::from_toml_str(&text.replace("split", "registered"), "inline").unwrap();
-    assert!(wormqos_hdl::generate(&registered, None).is_ok());
-}
-
-/// `router.preemption_credits = "per_lane"` validates (the golden model has
-/// it) but has no RTL: the generator refuses it rather than emit per-VC
-/// credits (docs/microarchitecture.md §9.4 *Credits*).
-#[test]
-fn the_generator_refuses_per_lane_credits() {
-    let text = "name = \"lane\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
-                output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
-                mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
-    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
-    let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
-    assert!(e.contains("preemption_credits") && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
-    let per_vc = RouterConfig::from_toml_str(&text.replace("per_lane", "per_vc"), "inline").unwrap();
-    assert!(wormqos_hdl::generate(&per_vc, None).is_ok());
+fn the_generator_refuses_model_only_choices() {
+    let lane = "scheduler = \"virtualclock\"\nmode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
+    let split = "scheduler = \"round_robin\"\nswitch_stage = \"split\"\n";
+    for (choice, field, rtl_value) in [(lane, "preemption_credits", ("per_lane", "per_vc")), (split, "switch_stage", ("split", "registered"))] {
+        let text = format!(
+            "name = \"m\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+             output_buffer_depth = 4\ncrossbar = \"multiplexed\"\n{choice}"
+        );
+        let cfg = RouterConfig::from_toml_str(&text, "inline").unwrap();
+        let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
+        let rtl = RouterConfig::from_toml_str(&text.replace(rtl_value.0, rtl_value.1), "inline").unwrap();
+        assert!(wormqos_hdl::generate(&rtl, None).is_ok());
+    }
 }
