@@ -57,6 +57,11 @@ impl Router {
         let valid = valid & self.port_all;
         let ret_ports = returning & self.port_all;
 
+        // A split stage's candidate needs no bit of its own: its VC is
+        // ACTIVE and holds its flit (§6 *Split switch allocation*), so its
+        // port is in `st_ports`.
+        debug_assert!(self.ca_ports & !self.st_ports == 0, "a candidate outside st_ports");
+
         // Nothing to do (no input, no flit that can move, no VA request, no
         // running hold, all output registers already 0): only the cycle
         // count changes. VirtualClock points catch up when next visited.
@@ -65,7 +70,6 @@ impl Router {
             | self.st_ports
             | self.rc_ports
             | self.sg_ports
-            | self.ca_ports
             | self.c_ports
             | self.va_ports
             | self.credit_ports
