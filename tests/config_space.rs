@@ -207,7 +207,7 @@ fn the_generator_emits_per_lane_credits_but_no_nic_with_them() {
         assert!(top.contains(port), "{port} missing from the top");
     }
     let per_vc = RouterConfig::from_toml_str(&text.replace("per_lane", "per_vc"), "inline").unwrap();
-    assert!(!wormqos_hdl::generate(&per_vc, None).unwrap().last().unwrap().text.contains("lane_i"));
+    assert!(!wormqos_hdl::generate(&per_vc, None).unwrap().last().unwrap().text.contains("in_lane_i"));
     let nic = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nic/qos_p.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"");
     let nic = RouterConfig::from_toml_str(&nic, "inline").unwrap();
     let e = wormqos_hdl::generate_nic(&nic, None).unwrap_err().to_string();

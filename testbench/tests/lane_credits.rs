@@ -19,21 +19,8 @@ use wormqos_config::{PreemptionCredits, RouterConfig};
 use wormqos_hdl::Mutant;
 use wormqos_sim::Router;
 use wormqos_testbench::lockstep::{run_lockstep, LockstepError, LockstepOptions, RunReport};
-use wormqos_testbench::stimulus::TrafficParams;
 
 const CYCLES: u64 = 60_000;
-
-/// Traffic that preempts often: mostly best effort, regularly interrupted
-/// by real time and control, sources that preempt their own messages, a
-/// congested output (the preemptive lockstep's mix, tests/qos.rs).
-fn lane_traffic(cfg: &RouterConfig) -> TrafficParams {
-    let mut t = traffic_for(cfg);
-    t.class_weights = vec![6, 3, 1];
-    t.max_message_flits = 12;
-    t.source_preempt_prob = 0.05;
-    t.hotspot = Some((0, 0.3));
-    t
-}
 
 /// The 4-port 3-VC small router (3 classes, so E = 2 extra lanes) with
 /// acceleration and block size 5, per-lane credits.
@@ -61,7 +48,7 @@ fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> Re
     let opts = LockstepOptions {
         cycles,
         seed,
-        traffic: lane_traffic(cfg),
+        traffic: preemptive_traffic(cfg),
         drain_limit: 50_000,
         // a mutant's mismatch is expected: no waveform rebuild for it
         waveform_dir: if mutant.is_none() { Some(waveform_dir()) } else { None },
