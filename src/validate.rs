@@ -63,10 +63,10 @@ pub fn load_rtl_config(path: &Path) -> anyhow::Result<RouterConfig> {
 /// but the RTL does not (yet): exit 2 naming the file, line, field, value
 /// and the allowed values. `origin`/`text`: the file the field is in.
 pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow::Result<()> {
-    if cfg.per_lane_credits() {
+    if cfg.per_lane_credits() && cfg.nic().is_some() {
         let field = "router.preemption_credits";
         return Err(invalid(format!(
-            "{}: field `{field}` = \"per_lane\": not in the RTL yet (golden model and `wormqos sim` only, docs/microarchitecture.md §9.4 *Credits*); allowed values: \"per_vc\" or leave it out",
+            "{}: field `{field}` = \"per_lane\": the [nic] section's NIC has no lanes (docs/nic.md, docs/microarchitecture.md §9.4 *Credits*); allowed values with a [nic] section: \"per_vc\" or leave it out",
             files::at(origin, text, field)
         )));
     }

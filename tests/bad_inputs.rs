@@ -42,6 +42,14 @@ fn cfg(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("bad.toml", edit(example("mesh5.toml")))]
 }
 
+/// The preemptive router with a NIC (examples/nic/qos_p.toml) with
+/// per-lane credits on line 16: the NIC has no lanes.
+fn nic_per_lane() -> Vec<(&'static str, String)> {
+    let text = std::fs::read_to_string(root().join("examples/nic/qos_p.toml")).unwrap();
+    assert_eq!(text.lines().nth(14), Some("mode = \"preemptive\""), "examples/nic/qos_p.toml changed");
+    vec![("bad.toml", text.replacen("mode = \"preemptive\"\n", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n", 1))]
+}
+
 fn exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("e.toml", edit(EXP.to_string()))]
 }
@@ -111,8 +119,10 @@ fn cases() -> Vec<Case> {
         case("gen_config_is_dir", "generate --config {dir} --out {out}", vec![], "is a directory"),
         case("gen_not_utf8", "generate --config {dir}/bad.toml --out {out}", none(), "UTF-8"),
         case("gen_huge_file", "generate --config {dir}/bad.toml --out {out}", none(), "size limit"),
-        // Per-lane credits (docs/microarchitecture.md §9.4 *Credits*): model only.
-        case("gen_per_lane", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", PER_LANE)), "bad.toml:14: field `router.preemption_credits` = \"per_lane\": not in the RTL yet"),
+        // Per-lane credits (docs/microarchitecture.md §9.4 *Credits*): in the
+        // RTL, but the NIC has no lanes.
+        case("gen_per_lane_nic", "generate --config {dir}/bad.toml --out {out}", nic_per_lane(), "bad.toml:16: field `router.preemption_credits` = \"per_lane\": the [nic] section's NIC has no lanes"),
+        case("gen_system_per_lane_nic", "generate --config {dir}/bad.toml --out {out} --system", nic_per_lane(), "bad.toml:16: field `router.preemption_credits`"),
         case("gen_per_lane_np", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_lane\"")), "field `router.preemption_credits` = \"per_lane\""),
         case("gen_per_lane_value", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_flit\"")), "per_vc"),
         // The split switch stage (§6 *Split switch allocation*): model only, and validated.
@@ -121,11 +131,11 @@ fn cases() -> Vec<Case> {
         case("gen_split_iterative", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"\nswitch_allocator = \"iterative\"")), "field `router.switch_stage`"),
         case("gen_split_full", "generate --config {dir}/bad.toml --out {out}", cfg(r("\"multiplexed\"", "\"full\"\nswitch_stage = \"split\"")), "field `router.switch_stage`"),
         case("dse_switch_stage_split", "dse --config {mesh5} --out {out}/d --switch-stage registered,split", vec![], "--switch-stage split: router.switch_stage = \"split\" is not in the RTL yet"),
-        case("cosim_per_lane", "cosim --config {dir}/bad.toml --cycles 10", cfg(r("scheduler = \"round_robin\"", PER_LANE)), "not in the RTL yet"),
-        case("synth_per_lane", "synth --config {dir}/bad.toml --out {out}/s", cfg(r("scheduler = \"round_robin\"", PER_LANE)), "not in the RTL yet"),
+        case("cosim_per_lane_nic", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane(), "the [nic] section's NIC has no lanes"),
+        case("synth_per_lane_nic", "synth --config {dir}/bad.toml --out {out}/s", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("sim_per_lane_link_latency", "sim --experiment {dir}/e.toml", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
         case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),
-        case("gen_net_per_lane", "generate --experiment {dir}/e.toml --out {out}", exp(r("scheduler = \"round_robin\"", PER_LANE)), "not in the RTL yet"),
+        case("gen_net_per_lane_link_latency", "generate --experiment {dir}/e.toml --out {out}", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
         case("gen_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant pre-no-dummy-tail", vec![], "--mutant"),
         case("gen_vc_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant vc-no-max-now", vec![], "router.scheduler"),
         case("gen_unknown_mutant", "generate --config {mesh5} --out {out} --mutant nope", vec![], "unknown mutant"),

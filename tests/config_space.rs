@@ -85,8 +85,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             best_effort_output_vcs: rng
                 .gen_bool(if mode == RouterMode::Preemptive { 0.3 } else { 0.03 })
                 .then(|| rng.gen_range(0..=vcs + 1)),
-            // `per_lane` is model only: `generate` refuses it (tests/bad_inputs.rs)
-            preemption_credits: None,
+            // `per_lane` exists in the preemptive mode only
+            preemption_credits: (mode == RouterMode::Preemptive && rng.gen_bool(0.3)).then_some(wormqos_config::PreemptionCredits::PerLane),
         },
         topology: Topology::SingleSwitch {
             routes: rng.gen_bool(0.2).then(|| (0..ports).map(|_| rng.gen_range(0..=ports)).collect()),
@@ -190,16 +190,14 @@ fn large_configuration_sweep() {
     sweep(n * 20, n, 0xb16);
 }
 
-/// `router.preemption_credits = "per_lane"` (docs/microarchitecture.md §9.4
-/// *Credits*) and `router.switch_stage = "split"` (§6 *Split switch
-/// allocation*) validate (the golden model has them) but have no RTL: the
-/// generator refuses them rather than emit something else, and accepts the
+/// `router.switch_stage = "split"` (docs/microarchitecture.md §6 *Split
+/// switch allocation*) validates (the golden model has it) but has no RTL:
+/// the generator refuses it rather than emit something else, and accepts the
 /// same file with the RTL's value.
 #[test]
 fn the_generator_refuses_model_only_choices() {
-    let lane = "scheduler = \"virtualclock\"\nmode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
     let split = "scheduler = \"round_robin\"\nswitch_stage = \"split\"\n";
-    for (choice, field, rtl_value) in [(lane, "preemption_credits", ("per_lane", "per_vc")), (split, "switch_stage", ("split", "registered"))] {
+    for (choice, field, rtl_value) in [(split, "switch_stage", ("split", "registered"))] {
         let text = format!(
             "name = \"m\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
              output_buffer_depth = 4\ncrossbar = \"multiplexed\"\n{choice}"
@@ -210,4 +208,28 @@ fn the_generator_refuses_model_only_choices() {
         let rtl = RouterConfig::from_toml_str(&text.replace(rtl_value.0, rtl_value.1), "inline").unwrap();
         assert!(wormqos_hdl::generate(&rtl, None).is_ok());
     }
+}
+
+/// `router.preemption_credits = "per_lane"` is in the RTL: the generator
+/// emits the four lane buses of §3 (docs/microarchitecture.md §9.4
+/// *Credits*), and refuses it with a `[nic]` section (the NIC has no lanes).
+#[test]
+fn the_generator_emits_per_lane_credits_but_no_nic_with_them() {
+    let text = "name = \"lane\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
+                mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let files = wormqos_hdl::generate(&cfg, None).unwrap();
+    let top = &files.last().unwrap().text;
+    // 3 classes (the preemptive default): E = 2 extra lanes, LW = ceil(log2(3)) = 2;
+    // N = 3 ports, M = 2 VCs: lanes N*LW = 6 bits, credit lanes N*M*LW = 12 bits.
+    for port in ["input  wire [5:0] in_lane_i", "output wire [5:0] out_lane_o", "output wire [11:0] in_credit_lane_o", "input  wire [11:0] out_credit_lane_i"] {
+        assert!(top.contains(port), "{port} missing from the top");
+    }
+    let per_vc = RouterConfig::from_toml_str(&text.replace("per_lane", "per_vc"), "inline").unwrap();
+    assert!(!wormqos_hdl::generate(&per_vc, None).unwrap().last().unwrap().text.contains("in_lane_i"));
+    let nic = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nic/qos_p.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"");
+    let nic = RouterConfig::from_toml_str(&nic, "inline").unwrap();
+    let e = wormqos_hdl::generate_nic(&nic, None).unwrap_err().to_string();
+    assert!(e.contains("preemption_credits") && e.contains("no lanes") && e.contains("allowed values"), "{e}");
 }

@@ -156,6 +156,17 @@ impl Dims {
     pub fn lane_id_width(&self) -> u32 {
         clog2(self.qos.extra_lanes() as u64 + 1)
     }
+    /// `router.preemption_credits = "per_lane"` (§9.4 *Credits*): the sender
+    /// names the lane on every flit and the receiver on every credit.
+    pub fn per_lane(&self) -> bool {
+        self.preemption().is_some_and(|p| p.credits == wormqos_config::PreemptionCredits::PerLane)
+    }
+    /// Bits a shared output VC buffer keeps per entry beside the flit for the
+    /// per-lane sender, `{head, class field}` of every VC's front at once
+    /// (0 without per-lane credits).
+    pub fn ob_side_width(&self) -> u32 {
+        if self.per_lane() { 1 + self.class_width } else { 0 }
+    }
     /// b: flits a granted VC keeps the grant for (§9.3).
     pub fn block_size(&self) -> u32 {
         self.scheduling.block_size

@@ -33,6 +33,14 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let tail = md.input("in_tail_i", 1);
     let dummy = md.input("in_dummy_i", 1);
     let data = md.input("in_data_i", w);
+    let lw = d.lane_id_width();
+    let in_lane = if d.per_lane() {
+        md.doc("in_lane_i: the lane the flit names (per-lane credits, §9.4 Credits); credit_lane_o[v*LW +:");
+        md.doc("LW]: the lane credit_o[v] frees.");
+        Some(md.input("in_lane_i", lw))
+    } else {
+        None
+    };
     let va_gnt = md.input("va_gnt_i", m);
     let va_ovc = md.input("va_ovc_i", m * vw);
     let pop = md.input("pop_i", m);
@@ -50,6 +58,7 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let ovc_o = md.output("ovc_o", m * vw);
     let front_o = md.output("front_o", m * fw);
     let credit_o = md.output("credit_o", m);
+    let credit_lane_o = if d.per_lane() { Some(md.output("credit_lane_o", m * lw)) } else { None };
     let release_o = md.output("release_o", m);
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
     let vtick_o = md.output("vtick_o", m * d.vtick.width);
@@ -91,6 +100,7 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
 
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut credit_lanes = vec![];
     for v in 0..m {
         let t = format!("vc{v}");
         md.comment(format!("Input VC {v}"));
@@ -130,6 +140,11 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
             ("release_o", release.e()),
             ("vtick_o", vtick.e()),
         ];
+        if let Some(l) = &in_lane {
+            let cl = out(&mut md, "credit_lane", lw);
+            conns.extend([("in_lane_i", l.e()), ("credit_lane_o", cl.e())]);
+            credit_lanes.push(cl);
+        }
         if let Some(acc_set) = &acc_set {
             let accel = out(&mut md, "accel", 1);
             conns.extend([("acc_set_i", acc_set.at(v)), ("accel_o", accel.e())]);
@@ -170,6 +185,9 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     md.assign(&ovc_o, &cat_lsb(&ovcs));
     md.assign(&front_o, &cat_lsb(&fronts));
     md.assign(&credit_o, &cat_lsb(&credits));
+    if let Some(cl) = &credit_lane_o {
+        md.assign(cl, &cat_lsb(&credit_lanes));
+    }
     md.assign(&release_o, &cat_lsb(&releases));
     md.assign(&vtick_o, &cat_lsb(&vticks));
     if let Some(a) = accel_o {

@@ -10,7 +10,7 @@ use crate::bits::{clk, encode, onehot_of, rst};
 use crate::classes::{cls_of, lowest};
 use crate::dims::Dims;
 use crate::vc_state::{VcStates, STATE_WIDTH};
-use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Stmt};
+use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result, Sig, Stmt};
 
 /// `<prefix>_input_vc` of the preemptive mode (§9.4); `fifo` is a lane.
 pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
@@ -41,6 +41,13 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let va_gnt = md.input("va_gnt_i", 1);
     let va_ovc = md.input("va_ovc_i", vw);
     let pop = md.input("pop_i", 1);
+    let in_lane = if d.per_lane() {
+        md.doc("in_lane_i: the lane the arriving flit names (per-lane credits, §9.4 Credits);");
+        md.doc("credit_lane_o: the lane credit_o frees (sl, 0 without a credit).");
+        Some(md.input("in_lane_i", lw))
+    } else {
+        None
+    };
     let acc_set = if d.acceleration() {
         md.doc("acc_set_i: set acc (§9.5). accel_o: the VC is accelerated (acc or a pending dummy");
         md.doc("tail); cls_o: cls(hdr.class).");
@@ -70,6 +77,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let ovc_o = md.output("ovc_o", vw);
     let front_o = md.output("front_o", fw);
     let credit_o = md.output("credit_o", 1);
+    let credit_lane_o = if d.per_lane() { Some(md.output("credit_lane_o", lw)) } else { None };
     let release_o = md.output("release_o", 1);
     let vtick_o = md.output("vtick_o", d.vtick.width);
     let accel_o = if d.acceleration() { Some(md.output("accel_o", 1)) } else { None };
@@ -141,6 +149,9 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         "all_idle",
         &top_q.is(&Expr::zero(lw)).l_and(&lempties[0]).l_and(&sl_q.is(&Expr::zero(lw))).l_and(&is_idle),
     );
+    let (lane_choice, open_stmts) = match &in_lane {
+        Some(l) => named_lane(&mut md, d, l, &all_idle, &top_q, &top_d, &lmax_d, &in_cls)?,
+        None => {
     let mut fits = vec![];
     for l in 0..=e {
         let cmp = if d.faults.lane_fit_strict {
@@ -165,8 +176,23 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         "hlane",
         &all_idle.then_else(&Expr::zero(lw), &any_fit.then_else(&encode(&fit_oh, lw), &new_lane)),
     );
-    md.assign(&lane_sel, &head.then_else(&hlane, &wl_q));
-    md.assign(&wr, &arrive.l_and(&fulls_w.at_dyn(&lane_sel).l_not()));
+    // BW: lane choice effects of a written header that opens a lane
+    let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
+    for l in 1..=e {
+        open_stmts.push(Stmt::when(
+            &top_q.is(&num(lw, (l - 1) as u64)),
+            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls)]));
+    }
+    (LaneChoice { lane: head.then_else(&hlane, &wl_q), header_lane: hlane.e(), fresh: all_idle.e(), opens: opens.e(), in_range: None }, open_stmts)
+        }
+    };
+    md.assign(&lane_sel, &lane_choice.lane);
+    let room = fulls_w.at_dyn(&lane_sel).l_not();
+    let room = match &lane_choice.in_range {
+        Some(ok) => ok.l_and(&room),
+        None => room,
+    };
+    md.assign(&wr, &arrive.l_and(&room));
 
     md.comment("The serving lane and the flit offered at ST (§9.4 stage 4)");
     let preempt = md.wire_of("preempt", &sl_q.below(&top_q));
@@ -313,22 +339,15 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
             )],
         ),
     ]);
-    // BW: lane choice effects of a written header
-    let mut open_stmts = vec![Stmt::set(&top_d, &(&top_q + &one_lw))];
-    for l in 1..=e {
-        open_stmts.push(Stmt::when(
-            &top_q.is(&num(lw, (l - 1) as u64)),
-            vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, &in_cls)]));
-    }
-    stmts.push(Stmt::note("BW: a written header chooses its lane"));
+    stmts.push(Stmt::note(if in_lane.is_some() { "BW: a written header enters the lane it names" } else { "BW: a written header chooses its lane" }));
     stmts.push(Stmt::when(
         &wr.l_and(&head),
         vec![
-            Stmt::set(&wl_d, &hlane),
+            Stmt::set(&wl_d, &lane_choice.header_lane),
             Stmt::when_else(
-                &all_idle,
+                &lane_choice.fresh,
                 vec![Stmt::set(&lmax_d.lv_part(0, clw)?, &in_cls)],
-                vec![Stmt::when(&opens, open_stmts)],
+                vec![Stmt::when(&lane_choice.opens, open_stmts)],
             ),
         ]));
     md.comb(stmts);
@@ -383,8 +402,49 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     md.assign(&ovc_o, &ovc_q);
     md.assign(&front_o, &offer);
     md.assign(&credit_o, &lpop);
+    if let Some(cl) = &credit_lane_o {
+        if d.faults.credit_lane_zero {
+            md.comment("MUTANT lane-credit-on-lane0: every credit names lane 0");
+            md.assign(cl, &Expr::zero(lw));
+        } else {
+            // the lane the flit left: the serving lane of its crossing cycle
+            md.assign(cl, &lpop.then_else(&sl_q, &Expr::zero(lw)));
+        }
+    }
     let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
     md.assign(&release_o, &rel);
     md.assign(&vtick_o, &hdr_q.field(d.vtick.lsb, d.vtick.width));
     md.finish()
+}
+
+/// Stage 1's lane of an arriving flit and what a written header does.
+struct LaneChoice {
+    /// The lane a flit is written to.
+    lane: Expr,
+    /// The lane a header is written to (`wl := ` it).
+    header_lane: Expr,
+    /// A written header sets `lmax[0]` (lane 0 of an entirely idle VC).
+    fresh: Expr,
+    /// Otherwise, a written header raises `top` (the statements returned beside).
+    opens: Expr,
+    /// The named lane exists (per-lane credits with E+1 below 2^LW).
+    in_range: Option<Expr>,
+}
+
+/// §9.4 *Credits*, receiver's stage 1 (per-lane credits): every flit goes
+/// to the lane it names, `L = in_lane_i`; a header with L > `top` sets
+/// `top := L` and `lmax[L] := c` (the statements returned); L == 0 into an
+/// entirely idle VC sets `lmax[0]` (the caller's idle branch, as without
+/// per-lane credits); otherwise no register changes.
+fn named_lane(md: &mut Module, d: &Dims, in_lane: &Sig, all_idle: &Sig, top_q: &Sig, top_d: &Sig, lmax_d: &Sig, in_cls: &Sig) -> Result<(LaneChoice, Vec<Stmt>)> {
+    let (e, lw, clw) = (d.qos.extra_lanes(), d.lane_id_width(), d.class_width);
+    md.comment("BW: the flit enters the lane its sender named (§9.4 Credits, per-lane credits)");
+    let above = md.wire_of("lane_above_top", &top_q.below(in_lane));
+    let mut open_stmts = vec![Stmt::set(top_d, in_lane)];
+    for l in 1..=e {
+        open_stmts.push(Stmt::when(&in_lane.is(&num(lw, l as u64)), vec![Stmt::set(&lmax_d.lv_part(l * clw, clw)?, in_cls)]));
+    }
+    let in_range = if (e as u64 + 1) < (1u64 << lw) { Some(in_lane.e().below(&num(lw, e as u64 + 1))) } else { None };
+    let fresh = all_idle.l_and(&in_lane.is(&Expr::zero(lw)));
+    Ok((LaneChoice { lane: in_lane.e(), header_lane: in_lane.e(), fresh, opens: above.e(), in_range }, open_stmts))
 }

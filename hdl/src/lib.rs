@@ -29,6 +29,7 @@ mod input_port;
 mod input_port_p;
 mod input_vc;
 mod input_vc_p;
+mod lane_sender;
 pub mod mutant;
 pub mod network;
 pub mod ram;
@@ -78,11 +79,6 @@ pub fn generate(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<Vec<Genera
 /// [`generate`], plus the router's top module (for instantiating it, as the
 /// network top of [`network`] does).
 pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<(Vec<GeneratedFile>, verilog::Module), HdlError> {
-    if cfg.per_lane_credits() {
-        // docs/microarchitecture.md §9.4 *Credits*: model only so far; the
-        // CLI refuses it first with the file's line (`src/validate.rs`).
-        return Err(HdlError::Invalid("router.preemption_credits = \"per_lane\" is not in the RTL yet (allowed values: \"per_vc\")".into()));
-    }
     if cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split {
         // docs/microarchitecture.md §6 *Split switch allocation*: model only
         // so far; the CLI refuses it first with the file's line.

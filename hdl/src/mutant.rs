@@ -155,6 +155,14 @@ pub enum Mutant {
     /// §9.4 stage 3, *Best-effort cap* (`best_effort_output_vcs` only): VA
     /// ignores the cap, so best effort may hold every output VC of a port.
     BeCapIgnored,
+    /// §9.4 *Credits*, receiver (`preemption_credits = "per_lane"` only):
+    /// every returned credit names lane 0 (`in_credit_lane_o` stays 0), so
+    /// the upstream sender never gets an extra lane's credits back.
+    LaneCreditOnLane0,
+    /// §9.4 *Credits*, sender's lane (`per_lane` only): a header joins the
+    /// lowest lane up to `stop` whatever its class (`lcls[l] >= c` is not
+    /// checked), so a higher class never opens an extra lane.
+    LaneJoinIgnoresClass,
 }
 
 impl Mutant {
@@ -229,6 +237,11 @@ impl Mutant {
     pub fn best_effort_cap() -> &'static [Mutant] {
         &[Mutant::BeCapIgnored]
     }
+    /// The mutants of per-lane credits (§9.4 *Credits*). Not in
+    /// [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn lane_credits() -> &'static [Mutant] {
+        &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]
+    }
     pub fn is_allocator(&self) -> bool {
         Mutant::allocator().contains(self)
     }
@@ -253,6 +266,7 @@ impl Mutant {
             .chain(Mutant::registered())
             .chain(Mutant::reallocation())
             .chain(Mutant::best_effort_cap())
+            .chain(Mutant::lane_credits())
             .copied()
             .collect()
     }
@@ -262,9 +276,12 @@ impl Mutant {
         match self {
             Mutant::PreAccelNeverCleared => cfg.qos().preemption().is_some_and(|p| p.acceleration),
             Mutant::PreStackPopsBottom => cfg.qos().preemption().is_some_and(|p| p.extra_lanes >= 2),
-            Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
+            Mutant::PreNoDummyTail | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
                 matches!(cfg.qos(), Qos::Preemptive(_))
             }
+            // with per-lane credits the sender chooses the lane, not stage 1
+            Mutant::PreLowerIntoExtra => matches!(cfg.qos(), Qos::Preemptive(_)) && !cfg.per_lane_credits(),
+            Mutant::LaneCreditOnLane0 | Mutant::LaneJoinIgnoresClass => cfg.per_lane_credits(),
             Mutant::PartIgnoresClass => matches!(cfg.qos(), Qos::Partitioned(_)),
             Mutant::BlkHoldPastTail => cfg.scheduling().block_size > 1,
             Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
@@ -288,9 +305,11 @@ impl Mutant {
         match self {
             Mutant::PreAccelNeverCleared => "router.mode = \"preemptive\" with router.acceleration = true",
             Mutant::PreStackPopsBottom => "router.mode = \"preemptive\" with router.traffic_classes >= 3 (two or more extra lanes)",
-            Mutant::PreNoDummyTail | Mutant::PreLowerIntoExtra | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
+            Mutant::PreNoDummyTail | Mutant::PreNoDummyHeader | Mutant::PreDummyBitDropped => {
                 "router.mode = \"preemptive\""
             }
+            Mutant::PreLowerIntoExtra => "router.mode = \"preemptive\" with router.preemption_credits = \"per_vc\" (the default)",
+            Mutant::LaneCreditOnLane0 | Mutant::LaneJoinIgnoresClass => "router.mode = \"preemptive\" with router.preemption_credits = \"per_lane\"",
             Mutant::PartIgnoresClass => "router.mode = \"traditional\" or \"non_preemptive\" with router.traffic_classes >= 2",
             Mutant::BlkHoldPastTail => "router.block_size >= 2",
             Mutant::RouteVcsIgnored => "a topology.route_vcs table",
@@ -350,6 +369,8 @@ impl Mutant {
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
+            Mutant::LaneCreditOnLane0 => "lane-credit-on-lane0",
+            Mutant::LaneJoinIgnoresClass => "lane-join-ignores-class",
         }
     }
     /// The CamelCase variant name.
@@ -391,6 +412,8 @@ impl Mutant {
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
+            Mutant::LaneCreditOnLane0 => "LaneCreditOnLane0",
+            Mutant::LaneJoinIgnoresClass => "LaneJoinIgnoresClass",
         }
     }
 }
@@ -488,6 +511,10 @@ pub struct Faults {
     pub atomic_ignores_credits: bool,
     /// [`Mutant::BeCapIgnored`]: VA ignores the best-effort cap.
     pub va_ignores_best_effort_cap: bool,
+    /// [`Mutant::LaneCreditOnLane0`]: every returned credit names lane 0.
+    pub credit_lane_zero: bool,
+    /// [`Mutant::LaneJoinIgnoresClass`]: the sender's header joins without the class test.
+    pub lane_join_ignores_class: bool,
 }
 
 impl Faults {
@@ -532,6 +559,8 @@ impl Faults {
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
+            Mutant::LaneCreditOnLane0 => &mut f.credit_lane_zero,
+            Mutant::LaneJoinIgnoresClass => &mut f.lane_join_ignores_class,
         } = true;
         f
     }
@@ -545,7 +574,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, atomic-ignores-credits, be-cap-ignored)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -581,7 +610,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 1 + 1);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 1 + 1 + 2);
+        assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));

@@ -236,6 +236,8 @@ struct RouterWires {
     out_dummy: Option<Sig>,
     out_data: Sig,
     out_credit: Sig,
+    /// Per-lane credits: `in_lane`, `out_lane`, `in_credit_lane`, `out_credit_lane`.
+    lanes: Option<[Sig; 4]>,
 }
 
 /// Widths shared by every router of the network.
@@ -245,6 +247,8 @@ struct Widths {
     w: u32,
     m: u32,
     dummy: bool,
+    /// LW with per-lane credits (§9.4 *Credits*): the lane wires.
+    lw: Option<u32>,
 }
 
 impl RouterWires {
@@ -265,19 +269,33 @@ impl RouterWires {
             out_dummy: if x.dummy { Some(t.wire(&s("out_dummy"), n)) } else { None },
             out_data: t.wire(&s("out_data"), n * x.w),
             out_credit: t.wire(&s("out_credit"), n * x.m),
+            lanes: x.lw.map(|lw| {
+                [t.wire(&s("in_lane"), n * lw), t.wire(&s("out_lane"), n * lw), t.wire(&s("in_credit_lane"), n * x.m * lw), t.wire(&s("out_credit_lane"), n * x.m * lw)]
+            }),
         })
     }
 
     /// Output port o's flit.
     fn out_flit(&self, o: u32, x: Widths) -> Result<Flit> {
-        Flit::slice(&self.out_valid, &self.out_vc, &self.out_head, &self.out_tail, self.out_dummy.as_ref(), &self.out_data, o, x)
+        Flit::slice(&self.out_valid, &self.out_vc, &self.out_head, &self.out_tail, self.out_dummy.as_ref(), &self.out_data, o, x)?
+            .with_lane(self.lanes.as_ref().map(|l| &l[1]), o, x)
+    }
+
+    /// Input port p's credits and, with per-lane credits, their lanes.
+    fn in_credits(&self, p: u32, x: Widths) -> (Expr, Option<Expr>) {
+        let lanes = match (&self.lanes, x.lw) {
+            (Some(l), Some(lw)) => Some(l[2].field(p * x.m * lw, x.m * lw)),
+            _ => None,
+        };
+        (self.in_credit.field(p * x.m, x.m), lanes)
     }
 }
 
 /// One link's flit as expressions, one per field in the order of
-/// [`VALID`] .. [`DATA`] (dummy only in P mode).
+/// [`VALID`] .. [`LANE`] (dummy only in P mode, lane only with per-lane
+/// credits).
 #[derive(Clone)]
-struct Flit([Option<Expr>; 6]);
+struct Flit([Option<Expr>; 7]);
 
 const VALID: usize = 0;
 const VC: usize = 1;
@@ -285,18 +303,27 @@ const HEAD: usize = 2;
 const TAIL: usize = 3;
 const DUMMY: usize = 4;
 const DATA: usize = 5;
+const LANE: usize = 6;
 
 impl Flit {
     /// Port k's fields of flat buses (field of width F at `[k*F +: F]`).
     #[allow(clippy::too_many_arguments)]
     fn slice(valid: &Sig, vc: &Sig, head: &Sig, tail: &Sig, dummy: Option<&Sig>, data: &Sig, k: u32, x: Widths) -> Result<Flit> {
         let dummy = dummy.map(|d| d.e().bit(k)).transpose()?;
-        Ok(Flit([Some(valid.at(k)), Some(vc.field(k * x.vw, x.vw)), Some(head.at(k)), Some(tail.at(k)), dummy, Some(data.field(k * x.w, x.w))]))
+        Ok(Flit([Some(valid.at(k)), Some(vc.field(k * x.vw, x.vw)), Some(head.at(k)), Some(tail.at(k)), dummy, Some(data.field(k * x.w, x.w)), None]))
+    }
+
+    /// The flit with port k's lane of the flat bus `lane` (per-lane credits).
+    fn with_lane(mut self, lane: Option<&Sig>, k: u32, x: Widths) -> Result<Flit> {
+        if let (Some(l), Some(lw)) = (lane, x.lw) {
+            self.0[LANE] = Some(l.field(k * lw, lw));
+        }
+        Ok(self)
     }
 
     fn idle(x: Widths) -> Flit {
         let z = Expr::zero;
-        Flit([Some(z(1)), Some(z(x.vw)), Some(z(1)), Some(z(1)), x.dummy.then(|| z(1)), Some(z(x.w))])
+        Flit([Some(z(1)), Some(z(x.vw)), Some(z(1)), Some(z(1)), x.dummy.then(|| z(1)), Some(z(x.w)), x.lw.map(z)])
     }
 
     fn fields(&self) -> Vec<Expr> {
@@ -380,7 +407,8 @@ impl ConfigPorts {
 
 fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutant>) -> Result<Module> {
     let c0 = &net.routers[0];
-    let x = Widths { vw: c0.vc_width(), w: c0.flit_width(), m: c0.vcs() as u32, dummy: c0.mode() == RouterMode::Preemptive };
+    let lw = c0.per_lane_credits().then(|| wormqos_config::index_width(c0.extra_lanes() as u32 + 1));
+    let x = Widths { vw: c0.vc_width(), w: c0.flit_width(), m: c0.vcs() as u32, dummy: c0.mode() == RouterMode::Preemptive, lw };
     let e = net.endpoint_at.len() as u32;
     let mut t = Module::new(network_top_name(&net.name));
     t.doc(format!("Network `{}`: {} routers, {e} endpoints, {} pipeline register(s) per link direction.", net.name, net.routers.len(), net.link_latency));
@@ -402,24 +430,31 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     let out_dummy = if x.dummy { Some(t.output("out_dummy_o", e)) } else { None };
     let out_data = t.output("out_data_o", e * x.w);
     let out_credit = t.input("out_credit_i", e * x.m);
+    let lane_ports = x.lw.map(|lw| {
+        t.doc("Per-lane credits (§9.4 Credits): the lane of each flit and of each credit.");
+        [t.input("in_lane_i", e * lw), t.output("out_lane_o", e * lw), t.output("in_credit_lane_o", e * x.m * lw), t.input("out_credit_lane_i", e * x.m * lw)]
+    });
     let cfg = ConfigPorts::declare(&mut t, net)?;
 
     let mut rw = Vec::with_capacity(net.routers.len());
     for (r, c) in net.routers.iter().enumerate() {
         rw.push(RouterWires::new(&mut t, r, c.ports() as u32, x)?);
     }
-    let ep_flit = |k: u32| Flit::slice(&in_valid, &in_vc, &in_head, &in_tail, in_dummy.as_ref(), &in_data, k, x);
+    let ep_flit = |k: u32| Flit::slice(&in_valid, &in_vc, &in_head, &in_tail, in_dummy.as_ref(), &in_data, k, x)?.with_lane(lane_ports.as_ref().map(|l| &l[0]), k, x);
 
     t.comment("Router-to-router links: flits forward, credits backward, each through the link's registers");
     // Per router and input port: the flit it receives; per router and
     // output port: the credits it receives.
     let mut flit_in: Vec<Vec<Flit>> = Vec::new();
     let mut credit_in: Vec<Vec<Expr>> = Vec::new();
+    // per-lane credits: the lanes of those credits
+    let mut credit_lane_in: Vec<Vec<Expr>> = Vec::new();
     let mut first_link = true;
     for (r, c) in net.routers.iter().enumerate() {
         let n = c.ports() as u32;
         let mut fi = Vec::with_capacity(n as usize);
         let mut ci = Vec::with_capacity(n as usize);
+        let mut cli = Vec::new();
         for p in 0..n {
             fi.push(match net.in_link[r][p as usize] {
                 Attach::Unused => Flit::idle(x),
@@ -442,9 +477,21 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                     delay(&mut t, &format!("link_r{router}p{port}_credit"), src, net.link_latency)?
                 }
             });
+            if let (Some(lw), Some(lp)) = (x.lw, &lane_ports) {
+                cli.push(match net.out_link[r][p as usize] {
+                    Attach::Unused => Expr::zero(x.m * lw),
+                    Attach::Endpoint(k) => lp[3].field(k as u32 * x.m * lw, x.m * lw),
+                    Attach::Router { router, port } => {
+                        let (_, src) = rw[router].in_credits(port as u32, x);
+                        let src = src.expect("per-lane credits");
+                        delay(&mut t, &format!("link_r{router}p{port}_credit_lane"), src, net.link_latency)?
+                    }
+                });
+            }
         }
         flit_in.push(fi);
         credit_in.push(ci);
+        credit_lane_in.push(cli);
     }
     if mutant == Some(NetworkMutant::SwapLinks) {
         let pick = (0..net.routers.len()).find_map(|r| {
@@ -469,6 +516,10 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         }
         t.assign(&w.in_data, &column(DATA)?);
         t.assign(&w.out_credit, &cat_lsb_first(&credit_in[r])?);
+        if let Some(l) = &w.lanes {
+            t.assign(&l[0], &column(LANE)?);
+            t.assign(&l[3], &cat_lsb_first(&credit_lane_in[r])?);
+        }
         let mut conns = vec![
             crate::bits::clk(),
             crate::bits::rst(),
@@ -488,6 +539,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
         if let (Some(i), Some(o)) = (&w.in_dummy, &w.out_dummy) {
             conns.push(("in_dummy_i", i.e()));
             conns.push(("out_dummy_o", o.e()));
+        }
+        if let Some(l) = &w.lanes {
+            conns.extend([("in_lane_i", l[0].e()), ("out_lane_o", l[1].e()), ("in_credit_lane_o", l[2].e()), ("out_credit_lane_i", l[3].e())]);
         }
         if let Some(c) = &cfg {
             c.connect(&mut conns, r as u32)?;
@@ -509,6 +563,11 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
     }
     t.assign(&out_data.lv(), &col(&|w, p| w.out_data.e().part(p * x.w, x.w))?);
     t.assign(&in_credit_o.lv(), &col(&|w, p| w.in_credit.e().part(p * x.m, x.m))?);
+    if let (Some(lp), Some(lw)) = (&lane_ports, x.lw) {
+        let lanes = |w: &RouterWires| w.lanes.clone().expect("per-lane credits");
+        t.assign(&lp[1].lv(), &col(&|w, p| lanes(w)[1].e().part(p * lw, lw))?);
+        t.assign(&lp[2].lv(), &col(&|w, p| lanes(w)[2].e().part(p * x.m * lw, x.m * lw))?);
+    }
 
     // Ports without a link: their outputs go nowhere, which is intended.
     let mut unused = Vec::new();
@@ -518,7 +577,9 @@ fn network_top(net: &NetworkDesign, tops: &[Module], mutant: Option<NetworkMutan
                 unused.extend(rw[r].out_flit(p as u32, x)?.fields());
             }
             if net.in_link[r][p] == Attach::Unused {
-                unused.push(rw[r].in_credit.field(p as u32 * x.m, x.m));
+                let (credits, lanes) = rw[r].in_credits(p as u32, x);
+                unused.push(credits);
+                unused.extend(lanes);
             }
         }
     }

@@ -5,6 +5,7 @@ use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, clk, encode, rst};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
+use crate::lane_sender::{lane_sender, Front};
 use crate::verilog::{cat_lsb, clog2, num, onehot_select, Expr, Module, Result, Sig, Stmt};
 use wormqos_config::FlitOrder;
 
@@ -14,7 +15,7 @@ use wormqos_config::FlitOrder;
 /// `fifo` is the per-VC buffer, or with [`Dims::shared_ob`] the port's
 /// `vc_buffer` (then `wdata_i` is one flit: point B's winner).
 pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Module> {
-    let (m, w, fw, vw, dd) = (d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width, d.downstream_depth as u64);
+    let (m, w, fw, vw) = (d.vcs, d.data_width, d.buf_flit_width, d.vc_id_width);
     let obw = d.ob_entry_width();
     let mut md = Module::new(format!("{}_output_port", d.prefix));
     md.doc("Output port (stage 5): M output VC buffers, a credit counter per output VC,");
@@ -40,6 +41,14 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let wdata = md.input("wdata_i", if d.shared_ob() { obw } else { m * obw });
     let enter = if d.order_at_c() == FlitOrder::Age { Some(md.input("enter_i", m)) } else { None };
     let credit = md.input("credit_i", m);
+    let lw = d.lane_id_width();
+    let credit_lane = if d.per_lane() {
+        md.doc("Per-lane credits (§9.4 Credits): credit_lane_i[u*LW +: LW], the lane of credit_i[u];");
+        md.doc("out_lane_o, the downstream lane of the flit on the link (the sender's choice).");
+        Some(md.input("credit_lane_i", m * lw))
+    } else {
+        None
+    };
     let atomic = if d.atomic {
         md.doc("Atomic reallocation (§6 stage 3): tail_crossed_i[u], a tail crossed into output VC");
         md.doc("u (it starts draining); release_o[u], the draining VC u is empty with every credit");
@@ -56,10 +65,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let tail_o = md.output("out_tail_o", 1);
     let dummy_o = if d.preemption().is_some() { Some(md.output("out_dummy_o", 1)) } else { None };
     let data_o = md.output("out_data_o", w);
+    let lane_o = if d.per_lane() { Some(md.output("out_lane_o", lw)) } else { None };
 
     let pick = md.wire("pick", m);
-    let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
-    let cw = clog2(reset_credits + 1);
     let mut fulls = vec![];
     let mut room2s = vec![];
     let mut eligs = vec![];
@@ -67,6 +75,8 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     // each per-VC buffer's front entry (per-VC buffers only)
     let mut front_wires: Vec<Sig> = vec![];
     let (mut vticks, mut presents) = (vec![], vec![]);
+    // per VC: the downstream lane of its front flit (per-lane credits)
+    let mut lanes = vec![];
     // per VC: buffer empty and every credit back (atomic reallocation)
     let mut drained = vec![];
     let shared = if d.shared_ob() {
@@ -77,6 +87,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         }
         let f = md.wire("buf_full", m);
         let r2 = if d.registered() { Some(md.wire("buf_room2", m)) } else { None };
+        let side = if d.per_lane() { Some(md.wire("buf_side", m * d.ob_side_width())) } else { None };
         if full_o.is_none() {
             md.raw_line("/* verilator lint_on UNUSED */");
         }
@@ -97,15 +108,25 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 md.assign(&o, &r2);
             }
         }
+        if let Some(side) = &side {
+            // the lane choice reads the head bit and class field of every VC's front
+            let cls = wdata.field(d.class_lsb, d.class_width);
+            conns.push(("wside_i", crate::verilog::cat(&[wdata.at(fw - 1), cls])));
+            conns.push(("side_o", side.e()));
+        }
         md.instance(fifo, "u_ob", &conns);
-        Some((e, f, flit))
+        Some((e, f, flit, side))
     } else {
         None
     };
     for u in 0..m {
         md.comment(format!("Output VC {u}"));
-        let (empty, full) = match &shared {
-            Some((e, f, _)) => (e.at(u), f.at(u)),
+        let (empty, full, front) = match &shared {
+            Some((e, f, _, side)) => {
+                let sw = d.ob_side_width();
+                let front = side.as_ref().map(|s| Front { head: s.at(u * sw + sw - 1), class: s.field(u * sw, sw - 1) });
+                (e.at(u), f.at(u), front)
+            }
             None => {
                 let front = md.wire(&format!("vc{u}_front"), obw);
                 front_wires.push(front.clone());
@@ -140,32 +161,22 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 } else {
                     fronts.push(front.e());
                 }
-                (empty.e(), full.e())
+                let lane_front = Front { head: front.at(fw - 1), class: front.field(d.class_lsb, d.class_width) };
+                (empty.e(), full.e(), d.per_lane().then_some(lane_front))
             }
         };
-        let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &num(cw, reset_credits));
+        fulls.push(full);
         let sent = pick.at(u);
         let ret = credit.at(u);
-        // credits - sent + returned, saturating at DD (a return at DD is ignored).
-        // The mutant believes the downstream buffer is one slot deeper throughout.
-        md.comb(vec![
-            Stmt::set(&cr_d, &cr_q),
-            Stmt::when_else(
-                &sent.l_and(&ret.l_not()),
-                vec![Stmt::set(&cr_d, &(&cr_q - &num(cw, 1)))],
-                vec![Stmt::when(
-                    &sent.l_not().l_and(&ret).l_and(&cr_q.below(&num(cw, reset_credits))),
-                    vec![Stmt::set(&cr_d, &(&cr_q + &num(cw, 1)))])],
-            ),
-        ]);
-        fulls.push(full);
-        if d.faults.atomic_ignores_credits {
-            // MUTANT atomic-ignores-credits: drained once the buffer is empty
-            drained.push(empty.clone());
-        } else {
-            drained.push(empty.l_and(&cr_q.is(&num(cw, reset_credits))));
-        }
-        let has_credit = cr_q.is_not(&Expr::zero(cw));
+        let has_credit = match (&credit_lane, &front) {
+            (Some(cl), Some(front)) => {
+                let s = lane_sender(&mut md, d, u, front, &sent, &ret, &cl.field(u * lw, lw))?;
+                lanes.push(s.lane.e());
+                drained.push(empty.clone());
+                s.has_credit
+            }
+            _ => credit_counter(&mut md, d, u, &sent, &ret, &empty, &mut drained),
+        };
         if d.faults.pick_ignores_empty {
             // MUTANT pick-ignores-empty: eligible with a credit, empty or not
             let _ = empty;
@@ -173,11 +184,6 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         } else {
             eligs.push(empty.l_not().l_and(&has_credit));
         }
-        if dd < (1u64 << cw) - 1 {
-            // (a counter whose width only holds 0..=DD is in range by construction)
-            md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"));
-        }
-        md.assert_always(&pick.at(u).l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"));
     }
     if let Some((tail_crossed, release_o)) = &atomic {
         md.comment("Atomic reallocation: a VC draining since its tail crossed is released once");
@@ -218,9 +224,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         // Registered pipeline: the buffer's registered read of the picked
         // front is the output register, zero while out_valid is 0
         // (§6 *Buffers of the registered pipeline*).
-        Some((_, _, f)) if d.registered() => md.wire_of("out_flit", &valid_q.then_else(f, &Expr::zero(obw))),
+        Some((_, _, f, _)) if d.registered() => md.wire_of("out_flit", &valid_q.then_else(f, &Expr::zero(obw))),
         // The output registers become all 0 without a pick (§6 stage 5).
-        Some((_, _, f)) => md.register_next("out_flit", &Expr::zero(fw), &any_pick.then_else(f, &Expr::zero(obw))),
+        Some((_, _, f, _)) => md.register_next("out_flit", &Expr::zero(fw), &any_pick.then_else(f, &Expr::zero(obw))),
         None => md.register_next("out_flit", &Expr::zero(fw), &onehot_select(&pick, &fronts)),
     };
     md.assign(&valid_o, &valid_q);
@@ -231,6 +237,11 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         md.assign(&dm, &flit_q.at(w));
     }
     md.assign(&data_o, &flit_q.bits(w - 1, 0));
+    if let Some(lo) = &lane_o {
+        // the picked front flit's lane (0 without a pick), a register like the other fields
+        let lane_q = md.register_next("out_lane", &Expr::zero(lw), &onehot_select(&pick, &lanes));
+        md.assign(lo, &lane_q);
+    }
     if let Some(f) = full_o {
         md.assign(&f, &cat_lsb(&fulls));
     }
@@ -238,4 +249,38 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         md.assign(&o, &cat_lsb(&room2s));
     }
     md.finish()
+}
+
+/// Output VC `u`'s credit counter of §6 stage 5 (per-VC credits): declares
+/// it, pushes the VC's "drained" flag (atomic reallocation) and returns
+/// "has a credit".
+fn credit_counter(md: &mut Module, d: &Dims, u: u32, sent: &Expr, ret: &Expr, empty: &Expr, drained: &mut Vec<Expr>) -> Expr {
+    let dd = d.downstream_depth as u64;
+    let reset_credits = if d.faults.one_credit_too_many { dd + 1 } else { dd };
+    let cw = clog2(reset_credits + 1);
+    let (cr_q, cr_d) = md.register(&format!("vc{u}_credits"), cw, &num(cw, reset_credits));
+    // credits - sent + returned, saturating at DD (a return at DD is ignored).
+    // The mutant believes the downstream buffer is one slot deeper throughout.
+    md.comb(vec![
+        Stmt::set(&cr_d, &cr_q),
+        Stmt::when_else(
+            &sent.l_and(&ret.l_not()),
+            vec![Stmt::set(&cr_d, &(&cr_q - &num(cw, 1)))],
+            vec![Stmt::when(
+                &sent.l_not().l_and(ret).l_and(&cr_q.below(&num(cw, reset_credits))),
+                vec![Stmt::set(&cr_d, &(&cr_q + &num(cw, 1)))])],
+        ),
+    ]);
+    if d.faults.atomic_ignores_credits {
+        // MUTANT atomic-ignores-credits: drained once the buffer is empty
+        drained.push(empty.clone());
+    } else {
+        drained.push(empty.l_and(&cr_q.is(&num(cw, reset_credits))));
+    }
+    if dd < (1u64 << cw) - 1 {
+        // (a counter whose width only holds 0..=DD is in range by construction)
+        md.assert_always(&num(cw, dd).below(&cr_q).l_not(), &format!("output VC {u}: credits within 0..={dd}"));
+    }
+    md.assert_always(&sent.l_and(&cr_q.is(&Expr::zero(cw))).l_not(), &format!("output VC {u}: no flit sent without a credit"));
+    cr_q.is_not(&Expr::zero(cw))
 }

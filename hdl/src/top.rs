@@ -69,7 +69,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     } else {
         (
             if d.shared_ib() { vc_buffer(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width())? } else { fifo(p, fw, d.input_depth)? },
-            if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0)? } else { fifo(p, d.ob_entry_width(), d.output_depth)? },
+            if d.shared_ob() { vc_buffer(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, d.ob_side_width())? } else { fifo(p, d.ob_entry_width(), d.output_depth)? },
         )
     };
     let rr_nm = rr_arbiter_with(p, nm, &d.faults)?;
@@ -179,6 +179,21 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let out_dummy = if d.preemption().is_some() { Some(t.output("out_dummy_o", n)) } else { None };
     let out_data = t.output("out_data_o", n * w);
     let out_credit = t.input("out_credit_i", nm);
+    let lw = d.lane_id_width();
+    let lanes = if d.per_lane() {
+        t.doc("Per-lane credits (§9.4 Credits): in_lane_i[p*LW +: LW], the lane the flit on input p");
+        t.doc("enters; out_lane_o[o*LW +: LW], the lane of the flit on output o; in_credit_lane_o and");
+        t.doc("out_credit_lane_i[(p*M+v)*LW +: LW], the lane each credit frees.");
+        Some(LanePorts {
+            in_lane: t.input("in_lane_i", n * lw),
+            in_credit_lane: t.output("in_credit_lane_o", nm * lw),
+            out_lane: t.output("out_lane_o", n * lw),
+            out_credit_lane: t.input("out_credit_lane_i", nm * lw),
+            credit_lane_all: t.wire("credit_lane_all", nm * lw),
+        })
+    } else {
+        None
+    };
     let tables = crate::route_tables::table_registers(&mut t, d)?;
 
     t.comment("Per input VC i = p*M+v, flat.");
@@ -286,6 +301,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
             conns.push(("credit_o", c.field(pi * m, m)));
             conns.push(("release_o", r.field(pi * m, m)));
+        }
+        if let Some(l) = &lanes {
+            conns.push(("in_lane_i", l.in_lane.field(pi * lw, lw)));
+            conns.push(("credit_lane_o", l.credit_lane_all.field(pi * m * lw, m * lw)));
         }
         if let Some(c) = &cls_all {
             conns.push(("cls_o", c.field(pi * m * d.class_width, m * d.class_width)));
@@ -631,6 +650,11 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     };
     let in_credit_q = t.register_next("in_credit", &Expr::zero(nm), &credit_next);
     t.assign(&in_credit_o, &in_credit_q);
+    if let Some(l) = &lanes {
+        // each credit's lane, registered with it (0 without a credit)
+        let q = t.register_next("in_credit_lane", &Expr::zero(nm * lw), &l.credit_lane_all);
+        t.assign(&l.in_credit_lane, &q);
+    }
 
     for o in 0..n {
         t.comment(format!("Output port {o}"));
@@ -648,6 +672,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         ];
         if let Some(od) = &out_dummy {
             conns.push(("out_dummy_o", od.at(o)));
+        }
+        if let Some(l) = &lanes {
+            conns.push(("credit_lane_i", l.out_credit_lane.field(o * m * lw, m * lw)));
+            conns.push(("out_lane_o", l.out_lane.field(o * lw, lw)));
         }
         if let Some(ec) = &enter_c {
             conns.push(("enter_i", ec.field(o * m, m)));
@@ -791,4 +819,14 @@ impl SgWires {
         );
         Ok(())
     }
+}
+
+/// The top's per-lane credit ports (§3, §9.4 *Credits*) and the input
+/// ports' credit lanes, flat per input VC.
+struct LanePorts {
+    in_lane: crate::verilog::Sig,
+    in_credit_lane: crate::verilog::Sig,
+    out_lane: crate::verilog::Sig,
+    out_credit_lane: crate::verilog::Sig,
+    credit_lane_all: crate::verilog::Sig,
 }

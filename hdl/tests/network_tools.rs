@@ -46,6 +46,14 @@ fn networks() -> Vec<NetworkDesign> {
             "kind = \"mesh\"\nk = 2",
             1,
         ),
+        // per-lane credits: the lane wires between routers and at the endpoints
+        design(
+            "pml",
+            "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+             preemption_credits = \"per_lane\"\nclock_width = 10\nvtick_width = 10",
+            "kind = \"mesh\"\nk = 2",
+            0,
+        ),
     ]
 }
 

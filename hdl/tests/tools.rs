@@ -371,6 +371,12 @@ fn qos_configs() -> Vec<RouterConfig> {
         qos_config("qpk", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nbest_effort_output_vcs = 1\n"),
         qos_config("qpkaf", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\nbest_effort_output_vcs = 2\n"),
         qos_config("qpka", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\nbest_effort_output_vcs = 2\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [3, 6, 7, 5, 6]\n"),
+        // Per-lane credits (§9.4 *Credits*): shared output buffers (side
+        // memory), per-VC output FIFOs of the full crossbar with one extra
+        // lane, and 5 lanes (LW = 3: lanes 5..7 do not exist) with acceleration.
+        qos_config("qpl", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\npreemption_credits = \"per_lane\"\n"),
+        qos_config("qplf", 3, 2, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\npreemption_credits = \"per_lane\"\n"),
+        qos_config("qpl5", 2, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 5\nacceleration = true\npreemption_credits = \"per_lane\"\n"),
     ]
 }
 
@@ -384,7 +390,7 @@ fn qos_configurations_and_mutants_are_lint_clean() {
         // the unmutated one but for `MUTANT` comment lines
         // (`qos_mutants_change_exactly_the_configs_they_apply_to`), which the
         // `None` job above already lints.
-        let applying = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::best_effort_cap()).filter(|m| m.applies_to(&cfg));
+        let applying = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::best_effort_cap()).chain(Mutant::lane_credits()).filter(|m| m.applies_to(&cfg));
         for m in applying.chain(std::iter::once(&Mutant::SkipRcStage)) {
             jobs.push((cfg.clone(), Some(*m)));
         }
@@ -407,7 +413,7 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     cfgs.push(example("small_p_iterative"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap()) {
+        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap()).chain(Mutant::lane_credits()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
             assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());
@@ -424,6 +430,10 @@ fn preemptive_router_has_the_dummy_ports_in_place() {
         let pos = |s: &str| top.find(s);
         assert_eq!(pos("in_dummy_i").is_some(), pre, "{}", cfg.name());
         assert_eq!(pos("out_dummy_o").is_some(), pre, "{}", cfg.name());
+        // per-lane credits add the four lane buses (§3)
+        for lane_port in ["in_lane_i", "out_lane_o", "in_credit_lane_o", "out_credit_lane_i"] {
+            assert_eq!(pos(lane_port).is_some(), cfg.per_lane_credits(), "{lane_port} in {}", cfg.name());
+        }
         if pre {
             assert!(pos("in_tail_i").unwrap() < pos("in_dummy_i").unwrap() && pos("in_dummy_i").unwrap() < pos("in_data_i").unwrap());
             assert!(pos("out_tail_o").unwrap() < pos("out_dummy_o").unwrap() && pos("out_dummy_o").unwrap() < pos("out_data_o").unwrap());
@@ -434,7 +444,7 @@ fn preemptive_router_has_the_dummy_ports_in_place() {
 #[test]
 fn small_qos_configurations_synthesize_with_yosys() {
     let pick = |n: &str| qos_configs().into_iter().find(|c| c.name() == n).unwrap();
-    let jobs = vec![(pick("qtr"), None), (pick("qnp"), None), (pick("qpb"), None), (pick("qpa"), None), (pick("qpa"), Some(Mutant::PreNoDummyTail))];
+    let jobs = vec![(pick("qtr"), None), (pick("qnp"), None), (pick("qpb"), None), (pick("qpa"), None), (pick("qpa"), Some(Mutant::PreNoDummyTail)), (pick("qpl"), None)];
     par_each(&jobs, threads(), |(cfg, m)| {
         let t = tag(cfg.name(), *m);
         let (dir, top, files) = generate_into(cfg, *m, &t);

@@ -2,6 +2,7 @@
 
 pub mod dut;
 pub mod stimulus;
+mod stimulus_lanes;
 pub mod verilator;
 pub mod scoreboard;
 pub mod parts;

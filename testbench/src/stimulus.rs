@@ -14,6 +14,13 @@
 //! - each output VC is received by a buffer of `downstream_buffer_depth`
 //!   slots; a freed slot is returned as an `out_credit_i` bit in the inputs of
 //!   the same cycle in which the sink decides to free it.
+//!
+//! With `router.preemption_credits = "per_lane"` (§9.4 *Credits*) the
+//! credits are per lane of each VC instead: each source VC is the golden
+//! model's own sender (`LaneSender`), which names the lane of every flit and
+//! spends that lane's credit; each sink VC holds DD flits per lane and
+//! returns every credit with the lane of the flit it frees
+//! (`stimulus_lanes.rs`).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
@@ -21,7 +28,9 @@ use std::fmt;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use wormqos_config::{index_width, RouterConfig, RouterMode};
-use wormqos_sim::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+use wormqos_sim::{credit_lane, credit_lane_word, LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
+
+use crate::stimulus_lanes::{LaneFault, Lanes};
 
 /// Shape of the random traffic. `Default` gives moderate load with enough
 /// sink stalls to fill buffers and exercise credit backpressure.
@@ -89,6 +98,8 @@ pub enum StimulusError {
     CreditOverflow { cycle: u64, port: usize, vc: usize, credits: usize, depth: usize },
     #[error("cycle {cycle}: input port {port}: in_credit_o = {bits:#x} has bits above VC {max}")]
     BadCreditBits { cycle: u64, port: usize, bits: u32, max: usize },
+    #[error("cycle {cycle}: port {port} vc {vc}: per-lane credits: {fault}")]
+    Lane { cycle: u64, port: usize, vc: usize, fault: String },
 }
 
 /// Counters showing what the traffic exercised.
@@ -124,6 +135,12 @@ pub struct StimulusStats {
     pub dummy_flits_injected: u64,
     /// Of `flits_received`: dummy flits (P mode, the routers' and the sources').
     pub dummy_flits_received: u64,
+    /// Per-lane credits: of `flits_injected`, flits the sources sent into an
+    /// extra lane (lane >= 1) of the router's input VCs.
+    pub extra_lane_flits_injected: u64,
+    /// Per-lane credits: of `flits_received`, flits the router sent into an
+    /// extra lane of the sinks (its output VCs opened lanes above 0).
+    pub extra_lane_flits_received: u64,
 }
 
 impl fmt::Display for StimulusStats {
@@ -205,6 +222,8 @@ pub struct Stimulus {
     /// cycle's end), so a credit seen in cycle t is spent from t+1 on, as a
     /// neighbour router's credit counter does: the bits seen last cycle.
     late_credits: Option<Vec<u32>>,
+    /// `router.preemption_credits = "per_lane"`: the endpoints' lanes.
+    lanes: Option<Lanes>,
 }
 
 impl Stimulus {
@@ -240,6 +259,7 @@ impl Stimulus {
             next_id: vec![0; n],
             in_flight_ids: HashMap::new(),
             late_credits: (cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle).then(|| vec![0; n]),
+            lanes: cfg.per_lane_credits().then(|| Lanes::new(cfg)),
         }
     }
 
@@ -298,6 +318,11 @@ impl Stimulus {
             }
             for v in 0..m {
                 if (bits >> v) & 1 == 1 {
+                    if let Some(l) = &mut self.lanes {
+                        let lane = credit_lane(outs.credit_lanes[p], v);
+                        l.credit(p * m + v, lane).map_err(|f| lane_error(cycle, p, v, f))?;
+                        continue;
+                    }
                     let s = &mut self.sources[p * m + v];
                     s.credits += 1;
                     if s.credits > di {
@@ -319,8 +344,12 @@ impl Stimulus {
             if u >= m {
                 return Err(StimulusError::BadOutputVc { cycle, port: o, vc: u, vcs: m });
             }
+            if let Some(l) = &mut self.lanes {
+                l.arrive(o * m + u, f.lane as usize).map_err(|e| lane_error(cycle, o, u, e))?;
+                self.stats.extra_lane_flits_received += u64::from(f.lane > 0);
+            }
             let occ = &mut self.sink_occupancy[o * m + u];
-            if *occ >= dd {
+            if *occ >= dd && self.lanes.is_none() {
                 return Err(StimulusError::SinkOverflow { cycle, port: o, vc: u, depth: dd });
             }
             *occ += 1;
@@ -354,7 +383,11 @@ impl Stimulus {
             let mut bits = 0u32;
             for u in 0..m {
                 let i = o * m + u;
-                if self.sink_occupancy[i] >= dd {
+                let full = match &self.lanes {
+                    Some(l) => l.any_full(i),
+                    None => self.sink_occupancy[i] >= dd,
+                };
+                if full {
                     self.stats.sink_full_cycles += 1;
                 }
                 if before[i] == 0 {
@@ -366,6 +399,9 @@ impl Stimulus {
                 } else {
                     self.sink_occupancy[i] -= 1;
                     bits |= 1 << u;
+                    if let Some(l) = &mut self.lanes {
+                        self.inputs.credit_lanes[o] |= credit_lane_word(u, l.free(i));
+                    }
                 }
             }
             self.inputs.credits[o] = bits;
@@ -383,10 +419,17 @@ impl Stimulus {
             for v in 0..m {
                 let s = &self.sources[p * m + v];
                 let wants = !s.current.is_empty() || self.injecting;
-                if wants && s.credits == 0 {
+                // Per-lane credits: the credits of the lane the next flit
+                // would enter (a message not created yet is checked once it is).
+                let credits = match (&self.lanes, s.current.front()) {
+                    (Some(l), Some(q)) => l.credits_for(p * m + v, &q.flit, q.class),
+                    (Some(_), None) => 1,
+                    (None, _) => s.credits,
+                };
+                if wants && credits == 0 {
                     self.stats.source_credit_blocked += 1;
                 }
-                if wants && s.credits > 0 {
+                if wants && credits > 0 {
                     candidates.push(v);
                 }
             }
@@ -400,10 +443,31 @@ impl Stimulus {
             } else if self.injecting && self.cfg.mode() == RouterMode::Preemptive && self.params.source_preempt_prob > 0.0 {
                 self.maybe_preempt_at_source(p * m + v, v);
             }
-            let s = &mut self.sources[p * m + v];
-            let flit = s.current.pop_front().expect("a message has at least one flit").flit;
-            s.credits -= 1;
-            self.stats.min_source_credits = self.stats.min_source_credits.min(s.credits);
+            let i = p * m + v;
+            let flit = match &mut self.lanes {
+                Some(l) => {
+                    let q = *self.sources[i].current.front().expect("a message has at least one flit");
+                    let left = l.credits_for(i, &q.flit, q.class);
+                    if left == 0 {
+                        // a fresh header whose lane has no credit: it waits
+                        self.stats.source_credit_blocked += 1;
+                        continue;
+                    }
+                    let mut flit = q.flit;
+                    l.send(i, &mut flit, q.class);
+                    self.sources[i].current.pop_front();
+                    self.stats.min_source_credits = self.stats.min_source_credits.min(left - 1);
+                    self.stats.extra_lane_flits_injected += u64::from(flit.lane > 0);
+                    flit
+                }
+                None => {
+                    let s = &mut self.sources[i];
+                    let flit = s.current.pop_front().expect("a message has at least one flit").flit;
+                    s.credits -= 1;
+                    self.stats.min_source_credits = self.stats.min_source_credits.min(s.credits);
+                    flit
+                }
+            };
             if flit.tail && !flit.dummy {
                 self.stats.messages_completed += 1;
             }
@@ -415,6 +479,12 @@ impl Stimulus {
         self.cycle += 1;
         self.stats.cycles = self.cycle;
         Ok(&self.inputs)
+    }
+
+    /// Per-lane credits: the credits of lane `lane` of input VC (port, vc)
+    /// as its sender holds them.
+    pub fn source_lane_credits(&self, port: usize, vc: usize, lane: u8) -> Option<usize> {
+        self.lanes.as_ref().map(|l| l.credits(port * self.cfg.vcs() + vc, lane))
     }
 
     /// A Vtick mix that exercises the VirtualClock (docs/microarchitecture.md §8.1):
@@ -569,6 +639,16 @@ impl Stimulus {
         }
         flits
     }
+}
+
+/// A per-lane credit fault of the device as a [`StimulusError`].
+fn lane_error(cycle: u64, port: usize, vc: usize, fault: LaneFault) -> StimulusError {
+    let fault = match fault {
+        LaneFault::NoSuchLane(l) => format!("lane {l} does not exist"),
+        LaneFault::Overflow { lane, credits } => format!("a credit of lane {lane} that was never used (the sender would hold {credits})"),
+        LaneFault::Full { lane } => format!("a flit arrived at lane {lane} of a full sink: the router sent without a lane credit"),
+    };
+    StimulusError::Lane { cycle, port, vc, fault }
 }
 
 #[cfg(test)]

@@ -311,6 +311,21 @@ impl VerilatedRouter {
             bw.push(c as u64, m);
         }
         bw.finish();
+        if let Some([lane_in, credit_lane_in, _, _]) = self.map.lanes() {
+            let (lw, m) = ((self.map.inputs[lane_in].width / self.ports) as u32, self.vcs);
+            let mut bw = BitWriter::new(self.input_bus(lane_in));
+            for f in &inputs.flits {
+                bw.push(f.lane as u64, lw);
+            }
+            bw.finish();
+            let mut bw = BitWriter::new(self.input_bus(credit_lane_in));
+            for &word in &inputs.credit_lanes {
+                for v in 0..m {
+                    bw.push(wormqos_sim::credit_lane(word, v) as u64, lw);
+                }
+            }
+            bw.finish();
+        }
         match (self.map.cfg_write(), inputs.route_write) {
             (Some(we), w) => {
                 let w = w.unwrap_or(wormqos_sim::RouteWrite { router: 0, code: 0, port: 0, avc: 0 });
@@ -354,6 +369,17 @@ impl VerilatedRouter {
         let mut credit = BitReader::new(bus(output::CREDIT));
         for c in self.outputs.credits.iter_mut() {
             *c = credit.pull(m) as u32;
+        }
+        if let Some([_, _, lane_out, credit_lane_out]) = self.map.lanes() {
+            let lw = sig[lane_out].width as u32 / self.ports as u32;
+            let mut lane = BitReader::new(bus(lane_out));
+            for f in self.outputs.flits.iter_mut() {
+                f.lane = lane.pull(lw) as u8;
+            }
+            let mut cl = BitReader::new(bus(credit_lane_out));
+            for word in self.outputs.credit_lanes.iter_mut() {
+                *word = (0..m as usize).fold(0, |acc, v| acc | wormqos_sim::credit_lane_word(v, cl.pull(lw) as usize));
+            }
         }
         self.outputs_stale = false;
     }

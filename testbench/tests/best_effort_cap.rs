@@ -40,12 +40,7 @@ fn configs() -> Vec<(RouterConfig, u64)> {
 /// port), regularly interrupted by real time and control, sources that
 /// preempt their own messages (as tests/qos.rs).
 fn traffic(cfg: &RouterConfig) -> TrafficParams {
-    let mut t = traffic_for(cfg);
-    t.class_weights = vec![6, 3, 1];
-    t.max_message_flits = 12;
-    t.source_preempt_prob = 0.05;
-    t.hotspot = Some((0, 0.3));
-    t
+    preemptive_traffic(cfg)
 }
 
 fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {

@@ -124,6 +124,32 @@ fn preemptive_2x2_mesh_with_one_register_per_link() {
     assert!(r.flits_delivered > 50_000, "too little traffic: {r} {parts:?}");
 }
 
+/// Per-lane credits (docs/microarchitecture.md §9.4 *Credits*) across the
+/// network: every router-to-router link carries the lane of each flit
+/// forward and the lane of each credit back (`link_latency = 0`: the link
+/// registers carry no lane, which the experiment refuses). The endpoints'
+/// sources are the model's lane senders; the extra lanes must be used at
+/// the endpoints in both directions, and messages must be split inside.
+#[test]
+fn preemptive_2x2_mesh_with_per_lane_credits() {
+    let v = experiment(
+        "pmesh_lanes",
+        "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+         preemption_credits = \"per_lane\"\nclock_width = 10\nvtick_width = 10",
+        "kind = \"mesh\"\nk = 2",
+    );
+    let mut o = opts(50_000, 5);
+    o.traffic.source_preempt_prob = 0.05;
+    o.traffic.max_message_flits = 12;
+    let r = lockstep(&v, 0, None, &o).unwrap_or_else(|e| panic!("{}: {e}", v.file));
+    let (parts, st) = (r.parts.clone().expect("preemptive: parts are counted"), &r.stimulus);
+    eprintln!("{}: {r}\n  {parts:?}\n  extra-lane flits: {} injected, {} received", v.file, st.extra_lane_flits_injected, st.extra_lane_flits_received);
+    assert_eq!(r.flits_injected, r.flits_delivered);
+    assert!(parts.split_messages > 0 && parts.max_parts >= 2, "no message was preempted inside the network: {r} {parts:?}");
+    assert!(st.extra_lane_flits_injected >= 100, "the sources never used an extra lane: {st:?}");
+    assert!(st.extra_lane_flits_received >= 100, "no router opened an extra lane towards an endpoint: {st:?}");
+}
+
 /// A wiring bug in the top: two of a router's incoming links swapped.
 #[test]
 fn swapped_links_are_caught() {

@@ -22,15 +22,11 @@ use wormqos_testbench::lockstep::{run_lockstep, LockstepError, LockstepOptions, 
 use wormqos_testbench::stimulus::TrafficParams;
 
 fn qos_traffic(cfg: &RouterConfig) -> TrafficParams {
-    let mut t = traffic_for(cfg);
     if cfg.mode() == RouterMode::Preemptive {
         // Mostly best effort, regularly interrupted by real time and control.
-        t.class_weights = vec![6, 3, 1];
-        t.max_message_flits = 12;
-        t.source_preempt_prob = 0.05;
-        t.hotspot = Some((0, 0.3));
+        return preemptive_traffic(cfg);
     }
-    t
+    traffic_for(cfg)
 }
 
 fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> (Result<RunReport, LockstepError>, Router) {

@@ -30,8 +30,9 @@ pub struct ComposedNetwork {
     /// router r, newest first (empty for endpoint links and latency 0).
     flit_pipe: Vec<Vec<VecDeque<LinkFlit>>>,
     /// `credit_pipe[r][o]`: the registers carrying credits back to output
-    /// port o of router r.
-    credit_pipe: Vec<Vec<VecDeque<u32>>>,
+    /// port o of router r, each with its credit-lane word (per-lane
+    /// credits, §9.4 *Credits*; 0 otherwise).
+    credit_pipe: Vec<Vec<VecDeque<(u32, u64)>>>,
     outputs: RouterOutputs,
 }
 
@@ -46,7 +47,7 @@ impl ComposedNetwork {
             .map(|r| pipes(r, &net.in_link).into_iter().map(|l| if l { VecDeque::from(vec![LinkFlit::IDLE; latency]) } else { VecDeque::new() }).collect())
             .collect();
         let credit_pipe = (0..net.routers)
-            .map(|r| pipes(r, &net.out_link).into_iter().map(|l| if l { VecDeque::from(vec![0; latency]) } else { VecDeque::new() }).collect())
+            .map(|r| pipes(r, &net.out_link).into_iter().map(|l| if l { VecDeque::from(vec![(0, 0); latency]) } else { VecDeque::new() }).collect())
             .collect();
         let e = net.endpoints();
         let mut c = ComposedNetwork {
@@ -77,7 +78,7 @@ impl ComposedNetwork {
             q.iter_mut().for_each(|f| *f = LinkFlit::IDLE);
         }
         for q in self.credit_pipe.iter_mut().flatten() {
-            q.iter_mut().for_each(|c| *c = 0);
+            q.iter_mut().for_each(|c| *c = (0, 0));
         }
         self.collect_outputs();
     }
@@ -103,14 +104,19 @@ impl ComposedNetwork {
                         None => self.routers[router].outputs().flits[port],
                     },
                 };
-                self.inputs[r].credits[p] = match self.out_link[r][p] {
-                    Peer::Unused => 0,
-                    Peer::Endpoint(k) => ins.credits[k],
+                let (credits, lanes) = match self.out_link[r][p] {
+                    Peer::Unused => (0, 0),
+                    Peer::Endpoint(k) => (ins.credits[k], ins.credit_lanes.get(k).copied().unwrap_or(0)),
                     Peer::Router { router, port } => match self.credit_pipe[r][p].back() {
                         Some(c) => *c,
-                        None => self.routers[router].outputs().credits[port],
+                        None => {
+                            let o = self.routers[router].outputs();
+                            (o.credits[port], o.credit_lanes[port])
+                        }
                     },
                 };
+                self.inputs[r].credits[p] = credits;
+                self.inputs[r].credit_lanes[p] = lanes;
             }
         }
         if self.latency > 0 {
@@ -142,7 +148,8 @@ impl ComposedNetwork {
                 if let Peer::Router { router, port } = self.out_link[r][p] {
                     let q = &mut self.credit_pipe[r][p];
                     q.pop_back();
-                    q.push_front(self.routers[router].outputs().credits[port]);
+                    let o = self.routers[router].outputs();
+                    q.push_front((o.credits[port], o.credit_lanes[port]));
                 }
             }
         }
@@ -153,6 +160,7 @@ impl ComposedNetwork {
             let o = self.routers[r].outputs();
             self.outputs.flits[k] = o.flits[p];
             self.outputs.credits[k] = o.credits[p];
+            self.outputs.credit_lanes[k] = o.credit_lanes[p];
         }
     }
 }

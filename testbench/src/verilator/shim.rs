@@ -59,6 +59,11 @@ pub mod output {
     pub const DUMMY: usize = 6;
 }
 
+/// LW, the width of a lane number on the link (§9.4 *Credits*).
+pub fn lane_width(cfg: &RouterConfig) -> usize {
+    wormqos_config::index_width(cfg.extra_lanes() as u32 + 1) as usize
+}
+
 fn layout(list: &[(&'static str, usize)]) -> (Vec<Signal>, usize) {
     let mut offset = 0;
     let sigs = list
@@ -101,6 +106,14 @@ impl PortMap {
             ins.push(("in_dummy_i", n));
             outs.push(("out_dummy_o", n));
         }
+        // Per-lane credits (§9.4 *Credits*): the lane wires, found by name.
+        if cfg.per_lane_credits() {
+            let lw = lane_width(cfg);
+            ins.push(("in_lane_i", n * lw));
+            ins.push(("out_credit_lane_i", n * m * lw));
+            outs.push(("out_lane_o", n * lw));
+            outs.push(("in_credit_lane_o", n * m * lw));
+        }
         // The routing-table write port (router.routing = "programmable"),
         // after the dummy wire, so every fixed index above stays.
         if cfg.programmable() {
@@ -125,6 +138,14 @@ impl PortMap {
         self.inputs = inputs;
         self.input_words = input_words;
         self
+    }
+
+    /// With per-lane credits, the indices of `in_lane_i` and
+    /// `out_credit_lane_i` in [`PortMap::inputs`] and of `out_lane_o` and
+    /// `in_credit_lane_o` in [`PortMap::outputs`].
+    pub fn lanes(&self) -> Option<[usize; 4]> {
+        let at = |list: &[Signal], name: &str| list.iter().position(|s| s.name == name);
+        Some([at(&self.inputs, "in_lane_i")?, at(&self.inputs, "out_credit_lane_i")?, at(&self.outputs, "out_lane_o")?, at(&self.outputs, "in_credit_lane_o")?])
     }
 
     /// Index in [`PortMap::inputs`] of `cfg_we_i`, the first of the four

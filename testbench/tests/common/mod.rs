@@ -57,6 +57,18 @@ pub fn traffic_for(cfg: &RouterConfig) -> wormqos_testbench::stimulus::TrafficPa
     t
 }
 
+/// Traffic that preempts often (three classes): mostly best effort,
+/// regularly interrupted by real time and control, sources that preempt
+/// their own messages, a congested output.
+pub fn preemptive_traffic(cfg: &RouterConfig) -> wormqos_testbench::stimulus::TrafficParams {
+    let mut t = traffic_for(cfg);
+    t.class_weights = vec![6, 3, 1];
+    t.max_message_flits = 12;
+    t.source_preempt_prob = 0.05;
+    t.hotspot = Some((0, 0.3));
+    t
+}
+
 pub fn waveform_dir() -> PathBuf {
     workspace().join("target").join("test-waves")
 }
