@@ -12,8 +12,10 @@
 //! the real-time headers that reach VC allocation, the cycles they wait
 //! there, how many of those cycles the 4 output VCs of NP's real-time
 //! partition (VCs 1..=4) are all held, or all 16, and by which class the
-//! output VCs of the header's port are held while it waits; and per port
-//! how many output VCs real time holds. It writes
+//! output VCs of the header's port are held while it waits; per port how
+//! many output VCs real time holds; and per input port the cycles with
+//! real time on at least, and on more than, the 4 input VCs NP's sources
+//! give it. It writes
 //! `experiments/results/fig4_003_vc_pressure/vc_pressure.csv`.
 //! `np_real_time_is_not_short_of_vcs` checks what docs/reproduction.md says
 //! of it on the committed file; `np_keeps_real_time_in_its_partition` runs
@@ -41,6 +43,10 @@ const CLASSES: usize = 3;
 /// VC 0, real time VCs 1..=4, best effort VCs 5..=15.
 const NP_CLASS_OF_VC: [usize; VCS] = [2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 const NP_REAL_TIME_VCS: std::ops::RangeInclusive<usize> = 1..=4;
+/// NP's sources (no `[nic]`) put each class on the router's partition's
+/// VCs (`network.rs`, "Partitioned modes: the router's partition"), so real
+/// time enters on input VCs 1..=4 too.
+const NP_SOURCE_REAL_TIME_VCS: std::ops::RangeInclusive<usize> = NP_REAL_TIME_VCS;
 /// P's cap on best effort's output VCs per port in these runs.
 const P_BEST_EFFORT_CAP: usize = 12;
 
@@ -85,11 +91,14 @@ struct Counts {
     rt_out_held: u64,
     rt_out_over_static: u64,
     static_all_held: u64,
-    rt_in_over_static: u64,
+    rt_in_at_source_limit: u64,
+    rt_in_over_source_limit: u64,
 }
 
 /// One cycle's state: per input VC whether it waits at VA with a header of
-/// a class, and per output VC the class of the message holding it.
+/// a class, per output VC the class of the message holding it, and per
+/// input port its input VCs holding a real-time message (waiting at VA or
+/// holding an output VC); `np`: checks that these are NP's source VCs.
 struct Cycle {
     waiting: Vec<Option<(usize, usize)>>,
     holder: Vec<Option<usize>>,
@@ -97,7 +106,8 @@ struct Cycle {
 }
 
 /// Reads the router between two cycles. `np`: checks the §9.2 partition
-/// (every held output VC is held by its own class).
+/// (every held output VC is held by its own class) and the sources' (real
+/// time only on input VCs 1..=4).
 fn read_cycle(r: &Router, np: bool) -> Cycle {
     let class_in = |p: usize, v: usize| class_of_code(r.header_register(p, v).unwrap().class);
     let mut c = Cycle { waiting: vec![None; PORTS * VCS], holder: vec![None; PORTS * VCS], rt_in: vec![0; PORTS] };
@@ -105,8 +115,12 @@ fn read_cycle(r: &Router, np: bool) -> Cycle {
         for v in 0..VCS {
             match r.vc_state(p, v) {
                 VcState::Routed { route } => c.waiting[p * VCS + v] = Some((class_in(p, v), route)),
-                VcState::Active { .. } => c.rt_in[p] += (class_in(p, v) == REAL_TIME) as usize,
-                VcState::Idle => {}
+                VcState::Active { .. } => {}
+                VcState::Idle => continue,
+            }
+            if class_in(p, v) == REAL_TIME {
+                assert!(!np || NP_SOURCE_REAL_TIME_VCS.contains(&v), "NP: real time on input VC ({p}, {v})");
+                c.rt_in[p] += 1;
             }
         }
     }
@@ -139,7 +153,8 @@ fn count(c: &mut Counts, prev: Option<&Cycle>, now: &Cycle, p: bool) {
         c.rt_out_held += rt as u64;
         c.rt_out_over_static += (rt > NP_REAL_TIME_VCS.count()) as u64;
         c.static_all_held += NP_REAL_TIME_VCS.all(|u| held[u].is_some()) as u64;
-        c.rt_in_over_static += (now.rt_in[o] > NP_REAL_TIME_VCS.count()) as u64;
+        c.rt_in_at_source_limit += (now.rt_in[o] >= NP_SOURCE_REAL_TIME_VCS.count()) as u64;
+        c.rt_in_over_source_limit += (now.rt_in[o] > NP_SOURCE_REAL_TIME_VCS.count()) as u64;
     }
     for (i, w) in now.waiting.iter().enumerate() {
         let Some((class, route)) = *w else { continue };
@@ -186,7 +201,7 @@ fn probe_run(file: &str, router: &str, cycles: Option<u64>) -> Vec<(Counts, f64)
     phases.into_iter().enumerate().map(|(k, c)| (c, r.phases.get(k).map_or(f64::NAN, |p| p.deadline_miss_probability))).collect()
 }
 
-const HEADER: &str = "run,load,phase,cycles,rt_headers,rt_va_cycles,rt_va_static_full,rt_va_all_full,held_at_wait_be,held_at_wait_rt,held_at_wait_ctl,rt_out_held,rt_out_over_static,static_all_held,rt_in_over_static,deadline_miss_probability";
+const HEADER: &str = "run,load,phase,cycles,rt_headers,rt_va_cycles,rt_va_static_full,rt_va_all_full,held_at_wait_be,held_at_wait_rt,held_at_wait_ctl,rt_out_held,rt_out_over_static,static_all_held,rt_in_at_source_limit,rt_in_over_source_limit,deadline_miss_probability";
 
 /// (run name, load, experiment file, router).
 const RUNS: [(&str, f64, &str, &str); 4] = [
@@ -204,8 +219,8 @@ fn write_the_vc_pressure_counts() {
         for (k, (c, miss)) in probe_run(file, router, None).iter().enumerate() {
             let h = c.held_at_wait;
             csv += &format!(
-                "{name},{load},{k},{},{},{},{},{},{},{},{},{},{},{},{},{miss}\n",
-                c.cycles, c.rt_headers, c.rt_va_cycles, c.rt_va_static_full, c.rt_va_all_full, h[0], h[1], h[2], c.rt_out_held, c.rt_out_over_static, c.static_all_held, c.rt_in_over_static
+                "{name},{load},{k},{},{},{},{},{},{},{},{},{},{},{},{},{},{miss}\n",
+                c.cycles, c.rt_headers, c.rt_va_cycles, c.rt_va_static_full, c.rt_va_all_full, h[0], h[1], h[2], c.rt_out_held, c.rt_out_over_static, c.static_all_held, c.rt_in_at_source_limit, c.rt_in_over_source_limit
             );
         }
     }
@@ -215,9 +230,10 @@ fn write_the_vc_pressure_counts() {
 
 /// The probe's own checks on 100,000 cycles after the warm-up of each
 /// router at load 0.9: NP's output VCs are only ever held by the class
-/// §9.2's partition gives them (checked in `read_cycle`), so real time
-/// never holds more than its 4; P's best effort never more than its cap;
-/// and both carry real time.
+/// §9.2's partition gives them and its real time only ever enters on
+/// input VCs 1..=4 (checked in `read_cycle`), so real time never holds
+/// more than 4 output or 4 input VCs of a port; P's best effort never more
+/// than its cap; and both carry real time.
 #[test]
 fn np_keeps_real_time_in_its_partition() {
     for router in ["np", "p"] {
@@ -227,6 +243,7 @@ fn np_keeps_real_time_in_its_partition() {
         assert!(c.rt_headers > 0 && c.rt_out_held > 0, "{router}: no real time");
         if router == "np" {
             assert_eq!(c.rt_out_over_static, 0, "NP: real time above its 4 output VCs");
+            assert_eq!(c.rt_in_over_source_limit, 0, "NP: real time above its 4 input VCs");
         }
     }
 }
