@@ -316,8 +316,12 @@ fn np_real_time_is_not_short_of_vcs() {
         format!("{:.2}", num(&r, column) / num(&r, "rt_va_cycles"))
     };
     assert_eq!((at_wait("held_at_wait_be"), at_wait("held_at_wait_rt")), ("7.68".into(), "8.24".into()));
-    // The probe ran the sweeps' runs: its rows carry the deadline missing
-    // probabilities of fig4_003_pnp_09 (80:20: NP 0.307, P 0.231).
+    // The probe ran the sweeps' runs: its rows carry the 80:20 deadline
+    // missing probabilities of fig4_003_slot_end's NP (0.170) and
+    // fig4_003_lane's K = 12 (0.188) at 0.6, of fig4_003_pnp_09 at 0.9 (NP
+    // 0.307, P 0.231).
+    assert_eq!(format!("{:.3}", num(&row("np_06", 4), "deadline_miss_probability")), "0.170");
+    assert_eq!(format!("{:.3}", num(&row("p_06", 4), "deadline_miss_probability")), "0.188");
     assert_eq!(format!("{:.3}", num(&row("np_09", 4), "deadline_miss_probability")), "0.307");
     assert_eq!(format!("{:.3}", num(&row("p_09", 4), "deadline_miss_probability")), "0.231");
 }
