@@ -1998,6 +1998,23 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
     ] {
         v.push(phase_latency_row(passage, csv, point, "1"));
     }
+    const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
+    const S09: &str = "experiments/results/fig4_003_pnp_09_stream/phases.csv";
+    const S09L: &str = "experiments/results/fig4_003_pnp_09_stream/phase_latency.csv";
+    for (passage, csv, point) in [
+        ("| NP, 0.6, per stream | 0.529 ± 0.059 / 1.0 | 0.368 ± 0.031 / 1.2 | 0.329 ± 0.025 / 3.1 | 0.247 ± 0.028 / 3.6 | 0.189 ± 0.025 / 2.3 |", S06, "0.6 non_preemptive"),
+        ("| P, 0.6, per stream | 0.516 ± 0.071 / 2.2 | 0.317 ± 0.032 / 2.3 | 0.305 ± 0.031 / 3.9 | 0.214 ± 0.021 / 5.3 | 0.181 ± 0.027 / 3.7 |", S06, "0.6 preemptive"),
+        ("| NP, 0.9, per stream | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.367 ± 0.025 / 8.6 | 0.325 ± 0.015 / 177.0 | 0.290 ± 0.009 / 1,120.4 |", S09, "0.9 non_preemptive"),
+        ("| P, 0.9, per stream | 0.395 ± 0.060 / 81.7 | 0.301 ± 0.040 / 175.0 | 0.320 ± 0.026 / 488.4 | 0.214 ± 0.010 / 771.1 | 0.319 ± 0.022 / 7,533.3 |", S09, "0.9 preemptive"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    for (passage, point) in [
+        ("| NP, 0.9, per stream | 5.1 / 0.1 | 5.7 / 0.2 | 11.5 / 1.8 | 40.5 / 27.1 | 586.7 / 567.0 |", "0.9 non_preemptive"),
+        ("| P, 0.9, per stream | 75.3 / 70.5 | 59.6 / 54.3 | 389.6 / 374.1 | 425.3 / 400.7 | 3,406.8 / 3,357.9 |", "0.9 preemptive"),
+    ] {
+        v.push(phase_latency_row(passage, S09L, point, "1"));
+    }
     let cell = |written: &'static str, csv: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64| Num {
         written,
         csv,
@@ -2013,6 +2030,31 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         scale,
     };
     let (p, h, t) = ("deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms");
+    let lat = |written: &'static str, csv: &'static str, point: &'static str, phase: &'static str| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase), ("class", "1")])),
+        column: "queueing_us",
+        scale: 1.0,
+    };
+    v.push(Claim {
+        passage: "phase (70:30: 0.214 ± 0.021 against 0.247 ± 0.028)",
+        numbers: vec![
+            cell("0.214", S06, "0.6 preemptive", "3", p, 1.0),
+            cell("0.021", S06, "0.6 preemptive", "3", h, 1.0),
+            cell("0.247", S06, "0.6 non_preemptive", "3", p, 1.0),
+            cell("0.028", S06, "0.6 non_preemptive", "3", h, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "(80:20: 567.0 µs against\n  323.1 µs per message) and P's far more, from the first phase (70.5 µs\n  in 20:80, 3,357.9 µs in 80:20)",
+        numbers: vec![
+            lat("567.0", S09L, "0.9 non_preemptive", "4"),
+            lat("323.1", L09, "0.9 non_preemptive", "4"),
+            lat("70.5", S09L, "0.9 preemptive", "0"),
+            lat("3,357.9", S09L, "0.9 preemptive", "4"),
+        ],
+    });
     v.push(Claim {
         passage: "(80:20 at 0.8: NP 0.226 ± 0.021, P 0.240 ± 0.022), and NP's real time\n  queues at most 1.8 µs at the source.",
         numbers: vec![
@@ -2106,6 +2148,14 @@ fn np_and_p_separate_at_0_9_only() {
         (p - h, p + h)
     };
     let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
+    // With streams bound to VCs at 0.6 P's estimate is below NP's in every
+    // phase, within overlapping intervals.
+    let stream = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
+    for ph in 0..5 {
+        let np = interval(stream, "0.6 non_preemptive", ph, &mut cache);
+        let p = interval(stream, "0.6 preemptive", ph, &mut cache);
+        assert!(overlap(np, p) && p.0 + p.1 < np.0 + np.1, "per stream, phase {ph}: NP {np:?}, P {p:?}");
+    }
     for (csv, load) in [(PNP06, "0.6"), (PNP08, "0.8"), (PNP09, "0.9"), (PNP09L, "0.9"), (PNP8VC, "0.6")] {
         for ph in 0..5 {
             let np = interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);

@@ -325,3 +325,40 @@ fn np_real_time_is_not_short_of_vcs() {
     assert_eq!(format!("{:.3}", num(&row("np_09", 4), "deadline_miss_probability")), "0.307");
     assert_eq!(format!("{:.3}", num(&row("p_09", 4), "deadline_miss_probability")), "0.231");
 }
+
+/// `workload.source_vc_choice = "per_stream"` (003_… §4.2: a connection
+/// keeps its VC): on 100,000 cycles after the warm-up of the load-0.9 NP
+/// run, every real-time stream sends all its messages on one VC, one of
+/// NP's real-time VCs 1..=4, starting them in the order the regulator
+/// released them; the streams use all 4 of them; control and best effort
+/// are not bound (best effort uses more than one VC per source).
+#[test]
+fn per_stream_binds_each_stream_to_one_vc() {
+    let text = experiment_text("fig4_003_pnp_09.toml", "np")
+        .replace("regulator = \"slot_end\"\n", "regulator = \"slot_end\"\nsource_vc_choice = \"per_stream\"\n")
+        .replace("seconds = 0.75\n", "cycles = 537500\n");
+    assert!(text.contains("per_stream") && text.contains("cycles = 537500"));
+    let v = Experiment::from_str(&text, "per_stream.toml", root().join("experiments")).unwrap();
+    let (_, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
+    let mut by_flow: BTreeMap<u32, Vec<(u64, u64, u8)>> = BTreeMap::new();
+    let mut be_vcs: BTreeMap<u32, std::collections::BTreeSet<u8>> = BTreeMap::new();
+    for m in &log {
+        match m.class as usize {
+            REAL_TIME => by_flow.entry(m.flow).or_default().push((m.created, m.source.started, m.source.vc)),
+            0 => drop(be_vcs.entry(m.src).or_default().insert(m.source.vc)),
+            _ => {}
+        }
+    }
+    assert!(by_flow.len() > 100, "{} streams", by_flow.len());
+    let mut used = std::collections::BTreeSet::new();
+    for (flow, mut msgs) in by_flow {
+        msgs.sort();
+        let vc = msgs[0].2;
+        assert!(NP_REAL_TIME_VCS.contains(&(vc as usize)), "stream {flow} on VC {vc}");
+        assert!(msgs.iter().all(|m| m.2 == vc), "stream {flow} on several VCs: {msgs:?}");
+        assert!(msgs.windows(2).all(|w| w[0].1 <= w[1].1), "stream {flow} started out of order");
+        used.insert(vc);
+    }
+    assert_eq!(used.len(), NP_REAL_TIME_VCS.count());
+    assert!(be_vcs.values().all(|s| s.len() > 1), "best effort bound: {be_vcs:?}");
+}
