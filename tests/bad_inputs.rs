@@ -202,6 +202,7 @@ fn cases() -> Vec<Case> {
         case("sim_frame_bytes", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nframe_bytes = 1e300")), "workload.frame_bytes"),
         case("sim_onoff_streams", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nonoff_streams = 100000")), "workload.onoff_streams"),
         case("sim_message_flits", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 1")), "workload.message_flits"),
+        case("sim_per_stream_no_streams", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nsource_vc_choice = \"per_stream\"")), "workload.source_vc_choice"),
         case("sim_message_flits_by_class_count", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nmessage_flits_by_class = [4]")), "workload.message_flits_by_class"),
         case("sim_message_flits_by_class_range", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nmessage_flits_by_class = [4, 5000]")), "workload.message_flits_by_class[1]"),
         case("sim_phases_no_seconds", "sim --experiment {dir}/e.toml", exp(r("message_flits = 4", "message_flits = 4\nphases = [[0, 100], [0, 50]]")), "workload.phase_seconds"),

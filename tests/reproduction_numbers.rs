@@ -358,6 +358,7 @@ fn claims() -> Vec<Claim> {
     v.extend(fig4_003_late_frame_claims());
     v.extend(fig4_003_cap_claims());
     v.extend(fig4_003_lane_claims());
+    v.extend(fig4_003_pnp_claims());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
     v.extend(mpeg2_001_staggered_claims());
@@ -1957,6 +1958,220 @@ fn fig4_003_lane_claims() -> Vec<Claim> {
         v.push(phase_latency_row(passage, csv, "0.6 16", "2"));
     }
     v
+}
+
+const PNP06: &str = "experiments/results/fig4_003_pnp_06/phases.csv";
+const PNP08: &str = "experiments/results/fig4_003_pnp_08/phases.csv";
+const PNP09: &str = "experiments/results/fig4_003_pnp_09/phases.csv";
+const PNP09L: &str = "experiments/results/fig4_003_pnp_09_long/phases.csv";
+const PNP8VC: &str = "experiments/results/fig4_003_pnp_8vc/phases.csv";
+
+/// 003_… Fig. 4, "NP's static real-time VCs: do they bind?": NP against P
+/// (K = 12, per-lane credits) with the iterative allocator at 0.6, 0.8 and
+/// 0.9, and with 8 VCs at 0.6.
+fn fig4_003_pnp_claims() -> Vec<Claim> {
+    const L09: &str = "experiments/results/fig4_003_pnp_09/phase_latency.csv";
+    const L09L: &str = "experiments/results/fig4_003_pnp_09_long/phase_latency.csv";
+    const L08: &str = "experiments/results/fig4_003_pnp_08/phase_latency.csv";
+    const L8VC: &str = "experiments/results/fig4_003_pnp_8vc/phase_latency.csv";
+    const R09L: &str = "experiments/results/fig4_003_pnp_09_long/results.csv";
+    let mut v = Vec::new();
+    for (passage, csv, point) in [
+        ("| NP, 0.6 | 0.506 ± 0.060 / 1.1 | 0.361 ± 0.025 / 1.0 | 0.352 ± 0.026 / 2.6 | 0.247 ± 0.011 / 3.1 | 0.195 ± 0.023 / 2.3 |", PNP06, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.506 ± 0.060 / 1.1 | 0.362 ± 0.025 / 1.0 | 0.353 ± 0.028 / 3.0 | 0.255 ± 0.016 / 3.5 | 0.182 ± 0.022 / 2.9 |", PNP06, "0.6 preemptive"),
+        ("| NP, 0.8 | 0.489 ± 0.045 / 1.4 | 0.404 ± 0.024 / 2.0 | 0.365 ± 0.023 / 4.2 | 0.281 ± 0.021 / 6.6 | 0.226 ± 0.021 / 7.8 |", PNP08, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.491 ± 0.046 / 1.4 | 0.404 ± 0.026 / 2.1 | 0.363 ± 0.028 / 4.9 | 0.278 ± 0.011 / 9.6 | 0.240 ± 0.022 / 11.5 |", PNP08, "0.8 preemptive"),
+        ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 | 0.384 ± 0.020 / 2.6 | 0.379 ± 0.030 / 7.2 | 0.322 ± 0.012 / 65.4 | 0.307 ± 0.017 / 592.5 |", PNP09, "0.9 non_preemptive"),
+        ("| P, 0.9 | 0.488 ± 0.033 / 1.7 | 0.386 ± 0.018 / 2.8 | 0.370 ± 0.023 / 29.0 | 0.332 ± 0.017 / 77.1 | 0.231 ± 0.015 / 119.6 |", PNP09, "0.9 preemptive"),
+        ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 | 0.157 ± 0.012 / 2.9 | 0.112 ± 0.010 / 7.3 | 0.139 ± 0.003 / 903.5 | 0.083 ± 0.002 / 2,526.7 |", PNP09L, "0.9 non_preemptive"),
+        ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 | 0.159 ± 0.014 / 5.1 | 0.113 ± 0.012 / 24.1 | 0.132 ± 0.006 / 266.0 | 0.067 ± 0.002 / 1,001.7 |", PNP09L, "0.9 preemptive"),
+        ("| NP, 8 VCs | 0.519 ± 0.057 / 0.9 | 0.358 ± 0.028 / 0.9 | 0.312 ± 0.020 / 2.4 | 0.229 ± 0.015 / 3.0 | 0.176 ± 0.015 / 2.7 |", PNP8VC, "0.6 non_preemptive"),
+        ("| P, 8 VCs | 0.516 ± 0.061 / 1.1 | 0.353 ± 0.019 / 1.1 | 0.353 ± 0.027 / 2.9 | 0.259 ± 0.012 / 3.6 | 0.206 ± 0.012 / 3.1 |", PNP8VC, "0.6 preemptive"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    for (passage, csv, point) in [
+        ("| NP, 0.9 | 5.2 / 0.0 | 5.8 / 0.0 | 11.1 / 0.9 | 17.3 / 3.3 | 344.3 / 323.1 |", L09, "0.9 non_preemptive"),
+        ("| P, 0.9 | 5.1 / 0.0 | 5.8 / 0.0 | 13.7 / 2.2 | 35.2 / 15.1 | 90.9 / 48.4 |", L09, "0.9 preemptive"),
+        ("| NP, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.0 | 10.0 / 0.5 | 159.0 / 143.3 | 1,239.9 / 1,218.4 |", L09L, "0.9 non_preemptive"),
+        ("| P, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.1 | 14.0 / 3.0 | 62.7 / 38.4 | 331.0 / 286.1 |", L09L, "0.9 preemptive"),
+    ] {
+        v.push(phase_latency_row(passage, csv, point, "1"));
+    }
+    const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
+    const S09: &str = "experiments/results/fig4_003_pnp_09_stream/phases.csv";
+    const S09L: &str = "experiments/results/fig4_003_pnp_09_stream/phase_latency.csv";
+    for (passage, csv, point) in [
+        ("| NP, 0.6, per stream | 0.529 ± 0.059 / 1.0 | 0.368 ± 0.031 / 1.2 | 0.329 ± 0.025 / 3.1 | 0.247 ± 0.028 / 3.6 | 0.189 ± 0.025 / 2.3 |", S06, "0.6 non_preemptive"),
+        ("| P, 0.6, per stream | 0.516 ± 0.071 / 2.2 | 0.317 ± 0.032 / 2.3 | 0.305 ± 0.031 / 3.9 | 0.214 ± 0.021 / 5.3 | 0.181 ± 0.027 / 3.7 |", S06, "0.6 preemptive"),
+        ("| NP, 0.9, per stream | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.367 ± 0.025 / 8.6 | 0.325 ± 0.015 / 177.0 | 0.290 ± 0.009 / 1,120.4 |", S09, "0.9 non_preemptive"),
+        ("| P, 0.9, per stream | 0.395 ± 0.060 / 81.7 | 0.301 ± 0.040 / 175.0 | 0.320 ± 0.026 / 488.4 | 0.214 ± 0.010 / 771.1 | 0.319 ± 0.022 / 7,533.3 |", S09, "0.9 preemptive"),
+    ] {
+        v.push(phase_table_row(passage, csv, point));
+    }
+    for (passage, point) in [
+        ("| NP, 0.9, per stream | 5.1 / 0.1 | 5.7 / 0.2 | 11.5 / 1.8 | 40.5 / 27.1 | 586.7 / 567.0 |", "0.9 non_preemptive"),
+        ("| P, 0.9, per stream | 75.3 / 70.5 | 59.6 / 54.3 | 389.6 / 374.1 | 425.3 / 400.7 | 3,406.8 / 3,357.9 |", "0.9 preemptive"),
+    ] {
+        v.push(phase_latency_row(passage, S09L, point, "1"));
+    }
+    let cell = |written: &'static str, csv: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase)])),
+        column,
+        scale,
+    };
+    let rt = |written: &'static str, csv: &'static str, point: &'static str, column: &'static str, scale: f64| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", "4"), ("class", "1")])),
+        column,
+        scale,
+    };
+    let (p, h, t) = ("deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms");
+    let lat = |written: &'static str, csv: &'static str, point: &'static str, phase: &'static str| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase), ("class", "1")])),
+        column: "queueing_us",
+        scale: 1.0,
+    };
+    v.push(Claim {
+        passage: "phase (70:30: 0.214 ± 0.021 against 0.247 ± 0.028)",
+        numbers: vec![
+            cell("0.214", S06, "0.6 preemptive", "3", p, 1.0),
+            cell("0.021", S06, "0.6 preemptive", "3", h, 1.0),
+            cell("0.247", S06, "0.6 non_preemptive", "3", p, 1.0),
+            cell("0.028", S06, "0.6 non_preemptive", "3", h, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "(80:20: 567.0 µs against\n  323.1 µs per message) and P's far more, from the first phase (70.5 µs\n  in 20:80, 3,357.9 µs in 80:20)",
+        numbers: vec![
+            lat("567.0", S09L, "0.9 non_preemptive", "4"),
+            lat("323.1", L09, "0.9 non_preemptive", "4"),
+            lat("70.5", S09L, "0.9 preemptive", "0"),
+            lat("3,357.9", S09L, "0.9 preemptive", "4"),
+        ],
+    });
+    v.push(Claim {
+        passage: "(80:20 at 0.8: NP 0.226 ± 0.021, P 0.240 ± 0.022), and NP's real time\n  queues at most 1.8 µs at the source.",
+        numbers: vec![
+            cell("0.226", PNP08, "0.8 non_preemptive", "4", p, 1.0),
+            cell("0.021", PNP08, "0.8 non_preemptive", "4", h, 1.0),
+            cell("0.240", PNP08, "0.8 preemptive", "4", p, 1.0),
+            cell("0.022", PNP08, "0.8 preemptive", "4", h, 1.0),
+            rt("1.8", L08, "0.8 non_preemptive", "queueing_us", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "there**, in the paper's direction: 0.083 ± 0.002 against 0.067 ± 0.002\n  with 0.6 s phases (0.307 ± 0.017 against 0.231 ± 0.015 with 0.15 s), and\n  by 2,526.7 µs against 1,001.7 µs. In 70:30 the missing time separates\n  (903.5 against 266.0 µs) and the probability does not (0.139 ± 0.003\n  against 0.132 ± 0.006).",
+        numbers: vec![
+            cell("0.083", PNP09L, "0.9 non_preemptive", "4", p, 1.0),
+            cell("0.067", PNP09L, "0.9 preemptive", "4", p, 1.0),
+            cell("0.307", PNP09, "0.9 non_preemptive", "4", p, 1.0),
+            cell("0.017", PNP09, "0.9 non_preemptive", "4", h, 1.0),
+            cell("0.231", PNP09, "0.9 preemptive", "4", p, 1.0),
+            cell("0.015", PNP09, "0.9 preemptive", "4", h, 1.0),
+            cell("2,526.7", PNP09L, "0.9 non_preemptive", "4", t, 1000.0),
+            cell("1,001.7", PNP09L, "0.9 preemptive", "4", t, 1000.0),
+            cell("903.5", PNP09L, "0.9 non_preemptive", "3", t, 1000.0),
+            cell("266.0", PNP09L, "0.9 preemptive", "3", t, 1000.0),
+            cell("0.139", PNP09L, "0.9 non_preemptive", "3", p, 1.0),
+            cell("0.003", PNP09L, "0.9 non_preemptive", "3", h, 1.0),
+            cell("0.132", PNP09L, "0.9 preemptive", "3", p, 1.0),
+            cell("0.006", PNP09L, "0.9 preemptive", "3", h, 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "messages queue 323.1 µs at the source before their header leaves (P\n  48.4 µs; 1,218.4 against 286.1 µs with 0.6 s phases).",
+        numbers: vec![
+            rt("323.1", L09, "0.9 non_preemptive", "queueing_us", 1.0),
+            rt("48.4", L09, "0.9 preemptive", "queueing_us", 1.0),
+            rt("1,218.4", L09L, "0.9 non_preemptive", "queueing_us", 1.0),
+            rt("286.1", L09L, "0.9 preemptive", "queueing_us", 1.0),
+        ],
+    });
+    // 266 cycles of 80 ns = 21.25 µs; 0.01812 = messages / (1,875,000 cycles × 8 sources).
+    v.push(Claim {
+        passage: "messages per cycle and a message spends 266 cycles from its header's\n  injection to its tail's delivery (`phase_latency.csv`: 21.25 µs of\n  network latency)",
+        numbers: vec![rt("266", L09, "0.9 non_preemptive", "network_us", 12.5), rt("21.25", L09, "0.9 non_preemptive", "network_us", 1.0)],
+    });
+    v.push(Claim {
+        passage: "in that phase each source releases 0.01812 real-time",
+        numbers: vec![rt("0.01812", L09, "0.9 non_preemptive", "messages", 1.0 / 1_875_000.0 / 8.0)],
+    });
+    v.push(Claim {
+        passage: "probability does not grow with the real-time share (with 0.6 s phases it\n  falls from 0.209 in 20:80 to 0.083 in 80:20)",
+        numbers: vec![cell("0.209", PNP09L, "0.9 non_preemptive", "0", p, 1.0), cell("0.083", PNP09L, "0.9 non_preemptive", "4", p, 1.0)],
+    });
+    let res = |written: &'static str, router: &'static str, column: &'static str, scale: f64| Num {
+        written,
+        csv: R09L,
+        row: Box::leak(Box::new([("router", router)])),
+        column,
+        scale,
+    };
+    v.push(Claim {
+        passage: "(NP\n  accepts 0.877 and P 0.878 of the offered 0.9; best effort's mean\n  latency is 80 ms under NP and 85 ms under P with 0.6 s phases)",
+        numbers: vec![
+            res("0.877", "non_preemptive", "accepted_throughput", 1.0),
+            res("0.878", "preemptive", "accepted_throughput", 1.0),
+            res("80", "non_preemptive", "be_latency_us", 1e-3),
+            res("85", "preemptive", "be_latency_us", 1e-3),
+        ],
+    });
+    v.push(Claim {
+        passage: "(NP's real-time\nmessages queue 1.0 µs at the source: 0.01216 messages per cycle, 96 cycles\neach, 1.2 in flight)",
+        numbers: vec![
+            rt("1.0", L8VC, "0.6 non_preemptive", "queueing_us", 1.0),
+            rt("0.01216", L8VC, "0.6 non_preemptive", "messages", 1.0 / 1_875_000.0 / 8.0),
+            rt("96", L8VC, "0.6 non_preemptive", "network_us", 12.5),
+        ],
+    });
+    v
+}
+
+/// "NP's static real-time VCs: do they bind?": NP's and P's 95 % intervals
+/// of the missing probability overlap in every phase at 0.6 and 0.8 (16
+/// VCs); at 0.9 they are apart in 80:20 (both run lengths, P lower) and
+/// overlap in every other phase; with 8 VCs at 0.6 they are apart in 70:30
+/// and 80:20 with P higher and overlap before.
+#[test]
+fn np_and_p_separate_at_0_9_only() {
+    let mut cache = HashMap::new();
+    let interval = |csv: &str, point: &str, phase: usize, cache: &mut HashMap<String, Table>| {
+        let t = read_csv(csv, cache);
+        let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv} {point} {phase}")).clone();
+        let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
+        (p - h, p + h)
+    };
+    let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
+    // With streams bound to VCs at 0.6 P's estimate is below NP's in every
+    // phase, within overlapping intervals.
+    let stream = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
+    for ph in 0..5 {
+        let np = interval(stream, "0.6 non_preemptive", ph, &mut cache);
+        let p = interval(stream, "0.6 preemptive", ph, &mut cache);
+        assert!(overlap(np, p) && p.0 + p.1 < np.0 + np.1, "per stream, phase {ph}: NP {np:?}, P {p:?}");
+    }
+    for (csv, load) in [(PNP06, "0.6"), (PNP08, "0.8"), (PNP09, "0.9"), (PNP09L, "0.9"), (PNP8VC, "0.6")] {
+        for ph in 0..5 {
+            let np = interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);
+            let p = interval(csv, &format!("{load} preemptive"), ph, &mut cache);
+            let apart = match csv {
+                PNP09 | PNP09L => ph == 4,
+                PNP8VC => ph >= 3,
+                _ => false,
+            };
+            assert_eq!(!overlap(np, p), apart, "{csv} phase {ph}: NP {np:?}, P {p:?}");
+            if apart {
+                // P lower at 0.9, higher with 8 VCs at 0.6.
+                assert_eq!(p.1 < np.0, csv != PNP8VC, "{csv} phase {ph}");
+            }
+        }
+    }
 }
 
 /// "P still does not beat NP" with per-lane credits: with K = 12 every

@@ -258,6 +258,15 @@ pub enum SourceVcChoice {
     /// The one with the most credits (the emptiest router input buffer),
     /// the lowest-numbered among equals.
     MostCredits,
+    /// Each real-time stream is bound when the run starts to one VC drawn
+    /// uniformly from its class's VCs and sends only on it, 003_… §4.2
+    /// ("Once the input VC for a connection is determined, … the destination
+    /// VC is also assigned from among the available VCs using a uniform
+    /// distribution"); a source starts, in queue order, every queued message
+    /// whose VC is idle, so each VC is a FCFS queue of its streams'
+    /// messages (§4.3: "The NIC buffer behaves as FCFS queues for the
+    /// different VCs"). Other messages take the lowest idle VC of their class.
+    PerStream,
 }
 
 impl SourceVcChoice {
@@ -391,7 +400,7 @@ pub struct Workload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_source_vcs: Option<u32>,
     /// Which idle VC of its class a source gives a message (`lowest`, the
-    /// default; `uniform`; `most_credits`): see [`SourceVcChoice`].
+    /// default; `uniform`; `most_credits`; `per_stream`): see [`SourceVcChoice`].
     #[serde(default, skip_serializing_if = "SourceVcChoice::is_lowest")]
     pub source_vc_choice: SourceVcChoice,
     /// The sources' queues (`per_class`, the default;
@@ -675,6 +684,24 @@ impl Validated {
             value,
             why: "a [nic] section models the sources' queues itself: allowed values with [nic]: \"per_class\" (or remove [nic])".into(),
         })
+    }
+
+    /// `workload.source_vc_choice = "per_stream"` only where there are
+    /// streams to bind and the sources queue per class without the `[nic]`
+    /// model (which picks VCs itself, `nic.vc_choice`).
+    fn check_source_vc_choice(&self) -> Result<(), ExperimentError> {
+        let w = &self.exp.workload;
+        if w.source_vc_choice != SourceVcChoice::PerStream {
+            return Ok(());
+        }
+        let err = |why: &str| ExperimentError::Field { file: self.file.clone(), field: "workload.source_vc_choice".into(), value: "\"per_stream\"".into(), why: why.into() };
+        if matches!(w.realtime, RealTime::None | RealTime::Poisson) {
+            return Err(err("binds real-time streams to VCs: needs workload.realtime = \"cbr\", \"vbr\", \"mpeg2\", \"trace\" or \"on_off\"; allowed values here: \"lowest\", \"uniform\", \"most_credits\""));
+        }
+        if self.exp.nic.is_some() || w.source_queues.per_direction().is_some() {
+            return Err(err("only with one source queue per class and no [nic] section (the [nic] model picks VCs itself: nic.vc_choice); allowed values here: \"lowest\", \"uniform\", \"most_credits\""));
+        }
+        Ok(())
     }
 
     /// Run lengths are finite, bounded and leave something to measure.
@@ -1001,6 +1028,7 @@ impl Experiment {
         v.check_reconfigure_timing()?;
         v.check_realtime_source_vcs()?;
         v.check_source_queues()?;
+        v.check_source_vc_choice()?;
         v.check_offered()?;
         Ok(v)
     }

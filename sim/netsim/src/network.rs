@@ -473,6 +473,9 @@ pub struct Sim<'a> {
     pipes: LinkPipes,
     /// Per class: mask of the VCs a source may inject it on.
     class_vcs: Vec<u32>,
+    /// `workload.source_vc_choice = "per_stream"`: per flow, the VC its
+    /// messages take (`ANY_VC`: any idle VC of its class); empty otherwise.
+    stream_vc: Vec<u8>,
     classes: u8,
     vtick_be: u32,
     vtick_max: u32,
@@ -729,6 +732,7 @@ impl<'a> Sim<'a> {
             events.push(Reverse((t.ceil() as u64, i as u32)));
             event_at.push(t.ceil() as u64);
         }
+        let stream_vc = if w.source_vc_choice == SourceVcChoice::PerStream { bind_streams(&flows, &class_vcs, m, run.seed) } else { Vec::new() };
         let mut flit_to = Vec::new();
         let mut credit_to = Vec::new();
         let mut links = vec![LinkState::default(); v.net.routers];
@@ -792,6 +796,7 @@ impl<'a> Sim<'a> {
             rng,
             cycle: 0,
             class_vcs,
+            stream_vc,
             link_count: vec![0; flit_to.len()],
             pipes: LinkPipes::new(e.topology.link_latency as usize, flit_to.len()),
             flit_to,
@@ -1324,8 +1329,12 @@ impl<'a> Sim<'a> {
                 self.start_per_direction(e, now);
             } else {
                 for c in (0..self.classes as usize).rev() {
+                    if !self.stream_vc.is_empty() && c != 0 {
+                        self.start_per_stream(e, c, now);
+                        continue;
+                    }
                     while let Some(&idx) = self.nis[e].queues[c].front() {
-                        if !self.start_message(e, c, c, idx, now) {
+                        if !self.start_message(e, c, c, 0, idx, now) {
                             break;
                         }
                     }
@@ -1414,19 +1423,20 @@ impl<'a> Sim<'a> {
         self.drive_flit(r, p, flit);
     }
 
-    /// Starts message `idx`, the front of endpoint e's source queue `q`, of
-    /// class c, on an idle VC of its class, if there is one and a tag to its
-    /// destination (else it stays queued and this returns false).
+    /// Starts message `idx`, at position `pos` of endpoint e's source queue
+    /// `q` (0: its front), of class c, on an idle VC of its class, if there
+    /// is one and a tag to its destination (else it stays queued and this
+    /// returns false).
     #[inline]
-    fn start_message(&mut self, e: usize, q: usize, c: usize, idx: u32, now: u64) -> bool {
-        let Some(v) = self.pick_source_vc(e, c) else {
+    fn start_message(&mut self, e: usize, q: usize, c: usize, pos: usize, idx: u32, now: u64) -> bool {
+        let Some(v) = self.pick_source_vc(e, c, idx) else {
             return false;
         };
         if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
             return false; // tag space to this endpoint exhausted: wait
         }
         let ni = &mut self.nis[e];
-        ni.queues[q].pop_front();
+        ni.queues[q].remove(pos);
         ni.queued -= 1;
         ni.vc_cur[v] = Some((idx, 0));
         let prev_class = if ni.vc_used >> v & 1 == 1 { ni.vc_class[v] } else { u8::MAX };
@@ -1450,19 +1460,40 @@ impl<'a> Sim<'a> {
             }
             let Some(&idx) = self.nis[e].queues[q].front() else { continue };
             let c = self.slab[idx as usize].m.class as usize;
-            if self.start_message(e, q, c, idx, now) {
+            if self.start_message(e, q, c, 0, idx, now) {
                 self.nis[e].serving |= 1 << q;
             }
         }
     }
 
-    /// The idle VC of class c at endpoint e's source that its next message
+    /// `workload.source_vc_choice = "per_stream"`: starts, in queue order,
+    /// every message of endpoint e's class-c queue whose VC is idle, so that
+    /// each VC serves its streams' messages first come first served; stops
+    /// when no VC of the class is idle.
+    fn start_per_stream(&mut self, e: usize, c: usize, now: u64) {
+        let mut pos = 0;
+        while pos < self.nis[e].queues[c].len() {
+            let ni = &self.nis[e];
+            if !(0..ni.vc_cur.len()).any(|v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) {
+                return;
+            }
+            let idx = ni.queues[c][pos];
+            if !self.start_message(e, c, c, pos, idx, now) {
+                pos += 1;
+            }
+        }
+    }
+
+    /// The idle VC of class c at endpoint e's source that message `idx`
     /// takes (`workload.source_vc_choice`), if any.
-    fn pick_source_vc(&mut self, e: usize, c: usize) -> Option<usize> {
+    fn pick_source_vc(&mut self, e: usize, c: usize, idx: u32) -> Option<usize> {
         let ni = &self.nis[e];
+        if let Some(&v) = self.stream_vc.get(self.slab[idx as usize].flow as usize).filter(|&&v| v != ANY_VC) {
+            return ni.vc_cur[v as usize].is_none().then_some(v as usize);
+        }
         let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1);
         match self.v.exp.workload.source_vc_choice {
-            SourceVcChoice::Lowest => idle.next(),
+            SourceVcChoice::Lowest | SourceVcChoice::PerStream => idle.next(),
             // With per-lane credits: those of the lane the header would take.
             SourceVcChoice::MostCredits if !ni.lanes.is_empty() => idle.rev().max_by_key(|&v| ni.lanes[v].credits_for(true, c as u8)),
             SourceVcChoice::MostCredits => idle.rev().max_by_key(|&v| ni.credits[v]),
@@ -1891,3 +1922,24 @@ pub fn run(v: &Validated) -> Result<Results, SimError> {
 
 #[cfg(test)]
 mod segmentation_tests;
+
+/// `stream_vc`'s entry of a flow that may take any idle VC of its class.
+const ANY_VC: u8 = u8::MAX;
+
+/// `workload.source_vc_choice = "per_stream"`: per flow, the VC of a
+/// real-time stream (video or ON/OFF), drawn uniformly from the `m` VCs its
+/// class may use (`class_vcs`), or `ANY_VC`. The draws use an RNG of their
+/// own, so the traffic is the same as with the other choices.
+fn bind_streams(flows: &[workload::Flow], class_vcs: &[u32], m: usize, seed: u64) -> Vec<u8> {
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0x5354_5245_414d);
+    flows
+        .iter()
+        .map(|f| match f.kind {
+            FlowKind::Stream { .. } | FlowKind::OnOff { .. } => {
+                let vcs: Vec<u8> = (0..m.min(32)).filter(|&v| class_vcs[f.class as usize] >> v & 1 == 1).map(|v| v as u8).collect();
+                vcs[rng.gen_range(0..vcs.len())]
+            }
+            _ => ANY_VC,
+        })
+        .collect()
+}
