@@ -722,11 +722,21 @@ impl RouterConfig {
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        Self::parse_with(text, origin, Self::new)
+    }
+
+    /// [`RouterConfig::from_toml_str`] for the golden model only
+    /// ([`RouterConfig::new_simulated`]: up to [`SIM_PORTS_RANGE`] ports).
+    pub fn from_toml_str_simulated(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        Self::parse_with(text, origin, Self::new_simulated)
+    }
+
+    fn parse_with(text: &str, origin: &str, validate: fn(ConfigFile) -> Result<Self, ConfigError>) -> Result<Self, ConfigError> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| ConfigError::Parse {
             file: origin.to_string(),
             message: e.to_string(),
         })?;
-        Self::new(file).map_err(|e| match e {
+        validate(file).map_err(|e| match e {
             ConfigError::Field { ref field, .. } => ConfigError::In { at: files::at(origin, text, field), source: Box::new(e) },
             other => other,
         })

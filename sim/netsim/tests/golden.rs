@@ -70,8 +70,8 @@ fn golden_experiments() -> Vec<PathBuf> {
 /// experiment to exactly the recorded results: the wide port sets are the
 /// narrow ones' cycle for cycle wherever both fit (every mode, both
 /// crossbars, the three flit orders, block multiplexing, acceleration,
-/// parallel links, datelines, FGFQ). Shown to fail with `WidePorts::single`
-/// planting port p at bit p + 1 of its word.
+/// parallel links, datelines, FGFQ). Shown to fail with `WidePorts::set_to`
+/// setting without clearing (fig11a_000: flits dropped, credit protocol broken).
 #[test]
 fn wide_routers_give_the_recorded_results() {
     let mut differ = Vec::new();
