@@ -189,6 +189,20 @@ impl PortSet for WidePorts {
     }
 }
 
+/// What a router keeps per port or per VC (registers: plain values).
+pub trait Item: Copy + Debug + Eq + Send + Sync {}
+impl<T: Copy + Debug + Eq + Send + Sync> Item for T {}
+
+/// A fixed array of items, indexed by one entry or as a whole.
+pub trait FixedArray<T>:
+    Index<usize, Output = T> + IndexMut<usize> + Index<RangeFull, Output = [T]> + IndexMut<RangeFull> + Clone + Debug + Eq + Send + Sync
+{
+}
+impl<T, A> FixedArray<T> for A where
+    A: Index<usize, Output = T> + IndexMut<usize> + Index<RangeFull, Output = [T]> + IndexMut<RangeFull> + Clone + Debug + Eq + Send + Sync
+{
+}
+
 /// Storage bounds in which the items of a router fit: the [`PortSet`]
 /// type and fixed arrays for per-port and per-VC state (indexed `p & PORT_MASK`,
 /// `i & VC_MASK`: no-ops for legal indices that let the compiler drop
@@ -196,35 +210,19 @@ impl PortSet for WidePorts {
 pub trait Width: 'static + Copy + Debug + Eq + Hash + Send + Sync {
     type Ports: PortSet + Send + Sync;
     /// One `T` per port, `PORTS` of them.
-    type PerPort<T: Copy + Debug + Eq + Send + Sync>: Index<usize, Output = T>
-        + IndexMut<usize>
-        + Index<RangeFull, Output = [T]>
-        + IndexMut<RangeFull>
-        + Clone
-        + Debug
-        + Eq
-        + Send
-        + Sync;
+    type PerPort<T: Item>: FixedArray<T>;
     /// One `T` per VC of the router (`PORTS * 16` of them: M <= 16).
-    type PerVc<T: Copy + Debug + Eq + Send + Sync>: Index<usize, Output = T>
-        + IndexMut<usize>
-        + Index<RangeFull, Output = [T]>
-        + IndexMut<RangeFull>
-        + Clone
-        + Debug
-        + Eq
-        + Send
-        + Sync;
+    type PerVc<T: Item>: FixedArray<T>;
     /// One bit per VC of the router, in 64-bit words (a VA request mask).
     type VcWords: Index<usize, Output = u64> + IndexMut<usize> + Index<RangeFull, Output = [u64]> + Copy;
     /// The most ports of a router of this width.
     const PORTS: usize;
     const PORT_MASK: usize = Self::PORTS - 1;
     const VC_MASK: usize = 16 * Self::PORTS - 1;
-    fn per_port<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<Self::PerPort<T>>;
-    fn per_vc<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<Self::PerVc<T>>;
+    fn per_port<T: Item>(v: T) -> Box<Self::PerPort<T>>;
+    fn per_vc<T: Item>(v: T) -> Box<Self::PerVc<T>>;
     /// A per-port array by value (scratch of one cycle).
-    fn per_port_value<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Self::PerPort<T>;
+    fn per_port_value<T: Item>(v: T) -> Self::PerPort<T>;
     /// An empty [`Width::VcWords`].
     fn vc_words() -> Self::VcWords;
 }
@@ -244,18 +242,18 @@ fn boxed_array<T: Copy, const N: usize>(v: T) -> Box<[T; N]> {
 
 impl Width for Narrow {
     type Ports = u32;
-    type PerPort<T: Copy + Debug + Eq + Send + Sync> = [T; 32];
-    type PerVc<T: Copy + Debug + Eq + Send + Sync> = [T; 512];
+    type PerPort<T: Item> = [T; 32];
+    type PerVc<T: Item> = [T; 512];
     type VcWords = [u64; 512 / 64];
     const PORTS: usize = 32;
-    fn per_port<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<[T; 32]> {
+    fn per_port<T: Item>(v: T) -> Box<[T; 32]> {
         boxed_array(v)
     }
-    fn per_vc<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<[T; 512]> {
+    fn per_vc<T: Item>(v: T) -> Box<[T; 512]> {
         boxed_array(v)
     }
     #[inline(always)]
-    fn per_port_value<T: Copy + Debug + Eq + Send + Sync>(v: T) -> [T; 32] {
+    fn per_port_value<T: Item>(v: T) -> [T; 32] {
         [v; 32]
     }
     #[inline(always)]
@@ -266,17 +264,17 @@ impl Width for Narrow {
 
 impl Width for Wide {
     type Ports = WidePorts;
-    type PerPort<T: Copy + Debug + Eq + Send + Sync> = [T; 256];
-    type PerVc<T: Copy + Debug + Eq + Send + Sync> = [T; 4096];
+    type PerPort<T: Item> = [T; 256];
+    type PerVc<T: Item> = [T; 4096];
     type VcWords = [u64; 4096 / 64];
     const PORTS: usize = 64 * WIDE_WORDS;
-    fn per_port<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<[T; 256]> {
+    fn per_port<T: Item>(v: T) -> Box<[T; 256]> {
         boxed_array(v)
     }
-    fn per_vc<T: Copy + Debug + Eq + Send + Sync>(v: T) -> Box<[T; 4096]> {
+    fn per_vc<T: Item>(v: T) -> Box<[T; 4096]> {
         boxed_array(v)
     }
-    fn per_port_value<T: Copy + Debug + Eq + Send + Sync>(v: T) -> [T; 256] {
+    fn per_port_value<T: Item>(v: T) -> [T; 256] {
         [v; 256]
     }
     fn vc_words() -> [u64; 64] {
