@@ -19,7 +19,8 @@
 //! allocates. Per-VC state lives in flat arrays indexed `p*M + v` (input
 //! VCs) and `o*M + u` (output VCs); per-port sets of VCs are bit masks
 //! (M ≤ 16), and the VA requesters of each output port are a bit set over
-//! the N*M input VCs. Summary masks over ports let each stage visit only the
+//! the N*M input VCs. Summary masks over ports (`X::Ports`, a `u32` or a
+//! wide set: `crate::ports`) let each stage visit only the
 //! ports that have work (see `step.rs`).
 
 mod buffer_write;
