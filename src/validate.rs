@@ -63,6 +63,16 @@ pub fn load_rtl_config(path: &Path) -> anyhow::Result<RouterConfig> {
 /// but the RTL does not (yet): exit 2 naming the file, line, field, value
 /// and the allowed values. `origin`/`text`: the file the field is in.
 pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow::Result<()> {
+    let (lo, hi) = wormqos_config::PORTS_RANGE;
+    if cfg.ports() > hi as usize {
+        let field = "router.ports";
+        return Err(invalid(format!(
+            "{}: field `{field}` = {}: the RTL holds {lo}..={hi} ports (up to {} in `wormqos sim`, `sweep` and `model --with-sim` only); allowed range {lo}..={hi}",
+            files::at(origin, text, field),
+            cfg.ports(),
+            wormqos_config::SIM_PORTS_RANGE.1
+        )));
+    }
     if cfg.per_lane_credits() && cfg.nic().is_some() {
         let field = "router.preemption_credits";
         return Err(invalid(format!(

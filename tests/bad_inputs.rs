@@ -136,6 +136,13 @@ fn cases() -> Vec<Case> {
         case("sim_per_lane_link_latency", "sim --experiment {dir}/e.toml", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
         case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),
         case("gen_net_per_lane_link_latency", "generate --experiment {dir}/e.toml --out {out}", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
+        // More than 32 ports: simulation only (SIM_PORTS_RANGE = 2..=129).
+        case("gen_ports_sim_only", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = 40")), "bad.toml:6: invalid configuration: field `router.ports` = 40: allowed range 2..=32 (up to 129 only"),
+        case("gen_net_ports_sim_only", "generate --experiment {dir}/e.toml --out {out}", exp(r("ports = 5", "ports = 40")), "e.toml:3: field `router.ports` = 40: the RTL holds 2..=32 ports"),
+        case("cosim_net_ports_sim_only", "cosim --experiment {dir}/e.toml --cycles 10", exp(r("ports = 5", "ports = 129")), "e.toml:3: field `router.ports` = 129: the RTL holds 2..=32 ports"),
+        case("sim_ports_above_sim_bound", "sim --experiment {dir}/e.toml", exp(r("ports = 5", "ports = 130")), "e.toml:3: router.ports = 130: allowed range 2..=129"),
+        case("sweep_ports_above_sim_bound", "sweep --experiment {dir}/s.toml --out {out}/sw", sweep(|t| t + "\"router.ports\" = [5, 130]\n"), "router.ports = 130: allowed range 2..=129"),
+        case("model_ports_above_sim_bound", "model --experiment {dir}/m.toml --out {out}/m --with-sim", model_exp(r("ports = 16", "ports = 130")), "router.ports = 130: allowed range 2..=129"),
         case("gen_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant pre-no-dummy-tail", vec![], "--mutant"),
         case("gen_vc_mutant_not_applying", "generate --config {mesh5} --out {out} --mutant vc-no-max-now", vec![], "router.scheduler"),
         case("gen_unknown_mutant", "generate --config {mesh5} --out {out} --mutant nope", vec![], "unknown mutant"),

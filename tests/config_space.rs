@@ -233,3 +233,27 @@ fn the_generator_emits_per_lane_credits_but_no_nic_with_them() {
     let e = wormqos_hdl::generate_nic(&nic, None).unwrap_err().to_string();
     assert!(e.contains("preemption_credits") && e.contains("no lanes") && e.contains("allowed values"), "{e}");
 }
+
+/// Routers of 33..=129 ports are simulation only (`SIM_PORTS_RANGE`): the
+/// RTL's parser refuses them naming the simulated bound, the simulation's
+/// accepts them up to 129 and refuses 130, and the generator refuses a
+/// simulated 129-port router itself.
+#[test]
+fn ports_beyond_32_are_simulation_only() {
+    let text = |ports: u32| {
+        format!(
+            "name = \"wide\"\n[router]\nports = {ports}\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+             output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n"
+        )
+    };
+    assert!(RouterConfig::from_toml_str(&text(32), "inline").is_ok());
+    for ports in [33, 129] {
+        let e = RouterConfig::from_toml_str(&text(ports), "inline").unwrap_err().to_string();
+        assert!(e.contains("inline:3") && e.contains("router.ports") && e.contains(&ports.to_string()) && e.contains("2..=32") && e.contains("129"), "{e}");
+        let cfg = RouterConfig::from_toml_str_simulated(&text(ports), "inline").unwrap();
+        let g = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+        assert!(g.contains("router.ports") && g.contains("2..=32"), "{g}");
+    }
+    let e = RouterConfig::from_toml_str_simulated(&text(130), "inline").unwrap_err().to_string();
+    assert!(e.contains("inline:3") && e.contains("router.ports") && e.contains("130") && e.contains("2..=129"), "{e}");
+}

@@ -2374,7 +2374,7 @@ fn numbers_are_matched_whole() {
 }
 
 /// 004_… Fig. 6(a) (issue 22): the model at N = 256 (`example fig6a_004`)
-/// and model beside simulation at N = 60.
+/// and model beside simulation at N = 60 and at N = 256 (129-port routers).
 fn fig6a_claims() -> Vec<Claim> {
     const F6A: &str = "experiments/results/model_fig6a_004/fig6a.csv";
     const N60: &str = "experiments/results/model_fig6a_004_n60/source_queue.csv";
@@ -2484,6 +2484,66 @@ fn fig6a_claims() -> Vec<Claim> {
             n("278.2", N60, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
             n("460.8", N60, &[("source", "sim"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
             n("460.8", N60, &[("source", "model:markov"), ("point", "workload.load=0.6 router.vcs=16"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    const N256: &str = "experiments/results/model_fig6a_004_n256/source_queue.csv";
+    v.push(Claim {
+        passage: "| 1 | 431.4 / 443.8 (+2.9 %) | 457.6 / 572.7 (+25.2 %) | 528.2 / 1600.2 (+202.9 %) |",
+        numbers: vec![
+            n("431.4", N256, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("443.8", N256, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("457.6", N256, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("572.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("528.2", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+            n("1600.2", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 432.5 / 446.7 (+3.3 %) | 459.0 / 592.3 (+29.0 %) | 517.3 / 2820.5 (+445.2 %) |",
+        numbers: vec![
+            n("432.5", N256, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("446.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("459.0", N256, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("592.3", N256, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("517.3", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+            n("2820.5", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=4"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 432.5 / 446.7 (+3.3 %) | 460.3 / 593.7 (+29.0 %) | 524.1 / 2212.3 (+322.1 %) |",
+        numbers: vec![
+            n("432.5", N256, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("446.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("460.3", N256, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("593.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("524.1", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+            n("2212.3", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=8"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 8 | 432.5 / 446.7 (+3.3 %) | 460.3 / 593.7 (+29.0 %) | 524.6 / 2215.0 (+322.2 %) |",
+        numbers: vec![
+            n("432.5", N256, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("446.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("460.3", N256, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("593.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("524.6", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+            n("2215.0", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "latency_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "alone is below the simulated one at every point (v_c = 1: 419.7 / 431.2\nsim at 0.05, 427.5 / 509.6 at 0.4; v_c = 8: 448.2 / 524.5 at 0.4), while\nits segmentation-queue wait is 150.4 flit times at 0.2 and 1172.6 at 0.4\nfor v_c = 1 where the simulated source wait is 3.0 and 18.6.",
+        numbers: vec![
+            n("419.7", N256, &[("source", "model:markov"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "network_latency_cycles"),
+            n("431.2", N256, &[("source", "sim"), ("point", "workload.load=0.05 router.vcs=2"), ("class", "0")], "network_latency_cycles"),
+            n("427.5", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "network_latency_cycles"),
+            n("509.6", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "network_latency_cycles"),
+            n("448.2", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "network_latency_cycles"),
+            n("524.5", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=16"), ("class", "0")], "network_latency_cycles"),
+            n("150.4", N256, &[("source", "model:markov"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "source_wait_cycles"),
+            n("1172.6", N256, &[("source", "model:markov"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "source_wait_cycles"),
+            n("3.0", N256, &[("source", "sim"), ("point", "workload.load=0.2 router.vcs=2"), ("class", "0")], "source_wait_cycles"),
+            n("18.6", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "source_wait_cycles"),
         ],
     });
     v.push(Claim {

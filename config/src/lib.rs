@@ -25,7 +25,15 @@ pub const CREDIT_ROUND_TRIP: u32 = 4;
 /// Smallest output VC buffer that sustains one flit per cycle through stage 5.
 pub const MIN_OUTPUT_BUFFER_DEPTH: u32 = 2;
 
+/// Ports of a router the RTL generator builds (`generate`, `cosim`,
+/// `synth`, `dse`, and a network's RTL).
 pub const PORTS_RANGE: (u32, u32) = (2, 32);
+/// Ports of a router in simulation only (`sim`, `sweep`, `model
+/// --with-sim`: the golden model's wide port sets, `wormqos_sim::Wide`):
+/// 129 = 1 + 2·64, the node of 004_… Fig. 6(a)'s N = 256 ring with the
+/// paper's l = N/4 = 64 links to each neighbour; the largest router a
+/// reproduced figure needs, and every size up to it is a tested path.
+pub const SIM_PORTS_RANGE: (u32, u32) = (2, 129);
 /// Largest routing table of a network router (destination field <= 16 bits).
 pub const MAX_NETWORK_ENDPOINTS: u32 = 1 << 16;
 pub const VCS_RANGE: (u32, u32) = (1, 16);
@@ -495,8 +503,31 @@ fn check_range(field: &str, v: u32, (lo, hi): (u32, u32)) -> Result<(), ConfigEr
 }
 
 impl RouterConfig {
-    /// Validates a parsed file.
+    /// Validates a parsed file, for a router the RTL generator may build
+    /// (`router.ports` within [`PORTS_RANGE`]).
     pub fn new(file: ConfigFile) -> Result<Self, ConfigError> {
+        let ports = file.router.ports;
+        if ports > PORTS_RANGE.1 && ports <= SIM_PORTS_RANGE.1 {
+            return Err(ConfigError::field(
+                "router.ports",
+                ports,
+                format!(
+                    "allowed range {}..={} (up to {} only in an experiment for `wormqos sim`, `sweep` or `model --with-sim`: the RTL holds {})",
+                    PORTS_RANGE.0, PORTS_RANGE.1, SIM_PORTS_RANGE.1, PORTS_RANGE.1
+                ),
+            ));
+        }
+        Self::with_ports_range(file, PORTS_RANGE)
+    }
+
+    /// Validates a parsed file for the golden model and the network
+    /// simulator only (`router.ports` within [`SIM_PORTS_RANGE`]); a command
+    /// that builds RTL must refuse more than [`PORTS_RANGE`] ports itself.
+    pub fn new_simulated(file: ConfigFile) -> Result<Self, ConfigError> {
+        Self::with_ports_range(file, SIM_PORTS_RANGE)
+    }
+
+    fn with_ports_range(file: ConfigFile, ports_range: (u32, u32)) -> Result<Self, ConfigError> {
         let name = &file.name;
         let name_ok = !name.is_empty()
             && name.len() <= 48
@@ -510,7 +541,7 @@ impl RouterConfig {
             ));
         }
         let r = &file.router;
-        check_range("router.ports", r.ports, PORTS_RANGE)?;
+        check_range("router.ports", r.ports, ports_range)?;
         check_range("router.vcs", r.vcs, VCS_RANGE)?;
         check_range("router.flit_width", r.flit_width, FLIT_WIDTH_RANGE)?;
         if r.input_buffer_depth < CREDIT_ROUND_TRIP {
@@ -694,11 +725,21 @@ impl RouterConfig {
     }
 
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        Self::parse_with(text, origin, Self::new)
+    }
+
+    /// [`RouterConfig::from_toml_str`] for the golden model only
+    /// ([`RouterConfig::new_simulated`]: up to [`SIM_PORTS_RANGE`] ports).
+    pub fn from_toml_str_simulated(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        Self::parse_with(text, origin, Self::new_simulated)
+    }
+
+    fn parse_with(text: &str, origin: &str, validate: fn(ConfigFile) -> Result<Self, ConfigError>) -> Result<Self, ConfigError> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| ConfigError::Parse {
             file: origin.to_string(),
             message: e.to_string(),
         })?;
-        Self::new(file).map_err(|e| match e {
+        validate(file).map_err(|e| match e {
             ConfigError::Field { ref field, .. } => ConfigError::In { at: files::at(origin, text, field), source: Box::new(e) },
             other => other,
         })
@@ -720,7 +761,7 @@ impl RouterConfig {
     pub fn name(&self) -> &str {
         &self.file.name
     }
-    /// Number of physical ports, 2..=32.
+    /// Number of physical ports, 2..=32 (2..=129 for [`RouterConfig::new_simulated`]).
     pub fn ports(&self) -> usize {
         self.file.router.ports as usize
     }

@@ -84,6 +84,15 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
         // so far; the CLI refuses it first with the file's line.
         return Err(HdlError::Invalid("router.switch_stage = \"split\" is not in the RTL yet (allowed values: \"single_cycle\", \"registered\")".into()));
     }
+    let (lo, hi) = wormqos_config::PORTS_RANGE;
+    if cfg.ports() > hi as usize {
+        // A router of `RouterConfig::new_simulated` (golden model only);
+        // the CLI refuses it first with the file's line.
+        return Err(HdlError::Invalid(format!(
+            "router.ports = {}: the RTL holds {lo}..={hi} ports (more only in simulation; allowed range {lo}..={hi})",
+            cfg.ports()
+        )));
+    }
     let dims = dims::Dims::new(cfg, mutant);
     let mods = top::build(&dims)?;
     let mut header = String::new();

@@ -47,6 +47,7 @@ mod arbiter;
 mod fifo;
 pub mod lane_credits;
 mod link;
+pub mod ports;
 pub mod endpoint;
 pub mod nic;
 mod router;
@@ -54,7 +55,8 @@ mod vclock;
 
 pub use nic::{Nic, NicInputs, NicOutputs};
 pub use link::{credit_lane, credit_lane_word, LinkFlit, RouteWrite, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
-pub use router::{ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
+pub use ports::{Narrow, PortSet, Wide, Width};
+pub use router::{active_ports, ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
 #[cfg(test)]

@@ -20,7 +20,8 @@
 //! allocates. Per-VC state lives in flat arrays indexed `p*M + v` (input
 //! VCs) and `o*M + u` (output VCs); per-port sets of VCs are bit masks
 //! (M ≤ 16), and the VA requesters of each output port are a bit set over
-//! the N*M input VCs. Summary masks over ports let each stage visit only the
+//! the N*M input VCs. Summary masks over ports (`X::Ports`, a `u32` or a
+//! wide set: `crate::ports`) let each stage visit only the
 //! ports that have work (see `step.rs`).
 
 mod buffer_write;
@@ -41,6 +42,7 @@ use crate::vclock::VirtualClockScheduler;
 pub use state::{HeaderFields, LaneRegs};
 use crate::lane_credits::LaneSender;
 use state::{Blk, InPort, InVc, Lanes, OutPort, PreemptPort, VcPoint, MAX_LANES};
+use crate::ports::{Narrow, PortSet, Width};
 use wormqos_config::{Preemption, Qos, RouterConfig, Scheduler, Scheduling, SchedulingPoint, SwitchStage, VcReallocation};
 
 /// Schedulers the model can run in place of the configured one, to compare
@@ -72,11 +74,10 @@ impl std::fmt::Display for ComparisonError {
 
 impl std::error::Error for ComparisonError {}
 
-/// Per-port state lives in fixed arrays of the largest legal size, indexed
-/// with `p & 31` / `i & 511`: the masks are no-ops for legal indices and let
-/// the compiler drop bounds checks from the hot loops.
-const MAX_PORTS: usize = 32;
-const MAX_VCS_TOTAL: usize = 512;
+// Per-port and per-VC state lives in fixed arrays of the largest size of
+// the router's width (`crate::ports::Width`), indexed with `p & PORT_MASK`
+// / `i & VC_MASK`: the masks are no-ops for legal indices and let the
+// compiler drop bounds checks from the hot loops.
 
 /// State of one input VC (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,24 +139,16 @@ impl RouterStats {
 
 /// The ports whose flit is valid and the ports whose credit word is nonzero.
 #[inline]
-fn active_ports(flits: &[LinkFlit], credits: &[u32]) -> (u32, u32) {
-    let f = flits.iter().enumerate().fold(0, |a, (p, f)| a | (f.valid as u32) << p);
-    let c = credits.iter().enumerate().fold(0, |a, (p, &c)| a | ((c != 0) as u32) << p);
+pub fn active_ports<S: PortSet>(flits: &[LinkFlit], credits: &[u32]) -> (S, S) {
+    let f = flits.iter().enumerate().fold(S::EMPTY, |a, (p, f)| a | S::single_if(p, f.valid));
+    let c = credits.iter().enumerate().fold(S::EMPTY, |a, (p, &c)| a | S::single_if(p, c != 0));
     (f, c)
 }
 
-/// Iterates the set bits of a mask, lowest first.
+/// Iterates the set bits of a VC mask, lowest first.
 #[inline(always)]
-fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let b = (mask.trailing_zeros() & 31) as usize;
-            mask &= mask - 1;
-            Some(b)
-        }
-    })
+fn bits(mask: u32) -> impl Iterator<Item = usize> {
+    mask.iter()
 }
 
 #[inline(always)]
@@ -175,48 +168,48 @@ fn inc_mod(x: usize, k: usize) -> usize {
 /// state has left the cache by the time its turn comes again.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Router {
+pub struct Router<X: Width = Narrow> {
     // ---- read in every busy cycle
     n: usize,
     m: usize,
     cycle: u64,
     vc_all: u32,
     /// Bit p for every port p.
-    port_all: u32,
+    port_all: X::Ports,
     /// Output ports with at least one VA requester.
-    va_ports: u32,
+    va_ports: X::Ports,
     /// Output ports whose output register is valid.
-    out_valid_ports: u32,
+    out_valid_ports: X::Ports,
     /// Input ports with a nonzero `in_credit` register.
-    credit_ports: u32,
+    credit_ports: X::Ports,
     /// Input ports that may have a stage 4 offer (foundation input port:
     /// a VC that is ACTIVE and non-empty; preemptive: any lane flit, open
     /// extra lane or stack entry).
-    st_ports: u32,
+    st_ports: X::Ports,
     /// Input ports that may have a VC for RC (foundation: IDLE and
     /// non-empty; preemptive: as `st_ports`).
-    rc_ports: u32,
+    rc_ports: X::Ports,
     /// `switch_stage = "registered"`: bit p is `sg_valid[p]`, a flit of
     /// input port p granted last cycle crosses in this one (its VC is
     /// `InPort::sg_vc`); always 0 with the single-cycle stage.
-    sg_ports: u32,
+    sg_ports: X::Ports,
     /// `switch_stage = "split"`: bit p is `ca_valid[p]`, point A of input
     /// port p picked a candidate last cycle, at point B in this one (its VC
     /// is `InPort::ca_vc`); always 0 with the other stages.
-    ca_ports: u32,
+    ca_ports: X::Ports,
     /// Output ports with a VC that is non-empty and has a credit (stage 5 requesters).
-    c_ports: u32,
+    c_ports: X::Ports,
     /// Output ports with a non-empty VC (slots present at point C).
-    c_present: u32,
+    c_present: X::Ports,
     /// Every port when a present slot alone is work (a VirtualClock point
     /// C stamps it), else none.
-    c_present_wakes: u32,
+    c_present_wakes: X::Ports,
     /// Scheduling points (input ports at A, output ports at C) with a
     /// §9.3 block hold running (`left > 0`).
-    hold_ports: u32,
+    hold_ports: X::Ports,
     /// Output ports with a `draining` output VC (`vc_reallocation =
     /// "atomic"`, §6 stage 3); always 0 with `"tail_crossed"`.
-    drain_ports: u32,
+    drain_ports: X::Ports,
     di: u16,
     dout: u16,
     dd: u16,
@@ -240,10 +233,10 @@ pub struct Router {
     atomic: bool,
     ib: FlitRings,
     ob: FlitRings,
-    ivc: Box<[InVc; MAX_VCS_TOTAL]>,
-    inp: Box<[InPort; MAX_PORTS]>,
-    credits: Box<[u16; MAX_VCS_TOTAL]>,
-    outp: Box<[OutPort; MAX_PORTS]>,
+    ivc: Box<X::PerVc<InVc>>,
+    inp: Box<X::PerPort<InPort>>,
+    credits: Box<X::PerVc<u16>>,
+    outp: Box<X::PerPort<OutPort<X::Ports>>>,
     /// The registers on the output wires.
     outputs: RouterOutputs,
     /// Per data word: the bits below `flit_width`.
@@ -292,39 +285,54 @@ pub struct Router {
     partitioned: bool,
     /// The header register `hdr` of each input VC (§9.1; its Vtick is the
     /// Vtick register of §8.2).
-    hdr: Box<[HeaderFields; MAX_VCS_TOTAL]>,
+    hdr: Box<X::PerVc<HeaderFields>>,
     /// `owner[o][u]` (§9.4): the input VC last granted output VC (o, u).
-    owner: Box<[u16; MAX_VCS_TOTAL]>,
+    owner: Box<X::PerVc<u16>>,
     /// §9.4 stage 3: the most output VCs of a port best effort may hold
     /// (M when uncapped, where the test never refuses).
     be_cap: u32,
     /// Per output port, the output VCs whose last VA grant went to a
     /// best-effort header; held by best effort = these and `allocated`.
-    be_granted: [u32; MAX_PORTS],
+    be_granted: X::PerPort<u32>,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
     /// Age stamps at point C.
     out_stamp: Vec<u64>,
     /// §9.3 hold register of each scheduling point.
-    blk: [Blk; MAX_PORTS],
+    blk: X::PerPort<Blk>,
     /// One VirtualClock scheduler per port (point A: input port p; point C:
     /// output port o); empty unless the order is VirtualClock.
     vclk: Vec<VcPoint>,
     /// §9.4 registers of each input VC (preemptive mode only; else empty).
     lane_regs: Vec<Lanes>,
     /// §9.4 registers and scratch of each input port (preemptive mode only).
-    pin: Box<[PreemptPort; MAX_PORTS]>,
+    pin: Box<X::PerPort<PreemptPort>>,
     /// History stack `hs` of each input VC (preemptive mode only; else empty).
     hs: Vec<[HeaderFields; MAX_LANES]>,
     cfg: RouterConfig,
 }
 
-impl Router {
-    /// A router in the reset state.
+impl Router<Narrow> {
+    /// A router of at most 32 ports (every configuration the RTL
+    /// generator accepts) in the reset state.
     pub fn new(cfg: &RouterConfig) -> Router {
+        Self::with_width(cfg)
+    }
+
+    /// [`Router::new`] with a model-only comparison scheduler, see
+    /// [`Router::comparison_with_width`].
+    pub fn new_comparison(cfg: &RouterConfig, which: ComparisonScheduler) -> Result<Router, ComparisonError> {
+        Self::comparison_with_width(cfg, which)
+    }
+}
+
+impl<X: Width> Router<X> {
+    /// A router in the reset state, its port sets and per-port state of
+    /// width `X` (`Router::<Wide>::with_width` for more than 32 ports).
+    pub fn with_width(cfg: &RouterConfig) -> Router<X> {
         let n = cfg.ports();
         let m = cfg.vcs();
-        assert!(n <= MAX_PORTS && m <= 16);
+        assert!(n <= X::PORTS && m <= 16, "{n} ports, {m} VCs: at most {} ports and 16 VCs", X::PORTS);
         let nm = n * m;
         let h = cfg.header();
         assert!(h.dest.lsb == 0 && h.dest.width <= 16 && h.width() <= 64);
@@ -404,43 +412,43 @@ impl Router {
             }),
             vc_id_mask: ((1u32 << cfg.vc_width()) - 1) as u8,
             vc_all,
-            port_all: ((1u64 << n) - 1) as u32,
+            port_all: X::Ports::first(n),
             route_lut,
             avc_lut,
             links_lut,
             va_words,
             ib: FlitRings::new(nm * lanes, cfg.input_buffer_depth()),
-            hdr: Box::new([HeaderFields::default(); MAX_VCS_TOTAL]),
-            owner: Box::new([0; MAX_VCS_TOTAL]),
+            hdr: X::per_vc(HeaderFields::default()),
+            owner: X::per_vc(0),
             be_cap: cfg.best_effort_output_vcs().unwrap_or(m as u32),
-            be_granted: [0; MAX_PORTS],
+            be_granted: X::per_port_value(0),
             vclk,
-            ivc: Box::new([InVc::default(); MAX_VCS_TOTAL]),
+            ivc: X::per_vc(InVc::default()),
             in_stamp: vec![0; nm],
-            inp: Box::new([InPort::default(); MAX_PORTS]),
+            inp: X::per_port(InPort::default()),
             ob: FlitRings::new(nm, cfg.output_buffer_depth()),
-            credits: Box::new([0; MAX_VCS_TOTAL]),
+            credits: X::per_vc(0),
             out_stamp: vec![0; nm],
-            outp: Box::new([OutPort::default(); MAX_PORTS]),
-            blk: [Blk::default(); MAX_PORTS],
+            outp: X::per_port(OutPort::default()),
+            blk: X::per_port_value(Blk::default()),
             lane_regs: if preempt.is_some() { vec![Lanes::default(); nm] } else { Vec::new() },
-            pin: Box::new([PreemptPort::default(); MAX_PORTS]),
+            pin: X::per_port(PreemptPort::default()),
             hs: if preempt.is_some() { vec![[HeaderFields::default(); MAX_LANES]; nm] } else { Vec::new() },
             va_req: vec![0; n * va_words],
-            va_ports: 0,
-            out_valid_ports: 0,
-            credit_ports: 0,
-            st_ports: 0,
-            rc_ports: 0,
-            sg_ports: 0,
-            ca_ports: 0,
-            c_ports: 0,
-            c_present: 0,
-            hold_ports: 0,
-            drain_ports: 0,
+            va_ports: X::Ports::EMPTY,
+            out_valid_ports: X::Ports::EMPTY,
+            credit_ports: X::Ports::EMPTY,
+            st_ports: X::Ports::EMPTY,
+            rc_ports: X::Ports::EMPTY,
+            sg_ports: X::Ports::EMPTY,
+            ca_ports: X::Ports::EMPTY,
+            c_ports: X::Ports::EMPTY,
+            c_present: X::Ports::EMPTY,
+            hold_ports: X::Ports::EMPTY,
+            drain_ports: X::Ports::EMPTY,
             c_present_wakes: match (sched.point, sched.order) {
-                (SchedulingPoint::OutputPort, wormqos_config::FlitOrder::VirtualClock(_)) => u32::MAX,
-                _ => 0,
+                (SchedulingPoint::OutputPort, wormqos_config::FlitOrder::VirtualClock(_)) => X::Ports::FULL,
+                _ => X::Ports::EMPTY,
             },
             outputs: RouterOutputs::idle(cfg),
             cycle: 0,
@@ -456,11 +464,11 @@ impl Router {
     /// §10). No RTL implements it, so the result is never lockstep-checked;
     /// everything else is [`Router::new`]'s. The scheduler replaces FGVC at
     /// FGVC's points, so the configuration must use `scheduler = "virtualclock"`.
-    pub fn new_comparison(cfg: &RouterConfig, which: ComparisonScheduler) -> Result<Router, ComparisonError> {
+    pub fn comparison_with_width(cfg: &RouterConfig, which: ComparisonScheduler) -> Result<Router<X>, ComparisonError> {
         let Some(vc) = cfg.scheduling().virtual_clock() else {
             return Err(ComparisonError { which, configured: cfg.scheduler() });
         };
-        let mut r = Self::new(cfg);
+        let mut r = Self::with_width(cfg);
         match which {
             ComparisonScheduler::FineGrainedFairQueueing => {
                 // In reset state, so swapping the schedulers loses nothing.
@@ -486,38 +494,38 @@ impl Router {
             *a = self.cfg.route_vcs(d as u64);
         }
         self.ib.clear();
-        self.ivc.fill(InVc::default());
-        self.hdr.fill(HeaderFields::default());
-        self.owner.fill(0);
-        self.be_granted = [0; MAX_PORTS];
+        self.ivc[..].fill(InVc::default());
+        self.hdr[..].fill(HeaderFields::default());
+        self.owner[..].fill(0);
+        self.be_granted[..].fill(0);
         for pt in &mut self.vclk {
             pt.sched.reset();
             pt.synced = 0;
         }
         self.in_stamp.fill(0);
-        self.inp.fill(InPort { idle: self.vc_all, ..InPort::default() });
+        self.inp[..].fill(InPort { idle: self.vc_all, ..InPort::default() });
         self.ob.clear();
-        self.credits.fill(self.dd);
+        self.credits[..].fill(self.dd);
         let lanes = self.lanes;
         self.lane_tx.fill(LaneSender::new(self.dd, lanes));
         self.out_stamp.fill(0);
-        self.outp.fill(OutPort { credit_ok: self.vc_all, ..OutPort::default() });
-        self.blk.fill(Blk::default());
+        self.outp[..].fill(OutPort { credit_ok: self.vc_all, ..OutPort::default() });
+        self.blk[..].fill(Blk::default());
         self.lane_regs.fill(Lanes::default());
-        self.pin.fill(PreemptPort::default());
+        self.pin[..].fill(PreemptPort::default());
         self.hs.fill([HeaderFields::default(); MAX_LANES]);
         self.va_req.fill(0);
-        self.va_ports = 0;
-        self.out_valid_ports = 0;
-        self.credit_ports = 0;
-        self.st_ports = 0;
-        self.rc_ports = 0;
-        self.sg_ports = 0;
-        self.ca_ports = 0;
-        self.drain_ports = 0;
-        self.c_ports = 0;
-        self.c_present = 0;
-        self.hold_ports = 0;
+        self.va_ports = X::Ports::EMPTY;
+        self.out_valid_ports = X::Ports::EMPTY;
+        self.credit_ports = X::Ports::EMPTY;
+        self.st_ports = X::Ports::EMPTY;
+        self.rc_ports = X::Ports::EMPTY;
+        self.sg_ports = X::Ports::EMPTY;
+        self.ca_ports = X::Ports::EMPTY;
+        self.drain_ports = X::Ports::EMPTY;
+        self.c_ports = X::Ports::EMPTY;
+        self.c_present = X::Ports::EMPTY;
+        self.hold_ports = X::Ports::EMPTY;
         self.outputs.flits.fill(LinkFlit::IDLE);
         self.outputs.credits.fill(0);
         self.outputs.credit_lanes.fill(0);
@@ -536,7 +544,7 @@ impl Router {
     /// credit (`outputs().credits[p] != 0`). A network can then skip idle
     /// links without touching `outputs()`.
     #[inline]
-    pub fn output_activity(&self) -> (u32, u32) {
+    pub fn output_activity(&self) -> (X::Ports, X::Ports) {
         (self.out_valid_ports, self.credit_ports)
     }
 
@@ -547,7 +555,7 @@ impl Router {
     /// width `max(1, ceil(log2 vcs))` are not part of the link and are ignored;
     /// credit bits at or above `vcs` are ignored.
     pub fn step(&mut self, inputs: &RouterInputs) {
-        let (valid, returning) = active_ports(&inputs.flits[..self.n], &inputs.credits[..self.n]);
+        let (valid, returning) = active_ports::<X::Ports>(&inputs.flits[..self.n], &inputs.credits[..self.n]);
         self.set_credit_lanes(&inputs.credit_lanes);
         self.step_active(&inputs.flits, &inputs.credits, valid, returning);
         if let Some(w) = inputs.route_write {
@@ -621,7 +629,7 @@ impl Router {
         if self.per_lane {
             return self.lane_tx[j].credits(self.front_lane(j)) as usize;
         }
-        self.credits[j & 511] as usize
+        self.credits[j & X::VC_MASK] as usize
     }
     /// `per_lane` only: the sender state of output VC (o, u).
     pub fn lane_sender(&self, o: usize, u: usize) -> Option<&LaneSender> {
@@ -631,22 +639,22 @@ impl Router {
     /// = "atomic"`, also while it drains after its tail has crossed).
     pub fn allocated(&self, o: usize, u: usize) -> bool {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
-        self.outp[o & 31].allocated >> u & 1 == 1
+        self.outp[o & X::PORT_MASK].allocated >> u & 1 == 1
     }
     /// Whether output VC (o, u) is `draining` (§4: its tail has crossed, and
     /// with `vc_reallocation = "atomic"` it is not yet released); always
     /// false with `"tail_crossed"`.
     pub fn draining(&self, o: usize, u: usize) -> bool {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
-        self.outp[o & 31].draining >> u & 1 == 1
+        self.outp[o & X::PORT_MASK].draining >> u & 1 == 1
     }
     /// State of input VC (p, v).
     pub fn vc_state(&self, p: usize, v: usize) -> VcState {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
-        let d = self.ivc[(p * self.m + v) & 511];
-        if self.inp[p & 31].idle >> v & 1 == 1 {
+        let d = self.ivc[(p * self.m + v) & X::VC_MASK];
+        if self.inp[p & X::PORT_MASK].idle >> v & 1 == 1 {
             VcState::Idle
-        } else if self.inp[p & 31].active >> v & 1 == 1 {
+        } else if self.inp[p & X::PORT_MASK].active >> v & 1 == 1 {
             VcState::Active { route: d.route as usize, ovc: d.ovc as usize }
         } else {
             VcState::Routed { route: d.route as usize }
@@ -659,8 +667,8 @@ impl Router {
     /// the single-cycle stage.
     pub fn switch_grant(&self, p: usize) -> Option<(usize, bool)> {
         assert!(p < self.n, "no input port {p}");
-        (self.sg_ports >> p & 1 == 1).then(|| {
-            let v = self.inp[p & 31].sg_vc as usize;
+        self.sg_ports.contains(p).then(|| {
+            let v = self.inp[p & X::PORT_MASK].sg_vc as usize;
             (v, self.ib.front(p * self.m + v).tail)
         })
     }
@@ -672,9 +680,9 @@ impl Router {
     /// with the other stages.
     pub fn switch_candidate(&self, p: usize) -> Option<(usize, bool)> {
         assert!(p < self.n, "no input port {p}");
-        (self.ca_ports >> p & 1 == 1).then(|| {
-            let v = self.inp[p & 31].ca_vc as usize;
-            let crossing = self.sg_ports >> p & 1 == 1 && self.inp[p & 31].sg_vc as usize == v;
+        self.ca_ports.contains(p).then(|| {
+            let v = self.inp[p & X::PORT_MASK].ca_vc as usize;
+            let crossing = self.sg_ports.contains(p) && self.inp[p & X::PORT_MASK].sg_vc as usize == v;
             (v, self.ib.get(p * self.m + v, crossing as usize).tail)
         })
     }
@@ -697,7 +705,7 @@ impl Router {
     pub fn vtick_register(&self, p: usize, v: usize) -> u64 {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
         match self.sched.order {
-            wormqos_config::FlitOrder::VirtualClock(_) => self.hdr[(p * self.m + v) & 511].vtick as u64,
+            wormqos_config::FlitOrder::VirtualClock(_) => self.hdr[(p * self.m + v) & X::VC_MASK].vtick as u64,
             _ => 0,
         }
     }
@@ -716,10 +724,10 @@ impl Router {
     /// output valid: further idle cycles change nothing but `cycle()`.
     pub fn is_quiescent(&self) -> bool {
         self.buffered_flits() == 0
-            && self.inp[..self.n].iter().all(|ip| ip.idle == self.vc_all)
+            && self.inp[..][..self.n].iter().all(|ip| ip.idle == self.vc_all)
             && self.lane_regs.iter().all(|d| d.top == 0 && d.hsp == 0)
-            && self.outp[..self.n].iter().all(|op| op.allocated == 0)
-            && self.credits[..self.nm].iter().all(|&c| c == self.dd)
+            && self.outp[..][..self.n].iter().all(|op| op.allocated == 0)
+            && self.credits[..][..self.nm].iter().all(|&c| c == self.dd)
             && self.lane_tx.iter().all(LaneSender::is_idle)
             && self.outputs.flits.iter().all(|f| !f.valid)
             && self.outputs.credits.iter().all(|&c| c == 0)
@@ -769,12 +777,12 @@ impl Router {
     /// The header register `hdr` of input VC (p, v) (§9.1).
     pub fn header_register(&self, p: usize, v: usize) -> Option<HeaderFields> {
         assert!(p < self.n && v < self.m, "no input VC ({p}, {v})");
-        Some(self.hdr[(p * self.m + v) & 511])
+        Some(self.hdr[(p * self.m + v) & X::VC_MASK])
     }
     /// `owner[o][u]` (§9.4: the input VC `p*M+v` last granted output VC (o, u)).
     pub fn owner(&self, o: usize, u: usize) -> Option<usize> {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
-        Some(self.owner[(o * self.m + u) & 511] as usize)
+        Some(self.owner[(o * self.m + u) & X::VC_MASK] as usize)
     }
 
     // ---------------------------------------------------------------- helpers of the stages

@@ -2,7 +2,7 @@
 //! docs/microarchitecture.md (the derivation is in the comments), never by
 //! running the model.
 
-use crate::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState};
+use crate::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState, Wide, Width};
 use wormqos_config::RouterConfig;
 
 fn example(name: &str) -> RouterConfig {
@@ -22,11 +22,19 @@ fn staged(stage: &str, ports: u32, vcs: u32, scheduler: &str, di: u32, dout: u32
 }
 
 fn inline(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) -> RouterConfig {
-    let text = format!(
+    RouterConfig::from_toml_str(&inline_text(ports, vcs, crossbar, scheduler, extra), "inline").unwrap()
+}
+
+/// [`inline`] for a router of up to `SIM_PORTS_RANGE` ports (simulation only).
+fn inline_simulated(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) -> RouterConfig {
+    RouterConfig::from_toml_str_simulated(&inline_text(ports, vcs, crossbar, scheduler, extra), "inline").unwrap()
+}
+
+fn inline_text(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &str) -> String {
+    format!(
         "name = \"t\"\n[router]\nports = {ports}\nvcs = {vcs}\nflit_width = 32\ninput_buffer_depth = 8\n\
          output_buffer_depth = 8\ncrossbar = \"{crossbar}\"\nscheduler = \"{scheduler}\"\n{extra}"
-    );
-    RouterConfig::from_toml_str(&text, "inline").unwrap()
+    )
 }
 
 /// Flit data: destination in the low bits (header only), a message tag at
@@ -80,7 +88,7 @@ impl Stim {
 
 /// Runs `cycles` cycles from reset; element t of the result is the outputs
 /// during cycle t (element 0 is the reset state), t = 0..=cycles.
-fn run(r: &mut Router, stim: &Stim, cycles: u64) -> Vec<RouterOutputs> {
+fn run<X: Width>(r: &mut Router<X>, stim: &Stim, cycles: u64) -> Vec<RouterOutputs> {
     let mut inp = RouterInputs::idle(r.config());
     let mut log = vec![r.outputs().clone()];
     for t in 0..cycles {
@@ -148,6 +156,47 @@ fn zero_load_latency_is_4_plus_m() {
         assert!(r.buffered_flits() == 0);
         // The downstream never returned credits.
         assert_eq!(r.credits(3, 0), 8 - len);
+    }
+}
+
+/// Ports above 31 (where a set kept in a `u32` would lose them) of a
+/// 40-port router of `Wide` port sets, single switch (destination d leaves
+/// on output port d, §2), both crossbars. Two messages of 8 flits in the
+/// same cycles: input 0 -> output 39 and input 35 -> output 2, different
+/// inputs and outputs, so each sees zero load. §7 as in
+/// `zero_load_latency_is_4_plus_m`: header given in cycle 0 -> BW end of 0,
+/// RC 1, VA 2, ST 3, C 4, on the output link in cycle 5; flit k in 5 + k,
+/// the tail in 4 + 8 = 12, on output VC 0 (the lowest free one). No credit
+/// comes back, so each output VC is left with DD - 8 = 8 - 8 = 0 credits;
+/// input port 35 returns one credit per flit, on its VC 1, in the cycle the
+/// flit crosses (ST, 3 + k: §6 stage 4 sets `in_credit`, on the wire in
+/// the next cycle, 4 + k). Shown to fail with `WidePorts::single` keeping
+/// only the low 5 bits of the port (a set truncated to 32 ports).
+#[test]
+fn ports_above_31_zero_load_latency_is_4_plus_m() {
+    for crossbar in ["multiplexed", "full"] {
+        let cfg = inline_simulated(40, 2, crossbar, "round_robin", "");
+        let mut r = Router::<Wide>::with_width(&cfg);
+        let len = 8;
+        let (a, b) = (message(0, 39, len, 1), message(1, 2, len, 2));
+        let mut s = Stim::default();
+        let cycles: Vec<u64> = (0..len as u64).collect();
+        s.send(0, &a, &cycles);
+        s.send(35, &b, &cycles);
+        let log = run(&mut r, &s, 20);
+        assert_port(&log, 39, &(0..len).map(|k| (5 + k as u64, on_vc(a[k], 0))).collect::<Vec<_>>());
+        assert_port(&log, 2, &(0..len).map(|k| (5 + k as u64, on_vc(b[k], 0))).collect::<Vec<_>>());
+        for o in (0..40).filter(|&o| o != 39 && o != 2) {
+            assert_port_idle(&log, o);
+        }
+        for (t, out) in log.iter().enumerate() {
+            let want = if (4..4 + len).contains(&t) { 1 << 1 } else { 0 };
+            assert_eq!(out.credits[35], want, "{crossbar}: credit of input port 35 in cycle {t}");
+            assert_eq!(out.credits[0], want >> 1, "{crossbar}: credit of input port 0 in cycle {t}");
+        }
+        assert_eq!((r.credits(39, 0), r.credits(2, 0)), (0, 0));
+        assert_eq!(r.stats().tails_forwarded, 2);
+        assert_eq!(r.buffered_flits(), 0);
     }
 }
 

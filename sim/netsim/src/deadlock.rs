@@ -32,7 +32,7 @@
 use crate::topology::{Network, Peer};
 use std::collections::HashMap;
 use wormqos_config::RouterConfig;
-use wormqos_sim::{Router, VcState};
+use wormqos_sim::{Router, VcState, Width};
 
 /// An input VC: (router, input port, VC).
 pub type VcRef = (usize, usize, usize);
@@ -65,7 +65,7 @@ impl Deadlock {
 }
 
 /// The input VCs the router's `(p, v)` waits for, or `None` if it is free.
-fn blockers(routers: &[Router], configs: &[RouterConfig], net: &Network, (r, p, v): VcRef) -> Option<(Wait, Vec<VcRef>)> {
+fn blockers<X: Width>(routers: &[Router<X>], configs: &[RouterConfig], net: &Network, (r, p, v): VcRef) -> Option<(Wait, Vec<VcRef>)> {
     let router = &routers[r];
     let cfg = &configs[r];
     let m = cfg.vcs();
@@ -130,7 +130,7 @@ fn blockers(routers: &[Router], configs: &[RouterConfig], net: &Network, (r, p, 
 
 /// The deadlocked input VCs of the network as it is between two cycles,
 /// or `None` if there are none.
-pub fn find(routers: &[Router], configs: &[RouterConfig], net: &Network) -> Option<Deadlock> {
+pub fn find<X: Width>(routers: &[Router<X>], configs: &[RouterConfig], net: &Network) -> Option<Deadlock> {
     let mut waits: HashMap<VcRef, (Wait, Vec<VcRef>)> = HashMap::new();
     for (r, router) in routers.iter().enumerate() {
         let cfg = &configs[r];

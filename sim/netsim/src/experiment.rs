@@ -947,7 +947,7 @@ impl Experiment {
             synthesis: SynthesisParams::default(),
             nic: None,
         };
-        let probe = RouterConfig::new(probe).map_err(|e| match e {
+        let probe = RouterConfig::new_simulated(probe).map_err(|e| match e {
             wormqos_config::ConfigError::Field { field, value, allowed } => ferr(&field, value, allowed),
             other => ExperimentError::Parse { file: file.to_string(), message: other.to_string() },
         })?;
@@ -998,7 +998,7 @@ impl Experiment {
             };
             let mut cf = ConfigFile { name: sanitize(&self.name, i), router: self.router.clone(), topology, synthesis: SynthesisParams::default(), nic: None };
             let parse = |e: wormqos_config::ConfigError| ExperimentError::Parse { file: file.to_string(), message: e.to_string() };
-            let mut cfg = RouterConfig::new(cf.clone()).map_err(parse)?;
+            let mut cfg = RouterConfig::new_simulated(cf.clone()).map_err(parse)?;
             // The dateline classes become allowed VC sets, split within the
             // (validated) partition of the router configured above.
             let masks = net.route_vcs(i, cfg.vcs(), cfg.vc_classes()).map_err(|fewest| {
@@ -1014,7 +1014,7 @@ impl Experiment {
             })?;
             if let (Some(m), Topology::Network { route_vcs, .. }) = (masks, &mut cf.topology) {
                 *route_vcs = Some(m);
-                cfg = RouterConfig::new(cf).map_err(parse)?;
+                cfg = RouterConfig::new_simulated(cf).map_err(parse)?;
             }
             configs.push(cfg);
         }

@@ -23,7 +23,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
 use wormqos_sim::lane_credits::LaneSender;
-use wormqos_sim::{credit_lane, credit_lane_word, ComparisonScheduler, LinkFlit, Router, VcState};
+use wormqos_sim::{credit_lane, credit_lane_word, ComparisonScheduler, LinkFlit, Narrow, PortSet, Router, VcState, Wide, Width};
 
 /// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
 pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
@@ -153,28 +153,28 @@ struct Ni {
 /// Below saturation most links are idle; these let a cycle skip them
 /// without reading either end.
 #[derive(Clone, Copy, Default)]
-struct LinkState {
+struct LinkState<S> {
     /// `Router::output_activity` after the router's last step: output ports
     /// with a valid flit, input ports returning credits.
-    out_flits: u32,
-    out_credits: u32,
+    out_flits: S,
+    out_credits: S,
     /// Router links to visit in the next cycle even if their source is
     /// idle then. With no link latency: the router-link part of `out_flits`
     /// / `out_credits` as last copied downstream / upstream (a link that was
     /// busy must be copied once more to carry the idle value). With link
     /// registers: the links whose registers, or the input they drive, still
     /// hold a flit / a nonzero credit word.
-    revisit_flits: u32,
-    revisit_credits: u32,
+    revisit_flits: S,
+    revisit_credits: S,
     /// The inputs that are non-idle in `Sim::in_flits` / `Sim::in_credits`:
     /// input ports with a valid flit, output ports with a nonzero credit
     /// word. The router reads only these (`Router::step_active`), and an
     /// idle value on an idle endpoint port needs no write.
-    in_flits: u32,
-    in_credits: u32,
+    in_flits: S,
+    in_credits: S,
     /// Output / input ports wired to another router.
-    to_router_out: u32,
-    to_router_in: u32,
+    to_router_out: S,
+    to_router_in: S,
     /// Index of port 0 in `Sim::flit_to` and `Sim::credit_to`.
     port_base: u32,
 }
@@ -413,9 +413,12 @@ pub struct MessageLog {
 }
 
 /// An observer of the routers between two cycles ([`Sim::run_probed`]).
-pub type Probe<'a> = &'a mut dyn FnMut(u64, &[Router]);
+pub type Probe<'a, X = Narrow> = &'a mut dyn FnMut(u64, &[Router<X>]);
 
-pub struct Sim<'a> {
+/// A network of routers of width `X` (`wormqos_sim::Width`): [`run`]
+/// takes [`Wide`] routers only for a network with more than 32 ports at a
+/// router, so that every other one runs the `u32` port sets.
+pub struct Sim<'a, X: Width = Narrow> {
     v: &'a Validated,
     /// Recorded only by [`Sim::run_logged`] / [`Sim::run_logged_all`]:
     /// (the flow, or every flow, its delivered messages).
@@ -423,8 +426,8 @@ pub struct Sim<'a> {
     /// Recorded only by [`Sim::run_traced`].
     trace: Option<Box<FlitTrace>>,
     /// Set only by [`Sim::run_probed`]: sees the routers after every cycle.
-    probe: Option<Probe<'a>>,
-    routers: Vec<Router>,
+    probe: Option<Probe<'a, X>>,
+    routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
     /// the router reads them without a `Vec` per router to go through.
@@ -466,7 +469,7 @@ pub struct Sim<'a> {
     flit_to: Vec<(u32, u8)>,
     credit_to: Vec<(u32, u8)>,
     /// Per router: which ports are busy, so a cycle visits only those.
-    links: Vec<LinkState>,
+    links: Vec<LinkState<X::Ports>>,
     /// Flits moved over router-to-router links, indexed like `flit_to`.
     link_count: Vec<u64>,
     /// The link registers (`topology.link_latency`).
@@ -528,13 +531,30 @@ struct ClassAcc {
 }
 
 impl<'a> Sim<'a> {
+    /// A network whose routers have at most 32 ports.
     pub fn new(v: &'a Validated) -> Result<Self, SimError> {
+        Self::with_width(v)
+    }
+}
+
+impl<'a, X: Width> Sim<'a, X> {
+    /// A network of routers of width `X`; a setup error if a router has
+    /// more ports than `X` holds.
+    pub fn with_width(v: &'a Validated) -> Result<Self, SimError> {
+        if let Some(c) = v.configs.iter().find(|c| c.ports() > X::PORTS) {
+            return Err(SimError::Setup(format!(
+                "{}: a router of {} ports in a network of routers of at most {} ports",
+                v.file,
+                c.ports(),
+                X::PORTS
+            )));
+        }
         let cfg0: &RouterConfig = &v.configs[0];
         let e = &v.exp;
         let w = &e.workload;
         let m = cfg0.vcs();
-        let routers: Vec<Router> = match v.exp.model.scheduler {
-            ModelScheduler::Router => v.configs.iter().map(Router::new).collect(),
+        let routers: Vec<Router<X>> = match v.exp.model.scheduler {
+            ModelScheduler::Router => v.configs.iter().map(Router::with_width).collect(),
             ModelScheduler::Fgfq | ModelScheduler::Wrr => {
                 let (which, name) = if v.exp.model.scheduler == ModelScheduler::Fgfq {
                     (ComparisonScheduler::FineGrainedFairQueueing, "fgfq")
@@ -543,7 +563,7 @@ impl<'a> Sim<'a> {
                 };
                 v.configs
                     .iter()
-                    .map(|c| Router::new_comparison(c, which))
+                    .map(|c| Router::comparison_with_width(c, which))
                     .collect::<Result<_, _>>()
                     .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"{name}\": {e}", v.file)))?
             }
@@ -745,13 +765,13 @@ impl<'a> Sim<'a> {
             for (o, peer) in v.net.out_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
                     flit_to[base + o] = (router as u32, port as u8);
-                    l.to_router_out |= 1 << o;
+                    l.to_router_out |= X::Ports::single(o);
                 }
             }
             for (p, peer) in v.net.in_link[r].iter().enumerate() {
                 if let Peer::Router { router, port } = *peer {
                     credit_to[base + p] = (router as u32, port as u8);
-                    l.to_router_in |= 1 << p;
+                    l.to_router_in |= X::Ports::single(p);
                 }
             }
         }
@@ -878,7 +898,7 @@ impl<'a> Sim<'a> {
     /// [`Sim::run`], calling `probe(cycle, routers)` after every cycle (the
     /// routers as they are between that cycle and the next): measurements
     /// of router state the metrics do not keep (`channel_probe`).
-    pub fn run_probed(mut self, probe: Probe<'a>) -> Result<Results, SimError> {
+    pub fn run_probed(mut self, probe: Probe<'a, X>) -> Result<Results, SimError> {
         self.probe = Some(probe);
         self.run_to_end()
     }
@@ -996,7 +1016,7 @@ impl<'a> Sim<'a> {
             .enumerate()
             .flat_map(|(sr, l)| {
                 let base = l.port_base as usize;
-                (0..32usize).filter(move |o| l.to_router_out >> o & 1 == 1).map(move |o| (sr, o, self.link_count[base + o]))
+                l.to_router_out.iter().map(move |o| (sr, o, self.link_count[base + o]))
             })
             .collect()
     }
@@ -1120,14 +1140,14 @@ impl<'a> Sim<'a> {
             let (r, p) = (self.nis[e].router, self.nis[e].port);
             let l = &mut self.links[r];
             let at = l.port_base as usize + p;
-            if l.out_flits >> p & 1 == 0 {
-                if l.in_credits >> p & 1 != 0 {
-                    l.in_credits &= !(1 << p);
+            if !l.out_flits.contains(p) {
+                if l.in_credits.contains(p) {
+                    l.in_credits &= !X::Ports::single(p);
                     self.in_credits[at] = 0;
                 }
                 continue;
             }
-            l.in_credits |= 1 << p;
+            l.in_credits |= X::Ports::single(p);
             let f = self.routers[r].outputs().flits[p];
             self.in_credits[at] = 1 << f.vc;
             if self.per_lane {
@@ -1180,7 +1200,7 @@ impl<'a> Sim<'a> {
         }
         for r in 0..n_routers {
             let l = &mut self.links[r];
-            if !moved && l.out_flits != 0 {
+            if !moved && !l.out_flits.is_empty() {
                 moved = true;
             }
             let router = &mut self.routers[r];
@@ -1208,28 +1228,24 @@ impl<'a> Sim<'a> {
                 let l = &mut self.links[sr];
                 let flits = l.out_flits & l.to_router_out;
                 let credits = l.out_credits & l.to_router_in;
-                let mut todo_f = flits | l.revisit_flits;
-                let mut todo_c = credits | l.revisit_credits;
-                if todo_f | todo_c == 0 {
+                let todo_f = flits | l.revisit_flits;
+                let todo_c = credits | l.revisit_credits;
+                if (todo_f | todo_c).is_empty() {
                     continue;
                 }
                 l.revisit_flits = flits;
                 l.revisit_credits = credits;
                 let base = l.port_base as usize;
                 let out = self.routers[sr].outputs();
-                while todo_f != 0 {
-                    let o = todo_f.trailing_zeros() as usize;
-                    todo_f &= todo_f - 1;
+                for o in todo_f.iter() {
                     let (r, p) = self.flit_to[base + o];
                     let (r, p) = (r as usize, p as usize);
                     self.link_count[base + o] += out.flits[o].valid as u64;
                     let l = &mut self.links[r];
                     self.in_flits[l.port_base as usize + p] = out.flits[o];
-                    l.in_flits = l.in_flits & !(1 << p) | (flits >> o & 1) << p;
+                    l.in_flits.set_to(p, flits.contains(o));
                 }
-                while todo_c != 0 {
-                    let p = todo_c.trailing_zeros() as usize;
-                    todo_c &= todo_c - 1;
+                for p in todo_c.iter() {
                     let (r, o) = self.credit_to[base + p];
                     let (r, o) = (r as usize, o as usize);
                     let l = &mut self.links[r];
@@ -1237,7 +1253,7 @@ impl<'a> Sim<'a> {
                     if LANES {
                         self.in_credit_lanes[l.port_base as usize + o] = out.credit_lanes[p];
                     }
-                    l.in_credits = l.in_credits & !(1 << o) | (credits >> p & 1) << o;
+                    l.in_credits.set_to(o, credits.contains(p));
                 }
             }
     }
@@ -1255,17 +1271,15 @@ impl<'a> Sim<'a> {
         let mut in_flight = false;
         for sr in 0..self.routers.len() {
             let l = &self.links[sr];
-            let mut todo_f = (l.out_flits & l.to_router_out) | l.revisit_flits;
-            let mut todo_c = (l.out_credits & l.to_router_in) | l.revisit_credits;
-            if todo_f | todo_c == 0 {
+            let todo_f = (l.out_flits & l.to_router_out) | l.revisit_flits;
+            let todo_c = (l.out_credits & l.to_router_in) | l.revisit_credits;
+            if (todo_f | todo_c).is_empty() {
                 continue;
             }
             let base = l.port_base as usize;
-            let (mut revisit_f, mut revisit_c) = (0u32, 0u32);
+            let (mut revisit_f, mut revisit_c) = (X::Ports::EMPTY, X::Ports::EMPTY);
             let out = self.routers[sr].outputs();
-            while todo_f != 0 {
-                let o = todo_f.trailing_zeros() as usize;
-                todo_f &= todo_f - 1;
+            for o in todo_f.iter() {
                 let link = base + o;
                 let new = out.flits[o];
                 let old = std::mem::replace(&mut self.pipes.flits[link * lat + k], new);
@@ -1276,15 +1290,13 @@ impl<'a> Sim<'a> {
                 let (r, p) = (r as usize, p as usize);
                 let d = &mut self.links[r];
                 self.in_flits[d.port_base as usize + p] = old;
-                d.in_flits = d.in_flits & !(1 << p) | (old.valid as u32) << p;
+                d.in_flits.set_to(p, old.valid);
                 if *live > 0 || old.valid {
-                    revisit_f |= 1 << o;
+                    revisit_f |= X::Ports::single(o);
                     in_flight = true;
                 }
             }
-            while todo_c != 0 {
-                let p = todo_c.trailing_zeros() as usize;
-                todo_c &= todo_c - 1;
+            for p in todo_c.iter() {
                 let link = base + p;
                 let new = out.credits[p];
                 let old = std::mem::replace(&mut self.pipes.credits[link * lat + k], new);
@@ -1294,9 +1306,9 @@ impl<'a> Sim<'a> {
                 let (r, o) = (r as usize, o as usize);
                 let d = &mut self.links[r];
                 self.in_credits[d.port_base as usize + o] = old;
-                d.in_credits = d.in_credits & !(1 << o) | ((old != 0) as u32) << o;
+                d.in_credits.set_to(o, old != 0);
                 if *live > 0 || old != 0 {
-                    revisit_c |= 1 << p;
+                    revisit_c |= X::Ports::single(p);
                 }
             }
             let l = &mut self.links[sr];
@@ -1312,7 +1324,7 @@ impl<'a> Sim<'a> {
         let m = self.nis[e].vc_cur.len();
         // Credits returned by the router during this cycle count from the next.
         let (r, p) = (self.nis[e].router, self.nis[e].port);
-        let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
+        let ret = if self.links[r].out_credits.contains(p) { self.routers[r].outputs().credits[p] } else { 0 };
         let ret_lanes = if LANES && ret != 0 { self.routers[r].outputs().credit_lanes[p] } else { 0 };
         let ni = &mut self.nis[e];
         if ni.active == 0 && ni.queued == 0 {
@@ -1527,7 +1539,7 @@ impl<'a> Sim<'a> {
     fn inject_nic(&mut self, e: usize, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32, moved: &mut bool) {
         let (r, p) = (self.nis[e].router, self.nis[e].port);
         // Credits returned by the router during this cycle count from the next.
-        let ret = if self.links[r].out_credits >> p & 1 != 0 { self.routers[r].outputs().credits[p] } else { 0 };
+        let ret = if self.links[r].out_credits.contains(p) { self.routers[r].outputs().credits[p] } else { 0 };
         let params = self.nic.expect("a [nic] section");
         let nic = &mut self.nics[e];
         let sent = if nic.idle() {
@@ -1552,10 +1564,9 @@ impl<'a> Sim<'a> {
     /// keeping `LinkState::in_flits`; an idle flit on an idle port needs no write.
     #[inline]
     fn drive_flit(&mut self, r: usize, p: usize, f: LinkFlit) {
-        let live = f.valid as u32;
         let l = &mut self.links[r];
-        if live | l.in_flits >> p & 1 != 0 {
-            l.in_flits = l.in_flits & !(1 << p) | live << p;
+        if f.valid || l.in_flits.contains(p) {
+            l.in_flits.set_to(p, f.valid);
             self.in_flits[l.port_base as usize + p] = f;
         }
     }
@@ -1863,7 +1874,7 @@ impl<'a> Sim<'a> {
 /// last before them; the front message of the serving lane has its class
 /// in the header register, that of a suspended lane is taken as the lane's
 /// `lmax` (docs/microarchitecture.md §9.4).
-fn lower_class_flits(router: &Router, p: usize, v: usize, class: u8, hdr: wormqos_config::HeaderLayout) -> u32 {
+fn lower_class_flits<X: Width>(router: &Router<X>, p: usize, v: usize, class: u8, hdr: wormqos_config::HeaderLayout) -> u32 {
     if router.config().qos().preemption().is_none() {
         return 0;
     }
@@ -1916,7 +1927,12 @@ fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
 }
 
 /// Runs an experiment.
+/// Runs an experiment, on [`Wide`] routers if a router has more than 32
+/// ports (simulation only: the RTL holds 32).
 pub fn run(v: &Validated) -> Result<Results, SimError> {
+    if v.configs.iter().any(|c| c.ports() > Narrow::PORTS) {
+        return Sim::<Wide>::with_width(v)?.run();
+    }
     Sim::new(v)?.run()
 }
 

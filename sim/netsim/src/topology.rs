@@ -242,8 +242,10 @@ impl TopologySpec {
                     return Err(field("nodes", nodes, "allowed range 2..=1024"));
                 }
                 let links = links.unwrap_or((nodes / 4).max(1));
-                if links == 0 || links > 31 {
-                    return Err(field("links", links, "allowed range 1..=31 (port 0 is the endpoint)"));
+                // Port 0 is the endpoint, one port per link on top.
+                let most = wormqos_config::SIM_PORTS_RANGE.1 - 1;
+                if links == 0 || links > most {
+                    return Err(field("links", links, format!("allowed range 1..={most} (port 0 is the endpoint; more than 31 links only in simulation)")));
                 }
                 ring(nodes as usize, links as usize, ports, dateline)?
             }
@@ -259,8 +261,14 @@ impl TopologySpec {
                     return Err(field("nodes", nodes, "allowed range 2..=1024"));
                 }
                 let links = links.unwrap_or((nodes / 4).max(1));
-                if links == 0 || links > 15 {
-                    return Err(field("links", links, "allowed range 1..=15 (2 links ports per neighbour pair + the endpoint)"));
+                // 2 ports per link (one to each neighbour) + the endpoint.
+                let most = (wormqos_config::SIM_PORTS_RANGE.1 - 1) / 2;
+                if links == 0 || links > most {
+                    return Err(field(
+                        "links",
+                        links,
+                        format!("allowed range 1..={most} (2 links ports per neighbour pair + the endpoint; more than 15 links only in simulation)"),
+                    ));
                 }
                 multilink_ring(nodes as usize, links as usize, ports, dateline, strategy)?
             }

@@ -2,21 +2,22 @@
 //! choice of the preemptive input port (§9.4 "BW").
 
 use super::state::{LaneChoice, LaneWrite};
-use super::{bits, Router};
+use super::Router;
+use crate::ports::{PortSet, Width};
 use crate::fifo::Flit;
 use crate::link::LinkFlit;
 
-impl Router {
+impl<X: Width> Router<X> {
     /// §6 stage 1: each valid input flit is admitted on the start-of-cycle
     /// count of its buffer (lane) and pushed at once; it becomes visible to
     /// the other stages only at the end of the cycle (`pushed`), and every
     /// pop of this cycle takes an older flit from the front. Returns the
     /// input ports written.
     #[inline(always)]
-    pub(super) fn buffer_write<const P: bool>(&mut self, in_flits: &[LinkFlit], valid: u32) -> u32 {
+    pub(super) fn buffer_write<const P: bool>(&mut self, in_flits: &[LinkFlit], valid: X::Ports) -> X::Ports {
         let m = self.m;
-        let mut accepted = 0u32;
-        for p in bits(valid) {
+        let mut accepted = X::Ports::EMPTY;
+        for p in valid.iter() {
             let f = &in_flits[p];
             let v = (f.vc & self.vc_id_mask) as usize;
             if !f.valid {
@@ -40,7 +41,7 @@ impl Router {
                     continue;
                 }
                 // Applied at the end of the cycle only if the flit is accepted.
-                self.pin[p & 31].bw = w;
+                self.pin[p & X::PORT_MASK].bw = w;
                 self.lane_ring(i, w.lane as usize)
             } else {
                 i
@@ -49,11 +50,11 @@ impl Router {
                 self.stats.dropped_full += 1;
                 continue;
             }
-            accepted |= 1 << p;
+            accepted |= X::Ports::single(p);
             self.ib.push(ring, flit);
-            self.inp[p & 31].pushed = 1 << v;
+            self.inp[p & X::PORT_MASK].pushed = 1 << v;
             if P {
-                self.pin[p & 31].lane_flits += 1;
+                self.pin[p & X::PORT_MASK].lane_flits += 1;
             }
             self.stats.flits_accepted += 1;
         }
@@ -69,7 +70,7 @@ impl Router {
             return LaneWrite { v, lane: d.wl, class: 0, head: false, choice: LaneChoice::Body };
         }
         let c = self.cls(self.header_of(&flit.data).class) as u8;
-        let idle = self.inp[(i / self.m) & 31].idle >> v & 1 == 1;
+        let idle = self.inp[(i / self.m) & X::PORT_MASK].idle >> v & 1 == 1;
         let (lane, choice) = if d.top == 0 && self.ib.count(self.lane_ring(i, 0)) == 0 && d.sl == 0 && idle {
             (0, LaneChoice::Fresh)
         } else if let Some(l) = (0..=d.top as usize).find(|&l| d.lmax[l] >= c) {
@@ -92,7 +93,7 @@ impl Router {
             return LaneWrite { v, lane, class: 0, head: false, choice: LaneChoice::Body };
         }
         let c = self.cls(self.header_of(&flit.data).class) as u8;
-        let idle = self.inp[(i / self.m) & 31].idle >> v & 1 == 1;
+        let idle = self.inp[(i / self.m) & X::PORT_MASK].idle >> v & 1 == 1;
         let choice = if lane > d.top {
             LaneChoice::Preempting
         } else if lane == 0 && d.top == 0 && self.ib.count(self.lane_ring(i, 0)) == 0 && d.sl == 0 && idle {
@@ -110,10 +111,10 @@ impl Router {
     pub(super) fn lane_registers_of_bw(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            if self.inp[p & 31].pushed == 0 {
+            if self.inp[p & X::PORT_MASK].pushed == 0 {
                 continue;
             }
-            let w = self.pin[p & 31].bw;
+            let w = self.pin[p & X::PORT_MASK].bw;
             let i = p * m + w.v as usize;
             let d = &mut self.lane_regs[i];
             match w.choice {
@@ -121,7 +122,7 @@ impl Router {
                 LaneChoice::Preempting => {
                     // `lane == top + 1` with per-VC credits; a sender naming
                     // its lanes may skip empty ones (§9.4 *Credits*).
-                    self.pin[p & 31].extra += (w.lane - d.top) as u32;
+                    self.pin[p & X::PORT_MASK].extra += (w.lane - d.top) as u32;
                     d.top = w.lane;
                     d.lmax[w.lane as usize] = w.class;
                     self.withdraw_va_request(i);

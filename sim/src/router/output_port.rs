@@ -5,11 +5,12 @@
 
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
 use super::{bits, inc_mod, Router};
+use crate::ports::{PortSet, Width};
 use crate::arbiter::{age_pick, rr_pick};
 use crate::link::{credit_lane, LinkFlit};
 use crate::vclock::is_realtime;
 
-impl Router {
+impl<X: Width> Router<X> {
     /// The stage 5 pick of every output port with an eligible VC (non-empty,
     /// with a credit), on the start-of-cycle counts. Every grant at C takes
     /// effect, so the scheduler and the hold are updated here.
@@ -17,16 +18,16 @@ impl Router {
     pub(super) fn point_c_pick<const O: u8>(&mut self) {
         let m = self.m;
         if !self.full() {
-            for o in bits(self.c_ports) {
-                let op = &mut self.outp[o & 31];
+            for o in self.c_ports.iter() {
+                let op = &mut self.outp[o & X::PORT_MASK];
                 op.picked = rr_pick((op.nonempty & op.credit_ok) as u64, op.oc_ptr as u32).unwrap() as u8;
             }
             return;
         }
         // A VirtualClock point stamps present slots even when none is eligible.
         let visit = if O == VIRTUAL_CLOCK { self.c_present } else { self.c_ports };
-        for o in bits(visit) {
-            let op = self.outp[o & 31];
+        for o in visit.iter() {
+            let op = self.outp[o & X::PORT_MASK];
             let elig = op.nonempty & op.credit_ok;
             let vc_choice = if O == VIRTUAL_CLOCK {
                 let ob = &self.ob;
@@ -39,9 +40,9 @@ impl Router {
             } else {
                 None
             };
-            let hold = self.blk[o & 31].holds(elig);
+            let hold = self.blk[o & X::PORT_MASK].holds(elig);
             let pick = if hold {
-                Some(self.blk[o & 31].slot as usize)
+                Some(self.blk[o & X::PORT_MASK].slot as usize)
             } else if elig == 0 {
                 None
             } else {
@@ -57,21 +58,22 @@ impl Router {
             match pick {
                 Some(u) => {
                     self.stats.block_holds += hold as u64;
-                    self.outp[o & 31].picked = u as u8;
+                    self.outp[o & X::PORT_MASK].picked = u as u8;
                     if self.block > 1 {
                         let tail = self.ob.front(o * m + u).tail;
-                        self.blk[o & 31].granted(u, tail, self.block);
+                        self.blk[o & X::PORT_MASK].granted(u, tail, self.block);
                     }
                 }
                 // The hold's VC is not eligible: the hold ends (§9.3).
-                None => self.blk[o & 31].left = 0,
+                None => self.blk[o & X::PORT_MASK].left = 0,
             }
         }
         if self.block > 1 {
-            for o in bits(self.hold_ports & !visit) {
-                self.blk[o & 31].left = 0;
+            for o in (self.hold_ports & !visit).iter() {
+                self.blk[o & X::PORT_MASK].left = 0;
             }
-            self.hold_ports = bits(visit).fold(0, |h, o| h | ((self.blk[o & 31].left > 0) as u32) << o);
+            self.hold_ports =
+                visit.iter().fold(X::Ports::EMPTY, |h, o| h | X::Ports::single_if(o, self.blk[o & X::PORT_MASK].left > 0));
         }
     }
 
@@ -80,15 +82,15 @@ impl Router {
     /// counters take `- sent + returned`, saturating at DD. Returns the
     /// output ports touched.
     #[inline(always)]
-    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], ret_ports: u32) -> u32 {
+    pub(super) fn output_registers<const P: bool>(&mut self, in_credits: &[u32], ret_ports: X::Ports) -> X::Ports {
         let m = self.m;
         let c_ports = self.c_ports;
-        for o in bits(self.out_valid_ports & !c_ports) {
+        for o in (self.out_valid_ports & !c_ports).iter() {
             self.outputs.flits[o] = LinkFlit::IDLE;
         }
         self.out_valid_ports = c_ports;
-        for o in bits(c_ports) {
-            let op = &mut self.outp[o & 31];
+        for o in c_ports.iter() {
+            let op = &mut self.outp[o & X::PORT_MASK];
             let u = op.picked as usize;
             let j = o * m + u;
             let f = self.ob.pop(j);
@@ -101,11 +103,11 @@ impl Router {
                 self.lane_tx[j].send(pick, f.head, c);
                 pick.lane
             } else {
-                self.credits[j & 511] -= 1;
-                op.credit_ok &= !(((self.credits[j & 511] == 0) as u32) << u);
+                self.credits[j & X::VC_MASK] -= 1;
+                op.credit_ok &= !(((self.credits[j & X::VC_MASK] == 0) as u32) << u);
                 0
             };
-            let op = &mut self.outp[o & 31];
+            let op = &mut self.outp[o & X::PORT_MASK];
             // Read only by the round-robin orders.
             op.oc_ptr = inc_mod(u, m) as u8;
             self.outputs.flits[o] = LinkFlit { lane, valid: true, dummy: f.dummy, vc: u as u8, head: f.head, tail: f.tail, data: f.data };
@@ -113,19 +115,19 @@ impl Router {
             self.stats.flits_forwarded += 1;
         }
         if P && self.per_lane {
-            for o in bits(ret_ports) {
+            for o in ret_ports.iter() {
                 for u in bits(in_credits[o] & self.vc_all) {
                     self.lane_tx[o * m + u].credit(credit_lane(self.in_lanes[o], u));
                 }
             }
             return c_ports | ret_ports;
         }
-        for o in bits(ret_ports) {
+        for o in ret_ports.iter() {
             for u in bits(in_credits[o] & self.vc_all) {
                 let j = o * m + u;
-                if self.credits[j & 511] < self.dd {
-                    self.credits[j & 511] += 1;
-                    self.outp[o & 31].credit_ok |= 1 << u;
+                if self.credits[j & X::VC_MASK] < self.dd {
+                    self.credits[j & X::VC_MASK] += 1;
+                    self.outp[o & X::PORT_MASK].credit_ok |= 1 << u;
                 }
             }
         }
@@ -148,15 +150,15 @@ impl Router {
     /// the output ports touched is whether each front flit's lane has a
     /// credit (a pop, a push into an empty buffer or a returned credit can
     /// change it).
-    pub(super) fn lane_credit_ok(&mut self, touched_out: u32) {
+    pub(super) fn lane_credit_ok(&mut self, touched_out: X::Ports) {
         let m = self.m;
-        for o in bits(touched_out & self.port_all) {
+        for o in (touched_out & self.port_all).iter() {
             let mut ok = 0u32;
-            for u in bits(self.outp[o & 31].nonempty) {
+            for u in bits(self.outp[o & X::PORT_MASK].nonempty) {
                 let j = o * m + u;
                 ok |= ((self.lane_tx[j].credits(self.front_lane(j)) > 0) as u32) << u;
             }
-            self.outp[o & 31].credit_ok = ok;
+            self.outp[o & X::PORT_MASK].credit_ok = ok;
         }
     }
 }

@@ -10,6 +10,7 @@
 
 use super::state::MAX_LANES;
 use super::{bits, HeaderFields, Router};
+use crate::ports::{PortSet, Width};
 use crate::fifo::Flit;
 use crate::link::credit_lane_word;
 use crate::link::MAX_FLIT_WORDS;
@@ -25,17 +26,17 @@ pub(super) enum Offer {
     DummyTail,
 }
 
-impl Router {
+impl<X: Width> Router<X> {
     /// The §9.4 decisions of every busy input port on the start-of-cycle
     /// registers (case (a) is the dummy-tail offer).
     pub(super) fn preemption_decisions(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            let ip = self.inp[p & 31];
-            let mut pp = self.pin[p & 31];
+            let ip = self.inp[p & X::PORT_MASK];
+            let mut pp = self.pin[p & X::PORT_MASK];
             (pp.offer_lane, pp.offer_dhead, pp.offer_dtail) = (0, 0, 0);
             (pp.rc, pp.silent, pp.release) = (0, 0, 0);
-            if self.st_ports >> p & 1 == 1 {
+            if self.st_ports.contains(p) {
                 for v in 0..m {
                     let i = p * m + v;
                     let d = self.lane_regs[i];
@@ -64,14 +65,14 @@ impl Router {
                     }
                 }
             }
-            self.pin[p & 31] = pp;
+            self.pin[p & X::PORT_MASK] = pp;
         }
     }
 
     /// The stage 4 offer of input VC (p, v), which must have one.
     #[inline]
     pub(super) fn offer(&self, p: usize, v: usize) -> Offer {
-        let pp = &self.pin[p & 31];
+        let pp = &self.pin[p & X::PORT_MASK];
         if pp.offer_dhead >> v & 1 == 1 {
             Offer::DummyHead
         } else if pp.offer_dtail >> v & 1 == 1 {
@@ -98,20 +99,20 @@ impl Router {
     /// §9.4 preemption step, cases (b) and (c): the VC switches to lane
     /// `sl + 1` without a dummy tail, releasing its output VC if it held one
     /// (free for VA from the next cycle). Returns the output ports touched.
-    pub(super) fn preemption_step(&mut self) -> u32 {
+    pub(super) fn preemption_step(&mut self) -> X::Ports {
         let m = self.m;
-        let mut touched_out = 0u32;
+        let mut touched_out = X::Ports::EMPTY;
         for p in 0..self.n {
-            let silent = self.pin[p & 31].silent;
+            let silent = self.pin[p & X::PORT_MASK].silent;
             for v in bits(silent) {
                 let i = p * m + v;
                 let bit = 1u32 << v;
-                if self.inp[p & 31].active & bit != 0 {
-                    let d = self.ivc[i & 511];
-                    self.outp[d.route as usize & 31].alloc_clear |= 1 << d.ovc;
-                    touched_out |= 1 << d.route;
+                if self.inp[p & X::PORT_MASK].active & bit != 0 {
+                    let d = self.ivc[i & X::VC_MASK];
+                    self.outp[d.route as usize & X::PORT_MASK].alloc_clear |= 1 << d.ovc;
+                    touched_out |= X::Ports::single(d.route as usize);
                 }
-                let ip = &mut self.inp[p & 31];
+                let ip = &mut self.inp[p & X::PORT_MASK];
                 ip.active &= !bit;
                 ip.idle |= bit;
                 self.lane_regs[i].sl += 1;
@@ -126,12 +127,12 @@ impl Router {
     pub(super) fn lane_release(&mut self) {
         let m = self.m;
         for p in 0..self.n {
-            let pushed = self.inp[p & 31].pushed;
-            for v in bits(self.pin[p & 31].release & !pushed) {
+            let pushed = self.inp[p & X::PORT_MASK].pushed;
+            for v in bits(self.pin[p & X::PORT_MASK].release & !pushed) {
                 let d = &mut self.lane_regs[p * m + v];
                 d.top -= 1;
                 d.sl -= 1;
-                self.pin[p & 31].extra -= 1;
+                self.pin[p & X::PORT_MASK].extra -= 1;
             }
         }
     }
@@ -161,16 +162,16 @@ impl Router {
         let i = p * self.m + v;
         let offer = self.offer(p, v);
         let d = self.lane_regs[i];
-        let hdr = self.hdr[i & 511];
+        let hdr = self.hdr[i & X::VC_MASK];
         let f = match offer {
             Offer::Lane => {
                 let f = self.ib.pop(self.lane_ring(i, d.sl as usize));
-                self.pin[p & 31].lane_flits -= 1;
+                self.pin[p & X::PORT_MASK].lane_flits -= 1;
                 self.outputs.credits[p] |= 1 << v;
                 if self.per_lane {
                     self.outputs.credit_lanes[p] |= credit_lane_word(v, d.sl as usize);
                 }
-                self.credit_ports |= 1 << p;
+                self.credit_ports |= X::Ports::single(p);
                 self.stats.crossbar_moves += 1;
                 f
             }
@@ -190,14 +191,14 @@ impl Router {
                 Flit { data: [0; MAX_FLIT_WORDS], head: false, tail: true, dummy: true, vtick: 0 }
             }
         };
-        let ip = &mut self.inp[p & 31];
+        let ip = &mut self.inp[p & X::PORT_MASK];
         let bit = 1u32 << v;
         let dm = &mut self.lane_regs[i];
         match offer {
             Offer::DummyHead => {
                 // The stack saturates (only reachable after protocol violations).
                 if dm.hsp > 0 {
-                    self.pin[p & 31].extra -= 1;
+                    self.pin[p & X::PORT_MASK].extra -= 1;
                 }
                 dm.hsp = dm.hsp.saturating_sub(1);
                 dm.susp &= !(1 << dm.sl);
@@ -205,7 +206,7 @@ impl Router {
             }
             Offer::DummyTail => {
                 if (dm.hsp as usize) < MAX_LANES {
-                    self.pin[p & 31].extra += 1;
+                    self.pin[p & X::PORT_MASK].extra += 1;
                     self.hs[i][dm.hsp as usize] = hdr;
                     dm.hsp += 1;
                 }
@@ -215,8 +216,8 @@ impl Router {
                 dm.acc = false;
                 ip.active &= !bit;
                 ip.freed |= bit;
-                self.outp[o & 31].alloc_clear |= 1 << u;
-                self.hdr[i & 511].vtick = 0;
+                self.outp[o & X::PORT_MASK].alloc_clear |= 1 << u;
+                self.hdr[i & X::VC_MASK].vtick = 0;
             }
             Offer::Lane => {
                 dm.sent = !f.tail;
@@ -224,8 +225,8 @@ impl Router {
                     dm.acc = false;
                     ip.active &= !bit;
                     ip.freed |= bit;
-                    self.outp[o & 31].alloc_clear |= 1 << u;
-                        self.hdr[i & 511].vtick = 0;
+                    self.outp[o & X::PORT_MASK].alloc_clear |= 1 << u;
+                        self.hdr[i & X::VC_MASK].vtick = 0;
                 }
             }
         }

@@ -5,15 +5,16 @@
 //! at the end of that cycle. With `"tail_crossed"` nothing here runs.
 
 use super::{bits, Router};
+use crate::ports::{PortSet, Width};
 
-impl Router {
+impl<X: Width> Router<X> {
     /// Start of the cycle: the releases of the ports with a draining VC
     /// (none with `"tail_crossed"`); returns those ports, which the cycle's
     /// output-side end must visit.
     #[inline]
-    pub(super) fn atomic_start_of_cycle(&mut self) -> u32 {
+    pub(super) fn atomic_start_of_cycle(&mut self) -> X::Ports {
         let drain = self.drain_ports;
-        if drain != 0 {
+        if !drain.is_empty() {
             self.atomic_releases(drain);
         }
         drain
@@ -24,13 +25,13 @@ impl Router {
     /// buffer is empty (`ob_count == 0`) and whose credits are all back
     /// (`credits == DD`).
     #[inline(never)]
-    pub(super) fn atomic_releases(&mut self, drain: u32) {
+    pub(super) fn atomic_releases(&mut self, drain: X::Ports) {
         let m = self.m;
-        for o in bits(drain) {
-            let op = &mut self.outp[o & 31];
+        for o in drain.iter() {
+            let op = &mut self.outp[o & X::PORT_MASK];
             let mut release = 0;
             for u in bits(op.draining & !op.nonempty) {
-                release |= ((self.credits[(o * m + u) & 511] == self.dd) as u32) << u;
+                release |= ((self.credits[(o * m + u) & X::VC_MASK] == self.dd) as u32) << u;
             }
             op.release = release;
         }
@@ -42,15 +43,15 @@ impl Router {
     /// freed, and the released VCs become the frees; `drain_ports` is
     /// brought up to date.
     #[inline(never)]
-    pub(super) fn atomic_end_of_cycle(&mut self, touched: u32) {
+    pub(super) fn atomic_end_of_cycle(&mut self, touched: X::Ports) {
         let mut drain = self.drain_ports;
-        for o in bits(touched) {
-            let op = &mut self.outp[o & 31];
+        for o in touched.iter() {
+            let op = &mut self.outp[o & X::PORT_MASK];
             debug_assert_eq!(op.release & op.alloc_clear, 0, "a tail crossed into a VC released in the same cycle");
             op.draining = (op.draining & !op.release) | op.alloc_clear;
             op.alloc_clear = op.release;
             op.release = 0;
-            drain = (drain & !(1 << o)) | ((op.draining != 0) as u32) << o;
+            drain.set_to(o, op.draining != 0);
         }
         self.drain_ports = drain;
     }

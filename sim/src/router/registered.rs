@@ -14,13 +14,14 @@
 //! differs ([`Router::register_grant`]). RV (RC then VA in one cycle) is the
 //! order of the stages in `step.rs`.
 
-use super::{bits, Router};
+use super::Router;
+use crate::ports::{PortSet, Width};
 
-impl Router {
+impl<X: Width> Router<X> {
     /// ST then SA of every input port. Returns the input and output ports
     /// touched.
     #[inline(always)]
-    pub(super) fn registered_switch<const O: u8>(&mut self) -> (u32, u32) {
+    pub(super) fn registered_switch<const O: u8>(&mut self) -> (X::Ports, X::Ports) {
         let (crossed, st_out) = self.registered_crossing::<O>();
         self.clear_credit_outputs();
         // A port with no ACTIVE non-empty VC at the start of the cycle has
@@ -35,15 +36,15 @@ impl Router {
     /// the end of the cycle). Returns the input ports that crossed and the
     /// output ports written.
     #[inline(always)]
-    pub(super) fn registered_crossing<const O: u8>(&mut self) -> (u32, u32) {
+    pub(super) fn registered_crossing<const O: u8>(&mut self) -> (X::Ports, X::Ports) {
         let m = self.m;
         let crossed = std::mem::take(&mut self.sg_ports);
-        let mut touched_out = 0u32;
-        for p in bits(crossed) {
-            let v = self.inp[p & 31].sg_vc as usize;
-            let d = self.ivc[(p * m + v) & 511];
+        let mut touched_out = X::Ports::EMPTY;
+        for p in crossed.iter() {
+            let v = self.inp[p & X::PORT_MASK].sg_vc as usize;
+            let d = self.ivc[(p * m + v) & X::VC_MASK];
             let (o, u) = (d.route as usize, d.ovc as usize);
-            touched_out |= 1 << o;
+            touched_out |= X::Ports::single(o);
             self.move_flit::<false, O, true>(p, v, o, u);
         }
         (crossed, touched_out)
@@ -55,9 +56,9 @@ impl Router {
     /// end of the SA cycle).
     #[inline(always)]
     pub(super) fn register_grant(&mut self, p: usize, v: usize) {
-        self.inp[p & 31].sg_vc = v as u8;
-        self.sg_ports |= 1 << p;
+        self.inp[p & X::PORT_MASK].sg_vc = v as u8;
+        self.sg_ports |= X::Ports::single(p);
         self.outputs.credits[p] |= 1 << v;
-        self.credit_ports |= 1 << p;
+        self.credit_ports |= X::Ports::single(p);
     }
 }

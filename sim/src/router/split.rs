@@ -15,13 +15,14 @@
 //! candidate's VC: it must not be a tail, a second flit must remain behind
 //! it, and the output VC buffer must have room for one more.
 
-use super::{bits, Router};
+use super::Router;
+use crate::ports::{PortSet, Width};
 
-impl Router {
+impl<X: Width> Router<X> {
     /// ST, then SA-B, then SA-A of every input port. Returns the input and
     /// output ports touched.
     #[inline(always)]
-    pub(super) fn split_switch<const O: u8>(&mut self) -> (u32, u32) {
+    pub(super) fn split_switch<const O: u8>(&mut self) -> (X::Ports, X::Ports) {
         let (crossed, st_out) = self.registered_crossing::<O>();
         self.clear_credit_outputs();
         let (b_won, b_out) = self.split_point_b();
@@ -38,20 +39,20 @@ impl Router {
     /// `ca_ports` as at the start of the cycle (SA-A writes it after).
     /// Returns the input ports granted and the output ports requested.
     #[inline(always)]
-    fn split_point_b(&mut self) -> (u32, u32) {
+    fn split_point_b(&mut self) -> (X::Ports, X::Ports) {
         let m = self.m;
-        let mut out_req = 0u32;
-        for p in bits(self.ca_ports) {
-            let v = self.inp[p & 31].ca_vc as usize;
-            let o = self.ivc[(p * m + v) & 511].route as usize;
-            self.outp[o & 31].xb_req |= 1 << p;
-            out_req |= 1 << o;
+        let mut out_req = X::Ports::EMPTY;
+        for p in self.ca_ports.iter() {
+            let v = self.inp[p & X::PORT_MASK].ca_vc as usize;
+            let o = self.ivc[(p * m + v) & X::VC_MASK].route as usize;
+            self.outp[o & X::PORT_MASK].xb_req |= X::Ports::single(p);
+            out_req |= X::Ports::single(o);
         }
-        let mut won = 0u32;
-        for o in bits(out_req) {
+        let mut won = X::Ports::EMPTY;
+        for o in out_req.iter() {
             let p = self.point_b_round_robin(o);
-            won |= 1 << p;
-            let v = self.inp[p & 31].ca_vc as usize;
+            won |= X::Ports::single(p);
+            let v = self.inp[p & X::PORT_MASK].ca_vc as usize;
             self.register_grant(p, v);
         }
         (won, out_req)
@@ -63,36 +64,36 @@ impl Router {
     /// `b_won`: the ports whose candidate B granted in this cycle (a lost
     /// candidate is dropped; the pick behind it then stands for its flit).
     #[inline(always)]
-    fn split_point_a<const O: u8>(&mut self, st: u32, b_won: u32) {
+    fn split_point_a<const O: u8>(&mut self, st: X::Ports, b_won: X::Ports) {
         let m = self.m;
         let in_flight = self.ca_ports;
-        let mut picked = 0u32;
-        for p in bits(st) {
-            let cand_vc = (in_flight >> p & 1 == 1).then(|| self.inp[p & 31].ca_vc as usize);
+        let mut picked = X::Ports::EMPTY;
+        for p in st.iter() {
+            let cand_vc = in_flight.contains(p).then(|| self.inp[p & X::PORT_MASK].ca_vc as usize);
             let mut present = self.offers::<false>(p);
             if let Some(v) = cand_vc {
                 present &= !((!self.candidate_leaves_a_flit(p, v) as u32) << v);
             }
             let mut ready = self.ready_of(p, present);
             if let Some(v) = cand_vc.filter(|&v| ready >> v & 1 == 1) {
-                let d = self.ivc[(p * m + v) & 511];
+                let d = self.ivc[(p * m + v) & X::VC_MASK];
                 let room = self.ob.count(d.route as usize * m + d.ovc as usize) + 1 < self.dout;
                 ready &= !((!room as u32) << v);
             }
             if self.block > 1 {
-                self.inp[p & 31].ready = ready;
+                self.inp[p & X::PORT_MASK].ready = ready;
             }
             let Some((v, src)) = self.point_a_pick::<false, O>(p, present, ready) else { continue };
-            self.inp[p & 31].cand_src = src;
+            self.inp[p & X::PORT_MASK].cand_src = src;
             // The picked flit: behind the candidate in flight on its VC.
             let pos = (cand_vc == Some(v)) as usize;
             self.point_a_granted_at::<false, O>(p, v, pos);
-            self.inp[p & 31].ca_vc = v as u8;
-            picked |= 1 << p;
+            self.inp[p & X::PORT_MASK].ca_vc = v as u8;
+            picked |= X::Ports::single(p);
         }
         // Every pick took effect: the ports without one end their cycle.
         self.point_a_unmatched::<O>(st, picked);
-        debug_assert!(bits(in_flight & !b_won).all(|p| self.ib.count(p * m + self.inp[p & 31].ca_vc as usize) > 0));
+        debug_assert!((in_flight & !b_won).iter().all(|p| self.ib.count(p * m + self.inp[p & X::PORT_MASK].ca_vc as usize) > 0));
         self.ca_ports = picked;
     }
 
@@ -103,7 +104,7 @@ impl Router {
     #[inline(always)]
     fn candidate_leaves_a_flit(&self, p: usize, v: usize) -> bool {
         let i = p * self.m + v;
-        let written_now = (self.inp[p & 31].pushed >> v & 1) as u16;
+        let written_now = (self.inp[p & X::PORT_MASK].pushed >> v & 1) as u16;
         self.ib.count(i) - written_now >= 2 && !self.ib.front(i).tail
     }
 }

@@ -113,7 +113,7 @@ pub(super) struct PreemptPort {
 
 /// Output port o: bit u of each mask is output VC (o, u).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct OutPort {
+pub(super) struct OutPort<S> {
     pub allocated: u32,
     /// `ob_count > 0`.
     pub nonempty: u32,
@@ -127,7 +127,7 @@ pub(super) struct OutPort {
     /// Scratch: draining VCs released at the end of this cycle.
     pub release: u32,
     /// Scratch: input ports whose (A) candidate routes here.
-    pub xb_req: u32,
+    pub xb_req: S,
     pub va_req_count: u16,
     pub va_ptr: u16,
     pub xb_ptr: u8,

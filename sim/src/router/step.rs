@@ -28,10 +28,11 @@
 //! (`split.rs`, §6 *Split switch allocation*).
 
 use super::state::{AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
-use super::{active_ports, bits, Router, MAX_PORTS};
+use super::{active_ports, Router};
+use crate::ports::{PortSet, Width};
 use crate::link::LinkFlit;
 
-impl Router {
+impl<X: Width> Router<X> {
     /// [`Router::step`] for a caller that already knows which inputs are
     /// not idle, on the input wires `flits` and `credits` (one entry per
     /// port, or more: the rest is not read): bit p of `valid` must be set if
@@ -43,14 +44,14 @@ impl Router {
     /// "Netsim speed: per-port state split").
     /// With `preemption_credits = "per_lane"` the lanes of the credits are
     /// given first by [`Router::set_credit_lanes`].
-    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: u32, returning: u32) {
+    pub fn step_active(&mut self, flits: &[LinkFlit], credits: &[u32], valid: X::Ports, returning: X::Ports) {
         let n = self.n;
         let in_flits = &flits[..n];
         let in_credits = &credits[..n];
         debug_assert!(
             {
-                let (f, c) = active_ports(in_flits, in_credits);
-                f & !valid == 0 && c & !returning == 0
+                let (f, c) = active_ports::<X::Ports>(in_flits, in_credits);
+                (f & !valid).is_empty() && (c & !returning).is_empty()
             },
             "a non-idle input outside `valid` / `returning`"
         );
@@ -60,7 +61,7 @@ impl Router {
         // A split stage's candidate needs no bit of its own: its VC is
         // ACTIVE and holds its flit (§6 *Split switch allocation*), so its
         // port is in `st_ports`.
-        debug_assert!(self.ca_ports & !self.st_ports == 0, "a candidate outside st_ports");
+        debug_assert!((self.ca_ports & !self.st_ports).is_empty(), "a candidate outside st_ports");
 
         // Nothing to do (no input, no flit that can move, no VA request, no
         // running hold, all output registers already 0): only the cycle
@@ -77,16 +78,16 @@ impl Router {
             | self.hold_ports
             | self.drain_ports
             | self.c_present & self.c_present_wakes;
-        if busy == 0 {
+        if busy.is_empty() {
             self.cycle += 1;
             return;
         }
 
         // Free output VCs per port at the start of the cycle, for RC's choice
         // among parallel links (VA changes `allocated` before RC runs).
-        let mut free_start = [0u8; MAX_PORTS];
-        if !self.links_lut.is_empty() && self.rc_ports != 0 {
-            for (o, f) in free_start.iter_mut().enumerate().take(n) {
+        let mut free_start = X::per_port_value(0u8);
+        if !self.links_lut.is_empty() && !self.rc_ports.is_empty() {
+            for (o, f) in free_start[..].iter_mut().enumerate().take(n) {
                 *f = (!self.outp[o].allocated & self.vc_all).count_ones() as u8;
             }
         }
@@ -134,9 +135,9 @@ impl Router {
         &mut self,
         in_flits: &[LinkFlit],
         in_credits: &[u32],
-        valid: u32,
-        ret_ports: u32,
-        free_start: &[u8; MAX_PORTS],
+        valid: X::Ports,
+        ret_ports: X::Ports,
+        free_start: &X::PerPort<u8>,
     ) {
         if P {
             self.preemption_decisions();
@@ -147,7 +148,7 @@ impl Router {
         if P && self.per_lane {
             // The credit-lane wires return to 0 with the credit wires
             // (`clear_credit_outputs` in stage 4).
-            for p in bits(self.credit_ports) {
+            for p in self.credit_ports.iter() {
                 self.outputs.credit_lanes[p] = 0;
             }
         }
@@ -183,9 +184,9 @@ impl Router {
         &mut self,
         in_flits: &[LinkFlit],
         in_credits: &[u32],
-        valid: u32,
-        ret_ports: u32,
-        free_start: &[u8; MAX_PORTS],
+        valid: X::Ports,
+        ret_ports: X::Ports,
+        free_start: &X::PerPort<u8>,
     ) {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<false>(in_flits, valid);
@@ -203,7 +204,7 @@ impl Router {
     /// reads `idle` or `nonempty`), with the summary sets for the next cycle.
     /// Only the ports touched this cycle can change their summary bits.
     #[inline(always)]
-    fn end_of_cycle<const P: bool>(&mut self, touched_in: u32, touched_out: u32) {
+    fn end_of_cycle<const P: bool>(&mut self, touched_in: X::Ports, touched_out: X::Ports) {
         // In locals: the compiler cannot tell the port arrays from `self`'s
         // fields and would otherwise store the sets on every iteration.
         let (mut st, mut rc) = (self.st_ports, self.rc_ports);
@@ -212,24 +213,23 @@ impl Router {
             // an open extra lane or a stack entry (otherwise every VC is IDLE
             // without a flit, or ACTIVE waiting for flits with nothing to offer).
             for p in 0..self.n {
-                let ip = &mut self.inp[p & 31];
+                let ip = &mut self.inp[p & X::PORT_MASK];
                 ip.idle |= ip.freed;
                 ip.freed = 0;
                 ip.pushed = 0;
-                let pp = &self.pin[p & 31];
-                st = (st & !(1 << p)) | ((pp.lane_flits | pp.extra != 0) as u32) << p;
+                let pp = &self.pin[p & X::PORT_MASK];
+                st.set_to(p, pp.lane_flits | pp.extra != 0);
             }
             rc = st;
         } else {
-            for p in bits(touched_in) {
-                let ip = &mut self.inp[p & 31];
+            for p in touched_in.iter() {
+                let ip = &mut self.inp[p & X::PORT_MASK];
                 ip.idle |= ip.freed;
                 ip.freed = 0;
                 ip.nonempty |= ip.pushed;
                 ip.pushed = 0;
-                let b = 1u32 << p;
-                st = (st & !b) | ((ip.active & ip.nonempty != 0) as u32) << p;
-                rc = (rc & !b) | ((ip.idle & ip.nonempty != 0) as u32) << p;
+                st.set_to(p, ip.active & ip.nonempty != 0);
+                rc.set_to(p, ip.idle & ip.nonempty != 0);
             }
         }
         (self.st_ports, self.rc_ports) = (st, rc);
@@ -239,13 +239,12 @@ impl Router {
             self.atomic_end_of_cycle(touched_out);
         }
         let (mut c, mut present) = (self.c_ports, self.c_present);
-        for o in bits(touched_out) {
-            let op = &mut self.outp[o & 31];
+        for o in touched_out.iter() {
+            let op = &mut self.outp[o & X::PORT_MASK];
             op.allocated &= !op.alloc_clear;
             op.alloc_clear = 0;
-            let b = 1u32 << o;
-            c = (c & !b) | ((op.nonempty & op.credit_ok != 0) as u32) << o;
-            present = (present & !b) | ((op.nonempty != 0) as u32) << o;
+            c.set_to(o, op.nonempty & op.credit_ok != 0);
+            present.set_to(o, op.nonempty != 0);
         }
         (self.c_ports, self.c_present) = (c, present);
     }

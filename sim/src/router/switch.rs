@@ -5,26 +5,27 @@
 //! crossbar; then the moves into the output VC buffers.
 
 use super::state::{GrantSource, AGE, ROUND_ROBIN, VIRTUAL_CLOCK};
-use super::{bits, inc_mod, Router, MAX_PORTS};
+use super::{bits, inc_mod, Router};
+use crate::ports::{PortSet, Width};
 use crate::arbiter::{age_pick, rr_pick};
 use crate::vclock::is_realtime;
 
-impl Router {
+impl<X: Width> Router<X> {
     /// Stage 4 of every input port with an offer. Returns the input and
     /// output ports touched.
     #[inline(always)]
-    pub(super) fn switch_traversal<const P: bool, const O: u8>(&mut self) -> (u32, u32) {
+    pub(super) fn switch_traversal<const P: bool, const O: u8>(&mut self) -> (X::Ports, X::Ports) {
         self.clear_credit_outputs();
         let st = self.st_ports;
         let m = self.m;
-        let mut touched_out = 0u32;
+        let mut touched_out = X::Ports::EMPTY;
         if self.full() {
-            for p in bits(st) {
+            for p in st.iter() {
                 for v in bits(self.offers::<P>(p)) {
-                    let d = self.ivc[(p * m + v) & 511];
+                    let d = self.ivc[(p * m + v) & X::VC_MASK];
                     let (o, u) = (d.route as usize, d.ovc as usize);
                     if self.ob.count(o * m + u) < self.dout {
-                        touched_out |= 1 << o;
+                        touched_out |= X::Ports::single(o);
                         self.move_flit::<P, O, false>(p, v, o, u);
                     }
                 }
@@ -38,10 +39,10 @@ impl Router {
     /// the registered stage its grants, set them again).
     #[inline(always)]
     pub(super) fn clear_credit_outputs(&mut self) {
-        for p in bits(self.credit_ports) {
+        for p in self.credit_ports.iter() {
             self.outputs.credits[p] = 0;
         }
-        self.credit_ports = 0;
+        self.credit_ports = X::Ports::EMPTY;
     }
 
     /// The multiplexed crossbar's switch allocation over the input ports
@@ -51,38 +52,38 @@ impl Router {
     /// crosses in the next cycle, instead of moving now. Returns the output
     /// ports touched.
     #[inline(always)]
-    pub(super) fn switch_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: u32) -> u32 {
+    pub(super) fn switch_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: X::Ports) -> X::Ports {
         let m = self.m;
         if self.switch_rounds != 0 {
             return self.iterative_allocation::<P, O, R>(st);
         }
-        let mut touched_out = 0u32;
+        let mut touched_out = X::Ports::EMPTY;
         // (A)
-        let mut out_req = 0u32;
-        for p in bits(st) {
+        let mut out_req = X::Ports::EMPTY;
+        for p in st.iter() {
             let present = self.offers::<P>(p);
             let ready = self.ready_of(p, present);
             if self.block > 1 {
-                self.inp[p & 31].ready = ready;
+                self.inp[p & X::PORT_MASK].ready = ready;
             }
             let Some((v, src)) = self.point_a_pick::<P, O>(p, present, ready) else { continue };
-            let ip = &mut self.inp[p & 31];
+            let ip = &mut self.inp[p & X::PORT_MASK];
             ip.cand = v as u8;
             if P || self.block > 1 {
                 ip.cand_src = src;
             }
-            let o = self.ivc[(p * m + v) & 511].route as usize;
-            self.outp[o & 31].xb_req |= 1 << p;
-            out_req |= 1 << o;
+            let o = self.ivc[(p * m + v) & X::VC_MASK].route as usize;
+            self.outp[o & X::PORT_MASK].xb_req |= X::Ports::single(p);
+            out_req |= X::Ports::single(o);
         }
         // (B): the grants at A take effect only for the winners.
         touched_out |= out_req;
-        let mut won = 0u32;
-        for o in bits(out_req) {
+        let mut won = X::Ports::EMPTY;
+        for o in out_req.iter() {
             let p = self.point_b_round_robin(o);
-            let v = self.inp[p & 31].cand as usize;
-            let u = self.ivc[(p * m + v) & 511].ovc as usize;
-            won |= 1 << p;
+            let v = self.inp[p & X::PORT_MASK].cand as usize;
+            let u = self.ivc[(p * m + v) & X::VC_MASK].ovc as usize;
+            won |= X::Ports::single(p);
             self.point_a_granted::<P, O>(p, v);
             self.match_takes_effect::<P, O, R>(p, v, o, u);
         }
@@ -95,9 +96,9 @@ impl Router {
     /// the pointer past the winner. Returns the winner.
     #[inline(always)]
     pub(super) fn point_b_round_robin(&mut self, o: usize) -> usize {
-        let op = &mut self.outp[o & 31];
-        let p = rr_pick(op.xb_req as u64, op.xb_ptr as u32).unwrap() as usize;
-        op.xb_req = 0;
+        let op = &mut self.outp[o & X::PORT_MASK];
+        let p = op.xb_req.round_robin_pick(op.xb_ptr as usize).unwrap();
+        op.xb_req = X::Ports::EMPTY;
         op.xb_ptr = inc_mod(p, self.n) as u8;
         p
     }
@@ -117,20 +118,21 @@ impl Router {
     /// Point A's registers at the end of stage 4 for the input ports of
     /// `st` not in `won`, and the ports with a running hold.
     #[inline(always)]
-    pub(super) fn point_a_unmatched<const O: u8>(&mut self, st: u32, won: u32) {
+    pub(super) fn point_a_unmatched<const O: u8>(&mut self, st: X::Ports, won: X::Ports) {
         // Only a VirtualClock point or a hold has registers to update
         // without a grant.
         if O == VIRTUAL_CLOCK || self.block > 1 {
-            for p in bits(st & !won) {
+            for p in (st & !won).iter() {
                 self.point_a_not_granted::<O>(p);
             }
         }
         if self.block > 1 {
             // A hold ends at a point with no ready VC (not visited).
-            for p in bits(self.hold_ports & !st) {
-                self.blk[p & 31].left = 0;
+            for p in (self.hold_ports & !st).iter() {
+                self.blk[p & X::PORT_MASK].left = 0;
             }
-            self.hold_ports = bits(st).fold(0, |h, p| h | ((self.blk[p & 31].left > 0) as u32) << p);
+            self.hold_ports =
+                st.iter().fold(X::Ports::EMPTY, |h, p| h | X::Ports::single_if(p, self.blk[p & X::PORT_MASK].left > 0));
         }
     }
 
@@ -141,7 +143,7 @@ impl Router {
         let m = self.m;
         let mut ready = 0u32;
         for v in bits(present) {
-            let d = self.ivc[(p * m + v) & 511];
+            let d = self.ivc[(p * m + v) & X::VC_MASK];
             let room = self.ob.count(d.route as usize * m + d.ovc as usize) < self.dout;
             ready |= (room as u32) << v;
         }
@@ -154,62 +156,62 @@ impl Router {
     /// matched pair takes effect as a winner at B of the single pass.
     /// Returns the output ports touched.
     #[inline(never)]
-    fn iterative_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: u32) -> u32 {
+    fn iterative_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: X::Ports) -> X::Ports {
         let m = self.m;
-        let mut present = [0u32; MAX_PORTS];
-        for p in bits(st) {
-            present[p & 31] = self.offers::<P>(p);
-            self.inp[p & 31].ready = self.ready_of(p, present[p & 31]);
+        let mut present = X::per_port_value(0u32);
+        for p in st.iter() {
+            present[p & X::PORT_MASK] = self.offers::<P>(p);
+            self.inp[p & X::PORT_MASK].ready = self.ready_of(p, present[p & X::PORT_MASK]);
         }
-        let (mut mi, mut mo) = (0u32, 0u32);
-        let mut matched_out = [0u8; MAX_PORTS];
+        let (mut mi, mut mo) = (X::Ports::EMPTY, X::Ports::EMPTY);
+        let mut matched_out = X::per_port_value(0u8);
         for round in 0..self.switch_rounds {
             // (A_r) on R_r(p): the ready VCs whose route is not in MO.
-            let mut out_req = 0u32;
-            for p in bits(st & !mi) {
-                let ready = self.inp[p & 31].ready;
+            let mut out_req = X::Ports::EMPTY;
+            for p in (st & !mi).iter() {
+                let ready = self.inp[p & X::PORT_MASK].ready;
                 let eligible = bits(ready).fold(ready, |e, v| {
-                    let o = self.ivc[(p * m + v) & 511].route;
-                    e & !((mo >> o & 1) << v)
+                    let o = self.ivc[(p * m + v) & X::VC_MASK].route as usize;
+                    e & !((mo.contains(o) as u32) << v)
                 });
                 let pick = if round == 0 {
                     // R_1(p) is the ready set: the single pass's pick, stamps included.
-                    self.point_a_pick::<P, O>(p, present[p & 31], eligible)
+                    self.point_a_pick::<P, O>(p, present[p & X::PORT_MASK], eligible)
                 } else {
                     let vc_choice = if O == VIRTUAL_CLOCK { self.vclk[p].sched.repick(eligible) } else { None };
-                    self.point_a_choose::<P, O>(p, present[p & 31], eligible, vc_choice)
+                    self.point_a_choose::<P, O>(p, present[p & X::PORT_MASK], eligible, vc_choice)
                 };
                 let Some((v, src)) = pick else { continue };
-                let o = self.ivc[(p * m + v) & 511].route as usize;
+                let o = self.ivc[(p * m + v) & X::VC_MASK].route as usize;
                 // B_r is made only at outputs not in MO (R_r(p) keeps
                 // every candidate away from them; this keeps a match unique).
-                if mo >> o & 1 == 1 {
+                if mo.contains(o) {
                     continue;
                 }
-                let ip = &mut self.inp[p & 31];
+                let ip = &mut self.inp[p & X::PORT_MASK];
                 ip.cand = v as u8;
                 ip.cand_src = src;
-                self.outp[o & 31].xb_req |= 1 << p;
-                out_req |= 1 << o;
+                self.outp[o & X::PORT_MASK].xb_req |= X::Ports::single(p);
+                out_req |= X::Ports::single(o);
             }
-            if out_req == 0 {
+            if out_req.is_empty() {
                 // MI and MO are unchanged: no later round has a candidate.
                 break;
             }
             // (B_r)
-            for o in bits(out_req) {
-                let req = std::mem::take(&mut self.outp[o & 31].xb_req);
+            for o in out_req.iter() {
+                let req = std::mem::take(&mut self.outp[o & X::PORT_MASK].xb_req);
                 let p = self.point_b_pick::<O>(o, req);
-                mi |= 1 << p;
-                mo |= 1 << o;
-                matched_out[p & 31] = o as u8;
+                mi |= X::Ports::single(p);
+                mo |= X::Ports::single(o);
+                matched_out[p & X::PORT_MASK] = o as u8;
             }
         }
-        for p in bits(mi) {
-            let o = matched_out[p & 31] as usize;
-            let v = self.inp[p & 31].cand as usize;
-            let u = self.ivc[(p * m + v) & 511].ovc as usize;
-            self.outp[o & 31].xb_ptr = inc_mod(p, self.n) as u8;
+        for p in mi.iter() {
+            let o = matched_out[p & X::PORT_MASK] as usize;
+            let v = self.inp[p & X::PORT_MASK].cand as usize;
+            let u = self.ivc[(p * m + v) & X::VC_MASK].ovc as usize;
+            self.outp[o & X::PORT_MASK].xb_ptr = inc_mod(p, self.n) as u8;
             self.point_a_granted::<P, O>(p, v);
             self.match_takes_effect::<P, O, R>(p, v, o, u);
         }
@@ -222,13 +224,13 @@ impl Router {
     /// real-time candidate with the smallest relative stamp (lowest port on
     /// ties), else (and for `fifo`, `round_robin`) round robin from `xb_ptr`.
     #[inline(always)]
-    fn point_b_pick<const O: u8>(&self, o: usize, req: u32) -> usize {
+    fn point_b_pick<const O: u8>(&self, o: usize, req: X::Ports) -> usize {
         if O == VIRTUAL_CLOCK {
             let m = self.m;
             let mut best: Option<(i64, usize)> = None;
-            for p in bits(req) {
-                let v = self.inp[p & 31].cand as usize;
-                if is_realtime(self.hdr[(p * m + v) & 511].vtick as u64, self.vtick_width) {
+            for p in req.iter() {
+                let v = self.inp[p & X::PORT_MASK].cand as usize;
+                if is_realtime(self.hdr[(p * m + v) & X::VC_MASK].vtick as u64, self.vtick_width) {
                     let rel = self.vclk[p].sched.relative_stamp(v);
                     if best.is_none_or(|(b, _)| rel < b) {
                         best = Some((rel, p));
@@ -239,7 +241,7 @@ impl Router {
                 return p;
             }
         }
-        rr_pick(req as u64, self.outp[o & 31].xb_ptr as u32).unwrap() as usize
+        req.round_robin_pick(self.outp[o & X::PORT_MASK].xb_ptr as usize).unwrap()
     }
 
     /// The input VCs of port p with something to offer to stage 4 (§6:
@@ -247,10 +249,10 @@ impl Router {
     #[inline(always)]
     pub(super) fn offers<const P: bool>(&self, p: usize) -> u32 {
         if P {
-            let pp = &self.pin[p & 31];
+            let pp = &self.pin[p & X::PORT_MASK];
             pp.offer_lane | pp.offer_dhead | pp.offer_dtail
         } else {
-            let ip = &self.inp[p & 31];
+            let ip = &self.inp[p & X::PORT_MASK];
             ip.active & ip.nonempty
         }
     }
@@ -262,7 +264,7 @@ impl Router {
     pub(super) fn point_a_pick<const P: bool, const O: u8>(&mut self, p: usize, present: u32, ready: u32) -> Option<(usize, GrantSource)> {
         let vc_choice = if O == VIRTUAL_CLOCK {
             let m = self.m;
-            let hdr = &self.hdr[p * m..p * m + m];
+            let hdr = &self.hdr[..][p * m..p * m + m];
             let vtw = self.vtick_width;
             let rt = bits(present).fold(0, |a, v| a | (is_realtime(hdr[v].vtick as u64, vtw) as u32) << v);
             let pt = &mut self.vclk[p];
@@ -286,23 +288,23 @@ impl Router {
     ) -> Option<(usize, GrantSource)> {
         let m = self.m;
         if P && self.preempt.is_some_and(|pr| pr.acceleration) {
-            let dtail = self.pin[p & 31].offer_dtail;
+            let dtail = self.pin[p & X::PORT_MASK].offer_dtail;
             let acc = bits(present).fold(dtail, |a, v| a | (self.lane_regs[p * m + v].acc as u32) << v);
             let acc_ready = eligible & acc;
             if acc_ready != 0 {
-                let acc_ptr = self.inp[p & 31].acc_ptr as u32;
+                let acc_ptr = self.inp[p & X::PORT_MASK].acc_ptr as u32;
                 return Some((rr_pick(acc_ready as u64, acc_ptr).unwrap() as usize, GrantSource::Acceleration));
             }
         }
-        if self.block > 1 && self.blk[p & 31].holds(eligible) {
-            return Some((self.blk[p & 31].slot as usize, GrantSource::Hold));
+        if self.block > 1 && self.blk[p & X::PORT_MASK].holds(eligible) {
+            return Some((self.blk[p & X::PORT_MASK].slot as usize, GrantSource::Hold));
         }
         if eligible == 0 {
             return None;
         }
         let v = match O {
             AGE => age_pick(eligible as u64, &self.in_stamp[p * m..p * m + m]).unwrap() as usize,
-            ROUND_ROBIN => rr_pick(eligible as u64, self.inp[p & 31].xa_ptr as u32).unwrap() as usize,
+            ROUND_ROBIN => rr_pick(eligible as u64, self.inp[p & X::PORT_MASK].xa_ptr as u32).unwrap() as usize,
             _ => vc_choice.unwrap(),
         };
         Some((v, GrantSource::Order))
@@ -324,7 +326,7 @@ impl Router {
             self.vclk[p].update(Some(v), self.cycle);
         }
         if O == ROUND_ROBIN {
-            self.inp[p & 31].xa_ptr = inc_mod(v, self.m) as u8;
+            self.inp[p & X::PORT_MASK].xa_ptr = inc_mod(v, self.m) as u8;
         }
         // Only acceleration (P) and a hold (b > 1) grant other than by the order.
         if P || self.block > 1 {
@@ -335,7 +337,7 @@ impl Router {
     /// The §9.3 and §9.5 registers of point A after a grant of v took effect.
     #[inline(never)]
     fn point_a_granted_by_qos<const P: bool>(&mut self, p: usize, v: usize, pos: usize) {
-        let ip = &mut self.inp[p & 31];
+        let ip = &mut self.inp[p & X::PORT_MASK];
         match ip.cand_src {
             GrantSource::Acceleration => ip.acc_ptr = inc_mod(v, self.m) as u8,
             GrantSource::Hold => self.stats.block_holds += 1,
@@ -343,7 +345,7 @@ impl Router {
         }
         if self.block > 1 {
             let tail = if pos == 0 { self.offer_is_tail::<P>(p, v) } else { self.ib.get(p * self.m + v, pos).tail };
-            self.blk[p & 31].granted(v, tail, self.block);
+            self.blk[p & X::PORT_MASK].granted(v, tail, self.block);
         }
     }
 
@@ -355,8 +357,8 @@ impl Router {
         if O == VIRTUAL_CLOCK {
             self.vclk[p].update(None, self.cycle);
         }
-        let blk = &mut self.blk[p & 31];
-        if blk.left > 0 && self.inp[p & 31].ready >> blk.slot & 1 == 0 {
+        let blk = &mut self.blk[p & X::PORT_MASK];
+        if blk.left > 0 && self.inp[p & X::PORT_MASK].ready >> blk.slot & 1 == 0 {
             blk.left = 0;
         }
     }
@@ -377,11 +379,11 @@ impl Router {
                 // §8.2: the input VC's Vtick register travels with the flit
                 // (read only by a VirtualClock point C); a tail clears it.
                 if O == VIRTUAL_CLOCK {
-                    let h = &mut self.hdr[i & 511];
+                    let h = &mut self.hdr[i & X::VC_MASK];
                     f.vtick = h.vtick;
                     h.vtick &= !((f.tail as u32).wrapping_neg());
                 }
-                let ip = &mut self.inp[p & 31];
+                let ip = &mut self.inp[p & X::PORT_MASK];
                 // Whether a VC (or credit count) just ran out varies from flit
                 // to flit and mispredicts as a branch; here and in stage 5 the
                 // mask update is branch-free.
@@ -390,17 +392,17 @@ impl Router {
                 if f.tail {
                     ip.active &= !(1 << v);
                     ip.freed |= 1 << v;
-                    self.outp[o & 31].alloc_clear |= 1 << u;
+                    self.outp[o & X::PORT_MASK].alloc_clear |= 1 << u;
                 }
                 if !R {
                     self.outputs.credits[p] |= 1 << v;
-                    self.credit_ports |= 1 << p;
+                    self.credit_ports |= X::Ports::single(p);
                 }
                 self.stats.crossbar_moves += 1;
                 f
             }
         };
         self.ob.push(o * m + u, f);
-        self.outp[o & 31].nonempty |= 1 << u;
+        self.outp[o & X::PORT_MASK].nonempty |= 1 << u;
     }
 }

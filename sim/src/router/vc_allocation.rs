@@ -3,19 +3,20 @@
 //! cap on output VCs held by best effort (§9.4 stage 3) and the victims of
 //! flit acceleration (§9.5).
 
-use super::{bits, inc_mod, Router, MAX_VCS_TOTAL};
+use super::{inc_mod, Router};
+use crate::ports::{PortSet, Width};
 use crate::arbiter::rr_pick_wide;
 
-impl Router {
+impl<X: Width> Router<X> {
     /// VA of every output port with a requester, on the start-of-cycle
     /// `allocated` (output VCs freed this cycle are applied at its end).
     /// Returns the input ports touched.
     #[inline(always)]
-    pub(super) fn vc_allocation(&mut self) -> u32 {
+    pub(super) fn vc_allocation(&mut self) -> X::Ports {
         let vw = self.va_words;
-        let mut touched_in = 0u32;
-        for o in bits(self.va_ports) {
-            let free = !self.outp[o & 31].allocated & self.vc_all;
+        let mut touched_in = X::Ports::EMPTY;
+        for o in self.va_ports.iter() {
+            let free = !self.outp[o & X::PORT_MASK].allocated & self.vc_all;
             if free == 0 {
                 if self.preempt.is_some_and(|p| p.acceleration) {
                     self.accelerate_victim(o);
@@ -23,7 +24,7 @@ impl Router {
                 continue;
             }
             let req = &self.va_req[o * vw..o * vw + vw];
-            let va_ptr = self.outp[o & 31].va_ptr as usize;
+            let va_ptr = self.outp[o & X::PORT_MASK].va_ptr as usize;
             // §9.4 stage 3: best effort at its cap is not satisfiable.
             let capped = self.be_cap < self.m as u32 && self.best_effort_capped(o);
             let i = if !self.restricted && !capped {
@@ -32,15 +33,15 @@ impl Router {
                 // Only satisfiable requesters compete: a free VC in their
                 // allowed set (every VC without one), and not capped.
                 let sat = self.requests_where(req, |i| {
-                    self.ivc[i & 511].avc & free != 0 && !(capped && self.cls(self.hdr[i & 511].class) == 0)
+                    self.ivc[i & X::VC_MASK].avc & free != 0 && !(capped && self.cls(self.hdr[i & X::VC_MASK].class) == 0)
                 });
-                match rr_pick_wide(&sat[..vw], va_ptr) {
+                match rr_pick_wide(&sat[..][..vw], va_ptr) {
                     Some(i) => i,
                     None => continue,
                 }
             };
-            touched_in |= 1 << (i / self.m);
-            self.grant_output_vc(o, i, free & self.ivc[i & 511].avc);
+            touched_in |= X::Ports::single(i / self.m);
+            self.grant_output_vc(o, i, free & self.ivc[i & X::VC_MASK].avc);
         }
         touched_in
     }
@@ -48,14 +49,14 @@ impl Router {
     /// The requests of `req` (a VA request mask) from the input VCs `ok`
     /// accepts.
     #[inline(always)]
-    fn requests_where(&self, req: &[u64], ok: impl Fn(usize) -> bool) -> [u64; MAX_VCS_TOTAL / 64] {
-        let mut sat = [0u64; MAX_VCS_TOTAL / 64];
+    fn requests_where(&self, req: &[u64], ok: impl Fn(usize) -> bool) -> X::VcWords {
+        let mut sat = X::vc_words();
         for (k, &word) in req.iter().enumerate() {
             let mut w = word;
             while w != 0 {
                 let b = w.trailing_zeros() as usize;
                 w &= w - 1;
-                sat[k] |= (ok(k * 64 + b) as u64) << b;
+                sat[k & (X::VC_MASK >> 6)] |= (ok(k * 64 + b) as u64) << b;
             }
         }
         sat
@@ -66,7 +67,7 @@ impl Router {
     /// class-0 header), so no best-effort header may take another.
     #[inline(always)]
     fn best_effort_capped(&self, o: usize) -> bool {
-        let held = self.outp[o & 31].allocated & self.be_granted[o & 31];
+        let held = self.outp[o & X::PORT_MASK].allocated & self.be_granted[o & X::PORT_MASK];
         held.count_ones() >= self.be_cap
     }
 
@@ -78,39 +79,39 @@ impl Router {
         self.withdraw_va_request(i);
         let u = allowed.trailing_zeros() as usize;
         let stamp = self.cycle + 1;
-        let op = &mut self.outp[o & 31];
+        let op = &mut self.outp[o & X::PORT_MASK];
         op.allocated |= 1 << u;
         op.va_ptr = inc_mod(i, self.nm) as u16;
         let (p, v) = (i / m, i % m);
-        self.inp[p & 31].active |= 1 << v;
-        self.ivc[i & 511].ovc = u as u8;
+        self.inp[p & X::PORT_MASK].active |= 1 << v;
+        self.ivc[i & X::VC_MASK].ovc = u as u8;
         self.in_stamp[i] = stamp;
         self.out_stamp[o * m + u] = stamp;
-        self.owner[(o * m + u) & 511] = i as u16;
+        self.owner[(o * m + u) & X::VC_MASK] = i as u16;
         if self.be_cap < m as u32 {
-            let best_effort = self.cls(self.hdr[i & 511].class) == 0;
-            self.be_granted[o & 31] = self.be_granted[o & 31] & !(1 << u) | (best_effort as u32) << u;
+            let best_effort = self.cls(self.hdr[i & X::VC_MASK].class) == 0;
+            self.be_granted[o & X::PORT_MASK] = self.be_granted[o & X::PORT_MASK] & !(1 << u) | (best_effort as u32) << u;
         }
         self.stats.vc_grants += 1;
         if self.partitioned {
-            self.stats.partition_grants[self.cls(self.hdr[i & 511].class) as usize] += 1;
+            self.stats.partition_grants[self.cls(self.hdr[i & X::VC_MASK].class) as usize] += 1;
         }
     }
 
     /// Input VC i stops requesting VA at its route (granted, or §9.4
     /// preempted while ROUTED); nothing if it was not requesting.
     pub(super) fn withdraw_va_request(&mut self, i: usize) {
-        let o = self.ivc[i & 511].route as usize;
+        let o = self.ivc[i & X::VC_MASK].route as usize;
         let word = &mut self.va_req[o * self.va_words + i / 64];
         let bit = 1u64 << (i % 64);
         if *word & bit == 0 {
             return;
         }
         *word &= !bit;
-        let op = &mut self.outp[o & 31];
+        let op = &mut self.outp[o & X::PORT_MASK];
         op.va_req_count -= 1;
         if op.va_req_count == 0 {
-            self.va_ports &= !(1 << o);
+            self.va_ports &= !X::Ports::single(o);
         }
     }
 
@@ -127,14 +128,14 @@ impl Router {
             while w != 0 {
                 let i = k * 64 + w.trailing_zeros() as usize;
                 w &= w - 1;
-                cstar = cstar.max(self.cls(self.hdr[i & 511].class));
+                cstar = cstar.max(self.cls(self.hdr[i & X::VC_MASK].class));
             }
         }
         let victim = (0..m)
-            .map(|u| self.owner[(o * m + u) & 511])
-            .find(|&w| self.cls(self.hdr[w as usize & 511].class) < cstar);
+            .map(|u| self.owner[(o * m + u) & X::VC_MASK])
+            .find(|&w| self.cls(self.hdr[w as usize & X::VC_MASK].class) < cstar);
         let Some(w) = victim.map(usize::from) else { return };
-        let freed = self.inp[(w / m) & 31].freed >> (w % m) & 1 == 1;
+        let freed = self.inp[(w / m) & X::PORT_MASK].freed >> (w % m) & 1 == 1;
         if !freed && !self.lane_regs[w].acc {
             self.lane_regs[w].acc = true;
             self.stats.accelerations += 1;

@@ -88,9 +88,9 @@ pub fn counted_stage_rates(paths: &[Vec<usize>], flow_rate: f64, h: usize) -> (V
 /// `links` (`source_block`, the second) all the way. A link is (node it
 /// leaves, direction, link index). This is the route `topology.rs` builds
 /// for `kind = "multilink_ring"`, derived without building routers, so that
-/// the model reaches rings whose routers the simulator cannot hold (004_…
-/// Fig. 6(a): N = 256, l = 64, a 129-port router per node; the simulator's
-/// routers have at most 32 ports). `predict.rs` tests it against the routes
+/// the model answers in milliseconds for rings whose simulation takes
+/// minutes (004_… Fig. 6(a): N = 256, l = 64, a 129-port router per node,
+/// simulated on wide port sets). `predict.rs` tests it against the routes
 /// of the built network.
 pub fn multilink_ring_paths(nodes: usize, links: usize, source_block: bool) -> Vec<Vec<usize>> {
     let mut paths = Vec::with_capacity(nodes * nodes.saturating_sub(1));
