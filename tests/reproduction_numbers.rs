@@ -2546,6 +2546,57 @@ fn fig6a_claims() -> Vec<Claim> {
             n("18.6", N256, &[("source", "sim"), ("point", "workload.load=0.4 router.vcs=2"), ("class", "0")], "source_wait_cycles"),
         ],
     });
+    // Issue 22: the paper's NI (one segmentation queue per direction, held
+    // until the tail is delivered) at N = 256, v_c = 1, beside the default NI.
+    const SEGQ: &str = "experiments/results/model_fig6a_004_n256_segq/source_queue.csv";
+    const SEGQ_PARTS: &str = "experiments/results/model_fig6a_004_n256_segq/latency_parts.csv";
+    const SEGQ_RES: &str = "experiments/results/model_fig6a_004_n256_segq/results.csv";
+    const MINUS: f64 = -1.0;
+    let negated = |written: &'static str, csv: &'static str, row: &'static [(&'static str, &'static str)], column: &'static str| Num { written, csv, row, column, scale: MINUS };
+    for (passage, point, written) in [
+        ("| 0.05 | 461.4 / 431.4 / 443.8 | −3.8 % | +2.9 % | 30.8 / 0.2 / 24.1 | −21.7 % |", "workload.load=0.05 router.vcs=2", ["461.4", "431.4", "443.8", "30.8", "0.2", "24.1", "21.7"]),
+        ("| 0.2 | 663.7 / 457.6 / 572.7 | −13.7 % | +25.2 % | 212.8 / 3.0 / 150.4 | −29.3 % |", "workload.load=0.2 router.vcs=2", ["663.7", "457.6", "572.7", "212.8", "3.0", "150.4", "29.3"]),
+        ("| 0.4 | 3299.1 / 528.2 / 1600.2 (sim saturated) | −51.5 % | +202.9 % | 2805.9 / 18.6 / 1172.6 | −58.2 % |", "workload.load=0.4 router.vcs=2", ["3299.1", "528.2", "1600.2", "2805.9", "18.6", "1172.6", "58.2"]),
+    ] {
+        let key = |source: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("source", source), ("point", point), ("class", "0")])) };
+        v.push(Claim {
+            passage,
+            numbers: vec![
+                n(written[0], SEGQ, key("sim"), "latency_cycles"),
+                n(written[1], N256, key("sim"), "latency_cycles"),
+                n(written[2], SEGQ, key("model:markov"), "latency_cycles"),
+                n(written[3], SEGQ, key("sim"), "source_wait_cycles"),
+                n(written[4], N256, key("sim"), "source_wait_cycles"),
+                n(written[5], SEGQ, key("model:markov"), "source_wait_cycles"),
+                negated(written[6], SEGQ_PARTS, key("model:markov"), "source_wait_error_percent"),
+            ],
+        });
+    }
+    let at = |load: &'static str, source: &'static str| -> &'static [(&'static str, &'static str)] {
+        let point: &'static str = Box::leak(format!("workload.load={load} router.vcs=2").into_boxed_str());
+        Box::leak(Box::new([("source", source), ("point", point), ("class", "0")]))
+    };
+    v.push(Claim {
+        passage: "model's network latency is low (419.7 / 430.6 at 0.05, 422.3 / 450.9 at\n0.2, 427.5 / 493.3 at 0.4, `latency_parts.csv`: −2.5, −6.3, −13.3 %).",
+        numbers: vec![
+            n("419.7", SEGQ, at("0.05", "model:markov"), "network_latency_cycles"),
+            n("430.6", SEGQ, at("0.05", "sim"), "network_latency_cycles"),
+            n("422.3", SEGQ, at("0.2", "model:markov"), "network_latency_cycles"),
+            n("450.9", SEGQ, at("0.2", "sim"), "network_latency_cycles"),
+            n("427.5", SEGQ, at("0.4", "model:markov"), "network_latency_cycles"),
+            n("493.3", SEGQ, at("0.4", "sim"), "network_latency_cycles"),
+            negated("2.5", SEGQ_PARTS, at("0.05", "model:markov"), "network_latency_error_percent"),
+            negated("6.3", SEGQ_PARTS, at("0.2", "model:markov"), "network_latency_error_percent"),
+            negated("13.3", SEGQ_PARTS, at("0.4", "model:markov"), "network_latency_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "0.379 ± 0.004 of 0.4 flits/node/cycle (`results.csv`)",
+        numbers: vec![
+            n("0.379", SEGQ_RES, &[("source", "sim"), ("workload.load", "0.4"), ("router.vcs", "2")], "accepted_throughput"),
+            n("0.004", SEGQ_RES, &[("source", "sim"), ("workload.load", "0.4"), ("router.vcs", "2")], "accepted_throughput_ci95"),
+        ],
+    });
     v.push(Claim {
         passage: "(it carries 0.500 of 0.6) while the Markov model does not (M/M/n and M/D/n",
         numbers: vec![n("0.500", "experiments/results/model_fig6a_004_n60/results.csv", &[("source", "sim"), ("workload.load", "0.6"), ("router.vcs", "2")], "accepted_throughput")],
@@ -2557,6 +2608,81 @@ fn fig6a_claims() -> Vec<Claim> {
         ],
     });
     v
+}
+
+/// 004_… Fig. 6(a) at N = 256 with the paper's NI (docs/reproduction.md,
+/// "With the paper's NI at N = 256"): the derived numbers of that passage
+/// from the committed CSVs. The service's spread is counted by hand: a
+/// source's 255 destinations are d = 1..=255 positions away, H = min(d,
+/// 256 − d), so H = 1..=127 twice and 128 once (mean 16384/255 = 64.25),
+/// and a packet's service is 100 flits + 5 flit times a hop + a constant
+/// (the light-load latency's form), so its variance is 25 Var(H). A
+/// direction gets half of a node's packets: λ = accepted / 100 / 2.
+/// Pollaczek–Khinchine: W = ρ S (1 + C_s²) / (2 (1 − ρ)), M/D/1 with C_s² = 0.
+#[test]
+fn fig6a_n256_paper_ni_queue_matches_mg1() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    let cell = |cache: &mut HashMap<String, Table>, csv: &str, row: &[(&str, &str)], column: &str| -> f64 {
+        let table = read_csv(csv, cache);
+        let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+        assert_eq!(rows.len(), 1, "{csv} {row:?}");
+        rows[0][column].parse().unwrap()
+    };
+    const SEGQ: &str = "experiments/results/model_fig6a_004_n256_segq/source_queue.csv";
+    const N256: &str = "experiments/results/model_fig6a_004_n256/source_queue.csv";
+    const RES: &str = "experiments/results/model_fig6a_004_n256_segq/results.csv";
+    let sq = |cache: &mut HashMap<String, Table>, csv: &str, source: &str, load: &str, column: &str| {
+        let point = format!("workload.load={load} router.vcs=2");
+        cell(cache, csv, &[("source", source), ("point", &point), ("class", "0")], column)
+    };
+    let quoted = |written: &str, value: f64| {
+        assert_eq!(rounded_like(value, written), written, "computed {value}");
+        assert!(doc.contains(written), "{written} not in docs/reproduction.md");
+    };
+    // The table's latency errors, Markov against each NI ("−" is U+2212 in the document).
+    for (load, paper, default) in [("0.05", "| −3.8 % | +2.9 % |"), ("0.2", "| −13.7 % | +25.2 % |"), ("0.4", "| −51.5 % | +202.9 % |")].map(|(l, s)| {
+        let (a, b) = s.trim_matches(|c| c == '|' || c == ' ').split_once(" % | ").unwrap();
+        (l, a.replace('−', "-"), b.trim_end_matches(" %").replace('+', ""))
+    }) {
+        let model = sq(&mut cache, SEGQ, "model:markov", load, "latency_cycles");
+        let err = |sim: f64| 100.0 * (model / sim - 1.0);
+        assert_eq!(rounded_like(err(sq(&mut cache, SEGQ, "sim", load, "latency_cycles")), &paper), paper, "{load}");
+        assert_eq!(rounded_like(err(sq(&mut cache, N256, "sim", load, "latency_cycles")), &default), default, "{load}");
+    }
+    // The hop count's spread.
+    let hops: Vec<f64> = (1..=255u32).map(|d| d.min(256 - d) as f64).collect();
+    let mean_h = hops.iter().sum::<f64>() / 255.0;
+    assert!((mean_h - 16384.0 / 255.0).abs() < 1e-9);
+    let var_h = hops.iter().map(|h| h * h).sum::<f64>() / 255.0 - mean_h * mean_h;
+    quoted("1354.7", var_h);
+    quoted("184.0", 5.0 * var_h.sqrt());
+    let mut errors = Vec::new();
+    for (load, rho_w, cs2_w, mg1_w, md1_w) in [("0.05", "0.109", "0.183", "31.1", "26.3"), ("0.2", "0.450", "0.167", "215.2", "184.4")] {
+        let s = sq(&mut cache, SEGQ, "sim", load, "network_latency_cycles");
+        let sim_wait = sq(&mut cache, SEGQ, "sim", load, "source_wait_cycles");
+        let accepted = cell(&mut cache, RES, &[("source", "sim"), ("workload.load", load), ("router.vcs", "2")], "accepted_throughput");
+        let rho = accepted / 100.0 / 2.0 * s;
+        let cs2 = 25.0 * var_h / (s * s);
+        let md1 = rho * s / (2.0 * (1.0 - rho));
+        let mg1 = md1 * (1.0 + cs2);
+        quoted(rho_w, rho);
+        quoted(cs2_w, cs2);
+        quoted(mg1_w, mg1);
+        quoted(md1_w, md1);
+        assert!(md1 < sim_wait, "{load}: M/D/1 {md1} is not below the simulated wait {sim_wait}");
+        errors.push((mg1 / sim_wait - 1.0).abs() * 100.0);
+    }
+    let worst = errors.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(rounded_like(worst, "1.1"), "1.1", "{errors:?}");
+    assert!(doc.contains("gives the simulated wait within 1.1 %"));
+    // At 0.4 the offered rate against the simulated service: ρ ≈ 0.99.
+    let s04 = sq(&mut cache, SEGQ, "sim", "0.4", "network_latency_cycles");
+    assert_eq!(rounded_like(0.4 / 100.0 / 2.0 * s04, "0.99"), "0.99");
+    assert!(doc.contains("per direction against S = 493.3 is ρ ≈ 0.99"));
+    // The closing bullet: the same errors, and the network-latency range 2.5–6.3 %.
+    assert!(doc.contains("−3.8 %\n  at 0.05 and −13.7 % at 0.2: its network latency is 2.5–6.3 % low"));
+    assert!(doc.contains("(accepted 0.379 of 0.4)"));
 }
 
 /// Per-phase latency row `| label | lat / queueing | ... |` of
