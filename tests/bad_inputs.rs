@@ -133,9 +133,7 @@ fn cases() -> Vec<Case> {
         case("dse_switch_stage_split", "dse --config {mesh5} --out {out}/d --switch-stage registered,split", vec![], "--switch-stage split: router.switch_stage = \"split\" is not in the RTL yet"),
         case("cosim_per_lane_nic", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("synth_per_lane_nic", "synth --config {dir}/bad.toml --out {out}/s", nic_per_lane(), "the [nic] section's NIC has no lanes"),
-        case("sim_per_lane_link_latency", "sim --experiment {dir}/e.toml", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
         case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),
-        case("gen_net_per_lane_link_latency", "generate --experiment {dir}/e.toml --out {out}", exp(|t| r("scheduler = \"round_robin\"", PER_LANE)(t).replace("k = 2", "k = 2\nlink_latency = 1")), "router.preemption_credits"),
         // More than 32 ports: simulation only (SIM_PORTS_RANGE = 2..=129).
         case("gen_ports_sim_only", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = 40")), "bad.toml:6: invalid configuration: field `router.ports` = 40: allowed range 2..=32 (up to 129 only"),
         case("gen_net_ports_sim_only", "generate --experiment {dir}/e.toml --out {out}", exp(r("ports = 5", "ports = 40")), "e.toml:3: field `router.ports` = 40: the RTL holds 2..=32 ports"),
@@ -452,6 +450,18 @@ fn the_base_inputs_are_valid() {
     }
     let o = bin().args(["sim", "--experiment"]).arg(trace.join("e.toml")).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Per-lane credits with link registers (§9.4 *Credits*: the registers
+    // carry the lanes), once refused: `sim` runs it and `generate` puts L
+    // registers on each credit-lane bus of a link.
+    let lanes = dir.join("lanes");
+    std::fs::create_dir_all(&lanes).unwrap();
+    std::fs::write(lanes.join("e.toml"), EXP.replace("scheduler = \"round_robin\"", PER_LANE).replace("k = 2", "k = 2\nlink_latency = 2")).unwrap();
+    let o = bin().args(["sim", "--experiment"]).arg(lanes.join("e.toml")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bin().args(["generate", "--experiment"]).arg(lanes.join("e.toml")).arg("--out").arg(lanes.join("net")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let top = std::fs::read_to_string(lanes.join("net/cli_network.v")).unwrap();
+    assert!(top.contains("_credit_lane_s1"), "no second credit-lane register on a link");
     // The user's files next to the tool's outputs survive a successful run, and a rerun replaces only the tool's.
     let out = dir.join("gen");
     std::fs::create_dir_all(&out).unwrap();

@@ -126,8 +126,9 @@ fn preemptive_2x2_mesh_with_one_register_per_link() {
 
 /// Per-lane credits (docs/microarchitecture.md §9.4 *Credits*) across the
 /// network: every router-to-router link carries the lane of each flit
-/// forward and the lane of each credit back (`link_latency = 0`: the link
-/// registers carry no lane, which the experiment refuses). The endpoints'
+/// forward and the lane of each credit back (`link_latency = 0` here; with
+/// link registers, `sim/netsim/tests/composed.rs` holds the engine to the
+/// composed model this test holds the RTL to). The endpoints'
 /// sources are the model's lane senders; the extra lanes must be used at
 /// the endpoints in both directions, and messages must be split inside.
 #[test]

@@ -899,22 +899,13 @@ impl Experiment {
         if latency > 0 && matches!(self.topology.spec, TopologySpec::SingleSwitch) {
             return Err(ferr("topology.link_latency", latency.to_string(), "a single switch has no router-to-router links: allowed range 0..=0".into()));
         }
-        if self.router.preemption_credits == Some(wormqos_config::PreemptionCredits::PerLane) {
-            // §9.4 *Credits*: the NIC model and the link registers carry no lane yet.
-            if self.nic.is_some() {
-                return Err(ferr(
-                    "router.preemption_credits",
-                    "\"per_lane\"".into(),
-                    "the [nic] model has no lanes (docs/nic.md): allowed values with a [nic] section: \"per_vc\" or leave it out".into(),
-                ));
-            }
-            if latency > 0 {
-                return Err(ferr(
-                    "router.preemption_credits",
-                    "\"per_lane\"".into(),
-                    format!("the link registers (topology.link_latency = {latency}) carry no lane yet: allowed values with link_latency > 0: \"per_vc\" or leave it out"),
-                ));
-            }
+        // §9.4 *Credits*: the NIC model has no lanes (the link registers carry them).
+        if self.router.preemption_credits == Some(wormqos_config::PreemptionCredits::PerLane) && self.nic.is_some() {
+            return Err(ferr(
+                "router.preemption_credits",
+                "\"per_lane\"".into(),
+                "the [nic] model has no lanes (docs/nic.md): allowed values with a [nic] section: \"per_vc\" or leave it out".into(),
+            ));
         }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {

@@ -184,7 +184,9 @@ struct LinkState<S> {
 /// link's slot `t mod L` holds what its source drove in cycle t - L; it is
 /// read onto the link's far end and then takes the source's value of cycle t.
 /// Links are indexed like `Sim::flit_to` (flits, by the driving output port)
-/// and `Sim::credit_to` (credits, by the driving input port).
+/// and `Sim::credit_to` (credits, by the driving input port). A flit register
+/// holds the flit with its lane (`LinkFlit::lane`); with per-lane credits a
+/// credit register holds the credit word's lanes beside it (§9.4 *Credits*).
 #[derive(Default)]
 struct LinkPipes {
     /// L (0: no registers, nothing below is used).
@@ -194,18 +196,22 @@ struct LinkPipes {
     /// `flits[link * L + k]`, `credits[link * L + k]`.
     flits: Vec<LinkFlit>,
     credits: Vec<u32>,
+    /// `credit_lanes[link * L + k]`: the lanes of `credits[link * L + k]`
+    /// (`router.preemption_credits = "per_lane"` only, else empty).
+    credit_lanes: Vec<u64>,
     /// Per link: valid flits / nonzero credit words in its registers.
     live_flits: Vec<u8>,
     live_credits: Vec<u8>,
 }
 
 impl LinkPipes {
-    fn new(latency: usize, links: usize) -> LinkPipes {
+    fn new(latency: usize, links: usize, per_lane: bool) -> LinkPipes {
         LinkPipes {
             latency,
             slot: 0,
             flits: vec![LinkFlit::IDLE; links * latency],
             credits: vec![0; links * latency],
+            credit_lanes: vec![0; if per_lane { links * latency } else { 0 }],
             live_flits: vec![0; if latency > 0 { links } else { 0 }],
             live_credits: vec![0; if latency > 0 { links } else { 0 }],
         }
@@ -818,7 +824,7 @@ impl<'a, X: Width> Sim<'a, X> {
             class_vcs,
             stream_vc,
             link_count: vec![0; flit_to.len()],
-            pipes: LinkPipes::new(e.topology.link_latency as usize, flit_to.len()),
+            pipes: LinkPipes::new(e.topology.link_latency as usize, flit_to.len(), cfg0.per_lane_credits()),
             flit_to,
             credit_to,
             links,
@@ -1131,8 +1137,10 @@ impl<'a, X: Width> Sim<'a, X> {
                 self.move_through_links::<false>();
             }
             false
+        } else if self.per_lane {
+            self.move_through_link_registers::<true>()
         } else {
-            self.move_through_link_registers()
+            self.move_through_link_registers::<false>()
         };
         // Sinks: every flit is consumed at once and its credit returned in
         // the same cycle.
@@ -1264,7 +1272,9 @@ impl<'a, X: Width> Sim<'a, X> {
     /// this cycle. Visits only links whose source is busy or whose registers
     /// or far end still hold something (`LinkState::revisit_*`). Returns
     /// whether a flit is still on a link (a flit in flight is moving).
-    fn move_through_link_registers(&mut self) -> bool {
+    /// `LANES`: per-lane credits, each credit register also carries its
+    /// lanes (compiled apart, as `move_through_links`).
+    fn move_through_link_registers<const LANES: bool>(&mut self) -> bool {
         let lat = self.pipes.latency;
         let k = self.pipes.slot;
         self.pipes.slot = if k + 1 == lat { 0 } else { k + 1 };
@@ -1306,6 +1316,10 @@ impl<'a, X: Width> Sim<'a, X> {
                 let (r, o) = (r as usize, o as usize);
                 let d = &mut self.links[r];
                 self.in_credits[d.port_base as usize + o] = old;
+                if LANES {
+                    let lanes = std::mem::replace(&mut self.pipes.credit_lanes[link * lat + k], out.credit_lanes[p]);
+                    self.in_credit_lanes[d.port_base as usize + o] = lanes;
+                }
                 d.in_credits.set_to(o, old != 0);
                 if *live > 0 || old != 0 {
                     revisit_c |= X::Ports::single(p);

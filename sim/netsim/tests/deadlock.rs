@@ -64,11 +64,12 @@ fn past_saturation_cases() -> Vec<(u32, u32, u64)> {
 
 /// The experiment runs without error and drains completely: each message
 /// created arrives, each flit injected is ejected.
-fn assert_drains(what: &str, text: &str) {
+fn assert_drains(what: &str, text: &str) -> wormqos_netsim::Results {
     let r = run(&experiment(text)).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(r.messages_created > 500, "{what}: {}", r.messages_created);
     assert_eq!(r.messages_delivered, r.messages_created, "{what}");
     assert_eq!(r.flits_ejected, r.flits_injected, "{what}");
+    r
 }
 
 /// The paper's arrangement deadlocks on our routers, and the run says so
@@ -157,12 +158,14 @@ fn atomic_reallocation_reports_no_false_deadlock() {
 
 /// A 4 × 4 mesh of preemptive routers (XY routing: no cycle of channel
 /// waits) with per-lane credits (docs/microarchitecture.md §9.4 *Credits*),
-/// three classes sharing two VCs, at `load`, 20 k cycles then a full drain.
-fn lane_mesh(load: f64) -> String {
+/// three classes sharing two VCs, at `load`, `link_latency` registers per
+/// router-to-router link, 20 k cycles then a full drain.
+fn lane_mesh(load: f64, link_latency: u32) -> String {
     format!(
         "name = \"mesh_lane\"\n[router]\nports = 5\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
          output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
          traffic_classes = 3\npreemption_credits = \"per_lane\"\n[topology]\nkind = \"mesh\"\nk = 4\n\
+         link_latency = {link_latency}\n\
          [physical]\nlink_mbps = 400\n[workload]\nload = {load}\nmix = [50, 50]\nrealtime = \"poisson\"\n\
          best_effort = \"poisson\"\nmessage_flits = 8\ncontrol = true\ncontrol_flits = 4\n\
          [run]\ncycles = 20000\nwarmup_cycles = 1000\nseed = 2\ndrain_cycles = 1000000\n"
@@ -173,10 +176,19 @@ fn lane_mesh(load: f64) -> String {
 /// its flits leave the downstream lane, and a higher class opens a lane
 /// above the busy ones; on a deadlock-free routing the mesh must still
 /// drain completely, with no deadlock report (a lane whose credits never
-/// came back would stall its VC for good and be reported at the next check).
+/// came back would stall its VC for good and be reported at the next check;
+/// a flit whose lane the link lost would be written to the wrong lane, and
+/// the run's end checks count the flits a router dropped). With link
+/// registers (`link_latency` 1 and 2) each register carries the flit's lane
+/// and the credit's lane (§9.4 *Credits*, the network).
 #[test]
 fn per_lane_credits_drain_past_saturation_on_a_mesh() {
-    for load in [0.5, 1.0] {
-        assert_drains(&format!("4 × 4 preemptive mesh, per-lane credits, load {load}"), &lane_mesh(load));
+    for link_latency in [0, 1, 2] {
+        for load in [0.5, 1.0] {
+            let what = format!("4 × 4 preemptive mesh, per-lane credits, load {load}, link latency {link_latency}");
+            let r = assert_drains(&what, &lane_mesh(load, link_latency));
+            // The extra lanes were used: lane 1 by a preemption, lane 2 by a nested one.
+            assert!(r.router_events.preemptions > 0 && r.router_events.nested_preemptions > 0, "{what}: {:?}", r.router_events);
+        }
     }
 }

@@ -51,14 +51,18 @@ fn expected(hops: u64, link_latency: u64, input_depth: u64) -> u64 {
     (5 + link_latency) * hops + 5 + i + g * input_depth.max(4 + 2 * link_latency)
 }
 
-/// The smallest network latency measured per hop count on a 4x4 mesh.
-fn smallest_by_hops(link_latency: u32, input_depth: u32) -> Vec<Option<u64>> {
+/// The round-robin router of the tests below.
+const ROUND_ROBIN: &str = "scheduler = \"round_robin\"";
+
+/// The smallest network latency measured per hop count on a 4x4 mesh of
+/// `router` (its scheduler and mode lines) in `cycles` cycles.
+fn smallest_by_hops(router: &str, link_latency: u32, input_depth: u32, cycles: u64) -> Vec<Option<u64>> {
     let text = format!(
         "name = \"zero_load\"\n[router]\nports = 5\nvcs = 2\nflit_width = 32\ninput_buffer_depth = {input_depth}\n\
-         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n\
+         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\n{router}\n\
          [topology]\nkind = \"mesh\"\nk = 4\nlink_latency = {link_latency}\n\
          [workload]\nload = 0.01\nmix = [0, 100]\nrealtime = \"none\"\nbest_effort = \"bernoulli\"\nmessage_flits = {MESSAGE_FLITS}\n\
-         [run]\ncycles = 300000\nwarmup_cycles = 1000\ndrain_cycles = 10000\n"
+         [run]\ncycles = {cycles}\nwarmup_cycles = 1000\ndrain_cycles = 10000\n"
     );
     let v = Experiment::from_str(&text, "zero_load.toml", PathBuf::new()).unwrap();
     let r = run(&v).unwrap();
@@ -67,12 +71,16 @@ fn smallest_by_hops(link_latency: u32, input_depth: u32) -> Vec<Option<u64>> {
 }
 
 fn check(link_latency: u32, input_depth: u32) {
-    let by_hops = smallest_by_hops(link_latency, input_depth);
+    check_router(ROUND_ROBIN, link_latency, input_depth, 300_000);
+}
+
+fn check_router(router: &str, link_latency: u32, input_depth: u32, cycles: u64) {
+    let by_hops = smallest_by_hops(router, link_latency, input_depth, cycles);
     // XY routing on a 4x4 mesh: 1..=6 links between two endpoints.
     assert_eq!(by_hops.len(), 7, "hop counts 0..=6 expected, got {by_hops:?}");
     for (hops, got) in by_hops.iter().enumerate().skip(1) {
         let want = expected(hops as u64, link_latency as u64, input_depth as u64);
-        assert_eq!(*got, Some(want), "link latency {link_latency}, DI {input_depth}, {hops} hops: zero-load network latency");
+        assert_eq!(*got, Some(want), "{router}: link latency {link_latency}, DI {input_depth}, {hops} hops: zero-load network latency");
     }
 }
 
@@ -89,6 +97,22 @@ fn zero_load_latency_is_credit_bound_when_buffers_are_shorter_than_the_loop() {
     // DI = 4: streams at L = 0, one group of 4 flits per 4 + 2L cycles at L = 1, 2.
     for latency in [0, 1, 2] {
         check(latency, 4);
+    }
+}
+
+/// The preemptive router with per-VC and per-lane credits (§9.4 *Credits*)
+/// and link registers. At zero load a message meets no other, so no lane
+/// above 0 is opened (a sender's header takes lane 0 when no lane is busy,
+/// "fresh"), lane 0 has DI credits in both (per VC: DI for all lanes; per
+/// lane: DI per lane) and the pipeline is §7's: the module docs'
+/// derivation holds for both, through link registers that carry the lanes.
+#[test]
+fn zero_load_latency_with_link_registers_is_the_same_with_per_lane_credits() {
+    for credits in ["per_vc", "per_lane"] {
+        let router = format!("scheduler = \"virtualclock\"\nmode = \"preemptive\"\npreemption_credits = \"{credits}\"");
+        for (latency, depth) in [(1, 8), (2, 4)] {
+            check_router(&router, latency, depth, 100_000);
+        }
     }
 }
 
