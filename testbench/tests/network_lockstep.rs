@@ -126,13 +126,11 @@ fn preemptive_2x2_mesh_with_one_register_per_link() {
 
 /// Per-lane credits (docs/microarchitecture.md §9.4 *Credits*) across the
 /// network: every router-to-router link carries the lane of each flit
-/// forward and the lane of each credit back (`link_latency = 0` here; with
-/// link registers, `sim/netsim/tests/composed.rs` holds the engine to the
-/// composed model this test holds the RTL to). The endpoints'
-/// sources are the model's lane senders; the extra lanes must be used at
-/// the endpoints in both directions, and messages must be split inside.
-#[test]
-fn preemptive_2x2_mesh_with_per_lane_credits() {
+/// forward and the lane of each credit back, through `link_latency`
+/// registers each way. The endpoints' sources are the model's lane
+/// senders; the extra lanes must be used at the endpoints in both
+/// directions, and messages must be split inside.
+fn per_lane_mesh(link_latency: u32) {
     let v = experiment(
         "pmesh_lanes",
         "ports = 5\nvcs = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
@@ -142,13 +140,30 @@ fn preemptive_2x2_mesh_with_per_lane_credits() {
     let mut o = opts(50_000, 5);
     o.traffic.source_preempt_prob = 0.05;
     o.traffic.max_message_flits = 12;
-    let r = lockstep(&v, 0, None, &o).unwrap_or_else(|e| panic!("{}: {e}", v.file));
+    let r = lockstep(&v, link_latency, None, &o).unwrap_or_else(|e| panic!("{}, link latency {link_latency}: {e}", v.file));
     let (parts, st) = (r.parts.clone().expect("preemptive: parts are counted"), &r.stimulus);
     eprintln!("{}: {r}\n  {parts:?}\n  extra-lane flits: {} injected, {} received", v.file, st.extra_lane_flits_injected, st.extra_lane_flits_received);
     assert_eq!(r.flits_injected, r.flits_delivered);
     assert!(parts.split_messages > 0 && parts.max_parts >= 2, "no message was preempted inside the network: {r} {parts:?}");
     assert!(st.extra_lane_flits_injected >= 100, "the sources never used an extra lane: {st:?}");
     assert!(st.extra_lane_flits_received >= 100, "no router opened an extra lane towards an endpoint: {st:?}");
+}
+
+#[test]
+fn preemptive_2x2_mesh_with_per_lane_credits() {
+    per_lane_mesh(0);
+}
+
+/// The same with two registers per link and direction (docs/integration.md,
+/// "Link latency"): the generated top's `link_r*_credit_lane_s*` registers
+/// against the composed model's `credit_pipe`, which carries the lanes
+/// with the credits. Opt-in (its own Verilator build, about 2.5 minutes on
+/// the shared machine): `cargo test --release -p wormqos-testbench --test
+/// network_lockstep -- --ignored two_link_registers`.
+#[test]
+#[ignore]
+fn preemptive_2x2_mesh_with_per_lane_credits_and_two_link_registers() {
+    per_lane_mesh(2);
 }
 
 /// A wiring bug in the top: two of a router's incoming links swapped.
