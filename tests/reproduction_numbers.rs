@@ -2230,6 +2230,15 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
     v
 }
 
+/// The 95 % interval (p - h, p + h) of the deadline missing probability of
+/// `point`'s `phase` in a `phases.csv`.
+fn miss_interval(csv: &str, point: &str, phase: usize, cache: &mut HashMap<String, Table>) -> (f64, f64) {
+    let t = read_csv(csv, cache);
+    let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv} {point} {phase}"));
+    let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
+    (p - h, p + h)
+}
+
 /// "Why P's per-stream sources queue at 0.9": P with real time on source
 /// VCs 0..=2 against NP (both per stream, load 0.9): the 95 % intervals of
 /// the missing probability overlap in every phase but 70:30, where they are
@@ -2237,15 +2246,9 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
 #[test]
 fn p_with_real_time_on_its_own_source_vcs_does_not_beat_np() {
     let mut cache = HashMap::new();
-    let interval = |csv: &str, point: &str, phase: usize, cache: &mut HashMap<String, Table>| {
-        let t = read_csv(csv, cache);
-        let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv} {point} {phase}")).clone();
-        let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
-        (p - h, p + h)
-    };
     for ph in 0..5 {
-        let np = interval(S09, "0.9 non_preemptive", ph, &mut cache);
-        let p = interval(RTV, "0.9", ph, &mut cache);
+        let np = miss_interval(S09, "0.9 non_preemptive", ph, &mut cache);
+        let p = miss_interval(RTV, "0.9", ph, &mut cache);
         let overlap = np.0 <= p.1 && p.0 <= np.1;
         assert_eq!(overlap, ph != 3, "phase {ph}: NP {np:?}, P {p:?}");
         if !overlap {
@@ -2262,25 +2265,19 @@ fn p_with_real_time_on_its_own_source_vcs_does_not_beat_np() {
 #[test]
 fn np_and_p_separate_at_0_9_only() {
     let mut cache = HashMap::new();
-    let interval = |csv: &str, point: &str, phase: usize, cache: &mut HashMap<String, Table>| {
-        let t = read_csv(csv, cache);
-        let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv} {point} {phase}")).clone();
-        let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
-        (p - h, p + h)
-    };
     let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
     // With streams bound to VCs at 0.6 P's estimate is below NP's in every
     // phase, within overlapping intervals.
     let stream = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
     for ph in 0..5 {
-        let np = interval(stream, "0.6 non_preemptive", ph, &mut cache);
-        let p = interval(stream, "0.6 preemptive", ph, &mut cache);
+        let np = miss_interval(stream, "0.6 non_preemptive", ph, &mut cache);
+        let p = miss_interval(stream, "0.6 preemptive", ph, &mut cache);
         assert!(overlap(np, p) && p.0 + p.1 < np.0 + np.1, "per stream, phase {ph}: NP {np:?}, P {p:?}");
     }
     for (csv, load) in [(PNP06, "0.6"), (PNP08, "0.8"), (PNP09, "0.9"), (PNP09L, "0.9"), (PNP8VC, "0.6")] {
         for ph in 0..5 {
-            let np = interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);
-            let p = interval(csv, &format!("{load} preemptive"), ph, &mut cache);
+            let np = miss_interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);
+            let p = miss_interval(csv, &format!("{load} preemptive"), ph, &mut cache);
             let apart = match csv {
                 PNP09 | PNP09L => ph == 4,
                 PNP8VC => ph >= 3,
