@@ -154,6 +154,8 @@ fn row(run: &str, log: &[MessageLog]) -> String {
     blocking.dedup();
     let be: Vec<&MessageLog> = log.iter().filter(|m| m.class == BEST_EFFORT).filter(in_window).collect();
     let be_hold = be.iter().map(|m| (m.source.tail_sent + 1 - m.source.started) as f64).sum::<f64>() / be.len() as f64;
+    // Of a best-effort message's hold, the cycles its VC had no credit (its router input buffer full).
+    let be_no_credit = be.iter().map(|m| m.source.no_credit as f64).sum::<f64>() / be.len() as f64;
     let blocking_hold = if blocking.is_empty() { 0.0 } else { blocking.iter().map(|b| (b.3 - b.2) as f64).sum::<f64>() / blocking.len() as f64 };
     let be_lowest_vc = be.iter().map(|m| m.source.vc).min().unwrap_or(u8::MAX);
     let mean = |(n, c): (u64, u64)| if n == 0 { 0.0 } else { c as f64 / n as f64 };
@@ -176,6 +178,7 @@ fn row(run: &str, log: &[MessageLog]) -> String {
         // Little's law: real-time messages waiting at a source on average.
         (total.total() as f64 / (WINDOW * SOURCES) as f64).to_string(),
         be_hold.to_string(),
+        be_no_credit.to_string(),
         blocking.len().to_string(),
         blocking_hold.to_string(),
         be_lowest_vc.to_string(),
@@ -221,7 +224,7 @@ fn one_stream(log: &[MessageLog]) -> String {
     out
 }
 
-const HEADER: &str = "run,rt_messages,rt_waited,wait_cycles,wait_mean_cycles,wait_best_effort,wait_best_effort_percent,wait_own_stream,wait_other_stream,wait_control,wait_free,rt_on_p_be_vcs,wait_mean_on_p_be_vcs,rt_on_other_vcs,wait_mean_on_other_vcs,rt_queue_mean,be_hold_mean_cycles,be_blocking,be_blocking_hold_mean_cycles,be_lowest_vc";
+const HEADER: &str = "run,rt_messages,rt_waited,wait_cycles,wait_mean_cycles,wait_best_effort,wait_best_effort_percent,wait_own_stream,wait_other_stream,wait_control,wait_free,rt_on_p_be_vcs,wait_mean_on_p_be_vcs,rt_on_other_vcs,wait_mean_on_other_vcs,rt_queue_mean,be_hold_mean_cycles,be_no_credit_mean_cycles,be_blocking,be_blocking_hold_mean_cycles,be_lowest_vc";
 
 #[test]
 #[ignore]
