@@ -302,9 +302,10 @@ fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> an
 /// paper's units (`predict::flit_seconds`): t̄_s, λ_max = 1/t̄_s per
 /// direction, the offered rate per direction and the model's packet
 /// latency T (Eq. 8) in ms; then Eq. (8)'s segmentation queue alone: its
-/// utilization ρ = λ_dir t̄_s and its wait T − t̄_s in ms (M/D/1, or M/M/1
-/// for `markov_mm1`), to set beside the simulated source wait. Empty for
-/// the other models.
+/// utilization ρ = λ_dir t̄_s and its wait T − t̄_s in ms (M/D/1, M/G/1 for
+/// the `*_mg1` rows of `model.source_queue = "mg1"`, M/M/1 for
+/// `markov_mm1`), to set beside the simulated source wait. Empty for the
+/// other models.
 fn throughput_rows(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan) -> String {
     let t = predict::flit_seconds(v);
     let named = p.evaluate(&[]);

@@ -199,6 +199,35 @@ fn ring_throughput_bound_of_eq_23_in_the_papers_units() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `model.source_queue = "mg1"`: the Eq. (8) rows become `*_mg1` and
+/// wait Pollaczek–Khinchine's W = λ E[S²]/(2(1 − ρ)), E[S²] = t̄_s² +
+/// 5² Var(h). On experiments/fig8_004.toml (16 nodes, 5-flit packets) at
+/// 0.05: t̄_s = 25 (M/M/n by hand, above), λ = 0.005, ρ = 0.125; the 16-node
+/// ring's Var(h) = 1064/225 (hops 1..=7 both ways, 8 one way, counted in
+/// `multilink_ring.rs`), so E[S²] = 625 + 25 · 1064/225 = 743.2222 and W =
+/// 0.005 · 743.2222/1.75 = 2.123492 cycles (M/D/1: 1.785714). Fig. 8's
+/// M/M/1 row stays `markov_mm1`.
+#[test]
+fn ring_mg1_source_queue_by_hand() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig8_004.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().replace("message_flits = 10", "message_flits = 5").replace("packet_bits = 16384", "packet_bits = 16384\nsource_queue = \"mg1\"")
+        + "[sweep]\n\"workload.load\" = [0.05]\n";
+    assert!(text.contains("message_flits = 5") && text.contains("source_queue = \"mg1\""), "fig8_004.toml changed");
+    let dir = scratch("mg1");
+    let (o, out) = run(&dir, &text, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("throughput.csv")).unwrap();
+    let names: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(names, ["model:mmn_mg1", "model:mdn_mg1", "model:markov_mg1", "model:markov_mm1"], "{csv}");
+    let mmn = csv.lines().nth(1).unwrap();
+    let field = |i: usize| -> f64 { mmn.split(',').nth(i).unwrap().parse().unwrap() };
+    let flit_ms = 16384.0 / 5.0 / 624e6 * 1e3;
+    assert!((field(2) - 25.0).abs() < 1e-3 && (field(8) - 0.125).abs() < 1e-6, "{mmn}");
+    assert!((field(9) / flit_ms - 2.123_492).abs() < 1e-5, "{mmn}: {} cycles", field(9) / flit_ms);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The burst-scale fluid row `model:kim2005_fluid` (`onoff_fluid.rs`) on a
 /// case small enough to solve by hand: experiments/fig12_000_onoff_bursts.toml
 /// on a 2-port router with K = 2 streams per port, g = 40 cycles (I = N(K/λ
