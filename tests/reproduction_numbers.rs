@@ -2743,6 +2743,9 @@ fn fig6a_n256_paper_ni_mg1_and_saturation() {
             let offered: f64 = load.parse().unwrap();
             let saturated = accepted + ci < offered;
             assert_eq!(saturated, load == "0.4" || load == "0.6", "{dir} {load}: accepted {accepted} ± {ci}");
+            // The run's own output says so (`model --with-sim`'s `sim_saturated`).
+            let marked = cell(&format!("experiments/results/{dir}/throughput.csv"), &[("source", "sim"), ("point", &*format!("\"{point}\""))], "error");
+            assert_eq!(marked.contains("sim saturated: accepted"), saturated, "{dir} {load}: {marked}");
             let mut model = |name: &str, form: &str| -> Result<(f64, f64), f64> {
                 let mpoint = format!("{point} model.source_queue={form}");
                 let t_row = [("source", &*format!("model:{name}")), ("point", &*format!("\"{mpoint}\""))];
