@@ -273,7 +273,12 @@ fn comparison(pts: &[sweep::Point]) -> String {
                 for c in &r.classes {
                     let sv = sim.and_then(|q| q.classes.iter().find(|k| k.class == c.class));
                     let rel = |m: f64, s: f64| if m.is_finite() { format!("{:+.1} % (sim {s:.1})", 100.0 * (m - s) / s) } else { format!("- (sim {s:.1})") };
-                    let err = sv.map_or("- | -".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), rel(c.latency, k.latency)));
+                    // A saturated simulation's mean latency is no steady-state value: no error against it.
+                    let total = |k: &wormqos_netsim::network::ClassStats| match sim.and_then(sim_saturated) {
+                        Some(why) => format!("- ({why})"),
+                        None => rel(c.latency, k.latency),
+                    };
+                    let err = sv.map_or("- | -".into(), |k| format!("{} | {}", rel(c.network_latency, k.network_latency), total(k)));
                     let src = if c.source_latency.is_finite() { format!("{:.2}", c.source_latency) } else { "saturated (λL̄ ≥ 1)".into() };
                     s += &format!("{here} | {} | {} | {:.2} | {src} | {err}\n", c.class, sweep::value_label(&p.params[0].1), c.network_latency);
                 }
@@ -302,9 +307,10 @@ fn class_plots(grid: &sweep::Grid, pts: &[sweep::Point], out: &mut OutDir) -> an
 /// paper's units (`predict::flit_seconds`): t̄_s, λ_max = 1/t̄_s per
 /// direction, the offered rate per direction and the model's packet
 /// latency T (Eq. 8) in ms; then Eq. (8)'s segmentation queue alone: its
-/// utilization ρ = λ_dir t̄_s and its wait T − t̄_s in ms (M/D/1, or M/M/1
-/// for `markov_mm1`), to set beside the simulated source wait. Empty for
-/// the other models.
+/// utilization ρ = λ_dir t̄_s and its wait T − t̄_s in ms (M/D/1, M/G/1 for
+/// the `*_mg1` rows of `model.source_queue = "mg1"`, M/M/1 for
+/// `markov_mm1`), to set beside the simulated source wait. Empty for the
+/// other models.
 fn throughput_rows(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan) -> String {
     let t = predict::flit_seconds(v);
     let named = p.evaluate(&[]);
@@ -334,13 +340,23 @@ fn throughput_rows(params: &[(String, toml::Value)], v: &wormqos_netsim::Validat
     s
 }
 
+/// Why a simulated point's mean message latency is no steady-state value:
+/// the network (or its sources) did not carry the load, the accepted
+/// throughput plus its 95 % interval below the offered. `None` when it did.
+fn sim_saturated(r: &Results) -> Option<String> {
+    (r.accepted_throughput + r.ci95.accepted_throughput < r.offered_load)
+        .then(|| format!("sim saturated: accepted {:.4} of {:.4} flits/node/cycle", r.accepted_throughput, r.offered_load))
+}
+
 /// The simulated counterpart of `throughput_rows`: accepted packets per
-/// second per direction, the measured message latency in ms and, beside
-/// Eq. (8)'s segmentation wait, the measured source wait in ms.
+/// second per direction, the measured message latency in ms (its `error`
+/// cell says "sim saturated" where the load was not carried, `sim_saturated`)
+/// and, beside Eq. (8)'s segmentation wait, the measured source wait in ms.
 fn sim_throughput_row(params: &[(String, toml::Value)], v: &wormqos_netsim::Validated, p: &predict::Plan, r: &Results) -> String {
     let Some(b) = p.throughput_bounds().into_iter().next() else { return String::new() };
     let t = predict::flit_seconds(v);
     let accepted = b.offered * r.accepted_throughput / v.exp.workload.load;
     let (lat, wait) = r.classes.iter().find(|c| c.class == 0).map_or((f64::NAN, f64::NAN), |c| (c.latency, c.source_latency));
-    format!("sim,\"{}\",NaN,NaN,NaN,{},{},\"\",NaN,{}\n", label(params), accepted / t, lat * t * 1e3, wait * t * 1e3)
+    let saturated = sim_saturated(r).unwrap_or_default();
+    format!("sim,\"{}\",NaN,NaN,NaN,{},{},\"{saturated}\",NaN,{}\n", label(params), accepted / t, lat * t * 1e3, wait * t * 1e3)
 }

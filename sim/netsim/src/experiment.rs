@@ -169,6 +169,12 @@ pub struct Model {
     /// packet_bits / (best effort's) message length / physical.link_mbps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_bits: Option<f64>,
+    /// 004_…'s ring models (`wormqos model` only): the form of Eq. (8)'s
+    /// source segmentation queue, `"md1"` (default, the paper's) or
+    /// `"mg1"` (Pollaczek–Khinchine with the service's spread over the hop
+    /// count, `analytic::multilink_ring`).
+    #[serde(default, skip_serializing_if = "SourceQueueModel::is_md1")]
+    pub source_queue: SourceQueueModel,
     /// `"pcs"`: the model-only pipelined-circuit-switching set-up model of
     /// 001_… Table VI (`crate::pcs`) instead of the wormhole routers.
     #[serde(default, skip_serializing_if = "Switching::is_wormhole")]
@@ -206,6 +212,24 @@ impl Model {
         let r = self.realtime_rates.clone().unwrap_or_else(|| vec![2.0, 1.0]);
         let total: f64 = r.iter().sum();
         r.iter().map(|x| x / total).collect()
+    }
+}
+
+/// `model.source_queue`: Eq. (8) of 004_… as the paper writes it (M/D/1)
+/// or as M/G/1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceQueueModel {
+    /// Every packet served for the mean t̄_s (the paper's M/D/1).
+    #[default]
+    Md1,
+    /// The service spread over the ring's hop counts (M/G/1).
+    Mg1,
+}
+
+impl SourceQueueModel {
+    pub fn is_md1(&self) -> bool {
+        *self == SourceQueueModel::Md1
     }
 }
 

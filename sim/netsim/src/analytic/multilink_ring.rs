@@ -4,8 +4,9 @@
 //! * the tandem of VC-access queues (Fig. 4), stage H (source) to stage 1,
 //!   as M/M/n (Eqs 3–7) or as the paper's M/D/n (Eqs 9–13);
 //! * the finite-state Markov model of VC occupancy (§4.2, Eqs 14–22);
-//! * the source segmentation queue, M/D/1 (Eq. 8) or M/M/1 (Fig. 8), and the
-//!   throughput bound λ_max = 1/t̄_s (Eq. 23).
+//! * the source segmentation queue, M/D/1 (Eq. 8), M/M/1 (Fig. 8) or M/G/1
+//!   (Eq. 8 with the hop count's spread, `model.source_queue = "mg1"`), and
+//!   the throughput bound λ_max = 1/t̄_s (Eq. 23).
 //!
 //! How the garbled or ambiguous text is read (docs/reproduction.md, 004_…):
 //! * Footnote 2: the stage-1 queue serves a whole packet (M t_flt), the
@@ -77,8 +78,17 @@ pub fn counted_stage_rates(paths: &[Vec<usize>], flow_rate: f64, h: usize) -> (V
             }
         }
     }
-    let mean_hops = paths.iter().map(Vec::len).sum::<usize>() as f64 / paths.len().max(1) as f64;
+    let (mean_hops, _) = hop_count_moments(paths);
     ((0..h).map(|i| if count[i] > 0 { sum[i] / count[i] as f64 } else { 0.0 }).collect(), mean_hops)
+}
+
+/// Mean and variance of the hop count (links crossed) over `paths`, one
+/// per (source, destination) pair, all pairs equally likely.
+pub fn hop_count_moments(paths: &[Vec<usize>]) -> (f64, f64) {
+    let n = paths.len().max(1) as f64;
+    let mean = paths.iter().map(|p| p.len() as f64).sum::<f64>() / n;
+    let variance = paths.iter().map(|p| (p.len() as f64 - mean).powi(2)).sum::<f64>() / n;
+    (mean, variance)
 }
 
 /// The links every packet crosses on 004_…'s multi-link ring of `nodes`
@@ -127,6 +137,10 @@ pub struct RingModel {
     /// Packet rate into one source segmentation queue (λ_n/2 per direction
     /// in the paper's bidirectional ring).
     pub source_rate: f64,
+    /// Var(h), the variance of the hop count over the ring's (source,
+    /// destination) pairs: the spread of the segmentation queue's service
+    /// for its M/G/1 form (`SegQueue::MG1`).
+    pub hop_variance: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +155,9 @@ pub enum SegQueue {
     MD1,
     /// Fig. 8's alternative.
     MM1,
+    /// Eq. (8) with the service's spread over the hop count
+    /// (Pollaczek–Khinchine; `RingModel::transfer_time`).
+    MG1,
 }
 
 /// Which queue has no steady state.
@@ -247,8 +264,8 @@ impl RingModel {
         Ok(MarkovSolution { service, vc_avg, occupancy, vc_wait })
     }
 
-    /// Eq. (8) (M/D/1) or its M/M/1 form: packet transfer time T from the
-    /// source queue's service time t̄_s.
+    /// Eq. (8) (M/D/1), its M/M/1 form or its M/G/1 form: packet transfer
+    /// time T from the source queue's mean service time t̄_s.
     pub fn transfer_time(&self, service: f64, seg: SegQueue) -> Result<f64, RingSaturated> {
         let rho = self.source_rate * service;
         if rho >= 1.0 {
@@ -257,7 +274,26 @@ impl RingModel {
         Ok(match seg {
             SegQueue::MD1 => service / (1.0 - rho) * (1.0 - rho / 2.0),
             SegQueue::MM1 => service / (1.0 - rho),
+            // Pollaczek–Khinchine: W = λ E[S²] / (2 (1 − ρ)), T = t̄_s + W.
+            SegQueue::MG1 => service + self.source_rate * self.service_second_moment(service) / (2.0 * (1.0 - rho)),
         })
+    }
+
+    /// E[S²] of the segmentation queue's service for M/G/1. Eq. (7)'s t̄_s
+    /// is the service of the mean packet: its header crosses the ring's
+    /// H links, each hop t_r + t_flt cycles (Eq. 22's (t_flt + t_r)(H − 1)
+    /// term, Eq. 9's t_s^i = t_q^{i−1} + t_r + t_flt), then M t_flt of
+    /// flits. A packet of h hops is served h − H̄ hops longer or shorter,
+    /// the rest (multiplexing, VC waits) taken equal for every packet:
+    /// S(h) = t̄_s + (t_r + t_flt)(h − H̄). Over the uniform pairs E[S] =
+    /// t̄_s (E[h] = H̄: Eq. 8's ρ and Eq. 23's λ_max unchanged) and Var(S)
+    /// = (t_r + t_flt)² Var(h), so E[S²] = t̄_s² + (t_r + t_flt)² Var(h).
+    /// With Var(h) = 0 (every packet the same hops) M/G/1 is Eq. (8)'s
+    /// M/D/1. Both directions are pooled: Eq. (8)'s λ/2 per direction is
+    /// the paper's, its t̄_s one number for both.
+    pub fn service_second_moment(&self, service: f64) -> f64 {
+        let hop = self.t_router + self.t_flit;
+        service * service + hop * hop * self.hop_variance
     }
 }
 
@@ -271,7 +307,7 @@ mod tests {
     use super::*;
 
     fn one_stage(vcs: u32, lam: f64) -> RingModel {
-        RingModel { vcs, msg_flits: 10.0, t_flit: 1.0, t_router: 4.0, stage_rates: vec![lam], source_rate: 0.02 }
+        RingModel { vcs, msg_flits: 10.0, t_flit: 1.0, t_router: 4.0, stage_rates: vec![lam], source_rate: 0.02, hop_variance: 0.0 }
     }
 
     #[test]
@@ -325,6 +361,41 @@ mod tests {
         let want = 21.0 + 21.0 * 0.42 / 0.58 + 9.0;
         assert!((two.tandem_service(VcQueue::MMn).unwrap() - want).abs() < 1e-9);
         assert_eq!(one_stage(1, 0.1).tandem_service(VcQueue::MMn), Err(RingSaturated::Stage(1)));
+    }
+
+    #[test]
+    fn mg1_segmentation_queue_by_hand() {
+        // Every packet the same hops (Var(h) = 0): M/G/1 is Eq. 8's M/D/1,
+        // t̄_s = 25, λ = 0.02, ρ = 0.5: T = 25 + 0.02·625/(2·0.5) = 37.5.
+        let m = one_stage(1, 0.05);
+        assert!((m.transfer_time(25.0, SegQueue::MG1).unwrap() - 37.5).abs() < 1e-12);
+        assert!((m.transfer_time(25.0, SegQueue::MG1).unwrap() - m.transfer_time(25.0, SegQueue::MD1).unwrap()).abs() < 1e-12);
+        // Two-point service: half the packets 1 hop, half 3 (paths of 1 and
+        // 3 links): H̄ = 2, Var(h) = 1. With 5 cycles a hop the services
+        // are 25 ∓ 5 = 20 and 30: E[S²] = (400 + 900)/2 = 650,
+        // W = 0.02·650/(2·0.5) = 13, T = 38 (M/D/1: 12.5, 37.5).
+        let (mean, var) = hop_count_moments(&[vec![0], vec![1, 2, 3]]);
+        assert!((mean - 2.0).abs() < 1e-12 && (var - 1.0).abs() < 1e-12, "{mean} {var}");
+        let two = RingModel { hop_variance: var, ..m };
+        assert!((two.service_second_moment(25.0) - 650.0).abs() < 1e-12);
+        assert!((two.transfer_time(25.0, SegQueue::MG1).unwrap() - 38.0).abs() < 1e-12);
+        assert_eq!(two.transfer_time(50.0, SegQueue::MG1), Err(RingSaturated::Source { rho: 1.0 }));
+    }
+
+    #[test]
+    fn hop_count_spread_of_the_multilink_rings() {
+        // N = 16 (ties +): from any node hops 1..=7 both ways and 8 one way,
+        // 15 destinations: E[h] = (2·28 + 8)/15 = 64/15, E[h²] = (2·140 +
+        // 64)/15 = 344/15, Var(h) = 344/15 − (64/15)² = 1064/225.
+        let (mean, var) = hop_count_moments(&multilink_ring_paths(16, 4, false));
+        assert!((mean - 64.0 / 15.0).abs() < 1e-12 && (var - 1064.0 / 225.0).abs() < 1e-12, "{mean} {var}");
+        // N = 256: hops 1..=127 both ways and 128 once, 255 destinations:
+        // Σk = 8128, Σk² = 127·128·255/6 = 690880; E[h] = (16256 + 128)/255
+        // = 16384/255, E[h²] = (1381760 + 16384)/255 = 1398144/255, Var(h) =
+        // (1398144·255 − 16384²)/255² = 88091264/65025 = 1354.73 (σ = 5 · 36.81
+        // = 184.0 flit times at 5 cycles a hop, docs/reproduction.md).
+        let (mean, var) = hop_count_moments(&multilink_ring_paths(256, 64, false));
+        assert!((mean - 16384.0 / 255.0).abs() < 1e-9 && (var - 88091264.0 / 65025.0).abs() < 1e-9, "{mean} {var}");
     }
 
     #[test]

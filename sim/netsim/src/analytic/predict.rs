@@ -12,11 +12,11 @@ use super::kim2005::{ModelError, RouterModel};
 use super::kim2005_cube::{CubeError, CubeModel};
 use super::onoff_fluid::{BurstClass, BurstDelay, CubeBurstClass, FluidError, MAX_SOURCES};
 use super::onoff_source::{priority_waits, Arrivals, SourceClass};
-use super::multilink_ring::{counted_stage_rates, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
+use super::multilink_ring::{counted_stage_rates, hop_count_moments, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
 use crate::topology::{Network, Peer};
-use crate::experiment::{BestEffort, RealTime, Validated};
+use crate::experiment::{BestEffort, RealTime, SourceQueueModel, Validated};
 use crate::metrics::MeanSd;
 use crate::network::{ClassStats, Results};
 use crate::workload;
@@ -91,6 +91,9 @@ pub enum Plan {
         stages: f64,
         /// (nodes, links, vcs, message rate per node) for `ring.rs`.
         holding: Option<(usize, usize, u32, f64)>,
+        /// Eq. (8)'s form for the `mmn`, `mdn` and `markov` rows
+        /// (`model.source_queue`): M/D/1, or M/G/1 (rows `*_mg1`).
+        eq8: SegQueue,
     },
 }
 
@@ -114,7 +117,7 @@ impl Plan {
                 }
                 rows
             }
-            Plan::Ring { model, stages, holding } => ring_models(model, *stages, *holding, deadlines.len()),
+            Plan::Ring { model, stages, holding, eq8 } => ring_models(model, *eq8, *stages, *holding, deadlines.len()),
             Plan::Cube { model, classes, hops, onoff, bursts } => {
                 let mut rows = with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref());
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
@@ -295,14 +298,14 @@ fn ring_saturated(e: RingSaturated) -> PredictError {
     })
 }
 
-fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u32, f64)>, deadlines: usize) -> Vec<Named> {
+fn ring_models(model: &RingModel, eq8: SegQueue, stages: f64, holding: Option<(usize, usize, u32, f64)>, deadlines: usize) -> Vec<Named> {
     let ejection = stages - 1.0;
     let answer = |service: Result<f64, RingSaturated>, seg: SegQueue| -> Result<Vec<ClassPrediction>, PredictError> {
         let ts = service.map_err(ring_saturated)?;
         let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
         Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, miss: vec![f64::NAN; deadlines] }])
     };
-    let mut out: Vec<Named> = ring_services(model).into_iter().map(|(name, ts, seg)| Named { name, result: answer(ts, seg) }).collect();
+    let mut out: Vec<Named> = ring_services(model, eq8).into_iter().map(|(name, ts, seg)| Named { name, result: answer(ts, seg) }).collect();
     if let Some((nodes, links, vcs, rate)) = holding {
         for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
             let h = ring_mean_links(nodes);
@@ -316,13 +319,16 @@ fn ring_models(model: &RingModel, stages: f64, holding: Option<(usize, usize, u3
 }
 
 /// 004_…'s four ring models: name, t̄_s (Eq. 7, 13 or 22) and the
-/// segmentation queue Eq. (8) puts in front of it.
-fn ring_services(model: &RingModel) -> [(&'static str, Result<f64, RingSaturated>, SegQueue); 4] {
+/// segmentation queue Eq. (8) puts in front of it: `eq8` (M/D/1, or M/G/1
+/// with the rows named `*_mg1`) for the first three, M/M/1 for Fig. 8's
+/// `markov_mm1`.
+fn ring_services(model: &RingModel, eq8: SegQueue) -> [(&'static str, Result<f64, RingSaturated>, SegQueue); 4] {
     let markov = model.markov().map(|s| s.service);
+    let [mmn, mdn, mk] = if eq8 == SegQueue::MG1 { ["mmn_mg1", "mdn_mg1", "markov_mg1"] } else { ["mmn", "mdn", "markov"] };
     [
-        ("mmn", model.tandem_service(VcQueue::MMn), SegQueue::MD1),
-        ("mdn", model.tandem_service(VcQueue::MDn), SegQueue::MD1),
-        ("markov", markov.clone(), SegQueue::MD1),
+        (mmn, model.tandem_service(VcQueue::MMn), eq8),
+        (mdn, model.tandem_service(VcQueue::MDn), eq8),
+        (mk, markov.clone(), eq8),
         ("markov_mm1", markov, SegQueue::MM1),
     ]
 }
@@ -349,7 +355,7 @@ impl ThroughputBound {
 impl Plan {
     pub fn throughput_bounds(&self) -> Vec<ThroughputBound> {
         match self {
-            Plan::Ring { model, .. } => ring_services(model)
+            Plan::Ring { model, eq8, .. } => ring_services(model, *eq8)
                 .into_iter()
                 .map(|(name, ts, _)| ThroughputBound { name, service: ts.map_err(ring_saturated), offered: model.source_rate })
                 .collect(),
@@ -464,6 +470,15 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     }
     if v.exp.topology.link_latency > 0 {
         return Err(input_err(v, "topology.link_latency", v.exp.topology.link_latency, "the models' links have no registers: allowed range 0..=0"));
+    }
+    let ring = matches!(v.exp.topology.spec, TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. });
+    if !ring && !v.exp.model.source_queue.is_md1() {
+        return Err(input_err(
+            v,
+            "model.source_queue",
+            "\"mg1\"",
+            "Eq. (8)'s source segmentation queue is 004_…'s ring model: kind = \"ring\" or \"multilink_ring\", or allowed value \"md1\" (the default)",
+        ));
     }
     match &v.exp.topology.spec {
         TopologySpec::SingleSwitch => plan_single_router(v),
@@ -658,11 +673,15 @@ fn plan_ring(v: &Validated, source_block: bool) -> Result<Plan, PredictError> {
     let vcs = if v.net.vc_class.is_empty() { cfg.vcs() } else { cfg.vcs() / 2 } as u32;
     let bidirectional = matches!(v.exp.topology.spec, TopologySpec::MultilinkRing { .. });
     let model = RingShape::from_paths(&paths, v.net.endpoint_at.len(), bidirectional, lambda_n).model(lambda_n, vcs, w.class_flits(0) as f64);
+    let eq8 = match v.exp.model.source_queue {
+        SourceQueueModel::Md1 => SegQueue::MD1,
+        SourceQueueModel::Mg1 => SegQueue::MG1,
+    };
     let holding = match v.exp.topology.spec {
         TopologySpec::Ring { nodes, links, .. } => Some((nodes as usize, links.unwrap_or((nodes / 4).max(1)) as usize, vcs, lambda_n)),
         _ => None,
     };
-    Ok(Plan::Ring { model, stages: RING_STAGES, holding })
+    Ok(Plan::Ring { model, stages: RING_STAGES, holding, eq8 })
 }
 
 /// Our routers' pipeline: a hop is t_r + t_flt = P cycles.
@@ -676,17 +695,19 @@ pub struct RingShape {
     rates: Vec<f64>,
     rate: f64,
     bidirectional: bool,
+    /// Var(h) over the paths, for Eq. (8)'s M/G/1 form.
+    hop_variance: f64,
 }
 
 impl RingShape {
     /// A ring of `nodes` nodes whose packets take `paths` (every ordered
     /// pair of nodes once), counted at λ_n = `rate` packets per cycle per node.
     pub fn from_paths(paths: &[Vec<usize>], nodes: usize, bidirectional: bool, rate: f64) -> Self {
-        let (_, mean_hops) = counted_stage_rates(paths, 0.0, 1);
+        let (mean_hops, hop_variance) = hop_count_moments(paths);
         // The paper rounds H_avg to the nearest integer (footnote 1).
         let h = (mean_hops.round() as usize).max(1);
         let (rates, _) = counted_stage_rates(paths, rate / (nodes - 1) as f64, h);
-        RingShape { rates, rate, bidirectional }
+        RingShape { rates, rate, bidirectional, hop_variance }
     }
 
     /// 004_…'s multi-link ring by its size alone (no routers built):
@@ -710,12 +731,13 @@ impl RingShape {
             stage_rates: if lambda_n == self.rate { self.rates.clone() } else { self.rates.iter().map(|r| r * (lambda_n / self.rate)).collect() },
             // Eq. 8: one segmentation queue per direction.
             source_rate: if self.bidirectional { lambda_n / 2.0 } else { lambda_n },
+            hop_variance: self.hop_variance,
         }
     }
 
     /// The plan of [`RingShape::model`] (no holding-time model).
     pub fn plan(&self, lambda_n: f64, vcs: u32, msg_flits: f64) -> Plan {
-        Plan::Ring { model: self.model(lambda_n, vcs, msg_flits), stages: RING_STAGES, holding: None }
+        Plan::Ring { model: self.model(lambda_n, vcs, msg_flits), stages: RING_STAGES, holding: None, eq8: SegQueue::MD1 }
     }
 }
 
