@@ -287,7 +287,7 @@ fn cases() -> Vec<Case> {
         case("model_message_flits_by_class", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("message_flits = 32", "message_flits = 32\nmessage_flits_by_class = [64, 32]")), "workload.message_flits_by_class"),
         case("sim_ring_strategy", "sim --experiment {dir}/e.toml", exp(|t| r("k = 2", "nodes = 8\nstrategy = \"sideways\"")(r("kind = \"mesh\"", "kind = \"multilink_ring\"")(t))), "strategy"),
         case("model_packet_bits", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\npacket_bits = 0\n"), "model.packet_bits"),
-        case("model_source_queue_unknown", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nsource_queue = \"mm2\"\n"), "unknown variant `mm2`, expected `md1` or `mg1`"),
+        case("model_source_queue_unknown", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nsource_queue = \"mm2\"\n"), "m.toml:42: unknown variant `mm2`, expected `md1` or `mg1`"),
         case("model_source_queue_not_ring", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[model]\nsource_queue = \"mg1\"\n"), "model.source_queue = \"mg1\""),
         case("model_bad_point", "model --experiment {dir}/m.toml --out {out}/m", model_exp(|t| t + "[sweep]\n\"workload.load\" = [0.48, 1.5]\n"), "workload.load"),
         case("model_base_invalid", "model --experiment {dir}/m.toml --out {out}/m", model_exp(r("cycles = 1000000", "cycles = 0")), "run.cycles"),

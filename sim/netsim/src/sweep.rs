@@ -37,13 +37,30 @@ fn perr(file: &str, message: String) -> ExperimentError {
     ExperimentError::Parse { file: file.to_string(), message }
 }
 
+/// A point's experiment is deserialized from a `toml::Value`, which has no
+/// spans, so a wrong type or an unknown variant arrives without a line;
+/// the error names the field path ("in `model.source_queue`"), which the
+/// text locates as every other field error is.
+fn with_line(e: ExperimentError, text: &str) -> ExperimentError {
+    match e {
+        ExperimentError::Parse { file, message } if !message.contains("at line") => {
+            let path = message.rsplit_once("in `").and_then(|(_, rest)| rest.split_once('`')).map(|(p, _)| p.to_string());
+            match path {
+                Some(p) => ExperimentError::Parse { file: wormqos_config::files::at(&file, text, &p), message },
+                None => ExperimentError::Parse { file, message },
+            }
+        }
+        other => other,
+    }
+}
+
 impl Grid {
     /// Reads (size-capped) and validates a sweep file, every point included.
     pub fn from_file(path: &Path) -> Result<Grid, ExperimentError> {
         let file = path.display().to_string();
         let text = wormqos_config::files::read_capped(path).map_err(ExperimentError::Read)?;
         let g = Self::from_str(&text, &file, path.parent().map(Path::to_path_buf).unwrap_or_default())?;
-        g.validate_points().map_err(|e| e.located(&text))?;
+        g.validate_points().map_err(|e| with_line(e.located(&text), &text))?;
         Ok(g)
     }
 
