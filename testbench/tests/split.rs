@@ -10,12 +10,12 @@
 
 mod common;
 
+use common::staged::{check_latency_and_streaming, lockstep_clean, mutant_mismatch, opts};
 use common::*;
 use wormqos_config::{RouterConfig, SwitchStage};
 use wormqos_hdl::Mutant;
 use wormqos_sim::Router;
-use wormqos_testbench::dut::Dut;
-use wormqos_testbench::lockstep::{run_lockstep, run_single, LockstepError, LockstepOptions};
+use wormqos_testbench::lockstep::{run_single, LockstepError, LockstepOptions};
 
 const CYCLES: u64 = 30_000;
 
@@ -28,10 +28,6 @@ fn split(name: &str) -> RouterConfig {
     let cfg = example(name);
     assert_eq!(cfg.scheduling().point.switch_stage(), SwitchStage::Split, "{name}");
     cfg
-}
-
-fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {
-    LockstepOptions { cycles, seed, traffic: traffic_for(cfg), drain_limit: 20_000, waveform_dir: Some(waveform_dir()), ..Default::default() }
 }
 
 /// The RTL alone: every flit delivered once, in order, to the routed port,
@@ -69,23 +65,11 @@ fn expected_departure(cfg: &RouterConfig, k: u64) -> u64 {
     }
 }
 
-fn check_latency_and_streaming(dut: &mut dyn Dut, cfg: &RouterConfig) {
-    for len in [1usize, 2, 5, 16] {
-        let arrivals = send_message(dut, cfg, 0, 0, 1, len);
-        let expected = (0..len as u64).map(|k| expected_departure(cfg, k)).collect::<Vec<_>>();
-        assert_eq!(arrivals, expected, "{}: DO = {}: zero-load departures of a {len}-flit message", cfg.name(), cfg.output_buffer_depth());
-    }
-    let src = cfg.ports() - 1;
-    let arrivals = send_message(dut, cfg, src, (cfg.vcs() - 1) as u8, 0, 200);
-    let expected = (0..200).map(|k| expected_departure(cfg, k)).collect::<Vec<_>>();
-    assert_eq!(arrivals, expected, "{}: DO = {}: a 200-flit stream", cfg.name(), cfg.output_buffer_depth());
-}
-
 #[test]
 fn rtl_latency_is_p_minus_1_plus_m_with_p_6_and_streams_as_the_spec_says() {
     for (name, _) in EXAMPLES {
         let cfg = split(name);
-        check_latency_and_streaming(&mut rtl(&cfg, None), &cfg);
+        check_latency_and_streaming(&mut rtl(&cfg, None), &cfg, expected_departure);
     }
 }
 
@@ -93,21 +77,12 @@ fn rtl_latency_is_p_minus_1_plus_m_with_p_6_and_streams_as_the_spec_says() {
 fn model_latency_is_p_minus_1_plus_m_with_p_6_and_streams_as_the_spec_says() {
     for (name, _) in EXAMPLES {
         let cfg = split(name);
-        check_latency_and_streaming(&mut Router::new(&cfg), &cfg);
+        check_latency_and_streaming(&mut Router::new(&cfg), &cfg, expected_departure);
     }
 }
 
 fn lockstep(name: &str, seed: u64) {
-    let cfg = split(name);
-    let report = run_lockstep(&cfg, &mut rtl(&cfg, None), &mut Router::new(&cfg), &opts(&cfg, seed, CYCLES))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    eprintln!("{name}: {report}");
-    assert!(report.cycles >= CYCLES);
-    assert_eq!(report.flits_delivered, report.flits_injected);
-    assert_eq!(report.messages_delivered, report.messages_injected);
-    assert!(report.scoreboard.delivered_per_port.iter().all(|&n| n > 0), "an output port saw no traffic: {report}");
-    assert!(report.stimulus.source_credit_blocked > 0, "no backpressure: {report}");
-    assert!(report.stimulus.sink_full_cycles + report.stimulus.stall_burst_cycles > 0, "no output backpressure: {report}");
+    lockstep_clean(&split(name), seed, CYCLES);
 }
 
 #[test]
@@ -131,11 +106,7 @@ fn lockstep_catches_every_split_mutant() {
     let cfg = split("np4_split");
     for &mutant in Mutant::split() {
         assert!(mutant.applies_to(&cfg), "{}", mutant.name());
-        let o = LockstepOptions { stop_on_rtl_check: false, waveform_dir: None, ..opts(&cfg, 7, CYCLES) };
-        let err = run_lockstep(&cfg, &mut rtl(&cfg, Some(mutant)), &mut Router::new(&cfg), &o)
-            .err()
-            .unwrap_or_else(|| panic!("mutant {} escaped on {}", mutant.name(), cfg.name()));
-        let LockstepError::Mismatch(m) = &err else { panic!("mutant {}: expected a mismatch, got {err}", mutant.name()) };
+        let m = mutant_mismatch(&cfg, mutant, 7, CYCLES);
         eprintln!("{:>22}: caught at cycle {} on {} ({})", mutant.name(), m.cycle, m.signal, cfg.name());
     }
 }

@@ -9,6 +9,7 @@ use wormqos_testbench::dut::Dut;
 use wormqos_testbench::verilator::VerilatedRouter;
 
 pub mod cocotb;
+pub mod staged;
 
 pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
