@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::staged::{check_latency_and_streaming, lockstep_clean, mutant_mismatch, opts};
+use common::staged::{check_latency_and_streaming, lockstep_clean, mutant_mismatch, opts, rtl_alone_clean, staged_example};
 use common::*;
 use wormqos_config::{RouterConfig, SwitchStage};
 use wormqos_hdl::Mutant;
@@ -25,9 +25,7 @@ const CYCLES: u64 = 30_000;
 const EXAMPLES: [(&str, u64); 3] = [("tiny2_split", 41), ("tr5_split", 42), ("np4_split", 43)];
 
 fn split(name: &str) -> RouterConfig {
-    let cfg = example(name);
-    assert_eq!(cfg.scheduling().point.switch_stage(), SwitchStage::Split, "{name}");
-    cfg
+    staged_example(name, SwitchStage::Split)
 }
 
 /// The RTL alone: every flit delivered once, in order, to the routed port,
@@ -37,12 +35,7 @@ fn split(name: &str) -> RouterConfig {
 #[test]
 fn rtl_alone_conserves_every_flit_drains_and_passes_its_checks() {
     for (name, seed) in EXAMPLES {
-        let cfg = split(name);
-        let report = run_single(&cfg, &mut rtl(&cfg, None), &opts(&cfg, seed, CYCLES)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        eprintln!("{name}: {report}");
-        assert_eq!(report.flits_delivered, report.flits_injected, "{name}");
-        assert!(report.flits_injected as f64 > 0.1 * CYCLES as f64, "{name}: too little traffic: {report}");
-        assert!(report.stimulus.source_credit_blocked > 0, "{name}: no backpressure: {report}");
+        rtl_alone_clean(&split(name), seed, CYCLES);
     }
 }
 

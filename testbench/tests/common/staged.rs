@@ -4,12 +4,31 @@
 //! cycles, and a clean lockstep run with its traffic and backpressure
 //! checks, and a mutant's first mismatch.
 
-use super::{rtl, send_message, traffic_for, waveform_dir};
-use wormqos_config::RouterConfig;
+use super::{example, rtl, send_message, traffic_for, waveform_dir};
+use wormqos_config::{RouterConfig, SwitchStage};
 use wormqos_hdl::Mutant;
 use wormqos_sim::Router;
 use wormqos_testbench::dut::Dut;
-use wormqos_testbench::lockstep::{run_lockstep, LockstepError, LockstepOptions, Mismatch};
+use wormqos_testbench::lockstep::{run_lockstep, run_single, LockstepError, LockstepOptions, Mismatch};
+
+/// The example `name`, which must have switch stage `stage`.
+pub fn staged_example(name: &str, stage: SwitchStage) -> RouterConfig {
+    let cfg = example(name);
+    assert_eq!(cfg.scheduling().point.switch_stage(), stage, "{name}");
+    cfg
+}
+
+/// The RTL alone for `cycles` cycles of random traffic: every flit
+/// delivered once, in order, to the routed port, the router drains, no RTL
+/// check fails, with enough traffic and backpressure at the sources.
+pub fn rtl_alone_clean(cfg: &RouterConfig, seed: u64, cycles: u64) {
+    let name = cfg.name();
+    let report = run_single(cfg, &mut rtl(cfg, None), &opts(cfg, seed, cycles)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    eprintln!("{name}: {report}");
+    assert_eq!(report.flits_delivered, report.flits_injected, "{name}");
+    assert!(report.flits_injected as f64 > 0.1 * cycles as f64, "{name}: too little traffic: {report}");
+    assert!(report.stimulus.source_credit_blocked > 0, "{name}: no backpressure: {report}");
+}
 
 /// Random traffic with backpressure for `cycles` cycles, waveforms on a mismatch.
 pub fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {
