@@ -270,12 +270,6 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     }
     for v in &a.switch_stage {
         named::<SwitchStageKind>("--switch-stage", "router.switch_stage", v)?;
-        // The DSE synthesizes every point; `split` has no RTL yet.
-        if v == SwitchStageKind::Split.as_str() {
-            return Err(invalid(format!(
-                "--switch-stage {v}: router.switch_stage = \"{v}\" is not in the RTL yet (golden model and `wormqos sim` only, docs/microarchitecture.md §6 *Split switch allocation*); allowed values: single_cycle, registered"
-            )));
-        }
     }
     let (lo, hi) = wormqos_config::SWITCH_ITERATIONS_RANGE;
     for &k in &a.switch_iterations {

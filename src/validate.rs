@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 use wormqos_config::files::{self, OutDir};
-use wormqos_config::{RouterConfig, SwitchStage};
+use wormqos_config::RouterConfig;
 
 /// Exit code for invalid input, as for command-line misuse.
 pub const EXIT_INVALID_INPUT: u8 = 2;
@@ -77,13 +77,6 @@ pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow
         let field = "router.preemption_credits";
         return Err(invalid(format!(
             "{}: field `{field}` = \"per_lane\": the [nic] section's NIC has no lanes (docs/nic.md, docs/microarchitecture.md §9.4 *Credits*); allowed values with a [nic] section: \"per_vc\" or leave it out",
-            files::at(origin, text, field)
-        )));
-    }
-    if cfg.scheduling().point.switch_stage() == SwitchStage::Split {
-        let field = "router.switch_stage";
-        return Err(invalid(format!(
-            "{}: field `{field}` = \"split\": not in the RTL yet (golden model and `wormqos sim` only, docs/microarchitecture.md §6 *Split switch allocation*); allowed values: \"single_cycle\", \"registered\"",
             files::at(origin, text, field)
         )));
     }

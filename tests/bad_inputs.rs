@@ -125,12 +125,10 @@ fn cases() -> Vec<Case> {
         case("gen_system_per_lane_nic", "generate --config {dir}/bad.toml --out {out} --system", nic_per_lane(), "bad.toml:16: field `router.preemption_credits`"),
         case("gen_per_lane_np", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_lane\"")), "field `router.preemption_credits` = \"per_lane\""),
         case("gen_per_lane_value", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_flit\"")), "per_vc"),
-        // The split switch stage (§6 *Split switch allocation*): model only, and validated.
-        case("gen_split", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"")), "bad.toml:13: field `router.switch_stage` = \"split\": not in the RTL yet"),
-        case("synth_split", "synth --config {dir}/bad.toml --out {out}/s", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"")), "not in the RTL yet"),
+        // The split switch stage (§6 *Split switch allocation*): in the RTL,
+        // and validated: not with the iterative allocator nor the full crossbar.
         case("gen_split_iterative", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"\nswitch_allocator = \"iterative\"")), "field `router.switch_stage`"),
         case("gen_split_full", "generate --config {dir}/bad.toml --out {out}", cfg(r("\"multiplexed\"", "\"full\"\nswitch_stage = \"split\"")), "field `router.switch_stage`"),
-        case("dse_switch_stage_split", "dse --config {mesh5} --out {out}/d --switch-stage registered,split", vec![], "--switch-stage split: router.switch_stage = \"split\" is not in the RTL yet"),
         case("cosim_per_lane_nic", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("synth_per_lane_nic", "synth --config {dir}/bad.toml --out {out}/s", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),

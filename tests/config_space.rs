@@ -64,6 +64,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             switch_stage: match rng.gen_range(0..6) {
                 0 | 1 => Some(SwitchStageKind::Registered),
                 2 => Some(SwitchStageKind::SingleCycle),
+                3 => Some(SwitchStageKind::Split),
                 _ => None,
             },
             vc_reallocation: match rng.gen_range(0..6) {
@@ -191,23 +192,25 @@ fn large_configuration_sweep() {
 }
 
 /// `router.switch_stage = "split"` (docs/microarchitecture.md §6 *Split
-/// switch allocation*) validates (the golden model has it) but has no RTL:
-/// the generator refuses it rather than emit something else, and accepts the
-/// same file with the RTL's value.
+/// switch allocation*) is in the RTL: the generator emits the six-stage
+/// router with the candidate registers of §6 (`ca_valid`, `ca_vc`,
+/// `ca_tail`) in each input port, and validation still refuses the
+/// combinations §6 does not define (the iterative allocator).
 #[test]
-fn the_generator_refuses_model_only_choices() {
-    let split = "scheduler = \"round_robin\"\nswitch_stage = \"split\"\n";
-    for (choice, field, rtl_value) in [(split, "switch_stage", ("split", "registered"))] {
-        let text = format!(
-            "name = \"m\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
-             output_buffer_depth = 4\ncrossbar = \"multiplexed\"\n{choice}"
-        );
-        let cfg = RouterConfig::from_toml_str(&text, "inline").unwrap();
-        let e = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
-        assert!(e.contains(field) && e.contains("not in the RTL yet") && e.contains("allowed values"), "{e}");
-        let rtl = RouterConfig::from_toml_str(&text.replace(rtl_value.0, rtl_value.1), "inline").unwrap();
-        assert!(wormqos_hdl::generate(&rtl, None).is_ok());
+fn the_generator_emits_the_split_stage() {
+    let text = "name = \"m\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+                output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\nswitch_stage = \"split\"\n";
+    let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+    let files = wormqos_hdl::generate(&cfg, None).unwrap_or_else(|e| panic!("split: {e}"));
+    assert!(files.last().unwrap().text.contains("6-stage pipeline"), "the top does not describe six stages");
+    let input_port = &files.iter().find(|f| f.file_name == "m_input_port.v").expect("m_input_port.v").text;
+    for reg in ["ca_valid_q", "ca_vc_q", "ca_tail_q"] {
+        assert!(input_port.contains(reg), "{reg} missing from the input port");
     }
+    let registered = RouterConfig::from_toml_str(&text.replace("split", "registered"), "inline").unwrap();
+    assert!(!wormqos_hdl::generate(&registered, None).unwrap().iter().any(|f| f.text.contains("ca_valid_q")));
+    let e = RouterConfig::from_toml_str(&format!("{text}switch_allocator = \"iterative\"\n"), "inline").unwrap_err().to_string();
+    assert!(e.contains("router.switch_stage") && e.contains("allowed values"), "{e}");
 }
 
 /// `router.preemption_credits = "per_lane"` is in the RTL: the generator

@@ -31,6 +31,24 @@ pub enum Lookahead {
     /// An output VC buffer: `room2_o`, room for two flits (one more besides
     /// the one that enters now).
     Output,
+    /// The split pipeline's input VC buffer (§6 *Split switch allocation*,
+    /// two flits in flight): [`Lookahead::Input`] plus `three_o`, three or
+    /// more flits, and `tail2_o`, the third oldest entry's tail bit.
+    Input3,
+    /// The split pipeline's output VC buffer: [`Lookahead::Output`] plus
+    /// `room3_o`, room for three flits.
+    Output3,
+}
+
+impl Lookahead {
+    /// An input buffer's flags ([`Lookahead::Input`] or [`Lookahead::Input3`]).
+    fn is_input(self) -> bool {
+        matches!(self, Lookahead::Input | Lookahead::Input3)
+    }
+    /// The split pipeline's third flag (`three_o` or `room3_o`).
+    fn has_third(self) -> bool {
+        matches!(self, Lookahead::Input3 | Lookahead::Output3)
+    }
 }
 
 /// [`fifo`] named `name`, with the flags of `look`.
@@ -47,7 +65,13 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
             m.doc("two_o: two or more entries; tail0_o, tail1_o: bit WIDTH-2 (the tail bit) of the");
             m.doc("oldest and the second oldest entry (meaningless when there is none).");
         }
+        Lookahead::Input3 => {
+            m.doc("two_o, three_o: two (three) or more entries; tail0_o, tail1_o, tail2_o: bit WIDTH-2");
+            m.doc("(the tail bit) of the oldest, second and third oldest entry (meaningless when there");
+            m.doc("is none).");
+        }
         Lookahead::Output => m.doc("room2_o: at most DEPTH-2 entries (room for two more)."),
+        Lookahead::Output3 => m.doc("room2_o, room3_o: at most DEPTH-2 (DEPTH-3) entries (room for two, three more)."),
     }
     m.param("WIDTH", width as u64);
     m.param("DEPTH", depth as u64);
@@ -72,6 +96,7 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
         ptr_zero: Expr::zero_sym("AW", aw),
         ptr_last: last32.bits_sym(("AW-1", aw - 1), ("0", 0)),
         ptr_one: one32.bits_sym(("AW-1", aw - 1), ("0", 0)),
+        depth,
     };
     let q = queue_ctrl(&mut m, "", &push.e(), &pop.e(), &k, look)?;
     m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), &wdata)])]);
@@ -80,7 +105,7 @@ pub fn fifo_look(name: &str, width: u32, depth: u32, look: Lookahead) -> Result<
     m.assign(&full, &q.full);
     if let Some(lp) = &look_o {
         let tails = tail_memory(&mut m, "", &q, &wdata.at_sym("WIDTH-2", width - 2), depth, Some("DEPTH"))?;
-        lp.connect(&mut m, &[q.look], &[tails])?;
+        lp.connect(&mut m, &[&q], &[tails])?;
     }
     m.assert_always(&push.l_and(&full).l_not(), "no push into a full FIFO");
     m.assert_always(&pop.l_and(&empty).l_not(), "no pop from an empty FIFO");
@@ -96,6 +121,7 @@ struct QueueConsts {
     /// DEPTH - 1 as a pointer.
     ptr_last: Expr,
     ptr_one: Expr,
+    depth: u32,
 }
 
 impl QueueConsts {
@@ -107,6 +133,7 @@ impl QueueConsts {
             ptr_zero: Expr::zero(aw),
             ptr_last: num(aw, depth as u64 - 1),
             ptr_one: num(aw, 1),
+            depth,
         })
     }
 }
@@ -125,53 +152,80 @@ struct QueueSigs {
     empty: Expr,
     /// `two` (input) or `room2` (output) of [`Lookahead`], registered.
     look: Option<Expr>,
+    /// `three` or `room3` ([`Lookahead::Input3`], [`Lookahead::Output3`]).
+    look3: Option<Expr>,
+    /// The read pointer two steps on: the third oldest entry (`Input3`).
+    rd_next2: Option<Sig>,
     kind: Lookahead,
 }
 
 /// The [`Lookahead`] outputs of a buffer of `queues` queues.
 enum LookPorts {
-    Input { two: Sig, tail0: Sig, tail1: Sig },
-    Output { room2: Sig },
+    Input { two: Sig, tail0: Sig, tail1: Sig, third: Option<(Sig, Sig)> },
+    Output { room2: Sig, room3: Option<Sig> },
 }
 
 impl LookPorts {
     fn declare(m: &mut Module, look: Lookahead, queues: u32) -> Result<Option<LookPorts>> {
         Ok(match look {
             Lookahead::None => None,
-            Lookahead::Input => Some(LookPorts::Input {
+            Lookahead::Input | Lookahead::Input3 => Some(LookPorts::Input {
                 two: m.output("two_o", queues),
                 tail0: m.output("tail0_o", queues),
                 tail1: m.output("tail1_o", queues),
+                third: if look.has_third() { Some((m.output("three_o", queues), m.output("tail2_o", queues))) } else { None },
             }),
-            Lookahead::Output => Some(LookPorts::Output { room2: m.output("room2_o", queues) }),
+            Lookahead::Output | Lookahead::Output3 => Some(LookPorts::Output {
+                room2: m.output("room2_o", queues),
+                room3: if look.has_third() { Some(m.output("room3_o", queues)) } else { None },
+            }),
         })
     }
     /// Drives the outputs from each queue's flag and (input) tail bits.
-    fn connect(&self, m: &mut Module, flags: &[Option<Expr>], tails: &[Option<(Expr, Expr)>]) -> Result<()> {
-        let flags = flags.iter().map(|f| f.clone().ok_or_else(|| HdlError::Invalid("lookahead flag missing".into()))).collect::<Result<Vec<_>>>()?;
+    fn connect(&self, m: &mut Module, qs: &[&QueueSigs], tails: &[Option<TailBits>]) -> Result<()> {
+        let missing = || HdlError::Invalid("lookahead flag missing".into());
+        let flags = qs.iter().map(|q| q.look.clone().ok_or_else(missing)).collect::<Result<Vec<_>>>()?;
+        let thirds = || qs.iter().map(|q| q.look3.clone().ok_or_else(missing)).collect::<Result<Vec<_>>>();
         match self {
-            LookPorts::Input { two, tail0, tail1 } => {
+            LookPorts::Input { two, tail0, tail1, third } => {
                 let tails = tails.iter().map(|t| t.clone().ok_or_else(|| HdlError::Invalid("tail memory missing".into()))).collect::<Result<Vec<_>>>()?;
                 m.assign(&two, &cat_lsb(&flags));
                 m.assign(&tail0, &cat_lsb(&tails.iter().map(|t| t.0.clone()).collect::<Vec<_>>()));
                 m.assign(&tail1, &cat_lsb(&tails.iter().map(|t| t.1.clone()).collect::<Vec<_>>()));
+                if let Some((three, tail2)) = third {
+                    m.assign(three, &cat_lsb(&thirds()?));
+                    let t2 = tails.iter().map(|t| t.2.clone().ok_or_else(missing)).collect::<Result<Vec<_>>>()?;
+                    m.assign(tail2, &cat_lsb(&t2));
+                }
             }
-            LookPorts::Output { room2 } => m.assign(&room2, &cat_lsb(&flags)),
+            LookPorts::Output { room2, room3 } => {
+                m.assign(&room2, &cat_lsb(&flags));
+                if let Some(r3) = room3 {
+                    m.assign(r3, &cat_lsb(&thirds()?));
+                }
+            }
         }
         Ok(())
     }
 }
 
+/// The tail bits of a queue's oldest, second and (split pipeline) third
+/// oldest entry.
+type TailBits = (Expr, Expr, Option<Expr>);
+
+impl LookPorts {
+}
+
 /// With [`Lookahead::Input`]: a one-bit memory `<tag>tail_q` of the
 /// queue's tail bits (`tail`, written with the entry), read at the oldest
 /// and the second oldest entry.
-fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32, depth_sym: Option<&str>) -> Result<Option<(Expr, Expr)>> {
-    if q.look.is_none() || !matches!(q.kind, Lookahead::Input) {
+fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32, depth_sym: Option<&str>) -> Result<Option<TailBits>> {
+    if q.look.is_none() || !q.kind.is_input() {
         return Ok(None);
     }
     let mem = m.memory(&format!("{tag}tail_q"), 1, None, depth, depth_sym);
     m.clocked_no_reset(vec![Stmt::when(&q.do_push, vec![Stmt::set(LVal::word(&mem, &q.wr_ptr), tail)])]);
-    Ok(Some((mem.word(&q.rd_ptr), mem.word(&q.rd_next))))
+    Ok(Some((mem.word(&q.rd_ptr), mem.word(&q.rd_next), q.rd_next2.as_ref().map(|r| mem.word(r)))))
 }
 
 /// The registered front copy `side<q>_front_q` of queue `q`'s side memory
@@ -247,26 +301,65 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
     // the write pointer two steps behind the read pointer).
     let only_push = || &do_push & !&do_pop;
     let only_pop = || &do_pop & !&do_push;
+    // Split pipeline (`Input3`, `Output3`), the same way one step further:
+    // three' = occupancy' >= 3: after a push, two; after a pop, three and not
+    // exactly 3 (the read pointer three steps behind the write pointer; the
+    // input depth is at least 4, so 3 is not 0 modulo it);
+    // room3' = occupancy' <= DEPTH-3: after a pop, room2; after a push,
+    // room3 and not exactly DEPTH-3 (the write pointer three steps behind the
+    // read pointer). A buffer of fewer than 3 entries never has room for 3.
+    let (mut flag3, mut rd_next2_o) = (None, None);
     let flag = match look {
         Lookahead::None => None,
-        Lookahead::Input => {
+        Lookahead::Input | Lookahead::Input3 => {
             let (two_q, two_d) = m.register_wire_d(&format!("{tag}two"), &Expr::one_bit(false));
             let rd_next2 = ptr_wire(m, format!("{tag}rd_ptr_next2"), &next(&rd_next))?;
             let exactly_two = rd_next2.is(&wr_q);
             let popped = &two_q & &exactly_two.l_not();
             m.assign(&two_d, &only_push().then_else(!&empty_q, only_pop().then_else(popped, &two_q)));
+            if look.has_third() {
+                let (three_q, three_d) = m.register_wire_d(&format!("{tag}three"), &Expr::one_bit(false));
+                let rd_next3 = ptr_wire(m, format!("{tag}rd_ptr_next3"), &next(&rd_next2))?;
+                let popped3 = &three_q & &rd_next3.is(&wr_q).l_not();
+                m.assign(&three_d, &only_push().then_else(&two_q, only_pop().then_else(popped3, &three_q)));
+                flag3 = Some(three_q.e());
+                rd_next2_o = Some(rd_next2.clone());
+            }
             Some(two_q.e())
         }
-        Lookahead::Output => {
+        Lookahead::Output | Lookahead::Output3 => {
             let (room2_q, room2_d) = m.register_wire_d(&format!("{tag}room2"), &Expr::one_bit(true));
             let wr_next2 = ptr_wire(m, format!("{tag}wr_ptr_next2"), &next(&wr_next))?;
             let exactly_depth_2 = wr_next2.is(&rd_q);
             let pushed = &room2_q & &exactly_depth_2.l_not();
             m.assign(&room2_d, &only_push().then_else(pushed, only_pop().then_else(!&full_q, &room2_q)));
+            if look.has_third() {
+                flag3 = Some(if k.depth < 3 {
+                    Expr::one_bit(false)
+                } else {
+                    let (room3_q, room3_d) = m.register_wire_d(&format!("{tag}room3"), &Expr::one_bit(true));
+                    let wr_next3 = ptr_wire(m, format!("{tag}wr_ptr_next3"), &next(&wr_next2))?;
+                    let pushed3 = &room3_q & &wr_next3.is(&rd_q).l_not();
+                    m.assign(&room3_d, &only_push().then_else(pushed3, only_pop().then_else(&room2_q, &room3_q)));
+                    room3_q.e()
+                });
+            }
             Some(room2_q.e())
         }
     };
-    Ok(QueueSigs { do_push: do_push.e(), wr_ptr: wr_q, rd_ptr: rd_q, rd_ptr_d: rd_d, rd_next, full: full_q.e(), empty: empty_q.e(), look: flag, kind: look })
+    Ok(QueueSigs {
+        do_push: do_push.e(),
+        wr_ptr: wr_q,
+        rd_ptr: rd_q,
+        rd_ptr_d: rd_d,
+        rd_next,
+        full: full_q.e(),
+        empty: empty_q.e(),
+        look: flag,
+        look3: flag3,
+        rd_next2: rd_next2_o,
+        kind: look,
+    })
 }
 
 /// `<name>`: `queues` FIFO queues of `depth` entries that share one memory
@@ -319,7 +412,7 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is the front of");
             m.doc("queue rsel_i (one-hot or zero); pop_i must name only the queue rsel_i selects.");
         }
-        (true, Lookahead::Input) => {
+        (true, Lookahead::Input | Lookahead::Input3) => {
             m.doc("push to a full queue or a pop of an empty one is ignored. rdata_o is registered:");
             m.doc("the entry that is queue rsel_i's front after this cycle's pop (rsel_i one-hot or");
             m.doc("zero; read in block RAM u_mem), shown from the next cycle on.");
@@ -340,7 +433,16 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             m.doc("two_o[q]: queue q holds two or more entries; tail0_o[q], tail1_o[q]: the tail bit");
             m.doc(format!("(bit {}) of its oldest and second oldest entry.", width - 2));
         }
+        Lookahead::Input3 => {
+            m.doc("two_o[q], three_o[q]: queue q holds two (three) or more entries; tail0_o[q],");
+            m.doc(format!("tail1_o[q], tail2_o[q]: the tail bit (bit {}) of its oldest, second and third", width - 2));
+            m.doc("oldest entry.");
+        }
         Lookahead::Output => m.doc(format!("room2_o[q]: queue q holds at most {} entries (room for two more).", depth - 2)),
+        Lookahead::Output3 => {
+            m.doc(format!("room2_o[q], room3_o[q]: queue q holds at most {} ({}) entries (room for two,", depth - 2, depth as i64 - 3));
+            m.doc("three more).");
+        }
     }
     m.input("clk_i", 1);
     m.input("rst_i", 1);
@@ -357,30 +459,30 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
 
     let mem = if ram.is_none() { Some(m.memory("mem_q", width, None, total, None)) } else { None };
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-    let (mut looks, mut tails) = (vec![], vec![]);
+    let (mut queues_s, mut tails) = (vec![], vec![]);
     for q in 0..queues {
         m.comment(format!("Queue {q}"));
         let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.at(q), &pop.at(q), &k, look)?;
         let tail = wdata.at(width - 2);
-        looks.push(s.look.clone());
         tails.push(tail_memory(&mut m, &format!("q{q}_"), &s, &tail, depth, None)?);
         // the queue's entries start at q*depth in the shared memory
         let base = |p: &Sig| if q == 0 { p.zext_to(aw) } else { p.zext_to(aw) + num(aw, (q * depth) as u64) };
         waddrs.push(m.wire_of(&format!("q{q}_waddr"), &base(&s.wr_ptr)));
         // the registered read of an input buffer addresses the front after the pop
-        let rd = if ram.is_some() && look == Lookahead::Input { &s.rd_ptr_d } else { &s.rd_ptr };
+        let rd = if ram.is_some() && look.is_input() { &s.rd_ptr_d } else { &s.rd_ptr };
         raddrs.push(m.wire_of(&format!("q{q}_raddr"), &base(rd)));
         if let Some(ws) = &wside {
             let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None);
             m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])]);
             sides.push(match look {
-                Lookahead::Input => side_front(&mut m, q, &s, &mem, ws, &pop.at(q), &push.at(q))?,
+                Lookahead::Input | Lookahead::Input3 => side_front(&mut m, q, &s, &mem, ws, &pop.at(q), &push.at(q))?,
                 _ => mem.word(&s.rd_ptr),
             });
         }
-        do_pushes.push(s.do_push);
-        fulls.push(s.full);
-        empties.push(s.empty);
+        do_pushes.push(s.do_push.clone());
+        fulls.push(s.full.clone());
+        empties.push(s.empty.clone());
+        queues_s.push(s);
     }
     m.comment("The shared memory: one write (the pushed queue's tail), one read (rsel_i's front)");
     let we = m.wire_of("we", &any_of(&do_pushes));
@@ -409,12 +511,12 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
     m.assign(&empty_o, &cat_lsb(&empties));
     m.assign(&full_o, &cat_lsb(&fulls));
     if let Some(lp) = &look_o {
-        lp.connect(&mut m, &looks, &tails)?;
+        lp.connect(&mut m, &queues_s.iter().collect::<Vec<_>>(), &tails)?;
     }
     let (ones, zero) = (Expr::ones(queues), Expr::zero(queues));
     m.assert_always(&at_most_one_set(&push, &ones, &zero), "push_i is one-hot or zero");
     m.assert_always(&at_most_one_set(&rsel, &ones, &zero), "rsel_i is one-hot or zero");
-    if !(ram.is_some() && look == Lookahead::Input) {
+    if !(ram.is_some() && look.is_input()) {
         // (an input buffer's registered read selects next cycle's crossing flit)
         m.assert_always(&subset_of(&pop, &rsel, &zero), "pop_i names only the rsel_i queue");
     }

@@ -188,8 +188,16 @@ impl Dims {
     /// into the per-input-port grant registers, traversal (ST) in the next
     /// cycle. Validation allows it only with the multiplexed crossbar and
     /// without preemption.
+    /// Also true for `"split"`, which keeps everything of the registered
+    /// pipeline and adds the candidate registers ([`Dims::split`]).
     pub fn registered(&self) -> bool {
-        self.scheduling.point.switch_stage() == wormqos_config::SwitchStage::Registered
+        self.scheduling.point.switch_stage() != wormqos_config::SwitchStage::SingleCycle
+    }
+    /// `router.switch_stage = "split"` (§6 *Split switch allocation*): point
+    /// A's pick is registered per input port (SA-A) and point B arbitrates
+    /// over the registered candidates in the next cycle (SA-B).
+    pub fn split(&self) -> bool {
+        self.scheduling.point.switch_stage() == wormqos_config::SwitchStage::Split
     }
     /// Point A reads the tail bit of each VC's flit for SA (the one behind a
     /// crossing flit): registered switch allocation with a block hold

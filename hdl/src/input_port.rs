@@ -46,7 +46,17 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         md.doc("SA behind the crossing one (ACTIVE, not behind a crossing tail, a flit left), before");
         md.doc("the output-buffer check; gtail_o[v]: that flit's tail bit. sa_gnt_i: SA's grant");
         md.doc("(one-hot or zero), registered as the next cycle's crossing flit.");
-        if let InputBuffers::Shared(_) = bufs {
+        if d.split() {
+            md.doc("Split switch allocation (§6, six stages): sa_gnt_i is point A's pick (SA-A), registered");
+            md.doc("as the candidate ca_valid/ca_vc/ca_tail that point B arbitrates in the next cycle");
+            md.doc("(SA-B: ca_valid_o, ca_route_o; sb_won_i, B granted it). A granted candidate becomes the");
+            md.doc("registered grant (sb_gnt_o: its VC, for the credit); st_req_o and gtail_o count both");
+            md.doc("flits in flight (pend_o: at least one of them is this VC's, pend2_o: both are).");
+        }
+        if let (InputBuffers::Shared(_), true) = (bufs, d.split()) {
+            md.doc("The VCs share one buffer memory (block RAM, registered read): it reads the flit of the");
+            md.doc("candidate at point B, shown on st_flit_o when it crosses in the next cycle (§6).");
+        } else if let InputBuffers::Shared(_) = bufs {
             md.doc("The VCs share one buffer memory (block RAM, registered read): sa_read_i (one-hot or");
             md.doc("zero) is the VC whose flit SA would grant, point A's candidate (single pass) or the");
             md.doc("grant; the RAM reads that flit, shown on st_flit_o when it crosses (§6).");
@@ -75,7 +85,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     // is registered here, and the next cycle's pop comes from that register.
     let (pop_in, sa_gnt) = if reg { (None, Some(md.input("sa_gnt_i", m))) } else { (Some(md.input("pop_i", m)), None) };
     // Registered, shared buffer: the VC whose flit the buffer's RAM reads.
-    let sa_read = if reg && matches!(bufs, InputBuffers::Shared(_)) { Some(md.input("sa_read_i", m)) } else { None };
+    // (split: the candidate register, point B's input, is the read select)
+    let sa_read = if reg && !d.split() && matches!(bufs, InputBuffers::Shared(_)) { Some(md.input("sa_read_i", m)) } else { None };
+    let sb_won = if d.split() { Some(md.input("sb_won_i", 1)) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
         Some(md.input("free_cnt_i", n * d.free_count_width()))
@@ -85,7 +97,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     let va_req_o = md.output("va_req_o", m * n);
     let va_route_o = va_route_port(&mut md, d)?;
     let st_req_o = md.output("st_req_o", m);
-    let route_o = md.output("route_o", m * pw);
+    // (split: the top reads the candidate's route, ca_route_o, instead)
+    let route_o = if d.split() { None } else { Some(md.output("route_o", m * pw)) };
     // (registered: the top reads dst_o and the grant registers' sg_ovc_o)
     let ovc_o = if reg { None } else { Some(md.output("ovc_o", m * vw)) };
     let (front_o, rsel, cand_flit_o) = match bufs {
@@ -172,6 +185,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         Some(_) => Some(SgRegs::declare(&mut md, d, matches!(bufs, InputBuffers::Shared(_)))?),
         None => None,
     };
+    // Split: the candidate registers, written from point A's pick.
+    let ca = if d.split() { Some(CaRegs::declare(&mut md, d)?) } else { None };
     let pop = match (&pop_in, &sg) {
         (Some(p), _) => p.clone(),
         (None, Some(g)) => g.pop.clone(),
@@ -209,6 +224,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             ];
             if let Some(g) = &sg {
                 conns.extend([("two_o", g.two.at(v)), ("tail0_o", g.tail0.at(v)), ("tail1_o", g.tail1.at(v))]);
+            }
+            if let Some(c) = &ca {
+                conns.extend([("three_o", c.three.at(v)), ("tail2_o", c.tail2.at(v))]);
             }
             md.instance(fifo, &format!("u_ib{v}"), &conns);
         }
@@ -276,9 +294,29 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         md.instance(vc_ctrl, &format!("u_vc{v}"), &conns);
         va_reqs.push(va_req);
         let not_empty = empty.l_not();
-        match &sg {
-            None => st_reqs.push(active.l_and(&not_empty)),
-            Some(g) => {
+        match (&sg, &ca) {
+            (None, _) => st_reqs.push(active.l_and(&not_empty)),
+            (Some(g), Some(c)) => {
+                // SA-A (§6 split): sgp = a flit of this VC crosses now, cap =
+                // this VC's candidate is at point B now; the flit A may pick
+                // is the one behind both.
+                let (sgp, cap) = (pop.at(v), c.onehot.at(v));
+                let behind_tail = if d.faults.sa_grants_behind_tail {
+                    md.comment("MUTANT sa-grants-behind-tail: a flit behind a tail in flight is offered");
+                    Expr::one_bit(false)
+                } else {
+                    sgp.l_and(&g.tail_q).l_or(cap.l_and(&c.tail_q))
+                };
+                let both = sgp.l_and(&cap);
+                let one = sgp.l_or(&cap);
+                let left = both.then_else(c.three.at(v), one.then_else(g.two.at(v), &not_empty));
+                st_reqs.push(md.wire_of(&format!("vc{v}_sa_req"), &all_of(&[active.e(), behind_tail.l_not(), left])).e());
+                let picked_tail = both.then_else(c.tail2.at(v), one.then_else(g.tail1.at(v), g.tail0.at(v)));
+                gtails.push(md.wire_of(&format!("vc{v}_gtail"), &picked_tail));
+                actives.push(active);
+                empties.push(empty);
+            }
+            (Some(g), None) => {
                 // SA (§6 registered): pend = a flit of this VC crosses now.
                 let pend = pop.at(v);
                 let behind_tail = if d.faults.sa_grants_behind_tail {
@@ -305,9 +343,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         // point B is not on the RAM's address path); the buffer's registered
         // read shows it when it crosses in the next cycle (§6 *Buffers of the
         // registered pipeline*)
-        let rs = match (&rsel, &sa_read) {
-            (Some(rs), _) => rs.e(),
-            (None, Some(rd)) => rd.e(),
+        let rs = match (&rsel, &sa_read, &ca) {
+            (Some(rs), _, _) => rs.e(),
+            (None, Some(rd), _) => rd.e(),
+            // split: point B's candidate crosses in the next cycle if granted
+            (None, None, Some(c)) => c.onehot.e(),
             _ => return Err(HdlError::Invalid("shared input buffer without a read select".into())),
         };
         let mut conns = vec![
@@ -326,6 +366,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         if let Some(g) = &sg {
             conns.extend([("two_o", g.two.e()), ("tail0_o", g.tail0.e()), ("tail1_o", g.tail1.e())]);
         }
+        if let Some(c) = &ca {
+            conns.extend([("three_o", c.three.e()), ("tail2_o", c.tail2.e())]);
+        }
         md.instance(buf, "u_ib", &conns);
     }
     if let (Some(g), Some(ports), Some(gnt)) = (&sg, &sg_ports, &sa_gnt) {
@@ -334,7 +377,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             None => onehot_select(&g.pop, &fronts),
         };
         let st_req = cat_lsb(&st_reqs);
-        g.finish(&mut md, d, ports, gnt, &SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit })?;
+        let x = SgInputs { gtails: cat_lsb(&gtails), st_req, actives: cat_lsb(&actives), empties: cat_lsb(&empties), routes: &routes, ovcs: &ovcs, flit };
+        match (&ca, &sb_won) {
+            (Some(c), Some(won)) => c.finish(&mut md, d, g, ports, gnt, won, &x)?,
+            _ => g.finish(&mut md, d, ports, gnt, &x)?,
+        }
     }
     md.comment("Outputs");
     md.assign(&va_req_o, &cat_lsb(&va_reqs));
@@ -342,7 +389,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         md.assign(&vr, &cat_lsb(&va_routes));
     }
     md.assign(&st_req_o, &cat_lsb(&st_reqs));
-    md.assign(&route_o, &cat_lsb(&routes));
+    if let Some(ro) = route_o {
+        md.assign(&ro, &cat_lsb(&routes));
+    }
     if let Some(o) = ovc_o {
         md.assign(&o, &cat_lsb(&ovcs));
     }
@@ -377,6 +426,17 @@ struct SgPorts {
     route: Sig,
     ovc: Sig,
     flit: Sig,
+    split: Option<SplitPorts>,
+}
+
+/// The split pipeline's further outputs of an input port (§6 *Split switch
+/// allocation*): both flits in flight, the candidate at point B, and the
+/// VC whose candidate B granted (its credit leaves with the crossing).
+struct SplitPorts {
+    pend2: Sig,
+    ca_valid: Sig,
+    ca_route: Sig,
+    sb_gnt: Sig,
 }
 
 impl SgPorts {
@@ -388,6 +448,16 @@ impl SgPorts {
             route: md.output("sg_route_o", d.port_id_width),
             ovc: md.output("sg_ovc_o", d.vc_id_width),
             flit: md.output("st_flit_o", d.buf_flit_width),
+            split: if d.split() {
+                Some(SplitPorts {
+                    pend2: md.output("pend2_o", d.vcs),
+                    ca_valid: md.output("ca_valid_o", 1),
+                    ca_route: md.output("ca_route_o", d.port_id_width),
+                    sb_gnt: md.output("sb_gnt_o", d.vcs),
+                })
+            } else {
+                None
+            },
         })
     }
 }
@@ -438,12 +508,18 @@ impl SgRegs {
     /// The grant registers' next values from SA's grant `gnt`, the outputs,
     /// and the checks of the registered grant.
     fn finish(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
-        let (m, vw) = (d.vcs, d.vc_id_width);
+        let vw = d.vc_id_width;
         md.comment("SA's grant becomes the next cycle's crossing flit");
         md.assign(&self.valid_d, &gnt.any());
         md.assign(&self.vc_d, &encode(gnt, vw));
         md.assign(&self.tail_d, &(gnt & &x.gtails).any());
         md.assign(&o.pend, &self.pop);
+        self.outputs(md, d, o, gnt, x)
+    }
+
+    /// The outputs and checks the registered and the split pipeline share.
+    fn outputs(&self, md: &mut Module, d: &Dims, o: &SgPorts, gnt: &Sig, x: &SgInputs) -> Result<()> {
+        let m = d.vcs;
         if let Some(g) = &o.gtail {
             md.assign(&g, &x.gtails);
         }
@@ -461,5 +537,80 @@ impl SgRegs {
             "no grant behind a crossing tail",
         );
         Ok(())
+    }
+}
+
+/// The split pipeline's candidate register of an input port (§6 *Split
+/// switch allocation*: `ca_valid`, `ca_vc`, `ca_tail`), point A's pick of the
+/// previous cycle at point B now, and the input buffers' third flags SA-A reads.
+struct CaRegs {
+    valid_q: Sig,
+    valid_d: Sig,
+    vc_d: Sig,
+    vc_q: Sig,
+    tail_q: Sig,
+    tail_d: Sig,
+    /// `cap(p, v) = ca_valid && ca_vc == v`.
+    onehot: Sig,
+    three: Sig,
+    tail2: Sig,
+}
+
+impl CaRegs {
+    fn declare(md: &mut Module, d: &Dims) -> Result<CaRegs> {
+        let (m, vw) = (d.vcs, d.vc_id_width);
+        md.comment("Split switch allocation (§6): point A's pick of the previous cycle, the candidate");
+        md.raw_line("// point B arbitrates now; it stands for the next flit of its VC that is not crossing.");
+        let (valid_q, valid_d) = md.register_wire_d("ca_valid", &Expr::zero(1));
+        let (vc_q, vc_d) = md.register_wire_d("ca_vc", &Expr::zero(vw));
+        let (tail_q, tail_d) = md.register_wire_d("ca_tail", &Expr::zero(1));
+        let onehot = md.wire_of("ca_onehot", &valid_q.then_else(onehot_of(&vc_q, m), Expr::zero(m)));
+        let (three, tail2) = (md.wire("buf_three", m), md.wire("buf_tail2", m));
+        Ok(CaRegs { valid_q, valid_d, vc_d, vc_q, tail_q, tail_d, onehot, three, tail2 })
+    }
+
+    /// SA-A's pick `pick` into the candidate register, SA-B's outcome
+    /// `won` (point B granted this port's candidate) into the grant
+    /// register `g`, the outputs and the checks.
+    fn finish(&self, md: &mut Module, d: &Dims, g: &SgRegs, o: &SgPorts, pick: &Sig, won: &Sig, x: &SgInputs) -> Result<()> {
+        let (m, vw) = (d.vcs, d.vc_id_width);
+        let sp = o.split.as_ref().ok_or_else(|| HdlError::Invalid("split input port without its outputs".into()))?;
+        md.comment("SA-B: a granted candidate becomes the next cycle's crossing flit");
+        md.assign(&g.valid_d, &self.valid_q.l_and(won));
+        md.assign(&g.vc_d, &self.vc_q);
+        md.assign(&g.tail_d, &self.tail_q);
+        md.comment("SA-A: point A's pick becomes the candidate; if it is behind this VC's candidate");
+        md.raw_line("// and that one loses at B, it stands for the loser's flit, which is no tail.");
+        let behind_loser = if d.faults.split_loser_keeps_tail {
+            md.comment("MUTANT split-loser-keeps-tail: the pick keeps its own tail bit");
+            Expr::one_bit(false)
+        } else {
+            (pick & &self.onehot).any().l_and(won.l_not())
+        };
+        let pick_tail = (pick & &x.gtails).any().l_and(behind_loser.l_not());
+        if d.faults.split_loser_kept {
+            md.comment("MUTANT split-loser-kept: a candidate that loses at B stays");
+            let keep = self.valid_q.l_and(won.l_not());
+            md.assign(&self.valid_d, &keep.l_or(pick.any()));
+            md.assign(&self.vc_d, &keep.then_else(&self.vc_q, encode(pick, vw)));
+            md.assign(&self.tail_d, &keep.then_else(&self.tail_q, pick_tail));
+        } else {
+            md.assign(&self.valid_d, &pick.any());
+            md.assign(&self.vc_d, &encode(pick, vw));
+            md.assign(&self.tail_d, &pick_tail);
+        }
+        md.assign(&o.pend, &(&g.pop | &self.onehot));
+        md.assign(&sp.pend2, &(&g.pop & &self.onehot));
+        md.assign(&sp.ca_valid, &self.valid_q);
+        md.assign(&sp.ca_route, &onehot_select(&self.onehot, x.routes));
+        md.assign(&sp.sb_gnt, &(&self.onehot & &won.rep(m)));
+        let zero = Expr::zero(m);
+        md.assert_always(&subset_of(&self.onehot, &x.actives, &zero), "a candidate finds its VC ACTIVE");
+        md.assert_always(&(&self.onehot & &x.empties).is(&zero), "a candidate finds its flit");
+        md.assert_always(
+            &self.valid_q.l_and(&self.tail_q).l_and((pick & &self.onehot).any()).l_not(),
+            "no pick behind a candidate tail",
+        );
+        g.outputs(md, d, o, pick, x)
     }
 }

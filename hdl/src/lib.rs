@@ -79,11 +79,6 @@ pub fn generate(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<Vec<Genera
 /// [`generate`], plus the router's top module (for instantiating it, as the
 /// network top of [`network`] does).
 pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> Result<(Vec<GeneratedFile>, verilog::Module), HdlError> {
-    if cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split {
-        // docs/microarchitecture.md §6 *Split switch allocation*: model only
-        // so far; the CLI refuses it first with the file's line.
-        return Err(HdlError::Invalid("router.switch_stage = \"split\" is not in the RTL yet (allowed values: \"single_cycle\", \"registered\")".into()));
-    }
     let (lo, hi) = wormqos_config::PORTS_RANGE;
     if cfg.ports() > hi as usize {
         // A router of `RouterConfig::new_simulated` (golden model only);

@@ -146,6 +146,19 @@ pub enum Mutant {
     /// previous cycle's age order without the slots that entered in it, so a
     /// VC granted by VA in cycle t is not yet the youngest in cycle t+1.
     SaAgeEntryLate,
+    /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
+    /// room check counts one flit in flight where there are two (the
+    /// crossing one and the candidate at point B): `ob_count + 1 < DO`
+    /// instead of `ob_count + 2 < DO`, so a grant can find the buffer full.
+    SplitRoomCountsOne,
+    /// §6 *Split switch allocation* (`split` only): a pick behind its VC's
+    /// candidate keeps its own tail bit when that candidate loses at B,
+    /// although it then stands for the loser's flit, which is not a tail.
+    SplitLoserKeepsTail,
+    /// §6 *Split switch allocation* (`split` only): a candidate that loses
+    /// at B stays in the candidate register (and is arbitrated again)
+    /// instead of being dropped for point A's new pick.
+    SplitLoserKept,
     /// §6 stage 3, *Output-VC reallocation* (`vc_reallocation = "atomic"`
     /// only): a draining output VC is released as soon as its buffer is
     /// empty, without waiting for its credits (`credits == DD`), so the
@@ -228,6 +241,11 @@ impl Mutant {
     pub fn registered() -> &'static [Mutant] {
         &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate]
     }
+    /// The mutants of the split switch allocation (§6 *Split switch
+    /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn split() -> &'static [Mutant] {
+        &[Mutant::SplitRoomCountsOne, Mutant::SplitLoserKeepsTail, Mutant::SplitLoserKept]
+    }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn reallocation() -> &'static [Mutant] {
         &[Mutant::AtomicIgnoresCredits]
@@ -264,6 +282,7 @@ impl Mutant {
             .chain(Mutant::checks())
             .chain(Mutant::allocator())
             .chain(Mutant::registered())
+            .chain(Mutant::split())
             .chain(Mutant::reallocation())
             .chain(Mutant::best_effort_cap())
             .chain(Mutant::lane_credits())
@@ -292,8 +311,9 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
-            // RC and VA share a cycle in the registered pipeline already
-            Mutant::SkipRcStage => !registered(cfg),
+            Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
+            // RC and VA share a cycle in the registered and split pipelines already
+            Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
             Mutant::BeCapIgnored => cfg.best_effort_output_vcs().is_some(),
             _ => true,
@@ -320,6 +340,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
+            Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => "router.switch_stage = \"split\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
@@ -367,6 +388,9 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
+            Mutant::SplitRoomCountsOne => "split-room-counts-one",
+            Mutant::SplitLoserKeepsTail => "split-loser-keeps-tail",
+            Mutant::SplitLoserKept => "split-loser-kept",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
             Mutant::LaneCreditOnLane0 => "lane-credit-on-lane0",
@@ -410,6 +434,9 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
+            Mutant::SplitRoomCountsOne => "SplitRoomCountsOne",
+            Mutant::SplitLoserKeepsTail => "SplitLoserKeepsTail",
+            Mutant::SplitLoserKept => "SplitLoserKept",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
             Mutant::LaneCreditOnLane0 => "LaneCreditOnLane0",
@@ -421,6 +448,11 @@ impl Mutant {
 /// Whether `cfg`'s switch allocation is registered (§6).
 fn registered(cfg: &wormqos_config::RouterConfig) -> bool {
     cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered
+}
+
+/// Whether `cfg`'s switch allocation is split (§6).
+fn split(cfg: &wormqos_config::RouterConfig) -> bool {
+    cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split
 }
 
 /// The rounds of `cfg`'s iterative switch allocator, if it has one.
@@ -500,6 +532,14 @@ pub struct Faults {
     pub sa_xb_ptr_frozen: bool,
     /// [`Mutant::SaRoomIgnoresPend`]: SA's room check ignores the flit entering now.
     pub sa_room_ignores_pend: bool,
+    /// [`Mutant::SplitRoomCountsOne`]: SA-A's room check counts one flit in
+    /// flight where there are two.
+    pub split_room_counts_one: bool,
+    /// [`Mutant::SplitLoserKeepsTail`]: a candidate that loses at B keeps
+    /// its tail bit in the next candidate register.
+    pub split_loser_keeps_tail: bool,
+    /// [`Mutant::SplitLoserKept`]: a candidate that loses at B is kept.
+    pub split_loser_kept: bool,
     /// [`Mutant::SaGrantsBehindTail`]: SA offers the flit behind a crossing tail.
     pub sa_grants_behind_tail: bool,
     /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
@@ -557,6 +597,9 @@ impl Faults {
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
+            Mutant::SplitRoomCountsOne => &mut f.split_room_counts_one,
+            Mutant::SplitLoserKeepsTail => &mut f.split_loser_keeps_tail,
+            Mutant::SplitLoserKept => &mut f.split_loser_kept,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
             Mutant::LaneCreditOnLane0 => &mut f.credit_lane_zero,
@@ -574,7 +617,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -610,11 +653,12 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
+        assert!(Mutant::split().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock() && !Mutant::registered().contains(m)));
         assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         // every mutant sets its own fault switch, and only one
         assert_eq!(Faults::of(None), Faults::default());

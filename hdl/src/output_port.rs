@@ -31,6 +31,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     if d.registered() {
         md.doc("room2_o[u]: it has room for two flits (registered switch allocation, §6).");
     }
+    if d.split() {
+        md.doc("room3_o[u]: it has room for three flits (split switch allocation, §6).");
+    }
     md.input("clk_i", 1);
     md.input("rst_i", 1);
     let push = md.input("push_i", m);
@@ -59,6 +62,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     };
     let full_o = if d.faults.ignores_output_full { None } else { Some(md.output("full_o", m)) };
     let room2_o = if d.registered() { Some(md.output("room2_o", m)) } else { None };
+    let room3_o = if d.split() { Some(md.output("room3_o", m)) } else { None };
     let valid_o = md.output("out_valid_o", 1);
     let vc_o = md.output("out_vc_o", vw);
     let head_o = md.output("out_head_o", 1);
@@ -70,6 +74,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     let pick = md.wire("pick", m);
     let mut fulls = vec![];
     let mut room2s = vec![];
+    let mut room3s = vec![];
     let mut eligs = vec![];
     let mut fronts = vec![];
     // each per-VC buffer's front entry (per-VC buffers only)
@@ -87,6 +92,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         }
         let f = md.wire("buf_full", m);
         let r2 = if d.registered() { Some(md.wire("buf_room2", m)) } else { None };
+        let r3 = if d.split() { Some(md.wire("buf_room3", m)) } else { None };
         let side = if d.per_lane() { Some(md.wire("buf_side", m * d.ob_side_width())) } else { None };
         if full_o.is_none() {
             md.raw_line("/* verilator lint_on UNUSED */");
@@ -107,6 +113,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
             if let Some(o) = &room2_o {
                 md.assign(&o, &r2);
             }
+        }
+        if let (Some(r3), Some(o)) = (&r3, &room3_o) {
+            conns.push(("room3_o", r3.e()));
+            md.assign(o, r3);
         }
         if let Some(side) = &side {
             // the lane choice reads the head bit and class field of every VC's front
@@ -136,6 +146,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 }
                 let full = md.wire(&format!("vc{u}_full"), 1);
                 let r2 = if d.registered() { Some(md.wire(&format!("vc{u}_room2"), 1)) } else { None };
+                let r3 = if d.split() { Some(md.wire(&format!("vc{u}_room3"), 1)) } else { None };
                 if full_o.is_none() {
                     md.raw_line("/* verilator lint_on UNUSED */");
                 }
@@ -152,6 +163,10 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
                 if let Some(r2) = &r2 {
                     conns.push(("room2_o", r2.e()));
                     room2s.push(r2.e());
+                }
+                if let Some(r3) = &r3 {
+                    conns.push(("room3_o", r3.e()));
+                    room3s.push(r3.e());
                 }
                 md.instance(fifo, &format!("u_ob{u}"), &conns);
                 if vclock_at_c {
@@ -244,6 +259,9 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
     }
     if let Some(f) = full_o {
         md.assign(&f, &cat_lsb(&fulls));
+    }
+    if let (Some(o), false) = (&room3_o, d.shared_ob()) {
+        md.assign(o, &cat_lsb(&room3s));
     }
     if let (Some(o), false) = (&room2_o, d.shared_ob()) {
         md.assign(&o, &cat_lsb(&room2s));

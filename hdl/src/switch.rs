@@ -32,8 +32,23 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         md.doc("Stage 4 readiness of one input port's VCs (§6): a VC with a flit to move is");
         md.doc("ready iff the output VC buffer it is allocated (route*M + ovc) has room.");
     }
+    if d.split() {
+        md.doc("Split switch allocation (§6): two flits of a VC may be in flight, the crossing one");
+        md.doc("and the one at point B: pend_i[v], at least one; pend2_i[v], both (room3_i, room for");
+        md.doc("three).");
+    }
     let full = md.input("ob_full_i", nm);
     let room2_pend = if reg { Some((md.input("ob_room2_i", nm), md.input("pend_i", m))) } else { None };
+    let room3_pend2 = if d.split() { Some((md.input("ob_room3_i", nm), md.input("pend2_i", m))) } else { None };
+    if d.faults.split_room_counts_one {
+        md.raw_line("/* verilator lint_off UNUSED */ // MUTANT split-room-counts-one");
+        if let Some((r3, p2)) = &room3_pend2 {
+            md.raw_line(format!("wire unused_pend2 = ^{{{}, {}}};", r3.name, p2.name));
+        }
+        md.raw_line("/* verilator lint_on UNUSED */");
+    }
+    // split: with both flits in flight the buffer needs room for three
+    let room3_pend2 = room3_pend2.filter(|_| !d.faults.split_room_counts_one);
     let req = md.input("st_req_i", m);
     // Registered: the input VCs' output VC buffers come one-hot (`dst_i`,
     // registered at the VA grant), so each room look-up is an AND-OR of
@@ -68,9 +83,13 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
             (None, Some(dst)) => {
                 let oh = md.wire_of(&format!("dst{v}"), &dst.field(v * nm, nm));
                 let not_full = (&oh & &!&full.e()).any();
-                match &room2_pend {
+                let room = match &room2_pend {
                     Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else((&oh & &room2.e()).any(), not_full),
                     _ => not_full,
+                };
+                match &room3_pend2 {
+                    Some((room3, pend2)) => pend2.at(v).then_else((&oh & &room3.e()).any(), room),
+                    None => room,
                 }
             }
             (None, None) => return Err(HdlError::Invalid("st_ready without output VCs".into())),
@@ -179,7 +198,9 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         let mo_r = (2..=rounds).map(|r| md.input(&format!("mo{r}_i"), d.ports)).collect::<Vec<_>>();
         (Some(md.wire_of("won", &any_of(&won_r.iter().map(|w| w).collect::<Vec<_>>()))), won_r, mo_r)
     };
-    let route = md.input("route_i", m * pw);
+    // (split: point B reads the candidate's route from the input port)
+    let route_in = if d.split() { None } else { Some(md.input("route_i", m * pw)) };
+    let route = || route_in.clone().ok_or_else(|| HdlError::Invalid("point A without routes".into()));
     let ovc = if d.registered() { None } else { Some(md.input("ovc_i", m * vw)) };
     let front = if d.shared_ib() || d.registered() { None } else { Some(md.input("front_i", m * fw)) };
     let cand_tail = if point_a_needs_cand_tail(d) { Some(md.input("cand_tail_i", 1)) } else { None };
@@ -195,8 +216,9 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     };
     let accel = if d.acceleration() { Some(md.input("accel_i", m)) } else { None };
     let cand_o = md.output("cand_o", m);
-    // (iterative: point B reads each round's route instead)
-    let cand_route_o = if rounds == 0 { Some(md.output("cand_route_o", pw)) } else { None };
+    // (iterative: point B reads each round's route instead; split: the
+    // route of the registered candidate, from the input port)
+    let cand_route_o = if rounds == 0 && !d.split() { Some(md.output("cand_route_o", pw)) } else { None };
     // (registered: the crossbar reads the grant registers instead)
     let cand_ovc_o = if d.registered() { None } else { Some(md.output("cand_ovc_o", vw)) };
     let cand_flit_o = if front.is_some() { Some(md.output("cand_flit_o", fw)) } else { None };
@@ -222,6 +244,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     if rounds > 0 {
         md.comment("Iterative switch allocation (§6): R_r = ready VCs of an unmatched port whose");
         md.raw_line("// route is not matched yet; the arbiters' state follows the matched candidate.");
+        let route = route()?;
         let routes = (0..m).map(|v| route.field(v * pw, pw)).collect::<Vec<_>>();
         for r in 0..rounds as usize {
             cand_r.push(md.wire(&format!("cand{}", r + 1), m));
@@ -297,7 +320,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     };
     md.assign(&cand_o.lv(), &cand.e());
     if let Some(o) = cand_route_o {
-        md.assign(&o.lv(), &sel(&route.e(), pw)?);
+        md.assign(&o.lv(), &sel(&route()?.e(), pw)?);
     }
     if let (Some(o), Some(ovc)) = (cand_ovc_o, &ovc) {
         md.assign(&o.lv(), &sel(&ovc.e(), vw)?);
@@ -308,7 +331,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
     for ((c_o, cr_o, rel_o), c) in round_o.iter().zip(&cand_r) {
         let parts = |all: &Expr, w: u32| (0..m).map(|v| all.part(v * w, w)).collect::<Result<Vec<_>>>();
         md.assign(&c_o, &c);
-        md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route.e(), pw)?));
+        md.assign(&cr_o.lv(), &onehot_select(c, &parts(&route()?.e(), pw)?));
         if let (Some((rel_o, rt_o)), Some((rel, rt, rw))) = (rel_o, &rel_rt) {
             md.assign(&rel_o.lv(), &onehot_select(c, &parts(&rel.e(), *rw)?));
             md.assign(&rt_o, &(c & rt).any());

@@ -50,7 +50,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         // there is room for one more besides the entering one.
         // A shared buffer's memory is a block-RAM-shaped ram_1r1w read
         // synchronously (§6 *Buffers of the registered pipeline*).
-        let (ib, ob) = (Lookahead::Input, Lookahead::Output);
+        // Split (§6): two flits in flight per VC, one flag further each.
+        let (ib, ob) = if d.split() { (Lookahead::Input3, Lookahead::Output3) } else { (Lookahead::Input, Lookahead::Output) };
         let ib_buf = if d.shared_ib() {
             let ram = ram_1r1w(p, fw, m * d.input_depth)?;
             mods.add(&ram)?;
@@ -156,7 +157,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         FlitOrder::RoundRobin => "RoundRobin",
         FlitOrder::VirtualClock(_) => "Virtualclock",
     };
-    if reg {
+    if d.split() {
+        t.doc(format!("{crossbar} crossbar, {order} scheduler; 6-stage pipeline BW, RC+VA, SA-A (point A,"));
+        t.doc("registered), SA-B (point B, registered), ST, output (docs/microarchitecture.md §6, split).");
+    } else if reg {
         t.doc(format!("{crossbar} crossbar, {order} scheduler; 5-stage pipeline BW, RC+VA, SA (registered), ST,"));
         t.doc("output (docs/microarchitecture.md §6, registered switch allocation).");
     } else {
@@ -199,7 +203,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     t.comment("Per input VC i = p*M+v, flat.");
     let va_req_all = t.wire("va_req_all", nm * n);
     let st_req = t.wire("st_req", nm);
-    let route_all = t.wire("route_all", nm * pw);
+    // (split: nothing reads the input VCs' routes but VA, through
+    // va_route_all, and point B, through the candidates' ca_route_o)
+    let route_all_opt = if d.split() { None } else { Some(t.wire("route_all", nm * pw)) };
+    let route_all_sig = || route_all_opt.clone().ok_or_else(|| HdlError::Invalid("split router reads no route_all".into()));
     // VA reads the routes from route_all; only the skip-rc-stage mutant has
     // a route of its own for VA (computed in RC's cycle).
     let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)) } else { None };
@@ -261,11 +268,17 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 ("in_data_i", in_data.field(pi * w, w)),
                 ("va_gnt_i", va_gnt.field(pi * m, m)),
                 ("va_ovc_i", va_ovc_in.field(pi * m * vw, m * vw)),
-                (if reg { "sa_gnt_i" } else { "pop_i" }, mv.field(pi * m, m)),
+                // (split: point A's pick, the candidate of the next cycle)
+                match (&cand, d.split()) {
+                    (Some(c), true) => ("sa_gnt_i", c.field(pi * m, m)),
+                    _ => (if reg { "sa_gnt_i" } else { "pop_i" }, mv.field(pi * m, m)),
+                },
                 ("va_req_o", va_req_all.field(pi * m * n, m * n)),
                 ("st_req_o", st_req.field(pi * m, m)),
-                ("route_o", route_all.field(pi * m * pw, m * pw)),
             ];
+        if let Some(ra) = &route_all_opt {
+            conns.push(("route_o", ra.field(pi * m * pw, m * pw)));
+        }
         if !reg {
             conns.push(("ovc_o", ovc_of(pi)?));
         }
@@ -275,7 +288,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(da) = &dst_all {
             conns.push(("dst_o", da.field(pi * m * nm, m * nm)));
         }
-        if reg && d.shared_ib() {
+        if reg && d.shared_ib() && !d.split() {
             // The buffer's RAM reads the flit of point A's candidate, the
             // grant if the port is matched (single pass; iterative: the grant).
             conns.push(("sa_read_i", match (&cand, rounds) {
@@ -284,7 +297,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             }));
         }
         match (&front_all, &cand, &cand_flit, &sg) {
-            (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi),
+            (_, _, _, Some(g)) => g.connect_input_port(&mut conns, d, pi, &mv),
             (Some(f), _, _, None) => conns.push(("front_o", f.field(pi * m * fw, m * fw))),
             (None, Some(c), Some(cf), None) => {
                 conns.push(("rsel_i", c.field(pi * m, m)));
@@ -376,7 +389,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         t.assign(&a, &any_of(&victims));
     }
     for i in 0..nm {
-        let r = va_route_all.as_ref().unwrap_or(&route_all).field(i * pw, pw);
+        let r = match &va_route_all {
+            Some(v) => v.field(i * pw, pw),
+            None => route_all_sig()?.field(i * pw, pw),
+        };
         let ovc = match (&cls_all, per_class) {
             // the output VC of the VC's own class at its route's allocator
             (Some(c), true) => {
@@ -401,11 +417,15 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     conns.push(("ob_room2_i", g.room2.e()));
                     conns.push(("pend_i", g.pend.field(pi * m, m)));
                 }
+                if let Some(x) = sg.as_ref().and_then(|g| g.split.as_ref()) {
+                    conns.push(("ob_room3_i", x.room3.e()));
+                    conns.push(("pend2_i", x.pend2.field(pi * m, m)));
+                }
                 conns.push(("st_req_i", st_req.field(pi * m, m)));
                 match &dst_all {
                     Some(da) => conns.push(("dst_i", da.field(pi * m * nm, m * nm))),
                     None => conns.extend([
-                        ("route_i", route_all.field(pi * m * pw, m * pw)),
+                        ("route_i", route_all_sig()?.field(pi * m * pw, m * pw)),
                         ("ovc_i", ovc_of(pi)?),
                     ]),
                 }
@@ -419,6 +439,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
                 let dst = dst_all.as_ref().ok_or_else(|| HdlError::Invalid("registered router without dst_all".into()))?;
                 t.raw_line(format!("wire unused_room = ^{{{}, {}, {}}};", g.pend.name, g.room2.name, dst.name));
+                if let Some(x) = &g.split {
+                    t.raw_line(format!("wire unused_room3 = ^{{{}, {}}};", x.pend2.name, x.room3.name));
+                }
                 t.raw_line("/* verilator lint_on UNUSED */");
             }
         }
@@ -439,7 +462,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 &format!("u_{tag}{pi}"),
                 &[
                     ("sel_i", sel.field(pi * m, m)),
-                    ("route_i", route_all.field(pi * m * pw, m * pw)),
+                    ("route_i", route_all_sig()?.field(pi * m * pw, m * pw)),
                     ("ovc_i", ovc_of(pi)?),
                     ("spread_o", s.e()),
                 ],
@@ -474,7 +497,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         mods.add(&pa)?;
         mods.add(&pb)?;
         let cand = cand.clone().ok_or_else(|| HdlError::Invalid("multiplexed crossbar without candidate wires".into()))?;
-        let cand_route = if rounds.is_none() { Some(t.wire("cand_route", n * pw)) } else { None };
+        // (split: point B reads the candidate registers' routes instead)
+        let cand_route = if rounds.is_none() && !d.split() { Some(t.wire("cand_route", n * pw)) } else { None };
         // (registered: the crossbar reads the grant registers, not point A)
         let cand_ovc = if reg { None } else { Some(t.wire("cand_ovc", n * vw)) };
         let rel_w = d.virtual_clock().map(|v| v.clock_width + 2);
@@ -482,7 +506,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let mut moves = vec![];
         for pi in 0..n {
             t.comment(format!("Point A of input port {pi}"));
-            let mut conns = vec![clk(), rst(), ("ready_i", ready.field(pi * m, m)), ("route_i", route_all.field(pi * m * pw, m * pw))];
+            let mut conns = vec![clk(), rst(), ("ready_i", ready.field(pi * m, m))];
+            if !d.split() {
+                conns.push(("route_i", route_all_sig()?.field(pi * m * pw, m * pw)));
+            }
             if !reg {
                 conns.push(("ovc_i", ovc_of(pi)?));
             }
@@ -495,7 +522,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 conns.push(("gtail_i", g.field(pi * m, m)));
             }
             if needs_won {
-                conns.push(("won_i", won.at(pi)));
+                // split: A's grant takes effect whatever B does (§6 SA-A)
+                conns.push(("won_i", if d.split() { cand.field(pi * m, m).any() } else { won.at(pi) }));
             }
             if order_a == FlitOrder::Age {
                 conns.push(("enter_i", va_gnt.field(pi * m, m)));
@@ -546,14 +574,21 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         for o in 0..n {
             t.comment(format!("Point B of output port {o}"));
             // single pass: the input ports whose candidate routes here
-            let single_req = match &cand_route {
-                Some(cand_route) => {
+            let single_req = match (&cand_route, sg.as_ref().and_then(|g| g.split.as_ref())) {
+                // split: the registered candidates (SA-B)
+                (None, Some(x)) => {
+                    let reqs = (0..n)
+                        .map(|pi| x.ca_valid.at(pi).l_and(x.ca_route.field(pi * pw, pw).is(num(pw, o as u64))))
+                        .collect::<Vec<_>>();
+                    Some(t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs)))
+                }
+                (Some(cand_route), _) => {
                     let reqs = (0..n)
                         .map(|pi| cand.field(pi * m, m).any().land(&cand_route.field(pi * pw, pw).is(&num(pw, o as u64))))
                         .collect::<Result<Vec<_>>>()?;
                     Some(t.wire_of(&format!("xb_req{o}"), &cat_lsb(&reqs)))
                 }
-                None => None,
+                (None, None) => None,
             };
             let g = t.wire(&format!("xb_gnt{o}"), n);
             let pv = t.wire(&format!("xpush{o}"), m);
@@ -599,8 +634,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             gnt_b.push(g.e());
         }
         t.assign(&won, &any_of(&gnt_b));
+        if let Some(x) = sg.as_ref().and_then(|g| g.split.as_ref()) {
+            t.assign(&x.sb_won, &won);
+        }
         Round::connect(&mut t, &rw, &round_gnts)?;
-        t.assign(&mv, &cat_lsb(&moves));
+        if !d.split() {
+            // (split: the input ports drive `move` with B's grants, sb_gnt_o)
+            t.assign(&mv, &cat_lsb(&moves));
+        }
         t.assign(&push, &cat_lsb(&pushes));
         t.assign(&wdata, &cat_lsb(&wdatas));
         let tails_rel = if d.faults.tail_keeps_output_vc { Expr::zero(nm) } else { cat_lsb(&releases) };
@@ -685,6 +726,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(g) = &sg {
             conns.push(("room2_o", g.room2.field(o * m, m)));
+        }
+        if let Some(x) = sg.as_ref().and_then(|g| g.split.as_ref()) {
+            conns.push(("room3_o", x.room3.field(o * m, m)));
         }
         if let Some(dr) = &drained {
             conns.push(("tail_crossed_i", release.field(o * m, m)));
@@ -774,6 +818,19 @@ struct SgWires {
     ovc: crate::verilog::Sig,
     flit: crate::verilog::Sig,
     room2: crate::verilog::Sig,
+    split: Option<SplitWires>,
+}
+
+/// The split pipeline's further wires (§6 *Split switch allocation*): per
+/// input VC both flits in flight (`pend2`), per output VC the room for three,
+/// per input port the candidate at point B (valid, route).
+struct SplitWires {
+    pend2: crate::verilog::Sig,
+    room3: crate::verilog::Sig,
+    ca_valid: crate::verilog::Sig,
+    ca_route: crate::verilog::Sig,
+    /// Per input port: point B granted its candidate.
+    sb_won: crate::verilog::Sig,
 }
 
 impl SgWires {
@@ -788,10 +845,22 @@ impl SgWires {
             ovc: t.wire("sg_ovc_all", n * d.vc_id_width),
             flit: t.wire("st_flit_all", n * d.buf_flit_width),
             room2: t.wire("ob_room2", nm),
+            split: if d.split() {
+                Some(SplitWires {
+                    pend2: t.wire("pend2_all", nm),
+                    room3: t.wire("ob_room3", nm),
+                    ca_valid: t.wire("ca_valid_all", n),
+                    ca_route: t.wire("ca_route_all", n * d.port_id_width),
+                    sb_won: t.wire("sb_won", n),
+                })
+            } else {
+                None
+            },
         })
     }
     /// Input port `pi`'s registered-pipeline connections.
-    fn connect_input_port(&self, conns: &mut Vec<(&str, Expr)>, d: &Dims, pi: u32) {
+    /// Split: `mv` (flat per input VC) takes B's grants, the credits.
+    fn connect_input_port(&self, conns: &mut Vec<(&str, Expr)>, d: &Dims, pi: u32, mv: &crate::verilog::Sig) {
         let (m, pw, vw, fw) = (d.vcs, d.port_id_width, d.vc_id_width, d.buf_flit_width);
         if let Some(g) = &self.gtail {
             conns.push(("gtail_o", g.field(pi * m, m)));
@@ -803,6 +872,15 @@ impl SgWires {
             ("sg_ovc_o", self.ovc.field(pi * vw, vw)),
             ("st_flit_o", self.flit.field(pi * fw, fw)),
         ]);
+        if let Some(x) = &self.split {
+            conns.extend([
+                ("pend2_o", x.pend2.field(pi * m, m)),
+                ("ca_valid_o", x.ca_valid.at(pi)),
+                ("ca_route_o", x.ca_route.field(pi * pw, pw)),
+                ("sb_gnt_o", mv.field(pi * m, m)),
+                ("sb_won_i", x.sb_won.at(pi)),
+            ]);
+        }
     }
     /// Stage ST into output port `o`: the input ports whose registered grant
     /// goes there push their crossing flit (`push`, `flit`).

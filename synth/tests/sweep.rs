@@ -169,6 +169,26 @@ fn switch_stage_axis_spans_the_multiplexed_points_only() {
     assert!(e.contains("router.switch_stage"), "{e}");
 }
 
+/// `split` is a value of the switch-stage axis (it has RTL, so the DSE can
+/// synthesize it): a valid point with the single pass, named `_split`, and
+/// a point refused naming the field with the iterative allocator, whose
+/// rounds §6 *Split switch allocation* cannot split.
+#[test]
+fn switch_stage_axis_takes_split_with_the_single_pass_only() {
+    let g = Grid {
+        switch_allocator: vec!["single_pass".into(), "iterative".into()],
+        switch_stage: vec!["split".into()],
+        ..one_point()
+    };
+    let c = g.configs();
+    let names: Vec<&str> = c.iter().map(|(p, _)| p.name.as_str()).collect();
+    assert_eq!(names, ["mesh5_v2_d4_w32_mul_round_robin_none_split", "mesh5_v2_d4_w32_mul_round_robin_none_it3_split"]);
+    use wormqos_config::SwitchStage;
+    assert_eq!(c[0].1.as_ref().unwrap().scheduling().point.switch_stage(), SwitchStage::Split);
+    let e = c[1].1.as_ref().unwrap_err();
+    assert!(e.contains("router.switch_stage"), "{e}");
+}
+
 /// The registered stage's saturation measure feeds the sources each credit
 /// one cycle late (see `saturation_throughput`): no flit is ever dropped
 /// although the sources use a credit as soon as they see it

@@ -9,12 +9,12 @@
 
 mod common;
 
+use common::staged::{check_latency_and_streaming, lockstep_clean, mutant_mismatch, opts, rtl_alone_clean, staged_example};
 use common::*;
 use wormqos_config::{RouterConfig, SwitchStage};
 use wormqos_hdl::Mutant;
 use wormqos_sim::Router;
-use wormqos_testbench::dut::Dut;
-use wormqos_testbench::lockstep::{run_lockstep, run_single, LockstepError, LockstepOptions};
+use wormqos_testbench::lockstep::{run_single, LockstepError, LockstepOptions};
 
 const CYCLES: u64 = 50_000;
 
@@ -24,13 +24,7 @@ const CYCLES: u64 = 50_000;
 const EXAMPLES: [(&str, u64); 3] = [("tiny2_registered", 31), ("tr5_registered", 32), ("np4_registered", 33)];
 
 fn registered(name: &str) -> RouterConfig {
-    let cfg = example(name);
-    assert_eq!(cfg.scheduling().point.switch_stage(), SwitchStage::Registered, "{name}");
-    cfg
-}
-
-fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {
-    LockstepOptions { cycles, seed, traffic: traffic_for(cfg), drain_limit: 20_000, waveform_dir: Some(waveform_dir()), ..Default::default() }
+    staged_example(name, SwitchStage::Registered)
 }
 
 /// The RTL alone: every flit delivered once, in order, to the routed port,
@@ -39,12 +33,7 @@ fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {
 #[test]
 fn rtl_alone_conserves_every_flit_drains_and_passes_its_checks() {
     for (name, seed) in EXAMPLES {
-        let cfg = registered(name);
-        let report = run_single(&cfg, &mut rtl(&cfg, None), &opts(&cfg, seed, CYCLES)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        eprintln!("{name}: {report}");
-        assert_eq!(report.flits_delivered, report.flits_injected, "{name}");
-        assert!(report.flits_injected as f64 > 0.1 * CYCLES as f64, "{name}: too little traffic: {report}");
-        assert!(report.stimulus.source_credit_blocked > 0, "{name}: no backpressure: {report}");
+        rtl_alone_clean(&registered(name), seed, CYCLES);
     }
 }
 
@@ -64,23 +53,11 @@ fn expected_departure(cfg: &RouterConfig, k: u64) -> u64 {
     }
 }
 
-fn check_latency_and_streaming(dut: &mut dyn Dut, cfg: &RouterConfig) {
-    for len in [1usize, 2, 5, 16] {
-        let arrivals = send_message(dut, cfg, 0, 0, 1, len);
-        let expected = (0..len as u64).map(|k| expected_departure(cfg, k)).collect::<Vec<_>>();
-        assert_eq!(arrivals, expected, "{}: DO = {}: zero-load departures of a {len}-flit message", cfg.name(), cfg.output_buffer_depth());
-    }
-    let src = cfg.ports() - 1;
-    let arrivals = send_message(dut, cfg, src, (cfg.vcs() - 1) as u8, 0, 200);
-    let expected = (0..200).map(|k| expected_departure(cfg, k)).collect::<Vec<_>>();
-    assert_eq!(arrivals, expected, "{}: DO = {}: a 200-flit stream", cfg.name(), cfg.output_buffer_depth());
-}
-
 #[test]
 fn rtl_latency_is_p_minus_1_plus_m_and_streams_as_the_spec_says() {
     for (name, _) in EXAMPLES {
         let cfg = registered(name);
-        check_latency_and_streaming(&mut rtl(&cfg, None), &cfg);
+        check_latency_and_streaming(&mut rtl(&cfg, None), &cfg, expected_departure);
     }
 }
 
@@ -88,21 +65,12 @@ fn rtl_latency_is_p_minus_1_plus_m_and_streams_as_the_spec_says() {
 fn model_latency_is_p_minus_1_plus_m_and_streams_as_the_spec_says() {
     for (name, _) in EXAMPLES {
         let cfg = registered(name);
-        check_latency_and_streaming(&mut Router::new(&cfg), &cfg);
+        check_latency_and_streaming(&mut Router::new(&cfg), &cfg, expected_departure);
     }
 }
 
 fn lockstep(name: &str, seed: u64) {
-    let cfg = registered(name);
-    let report = run_lockstep(&cfg, &mut rtl(&cfg, None), &mut Router::new(&cfg), &opts(&cfg, seed, CYCLES))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    eprintln!("{name}: {report}");
-    assert!(report.cycles >= CYCLES);
-    assert_eq!(report.flits_delivered, report.flits_injected);
-    assert_eq!(report.messages_delivered, report.messages_injected);
-    assert!(report.scoreboard.delivered_per_port.iter().all(|&n| n > 0), "an output port saw no traffic: {report}");
-    assert!(report.stimulus.source_credit_blocked > 0, "no backpressure: {report}");
-    assert!(report.stimulus.sink_full_cycles + report.stimulus.stall_burst_cycles > 0, "no output backpressure: {report}");
+    lockstep_clean(&registered(name), seed, CYCLES);
 }
 
 #[test]
@@ -132,11 +100,7 @@ fn lockstep_catches_every_registered_mutant() {
     for &mutant in Mutant::registered() {
         let cfg = if mutant.applies_to(&np4) { &np4 } else { &tr5 };
         assert!(mutant.applies_to(cfg), "{}", mutant.name());
-        let o = LockstepOptions { stop_on_rtl_check: false, waveform_dir: None, ..opts(cfg, 7, CYCLES) };
-        let err = run_lockstep(cfg, &mut rtl(cfg, Some(mutant)), &mut Router::new(cfg), &o)
-            .err()
-            .unwrap_or_else(|| panic!("mutant {} escaped on {}", mutant.name(), cfg.name()));
-        let LockstepError::Mismatch(m) = &err else { panic!("mutant {}: expected a mismatch, got {err}", mutant.name()) };
+        let m = mutant_mismatch(cfg, mutant, 7, CYCLES);
         eprintln!("{:>22}: caught at cycle {} on {} ({})", mutant.name(), m.cycle, m.signal, cfg.name());
     }
 }

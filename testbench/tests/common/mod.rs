@@ -9,6 +9,7 @@ use wormqos_testbench::dut::Dut;
 use wormqos_testbench::verilator::VerilatedRouter;
 
 pub mod cocotb;
+pub mod staged;
 
 pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -121,7 +122,7 @@ pub fn send_message(dut: &mut dyn Dut, cfg: &RouterConfig, src: usize, vc: u8, d
     dut.reset();
     let mut inputs = RouterInputs::idle(cfg);
     let mut credits = cfg.input_buffer_depth();
-    let registered = cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered;
+    let registered = cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle;
     let mut late = 0usize;
     let mut sent = 0usize;
     let mut arrivals = Vec::new();
