@@ -13,10 +13,9 @@ pub(crate) enum ArbiterSide {
     None,
     /// Age order: the slots that become the youngest this cycle.
     Age { enter: Expr },
-    /// Fine-Grained VirtualClock (§8): which slots hold a flit, the Vtick of
-    /// each slot's message and, with the registered stamp (§8.4, point A),
-    /// the Vtick registers' next values (early part, clear).
-    VirtualClock { present: Expr, vtick: Expr, next: Option<(Expr, Expr)> },
+    /// Fine-Grained VirtualClock (§8): which slots hold a flit, and the
+    /// Vtick of each slot's message.
+    VirtualClock { present: Expr, vtick: Expr },
 }
 
 /// The checks every arbiter carries (§12): `gnt` one-hot or zero, and only
@@ -37,13 +36,9 @@ pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide)
     match side {
         ArbiterSide::None => {}
         ArbiterSide::Age { enter } => c.push(("enter_i", enter)),
-        ArbiterSide::VirtualClock { present, vtick, next } => {
+        ArbiterSide::VirtualClock { present, vtick } => {
             c.push(("present_i", present));
             c.push(("vtick_i", vtick));
-            if let Some((nx, clr)) = next {
-                c.push(("vtick_nx_i", nx));
-                c.push(("vtick_clr_i", clr));
-            }
         }
     }
     c.push(("gnt_o", gnt));

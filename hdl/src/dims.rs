@@ -171,13 +171,6 @@ impl Dims {
     pub fn block_size(&self) -> u32 {
         self.scheduling.block_size
     }
-    /// Point A's VirtualClock scheduler keeps the stamp sum `mx[k] + vtick`
-    /// in a register (§8.4 *At point A the stamp sum is registered too*):
-    /// VirtualClock at point A outside the preemptive mode, whose input VCs
-    /// export their Vtick register's next value. Point C keeps the sum.
-    pub fn stamp_registered(&self) -> bool {
-        matches!(self.order_at_a(), Some(FlitOrder::VirtualClock(_))) && self.preemption().is_none()
-    }
     /// The multiplexed crossbar: point A picks one VC per input port.
     pub fn multiplexed(&self) -> bool {
         self.scheduling.point.is_input_port()

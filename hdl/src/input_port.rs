@@ -121,15 +121,7 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     } else {
         None
     };
-    let vtick_next_o = if d.stamp_registered() {
-        md.doc("vtick_nx_o[v*VTW +: VTW], vtick_clr_o[v]: VC v's Vtick register's next value unless");
-        md.doc("its tail crosses, and the clear when it does (point A's registered stamp, §8.4).");
-        Some((md.output("vtick_nx_o", m * d.vtick.width), md.output("vtick_clr_o", m)))
-    } else {
-        None
-    };
     let mut vticks = vec![];
-    let (mut vtick_nxs, mut vtick_clrs) = (vec![], vec![]);
     let cls_o = if d.va_needs_class() {
         md.doc("cls_o[v*CW +: CW]: cls() of VC v's header class (hdr, loaded at RC; §9.1, §9.2).");
         Some(md.output("cls_o", m * d.class_width))
@@ -285,12 +277,6 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             let vt = md.wire(&format!("vc{v}_vtick"), vc.vtick.width);
             conns.extend([("rc_vtick_i", field(&front, vc.vtick.lsb, vc.vtick.width)?), ("vtick_o", vt.e())]);
             vticks.push(vt);
-            if vtick_next_o.is_some() {
-                let (nx, clr) = (md.wire(&format!("vc{v}_vtick_nx"), vc.vtick.width), md.wire(&format!("vc{v}_vtick_clr"), 1));
-                conns.extend([("vtick_nx_o", nx.e()), ("vtick_clr_o", clr.e())]);
-                vtick_nxs.push(nx);
-                vtick_clrs.push(clr);
-            }
         }
         if let Some(tab) = &avc_tab {
             let rc_avc = md.wire_of(&format!("vc{v}_rc_avc"), &tab.elem(&dest, m));
@@ -420,10 +406,6 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     }
     if let Some(vo) = vtick_o {
         md.assign(&vo, &cat_lsb(&vticks));
-    }
-    if let Some((nx_o, clr_o)) = vtick_next_o {
-        md.assign(&nx_o, &cat_lsb(&vtick_nxs));
-        md.assign(&clr_o, &cat_lsb(&vtick_clrs));
     }
     if let Some(co) = cls_o {
         md.assign(&co, &cat_lsb(&clss));

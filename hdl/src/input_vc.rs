@@ -68,17 +68,6 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         Some(vtw) => Some(md.output("vtick_o", vtw)),
         None => None,
     };
-    // Point A's registered stamp (§8.4) needs the Vtick register's next
-    // value, split into the part known early (RC's load or the register)
-    // and the clear when the tail crosses (late: it follows point B).
-    let vtick_next_o = match vclock.filter(|_| d.stamp_registered()) {
-        Some(vtw) => {
-            md.doc("vtick_nx_o: the Vtick register's next value unless the tail crosses (RC's load or");
-            md.doc("the register); vtick_clr_o: the tail crosses, the register is cleared (§8.4).");
-            Some((md.output("vtick_nx_o", vtw), md.output("vtick_clr_o", 1)))
-        }
-        None => None,
-    };
     // Registered switch allocation: the output VC buffer the VC is allocated,
     // one-hot, so that SA's room look-up is an AND-OR of flip-flops.
     let dst_o = if d.registered() {
@@ -133,17 +122,20 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     ]);
     if let (Some(field), Some(out)) = (&rc_vtick, &vtick_o) {
         let vtw = field.width;
-        let (vt_q, vt_d) = md.register_wire_d("vtick", &Expr::zero(vtw));
-        md.comment("Vtick register: RC loads the header's Vtick field; when the tail crosses the");
-        md.raw_line("// crossbar the message's Vtick is discarded (cleared). RC needs IDLE, the clear ACTIVE.");
-        let vt_nx = md.wire_of("vtick_nx", &rc_now.then_else(field, &vt_q));
-        let vt_clr = md.wire_of("vtick_clr", &rc_now.l_not().l_and(&is_active).l_and(&tail_crossed));
-        md.assign(&vt_d, &vt_clr.then_else(&Expr::zero(vtw), &vt_nx));
+        let (vt_q, vt_d) = md.register("vtick", vtw, &Expr::zero(vtw));
+        let clear = vec![
+            Stmt::note("the tail crossed the crossbar: the message's Vtick is discarded"),
+            Stmt::set(&vt_d, &Expr::zero(vtw)),
+        ];
+        md.comb(vec![
+            Stmt::set(&vt_d, &vt_q),
+            Stmt::when_else(
+                &rc_now,
+                vec![Stmt::note("RC: the header's Vtick field"), Stmt::set(&vt_d, field)],
+                vec![Stmt::when(&is_active.l_and(&tail_crossed), clear)],
+            ),
+        ]);
         md.assign(&out, &vt_q);
-        if let Some((nx_o, clr_o)) = &vtick_next_o {
-            md.assign(nx_o, &vt_nx);
-            md.assign(clr_o, &vt_clr);
-        }
     }
     if let (Some(rc_avc), Some(out)) = (&rc_avc, &avc_o) {
         let (a_q, a_d) = md.register("avc", m, &Expr::zero(m));

@@ -57,13 +57,6 @@ pub enum Mutant {
     /// so a flit stamped right after its VC's previous flit starts from the
     /// old virtual clock and gets too small a stamp.
     VcStaleMax,
-    /// §8.4 step 1 (`virtualclock` at point A, not preemptive): the register
-    /// `st[k]` that holds the stamp sum `mx[k] + vtick` is loaded with this
-    /// cycle's Vtick instead of the next cycle's, so in the cycle after a
-    /// Vtick register changes (RC's load) the sum uses the previous message's
-    /// Vtick (or 0). Observable only where a VC can be present at A in the
-    /// cycle after RC: the registered pipeline's stage RV.
-    VcStaleStamp,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -209,7 +202,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
             Mutant::VcStaleMax,
-            Mutant::VcStaleStamp,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -313,10 +305,6 @@ impl Mutant {
             Mutant::BlkHoldPastTail => cfg.scheduling().block_size > 1,
             Mutant::RouteVcsIgnored => cfg.route_vc_table().is_some(),
             Mutant::LinkChoiceFirst => cfg.route_link_table().is_some_and(|t| t.iter().any(|&g| g > 1)),
-            // only point A's registered stamp (not the full crossbar's C, not P mode)
-            Mutant::VcStaleStamp => {
-                cfg.scheduling().virtual_clock().is_some() && cfg.scheduling().point.is_input_port() && !matches!(cfg.qos(), Qos::Preemptive(_))
-            }
             m if m.is_virtualclock() => cfg.scheduling().virtual_clock().is_some(),
             Mutant::SaRelUnsigned => iterations(cfg).is_some() && cfg.scheduling().virtual_clock().is_some(),
             Mutant::SaSkipsRound2 => iterations(cfg).is_some_and(|k| k >= 2),
@@ -346,7 +334,6 @@ impl Mutant {
             Mutant::BlkHoldPastTail => "router.block_size >= 2",
             Mutant::RouteVcsIgnored => "a topology.route_vcs table",
             Mutant::LinkChoiceFirst => "a topology.route_links table with a group of 2 or more ports",
-            Mutant::VcStaleStamp => "router.scheduler = \"virtualclock\" with router.crossbar = \"multiplexed\", not router.mode = \"preemptive\"",
             m if m.is_virtualclock() => "router.scheduler = \"virtualclock\"",
             Mutant::SaRelUnsigned => "router.switch_allocator = \"iterative\" with router.scheduler = \"virtualclock\"",
             Mutant::SaSkipsRound2 => "router.switch_allocator = \"iterative\" with router.switch_iterations >= 2",
@@ -380,7 +367,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
             Mutant::VcStaleMax => "vc-stale-max",
-            Mutant::VcStaleStamp => "vc-stale-stamp",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -427,7 +413,6 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
             Mutant::VcStaleMax => "VcStaleMax",
-            Mutant::VcStaleStamp => "VcStaleStamp",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -511,8 +496,6 @@ pub struct Faults {
     pub vc_best_effort_first: bool,
     /// [`Mutant::VcStaleMax`]: `mx[k]` is loaded from the old `aux[k]`.
     pub vc_max_from_stale_aux: bool,
-    /// [`Mutant::VcStaleStamp`]: `st[k]` is loaded with this cycle's Vtick.
-    pub vc_stamp_from_stale_vtick: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -593,7 +576,6 @@ impl Faults {
             Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
             Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
-            Mutant::VcStaleStamp => &mut f.vc_stamp_from_stale_vtick,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
@@ -635,7 +617,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stale-stamp, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -662,7 +644,7 @@ mod tests {
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
-        assert_eq!(Mutant::virtualclock().len(), 7);
+        assert_eq!(Mutant::virtualclock().len(), 6);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
         assert_eq!(Mutant::qos().len(), 8);
@@ -671,7 +653,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 4 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

@@ -210,13 +210,7 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m).e() }),
         PointAArbiter::VirtualClock(a) => {
             let present = md.input("st_req_i", m).e();
-            let vtick = md.input("vtick_i", m * d.vtick.width).e();
-            let next = if d.stamp_registered() {
-                Some((md.input("vtick_nx_i", m * d.vtick.width).e(), md.input("vtick_clr_i", m).e()))
-            } else {
-                None
-            };
-            (a, ArbiterSide::VirtualClock { present, vtick, next })
+            (a, ArbiterSide::VirtualClock { present, vtick: md.input("vtick_i", m * d.vtick.width).e() })
         }
         PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
     };

@@ -83,7 +83,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let scheduler = |order: FlitOrder| match order {
         FlitOrder::Age => age_arbiter_picks(p, m, 0, age_entry, &d.faults),
         FlitOrder::RoundRobin => Ok(rr_m.clone()),
-        FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults, d.stamp_registered()),
+        FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
     };
     let (order_a, order_c) = (d.order_at_a(), d.order_at_c());
     // The iterative switch allocator's k rounds: point A's scheduler, the
@@ -93,9 +93,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let sched_a = |order: FlitOrder| match (order, rounds) {
         (FlitOrder::Age, Some(k)) => age_arbiter_picks(p, m, k, age_entry, &d.faults),
         (FlitOrder::RoundRobin, Some(k)) => rr_arbiter_picks(p, m, &d.faults, k),
-        (FlitOrder::VirtualClock(vc), Some(k)) => {
-            vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k, d.stamp_registered())
-        }
+        (FlitOrder::VirtualClock(vc), Some(k)) => vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k),
         (_, None) => scheduler(order),
     };
     let rr_m_a = rr_arbiter_picks(p, m, &d.faults, picks)?;
@@ -238,12 +236,6 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let ob_w = if d.shared_ob() { obw } else { m * obw };
     let wdata = t.wire("ob_wdata", n * ob_w);
     let vtick_all = if d.virtual_clock().is_some() { Some(t.wire("vtick_all", nm * d.vtick.width)) } else { None };
-    // Point A's registered stamp (§8.4): each input VC's next Vtick, early part and clear.
-    let vtick_next_all = if d.stamp_registered() {
-        Some((t.wire("vtick_nx_all", nm * d.vtick.width), t.wire("vtick_clr_all", nm)))
-    } else {
-        None
-    };
     let release = t.wire("ovc_release", nm);
     // Atomic reallocation: the allocators free a VC when its output port
     // says it has drained, not when its tail crosses (§6 stage 3).
@@ -318,10 +310,6 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         }
         if let Some(va) = &vtick_all {
             conns.push(("vtick_o", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
-        }
-        if let Some((nx, clr)) = &vtick_next_all {
-            conns.push(("vtick_nx_o", nx.field(pi * m * d.vtick.width, m * d.vtick.width)));
-            conns.push(("vtick_clr_o", clr.field(pi * m, m)));
         }
         if let (Some(c), Some(r)) = (&credit_all, &relb_all) {
             conns.push(("credit_o", c.field(pi * m, m)));
@@ -543,10 +531,6 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if let Some(va) = &vtick_all {
                 conns.push(("st_req_i", st_req.field(pi * m, m)));
                 conns.push(("vtick_i", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
-            }
-            if let Some((nx, clr)) = &vtick_next_all {
-                conns.push(("vtick_nx_i", nx.field(pi * m * d.vtick.width, m * d.vtick.width)));
-                conns.push(("vtick_clr_i", clr.field(pi * m, m)));
             }
             if let Some(a) = &accel_all {
                 conns.push(("accel_i", a.field(pi * m, m)));

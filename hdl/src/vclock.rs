@@ -11,10 +11,7 @@
 //! 1. classes and stamps `s[k]` (C+1 bits): `mx[k] + vtick`, where the
 //!    register `mx[k]` holds `max(now, aux[k])`, precomputed in the previous
 //!    cycle from the next values (§8.4 "max(now, aux) may be registered"), so
-//!    no comparison of `now` with `aux` sits in front of the grant; with the
-//!    registered stamp (point A, `stamp_reg`) the sum itself is the register
-//!    `st[k]`, loaded from the next values and the Vtick registers' next
-//!    values (`vtick_nx_i`, `vtick_clr_i`), so no adder sits there either;
+//!    no comparison of `now` with `aux` sits in front of the grant;
 //! 2. the grant: a pairwise comparison matrix (one comparator per pair of
 //!    slots, ties to the lower index; each winner bit is one balanced
 //!    reduction) for real time, a round-robin mask arbiter for best effort;
@@ -34,20 +31,12 @@ use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt}
 /// `vtw`-bit Vticks (`8 <= vtw <= c <= 32` in the router; any `1 <= vtw <= c`
 /// works). `mutant` plants one of the virtualclock mutants (others are ignored).
 pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
-    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant), false)
+    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant))
 }
 
-/// [`vclock_sched`] with the registered stamp sum of point A (§8.4): the
-/// extra inputs `vtick_nx_i` (N*VTW) and `vtick_clr_i` (N) give each slot's
-/// Vtick in the next cycle, `vtick_clr_i[k] ? 0 : vtick_nx_i[k]`.
-pub fn vclock_sched_stamp_reg(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
-    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant), true)
-}
-
-/// [`vclock_sched`] with the router's fault switches (only the `vc_*` ones
-/// act here); `stamp_reg`: the registered stamp sum ([`vclock_sched_stamp_reg`]).
-pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, stamp_reg: bool) -> Result<Module> {
-    vclock_sched_picks(prefix, n, c, vtw, faults, 0, stamp_reg)
+/// [`vclock_sched`] with the router's fault switches (only the `vc_*` ones act here).
+pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults) -> Result<Module> {
+    vclock_sched_picks(prefix, n, c, vtw, faults, 0)
 }
 
 /// [`vclock_sched_with`] plus, for the iterative switch allocator (§6
@@ -55,7 +44,7 @@ pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: 
 /// request vectors on the same stamps and `be_ptr`, and every slot's
 /// relative stamp `rel_o` and real-time flag `rt_o` for point B
 /// (`<prefix>_vclock_sched_k<picks>`); `picks = 0` is the plain scheduler.
-pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, picks: u32, stamp_reg: bool) -> Result<Module> {
+pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, picks: u32) -> Result<Module> {
     if vtw == 0 || vtw > c || n == 0 {
         return Err(crate::HdlError::Invalid(format!("vclock_sched: need 1 <= VTW <= C and N >= 1 (N={n}, C={c}, VTW={vtw})")));
     }
@@ -79,13 +68,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let vtick_i = m.input_sym("vtick_i", n * vtw, "N*VTW");
     let req_i = m.input_sym("req_i", n, "N");
     let take_i = m.input("take_i", 1);
-    let vtick_next = if stamp_reg {
-        m.doc("vtick_nx_i[k*VTW +: VTW], vtick_clr_i[k]: slot k's Vtick in the next cycle is");
-        m.doc("vtick_clr_i[k] ? 0 : vtick_nx_i[k] (point A's registered stamp st[k], §8.4).");
-        Some((m.input_sym("vtick_nx_i", n * vtw, "N*VTW"), m.input_sym("vtick_clr_i", n, "N")))
-    } else {
-        None
-    };
     let gnt_o = m.output_sym("gnt_o", n, "N");
     let pick_io = crate::arbiters::pick_ports(&mut m, n, picks)?;
     let rel_rt = if picks > 0 {
@@ -104,9 +86,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     // mx[k] = max(now, aux[k]) at every cycle (both reset to 0); loaded with the
     // rebased max(now', aux'[k]) (§8.4, the rebase is monotone so it commutes with max)
     let (mx_q, mx_d) = m.register_sym("mx", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
-    // st[k] = mx[k] + vtick_i[k] at every cycle (all reset to 0), loaded from the
-    // next values (§8.4 "At point A the stamp sum is registered too")
-    let st_reg = if stamp_reg { Some(m.register_sym("st", n * c1, Some("N*(C+1)"), &Expr::zero_sym("N*(C+1)", n * c1))) } else { None };
     let k = m.integer("k");
     let j = m.integer("j");
 
@@ -122,7 +101,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let aux_k = wide(aux_q.elem_var(&k, "C", c));
     let mx_k = wide(mx_q.elem_var(&k, "C", c));
     let stamp_k = wide(stamp_q.elem_var(&k, "C", c));
-    let st_k = st_reg.as_ref().map(|(q, _)| q.elem_var(&k, "(C+1)", c1));
 
     // ---- Block 1: classes and stamps
     m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits);");
@@ -147,9 +125,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     if no_max {
         body1.push(Stmt::note("MUTANT vc-no-max-now: base = aux[k] (no max with now)"));
         body1.push(Stmt::set(&base, &aux_k + &vtick_wide));
-    } else if let Some(st_k) = &st_k {
-        body1.push(Stmt::note("base = max(now, aux[k]) + vtick, the register st[k]"));
-        body1.push(Stmt::set(&base, st_k));
     } else {
         body1.push(Stmt::note("base = max(now, aux[k]) + vtick"));
         body1.push(Stmt::set(&base, &mx_k + &vtick_wide));
@@ -273,18 +248,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
     let mxn = m.comb_reg_sym("mxn", c1, "C+1");
-    // the registered stamp's next value (§8.4): Vtick', the sum and the rebased sum
-    let st_next = match (&st_reg, &vtick_next) {
-        (Some((_, st_d)), Some((nx_i, clr_i))) => Some((
-            st_d.clone(),
-            nx_i.clone(),
-            clr_i.clone(),
-            m.comb_reg_sym("vtn", vtw, "VTW"),
-            // (the rebase-off-by-one mutant forms the sum behind its clamped mx')
-            (!faults.vc_rebase_one_too_far).then(|| (m.comb_reg_sym("st_sum", c1, "C+1"), m.comb_reg_sym("st_sub", c1, "C+1"))),
-        )),
-        _ => None,
-    };
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
@@ -385,14 +348,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mxn, zero_c1()),
-    ]);
-    if let Some((st_d, _, _, vtn, sums)) = &st_next {
-        next.extend(vec![Stmt::set(st_d, zero_nc1()), Stmt::set(vtn, Expr::zero_sym("VTW", vtw))]);
-        if let Some((sty, std_)) = sums {
-            next.extend(vec![Stmt::set(sty, zero_c1()), Stmt::set(std_, zero_c1())]);
-        }
-    }
-    next.extend(vec![
         for_(&k, {
             let mut body = rebase(aux1_k.clone(), true);
             body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
@@ -411,9 +366,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             body.push(Stmt::set(&mxn, now1.below(&aux_next).then_else(&aux_next, &now1)));
             body.extend(rebase(mxn.e(), false));
             body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
-            if let Some((st_d, nx_i, clr_i, vtn, sums)) = &st_next {
-                body.extend(stamp_next(faults, c, vtw, (&mxn, &rsub, &t, &k), (nx_i, clr_i, &vtick_i), (st_d, vtn, sums.as_ref())));
-            }
             body
         }),
         Stmt::set(&stamped_d, &stamped1),
@@ -422,11 +374,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::when(take_i.l_and((&gnt & &cand_be).is_not(zero_n())), vec![Stmt::set(&be_mask_d, -(&be_gnt << Expr::int(1)))]),
     ]);
     m.comb(next);
-    if let (true, Some((nx_i, clr_i))) = (faults.vc_stamp_from_stale_vtick, &vtick_next) {
-        m.raw_line("/* verilator lint_off UNUSED */ // MUTANT vc-stale-stamp: the next Vtick is ignored");
-        m.raw_line(format!("wire unused_vtick_next = ^{{{}, {}}};", nx_i.name, clr_i.name));
-        m.raw_line("/* verilator lint_on UNUSED */");
-    }
     crate::arbiters::assert_grant(&mut m, &gnt_o, &req_i, n)?;
     m.comment("Check: the precomputed mx[k] equals the formula it replaces, max(now, aux[k]).");
     let mx_ok = m.comb_reg("mx_ok", 1);
@@ -441,24 +388,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         ),
     ]);
     m.assert_always(&mx_ok, "mx_q holds max(now_q, aux_q[k]) for every slot k");
-    if let Some(st_k) = &st_k {
-        m.comment("Check: the registered stamp st[k] equals the sum it replaces, mx[k] + vtick.");
-        let st_ok = m.comb_reg("st_ok", 1);
-        let vt_chk = m.comb_reg_sym("vt_chk", vtw, "VTW");
-        let sum = &mx_k + &cat(&[Expr::zero_sym("(C+1-VTW)", c1 - vtw), vt_chk.e()]);
-        m.comb(vec![
-            Stmt::set(&st_ok, Expr::one_bit(true)),
-            Stmt::set(&vt_chk, Expr::zero_sym("VTW", vtw)),
-            for_(
-                &k,
-                vec![
-                    Stmt::set(&vt_chk, vtick_i.elem_var(&k, "VTW", vtw)),
-                    Stmt::when(st_k.is_not(sum), vec![Stmt::set(&st_ok, Expr::one_bit(false))]),
-                ],
-            ),
-        ]);
-        m.assert_always(&st_ok, "st_q holds mx_q[k] + vtick_i[k] for every slot k");
-    }
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
         let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");
@@ -504,54 +433,4 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         }
     }
     m.finish()
-}
-
-/// The registered stamp's next value for slot `k` (§8.4 "At point A the stamp
-/// sum is registered too"): `st'[k] = mx'[k] + vt'[k]` with `vt'[k] =
-/// clr ? 0 : nx`, formed without an adder behind the rebase's subtraction:
-/// `x = max(now', aux'[k])` (`mxn`) and `x + nx` are known before the
-/// subtrahend `rsub`; the sum minus `rsub` runs beside `mx`'s subtraction,
-/// whose bit C (in `t` when this runs) says `mx'` saturates, and then
-/// `st' = 2^C - 1 + vt'`. `x >= now' >= R`, so nothing here is clamped at 0,
-/// and without saturation `x + vt' - R < 2^(C+1)`: the sum and the
-/// subtraction are exact modulo 2^(C+1), on C+1 bits.
-fn stamp_next(
-    faults: &Faults,
-    c: u32,
-    vtw: u32,
-    rebased: (&Sig, &Sig, &Sig, &Expr),
-    vtick: (&Sig, &Sig, &Sig),
-    regs: (&Sig, &Sig, Option<&(Sig, Sig)>),
-) -> Vec<Stmt> {
-    let (mxn, rsub, t, k) = rebased;
-    let (nx_i, clr_i, vtick_i) = vtick;
-    let (st_d, vtn, sums) = regs;
-    let c1 = c + 1;
-    let wide = |x: Expr| cat(&[Expr::one_bit(false), x]);
-    let (nx, clr) = if faults.vc_stamp_from_stale_vtick {
-        (vtick_i.elem_var(k, "VTW", vtw), Expr::one_bit(false))
-    } else {
-        (nx_i.elem_var(k, "VTW", vtw), clr_i.at_var(k))
-    };
-    let mut body = vec![if faults.vc_stamp_from_stale_vtick {
-        Stmt::note("MUTANT vc-stale-stamp: st' is formed with this cycle's Vtick, not the next one")
-    } else {
-        Stmt::note("st' = mx' + Vtick', Vtick' = clr ? 0 : nx")
-    }];
-    body.push(Stmt::set(vtn, clr.then_else(Expr::zero_sym("VTW", vtw), &nx)));
-    let vtn_c1 = cat(&[Expr::zero_sym("(C+1-VTW)", c1 - vtw), vtn.e()]);
-    let sat_flag = t.at_sym("C", c);
-    let mx_sat = || sat_flag.then_else(Expr::ones_sym("C", c), t.bits_sym(("C-1", c - 1), ("0", 0)));
-    let st_lv = LVal::elem_var(st_d, k, "(C+1)", c1);
-    let Some((sty, std_)) = sums else {
-        // the rebase-off-by-one mutant clamps mx' at 0, so the sum is formed behind it
-        body.push(Stmt::set(&st_lv, wide(mx_sat()) + vtn_c1));
-        return body;
-    };
-    let nx_c1 = cat(&[Expr::zero_sym("(C+1-VTW)", c1 - vtw), nx]);
-    body.push(Stmt::set(sty, clr.then_else(mxn, mxn + &nx_c1)));
-    body.push(Stmt::set(std_, sty - rsub));
-    let satv = cat(&[Expr::one_bit(false), Expr::ones_sym("C", c)]) + vtn_c1;
-    body.push(Stmt::set(&st_lv, sat_flag.then_else(satv, std_)));
-    body
 }

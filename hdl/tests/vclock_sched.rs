@@ -2,9 +2,7 @@
 //! reference of docs/microarchitecture.md §8.4 written here (cycle by cycle:
 //! stamp, grant, next values, rebase with saturation), with random messages
 //! and small counters (C = 8, VTW = 6) so that rebasing happens often. The
-//! mutants must diverge. Both forms of the scheduler run: the stamp sum
-//! `mx[k] + vtick` combinational (point C) and registered (`st[k]`, point A,
-//! §8.4), for which the testbench drives each slot's next-cycle Vtick.
+//! mutants must diverge.
 
 mod common;
 
@@ -113,27 +111,10 @@ fn parse_state(line: &str, n: usize, c: u32) -> (u64, u128, u64, Vec<Option<u64>
 
 type State = (u64, u128, u64, Vec<Option<u64>>);
 
-/// Which form of the scheduler a run builds: the stamp sum combinational
-/// ([`wormqos_hdl::vclock::vclock_sched`]) or registered
-/// ([`wormqos_hdl::vclock::vclock_sched_stamp_reg`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Stamp {
-    Comb,
-    Reg,
-}
-
 /// Runs `cycles` random cycles; returns (expected grants, RTL grants) as one-hot masks.
-fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize, stamp: Stamp) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80, stamp);
+fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
+    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80);
     (exp, got)
-}
-
-/// The registered stamp's next-Vtick inputs of cycle t from the Vtick of
-/// cycle t+1: `(nx, clr)` with `clr ? 0 : nx` equal to it; a next Vtick of 0
-/// is given as a clear (with a random `nx`) half of the time, so both paths
-/// of §8.4's `st'` run.
-fn next_vtick_inputs(next: &[u64], ones: u64, rng: &mut Rng) -> Vec<(u64, bool)> {
-    next.iter().map(|&v| if v == 0 && rng.below(2) == 0 { (rng.below(ones + 1), true) } else { (v, false) }).collect()
 }
 
 /// [`run`] with a grant taking effect in `take_pct` % of the cycles, plus the
@@ -148,18 +129,16 @@ fn run_states(
     seed: u64,
     cycles: usize,
     take_pct: u64,
-    stamp: Stamp,
 ) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
     let mut rng = Rng(seed);
     let mut model = Ref::new(n, c, vtw);
     let ones = (1u64 << vtw) - 1;
     let mut left = vec![0u64; n];
     let mut vt = vec![0u64; n];
+    let mut tb_body = String::new();
     let mut expected = vec![];
     let mut states = vec![];
-    // per cycle: present, eligible, take, Vticks
-    let mut inputs: Vec<(Vec<bool>, Vec<bool>, bool, Vec<u64>)> = vec![];
-    for cycle in 0..cycles {
+    for _ in 0..cycles {
         for k in 0..n {
             if left[k] == 0 && rng.below(3) == 0 {
                 left[k] = 1 + rng.below(4);
@@ -175,59 +154,35 @@ fn run_states(
         let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(5) != 0).collect();
         let take = rng.below(100) < take_pct;
         let vts: Vec<u64> = (0..n).map(|k| if present[k] { vt[k] } else { rng.below(ones + 1) }).collect();
-        // The Vtick registers reset to 0 like st (§8.4), so the first cycle's
-        // Vticks are 0 (best effort) in both forms.
-        let vts = if cycle == 0 { vec![0; n] } else { vts };
         let g = model.step(&present, &vts, &elig, take);
         expected.push(g.map(|k| 1u64 << k).unwrap_or(0));
         states.push(model.state());
         if let (Some(k), true) = (g, take) {
             left[k] -= 1;
         }
-        inputs.push((present, elig, take, vts));
-    }
-    let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
-    let flat = |v: &[u64], w: u32| (0..n).rev().map(|k| format!("{w}'d{}", v[k])).collect::<Vec<_>>().join(", ");
-    // a separate stream, so that both forms see the same cycles
-    let mut split_rng = Rng(seed ^ 0x5eed_57a3);
-    let mut tb_body = String::new();
-    for (t, (present, elig, take, vts)) in inputs.iter().enumerate() {
-        let next_inputs = match (stamp, inputs.get(t + 1)) {
-            (Stamp::Comb, _) => String::new(),
-            (Stamp::Reg, next) => {
-                let nv = next_vtick_inputs(next.map_or(vts, |x| &x.3), ones, &mut split_rng);
-                let nx: Vec<u64> = nv.iter().map(|x| x.0).collect();
-                let clr: Vec<bool> = nv.iter().map(|x| x.1).collect();
-                format!(" vtick_nx = {{{}}}; vtick_clr = {n}'d{};", flat(&nx, vtw), bits(&clr))
-            }
-        };
+        let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
+        let mut vflat = String::new();
+        for k in (0..n).rev() {
+            let _ = write!(vflat, "{}'d{}, ", vtw, vts[k]);
+        }
         let _ = writeln!(
             tb_body,
-            "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}};{next_inputs} #1 $display(\"%0d\", gnt); \
-             @(posedge clk); #1 $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);",
-            bits(present),
-            bits(elig),
-            *take as u8,
-            flat(vts, vtw)
+            "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
+             $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);",
+            bits(&present),
+            bits(&elig),
+            take as u8,
+            vflat.trim_end_matches(", ")
         );
     }
-    let md = match stamp {
-        Stamp::Comb => wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant),
-        Stamp::Reg => wormqos_hdl::vclock::vclock_sched_stamp_reg("t", n as u32, c, vtw, mutant),
-    }
-    .unwrap();
+    let md = wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant).unwrap();
     let f = wormqos_hdl::standalone_file(&md);
-    let dir = TempDir::new(&format!("vcs_{n}_{c}_{seed}_{stamp:?}"));
+    let dir = TempDir::new(&format!("vcs_{n}_{c}_{seed}"));
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
-    let next_ports = if stamp == Stamp::Reg { ", .vtick_nx_i(vtick_nx), .vtick_clr_i(vtick_clr)" } else { "" };
-    // reset: the Vtick registers, and so the next Vticks of the first cycle, are 0
     let tb = format!(
-        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig, vtick_clr; reg take; \
-         reg [{vw1}:0] vtick, vtick_nx;\n  wire [{n1}:0] gnt;\n  \
-         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), .take_i(take), \
-         .gnt_o(gnt){next_ports});\n  \
-         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0; vtick_nx = 0; vtick_clr = 0;\n    \
-         @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
+        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
+         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), .take_i(take), .gnt_o(gnt));\n  \
+         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
         n1 = n - 1,
         vw1 = n as u32 * vtw - 1
     );
@@ -249,12 +204,10 @@ fn scheduler_matches_the_spec_reference() {
     // whose router-level VirtualClock lockstep on qos8 is opt-in.
     let cases = [(4usize, 8u32, 6u32, 1u64), (3, 8, 8, 2), (1, 8, 6, 3), (8, 10, 8, 4), (5, 16, 16, 5), (6, 8, 3, 6), (16, 8, 6, 7)];
     par_each(&cases, threads(), |&(n, c, vtw, seed)| {
-        for stamp in [Stamp::Comb, Stamp::Reg] {
-            let (exp, got) = run(n, c, vtw, None, seed, 3000, stamp);
-            assert_eq!(exp.len(), got.len(), "n={n} c={c} {stamp:?}");
-            if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
-                panic!("n={n} c={c} vtw={vtw} {stamp:?}: first difference at cycle {t}: expected {} got {}", exp[t], got[t]);
-            }
+        let (exp, got) = run(n, c, vtw, None, seed, 3000);
+        assert_eq!(exp.len(), got.len(), "n={n} c={c}");
+        if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
+            panic!("n={n} c={c} vtw={vtw}: first difference at cycle {t}: expected {} got {}", exp[t], got[t]);
         }
     });
 }
@@ -269,12 +222,10 @@ fn scheduler_registers_match_the_spec_reference() {
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        for stamp in [Stamp::Comb, Stamp::Reg] {
-            let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct, stamp);
-            assert_eq!(exp.len(), got.len(), "n={n} c={c} {stamp:?}");
-            if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
-                panic!("n={n} c={c} vtw={vtw} {stamp:?}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
-            }
+        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct);
+        assert_eq!(exp.len(), got.len(), "n={n} c={c}");
+        if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
+            panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
     });
 }
@@ -283,14 +234,10 @@ fn scheduler_registers_match_the_spec_reference() {
 fn scheduler_mutants_diverge_from_the_reference() {
     par_each(Mutant::virtualclock(), threads(), |&m| {
         // Small Vticks (VTW = 3) make adjacent stamps common, so the R+1
-        // rebase creates visible ties. vc-stale-stamp acts only on the
-        // registered stamp; every other mutant on both forms.
-        let forms: &[Stamp] = if m == Mutant::VcStaleStamp { &[Stamp::Reg] } else { &[Stamp::Comb, Stamp::Reg] };
-        let detected = forms.iter().all(|&stamp| {
-            (0..4u64).any(|seed| {
-                let (exp, got) = run(6, 8, 3, Some(m), 11 + seed, 3000, stamp);
-                exp != got
-            })
+        // rebase creates visible ties.
+        let detected = (0..4u64).any(|seed| {
+            let (exp, got) = run(6, 8, 3, Some(m), 11 + seed, 3000);
+            exp != got
         });
         assert!(detected, "{m} is not detected by the scheduler reference");
     });
@@ -301,16 +248,6 @@ fn scheduler_mutants_diverge_from_the_reference() {
 /// loads it from the stale `aux[k]`, and not without a mutant (the runs above).
 #[test]
 fn stale_max_trips_the_precomputation_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, Stamp::Comb).4);
+    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80).4);
     assert!(tripped, "the mx_q check did not fire on vc-stale-max");
-}
-
-/// The simulation-only check that the registered stamp `st[k]` equals
-/// `mx[k] + vtick` (§8.4) fires on the mutant that loads it with this
-/// cycle's Vtick instead of the next one, and not without a mutant (the
-/// `Stamp::Reg` runs above, which assert that no check fails).
-#[test]
-fn stale_stamp_trips_the_stamp_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleStamp), 21 + seed, 2000, 80, Stamp::Reg).4);
-    assert!(tripped, "the st_q check did not fire on vc-stale-stamp");
 }
