@@ -71,6 +71,10 @@ mod lane_credit_tests;
 mod wrr_tests;
 #[cfg(test)]
 mod test_traffic;
+// Lets `tests.rs` include the integration tests' helpers
+// (`tests/common/mod.rs`), which name the crate `wormqos_sim`.
+#[cfg(test)]
+extern crate self as wormqos_sim;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -2,8 +2,13 @@
 //! docs/microarchitecture.md (the derivation is in the comments), never by
 //! running the model.
 
-use crate::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState, Wide, Width};
+use crate::{LinkFlit, Router, RouterInputs, RouterOutputs, VcState, Wide};
 use wormqos_config::RouterConfig;
+
+/// The integration tests' stimulus helpers, one copy for both.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{message, run, Stim};
 
 fn example(name: &str) -> RouterConfig {
     let path = format!("{}/../examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -37,77 +42,9 @@ fn inline_text(ports: u32, vcs: u32, crossbar: &str, scheduler: &str, extra: &st
     )
 }
 
-/// Flit data: destination in the low bits (header only), a message tag at
-/// bit 20 and the flit index at bit 26 (all within 32 bits, above every
-/// header used here except `wide72`, which has 72-bit flits).
-fn data(dest: u64, tag: u64, k: u64, head: bool) -> [u64; 4] {
-    [if head { dest } else { 0 } | tag << 20 | k << 26, 0, 0, 0]
-}
-
-/// The flits of one message of `len` flits on VC `vc`.
-fn message(vc: u8, dest: u64, len: usize, tag: u64) -> Vec<LinkFlit> {
-    (0..len)
-        .map(|k| LinkFlit {
-                lane: 0,
-            valid: true,
-            dummy: false,
-            vc,
-            head: k == 0,
-            tail: k + 1 == len,
-            data: data(dest, tag, k as u64, k == 0),
-        })
-        .collect()
-}
-
 /// The flit as it should appear on an output link on VC `u`.
 fn on_vc(f: LinkFlit, u: u8) -> LinkFlit {
     LinkFlit { vc: u, ..f }
-}
-
-/// A stimulus: flits (cycle, input port, flit) and returned credits
-/// (cycle, output port, bit mask).
-#[derive(Default)]
-struct Stim {
-    flits: Vec<(u64, usize, LinkFlit)>,
-    credits: Vec<(u64, usize, u32)>,
-}
-
-impl Stim {
-    /// Sends `msg` on input port `p`, flit k in cycle `cycles[k]`.
-    fn send(&mut self, p: usize, msg: &[LinkFlit], cycles: &[u64]) {
-        assert_eq!(msg.len(), cycles.len());
-        for (f, &c) in msg.iter().zip(cycles) {
-            assert!(!self.flits.iter().any(|&(c2, p2, _)| c2 == c && p2 == p), "link busy");
-            self.flits.push((c, p, *f));
-        }
-    }
-    fn credit(&mut self, cycle: u64, o: usize, mask: u32) {
-        self.credits.push((cycle, o, mask));
-    }
-}
-
-/// Runs `cycles` cycles from reset; element t of the result is the outputs
-/// during cycle t (element 0 is the reset state), t = 0..=cycles.
-fn run<X: Width>(r: &mut Router<X>, stim: &Stim, cycles: u64) -> Vec<RouterOutputs> {
-    let mut inp = RouterInputs::idle(r.config());
-    let mut log = vec![r.outputs().clone()];
-    for t in 0..cycles {
-        inp.clear();
-        for &(c, p, f) in &stim.flits {
-            if c == t {
-                inp.flits[p] = f;
-            }
-        }
-        for &(c, o, m) in &stim.credits {
-            if c == t {
-                inp.credits[o] |= m;
-            }
-        }
-        r.step(&inp);
-        assert_eq!(r.cycle(), t + 1);
-        log.push(r.outputs().clone());
-    }
-    log
 }
 
 /// Asserts that output port `o` carries exactly `expected` (cycle, flit) and

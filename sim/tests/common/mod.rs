@@ -1,9 +1,12 @@
 //! Stimulus and checks shared by the switch-stage tests
-//! (`registered_switch.rs`, `split_switch.rs`).
+//! (`registered_switch.rs`, `split_switch.rs`) and the crate's unit tests
+//! (`src/tests.rs` includes this file, so there is one `message`, `Stim` and
+//! `run`).
 #![allow(dead_code)]
 
+use std::borrow::Borrow;
 use wormqos_config::RouterConfig;
-use wormqos_sim::{LinkFlit, Router, RouterInputs, RouterOutputs};
+use wormqos_sim::{LinkFlit, Router, RouterInputs, RouterOutputs, Width};
 
 /// The flits of one message of `len` flits on VC `vc` to `dest` (a tag and
 /// the flit index above the destination field).
@@ -29,15 +32,27 @@ pub struct Stim {
 }
 
 impl Stim {
-    pub fn send(&mut self, p: usize, msg: &[LinkFlit], cycles: impl IntoIterator<Item = u64>) {
-        for (f, c) in msg.iter().zip(cycles) {
+    /// Sends `msg` on input port `p`, flit k in the k-th of `cycles` (one
+    /// cycle per flit, extra cycles unused; a link carries one flit per
+    /// cycle).
+    pub fn send<C: Borrow<u64>>(&mut self, p: usize, msg: &[LinkFlit], cycles: impl IntoIterator<Item = C>) {
+        let cycles: Vec<u64> = cycles.into_iter().take(msg.len()).map(|c| *c.borrow()).collect();
+        assert_eq!(msg.len(), cycles.len(), "one cycle per flit");
+        for (f, &c) in msg.iter().zip(&cycles) {
+            assert!(!self.flits.iter().any(|&(c2, p2, _)| c2 == c && p2 == p), "link busy");
             self.flits.push((c, p, *f));
         }
     }
+
+    /// Returns the credits `mask` on output port `o` in `cycle`.
+    pub fn credit(&mut self, cycle: u64, o: usize, mask: u32) {
+        self.credits.push((cycle, o, mask));
+    }
 }
 
-/// The outputs during cycles 0..=cycles (element 0: the reset state).
-pub fn run(r: &mut Router, s: &Stim, cycles: u64) -> Vec<RouterOutputs> {
+/// Runs `cycles` cycles from reset; element t of the result is the outputs
+/// during cycle t (element 0 is the reset state), t = 0..=cycles.
+pub fn run<X: Width>(r: &mut Router<X>, s: &Stim, cycles: u64) -> Vec<RouterOutputs> {
     let mut inp = RouterInputs::idle(r.config());
     let mut log = vec![r.outputs().clone()];
     for t in 0..cycles {
@@ -49,6 +64,7 @@ pub fn run(r: &mut Router, s: &Stim, cycles: u64) -> Vec<RouterOutputs> {
             inp.credits[o] |= m;
         }
         r.step(&inp);
+        assert_eq!(r.cycle(), t + 1);
         log.push(r.outputs().clone());
     }
     log
