@@ -256,6 +256,12 @@ fn solve(a: &mut [Vec<f64>], m: usize) -> Option<Vec<f64>> {
     Some((0..m).map(|k| a[k][m] / a[k][k]).collect())
 }
 
+/// T, the cycles a VC adds between two messages that follow each other on
+/// it (docs/microarchitecture.md §7, "Back-to-back messages on one input
+/// VC": the next header does RC in the cycle after the previous tail's ST,
+/// then VA): a VC passes a message of M flits per M + T cycles.
+pub const VC_TURNAROUND: f64 = 2.0;
+
 /// One ON/OFF real-time class on a single router of `ports` ports, K
 /// `streams` per port with fixed uniform destinations (assumption 5).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -294,6 +300,65 @@ impl BurstClass {
         FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: self.capacity }
     }
 
+    /// The flits per cycle the class's one VC at the source's router input
+    /// passes: a message per M + `VC_TURNAROUND` cycles of the class's
+    /// capacity c, c·M/(M + 2).
+    pub fn source_vc_capacity(&self) -> f64 {
+        self.capacity * self.flits / (self.flits + VC_TURNAROUND)
+    }
+
+    /// The source link with the turnaround (docs/reproduction.md, "The
+    /// K ≥ 2 source link, message by message"): the K streams' messages
+    /// take the class's one VC in FIFO order, one per M + 2 cycles whatever
+    /// stream each is of (measured: every back-to-back pair delivered
+    /// M + 2 apart, and the FIFO replay of constant service M + 2
+    /// reproduces 99.98 % of the simulated deliveries), so the link is the
+    /// fluid queue of the K superposed streams served at
+    /// `source_vc_capacity`.
+    pub fn source_link_with_turnaround(&self) -> Result<f64, FluidError> {
+        FluidLink { capacity: self.source_vc_capacity(), ..self.link(self.streams) }.mean_delay()
+    }
+
+    /// A stream as the destination link sees it, after its source link:
+    /// the fluid the source link lets through, at most its capacity c_s
+    /// per cycle. A burst of mean N·M flits sent at r > c_s leaves it at
+    /// c_s, so its ON time stretches to T_on·r/c_s and the OFF time shrinks
+    /// by as much (the cycle T_on + I, hence the mean rate p·r, is kept);
+    /// at r ≤ c_s it passes unchanged. This takes the source link's output
+    /// as the one stream's own (exact for K = 1 while the link empties
+    /// between bursts; for K ≥ 2 the streams of one source share c_s, which
+    /// only caps them further).
+    fn after_source_link(&self, sources: usize) -> Result<FluidLink, FluidError> {
+        let at_source = self.link(sources);
+        let out = at_source.peak.min(self.source_vc_capacity());
+        let on_mean = at_source.on_mean * at_source.peak / out;
+        let off_mean = at_source.off_mean - (on_mean - at_source.on_mean);
+        if !(off_mean > 0.0) {
+            return Err(FluidError::Saturated { load: at_source.on_mean * at_source.peak / (at_source.on_mean + at_source.off_mean), capacity: self.source_vc_capacity() });
+        }
+        Ok(FluidLink { on_mean, off_mean, peak: out, ..at_source })
+    }
+
+    /// The class's burst-scale delays with the two links in tandem on any
+    /// number of ports: the source link with the turnaround
+    /// (`source_link_with_turnaround`), and the destination link fed by
+    /// the upstream source links' outputs (`after_source_link`) instead of
+    /// the streams at their peak, served at c (messages from different
+    /// input ports need no turnaround between them at the output: an
+    /// assumption, not measured). Two ports: the destination link carries
+    /// one source link's output, at most c_s ≤ c, and never queues.
+    pub fn tandem_delay(&self) -> Result<BurstDelay, FluidError> {
+        if self.ports < 2 || self.streams == 0 {
+            return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
+        }
+        let source_link = self.source_link_with_turnaround()?;
+        if self.ports == 2 {
+            return Ok(BurstDelay { source_link, destination_link: 0.0, excluded_weight: 0.0 });
+        }
+        let (destination_link, excluded_weight) = self.shared_link_of((self.ports - 1) * self.streams - 1, 1.0 / (self.ports - 1) as f64, |n| self.after_source_link(n))?;
+        Ok(BurstDelay { source_link, destination_link, excluded_weight })
+    }
+
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
         if self.ports < 2 || self.streams == 0 {
             return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
@@ -319,6 +384,11 @@ impl BurstClass {
     /// `q`, averaged over the m whose link is stable (renormalized), and
     /// the binomial weight left out.
     fn shared_link(&self, trials: usize, q: f64) -> Result<(f64, f64), FluidError> {
+        self.shared_link_of(trials, q, |n| Ok(self.link(n)))
+    }
+
+    /// `shared_link` with the link of n sources given by `link_of`.
+    fn shared_link_of(&self, trials: usize, q: f64, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(f64, f64), FluidError> {
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
         // The saturated part of `excluded`, and the first saturated count's error.
         let (mut saturated, mut first_saturated) = (0.0, None);
@@ -336,7 +406,7 @@ impl BurstClass {
                 excluded += w; // the tail beyond, bounded by this term's order
                 break;
             }
-            match self.link(m + 1).mean_delay() {
+            match link_of(m + 1).and_then(|l| l.mean_delay()) {
                 Ok(d) => {
                     sum += w * d;
                     weight += w;
@@ -558,6 +628,38 @@ mod tests {
         // it: not empty.
         let three = BurstClass { ports: 3, capacity: 2.5, ..two }.delay().unwrap();
         assert!(three.destination_link > 0.0, "{three:?}");
+    }
+
+    #[test]
+    fn the_source_link_with_the_turnaround_by_hand() {
+        // M = 2, g = 2: r = M/g = 1 = c, so without the turnaround one
+        // stream never queues (`delay`: 0). With it the class's VC passes
+        // c·M/(M + 2) = 0.5 flits per cycle: one_source_by_hand's link
+        // (T_on = N·g = 100, I = 300, r = 1, c = 0.5): 150 cycles. Two
+        // ports: the destination link gets at most 0.5 < c, 0 there.
+        let one = BurstClass { ports: 2, streams: 1, mean_burst: 50.0, gap: 2.0, off_mean: 300.0, flits: 2.0, capacity: 1.0 };
+        assert_eq!(one.delay().unwrap().source_link, 0.0);
+        assert!((one.source_vc_capacity() - 0.5).abs() < 1e-15);
+        let d = one.tandem_delay().unwrap();
+        assert!((d.source_link - 150.0).abs() < 1e-6 && d.destination_link == 0.0, "{d:?}");
+    }
+
+    #[test]
+    fn the_destination_link_in_tandem_by_hand() {
+        // 3 ports, K = 1, M = 4, g = 2 (r = 2), N = 25 (T_on = 50),
+        // I = 150, c = 1.5. Source link: c_s = 1.5·4/6 = 1 < r, one
+        // source: delay (r − c_s)/(β c_s − α(r − c_s)) with β = 1/50,
+        // α = 1/150 (stable_just_below_the_mean_load's algebra)
+        // = 1/(0.02 − 0.0066667) = 75 cycles. What leaves it: peak c_s = 1,
+        // ON 50·2/1 = 100, OFF 150 − 50 = 100. Destination link: the other
+        // port's one stream picks it with q = 1/2 (trials 2·1 − 1 = 1):
+        // m = 0 (1/2) one source of peak 1 < c = 1.5: 0; m = 1 (1/2) two
+        // sources r = 1, T_on = I = 100, c = 1.5:
+        // two_sources_of_known_peak_by_hand's 16.6667 cycles. Mean 8.3333.
+        let class = BurstClass { ports: 3, streams: 1, mean_burst: 25.0, gap: 2.0, off_mean: 150.0, flits: 4.0, capacity: 1.5 };
+        let d = class.tandem_delay().unwrap();
+        assert!((d.source_link - 75.0).abs() < 1e-6, "{d:?}");
+        assert!((d.destination_link - 8.333_333_3).abs() < 1e-5 && d.excluded_weight == 0.0, "{d:?}");
     }
 
     #[test]
