@@ -788,6 +788,7 @@ fn claims() -> Vec<Claim> {
     v.extend(torus_channel_claims());
     v.extend(onoff_turnaround_claims());
     v.extend(klink_claims());
+    v.extend(klink16_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -1333,6 +1334,86 @@ fn klink_errors_follow_from_the_committed_totals() {
     let (lo, hi) = range(&tandem);
     let (alo, ahi) = range(&added);
     let sentence = format!("Within {} % to {} % of the simulated total from K = 1 to 4 and g = 33\nto 64, where the source link at c = 1 is {alo:.1}–{ahi:.1} % low", signed(lo), signed(hi));
+    assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
+}
+
+const KLINK16: &str = "experiments/results/onoff_klink_trace_16port/source_link.csv";
+
+/// The (K, g, written error % with the links added, in tandem) rows of the
+/// table of "Tandem links on 16 ports".
+const KLINK16_ROWS: [(&str, &str, &str, &str); 7] = [
+    ("1", "33.0", "−19.0", "−5.7"),
+    ("1", "40.0", "−15.7", "−9.5"),
+    ("1", "64.0", "−18.4", "−11.5"),
+    ("1", "128.0", "−7.3", "−6.6"),
+    ("2", "33.0", "−26.9", "−14.8"),
+    ("2", "64.0", "−31.3", "−21.8"),
+    ("4", "33.0", "−20.8", "−7.8"),
+];
+
+fn klink16_row_passage(k: &str, g: &str, added: &str, tandem: &str) -> String {
+    let table = read_csv(KLINK16, &mut HashMap::new());
+    let r = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{KLINK16}: no K = {k}, g = {g}"));
+    format!(
+        "| {k} | {} | {} ± {} | {} | {added} % | {} ({} / {}) | {tandem} % |",
+        g.trim_end_matches(".0"),
+        r["sim_total"],
+        r["sim_total_se"],
+        r["added_total"],
+        r["tandem_total"],
+        r["tandem_source"],
+        r["tandem_destination"]
+    )
+}
+
+/// "Tandem links on 16 ports": the destination-side spacing, the source
+/// link's replay, and the K = 14 row.
+fn klink16_claims() -> Vec<Claim> {
+    let pt = |k: &'static str, g: &'static str| klink_point(k, g);
+    let pct = |written: &'static str, k: &'static str, g: &'static str, column: &'static str| Num { written, csv: KLINK16, row: klink_point(k, g), column, scale: 100.0 };
+    vec![
+        Claim {
+            passage: "minimum spacing of such a pair is 33 cycles = M + 1 at every point and\n92.9–99.97 % of them are exactly 33 apart",
+            numbers: vec![n("33", KLINK16, pt("4", "33.0"), "dest_spacing_min"), pct("92.9", "2", "64.0", "dest_spacing_is_m_plus_1"), pct("99.97", "1", "33.0", "dest_spacing_is_m_plus_1")],
+        },
+        Claim {
+            passage: "replay reproduces only 67–90 % of endpoint 0's deliveries and its\nback-to-back messages are 37.5 to 67.0 cycles apart on average",
+            numbers: vec![
+                pct("67", "14", "33.0", "replay_exact"),
+                pct("90", "1", "128.0", "replay_exact"),
+                n("37.5", KLINK16, pt("1", "33.0"), "spacing_mean"),
+                n("67.0", KLINK16, pt("1", "64.0"), "spacing_mean"),
+            ],
+        },
+        Claim {
+            passage: "| 14 | 33 | 158.8748 ± 1.7879 | 124.0975 | −21.9 % | not modelled | |",
+            numbers: vec![n("158.8748", KLINK16, pt("14", "33.0"), "sim_total"), n("1.7879", KLINK16, pt("14", "33.0"), "sim_total_se"), n("124.0975", KLINK16, pt("14", "33.0"), "added_total")],
+        },
+        Claim { passage: "(Totals = `kim2005`'s network latency 36.1438 + the two links, no", numbers: vec![n("36.1438", KLINK16, pt("1", "33.0"), "kim2005_network")] },
+    ]
+}
+
+/// The 16-port table's rows are the committed CSV's, its errors the
+/// totals' against the simulated one, and the sentence after it quotes
+/// their ranges.
+#[test]
+fn klink16_rows_and_errors_follow_from_the_committed_totals() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let table = read_csv(KLINK16, &mut HashMap::new());
+    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
+    let signed = |x: f64| format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs());
+    let (mut added, mut tandem) = (Vec::new(), Vec::new());
+    for (k, g, a, t) in KLINK16_ROWS {
+        let sim = cell(k, g, "sim_total");
+        let (ea, et) = (100.0 * (cell(k, g, "added_total") / sim - 1.0), 100.0 * (cell(k, g, "tandem_total") / sim - 1.0));
+        assert_eq!((signed(ea).as_str(), signed(et).as_str()), (a, t), "K = {k}, g = {g}");
+        assert!(doc.contains(&klink16_row_passage(k, g, a, t)), "K = {k}, g = {g}: row not in docs/reproduction.md");
+        added.push(-ea);
+        tandem.push(-et);
+    }
+    let range = |x: &[f64]| (x.iter().copied().fold(f64::INFINITY, f64::min), x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    let ((tlo, thi), (alo, ahi)) = (range(&tandem), range(&added));
+    let sentence = format!("In tandem the model is {tlo:.1}–{thi:.1} % low at every point\nwhere the links added are {alo:.1}–{ahi:.1} % low");
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
 }
 

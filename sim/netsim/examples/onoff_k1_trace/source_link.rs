@@ -57,6 +57,10 @@ pub struct Row {
     /// `BurstClass::tandem_delay`; `None` where not modelled.
     added: Option<BurstDelay>,
     tandem: Option<BurstDelay>,
+    dest_pairs: u64,
+    dest_spacing_min: u64,
+    dest_spacing_is_s: u64,
+    dest_spacing_is_s1: u64,
 }
 
 impl Repeat {
@@ -114,12 +118,18 @@ impl Repeat {
             kim2005_network: kim.iter().find(|c| c.class == 1).unwrap().network_latency,
             added: class.delay().ok(),
             tandem: class.tandem_delay().ok(),
+            dest_pairs: 0,
+            dest_spacing_min: u64::MAX,
+            dest_spacing_is_s: 0,
+            dest_spacing_is_s1: 0,
         };
         for seed in 1..=self.seeds {
             v.exp.run.seed = seed;
             let (r, log) = Sim::new(&v)?.run_logged_all()?;
             let warm = v.run_cycles().1;
-            let mut log: Vec<MessageLog> = log.into_iter().filter(|x| x.src == 0 && x.class == 1 && x.created >= warm).collect();
+            let mut rt: Vec<MessageLog> = log.into_iter().filter(|x| x.class == 1 && x.created >= warm).collect();
+            row.add_destination_side(&mut rt, o.flits as u64);
+            let mut log: Vec<MessageLog> = rt.into_iter().filter(|x| x.src == 0).collect();
             log.sort_by_key(|x| (x.source.started, x.created));
             let rt = r.classes.iter().find(|c| c.class == 1).unwrap();
             row.sim_total.push(rt.network_latency + rt.source_latency);
@@ -130,6 +140,27 @@ impl Repeat {
 }
 
 impl Row {
+    /// At every destination: real-time deliveries in order, each pair of
+    /// messages from different sources where the later one was waiting for
+    /// the output (created + L0 < the previous delivery + M + 2): how far
+    /// apart the output delivered them: M + 2 if the output's one VC paid
+    /// RC and VA again, M + 1 if only VA (the waiting header did RC
+    /// already and does VA in the cycle after the previous tail's ST).
+    fn add_destination_side(&mut self, rt: &mut [MessageLog], flits: u64) {
+        let (l0, s) = (flits + 4, flits + 2);
+        rt.sort_by_key(|x| (x.dest, x.delivered));
+        for w in rt.windows(2) {
+            let (p, x) = (&w[0], &w[1]);
+            if p.dest == x.dest && p.src != x.src && x.created + l0 < p.delivered + s {
+                let spacing = x.delivered - p.delivered;
+                self.dest_pairs += 1;
+                self.dest_spacing_min = self.dest_spacing_min.min(spacing);
+                self.dest_spacing_is_s += u64::from(spacing == s);
+                self.dest_spacing_is_s1 += u64::from(spacing == s - 1);
+            }
+        }
+    }
+
     fn add(&mut self, log: &[MessageLog], flits: u64, gap: f64) {
         let (l0, s) = (flits + 4, flits + 2);
         let mut replay_prev: Option<u64> = None;
@@ -178,7 +209,8 @@ pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
         "streams,gap,seeds,cycles,sim_total,sim_total_se,ep0_total,ep0_total_se,ep0_messages,back_to_back,spacing_mean,spacing_is_m_plus_2,\
          back_to_back_other_stream,source_vcs,replay_exact,replay_total,own_burst_place,kim2005_network,\
-         added_source,added_destination,added_total,added_error,tandem_source,tandem_destination,tandem_total,tandem_error\n",
+         added_source,added_destination,added_total,added_error,tandem_source,tandem_destination,tandem_total,tandem_error,\
+         dest_other_input_pairs,dest_spacing_min,dest_spacing_is_m_plus_1,dest_spacing_is_m_plus_2\n",
     );
     for r in rows {
         let (sim, sim_se) = mean_se(&r.sim_total);
@@ -187,7 +219,7 @@ pub fn csv(rows: &[Row]) -> String {
         let b = r.back_to_back.max(1) as f64;
         writeln!(
             out,
-            "{},{:.1},{},{},{sim:.4},{sim_se:.4},{ep0:.4},{ep0_se:.4},{},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{},{}",
+            "{},{:.1},{},{},{sim:.4},{sim_se:.4},{ep0:.4},{ep0_se:.4},{},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.4}",
             r.streams,
             r.gap,
             r.seeds,
@@ -203,7 +235,11 @@ pub fn csv(rows: &[Row]) -> String {
             r.own_place_sum / n,
             r.kim2005_network,
             model_columns(&r.added, r.kim2005_network, sim),
-            model_columns(&r.tandem, r.kim2005_network, sim)
+            model_columns(&r.tandem, r.kim2005_network, sim),
+            r.dest_pairs,
+            if r.dest_pairs > 0 { r.dest_spacing_min.to_string() } else { "none".into() },
+            r.dest_spacing_is_s1 as f64 / r.dest_pairs.max(1) as f64,
+            r.dest_spacing_is_s as f64 / r.dest_pairs.max(1) as f64
         )
         .unwrap();
     }

@@ -262,6 +262,14 @@ fn solve(a: &mut [Vec<f64>], m: usize) -> Option<Vec<f64>> {
 /// then VA): a VC passes a message of M flits per M + T cycles.
 pub const VC_TURNAROUND: f64 = 2.0;
 
+/// The cycles an output link adds between two messages of different input
+/// ports for its one VC of the class: the waiting header did RC already
+/// and does VA in the cycle after the previous tail's ST (§7's stages;
+/// measured on fig12_000_onoff_bursts.toml: such messages delivered
+/// M + 1 = 33 cycles apart, docs/reproduction.md "Tandem links on 16
+/// ports").
+pub const OUTPUT_TURNAROUND: f64 = 1.0;
+
 /// One ON/OFF real-time class on a single router of `ports` ports, K
 /// `streams` per port with fixed uniform destinations (assumption 5).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -336,17 +344,25 @@ impl BurstClass {
         if !(off_mean > 0.0) {
             return Err(FluidError::Saturated { load: at_source.on_mean * at_source.peak / (at_source.on_mean + at_source.off_mean), capacity: self.source_vc_capacity() });
         }
-        Ok(FluidLink { on_mean, off_mean, peak: out, ..at_source })
+        Ok(FluidLink { on_mean, off_mean, peak: out, capacity: self.destination_capacity(), ..at_source })
+    }
+
+    /// The flits per cycle the destination's output link passes when the
+    /// messages come from different input ports: c·M/(M + 1) (a waiting
+    /// header has done RC and does VA in the cycle after the previous
+    /// tail's ST: `OUTPUT_TURNAROUND`).
+    pub fn destination_capacity(&self) -> f64 {
+        self.capacity * self.flits / (self.flits + OUTPUT_TURNAROUND)
     }
 
     /// The class's burst-scale delays with the two links in tandem on any
     /// number of ports: the source link with the turnaround
     /// (`source_link_with_turnaround`), and the destination link fed by
     /// the upstream source links' outputs (`after_source_link`) instead of
-    /// the streams at their peak, served at c (messages from different
-    /// input ports need no turnaround between them at the output: an
-    /// assumption, not measured). Two ports: the destination link carries
-    /// one source link's output, at most c_s ≤ c, and never queues.
+    /// the streams at their peak, served at `destination_capacity` (its
+    /// messages come from different input ports). Two ports: the
+    /// destination link carries one source link's output, at most
+    /// c_s < c·M/(M + 1), and never queues.
     pub fn tandem_delay(&self) -> Result<BurstDelay, FluidError> {
         if self.ports < 2 || self.streams == 0 {
             return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
@@ -646,17 +662,19 @@ mod tests {
 
     #[test]
     fn the_destination_link_in_tandem_by_hand() {
-        // 3 ports, K = 1, M = 4, g = 2 (r = 2), N = 25 (T_on = 50),
-        // I = 150, c = 1.5. Source link: c_s = 1.5·4/6 = 1 < r, one
-        // source: delay (r − c_s)/(β c_s − α(r − c_s)) with β = 1/50,
-        // α = 1/150 (stable_just_below_the_mean_load's algebra)
+        // 3 ports, K = 1, M = 1, c = 3: the source VC passes
+        // c_s = 3·1/(1 + 2) = 1, the output c_d = 3·1/(1 + 1) = 1.5.
+        // g = 0.5 (r = 2), N = 100 (T_on = 50), I = 150. Source link: one
+        // source, r > c_s: delay (r − c_s)/(β c_s − α(r − c_s)) with
+        // β = 1/50, α = 1/150 (stable_just_below_the_mean_load's algebra)
         // = 1/(0.02 − 0.0066667) = 75 cycles. What leaves it: peak c_s = 1,
         // ON 50·2/1 = 100, OFF 150 − 50 = 100. Destination link: the other
         // port's one stream picks it with q = 1/2 (trials 2·1 − 1 = 1):
-        // m = 0 (1/2) one source of peak 1 < c = 1.5: 0; m = 1 (1/2) two
+        // m = 0 (1/2) one source of peak 1 < c_d = 1.5: 0; m = 1 (1/2) two
         // sources r = 1, T_on = I = 100, c = 1.5:
         // two_sources_of_known_peak_by_hand's 16.6667 cycles. Mean 8.3333.
-        let class = BurstClass { ports: 3, streams: 1, mean_burst: 25.0, gap: 2.0, off_mean: 150.0, flits: 4.0, capacity: 1.5 };
+        let class = BurstClass { ports: 3, streams: 1, mean_burst: 100.0, gap: 0.5, off_mean: 150.0, flits: 1.0, capacity: 3.0 };
+        assert!((class.destination_capacity() - 1.5).abs() < 1e-15);
         let d = class.tandem_delay().unwrap();
         assert!((d.source_link - 75.0).abs() < 1e-6, "{d:?}");
         assert!((d.destination_link - 8.333_333_3).abs() < 1e-5 && d.excluded_weight == 0.0, "{d:?}");
