@@ -22,7 +22,9 @@
 //! success 1/15), add their delays (first order: the source link smooths
 //! what reaches the destination, which this leaves out — except on two
 //! ports, where the destination link carries only what one source link
-//! sent, at most c, and so adds nothing). The packet-scale
+//! sent, at most c, and so adds nothing). `BurstClass::tandem_delay`
+//! keeps them in tandem on any number of ports, with the router's VC
+//! turnaround in both links' capacities. The packet-scale
 //! part (messages of M flits, Poisson-like) stays with `onoff_source.rs`;
 //! the burst-scale part here is zero wherever n·r ≤ c, e.g. 000_… Fig. 12's
 //! own sources (r = 32/850 or less, 14 streams: 0.53 ≤ 1).
@@ -678,6 +680,16 @@ mod tests {
         let d = class.tandem_delay().unwrap();
         assert!((d.source_link - 75.0).abs() < 1e-6, "{d:?}");
         assert!((d.destination_link - 8.333_333_3).abs() < 1e-5 && d.excluded_weight == 0.0, "{d:?}");
+    }
+
+    #[test]
+    fn a_source_link_beyond_the_vc_capacity_is_saturated() {
+        // M = 2, g = 2 (r = 1), T_on = 100, I = 100: mean load p·r = 0.5,
+        // below c = 1 (and r ≤ c: `delay` gives 0) but equal to the VC's
+        // c_s = 1·2/(2 + 2) = 0.5: saturated, not a number.
+        let class = BurstClass { ports: 2, streams: 1, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 1.0 };
+        assert_eq!(class.delay().unwrap().source_link, 0.0);
+        assert!(matches!(class.tandem_delay(), Err(FluidError::Saturated { .. })), "{:?}", class.tandem_delay());
     }
 
     #[test]
