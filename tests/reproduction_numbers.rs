@@ -1239,6 +1239,15 @@ const KLINK: &str = "experiments/results/onoff_klink_trace/source_link.csv";
 const KLINK_ROWS: [(&str, &str, &str); 7] =
     [("1", "33.0", "+1.6"), ("1", "64.0", "+0.4"), ("2", "40.0", "−0.4"), ("2", "33.0", "+0.2"), ("2", "64.0", "−2.1"), ("4", "33.0", "+0.4"), ("4", "64.0", "−2.0")];
 
+/// A relative error in percent as the tables write it: "+1.6", "−2.1".
+fn signed_tenth(x: f64) -> String {
+    format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs())
+}
+
+fn min_max(x: &[f64]) -> (f64, f64) {
+    (x.iter().copied().fold(f64::INFINITY, f64::min), x.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+}
+
 fn klink_point(k: &'static str, g: &'static str) -> &'static [(&'static str, &'static str)] {
     Box::leak(Box::new([("streams", k), ("gap", g)]))
 }
@@ -1318,22 +1327,20 @@ fn klink_errors_follow_from_the_committed_totals() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let table = read_csv(KLINK, &mut HashMap::new());
     let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
-    let signed = |x: f64| format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs());
     let (mut tandem, mut added) = (Vec::new(), Vec::new());
     for (k, g, written) in KLINK_ROWS {
         let sim = cell(k, g, "sim_total");
         let err = 100.0 * (cell(k, g, "tandem_total") / sim - 1.0);
-        assert_eq!(signed(err), written, "K = {k}, g = {g}");
+        assert_eq!(signed_tenth(err), written, "K = {k}, g = {g}");
         assert!(doc.contains(&klink_row_passage(k, g, written)), "K = {k}, g = {g}: row not in docs/reproduction.md");
         tandem.push(err);
         if (k, g) != ("1", "64.0") {
             added.push(100.0 * (1.0 - cell(k, g, "added_total") / sim));
         }
     }
-    let range = |x: &[f64]| (x.iter().copied().fold(f64::INFINITY, f64::min), x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-    let (lo, hi) = range(&tandem);
-    let (alo, ahi) = range(&added);
-    let sentence = format!("Within {} % to {} % of the simulated total from K = 1 to 4 and g = 33\nto 64, where the source link at c = 1 is {alo:.1}–{ahi:.1} % low", signed(lo), signed(hi));
+    let (lo, hi) = min_max(&tandem);
+    let (alo, ahi) = min_max(&added);
+    let sentence = format!("Within {} % to {} % of the simulated total from K = 1 to 4 and g = 33\nto 64, where the source link at c = 1 is {alo:.1}–{ahi:.1} % low", signed_tenth(lo), signed_tenth(hi));
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
 }
 
@@ -1401,18 +1408,16 @@ fn klink16_rows_and_errors_follow_from_the_committed_totals() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let table = read_csv(KLINK16, &mut HashMap::new());
     let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
-    let signed = |x: f64| format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs());
     let (mut added, mut tandem) = (Vec::new(), Vec::new());
     for (k, g, a, t) in KLINK16_ROWS {
         let sim = cell(k, g, "sim_total");
         let (ea, et) = (100.0 * (cell(k, g, "added_total") / sim - 1.0), 100.0 * (cell(k, g, "tandem_total") / sim - 1.0));
-        assert_eq!((signed(ea).as_str(), signed(et).as_str()), (a, t), "K = {k}, g = {g}");
+        assert_eq!((signed_tenth(ea).as_str(), signed_tenth(et).as_str()), (a, t), "K = {k}, g = {g}");
         assert!(doc.contains(&klink16_row_passage(k, g, a, t)), "K = {k}, g = {g}: row not in docs/reproduction.md");
         added.push(-ea);
         tandem.push(-et);
     }
-    let range = |x: &[f64]| (x.iter().copied().fold(f64::INFINITY, f64::min), x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-    let ((tlo, thi), (alo, ahi)) = (range(&tandem), range(&added));
+    let ((tlo, thi), (alo, ahi)) = (min_max(&tandem), min_max(&added));
     let sentence = format!("In tandem the model is {tlo:.1}–{thi:.1} % low at every point\nwhere the links added are {alo:.1}–{ahi:.1} % low");
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
 }
