@@ -787,6 +787,8 @@ fn claims() -> Vec<Claim> {
     v.extend(atomic_torus_claims());
     v.extend(torus_channel_claims());
     v.extend(onoff_turnaround_claims());
+    v.extend(klink_claims());
+    v.extend(klink16_claims());
     v.extend(onoff_source_claims());
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
@@ -1228,6 +1230,196 @@ fn onoff_turnaround_claims() -> Vec<Claim> {
         });
     }
     v
+}
+
+const KLINK: &str = "experiments/results/onoff_klink_trace/source_link.csv";
+
+/// The (K, g, written error %) rows of the table of "The K ≥ 2 source
+/// link, message by message".
+const KLINK_ROWS: [(&str, &str, &str); 7] =
+    [("1", "33.0", "+1.6"), ("1", "64.0", "+0.4"), ("2", "40.0", "−0.4"), ("2", "33.0", "+0.2"), ("2", "64.0", "−2.1"), ("4", "33.0", "+0.4"), ("4", "64.0", "−2.0")];
+
+/// A relative error in percent as the tables write it: "+1.6", "−2.1".
+fn signed_tenth(x: f64) -> String {
+    format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs())
+}
+
+fn min_max(x: &[f64]) -> (f64, f64) {
+    (x.iter().copied().fold(f64::INFINITY, f64::min), x.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+}
+
+fn klink_point(k: &'static str, g: &'static str) -> &'static [(&'static str, &'static str)] {
+    Box::leak(Box::new([("streams", k), ("gap", g)]))
+}
+
+/// "The K ≥ 2 source link, message by message": the measurements of the
+/// bullets and the table's simulated and model totals.
+fn klink_claims() -> Vec<Claim> {
+    const SUM: &str = "experiments/results/onoff_k1_trace/summary.csv";
+    let pt = |k: &'static str, g: &'static str| klink_point(k, g);
+    let pct = |written: &'static str, k: &'static str, g: &'static str, column: &'static str| Num { written, csv: KLINK, row: klink_point(k, g), column, scale: 100.0 };
+    let old = |k: &'static str, off: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(Box::new([("streams", k), ("off_us", off)])) };
+    let mut v = vec![
+        Claim {
+            passage: "VC (back to back: 90–91 % of them at g = 33, 13–19 % at g = 40 and 64)\n  was delivered exactly 34.0000 cycles = M + 2 after it (`spacing_mean`;\n  `spacing_is_m_plus_2` = 1.0000 at every point)",
+            numbers: vec![
+                pct("90", "1", "33.0", "back_to_back"),
+                pct("91", "14", "33.0", "back_to_back"),
+                pct("13", "2", "40.0", "back_to_back"),
+                pct("19", "4", "64.0", "back_to_back"),
+                n("34.0000", KLINK, pt("2", "33.0"), "spacing_mean"),
+                n("1.0000", KLINK, pt("4", "33.0"), "spacing_is_m_plus_2"),
+            ],
+        },
+        Claim { passage: "exactly the simulated delivery of 99.98 % or more of the messages at", numbers: vec![pct("99.98", "2", "40.0", "replay_exact")] },
+        Claim {
+            passage: "of another stream; at g = 64 it is 95–96 %",
+            numbers: vec![pct("95", "4", "64.0", "back_to_back_other_stream"), pct("96", "2", "64.0", "back_to_back_other_stream")],
+        },
+        Claim {
+            passage: "other (g < M + 2), so only 7–13 % of the back-to-back predecessors are",
+            numbers: vec![pct("7", "2", "33.0", "back_to_back_other_stream"), pct("13", "14", "33.0", "back_to_back_other_stream")],
+        },
+        Claim {
+            passage: "the simulated real-time total at K = 2, g = 33 is 71.07 ± 0.79 cycles\n  (mean ± standard error over the seeds), where the one 400 k-cycle seed\n  of the previous section gave 63.58; at K = 4, 84.68 ± 1.12 against\n  77.12; at K = 2, g = 40, 56.63 ± 0.87 against 41.67.",
+            numbers: vec![
+                n("71.07", KLINK, pt("2", "33.0"), "sim_total"),
+                n("0.79", KLINK, pt("2", "33.0"), "sim_total_se"),
+                n("63.58", SUM, old("2", "373.6"), "sim_total"),
+                n("84.68", KLINK, pt("4", "33.0"), "sim_total"),
+                n("1.12", KLINK, pt("4", "33.0"), "sim_total_se"),
+                n("77.12", SUM, old("4", "773.6"), "sim_total"),
+                n("56.63", KLINK, pt("2", "40.0"), "sim_total"),
+                n("0.87", KLINK, pt("2", "40.0"), "sim_total_se"),
+                n("41.67", SUM, old("2", "368.0"), "sim_total"),
+            ],
+        },
+    ];
+    for (k, g, err) in KLINK_ROWS {
+        let passage: &'static str = Box::leak(klink_row_passage(k, g, err).into_boxed_str());
+        let w = row_numbers(passage);
+        v.push(Claim {
+            passage,
+            numbers: vec![n(w[1], KLINK, pt(k, g), "sim_total"), n(w[2], KLINK, pt(k, g), "sim_total_se"), n(w[3], KLINK, pt(k, g), "added_total"), n(w[4], KLINK, pt(k, g), "tandem_total")],
+        });
+    }
+    let passage = "| 14 | 33 | 95.9250 ± 1.1593 | 78.2637 | not modelled | |";
+    v.push(Claim {
+        passage,
+        numbers: vec![n("95.9250", KLINK, pt("14", "33.0"), "sim_total"), n("1.1593", KLINK, pt("14", "33.0"), "sim_total_se"), n("78.2637", KLINK, pt("14", "33.0"), "added_total")],
+    });
+    v
+}
+
+/// The table row of point (K, g) as docs/reproduction.md writes it, its
+/// numbers from the committed CSV.
+fn klink_row_passage(k: &str, g: &str, err: &str) -> String {
+    let table = read_csv(KLINK, &mut HashMap::new());
+    let row = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{KLINK}: no K = {k}, g = {g}"));
+    let g = g.trim_end_matches(".0");
+    format!("| {k} | {g} | {} ± {} | {} | {} | {err} % |", row["sim_total"], row["sim_total_se"], row["added_total"], row["tandem_total"])
+}
+
+/// The table's errors are the model's total against the simulated one,
+/// and the sentence after it quotes their range.
+#[test]
+fn klink_errors_follow_from_the_committed_totals() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let table = read_csv(KLINK, &mut HashMap::new());
+    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
+    let (mut tandem, mut added) = (Vec::new(), Vec::new());
+    for (k, g, written) in KLINK_ROWS {
+        let sim = cell(k, g, "sim_total");
+        let err = 100.0 * (cell(k, g, "tandem_total") / sim - 1.0);
+        assert_eq!(signed_tenth(err), written, "K = {k}, g = {g}");
+        assert!(doc.contains(&klink_row_passage(k, g, written)), "K = {k}, g = {g}: row not in docs/reproduction.md");
+        tandem.push(err);
+        if (k, g) != ("1", "64.0") {
+            added.push(100.0 * (1.0 - cell(k, g, "added_total") / sim));
+        }
+    }
+    let (lo, hi) = min_max(&tandem);
+    let (alo, ahi) = min_max(&added);
+    let sentence = format!("Within {} % to {} % of the simulated total from K = 1 to 4 and g = 33\nto 64, where the source link at c = 1 is {alo:.1}–{ahi:.1} % low", signed_tenth(lo), signed_tenth(hi));
+    assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
+}
+
+const KLINK16: &str = "experiments/results/onoff_klink_trace_16port/source_link.csv";
+
+/// The (K, g, written error % with the links added, in tandem) rows of the
+/// table of "Tandem links on 16 ports".
+const KLINK16_ROWS: [(&str, &str, &str, &str); 7] = [
+    ("1", "33.0", "−19.0", "−5.7"),
+    ("1", "40.0", "−15.7", "−9.5"),
+    ("1", "64.0", "−18.4", "−11.5"),
+    ("1", "128.0", "−7.3", "−6.6"),
+    ("2", "33.0", "−26.9", "−14.8"),
+    ("2", "64.0", "−31.3", "−21.8"),
+    ("4", "33.0", "−20.8", "−7.8"),
+];
+
+fn klink16_row_passage(k: &str, g: &str, added: &str, tandem: &str) -> String {
+    let table = read_csv(KLINK16, &mut HashMap::new());
+    let r = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{KLINK16}: no K = {k}, g = {g}"));
+    format!(
+        "| {k} | {} | {} ± {} | {} | {added} % | {} ({} / {}) | {tandem} % |",
+        g.trim_end_matches(".0"),
+        r["sim_total"],
+        r["sim_total_se"],
+        r["added_total"],
+        r["tandem_total"],
+        r["tandem_source"],
+        r["tandem_destination"]
+    )
+}
+
+/// "Tandem links on 16 ports": the destination-side spacing, the source
+/// link's replay, and the K = 14 row.
+fn klink16_claims() -> Vec<Claim> {
+    let pt = |k: &'static str, g: &'static str| klink_point(k, g);
+    let pct = |written: &'static str, k: &'static str, g: &'static str, column: &'static str| Num { written, csv: KLINK16, row: klink_point(k, g), column, scale: 100.0 };
+    vec![
+        Claim {
+            passage: "minimum spacing of such a pair is 33 cycles = M + 1 at every point and\n92.9–99.97 % of them are exactly 33 apart",
+            numbers: vec![n("33", KLINK16, pt("4", "33.0"), "dest_spacing_min"), pct("92.9", "2", "64.0", "dest_spacing_is_m_plus_1"), pct("99.97", "1", "33.0", "dest_spacing_is_m_plus_1")],
+        },
+        Claim {
+            passage: "replay reproduces only 67–90 % of endpoint 0's deliveries and its\nback-to-back messages are 37.5 to 67.0 cycles apart on average",
+            numbers: vec![
+                pct("67", "14", "33.0", "replay_exact"),
+                pct("90", "1", "128.0", "replay_exact"),
+                n("37.5", KLINK16, pt("1", "33.0"), "spacing_mean"),
+                n("67.0", KLINK16, pt("1", "64.0"), "spacing_mean"),
+            ],
+        },
+        Claim {
+            passage: "| 14 | 33 | 158.8748 ± 1.7879 | 124.0975 | −21.9 % | not modelled | |",
+            numbers: vec![n("158.8748", KLINK16, pt("14", "33.0"), "sim_total"), n("1.7879", KLINK16, pt("14", "33.0"), "sim_total_se"), n("124.0975", KLINK16, pt("14", "33.0"), "added_total")],
+        },
+        Claim { passage: "(Totals = `kim2005`'s network latency 36.1438 + the two links, no", numbers: vec![n("36.1438", KLINK16, pt("1", "33.0"), "kim2005_network")] },
+    ]
+}
+
+/// The 16-port table's rows are the committed CSV's, its errors the
+/// totals' against the simulated one, and the sentence after it quotes
+/// their ranges.
+#[test]
+fn klink16_rows_and_errors_follow_from_the_committed_totals() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let table = read_csv(KLINK16, &mut HashMap::new());
+    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
+    let (mut added, mut tandem) = (Vec::new(), Vec::new());
+    for (k, g, a, t) in KLINK16_ROWS {
+        let sim = cell(k, g, "sim_total");
+        let (ea, et) = (100.0 * (cell(k, g, "added_total") / sim - 1.0), 100.0 * (cell(k, g, "tandem_total") / sim - 1.0));
+        assert_eq!((signed_tenth(ea).as_str(), signed_tenth(et).as_str()), (a, t), "K = {k}, g = {g}");
+        assert!(doc.contains(&klink16_row_passage(k, g, a, t)), "K = {k}, g = {g}: row not in docs/reproduction.md");
+        added.push(-ea);
+        tandem.push(-et);
+    }
+    let ((tlo, thi), (alo, ahi)) = (min_max(&tandem), min_max(&added));
+    let sentence = format!("In tandem the model is {tlo:.1}–{thi:.1} % low at every point\nwhere the links added are {alo:.1}–{ahi:.1} % low");
+    assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
 }
 
 /// "Why 002_…'s model saturates early at L = 3": the channel table

@@ -12,6 +12,9 @@
 //!     experiments/fig12_000_onoff_2port.toml experiments/results/onoff_k1_trace \
 //!     1:173.6 2:368.0 2:373.6 4:773.6
 
+#[path = "onoff_k1_trace/source_link.rs"]
+mod source_link;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use wormqos_netsim::analytic::onoff_fluid::FluidLink;
@@ -20,10 +23,19 @@ use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!(args.len() >= 3, "usage: onoff_k1_trace EXPERIMENT OUT_DIR K:I_US...");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let repeat = source_link::Repeat::take_from(&mut args)?;
+    anyhow::ensure!(args.len() >= 3, "usage: onoff_k1_trace EXPERIMENT OUT_DIR [--seeds S --cycles C] K:I_US...");
     let out = PathBuf::from(&args[1]);
     let base = std::fs::read_to_string(&args[0])?.split("[sweep]").next().unwrap().to_string();
+    if let Some(repeat) = repeat {
+        let rows = args[2..].iter().map(|p| repeat.point(&base, &args[0], p)).collect::<anyhow::Result<Vec<_>>>()?;
+        let csv = source_link::csv(&rows);
+        print!("{csv}");
+        std::fs::create_dir_all(&out)?;
+        std::fs::write(out.join("source_link.csv"), csv)?;
+        return Ok(());
+    }
     let mut summary = String::from("streams,off_us,gap,sim_total,sim_network,sim_source_wait,stream_total,stream_mean_position,kim2005_network,fluid_c1,fluid_vc,model_total_c1,model_total_vc\n");
     for (i, point) in args[2..].iter().enumerate() {
         let (k, off) = point.split_once(':').ok_or_else(|| anyhow::anyhow!("{point}: not K:I_us"))?;

@@ -22,7 +22,9 @@
 //! success 1/15), add their delays (first order: the source link smooths
 //! what reaches the destination, which this leaves out — except on two
 //! ports, where the destination link carries only what one source link
-//! sent, at most c, and so adds nothing). The packet-scale
+//! sent, at most c, and so adds nothing). `BurstClass::tandem_delay`
+//! keeps them in tandem on any number of ports, with the router's VC
+//! turnaround in both links' capacities. The packet-scale
 //! part (messages of M flits, Poisson-like) stays with `onoff_source.rs`;
 //! the burst-scale part here is zero wherever n·r ≤ c, e.g. 000_… Fig. 12's
 //! own sources (r = 32/850 or less, 14 streams: 0.53 ≤ 1).
@@ -256,6 +258,20 @@ fn solve(a: &mut [Vec<f64>], m: usize) -> Option<Vec<f64>> {
     Some((0..m).map(|k| a[k][m] / a[k][k]).collect())
 }
 
+/// T, the cycles a VC adds between two messages that follow each other on
+/// it (docs/microarchitecture.md §7, "Back-to-back messages on one input
+/// VC": the next header does RC in the cycle after the previous tail's ST,
+/// then VA): a VC passes a message of M flits per M + T cycles.
+pub const VC_TURNAROUND: f64 = 2.0;
+
+/// The cycles an output link adds between two messages of different input
+/// ports for its one VC of the class: the waiting header did RC already
+/// and does VA in the cycle after the previous tail's ST (§7's stages;
+/// measured on fig12_000_onoff_bursts.toml: such messages delivered
+/// M + 1 = 33 cycles apart, docs/reproduction.md "Tandem links on 16
+/// ports").
+pub const OUTPUT_TURNAROUND: f64 = 1.0;
+
 /// One ON/OFF real-time class on a single router of `ports` ports, K
 /// `streams` per port with fixed uniform destinations (assumption 5).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -294,6 +310,73 @@ impl BurstClass {
         FluidLink { sources, on_mean: self.mean_burst * self.gap, off_mean: self.off_mean, peak: self.flits / self.gap, capacity: self.capacity }
     }
 
+    /// The flits per cycle the class's one VC at the source's router input
+    /// passes: a message per M + `VC_TURNAROUND` cycles of the class's
+    /// capacity c, c·M/(M + 2).
+    pub fn source_vc_capacity(&self) -> f64 {
+        self.capacity * self.flits / (self.flits + VC_TURNAROUND)
+    }
+
+    /// The source link with the turnaround (docs/reproduction.md, "The
+    /// K ≥ 2 source link, message by message"): the K streams' messages
+    /// take the class's one VC in FIFO order, one per M + 2 cycles whatever
+    /// stream each is of (measured: every back-to-back pair delivered
+    /// M + 2 apart, and the FIFO replay of constant service M + 2
+    /// reproduces 99.98 % of the simulated deliveries), so the link is the
+    /// fluid queue of the K superposed streams served at
+    /// `source_vc_capacity`.
+    pub fn source_link_with_turnaround(&self) -> Result<f64, FluidError> {
+        FluidLink { capacity: self.source_vc_capacity(), ..self.link(self.streams) }.mean_delay()
+    }
+
+    /// A stream as the destination link sees it, after its source link:
+    /// the fluid the source link lets through, at most its capacity c_s
+    /// per cycle. A burst of mean N·M flits sent at r > c_s leaves it at
+    /// c_s, so its ON time stretches to T_on·r/c_s and the OFF time shrinks
+    /// by as much (the cycle T_on + I, hence the mean rate p·r, is kept);
+    /// at r ≤ c_s it passes unchanged. This takes the source link's output
+    /// as the one stream's own (exact for K = 1 while the link empties
+    /// between bursts; for K ≥ 2 the streams of one source share c_s, which
+    /// only caps them further).
+    fn after_source_link(&self, sources: usize) -> Result<FluidLink, FluidError> {
+        let at_source = self.link(sources);
+        let out = at_source.peak.min(self.source_vc_capacity());
+        let on_mean = at_source.on_mean * at_source.peak / out;
+        let off_mean = at_source.off_mean - (on_mean - at_source.on_mean);
+        if !(off_mean > 0.0) {
+            return Err(FluidError::Saturated { load: at_source.on_mean * at_source.peak / (at_source.on_mean + at_source.off_mean), capacity: self.source_vc_capacity() });
+        }
+        Ok(FluidLink { on_mean, off_mean, peak: out, capacity: self.destination_capacity(), ..at_source })
+    }
+
+    /// The flits per cycle the destination's output link passes when the
+    /// messages come from different input ports: c·M/(M + 1) (a waiting
+    /// header has done RC and does VA in the cycle after the previous
+    /// tail's ST: `OUTPUT_TURNAROUND`).
+    pub fn destination_capacity(&self) -> f64 {
+        self.capacity * self.flits / (self.flits + OUTPUT_TURNAROUND)
+    }
+
+    /// The class's burst-scale delays with the two links in tandem on any
+    /// number of ports: the source link with the turnaround
+    /// (`source_link_with_turnaround`), and the destination link fed by
+    /// the upstream source links' outputs (`after_source_link`) instead of
+    /// the streams at their peak, served at `destination_capacity` (its
+    /// messages come from different input ports). Two ports: the
+    /// destination link carries one source link's output, at most
+    /// c_s < c·M/(M + 1), and never queues.
+    pub fn tandem_delay(&self) -> Result<BurstDelay, FluidError> {
+        if self.ports < 2 || self.streams == 0 {
+            return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
+        }
+        let source_link = self.source_link_with_turnaround()?;
+        if self.ports == 2 {
+            return Ok(BurstDelay { source_link, destination_link: 0.0, excluded_weight: 0.0 });
+        }
+        let (destination_link, excluded_weight) = self.shared_link_of((self.ports - 1) * self.streams - 1, 1.0 / (self.ports - 1) as f64, |n| self.after_source_link(n))?;
+        Ok(BurstDelay { source_link, destination_link, excluded_weight })
+    }
+
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
         if self.ports < 2 || self.streams == 0 {
             return Err(FluidError::NotSolved(format!("{} ports, {} streams per port: no other endpoint to send to", self.ports, self.streams)));
@@ -319,6 +402,11 @@ impl BurstClass {
     /// `q`, averaged over the m whose link is stable (renormalized), and
     /// the binomial weight left out.
     fn shared_link(&self, trials: usize, q: f64) -> Result<(f64, f64), FluidError> {
+        self.shared_link_of(trials, q, |n| Ok(self.link(n)))
+    }
+
+    /// `shared_link` with the link of n sources given by `link_of`.
+    fn shared_link_of(&self, trials: usize, q: f64, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(f64, f64), FluidError> {
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
         // The saturated part of `excluded`, and the first saturated count's error.
         let (mut saturated, mut first_saturated) = (0.0, None);
@@ -336,7 +424,7 @@ impl BurstClass {
                 excluded += w; // the tail beyond, bounded by this term's order
                 break;
             }
-            match self.link(m + 1).mean_delay() {
+            match link_of(m + 1).and_then(|l| l.mean_delay()) {
                 Ok(d) => {
                     sum += w * d;
                     weight += w;
@@ -558,6 +646,50 @@ mod tests {
         // it: not empty.
         let three = BurstClass { ports: 3, capacity: 2.5, ..two }.delay().unwrap();
         assert!(three.destination_link > 0.0, "{three:?}");
+    }
+
+    #[test]
+    fn the_source_link_with_the_turnaround_by_hand() {
+        // M = 2, g = 2: r = M/g = 1 = c, so without the turnaround one
+        // stream never queues (`delay`: 0). With it the class's VC passes
+        // c·M/(M + 2) = 0.5 flits per cycle: one_source_by_hand's link
+        // (T_on = N·g = 100, I = 300, r = 1, c = 0.5): 150 cycles. Two
+        // ports: the destination link gets at most 0.5 < c, 0 there.
+        let one = BurstClass { ports: 2, streams: 1, mean_burst: 50.0, gap: 2.0, off_mean: 300.0, flits: 2.0, capacity: 1.0 };
+        assert_eq!(one.delay().unwrap().source_link, 0.0);
+        assert!((one.source_vc_capacity() - 0.5).abs() < 1e-15);
+        let d = one.tandem_delay().unwrap();
+        assert!((d.source_link - 150.0).abs() < 1e-6 && d.destination_link == 0.0, "{d:?}");
+    }
+
+    #[test]
+    fn the_destination_link_in_tandem_by_hand() {
+        // 3 ports, K = 1, M = 1, c = 3: the source VC passes
+        // c_s = 3·1/(1 + 2) = 1, the output c_d = 3·1/(1 + 1) = 1.5.
+        // g = 0.5 (r = 2), N = 100 (T_on = 50), I = 150. Source link: one
+        // source, r > c_s: delay (r − c_s)/(β c_s − α(r − c_s)) with
+        // β = 1/50, α = 1/150 (stable_just_below_the_mean_load's algebra)
+        // = 1/(0.02 − 0.0066667) = 75 cycles. What leaves it: peak c_s = 1,
+        // ON 50·2/1 = 100, OFF 150 − 50 = 100. Destination link: the other
+        // port's one stream picks it with q = 1/2 (trials 2·1 − 1 = 1):
+        // m = 0 (1/2) one source of peak 1 < c_d = 1.5: 0; m = 1 (1/2) two
+        // sources r = 1, T_on = I = 100, c = 1.5:
+        // two_sources_of_known_peak_by_hand's 16.6667 cycles. Mean 8.3333.
+        let class = BurstClass { ports: 3, streams: 1, mean_burst: 100.0, gap: 0.5, off_mean: 150.0, flits: 1.0, capacity: 3.0 };
+        assert!((class.destination_capacity() - 1.5).abs() < 1e-15);
+        let d = class.tandem_delay().unwrap();
+        assert!((d.source_link - 75.0).abs() < 1e-6, "{d:?}");
+        assert!((d.destination_link - 8.333_333_3).abs() < 1e-5 && d.excluded_weight == 0.0, "{d:?}");
+    }
+
+    #[test]
+    fn a_source_link_beyond_the_vc_capacity_is_saturated() {
+        // M = 2, g = 2 (r = 1), T_on = 100, I = 100: mean load p·r = 0.5,
+        // below c = 1 (and r ≤ c: `delay` gives 0) but equal to the VC's
+        // c_s = 1·2/(2 + 2) = 0.5: saturated, not a number.
+        let class = BurstClass { ports: 2, streams: 1, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 1.0 };
+        assert_eq!(class.delay().unwrap().source_link, 0.0);
+        assert!(matches!(class.tandem_delay(), Err(FluidError::Saturated { .. })), "{:?}", class.tandem_delay());
     }
 
     #[test]
