@@ -427,7 +427,8 @@ struct SgPorts {
     route: Sig,
     ovc: Sig,
     flit: Sig,
-    tail: Sig,
+    /// `sg_tail_o`, unless nothing reads it (the tail-keeps-vc mutant).
+    tail: Option<Sig>,
     split: Option<SplitPorts>,
 }
 
@@ -450,7 +451,7 @@ impl SgPorts {
             route: md.output("sg_route_o", d.port_id_width),
             ovc: md.output("sg_ovc_o", d.vc_id_width),
             flit: md.output("st_flit_o", d.buf_flit_width),
-            tail: md.output("sg_tail_o", 1),
+            tail: if d.faults.tail_keeps_output_vc { None } else { Some(md.output("sg_tail_o", 1)) },
             split: if d.split() {
                 Some(SplitPorts {
                     pend2: md.output("pend2_o", d.vcs),
@@ -530,7 +531,9 @@ impl SgRegs {
         md.assign(&o.route, &onehot_select(&self.pop, x.routes));
         md.assign(&o.ovc, &onehot_select(&self.pop, x.ovcs));
         md.assign(&o.flit, &x.flit);
-        md.assign(&o.tail, &self.tail_q);
+        if let Some(t) = &o.tail {
+            md.assign(t, &self.tail_q);
+        }
         let flit_tail = x.flit.bit(d.buf_flit_width - 2)?;
         md.assert_always(&self.valid_q.l_not().l_or(&self.tail_q.e().is(flit_tail)), "sg_tail is the crossing flit's tail bit");
         let zero = Expr::zero(m);

@@ -826,8 +826,9 @@ struct SgWires {
     route: crate::verilog::Sig,
     ovc: crate::verilog::Sig,
     flit: crate::verilog::Sig,
-    /// Per input port: the registered grant's tail bit (`sg_tail`).
-    tail: crate::verilog::Sig,
+    /// Per input port: the registered grant's tail bit (`sg_tail`); none
+    /// when nothing reads it (the tail-keeps-vc mutant releases nothing).
+    tail: Option<crate::verilog::Sig>,
     room2: crate::verilog::Sig,
     split: Option<SplitWires>,
 }
@@ -855,7 +856,7 @@ impl SgWires {
             route: t.wire("sg_route_all", n * d.port_id_width),
             ovc: t.wire("sg_ovc_all", n * d.vc_id_width),
             flit: t.wire("st_flit_all", n * d.buf_flit_width),
-            tail: t.wire("sg_tail_all", n),
+            tail: if d.faults.tail_keeps_output_vc { None } else { Some(t.wire("sg_tail_all", n)) },
             room2: t.wire("ob_room2", nm),
             split: if d.split() {
                 Some(SplitWires {
@@ -883,8 +884,10 @@ impl SgWires {
             ("sg_route_o", self.route.field(pi * pw, pw)),
             ("sg_ovc_o", self.ovc.field(pi * vw, vw)),
             ("st_flit_o", self.flit.field(pi * fw, fw)),
-            ("sg_tail_o", self.tail.at(pi)),
         ]);
+        if let Some(tail) = &self.tail {
+            conns.push(("sg_tail_o", tail.at(pi)));
+        }
         if let Some(x) = &self.split {
             conns.extend([
                 ("pend2_o", x.pend2.field(pi * m, m)),
@@ -909,7 +912,10 @@ impl SgWires {
             &format!("u_st{o}"),
             &[("hit_i", hit.e()), ("sg_ovc_i", self.ovc.e()), ("sg_flit_i", self.flit.e()), ("push_o", push.e()), ("flit_o", flit.e())],
         );
-        Ok((&hit & &self.tail).any())
+        Ok(match &self.tail {
+            Some(tail) => (&hit & tail).any(),
+            None => Expr::one_bit(false),
+        })
     }
 }
 
