@@ -45,7 +45,8 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         md.doc("st_flit_o to output VC sg_ovc_o of port sg_route_o. st_req_o[v]: VC v has a flit for");
         md.doc("SA behind the crossing one (ACTIVE, not behind a crossing tail, a flit left), before");
         md.doc("the output-buffer check; gtail_o[v]: that flit's tail bit. sa_gnt_i: SA's grant");
-        md.doc("(one-hot or zero), registered as the next cycle's crossing flit.");
+        md.doc("(one-hot or zero), registered as the next cycle's crossing flit. sg_tail_o: the");
+        md.doc("crossing flit's tail bit from the grant register (for the output VC's release).");
         if d.split() {
             md.doc("Split switch allocation (§6, six stages): sa_gnt_i is point A's pick (SA-A), registered");
             md.doc("as the candidate ca_valid/ca_vc/ca_tail that point B arbitrates in the next cycle");
@@ -426,6 +427,8 @@ struct SgPorts {
     route: Sig,
     ovc: Sig,
     flit: Sig,
+    /// `sg_tail_o`, unless nothing reads it (the tail-keeps-vc mutant).
+    tail: Option<Sig>,
     split: Option<SplitPorts>,
 }
 
@@ -448,6 +451,7 @@ impl SgPorts {
             route: md.output("sg_route_o", d.port_id_width),
             ovc: md.output("sg_ovc_o", d.vc_id_width),
             flit: md.output("st_flit_o", d.buf_flit_width),
+            tail: if d.faults.tail_keeps_output_vc { None } else { Some(md.output("sg_tail_o", 1)) },
             split: if d.split() {
                 Some(SplitPorts {
                     pend2: md.output("pend2_o", d.vcs),
@@ -527,6 +531,11 @@ impl SgRegs {
         md.assign(&o.route, &onehot_select(&self.pop, x.routes));
         md.assign(&o.ovc, &onehot_select(&self.pop, x.ovcs));
         md.assign(&o.flit, &x.flit);
+        if let Some(t) = &o.tail {
+            md.assign(t, &self.tail_q);
+        }
+        let flit_tail = x.flit.bit(d.buf_flit_width - 2)?;
+        md.assert_always(&self.valid_q.l_not().l_or(&self.tail_q.e().is(flit_tail)), "sg_tail is the crossing flit's tail bit");
         let zero = Expr::zero(m);
         md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC");
         md.assert_always(&subset_of(gnt, &x.st_req, &zero), "SA grants only a VC with a flit behind the crossing one");

@@ -146,6 +146,14 @@ pub enum Mutant {
     /// previous cycle's age order without the slots that entered in it, so a
     /// VC granted by VA in cycle t is not yet the youngest in cycle t+1.
     SaAgeEntryLate,
+    /// §6 stage 3 in the registered and split pipelines (stage RV): VA's
+    /// grant flag `any_req`, formed from the requests beside the arbiter
+    /// (the pointer's `take_i` and the gate of `alloc_set`), counts the
+    /// requests before the free-VC mask (`req_i` instead of `req_masked`),
+    /// so a cycle whose requesters all wait for a busy output VC still moves
+    /// the pointer and allocates the lowest free output VC of the class a
+    /// zero grant selects (class 0 with a static partition).
+    VaFlagUnmasked,
     /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
     /// room check counts one flit in flight where there are two (the
     /// crossing one and the candidate at point B): `ob_count + 1 < DO`
@@ -239,7 +247,7 @@ impl Mutant {
     /// The mutants of the registered switch allocation (§6 *Registered
     /// switch allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn registered() -> &'static [Mutant] {
-        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate]
+        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate, Mutant::VaFlagUnmasked]
     }
     /// The mutants of the split switch allocation (§6 *Split switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
@@ -311,6 +319,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
+            Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
             // RC and VA share a cycle in the registered and split pipelines already
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
@@ -340,6 +349,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
+            Mutant::VaFlagUnmasked => "router.switch_stage = \"registered\" or \"split\"",
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => "router.switch_stage = \"split\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
@@ -388,6 +398,7 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
+            Mutant::VaFlagUnmasked => "va-flag-unmasked",
             Mutant::SplitRoomCountsOne => "split-room-counts-one",
             Mutant::SplitLoserKeepsTail => "split-loser-keeps-tail",
             Mutant::SplitLoserKept => "split-loser-kept",
@@ -434,6 +445,7 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
+            Mutant::VaFlagUnmasked => "VaFlagUnmasked",
             Mutant::SplitRoomCountsOne => "SplitRoomCountsOne",
             Mutant::SplitLoserKeepsTail => "SplitLoserKeepsTail",
             Mutant::SplitLoserKept => "SplitLoserKept",
@@ -546,6 +558,8 @@ pub struct Faults {
     pub sa_credit_late: bool,
     /// [`Mutant::SaAgeEntryLate`]: point A's age order misses last cycle's entries.
     pub sa_age_entry_late: bool,
+    /// [`Mutant::VaFlagUnmasked`]: VA's grant flag counts unmasked requests.
+    pub va_flag_unmasked: bool,
     /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
     /// with credits still out.
     pub atomic_ignores_credits: bool,
@@ -597,6 +611,7 @@ impl Faults {
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
+            Mutant::VaFlagUnmasked => &mut f.va_flag_unmasked,
             Mutant::SplitRoomCountsOne => &mut f.split_room_counts_one,
             Mutant::SplitLoserKeepsTail => &mut f.split_loser_keeps_tail,
             Mutant::SplitLoserKept => &mut f.split_loser_kept,
@@ -617,7 +632,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -653,7 +668,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 4 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 5 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

@@ -599,8 +599,17 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 (Some(co), Some(cf)) => vec![("cand_ovc_i", co.e()), ("cand_flit_i", cf.e()), ("gnt_o", g.e()), ("push_o", pv.e()), ("flit_o", xflit.e())],
                 _ => vec![("gnt_o", g.e())],
             };
+            // Registered and split: the crossing flit's tail bit from the
+            // grant registers (`sg_tail`), not from the flit the input
+            // buffer's RAM reads in this cycle: the release of the output
+            // VC into `allocated` then starts at flip-flops (the RAM's read
+            // through the crossbar into `allocated_q` was the split router's
+            // critical path once VA's was shortened; docs/benchmarks.md,
+            // *Stage RV of the split router*). Same bit: §6, the grant
+            // registers name the crossing flit; the input port checks it.
+            let mut xtail = xflit.at(fw - 2);
             if let (Some(sgw), Some(xm)) = (&sg, &st_xbar_m) {
-                sgw.st_crossbar(&mut t, xm, d, o, &pv, &xflit)?;
+                xtail = sgw.st_crossbar(&mut t, xm, d, o, &pv, &xflit)?;
             }
             if let Some(req) = single_req {
                 let mut conns = vec![clk(), rst(), ("req_i", req.e())];
@@ -630,7 +639,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             }
             pushes.push(pv.e());
             wdatas.push(if d.shared_ob() { xflit.e() } else { xflit.e().rep(m) });
-            releases.push(&pv & &xflit.at(fw - 2).rep(m));
+            releases.push(&pv & &xtail.rep(m));
             gnt_b.push(g.e());
         }
         t.assign(&won, &any_of(&gnt_b));
@@ -817,6 +826,9 @@ struct SgWires {
     route: crate::verilog::Sig,
     ovc: crate::verilog::Sig,
     flit: crate::verilog::Sig,
+    /// Per input port: the registered grant's tail bit (`sg_tail`); none
+    /// when nothing reads it (the tail-keeps-vc mutant releases nothing).
+    tail: Option<crate::verilog::Sig>,
     room2: crate::verilog::Sig,
     split: Option<SplitWires>,
 }
@@ -844,6 +856,7 @@ impl SgWires {
             route: t.wire("sg_route_all", n * d.port_id_width),
             ovc: t.wire("sg_ovc_all", n * d.vc_id_width),
             flit: t.wire("st_flit_all", n * d.buf_flit_width),
+            tail: if d.faults.tail_keeps_output_vc { None } else { Some(t.wire("sg_tail_all", n)) },
             room2: t.wire("ob_room2", nm),
             split: if d.split() {
                 Some(SplitWires {
@@ -872,6 +885,9 @@ impl SgWires {
             ("sg_ovc_o", self.ovc.field(pi * vw, vw)),
             ("st_flit_o", self.flit.field(pi * fw, fw)),
         ]);
+        if let Some(tail) = &self.tail {
+            conns.push(("sg_tail_o", tail.at(pi)));
+        }
         if let Some(x) = &self.split {
             conns.extend([
                 ("pend2_o", x.pend2.field(pi * m, m)),
@@ -883,8 +899,9 @@ impl SgWires {
         }
     }
     /// Stage ST into output port `o`: the input ports whose registered grant
-    /// goes there push their crossing flit (`push`, `flit`).
-    fn st_crossbar(&self, t: &mut Module, xm: &Module, d: &Dims, o: u32, push: &crate::verilog::Sig, flit: &crate::verilog::Sig) -> Result<()> {
+    /// goes there push their crossing flit (`push`, `flit`); returns
+    /// whether that flit is a tail, from the grant registers' `sg_tail`.
+    fn st_crossbar(&self, t: &mut Module, xm: &Module, d: &Dims, o: u32, push: &crate::verilog::Sig, flit: &crate::verilog::Sig) -> Result<Expr> {
         let (n, pw) = (d.ports, d.port_id_width);
         let hits = (0..n).map(|pi| self.valid.at(pi).l_and(self.route.field(pi * pw, pw).is(num(pw, o as u64)))).collect::<Vec<_>>();
         let hit = t.wire_of(&format!("st_hit{o}"), &cat_lsb(&hits));
@@ -895,7 +912,10 @@ impl SgWires {
             &format!("u_st{o}"),
             &[("hit_i", hit.e()), ("sg_ovc_i", self.ovc.e()), ("sg_flit_i", self.flit.e()), ("push_o", push.e()), ("flit_o", flit.e())],
         );
-        Ok(())
+        Ok(match &self.tail {
+            Some(tail) => (&hit & tail).any(),
+            None => Expr::one_bit(false),
+        })
     }
 }
 

@@ -93,7 +93,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     };
     let (req_masked, free_oh, gnt, any_gnt, win_cls) = if let Some(avc_i) = &avc_i {
         let gnt = md.wire("gnt", nm);
-        let any_gnt = md.wire_of("any_gnt", &gnt.any());
+        let any_gnt = grant_flag(&mut md, d, &gnt);
         // The winner's class only feeds the acceleration owner classes here:
         // the eligible sets below already hold each requester's class.
         let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
@@ -127,7 +127,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         (rm, foh, gnt, any_gnt, win_cls)
     } else if let Some(p) = part {
         let gnt = md.wire("gnt", nm);
-        let any_gnt = md.wire_of("any_gnt", &gnt.any());
+        let any_gnt = grant_flag(&mut md, d, &gnt);
         let win_cls = gnt_cls(&mut md, &gnt)?;
         let vcc = &p.vc_class;
         md.comment("Static partition: output VCs of each class, and whether one of them is free");
@@ -167,7 +167,7 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let free_oh = md.wire_of("lowest_free", &(&free & -&free));
         let req_masked = md.wire_of("req_masked", &(&req & &any_free.rep(nm)));
         let gnt = md.wire("gnt", nm);
-        let any_gnt = md.wire_of("any_gnt", &gnt.any());
+        let any_gnt = grant_flag(&mut md, d, &gnt);
         // the winner's class feeds only the acceleration owner classes here
         let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
         (req_masked, free_oh, gnt, any_gnt, win_cls)
@@ -176,6 +176,14 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let req_masked = match &capped {
         Some(c) => c.req.clone(),
         None => req_masked,
+    };
+    let any_gnt = match any_gnt {
+        Some(g) => g,
+        None if d.faults.va_flag_unmasked => {
+            md.comment("MUTANT va-flag-unmasked: the grant flag counts the unmasked requests");
+            md.wire_of("any_req", &req.any())
+        }
+        None => md.wire_of("any_req", &req_masked.any()),
     };
     let advance = if d.faults.va_pointer_frozen { Expr::one_bit(false) } else { any_gnt.e() };
     md.instance(
@@ -253,6 +261,19 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         }
     }
     md.finish()
+}
+
+/// `any_gnt = |gnt` (VA grants this cycle), or `None` in the registered
+/// pipelines (stage RV), where the flag is `any_req = |req_masked` instead:
+/// the round-robin arbiter grants exactly one requester whenever one
+/// requests, so it is the same bit, but formed from the requests beside the
+/// arbiter, not behind its grant vector. It is the pointer's `take_i` and
+/// gates `alloc_set`; the path from `allocated_q` through the requests,
+/// the arbiter and `|gnt` into the pointer's clock enable was the split
+/// router's critical path (docs/benchmarks.md, *Stage RV of the split
+/// router*).
+fn grant_flag(md: &mut Module, d: &Dims, gnt: &Sig) -> Option<Sig> {
+    if d.registered() { None } else { Some(md.wire_of("any_gnt", &gnt.any())) }
 }
 
 /// The best-effort cap's signals: the requests left after it, and the
