@@ -1449,14 +1449,7 @@ impl<'a, X: Width> Sim<'a, X> {
         if let Some((v, c)) = pick.filter(|&(v, _)| self.nis[e].vc_owed[v] != OwedDummy::None) {
             let (idx, _) = self.nis[e].vc_cur[v].unwrap();
             flit = self.dummy_flit(idx, self.nis[e].vc_owed[v], v as u8, hdr);
-            if LANES {
-                let lanes = &mut self.nis[e].lanes[v];
-                let pick = lanes.pick(flit.head, c);
-                lanes.send(pick, flit.head, c);
-                flit.lane = pick.lane;
-            } else {
-                self.nis[e].credits[v] -= 1;
-            }
+            self.take_credit::<LANES>(e, v, c, &mut flit);
             let ni = &mut self.nis[e];
             ni.vc_owed[v] = OwedDummy::None;
             ni.rr = if v + 1 == m { 0 } else { v + 1 };
@@ -1483,14 +1476,7 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
-            if LANES {
-                let lanes = &mut self.nis[e].lanes[v];
-                let pick = lanes.pick(flit.head, c);
-                lanes.send(pick, flit.head, c);
-                flit.lane = pick.lane;
-            } else {
-                self.nis[e].credits[v] -= 1;
-            }
+            self.take_credit::<LANES>(e, v, c, &mut flit);
             let last = flit.tail;
             if last {
                 self.slab[idx as usize].at_source.tail_sent = now;
@@ -1512,6 +1498,20 @@ impl<'a, X: Width> Sim<'a, X> {
             self.nis[e].return_credits::<LANES>(ret, ret_lanes);
         }
         self.drive_flit(r, p, flit);
+    }
+
+    /// Flit `flit` of class c leaves endpoint e's source on VC v: one credit
+    /// used, with per-lane credits that of the lane it names (set here).
+    #[inline]
+    fn take_credit<const LANES: bool>(&mut self, e: usize, v: usize, c: u8, flit: &mut LinkFlit) {
+        if LANES {
+            let lanes = &mut self.nis[e].lanes[v];
+            let pick = lanes.pick(flit.head, c);
+            lanes.send(pick, flit.head, c);
+            flit.lane = pick.lane;
+        } else {
+            self.nis[e].credits[v] -= 1;
+        }
     }
 
     /// Starts message `idx`, at position `pos` of endpoint e's source queue
