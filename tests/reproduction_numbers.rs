@@ -2422,6 +2422,72 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
             ],
         },
     ];
+    v.push(Claim {
+        passage: "waits 63.6 cycles on average from its release to taking its VC (P:\n  786.5), none of it with best effort on the VC; the sources suspended\n  19,723 best-effort messages created in the window. What is left is\n  mostly behind other streams' real-time messages bound to the same VC\n  (1,956,793 cycles) and the stream's own earlier ones (332,406); streams\n  on VCs 3..=15 wait 75.6 cycles, those on VCs 0..=2 0.23.",
+        numbers: vec![
+            hold("63.6", "p_selfpre", "wait_mean_cycles", 1.0),
+            hold("786.5", "p", "wait_mean_cycles", 1.0),
+            hold("19,723", "p_selfpre", "be_preempted", 1.0),
+            hold("1,956,793", "p_selfpre", "wait_other_stream", 1.0),
+            hold("332,406", "p_selfpre", "wait_own_stream", 1.0),
+            hold("75.6", "p_selfpre", "wait_mean_on_p_be_vcs", 1.0),
+            hold("0.23", "p_selfpre", "wait_mean_on_other_vcs", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "**The header leaves later still: 130.5 cycles after the release on\n  average** (NP: 1.33).",
+        numbers: vec![hold("130.5", "p_selfpre", "rt_header_wait_mean_cycles", 1.0), hold("1.33", "np", "rt_header_wait_mean_cycles", 1.0)],
+    });
+    const SELF: &str = "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv";
+    const SELFL: &str = "experiments/results/fig4_003_p_09_stream_selfpre/phase_latency.csv";
+    v.push(Claim {
+        passage: "The full run (0.75 s, 1 point, 2,964 s wall, 2026-11-27 19:53–20:42 UTC,",
+        numbers: vec![Num { written: "2,964", csv: "experiments/results/fig4_003_p_09_stream_selfpre/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 }],
+    });
+    v.push(phase_table_row("| NP, 0.9, per stream (above) | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.367 ± 0.025 / 8.6 | 0.325 ± 0.015 / 177.0 | 0.290 ± 0.009 / 1,120.4 |", S09, "0.9 non_preemptive"));
+    v.push(phase_table_row("| P, 0.9, per stream, sources preempt best effort | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.288 ± 0.019 / 118.3 | 0.255 ± 0.011 / 4,088.8 | 0.390 ± 0.020 / 11,163.1 |", SELF, "0.9"));
+    v.push(phase_latency_row("| latency / queueing | 18.1 / 12.3 | 14.0 / 7.5 | 69.8 / 55.4 | 249.0 / 225.9 | 6,020.3 / 5,960.8 |", SELFL, "0.9", "1"));
+    v.push(Claim {
+        passage: "apart**: 30:70 (0.307 ± 0.032 against 0.378 ± 0.019), 50:50 (0.288 ±\n  0.019 against 0.367 ± 0.025) and 70:30 (0.255 ± 0.011 against 0.325 ±\n  0.015)",
+        numbers: vec![
+            at("0.307", SELF, "0.9", "1", None, "deadline_miss_probability", 1.0),
+            at("0.032", SELF, "0.9", "1", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.378", S09, "0.9 non_preemptive", "1", None, "deadline_miss_probability", 1.0),
+            at("0.019", S09, "0.9 non_preemptive", "1", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.288", SELF, "0.9", "2", None, "deadline_miss_probability", 1.0),
+            at("0.019", SELF, "0.9", "2", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.367", S09, "0.9 non_preemptive", "2", None, "deadline_miss_probability", 1.0),
+            at("0.025", S09, "0.9 non_preemptive", "2", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.255", SELF, "0.9", "3", None, "deadline_miss_probability", 1.0),
+            at("0.011", SELF, "0.9", "3", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.325", S09, "0.9 non_preemptive", "3", None, "deadline_miss_probability", 1.0),
+            at("0.015", S09, "0.9 non_preemptive", "3", None, "deadline_miss_probability_ci95", 1.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "in 80:20 it misses more often (0.390 ±\n  0.020 against 0.290 ± 0.009, apart), and it misses by more in every\n  phase (80:20: 11,163.1 against 1,120.4 µs)",
+        numbers: vec![
+            at("0.390", SELF, "0.9", "4", None, "deadline_miss_probability", 1.0),
+            at("0.020", SELF, "0.9", "4", None, "deadline_miss_probability_ci95", 1.0),
+            at("0.290", S09, "0.9 non_preemptive", "4", None, "deadline_miss_probability", 1.0),
+            at("0.009", S09, "0.9 non_preemptive", "4", None, "deadline_miss_probability_ci95", 1.0),
+            at("11,163.1", SELF, "0.9", "4", None, "deadline_missing_time_ms", 1000.0),
+            at("1,120.4", S09, "0.9 non_preemptive", "4", None, "deadline_missing_time_ms", 1000.0),
+        ],
+    });
+    v.push(Claim {
+        passage: "from the first phase (12.3 µs in 20:80, NP 0.1; the trace measured 130.5\n  cycles from release to header, 10.4 µs, in its 80 ms of that phase)\n  and 5,960.8 µs in 80:20 (NP 567.0), and fewer of its 80:20 frames are\n  judged by the run's end (2,023 against NP's 2,566",
+        numbers: vec![
+            at("12.3", SELFL, "0.9", "0", Some("1"), "queueing_us", 1.0),
+            at("0.1", S09L, "0.9 non_preemptive", "0", Some("1"), "queueing_us", 1.0),
+            hold("130.5", "p_selfpre", "rt_header_wait_mean_cycles", 1.0),
+            hold("10.4", "p_selfpre", "rt_header_wait_mean_cycles", 0.08),
+            at("5,960.8", SELFL, "0.9", "4", Some("1"), "queueing_us", 1.0),
+            at("567.0", S09L, "0.9 non_preemptive", "4", Some("1"), "queueing_us", 1.0),
+            at("2,023", SELF, "0.9", "4", None, "frames_judged", 1.0),
+            at("2,566", S09, "0.9 non_preemptive", "4", None, "frames_judged", 1.0),
+        ],
+    });
     v.push(phase_table_row("| P, 0.9, per stream, real time on VCs 0..=2 | 0.501 ± 0.049 / 1.7 | 0.389 ± 0.019 / 3.1 | 0.391 ± 0.010 / 26.7 | 0.356 ± 0.015 / 680.3 | 0.300 ± 0.018 / 2,965.1 |", RTV, "0.9"));
     v.push(phase_latency_row("| latency / queueing | 5.0 / 0.2 | 5.7 / 0.2 | 14.8 / 4.7 | 204.0 / 189.4 | 2,009.0 / 1,988.3 |", RTVL, "0.9", "1"));
     v

@@ -299,6 +299,30 @@ impl SourceVcChoice {
     }
 }
 
+/// What a source without a `[nic]` section does when a real-time or control
+/// message needs a source VC that its own best-effort message holds
+/// (`workload.source_preemption`, docs/microarchitecture.md §9.4 *A source
+/// preempting its own best effort*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourcePreemption {
+    /// The message waits until the best-effort message's tail has left
+    /// (every run before this option).
+    #[default]
+    None,
+    /// Preemptive router only: the source suspends the best-effort message
+    /// (a dummy tail if its header has left), sends the higher-class
+    /// message, then resumes it behind a dummy header, as a P router's
+    /// input buffer does.
+    BestEffort,
+}
+
+impl SourcePreemption {
+    fn is_none(&self) -> bool {
+        *self == SourcePreemption::None
+    }
+}
+
 /// The queues a source without a `[nic]` section keeps in front of the
 /// network (`workload.source_queues`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -427,6 +451,11 @@ pub struct Workload {
     /// default; `uniform`; `most_credits`; `per_stream`): see [`SourceVcChoice`].
     #[serde(default, skip_serializing_if = "SourceVcChoice::is_lowest")]
     pub source_vc_choice: SourceVcChoice,
+    /// Whether a source preempts its own best-effort message for a
+    /// higher-class one that needs its VC (`none`, the default;
+    /// `best_effort`): see [`SourcePreemption`].
+    #[serde(default, skip_serializing_if = "SourcePreemption::is_none")]
+    pub source_preemption: SourcePreemption,
     /// The sources' queues (`per_class`, the default;
     /// `per_direction_until_tail_sent`; `per_direction_until_delivered`):
     /// see [`SourceQueues`]. Not with a `[nic]` section.
@@ -724,6 +753,25 @@ impl Validated {
         }
         if self.exp.nic.is_some() || w.source_queues.per_direction().is_some() {
             return Err(err("only with one source queue per class and no [nic] section (the [nic] model picks VCs itself: nic.vc_choice); allowed values here: \"lowest\", \"uniform\", \"most_credits\""));
+        }
+        Ok(())
+    }
+
+    /// `workload.source_preemption = "best_effort"` only where best effort
+    /// shares source VCs with the higher classes and a router takes a
+    /// preempting header (the preemptive mode), and only with one source
+    /// queue per class and no `[nic]` model (which sends on its own rules).
+    fn check_source_preemption(&self) -> Result<(), ExperimentError> {
+        let w = &self.exp.workload;
+        if w.source_preemption == SourcePreemption::None {
+            return Ok(());
+        }
+        let err = |why: &str| ExperimentError::Field { file: self.file.clone(), field: "workload.source_preemption".into(), value: "\"best_effort\"".into(), why: why.into() };
+        if self.configs[0].qos().preemption().is_none() {
+            return Err(err("only with router.mode = \"preemptive\" (the other modes keep the classes on disjoint VCs and their routers take no preempting header): allowed values here: \"none\""));
+        }
+        if self.exp.nic.is_some() || w.source_queues.per_direction().is_some() {
+            return Err(err("only with one source queue per class and no [nic] section (the [nic] model sends on its own rules); allowed values here: \"none\""));
         }
         Ok(())
     }
@@ -1044,6 +1092,7 @@ impl Experiment {
         v.check_realtime_source_vcs()?;
         v.check_source_queues()?;
         v.check_source_vc_choice()?;
+        v.check_source_preemption()?;
         v.check_offered()?;
         Ok(v)
     }

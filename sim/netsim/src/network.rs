@@ -11,7 +11,7 @@
 //! neighbour's output of cycle t - L, as in the generated network top with
 //! L pipeline registers per link (`composed.rs` is held equal to this).
 
-use crate::experiment::{BestEffort, ModelScheduler, RealTime, SourceVcChoice, Validated};
+use crate::experiment::{BestEffort, ModelScheduler, RealTime, SourcePreemption, SourceVcChoice, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
 use crate::segmentation::SegmentationQueues;
 use crate::topology::Peer;
@@ -98,6 +98,23 @@ pub struct SourceVc {
     /// VC's header register, §9.1; logged runs only).
     pub out_vcs_held: u32,
     pub out_vcs_lower: u32,
+    /// `workload.source_preemption = "best_effort"`: the times its source
+    /// suspended it for a higher-class message on its VC, and the cycle of
+    /// the first (its hold of the VC then ended until it resumed).
+    pub preempted: u32,
+    pub first_suspended: u64,
+}
+
+/// A dummy flit a source owes on one of its VCs before the next flit of the
+/// message there (§9.4 *A source preempting its own best effort*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OwedDummy {
+    None,
+    /// Ends the part of the best-effort message just suspended, before the
+    /// preempting message's header.
+    Tail,
+    /// Starts the resumed part of a suspended message whose header had left.
+    Header,
 }
 
 impl Ni {
@@ -132,6 +149,12 @@ struct Ni {
     /// Class of the message in `vc_cur[v]`, so that picking a VC needs no
     /// look-up of the message records.
     vc_class: Vec<u8>,
+    /// `workload.source_preemption = "best_effort"`: per VC, the best-effort
+    /// message suspended there (slab index, flits sent), the source's
+    /// one-entry history (§9.4); and the dummy flit owed before the next
+    /// flit of `vc_cur[v]`. Always `None` without source preemption.
+    vc_susp: Vec<Option<(u32, u32)>>,
+    vc_owed: Vec<OwedDummy>,
     /// VCs that have carried a message (so `vc_class` is meaningful).
     vc_used: u64,
     credits: Vec<u32>,
@@ -139,7 +162,7 @@ struct Ni {
     /// (§9.4 *Credits*; `credits` is then not read); empty otherwise.
     lanes: Vec<LaneSender>,
     rr: usize,
-    /// Messages in `vc_cur` and in `queues` (fast idle check).
+    /// Messages in `vc_cur`, `vc_susp` and `queues` (fast idle check).
     active: u32,
     queued: u32,
     /// Per class: cycles in which the class held a VC here with a message
@@ -373,6 +396,11 @@ pub struct Results {
     /// The routers' QoS event counters (docs/microarchitecture.md §9),
     /// summed over all routers and the whole run (warm-up included).
     pub router_events: RouterEvents,
+    /// `workload.source_preemption = "best_effort"`: best-effort messages
+    /// the sources suspended for a higher-class one on their VC (whole run;
+    /// absent when 0, so the runs before it keep their output).
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub source_preemptions: u64,
     pub wall_seconds: f64,
     pub router_cycles_per_second: f64,
 }
@@ -485,6 +513,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// `workload.source_vc_choice = "per_stream"`: per flow, the VC its
     /// messages take (`ANY_VC`: any idle VC of its class); empty otherwise.
     stream_vc: Vec<u8>,
+    /// `workload.source_preemption = "best_effort"`, and the suspensions the
+    /// sources made (whole run).
+    source_preemption: bool,
+    source_preemptions: u64,
     classes: u8,
     vtick_be: u32,
     vtick_max: u32,
@@ -588,6 +620,8 @@ impl<'a, X: Width> Sim<'a, X> {
                 serving: 0,
                 vc_cur: vec![None; m],
                 vc_class: vec![0; m],
+                vc_susp: vec![None; m],
+                vc_owed: vec![OwedDummy::None; m],
                 vc_used: 0,
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
                 lanes: if cfg0.per_lane_credits() {
@@ -823,6 +857,8 @@ impl<'a, X: Width> Sim<'a, X> {
             cycle: 0,
             class_vcs,
             stream_vc,
+            source_preemption: w.source_preemption == SourcePreemption::BestEffort,
+            source_preemptions: 0,
             link_count: vec![0; flit_to.len()],
             pipes: LinkPipes::new(e.topology.link_latency as usize, flit_to.len(), cfg0.per_lane_credits()),
             flit_to,
@@ -1367,6 +1403,11 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
             }
         }
+        // Suspended messages resume on the VCs the start step left idle
+        // (also while quiesced: they had started).
+        if self.source_preemption {
+            self.resume_suspended(e);
+        }
         // Send one flit: highest class first, round-robin within it.
         let ni = &self.nis[e];
         let mut pick: Option<(usize, u8)> = None;
@@ -1379,7 +1420,13 @@ impl<'a, X: Width> Sim<'a, X> {
             let v = if ni.rr + k >= m { ni.rr + k - m } else { ni.rr + k };
             if let Some((idx, sent)) = ni.vc_cur[v] {
                 let c = ni.vc_class[v];
-                let credits = if LANES { ni.lanes[v].credits_for(sent == 0, c) as u32 } else { ni.credits[v] };
+                // A header goes next: the message's own, or an owed dummy one.
+                let head = match ni.vc_owed[v] {
+                    OwedDummy::None => sent == 0,
+                    OwedDummy::Tail => false,
+                    OwedDummy::Header => true,
+                };
+                let credits = if LANES { ni.lanes[v].credits_for(head, c) as u32 } else { ni.credits[v] };
                 if logging && credits == 0 {
                     self.slab[idx as usize].at_source.no_credit += 1;
                 }
@@ -1399,7 +1446,18 @@ impl<'a, X: Width> Sim<'a, X> {
             stalled &= stalled - 1;
         }
         let mut flit = LinkFlit::IDLE;
-        if let Some((v, c)) = pick {
+        if let Some((v, c)) = pick.filter(|&(v, _)| self.nis[e].vc_owed[v] != OwedDummy::None) {
+            let (idx, _) = self.nis[e].vc_cur[v].unwrap();
+            flit = self.dummy_flit(idx, self.nis[e].vc_owed[v], v as u8, hdr);
+            self.take_credit::<LANES>(e, v, c, &mut flit);
+            let ni = &mut self.nis[e];
+            ni.vc_owed[v] = OwedDummy::None;
+            ni.rr = if v + 1 == m { 0 } else { v + 1 };
+            *moved = true;
+            if let Some(t) = &mut self.trace {
+                t.injected.push((now, e, flit));
+            }
+        } else if let Some((v, c)) = pick {
             let (idx, sent) = self.nis[e].vc_cur[v].unwrap();
             if sent == 0 {
                 let rec = &mut self.slab[idx as usize];
@@ -1418,14 +1476,7 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
-            if LANES {
-                let lanes = &mut self.nis[e].lanes[v];
-                let pick = lanes.pick(flit.head, c);
-                lanes.send(pick, flit.head, c);
-                flit.lane = pick.lane;
-            } else {
-                self.nis[e].credits[v] -= 1;
-            }
+            self.take_credit::<LANES>(e, v, c, &mut flit);
             let last = flit.tail;
             if last {
                 self.slab[idx as usize].at_source.tail_sent = now;
@@ -1449,17 +1500,38 @@ impl<'a, X: Width> Sim<'a, X> {
         self.drive_flit(r, p, flit);
     }
 
+    /// Flit `flit` of class c leaves endpoint e's source on VC v: one credit
+    /// used, with per-lane credits that of the lane it names (set here).
+    #[inline]
+    fn take_credit<const LANES: bool>(&mut self, e: usize, v: usize, c: u8, flit: &mut LinkFlit) {
+        if LANES {
+            let lanes = &mut self.nis[e].lanes[v];
+            let pick = lanes.pick(flit.head, c);
+            lanes.send(pick, flit.head, c);
+            flit.lane = pick.lane;
+        } else {
+            self.nis[e].credits[v] -= 1;
+        }
+    }
+
     /// Starts message `idx`, at position `pos` of endpoint e's source queue
     /// `q` (0: its front), of class c, on an idle VC of its class, if there
     /// is one and a tag to its destination (else it stays queued and this
     /// returns false).
     #[inline]
     fn start_message(&mut self, e: usize, q: usize, c: usize, pos: usize, idx: u32, now: u64) -> bool {
-        let Some(v) = self.pick_source_vc(e, c, idx) else {
-            return false;
+        let (v, preempts) = match self.pick_source_vc(e, c, idx) {
+            Some(v) => (v, false),
+            None => match self.preemptible_vc(e, c, idx) {
+                Some(v) => (v, true),
+                None => return false,
+            },
         };
         if !take_tag(&mut self.inflight, &mut self.next_tag, self.tag_mask, &mut self.slab, idx) {
             return false; // tag space to this endpoint exhausted: wait
+        }
+        if preempts {
+            self.suspend(e, v, now);
         }
         let ni = &mut self.nis[e];
         ni.queues[q].remove(pos);
@@ -1500,7 +1572,7 @@ impl<'a, X: Width> Sim<'a, X> {
         let mut pos = 0;
         while pos < self.nis[e].queues[c].len() {
             let ni = &self.nis[e];
-            if !(0..ni.vc_cur.len()).any(|v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1) {
+            if !(0..ni.vc_cur.len()).any(|v| self.class_vcs[c] >> v & 1 == 1 && (self.idle_for(e, c, v) || self.can_preempt(e, c, v))) {
                 return;
             }
             let idx = ni.queues[c][pos];
@@ -1514,10 +1586,11 @@ impl<'a, X: Width> Sim<'a, X> {
     /// takes (`workload.source_vc_choice`), if any.
     fn pick_source_vc(&mut self, e: usize, c: usize, idx: u32) -> Option<usize> {
         let ni = &self.nis[e];
-        if let Some(&v) = self.stream_vc.get(self.slab[idx as usize].flow as usize).filter(|&&v| v != ANY_VC) {
-            return ni.vc_cur[v as usize].is_none().then_some(v as usize);
+        if let Some(v) = self.bound_vc(idx) {
+            return self.idle_for(e, c, v).then_some(v);
         }
-        let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && self.class_vcs[c] >> v & 1 == 1);
+        // `Sim::idle_for`, inlined: the uniform draw below borrows `self.rng`.
+        let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && (c > 0 || ni.vc_susp[v].is_none()) && self.class_vcs[c] >> v & 1 == 1);
         match self.v.exp.workload.source_vc_choice {
             SourceVcChoice::Lowest | SourceVcChoice::PerStream => idle.next(),
             // With per-lane credits: those of the lane the header would take.
@@ -1530,16 +1603,104 @@ impl<'a, X: Width> Sim<'a, X> {
         }
     }
 
+    /// The VC message `idx`'s stream is bound to (`"per_stream"`), if any.
+    fn bound_vc(&self, idx: u32) -> Option<usize> {
+        self.stream_vc.get(self.slab[idx as usize].flow as usize).filter(|&&v| v != ANY_VC).map(|&v| v as usize)
+    }
+
+    /// Whether VC v of endpoint e's source may take a message of class c:
+    /// no message on it and, for best effort, none suspended there (a
+    /// higher class may take a VC whose best effort is suspended).
+    fn idle_for(&self, e: usize, c: usize, v: usize) -> bool {
+        let ni = &self.nis[e];
+        ni.vc_cur[v].is_none() && (c > 0 || ni.vc_susp[v].is_none())
+    }
+
+    /// Whether a class-c message may preempt VC v of endpoint e's source
+    /// (`workload.source_preemption = "best_effort"`, §9.4 *A source
+    /// preempting its own best effort*): c is above best effort, a
+    /// best-effort message is on v and none is suspended there.
+    fn can_preempt(&self, e: usize, c: usize, v: usize) -> bool {
+        let ni = &self.nis[e];
+        self.source_preemption && c > 0 && ni.vc_cur[v].is_some() && ni.vc_class[v] == 0 && ni.vc_susp[v].is_none()
+    }
+
+    /// The VC message `idx` of class c preempts when none of its VCs is
+    /// idle: its stream's VC, else the lowest VC of its class it may preempt.
+    fn preemptible_vc(&self, e: usize, c: usize, idx: u32) -> Option<usize> {
+        if !self.source_preemption || c == 0 {
+            return None;
+        }
+        match self.bound_vc(idx) {
+            Some(v) => self.can_preempt(e, c, v).then_some(v),
+            None => (0..self.nis[e].vc_cur.len()).find(|&v| self.class_vcs[c] >> v & 1 == 1 && self.can_preempt(e, c, v)),
+        }
+    }
+
+    /// Suspends the best-effort message on VC v of endpoint e's source: it
+    /// owes a dummy tail if a flit of its current part has left (§9.4 case
+    /// (a)), none otherwise (case (b): its part has not started, including a
+    /// resumed part whose dummy header is still owed).
+    fn suspend(&mut self, e: usize, v: usize, now: u64) {
+        let ni = &mut self.nis[e];
+        let (idx, sent) = ni.vc_cur[v].take().expect("a message to suspend");
+        let part_started = sent > 0 && ni.vc_owed[v] != OwedDummy::Header;
+        ni.vc_owed[v] = if part_started { OwedDummy::Tail } else { OwedDummy::None };
+        ni.vc_susp[v] = Some((idx, sent));
+        let at = &mut self.slab[idx as usize].at_source;
+        if at.preempted == 0 {
+            at.first_suspended = now;
+        }
+        at.preempted += 1;
+        self.source_preemptions += 1;
+    }
+
+    /// Every VC of endpoint e's source with no message and a suspended one
+    /// resumes it, behind a dummy header if its header had left.
+    fn resume_suspended(&mut self, e: usize) {
+        for v in 0..self.nis[e].vc_cur.len() {
+            let ni = &mut self.nis[e];
+            if ni.vc_cur[v].is_some() {
+                continue;
+            }
+            if let Some((idx, sent)) = ni.vc_susp[v].take() {
+                ni.vc_cur[v] = Some((idx, sent));
+                ni.vc_class[v] = self.slab[idx as usize].m.class;
+                ni.vc_owed[v] = if sent > 0 { OwedDummy::Header } else { OwedDummy::None };
+            }
+        }
+    }
+
+    /// The header fields of message `rec` (destination, class, Vtick) at
+    /// their §2 positions.
+    fn insert_header_fields(&self, rec: &MsgRec, data: &mut [u64; wormqos_sim::MAX_FLIT_WORDS], hdr: wormqos_config::HeaderLayout) {
+        hdr.dest.insert(data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
+        hdr.class.insert(data, rec.m.class as u64);
+        let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
+        hdr.vtick.insert(data, vt as u64);
+    }
+
+    /// The dummy flit owed on VC v before the next flit of message `idx`:
+    /// a dummy tail `{tail, dummy, data 0}`, or a dummy header carrying
+    /// `idx`'s header fields and nothing else (as a router's, §9.4 Stage 4).
+    fn dummy_flit(&self, idx: u32, owed: OwedDummy, v: u8, hdr: wormqos_config::HeaderLayout) -> LinkFlit {
+        let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
+        let head = owed == OwedDummy::Header;
+        if head {
+            self.insert_header_fields(&self.slab[idx as usize], &mut data, hdr);
+        }
+        LinkFlit { lane: 0, valid: true, dummy: true, vc: v, head, tail: !head, data }
+    }
+
     /// Flit `sent` (0 = header) of message `idx` on VC v; a header stamps
     /// the message's injection time.
     fn flit(&mut self, idx: u32, sent: u32, v: u8, now: u64, hdr: wormqos_config::HeaderLayout, hw: u32) -> LinkFlit {
-        let rec = &mut self.slab[idx as usize];
         let mut data = [0u64; wormqos_sim::MAX_FLIT_WORDS];
         if sent == 0 {
-            hdr.dest.insert(&mut data, self.v.net.dest_code(rec.src as usize, rec.m.dest as usize) as u64);
-            hdr.class.insert(&mut data, rec.m.class as u64);
-            let vt = if rec.m.class == 0 { self.vtick_be } else { rec.m.vtick };
-            hdr.vtick.insert(&mut data, vt as u64);
+            self.insert_header_fields(&self.slab[idx as usize], &mut data, hdr);
+        }
+        let rec = &mut self.slab[idx as usize];
+        if sent == 0 {
             wormqos_config::Field { lsb: hw, width: self.tag_bits }.insert(&mut data, rec.tag as u64);
             rec.injected = now;
         } else {
@@ -1876,6 +2037,7 @@ impl<'a, X: Width> Sim<'a, X> {
             }),
             link_flits: self.link_flits(),
             reconfiguration: None,
+            source_preemptions: self.source_preemptions,
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),
         }
@@ -1908,6 +2070,10 @@ fn lower_class_flits<X: Width>(router: &Router<X>, p: usize, v: usize, class: u8
 }
 
 fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 
@@ -1952,6 +2118,9 @@ pub fn run(v: &Validated) -> Result<Results, SimError> {
 
 #[cfg(test)]
 mod segmentation_tests;
+
+#[cfg(test)]
+mod source_preemption_tests;
 
 /// `stream_vc`'s entry of a flow that may take any idle VC of its class.
 const ANY_VC: u8 = u8::MAX;

@@ -192,3 +192,27 @@ fn per_lane_credits_drain_past_saturation_on_a_mesh() {
         }
     }
 }
+
+/// Sources that preempt their own best effort (`workload.source_preemption
+/// = "best_effort"`, docs/microarchitecture.md §9.4 *A source preempting
+/// its own best effort*) on `lane_mesh`, where best effort's source VC
+/// (VC 1: the 50:50 mix gives real time round(2 × 0.5) = 1 VC, VC 0, and
+/// best effort the other) is also real time's and control's under P. A
+/// suspended message that never resumed, a dummy tail or header that
+/// broke a lane's credits, or a part the sink could not count would leave
+/// messages undelivered or a VC stalled: the mesh must drain completely,
+/// with per-lane and per-VC credits, at and past saturation.
+#[test]
+fn source_preemption_drains_past_saturation_on_a_mesh() {
+    for credits in ["per_lane", "per_vc"] {
+        for (load, link_latency) in [(0.5, 0), (1.0, 0), (1.0, 1)] {
+            let what = format!("4 × 4 preemptive mesh, {credits} credits, source preemption, load {load}, link latency {link_latency}");
+            let text = lane_mesh(load, link_latency)
+                .replace("preemption_credits = \"per_lane\"", &format!("preemption_credits = \"{credits}\""))
+                .replace("control_flits = 4\n", "control_flits = 4\nsource_preemption = \"best_effort\"\n");
+            assert!(text.contains("source_preemption") && text.contains(credits), "{what}: lane_mesh changed");
+            let r = assert_drains(&what, &text);
+            assert!(r.source_preemptions > 0, "{what}: no source preempted its best effort");
+        }
+    }
+}

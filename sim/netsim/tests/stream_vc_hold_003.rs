@@ -10,7 +10,9 @@
 //! (`Sim::run_logged_all`) for NP, P (best effort capped at 12 output VCs,
 //! per-lane credits, as the sweep's P) and P with real time and control
 //! kept on source VCs 0..=2 (`workload.realtime_source_vcs = 3`,
-//! `fig4_003_p_09_stream_rtvcs.toml`). Every real-time message created in
+//! `fig4_003_p_09_stream_rtvcs.toml`) and P with sources that preempt their
+//! own best effort (`workload.source_preemption = "best_effort"`,
+//! `fig4_003_p_09_stream_selfpre.toml`). Every real-time message created in
 //! the window waits at its source from its release (`created`) until it
 //! takes its VC (`source.started`); for each cycle of that wait it records
 //! who held the stream's VC at that source: a best-effort message, a
@@ -18,7 +20,10 @@
 //! message, or nobody. A message holds its source VC from the cycle it
 //! takes it to the cycle its tail leaves (`source.tail_sent`, inclusive:
 //! the VC is freed at the end of that cycle's send and taken again at the
-//! earliest in the next cycle, `Sim::inject`). It writes
+//! earliest in the next cycle, `Sim::inject`); a best-effort message its
+//! source suspended (`source.preempted > 0`) is counted as holding it only
+//! until its first suspension (`source.first_suspended`, when the
+//! preempting message took the VC). It writes
 //! `experiments/results/fig4_003_stream_vc_hold/stream_vc_hold.csv`, which
 //! `the_committed_holds_show_best_effort_on_the_streams_vcs` checks, and
 //! `one_stream_p.csv` beside it, the trace of P's longest-waiting stream
@@ -50,8 +55,9 @@ fn root() -> std::path::PathBuf {
 }
 
 /// `fig4_003_pnp_09_stream.toml`'s single router (`np`: its own; `p`: the
-/// sweep's P; `p_rtvcs`: P with `realtime_source_vcs = 3`), without its
-/// sweep, ending after the window.
+/// sweep's P; `p_rtvcs`: P with `realtime_source_vcs = 3`; `p_selfpre`: P
+/// with `source_preemption = "best_effort"`), without its sweep, ending
+/// after the window.
 fn experiment_text(run: &str) -> String {
     let base = std::fs::read_to_string(root().join("experiments/fig4_003_pnp_09_stream.toml")).unwrap();
     let mut text = base.split("[sweep]").next().unwrap().to_string();
@@ -64,6 +70,9 @@ fn experiment_text(run: &str) -> String {
     }
     if run == "p_rtvcs" {
         text = text.replace("source_vc_choice = \"per_stream\"\n", "source_vc_choice = \"per_stream\"\nrealtime_source_vcs = 3\n");
+    }
+    if run == "p_selfpre" {
+        text = text.replace("source_vc_choice = \"per_stream\"\n", "source_vc_choice = \"per_stream\"\nsource_preemption = \"best_effort\"\n");
     }
     text.replace("seconds = 0.75\n", &format!("cycles = {}\n", WARMUP + WINDOW))
 }
@@ -97,7 +106,8 @@ struct Hold {
 fn holds(log: &[MessageLog]) -> BTreeMap<(u32, u8), Vec<Hold>> {
     let mut by_vc: BTreeMap<(u32, u8), Vec<Hold>> = BTreeMap::new();
     for m in log {
-        let h = Hold { from: m.source.started, to: m.source.tail_sent + 1, class: m.class, flow: m.flow };
+        let to = if m.source.preempted > 0 { m.source.first_suspended } else { m.source.tail_sent + 1 };
+        let h = Hold { from: m.source.started, to, class: m.class, flow: m.flow };
         by_vc.entry((m.src, m.source.vc)).or_default().push(h);
     }
     by_vc.values_mut().for_each(|v| v.sort_by_key(|h| h.from));
@@ -158,6 +168,10 @@ fn row(run: &str, log: &[MessageLog]) -> String {
     let be_no_credit = be.iter().map(|m| m.source.no_credit as f64).sum::<f64>() / be.len() as f64;
     let blocking_hold = if blocking.is_empty() { 0.0 } else { blocking.iter().map(|b| (b.3 - b.2) as f64).sum::<f64>() / blocking.len() as f64 };
     let be_lowest_vc = be.iter().map(|m| m.source.vc).min().unwrap_or(u8::MAX);
+    // From release to the header leaving (with source preemption the header
+    // may wait for the suspended message's dummy tail after taking the VC).
+    let header_wait = rt.iter().map(|m| (m.injected - m.created) as f64).sum::<f64>() / rt.len() as f64;
+    let be_preempted = be.iter().filter(|m| m.source.preempted > 0).count();
     let mean = |(n, c): (u64, u64)| if n == 0 { 0.0 } else { c as f64 / n as f64 };
     let cells: Vec<String> = vec![
         run.to_string(),
@@ -182,6 +196,8 @@ fn row(run: &str, log: &[MessageLog]) -> String {
         blocking.len().to_string(),
         blocking_hold.to_string(),
         be_lowest_vc.to_string(),
+        header_wait.to_string(),
+        be_preempted.to_string(),
     ];
     cells.join(",")
 }
@@ -224,13 +240,13 @@ fn one_stream(log: &[MessageLog]) -> String {
     out
 }
 
-const HEADER: &str = "run,rt_messages,rt_waited,wait_cycles,wait_mean_cycles,wait_best_effort,wait_best_effort_percent,wait_own_stream,wait_other_stream,wait_control,wait_free,rt_on_p_be_vcs,wait_mean_on_p_be_vcs,rt_on_other_vcs,wait_mean_on_other_vcs,rt_queue_mean,be_hold_mean_cycles,be_no_credit_mean_cycles,be_blocking,be_blocking_hold_mean_cycles,be_lowest_vc";
+const HEADER: &str = "run,rt_messages,rt_waited,wait_cycles,wait_mean_cycles,wait_best_effort,wait_best_effort_percent,wait_own_stream,wait_other_stream,wait_control,wait_free,rt_on_p_be_vcs,wait_mean_on_p_be_vcs,rt_on_other_vcs,wait_mean_on_other_vcs,rt_queue_mean,be_hold_mean_cycles,be_no_credit_mean_cycles,be_blocking,be_blocking_hold_mean_cycles,be_lowest_vc,rt_header_wait_mean_cycles,be_preempted";
 
 #[test]
 #[ignore]
 fn write_the_source_vc_holds() {
     let mut csv = format!("{HEADER}\n");
-    for run in ["np", "p", "p_rtvcs"] {
+    for run in ["np", "p", "p_rtvcs", "p_selfpre"] {
         let v = Experiment::from_str(&experiment_text(run), "stream_vc_hold.toml", root().join("experiments")).unwrap();
         assert_eq!(v.run_cycles(), (WARMUP + WINDOW, WARMUP), "{run}: the window");
         let (_, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
@@ -274,6 +290,36 @@ fn a_wait_is_split_by_who_held_the_vc() {
     assert_eq!(w, Waits { best_effort: 15, own_stream: 6, other_stream: 4, control: 2, free: 3 });
 }
 
+/// A best-effort message its source suspended holds the VC only until
+/// then. On a hand-made source VC: best effort took it in cycle 0, its tail
+/// left in 40 (after resuming), and it was suspended in cycle 20 for stream
+/// 7's message released in 12, which took the VC in 20 and held it to its
+/// tail in 29; stream 7's next message, released in 25, took the VC in 30.
+/// That message's wait, cycles 25..=29, is behind its own stream (5
+/// cycles), none behind best effort; the first's, 12..=19, is behind best
+/// effort (8 cycles). Counting best effort's hold to its tail instead would
+/// give the second 5 cycles of best effort as well (10 > its 5 cycles).
+#[test]
+fn a_suspended_best_effort_message_holds_its_vc_until_it_is_suspended() {
+    let msg = |flow: u32, class: u8, created: u64, started: u64, tail_sent: u64, preempted: u32, first_suspended: u64| MessageLog {
+        flow,
+        src: 0,
+        dest: 1,
+        class,
+        flits: 1,
+        source: wormqos_netsim::network::SourceVc { started, vc: 5, tail_sent, preempted, first_suspended, ..Default::default() },
+        frame: 0,
+        frame_msgs: 1,
+        created,
+        injected: started,
+        delivered: tail_sent + 10,
+    };
+    let log = vec![msg(100, BEST_EFFORT, 0, 0, 40, 1, 20), msg(7, REAL_TIME, 12, 20, 29, 0, 0), msg(7, REAL_TIME, 25, 30, 33, 0, 0)];
+    let by_vc = holds(&log);
+    assert_eq!(attribute(&log[1], &by_vc[&(0, 5)]), Waits { best_effort: 8, ..Default::default() });
+    assert_eq!(attribute(&log[2], &by_vc[&(0, 5)]), Waits { own_stream: 5, ..Default::default() });
+}
+
 /// The committed rows as named cells.
 fn table() -> BTreeMap<String, BTreeMap<String, f64>> {
     let text = std::fs::read_to_string(root().join(OUT).join("stream_vc_hold.csv")).unwrap();
@@ -305,4 +351,14 @@ fn the_committed_holds_show_best_effort_on_the_streams_vcs() {
         assert_eq!(r["wait_best_effort"], 0.0, "{name}: best effort held a stream's VC");
         assert!(r["wait_mean_cycles"] < 0.1 * p["wait_mean_cycles"], "{name}: waits as long as P: {r:?}");
     }
+    // With source preemption no real-time message waits for a VC while
+    // best effort holds it (it preempts it); best effort was suspended, the
+    // wait left is behind other real-time messages on the VC, and the header
+    // still leaves later than NP's (it may wait for the dummy tail's credit).
+    let own = &t["p_selfpre"];
+    assert_eq!(own["wait_best_effort"], 0.0, "p_selfpre: best effort held a stream's VC: {own:?}");
+    assert!(own["be_preempted"] > 0.0, "p_selfpre: no best effort suspended: {own:?}");
+    assert!(own["wait_mean_cycles"] < 0.1 * p["wait_mean_cycles"], "p_selfpre: waits as long as P: {own:?}");
+    assert!(own["wait_other_stream"] > own["wait_own_stream"], "p_selfpre: {own:?}");
+    assert!(own["rt_header_wait_mean_cycles"] > 10.0 * np["rt_header_wait_mean_cycles"], "p_selfpre: {own:?}");
 }
