@@ -534,7 +534,9 @@ impl SgRegs {
         if let Some(t) = &o.tail {
             md.assign(t, &self.tail_q);
         }
-        let flit_tail = x.flit.bit(d.buf_flit_width - 2)?;
+        // From the output port (a signal): `x.flit` may be an AND-OR over
+        // the VCs' front flits, whose bits Verilog-2001 cannot select.
+        let flit_tail = o.flit.at(d.buf_flit_width - 2);
         md.assert_always(&self.valid_q.l_not().l_or(&self.tail_q.e().is(flit_tail)), "sg_tail is the crossing flit's tail bit");
         let zero = Expr::zero(m);
         md.assert_always(&at_most_one_set(gnt, &Expr::ones(m), &zero), "SA grants at most one VC");
