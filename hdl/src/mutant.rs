@@ -53,9 +53,10 @@ pub enum Mutant {
     VcBestEffortFirst,
     /// §8.4 step 1 (`virtualclock` only): the register `mx[k]` that
     /// precomputes `max(now, aux[k])` for the next cycle's stamp is loaded
-    /// from `aux[k]` as it was before this cycle's update (one cycle stale),
-    /// so a flit stamped right after its VC's previous flit starts from the
-    /// old virtual clock and gets too small a stamp.
+    /// as if `aux[k]` were the one before this cycle's update (one cycle
+    /// stale): a slot stamped this cycle whose old `aux[k]` was not above
+    /// `now` gets the next `now` instead of its new `aux`, so the VC's next
+    /// flit starts from too small a virtual clock and gets too small a stamp.
     VcStaleMax,
     /// §8.4 step 4 (`virtualclock` only): on a rebase, the stamp registers
     /// keep the stamps as they were (the subtraction of R is applied to `now`,

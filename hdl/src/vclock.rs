@@ -243,16 +243,15 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let xv = m.comb_reg_sym("xv", c1, "C+1");
     let t = m.comb_reg_sym("t", c1, "C+1");
     let nv = m.comb_reg_sym("nv", c, "C");
+    let now_n = m.comb_reg_sym("now_n", c, "C");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
-    let mxn = m.comb_reg_sym("mxn", c1, "C+1");
+    let mx_aux = m.comb_reg_sym("mx_aux", n, "N");
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
     let clamp = || dt.at_sym("C+1", c + 1).then_else(zero_c1(), dt.bits_sym(("C", c), ("0", 0)));
     let sat = || t.at_sym("C", c).then_else(Expr::ones_sym("C", c), t.bits_sym(("C-1", c - 1), ("0", 0)));
-    // without an overflow every value is below 2^C and stays as it is (§8.4 step 4)
-    let rebased_or_kept = || over.then_else(sat(), xv.bits_sym(("C-1", c - 1), ("0", 0)));
     // `now'` and the live stamps are never below the R subtracted (R is their minimum,
     // R2 that of the live set without rsel's slot, which use2 removes), so only `aux`
     // needs the clamp at 0 (and every value with the R+1 mutant).
@@ -263,7 +262,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             Stmt::set(&xv, x),
             Stmt::set(&dt, minus(xv.e(), &rsub)),
             Stmt::set(&t, if clamped || keep_clamp { clamp() } else { dt.bits_sym(("C", c), ("0", 0)) }),
-            Stmt::set(&nv, rebased_or_kept()),
+            Stmt::set(&nv, sat()),
         ]
     };
     let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
@@ -322,7 +321,8 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     next.push(Stmt::note("live: the stamped slots (a fresh stamp is never below now')"));
     next.push(Stmt::set(&live, stamped_q.e()));
     next.push(Stmt::set(&below, zero_n()));
-    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), stamp_k.below(&now1))]));
+    next.push(Stmt::note("below[k]: stamp[k] < now' = now + 1, i.e. stamp[k] <= now (no incrementer)"));
+    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), now_wide.below(&stamp_k).l_not())]));
     next.push(Stmt::note("R over the live slots; R2 over the live slots but rsel's"));
     next.extend(select(&rsel, &rlose, &live));
     next.push(Stmt::set(&live2, &live & !&rsel));
@@ -333,19 +333,24 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     next.extend(read_out(&rmin2, &rsel2));
     next.push(Stmt::note("use2: the grant takes effect on rsel's slot, i.e. it is an eligible real-time slot"));
     next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), req_i.e(), rsel.e()]).is_not(zero_n()))));
+    next.push(Stmt::note("the subtrahend: R or R2 on overflow, else 0 (every value is below 2^C)"));
     if faults.vc_rebase_one_too_far {
         next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
-        next.push(Stmt::set(&rsub, use2.then_else(&rmin2, &rmin) + &one_c1));
+        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin) + &one_c1, zero_c1())));
     } else {
-        next.push(Stmt::set(&rsub, use2.then_else(&rmin2, &rmin)));
+        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin), zero_c1())));
     }
     next.extend(rebase(now1.e(), false));
     next.extend(vec![
-        Stmt::set(&now_d, nv.e()),
+        Stmt::set(&now_n, nv.e()),
+        Stmt::set(&now_d, now_n.e()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
-        Stmt::set(&mxn, zero_c1()),
+        Stmt::note("mx' = max(now', aux'[k]) rebased = the larger of the rebased now' and aux'[k]"),
+        Stmt::note("(the rebase is monotone, §8.5): aux'[k] is the larger if fresh (s[k] >= now'),"),
+        Stmt::note("else if now < aux[k] (now' <= aux[k]; equal values rebase alike)"),
+        Stmt::set(&mx_aux, zero_n()),
         for_(&k, {
             let mut body = rebase(aux1_k.clone(), true);
             body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), nv.e()));
@@ -359,17 +364,18 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             }
             // x -> min(max(x - R, 0), 2^C - 1) is monotone and now' >= R, so rebasing
             // max(now', aux'[k]) gives max(next now, next aux[k]) (§8.5); a fresh stamp
-            // is aux'[k] and >= now', so no comparison follows the stamp adder
-            let older = now1.below(&aux_k).then_else(&aux_k, &now1);
+            // is aux'[k] and >= now', so the choice needs no comparison behind the adder
+            let aux_later = now_wide.below(&aux_k);
             if faults.vc_max_from_stale_aux {
-                body.push(Stmt::note("MUTANT vc-stale-max: mx' is formed from aux[k], not aux'[k]"));
-                body.push(Stmt::set(&mxn, older));
+                body.push(Stmt::note("MUTANT vc-stale-max: mx' is chosen from aux[k], not aux'[k]"));
+                body.push(Stmt::set(LVal::at_var(&mx_aux, &k), aux_later));
             } else {
-                body.push(Stmt::note("mx' = max(now', aux'[k]): s[k] if fresh, else max(now', aux[k]); rebased"));
-                body.push(Stmt::set(&mxn, fresh.at_var(&k).then_else(&s_k, older)));
+                body.push(Stmt::set(LVal::at_var(&mx_aux, &k), fresh.at_var(&k).l_or(aux_later)));
             }
-            body.extend(rebase(mxn.e(), false));
-            body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), nv.e()));
+            body.push(Stmt::set(
+                LVal::elem_var(&mx_d, &k, "C", c),
+                mx_aux.at_var(&k).then_else(aux_d.elem_var(&k, "C", c), &now_n),
+            ));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),
