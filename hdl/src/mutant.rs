@@ -53,10 +53,16 @@ pub enum Mutant {
     VcBestEffortFirst,
     /// §8.4 step 1 (`virtualclock` only): the register `mx[k]` that
     /// precomputes `max(now, aux[k])` for the next cycle's stamp is loaded
-    /// from `aux[k]` as it was before this cycle's update (one cycle stale),
-    /// so a flit stamped right after its VC's previous flit starts from the
-    /// old virtual clock and gets too small a stamp.
+    /// as if `aux[k]` were the one before this cycle's update (one cycle
+    /// stale): a slot stamped this cycle whose old `aux[k]` was not above
+    /// `now` gets the next `now` instead of its new `aux`, so the VC's next
+    /// flit starts from too small a virtual clock and gets too small a stamp.
     VcStaleMax,
+    /// §8.4 step 4 (`virtualclock` only): on a rebase, the stamp registers
+    /// keep the stamps as they were (the subtraction of R is applied to `now`,
+    /// `aux` and `mx` only), so a flit still waiting after an overflow keeps a
+    /// stamp too large by R and loses to flits it should beat.
+    VcStampNotRebased,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -210,6 +216,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle,
             Mutant::VcBestEffortFirst,
             Mutant::VcStaleMax,
+            Mutant::VcStampNotRebased,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -377,6 +384,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "vc-restamp-every-cycle",
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
             Mutant::VcStaleMax => "vc-stale-max",
+            Mutant::VcStampNotRebased => "vc-stamp-not-rebased",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -424,6 +432,7 @@ impl Mutant {
             Mutant::VcRestampEveryCycle => "VcRestampEveryCycle",
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
             Mutant::VcStaleMax => "VcStaleMax",
+            Mutant::VcStampNotRebased => "VcStampNotRebased",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -508,6 +517,8 @@ pub struct Faults {
     pub vc_best_effort_first: bool,
     /// [`Mutant::VcStaleMax`]: `mx[k]` is loaded from the old `aux[k]`.
     pub vc_max_from_stale_aux: bool,
+    /// [`Mutant::VcStampNotRebased`]: a rebase leaves the stamp registers as they were.
+    pub vc_stamp_not_rebased: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -590,6 +601,7 @@ impl Faults {
             Mutant::VcRestampEveryCycle => &mut f.vc_restamp_every_cycle,
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
             Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
+            Mutant::VcStampNotRebased => &mut f.vc_stamp_not_rebased,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
@@ -632,7 +644,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -659,7 +671,7 @@ mod tests {
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
-        assert_eq!(Mutant::virtualclock().len(), 6);
+        assert_eq!(Mutant::virtualclock().len(), 7);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
         assert_eq!(Mutant::qos().len(), 8);
@@ -668,7 +680,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 6 + 8 + 2 + 3 + 4 + 5 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 5 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

@@ -522,8 +522,13 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 conns.push(("gtail_i", g.field(pi * m, m)));
             }
             if needs_won {
-                // split: A's grant takes effect whatever B does (§6 SA-A)
-                conns.push(("won_i", if d.split() { cand.field(pi * m, m).any() } else { won.at(pi) }));
+                // split: A's grant takes effect whatever B does (§6 SA-A); the VirtualClock
+                // scheduler gates every use of take_i with its own grant, so there a constant
+                // 1 is the same value and keeps the grant off its rebase (§8.4, R comes from
+                // the registers); the block hold and acceleration read won_i themselves
+                let vclock_alone = matches!(order_a, FlitOrder::VirtualClock(_)) && d.block_size() <= 1 && !d.acceleration();
+                let split_won = if vclock_alone { Expr::one_bit(true) } else { cand.field(pi * m, m).any() };
+                conns.push(("won_i", if d.split() { split_won } else { won.at(pi) }));
             }
             if order_a == FlitOrder::Age {
                 conns.push(("enter_i", va_gnt.field(pi * m, m)));

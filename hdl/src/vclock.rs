@@ -15,14 +15,17 @@
 //! 2. the grant: a pairwise comparison matrix (one comparator per pair of
 //!    slots, ties to the lower index; each winner bit is one balanced
 //!    reduction) for real time, a round-robin mask arbiter for best effort;
-//! 3. the next values and the rebase on overflow. The overflow test does not
-//!    depend on the grant. `R` is selected one-hot with the same pairwise
-//!    scheme (sharing the grant's comparators when no mutant changes them)
-//!    and read out with one balanced OR per bit, so nothing in the module is a
-//!    chain over the slots: the logic depth grows with log N, not N. Neither
-//!    `take_i` nor the grant enters the choice of `R`: the rebase's subtrahend
-//!    is picked from `R` and `R2` (the minimum without `R`'s slot) at the end
-//!    (§8.4, "R may be found before the grant is known").
+//! 3. the next values and the rebase on overflow. A stamp formed this cycle
+//!    is never below `now'` (§8.4, "R comes from the registers"), so `R` is
+//!    picked from the registers `now`, `stamp`, `stamped` alone, one-hot with
+//!    the same pairwise scheme as the grant (comparators of its own, on the
+//!    stamp registers) and read out with one balanced OR per bit, so nothing
+//!    in the module is a chain over the slots: the logic depth grows with
+//!    log N, not N. The rebase's subtrahend is `R` or `R2` (the minimum
+//!    without `R`'s slot), chosen by whether `R`'s slot is an eligible real-
+//!    time slot (it then wins the grant): no stamp adder and no grant sits in
+//!    front of the subtraction. The overflow test selects after it between
+//!    the unchanged and the rebased values.
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -101,6 +104,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let aux_k = wide(aux_q.elem_var(&k, "C", c));
     let mx_k = wide(mx_q.elem_var(&k, "C", c));
     let stamp_k = wide(stamp_q.elem_var(&k, "C", c));
+    let stamp_j = wide(stamp_q.elem_var(&j, "C", c));
 
     // ---- Block 1: classes and stamps
     m.comment("1. Stamp: s[k] = stamp[k] if stamped[k], else max(now, aux[k]) + vtick (C+1 bits);");
@@ -206,31 +210,25 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
 
     // ---- Block 3: next values and rebase
     m.comment("3. Next values (C+1 bits), 4. rebase by R = min(now', live stamps) on overflow,");
-    m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]; R is");
-    m.raw_line("//    picked by the same pairwise scheme as the grant (the lowest-index minimum among");
-    m.raw_line("//    the live stamps below now', one-hot), then read out with one balanced OR per bit.");
-    m.raw_line("//    The overflow test does not depend on the grant. take_i arrives last (through");
-    m.raw_line("//    point B), so nothing before the final muxes depends on it or on the grant:");
-    m.raw_line("//    with every present real-time slot counted live, R is picked (rsel) and so is R2,");
-    m.raw_line("//    the minimum without rsel's slot. A grant that takes effect on rsel's slot");
-    m.raw_line("//    removes it from the live set, so R2 is then the spec's R (use2); otherwise R is.");
-    m.raw_line("//    use2 picks the subtrahend of the one rebase.");
+    m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]. A stamp");
+    m.raw_line("//    formed this cycle is >= max(now, aux) + 1 >= now', so R is the lowest-index");
+    m.raw_line("//    minimum among the stamp registers of the stamped slots below now' (rsel, one-hot,");
+    m.raw_line("//    pairwise comparators on stamp_q), or now' without one; R2 is that minimum without");
+    m.raw_line("//    rsel's slot (§8.4, R comes from the registers). rsel's slot, when eligible and real");
+    m.raw_line("//    time, wins the grant (its stamp is below every fresh one and no stamped slot");
+    m.raw_line("//    undercuts it), and its grant taking effect removes it from the live set: then R2");
+    m.raw_line("//    is the spec's R (use2). Neither the stamp adder nor the grant reaches use2. The");
+    m.raw_line("//    overflow test selects between the unchanged and the rebased values at the end.");
     let restamp = faults.vc_restamp_every_cycle;
-    let shared = !restamp && !faults.vc_largest_stamp_wins;
     let now1 = m.comb_reg_sym("now1", c1, "C+1");
     let fresh = m.comb_reg_sym("fresh", n, "N");
     let v = if restamp { m.comb_reg_sym("v", n * c1, "N*(C+1)") } else { s.clone() };
     let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)");
     let stamped1 = m.comb_reg_sym("stamped1", n, "N");
     let over = m.comb_reg("over", 1);
-    let rbeat = if shared {
-        beat.clone()
-    } else {
-        m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
-        let x = m.comb_reg_sym("rbeat", n * n, "N*N");
-        m.raw_line("/* verilator lint_on UNUSED */");
-        x
-    };
+    m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+    let rbeat = m.comb_reg_sym("rbeat", n * n, "N*N");
+    m.raw_line("/* verilator lint_on UNUSED */");
     let live = m.comb_reg_sym("live", n, "N");
     let live2 = m.comb_reg_sym("live2", n, "N");
     let rlose = m.comb_reg_sym("rlose", n * n, "N*N");
@@ -241,13 +239,14 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N");
     let rmin = m.comb_reg_sym("rmin", c1, "C+1");
     let rmin2 = m.comb_reg_sym("rmin2", c1, "C+1");
-    let sub = m.comb_reg_sym("sub", c1, "C+1");
-    let sub2 = m.comb_reg_sym("sub2", c1, "C+1");
     let use2 = m.comb_reg("use2", 1);
+    let xv = m.comb_reg_sym("xv", c1, "C+1");
     let t = m.comb_reg_sym("t", c1, "C+1");
+    let nv = m.comb_reg_sym("nv", c, "C");
+    let now_n = m.comb_reg_sym("now_n", c, "C");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
-    let mxn = m.comb_reg_sym("mxn", c1, "C+1");
+    let mx_aux = m.comb_reg_sym("mx_aux", n, "N");
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
     let minus = |x: Expr, y: &Sig| wide(x) - wide(y.e());
@@ -257,15 +256,17 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     // R2 that of the live set without rsel's slot, which use2 removes), so only `aux`
     // needs the clamp at 0 (and every value with the R+1 mutant).
     let keep_clamp = faults.vc_rebase_one_too_far;
+    // leaves x's next register value (C bits) in nv
     let rebase = |x: Expr, clamped: bool| {
         vec![
-            Stmt::set(&dt, minus(x, &rsub)),
+            Stmt::set(&xv, x),
+            Stmt::set(&dt, minus(xv.e(), &rsub)),
             Stmt::set(&t, if clamped || keep_clamp { clamp() } else { dt.bits_sym(("C", c), ("0", 0)) }),
+            Stmt::set(&nv, sat()),
         ]
     };
     let aux1_k = aux1.elem_var(&k, "(C+1)", c1);
     let v_k = v.elem_var(&k, "(C+1)", c1);
-    let v_j = v.elem_var(&j, "(C+1)", c1);
     let mut next = vec![
         Stmt::set(&now1, &now_wide + &one_c1),
         Stmt::note("fresh[k]: a real-time flit stamped this cycle (aux' = s[k])"),
@@ -285,10 +286,9 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&over, now1.at_sym("C", c)),
         for_(&k, vec![Stmt::when(fresh.at_var(&k).l_and(s.at_row(&k, "(C+1)", c1, &cp)), vec![Stmt::set(&over, Expr::one_bit(true))])]),
     ]);
-    if !shared {
-        next.push(Stmt::set(&rbeat, zero_nn()));
-        next.push(pairwise(&rbeat, v_k.below(&v_j)));
-    }
+    next.push(Stmt::note("rbeat[k*N+j] (k > j): slot k's stamp register is strictly below slot j's"));
+    next.push(Stmt::set(&rbeat, zero_nn()));
+    next.push(pairwise(&rbeat, stamp_k.below(&stamp_j)));
     // rsel: the lowest-index stamp of `mask` below now' that no stamp of `mask` undercuts
     let select = |sel: &Sig, lose: &Sig, mask: &Sig| {
         vec![
@@ -318,54 +318,64 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             ),
         ]
     };
-    next.push(Stmt::note("live: stamped' as if no grant took effect (every present real-time slot)"));
-    next.push(Stmt::set(&live, &stamped_q | &rt));
+    next.push(Stmt::note("live: the stamped slots (a fresh stamp is never below now')"));
+    next.push(Stmt::set(&live, stamped_q.e()));
     next.push(Stmt::set(&below, zero_n()));
-    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), v_k.below(&now1))]));
+    next.push(Stmt::note("below[k]: stamp[k] < now' = now + 1, i.e. stamp[k] <= now (no incrementer)"));
+    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), now_wide.below(&stamp_k).l_not())]));
     next.push(Stmt::note("R over the live slots; R2 over the live slots but rsel's"));
     next.extend(select(&rsel, &rlose, &live));
     next.push(Stmt::set(&live2, &live & !&rsel));
     next.extend(select(&rsel2, &rlose2, &live2));
     next.push(Stmt::set(&vb, Expr::zero_sym("((C+1)*N)", c1 * n)));
-    next.push(Stmt::for_each(&b, "(C+1)", vec![for_(&k, vec![Stmt::set(LVal::at_row(&vb, &b, "N", &k), v.at_row(&k, "(C+1)", c1, &b))])]));
+    next.push(Stmt::for_each(&b, "C", vec![for_(&k, vec![Stmt::set(LVal::at_row(&vb, &b, "N", &k), stamp_q.at_row(&k, "C", c, &b))])]));
     next.extend(read_out(&rmin, &rsel));
     next.extend(read_out(&rmin2, &rsel2));
+    next.push(Stmt::note("use2: the grant takes effect on rsel's slot, i.e. it is an eligible real-time slot"));
+    next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), req_i.e(), rsel.e()]).is_not(zero_n()))));
+    next.push(Stmt::note("the subtrahend: R or R2 on overflow, else 0 (every value is below 2^C)"));
     if faults.vc_rebase_one_too_far {
         next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
-        next.push(Stmt::set(&sub, over.then_else(&rmin + &one_c1, zero_c1())));
-        next.push(Stmt::set(&sub2, over.then_else(&rmin2 + &one_c1, zero_c1())));
+        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin) + &one_c1, zero_c1())));
     } else {
-        next.push(Stmt::set(&sub, over.then_else(&rmin, zero_c1())));
-        next.push(Stmt::set(&sub2, over.then_else(&rmin2, zero_c1())));
+        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin), zero_c1())));
     }
-    next.push(Stmt::note("use2: the grant takes effect on rsel's slot (the only late term)"));
-    next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), gnt.e(), rsel.e()]).is_not(zero_n()))));
-    next.push(Stmt::set(&rsub, use2.then_else(&sub2, &sub)));
     next.extend(rebase(now1.e(), false));
     next.extend(vec![
-        Stmt::set(&now_d, sat()),
+        Stmt::set(&now_n, nv.e()),
+        Stmt::set(&now_d, now_n.e()),
         Stmt::set(&aux_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&stamp_d, Expr::zero_sym("(N*C)", n * c)),
         Stmt::set(&mx_d, Expr::zero_sym("(N*C)", n * c)),
-        Stmt::set(&mxn, zero_c1()),
+        Stmt::note("mx' = max(now', aux'[k]) rebased = the larger of the rebased now' and aux'[k]"),
+        Stmt::note("(the rebase is monotone, §8.5): aux'[k] is the larger if fresh (s[k] >= now'),"),
+        Stmt::note("else if now < aux[k] (now' <= aux[k]; equal values rebase alike)"),
+        Stmt::set(&mx_aux, zero_n()),
         for_(&k, {
             let mut body = rebase(aux1_k.clone(), true);
-            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), sat()));
-            body.push(Stmt::note("a slot that is not live keeps its stamp register"));
+            body.push(Stmt::set(LVal::elem_var(&aux_d, &k, "C", c), nv.e()));
+            body.push(Stmt::note("every slot's stamp register is loaded: one that is not stamped' is never read"));
             body.extend(rebase(v_k.clone(), false));
-            body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), stamped1.at_var(&k).then_else(sat(), stamp_q.elem_var(&k, "C", c))));
-            // x -> min(max(x - R, 0), 2^C - 1) is monotone and now' >= R, so rebasing
-            // max(now', aux'[k]) gives max(next now, next aux[k]) (§8.5)
-            let aux_next = if faults.vc_max_from_stale_aux {
-                body.push(Stmt::note("MUTANT vc-stale-max: mx' is formed from aux[k], not aux'[k]"));
-                aux_k.clone()
+            if faults.vc_stamp_not_rebased {
+                body.push(Stmt::note("MUTANT vc-stamp-not-rebased: the stamp skips the rebase"));
+                body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), xv.bits_sym(("C-1", c - 1), ("0", 0))));
             } else {
-                body.push(Stmt::note("mx' = max(now', aux'[k]), rebased like now'"));
-                aux1_k.clone()
-            };
-            body.push(Stmt::set(&mxn, now1.below(&aux_next).then_else(&aux_next, &now1)));
-            body.extend(rebase(mxn.e(), false));
-            body.push(Stmt::set(LVal::elem_var(&mx_d, &k, "C", c), sat()));
+                body.push(Stmt::set(LVal::elem_var(&stamp_d, &k, "C", c), nv.e()));
+            }
+            // x -> min(max(x - R, 0), 2^C - 1) is monotone and now' >= R, so rebasing
+            // max(now', aux'[k]) gives max(next now, next aux[k]) (§8.5); a fresh stamp
+            // is aux'[k] and >= now', so the choice needs no comparison behind the adder
+            let aux_later = now_wide.below(&aux_k);
+            if faults.vc_max_from_stale_aux {
+                body.push(Stmt::note("MUTANT vc-stale-max: mx' is chosen from aux[k], not aux'[k]"));
+                body.push(Stmt::set(LVal::at_var(&mx_aux, &k), aux_later));
+            } else {
+                body.push(Stmt::set(LVal::at_var(&mx_aux, &k), fresh.at_var(&k).l_or(aux_later)));
+            }
+            body.push(Stmt::set(
+                LVal::elem_var(&mx_d, &k, "C", c),
+                mx_aux.at_var(&k).then_else(aux_d.elem_var(&k, "C", c), &now_n),
+            ));
             body
         }),
         Stmt::set(&stamped_d, &stamped1),

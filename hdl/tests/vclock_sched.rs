@@ -113,11 +113,12 @@ type State = (u64, u128, u64, Vec<Option<u64>>);
 
 /// Runs `cycles` random cycles; returns (expected grants, RTL grants) as one-hot masks.
 fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80);
+    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80, 80);
     (exp, got)
 }
 
-/// [`run`] with a grant taking effect in `take_pct` % of the cycles, plus the
+/// [`run`] with a grant taking effect in `take_pct` % of the cycles and a
+/// present slot eligible in `elig_pct` % of them, plus the
 /// registers after every cycle (expected, RTL), and whether one of the RTL's
 /// simulation-only checks failed (the run stops there; without a mutant it
 /// must not fail).
@@ -129,6 +130,7 @@ fn run_states(
     seed: u64,
     cycles: usize,
     take_pct: u64,
+    elig_pct: u64,
 ) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
     let mut rng = Rng(seed);
     let mut model = Ref::new(n, c, vtw);
@@ -151,7 +153,7 @@ fn run_states(
             }
         }
         let present: Vec<bool> = left.iter().map(|&l| l > 0).collect();
-        let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(5) != 0).collect();
+        let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(100) < elig_pct).collect();
         let take = rng.below(100) < take_pct;
         let vts: Vec<u64> = (0..n).map(|k| if present[k] { vt[k] } else { rng.below(ones + 1) }).collect();
         let g = model.step(&present, &vts, &elig, take);
@@ -222,7 +224,7 @@ fn scheduler_registers_match_the_spec_reference() {
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct);
+        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct, 80);
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
@@ -248,6 +250,23 @@ fn scheduler_mutants_diverge_from_the_reference() {
 /// loads it from the stale `aux[k]`, and not without a mutant (the runs above).
 #[test]
 fn stale_max_trips_the_precomputation_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80).4);
+    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
     assert!(tripped, "the mx_q check did not fire on vc-stale-max");
+}
+
+/// The R_2 case of §8.4 (*R comes from the registers*): in an overflow cycle
+/// the slot a holding the smallest stamp below `now'` is real time but not
+/// eligible while some other grant takes effect, so R stays R_L (a stays
+/// live); only when a itself is granted is it R_2. Eligibility is made rare
+/// (30 %) so that a is often not eligible, and small Vticks with rare takes
+/// keep stamps behind `now`; the registers must match the reference.
+#[test]
+fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
+    let cases = [(3usize, 8u32, 3u32, 41u64), (4, 8, 3, 42), (2, 8, 3, 43), (5, 8, 4, 44)];
+    par_each(&cases, threads(), |&(n, c, vtw, seed)| {
+        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 4000, 60, 30);
+        if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
+            panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
+        }
+    });
 }
