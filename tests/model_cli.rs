@@ -348,3 +348,56 @@ fn an_unsolvable_fluid_row_is_marked_not_a_number() {
     assert!(onoff.split(',').nth(col("rt_latency_cycles")).unwrap().parse::<f64>().unwrap() > 0.0, "{onoff}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The tandem row `model:kim2005_tandem` (`BurstClass::tandem_delay`) by
+/// hand: experiments/fig12_000_onoff_bursts.toml's first point (K = 1,
+/// g = 33, N = 10, I = 173.6 µs = 2,170 cycles, M = 32) on a 3-port router.
+/// r = M/g = 32/33, T_on = N g = 330, c = 1 (the only real-time class).
+/// Source link, served at c·M/(M + 2) = 16/17 < r: one fluid source,
+/// α = 1/2170, β = 1/330; its negative root z = α/c_s − β/(r − c_s)
+/// = 4.8963e-4 − 3.0303e-3/(0.969697 − 0.941176) = −0.1057604;
+/// φ = (φ0, 1) with φ0 = −β/(−α + z c_s) = 0.0303030; F_ON(0) = 0 gives
+/// a = −π_ON = −330/2500 = −0.132; E[Q] = a(φ0 + 1)/z = 1.2859259 flits,
+/// Λ = π_ON r = 0.128: 10.0462963 cycles. The packet-scale wait is 0 for
+/// K = 1 (R = (K − 1)/K · λM²/2 = 0), so the source wait is 10.0462963.
+/// Destination link: the one other stream that may pick the tagged one's
+/// destination does so with probability 1/2. Each stream leaves its source
+/// link at c_s = 16/17 with ON time 330·r/c_s = 340 and OFF time
+/// 2170 − 10 = 2160 (p = 0.136); the link serves c_d = c·M/(M + 1) = 32/33.
+/// m = 0: one stream at c_s < c_d never queues. m = 1: two such streams,
+/// α = 1/2160, β = 1/340, drifts d = (−c_d, c_s − c_d, 2c_s − c_d),
+/// q = (−2α, −(α + β), −2β); det(Q − zD) = m0 m1 m2 − 2αβ(m0 + m2),
+/// m_i = q_i − z d_i, is z(c3 z² + c2 z + c1) with c3 = −0.0252406,
+/// c2 = 2.87408e-3, c1 = 1.65409e-5: negative root z = −5.4904514e-3.
+/// φ with φ2 = 1: column 2 gives φ1 = −m2/α = 1.8823529, column 0
+/// φ0 = −βφ1/m0 = 0.8858131; a = −π2 = −p² = −0.018496;
+/// E[Q] = a(φ0 + φ1 + 1)/z = 12.6940383 flits, Λ = 2p c_s = 0.256:
+/// 49.5860870 cycles; averaged with m = 0: 24.7930435 cycles on top of
+/// `kim2005`'s network latency. (`kim2005_fluid` at c = 1 has r < c at the
+/// source: a source wait of 0, and a different destination link.)
+#[test]
+fn tandem_row_by_hand_on_three_ports() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig12_000_onoff_bursts.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().replace("ports = 16", "ports = 3");
+    assert!(text.contains("ports = 3") && text.contains("onoff_streams = 1\n") && text.contains("onoff_mean_off_us = 173.6\n"), "fig12_000_onoff_bursts.toml changed");
+    let dir = scratch("tandem");
+    let (o, out) = run(&dir, &text, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let parts = std::fs::read_to_string(out.join("latency_parts.csv")).unwrap();
+    let row = |src: &str, class: u8| -> Vec<f64> {
+        let l = parts.lines().find(|l| l.starts_with(&format!("{src},,{class},"))).unwrap_or_else(|| panic!("{src} {class}: {parts}"));
+        l.split(',').skip(3).map(|x| x.parse().unwrap()).collect()
+    };
+    let (tandem, base, fluid) = (row("model:kim2005_tandem", 1), row("model:kim2005", 1), row("model:kim2005_fluid", 1));
+    assert!((tandem[0] - 10.046_296_3).abs() < 1e-5, "source wait {}", tandem[0]);
+    assert!((tandem[2] - base[2] - 24.793_043_5).abs() < 1e-5, "network latency {} = kim2005's {} + {}", tandem[2], base[2], tandem[2] - base[2]);
+    assert_eq!(fluid[0], 0.0, "kim2005_fluid's source wait at c = 1 > r");
+    // Best effort keeps kim2005's values; no simulation, no errors.
+    let be = (row("model:kim2005_tandem", 0), row("model:kim2005", 0));
+    assert!(be.0[0] == be.1[0] && be.0[2] == be.1[2], "{be:?}");
+    assert!(tandem[1].is_nan() && tandem[3].is_nan(), "{parts}");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("model:kim2005_tandem,")), "{csv}");
+    std::fs::remove_dir_all(&dir).ok();
+}

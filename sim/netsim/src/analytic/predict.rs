@@ -65,7 +65,8 @@ pub enum Plan {
         /// source-queue model of `onoff_source.rs` (a second model row).
         onoff: Option<Vec<Arrivals>>,
         /// ON/OFF real time: each real-time class's streams for the
-        /// burst-scale fluid model of `onoff_fluid.rs` (a third row).
+        /// burst-scale fluid model of `onoff_fluid.rs` (a third row, links
+        /// added at c, and a fourth, links in tandem with the turnaround).
         bursts: Option<Vec<BurstClass>>,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
@@ -114,6 +115,11 @@ impl Plan {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.streams, b.delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &delays);
                     rows.push(Named { name: "kim2005_fluid", result });
+                    // The same with the two links in tandem and the
+                    // router's VC turnaround in their capacities.
+                    let tandem: Vec<_> = bursts.iter().map(|b| (b.streams, b.tandem_delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &tandem);
+                    rows.push(Named { name: "kim2005_tandem", result });
                 }
                 rows
             }
@@ -181,7 +187,10 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
 /// The row `kim2005_fluid` (single router) or `kim2005_cube_fluid`
 /// (n-cube): the base model with each ON/OFF real-time class's
 /// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
-/// endpoint and its delays) added where they occur —
+/// endpoint and its delays) added where they occur; also the single
+/// router's `kim2005_tandem`, whose delays are `BurstClass::tandem_delay`'s
+/// (source link at c·M/(M + 2), destination link fed by the source links'
+/// outputs at c·M/(M + 1)) —
 /// the source's injection link to the source wait (with the packet-scale
 /// wait of `onoff_source.rs` without its own-burst term, which the fluid
 /// queue replaces), the destination's output link (in the cube also the
