@@ -118,6 +118,14 @@ enum OwedDummy {
 }
 
 impl Ni {
+    /// Whether VC v of this source may take a message of class c: no
+    /// message on it and, for best effort, none suspended there (a higher
+    /// class may take a VC whose best effort is suspended).
+    #[inline]
+    fn idle_for(&self, c: usize, v: usize) -> bool {
+        self.vc_cur[v].is_none() && (c > 0 || self.vc_susp[v].is_none())
+    }
+
     /// The router's credits of this cycle (bit v = VC v; with per-lane
     /// credits `lanes` holds each one's lane), counting from the next cycle.
     #[inline]
@@ -1572,7 +1580,7 @@ impl<'a, X: Width> Sim<'a, X> {
         let mut pos = 0;
         while pos < self.nis[e].queues[c].len() {
             let ni = &self.nis[e];
-            if !(0..ni.vc_cur.len()).any(|v| self.class_vcs[c] >> v & 1 == 1 && (self.idle_for(e, c, v) || self.can_preempt(e, c, v))) {
+            if !(0..ni.vc_cur.len()).any(|v| self.class_vcs[c] >> v & 1 == 1 && (ni.idle_for(c, v) || self.can_preempt(e, c, v))) {
                 return;
             }
             let idx = ni.queues[c][pos];
@@ -1587,10 +1595,9 @@ impl<'a, X: Width> Sim<'a, X> {
     fn pick_source_vc(&mut self, e: usize, c: usize, idx: u32) -> Option<usize> {
         let ni = &self.nis[e];
         if let Some(v) = self.bound_vc(idx) {
-            return self.idle_for(e, c, v).then_some(v);
+            return ni.idle_for(c, v).then_some(v);
         }
-        // `Sim::idle_for`, inlined: the uniform draw below borrows `self.rng`.
-        let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.vc_cur[v].is_none() && (c > 0 || ni.vc_susp[v].is_none()) && self.class_vcs[c] >> v & 1 == 1);
+        let mut idle = (0..ni.vc_cur.len()).filter(|&v| ni.idle_for(c, v) && self.class_vcs[c] >> v & 1 == 1);
         match self.v.exp.workload.source_vc_choice {
             SourceVcChoice::Lowest | SourceVcChoice::PerStream => idle.next(),
             // With per-lane credits: those of the lane the header would take.
@@ -1606,14 +1613,6 @@ impl<'a, X: Width> Sim<'a, X> {
     /// The VC message `idx`'s stream is bound to (`"per_stream"`), if any.
     fn bound_vc(&self, idx: u32) -> Option<usize> {
         self.stream_vc.get(self.slab[idx as usize].flow as usize).filter(|&&v| v != ANY_VC).map(|&v| v as usize)
-    }
-
-    /// Whether VC v of endpoint e's source may take a message of class c:
-    /// no message on it and, for best effort, none suspended there (a
-    /// higher class may take a VC whose best effort is suspended).
-    fn idle_for(&self, e: usize, c: usize, v: usize) -> bool {
-        let ni = &self.nis[e];
-        ni.vc_cur[v].is_none() && (c > 0 || ni.vc_susp[v].is_none())
     }
 
     /// Whether a class-c message may preempt VC v of endpoint e's source
