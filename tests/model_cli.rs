@@ -349,8 +349,9 @@ fn an_unsolvable_fluid_row_is_marked_not_a_number() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The tandem row `model:kim2005_tandem` (`BurstClass::tandem_delay`) by
-/// hand: experiments/fig12_000_onoff_bursts.toml's first point (K = 1,
+/// The tandem row `model:kim2005_tandem` (`BurstClass::coupled_delay`,
+/// which at K = 1 is `BurstClass::tandem_delay`: the one stream's blocking
+/// at its destination is its destination link's queue) by hand: experiments/fig12_000_onoff_bursts.toml's first point (K = 1,
 /// g = 33, N = 10, I = 173.6 µs = 2,170 cycles, M = 32) on a 3-port router.
 /// r = M/g = 32/33, T_on = N g = 330, c = 1 (the only real-time class).
 /// Source link, served at c·M/(M + 2) = 16/17 < r: one fluid source,

@@ -57,10 +57,41 @@ pub struct Row {
     /// `BurstClass::tandem_delay`; `None` where not modelled.
     added: Option<BurstDelay>,
     tandem: Option<BurstDelay>,
+    /// `BurstClass::coupled_delay` and its blocking B̄.
+    coupled: Option<BurstDelay>,
+    blocking: Option<f64>,
     dest_pairs: u64,
     dest_spacing_min: u64,
     dest_spacing_is_s: u64,
     dest_spacing_is_s1: u64,
+    /// Every source's real-time messages in VC order, each split exactly
+    /// (`add_split`) into L0, its wait behind its own VC's predecessors
+    /// (`wait`) and its blocking at the destination's output (`block`).
+    split: Split,
+    /// Per seed: the simulated total less the forward tandem model's for
+    /// that seed's own draw of the streams' destinations (`drawn_model`);
+    /// `None` for a seed where a drawn link is not modelled.
+    tandem_drawn_gap: Vec<Option<f64>>,
+    coupled_drawn_gap: Vec<Option<f64>>,
+    class: BurstClass,
+}
+
+/// Sums over every real-time message of every source (`Row::add_split`).
+#[derive(Default)]
+struct Split {
+    messages: u64,
+    wait_sum: f64,
+    block_sum: f64,
+    blocked: u64,
+    /// Back-to-back messages (created before their predecessor on the VC
+    /// could have handed it over): their count, blocking and the VC's
+    /// service time for them (delivery spacing from the predecessor).
+    b2b: u64,
+    b2b_block_sum: f64,
+    b2b_service_sum: f64,
+    /// Per seed: the mean wait and blocking over every source.
+    wait_per_seed: Vec<f64>,
+    block_per_seed: Vec<f64>,
 }
 
 impl Repeat {
@@ -118,10 +149,16 @@ impl Repeat {
             kim2005_network: kim.iter().find(|c| c.class == 1).unwrap().network_latency,
             added: class.delay().ok(),
             tandem: class.tandem_delay().ok(),
+            coupled: class.coupled_delay().ok(),
+            blocking: class.destination_blocking().ok(),
             dest_pairs: 0,
             dest_spacing_min: u64::MAX,
             dest_spacing_is_s: 0,
             dest_spacing_is_s1: 0,
+            split: Split::default(),
+            tandem_drawn_gap: Vec::new(),
+            coupled_drawn_gap: Vec::new(),
+            class,
         };
         for seed in 1..=self.seeds {
             v.exp.run.seed = seed;
@@ -129,6 +166,11 @@ impl Repeat {
             let warm = v.run_cycles().1;
             let mut rt: Vec<MessageLog> = log.into_iter().filter(|x| x.class == 1 && x.created >= warm).collect();
             row.add_destination_side(&mut rt, o.flits as u64);
+            row.add_split(&mut rt, o.flits as u64);
+            let total = r.classes.iter().find(|c| c.class == 1).unwrap();
+            let sim = total.network_latency + total.source_latency;
+            row.tandem_drawn_gap.push(row.drawn_model(&rt, row.tandem.as_ref()).map(|m| sim - m));
+            row.coupled_drawn_gap.push(row.drawn_model(&rt, row.coupled.as_ref()).map(|m| sim - m));
             let mut log: Vec<MessageLog> = rt.into_iter().filter(|x| x.src == 0).collect();
             log.sort_by_key(|x| (x.source.started, x.created));
             let rt = r.classes.iter().find(|c| c.class == 1).unwrap();
@@ -159,6 +201,60 @@ impl Row {
                 self.dest_spacing_is_s1 += u64::from(spacing == s - 1);
             }
         }
+    }
+
+    /// The tandem model's total (`kim2005`'s network latency, `model`'s
+    /// source link, the destination link) for the destinations this seed
+    /// drew: every stream (flow) meets at its destination the streams that
+    /// drew the same one, so its destination link has that many sources;
+    /// the mean over the streams (equal rates) replaces the binomial mean.
+    fn drawn_model(&self, rt: &[MessageLog], model: Option<&BurstDelay>) -> Option<f64> {
+        let flows: std::collections::BTreeMap<u32, u32> = rt.iter().map(|x| (x.flow, x.dest)).collect();
+        let mut at: std::collections::BTreeMap<u32, usize> = Default::default();
+        for d in flows.values() {
+            *at.entry(*d).or_default() += 1;
+        }
+        let source = model?.source_link;
+        let mut dest = 0.0;
+        for d in flows.values() {
+            dest += self.class.tandem_destination_link(at[d]).ok()?;
+        }
+        Some(self.kim2005_network + source + dest / flows.len() as f64)
+    }
+
+    /// Every source's real-time messages in the order they took its one
+    /// VC, each message j split exactly into L0 = M + 4 (alone in the
+    /// router), its **wait** w_j = max(created_j + L0, delivered_{j−1} + S)
+    /// − created_j − L0 behind the VC's predecessor (S = M + 2, the VC's
+    /// turnaround: the earliest it could be delivered if its header met a
+    /// free output) and its **blocking** b_j = delivered_j − (created_j +
+    /// L0 + w_j): the cycles its header waited for the destination's output
+    /// while it held the source's VC (plus best effort's per-flit
+    /// interference, which the 2-port replay bounds to 0.02 % of the
+    /// messages). A back-to-back message's VC service time is S + b_j.
+    fn add_split(&mut self, rt: &mut [MessageLog], flits: u64) {
+        let (l0, s) = (flits + 4, flits + 2);
+        rt.sort_by_key(|x| (x.src, x.source.started, x.created));
+        let (mut wait, mut block, mut n) = (0.0, 0.0, 0u64);
+        for (j, x) in rt.iter().enumerate() {
+            let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
+            let free = prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s));
+            let (w, b) = ((free - x.created - l0) as f64, x.delivered as f64 - free as f64);
+            wait += w;
+            block += b;
+            n += 1;
+            self.split.blocked += u64::from(b > 0.0);
+            if let Some(p) = prev.filter(|&p| x.created + l0 < p + s) {
+                self.split.b2b += 1;
+                self.split.b2b_block_sum += b;
+                self.split.b2b_service_sum += (x.delivered - p) as f64;
+            }
+        }
+        self.split.messages += n;
+        self.split.wait_sum += wait;
+        self.split.block_sum += block;
+        self.split.wait_per_seed.push(wait / n.max(1) as f64);
+        self.split.block_per_seed.push(block / n.max(1) as f64);
     }
 
     fn add(&mut self, log: &[MessageLog], flits: u64, gap: f64) {
@@ -197,6 +293,17 @@ impl Row {
     }
 }
 
+/// The seeds whose draw is modelled, and the mean ± standard error of
+/// the simulated total less the model's over them ("none" if none).
+fn drawn_columns(gaps: &[Option<f64>]) -> String {
+    let g: Vec<f64> = gaps.iter().flatten().copied().collect();
+    if g.is_empty() {
+        return "0,none,none".into();
+    }
+    let (m, se) = mean_se(&g);
+    format!("{},{m:.4},{se:.4}", g.len())
+}
+
 /// Mean and standard error over the seeds.
 fn mean_se(x: &[f64]) -> (f64, f64) {
     let n = x.len() as f64;
@@ -210,16 +317,21 @@ pub fn csv(rows: &[Row]) -> String {
         "streams,gap,seeds,cycles,sim_total,sim_total_se,ep0_total,ep0_total_se,ep0_messages,back_to_back,spacing_mean,spacing_is_m_plus_2,\
          back_to_back_other_stream,source_vcs,replay_exact,replay_total,own_burst_place,kim2005_network,\
          added_source,added_destination,added_total,added_error,tandem_source,tandem_destination,tandem_total,tandem_error,\
-         dest_other_input_pairs,dest_spacing_min,dest_spacing_is_m_plus_1,dest_spacing_is_m_plus_2\n",
+         dest_other_input_pairs,dest_spacing_min,dest_spacing_is_m_plus_1,dest_spacing_is_m_plus_2,\
+         all_messages,source_wait,source_wait_se,dest_block,dest_block_se,blocked,b2b_all,b2b_block,b2b_service,\
+         tandem_drawn_seeds,tandem_drawn_gap,tandem_drawn_gap_se,\
+         blocking_model,coupled_source,coupled_destination,coupled_total,coupled_error,coupled_drawn_seeds,coupled_drawn_gap,coupled_drawn_gap_se\n",
     );
     for r in rows {
         let (sim, sim_se) = mean_se(&r.sim_total);
         let (ep0, ep0_se) = mean_se(&r.ep0_total);
         let n = r.messages.max(1) as f64;
         let b = r.back_to_back.max(1) as f64;
+        let ((wait, wait_se), (block, block_se)) = (mean_se(&r.split.wait_per_seed), mean_se(&r.split.block_per_seed));
+        let (sn, sb) = (r.split.messages.max(1) as f64, r.split.b2b.max(1) as f64);
         writeln!(
             out,
-            "{},{:.1},{},{},{sim:.4},{sim_se:.4},{ep0:.4},{ep0_se:.4},{},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.4}",
+            "{},{:.1},{},{},{sim:.4},{sim_se:.4},{ep0:.4},{ep0_se:.4},{},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.4},{},{wait:.4},{wait_se:.4},{block:.4},{block_se:.4},{:.4},{:.4},{:.4},{:.4},{},{},{},{}",
             r.streams,
             r.gap,
             r.seeds,
@@ -239,7 +351,16 @@ pub fn csv(rows: &[Row]) -> String {
             r.dest_pairs,
             if r.dest_pairs > 0 { r.dest_spacing_min.to_string() } else { "none".into() },
             r.dest_spacing_is_s1 as f64 / r.dest_pairs.max(1) as f64,
-            r.dest_spacing_is_s as f64 / r.dest_pairs.max(1) as f64
+            r.dest_spacing_is_s as f64 / r.dest_pairs.max(1) as f64,
+            r.split.messages,
+            r.split.blocked as f64 / sn,
+            r.split.b2b as f64 / sn,
+            r.split.b2b_block_sum / sb,
+            r.split.b2b_service_sum / sb,
+            drawn_columns(&r.tandem_drawn_gap),
+            r.blocking.map_or("not modelled".into(), |b| format!("{b:.4}")),
+            model_columns(&r.coupled, r.kim2005_network, sim),
+            drawn_columns(&r.coupled_drawn_gap)
         )
         .unwrap();
     }

@@ -349,12 +349,73 @@ impl BurstClass {
         Ok(FluidLink { on_mean, off_mean, peak: out, capacity: self.destination_capacity(), ..at_source })
     }
 
+    /// The destination link of `tandem_delay` with `sources` streams at it
+    /// (the tagged one and m = sources − 1 others), each after its source
+    /// link: for a given draw of the streams' destinations.
+    pub fn tandem_destination_link(&self, sources: usize) -> Result<f64, FluidError> {
+        self.after_source_link(sources)?.mean_delay()
+    }
+
     /// The flits per cycle the destination's output link passes when the
     /// messages come from different input ports: c·M/(M + 1) (a waiting
     /// header has done RC and does VA in the cycle after the previous
     /// tail's ST: `OUTPUT_TURNAROUND`).
     pub fn destination_capacity(&self) -> f64 {
         self.capacity * self.flits / (self.flits + OUTPUT_TURNAROUND)
+    }
+
+    /// B̄, the mean cycles a message's header waits at its destination's
+    /// output for messages of other input ports while it holds its source's
+    /// one VC (docs/reproduction.md, "The source link coupled backwards").
+    /// The other inputs send the tagged stream's destination
+    /// λ_o = (P − 2)K/(P − 1) streams' worth of p·r flits per cycle (every
+    /// stream of the P − 2 other inputs picks it with probability
+    /// 1/(P − 1); the own source's streams share its VC and never block it
+    /// at the output), each message holding the output M/c_d cycles, so a
+    /// header finds it taken with probability ρ_o = λ_o/c_d and then, taking
+    /// every handover as a new look with the same chance, waits for a
+    /// geometric number of them, mean ρ_o/(1 − ρ_o): B̄ = ρ_o/(1 − ρ_o)·M/c_d.
+    /// Two ports: no other input, 0. ρ_o ≥ 1 is `Saturated`.
+    pub fn destination_blocking(&self) -> Result<f64, FluidError> {
+        if self.ports < 3 {
+            return Ok(0.0);
+        }
+        let l = self.link(1);
+        let stream_rate = l.on_mean / (l.on_mean + l.off_mean) * l.peak;
+        let others = ((self.ports - 2) * self.streams) as f64 / (self.ports - 1) as f64 * stream_rate;
+        let c_d = self.destination_capacity();
+        let rho = others / c_d;
+        if !(rho < 1.0) {
+            return Err(FluidError::Saturated { load: others, capacity: c_d });
+        }
+        Ok(rho / (1.0 - rho) * self.flits / c_d)
+    }
+
+    /// The class's one source VC with every message's blocking B̄ in its
+    /// service time: a message per (M + `VC_TURNAROUND`)/c + B̄ cycles,
+    /// c·M/(M + 2 + c·B̄) flits per cycle.
+    pub fn coupled_source_capacity(&self) -> Result<f64, FluidError> {
+        Ok(self.capacity * self.flits / (self.flits + VC_TURNAROUND + self.capacity * self.destination_blocking()?))
+    }
+
+    /// `tandem_delay` with the source link coupled backwards to the
+    /// destination links: the tagged stream's own backlog at the source
+    /// (the one-stream link at c_s, `source_vc_capacity`) as before, since
+    /// its own messages' blocking is its destination link's queue, already
+    /// counted there; the other K − 1 streams' part of the source link
+    /// (the K-stream link less the one-stream link) served at
+    /// `coupled_source_capacity`, since their messages block at other
+    /// destinations while holding the VC. K = 1: `tandem_delay`.
+    pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
+        let forward = self.tandem_delay()?;
+        if self.streams == 1 {
+            return Ok(forward);
+        }
+        let (c_s, c_b) = (self.source_vc_capacity(), self.coupled_source_capacity()?);
+        let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
+        let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
+        let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
+        Ok(BurstDelay { source_link: own + all - own_blocked, ..forward })
     }
 
     /// The class's burst-scale delays with the two links in tandem on any
@@ -680,6 +741,71 @@ mod tests {
         let d = class.tandem_delay().unwrap();
         assert!((d.source_link - 75.0).abs() < 1e-6, "{d:?}");
         assert!((d.destination_link - 8.333_333_3).abs() < 1e-5 && d.excluded_weight == 0.0, "{d:?}");
+    }
+
+    #[test]
+    fn the_destination_blocking_by_hand() {
+        // fig12_000_onoff_bursts.toml's K = 1, g = 33 point: T_on = N g =
+        // 330, I = 2,170, p = 330/2,500 = 0.132, r = 32/33: a stream sends
+        // p·r = 0.128 flits per cycle. The tagged stream's output gets the
+        // 14 other inputs' streams with probability 1/15 each:
+        // λ_o = 14/15 · 0.128 = 0.1194667; c_d = 32/33, so
+        // ρ_o = 0.1194667 · 33/32 = 0.1232, ρ_o/(1 − ρ_o) = 0.1232/0.8768
+        // = 0.1405109, times M/c_d = 33 cycles: B̄ = 4.6368613 cycles.
+        // K = 4 (I = 10·(1000 − 33) = 9,670, p = 330/10,000 = 0.033, a
+        // stream 0.032 flits per cycle, 14·4/15 of them): the same λ_o, B̄.
+        let one = BurstClass { ports: 16, streams: 1, mean_burst: 10.0, gap: 33.0, off_mean: 2170.0, flits: 32.0, capacity: 1.0 };
+        let b = one.destination_blocking().unwrap();
+        assert!((b - 4.636_861_3).abs() < 1e-6, "{b}");
+        let four = BurstClass { streams: 4, off_mean: 9670.0, ..one }.destination_blocking().unwrap();
+        assert!((four - 4.636_861_3).abs() < 1e-6, "{four}");
+        // Two ports: the output carries the one other input's streams
+        // only, which all come from the tagged one's own VC: no blocking.
+        assert_eq!(BurstClass { ports: 2, ..one }.destination_blocking().unwrap(), 0.0);
+        // 3 ports, K = 2, p = 1/2, r = 1, M = 2, c = 1: the other input's
+        // 2 streams, each here with probability 1/2, send 0.5 flits per
+        // cycle into c_d = 2/3: ρ_o = 0.75 < 1, B̄ = 3 · M/c_d = 9 cycles;
+        // with K = 3 ρ_o = 1.125: saturated.
+        let tight = BurstClass { ports: 3, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 1.0 };
+        assert!((tight.destination_blocking().unwrap() - 9.0).abs() < 1e-9, "{:?}", tight.destination_blocking());
+        let over = BurstClass { streams: 3, ..tight };
+        assert!(matches!(over.destination_blocking(), Err(FluidError::Saturated { .. })), "{:?}", over.destination_blocking());
+    }
+
+    #[test]
+    fn the_source_link_coupled_backwards_by_hand() {
+        // 3 ports, K = 2, M = 2, g = 2 (r = 1), N = 50 (T_on = 100),
+        // I = 100 (p = 1/2), c = 4. Source VC c_s = 4·2/4 = 2 = 2r: the two
+        // streams never overload it, so `tandem_delay`'s source link is 0.
+        // Blocking: the other input's 2 streams, each with probability
+        // 1/2, send 0.5 flits per cycle into c_d = 4·2/3 = 8/3:
+        // ρ_o = 3/16, ρ_o/(1 − ρ_o) = 3/13, B̄ = 3/13 · M/c_d = 9/52 cycles;
+        // coupled capacity c·M/(M + 2 + c·B̄) = 8/(4 + 9/13) = 104/61 =
+        // 1.7049. Own part: one stream at r = 1 < c_s and < 104/61: 0 at
+        // both capacities. The K-stream link at 104/61: two sources, r = 1,
+        // α = β = 0.01, drifts (−c, 1 − c, 2 − c) = (−1.7049, −0.7049,
+        // +0.2951), only "both ON" overloads. det(Q − zD) = m0 m1 m2 −
+        // 2α²(m0 + m2), m_i = q_ii − z d_i, q = (−0.02, −0.02, −0.02):
+        // m0 = −0.02 + 1.7049z, m1 = −0.02 + 0.7049z, m2 = −0.02 − 0.2951z;
+        // expanded, z(5.6393e-4 − 9.8146e-3 z − 0.354638 z²), whose negative
+        // root is z = −0.0560470. φ with φ2 = 1: column 2 (0.01φ1 + m2 = 0)
+        // φ1 = −m2/0.01 = 0.346154 (m2 = −0.0034615); column 0
+        // (φ0 m0 + 0.01φ1 = 0, m0 = −0.115556) φ0 = 0.0299556; F_2(0) = 0:
+        // a = −π2 = −1/4; E[Q] = a(φ0 + φ1 + 1)/z = −0.25 · 1.376109 /
+        // −0.0560470 = 6.138193 flits; Λ = 2 · 0.5 · 1 = 1: 6.138193
+        // cycles. The destination link is `tandem_delay`'s.
+        let class = BurstClass { ports: 3, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        assert!((class.destination_blocking().unwrap() - 9.0 / 52.0).abs() < 1e-12);
+        assert!((class.coupled_source_capacity().unwrap() - 104.0 / 61.0).abs() < 1e-12);
+        let forward = class.tandem_delay().unwrap();
+        assert_eq!(forward.source_link, 0.0);
+        let d = class.coupled_delay().unwrap();
+        assert!((d.source_link - 6.138_193).abs() < 1e-5, "{d:?}");
+        assert_eq!((d.destination_link, d.excluded_weight), (forward.destination_link, forward.excluded_weight));
+        // K = 1: the own stream's blocking is its destination link's queue
+        // already: the forward tandem unchanged.
+        let one = BurstClass { streams: 1, ..class };
+        assert_eq!(one.coupled_delay(), one.tandem_delay());
     }
 
     #[test]

@@ -115,9 +115,10 @@ impl Plan {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.streams, b.delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &delays);
                     rows.push(Named { name: "kim2005_fluid", result });
-                    // The same with the two links in tandem and the
-                    // router's VC turnaround in their capacities.
-                    let tandem: Vec<_> = bursts.iter().map(|b| (b.streams, b.tandem_delay())).collect();
+                    // The same with the two links in tandem, the router's
+                    // VC turnaround in their capacities and the source link
+                    // coupled backwards to the destination links.
+                    let tandem: Vec<_> = bursts.iter().map(|b| (b.streams, b.coupled_delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &tandem);
                     rows.push(Named { name: "kim2005_tandem", result });
                 }
@@ -188,8 +189,9 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
 /// (n-cube): the base model with each ON/OFF real-time class's
 /// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
 /// endpoint and its delays) added where they occur; also the single
-/// router's `kim2005_tandem`, whose delays are `BurstClass::tandem_delay`'s
-/// (source link at c·M/(M + 2), destination link fed by the source links'
+/// router's `kim2005_tandem`, whose delays are `BurstClass::coupled_delay`'s
+/// (source link at c·M/(M + 2), its other streams' part slowed by their
+/// blocking at the destinations, destination link fed by the source links'
 /// outputs at c·M/(M + 1)) —
 /// the source's injection link to the source wait (with the packet-scale
 /// wait of `onoff_source.rs` without its own-burst term, which the fluid
