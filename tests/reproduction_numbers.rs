@@ -1401,24 +1401,40 @@ fn klink16_claims() -> Vec<Claim> {
     ]
 }
 
+/// A table of two models against the simulated total, rows (K, g,
+/// written error of the first, of the second): each written error is the
+/// model's total in `csv` against `sim_total`, each row as `passage` writes
+/// it is in the document; the two models' signed errors in percent.
+fn two_model_errors(
+    doc: &str,
+    csv: &str,
+    rows: &[(&str, &str, &str, &str)],
+    totals: (&str, &str),
+    passage: fn(&str, &str, &str, &str) -> String,
+) -> (Vec<f64>, Vec<f64>) {
+    let table = read_csv(csv, &mut HashMap::new());
+    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for &(k, g, a, b) in rows {
+        let sim = cell(k, g, "sim_total");
+        let (ea, eb) = (100.0 * (cell(k, g, totals.0) / sim - 1.0), 100.0 * (cell(k, g, totals.1) / sim - 1.0));
+        assert_eq!((signed_tenth(ea).as_str(), signed_tenth(eb).as_str()), (a, b), "{csv}: K = {k}, g = {g}");
+        assert!(doc.contains(&passage(k, g, a, b)), "{csv}: K = {k}, g = {g}: row not in docs/reproduction.md");
+        first.push(ea);
+        second.push(eb);
+    }
+    (first, second)
+}
+
 /// The 16-port table's rows are the committed CSV's, its errors the
 /// totals' against the simulated one, and the sentence after it quotes
 /// their ranges.
 #[test]
 fn klink16_rows_and_errors_follow_from_the_committed_totals() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let table = read_csv(KLINK16, &mut HashMap::new());
-    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
-    let (mut added, mut tandem) = (Vec::new(), Vec::new());
-    for (k, g, a, t) in KLINK16_ROWS {
-        let sim = cell(k, g, "sim_total");
-        let (ea, et) = (100.0 * (cell(k, g, "added_total") / sim - 1.0), 100.0 * (cell(k, g, "tandem_total") / sim - 1.0));
-        assert_eq!((signed_tenth(ea).as_str(), signed_tenth(et).as_str()), (a, t), "K = {k}, g = {g}");
-        assert!(doc.contains(&klink16_row_passage(k, g, a, t)), "K = {k}, g = {g}: row not in docs/reproduction.md");
-        added.push(-ea);
-        tandem.push(-et);
-    }
-    let ((tlo, thi), (alo, ahi)) = (min_max(&tandem), min_max(&added));
+    let (added, tandem) = two_model_errors(&doc, KLINK16, &KLINK16_ROWS, ("added_total", "tandem_total"), klink16_row_passage);
+    let low = |x: Vec<f64>| -> Vec<f64> { x.iter().map(|e| -e).collect() };
+    let ((tlo, thi), (alo, ahi)) = (min_max(&low(tandem)), min_max(&low(added)));
     let sentence = format!("In tandem the model is {tlo:.1}–{thi:.1} % low at every point\nwhere the links added are {alo:.1}–{ahi:.1} % low");
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
 }
@@ -1524,17 +1540,7 @@ fn coupled16_claims() -> Vec<Claim> {
 #[test]
 fn coupled16_rows_and_errors_follow_from_the_committed_totals() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let table = read_csv(COUPLED16, &mut HashMap::new());
-    let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
-    let (mut tandem, mut coupled) = (Vec::new(), Vec::new());
-    for (k, g, t, c) in COUPLED16_ROWS {
-        let sim = cell(k, g, "sim_total");
-        let (et, ec) = (100.0 * (cell(k, g, "tandem_total") / sim - 1.0), 100.0 * (cell(k, g, "coupled_total") / sim - 1.0));
-        assert_eq!((signed_tenth(et).as_str(), signed_tenth(ec).as_str()), (t, c), "K = {k}, g = {g}");
-        assert!(doc.contains(&coupled16_row_passage(k, g, t, c)), "K = {k}, g = {g}: row not in docs/reproduction.md");
-        tandem.push(et);
-        coupled.push(ec);
-    }
+    let (tandem, coupled) = two_model_errors(&doc, COUPLED16, &COUPLED16_ROWS, ("tandem_total", "coupled_total"), coupled16_row_passage);
     let ((clo, chi), (tlo, thi)) = (min_max(&coupled), min_max(&tandem));
     let sentence = format!(
         "The coupled model is within {} % to {} % of the simulated total at\nevery modelled point, where the forward tandem is within {} % to {} %;",
@@ -1544,7 +1550,9 @@ fn coupled16_rows_and_errors_follow_from_the_committed_totals() {
         signed_tenth(thi)
     );
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
-    let c_b = 32.0 / (34.0 + cell("1", "33.0", "blocking_model"));
+    let table = read_csv(COUPLED16, &mut HashMap::new());
+    let b: f64 = table.iter().find(|r| r["streams"] == "1" && r["gap"] == "33.0").unwrap()["blocking_model"].parse().unwrap();
+    let c_b = 32.0 / (34.0 + b);
     for passage in [format!("c_b = c·M/(M + 2 + c·B̄) = {c_b:.4} flits per cycle"), format!("c_b = {c_b:.4} < r = 32/33")] {
         assert!(doc.contains(&passage), "not in docs/reproduction.md: {passage:?}");
     }
