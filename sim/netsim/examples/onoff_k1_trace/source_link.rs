@@ -18,6 +18,12 @@
 //!   the log in VC order, a FIFO server of constant service S fed by the
 //!   simulated creation times; the share of messages it reproduces exactly
 //!   and its mean latency.
+//!
+//! Over every source's real-time messages (`Row::add_split`): each one's
+//! exact split into L0, its wait behind its own VC and its blocking at the
+//! destination's output. And per seed (`Row::drawn_model`): the simulated
+//! total less each model's total for the destinations that seed drew (a
+//! paired difference without the draw's variance).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

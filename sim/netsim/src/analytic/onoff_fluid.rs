@@ -24,7 +24,9 @@
 //! ports, where the destination link carries only what one source link
 //! sent, at most c, and so adds nothing). `BurstClass::tandem_delay`
 //! keeps them in tandem on any number of ports, with the router's VC
-//! turnaround in both links' capacities. The packet-scale
+//! turnaround in both links' capacities; `BurstClass::coupled_delay`
+//! slows the source link's other streams by the blocking their messages
+//! meet at their destinations while holding the source's one VC. The packet-scale
 //! part (messages of M flits, Poisson-like) stays with `onoff_source.rs`;
 //! the burst-scale part here is zero wherever n·r ≤ c, e.g. 000_… Fig. 12's
 //! own sources (r = 32/850 or less, 14 streams: 0.53 ≤ 1).
