@@ -1519,7 +1519,7 @@ fn coupled16_claims() -> Vec<Claim> {
             numbers: vec![c("4.6369", "1", "33.0", "blocking_model"), c("4.6369", "14", "33.0", "blocking_model"), c("4.26", "4", "33.0", "dest_block"), c("5.11", "1", "40.0", "dest_block")],
         },
         Claim {
-            passage: "at K = 2 its paired gap is +0.29 to +0.91 cycles (inside one standard\nerror), where the forward tandem's is +8.13 to +9.25. What is left, with\nthe evidence: at K = 4 the coupled source link is 4.21 ± 1.84 cycles too\nlong",
+            passage: "at K = 2 its paired gap is +0.29 to +0.91 cycles (inside one standard\nerror), where the forward tandem's is +8.13 to +9.25. What is left, with\nthe evidence: at K = 4 the coupled model is 4.21 ± 1.84 cycles too\nhigh",
             numbers: vec![
                 c("0.29", "2", "64.0", "coupled_drawn_gap"),
                 c("0.91", "2", "33.0", "coupled_drawn_gap"),
