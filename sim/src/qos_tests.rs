@@ -366,13 +366,8 @@ fn small_p() -> RouterConfig {
 #[test]
 fn preemption_dummy_tail_and_dummy_header_timing() {
     let cfg = small_p();
-    let tags = Tags::new(&cfg).unwrap();
-    assert_eq!(tags.id_width(), 16);
-    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
-    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
-    let mut stim = Vec::new();
-    send(&mut stim, 0, &a, 0);
-    send(&mut stim, 0, &b, 4);
+    assert_eq!(Tags::new(&cfg).unwrap().id_width(), 16);
+    let (a, b, stim) = one_preemption_stimulus(&cfg);
     let mut r = Router::new(&cfg);
     // Stop after cycle 5 to look at the registers.
     let log1 = run(&mut r, &stim, 6, false);
@@ -396,16 +391,8 @@ fn preemption_dummy_tail_and_dummy_header_timing() {
         (16, a[2]),
         (17, a[3]),
     ];
-    assert_port(&log, 1, &exp);
-    assert_port(&log, 0, &[]);
-    let credit_cycles: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
-    assert_eq!(credit_cycles, vec![4, 5, 9, 10, 15, 16]);
-    let st = r.stats();
-    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
-    assert_eq!(st.tails_forwarded, 2);
-    assert_eq!(r.buffered_flits(), 0);
-    assert_eq!(r.stack_depth(0, 0), 0);
-    assert_eq!(r.lane_regs(0, 0).unwrap().top, 0);
+    assert_one_preemption(&r, &log, &exp, &[4, 5, 9, 10, 15, 16]);
+    assert_eq!(r.stats().tails_forwarded, 2);
     // The endpoint rebuilds both messages; A came in two parts.
     let mut re = Reassembler::new(&cfg).unwrap();
     let mut got = Vec::new();
@@ -417,6 +404,35 @@ fn preemption_dummy_tail_and_dummy_header_timing() {
     assert_eq!((got[1].id, got[1].parts, got[1].header), (0x11, 2, a[0].data));
     assert_eq!(got[1].flits, a[1..].iter().map(|f| f.data).collect::<Vec<_>>());
     assert_eq!(re.dummies(), 2);
+}
+
+/// The messages of the one-preemption scenario on input 0, VC 0, to port 1:
+/// A (class 0, Vtick 5, tag 0x11, 4 flits) from cycle 0, B (class 2, Vtick
+/// 9, tag 0x22, 2 flits) from cycle 4; and the stimulus sending them.
+#[allow(clippy::type_complexity)]
+fn one_preemption_stimulus(cfg: &RouterConfig) -> (Vec<LinkFlit>, Vec<LinkFlit>, Vec<(u64, usize, LinkFlit)>) {
+    let tags = Tags::new(cfg).unwrap();
+    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
+    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 4);
+    (a, b, stim)
+}
+
+/// The checks of a `small_p` run with one preemption of input 0's VC:
+/// output port 1 carries `exp` (and port 0 nothing), input 0's credit is
+/// out in `credit_cycles`, one dummy tail and one dummy header were made
+/// (no nesting, no silent case), and the router is empty again.
+fn assert_one_preemption(r: &Router, log: &[RouterOutputs], exp: &[(u64, LinkFlit)], credit_cycles: &[u64]) {
+    assert_port(log, 1, exp);
+    assert_port(log, 0, &[]);
+    let got: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
+    assert_eq!(got, credit_cycles);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
+    assert_eq!(r.buffered_flits(), 0);
+    assert_eq!((r.stack_depth(0, 0), r.lane_regs(0, 0).unwrap().top), (0, 0));
 }
 
 /// `small_p` with `switch_stage = "registered"` (§6 *Registered switch
@@ -478,12 +494,7 @@ fn registered_p_zero_load_latency_is_4_plus_m() {
 #[test]
 fn preemption_under_registered_allocation() {
     let cfg = small_p_registered();
-    let tags = Tags::new(&cfg).unwrap();
-    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
-    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
-    let mut stim = Vec::new();
-    send(&mut stim, 0, &a, 0);
-    send(&mut stim, 0, &b, 4);
+    let (a, b, stim) = one_preemption_stimulus(&cfg);
     // At the start of cycle 6: B.h opened lane 1 at the end of c4; A.b2
     // crossed in c5 (sent = 1), nothing else happened to the VC.
     let mut r = Router::new(&cfg);
@@ -511,14 +522,7 @@ fn preemption_under_registered_allocation() {
         (17, dummy_head(&cfg, 1, 0, 5)),
         (18, a[3]),
     ];
-    assert_port(&log, 1, &exp);
-    assert_port(&log, 0, &[]);
-    let credit_cycles: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
-    assert_eq!(credit_cycles, vec![3, 4, 5, 10, 11, 16]);
-    let st = r.stats();
-    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
-    assert_eq!(r.buffered_flits(), 0);
-    assert_eq!((r.stack_depth(0, 0), r.lane_regs(0, 0).unwrap().top), (0, 0));
+    assert_one_preemption(&r, &log, &exp, &[3, 4, 5, 10, 11, 16]);
     let mut re = Reassembler::new(&cfg).unwrap();
     let mut got = Vec::new();
     for out in &log {

@@ -154,12 +154,8 @@ impl<X: Width> Router<X> {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
-        if P && self.per_lane {
-            // The credit-lane wires return to 0 with the credit wires
-            // (`clear_credit_outputs` in stage 4).
-            for p in self.credit_ports.iter() {
-                self.outputs.credit_lanes[p] = 0;
-            }
+        if P {
+            self.clear_credit_lanes();
         }
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
@@ -170,11 +166,7 @@ impl<X: Width> Router<X> {
         }
         touched_in |= self.route_computation::<P>(free_start);
         if P {
-            self.lane_release();
-            self.lane_registers_of_bw();
-            if self.per_lane {
-                self.lane_credit_ok(touched_out);
-            }
+            self.lane_end_of_cycle(touched_out);
         }
         self.end_of_cycle::<P>(touched_in, touched_out);
     }
@@ -226,25 +218,38 @@ impl<X: Width> Router<X> {
         self.preemption_decisions();
         let mut touched_in = self.buffer_write::<true>(in_flits, valid);
         self.point_c_pick::<O>();
-        if self.per_lane {
-            // The credit-lane wires return to 0 with the credit wires
-            // (`clear_credit_outputs` in `registered_switch`).
-            for p in self.credit_ports.iter() {
-                self.outputs.credit_lanes[p] = 0;
-            }
-        }
+        self.clear_credit_lanes();
         let (sw_in, sw_out) = self.registered_switch::<true, O>();
         touched_in |= sw_in;
         let mut touched_out = sw_out | self.output_registers::<true>(in_credits, ret_ports);
         touched_out |= self.preemption_step();
         touched_in |= self.route_computation::<true>(free_start);
         touched_in |= self.vc_allocation();
+        self.lane_end_of_cycle(touched_out);
+        self.end_of_cycle::<true>(touched_in, touched_out);
+    }
+
+    /// The preemptive input port's last steps of a cycle: lane release,
+    /// the lane registers of BW, and (per-lane credits) which output VCs
+    /// have a credit for their front flit's lane.
+    #[inline(always)]
+    fn lane_end_of_cycle(&mut self, touched_out: X::Ports) {
         self.lane_release();
         self.lane_registers_of_bw();
         if self.per_lane {
             self.lane_credit_ok(touched_out);
         }
-        self.end_of_cycle::<true>(touched_in, touched_out);
+    }
+
+    /// With per-lane credits the credit-lane wires return to 0 with the
+    /// credit wires (`clear_credit_outputs`, stage 4 or ST).
+    #[inline(always)]
+    fn clear_credit_lanes(&mut self) {
+        if self.per_lane {
+            for p in self.credit_ports.iter() {
+                self.outputs.credit_lanes[p] = 0;
+            }
+        }
     }
 
     /// Stage 9: pending output-VC frees (nothing after VA reads `allocated`),
