@@ -1032,6 +1032,8 @@ fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind, sim
         "the split switch stage is defined for the modes without preemption"
     } else if r.acceleration {
         "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
+    } else if r.preemption_credits == Some(PreemptionCredits::PerLane) {
+        "the registered switch stage in P mode is not yet checked with per-lane credits (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
     } else if !simulated {
         "the registered switch stage in P mode exists in the golden model only (`wormqos sim`, `sweep`, `model --with-sim`), not in the RTL"
     } else {
@@ -1041,7 +1043,7 @@ fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind, sim
         "router.switch_stage",
         kind.as_str(),
         format!(
-            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false in an experiment of the golden model; registered or split with unpartitioned, traditional or non_preemptive)"
+            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits in an experiment of the golden model; registered or split with unpartitioned, traditional or non_preemptive)"
         ),
     ))
 }
@@ -1429,8 +1431,10 @@ scheduler = "round_robin"
         assert!(msg.contains("router.switch_stage") && msg.contains("golden model only"), "{msg}");
         let sim = RouterConfig::from_toml_str_simulated(&pr, "t").unwrap();
         assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
-        let acc = RouterConfig::from_toml_str_simulated(&(pr + "acceleration = true\n"), "t").unwrap_err().to_string();
+        let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();
         assert!(acc.contains("router.switch_stage") && acc.contains("without acceleration"), "{acc}");
+        let lanes = RouterConfig::from_toml_str_simulated(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap_err().to_string();
+        assert!(lanes.contains("router.switch_stage") && lanes.contains("per-lane credits"), "{lanes}");
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
         assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
         assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));
