@@ -260,3 +260,29 @@ fn ports_beyond_32_are_simulation_only() {
     let e = RouterConfig::from_toml_str_simulated(&text(130), "inline").unwrap_err().to_string();
     assert!(e.contains("inline:3") && e.contains("router.ports") && e.contains("130") && e.contains("2..=129"), "{e}");
 }
+
+/// `switch_stage = "registered"` with `mode = "preemptive"` (docs/
+/// microarchitecture.md §6, *Registered switch allocation in P mode*) is
+/// specified and in the golden model, not in the RTL: validation for the
+/// RTL refuses it naming the line, the simulated validation accepts it
+/// (without acceleration), and the generator refuses such a configuration.
+#[test]
+fn registered_switch_stage_in_p_mode_is_simulation_only() {
+    let text = |extra: &str| {
+        format!(
+            "name = \"preg\"\n[router]\nports = 5\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+             output_buffer_depth = 3\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+             switch_stage = \"registered\"\n{extra}"
+        )
+    };
+    let e = RouterConfig::from_toml_str(&text(""), "inline").unwrap_err().to_string();
+    assert!(e.contains("inline:11") && e.contains("router.switch_stage") && e.contains("golden model only"), "{e}");
+    let cfg = RouterConfig::from_toml_str_simulated(&text(""), "inline").unwrap();
+    let g = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
+    assert!(g.contains("router.switch_stage") && g.contains("single_cycle"), "{g}");
+    let e = RouterConfig::from_toml_str_simulated(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
+    assert!(e.contains("inline:11") && e.contains("without acceleration"), "{e}");
+    let split = text("").replace("\"registered\"", "\"split\"");
+    let e = RouterConfig::from_toml_str_simulated(&split, "inline").unwrap_err().to_string();
+    assert!(e.contains("router.switch_stage") && e.contains("modes without preemption"), "{e}");
+}

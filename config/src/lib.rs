@@ -564,7 +564,7 @@ impl RouterConfig {
         let vc_class = validate_mode(r, classes)?;
         check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
         let switch = validate_switch_allocator(r)?;
-        let stage = validate_switch_stage(r)?;
+        let stage = validate_switch_stage(r, ports_range == SIM_PORTS_RANGE)?;
         validate_vc_reallocation(r)?;
         validate_best_effort_output_vcs(r)?;
         validate_preemption_credits(r)?;
@@ -991,9 +991,11 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
 }
 
 /// The switch stage: `registered` needs the multiplexed crossbar (the full
-/// crossbar has no allocation to register) and a mode without preemption
-/// (§6 defines the registered pipeline for those; P mode keeps one cycle).
-fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
+/// crossbar has no allocation to register); in P mode only `registered`
+/// without acceleration is specified (§6 *Registered switch allocation in
+/// P mode*), and only the golden model has it: `simulated` says whether
+/// the router is one of [`RouterConfig::new_simulated`].
+fn validate_switch_stage(r: &RouterParams, simulated: bool) -> Result<SwitchStage, ConfigError> {
     let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
     if kind != SwitchStageKind::SingleCycle {
         if r.crossbar == Crossbar::Full {
@@ -1004,11 +1006,7 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
             ));
         }
         if r.mode == RouterMode::Preemptive {
-            return Err(ConfigError::field(
-                "router.switch_stage",
-                kind.as_str(),
-                "the registered and split switch stages are defined for the modes without preemption (allowed values: single_cycle with mode = \"preemptive\"; registered or split with unpartitioned, traditional or non_preemptive)",
-            ));
+            validate_preemptive_switch_stage(r, kind, simulated)?;
         }
     }
     // §6 *Split switch allocation*: the iterative allocator's rounds need
@@ -1025,6 +1023,29 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
         SwitchStageKind::Registered => SwitchStage::Registered,
         SwitchStageKind::Split => SwitchStage::Split,
     })
+}
+
+/// `switch_stage` other than `single_cycle` in P mode: `registered` without
+/// acceleration, in the golden model only (the RTL does not have it yet).
+fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind, simulated: bool) -> Result<(), ConfigError> {
+    let why = if kind == SwitchStageKind::Split {
+        "the split switch stage is defined for the modes without preemption"
+    } else if r.acceleration {
+        "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
+    } else if r.preemption_credits == Some(PreemptionCredits::PerLane) {
+        "the registered switch stage in P mode is not yet checked with per-lane credits (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
+    } else if !simulated {
+        "the registered switch stage in P mode exists in the golden model only (`wormqos sim`, `sweep`, `model --with-sim`), not in the RTL"
+    } else {
+        return Ok(());
+    };
+    Err(ConfigError::field(
+        "router.switch_stage",
+        kind.as_str(),
+        format!(
+            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits in an experiment of the golden model; registered or split with unpartitioned, traditional or non_preemptive)"
+        ),
+    ))
 }
 
 /// `atomic` reallocation is specified for the modes without preemption: a
@@ -1404,8 +1425,16 @@ scheduler = "round_robin"
         assert_eq!(c.scheduling().point.switch_stage(), SwitchStage::SingleCycle);
         let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
         RouterConfig::from_toml_str(&p, "t").unwrap();
-        let msg = err(&(p + "switch_stage = \"registered\"\n")).to_string();
-        assert!(msg.contains("router.switch_stage") && msg.contains("preempt"), "{msg}");
+        // P mode: registered in the golden model only, never with acceleration.
+        let pr = p + "switch_stage = \"registered\"\n";
+        let msg = err(&pr).to_string();
+        assert!(msg.contains("router.switch_stage") && msg.contains("golden model only"), "{msg}");
+        let sim = RouterConfig::from_toml_str_simulated(&pr, "t").unwrap();
+        assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
+        let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();
+        assert!(acc.contains("router.switch_stage") && acc.contains("without acceleration"), "{acc}");
+        let lanes = RouterConfig::from_toml_str_simulated(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap_err().to_string();
+        assert!(lanes.contains("router.switch_stage") && lanes.contains("per-lane credits"), "{lanes}");
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
         assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
         assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));
@@ -1423,6 +1452,8 @@ scheduler = "round_robin"
         assert!(msg.contains("field `router.switch_stage`") && msg.contains("multiplexed"), "{msg}");
         let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\nswitch_stage = \"split\"\n";
         assert!(err(&p).to_string().contains("preempt"));
+        let msg = RouterConfig::from_toml_str_simulated(&p, "t").unwrap_err().to_string();
+        assert!(msg.contains("split switch stage is defined for the modes without preemption"), "{msg}");
     }
 
     #[test]

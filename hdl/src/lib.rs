@@ -88,6 +88,15 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
             cfg.ports()
         )));
     }
+    if cfg.mode() == wormqos_config::RouterMode::Preemptive
+        && cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle
+    {
+        // Golden model only (docs/microarchitecture.md §6, *Registered
+        // switch allocation in P mode*); the CLI refuses it first.
+        return Err(HdlError::Invalid(
+            "router.switch_stage = registered with mode = preemptive: golden model only, no RTL (allowed values with mode = preemptive: single_cycle)".into(),
+        ));
+    }
     let dims = dims::Dims::new(cfg, mutant);
     let mods = top::build(&dims)?;
     let mut header = String::new();

@@ -64,6 +64,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
     let mut most_be_held = 0;
+    let credit_late = cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle;
     while total < cycles
         || !r.is_quiescent()
         || stack.iter().any(|s| !s.is_empty())
@@ -113,10 +114,18 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
             }
             delivered += 1;
         }
-        for p in 0..n {
-            for v in 0..m {
-                credit[p * m + v] += (r.outputs().credits[p] >> v & 1) as usize;
+        // With a registered switch stage a credit is spent from the cycle
+        // after it is seen (§6 *Credits at the input link*).
+        let returned = r.outputs().credits.clone();
+        let count_credits = |credit: &mut Vec<usize>| {
+            for p in 0..n {
+                for v in 0..m {
+                    credit[p * m + v] += (returned[p] >> v & 1) as usize;
+                }
             }
+        };
+        if !credit_late {
+            count_credits(&mut credit);
         }
         // New messages.
         if total < cycles {
@@ -197,6 +206,9 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
                 inp.flits[p] = f;
                 break;
             }
+        }
+        if credit_late {
+            count_credits(&mut credit);
         }
         r.step(&inp);
         total += 1;
@@ -354,13 +366,8 @@ fn small_p() -> RouterConfig {
 #[test]
 fn preemption_dummy_tail_and_dummy_header_timing() {
     let cfg = small_p();
-    let tags = Tags::new(&cfg).unwrap();
-    assert_eq!(tags.id_width(), 16);
-    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
-    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
-    let mut stim = Vec::new();
-    send(&mut stim, 0, &a, 0);
-    send(&mut stim, 0, &b, 4);
+    assert_eq!(Tags::new(&cfg).unwrap().id_width(), 16);
+    let (a, b, stim) = one_preemption_stimulus(&cfg);
     let mut r = Router::new(&cfg);
     // Stop after cycle 5 to look at the registers.
     let log1 = run(&mut r, &stim, 6, false);
@@ -384,16 +391,8 @@ fn preemption_dummy_tail_and_dummy_header_timing() {
         (16, a[2]),
         (17, a[3]),
     ];
-    assert_port(&log, 1, &exp);
-    assert_port(&log, 0, &[]);
-    let credit_cycles: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
-    assert_eq!(credit_cycles, vec![4, 5, 9, 10, 15, 16]);
-    let st = r.stats();
-    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
-    assert_eq!(st.tails_forwarded, 2);
-    assert_eq!(r.buffered_flits(), 0);
-    assert_eq!(r.stack_depth(0, 0), 0);
-    assert_eq!(r.lane_regs(0, 0).unwrap().top, 0);
+    assert_one_preemption(&r, &log, &exp, &[4, 5, 9, 10, 15, 16]);
+    assert_eq!(r.stats().tails_forwarded, 2);
     // The endpoint rebuilds both messages; A came in two parts.
     let mut re = Reassembler::new(&cfg).unwrap();
     let mut got = Vec::new();
@@ -405,6 +404,172 @@ fn preemption_dummy_tail_and_dummy_header_timing() {
     assert_eq!((got[1].id, got[1].parts, got[1].header), (0x11, 2, a[0].data));
     assert_eq!(got[1].flits, a[1..].iter().map(|f| f.data).collect::<Vec<_>>());
     assert_eq!(re.dummies(), 2);
+}
+
+/// The messages of the one-preemption scenario on input 0, VC 0, to port 1:
+/// A (class 0, Vtick 5, tag 0x11, 4 flits) from cycle 0, B (class 2, Vtick
+/// 9, tag 0x22, 2 flits) from cycle 4; and the stimulus sending them.
+#[allow(clippy::type_complexity)]
+fn one_preemption_stimulus(cfg: &RouterConfig) -> (Vec<LinkFlit>, Vec<LinkFlit>, Vec<(u64, usize, LinkFlit)>) {
+    let tags = Tags::new(cfg).unwrap();
+    let a = tags.message(0, 1, 0, 5, 0x11, 4, |k| k as u64 + 100);
+    let b = tags.message(0, 1, 2, 9, 0x22, 2, |k| k as u64 + 200);
+    let mut stim = Vec::new();
+    send(&mut stim, 0, &a, 0);
+    send(&mut stim, 0, &b, 4);
+    (a, b, stim)
+}
+
+/// The checks of a `small_p` run with one preemption of input 0's VC:
+/// output port 1 carries `exp` (and port 0 nothing), input 0's credit is
+/// out in `credit_cycles`, one dummy tail and one dummy header were made
+/// (no nesting, no silent case), and the router is empty again.
+fn assert_one_preemption(r: &Router, log: &[RouterOutputs], exp: &[(u64, LinkFlit)], credit_cycles: &[u64]) {
+    assert_port(log, 1, exp);
+    assert_port(log, 0, &[]);
+    let got: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
+    assert_eq!(got, credit_cycles);
+    let st = r.stats();
+    assert_eq!((st.preemptions, st.nested_preemptions, st.dummy_headers, st.silent_preemptions), (1, 0, 1, 0));
+    assert_eq!(r.buffered_flits(), 0);
+    assert_eq!((r.stack_depth(0, 0), r.lane_regs(0, 0).unwrap().top), (0, 0));
+}
+
+/// `small_p` with `switch_stage = "registered"` (§6 *Registered switch
+/// allocation in P mode*; golden model only) and DO = 4 (a lane streams
+/// one flit per cycle with DO >= 3).
+fn small_p_registered() -> RouterConfig {
+    let text = small_p().to_toml().replace("output_buffer_depth = 2", "output_buffer_depth = 4");
+    let text = text.replace("[router]\n", "[router]\nswitch_stage = \"registered\"\n");
+    RouterConfig::from_toml_str_simulated(&text, "inline").unwrap()
+}
+
+/// Zero-load latency with the registered stage in P mode, from §6: header
+/// written at the end of cycle 0 into an idle VC (lane 0); RV (RC from
+/// lane 0's front, VA) in 1; SA in 2; ST in 3; C in 4; out in 5. Flit k
+/// arrives in cycle k and is granted at position 1 of the lane while flit
+/// k-1 crosses (SA in 2 + k), so it is out in 5 + k; the tail of an
+/// M-flit message in 4 + M, as in the single-cycle pipeline.
+#[test]
+fn registered_p_zero_load_latency_is_4_plus_m() {
+    let cfg = small_p_registered();
+    let tags = Tags::new(&cfg).unwrap();
+    for len in [1usize, 2, 6] {
+        let a = tags.message(0, 1, 0, 5, 0x11, len, |k| k as u64 + 100);
+        let mut stim = Vec::new();
+        send(&mut stim, 0, &a, 0);
+        let mut r = Router::new(&cfg);
+        let log = run(&mut r, &stim, 20, false);
+        let exp: Vec<_> = (0..len).map(|k| (5 + k as u64, a[k])).collect();
+        assert_eq!(exp.last().unwrap().0, 4 + len as u64);
+        assert_port(&log, 1, &exp);
+        // The credit of the flit crossing in cycle 3 + k is out in 3 + k.
+        let credit_cycles: Vec<u64> = (0..log.len() as u64).filter(|&t| log[t as usize].credits[0] & 1 == 1).collect();
+        assert_eq!(credit_cycles, (0..len as u64).map(|k| 3 + k).collect::<Vec<_>>());
+    }
+}
+
+/// A preemption under registered switch allocation (§6 *Registered switch
+/// allocation in P mode*, §9.4), the scenario of
+/// `preemption_dummy_tail_and_dummy_header_timing` with DO = 4. A: class
+/// 0, 4 flits (h, b1, b2, b3), input 0, cycles 0..3, to port 1; B: class
+/// 2, 2 flits, cycles 4, 5.
+/// c0 A.h -> lane 0 (VC idle). c1 RV: RC + VA (output VC 0), ACTIVE.
+/// c2 SA A.h (lane front). c3 ST A.h (credit out 3); SA A.b1 (pend: the
+///    flit at position 1; lane 0 holds h, b1, b2).
+/// c4 ST A.b1 (credit 4), C A.h (out 5); SA A.b2 (position 1 of b1, b2,
+///    b3; ob 1 + pend 1 < 4). B.h written: lmax[0] = 0 < 2, lane 1, top = 1.
+/// c5 ST A.b2 (credit 5), C A.b1 (out 6). sl 0 < top 1 but an offer
+///    crosses: no preemption step, no SA offer (the grant of c4 is valid).
+/// c6 C A.b2 (out 7). Case (a): ACTIVE, sent = 1, no pend: SA grants the
+///    dummy tail (ob 1 < 4). c7 ST dummy tail: VC 0 of port 1 freed, push
+///    A's hdr, susp[0] = 1, sl = 1 (no credit). C: ob empty at the start of c7.
+/// c8 C dummy tail (out 9); RV for B (lane 1, output VC 0 free from c8).
+/// c9 SA B.h. c10 ST B.h (credit 10), SA B.t (position 1). c11 ST B.t
+///    (credit 11; tail: IDLE, VC freed), C B.h (out 12). c12 C B.t (out
+///    13); lane release (sl = top = 1, lane 1 empty, IDLE): top = sl = 0.
+/// c13 RV from the stack (A's hdr), output VC 0. c14 SA dummy header.
+/// c15 ST dummy header (pop); SA A.b3 (behind a dummy header: position
+///    0). c16 ST A.b3 (credit 16), C dummy header (out 17). c17 C A.b3 (out 18).
+#[test]
+fn preemption_under_registered_allocation() {
+    let cfg = small_p_registered();
+    let (a, b, stim) = one_preemption_stimulus(&cfg);
+    // At the start of cycle 6: B.h opened lane 1 at the end of c4; A.b2
+    // crossed in c5 (sent = 1), nothing else happened to the VC.
+    let mut r = Router::new(&cfg);
+    run(&mut r, &stim, 6, false);
+    let regs = r.lane_regs(0, 0).unwrap();
+    assert_eq!((regs.top, regs.sl, regs.depth, regs.susp, regs.sent), (1, 0, 0, 0, true));
+    assert_eq!(r.vc_state(0, 0), crate::VcState::Active { route: 1, ovc: 0 });
+    // At the start of cycle 8: the dummy tail crossed in c7.
+    let mut r = Router::new(&cfg);
+    run(&mut r, &stim, 8, false);
+    let regs = r.lane_regs(0, 0).unwrap();
+    assert_eq!((regs.top, regs.sl, regs.depth, regs.susp, regs.sent), (1, 1, 1, 0b1, false));
+    assert_eq!(regs.stack[0], crate::HeaderFields { dest: 1, class: 0, vtick: 5 });
+    assert_eq!((r.lane_occupancy(0, 0, 0), r.lane_occupancy(0, 0, 1)), (1, 2));
+    assert!(!r.allocated(1, 0));
+    let mut r = Router::new(&cfg);
+    let log = run(&mut r, &stim, 25, false);
+    let exp = [
+        (5, a[0]),
+        (6, a[1]),
+        (7, a[2]),
+        (9, DUMMY_TAIL),
+        (12, b[0]),
+        (13, b[1]),
+        (17, dummy_head(&cfg, 1, 0, 5)),
+        (18, a[3]),
+    ];
+    assert_one_preemption(&r, &log, &exp, &[3, 4, 5, 10, 11, 16]);
+    let mut re = Reassembler::new(&cfg).unwrap();
+    let mut got = Vec::new();
+    for out in &log {
+        got.extend(re.consume(out).unwrap());
+    }
+    assert_eq!(got.iter().map(|g| (g.id, g.parts)).collect::<Vec<_>>(), vec![(0x22, 1), (0x11, 2)]);
+}
+
+/// Drain under load with the registered stage in P mode: random tagged
+/// traffic (sources preempting their own messages too, nesting up to s-1
+/// levels) into several registered P routers; every message is delivered
+/// whole, nothing is dropped, the router drains, and preemptions (case
+/// (a) dummy tails, dummy headers, silent cases (b)/(c)) happen.
+#[test]
+fn random_preemptive_traffic_drains_with_registered_allocation() {
+    let base = "[router]\nports = 3\nvcs = 2\nflit_width = 48\ninput_buffer_depth = 5\n\
+                scheduler = \"virtualclock\"\nclock_width = 9\nvtick_width = 8\nmode = \"preemptive\"\n\
+                crossbar = \"multiplexed\"\nswitch_stage = \"registered\"\n";
+    let sim = |extra: &str| RouterConfig::from_toml_str_simulated(&format!("name = \"q\"\n{base}{extra}"), "inline").unwrap();
+    let cfgs = [
+        sim("output_buffer_depth = 2\n"),
+        sim("output_buffer_depth = 3\ntraffic_classes = 4\n"),
+        sim("output_buffer_depth = 4\nblock_size = 3\n"),
+        sim("output_buffer_depth = 3\nswitch_allocator = \"iterative\"\nbest_effort_output_vcs = 1\n"),
+        sim("output_buffer_depth = 2\ntraffic_classes = 5\nblock_size = 2\n"),
+    ];
+    for cfg in &cfgs {
+        let mut tot = crate::RouterStats::default();
+        for seed in 1..=3 {
+            for (load, src_preempt) in [(20, false), (45, true), (30, true)] {
+                let st = random_p_run(cfg, seed, 2500, load, src_preempt);
+                tot.preemptions += st.preemptions;
+                tot.nested_preemptions += st.nested_preemptions;
+                tot.dummy_headers += st.dummy_headers;
+                tot.silent_preemptions += st.silent_preemptions;
+                tot.block_holds += st.block_holds;
+            }
+        }
+        eprintln!("{}: {tot:?}", cfg.to_toml().replace('\n', " "));
+        assert!(tot.preemptions > 0 && tot.dummy_headers > 0 && tot.silent_preemptions > 0, "{tot:?}");
+        if cfg.traffic_classes() > 3 {
+            assert!(tot.nested_preemptions > 0, "{tot:?}");
+        }
+        if cfg.block_size() > 1 {
+            assert!(tot.block_holds > 0, "{tot:?}");
+        }
+    }
 }
 
 /// Nested preemption: A (class 0, 4 flits, c0..3), B (class 1, 3 flits,

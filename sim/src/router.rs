@@ -220,8 +220,8 @@ pub struct Router<X: Width = Narrow> {
     switch_rounds: u8,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
-    /// `preempt.is_some()` plus 6 if the switch allocation is registered, 9
-    /// if it is split (neither with preemption): what selects the compiled variant of a cycle.
+    /// `preempt.is_some()` plus 6 if the switch allocation is registered, 12
+    /// if it is split (not with preemption): what selects the compiled variant of a cycle.
     point: SchedulingPoint,
     variant: u8,
     /// VA restricts each requester to a set of output VCs (§2 `route_vcs`
@@ -384,7 +384,7 @@ impl<X: Width> Router<X> {
                 + match sched.point.switch_stage() {
                     SwitchStage::SingleCycle => 0,
                     SwitchStage::Registered => 6,
-                    SwitchStage::Split => 9,
+                    SwitchStage::Split => 12,
                 },
             preempt,
             per_lane: cfg.per_lane_credits(),
@@ -663,13 +663,21 @@ impl<X: Width> Router<X> {
     /// The registered switch grant of input port p at the start of the
     /// current cycle (`switch_stage = "registered"`, §6): `(sg_vc, sg_tail)`
     /// if `sg_valid[p]`, i.e. the VC whose front flit crosses the crossbar
-    /// in this cycle and whether that flit is a tail; always `None` with
-    /// the single-cycle stage.
+    /// in this cycle and whether that flit is a tail (in P mode: the
+    /// granted offer, §6 *Registered switch allocation in P mode*; a dummy
+    /// tail is a tail); always `None` with the single-cycle stage.
     pub fn switch_grant(&self, p: usize) -> Option<(usize, bool)> {
         assert!(p < self.n, "no input port {p}");
         self.sg_ports.contains(p).then(|| {
             let v = self.inp[p & X::PORT_MASK].sg_vc as usize;
-            (v, self.ib.front(p * self.m + v).tail)
+            let i = p * self.m + v;
+            let tail = match (self.preempt.is_some(), self.pin[p & X::PORT_MASK].sg_offer) {
+                (false, _) => self.ib.front(i).tail,
+                (true, preemption::Offer::Lane) => self.ib.front(self.lane_ring(i, self.lane_regs[i].sl as usize)).tail,
+                (true, preemption::Offer::DummyTail) => true,
+                (true, preemption::Offer::DummyHead) => false,
+            };
+            (v, tail)
         })
     }
     /// The registered candidate of input port p at the start of the

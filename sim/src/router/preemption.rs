@@ -16,9 +16,10 @@ use crate::link::credit_lane_word;
 use crate::link::MAX_FLIT_WORDS;
 
 /// What an input VC offers to stage 4 (§9.4 "Stage 4").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Offer {
     /// The front flit of its serving lane.
+    #[default]
     Lane,
     /// A dummy header resuming a suspended part.
     DummyHead,
@@ -37,12 +38,32 @@ impl<X: Width> Router<X> {
             (pp.offer_lane, pp.offer_dhead, pp.offer_dtail) = (0, 0, 0);
             (pp.rc, pp.silent, pp.release) = (0, 0, 0);
             if self.st_ports.contains(p) {
+                // The VC whose granted offer crosses now (registered switch
+                // allocation only).
+                let pend = if self.sg_ports.contains(p) { Some(ip.sg_vc as usize) } else { None };
                 for v in 0..m {
                     let i = p * m + v;
                     let d = self.lane_regs[i];
                     let bit = 1u32 << v;
-                    let lane_empty = self.ib.count(self.lane_ring(i, d.sl as usize)) == 0;
+                    let lane = self.lane_ring(i, d.sl as usize);
+                    let lane_empty = self.ib.count(lane) == 0;
                     let susp = d.susp >> d.sl & 1 == 1;
+                    if pend == Some(v) {
+                        // §6 *Registered switch allocation in P mode*: no
+                        // preemption step while an offer crosses; behind a
+                        // lane flit or a dummy header that is not a tail,
+                        // the lane flit at position q (the front once the
+                        // crossing has popped, read so by SA).
+                        let q = match pp.sg_offer {
+                            Offer::Lane if !self.ib.front(lane).tail => Some(1),
+                            Offer::DummyHead => Some(0),
+                            _ => None,
+                        };
+                        if q.is_some_and(|q| d.sl == d.top && self.ib.count(lane) > q) {
+                            pp.offer_lane |= bit;
+                        }
+                        continue;
+                    }
                     if d.sl < d.top {
                         if ip.active & bit != 0 && d.sent {
                             pp.offer_dtail |= bit;
@@ -159,19 +180,38 @@ impl<X: Width> Router<X> {
     /// offer towards output VC (o, u); the flit to push is returned (with
     /// the Vtick register it carries, §8.2).
     pub(super) fn take_preemptive_offer(&mut self, p: usize, v: usize, o: usize, u: usize) -> Flit {
-        let i = p * self.m + v;
         let offer = self.offer(p, v);
+        self.lane_credit(p, v, offer);
+        self.take_offer(p, v, o, u, offer)
+    }
+
+    /// The credit of an offer of input VC (p, v) that leaves a lane: on
+    /// `in_credit` in the next cycle, with the lane it frees (`sl`). A
+    /// dummy flit has none. Stage 4 of the single-cycle pipeline, or the
+    /// grant of the registered one (§6: the credit leaves with the flit).
+    pub(super) fn lane_credit(&mut self, p: usize, v: usize, offer: Offer) {
+        if offer != Offer::Lane {
+            return;
+        }
+        self.outputs.credits[p] |= 1 << v;
+        if self.per_lane {
+            let sl = self.lane_regs[p * self.m + v].sl as usize;
+            self.outputs.credit_lanes[p] |= credit_lane_word(v, sl);
+        }
+        self.credit_ports |= X::Ports::single(p);
+    }
+
+    /// Input VC (p, v) moves its offer of kind `offer` towards output VC
+    /// (o, u), with every §9.4 effect of its crossing (the credit is
+    /// [`Router::lane_credit`]'s).
+    pub(super) fn take_offer(&mut self, p: usize, v: usize, o: usize, u: usize, offer: Offer) -> Flit {
+        let i = p * self.m + v;
         let d = self.lane_regs[i];
         let hdr = self.hdr[i & X::VC_MASK];
         let f = match offer {
             Offer::Lane => {
                 let f = self.ib.pop(self.lane_ring(i, d.sl as usize));
                 self.pin[p & X::PORT_MASK].lane_flits -= 1;
-                self.outputs.credits[p] |= 1 << v;
-                if self.per_lane {
-                    self.outputs.credit_lanes[p] |= credit_lane_word(v, d.sl as usize);
-                }
-                self.credit_ports |= X::Ports::single(p);
                 self.stats.crossbar_moves += 1;
                 f
             }

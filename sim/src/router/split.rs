@@ -23,7 +23,7 @@ impl<X: Width> Router<X> {
     /// output ports touched.
     #[inline(always)]
     pub(super) fn split_switch<const O: u8>(&mut self) -> (X::Ports, X::Ports) {
-        let (crossed, st_out) = self.registered_crossing::<O>();
+        let (crossed, st_out) = self.registered_crossing::<false, O>();
         self.clear_credit_outputs();
         let (b_won, b_out) = self.split_point_b();
         // A port with no ACTIVE non-empty VC at the start of the cycle has
@@ -53,7 +53,7 @@ impl<X: Width> Router<X> {
             let p = self.point_b_round_robin(o);
             won |= X::Ports::single(p);
             let v = self.inp[p & X::PORT_MASK].ca_vc as usize;
-            self.register_grant(p, v);
+            self.register_grant::<false>(p, v);
         }
         (won, out_req)
     }

@@ -3,6 +3,7 @@
 //! point A and point C share (the §9.3 hold, the lazily advanced
 //! VirtualClock).
 
+use super::preemption::Offer;
 use crate::vclock::VirtualClockScheduler;
 use wormqos_config::FlitOrder;
 
@@ -109,6 +110,10 @@ pub(super) struct PreemptPort {
     /// Scratch: this cycle's BW write, applied to the lane
     /// registers at the end of the cycle (valid when `pushed != 0`).
     pub bw: LaneWrite,
+    /// `sg_kind[p]` of the registered switch allocation in P mode (§6
+    /// *Registered switch allocation in P mode*): the kind of the granted
+    /// offer of `InPort::sg_vc` (meaningful while `sg_valid[p]`).
+    pub sg_offer: Offer,
 }
 
 /// Output port o: bit u of each mask is output VC (o, u).

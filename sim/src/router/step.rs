@@ -23,7 +23,8 @@
 //! switch allocation*) step 3 is ST (last cycle's grants cross, on the
 //! start-of-cycle buffers) and then SA on the state the crossing leaves
 //! (`registered.rs`), and steps 5 and 7 swap: RC, then VA over the ROUTED
-//! VCs and the ones RC has just routed (stage RV). With `"split"` the same
+//! VCs and the ones RC has just routed (stage RV); in P mode
+//! (`registered_preemptive_cycle`) the preemption step comes before RV. With `"split"` the same
 //! cycle runs ST, then SA-B over last cycle's candidates, then SA-A
 //! (`split.rs`, §6 *Split switch allocation*).
 
@@ -96,15 +97,18 @@ impl<X: Width> Router<X> {
         // router's cycle then carries no trace of the lanes (§9.4).
         // So is the flit order.
         let f = &free_start;
-        // So is the registered switch allocation (never preemptive).
+        // So is the switch stage (split never preemptive).
         const P_AGE: u8 = 3 + AGE;
         const P_ROUND_ROBIN: u8 = 3 + ROUND_ROBIN;
         const P_VIRTUAL_CLOCK: u8 = 3 + VIRTUAL_CLOCK;
         const R_AGE: u8 = 6 + AGE;
         const R_ROUND_ROBIN: u8 = 6 + ROUND_ROBIN;
         const R_VIRTUAL_CLOCK: u8 = 6 + VIRTUAL_CLOCK;
-        const S_AGE: u8 = 9 + AGE;
-        const S_ROUND_ROBIN: u8 = 9 + ROUND_ROBIN;
+        const RP_AGE: u8 = 9 + AGE;
+        const RP_ROUND_ROBIN: u8 = 9 + ROUND_ROBIN;
+        const RP_VIRTUAL_CLOCK: u8 = 9 + VIRTUAL_CLOCK;
+        const S_AGE: u8 = 12 + AGE;
+        const S_ROUND_ROBIN: u8 = 12 + ROUND_ROBIN;
         match self.variant {
             AGE => self.busy_cycle::<false, AGE>(in_flits, in_credits, valid, ret_ports, f),
             ROUND_ROBIN => self.busy_cycle::<false, ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
@@ -119,6 +123,11 @@ impl<X: Width> Router<X> {
             R_AGE => self.registered_cycle::<AGE, false>(in_flits, in_credits, valid, ret_ports, f),
             R_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN, false>(in_flits, in_credits, valid, ret_ports, f),
             R_VIRTUAL_CLOCK => self.registered_cycle::<VIRTUAL_CLOCK, false>(in_flits, in_credits, valid, ret_ports, f),
+            RP_AGE => self.registered_preemptive_cycle::<AGE>(in_flits, in_credits, valid, ret_ports, f),
+            RP_ROUND_ROBIN => self.registered_preemptive_cycle::<ROUND_ROBIN>(in_flits, in_credits, valid, ret_ports, f),
+            RP_VIRTUAL_CLOCK => {
+                self.registered_preemptive_cycle::<VIRTUAL_CLOCK>(in_flits, in_credits, valid, ret_ports, f)
+            }
             S_AGE => self.registered_cycle::<AGE, true>(in_flits, in_credits, valid, ret_ports, f),
             S_ROUND_ROBIN => self.registered_cycle::<ROUND_ROBIN, true>(in_flits, in_credits, valid, ret_ports, f),
             _ => self.registered_cycle::<VIRTUAL_CLOCK, true>(in_flits, in_credits, valid, ret_ports, f),
@@ -145,12 +154,8 @@ impl<X: Width> Router<X> {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<P>(in_flits, valid);
         self.point_c_pick::<O>();
-        if P && self.per_lane {
-            // The credit-lane wires return to 0 with the credit wires
-            // (`clear_credit_outputs` in stage 4).
-            for p in self.credit_ports.iter() {
-                self.outputs.credit_lanes[p] = 0;
-            }
+        if P {
+            self.clear_credit_lanes();
         }
         let (st_in, st_out) = self.switch_traversal::<P, O>();
         touched_in |= st_in;
@@ -161,11 +166,7 @@ impl<X: Width> Router<X> {
         }
         touched_in |= self.route_computation::<P>(free_start);
         if P {
-            self.lane_release();
-            self.lane_registers_of_bw();
-            if self.per_lane {
-                self.lane_credit_ok(touched_out);
-            }
+            self.lane_end_of_cycle(touched_out);
         }
         self.end_of_cycle::<P>(touched_in, touched_out);
     }
@@ -191,12 +192,64 @@ impl<X: Width> Router<X> {
         let drain = self.atomic_start_of_cycle();
         let mut touched_in = self.buffer_write::<false>(in_flits, valid);
         self.point_c_pick::<O>();
-        let (sw_in, sw_out) = if SPLIT { self.split_switch::<O>() } else { self.registered_switch::<O>() };
+        let (sw_in, sw_out) = if SPLIT { self.split_switch::<O>() } else { self.registered_switch::<false, O>() };
         touched_in |= sw_in;
         let touched_out = drain | sw_out | self.output_registers::<false>(in_credits, ret_ports);
         touched_in |= self.route_computation::<false>(free_start);
         touched_in |= self.vc_allocation();
         self.end_of_cycle::<false>(touched_in, touched_out);
+    }
+
+    /// The stages of a cycle with work with `switch_stage = "registered"`
+    /// in P mode (§6, *Registered switch allocation in P mode*); `O`: the
+    /// flit order. The preemptive cycle of [`Router::busy_cycle`] with its
+    /// stage 4 replaced by ST then SA (`registered.rs`; the §9.4 decisions
+    /// know the crossing offer) and RC before VA (RV), after the preemption
+    /// step, which takes a ROUTED VC out of VA.
+    #[inline(never)]
+    fn registered_preemptive_cycle<const O: u8>(
+        &mut self,
+        in_flits: &[LinkFlit],
+        in_credits: &[u32],
+        valid: X::Ports,
+        ret_ports: X::Ports,
+        free_start: &X::PerPort<u8>,
+    ) {
+        self.preemption_decisions();
+        let mut touched_in = self.buffer_write::<true>(in_flits, valid);
+        self.point_c_pick::<O>();
+        self.clear_credit_lanes();
+        let (sw_in, sw_out) = self.registered_switch::<true, O>();
+        touched_in |= sw_in;
+        let mut touched_out = sw_out | self.output_registers::<true>(in_credits, ret_ports);
+        touched_out |= self.preemption_step();
+        touched_in |= self.route_computation::<true>(free_start);
+        touched_in |= self.vc_allocation();
+        self.lane_end_of_cycle(touched_out);
+        self.end_of_cycle::<true>(touched_in, touched_out);
+    }
+
+    /// The preemptive input port's last steps of a cycle: lane release,
+    /// the lane registers of BW, and (per-lane credits) which output VCs
+    /// have a credit for their front flit's lane.
+    #[inline(always)]
+    fn lane_end_of_cycle(&mut self, touched_out: X::Ports) {
+        self.lane_release();
+        self.lane_registers_of_bw();
+        if self.per_lane {
+            self.lane_credit_ok(touched_out);
+        }
+    }
+
+    /// With per-lane credits the credit-lane wires return to 0 with the
+    /// credit wires (`clear_credit_outputs`, stage 4 or ST).
+    #[inline(always)]
+    fn clear_credit_lanes(&mut self) {
+        if self.per_lane {
+            for p in self.credit_ports.iter() {
+                self.outputs.credit_lanes[p] = 0;
+            }
+        }
     }
 
     /// Stage 9: pending output-VC frees (nothing after VA reads `allocated`),

@@ -109,7 +109,7 @@ impl<X: Width> Router<X> {
     #[inline(always)]
     fn match_takes_effect<const P: bool, const O: u8, const R: bool>(&mut self, p: usize, v: usize, o: usize, u: usize) {
         if R {
-            self.register_grant(p, v);
+            self.register_grant::<P>(p, v);
         } else {
             self.move_flit::<P, O, false>(p, v, o, u);
         }
@@ -402,7 +402,13 @@ impl<X: Width> Router<X> {
                 f
             }
         };
-        self.ob.push(o * m + u, f);
+        self.push_output(o, u, f);
+    }
+
+    /// A flit crossing the crossbar enters output VC buffer (o, u).
+    #[inline(always)]
+    pub(super) fn push_output(&mut self, o: usize, u: usize, f: crate::fifo::Flit) {
+        self.ob.push(o * self.m + u, f);
         self.outp[o & X::PORT_MASK].nonempty |= 1 << u;
     }
 }
