@@ -117,42 +117,12 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
     (exp, got)
 }
 
-/// The scheduler's two forms: the plain one (every pipeline but one) and the
-/// split pipeline's (`vclock_sched_split`, one more input `sreq_i`).
-#[derive(Clone, Copy, PartialEq)]
-enum Form {
-    Plain,
-    /// `sreq_i[k]` driven with slot k's eligibility where the reference has
-    /// k stamped at the start of the cycle (§8.4: its eligibility and real-time
-    /// flag) and with a random bit elsewhere, where it must not be read; with
-    /// `wrong_pct` > 0 a stamped slot's bit is inverted in that % of cycles
-    /// (a caller breaking the invariant, for the RTL's check).
-    Split { wrong_pct: u64 },
-}
-
-/// [`run_states`] for the plain form.
-#[allow(clippy::too_many_arguments)]
-fn run_states(
-    n: usize,
-    c: u32,
-    vtw: u32,
-    mutant: Option<Mutant>,
-    seed: u64,
-    cycles: usize,
-    take_pct: u64,
-    elig_pct: u64,
-) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
-    run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, take_pct, elig_pct)
-}
-
 /// [`run`] with a grant taking effect in `take_pct` % of the cycles and a
 /// present slot eligible in `elig_pct` % of them, plus the
 /// registers after every cycle (expected, RTL), and whether one of the RTL's
 /// simulation-only checks failed (the run stops there; without a mutant it
 /// must not fail).
-#[allow(clippy::too_many_arguments)]
-fn run_form(
-    form: Form,
+fn run_states(
     n: usize,
     c: u32,
     vtw: u32,
@@ -186,13 +156,6 @@ fn run_form(
         let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(100) < elig_pct).collect();
         let take = rng.below(100) < take_pct;
         let vts: Vec<u64> = (0..n).map(|k| if present[k] { vt[k] } else { rng.below(ones + 1) }).collect();
-        let real = |k: usize| present[k] && vts[k] != 0 && vts[k] != ones;
-        let sreq: Vec<bool> = (0..n)
-            .map(|k| match form {
-                Form::Split { wrong_pct } if model.stamped[k] => (elig[k] && real(k)) != (rng.below(100) < wrong_pct),
-                _ => rng.below(2) == 1,
-            })
-            .collect();
         let g = model.step(&present, &vts, &elig, take);
         expected.push(g.map(|k| 1u64 << k).unwrap_or(0));
         states.push(model.state());
@@ -206,28 +169,22 @@ fn run_form(
         }
         let _ = writeln!(
             tb_body,
-            "    present = {n}'d{}; elig = {n}'d{}; sreq = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); \
-             @(posedge clk); #1 $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);",
+            "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
+             $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);",
             bits(&present),
             bits(&elig),
-            bits(&sreq),
             take as u8,
             vflat.trim_end_matches(", ")
         );
     }
-    let md = match form {
-        Form::Plain => wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant),
-        Form::Split { .. } => wormqos_hdl::vclock::vclock_sched_split("t", n as u32, c, vtw, mutant),
-    }
-    .unwrap();
-    let sreq_port = if form == Form::Plain { "" } else { ".sreq_i(sreq), " };
+    let md = wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant).unwrap();
     let f = wormqos_hdl::standalone_file(&md);
     let dir = TempDir::new(&format!("vcs_{n}_{c}_{seed}"));
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
     let tb = format!(
-        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig, sreq; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
-         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), {sreq_port}.take_i(take), \
-         .gnt_o(gnt));\n  always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; sreq = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
+        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
+         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), .take_i(take), .gnt_o(gnt));\n  \
+         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
         n1 = n - 1,
         vw1 = n as u32 * vtw - 1
     );
@@ -237,8 +194,7 @@ fn run_form(
     let out = Command::new("vvp").current_dir(&dir.0).args(["-n", "sim.vvp"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let check_failed = text.contains("ASSERTION FAILED");
-    let broken_caller = matches!(form, Form::Split { wrong_pct } if wrong_pct > 0);
-    assert!(mutant.is_some() || broken_caller || !check_failed, "an RTL check failed:\n{text}");
+    assert!(mutant.is_some() || !check_failed, "an RTL check failed:\n{text}");
     let got: Vec<u64> = String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.trim().parse().ok()).collect();
     let got_states = text.lines().filter(|l| l.starts_with("S ")).map(|l| parse_state(l, n, c)).collect();
     (expected, got, states, got_states, check_failed)
@@ -314,46 +270,3 @@ fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
         }
     });
 }
-
-/// The split pipeline's form (§8.4, *With "split", a's eligibility is its
-/// output VC buffer's room*): the choice between R and R2 reads `sreq_i`,
-/// which the caller guarantees only for stamped slots (random elsewhere
-/// here), and the overflow test selects after the subtraction. Grants and
-/// registers must equal the reference's after every cycle, with the cases of
-/// the two register tests above (rare takes and eligibility keep stamps
-/// behind `now`, so R's slot is often stamped and not eligible).
-#[test]
-fn split_form_matches_the_spec_reference() {
-    // The last four: 5 and 4 slots, eligibility 30-50 %: an overflow cycle then often
-    // finds R's slot stamped and not eligible beside another stamped slot that is
-    // (and wins), where R stays R_L; a use2 that reads any stamped slot's sreq_i
-    // instead of R's diverges in these runs (in 4 of 24 random runs tried, these).
-    let cases = [
-        (4usize, 8u32, 6u32, 51u64, 80u64, 80u64),
-        (3, 8, 3, 52, 30, 80),
-        (2, 8, 3, 53, 20, 80),
-        (5, 8, 3, 111, 90, 30),
-        (4, 8, 3, 118, 20, 30),
-        (5, 8, 3, 119, 60, 30),
-        (5, 8, 3, 123, 90, 50),
-    ];
-    par_each(&cases, threads(), |&(n, c, vtw, seed, take_pct, elig_pct)| {
-        let (eg, gg, exp, got, _) = run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, 4000, take_pct, elig_pct);
-        if let Some(t) = (0..eg.len()).find(|&t| eg[t] != gg[t]) {
-            panic!("n={n} c={c} vtw={vtw}: first grant difference at cycle {t}: expected {} got {}", eg[t], gg[t]);
-        }
-        if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
-            panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
-        }
-    });
-}
-
-/// The simulation-only check of the split form (a stamped slot's `sreq_i`
-/// equals its eligibility, §12) fires when the caller breaks the invariant
-/// in 5 % of the cycles, and not when it keeps it (the test above).
-#[test]
-fn split_form_check_fires_on_a_wrong_stamped_eligibility() {
-    let (_, _, _, _, tripped) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60);
-    assert!(tripped, "the sreq_i check did not fire");
-}
-
