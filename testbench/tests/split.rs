@@ -91,6 +91,17 @@ fn lockstep_np4_split() {
     lockstep(EXAMPLES[2].0, EXAMPLES[2].1);
 }
 
+/// `np4_split` with blocks of 1 flit, the form of `b5_np_split` (the bench
+/// router of docs/benchmarks.md): there point A ties the VirtualClock
+/// scheduler's `take_i` to 1 (top.rs, `vclock_alone`), which no other split
+/// example does (`np4_split` holds blocks of 3). The 10-bit counters rebase
+/// about every 1,000 cycles, so the choice between R and R2 is taken about
+/// 30 times here.
+#[test]
+fn lockstep_np4_split_blocks_of_1() {
+    lockstep_clean(&variant("np4_split", "np4_split_b1", &[("block_size", "1")]), 44, CYCLES);
+}
+
 /// Each planted bug of the split stage is caught by the comparison with the
 /// model (the RTL's checks off, so that the comparison must see it), on
 /// `np4_split` (DO = 3: both flits in flight fill the buffer's room).
