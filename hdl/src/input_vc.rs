@@ -59,6 +59,21 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         md.doc("An IDLE VC with a flit requests VA with rc_route_i in the same cycle (va_route_o:");
         md.doc("the route its request names); avc_o and cls_o show RC's values while IDLE.");
     }
+    // Stage RV's request, route and class from registers loaded a cycle
+    // early (§6, *VA's inputs computed a cycle early*): the buffer's next
+    // empty flag and RC's route and class of the next front.
+    let pre = d.va_inputs_registered();
+    let next_in = if pre {
+        md.doc("empty_next_i, rc_route_next_i, rc_cls_next_i: the buffer's empty flag and RC's route");
+        md.doc("and class of its front flit in the next cycle; va_req_o, va_route_o and cls_o come");
+        md.doc("from registers loaded with their next values (the grant masks va_req_o a cycle late).");
+        let en = md.input("empty_next_i", 1);
+        let rn = md.input("rc_route_next_i", pw);
+        let cn = if rc_cls.is_some() { Some(md.input("rc_cls_next_i", d.class_width)) } else { None };
+        Some((en, rn, cn))
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", n);
     let va_route_o = if rv { Some(md.output("va_route_o", pw)) } else { None };
     let active_o = md.output("active_o", 1);
@@ -145,18 +160,65 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         ]);
         md.assign(&out.lv(), &if rv { is_idle.then_else(rc_avc, &a_q) } else { a_q.e() });
     }
+    // the class VA reads: RC's while IDLE (stage RV), else the register
+    let mut va_cls_now = None;
     if let (Some(rc_cls), Some(out)) = (&rc_cls, &cls_o) {
         let (c_q, c_d) = md.register("cls", d.class_width, &Expr::zero(d.class_width));
         md.comb(vec![
             Stmt::set(&c_d, &c_q),
             Stmt::when(&rc_now, vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, rc_cls)]),
         ]);
-        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() });
+        let now = if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() };
+        match &next_in {
+            Some((_, _, Some(cn))) => {
+                let next_idle = next_idle(&is_idle, &empty.e(), &is_active, &tail_crossed);
+                let va_cls = md.register_next("va_cls", &Expr::zero(d.class_width), &next_idle.then_else(cn, &c_d));
+                md.assign(&out.lv(), &va_cls);
+            }
+            _ => md.assign(&out.lv(), &now),
+        }
+        va_cls_now = Some(md.wire_of("va_cls_now", &now));
     }
+    // The route VA grants on: RC's in stage RV (IDLE), else the register;
+    // with the VA inputs registered, the register loaded with its next value.
+    let va_route_now = md.wire_of("va_route_now", &is_idle.then_else(&rc_route, &route_q));
+    let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+    let req_now = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
+    let req_now = md.wire_of("va_req_now", &req_now);
+    let (va_route, req) = match &next_in {
+        Some((empty_next, route_next, _)) => {
+            md.comment("VA's inputs of the next cycle (§6, *VA's inputs computed a cycle early*):");
+            md.comment("the VC wants an output VC next cycle if it does now (unless granted now, which");
+            md.comment("the registered grant masks) or becomes IDLE with a flit in its buffer.");
+            let wants_now = is_routed.l_or(&rc_now);
+            let next_idle = md.wire_of("next_idle", &next_idle(&is_idle, &empty.e(), &is_active, &tail_crossed));
+            let want_next = if d.faults.va_next_header_late {
+                md.comment("MUTANT va-next-header-late: a VC that becomes IDLE with a flit requests a cycle late");
+                wants_now
+            } else {
+                wants_now.l_or(&next_idle.l_and(&empty_next.l_not()))
+            };
+            let route_next = next_idle.then_else(route_next, &route_d);
+            let va_route_q = md.register_next("va_route", &Expr::zero(pw), &route_next);
+            let req_q = md.register_next("va_req_pre", &Expr::zero(n), &want_next.then_else(&onehot_of(&route_next, n), &Expr::zero(n)));
+            let granted_q = md.register_next("va_granted", &Expr::one_bit(false), &gnt);
+            let req = if d.faults.va_pre_grant_unmasked {
+                md.comment("MUTANT va-pre-grant-unmasked: a VC granted last cycle requests again");
+                req_q.e()
+            } else {
+                &req_q & &granted_q.rep(n).not()
+            };
+            md.assert_always(&req.is(&req_now), "the registered VA request equals the one of the state");
+            md.assert_always(&req_now.is(&Expr::zero(n)).l_or(&va_route_q.is(&va_route_now)), "the registered VA route equals the one of the state");
+            if let (Some(c), Some(out)) = (&va_cls_now, &cls_o) {
+                md.assert_always(&req_now.is(&Expr::zero(n)).l_or(&out.is(c)), "the registered VA class equals the one of the state");
+            }
+            (va_route_q.e(), req)
+        }
+        None => (va_route_now.e(), req_now.e()),
+    };
     if let Some(out) = &dst_o {
         let (dst_q, dst_d) = md.register_wire_d("dst", &Expr::zero(d.all_vcs()));
-        // the route VA grants on: RC's in stage RV (IDLE), else the register
-        let va_route = is_idle.then_else(&rc_route, &route_q);
         let granted = onehot_of_pair(&mut md, "gnt_dst", &va_route, n, &va_ovc.e(), m)?;
         // Loaded in every cycle the VC is not ACTIVE (what a grant would
         // give it), held while ACTIVE: the grant cycle's load is the granted
@@ -166,14 +228,18 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         md.assign(out, &dst_q);
     }
     md.comment("Outputs");
-    let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-    let req = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
     md.assign(&va_req_o, &req);
     if let Some(vr) = va_route_o {
-        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
+        md.assign(&vr, &va_route);
     }
     md.assign(&active_o, &is_active);
     md.assign(&route_o, &route_q);
     md.assign(&ovc_o, &ovc_q);
     md.finish()
+}
+
+/// The VC is IDLE in the next cycle: it is IDLE with an empty buffer, or
+/// its tail crosses now (a VA grant needs a request, which neither has).
+fn next_idle(is_idle: &Expr, empty: &Expr, is_active: &Expr, tail_crossed: &Expr) -> Expr {
+    is_idle.l_and(empty).l_or(&is_active.l_and(tail_crossed))
 }
