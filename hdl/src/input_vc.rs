@@ -66,8 +66,8 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     let next_in = if pre {
         md.doc("empty_next_i, rc_route_next_i, rc_cls_next_i: the buffer's empty flag and RC's route");
         md.doc("and class of its front flit in the next cycle. The route and class registers hold");
-        md.doc("RC's values of the front while IDLE (loaded a cycle early), va_want_q whether the VC");
-        md.doc("requests: va_req_o, va_route_o and cls_o start at flip-flops.");
+        md.doc("RC's values of the front while IDLE (loaded a cycle early), va_req_q the request on");
+        md.doc("the route: va_req_o, va_route_o and cls_o start at flip-flops.");
         let en = md.input("empty_next_i", 1);
         let rn = md.input("rc_route_next_i", pw);
         let cn = if rc_cls.is_some() { Some(md.input("rc_cls_next_i", d.class_width)) } else { None };
@@ -218,10 +218,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
             } else {
                 kept.l_or(&ni.l_and(&empty_next.l_not()))
             };
-            let want_q = md.register_next("va_want", &Expr::one_bit(false), &want_next);
-            let req = want_q.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+            // registered one-hot on the next route, so that VA's requests
+            // come straight from flip-flops
+            let req = md.register_next("va_req", &Expr::zero(n), &want_next.then_else(&onehot_of(&route_d, n), &Expr::zero(n)));
             md.assert_always(&req.is(&req_now), "the registered VA request equals the one of the state");
-            (route_q.e(), req)
+            (route_q.e(), req.e())
         }
         _ => (is_idle.then_else(&rc_route, &route_q), req_now),
     };

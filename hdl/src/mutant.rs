@@ -161,8 +161,8 @@ pub enum Mutant {
     /// zero grant selects (class 0 with a static partition).
     VaFlagUnmasked,
     /// §6 *VA's inputs computed a cycle early* (registered and split
-    /// pipelines with VA's inputs registered): the registered request is
-    /// not masked by the previous cycle's grant, so a VC granted in cycle t
+    /// pipelines with VA's inputs registered): the registered request of
+    /// cycle t+1 is formed without cycle t's grant, so a VC granted in t
     /// still requests in t+1 (and can take a second output VC).
     VaPreGrantUnmasked,
     /// §6 *VA's inputs computed a cycle early*: the registered request
@@ -589,7 +589,7 @@ pub struct Faults {
     pub sa_age_entry_late: bool,
     /// [`Mutant::VaFlagUnmasked`]: VA's grant flag counts unmasked requests.
     pub va_flag_unmasked: bool,
-    /// [`Mutant::VaPreGrantUnmasked`]: the registered VA request ignores last cycle's grant.
+    /// [`Mutant::VaPreGrantUnmasked`]: the next cycle's registered VA request ignores this cycle's grant.
     pub va_pre_grant_unmasked: bool,
     /// [`Mutant::VaNextHeaderLate`]: a VC that becomes IDLE with a flit requests a cycle late.
     pub va_next_header_late: bool,
