@@ -213,8 +213,9 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
                 wants_now.l_and(&gnt.l_not())
             };
             let want_next = if d.faults.va_next_header_late {
-                md.comment("MUTANT va-next-header-late: a VC that becomes IDLE with a flit requests a cycle late");
-                kept
+                md.comment("MUTANT va-next-header-late: a header written into an IDLE VC's empty buffer");
+                md.comment("requests a cycle late (only a VC whose tail crosses counts the next front)");
+                kept.l_or(&ni.l_and(&empty_next.l_not()).l_and(&is_active))
             } else {
                 kept.l_or(&ni.l_and(&empty_next.l_not()))
             };

@@ -166,9 +166,9 @@ pub enum Mutant {
     /// still requests in t+1 (and can take a second output VC).
     VaPreGrantUnmasked,
     /// §6 *VA's inputs computed a cycle early*: the registered request
-    /// leaves out a VC that becomes IDLE with a flit in its buffer (a header
-    /// written into an empty buffer, the next header behind a crossing
-    /// tail), which then requests a cycle late.
+    /// leaves out an IDLE VC whose empty buffer receives a header (only a
+    /// VC whose tail crosses counts its next front), which then requests a
+    /// cycle late.
     VaNextHeaderLate,
     /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
     /// room check counts one flit in flight where there are two (the
@@ -591,7 +591,7 @@ pub struct Faults {
     pub va_flag_unmasked: bool,
     /// [`Mutant::VaPreGrantUnmasked`]: the next cycle's registered VA request ignores this cycle's grant.
     pub va_pre_grant_unmasked: bool,
-    /// [`Mutant::VaNextHeaderLate`]: a VC that becomes IDLE with a flit requests a cycle late.
+    /// [`Mutant::VaNextHeaderLate`]: a header written into an IDLE VC's empty buffer requests a cycle late.
     pub va_next_header_late: bool,
     /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
     /// with credits still out.
