@@ -150,6 +150,8 @@ struct QueueSigs {
     rd_next: Sig,
     full: Expr,
     empty: Expr,
+    /// The empty flag's next value.
+    empty_d: Expr,
     /// `two` (input) or `room2` (output) of [`Lookahead`], registered.
     look: Option<Expr>,
     /// `three` or `room3` ([`Lookahead::Input3`], [`Lookahead::Output3`]).
@@ -238,7 +240,9 @@ fn tail_memory(m: &mut Module, tag: &str, q: &QueueSigs, tail: &Expr, depth: u32
 /// memory at `rd_next` if the queue held two or more, else the entry pushed
 /// in the same cycle); a push into an empty queue makes the pushed entry the
 /// front; otherwise the front is kept.
-fn side_front(m: &mut Module, q: u32, s: &QueueSigs, mem: &Sig, wside: &Sig, pop: &Expr, push: &Expr) -> Result<Expr> {
+/// Returns the copy and its next value (the front's fields at the start
+/// of the next cycle, whenever the queue is not empty then).
+fn side_front(m: &mut Module, q: u32, s: &QueueSigs, mem: &Sig, wside: &Sig, pop: &Expr, push: &Expr) -> Result<(Expr, Expr)> {
     let (front_q, front_d) = m.register_wire_d(&format!("side{q}_front"), &Expr::zero(wside.width));
     let two = s.look.clone().ok_or_else(|| HdlError::Invalid("front copy without the two flag".into()))?;
     let do_pop = pop & !&s.empty;
@@ -247,7 +251,7 @@ fn side_front(m: &mut Module, q: u32, s: &QueueSigs, mem: &Sig, wside: &Sig, pop
     let next = do_pop.then_else(&after_pop, (&do_push & &s.empty).then_else(wside, &front_q));
     m.assign(&front_d, &next);
     m.assert_always(&(s.empty.clone() | front_q.is(&mem.word(&s.rd_ptr))), &format!("queue {q}'s front copy equals its side memory's front"));
-    Ok(front_q.e())
+    Ok((front_q.e(), front_d.e()))
 }
 
 /// The pointers and registered flags of one FIFO queue, named
@@ -355,6 +359,7 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
         rd_next,
         full: full_q.e(),
         empty: empty_q.e(),
+        empty_d: empty_d.e(),
         look: flag,
         look3: flag3,
         rd_next2: rd_next2_o,
@@ -376,7 +381,7 @@ fn queue_ctrl(m: &mut Module, tag: &str, push: &Expr, pop: &Expr, k: &QueueConst
 /// front at once: route computation reads the header fields of every VC in
 /// the same cycle, which a single shared read port cannot serve.
 pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -> Result<Module> {
-    vc_buffer_with(name, width, depth, queues, side_w, Lookahead::None, None)
+    vc_buffer_with(name, width, depth, queues, side_w, Lookahead::None, None, 0)
 }
 
 /// [`vc_buffer`] of the registered pipeline: the flags of `look` (one bit per
@@ -388,16 +393,25 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
 /// `rsel_i`'s front **after** cycle t's pop (the flit SA grants in t crosses
 /// in t+1) and for an output buffer ([`Lookahead::Output`]) the front
 /// **before** it (point C's pick of cycle t, on the link in t+1).
-pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: &Module) -> Result<Module> {
+///
+/// `next_w > 0` (an input buffer with side memories): also the next values
+/// of every queue's empty flag and of the low `next_w` bits of its front
+/// copy, `empty_next_o` and `side_next_o`, from which stage RV's requests
+/// are registered a cycle early (docs/microarchitecture.md §6, *VA's inputs
+/// computed a cycle early*).
+pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: &Module, next_w: u32) -> Result<Module> {
     if look == Lookahead::None {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: a registered read needs the registered pipeline's lookahead")));
     }
-    vc_buffer_with(name, width, depth, queues, side_w, look, Some(ram))
+    if next_w > 0 && (next_w > side_w || !look.is_input()) {
+        return Err(HdlError::Invalid(format!("vc_buffer {name}: {next_w} next front bits need an input buffer with that many side bits")));
+    }
+    vc_buffer_with(name, width, depth, queues, side_w, look, Some(ram), next_w)
 }
 
 /// [`vc_buffer`] (`ram` = None: a first-word fall-through read of the memory
 /// `mem_q`) or [`vc_buffer_look`].
-fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: Option<&Module>) -> Result<Module> {
+fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: Option<&Module>, next_w: u32) -> Result<Module> {
     if queues == 0 || depth < 2 {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: {queues} queues of depth {depth}, side width {side_w} of {width}")));
     }
@@ -456,10 +470,18 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
     let empty_o = m.output("empty_o", queues);
     let full_o = m.output("full_o", queues);
     let look_o = LookPorts::declare(&mut m, look, queues)?;
+    let next_o = if next_w > 0 {
+        m.doc(format!("empty_next_o[q], side_next_o[q*{next_w} +: {next_w}]: empty_o[q] and the low {next_w} bits of"));
+        m.doc("side_o's field of queue q in the next cycle (the latter meaningful when the queue is not");
+        m.doc("empty then).");
+        Some((m.output("empty_next_o", queues), m.output("side_next_o", queues * next_w)))
+    } else {
+        None
+    };
 
     let mem = if ram.is_none() { Some(m.memory("mem_q", width, None, total, None)) } else { None };
     let (mut waddrs, mut raddrs, mut do_pushes, mut fulls, mut empties, mut sides) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-    let (mut queues_s, mut tails) = (vec![], vec![]);
+    let (mut queues_s, mut tails, mut side_nexts) = (vec![], vec![], vec![]);
     for q in 0..queues {
         m.comment(format!("Queue {q}"));
         let s = queue_ctrl(&mut m, &format!("q{q}_"), &push.at(q), &pop.at(q), &k, look)?;
@@ -475,7 +497,11 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             let mem = m.memory(&format!("side{q}_q"), side_w, None, depth, None);
             m.clocked_no_reset(vec![Stmt::when(&s.do_push, vec![Stmt::set(LVal::word(&mem, &s.wr_ptr), ws)])]);
             sides.push(match look {
-                Lookahead::Input | Lookahead::Input3 => side_front(&mut m, q, &s, &mem, ws, &pop.at(q), &push.at(q))?,
+                Lookahead::Input | Lookahead::Input3 => {
+                    let (front, front_next) = side_front(&mut m, q, &s, &mem, ws, &pop.at(q), &push.at(q))?;
+                    side_nexts.push(front_next.part(0, next_w.max(1))?);
+                    front
+                }
                 _ => mem.word(&s.rd_ptr),
             });
         }
@@ -510,6 +536,10 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
     }
     m.assign(&empty_o, &cat_lsb(&empties));
     m.assign(&full_o, &cat_lsb(&fulls));
+    if let Some((en, sn)) = &next_o {
+        m.assign(en, &cat_lsb(&queues_s.iter().map(|s| s.empty_d.clone()).collect::<Vec<_>>()));
+        m.assign(sn, &cat_lsb(&side_nexts));
+    }
     if let Some(lp) = &look_o {
         lp.connect(&mut m, &queues_s.iter().collect::<Vec<_>>(), &tails)?;
     }

@@ -211,6 +211,25 @@ impl Dims {
     pub fn va_in_rc_cycle(&self) -> bool {
         self.registered() || self.faults.va_in_rc_cycle
     }
+    /// Stage RV's allocators read each input VC's request, route and class
+    /// from registers loaded a cycle early from the next state
+    /// (docs/microarchitecture.md §6, *VA's inputs computed a cycle early*):
+    /// the registered pipelines with shared input buffers (whose front copy
+    /// gives the next front's header fields) and a fixed route (no
+    /// `route_links`, whose choice counts this cycle's free output VCs, and
+    /// no programmable tables, which can change between the cycles).
+    pub fn va_inputs_registered(&self) -> bool {
+        self.registered() && self.shared_ib() && self.link_groups.is_none() && !self.programmable
+    }
+    /// The header fields of the next front copy stage RV's registered
+    /// inputs read (the destination, and the class where VA reads it: the
+    /// first fields of [`Dims::rc_fields`]), or 0 without them.
+    pub fn va_next_front_width(&self) -> u32 {
+        if !self.va_inputs_registered() {
+            return 0;
+        }
+        self.dest_width + if self.va_needs_class() { self.class_width } else { 0 }
+    }
     /// The order of point A's scheduler (multiplexed crossbar only).
     pub fn order_at_a(&self) -> Option<FlitOrder> {
         match self.scheduling.point {

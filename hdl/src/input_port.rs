@@ -162,14 +162,16 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
     // Dims::rc_fields) and candidate flit.
     let rc_fields = d.rc_fields();
     let rcw = d.rc_fields_width();
+    // Where a header field lies in the packed copy of the shared buffer.
+    let packed_lsb = |lsb: u32, width: u32| -> Result<u32> {
+        let k = rc_fields.iter().position(|f| *f == (lsb, width)).ok_or_else(|| HdlError::Invalid(format!("header field {lsb}+{width} is not kept for RC")))?;
+        Ok(rc_fields[..k].iter().map(|f| f.1).sum())
+    };
     // A header field of VC v's front: its bits of the flit, or of the packed copy.
     let field = |front: &Sig, lsb: u32, width: u32| -> Result<Expr> {
         match bufs {
             InputBuffers::PerVc(_) => front.e().part(lsb, width),
-            InputBuffers::Shared(_) => {
-                let k = rc_fields.iter().position(|f| *f == (lsb, width)).ok_or_else(|| HdlError::Invalid(format!("header field {lsb}+{width} is not kept for RC")))?;
-                front.e().part(rc_fields[..k].iter().map(|f| f.1).sum(), width)
-            }
+            InputBuffers::Shared(_) => front.e().part(packed_lsb(lsb, width)?, width),
         }
     };
     let shared = match bufs {
@@ -181,6 +183,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         )),
         InputBuffers::PerVc(_) => None,
     };
+    // Stage RV's requests registered a cycle early: the buffer's next
+    // empty flags and next front copies (§6, *VA's inputs computed a cycle
+    // early*).
+    let nw = d.va_next_front_width();
+    let nexts = if nw > 0 { Some((md.wire("buf_empty_next", m), md.wire("buf_hdr_next", m * nw))) } else { None };
     // Registered: the grant registers, the pop they make, the buffers' lookahead.
     let sg = match &sg_ports {
         Some(_) => Some(SgRegs::declare(&mut md, d, matches!(bufs, InputBuffers::Shared(_)))?),
@@ -238,6 +245,23 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         let first = table.elem(&dest, pw);
         let chosen = link_choice(&mut md, d, &format!("vc{v}"), &dest, &first, free_cnt.as_ref(), &ltabs)?;
         let rc_route = md.wire_of(&format!("vc{v}_rc_route"), &chosen);
+        // ... and from the front it will have in the next cycle (the route
+        // is the table's: no parallel-link choice here); a field of the
+        // next front copy, packed like the copy
+        let next_field = |lsb: u32, width: u32| -> Result<Option<Expr>> {
+            match &nexts {
+                Some((_, hn)) => Ok(Some(hn.field(v * nw + packed_lsb(lsb, width)?, width))),
+                None => Ok(None),
+            }
+        };
+        let rc_next = match (&nexts, next_field(0, d.dest_width)?) {
+            (Some((en, _)), Some(dest)) => {
+                let dest = md.wire_of(&format!("vc{v}_dest_next"), &dest);
+                let route = md.wire_of(&format!("vc{v}_rc_route_next"), &table.elem(&dest, pw));
+                Some((en.at(v), route))
+            }
+            _ => None,
+        };
         // pop_i[v] implies VC v is the candidate, whose flit the shared
         // buffer shows on cand_flit. Registered: the crossing flit's tail
         // bit is the register sg_tail.
@@ -269,6 +293,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             conns.push(("dst_o", dst.e()));
             dsts.push(dst);
         }
+        if let Some((en, route)) = &rc_next {
+            conns.extend([("empty_next_i", en.clone()), ("rc_route_next_i", route.e())]);
+        }
         if d.va_in_rc_cycle() {
             let vroute = md.wire(&format!("vc{v}_va_route"), pw);
             conns.push(("va_route_o", vroute.e()));
@@ -290,6 +317,11 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
             let rc_cls = md.wire_of(&format!("vc{v}_rc_cls"), &cls);
             let cls = md.wire(&format!("vc{v}_cls"), d.class_width);
             conns.extend([("rc_cls_i", rc_cls.e()), ("cls_o", cls.e())]);
+            if let Some(class) = next_field(d.class_lsb, d.class_width)? {
+                let class = md.wire_of(&format!("vc{v}_class_next"), &class);
+                let rc_cls_next = md.wire_of(&format!("vc{v}_rc_cls_next"), &cls_of(&class.e(), d.classes));
+                conns.push(("rc_cls_next_i", rc_cls_next.e()));
+            }
             clss.push(cls);
         }
         md.instance(vc_ctrl, &format!("u_vc{v}"), &conns);
@@ -369,6 +401,9 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
         }
         if let Some(c) = &ca {
             conns.extend([("three_o", c.three.e()), ("tail2_o", c.tail2.e())]);
+        }
+        if let Some((en, hn)) = &nexts {
+            conns.extend([("empty_next_o", en.e()), ("side_next_o", hn.e())]);
         }
         md.instance(buf, "u_ib", &conns);
     }

@@ -59,6 +59,22 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         md.doc("An IDLE VC with a flit requests VA with rc_route_i in the same cycle (va_route_o:");
         md.doc("the route its request names); avc_o and cls_o show RC's values while IDLE.");
     }
+    // Stage RV's request, route and class from registers loaded a cycle
+    // early (§6, *VA's inputs computed a cycle early*): the buffer's next
+    // empty flag and RC's route and class of the next front.
+    let pre = d.va_inputs_registered();
+    let next_in = if pre {
+        md.doc("empty_next_i, rc_route_next_i, rc_cls_next_i: the buffer's empty flag and RC's route");
+        md.doc("and class of its front flit in the next cycle. The route and class registers hold");
+        md.doc("RC's values of the front while IDLE (loaded a cycle early), va_req_q the request on");
+        md.doc("the route: va_req_o, va_route_o and cls_o start at flip-flops.");
+        let en = md.input("empty_next_i", 1);
+        let rn = md.input("rc_route_next_i", pw);
+        let cn = if rc_cls.is_some() { Some(md.input("rc_cls_next_i", d.class_width)) } else { None };
+        Some((en, rn, cn))
+    } else {
+        None
+    };
     let va_req_o = md.output("va_req_o", n);
     let va_route_o = if rv { Some(md.output("va_route_o", pw)) } else { None };
     let active_o = md.output("active_o", 1);
@@ -82,7 +98,10 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
 
     let st = VcStates::declare(&mut md)?;
     let (state_q, state_d) = md.register("state", STATE_WIDTH, &st.idle);
-    let (route_q, route_d) = md.register("route", pw, &Expr::zero(pw));
+    // With VA's inputs registered the route register also holds RC's route
+    // of the front flit while IDLE, loaded a cycle early (below); its next
+    // value is then a wire.
+    let (route_q, route_d) = if pre { md.register_wire_d("route", &Expr::zero(pw)) } else { md.register("route", pw, &Expr::zero(pw)) };
     let (ovc_q, ovc_d) = md.register("ovc", vw, &Expr::zero(vw));
     let is_idle = state_q.is(&st.idle);
     let is_routed = state_q.is(&st.routed);
@@ -96,14 +115,13 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     // grant cycle's load is u*, and `ovc` is read only while ACTIVE (§6).
     let on_grant = if rv { vec![Stmt::set(&state_d, &st.active)] } else { vec![Stmt::set(&state_d, &st.active), Stmt::set(&ovc_d, &va_ovc)] };
     let ovc_hold = if rv { is_active.then_else(&ovc_q, &va_ovc) } else { ovc_q.e() };
-    let mut rc = vec![Stmt::set(&route_d, &rc_route), Stmt::set(&state_d, &st.routed)];
+    let mut rc = if pre { vec![] } else { vec![Stmt::set(&route_d, &rc_route)] };
+    rc.push(Stmt::set(&state_d, &st.routed));
     if rv {
         rc.push(Stmt::when(&gnt, on_grant.clone()));
     }
-    md.comb(vec![
-        Stmt::set(&state_d, &state_q),
-        Stmt::set(&route_d, &route_q),
-        Stmt::set(&ovc_d, &ovc_hold),
+    let hold_route = if pre { vec![] } else { vec![Stmt::set(&route_d, &route_q)] };
+    md.comb([vec![Stmt::set(&state_d, &state_q)], hold_route, vec![Stmt::set(&ovc_d, &ovc_hold)]].concat().into_iter().chain([
         Stmt::case_of(
             &state_q,
             vec![
@@ -119,7 +137,16 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
             ],
             vec![],
         ),
-    ]);
+    ]).collect());
+    // VA's inputs of the next cycle (§6, *VA's inputs computed a cycle
+    // early*): the VC is IDLE in the next cycle (and then reads RC's route
+    // and class of the next front).
+    let next_idle = if pre {
+        let ni = is_idle.l_and(&empty).l_or(&is_active.l_and(&tail_crossed));
+        Some(md.wire_of("next_idle", &ni))
+    } else {
+        None
+    };
     if let (Some(field), Some(out)) = (&rc_vtick, &vtick_o) {
         let vtw = field.width;
         let (vt_q, vt_d) = md.register("vtick", vtw, &Expr::zero(vtw));
@@ -145,18 +172,63 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         ]);
         md.assign(&out.lv(), &if rv { is_idle.then_else(rc_avc, &a_q) } else { a_q.e() });
     }
+    // the class VA reads: RC's while IDLE (stage RV), else the register
     if let (Some(rc_cls), Some(out)) = (&rc_cls, &cls_o) {
-        let (c_q, c_d) = md.register("cls", d.class_width, &Expr::zero(d.class_width));
-        md.comb(vec![
-            Stmt::set(&c_d, &c_q),
-            Stmt::when(&rc_now, vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, rc_cls)]),
-        ]);
-        md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() });
+        match (&next_in, &next_idle) {
+            (Some((_, _, Some(cls_next))), Some(ni)) => {
+                // the class register holds RC's class of the front while
+                // IDLE, loaded a cycle early like the route
+                let (c_q, c_d) = md.register_wire_d("cls", &Expr::zero(d.class_width));
+                md.assign(&c_d, &ni.then_else(cls_next, &c_q));
+                md.assign(&out.lv(), &c_q);
+                md.assert_always(&rc_now.l_not().l_or(&c_q.is(rc_cls)), "an IDLE VC's class is RC's class of its front");
+            }
+            _ => {
+                let (c_q, c_d) = md.register("cls", d.class_width, &Expr::zero(d.class_width));
+                md.comb(vec![
+                    Stmt::set(&c_d, &c_q),
+                    Stmt::when(&rc_now, vec![Stmt::note("RC: the header's class, cls() applied"), Stmt::set(&c_d, rc_cls)]),
+                ]);
+                md.assign(&out.lv(), &if rv { is_idle.then_else(rc_cls, &c_q) } else { c_q.e() });
+            }
+        }
     }
+    // The route VA grants on: RC's in stage RV (IDLE), else the register;
+    // with VA's inputs registered, the register (RC's route while IDLE).
+    let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
+    let req_now = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
+    let (va_route, req) = match (&next_in, &next_idle) {
+        (Some((empty_next, route_next, _)), Some(ni)) => {
+            md.comment("The route register: RC's route of the next front if the VC is IDLE next cycle,");
+            md.comment("else held (RC's route of the front while IDLE, the message's route after).");
+            md.assign(&route_d, &ni.then_else(route_next, &route_q));
+            md.assert_always(&rc_now.l_not().l_or(&route_q.is(&rc_route)), "an IDLE VC's route is RC's route of its front");
+            md.comment("The VC wants an output VC next cycle if it does now and is not granted, or");
+            md.comment("becomes IDLE with a flit in its buffer.");
+            let wants_now = is_routed.l_or(&rc_now);
+            let kept = if d.faults.va_pre_grant_unmasked {
+                md.comment("MUTANT va-pre-grant-unmasked: a VC granted now wants again next cycle");
+                wants_now
+            } else {
+                wants_now.l_and(&gnt.l_not())
+            };
+            let want_next = if d.faults.va_next_header_late {
+                md.comment("MUTANT va-next-header-late: a header written into an IDLE VC's empty buffer");
+                md.comment("requests a cycle late (only a VC whose tail crosses counts the next front)");
+                kept.l_or(&ni.l_and(&empty_next.l_not()).l_and(&is_active))
+            } else {
+                kept.l_or(&ni.l_and(&empty_next.l_not()))
+            };
+            // registered one-hot on the next route, so that VA's requests
+            // come straight from flip-flops
+            let req = md.register_next("va_req", &Expr::zero(n), &want_next.then_else(&onehot_of(&route_d, n), &Expr::zero(n)));
+            md.assert_always(&req.is(&req_now), "the registered VA request equals the one of the state");
+            (route_q.e(), req.e())
+        }
+        _ => (is_idle.then_else(&rc_route, &route_q), req_now),
+    };
     if let Some(out) = &dst_o {
         let (dst_q, dst_d) = md.register_wire_d("dst", &Expr::zero(d.all_vcs()));
-        // the route VA grants on: RC's in stage RV (IDLE), else the register
-        let va_route = is_idle.then_else(&rc_route, &route_q);
         let granted = onehot_of_pair(&mut md, "gnt_dst", &va_route, n, &va_ovc.e(), m)?;
         // Loaded in every cycle the VC is not ACTIVE (what a grant would
         // give it), held while ACTIVE: the grant cycle's load is the granted
@@ -166,14 +238,13 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
         md.assign(out, &dst_q);
     }
     md.comment("Outputs");
-    let routed_req = is_routed.then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-    let req = if rv { routed_req | &rc_now.then_else(&onehot_of(&rc_route, n), &Expr::zero(n)) } else { routed_req };
     md.assign(&va_req_o, &req);
     if let Some(vr) = va_route_o {
-        md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
+        md.assign(&vr, &va_route);
     }
     md.assign(&active_o, &is_active);
     md.assign(&route_o, &route_q);
     md.assign(&ovc_o, &ovc_q);
     md.finish()
 }
+

@@ -160,6 +160,16 @@ pub enum Mutant {
     /// the pointer and allocates the lowest free output VC of the class a
     /// zero grant selects (class 0 with a static partition).
     VaFlagUnmasked,
+    /// §6 *VA's inputs computed a cycle early* (registered and split
+    /// pipelines with VA's inputs registered): the registered request of
+    /// cycle t+1 is formed without cycle t's grant, so a VC granted in t
+    /// still requests in t+1 (and can take a second output VC).
+    VaPreGrantUnmasked,
+    /// §6 *VA's inputs computed a cycle early*: the registered request
+    /// leaves out an IDLE VC whose empty buffer receives a header (only a
+    /// VC whose tail crosses counts its next front), which then requests a
+    /// cycle late.
+    VaNextHeaderLate,
     /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
     /// room check counts one flit in flight where there are two (the
     /// crossing one and the candidate at point B): `ob_count + 1 < DO`
@@ -254,7 +264,7 @@ impl Mutant {
     /// The mutants of the registered switch allocation (§6 *Registered
     /// switch allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn registered() -> &'static [Mutant] {
-        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate, Mutant::VaFlagUnmasked]
+        &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate, Mutant::VaFlagUnmasked, Mutant::VaPreGrantUnmasked, Mutant::VaNextHeaderLate]
     }
     /// The mutants of the split switch allocation (§6 *Split switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
@@ -327,6 +337,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
             Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
+            Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
             // RC and VA share a cycle in the registered and split pipelines already
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
@@ -357,6 +368,9 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
             Mutant::VaFlagUnmasked => "router.switch_stage = \"registered\" or \"split\"",
+            Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => {
+                "router.switch_stage = \"registered\" or \"split\" with shared input buffers (vcs * input_buffer_depth <= 64), without route_links or programmable routing"
+            }
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => "router.switch_stage = \"split\"",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
@@ -407,6 +421,8 @@ impl Mutant {
             Mutant::SaCreditLate => "sa-credit-late",
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
             Mutant::VaFlagUnmasked => "va-flag-unmasked",
+            Mutant::VaPreGrantUnmasked => "va-pre-grant-unmasked",
+            Mutant::VaNextHeaderLate => "va-next-header-late",
             Mutant::SplitRoomCountsOne => "split-room-counts-one",
             Mutant::SplitLoserKeepsTail => "split-loser-keeps-tail",
             Mutant::SplitLoserKept => "split-loser-kept",
@@ -455,6 +471,8 @@ impl Mutant {
             Mutant::SaCreditLate => "SaCreditLate",
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
             Mutant::VaFlagUnmasked => "VaFlagUnmasked",
+            Mutant::VaPreGrantUnmasked => "VaPreGrantUnmasked",
+            Mutant::VaNextHeaderLate => "VaNextHeaderLate",
             Mutant::SplitRoomCountsOne => "SplitRoomCountsOne",
             Mutant::SplitLoserKeepsTail => "SplitLoserKeepsTail",
             Mutant::SplitLoserKept => "SplitLoserKept",
@@ -571,6 +589,10 @@ pub struct Faults {
     pub sa_age_entry_late: bool,
     /// [`Mutant::VaFlagUnmasked`]: VA's grant flag counts unmasked requests.
     pub va_flag_unmasked: bool,
+    /// [`Mutant::VaPreGrantUnmasked`]: the next cycle's registered VA request ignores this cycle's grant.
+    pub va_pre_grant_unmasked: bool,
+    /// [`Mutant::VaNextHeaderLate`]: a header written into an IDLE VC's empty buffer requests a cycle late.
+    pub va_next_header_late: bool,
     /// [`Mutant::AtomicIgnoresCredits`]: a draining output VC is released
     /// with credits still out.
     pub atomic_ignores_credits: bool,
@@ -624,6 +646,8 @@ impl Faults {
             Mutant::SaCreditLate => &mut f.sa_credit_late,
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
             Mutant::VaFlagUnmasked => &mut f.va_flag_unmasked,
+            Mutant::VaPreGrantUnmasked => &mut f.va_pre_grant_unmasked,
+            Mutant::VaNextHeaderLate => &mut f.va_next_header_late,
             Mutant::SplitRoomCountsOne => &mut f.split_room_counts_one,
             Mutant::SplitLoserKeepsTail => &mut f.split_loser_keeps_tail,
             Mutant::SplitLoserKept => &mut f.split_loser_kept,
@@ -644,7 +668,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -680,7 +704,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 5 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 7 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

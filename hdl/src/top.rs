@@ -55,14 +55,14 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let ib_buf = if d.shared_ib() {
             let ram = ram_1r1w(p, fw, m * d.input_depth)?;
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram)?
+            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram, d.va_next_front_width())?
         } else {
             fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)?
         };
         let ob_buf = if d.shared_ob() {
             let ram = ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?;
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram)?
+            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0)?
         } else {
             fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)?
         };

@@ -93,12 +93,18 @@ fn lockstep_mw8_registered() {
 
 /// Each planted bug of the registered stage is caught by the comparison
 /// with the model (the RTL's checks off, so that the comparison must see it),
-/// on `np4_registered`, or on `tr5_registered` (`fifo`) for the age order's.
+/// on `np4_registered`, or on `tr5_registered` (`fifo`) for the age order's
+/// and for the registered VA request that ignores last cycle's grant: np4
+/// has one output VC per class, which the granted VC has just taken, so its
+/// second request is never satisfiable there and changes nothing at the
+/// ports (the RTL's own check, "the registered VA request equals the one of
+/// the state", fires there); tr5 has two per class.
 #[test]
 fn lockstep_catches_every_registered_mutant() {
     let (np4, tr5) = (registered("np4_registered"), registered("tr5_registered"));
     for &mutant in Mutant::registered() {
-        let cfg = if mutant.applies_to(&np4) { &np4 } else { &tr5 };
+        let on_np4 = mutant.applies_to(&np4) && mutant != Mutant::VaPreGrantUnmasked;
+        let cfg = if on_np4 { &np4 } else { &tr5 };
         assert!(mutant.applies_to(cfg), "{}", mutant.name());
         let m = mutant_mismatch(cfg, mutant, 7, CYCLES);
         eprintln!("{:>22}: caught at cycle {} on {} ({})", mutant.name(), m.cycle, m.signal, cfg.name());
