@@ -160,6 +160,7 @@ fn row(run: &str, log: &[MessageLog]) -> String {
     let util = |m: &&MessageLog| busy[&(m.src, m.source.vc)].0 as f64 / PHASE as f64;
     let (saturated, rest): (Vec<&MessageLog>, Vec<&MessageLog>) = rt.iter().partition(|m| util(m) >= 0.9);
     let wait = |m: &&MessageLog| (m.source.started - m.created) as f64;
+    let stall = longest_stall(log);
     let cells: Vec<String> = vec![
         run.to_string(),
         rt.len().to_string(),
@@ -185,11 +186,54 @@ fn row(run: &str, log: &[MessageLog]) -> String {
         mean(&rt, |m| m.source.out_vcs_held as f64).to_string(),
         mean(&rt, |m| m.source.out_vcs_lower as f64).to_string(),
         mean(&rt, |m| m.source.lower_ahead as f64).to_string(),
+        stall.dest.to_string(),
+        stall.from.to_string(),
+        stall.to.to_string(),
+        stall.ender_class.to_string(),
+        stall.ender_started.to_string(),
+        stall.ender_preempted.to_string(),
+        stall.started_at_end.to_string(),
+        mean(&rt.iter().filter(|m| m.dest == stall.dest).copied().collect::<Vec<_>>(), wait).to_string(),
     ];
     cells.join(",")
 }
 
-const HEADER: &str = "run,rt_messages,latency_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_own_stream,vc_wait_other_stream,vc_wait_control,vc_wait_free,header_wait_mean,send_mean,send_no_credit_mean,after_tail_mean,vc_service_mean,rt_vcs,streams_per_vc,vc_busy_max,vcs_busy_90,rt_on_busy_vcs,vc_wait_mean_on_busy_vcs,vc_wait_mean_on_other_vcs,out_vcs_held_mean,out_vcs_lower_mean,lower_ahead_mean";
+/// The longest time in the phase in which one destination received no
+/// message (between two deliveries there), the message whose delivery
+/// ended it (its class, when it took its source VC, how often its source
+/// suspended it), and how many messages to that destination took their
+/// source VC in the cycle it ended.
+#[derive(Default)]
+struct Stall {
+    dest: u32,
+    from: u64,
+    to: u64,
+    ender_class: u8,
+    ender_started: u64,
+    ender_preempted: u32,
+    started_at_end: usize,
+}
+
+fn longest_stall(log: &[MessageLog]) -> Stall {
+    let mut by_dest: BTreeMap<u32, Vec<&MessageLog>> = BTreeMap::new();
+    for m in log.iter().filter(|m| (FROM..TO).contains(&m.delivered)) {
+        by_dest.entry(m.dest).or_default().push(m);
+    }
+    let mut best = Stall::default();
+    for (&dest, ms) in by_dest.iter_mut() {
+        ms.sort_by_key(|m| m.delivered);
+        for w in ms.windows(2) {
+            if w[1].delivered - w[0].delivered > best.to - best.from {
+                let e = w[1];
+                best = Stall { dest, from: w[0].delivered, to: e.delivered, ender_class: e.class, ender_started: e.source.started, ender_preempted: e.source.preempted, started_at_end: 0 };
+            }
+        }
+    }
+    best.started_at_end = log.iter().filter(|m| m.dest == best.dest && m.source.started == best.to).count();
+    best
+}
+
+const HEADER: &str = "run,rt_messages,latency_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_own_stream,vc_wait_other_stream,vc_wait_control,vc_wait_free,header_wait_mean,send_mean,send_no_credit_mean,after_tail_mean,vc_service_mean,rt_vcs,streams_per_vc,vc_busy_max,vcs_busy_90,rt_on_busy_vcs,vc_wait_mean_on_busy_vcs,vc_wait_mean_on_other_vcs,out_vcs_held_mean,out_vcs_lower_mean,lower_ahead_mean,stall_dest,stall_from,stall_to,stall_ender_class,stall_ender_started,stall_ender_preempted,started_at_stall_end,vc_wait_mean_to_stall_dest";
 
 #[test]
 #[ignore]
