@@ -2393,6 +2393,28 @@ fn fig4_003_8020_claims() -> Vec<Claim> {
         per_phase_row("| P, sources preempt, ids fixed | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |", "experiments/results/fig4_003_8020_trace/p_selfpre_phases.csv", &[], &phases),
         breakdown_row("| NP, ids fixed | 5,356.5 | 0 | 5,166.3 | 190.2 | 17.3 | 112.2 | 129.8 | 5,615.8 |", "np"),
         breakdown_row("| P, sources preempt, ids fixed | 1,429.6 | 0 | 1,314.2 | 115.3 | 107.9 | 167.8 | 210.2 | 1,915.5 |", "p_selfpre"),
+        per_phase_row("| NP, ids fixed, seed 2 | 0.470 ± 0.043 / 1.7 | 0.393 ± 0.012 / 2.7 | 0.389 ± 0.025 / 10.6 | 0.323 ± 0.015 / 234.7 | 0.276 ± 0.015 / 1,347.4 |", "experiments/results/fig4_003_np_09_stream_seed2/phases.csv", &[("point", "0.9")], &phases),
+        per_phase_row("| P, sources preempt, ids fixed, seed 2 | 0.450 ± 0.036 / 8.6 | 0.291 ± 0.022 / 42.1 | 0.294 ± 0.016 / 105.8 | 0.209 ± 0.020 / 51.1 | 0.167 ± 0.012 / 94.9 |", "experiments/results/fig4_003_p_09_stream_selfpre_seed2/phases.csv", &[("point", "0.9")], &phases),
+        Claim {
+            passage: "intervals apart (80:20: 0.167 ± 0.012 against 0.276 ± 0.015) and by",
+            numbers: vec![
+                short("0.167", "fig4_003_p_09_stream_selfpre_seed2", "4", p),
+                short("0.012", "fig4_003_p_09_stream_selfpre_seed2", "4", h),
+                short("0.276", "fig4_003_np_09_stream_seed2", "4", p),
+                short("0.015", "fig4_003_np_09_stream_seed2", "4", h),
+            ],
+        },
+        Claim {
+            passage: "2 (run with the fix, 95 s and 96 s wall, 2026-11-28 00:03–00:05 UTC,",
+            numbers: vec![
+                Num { written: "95", csv: "experiments/results/fig4_003_np_09_stream_seed2/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 },
+                Num { written: "96", csv: "experiments/results/fig4_003_p_09_stream_selfpre_seed2/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 },
+            ],
+        },
+        Claim {
+            passage: "load average 6–8; a P run took 2,964 s before the fix):",
+            numbers: vec![Num { written: "2,964", csv: "experiments/results/fig4_003_p_09_stream_selfpre/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 }],
+        },
         Claim {
             passage: "the header waits after taking its VC (107.9 cycles in 80:20, NP 17.3:",
             numbers: vec![bd("107.9", "p_selfpre", "header_wait_mean"), bd("17.3", "np", "header_wait_mean")],
