@@ -3,14 +3,16 @@
 //! docs/reproduction.md, "Why P misses more than NP in 80:20").
 //!
 //! `write_the_80_20_log_np` and `write_the_80_20_log_p_selfpre` (ignored;
-//! NP a few minutes, P about an hour) rerun `fig4_003_pnp_09_stream.toml`'s
-//! NP and `fig4_003_p_09_stream_selfpre.toml` (the full 0.75 s, seed 1)
-//! with every delivered message logged (`Sim::run_logged_all`) and dump the
-//! messages that matter to the 80:20 phase (cycles 7,500,000 to 9,375,000:
-//! five phases of 0.15 s of 80 ns cycles from cycle 0) into the target
-//! directory: every real-time message created in the phase, and every
-//! message that held a source VC during it. `summarize_the_80_20_logs`
-//! (ignored, seconds) reads both dumps and writes
+//! about a minute each; P took 40 minutes before the message-id fix of
+//! docs/microarchitecture.md §9.6, which this trace found) rerun
+//! `fig4_003_pnp_09_stream.toml`'s NP and
+//! `fig4_003_p_09_stream_selfpre.toml` (the full 0.75 s, seed 1) with every
+//! delivered message logged (`Sim::run_logged_all`) and dump the messages
+//! that matter to the 80:20 phase (cycles 7,500,000 to 9,375,000: five
+//! phases of 0.15 s of 80 ns cycles from cycle 0) into the target
+//! directory: every real-time message created in the phase, every message
+//! that held a source VC during it, and every phase's metrics.
+//! `summarize_the_80_20_logs` (ignored, seconds) reads the dumps and writes
 //! `experiments/results/fig4_003_8020_trace/breakdown.csv`, which
 //! `the_committed_breakdown_shows_the_mechanism` checks.
 
