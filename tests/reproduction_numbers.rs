@@ -360,6 +360,7 @@ fn claims() -> Vec<Claim> {
     v.extend(fig4_003_lane_claims());
     v.extend(fig4_003_pnp_claims());
     v.extend(fig4_003_stream_vc_hold_claims());
+    v.extend(fig4_003_8020_claims());
     v.extend(issue23_item2());
     v.extend(mpeg2_001_claims());
     v.extend(mpeg2_001_staggered_claims());
@@ -2497,6 +2498,111 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ],
     });
     v
+}
+
+const BREAKDOWN: &str = "experiments/results/fig4_003_8020_trace/breakdown.csv";
+
+/// "Why P misses more than NP in 80:20" (issue 23): the short runs, the
+/// trace's breakdown before and after the message-id fix, and the fixed
+/// runs' phases.
+fn fig4_003_8020_claims() -> Vec<Claim> {
+    let bd = |written: &'static str, run: &'static str, column: &'static str| Num { written, csv: BREAKDOWN, row: Box::leak(Box::new([("run", run)])), column, scale: 1.0 };
+    let short = |written: &'static str, dir: &'static str, phase: &'static str, column: &'static str| Num {
+        written,
+        csv: Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str()),
+        row: Box::leak(Box::new([("point", "0.9"), ("phase", phase)])),
+        column,
+        scale: 1.0,
+    };
+    let p = "deadline_miss_probability";
+    let h = "deadline_miss_probability_ci95";
+    // The breakdown tables: a row's cells are these columns of `run`, in order.
+    let columns = ["vc_wait_mean", "vc_wait_free", "vc_wait_other_stream", "vc_wait_own_stream", "header_wait_mean", "send_mean", "after_tail_mean", "latency_mean"];
+    let breakdown_row = |passage: &'static str, run: &'static str| Claim { passage, numbers: row_cells(passage, 8).into_iter().zip(columns).map(|(w, c)| bd(w, run, c)).collect() };
+    let phases = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
+    vec![
+        Claim {
+            passage: "NP's: 0.683 ± 0.060 against 0.908 ± 0.033 (short2) and 0.228 ± 0.080\nagainst 0.253 ± 0.094 (short5).",
+            numbers: vec![
+                short("0.683", "fig4_003_p_09_short2_selfpre", "1", p),
+                short("0.060", "fig4_003_p_09_short2_selfpre", "1", h),
+                short("0.908", "fig4_003_p_09_short2_np", "1", p),
+                short("0.033", "fig4_003_p_09_short2_np", "1", h),
+                short("0.228", "fig4_003_p_09_short5_selfpre", "4", p),
+                short("0.080", "fig4_003_p_09_short5_selfpre", "4", h),
+                short("0.253", "fig4_003_p_09_short5_np", "4", p),
+                short("0.094", "fig4_003_p_09_short5_np", "4", h),
+            ],
+        },
+        Claim { passage: "in the phase and delivered by the run's end (NP 270,155, P 222,544), mean", numbers: vec![bd("270,155", "np_before_fix", "rt_messages"), bd("222,544", "p_selfpre_before_fix", "rt_messages")] },
+        breakdown_row("| NP | 7,066.6 | 0.7 | 6,806.0 | 259.9 | 20.3 | 113.2 | 133.6 | 7,333.7 |", "np_before_fix"),
+        breakdown_row("| P, sources preempt | 74,269.7 | 16,830.0 | 47,439.2 | 9,993.7 | 240.2 | 255.3 | 488.3 | 75,253.6 |", "p_selfpre_before_fix"),
+        Claim {
+            passage: "received no message at all from cycle 7,769,805 to 8,934,164\n  (1,164,359 cycles, 93.1 ms); the longest such gap under NP is 513 cycles.",
+            numbers: vec![
+                bd("7,769,805", "p_selfpre_before_fix", "stall_from"),
+                bd("8,934,164", "p_selfpre_before_fix", "stall_to"),
+                bd("1,164,359", "p_selfpre_before_fix", "stall_cycles"),
+                Num { written: "93.1", csv: BREAKDOWN, row: &[("run", "p_selfpre_before_fix")], column: "stall_cycles", scale: 0.00008 },
+                bd("513", "np_before_fix", "stall_cycles"),
+            ],
+        },
+        Claim {
+            passage: "Endpoint 3's real-time messages of the phase waited 529,853.4 cycles at\n  their sources on average (NP: 5,646.5 for endpoint 1,",
+            numbers: vec![bd("3", "p_selfpre_before_fix", "stall_dest"), bd("529,853.4", "p_selfpre_before_fix", "vc_wait_mean_to_stall_dest"), bd("5,646.5", "np_before_fix", "vc_wait_mean_to_stall_dest"), bd("1", "np_before_fix", "stall_dest")],
+        },
+        Claim {
+            passage: "suspended 166 times.** It took its source VC in cycle 7,573,342 and its\n  tail was delivered in 8,934,164; in that same cycle 56 messages to",
+            numbers: vec![
+                bd("166", "p_selfpre_before_fix", "stall_ender_preempted"),
+                bd("7,573,342", "p_selfpre_before_fix", "stall_ender_started"),
+                bd("8,934,164", "p_selfpre_before_fix", "stall_to"),
+                bd("56", "p_selfpre_before_fix", "started_at_stall_end"),
+            ],
+        },
+        Claim {
+            passage: "with their VCs free (P's 16,830.0 cycles of VC wait with the VC free per\n  message, NP 0.7)",
+            numbers: vec![bd("16,830.0", "p_selfpre_before_fix", "vc_wait_free"), bd("0.7", "np_before_fix", "vc_wait_free")],
+        },
+        per_phase_row("| NP, ids fixed | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |", "experiments/results/fig4_003_8020_trace/np_phases.csv", &[], &phases),
+        per_phase_row("| P, sources preempt, ids fixed | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |", "experiments/results/fig4_003_8020_trace/p_selfpre_phases.csv", &[], &phases),
+        breakdown_row("| NP, ids fixed | 5,356.5 | 0 | 5,166.3 | 190.2 | 17.3 | 112.2 | 129.8 | 5,615.8 |", "np"),
+        breakdown_row("| P, sources preempt, ids fixed | 1,429.6 | 0 | 1,314.2 | 115.3 | 107.9 | 167.8 | 210.2 | 1,915.5 |", "p_selfpre"),
+        per_phase_row("| NP, ids fixed, seed 2 | 0.470 ± 0.043 / 1.7 | 0.393 ± 0.012 / 2.7 | 0.389 ± 0.025 / 10.6 | 0.323 ± 0.015 / 234.7 | 0.276 ± 0.015 / 1,347.4 |", "experiments/results/fig4_003_np_09_stream_seed2/phases.csv", &[("point", "0.9")], &phases),
+        per_phase_row("| P, sources preempt, ids fixed, seed 2 | 0.450 ± 0.036 / 8.6 | 0.291 ± 0.022 / 42.1 | 0.294 ± 0.016 / 105.8 | 0.209 ± 0.020 / 51.1 | 0.167 ± 0.012 / 94.9 |", "experiments/results/fig4_003_p_09_stream_selfpre_seed2/phases.csv", &[("point", "0.9")], &phases),
+        Claim {
+            passage: "intervals apart (80:20: 0.167 ± 0.012 against 0.276 ± 0.015) and by",
+            numbers: vec![
+                short("0.167", "fig4_003_p_09_stream_selfpre_seed2", "4", p),
+                short("0.012", "fig4_003_p_09_stream_selfpre_seed2", "4", h),
+                short("0.276", "fig4_003_np_09_stream_seed2", "4", p),
+                short("0.015", "fig4_003_np_09_stream_seed2", "4", h),
+            ],
+        },
+        Claim {
+            passage: "2 (run with the fix, 95 s and 96 s wall, 2026-11-28 00:03–00:05 UTC,",
+            numbers: vec![
+                Num { written: "95", csv: "experiments/results/fig4_003_np_09_stream_seed2/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 },
+                Num { written: "96", csv: "experiments/results/fig4_003_p_09_stream_selfpre_seed2/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 },
+            ],
+        },
+        Claim {
+            passage: "load average 6–8; a P run took 2,964 s before the fix):",
+            numbers: vec![Num { written: "2,964", csv: "experiments/results/fig4_003_p_09_stream_selfpre/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 }],
+        },
+        Claim {
+            passage: "the header waits after taking its VC (107.9 cycles in 80:20, NP 17.3:",
+            numbers: vec![bd("107.9", "p_selfpre", "header_wait_mean"), bd("17.3", "np", "header_wait_mean")],
+        },
+        Claim {
+            passage: "one endpoint in the phase is 475 cycles under P and 464 under NP, and",
+            numbers: vec![bd("475", "p_selfpre", "stall_cycles"), bd("464", "np", "stall_cycles")],
+        },
+        Claim {
+            passage: "shorter under P (1,314.2 cycles, 6 streams per VC) than under NP\n  (5,166.3, 24 streams per VC).",
+            numbers: vec![bd("1,314.2", "p_selfpre", "vc_wait_other_stream"), bd("6", "p_selfpre", "streams_per_vc"), bd("5,166.3", "np", "vc_wait_other_stream"), bd("24", "np", "streams_per_vc")],
+        },
+    ]
 }
 
 const HOLD: &str = "experiments/results/fig4_003_stream_vc_hold/stream_vc_hold.csv";

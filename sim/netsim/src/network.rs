@@ -2081,14 +2081,18 @@ pub fn field(data: &[u64; wormqos_sim::MAX_FLIT_WORDS], lsb: u32, width: u32) ->
     wormqos_config::Field { lsb, width }.extract(data)
 }
 
-/// Gives message `idx` the next tag towards its destination, unless that
-/// tag is still in use (the destination has 2^tag_bits messages in flight).
+/// Gives message `idx` the first tag towards its destination, from the
+/// destination's counter on, that no message in flight holds (§9.6 *Ids at
+/// the network simulator's sources*); false when all 2^tag_bits are in
+/// flight. Skipping a held tag rather than waiting for it keeps one
+/// long-lived message (a best-effort one its source keeps suspending) from
+/// stopping every source's messages to its destination.
 fn take_tag(inflight: &mut [Vec<u32>], next_tag: &mut [u32], mask: u32, slab: &mut [MsgRec], idx: u32) -> bool {
     let dest = slab[idx as usize].m.dest as usize;
-    let tag = next_tag[dest];
-    if inflight[dest][tag as usize] != 0 {
+    let from = next_tag[dest];
+    let Some(tag) = (0..=mask).map(|k| (from + k) & mask).find(|&t| inflight[dest][t as usize] == 0) else {
         return false;
-    }
+    };
     inflight[dest][tag as usize] = idx + 1;
     next_tag[dest] = (tag + 1) & mask;
     slab[idx as usize].tag = tag;
@@ -2117,6 +2121,9 @@ pub fn run(v: &Validated) -> Result<Results, SimError> {
 
 #[cfg(test)]
 mod segmentation_tests;
+
+#[cfg(test)]
+mod tag_tests;
 
 #[cfg(test)]
 mod source_preemption_tests;

@@ -29,6 +29,10 @@
 //! `one_stream_p.csv` beside it, the trace of P's longest-waiting stream
 //! message by message.
 
+#[path = "common/source_vc_holds.rs"]
+mod source_vc_holds;
+
+use source_vc_holds::{attribute, holds, Hold, Waits, BEST_EFFORT, CONTROL, REAL_TIME};
 use std::collections::BTreeMap;
 use wormqos_netsim::network::{MessageLog, Sim};
 use wormqos_netsim::Experiment;
@@ -38,9 +42,6 @@ const OUT: &str = "experiments/results/fig4_003_stream_vc_hold";
 const WARMUP: u64 = 437_500;
 const WINDOW: u64 = 1_000_000;
 const SOURCES: u64 = 8;
-const BEST_EFFORT: u8 = 0;
-const REAL_TIME: u8 = 1;
-const CONTROL: u8 = 2;
 /// The source VCs best effort takes under P, derived by hand from
 /// `network.rs` ("Source VCs per class", 001_… §IV-B.3): the first phase's
 /// mix 20:80 gives real time round(16 × 20 / 100) = round(3.2) = 3 VCs,
@@ -77,63 +78,6 @@ fn experiment_text(run: &str) -> String {
     text.replace("seconds = 0.75\n", &format!("cycles = {}\n", WARMUP + WINDOW))
 }
 
-/// Cycles of real-time source waiting by who held the stream's VC.
-#[derive(Debug, Default, PartialEq)]
-struct Waits {
-    best_effort: u64,
-    own_stream: u64,
-    other_stream: u64,
-    control: u64,
-    free: u64,
-}
-
-impl Waits {
-    fn total(&self) -> u64 {
-        self.best_effort + self.own_stream + self.other_stream + self.control + self.free
-    }
-}
-
-/// One message's hold of its source VC: [from, to) in cycles.
-#[derive(Clone, Copy)]
-struct Hold {
-    from: u64,
-    to: u64,
-    class: u8,
-    flow: u32,
-}
-
-/// Every message's hold, by (source, VC), in order of taking.
-fn holds(log: &[MessageLog]) -> BTreeMap<(u32, u8), Vec<Hold>> {
-    let mut by_vc: BTreeMap<(u32, u8), Vec<Hold>> = BTreeMap::new();
-    for m in log {
-        let to = if m.source.preempted > 0 { m.source.first_suspended } else { m.source.tail_sent + 1 };
-        let h = Hold { from: m.source.started, to, class: m.class, flow: m.flow };
-        by_vc.entry((m.src, m.source.vc)).or_default().push(h);
-    }
-    by_vc.values_mut().for_each(|v| v.sort_by_key(|h| h.from));
-    by_vc
-}
-
-/// Who held message `m`'s source VC in each cycle of its wait [created,
-/// started).
-fn attribute(m: &MessageLog, on_vc: &[Hold]) -> Waits {
-    let (from, to) = (m.created, m.source.started);
-    let mut w = Waits::default();
-    let mut covered = 0;
-    for h in on_vc.iter().filter(|h| h.from < to && h.to > from) {
-        let n = h.to.min(to) - h.from.max(from);
-        covered += n;
-        match h.class {
-            BEST_EFFORT => w.best_effort += n,
-            CONTROL => w.control += n,
-            _ if h.flow == m.flow => w.own_stream += n,
-            _ => w.other_stream += n,
-        }
-    }
-    w.free = (to - from) - covered;
-    w
-}
-
 /// A run's row (see `HEADER`).
 fn row(run: &str, log: &[MessageLog]) -> String {
     let by_vc = holds(log);
@@ -154,11 +98,7 @@ fn row(run: &str, log: &[MessageLog]) -> String {
         let group = if P_BEST_EFFORT_VCS.contains(&m.source.vc) { &mut shared } else { &mut own };
         group.0 += 1;
         group.1 += w.total();
-        total.best_effort += w.best_effort;
-        total.own_stream += w.own_stream;
-        total.other_stream += w.other_stream;
-        total.control += w.control;
-        total.free += w.free;
+        total.add(&w);
     }
     blocking.sort_unstable();
     blocking.dedup();

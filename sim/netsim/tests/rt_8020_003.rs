@@ -1,0 +1,344 @@
+//! Why P (sources preempting their own best effort) misses more often than
+//! NP in the 80:20 phase of 003_… Fig. 4 at load 0.9 (issue 23;
+//! docs/reproduction.md, "Why P misses more than NP in 80:20").
+//!
+//! `write_the_80_20_log_np` and `write_the_80_20_log_p_selfpre` (ignored;
+//! about a minute each; P took 40 minutes before the message-id fix of
+//! docs/microarchitecture.md §9.6, which this trace found) rerun
+//! `fig4_003_pnp_09_stream.toml`'s NP and
+//! `fig4_003_p_09_stream_selfpre.toml` (the full 0.75 s, seed 1) with every
+//! delivered message logged (`Sim::run_logged_all`) and dump the messages
+//! that matter to the 80:20 phase (cycles 7,500,000 to 9,375,000: five
+//! phases of 0.15 s of 80 ns cycles from cycle 0) into the target
+//! directory: every real-time message created in the phase, every message
+//! that held a source VC during it, and every phase's metrics.
+//! `summarize_the_80_20_logs` (ignored, seconds) reads the dumps and writes
+//! `experiments/results/fig4_003_8020_trace/breakdown.csv`, which
+//! `the_committed_breakdown_shows_the_mechanism` checks.
+
+#[path = "common/source_vc_holds.rs"]
+mod source_vc_holds;
+
+use source_vc_holds::{attribute, holds, Waits, REAL_TIME};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use wormqos_netsim::network::{MessageLog, Sim, SourceVc};
+use wormqos_netsim::Experiment;
+
+const OUT: &str = "experiments/results/fig4_003_8020_trace";
+/// The 80:20 phase: the fifth of five 0.15 s phases of 80 ns cycles
+/// (0.15 / 80e-9 = 1,875,000 cycles each), to the run's end (0.75 s).
+const PHASE: u64 = 1_875_000;
+const FROM: u64 = 4 * PHASE;
+const TO: u64 = 5 * PHASE;
+
+fn root() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn dump_path(run: &str) -> PathBuf {
+    let target = std::env::var("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|_| root().join("target"));
+    target.join(format!("rt_8020_003_{run}.csv"))
+}
+
+/// The committed experiment of router `run` without its sweep.
+fn experiment_text(run: &str) -> String {
+    let (file, must) = match run {
+        "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
+        _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
+    };
+    let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
+    let text = text.split("[sweep]").next().unwrap().to_string();
+    for m in [must, "seconds = 0.75\n", "phase_seconds = 0.15", "seed = 1\n"] {
+        assert!(text.contains(m), "{file} changed: no {m:?}");
+    }
+    text
+}
+
+const DUMP_HEADER: &str = "flow,src,dest,class,flits,frame,frame_msgs,created,started,vc,injected,tail_sent,delivered,no_credit,preempted,first_suspended,vcs_held,out_vcs_held,out_vcs_lower,ahead,lower_ahead";
+
+fn dump_line(m: &MessageLog) -> String {
+    let s = &m.source;
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        m.flow, m.src, m.dest, m.class, m.flits, m.frame, m.frame_msgs, m.created, s.started, s.vc, m.injected, s.tail_sent, m.delivered, s.no_credit, s.preempted, s.first_suspended, s.vcs_held, s.out_vcs_held, s.out_vcs_lower, s.ahead, s.lower_ahead
+    )
+}
+
+fn parse_line(l: &str) -> MessageLog {
+    let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+    MessageLog {
+        flow: c[0] as u32,
+        src: c[1] as u32,
+        dest: c[2] as u32,
+        class: c[3] as u8,
+        flits: c[4] as u32,
+        frame: c[5] as u32,
+        frame_msgs: c[6] as u32,
+        created: c[7],
+        source: SourceVc {
+            started: c[8],
+            vc: c[9] as u8,
+            tail_sent: c[11],
+            no_credit: c[13],
+            preempted: c[14] as u32,
+            first_suspended: c[15],
+            vcs_held: c[16] as u32,
+            out_vcs_held: c[17] as u32,
+            out_vcs_lower: c[18] as u32,
+            ahead: c[19] as u32,
+            lower_ahead: c[20] as u32,
+            ..Default::default()
+        },
+        injected: c[10],
+        delivered: c[12],
+    }
+}
+
+fn write_log(run: &str) {
+    let v = Experiment::from_str(&experiment_text(run), "rt_8020.toml", root().join("experiments")).unwrap();
+    let (res, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
+    let ph = &res.phases[4];
+    eprintln!("{run}: 80:20 phase {} frames judged, miss probability {}, missing time {} ms", ph.frames_judged, ph.deadline_miss_probability, ph.deadline_missing_time_ms);
+    let mut out = format!("{DUMP_HEADER}\n");
+    for m in &log {
+        let in_phase = m.class == REAL_TIME && (FROM..TO).contains(&m.created);
+        let held_in_phase = m.source.started < TO && m.source.tail_sent >= FROM;
+        if in_phase || held_in_phase {
+            out += &dump_line(m);
+            out.push('\n');
+        }
+    }
+    std::fs::write(dump_path(run), out).unwrap();
+    // Every phase's metrics as the sweep writes them (phases.csv's columns).
+    let mut phases = String::from("phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms,deadline_miss_probability_ci95\n");
+    for (k, p) in res.phases.iter().enumerate() {
+        phases += &format!("{k},{},{},{},{},{}\n", p.mix[0], p.frames_judged, p.deadline_miss_probability, p.deadline_missing_time_ms, p.deadline_miss_probability_ci95);
+    }
+    std::fs::write(dump_path(run).with_extension("phases.csv"), phases).unwrap();
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_np() {
+    write_log("np");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_selfpre() {
+    write_log("p_selfpre");
+}
+
+fn read_dump(run: &str) -> Vec<MessageLog> {
+    let path = dump_path(run);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run write_the_80_20_log_{run} first)", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(DUMP_HEADER), "{}", path.display());
+    lines.map(parse_line).collect()
+}
+
+/// Mean of `f` over `ms` (0 when empty).
+fn mean<T>(ms: &[T], f: impl Fn(&T) -> f64) -> f64 {
+    if ms.is_empty() {
+        0.0
+    } else {
+        ms.iter().map(f).sum::<f64>() / ms.len() as f64
+    }
+}
+
+/// A run's row (see `HEADER`): where the phase's delivered real-time
+/// messages spent their time, in cycles, and how busy their source VCs were.
+fn row(run: &str, log: &[MessageLog]) -> String {
+    let by_vc = holds(log);
+    let rt: Vec<&MessageLog> = log.iter().filter(|m| m.class == REAL_TIME && (FROM..TO).contains(&m.created)).collect();
+    let mut waits = Waits::default();
+    for m in &rt {
+        waits.add(&attribute(m, &by_vc[&(m.src, m.source.vc)]));
+    }
+    let n = rt.len() as f64;
+    // Per source VC: cycles of the phase a real-time message of the phase
+    // held it (its service), and the streams bound to it.
+    let mut busy: BTreeMap<(u32, u8), (u64, std::collections::BTreeSet<u32>)> = BTreeMap::new();
+    for m in &rt {
+        let e = busy.entry((m.src, m.source.vc)).or_default();
+        e.0 += m.source.tail_sent + 1 - m.source.started;
+        e.1.insert(m.flow);
+    }
+    let util = |m: &&MessageLog| busy[&(m.src, m.source.vc)].0 as f64 / PHASE as f64;
+    let (saturated, rest): (Vec<&MessageLog>, Vec<&MessageLog>) = rt.iter().partition(|m| util(m) >= 0.9);
+    let wait = |m: &&MessageLog| (m.source.started - m.created) as f64;
+    let stall = longest_stall(log);
+    let cells: Vec<String> = vec![
+        run.to_string(),
+        rt.len().to_string(),
+        mean(&rt, |m| (m.delivered - m.created) as f64).to_string(),
+        (waits.total() as f64 / n).to_string(),
+        (waits.best_effort as f64 / n).to_string(),
+        (waits.own_stream as f64 / n).to_string(),
+        (waits.other_stream as f64 / n).to_string(),
+        (waits.control as f64 / n).to_string(),
+        (waits.free as f64 / n).to_string(),
+        mean(&rt, |m| (m.injected - m.source.started) as f64).to_string(),
+        mean(&rt, |m| (m.source.tail_sent - m.injected) as f64).to_string(),
+        mean(&rt, |m| m.source.no_credit as f64).to_string(),
+        mean(&rt, |m| (m.delivered - m.source.tail_sent) as f64).to_string(),
+        mean(&rt, |m| (m.source.tail_sent + 1 - m.source.started) as f64).to_string(),
+        busy.len().to_string(),
+        (busy.values().map(|b| b.1.len()).sum::<usize>() as f64 / busy.len() as f64).to_string(),
+        busy.values().map(|b| b.0 as f64 / PHASE as f64).fold(0.0, f64::max).to_string(),
+        busy.values().filter(|b| b.0 as f64 >= 0.9 * PHASE as f64).count().to_string(),
+        saturated.len().to_string(),
+        mean(&saturated, wait).to_string(),
+        mean(&rest, wait).to_string(),
+        mean(&rt, |m| m.source.out_vcs_held as f64).to_string(),
+        mean(&rt, |m| m.source.out_vcs_lower as f64).to_string(),
+        mean(&rt, |m| m.source.lower_ahead as f64).to_string(),
+        stall.dest.to_string(),
+        stall.from.to_string(),
+        stall.to.to_string(),
+        (stall.to - stall.from).to_string(),
+        stall.ender_class.to_string(),
+        stall.ender_started.to_string(),
+        stall.ender_preempted.to_string(),
+        stall.started_at_end.to_string(),
+        mean(&rt.iter().filter(|m| m.dest == stall.dest).copied().collect::<Vec<_>>(), wait).to_string(),
+    ];
+    cells.join(",")
+}
+
+/// The longest time in the phase in which one destination received no
+/// message (between two deliveries there), the message whose delivery
+/// ended it (its class, when it took its source VC, how often its source
+/// suspended it), and how many messages to that destination took their
+/// source VC in the cycle it ended.
+#[derive(Default)]
+struct Stall {
+    dest: u32,
+    from: u64,
+    to: u64,
+    ender_class: u8,
+    ender_started: u64,
+    ender_preempted: u32,
+    started_at_end: usize,
+}
+
+fn longest_stall(log: &[MessageLog]) -> Stall {
+    let mut by_dest: BTreeMap<u32, Vec<&MessageLog>> = BTreeMap::new();
+    for m in log.iter().filter(|m| (FROM..TO).contains(&m.delivered)) {
+        by_dest.entry(m.dest).or_default().push(m);
+    }
+    let mut best = Stall::default();
+    for (&dest, ms) in by_dest.iter_mut() {
+        ms.sort_by_key(|m| m.delivered);
+        for w in ms.windows(2) {
+            if w[1].delivered - w[0].delivered > best.to - best.from {
+                let e = w[1];
+                best = Stall { dest, from: w[0].delivered, to: e.delivered, ender_class: e.class, ender_started: e.source.started, ender_preempted: e.source.preempted, started_at_end: 0 };
+            }
+        }
+    }
+    best.started_at_end = log.iter().filter(|m| m.dest == best.dest && m.source.started == best.to).count();
+    best
+}
+
+const HEADER: &str = "run,rt_messages,latency_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_own_stream,vc_wait_other_stream,vc_wait_control,vc_wait_free,header_wait_mean,send_mean,send_no_credit_mean,after_tail_mean,vc_service_mean,rt_vcs,streams_per_vc,vc_busy_max,vcs_busy_90,rt_on_busy_vcs,vc_wait_mean_on_busy_vcs,vc_wait_mean_on_other_vcs,out_vcs_held_mean,out_vcs_lower_mean,lower_ahead_mean,stall_dest,stall_from,stall_to,stall_cycles,stall_ender_class,stall_ender_started,stall_ender_preempted,started_at_stall_end,vc_wait_mean_to_stall_dest";
+
+#[test]
+#[ignore]
+fn summarize_the_80_20_logs() {
+    let mut csv = format!("{HEADER}\n");
+    // The `_before_fix` dumps are those the writers made at commit b5de462,
+    // before sources skipped ids in flight (§9.6); copy them from that
+    // commit's runs (the current writers make only the fixed ones).
+    // A run without a dump is left out (the check below needs its rows).
+    for run in ["np_before_fix", "p_selfpre_before_fix", "np", "p_selfpre"].into_iter().filter(|r| dump_path(r).exists()) {
+        let line = row(run, &read_dump(run));
+        eprintln!("{line}");
+        csv += &format!("{line}\n");
+    }
+    std::fs::create_dir_all(root().join(OUT)).unwrap();
+    std::fs::write(root().join(OUT).join("breakdown.csv"), csv).unwrap();
+}
+
+/// `row`'s cells by `HEADER`'s names.
+fn cells(line: &str) -> BTreeMap<String, f64> {
+    HEADER.split(',').zip(line.split(',')).skip(1).map(|(h, c)| (h.to_string(), c.parse().unwrap())).collect()
+}
+
+/// The breakdown of a hand-made phase. At source 0, VC 2: a best-effort
+/// message holds it until its tail leaves in FROM+9; stream 1's message,
+/// released in FROM, takes it in FROM+10 (10 cycles behind best effort)
+/// and holds it through FROM+1,687,469 (1,687,460 cycles, both ends
+/// included); stream 2's, released in FROM+20, takes it in FROM+1,687,470
+/// (1,687,450 cycles behind stream 1) and holds it 40 cycles. At source 1,
+/// VC 0, stream 3's takes it at once for 40 cycles. By hand: 3 messages,
+/// VC wait (10 + 1,687,450 + 0) / 3 of which best effort 10 / 3 and other
+/// streams 1,687,450 / 3; VC 2 of source 0 is held 1,687,460 + 40 =
+/// 1,687,500 cycles, exactly 0.9 of the phase's 1,875,000, so it counts as
+/// busy, and carries 2 messages waiting (10 + 1,687,450) / 2 = 843,730 on
+/// average, the other VC's 0; 2 VCs, 1.5 streams each; the header leaves
+/// (5 + 0 + 0) / 3 cycles after taking the VC.
+#[test]
+fn a_hand_made_phase_is_broken_down() {
+    let msg = |flow: u32, src: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| MessageLog {
+        flow,
+        src,
+        dest: 3,
+        class,
+        flits: 40,
+        source: SourceVc { started, vc, tail_sent, ..Default::default() },
+        frame: 0,
+        frame_msgs: 1,
+        created,
+        injected,
+        delivered: tail_sent + 60,
+    };
+    let log = vec![
+        msg(100, 0, 2, 0, FROM - 200, FROM - 100, FROM - 100, FROM + 9),
+        msg(1, 0, 2, REAL_TIME, FROM, FROM + 10, FROM + 15, FROM + 1_687_469),
+        msg(2, 0, 2, REAL_TIME, FROM + 20, FROM + 1_687_470, FROM + 1_687_470, FROM + 1_687_509),
+        msg(3, 1, 0, REAL_TIME, FROM, FROM, FROM, FROM + 39),
+    ];
+    let c = cells(&row("x", &log));
+    let near = |k: &str, want: f64| assert!((c[k] - want).abs() < 1e-6, "{k}: {} want {want}", c[k]);
+    near("rt_messages", 3.0);
+    near("vc_wait_mean", 1_687_460.0 / 3.0);
+    near("vc_wait_best_effort", 10.0 / 3.0);
+    near("vc_wait_other_stream", 1_687_450.0 / 3.0);
+    near("vc_wait_own_stream", 0.0);
+    near("header_wait_mean", 5.0 / 3.0);
+    near("vcs_busy_90", 1.0);
+    near("rt_on_busy_vcs", 2.0);
+    near("vc_wait_mean_on_busy_vcs", 843_730.0);
+    near("vc_wait_mean_on_other_vcs", 0.0);
+    near("rt_vcs", 2.0);
+    near("streams_per_vc", 1.5);
+    near("after_tail_mean", 60.0);
+}
+
+/// The committed rows as named cells.
+fn table() -> BTreeMap<String, BTreeMap<String, f64>> {
+    let text = std::fs::read_to_string(root().join(OUT).join("breakdown.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(HEADER));
+    lines.map(|l| (l.split(',').next().unwrap().to_string(), cells(l))).collect()
+}
+
+/// What docs/reproduction.md says of the committed file: before the fix,
+/// P's sources stop sending to one destination for over a million cycles,
+/// ended by the delivery of a best-effort message suspended many times,
+/// in whose cycle many messages to that destination take their VCs, and
+/// P's real time waits thousands of cycles per message with its VC free;
+/// NP's longest stall is short and its messages hardly wait with a free VC.
+#[test]
+fn the_committed_breakdown_shows_the_mechanism() {
+    let t = table();
+    let (np, p) = (&t["np_before_fix"], &t["p_selfpre_before_fix"]);
+    assert!(p["stall_cycles"] > 1_000_000.0, "{p:?}");
+    assert!(np["stall_cycles"] < 10_000.0, "{np:?}");
+    assert_eq!(p["stall_ender_class"], 0.0, "best effort ends the stall");
+    assert!(p["stall_ender_preempted"] > 100.0 && p["started_at_stall_end"] > 10.0, "{p:?}");
+    assert!(p["vc_wait_free"] > 1000.0 * np["vc_wait_free"].max(1.0), "{p:?}");
+    assert!(p["vc_wait_mean_to_stall_dest"] > 5.0 * p["vc_wait_mean"], "{p:?}");
+}
