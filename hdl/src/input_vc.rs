@@ -120,8 +120,14 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     if rv {
         rc.push(Stmt::when(&gnt, on_grant.clone()));
     }
-    let hold_route = if pre { vec![] } else { vec![Stmt::set(&route_d, &route_q)] };
-    md.comb([vec![Stmt::set(&state_d, &state_q)], hold_route, vec![Stmt::set(&ovc_d, &ovc_hold)]].concat().into_iter().chain([
+    // Each register holds unless the case below sets it; with VA's inputs
+    // registered the route's next value is assigned below instead.
+    let mut body = vec![Stmt::set(&state_d, &state_q)];
+    if !pre {
+        body.push(Stmt::set(&route_d, &route_q));
+    }
+    body.push(Stmt::set(&ovc_d, &ovc_hold));
+    body.push(
         Stmt::case_of(
             &state_q,
             vec![
@@ -137,7 +143,8 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
             ],
             vec![],
         ),
-    ]).collect());
+    );
+    md.comb(body);
     // VA's inputs of the next cycle (§6, *VA's inputs computed a cycle
     // early*): the VC is IDLE in the next cycle (and then reads RC's route
     // and class of the next front).
@@ -247,4 +254,3 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
     md.assign(&ovc_o, &ovc_q);
     md.finish()
 }
-

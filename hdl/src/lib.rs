@@ -94,7 +94,7 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
         // Golden model only (docs/microarchitecture.md §6, *Registered
         // switch allocation in P mode*); the CLI refuses it first.
         return Err(HdlError::Invalid(
-            "router.switch_stage = registered with mode = preemptive: golden model only, no RTL (allowed values with mode = preemptive: single_cycle)".into(),
+            "router.switch_stage = registered or split with mode = preemptive: golden model only, no RTL (allowed values with mode = preemptive: single_cycle)".into(),
         ));
     }
     let dims = dims::Dims::new(cfg, mutant);
