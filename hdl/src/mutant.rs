@@ -63,6 +63,13 @@ pub enum Mutant {
     /// `aux` and `mx` only), so a flit still waiting after an overflow keeps a
     /// stamp too large by R and loses to flits it should beat.
     VcStampNotRebased,
+    /// §8.4 *The comparisons that find R are registered* (`virtualclock`
+    /// only): the registered order `sord` is loaded from this cycle's stamp
+    /// registers instead of the next stamps, so in the next cycle a slot
+    /// stamped this cycle is ordered by the stale value of its stamp register
+    /// and R (the rebase's subtrahend) can come from a slot that is not the
+    /// oldest: a live stamp below R wraps and saturates.
+    VcStaleOrder,
     /// §9.4 case (a) (`preemptive` only): a VC whose message is being
     /// preempted after its header crossed does not send the dummy tail: at the
     /// end of the first cycle with `sl < top` it releases the output VC, goes
@@ -227,6 +234,7 @@ impl Mutant {
             Mutant::VcBestEffortFirst,
             Mutant::VcStaleMax,
             Mutant::VcStampNotRebased,
+            Mutant::VcStaleOrder,
         ]
     }
     /// The mutants of the QoS modes (docs/microarchitecture.md §9). Not in
@@ -399,6 +407,7 @@ impl Mutant {
             Mutant::VcBestEffortFirst => "vc-best-effort-first",
             Mutant::VcStaleMax => "vc-stale-max",
             Mutant::VcStampNotRebased => "vc-stamp-not-rebased",
+            Mutant::VcStaleOrder => "vc-stale-order",
             Mutant::PreNoDummyTail => "pre-no-dummy-tail",
             Mutant::PreStackPopsBottom => "pre-stack-pops-bottom",
             Mutant::PreLowerIntoExtra => "pre-lower-into-extra",
@@ -449,6 +458,7 @@ impl Mutant {
             Mutant::VcBestEffortFirst => "VcBestEffortFirst",
             Mutant::VcStaleMax => "VcStaleMax",
             Mutant::VcStampNotRebased => "VcStampNotRebased",
+            Mutant::VcStaleOrder => "VcStaleOrder",
             Mutant::PreNoDummyTail => "PreNoDummyTail",
             Mutant::PreStackPopsBottom => "PreStackPopsBottom",
             Mutant::PreLowerIntoExtra => "PreLowerIntoExtra",
@@ -537,6 +547,8 @@ pub struct Faults {
     pub vc_max_from_stale_aux: bool,
     /// [`Mutant::VcStampNotRebased`]: a rebase leaves the stamp registers as they were.
     pub vc_stamp_not_rebased: bool,
+    /// [`Mutant::VcStaleOrder`]: `sord` is loaded from the stamp registers, not the next stamps.
+    pub vc_stale_order: bool,
     /// [`Mutant::PreNoDummyTail`]: a preempted part is left without its dummy tail.
     pub no_dummy_tail: bool,
     /// [`Mutant::PreStackPopsBottom`]: RC of a suspended lane reads `hs[0]`.
@@ -624,6 +636,7 @@ impl Faults {
             Mutant::VcBestEffortFirst => &mut f.vc_best_effort_first,
             Mutant::VcStaleMax => &mut f.vc_max_from_stale_aux,
             Mutant::VcStampNotRebased => &mut f.vc_stamp_not_rebased,
+            Mutant::VcStaleOrder => &mut f.vc_stale_order,
             Mutant::PreNoDummyTail => &mut f.no_dummy_tail,
             Mutant::PreStackPopsBottom => &mut f.stack_reads_bottom,
             Mutant::PreLowerIntoExtra => &mut f.lane_fit_strict,
@@ -668,7 +681,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -695,7 +708,7 @@ mod tests {
         }
         assert!("nope".parse::<Mutant>().is_err());
         assert_eq!(Mutant::all().len(), 7);
-        assert_eq!(Mutant::virtualclock().len(), 7);
+        assert_eq!(Mutant::virtualclock().len(), 8);
         assert!(Mutant::virtualclock().iter().all(|m| m.is_virtualclock() && !Mutant::all().contains(m)));
         assert_eq!("VcNoMaxNow".parse::<Mutant>().unwrap(), Mutant::VcNoMaxNow);
         assert_eq!(Mutant::qos().len(), 8);
@@ -704,7 +717,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 7 + 8 + 2 + 3 + 4 + 7 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 3 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

@@ -18,14 +18,16 @@
 //! 3. the next values and the rebase on overflow. A stamp formed this cycle
 //!    is never below `now'` (§8.4, "R comes from the registers"), so `R` is
 //!    picked from the registers `now`, `stamp`, `stamped` alone, one-hot with
-//!    the same pairwise scheme as the grant (comparators of its own, on the
-//!    stamp registers) and read out with one balanced OR per bit, so nothing
-//!    in the module is a chain over the slots: the logic depth grows with
-//!    log N, not N. The rebase's subtrahend is `R` or `R2` (the minimum
-//!    without `R`'s slot), chosen by whether `R`'s slot is an eligible real-
-//!    time slot (it then wins the grant): no stamp adder and no grant sits in
-//!    front of the subtraction. The overflow test selects after it between
-//!    the unchanged and the rebased values.
+//!    the same pairwise scheme as the grant and read out with one balanced OR
+//!    per bit, so nothing in the module is a chain over the slots: the logic
+//!    depth grows with log N, not N. The comparisons it needs (`stamp[k] <=
+//!    now`, `stamp[k] < stamp[j]`) are registers themselves (`sbelow`,
+//!    `sord`), loaded from the next stamps before the rebase (§8.4 "The
+//!    comparisons that find R are registered"), so no comparator precedes R.
+//!    The rebase's subtrahend is `R` or `R2` (the minimum without `R`'s
+//!    slot), chosen by whether `R`'s slot is an eligible real-time slot (it
+//!    then wins the grant): no stamp adder and no grant sits in front of the
+//!    subtraction. The overflow test gates the subtrahend (0 without it).
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -89,6 +91,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     // mx[k] = max(now, aux[k]) at every cycle (both reset to 0); loaded with the
     // rebased max(now', aux'[k]) (§8.4, the rebase is monotone so it commutes with max)
     let (mx_q, mx_d) = m.register_sym("mx", n * c, Some("N*C"), &Expr::zero_sym("N*C", n * c));
+    // The comparisons that find R, registered (§8.4): sbelow[k] = stamp[k] <= now and
+    // sord[k*N+j] (k > j) = stamp[k] < stamp[j], exact on stamped slots (sord up to
+    // stamps that both saturated in the last rebase, which §8.5 shows harmless).
+    let (sbelow_q, sbelow_d) = m.register_sym("sbelow", n, Some("N"), &Expr::zero_sym("N", n));
+    m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
+    let (sord_q, sord_d) = m.register_sym("sord", n * n, Some("N*N"), &Expr::zero_sym("N*N", n * n));
+    m.raw_line("/* verilator lint_on UNUSED */");
     let k = m.integer("k");
     let j = m.integer("j");
 
@@ -213,12 +222,13 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     m.raw_line("//    aux clamps at 0, saturation at 2^C-1. A live slot's next stamp is v[k]. A stamp");
     m.raw_line("//    formed this cycle is >= max(now, aux) + 1 >= now', so R is the lowest-index");
     m.raw_line("//    minimum among the stamp registers of the stamped slots below now' (rsel, one-hot,");
-    m.raw_line("//    pairwise comparators on stamp_q), or now' without one; R2 is that minimum without");
+    m.raw_line("//    the registered comparisons sbelow/sord), or now' without one; R2 is that minimum without");
     m.raw_line("//    rsel's slot (§8.4, R comes from the registers). rsel's slot, when eligible and real");
     m.raw_line("//    time, wins the grant (its stamp is below every fresh one and no stamped slot");
     m.raw_line("//    undercuts it), and its grant taking effect removes it from the live set: then R2");
     m.raw_line("//    is the spec's R (use2). Neither the stamp adder nor the grant reaches use2. The");
-    m.raw_line("//    overflow test selects between the unchanged and the rebased values at the end.");
+    m.raw_line("//    overflow test gates the subtrahend. sbelow/sord are loaded from the next stamps");
+    m.raw_line("//    before the rebase (the rebase keeps their order, §8.5 Registered comparisons).");
     let restamp = faults.vc_restamp_every_cycle;
     let now1 = m.comb_reg_sym("now1", c1, "C+1");
     let fresh = m.comb_reg_sym("fresh", n, "N");
@@ -226,14 +236,10 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let aux1 = m.comb_reg_sym("aux1", n * c1, "N*(C+1)");
     let stamped1 = m.comb_reg_sym("stamped1", n, "N");
     let over = m.comb_reg("over", 1);
-    m.raw_line("/* verilator lint_off UNUSED */ // only the entries k > j are used");
-    let rbeat = m.comb_reg_sym("rbeat", n * n, "N*N");
-    m.raw_line("/* verilator lint_on UNUSED */");
     let live = m.comb_reg_sym("live", n, "N");
     let live2 = m.comb_reg_sym("live2", n, "N");
     let rlose = m.comb_reg_sym("rlose", n * n, "N*N");
     let rlose2 = m.comb_reg_sym("rlose2", n * n, "N*N");
-    let below = m.comb_reg_sym("below", n, "N");
     let rsel = m.comb_reg_sym("rsel", n, "N");
     let rsel2 = m.comb_reg_sym("rsel2", n, "N");
     let vb = m.comb_reg_sym("vb", c1 * n, "(C+1)*N");
@@ -246,6 +252,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let now_n = m.comb_reg_sym("now_n", c, "C");
     let dt = m.comb_reg_sym("dt", c + 2, "C+2");
     let rsub = m.comb_reg_sym("rsub", c1, "C+1");
+    let now_top = m.comb_reg("now_top", 1);
     let mx_aux = m.comb_reg_sym("mx_aux", n, "N");
     let b = m.integer("b");
     // x - y clamped at 0, from the borrow of a C+2-bit subtraction
@@ -286,20 +293,17 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         Stmt::set(&over, now1.at_sym("C", c)),
         for_(&k, vec![Stmt::when(fresh.at_var(&k).l_and(s.at_row(&k, "(C+1)", c1, &cp)), vec![Stmt::set(&over, Expr::one_bit(true))])]),
     ]);
-    next.push(Stmt::note("rbeat[k*N+j] (k > j): slot k's stamp register is strictly below slot j's"));
-    next.push(Stmt::set(&rbeat, zero_nn()));
-    next.push(pairwise(&rbeat, stamp_k.below(&stamp_j)));
     // rsel: the lowest-index stamp of `mask` below now' that no stamp of `mask` undercuts
     let select = |sel: &Sig, lose: &Sig, mask: &Sig| {
         vec![
             Stmt::set(lose, zero_nn()),
-            lose_of(lose, &rbeat, mask),
+            lose_of(lose, &sord_q, mask),
             Stmt::set(sel, zero_n()),
             for_(
                 &k,
                 vec![Stmt::set(
                     LVal::at_var(sel, &k),
-                    all_of(&[mask.at_var(&k), below.at_var(&k), lose.elem_var(&k, "N", n).is(zero_n())]),
+                    all_of(&[mask.at_var(&k), sbelow_q.at_var(&k), lose.elem_var(&k, "N", n).is(zero_n())]),
                 )],
             ),
         ]
@@ -320,9 +324,6 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     };
     next.push(Stmt::note("live: the stamped slots (a fresh stamp is never below now')"));
     next.push(Stmt::set(&live, stamped_q.e()));
-    next.push(Stmt::set(&below, zero_n()));
-    next.push(Stmt::note("below[k]: stamp[k] < now' = now + 1, i.e. stamp[k] <= now (no incrementer)"));
-    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&below, &k), now_wide.below(&stamp_k).l_not())]));
     next.push(Stmt::note("R over the live slots; R2 over the live slots but rsel's"));
     next.extend(select(&rsel, &rlose, &live));
     next.push(Stmt::set(&live2, &live & !&rsel));
@@ -340,6 +341,25 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     } else {
         next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin), zero_c1())));
     }
+    // top: the rebased now' = min(now' - rsub, 2^C - 1) is 2^C - 1, i.e. now' - rsub >= 2^C - 1,
+    // formed for each subtrahend (0, R, R2 are all <= now') and picked as rsub is, so it
+    // waits for no subtraction
+    let ones_c = cat(&[Expr::one_bit(false), Expr::ones_sym("C", c)]);
+    let top_of = |r: Expr| (&now1.e() - r).below(&ones_c).l_not();
+    next.push(Stmt::note("now_top: the next now is 2^C-1 (then every stamp above now' ties with it)"));
+    next.push(Stmt::set(&now_top, over.then_else(use2.then_else(top_of(rmin2.e()), top_of(rmin.e())), top_of(zero_c1()))));
+    let v_j = v.elem_var(&j, "(C+1)", c1);
+    next.push(Stmt::note("next cycle's comparisons, from the next stamps v before the rebase (§8.5): the"));
+    next.push(Stmt::note("rebase keeps v[k] <= now' and v[k] < v[j] but where values reach 2^C-1"));
+    next.push(Stmt::set(&sord_d, zero_nn()));
+    if faults.vc_stale_order {
+        next.push(Stmt::note("MUTANT vc-stale-order: sord loaded from this cycle's stamp registers"));
+        next.push(pairwise(&sord_d, stamp_k.below(&stamp_j)));
+    } else {
+        next.push(pairwise(&sord_d, v_k.below(&v_j)));
+    }
+    next.push(Stmt::set(&sbelow_d, zero_n()));
+    next.push(for_(&k, vec![Stmt::set(LVal::at_var(&sbelow_d, &k), now1.e().below(&v_k).l_not().l_or(&now_top))]));
     next.extend(rebase(now1.e(), false));
     next.extend(vec![
         Stmt::set(&now_n, nv.e()),
@@ -398,6 +418,33 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         ),
     ]);
     m.assert_always(&mx_ok, "mx_q holds max(now_q, aux_q[k]) for every slot k");
+    m.comment("Check: the registered comparisons equal those of the stamp registers on stamped");
+    m.raw_line("//    slots (sord may order two stamps that both hold 2^C-1, §8.5).");
+    let cmp_ok = m.comb_reg("cmp_ok", 1);
+    let sat_c = cat(&[Expr::one_bit(false), Expr::ones_sym("C", c)]);
+    let both_live = stamped_q.at_var(&k).l_and(stamped_q.at_var(&j));
+    let both_sat = stamp_k.is(&sat_c).l_and(stamp_j.is(&sat_c));
+    let sord_kj = sord_q.at_row(&k, "N", n, &j);
+    m.comb(vec![
+        Stmt::set(&cmp_ok, Expr::one_bit(true)),
+        for_(
+            &k,
+            vec![
+                Stmt::when(
+                    stamped_q.at_var(&k).l_and(sbelow_q.at_var(&k).is_not(now_wide.below(&stamp_k).l_not())),
+                    vec![Stmt::set(&cmp_ok, Expr::one_bit(false))],
+                ),
+                for_(
+                    &j,
+                    vec![Stmt::when(
+                        all_of(&[j.below(&k), both_live, both_sat.l_not(), sord_kj.is_not(stamp_k.below(&stamp_j))]),
+                        vec![Stmt::set(&cmp_ok, Expr::one_bit(false))],
+                    )],
+                ),
+            ],
+        ),
+    ]);
+    m.assert_always(&cmp_ok, "sbelow_q and sord_q hold the stamp registers' comparisons");
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
         let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");
