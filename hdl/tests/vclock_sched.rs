@@ -162,24 +162,37 @@ fn run_states(
         if let (Some(k), true) = (g, take) {
             left[k] -= 1;
         }
-        let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
-        let mut vflat = String::new();
-        for k in (0..n).rev() {
-            let _ = write!(vflat, "{}'d{}, ", vtw, vts[k]);
-        }
-        let _ = writeln!(
-            tb_body,
-            "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
-             $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);",
-            bits(&present),
-            bits(&elig),
-            take as u8,
-            vflat.trim_end_matches(", ")
-        );
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, take, &vts));
     }
+    let (got, got_states, check_failed) = simulate(n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
+    (expected, got, states, got_states, check_failed)
+}
+
+/// One cycle of the testbench: drive the inputs, print the grant, clock, print the registers.
+fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], take: bool, vts: &[u64]) -> String {
+    let n = present.len();
+    let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
+    let mut vflat = String::new();
+    for k in (0..n).rev() {
+        let _ = write!(vflat, "{}'d{}, ", vtw, vts[k]);
+    }
+    format!(
+        "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
+         $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);\n",
+        bits(present),
+        bits(elig),
+        take as u8,
+        vflat.trim_end_matches(", ")
+    )
+}
+
+/// Runs `tb_body` (lines of [`tb_cycle`]) on the scheduler under Icarus;
+/// returns the grants, the registers after every cycle and whether an RTL
+/// check failed (which must not happen without a mutant).
+fn simulate(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, tag: &str, tb_body: &str) -> (Vec<u64>, Vec<State>, bool) {
     let md = wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant).unwrap();
     let f = wormqos_hdl::standalone_file(&md);
-    let dir = TempDir::new(&format!("vcs_{n}_{c}_{seed}"));
+    let dir = TempDir::new(tag);
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
     let tb = format!(
         "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
@@ -197,7 +210,7 @@ fn run_states(
     assert!(mutant.is_some() || !check_failed, "an RTL check failed:\n{text}");
     let got: Vec<u64> = String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.trim().parse().ok()).collect();
     let got_states = text.lines().filter(|l| l.starts_with("S ")).map(|l| parse_state(l, n, c)).collect();
-    (expected, got, states, got_states, check_failed)
+    (got, got_states, check_failed)
 }
 
 #[test]
@@ -269,4 +282,56 @@ fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
     });
+}
+
+/// The saturation case of §8.5 *Registered comparisons* (a), directed, with
+/// C = 8 (2^C = 256) and two slots. Derivation by hand from §8.4:
+/// - slot 0 is present with Vtick 1 and not eligible: stamped in cycle 0
+///   with `max(0, 0) + 1 = 1`. `now` counts up; in the cycle with `now =
+///   255`, `now' = 256` overflows and R = min(256, 1) = 1: `now` = 255,
+///   `stamp[0]` = 0. From then on every cycle overflows with R = 0 and `now'
+///   = 256` saturates: `now` stays 255.
+/// - slot 1 arrives with Vtick 5 (cycle 300): `s = max(255, 0) + 5 = 260`,
+///   R = 0 (slot 0's stamp), so `stamp[1]` saturates at 255 = `now`: slot 1
+///   is below (`255 <= 255`) although its unrebased stamp 260 is above
+///   `now' = 256`, i.e. only the `top` term of `sbelow` says so.
+/// - next cycle slot 0 is eligible and granted (take): R is R_2 = min(`now'`
+///   = 256, `stamp[1]` = 255) = 255, so `now` becomes 1 and `stamp[1]` 0.
+///   Without the `top` term slot 1 would not be below, R_2 would be 256 and
+///   `now` 0: the registers after that cycle differ from the reference.
+#[test]
+fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
+    let (n, c, vtw) = (2usize, 8u32, 4u32);
+    let mut model = Ref::new(n, c, vtw);
+    let (mut tb_body, mut exp_states) = (String::new(), vec![]);
+    let mut cycle = |present: [bool; 2], vts: [u64; 2], elig: [bool; 2], take: bool| {
+        model.step(&present, &vts, &elig, take);
+        exp_states.push(model.state());
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, take, &vts));
+    };
+    for _ in 0..300 {
+        cycle([true, false], [1, 0], [false, false], true);
+    }
+    cycle([true, true], [1, 5], [false, false], true);
+    cycle([true, true], [1, 5], [true, false], true);
+    for _ in 0..3 {
+        cycle([false, true], [0, 5], [false, false], true);
+    }
+    // the hand derivation above, on the reference itself
+    assert_eq!(exp_states[299].0, 255, "now pinned at 2^C - 1");
+    assert_eq!(exp_states[300].3, vec![Some(0), Some(255)], "slot 1's stamp saturated at now");
+    assert_eq!((exp_states[301].0, exp_states[301].3.clone()), (1, vec![None, Some(0)]), "rebased by R_2 = 255");
+    let (_, got, failed) = simulate(n, c, vtw, None, "vcs_sat_below", &tb_body);
+    assert!(!failed);
+    if let Some(t) = (0..exp_states.len()).find(|&t| exp_states[t] != got[t]) {
+        panic!("registers differ after cycle {t}: expected {:?} got {:?}", exp_states[t], got[t]);
+    }
+}
+
+/// The registered order (§8.4) is checked in simulation: the mutant that
+/// loads `sord` from this cycle's stamp registers trips the check.
+#[test]
+fn stale_order_trips_the_comparison_check() {
+    let tripped = (0..4u64).any(|seed| run_states(4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
+    assert!(tripped, "the sbelow/sord check did not fire on vc-stale-order");
 }
