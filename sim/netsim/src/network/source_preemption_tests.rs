@@ -102,6 +102,68 @@ fn a_source_preempts_its_own_best_effort_message_and_resumes_it() {
     }
 }
 
+/// What the headers waited for (`SourceVc::before_header`) in the
+/// derivation above: best effort's header leaves in the cycle it takes the
+/// VC (cycle 0), so nothing; the real-time message takes the VC in cycle 3,
+/// which is the dummy tail's cycle (it has a credit and the link: best
+/// effort is suspended), and its header leaves in cycle 4: one cycle, the
+/// dummy tail's. The resumed best effort's dummy header is not its header's
+/// wait (its header left in cycle 0).
+#[test]
+fn the_preempting_header_waits_one_cycle_for_the_dummy_tail() {
+    for credits in ["per_vc", "per_lane"] {
+        let v = one_vc(credits, "best_effort");
+        let mut sim = Sim::new(&v).unwrap();
+        sim.msg_log = Some((None, Vec::new()));
+        sim.events.clear();
+        let flow = |class: u8| sim.flows.iter().position(|f| f.src == 0 && f.class == class).unwrap() as u32;
+        let (be, rt) = (flow(0), flow(1));
+        sim.enqueue(be, Message { flow: be, dest: 1, class: 0, vtick: sim.vtick_be, flits: 8, frame: u32::MAX, frame_msgs: 0 }, 0);
+        for _ in 0..3 {
+            sim.step(false);
+        }
+        sim.enqueue(rt, Message { flow: rt, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 3);
+        sim.run_to_end().unwrap();
+        let mut log: Vec<(u8, HeaderWait)> = sim.msg_log.take().unwrap().1.iter().map(|l| (l.class, l.source.before_header)).collect();
+        log.sort_by_key(|l| l.0);
+        assert_eq!(log, vec![(0, HeaderWait::default()), (1, HeaderWait { dummy_sent: 1, ..Default::default() })], "{credits}");
+    }
+}
+
+/// In a loaded run with source preemption every cycle from a message taking
+/// its VC to its header leaving falls in exactly one of `HeaderWait`'s five
+/// kinds (by its definition), so for a message its source never suspended
+/// they add up to `injected - started`; and the run has cycles of each kind
+/// but the dummy tail's link wait, which needs two VCs able to send at once
+/// (so the check is not vacuous; one VC has all three dummy kinds).
+#[test]
+fn the_header_waits_add_up_in_a_loaded_run() {
+    for credits in ["per_vc", "per_lane"] {
+        let text = format!(
+            "name = \"hw\"\n[router]\nports = 4\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+             output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+             traffic_classes = 3\npreemption_credits = \"{credits}\"\n\
+             [topology]\nkind = \"single_switch\"\n\
+             [workload]\nload = 0.9\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
+             source_preemption = \"best_effort\"\n\
+             [run]\ncycles = 20000\nwarmup_cycles = 0\ndrain_cycles = 20000\n"
+        );
+        let v = Experiment::from_str(&text, "hw.toml", PathBuf::new()).unwrap();
+        let (_, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
+        let mut total = HeaderWait::default();
+        for l in log.iter().filter(|l| l.source.preempted == 0) {
+            let w = l.source.before_header;
+            let sum = w.dummy_no_credit + w.dummy_link + w.dummy_sent + w.header_no_credit + w.header_link;
+            assert_eq!(sum as u64, l.injected - l.source.started, "{credits}: {l:?}");
+            total.dummy_no_credit += w.dummy_no_credit;
+            total.dummy_sent += w.dummy_sent;
+            total.header_no_credit += w.header_no_credit;
+            total.header_link += w.header_link;
+        }
+        assert!(total.dummy_no_credit > 0 && total.dummy_sent > 0 && total.header_no_credit > 0 && total.header_link > 0, "{credits}: {total:?}");
+    }
+}
+
 /// Without it (the default) the real-time message waits for best effort's
 /// tail (cycle 7: flits 0..=7 in cycles 0..=7), takes the VC in cycle 8 and
 /// sends its header then, its tail in 11; no dummy flit leaves the source.
