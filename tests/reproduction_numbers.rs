@@ -2352,8 +2352,8 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ("| P, 0.8 | 0.491 ± 0.046 / 1.4 | 0.404 ± 0.026 / 2.1 | 0.363 ± 0.028 / 4.9 | 0.278 ± 0.011 / 9.6 | 0.240 ± 0.022 / 11.5 |", PNP08, "0.8 preemptive"),
         ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 | 0.384 ± 0.020 / 2.6 | 0.367 ± 0.034 / 5.5 | 0.344 ± 0.017 / 31.0 | 0.306 ± 0.011 / 351.7 |", PNP09, "0.9 non_preemptive"),
         ("| P, 0.9 | 0.488 ± 0.033 / 1.7 | 0.386 ± 0.018 / 2.8 | 0.364 ± 0.022 / 6.7 | 0.338 ± 0.021 / 53.6 | 0.246 ± 0.016 / 139.5 |", PNP09, "0.9 preemptive"),
-        ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 | 0.157 ± 0.012 / 2.9 | 0.112 ± 0.010 / 7.3 | 0.139 ± 0.003 / 903.5 | 0.083 ± 0.002 / 2,526.7 |", PNP09L, "0.9 non_preemptive"),
-        ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 | 0.159 ± 0.014 / 5.1 | 0.113 ± 0.012 / 24.1 | 0.132 ± 0.006 / 266.0 | 0.067 ± 0.002 / 1,001.7 |", PNP09L, "0.9 preemptive"),
+        ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 | 0.157 ± 0.012 / 2.1 | 0.111 ± 0.009 / 4.9 | 0.135 ± 0.004 / 754.3 | 0.077 ± 0.001 / 2,666.7 |", PNP09L, "0.9 non_preemptive"),
+        ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 | 0.158 ± 0.014 / 2.2 | 0.121 ± 0.010 / 6.4 | 0.140 ± 0.004 / 215.1 | 0.079 ± 0.002 / 773.6 |", PNP09L, "0.9 preemptive"),
         ("| NP, 8 VCs | 0.519 ± 0.057 / 0.9 | 0.358 ± 0.028 / 0.9 | 0.312 ± 0.020 / 2.4 | 0.229 ± 0.015 / 3.0 | 0.176 ± 0.015 / 2.7 |", PNP8VC, "0.6 non_preemptive"),
         ("| P, 8 VCs | 0.516 ± 0.061 / 1.1 | 0.353 ± 0.019 / 1.1 | 0.353 ± 0.027 / 2.9 | 0.259 ± 0.012 / 3.6 | 0.206 ± 0.012 / 3.1 |", PNP8VC, "0.6 preemptive"),
     ] {
@@ -2362,8 +2362,8 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
     for (passage, csv, point) in [
         ("| NP, 0.9 | 5.2 / 0.0 | 5.8 / 0.0 | 10.4 / 0.3 | 15.1 / 1.3 | 218.4 / 197.5 |", L09, "0.9 non_preemptive"),
         ("| P, 0.9 | 5.1 / 0.0 | 5.8 / 0.0 | 10.8 / 0.5 | 22.9 / 5.9 | 94.4 / 56.6 |", L09, "0.9 preemptive"),
-        ("| NP, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.0 | 10.0 / 0.5 | 159.0 / 143.3 | 1,239.9 / 1,218.4 |", L09L, "0.9 non_preemptive"),
-        ("| P, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.1 | 14.0 / 3.0 | 62.7 / 38.4 | 331.0 / 286.1 |", L09L, "0.9 preemptive"),
+        ("| NP, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.0 | 9.7 / 0.2 | 121.0 / 105.5 | 1,071.3 / 1,050.0 |", L09L, "0.9 non_preemptive"),
+        ("| P, 0.9, 0.6 s | 5.1 / 0.0 | 6.0 / 0.1 | 9.9 / 0.4 | 48.8 / 27.9 | 314.5 / 271.7 |", L09L, "0.9 preemptive"),
     ] {
         v.push(phase_latency_row(passage, csv, point, "1"));
     }
@@ -2442,7 +2442,7 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "there**, in the paper's direction: 0.306 ± 0.011 against 0.246 ± 0.016\n  with 0.15 s phases, by 351.7 µs against 139.5 µs, and 0.083 ± 0.002\n  against 0.067 ± 0.002 with 0.6 s phases, by 2,526.7 µs against\n  1,001.7 µs. In 70:30 the probability does not separate (0.139 ± 0.003\n  against 0.132 ± 0.006 with 0.6 s phases).",
+        passage: "probability, 0.306 ± 0.011 against 0.246 ± 0.016, and the missing time,\n  351.7 µs against 139.5 µs; with 0.6 s phases in the missing time only,\n  2,666.7 µs against 773.6 µs in 80:20 and 754.3 against 215.1 µs in\n  70:30, while the probabilities overlap in every phase (80:20: 0.077 ±\n  0.001 against 0.079 ± 0.002).",
         numbers: vec![
             cell("0.306", PNP09, "0.9 non_preemptive", "4", p, 1.0),
             cell("0.011", PNP09, "0.9 non_preemptive", "4", h, 1.0),
@@ -2450,23 +2450,23 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
             cell("0.016", PNP09, "0.9 preemptive", "4", h, 1.0),
             cell("351.7", PNP09, "0.9 non_preemptive", "4", t, 1000.0),
             cell("139.5", PNP09, "0.9 preemptive", "4", t, 1000.0),
-            cell("0.083", PNP09L, "0.9 non_preemptive", "4", p, 1.0),
-            cell("0.067", PNP09L, "0.9 preemptive", "4", p, 1.0),
-            cell("2,526.7", PNP09L, "0.9 non_preemptive", "4", t, 1000.0),
-            cell("1,001.7", PNP09L, "0.9 preemptive", "4", t, 1000.0),
-            cell("0.139", PNP09L, "0.9 non_preemptive", "3", p, 1.0),
-            cell("0.003", PNP09L, "0.9 non_preemptive", "3", h, 1.0),
-            cell("0.132", PNP09L, "0.9 preemptive", "3", p, 1.0),
-            cell("0.006", PNP09L, "0.9 preemptive", "3", h, 1.0),
+            cell("2,666.7", PNP09L, "0.9 non_preemptive", "4", t, 1000.0),
+            cell("773.6", PNP09L, "0.9 preemptive", "4", t, 1000.0),
+            cell("754.3", PNP09L, "0.9 non_preemptive", "3", t, 1000.0),
+            cell("215.1", PNP09L, "0.9 preemptive", "3", t, 1000.0),
+            cell("0.077", PNP09L, "0.9 non_preemptive", "4", p, 1.0),
+            cell("0.001", PNP09L, "0.9 non_preemptive", "4", h, 1.0),
+            cell("0.079", PNP09L, "0.9 preemptive", "4", p, 1.0),
+            cell("0.002", PNP09L, "0.9 preemptive", "4", h, 1.0),
         ],
     });
     v.push(Claim {
-        passage: "messages queue 197.5 µs at the source before their header leaves (P\n  56.6 µs; 1,218.4 against 286.1 µs with 0.6 s phases).",
+        passage: "messages queue 197.5 µs at the source before their header leaves (P\n  56.6 µs; 1,050.0 against 271.7 µs with 0.6 s phases).",
         numbers: vec![
             rt("197.5", L09, "0.9 non_preemptive", "queueing_us", 1.0),
             rt("56.6", L09, "0.9 preemptive", "queueing_us", 1.0),
-            rt("1,218.4", L09L, "0.9 non_preemptive", "queueing_us", 1.0),
-            rt("286.1", L09L, "0.9 preemptive", "queueing_us", 1.0),
+            rt("1,050.0", L09L, "0.9 non_preemptive", "queueing_us", 1.0),
+            rt("271.7", L09L, "0.9 preemptive", "queueing_us", 1.0),
         ],
     });
     // 261 cycles of 80 ns = 20.86 µs; 0.01816 = messages / (1,875,000 cycles × 8 sources);
@@ -2485,8 +2485,8 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         numbers: vec![rt("0.01816", L09, "0.9 non_preemptive", "messages", 1.0 / 1_875_000.0 / 8.0)],
     });
     v.push(Claim {
-        passage: "probability does not grow with the real-time share (with 0.6 s phases it\n  falls from 0.209 in 20:80 to 0.083 in 80:20)",
-        numbers: vec![cell("0.209", PNP09L, "0.9 non_preemptive", "0", p, 1.0), cell("0.083", PNP09L, "0.9 non_preemptive", "4", p, 1.0)],
+        passage: "probability does not grow with the real-time share (with 0.6 s phases it\n  falls from 0.209 in 20:80 to 0.077 in 80:20)",
+        numbers: vec![cell("0.209", PNP09L, "0.9 non_preemptive", "0", p, 1.0), cell("0.077", PNP09L, "0.9 non_preemptive", "4", p, 1.0)],
     });
     let res = |written: &'static str, router: &'static str, column: &'static str, scale: f64| Num {
         written,
@@ -2887,8 +2887,8 @@ fn per_stream_p_misses_less_often_than_np_at_0_9() {
 
 /// "NP's static real-time VCs: do they bind?": NP's and P's 95 % intervals
 /// of the missing probability overlap in every phase at 0.6 and 0.8 (16
-/// VCs); at 0.9 they are apart in 80:20 (both run lengths, P lower) and
-/// overlap in every other phase; with 8 VCs at 0.6 they are apart in 70:30
+/// VCs); at 0.9 they are apart in 80:20 with 0.15 s phases (P lower) and
+/// overlap in every other phase, and in every phase with 0.6 s phases; with 8 VCs at 0.6 they are apart in 70:30
 /// and 80:20 with P higher and overlap before.
 #[test]
 fn np_and_p_separate_at_0_9_only() {
@@ -2907,7 +2907,7 @@ fn np_and_p_separate_at_0_9_only() {
             let np = miss_interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);
             let p = miss_interval(csv, &format!("{load} preemptive"), ph, &mut cache);
             let apart = match csv {
-                PNP09 | PNP09L => ph == 4,
+                PNP09 => ph == 4,
                 PNP8VC => ph >= 3,
                 _ => false,
             };

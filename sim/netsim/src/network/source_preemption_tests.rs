@@ -51,9 +51,9 @@ fn one_vc(credits: &str, preemption: &str) -> Validated {
 type Injected = Vec<(u64, bool, bool, bool, u8)>;
 type Logged = Vec<(u8, u64, u64, u64, u64, u32)>;
 
-fn best_effort_then_real_time(credits: &str, preemption: &str) -> (Injected, Logged) {
-    let v = one_vc(credits, preemption);
-    let mut sim = Sim::new(&v).unwrap();
+/// The derivation's run on `v`, logged and traced, run to its end.
+fn run_best_effort_then_real_time(v: &Validated) -> Sim<'_> {
+    let mut sim = Sim::new(v).unwrap();
     sim.msg_log = Some((None, Vec::new()));
     sim.trace = Some(Box::default());
     sim.events.clear();
@@ -67,6 +67,12 @@ fn best_effort_then_real_time(credits: &str, preemption: &str) -> (Injected, Log
     let m = Message { flow: rt, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 };
     sim.enqueue(rt, m, 3);
     sim.run_to_end().unwrap();
+    sim
+}
+
+fn best_effort_then_real_time(credits: &str, preemption: &str) -> (Injected, Logged) {
+    let v = one_vc(credits, preemption);
+    let mut sim = run_best_effort_then_real_time(&v);
     let injected = sim.trace.take().unwrap().injected.iter().filter(|t| t.1 == 0).map(|(c, _, f)| (*c, f.head, f.tail, f.dummy, f.lane)).collect();
     let mut log: Logged = sim
         .msg_log
@@ -113,17 +119,7 @@ fn a_source_preempts_its_own_best_effort_message_and_resumes_it() {
 fn the_preempting_header_waits_one_cycle_for_the_dummy_tail() {
     for credits in ["per_vc", "per_lane"] {
         let v = one_vc(credits, "best_effort");
-        let mut sim = Sim::new(&v).unwrap();
-        sim.msg_log = Some((None, Vec::new()));
-        sim.events.clear();
-        let flow = |class: u8| sim.flows.iter().position(|f| f.src == 0 && f.class == class).unwrap() as u32;
-        let (be, rt) = (flow(0), flow(1));
-        sim.enqueue(be, Message { flow: be, dest: 1, class: 0, vtick: sim.vtick_be, flits: 8, frame: u32::MAX, frame_msgs: 0 }, 0);
-        for _ in 0..3 {
-            sim.step(false);
-        }
-        sim.enqueue(rt, Message { flow: rt, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 3);
-        sim.run_to_end().unwrap();
+        let mut sim = run_best_effort_then_real_time(&v);
         let mut log: Vec<(u8, HeaderWait)> = sim.msg_log.take().unwrap().1.iter().map(|l| (l.class, l.source.before_header)).collect();
         log.sort_by_key(|l| l.0);
         assert_eq!(log, vec![(0, HeaderWait::default()), (1, HeaderWait { dummy_sent: 1, ..Default::default() })], "{credits}");
