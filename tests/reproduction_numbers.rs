@@ -2821,7 +2821,7 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "(12.3 µs in 20:80, NP 0.1; the trace above, made before the id fix,\n  measured 130.5 cycles from release to header, 10.4 µs, in its 80 ms of\n  that phase) but less than NP's in 80:20 (123.0 against 429.9 µs).",
+        passage: "(12.3 µs in 20:80, NP 0.1; the trace above measured 130.5 cycles from\n  release to header, 10.4 µs, in its 80 ms of that phase) but less than\n  NP's in 80:20 (123.0 against 429.9 µs).",
         numbers: vec![
             at("12.3", SELFL, "0.9", "0", Some("1"), "queueing_us", 1.0),
             at("0.1", S09L, "0.9 non_preemptive", "0", Some("1"), "queueing_us", 1.0),
