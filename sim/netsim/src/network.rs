@@ -103,6 +103,26 @@ pub struct SourceVc {
     /// the first (its hold of the VC then ended until it resumed).
     pub preempted: u32,
     pub first_suspended: u64,
+    /// Cycles from taking its VC to its header leaving, by what held the
+    /// header back (logged runs only).
+    pub before_header: HeaderWait,
+}
+
+/// What a message's header waited for in each cycle from the message taking
+/// its source VC to the header leaving (the cycle it leaves not counted):
+/// under `workload.source_preemption`, the dummy tail owed to the best-effort
+/// message it suspended (§9.4) without a credit, with a credit but the link
+/// given to another VC's flit, and the cycle the dummy tail leaves; then the
+/// header itself without a credit, or with one but the link given to another
+/// VC. The five add up to `injected - started` for a message never
+/// suspended itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HeaderWait {
+    pub dummy_no_credit: u32,
+    pub dummy_link: u32,
+    pub dummy_sent: u32,
+    pub header_no_credit: u32,
+    pub header_link: u32,
 }
 
 /// A dummy flit a source owes on one of its VCs before the next flit of the
@@ -124,6 +144,17 @@ impl Ni {
     #[inline]
     fn idle_for(&self, c: usize, v: usize) -> bool {
         self.vc_cur[v].is_none() && (c > 0 || self.vc_susp[v].is_none())
+    }
+
+    /// Credits VC v has for its next flit, a header or not, of class c
+    /// (with per-lane credits those of the lane the flit would take).
+    #[inline]
+    fn next_flit_credits<const LANES: bool>(&self, v: usize, head: bool, c: u8) -> u32 {
+        if LANES {
+            self.lanes[v].credits_for(head, c) as u32
+        } else {
+            self.credits[v]
+        }
     }
 
     /// The router's credits of this cycle (bit v = VC v; with per-lane
@@ -1434,7 +1465,7 @@ impl<'a, X: Width> Sim<'a, X> {
                     OwedDummy::Tail => false,
                     OwedDummy::Header => true,
                 };
-                let credits = if LANES { ni.lanes[v].credits_for(head, c) as u32 } else { ni.credits[v] };
+                let credits = ni.next_flit_credits::<LANES>(v, head, c);
                 if logging && credits == 0 {
                     self.slab[idx as usize].at_source.no_credit += 1;
                 }
@@ -1452,6 +1483,9 @@ impl<'a, X: Width> Sim<'a, X> {
             let c = stalled.trailing_zeros() as usize;
             self.nis[e].credit_stalled[c] += 1;
             stalled &= stalled - 1;
+        }
+        if logging {
+            self.log_header_waits::<LANES>(e, pick.map(|(v, _)| v));
         }
         let mut flit = LinkFlit::IDLE;
         if let Some((v, c)) = pick.filter(|&(v, _)| self.nis[e].vc_owed[v] != OwedDummy::None) {
@@ -1506,6 +1540,29 @@ impl<'a, X: Width> Sim<'a, X> {
             self.nis[e].return_credits::<LANES>(ret, ret_lanes);
         }
         self.drive_flit(r, p, flit);
+    }
+
+    /// Logged runs: one cycle of [`HeaderWait`] for every message on one of
+    /// endpoint e's source VCs whose header has not left, given the VC whose
+    /// flit (or owed dummy flit) the source sends this cycle.
+    fn log_header_waits<const LANES: bool>(&mut self, e: usize, picked: Option<usize>) {
+        for v in 0..self.nis[e].vc_cur.len() {
+            let ni = &self.nis[e];
+            // A message with flits sent, or resumed behind an owed dummy
+            // header, has sent its header before.
+            let (Some((idx, 0)), false) = (ni.vc_cur[v], ni.vc_owed[v] == OwedDummy::Header) else { continue };
+            let dummy = ni.vc_owed[v] == OwedDummy::Tail;
+            let credited = ni.next_flit_credits::<LANES>(v, !dummy, ni.vc_class[v]) > 0;
+            let w = &mut self.slab[idx as usize].at_source.before_header;
+            match (dummy, credited, picked == Some(v)) {
+                (false, true, true) => {} // the header leaves now
+                (true, true, true) => w.dummy_sent += 1,
+                (true, false, _) => w.dummy_no_credit += 1,
+                (true, true, false) => w.dummy_link += 1,
+                (false, false, _) => w.header_no_credit += 1,
+                (false, true, false) => w.header_link += 1,
+            }
+        }
     }
 
     /// Flit `flit` of class c leaves endpoint e's source on VC v: one credit

@@ -319,7 +319,9 @@ fn np_real_time_is_not_short_of_vcs() {
     // The probe ran the sweeps' runs: its rows carry the 80:20 deadline
     // missing probabilities of fig4_003_slot_end's NP (0.170) and
     // fig4_003_lane's K = 12 (0.188) at 0.6, of fig4_003_pnp_09 at 0.9 (NP
-    // 0.307, P 0.231).
+    // 0.307, P 0.231) as it was run before the message-id fix of §9.6 (the
+    // counts are not rerun; the sweep's rerun with the fix gives NP 0.306,
+    // P 0.246, docs/reproduction.md).
     assert_eq!(format!("{:.3}", num(&row("np_06", 4), "deadline_miss_probability")), "0.170");
     assert_eq!(format!("{:.3}", num(&row("p_06", 4), "deadline_miss_probability")), "0.188");
     assert_eq!(format!("{:.3}", num(&row("np_09", 4), "deadline_miss_probability")), "0.307");
