@@ -382,9 +382,22 @@ impl BurstClass {
         if self.ports < 3 {
             return Ok(0.0);
         }
+        let others = ((self.ports - 2) * self.streams) as f64 / (self.ports - 1) as f64 * self.stream_rate();
+        self.blocking_behind(others)
+    }
+
+    /// p·r, the mean flits per cycle one stream sends.
+    fn stream_rate(&self) -> f64 {
         let l = self.link(1);
-        let stream_rate = l.on_mean / (l.on_mean + l.off_mean) * l.peak;
-        let others = ((self.ports - 2) * self.streams) as f64 / (self.ports - 1) as f64 * stream_rate;
+        l.on_mean / (l.on_mean + l.off_mean) * l.peak
+    }
+
+    /// The mean cycles a header waits for an output that `others` flits
+    /// per cycle of other input ports' messages take, each holding it
+    /// M/c_d cycles (`destination_capacity`): ρ_o = others/c_d, and a
+    /// geometric number of messages ahead, B = ρ_o/(1 − ρ_o)·M/c_d.
+    /// ρ_o ≥ 1 is `Saturated`.
+    fn blocking_behind(&self, others: f64) -> Result<f64, FluidError> {
         let c_d = self.destination_capacity();
         let rho = others / c_d;
         if !(rho < 1.0) {
@@ -397,27 +410,42 @@ impl BurstClass {
     /// service time: a message per (M + `VC_TURNAROUND`)/c + B̄ cycles,
     /// c·M/(M + 2 + c·B̄) flits per cycle.
     pub fn coupled_source_capacity(&self) -> Result<f64, FluidError> {
-        Ok(self.capacity * self.flits / (self.flits + VC_TURNAROUND + self.capacity * self.destination_blocking()?))
+        Ok(self.capacity_with_blocking(self.destination_blocking()?))
+    }
+
+    /// c·M/(M + 2 + c·B̄) for a mean blocking B̄ per message.
+    fn capacity_with_blocking(&self, blocking: f64) -> f64 {
+        self.capacity * self.flits / (self.flits + VC_TURNAROUND + self.capacity * blocking)
+    }
+
+    /// The source link coupled backwards to a mean blocking B̄ that every
+    /// message meets downstream while it holds the source's one VC: the
+    /// tagged stream's own backlog (the one-stream link at c_s,
+    /// `source_vc_capacity`), since its own messages' blocking is the
+    /// queue of the links it crosses, counted there; the other K − 1
+    /// streams' part (the K-stream link less the one-stream link) at
+    /// c_b = `capacity_with_blocking`(B̄). K = 1: the K-stream link at c_s.
+    fn coupled_source_link(&self, blocking: f64) -> Result<f64, FluidError> {
+        if self.streams == 1 {
+            return self.source_link_with_turnaround();
+        }
+        let (c_s, c_b) = (self.source_vc_capacity(), self.capacity_with_blocking(blocking));
+        let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
+        let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
+        let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
+        Ok(own + all - own_blocked)
     }
 
     /// `tandem_delay` with the source link coupled backwards to the
-    /// destination links: the tagged stream's own backlog at the source
-    /// (the one-stream link at c_s, `source_vc_capacity`) as before, since
-    /// its own messages' blocking is its destination link's queue, already
-    /// counted there; the other K − 1 streams' part of the source link
-    /// (the K-stream link less the one-stream link) served at
-    /// `coupled_source_capacity`, since their messages block at other
-    /// destinations while holding the VC. K = 1: `tandem_delay`.
+    /// destination links (`coupled_source_link` with B̄ =
+    /// `destination_blocking`): the other K − 1 streams' messages block at
+    /// other destinations while holding the VC. K = 1: `tandem_delay`.
     pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
         let forward = self.tandem_delay()?;
         if self.streams == 1 {
             return Ok(forward);
         }
-        let (c_s, c_b) = (self.source_vc_capacity(), self.coupled_source_capacity()?);
-        let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
-        let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
-        let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
-        Ok(BurstDelay { source_link: own + all - own_blocked, ..forward })
+        Ok(BurstDelay { source_link: self.coupled_source_link(self.destination_blocking()?)?, ..forward })
     }
 
     /// The class's burst-scale delays with the two links in tandem on any
@@ -569,18 +597,71 @@ impl CubeBurstClass {
     /// part, each of `network_links` weighted by the probability the
     /// stream crosses it; `excluded_weight` the most any one link left out.
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
+        self.check_shape()?;
+        let source_link = self.class.link(self.class.streams).mean_delay()?;
+        self.with_network_links(source_link, |m| Ok(self.class.link(m)))
+    }
+
+    fn check_shape(&self) -> Result<(), FluidError> {
         let k = self.class.streams;
         if self.n == 0 || self.n > 16 || k == 0 {
             return Err(FluidError::NotSolved(format!("{}-cube with {k} streams per node: no other endpoint to send to", self.n)));
         }
-        let source_link = self.class.link(k).mean_delay()?;
+        Ok(())
+    }
+
+    /// `source_link` and the network part: each of `network_links`, its
+    /// link of m sources given by `link_of`, weighted by the probability
+    /// the stream crosses it; `excluded_weight` the most any one link left
+    /// out.
+    fn with_network_links(&self, source_link: f64, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<BurstDelay, FluidError> {
         let (mut network, mut excluded) = (0.0, 0.0f64);
         for (crossed, trials, q) in self.network_links() {
-            let (delay, left) = self.class.shared_link(trials, q)?;
+            let (delay, left) = self.class.shared_link_of(trials, q, &link_of)?;
             network += crossed * delay;
             excluded = excluded.max(left);
         }
         Ok(BurstDelay { source_link, destination_link: network, excluded_weight: excluded })
+    }
+
+    /// B̄, the mean cycles a message's header waits at its first hop's
+    /// output (x, d) for messages of the router's other input ports while
+    /// its source's one VC holds it (docs/reproduction.md, "The hypercube's
+    /// fluid row in tandem"). The first hop corrects the lowest bit in
+    /// which the destination differs: d with probability
+    /// q_d = 2^(n − d − 1)/(2^n − 1). The link (x, d) carries the streams
+    /// of the 2^d sources that agree with x from bit d up, each there with
+    /// probability q_d (`cube_hop_link_streams`); all but the own source's
+    /// K come in on other input ports: λ_d = (2^d − 1)·K·q_d·p·r, each
+    /// message holding the output M/c_d cycles (the router's
+    /// `blocking_behind`). B̄ = Σ_d q_d·B(λ_d); d = 0 has no other input.
+    /// First order: a message that holds (x, d) is not itself held there by
+    /// the blocking it meets at its next hop (one 32-flit message per VC
+    /// buffer would carry that back too; 000_…'s Eq. (5) recursion).
+    pub fn first_hop_blocking(&self) -> Result<f64, FluidError> {
+        let (n, k) = (self.n, self.class.streams);
+        let others = ((1usize << n) - 1) as f64;
+        let mut blocking = 0.0;
+        for d in 0..n {
+            let q = (1usize << (n - d - 1)) as f64 / others;
+            let lambda = ((1usize << d) - 1) as f64 * k as f64 * q * self.class.stream_rate();
+            blocking += q * self.class.blocking_behind(lambda)?;
+        }
+        Ok(blocking)
+    }
+
+    /// The class's burst-scale delays in tandem, as the single router's
+    /// `BurstClass::coupled_delay`: the injection link with the VC
+    /// turnaround and its other streams' part slowed by the first hop's
+    /// blocking (`coupled_source_link` with `first_hop_blocking`); every
+    /// hop and ejection link fed by the upstream input VCs' outputs (each
+    /// stream's peak at most c_s = c·M/(M + 2), its burst stretched,
+    /// `after_source_link`) and served at c_d = c·M/(M + 1), weighted by
+    /// the probability the stream crosses it (`network_links`).
+    pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
+        self.check_shape()?;
+        let source_link = self.class.coupled_source_link(self.first_hop_blocking()?)?;
+        self.with_network_links(source_link, |m| self.class.after_source_link(m))
     }
 }
 
@@ -936,5 +1017,73 @@ mod tests {
         // carry 1.5 = c with weight 1/9, over the 1 % bound: saturated.
         let tight = CubeBurstClass { n: 2, class: BurstClass { capacity: 1.5, ..class } };
         assert!(matches!(tight.delay(), Err(FluidError::Saturated { .. })), "{:?}", tight.delay());
+    }
+
+    #[test]
+    fn a_two_cube_in_tandem_by_hand() {
+        // a_two_cube_by_hand's links (d = 0 crossed 2/3, no other stream;
+        // d = 1 crossed 2/3, 1 other with q = 1/3; the ejection link
+        // always, 2 others with q = 1/3), K = 1, r = M/g = 1 (M = 1,
+        // g = 1), T_on = N g = 100, I = 100, c = 5. The input VCs pass
+        // c_s = 5·1/(1 + 2) = 5/3 ≥ r, so every stream reaches the network
+        // links unchanged; those serve c_d = 5·1/(1 + 1) = 2.5: one or two
+        // sources never overload them, three give 3 cycles
+        // (three_sources_with_one_overload_state_by_hand). The ejection
+        // link has three with probability (1/3)² = 1/9: 1/3 cycle; the
+        // injection link one source below c_s: 0. Links added at c = 5
+        // (`delay`): no state of three sources overloads, 0.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 100.0, gap: 1.0, off_mean: 100.0, flits: 1.0, capacity: 5.0 };
+        let cube = CubeBurstClass { n: 2, class };
+        let d = cube.coupled_delay().unwrap();
+        assert_eq!((d.source_link, d.excluded_weight), (0.0, 0.0), "{d:?}");
+        assert!((d.destination_link - 1.0 / 3.0).abs() < 1e-6, "{d:?}");
+        assert!(cube.delay().unwrap().destination_link < 1e-12, "{:?}", cube.delay());
+    }
+
+    #[test]
+    fn the_first_hop_blocking_by_hand() {
+        // 3-cube, K = 1, fig12_000_onoff_bursts.toml's g = 33 stream
+        // (p·r = 0.128 flits per cycle), c = 1, c_d = 32/33, M/c_d = 33.
+        // First hop d with q_d = 2^(2 − d)/7: d = 0 (4/7) has no other
+        // input; d = 1 (2/7): 1 other source, λ = 1·(2/7)·0.128 =
+        // 0.0365714, ρ = λ·33/32 = 0.0377143, B = ρ/(1 − ρ)·33 = 1.293349;
+        // d = 2 (1/7): 3 other sources, λ = 3·(1/7)·0.128 = 0.0548571,
+        // ρ = 0.0565714, B = 1.978801. B̄ = (2/7)·1.293349 + (1/7)·1.978801
+        // = 0.652214 cycles. K = 4 at a quarter of the rate per stream
+        // (I = 9,670): the same λ, the same B̄.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 10.0, gap: 33.0, off_mean: 2170.0, flits: 32.0, capacity: 1.0 };
+        let b = CubeBurstClass { n: 3, class }.first_hop_blocking().unwrap();
+        assert!((b - 0.652_214).abs() < 1e-6, "{b}");
+        let four = CubeBurstClass { n: 3, class: BurstClass { streams: 4, off_mean: 9670.0, ..class } }.first_hop_blocking().unwrap();
+        assert!((four - 0.652_214).abs() < 1e-6, "{four}");
+        // A 1-cube: the one hop is d = 0, never another input: 0.
+        assert_eq!(CubeBurstClass { n: 1, class }.first_hop_blocking().unwrap(), 0.0);
+    }
+
+    #[test]
+    fn a_two_cube_injection_link_coupled_backwards_by_hand() {
+        // 2-cube, K = 2, M = 2, g = 2 (r = 1), N = 50 (T_on = 100), I = 100
+        // (p = 1/2), c = 4: c_s = 2 = 2r, so the two streams never
+        // overload the injection link's VC without the coupling. First-hop
+        // blocking: d = 0 (q = 2/3) no other input; d = 1 (q = 1/3): the
+        // one other source's 2 streams, each there with 1/3: λ = 1/3 flits
+        // per cycle into c_d = 8/3, ρ = 1/8, B = (1/7)·(2/(8/3)) = 3/28;
+        // B̄ = (1/3)(3/28) = 1/28. c_b = c·M/(M + 2 + c·B̄) = 8/(4 + 1/7)
+        // = 56/29. Own part: one stream at r = 1 below c_s and c_b: 0.
+        // The two-stream link at c_b (the_source_link_coupled_backwards's
+        // algebra): m_i = −0.02 + (c_b − i) z; det(Q − zD) = m0 m1 m2 −
+        // 2·10⁻⁴(m0 + m2) = z(k0 + k1 z + k2 z²) with k0 = 4·10⁻⁴(3c_b − 3)
+        // − 2·10⁻⁴(2c_b − 2) = 7.448276e-4, k1 = −0.02(3c_b² − 6c_b + 2) =
+        // −0.0320095, k2 = c_b(c_b − 1)(c_b − 2) = −0.1239903: the negative
+        // root z = −783/2800 = −0.2796429. m0 = −0.02 + c_b z = −0.56,
+        // m2 = −0.02 + (c_b − 2)z = −1/1400; φ2 = 1, φ1 = −m2/0.01 = 1/14,
+        // φ0 = −0.01 φ1/m0 = 1/784; a = −π2 = −1/4; E[Q] = a·(841/784)/z
+        // = 0.958995 flits, Λ = 1: 0.958995 cycles.
+        let class = BurstClass { ports: 0, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        let cube = CubeBurstClass { n: 2, class };
+        assert!((cube.first_hop_blocking().unwrap() - 1.0 / 28.0).abs() < 1e-12);
+        let d = cube.coupled_delay().unwrap();
+        assert!((d.source_link - 0.958_995).abs() < 1e-5, "{d:?}");
+        assert_eq!(class.source_link_with_turnaround(), Ok(0.0));
     }
 }
