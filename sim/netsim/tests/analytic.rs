@@ -704,6 +704,79 @@ fn cube_burst_fluid_model_against_the_back_to_back_runs() {
     }
 }
 
+/// The n-cube's fluid row in tandem (`kim2005_cube_tandem`,
+/// `CubeBurstClass::coupled_delay`) against ten seeds of the 6-cube's
+/// back-to-back bursts (`experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/results.csv`,
+/// `wormqos sweep` of `fig12b_000_onoff_cube6_bursts_seeds.toml`, 200 k
+/// cycles per seed; no simulation here): the real-time total latency
+/// (source wait + network latency), the simulated mean over the seeds and
+/// its standard error, the tandem row's and the links-added row's
+/// (`kim2005_cube_fluid`) totals with their errors, both rows' split, and
+/// the tandem row's network links checked against `coupled_network_parts`. Writes
+/// `cube_tandem_fluid.csv` beside the results (WORMQOS_BLESS=1), else
+/// fails when it is stale (docs/reproduction.md quotes it).
+#[test]
+fn cube_tandem_model_against_ten_seeds() {
+    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
+    let dir = format!("{}/../../experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(format!("{dir}/results.csv")).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{name}"));
+    let (pc, tc, nc, sc) = (col("workload.onoff_streams+workload.onoff_mean_off_us"), col("rt_latency_cycles"), col("rt_network_latency_cycles"), col("rt_source_latency_cycles"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let mut csv = String::from("point,streams,gap_cycles,seeds,sim_total_cycles,sim_total_se_cycles,sim_source_wait_cycles,sim_network_cycles,tandem_source_wait_cycles,tandem_network_cycles,tandem_total_cycles,tandem_error_percent,first_hop_blocking_cycles,added_source_wait_cycles,added_network_cycles,added_total_cycles,added_error_percent\n");
+    for (k, off) in [(1u32, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let point = format!("{k}:{off}");
+        let at: Vec<&Vec<&str>> = rows.iter().filter(|r| r[pc] == point).collect();
+        assert_eq!(at.len(), 10, "{point}: seeds");
+        let mean = |c: usize| at.iter().map(|r| r[c].parse::<f64>().unwrap()).sum::<f64>() / at.len() as f64;
+        let (sim, sim_net, sim_src) = (mean(tc), mean(nc), mean(sc));
+        let var = at.iter().map(|r| (r[tc].parse::<f64>().unwrap() - sim).powi(2)).sum::<f64>() / (at.len() - 1) as f64;
+        let se = (var / at.len() as f64).sqrt();
+        let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        let named = predict::plan(&v).unwrap().evaluate(&[]);
+        let parts = |name: &str| named.iter().find(|r| r.name == name).unwrap().result.as_ref().map(|c| c.iter().find(|c| c.class == 1).map(|c| (c.source_latency, c.network_latency)).unwrap());
+        let (a_src, a_net) = parts("kim2005_cube_fluid").unwrap();
+        let added = a_src + a_net;
+        let added_err = 100.0 * (added - sim) / sim;
+        let class = BurstClass { ports: 64, streams: k as usize, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let cube = CubeBurstClass { n: 6, class };
+        let row = match parts("kim2005_cube_tandem") {
+            Ok((t_src, t_net)) => {
+                let tandem = t_src + t_net;
+                let err = 100.0 * (tandem - sim) / sim;
+                // The bound: K = 1 within 10 % of the ten seeds' mean (the
+                // destinations each seed draws spread the K = 1 totals by
+                // 4–6 % in standard error); K ≥ 2 high, within +20 %
+                // (docs/reproduction.md, "The hypercube's fluid row in
+                // tandem": measured +13 % and +16 %, cause not established).
+                if k == 1 {
+                    assert!(err.abs() <= 10.0, "{point}: tandem {tandem} sim {sim}");
+                } else {
+                    assert!(err > 0.0 && err <= 20.0, "{point}: tandem {tandem} sim {sim}");
+                }
+                // The network part is kim2005_cube's network latency plus
+                // the links of `coupled_network_parts`, the dimension-0
+                // hop link 0.
+                let (links, _) = cube.coupled_network_parts().unwrap();
+                let base = parts("kim2005_cube").unwrap().1;
+                assert!(links[0] == 0.0 && (t_net - base - links.iter().sum::<f64>()).abs() <= 1e-9 * t_net, "{point}: {links:?}");
+                format!("{t_src:.4},{t_net:.4},{tandem:.4},{err:.1},{:.4}", cube.first_hop_blocking().unwrap())
+            }
+            Err(e) => {
+                // K = 14: 14 sources at c_b < r, the ill-conditioned case of
+                // the single router.
+                assert!(k == 14 && e.to_string().contains("not modelled"), "{point}: {e}");
+                format!("not modelled,not modelled,not modelled,,{:.4}", cube.first_hop_blocking().unwrap())
+            }
+        };
+        csv += &format!("{point},{k},{:.1},{},{sim:.4},{se:.4},{sim_src:.4},{sim_net:.4},{row},{a_src:.4},{a_net:.4},{added:.4},{added_err:.1}\n", o.gap, at.len());
+    }
+    bless_or_compare(&format!("{dir}/cube_tandem_fluid.csv"), &csv);
+}
+
 /// Where the burst-scale backlog waits in the simulator, from the NI's
 /// credit-stall counter (`ClassStats::source_credit_stall`): one ON/OFF
 /// stream per port (K = 1: nothing else real-time at its NI, best effort

@@ -599,7 +599,8 @@ impl CubeBurstClass {
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
         self.check_shape()?;
         let source_link = self.class.link(self.class.streams).mean_delay()?;
-        self.with_network_links(source_link, |m| Ok(self.class.link(m)))
+        let (parts, excluded_weight) = self.network_parts(false, |m| Ok(self.class.link(m)))?;
+        Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
     }
 
     fn check_shape(&self) -> Result<(), FluidError> {
@@ -610,18 +611,22 @@ impl CubeBurstClass {
         Ok(())
     }
 
-    /// `source_link` and the network part: each of `network_links`, its
-    /// link of m sources given by `link_of`, weighted by the probability
-    /// the stream crosses it; `excluded_weight` the most any one link left
-    /// out.
-    fn with_network_links(&self, source_link: f64, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<BurstDelay, FluidError> {
-        let (mut network, mut excluded) = (0.0, 0.0f64);
-        for (crossed, trials, q) in self.network_links() {
+    /// Each of `network_links`' delays, its link of m sources given by
+    /// `link_of`, weighted by the probability the stream crosses it (the
+    /// dimension-0 hop link 0 with `merged_dim0`), and the most binomial
+    /// weight any one link left out.
+    fn network_parts(&self, merged_dim0: bool, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(Vec<f64>, f64), FluidError> {
+        let (mut parts, mut excluded) = (Vec::new(), 0.0f64);
+        for (d, (crossed, trials, q)) in self.network_links().into_iter().enumerate() {
+            if merged_dim0 && d == 0 {
+                parts.push(0.0);
+                continue;
+            }
             let (delay, left) = self.class.shared_link_of(trials, q, &link_of)?;
-            network += crossed * delay;
+            parts.push(crossed * delay);
             excluded = excluded.max(left);
         }
-        Ok(BurstDelay { source_link, destination_link: network, excluded_weight: excluded })
+        Ok((parts, excluded))
     }
 
     /// B̄, the mean cycles a message's header waits at its first hop's
@@ -657,11 +662,25 @@ impl CubeBurstClass {
     /// hop and ejection link fed by the upstream input VCs' outputs (each
     /// stream's peak at most c_s = c·M/(M + 2), its burst stretched,
     /// `after_source_link`) and served at c_d = c·M/(M + 1), weighted by
-    /// the probability the stream crosses it (`network_links`).
+    /// the probability the stream crosses it (`network_links`), but the
+    /// dimension-0 hop link, which never queues (`coupled_network_parts`).
     pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
-        self.check_shape()?;
         let source_link = self.class.coupled_source_link(self.first_hop_blocking()?)?;
-        self.with_network_links(source_link, |m| self.class.after_source_link(m))
+        let (parts, excluded_weight) = self.coupled_network_parts()?;
+        Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
+    }
+
+    /// `coupled_delay`'s network part link by link, in `network_links`'
+    /// order (hop links d = 0..n, then the ejection link), each weighted
+    /// by the probability the stream crosses it, and the most binomial
+    /// weight any link left out. The dimension-0 hop link (x, 0) is 0: it
+    /// carries only the streams of x's own injection link (2^0 sources,
+    /// `cube_hop_link_streams`), whose one VC has already limited them
+    /// together to c_s < c_d, so it never queues — the 2-port router's
+    /// destination link in `tandem_delay`.
+    pub fn coupled_network_parts(&self) -> Result<(Vec<f64>, f64), FluidError> {
+        self.check_shape()?;
+        self.network_parts(true, |m| self.class.after_source_link(m))
     }
 }
 
@@ -1038,6 +1057,9 @@ mod tests {
         assert_eq!((d.source_link, d.excluded_weight), (0.0, 0.0), "{d:?}");
         assert!((d.destination_link - 1.0 / 3.0).abs() < 1e-6, "{d:?}");
         assert!(cube.delay().unwrap().destination_link < 1e-12, "{:?}", cube.delay());
+        // Link by link: the two hop links 0, the ejection link 1/3.
+        let (parts, _) = cube.coupled_network_parts().unwrap();
+        assert!(parts.len() == 3 && parts[0] == 0.0 && parts[1] == 0.0 && (parts[2] - 1.0 / 3.0).abs() < 1e-6, "{parts:?}");
     }
 
     #[test]
