@@ -701,6 +701,11 @@ fn cube_burst_fluid_model_against_the_back_to_back_runs() {
         let class = BurstClass { ports: 64, streams: 14, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
         let own = CubeBurstClass { n: 6, class }.delay().unwrap();
         assert!(own.source_link == 0.0 && own.destination_link < 1e-9, "{load}: {own:?}");
+        // In tandem too: the stream's peak 32/g is far below c_s and c_d,
+        // and the injection link's 14 streams (14·32/1,083 = 0.41) below
+        // c_b.
+        let tandem = CubeBurstClass { n: 6, class }.coupled_delay().unwrap();
+        assert!(tandem.source_link == 0.0 && tandem.destination_link < 1e-9, "{load}: {tandem:?}");
     }
 }
 
