@@ -795,6 +795,8 @@ fn claims() -> Vec<Claim> {
     v.extend(onoff_fluid_claims());
     v.extend(fluid_parts_claims());
     v.extend(cube_fluid_claims());
+    v.extend(cube_tandem_claims());
+    v.extend(k14_direct_claims());
     v.extend(fig6a_claims());
     v.extend(fig9_segmentation_claims());
     v.extend(fig9_paper_ni_claims());
@@ -4641,4 +4643,196 @@ fn pcs_fig10_mechanism_rows_match_the_committed_results() {
     assert!(rows.len() >= 4, "{rows:?}");
     let missing: Vec<&String> = rows.iter().filter(|r| !doc.contains(r.as_str())).collect();
     assert!(missing.is_empty(), "rows computed from the JSON but not in docs/reproduction.md: {missing:?}");
+}
+/// "The hypercube's fluid row in tandem": `kim2005_cube_tandem` and
+/// `kim2005_cube_fluid` against ten seeds of the 6-cube's back-to-back
+/// bursts, from `cube_tandem_fluid.csv` (written by the netsim test
+/// `cube_tandem_model_against_ten_seeds`).
+fn cube_tandem_claims() -> Vec<Claim> {
+    const C: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
+    let mut v = Vec::new();
+    v.push(Claim {
+        passage: "| 1 | 33 | 171.2095 ± 6.5841 | 52.4998 / 118.7097 | 162.2466 | −5.2 % | 181.7338 | 10.0463 / 171.6875 | +6.1 % |",
+        numbers: vec![
+            n("171.2095", C, &[("point", "1:173.6")], "sim_total_cycles"),
+            n("6.5841", C, &[("point", "1:173.6")], "sim_total_se_cycles"),
+            n("52.4998", C, &[("point", "1:173.6")], "sim_source_wait_cycles"),
+            n("118.7097", C, &[("point", "1:173.6")], "sim_network_cycles"),
+            n("162.2466", C, &[("point", "1:173.6")], "added_total_cycles"),
+            Num { written: "5.2", csv: C, row: &[("point", "1:173.6")], column: "added_error_percent", scale: -1.0 },
+            n("181.7338", C, &[("point", "1:173.6")], "tandem_total_cycles"),
+            n("10.0463", C, &[("point", "1:173.6")], "tandem_source_wait_cycles"),
+            n("171.6875", C, &[("point", "1:173.6")], "tandem_network_cycles"),
+            n("6.1", C, &[("point", "1:173.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 64 | 77.4666 ± 3.6779 | 4.8371 / 72.6295 | 66.8131 | −13.8 % | 74.5631 | 0.0000 / 74.5631 | −3.7 % |",
+        numbers: vec![
+            n("77.4666", C, &[("point", "1:148.8")], "sim_total_cycles"),
+            n("3.6779", C, &[("point", "1:148.8")], "sim_total_se_cycles"),
+            n("4.8371", C, &[("point", "1:148.8")], "sim_source_wait_cycles"),
+            n("72.6295", C, &[("point", "1:148.8")], "sim_network_cycles"),
+            n("66.8131", C, &[("point", "1:148.8")], "added_total_cycles"),
+            Num { written: "13.8", csv: C, row: &[("point", "1:148.8")], column: "added_error_percent", scale: -1.0 },
+            n("74.5631", C, &[("point", "1:148.8")], "tandem_total_cycles"),
+            n("0.0000", C, &[("point", "1:148.8")], "tandem_source_wait_cycles"),
+            n("74.5631", C, &[("point", "1:148.8")], "tandem_network_cycles"),
+            Num { written: "3.7", csv: C, row: &[("point", "1:148.8")], column: "tandem_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 1 | 128 | 56.2345 ± 0.9224 | 0.0381 / 56.1964 | 52.1218 | −7.3 % | 52.5898 | 0.0000 / 52.5898 | −6.5 % |",
+        numbers: vec![
+            n("56.2345", C, &[("point", "1:97.6")], "sim_total_cycles"),
+            n("0.9224", C, &[("point", "1:97.6")], "sim_total_se_cycles"),
+            n("0.0381", C, &[("point", "1:97.6")], "sim_source_wait_cycles"),
+            n("56.1964", C, &[("point", "1:97.6")], "sim_network_cycles"),
+            n("52.1218", C, &[("point", "1:97.6")], "added_total_cycles"),
+            Num { written: "7.3", csv: C, row: &[("point", "1:97.6")], column: "added_error_percent", scale: -1.0 },
+            n("52.5898", C, &[("point", "1:97.6")], "tandem_total_cycles"),
+            n("0.0000", C, &[("point", "1:97.6")], "tandem_source_wait_cycles"),
+            n("52.5898", C, &[("point", "1:97.6")], "tandem_network_cycles"),
+            Num { written: "6.5", csv: C, row: &[("point", "1:97.6")], column: "tandem_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "| 2 | 33 | 176.8148 ± 5.2497 | 63.7585 / 113.0563 | 183.0597 | +3.5 % | 200.1787 | 37.4929 / 162.6858 | +13.2 % |",
+        numbers: vec![
+            n("176.8148", C, &[("point", "2:373.6")], "sim_total_cycles"),
+            n("5.2497", C, &[("point", "2:373.6")], "sim_total_se_cycles"),
+            n("63.7585", C, &[("point", "2:373.6")], "sim_source_wait_cycles"),
+            n("113.0563", C, &[("point", "2:373.6")], "sim_network_cycles"),
+            n("183.0597", C, &[("point", "2:373.6")], "added_total_cycles"),
+            n("3.5", C, &[("point", "2:373.6")], "added_error_percent"),
+            n("200.1787", C, &[("point", "2:373.6")], "tandem_total_cycles"),
+            n("37.4929", C, &[("point", "2:373.6")], "tandem_source_wait_cycles"),
+            n("162.6858", C, &[("point", "2:373.6")], "tandem_network_cycles"),
+            n("13.2", C, &[("point", "2:373.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 4 | 33 | 184.4625 ± 1.5019 | 75.6999 / 108.7626 | 196.5245 | +6.5 % | 213.0573 | 52.5320 / 160.5253 | +15.5 % |",
+        numbers: vec![
+            n("184.4625", C, &[("point", "4:773.6")], "sim_total_cycles"),
+            n("1.5019", C, &[("point", "4:773.6")], "sim_total_se_cycles"),
+            n("75.6999", C, &[("point", "4:773.6")], "sim_source_wait_cycles"),
+            n("108.7626", C, &[("point", "4:773.6")], "sim_network_cycles"),
+            n("196.5245", C, &[("point", "4:773.6")], "added_total_cycles"),
+            n("6.5", C, &[("point", "4:773.6")], "added_error_percent"),
+            n("213.0573", C, &[("point", "4:773.6")], "tandem_total_cycles"),
+            n("52.5320", C, &[("point", "4:773.6")], "tandem_source_wait_cycles"),
+            n("160.5253", C, &[("point", "4:773.6")], "tandem_network_cycles"),
+            n("15.5", C, &[("point", "4:773.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "| 14 | 33 | 193.8431 ± 2.3365 | 83.9142 / 109.9288 | 206.6337 | +6.6 % | 222.8278 | 63.8114 / 159.0165 | +15.0 % |",
+        numbers: vec![
+            n("193.8431", C, &[("point", "14:2773.6")], "sim_total_cycles"),
+            n("2.3365", C, &[("point", "14:2773.6")], "sim_total_se_cycles"),
+            n("83.9142", C, &[("point", "14:2773.6")], "sim_source_wait_cycles"),
+            n("109.9288", C, &[("point", "14:2773.6")], "sim_network_cycles"),
+            n("206.6337", C, &[("point", "14:2773.6")], "added_total_cycles"),
+            n("6.6", C, &[("point", "14:2773.6")], "added_error_percent"),
+            n("222.8278", C, &[("point", "14:2773.6")], "tandem_total_cycles"),
+            n("63.8114", C, &[("point", "14:2773.6")], "tandem_source_wait_cycles"),
+            n("159.0165", C, &[("point", "14:2773.6")], "tandem_network_cycles"),
+            n("15.0", C, &[("point", "14:2773.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "At K = 1 the tandem row is within −6.5 % to +6.1 % of the ten seeds'",
+        numbers: vec![
+            Num { written: "6.5", csv: C, row: &[("point", "1:97.6")], column: "tandem_error_percent", scale: -1.0 },
+            n("6.1", C, &[("point", "1:173.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "mean where the links added are −13.8 % to −5.2 %; the one-seed totals of",
+        numbers: vec![
+            Num { written: "13.8", csv: C, row: &[("point", "1:148.8")], column: "added_error_percent", scale: -1.0 },
+            Num { written: "5.2", csv: C, row: &[("point", "1:173.6")], column: "added_error_percent", scale: -1.0 },
+        ],
+    });
+    v.push(Claim {
+        passage: "the previous section were low draws (seed 1: 157.96 of the mean 171.2095",
+        numbers: vec![
+            n("157.96", "experiments/results/model_fig12b_000_onoff_cube6_bursts/cube_burst_fluid.csv", &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "sim_total_cycles"),
+            n("171.2095", C, &[("point", "1:173.6")], "sim_total_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "at g = 33). At K = 2, 4 and 14 the tandem row is high, +13.2 % to +15.5 %,",
+        numbers: vec![
+            n("13.2", C, &[("point", "2:373.6")], "tandem_error_percent"),
+            n("15.5", C, &[("point", "4:773.6")], "tandem_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "where the links added are +3.5 % to +6.6 %: the simulated total hardly",
+        numbers: vec![
+            n("3.5", C, &[("point", "2:373.6")], "added_error_percent"),
+            n("6.6", C, &[("point", "14:2773.6")], "added_error_percent"),
+        ],
+    });
+    v.push(Claim {
+        passage: "rises with K while the model's injection link does (10.0463 → 37.4929 →",
+        numbers: vec![
+            n("10.0463", C, &[("point", "1:173.6")], "tandem_source_wait_cycles"),
+            n("37.4929", C, &[("point", "2:373.6")], "tandem_source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "52.5320 cycles at K = 1, 2, 4), its network part staying within 160.5–171.7.",
+        numbers: vec![
+            n("52.5320", C, &[("point", "4:773.6")], "tandem_source_wait_cycles"),
+            n("160.5", C, &[("point", "4:773.6")], "tandem_network_cycles"),
+            n("171.7", C, &[("point", "1:173.6")], "tandem_network_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "cube: B̄ is 0.7498 cycles in the 6-cube at every point (the same λ_d at a",
+        numbers: vec![
+            n("0.7498", C, &[("point", "1:173.6")], "first_hop_blocking_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "already 52.4998 cycles, the network's backlog pushed back to the source",
+        numbers: vec![
+            n("52.4998", C, &[("point", "1:173.6")], "sim_source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "every fluid row: the simulated source wait is 52.4998 to 83.9142 cycles at",
+        numbers: vec![
+            n("52.4998", C, &[("point", "1:173.6")], "sim_source_wait_cycles"),
+            n("83.9142", C, &[("point", "14:2773.6")], "sim_source_wait_cycles"),
+        ],
+    });
+    v.push(Claim {
+        passage: "g = 33 where the tandem row's is 10.0463 to 63.8114; the 32-flit VC holds",
+        numbers: vec![
+            n("10.0463", C, &[("point", "1:173.6")], "tandem_source_wait_cycles"),
+            n("63.8114", C, &[("point", "14:2773.6")], "tandem_source_wait_cycles"),
+        ],
+    });
+    v
+}
+/// "K = 14: the fluid queue without eigenvalues": the router's K = 14
+/// point, from `k14_direct.csv` (written by the netsim test
+/// `k14_coupled_router_point_solved_directly`).
+fn k14_direct_claims() -> Vec<Claim> {
+    const C: &str = "experiments/results/onoff_klink_trace_16port_coupled/k14_direct.csv";
+    vec![Claim {
+        passage: "| 14 | 33 | 156.9371 ± 1.6225 | 160.2548 (75.0731 / 49.0380) | +2.1 % |",
+        numbers: vec![
+            n("156.9371", C, &[("streams", "14")], "sim_total"),
+            n("1.6225", C, &[("streams", "14")], "sim_total_se"),
+            n("160.2548", C, &[("streams", "14")], "coupled_total"),
+            n("75.0731", C, &[("streams", "14")], "coupled_source"),
+            n("49.0380", C, &[("streams", "14")], "coupled_destination"),
+            n("2.1", C, &[("streams", "14")], "coupled_error"),
+        ],
+    }]
 }

@@ -54,7 +54,10 @@
 //! finite is `NotSolved`; a solution whose boundary probabilities miss
 //! their exact constraints (`check_boundary`: the system is ill-conditioned,
 //! e.g. 14 sources with r > c, where every state with a source ON
-//! overloads) is `IllConditioned` — never a number.
+//! overloads) is solved again without eigenvalues when only the all-OFF
+//! state drains (`direct_mean_backlog`: E[Q] from two integrated forms of
+//! the fluid equation, a linear system of n + 1 unknowns), else
+//! `IllConditioned` — never a number.
 
 use thiserror::Error;
 
@@ -177,13 +180,53 @@ impl FluidLink {
         let m = positive.len();
         let mut sys: Vec<Vec<f64>> = positive.iter().map(|&i| phis.iter().map(|ph| ph[i]).chain([-pi[i]]).collect()).collect();
         let a = solve(&mut sys, m).ok_or_else(|| FluidError::NotSolved("singular boundary system".into()))?;
-        self.check_boundary(&pi, &phis, &a, c, load)?;
-        let eq: f64 = (0..m).map(|k| a[k] * phis[k].iter().sum::<f64>() / roots[k]).sum();
+        let eq = match self.check_boundary(&pi, &phis, &a, c, load) {
+            Ok(()) => (0..m).map(|k| a[k] * phis[k].iter().sum::<f64>() / roots[k]).sum(),
+            // Every state with a source ON overloads the link: the mean
+            // needs no eigenvalues (`direct_mean_backlog`).
+            Err(e) if positive.len() == n => self.direct_mean_backlog(&pi, c, alpha, beta).ok_or(e)?,
+            Err(e) => return Err(e),
+        };
         let delay = eq / load;
         if !delay.is_finite() || delay < -1e-9 {
             return Err(FluidError::NotSolved(format!("mean backlog {eq} flits")));
         }
         Ok(delay.max(0.0))
+    }
+
+    /// E[Q] without the spectral solution, for a link where only state 0
+    /// (all OFF) drains (r > c): the ill-conditioned case of
+    /// `check_boundary`. Then F_i(0) = 0 for i ≥ 1 and F_0(0) = (c − Λ)/c
+    /// (`check_boundary`'s identity). With G_i = ∫_0^∞ (π_i − F_i(x)) dx,
+    /// E[Q] = Σ_i G_i; integrating F'D = FQ over x gives
+    /// (π − F(0)) D = ∫ (F − π) Q dx = −G Q, and integrating x·F'D = x·FQ
+    /// by parts gives G D = −(∫ x (π − F) dx) Q, whose product with the
+    /// all-ones vector (Q's rows sum to 0) is Σ_i G_i d_i = 0. So G solves
+    /// the columns 0..n − 1 of G Q = (F(0) − π) D (column n is their
+    /// sum's negative) and Σ_i G_i d_i = 0: n + 1 linear equations,
+    /// solved by `solve`. `None` when singular or not finite and ≥ 0.
+    fn direct_mean_backlog(&self, pi: &[f64], c: f64, alpha: f64, beta: f64) -> Option<f64> {
+        let n = self.sources;
+        let load = pi.iter().enumerate().map(|(i, p)| p * i as f64 * self.peak).sum::<f64>();
+        let f0 = (c - load) / c;
+        // Column j of G Q: G_{j−1}(n − j + 1)α + G_j q_jj + G_{j+1}(j + 1)β
+        // = ((F(0) − π) D)_j.
+        let mut sys: Vec<Vec<f64>> = (0..n)
+            .map(|j| {
+                let mut r = vec![0.0; n + 2];
+                if j > 0 {
+                    r[j - 1] = (n - j + 1) as f64 * alpha;
+                }
+                r[j] = -((n - j) as f64 * alpha + j as f64 * beta);
+                r[j + 1] = (j + 1) as f64 * beta;
+                r[n + 1] = (if j == 0 { f0 } else { 0.0 } - pi[j]) * self.drift(j, c);
+                r
+            })
+            .collect();
+        sys.push((0..=n).map(|i| self.drift(i, c)).chain([0.0]).collect());
+        let g = solve(&mut sys, n + 1)?;
+        let eq: f64 = g.iter().sum();
+        (eq.is_finite() && eq >= 0.0).then_some(eq)
     }
 
     /// The solution's own consistency, which an ill-conditioned spectral
@@ -382,9 +425,22 @@ impl BurstClass {
         if self.ports < 3 {
             return Ok(0.0);
         }
+        let others = ((self.ports - 2) * self.streams) as f64 / (self.ports - 1) as f64 * self.stream_rate();
+        self.blocking_behind(others)
+    }
+
+    /// p·r, the mean flits per cycle one stream sends.
+    fn stream_rate(&self) -> f64 {
         let l = self.link(1);
-        let stream_rate = l.on_mean / (l.on_mean + l.off_mean) * l.peak;
-        let others = ((self.ports - 2) * self.streams) as f64 / (self.ports - 1) as f64 * stream_rate;
+        l.on_mean / (l.on_mean + l.off_mean) * l.peak
+    }
+
+    /// The mean cycles a header waits for an output that `others` flits
+    /// per cycle of other input ports' messages take, each holding it
+    /// M/c_d cycles (`destination_capacity`): ρ_o = others/c_d, and a
+    /// geometric number of messages ahead, B = ρ_o/(1 − ρ_o)·M/c_d.
+    /// ρ_o ≥ 1 is `Saturated`.
+    fn blocking_behind(&self, others: f64) -> Result<f64, FluidError> {
         let c_d = self.destination_capacity();
         let rho = others / c_d;
         if !(rho < 1.0) {
@@ -397,27 +453,42 @@ impl BurstClass {
     /// service time: a message per (M + `VC_TURNAROUND`)/c + B̄ cycles,
     /// c·M/(M + 2 + c·B̄) flits per cycle.
     pub fn coupled_source_capacity(&self) -> Result<f64, FluidError> {
-        Ok(self.capacity * self.flits / (self.flits + VC_TURNAROUND + self.capacity * self.destination_blocking()?))
+        Ok(self.capacity_with_blocking(self.destination_blocking()?))
+    }
+
+    /// c·M/(M + 2 + c·B̄) for a mean blocking B̄ per message.
+    fn capacity_with_blocking(&self, blocking: f64) -> f64 {
+        self.capacity * self.flits / (self.flits + VC_TURNAROUND + self.capacity * blocking)
+    }
+
+    /// The source link coupled backwards to a mean blocking B̄ that every
+    /// message meets downstream while it holds the source's one VC: the
+    /// tagged stream's own backlog (the one-stream link at c_s,
+    /// `source_vc_capacity`), since its own messages' blocking is the
+    /// queue of the links it crosses, counted there; the other K − 1
+    /// streams' part (the K-stream link less the one-stream link) at
+    /// c_b = `capacity_with_blocking`(B̄). K = 1: the K-stream link at c_s.
+    fn coupled_source_link(&self, blocking: f64) -> Result<f64, FluidError> {
+        if self.streams == 1 {
+            return self.source_link_with_turnaround();
+        }
+        let (c_s, c_b) = (self.source_vc_capacity(), self.capacity_with_blocking(blocking));
+        let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
+        let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
+        let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
+        Ok(own + all - own_blocked)
     }
 
     /// `tandem_delay` with the source link coupled backwards to the
-    /// destination links: the tagged stream's own backlog at the source
-    /// (the one-stream link at c_s, `source_vc_capacity`) as before, since
-    /// its own messages' blocking is its destination link's queue, already
-    /// counted there; the other K − 1 streams' part of the source link
-    /// (the K-stream link less the one-stream link) served at
-    /// `coupled_source_capacity`, since their messages block at other
-    /// destinations while holding the VC. K = 1: `tandem_delay`.
+    /// destination links (`coupled_source_link` with B̄ =
+    /// `destination_blocking`): the other K − 1 streams' messages block at
+    /// other destinations while holding the VC. K = 1: `tandem_delay`.
     pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
         let forward = self.tandem_delay()?;
         if self.streams == 1 {
             return Ok(forward);
         }
-        let (c_s, c_b) = (self.source_vc_capacity(), self.coupled_source_capacity()?);
-        let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
-        let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
-        let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
-        Ok(BurstDelay { source_link: own + all - own_blocked, ..forward })
+        Ok(BurstDelay { source_link: self.coupled_source_link(self.destination_blocking()?)?, ..forward })
     }
 
     /// The class's burst-scale delays with the two links in tandem on any
@@ -569,18 +640,90 @@ impl CubeBurstClass {
     /// part, each of `network_links` weighted by the probability the
     /// stream crosses it; `excluded_weight` the most any one link left out.
     pub fn delay(&self) -> Result<BurstDelay, FluidError> {
+        self.check_shape()?;
+        let source_link = self.class.link(self.class.streams).mean_delay()?;
+        let (parts, excluded_weight) = self.network_parts(false, |m| Ok(self.class.link(m)))?;
+        Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
+    }
+
+    fn check_shape(&self) -> Result<(), FluidError> {
         let k = self.class.streams;
         if self.n == 0 || self.n > 16 || k == 0 {
             return Err(FluidError::NotSolved(format!("{}-cube with {k} streams per node: no other endpoint to send to", self.n)));
         }
-        let source_link = self.class.link(k).mean_delay()?;
-        let (mut network, mut excluded) = (0.0, 0.0f64);
-        for (crossed, trials, q) in self.network_links() {
-            let (delay, left) = self.class.shared_link(trials, q)?;
-            network += crossed * delay;
+        Ok(())
+    }
+
+    /// Each of `network_links`' delays, its link of m sources given by
+    /// `link_of`, weighted by the probability the stream crosses it (the
+    /// dimension-0 hop link 0 with `merged_dim0`), and the most binomial
+    /// weight any one link left out.
+    fn network_parts(&self, merged_dim0: bool, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(Vec<f64>, f64), FluidError> {
+        let (mut parts, mut excluded) = (Vec::new(), 0.0f64);
+        for (d, (crossed, trials, q)) in self.network_links().into_iter().enumerate() {
+            if merged_dim0 && d == 0 {
+                parts.push(0.0);
+                continue;
+            }
+            let (delay, left) = self.class.shared_link_of(trials, q, &link_of)?;
+            parts.push(crossed * delay);
             excluded = excluded.max(left);
         }
-        Ok(BurstDelay { source_link, destination_link: network, excluded_weight: excluded })
+        Ok((parts, excluded))
+    }
+
+    /// B̄, the mean cycles a message's header waits at its first hop's
+    /// output (x, d) for messages of the router's other input ports while
+    /// its source's one VC holds it (docs/reproduction.md, "The hypercube's
+    /// fluid row in tandem"). The first hop corrects the lowest bit in
+    /// which the destination differs: d with probability
+    /// q_d = 2^(n − d − 1)/(2^n − 1). The link (x, d) carries the streams
+    /// of the 2^d sources that agree with x from bit d up, each there with
+    /// probability q_d (`cube_hop_link_streams`); all but the own source's
+    /// K come in on other input ports: λ_d = (2^d − 1)·K·q_d·p·r, each
+    /// message holding the output M/c_d cycles (the router's
+    /// `blocking_behind`). B̄ = Σ_d q_d·B(λ_d); d = 0 has no other input.
+    /// First order: a message that holds (x, d) is not itself held there by
+    /// the blocking it meets at its next hop (one 32-flit message per VC
+    /// buffer would carry that back too; 000_…'s Eq. (5) recursion).
+    pub fn first_hop_blocking(&self) -> Result<f64, FluidError> {
+        let (n, k) = (self.n, self.class.streams);
+        let others = ((1usize << n) - 1) as f64;
+        let mut blocking = 0.0;
+        for d in 0..n {
+            let q = (1usize << (n - d - 1)) as f64 / others;
+            let lambda = ((1usize << d) - 1) as f64 * k as f64 * q * self.class.stream_rate();
+            blocking += q * self.class.blocking_behind(lambda)?;
+        }
+        Ok(blocking)
+    }
+
+    /// The class's burst-scale delays in tandem, as the single router's
+    /// `BurstClass::coupled_delay`: the injection link with the VC
+    /// turnaround and its other streams' part slowed by the first hop's
+    /// blocking (`coupled_source_link` with `first_hop_blocking`); every
+    /// hop and ejection link fed by the upstream input VCs' outputs (each
+    /// stream's peak at most c_s = c·M/(M + 2), its burst stretched,
+    /// `after_source_link`) and served at c_d = c·M/(M + 1), weighted by
+    /// the probability the stream crosses it (`network_links`), but the
+    /// dimension-0 hop link, which never queues (`coupled_network_parts`).
+    pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
+        let source_link = self.class.coupled_source_link(self.first_hop_blocking()?)?;
+        let (parts, excluded_weight) = self.coupled_network_parts()?;
+        Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
+    }
+
+    /// `coupled_delay`'s network part link by link, in `network_links`'
+    /// order (hop links d = 0..n, then the ejection link), each weighted
+    /// by the probability the stream crosses it, and the most binomial
+    /// weight any link left out. The dimension-0 hop link (x, 0) is 0: it
+    /// carries only the streams of x's own injection link (2^0 sources,
+    /// `cube_hop_link_streams`), whose one VC has already limited them
+    /// together to c_s < c_d, so it never queues — the 2-port router's
+    /// destination link in `tandem_delay`.
+    pub fn coupled_network_parts(&self) -> Result<(Vec<f64>, f64), FluidError> {
+        self.check_shape()?;
+        self.network_parts(true, |m| self.class.after_source_link(m))
     }
 }
 
@@ -602,6 +745,26 @@ mod tests {
         let l = FluidLink { sources: 1, on_mean: 100.0, off_mean: 300.0, peak: 1.0, capacity: 0.5 };
         let d = l.mean_delay().unwrap();
         assert!((d - 150.0).abs() < 1e-6, "{d}");
+    }
+
+    #[test]
+    fn the_direct_mean_backlog_by_hand() {
+        // one_source_by_hand's link (T_on = 100, I = 300, r = 1, c = 0.5:
+        // π = (0.75, 0.25), Λ = 0.25, drifts (−0.5, 0.5), α = 1/300,
+        // β = 0.01) without eigenvalues: F_0(0) = (c − Λ)/c = 0.5;
+        // (F(0) − π)D = (−0.25·−0.5, −0.25·0.5) = (0.125, −0.125);
+        // column 0 of G Q: −αG_0 + βG_1 = 0.125; Σ G_i d_i = 0: G_0 = G_1;
+        // G = 0.125/(0.01 − 1/300) = 18.75, E[Q] = 37.5 flits.
+        let l = FluidLink { sources: 1, on_mean: 100.0, off_mean: 300.0, peak: 1.0, capacity: 0.5 };
+        let eq = l.direct_mean_backlog(&[0.75, 0.25], 0.5, 1.0 / 300.0, 0.01).unwrap();
+        assert!((eq - 37.5).abs() < 1e-9, "{eq}");
+        // Where the spectral solution passes its check and only state 0
+        // drains (three sources, r = 1 > c = 0.9, p = 0.2), both agree.
+        let three = FluidLink { sources: 3, on_mean: 100.0, off_mean: 400.0, peak: 1.0, capacity: 0.9 };
+        let pi = [0.512, 0.384, 0.096, 0.008];
+        let direct = three.direct_mean_backlog(&pi, 0.9, 1.0 / 400.0, 0.01).unwrap() / 0.6;
+        let spectral = three.mean_delay().unwrap();
+        assert!((direct - spectral).abs() <= 1e-9 * spectral, "{direct} {spectral}");
     }
 
     #[test]
@@ -821,20 +984,18 @@ mod tests {
     }
 
     #[test]
-    fn an_ill_conditioned_link_gives_no_number() {
+    fn an_ill_conditioned_link_is_solved_without_eigenvalues() {
         // fig12_000_onoff_bursts.toml's K = 14, g = 33 streams (T_on = 330,
         // I = 34,670 cycles, r = 32/33) at c = 0.94 < r: every state with a
         // source ON overloads the link, 14 exponential terms, and the f64
-        // spectral system returns 27,956 cycles (issue 22's scratch run:
-        // 31,077 through the whole router) at a mean load of 0.128 — far
-        // from saturation, where c = 1 gives 42.1 and c = 0.97 gives 46.1.
-        // The boundary check must refuse it, and the class with it.
+        // spectral system returns 27,956 cycles (issue 22's scratch run) at
+        // a mean load of 0.128; its boundary check refuses that, and the
+        // link is solved by `direct_mean_backlog` instead. The delay must
+        // fall with the capacity, from c = 0.94 to 1 where the spectral
+        // solution passes (40–50 cycles, the committed K = 14 point).
         let class = |c: f64| BurstClass { ports: 16, streams: 14, mean_burst: 10.0, gap: 33.0, off_mean: 34_670.0, flits: 32.0, capacity: c };
-        let bad = class(0.94);
-        assert!(matches!(bad.link(14).mean_delay(), Err(FluidError::IllConditioned(_))), "{:?}", bad.link(14).mean_delay());
-        assert!(bad.delay().is_err(), "{:?}", bad.delay());
-        // The same streams at c = 1 pass the check and stay in the
-        // 40–50 cycle range of the committed K = 14 point.
+        let at: Vec<f64> = [0.94, 0.95, 0.96, 0.97, 1.0].iter().map(|&c| class(c).link(14).mean_delay().unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] > w[1]) && at[0] < 100.0, "{at:?}");
         let good = class(1.0).delay().unwrap();
         assert!((40.0..50.0).contains(&good.source_link) && (40.0..50.0).contains(&good.destination_link), "{good:?}");
     }
@@ -937,4 +1098,76 @@ mod tests {
         let tight = CubeBurstClass { n: 2, class: BurstClass { capacity: 1.5, ..class } };
         assert!(matches!(tight.delay(), Err(FluidError::Saturated { .. })), "{:?}", tight.delay());
     }
+
+    #[test]
+    fn a_two_cube_in_tandem_by_hand() {
+        // a_two_cube_by_hand's links (d = 0 crossed 2/3, no other stream;
+        // d = 1 crossed 2/3, 1 other with q = 1/3; the ejection link
+        // always, 2 others with q = 1/3), K = 1, r = M/g = 1 (M = 1,
+        // g = 1), T_on = N g = 100, I = 100, c = 5. The input VCs pass
+        // c_s = 5·1/(1 + 2) = 5/3 ≥ r, so every stream reaches the network
+        // links unchanged; those serve c_d = 5·1/(1 + 1) = 2.5: one or two
+        // sources never overload them, three give 3 cycles
+        // (three_sources_with_one_overload_state_by_hand). The ejection
+        // link has three with probability (1/3)² = 1/9: 1/3 cycle; the
+        // injection link one source below c_s: 0. Links added at c = 5
+        // (`delay`): no state of three sources overloads, 0.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 100.0, gap: 1.0, off_mean: 100.0, flits: 1.0, capacity: 5.0 };
+        let cube = CubeBurstClass { n: 2, class };
+        let d = cube.coupled_delay().unwrap();
+        assert_eq!((d.source_link, d.excluded_weight), (0.0, 0.0), "{d:?}");
+        assert!((d.destination_link - 1.0 / 3.0).abs() < 1e-6, "{d:?}");
+        assert!(cube.delay().unwrap().destination_link < 1e-12, "{:?}", cube.delay());
+        // Link by link: the two hop links 0, the ejection link 1/3.
+        let (parts, _) = cube.coupled_network_parts().unwrap();
+        assert!(parts.len() == 3 && parts[0] == 0.0 && parts[1] == 0.0 && (parts[2] - 1.0 / 3.0).abs() < 1e-6, "{parts:?}");
+    }
+
+    #[test]
+    fn the_first_hop_blocking_by_hand() {
+        // 3-cube, K = 1, fig12_000_onoff_bursts.toml's g = 33 stream
+        // (p·r = 0.128 flits per cycle), c = 1, c_d = 32/33, M/c_d = 33.
+        // First hop d with q_d = 2^(2 − d)/7: d = 0 (4/7) has no other
+        // input; d = 1 (2/7): 1 other source, λ = 1·(2/7)·0.128 =
+        // 0.0365714, ρ = λ·33/32 = 0.0377143, B = ρ/(1 − ρ)·33 = 1.293349;
+        // d = 2 (1/7): 3 other sources, λ = 3·(1/7)·0.128 = 0.0548571,
+        // ρ = 0.0565714, B = 1.978801. B̄ = (2/7)·1.293349 + (1/7)·1.978801
+        // = 0.652214 cycles. K = 4 at a quarter of the rate per stream
+        // (I = 9,670): the same λ, the same B̄.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 10.0, gap: 33.0, off_mean: 2170.0, flits: 32.0, capacity: 1.0 };
+        let b = CubeBurstClass { n: 3, class }.first_hop_blocking().unwrap();
+        assert!((b - 0.652_214).abs() < 1e-6, "{b}");
+        let four = CubeBurstClass { n: 3, class: BurstClass { streams: 4, off_mean: 9670.0, ..class } }.first_hop_blocking().unwrap();
+        assert!((four - 0.652_214).abs() < 1e-6, "{four}");
+        // A 1-cube: the one hop is d = 0, never another input: 0.
+        assert_eq!(CubeBurstClass { n: 1, class }.first_hop_blocking().unwrap(), 0.0);
+    }
+
+    #[test]
+    fn a_two_cube_injection_link_coupled_backwards_by_hand() {
+        // 2-cube, K = 2, M = 2, g = 2 (r = 1), N = 50 (T_on = 100), I = 100
+        // (p = 1/2), c = 4: c_s = 2 = 2r, so the two streams never
+        // overload the injection link's VC without the coupling. First-hop
+        // blocking: d = 0 (q = 2/3) no other input; d = 1 (q = 1/3): the
+        // one other source's 2 streams, each there with 1/3: λ = 1/3 flits
+        // per cycle into c_d = 8/3, ρ = 1/8, B = (1/7)·(2/(8/3)) = 3/28;
+        // B̄ = (1/3)(3/28) = 1/28. c_b = c·M/(M + 2 + c·B̄) = 8/(4 + 1/7)
+        // = 56/29. Own part: one stream at r = 1 below c_s and c_b: 0.
+        // The two-stream link at c_b (the_source_link_coupled_backwards's
+        // algebra): m_i = −0.02 + (c_b − i) z; det(Q − zD) = m0 m1 m2 −
+        // 2·10⁻⁴(m0 + m2) = z(k0 + k1 z + k2 z²) with k0 = 4·10⁻⁴(3c_b − 3)
+        // − 2·10⁻⁴(2c_b − 2) = 7.448276e-4, k1 = −0.02(3c_b² − 6c_b + 2) =
+        // −0.0320095, k2 = c_b(c_b − 1)(c_b − 2) = −0.1239903: the negative
+        // root z = −783/2800 = −0.2796429. m0 = −0.02 + c_b z = −0.56,
+        // m2 = −0.02 + (c_b − 2)z = −1/1400; φ2 = 1, φ1 = −m2/0.01 = 1/14,
+        // φ0 = −0.01 φ1/m0 = 1/784; a = −π2 = −1/4; E[Q] = a·(841/784)/z
+        // = 0.958995 flits, Λ = 1: 0.958995 cycles.
+        let class = BurstClass { ports: 0, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        let cube = CubeBurstClass { n: 2, class };
+        assert!((cube.first_hop_blocking().unwrap() - 1.0 / 28.0).abs() < 1e-12);
+        let d = cube.coupled_delay().unwrap();
+        assert!((d.source_link - 0.958_995).abs() < 1e-5, "{d:?}");
+        assert_eq!(class.source_link_with_turnaround(), Ok(0.0));
+    }
 }
+

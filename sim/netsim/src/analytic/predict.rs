@@ -131,6 +131,13 @@ impl Plan {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &delays);
                     rows.push(Named { name: "kim2005_cube_fluid", result });
+                    // In tandem, as the router's `kim2005_tandem`: the VC
+                    // turnaround in every link's capacity, each network
+                    // link fed by the upstream VCs' outputs, the injection
+                    // link coupled backwards to the first hop's blocking.
+                    let tandem: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.coupled_delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &tandem);
+                    rows.push(Named { name: "kim2005_cube_tandem", result });
                 }
                 rows
             }
@@ -186,7 +193,8 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
 }
 
 /// The row `kim2005_fluid` (single router) or `kim2005_cube_fluid`
-/// (n-cube): the base model with each ON/OFF real-time class's
+/// (n-cube), and `kim2005_cube_tandem` (`CubeBurstClass::coupled_delay`,
+/// the n-cube's links in tandem as the router's): the base model with each ON/OFF real-time class's
 /// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
 /// endpoint and its delays) added where they occur; also the single
 /// router's `kim2005_tandem`, whose delays are `BurstClass::coupled_delay`'s
