@@ -4,7 +4,7 @@
 use crate::arbiters::{age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with, AgeEntry};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
-use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
+use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead, RamWrite};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
 use crate::input_vc::input_vc;
@@ -55,14 +55,17 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let ib_buf = if d.shared_ib() {
             let ram = ram_1r1w(p, fw, m * d.input_depth)?;
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram, d.va_next_front_width())?
+            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram, d.va_next_front_width(), RamWrite::Direct)?
         } else {
             fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)?
         };
         let ob_buf = if d.shared_ob() {
             let ram = ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?;
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0)?
+            // split: the RAM written a cycle after the push (§6 *Split switch
+            // allocation*, implementation), ending stage ST's path at flip-flops
+            let write = if d.split() { RamWrite::Registered { bypass: !d.faults.split_write_no_bypass } } else { RamWrite::Direct };
+            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0, write)?
         } else {
             fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)?
         };
