@@ -345,7 +345,7 @@ impl Mutant {
             Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
-            Mutant::SplitWriteNoBypass => split(cfg) && crate::dims::Dims::new(cfg, None).shared_ob(),
+            Mutant::SplitWriteNoBypass => crate::dims::Dims::new(cfg, None).ob_write_registered(),
             // RC and VA share a cycle in the registered and split pipelines already
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
