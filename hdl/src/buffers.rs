@@ -399,19 +399,77 @@ pub fn vc_buffer(name: &str, width: u32, depth: u32, queues: u32, side_w: u32) -
 /// copy, `empty_next_o` and `side_next_o`, from which stage RV's requests
 /// are registered a cycle early (docs/microarchitecture.md §6, *VA's inputs
 /// computed a cycle early*).
-pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: &Module, next_w: u32) -> Result<Module> {
+///
+/// `write`: when the RAM takes a push ([`RamWrite`]; registered only for an
+/// output buffer, whose `ram` is then a [`crate::ram::ram_1r1w_clr`]).
+pub fn vc_buffer_look(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: &Module, next_w: u32, write: RamWrite) -> Result<Module> {
     if look == Lookahead::None {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: a registered read needs the registered pipeline's lookahead")));
     }
     if next_w > 0 && (next_w > side_w || !look.is_input()) {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: {next_w} next front bits need an input buffer with that many side bits")));
     }
-    vc_buffer_with(name, width, depth, queues, side_w, look, Some(ram), next_w)
+    if write != RamWrite::Direct && look.is_input() {
+        // an input buffer's read is addressed past the pop: its bypass would differ
+        return Err(HdlError::Invalid(format!("vc_buffer {name}: a registered RAM write is built for output buffers only")));
+    }
+    vc_buffer_with(name, width, depth, queues, side_w, look, Some((ram, write)), next_w)
+}
+
+/// When a shared buffer's RAM ([`vc_buffer_look`]) is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RamWrite {
+    /// At the end of the cycle of the push.
+    Direct,
+    /// A cycle later, from a write register, so that the path into the
+    /// buffer ends at flip-flops (docs/microarchitecture.md §6 *Split switch
+    /// allocation*, "Output buffer write, registered"). The flags take the
+    /// push in its own cycle; a read of the entry in the cycle its write
+    /// register is written shows the write register's flit (`bypass`; false
+    /// only for the planted bug [`crate::Mutant::SplitWriteNoBypass`]).
+    Registered { bypass: bool },
+}
+
+/// The RAM's ports of a [`RamWrite::Registered`] buffer (`ram` a
+/// [`crate::ram::ram_1r1w_clr`]): the write from the registers `wr_we_q`,
+/// `wr_addr_q`, `wr_data_q` loaded with this cycle's write (`we`, `waddr`,
+/// `wdata`). A read of the entry that register writes now (`wr_hit`) is not
+/// sent to the RAM; the bypass register `byp_data_q` takes the flit instead.
+/// The RAM's read register is cleared in every cycle it does not read, and
+/// `byp_data_q` in every cycle without a hit, so `rdata` = their OR (one
+/// two-input gate per bit, which an AND with `out_valid` behind the buffer
+/// would otherwise take): the read flit in the cycle after a read, all 0
+/// after a cycle without one. Returns the RAM's connections from `we_i` on.
+fn registered_write(m: &mut Module, width: u32, bypass: bool, rst: &Sig, write: [&Sig; 3], read: [&Sig; 3]) -> Vec<(&'static str, Expr)> {
+    let ([we, waddr, wdata], [re, raddr, rdata]) = (write, read);
+    m.comment("Registered write (§6 split, implementation): the RAM takes a push a cycle later");
+    let wr_we = m.register_next("wr_we", &Expr::zero(1), we);
+    let wr_addr = m.comb_reg("wr_addr_q", waddr.width);
+    let wr_data = m.comb_reg("wr_data_q", width);
+    m.clocked_no_reset(vec![Stmt::set(&wr_addr, waddr), Stmt::set(&wr_data, wdata)]);
+    let ram_rdata = m.wire("ram_rdata", width);
+    let ram_re = if bypass {
+        m.comment("A read of the entry wr_*_q writes now shows wr_data_q (byp_data_q), not the RAM");
+        let hit = m.wire_of("wr_hit", &all_of(&[wr_we.e(), re.e(), wr_addr.is(raddr)]));
+        let byp_data = m.comb_reg("byp_data_q", width);
+        let take = hit.l_and(&rst.l_not());
+        m.clocked_no_reset(vec![Stmt::set(&byp_data, &take.then_else(&wr_data, &Expr::zero(width)))]);
+        m.assign(rdata, &(&byp_data | &ram_rdata));
+        re & !&hit
+    } else {
+        // MUTANT split-write-no-bypass: the RAM's read, written or not
+        m.assign(rdata, &ram_rdata);
+        re.e()
+    };
+    let ram_re = m.wire_of("ram_re", &ram_re);
+    m.assert_always(&all_of(&[wr_we.e(), ram_re.e(), wr_addr.is(raddr)]).l_not(), "the RAM does not read the entry it writes");
+    let rclr = m.wire_of("ram_rclr", &(rst | &ram_re.e().not()));
+    vec![("we_i", wr_we.e()), ("waddr_i", wr_addr.e()), ("wdata_i", wr_data.e()), ("re_i", ram_re.e()), ("raddr_i", raddr.e()), ("rclr_i", rclr.e()), ("rdata_o", ram_rdata.e())]
 }
 
 /// [`vc_buffer`] (`ram` = None: a first-word fall-through read of the memory
 /// `mem_q`) or [`vc_buffer_look`].
-fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: Option<&Module>, next_w: u32) -> Result<Module> {
+fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, look: Lookahead, ram: Option<(&Module, RamWrite)>, next_w: u32) -> Result<Module> {
     if queues == 0 || depth < 2 {
         return Err(HdlError::Invalid(format!("vc_buffer {name}: {queues} queues of depth {depth}, side width {side_w} of {width}")));
     }
@@ -437,6 +495,10 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             m.doc("RAM u_mem), shown from the next cycle on; pop_i names only the rsel_i queue.");
         }
     }
+    if let Some((_, RamWrite::Registered { .. })) = ram {
+        m.doc("The RAM takes a push a cycle later (wr_*_q); a read of that entry in that cycle is");
+        m.doc("shown from the bypass register byp_data_q. rdata_o is all 0 after a cycle without a read.");
+    }
     if side_w > 0 {
         m.doc(format!("side_o[q*{side_w} +: {side_w}]: the wside_i written with queue q's front entry, for every"));
         m.doc("queue at once.");
@@ -459,7 +521,7 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
         }
     }
     m.input("clk_i", 1);
-    m.input("rst_i", 1);
+    let rst = m.input("rst_i", 1);
     let push = m.input("push_i", queues);
     let wdata = m.input("wdata_i", width);
     let wside = if side_w > 0 { Some(m.input("wside_i", side_w)) } else { None };
@@ -519,9 +581,14 @@ fn vc_buffer_with(name: &str, width: u32, depth: u32, queues: u32, side_w: u32, 
             m.clocked_no_reset(vec![Stmt::when(&we, vec![Stmt::set(LVal::word(mem, &waddr), &wdata)])]);
             m.assign(&rdata, &mem.word(&raddr));
         }
-        (None, Some(ram)) => {
+        (None, Some((ram, write))) => {
             let re = m.wire_of("re", &rsel.any());
-            m.instance(ram, "u_mem", &[clk(), ("we_i", we.e()), ("waddr_i", waddr.e()), ("wdata_i", wdata.e()), ("re_i", re.e()), ("raddr_i", raddr.e()), ("rdata_o", rdata.e())]);
+            let mut conns = vec![clk()];
+            conns.extend(match write {
+                RamWrite::Direct => vec![("we_i", we.e()), ("waddr_i", waddr.e()), ("wdata_i", wdata.e()), ("re_i", re.e()), ("raddr_i", raddr.e()), ("rdata_o", rdata.e())],
+                RamWrite::Registered { bypass } => registered_write(&mut m, width, bypass, &rst, [&we, &waddr, &wdata], [&re, &raddr, &rdata]),
+            });
+            m.instance(ram, "u_mem", &conns);
             // The RAM's contract: the entry read is occupied and stays so
             // (an input buffer reads at most the second entry of a ready
             // VC's queue, point A's candidate or SA's grant; an output

@@ -261,6 +261,12 @@ impl Dims {
     pub fn shared_ib(&self) -> bool {
         self.multiplexed() && self.preemption().is_none() && self.vcs * self.input_depth <= SHARED_BUFFER_ENTRIES_MAX
     }
+    /// The shared output buffer's RAM is written a cycle after the push
+    /// (§6 *Split switch allocation*, "Output buffer write, registered"): the
+    /// split pipeline, whose stage ST otherwise ends at the RAM's data input.
+    pub fn ob_write_registered(&self) -> bool {
+        self.split() && self.shared_ob()
+    }
     /// Output VC buffers of a port share one memory: point B pushes at most
     /// one flit per output port and point C pops one (multiplexed crossbar).
     pub fn shared_ob(&self) -> bool {

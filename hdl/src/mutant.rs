@@ -190,6 +190,12 @@ pub enum Mutant {
     /// at B stays in the candidate register (and is arbitrated again)
     /// instead of being dropped for point A's new pick.
     SplitLoserKept,
+    /// §6 *Split switch allocation*, implementation "Output buffer write,
+    /// registered": the bypass is left out: point C's pick of a flit in the
+    /// cycle after it crossed (its entry written from the write register only
+    /// at the end of that cycle) reads the RAM, which still holds the entry's
+    /// old word, and the port shows that.
+    SplitWriteNoBypass,
     /// §6 stage 3, *Output-VC reallocation* (`vc_reallocation = "atomic"`
     /// only): a draining output VC is released as soon as its buffer is
     /// empty, without waiting for its credits (`credits == DD`), so the
@@ -277,7 +283,7 @@ impl Mutant {
     /// The mutants of the split switch allocation (§6 *Split switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn split() -> &'static [Mutant] {
-        &[Mutant::SplitRoomCountsOne, Mutant::SplitLoserKeepsTail, Mutant::SplitLoserKept]
+        &[Mutant::SplitRoomCountsOne, Mutant::SplitLoserKeepsTail, Mutant::SplitLoserKept, Mutant::SplitWriteNoBypass]
     }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn reallocation() -> &'static [Mutant] {
@@ -347,6 +353,7 @@ impl Mutant {
             Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
+            Mutant::SplitWriteNoBypass => crate::dims::Dims::new(cfg, None).ob_write_registered(),
             // RC and VA share a cycle in the registered and split pipelines already
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
@@ -380,6 +387,7 @@ impl Mutant {
                 "router.switch_stage = \"registered\" or \"split\" with shared input buffers (vcs * input_buffer_depth <= 64), without route_links or programmable routing"
             }
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => "router.switch_stage = \"split\"",
+            Mutant::SplitWriteNoBypass => "router.switch_stage = \"split\" with shared output buffers (vcs * output_buffer_depth <= 64)",
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
@@ -435,6 +443,7 @@ impl Mutant {
             Mutant::SplitRoomCountsOne => "split-room-counts-one",
             Mutant::SplitLoserKeepsTail => "split-loser-keeps-tail",
             Mutant::SplitLoserKept => "split-loser-kept",
+            Mutant::SplitWriteNoBypass => "split-write-no-bypass",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
             Mutant::LaneCreditOnLane0 => "lane-credit-on-lane0",
@@ -486,6 +495,7 @@ impl Mutant {
             Mutant::SplitRoomCountsOne => "SplitRoomCountsOne",
             Mutant::SplitLoserKeepsTail => "SplitLoserKeepsTail",
             Mutant::SplitLoserKept => "SplitLoserKept",
+            Mutant::SplitWriteNoBypass => "SplitWriteNoBypass",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
             Mutant::LaneCreditOnLane0 => "LaneCreditOnLane0",
@@ -593,6 +603,9 @@ pub struct Faults {
     pub split_loser_keeps_tail: bool,
     /// [`Mutant::SplitLoserKept`]: a candidate that loses at B is kept.
     pub split_loser_kept: bool,
+    /// [`Mutant::SplitWriteNoBypass`]: the output buffer's registered RAM
+    /// write has no bypass for a read of the entry in the meantime.
+    pub split_write_no_bypass: bool,
     /// [`Mutant::SaGrantsBehindTail`]: SA offers the flit behind a crossing tail.
     pub sa_grants_behind_tail: bool,
     /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
@@ -664,6 +677,7 @@ impl Faults {
             Mutant::SplitRoomCountsOne => &mut f.split_room_counts_one,
             Mutant::SplitLoserKeepsTail => &mut f.split_loser_keeps_tail,
             Mutant::SplitLoserKept => &mut f.split_loser_kept,
+            Mutant::SplitWriteNoBypass => &mut f.split_write_no_bypass,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
             Mutant::LaneCreditOnLane0 => &mut f.credit_lane_zero,
@@ -681,7 +695,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -717,7 +731,7 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 3 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 4 + 1 + 1 + 2);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

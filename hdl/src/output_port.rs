@@ -239,6 +239,12 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         // Registered pipeline: the buffer's registered read of the picked
         // front is the output register, zero while out_valid is 0
         // (§6 *Buffers of the registered pipeline*).
+        // Split: the buffer shows zeros after a cycle without a read already
+        // (its registered write's read path, §6 *Split switch allocation*).
+        Some((_, _, f, _)) if d.ob_write_registered() => {
+            md.assert_always(&(valid_q.e() | f.is(&Expr::zero(obw))), "the output buffer reads all 0 without a pick");
+            md.wire_of("out_flit", f)
+        }
         Some((_, _, f, _)) if d.registered() => md.wire_of("out_flit", &valid_q.then_else(f, &Expr::zero(obw))),
         // The output registers become all 0 without a pick (§6 stage 5).
         Some((_, _, f, _)) => md.register_next("out_flit", &Expr::zero(fw), &any_pick.then_else(f, &Expr::zero(obw))),

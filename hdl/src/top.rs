@@ -4,13 +4,13 @@
 use crate::arbiters::{age_arbiter_picks, rr_arbiter_picks, rr_arbiter_with, AgeEntry};
 use crate::input_port_p::input_port_p;
 use crate::bits::{clk, onehot_of, rst};
-use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead};
+use crate::buffers::{fifo, fifo_look, vc_buffer, vc_buffer_look, Lookahead, RamWrite};
 use crate::dims::Dims;
 use crate::input_port::{input_port, InputBuffers};
 use crate::input_vc::input_vc;
 use crate::input_vc_p::input_vc_p;
 use crate::output_port::output_port;
-use crate::ram::ram_1r1w;
+use crate::ram::{ram_1r1w, ram_1r1w_clr};
 use crate::switch;
 use crate::vc_allocator::vc_allocator;
 use crate::vclock;
@@ -55,14 +55,20 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         let ib_buf = if d.shared_ib() {
             let ram = ram_1r1w(p, fw, m * d.input_depth)?;
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram, d.va_next_front_width())?
+            vc_buffer_look(&format!("{p}_ib_buffer"), fw, d.input_depth, m, d.rc_fields_width(), ib, &ram, d.va_next_front_width(), RamWrite::Direct)?
         } else {
             fifo_look(&format!("{p}_ib_fifo"), fw, d.input_depth, ib)?
         };
         let ob_buf = if d.shared_ob() {
-            let ram = ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?;
+            // split: the RAM written a cycle after the push (§6 *Split switch
+            // allocation*, implementation), ending stage ST's path at flip-flops
+            let (ram, write) = if d.ob_write_registered() {
+                (ram_1r1w_clr(p, d.ob_entry_width(), m * d.output_depth)?, RamWrite::Registered { bypass: !d.faults.split_write_no_bypass })
+            } else {
+                (ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?, RamWrite::Direct)
+            };
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0)?
+            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0, write)?
         } else {
             fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)?
         };
