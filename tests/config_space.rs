@@ -147,6 +147,11 @@ fn check_all(jobs: &[(RouterConfig, std::path::PathBuf)]) {
 fn sweep(samples: usize, tool_checks: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let (mut valid, mut invalid) = (0, 0);
+    // valid registered switch allocation in P mode (§6), generated like the
+    // rest; the 400-sample default draws none (acceleration, per-lane credits
+    // and the scheduler rule most out), `registered_switch_stage_in_p_mode_generates`
+    // checks one directly
+    let mut registered_p = 0;
     let mut to_check = vec![];
     let base = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/config-space");
     for i in 0..samples {
@@ -160,6 +165,9 @@ fn sweep(samples: usize, tool_checks: usize, seed: u64) {
             }
             Ok(cfg) => {
                 valid += 1;
+                if cfg.mode() == wormqos_config::RouterMode::Preemptive && cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Registered {
+                    registered_p += 1;
+                }
                 // The generator never panics or fails on a valid configuration.
                 wormqos_hdl::generate(&cfg, None).unwrap_or_else(|e| panic!("generator error on {file:?}: {e}"));
                 // Generic Yosys synthesis of a big router takes minutes and
@@ -174,7 +182,7 @@ fn sweep(samples: usize, tool_checks: usize, seed: u64) {
     }
     let checked = to_check.len();
     check_all(&to_check);
-    eprintln!("{samples} configurations: {valid} valid, {invalid} rejected, {checked} through verilator/iverilog/yosys");
+    eprintln!("{samples} configurations: {valid} valid ({registered_p} registered in P mode), {invalid} rejected, {checked} through verilator/iverilog/yosys");
     assert!(valid > 0 && invalid > 0, "the sample must contain both outcomes");
     assert_eq!(checked, tool_checks, "not enough small valid configurations were drawn to check");
 }
@@ -262,12 +270,13 @@ fn ports_beyond_32_are_simulation_only() {
 }
 
 /// `switch_stage = "registered"` with `mode = "preemptive"` (docs/
-/// microarchitecture.md §6, *Registered switch allocation in P mode*) is
-/// specified and in the golden model, not in the RTL: validation for the
-/// RTL refuses it naming the line, the simulated validation accepts it
-/// (without acceleration), and the generator refuses such a configuration.
+/// microarchitecture.md §6, *Registered switch allocation in P mode*) is in
+/// the RTL: validation accepts it, the generator emits it (lockstep:
+/// testbench/tests/qos.rs, `small_preemptive_registered`); acceleration and
+/// per-lane credits with it are refused naming the line, and so is `split`
+/// in P mode (not defined).
 #[test]
-fn registered_switch_stage_in_p_mode_is_simulation_only() {
+fn registered_switch_stage_in_p_mode_generates() {
     let text = |extra: &str| {
         format!(
             "name = \"preg\"\n[router]\nports = 5\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
@@ -275,13 +284,14 @@ fn registered_switch_stage_in_p_mode_is_simulation_only() {
              switch_stage = \"registered\"\n{extra}"
         )
     };
-    let e = RouterConfig::from_toml_str(&text(""), "inline").unwrap_err().to_string();
-    assert!(e.contains("inline:11") && e.contains("router.switch_stage") && e.contains("golden model only"), "{e}");
-    let cfg = RouterConfig::from_toml_str_simulated(&text(""), "inline").unwrap();
-    let g = wormqos_hdl::generate(&cfg, None).unwrap_err().to_string();
-    assert!(g.contains("router.switch_stage") && g.contains("single_cycle"), "{g}");
-    let e = RouterConfig::from_toml_str_simulated(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
+    let cfg = RouterConfig::from_toml_str(&text(""), "inline").unwrap();
+    let files = wormqos_hdl::generate(&cfg, None).unwrap();
+    let top = files.iter().find(|f| f.file_name == "preg_router.v").expect("the router's top");
+    assert!(top.text.contains("SA (registered), ST"), "not the registered pipeline");
+    let e = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
     assert!(e.contains("inline:11") && e.contains("without acceleration"), "{e}");
+    let e = RouterConfig::from_toml_str(&text("preemption_credits = \"per_lane\"\n"), "inline").unwrap_err().to_string();
+    assert!(e.contains("inline:11") && e.contains("per-lane credits"), "{e}");
     let split = text("").replace("\"registered\"", "\"split\"");
     let e = RouterConfig::from_toml_str_simulated(&split, "inline").unwrap_err().to_string();
     assert!(e.contains("router.switch_stage") && e.contains("modes without preemption"), "{e}");

@@ -307,8 +307,10 @@ pub struct RouterParams {
     /// `switch_allocator = "iterative"` only: rounds per cycle, 1..=4 (default 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_iterations: Option<u32>,
-    /// Multiplexed crossbar without preemption only: `registered` registers
-    /// the switch allocation (RC and VA share a stage), default `single_cycle`.
+    /// Multiplexed crossbar only: `registered` registers the switch
+    /// allocation (RC and VA share a stage; in P mode without acceleration
+    /// and with per-VC credits), `split` also point B (modes without
+    /// preemption); default `single_cycle`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_stage: Option<SwitchStageKind>,
     /// When a released output VC becomes allocatable again (default
@@ -564,7 +566,7 @@ impl RouterConfig {
         let vc_class = validate_mode(r, classes)?;
         check_range("router.block_size", r.block_size, BLOCK_SIZE_RANGE)?;
         let switch = validate_switch_allocator(r)?;
-        let stage = validate_switch_stage(r, ports_range == SIM_PORTS_RANGE)?;
+        let stage = validate_switch_stage(r)?;
         validate_vc_reallocation(r)?;
         validate_best_effort_output_vcs(r)?;
         validate_preemption_credits(r)?;
@@ -992,10 +994,9 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
 
 /// The switch stage: `registered` needs the multiplexed crossbar (the full
 /// crossbar has no allocation to register); in P mode only `registered`
-/// without acceleration is specified (§6 *Registered switch allocation in
-/// P mode*), and only the golden model has it: `simulated` says whether
-/// the router is one of [`RouterConfig::new_simulated`].
-fn validate_switch_stage(r: &RouterParams, simulated: bool) -> Result<SwitchStage, ConfigError> {
+/// without acceleration and with per-VC credits is specified (§6
+/// *Registered switch allocation in P mode*).
+fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
     if kind != SwitchStageKind::SingleCycle {
         if r.crossbar == Crossbar::Full {
@@ -1006,7 +1007,7 @@ fn validate_switch_stage(r: &RouterParams, simulated: bool) -> Result<SwitchStag
             ));
         }
         if r.mode == RouterMode::Preemptive {
-            validate_preemptive_switch_stage(r, kind, simulated)?;
+            validate_preemptive_switch_stage(r, kind)?;
         }
     }
     // §6 *Split switch allocation*: the iterative allocator's rounds need
@@ -1026,16 +1027,14 @@ fn validate_switch_stage(r: &RouterParams, simulated: bool) -> Result<SwitchStag
 }
 
 /// `switch_stage` other than `single_cycle` in P mode: `registered` without
-/// acceleration, in the golden model only (the RTL does not have it yet).
-fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind, simulated: bool) -> Result<(), ConfigError> {
+/// acceleration and with per-VC credits (golden model and RTL).
+fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> Result<(), ConfigError> {
     let why = if kind == SwitchStageKind::Split {
         "the split switch stage is defined for the modes without preemption"
     } else if r.acceleration {
         "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
     } else if r.preemption_credits == Some(PreemptionCredits::PerLane) {
         "the registered switch stage in P mode is not yet checked with per-lane credits (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
-    } else if !simulated {
-        "the registered switch stage in P mode exists in the golden model only (`wormqos sim`, `sweep`, `model --with-sim`), not in the RTL"
     } else {
         return Ok(());
     };
@@ -1043,7 +1042,7 @@ fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind, sim
         "router.switch_stage",
         kind.as_str(),
         format!(
-            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits in an experiment of the golden model; registered or split with unpartitioned, traditional or non_preemptive)"
+            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits; registered or split with unpartitioned, traditional or non_preemptive)"
         ),
     ))
 }
@@ -1425,10 +1424,10 @@ scheduler = "round_robin"
         assert_eq!(c.scheduling().point.switch_stage(), SwitchStage::SingleCycle);
         let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
         RouterConfig::from_toml_str(&p, "t").unwrap();
-        // P mode: registered in the golden model only, never with acceleration.
+        // P mode: registered (golden model and RTL), never with acceleration.
         let pr = p + "switch_stage = \"registered\"\n";
-        let msg = err(&pr).to_string();
-        assert!(msg.contains("router.switch_stage") && msg.contains("golden model only"), "{msg}");
+        let rtl = RouterConfig::from_toml_str(&pr, "t").unwrap();
+        assert_eq!(rtl.scheduling().point.switch_stage(), SwitchStage::Registered);
         let sim = RouterConfig::from_toml_str_simulated(&pr, "t").unwrap();
         assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
         let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();

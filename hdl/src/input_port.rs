@@ -455,15 +455,15 @@ pub(crate) fn input_port(d: &Dims, bufs: InputBuffers, vc_ctrl: &Module) -> Resu
 
 /// The registered pipeline's outputs of an input port (§6 *Registered
 /// switch allocation*).
-struct SgPorts {
-    pend: Sig,
-    gtail: Option<Sig>,
-    valid: Sig,
-    route: Sig,
-    ovc: Sig,
-    flit: Sig,
+pub(crate) struct SgPorts {
+    pub pend: Sig,
+    pub gtail: Option<Sig>,
+    pub valid: Sig,
+    pub route: Sig,
+    pub ovc: Sig,
+    pub flit: Sig,
     /// `sg_tail_o`, unless nothing reads it (the tail-keeps-vc mutant).
-    tail: Option<Sig>,
+    pub tail: Option<Sig>,
     split: Option<SplitPorts>,
 }
 
@@ -478,7 +478,7 @@ struct SplitPorts {
 }
 
 impl SgPorts {
-    fn declare(md: &mut Module, d: &Dims) -> Result<SgPorts> {
+    pub(crate) fn declare(md: &mut Module, d: &Dims) -> Result<SgPorts> {
         Ok(SgPorts {
             pend: md.output("pend_o", d.vcs),
             gtail: if d.sa_reads_granted_tail() { Some(md.output("gtail_o", d.vcs)) } else { None },

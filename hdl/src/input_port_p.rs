@@ -2,11 +2,12 @@
 //! §9.4): RC's table look-ups and one `<prefix>_input_vc` (`input_vc_p`:
 //! lanes, history stack, dummy flits, the VC state) per VC.
 
-use crate::bits::{clk, rst};
+use crate::bits::{at_most_one_set, clk, rst, subset_of};
+use crate::input_port::SgPorts;
 use crate::classes::cls_of;
 use crate::dims::Dims;
 use crate::route_tables::{link_choice, link_tables, rc_tables};
-use crate::verilog::{cat, cat_lsb, num, Expr, Module, Result};
+use crate::verilog::{cat, cat_lsb, num, onehot_select, Expr, Module, Result};
 
 
 /// `<prefix>_input_port` of the preemptive mode (§9.4): the incoming flit
@@ -43,7 +44,16 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     };
     let va_gnt = md.input("va_gnt_i", m);
     let va_ovc = md.input("va_ovc_i", m * vw);
-    let pop = md.input("pop_i", m);
+    let reg = d.registered();
+    if reg {
+        md.doc("Registered switch allocation in P mode (§6): each VC keeps SA's grant of its offer");
+        md.doc("(sa_gnt_i, one-hot or zero) with its kind; it crosses in the next cycle (pend_o;");
+        md.doc("sg_valid_o, sg_route_o, sg_ovc_o, st_flit_o, sg_tail_o: the crossing offer). st_req_o[v]:");
+        md.doc("VC v's offer at SA, behind a crossing one; gtail_o: its tail bit. credit_o[v]: SA");
+        md.doc("granted a lane flit (its credit leaves with the crossing). dst_o[v*NM +: NM]: VC v's");
+        md.doc("output VC buffer, one-hot.");
+    }
+    let pop = md.input(if reg { "sa_gnt_i" } else { "pop_i" }, m);
     let acc_set = if d.acceleration() { Some(md.input("acc_set_i", m)) } else { None };
     let free_cnt = if d.link_groups.is_some() {
         md.doc("free_cnt_i[o*FCW +: FCW]: free output VCs of port o (RC's parallel-link choice, §2).");
@@ -56,10 +66,12 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let st_req_o = md.output("st_req_o", m);
     let route_o = md.output("route_o", m * pw);
     let ovc_o = md.output("ovc_o", m * vw);
-    let front_o = md.output("front_o", m * fw);
+    // (registered: the crossing offer leaves on st_flit_o instead)
+    let front_o = if d.registered() { None } else { Some(md.output("front_o", m * fw)) };
     let credit_o = md.output("credit_o", m);
     let credit_lane_o = if d.per_lane() { Some(md.output("credit_lane_o", m * lw)) } else { None };
     let release_o = md.output("release_o", m);
+    let sg_ports = if reg { Some((SgPorts::declare(&mut md, d)?, md.output("dst_o", m * d.all_vcs()))) } else { None };
     md.doc("vtick_o[v*VTW +: VTW]: hdr's Vtick field (the §8 Vtick register).");
     let vtick_o = md.output("vtick_o", m * d.vtick.width);
     let accel_o = if d.acceleration() {
@@ -101,6 +113,7 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     let (mut va_reqs, mut va_routes, mut st_reqs, mut routes, mut ovcs, mut fronts) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut credits, mut releases, mut vticks, mut accels, mut clss) = (vec![], vec![], vec![], vec![], vec![]);
     let mut credit_lanes = vec![];
+    let (mut gtails, mut pends, mut ptails) = (vec![], vec![], vec![]);
     for v in 0..m {
         let t = format!("vc{v}");
         md.comment(format!("Input VC {v}"));
@@ -129,7 +142,7 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
             ("rc_route_i", rc_route.e()),
             ("va_gnt_i", va_gnt.at(v)),
             ("va_ovc_i", va_ovc.field(v * vw, vw)),
-            ("pop_i", pop.at(v)),
+            (if reg { "sa_gnt_i" } else { "pop_i" }, pop.at(v)),
             ("rc_dest_o", rc_dest.e()),
             ("va_req_o", va_req.e()),
             ("st_req_o", st_req.e()),
@@ -165,6 +178,13 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
             conns.push(("va_route_o", vroute.e()));
             va_routes.push(vroute);
         }
+        if reg {
+            let (gtail, pend, ptail) = (out(&mut md, "gtail", 1), out(&mut md, "pend", 1), out(&mut md, "pend_tail", 1));
+            conns.extend([("gtail_o", gtail.e()), ("pend_o", pend.e()), ("pend_tail_o", ptail.e())]);
+            gtails.push(gtail.e());
+            pends.push(pend.e());
+            ptails.push(ptail.e());
+        }
         md.instance(vc_ctrl, &format!("u_{t}"), &conns);
         va_reqs.push(va_req);
         st_reqs.push(st_req);
@@ -175,6 +195,41 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
         releases.push(release);
         vticks.push(vtick);
     }
+    if let Some((o, dst_o)) = &sg_ports {
+        md.comment("Registered switch allocation (§6 P mode): the crossing offer of the port");
+        let pend = md.wire_of("st_pop", &cat_lsb(&pends));
+        md.assign(&o.pend, &pend);
+        md.assign(&o.valid, &pend.any());
+        md.assign(&o.route, &onehot_select(&pend, &routes.iter().map(|r| r.e()).collect::<Vec<_>>()));
+        md.assign(&o.ovc, &onehot_select(&pend, &ovcs.iter().map(|r| r.e()).collect::<Vec<_>>()));
+        md.assign(&o.flit, &onehot_select(&pend, &fronts.iter().map(|r| r.e()).collect::<Vec<_>>()));
+        if let Some(t) = &o.tail {
+            md.assign(t, &(&pend & &cat_lsb(&ptails)).any());
+        } else {
+            md.raw_line("/* verilator lint_off UNUSED */ // mutant: no tail releases its output VC");
+            md.wire_of("unused_pend_tail", &cat_lsb(&ptails).any());
+            md.raw_line("/* verilator lint_on UNUSED */");
+        }
+        if let Some(g) = &o.gtail {
+            md.assign(g, &cat_lsb(&gtails));
+        } else {
+            md.raw_line("/* verilator lint_off UNUSED */ // nothing reads the offers' tail bits");
+            md.wire_of("unused_gtail", &cat_lsb(&gtails).any());
+            md.raw_line("/* verilator lint_on UNUSED */");
+        }
+        // each VC's output VC buffer, one-hot: bit o*M+u is route == o and ovc == u
+        let nm = d.all_vcs();
+        let mut dsts = vec![];
+        for v in 0..m {
+            let bits = (0..nm).map(|i| routes[v as usize].is(num(pw, (i / m) as u64)).l_and(ovcs[v as usize].is(num(vw, (i % m) as u64)))).collect::<Vec<_>>();
+            dsts.push(cat_lsb(&bits));
+        }
+        md.assign(dst_o, &cat_lsb(&dsts));
+        let zero = Expr::zero(m);
+        md.assert_always(&at_most_one_set(&pop, &Expr::ones(m), &zero), "SA grants at most one VC");
+        md.assert_always(&at_most_one_set(&pend, &Expr::ones(m), &zero), "at most one offer crosses");
+        md.assert_always(&subset_of(&pop, &cat_lsb(&st_reqs.iter().map(|r| r.e()).collect::<Vec<_>>()), &zero), "SA grants only a VC with an offer");
+    }
     md.comment("Outputs");
     md.assign(&va_req_o, &cat_lsb(&va_reqs));
     if let Some(vr) = va_route_o {
@@ -183,7 +238,9 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
     md.assign(&st_req_o, &cat_lsb(&st_reqs));
     md.assign(&route_o, &cat_lsb(&routes));
     md.assign(&ovc_o, &cat_lsb(&ovcs));
-    md.assign(&front_o, &cat_lsb(&fronts));
+    if let Some(fo) = &front_o {
+        md.assign(fo, &cat_lsb(&fronts));
+    }
     md.assign(&credit_o, &cat_lsb(&credits));
     if let Some(cl) = &credit_lane_o {
         md.assign(cl, &cat_lsb(&credit_lanes));

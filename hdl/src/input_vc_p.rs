@@ -40,7 +40,19 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let rc_route = md.input("rc_route_i", pw);
     let va_gnt = md.input("va_gnt_i", 1);
     let va_ovc = md.input("va_ovc_i", vw);
-    let pop = md.input("pop_i", 1);
+    let reg = d.registered();
+    // Single cycle: the offer crosses now (pop_i). Registered (§6 *Registered
+    // switch allocation in P mode*): SA granted the offer now (sa_gnt_i), and
+    // it crosses in the next cycle from the grant registers below.
+    let pop = if reg {
+        md.doc("Registered switch allocation in P mode (§6): sa_gnt_i, SA granted the offer st_req_o");
+        md.doc("(its tail bit gtail_o) now; it crosses in the next cycle (pend_o, its kind pend_dt/pend_dh,");
+        md.doc("its tail bit pend_tail_o; front_o is then the crossing flit). credit_o: SA granted a");
+        md.doc("lane flit (the credit leaves with the crossing, §6).");
+        md.input("sa_gnt_i", 1)
+    } else {
+        md.input("pop_i", 1)
+    };
     let in_lane = if d.per_lane() {
         md.doc("in_lane_i: the lane the arriving flit names (per-lane credits, §9.4 Credits);");
         md.doc("credit_lane_o: the lane credit_o frees (sl, 0 without a credit).");
@@ -66,7 +78,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         None
     };
     let va_req_o = md.output("va_req_o", n);
-    let va_route_o = if d.faults.va_in_rc_cycle {
+    let va_route_o = if d.va_in_rc_cycle() {
         md.doc("va_route_o: the route va_req_o names (an IDLE VC requests with rc_route_i).");
         Some(md.output("va_route_o", pw))
     } else {
@@ -82,6 +94,11 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let vtick_o = md.output("vtick_o", d.vtick.width);
     let accel_o = if d.acceleration() { Some(md.output("accel_o", 1)) } else { None };
     let cls_o = if d.va_needs_class() { Some(md.output("cls_o", clw)) } else { None };
+    let reg_o = if reg {
+        Some((md.output("gtail_o", 1), md.output("pend_o", 1), md.output("pend_tail_o", 1)))
+    } else {
+        None
+    };
     let lane_e = num(lw, e as u64);
     let one_lw = num(lw, 1);
     let dt_flit = cat(&[Expr::one_bit(false), Expr::one_bit(true), Expr::one_bit(true), Expr::zero(w)]);
@@ -104,25 +121,33 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let wr = md.wire("wr", 1);
     let lpop = md.wire("lane_pop", 1);
     let (mut lfronts, mut lempties, mut lfulls) = (vec![], vec![], vec![]);
+    // (registered: each lane's second flit and the tail bits of its first two)
+    let (mut ltwos, mut ltail0s, mut ltail1s) = (vec![], vec![], vec![]);
     for l in 0..=e {
         let front = md.wire(&format!("l{l}_front"), fw);
         let empty = md.wire(&format!("l{l}_empty"), 1);
         let full = md.wire(&format!("l{l}_full"), 1);
         let lv = num(lw, l as u64);
-        md.instance(
-            fifo,
-            &format!("u_lane{l}"),
-            &[
-                clk(),
-                rst(),
-                ("push_i", wr.l_and(&lane_sel.is(&lv))),
-                ("wdata_i", wdata.e()),
-                ("pop_i", lpop.l_and(&sl_q.is(&lv))),
-                ("rdata_o", front.e()),
-                ("empty_o", empty.e()),
-                ("full_o", full.e()),
-            ],
-        );
+        let mut conns = vec![
+            clk(),
+            rst(),
+            ("push_i", wr.l_and(&lane_sel.is(&lv))),
+            ("wdata_i", wdata.e()),
+            ("pop_i", lpop.l_and(&sl_q.is(&lv))),
+            ("rdata_o", front.e()),
+            ("empty_o", empty.e()),
+            ("full_o", full.e()),
+        ];
+        if reg {
+            let two = md.wire(&format!("l{l}_two"), 1);
+            let t0 = md.wire(&format!("l{l}_tail0"), 1);
+            let t1 = md.wire(&format!("l{l}_tail1"), 1);
+            conns.extend([("two_o", two.e()), ("tail0_o", t0.e()), ("tail1_o", t1.e())]);
+            ltwos.push(two.e());
+            ltail0s.push(t0.e());
+            ltail1s.push(t1.e());
+        }
+        md.instance(fifo, &format!("u_lane{l}"), &conns);
         lfronts.push(front.e());
         lempties.push(empty);
         lfulls.push(full.e());
@@ -209,13 +234,42 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
     let k_lane = md.wire_of("offer_lane", &preempt.l_not().l_and(&is_active).l_and(&lane_ok));
     let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
-    let offer = md.wire_of(
+    let offer = if reg {
+        None
+    } else {
+        Some(md.wire_of(
         "offer",
         &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
-    );
-    let crossed = pop;
-    md.assign(&lpop, &crossed.l_and(&k_lane));
-    let offer_tail = offer.at(fw - 2);
+    ))
+    };
+    // What crosses now: its kind (dummy tail, dummy header, else a lane flit),
+    // its tail bit, the flit itself.
+    let (crossed, x_dt, x_dh, offer_tail, cross_flit, st_req) = if reg {
+        let x = registered_grant(&mut md, d, &pop, &RegOffers {
+            preempt: preempt.e(), active: is_active.clone(), k_dt: k_dt.e(), k_dh: k_dh.e(), k_lane: k_lane.e(),
+            has_sl: has_sl.e(), front_sl: front_sl.e(), dt_flit: dt_flit.clone(), dh_flit: dh_flit.clone(),
+            lanes: LaneLook { twos: ltwos, tail0s: ltail0s, tail1s: ltail1s, sl: sl_q.e(), pad },
+        })?;
+        md.assign(&lpop, &x.crossed.l_and(&x.x_dt.l_not()).l_and(&x.x_dh.l_not()));
+        if let Some((gtail_o, pend_o, pend_tail_o)) = &reg_o {
+            md.assign(gtail_o, &x.gtail);
+            md.assign(pend_o, &x.crossed);
+            md.assign(pend_tail_o, &x.tail);
+        }
+        md.assign(&credit_o, &pop.l_and(&x.sa_lane));
+        if let Some(cl) = &credit_lane_o {
+            // the lane the granted flit leaves: sl of the SA cycle (§6)
+            md.assign(cl, &pop.l_and(&x.sa_lane).then_else(&sl_q, &Expr::zero(lw)));
+        }
+        (x.crossed, x.x_dt, x.x_dh, x.tail, x.flit, x.st_req)
+    } else {
+        let offer = offer.ok_or_else(|| crate::verilog::HdlError::Invalid("single-cycle P VC without its offer".into()))?;
+        md.assign(&lpop, &pop.l_and(&k_lane));
+        (pop.e(), k_dt.e(), k_dh.e(), offer.at(fw - 2), offer.e(), (&k_dt | &k_dh) | &k_lane)
+    };
+    let offer_tail = if reg { md.wire_of("cross_tail", &offer_tail).e() } else { offer_tail };
+    // (the registered-grant mutant: the preemption step is taken while an offer crosses)
+    let step_blocked = reg && !d.faults.p_reg_steps_while_crossing;
 
     md.comment("RC source: the stack top for a suspended lane, else the lane's front flit");
     let hs_top = if d.faults.stack_reads_bottom && e >= 2 {
@@ -267,10 +321,13 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         Stmt::set(&sl_d, &(&sl_q + &one_lw)),
     ];
     case_a.extend(push_stmts);
+    let dt_cross = case_a.clone();
     let case_a_stmt = if no_dt {
         let mut v = vec![Stmt::note("MUTANT pre-no-dummy-tail: suspended without sending a dummy tail")];
         v.extend(case_a);
         v
+    } else if reg {
+        vec![Stmt::note("(a) the dummy tail is offered at SA; it acts when it crosses (above)")]
     } else {
         vec![Stmt::note("(a) the dummy tail crossed"), Stmt::when(&crossed, case_a)]
     };
@@ -279,7 +336,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         Stmt::set(&route_d, &rc_route),
         Stmt::set(&state_d, &st.routed),
     ];
-    if d.faults.va_in_rc_cycle {
+    if d.va_in_rc_cycle() {
         rc_body.push(Stmt::when(&gnt, grant_stmts.clone()));
     }
     let mut dh_cross = vec![Stmt::note("the dummy header crossed: pop the stack")];
@@ -303,7 +360,15 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         [(&susp_d, &susp_q), (&hs_d, &hs_q), (&hsp_d, &hsp_q), (&sent_d, &sent_q)],
     ];
     let mut stmts = held.iter().flatten().map(|(d, q)| Stmt::set(*d, *q)).collect::<Vec<_>>();
-    stmts.extend(vec![
+    // Registered (§6 P mode): the granted offer crosses with the effects of
+    // its kind, and the VC takes no preemption step in that cycle.
+    let crossing = vec![Stmt::when_else(&x_dt, dt_cross, vec![Stmt::when_else(&x_dh, dh_cross.clone(), lane_cross.clone())])];
+    let active_arm = if reg {
+        vec![Stmt::note("a granted offer crosses: above")]
+    } else {
+        vec![Stmt::when(&crossed, vec![Stmt::when_else(&x_dh, dh_cross, lane_cross)])]
+    };
+    let step_and_stages = vec![
         Stmt::when_else(
             &preempt,
             vec![
@@ -333,12 +398,21 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
                         ],
                     ),
                     (st.routed.clone(), vec![Stmt::note("VA grant"), Stmt::when(&gnt, grant_stmts)]),
-                    (st.active.clone(), vec![Stmt::when(&crossed, vec![Stmt::when_else(&k_dh, dh_cross, lane_cross)])]),
+                    (st.active.clone(), active_arm),
                 ],
                 vec![],
             )],
         ),
-    ]);
+    ];
+    if !reg {
+        stmts.extend(step_and_stages);
+    } else if step_blocked {
+        stmts.push(Stmt::note("the granted offer crosses (registered switch allocation, §6)"));
+        stmts.push(Stmt::when_else(&crossed, crossing, step_and_stages));
+    } else {
+        stmts.push(Stmt::note("MUTANT pre-reg-step-while-crossing: the preemption step is taken while an offer crosses"));
+        stmts.push(Stmt::when_else(&preempt, step_and_stages.clone(), vec![Stmt::when_else(&crossed, crossing, step_and_stages)]));
+    }
     stmts.push(Stmt::note(if in_lane.is_some() { "BW: a written header enters the lane it names" } else { "BW: a written header chooses its lane" }));
     stmts.push(Stmt::when(
         &wr.l_and(&head),
@@ -368,7 +442,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         md.assign(&accel_o, &(&acc_q | &k_dt));
     }
     if let Some(cls_o) = &cls_o {
-        let c = if d.faults.va_in_rc_cycle {
+        let c = if d.va_in_rc_cycle() {
             is_idle.then_else(&rc_src.field(d.class_lsb, clw), &hdr_q.field(d.class_lsb, clw))
         } else {
             hdr_q.field(d.class_lsb, clw)
@@ -379,7 +453,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     if let Some(out) = &avc_dest_o {
         // hdr holds the destination the route was computed from, so the
         // set is looked up from it rather than kept in another register.
-        let dest = if d.faults.va_in_rc_cycle {
+        let dest = if d.va_in_rc_cycle() {
             is_idle.then_else(&rc_src.field(0, d.dest_width), &hdr_q.field(0, d.dest_width))
         } else {
             hdr_q.field(0, d.dest_width)
@@ -388,7 +462,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     }
     md.comment("Outputs");
     let routed_req = is_routed.l_and(&preempt.l_not()).then_else(&onehot_of(&route_q, n), &Expr::zero(n));
-    let req = if d.faults.va_in_rc_cycle {
+    let req = if d.va_in_rc_cycle() {
         routed_req | &rc_ok.then_else(&onehot_of(&rc_route, n), &Expr::zero(n))
     } else {
         routed_req
@@ -397,12 +471,15 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     if let Some(vr) = &va_route_o {
         md.assign(&vr, &is_idle.then_else(&rc_route, &route_q));
     }
-    md.assign(&st_req_o, &((&k_dt | &k_dh) | &k_lane));
+    md.assign(&st_req_o, &st_req);
     md.assign(&route_o, &route_q);
     md.assign(&ovc_o, &ovc_q);
-    md.assign(&front_o, &offer);
-    md.assign(&credit_o, &lpop);
-    if let Some(cl) = &credit_lane_o {
+    md.assign(&front_o, &cross_flit);
+    // (registered: credit_o and credit_lane_o come from SA's grant, above)
+    if !reg {
+        md.assign(&credit_o, &lpop);
+    }
+    if let (Some(cl), false) = (&credit_lane_o, reg) {
         if d.faults.credit_lane_zero {
             md.comment("MUTANT lane-credit-on-lane0: every credit names lane 0");
             md.assign(cl, &Expr::zero(lw));
@@ -412,6 +489,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
     }
     let rel = if no_dt { preempt.l_and(&is_active) } else { preempt.l_and(&is_active).l_and(&sent_q.l_not()) };
+    let rel = if step_blocked { rel.l_and(&crossed.l_not()) } else { rel };
     md.assign(&release_o, &rel);
     md.assign(&vtick_o, &hdr_q.field(d.vtick.lsb, d.vtick.width));
     md.finish()
@@ -447,4 +525,111 @@ fn named_lane(md: &mut Module, d: &Dims, in_lane: &Sig, all_idle: &Sig, top_q: &
     let in_range = if (e as u64 + 1) < (1u64 << lw) { Some(in_lane.e().below(&num(lw, e as u64 + 1))) } else { None };
     let fresh = all_idle.l_and(&in_lane.is(&Expr::zero(lw)));
     Ok((LaneChoice { lane: in_lane.e(), header_lane: in_lane.e(), fresh, opens: above.e(), in_range }, open_stmts))
+}
+
+/// Each lane's lookahead flags in the registered pipeline (`two_o`, the
+/// tail bits of its first two flits), to be selected by the serving lane.
+struct LaneLook {
+    twos: Vec<Expr>,
+    tail0s: Vec<Expr>,
+    tail1s: Vec<Expr>,
+    sl: Expr,
+    /// Zero entries that pad the lanes to 2^LW (the select's index range).
+    pad: u32,
+}
+
+/// What SA reads of the VC besides its grant registers: the preemption
+/// step's condition, the single-cycle offers of §9.4 stage 4 (`k_*`), and
+/// the flits an offer can be.
+struct RegOffers {
+    preempt: Expr,
+    active: Expr,
+    k_dt: Expr,
+    k_dh: Expr,
+    k_lane: Expr,
+    has_sl: Expr,
+    front_sl: Expr,
+    dt_flit: Expr,
+    dh_flit: Expr,
+    lanes: LaneLook,
+}
+
+/// The VC's side of the registered switch allocation in P mode.
+struct RegGrant {
+    /// A granted offer crosses now (`pend(p, v)`).
+    crossed: Expr,
+    /// It is a dummy tail / a dummy header (else a lane flit).
+    x_dt: Expr,
+    x_dh: Expr,
+    /// Its tail bit, and the flit itself.
+    tail: Expr,
+    flit: Expr,
+    /// SA's offer now (before the room check), its tail bit, and whether it
+    /// is a lane flit (whose credit leaves when it crosses).
+    st_req: Expr,
+    gtail: Expr,
+    sa_lane: Expr,
+}
+
+/// §6 *Registered switch allocation in P mode*: the grant registers of
+/// one VC (`pend` with the kind `pend_dt`/`pend_dh` and the tail bit: the
+/// per-VC form of the port's `sg_valid`/`sg_vc`/`sg_kind`/`sg_tail`, one
+/// VC of a port at most being granted), what SA may grant behind a crossing
+/// offer, and what crosses in stage ST.
+fn registered_grant(md: &mut Module, d: &Dims, gnt: &Sig, o: &RegOffers) -> Result<RegGrant> {
+    let fw = d.buf_flit_width;
+    md.comment("Registered switch allocation in P mode (§6): SA's grant of the previous cycle");
+    md.raw_line("// (pend) crosses now with its kind (pend_dt, pend_dh, else a lane flit).");
+    let zero = Expr::zero(1);
+    let (pend_q, pend_d) = md.register_wire_d("pend", &zero);
+    let (pdt_q, pdt_d) = md.register_wire_d("pend_dt", &zero);
+    let (pdh_q, pdh_d) = md.register_wire_d("pend_dh", &zero);
+    let (ptail_q, ptail_d) = md.register_wire_d("pend_tail", &zero);
+    let l = &o.lanes;
+    let mut sel = |name: &str, xs: &[Expr]| -> Sig {
+        let mut v = xs.to_vec();
+        v.extend((0..l.pad).map(|_| Expr::zero(1)));
+        let all = md.wire_of(&format!("lane_{name}"), &cat_lsb(&v));
+        md.wire_of(&format!("{name}_sl"), &all.at_dyn(&l.sl))
+    };
+    let (two_sl, tail0_sl, tail1_sl) = (sel("two", &l.twos), sel("tail0", &l.tail0s), sel("tail1", &l.tail1s));
+    md.comment("SA: the offer (§9.4 stage 4) without a crossing offer; behind a crossing lane flit");
+    md.raw_line("// the lane's second flit, behind a crossing dummy header its first; nothing behind a");
+    md.raw_line("// crossing tail or dummy tail, nothing while a preemption step waits (sl < top).");
+    let free = pend_q.l_not();
+    let sa_dt = md.wire_of("sa_dt", &free.l_and(&o.k_dt));
+    let sa_dh = md.wire_of("sa_dh", &free.l_and(&o.k_dh));
+    let behind_lane = pdh_q.then_else(&o.has_sl, &two_sl);
+    let behind_tail = if d.faults.sa_grants_behind_tail {
+        md.raw_line("// MUTANT sa-grants-behind-tail: a flit behind a crossing tail or dummy tail is offered");
+        Expr::one_bit(false)
+    } else {
+        pdt_q.l_or(&ptail_q)
+    };
+    let behind = pend_q.l_and(&o.preempt.l_not()).l_and(&o.active).l_and(&behind_tail.l_not()).l_and(&behind_lane);
+    let sa_lane = md.wire_of("sa_lane", &free.l_and(&o.k_lane).l_or(&behind));
+    let lane_tail = pend_q.l_and(&pdh_q.l_not()).then_else(&tail1_sl, &tail0_sl);
+    let gtail = md.wire_of("sa_tail", &sa_dt.l_or(&sa_lane.l_and(&lane_tail)));
+    md.assign(&pend_d, gnt);
+    md.assign(&pdt_d, &gnt.l_and(&sa_dt));
+    md.assign(&pdh_d, &gnt.l_and(&sa_dh));
+    md.assign(&ptail_d, &gnt.l_and(&gtail));
+    let st_req = sa_dt.l_or(&sa_dh).l_or(&sa_lane);
+    md.assert_always(&gnt.l_not().l_or(&st_req), "SA grants only an offer");
+    md.assert_always(&pend_q.l_not().l_or(&o.active), "a registered grant finds its VC ACTIVE");
+    let (x_dt, x_dh, tail) = if d.faults.p_reg_kind_ignored {
+        md.raw_line("// MUTANT pre-reg-kind-ignored: the kind that crosses is the offer of this cycle");
+        md.raw_line("/* verilator lint_off UNUSED */");
+        md.wire_of("unused_kind", &(pdt_q.l_or(&pdh_q).l_or(&ptail_q)));
+        md.raw_line("/* verilator lint_on UNUSED */");
+        let (x_dt, x_dh) = (pend_q.l_and(&o.k_dt), pend_q.l_and(&o.k_dh));
+        let tail = x_dt.l_or(&x_dh.l_not().l_and(&o.front_sl.at(fw - 2)));
+        (x_dt, x_dh, tail)
+    } else {
+        (pdt_q.e(), pdh_q.e(), ptail_q.e())
+    };
+    let x_lane = pend_q.l_and(&x_dt.l_not()).l_and(&x_dh.l_not());
+    md.assert_always(&x_lane.l_not().l_or(&o.has_sl), "a crossing lane flit finds its lane not empty");
+    let flit = x_dt.then_else(&o.dt_flit, &x_dh.then_else(&o.dh_flit, &o.front_sl));
+    Ok(RegGrant { crossed: pend_q.e(), x_dt, x_dh, tail, flit, st_req, gtail: gtail.e(), sa_lane: sa_lane.e() })
 }

@@ -89,12 +89,12 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
         )));
     }
     if cfg.mode() == wormqos_config::RouterMode::Preemptive
-        && cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle
+        && cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split
     {
-        // Golden model only (docs/microarchitecture.md §6, *Registered
-        // switch allocation in P mode*); the CLI refuses it first.
+        // Not defined in P mode (docs/microarchitecture.md §6); config
+        // validation refuses it first.
         return Err(HdlError::Invalid(
-            "router.switch_stage = registered or split with mode = preemptive: golden model only, no RTL (allowed values with mode = preemptive: single_cycle)".into(),
+            "router.switch_stage = split with mode = preemptive: not defined (allowed values with mode = preemptive: single_cycle, registered)".into(),
         ));
     }
     let dims = dims::Dims::new(cfg, mutant);

@@ -177,6 +177,19 @@ pub enum Mutant {
     /// VC whose tail crosses counts its next front), which then requests a
     /// cycle late.
     VaNextHeaderLate,
+    /// §6 *Registered switch allocation in P mode* (`registered` with
+    /// `mode = "preemptive"` only): the preemption step is not blocked for a
+    /// VC whose granted offer crosses: a higher-class header written in the
+    /// SA cycle makes the VC take case (a), (b) or (c) while the offer
+    /// crosses, and the crossing's own effects (`sent`, the stack, `state`)
+    /// are lost.
+    PreRegStepWhileCrossing,
+    /// §6 *Registered switch allocation in P mode*: the grant kind
+    /// `sg_kind` is ignored at the crossing; the kind (and the flit) that
+    /// crosses is the VC's offer at the start of the ST cycle, so a lane
+    /// flit granted just before a higher-class header arrived crosses as a
+    /// dummy tail.
+    PreRegKindIgnored,
     /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
     /// room check counts one flit in flight where there are two (the
     /// crossing one and the candidate at point B): `ob_count + 1 < DO`
@@ -280,6 +293,12 @@ impl Mutant {
     pub fn registered() -> &'static [Mutant] {
         &[Mutant::SaRoomIgnoresPend, Mutant::SaGrantsBehindTail, Mutant::SaCreditLate, Mutant::SaAgeEntryLate, Mutant::VaFlagUnmasked, Mutant::VaPreGrantUnmasked, Mutant::VaNextHeaderLate]
     }
+    /// The mutants of the registered switch allocation in P mode (§6
+    /// *Registered switch allocation in P mode*). Not in [`Mutant::all`];
+    /// see [`Mutant::applies_to`].
+    pub fn registered_preemptive() -> &'static [Mutant] {
+        &[Mutant::PreRegStepWhileCrossing, Mutant::PreRegKindIgnored]
+    }
     /// The mutants of the split switch allocation (§6 *Split switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn split() -> &'static [Mutant] {
@@ -321,6 +340,7 @@ impl Mutant {
             .chain(Mutant::checks())
             .chain(Mutant::allocator())
             .chain(Mutant::registered())
+            .chain(Mutant::registered_preemptive())
             .chain(Mutant::split())
             .chain(Mutant::reallocation())
             .chain(Mutant::best_effort_cap())
@@ -350,6 +370,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => iterations(cfg).is_some(),
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
+            Mutant::PreRegStepWhileCrossing | Mutant::PreRegKindIgnored => registered(cfg) && matches!(cfg.qos(), Qos::Preemptive(_)),
             Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
@@ -382,6 +403,7 @@ impl Mutant {
             Mutant::SaIgnoresMo | Mutant::SaXbPtrFrozen => "router.switch_allocator = \"iterative\"",
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
+            Mutant::PreRegStepWhileCrossing | Mutant::PreRegKindIgnored => "router.switch_stage = \"registered\" with router.mode = \"preemptive\"",
             Mutant::VaFlagUnmasked => "router.switch_stage = \"registered\" or \"split\"",
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => {
                 "router.switch_stage = \"registered\" or \"split\" with shared input buffers (vcs * input_buffer_depth <= 64), without route_links or programmable routing"
@@ -437,6 +459,8 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "sa-grants-behind-tail",
             Mutant::SaCreditLate => "sa-credit-late",
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
+            Mutant::PreRegStepWhileCrossing => "pre-reg-step-while-crossing",
+            Mutant::PreRegKindIgnored => "pre-reg-kind-ignored",
             Mutant::VaFlagUnmasked => "va-flag-unmasked",
             Mutant::VaPreGrantUnmasked => "va-pre-grant-unmasked",
             Mutant::VaNextHeaderLate => "va-next-header-late",
@@ -489,6 +513,8 @@ impl Mutant {
             Mutant::SaGrantsBehindTail => "SaGrantsBehindTail",
             Mutant::SaCreditLate => "SaCreditLate",
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
+            Mutant::PreRegStepWhileCrossing => "PreRegStepWhileCrossing",
+            Mutant::PreRegKindIgnored => "PreRegKindIgnored",
             Mutant::VaFlagUnmasked => "VaFlagUnmasked",
             Mutant::VaPreGrantUnmasked => "VaPreGrantUnmasked",
             Mutant::VaNextHeaderLate => "VaNextHeaderLate",
@@ -612,6 +638,10 @@ pub struct Faults {
     pub sa_credit_late: bool,
     /// [`Mutant::SaAgeEntryLate`]: point A's age order misses last cycle's entries.
     pub sa_age_entry_late: bool,
+    /// [`Mutant::PreRegStepWhileCrossing`]: the preemption step is taken while an offer crosses.
+    pub p_reg_steps_while_crossing: bool,
+    /// [`Mutant::PreRegKindIgnored`]: the crossing's kind is the offer of the ST cycle, not `sg_kind`.
+    pub p_reg_kind_ignored: bool,
     /// [`Mutant::VaFlagUnmasked`]: VA's grant flag counts unmasked requests.
     pub va_flag_unmasked: bool,
     /// [`Mutant::VaPreGrantUnmasked`]: the next cycle's registered VA request ignores this cycle's grant.
@@ -671,6 +701,8 @@ impl Faults {
             Mutant::SaGrantsBehindTail => &mut f.sa_grants_behind_tail,
             Mutant::SaCreditLate => &mut f.sa_credit_late,
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
+            Mutant::PreRegStepWhileCrossing => &mut f.p_reg_steps_while_crossing,
+            Mutant::PreRegKindIgnored => &mut f.p_reg_kind_ignored,
             Mutant::VaFlagUnmasked => &mut f.va_flag_unmasked,
             Mutant::VaPreGrantUnmasked => &mut f.va_pre_grant_unmasked,
             Mutant::VaNextHeaderLate => &mut f.va_next_header_late,
@@ -695,7 +727,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -731,7 +763,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 4 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 4 + 1 + 1 + 2);
+        assert!(Mutant::registered_preemptive().iter().all(|m| !Mutant::registered().contains(m) && !m.is_qos()));
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

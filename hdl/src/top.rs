@@ -218,7 +218,12 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let va_route_all = if d.va_in_rc_cycle() { Some(t.wire("va_route_all", nm * pw)) } else { None };
     // Each input VC's output VC; registered switch allocation reads its output
     // VC buffer one-hot instead (SA's room look-up) and the grant registers'.
-    let (ovc_all, dst_all) = if reg { (None, Some(t.wire("dst_all", nm * nm))) } else { (Some(t.wire("ovc_all", nm * vw)), None) };
+    // (P mode: case (b)'s releases are spread by route and ovc in both pipelines)
+    let (ovc_all, dst_all) = match (reg, d.preemption().is_some()) {
+        (true, false) => (None, Some(t.wire("dst_all", nm * nm))),
+        (true, true) => (Some(t.wire("ovc_all", nm * vw)), Some(t.wire("dst_all", nm * nm))),
+        (false, _) => (Some(t.wire("ovc_all", nm * vw)), None),
+    };
     let ovc_of = |pi: u32| -> Result<Expr> {
         let all = ovc_all.as_ref().ok_or_else(|| HdlError::Invalid("registered switch allocation reads dst_all".into()))?;
         Ok(all.field(pi * m * vw, m * vw))
@@ -285,7 +290,7 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
         if let Some(ra) = &route_all_opt {
             conns.push(("route_o", ra.field(pi * m * pw, m * pw)));
         }
-        if !reg {
+        if ovc_all.is_some() {
             conns.push(("ovc_o", ovc_of(pi)?));
         }
         if let Some(vr) = &va_route_all {

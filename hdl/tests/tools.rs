@@ -23,7 +23,7 @@ fn variants_for(cfg: &RouterConfig) -> Vec<Option<Mutant>> {
         return vec![None];
     }
     let mut v = variants();
-    v.extend(Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::registered()).chain(Mutant::split()).filter(|m| m.applies_to(cfg)).copied().map(Some));
+    v.extend(Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::registered()).chain(Mutant::registered_preemptive()).chain(Mutant::split()).filter(|m| m.applies_to(cfg)).copied().map(Some));
     v
 }
 

@@ -69,6 +69,21 @@ fn model_latency_is_p_minus_1_plus_m_and_streams_as_the_spec_says() {
     }
 }
 
+/// §6 *Registered switch allocation in P mode*, *Consequences*: with the
+/// preemptive input VC the zero-load latency is still 4 + M (a header
+/// written at the end of cycle 0 goes to lane 0, RV in 1, SA in 2, ST in 3,
+/// C in 4, on the link in 5) and, with DO >= 3 and DI >= 4, a lane streams
+/// one flit per cycle (SA grants the lane's second flit while the first
+/// crosses): `expected_departure`'s 5 + k. `p4_registered` has DO = 3,
+/// DI = 4. The RTL and the model, each alone.
+#[test]
+fn p_mode_latency_is_p_minus_1_plus_m_and_a_lane_streams() {
+    let cfg = registered("p4_registered");
+    assert!(cfg.output_buffer_depth() >= 3 && cfg.input_buffer_depth() >= 4);
+    check_latency_and_streaming(&mut rtl(&cfg, None), &cfg, expected_departure);
+    check_latency_and_streaming(&mut Router::new(&cfg), &cfg, expected_departure);
+}
+
 fn lockstep(name: &str, seed: u64) {
     lockstep_clean(&registered(name), seed, CYCLES);
 }
