@@ -168,6 +168,9 @@ fn cases() -> Vec<Case> {
         case("dse_mode", "dse --config {mesh5} --out {out}/d --mode turbo", vec![], "--mode turbo: router.mode"),
         case("dse_switch_allocator", "dse --config {mesh5} --out {out}/d --switch-allocator wavefront", vec![], "--switch-allocator wavefront: router.switch_allocator"),
         case("dse_switch_iterations", "dse --config {mesh5} --out {out}/d --switch-allocator iterative --switch-iterations 5", vec![], "--switch-iterations = 5: allowed range 1..=4"),
+        // The grid point's name of split in P mode is the compact one (the full
+        // one is 49 characters): the refusal names the stage, not the name.
+        case("dse_switch_stage_preemptive", "dse --config {mesh5} --out {out}/d --crossbar multiplexed --scheduler virtualclock --mode preemptive --switch-stage single_cycle,split", vec![], "grid value --switch-stage split (point mesh5_v2_d4_w32_mul_vc_p_split): invalid configuration: field `router.switch_stage`"),
         case("dse_switch_stage", "dse --config {mesh5} --out {out}/d --switch-stage pipelined", vec![], "--switch-stage pipelined: router.switch_stage"),
         case("dse_sim_cycles", "dse --config {mesh5} --out {out}/d --sim-cycles 0", vec![], "--sim-cycles"),
         case("dse_empty_vcs", "dse --config {mesh5} --out {out}/d --vcs ,", vec![], "--vcs"),

@@ -127,15 +127,7 @@ impl Grid {
                         for s in &self.scheduler {
                             for m in &self.mode {
                                 for (a, stage) in self.allocators(x) {
-                                    let name = format!(
-                                        "{}_v{v}_d{d}_w{w}_{}_{}_{}{}{}",
-                                        self.base.name(),
-                                        &x[..3.min(x.len())],
-                                        s,
-                                        m,
-                                        a.suffix(),
-                                        stage_suffix(&stage)
-                                    );
+                                    let name = point_name(self.base.name(), v, d, w, x, s, m, &a, &stage);
                                     let p = Point {
                                         name: name.clone(),
                                         vcs: v,
@@ -255,6 +247,46 @@ impl Allocator {
             _ => String::new(),
         }
     }
+}
+
+/// The longest name a configuration may have (`name` prefixes Verilog
+/// module names; config validation holds it to this).
+const MAX_NAME: usize = 48;
+
+/// A grid point's name: `<base>_v<V>_d<D>_w<W>_<xbar>_<scheduler>_<mode>`
+/// and the allocator's and stage's suffixes. A point whose name would be
+/// longer than a configuration's name may be (a long base name, or
+/// `virtualclock_preemptive` with a stage) gets the compact form instead:
+/// scheduler and mode abbreviated (`vc`, `rr`, `ff`; `tr`, `np`, `p`) and the
+/// base name cut to fit. Names that fit stay as they were, and a compact
+/// name cannot equal a full one (the abbreviations are no scheduler's name),
+/// so the grid's names stay distinct.
+#[allow(clippy::too_many_arguments)]
+fn point_name(base: &str, v: u32, d: u32, w: u32, x: &str, s: &str, m: &str, a: &Allocator, stage: &Option<String>) -> String {
+    let xbar = &x[..3.min(x.len())];
+    let tail = format!("{}{}", a.suffix(), stage_suffix(stage));
+    let full = format!("{base}_v{v}_d{d}_w{w}_{xbar}_{s}_{m}{tail}");
+    if full.len() <= MAX_NAME {
+        return full;
+    }
+    let sched = match s {
+        "virtualclock" => "vc",
+        "round_robin" => "rr",
+        "fifo" => "ff",
+        other => other,
+    };
+    let mode = match m {
+        "traditional" => "tr",
+        "non_preemptive" => "np",
+        "preemptive" => "p",
+        other => other,
+    };
+    let suffix = format!("_v{v}_d{d}_w{w}_{xbar}_{sched}_{mode}{tail}");
+    // The base keeps at least its first character (a letter), so the name
+    // still starts as a configuration name must; config validation reports
+    // a name that is still too long.
+    let keep = MAX_NAME.saturating_sub(suffix.len()).max(1).min(base.len());
+    format!("{}{suffix}", &base[..keep])
 }
 
 /// The point name's suffix of a switch stage: none for `single_cycle` (and
@@ -460,4 +492,41 @@ pub fn outputs(points: &[Point]) -> [(&'static str, String); 3] {
             svg(points, "Saturation throughput vs Fmax (Pareto front in red)", "Fmax (MHz), nextpnr", "accepted flits/port/cycle", |p| Some((p.fmax()?.0, p.throughput?)), false),
         ),
     ]
+}
+
+#[cfg(test)]
+mod point_name_tests {
+    use super::*;
+
+    fn named(s: &str) -> Allocator {
+        Allocator::Named(s.into())
+    }
+
+    #[test]
+    fn names_that_fit_stay_as_they_were() {
+        // 5 + "_v2" 3 + "_d4" 3 + "_w32" 4 + "_mul" 4 + "_virtualclock" 13
+        // + "_preemptive" 11 + "_reg" 4 = 47 characters: the full form.
+        let stage = Some("registered".to_string());
+        let n = point_name("mesh5", 2, 4, 32, "multiplexed", "virtualclock", "preemptive", &named("single_pass"), &stage);
+        assert_eq!(n, "mesh5_v2_d4_w32_mul_virtualclock_preemptive_reg");
+    }
+
+    #[test]
+    fn a_name_over_48_characters_takes_the_compact_form() {
+        // "_split" makes the same point 49 characters: scheduler and mode
+        // abbreviated, the base kept whole.
+        let stage = Some("split".to_string());
+        let n = point_name("mesh5", 2, 4, 32, "multiplexed", "virtualclock", "preemptive", &named("single_pass"), &stage);
+        assert_eq!(n, "mesh5_v2_d4_w32_mul_vc_p_split");
+    }
+
+    #[test]
+    fn a_long_base_name_is_cut_to_fit() {
+        // Suffix "_v2_d4_w32_mul_rr_tr" is 20 characters, so 28 of the
+        // 40-character base remain: 48 in all.
+        let base = "a".repeat(40);
+        let n = point_name(&base, 2, 4, 32, "multiplexed", "round_robin", "traditional", &named("single_pass"), &None);
+        assert_eq!(n, format!("{}_v2_d4_w32_mul_rr_tr", "a".repeat(28)));
+        assert_eq!(n.len(), 48);
+    }
 }
