@@ -444,7 +444,7 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
             ],
         ),
     ]);
-    m.assert_always(&cmp_ok, "sbelow_q and sord_q hold the stamp registers' comparisons");
+    m.assert_always(&cmp_ok, "sbelow_q, sord_q hold the stamps' comparisons");
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
         let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");
