@@ -2,22 +2,27 @@
 //! "The hypercube's tandem row link by link"): for each point `K:I_us` of
 //! an ON/OFF hypercube experiment and seeds 1 to S, every router's
 //! real-time input VCs are watched between cycles (`Sim::run_probed`) and
-//! each real-time header's wait in ROUTED for its output VC is charged to
-//! the link it asked for: the hop link of dimension d (output port 1 + d)
-//! or the ejection link (output port 0). Beside each link, the tandem
-//! row's prediction for it (`CubeBurstClass::coupled_network_parts`), and
-//! the injection link (the source wait) beside `coupled_delay`'s.
+//! each real-time header's time there is charged to the link it left on:
+//! the hop link of dimension d (output port 1 + d) or the ejection link
+//! (output port 0). Beside each link, the tandem row's prediction for it
+//! (`CubeBurstClass::coupled_network_parts`), and the injection link (the
+//! simulated source wait) beside `coupled_delay`'s fluid part.
 //! Writes `<out>/cube_links.csv`, one row per point and link:
 //!
-//! - `headers_per_message`: real-time headers that asked for this link per
+//! - `sim_total`, `sim_source_wait`, `sim_network`: the real-time means
+//!   over the seeds (the sweep's, for the same seeds and cycles);
+//! - `headers_per_message`: real-time headers that left on this link per
 //!   delivered real-time message (the probability a message crosses it);
-//! - `sim_wait`: their mean cycles in ROUTED beyond the fewest any header
-//!   spent there (the pipeline's), `sim_weighted` = the two multiplied
-//!   (cycles per message, the model's weighting);
+//! - `min_routed`, `sim_routed_wait`, `sim_routed_weighted`: the fewest
+//!   cycles any header spent in ROUTED (waiting for the output VC), their
+//!   mean beyond it, and that mean per message (× the headers per message);
+//! - `min_stay`, `sim_stay`, `sim_stay_weighted`: the same for a header's
+//!   stay in the input buffer, from the cycle it entered to the cycle it
+//!   left (behind the messages ahead of it in the input VC, in ROUTED,
+//!   and waiting for credits);
 //! - `sim_busy`: the fraction of cycles the link's real-time output VC was
-//!   allocated (its utilisation by the class), `sim_hold` the mean cycles
-//!   of one allocation;
-//! - `model_weighted` the tandem row's cycles per message for the link.
+//!   allocated, `sim_hold` the mean cycles of one allocation;
+//! - `model_weighted`: the tandem row's cycles per message for the link.
 //!
 //! cargo run --release -p wormqos-netsim --example cube_link_trace -- \
 //!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
@@ -155,6 +160,7 @@ fn excess(hist: &[u64]) -> (u64, usize, f64) {
     (count, min, beyond as f64 / count.max(1) as f64)
 }
 
+/// Adds histogram `hist` into `into`.
 fn merge(into: &mut Vec<u64>, hist: &[u64]) {
     if into.len() < hist.len() {
         into.resize(hist.len(), 0);
