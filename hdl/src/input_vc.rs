@@ -227,8 +227,11 @@ pub(crate) fn input_vc(d: &Dims) -> Result<Module> {
                 kept.l_or(&ni.l_and(&empty_next.l_not()))
             };
             // registered one-hot on the next route, so that VA's requests
-            // come straight from flip-flops
-            let req = md.register_next("va_req", &Expr::zero(n), &want_next.then_else(&onehot_of(&route_d, n), &Expr::zero(n)));
+            // come straight from flip-flops; an AND, not `want ? onehot : 0`,
+            // so that synthesis keeps VA's grant in the data input instead of
+            // folding it into the flip-flop's synchronous reset (on ECP5 that
+            // reset input was the end of the split router's longest path)
+            let req = md.register_next("va_req", &Expr::zero(n), &(want_next.rep(n) & &onehot_of(&route_d, n)));
             md.assert_always(&req.is(&req_now), "the registered VA request equals the one of the state");
             (route_q.e(), req.e())
         }
