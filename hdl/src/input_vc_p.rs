@@ -234,14 +234,6 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let lane_ok = if no_dh { has_sl.e() } else { has_sl.l_and(&susp_sl.l_not()) };
     let k_lane = md.wire_of("offer_lane", &preempt.l_not().l_and(&is_active).l_and(&lane_ok));
     let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
-    let offer = if reg {
-        None
-    } else {
-        Some(md.wire_of(
-        "offer",
-        &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)),
-    ))
-    };
     // What crosses now: its kind (dummy tail, dummy header, else a lane flit),
     // its tail bit, the flit itself.
     let (crossed, x_dt, x_dh, offer_tail, cross_flit, st_req) = if reg {
@@ -263,7 +255,8 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         (x.crossed, x.x_dt, x.x_dh, x.tail, x.flit, x.st_req)
     } else {
-        let offer = offer.ok_or_else(|| crate::verilog::HdlError::Invalid("single-cycle P VC without its offer".into()))?;
+        // single cycle: the offer itself crosses now (pop_i)
+        let offer = md.wire_of("offer", &k_dt.then_else(&dt_flit, &k_dh.then_else(&dh_flit, &front_sl)));
         md.assign(&lpop, &pop.l_and(&k_lane));
         (pop.e(), k_dt.e(), k_dh.e(), offer.at(fw - 2), offer.e(), (&k_dt | &k_dh) | &k_lane)
     };
