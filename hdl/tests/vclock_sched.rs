@@ -113,7 +113,7 @@ type State = (u64, u128, u64, Vec<Option<u64>>);
 
 /// Runs `cycles` random cycles; returns (expected grants, RTL grants) as one-hot masks.
 fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80, 80);
+    let (exp, got, _, _, _) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80);
     (exp, got)
 }
 
@@ -128,21 +128,6 @@ enum Form {
     /// `wrong_pct` > 0 a stamped slot's bit is inverted in that % of cycles
     /// (a caller breaking the invariant, for the RTL's check).
     Split { wrong_pct: u64 },
-}
-
-/// [`run_form`] for the plain form.
-#[allow(clippy::too_many_arguments)]
-fn run_states(
-    n: usize,
-    c: u32,
-    vtw: u32,
-    mutant: Option<Mutant>,
-    seed: u64,
-    cycles: usize,
-    take_pct: u64,
-    elig_pct: u64,
-) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
-    run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, take_pct, elig_pct)
 }
 
 /// [`run`] with a grant taking effect in `take_pct` % of the cycles and a
@@ -281,7 +266,7 @@ fn scheduler_registers_match_the_spec_reference() {
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct, 80);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 3000, pct, 80);
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
@@ -307,7 +292,7 @@ fn scheduler_mutants_diverge_from_the_reference() {
 /// loads it from the stale `aux[k]`, and not without a mutant (the runs above).
 #[test]
 fn stale_max_trips_the_precomputation_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
     assert!(tripped, "the mx_q check did not fire on vc-stale-max");
 }
 
@@ -321,7 +306,7 @@ fn stale_max_trips_the_precomputation_check() {
 fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
     let cases = [(3usize, 8u32, 3u32, 41u64), (4, 8, 3, 42), (2, 8, 3, 43), (5, 8, 4, 44)];
     par_each(&cases, threads(), |&(n, c, vtw, seed)| {
-        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 4000, 60, 30);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 4000, 60, 30);
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
@@ -376,7 +361,7 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
 /// loads `sord` from this cycle's stamp registers trips the check.
 #[test]
 fn stale_order_trips_the_comparison_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
     assert!(tripped, "the sbelow/sord check did not fire on vc-stale-order");
 }
 

@@ -93,8 +93,9 @@ fn lockstep_np4_split() {
 
 /// `np4_split` with blocks of 1 flit, the form of `b5_np_split` (the bench
 /// router of docs/benchmarks.md; point A ties the scheduler's `take_i` to 1,
-/// top.rs `vclock_alone`, which no other split example does): point A's VirtualClock scheduler then
-/// takes a stamped VC's eligibility from its output VC buffer's room alone
+/// top.rs `vclock_alone`, which no other split example does): point A's
+/// VirtualClock scheduler then takes a stamped VC's eligibility from its
+/// output VC buffer's room alone
 /// (§8.4, *With "split", a's eligibility is its output VC buffer's room*),
 /// and the RTL checks in every cycle that it equals `req & rt` (§12). The
 /// 10-bit counters rebase about every 1,000 cycles, so the choice between R
