@@ -14,8 +14,9 @@ pub(crate) enum ArbiterSide {
     /// Age order: the slots that become the youngest this cycle.
     Age { enter: Expr },
     /// Fine-Grained VirtualClock (§8): which slots hold a flit, and the
-    /// Vtick of each slot's message.
-    VirtualClock { present: Expr, vtick: Expr },
+    /// Vtick of each slot's message; `sreq`, a stamped slot's eligibility
+    /// from flip-flops (the split form, [`crate::vclock::Use2From`]).
+    VirtualClock { present: Expr, vtick: Expr, sreq: Option<Expr> },
 }
 
 /// The checks every arbiter carries (§12): `gnt` one-hot or zero, and only
@@ -36,9 +37,12 @@ pub(crate) fn arbiter_conns(req: Expr, take: Expr, gnt: Expr, side: ArbiterSide)
     match side {
         ArbiterSide::None => {}
         ArbiterSide::Age { enter } => c.push(("enter_i", enter)),
-        ArbiterSide::VirtualClock { present, vtick } => {
+        ArbiterSide::VirtualClock { present, vtick, sreq } => {
             c.push(("present_i", present));
             c.push(("vtick_i", vtick));
+            if let Some(sreq) = sreq {
+                c.push(("sreq_i", sreq));
+            }
         }
     }
     c.push(("gnt_o", gnt));

@@ -199,6 +199,14 @@ impl Dims {
     pub fn split(&self) -> bool {
         self.scheduling.point.switch_stage() == wormqos_config::SwitchStage::Split
     }
+    /// Point A's VirtualClock scheduler reads a stamped slot's eligibility
+    /// from its output VC buffer's room alone (§8.4, *With "split", a's
+    /// eligibility is its output VC buffer's room*): the split pipeline
+    /// with the VirtualClock order and no block hold (b = 1; acceleration
+    /// is never combined with "split").
+    pub fn vclock_stamped_room(&self) -> bool {
+        self.split() && self.virtual_clock().is_some() && self.block_size() <= 1 && !self.acceleration()
+    }
     /// Point A reads the tail bit of each VC's flit for SA (the one behind a
     /// crossing flit): registered switch allocation with a block hold
     /// (§9.3), which a granted tail ends.

@@ -472,6 +472,9 @@ pub(crate) struct SgPorts {
 /// VC whose candidate B granted (its credit leaves with the crossing).
 struct SplitPorts {
     pend2: Sig,
+    /// The crossing flit's VC alone (`sgp`), for the stamped room of §8.4
+    /// (VirtualClock with b = 1 only).
+    sgp: Option<Sig>,
     ca_valid: Sig,
     ca_route: Sig,
     sb_gnt: Sig,
@@ -490,6 +493,7 @@ impl SgPorts {
             split: if d.split() {
                 Some(SplitPorts {
                     pend2: md.output("pend2_o", d.vcs),
+                    sgp: if d.vclock_stamped_room() { Some(md.output("sgp_o", d.vcs)) } else { None },
                     ca_valid: md.output("ca_valid_o", 1),
                     ca_route: md.output("ca_route_o", d.port_id_width),
                     sb_gnt: md.output("sb_gnt_o", d.vcs),
@@ -647,6 +651,9 @@ impl CaRegs {
         }
         md.assign(&o.pend, &(&g.pop | &self.onehot));
         md.assign(&sp.pend2, &(&g.pop & &self.onehot));
+        if let Some(sgp) = &sp.sgp {
+            md.assign(sgp, &g.pop);
+        }
         md.assign(&sp.ca_valid, &self.valid_q);
         md.assign(&sp.ca_route, &onehot_select(&self.onehot, x.routes));
         md.assign(&sp.sb_gnt, &(&self.onehot & &won.rep(m)));

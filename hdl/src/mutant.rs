@@ -209,6 +209,13 @@ pub enum Mutant {
     /// at the end of that cycle) reads the RAM, which still holds the entry's
     /// old word, and the port shows that.
     SplitWriteNoBypass,
+    /// §8.4 *With "split", a's eligibility is its output VC buffer's room*
+    /// (`split` with `virtualclock` and `block_size = 1` only): the room
+    /// that stands for a stamped VC's eligibility ignores the flit crossing
+    /// into its output VC buffer (`ob_count < DO` instead of `ob_count +
+    /// sgp < DO`), so the rebase can take R's slot out of the live set
+    /// while that slot is not ready and stays stamped.
+    SplitStampedRoomIgnoresPend,
     /// §6 stage 3, *Output-VC reallocation* (`vc_reallocation = "atomic"`
     /// only): a draining output VC is released as soon as its buffer is
     /// empty, without waiting for its credits (`credits == DD`), so the
@@ -304,6 +311,12 @@ impl Mutant {
     pub fn split() -> &'static [Mutant] {
         &[Mutant::SplitRoomCountsOne, Mutant::SplitLoserKeepsTail, Mutant::SplitLoserKept, Mutant::SplitWriteNoBypass]
     }
+    /// The mutant of the split pipeline's VirtualClock form (§8.4, the
+    /// stamped slots' eligibility from the room). Not in [`Mutant::all`];
+    /// see [`Mutant::applies_to`].
+    pub fn split_vclock() -> &'static [Mutant] {
+        &[Mutant::SplitStampedRoomIgnoresPend]
+    }
     /// Whether this mutant is one of [`Mutant::allocator`].
     pub fn reallocation() -> &'static [Mutant] {
         &[Mutant::AtomicIgnoresCredits]
@@ -342,6 +355,7 @@ impl Mutant {
             .chain(Mutant::registered())
             .chain(Mutant::registered_preemptive())
             .chain(Mutant::split())
+            .chain(Mutant::split_vclock())
             .chain(Mutant::reallocation())
             .chain(Mutant::best_effort_cap())
             .chain(Mutant::lane_credits())
@@ -375,6 +389,9 @@ impl Mutant {
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
             Mutant::SplitWriteNoBypass => crate::dims::Dims::new(cfg, None).ob_write_registered(),
+            Mutant::SplitStampedRoomIgnoresPend => {
+                split(cfg) && cfg.scheduling().virtual_clock().is_some() && cfg.scheduling().block_size <= 1
+            }
             // RC and VA share a cycle in the registered and split pipelines already
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
@@ -410,6 +427,9 @@ impl Mutant {
             }
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => "router.switch_stage = \"split\"",
             Mutant::SplitWriteNoBypass => "router.switch_stage = \"split\" with shared output buffers (vcs * output_buffer_depth <= 64)",
+            Mutant::SplitStampedRoomIgnoresPend => {
+                "router.switch_stage = \"split\" with router.scheduler = \"virtualclock\" and router.block_size = 1"
+            }
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
@@ -468,6 +488,7 @@ impl Mutant {
             Mutant::SplitLoserKeepsTail => "split-loser-keeps-tail",
             Mutant::SplitLoserKept => "split-loser-kept",
             Mutant::SplitWriteNoBypass => "split-write-no-bypass",
+            Mutant::SplitStampedRoomIgnoresPend => "split-stamped-room-ignores-pend",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
             Mutant::LaneCreditOnLane0 => "lane-credit-on-lane0",
@@ -522,6 +543,7 @@ impl Mutant {
             Mutant::SplitLoserKeepsTail => "SplitLoserKeepsTail",
             Mutant::SplitLoserKept => "SplitLoserKept",
             Mutant::SplitWriteNoBypass => "SplitWriteNoBypass",
+            Mutant::SplitStampedRoomIgnoresPend => "SplitStampedRoomIgnoresPend",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
             Mutant::LaneCreditOnLane0 => "LaneCreditOnLane0",
@@ -632,6 +654,9 @@ pub struct Faults {
     /// [`Mutant::SplitWriteNoBypass`]: the output buffer's registered RAM
     /// write has no bypass for a read of the entry in the meantime.
     pub split_write_no_bypass: bool,
+    /// [`Mutant::SplitStampedRoomIgnoresPend`]: a stamped VC's room ignores
+    /// the crossing flit.
+    pub split_stamped_room_ignores_pend: bool,
     /// [`Mutant::SaGrantsBehindTail`]: SA offers the flit behind a crossing tail.
     pub sa_grants_behind_tail: bool,
     /// [`Mutant::SaCreditLate`]: the credit leaves a cycle after the flit crosses.
@@ -710,6 +735,7 @@ impl Faults {
             Mutant::SplitLoserKeepsTail => &mut f.split_loser_keeps_tail,
             Mutant::SplitLoserKept => &mut f.split_loser_kept,
             Mutant::SplitWriteNoBypass => &mut f.split_write_no_bypass,
+            Mutant::SplitStampedRoomIgnoresPend => &mut f.split_stamped_room_ignores_pend,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
             Mutant::LaneCreditOnLane0 => &mut f.credit_lane_zero,
@@ -727,7 +753,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, split-stamped-room-ignores-pend, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -763,8 +789,9 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 4 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 4 + 1 + 1 + 1 + 2);
         assert!(Mutant::registered_preemptive().iter().all(|m| !Mutant::registered().contains(m) && !m.is_qos()));
+        assert_eq!(Mutant::split_vclock(), &[Mutant::SplitStampedRoomIgnoresPend]);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);

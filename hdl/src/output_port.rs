@@ -223,7 +223,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         ArbiterSide::Age { enter: enter.e() }
     } else if vclock_at_c {
         let present = md.wire_of("present", &cat_lsb(&presents)).e();
-        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb(&vticks)).e() }
+        ArbiterSide::VirtualClock { present, vtick: md.wire_of("vtick", &cat_lsb(&vticks)).e(), sreq: None }
     } else {
         ArbiterSide::None
     };

@@ -60,6 +60,22 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         (Some((md.input("route_i", m * pw), md.input("ovc_i", m * vw))), None)
     };
     let ready = md.output("ready_o", m);
+    // split VirtualClock (§8.4): a stamped VC has no flit at point B, so its
+    // readiness is the room counting the crossing flit alone (no presence terms)
+    let sroom = if d.vclock_stamped_room() {
+        md.doc("sroom_o[v]: the room of VC v's output VC buffer counting the crossing flit alone");
+        md.doc("(sgp_i[v]: VC v's flit crosses now): VC v's readiness whenever point A's scheduler");
+        md.doc("has it stamped (§8.4); it reads flip-flops only, not the candidate at point B.");
+        Some((md.input("sgp_i", m), md.output("sroom_o", m)))
+    } else {
+        None
+    };
+    let mut srooms = vec![];
+    if let (Some((sgp, _)), true) = (&sroom, d.faults.split_stamped_room_ignores_pend) {
+        md.raw_line("/* verilator lint_off UNUSED */ // MUTANT split-stamped-room-ignores-pend");
+        md.raw_line(format!("wire unused_sgp = ^{};", sgp.name));
+        md.raw_line("/* verilator lint_on UNUSED */");
+    }
     if d.faults.sa_room_ignores_pend {
         md.raw_line("/* verilator lint_off UNUSED */ // MUTANT sa-room-ignores-pend");
         if let Some((r2, p)) = &room2_pend {
@@ -84,9 +100,18 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
                 let oh = md.wire_of(&format!("dst{v}"), &dst.field(v * nm, nm));
                 let not_full = (&oh & &!&full.e()).any();
                 let room = match &room2_pend {
-                    Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else((&oh & &room2.e()).any(), not_full),
-                    _ => not_full,
+                    Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else((&oh & &room2.e()).any(), not_full.clone()),
+                    _ => not_full.clone(),
                 };
+                if let Some((sgp, _)) = &sroom {
+                    srooms.push(if d.faults.split_stamped_room_ignores_pend {
+                        md.comment(format!("MUTANT split-stamped-room-ignores-pend: VC {v}'s stamped room ignores the crossing flit"));
+                        md.wire_of(&format!("sroom{v}"), &not_full).e()
+                    } else {
+                        let room2 = room2_pend.as_ref().map(|(r2, _)| r2).ok_or_else(|| HdlError::Invalid("split without room2".into()))?;
+                        md.wire_of(&format!("sroom{v}"), &sgp.at(v).then_else((&oh & &room2.e()).any(), not_full.clone())).e()
+                    });
+                }
                 match &room3_pend2 {
                     Some((room3, pend2)) => pend2.at(v).then_else((&oh & &room3.e()).any(), room),
                     None => room,
@@ -97,6 +122,9 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
         bits.push(req.at(v).l_and(&room));
     }
     md.assign(&ready, &cat_lsb(&bits));
+    if let Some((_, o)) = &sroom {
+        md.assign(o, &cat_lsb(&srooms));
+    }
     md.finish()
 }
 
@@ -210,7 +238,10 @@ pub(crate) fn point_a(d: &Dims, arb: PointAArbiter, rr_m: &Module) -> Result<Mod
         PointAArbiter::Age(a) => (a, ArbiterSide::Age { enter: md.input("enter_i", m).e() }),
         PointAArbiter::VirtualClock(a) => {
             let present = md.input("st_req_i", m).e();
-            (a, ArbiterSide::VirtualClock { present, vtick: md.input("vtick_i", m * d.vtick.width).e() })
+            let vtick = md.input("vtick_i", m * d.vtick.width).e();
+            // split (§8.4): the stamped slots' eligibility, the room alone
+            let sreq = if d.vclock_stamped_room() { Some(md.input("sroom_i", m).e()) } else { None };
+            (a, ArbiterSide::VirtualClock { present, vtick, sreq })
         }
         PointAArbiter::RoundRobin(a) => (a, ArbiterSide::None),
     };

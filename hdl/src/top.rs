@@ -89,7 +89,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let scheduler = |order: FlitOrder| match order {
         FlitOrder::Age => age_arbiter_picks(p, m, 0, age_entry, &d.faults),
         FlitOrder::RoundRobin => Ok(rr_m.clone()),
-        FlitOrder::VirtualClock(vc) => vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults),
+        FlitOrder::VirtualClock(vc) => {
+            let use2_from = if d.vclock_stamped_room() { vclock::Use2From::StampedRoom } else { vclock::Use2From::Eligibility };
+            vclock::vclock_sched_with(p, m, vc.clock_width, vc.vtick.width, &d.faults, use2_from)
+        }
     };
     let (order_a, order_c) = (d.order_at_a(), d.order_at_c());
     // The iterative switch allocator's k rounds: point A's scheduler, the
@@ -99,7 +102,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
     let sched_a = |order: FlitOrder| match (order, rounds) {
         (FlitOrder::Age, Some(k)) => age_arbiter_picks(p, m, k, age_entry, &d.faults),
         (FlitOrder::RoundRobin, Some(k)) => rr_arbiter_picks(p, m, &d.faults, k),
-        (FlitOrder::VirtualClock(vc), Some(k)) => vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k),
+        (FlitOrder::VirtualClock(vc), Some(k)) => {
+            vclock::vclock_sched_picks(p, m, vc.clock_width, vc.vtick.width, &d.faults, k, vclock::Use2From::Eligibility)
+        }
         (_, None) => scheduler(order),
     };
     let rr_m_a = rr_arbiter_picks(p, m, &d.faults, picks)?;
@@ -418,6 +423,8 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
 
     t.comment("Stage 4: switch traversal");
     let ready = t.wire("ready", nm);
+    // split VirtualClock (§8.4): each input VC's room counting the crossing flit alone
+    let sroom = if d.vclock_stamped_room() { Some(t.wire("sroom", nm)) } else { None };
     match &ob_full {
         Some(f) => {
             let rm = switch::st_ready(d)?;
@@ -431,6 +438,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 if let Some(x) = sg.as_ref().and_then(|g| g.split.as_ref()) {
                     conns.push(("ob_room3_i", x.room3.e()));
                     conns.push(("pend2_i", x.pend2.field(pi * m, m)));
+                    if let Some(sgp) = &x.sgp {
+                        conns.push(("sgp_i", sgp.field(pi * m, m)));
+                    }
                 }
                 conns.push(("st_req_i", st_req.field(pi * m, m)));
                 match &dst_all {
@@ -441,11 +451,18 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                     ]),
                 }
                 conns.push(("ready_o", ready.field(pi * m, m)));
+                if let Some(sr) = &sroom {
+                    conns.push(("sroom_o", sr.field(pi * m, m)));
+                }
                 t.instance(&rm, &format!("u_rdy{pi}"), &conns);
             }
         }
         None => {
             t.assign(&ready, &st_req);
+            if let Some(sr) = &sroom {
+                // (the mutant's readiness: a stamped VC is present, so it is ready)
+                t.assign(sr, &Expr::ones(nm));
+            }
             if let Some(g) = &sg {
                 t.raw_line("/* verilator lint_off UNUSED */ // mutant: the room is ignored");
                 let dst = dst_all.as_ref().ok_or_else(|| HdlError::Invalid("registered router without dst_all".into()))?;
@@ -547,6 +564,9 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
             if let Some(va) = &vtick_all {
                 conns.push(("st_req_i", st_req.field(pi * m, m)));
                 conns.push(("vtick_i", va.field(pi * m * d.vtick.width, m * d.vtick.width)));
+            }
+            if let Some(sr) = &sroom {
+                conns.push(("sroom_i", sr.field(pi * m, m)));
             }
             if let Some(a) = &accel_all {
                 conns.push(("accel_i", a.field(pi * m, m)));
@@ -854,6 +874,8 @@ struct SgWires {
 /// per input port the candidate at point B (valid, route).
 struct SplitWires {
     pend2: crate::verilog::Sig,
+    /// Per input VC: its flit crosses now (the stamped room's `pend`, §8.4).
+    sgp: Option<crate::verilog::Sig>,
     room3: crate::verilog::Sig,
     ca_valid: crate::verilog::Sig,
     ca_route: crate::verilog::Sig,
@@ -877,6 +899,7 @@ impl SgWires {
             split: if d.split() {
                 Some(SplitWires {
                     pend2: t.wire("pend2_all", nm),
+                    sgp: if d.vclock_stamped_room() { Some(t.wire("sgp_all", nm)) } else { None },
                     room3: t.wire("ob_room3", nm),
                     ca_valid: t.wire("ca_valid_all", n),
                     ca_route: t.wire("ca_route_all", n * d.port_id_width),
@@ -905,6 +928,9 @@ impl SgWires {
             conns.push(("sg_tail_o", tail.at(pi)));
         }
         if let Some(x) = &self.split {
+            if let Some(sgp) = &x.sgp {
+                conns.push(("sgp_o", sgp.field(pi * m, m)));
+            }
             conns.extend([
                 ("pend2_o", x.pend2.field(pi * m, m)),
                 ("ca_valid_o", x.ca_valid.at(pi)),

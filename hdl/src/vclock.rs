@@ -27,7 +27,10 @@
 //!    The rebase's subtrahend is `R` or `R2` (the minimum without `R`'s
 //!    slot), chosen by whether `R`'s slot is an eligible real-time slot (it
 //!    then wins the grant): no stamp adder and no grant sits in front of the
-//!    subtraction. The overflow test gates the subtrahend (0 without it).
+//!    subtraction. The overflow test gates the subtrahend (0 without it). In
+//!    the split pipeline's form ([`Use2From::StampedRoom`]) the eligibility of
+//!    R's slot comes from the caller's `sreq_i` (flip-flops only: the output
+//!    VC buffer's room), so no readiness term reaches the choice of R.
 
 use crate::mutant::{Faults, Mutant};
 use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt};
@@ -36,12 +39,34 @@ use crate::verilog::{all_of, and_of, cat, Expr, LVal, Module, Result, Sig, Stmt}
 /// `vtw`-bit Vticks (`8 <= vtw <= c <= 32` in the router; any `1 <= vtw <= c`
 /// works). `mutant` plants one of the virtualclock mutants (others are ignored).
 pub fn vclock_sched(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
-    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant))
+    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant), Use2From::Eligibility)
+}
+
+/// [`vclock_sched`] in the form point A of the split pipeline uses
+/// ([`Use2From::StampedRoom`]): one more input, `sreq_i`.
+pub fn vclock_sched_split(prefix: &str, n: u32, c: u32, vtw: u32, mutant: Option<Mutant>) -> Result<Module> {
+    vclock_sched_with(prefix, n, c, vtw, &Faults::of(mutant), Use2From::StampedRoom)
+}
+
+/// What the choice between R and R2 (`use2`: R's slot leaves the live set)
+/// reads besides the registers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Use2From {
+    /// `take_i`, `req_i` and the real-time flags: the grant takes effect on
+    /// R's slot (every pipeline).
+    Eligibility,
+    /// `sreq_i[k]`, a stamped slot's eligibility formed by the caller from
+    /// flip-flops (point A with `"split"` and b = 1: the output VC buffer's
+    /// room counting the crossing flit, §8.4 *With "split", a's eligibility
+    /// is its output VC buffer's room*), so neither the readiness of point A
+    /// nor the grant reaches the choice of the subtrahend (the overflow test
+    /// still gates it, as in the other form).
+    StampedRoom,
 }
 
 /// [`vclock_sched`] with the router's fault switches (only the `vc_*` ones act here).
-pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults) -> Result<Module> {
-    vclock_sched_picks(prefix, n, c, vtw, faults, 0)
+pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, use2_from: Use2From) -> Result<Module> {
+    vclock_sched_picks(prefix, n, c, vtw, faults, 0, use2_from)
 }
 
 /// [`vclock_sched_with`] plus, for the iterative switch allocator (§6
@@ -49,7 +74,7 @@ pub(crate) fn vclock_sched_with(prefix: &str, n: u32, c: u32, vtw: u32, faults: 
 /// request vectors on the same stamps and `be_ptr`, and every slot's
 /// relative stamp `rel_o` and real-time flag `rt_o` for point B
 /// (`<prefix>_vclock_sched_k<picks>`); `picks = 0` is the plain scheduler.
-pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, picks: u32) -> Result<Module> {
+pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults: &Faults, picks: u32, use2_from: Use2From) -> Result<Module> {
     if vtw == 0 || vtw > c || n == 0 {
         return Err(crate::HdlError::Invalid(format!("vclock_sched: need 1 <= VTW <= C and N >= 1 (N={n}, C={c}, VTW={vtw})")));
     }
@@ -73,6 +98,14 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     let vtick_i = m.input_sym("vtick_i", n * vtw, "N*VTW");
     let req_i = m.input_sym("req_i", n, "N");
     let take_i = m.input("take_i", 1);
+    let stamped_room = use2_from == Use2From::StampedRoom;
+    let sreq_i = if stamped_room {
+        m.doc("sreq_i[k]: slot k's eligibility where stamped[k] (read only there; §8.4, with");
+        m.doc("\"split\" it is the output VC buffer's room, formed without the presence terms).");
+        Some(m.input_sym("sreq_i", n, "N"))
+    } else {
+        None
+    };
     let gnt_o = m.output_sym("gnt_o", n, "N");
     let pick_io = crate::arbiters::pick_ports(&mut m, n, picks)?;
     let rel_rt = if picks > 0 {
@@ -333,14 +366,22 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
     next.extend(read_out(&rmin, &rsel));
     next.extend(read_out(&rmin2, &rsel2));
     next.push(Stmt::note("use2: the grant takes effect on rsel's slot, i.e. it is an eligible real-time slot"));
-    next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), req_i.e(), rsel.e()]).is_not(zero_n()))));
-    next.push(Stmt::note("the subtrahend: R or R2 on overflow, else 0 (every value is below 2^C)"));
-    if faults.vc_rebase_one_too_far {
-        next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
-        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin) + &one_c1, zero_c1())));
-    } else {
-        next.push(Stmt::set(&rsub, over.then_else(use2.then_else(&rmin2, &rmin), zero_c1())));
+    match &sreq_i {
+        Some(sreq) => {
+            next.push(Stmt::note("(rsel's slot is stamped, hence present and real time: its eligibility is sreq_i)"));
+            next.push(Stmt::set(&use2, take_i.l_and((&rsel & sreq).is_not(zero_n()))));
+        }
+        None => next.push(Stmt::set(&use2, take_i.l_and(and_of(&[rt.e(), req_i.e(), rsel.e()]).is_not(zero_n())))),
     }
+    let picked = use2.then_else(&rmin2, &rmin);
+    let picked = if faults.vc_rebase_one_too_far {
+        next.push(Stmt::note("MUTANT vc-rebase-off-by-one: subtracts R+1"));
+        picked + &one_c1
+    } else {
+        picked
+    };
+    next.push(Stmt::note("the subtrahend: R or R2 on overflow, else 0 (every value is below 2^C)"));
+    next.push(Stmt::set(&rsub, over.then_else(picked, zero_c1())));
     // top: the rebased now' = min(now' - rsub, 2^C - 1) is 2^C - 1, i.e. now' - rsub >= 2^C - 1,
     // formed for each subtrahend (0, R, R2 are all <= now') and picked as rsub is, so it
     // waits for no subtraction
@@ -445,6 +486,21 @@ pub(crate) fn vclock_sched_picks(prefix: &str, n: u32, c: u32, vtw: u32, faults:
         ),
     ]);
     m.assert_always(&cmp_ok, "sbelow_q, sord_q hold the stamps' comparisons");
+    if let Some(sreq) = &sreq_i {
+        m.comment("Check: a stamped slot's sreq_i is its eligibility (§8.4, invariant (I) of \"split\").");
+        let sreq_ok = m.comb_reg("sreq_ok", 1);
+        m.comb(vec![
+            Stmt::set(&sreq_ok, Expr::one_bit(true)),
+            for_(
+                &k,
+                vec![Stmt::when(
+                    stamped_q.at_var(&k).l_and(sreq.at_var(&k).is_not(req_i.at_var(&k).l_and(rt.at_var(&k)))),
+                    vec![Stmt::set(&sreq_ok, Expr::one_bit(false))],
+                )],
+            ),
+        ]);
+        m.assert_always(&sreq_ok, "sreq_i[k] = req_i[k] & rt[k] on stamped slots");
+    }
     if let Some((rel_o, rt_o)) = rel_rt {
         m.comment("Iterative switch allocation (§6): rel[k] = s[k] - now on C+2 bits, signed.");
         let rel = m.comb_reg_sym("rel", n * (c + 2), "N*(C+2)");

@@ -113,8 +113,21 @@ type State = (u64, u128, u64, Vec<Option<u64>>);
 
 /// Runs `cycles` random cycles; returns (expected grants, RTL grants) as one-hot masks.
 fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, _) = run_states(n, c, vtw, mutant, seed, cycles, 80, 80);
+    let (exp, got, _, _, _) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80);
     (exp, got)
+}
+
+/// The scheduler's two forms: the plain one (every pipeline but one) and the
+/// split pipeline's (`vclock_sched_split`, one more input `sreq_i`).
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    Plain,
+    /// `sreq_i[k]` driven with slot k's eligibility where the reference has
+    /// k stamped at the start of the cycle (§8.4: its eligibility and real-time
+    /// flag) and with a random bit elsewhere, where it must not be read; with
+    /// `wrong_pct` > 0 a stamped slot's bit is inverted in that % of cycles
+    /// (a caller breaking the invariant, for the RTL's check).
+    Split { wrong_pct: u64 },
 }
 
 /// [`run`] with a grant taking effect in `take_pct` % of the cycles and a
@@ -122,7 +135,9 @@ fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: us
 /// registers after every cycle (expected, RTL), and whether one of the RTL's
 /// simulation-only checks failed (the run stops there; without a mutant it
 /// must not fail).
-fn run_states(
+#[allow(clippy::too_many_arguments)]
+fn run_form(
+    form: Form,
     n: usize,
     c: u32,
     vtw: u32,
@@ -156,20 +171,27 @@ fn run_states(
         let elig: Vec<bool> = present.iter().map(|&p| p && rng.below(100) < elig_pct).collect();
         let take = rng.below(100) < take_pct;
         let vts: Vec<u64> = (0..n).map(|k| if present[k] { vt[k] } else { rng.below(ones + 1) }).collect();
+        let real = |k: usize| present[k] && vts[k] != 0 && vts[k] != ones;
+        let sreq: Vec<bool> = (0..n)
+            .map(|k| match form {
+                Form::Split { wrong_pct } if model.stamped[k] => (elig[k] && real(k)) != (rng.below(100) < wrong_pct),
+                _ => rng.below(2) == 1,
+            })
+            .collect();
         let g = model.step(&present, &vts, &elig, take);
         expected.push(g.map(|k| 1u64 << k).unwrap_or(0));
         states.push(model.state());
         if let (Some(k), true) = (g, take) {
             left[k] -= 1;
         }
-        tb_body.push_str(&tb_cycle(vtw, &present, &elig, take, &vts));
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &sreq, take, &vts));
     }
-    let (got, got_states, check_failed) = simulate(n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
+    let (got, got_states, check_failed) = simulate(form, n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
     (expected, got, states, got_states, check_failed)
 }
 
 /// One cycle of the testbench: drive the inputs, print the grant, clock, print the registers.
-fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], take: bool, vts: &[u64]) -> String {
+fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], sreq: &[bool], take: bool, vts: &[u64]) -> String {
     let n = present.len();
     let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
     let mut vflat = String::new();
@@ -177,10 +199,11 @@ fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], take: bool, vts: &[u64]) 
         let _ = write!(vflat, "{}'d{}, ", vtw, vts[k]);
     }
     format!(
-        "    present = {n}'d{}; elig = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
+        "    present = {n}'d{}; elig = {n}'d{}; sreq = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
          $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);\n",
         bits(present),
         bits(elig),
+        bits(sreq),
         take as u8,
         vflat.trim_end_matches(", ")
     )
@@ -189,15 +212,20 @@ fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], take: bool, vts: &[u64]) 
 /// Runs `tb_body` (lines of [`tb_cycle`]) on the scheduler under Icarus;
 /// returns the grants, the registers after every cycle and whether an RTL
 /// check failed (which must not happen without a mutant).
-fn simulate(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, tag: &str, tb_body: &str) -> (Vec<u64>, Vec<State>, bool) {
-    let md = wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant).unwrap();
+fn simulate(form: Form, n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, tag: &str, tb_body: &str) -> (Vec<u64>, Vec<State>, bool) {
+    let md = match form {
+        Form::Plain => wormqos_hdl::vclock::vclock_sched("t", n as u32, c, vtw, mutant),
+        Form::Split { .. } => wormqos_hdl::vclock::vclock_sched_split("t", n as u32, c, vtw, mutant),
+    }
+    .unwrap();
+    let sreq_port = if form == Form::Plain { "" } else { ".sreq_i(sreq), " };
     let f = wormqos_hdl::standalone_file(&md);
     let dir = TempDir::new(tag);
     std::fs::write(dir.0.join(&f.file_name), &f.text).unwrap();
     let tb = format!(
-        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
-         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), .take_i(take), .gnt_o(gnt));\n  \
-         always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
+        "module tb;\n  reg clk = 0; reg rst = 1; reg [{n1}:0] present, elig, sreq; reg take; reg [{vw1}:0] vtick;\n  wire [{n1}:0] gnt;\n  \
+         t_vclock_sched dut(.clk_i(clk), .rst_i(rst), .present_i(present), .vtick_i(vtick), .req_i(elig), {sreq_port}.take_i(take), \
+         .gnt_o(gnt));\n  always #5 clk = ~clk;\n  initial begin\n    present = 0; elig = 0; sreq = 0; take = 0; vtick = 0;\n    @(posedge clk); #1 rst = 0;\n{tb_body}    $finish;\n  end\nendmodule\n",
         n1 = n - 1,
         vw1 = n as u32 * vtw - 1
     );
@@ -207,7 +235,8 @@ fn simulate(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, tag: &str, tb_bo
     let out = Command::new("vvp").current_dir(&dir.0).args(["-n", "sim.vvp"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let check_failed = text.contains("ASSERTION FAILED");
-    assert!(mutant.is_some() || !check_failed, "an RTL check failed:\n{text}");
+    let broken_caller = matches!(form, Form::Split { wrong_pct } if wrong_pct > 0);
+    assert!(mutant.is_some() || broken_caller || !check_failed, "an RTL check failed:\n{text}");
     let got: Vec<u64> = String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.trim().parse().ok()).collect();
     let got_states = text.lines().filter(|l| l.starts_with("S ")).map(|l| parse_state(l, n, c)).collect();
     (got, got_states, check_failed)
@@ -237,7 +266,7 @@ fn scheduler_registers_match_the_spec_reference() {
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 3000, pct, 80);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 3000, pct, 80);
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
@@ -263,7 +292,7 @@ fn scheduler_mutants_diverge_from_the_reference() {
 /// loads it from the stale `aux[k]`, and not without a mutant (the runs above).
 #[test]
 fn stale_max_trips_the_precomputation_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
     assert!(tripped, "the mx_q check did not fire on vc-stale-max");
 }
 
@@ -277,7 +306,7 @@ fn stale_max_trips_the_precomputation_check() {
 fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
     let cases = [(3usize, 8u32, 3u32, 41u64), (4, 8, 3, 42), (2, 8, 3, 43), (5, 8, 4, 44)];
     par_each(&cases, threads(), |&(n, c, vtw, seed)| {
-        let (_, _, exp, got, _) = run_states(n, c, vtw, None, seed, 4000, 60, 30);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 4000, 60, 30);
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
@@ -307,7 +336,7 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
     let mut cycle = |present: [bool; 2], vts: [u64; 2], elig: [bool; 2], take: bool| {
         model.step(&present, &vts, &elig, take);
         exp_states.push(model.state());
-        tb_body.push_str(&tb_cycle(vtw, &present, &elig, take, &vts));
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &[false; 2], take, &vts));
     };
     for _ in 0..300 {
         cycle([true, false], [1, 0], [false, false], true);
@@ -321,7 +350,7 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
     assert_eq!(exp_states[299].0, 255, "now pinned at 2^C - 1");
     assert_eq!(exp_states[300].3, vec![Some(0), Some(255)], "slot 1's stamp saturated at now");
     assert_eq!((exp_states[301].0, exp_states[301].3.clone()), (1, vec![None, Some(0)]), "rebased by R_2 = 255");
-    let (_, got, failed) = simulate(n, c, vtw, None, "vcs_sat_below", &tb_body);
+    let (_, got, failed) = simulate(Form::Plain, n, c, vtw, None, "vcs_sat_below", &tb_body);
     assert!(!failed);
     if let Some(t) = (0..exp_states.len()).find(|&t| exp_states[t] != got[t]) {
         panic!("registers differ after cycle {t}: expected {:?} got {:?}", exp_states[t], got[t]);
@@ -332,6 +361,48 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
 /// loads `sord` from this cycle's stamp registers trips the check.
 #[test]
 fn stale_order_trips_the_comparison_check() {
-    let tripped = (0..4u64).any(|seed| run_states(4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
     assert!(tripped, "the sbelow/sord check did not fire on vc-stale-order");
+}
+
+/// The split pipeline's form (§8.4, *With "split", a's eligibility is its
+/// output VC buffer's room*): the choice between R and R2 reads `sreq_i`,
+/// which the caller guarantees only for stamped slots (random elsewhere
+/// here). Grants and
+/// registers must equal the reference's after every cycle, with the cases of
+/// the two register tests above (rare takes and eligibility keep stamps
+/// behind `now`, so R's slot is often stamped and not eligible).
+#[test]
+fn split_form_matches_the_spec_reference() {
+    // The last four: 5 and 4 slots, eligibility 30-50 %: an overflow cycle then often
+    // finds R's slot stamped and not eligible beside another stamped slot that is
+    // (and wins), where R stays R_L; a use2 that reads any stamped slot's sreq_i
+    // instead of R's diverges in these runs (in 4 of 24 random runs tried, these).
+    let cases = [
+        (4usize, 8u32, 6u32, 51u64, 80u64, 80u64),
+        (3, 8, 3, 52, 30, 80),
+        (2, 8, 3, 53, 20, 80),
+        (5, 8, 3, 111, 90, 30),
+        (4, 8, 3, 118, 20, 30),
+        (5, 8, 3, 119, 60, 30),
+        (5, 8, 3, 123, 90, 50),
+    ];
+    par_each(&cases, threads(), |&(n, c, vtw, seed, take_pct, elig_pct)| {
+        let (eg, gg, exp, got, _) = run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, 4000, take_pct, elig_pct);
+        if let Some(t) = (0..eg.len()).find(|&t| eg[t] != gg[t]) {
+            panic!("n={n} c={c} vtw={vtw}: first grant difference at cycle {t}: expected {} got {}", eg[t], gg[t]);
+        }
+        if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
+            panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
+        }
+    });
+}
+
+/// The simulation-only check of the split form (a stamped slot's `sreq_i`
+/// equals its eligibility, §12) fires when the caller breaks the invariant
+/// in 5 % of the cycles, and not when it keeps it (the test above).
+#[test]
+fn split_form_check_fires_on_a_wrong_stamped_eligibility() {
+    let (_, _, _, _, tripped) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60);
+    assert!(tripped, "the sreq_i check did not fire");
 }

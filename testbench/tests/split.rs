@@ -92,14 +92,40 @@ fn lockstep_np4_split() {
 }
 
 /// `np4_split` with blocks of 1 flit, the form of `b5_np_split` (the bench
-/// router of docs/benchmarks.md): there point A ties the VirtualClock
-/// scheduler's `take_i` to 1 (top.rs, `vclock_alone`), which no other split
-/// example does (`np4_split` holds blocks of 3). The 10-bit counters rebase
-/// about every 1,000 cycles, so the choice between R and R2 is taken about
-/// 30 times here.
+/// router of docs/benchmarks.md; point A ties the scheduler's `take_i` to 1,
+/// top.rs `vclock_alone`, which no other split example does): point A's
+/// VirtualClock scheduler then takes a stamped VC's eligibility from its
+/// output VC buffer's room alone
+/// (§8.4, *With "split", a's eligibility is its output VC buffer's room*),
+/// and the RTL checks in every cycle that it equals `req & rt` (§12). The
+/// 10-bit counters rebase about every 1,000 cycles, so the choice between R
+/// and R2 that reads it is taken about 30 times here.
+fn np4_split_blocks_of_1() -> RouterConfig {
+    let cfg = variant("np4_split", "np4_split_b1", &[("block_size", "1")]);
+    assert!(Mutant::SplitStampedRoomIgnoresPend.applies_to(&cfg));
+    cfg
+}
+
 #[test]
 fn lockstep_np4_split_blocks_of_1() {
-    lockstep_clean(&variant("np4_split", "np4_split_b1", &[("block_size", "1")]), 44, CYCLES);
+    lockstep_clean(&np4_split_blocks_of_1(), 44, CYCLES);
+}
+
+/// The planted bug in the stamped room (it ignores the flit crossing into
+/// the output VC buffer) trips the RTL's check that the room equals the
+/// stamped VC's eligibility: DO = 3, so a buffer with one free entry and a
+/// flit crossing into it is common under backpressure.
+#[test]
+fn rtl_checks_catch_the_stamped_room_ignoring_the_crossing_flit() {
+    let cfg = np4_split_blocks_of_1();
+    let mutant = Mutant::SplitStampedRoomIgnoresPend;
+    let err = run_single(&cfg, &mut rtl(&cfg, Some(mutant)), &LockstepOptions { waveform_dir: None, ..opts(&cfg, 7, 20_000) })
+        .err()
+        .unwrap_or_else(|| panic!("{} escaped the RTL checks", mutant.name()));
+    let LockstepError::Check { cycle, .. } = &err else { panic!("{}: expected a failed RTL check, got {err}", mutant.name()) };
+    // (the harness returns the cycle, not the check's text, which the device prints
+    // on standard output: with --nocapture it is the sreq_i check)
+    eprintln!("{:>32}: RTL check failed in cycle {cycle}: {err}", mutant.name());
 }
 
 /// Each planted bug of the split stage is caught by the comparison with the
