@@ -99,18 +99,24 @@ pub(crate) fn st_ready(d: &Dims) -> Result<Module> {
             (None, Some(dst)) => {
                 let oh = md.wire_of(&format!("dst{v}"), &dst.field(v * nm, nm));
                 let not_full = (&oh & &!&full.e()).any();
+                // the room counting a flit that enters the buffer now when `crossing`
+                // is 1 (two free entries), else not full; registered SA always has room2
+                let room_if_crossing = |crossing: Expr| match &room2_pend {
+                    Some((room2, _)) => Ok(crossing.then_else((&oh & &room2.e()).any(), not_full.clone())),
+                    None => Err(HdlError::Invalid("registered readiness without room2".into())),
+                };
                 let room = match &room2_pend {
-                    Some((room2, pend)) if !d.faults.sa_room_ignores_pend => pend.at(v).then_else((&oh & &room2.e()).any(), not_full.clone()),
+                    Some((_, pend)) if !d.faults.sa_room_ignores_pend => room_if_crossing(pend.at(v))?,
                     _ => not_full.clone(),
                 };
                 if let Some((sgp, _)) = &sroom {
-                    srooms.push(if d.faults.split_stamped_room_ignores_pend {
+                    let sroom_v = if d.faults.split_stamped_room_ignores_pend {
                         md.comment(format!("MUTANT split-stamped-room-ignores-pend: VC {v}'s stamped room ignores the crossing flit"));
-                        md.wire_of(&format!("sroom{v}"), &not_full).e()
+                        not_full.clone()
                     } else {
-                        let room2 = room2_pend.as_ref().map(|(r2, _)| r2).ok_or_else(|| HdlError::Invalid("split without room2".into()))?;
-                        md.wire_of(&format!("sroom{v}"), &sgp.at(v).then_else((&oh & &room2.e()).any(), not_full.clone())).e()
-                    });
+                        room_if_crossing(sgp.at(v))?
+                    };
+                    srooms.push(md.wire_of(&format!("sroom{v}"), &sroom_v).e());
                 }
                 match &room3_pend2 {
                     Some((room3, pend2)) => pend2.at(v).then_else((&oh & &room3.e()).any(), room),
