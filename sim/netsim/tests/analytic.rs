@@ -754,8 +754,9 @@ fn cube_tandem_model_against_ten_seeds() {
         // The bound: K = 1 within 10 % of the ten seeds' mean (the
         // destinations each seed draws spread the K = 1 totals by 4–6 % in
         // standard error); K ≥ 2 high, within +20 % (docs/reproduction.md,
-        // "The hypercube's fluid row in tandem": measured +13 % to +16 %,
-        // cause not established). K = 14 is solved by
+        // "The hypercube's fluid row in tandem": measured +13 % to +16 %;
+        // the cause, the backlog waiting at the source, in "The backlog at
+        // the source"). K = 14 is solved by
         // `FluidLink::direct_mean_backlog` (14 sources at c_b < r).
         if k == 1 {
             assert!(err.abs() <= 10.0, "{point}: tandem {tandem} sim {sim}");
