@@ -4726,6 +4726,43 @@ fn cube_link_table_and_mechanism_follow_from_the_traces() {
     has(format!("the network part is {}, {}, {}, {} cycles and the source wait {}, {}, {}, {}", net_err[0], net_err[1], net_err[2], net_err[3], src_err[0], src_err[1], src_err[2], src_err[3]));
 }
 
+/// "The backlog at the source": the table's rows are the `backlog_*`
+/// and tandem columns of `cube_tandem_fluid.csv` (written by the netsim
+/// test `cube_tandem_model_against_ten_seeds`), and the shortfall quoted
+/// at K = 4 and 14 (cycles and standard errors) follows from them.
+#[test]
+fn cube_source_backlog_table_follows_from_the_sweep() {
+    const SWEEP: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
+    let sweep = read_csv(SWEEP, &mut HashMap::new());
+    let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
+    let signed = |x: f64| format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs());
+    assert_eq!(sweep.len(), 6, "{SWEEP}");
+    let mut short = Vec::new();
+    for r in &sweep {
+        has(format!(
+            "| {} | {:.0} | {} ± {} | {} | {} % | {} | {} / {} | {} % |",
+            r["streams"],
+            num(r, "gap_cycles"),
+            r["sim_total_cycles"],
+            r["sim_total_se_cycles"],
+            r["tandem_total_cycles"],
+            signed(num(r, "tandem_error_percent")),
+            r["backlog_total_cycles"],
+            r["backlog_source_wait_cycles"],
+            r["backlog_network_cycles"],
+            signed(num(r, "backlog_error_percent"))
+        ));
+        if r["streams"] == "4" || r["streams"] == "14" {
+            let gap = num(r, "sim_total_cycles") - num(r, "backlog_total_cycles");
+            short.push((gap, gap / num(r, "sim_total_se_cycles")));
+        }
+    }
+    has(format!("({:.1} and {:.1} cycles, {:.1} and {:.1} standard errors)", short[0].0, short[1].0, short[0].1, short[1].1));
+}
+
 /// "The hypercube's fluid row in tandem": `kim2005_cube_tandem` and
 /// `kim2005_cube_fluid` against ten seeds of the 6-cube's back-to-back
 /// bursts, from `cube_tandem_fluid.csv` (written by the netsim test

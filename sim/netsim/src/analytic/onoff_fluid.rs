@@ -725,6 +725,40 @@ impl CubeBurstClass {
         self.check_shape()?;
         self.network_parts(true, |m| self.class.after_source_link(m))
     }
+
+    /// The class's burst-scale delays with the network's backlog waiting
+    /// at the source (docs/reproduction.md, "The backlog at the source"):
+    /// `coupled_delay`'s injection link S (the own K streams' queue) and
+    /// network links N, merged as the larger of two independent waits that
+    /// both run from the message's arrival at its source. With one M-flit
+    /// message per VC buffer a network link holds no backlog of its own:
+    /// the messages queued for it wait in the upstream buffers and, beyond
+    /// them, at their sources, so a message leaves its source when both
+    /// its own source's earlier messages have left (S) and the network
+    /// ahead of it has drained (N) — after max(S, N), where the links in
+    /// tandem (`coupled_delay`) add S + N, the network's wait starting
+    /// only once S has passed. Each wait taken as exponential
+    /// (`expected_max_of_exponentials`). The network part stays N (the
+    /// links the message crosses); the source part is what the merge adds
+    /// to it, E[max(S, N)] − N = S²/(S + N).
+    pub fn backlog_at_source_delay(&self) -> Result<BurstDelay, FluidError> {
+        let tandem = self.coupled_delay()?;
+        let merged = expected_max_of_exponentials(tandem.source_link, tandem.destination_link);
+        Ok(BurstDelay { source_link: merged - tandem.destination_link, ..tandem })
+    }
+}
+
+/// E[max(S, N)] for independent exponential waits of means `s` and `n`
+/// (either may be 0, a wait that never occurs): max = S + N − min(S, N),
+/// and min(S, N) is exponential with the rates added, mean
+/// 1/(1/s + 1/n) = s·n/(s + n); so E[max] = s + n − s·n/(s + n). It lies
+/// between the larger mean (one wait certain to cover the other) and the
+/// sum (the two never overlap).
+pub fn expected_max_of_exponentials(s: f64, n: f64) -> f64 {
+    if s <= 0.0 || n <= 0.0 {
+        return s.max(n).max(0.0);
+    }
+    s + n - s * n / (s + n)
 }
 
 #[cfg(test)]
@@ -1169,5 +1203,37 @@ mod tests {
         assert!((d.source_link - 0.958_995).abs() < 1e-5, "{d:?}");
         assert_eq!(class.source_link_with_turnaround(), Ok(0.0));
     }
-}
 
+    #[test]
+    fn the_expected_max_of_two_exponential_waits_by_hand() {
+        // Two waits of mean 1: max = 1 + 1 − min, min of rate 2, mean 1/2:
+        // 1.5 (the expected maximum of two Exp(1), 1 + 1/2). Means 10 and
+        // 30: min of rate 1/10 + 1/30 = 4/30, mean 7.5; 40 − 7.5 = 32.5.
+        // A wait that never occurs (mean 0) leaves the other.
+        assert!((expected_max_of_exponentials(1.0, 1.0) - 1.5).abs() < 1e-12);
+        assert!((expected_max_of_exponentials(10.0, 30.0) - 32.5).abs() < 1e-12);
+        assert!((expected_max_of_exponentials(30.0, 10.0) - 32.5).abs() < 1e-12);
+        assert_eq!(expected_max_of_exponentials(0.0, 4.0), 4.0);
+        assert_eq!(expected_max_of_exponentials(4.0, 0.0), 4.0);
+        assert_eq!(expected_max_of_exponentials(0.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn the_backlog_at_source_merges_the_two_cube_links() {
+        // a_two_cube_injection_link_coupled_backwards_by_hand's class: the
+        // injection link S = 0.958995 cycles (by hand there); with the
+        // network part N of `coupled_delay` the merged total is
+        // S + N − S·N/(S + N) and the network part stays N.
+        // a_two_cube_in_tandem_by_hand's K = 1 class: S = 0, N = 1/3 by
+        // hand: the merge adds nothing, total 1/3.
+        let class = BurstClass { ports: 0, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        let cube = CubeBurstClass { n: 2, class };
+        let (tandem, merged) = (cube.coupled_delay().unwrap(), cube.backlog_at_source_delay().unwrap());
+        let (s, n) = (0.958_995, tandem.destination_link);
+        assert!(n > 0.0 && (merged.destination_link - n).abs() < 1e-12, "{tandem:?} {merged:?}");
+        assert!((merged.source_link + merged.destination_link - (s + n - s * n / (s + n))).abs() < 1e-5, "{merged:?}");
+        let k1 = BurstClass { ports: 0, streams: 1, mean_burst: 100.0, gap: 1.0, off_mean: 100.0, flits: 1.0, capacity: 5.0 };
+        let d = CubeBurstClass { n: 2, class: k1 }.backlog_at_source_delay().unwrap();
+        assert!(d.source_link == 0.0 && (d.destination_link - 1.0 / 3.0).abs() < 1e-6, "{d:?}");
+    }
+}

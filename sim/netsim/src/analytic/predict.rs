@@ -138,6 +138,13 @@ impl Plan {
                     let tandem: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.coupled_delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &tandem);
                     rows.push(Named { name: "kim2005_cube_tandem", result });
+                    // The same links with the network's backlog waiting at
+                    // the source (one message per VC buffer): the larger
+                    // of the injection link's and the network's waits,
+                    // not their sum.
+                    let merged: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.backlog_at_source_delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &merged);
+                    rows.push(Named { name: "kim2005_cube_source_backlog", result });
                 }
                 rows
             }
@@ -193,8 +200,11 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
 }
 
 /// The row `kim2005_fluid` (single router) or `kim2005_cube_fluid`
-/// (n-cube), and `kim2005_cube_tandem` (`CubeBurstClass::coupled_delay`,
-/// the n-cube's links in tandem as the router's): the base model with each ON/OFF real-time class's
+/// (n-cube), `kim2005_cube_tandem` (`CubeBurstClass::coupled_delay`,
+/// the n-cube's links in tandem as the router's) and
+/// `kim2005_cube_source_backlog` (`CubeBurstClass::backlog_at_source_delay`:
+/// the tandem's injection link and network links merged as the larger of
+/// two waits): the base model with each ON/OFF real-time class's
 /// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
 /// endpoint and its delays) added where they occur; also the single
 /// router's `kim2005_tandem`, whose delays are `BurstClass::coupled_delay`'s
