@@ -2254,16 +2254,16 @@ fn issue23_item1() -> Vec<Claim> {
     });
     const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
     for (passage, point) in [
-        ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 | 0.051 ± 0.006 / 29.1 | 0.047 ± 0.005 / 5.1 | 0.050 ± 0.005 / 30.9 | 0.060 ± 0.005 / 19.5 |", NP),
-        ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 | 0.057 ± 0.006 / 42.0 | 0.054 ± 0.003 / 107.4 | 0.065 ± 0.005 / 135.5 | 0.062 ± 0.004 / 630.4 |", P),
+        ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 | 0.051 ± 0.006 / 29.1 | 0.047 ± 0.005 / 5.1 | 0.050 ± 0.005 / 30.9 | 0.059 ± 0.005 / 19.4 |", NP),
+        ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 | 0.057 ± 0.006 / 42.0 | 0.054 ± 0.003 / 107.4 | 0.065 ± 0.005 / 135.5 | 0.051 ± 0.002 / 831.5 |", P),
     ] {
         v.push(phase_table_row(passage, START, point));
     }
     v.push(Claim {
-        passage: "So after\n  the first phase `slot_start` misses less often than `slot_end` (NP 0.047–0.060\n  against 0.067–0.096 from 30:70 on), but by more (NP 5.1–30.9 µs against\n  3.6–16.9 µs), and more in the first phase (0.207 against 0.160)",
+        passage: "So after\n  the first phase `slot_start` misses less often than `slot_end` (NP 0.047–0.059\n  against 0.067–0.096 from 30:70 on), but by more (NP 5.1–30.9 µs against\n  3.6–16.9 µs), and more in the first phase (0.207 against 0.160)",
         numbers: vec![
             ph(START, NP, "2", "0.047", p, 1.0),
-            ph(START, NP, "4", "0.060", p, 1.0),
+            ph(START, NP, "4", "0.059", p, 1.0),
             ph(LONG, NP, "4", "0.067", p, 1.0),
             ph(LONG, NP, "2", "0.096", p, 1.0),
             ph(START, NP, "2", "5.1", t, 1000.0),
@@ -2275,11 +2275,17 @@ fn issue23_item1() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "at 70:30 NP misses 0.050 ± 0.005 and P\n  0.065 ± 0.005.",
+        passage: "at 70:30 NP misses 0.050 ± 0.005 and P\n  0.065 ± 0.005, against the paper; at 80:20 P misses 0.051 ± 0.002 and\n  NP 0.059 ± 0.005, the paper's direction, with 0.001 between the\n  intervals and P missing by far more (831.5 µs against 19.4 µs)",
         numbers: vec![
             ph(START, NP, "3", "0.050", p, 1.0),
             ph(START, NP, "3", "0.005", "deadline_miss_probability_ci95", 1.0),
             ph(START, P, "3", "0.065", p, 1.0),
+            ph(START, P, "4", "0.051", p, 1.0),
+            ph(START, P, "4", "0.002", "deadline_miss_probability_ci95", 1.0),
+            ph(START, NP, "4", "0.059", p, 1.0),
+            ph(START, NP, "4", "0.005", "deadline_miss_probability_ci95", 1.0),
+            ph(START, P, "4", "831.5", t, 1000.0),
+            ph(START, NP, "4", "19.4", t, 1000.0),
         ],
     });
     v.push(Claim {
@@ -3014,6 +3020,8 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
     const RES: &str = "experiments/results/fig4_003_cap/results.csv";
     const SHORT: &str = "experiments/results/fig4_003_slot_end/phases.csv";
     const S: &str = "experiments/results/fig4_003_late_frames/summary_cap.csv";
+    // The capped trace as written before the message-id fix (§9.6).
+    const SB: &str = "experiments/results/fig4_003_late_frames/summary_cap_before_fix.csv";
     let leak = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
     let mut v = vec![phase_table_row(
         "| NP | 0.430 ± 0.040 / 3.9 | 0.242 ± 0.036 / 4.0 | 0.278 ± 0.018 / 6.1 | 0.219 ± 0.015 / 7.2 | 0.170 ± 0.013 / 5.8 |",
@@ -3032,8 +3040,8 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
         ("| NP | 298 / 1,748 | 5.8 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 | 11.11 / 8.74 | 0 |", "np"),
         ("| P | 244 / 1,748 | 102.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 | 15.30 / 6.99 | 27,111 |", "p"),
         ("| P, K = 12 | 313 / 1,748 | 7.8 | 43.02 / 9.04 / 146.38 / 167.93 | 11.03 / 9.09 | 13.51 / 11.18 | 1,864 |", "p_cap12"),
-        ("| P, K = 8 | 368 / 1,748 | 69.7 | 405.95 / 345.82 / 244.42 / 276.29 | 9.19 / 6.44 | 15.32 / 10.85 | 696 |", "p_cap8"),
-        ("| P, K = 4 | 419 / 1,748 | 94.4 | 270.25 / 1,222.49 / 562.19 / 222.19 | 6.74 / 3.47 | 15.40 / 10.42 | 178 |", "p_cap4"),
+        ("| P, K = 8 | 347 / 1,748 | 11.5 | 60.01 / 220.12 / 152.96 / 175.71 | 8.64 / 6.67 | 14.95 / 12.49 | 647 |", "p_cap8"),
+        ("| P, K = 4 | 352 / 1,748 | 8.2 | 69.40 / 2.00 / 141.30 / 167.38 | 5.38 / 3.36 | 15.34 / 13.00 | 88 |", "p_cap4"),
     ] {
         let w = row_numbers(passage);
         let cols: Vec<_> = LATE_TRACE_COLUMNS.into_iter().chain([("late_mean_vcs_held", 1.0), ("late_mean_lower_held", 1.0), ("preemptions", 1.0)]).collect();
@@ -3089,7 +3097,7 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "With K = 8 and K = 4\n  the 80:20 missing time is 11.5 and 8.2 µs (K = 12: 7.8 µs), and the\n  probabilities overlap K = 12's (0.199 ± 0.013 and 0.201 ± 0.013 against\n  0.179 ± 0.022). Before the fix the missing time rose to 69.7 and 94.4 µs",
+        passage: "With K = 8 and K = 4\n  the 80:20 missing time is 11.5 and 8.2 µs (K = 12: 7.8 µs), and the\n  probabilities overlap K = 12's (0.199 ± 0.013 and 0.201 ± 0.013 against\n  0.179 ± 0.022); in the trace 347 and 352 frames are late (K = 12: 313).\n  Before the fix (`summary_cap_before_fix.csv`) the missing time rose to\n  69.7 and 94.4 µs",
         numbers: vec![
             ph(PH, "0.6 8", "4", "11.5", t, 1000.0),
             ph(PH, "0.6 4", "4", "8.2", t, 1000.0),
@@ -3099,18 +3107,24 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
             ph(PH, "0.6 4", "4", "0.201", p, 1.0),
             ph(PH, "0.6 12", "4", "0.179", p, 1.0),
             ph(PH, "0.6 12", "4", "0.022", "deadline_miss_probability_ci95", 1.0),
-            cell("69.7", S, sr("p_cap8"), "library_missing_time_ms", 1000.0),
-            cell("94.4", S, sr("p_cap4"), "library_missing_time_ms", 1000.0),
+            cell("347", S, sr("p_cap8"), "late_frames", 1.0),
+            cell("352", S, sr("p_cap4"), "late_frames", 1.0),
+            cell("313", S, sr("p_cap12"), "late_frames", 1.0),
+            cell("69.7", SB, sr("p_cap8"), "library_missing_time_ms", 1000.0),
+            cell("94.4", SB, sr("p_cap4"), "library_missing_time_ms", 1000.0),
         ],
     });
     v.push(Claim {
-        passage: "messages found 15.32 of the source's 16 VCs held (10.85 by best effort)\n  and waited 405.95 cycles for one of them (K = 12: 13.51, 43.02)",
+        passage: "messages found 15.32 of the source's 16 VCs held (10.85 by best effort)\n  and waited 405.95 cycles for one of them (K = 12: 13.51, 43.02). With\n  the fix they find 14.95 held (12.49 by best effort) and wait 60.01\n  cycles.",
         numbers: vec![
-            cell("15.32", S, sr("p_cap8"), "late_mean_vcs_held", 1.0),
-            cell("10.85", S, sr("p_cap8"), "late_mean_lower_held", 1.0),
-            cell("405.95", S, sr("p_cap8"), "late_mean_queue_wait", 1.0),
+            cell("15.32", SB, sr("p_cap8"), "late_mean_vcs_held", 1.0),
+            cell("10.85", SB, sr("p_cap8"), "late_mean_lower_held", 1.0),
+            cell("405.95", SB, sr("p_cap8"), "late_mean_queue_wait", 1.0),
             cell("13.51", S, sr("p_cap12"), "late_mean_vcs_held", 1.0),
             cell("43.02", S, sr("p_cap12"), "late_mean_queue_wait", 1.0),
+            cell("14.95", S, sr("p_cap8"), "late_mean_vcs_held", 1.0),
+            cell("12.49", S, sr("p_cap8"), "late_mean_lower_held", 1.0),
+            cell("60.01", S, sr("p_cap8"), "late_mean_queue_wait", 1.0),
         ],
     });
     v.push(Claim {
@@ -3123,8 +3137,10 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "a third of the late frames' wait (405.95 of 1,272.48 cycles)",
-        numbers: vec![cell("405.95", S, sr("p_cap8"), "late_mean_queue_wait", 1.0)],
+        // 608.80 and 1,272.48 are sums of four cells; late_frames_003.rs
+        // checks them and the shares.
+        passage: "with K = 8 a tenth of the late frames' wait (60.01 of 608.80 cycles)\nis in the source queue, before their header met the router's credits\n(before the fix a third: 405.95 of 1,272.48 cycles).",
+        numbers: vec![cell("60.01", S, sr("p_cap8"), "late_mean_queue_wait", 1.0), cell("405.95", SB, sr("p_cap8"), "late_mean_queue_wait", 1.0)],
     });
     v
 }
@@ -3709,17 +3725,17 @@ fn issue23_item2() -> Vec<Claim> {
         ("| NP, 0.8 | 28.4 / 1.3 | 30.0 / 1.4 | 209.5 / 133.2 | 2,260.6 / 2,048.5 | 85.3 / 9.9 |", M8L, "0.8 non_preemptive", "0"),
         ("| P, 0.8 | 29.1 / 1.0 | 30.6 / 1.2 | 329.1 / 247.8 | 2,567.8 / 2,363.4 | 100.4 / 14.7 |", M8L, "0.8 preemptive", "0"),
         ("| TR | 72.9 / 0.0 | 70.6 / 0.0 | 69.2 / 0.0 | 75.6 / 0.0 | 51.3 / 0.0 |", F5L, "0.8 traditional", "2"),
-        ("| NP | 3.9 / 0.0 | 3.1 / 0.0 | 4.0 / 0.0 | 4.0 / 0.0 | 3.5 / 0.0 |", F5L, "0.8 non_preemptive", "2"),
-        ("| P | 16.8 / 2.3 | 4.8 / 0.3 | 15.0 / 9.0 | 30.2 / 14.9 | 40.3 / 26.5 |", F5L, "0.8 preemptive", "2"),
+        ("| NP | 3.9 / 0.0 | 3.1 / 0.0 | 4.0 / 0.0 | 4.1 / 0.0 | 3.5 / 0.0 |", F5L, "0.8 non_preemptive", "2"),
+        ("| P | 16.8 / 2.3 | 4.8 / 0.3 | 15.0 / 9.0 | 58.5 / 16.1 | 16.3 / 7.0 |", F5L, "0.8 preemptive", "2"),
         ("| TR | 19.4 / 0.0 | 15.8 / 0.0 | 13.4 / 0.0 | 13.4 / 0.0 | 11.4 / 0.0 |", F5IL, "0.8 traditional", "2"),
         ("| NP | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 | 1.9 / 0.0 |", F5IL, "0.8 non_preemptive", "2"),
-        ("| P | 1.9 / 0.0 | 2.9 / 0.0 | 2.0 / 0.0 | 33.4 / 13.4 | 5.7 / 0.6 |", F5IL, "0.8 preemptive", "2"),
+        ("| P | 1.9 / 0.0 | 2.9 / 0.0 | 2.0 / 0.0 | 33.4 / 13.4 | 5.7 / 0.7 |", F5IL, "0.8 preemptive", "2"),
         ("| TR | 23,161.5 / 23,073.4 | 43,264.0 / 43,174.7 | 52,841.1 / 52,752.3 | 35,472.3 / 35,383.3 | 4,835.5 / 4,776.8 |", F5L, "0.8 traditional", "0"),
-        ("| NP | 20,178.7 / 20,031.1 | 68,479.8 / 68,112.8 | 170,768.7 / 168,537.7 | — | — |", F5L, "0.8 non_preemptive", "0"),
-        ("| P | 20,177.4 / 19,992.7 | 65,685.0 / 65,321.8 | 170,168.7 / 168,841.6 | — | — |", F5L, "0.8 preemptive", "0"),
+        ("| NP | 20,178.7 / 20,031.1 | 68,445.4 / 68,076.6 | 169,459.0 / 167,093.3 | — | — |", F5L, "0.8 non_preemptive", "0"),
+        ("| P | 20,177.4 / 19,992.7 | 64,859.4 / 64,479.4 | 162,782.5 / 161,710.9 | — | — |", F5L, "0.8 preemptive", "0"),
         ("| TR | 33.5 / 4.0 | 28.8 / 2.8 | 25.1 / 2.4 | 24.6 / 3.2 | 22.2 / 3.6 |", F5IL, "0.8 traditional", "0"),
-        ("| NP | 52.7 / 4.4 | 47.3 / 3.0 | 50.6 / 2.9 | 3,303.6 / 3,146.7 | 1,279.2 / 1,120.1 |", F5IL, "0.8 non_preemptive", "0"),
-        ("| P | 50.8 / 2.0 | 47.1 / 1.8 | 50.6 / 2.3 | 4,401.1 / 4,227.0 | 1,223.8 / 1,076.0 |", F5IL, "0.8 preemptive", "0"),
+        ("| NP | 52.7 / 4.4 | 47.3 / 3.0 | 50.6 / 2.9 | 3,291.4 / 3,134.3 | 1,322.4 / 1,168.9 |", F5IL, "0.8 non_preemptive", "0"),
+        ("| P | 50.8 / 2.0 | 47.1 / 1.8 | 50.6 / 2.3 | 4,401.1 / 4,227.0 | 1,095.8 / 938.8 |", F5IL, "0.8 preemptive", "0"),
     ] {
         v.push(phase_latency_row(passage, csv, point, class));
     }

@@ -298,34 +298,33 @@ fn np_real_time_is_not_short_of_vcs() {
     assert_eq!(per_header("np_06", 4, "rt_va_static_full"), "7.0");
     assert_eq!(per_header("p_06", 4, "rt_va_cycles"), "4.0");
     assert_eq!(per_port("np_06", 4, "rt_in_at_source_limit"), "15.2");
-    // Load 0.9, 80:20: NP's 4 real-time input VCs are all taken in 59.2 %
+    // Load 0.9, 80:20: NP's 4 real-time input VCs are all taken in 57.4 %
     // of the input-port cycles; P's real time is on more than 4 input VCs
-    // in 42.9 % and holds more than 4 output VCs of a port in 35.1 %.
-    assert_eq!(per_port("np_09", 4, "rt_in_at_source_limit"), "59.2");
-    assert_eq!(per_port("p_09", 4, "rt_in_over_source_limit"), "42.9");
-    assert_eq!(per_port("p_09", 4, "rt_out_over_static"), "35.1");
-    // There P's real-time headers wait longer at VA than NP's (99.1 cycles
-    // against 29.6), almost always with all 16 output VCs held (95.9), best
-    // effort holding 7.68 and real time 8.24 of them on average meanwhile:
+    // in 41.2 % and holds more than 4 output VCs of a port in 33.2 %.
+    assert_eq!(per_port("np_09", 4, "rt_in_at_source_limit"), "57.4");
+    assert_eq!(per_port("p_09", 4, "rt_in_over_source_limit"), "41.2");
+    assert_eq!(per_port("p_09", 4, "rt_out_over_static"), "33.2");
+    // There P's real-time headers wait longer at VA than NP's (92.2 cycles
+    // against 28.4), almost always with all 16 output VCs held (89.1), best
+    // effort holding 7.70 and real time 8.21 of them on average meanwhile:
     // what NP loses is not at VA.
-    assert_eq!(per_header("np_09", 4, "rt_va_cycles"), "29.6");
-    assert_eq!(per_header("p_09", 4, "rt_va_cycles"), "99.1");
-    assert_eq!(per_header("p_09", 4, "rt_va_all_full"), "95.9");
+    assert_eq!(per_header("np_09", 4, "rt_va_cycles"), "28.4");
+    assert_eq!(per_header("p_09", 4, "rt_va_cycles"), "92.2");
+    assert_eq!(per_header("p_09", 4, "rt_va_all_full"), "89.1");
     let at_wait = |column: &str| {
         let r = row("p_09", 4);
         format!("{:.2}", num(&r, column) / num(&r, "rt_va_cycles"))
     };
-    assert_eq!((at_wait("held_at_wait_be"), at_wait("held_at_wait_rt")), ("7.68".into(), "8.24".into()));
+    assert_eq!((at_wait("held_at_wait_be"), at_wait("held_at_wait_rt")), ("7.70".into(), "8.21".into()));
     // The probe ran the sweeps' runs: its rows carry the 80:20 deadline
     // missing probabilities of fig4_003_slot_end's NP (0.170) and
     // fig4_003_lane's K = 12 (0.188) at 0.6, of fig4_003_pnp_09 at 0.9 (NP
-    // 0.307, P 0.231) as it was run before the message-id fix of §9.6 (the
-    // counts are not rerun; the sweep's rerun with the fix gives NP 0.306,
-    // P 0.246, docs/reproduction.md).
+    // 0.306, P 0.246; the counts rerun with the message-id fix of §9.6, as
+    // the sweep was; before it they gave NP 0.307, P 0.231).
     assert_eq!(format!("{:.3}", num(&row("np_06", 4), "deadline_miss_probability")), "0.170");
     assert_eq!(format!("{:.3}", num(&row("p_06", 4), "deadline_miss_probability")), "0.188");
-    assert_eq!(format!("{:.3}", num(&row("np_09", 4), "deadline_miss_probability")), "0.307");
-    assert_eq!(format!("{:.3}", num(&row("p_09", 4), "deadline_miss_probability")), "0.231");
+    assert_eq!(format!("{:.3}", num(&row("np_09", 4), "deadline_miss_probability")), "0.306");
+    assert_eq!(format!("{:.3}", num(&row("p_09", 4), "deadline_miss_probability")), "0.246");
 }
 
 /// `workload.source_vc_choice = "per_stream"` (003_… §4.2: a connection
