@@ -286,9 +286,11 @@ fn ports_beyond_32_are_simulation_only() {
 /// `switch_stage = "registered"` with `mode = "preemptive"` (docs/
 /// microarchitecture.md §6, *Registered switch allocation in P mode*) is in
 /// the RTL: validation accepts it, the generator emits it (lockstep:
-/// testbench/tests/qos.rs, `small_preemptive_registered`); acceleration and
-/// per-lane credits with it are refused naming the line, and so is `split`
-/// in P mode (not defined).
+/// testbench/tests/qos.rs, `small_preemptive_registered`), with per-lane
+/// credits too (the credit lane from SA's grant; lockstep:
+/// testbench/tests/lane_credits.rs, `registered_p_router_per_lane`);
+/// acceleration with it is refused naming the line, and so is `split` in P
+/// mode (not defined).
 #[test]
 fn registered_switch_stage_in_p_mode_generates() {
     let text = |extra: &str| {
@@ -304,8 +306,10 @@ fn registered_switch_stage_in_p_mode_generates() {
     assert!(top.text.contains("SA (registered), ST"), "not the registered pipeline");
     let e = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
     assert!(e.contains("inline:11") && e.contains("without acceleration"), "{e}");
-    let e = RouterConfig::from_toml_str(&text("preemption_credits = \"per_lane\"\n"), "inline").unwrap_err().to_string();
-    assert!(e.contains("inline:11") && e.contains("per-lane credits"), "{e}");
+    let lanes = RouterConfig::from_toml_str(&text("preemption_credits = \"per_lane\"\n"), "inline").unwrap();
+    let files = wormqos_hdl::generate(&lanes, None).unwrap();
+    let vc = files.iter().find(|f| f.file_name == "preg_input_vc.v").expect("the input VC");
+    assert!(vc.text.contains("credit_lane_o") && vc.text.contains("pend"), "not the registered P VC with credit lanes");
     let split = text("").replace("\"registered\"", "\"split\"");
     let e = RouterConfig::from_toml_str_simulated(&split, "inline").unwrap_err().to_string();
     assert!(e.contains("router.switch_stage") && e.contains("modes without preemption"), "{e}");

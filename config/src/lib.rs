@@ -1027,14 +1027,12 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
 }
 
 /// `switch_stage` other than `single_cycle` in P mode: `registered` without
-/// acceleration and with per-VC credits (golden model and RTL).
+/// acceleration, with per-VC or per-lane credits (golden model and RTL).
 fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> Result<(), ConfigError> {
     let why = if kind == SwitchStageKind::Split {
         "the split switch stage is defined for the modes without preemption"
     } else if r.acceleration {
         "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
-    } else if r.preemption_credits == Some(PreemptionCredits::PerLane) {
-        "the registered switch stage in P mode is not yet checked with per-lane credits (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
     } else {
         return Ok(());
     };
@@ -1042,7 +1040,7 @@ fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> 
         "router.switch_stage",
         kind.as_str(),
         format!(
-            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits; registered or split with unpartitioned, traditional or non_preemptive)"
+            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false; registered or split with unpartitioned, traditional or non_preemptive)"
         ),
     ))
 }
@@ -1432,8 +1430,9 @@ scheduler = "round_robin"
         assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
         let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();
         assert!(acc.contains("router.switch_stage") && acc.contains("without acceleration"), "{acc}");
-        let lanes = RouterConfig::from_toml_str_simulated(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap_err().to_string();
-        assert!(lanes.contains("router.switch_stage") && lanes.contains("per-lane credits"), "{lanes}");
+        // per-lane credits: the credit carries the SA cycle's lane (§6), lockstep-checked
+        let lanes = RouterConfig::from_toml_str(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap();
+        assert!(lanes.per_lane_credits() && lanes.scheduling().point.switch_stage() == SwitchStage::Registered);
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
         assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
         assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));

@@ -250,8 +250,13 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
         }
         md.assign(&credit_o, &pop.l_and(&x.sa_lane));
         if let Some(cl) = &credit_lane_o {
-            // the lane the granted flit leaves: sl of the SA cycle (§6)
-            md.assign(cl, &pop.l_and(&x.sa_lane).then_else(&sl_q, &Expr::zero(lw)));
+            if d.faults.credit_lane_zero {
+                md.comment("MUTANT lane-credit-on-lane0: every credit names lane 0");
+                md.assign(cl, &Expr::zero(lw));
+            } else {
+                // the lane the granted flit leaves: sl of the SA cycle (§6)
+                md.assign(cl, &pop.l_and(&x.sa_lane).then_else(&sl_q, &Expr::zero(lw)));
+            }
         }
         (x.crossed, x.x_dt, x.x_dh, x.tail, x.flit, x.st_req)
     } else {

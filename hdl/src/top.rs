@@ -68,7 +68,10 @@ pub(crate) fn build(d: &Dims) -> Result<Modules> {
                 (ram_1r1w(p, d.ob_entry_width(), m * d.output_depth)?, RamWrite::Direct)
             };
             mods.add(&ram)?;
-            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, 0, ob, &ram, 0, write)?
+            // per-lane credits: the lane senders read every VC's front
+            // {head, class} from the side memory, as in the single-cycle
+            // pipeline (written with the push, i.e. in the ST cycle)
+            vc_buffer_look(&format!("{p}_ob_buffer"), d.ob_entry_width(), d.output_depth, m, d.ob_side_width(), ob, &ram, 0, write)?
         } else {
             fifo_look(&format!("{p}_ob_fifo"), d.ob_entry_width(), d.output_depth, ob)?
         };

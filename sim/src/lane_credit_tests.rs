@@ -50,9 +50,14 @@ struct Run {
 /// flit's credit in the cycle the flit is on the link (with its lane).
 /// A credit the router returns during cycle t counts at the source from t+1.
 fn run(credits: &str, cycles: usize) -> Run {
-    let cfg = router(credits);
-    let per_lane = credits == "per_lane";
-    let tags = Tags::new(&cfg).unwrap();
+    run_on(&router(credits), cycles)
+}
+
+/// [`run`] on a given router (one of [`router`]'s, possibly with its switch
+/// stage changed).
+fn run_on(cfg: &RouterConfig, cycles: usize) -> Run {
+    let per_lane = cfg.per_lane_credits();
+    let tags = Tags::new(cfg).unwrap();
     let b = tags.message(0, 1, 0, 5, 0xb, 2, |k| k as u64);
     let a = tags.message(0, 1, 0, 5, 0xa, 4, |k| k as u64);
     let c = tags.message(0, 2, 2, 3, 0xc, 2, |k| k as u64);
@@ -60,8 +65,8 @@ fn run(credits: &str, cycles: usize) -> Run {
     let mut next = 0;
     let mut vc_credits = 4u32;
     let mut lanes = LaneSender::new(4, 3);
-    let mut r = Router::new(&cfg);
-    let mut inp = RouterInputs::idle(&cfg);
+    let mut r = Router::new(cfg);
+    let mut inp = RouterInputs::idle(cfg);
     let (mut sent, mut out, mut lanes_at_15) = (Vec::new(), Vec::new(), [0; 3]);
     for t in 0..cycles {
         next_inputs(&r, &mut inp);
@@ -166,6 +171,40 @@ fn control_header_enters_the_extra_lane_of_a_full_vc() {
         let flits: usize = r.out.iter().map(|o| o.flits.iter().filter(|f| f.valid && !f.dummy).count()).sum();
         assert_eq!(flits, 2 + 4 + 2);
     }
+}
+
+/// The same per-lane run with `switch_stage = "registered"` (§6
+/// *Registered switch allocation in P mode*): the credit of a granted lane
+/// flit carries the lane `sl` of the SA cycle and is on `in_credit` in the
+/// ST cycle (loaded at the end of the SA cycle).
+///
+/// As above up to c6: B.h written end c0, RV (RC and VA) c1 takes (1, 0);
+/// A.h written end c1, RV c2 requests (1, 0) and never gets it; A's 4 flits
+/// fill lane 0 (c1..c4). C.h names lane 1 (c5), C.t (c6); end c5 top := 1.
+/// c6: sl 0 < top, A ROUTED, no grant pending -> step (c), sl := 1.
+/// c7: RV of C (RC from lane 1's front, VA takes (2, 0)). c8: SA grants
+/// C.h (lane flit at position 0 of lane sl = 1): its credit, lane 1, is on
+/// `in_credit` during c9. c9: C.h crosses (ST); SA grants C.t (position 1
+/// behind the crossing lane flit; room ob_count 0 + pend 1 < DO = 2):
+/// credit, lane 1, during c10. c10: C.t crosses, point C picks C.h (on
+/// port 2 during c11); c11 picks C.t (during c12). The source's lanes at
+/// c15: 0 (A stuck), 4 (both credits back), 4.
+#[test]
+fn registered_p_credit_carries_the_sa_cycles_lane() {
+    let mut file = router("per_lane").file().clone();
+    file.router.switch_stage = Some(wormqos_config::SwitchStageKind::Registered);
+    let cfg = RouterConfig::new(file).unwrap();
+    let tags = Tags::new(&cfg).unwrap();
+    let c = tags.message(0, 2, 2, 3, 0xc, 2, |k| k as u64);
+    let lane = run_on(&cfg, 50);
+    let sent_at = |f: &LinkFlit| lane.sent.iter().position(|x| x.valid && x.data == f.data && x.head == f.head);
+    assert_eq!((sent_at(&c[0]), sent_at(&c[1])), (Some(5), Some(6)), "C sent");
+    assert_eq!((lane.sent[5].lane, lane.sent[6].lane), (1, 1), "C names lane 1");
+    let lane_credit = |t: usize| (lane.out[t - 1].credits[0] & 1 == 1).then(|| credit_lane(lane.out[t - 1].credit_lanes[0], 0));
+    assert_eq!((lane_credit(9), lane_credit(10)), (Some(1), Some(1)), "C's credits: lane 1, during the ST cycles");
+    assert_eq!((lane_credit(8), lane_credit(11)), (None, None), "no other credit of port 0 around them");
+    assert_eq!((on_port(&lane, 2, &c[0]), on_port(&lane, 2, &c[1])), (Some(11), Some(12)), "C leaves");
+    assert_eq!(lane.lanes_at_15, [0, 4, 4], "source lane credits at c15");
 }
 
 /// §9.4 *Credits*, receiver: a header naming a lane above `top + 1` opens

@@ -220,8 +220,9 @@ pub struct Stimulus {
     /// Registered switch allocation (docs/microarchitecture.md §6): the
     /// router returns a credit in the cycle its slot is freed (at that
     /// cycle's end), so a credit seen in cycle t is spent from t+1 on, as a
-    /// neighbour router's credit counter does: the bits seen last cycle.
-    late_credits: Option<Vec<u32>>,
+    /// neighbour router's credit counter does: the bits seen last cycle,
+    /// with their per-lane word (`credit_lanes`) of the same cycle.
+    late_credits: Option<Vec<(u32, u64)>>,
     /// `router.preemption_credits = "per_lane"`: the endpoints' lanes.
     lanes: Option<Lanes>,
 }
@@ -258,7 +259,7 @@ impl Stimulus {
             tags: if cfg.mode() == RouterMode::Preemptive { tag_id_width(cfg) } else { None },
             next_id: vec![0; n],
             in_flight_ids: HashMap::new(),
-            late_credits: (cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle).then(|| vec![0; n]),
+            late_credits: (cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle).then(|| vec![(0, 0); n]),
             lanes: cfg.per_lane_credits().then(|| Lanes::new(cfg)),
         }
     }
@@ -309,9 +310,11 @@ impl Stimulus {
 
         // Credits returned upstream (registered: those of the last cycle).
         for p in 0..n {
-            let bits = match &mut self.late_credits {
-                Some(late) => std::mem::replace(&mut late[p], outs.credits[p]),
-                None => outs.credits[p],
+            // (a credit's lane is read in the cycle of its bit)
+            let now = (outs.credits[p], outs.credit_lanes.get(p).copied().unwrap_or(0));
+            let (bits, lanes) = match &mut self.late_credits {
+                Some(late) => std::mem::replace(&mut late[p], now),
+                None => now,
             };
             if m < 32 && bits >> m != 0 {
                 return Err(StimulusError::BadCreditBits { cycle, port: p, bits, max: m - 1 });
@@ -319,7 +322,7 @@ impl Stimulus {
             for v in 0..m {
                 if (bits >> v) & 1 == 1 {
                     if let Some(l) = &mut self.lanes {
-                        let lane = credit_lane(outs.credit_lanes[p], v);
+                        let lane = credit_lane(lanes, v);
                         l.credit(p * m + v, lane).map_err(|f| lane_error(cycle, p, v, f))?;
                         continue;
                     }
@@ -736,6 +739,41 @@ scheduler = "round_robin"
         let e = s.next_inputs(&outs).unwrap_err();
         assert!(matches!(e, StimulusError::SinkOverflow { port: 2, vc: 1, .. }), "{e}");
         assert!(e.to_string().contains("full sink"), "{e}");
+    }
+
+    /// Registered switch stage with per-lane credits (docs/
+    /// microarchitecture.md §6 *Credits at the input link*): a credit seen
+    /// in cycle t is counted in cycle t+1, in the lane named beside it in
+    /// cycle t, not the (empty) lane word of t+1. Every lane's credits are
+    /// home (no flit sent), so the credit is an overflow, and the error
+    /// names the lane it was counted in: lane 1, as named in cycle 0.
+    #[test]
+    fn late_credit_keeps_the_lane_of_its_cycle() {
+        let c = cfg(r#"
+name = "pl"
+[router]
+ports = 2
+vcs = 2
+flit_width = 40
+input_buffer_depth = 4
+output_buffer_depth = 3
+crossbar = "multiplexed"
+scheduler = "virtualclock"
+clock_width = 10
+vtick_width = 10
+mode = "preemptive"
+switch_stage = "registered"
+preemption_credits = "per_lane"
+"#);
+        assert!(c.extra_lanes() >= 1 && c.per_lane_credits());
+        let mut s = Stimulus::new(&c, 1, TrafficParams { injection_rate: 0.0, ..Default::default() });
+        let mut outs = RouterOutputs::idle(&c);
+        outs.credits[0] = 0b01;
+        outs.credit_lanes[0] = credit_lane_word(0, 1);
+        s.next_inputs(&outs).expect("counted only from the next cycle");
+        let e = s.next_inputs(&RouterOutputs::idle(&c)).unwrap_err();
+        let StimulusError::Lane { cycle: 1, port: 0, vc: 0, fault } = &e else { panic!("{e}") };
+        assert!(fault.contains("credit of lane 1 "), "{e}");
     }
 
     #[test]

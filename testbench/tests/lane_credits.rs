@@ -11,6 +11,9 @@
 //! must use the extra lanes at both ends: sources sending into lanes >= 1
 //! of the router's input VCs, and the router's output VCs opening lanes
 //! >= 1 of the sinks. Then the planted per-lane bugs must each be caught.
+//! Third: `p4_registered` (registered switch allocation in P mode, §6) with
+//! per-lane credits, where the credit of a granted lane flit carries the
+//! lane `sl` of the SA cycle, one cycle before the flit crosses.
 
 mod common;
 
@@ -42,6 +45,12 @@ fn p5_per_lane() -> RouterConfig {
     )
 }
 
+/// `p4_registered` (4 ports, 2 VCs, 3 classes, registered switch
+/// allocation in P mode) with per-lane credits.
+fn p4_registered_per_lane() -> RouterConfig {
+    variant("p4_registered", "p4r_pl", &[("preemption_credits", "\"per_lane\"")])
+}
+
 fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> Result<(RunReport, Router), LockstepError> {
     let mut dut = rtl(cfg, mutant);
     let mut model = Router::new(cfg);
@@ -58,7 +67,7 @@ fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> Re
     Ok((report, model))
 }
 
-fn lockstep(cfg: RouterConfig, seed: u64) {
+fn lockstep(cfg: RouterConfig, seed: u64) -> u64 {
     assert!(cfg.per_lane_credits(), "{}: not per_lane", cfg.name());
     let (report, model) = run(&cfg, seed, CYCLES, None).unwrap_or_else(|e| panic!("{}: {e}", cfg.name()));
     let s = model.stats();
@@ -71,6 +80,7 @@ fn lockstep(cfg: RouterConfig, seed: u64) {
     // The extra lanes were used at both ends of the router.
     assert!(st.extra_lane_flits_injected >= 100, "the sources never used an extra lane of the router: {st:?}");
     assert!(st.extra_lane_flits_received >= 100, "the router never opened an extra lane downstream: {st:?}");
+    s.preemptions
 }
 
 #[test]
@@ -78,19 +88,39 @@ fn small_router_per_lane_shared_output_buffers() {
     lockstep(small_per_lane(), 61);
 }
 
+/// Registered switch allocation in P mode with per-lane credits: three
+/// seeds, thousands of preemptions in all.
+#[test]
+fn registered_p_router_per_lane() {
+    let preemptions: u64 = [63, 64, 65].iter().map(|&seed| lockstep(p4_registered_per_lane(), seed)).sum();
+    eprintln!("p4r_pl: {preemptions} preemptions over 3 seeds");
+    assert!(preemptions >= 1000, "too few preemptions: {preemptions}");
+}
+
 #[test]
 fn five_port_router_per_lane_per_vc_output_buffers() {
     lockstep(p5_per_lane(), 62);
 }
 
-/// Each planted per-lane bug makes the RTL differ from the model.
-#[test]
-fn lockstep_catches_every_lane_credit_mutant() {
-    let cfg = small_per_lane();
+/// Each planted per-lane bug makes the RTL of `cfg` differ from the model.
+fn catches_every_lane_credit_mutant(cfg: RouterConfig) {
     for &mutant in Mutant::lane_credits() {
         assert!(mutant.applies_to(&cfg), "{} does not apply to {}", mutant.name(), cfg.name());
         let err = run(&cfg, 7, 20_000, Some(mutant)).err().unwrap_or_else(|| panic!("mutant {} escaped", mutant.name()));
         let LockstepError::Mismatch(m) = &err else { panic!("mutant {}: expected a mismatch, got {err}", mutant.name()) };
         eprintln!("{:>24}: caught at cycle {} on {}", mutant.name(), m.cycle, m.signal);
     }
+}
+
+/// Each planted per-lane bug makes the RTL differ from the model.
+#[test]
+fn lockstep_catches_every_lane_credit_mutant() {
+    catches_every_lane_credit_mutant(small_per_lane());
+}
+
+/// The same planted bugs on the registered P router, whose credit lane
+/// comes from SA's grant (`lane-credit-on-lane0` is planted there too).
+#[test]
+fn lockstep_catches_every_lane_credit_mutant_registered() {
+    catches_every_lane_credit_mutant(p4_registered_per_lane());
 }
