@@ -4,8 +4,8 @@
 use crate::flow::{synthesize, FlowOptions, SynthReport};
 use crate::scripts::{Family, Hierarchy};
 use std::path::PathBuf;
-use wormqos_config::{RouterConfig, SwitchStage};
-use wormqos_sim::{Router, RouterOutputs};
+use wormqos_config::RouterConfig;
+use wormqos_sim::Router;
 use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 
 /// Saturation throughput of the golden model: accepted flits per port per
@@ -16,15 +16,15 @@ use wormqos_testbench::stimulus::{Stimulus, TrafficParams};
 /// The sources use a returned credit in the cycle it is on `in_credit_o`.
 /// With the single-cycle switch stage that is the cycle after its slot was
 /// freed; with `switch_stage = "registered"` or `"split"` the credit leaves in the cycle
-/// the flit crosses (§6), whose slot is free only at its end, so it reaches
-/// the sources one cycle later (as a neighbour router, which counts it at
-/// the end of that cycle, sees it): both stages then refill a freed slot in
-/// the same cycle.
+/// the flit crosses (§6), whose slot is free only at its end, so the sources
+/// spend it one cycle later (as a neighbour router, which counts it at the
+/// end of that cycle, does): both stages then refill a freed slot in the
+/// same cycle. [`Stimulus`] applies that one-cycle delay itself for those
+/// stages (with each credit's lane), so the credits are handed to it as the
+/// router returns them.
 pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyhow::Result<f64> {
     let mut model = Router::new(cfg);
     let mut stim = Stimulus::new(cfg, seed, saturation_traffic());
-    let registered = cfg.scheduling().point.switch_stage() != SwitchStage::SingleCycle;
-    let mut late_credits: Option<Vec<u32>> = registered.then(|| vec![0; cfg.ports()]);
     // Warm-up: the first cycles fill empty buffers and would flatter the figure.
     let warm = cycles / 10;
     let mut received_at_warm = 0;
@@ -32,11 +32,7 @@ pub fn saturation_throughput(cfg: &RouterConfig, cycles: u64, seed: u64) -> anyh
         if c == warm {
             received_at_warm = stim.stats().flits_received;
         }
-        let mut out: RouterOutputs = model.outputs().clone();
-        if let Some(late) = &mut late_credits {
-            std::mem::swap(late, &mut out.credits);
-        }
-        let inp = stim.next_inputs(&out).map_err(|e| anyhow::anyhow!("{}: {e}", cfg.name()))?;
+        let inp = stim.next_inputs(model.outputs()).map_err(|e| anyhow::anyhow!("{}: {e}", cfg.name()))?;
         model.step(inp);
     }
     // The sources respect credits, so a drop would make the figure meaningless.
