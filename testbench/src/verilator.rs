@@ -19,7 +19,10 @@
 //! the Verilator runtime; chosen by measuring build time against cycles/s
 //! (`WORMQOS_VERILATOR_MAKEFLAGS="OPT_FAST=-O2 ..."` picks others). The
 //! runtime objects (`verilated.o` & co.) are compiled once per tool chain and
-//! flags and copied into later builds.
+//! flags and copied into later builds. [`VerilatedRouter::build_quick`]
+//! compiles the design's code at -O0 instead, for models that run briefly:
+//! the tests' planted bugs, each a build of its own that stops at the first
+//! mismatch.
 //!
 //! Measured (2 cores, shared): first build of a small loopback ~12 s (with the
 //! runtime), ~3 s after; cache hit < 0.1 s. The generated 8-port 16-VC router:
@@ -144,6 +147,7 @@ struct Origin {
     files: Vec<GeneratedFile>,
     cache_root: PathBuf,
     traced: bool,
+    quick: bool,
 }
 
 impl VerilatedRouter {
@@ -166,6 +170,15 @@ impl VerilatedRouter {
         Self::build_impl(cfg, files, &wormqos_hdl::top_module_name(cfg), &cache_root(), true)
     }
 
+    /// [`VerilatedRouter::build`] (with `--trace` if `trace`) compiled for
+    /// a short run: the design's C++ at -O0, a fifth to a half less build
+    /// time for less than half the cycles/s (`cache.rs`, `QUICK_MAKE_FLAGS`). For a
+    /// planted bug, which a test runs until the first mismatch, and which is
+    /// built once per mutant while the unmutated router is shared.
+    pub fn build_quick(cfg: &RouterConfig, files: &[GeneratedFile], trace: bool) -> Result<VerilatedRouter> {
+        Self::build_map(cfg, files, &wormqos_hdl::top_module_name(cfg), &cache_root(), trace, true, PortMap::new(cfg))
+    }
+
     /// [`VerilatedRouter::build`] with an explicit cache root directory.
     pub fn build_with_cache(cfg: &RouterConfig, files: &[GeneratedFile], cache_root: &Path) -> Result<VerilatedRouter> {
         Self::build_impl(cfg, files, &wormqos_hdl::top_module_name(cfg), cache_root, false)
@@ -181,17 +194,17 @@ impl VerilatedRouter {
     /// [`VerilatedRouter::build_top`] with the port map `map` (a
     /// programmable network's write ports, [`PortMap::with_network_writes`]).
     pub fn build_top_with(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, map: PortMap) -> Result<VerilatedRouter> {
-        Self::build_map(cfg, files, top, &cache_root(), false, map)
+        Self::build_map(cfg, files, top, &cache_root(), false, false, map)
     }
 
     fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {
-        Self::build_map(cfg, files, top, cache_root, trace, PortMap::new(cfg))
+        Self::build_map(cfg, files, top, cache_root, trace, false, PortMap::new(cfg))
     }
 
-    fn build_map(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool, map: PortMap) -> Result<VerilatedRouter> {
+    fn build_map(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool, quick: bool, map: PortMap) -> Result<VerilatedRouter> {
         let shim = shim::shim_source(&map, trace);
         let top = top.to_string();
-        let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim, trace })
+        let info = cache::build_or_reuse(&cache::BuildSpec { root: cache_root, top: &top, files, shim: &shim, trace, quick })
             .with_context(|| format!("building the Verilator model of `{top}`"))?;
         let api = load(&info.library)?;
         if api.port_map != map.signature()
@@ -225,7 +238,7 @@ impl VerilatedRouter {
             tracing: None,
             info,
             map,
-            origin: Origin { cfg: cfg.clone(), top: top.clone(), files: files.to_vec(), cache_root: cache_root.to_path_buf(), traced: trace },
+            origin: Origin { cfg: cfg.clone(), top: top.clone(), files: files.to_vec(), cache_root: cache_root.to_path_buf(), traced: trace, quick },
         };
         // SAFETY: buffers have the sizes the shim was generated for (checked above).
         unsafe { (r.api.read)(r.handle, r.out_words.as_mut_ptr()) };
@@ -416,7 +429,7 @@ impl Dut for VerilatedRouter {
     fn prepare_trace(&mut self) -> Result<()> {
         if !self.origin.traced {
             let o = &self.origin;
-            *self = Self::build_map(&o.cfg, &o.files, &o.top, &o.cache_root, true, self.map.clone()).context("rebuilding the Verilator model with --trace for a waveform")?;
+            *self = Self::build_map(&o.cfg, &o.files, &o.top, &o.cache_root, true, o.quick, self.map.clone()).context("rebuilding the Verilator model with --trace for a waveform")?;
         }
         Ok(())
     }

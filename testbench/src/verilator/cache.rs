@@ -62,14 +62,22 @@ const LDFLAGS: &str = "-shared -Wl,-z,defs";
 /// OPT_FAST -O0: build 37 s, 34 k cycles/s; -O1: 69 s, 78 k; -Os: 95 s, 88 k;
 /// -O2: 97 s, 87 k. -O1 is the balance for tests, which build more than they run.
 const MAKE_FLAGS: &[&str] = &["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"];
+/// [`MAKE_FLAGS`] of a [`BuildSpec`] with `quick`: the design's hot code at
+/// -O0 too, for a model that runs only until its first mismatch (a planted
+/// bug): -O0 against -O1 is about half the build time on the 8-port router
+/// above (for less than half the cycles/s) and, on `qos`'s small 4-port
+/// 3-VC preemptive router with acceleration (its mutants' configuration),
+/// 9.5 instead of 12.1 CPU-s of `make` (2026-11-28, load average 13-14).
+/// The runtime (OPT_GLOBAL) is the same, so both share its objects.
+const QUICK_MAKE_FLAGS: &[&str] = &["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"];
 /// Environment variable replacing [`MAKE_FLAGS`] (space-separated `VAR=value`
 /// words, e.g. `OPT_FAST=-O1`), for measuring other trade-offs. Part of the key.
 pub const MAKE_FLAGS_ENV: &str = "WORMQOS_VERILATOR_MAKEFLAGS";
 
-fn make_flags() -> Vec<String> {
+fn make_flags(quick: bool) -> Vec<String> {
     match std::env::var(MAKE_FLAGS_ENV) {
         Ok(v) if !v.trim().is_empty() => v.split_whitespace().map(str::to_string).collect(),
-        _ => MAKE_FLAGS.iter().map(|s| s.to_string()).collect(),
+        _ => (if quick { QUICK_MAKE_FLAGS } else { MAKE_FLAGS }).iter().map(|s| s.to_string()).collect(),
     }
 }
 
@@ -291,6 +299,8 @@ pub struct BuildSpec<'a> {
     pub shim: &'a str,
     /// Verilate with `--trace` (waveforms).
     pub trace: bool,
+    /// Compile with [`QUICK_MAKE_FLAGS`] (a short run: a planted bug's).
+    pub quick: bool,
 }
 
 impl BuildSpec<'_> {
@@ -304,10 +314,10 @@ impl BuildSpec<'_> {
 }
 
 /// Key of the design-independent runtime objects.
-fn runtime_hash(toolchain: &str, verilator_flags: &[&str]) -> String {
+fn runtime_hash(toolchain: &str, verilator_flags: &[&str], quick: bool) -> String {
     let mut h = Sha256::new();
     // The runtime is compiled with OPT_GLOBAL only.
-    let global: Vec<String> = make_flags().into_iter().filter(|f| f.starts_with("OPT_GLOBAL=")).collect();
+    let global: Vec<String> = make_flags(quick).into_iter().filter(|f| f.starts_with("OPT_GLOBAL=")).collect();
     for part in [toolchain, &verilator_flags.join(" "), CFLAGS, &global.join(" ")] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
@@ -395,7 +405,7 @@ impl BuildSpec<'_> {
         field("verilator-flags", self.verilator_flags().join(" ").as_bytes());
         field("cflags", CFLAGS.as_bytes());
         field("ldflags", LDFLAGS.as_bytes());
-        field("make-flags", make_flags().join(" ").as_bytes());
+        field("make-flags", make_flags(self.quick).join(" ").as_bytes());
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -512,7 +522,7 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
 
         // 2. Reuse the precompiled runtime (copies are newer than the
         //    generated Makefile, so make keeps them).
-        let runtime = spec.root.join(format!("runtime-{}", runtime_hash(toolchain, &spec.verilator_flags())));
+        let runtime = spec.root.join(format!("runtime-{}", runtime_hash(toolchain, &spec.verilator_flags(), spec.quick)));
         let names = runtime_objects(&obj);
         let have_runtime = !names.is_empty() && names.iter().all(|n| runtime.join(format!("{n}.o")).is_file());
         if have_runtime {
@@ -526,7 +536,7 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
         // 3. Compile and link (what `verilator --build` does second).
         let mut make = Command::new("make");
         make.arg("-C").arg(&obj).arg("-f").arg(format!("{MODEL_PREFIX}.mk")).arg(format!("-j{}", jobs()));
-        make.args(make_flags());
+        make.args(make_flags(spec.quick));
         run_logged(make, &mut log)?;
 
         if !have_runtime && !names.is_empty() {
@@ -554,6 +564,24 @@ fn build_in(spec: &BuildSpec, tmp: &Path, toolchain: &str) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A quick build (a planted bug's short run) is its own cache entry with
+    /// the design's hot code at -O0, and shares the runtime objects with the
+    /// normal build (same OPT_GLOBAL, docs of `QUICK_MAKE_FLAGS`).
+    #[test]
+    fn a_quick_build_is_its_own_entry_at_o0_and_shares_the_runtime() {
+        if std::env::var_os(MAKE_FLAGS_ENV).is_some() {
+            eprintln!("{MAKE_FLAGS_ENV} is set: it replaces both flag sets, nothing to compare");
+            return;
+        }
+        let files = [GeneratedFile { file_name: "t.v".into(), text: "module t; endmodule\n".into() }];
+        let spec = |quick| BuildSpec { root: Path::new("/nonexistent"), top: "t", files: &files, shim: "", trace: false, quick };
+        assert_ne!(spec(true).hash("tools"), spec(false).hash("tools"), "a quick build must not be taken for a normal one");
+        assert!(make_flags(true).iter().any(|f| f == "OPT_FAST=-O0"), "{:?}", make_flags(true));
+        assert!(make_flags(false).iter().any(|f| f == "OPT_FAST=-O1"), "{:?}", make_flags(false));
+        let flags = spec(true).verilator_flags();
+        assert_eq!(runtime_hash("tools", &flags, true), runtime_hash("tools", &flags, false));
+    }
 
     #[test]
     fn stale_builds_of_dead_processes_are_removed() {

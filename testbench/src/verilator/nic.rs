@@ -261,7 +261,7 @@ impl VerilatedNic {
 pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, map: &PortMap) -> Result<(&'static Api, EvalFn, *mut c_void)> {
     let shim = shim_source(map, false) + EVAL_FN;
     let root = super::cache_root();
-    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false })
+    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false, quick: false })
         .with_context(|| format!("building the Verilator model of `{top}`"))?;
     let api = load(&info.library)?;
     if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {

@@ -34,17 +34,28 @@ pub fn variant(name: &str, new_name: &str, edits: &[(&str, &str)]) -> RouterConf
     RouterConfig::from_toml_str(&text, new_name).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The router's model; a mutant's is compiled for a short run
+/// ([`VerilatedRouter::build_quick`]): each planted bug is a build of its
+/// own that runs only until it is caught.
 pub fn rtl(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
+    build_rtl(cfg, mutant, false)
+}
+
+fn build_rtl(cfg: &RouterConfig, mutant: Option<Mutant>, trace: bool) -> VerilatedRouter {
     let files = wormqos_hdl::generate(cfg, mutant).expect("generate");
-    VerilatedRouter::build(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
+    let built = match (mutant, trace) {
+        (Some(_), _) => VerilatedRouter::build_quick(cfg, &files, trace),
+        (None, false) => VerilatedRouter::build(cfg, &files),
+        (None, true) => VerilatedRouter::build_traced(cfg, &files),
+    };
+    built.unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
 }
 
 /// [`rtl`] with waveform support from the start (for tests that expect a
 /// waveform of every run: one build instead of two).
 #[allow(dead_code)]
 pub fn rtl_traced(cfg: &RouterConfig, mutant: Option<Mutant>) -> VerilatedRouter {
-    let files = wormqos_hdl::generate(cfg, mutant).expect("generate");
-    VerilatedRouter::build_traced(cfg, &files).unwrap_or_else(|e| panic!("verilating {}: {e:#}", cfg.name()))
+    build_rtl(cfg, mutant, true)
 }
 
 /// Random traffic that fills even deep buffers: a hotspot output and long
