@@ -98,8 +98,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
     };
     // Drawn after the rest (the draws above stay those of earlier samples):
     // a share of the preemptive draws made into registered switch allocation
-    // on the multiplexed crossbar with VirtualClock, without acceleration,
-    // per-lane credits or the allocator fields, the combination §6 defines
+    // on the multiplexed crossbar with VirtualClock, without per-lane
+    // credits or the allocator fields (acceleration as drawn), the combination §6 defines
     // for P mode, which the draws above almost never make valid on their own
     // (the sizes stay as drawn, so some of these are still rejected).
     if mode == RouterMode::Preemptive && rng.gen_bool(0.4) {
@@ -108,7 +108,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
         r.crossbar = Crossbar::Multiplexed;
         r.scheduler = Scheduler::Virtualclock;
         (r.switch_allocator, r.switch_iterations, r.vc_reallocation) = (None, None, None);
-        (r.acceleration, r.preemption_credits) = (false, None);
+        r.preemption_credits = None;
     }
     file
 }
@@ -286,9 +286,10 @@ fn ports_beyond_32_are_simulation_only() {
 /// `switch_stage = "registered"` with `mode = "preemptive"` (docs/
 /// microarchitecture.md §6, *Registered switch allocation in P mode*) is in
 /// the RTL: validation accepts it, the generator emits it (lockstep:
-/// testbench/tests/qos.rs, `small_preemptive_registered`); acceleration and
-/// per-lane credits with it are refused naming the line, and so is `split`
-/// in P mode (not defined).
+/// testbench/tests/qos.rs, `small_preemptive_registered`), with acceleration
+/// too (its `acc` flags in the VCs; lockstep:
+/// testbench/tests/registered_acceleration.rs); per-lane credits with it are
+/// refused naming the line, and so is `split` in P mode (not defined).
 #[test]
 fn registered_switch_stage_in_p_mode_generates() {
     let text = |extra: &str| {
@@ -302,8 +303,10 @@ fn registered_switch_stage_in_p_mode_generates() {
     let files = wormqos_hdl::generate(&cfg, None).unwrap();
     let top = files.iter().find(|f| f.file_name == "preg_router.v").expect("the router's top");
     assert!(top.text.contains("SA (registered), ST"), "not the registered pipeline");
-    let e = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
-    assert!(e.contains("inline:11") && e.contains("without acceleration"), "{e}");
+    let acc = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap();
+    let files = wormqos_hdl::generate(&acc, None).unwrap();
+    let vc = files.iter().find(|f| f.file_name == "preg_input_vc.v").expect("the P input VC");
+    assert!(vc.text.contains("acc_set_i") && vc.text.contains("accel_o"), "no acceleration in the registered P VC");
     let e = RouterConfig::from_toml_str(&text("preemption_credits = \"per_lane\"\n"), "inline").unwrap_err().to_string();
     assert!(e.contains("inline:11") && e.contains("per-lane credits"), "{e}");
     let split = text("").replace("\"registered\"", "\"split\"");

@@ -308,8 +308,8 @@ pub struct RouterParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_iterations: Option<u32>,
     /// Multiplexed crossbar only: `registered` registers the switch
-    /// allocation (RC and VA share a stage; in P mode without acceleration
-    /// and with per-VC credits), `split` also point B (modes without
+    /// allocation (RC and VA share a stage; in P mode with per-VC
+    /// credits), `split` also point B (modes without
     /// preemption); default `single_cycle`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_stage: Option<SwitchStageKind>,
@@ -994,8 +994,8 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
 
 /// The switch stage: `registered` needs the multiplexed crossbar (the full
 /// crossbar has no allocation to register); in P mode only `registered`
-/// without acceleration and with per-VC credits is specified (§6
-/// *Registered switch allocation in P mode*).
+/// with per-VC credits is specified (§6 *Registered switch allocation in
+/// P mode*; with or without acceleration).
 fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
     if kind != SwitchStageKind::SingleCycle {
@@ -1026,13 +1026,11 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     })
 }
 
-/// `switch_stage` other than `single_cycle` in P mode: `registered` without
-/// acceleration and with per-VC credits (golden model and RTL).
+/// `switch_stage` other than `single_cycle` in P mode: `registered` with
+/// per-VC credits, with or without acceleration (golden model and RTL).
 fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> Result<(), ConfigError> {
     let why = if kind == SwitchStageKind::Split {
         "the split switch stage is defined for the modes without preemption"
-    } else if r.acceleration {
-        "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
     } else if r.preemption_credits == Some(PreemptionCredits::PerLane) {
         "the registered switch stage in P mode is not yet checked with per-lane credits (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
     } else {
@@ -1042,7 +1040,7 @@ fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> 
         "router.switch_stage",
         kind.as_str(),
         format!(
-            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false and per_vc credits; registered or split with unpartitioned, traditional or non_preemptive)"
+            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with per_vc credits; registered or split with unpartitioned, traditional or non_preemptive)"
         ),
     ))
 }
@@ -1424,14 +1422,16 @@ scheduler = "round_robin"
         assert_eq!(c.scheduling().point.switch_stage(), SwitchStage::SingleCycle);
         let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
         RouterConfig::from_toml_str(&p, "t").unwrap();
-        // P mode: registered (golden model and RTL), never with acceleration.
+        // P mode: registered (golden model and RTL), with or without
+        // acceleration, never with per-lane credits.
         let pr = p + "switch_stage = \"registered\"\n";
         let rtl = RouterConfig::from_toml_str(&pr, "t").unwrap();
         assert_eq!(rtl.scheduling().point.switch_stage(), SwitchStage::Registered);
         let sim = RouterConfig::from_toml_str_simulated(&pr, "t").unwrap();
         assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
-        let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();
-        assert!(acc.contains("router.switch_stage") && acc.contains("without acceleration"), "{acc}");
+        let acc = RouterConfig::from_toml_str(&(pr.clone() + "acceleration = true\n"), "t").unwrap();
+        assert_eq!(acc.scheduling().point.switch_stage(), SwitchStage::Registered);
+        assert!(acc.acceleration());
         let lanes = RouterConfig::from_toml_str_simulated(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap_err().to_string();
         assert!(lanes.contains("router.switch_stage") && lanes.contains("per-lane credits"), "{lanes}");
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
