@@ -130,9 +130,9 @@ fn cases() -> Vec<Case> {
         case("gen_split_iterative", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"\nswitch_allocator = \"iterative\"")), "field `router.switch_stage`"),
         case("gen_split_full", "generate --config {dir}/bad.toml --out {out}", cfg(r("\"multiplexed\"", "\"full\"\nswitch_stage = \"split\"")), "field `router.switch_stage`"),
         // The registered stage in P mode (§6 *Registered switch allocation in
-        // P mode*): in the RTL (per-VC or per-lane credits), never with acceleration.
-        case("gen_registered_p_acceleration", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_stage = \"registered\"\nacceleration = true")), "bad.toml:14: invalid configuration: field `router.switch_stage` = registered: the registered switch stage in P mode is defined without acceleration"),
-        case("sim_registered_p_acceleration", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\nswitch_stage = \"registered\"\nacceleration = true"))], "e.toml:20: router.switch_stage = registered: the registered switch stage in P mode is defined without acceleration"),
+        // P mode*): in the RTL with or without acceleration and with per-VC or
+        // per-lane credits; `split` is not defined in P mode.
+        case("gen_split_p", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_stage = \"split\"")), "bad.toml:14: invalid configuration: field `router.switch_stage` = split: the split switch stage is defined for the modes without preemption"),
         case("cosim_per_lane_nic", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("synth_per_lane_nic", "synth --config {dir}/bad.toml --out {out}/s", nic_per_lane(), "the [nic] section's NIC has no lanes"),
         case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),

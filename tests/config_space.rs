@@ -98,8 +98,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
     };
     // Drawn after the rest (the draws above stay those of earlier samples):
     // a share of the preemptive draws made into registered switch allocation
-    // on the multiplexed crossbar with VirtualClock, without acceleration,
-    // per-lane credits or the allocator fields, the combination §6 defines
+    // on the multiplexed crossbar with VirtualClock, without per-lane
+    // credits or the allocator fields (acceleration as drawn), the combination §6 defines
     // for P mode, which the draws above almost never make valid on their own
     // (the sizes stay as drawn, so some of these are still rejected).
     if mode == RouterMode::Preemptive && rng.gen_bool(0.4) {
@@ -108,7 +108,7 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
         r.crossbar = Crossbar::Multiplexed;
         r.scheduler = Scheduler::Virtualclock;
         (r.switch_allocator, r.switch_iterations, r.vc_reallocation) = (None, None, None);
-        (r.acceleration, r.preemption_credits) = (false, None);
+        r.preemption_credits = None;
     }
     file
 }
@@ -288,9 +288,10 @@ fn ports_beyond_32_are_simulation_only() {
 /// the RTL: validation accepts it, the generator emits it (lockstep:
 /// testbench/tests/qos.rs, `small_preemptive_registered`), with per-lane
 /// credits too (the credit lane from SA's grant; lockstep:
-/// testbench/tests/lane_credits.rs, `registered_p_router_per_lane`);
-/// acceleration with it is refused naming the line, and so is `split` in P
-/// mode (not defined).
+/// testbench/tests/lane_credits.rs, `registered_p_router_per_lane`) and with
+/// acceleration (its `acc` flags in the VCs; lockstep:
+/// testbench/tests/registered_acceleration.rs); `split` in P mode is refused
+/// naming the line (not defined).
 #[test]
 fn registered_switch_stage_in_p_mode_generates() {
     let text = |extra: &str| {
@@ -304,8 +305,10 @@ fn registered_switch_stage_in_p_mode_generates() {
     let files = wormqos_hdl::generate(&cfg, None).unwrap();
     let top = files.iter().find(|f| f.file_name == "preg_router.v").expect("the router's top");
     assert!(top.text.contains("SA (registered), ST"), "not the registered pipeline");
-    let e = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap_err().to_string();
-    assert!(e.contains("inline:11") && e.contains("without acceleration"), "{e}");
+    let acc = RouterConfig::from_toml_str(&text("acceleration = true\n"), "inline").unwrap();
+    let files = wormqos_hdl::generate(&acc, None).unwrap();
+    let vc = files.iter().find(|f| f.file_name == "preg_input_vc.v").expect("the P input VC");
+    assert!(vc.text.contains("acc_set_i") && vc.text.contains("accel_o"), "no acceleration in the registered P VC");
     let lanes = RouterConfig::from_toml_str(&text("preemption_credits = \"per_lane\"\n"), "inline").unwrap();
     let files = wormqos_hdl::generate(&lanes, None).unwrap();
     let vc = files.iter().find(|f| f.file_name == "preg_input_vc.v").expect("the input VC");

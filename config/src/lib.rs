@@ -308,8 +308,8 @@ pub struct RouterParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_iterations: Option<u32>,
     /// Multiplexed crossbar only: `registered` registers the switch
-    /// allocation (RC and VA share a stage; in P mode without acceleration
-    /// and with per-VC credits), `split` also point B (modes without
+    /// allocation (RC and VA share a stage; in P mode with per-VC
+    /// credits), `split` also point B (modes without
     /// preemption); default `single_cycle`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_stage: Option<SwitchStageKind>,
@@ -994,8 +994,8 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
 
 /// The switch stage: `registered` needs the multiplexed crossbar (the full
 /// crossbar has no allocation to register); in P mode only `registered`
-/// without acceleration and with per-VC credits is specified (§6
-/// *Registered switch allocation in P mode*).
+/// with per-VC credits is specified (§6 *Registered switch allocation in
+/// P mode*; with or without acceleration).
 fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     let Some(kind) = r.switch_stage else { return Ok(SwitchStage::SingleCycle) };
     if kind != SwitchStageKind::SingleCycle {
@@ -1007,7 +1007,7 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
             ));
         }
         if r.mode == RouterMode::Preemptive {
-            validate_preemptive_switch_stage(r, kind)?;
+            validate_preemptive_switch_stage(kind)?;
         }
     }
     // §6 *Split switch allocation*: the iterative allocator's rounds need
@@ -1026,22 +1026,17 @@ fn validate_switch_stage(r: &RouterParams) -> Result<SwitchStage, ConfigError> {
     })
 }
 
-/// `switch_stage` other than `single_cycle` in P mode: `registered` without
-/// acceleration, with per-VC or per-lane credits (golden model and RTL).
-fn validate_preemptive_switch_stage(r: &RouterParams, kind: SwitchStageKind) -> Result<(), ConfigError> {
-    let why = if kind == SwitchStageKind::Split {
-        "the split switch stage is defined for the modes without preemption"
-    } else if r.acceleration {
-        "the registered switch stage in P mode is defined without acceleration (docs/microarchitecture.md §6, *Registered switch allocation in P mode*)"
-    } else {
+/// `switch_stage` other than `single_cycle` in P mode: `registered`, with or
+/// without acceleration, with per-VC or per-lane credits (golden model and
+/// RTL); `split` is defined only for the modes without preemption.
+fn validate_preemptive_switch_stage(kind: SwitchStageKind) -> Result<(), ConfigError> {
+    if kind != SwitchStageKind::Split {
         return Ok(());
-    };
+    }
     Err(ConfigError::field(
         "router.switch_stage",
         kind.as_str(),
-        format!(
-            "{why} (allowed values with mode = \"preemptive\": single_cycle, or registered with acceleration = false; registered or split with unpartitioned, traditional or non_preemptive)"
-        ),
+        "the split switch stage is defined for the modes without preemption (allowed values with mode = \"preemptive\": single_cycle or registered; registered or split with unpartitioned, traditional or non_preemptive)",
     ))
 }
 
@@ -1422,17 +1417,21 @@ scheduler = "round_robin"
         assert_eq!(c.scheduling().point.switch_stage(), SwitchStage::SingleCycle);
         let p = base().replace("round_robin", "virtualclock") + "mode = \"preemptive\"\n";
         RouterConfig::from_toml_str(&p, "t").unwrap();
-        // P mode: registered (golden model and RTL), never with acceleration.
+        // P mode: registered (golden model and RTL), with or without
+        // acceleration, never with per-lane credits.
         let pr = p + "switch_stage = \"registered\"\n";
         let rtl = RouterConfig::from_toml_str(&pr, "t").unwrap();
         assert_eq!(rtl.scheduling().point.switch_stage(), SwitchStage::Registered);
         let sim = RouterConfig::from_toml_str_simulated(&pr, "t").unwrap();
         assert_eq!(sim.scheduling().point.switch_stage(), SwitchStage::Registered);
-        let acc = RouterConfig::from_toml_str_simulated(&(pr.clone() + "acceleration = true\n"), "t").unwrap_err().to_string();
-        assert!(acc.contains("router.switch_stage") && acc.contains("without acceleration"), "{acc}");
+        let acc = RouterConfig::from_toml_str(&(pr.clone() + "acceleration = true\n"), "t").unwrap();
+        assert_eq!(acc.scheduling().point.switch_stage(), SwitchStage::Registered);
+        assert!(acc.acceleration());
         // per-lane credits: the credit carries the SA cycle's lane (§6), lockstep-checked
-        let lanes = RouterConfig::from_toml_str(&(pr + "preemption_credits = \"per_lane\"\n"), "t").unwrap();
+        let lanes = RouterConfig::from_toml_str(&(pr.clone() + "preemption_credits = \"per_lane\"\n"), "t").unwrap();
         assert!(lanes.per_lane_credits() && lanes.scheduling().point.switch_stage() == SwitchStage::Registered);
+        let both = RouterConfig::from_toml_str(&(pr + "acceleration = true\npreemption_credits = \"per_lane\"\n"), "t").unwrap();
+        assert!(both.acceleration() && both.per_lane_credits());
         let np = base().replace("round_robin", "virtualclock") + "mode = \"non_preemptive\"\nvc_ratio = [1, 1, 2]\nswitch_stage = \"registered\"\n";
         assert_eq!(RouterConfig::from_toml_str(&np, "t").unwrap().scheduling().point.switch_stage(), SwitchStage::Registered);
         assert!(err(&(base() + "switch_stage = \"pipelined\"\n")).to_string().contains("switch_stage"));

@@ -236,6 +236,9 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     let dh_flit = cat(&[Expr::one_bit(true), Expr::one_bit(false), Expr::one_bit(true), hdr_q.zext_to(w)]);
     // What crosses now: its kind (dummy tail, dummy header, else a lane flit),
     // its tail bit, the flit itself.
+    // (registered, for acceleration: SA granted a tail or dummy tail now, and
+    // SA's offer is a dummy tail)
+    let mut sa_side = None;
     let (crossed, x_dt, x_dh, offer_tail, cross_flit, st_req) = if reg {
         let x = registered_grant(&mut md, d, &pop, &RegOffers {
             preempt: preempt.e(), active: is_active.clone(), k_dt: k_dt.e(), k_dh: k_dh.e(), k_lane: k_lane.e(),
@@ -258,6 +261,7 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
                 md.assign(cl, &pop.l_and(&x.sa_lane).then_else(&sl_q, &Expr::zero(lw)));
             }
         }
+        sa_side = Some((pop.l_and(&x.gtail), x.sa_dt.clone()));
         (x.crossed, x.x_dt, x.x_dh, x.tail, x.flit, x.st_req)
     } else {
         // single cycle: the offer itself crosses now (pop_i)
@@ -426,18 +430,29 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
 
     if let (Some(acc_set), Some(accel_o)) = (&acc_set, &accel_o) {
         let (acc_q, acc_d) = md.register("acc", 1, &Expr::zero(1));
-        let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { crossed.l_and(&offer_tail) };
+        // Registered (§6 *Registered switch allocation in P mode*,
+        // *Acceleration*): the clear is the tail's ST cycle, not its grant;
+        // the dummy tail that makes the VC accelerated is SA's offer.
+        let at_grant = d.faults.acc_clear_at_grant;
+        let (clear, dt_offer) = match &sa_side {
+            Some((granted_tail, _)) if at_grant => (granted_tail.clone(), k_dt.e()),
+            Some((_, sa_dt)) => (crossed.l_and(&offer_tail), sa_dt.clone()),
+            None => (crossed.l_and(&offer_tail), k_dt.e()),
+        };
+        let clear = if d.faults.accel_never_cleared { Expr::one_bit(false) } else { clear };
         md.comb(vec![
             Stmt::set(&acc_d, &acc_q),
             Stmt::when(&acc_set, vec![Stmt::set(&acc_d, &Expr::one_bit(true))]),
             Stmt::Comment(if d.faults.accel_never_cleared {
                 "MUTANT pre-accel-never-cleared: acc is never cleared".into()
+            } else if at_grant && reg {
+                "MUTANT pre-acc-clear-at-grant: SA granted a tail: clear (wins over a set)".into()
             } else {
                 "a tail (real or dummy) crossed: clear (wins over a set)".into()
             }),
             Stmt::when(&clear, vec![Stmt::set(&acc_d, &Expr::zero(1))]),
         ]);
-        md.assign(&accel_o, &(&acc_q | &k_dt));
+        md.assign(&accel_o, &(&acc_q | &dt_offer));
     }
     if let Some(cls_o) = &cls_o {
         let c = if d.va_in_rc_cycle() {
@@ -567,6 +582,8 @@ struct RegGrant {
     st_req: Expr,
     gtail: Expr,
     sa_lane: Expr,
+    /// SA's offer is a dummy tail (no offer of the VC crossing now).
+    sa_dt: Expr,
 }
 
 /// §6 *Registered switch allocation in P mode*: the grant registers of
@@ -629,5 +646,15 @@ fn registered_grant(md: &mut Module, d: &Dims, gnt: &Sig, o: &RegOffers) -> Resu
     let x_lane = pend_q.l_and(&x_dt.l_not()).l_and(&x_dh.l_not());
     md.assert_always(&x_lane.l_not().l_or(&o.has_sl), "a crossing lane flit finds its lane not empty");
     let flit = x_dt.then_else(&o.dt_flit, &x_dh.then_else(&o.dh_flit, &o.front_sl));
-    Ok(RegGrant { crossed: pend_q.e(), x_dt, x_dh, tail, flit, st_req, gtail: gtail.e(), sa_lane: sa_lane.e() })
+    Ok(RegGrant {
+        crossed: pend_q.e(),
+        x_dt,
+        x_dh,
+        tail,
+        flit,
+        st_req,
+        gtail: gtail.e(),
+        sa_lane: sa_lane.e(),
+        sa_dt: sa_dt.e(),
+    })
 }

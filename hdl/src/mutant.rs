@@ -190,6 +190,13 @@ pub enum Mutant {
     /// flit granted just before a higher-class header arrived crosses as a
     /// dummy tail.
     PreRegKindIgnored,
+    /// §6 *Registered switch allocation in P mode*, *Acceleration*
+    /// (`registered`, `preemptive`, `acceleration` only): `acc` is cleared
+    /// in the SA cycle that grants a tail or dummy tail instead of the ST
+    /// cycle in which it crosses, so a VA failure in the ST cycle sets it
+    /// again (the clear no longer wins) and the VC's next message starts
+    /// accelerated.
+    PreAccClearAtGrant,
     /// §6 *Split switch allocation* (`switch_stage = "split"` only): SA-A's
     /// room check counts one flit in flight where there are two (the
     /// crossing one and the candidate at point B): `ob_count + 1 < DO`
@@ -306,6 +313,12 @@ impl Mutant {
     pub fn registered_preemptive() -> &'static [Mutant] {
         &[Mutant::PreRegStepWhileCrossing, Mutant::PreRegKindIgnored]
     }
+    /// The mutants of acceleration under the registered switch allocation
+    /// in P mode (§6 *Registered switch allocation in P mode*,
+    /// *Acceleration*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn registered_acceleration() -> &'static [Mutant] {
+        &[Mutant::PreAccClearAtGrant]
+    }
     /// The mutants of the split switch allocation (§6 *Split switch
     /// allocation*). Not in [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn split() -> &'static [Mutant] {
@@ -354,6 +367,7 @@ impl Mutant {
             .chain(Mutant::allocator())
             .chain(Mutant::registered())
             .chain(Mutant::registered_preemptive())
+            .chain(Mutant::registered_acceleration())
             .chain(Mutant::split())
             .chain(Mutant::split_vclock())
             .chain(Mutant::reallocation())
@@ -385,6 +399,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => registered(cfg),
             Mutant::SaAgeEntryLate => registered(cfg) && cfg.scheduling().order == wormqos_config::FlitOrder::Age,
             Mutant::PreRegStepWhileCrossing | Mutant::PreRegKindIgnored => registered(cfg) && matches!(cfg.qos(), Qos::Preemptive(_)),
+            Mutant::PreAccClearAtGrant => registered(cfg) && cfg.qos().preemption().is_some_and(|p| p.acceleration),
             Mutant::VaFlagUnmasked => registered(cfg) || split(cfg),
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => crate::dims::Dims::new(cfg, None).va_inputs_registered(),
             Mutant::SplitRoomCountsOne | Mutant::SplitLoserKeepsTail | Mutant::SplitLoserKept => split(cfg),
@@ -421,6 +436,7 @@ impl Mutant {
             Mutant::SaRoomIgnoresPend | Mutant::SaGrantsBehindTail | Mutant::SaCreditLate => "router.switch_stage = \"registered\"",
             Mutant::SaAgeEntryLate => "router.switch_stage = \"registered\" with router.scheduler = \"fifo\"",
             Mutant::PreRegStepWhileCrossing | Mutant::PreRegKindIgnored => "router.switch_stage = \"registered\" with router.mode = \"preemptive\"",
+            Mutant::PreAccClearAtGrant => "router.switch_stage = \"registered\" with router.mode = \"preemptive\" and router.acceleration = true",
             Mutant::VaFlagUnmasked => "router.switch_stage = \"registered\" or \"split\"",
             Mutant::VaPreGrantUnmasked | Mutant::VaNextHeaderLate => {
                 "router.switch_stage = \"registered\" or \"split\" with shared input buffers (vcs * input_buffer_depth <= 64), without route_links or programmable routing"
@@ -481,6 +497,7 @@ impl Mutant {
             Mutant::SaAgeEntryLate => "sa-age-entry-late",
             Mutant::PreRegStepWhileCrossing => "pre-reg-step-while-crossing",
             Mutant::PreRegKindIgnored => "pre-reg-kind-ignored",
+            Mutant::PreAccClearAtGrant => "pre-acc-clear-at-grant",
             Mutant::VaFlagUnmasked => "va-flag-unmasked",
             Mutant::VaPreGrantUnmasked => "va-pre-grant-unmasked",
             Mutant::VaNextHeaderLate => "va-next-header-late",
@@ -536,6 +553,7 @@ impl Mutant {
             Mutant::SaAgeEntryLate => "SaAgeEntryLate",
             Mutant::PreRegStepWhileCrossing => "PreRegStepWhileCrossing",
             Mutant::PreRegKindIgnored => "PreRegKindIgnored",
+            Mutant::PreAccClearAtGrant => "PreAccClearAtGrant",
             Mutant::VaFlagUnmasked => "VaFlagUnmasked",
             Mutant::VaPreGrantUnmasked => "VaPreGrantUnmasked",
             Mutant::VaNextHeaderLate => "VaNextHeaderLate",
@@ -667,6 +685,8 @@ pub struct Faults {
     pub p_reg_steps_while_crossing: bool,
     /// [`Mutant::PreRegKindIgnored`]: the crossing's kind is the offer of the ST cycle, not `sg_kind`.
     pub p_reg_kind_ignored: bool,
+    /// [`Mutant::PreAccClearAtGrant`]: `acc` is cleared when SA grants a tail, not when it crosses.
+    pub acc_clear_at_grant: bool,
     /// [`Mutant::VaFlagUnmasked`]: VA's grant flag counts unmasked requests.
     pub va_flag_unmasked: bool,
     /// [`Mutant::VaPreGrantUnmasked`]: the next cycle's registered VA request ignores this cycle's grant.
@@ -728,6 +748,7 @@ impl Faults {
             Mutant::SaAgeEntryLate => &mut f.sa_age_entry_late,
             Mutant::PreRegStepWhileCrossing => &mut f.p_reg_steps_while_crossing,
             Mutant::PreRegKindIgnored => &mut f.p_reg_kind_ignored,
+            Mutant::PreAccClearAtGrant => &mut f.acc_clear_at_grant,
             Mutant::VaFlagUnmasked => &mut f.va_flag_unmasked,
             Mutant::VaPreGrantUnmasked => &mut f.va_pre_grant_unmasked,
             Mutant::VaNextHeaderLate => &mut f.va_next_header_late,
@@ -753,7 +774,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, split-stamped-room-ignores-pend, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, pre-acc-clear-at-grant, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, split-stamped-room-ignores-pend, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -789,7 +810,8 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 4 + 1 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 1 + 4 + 1 + 1 + 1 + 2);
+        assert_eq!(Mutant::registered_acceleration(), &[Mutant::PreAccClearAtGrant]);
         assert!(Mutant::registered_preemptive().iter().all(|m| !Mutant::registered().contains(m) && !m.is_qos()));
         assert_eq!(Mutant::split_vclock(), &[Mutant::SplitStampedRoomIgnoresPend]);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);

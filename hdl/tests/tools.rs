@@ -358,6 +358,9 @@ fn qos_configs() -> Vec<RouterConfig> {
         qos_config("qp8", 2, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 8\n"),
         qos_config("qpa", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\n"),
         qos_config("qpab", 3, 1, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\ntraffic_classes = 4\nblock_size = 2\n"),
+        // Acceleration under the registered switch stage (§6 *Registered
+        // switch allocation in P mode*, *Acceleration*).
+        qos_config("qpra", 3, 2, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\nswitch_stage = \"registered\"\n"),
         qos_config("qrrb", 2, 3, "multiplexed", "scheduler = \"round_robin\"\nblock_size = 5\n"),
         qos_config("qfb", 2, 3, "multiplexed", "scheduler = \"fifo\"\nblock_size = 2\n"),
         // Allowed output VC sets (topology.route_vcs) alone, with a partition, and with preemption.
@@ -390,7 +393,13 @@ fn qos_configurations_and_mutants_are_lint_clean() {
         // the unmutated one but for `MUTANT` comment lines
         // (`qos_mutants_change_exactly_the_configs_they_apply_to`), which the
         // `None` job above already lints.
-        let applying = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::best_effort_cap()).chain(Mutant::lane_credits()).filter(|m| m.applies_to(&cfg));
+        let applying = Mutant::qos()
+            .iter()
+            .chain(Mutant::routing())
+            .chain(Mutant::best_effort_cap())
+            .chain(Mutant::lane_credits())
+            .chain(Mutant::registered_acceleration())
+            .filter(|m| m.applies_to(&cfg));
         for m in applying.chain(std::iter::once(&Mutant::SkipRcStage)) {
             jobs.push((cfg.clone(), Some(*m)));
         }
@@ -413,7 +422,8 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     cfgs.push(example("small_p_iterative"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        for m in Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap()).chain(Mutant::lane_credits()) {
+        let qos_mutants = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap());
+        for m in qos_mutants.chain(Mutant::lane_credits()).chain(Mutant::registered_acceleration()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
             assert_eq!(!same, m.applies_to(cfg), "{m} on {}", cfg.name());

@@ -735,6 +735,75 @@ fn acceleration_serves_the_victim_first() {
     }
 }
 
+/// [`accel_cfg`] with the registered switch stage and 3-flit output
+/// buffers (a VC streams one flit per cycle, §6).
+fn accel_registered_cfg(acc: bool) -> RouterConfig {
+    let text = accel_cfg(acc).to_toml().replace("output_buffer_depth = 2", "output_buffer_depth = 3");
+    RouterConfig::from_toml_str(&text.replace("[router]\n", "[router]\nswitch_stage = \"registered\"\n"), "inline").unwrap()
+}
+
+/// §6 *Registered switch allocation in P mode*, *Acceleration* (§9.5 under
+/// the registered stage). Input 0: Y (VC 1, class 1, real time, 6 flits: c0,
+/// c1, c2, c4, c5, c8) and X (VC 0, class 0, best effort, 3 flits: c3, c6,
+/// c7); input 1: Z (VC 0, class 1, 1 flit, c4); all to port 2. DO = 3.
+/// Y: RV 1 -> output VC 0. SA grants Y.h 2, Y.b1 3, Y.b2 4 (each with a
+/// flit behind the crossing one, `ob_count + pend < 3`). X: RV 4 -> VC 1.
+/// c5: RV Z: no free VC of port 2, c* = 1, u = 0's owner Y has class 1, u
+/// = 1's owner X class 0 -> acc[X] := 1 at the end of c5. SA c5 (acc[X] = 0
+/// at the start of c5): X ready (X.h), Y ready (Y.b3 behind the crossing
+/// Y.b2): real time beats best effort -> Y.b3.
+/// c6: Y ready (Y.b4 behind Y.b3, `ob(2,0)` = 1 + 1 < 3), X accelerated and
+/// ready -> X.h (the override wins over the real-time Y). c7 X.b1, c8 X.b2
+/// (the tail is granted; Y ready and losing both times): acc[X] is still 1
+/// at the start of c9 (cleared when the tail crosses, not at its grant).
+/// c9: ST X.b2, X IDLE, output VC 1 freed, acc[X] := 0; RV Z fails again on
+/// the start-of-cycle `allocated`, victim X again, but the clear wins (one
+/// set in all). SA c9 Y.b4 (nothing behind X's crossing tail); c10 Y.b5;
+/// RV Z -> VC 1; c11 SA Z (input 1). ST one cycle after SA; C (the only
+/// eligible output VC every cycle) one cycle after ST: Y.h 4, Y.b1 5, Y.b2 6,
+/// Y.b3 7, X.h 8, X.b1 9, X.b2 10, Y.b4 11, Y.b5 12, Z 13; on the link one
+/// cycle later, Y's flits on output VC 0, X's and Z's on 1.
+/// Without acceleration Y.b4 is granted in c6 and leaves before X.h.
+#[test]
+fn acceleration_under_registered_allocation() {
+    for acc in [true, false] {
+        let cfg = accel_registered_cfg(acc);
+        let tags = Tags::new(&cfg).unwrap();
+        let y = tags.message(1, 2, 1, 3, 1, 6, |k| k as u64);
+        let x = tags.message(0, 2, 0, 255, 2, 3, |k| k as u64);
+        let z = tags.message(0, 2, 1, 3, 3, 1, |k| k as u64);
+        let input0 = [y[0], y[1], y[2], x[0], y[3], y[4], x[1], x[2], y[5]];
+        let mut stim: Vec<_> = input0.iter().enumerate().map(|(c, &f)| (c as u64, 0, f)).collect();
+        send(&mut stim, 1, &z, 4);
+        if acc {
+            // acc[X] at the start of cycle t, after t cycles
+            let acc_x = |t: u64| {
+                let mut r = Router::new(&cfg);
+                let _ = run(&mut r, &stim, t, false);
+                (r.lane_regs(0, 0).unwrap().acc, r.lane_regs(0, 1).unwrap().acc)
+            };
+            assert_eq!(acc_x(5), (false, false));
+            assert_eq!(acc_x(6), (true, false), "acc[X] set at the end of cycle 5");
+            assert_eq!(acc_x(9), (true, false), "acc[X] kept while its granted tail waits for ST");
+            assert_eq!(acc_x(10), (false, false), "acc[X] cleared in its tail's ST cycle 9");
+        }
+        let mut r = Router::new(&cfg);
+        let log = run(&mut r, &stim, 20, false);
+        let (y, x, z) = (|k: usize| on_vc(y[k], 0), |k: usize| on_vc(x[k], 1), on_vc(z[0], 1));
+        if acc {
+            let exp = [(5, y(0)), (6, y(1)), (7, y(2)), (8, y(3)), (9, x(0)), (10, x(1)), (11, x(2)), (12, y(4)), (13, y(5)), (14, z)];
+            assert_port(&log, 2, &exp);
+            assert_eq!(r.stats().accelerations, 1);
+            assert!(!r.lane_regs(0, 0).unwrap().acc);
+        } else {
+            let when = |f: LinkFlit| log.iter().position(|o| o.flits[2] == f).unwrap();
+            assert!(when(x(0)) > when(y(4)));
+            assert_eq!(r.stats().accelerations, 0);
+        }
+        assert_eq!(r.stats().preemptions, 0);
+    }
+}
+
 /// §9.3 at point C of the full crossbar, round robin, b = 5.
 /// Y: input 1 VC 0, 8 flits c0..c7; X: input 0 VC 0, 2 flits c1, c2; X':
 /// input 0 VC 0, 5 flits c3..c7; all to port 2.

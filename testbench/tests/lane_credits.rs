@@ -21,7 +21,7 @@ use common::*;
 use wormqos_config::{PreemptionCredits, RouterConfig};
 use wormqos_hdl::Mutant;
 use wormqos_sim::Router;
-use wormqos_testbench::lockstep::{run_lockstep, LockstepError, LockstepOptions, RunReport};
+use wormqos_testbench::lockstep::{LockstepError, RunReport};
 
 const CYCLES: u64 = 60_000;
 
@@ -52,19 +52,7 @@ fn p4_registered_per_lane() -> RouterConfig {
 }
 
 fn run(cfg: &RouterConfig, seed: u64, cycles: u64, mutant: Option<Mutant>) -> Result<(RunReport, Router), LockstepError> {
-    let mut dut = rtl(cfg, mutant);
-    let mut model = Router::new(cfg);
-    let opts = LockstepOptions {
-        cycles,
-        seed,
-        traffic: preemptive_traffic(cfg),
-        drain_limit: 50_000,
-        // a mutant's mismatch is expected: no waveform rebuild for it
-        waveform_dir: if mutant.is_none() { Some(waveform_dir()) } else { None },
-        ..Default::default()
-    };
-    let report = run_lockstep(cfg, &mut dut, &mut model, &opts)?;
-    Ok((report, model))
+    preemptive_lockstep(cfg, seed, cycles, mutant)
 }
 
 fn lockstep(cfg: RouterConfig, seed: u64) -> u64 {

@@ -81,6 +81,30 @@ pub fn preemptive_traffic(cfg: &RouterConfig) -> wormqos_testbench::stimulus::Tr
     t
 }
 
+/// One lockstep run of `cfg` (the RTL with `mutant`, if any) against the
+/// golden model under [`preemptive_traffic`]; the model is returned for its
+/// statistics. A mutant's mismatch is expected: no waveform rebuild for it.
+pub fn preemptive_lockstep(
+    cfg: &RouterConfig,
+    seed: u64,
+    cycles: u64,
+    mutant: Option<Mutant>,
+) -> Result<(wormqos_testbench::lockstep::RunReport, wormqos_sim::Router), wormqos_testbench::lockstep::LockstepError> {
+    use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions};
+    let mut dut = rtl(cfg, mutant);
+    let mut model = wormqos_sim::Router::new(cfg);
+    let opts = LockstepOptions {
+        cycles,
+        seed,
+        traffic: preemptive_traffic(cfg),
+        drain_limit: 50_000,
+        waveform_dir: if mutant.is_none() { Some(waveform_dir()) } else { None },
+        ..Default::default()
+    };
+    let report = run_lockstep(cfg, &mut dut, &mut model, &opts)?;
+    Ok((report, model))
+}
+
 pub fn waveform_dir() -> PathBuf {
     workspace().join("target").join("test-waves")
 }
