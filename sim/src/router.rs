@@ -28,6 +28,7 @@ mod buffer_write;
 mod output_port;
 mod preemption;
 mod reallocation;
+mod max_matching;
 mod registered;
 mod split;
 mod route_computation;
@@ -218,6 +219,8 @@ pub struct Router<X: Width = Narrow> {
     /// Rounds of the iterative switch allocator (§6, *Switch allocation*);
     /// 0 for the single pass (and the full crossbar).
     switch_rounds: u8,
+    /// The maximum-matching bound instead (§6, *Maximum matching*; model only).
+    max_matching: bool,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
     /// `preempt.is_some()` plus 6 if the switch allocation is registered, 12
@@ -377,6 +380,7 @@ impl<X: Width> Router<X> {
                 Some(wormqos_config::SwitchAllocator::Iterative { iterations }) => iterations as u8,
                 _ => 0,
             },
+            max_matching: sched.point.switch_allocator() == Some(wormqos_config::SwitchAllocator::MaximumMatching),
             sched,
             point: sched.point,
             variant: state::order_code(&sched.order)
