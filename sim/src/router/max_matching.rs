@@ -9,40 +9,46 @@
 use super::{bits, inc_mod, Router};
 use crate::ports::{PortSet, Width};
 
+/// No owner / no match in [`maximum_matching`]'s arrays.
+pub(crate) const UNMATCHED: u16 = u16::MAX;
+
 impl<X: Width> Router<X> {
     /// Stage 4 with the maximum-matching bound over the input ports `st`:
     /// readiness, the matching, then at each matched input port point A's
     /// order picks among its ready VCs to the matched output (a VirtualClock
     /// point stamps every present slot as in the single pass). Returns the
-    /// output ports touched.
+    /// output ports touched. Allocation-free: the scratch is per-port arrays
+    /// on the stack, as in the iterative allocator.
     #[inline(never)]
     pub(super) fn maximum_matching_allocation<const P: bool, const O: u8, const R: bool>(&mut self, st: X::Ports) -> X::Ports {
         let (n, m) = (self.n, self.m);
         let mut present = X::per_port_value(0u32);
-        let mut requests: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut requests = X::per_port_value(X::Ports::EMPTY);
         for p in st.iter() {
             present[p & X::PORT_MASK] = self.offers::<P>(p);
             let ready = self.ready_of(p, present[p & X::PORT_MASK]);
             self.inp[p & X::PORT_MASK].ready = ready;
             for v in bits(ready) {
-                let o = self.ivc[(p * m + v) & X::VC_MASK].route as usize;
-                if !requests[p].contains(&o) {
-                    requests[p].push(o);
-                }
+                requests[p & X::PORT_MASK] |= X::Ports::single(self.ivc[(p * m + v) & X::VC_MASK].route as usize);
             }
         }
         // The search order rotates with the cycle, so that among the maximum
         // matchings no port is always the one left out.
-        let matched = maximum_matching(&requests, n, (self.cycle % n as u64) as usize);
+        let mut owner = X::per_port_value(UNMATCHED);
+        maximum_matching(&requests[..][..n], (self.cycle % n as u64) as usize, &mut owner[..][..n]);
+        let mut matched = X::per_port_value(UNMATCHED);
+        for (o, &p) in owner[..][..n].iter().enumerate() {
+            if p != UNMATCHED {
+                matched[p as usize & X::PORT_MASK] = o as u16;
+            }
+        }
         let (mut won, mut touched) = (X::Ports::EMPTY, X::Ports::EMPTY);
         for p in st.iter() {
             let ready = self.inp[p & X::PORT_MASK].ready;
-            let to_matched = match matched[p] {
-                Some(o) => bits(ready).fold(0u32, |e, v| {
-                    e | ((self.ivc[(p * m + v) & X::VC_MASK].route as usize == o) as u32) << v
-                }),
-                None => 0,
-            };
+            let o = matched[p & X::PORT_MASK];
+            let to_matched = bits(ready).fold(0u32, |e, v| {
+                e | ((self.ivc[(p * m + v) & X::VC_MASK].route as u16 == o) as u32) << v
+            });
             let Some((v, src)) = self.point_a_pick::<P, O>(p, present[p & X::PORT_MASK], to_matched) else { continue };
             let d = self.ivc[(p * m + v) & X::VC_MASK];
             let (o, u) = (d.route as usize, d.ovc as usize);
@@ -59,43 +65,29 @@ impl<X: Width> Router<X> {
     }
 }
 
-/// A maximum-size matching of input ports to output ports (`requests[p]`:
-/// the outputs input p requests; `n` ports on each side) by augmenting
-/// paths (Kuhn): each input in turn, from `start` on, searches an
-/// alternating path to a free output. Returns each input's output.
-pub(crate) fn maximum_matching(requests: &[Vec<usize>], n: usize, start: usize) -> Vec<Option<usize>> {
-    let mut owner: Vec<Option<usize>> = vec![None; n];
-    for k in 0..requests.len() {
-        let p = (start + k) % requests.len();
-        let mut visited = vec![false; n];
-        augment(p, requests, &mut owner, &mut visited, start);
+/// A maximum-size matching of input ports to output ports by augmenting
+/// paths (Kuhn): `requests[p]` is the set of outputs input p requests;
+/// each input in turn, from `start` on, searches an alternating path to a
+/// free output. Fills `owner[o]` with the input matched to output o, or
+/// [`UNMATCHED`] (`owner.len()` outputs; it must come in all [`UNMATCHED`]).
+pub(crate) fn maximum_matching<S: PortSet>(requests: &[S], start: usize, owner: &mut [u16]) {
+    let n = requests.len();
+    for k in 0..n {
+        let mut visited = S::EMPTY;
+        augment((start + k) % n, requests, owner, &mut visited, start);
     }
-    let mut matched = vec![None; requests.len()];
-    for (o, p) in owner.iter().enumerate() {
-        if let Some(p) = *p {
-            matched[p] = Some(o);
-        }
-    }
-    matched
 }
 
 /// One augmenting-path search from input p: an output that is free, or
-/// whose owner can move to another output, becomes p's.
-fn augment(p: usize, requests: &[Vec<usize>], owner: &mut [Option<usize>], visited: &mut [bool], start: usize) -> bool {
-    let n = owner.len();
-    let mut outs = requests[p].clone();
-    outs.sort_by_key(|&o| (o + n - start % n) % n);
-    for o in outs {
-        if visited[o] {
-            continue;
-        }
-        visited[o] = true;
-        let free = match owner[o] {
-            None => true,
-            Some(q) => augment(q, requests, owner, visited, start),
-        };
+/// whose owner can move to another output, becomes p's. The outputs are
+/// tried in the order `start`, `start + 1`, ... (wrapping), skipping those
+/// this search has visited.
+fn augment<S: PortSet>(p: usize, requests: &[S], owner: &mut [u16], visited: &mut S, start: usize) -> bool {
+    while let Some(o) = (requests[p] & !*visited).round_robin_pick(start) {
+        *visited |= S::single(o);
+        let free = owner[o] == UNMATCHED || augment(owner[o] as usize, requests, owner, visited, start);
         if free {
-            owner[o] = Some(p);
+            owner[o] = p as u16;
             return true;
         }
     }
@@ -104,7 +96,28 @@ fn augment(p: usize, requests: &[Vec<usize>], owner: &mut [Option<usize>], visit
 
 #[cfg(test)]
 mod tests {
-    use super::maximum_matching;
+    use super::{maximum_matching, UNMATCHED};
+    use crate::ports::{PortSet, WidePorts};
+
+    /// The matching of `req` (outputs per input, as many outputs as inputs)
+    /// from `start`, as each input's output.
+    fn matching(req: &[Vec<usize>], start: usize) -> Vec<Option<usize>> {
+        let sets: Vec<u32> = req.iter().map(|r| r.iter().fold(0, |s, &o| s | 1 << o)).collect();
+        let mut owner = vec![UNMATCHED; req.len()];
+        maximum_matching(&sets, start, &mut owner);
+        invert(&owner)
+    }
+
+    fn invert(owner: &[u16]) -> Vec<Option<usize>> {
+        let mut matched = vec![None; owner.len()];
+        for (o, &p) in owner.iter().enumerate() {
+            if p != UNMATCHED {
+                assert_eq!(matched[p as usize], None, "input {p} matched twice");
+                matched[p as usize] = Some(o);
+            }
+        }
+        matched
+    }
 
     fn size(m: &[Option<usize>]) -> usize {
         m.iter().flatten().count()
@@ -118,8 +131,7 @@ mod tests {
     fn three_by_three_maximum_beats_greedy() {
         let req = vec![vec![0, 1], vec![0], vec![1, 2]];
         for start in 0..3 {
-            let m = maximum_matching(&req, 3, start);
-            assert_eq!(m, vec![Some(1), Some(0), Some(2)], "start {start}");
+            assert_eq!(matching(&req, start), vec![Some(1), Some(0), Some(2)], "start {start}");
         }
     }
 
@@ -129,7 +141,7 @@ mod tests {
     fn one_output_one_match() {
         let req = vec![vec![1], vec![1], vec![], vec![1]];
         for start in 0..4 {
-            let m = maximum_matching(&req, 4, start);
+            let m = matching(&req, start);
             assert_eq!(size(&m), 1, "start {start}");
             assert_eq!(m[2], None);
         }
@@ -143,8 +155,33 @@ mod tests {
         let cyc: Vec<Vec<usize>> = (0..4).map(|i| vec![i, (i + 1) % 4]).collect();
         let chain = vec![vec![0], vec![0, 1], vec![1, 2], vec![2, 3]];
         for start in 0..4 {
-            assert_eq!(size(&maximum_matching(&cyc, 4, start)), 4, "cycle, start {start}");
-            assert_eq!(maximum_matching(&chain, 4, start), vec![Some(0), Some(1), Some(2), Some(3)], "chain, start {start}");
+            assert_eq!(size(&matching(&cyc, start)), 4, "cycle, start {start}");
+            assert_eq!(matching(&chain, start), vec![Some(0), Some(1), Some(2), Some(3)], "chain, start {start}");
+        }
+    }
+
+    /// By hand, on a wide router's port sets (129 ports, words of 64 bits):
+    /// every input i requests output i only, except two copies of the 3x3
+    /// case above across word edges, at b = 62 and b = 126: input b
+    /// requests {b, b+1}, input b+1 {b}, input b+2 {b+1, b+2}. As above the
+    /// maximum (129) is unique: b+1 -> b, b -> b+1, b+2 -> b+2, the rest
+    /// i -> i. From start 0 input b searches before b+1 and takes b, so b+1
+    /// needs the augmenting step; a set cut at a word edge loses a match.
+    #[test]
+    fn wide_sets_across_word_edges() {
+        let n = 129;
+        let mut req: Vec<WidePorts> = (0..n).map(WidePorts::single).collect();
+        let mut want: Vec<u16> = (0..n as u16).collect();
+        for b in [62, 126] {
+            req[b] = WidePorts::single(b) | WidePorts::single(b + 1);
+            req[b + 1] = WidePorts::single(b);
+            req[b + 2] = WidePorts::single(b + 1) | WidePorts::single(b + 2);
+            (want[b], want[b + 1]) = (b as u16 + 1, b as u16);
+        }
+        for start in [0, 1, 63, 64, 127, 128] {
+            let mut owner = vec![UNMATCHED; n];
+            maximum_matching(&req, start, &mut owner);
+            assert_eq!(owner, want, "start {start}");
         }
     }
 }
