@@ -11,6 +11,7 @@
 //! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
 //! | `router/split.rs` | `switch_stage = "split"`: the crossing of last cycle's grants, point B over last cycle's candidates into the grant registers, point A into the candidate registers (§6, *Split switch allocation*) |
+//! | `router/max_matching.rs` | `switch_allocator = "maximum_matching"`: the model-only maximum-size matching bound (§6, *Maximum matching*) |
 //! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
 //! | `router/state.rs` | per-port and per-VC registers, the scheduling-point helpers |
