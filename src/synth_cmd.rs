@@ -267,6 +267,12 @@ pub fn dse(a: DseArgs) -> anyhow::Result<()> {
     }
     for v in &a.switch_allocator {
         named::<SwitchAllocatorKind>("--switch-allocator", "router.switch_allocator", v)?;
+        if v == SwitchAllocatorKind::MaximumMatching.as_str() {
+            return Err(invalid(format!(
+                "--switch-allocator {v}: router.switch_allocator = \"{v}\": {}",
+                crate::validate::MAXIMUM_MATCHING_IS_MODEL_ONLY
+            )));
+        }
     }
     for v in &a.switch_stage {
         named::<SwitchStageKind>("--switch-stage", "router.switch_stage", v)?;

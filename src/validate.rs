@@ -73,6 +73,13 @@ pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow
             wormqos_config::SIM_PORTS_RANGE.1
         )));
     }
+    if cfg.scheduling().point.switch_allocator() == Some(wormqos_config::SwitchAllocator::MaximumMatching) {
+        let field = "router.switch_allocator";
+        return Err(invalid(format!(
+            "{}: field `{field}` = \"maximum_matching\": {MAXIMUM_MATCHING_IS_MODEL_ONLY}",
+            files::at(origin, text, field)
+        )));
+    }
     if cfg.per_lane_credits() && cfg.nic().is_some() {
         let field = "router.preemption_credits";
         return Err(invalid(format!(
@@ -82,6 +89,9 @@ pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow
     }
     Ok(())
 }
+
+/// Why `switch_allocator = "maximum_matching"` has no RTL, and what to use.
+pub const MAXIMUM_MATCHING_IS_MODEL_ONLY: &str = "a model-only bound (docs/microarchitecture.md §6 *Maximum matching*): the golden model and the network simulator have it, there is no RTL to generate, synthesize or sweep; allowed values for RTL: \"single_pass\", \"iterative\"";
 
 /// An integer flag within `lo..=hi`.
 pub fn int_in(flag: &str, v: u64, lo: u64, hi: u64) -> anyhow::Result<()> {

@@ -22,6 +22,10 @@ use common::EXP;
 /// A preemptive router with per-lane credits, replacing the scheduler line.
 const PER_LANE: &str = "scheduler = \"virtualclock\"\nmode = \"preemptive\"\npreemption_credits = \"per_lane\"";
 
+/// `switch_allocator = "maximum_matching"` after the round-robin scheduler
+/// line (line 12 of examples/mesh5.toml, line 9 of `EXP`).
+const MAXIMUM_MATCHING: &str = "scheduler = \"round_robin\"\nswitch_allocator = \"maximum_matching\"";
+
 const SWEEP: &str = "[sweep]\n\"workload.load\" = [0.1, 0.2]\n";
 
 /// One bad input: the command line (`{dir}` = the case's input directory,
@@ -129,6 +133,21 @@ fn cases() -> Vec<Case> {
         // and validated: not with the iterative allocator nor the full crossbar.
         case("gen_split_iterative", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"\nswitch_allocator = \"iterative\"")), "field `router.switch_stage`"),
         case("gen_split_full", "generate --config {dir}/bad.toml --out {out}", cfg(r("\"multiplexed\"", "\"full\"\nswitch_stage = \"split\"")), "field `router.switch_stage`"),
+        // The maximum-matching bound (§6 *Maximum matching*): golden model and
+        // netsim only, so every RTL command refuses it naming file, line,
+        // field and value; validation refuses it where it is not defined.
+        case("gen_maximum_matching", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", MAXIMUM_MATCHING)), "bad.toml:13: field `router.switch_allocator` = \"maximum_matching\": a model-only bound"),
+        case("gen_net_maximum_matching", "generate --experiment {dir}/e.toml --out {out}", exp(r("scheduler = \"round_robin\"", MAXIMUM_MATCHING)), "e.toml:10: field `router.switch_allocator` = \"maximum_matching\": a model-only bound"),
+        case("cosim_maximum_matching", "cosim --config {dir}/bad.toml --cycles 10", cfg(r("scheduler = \"round_robin\"", MAXIMUM_MATCHING)), "bad.toml:13: field `router.switch_allocator` = \"maximum_matching\": a model-only bound"),
+        case("synth_maximum_matching", "synth --config {dir}/bad.toml --out {out}/s", cfg(r("scheduler = \"round_robin\"", MAXIMUM_MATCHING)), "bad.toml:13: field `router.switch_allocator` = \"maximum_matching\": a model-only bound"),
+        case("dse_maximum_matching_config", "dse --config {dir}/bad.toml --out {out}/d", cfg(r("scheduler = \"round_robin\"", MAXIMUM_MATCHING)), "bad.toml:13: field `router.switch_allocator` = \"maximum_matching\": a model-only bound"),
+        case("dse_maximum_matching_flag", "dse --config {mesh5} --out {out}/d --switch-allocator single_pass,maximum_matching", vec![], "--switch-allocator maximum_matching: router.switch_allocator = \"maximum_matching\": a model-only bound"),
+        case("check_maximum_matching_preemptive", "check --config {dir}/bad.toml", cfg(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_allocator = \"maximum_matching\"")), "bad.toml:14: invalid configuration: field `router.switch_allocator` = maximum_matching: the maximum-matching bound (model only) is not defined with mode = \"preemptive\" (allowed values: single_pass, iterative"),
+        case("check_maximum_matching_block", "check --config {dir}/bad.toml", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nblock_size = 2\nswitch_allocator = \"maximum_matching\"")), "bad.toml:14: invalid configuration: field `router.switch_allocator` = maximum_matching: the maximum-matching bound (model only) is not defined with router.block_size > 1"),
+        case("check_maximum_matching_registered", "check --config {dir}/bad.toml", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"registered\"\nswitch_allocator = \"maximum_matching\"")), "bad.toml:14: invalid configuration: field `router.switch_allocator` = maximum_matching: the maximum-matching bound (model only) is not defined with switch_stage other than single_cycle"),
+        case("check_maximum_matching_split", "check --config {dir}/bad.toml", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\nswitch_stage = \"split\"\nswitch_allocator = \"maximum_matching\"")), "bad.toml:14: invalid configuration: field `router.switch_allocator` = maximum_matching: the maximum-matching bound (model only) is not defined with switch_stage other than single_cycle"),
+        case("check_maximum_matching_full", "check --config {dir}/bad.toml", cfg(r("\"multiplexed\"", "\"full\"\nswitch_allocator = \"maximum_matching\"")), "bad.toml:12: invalid configuration: field `router.switch_allocator` = maximum_matching: the full crossbar has no switch allocation"),
+        case("sim_maximum_matching_preemptive", "sim --experiment {dir}/e.toml", exp(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_allocator = \"maximum_matching\"")), "e.toml:11: router.switch_allocator = maximum_matching: the maximum-matching bound (model only) is not defined with mode = \"preemptive\""),
         // The registered stage in P mode (§6 *Registered switch allocation in
         // P mode*): in the RTL with or without acceleration and with per-VC or
         // per-lane credits; `split` is not defined in P mode.

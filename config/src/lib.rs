@@ -73,6 +73,8 @@ pub enum SwitchAllocatorKind {
     SinglePass,
     /// Input-first iterative matching with `switch_iterations` rounds.
     Iterative,
+    /// A maximum-size matching each cycle: a model-only bound, no RTL.
+    MaximumMatching,
 }
 
 /// Where stage 4's allocation sits (file format; the validated form is
@@ -970,6 +972,9 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
         }
     }
     let kind = r.switch_allocator.unwrap_or_default();
+    if kind == SwitchAllocatorKind::MaximumMatching {
+        validate_maximum_matching(r)?;
+    }
     if let Some(k) = r.switch_iterations {
         if kind != SwitchAllocatorKind::Iterative {
             return Err(ConfigError::field(
@@ -989,7 +994,31 @@ fn validate_switch_allocator(r: &RouterParams) -> Result<Option<SwitchAllocator>
         (Crossbar::Multiplexed, SwitchAllocatorKind::Iterative) => Some(SwitchAllocator::Iterative {
             iterations: r.switch_iterations.unwrap_or(DEFAULT_SWITCH_ITERATIONS),
         }),
+        (Crossbar::Multiplexed, SwitchAllocatorKind::MaximumMatching) => Some(SwitchAllocator::MaximumMatching),
     })
+}
+
+/// The maximum-matching bound (§6, *Maximum matching*) is specified for the
+/// modes without preemption, without a block hold, in the single-cycle
+/// stage: there its choice of VC per matched port is the order's pick.
+fn validate_maximum_matching(r: &RouterParams) -> Result<(), ConfigError> {
+    let why = if r.mode == RouterMode::Preemptive {
+        Some("mode = \"preemptive\"")
+    } else if r.block_size > 1 {
+        Some("router.block_size > 1")
+    } else if r.switch_stage.is_some_and(|s| s != SwitchStageKind::SingleCycle) {
+        Some("switch_stage other than single_cycle")
+    } else {
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(w) => Err(ConfigError::field(
+            "router.switch_allocator",
+            "maximum_matching",
+            format!("the maximum-matching bound (model only) is not defined with {w} (allowed values: single_pass, iterative; maximum_matching needs mode without preemption, block_size = 1, switch_stage = single_cycle)"),
+        )),
+    }
 }
 
 /// The switch stage: `registered` needs the multiplexed crossbar (the full
@@ -1095,6 +1124,7 @@ impl SwitchAllocatorKind {
         match self {
             SwitchAllocatorKind::SinglePass => "single_pass",
             SwitchAllocatorKind::Iterative => "iterative",
+            SwitchAllocatorKind::MaximumMatching => "maximum_matching",
         }
     }
 }

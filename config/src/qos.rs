@@ -107,6 +107,10 @@ pub enum SwitchAllocator {
     /// one cycle, each round over the ports still unmatched, with the
     /// scheduler's rule at B (`switch_allocator = "iterative"`).
     Iterative { iterations: u32 },
+    /// A maximum-size bipartite matching of input to output ports each
+    /// cycle (`switch_allocator = "maximum_matching"`): a bound for the
+    /// golden model and netsim only; it has no RTL (§6, *Maximum matching*).
+    MaximumMatching,
 }
 
 /// Where stage 4's allocation sits in the pipeline (docs/microarchitecture.md

@@ -88,6 +88,13 @@ pub(crate) fn generate_with_top(cfg: &RouterConfig, mutant: Option<Mutant>) -> R
             cfg.ports()
         )));
     }
+    if cfg.scheduling().point.switch_allocator() == Some(wormqos_config::SwitchAllocator::MaximumMatching) {
+        // A model-only bound (docs/microarchitecture.md §6); the CLI
+        // refuses it first with the file's line.
+        return Err(HdlError::Invalid(
+            "router.switch_allocator = maximum_matching: a model-only bound, no RTL (allowed values: single_pass, iterative)".into(),
+        ));
+    }
     if cfg.mode() == wormqos_config::RouterMode::Preemptive
         && cfg.scheduling().point.switch_stage() == wormqos_config::SwitchStage::Split
     {

@@ -11,6 +11,7 @@
 //! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
 //! | `router/switch.rs` | stage 4, ST: readiness, point A, point B, the full crossbar (§6, §8, §9.3–§9.5) |
 //! | `router/split.rs` | `switch_stage = "split"`: the crossing of last cycle's grants, point B over last cycle's candidates into the grant registers, point A into the candidate registers (§6, *Split switch allocation*) |
+//! | `router/max_matching.rs` | `switch_allocator = "maximum_matching"`: the model-only maximum-size matching bound (§6, *Maximum matching*) |
 //! | `router/registered.rs` | `switch_stage = "registered"`: the crossing of last cycle's grants, then switch allocation into the grant registers (§6, *Registered switch allocation*) |
 //! | `router/output_port.rs` | stage 5: point C, output registers, credits (§6, §8, §9.3) |
 //! | `router/state.rs` | per-port and per-VC registers, the scheduling-point helpers |
@@ -28,6 +29,7 @@ mod buffer_write;
 mod output_port;
 mod preemption;
 mod reallocation;
+mod max_matching;
 mod registered;
 mod split;
 mod route_computation;
@@ -218,6 +220,8 @@ pub struct Router<X: Width = Narrow> {
     /// Rounds of the iterative switch allocator (§6, *Switch allocation*);
     /// 0 for the single pass (and the full crossbar).
     switch_rounds: u8,
+    /// The maximum-matching bound instead (§6, *Maximum matching*; model only).
+    max_matching: bool,
     vc_id_mask: u8,
     /// `sched.point`, and `state::order_code(&sched.order)` plus 3 if
     /// `preempt.is_some()` plus 6 if the switch allocation is registered, 12
@@ -377,6 +381,7 @@ impl<X: Width> Router<X> {
                 Some(wormqos_config::SwitchAllocator::Iterative { iterations }) => iterations as u8,
                 _ => 0,
             },
+            max_matching: sched.point.switch_allocator() == Some(wormqos_config::SwitchAllocator::MaximumMatching),
             sched,
             point: sched.point,
             variant: state::order_code(&sched.order)

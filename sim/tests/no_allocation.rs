@@ -52,7 +52,8 @@ fn step_does_not_allocate() {
     // Foundation (both crossbars, every order), partitioned, preemptive
     // with and without acceleration, route_vcs.
     // Each multiplexed one also with the iterative switch allocator (§6),
-    // and, where validation allows it, with the registered switch stage.
+    // and, where validation allows it, with the registered switch stage
+    // and with the maximum-matching bound.
     let names = ["mesh5", "mediaworm8", "qos8", "tiny2", "wide72", "mw8_tr", "mw8_np", "mw8_p", "mw8_pa", "small_p", "torus4_r14"];
     let configs = names.iter().flat_map(|&name| {
         let cfg = example(name);
@@ -61,11 +62,14 @@ fn step_does_not_allocate() {
         let registered = mux.then(|| variant(name, "registered", "switch_stage = \"registered\"\n")).flatten();
         let both = "switch_allocator = \"iterative\"\nswitch_stage = \"registered\"\n";
         let iterative_registered = mux.then(|| variant(name, "iterative registered", both)).flatten();
-        [Some((name.to_string(), cfg)), iterative, registered, iterative_registered].into_iter().flatten()
+        // The model-only maximum-matching bound (§6), where validation allows it.
+        let maximum = mux.then(|| variant(name, "maximum_matching", "switch_allocator = \"maximum_matching\"\n")).flatten();
+        [Some((name.to_string(), cfg)), iterative, registered, iterative_registered, maximum].into_iter().flatten()
     });
-    let mut runs = 0;
+    let (mut runs, mut maximum_runs) = (0, 0);
     for (name, cfg) in configs {
         runs += 1;
+        maximum_runs += name.ends_with("maximum_matching") as usize;
         let mut r = Router::new(&cfg);
         let mut inp = RouterInputs::idle(&cfg);
         let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -99,4 +103,5 @@ fn step_does_not_allocate() {
         assert_eq!(ALLOCATIONS.with(Cell::get), 0, "{name}: Router::step allocated");
     }
     assert!(runs >= names.len() + 8 + 6, "only {runs} runs: too few iterative or registered variants");
+    assert!(maximum_runs >= 4, "only {maximum_runs} maximum-matching variants");
 }

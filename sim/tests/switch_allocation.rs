@@ -278,3 +278,35 @@ fn best_effort_next_to_a_contended_output() {
         assert_eq!(got[3], 0.0, "{alloc}: best effort is served only when its port's candidate is best effort");
     }
 }
+
+// ------------------------------------------------------------ maximum matching (model-only bound)
+
+/// The maximum-matching bound (§6, *Maximum matching*), `round_robin`:
+/// input 0 has VCs to outputs 0 and 1, input 1 one VC to output 0, input 2
+/// VCs to outputs 1 and 2, all backlogged, outputs draining every cycle.
+/// The one matching of size 3 (by hand: input 1 can take only output 0, so
+/// input 0 takes output 1, so input 2 takes output 2) is the maximum in
+/// every cycle, so each of those three flows crosses at its link's rate,
+/// 1 flit per cycle, and input 0's VC to output 0 and input 2's VC to
+/// output 1 get nothing (their sources stop once their credits run out).
+/// A maximal matching (the iterative allocator) can stop at 2, e.g. 0->0,
+/// 2->1, leaving input 1 with no free output.
+#[test]
+fn maximum_matching_carries_the_maximum_matching() {
+    let rr = VC5.replace("virtualclock", "round_robin");
+    let be = 0xffff;
+    let flows = [
+        Flow { port: 0, vc: 0, dest: 0, vtick: be },
+        Flow { port: 0, vc: 1, dest: 1, vtick: be },
+        Flow { port: 1, vc: 0, dest: 0, vtick: be },
+        Flow { port: 2, vc: 0, dest: 1, vtick: be },
+        Flow { port: 2, vc: 1, dest: 2, vtick: be },
+    ];
+    let got = served(&config(&rr, "switch_allocator = \"maximum_matching\"").unwrap(), &flows, &[], 20_000, false);
+    eprintln!("maximum_matching: {got:.4?}");
+    for (j, want) in [0.0, 1.0, 1.0, 0.0, 1.0].into_iter().enumerate() {
+        assert!((got[j] - want).abs() <= 0.02, "flow {j}: {:.4}, expected {want} ±0.02", got[j]);
+    }
+    let it = served(&config(&rr, &iterative(4)).unwrap(), &flows, &[], 20_000, false);
+    eprintln!("iterative k = 4: {it:.4?}, total {:.4}", it.iter().sum::<f64>());
+}

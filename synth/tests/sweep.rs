@@ -236,10 +236,37 @@ fn saturation_per_switch_allocator() {
         switch_stage: vec!["single_cycle".into(), "registered".into()],
         ..one_point()
     };
+    print_saturation(&g);
+}
+
+/// The DSE's saturation measure (20,000 cycles, seed 1) of every point of
+/// `g`, one `name | value` line each, each a fraction of a flit.
+fn print_saturation(g: &Grid) {
     for (p, cfg) in g.configs() {
         let t = saturation_throughput(&cfg.unwrap(), 20_000, 1).unwrap();
+        assert!(t > 0.0 && t <= 1.0, "{}: {t}", p.name);
         println!("{} | {t:.3}", p.name);
     }
+}
+
+/// The DSE's saturation measure with the maximum-matching bound (§6,
+/// *Maximum matching*, model only) beside the single pass, iterative k = 2
+/// and k = 3 and the full crossbar (docs/benchmarks.md, issue 19's bound):
+/// `cargo test --release -p wormqos-synth --test sweep -- --ignored
+/// --nocapture saturation_maximum_matching_bound`.
+#[test]
+#[ignore]
+fn saturation_maximum_matching_bound() {
+    let g = Grid {
+        vcs: vec![2, 4],
+        depth: vec![4, 8],
+        crossbar: vec!["multiplexed".into(), "full".into()],
+        scheduler: vec!["round_robin".into(), "virtualclock".into()],
+        switch_allocator: vec!["single_pass".into(), "iterative".into(), "maximum_matching".into()],
+        switch_iterations: vec![2, 3],
+        ..one_point()
+    };
+    print_saturation(&g);
 }
 
 /// Where the input ports' cycles go at saturation (DSE traffic), for the

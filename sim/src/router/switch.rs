@@ -57,6 +57,9 @@ impl<X: Width> Router<X> {
         if self.switch_rounds != 0 {
             return self.iterative_allocation::<P, O, R>(st);
         }
+        if self.max_matching {
+            return self.maximum_matching_allocation::<P, O, R>(st);
+        }
         let mut touched_out = X::Ports::EMPTY;
         // (A)
         let mut out_req = X::Ports::EMPTY;
@@ -107,7 +110,7 @@ impl<X: Width> Router<X> {
     /// flit moves now (single-cycle stage), or is granted and moves in the
     /// next cycle (registered stage, `registered.rs`).
     #[inline(always)]
-    fn match_takes_effect<const P: bool, const O: u8, const R: bool>(&mut self, p: usize, v: usize, o: usize, u: usize) {
+    pub(super) fn match_takes_effect<const P: bool, const O: u8, const R: bool>(&mut self, p: usize, v: usize, o: usize, u: usize) {
         if R {
             self.register_grant::<P>(p, v);
         } else {
