@@ -1,0 +1,352 @@
+//! The analytical-model and model-validation sections of
+//! `docs/reproduction.md` (000_… Figs 4, 6, 9, 10, 12, 13, §3.1/§3.2, the
+//! 004_… ring, the 002_… tori, `wormqos model`, issue 22): their quoted
+//! numbers against the committed results.
+//!
+//! Two kinds of number: a cell quoted as is (a `Claim`, checked by
+//! `check`), and a model − simulation error in percent (a `RelError`,
+//! computed here from the two cells it compares: 100 (model − sim) / sim,
+//! rounded to the decimals written, its sign typeset as "+" or "−").
+
+use super::*;
+
+type Row = &'static [(&'static str, &'static str)];
+
+/// `pairs` as a static row selector.
+fn sel(pairs: &[(&'static str, &'static str)]) -> Row {
+    Box::leak(pairs.to_vec().into_boxed_slice())
+}
+
+/// `base` with one more selector.
+fn with(base: Row, key: &'static str, value: &'static str) -> Row {
+    sel(&[base, &[(key, value)][..]].concat())
+}
+
+/// A signed relative error as written in `passage` ("−8", "+0.6"): the
+/// model's `column` against the simulation's, in percent.
+pub(super) struct RelError {
+    passage: &'static str,
+    written: &'static str,
+    csv: &'static str,
+    model: Row,
+    sim: Row,
+    column: &'static str,
+}
+
+/// The single `column` cell of `csv`'s row selected by `row`, or why not.
+fn cell_value(csv: &str, row: Row, column: &str, cache: &mut HashMap<String, Table>) -> Result<f64, String> {
+    let table = read_csv(csv, cache);
+    let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
+    if rows.len() != 1 {
+        return Err(format!("{csv}: {} rows match {row:?}", rows.len()));
+    }
+    let cell = rows[0].get(column).ok_or_else(|| format!("{csv}: no column {column}"))?;
+    cell.parse().map_err(|_| format!("{csv} {row:?}: {column} = {cell:?} is not a number"))
+}
+
+/// `x` percent as the tables write an error: sign, then rounded like
+/// `written` without its sign.
+fn typeset_error(x: f64, written: &str) -> String {
+    let digits = written.trim_start_matches(['+', '−']);
+    format!("{}{}", if x < 0.0 { "−" } else { "+" }, rounded_like(x.abs(), digits))
+}
+
+pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut cache = HashMap::new();
+    let mut out = Vec::new();
+    for e in errors_quoted {
+        if !doc.contains(e.passage) {
+            out.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", e.passage));
+            continue;
+        }
+        if !e.passage.contains(&format!("{} %", e.written)) {
+            out.push(format!("\"{} %\" is not in its passage {:?}", e.written, e.passage));
+        }
+        match (cell_value(e.csv, e.model, e.column, &mut cache), cell_value(e.csv, e.sim, e.column, &mut cache)) {
+            (Ok(m), Ok(s)) => {
+                let expected = typeset_error(100.0 * (m - s) / s, e.written);
+                if expected != e.written {
+                    out.push(format!("docs/reproduction.md says {} % where {} model {m} / sim {s} gives {expected} % (passage {:?})", e.written, e.csv, e.passage));
+                }
+            }
+            (Err(x), _) | (_, Err(x)) => out.push(x),
+        }
+    }
+    out
+}
+
+/// A table row of `model / sim (±e %)` or `sim / model (±e %)` cells
+/// (`model_first`): cell k is `cells[k]`'s column at its sweep point of
+/// `csv` (its `source` column tells model from simulation). A cell may
+/// carry text after the error ("…, source saturated"); only its first
+/// three numbers are read, and a cell without "(" has no error.
+fn pair_cells(passage: &'static str, csv: &'static str, cells: &[(Row, &'static str)], model: &'static str, model_first: bool) -> (Claim, Vec<RelError>) {
+    let mut numbers = Vec::new();
+    let mut errors = Vec::new();
+    for (cell, &(point, column)) in row_cells(passage, cells.len()).into_iter().zip(cells) {
+        let (m_row, s_row) = (with(point, "source", model), with(point, "source", "sim"));
+        let written = numbers_in(cell);
+        let (m, s) = if model_first { (written[0], written[1]) } else { (written[1], written[0]) };
+        numbers.push(n(m, csv, m_row, column));
+        numbers.push(n(s, csv, s_row, column));
+        if let Some((_, rest)) = cell.split_once('(') {
+            let err = rest.split_once(" %").unwrap_or_else(|| panic!("{cell}")).0;
+            errors.push(RelError { passage, written: err, csv, model: m_row, sim: s_row, column });
+        }
+    }
+    (Claim { passage, numbers }, errors)
+}
+
+/// `pair_cells` with every cell at the same point, one per column.
+fn pair_row(passage: &'static str, csv: &'static str, point: Row, model: &'static str, model_first: bool, columns: &[&'static str]) -> (Claim, Vec<RelError>) {
+    let cells: Vec<(Row, &'static str)> = columns.iter().map(|&c| (point, c)).collect();
+    pair_cells(passage, csv, &cells, model, model_first)
+}
+
+/// A table row of `±e % (sim X)` / `±e % (X)` cells, optionally followed
+/// by `[±e′ %]` (the same point's error in `bracket_csv`): cell k is the
+/// network latency at `points[k]` of `csv`; a cell that does not start
+/// with a sign ("saturated (model)", "sim deadlocks") ties nothing.
+fn error_sim_row(passage: &'static str, csv: &'static str, bracket_csv: &'static str, model: &'static str, points: &[Row]) -> (Claim, Vec<RelError>) {
+    let mut numbers = Vec::new();
+    let mut errors = Vec::new();
+    for (cell, &point) in row_cells(passage, points.len()).into_iter().zip(points) {
+        if !cell.starts_with(['+', '−']) {
+            continue;
+        }
+        let (m_row, s_row) = (with(point, "source", model), with(point, "source", "sim"));
+        let err = cell.split_once(" %").unwrap().0;
+        errors.push(RelError { passage, written: err, csv, model: m_row, sim: s_row, column: BE });
+        let sim = numbers_in(cell.split_once('(').unwrap_or_else(|| panic!("{cell}")).1)[0];
+        numbers.push(n(sim, csv, s_row, BE));
+        if let Some((_, bracket)) = cell.split_once('[') {
+            let err = bracket.split_once(" %").unwrap().0;
+            errors.push(RelError { passage, written: err, csv: bracket_csv, model: m_row, sim: s_row, column: BE });
+        }
+    }
+    (Claim { passage, numbers }, errors)
+}
+
+/// The per-class network latency columns of 000_…'s runs: R1 is class 2,
+/// R2 class 1 (`rt_…` is the lower real-time class), best effort class 0.
+const R1: &str = "class2_network_latency_cycles";
+const R2: &str = "rt_network_latency_cycles";
+const BE: &str = "be_network_latency_cycles";
+const ACC: &str = "accepted_throughput";
+const MIX: &str = "workload.load+workload.mix";
+
+/// The sweep point of 000_…'s single router / 6-cube at R1+R2 = `rt` and
+/// best effort `be` messages/cycle/port (M = 32 flits): its
+/// `workload.load+workload.mix` key is "total:rt:be" in flits/cycle,
+/// e.g. R1+R2 = 0.002, BE 0.01 → "0.384:0.064:0.32".
+fn mix_point(key: &'static str) -> Row {
+    sel(&[(MIX, key)])
+}
+
+/// All claims and quoted errors of the model sections.
+pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
+    let mut v = Vec::new();
+    let mut e = Vec::new();
+    single_router_000(&mut v, &mut e);
+    cube_000(&mut v, &mut e);
+    torus_002(&mut v, &mut e);
+    (v, e)
+}
+
+/// 000_… Fig. 4(a)/(b) and §3.1 (single 16-port router).
+fn single_router_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    // Fig. 4(a), multiplexed crossbar: R1, R2, BE, accepted; the offered
+    // load in brackets is the sweep's parameter.
+    const F4: &str = "experiments/results/fig4_000/results.csv";
+    for (passage, key) in [
+        ("| 0.002 | 54.0 | 55.6 | 75.3 | 0.381 (0.384) |", "0.384:0.064:0.32"),
+        ("| 0.004 | 62.3 | 61.8 | 100.4 | 0.446 (0.448) |", "0.448:0.128:0.32"),
+        ("| 0.006 | 70.1 | 76.8 | 133.9 | 0.510 (0.512) |", "0.512:0.192:0.32"),
+        ("| 0.008 | 82.8 | 93.5 | 181.1 | 0.566 (0.576) |", "0.576:0.256:0.32"),
+        ("| 0.010 | 103.7 | 80.7 | 217.9 | 0.577 (0.640) |", "0.64:0.32:0.32"),
+        ("| 0.012 | 325.4 | 408.1 | 366.4 | 0.296 (0.704) |", "0.704:0.384:0.32"),
+    ] {
+        v.push(point_row(passage, F4, mix_point(key), "", "", &[Cell::Res(R1, 1.0), Cell::Res(R2, 1.0), Cell::Res(BE, 1.0), Cell::Res(ACC, 1.0), Cell::Skip]));
+    }
+    // Fig. 4(a), full crossbar: the simulated side of each "sim / model"
+    // cell and the accepted rate. The model's values and errors were
+    // written by the `analytic_000` example, whose output is only the
+    // committed plot, so they are not tied here.
+    const F4F: &str = "experiments/results/fig4_000_full/results.csv";
+    let sim_model = [Cell::Res(R1, 1.0), Cell::Skip, Cell::Skip, Cell::Res(R2, 1.0), Cell::Skip, Cell::Skip, Cell::Res(BE, 1.0), Cell::Skip, Cell::Skip, Cell::Res(ACC, 1.0), Cell::Skip];
+    for (passage, key) in [
+        ("| 0.002 | 39.9 / 36.8 (−8 %) | 41.0 / 41.7 (+2 %) | 57.2 / 43.4 (−24 %) | 0.382 (0.384) |", "0.384:0.064:0.32"),
+        ("| 0.004 | 43.2 / 37.6 (−13 %) | 45.8 / 47.2 (+3 %) | 65.7 / 50.2 (−24 %) | 0.445 (0.448) |", "0.448:0.128:0.32"),
+        ("| 0.006 | 47.0 / 38.5 (−18 %) | 50.5 / 52.5 (+4 %) | 75.9 / 59.9 (−21 %) | 0.510 (0.512) |", "0.512:0.192:0.32"),
+        ("| 0.008 | 52.6 / 39.7 (−25 %) | 56.7 / 57.8 (+2 %) | 89.7 / 74.6 (−17 %) | 0.574 (0.576) |", "0.576:0.256:0.32"),
+        ("| 0.010 | 60.3 / 41.2 (−32 %) | 65.0 / 63.3 (−3 %) | 106.7 / 97.1 (−9 %) | 0.637 (0.640) |", "0.64:0.32:0.32"),
+        ("| 0.012 | 72.6 / 43.2 (−41 %) | 75.9 / 69.2 (−9 %) | 130.2 / 130.9 (+1 %) | 0.701 (0.704) |", "0.704:0.384:0.32"),
+        ("| 0.014 | 93.6 / 45.9 (−51 %) | 94.6 / 76.1 (−20 %) | 164.5 / 181.3 (+10 %) | 0.765 (0.768) |", "0.768:0.448:0.32"),
+    ] {
+        v.push(point_row(passage, F4F, mix_point(key), "", "", &sim_model));
+    }
+    // Fig. 4(b), full crossbar: the simulated side (model as above).
+    const F4B: &str = "experiments/results/fig4b_000_full/results.csv";
+    let sim_only = [Cell::Res(R1, 1.0), Cell::Skip, Cell::Skip, Cell::Res(R2, 1.0), Cell::Skip, Cell::Skip, Cell::Res(BE, 1.0), Cell::Skip, Cell::Skip];
+    // R1 = 0.005, R2 = 0.0025 messages/cycle/port are 0.24 flits; BE b
+    // messages are 32b flits: 0.002 → 0.064.
+    for (passage, key) in [
+        ("| 0.002 | 44.5 / 39.4 (−11 %) | 49.9 / 56.5 (+13 %) | 62.2 / 55.9 (−10 %) |", "0.304:0.24:0.064"),
+        ("| 0.006 | 46.3 / 39.4 (−15 %) | 51.7 / 56.5 (+9 %) | 71.1 / 58.8 (−17 %) |", "0.432:0.24:0.192"),
+        ("| 0.010 | 50.8 / 39.4 (−23 %) | 55.0 / 56.5 (+3 %) | 85.8 / 70.3 (−18 %) |", "0.56:0.24:0.32"),
+        ("| 0.014 | 61.9 / 39.4 (−36 %) | 64.1 / 56.5 (−12 %) | 112.1 / 86.4 (−23 %) |", "0.688:0.24:0.448"),
+    ] {
+        v.push(point_row(passage, F4B, mix_point(key), "", "", &sim_only));
+    }
+    // §3.1 on the router it describes (one VC per class): model / sim.
+    const NP: &str = "experiments/results/model_fig4_000_np/results.csv";
+    for (passage, key) in [
+        ("| 0.002 | 36.7 / 37.2 (−1 %) | 41.8 / 39.1 (+7 %) | 43.4 / 56.6 (−23 %) |", "0.384:0.064:0.32"),
+        ("| 0.004 | 37.6 / 39.3 (−4 %) | 46.7 / 41.5 (+13 %) | 50.2 / 66.3 (−24 %) |", "0.448:0.128:0.32"),
+        ("| 0.006 | 38.5 / 40.7 (−5 %) | 52.5 / 46.3 (+13 %) | 59.9 / 78.8 (−24 %) |", "0.512:0.192:0.32"),
+        ("| 0.008 | 39.7 / 43.1 (−8 %) | 57.8 / 50.4 (+15 %) | 74.6 / 96.9 (−23 %) |", "0.576:0.256:0.32"),
+        ("| 0.010 | 41.6 / 50.1 (−17 %) | 60.6 / 48.1 (+26 %) | 97.0 / 121.3 (−20 %) |", "0.64:0.32:0.32"),
+        ("| 0.012 | 43.2 / 48.7 (−11 %) | 69.2 / 63.9 (+8 %) | 130.9 / 156.9 (−17 %), source saturated |", "0.704:0.384:0.32"),
+    ] {
+        let (c, errs) = pair_row(passage, NP, mix_point(key), "model:kim2005", true, &[R1, R2, BE]);
+        v.push(c);
+        e.extend(errs);
+    }
+}
+
+/// Pushes `pair`'s claim and errors.
+fn push((claim, errors): (Claim, Vec<RelError>), v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    v.push(claim);
+    e.extend(errors);
+}
+
+/// 000_… on the 6-cube (§3.2): Figs 7(b), 9, 10, and the Vtick table of
+/// the Fig. 4 investigation.
+fn cube_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    // "R1/R2 separation": sim / model by `model.vtick_scale`.
+    const VT: &str = "experiments/results/fig4_000_vtick/results.csv";
+    for (passage, scale) in [
+        ("| 1 (5, 9) | 49.6 / 41.6 | 48.5 / 60.6 |", "1.0"),
+        ("| 0.5 (2, 5) | 44.5 / 40.4 | 60.7 / 69.9 |", "0.5"),
+        ("| 0.25 (1, 2) | 45.2 / 41.2 (−9 %) | 59.6 / 63.3 (+6 %) |", "0.25"),
+        ("| 0.125 (1, 1) | 47.4 / 45.2 | 55.0 / 50.2 |", "0.125"),
+    ] {
+        push(pair_row(passage, VT, sel(&[("model.vtick_scale", scale)]), "model:kim2005", false, &[R1, R2]), v, e);
+    }
+    // Fig. 7(b): R1+R2 = x messages/cycle/node are 32x flits, best effort
+    // 0.002 → 0.064, so 0.0015 → "0.112:0.048:0.064".
+    const C6: &str = "experiments/results/model_fig7_000_cube6/results.csv";
+    const CUBE: &str = "model:kim2005_cube";
+    for (passage, key) in [
+        ("| 0.0015 | 51.8 / 52.7 (−2 %) | 55.6 / 54.3 (+2 %) | 58.7 / 58.2 (+1 %) |", "0.112:0.048:0.064"),
+        ("| 0.003 | 52.4 / 54.5 (−4 %) | 59.5 / 57.3 (+4 %) | 67.5 / 63.9 (+6 %) |", "0.16:0.096:0.064"),
+        ("| 0.0045 | 53.0 / 55.4 (−4 %) | 64.4 / 62.1 (+4 %) | 78.0 / 70.1 (+11 %) |", "0.208:0.144:0.064"),
+        ("| 0.006 | 53.9 / 58.0 (−7 %) | 67.8 / 65.4 (+4 %) | 90.4 / 77.2 (+17 %) |", "0.256:0.192:0.064"),
+    ] {
+        push(pair_row(passage, C6, mix_point(key), CUBE, true, &[R1, R2, BE]), v, e);
+    }
+    // Fig. 9: best effort over R1+R2 (rows) × best effort (columns
+    // 0.001, 0.002, 0.004 messages → 0.032, 0.064, 0.128 flits).
+    const C9: &str = "experiments/results/model_fig9_000_cube6/results.csv";
+    for (passage, keys) in [
+        ("| 0.0015 | 58.7 / 57.2 (+2.5 %) | 58.7 / 58.0 (+1.2 %) | 58.9 / 60.8 (−3.1 %) |", ["0.08:0.048:0.032", "0.112:0.048:0.064", "0.176:0.048:0.128"]),
+        ("| 0.003 | 67.4 / 62.2 (+8.4 %) | 67.5 / 63.9 (+5.6 %) | 68.0 / 67.5 (+0.8 %) |", ["0.128:0.096:0.032", "0.16:0.096:0.064", "0.224:0.096:0.128"]),
+        ("| 0.0045 | 77.9 / 68.9 (+13.0 %) | 78.0 / 70.2 (+11.1 %) | 79.0 / 74.6 (+6.0 %) |", ["0.176:0.144:0.032", "0.208:0.144:0.064", "0.272:0.144:0.128"]),
+    ] {
+        let cells: Vec<(Row, &'static str)> = keys.iter().map(|&k| (mix_point(k), BE)).collect();
+        push(pair_cells(passage, C9, &cells, CUBE, true), v, e);
+    }
+    // Fig. 10: best effort M = 64 at 0.002 messages → 0.128 flits.
+    const C10: &str = "experiments/results/model_fig10_000_cube6/results.csv";
+    let c10 = ["0.176:0.048:0.128", "0.224:0.096:0.128", "0.272:0.144:0.128", "0.32:0.192:0.128"];
+    for (passage, key) in [
+        ("| 0.0015 | 51.8 / 52.6 (−1.6 %) | 55.6 / 54.1 (+2.7 %) | 94.1 / 100.1 (−6.0 %) |", c10[0]),
+        ("| 0.003 | 52.4 / 54.4 (−3.6 %) | 59.5 / 57.8 (+2.9 %) | 106.3 / 109.8 (−3.2 %) |", c10[1]),
+        ("| 0.0045 | 53.0 / 55.6 (−4.7 %) | 64.4 / 62.1 (+3.8 %) | 120.6 / 121.7 (−0.9 %) |", c10[2]),
+        ("| 0.006 | 53.9 / 58.0 (−7.1 %) | 67.8 / 65.7 (+3.2 %) | 137.0 / 135.3 (+1.3 %) |", c10[3]),
+    ] {
+        push(pair_row(passage, C10, mix_point(key), CUBE, true, &[R1, R2, BE]), v, e);
+    }
+    let sim10 = |key: &'static str| with(mix_point(key), "source", "sim");
+    v.push(Claim {
+        passage: "offered flits at every point (accepted 0.177, 0.223, 0.273, 0.321 of\n0.176–0.32)",
+        numbers: ["0.177", "0.223", "0.273", "0.321"].iter().zip(c10).map(|(&w, k)| n(w, C10, sim10(k), ACC)).collect(),
+    });
+}
+
+/// 002_…'s torus model against the simulated tori (issue 22).
+fn torus_002(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    const T: &str = "model:torus002";
+    // `torus_002.toml`: the model row (value and error against the sim
+    // row's cell of the same load) and the sim row.
+    const T8: &str = "experiments/results/model_torus_002/results.csv";
+    let load = |l: &'static str| sel(&[("workload.load", l)]);
+    let model_row = "| model | 74.6 (+1 %) | 78.0 (+2 %) | 86.3 (+4 %) | 99.7 (+10 %) | saturated | saturated |";
+    let mut numbers = Vec::new();
+    for (cell, l) in row_cells(model_row, 6).into_iter().zip(["0.01", "0.02", "0.04", "0.06"]) {
+        let w = numbers_in(cell);
+        numbers.push(n(w[0], T8, with(load(l), "source", T), BE));
+        let err = cell.split_once('(').unwrap().1.split_once(" %").unwrap().0;
+        e.push(RelError { passage: model_row, written: err, csv: T8, model: with(load(l), "source", T), sim: with(load(l), "source", "sim"), column: BE });
+    }
+    v.push(Claim { passage: model_row, numbers });
+    let sim_row = "| sim | 74.0 | 76.8 | 83.0 | 90.3 | deadlock (cycle 40,960) | deadlock (cycle 32,768) |";
+    let numbers = row_numbers(sim_row).into_iter().zip(["0.01", "0.02", "0.04", "0.06"]).map(|(w, l)| n(w, T8, with(load(l), "source", "sim"), BE)).collect();
+    v.push(Claim { passage: sim_row, numbers });
+    // Fig. 1, 8 × 8 × 8 (L = router.vcs) and 16 × 16 with M = 64, 100.
+    const T512: &str = "experiments/results/model_torus_002_8x8x8/results.csv";
+    let loads512 = ["0.01", "0.02", "0.04", "0.06", "0.08", "0.1"];
+    for (passage, vcs) in [
+        ("| L = 3 | +0.5 % (sim 91.4) | +0.3 % (95.3) | +3.1 % (101.7) | sim deadlocks | saturated; sim deadlocks | saturated; sim deadlocks |", "3"),
+        ("| L = 5 | +0.4 % (91.5) | −0.1 % (95.6) | +1.0 % (102.7) | +1.1 % (112.8) | +4.0 % (123.2) | +17.0 % (136.4) |", "5"),
+    ] {
+        let points: Vec<Row> = loads512.iter().map(|&l| sel(&[("workload.load", l), ("router.vcs", vcs)])).collect();
+        push(error_sim_row(passage, T512, T512, T, &points), v, e);
+    }
+    const T256: &str = "experiments/results/model_torus_002_16x16_long/results.csv";
+    let point256 = |l: &'static str, vcs: &'static str, m: &'static str| sel(&[("workload.load", l), ("router.vcs", vcs), ("workload.message_flits", m)]);
+    for (passage, m, vcs) in [
+        ("| M = 64, L = 3 | +1.8 % (147.0) | +1.4 % (154.8) | +5.9 % (168.4) | saturated (model) |", "64", "3"),
+        ("| M = 64, L = 5 | +1.7 % (147.1) | +0.8 % (155.3) | +1.3 % (170.5) | +0.9 % (191.4) |", "64", "5"),
+        ("| M = 100, L = 3 | +0.7 % (187.3) | +0.7 % (197.9) | +4.3 % (221.5) | saturated (model) |", "100", "3"),
+        ("| M = 100, L = 5 | +0.6 % (187.5) | −0.1 % (198.8) | −1.2 % (224.8) | −3.6 % (261.6) |", "100", "5"),
+    ] {
+        let points: Vec<Row> = ["0.005", "0.01", "0.02", "0.03"].iter().map(|&l| point256(l, vcs, m)).collect();
+        push(error_sim_row(passage, T256, T256, T, &points), v, e);
+    }
+    // The heaviest points, 160 k cycles; the 40 k-cycle column / bracket
+    // is the error of the tables above.
+    const H512: &str = "experiments/results/model_torus_002_8x8x8_heavy/results.csv";
+    for (passage, l) in [
+        ("| 5 | 0.06 | 114.0 | 112.6 (0.060) | +1.2 % | +1.1 % (112.8) |", "0.06"),
+        ("| 5 | 0.08 | 128.2 | 123.9 (0.080) | +3.4 % | +4.0 % (123.2) |", "0.08"),
+        ("| 5 | 0.1 | 159.6 | 137.3 (0.100) | +16.2 % | +17.0 % (136.4) |", "0.1"),
+    ] {
+        let p = sel(&[("workload.load", l), ("router.vcs", "5")]);
+        let (m_row, s_row) = (with(p, "source", T), with(p, "source", "sim"));
+        let w = row_numbers(passage);
+        // w: load, model, sim, accepted, error, 40 k error, 40 k sim
+        v.push(Claim { passage, numbers: vec![n(w[1], H512, m_row, BE), n(w[2], H512, s_row, BE), n(w[3], H512, s_row, ACC), n(w[6], T512, s_row, BE)] });
+        let cells = row_cells(passage, 5);
+        for (cell, csv) in [(cells[3], H512), (cells[4], T512)] {
+            e.push(RelError { passage, written: cell.split_once(" %").unwrap().0, csv, model: m_row, sim: s_row, column: BE });
+        }
+    }
+    v.push(Claim { passage: "| 3 | 0.06 | 123.1 | **deadlock** (cycle 4,096) | — | deadlock |", numbers: vec![n("123.1", H512, sel(&[("source", T), ("workload.load", "0.06"), ("router.vcs", "3")]), BE)] });
+    const H256: &str = "experiments/results/model_torus_002_16x16_long_heavy/results.csv";
+    for (passage, m, vcs) in [
+        ("| M = 64, L = 3 | +4.7 % (170.3) [+5.9 %] | model saturated; sim deadlocks (cycle 77,824) |", "64", "3"),
+        ("| M = 64, L = 5 | +0.1 % (172.5) [+1.3 %] | +0.3 % (192.6) [+0.9 %] |", "64", "5"),
+        ("| M = 100, L = 3 | +2.9 % (224.4) [+4.3 %] | model saturated; sim carries 0.030 (254.3) |", "100", "3"),
+        ("| M = 100, L = 5 | −2.4 % (227.6) [−1.2 %] | −3.7 % (261.6) [−3.6 %] |", "100", "5"),
+    ] {
+        let points = [point256("0.02", vcs, m), point256("0.03", vcs, m)];
+        push(error_sim_row(passage, H256, T256, T, &points), v, e);
+    }
+    let heavy_sim = sel(&[("source", "sim"), ("workload.load", "0.03"), ("router.vcs", "3"), ("workload.message_flits", "100")]);
+    v.push(Claim {
+        passage: "| M = 100, L = 3 | +2.9 % (224.4) [+4.3 %] | model saturated; sim carries 0.030 (254.3) |",
+        numbers: vec![n("0.030", H256, heavy_sim, ACC), n("254.3", H256, heavy_sim, BE)],
+    });
+}
