@@ -25,8 +25,8 @@ fn with(base: Row, key: &'static str, value: &'static str) -> Row {
 /// A signed relative error as written in `passage` ("−8", "+0.6"): the
 /// model's `column` against the simulation's, in percent.
 pub(super) struct RelError {
-    passage: &'static str,
-    written: &'static str,
+    pub(super) passage: &'static str,
+    pub(super) written: &'static str,
     csv: &'static str,
     model: Row,
     sim: Row,
@@ -150,7 +150,9 @@ pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
     let mut e = Vec::new();
     single_router_000(&mut v, &mut e);
     cube_000(&mut v, &mut e);
+    onoff_two_classes_000(&mut v, &mut e);
     torus_002(&mut v, &mut e);
+    ring_004_fig8(&mut v, &mut e);
     (v, e)
 }
 
@@ -349,4 +351,70 @@ fn torus_002(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
         passage: "| M = 100, L = 3 | +2.9 % (224.4) [+4.3 %] | model saturated; sim carries 0.030 (254.3) |",
         numbers: vec![n("0.030", H256, heavy_sim, ACC), n("254.3", H256, heavy_sim, BE)],
     });
+}
+
+/// "000_… Fig. 12 with two ON/OFF real-time classes": the per-class
+/// tables of the router and the 6-cube (the `kim2005` / `kim2005_cube` rows
+/// of `results.csv`; the ON/OFF rows are other sections').
+fn onoff_two_classes_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    const A: &str = "experiments/results/model_fig12_000_onoff_2rt/results.csv";
+    for (passage, key) in [
+        ("| 0.002 | 36.7 / 37.2 (−1.3 %) | 41.8 / 38.7 (+8.1 %) | 43.4 / 56.1 (−22.7 %) |", "0.384:0.064:0.32"),
+        ("| 0.006 | 38.5 / 41.3 (−6.7 %) | 52.5 / 44.7 (+17.4 %) | 59.9 / 78.4 (−23.6 %) |", "0.512:0.192:0.32"),
+        ("| 0.010 | 41.6 / 48.6 (−14.4 %) | 60.6 / 52.0 (+16.6 %) | 97.0 / 123.3 (−21.3 %) |", "0.64:0.32:0.32"),
+    ] {
+        push(pair_row(passage, A, mix_point(key), "model:kim2005", true, &[R1, R2, BE]), v, e);
+    }
+    const B: &str = "experiments/results/model_fig12b_000_onoff_cube6_2rt/results.csv";
+    for (passage, key) in [
+        ("| 0.0015 | 51.8 / 52.6 (−1.6 %) | 55.6 / 54.2 (+2.5 %) | 58.7 / 57.9 (+1.4 %) |", "0.112:0.048:0.064"),
+        ("| 0.003 | 52.4 / 54.1 (−3.1 %) | 59.5 / 56.7 (+4.9 %) | 67.5 / 63.2 (+6.8 %) |", "0.16:0.096:0.064"),
+        ("| 0.0045 | 53.0 / 56.1 (−5.5 %) | 64.4 / 60.3 (+6.8 %) | 78.0 / 69.6 (+12.1 %) |", "0.208:0.144:0.064"),
+        ("| 0.006 | 53.9 / 58.2 (−7.3 %) | 67.8 / 64.6 (+5.0 %) | 90.4 / 77.8 (+16.2 %) |", "0.256:0.192:0.064"),
+    ] {
+        push(pair_row(passage, B, mix_point(key), "model:kim2005_cube", true, &[R1, R2, BE]), v, e);
+    }
+}
+
+/// 004_… Figs 8 and 10: packet latency T in ms per model (`throughput.csv`
+/// of `model_fig8_004`), each error against the simulated T of its point,
+/// and Eq. (23)'s λ_max of the Markov model. 0.1 flits/node/cycle are
+/// 3809 packets/s/node (the section's unit conversion), so the rows'
+/// 1904, 7617, 15234, 22852 packets/s/node are loads 0.05, 0.2, 0.4, 0.6.
+fn ring_004_fig8(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
+    const F8: &str = "experiments/results/model_fig8_004/throughput.csv";
+    let rows = [
+        ("| 1904 | 5 | 0.160 | 0.162 (+1 %) | 0.134 (−17 %) | 0.140 (−13 %) | 9388 |", "0.05", "5"),
+        ("| 7617 | 5 | 0.167 | 0.218 (+30 %) | 0.174 (+4 %) | 0.215 (+28 %) | 8972 |", "0.2", "5"),
+        ("| 15234 | 5 | 0.179 | saturated | 0.721 (+303 %) | 1.302 | 8398 |", "0.4", "5"),
+        ("| 22852 | 5 | 0.203 | saturated | saturated | saturated | 7822 |", "0.6", "5"),
+        ("| 1904 | 10 | 0.095 | 0.092 (−3 %) | 0.080 (−16 %) | 0.082 (−13 %) | 14894 |", "0.05", "10"),
+        ("| 7617 | 10 | 0.102 | 0.106 (+4 %) | 0.096 (−6 %) | 0.110 (+7 %) | 13876 |", "0.2", "10"),
+        ("| 15234 | 10 | 0.117 | 0.148 (+27 %) | 0.152 (+29 %) | 0.213 (+82 %) | 12548 |", "0.4", "10"),
+        ("| 22852 | 10 | 0.147 | 0.446 (+204 %) | saturated | saturated | 11304 |", "0.6", "10"),
+        ("| 1904 | 20 | 0.062 | 0.059 (−4 %) | 0.054 (−13 %) | 0.055 (−11 %) | 21076 |", "0.05", "20"),
+        ("| 7617 | 20 | 0.070 | 0.064 (−8 %) | 0.064 (−9 %) | 0.071 (+1 %) | 19093 |", "0.2", "20"),
+        ("| 15234 | 20 | 0.088 | 0.075 (−15 %) | 0.091 (+3 %) | 0.116 (+31 %) | 16667 |", "0.4", "20"),
+        ("| 22852 | 20 | 0.122 | 0.097 (−20 %) | 0.200 (+65 %) | 0.326 (+168 %) | 14541 |", "0.6", "20"),
+    ];
+    for (passage, load, m) in rows {
+        // throughput.csv quotes its point column, quotes kept by read_csv
+        let point: &'static str = Box::leak(format!("\"workload.load={load} workload.message_flits={m}\"").into_boxed_str());
+        let at = |source: &'static str| sel(&[("source", source), ("point", point)]);
+        let cells = row_cells(passage, 6);
+        let mut numbers = vec![n(cells[1], F8, at("sim"), "latency_ms"), n(cells[5], F8, at("model:markov"), "lambda_max_packets_per_s")];
+        // "M/M/n = M/D/n": one number for both models
+        for (cell, models) in [(cells[2], &["model:mmn", "model:mdn"][..]), (cells[3], &["model:markov"][..]), (cells[4], &["model:markov_mm1"][..])] {
+            if cell == "saturated" {
+                continue;
+            }
+            for &model in models {
+                numbers.push(n(numbers_in(cell)[0], F8, at(model), "latency_ms"));
+                if let Some((_, rest)) = cell.split_once('(') {
+                    e.push(RelError { passage, written: rest.split_once(" %").unwrap().0, csv: F8, model: at(model), sim: at("sim"), column: "latency_ms" });
+                }
+            }
+        }
+        v.push(Claim { passage, numbers });
+    }
 }
