@@ -3181,6 +3181,7 @@ fn model_section_numbers_match_the_committed_results() {
     let (claims, quoted_errors) = models::claims();
     let mut errors = check(&claims);
     errors.extend(models::check_errors(&quoted_errors));
+    errors.extend(models::check_derived(&models::derived()));
     assert!(errors.is_empty(), "{} quoted numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
 }
 

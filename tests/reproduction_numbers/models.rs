@@ -146,6 +146,43 @@ fn mix_point(key: &'static str) -> Row {
     sel(&[(MIX, key)])
 }
 
+/// A number of the prose derived from cells (a ratio, a difference, an
+/// error range's end), written with a sign ("+33", "−1.4") or without.
+pub(super) struct Derived {
+    passage: &'static str,
+    written: &'static str,
+    value: f64,
+}
+
+/// One cell of `csv` (the row selected by `row`), for a derivation.
+fn cv(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
+    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// 100 (a − b) / b.
+fn pct(a: f64, b: f64) -> f64 {
+    100.0 * (a - b) / b
+}
+
+pub(super) fn check_derived(derived: &[Derived]) -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let mut out = Vec::new();
+    for d in derived {
+        if !doc.contains(d.passage) {
+            out.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", d.passage));
+            continue;
+        }
+        if !contains_number(d.passage, d.written.trim_start_matches(['+', '−'])) || !d.passage.contains(d.written) {
+            out.push(format!("{:?} is not in its passage {:?}", d.written, d.passage));
+        }
+        let expected = if d.written.starts_with(['+', '−']) { typeset_error(d.value, d.written) } else { rounded_like(d.value, d.written) };
+        if expected != d.written {
+            out.push(format!("docs/reproduction.md says {} where the derivation gives {} ({}) in {:?}", d.written, expected, d.value, d.passage));
+        }
+    }
+    out
+}
+
 /// All claims and quoted errors of the model sections.
 pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
     let mut v = Vec::new();
@@ -475,4 +512,66 @@ fn ring_004_holding_errors(e: &mut Vec<RelError>) {
             e.push(RelError { sim_csv: Some(SIM), passage, written, csv: MODEL, model, sim: sel(&[("workload.load", load)]), column: "be_latency_cycles" });
         }
     }
+}
+
+/// The prose's derived numbers, each derivation in its comment.
+pub(super) fn derived() -> Vec<Derived> {
+    let d = |passage: &'static str, written: &'static str, value: f64| Derived { passage, written, value };
+    let mut v = Vec::new();
+    // Fig. 4(b), full crossbar: R1 (class 2) and R2 (class 1) from BE
+    // 0.002 to 0.014 messages/cycle/port: rise = 100 (at 0.014 / at 0.002 − 1);
+    // separation R2 − R1 at each end.
+    const F4B: &str = "experiments/results/fig4b_000_full/results.csv";
+    let (lo, hi) = ([(MIX, "0.304:0.24:0.064")], [(MIX, "0.688:0.24:0.448")]);
+    let p = "latency rises 39 % and R2's 28 % by 0.014 (R1 44.5 → 61.9 cycles, total";
+    v.push(d(p, "39", pct(cv(F4B, &hi, R1), cv(F4B, &lo, R1))));
+    v.push(d(p, "28", pct(cv(F4B, &hi, R2), cv(F4B, &lo, R2))));
+    let p = "again much larger than the simulated one (5 → 2 cycles), as in Fig. 4(a).";
+    v.push(d(p, "5", cv(F4B, &lo, R2) - cv(F4B, &lo, R1)));
+    v.push(d(p, "2", cv(F4B, &hi, R2) - cv(F4B, &hi, R1)));
+    // 004_… ring: the table's errors quoted again, and the latency at 0.3
+    // against the zero-load point (0.002): 100 (79.8 / 53.4 − 1).
+    const RS: &str = "experiments/results/ring_004/results.csv";
+    const RM: &str = "experiments/results/model_ring_004/results.csv";
+    let ring_err = |model: &'static str, load: &'static str| {
+        pct(cv(RM, &[("source", model), ("workload.load", load)], "be_latency_cycles"), cv(RS, &[("workload.load", load)], "be_latency_cycles"))
+    };
+    let p = "further below the simulation than M/M/n (−5 % against −4 % and −2 % at 0.10\nand 0.15)";
+    v.push(d(p, "−5", ring_err("model:holding_mdn", "0.1")));
+    v.push(d(p, "−5", ring_err("model:holding_mdn", "0.15")));
+    v.push(d(p, "−4", ring_err("model:holding_mmn", "0.1")));
+    v.push(d(p, "−2", ring_err("model:holding_mmn", "0.15")));
+    v.push(d("gives 69.2 (+9 %) at 0.20 where M/M/n is unstable", "+9", ring_err("model:holding_mdn", "0.2")));
+    let zero = cv(RS, &[("workload.load", "0.002")], "be_latency_cycles");
+    v.push(d("simulated ring carries 0.3 with 49 % more latency than at zero load", "49", pct(cv(RS, &[("workload.load", "0.3")], "be_latency_cycles"), zero)));
+    // Fig. 9 (6-cube): best-effort latency's rise along each axis,
+    // 100 (end / start − 1), model and sim; keys as in `cube_000`.
+    const C9: &str = "experiments/results/model_fig9_000_cube6/results.csv";
+    const CUBE: &str = "model:kim2005_cube";
+    let be9 = |source: &'static str, key: &'static str| cv(C9, &[("source", source), (MIX, key)], BE);
+    let p = "real-time load (model +33 %, sim +20 % from 0.0015 to 0.0045 at BE 0.001)";
+    v.push(d(p, "+33", pct(be9(CUBE, "0.176:0.144:0.032"), be9(CUBE, "0.08:0.048:0.032"))));
+    v.push(d(p, "+20", pct(be9("sim", "0.176:0.144:0.032"), be9("sim", "0.08:0.048:0.032"))));
+    let p = "much more than with its own load (model +0.4 %, sim +6 % from 0.001 to\n0.004 at R1+R2 = 0.0015)";
+    v.push(d(p, "+0.4", pct(be9(CUBE, "0.176:0.048:0.128"), be9(CUBE, "0.08:0.048:0.032"))));
+    v.push(d(p, "+6", pct(be9("sim", "0.176:0.048:0.128"), be9("sim", "0.08:0.048:0.032"))));
+    // Real time over the nine grid points: the range of each class's error.
+    let grid = ["0.08:0.048:0.032", "0.112:0.048:0.064", "0.176:0.048:0.128", "0.128:0.096:0.032", "0.16:0.096:0.064", "0.224:0.096:0.128", "0.176:0.144:0.032", "0.208:0.144:0.064", "0.272:0.144:0.128"];
+    let errs = |column: &'static str| -> Vec<f64> { grid.iter().map(|&k| pct(cv(C9, &[("source", CUBE), (MIX, k)], column), cv(C9, &[("source", "sim"), (MIX, k)], column))).collect() };
+    let (r2lo, r2hi) = min_max(&errs(R2));
+    let (r1lo, r1hi) = min_max(&errs(R1));
+    let p = "dominates. Real time meanwhile: R2 +2.4 to +4.4 %, R1 −1.4 to −5.0 % at\nevery grid point.";
+    v.push(d(p, "+2.4", r2lo));
+    v.push(d(p, "+4.4", r2hi));
+    v.push(d(p, "−1.4", r1hi));
+    v.push(d(p, "−5.0", r1lo));
+    // Fig. 10: the largest |error| over all classes and points, and best
+    // effort's.
+    const C10: &str = "experiments/results/model_fig10_000_cube6/results.csv";
+    let c10 = ["0.176:0.048:0.128", "0.224:0.096:0.128", "0.272:0.144:0.128", "0.32:0.192:0.128"];
+    let abs_err = |column: &'static str| -> f64 { c10.iter().map(|&k| pct(cv(C10, &[("source", CUBE), (MIX, k)], column), cv(C10, &[("source", "sim"), (MIX, k)], column)).abs()).fold(0.0, f64::max) };
+    let p = "Every class within 7.1 %, best effort within 6 % (with M = 32, Fig. 7(b)";
+    v.push(d(p, "7.1", [R1, R2, BE].map(abs_err).into_iter().fold(0.0, f64::max)));
+    v.push(d(p, "6", abs_err(BE)));
+    v
 }
