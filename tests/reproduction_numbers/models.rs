@@ -193,6 +193,7 @@ pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
     torus_002(&mut v, &mut e);
     ring_004_fig8(&mut v, &mut e);
     v.extend(ring_004_fig9_strategies());
+    v.extend(prose_cells());
     ring_004_holding_errors(&mut e);
     (v, e)
 }
@@ -573,5 +574,120 @@ pub(super) fn derived() -> Vec<Derived> {
     let p = "Every class within 7.1 %, best effort within 6 % (with M = 32, Fig. 7(b)";
     v.push(d(p, "7.1", [R1, R2, BE].map(abs_err).into_iter().fold(0.0, f64::max)));
     v.push(d(p, "6", abs_err(BE)));
+    v.extend(derived_np_and_torus());
+    v
+}
+
+/// The DMP row of `dmp.csv` (network latency > `deadline`) for `class` at
+/// the point `key` (`workload.load+workload.mix=…`).
+fn dmp_row(source: &'static str, key: &'static str, class: &'static str, deadline: &'static str) -> Row {
+    sel(&[("source", source), ("point", key), ("class", class), ("deadline_cycles", deadline)])
+}
+
+/// The numbers of `text` with a decimal point (not the "1" of "R1").
+fn decimals_in(text: &'static str) -> Vec<&'static str> {
+    numbers_in(text).into_iter().filter(|w| w.contains('.')).collect()
+}
+
+/// Cells quoted in the prose of the model sections.
+fn prose_cells() -> Vec<Claim> {
+    let mut v = Vec::new();
+    // §3.1 with one VC per class: DMP at D = 42, model / sim, R1 (class 2)
+    // and R2 (class 1) at R1+R2 = 0.002, 0.004, 0.006.
+    const DMP: &str = "experiments/results/model_fig4_000_np/dmp.csv";
+    let keys = ["workload.load+workload.mix=0.384:0.064:0.32", "workload.load+workload.mix=0.448:0.128:0.32", "workload.load+workload.mix=0.512:0.192:0.32"];
+    let passage = "sim: R1 0.026 / 0.047, 0.052 / 0.123, 0.077 / 0.169 and R2 0.070 / 0.104,\n0.13 / 0.17, 0.19 / 0.28 at 0.002, 0.004, 0.006";
+    let written = decimals_in(passage);
+    let mut numbers = Vec::new();
+    for (c, class) in ["2", "1"].into_iter().enumerate() {
+        for (k, key) in keys.into_iter().enumerate() {
+            numbers.push(n(written[6 * c + 2 * k], DMP, dmp_row("model:kim2005", key, class, "42"), "miss_probability"));
+            numbers.push(n(written[6 * c + 2 * k + 1], DMP, dmp_row("sim", key, class, "42"), "miss_probability"));
+        }
+    }
+    v.push(Claim { passage, numbers });
+    // 16 × 16 torus, M = 32 (`model_torus_002_16x16`): model / sim at L = 3,
+    // and the simulated torus at 0.03 and 0.04.
+    const T16: &str = "experiments/results/model_torus_002_16x16/results.csv";
+    let at = |source: &'static str, load: &'static str, vcs: &'static str| sel(&[("source", source), ("workload.load", load), ("router.vcs", vcs)]);
+    let passage = "model / sim for L = 3 115.1 / 113.6 (+1 %), 119.4 /\n116.4 (+3 %), 124.5 / 119.3 (+4 %), 131.5 / 123.4 (+7 %) at 0.005, 0.01,\n0.015, 0.02 flits/node/cycle";
+    let written = decimals_in(passage);
+    let mut numbers = Vec::new();
+    for (k, load) in ["0.005", "0.01", "0.015", "0.02"].into_iter().enumerate() {
+        numbers.push(n(written[2 * k], T16, at("model:torus002", load, "3"), BE));
+        numbers.push(n(written[2 * k + 1], T16, at("sim", load, "3"), BE));
+    }
+    v.push(Claim { passage, numbers });
+    v.push(Claim {
+        passage: "still carries 0.03 and 0.04 (129.6 and 139.6 cycles)",
+        numbers: vec![n("129.6", T16, at("sim", "0.03", "3"), BE), n("139.6", T16, at("sim", "0.04", "3"), BE)],
+    });
+    // Fig. 10: the simulated real-time latencies with M = 64 best effort
+    // against Fig. 7(b)'s (M = 32).
+    const C10: &str = "experiments/results/model_fig10_000_cube6/results.csv";
+    const C6: &str = "experiments/results/model_fig7_000_cube6/results.csv";
+    let passage = "simulated R1 52.6 / 54.4 / 55.6 / 58.0\nand R2 54.1 / 57.8 / 62.1 / 65.7 cycles here against 52.7 / 54.5 / 55.4 /\n58.0 and 54.3 / 57.3 / 62.1 / 65.4 with M = 32";
+    let written = decimals_in(passage);
+    let mut numbers = Vec::new();
+    let k10 = ["0.176:0.048:0.128", "0.224:0.096:0.128", "0.272:0.144:0.128", "0.32:0.192:0.128"];
+    let k6 = ["0.112:0.048:0.064", "0.16:0.096:0.064", "0.208:0.144:0.064", "0.256:0.192:0.064"];
+    for (block, (csv, keys)) in [(C10, k10), (C6, k6)].into_iter().enumerate() {
+        for (c, column) in [R1, R2].into_iter().enumerate() {
+            for (k, key) in keys.into_iter().enumerate() {
+                numbers.push(n(written[8 * block + 4 * c + k], csv, sel(&[("source", "sim"), (MIX, key)]), column));
+            }
+        }
+    }
+    v.push(Claim { passage, numbers });
+    v
+}
+
+/// Derived numbers of §3.1's prose and the 16 × 16 torus's.
+fn derived_np_and_torus() -> Vec<Derived> {
+    let d = |passage: &'static str, written: &'static str, value: f64| Derived { passage, written, value };
+    let mut v = Vec::new();
+    // Fig. 4(b) with one VC per class over its 7 best-effort loads: the
+    // simulated R1, R2 ranges, the model's (constant) real-time values and
+    // their error range, best effort's first and last simulated values and
+    // the range of the model's shortfall 100 (sim − model) / sim... written
+    // as "13–27 % below", i.e. −error.
+    const NP: &str = "experiments/results/model_fig4b_000_np/results.csv";
+    let keys = ["0.304:0.24:0.064", "0.368:0.24:0.128", "0.432:0.24:0.192", "0.496:0.24:0.256", "0.56:0.24:0.32", "0.624:0.24:0.384", "0.688:0.24:0.448"];
+    let col = |source: &'static str, column: &'static str| -> Vec<f64> { keys.iter().map(|&k| cv(NP, &[("source", source), (MIX, k)], column)).collect() };
+    let err = |column: &'static str| -> Vec<f64> { col("model:kim2005", column).iter().zip(col("sim", column)).map(|(m, s)| pct(*m, s)).collect() };
+    let p = "simulated R1 40.3–40.6 and R2 53.1–53.5 cycles at every best-effort load\n(model 39.2 (−3 to −4 %) and 58.1 (+9 to +10 %)); best effort 64.2 → 118.5 (model\n13–27 % below)";
+    let ((r1lo, r1hi), (r2lo, r2hi)) = (min_max(&col("sim", R1)), min_max(&col("sim", R2)));
+    v.extend([d(p, "40.3", r1lo), d(p, "40.6", r1hi), d(p, "53.1", r2lo), d(p, "53.5", r2hi)]);
+    let ((m1lo, m1hi), (m2lo, m2hi)) = (min_max(&col("model:kim2005", R1)), min_max(&col("model:kim2005", R2)));
+    assert!(m1hi - m1lo < 1e-9 && m2hi - m2lo < 1e-9, "the model's real time depends on best effort");
+    v.extend([d(p, "39.2", m1lo), d(p, "58.1", m2lo)]);
+    let ((e1lo, e1hi), (e2lo, e2hi)) = (min_max(&err(R1)), min_max(&err(R2)));
+    v.extend([d(p, "−4", e1lo), d(p, "−3", e1hi), d(p, "+9", e2lo), d(p, "+10", e2hi)]);
+    let be_sim = col("sim", BE);
+    v.extend([d(p, "64.2", be_sim[0]), d(p, "118.5", be_sim[6])]);
+    let (belo, behi) = min_max(&err(BE));
+    v.extend([d(p, "13", -behi), d(p, "27", -belo)]);
+    // DMP: sim / model ratio over the six (class, load) pairs quoted.
+    const DMP: &str = "experiments/results/model_fig4_000_np/dmp.csv";
+    let pts = ["workload.load+workload.mix=0.384:0.064:0.32", "workload.load+workload.mix=0.448:0.128:0.32", "workload.load+workload.mix=0.512:0.192:0.32"];
+    let ratios: Vec<f64> = ["2", "1"]
+        .iter()
+        .flat_map(|&c| pts.iter().map(move |&k| cv(DMP, dmp_row("sim", k, c, "42"), "miss_probability") / cv(DMP, dmp_row("model:kim2005", k, c, "42"), "miss_probability")))
+        .collect();
+    let (rlo, rhi) = min_max(&ratios);
+    let p = "tail is\n1.3–2.4× below the simulated one";
+    v.extend([d(p, "1.3", rlo), d(p, "2.4", rhi)]);
+    // 16 × 16 torus, M = 32: L = 3 errors; L = 5's largest error to 0.02
+    // and its errors at 0.03 and 0.04; the largest |sim(L = 3) − sim(L = 5)|.
+    const T16: &str = "experiments/results/model_torus_002_16x16/results.csv";
+    let lat = |source: &'static str, load: &'static str, vcs: &'static str| cv(T16, &[("source", source), ("workload.load", load), ("router.vcs", vcs)], BE);
+    let e16 = |load: &'static str, vcs: &'static str| pct(lat("model:torus002", load, vcs), lat("sim", load, vcs));
+    let p = "model / sim for L = 3 115.1 / 113.6 (+1 %), 119.4 /\n116.4 (+3 %), 124.5 / 119.3 (+4 %), 131.5 / 123.4 (+7 %) at 0.005, 0.01,\n0.015, 0.02 flits/node/cycle";
+    v.extend([d(p, "+1", e16("0.005", "3")), d(p, "+3", e16("0.01", "3")), d(p, "+4", e16("0.015", "3")), d(p, "+7", e16("0.02", "3"))]);
+    let p = "for L = 5 within 4 %\nto 0.02, +7 % at 0.03, +12 % at 0.04";
+    let within: f64 = ["0.005", "0.01", "0.015", "0.02"].iter().map(|&l| e16(l, "5").abs()).fold(0.0, f64::max);
+    v.extend([d(p, "4", within), d(p, "+7", e16("0.03", "5")), d(p, "+12", e16("0.04", "5"))]);
+    let spread = ["0.005", "0.01", "0.015", "0.02", "0.03", "0.04"].iter().map(|&l| (lat("sim", l, "3") - lat("sim", l, "5")).abs()).fold(0.0, f64::max);
+    v.push(d("here (L = 3 and 5 within 3 cycles)", "3", spread));
     v
 }
