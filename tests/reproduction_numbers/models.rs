@@ -575,6 +575,7 @@ pub(super) fn derived() -> Vec<Derived> {
     v.push(d(p, "7.1", [R1, R2, BE].map(abs_err).into_iter().fold(0.0, f64::max)));
     v.push(d(p, "6", abs_err(BE)));
     v.extend(derived_np_and_torus());
+    v.extend(derived_cube_variants());
     v
 }
 
@@ -689,5 +690,63 @@ fn derived_np_and_torus() -> Vec<Derived> {
     v.extend([d(p, "4", within), d(p, "+7", e16("0.03", "5")), d(p, "+12", e16("0.04", "5"))]);
     let spread = ["0.005", "0.01", "0.015", "0.02", "0.03", "0.04"].iter().map(|&l| (lat("sim", l, "3") - lat("sim", l, "5")).abs()).fold(0.0, f64::max);
     v.push(d("here (L = 3 and 5 within 3 cycles)", "3", spread));
+    v
+}
+
+/// 100 (model − sim) / sim of `column` at each `keys` point of `csv`.
+fn errors_at(csv: &'static str, model: &'static str, keys: &[&'static str], column: &'static str) -> Vec<f64> {
+    keys.iter().map(|&k| pct(cv(csv, &[("source", model), (MIX, k)], column), cv(csv, &[("source", "sim"), (MIX, k)], column))).collect()
+}
+
+/// The error ranges quoted for the 5- and 7-cubes, ON/OFF real time in the
+/// 6-cube and the router, and the two ON/OFF classes: each the min / max
+/// (or the listed values) of `errors_at` over the section's points.
+fn derived_cube_variants() -> Vec<Derived> {
+    let d = |passage: &'static str, written: &'static str, value: f64| Derived { passage, written, value };
+    let mut v = Vec::new();
+    const CUBE: &str = "model:kim2005_cube";
+    // R1+R2 = 0.0015, 0.003, 0.0045, 0.006 with best effort 0.002 (32-flit
+    // messages: flits = 32 × messages).
+    let cube_keys = ["0.112:0.048:0.064", "0.16:0.096:0.064", "0.208:0.144:0.064", "0.256:0.192:0.064"];
+    let (c5, c7) = ("experiments/results/model_fig7_000_cube5/results.csv", "experiments/results/model_fig7_000_cube7/results.csv");
+    let p = "real time within 7.6 % at every point (5-cube R1 −1 to −6 %,\nR2 +3 to +6 %; 7-cube R1 −2 to −8 %, R2 +2 to +3 %), best effort from +0 to\n+2 % at the lightest point to +15 % (7-cube) and +18 %";
+    let worst = [c5, c7].iter().flat_map(|&c| [R1, R2].into_iter().flat_map(move |col| errors_at(c, CUBE, &cube_keys, col))).map(f64::abs).fold(0.0, f64::max);
+    v.push(d(p, "7.6", worst));
+    for (csv, [r1a, r1b, r2a, r2b]) in [(c5, ["−1", "−6", "+3", "+6"]), (c7, ["−2", "−8", "+2", "+3"])] {
+        let ((r1lo, r1hi), (r2lo, r2hi)) = (min_max(&errors_at(csv, CUBE, &cube_keys, R1)), min_max(&errors_at(csv, CUBE, &cube_keys, R2)));
+        v.extend([d(p, r1a, r1hi), d(p, r1b, r1lo), d(p, r2a, r2lo), d(p, r2b, r2hi)]);
+    }
+    let (b5, b7) = (errors_at(c5, CUBE, &cube_keys, BE), errors_at(c7, CUBE, &cube_keys, BE));
+    v.extend([d(p, "+0", b7[0]), d(p, "+2", b5[0]), d(p, "+15", b7[3]), d(p, "+18", b5[3])]);
+    // ON/OFF real time in the 6-cube (one class, `rt_…`), per load.
+    const OC6: &str = "experiments/results/model_fig12b_000_onoff_cube6/results.csv";
+    let p = "the loads of Fig. 7(b)): real time −2 / −5 /\n−7 / −10 %, best effort +1 / +4 / +9 / +12 %";
+    for (w, x) in ["−2", "−5", "−7", "−10"].into_iter().zip(errors_at(OC6, CUBE, &cube_keys, R2)) {
+        v.push(d(p, w, x));
+    }
+    for (w, x) in ["+1", "+4", "+9", "+12"].into_iter().zip(errors_at(OC6, CUBE, &cube_keys, BE)) {
+        v.push(d(p, w, x));
+    }
+    // ON/OFF real time in the router at 0.002, 0.006, 0.010 (best effort
+    // 0.01 messages = 0.32 flits).
+    const O16: &str = "experiments/results/model_fig12_000_onoff/results.csv";
+    let router_keys = ["0.384:0.064:0.32", "0.512:0.192:0.32", "0.64:0.32:0.32"];
+    let p = "rate): real time −4 % and −12 % at 0.002 and 0.006 messages/cycle/port,\n−30 % at 0.010";
+    for (w, x) in ["−4", "−12", "−30"].into_iter().zip(errors_at(O16, "model:kim2005", &router_keys, R2)) {
+        v.push(d(p, w, x));
+    }
+    let (blo, bhi) = min_max(&errors_at(O16, "model:kim2005", &router_keys, BE));
+    let p = "dominate; best effort −23 % to −49 %";
+    v.extend([d(p, "−23", bhi), d(p, "−49", blo)]);
+    // Two ON/OFF classes: the 6-cube's worst real-time error, and the
+    // router's ranges (best effort's as "low", i.e. −error).
+    const OC62: &str = "experiments/results/model_fig12b_000_onoff_cube6_2rt/results.csv";
+    let worst = [R1, R2].into_iter().flat_map(|c| errors_at(OC62, CUBE, &cube_keys, c)).map(f64::abs).fold(0.0, f64::max);
+    v.push(d("6-cube real time within 7.3 % at every load", "7.3", worst));
+    const O2: &str = "experiments/results/model_fig12_000_onoff_2rt/results.csv";
+    let ((r1lo, r1hi), (r2lo, r2hi), (blo, bhi)) =
+        (min_max(&errors_at(O2, "model:kim2005", &router_keys, R1)), min_max(&errors_at(O2, "model:kim2005", &router_keys, R2)), min_max(&errors_at(O2, "model:kim2005", &router_keys, BE)));
+    let p = "(R1 −1 to\n−14 %, R2 +8 to +17 %, best effort 21–24 % low)";
+    v.extend([d(p, "−1", r1hi), d(p, "−14", r1lo), d(p, "+8", r2lo), d(p, "+17", r2hi), d(p, "21", -bhi), d(p, "24", -blo)]);
     v
 }
