@@ -53,13 +53,18 @@ fn typeset_error(x: f64, written: &str) -> String {
     format!("{}{}", if x < 0.0 { "−" } else { "+" }, rounded_like(x.abs(), digits))
 }
 
+/// The error `check` reports for a passage the document no longer has.
+fn passage_missing(doc: &str, passage: &str) -> Option<String> {
+    (!doc.contains(passage)).then(|| format!("passage not in docs/reproduction.md (edited? update the claim): {passage:?}"))
+}
+
 pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let mut cache = HashMap::new();
     let mut out = Vec::new();
     for e in errors_quoted {
-        if !doc.contains(e.passage) {
-            out.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", e.passage));
+        if let Some(missing) = passage_missing(&doc, e.passage) {
+            out.push(missing);
             continue;
         }
         if !e.passage.contains(&format!("{} %", e.written)) {
@@ -168,8 +173,8 @@ pub(super) fn check_derived(derived: &[Derived]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let mut out = Vec::new();
     for d in derived {
-        if !doc.contains(d.passage) {
-            out.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", d.passage));
+        if let Some(missing) = passage_missing(&doc, d.passage) {
+            out.push(missing);
             continue;
         }
         if !contains_number(d.passage, d.written.trim_start_matches(['+', '−'])) || !d.passage.contains(d.written) {
