@@ -199,6 +199,7 @@ pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
     ring_004_fig8(&mut v, &mut e);
     v.extend(ring_004_fig9_strategies());
     v.extend(prose_cells());
+    v.extend(cube_dmp_cells());
     ring_004_holding_errors(&mut e);
     (v, e)
 }
@@ -581,6 +582,7 @@ pub(super) fn derived() -> Vec<Derived> {
     v.push(d(p, "6", abs_err(BE)));
     v.extend(derived_np_and_torus());
     v.extend(derived_cube_variants());
+    v.extend(cube_dmp_ratio());
     v
 }
 
@@ -754,4 +756,70 @@ fn derived_cube_variants() -> Vec<Derived> {
     let p = "(R1 −1 to\n−14 %, R2 +8 to +17 %, best effort 21–24 % low)";
     v.extend([d(p, "−1", r1hi), d(p, "−14", r1lo), d(p, "+8", r2lo), d(p, "+17", r2hi), d(p, "21", -bhi), d(p, "24", -blo)]);
     v
+}
+
+const CUBE_POINTS: [&str; 4] = [
+    "workload.load+workload.mix=0.112:0.048:0.064",
+    "workload.load+workload.mix=0.16:0.096:0.064",
+    "workload.load+workload.mix=0.208:0.144:0.064",
+    "workload.load+workload.mix=0.256:0.192:0.064",
+];
+
+/// The 6-cube's DMP (§3.4.2, Fig. 14) quoted in the prose, from the
+/// `dmp.csv` files: all hop counts at 0.0015, and per hop count (2, 5) at
+/// the four loads (model / sim pairs, R1 = class 2, R2 = class 1).
+fn cube_dmp_cells() -> Vec<Claim> {
+    const ALL: &str = "experiments/results/model_fig7_000_cube6/dmp.csv";
+    const CUBE: &str = "model:kim2005_cube";
+    let mut v = Vec::new();
+    let passage = "at 0.0015, D = 55 / 60 / 70:\nR1 model 0.36 / 0.13 / 0.010 against simulated 0.39 / 0.16 / 0.035; R2\n0.38 / 0.16 / 0.044 against 0.42 / 0.21 / 0.091.";
+    // decimals: the three deadlines' model values, then sim values, R1 then R2
+    let w: Vec<&'static str> = decimals_in(passage).into_iter().skip(1).collect();
+    let mut numbers = Vec::new();
+    for (c, class) in ["2", "1"].into_iter().enumerate() {
+        for (k, deadline) in ["55", "60", "70"].into_iter().enumerate() {
+            numbers.push(n(w[6 * c + k], ALL, dmp_row(CUBE, CUBE_POINTS[0], class, deadline), "miss_probability"));
+            numbers.push(n(w[6 * c + 3 + k], ALL, dmp_row("sim", CUBE_POINTS[0], class, deadline), "miss_probability"));
+        }
+    }
+    v.push(Claim { passage, numbers });
+    let passage = "2-hop, D = 55,\nR1 model / sim 0.017 / 0.056, 0.035 / 0.115, 0.051 / 0.134, 0.069 / 0.207\nand R2 0.051 / 0.101, 0.097 / 0.180, 0.144 / 0.297, 0.184 / 0.362 at the four\nloads; 5-hop, D = 70, R1 0.017 / 0.062 … 0.071 / 0.250 and R2 0.051 / 0.116\n… 0.185 / 0.419.";
+    let w = decimals_in(passage);
+    let mut numbers = Vec::new();
+    const H2: &str = "experiments/results/model_fig7_000_cube6_2hop/dmp.csv";
+    const H5: &str = "experiments/results/model_fig7_000_cube6_5hop/dmp.csv";
+    // 2-hop: 4 model/sim pairs per class; 5-hop: first and last load's pairs
+    let mut at = 0;
+    for (csv, deadline, loads) in [(H2, "55", &[0, 1, 2, 3][..]), (H5, "70", &[0, 3][..])] {
+        for class in ["2", "1"] {
+            for &k in loads {
+                numbers.push(n(w[at], csv, dmp_row(CUBE, CUBE_POINTS[k], class, deadline), "miss_probability"));
+                numbers.push(n(w[at + 1], csv, dmp_row("sim", CUBE_POINTS[k], class, deadline), "miss_probability"));
+                at += 2;
+            }
+        }
+    }
+    assert_eq!(at, w.len(), "{passage}");
+    v.push(Claim { passage, numbers });
+    v
+}
+
+/// "The model is 2–4× below the simulated tail for both hop counts": the
+/// range of sim / model over both classes, both deadlines of each hop
+/// count and the four loads.
+fn cube_dmp_ratio() -> [Derived; 2] {
+    let mut ratios = Vec::new();
+    for (csv, deadlines) in [("experiments/results/model_fig7_000_cube6_2hop/dmp.csv", ["55", "60"]), ("experiments/results/model_fig7_000_cube6_5hop/dmp.csv", ["70", "75"])] {
+        for deadline in deadlines {
+            for class in ["2", "1"] {
+                for point in CUBE_POINTS {
+                    let at = |source: &'static str| cv(csv, dmp_row(source, point, class, deadline), "miss_probability");
+                    ratios.push(at("sim") / at("model:kim2005_cube"));
+                }
+            }
+        }
+    }
+    let (lo, hi) = min_max(&ratios);
+    let passage = "The model is 2–4× below the simulated tail for both hop\ncounts";
+    [Derived { passage, written: "2", value: lo }, Derived { passage, written: "4", value: hi }]
 }
