@@ -585,6 +585,7 @@ pub(super) fn derived() -> Vec<Derived> {
     v.extend(cube_dmp_ratio());
     v.extend(derived_fig11());
     v.extend(derived_fig6_000());
+    v.extend(derived_fig4a_000());
     v
 }
 
@@ -914,5 +915,26 @@ fn derived_fig6_000() -> Vec<Derived> {
     // "tenfold": about ten (10.65 when written), not a decimal to round
     assert!((9.5..11.5).contains(&(after / before)), "not tenfold: {}", after / before);
     v.extend([d(p, "325.4", before), d(p, "3,466.3", after)]);
+    v
+}
+
+/// 000_… Fig. 4(a) (multiplexed crossbar, `fig4_000`): how far below best
+/// effort each real-time class is, 100 (1 − class / BE), over the five
+/// unsaturated points; how many of them have R1 below R2; the accepted
+/// rate at the last unsaturated point and at 0.704 offered.
+fn derived_fig4a_000() -> Vec<Derived> {
+    let d = |passage: &'static str, written: &'static str, value: f64| Derived { passage, written, value };
+    const F4: &str = "experiments/results/fig4_000/results.csv";
+    let unsaturated = ["0.384:0.064:0.32", "0.448:0.128:0.32", "0.512:0.192:0.32", "0.576:0.256:0.32", "0.64:0.32:0.32"];
+    let at = |key: &'static str, column: &'static str| cv(F4, &[(MIX, key)], column);
+    let below: Vec<f64> = unsaturated.iter().flat_map(|&k| [R1, R2].map(|c| 100.0 * (1.0 - at(k, c) / at(k, BE)))).collect();
+    let (lo, hi) = min_max(&below);
+    let r1_first = unsaturated.iter().filter(|&&k| at(k, R1) < at(k, R2)).count() as f64;
+    let p = "well below best effort at every load below saturation (each class by 26–63 %); R1 is\nbelow R2 at 3 of the 5 unsaturated points";
+    let mut v = vec![d(p, "26", lo), d(p, "63", hi), d(p, "3", r1_first)];
+    let p = "The router saturates between 0.58 and 0.64 flits/port/cycle (the\nmultiplexed crossbar's head-of-line limit, as in Fig. 5) and at 0.704\noffered the accepted rate collapses to 0.30 with all classes congested";
+    // 0.58: accepted at the last unsaturated point (0.64 offered, the
+    // sweep's parameter); 0.30: accepted at 0.704 offered
+    v.extend([d(p, "0.58", at("0.64:0.32:0.32", ACC)), d(p, "0.30", at("0.704:0.384:0.32", ACC))]);
     v
 }
