@@ -23,11 +23,13 @@
 //!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
 //!     experiments/results/cube_wait_trace --seeds 10 1:173.6 2:373.6 4:773.6 14:2773.6
 
+#[path = "cube_trace/points.rs"]
+mod points;
+
+use points::{Args, Point};
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use wormqos_netsim::analytic::onoff_fluid::{expected_max_of_exponentials, BurstClass, CubeBurstClass};
+use wormqos_netsim::analytic::onoff_fluid::expected_max_of_exponentials;
 use wormqos_netsim::network::Sim;
-use wormqos_netsim::Experiment;
 
 /// The real-time class (`vc_classes = [1, 0]`).
 const RT_CLASS: u8 = 1;
@@ -80,30 +82,17 @@ fn independent_max(x: &[u64], y: &[u64]) -> f64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: cube_wait_trace EXPERIMENT OUT_DIR --seeds S K:I_US...";
-    let i = args.iter().position(|a| a == "--seeds").ok_or_else(|| anyhow::anyhow!(usage))?;
-    anyhow::ensure!(i + 1 < args.len(), "--seeds needs a value");
-    let seeds: u64 = args[i + 1].parse()?;
-    args.drain(i..=i + 1);
-    anyhow::ensure!(args.len() >= 3 && seeds >= 1, usage);
-    let out = PathBuf::from(&args[1]);
-    let base = std::fs::read_to_string(&args[0])?.split("[sweep]").next().unwrap().to_string();
+    let args = Args::parse("cube_wait_trace")?;
+    let seeds = args.seeds;
     let mut csv = String::from(
         "point,streams,gap_cycles,seeds,messages,s_mean,s_cv,s_zero,n_mean,n_cv,n_zero,correlation,\
          sum_mean,max_paired,max_independent,max_formula_means,n0_mean,n0_cv,max_independent_n0,\
          max_formula_n0,row_s,row_n,row_max\n",
     );
-    for point in &args[2..] {
-        let (k, off) = point.split_once(':').ok_or_else(|| anyhow::anyhow!("{point}: not K:I_us"))?;
-        let streams: usize = k.parse()?;
-        let mut v = Experiment::from_str(&base, &args[0], PathBuf::new())?;
-        v.exp.workload.onoff_streams = streams as u32;
-        v.exp.workload.onoff_mean_off_us = off.parse()?;
-        let o = v.offered()?.onoff[0].clone();
-        let n = v.net.ports_needed - 1;
-        let class = BurstClass { ports: 1 << n, streams, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
-        let tandem = CubeBurstClass { n, class }.coupled_delay()?;
+    for point in &args.points {
+        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let n = cube.n;
+        let tandem = cube.coupled_delay()?;
         let warmup = v.run_cycles().1;
         // (hops, S, started → delivered) of every measured message.
         let mut raw: Vec<(u32, u64, u64)> = Vec::new();
@@ -129,7 +118,7 @@ fn main() -> anyhow::Result<()> {
         writeln!(
             csv,
             "{point},{streams},{:.1},{seeds},{},{sm:.4},{scv:.4},{sz:.4},{nm:.4},{ncv:.4},{nz:.4},{:.4},{sum:.4},{paired:.4},{:.4},{:.4},{n0m:.4},{n0cv:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
-            o.gap,
+            gap,
             waits.len(),
             correlation(&waits),
             independent_max(&s, &nn),
@@ -142,7 +131,7 @@ fn main() -> anyhow::Result<()> {
         )?;
     }
     print!("{csv}");
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(out.join("cube_waits.csv"), csv)?;
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("cube_waits.csv"), csv)?;
     Ok(())
 }
