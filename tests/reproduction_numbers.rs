@@ -11,6 +11,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+#[path = "reproduction_numbers/cube_waits.rs"]
+mod cube_waits;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
