@@ -402,3 +402,74 @@ fn tandem_row_by_hand_on_three_ports() {
     assert!(csv.lines().any(|l| l.starts_with("model:kim2005_tandem,")), "{csv}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `model:kim2005_cube_source_backlog` (the tandem row's injection-link
+/// wait S and network-link wait N merged as E[max(S, N)] of independent
+/// exponentials, S + N − S·N/(S + N)) on two small cubes of
+/// experiments/fig12b_000_onoff_cube6_bursts_seeds.toml's routers
+/// (g = 33, N = 10, M = 32, c = 1).
+///
+/// 1-cube, K = 1, I = 173.6 µs = 2,170 cycles: the one hop link is of
+/// dimension 0 (never queues: it carries only its own injection link's
+/// stream) and the ejection link carries only the other node's one stream,
+/// which left its injection VC at c_s = 16/17 < c_d = 32/33: N = 0. The
+/// first-hop blocking has no other input (d = 0 only): B̄ = 0, so the
+/// injection link is `tandem_row_by_hand_on_three_ports`'s one source at
+/// c_s, S = 10.0462963 cycles, packet-scale wait 0 at K = 1. E[max(S, 0)]
+/// = S: source wait 10.0462963, network latency `kim2005_cube`'s.
+///
+/// 2-cube, K = 2, I = 373.6 µs: the packet-scale source wait is the 2-port
+/// router's of `burst_scale_fluid_row_by_hand_and_its_inputs` (the same
+/// streams at the same NI: R = (K − 1)/K · λM²/2 = 1.024,
+/// W = R/(1 − σ) = 1.024/0.872 = 1.1743119). With the tandem row's
+/// S = its source wait − W and N = its network latency − `kim2005_cube`'s,
+/// the merge by hand: source wait W + S²/(S + N), network latency the
+/// tandem row's, and the burst part strictly between max(S, N) and S + N.
+#[test]
+fn cube_source_backlog_row_by_hand_on_small_cubes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/fig12b_000_onoff_cube6_bursts_seeds.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("[sweep]").next().unwrap().to_string();
+    assert!(text.contains("\nn = 6\n") && text.contains("ports = 7\n") && text.contains("onoff_streams = 1\n") && text.contains("onoff_mean_off_us = 173.6\n"), "fig12b_000_onoff_cube6_bursts_seeds.toml changed");
+    let cube = |n: u32, k: u32, off: &str| text.replace("\nn = 6\n", &format!("\nn = {n}\n")).replace("ports = 7\n", &format!("ports = {}\n", n + 1)).replace("onoff_streams = 1\n", &format!("onoff_streams = {k}\n")).replace("= 173.6\n", &format!("= {off}\n"));
+    for (name, n, k, off) in [("cube1", 1, 1, "173.6"), ("cube2", 2, 2, "373.6")] {
+        let dir = scratch(name);
+        let (o, out) = run(&dir, &cube(n, k, off), &[]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let parts = std::fs::read_to_string(out.join("latency_parts.csv")).unwrap();
+        let row = |src: &str, class: u8| -> Vec<f64> {
+            let l = parts.lines().find(|l| l.starts_with(&format!("{src},,{class},"))).unwrap_or_else(|| panic!("{name} {src} {class}: {parts}"));
+            l.split(',').skip(3).map(|x| x.parse().unwrap()).collect()
+        };
+        let (merged, tandem, base) = (row("model:kim2005_cube_source_backlog", 1), row("model:kim2005_cube_tandem", 1), row("model:kim2005_cube", 1));
+        if n == 1 {
+            assert!((merged[0] - 10.046_296_3).abs() < 1e-5, "{name}: source wait {}", merged[0]);
+            assert!((merged[2] - base[2]).abs() < 1e-9, "{name}: network latency {} vs kim2005_cube's {}", merged[2], base[2]);
+        } else {
+            let w = 1.024 / 0.872;
+            let (s, net) = (tandem[0] - w, tandem[2] - base[2]);
+            assert!(s > 1.0 && net > 1.0, "{name}: the tandem row's S = {s}, N = {net}");
+            assert!((merged[0] - (w + s * s / (s + net))).abs() < 1e-6, "{name}: source wait {} for S = {s}, N = {net}", merged[0]);
+            assert!((merged[2] - tandem[2]).abs() < 1e-9, "{name}: network latency {} vs the tandem row's {}", merged[2], tandem[2]);
+            let burst = merged[0] - w + net;
+            assert!(burst > s.max(net) + 1.0 && burst < s + net - 1.0, "{name}: E[max] {burst} outside ({}, {})", s.max(net), s + net);
+        }
+        // Best effort keeps kim2005_cube's values; no simulation, no errors.
+        let (be, be_base) = (row("model:kim2005_cube_source_backlog", 0), row("model:kim2005_cube", 0));
+        assert!(be[0] == be_base[0] && be[2] == be_base[2], "{name}: {be:?} {be_base:?}");
+        assert!(merged[1].is_nan() && merged[3].is_nan(), "{name}: {parts}");
+        // results.csv: the row with every column the other rows have.
+        let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let line = csv.lines().find(|l| l.starts_with("model:kim2005_cube_source_backlog,")).unwrap_or_else(|| panic!("{name}: {csv}"));
+        let cells: Vec<&str> = line.split(',').collect();
+        let other: Vec<&str> = csv.lines().find(|l| l.starts_with("model:kim2005_cube_tandem,")).unwrap().split(',').collect();
+        assert_eq!(cells.len(), head.len(), "{name}: {line}");
+        assert_eq!(cells.len(), other.len(), "{name}: {line}");
+        let col = |c: &str| head.iter().position(|h| *h == c).unwrap_or_else(|| panic!("{name}: no {c} in {head:?}"));
+        let total: f64 = cells[col("rt_latency_cycles")].parse().unwrap();
+        assert!((total - merged[0] - merged[2]).abs() < 1e-6, "{name}: rt_latency_cycles {total}");
+        assert_eq!(cells[col("error")], "", "{name}: {line}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 
 #[path = "reproduction_numbers/models.rs"]
 mod models;
+#[path = "reproduction_numbers/cube_waits.rs"]
+mod cube_waits;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -28,11 +28,12 @@
 //!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
 //!     experiments/results/cube_link_trace --seeds 10 1:173.6 2:373.6 4:773.6 14:2773.6
 
+#[path = "cube_trace/points.rs"]
+mod points;
+
+use points::{Args, Point};
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
 use wormqos_netsim::network::Sim;
-use wormqos_netsim::Experiment;
 use wormqos_sim::{Router, VcState};
 
 /// The real-time class's VC (`vc_classes = [1, 0]`: VC 0 is class 1).
@@ -171,25 +172,12 @@ fn merge(into: &mut Vec<u64>, hist: &[u64]) {
 }
 
 fn main() -> anyhow::Result<()> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let i = args.iter().position(|a| a == "--seeds").ok_or_else(|| anyhow::anyhow!("usage: cube_link_trace EXPERIMENT OUT_DIR --seeds S K:I_US..."))?;
-    anyhow::ensure!(i + 1 < args.len(), "--seeds needs a value");
-    let seeds: u64 = args[i + 1].parse()?;
-    args.drain(i..=i + 1);
-    anyhow::ensure!(args.len() >= 3 && seeds >= 1, "usage: cube_link_trace EXPERIMENT OUT_DIR --seeds S K:I_US...");
-    let out = PathBuf::from(&args[1]);
-    let base = std::fs::read_to_string(&args[0])?.split("[sweep]").next().unwrap().to_string();
+    let args = Args::parse("cube_link_trace")?;
+    let seeds = args.seeds;
     let mut csv = String::from("point,streams,gap_cycles,seeds,link,sim_total,sim_source_wait,sim_network,headers_per_message,min_routed,sim_routed_wait,sim_routed_weighted,min_stay,sim_stay,sim_stay_weighted,sim_busy,sim_hold,model_weighted\n");
-    for point in &args[2..] {
-        let (k, off) = point.split_once(':').ok_or_else(|| anyhow::anyhow!("{point}: not K:I_us"))?;
-        let streams: usize = k.parse()?;
-        let mut v = Experiment::from_str(&base, &args[0], PathBuf::new())?;
-        v.exp.workload.onoff_streams = streams as u32;
-        v.exp.workload.onoff_mean_off_us = off.parse()?;
-        let o = v.offered()?.onoff[0].clone();
-        let n = v.net.ports_needed - 1;
-        let class = BurstClass { ports: 1 << n, streams, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
-        let cube = CubeBurstClass { n, class };
+    for point in &args.points {
+        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let n = cube.n;
         let (model_links, _) = cube.coupled_network_parts()?;
         let model_source = cube.coupled_delay()?.source_link;
         let ports = v.configs[0].ports();
@@ -221,7 +209,7 @@ fn main() -> anyhow::Result<()> {
         // are the messages.
         let messages = excess(&all[0].stays).0.max(1) as f64;
         // The injection link: the source wait, beside the tandem row's.
-        writeln!(csv, "{point},{streams},{:.1},{seeds},injection,{:.4},{:.4},{:.4},1.0000,,,,,,{:.4},,,{model_source:.4}", o.gap, total / s, source / s, network / s, source / s)?;
+        writeln!(csv, "{point},{streams},{:.1},{seeds},injection,{:.4},{:.4},{:.4},1.0000,,,,,,{:.4},,,{model_source:.4}", gap, total / s, source / s, network / s, source / s)?;
         for link in 0..=n {
             // Output port 1 + d is dimension d's hop link; port 0 ejects.
             let p = if link == n { 0 } else { 1 + link };
@@ -233,7 +221,7 @@ fn main() -> anyhow::Result<()> {
             writeln!(
                 csv,
                 "{point},{streams},{:.1},{seeds},{name},{:.4},{:.4},{:.4},{per_msg:.4},{min_wait},{wait:.4},{:.4},{min_stay},{stay:.4},{:.4},{:.4},{hold:.4},{:.4}",
-                o.gap,
+                gap,
                 total / s,
                 source / s,
                 network / s,
@@ -245,7 +233,7 @@ fn main() -> anyhow::Result<()> {
         }
     }
     print!("{csv}");
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(out.join("cube_links.csv"), csv)?;
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("cube_links.csv"), csv)?;
     Ok(())
 }
