@@ -4972,3 +4972,6 @@ fn k14_direct_claims() -> Vec<Claim> {
         ],
     }]
 }
+
+#[path = "reproduction_numbers/records.rs"]
+mod records;
