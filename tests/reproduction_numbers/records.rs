@@ -101,7 +101,7 @@ fn records_section_numbers_follow_from_the_committed_runs() {
     // probability and as misses per stream (the excess times frames judged
     // per stream).
     let (mut above, mut per_stream) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
-    for (tag, seconds) in [("0p6", "0.6"), ("1p5", "1.5"), ("3p0", "3.0")] {
+    for (tag, seconds) in [("0p6", "0.6"), ("1p5", "1.5"), ("3p0", "3.0"), ("6p0", "6.0")] {
         let dir = format!("experiments/results/fig4_003_records_{tag}");
         let runs = single_phase_runs(&dir);
         let np = &runs.iter().find(|(m, _)| m == "non_preemptive").expect("NP point").1;
