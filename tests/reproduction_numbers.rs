@@ -4988,3 +4988,6 @@ fn k14_direct_claims() -> Vec<Claim> {
         ],
     }]
 }
+
+#[path = "reproduction_numbers/records.rs"]
+mod records;

@@ -149,6 +149,38 @@ pub fn deadline_lateness(arrivals: &[f64], period: f64) -> Vec<f64> {
     out
 }
 
+/// Expected misses of the deadline rule ([`deadline_lateness`]) among a
+/// stream's frames `frames` (0-based frame numbers; frame 0 is never
+/// judged) when the frames' latencies are independent and identically
+/// distributed with a continuous distribution.
+///
+/// Why it counts records: write frame j's arrival a_j = s + jT + L_j, with
+/// `slot_end` putting every frame's last message at the end of its frame
+/// time s + jT and L_j its latency. Let r be the last late frame (frame 0
+/// before any). The deadline of frame j is a_r + (j - r)T (+T per frame
+/// since r, and a late frame resets it to its own arrival + T), so frame j
+/// is late iff L_j > L_r. By induction L_r = max(L_0..L_{j-1}): a late
+/// frame beats the running maximum and becomes it; an on-time frame does not
+/// change it. So frame j misses iff it is a strict record of L_0..L_j,
+/// which for exchangeable continuous latencies has probability 1/(j + 1),
+/// whatever L's distribution and whether or not L exceeds T. The reset to
+/// the late frame's arrival therefore gives exactly the record rate, with
+/// frame 0 as the reference instead of a judged frame.
+pub fn expected_record_misses(frames: std::ops::Range<u64>) -> f64 {
+    (frames.start.max(1)..frames.end).map(|j| 1.0 / (j + 1) as f64).sum()
+}
+
+/// Expected deadline missing probability of one stream's first `frames`
+/// frames under [`expected_record_misses`]: (H_n - 1) / (n - 1), the
+/// records among frames 1..n over the n - 1 frames judged; it falls like
+/// ln n / n. NaN for fewer than two frames (nothing judged).
+pub fn record_miss_probability(frames: u64) -> f64 {
+    if frames < 2 {
+        return f64::NAN;
+    }
+    expected_record_misses(0..frames) / (frames - 1) as f64
+}
+
 /// Latency histogram with power-of-two bucket edges: bucket 0 is [0, 1),
 /// bucket i >= 1 is [2^(i-1), 2^i) cycles.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -235,6 +267,74 @@ mod tests {
         let (j, m, late) = deadline_misses(&[0.0, 9.0, 21.0, 29.0, 45.0, 50.0], 10.0);
         assert_eq!((j, m), (5, 2));
         assert!((late - 5.0).abs() < 1e-12);
+    }
+
+    /// Latencies with a continuous distribution spread over two frame
+    /// times, so arrivals even overtake each other: the derivation of
+    /// `expected_record_misses` does not need L < T.
+    fn iid_arrivals(rng: &mut rand::rngs::SmallRng, frames: u64, period: f64) -> (Vec<f64>, Vec<f64>) {
+        use rand::Rng;
+        let lat: Vec<f64> = (0..frames).map(|_| rng.gen::<f64>() * 2.0 * period).collect();
+        let arr = lat.iter().enumerate().map(|(j, l)| 1_000.0 + j as f64 * period + l).collect();
+        (lat, arr)
+    }
+
+    #[test]
+    fn the_rule_misses_exactly_the_latency_records() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+        for _ in 0..2_000 {
+            let (lat, arr) = iid_arrivals(&mut rng, 18, 100.0);
+            let late: Vec<bool> = deadline_lateness(&arr, 100.0).iter().map(|l| *l > 0.0).collect();
+            // Strict records of L_1.. against the running maximum from L_0.
+            let mut best = lat[0];
+            let records: Vec<bool> = lat[1..]
+                .iter()
+                .map(|&l| {
+                    let rec = l > best;
+                    best = best.max(l);
+                    rec
+                })
+                .collect();
+            assert_eq!(late, records, "latencies {lat:?}");
+        }
+    }
+
+    #[test]
+    fn record_miss_probability_by_hand() {
+        // n = 2: frame 1 misses iff L_1 > L_0, probability 1/2.
+        assert!((record_miss_probability(2) - 0.5).abs() < 1e-12);
+        // n = 3: (1/2 + 1/3) / 2 = 5/12.
+        assert!((record_miss_probability(3) - 5.0 / 12.0).abs() < 1e-12);
+        // Frames 18..36 of an older stream: sum 1/19 .. 1/36 = H_36 - H_18
+        // = 4.1746 - 3.4951 = 0.6794 (H_18 = 3.495108, H_36 = 4.174559).
+        assert!((expected_record_misses(18..36) - 0.679451).abs() < 1e-5);
+        assert!(record_miss_probability(1).is_nan());
+    }
+
+    #[test]
+    fn monte_carlo_deadline_misses_match_the_record_rate() {
+        use rand::SeedableRng;
+        // 20,000 streams of 18 frames: the rule's missing probability against
+        // (H_18 - 1) / 17 = (3.4951081 - 1) / 17 = 0.146771 (H_18 summed by
+        // hand: H_10 = 2.9289683, + 1/11 .. 1/18 = 0.5661399). Per stream
+        // the misses have variance sum p(1-p) = sum 1/(j+1) - sum 1/(j+1)^2
+        // over j = 1..17 = 2.4951 - 0.5909 = 1.90, so the estimate's standard
+        // error is sqrt(1.90 / 20000) / 17 = 0.00057; allow 5 of them. H_n / n
+        // (0.194) or a rule without the reset (every frame against L_0: 0.5)
+        // would be far outside.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(2023);
+        let (mut judged, mut missed) = (0u64, 0u64);
+        for _ in 0..20_000 {
+            let (_, arr) = iid_arrivals(&mut rng, 18, 100.0);
+            let (j, m, _) = deadline_misses(&arr, 100.0);
+            judged += j;
+            missed += m;
+        }
+        let p = missed as f64 / judged as f64;
+        assert_eq!(judged, 20_000 * 17);
+        assert!((p - 0.146771).abs() < 5.0 * 0.00057, "Monte-Carlo {p}");
+        assert!((record_miss_probability(18) - 0.146771).abs() < 1e-6);
     }
 
     #[test]
