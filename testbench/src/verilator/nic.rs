@@ -182,12 +182,13 @@ pub struct VerilatedNic {
 impl VerilatedNic {
     /// Generates `<name>_nic` (with a planted `fault`, if any), builds it or
     /// reuses the cached library, and creates a model (reset it before use).
-    /// A faulty NIC runs only until its fault is caught: compiled for a
-    /// short run (the design's C++ at -O0, as [`super::VerilatedRouter::build_quick`]).
+    /// A faulty NIC is compiled like a correct one: a NIC alone is small,
+    /// and -O0 did not pay for its 20,000-cycle fault runs (docs/benchmarks.md,
+    /// branch suite_trim2: 81.7 s at -O1 against 124.2 s at -O0).
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
-        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map, fault.is_some())?;
+        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map, false)?;
         Ok(VerilatedNic {
             api,
             eval_fn,
