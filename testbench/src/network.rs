@@ -109,17 +109,21 @@ pub fn generate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>)
 }
 
 /// The network top Verilated, driven as one router with [`endpoint_config`]'s ports.
+/// A mutated top is compiled for a short run (the design's C++ at -O0,
+/// [`VerilatedRouter::build_quick`]): a planted bug runs only until it is
+/// caught, a few thousand cycles, where the build time dominates.
 pub fn verilate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>) -> Result<VerilatedRouter> {
     let files = generate(v, link_latency, mutant)?;
     let cfg = endpoint_config(v)?;
     let top = network_top_name(&network_name(v));
     let c0 = &v.configs[0];
-    if !c0.programmable() {
-        return VerilatedRouter::build_top(&cfg, &files, &top);
-    }
-    let pw = wormqos_config::index_width(c0.ports() as u32) as usize;
-    let map = PortMap::new(&cfg).with_network_writes(v.net.routers, c0.header().dest.width as usize, pw, c0.vcs());
-    VerilatedRouter::build_top_with(&cfg, &files, &top, map)
+    let map = if c0.programmable() {
+        let pw = wormqos_config::index_width(c0.ports() as u32) as usize;
+        PortMap::new(&cfg).with_network_writes(v.net.routers, c0.header().dest.width as usize, pw, c0.vcs())
+    } else {
+        PortMap::new(&cfg)
+    };
+    VerilatedRouter::build_top_with(&cfg, &files, &top, map, mutant.is_some())
 }
 
 /// The network top with a NIC at every endpoint (`<name>_system`, `mutant`
@@ -127,7 +131,9 @@ pub fn verilate(v: &Validated, link_latency: u32, mutant: Option<NetworkMutant>)
 pub fn verilate_system(v: &Validated, mutant: Option<NetworkMutant>, fault: Option<NicFault>) -> Result<VerilatedSystem> {
     let cfg = nic_endpoint_config(v)?;
     let files = generate_network_system(&design(v, v.exp.topology.link_latency), &cfg, mutant, fault)?;
-    VerilatedSystem::build_top(&cfg, &files, &system_top_name(&cfg))
+    // A planted bug runs only until it is caught: compiled for a short run.
+    let quick = mutant.is_some() || fault.is_some();
+    VerilatedSystem::build_top(&cfg, &files, &system_top_name(&cfg), quick)
 }
 
 /// The composed golden model of the network with a NIC at every endpoint:

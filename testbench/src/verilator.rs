@@ -192,9 +192,11 @@ impl VerilatedRouter {
     }
 
     /// [`VerilatedRouter::build_top`] with the port map `map` (a
-    /// programmable network's write ports, [`PortMap::with_network_writes`]).
-    pub fn build_top_with(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, map: PortMap) -> Result<VerilatedRouter> {
-        Self::build_map(cfg, files, top, &cache_root(), false, false, map)
+    /// programmable network's write ports, [`PortMap::with_network_writes`]),
+    /// compiled for a short run if `quick` (as [`VerilatedRouter::build_quick`]:
+    /// a planted bug in a network top, run only until it is caught).
+    pub fn build_top_with(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, map: PortMap, quick: bool) -> Result<VerilatedRouter> {
+        Self::build_map(cfg, files, top, &cache_root(), false, quick, map)
     }
 
     fn build_impl(cfg: &RouterConfig, files: &[GeneratedFile], top: &str, cache_root: &Path, trace: bool) -> Result<VerilatedRouter> {

@@ -182,10 +182,13 @@ pub struct VerilatedNic {
 impl VerilatedNic {
     /// Generates `<name>_nic` (with a planted `fault`, if any), builds it or
     /// reuses the cached library, and creates a model (reset it before use).
+    /// A faulty NIC is compiled like a correct one: a NIC alone is small,
+    /// and -O0 did not pay for its 20,000-cycle fault runs (docs/benchmarks.md,
+    /// branch suite_trim2: 81.7 s at -O1 against 124.2 s at -O0).
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
-        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map)?;
+        let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map, false)?;
         Ok(VerilatedNic {
             api,
             eval_fn,
@@ -257,11 +260,12 @@ impl VerilatedNic {
 }
 
 /// Builds `top` from `files` with the NIC shim over `map` (plus
-/// `wq_nic_eval`), or reuses the cached library, and creates a model.
-pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, map: &PortMap) -> Result<(&'static Api, EvalFn, *mut c_void)> {
+/// `wq_nic_eval`), or reuses the cached library, and creates a model;
+/// `quick` compiles the design's C++ for a short run (`BuildSpec::quick`).
+pub(crate) fn build_with_eval(files: &[wormqos_hdl::GeneratedFile], top: &str, map: &PortMap, quick: bool) -> Result<(&'static Api, EvalFn, *mut c_void)> {
     let shim = shim_source(map, false) + EVAL_FN;
     let root = super::cache_root();
-    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false, quick: false })
+    let info = cache::build_or_reuse(&BuildSpec { root: &root, top, files, shim: &shim, trace: false, quick })
         .with_context(|| format!("building the Verilator model of `{top}`"))?;
     let api = load(&info.library)?;
     if api.port_map != map.signature() || api.input_words != map.input_words || api.output_words != map.output_words {

@@ -49,18 +49,21 @@ pub struct VerilatedSystem {
 
 impl VerilatedSystem {
     /// Generates `<name>_system` (with `fault` in every NIC, if any), builds
-    /// it or reuses the cached library, and creates a model.
+    /// it or reuses the cached library, and creates a model; with a fault,
+    /// compiled for a short run (it runs only until the fault is caught).
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedSystem> {
         let files = generate_system(cfg, fault).context("generating the system top")?;
-        VerilatedSystem::build_top(cfg, &files, &system_top_name(cfg))
+        VerilatedSystem::build_top(cfg, &files, &system_top_name(cfg), fault.is_some())
     }
 
     /// Builds `top` of `files`, a system top whose host ports are those of
     /// one NIC of `cfg` per port (`p<k>_*`, k < `cfg.ports()`): the
-    /// router's system top or a network's with a NIC per endpoint.
-    pub fn build_top(cfg: &RouterConfig, files: &[wormqos_hdl::GeneratedFile], top: &str) -> Result<VerilatedSystem> {
+    /// router's system top or a network's with a NIC per endpoint. With
+    /// `quick`, compiled for a short run (the design's C++ at -O0, as
+    /// [`super::VerilatedRouter::build_quick`]): for a planted bug.
+    pub fn build_top(cfg: &RouterConfig, files: &[wormqos_hdl::GeneratedFile], top: &str, quick: bool) -> Result<VerilatedSystem> {
         let map = port_map(cfg);
-        let (api, eval_fn, handle) = build_with_eval(files, top, &map)?;
+        let (api, eval_fn, handle) = build_with_eval(files, top, &map, quick)?;
         Ok(VerilatedSystem { api, eval_fn, handle, inw: vec![0; map.input_words], outw: vec![0; map.output_words], map, ports: cfg.ports() })
     }
 
