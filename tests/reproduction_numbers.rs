@@ -323,15 +323,21 @@ fn claims() -> Vec<Claim> {
     let p = "deadline_miss_probability";
     let t = "deadline_missing_time_ms";
     for (passage, point, cells) in [
-        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", [("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
-        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09")]),
-        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12")]),
+        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", vec![("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
+        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09"), ("4", "0.31", "0.06")].to_vec()),
+        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12"), ("4", "0.33", "0.13")].to_vec()),
     ] {
         let mut numbers = Vec::new();
         for (phase, prob, time) in cells {
             let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
             numbers.push(n(prob, FIG4, row, p));
             numbers.push(n(time, FIG4, row, t));
+        }
+        if point == "0.6 traditional" {
+            // "0 of 217": TR's 80:20 phase, deadline miss probability 0 of 217 judged frames
+            let row: &'static [(&str, &str)] = &[("point", "0.6 traditional"), ("phase", "4")];
+            numbers.push(n("0", FIG4, row, p));
+            numbers.push(n("217", FIG4, row, "frames_judged"));
         }
         v.push(Claim { passage, numbers });
     }
@@ -386,9 +392,12 @@ fn claims() -> Vec<Claim> {
         ),
     ] {
         let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, csv, fig7_row(l, mix), be)).collect();
-        let (d9, s9) = passage.rsplit_once("| ").unwrap().1.split_once(',').unwrap().0.split_once('/').unwrap();
-        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), "frame_interval_mean_ms"));
-        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), sd));
+        // each cell "d̄/σ_d, BE": d̄ and σ_d from the same (load, mix) row
+        for (cell, (load, _)) in row_cells(passage, cells.len()).iter().zip(&cells) {
+            let (d, s) = cell.split_once(',').unwrap().0.trim().split_once('/').unwrap();
+            numbers.push(n(d, csv, fig7_row(load, mix), "frame_interval_mean_ms"));
+            numbers.push(n(s, csv, fig7_row(load, mix), sd));
+        }
         v.push(Claim { passage, numbers });
     }
     v.push(Claim {
@@ -4986,7 +4995,6 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
 const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "## 001_… Fig. 7 and Table V: mixes of synthetic VBR and best effort (MR)", key: "| 20:80 |", reason: "paper's values (Table V's, the second of each pair; ours are tied)" },
     census::Untied { heading: "## 001_… Table II: Fine-Grained VirtualClock vs Fine-Grained Fair Queueing, 80:20", key: "| 0.6 |", reason: "paper's values (the two paper columns; ours are tied)" },
-    census::Untied { heading: "## 003_… Fig. 4: TR / NP / P under the dynamic workload", key: "| TR |", reason: "not tied yet" },
     census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | NP |", reason: "not tied yet" },
     census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | per VC |", reason: "not tied yet" },
     census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| TR |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
@@ -4996,8 +5004,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| source latency (rung → header sent) |", reason: "tied by sim/netsim/tests/fig9_003.rs::the_nic_wait_breakdown_is_quoted_from_its_csv_and_its_verdicts_hold" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "not tied yet" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16 |", reason: "not tied yet" },
-    census::Untied { heading: "## 001_… Fig. 13: (2×2) fat mesh", key: "| 40:60 d̄/σ_d (ms), BE µs |", reason: "not tied yet" },
-    census::Untied { heading: "### Fig. 13 with the iterative switch allocator (issue 19)", key: "| 40:60, iterative |", reason: "not tied yet" },
     census::Untied { heading: "## 000_… Fig. 4(a): two real-time classes and best effort in a 16-port router", key: "| 0.002 |", reason: "not tied yet (analytical-model section, i23_tiemodel)" },
     census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section, i23_tiemodel)" },
     census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "not tied yet (analytical-model section, i23_tiemodel)" },
