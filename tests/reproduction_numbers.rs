@@ -5126,3 +5126,22 @@ fn the_census_catches_a_row_planted_in_the_document() {
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains(&planted_row), "{errors:#?}");
 }
+
+/// The intro's census sentence counts what the census finds: all tables,
+/// the listed ones, and the listed ones per reason.
+#[test]
+fn the_intro_quotes_the_census_counts() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let count = |prefix: &str| UNTIED.iter().filter(|e| e.reason.starts_with(prefix)).count();
+    let sentence = format!(
+        "Of {} tables, {} are listed:\n{} not tied yet",
+        census::tables(&doc).len(),
+        UNTIED.len(),
+        count("not tied yet")
+    );
+    assert!(doc.contains(&sentence), "docs/reproduction.md's intro should say {sentence:?}");
+    let rest = format!("{} with the paper's values\nbeside ours", count("paper's values"));
+    assert!(doc.contains(&rest), "docs/reproduction.md's intro should say {rest:?}");
+    let others = format!("and {} tied by other tests", count("tied by "));
+    assert!(doc.contains(&others), "docs/reproduction.md's intro should say {others:?}");
+}
