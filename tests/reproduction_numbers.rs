@@ -15,6 +15,8 @@ use std::path::PathBuf;
 mod models;
 #[path = "reproduction_numbers/cube_waits.rs"]
 mod cube_waits;
+#[path = "reproduction_numbers/census.rs"]
+mod census;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -182,26 +184,12 @@ fn interval_row(passage: &'static str, csv: &'static str, row_key: &'static str,
 /// The numbers of a table row after its first cell, in order (thousands
 /// separators kept): "| 0.6, 5 | 0.39 | 18,235 (sat) |" gives ["0.39", "18,235"].
 fn row_numbers(passage: &'static str) -> Vec<&'static str> {
-    numbers_in(passage.trim_matches('|').split_once('|').map_or("", |(_, rest)| rest))
+    census::row_numbers(passage)
 }
 
 /// The numbers in `text`, in order (thousands separators kept).
 fn numbers_in(text: &'static str) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_digit() || ((bytes[i] == b'.' || bytes[i] == b',') && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit())) {
-                i += 1;
-            }
-            out.push(&text[start..i]);
-        } else {
-            i += 1;
-        }
-    }
-    out
+    census::numbers(text)
 }
 
 /// What one number of a row is: a column of the point's `results.csv` row
@@ -339,15 +327,21 @@ fn claims() -> Vec<Claim> {
     let p = "deadline_miss_probability";
     let t = "deadline_missing_time_ms";
     for (passage, point, cells) in [
-        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", [("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
-        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09")]),
-        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12")]),
+        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", vec![("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
+        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09"), ("4", "0.31", "0.06")].to_vec()),
+        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12"), ("4", "0.33", "0.13")].to_vec()),
     ] {
         let mut numbers = Vec::new();
         for (phase, prob, time) in cells {
             let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
             numbers.push(n(prob, FIG4, row, p));
             numbers.push(n(time, FIG4, row, t));
+        }
+        if point == "0.6 traditional" {
+            // "0 of 217": TR's 80:20 phase, deadline miss probability 0 of 217 judged frames
+            let row: &'static [(&str, &str)] = &[("point", "0.6 traditional"), ("phase", "4")];
+            numbers.push(n("0", FIG4, row, p));
+            numbers.push(n("217", FIG4, row, "frames_judged"));
         }
         v.push(Claim { passage, numbers });
     }
@@ -402,9 +396,12 @@ fn claims() -> Vec<Claim> {
         ),
     ] {
         let mut numbers: Vec<Num> = cells.iter().map(|(l, w)| n(w, csv, fig7_row(l, mix), be)).collect();
-        let (d9, s9) = passage.rsplit_once("| ").unwrap().1.split_once(',').unwrap().0.split_once('/').unwrap();
-        numbers.push(n(Box::leak(d9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), "frame_interval_mean_ms"));
-        numbers.push(n(Box::leak(s9.to_string().into_boxed_str()), csv, fig7_row("0.9", mix), sd));
+        // each cell "d̄/σ_d, BE": d̄ and σ_d from the same (load, mix) row
+        for (cell, (load, _)) in row_cells(passage, cells.len()).iter().zip(&cells) {
+            let (d, s) = cell.split_once(',').unwrap().0.trim().split_once('/').unwrap();
+            numbers.push(n(d, csv, fig7_row(load, mix), "frame_interval_mean_ms"));
+            numbers.push(n(s, csv, fig7_row(load, mix), sd));
+        }
         v.push(Claim { passage, numbers });
     }
     v.push(Claim {
@@ -4991,3 +4988,185 @@ fn k14_direct_claims() -> Vec<Claim> {
 
 #[path = "reproduction_numbers/records.rs"]
 mod records;
+
+/// Every claim of this file, gathered in one place so the census sees them
+/// all (claims kept in other modules are added here, one line each).
+fn all_claims() -> Vec<Claim> {
+    let mut all = claims();
+    all.extend(models::claims().0);
+    all
+}
+
+/// What each claim ties, for the census: its passage and written numbers;
+/// each quoted deadlock's passage with its cycle (`DEADLOCKS`, checked by
+/// `quoted_deadlocks_match_the_committed_results`).
+fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
+    let mut ties: Vec<census::Tie> = claims.iter().map(|c| census::Tie { passage: c.passage, written: c.numbers.iter().map(|n| n.written).collect() }).collect();
+    ties.extend(DEADLOCKS.iter().map(|(passage, _, _, cycle)| census::Tie { passage, written: vec![cycle] }));
+    ties
+}
+
+/// The tables of docs/reproduction.md that no claim ties, each with why:
+/// "paper's values" (the paper's numbers quoted beside ours), "configuration
+/// parameters", "not tied yet", or "tied by <file>::<test>" (another test
+/// checks the numbers; `every_results_table_is_tied` checks the test
+/// exists). The census fails on a listed table that is tied, so the list can
+/// only shrink.
+const UNTIED: &[census::Untied] = &[
+    census::Untied { heading: "## 001_… Fig. 7 and Table V: mixes of synthetic VBR and best effort (MR)", key: "| 20:80 |", reason: "paper's values (Table V's, the second of each pair; ours are tied)" },
+    census::Untied { heading: "## 001_… Table II: Fine-Grained VirtualClock vs Fine-Grained Fair Queueing, 80:20", key: "| 0.6 |", reason: "paper's values (the two paper columns; ours are tied)" },
+    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | NP |", reason: "not tied yet" },
+    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | per VC |", reason: "not tied yet" },
+    census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| TR |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
+    census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| 0.7 | NP |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
+    census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| 0.5 | flit | 0.16 ± 0.05 | 0.10 |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
+    census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| 0.5 | flit | 0.16 ± 0.05 | 0.09 |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
+    census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| source latency (rung → header sent) |", reason: "tied by sim/netsim/tests/fig9_003.rs::the_nic_wait_breakdown_is_quoted_from_its_csv_and_its_verdicts_hold" },
+    census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 0.6 | 16.0 | 0.159 | 0.183", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
+    census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 0.6 | 16.0 | 0.159 | 0.224", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
+    census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 0.15 | 3.5 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
+    census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 30:70 | 0.073 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
+    census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
+    census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
+    census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "not tied yet" },
+    census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16 |", reason: "not tied yet" },
+    census::Untied { heading: "## 000_… Fig. 4(a): two real-time classes and best effort in a 16-port router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## 004_… multi-link ring: M/M/n and M/D/n VC-access model", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## Torus: dateline VC classes against deadlock", key: "| 0.6 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| model | 74.6 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| model | 91.9 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| M = 64 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### Why 002_…'s model saturates early at L = 3 (issue 22)", key: "| VC holding time, sim (cycles) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… §3.1 on the router it describes (one VC per class)", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### Investigation: why 000_… Fig. 4 disagreed (R1/R2 separation, best-effort interference)", key: "| 1 (5, 9) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… §3.2 and §3.4.2: the 6-cube (Fig. 7(b), Fig. 14)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 9: best-effort latency over both loads (6-cube)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 10: best-effort M = 64 beside real-time M = 32 (6-cube)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12 with two ON/OFF real-time classes", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12 with two ON/OFF real-time classes", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 0.53 / 1.97 (+270 %) / 0.66 (+24 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.112 | 0.44 / 2.42 (+456 %) / 0.49 (+13 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 1.24 / 2.40 (+93 %) / 1.02 (−18 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.112 | 0.63 / 3.13 (+394 %) / 0.75 (+18 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 1 | 33 | 58.48 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 1 | 33 | 112.28 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### Where the burst backlog waits: the fluid model per part (issue 22)", key: "| 1 | 33 | 0.00 / 58.48 (−100.0 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### Where the burst backlog waits: the fluid model per part (issue 22)", key: "| 1 | 33 | 0.00 / 15.76 (−100.0 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The two links in tandem on a 2-port router (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The K = 1 excess, message by message (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The K ≥ 2 source link, message by message (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### Tandem links on 16 ports (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The source link coupled backwards (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The source link coupled backwards (issue 22)", key: "| 2 | 40 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The hypercube's fluid row (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The hypercube's fluid row in tandem (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The hypercube's tandem row link by link (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### The backlog at the source (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "#### K = 14: the fluid queue without eigenvalues (issue 22)", key: "| 14 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 5 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.101 / 0.102 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.177 / 0.177 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 188.6 / 178.5 (−5.3 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 431.4 / 443.8 (+2.9 %) |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 0.05 | 461.4 / 431.4 / 443.8 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_…: combinatorial torus model", key: "| model |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_… Fig. 1: the 8 × 8 × 8 torus and M = 64, 100, simulated", key: "| L = 3 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_… Fig. 1: the 8 × 8 × 8 torus and M = 64, 100, simulated", key: "| M = 64, L = 3 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_… Fig. 1: the heaviest points, four times longer", key: "| 5 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 002_… Fig. 1: the heaviest points, four times longer", key: "| M = 64, L = 3 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## 001_… Fig. 10 and Table VI: MediaWorm vs a PCS router (model-only PCS)", key: "| 0.37 |", reason: "paper's values (paper attempts / dropped; ours are tied)" },
+    census::Untied { heading: "### Fig. 10's PCS curves: the data phase of the circuits", key: "| 0.8 | 21 |", reason: "tied by tests/reproduction_numbers.rs::pcs_fig10_mechanism_rows_match_the_committed_results" },
+];
+
+/// The reasons an untied table may give.
+const REASONS: [&str; 4] = ["paper's values", "configuration parameters", "not tied yet", "tied by "];
+
+#[test]
+fn every_results_table_is_tied() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let claims = all_claims();
+    let mut errors = census::census(&doc, &all_ties(&claims), UNTIED);
+    for entry in UNTIED {
+        if !REASONS.iter().any(|r| entry.reason.starts_with(r)) {
+            errors.push(format!("{:?}: reason {:?} is none of {REASONS:?}", entry.key, entry.reason));
+        }
+        if let Some((file, test)) = entry.reason.strip_prefix("tied by ").and_then(|t| t.split_once("::")) {
+            let text = std::fs::read_to_string(root().join(file)).unwrap_or_default();
+            if !text.contains(&format!("#[test]\nfn {test}(")) {
+                errors.push(format!("{:?}: {file} has no test {test}", entry.key));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{} census findings:\n{}", errors.len(), errors.join("\n"));
+}
+
+/// The census on a two-table document: a row whose numbers no claim checks
+/// is reported, a listed table that is tied is a stale entry, tables in
+/// code blocks are not tables.
+#[test]
+fn the_census_catches_an_untied_row_and_a_stale_entry() {
+    let doc = "# A\n\n| load | d / sd |\n|---|---|\n| 0.6 | 33.33 / 0.05 |\n| 0.7 | 33.34 / 0.08 |\n\n## B\n\n| x | y |\n|---|---|\n| a | 1.5 |\n\n```\n| in | code |\n|---|---|\n| z | 9 |\n```\n";
+    let tied_row = "| 0.6 | 33.33 / 0.05 |";
+    let ties = [census::Tie { passage: tied_row, written: vec!["33.33", "0.05"] }, census::Tie { passage: "| a | 1.5 |", written: vec!["1.5"] }];
+    let tables = census::tables(doc);
+    assert_eq!(tables.len(), 2, "the table in the code block is not one");
+    assert_eq!((tables[0].heading.as_str(), tables[0].line, tables[0].body.len()), ("# A", 3, 2));
+    // the row at 0.7 is in no passage: its two numbers are unchecked
+    let errors = census::census(doc, &ties, &[]);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("| 0.7 | 33.34 / 0.08 |") && errors[0].contains("[\"33.34\", \"0.08\"]"), "{errors:#?}");
+    // listed, it passes; B listed while tied is stale; a key naming nothing is reported
+    let listed = [
+        census::Untied { heading: "# A", key: "| 0.7 |", reason: "not tied yet" },
+        census::Untied { heading: "## B", key: "| a |", reason: "not tied yet" },
+        census::Untied { heading: "## B", key: "| zz |", reason: "not tied yet" },
+    ];
+    let errors = census::census(doc, &ties, &listed);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[0].starts_with("stale entry") && errors[0].contains("\"| a |\""), "{errors:#?}");
+    assert!(errors[1].contains("names 0 tables"), "{errors:#?}");
+    // a number of the row that its claim does not write is unchecked
+    assert_eq!(census::unchecked_numbers(tied_row, &[census::Tie { passage: tied_row, written: vec!["33.33"] }]), ["0.05"]);
+}
+
+/// The census on the real document: a row planted in the first tied table
+/// (its first row copied with a digit appended to the last number) is
+/// reported.
+#[test]
+fn the_census_catches_a_row_planted_in_the_document() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let claims = all_claims();
+    let ties = all_ties(&claims);
+    let tied = census::tables(&doc).into_iter().find(|t| !UNTIED.iter().any(|e| t.heading == e.heading && t.lines.iter().any(|l| l.contains(e.key))) && !t.body.is_empty() && !census::row_numbers(&t.body[0]).is_empty()).expect("a tied table");
+    let row = &tied.body[0];
+    let planted_row = format!("{}9 |", row.trim_end_matches('|').trim_end());
+    let planted = doc.replacen(&format!("{row}\n"), &format!("{row}\n{planted_row}\n"), 1);
+    assert!(census::census(&doc, &ties, UNTIED).is_empty());
+    let errors = census::census(&planted, &ties, UNTIED);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains(&planted_row), "{errors:#?}");
+}
+
+/// The intro's census sentence counts what the census finds: all tables,
+/// the listed ones, and the listed ones per reason.
+#[test]
+fn the_intro_quotes_the_census_counts() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let count = |prefix: &str| UNTIED.iter().filter(|e| e.reason.starts_with(prefix)).count();
+    let sentence = format!(
+        "Of {} tables, {} are listed:\n{} not tied yet",
+        census::tables(&doc).len(),
+        UNTIED.len(),
+        count("not tied yet")
+    );
+    assert!(doc.contains(&sentence), "docs/reproduction.md's intro should say {sentence:?}");
+    let rest = format!("{} with the paper's values\nbeside ours", count("paper's values"));
+    assert!(doc.contains(&rest), "docs/reproduction.md's intro should say {rest:?}");
+    let others = format!("and {} tied by other tests", count("tied by "));
+    assert!(doc.contains(&others), "docs/reproduction.md's intro should say {others:?}");
+}
