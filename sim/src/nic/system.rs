@@ -113,10 +113,17 @@ impl<F: Fabric> NicSystem<F> {
         let ro = self.router.outputs();
         let mut out = Vec::with_capacity(host.len());
         for (k, nic) in self.nics.iter_mut().enumerate() {
-            let i = NicInputs { axil: host[k].axil, axi: host[k].axi, inj_credit: ro.credits[k], ej: ro.flits[k] };
+            let i = NicInputs {
+                axil: host[k].axil,
+                axi: host[k].axi,
+                inj_credit: ro.credits[k],
+                inj_credit_lanes: ro.credit_lanes[k],
+                ej: ro.flits[k],
+            };
             let o = nic.settle(&i);
             self.router_in.flits[k] = o.inj;
             self.router_in.credits[k] = o.ej_credit;
+            self.router_in.credit_lanes[k] = o.ej_credit_lanes;
             self.nic_in[k] = i;
             out.push(HostOut::of(o));
         }

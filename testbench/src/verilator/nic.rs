@@ -252,7 +252,7 @@ impl VerilatedNic {
         let h = host_output_values(g);
         let dummy = self.map.outputs.len() > 31 && b(31);
         let inj = LinkFlit { lane: 0, valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
-        NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32 }
+        NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32, ej_credit_lanes: 0 }
     }
 }
 
