@@ -183,6 +183,9 @@ impl VerilatedNic {
     /// Generates `<name>_nic` (with a planted `fault`, if any), builds it or
     /// reuses the cached library, and creates a model (reset it before use).
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
+        // The port map below is positional and has no lane ports (docs/nic.md
+        // §3): per-lane NICs are held to the model through the system top.
+        anyhow::ensure!(!cfg.per_lane_credits(), "the standalone NIC harness has no lane ports: run a per-lane NIC in the system top (VerilatedSystem)");
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
         let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map)?;
