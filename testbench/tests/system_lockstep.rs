@@ -6,8 +6,11 @@
 //! checks of `wormqos_testbench::nic::system` (every send completes with
 //! the right status, every message arrives once, intact).
 //!
-//! Cost: four Verilator builds of a system top (two clean, two with a
-//! planted NIC fault), about 3 minutes each on the shared 2-core machine
+//! Also with `preemption_credits = "per_lane"` (docs/nic.md §9.1, §11.1):
+//! the NICs then open router lanes above 0, counted by the model.
+//!
+//! Cost: six Verilator builds of a system top (three clean, two with a
+//! planted NIC fault, one with a router lane mutant), about 3 minutes each on the shared 2-core machine
 //! when not cached; the lockstep runs at 17,000-22,000 cycles/s.
 
 use wormqos_config::RouterConfig;
