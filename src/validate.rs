@@ -80,13 +80,6 @@ pub fn refuse_model_only(cfg: &RouterConfig, origin: &str, text: &str) -> anyhow
             files::at(origin, text, field)
         )));
     }
-    if cfg.per_lane_credits() && cfg.nic().is_some() {
-        let field = "router.preemption_credits";
-        return Err(invalid(format!(
-            "{}: field `{field}` = \"per_lane\": the [nic] section's NIC has no lanes (docs/nic.md, docs/microarchitecture.md §9.4 *Credits*); allowed values with a [nic] section: \"per_vc\" or leave it out",
-            files::at(origin, text, field)
-        )));
-    }
     Ok(())
 }
 

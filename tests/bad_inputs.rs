@@ -46,12 +46,14 @@ fn cfg(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
     vec![("bad.toml", edit(example("mesh5.toml")))]
 }
 
-/// The preemptive router with a NIC (examples/nic/qos_p.toml) with
-/// per-lane credits on line 16: the NIC has no lanes.
-fn nic_per_lane() -> Vec<(&'static str, String)> {
+/// The router of examples/nic/qos_p.toml with a NIC, its `mode =
+/// "preemptive"` (line 15) replaced by per-lane credits: the unpartitioned
+/// router has no lanes, per-lane credits with a [nic] section are refused
+/// on line 15 as without one (docs/nic.md §9.1: P mode only).
+fn nic_per_lane_not_p() -> Vec<(&'static str, String)> {
     let text = std::fs::read_to_string(root().join("examples/nic/qos_p.toml")).unwrap();
     assert_eq!(text.lines().nth(14), Some("mode = \"preemptive\""), "examples/nic/qos_p.toml changed");
-    vec![("bad.toml", text.replacen("mode = \"preemptive\"\n", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n", 1))]
+    vec![("bad.toml", text.replacen("mode = \"preemptive\"\n", "preemption_credits = \"per_lane\"\n", 1))]
 }
 
 fn exp(edit: impl Fn(String) -> String) -> Vec<(&'static str, String)> {
@@ -123,10 +125,9 @@ fn cases() -> Vec<Case> {
         case("gen_config_is_dir", "generate --config {dir} --out {out}", vec![], "is a directory"),
         case("gen_not_utf8", "generate --config {dir}/bad.toml --out {out}", none(), "UTF-8"),
         case("gen_huge_file", "generate --config {dir}/bad.toml --out {out}", none(), "size limit"),
-        // Per-lane credits (docs/microarchitecture.md §9.4 *Credits*): in the
-        // RTL, but the NIC has no lanes.
-        case("gen_per_lane_nic", "generate --config {dir}/bad.toml --out {out}", nic_per_lane(), "bad.toml:16: field `router.preemption_credits` = \"per_lane\": the [nic] section's NIC has no lanes"),
-        case("gen_system_per_lane_nic", "generate --config {dir}/bad.toml --out {out} --system", nic_per_lane(), "bad.toml:16: field `router.preemption_credits`"),
+        // Per-lane credits (docs/microarchitecture.md §9.4 *Credits*): P mode
+        // only, with or without a [nic] section (docs/nic.md §9.1).
+        case("gen_system_per_lane_nic_not_p", "generate --config {dir}/bad.toml --out {out} --system", nic_per_lane_not_p(), "bad.toml:15: invalid configuration: field `router.preemption_credits` = \"per_lane\""),
         case("gen_per_lane_np", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_lane\"")), "field `router.preemption_credits` = \"per_lane\""),
         case("gen_per_lane_value", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"round_robin\"\npreemption_credits = \"per_flit\"")), "per_vc"),
         // The split switch stage (§6 *Split switch allocation*): in the RTL,
@@ -152,9 +153,8 @@ fn cases() -> Vec<Case> {
         // P mode*): in the RTL with or without acceleration and with per-VC or
         // per-lane credits; `split` is not defined in P mode.
         case("gen_split_p", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_stage = \"split\"")), "bad.toml:14: invalid configuration: field `router.switch_stage` = split: the split switch stage is defined for the modes without preemption"),
-        case("cosim_per_lane_nic", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane(), "the [nic] section's NIC has no lanes"),
-        case("synth_per_lane_nic", "synth --config {dir}/bad.toml --out {out}/s", nic_per_lane(), "the [nic] section's NIC has no lanes"),
-        case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the [nic] model has no lanes"),
+        case("cosim_per_lane_nic_not_p", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane_not_p(), "bad.toml:15: invalid configuration: field `router.preemption_credits` = \"per_lane\""),
+        case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the network simulator's [nic] model (sim/netsim/src/nic.rs) has no lanes"),
         // More than 32 ports: simulation only (SIM_PORTS_RANGE = 2..=129).
         case("gen_ports_sim_only", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = 40")), "bad.toml:6: invalid configuration: field `router.ports` = 40: allowed range 2..=32 (up to 129 only"),
         case("gen_net_ports_sim_only", "generate --experiment {dir}/e.toml --out {out}", exp(r("ports = 5", "ports = 40")), "e.toml:3: field `router.ports` = 40: the RTL holds 2..=32 ports"),

@@ -259,9 +259,10 @@ fn the_generator_emits_the_split_stage() {
 
 /// `router.preemption_credits = "per_lane"` is in the RTL: the generator
 /// emits the four lane buses of §3 (docs/microarchitecture.md §9.4
-/// *Credits*), and refuses it with a `[nic]` section (the NIC has no lanes).
+/// *Credits*), and with a `[nic]` section the NIC's four lane ports
+/// (docs/nic.md §3), wired to the router's in the system top (§16).
 #[test]
-fn the_generator_emits_per_lane_credits_but_no_nic_with_them() {
+fn the_generator_emits_per_lane_credits_with_and_without_a_nic() {
     let text = "name = \"lane\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
                 output_buffer_depth = 2\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\n\
                 mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n";
@@ -277,8 +278,18 @@ fn the_generator_emits_per_lane_credits_but_no_nic_with_them() {
     assert!(!wormqos_hdl::generate(&per_vc, None).unwrap().last().unwrap().text.contains("in_lane_i"));
     let nic = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nic/qos_p.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"");
     let nic = RouterConfig::from_toml_str(&nic, "inline").unwrap();
-    let e = wormqos_hdl::generate_nic(&nic, None).unwrap_err().to_string();
-    assert!(e.contains("preemption_credits") && e.contains("no lanes") && e.contains("allowed values"), "{e}");
+    let files = wormqos_hdl::generate_nic(&nic, None).unwrap();
+    let top = &files.last().unwrap().text;
+    // qos_p.toml: M = 4 VCs, 3 classes so E = 2, LW = 2: lane ports LW = 2
+    // bits, credit-lane ports M*LW = 8 bits (docs/nic.md §3).
+    for port in ["output wire [1:0] inj_lane_o", "input  wire [7:0] inj_credit_lane_i", "input  wire [1:0] ej_lane_i", "output wire [7:0] ej_credit_lane_o"] {
+        assert!(top.contains(port), "{port} missing from the NIC top");
+    }
+    let system = wormqos_hdl::system::generate_system(&nic, None).unwrap();
+    let sys = &system.last().unwrap().text;
+    // §16: NIC k's credit-lane input is the router's in_credit_lane_o field of port k (M*LW = 8 bits).
+    assert!(sys.contains(".inj_credit_lane_i(r_in_credit_lane[15:8])"), "NIC 1's credit lanes not wired");
+    assert!(sys.contains(".out_credit_lane_i(r_out_credit_lane)"));
 }
 
 /// Routers of 33..=129 ports are simulation only (`SIM_PORTS_RANGE`): the

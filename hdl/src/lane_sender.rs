@@ -27,11 +27,43 @@ pub(crate) struct Front {
     pub class: Expr,
 }
 
+/// The sizes the sender needs: a router's output VC and a NIC's injection
+/// VC (docs/nic.md §9.1) are the same sender with their own depths.
+pub(crate) struct LaneDims {
+    /// E: the highest lane.
+    pub extra_lanes: u32,
+    /// LW = clog2(E + 1).
+    pub lane_width: u32,
+    /// CW: bits of a class field.
+    pub class_width: u32,
+    /// s: codes at or above it are class 0 (`cls()`, §9.1).
+    pub classes: u32,
+    /// One lane's credits when nothing is in flight (DD of a router's
+    /// output VC, DI of a NIC's injection VC).
+    pub depth: u64,
+    /// The `lane-join-ignores-class` mutant.
+    pub join_ignores_class: bool,
+}
+
+impl LaneDims {
+    /// A router's output VC: lanes of the downstream input VC, DD credits each.
+    pub fn of_router(d: &Dims) -> LaneDims {
+        LaneDims {
+            extra_lanes: d.qos.extra_lanes(),
+            lane_width: d.lane_id_width(),
+            class_width: d.class_width,
+            classes: d.classes,
+            depth: d.downstream_depth as u64,
+            join_ignores_class: d.faults.lane_join_ignores_class,
+        }
+    }
+}
+
 /// Declares output VC `u`'s sender registers and lane choice in `md`.
 /// `sent`: point C picked this VC (its front flit leaves this cycle);
 /// `ret`, `ret_lane`: a credit returned this cycle and its lane.
-pub(crate) fn lane_sender(md: &mut Module, d: &Dims, u: u32, front: &Front, sent: &Expr, ret: &Expr, ret_lane: &Expr) -> Result<LaneSend> {
-    let (e, lw, clw, dd) = (d.qos.extra_lanes(), d.lane_id_width(), d.class_width, d.downstream_depth as u64);
+pub(crate) fn lane_sender(md: &mut Module, d: &LaneDims, u: u32, front: &Front, sent: &Expr, ret: &Expr, ret_lane: &Expr) -> Result<LaneSend> {
+    let (e, lw, clw, dd) = (d.extra_lanes, d.lane_width, d.class_width, d.depth);
     let cw = clog2(dd + 1);
     let t = format!("vc{u}");
     md.comment(format!("Output VC {u}: per-lane credits of the downstream VC (§9.4 Credits)"));
@@ -51,11 +83,11 @@ pub(crate) fn lane_sender(md: &mut Module, d: &Dims, u: u32, front: &Front, sent
     let upto_stop: Vec<Expr> = (0..=e).map(|l| busy_w.bits(e, l).any()).collect();
     let joins: Vec<Expr> = (0..=e)
         .map(|l| {
-            let fits = if d.faults.lane_join_ignores_class { Expr::one_bit(true) } else { lcls[l as usize].0.at_least(&c) };
+            let fits = if d.join_ignores_class { Expr::one_bit(true) } else { lcls[l as usize].0.at_least(&c) };
             upto_stop[l as usize].l_and(&fits)
         })
         .collect();
-    if d.faults.lane_join_ignores_class {
+    if d.join_ignores_class {
         md.comment("MUTANT lane-join-ignores-class: a header joins the lowest lane up to stop, whatever its class");
     }
     let join = md.wire_of(&format!("{t}_join"), &cat_lsb(&joins));

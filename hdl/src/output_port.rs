@@ -5,7 +5,7 @@ use crate::arbiters::{arbiter_conns, ArbiterSide};
 use crate::bits::{at_most_one_set, clk, encode, rst};
 use crate::block_mux::sched_wrap;
 use crate::dims::Dims;
-use crate::lane_sender::{lane_sender, Front};
+use crate::lane_sender::{lane_sender, Front, LaneDims};
 use crate::verilog::{cat_lsb, clog2, num, onehot_select, Expr, Module, Result, Sig, Stmt};
 use wormqos_config::FlitOrder;
 
@@ -185,7 +185,7 @@ pub(crate) fn output_port(d: &Dims, fifo: &Module, arb: &Module) -> Result<Modul
         let ret = credit.at(u);
         let has_credit = match (&credit_lane, &front) {
             (Some(cl), Some(front)) => {
-                let s = lane_sender(&mut md, d, u, front, &sent, &ret, &cl.field(u * lw, lw))?;
+                let s = lane_sender(&mut md, &LaneDims::of_router(d), u, front, &sent, &ret, &cl.field(u * lw, lw))?;
                 lanes.push(s.lane.e());
                 drained.push(empty.clone());
                 s.has_credit

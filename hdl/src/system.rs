@@ -152,13 +152,21 @@ fn with_nics(
 
 /// The link fields in the order of the router's port names (`in_<f>_i`,
 /// `out_<f>_o`) and the NIC's (`inj_<f>_o`, `ej_<f>_i`), with their width
-/// per port; `dummy` in P mode only.
+/// per port; `dummy` in P mode only, `lane` with per-lane credits only.
 fn link_fields(cfg: &RouterConfig) -> Vec<(&'static str, u32)> {
     let mut f = vec![("valid", 1), ("vc", cfg.vc_width()), ("head", 1), ("tail", 1), ("data", cfg.flit_width())];
     if cfg.mode() == RouterMode::Preemptive {
         f.push(("dummy", 1));
     }
+    if let Some(lw) = credit_lane_width(cfg) {
+        f.push(("lane", lw));
+    }
     f
+}
+
+/// LW of a credit's lane field (docs/nic.md §16) with per-lane credits.
+fn credit_lane_width(cfg: &RouterConfig) -> Option<u32> {
+    cfg.per_lane_credits().then(|| crate::verilog::clog2(cfg.extra_lanes() as u64 + 1))
 }
 
 fn system_top(
@@ -201,6 +209,14 @@ fn system_top(
         inj.push(fields.iter().map(|(f, w)| t.wire(&format!("n{k}_inj_{f}"), *w)).collect::<Vec<_>>());
         ej_credit.push(t.wire(&format!("n{k}_ej_credit"), m));
     }
+    // Per-lane credits: each credit's lane beside it, both ways (docs/nic.md §16).
+    let lane_credit = credit_lane_width(cfg).map(|lw| {
+        let ej: Vec<Sig> = (0..n).map(|k| t.wire(&format!("n{k}_ej_credit_lane"), m * lw)).collect();
+        let r_in = t.wire("r_in_credit_lane", m * lw * n as u32);
+        let r_out = t.wire("r_out_credit_lane", m * lw * n as u32);
+        t.assign(&r_out, &cat_lsb(&ej.iter().map(Sig::e).collect::<Vec<_>>()));
+        (lw, ej, r_in, r_out)
+    });
     // The router's buses (field of width F of port k at [k*F +: F]).
     let r_in: Vec<Sig> = fields.iter().map(|(f, w)| t.wire(&format!("r_in_{f}"), *w * n as u32)).collect();
     let r_out: Vec<Sig> = fields.iter().map(|(f, w)| t.wire(&format!("r_out_{f}"), *w * n as u32)).collect();
@@ -220,6 +236,10 @@ fn system_top(
     }
     conns.push(("in_credit_o".into(), r_in_credit.e()));
     conns.push(("out_credit_i".into(), r_out_credit.e()));
+    if let Some((_, _, r_in, r_out)) = &lane_credit {
+        conns.push(("in_credit_lane_o".into(), r_in.e()));
+        conns.push(("out_credit_lane_i".into(), r_out.e()));
+    }
     conns.extend(table_conns.into_iter().flatten());
     let refs: Vec<(&str, Expr)> = conns.iter().map(|(a, b)| (a.as_str(), b.clone())).collect();
     t.instance(router, router_instance, &refs);
@@ -233,6 +253,10 @@ fn system_top(
         }
         conns.push(("inj_credit_i".into(), r_in_credit.field(k as u32 * m, m)));
         conns.push(("ej_credit_o".into(), ej_credit[k].e()));
+        if let Some((lw, ej, r_in, _)) = &lane_credit {
+            conns.push(("inj_credit_lane_i".into(), r_in.field(k as u32 * m * lw, m * lw)));
+            conns.push(("ej_credit_lane_o".into(), ej[k].e()));
+        }
         for (name, s) in &host[k] {
             conns.push((name.clone(), s.e()));
         }

@@ -28,6 +28,11 @@ fn nic_examples() -> Vec<(String, RouterConfig)> {
         let text = std::fs::read_to_string(&qos).unwrap() + extra;
         v.push((tag.to_string(), RouterConfig::from_toml_str(&text, tag).unwrap()));
     }
+    // Per-lane credits: the NIC's lane ports and lane senders (docs/nic.md §9.1, §11.1).
+    let text = std::fs::read_to_string(&qos).unwrap();
+    assert!(text.contains("mode = \"preemptive\"\n"), "examples/nic/qos_p.toml changed");
+    let text = text.replacen("mode = \"preemptive\"\n", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n", 1);
+    v.push(("qos_p_per_lane".to_string(), RouterConfig::from_toml_str(&text, "qos_p_per_lane").unwrap()));
     v
 }
 
@@ -81,7 +86,7 @@ fn every_nic_example_and_fault_is_lint_clean_iverilog_clean_and_synthesizes() {
 #[test]
 fn the_system_top_of_every_nic_example_is_clean_in_every_tool() {
     use wormqos_hdl::system::{generate_system, system_top_name};
-    let mut jobs: Vec<(String, RouterConfig)> = nic_examples().into_iter().filter(|(n, _)| !n.contains('_') || n == "qos_p").collect();
+    let mut jobs: Vec<(String, RouterConfig)> = nic_examples().into_iter().filter(|(n, _)| !n.contains('_') || n == "qos_p" || n == "qos_p_per_lane").collect();
     assert!(jobs.len() >= 2);
     // With programmable routing the system top also carries the route-table
     // port (`<name>_route_cfg_axil`, docs/integration.md).

@@ -6,8 +6,11 @@
 //! checks of `wormqos_testbench::nic::system` (every send completes with
 //! the right status, every message arrives once, intact).
 //!
-//! Cost: four Verilator builds of a system top (two clean, two with a
-//! planted NIC fault), about 3 minutes each on the shared 2-core machine
+//! Also with `preemption_credits = "per_lane"` (docs/nic.md §9.1, §11.1):
+//! the NICs then open router lanes above 0, counted by the model.
+//!
+//! Cost: six Verilator builds of a system top (three clean, two with a
+//! planted NIC fault, one with a router lane mutant), about 3 minutes each on the shared 2-core machine
 //! when not cached; the lockstep runs at 17,000-22,000 cycles/s.
 
 use wormqos_config::RouterConfig;
@@ -94,5 +97,58 @@ fn the_conservation_checks_alone_catch_lost_messages() {
             Ok(r) => panic!("fault {} not caught without the model: {r}", f.name()),
             Err(e) => eprintln!("fault {} caught without the model: {e:#}", f.name()),
         }
+    }
+}
+
+/// examples/nic/qos_p.toml with `preemption_credits = "per_lane"`: the NICs
+/// are per-lane senders and receivers (docs/nic.md §9.1, §11.1).
+fn qos_p_per_lane() -> RouterConfig {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/nic/qos_p.toml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains("mode = \"preemptive\"\n"), "examples/nic/qos_p.toml changed");
+    let text = text.replacen("mode = \"preemptive\"\n", "mode = \"preemptive\"\npreemption_credits = \"per_lane\"\n", 1);
+    RouterConfig::from_toml_str(&text, "qos_p.toml + per_lane").unwrap()
+}
+
+/// Per-lane credits with a NIC on every port, 50,000 cycles in lockstep on
+/// two seeds; the NICs open lanes above 0 (a higher class while a lower
+/// one holds lane 0's credits): at least 100 such flits per run (the
+/// messages are 2-17 flits, so that is a few dozen opened lanes at least).
+#[test]
+fn system_top_qos_nic_p_router_per_lane_credits_in_lockstep() {
+    let cfg = qos_p_per_lane();
+    let mut rtl = VerilatedSystem::build(&cfg, None).unwrap_or_else(|e| panic!("per_lane: {e:#}"));
+    for seed in [3, 4] {
+        let mut model = NicSystem::new(&cfg);
+        let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
+        let r = run_system(&cfg, duts, &opts(50_000, seed)).unwrap_or_else(|e| panic!("per_lane seed {seed}: {e:#}"));
+        assert_eq!(r.compared, r.cycles);
+        check("per_lane", &r);
+        let above = model.nic_flits_above_lane_0();
+        eprintln!("per_lane seed {seed}: {above} NIC flits into lanes above 0");
+        assert!(above >= 100, "seed {seed}: the NICs opened too few lanes: {above} flits above lane 0");
+    }
+}
+
+/// The router mutant `lane-join-ignores-class` (a header joins the lowest
+/// busy lane whatever its class) in the system top's router, towards the
+/// NICs: the per-lane system lockstep catches it.
+#[test]
+fn a_lane_mutant_in_the_per_lane_system_is_caught() {
+    let cfg = qos_p_per_lane();
+    let mutant = wormqos_hdl::Mutant::LaneJoinIgnoresClass;
+    let mut files = wormqos_hdl::system::generate_system(&cfg, None).unwrap();
+    for m in wormqos_hdl::generate(&cfg, Some(mutant)).unwrap() {
+        if let Some(f) = files.iter_mut().find(|f| f.file_name == m.file_name) {
+            *f = m;
+        }
+    }
+    let top = wormqos_hdl::system::system_top_name(&cfg);
+    let mut rtl = VerilatedSystem::build_top(&cfg, &files, &top).unwrap();
+    let mut model = NicSystem::new(&cfg);
+    let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
+    match run_system(&cfg, duts, &opts(20_000, 3)) {
+        Ok(r) => panic!("mutant {} not caught: {r}", mutant.name()),
+        Err(e) => eprintln!("mutant {} caught: {e:#}", mutant.name()),
     }
 }

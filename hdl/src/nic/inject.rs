@@ -5,6 +5,7 @@
 use super::{fifo_instance, r, set, when, wire_partly_used, Block, FifoPorts, Lib, NicDims, NicFault};
 use crate::bits::{encode, onehot_of};
 use crate::buffers::fifo;
+use crate::lane_sender::{lane_sender, Front, LaneDims};
 use crate::vclock::vclock_sched;
 use crate::verilog::{cat, num, onehot_select, clog2, Expr, Result, Sig, Stmt};
 use wormqos_config::nic::Injection;
@@ -29,6 +30,9 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let data_o = b.output("inj_data_o", d.w);
     let dummy_o = if d.preemptive { Some(b.output("inj_dummy_o", 1)) } else { None };
     let credit_i = b.input("inj_credit_i", d.m);
+    // docs/nic.md §9.1, per-lane credits: the lane of each sent flit and of
+    // each returned credit.
+    let lane_ports = (d.lanes > 0).then(|| (b.output("inj_lane_o", d.lw), b.input("inj_credit_lane_i", d.m * d.lw)));
     let m = &mut b.m;
     let (qn, fe, w, vw) = (d.qn, d.send_entry_w(), d.w, d.vw);
     let flit_fifo = lib.add(fifo(&d.prefix, fe, d.bq)?);
@@ -82,13 +86,19 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     m.assign(&avail_o.lv(), &(full.e() | &pend_full.e()).not());
     let fvc = |f: &Sig| f.e().part(w + 2, vw);
 
-    // ---- credits (docs/nic.md §9.1)
+    // ---- credits (docs/nic.md §9.1): per VC, or per lane of each VC
+    // (`cpos` bit u: the front flit of VC u has a credit; per-lane senders
+    // drive it below, once the sent flit is known).
     let crw = clog2(d.di as u64 + 1);
     let mut cred = Vec::new();
-    for u in 0..d.m {
-        cred.push(m.register_wire_d(&format!("vc{u}_credits"), &num(crw, d.di as u64)));
-    }
-    let cpos = m.wire_of("cpos", &cat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?));
+    let cpos = if lane_ports.is_some() {
+        m.wire("cpos", d.m)
+    } else {
+        for u in 0..d.m {
+            cred.push(m.register_wire_d(&format!("vc{u}_credits"), &num(crw, d.di as u64)));
+        }
+        m.wire_of("cpos", &cat(&cred.iter().rev().map(|(q, _)| q.e().ne(&Expr::zero(crw))).collect::<Result<Vec<_>>>()?))
+    };
 
     // ---- the scheduler: `gnt` is the one-hot of the queue whose front flit is sent.
     let gnt = m.wire("gnt", qn);
@@ -122,6 +132,10 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let s_tail = sflit.at(w + 1);
     let s_vc = m.wire_of("sent_vc", &sflit.field(w + 2, vw));
     let s_vc_oh = m.wire_of("sent_vc_oh", &onehot_of(&s_vc, d.m));
+    let sent_lane = match &lane_ports {
+        Some((_, credit_lane_i)) => Some(lane_senders(d, m, &fronts, &sent, &s_vc_oh, &credit_i, credit_lane_i, &cpos)?),
+        None => None,
+    };
     let leak = d.is(NicFault::CreditLeak);
     if leak {
         m.comment("FAULT nic-credit-leak: a tail flit takes no credit");
@@ -157,6 +171,11 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     if let Some(dm) = dummy_o {
         m.assign(&dm, &z(1));
     }
+    if let (Some((lane_o, _)), Some(lane)) = (&lane_ports, &sent_lane) {
+        let lw = d.lw;
+        let l_q = m.register_next("link_lane", &z(lw), &sent.then_else(lane, &z(lw)));
+        m.assign(lane_o, &l_q);
+    }
 
     // ---- completions that may be written: a tail has left (docs/nic.md §8)
     let stw = clog2(d.bq as u64 + 1);
@@ -189,6 +208,46 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     }
     let _ = pend_empty;
     Ok(b)
+}
+
+/// Per-lane credits (docs/nic.md §9.1): one lane sender per VC (the
+/// router's own block, µarch §9.4 *Credits*, with DI credits per lane) on
+/// the front flit of VC u — queue u's (qos) or the one queue's (traditional,
+/// read only when that flit is of VC u). Drives `cpos` and returns the
+/// lane of the sent flit.
+#[allow(clippy::too_many_arguments)]
+fn lane_senders(
+    d: &NicDims,
+    m: &mut crate::verilog::Module,
+    fronts: &[Sig],
+    sent: &Sig,
+    s_vc_oh: &Sig,
+    credit_i: &Sig,
+    credit_lane_i: &Sig,
+    cpos: &Sig,
+) -> Result<Expr> {
+    let ld = LaneDims {
+        extra_lanes: d.lanes - 1,
+        lane_width: d.lw,
+        class_width: d.cw,
+        classes: d.s,
+        depth: d.di as u64,
+        join_ignores_class: false,
+    };
+    let mut ok = Vec::new();
+    let mut lanes = Vec::new();
+    for u in 0..d.m {
+        let f = &fronts[if d.qos { u as usize } else { 0 }];
+        let front = Front { head: f.e().bit(d.w)?, class: f.e().part(d.class_lsb, d.cw)? };
+        let sent_u = sent.e() & &s_vc_oh.e().at(u);
+        let ret_lane = credit_lane_i.e().part(u * d.lw, d.lw)?;
+        let s = lane_sender(m, &ld, u, &front, &sent_u, &credit_i.e().at(u), &ret_lane)?;
+        ok.push(s.has_credit);
+        lanes.push(s.lane.e());
+    }
+    ok.reverse();
+    m.assign(cpos, &cat(&ok));
+    Ok(onehot_select(s_vc_oh, &lanes))
 }
 
 /// The eligibility offered to the VirtualClock scheduler under block- or

@@ -33,6 +33,9 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let ej_data = b.input("ej_data_i", w);
     let ej_dummy = if d.preemptive { Some(b.input("ej_dummy_i", 1)) } else { None };
     let ej_credit = b.output("ej_credit_o", mv);
+    // docs/nic.md §11.1, per-lane credits: the lane stored with each flit
+    // and returned with its credit.
+    let lane_ports = (d.lanes > 0).then(|| (b.input("ej_lane_i", d.lw), b.output("ej_credit_lane_o", mv * d.lw)));
     let rx_en = b.input("rx_en_i", 1);
     let post_push = b.input("post_push_i", 1);
     let post_data = b.input("post_data_i", 64);
@@ -52,7 +55,7 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let ev_drop = b.output("ev_rx_drop_o", 1);
     let m = &mut b.m;
     let re = d.rx_entry_w();
-    let rcv = lib.add(fifo(&d.prefix, re, d.dd)?);
+    let rcv = lib.add(fifo(&d.prefix, re, d.rx_fifo_depth())?);
     let (st_names, rn) = (["RX_IDLE", "RX_FLIT", "RX_WRITE", "RX_CHECK", "RX_CPL"], d.r);
     let (sw, st) = states(m, &st_names);
     let [idle, flit, write, check, cpl] = <[Expr; 5]>::try_from(st).expect("five states");
@@ -69,6 +72,9 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     let mut wentry = vec![ej_data.e(), ej_head.e(), ej_tail.e()];
     if let Some(dm) = &ej_dummy {
         wentry.push(dm.e());
+    }
+    if let Some((lane, _)) = &lane_ports {
+        wentry.push(lane.e());
     }
     wentry.reverse();
     let wentry = m.wire_of("wentry", &cat(&wentry));
@@ -92,6 +98,13 @@ pub(crate) fn build(d: &NicDims, lib: &mut Lib) -> Result<Block> {
     }
     let cr = m.register_next("credit", &Expr::zero(mv), &pop);
     m.assign(&ej_credit, &cr);
+    if let Some((_, credit_lane_o)) = &lane_ports {
+        // Field u: the popped flit's lane (its entry's top LW bits), 0 without a pop.
+        let lw = d.lw;
+        let fields: Vec<Expr> = (0..mv).rev().map(|u| pop.at(u).then_else(&fronts[u as usize].field(re - lw, lw), &Expr::zero(lw))).collect();
+        let cl = m.register_next("credit_lane", &Expr::zero(mv * lw), &cat(&fields));
+        m.assign(credit_lane_o, &cl);
+    }
 
     // ---- posted buffers and completions
     let post = lib.add(fifo(&d.prefix, 64, d.post_depth)?);

@@ -168,7 +168,7 @@ impl Nic {
 
         // Injection pops the start-of-cycle queue fronts before the send
         // engine pushes.
-        self.inject.step(p, &mut self.sendq, i.inj_credit);
+        self.inject.step(p, &mut self.sendq, i.inj_credit, i.inj_credit_lanes);
 
         let selected = if tx_idle && tx_en {
             let available = |d: &Doorbell| {
@@ -244,6 +244,7 @@ impl Nic {
             axi,
             inj: *self.inject.link(),
             ej_credit: self.rx.credit_out(),
+            ej_credit_lanes: self.rx.credit_lanes_out(),
         };
     }
 }

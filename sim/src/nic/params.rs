@@ -50,6 +50,9 @@ pub(crate) struct Params {
     pub vc_class: Vec<u32>,
     /// P mode: the links carry the `dummy` wire.
     pub dummies: bool,
+    /// `per_lane` credits (docs/nic.md §9.1, §11.1): E + 1 lanes per router
+    /// VC; 0 with per-VC credits.
+    pub lanes: usize,
 }
 
 impl Params {
@@ -88,6 +91,23 @@ impl Params {
             tag_width: n.tag_width(header.dest.width),
             vc_class: if partitioned { cfg.vc_classes().map(<[u32]>::to_vec).unwrap_or_default() } else { Vec::new() },
             dummies: cfg.mode() == RouterMode::Preemptive,
+            lanes: if cfg.per_lane_credits() { cfg.extra_lanes() + 1 } else { 0 },
+        }
+    }
+
+    /// Entries of a receive VC FIFO: DD, or DD per lane with per-lane
+    /// credits (docs/nic.md §11.1).
+    pub fn rx_fifo_depth(&self) -> usize {
+        self.rx_depth * self.lanes.max(1)
+    }
+
+    /// cls(x) of µarch §9.1 on a header's class field: a value >= s is class 0.
+    pub fn header_cls(&self, data: &super::format::FlitData) -> u8 {
+        let c = self.header_class(data);
+        if c >= self.classes {
+            0
+        } else {
+            c as u8
         }
     }
 

@@ -79,6 +79,9 @@ pub struct NicInputs {
     pub axi: AxiIn,
     /// `inj_credit_i`: bit u = the router freed a slot of its input VC u.
     pub inj_credit: u32,
+    /// `inj_credit_lane_i` (`per_lane` credits only): the lane of each
+    /// credit, in [`crate::link::credit_lane`]'s word layout; 0 otherwise.
+    pub inj_credit_lanes: u64,
     /// The ejection link (`ej_*_i`); `dummy` is forced to 0 outside P mode.
     pub ej: LinkFlit,
 }
@@ -93,4 +96,7 @@ pub struct NicOutputs {
     pub inj: LinkFlit,
     /// `ej_credit_o`: bit u = one slot of receive VC u was freed.
     pub ej_credit: u32,
+    /// `ej_credit_lane_o` (`per_lane` credits only): the lane of each
+    /// credit, in [`crate::link::credit_lane`]'s word layout; 0 otherwise.
+    pub ej_credit_lanes: u64,
 }

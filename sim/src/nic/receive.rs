@@ -7,7 +7,7 @@ use super::params::Params;
 use super::regs::RxCompletion;
 use super::ring::Ring;
 use crate::arbiter::rr_pick;
-use crate::link::LinkFlit;
+use crate::link::{credit_lane_word, LinkFlit};
 
 /// Receive status codes (docs/nic.md §11.4).
 pub const RX_OVERFLOW: u8 = 1;
@@ -19,6 +19,8 @@ pub(crate) struct RxFlit {
     pub head: bool,
     pub tail: bool,
     pub dummy: bool,
+    /// The lane the router named (`per_lane` credits, docs/nic.md §11.1).
+    pub lane: u8,
     pub data: FlitData,
 }
 
@@ -73,6 +75,8 @@ pub(crate) struct RxEvents {
 pub(crate) struct Receiver {
     fifos: Vec<Ring<RxFlit>>,
     credit_out: u32,
+    /// `ej_credit_lane_o`: the popped flit's lane beside its credit.
+    credit_lanes_out: u64,
     pub ctx: Vec<Context>,
     pub posts: Ring<Post>,
     pub cpls: Ring<RxCompletion>,
@@ -86,8 +90,9 @@ pub(crate) struct Receiver {
 impl Receiver {
     pub fn new(p: &Params) -> Self {
         Receiver {
-            fifos: (0..p.vcs).map(|_| Ring::new(p.rx_depth)).collect(),
+            fifos: (0..p.vcs).map(|_| Ring::new(p.rx_fifo_depth())).collect(),
             credit_out: 0,
+            credit_lanes_out: 0,
             ctx: vec![Context::default(); p.contexts],
             posts: Ring::new(p.post_depth),
             cpls: Ring::new(p.cpl_depth),
@@ -102,6 +107,7 @@ impl Receiver {
     pub fn reset(&mut self) {
         self.fifos.iter_mut().for_each(Ring::clear);
         self.credit_out = 0;
+        self.credit_lanes_out = 0;
         self.ctx.fill(Context::default());
         self.posts.clear();
         self.cpls.clear();
@@ -114,6 +120,10 @@ impl Receiver {
 
     pub fn credit_out(&self) -> u32 {
         self.credit_out
+    }
+
+    pub fn credit_lanes_out(&self) -> u64 {
+        self.credit_lanes_out
     }
 
     /// Client 2 of the write engine: `(address, payload beat)` in `RX_WRITE`.
@@ -135,6 +145,7 @@ impl Receiver {
         let ej_accept = ej.valid && ej_vc < p.vcs && !self.fifos[ej_vc].is_full();
         ev.dropped = ej.valid && !ej_accept;
         let mut popped = 0u32;
+        let mut popped_lanes = 0u64;
         match self.state {
             RxState::Idle if rx_en => {
                 let free = self.ctx.iter().any(|c| !c.valid) && !s.post_empty;
@@ -150,6 +161,7 @@ impl Receiver {
                     let u = u as usize;
                     let fl = self.fifos[u].pop();
                     popped |= 1 << u;
+                    popped_lanes |= credit_lane_word(u, fl.lane as usize);
                     self.ptr = ((u + 1) % p.vcs) as u32;
                     if !fl.dummy {
                         let key = p.flit_key(fl.head, &fl.data);
@@ -201,9 +213,11 @@ impl Receiver {
         }
         if ej_accept {
             let dummy = p.dummies && ej.dummy;
-            self.fifos[ej_vc].push(RxFlit { head: ej.head, tail: ej.tail, dummy, data: ej.data });
+            let lane = if p.lanes > 0 { ej.lane } else { 0 };
+            self.fifos[ej_vc].push(RxFlit { head: ej.head, tail: ej.tail, dummy, lane, data: ej.data });
         }
         self.credit_out = popped;
+        self.credit_lanes_out = popped_lanes;
         ev
     }
 

@@ -69,6 +69,9 @@ pub struct NicSystem<F: Fabric = Router> {
     nics: Vec<Nic>,
     nic_in: Vec<NicInputs>,
     router_in: RouterInputs,
+    /// Flits the NICs sent into a router lane above 0 (per-lane credits,
+    /// docs/nic.md §9.1), since the last reset.
+    lane_flits: u64,
 }
 
 impl NicSystem<Router> {
@@ -89,6 +92,7 @@ impl<F: Fabric> NicSystem<F> {
             nics: (0..n).map(|_| Nic::new(cfg)).collect(),
             nic_in: vec![NicInputs::default(); n],
             router_in: RouterInputs::idle(cfg),
+            lane_flits: 0,
         }
     }
 
@@ -104,6 +108,13 @@ impl<F: Fabric> NicSystem<F> {
     pub fn reset(&mut self) {
         self.router.reset();
         self.nics.iter_mut().for_each(Nic::reset);
+        self.lane_flits = 0;
+    }
+
+    /// Flits the NICs sent into a router input lane above 0 since the last
+    /// reset: 0 unless `per_lane` credits let a NIC open a lane (§9.1).
+    pub fn nic_flits_above_lane_0(&self) -> u64 {
+        self.lane_flits
     }
 
     /// The host-side outputs of this cycle given the host inputs (one per
@@ -113,10 +124,17 @@ impl<F: Fabric> NicSystem<F> {
         let ro = self.router.outputs();
         let mut out = Vec::with_capacity(host.len());
         for (k, nic) in self.nics.iter_mut().enumerate() {
-            let i = NicInputs { axil: host[k].axil, axi: host[k].axi, inj_credit: ro.credits[k], ej: ro.flits[k] };
+            let i = NicInputs {
+                axil: host[k].axil,
+                axi: host[k].axi,
+                inj_credit: ro.credits[k],
+                inj_credit_lanes: ro.credit_lanes[k],
+                ej: ro.flits[k],
+            };
             let o = nic.settle(&i);
             self.router_in.flits[k] = o.inj;
             self.router_in.credits[k] = o.ej_credit;
+            self.router_in.credit_lanes[k] = o.ej_credit_lanes;
             self.nic_in[k] = i;
             out.push(HostOut::of(o));
         }
@@ -126,6 +144,7 @@ impl<F: Fabric> NicSystem<F> {
     /// The rising edge that ends the cycle.
     pub fn step(&mut self, host: &[HostIn]) {
         self.settle(host);
+        self.lane_flits += self.router_in.flits.iter().filter(|f| f.valid && f.lane > 0).count() as u64;
         for (nic, i) in self.nics.iter_mut().zip(&self.nic_in) {
             nic.step(i);
         }

@@ -10,6 +10,8 @@ use crate::link::LinkFlit;
 use std::collections::VecDeque;
 use wormqos_config::RouterConfig;
 
+mod lanes;
+
 /// 4 ports (endpoints, DW = 2), M = 2 VCs, DI = 4, W = 64. With the default
 /// 2 classes (CW = 1) and VTW = 16: HW = 19; K_max 64 gives IXW = 7, TAGW = 18.
 fn config(mode: &str, nic: &str) -> RouterConfig {
@@ -52,6 +54,8 @@ struct Bench {
     link: Vec<(u64, LinkFlit)>,
     ej: VecDeque<LinkFlit>,
     ej_credits: [u32; 16],
+    /// Every cycle with an ejection credit: (`ej_credit_o`, `ej_credit_lane_o`).
+    ej_credit_log: Vec<(u32, u64)>,
 }
 
 impl Bench {
@@ -74,6 +78,7 @@ impl Bench {
             link: Vec::new(),
             ej: VecDeque::new(),
             ej_credits: [cfg.downstream_buffer_depth() as u32; 16],
+            ej_credit_log: Vec::new(),
         }
     }
 
@@ -212,6 +217,9 @@ impl Bench {
         }
         for u in 0..16 {
             self.ej_credits[u] += o.ej_credit >> u & 1;
+        }
+        if o.ej_credit != 0 {
+            self.ej_credit_log.push((o.ej_credit, o.ej_credit_lanes));
         }
         self.nic.step(&i);
     }

@@ -523,7 +523,7 @@ pub fn run_nic(cfg: &RouterConfig, duts: &mut [&mut dyn NicDut], opts: &NicRunOp
     loop {
         p.work(cycle, &mut sb, &mut mem, &mut host, &mut peer);
         let (credit, ej) = peer.drive(cycle);
-        let inputs = NicInputs { axil: host.drive(), axi: mem.drive(), inj_credit: credit, ej };
+        let inputs = NicInputs { axil: host.drive(), axi: mem.drive(), inj_credit: credit, inj_credit_lanes: 0, ej };
         let o = duts[0].eval(&inputs);
         for (k, d) in duts.iter_mut().enumerate().skip(1) {
             let ok = d.eval(&inputs);

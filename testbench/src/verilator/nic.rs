@@ -186,6 +186,9 @@ impl VerilatedNic {
     /// and -O0 did not pay for its 20,000-cycle fault runs (docs/benchmarks.md,
     /// branch suite_trim2: 81.7 s at -O1 against 124.2 s at -O0).
     pub fn build(cfg: &RouterConfig, fault: Option<NicFault>) -> Result<VerilatedNic> {
+        // The port map below is positional and has no lane ports (docs/nic.md
+        // §3): per-lane NICs are held to the model through the system top.
+        anyhow::ensure!(!cfg.per_lane_credits(), "the standalone NIC harness has no lane ports: run a per-lane NIC in the system top (VerilatedSystem)");
         let files = wormqos_hdl::generate_nic(cfg, fault).context("generating the NIC")?;
         let map = port_map(cfg);
         let (api, eval_fn, handle) = build_with_eval(&files, &wormqos_hdl::nic_module_name(cfg), &map, false)?;
@@ -255,7 +258,7 @@ impl VerilatedNic {
         let h = host_output_values(g);
         let dummy = self.map.outputs.len() > 31 && b(31);
         let inj = LinkFlit { lane: 0, valid: b(25), vc: g(26) as u8, head: b(27), tail: b(28), dummy, data: self.flit_data(29) };
-        NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32 }
+        NicOutputs { irq: h.irq, axil: h.axil, axi: h.axi, inj, ej_credit: g(30) as u32, ej_credit_lanes: 0 }
     }
 }
 
