@@ -617,6 +617,7 @@ fn claims() -> Vec<Claim> {
             v.push(point_row(passage, res, row, ph, point, &cells));
         }
     }
+    v.extend(fig7_003_counter_claims());
     // 003_… Fig. 7 with the iterative switch allocator (issue 19).
     {
         use Cell::*;
@@ -5029,7 +5030,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "not tied yet" },
-    census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16 |", reason: "not tied yet" },
     census::Untied { heading: "## 000_… Fig. 4(a): two real-time classes and best effort in a 16-port router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
@@ -5169,4 +5169,45 @@ fn the_intro_quotes_the_census_counts() {
     assert!(doc.contains(&rest), "docs/reproduction.md's intro should say {rest:?}");
     let others = format!("and {} tied by other tests", count("tied by "));
     assert!(doc.contains(&others), "docs/reproduction.md's intro should say {others:?}");
+}
+
+/// 003_… Fig. 7's event-counter table: per VC count and load, the
+/// preemptions and nested preemptions without / with acceleration, the
+/// accelerations with it, real-time latency (cycles) and best-effort
+/// latency (µs) without / with, each from the run's `results.csv` row.
+fn fig7_003_counter_claims() -> Vec<Claim> {
+    let rows: [(&'static str, &'static str, &'static str); 6] = [
+        ("| 16 | 0.4 | 263 / 268 | 0 / 0 | 0 | 92 / 92 | 12.1 / 12.1 |", "fig7_003", "0.4"),
+        ("| 16 | 0.5 | 2,322 / 2,333 | 0 / 1 | 1,052 | 137 / 147 | 34.5 / 43.1 |", "fig7_003", "0.5"),
+        ("| 16 | 0.6 | 9,850 / 14,657 | 0 / 6 | 60,148 | 509 / 734 | 1,366 / 2,270 |", "fig7_003", "0.6"),
+        ("| 4 | 0.4 | 3,712 / 3,767 | 0 / 0 | 4,179 | 90 / 93 | 11.4 / 11.5 |", "fig7_003_vc4", "0.4"),
+        ("| 4 | 0.5 | 10,453 / 11,003 | 1 / 1 | 20,375 | 124 / 142 | 20.3 / 21.0 |", "fig7_003_vc4", "0.5"),
+        ("| 4 | 0.6 | 18,341 / 19,225 | 2 / 2 | 69,426 | 278 / 310 | 509 / 469 |", "fig7_003_vc4", "0.6"),
+    ];
+    rows.iter()
+        .map(|&(passage, dir, load)| {
+            let csv: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
+            let off: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.acceleration", "false")]));
+            let on: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.acceleration", "true")]));
+            // The cells in the order written: load, preemptions off / on,
+            // nested off / on, accelerations (on), real-time latency off / on,
+            // best effort off / on.
+            let cells: [(&'static [(&str, &str)], &'static str); 10] = [
+                (off, "workload.load"),
+                (off, "preemptions"),
+                (on, "preemptions"),
+                (off, "nested_preemptions"),
+                (on, "nested_preemptions"),
+                (on, "accelerations"),
+                (off, "rt_latency_cycles"),
+                (on, "rt_latency_cycles"),
+                (off, "be_latency_us"),
+                (on, "be_latency_us"),
+            ];
+            let written = numbers_in(passage);
+            // The row's first number is the VC count (the table's label).
+            assert_eq!(written.len(), cells.len() + 1, "{passage}");
+            Claim { passage, numbers: written[1..].iter().zip(cells).map(|(w, (row, column))| n(w, csv, row, column)).collect() }
+        })
+        .collect()
 }
