@@ -144,7 +144,7 @@ fn a_lane_mutant_in_the_per_lane_system_is_caught() {
         }
     }
     let top = wormqos_hdl::system::system_top_name(&cfg);
-    let mut rtl = VerilatedSystem::build_top(&cfg, &files, &top).unwrap();
+    let mut rtl = VerilatedSystem::build_top(&cfg, &files, &top, true).unwrap();
     let mut model = NicSystem::new(&cfg);
     let duts: &mut [&mut dyn SystemDut] = &mut [&mut model, &mut rtl];
     match run_system(&cfg, duts, &opts(20_000, 3)) {
