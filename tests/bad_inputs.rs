@@ -154,7 +154,6 @@ fn cases() -> Vec<Case> {
         // per-lane credits; `split` is not defined in P mode.
         case("gen_split_p", "generate --config {dir}/bad.toml --out {out}", cfg(r("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nswitch_stage = \"split\"")), "bad.toml:14: invalid configuration: field `router.switch_stage` = split: the split switch stage is defined for the modes without preemption"),
         case("cosim_per_lane_nic_not_p", "cosim --config {dir}/bad.toml --cycles 10", nic_per_lane_not_p(), "bad.toml:15: invalid configuration: field `router.preemption_credits` = \"per_lane\""),
-        case("sim_per_lane_nic", "sim --experiment {dir}/e.toml", vec![("e.toml", std::fs::read_to_string(root().join("experiments/fig9_003_p_avoid.toml")).unwrap().replace("mode = \"preemptive\"", "mode = \"preemptive\"\npreemption_credits = \"per_lane\""))], "the network simulator's [nic] model (sim/netsim/src/nic.rs) has no lanes"),
         // More than 32 ports: simulation only (SIM_PORTS_RANGE = 2..=129).
         case("gen_ports_sim_only", "generate --config {dir}/bad.toml --out {out}", cfg(r("ports = 5", "ports = 40")), "bad.toml:6: invalid configuration: field `router.ports` = 40: allowed range 2..=32 (up to 129 only"),
         case("gen_net_ports_sim_only", "generate --experiment {dir}/e.toml --out {out}", exp(r("ports = 5", "ports = 40")), "e.toml:3: field `router.ports` = 40: the RTL holds 2..=32 ports"),

@@ -17,6 +17,8 @@ mod models;
 mod cube_waits;
 #[path = "reproduction_numbers/census.rs"]
 mod census;
+#[path = "reproduction_numbers/nic_lanes.rs"]
+mod nic_lanes;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -971,15 +971,6 @@ impl Experiment {
         if latency > 0 && matches!(self.topology.spec, TopologySpec::SingleSwitch) {
             return Err(ferr("topology.link_latency", latency.to_string(), "a single switch has no router-to-router links: allowed range 0..=0".into()));
         }
-        // §9.4 *Credits*: this network-level NIC model has no lanes (the
-        // cycle-exact NIC of docs/nic.md §9.1 and its RTL do).
-        if self.router.preemption_credits == Some(wormqos_config::PreemptionCredits::PerLane) && self.nic.is_some() {
-            return Err(ferr(
-                "router.preemption_credits",
-                "\"per_lane\"".into(),
-                "the network simulator's [nic] model (sim/netsim/src/nic.rs) has no lanes: allowed values with a [nic] section: \"per_vc\" or leave it out".into(),
-            ));
-        }
         let r = &self.run;
         if !(2..=32).contains(&r.batches) {
             return Err(ferr("run.batches", r.batches.to_string(), "allowed range 2..=32".into()));

@@ -20,6 +20,7 @@ pub mod pcs;
 pub mod pcs_data;
 pub mod reconfigure;
 pub mod segmentation;
+pub mod source_lanes;
 pub mod topology;
 pub mod workload;
 

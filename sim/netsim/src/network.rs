@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use wormqos_config::RouterConfig;
-use wormqos_sim::lane_credits::LaneSender;
-use wormqos_sim::{credit_lane, credit_lane_word, ComparisonScheduler, LinkFlit, Narrow, PortSet, Router, VcState, Wide, Width};
+use crate::source_lanes::SourceLanes;
+use wormqos_sim::{credit_lane_word, ComparisonScheduler, LinkFlit, Narrow, PortSet, Router, VcState, Wide, Width};
 
 /// Tag bits available per spec §9.6: IDW = min(32, W - HW, W - 16).
 pub fn tag_bits(flit_width: u32, header_width: u32) -> u32 {
@@ -151,7 +151,7 @@ impl Ni {
     #[inline]
     fn next_flit_credits<const LANES: bool>(&self, v: usize, head: bool, c: u8) -> u32 {
         if LANES {
-            self.lanes[v].credits_for(head, c) as u32
+            self.lanes.credits_for(v, head, c)
         } else {
             self.credits[v]
         }
@@ -166,11 +166,7 @@ impl Ni {
                 *c += ret >> v & 1;
             }
         } else {
-            for (v, l) in self.lanes.iter_mut().enumerate() {
-                if ret >> v & 1 == 1 {
-                    l.credit(credit_lane(lanes, v));
-                }
-            }
+            self.lanes.credit(ret, lanes);
         }
     }
 }
@@ -199,7 +195,7 @@ struct Ni {
     credits: Vec<u32>,
     /// `preemption_credits = "per_lane"`: the sender state of each source VC
     /// (§9.4 *Credits*; `credits` is then not read); empty otherwise.
-    lanes: Vec<LaneSender>,
+    lanes: SourceLanes,
     rr: usize,
     /// Messages in `vc_cur`, `vc_susp` and `queues` (fast idle check).
     active: u32,
@@ -208,6 +204,24 @@ struct Ni {
     /// to send and every such VC had no credit (the router's input buffer
     /// full: the network holding the class back), counted since the start.
     credit_stalled: Vec<u64>,
+}
+
+/// The sender state of a source's `vcs` VCs with per-lane credits
+/// (`router.preemption_credits = "per_lane"`), empty with per-VC credits.
+fn source_lanes(cfg: &RouterConfig, vcs: usize) -> SourceLanes {
+    match lanes_per_vc(cfg) {
+        0 => SourceLanes::default(),
+        lanes => SourceLanes::new(vcs, cfg.input_buffer_depth() as u16, lanes),
+    }
+}
+
+/// E + 1 with per-lane credits, 0 with per-VC credits.
+fn lanes_per_vc(cfg: &RouterConfig) -> usize {
+    if cfg.per_lane_credits() {
+        cfg.extra_lanes() + 1
+    } else {
+        0
+    }
 }
 
 /// One router's link bookkeeping, bit masks over its ports, in one place
@@ -663,11 +677,7 @@ impl<'a, X: Width> Sim<'a, X> {
                 vc_owed: vec![OwedDummy::None; m],
                 vc_used: 0,
                 credits: vec![cfg0.input_buffer_depth() as u32; m],
-                lanes: if cfg0.per_lane_credits() {
-                    vec![LaneSender::new(cfg0.input_buffer_depth() as u16, cfg0.extra_lanes() as usize + 1); m]
-                } else {
-                    Vec::new()
-                },
+                lanes: source_lanes(cfg0, m),
                 rr: 0,
                 active: 0,
                 queued: 0,
@@ -858,7 +868,7 @@ impl<'a, X: Width> Sim<'a, X> {
         let nflows = flows.len();
         let nic = e.nic.as_ref().map(|n| {
             let credits = cfg0.input_buffer_depth() as u32;
-            n.params(m, credits, cfg0.clock_width(), vtw, v.cycle_s * 1e9, e.physical.link_mbps)
+            n.params(m, credits, lanes_per_vc(cfg0), cfg0.clock_width(), vtw, v.cycle_s * 1e9, e.physical.link_mbps)
         });
         let nics = nic.map_or_else(Vec::new, |p| (0..n_ep).map(|_| crate::nic::Nic::new(&p, classes as usize)).collect());
         if let Some(why) = crate::reconfigure::unsupported(v) {
@@ -1570,10 +1580,7 @@ impl<'a, X: Width> Sim<'a, X> {
     #[inline]
     fn take_credit<const LANES: bool>(&mut self, e: usize, v: usize, c: u8, flit: &mut LinkFlit) {
         if LANES {
-            let lanes = &mut self.nis[e].lanes[v];
-            let pick = lanes.pick(flit.head, c);
-            lanes.send(pick, flit.head, c);
-            flit.lane = pick.lane;
+            flit.lane = self.nis[e].lanes.send(v, flit.head, c);
         } else {
             self.nis[e].credits[v] -= 1;
         }
@@ -1607,7 +1614,7 @@ impl<'a, X: Width> Sim<'a, X> {
         ni.vc_class[v] = c as u8;
         ni.active += 1;
         // With per-lane credits: those of the lane its header will take.
-        let credits = if ni.lanes.is_empty() { ni.credits[v] } else { ni.lanes[v].credits_for(true, c as u8) as u32 };
+        let credits = if ni.lanes.is_empty() { ni.credits[v] } else { ni.lanes.credits_for(v, true, c as u8) };
         let (credits, vcs_held) = (credits, ni.active);
         self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
         true
@@ -1658,7 +1665,7 @@ impl<'a, X: Width> Sim<'a, X> {
         match self.v.exp.workload.source_vc_choice {
             SourceVcChoice::Lowest | SourceVcChoice::PerStream => idle.next(),
             // With per-lane credits: those of the lane the header would take.
-            SourceVcChoice::MostCredits if !ni.lanes.is_empty() => idle.rev().max_by_key(|&v| ni.lanes[v].credits_for(true, c as u8)),
+            SourceVcChoice::MostCredits if !ni.lanes.is_empty() => idle.rev().max_by_key(|&v| ni.lanes.credits_for(v, true, c as u8)),
             SourceVcChoice::MostCredits => idle.rev().max_by_key(|&v| ni.credits[v]),
             SourceVcChoice::Uniform => {
                 let n = idle.clone().count();
@@ -1771,6 +1778,7 @@ impl<'a, X: Width> Sim<'a, X> {
         let (r, p) = (self.nis[e].router, self.nis[e].port);
         // Credits returned by the router during this cycle count from the next.
         let ret = if self.links[r].out_credits.contains(p) { self.routers[r].outputs().credits[p] } else { 0 };
+        let ret_lanes = if self.per_lane && ret != 0 { self.routers[r].outputs().credit_lanes[p] } else { 0 };
         let params = self.nic.expect("a [nic] section");
         let nic = &mut self.nics[e];
         let sent = if nic.idle() {
@@ -1779,12 +1787,12 @@ impl<'a, X: Width> Sim<'a, X> {
             let (inflight, next_tag, slab, mask) = (&mut self.inflight, &mut self.next_tag, &mut self.slab, self.tag_mask);
             nic.step(&params, now, |idx| take_tag(inflight, next_tag, mask, slab, idx))
         };
-        nic.credit(ret);
+        nic.credit(ret, ret_lanes);
         let flit = match sent {
             Some(s) => {
                 self.flits_injected += 1;
                 *moved = true;
-                self.flit(s.msg, s.index, s.vc, now, hdr, hw)
+                LinkFlit { lane: s.lane, ..self.flit(s.msg, s.index, s.vc, now, hdr, hw) }
             }
             None => LinkFlit::IDLE,
         };

@@ -30,6 +30,15 @@
 //!    Message-level injection (both NICs) is the NIC's send DMA: each
 //!    message costs `send_dma_overhead_ns` before its header leaves
 //!    (`003_…` §3.3: flit-level injection is hardware and has none).
+//!    With `router.preemption_credits = "per_lane"` (docs/nic.md §9.1,
+//!    docs/microarchitecture.md §9.4 *Credits*) the NIC is a source with
+//!    per-lane credits: per VC it keeps the sender state of §9.4
+//!    ([`crate::source_lanes::SourceLanes`], the plain sources' own), a
+//!    queue's front flit needs a credit of the lane §9.4's rule gives it (a
+//!    header of a higher class than a busy lane's opens the next lane), and
+//!    it names that lane; the router's credits return to the lanes they
+//!    name. The receive side needs nothing of its own here: the network's
+//!    sinks consume a flit at once and echo its lane with the credit.
 //!
 //! Order within a cycle: injection reads the queues as they are at the
 //! start of the cycle; then the DMA server moves flits into them, seeing
@@ -39,6 +48,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use wormqos_config::nic::{Injection, NicVariant, DOORBELL_DEPTH_RANGE, NIC_BLOCK_SIZE_RANGE, NIC_BUFFER_DEPTH_RANGE};
+use crate::source_lanes::SourceLanes;
 use wormqos_sim::{VirtualClockScheduler, MAX_SLOTS};
 
 /// Defaults of a Myrinet-class NIC (`003_…` §4.1: Myricom M3M-PCI64B).
@@ -282,8 +292,10 @@ impl NicSpec {
 
     /// The model's parameters for routers of `vcs` VCs whose input buffers
     /// hold `credits` flits, at `cycle_ns` per cycle (one flit time on a
-    /// link of `link_mbps`).
-    pub fn params(&self, vcs: usize, credits: u32, clock_width: u32, vtick_width: u32, cycle_ns: f64, link_mbps: f64) -> NicParams {
+    /// link of `link_mbps`); `lanes` = E + 1 with per-lane credits, 0 with
+    /// per-VC credits.
+    #[allow(clippy::too_many_arguments)]
+    pub fn params(&self, vcs: usize, credits: u32, lanes: usize, clock_width: u32, vtick_width: u32, cycle_ns: f64, link_mbps: f64) -> NicParams {
         let qos = self.variant == NicVariant::Qos;
         let injection = self.injection();
         let cycles = |ns: f64| (ns / cycle_ns).ceil() as u32;
@@ -302,6 +314,7 @@ impl NicSpec {
             },
             vcs,
             credits,
+            lanes,
             clock_width,
             vtick_width,
             vc_choice: self.vc_choice.unwrap_or_default(),
@@ -325,8 +338,12 @@ pub struct NicParams {
     /// Send-DMA overhead per message (message-level injection).
     pub send_dma_cycles: u32,
     pub vcs: usize,
-    /// Router input buffer depth: the injection credits per VC.
+    /// Router input buffer depth: the injection credits per VC (per lane
+    /// with per-lane credits).
     pub credits: u32,
+    /// `router.preemption_credits = "per_lane"`: the lanes (E + 1) of each
+    /// router input VC; 0 with per-VC credits.
+    pub lanes: usize,
     pub clock_width: u32,
     pub vtick_width: u32,
     pub vc_choice: VcChoice,
@@ -350,9 +367,13 @@ pub struct Doorbell {
 pub struct Sent {
     pub msg: u32,
     pub vc: u8,
+    /// The message's class (the lane rule's, §9.4 *Credits*).
+    pub class: u8,
     /// 0 = header.
     pub index: u32,
     pub tail: bool,
+    /// The router input lane the flit enters (per-lane credits; else 0).
+    pub lane: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -451,6 +472,18 @@ impl NicWaits {
     }
 }
 
+/// Whether buffered message `f`'s next flit has a credit: of its router
+/// input VC in `credits`, or with per-lane credits (`lanes` not empty) of
+/// the lane §9.4's rule gives it.
+fn credited(credits: &[u32; MAX_SLOTS], lanes: &SourceLanes, f: &Buffered) -> bool {
+    let vc = f.db.vc as usize;
+    if lanes.is_empty() {
+        credits[vc] > 0
+    } else {
+        lanes.credits_for(vc, f.sent == 0, f.db.class) > 0
+    }
+}
+
 /// The DMA server's message: its send queue and what is left.
 #[derive(Clone, Copy, Debug)]
 struct Transfer {
@@ -469,6 +502,9 @@ pub struct Nic {
     dma: Option<Transfer>,
     bus_acc: f64,
     credits: [u32; MAX_SLOTS],
+    /// Per-lane credits: the sender state of each VC (`credits` is then
+    /// not read); empty with per-VC credits.
+    lanes: SourceLanes,
     vclock: Option<VirtualClockScheduler>,
     /// The cycle the scheduler's clock has been brought up to.
     synced: u64,
@@ -502,6 +538,7 @@ impl Nic {
             dma: None,
             bus_acc: 0.0,
             credits,
+            lanes: if p.lanes > 0 { SourceLanes::new(p.vcs, p.credits as u16, p.lanes) } else { SourceLanes::default() },
             vclock: p.qos.then(|| VirtualClockScheduler::new(p.vcs, p.clock_width, p.vtick_width)),
             synced: 0,
             blk_slot: 0,
@@ -540,7 +577,7 @@ impl Nic {
             let c = f.db.class as usize;
             if f.arrived == 0 {
                 w.no_data[c] += 1;
-            } else if self.credits[f.db.vc as usize] == 0 {
+            } else if !credited(&self.credits, &self.lanes, f) {
                 w.no_credit[c] += 1;
             } else {
                 w.not_granted[c] += 1;
@@ -586,8 +623,20 @@ impl Nic {
         self.rung[db.class as usize] += 1;
     }
 
-    /// Credits returned by the router (bit u: one slot of input VC u).
-    pub fn credit(&mut self, mask: u32) {
+    /// Whether buffered message `f`'s next flit has a credit of its router
+    /// input VC (with per-lane credits: of the lane it would take).
+    fn has_credit(&self, f: &Buffered) -> bool {
+        credited(&self.credits, &self.lanes, f)
+    }
+
+    /// Credits returned by the router (bit u: one slot of input VC u; with
+    /// per-lane credits `lanes` names each one's lane, as
+    /// `wormqos_sim::credit_lane` reads it).
+    pub fn credit(&mut self, mask: u32, lanes: u64) {
+        if !self.lanes.is_empty() {
+            self.lanes.credit(mask, lanes);
+            return;
+        }
         let mut m = mask;
         while m != 0 {
             let u = m.trailing_zeros() as usize;
@@ -605,9 +654,14 @@ impl Nic {
         if self.waits.is_some() {
             self.front_waits(sent);
         }
-        if let Some(s) = sent {
-            self.credits[s.vc as usize] -= 1;
-        }
+        let sent = sent.map(|mut s| {
+            if self.lanes.is_empty() {
+                self.credits[s.vc as usize] -= 1;
+            } else {
+                s.lane = self.lanes.send(s.vc as usize, s.index == 0, s.class);
+            }
+            s
+        });
         self.move_flits(p, admit);
         sent
     }
@@ -627,7 +681,7 @@ impl Nic {
             self.setup_left -= 1;
             return None;
         }
-        if self.credits[front.db.vc as usize] == 0 {
+        if !self.has_credit(&front) {
             return None;
         }
         let s = self.pop(0);
@@ -645,7 +699,7 @@ impl Nic {
             if let Some(f) = q.front() {
                 if f.sent < f.arrived {
                     present |= 1 << u;
-                    if self.credits[u] > 0 {
+                    if self.has_credit(f) {
                         eligible |= 1 << u;
                     }
                 }
@@ -722,7 +776,7 @@ impl Nic {
     fn pop(&mut self, q: usize) -> Sent {
         let now = self.now;
         let f = self.queues[q].front_mut().expect("present");
-        let s = Sent { msg: f.db.msg, vc: f.db.vc, index: f.sent, tail: f.sent + 1 == f.db.flits };
+        let s = Sent { msg: f.db.msg, vc: f.db.vc, class: f.db.class, index: f.sent, tail: f.sent + 1 == f.db.flits, lane: 0 };
         f.sent += 1;
         self.fill[q] -= 1;
         if s.index == 0 {

@@ -24,6 +24,7 @@ fn params(qos: bool, injection: Injection) -> NicParams {
         send_dma_cycles: 0,
         vcs: 2,
         credits: 100,
+        lanes: 0,
         clock_width: 16,
         vtick_width: 8,
         vc_choice: VcChoice::RoundRobin,
@@ -91,8 +92,8 @@ fn a_doorbell_to_a_full_vc_queue_is_skipped_by_qos_and_blocks_traditional() {
             assert_eq!(got, vec![None; 6]);
         }
         // Two credits for VC 0: A leaves (the traditional NIC then moves B into the room).
-        nic.credit(1);
-        nic.credit(1);
+        nic.credit(1, 0);
+        nic.credit(1, 0);
         assert_eq!(run(&mut nic, &p, 6..9), vec![s(A, 0), s(A, 1), None]);
     }
 }
@@ -175,7 +176,7 @@ fn injection_needs_a_credit_of_the_flits_vc() {
     nic.ring(&p, db(A, 1, 1, 3, 4));
     nic.credits[1] = 1;
     assert_eq!(run(&mut nic, &p, 0..4), vec![None, s(A, 0), None, None]);
-    nic.credit(0b10);
+    nic.credit(0b10, 0);
     assert_eq!(run(&mut nic, &p, 4..6), vec![s(A, 1), None]);
 }
 
@@ -204,11 +205,11 @@ fn vcs_are_taken_round_robin_over_the_class_mask() {
 fn spec_defaults_and_parameters_in_cycles() {
     let spec: NicSpec = toml::from_str("variant = \"traditional\"").unwrap();
     // 128-bit flits on 1600 Mbit/s: 80 ns cycles; 1 µs = 12.5 → 13 cycles.
-    let p = spec.params(16, 40, 16, 16, 80.0, 1600.0);
+    let p = spec.params(16, 40, 0, 16, 16, 80.0, 1600.0);
     assert_eq!((p.qos, p.injection, p.queue_depth, p.dma_cycles, p.send_dma_cycles), (false, Injection::Message, 80 * 16, 13, 13));
     assert!((p.bus_flits_per_cycle - 2.64).abs() < 1e-12);
     let spec: NicSpec = toml::from_str("variant = \"qos\"").unwrap();
-    let p = spec.params(16, 40, 16, 16, 80.0, 1600.0);
+    let p = spec.params(16, 40, 0, 16, 16, 80.0, 1600.0);
     assert_eq!((p.qos, p.injection, p.queue_depth, p.send_dma_cycles), (true, Injection::Flit, 80, 0));
 }
 
@@ -273,10 +274,10 @@ fn avoid_lower_class_skips_vcs_whose_send_queue_holds_best_effort() {
 #[test]
 fn vc_choice_defaults_to_round_robin_and_is_qos_only() {
     let spec: NicSpec = toml::from_str("variant = \"qos\"").unwrap();
-    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::RoundRobin);
+    assert_eq!(spec.params(16, 40, 0, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::RoundRobin);
     let spec: NicSpec = toml::from_str("variant = \"qos\"\nvc_choice = \"avoid_lower_class\"").unwrap();
     assert!(spec.validate().is_ok());
-    assert_eq!(spec.params(16, 40, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::AvoidLowerClass);
+    assert_eq!(spec.params(16, 40, 0, 16, 16, 80.0, 1600.0).vc_choice, VcChoice::AvoidLowerClass);
     let spec: NicSpec = toml::from_str("variant = \"traditional\"\nvc_choice = \"round_robin\"").unwrap();
     let (field, value, why) = spec.validate().unwrap_err();
     assert_eq!((field.as_str(), value.as_str()), ("nic.vc_choice", "\"round_robin\""));
@@ -338,4 +339,45 @@ fn doorbells_behind_a_dma_stalled_on_a_full_send_queue_are_counted_stalled() {
     assert_eq!(w.doorbell_other_first, vec![0, 1]);
     assert_eq!(w.doorbell_dma_busy, vec![0, 4]);
     assert_eq!(w.doorbell_dma_stalled, vec![0, 4]);
+}
+
+/// Per-lane credits (docs/nic.md §9.1, docs/microarchitecture.md §9.4
+/// *Credits*), by hand: one router input VC of DD = 2 flits per lane, E + 1
+/// = 2 lanes; the router returns no credit until told. Best-effort A (class
+/// 0, 2 flits, VC 0) rings first: moved at 0, sent at 1 and 2 into lane 0
+/// (nothing busy: fresh, lane 0, lcls[0] := 0), leaving lcr[0] = 0. Real-time
+/// B (class 1, 2 flits, VC 0) rings before 3, is moved at 3; at 4 lane 0 is
+/// busy (stop = 0) and lcls[0] = 0 < 1, so B's header opens lane 1 (full
+/// credit) and leaves, its body follows at 5 in lw = 1. With per-VC credits
+/// the VC's 2 credits are A's and B waits for a credit of the VC.
+#[test]
+fn per_lane_credits_let_a_higher_class_open_a_lane_the_lower_one_does_not_hold() {
+    let lanes_run = |nic: &mut Nic, p: &NicParams, cycles: std::ops::Range<u64>| -> Vec<Option<(u32, u32, u8)>> {
+        cycles.map(|t| nic.step(p, t, |_| true).map(|s| (s.msg, s.index, s.lane))).collect()
+    };
+    let mut p = params(true, Injection::Flit);
+    p.credits = 2;
+    p.lanes = 2;
+    let mut nic = Nic::new(&p, 2);
+    nic.ring(&p, db(A, 0, 0, 2, BE));
+    assert_eq!(lanes_run(&mut nic, &p, 0..3), vec![None, Some((A, 0, 0)), Some((A, 1, 0))]);
+    nic.ring(&p, db(B, 1, 0, 2, 10));
+    assert_eq!(lanes_run(&mut nic, &p, 3..7), vec![None, Some((B, 0, 1)), Some((B, 1, 1)), None]);
+    // Both lanes busy (stop = 1, lcr = 0, 0). Best-effort C's header takes
+    // the lowest lane with lcls >= 0, lane 0, which has no credit: it waits,
+    // also when a credit of lane 1 returns (at 7, usable from 8) ...
+    nic.ring(&p, db(C, 0, 0, 2, BE));
+    nic.credit(0b1, wormqos_sim::credit_lane_word(0, 1));
+    assert_eq!(lanes_run(&mut nic, &p, 7..10), vec![None, None, None]);
+    // ... and leaves into lane 0 the cycle after a credit of lane 0 returns.
+    nic.credit(0b1, wormqos_sim::credit_lane_word(0, 0));
+    assert_eq!(lanes_run(&mut nic, &p, 10..12), vec![Some((C, 0, 0)), None]);
+
+    // Per-VC credits: after A the VC has none, so B's header waits.
+    p.lanes = 0;
+    let mut nic = Nic::new(&p, 2);
+    nic.ring(&p, db(A, 0, 0, 2, BE));
+    assert_eq!(lanes_run(&mut nic, &p, 0..3), vec![None, Some((A, 0, 0)), Some((A, 1, 0))]);
+    nic.ring(&p, db(B, 1, 0, 2, 10));
+    assert_eq!(lanes_run(&mut nic, &p, 3..7), vec![None; 4]);
 }
