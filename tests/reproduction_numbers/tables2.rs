@@ -52,8 +52,8 @@ pub(super) fn check_params(cells: &[ParamCell]) -> Vec<String> {
     let mut cache = HashMap::new();
     let mut out = Vec::new();
     for c in cells {
-        if !doc.contains(c.passage) {
-            out.push(format!("passage not in docs/reproduction.md (edited? update the claim): {:?}", c.passage));
+        if let Some(missing) = models::passage_missing(&doc, c.passage) {
+            out.push(missing);
             continue;
         }
         if !contains_number(c.passage, c.written) {
