@@ -19,6 +19,8 @@ mod cube_waits;
 mod census;
 #[path = "reproduction_numbers/nic_lanes.rs"]
 mod nic_lanes;
+#[path = "reproduction_numbers/tables2.rs"]
+mod tables2;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -3187,6 +3189,14 @@ fn model_section_numbers_match_the_committed_results() {
     assert!(errors.is_empty(), "{} quoted numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
 }
 
+/// The quoted sweep parameters of `reproduction_numbers/tables2.rs`, each
+/// against its committed sweep point's key.
+#[test]
+fn quoted_sweep_parameters_match_the_committed_points() {
+    let errors = tables2::check_params(&tables2::param_cells());
+    assert!(errors.is_empty(), "{} quoted parameters disagree with their data:\n{}", errors.len(), errors.join("\n"));
+}
+
 /// The checker itself: a changed digit, a renamed passage and a number
 /// outside its passage are each reported.
 #[test]
@@ -5002,24 +5012,28 @@ fn all_claims() -> Vec<Claim> {
 
 /// What each claim ties, for the census: its passage and written numbers;
 /// each quoted deadlock's passage with its cycle (`DEADLOCKS`, checked by
-/// `quoted_deadlocks_match_the_committed_results`).
+/// `quoted_deadlocks_match_the_committed_results`); each model − sim error
+/// of the model sections (checked by `model_section_numbers_match_the_committed_results`).
 fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     let mut ties: Vec<census::Tie> = claims.iter().map(|c| census::Tie { passage: c.passage, written: c.numbers.iter().map(|n| n.written).collect() }).collect();
     ties.extend(DEADLOCKS.iter().map(|(passage, _, _, cycle)| census::Tie { passage, written: vec![cycle] }));
+    ties.extend(tables2::error_ties());
+    ties.extend(tables2::param_ties());
     ties
 }
 
 /// The tables of docs/reproduction.md that no claim ties, each with why:
 /// "paper's values" (the paper's numbers quoted beside ours), "configuration
-/// parameters", "not tied yet", or "tied by <file>::<test>" (another test
+/// parameters", "not tied yet", "no committed data" (a quoted number is in
+/// no committed file), or "tied by <file>::<test>" (another test
 /// checks the numbers; `every_results_table_is_tied` checks the test
 /// exists). The census fails on a listed table that is tied, so the list can
 /// only shrink.
 const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "## 001_… Fig. 7 and Table V: mixes of synthetic VBR and best effort (MR)", key: "| 20:80 |", reason: "paper's values (Table V's, the second of each pair; ours are tied)" },
     census::Untied { heading: "## 001_… Table II: Fine-Grained VirtualClock vs Fine-Grained Fair Queueing, 80:20", key: "| 0.6 |", reason: "paper's values (the two paper columns; ours are tied)" },
-    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | NP |", reason: "not tied yet" },
-    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | per VC |", reason: "not tied yet" },
+    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | NP |", reason: "tied by sim/netsim/tests/control_trace_003.rs::the_control_traces_show_the_mechanism" },
+    census::Untied { heading: "### 003_… Fig. 5: P's control latency, message by message", key: "| single pass | per VC |", reason: "tied by sim/netsim/tests/control_trace_003.rs::the_control_traces_show_the_mechanism" },
     census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| TR |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
     census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| 0.7 | NP |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
     census::Untied { heading: "## 003_… Fig. 9: router and NIC co-evaluation", key: "| 0.5 | flit | 0.16 ± 0.05 | 0.10 |", reason: "tied by sim/netsim/tests/fig9_003.rs::every_quoted_number_rounds_from_the_committed_results" },
@@ -5031,25 +5045,17 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 30:70 | 0.073 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
-    census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "not tied yet" },
-    census::Untied { heading: "## 000_… Fig. 4(a): two real-time classes and best effort in a 16-port router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "no committed data: the real-time and control latencies' 95 % half-widths are in no committed file (results.csv has only be_latency_ci95_cycles; the rest of the table is in results.csv and phases.csv)" },
+    census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side and accepted rates are tied by models.rs against fig4_000_full/results.csv)" },
+    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the simulated DMPs come from results.json's network_latency_counts (results.json of fig4_000_full is not committed) and the model's from the analytic_000 example, whose only committed output is the plot" },
+    census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side is tied by models.rs against fig4b_000_full/results.csv)" },
     census::Untied { heading: "## 004_… multi-link ring: M/M/n and M/D/n VC-access model", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## Torus: dateline VC classes against deadlock", key: "| 0.6 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| model | 74.6 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| model | 91.9 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| M = 64 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### Why 002_…'s model saturates early at L = 3 (issue 22)", key: "| VC holding time, sim (cycles) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… §3.1 on the router it describes (one VC per class)", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### Investigation: why 000_… Fig. 4 disagreed (R1/R2 separation, best-effort interference)", key: "| 1 (5, 9) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… §3.2 and §3.4.2: the 6-cube (Fig. 7(b), Fig. 14)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 9: best-effort latency over both loads (6-cube)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 10: best-effort M = 64 beside real-time M = 32 (6-cube)", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12 with two ON/OFF real-time classes", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12 with two ON/OFF real-time classes", key: "| 0.0015 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "no committed data: a list of the models with the papers' section and equation numbers, not results" },
     census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 0.53 / 1.97 (+270 %) / 0.66 (+24 %) |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.112 | 0.44 / 2.42 (+456 %) / 0.49 (+13 %) |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 1.24 / 2.40 (+93 %) / 1.02 (−18 %) |", reason: "not tied yet (analytical-model section)" },
@@ -5077,8 +5083,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 0.05 | 461.4 / 431.4 / 443.8 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_…: combinatorial torus model", key: "| model |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 002_… Fig. 1: the 8 × 8 × 8 torus and M = 64, 100, simulated", key: "| L = 3 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 002_… Fig. 1: the 8 × 8 × 8 torus and M = 64, 100, simulated", key: "| M = 64, L = 3 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_… Fig. 1: the heaviest points, four times longer", key: "| 5 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_… Fig. 1: the heaviest points, four times longer", key: "| M = 64, L = 3 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## 001_… Fig. 10 and Table VI: MediaWorm vs a PCS router (model-only PCS)", key: "| 0.37 |", reason: "paper's values (paper attempts / dropped; ours are tied)" },
@@ -5086,7 +5090,7 @@ const UNTIED: &[census::Untied] = &[
 ];
 
 /// The reasons an untied table may give.
-const REASONS: [&str; 4] = ["paper's values", "configuration parameters", "not tied yet", "tied by "];
+const REASONS: [&str; 5] = ["paper's values", "configuration parameters", "not tied yet", "no committed data", "tied by "];
 
 #[test]
 fn every_results_table_is_tied() {
@@ -5169,6 +5173,8 @@ fn the_intro_quotes_the_census_counts() {
     assert!(doc.contains(&sentence), "docs/reproduction.md's intro should say {sentence:?}");
     let rest = format!("{} with the paper's values\nbeside ours", count("paper's values"));
     assert!(doc.contains(&rest), "docs/reproduction.md's intro should say {rest:?}");
+    let absent = format!("{} with no committed data", count("no committed data"));
+    assert!(doc.contains(&absent), "docs/reproduction.md's intro should say {absent:?}");
     let others = format!("and {} tied by other tests", count("tied by "));
     assert!(doc.contains(&others), "docs/reproduction.md's intro should say {others:?}");
 }

@@ -28,8 +28,9 @@ pub struct Untied {
     /// Text the table contains (the first cells of a row, usually the
     /// first body row), which picks exactly one table under `heading`.
     pub key: &'static str,
-    /// "paper's values", "configuration parameters", "not tied yet", or
-    /// "tied by <file>::<test>" for a table another test checks.
+    /// "paper's values", "configuration parameters", "not tied yet", "no
+    /// committed data" (a number in no committed file), or "tied by
+    /// <file>::<test>" for a table another test checks.
     pub reason: &'static str,
 }
 

@@ -54,7 +54,7 @@ fn typeset_error(x: f64, written: &str) -> String {
 }
 
 /// The error `check` reports for a passage the document no longer has.
-fn passage_missing(doc: &str, passage: &str) -> Option<String> {
+pub(super) fn passage_missing(doc: &str, passage: &str) -> Option<String> {
     (!doc.contains(passage)).then(|| format!("passage not in docs/reproduction.md (edited? update the claim): {passage:?}"))
 }
 
