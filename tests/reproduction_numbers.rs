@@ -21,6 +21,8 @@ mod census;
 mod nic_lanes;
 #[path = "reproduction_numbers/tables2.rs"]
 mod tables2;
+#[path = "reproduction_numbers/fluid_ties.rs"]
+mod fluid_ties;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -3189,6 +3191,15 @@ fn model_section_numbers_match_the_committed_results() {
     assert!(errors.is_empty(), "{} quoted numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
 }
 
+/// The ON/OFF source-wait and fluid tables of issue 22
+/// (`reproduction_numbers/fluid_ties.rs`): every number of every row
+/// against its committed cell, error, gap or sum.
+#[test]
+fn fluid_model_tables_match_the_committed_results() {
+    let errors = fluid_ties::check_rows(&fluid_ties::rows());
+    assert!(errors.is_empty(), "{} fluid-table numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
+}
+
 /// The quoted sweep parameters of `reproduction_numbers/tables2.rs`, each
 /// against its committed sweep point's key.
 #[test]
@@ -5019,6 +5030,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(DEADLOCKS.iter().map(|(passage, _, _, cycle)| census::Tie { passage, written: vec![cycle] }));
     ties.extend(tables2::error_ties());
     ties.extend(tables2::param_ties());
+    ties.extend(fluid_ties::ties());
     ties
 }
 
@@ -5056,25 +5068,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "### 002_…'s arrangement with atomic reallocation (L = 3, issue 22)", key: "| M = 64 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### Why 002_…'s model saturates early at L = 3 (issue 22)", key: "| VC holding time, sim (cycles) |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "no committed data: a list of the models with the papers' section and equation numbers, not results" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 0.53 / 1.97 (+270 %) / 0.66 (+24 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.112 | 0.44 / 2.42 (+456 %) / 0.49 (+13 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.384 | 1.24 / 2.40 (+93 %) / 1.02 (−18 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 0.112 | 0.63 / 3.13 (+394 %) / 0.75 (+18 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 1 | 33 | 58.48 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 000_… Fig. 12: the ON/OFF source waiting time (issue 22)", key: "| 1 | 33 | 112.28 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### Where the burst backlog waits: the fluid model per part (issue 22)", key: "| 1 | 33 | 0.00 / 58.48 (−100.0 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### Where the burst backlog waits: the fluid model per part (issue 22)", key: "| 1 | 33 | 0.00 / 15.76 (−100.0 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The two links in tandem on a 2-port router (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The K = 1 excess, message by message (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The K ≥ 2 source link, message by message (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### Tandem links on 16 ports (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The source link coupled backwards (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The source link coupled backwards (issue 22)", key: "| 2 | 40 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The hypercube's fluid row (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The hypercube's fluid row in tandem (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The hypercube's tandem row link by link (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### The backlog at the source (issue 22)", key: "| 1 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "#### K = 14: the fluid queue without eigenvalues (issue 22)", key: "| 14 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 5 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.101 / 0.102 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.177 / 0.177 |", reason: "not tied yet (analytical-model section)" },

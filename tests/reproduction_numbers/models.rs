@@ -10,10 +10,10 @@
 
 use super::*;
 
-type Row = &'static [(&'static str, &'static str)];
+pub(super) type Row = &'static [(&'static str, &'static str)];
 
 /// `pairs` as a static row selector.
-fn sel(pairs: &[(&'static str, &'static str)]) -> Row {
+pub(super) fn sel(pairs: &[(&'static str, &'static str)]) -> Row {
     Box::leak(pairs.to_vec().into_boxed_slice())
 }
 
@@ -36,7 +36,7 @@ pub(super) struct RelError {
 }
 
 /// The single `column` cell of `csv`'s row selected by `row`, or why not.
-fn cell_value(csv: &str, row: Row, column: &str, cache: &mut HashMap<String, Table>) -> Result<f64, String> {
+pub(super) fn cell_value(csv: &str, row: Row, column: &str, cache: &mut HashMap<String, Table>) -> Result<f64, String> {
     let table = read_csv(csv, cache);
     let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
     if rows.len() != 1 {
@@ -48,7 +48,7 @@ fn cell_value(csv: &str, row: Row, column: &str, cache: &mut HashMap<String, Tab
 
 /// `x` percent as the tables write an error: sign, then rounded like
 /// `written` without its sign.
-fn typeset_error(x: f64, written: &str) -> String {
+pub(super) fn typeset_error(x: f64, written: &str) -> String {
     let digits = written.trim_start_matches(['+', '−']);
     format!("{}{}", if x < 0.0 { "−" } else { "+" }, rounded_like(x.abs(), digits))
 }
