@@ -21,6 +21,8 @@ mod census;
 mod nic_lanes;
 #[path = "reproduction_numbers/tables2.rs"]
 mod tables2;
+#[path = "reproduction_numbers/lane_ties.rs"]
+mod lane_ties;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
