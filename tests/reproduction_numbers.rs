@@ -5009,6 +5009,7 @@ mod records;
 fn all_claims() -> Vec<Claim> {
     let mut all = claims();
     all.extend(models::claims().0);
+    all.extend(lane_ties::claims());
     all
 }
 

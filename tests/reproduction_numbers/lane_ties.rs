@@ -3,7 +3,10 @@
 //! tails with per-lane credits, traced*, from
 //! `experiments/results/fig9a_003_lane_preemptions/preemptions.csv`
 //! (written by `sim/netsim/tests/lane_preemptions_003.rs`, which checks
-//! its totals against the committed runs' `preemptions`).
+//! its totals against the committed runs' `preemptions`); "003_… Fig. 5",
+//! *Where control's time in the single-pass router goes*, from
+//! `experiments/results/fig5_003_control_router/control_router.csv`
+//! (written by `sim/netsim/tests/control_router_time_003.rs`).
 
 use super::{check, Claim, Num};
 
@@ -14,9 +17,21 @@ fn pre(written: &'static str, row: &'static [(&'static str, &'static str)]) -> N
     Num { written, csv: PREEMPTIONS, row, column: "count", scale: 1.0 }
 }
 
+/// Every claim of this file (for the census, `all_claims`).
+pub(super) fn claims() -> Vec<Claim> {
+    let mut all = preemption_claims();
+    all.extend(control_router_claims());
+    all
+}
+
 #[test]
 fn lane_preemption_trace_matches_its_counts() {
-    let claims = vec![
+    let errors = check(&preemption_claims());
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+fn preemption_claims() -> Vec<Claim> {
+    vec![
         Claim {
             passage: "an input VC above the lane it serves (real time over best effort 97,937\ntimes per VC and 94,867 per lane,",
             numbers: vec![
@@ -65,7 +80,36 @@ fn lane_preemption_trace_matches_its_counts() {
                 pre("0", &[("credits", "per_lane"), ("kind", "dummy_tail_stalled")]),
             ],
         },
-    ];
-    let errors = check(&claims);
+    ]
+}
+
+const CONTROL_ROUTER: &str = "experiments/results/fig5_003_control_router/control_router.csv";
+
+/// Column `column` of the row of `control_router.csv` for `credits`.
+fn ctl(written: &'static str, credits: &'static str, column: &'static str) -> Num {
+    let row: &'static [(&'static str, &'static str)] = if credits == "per_vc" { &[("credits", "per_vc")] } else { &[("credits", "per_lane")] };
+    Num { written, csv: CONTROL_ROUTER, row, column, scale: 1.0 }
+}
+
+#[test]
+fn control_router_time_matches_its_counts() {
+    let errors = check(&control_router_claims());
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+fn control_router_claims() -> Vec<Claim> {
+    let columns = ["rc", "va", "va_all_held", "lane_empty", "output_full", "ready", "not_served", "total"];
+    let rows: [(&'static str, &'static str, [&'static str; 8]); 2] = [
+        ("| per VC | 115 | 9,366 | 9,118 | 1,244 | 0 | 2,774 | 862 | 14,361 |", "per_vc", ["115", "9,366", "9,118", "1,244", "0", "2,774", "862", "14,361"]),
+        ("| per lane | 88 | 15,772 | 15,435 | 0 | 0 | 3,914 | 79 | 19,853 |", "per_lane", ["88", "15,772", "15,435", "0", "0", "3,914", "79", "19,853"]),
+    ];
+    let mut claims: Vec<Claim> = rows
+        .iter()
+        .map(|(passage, credits, written)| Claim { passage, numbers: written.iter().zip(columns).map(|(w, c)| ctl(w, credits, c)).collect() })
+        .collect();
+    claims.push(Claim {
+        passage: "its destination port: 15,772 message-cycles against 9,366, almost all",
+        numbers: vec![ctl("15,772", "per_lane", "va"), ctl("9,366", "per_vc", "va")],
+    });
+    claims
 }
