@@ -23,6 +23,8 @@ mod nic_lanes;
 mod tables2;
 #[path = "reproduction_numbers/fluid_ties.rs"]
 mod fluid_ties;
+#[path = "reproduction_numbers/lane_ties.rs"]
+mod lane_ties;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -5018,6 +5020,7 @@ mod records;
 fn all_claims() -> Vec<Claim> {
     let mut all = claims();
     all.extend(models::claims().0);
+    all.extend(lane_ties::claims());
     all
 }
 
