@@ -840,7 +840,7 @@ fn cube_held_model_against_ten_seeds() {
         let err = |m: f64, s: f64| 100.0 * (m - s) / s;
         // The bounds (measured, docs/reproduction.md): the network part
         // within 10 % of the simulated network latency at every point
-        // (−9.4 % to +0.3 %; the tandem row's is +34 % to +46 % at
+        // (−9.4 % to +0.3 %; the tandem row's is +43.9 % to +47.6 % at
         // g = 33); the source part still high at g = 33, +30 % to +50 %
         // (+35.6 % to +43.1 %: the pushed-back backlog and the injection
         // link added where at the source they overlap).

@@ -1,0 +1,206 @@
+//! "The network links without the source's backlog": the row
+//! `kim2005_cube_held` per part against the ten seeds, from
+//! `experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv`
+//! (written by the netsim test `cube_held_model_against_ten_seeds`) and the
+//! tandem row's `cube_tandem_fluid.csv` beside it.
+
+use super::{check, read_csv, root, Claim, Num};
+use std::collections::HashMap;
+
+const CSV: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv";
+const TANDEM: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
+
+/// A cell of `cube_held.csv` at sweep point `point`, times `scale` (−1
+/// for an error the document writes with its "−" sign).
+fn held(written: &'static str, column: &'static str, scale: f64, point: &'static str) -> Num {
+    Num { written, csv: CSV, row: Box::leak(Box::new([("point", point)])), column, scale }
+}
+
+/// The table's rows, every number tied to its cell (the census sees them
+/// through `all_claims`).
+pub(super) fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            passage: "| 1 | 33 | 52.4998 | 72.8754 | +38.8 % | 118.7097 | 108.8584 | −8.3 % | 171.2095 | 181.7338 | +6.1 % | 57.3809 / 62.8291 | 31.1845 / 8.8532 | 43.9077 |",
+            numbers: vec![
+                held("33", "gap_cycles", 1.0, "1:173.6"),
+                held("52.4998", "sim_source_wait_cycles", 1.0, "1:173.6"),
+                held("72.8754", "held_source_wait_cycles", 1.0, "1:173.6"),
+                held("38.8", "source_error_percent", 1.0, "1:173.6"),
+                held("118.7097", "sim_network_cycles", 1.0, "1:173.6"),
+                held("108.8584", "held_network_cycles", 1.0, "1:173.6"),
+                held("8.3", "network_error_percent", -1.0, "1:173.6"),
+                held("171.2095", "sim_total_cycles", 1.0, "1:173.6"),
+                held("181.7338", "held_total_cycles", 1.0, "1:173.6"),
+                held("6.1", "total_error_percent", 1.0, "1:173.6"),
+                held("57.3809", "held_links_cycles", 1.0, "1:173.6"),
+                held("62.8291", "pushed_cycles", 1.0, "1:173.6"),
+                held("31.1845", "held_ejection_cycles", 1.0, "1:173.6"),
+                held("8.8532", "measured_ejection_stay_cycles", 1.0, "1:173.6"),
+                held("43.9077", "measured_stays_cycles", 1.0, "1:173.6"),
+            ],
+        },
+        Claim {
+            passage: "| 1 | 64 | 4.8371 | 8.7912 | +81.7 % | 72.6295 | 65.7719 | −9.4 % | 77.4666 | 74.5631 | −3.7 % | 14.2945 / 8.7912 | 9.2479 / 5.3437 | 15.5263 |",
+            numbers: vec![
+                held("64", "gap_cycles", 1.0, "1:148.8"),
+                held("4.8371", "sim_source_wait_cycles", 1.0, "1:148.8"),
+                held("8.7912", "held_source_wait_cycles", 1.0, "1:148.8"),
+                held("81.7", "source_error_percent", 1.0, "1:148.8"),
+                held("72.6295", "sim_network_cycles", 1.0, "1:148.8"),
+                held("65.7719", "held_network_cycles", 1.0, "1:148.8"),
+                held("9.4", "network_error_percent", -1.0, "1:148.8"),
+                held("77.4666", "sim_total_cycles", 1.0, "1:148.8"),
+                held("74.5631", "held_total_cycles", 1.0, "1:148.8"),
+                held("3.7", "total_error_percent", -1.0, "1:148.8"),
+                held("14.2945", "held_links_cycles", 1.0, "1:148.8"),
+                held("8.7912", "pushed_cycles", 1.0, "1:148.8"),
+                held("9.2479", "held_ejection_cycles", 1.0, "1:148.8"),
+                held("5.3437", "measured_ejection_stay_cycles", 1.0, "1:148.8"),
+                held("15.5263", "measured_stays_cycles", 1.0, "1:148.8"),
+            ],
+        },
+        Claim {
+            passage: "| 1 | 128 | 0.0381 | 0.4534 | +1090.1 % | 56.1964 | 52.1364 | −7.2 % | 56.2345 | 52.5898 | −6.5 % | 0.6589 / 0.4534 | 0.6018 / 2.1808 | 4.5692 |",
+            numbers: vec![
+                held("128", "gap_cycles", 1.0, "1:97.6"),
+                held("0.0381", "sim_source_wait_cycles", 1.0, "1:97.6"),
+                held("0.4534", "held_source_wait_cycles", 1.0, "1:97.6"),
+                held("1090.1", "source_error_percent", 1.0, "1:97.6"),
+                held("56.1964", "sim_network_cycles", 1.0, "1:97.6"),
+                held("52.1364", "held_network_cycles", 1.0, "1:97.6"),
+                held("7.2", "network_error_percent", -1.0, "1:97.6"),
+                held("56.2345", "sim_total_cycles", 1.0, "1:97.6"),
+                held("52.5898", "held_total_cycles", 1.0, "1:97.6"),
+                held("6.5", "total_error_percent", -1.0, "1:97.6"),
+                held("0.6589", "held_links_cycles", 1.0, "1:97.6"),
+                held("0.4534", "pushed_cycles", 1.0, "1:97.6"),
+                held("0.6018", "held_ejection_cycles", 1.0, "1:97.6"),
+                held("2.1808", "measured_ejection_stay_cycles", 1.0, "1:97.6"),
+                held("4.5692", "measured_stays_cycles", 1.0, "1:97.6"),
+            ],
+        },
+        Claim {
+            passage: "| 2 | 33 | 63.7585 | 91.2133 | +43.1 % | 113.0563 | 108.9654 | −3.6 % | 176.8148 | 200.1787 | +13.2 % | 57.4879 / 53.7204 | 30.0151 / 8.2390 | 41.3691 |",
+            numbers: vec![
+                held("33", "gap_cycles", 1.0, "2:373.6"),
+                held("63.7585", "sim_source_wait_cycles", 1.0, "2:373.6"),
+                held("91.2133", "held_source_wait_cycles", 1.0, "2:373.6"),
+                held("43.1", "source_error_percent", 1.0, "2:373.6"),
+                held("113.0563", "sim_network_cycles", 1.0, "2:373.6"),
+                held("108.9654", "held_network_cycles", 1.0, "2:373.6"),
+                held("3.6", "network_error_percent", -1.0, "2:373.6"),
+                held("176.8148", "sim_total_cycles", 1.0, "2:373.6"),
+                held("200.1787", "held_total_cycles", 1.0, "2:373.6"),
+                held("13.2", "total_error_percent", 1.0, "2:373.6"),
+                held("57.4879", "held_links_cycles", 1.0, "2:373.6"),
+                held("53.7204", "pushed_cycles", 1.0, "2:373.6"),
+                held("30.0151", "held_ejection_cycles", 1.0, "2:373.6"),
+                held("8.2390", "measured_ejection_stay_cycles", 1.0, "2:373.6"),
+                held("41.3691", "measured_stays_cycles", 1.0, "2:373.6"),
+            ],
+        },
+        Claim {
+            passage: "| 4 | 33 | 75.6999 | 103.9559 | +37.3 % | 108.7626 | 109.1014 | +0.3 % | 184.4625 | 213.0573 | +15.5 % | 57.6239 / 51.4239 | 29.5156 / 7.3863 | 39.2481 |",
+            numbers: vec![
+                held("33", "gap_cycles", 1.0, "4:773.6"),
+                held("75.6999", "sim_source_wait_cycles", 1.0, "4:773.6"),
+                held("103.9559", "held_source_wait_cycles", 1.0, "4:773.6"),
+                held("37.3", "source_error_percent", 1.0, "4:773.6"),
+                held("108.7626", "sim_network_cycles", 1.0, "4:773.6"),
+                held("109.1014", "held_network_cycles", 1.0, "4:773.6"),
+                held("0.3", "network_error_percent", 1.0, "4:773.6"),
+                held("184.4625", "sim_total_cycles", 1.0, "4:773.6"),
+                held("213.0573", "held_total_cycles", 1.0, "4:773.6"),
+                held("15.5", "total_error_percent", 1.0, "4:773.6"),
+                held("57.6239", "held_links_cycles", 1.0, "4:773.6"),
+                held("51.4239", "pushed_cycles", 1.0, "4:773.6"),
+                held("29.5156", "held_ejection_cycles", 1.0, "4:773.6"),
+                held("7.3863", "measured_ejection_stay_cycles", 1.0, "4:773.6"),
+                held("39.2481", "measured_stays_cycles", 1.0, "4:773.6"),
+            ],
+        },
+        Claim {
+            passage: "| 14 | 33 | 83.9142 | 113.7956 | +35.6 % | 109.9288 | 109.0322 | −0.8 % | 193.8431 | 222.8278 | +15.0 % | 57.5547 / 49.9843 | 28.9955 / 7.5607 | 40.0748 |",
+            numbers: vec![
+                held("33", "gap_cycles", 1.0, "14:2773.6"),
+                held("83.9142", "sim_source_wait_cycles", 1.0, "14:2773.6"),
+                held("113.7956", "held_source_wait_cycles", 1.0, "14:2773.6"),
+                held("35.6", "source_error_percent", 1.0, "14:2773.6"),
+                held("109.9288", "sim_network_cycles", 1.0, "14:2773.6"),
+                held("109.0322", "held_network_cycles", 1.0, "14:2773.6"),
+                held("0.8", "network_error_percent", -1.0, "14:2773.6"),
+                held("193.8431", "sim_total_cycles", 1.0, "14:2773.6"),
+                held("222.8278", "held_total_cycles", 1.0, "14:2773.6"),
+                held("15.0", "total_error_percent", 1.0, "14:2773.6"),
+                held("57.5547", "held_links_cycles", 1.0, "14:2773.6"),
+                held("49.9843", "pushed_cycles", 1.0, "14:2773.6"),
+                held("28.9955", "held_ejection_cycles", 1.0, "14:2773.6"),
+                held("7.5607", "measured_ejection_stay_cycles", 1.0, "14:2773.6"),
+                held("40.0748", "measured_stays_cycles", 1.0, "14:2773.6"),
+            ],
+        },
+    ]
+}
+
+/// Signed to one decimal, with the document's minus sign.
+fn signed(x: f64) -> String {
+    format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs())
+}
+
+/// The table, the ranges and differences the text quotes, and the
+/// finding: the total is the tandem row's, the network part within 10 %,
+/// the source part carrying the whole excess at g = 33.
+#[test]
+fn cube_held_follows_from_its_csv() {
+    let errors = check(&claims());
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
+    let (rows, tandem) = (read_csv(CSV, &mut HashMap::new()), read_csv(TANDEM, &mut HashMap::new()));
+    let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
+    let at = |point: &str| rows.iter().find(|r| r["point"] == point).unwrap();
+    let t_at = |point: &str| tandem.iter().find(|r| r["point"] == point).unwrap();
+    let range = |xs: &[f64], d: usize, sep: &str| {
+        let (lo, hi) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        if sep == "–" { format!("{lo:.d$}–{hi:.d$}") } else { format!("{}{sep}{}", signed(lo), signed(hi)) }
+    };
+    let all: Vec<&str> = rows.iter().map(|r| r["point"].as_str()).collect();
+    assert_eq!(all, ["1:173.6", "1:148.8", "1:97.6", "2:373.6", "4:773.6", "14:2773.6"], "{CSV}");
+    let g33 = ["1:173.6", "2:373.6", "4:773.6", "14:2773.6"];
+    let col = |points: &[&str], c: &str| -> Vec<f64> { points.iter().map(|p| num(at(p), c)).collect() };
+    has(format!("{} % of the simulated network latency at every point", range(&col(&all, "network_error_percent"), 1, " % to ")));
+    let t_net: Vec<f64> = g33.iter().map(|p| 100.0 * (num(t_at(p), "tandem_network_cycles") / num(t_at(p), "sim_network_cycles") - 1.0)).collect();
+    has(format!("where the tandem row's is {} % at g = 33", range(&t_net, 1, " % to ")));
+    let tot = col(&g33, "total_error_percent");
+    has(format!("unchanged ({} % at K = 1, g = 33; {} % at K = 2, 4, 14)", signed(tot[0]), range(&tot[1..], 1, " % to ")));
+    let src_excess: Vec<String> = g33.iter().map(|p| format!("{:.1}", num(at(p), "held_source_wait_cycles") - num(at(p), "sim_source_wait_cycles"))).collect();
+    let tot_excess: Vec<String> = g33.iter().map(|p| format!("{:.1}", num(at(p), "held_total_cycles") - num(at(p), "sim_total_cycles"))).collect();
+    has(format!(
+        "source part, {} % high at g = 33 ({}, {}, {} and {} cycles at K = 1, 2, 4, 14 against the total's {}, {}, {} and {})",
+        range(&col(&g33, "source_error_percent"), 1, " % to "),
+        src_excess[0], src_excess[1], src_excess[2], src_excess[3], tot_excess[0], tot_excess[1], tot_excess[2], tot_excess[3]
+    ));
+    let small = ["1:148.8", "1:97.6"];
+    let src_high: Vec<String> = small.iter().map(|p| format!("{:.1}", num(at(p), "held_source_wait_cycles") - num(at(p), "sim_source_wait_cycles"))).collect();
+    has(format!("are on waits of {:.1} and {:.2} cycles ({} and {} cycles high)", num(at(small[0]), "sim_source_wait_cycles"), num(at(small[1]), "sim_source_wait_cycles"), src_high[0], src_high[1]));
+    has(format!(
+        "(the links {} cycles per message against {} at g = 33, the ejection link {} against {})",
+        range(&col(&g33, "held_links_cycles"), 1, "–"),
+        range(&col(&g33, "measured_stays_cycles"), 1, "–"),
+        range(&col(&g33, "held_ejection_cycles"), 1, "–"),
+        range(&col(&g33, "measured_ejection_stay_cycles"), 1, "–")
+    ));
+    // The finding, independent of the wording: the row's total is the
+    // tandem row's at every point; at g = 33 the source part carries more
+    // than the whole excess at K ≥ 2 (the network part is at or below the
+    // simulated one) and every link's held part exceeds its measured stay.
+    for p in &all {
+        assert!((num(at(p), "held_total_cycles") - num(t_at(p), "tandem_total_cycles")).abs() < 1e-3, "{p}");
+    }
+    for p in &g33 {
+        assert!(num(at(p), "network_error_percent") <= 0.5 && num(at(p), "source_error_percent") > 30.0, "{p}");
+        assert!(num(at(p), "held_links_cycles") > num(at(p), "measured_stays_cycles") && num(at(p), "held_ejection_cycles") > 3.0 * num(at(p), "measured_ejection_stay_cycles"), "{p}");
+    }
+}
