@@ -16,131 +16,52 @@ fn held(written: &'static str, column: &'static str, scale: f64, point: &'static
     Num { written, csv: CSV, row: Box::leak(Box::new([("point", point)])), column, scale }
 }
 
-/// The table's rows, every number tied to its cell (the census sees them
-/// through `all_claims`).
+/// The table's columns after K, in order, each a column of `cube_held.csv`
+/// (the two-number cells "a / b" give two).
+const COLUMNS: [&str; 15] = [
+    "gap_cycles",
+    "sim_source_wait_cycles",
+    "held_source_wait_cycles",
+    "source_error_percent",
+    "sim_network_cycles",
+    "held_network_cycles",
+    "network_error_percent",
+    "sim_total_cycles",
+    "held_total_cycles",
+    "total_error_percent",
+    "held_links_cycles",
+    "pushed_cycles",
+    "held_ejection_cycles",
+    "measured_ejection_stay_cycles",
+    "measured_stays_cycles",
+];
+
+/// The table's rows (passage, sweep point): every number of a row tied to
+/// its cell in `COLUMNS` order (the census sees them through `all_claims`);
+/// an error written with "−" is the cell times −1.
 pub(super) fn claims() -> Vec<Claim> {
-    vec![
-        Claim {
-            passage: "| 1 | 33 | 52.4998 | 72.8754 | +38.8 % | 118.7097 | 108.8584 | −8.3 % | 171.2095 | 181.7338 | +6.1 % | 57.3809 / 62.8291 | 31.1845 / 8.8532 | 43.9077 |",
-            numbers: vec![
-                held("33", "gap_cycles", 1.0, "1:173.6"),
-                held("52.4998", "sim_source_wait_cycles", 1.0, "1:173.6"),
-                held("72.8754", "held_source_wait_cycles", 1.0, "1:173.6"),
-                held("38.8", "source_error_percent", 1.0, "1:173.6"),
-                held("118.7097", "sim_network_cycles", 1.0, "1:173.6"),
-                held("108.8584", "held_network_cycles", 1.0, "1:173.6"),
-                held("8.3", "network_error_percent", -1.0, "1:173.6"),
-                held("171.2095", "sim_total_cycles", 1.0, "1:173.6"),
-                held("181.7338", "held_total_cycles", 1.0, "1:173.6"),
-                held("6.1", "total_error_percent", 1.0, "1:173.6"),
-                held("57.3809", "held_links_cycles", 1.0, "1:173.6"),
-                held("62.8291", "pushed_cycles", 1.0, "1:173.6"),
-                held("31.1845", "held_ejection_cycles", 1.0, "1:173.6"),
-                held("8.8532", "measured_ejection_stay_cycles", 1.0, "1:173.6"),
-                held("43.9077", "measured_stays_cycles", 1.0, "1:173.6"),
-            ],
-        },
-        Claim {
-            passage: "| 1 | 64 | 4.8371 | 8.7912 | +81.7 % | 72.6295 | 65.7719 | −9.4 % | 77.4666 | 74.5631 | −3.7 % | 14.2945 / 8.7912 | 9.2479 / 5.3437 | 15.5263 |",
-            numbers: vec![
-                held("64", "gap_cycles", 1.0, "1:148.8"),
-                held("4.8371", "sim_source_wait_cycles", 1.0, "1:148.8"),
-                held("8.7912", "held_source_wait_cycles", 1.0, "1:148.8"),
-                held("81.7", "source_error_percent", 1.0, "1:148.8"),
-                held("72.6295", "sim_network_cycles", 1.0, "1:148.8"),
-                held("65.7719", "held_network_cycles", 1.0, "1:148.8"),
-                held("9.4", "network_error_percent", -1.0, "1:148.8"),
-                held("77.4666", "sim_total_cycles", 1.0, "1:148.8"),
-                held("74.5631", "held_total_cycles", 1.0, "1:148.8"),
-                held("3.7", "total_error_percent", -1.0, "1:148.8"),
-                held("14.2945", "held_links_cycles", 1.0, "1:148.8"),
-                held("8.7912", "pushed_cycles", 1.0, "1:148.8"),
-                held("9.2479", "held_ejection_cycles", 1.0, "1:148.8"),
-                held("5.3437", "measured_ejection_stay_cycles", 1.0, "1:148.8"),
-                held("15.5263", "measured_stays_cycles", 1.0, "1:148.8"),
-            ],
-        },
-        Claim {
-            passage: "| 1 | 128 | 0.0381 | 0.4534 | +1090.1 % | 56.1964 | 52.1364 | −7.2 % | 56.2345 | 52.5898 | −6.5 % | 0.6589 / 0.4534 | 0.6018 / 2.1808 | 4.5692 |",
-            numbers: vec![
-                held("128", "gap_cycles", 1.0, "1:97.6"),
-                held("0.0381", "sim_source_wait_cycles", 1.0, "1:97.6"),
-                held("0.4534", "held_source_wait_cycles", 1.0, "1:97.6"),
-                held("1090.1", "source_error_percent", 1.0, "1:97.6"),
-                held("56.1964", "sim_network_cycles", 1.0, "1:97.6"),
-                held("52.1364", "held_network_cycles", 1.0, "1:97.6"),
-                held("7.2", "network_error_percent", -1.0, "1:97.6"),
-                held("56.2345", "sim_total_cycles", 1.0, "1:97.6"),
-                held("52.5898", "held_total_cycles", 1.0, "1:97.6"),
-                held("6.5", "total_error_percent", -1.0, "1:97.6"),
-                held("0.6589", "held_links_cycles", 1.0, "1:97.6"),
-                held("0.4534", "pushed_cycles", 1.0, "1:97.6"),
-                held("0.6018", "held_ejection_cycles", 1.0, "1:97.6"),
-                held("2.1808", "measured_ejection_stay_cycles", 1.0, "1:97.6"),
-                held("4.5692", "measured_stays_cycles", 1.0, "1:97.6"),
-            ],
-        },
-        Claim {
-            passage: "| 2 | 33 | 63.7585 | 91.2133 | +43.1 % | 113.0563 | 108.9654 | −3.6 % | 176.8148 | 200.1787 | +13.2 % | 57.4879 / 53.7204 | 30.0151 / 8.2390 | 41.3691 |",
-            numbers: vec![
-                held("33", "gap_cycles", 1.0, "2:373.6"),
-                held("63.7585", "sim_source_wait_cycles", 1.0, "2:373.6"),
-                held("91.2133", "held_source_wait_cycles", 1.0, "2:373.6"),
-                held("43.1", "source_error_percent", 1.0, "2:373.6"),
-                held("113.0563", "sim_network_cycles", 1.0, "2:373.6"),
-                held("108.9654", "held_network_cycles", 1.0, "2:373.6"),
-                held("3.6", "network_error_percent", -1.0, "2:373.6"),
-                held("176.8148", "sim_total_cycles", 1.0, "2:373.6"),
-                held("200.1787", "held_total_cycles", 1.0, "2:373.6"),
-                held("13.2", "total_error_percent", 1.0, "2:373.6"),
-                held("57.4879", "held_links_cycles", 1.0, "2:373.6"),
-                held("53.7204", "pushed_cycles", 1.0, "2:373.6"),
-                held("30.0151", "held_ejection_cycles", 1.0, "2:373.6"),
-                held("8.2390", "measured_ejection_stay_cycles", 1.0, "2:373.6"),
-                held("41.3691", "measured_stays_cycles", 1.0, "2:373.6"),
-            ],
-        },
-        Claim {
-            passage: "| 4 | 33 | 75.6999 | 103.9559 | +37.3 % | 108.7626 | 109.1014 | +0.3 % | 184.4625 | 213.0573 | +15.5 % | 57.6239 / 51.4239 | 29.5156 / 7.3863 | 39.2481 |",
-            numbers: vec![
-                held("33", "gap_cycles", 1.0, "4:773.6"),
-                held("75.6999", "sim_source_wait_cycles", 1.0, "4:773.6"),
-                held("103.9559", "held_source_wait_cycles", 1.0, "4:773.6"),
-                held("37.3", "source_error_percent", 1.0, "4:773.6"),
-                held("108.7626", "sim_network_cycles", 1.0, "4:773.6"),
-                held("109.1014", "held_network_cycles", 1.0, "4:773.6"),
-                held("0.3", "network_error_percent", 1.0, "4:773.6"),
-                held("184.4625", "sim_total_cycles", 1.0, "4:773.6"),
-                held("213.0573", "held_total_cycles", 1.0, "4:773.6"),
-                held("15.5", "total_error_percent", 1.0, "4:773.6"),
-                held("57.6239", "held_links_cycles", 1.0, "4:773.6"),
-                held("51.4239", "pushed_cycles", 1.0, "4:773.6"),
-                held("29.5156", "held_ejection_cycles", 1.0, "4:773.6"),
-                held("7.3863", "measured_ejection_stay_cycles", 1.0, "4:773.6"),
-                held("39.2481", "measured_stays_cycles", 1.0, "4:773.6"),
-            ],
-        },
-        Claim {
-            passage: "| 14 | 33 | 83.9142 | 113.7956 | +35.6 % | 109.9288 | 109.0322 | −0.8 % | 193.8431 | 222.8278 | +15.0 % | 57.5547 / 49.9843 | 28.9955 / 7.5607 | 40.0748 |",
-            numbers: vec![
-                held("33", "gap_cycles", 1.0, "14:2773.6"),
-                held("83.9142", "sim_source_wait_cycles", 1.0, "14:2773.6"),
-                held("113.7956", "held_source_wait_cycles", 1.0, "14:2773.6"),
-                held("35.6", "source_error_percent", 1.0, "14:2773.6"),
-                held("109.9288", "sim_network_cycles", 1.0, "14:2773.6"),
-                held("109.0322", "held_network_cycles", 1.0, "14:2773.6"),
-                held("0.8", "network_error_percent", -1.0, "14:2773.6"),
-                held("193.8431", "sim_total_cycles", 1.0, "14:2773.6"),
-                held("222.8278", "held_total_cycles", 1.0, "14:2773.6"),
-                held("15.0", "total_error_percent", 1.0, "14:2773.6"),
-                held("57.5547", "held_links_cycles", 1.0, "14:2773.6"),
-                held("49.9843", "pushed_cycles", 1.0, "14:2773.6"),
-                held("28.9955", "held_ejection_cycles", 1.0, "14:2773.6"),
-                held("7.5607", "measured_ejection_stay_cycles", 1.0, "14:2773.6"),
-                held("40.0748", "measured_stays_cycles", 1.0, "14:2773.6"),
-            ],
-        },
-    ]
+    let rows: [(&'static str, &'static str); 6] = [
+        ("| 1 | 33 | 52.4998 | 72.8754 | +38.8 % | 118.7097 | 108.8584 | −8.3 % | 171.2095 | 181.7338 | +6.1 % | 57.3809 / 62.8291 | 31.1845 / 8.8532 | 43.9077 |", "1:173.6"),
+        ("| 1 | 64 | 4.8371 | 8.7912 | +81.7 % | 72.6295 | 65.7719 | −9.4 % | 77.4666 | 74.5631 | −3.7 % | 14.2945 / 8.7912 | 9.2479 / 5.3437 | 15.5263 |", "1:148.8"),
+        ("| 1 | 128 | 0.0381 | 0.4534 | +1090.1 % | 56.1964 | 52.1364 | −7.2 % | 56.2345 | 52.5898 | −6.5 % | 0.6589 / 0.4534 | 0.6018 / 2.1808 | 4.5692 |", "1:97.6"),
+        ("| 2 | 33 | 63.7585 | 91.2133 | +43.1 % | 113.0563 | 108.9654 | −3.6 % | 176.8148 | 200.1787 | +13.2 % | 57.4879 / 53.7204 | 30.0151 / 8.2390 | 41.3691 |", "2:373.6"),
+        ("| 4 | 33 | 75.6999 | 103.9559 | +37.3 % | 108.7626 | 109.1014 | +0.3 % | 184.4625 | 213.0573 | +15.5 % | 57.6239 / 51.4239 | 29.5156 / 7.3863 | 39.2481 |", "4:773.6"),
+        ("| 14 | 33 | 83.9142 | 113.7956 | +35.6 % | 109.9288 | 109.0322 | −0.8 % | 193.8431 | 222.8278 | +15.0 % | 57.5547 / 49.9843 | 28.9955 / 7.5607 | 40.0748 |", "14:2773.6"),
+    ];
+    rows.iter()
+        .map(|&(passage, point)| {
+            let cells = passage.trim_matches('|').split('|').skip(1).flat_map(|c| c.split(" / ")).map(|c| c.trim().trim_end_matches(" %"));
+            let numbers = cells
+                .zip(COLUMNS)
+                .map(|(cell, column)| match cell.strip_prefix('−') {
+                    Some(rest) => held(rest, column, -1.0, point),
+                    None => held(cell.trim_start_matches('+'), column, 1.0, point),
+                })
+                .collect::<Vec<_>>();
+            assert_eq!(numbers.len(), COLUMNS.len(), "{passage}");
+            Claim { passage, numbers }
+        })
+        .collect()
 }
 
 /// Signed to one decimal, with the document's minus sign.

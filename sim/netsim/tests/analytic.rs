@@ -791,6 +791,14 @@ fn cube_tandem_model_against_ten_seeds() {
     bless_or_compare(&format!("{dir}/cube_tandem_fluid.csv"), &csv);
 }
 
+/// A committed CSV as rows of column → cell.
+fn results_table(path: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines.map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
+}
+
 /// The row `kim2005_cube_held` (`analytic/cube_held.rs`) against the ten
 /// seeds per part (docs/reproduction.md, "The network links without the
 /// source's backlog"): the simulated means and the measured header stays
@@ -801,12 +809,7 @@ fn cube_tandem_model_against_ten_seeds() {
 fn cube_held_model_against_ten_seeds() {
     use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
     let root = format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"));
-    let table = |path: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
-        let mut lines = text.lines();
-        let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-        lines.map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
-    };
+    let table = |path: &str| results_table(&format!("{root}/{path}"));
     let sweep = table("sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
     let links = table("cube_link_trace/cube_links.csv");
     let f = |r: &std::collections::HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
@@ -874,12 +877,7 @@ fn cube_held_model_against_ten_seeds() {
 fn cube_link_trace_against_the_tandem_row() {
     use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
     let root = format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"));
-    let table = |path: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
-        let mut lines = text.lines();
-        let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-        lines.map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
-    };
+    let table = |path: &str| results_table(&format!("{root}/{path}"));
     let links = table("cube_link_trace/cube_links.csv");
     let sweep = table("sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
     let f = |r: &std::collections::HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
