@@ -72,21 +72,30 @@ impl CubeBurstClass {
     /// Each network link split into what its buffers hold and what waits
     /// behind them (the module's "The cap").
     pub fn held_network_parts(&self) -> Result<HeldParts, FluidError> {
-        self.check_shape()?;
         let (tandem, _) = self.coupled_network_parts()?;
-        let (n, flits) = (self.n, self.class.flits);
-        let (held, _) = self.network_parts_of(true, |link, m| self.class.after_source_link(m)?.mean_delay_within(link_buffer_flits(n, link, flits)))?;
+        let held = self.held_parts()?;
         let pushed = tandem.iter().zip(&held).map(|(t, h)| (t - h).max(0.0)).collect();
         Ok(HeldParts { held, pushed })
+    }
+
+    /// Each network link's held part alone, E[min(Q, B)]/Λ weighted as
+    /// `network_links` (the dimension-0 hop link 0).
+    fn held_parts(&self) -> Result<Vec<f64>, FluidError> {
+        self.check_shape()?;
+        let (n, flits) = (self.n, self.class.flits);
+        Ok(self.network_parts_of(true, |link, m| self.class.after_source_link(m)?.mean_delay_within(link_buffer_flits(n, link, flits)))?.0)
     }
 
     /// The row `kim2005_cube_held`: the network part is what the links'
     /// buffers hold; the source part the tandem row's injection link plus
     /// the backlog pushed back from every network link.
     pub fn held_delay(&self) -> Result<BurstDelay, FluidError> {
+        // The tandem links' sum less the held parts' is the pushed-back
+        // total (each link's E[min(Q, B)] ≤ E[Q]); not solving the tandem
+        // links a second time keeps `wormqos model` at two solves per link.
         let tandem = self.coupled_delay()?;
-        let parts = self.held_network_parts()?;
-        Ok(BurstDelay { source_link: tandem.source_link + parts.pushed_total(), destination_link: parts.held_total(), ..tandem })
+        let held: f64 = self.held_parts()?.iter().sum();
+        Ok(BurstDelay { source_link: tandem.source_link + (tandem.destination_link - held).max(0.0), destination_link: held, ..tandem })
     }
 }
 
