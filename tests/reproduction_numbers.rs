@@ -15,6 +15,8 @@ use std::path::PathBuf;
 mod models;
 #[path = "reproduction_numbers/cube_waits.rs"]
 mod cube_waits;
+#[path = "reproduction_numbers/cube_held.rs"]
+mod cube_held;
 #[path = "reproduction_numbers/census.rs"]
 mod census;
 #[path = "reproduction_numbers/nic_lanes.rs"]
@@ -5021,6 +5023,7 @@ fn all_claims() -> Vec<Claim> {
     let mut all = claims();
     all.extend(models::claims().0);
     all.extend(lane_ties::claims());
+    all.extend(cube_held::claims());
     all
 }
 

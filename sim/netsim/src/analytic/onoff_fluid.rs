@@ -109,6 +109,16 @@ impl FluidLink {
 
     /// The mean delay per flit at the link, cycles: E[Q]/Λ.
     pub fn mean_delay(&self) -> Result<f64, FluidError> {
+        self.mean_delay_within(f64::INFINITY)
+    }
+
+    /// E[min(Q, B)]/Λ: the part of `mean_delay` that a buffer of B flits
+    /// holds, the backlog beyond B counted elsewhere (`cube_held.rs`).
+    /// From the spectral solution, P(Q > x) = −Σ_k a_k (Σ_i φ_{k,i}) e^{z_k x}
+    /// integrated over [0, B]: Σ_k a_k (Σ_i φ_{k,i}) (1 − e^{z_k B})/z_k
+    /// (B = ∞ gives E[Q]). A finite B where only the direct method solves
+    /// the link (no distribution) is `IllConditioned`.
+    pub fn mean_delay_within(&self, buffer: f64) -> Result<f64, FluidError> {
         let n = self.sources;
         let p = self.on_mean / (self.on_mean + self.off_mean);
         let load = n as f64 * p * self.peak;
@@ -181,10 +191,10 @@ impl FluidLink {
         let mut sys: Vec<Vec<f64>> = positive.iter().map(|&i| phis.iter().map(|ph| ph[i]).chain([-pi[i]]).collect()).collect();
         let a = solve(&mut sys, m).ok_or_else(|| FluidError::NotSolved("singular boundary system".into()))?;
         let eq = match self.check_boundary(&pi, &phis, &a, c, load) {
-            Ok(()) => (0..m).map(|k| a[k] * phis[k].iter().sum::<f64>() / roots[k]).sum(),
+            Ok(()) => (0..m).map(|k| a[k] * phis[k].iter().sum::<f64>() * (1.0 - (roots[k] * buffer).exp()) / roots[k]).sum(),
             // Every state with a source ON overloads the link: the mean
             // needs no eigenvalues (`direct_mean_backlog`).
-            Err(e) if positive.len() == n => self.direct_mean_backlog(&pi, c, alpha, beta).ok_or(e)?,
+            Err(e) if positive.len() == n && buffer == f64::INFINITY => self.direct_mean_backlog(&pi, c, alpha, beta).ok_or(e)?,
             Err(e) => return Err(e),
         };
         let delay = eq / load;
@@ -383,7 +393,7 @@ impl BurstClass {
     /// as the one stream's own (exact for K = 1 while the link empties
     /// between bursts; for K ≥ 2 the streams of one source share c_s, which
     /// only caps them further).
-    fn after_source_link(&self, sources: usize) -> Result<FluidLink, FluidError> {
+    pub(crate) fn after_source_link(&self, sources: usize) -> Result<FluidLink, FluidError> {
         let at_source = self.link(sources);
         let out = at_source.peak.min(self.source_vc_capacity());
         let on_mean = at_source.on_mean * at_source.peak / out;
@@ -541,6 +551,11 @@ impl BurstClass {
 
     /// `shared_link` with the link of n sources given by `link_of`.
     fn shared_link_of(&self, trials: usize, q: f64, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(f64, f64), FluidError> {
+        self.shared_delay_of(trials, q, |n| link_of(n).and_then(|l| l.mean_delay()))
+    }
+
+    /// `shared_link` with the delay at a link of n sources given by `delay_of`.
+    pub(crate) fn shared_delay_of(&self, trials: usize, q: f64, delay_of: impl Fn(usize) -> Result<f64, FluidError>) -> Result<(f64, f64), FluidError> {
         let (mut sum, mut weight, mut excluded) = (0.0, 0.0, 0.0);
         // The saturated part of `excluded`, and the first saturated count's error.
         let (mut saturated, mut first_saturated) = (0.0, None);
@@ -558,7 +573,7 @@ impl BurstClass {
                 excluded += w; // the tail beyond, bounded by this term's order
                 break;
             }
-            match link_of(m + 1).and_then(|l| l.mean_delay()) {
+            match delay_of(m + 1) {
                 Ok(d) => {
                     sum += w * d;
                     weight += w;
@@ -646,7 +661,7 @@ impl CubeBurstClass {
         Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
     }
 
-    fn check_shape(&self) -> Result<(), FluidError> {
+    pub(crate) fn check_shape(&self) -> Result<(), FluidError> {
         let k = self.class.streams;
         if self.n == 0 || self.n > 16 || k == 0 {
             return Err(FluidError::NotSolved(format!("{}-cube with {k} streams per node: no other endpoint to send to", self.n)));
@@ -659,13 +674,19 @@ impl CubeBurstClass {
     /// dimension-0 hop link 0 with `merged_dim0`), and the most binomial
     /// weight any one link left out.
     fn network_parts(&self, merged_dim0: bool, link_of: impl Fn(usize) -> Result<FluidLink, FluidError>) -> Result<(Vec<f64>, f64), FluidError> {
+        self.network_parts_of(merged_dim0, |_, m| link_of(m).and_then(|l| l.mean_delay()))
+    }
+
+    /// `network_parts` with the delay at network link `link` (its index in
+    /// `network_links`) of m sources given by `delay_of(link, m)`.
+    pub(crate) fn network_parts_of(&self, merged_dim0: bool, delay_of: impl Fn(usize, usize) -> Result<f64, FluidError>) -> Result<(Vec<f64>, f64), FluidError> {
         let (mut parts, mut excluded) = (Vec::new(), 0.0f64);
         for (d, (crossed, trials, q)) in self.network_links().into_iter().enumerate() {
             if merged_dim0 && d == 0 {
                 parts.push(0.0);
                 continue;
             }
-            let (delay, left) = self.class.shared_link_of(trials, q, &link_of)?;
+            let (delay, left) = self.class.shared_delay_of(trials, q, |m| delay_of(d, m))?;
             parts.push(crossed * delay);
             excluded = excluded.max(left);
         }

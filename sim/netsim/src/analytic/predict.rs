@@ -145,6 +145,12 @@ impl Plan {
                     let merged: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.backlog_at_source_delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &merged);
                     rows.push(Named { name: "kim2005_cube_source_backlog", result });
+                    // The tandem links with each network link holding only
+                    // what its input VC buffers hold, the rest of its
+                    // backlog waiting at the source (`cube_held.rs`).
+                    let held: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.held_delay())).collect();
+                    let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &held);
+                    rows.push(Named { name: "kim2005_cube_held", result });
                 }
                 rows
             }
@@ -204,7 +210,8 @@ fn with_onoff_source(name: &'static str, base: Result<Vec<ClassPrediction>, Pred
 /// the n-cube's links in tandem as the router's) and
 /// `kim2005_cube_source_backlog` (`CubeBurstClass::backlog_at_source_delay`:
 /// the tandem's injection link and network links merged as the larger of
-/// two waits): the base model with each ON/OFF real-time class's
+/// two waits) and `kim2005_cube_held` (`CubeBurstClass::held_delay`, each
+/// network link holding only what its input VC buffers hold): the base model with each ON/OFF real-time class's
 /// burst-scale fluid delays (`onoff_fluid.rs`; per class its streams per
 /// endpoint and its delays) added where they occur; also the single
 /// router's `kim2005_tandem`, whose delays are `BurstClass::coupled_delay`'s
