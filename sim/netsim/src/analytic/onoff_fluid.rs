@@ -102,6 +102,19 @@ pub const MAX_EXCLUDED_WEIGHT: f64 = 0.01;
 /// rise, 28 jumps from 98 to 207 cycles and 30 comes out negative).
 pub const MAX_SOURCES: usize = 24;
 
+/// The key of a solved link: n and the bits of (on, off, r, c, B).
+type LinkKey = (usize, [u64; 5]);
+
+/// Solved links a thread remembers before it starts afresh (a bound on
+/// the memo's memory, about 100 bytes an entry).
+const MEMO_LIMIT: usize = 100_000;
+
+thread_local! {
+    /// `FluidLink::mean_delay_within`'s results by link (see there).
+    static SOLVED: std::cell::RefCell<std::collections::HashMap<LinkKey, Result<f64, FluidError>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 impl FluidLink {
     fn drift(&self, i: usize, capacity: f64) -> f64 {
         i as f64 * self.peak - capacity
@@ -119,6 +132,26 @@ impl FluidLink {
     /// (B = ∞ gives E[Q]). A finite B where only the direct method solves
     /// the link (no distribution) is `IllConditioned`.
     pub fn mean_delay_within(&self, buffer: f64) -> Result<f64, FluidError> {
+        // The rows of one model run solve the same links again and again
+        // (fig12b_000_onoff_cube6_bursts.toml: 3,768 solutions of 458
+        // distinct links); the solution is a pure function of the link and
+        // B, so a memo returns the identical result.
+        let key = (self.sources, [self.on_mean, self.off_mean, self.peak, self.capacity, buffer].map(f64::to_bits));
+        if let Some(hit) = SOLVED.with(|memo| memo.borrow().get(&key).cloned()) {
+            return hit;
+        }
+        let solved = self.solve_mean_delay_within(buffer);
+        SOLVED.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() >= MEMO_LIMIT {
+                memo.clear();
+            }
+            memo.insert(key, solved.clone());
+        });
+        solved
+    }
+
+    fn solve_mean_delay_within(&self, buffer: f64) -> Result<f64, FluidError> {
         let n = self.sources;
         let p = self.on_mean / (self.on_mean + self.off_mean);
         let load = n as f64 * p * self.peak;
@@ -166,6 +199,11 @@ impl FluidLink {
                     let (mut lo, mut hi, mut flo) = (a, b, fa);
                     for _ in 0..200 {
                         let mid = 0.5 * (lo + hi);
+                        // lo and hi adjacent doubles: the remaining
+                        // iterations could not move either (same root).
+                        if mid == lo || mid == hi {
+                            break;
+                        }
                         let fm = det(mid);
                         if (fm > 0.0) == (flo > 0.0) {
                             (lo, flo) = (mid, fm);
