@@ -5018,6 +5018,8 @@ fn k14_direct_claims() -> Vec<Claim> {
 mod records;
 #[path = "reproduction_numbers/fig7_ties.rs"]
 mod fig7_ties;
+#[path = "reproduction_numbers/fig13_ties.rs"]
+mod fig13_ties;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5067,7 +5069,7 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_table_follows_from_the_committed_runs" },
     census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side and accepted rates are tied by models.rs against fig4_000_full/results.csv)" },
-    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the simulated DMPs come from results.json's network_latency_counts (results.json of fig4_000_full is not committed) and the model's from the analytic_000 example, whose only committed output is the plot" },
+    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the model's DMPs come from the analytic_000 example, whose only committed output is the plot (the simulated side is checked by fig13_ties.rs against fig4_000_full/results.json's network_latency_counts)" },
     census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side is tied by models.rs against fig4b_000_full/results.csv)" },
     census::Untied { heading: "## 004_… multi-link ring: M/M/n and M/D/n VC-access model", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## Torus: dateline VC classes against deadlock", key: "| 0.6 |", reason: "not tied yet (analytical-model section)" },
