@@ -5081,8 +5081,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 5 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.101 / 0.102 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.177 / 0.177 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 188.6 / 178.5 (−5.3 %) |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 431.4 / 443.8 (+2.9 %) |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 0.05 | 461.4 / 431.4 / 443.8 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 002_…: combinatorial torus model", key: "| model |", reason: "not tied yet (analytical-model section)" },
