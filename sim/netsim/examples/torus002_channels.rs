@@ -7,7 +7,11 @@
 //! printed (`paper`), with the L VCs held in parallel (`parallel`, an M/M/L
 //! occupancy) and with that and the holding time our routers add
 //! (`parallel_hold`: the measured hold minus the model's D at the first,
-//! lightest, load). Writes `<out>/channels.csv`, one row per load,
+//! lightest, load), and two corrected models (`Variant::corrected`): that,
+//! with the holding time grown by the sharing of the channel's flits among
+//! the busy VCs (`busy_vcs`) or as at a processor-sharing server
+//! (`shared_channel`).
+//! Writes `<out>/channels.csv`, one row per load,
 //! dimension and source.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
@@ -16,7 +20,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, TorusModel, Variant, VcOccupancy};
+use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy};
 use wormqos_netsim::channel_probe::{multiplexing_degree, ChannelProbe};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
@@ -56,8 +60,10 @@ fn main() -> anyhow::Result<()> {
             let p = paper.as_ref().expect("the first load is below the model's saturation");
             (0..n).map(|i| sim[i].mean_hold - p.dims[i].service).sum::<f64>() / n as f64
         });
-        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0 });
-        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra });
+        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None });
+        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None });
+        let busy_vcs = model.solve_with(Variant::corrected(extra, HoldGrowth::BusyVcs));
+        let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
         for (i, d) in sim.iter().enumerate() {
             let p = &d.busy;
             // P_L the paper's chain and the M/M/L queue give at the
@@ -81,7 +87,7 @@ fn main() -> anyhow::Result<()> {
                 res.accepted_throughput,
                 parallel_occupancy(a, l)[l]
             )?;
-            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold)] {
+            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared)] {
                 match sol {
                     Ok(s) => {
                         let t = &s.dims[i];

@@ -193,10 +193,37 @@ pub struct Variant {
     /// VC is taken before the header crosses and, with atomic reallocation,
     /// released only once the tail has left the downstream buffer.
     pub hold_extra: f64,
+    /// Not the paper (docs/reproduction.md, "A corrected L = 3 model"): how
+    /// a VC's holding time grows because the channel's flits are shared.
+    pub hold_growth: HoldGrowth,
+}
+
+/// The holding time's growth with the sharing of the physical channel
+/// (docs/reproduction.md, "A corrected L = 3 model"). The growth g_{d_i}
+/// enters D_{d_i} (so ρ, the blocking and S̄) and Ŵ (a blocker frees its VC
+/// g later), and is solved in the same fixed point as the blocking times;
+/// each of the header's h hops then takes 1 + g/M cycles, and S̄ is not
+/// multiplied by l̄ again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HoldGrowth {
+    /// The paper's: D = M plus the blocking further on; l̄ multiplies S̄ + h.
+    None,
+    /// g = M (l̄_{d_i} − 1), l̄ = Σ j² P_j / Σ j P_j of the channel's
+    /// occupancy: every busy VC takes an equal share of the flits.
+    BusyVcs,
+    /// g = M u / (1 − u), u = λ_c M the channel's flit utilisation: the
+    /// mean sojourn M / (1 − u) of an M-flit job at a processor-sharing
+    /// server, where only the VCs with a flit to send share the channel.
+    SharedChannel,
 }
 
 impl Variant {
-    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0 };
+    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None };
+    /// [`VcOccupancy::ParallelVcs`] with the VC held `hold_extra` cycles
+    /// beyond the message and longer by `growth`.
+    pub fn corrected(hold_extra: f64, growth: HoldGrowth) -> Variant {
+        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth }
+    }
 }
 
 /// P_{d_i,j}: truncated geometric occupancy with ρ = λ_c D (j = 0..=L).
@@ -231,7 +258,8 @@ pub fn parallel_occupancy(a: f64, vcs: usize) -> Vec<f64> {
 impl TorusModel {
     /// Dimension i's terms given λ_c, D_{d_i} and the current blocking
     /// times `w` of every dimension (one step of the fixed point).
-    fn dimension(&self, ps: &PathStats, lam_c: f64, d: f64, i: usize, w: &[f64], var: Variant) -> Result<DimensionTerms, TorusError> {
+    /// `growth` is the holder's transfer time beyond M ([`HoldGrowth`]).
+    fn dimension(&self, ps: &PathStats, lam_c: f64, d: f64, growth: f64, i: usize, w: &[f64], var: Variant) -> Result<DimensionTerms, TorusError> {
         let l = self.vcs;
         let rho = lam_c * (d + var.hold_extra);
         let limit = match var.occupancy {
@@ -253,7 +281,7 @@ impl TorusModel {
         let lf = l as f64;
         let p_none = tau * (1.0 - tau).powi(l as i32 - 1) * p[l] / lf + (1.0 - tau).powi(l as i32) * p[l] + (1.0 - tau).powi(l as i32 - 1) * p[l - 1] / lf;
         let rest: f64 = (0..self.radix.len()).map(|j| w[j] * ps.rest[i][j]).sum();
-        let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + self.msg_flits;
+        let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + self.msg_flits + growth;
         let waiting: f64 = (l..=top).map(|j| (j - l + 1) as f64 * waiting_states[j]).sum();
         Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking: w_hat * waiting })
     }
@@ -274,17 +302,39 @@ impl TorusModel {
             return Err(TorusError::Saturated("ejection channel (M λ_g ≥ 1)".into()));
         }
         let w_ej = m * m * self.rate / (2.0 * (1.0 - m * self.rate));
+        if var.hold_growth == HoldGrowth::SharedChannel {
+            if let Some(i) = (0..n).find(|&i| lam_c[i] * m >= 1.0) {
+                return Err(TorusError::Saturated(format!("dimension {i}: channel utilisation λ_c M = {:.3} ≥ 1", lam_c[i] * m)));
+            }
+        }
         let mut w = vec![0.0f64; n];
+        // g_{d_i}, the holding time's growth (HoldGrowth), the multiplexing's growth of the holding time.
+        let mut growth = vec![0.0f64; n];
+        // D_{d_i}: the rest of the path's blocking, M t_c (and its growth),
+        // the ejection wait.
+        let service = |w: &[f64], growth: &[f64]| -> Vec<f64> { (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + growth[i] + w_ej).collect() };
         for it in 1..=100_000 {
-            // D_{d_i}: the rest of the path's blocking, M t_c, the ejection wait.
-            let d: Vec<f64> = (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + w_ej).collect();
-            let next: Vec<f64> = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?.iter().map(|t| t.blocking).collect();
-            let delta = (0..n).map(|i| (next[i] - w[i]).abs()).fold(0.0, f64::max);
+            let d = service(&w, &growth);
+            let terms = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
+            let next: Vec<f64> = terms.iter().map(|t| t.blocking).collect();
+            let next_growth: Vec<f64> = terms
+                .iter()
+                .map(|t| match var.hold_growth {
+                    HoldGrowth::None => 0.0,
+                    HoldGrowth::BusyVcs => m * (multiplexing_degree(&t.occupancy) - 1.0),
+                    HoldGrowth::SharedChannel => {
+                        let u = t.arrival_rate * m;
+                        m * u / (1.0 - u)
+                    }
+                })
+                .collect();
+            let delta = (0..n).map(|i| (next[i] - w[i]).abs().max((next_growth[i] - growth[i]).abs())).fold(0.0, f64::max);
             if delta < 1e-10 {
                 w = next;
-                let d: Vec<f64> = (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + w_ej).collect();
+                growth = next_growth;
+                let d = service(&w, &growth);
                 let s: f64 = (0..n).map(|i| ps.first[i] * (d[i] + w[i])).sum();
-                let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
+                let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
                 let radix_sum: f64 = self.radix.iter().sum::<usize>() as f64;
                 let lbar: f64 = (0..n).map(|i| self.radix[i] as f64 * multiplexing_degree(&dims[i].occupancy)).sum::<f64>() / radix_sum;
                 let lam_s = self.rate / l as f64;
@@ -292,11 +342,17 @@ impl TorusModel {
                     return Err(TorusError::Saturated(format!("source queue (λ_g/L) S̄ = {:.3} ≥ 1", lam_s * s)));
                 }
                 let ws = lam_s * s * s * (1.0 + (s - m) * (s - m) / (s * s)) / (2.0 * (1.0 - lam_s * s));
-                let net = s * lbar + h * lbar + self.router_delay * (h + 1.0);
+                // The paper multiplies S̄ + h by l̄; with a growth S̄ already
+                // holds each transfer's and a header hop takes 1 + g/M.
+                let net = match var.hold_growth {
+                    HoldGrowth::None => s * lbar + h * lbar,
+                    _ => s + (0..n).map(|i| ps.per_dim[i] * (1.0 + growth[i] / m)).sum::<f64>(),
+                } + self.router_delay * (h + 1.0);
                 return Ok(TorusSolution { latency: net + ws, network_latency: net, source_wait: ws, blocking: w, multiplexing: lbar, mean_hops: h, iterations: it, dims });
             }
             for i in 0..n {
                 w[i] = 0.5 * w[i] + 0.5 * next[i];
+                growth[i] = 0.5 * growth[i] + 0.5 * next_growth[i];
             }
         }
         Err(TorusError::NoConvergence)
@@ -383,7 +439,7 @@ mod tests {
         // always ends at the next node (P_none = 0), so Ŵ = M = 4 and
         // W = 4 Ñ = 4·P(≥ 2) (dimension 0: at most L messages).
         let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.15, router_delay: 0.0 };
-        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra };
+        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None };
         assert!(matches!(m.solve(), Err(TorusError::Saturated(_))));
         let s = m.solve_with(par(0.0)).unwrap();
         assert!((s.dims[0].rho - 1.05).abs() < 1e-9, "{}", s.dims[0].rho);
@@ -392,6 +448,56 @@ mod tests {
         // Held 6 cycles longer: a = 0.15·13 = 1.95 < 2; 7 longer: 2.1 ≥ 2.
         assert!((m.solve_with(par(6.0)).unwrap().dims[0].rho - 1.95).abs() < 1e-9);
         assert!(matches!(m.solve_with(par(7.0)), Err(TorusError::Saturated(_))));
+    }
+
+    #[test]
+    fn shared_channel_growth_by_hand() {
+        // two_node_torus_by_hand's 2-ary 1-cube (L = 2, M = 4, λ_g = 0.05,
+        // λ_c = λ_g) with HoldGrowth::SharedChannel: u = λ_c M = 0.2, so the
+        // holder takes M/(1 − u) = 5 cycles, g = 1. D = M + g + W_ej = 4 + 1
+        // + 0.5 = 5.5 (one hop: no blocking further on), a = λ_c D = 0.275.
+        // M/M/2, dimension 0 has at most (2·1 − 1)L = 2 messages: unnormalised
+        // 1, 0.275, 0.275²/2 = 0.0378125, the last lumped with its tail
+        // (ratio a/L = 0.1375): 0.0378125/0.8625. Ñ = π_2; τ = 1, so
+        // P_none = 0 and Ŵ = M + g = 5; W = 5 π_2.
+        let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.05, router_delay: 0.0 };
+        let s = m.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel)).unwrap();
+        let top = 0.0378125 / 0.8625;
+        let pi2 = top / (1.0 + 0.275 + top);
+        assert!((s.dims[0].service - 5.5).abs() < 1e-9, "{}", s.dims[0].service);
+        assert!((s.dims[0].rho - 0.275).abs() < 1e-9, "{}", s.dims[0].rho);
+        assert!((s.blocking[0] - 5.0 * pi2).abs() < 1e-9, "{} vs {}", s.blocking[0], 5.0 * pi2);
+        // Network latency: S̄ = D + W, not multiplied by l̄, and the one header
+        // hop at 1 + g/M = 1.25 cycles.
+        assert!((s.network_latency - (5.5 + 5.0 * pi2 + 1.25)).abs() < 1e-9, "{}", s.network_latency);
+        // hold_extra enters ρ only: D + 2 in ρ, the latency's S̄ unchanged.
+        let e = m.solve_with(Variant::corrected(2.0, HoldGrowth::SharedChannel)).unwrap();
+        assert!((e.dims[0].rho - 0.05 * 7.5).abs() < 1e-9, "{}", e.dims[0].rho);
+        // 4-ary 1-cube, λ_c = E[x] λ_g = 2 λ_g: at λ_g = 0.13 the channel is
+        // offered u = 2·0.13·4 = 1.04 flits per cycle.
+        let full = TorusModel { radix: vec![4], vcs: 2, msg_flits: 4.0, rate: 0.13, router_delay: 0.0 };
+        match full.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel)) {
+            Err(TorusError::Saturated(why)) => assert!(why.contains("utilisation"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn busy_vc_growth_is_a_fixed_point_of_the_channels_multiplexing() {
+        // The same 2-node torus with HoldGrowth::BusyVcs: the solution's
+        // growth g must equal M (l̄(a) − 1) at its own a = λ_c (4.5 + g), with
+        // l̄ = Σ j² P_j / Σ j P_j of the M/M/2 occupancy (P_2 = P(≥ 2)), here
+        // written out by hand.
+        let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.05, router_delay: 0.0 };
+        let s = m.solve_with(Variant::corrected(0.0, HoldGrowth::BusyVcs)).unwrap();
+        let g = s.dims[0].service - 4.5;
+        assert!(g > 0.0, "{g}");
+        let a = 0.05 * (4.5 + g);
+        let tail = a * a / 2.0 / (1.0 - a / 2.0);
+        let (p1, p2) = (a / (1.0 + a + tail), tail / (1.0 + a + tail));
+        let lbar = (p1 + 4.0 * p2) / (p1 + 2.0 * p2);
+        assert!((g - 4.0 * (lbar - 1.0)).abs() < 1e-8, "g = {g}, M(l̄ − 1) = {}", 4.0 * (lbar - 1.0));
+        assert!((s.network_latency - (4.5 + g + s.blocking[0] + 1.0 + g / 4.0)).abs() < 1e-9, "{}", s.network_latency);
     }
 
     #[test]
