@@ -170,6 +170,29 @@ fn check_stuck_vcs() -> Vec<String> {
     out
 }
 
+/// The table's "drains" / "deadlock": in the sweep's `results.json`, a
+/// point whose cell starts with "drains" has messages created = delivered
+/// and flits injected = ejected, one whose cell says deadlock has no
+/// results (the run failed).
+fn check_drains() -> Vec<String> {
+    let path = "experiments/results/torus4_dateline/results.json";
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap();
+    let points = json["points"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut out = Vec::new();
+    for (passage, load) in [(TORUS_06, 0.6), (TORUS_08, 0.8), (TORUS_10, 1.0)] {
+        let cells: Vec<&str> = passage.trim_matches('|').split('|').map(str::trim).collect();
+        for (cell, dateline) in [(cells[1], true), (cells[2], false)] {
+            let at: Vec<_> = points.iter().filter(|p| p["params"]["workload.load"].as_f64() == Some(load) && p["params"]["topology.dateline"].as_bool() == Some(dateline)).collect();
+            let r = at.first().map(|p| &p["results"]);
+            let drained = r.is_some_and(|r| r.is_object() && r["messages_created"] == r["messages_delivered"] && r["flits_injected"] == r["flits_ejected"]);
+            if at.len() != 1 || drained != cell.starts_with("drains") || !(drained || cell.contains("deadlock")) {
+                out.push(format!("{path} load {load} dateline {dateline}: {} points, drained {drained}, the table says {cell:?}", at.len()));
+            }
+        }
+    }
+    out
+}
+
 /// The census ties of what `derived`, `bounds` and `STUCK_VCS` check.
 pub(super) fn ties() -> Vec<census::Tie<'static>> {
     let mut t: Vec<census::Tie> = bounds().into_iter().map(|b| census::Tie { passage: b.passage, written: vec![b.written] }).collect();
@@ -288,6 +311,7 @@ fn ring_torus_tables_follow_from_the_committed_results() {
     errors.extend(models::check_derived(&derived()));
     errors.extend(check_bounds(&bounds()));
     errors.extend(check_stuck_vcs());
+    errors.extend(check_drains());
     errors.extend(check_ring_recomputation());
     assert!(errors.is_empty(), "{} ring / torus numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
 }
