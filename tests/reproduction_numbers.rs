@@ -2101,6 +2101,18 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
         &[("source", "sim"), ("workload.load", "0.03"), ("router.vcs", "3"), ("workload.message_flits", "64")],
         "77824",
     ),
+    (
+        "| 0.8 | drains; accepted 0.817, network latency 126, source queues grow (latency 18,208) | **deadlock** (cycle 4,096: 128 input VCs can never move again) |",
+        "experiments/results/torus4_dateline/results.csv",
+        &[("workload.load", "0.8"), ("topology.dateline", "false")],
+        "4096",
+    ),
+    (
+        "| 1.0 | drains; accepted 1.038, network latency 125, source queues grow (latency 35,946) | **deadlock** (cycle 24,576: 128 input VCs) |",
+        "experiments/results/torus4_dateline/results.csv",
+        &[("workload.load", "1.0"), ("topology.dateline", "false")],
+        "24576",
+    ),
 ];
 
 /// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
@@ -5044,6 +5056,8 @@ mod records;
 mod fig7_ties;
 #[path = "reproduction_numbers/fig13_ties.rs"]
 mod fig13_ties;
+#[path = "reproduction_numbers/ring_torus_ties.rs"]
+mod ring_torus_ties;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5052,6 +5066,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(models::claims().0);
     all.extend(lane_ties::claims());
     all.extend(cube_held::claims());
+    all.extend(ring_torus_ties::claims());
     all
 }
 
@@ -5067,6 +5082,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(tables2::param_ties());
     ties.extend(fluid_ties::ties());
     ties.extend(atomic_torus_error_ties());
+    ties.extend(ring_torus_ties::ties());
     ties
 }
 
@@ -5097,16 +5113,12 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side and accepted rates are tied by models.rs against fig4_000_full/results.csv)" },
     census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the model's DMPs come from the analytic_000 example, whose only committed output is the plot (the simulated side is checked by fig13_ties.rs against fig4_000_full/results.json's network_latency_counts)" },
     census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side is tied by models.rs against fig4b_000_full/results.csv)" },
-    census::Untied { heading: "## 004_… multi-link ring: M/M/n and M/D/n VC-access model", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "## Torus: dateline VC classes against deadlock", key: "| 0.6 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### Why 002_…'s model saturates early at L = 3 (issue 22)", key: "| VC holding time, sim (cycles) |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "no committed data: a list of the models with the papers' section and equation numbers, not results" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 5 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.101 / 0.102 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.177 / 0.177 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 0.05 | 461.4 / 431.4 / 443.8 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 002_… Fig. 1: the heaviest points, four times longer", key: "| 5 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## 001_… Fig. 10 and Table VI: MediaWorm vs a PCS router (model-only PCS)", key: "| 0.37 |", reason: "paper's values (paper attempts / dropped; ours are tied)" },
     census::Untied { heading: "### Fig. 10's PCS curves: the data phase of the circuits", key: "| 0.8 | 21 |", reason: "tied by tests/reproduction_numbers.rs::pcs_fig10_mechanism_rows_match_the_committed_results" },
 ];
