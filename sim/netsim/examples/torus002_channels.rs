@@ -16,7 +16,7 @@
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
 //!     experiments/torus_002_atomic.toml experiments/results/torus_002_channels \
-//!     100000 0.01 0.04 0.06 0.07 0.077 0.08 0.1 0.12
+//!     100000 0.01 0.04 0.06 0.07 0.077 0.08 0.09 0.1 0.12
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
