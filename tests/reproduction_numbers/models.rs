@@ -27,12 +27,12 @@ fn with(base: Row, key: &'static str, value: &'static str) -> Row {
 pub(super) struct RelError {
     pub(super) passage: &'static str,
     pub(super) written: &'static str,
-    csv: &'static str,
-    model: Row,
-    sim: Row,
-    column: &'static str,
+    pub(super) csv: &'static str,
+    pub(super) model: Row,
+    pub(super) sim: Row,
+    pub(super) column: &'static str,
     /// The simulation's table when it is not `csv`.
-    sim_csv: Option<&'static str>,
+    pub(super) sim_csv: Option<&'static str>,
 }
 
 /// The single `column` cell of `csv`'s row selected by `row`, or why not.
