@@ -41,23 +41,6 @@ const FIG9_NI: &str = "experiments/results/model_fig9_004_segmentation/throughpu
 const N256_SEGQ: &str = "experiments/results/model_fig6a_004_n256_segq/source_queue.csv";
 const N256: &str = "experiments/results/model_fig6a_004_n256/source_queue.csv";
 
-/// Figs 8 and 10's rows: (passage, load in flits/node/cycle, M). The
-/// other cells are `models.rs`'s (`ring_004_fig8`).
-const FIG8_ROWS: [(&str, &str, &str); 12] = [
-    ("| 1904 | 5 | 0.160 | 0.162 (+1 %) | 0.134 (−17 %) | 0.140 (−13 %) | 9388 |", "0.05", "5"),
-    ("| 7617 | 5 | 0.167 | 0.218 (+30 %) | 0.174 (+4 %) | 0.215 (+28 %) | 8972 |", "0.2", "5"),
-    ("| 15234 | 5 | 0.179 | saturated | 0.721 (+303 %) | 1.302 | 8398 |", "0.4", "5"),
-    ("| 22852 | 5 | 0.203 | saturated | saturated | saturated | 7822 |", "0.6", "5"),
-    ("| 1904 | 10 | 0.095 | 0.092 (−3 %) | 0.080 (−16 %) | 0.082 (−13 %) | 14894 |", "0.05", "10"),
-    ("| 7617 | 10 | 0.102 | 0.106 (+4 %) | 0.096 (−6 %) | 0.110 (+7 %) | 13876 |", "0.2", "10"),
-    ("| 15234 | 10 | 0.117 | 0.148 (+27 %) | 0.152 (+29 %) | 0.213 (+82 %) | 12548 |", "0.4", "10"),
-    ("| 22852 | 10 | 0.147 | 0.446 (+204 %) | saturated | saturated | 11304 |", "0.6", "10"),
-    ("| 1904 | 20 | 0.062 | 0.059 (−4 %) | 0.054 (−13 %) | 0.055 (−11 %) | 21076 |", "0.05", "20"),
-    ("| 7617 | 20 | 0.070 | 0.064 (−8 %) | 0.064 (−9 %) | 0.071 (+1 %) | 19093 |", "0.2", "20"),
-    ("| 15234 | 20 | 0.088 | 0.075 (−15 %) | 0.091 (+3 %) | 0.116 (+31 %) | 16667 |", "0.4", "20"),
-    ("| 22852 | 20 | 0.122 | 0.097 (−20 %) | 0.200 (+65 %) | 0.326 (+168 %) | 14541 |", "0.6", "20"),
-];
-
 /// The Eq. (8) table's 15234 row: M/M/n's ρ is saturated, first / second
 /// strategy.
 const EQ8_SATURATED: &str = "| 15234 | 0.907 / 0.946 | saturated (ρ = 1.002 / 1.006) | 580.85 / 1082.94 | 1161.70 / 2165.87 | 0.77 / 0.77 |";
@@ -92,7 +75,7 @@ fn at(source: &'static str, point: String) -> models::Row {
 /// The quoted cells: Fig. 8's M (the committed sweep point's
 /// `workload.message_flits`) and M/M/n's saturated ρ.
 pub(super) fn claims() -> Vec<Claim> {
-    let mut v: Vec<Claim> = FIG8_ROWS
+    let mut v: Vec<Claim> = models::RING_004_FIG8_ROWS
         .iter()
         .map(|&(passage, load, m)| Claim { passage, numbers: vec![n(m, FIG8, sel(&[("source", "sim"), ("workload.load", load), ("workload.message_flits", m)]), "workload.message_flits")] })
         .collect();
@@ -127,7 +110,7 @@ pub(super) fn errors() -> Vec<RelError> {
 /// Mbit/s.
 fn derived(cache: &mut HashMap<String, Table>) -> Result<Vec<(&'static str, &'static str, f64)>, String> {
     let mut out = Vec::new();
-    for &(passage, load, m) in &FIG8_ROWS {
+    for &(passage, load, m) in &models::RING_004_FIG8_ROWS {
         let label = passage.trim_matches('|').split('|').next().unwrap().trim();
         out.push((passage, label, packets_per_s(load.parse().unwrap(), m.parse().unwrap())));
     }
@@ -182,6 +165,5 @@ pub(super) fn ties() -> Vec<census::Tie<'static>> {
     let mut ties: Vec<census::Tie> = claims().into_iter().map(|c| census::Tie { passage: c.passage, written: c.numbers.iter().map(|x| x.written).collect() }).collect();
     ties.extend(errors().into_iter().map(|e| census::Tie { passage: e.passage, written: vec![e.written] }));
     ties.extend(FIG9_NI_ROWS.iter().map(|&(passage, _, _, service)| census::Tie { passage, written: service.to_vec() }));
-    ties.push(census::Tie { passage: EQ8_SATURATED, written: vec!["1.002", "1.006"] });
     ties
 }
