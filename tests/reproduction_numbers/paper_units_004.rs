@@ -35,6 +35,10 @@ fn packets_per_s(load: f64, m: f64) -> f64 {
     load / m / flit_time_s(m)
 }
 
+/// The section's unit conversion and "Fig. 9 with the paper's NI"'s flit time.
+const CONVERSION: &str = "flit time = 16384 / M / 624 Mbit/s (5.25 µs for M = 5), so 0.1\nflits/node/cycle is 3809 packets/s/node for every M.";
+const FLIT_TIME: &str = "in flit times of\n5.25 µs;";
+
 const FIG8: &str = "experiments/results/model_fig8_004/results.csv";
 const FIG9: &str = "experiments/results/model_fig9_004/throughput.csv";
 const FIG9_NI: &str = "experiments/results/model_fig9_004_segmentation/throughput.csv";
@@ -105,11 +109,18 @@ pub(super) fn errors() -> Vec<RelError> {
 }
 
 /// The numbers recomputed in the paper's units, each (passage, written,
-/// value): Fig. 8's load column in packets/s/node, M/M/n's ρ = (λ/2) t̄_s
+/// value): the section's conversion (5.25 µs, 3809 packets/s/node at
+/// 0.1 for every M), Fig. 8's load column in packets/s/node, M/M/n's ρ = (λ/2) t̄_s
 /// from its t̄_s, and S̄ = T − source wait in flit times of 2 KB/5 at 624
 /// Mbit/s.
 fn derived(cache: &mut HashMap<String, Table>) -> Result<Vec<(&'static str, &'static str, f64)>, String> {
     let mut out = Vec::new();
+    // The section's statement of the conversion, for every M of Fig. 8.
+    out.push((CONVERSION, "5.25", flit_time_s(5.0) * 1e6));
+    for m in [5.0, 10.0, 20.0] {
+        out.push((CONVERSION, "3809", packets_per_s(0.1, m)));
+    }
+    out.push((FLIT_TIME, "5.25", flit_time_s(5.0) * 1e6));
     for &(passage, load, m) in &models::RING_004_FIG8_ROWS {
         let label = passage.trim_matches('|').split('|').next().unwrap().trim();
         out.push((passage, label, packets_per_s(load.parse().unwrap(), m.parse().unwrap())));
