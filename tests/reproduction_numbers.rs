@@ -27,6 +27,8 @@ mod tables2;
 mod fluid_ties;
 #[path = "reproduction_numbers/lane_ties.rs"]
 mod lane_ties;
+#[path = "reproduction_numbers/paper_units_004.rs"]
+mod paper_units_004;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -894,11 +896,7 @@ fn fig9_segmentation_claims() -> Vec<Claim> {
         }
         v.push(Claim { passage, numbers });
     }
-    // The saturated M/M/n queue's ρ at 15234.
-    v.push(Claim {
-        passage: "saturated (ρ = 1.002 / 1.006)",
-        numbers: vec![num("1.002", "model:mmn", "0.4", d, "segmentation_rho", 1.0), num("1.006", "model:mmn", "0.4", s, "segmentation_rho", 1.0)],
-    });
+    // The saturated M/M/n queue's ρ at 15234: paper_units_004.rs.
     v
 }
 
@@ -1008,7 +1006,7 @@ fn fig9_paper_ni_queue_matches_mg1() {
         assert_eq!(rows.len(), 1, "{row:?}");
         rows[0][column].parse().unwrap()
     };
-    let flit_s = 16384.0 / 5.0 / 624e6;
+    let flit_s = paper_units_004::flit_time_s(5.0);
     let service = |load: &str, strategy: &str| (get(load, strategy, "latency_ms") - get(load, strategy, "segmentation_wait_ms")) * 1e-3 / flit_s;
     let wait_cycles = |load: &str| get(load, "destination_block", "segmentation_wait_ms") * 1e-3 / flit_s;
     let quoted = |written: &str, value: f64| {
@@ -1032,16 +1030,8 @@ fn fig9_paper_ni_queue_matches_mg1() {
         let rho = load / 5.0 / 2.0 * mean;
         (rho, rho * mean / (2.0 * (1.0 - rho)))
     };
-    // The table's S̄ column.
-    for (load, written) in [("0.05", ["30.45", "30.45"]), ("0.2", ["31.59", "31.55"]), ("0.4", ["32.25", "32.11"]), ("0.6", ["32.24", "32.13"])] {
-        quoted(written[0], service(load, "destination_block"));
-        quoted(written[1], service(load, "source_block"));
-    }
-    // Second − first in T: −0.0 % and −0.3 %.
-    for (load, written) in [("0.05", "-0.0"), ("0.2", "-0.3")] {
-        let (a, b) = (get(load, "destination_block", "latency_ms"), get(load, "source_block", "latency_ms"));
-        assert_eq!(rounded_like(100.0 * (b - a) / a, written), written);
-    }
+    // The table's S̄ column and second − first in T: paper_units_004.rs,
+    // each in its row.
     // M/D/1 and M/G/1 at 7617 and 1904 (first strategy).
     let s2 = service("0.2", "destination_block");
     let (rho, w_md1) = md1(0.2, s2);
@@ -3240,6 +3230,15 @@ fn fluid_model_tables_match_the_committed_results() {
     assert!(errors.is_empty(), "{} fluid-table numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
 }
 
+/// 004_…'s tables in the paper's units (`reproduction_numbers/paper_units_004.rs`):
+/// Fig. 8's M, M/M/n's saturated ρ, the paper's NI's S̄ and second − first
+/// errors, the N = 256 paper's-NI errors, and the unit conversions.
+#[test]
+fn paper_units_004_tables_match_the_committed_results() {
+    let errors = paper_units_004::check_all();
+    assert!(errors.is_empty(), "{} numbers disagree with their data:\n{}", errors.len(), errors.join("\n"));
+}
+
 /// The quoted sweep parameters of `reproduction_numbers/tables2.rs`, each
 /// against its committed sweep point's key.
 #[test]
@@ -5083,6 +5082,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(fluid_ties::ties());
     ties.extend(atomic_torus_error_ties());
     ties.extend(ring_torus_ties::ties());
+    ties.extend(paper_units_004::ties());
     ties
 }
 
@@ -5114,11 +5114,7 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the model's DMPs come from the analytic_000 example, whose only committed output is the plot (the simulated side is checked by fig13_ties.rs against fig4_000_full/results.json's network_latency_counts)" },
     census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side is tied by models.rs against fig4b_000_full/results.csv)" },
     census::Untied { heading: "## Analytical models: `wormqos model`", key: "| `single_switch` |", reason: "no committed data: a list of the models with the papers' section and equation numbers, not results" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 5 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.101 / 0.102 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1904 | 0.177 / 0.177 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 0.05 | 461.4 / 431.4 / 443.8 |", reason: "not tied yet (analytical-model section)" },
-    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "not tied yet (analytical-model section)" },
+    census::Untied { heading: "### 004_… Figs 6, 8, 9, 10 in the paper's units, and Eq. (23)", key: "| 1 | 0.05 |", reason: "tied by tests/reproduction_numbers.rs::fig6a_n256_paper_ni_mg1_and_saturation" },
     census::Untied { heading: "## 001_… Fig. 10 and Table VI: MediaWorm vs a PCS router (model-only PCS)", key: "| 0.37 |", reason: "paper's values (paper attempts / dropped; ours are tied)" },
     census::Untied { heading: "### Fig. 10's PCS curves: the data phase of the circuits", key: "| 0.8 | 21 |", reason: "tied by tests/reproduction_numbers.rs::pcs_fig10_mechanism_rows_match_the_committed_results" },
 ];

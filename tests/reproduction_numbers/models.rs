@@ -27,12 +27,12 @@ fn with(base: Row, key: &'static str, value: &'static str) -> Row {
 pub(super) struct RelError {
     pub(super) passage: &'static str,
     pub(super) written: &'static str,
-    csv: &'static str,
-    model: Row,
-    sim: Row,
-    column: &'static str,
+    pub(super) csv: &'static str,
+    pub(super) model: Row,
+    pub(super) sim: Row,
+    pub(super) column: &'static str,
     /// The simulation's table when it is not `csv`.
-    sim_csv: Option<&'static str>,
+    pub(super) sim_csv: Option<&'static str>,
 }
 
 /// The single `column` cell of `csv`'s row selected by `row`, or why not.
@@ -74,7 +74,8 @@ pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
             (Ok(m), Ok(s)) => {
                 let expected = typeset_error(100.0 * (m - s) / s, e.written);
                 if expected != e.written {
-                    out.push(format!("docs/reproduction.md says {} % where {} model {m} / sim {s} gives {expected} % (passage {:?})", e.written, e.csv, e.passage));
+                    let files = e.sim_csv.map_or(e.csv.to_string(), |sim| format!("{} (sim: {sim})", e.csv));
+                    out.push(format!("docs/reproduction.md says {} % where {files} model {m} / sim {s} gives {expected} % (passage {:?})", e.written, e.passage));
                 }
             }
             (Err(x), _) | (_, Err(x)) => out.push(x),
@@ -458,6 +459,23 @@ fn onoff_two_classes_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
     }
 }
 
+/// Figs 8 and 10's rows: (passage, load in flits/node/cycle, M); also
+/// `paper_units_004.rs`'s (M and the load column in packets/s/node).
+pub(super) const RING_004_FIG8_ROWS: [(&str, &str, &str); 12] = [
+    ("| 1904 | 5 | 0.160 | 0.162 (+1 %) | 0.134 (−17 %) | 0.140 (−13 %) | 9388 |", "0.05", "5"),
+    ("| 7617 | 5 | 0.167 | 0.218 (+30 %) | 0.174 (+4 %) | 0.215 (+28 %) | 8972 |", "0.2", "5"),
+    ("| 15234 | 5 | 0.179 | saturated | 0.721 (+303 %) | 1.302 | 8398 |", "0.4", "5"),
+    ("| 22852 | 5 | 0.203 | saturated | saturated | saturated | 7822 |", "0.6", "5"),
+    ("| 1904 | 10 | 0.095 | 0.092 (−3 %) | 0.080 (−16 %) | 0.082 (−13 %) | 14894 |", "0.05", "10"),
+    ("| 7617 | 10 | 0.102 | 0.106 (+4 %) | 0.096 (−6 %) | 0.110 (+7 %) | 13876 |", "0.2", "10"),
+    ("| 15234 | 10 | 0.117 | 0.148 (+27 %) | 0.152 (+29 %) | 0.213 (+82 %) | 12548 |", "0.4", "10"),
+    ("| 22852 | 10 | 0.147 | 0.446 (+204 %) | saturated | saturated | 11304 |", "0.6", "10"),
+    ("| 1904 | 20 | 0.062 | 0.059 (−4 %) | 0.054 (−13 %) | 0.055 (−11 %) | 21076 |", "0.05", "20"),
+    ("| 7617 | 20 | 0.070 | 0.064 (−8 %) | 0.064 (−9 %) | 0.071 (+1 %) | 19093 |", "0.2", "20"),
+    ("| 15234 | 20 | 0.088 | 0.075 (−15 %) | 0.091 (+3 %) | 0.116 (+31 %) | 16667 |", "0.4", "20"),
+    ("| 22852 | 20 | 0.122 | 0.097 (−20 %) | 0.200 (+65 %) | 0.326 (+168 %) | 14541 |", "0.6", "20"),
+];
+
 /// 004_… Figs 8 and 10: packet latency T in ms per model (`throughput.csv`
 /// of `model_fig8_004`), each error against the simulated T of its point,
 /// and Eq. (23)'s λ_max of the Markov model. 0.1 flits/node/cycle are
@@ -465,21 +483,7 @@ fn onoff_two_classes_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
 /// 1904, 7617, 15234, 22852 packets/s/node are loads 0.05, 0.2, 0.4, 0.6.
 fn ring_004_fig8(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
     const F8: &str = "experiments/results/model_fig8_004/throughput.csv";
-    let rows = [
-        ("| 1904 | 5 | 0.160 | 0.162 (+1 %) | 0.134 (−17 %) | 0.140 (−13 %) | 9388 |", "0.05", "5"),
-        ("| 7617 | 5 | 0.167 | 0.218 (+30 %) | 0.174 (+4 %) | 0.215 (+28 %) | 8972 |", "0.2", "5"),
-        ("| 15234 | 5 | 0.179 | saturated | 0.721 (+303 %) | 1.302 | 8398 |", "0.4", "5"),
-        ("| 22852 | 5 | 0.203 | saturated | saturated | saturated | 7822 |", "0.6", "5"),
-        ("| 1904 | 10 | 0.095 | 0.092 (−3 %) | 0.080 (−16 %) | 0.082 (−13 %) | 14894 |", "0.05", "10"),
-        ("| 7617 | 10 | 0.102 | 0.106 (+4 %) | 0.096 (−6 %) | 0.110 (+7 %) | 13876 |", "0.2", "10"),
-        ("| 15234 | 10 | 0.117 | 0.148 (+27 %) | 0.152 (+29 %) | 0.213 (+82 %) | 12548 |", "0.4", "10"),
-        ("| 22852 | 10 | 0.147 | 0.446 (+204 %) | saturated | saturated | 11304 |", "0.6", "10"),
-        ("| 1904 | 20 | 0.062 | 0.059 (−4 %) | 0.054 (−13 %) | 0.055 (−11 %) | 21076 |", "0.05", "20"),
-        ("| 7617 | 20 | 0.070 | 0.064 (−8 %) | 0.064 (−9 %) | 0.071 (+1 %) | 19093 |", "0.2", "20"),
-        ("| 15234 | 20 | 0.088 | 0.075 (−15 %) | 0.091 (+3 %) | 0.116 (+31 %) | 16667 |", "0.4", "20"),
-        ("| 22852 | 20 | 0.122 | 0.097 (−20 %) | 0.200 (+65 %) | 0.326 (+168 %) | 14541 |", "0.6", "20"),
-    ];
-    for (passage, load, m) in rows {
+    for (passage, load, m) in RING_004_FIG8_ROWS {
         // throughput.csv quotes its point column, quotes kept by read_csv
         let point: &'static str = Box::leak(format!("\"workload.load={load} workload.message_flits={m}\"").into_boxed_str());
         let at = |source: &'static str| sel(&[("source", source), ("point", point)]);
