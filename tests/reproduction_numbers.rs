@@ -5057,6 +5057,8 @@ mod fig7_ties;
 mod fig13_ties;
 #[path = "reproduction_numbers/ring_torus_ties.rs"]
 mod ring_torus_ties;
+#[path = "reproduction_numbers/l3_ties.rs"]
+mod l3_ties;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5066,6 +5068,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(lane_ties::claims());
     all.extend(cube_held::claims());
     all.extend(ring_torus_ties::claims());
+    all.extend(l3_ties::claims());
     all
 }
 
@@ -5082,6 +5085,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(fluid_ties::ties());
     ties.extend(atomic_torus_error_ties());
     ties.extend(ring_torus_ties::ties());
+    ties.extend(l3_ties::ties());
     ties.extend(paper_units_004::ties());
     ties
 }
