@@ -5042,8 +5042,8 @@ fn k14_direct_claims() -> Vec<Claim> {
 mod records;
 #[path = "reproduction_numbers/fig7_ties.rs"]
 mod fig7_ties;
-#[path = "reproduction_numbers/fig13_ties.rs"]
-mod fig13_ties;
+#[path = "reproduction_numbers/model000_ties.rs"]
+mod model000_ties;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5067,6 +5067,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(tables2::param_ties());
     ties.extend(fluid_ties::ties());
     ties.extend(atomic_torus_error_ties());
+    ties.extend(model000_ties::ties());
     ties
 }
 
@@ -5094,9 +5095,6 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_table_follows_from_the_committed_runs" },
-    census::Untied { heading: "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side and accepted rates are tied by models.rs against fig4_000_full/results.csv)" },
-    census::Untied { heading: "### 000_… Fig. 13: deadline missing probability in the single router", key: "| 0.002 |", reason: "no committed data: the model's DMPs come from the analytic_000 example, whose only committed output is the plot (the simulated side is checked by fig13_ties.rs against fig4_000_full/results.json's network_latency_counts)" },
-    census::Untied { heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation", key: "| 0.002 |", reason: "no committed data: the model side and the model − sim errors were written by the analytic_000 example, whose only committed output is the plot (the simulated side is tied by models.rs against fig4b_000_full/results.csv)" },
     census::Untied { heading: "## 004_… multi-link ring: M/M/n and M/D/n VC-access model", key: "| 0.002 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "## Torus: dateline VC classes against deadlock", key: "| 0.6 |", reason: "not tied yet (analytical-model section)" },
     census::Untied { heading: "### Why 002_…'s model saturates early at L = 3 (issue 22)", key: "| VC holding time, sim (cycles) |", reason: "not tied yet (analytical-model section)" },

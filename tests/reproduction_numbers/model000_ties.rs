@@ -1,0 +1,166 @@
+//! 000_… Figs 4(a), 4(b) and 13, model beside simulation (issue 23 item 3):
+//! every row of the three tables is rebuilt here from committed results and
+//! must be the row the document writes, character for character.
+//!
+//! - The simulated side: network latency and accepted rate from the sweeps'
+//!   `results.csv` (`fig4_000_full`, `fig4b_000_full`); Fig. 13's P{L > D}
+//!   from `fig4_000_full/results.json`'s per-class `network_latency_counts`.
+//! - The model side: `wormqos model`'s rows (`source` = `model:kim2005`) of
+//!   `model_fig4_000_np` / `model_fig4b_000_np` (`results.csv`, `dmp.csv`).
+//!   Those runs are of `fig4_000_np.toml` / `fig4b_000_np.toml`, which
+//!   `wormqos model` accepts (its model gives each class its own VC); the
+//!   model's inputs are the same as for the unpartitioned `…_full` files,
+//!   which differ only in `name`, `router.mode` and `router.vc_classes`
+//!   (checked here: the model reads neither).
+//! - Each "(±e %)" is 100 (model − sim) / sim from those two values.
+//! - The offered load in brackets is the sweep point's total
+//!   (flits/cycle/port); the first cell is its real-time (4(a), 13) or
+//!   best-effort (4(b)) field over M = 32 flits.
+
+use super::models::{cell_value, sel, typeset_error};
+use super::*;
+
+const H4A: &str = "### 000_… Fig. 4(a): the analytical model (Eqs (1)–(9)) beside the simulation";
+const H13: &str = "### 000_… Fig. 13: deadline missing probability in the single router";
+const H4B: &str = "### 000_… Fig. 4(b): best-effort load varied, model beside simulation";
+
+const SIM4A: &str = "experiments/results/fig4_000_full/results.csv";
+const JSON4A: &str = "experiments/results/fig4_000_full/results.json";
+const SIM4B: &str = "experiments/results/fig4b_000_full/results.csv";
+const MODEL4A: &str = "experiments/results/model_fig4_000_np/results.csv";
+const DMP4A: &str = "experiments/results/model_fig4_000_np/dmp.csv";
+const MODEL4B: &str = "experiments/results/model_fig4b_000_np/results.csv";
+
+const MIX: &str = "workload.load+workload.mix";
+const MODEL: &str = "model:kim2005";
+/// R1 is class 2, R2 class 1 (`rt_…`), best effort class 0.
+const LATENCY: [&str; 3] = ["class2_network_latency_cycles", "rt_network_latency_cycles", "be_network_latency_cycles"];
+const M: f64 = 32.0;
+
+/// The sweep points ("total:rt:be" in flits/cycle/port) of `csv`.
+fn points(csv: &str) -> Vec<String> {
+    read_csv(csv, &mut HashMap::new()).iter().map(|r| r[MIX].clone()).collect()
+}
+
+fn field(key: &str, i: usize) -> f64 {
+    key.split(':').nth(i).unwrap().parse().unwrap()
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// `column` of the simulated (`model` false) or model row at `key`.
+fn value(csv: &'static str, key: &str, model: bool, column: &str, cache: &mut HashMap<String, Table>) -> f64 {
+    let key = leak(key.to_string());
+    let row = if model { sel(&[("source", MODEL), (MIX, key)]) } else { sel(&[(MIX, key)]) };
+    cell_value(csv, row, column, cache).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// "sim / model (±e %)", latencies to 0.1 cycle, the error to 1 %.
+fn pair(sim: f64, model: f64) -> String {
+    format!("{sim:.1} / {model:.1} ({} %)", typeset_error(100.0 * (model - sim) / sim, "0"))
+}
+
+/// The network-latency row of `key`: the three classes' pairs, with
+/// `accepted` the 4(a) table's last cell.
+fn latency_row(x: f64, sim: &'static str, model: &'static str, key: &str, accepted: bool) -> String {
+    let mut cache = HashMap::new();
+    let mut row = format!("| {x:.3} |");
+    for column in LATENCY {
+        let (s, m) = (value(sim, key, false, column, &mut cache), value(model, key, true, column, &mut cache));
+        row += &format!(" {} |", pair(s, m));
+    }
+    if accepted {
+        row += &format!(" {:.3} ({:.3}) |", value(sim, key, false, "accepted_throughput", &mut cache), field(key, 0));
+    }
+    row
+}
+
+/// P{L > `deadline`} of `class` from its network-latency histogram.
+fn tail(results: &serde_json::Value, class: u64, deadline: usize) -> f64 {
+    let c = results["classes"].as_array().unwrap().iter().find(|k| k["class"].as_u64() == Some(class)).unwrap();
+    let counts: Vec<f64> = c["network_latency_counts"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    counts.iter().skip(deadline + 1).sum::<f64>() / counts.iter().sum::<f64>()
+}
+
+/// The model's P{L > `deadline`} of `class` at `key`, from `dmp.csv`.
+fn model_dmp(key: &str, class: u64, deadline: u32, cache: &mut HashMap<String, Table>) -> f64 {
+    let rows = read_csv(DMP4A, cache);
+    let point = format!("{MIX}={key}");
+    let (class, deadline) = (class.to_string(), deadline.to_string());
+    let found: Vec<_> = rows.iter().filter(|r| r["source"] == MODEL && r["point"] == point && r["class"] == class && r["deadline_cycles"] == deadline).collect();
+    assert_eq!(found.len(), 1, "{DMP4A}: {} rows for {point}, class {class}, D = {deadline}", found.len());
+    found[0]["miss_probability"].parse().unwrap()
+}
+
+/// Fig. 13's row of `key`: R1 and R2 at D = 42, then at D = 47.
+fn dmp_row(key: &str, json: &serde_json::Value, cache: &mut HashMap<String, Table>) -> String {
+    let point = json["points"].as_array().unwrap().iter().find(|p| p["params"][MIX][0].as_f64() == Some(field(key, 0))).unwrap_or_else(|| panic!("{JSON4A}: no point {key}"));
+    let mut row = format!("| {:.3} |", field(key, 1) / M);
+    for deadline in [42, 47] {
+        for class in [2, 1] {
+            row += &format!(" {:.3} / {:.3} |", tail(&point["results"], class, deadline as usize), model_dmp(key, class, deadline, cache));
+        }
+    }
+    row
+}
+
+/// Every row the three tables may have, keyed by its first cell, per table
+/// heading.
+fn expected_rows() -> Vec<(&'static str, Vec<String>)> {
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(JSON4A)).unwrap()).unwrap();
+    let mut cache = HashMap::new();
+    let a = points(SIM4A);
+    vec![
+        (H4A, a.iter().map(|k| latency_row(field(k, 1) / M, SIM4A, MODEL4A, k, true)).collect()),
+        (H13, a.iter().map(|k| dmp_row(k, &json, &mut cache)).collect()),
+        (H4B, points(SIM4B).iter().map(|k| latency_row(field(k, 2) / M, SIM4B, MODEL4B, k, false)).collect()),
+    ]
+}
+
+/// The census ties: each rebuilt row with all its numbers (a row of the
+/// document is tied when it is one of these).
+pub(super) fn ties() -> Vec<census::Tie<'static>> {
+    expected_rows().into_iter().flat_map(|(_, rows)| rows).map(|r| {
+        let row = leak(r);
+        census::Tie { passage: row, written: census::numbers(row) }
+    }).collect()
+}
+
+/// The experiment file at `path` as the model reads it: without
+/// `name`, `router.mode` and `router.vc_classes`.
+fn model_inputs(path: &str) -> toml::Value {
+    let mut v: toml::Value = toml::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap();
+    let t = v.as_table_mut().unwrap();
+    t.remove("name");
+    let router = t.get_mut("router").and_then(|r| r.as_table_mut()).unwrap();
+    router.remove("mode");
+    router.remove("vc_classes");
+    v
+}
+
+#[test]
+fn model000_tables_follow_from_the_committed_runs() {
+    for (full, np) in [("experiments/fig4_000_full.toml", "experiments/fig4_000_np.toml"), ("experiments/fig4b_000_full.toml", "experiments/fig4b_000_np.toml")] {
+        assert_eq!(model_inputs(full), model_inputs(np), "{full} and {np} must differ only where the model does not read");
+    }
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let tables = census::tables(&doc);
+    let mut errors = Vec::new();
+    for ((heading, rows), count) in expected_rows().into_iter().zip([7, 4, 4]) {
+        let found: Vec<&census::Table> = tables.iter().filter(|t| t.heading == heading && t.body.first().is_some_and(|r| r.starts_with("| 0.002 |"))).collect();
+        assert_eq!(found.len(), 1, "{heading}: one table starting at 0.002");
+        let body = &found[0].body;
+        assert_eq!(body.len(), count, "{heading}: {count} rows");
+        for written in body {
+            let first = written.split('|').nth(1).unwrap_or_default().trim();
+            match rows.iter().find(|r| r.starts_with(&format!("| {first} |"))) {
+                Some(r) if r == written => {}
+                Some(r) => errors.push(format!("{heading}:\n  doc:  {written}\n  data: {r}")),
+                None => errors.push(format!("{heading}: no committed point at {first}")),
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
