@@ -5044,6 +5044,8 @@ mod records;
 mod fig7_ties;
 #[path = "reproduction_numbers/model000_ties.rs"]
 mod model000_ties;
+#[path = "reproduction_numbers/prose_ties.rs"]
+mod prose_ties;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

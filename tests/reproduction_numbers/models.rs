@@ -154,9 +154,9 @@ fn mix_point(key: &'static str) -> Row {
 /// A number of the prose derived from cells (a ratio, a difference, an
 /// error range's end), written with a sign ("+33", "−1.4") or without.
 pub(super) struct Derived {
-    passage: &'static str,
-    written: &'static str,
-    value: f64,
+    pub(super) passage: &'static str,
+    pub(super) written: &'static str,
+    pub(super) value: f64,
 }
 
 /// One cell of `csv` (the row selected by `row`), for a derivation.
