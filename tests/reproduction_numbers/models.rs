@@ -254,36 +254,8 @@ fn single_router_000(v: &mut Vec<Claim>, e: &mut Vec<RelError>) {
     ] {
         v.push(point_row(passage, F4, mix_point(key), "", "", &[Cell::Res(R1, 1.0), Cell::Res(R2, 1.0), Cell::Res(BE, 1.0), Cell::Res(ACC, 1.0), Cell::Skip]));
     }
-    // Fig. 4(a), full crossbar: the simulated side of each "sim / model"
-    // cell and the accepted rate. The model's values and errors were
-    // written by the `analytic_000` example, whose output is only the
-    // committed plot, so they are not tied here.
-    const F4F: &str = "experiments/results/fig4_000_full/results.csv";
-    let sim_model = [Cell::Res(R1, 1.0), Cell::Skip, Cell::Skip, Cell::Res(R2, 1.0), Cell::Skip, Cell::Skip, Cell::Res(BE, 1.0), Cell::Skip, Cell::Skip, Cell::Res(ACC, 1.0), Cell::Skip];
-    for (passage, key) in [
-        ("| 0.002 | 39.9 / 36.8 (−8 %) | 41.0 / 41.7 (+2 %) | 57.2 / 43.4 (−24 %) | 0.382 (0.384) |", "0.384:0.064:0.32"),
-        ("| 0.004 | 43.2 / 37.6 (−13 %) | 45.8 / 47.2 (+3 %) | 65.7 / 50.2 (−24 %) | 0.445 (0.448) |", "0.448:0.128:0.32"),
-        ("| 0.006 | 47.0 / 38.5 (−18 %) | 50.5 / 52.5 (+4 %) | 75.9 / 59.9 (−21 %) | 0.510 (0.512) |", "0.512:0.192:0.32"),
-        ("| 0.008 | 52.6 / 39.7 (−25 %) | 56.7 / 57.8 (+2 %) | 89.7 / 74.6 (−17 %) | 0.574 (0.576) |", "0.576:0.256:0.32"),
-        ("| 0.010 | 60.3 / 41.2 (−32 %) | 65.0 / 63.3 (−3 %) | 106.7 / 97.1 (−9 %) | 0.637 (0.640) |", "0.64:0.32:0.32"),
-        ("| 0.012 | 72.6 / 43.2 (−41 %) | 75.9 / 69.2 (−9 %) | 130.2 / 130.9 (+1 %) | 0.701 (0.704) |", "0.704:0.384:0.32"),
-        ("| 0.014 | 93.6 / 45.9 (−51 %) | 94.6 / 76.1 (−20 %) | 164.5 / 181.3 (+10 %) | 0.765 (0.768) |", "0.768:0.448:0.32"),
-    ] {
-        v.push(point_row(passage, F4F, mix_point(key), "", "", &sim_model));
-    }
-    // Fig. 4(b), full crossbar: the simulated side (model as above).
-    const F4B: &str = "experiments/results/fig4b_000_full/results.csv";
-    let sim_only = [Cell::Res(R1, 1.0), Cell::Skip, Cell::Skip, Cell::Res(R2, 1.0), Cell::Skip, Cell::Skip, Cell::Res(BE, 1.0), Cell::Skip, Cell::Skip];
-    // R1 = 0.005, R2 = 0.0025 messages/cycle/port are 0.24 flits; BE b
-    // messages are 32b flits: 0.002 → 0.064.
-    for (passage, key) in [
-        ("| 0.002 | 44.5 / 39.4 (−11 %) | 49.9 / 56.5 (+13 %) | 62.2 / 55.9 (−10 %) |", "0.304:0.24:0.064"),
-        ("| 0.006 | 46.3 / 39.4 (−15 %) | 51.7 / 56.5 (+9 %) | 71.1 / 58.8 (−17 %) |", "0.432:0.24:0.192"),
-        ("| 0.010 | 50.8 / 39.4 (−23 %) | 55.0 / 56.5 (+3 %) | 85.8 / 70.3 (−18 %) |", "0.56:0.24:0.32"),
-        ("| 0.014 | 61.9 / 39.4 (−36 %) | 64.1 / 56.5 (−12 %) | 112.1 / 86.4 (−23 %) |", "0.688:0.24:0.448"),
-    ] {
-        v.push(point_row(passage, F4B, mix_point(key), "", "", &sim_only));
-    }
+    // Fig. 4(a) and 4(b), full crossbar, sim / model: every row rebuilt
+    // from the committed runs by `model000_ties.rs`.
     // §3.1 on the router it describes (one VC per class): model / sim.
     const NP: &str = "experiments/results/model_fig4_000_np/results.csv";
     for (passage, key) in [

@@ -7,16 +7,32 @@
 //!     experiments/results/fig4_000/results.json experiments/results/fig4_000
 //!
 //! Real time is R1 + R2 with R1 = 2/3 of it (R2 at half R1's rate); the
-//! model is evaluated at exactly the simulated per-class rates.
+//! model is evaluated at exactly the simulated per-class rates and with the
+//! simulated router's Vticks: the simulator rounds Vtick = 1/(λ_c M) to whole
+//! cycles (`workload::realtime_vtick`), as `wormqos model` does, so this
+//! example's model is `wormqos model`'s (the committed
+//! `model_fig4_000_np` / `model_fig4b_000_np` rows, which
+//! `tests/reproduction_numbers/model000_ties.rs` ties to the tables).
 
 use std::path::PathBuf;
 use wormqos_netsim::analytic::kim2005::RouterModel;
 use wormqos_netsim::plot::line_plot;
+use wormqos_netsim::workload::realtime_vtick;
 
 const M: f64 = 32.0;
 
+/// Table 1's router at R1 = 2/3, R2 = 1/3 of `rt_total` and best effort
+/// `be` (messages/cycle/port), with the Vticks the simulator gives those
+/// rates (whole cycles; these rates give at most 188, below the
+/// header field's limit, hence no clamp).
+fn table1_as_simulated(rt_total: f64, be: f64) -> RouterModel {
+    let mut m = RouterModel::table1(rt_total * 2.0 / 3.0, rt_total / 3.0, be);
+    m.vticks = m.rt_rates.iter().map(|&r| realtime_vtick(1.0, r, M as u32, u32::MAX) as f64).collect();
+    m
+}
+
 fn model(rt_total: f64, be: f64) -> Option<Vec<f64>> {
-    match RouterModel::table1(rt_total * 2.0 / 3.0, rt_total / 3.0, be).solve() {
+    match table1_as_simulated(rt_total, be).solve() {
         Ok(s) => Some(s.classes.iter().map(|c| c.network_latency).collect()),
         Err(e) => {
             eprintln!("model at {rt_total:.5}: {e:?}");
@@ -81,7 +97,7 @@ fn main() -> anyhow::Result<()> {
     let names = ["R1", "R2", "BE"];
     for x in [0.002, 0.01] {
         let (rt, be) = rates(x);
-        if let Ok(s) = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be).solve() {
+        if let Ok(s) = table1_as_simulated(rt, be).solve() {
             for (n, c) in names.iter().zip(&s.classes) {
                 println!(
                     "model terms at {x}: {n} P_b {:.4} B {:.2} flits S {:.3} cycles/flit L {:.1} W {:.1}",
@@ -113,8 +129,8 @@ fn main() -> anyhow::Result<()> {
                 let n: f64 = counts.iter().sum();
                 (n > 0.0).then(|| counts.iter().enumerate().filter(|(i, _)| *i as f64 > dl).map(|(_, v)| v).sum::<f64>() / n)
             };
-            let model_p = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be).solve().ok().map(|sol| {
-                let m = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be);
+            let model_p = table1_as_simulated(rt, be).solve().ok().map(|sol| {
+                let m = table1_as_simulated(rt, be);
                 [m.deadline_miss_probability(&sol, 0, dl), m.deadline_miss_probability(&sol, 1, dl)]
             });
             let mut row = format!("{x:.4}");
@@ -136,7 +152,7 @@ fn main() -> anyhow::Result<()> {
                 .iter()
                 .filter_map(|&(x, _)| {
                     let (rt, be) = rates(x);
-                    let m = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, be);
+                    let m = table1_as_simulated(rt, be);
                     let sol = m.solve().ok()?;
                     Some((x, m.deadline_miss_probability(&sol, i, dl)))
                 })
