@@ -308,7 +308,7 @@ impl TorusModel {
             }
         }
         let mut w = vec![0.0f64; n];
-        // g_{d_i}, the holding time's growth (HoldGrowth), the multiplexing's growth of the holding time.
+        // g_{d_i}, the holding time's growth (HoldGrowth).
         let mut growth = vec![0.0f64; n];
         // D_{d_i}: the rest of the path's blocking, M t_c (and its growth),
         // the ejection wait.
