@@ -48,7 +48,7 @@ use wormqos_config::RouterConfig;
 use wormqos_hdl::GeneratedFile;
 use wormqos_sim::{RouterInputs, RouterOutputs};
 
-pub use cache::{cache_root, clean_up_on_signals, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME, MAKE_FLAGS_ENV};
+pub use cache::{cache_root, clean_up_on_signals, verilator_version, BuildInfo, BUILD_DIR_ENV, LIBRARY_NAME, MAKE_FLAGS_ENV, PCH_ENV};
 
 /// The C functions of one loaded shim library.
 pub(crate) struct Api {

@@ -293,6 +293,27 @@ fn second_build_hits_the_cache() {
     assert_ne!(other.build_info().hash, first.build_info().hash);
 }
 
+/// Each model file, hot (OPT_FAST) and cold (OPT_SLOW) alike, is compiled
+/// from the precompiled `verilated.h` (`cache.rs`, `precompiled_headers`),
+/// and g++ accepts it: with `-Winvalid-pch` it would say in the build log
+/// why it did not. mesh5 is large enough for Verilator to split its C++
+/// into hot and cold files (a tiny model is one file); its library is the
+/// one `real_router_mesh5_is_idle_on_idle_inputs` uses.
+#[test]
+fn model_files_start_from_a_precompiled_header_that_g_plus_plus_accepts() {
+    let dut = real_router(&example("mesh5"));
+    let log = std::fs::read_to_string(dut.build_info().dir.join("build.log")).unwrap();
+    let compiles: Vec<&str> = log.lines().filter(|l| l.starts_with("g++") && l.contains(" -c ")).collect();
+    let model: Vec<&&str> = compiles.iter().filter(|l| l.contains("Vwq") || l.contains("shim")).collect();
+    assert!(model.iter().any(|l| l.contains("__Slow")), "no cold file to check (a tiny model?):\n{log}");
+    assert!(model.iter().any(|l| l.contains("DepSet") && !l.contains("__Slow")), "no hot file to check:\n{log}");
+    for line in &model {
+        assert!(line.contains("-include") && line.contains("wq_pch.h"), "a model file compiled without the header: {line}");
+    }
+    let rejected: Vec<&str> = log.lines().filter(|l| l.contains(".gch") && (l.contains("warning") || l.contains("not used"))).collect();
+    assert!(rejected.is_empty(), "g++ rejected a precompiled header: {rejected:?}");
+}
+
 #[test]
 fn verilog_errors_name_the_command_and_stderr() {
     let cfg = config("lbbroken", 2, 1, 24);
