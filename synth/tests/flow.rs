@@ -197,11 +197,12 @@ const ICE40_KINDS: [&str; 6] = ["tiny2", "tiny2_registered", "tiny2_split", "mes
 /// another 8-port 16-VC example and in a small example of the same kind
 /// (suite time: 20-75 s of `synth_xilinx` each): mw8_p's and mw8_pa's
 /// (preemption, with and without acceleration) in small_p, whose VirtualClock
-/// scheduler mw8_np maps at 16 VCs; mw8_tr's in mediaworm8 and
-/// tr5_registered; the iterative and registered allocators in
-/// small_p_iterative, np4_registered and tr5_registered. The opt-in tests
-/// map them too (`-- --ignored every_example`).
-const LARGE_VARIANTS: [&str; 6] = ["mw8_p", "mw8_pa", "mw8_tr", "mw8_iterative", "mw8_np_iterative", "mw8_registered"];
+/// scheduler mw8_np maps at 16 VCs; mediaworm8's and mw8_tr's 16-VC ports
+/// and multiplexed crossbar in mw8_np and qos8, their FIFO order in
+/// paper000_16port and tr5_registered; the iterative and registered
+/// allocators in small_p_iterative, np4_registered and tr5_registered. The
+/// opt-in tests map them too (`-- --ignored every_example`).
+const LARGE_VARIANTS: [&str; 7] = ["mediaworm8", "mw8_p", "mw8_pa", "mw8_tr", "mw8_iterative", "mw8_np_iterative", "mw8_registered"];
 
 fn synth_jobs(
     mut jobs: Vec<(String, Family)>,
