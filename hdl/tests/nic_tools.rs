@@ -65,9 +65,23 @@ fn every_nic_example_and_fault_is_lint_clean_iverilog_clean_and_synthesizes() {
     let mut jobs = vec![];
     for (name, cfg) in nic_examples() {
         jobs.push((name.clone(), cfg.clone(), None));
-        for f in NicFault::every() {
-            jobs.push((name.clone(), cfg.clone(), Some(*f)));
+        // The planted faults are test instruments (the cocotb and lockstep
+        // tests build each one they plant): each linted once, on the QoS NIC,
+        // whose blocks every fault changes.
+        if name == "qos_p" {
+            for f in NicFault::every() {
+                jobs.push((name.clone(), cfg.clone(), Some(*f)));
+            }
         }
+    }
+    assert_eq!(jobs.iter().filter(|j| j.2.is_some()).count(), NicFault::every().len(), "examples/nic/qos_p.toml is gone");
+    let code = |fault| -> Vec<String> {
+        let files = generate_nic(&jobs.iter().find(|j| j.0 == "qos_p").unwrap().1, fault).unwrap();
+        files.iter().flat_map(|f| f.text.lines().filter(|l| !l.trim_start().starts_with("//")).map(str::to_string).collect::<Vec<_>>()).collect()
+    };
+    let clean = code(None);
+    for f in NicFault::every() {
+        assert_ne!(code(Some(*f)), clean, "{f} does not change the QoS NIC's code: lint it where it does");
     }
     par_each(&jobs, 2, |(name, cfg, f)| {
         let t = format!("{name}-{}", f.map_or("clean", |f| f.name()));
