@@ -486,8 +486,9 @@ pub fn build_or_reuse(spec: &BuildSpec) -> Result<BuildInfo> {
 
 /// The header that is precompiled: what every Verilated model file and the
 /// shim include first. Parsing it is most of the compile time of a small
-/// model's files at -O0 (0.55 of 0.6 CPU-s for each of mesh5's ten files,
-/// 0.12 s from the precompiled header; g++ 12, 2026-11-29).
+/// model's files at -O0 (an empty file including it: 0.61 CPU-s; mesh5's
+/// files 0.60-1.29 CPU-s each, `Vwq.cpp` 0.66 -> 0.13 from the precompiled
+/// header; g++ 12, 2026-11-29, docs/benchmarks.md).
 const PCH_HEADER: &str = "wq_pch.h";
 const PCH_TEXT: &str = "// Precompiled for the Verilated models (wormqos-testbench src/verilator/cache.rs).\n#include \"verilated.h\"\n";
 /// Environment variable: `0` builds without the precompiled header (for
