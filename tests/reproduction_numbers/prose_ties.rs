@@ -3,7 +3,8 @@
 //! the tables quote, each recomputed here from the committed results (or,
 //! for Fig. 13's link share, by hand) and compared with the number as
 //! written (`models::check_derived`: decimals as written, sign if written).
-//! 000_… Fig. 6's prose is tied by `models::derived_fig6_000`.
+//! 000_… Fig. 6's prose is tied by `models::derived_fig6_000`; Fig. 11's
+//! frame-size ratios from Table III by `table3`.
 
 use super::models::{cell_value, check_derived, sel, Derived};
 use super::*;
@@ -145,8 +146,45 @@ fn fig9() -> Vec<Derived> {
     vec![d("header overhead (5 % at 20 flits) shows.", "5", 100.0 / 20.0)]
 }
 
+/// 001_… Table III as the paper prints it: average I, P, B frame sizes
+/// (kbit) of the seven MPEG-2 sequences, typed from the paper here (not
+/// taken from the workload's copy, which is checked against it).
+const TABLE_III: [(f64, f64, f64); 7] = [
+    (430.2, 295.6, 194.2),
+    (839.4, 680.6, 401.0),
+    (534.7, 569.4, 387.8),
+    (393.3, 340.3, 241.4),
+    (350.6, 242.9, 172.9),
+    (974.7, 721.9, 529.6),
+    (637.6, 536.0, 394.3),
+];
+
+/// 001_… Fig. 11's backlog section: Table III's frame sizes against the
+/// mean frame of the GOP `IBBPBBPBBPBB` (one I, three P, eight B), pooled
+/// over the sequences and per sequence; sequence 1's GOP mean written out;
+/// VBR's Normal frames at 2σ (§IV-B: mean 16,666 bytes, sd 3,333).
+fn table3() -> Vec<Derived> {
+    assert_eq!(wormqos_netsim::workload::MPEG2_TABLE_III, TABLE_III, "the workload's Table III is not the paper's");
+    let gop = |(i, p, b): (f64, f64, f64)| (i + 3.0 * p + 8.0 * b) / 12.0;
+    let sum = |f: &dyn Fn((f64, f64, f64)) -> f64| TABLE_III.iter().map(|&t| f(t)).sum::<f64>();
+    let gops = sum(&gop);
+    let p = "type. Table III's sizes give, against the GOP mean, 0.85 in B frames,\n  1.24 in P frames and 1.52 in I frames";
+    let mut v = vec![d(p, "0.85", sum(&|t| t.2) / gops), d(p, "1.24", sum(&|t| t.1) / gops), d(p, "1.52", sum(&|t| t.0) / gops)];
+    let i_ratio: Vec<f64> = TABLE_III.iter().map(|&t| t.0 / gop(t)).collect();
+    let (lo, hi) = min_max(&i_ratio);
+    let larger_p: Vec<usize> = (0..7).filter(|&k| TABLE_III[k].1 > TABLE_III[k].0).collect();
+    assert_eq!(larger_p, [2], "sequence 3 is the one whose P frame is larger than its I frame");
+    let p = "I frame is\n  1.20–1.80 times the GOP mean by sequence, and sequence 3's P frame, larger\n  than its I frame, 1.28; VBR's Normal frames, sd 3,333 of 16,666 bytes,\n  reach 1.4 times the mean at 2σ)";
+    v.extend([d(p, "1.20", lo), d(p, "1.80", hi), d(p, "1.28", TABLE_III[2].1 / gop(TABLE_III[2]))]);
+    v.push(d(p, "1.4", (16_666.0 + 2.0 * 3_333.0) / 16_666.0));
+    let p = "largest I-frame peak, 1.80 times its GOP mean: 430.2 kbit against\n(430.2 + 3 × 295.6 + 8 × 194.2) / 12 = 239.2)";
+    assert_eq!(i_ratio.iter().cloned().fold(f64::MIN, f64::max), i_ratio[0], "sequence 1 has the largest I-frame peak");
+    v.extend([d(p, "1.80", i_ratio[0]), d(p, "239.2", gop(TABLE_III[0]))]);
+    v
+}
+
 pub(super) fn derived() -> Vec<Derived> {
-    [fig5(), fig6(), fig7(), table2(), fig9(), fig10(), fig13()].into_iter().flatten().collect()
+    [fig5(), fig6(), fig7(), table2(), fig9(), fig10(), fig13(), table3()].into_iter().flatten().collect()
 }
 
 #[test]
