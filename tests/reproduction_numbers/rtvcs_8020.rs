@@ -4,7 +4,7 @@
 //! `sim/netsim/tests/rt_8020_003.rs`) and the runs' `<run>_phases.csv`
 //! beside it, must appear in `docs/reproduction.md` as written.
 
-use super::{read_csv, root};
+use super::{read_csv, root, rounded_like};
 use std::collections::HashMap;
 
 const DIR: &str = "experiments/results/fig4_003_8020_trace";
@@ -13,16 +13,9 @@ const CYCLE_US: f64 = 0.08;
 
 /// `x` with `d` decimals and thousands separators, as the document writes.
 fn grouped(x: f64, d: usize) -> String {
-    let s = format!("{x:.d$}");
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut out = String::new();
-    for (k, c) in int.chars().enumerate() {
-        if k > 0 && (int.len() - k) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
+    // `rounded_like` takes its decimals and grouping from a written number.
+    let like = if d == 0 { "1,000".to_string() } else { format!("1,000.{}", "0".repeat(d)) };
+    rounded_like(x, &like)
 }
 
 #[test]

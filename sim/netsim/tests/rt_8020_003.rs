@@ -361,6 +361,25 @@ fn summarize_the_80_20_logs() {
     std::fs::write(root().join(OUT).join("breakdown.csv"), csv).unwrap();
 }
 
+/// A hand-made 40-flit message to destination 3, delivered 60 cycles after
+/// its tail left its source.
+#[allow(clippy::too_many_arguments)]
+fn hand_made(flow: u32, src: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64) -> MessageLog {
+    MessageLog {
+        flow,
+        src,
+        dest: 3,
+        class,
+        flits: 40,
+        source: SourceVc { started, vc, tail_sent, ..Default::default() },
+        frame: 0,
+        frame_msgs: 1,
+        created,
+        injected,
+        delivered: tail_sent + 60,
+    }
+}
+
 /// `row`'s cells by `HEADER`'s names.
 fn cells(line: &str) -> BTreeMap<String, f64> {
     HEADER.split(',').zip(line.split(',')).skip(1).map(|(h, c)| (h.to_string(), c.parse().unwrap())).collect()
@@ -381,19 +400,7 @@ fn cells(line: &str) -> BTreeMap<String, f64> {
 /// (5 + 0 + 0) / 3 cycles after taking the VC.
 #[test]
 fn a_hand_made_phase_is_broken_down() {
-    let msg = |flow: u32, src: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| MessageLog {
-        flow,
-        src,
-        dest: 3,
-        class,
-        flits: 40,
-        source: SourceVc { started, vc, tail_sent, ..Default::default() },
-        frame: 0,
-        frame_msgs: 1,
-        created,
-        injected,
-        delivered: tail_sent + 60,
-    };
+    let msg = hand_made;
     let log = vec![
         msg(100, 0, 2, 0, FROM - 200, FROM - 100, FROM - 100, FROM + 9),
         msg(1, 0, 2, REAL_TIME, FROM, FROM + 10, FROM + 15, FROM + 1_687_469),
@@ -531,19 +538,7 @@ fn summarize_the_source_vc_counts() {
 /// queueing (7 + 35) / 2 = 21, on VC 3 one, 1.
 #[test]
 fn a_hand_made_phase_is_split_by_source_vc() {
-    let msg = |flow: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| MessageLog {
-        flow,
-        src: 0,
-        dest: 3,
-        class,
-        flits: 40,
-        source: SourceVc { started, vc, tail_sent, ..Default::default() },
-        frame: 0,
-        frame_msgs: 1,
-        created,
-        injected,
-        delivered: tail_sent + 60,
-    };
+    let msg = |flow: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| hand_made(flow, 0, vc, class, created, started, injected, tail_sent);
     let log = vec![
         msg(900, 1, 2, FROM - 10, FROM - 10, FROM - 10, FROM + 4),
         msg(1, 1, REAL_TIME, FROM, FROM + 5, FROM + 7, FROM + 44),
