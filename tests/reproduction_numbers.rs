@@ -5061,6 +5061,8 @@ mod l3_ties;
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
 mod prose_ties;
+#[path = "reproduction_numbers/rtvcs_8020.rs"]
+mod rtvcs_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

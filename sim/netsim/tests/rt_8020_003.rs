@@ -41,16 +41,24 @@ fn dump_path(run: &str) -> PathBuf {
     target.join(format!("rt_8020_003_{run}.csv"))
 }
 
-/// The committed experiment of router `run` without its sweep.
+const RTVCS3: &str = "realtime_source_vcs = 3\n";
+
+/// The committed experiment of router `run` without its sweep (`p_rtvcs4`:
+/// `fig4_003_p_09_stream_rtvcs.toml` with real time and control on source
+/// VCs 0..=3 instead of 0..=2).
 fn experiment_text(run: &str) -> String {
     let (file, must) = match run {
         "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
+        "p_rtvcs" | "p_rtvcs4" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
         _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
     };
     let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
     let text = text.split("[sweep]").next().unwrap().to_string();
     for m in [must, "seconds = 0.75\n", "phase_seconds = 0.15", "seed = 1\n"] {
         assert!(text.contains(m), "{file} changed: no {m:?}");
+    }
+    if run == "p_rtvcs4" {
+        return text.replace(RTVCS3, "realtime_source_vcs = 4\n");
     }
     text
 }
@@ -128,6 +136,18 @@ fn write_the_80_20_log_np() {
 #[ignore]
 fn write_the_80_20_log_p_selfpre() {
     write_log("p_selfpre");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_rtvcs() {
+    write_log("p_rtvcs");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_rtvcs4() {
+    write_log("p_rtvcs4");
 }
 
 const HEADER_WAIT: &str = "run,rt_messages,header_wait_mean,dummy_no_credit,dummy_link,dummy_sent,header_no_credit,header_link,preempting,header_wait_mean_preempting,header_wait_mean_not_preempting";
@@ -341,6 +361,25 @@ fn summarize_the_80_20_logs() {
     std::fs::write(root().join(OUT).join("breakdown.csv"), csv).unwrap();
 }
 
+/// A hand-made 40-flit message to destination 3, delivered 60 cycles after
+/// its tail left its source.
+#[allow(clippy::too_many_arguments)]
+fn hand_made(flow: u32, src: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64) -> MessageLog {
+    MessageLog {
+        flow,
+        src,
+        dest: 3,
+        class,
+        flits: 40,
+        source: SourceVc { started, vc, tail_sent, ..Default::default() },
+        frame: 0,
+        frame_msgs: 1,
+        created,
+        injected,
+        delivered: tail_sent + 60,
+    }
+}
+
 /// `row`'s cells by `HEADER`'s names.
 fn cells(line: &str) -> BTreeMap<String, f64> {
     HEADER.split(',').zip(line.split(',')).skip(1).map(|(h, c)| (h.to_string(), c.parse().unwrap())).collect()
@@ -361,19 +400,7 @@ fn cells(line: &str) -> BTreeMap<String, f64> {
 /// (5 + 0 + 0) / 3 cycles after taking the VC.
 #[test]
 fn a_hand_made_phase_is_broken_down() {
-    let msg = |flow: u32, src: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| MessageLog {
-        flow,
-        src,
-        dest: 3,
-        class,
-        flits: 40,
-        source: SourceVc { started, vc, tail_sent, ..Default::default() },
-        frame: 0,
-        frame_msgs: 1,
-        created,
-        injected,
-        delivered: tail_sent + 60,
-    };
+    let msg = hand_made;
     let log = vec![
         msg(100, 0, 2, 0, FROM - 200, FROM - 100, FROM - 100, FROM + 9),
         msg(1, 0, 2, REAL_TIME, FROM, FROM + 10, FROM + 15, FROM + 1_687_469),
@@ -421,4 +448,146 @@ fn the_committed_breakdown_shows_the_mechanism() {
     assert!(p["stall_ender_preempted"] > 100.0 && p["started_at_stall_end"] > 10.0, "{p:?}");
     assert!(p["vc_wait_free"] > 1000.0 * np["vc_wait_free"].max(1.0), "{p:?}");
     assert!(p["vc_wait_mean_to_stall_dest"] > 5.0 * p["vc_wait_mean"], "{p:?}");
+}
+
+// ---- How many source VCs P's real time gets (issue 23: "this P keeps real
+// time and control on 3 source VCs, where NP gives real time 4 and control
+// its own"). `summarize_the_source_vc_counts` (ignored, seconds) reads the
+// dumps of `np`, `p_rtvcs` (real time and control on VCs 0..=2) and
+// `p_rtvcs4` (on 0..=3; VC 3 is also one of best effort's, 3..=15) and
+// writes `rtvcs.csv` (and each run's `<run>_phases.csv`), which
+// `the_committed_source_vc_counts_explain_most_of_the_queueing` checks.
+
+const HEADER_RTVCS: &str = "run,rt_messages,source_queueing_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_own_stream,vc_wait_other_stream,vc_wait_control,vc_wait_free,header_wait_mean,vc_service_mean,rt_vcs,streams_per_vc,vc_busy_mean,vc_busy_max,rt_on_vcs_0_2,source_queueing_mean_on_vcs_0_2,rt_on_vcs_3_up,source_queueing_mean_on_vcs_3_up";
+
+/// A run's row of `rtvcs.csv` (`HEADER_RTVCS`), in cycles, over the
+/// real-time messages created in the 80:20 phase: source queueing (release
+/// to header leaving, what the sweep's `rt_source_queueing` averages), the
+/// part before taking the VC split by who held it, the part after; each
+/// message's VC hold (its service); the source VCs real time used and the
+/// streams per VC; the fraction of the phase those VCs were held by any
+/// message (mean and highest); and source queueing by VC group.
+fn rtvcs_row(run: &str, log: &[MessageLog]) -> String {
+    let by_vc = holds(log);
+    let rt: Vec<&MessageLog> = log.iter().filter(|m| m.class == REAL_TIME && (FROM..TO).contains(&m.created)).collect();
+    let mut waits = Waits::default();
+    let mut streams: BTreeMap<(u32, u8), std::collections::BTreeSet<u32>> = BTreeMap::new();
+    for m in &rt {
+        waits.add(&attribute(m, &by_vc[&(m.src, m.source.vc)]));
+        streams.entry((m.src, m.source.vc)).or_default().insert(m.flow);
+    }
+    let n = rt.len() as f64;
+    // Cycles of the phase each of real time's VCs was held (any class).
+    let busy: Vec<f64> = streams
+        .keys()
+        .map(|k| by_vc[k].iter().map(|h| h.to.min(TO).saturating_sub(h.from.max(FROM))).sum::<u64>() as f64 / PHASE as f64)
+        .collect();
+    let queueing = |m: &&MessageLog| (m.injected - m.created) as f64;
+    let (low, high): (Vec<&MessageLog>, Vec<&MessageLog>) = rt.iter().partition(|m| m.source.vc <= 2);
+    let cells: Vec<String> = vec![
+        run.to_string(),
+        rt.len().to_string(),
+        mean(&rt, queueing).to_string(),
+        (waits.total() as f64 / n).to_string(),
+        (waits.best_effort as f64 / n).to_string(),
+        (waits.own_stream as f64 / n).to_string(),
+        (waits.other_stream as f64 / n).to_string(),
+        (waits.control as f64 / n).to_string(),
+        (waits.free as f64 / n).to_string(),
+        mean(&rt, |m| (m.injected - m.source.started) as f64).to_string(),
+        mean(&rt, |m| (m.source.tail_sent + 1 - m.source.started) as f64).to_string(),
+        streams.len().to_string(),
+        (streams.values().map(|s| s.len()).sum::<usize>() as f64 / streams.len() as f64).to_string(),
+        mean(&busy, |b| *b).to_string(),
+        busy.iter().cloned().fold(0.0, f64::max).to_string(),
+        low.len().to_string(),
+        mean(&low, queueing).to_string(),
+        high.len().to_string(),
+        mean(&high, queueing).to_string(),
+    ];
+    cells.join(",")
+}
+
+#[test]
+#[ignore]
+fn summarize_the_source_vc_counts() {
+    let mut csv = format!("{HEADER_RTVCS}\n");
+    for run in ["np", "p_rtvcs", "p_rtvcs4"] {
+        let line = rtvcs_row(run, &read_dump(run));
+        eprintln!("{line}");
+        csv += &format!("{line}\n");
+        let phases = dump_path(run).with_extension("phases.csv");
+        std::fs::copy(&phases, root().join(OUT).join(format!("{run}_phases.csv"))).unwrap();
+    }
+    std::fs::write(root().join(OUT).join("rtvcs.csv"), csv).unwrap();
+}
+
+/// `rtvcs_row` on a hand-made phase. Source 0, VC 1: a control message
+/// holds it FROM-10..=FROM+4; stream 1's message, released in FROM, takes
+/// it in FROM+5 (5 cycles behind control), sends its header in FROM+7 and
+/// its tail in FROM+44 (held 40 cycles); stream 2's, released in FROM+10,
+/// takes it in FROM+45 (35 behind stream 1), header FROM+45, tail
+/// FROM+84. Source 0, VC 3: stream 3's, released in FROM, takes it in
+/// FROM+1 (VC free 1 cycle), header FROM+1, tail FROM+1,874,999, to the
+/// phase's last cycle (TO-1). By hand: 3 messages; source queueing (7 + 35
+/// + 1) / 3; VC wait (5 + 35 + 1) / 3, control 5 / 3, other stream 35 / 3,
+/// free 1 / 3; header wait (2 + 0 + 0) / 3; service (40 + 40 + 1,874,999)
+/// / 3; 2 VCs, 1.5 streams each; VC 1 held 5 + 40 + 40 = 85 cycles of the
+/// phase, VC 3 1,874,999 (FROM+1..=TO-1): busy max 1,874,999 / 1,875,000,
+/// mean (85 + 1,874,999) / 2 / 1,875,000; on VCs 0..=2 two messages
+/// queueing (7 + 35) / 2 = 21, on VC 3 one, 1.
+#[test]
+fn a_hand_made_phase_is_split_by_source_vc() {
+    let msg = |flow: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| hand_made(flow, 0, vc, class, created, started, injected, tail_sent);
+    let log = vec![
+        msg(900, 1, 2, FROM - 10, FROM - 10, FROM - 10, FROM + 4),
+        msg(1, 1, REAL_TIME, FROM, FROM + 5, FROM + 7, FROM + 44),
+        msg(2, 1, REAL_TIME, FROM + 10, FROM + 45, FROM + 45, FROM + 84),
+        msg(3, 3, REAL_TIME, FROM, FROM + 1, FROM + 1, TO - 1),
+    ];
+    let c: BTreeMap<&str, f64> = HEADER_RTVCS.split(',').zip(rtvcs_row("x", &log).split(',')).skip(1).map(|(h, c)| (h, c.parse().unwrap())).collect();
+    let near = |k: &str, want: f64| assert!((c[k] - want).abs() < 1e-9, "{k}: {} want {want}", c[k]);
+    near("rt_messages", 3.0);
+    near("source_queueing_mean", 43.0 / 3.0);
+    near("vc_wait_mean", 41.0 / 3.0);
+    near("vc_wait_control", 5.0 / 3.0);
+    near("vc_wait_other_stream", 35.0 / 3.0);
+    near("vc_wait_free", 1.0 / 3.0);
+    near("vc_wait_best_effort", 0.0);
+    near("header_wait_mean", 2.0 / 3.0);
+    near("vc_service_mean", (80.0 + 1_874_999.0) / 3.0);
+    near("rt_vcs", 2.0);
+    near("streams_per_vc", 1.5);
+    near("vc_busy_max", 1_874_999.0 / 1_875_000.0);
+    near("vc_busy_mean", (85.0 + 1_874_999.0) / 2.0 / 1_875_000.0);
+    near("rt_on_vcs_0_2", 2.0);
+    near("source_queueing_mean_on_vcs_0_2", 21.0);
+    near("rt_on_vcs_3_up", 1.0);
+    near("source_queueing_mean_on_vcs_3_up", 1.0);
+}
+
+/// What docs/reproduction.md says of the committed `rtvcs.csv`: P with
+/// real time and control on 3 source VCs queues its real time over 3 times
+/// NP's, nearly all of it waiting for the stream's VC behind other
+/// streams (not control, not best effort) while a message holds its VC
+/// about as long as NP's (so the VCs are busier: 32 streams each, not
+/// 24); with 4 VCs the queueing falls below half of that but stays above
+/// NP's.
+#[test]
+fn the_committed_source_vc_counts_explain_most_of_the_queueing() {
+    let text = std::fs::read_to_string(root().join(OUT).join("rtvcs.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(HEADER_RTVCS));
+    let t: BTreeMap<String, BTreeMap<String, f64>> = lines
+        .map(|l| (l.split(',').next().unwrap().to_string(), HEADER_RTVCS.split(',').zip(l.split(',')).skip(1).map(|(h, c)| (h.to_string(), c.parse().unwrap())).collect()))
+        .collect();
+    let (np, p3, p4) = (&t["np"], &t["p_rtvcs"], &t["p_rtvcs4"]);
+    let q = "source_queueing_mean";
+    assert!(p3[q] > 3.0 * np[q], "{p3:?} {np:?}");
+    assert!(p3["vc_wait_other_stream"] > 0.9 * p3[q] && p3["vc_wait_control"] < 1.0 && p3["vc_wait_best_effort"] == 0.0, "{p3:?}");
+    assert!((p3["vc_service_mean"] / np["vc_service_mean"] - 1.0).abs() < 0.05, "service differs: {p3:?} {np:?}");
+    assert_eq!((p3["streams_per_vc"], np["streams_per_vc"], p4["streams_per_vc"]), (32.0, 24.0, 24.0));
+    assert!(p3["vc_busy_mean"] > np["vc_busy_mean"] + 0.1, "{p3:?} {np:?}");
+    assert!(p4[q] < 0.5 * p3[q] && p4[q] > 1.5 * np[q], "{p4:?}");
+    assert!(p4["vc_service_mean"] > 1.1 * np["vc_service_mean"], "{p4:?}");
 }

@@ -1,0 +1,64 @@
+//! "Why real time on 3 source VCs queues in 80:20" (issue 23): every number
+//! of that section, formatted here from the committed trace
+//! `experiments/results/fig4_003_8020_trace/rtvcs.csv` (written by
+//! `sim/netsim/tests/rt_8020_003.rs`) and the runs' `<run>_phases.csv`
+//! beside it, must appear in `docs/reproduction.md` as written.
+
+use super::{read_csv, root, rounded_like};
+use std::collections::HashMap;
+
+const DIR: &str = "experiments/results/fig4_003_8020_trace";
+/// One cycle of the 1,600 Mb/s, 128-bit links: 80 ns.
+const CYCLE_US: f64 = 0.08;
+
+/// `x` with `d` decimals and thousands separators, as the document writes.
+fn grouped(x: f64, d: usize) -> String {
+    // `rounded_like` takes its decimals and grouping from a written number.
+    let like = if d == 0 { "1,000".to_string() } else { format!("1,000.{}", "0".repeat(d)) };
+    rounded_like(x, &like)
+}
+
+#[test]
+fn rtvcs_8020_section_numbers_follow_from_the_committed_trace() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let section = doc.split("#### Why real time on 3 source VCs queues in 80:20 (issue 23)").nth(1).expect("section missing").split("\n#### ").next().unwrap();
+    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
+    let mut cache = HashMap::new();
+    let rows = read_csv(&format!("{DIR}/rtvcs.csv"), &mut cache);
+    let run = |name: &str| rows.iter().find(|r| r["run"] == name).unwrap_or_else(|| panic!("rtvcs.csv: no run {name}"));
+    let v = |name: &str, col: &str| -> f64 { run(name)[col].parse().unwrap() };
+    let phase_80 = |name: &str, col: &str| -> f64 {
+        let t = read_csv(&format!("{DIR}/{name}_phases.csv"), &mut HashMap::new());
+        let r = t.iter().find(|r| r["realtime_percent"] == "80").unwrap();
+        r[col].parse().unwrap()
+    };
+    let q = "source_queueing_mean";
+    let (np, p3, p4) = ("np", "p_rtvcs", "p_rtvcs4");
+    has(format!("queueing (release to header leaving) is {} cycles ({} µs) under `fig4_003_p_09_stream_rtvcs` against {} cycles ({} µs) under NP.", grouped(v(p3, q), 1), grouped(v(p3, q) * CYCLE_US, 1), grouped(v(np, q), 1), grouped(v(np, q) * CYCLE_US, 1)));
+    has(format!("P's messages waited {} cycles for their stream's VC while another stream's message held it (NP's: {}), {} cycles behind control and none behind best effort", grouped(v(p3, "vc_wait_other_stream"), 1), grouped(v(np, "vc_wait_other_stream"), 1), grouped(v(p3, "vc_wait_control"), 2)));
+    assert_eq!(v(p3, "vc_wait_best_effort"), 0.0, "the section says none behind best effort");
+    has(format!("holds its VC about as long under both ({} against {} cycles)", grouped(v(p3, "vc_service_mean"), 1), grouped(v(np, "vc_service_mean"), 1)));
+    // 96 streams a source (the 80:20 phase's) over the VCs real time used.
+    has(format!("P binds each source's 96 streams to 3 VCs, {} streams a VC, where NP binds them to 4, {} a VC", v(p3, "streams_per_vc"), v(np, "streams_per_vc")));
+    assert_eq!((v(p3, "rt_vcs"), v(np, "rt_vcs")), (8.0 * 3.0, 8.0 * 4.0), "8 sources × 3 and × 4 VCs");
+    has(format!("P's VCs are held {} of the phase on average against NP's {}", grouped(v(p3, "vc_busy_mean"), 3), grouped(v(np, "vc_busy_mean"), 3)));
+    has(format!("a VC; VC 3 is also one of best effort's, 3..=15), queues {} cycles ({} µs)", grouped(v(p4, q), 1), grouped(v(p4, q) * CYCLE_US, 1)));
+    assert_eq!(v(p4, "streams_per_vc"), 24.0, "p_rtvcs4: 24 streams a VC");
+    has(format!(
+        "misses with probability {} ± {}, within NP's {} ± {}, by {} µs on average (NP {})",
+        grouped(phase_80(p4, "deadline_miss_probability"), 3),
+        grouped(phase_80(p4, "deadline_miss_probability_ci95"), 3),
+        grouped(phase_80(np, "deadline_miss_probability"), 3),
+        grouped(phase_80(np, "deadline_miss_probability_ci95"), 3),
+        grouped(phase_80(p4, "deadline_missing_time_ms") * 1000.0, 1),
+        grouped(phase_80(np, "deadline_missing_time_ms") * 1000.0, 1)
+    ));
+    // "Within": the two 95 % intervals overlap.
+    let (a, ha, b, hb) = (phase_80(p4, "deadline_miss_probability"), phase_80(p4, "deadline_miss_probability_ci95"), phase_80(np, "deadline_miss_probability"), phase_80(np, "deadline_miss_probability_ci95"));
+    assert!((a - b).abs() < ha + hb, "p_rtvcs4 and NP apart in 80:20");
+    has(format!("explains most of the queueing ({} to {} µs)", grouped(v(p3, q) * CYCLE_US, 1), grouped(v(p4, q) * CYCLE_US, 1)));
+    has(format!("the rest of the queueing to NP's {} µs is not established", grouped(v(np, q) * CYCLE_US, 1)));
+    has(format!("NP's ({} against {} cycles) and wait {} cycles a message behind best effort on VC 3", grouped(v(p4, "vc_service_mean"), 1), grouped(v(np, "vc_service_mean"), 1), grouped(v(p4, "vc_wait_best_effort"), 1)));
+    has(format!("those on VCs 0..=2 queue {} cycles, those on VC 3 {}.", grouped(v(p4, "source_queueing_mean_on_vcs_0_2"), 1), grouped(v(p4, "source_queueing_mean_on_vcs_3_up"), 1)));
+}
