@@ -50,16 +50,20 @@ const ERROR_ROWS: [(&str, &str, usize); 3] = [
     ("| shared channel − sim | −4.6 % | −5.9 % | −6.1 % | −4.4 % | −4.3 % | +1.1 % | — | — |", "shared_channel", 6),
 ];
 
-/// The cells written as "x against y" in the prose, and 8 × 8 × 8's.
-pub(super) fn claims() -> Vec<Claim> {
-    let mut v: Vec<Claim> = rows()
-        .into_iter()
+/// One claim per table row read straight from cells of `CH`.
+fn row_claims(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>) -> Vec<Claim> {
+    rows.into_iter()
         .map(|(passage, source, column, loads)| {
             let written = row_numbers(passage);
             assert_eq!(written.len(), loads.len(), "{passage}");
             Claim { passage, numbers: written.into_iter().zip(loads).map(|(w, load)| n(w, CH, at(load, source), column)).collect() }
         })
-        .collect();
+        .collect()
+}
+
+/// The cells written as "x against y" in the prose, and 8 × 8 × 8's.
+pub(super) fn claims() -> Vec<Claim> {
+    let mut v = row_claims(rows());
     let hold = |w, load, source| n(w, CH, at(load, source), "hold");
     let wait = |w, load, source| n(w, CH, at(load, source), "wait");
     v.push(Claim {
@@ -97,14 +101,7 @@ fn departure_rows() -> Vec<(&'static str, &'static str, &'static str, &'static [
 }
 
 fn departure_claims() -> Vec<Claim> {
-    let mut v: Vec<Claim> = departure_rows()
-        .into_iter()
-        .map(|(passage, source, column, loads)| {
-            let written = row_numbers(passage);
-            assert_eq!(written.len(), loads.len(), "{passage}");
-            Claim { passage, numbers: written.into_iter().zip(loads).map(|(w, load)| n(w, CH, at(load, source), column)).collect() }
-        })
-        .collect();
+    let mut v = row_claims(departure_rows());
     v.push(Claim {
         passage: "measured one (0.0390 against 0.0162)",
         numbers: vec![n("0.0390", CH, at("0.09", "shared_channel"), "p_all"), n("0.0162", CH, at("0.09", "sim"), "p_all")],
