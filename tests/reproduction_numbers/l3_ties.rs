@@ -50,16 +50,20 @@ const ERROR_ROWS: [(&str, &str, usize); 3] = [
     ("| shared channel − sim | −4.6 % | −5.9 % | −6.1 % | −4.4 % | −4.3 % | +1.1 % | — | — |", "shared_channel", 6),
 ];
 
-/// The cells written as "x against y" in the prose, and 8 × 8 × 8's.
-pub(super) fn claims() -> Vec<Claim> {
-    let mut v: Vec<Claim> = rows()
-        .into_iter()
+/// One claim per table row read straight from cells of `CH`.
+fn row_claims(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>) -> Vec<Claim> {
+    rows.into_iter()
         .map(|(passage, source, column, loads)| {
             let written = row_numbers(passage);
             assert_eq!(written.len(), loads.len(), "{passage}");
             Claim { passage, numbers: written.into_iter().zip(loads).map(|(w, load)| n(w, CH, at(load, source), column)).collect() }
         })
-        .collect();
+        .collect()
+}
+
+/// The cells written as "x against y" in the prose, and 8 × 8 × 8's.
+pub(super) fn claims() -> Vec<Claim> {
+    let mut v = row_claims(rows());
     let hold = |w, load, source| n(w, CH, at(load, source), "hold");
     let wait = |w, load, source| n(w, CH, at(load, source), "wait");
     v.push(Claim {
@@ -76,6 +80,77 @@ pub(super) fn claims() -> Vec<Claim> {
         numbers: vec![hold("60.3", "0.077", "shared_channel"), hold("57.9", "0.077", "sim"), hold("71.5", "0.09", "shared_channel"), hold("61.8", "0.09", "sim")],
     });
     v.push(Claim { passage: "saturated at 0.1, where the simulation gives 139.40 cycles.", numbers: vec![n("139.40", CH3, at("0.1", "sim"), "network_latency")] });
+    v.extend(departure_claims());
+    v
+}
+
+/// "Where the corrected L = 3 model departs near saturation": its loads.
+const SAT_LOADS: [&str; 4] = ["0.07", "0.08", "0.09", "0.1"];
+
+/// That section's table rows read straight from a cell: passage, source,
+/// column, loads (the shared channel has no solution at 0.1).
+fn departure_rows() -> Vec<(&'static str, &'static str, &'static str, &'static [&'static str])> {
+    vec![
+        ("| P(3 busy), sim | 0.0074 | 0.0115 | 0.0162 | 0.0229 |", "sim", "p_all", &SAT_LOADS),
+        ("| P(3 busy), M/M/3 at the measured ρ | 0.0112 | 0.0180 | 0.0265 | 0.0408 |", "sim", "p_all_parallel_at_rho", &SAT_LOADS),
+        ("| P(3 busy), shared channel | 0.0109 | 0.0198 | 0.0390 | saturated |", "shared_channel", "p_all", &SAT_LOADS[..3]),
+        ("| headers blocked, sim | 0.0506 | 0.0657 | 0.0873 | 0.1143 |", "sim", "blocked", &SAT_LOADS),
+        ("| l̄, sim | 1.472 | 1.535 | 1.586 | 1.655 |", "sim", "lbar", &SAT_LOADS),
+        ("| l̄, shared channel | 1.431 | 1.533 | 1.676 | saturated |", "shared_channel", "lbar", &SAT_LOADS[..3]),
+    ]
+}
+
+fn departure_claims() -> Vec<Claim> {
+    let mut v = row_claims(departure_rows());
+    v.push(Claim {
+        passage: "measured one (0.0390 against 0.0162)",
+        numbers: vec![n("0.0390", CH, at("0.09", "shared_channel"), "p_all"), n("0.0162", CH, at("0.09", "sim"), "p_all")],
+    });
+    v
+}
+
+/// W per blocked header, measured.
+fn wait_per_blocked(load: &'static str) -> f64 {
+    cell(CH, load, "sim", "wait") / cell(CH, load, "sim", "blocked")
+}
+
+/// Ŵ_{d_0} = W / Ñ_waiting, and Ñ_waiting = P(3 busy) in dimension 0.
+fn w_hat_shared(load: &'static str) -> f64 {
+    cell(CH, load, "shared_channel", "wait") / cell(CH, load, "shared_channel", "p_all")
+}
+
+/// That section's derived numbers: its two computed table rows and its
+/// prose's errors, ratios and ranges.
+fn departure_derived() -> Vec<Derived> {
+    let d = |passage, written, value| Derived { passage, written, value };
+    let mut v = Vec::new();
+    let p = "| W per blocked header, sim (cycles) | 21.9 | 24.4 | 25.3 | 27.6 |";
+    for (w, load) in ["21.9", "24.4", "25.3", "27.6"].into_iter().zip(SAT_LOADS) {
+        v.push(d(p, w, wait_per_blocked(load)));
+    }
+    let p = "| Ŵ_{d_0} = W / P(3 busy), shared channel | 45.0 | 49.7 | 57.0 | — |";
+    for (w, load) in ["45.0", "49.7", "57.0"].into_iter().zip(SAT_LOADS) {
+        v.push(d(p, w, w_hat_shared(load)));
+    }
+    let (lo, hi) = range(&SAT_LOADS, |l| 100.0 * (cell(CH, l, "sim", "p_all_parallel_at_rho") / cell(CH, l, "sim", "p_all") - 1.0));
+    let p = "+51 % to +78 % too much weight on all three VCs busy from 0.07 to 0.1,";
+    v.extend([d(p, "+51", lo), d(p, "+78", hi)]);
+    let p = "while at 0.07 the model's holding time is +1.0 % and its l̄ −2.8 % off";
+    v.extend([d(p, "+1.0", error(CH, "0.07", "shared_channel", "hold")), d(p, "−2.8", error(CH, "0.07", "shared_channel", "lbar"))]);
+    let p = "by 0.09 the model's own P(3 busy) is 2.4 times the";
+    v.push(d(p, "2.4", cell(CH, "0.09", "shared_channel", "p_all") / cell(CH, "0.09", "sim", "p_all")));
+    let p = "measured one (0.0390 against 0.0162), its holding time +15.7 % and l̄\n  +5.7 %.";
+    v.extend([d(p, "+15.7", error(CH, "0.09", "shared_channel", "hold")), d(p, "+5.7", error(CH, "0.09", "shared_channel", "lbar"))]);
+    let (lo, hi) = range(&SAT_LOADS[..3], |l| cell(CH, l, "shared_channel", "p_all") / cell(CH, l, "sim", "blocked"));
+    let p = "and long: its probability of a wait, P(3 busy), is 0.22 to 0.45 of the";
+    v.extend([d(p, "0.22", lo), d(p, "0.45", hi)]);
+    let (lo, hi) = range(&SAT_LOADS[..3], |l| w_hat_shared(l) / wait_per_blocked(l));
+    let p = "measured share of blocked headers from 0.07 to 0.09, and its Ŵ 2.0 to\n  2.3 times";
+    v.extend([d(p, "2.0", lo), d(p, "2.3", hi)]);
+    let p = "32-flit message, 21.9 to 27.6 cycles to 0.1)";
+    v.extend([d(p, "21.9", wait_per_blocked("0.07")), d(p, "27.6", wait_per_blocked("0.1"))]);
+    let p = "the measured wait per blocked header grows 21.9 →\n  25.3 from 0.07 to 0.09 where Ŵ grows 45.0 → 57.0.";
+    v.extend([d(p, "21.9", wait_per_blocked("0.07")), d(p, "25.3", wait_per_blocked("0.09")), d(p, "45.0", w_hat_shared("0.07")), d(p, "57.0", w_hat_shared("0.09"))]);
     v
 }
 
@@ -138,6 +213,7 @@ pub(super) fn derived() -> Vec<Derived> {
     v.extend([d(p, "−4.4", lo), d(p, "+1.1", hi)]);
     let p = "usable (the what-if keeps a solution but is 10.1 % and 28.3 % low at 0.1";
     v.extend([d(p, "10.1", -error(CH, "0.1", "parallel_hold", "network_latency")), d(p, "28.3", -error(CH, "0.12", "parallel_hold", "network_latency"))]);
+    v.extend(departure_derived());
     v
 }
 
@@ -153,6 +229,15 @@ fn check_saturated() -> Vec<String> {
             let saturated = status == Some("saturated");
             let blank = *cell == "saturated" || *cell == "—";
             if saturated != blank || (!saturated && !loads.contains(&load)) {
+                out.push(format!("{CH} {source} at {load}: status {status:?}, the table says {cell:?}"));
+            }
+        }
+    }
+    for (passage, source, _, loads) in departure_rows() {
+        let cells: Vec<&str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
+        for (cell, load) in cells.iter().zip(SAT_LOADS) {
+            let status = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).map(|r| r["status"].as_str());
+            if (status == Some("saturated")) != (*cell == "saturated") || (status != Some("saturated") && !loads.contains(&load)) {
                 out.push(format!("{CH} {source} at {load}: status {status:?}, the table says {cell:?}"));
             }
         }
