@@ -134,11 +134,26 @@ fn fig6() -> Vec<Derived> {
 
 /// 001_… Fig. 10 / Table VI's low-load arithmetic on the paper's numbers
 /// (93 of 166 attempts dropped at 73 streams; 24 VCs per output, 8
-/// outputs): the drop rate, the VCs it needs held, the streams per output.
+/// outputs): the drop rate, the VCs it needs held, the streams per output;
+/// and the PCS data phase's rates and stream counts.
 fn fig10() -> Vec<Derived> {
     let rate = 93.0 / 166.0;
     let p = "(56 %) at 73 streams, we drop 18.3 of 91.3. Under the stated rule a probe\nis dropped only when its drawn VC is held, with probability (streams on\nthat output) / 24; a 56 % drop rate would need 13.4 of 24 VCs held at the\ntypical attempt, while the outputs end the run with 73 / 8 = 9.1 on";
-    vec![d(p, "56", 100.0 * rate), d(p, "13.4", rate * 24.0), d(p, "9.1", 73.0 / 8.0)]
+    let mut v = vec![d(p, "56", 100.0 * rate), d(p, "13.4", rate * 24.0), d(p, "9.1", 73.0 / 8.0)];
+    // The PCS data phase's units: a 4 Mbit/s reservation on a 100 Mbit/s
+    // link is a flit every 100/4 cycles; Table VI's load is streams × 4
+    // Mbit/s over the 8 × 100 Mbit/s of the switch; a MediaWorm stream also
+    // sends a header with every 19 data flits, 4 × 20/19 Mbit/s, so its load
+    // L is round(L × 100 / (4 × 20/19)) streams at each of the 8 sources.
+    let p = "VirtualClock with the connection's fixed Vtick, its reserved rate (25\n  cycles per flit for 4 Mbit/s of a 100 Mbit/s link)";
+    v.push(d(p, "25", 100.0 / 4.0));
+    let p = "(load = established streams × 4 Mbit/s / 800 Mbit/s, Table VI's\ndefinition; 0.935 is Table VI's last row, 187 streams.)";
+    v.push(d(p, "0.935", 187.0 * 4.0 / 800.0));
+    let with_headers = 4.0 * 20.0 / 19.0;
+    let streams = |load: f64| 8.0 * (load * 100.0 / with_headers).round();
+    let p = "4.21 Mbit/s a stream, so its loads 0.7–0.91 are 136–176 streams; PCS run at\nload = streams / 200";
+    v.extend([d(p, "4.21", with_headers), d(p, "136", streams(0.7)), d(p, "176", streams(0.91))]);
+    v
 }
 
 /// 001_… Fig. 9: a header flit of a 20-flit message is 1/20 of its flits.
