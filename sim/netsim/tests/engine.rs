@@ -309,6 +309,7 @@ drain_cycles = 200000
     // Links between switches: 4 switches x 2 neighbours x 2 links.
     assert_eq!(r.link_flits.len(), 16);
     let mut pairs = 0;
+    let mut shares = vec![];
     for &(sr, sp, c) in &r.link_flits {
         // Ports 4,5 go to one neighbour, 6,7 to the other: pair = (4,5) or (6,7).
         if sp % 2 == 1 {
@@ -319,9 +320,15 @@ drain_cycles = 200000
         eprintln!("router {sr} ports {sp}/{}: {c} / {other} flits (first link {:.1} %)", sp + 1, 100.0 * share);
         assert!(c > 1000 && other > 1000, "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
         assert!((0.4..=0.6).contains(&share), "router {sr} ports {sp}/{}: {c} / {other}", sp + 1);
+        shares.push(share);
         pairs += 1;
     }
     assert_eq!(pairs, 8);
+    // docs/reproduction.md (001_… Fig. 13) quotes the first link's share.
+    let (lo, hi) = shares.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reproduction.md")).unwrap();
+    let quoted = format!("link of every pair carries {:.0}–{:.0} % of the pair's flits", 100.0 * lo, 100.0 * hi);
+    assert!(doc.contains(&quoted), "docs/reproduction.md should say \"{quoted}\"");
 }
 
 /// The routers' §9 event counters reach the results: a loaded preemptive
