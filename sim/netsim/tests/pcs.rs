@@ -230,3 +230,27 @@ fn sim_runs_the_data_phase_only_with_a_run_length() {
     let r = edit(&text.replace("seconds = 0.4\n", "").replace("warmup_seconds = 0.1\n", ""), "setup");
     assert!(r.data.is_none());
 }
+
+/// docs/reproduction.md ("Fig. 10's PCS curves") quotes the cycles of the
+/// runs above: each quoted number is taken here from the same run.
+#[test]
+fn the_doc_quotes_the_data_phase_runs() {
+    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reproduction.md")).unwrap();
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let alone = run_circuits(&data_plan(2), &[circuit(0, 1, 25, 1_216.0)], 7);
+    // Frame 1: made in cycle 1,000, so "1000 f + tail - made".
+    let (_, tail, made) = alone.frames[0][1];
+    let equal = run_circuits(&data_plan(3), &[circuit(0, 2, 25, 608.0), circuit(1, 2, 25, 608.0)], 7);
+    let input = run_circuits(&data_plan(3), &[circuit(0, 1, 25, 608.0), circuit(0, 2, 25, 608.0)], 7);
+    assert_eq!((equal.frames[0][0], equal.frames[1][0]), (input.frames[0][0], input.frames[1][0]), "on one output and on one input alike");
+    let shared = run_circuits(&data_plan(3), &[circuit(0, 2, 10, 608.0), circuit(1, 2, 30, 608.0)], 7);
+    let offered = 3.0 * 40.0 * 20.0 / 1_000.0; // three circuits' 800 flits per 1,000 cycles
+    for quoted in [
+        format!("one circuit alone delivers frame f's last flit in cycle {} f + {}", made, tail - made),
+        format!("alternate flit by flit (tails in {} and {})", equal.frames[0][0].1, equal.frames[1][0].1),
+        format!("Vticks 10 and 30 share an output 3 : 1 (tails in {} and {})", shared.frames[0][0].1, shared.frames[1][0].1),
+        format!("three circuits offering {offered:.1} times an output's rate"),
+    ] {
+        assert!(doc.contains(&quoted), "docs/reproduction.md should say \"{quoted}\"");
+    }
+}
