@@ -198,9 +198,10 @@ const ICE40_KINDS: [&str; 6] = ["tiny2", "tiny2_registered", "tiny2_split", "mes
 /// bits) and in a small example of the same kind (suite time: 20-75 s of
 /// `synth_xilinx` each): mw8_p's and mw8_pa's preemption, with and without
 /// acceleration, in small_p; mw8_np's VirtualClock non-preemptive router in
-/// np4_registered and np4_split (its 16-slot scheduler, 39 of its 72 CPU-s,
-/// is linted at every size and run against the spec's reference at 16
-/// slots by `hdl/tests/vclock_sched.rs`); mediaworm8's and mw8_tr's FIFO
+/// np4_registered and np4_split (its 16-slot scheduler, 39 CPU-s of
+/// `synth_xilinx` alone where the router's job took 72 s, is linted at every
+/// size and run against the spec's reference at 16 slots by
+/// `hdl/tests/vclock_sched.rs`); mediaworm8's and mw8_tr's FIFO
 /// order in paper000_16port and tr5_registered; the iterative and registered
 /// allocators in small_p_iterative, np4_registered and tr5_registered. The
 /// opt-in tests map them too (`-- --ignored every_example`).
