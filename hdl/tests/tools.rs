@@ -19,10 +19,10 @@ fn variants() -> Vec<Option<Mutant>> {
 /// the large examples (up to 128 input VCs) take tens of seconds per lint, so
 /// they are checked unmutated only. The default lint takes each mutant once,
 /// on the smallest example it applies to (the lockstep tests build every
-/// mutant they plant, so a mutant that does not compile fails there too). A mutant that does not apply generates
-/// the unmutated RTL plus its `// MUTANT:` header line
-/// (`mutants_that_do_not_apply_only_add_the_header`), which the `None` job
-/// lints already (skip-rc-stage on the 7 registered and split examples).
+/// mutant they plant, so a mutant that does not compile fails there too).
+/// A mutant that does not apply generates the unmutated RTL plus its
+/// `// MUTANT:` header line (`mutants_that_do_not_apply_only_add_the_header`),
+/// which the `None` job lints already (skip-rc-stage on the 7 registered and split examples).
 fn variants_for(cfg: &RouterConfig) -> Vec<Option<Mutant>> {
     if cfg.ports() * cfg.vcs() > 20 {
         return vec![None];

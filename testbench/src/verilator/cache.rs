@@ -318,10 +318,16 @@ impl BuildSpec<'_> {
 
 /// Key of the design-independent runtime objects.
 fn runtime_hash(toolchain: &str, verilator_flags: &[&str], quick: bool) -> String {
-    let mut h = Sha256::new();
     // The runtime is compiled with OPT_GLOBAL only.
     let global: Vec<String> = make_flags(quick).into_iter().filter(|f| f.starts_with("OPT_GLOBAL=")).collect();
-    for part in [toolchain, &verilator_flags.join(" "), CFLAGS, &global.join(" ")] {
+    short_hash(&[toolchain, &verilator_flags.join(" "), CFLAGS, &global.join(" ")])
+}
+
+/// 16 bytes (hex) of the SHA-256 of `parts`, each length-prefixed: the key
+/// of a design-independent cache directory.
+fn short_hash(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for part in parts {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
@@ -501,12 +507,7 @@ const PCH_OPT_VARS: &[&str] = &["OPT_FAST", "OPT_SLOW"];
 /// of a model file (tool chain, the Verilator flags that set `-D` macros,
 /// the C++ flags and the optimisation level).
 fn pch_hash(toolchain: &str, verilator_flags: &[&str], opt: &str) -> String {
-    let mut h = Sha256::new();
-    for part in [toolchain, &verilator_flags.join(" "), CFLAGS, opt] {
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
-    }
-    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+    short_hash(&[toolchain, &verilator_flags.join(" "), CFLAGS, opt])
 }
 
 /// Characters a path may have to be passed inside a make variable's value.
