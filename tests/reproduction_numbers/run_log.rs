@@ -1,0 +1,264 @@
+//! The run log of `docs/reproduction.md` against the committed results:
+//! after a fenced `sh` block whose one `sweep`, `sim` or `model` command
+//! writes a results folder (`--out <dir>`), the prose that follows it (to
+//! the next `sh` block or heading) states how many points the run has
+//! ("20 points") and how long it took ("651 s wall"). The first point count
+//! must equal the folder's: the rows of `results.json`'s `points`, or the
+//! `sim` rows of a `model --with-sim` folder's `results.csv`. A wall time
+//! cannot be checked to the second (the machine was shared), but it is
+//! bounded by the per-point `wall_seconds` the folder's `results.csv`
+//! records: at least the longest point and the sum over `--jobs` workers,
+//! at most the sum (2 s of rounding either way). At least one of the wall
+//! times quoted after a `sweep` or `sim` block must lie in those bounds;
+//! others in the same prose may be of an earlier run or of a trace, which
+//! the text says (dates, load averages and those wall times are the log,
+//! not results, and are not checked).
+
+use super::root;
+
+/// A command block and the prose after it.
+pub struct Run {
+    /// 1-based line of the block's opening fence.
+    pub line: usize,
+    /// The `--out` folder, when the block's `sweep`, `sim` and `model`
+    /// commands write exactly one, and whether one of them is `model` (its
+    /// folder's points are its `sim` rows).
+    pub out: Option<(String, bool)>,
+    /// The `--out` folder and `--jobs` (2 when not given) when the block's
+    /// `sweep` and `sim` commands write exactly one: the run whose per-point
+    /// wall seconds bound the quoted wall time.
+    pub timed: Option<(String, u32)>,
+    /// The prose up to the next `sh` block or heading, whitespace collapsed.
+    pub prose: String,
+}
+
+/// Whether `line` runs the project's CLI subcommand `sweep`, `sim` or
+/// `model` (as `cargo run --release -- <cmd>`, `netsim <cmd>` or `wormqos
+/// <cmd>`); returns the subcommand.
+fn cli_command(line: &str) -> Option<&'static str> {
+    for cmd in ["sweep", "sim", "model"] {
+        for prefix in ["cargo run --release -- ", "netsim ", "wormqos "] {
+            if line.contains(&format!("{prefix}{cmd} ")) {
+                return Some(cmd);
+            }
+        }
+    }
+    None
+}
+
+fn option<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|w| *w == name)?;
+    words.next()
+}
+
+/// Every `sh` block of `doc` with exactly one results folder written by a
+/// `sweep`, `sim` or `model` command, with the prose after it.
+pub fn runs(doc: &str) -> Vec<Run> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].starts_with("```sh") {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i + 1;
+        while end < lines.len() && !lines[end].starts_with("```") {
+            end += 1;
+        }
+        let commands: Vec<(&str, &str)> =
+            lines[start + 1..end].iter().filter(|l| option(l, "--out").is_some()).filter_map(|l| Some((*l, cli_command(l)?))).collect();
+        let single = |keep: &dyn Fn(&str) -> bool| -> Option<&str> {
+            let mut outs: Vec<&str> = commands.iter().filter(|(_, c)| keep(c)).filter_map(|(l, _)| option(l, "--out")).collect();
+            outs.sort();
+            outs.dedup();
+            (outs.len() == 1).then(|| outs[0])
+        };
+        let out = single(&|_| true).map(|o| (o.to_string(), commands.iter().any(|(_, c)| *c == "model")));
+        let timed = single(&|c| c != "model").map(|o| {
+            let l = commands.iter().find(|(l, c)| *c != "model" && option(l, "--out") == Some(o)).unwrap().0;
+            let jobs = option(l, "--jobs").map_or(2, |j| j.parse().unwrap_or_else(|_| panic!("line {}: --jobs {j}", start + 1)));
+            (o.to_string(), jobs)
+        });
+        let mut after = end + 1;
+        let mut prose = Vec::new();
+        while after < lines.len() && !lines[after].starts_with("```sh") && !lines[after].starts_with('#') {
+            prose.push(lines[after]);
+            after += 1;
+        }
+        if out.is_some() || timed.is_some() {
+            runs.push(Run { line: start + 1, out, timed, prose: prose.join(" ").split_whitespace().collect::<Vec<_>>().join(" ") });
+        }
+        i = end + 1;
+    }
+    runs
+}
+
+/// `w` without the punctuation prose puts around a number or a word.
+fn bare(w: &str) -> &str {
+    w.trim_matches(|c: char| "()[],;:.*`".contains(c))
+}
+
+/// The first "N points" of `prose` that counts a run's points: not "Fig. 9
+/// points" nor "8 × 8 points".
+pub fn point_count(prose: &str) -> Option<usize> {
+    let words: Vec<&str> = prose.split_whitespace().collect();
+    (1..words.len()).find_map(|k| {
+        if bare(words[k]) != "points" {
+            return None;
+        }
+        let n = words[k - 1].trim_start_matches('(');
+        let before = if k >= 2 { words[k - 2] } else { "" };
+        let counts = !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !["×", "x", "Fig.", "Figs."].contains(&before);
+        counts.then(|| n.parse().unwrap())
+    })
+}
+
+/// Every wall time of `prose`, in seconds, as written: "651 s wall", "538 s
+/// of run wall", "13.3 min wall", "4 min 05 s wall"; a range ("148–182 s
+/// wall", two runs) gives both ends.
+pub fn wall_times(prose: &str) -> Vec<(String, f64)> {
+    let words: Vec<&str> = prose.split_whitespace().collect();
+    let number = |w: &str| -> Option<f64> {
+        let w = w.trim_start_matches('(').replace(',', "");
+        (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| w.parse().ok()).flatten()
+    };
+    let numbers = |w: &str| -> Vec<f64> {
+        match w.split_once('–') {
+            Some((a, b)) => [number(a), number(b)].into_iter().flatten().collect(),
+            None => number(w).into_iter().collect(),
+        }
+    };
+    let mut walls = Vec::new();
+    for k in 0..words.len() {
+        if !bare(words[k]).starts_with("wall") {
+            continue;
+        }
+        // "<x> s wall", "<x> min wall", "<x> s of run wall", "<m> min <ss> s wall".
+        let mut j = k;
+        if j >= 2 && words[j - 1] == "run" && words[j - 2] == "of" {
+            j -= 2;
+        }
+        if j < 2 {
+            continue;
+        }
+        let (unit, values) = (words[j - 1], numbers(words[j - 2]));
+        let (seconds, from): (Vec<f64>, usize) = match unit {
+            "s" if j >= 4 && words[j - 3] == "min" && values.len() == 1 => match number(words[j - 4]) {
+                Some(m) => (vec![m * 60.0 + values[0]], j - 4),
+                None => (Vec::new(), j),
+            },
+            "s" => (values, j - 2),
+            "min" => (values.iter().map(|m| m * 60.0).collect(), j - 2),
+            _ => (Vec::new(), j),
+        };
+        let written = words[from..=k].join(" ");
+        walls.extend(seconds.into_iter().map(|s| (written.clone(), s)));
+    }
+    walls
+}
+
+/// A results folder's point count and per-point wall seconds.
+pub struct Folder {
+    pub points: usize,
+    pub wall_seconds: Vec<f64>,
+}
+
+/// `out`'s points: the `sim` rows of a `model` folder's `results.csv`,
+/// else `results.json`'s `points`, else the rows of `results.csv`; and the
+/// `wall_seconds` column where the CSV has one (a `model` folder's `sim`
+/// rows).
+pub fn folder(out: &str, model: bool) -> Folder {
+    let dir = root().join(out);
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap_or_else(|e| panic!("{out}/results.csv: {e}"));
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name);
+    let rows: Vec<Vec<&str>> = lines.filter(|l| !l.is_empty()).map(|l| l.split(',').collect()).collect();
+    let rows: Vec<Vec<&str>> = match (model, col("source")) {
+        (true, Some(s)) => rows.into_iter().filter(|r| r[s] == "sim").collect(),
+        (true, None) => panic!("{out}/results.csv: a model folder without a source column"),
+        (false, _) => rows,
+    };
+    let json = dir.join("results.json");
+    let points = if !model && json.exists() {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        v["points"].as_array().unwrap_or_else(|| panic!("{out}/results.json: no points")).len()
+    } else {
+        rows.len()
+    };
+    let wall_seconds = col("wall_seconds").map_or(Vec::new(), |w| rows.iter().filter_map(|r| r.get(w)?.parse().ok()).collect());
+    Folder { points, wall_seconds }
+}
+
+/// The wall times a run of `folder` with `jobs` workers can have taken:
+/// at least its longest point and its points' sum shared over the
+/// workers, at most that sum; 2 s of rounding either way.
+pub fn wall_bounds(folder: &Folder, jobs: u32) -> Option<(f64, f64)> {
+    if folder.wall_seconds.is_empty() {
+        return None;
+    }
+    let sum: f64 = folder.wall_seconds.iter().sum();
+    let longest = folder.wall_seconds.iter().cloned().fold(0.0, f64::max);
+    Some((longest.max(sum / f64::from(jobs.max(1))) - 2.0, sum + 2.0))
+}
+
+/// Every mismatch of `doc`'s run log against the committed folders, and
+/// how many point counts and wall times were checked.
+pub fn check(doc: &str) -> (Vec<String>, usize, usize) {
+    let mut errors = Vec::new();
+    let (mut counts, mut walls) = (0, 0);
+    for run in runs(doc) {
+        if let (Some(n), Some((out, model))) = (point_count(&run.prose), &run.out) {
+            counts += 1;
+            let f = folder(out, *model);
+            if n != f.points {
+                errors.push(format!("line {}: \"{n} points\" after the command writing {out}, which has {}", run.line, f.points));
+            }
+        }
+        let quoted = wall_times(&run.prose);
+        let Some((out, jobs)) = run.timed.filter(|_| !quoted.is_empty()) else { continue };
+        let Some((lo, hi)) = wall_bounds(&folder(&out, false), jobs) else {
+            errors.push(format!("line {}: wall times quoted for {out}, whose results.csv has no wall_seconds", run.line));
+            continue;
+        };
+        walls += 1;
+        if !quoted.iter().any(|(_, s)| (lo..=hi).contains(s)) {
+            errors.push(format!("line {}: no wall time quoted for {out} ({quoted:?}) lies in {lo:.1}..={hi:.1} s (its points' wall_seconds, --jobs {jobs})", run.line));
+        }
+    }
+    (errors, counts, walls)
+}
+
+#[test]
+fn the_run_log_matches_the_committed_results() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let (errors, counts, walls) = check(&doc);
+    assert!(errors.is_empty(), "{} run-log mismatches:\n{}", errors.len(), errors.join("\n"));
+    // Not vacuous: the document quotes the point counts of 31 runs and the
+    // wall times of 28 sweeps (2026-11-29); losing many means the parsing broke.
+    eprintln!("{counts} point counts, {walls} wall times checked");
+    assert!(counts >= 30, "only {counts} point counts checked");
+    assert!(walls >= 25, "only {walls} wall times checked");
+}
+
+#[test]
+fn the_run_log_parsing_by_hand() {
+    assert_eq!(point_count("From it: (20 points, 651 s wall, one at a time)"), Some(20));
+    assert_eq!(point_count("the simulated Fig. 9 points; 8 × 8 points; then 4 points"), Some(4));
+    assert_eq!(point_count("no count here"), None);
+    let w = wall_times("6 points, 554 s wall; rerun 538 s of run wall, 13.3 min wall, 4 min 05 s wall, (1,200 s wall), 148–182 s wall.");
+    let secs: Vec<f64> = w.iter().map(|(_, s)| *s).collect();
+    assert_eq!(secs, vec![554.0, 538.0, 798.0, 245.0, 1200.0, 148.0, 182.0], "{w:?}");
+    let doc = "# h\n\n```sh\ncargo run --release -- sweep --experiment e.toml --out experiments/results/x --jobs 1\n```\n\nText, 3 points, 10 s wall.\n\n```sh\nnetsim sweep --out a\nnetsim sweep --out b\n```\nTwo folders: 5 points.\n\n```sh\nwormqos sweep --out s\nwormqos model --out m --with-sim\n```\nA sweep and a model.\n## next\n";
+    let r = runs(doc);
+    assert_eq!(r.len(), 2, "the block with two sweep folders is no run");
+    assert_eq!((r[0].line, r[0].out.clone(), r[0].timed.clone()), (3, Some(("experiments/results/x".to_string(), false)), Some(("experiments/results/x".to_string(), 1))));
+    assert_eq!(r[0].prose, "Text, 3 points, 10 s wall.");
+    assert_eq!((r[1].out.clone(), r[1].timed.clone()), (None, Some(("s".to_string(), 2))), "two folders: no point count; the sweep's wall");
+    let f = Folder { points: 3, wall_seconds: vec![4.0, 3.0, 3.0] };
+    assert_eq!(wall_bounds(&f, 1), Some((8.0, 12.0)));
+    assert_eq!(wall_bounds(&f, 2), Some((3.0, 12.0)));
+}
