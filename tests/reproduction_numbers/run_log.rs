@@ -28,8 +28,14 @@ pub struct Run {
     /// `sweep` and `sim` commands write exactly one: the run whose per-point
     /// wall seconds bound the quoted wall time.
     pub timed: Option<(String, u32)>,
+    /// The `--experiment` files of the block's `sweep`, `sim` and `model`
+    /// commands.
+    pub experiments: Vec<String>,
     /// The prose up to the next `sh` block or heading, whitespace collapsed.
     pub prose: String,
+    /// Its first paragraph (to the first blank line), which describes the
+    /// block's own runs; later paragraphs compare with other runs.
+    pub first_paragraph: String,
 }
 
 /// Whether `line` runs the project's CLI subcommand `sweep`, `sim` or
@@ -82,14 +88,20 @@ pub fn runs(doc: &str) -> Vec<Run> {
             let jobs = option(l, "--jobs").map_or(2, |j| j.parse().unwrap_or_else(|_| panic!("line {}: --jobs {j}", start + 1)));
             (o.to_string(), jobs)
         });
+        let mut experiments: Vec<String> =
+            lines[start + 1..end].iter().filter(|l| cli_command(l).is_some()).filter_map(|l| option(l, "--experiment")).map(str::to_string).collect();
+        experiments.sort();
+        experiments.dedup();
         let mut after = end + 1;
         let mut prose = Vec::new();
         while after < lines.len() && !lines[after].starts_with("```sh") && !lines[after].starts_with('#') {
             prose.push(lines[after]);
             after += 1;
         }
-        if out.is_some() || timed.is_some() {
-            runs.push(Run { line: start + 1, out, timed, prose: prose.join(" ").split_whitespace().collect::<Vec<_>>().join(" ") });
+        let collapse = |ls: &[&str]| ls.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        let first: Vec<&str> = prose.iter().skip_while(|l| l.trim().is_empty()).take_while(|l| !l.trim().is_empty()).copied().collect();
+        if out.is_some() || timed.is_some() || !experiments.is_empty() {
+            runs.push(Run { line: start + 1, out, timed, experiments, prose: collapse(&prose), first_paragraph: collapse(&first) });
         }
         i = end + 1;
     }
@@ -205,12 +217,149 @@ pub fn wall_bounds(folder: &Folder, jobs: u32) -> Option<(f64, f64)> {
     Some((longest.max(sum / f64::from(jobs.max(1))) - 2.0, sum + 2.0))
 }
 
+/// A run length an experiment file sets: `[run]` `seconds`,
+/// `warmup_seconds`, `cycles`, `warmup_cycles`, `[workload]`
+/// `phase_seconds`, or any value its `[sweep]` gives one of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Length {
+    Seconds,
+    WarmupSeconds,
+    Cycles,
+    WarmupCycles,
+    PhaseSeconds,
+}
+
+impl Length {
+    fn key(self) -> &'static str {
+        match self {
+            Length::Seconds => "seconds",
+            Length::WarmupSeconds => "warmup_seconds",
+            Length::Cycles => "cycles",
+            Length::WarmupCycles => "warmup_cycles",
+            Length::PhaseSeconds => "phase_seconds",
+        }
+    }
+}
+
+/// Every run length `experiment` sets, with its values.
+pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
+    let text = std::fs::read_to_string(root().join(experiment)).unwrap_or_else(|e| panic!("{experiment}: {e}"));
+    let t: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{experiment}: {e}"));
+    let num = |v: &toml::Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64));
+    let all = [Length::Seconds, Length::WarmupSeconds, Length::Cycles, Length::WarmupCycles, Length::PhaseSeconds];
+    let mut set = Vec::new();
+    for l in all {
+        let section = if l == Length::PhaseSeconds { "workload" } else { "run" };
+        if let Some(x) = t.get(section).and_then(|s| s.get(l.key())).and_then(num) {
+            set.push((l, x));
+        }
+        if let Some(sweep) = t.get("sweep").and_then(|s| s.as_table()) {
+            for (k, v) in sweep {
+                if k.rsplit('.').next() == Some(l.key()) {
+                    set.extend(v.as_array().into_iter().flatten().filter_map(num).map(|x| (l, x)));
+                }
+            }
+        }
+    }
+    set
+}
+
+/// The run lengths `text` states, as written: "100 k cycles per point",
+/// "160 k-cycle runs", "runs of 200 k cycles", "0.15 s runs", "0.05 s
+/// warm-up", "35 ms warm-up", "20,000 warm-up" and "20 k warm-up" (cycles),
+/// "phases of 0.14 s".
+pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let number = |w: &str| -> Option<f64> {
+        let w = w.trim_start_matches('(').replace(',', "");
+        (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| w.parse().ok()).flatten()
+    };
+    let scale = |w: &str| match w {
+        "k" => Some(1e3),
+        "M" => Some(1e6),
+        _ => None,
+    };
+    // The number ending at word `k` (exclusive), with an optional k/M
+    // word after it: (value, index of its first word).
+    let value_before = |k: usize| -> Option<(f64, usize)> {
+        if k >= 2 {
+            if let (Some(x), Some(m)) = (number(words[k - 2]), scale(words[k - 1])) {
+                return Some((x * m, k - 2));
+            }
+        }
+        (k >= 1).then(|| number(words[k - 1]).map(|x| (x, k - 1))).flatten()
+    };
+    let mut found = Vec::new();
+    let mut push = |l: Length, from: usize, to: usize, x: f64| found.push((l, words[from..=to].join(" "), x));
+    for k in 0..words.len() {
+        let w = bare(words[k]);
+        let next = words.get(k + 1).map_or("", |w| bare(w));
+        match w {
+            "cycles" if next == "per" && words.get(k + 2).is_some_and(|p| bare(p) == "point") => {
+                if let Some((x, from)) = value_before(k) {
+                    push(Length::Cycles, from, k + 2, x);
+                }
+            }
+            "k-cycle" | "M-cycle" if next.starts_with("run") => {
+                if let Some(x) = number(words[k.saturating_sub(1)]) {
+                    push(Length::Cycles, k - 1, k + 1, x * if w == "k-cycle" { 1e3 } else { 1e6 });
+                }
+            }
+            "runs" | "run" if next == "of" => {
+                // "runs of 200 k cycles" / "runs of 200,000 cycles"
+                let (a, b, c) = (words.get(k + 2).copied(), words.get(k + 3).copied(), words.get(k + 4).copied());
+                match (a.and_then(number), b.and_then(scale), b.map(bare), c.map(bare)) {
+                    (Some(x), Some(m), _, Some("cycles")) => push(Length::Cycles, k, k + 4, x * m),
+                    (Some(x), None, Some("cycles"), _) => push(Length::Cycles, k, k + 3, x),
+                    _ => {}
+                }
+            }
+            "s" if next.starts_with("run") && !next.starts_with("running") => {
+                if let Some(x) = number(words[k.saturating_sub(1)]).filter(|_| k >= 1) {
+                    push(Length::Seconds, k - 1, k + 1, x);
+                }
+            }
+            "warm-up" if k >= 1 => match bare(words[k - 1]) {
+                "s" | "ms" if k >= 2 => {
+                    if let Some(x) = number(words[k - 2]) {
+                        let x = if bare(words[k - 1]) == "ms" { x / 1e3 } else { x };
+                        push(Length::WarmupSeconds, k - 2, k, x);
+                    }
+                }
+                _ => {
+                    if let Some((x, from)) = value_before(k) {
+                        push(Length::WarmupCycles, from, k, x);
+                    }
+                }
+            },
+            "phases" | "Phases" if next == "of" => {
+                if let (Some(x), Some("s")) = (words.get(k + 2).and_then(|w| number(w)), words.get(k + 3).map(|w| bare(w))) {
+                    push(Length::PhaseSeconds, k, k + 3, x);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
 /// Every mismatch of `doc`'s run log against the committed folders, and
 /// how many point counts and wall times were checked.
-pub fn check(doc: &str) -> (Vec<String>, usize, usize) {
+pub fn check(doc: &str) -> (Vec<String>, usize, usize, usize) {
     let mut errors = Vec::new();
-    let (mut counts, mut walls) = (0, 0);
+    let (mut counts, mut walls, mut lengths) = (0, 0, 0);
     for run in runs(doc) {
+        let stated = lengths_stated(&run.first_paragraph);
+        if !stated.is_empty() && !run.experiments.is_empty() {
+            let set: Vec<(Length, f64)> = run.experiments.iter().flat_map(|e| lengths_set(e)).collect();
+            for (l, written, x) in stated {
+                lengths += 1;
+                if !set.iter().any(|&(k, v)| k == l && (v - x).abs() <= 1e-9 * v.abs().max(1.0)) {
+                    let values: Vec<f64> = set.iter().filter(|(k, _)| *k == l).map(|(_, v)| *v).collect();
+                    errors.push(format!("line {}: \"{written}\" ({} = {x}) is not what {:?} set ({values:?})", run.line, l.key(), run.experiments));
+                }
+            }
+        }
         if let (Some(n), Some((out, model))) = (point_count(&run.prose), &run.out) {
             counts += 1;
             let f = folder(out, *model);
@@ -229,17 +378,19 @@ pub fn check(doc: &str) -> (Vec<String>, usize, usize) {
             errors.push(format!("line {}: no wall time quoted for {out} ({quoted:?}) lies in {lo:.1}..={hi:.1} s (its points' wall_seconds, --jobs {jobs})", run.line));
         }
     }
-    (errors, counts, walls)
+    (errors, counts, walls, lengths)
 }
 
 #[test]
 fn the_run_log_matches_the_committed_results() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let (errors, counts, walls) = check(&doc);
+    let (errors, counts, walls, lengths) = check(&doc);
     assert!(errors.is_empty(), "{} run-log mismatches:\n{}", errors.len(), errors.join("\n"));
     // Not vacuous: the document quotes the point counts of 31 runs and the
-    // wall times of 28 sweeps (2026-11-29); losing many means the parsing broke.
-    eprintln!("{counts} point counts, {walls} wall times checked");
+    // wall times of 28 sweeps, and 15 run lengths in the first paragraph after
+    // a command block (2026-11-29); losing many means the parsing broke.
+    eprintln!("{counts} point counts, {walls} wall times, {lengths} run lengths checked");
+    assert!(lengths >= 14, "only {lengths} run lengths checked");
     assert!(counts >= 30, "only {counts} point counts checked");
     assert!(walls >= 25, "only {walls} wall times checked");
 }
@@ -257,6 +408,26 @@ fn the_run_log_parsing_by_hand() {
     assert_eq!(r.len(), 2, "the block with two sweep folders is no run");
     assert_eq!((r[0].line, r[0].out.clone(), r[0].timed.clone()), (3, Some(("experiments/results/x".to_string(), false)), Some(("experiments/results/x".to_string(), 1))));
     assert_eq!(r[0].prose, "Text, 3 points, 10 s wall.");
+    assert_eq!((r[0].experiments.clone(), r[0].first_paragraph.as_str()), (vec!["e.toml".to_string()], "Text, 3 points, 10 s wall."));
+    let l = lengths_stated("(100 k cycles per point; 160 k-cycle runs, runs of 200 k cycles, runs of 200,000 cycles, 0.15 s runs, 0.05 s warm-up, 35 ms warm-up, 20,000 warm-up, 20 k warm-up; phases of 0.14 s; 1 M cycles per point; 5 s running)");
+    let got: Vec<(Length, f64)> = l.iter().map(|(k, _, x)| (*k, *x)).collect();
+    let want = [
+        (Length::Cycles, 100e3),
+        (Length::Cycles, 160e3),
+        (Length::Cycles, 200e3),
+        (Length::Cycles, 200e3),
+        (Length::Seconds, 0.15),
+        (Length::WarmupSeconds, 0.05),
+        (Length::WarmupSeconds, 0.035),
+        (Length::WarmupCycles, 20e3),
+        (Length::WarmupCycles, 20e3),
+        (Length::PhaseSeconds, 0.14),
+        (Length::Cycles, 1e6),
+    ];
+    assert_eq!(got.len(), want.len(), "{l:?}");
+    for ((k, x), (wk, wx)) in got.iter().zip(want) {
+        assert!(*k == wk && (x - wx).abs() < 1e-12, "{l:?}");
+    }
     assert_eq!((r[1].out.clone(), r[1].timed.clone()), (None, Some(("s".to_string(), 2))), "two folders: no point count; the sweep's wall");
     let f = Folder { points: 3, wall_seconds: vec![4.0, 3.0, 3.0] };
     assert_eq!(wall_bounds(&f, 1), Some((8.0, 12.0)));
