@@ -19,7 +19,7 @@
 #[path = "common/source_vc_holds.rs"]
 mod source_vc_holds;
 
-use source_vc_holds::{attribute, holds, Waits, REAL_TIME};
+use source_vc_holds::{attribute, holds, Waits, BEST_EFFORT, REAL_TIME};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wormqos_netsim::network::{MessageLog, Sim, SourceVc};
@@ -47,13 +47,18 @@ const RTVCS3: &str = "realtime_source_vcs = 3\n";
 /// best effort on 5..=15 (NP's `vc_ratio = [80, 20, 0]` partition).
 const CTLVC: &str = "realtime_source_vcs = 4\ncontrol_source_vcs = 1\n";
 
+/// P's cap on best effort's output VCs of a port.
+const BE12: &str = "best_effort_output_vcs = 12\n";
+
 /// The committed experiment of router `run` without its sweep (`p_rtvcs4`:
 /// `fig4_003_p_09_stream_rtvcs.toml` with real time and control on source
-/// VCs 0..=3 instead of 0..=2; `p_ctlvc`: with `CTLVC` instead).
+/// VCs 0..=3 instead of 0..=2; `p_ctlvc`: with `CTLVC` instead;
+/// `p_ctlvc_be11`: that and best effort capped at 11 output VCs, NP's
+/// best-effort partition, instead of 12).
 fn experiment_text(run: &str) -> String {
     let (file, must) = match run {
         "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
-        "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
+        "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" | "p_ctlvc_be11" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
         _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
     };
     let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
@@ -66,6 +71,10 @@ fn experiment_text(run: &str) -> String {
     }
     if run == "p_ctlvc" {
         return text.replace(RTVCS3, CTLVC);
+    }
+    if run == "p_ctlvc_be11" {
+        assert!(text.contains(BE12), "no {BE12:?}");
+        return text.replace(RTVCS3, CTLVC).replace(BE12, "best_effort_output_vcs = 11\n");
     }
     text
 }
@@ -223,6 +232,12 @@ fn write_the_80_20_log_p_rtvcs4() {
 #[ignore]
 fn write_the_80_20_log_p_ctlvc() {
     write_log("p_ctlvc");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_ctlvc_be11() {
+    write_log("p_ctlvc_be11");
 }
 
 const HEADER_WAIT: &str = "run,rt_messages,header_wait_mean,dummy_no_credit,dummy_link,dummy_sent,header_no_credit,header_link,preempting,header_wait_mean_preempting,header_wait_mean_not_preempting";
@@ -675,7 +690,10 @@ fn the_committed_source_vc_counts_explain_most_of_the_queueing() {
 // `np`, `p_rtvcs4` and `p_ctlvc` and writes `hold_split.csv`, which
 // `the_committed_hold_split_…` checks.
 
-const HEADER_HOLD: &str = "run,rt_messages,source_queueing_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_other_stream,vc_wait_control,vc_service_mean,service_flits_mean,service_no_credit_mean,service_link_mean,vcs_held_mean,out_vcs_held_mean,ahead_mean,lower_ahead_mean,after_tail_mean,vc_busy_mean";
+const HEADER_HOLD: &str = "run,rt_messages,source_queueing_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_other_stream,vc_wait_control,vc_service_mean,service_flits_mean,service_no_credit_mean,service_link_mean,vcs_held_mean,out_vcs_held_mean,ahead_mean,lower_ahead_mean,after_tail_mean,vc_busy_mean,out_vcs_higher_mean,out_vcs_higher_above_4,vc_service_mean_out_higher_0,rt_delivered_per_cycle,be_delivered_per_cycle";
+
+/// Endpoints of the single switch (8 ports), for per-endpoint rates.
+const ENDPOINTS: f64 = 8.0;
 
 /// A run's row of `hold_split.csv` (`HEADER_HOLD`), in cycles, over the
 /// real-time messages created in the 80:20 phase: source queueing (release
@@ -688,7 +706,12 @@ const HEADER_HOLD: &str = "run,rt_messages,source_queueing_mean,vc_wait_mean,vc_
 /// its header left (`out_vcs_held`), the flits then in its router input
 /// VC's buffer (`ahead`, of them in lanes of a lower class `lower_ahead`);
 /// tail leaving to delivery; the fraction of the phase real time's VCs
-/// were held by any message.
+/// were held by any message; of the destination port's output VCs held
+/// when the header left, those not held by best effort (real time and
+/// control: NP's partition allows 4 + 1), the share of messages finding
+/// more than 4 of them, and the hold of those finding none; real-time and
+/// best-effort flits delivered in the phase per cycle per endpoint (of
+/// every message delivered in it).
 fn hold_row(run: &str, log: &[MessageLog]) -> String {
     let by_vc = holds(log);
     let rt: Vec<&MessageLog> = log.iter().filter(|m| m.class == REAL_TIME && (FROM..TO).contains(&m.created)).collect();
@@ -701,6 +724,8 @@ fn hold_row(run: &str, log: &[MessageLog]) -> String {
     let n = rt.len() as f64;
     let busy: Vec<f64> = vcs.iter().map(|k| by_vc[k].iter().map(|h| h.to.min(TO).saturating_sub(h.from.max(FROM))).sum::<u64>() as f64 / PHASE as f64).collect();
     let service = |m: &&MessageLog| (m.source.tail_sent + 1 - m.source.started) as f64;
+    let higher = |m: &&MessageLog| m.source.out_vcs_held - m.source.out_vcs_lower;
+    let delivered = |class: u8| log.iter().filter(|m| m.class == class && (FROM..TO).contains(&m.delivered)).map(|m| m.flits as f64).sum::<f64>() / PHASE as f64 / ENDPOINTS;
     let cells: Vec<String> = vec![
         run.to_string(),
         rt.len().to_string(),
@@ -719,6 +744,11 @@ fn hold_row(run: &str, log: &[MessageLog]) -> String {
         mean(&rt, |m| m.source.lower_ahead as f64).to_string(),
         mean(&rt, |m| (m.delivered - m.source.tail_sent) as f64).to_string(),
         mean(&busy, |b| *b).to_string(),
+        mean(&rt, |m| higher(m) as f64).to_string(),
+        mean(&rt, |m| (higher(m) > 4) as u8 as f64).to_string(),
+        mean(&rt.iter().filter(|m| higher(m) == 0).copied().collect::<Vec<_>>(), service).to_string(),
+        delivered(REAL_TIME).to_string(),
+        delivered(BEST_EFFORT).to_string(),
     ];
     cells.join(",")
 }
@@ -727,13 +757,15 @@ fn hold_row(run: &str, log: &[MessageLog]) -> String {
 #[ignore]
 fn summarize_the_source_vc_holds() {
     let mut csv = format!("{HEADER_HOLD}\n");
-    for run in ["np", "p_rtvcs4", "p_ctlvc"] {
+    for run in ["np", "p_rtvcs4", "p_ctlvc", "p_ctlvc_be11"] {
         let line = hold_row(run, &read_dump(run));
         eprintln!("{line}");
         csv += &format!("{line}\n");
     }
-    let phases = dump_path("p_ctlvc").with_extension("phases.csv");
-    std::fs::copy(&phases, root().join(OUT).join("p_ctlvc_phases.csv")).unwrap();
+    for run in ["p_ctlvc", "p_ctlvc_be11"] {
+        let phases = dump_path(run).with_extension("phases.csv");
+        std::fs::copy(&phases, root().join(OUT).join(format!("{run}_phases.csv"))).unwrap();
+    }
     std::fs::write(root().join(OUT).join("hold_split.csv"), csv).unwrap();
 }
 
@@ -748,9 +780,13 @@ fn summarize_the_source_vc_holds() {
 /// credit. By hand: 3 messages; source queueing (7 + 45 + 21) / 3; VC wait
 /// 70 / 3: best effort 20 / 3, other streams 45 / 3, control 5 / 3;
 /// service 131 / 3 = 40 flits + 7 / 3 without credit + 4 / 3 link;
-/// vcs_held (2 + 1 + 3) / 3 = 2, out_vcs_held (3 + 1 + 2) / 3 = 2, ahead
+/// vcs_held (2 + 1 + 3) / 3 = 2, ahead
 /// (4 + 0 + 2) / 3 = 2, lower_ahead (1 + 0 + 2) / 3 = 1; 60 after the
 /// tail; VC 1 held 5 + 50 + 40 = 95 cycles of the phase, VC 3 40 + 41 = 81.
+/// Output VCs held at the header: 6, 0 and 2 (none by best effort), mean
+/// 8 / 3, one of three above 4; the one finding none (stream 2) held its
+/// VC 40 cycles. Delivered in the phase (tail + 60): 3 × 40 real-time
+/// flits, 40 best-effort, over PHASE cycles and 8 endpoints.
 #[test]
 fn a_hand_made_phase_is_split_by_hold() {
     let with = |mut m: MessageLog, no_credit: u64, vcs_held: u32, out_vcs_held: u32, ahead: u32, lower_ahead: u32| {
@@ -760,8 +796,8 @@ fn a_hand_made_phase_is_split_by_hold() {
     let msg = |flow: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| hand_made(flow, 0, vc, class, created, started, injected, tail_sent);
     let log = vec![
         msg(900, 1, 2, FROM - 10, FROM - 10, FROM - 10, FROM + 4),
-        with(msg(1, 1, REAL_TIME, FROM, FROM + 5, FROM + 7, FROM + 54), 6, 2, 3, 4, 1),
-        with(msg(2, 1, REAL_TIME, FROM + 10, FROM + 55, FROM + 55, FROM + 94), 0, 1, 1, 0, 0),
+        with(msg(1, 1, REAL_TIME, FROM, FROM + 5, FROM + 7, FROM + 54), 6, 2, 6, 4, 1),
+        with(msg(2, 1, REAL_TIME, FROM + 10, FROM + 55, FROM + 55, FROM + 94), 0, 1, 0, 0, 0),
         msg(800, 3, 0, FROM - 5, FROM, FROM, FROM + 39),
         with(msg(3, 3, REAL_TIME, FROM + 20, FROM + 40, FROM + 41, FROM + 80), 1, 3, 2, 2, 2),
     ];
@@ -778,7 +814,12 @@ fn a_hand_made_phase_is_split_by_hold() {
     near("service_no_credit_mean", 7.0 / 3.0);
     near("service_link_mean", 4.0 / 3.0);
     near("vcs_held_mean", 2.0);
-    near("out_vcs_held_mean", 2.0);
+    near("out_vcs_held_mean", 8.0 / 3.0);
+    near("out_vcs_higher_mean", 8.0 / 3.0);
+    near("out_vcs_higher_above_4", 1.0 / 3.0);
+    near("vc_service_mean_out_higher_0", 40.0);
+    near("rt_delivered_per_cycle", 120.0 / PHASE as f64 / 8.0);
+    near("be_delivered_per_cycle", 40.0 / PHASE as f64 / 8.0);
     near("ahead_mean", 2.0);
     near("lower_ahead_mean", 1.0);
     near("after_tail_mean", 60.0);
