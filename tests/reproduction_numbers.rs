@@ -5063,6 +5063,8 @@ mod model000_ties;
 mod prose_ties;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]
 mod rtvcs_8020;
+#[path = "reproduction_numbers/ctlvc_8020.rs"]
+mod ctlvc_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
