@@ -6,18 +6,9 @@
 //! `docs/reproduction.md` as written; the section's comparisons (more,
 //! fewer, overlapping, unchanged) must hold in the file.
 
-use super::{read_csv, root, rounded_like};
+use super::rtvcs_8020::{grouped, CYCLE_US, DIR};
+use super::{read_csv, root};
 use std::collections::HashMap;
-
-const DIR: &str = "experiments/results/fig4_003_8020_trace";
-/// One cycle of the 1,600 Mb/s, 128-bit links: 80 ns.
-const CYCLE_US: f64 = 0.08;
-
-/// `x` with `d` decimals and thousands separators, as the document writes.
-fn grouped(x: f64, d: usize) -> String {
-    let like = if d == 0 { "1,000".to_string() } else { format!("1,000.{}", "0".repeat(d)) };
-    rounded_like(x, &like)
-}
 
 #[test]
 fn ctlvc_8020_section_numbers_follow_from_the_committed_trace() {

@@ -7,12 +7,12 @@
 use super::{read_csv, root, rounded_like};
 use std::collections::HashMap;
 
-const DIR: &str = "experiments/results/fig4_003_8020_trace";
+pub(super) const DIR: &str = "experiments/results/fig4_003_8020_trace";
 /// One cycle of the 1,600 Mb/s, 128-bit links: 80 ns.
-const CYCLE_US: f64 = 0.08;
+pub(super) const CYCLE_US: f64 = 0.08;
 
 /// `x` with `d` decimals and thousands separators, as the document writes.
-fn grouped(x: f64, d: usize) -> String {
+pub(super) fn grouped(x: f64, d: usize) -> String {
     // `rounded_like` takes its decimals and grouping from a written number.
     let like = if d == 0 { "1,000".to_string() } else { format!("1,000.{}", "0".repeat(d)) };
     rounded_like(x, &like)
