@@ -5065,6 +5065,8 @@ mod prose_ties;
 mod rtvcs_8020;
 #[path = "reproduction_numbers/run_log.rs"]
 mod run_log;
+#[path = "reproduction_numbers/ctlvc_8020.rs"]
+mod ctlvc_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

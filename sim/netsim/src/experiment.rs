@@ -447,6 +447,16 @@ pub struct Workload {
     /// 23: docs/reproduction.md, 003_… Fig. 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_source_vcs: Option<u32>,
+    /// Preemptive router only, with `realtime_source_vcs`: the classes get
+    /// source VCs of their own, as the non-preemptive router's partition
+    /// gives them: control alone on the lowest this many, real time on the
+    /// next `realtime_source_vcs`, best effort on the rest (default:
+    /// control shares real time's VCs and best effort keeps the first mix's
+    /// share, which may overlap them). For matching NP's source binding
+    /// exactly (issue 23: docs/reproduction.md, "Why real time on 3 source
+    /// VCs queues in 80:20").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_source_vcs: Option<u32>,
     /// Which idle VC of its class a source gives a message (`lowest`, the
     /// default; `uniform`; `most_credits`; `per_stream`): see [`SourceVcChoice`].
     #[serde(default, skip_serializing_if = "SourceVcChoice::is_lowest")]
@@ -719,6 +729,32 @@ impl Validated {
         let vcs = cfg.vcs() as u32;
         if !(1..=vcs).contains(&n) {
             return Err(err(format!("source VCs for real time and control: allowed range 1..={vcs} (router.vcs)")));
+        }
+        Ok(())
+    }
+
+    /// `workload.control_source_vcs` only under the preemptive router, with
+    /// control messages, a control class of their own and
+    /// `workload.realtime_source_vcs`, and leaving best effort one VC or more:
+    /// within 1..=router.vcs - realtime_source_vcs - 1.
+    fn check_control_source_vcs(&self) -> Result<(), ExperimentError> {
+        let w = &self.exp.workload;
+        let Some(c) = w.control_source_vcs else { return Ok(()) };
+        let err = |why: String| ExperimentError::Field { file: self.file.clone(), field: "workload.control_source_vcs".into(), value: c.to_string(), why };
+        let cfg = &self.configs[0];
+        if cfg.qos().preemption().is_none() {
+            return Err(err("only with router.mode = \"preemptive\" (the other modes fix the source VCs by their partition): allowed values: none".into()));
+        }
+        if !w.control || cfg.traffic_classes() < 3 {
+            return Err(err("only with workload.control = true and a control class of its own (3 traffic classes): allowed values: none".into()));
+        }
+        let Some(n) = w.realtime_source_vcs else {
+            return Err(err("needs workload.realtime_source_vcs (real time's VCs, above control's): allowed values: none without it".into()));
+        };
+        let vcs = cfg.vcs() as u32;
+        let most = vcs.saturating_sub(n + 1);
+        if !(1..=most).contains(&c) {
+            return Err(err(format!("source VCs for control alone, below real time's {n} and leaving best effort one or more: allowed range 1..={most} (router.vcs {vcs} - workload.realtime_source_vcs {n} - 1)")));
         }
         Ok(())
     }
@@ -1082,6 +1118,7 @@ impl Experiment {
         v.check_run_length()?;
         v.check_reconfigure_timing()?;
         v.check_realtime_source_vcs()?;
+        v.check_control_source_vcs()?;
         v.check_source_queues()?;
         v.check_source_vc_choice()?;
         v.check_source_preemption()?;

@@ -735,12 +735,14 @@ impl<'a, X: Width> Sim<'a, X> {
                 let be_mask = if n_rt == 0 { all } else { all & !rt_mask };
                 // Preemptive mode (003_… §4.2): real time and control may use
                 // any VC (the router preempts best effort in its input buffers).
-                // `workload.realtime_source_vcs` keeps them on the lowest n.
+                // `workload.realtime_source_vcs` keeps them on the lowest n;
+                // with `workload.control_source_vcs` every class has its own.
                 let preemptive = cfg0.qos().preemption().is_some();
                 let rt_any = w.realtime_source_vcs.map_or(all, |n| if n >= 32 { all } else { (1u32 << n) - 1 });
-                (0..classes)
-                    .map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { rt_any } else { rt_mask })
-                    .collect()
+                match (w.control_source_vcs, w.realtime_source_vcs) {
+                    (Some(c), Some(n)) => exclusive_source_vcs(c, n, m, classes),
+                    _ => (0..classes).map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { rt_any } else { rt_mask }).collect(),
+                }
             }
         };
         let phase_cycles = offered.phase_cycles;
@@ -2192,6 +2194,19 @@ mod tag_tests;
 
 #[cfg(test)]
 mod source_preemption_tests;
+
+/// Source VC masks per class (0 best effort, 1 real time, top control)
+/// with `workload.control_source_vcs = ctl` and `realtime_source_vcs = rt`:
+/// control on VCs 0..ctl, real time on ctl..ctl + rt, best effort on the
+/// rest of the `m`, no VC shared, as the non-preemptive partition
+/// (`partition_from_ratio`) puts control lowest and real time next.
+/// Validation keeps ctl + rt below m and 3 classes.
+fn exclusive_source_vcs(ctl: u32, rt: u32, m: usize, classes: u8) -> Vec<u32> {
+    let low = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let all = low(m as u32);
+    let (ctl_mask, below_be) = (low(ctl), low(ctl + rt));
+    (0..classes).map(|c| if c == 0 { all & !below_be } else if c == classes - 1 { ctl_mask } else { below_be & !ctl_mask }).collect()
+}
 
 /// `stream_vc`'s entry of a flow that may take any idle VC of its class.
 const ANY_VC: u8 = u8::MAX;

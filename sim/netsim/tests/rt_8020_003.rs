@@ -19,7 +19,7 @@
 #[path = "common/source_vc_holds.rs"]
 mod source_vc_holds;
 
-use source_vc_holds::{attribute, holds, Waits, REAL_TIME};
+use source_vc_holds::{attribute, holds, Waits, BEST_EFFORT, REAL_TIME};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wormqos_netsim::network::{MessageLog, Sim, SourceVc};
@@ -43,13 +43,22 @@ fn dump_path(run: &str) -> PathBuf {
 
 const RTVCS3: &str = "realtime_source_vcs = 3\n";
 
+/// NP's source binding under P: control alone on VC 0, real time on 1..=4,
+/// best effort on 5..=15 (NP's `vc_ratio = [80, 20, 0]` partition).
+const CTLVC: &str = "realtime_source_vcs = 4\ncontrol_source_vcs = 1\n";
+
+/// P's cap on best effort's output VCs of a port.
+const BE12: &str = "best_effort_output_vcs = 12\n";
+
 /// The committed experiment of router `run` without its sweep (`p_rtvcs4`:
 /// `fig4_003_p_09_stream_rtvcs.toml` with real time and control on source
-/// VCs 0..=3 instead of 0..=2).
+/// VCs 0..=3 instead of 0..=2; `p_ctlvc`: with `CTLVC` instead;
+/// `p_ctlvc_be11`: that and best effort capped at 11 output VCs, NP's
+/// best-effort partition, instead of 12).
 fn experiment_text(run: &str) -> String {
     let (file, must) = match run {
         "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
-        "p_rtvcs" | "p_rtvcs4" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
+        "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" | "p_ctlvc_be11" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
         _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
     };
     let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
@@ -60,7 +69,76 @@ fn experiment_text(run: &str) -> String {
     if run == "p_rtvcs4" {
         return text.replace(RTVCS3, "realtime_source_vcs = 4\n");
     }
+    if run == "p_ctlvc" {
+        return text.replace(RTVCS3, CTLVC);
+    }
+    if run == "p_ctlvc_be11" {
+        assert!(text.contains(BE12), "no {BE12:?}");
+        return text.replace(RTVCS3, CTLVC).replace(BE12, "best_effort_output_vcs = 11\n");
+    }
     text
+}
+
+/// `run`'s experiment cut to its first `cycles` cycles without warm-up.
+fn short_text(run: &str, cycles: u64) -> String {
+    let text = experiment_text(run);
+    assert!(text.contains("seconds = 0.75\n") && text.contains("warmup_seconds = 0.035\n"));
+    text.replace("warmup_seconds = 0.035\n", "warmup_seconds = 0\n").replace("\nseconds = 0.75\n", &format!("\ncycles = {cycles}\n"))
+}
+
+/// `p_ctlvc` binds the sources as NP does: in the first 500,000 cycles (40 ms) of
+/// both runs every control message leaves on VC 0, every best-effort one on
+/// 5..=15, and each real-time stream on the VC NP's partition gave it (the
+/// stream's VC in NP's own log; both draw the bindings from the same RNG
+/// over 4 VCs, so stream by stream the same VC).
+#[test]
+fn p_ctlvc_binds_the_source_vcs_as_np() {
+    let log = |run: &str| {
+        let v = Experiment::from_str(&short_text(run, 500_000), "rt_8020.toml", root().join("experiments")).unwrap();
+        Sim::new(&v).unwrap().run_logged_all().unwrap().1
+    };
+    let (np, p) = (log("np"), log("p_ctlvc"));
+    let stream_vc = |l: &[MessageLog]| l.iter().filter(|m| m.class == REAL_TIME).map(|m| (m.flow, m.source.vc)).collect::<BTreeMap<u32, u8>>();
+    let (np_vc, p_vc) = (stream_vc(&np), stream_vc(&p));
+    assert!(np_vc.len() > 150, "too few streams sent: {}", np_vc.len());
+    for (flow, vc) in &p_vc {
+        assert_eq!(np_vc.get(flow), Some(vc), "stream {flow}: P's source VC against NP's");
+    }
+    for l in [&np, &p] {
+        for m in l.iter() {
+            let allowed = match m.class {
+                0 => 5..=15,
+                REAL_TIME => 1..=4,
+                _ => 0..=0,
+            };
+            assert!(allowed.contains(&m.source.vc), "class {} on VC {}", m.class, m.source.vc);
+        }
+        assert!(l.iter().any(|m| m.class == 2) && l.iter().any(|m| m.class == 0), "control and best effort sent");
+    }
+}
+
+/// `workload.control_source_vcs` is checked before any work: only under P,
+/// with control on and `realtime_source_vcs`, within 1..=16 - 4 - 1 = 11
+/// for real time on 4 of 16 VCs.
+#[test]
+fn control_source_vcs_is_validated() {
+    let dir = root().join("experiments");
+    let p = experiment_text("p_ctlvc");
+    let bad = |text: String, want: &[&str]| {
+        let e = Experiment::from_str(&text, "x.toml", dir.clone()).err().expect("accepted").to_string();
+        for w in want {
+            assert!(e.contains(w), "{e:?} lacks {w:?}");
+        }
+    };
+    let np = experiment_text("np").replace("source_vc_choice = \"per_stream\"\n", "source_vc_choice = \"per_stream\"\ncontrol_source_vcs = 1\n");
+    bad(np, &["x.toml", "workload.control_source_vcs = 1", "preemptive"]);
+    bad(p.replace("realtime_source_vcs = 4\n", ""), &["workload.control_source_vcs = 1", "realtime_source_vcs"]);
+    bad(p.replace("control = true\n", "control = false\n"), &["workload.control_source_vcs = 1", "workload.control = true"]);
+    bad(p.replace("control_source_vcs = 1", "control_source_vcs = 12"), &["workload.control_source_vcs = 12", "allowed range 1..=11"]);
+    bad(p.replace("control_source_vcs = 1", "control_source_vcs = 0"), &["workload.control_source_vcs = 0", "allowed range 1..=11"]);
+    for c in [1, 11] {
+        Experiment::from_str(&p.replace("control_source_vcs = 1", &format!("control_source_vcs = {c}")), "x.toml", dir.clone()).unwrap();
+    }
 }
 
 const DUMP_HEADER: &str = "flow,src,dest,class,flits,frame,frame_msgs,created,started,vc,injected,tail_sent,delivered,no_credit,preempted,first_suspended,vcs_held,out_vcs_held,out_vcs_lower,ahead,lower_ahead";
@@ -148,6 +226,18 @@ fn write_the_80_20_log_p_rtvcs() {
 #[ignore]
 fn write_the_80_20_log_p_rtvcs4() {
     write_log("p_rtvcs4");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_ctlvc() {
+    write_log("p_ctlvc");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_ctlvc_be11() {
+    write_log("p_ctlvc_be11");
 }
 
 const HEADER_WAIT: &str = "run,rt_messages,header_wait_mean,dummy_no_credit,dummy_link,dummy_sent,header_no_credit,header_link,preempting,header_wait_mean_preempting,header_wait_mean_not_preempting";
@@ -590,4 +680,148 @@ fn the_committed_source_vc_counts_explain_most_of_the_queueing() {
     assert!(p3["vc_busy_mean"] > np["vc_busy_mean"] + 0.1, "{p3:?} {np:?}");
     assert!(p4[q] < 0.5 * p3[q] && p4[q] > 1.5 * np[q], "{p4:?}");
     assert!(p4["vc_service_mean"] > 1.1 * np["vc_service_mean"], "{p4:?}");
+}
+
+// ---- P with NP's source binding (issue 23: "the rest of P's source
+// queueing against NP's"). `p_ctlvc` is P with control alone on source VC 0,
+// real time on 1..=4 and best effort on 5..=15, NP's partition
+// (`workload.control_source_vcs = 1`, `realtime_source_vcs = 4`).
+// `summarize_the_source_vc_holds` (ignored, seconds) reads the dumps of
+// `np`, `p_rtvcs4` and `p_ctlvc` and writes `hold_split.csv`, which
+// `the_committed_hold_split_…` checks.
+
+const HEADER_HOLD: &str = "run,rt_messages,source_queueing_mean,vc_wait_mean,vc_wait_best_effort,vc_wait_other_stream,vc_wait_control,vc_service_mean,service_flits_mean,service_no_credit_mean,service_link_mean,vcs_held_mean,out_vcs_held_mean,ahead_mean,lower_ahead_mean,after_tail_mean,vc_busy_mean,out_vcs_higher_mean,out_vcs_higher_above_4,vc_service_mean_out_higher_0,rt_delivered_per_cycle,be_delivered_per_cycle";
+
+/// Endpoints of the single switch (8 ports), for per-endpoint rates.
+const ENDPOINTS: f64 = 8.0;
+
+/// A run's row of `hold_split.csv` (`HEADER_HOLD`), in cycles, over the
+/// real-time messages created in the 80:20 phase: source queueing (release
+/// to header leaving) and the part before taking the VC by who held it;
+/// the VC hold (taking it to the tail leaving, both ends included) split
+/// into the cycles a flit of it left, those its VC had no credit (router
+/// input buffer full) and those with a credit but the link given to another
+/// of the source's VCs; the source's VCs held when it took its VC
+/// (`vcs_held`), the output VCs of its destination's port allocated when
+/// its header left (`out_vcs_held`), the flits then in its router input
+/// VC's buffer (`ahead`, of them in lanes of a lower class `lower_ahead`);
+/// tail leaving to delivery; the fraction of the phase real time's VCs
+/// were held by any message; of the destination port's output VCs held
+/// when the header left, those not held by best effort (real time and
+/// control: NP's partition allows 4 + 1), the share of messages finding
+/// more than 4 of them, and the hold of those finding none; real-time and
+/// best-effort flits delivered in the phase per cycle per endpoint (of
+/// every message delivered in it).
+fn hold_row(run: &str, log: &[MessageLog]) -> String {
+    let by_vc = holds(log);
+    let rt: Vec<&MessageLog> = log.iter().filter(|m| m.class == REAL_TIME && (FROM..TO).contains(&m.created)).collect();
+    let mut waits = Waits::default();
+    let mut vcs = std::collections::BTreeSet::new();
+    for m in &rt {
+        waits.add(&attribute(m, &by_vc[&(m.src, m.source.vc)]));
+        vcs.insert((m.src, m.source.vc));
+    }
+    let n = rt.len() as f64;
+    let busy: Vec<f64> = vcs.iter().map(|k| by_vc[k].iter().map(|h| h.to.min(TO).saturating_sub(h.from.max(FROM))).sum::<u64>() as f64 / PHASE as f64).collect();
+    let service = |m: &&MessageLog| (m.source.tail_sent + 1 - m.source.started) as f64;
+    let higher = |m: &&MessageLog| m.source.out_vcs_held - m.source.out_vcs_lower;
+    let delivered = |class: u8| log.iter().filter(|m| m.class == class && (FROM..TO).contains(&m.delivered)).map(|m| m.flits as f64).sum::<f64>() / PHASE as f64 / ENDPOINTS;
+    let cells: Vec<String> = vec![
+        run.to_string(),
+        rt.len().to_string(),
+        mean(&rt, |m| (m.injected - m.created) as f64).to_string(),
+        (waits.total() as f64 / n).to_string(),
+        (waits.best_effort as f64 / n).to_string(),
+        (waits.other_stream as f64 / n).to_string(),
+        (waits.control as f64 / n).to_string(),
+        mean(&rt, service).to_string(),
+        mean(&rt, |m| m.flits as f64).to_string(),
+        mean(&rt, |m| m.source.no_credit as f64).to_string(),
+        mean(&rt, |m| service(m) - m.flits as f64 - m.source.no_credit as f64).to_string(),
+        mean(&rt, |m| m.source.vcs_held as f64).to_string(),
+        mean(&rt, |m| m.source.out_vcs_held as f64).to_string(),
+        mean(&rt, |m| m.source.ahead as f64).to_string(),
+        mean(&rt, |m| m.source.lower_ahead as f64).to_string(),
+        mean(&rt, |m| (m.delivered - m.source.tail_sent) as f64).to_string(),
+        mean(&busy, |b| *b).to_string(),
+        mean(&rt, |m| higher(m) as f64).to_string(),
+        mean(&rt, |m| (higher(m) > 4) as u8 as f64).to_string(),
+        mean(&rt.iter().filter(|m| higher(m) == 0).copied().collect::<Vec<_>>(), service).to_string(),
+        delivered(REAL_TIME).to_string(),
+        delivered(BEST_EFFORT).to_string(),
+    ];
+    cells.join(",")
+}
+
+#[test]
+#[ignore]
+fn summarize_the_source_vc_holds() {
+    let mut csv = format!("{HEADER_HOLD}\n");
+    for run in ["np", "p_rtvcs4", "p_ctlvc", "p_ctlvc_be11"] {
+        let line = hold_row(run, &read_dump(run));
+        eprintln!("{line}");
+        csv += &format!("{line}\n");
+    }
+    for run in ["p_ctlvc", "p_ctlvc_be11"] {
+        let phases = dump_path(run).with_extension("phases.csv");
+        std::fs::copy(&phases, root().join(OUT).join(format!("{run}_phases.csv"))).unwrap();
+    }
+    std::fs::write(root().join(OUT).join("hold_split.csv"), csv).unwrap();
+}
+
+/// `hold_row` on a hand-made phase at source 0. VC 1: a control message
+/// holds it FROM-10..=FROM+4; stream 1's message, released in FROM, takes
+/// it in FROM+5 (5 behind control), header FROM+7, tail FROM+54: held 50
+/// cycles, 6 without credit, so 50 - 40 - 6 = 4 lost to the link; stream
+/// 2's, released FROM+10, takes it in FROM+55 (45 behind stream 1), header
+/// at once, tail FROM+94: 40 cycles. VC 3: best effort holds it
+/// FROM..=FROM+39; stream 3's, released FROM+20, takes it in FROM+40 (20
+/// behind best effort), header FROM+41, tail FROM+80: 41 cycles, 1 without
+/// credit. By hand: 3 messages; source queueing (7 + 45 + 21) / 3; VC wait
+/// 70 / 3: best effort 20 / 3, other streams 45 / 3, control 5 / 3;
+/// service 131 / 3 = 40 flits + 7 / 3 without credit + 4 / 3 link;
+/// vcs_held (2 + 1 + 3) / 3 = 2, ahead
+/// (4 + 0 + 2) / 3 = 2, lower_ahead (1 + 0 + 2) / 3 = 1; 60 after the
+/// tail; VC 1 held 5 + 50 + 40 = 95 cycles of the phase, VC 3 40 + 41 = 81.
+/// Output VCs held at the header: 6, 0 and 2 (none by best effort), mean
+/// 8 / 3, one of three above 4; the one finding none (stream 2) held its
+/// VC 40 cycles. Delivered in the phase (tail + 60): 3 × 40 real-time
+/// flits, 40 best-effort, over PHASE cycles and 8 endpoints.
+#[test]
+fn a_hand_made_phase_is_split_by_hold() {
+    let with = |mut m: MessageLog, no_credit: u64, vcs_held: u32, out_vcs_held: u32, ahead: u32, lower_ahead: u32| {
+        m.source = SourceVc { no_credit, vcs_held, out_vcs_held, ahead, lower_ahead, ..m.source };
+        m
+    };
+    let msg = |flow: u32, vc: u8, class: u8, created: u64, started: u64, injected: u64, tail_sent: u64| hand_made(flow, 0, vc, class, created, started, injected, tail_sent);
+    let log = vec![
+        msg(900, 1, 2, FROM - 10, FROM - 10, FROM - 10, FROM + 4),
+        with(msg(1, 1, REAL_TIME, FROM, FROM + 5, FROM + 7, FROM + 54), 6, 2, 6, 4, 1),
+        with(msg(2, 1, REAL_TIME, FROM + 10, FROM + 55, FROM + 55, FROM + 94), 0, 1, 0, 0, 0),
+        msg(800, 3, 0, FROM - 5, FROM, FROM, FROM + 39),
+        with(msg(3, 3, REAL_TIME, FROM + 20, FROM + 40, FROM + 41, FROM + 80), 1, 3, 2, 2, 2),
+    ];
+    let c: BTreeMap<&str, f64> = HEADER_HOLD.split(',').zip(hold_row("x", &log).split(',')).skip(1).map(|(h, c)| (h, c.parse().unwrap())).collect();
+    let near = |k: &str, want: f64| assert!((c[k] - want).abs() < 1e-9, "{k}: {} want {want}", c[k]);
+    near("rt_messages", 3.0);
+    near("source_queueing_mean", 73.0 / 3.0);
+    near("vc_wait_mean", 70.0 / 3.0);
+    near("vc_wait_best_effort", 20.0 / 3.0);
+    near("vc_wait_other_stream", 45.0 / 3.0);
+    near("vc_wait_control", 5.0 / 3.0);
+    near("vc_service_mean", 131.0 / 3.0);
+    near("service_flits_mean", 40.0);
+    near("service_no_credit_mean", 7.0 / 3.0);
+    near("service_link_mean", 4.0 / 3.0);
+    near("vcs_held_mean", 2.0);
+    near("out_vcs_held_mean", 8.0 / 3.0);
+    near("out_vcs_higher_mean", 8.0 / 3.0);
+    near("out_vcs_higher_above_4", 1.0 / 3.0);
+    near("vc_service_mean_out_higher_0", 40.0);
+    near("rt_delivered_per_cycle", 120.0 / PHASE as f64 / 8.0);
+    near("be_delivered_per_cycle", 40.0 / PHASE as f64 / 8.0);
+    near("ahead_mean", 2.0);
+    near("lower_ahead_mean", 1.0);
+    near("after_tail_mean", 60.0);
+    near("vc_busy_mean", (95.0 + 81.0) / 2.0 / PHASE as f64);
 }
