@@ -3,7 +3,9 @@
 //! one queue (E[max(S, P)]) beside the sum S + P, from
 //! `experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv`
 //! (written by the netsim test `cube_held_model_against_ten_seeds`), the
-//! tandem row's `cube_tandem_fluid.csv` beside it and the measured waits'
+//! tandem row's `cube_tandem_fluid.csv` beside it, the merge under the
+//! fluid queues' own shapes (`cube_held_shapes.csv`, written by
+//! `cube_held_one_queue_under_the_fluid_shapes`) and the measured waits'
 //! `cube_wait_trace/cube_waits.csv`.
 
 use super::{check, read_csv, root, Claim, Num};
@@ -12,6 +14,7 @@ use std::collections::HashMap;
 const CSV: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv";
 const TANDEM: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
 const WAITS: &str = "experiments/results/cube_wait_trace/cube_waits.csv";
+const SHAPES: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held_shapes.csv";
 
 /// A cell of `cube_held.csv` at sweep point `point`, times `scale` (−1
 /// for an error the document writes with its "−" sign).
@@ -154,6 +157,24 @@ fn cube_held_follows_from_its_csv() {
         range(&col(&g33, "held_ejection_cycles"), 1, "–"),
         range(&col(&g33, "measured_ejection_stay_cycles"), 1, "–")
     ));
+    // The merge under the fluid queues' own shapes (atom at 0, exponential
+    // tail), independent and comonotone, at the four g = 33 points.
+    let shapes = read_csv(SHAPES, &mut HashMap::new());
+    let sh: Vec<&HashMap<String, String>> = g33.iter().map(|p| shapes.iter().find(|r| r["point"] == *p).unwrap()).collect();
+    let sc = |c: &str| -> Vec<f64> { sh.iter().map(|r| num(r, c)).collect() };
+    has(format!("P(S > 0) = {} (Λ/c, exact at g = 33,", range(&sc("s_positive"), 3, "–")));
+    has(format!("and P(P > 0) = {} at K = 1, 2, 4, 14 (the links independent;", listed(&fixed(sc("p_positive"), 3))));
+    has(format!(
+        "S and P overlap by only {} cycles and the source part stays {} high, all but the sum; comonotone (the two backlogs made by the same bursts, the least E[max] these marginals allow) it is {}, close to the exponential merge's.",
+        listed(&fixed(sc("atom_independent_overlap_cycles"), 1)),
+        listed(&percents(sc("atom_independent_error_percent"))),
+        listed(&percents(sc("atom_comonotone_error_percent")))
+    ));
+    for (r, p) in sh.iter().zip(&g33) {
+        // The same S, P and merge as `cube_held.csv`.
+        assert_eq!(num(r, "exponential_source_cycles"), num(at(p), "held_source_wait_cycles"), "{p}");
+        assert_eq!(num(r, "injection_link_cycles"), num(at(p), "injection_link_cycles"), "{p}");
+    }
     // The finding, independent of the wording: at g = 33 the one queue's
     // source part is closer to the simulated wait than the sum's, within
     // 10 % at K ≥ 2, the total within 2 %; where the injection link is 0
