@@ -36,7 +36,11 @@
 //! the source's backlog" measures the sum +35.6 % to +43.1 % high at
 //! g = 33). The approximation is `kim2005_cube_source_backlog`'s, the two
 //! waits independent and exponential (`expected_max_of_exponentials`):
-//! S + P − S·P/(S + P). The network part and the source part are then
+//! S + P − S·P/(S + P). (With the fluid queues' own shapes, an atom at 0
+//! and an exponential tail, independent S and P would overlap by only
+//! 0.7–1.5 cycles at g = 33; comonotone ones by about as much as this
+//! merge: its fit needs the two backlogs to come together, docs point (2).)
+//! The network part and the source part are then
 //! added, as the measured waits add ("The two waits measured"). A link
 //! whose distribution is not available (only the direct method of the
 //! K = 14 source link solves it) is `IllConditioned`: not modelled.
