@@ -813,7 +813,7 @@ fn cube_held_model_against_ten_seeds() {
     let sweep = table("sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
     let links = table("cube_link_trace/cube_links.csv");
     let f = |r: &std::collections::HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
-    let mut csv = String::from("point,streams,gap_cycles,sim_total_cycles,sim_source_wait_cycles,sim_network_cycles,held_source_wait_cycles,held_network_cycles,held_total_cycles,source_error_percent,network_error_percent,total_error_percent,held_links_cycles,pushed_cycles,held_ejection_cycles,measured_stays_cycles,measured_ejection_stay_cycles\n");
+    let mut csv = String::from("point,streams,gap_cycles,sim_total_cycles,sim_source_wait_cycles,sim_network_cycles,held_source_wait_cycles,held_network_cycles,held_total_cycles,source_error_percent,network_error_percent,total_error_percent,held_links_cycles,pushed_cycles,held_ejection_cycles,measured_stays_cycles,measured_ejection_stay_cycles,injection_link_cycles,sum_source_wait_cycles,sum_source_error_percent\n");
     for (k, off) in [(1usize, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
         let point = format!("{k}:{off}");
         let s = sweep.iter().find(|r| r["point"] == point).unwrap();
@@ -826,14 +826,21 @@ fn cube_held_model_against_ten_seeds() {
         let (t_src, t_net) = parts("kim2005_cube_tandem").unwrap();
         let base = parts("kim2005_cube").unwrap().1;
         let class = BurstClass { ports: 64, streams: k, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
-        let split = CubeBurstClass { n: 6, class }.held_network_parts().unwrap();
-        // The row moves backlog from the network part to the source part:
-        // the total is the tandem row's, the network part is the base plus
-        // the links' held parts, the source part gains what they push back.
+        let cube = CubeBurstClass { n: 6, class };
+        let split = cube.held_network_parts().unwrap();
+        // The network part is the base plus the links' held parts; the
+        // source part is the tandem row's packet-scale wait plus the one
+        // queue at the source, E[max(S, P)] = S + P − S·P/(S + P) of the
+        // injection link S and the pushed-back total P. The sum S + P (the
+        // row before, whose total was the tandem row's) is written beside.
         let held = h_src + h_net;
-        assert!((held - (t_src + t_net)).abs() <= 1e-9 * held, "{point}: held {held} tandem {}", t_src + t_net);
         assert!((h_net - base - split.held_total()).abs() <= 1e-9 * h_net, "{point}: {split:?}");
-        assert!((h_src - t_src - split.pushed_total()).abs() <= 1e-9 * h_src, "{point}: {split:?}");
+        let (s_link, p) = (cube.coupled_delay().unwrap().source_link, split.pushed_total());
+        let packet = t_src - s_link;
+        let one_queue = if s_link > 0.0 && p > 0.0 { s_link + p - s_link * p / (s_link + p) } else { s_link + p };
+        assert!((h_src - packet - one_queue).abs() <= 1e-9 * h_src, "{point}: S {s_link} P {p} source {h_src}");
+        let sum_src = t_src + p;
+        assert!(((sum_src + h_net) - (t_src + t_net)).abs() <= 1e-9 * held, "{point}: the sum's total is the tandem row's");
         // The measured header stays (network links, and the ejection link
         // alone), per message, beside the held parts.
         let at: Vec<_> = links.iter().filter(|r| r["point"] == point).collect();
@@ -844,15 +851,17 @@ fn cube_held_model_against_ten_seeds() {
         // The bounds (measured, docs/reproduction.md): the network part
         // within 10 % of the simulated network latency at every point
         // (−9.4 % to +0.3 %; the tandem row's is +43.9 % to +47.6 % at
-        // g = 33); the source part still high at g = 33, +30 % to +50 %
-        // (+35.6 % to +43.1 %: the pushed-back backlog and the injection
-        // link added where at the source they overlap).
+        // g = 33); the sum's source part high at g = 33, +30 % to +50 %
+        // (+35.6 % to +43.1 %); the one queue's source part within 10 %
+        // at g = 33, K ≥ 2, and below the sum's wherever S > 0.
         assert!(err(h_net, sim_net).abs() <= 10.0, "{point}: network {h_net} sim {sim_net}");
         if o.gap == 33.0 {
-            assert!((30.0..=50.0).contains(&err(h_src, sim_src)), "{point}: source {h_src} sim {sim_src}");
+            assert!((30.0..=50.0).contains(&err(sum_src, sim_src)), "{point}: sum's source {sum_src} sim {sim_src}");
+            assert!(k == 1 || err(h_src, sim_src).abs() <= 10.0, "{point}: source {h_src} sim {sim_src}");
+            assert!(h_src < sum_src, "{point}: one queue {h_src} sum {sum_src}");
         }
         csv += &format!(
-            "{point},{k},{:.1},{sim:.4},{sim_src:.4},{sim_net:.4},{h_src:.4},{h_net:.4},{held:.4},{:.1},{:.1},{:.1},{:.4},{:.4},{:.4},{stays:.4},{ejection_stay:.4}\n",
+            "{point},{k},{:.1},{sim:.4},{sim_src:.4},{sim_net:.4},{h_src:.4},{h_net:.4},{held:.4},{:.1},{:.1},{:.1},{:.4},{:.4},{:.4},{stays:.4},{ejection_stay:.4},{s_link:.4},{sum_src:.4},{:.1}\n",
             o.gap,
             err(h_src, sim_src),
             err(h_net, sim_net),
@@ -860,6 +869,7 @@ fn cube_held_model_against_ten_seeds() {
             split.held_total(),
             split.pushed_total(),
             split.held[6],
+            err(sum_src, sim_src),
         );
     }
     bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv"), &csv);
@@ -1013,4 +1023,102 @@ fn fluid_capacity_of_a_lower_real_time_class_is_what_the_classes_above_leave() {
     assert_eq!(b.len(), 2);
     assert!((b[0].capacity - 1.0).abs() < 1e-12 && (b[1].capacity - 0.872).abs() < 1e-9, "{b:?}");
     assert!(b.iter().all(|c| c.streams == 14 && c.flits == 32.0 && c.ports == 16), "{b:?}");
+}
+
+/// How much the one queue's merge in `kim2005_cube_held` depends on its
+/// shape assumption (docs/reproduction.md, "The network links without the
+/// source's backlog"): the same S and P with the fluid queues' own shape,
+/// an atom at 0 and an exponential tail (P(S > 0) = s0, P(P > 0) = p0),
+/// merged independent (overlap s0·p0/(s0/S + p0/P)) and comonotone (the
+/// two backlogs made by the same bursts: E[max] = ∫ max(P(S > x), P(P > x))
+/// dx, the least E[max] these marginals allow). s0 is the injection link's
+/// P(Q > 0): Λ/c, exact where only the all-OFF state drains (every
+/// g = 33 injection link: r = 32/33 above c_s and c_b). p0 = 1 − Π_l (1 −
+/// p_l), the links independent, p_l the crossing probability times the
+/// binomial mean of P(Q_l > B_l), which is Λ·d/dB of
+/// `mean_delay_within`(B) (central difference, h = 0.01 flit). Writes
+/// `cube_held_shapes.csv` beside `cube_held.csv`.
+#[test]
+fn cube_held_one_queue_under_the_fluid_shapes() {
+    use wormqos_netsim::analytic::cube_held::link_buffer_flits;
+    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass, FluidLink};
+    let root = format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"));
+    let sweep = results_table(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv"));
+    let mut csv = String::from("point,streams,sim_source_wait_cycles,injection_link_cycles,pushed_cycles,packet_cycles,s_positive,p_positive,exponential_source_cycles,atom_independent_source_cycles,atom_comonotone_source_cycles,exponential_overlap_cycles,atom_independent_overlap_cycles,exponential_error_percent,atom_independent_error_percent,atom_comonotone_error_percent\n");
+    for (k, off) in [(1usize, "173.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let point = format!("{k}:{off}");
+        let sim_src: f64 = sweep.iter().find(|r| r["point"] == point).unwrap()["sim_source_wait_cycles"].parse().unwrap();
+        let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        let burst = v.exp.workload.onoff_mean_messages;
+        let class = BurstClass { ports: 64, streams: k, mean_burst: burst, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let cube = CubeBurstClass { n: 6, class };
+        let named = predict::plan(&v).unwrap().evaluate(&[]);
+        let source = |name: &str| named.iter().find(|r| r.name == name).unwrap().result.as_ref().unwrap().iter().find(|c| c.class == 1).unwrap().source_latency;
+        let s = cube.coupled_delay().unwrap().source_link;
+        let p = cube.held_network_parts().unwrap().pushed_total();
+        let packet = source("kim2005_cube_tandem") - s;
+        assert!((source("kim2005_cube_held") - packet - (s + p - s * p / (s + p))).abs() < 1e-9, "{point}");
+        // The streams as the network links see them (c_s = c·M/(M + 2)
+        // caps the peak, the burst stretched) and the links' capacities.
+        let m = o.flits as f64;
+        let (r, t_on) = (m / o.gap, burst * o.gap);
+        let (c_s, c_d) = (m / (m + 2.0), m / (m + 1.0));
+        let c_b = m / (m + 2.0 + cube.first_hop_blocking().unwrap());
+        assert!(r > c_s && r > c_b, "{point}: the injection link drains only with every stream OFF");
+        let s0 = k as f64 * t_on / (t_on + o.off) * r / if k == 1 { c_s } else { c_b };
+        let (on, peak) = (t_on * r / c_s, c_s);
+        let h = 0.01;
+        let mut none = 1.0;
+        for (link, (crossed, trials, q)) in cube.network_links().into_iter().enumerate().skip(1) {
+            let b = link_buffer_flits(6, link, m);
+            let (mut sum, mut weight, mut ln_choose) = (0.0, 0.0, 0.0f64);
+            for j in 0..=trials {
+                if j > 0 {
+                    ln_choose += ((trials - j + 1) as f64 / j as f64).ln();
+                }
+                let w = (ln_choose + j as f64 * q.ln() + (trials - j) as f64 * (1.0 - q).ln()).exp();
+                if w < 1e-12 && j as f64 > trials as f64 * q {
+                    break;
+                }
+                let l = FluidLink { sources: j + 1, on_mean: on, off_mean: o.off - (on - t_on), peak, capacity: c_d };
+                let load = (j + 1) as f64 * on / (on + l.off_mean) * peak;
+                // Counts the model leaves out (saturated), left out here too.
+                if let (Ok(above), Ok(below)) = (l.mean_delay_within(b + h), l.mean_delay_within(b - h)) {
+                    sum += w * load * (above - below) / (2.0 * h);
+                    weight += w;
+                }
+            }
+            none *= 1.0 - crossed * sum / weight;
+        }
+        let p0 = 1.0 - none;
+        // Comonotone: ∫ max(s0·e^{−ax}, p0·e^{−bx}) dx with a = s0/S,
+        // b = p0/P; the curves cross once at x* = ln(s0/p0)/(a − b).
+        let (a, b) = (s0 / s, p0 / p);
+        let tail_from = |c: f64, rate: f64, x: f64| c / rate * (-rate * x).exp();
+        let cross = (s0 / p0).ln() / (a - b);
+        let comonotone = if cross <= 0.0 || !cross.is_finite() {
+            (s0 / a).max(p0 / b)
+        } else if s0 > p0 {
+            (s0 / a - tail_from(s0, a, cross)) + tail_from(p0, b, cross)
+        } else {
+            (p0 / b - tail_from(p0, b, cross)) + tail_from(s0, a, cross)
+        };
+        let (exp_overlap, atom_overlap) = (s * p / (s + p), s0 * p0 / (s0 / s + p0 / p));
+        let (exp_src, atom_src, como_src) = (packet + s + p - exp_overlap, packet + s + p - atom_overlap, packet + comonotone);
+        let err = |x: f64| 100.0 * (x - sim_src) / sim_src;
+        // The finding (measured, docs/reproduction.md): with the fluid
+        // shapes and independence the overlap is under 2 cycles (the sum
+        // all but unchanged); comonotone, the source part is within 5 %
+        // of the simulated one at K ≥ 2, as the exponential merge is.
+        assert!(atom_overlap < 2.0, "{point}: {atom_overlap}");
+        assert!(k == 1 || err(como_src).abs() <= 5.0, "{point}: {como_src} sim {sim_src}");
+        csv += &format!(
+            "{point},{k},{sim_src:.4},{s:.4},{p:.4},{packet:.4},{s0:.4},{p0:.4},{exp_src:.4},{atom_src:.4},{como_src:.4},{exp_overlap:.4},{atom_overlap:.4},{:.1},{:.1},{:.1}\n",
+            err(exp_src),
+            err(atom_src),
+            err(como_src)
+        );
+    }
+    bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held_shapes.csv"), &csv);
 }

@@ -147,7 +147,8 @@ impl Plan {
                     rows.push(Named { name: "kim2005_cube_source_backlog", result });
                     // The tandem links with each network link holding only
                     // what its input VC buffers hold, the rest of its
-                    // backlog waiting at the source (`cube_held.rs`).
+                    // backlog waiting at the source in one queue with the
+                    // injection link's (`cube_held.rs`).
                     let held: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.held_delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &held);
                     rows.push(Named { name: "kim2005_cube_held", result });
