@@ -29,6 +29,7 @@ const FIG12: &str = "experiments/results/fig12_001/results.csv";
 const FIG11_ST: &str = "experiments/results/fig11_001_staggered/results.csv";
 const FIG12_ST: &str = "experiments/results/fig12_001_staggered/results.csv";
 const WINDOWS: &str = "experiments/results/fig11_001_backlog/windows.csv";
+const FRAMES: &str = "experiments/results/fig11_001_backlog/frames.csv";
 const STREAMS: &str = "experiments/results/fig11_001_jitter/streams.csv";
 
 /// A number as the prose writes it: rounded from a value, or a statement
@@ -373,12 +374,130 @@ fn mpeg2_jitter_trace() -> Vec<Quote> {
     v
 }
 
+/// One run's quarter-frame windows of `windows.csv` from 0.05 s to 0.475 s
+/// (the warm-up's end to where the log of delivered messages still holds
+/// every created flit): (offered, accepted, I share, backlog).
+fn windows(traffic: &str) -> Vec<(f64, f64, f64, f64)> {
+    let cycles_per_s = 1e9 / mpeg2_cycle_ns();
+    let w: Vec<_> = rows(WINDOWS, &[("traffic", traffic)])
+        .iter()
+        .filter(|r| (0.05 * cycles_per_s..0.475 * cycles_per_s).contains(&num(r, "window_start")))
+        .map(|r| (num(r, "offered"), num(r, "accepted"), num(r, "i_share"), num(r, "backlog_flits_per_source")))
+        .collect();
+    assert_eq!(w.len(), 51, "{traffic}: 51 quarter frames from 0.05 s to 0.475 s");
+    w
+}
+
+fn max_of(v: impl Iterator<Item = f64>) -> f64 {
+    v.fold(f64::MIN, f64::max)
+}
+
+fn min_of(v: impl Iterator<Item = f64>) -> f64 {
+    v.fold(f64::MAX, f64::min)
+}
+
+/// The frames.csv row of one run and frame type: (frames, mean delay of
+/// their last message in cycles, share late).
+fn frame_row(traffic: &str, ty: &str) -> (f64, f64, f64) {
+    let r = &rows(FRAMES, &[("traffic", traffic), ("type", ty)]);
+    assert_eq!(r.len(), 1, "frames.csv: {traffic} {ty}");
+    (num(&r[0], "frames"), num(&r[0], "mean_last_delay"), num(&r[0], "late_share"))
+}
+
+/// "Why MPEG-2 backs up the sources and synthetic VBR does not" and its
+/// what-if (`mpeg2_backlog_001.rs` checks the mechanism on the same
+/// files): the run, the windows' rates and backlogs and the frame types'
+/// counts, delays and late shares, each number as the prose writes it.
+fn mpeg2_backlog() -> Vec<Quote> {
+    let all = rows(WINDOWS, &[("traffic", "mpeg2")]);
+    let window_cycles = num(&all[1], "window_start") - num(&all[0], "window_start");
+    let run_s = all.len() as f64 * window_cycles * mpeg2_cycle_ns() / 1e9;
+    let streams = |t: &str| num(&rows(WINDOWS, &[("traffic", t)])[0], "streams_per_source");
+    let p = "The same MR multiplexed point at 0.8, seed 1, run for 0.5 s (15 frame\ntimes, 0.05 s warm-up,";
+    let mut v = vec![d(p, "0.5", run_s), d(p, "15", run_s * 30.0), d("synthetic VBR (`realtime = \"vbr\"`, 243 streams per source)", "243", streams("vbr"))];
+    let (m, vbr, seq1, stag) = (windows("mpeg2"), windows("vbr"), windows("mpeg2_seq1"), windows("mpeg2_seq1_staggered"));
+    // the router at its limit
+    let p = "Every traffic offers 0.64 real-time\n  flits per cycle and source on average (0.8 × 80 %), and the router\n  accepts at most 0.66 in any window (with best effort's 0.16 beside it).";
+    for w in [&m, &vbr, &seq1, &stag] {
+        v.push(d(p, "0.64", w.iter().map(|x| x.0).sum::<f64>() / w.len() as f64));
+    }
+    v.push(d(p, "0.64", 0.8 * 0.8));
+    let accepted = max_of([&m, &vbr, &seq1, &stag].iter().flat_map(|w| w.iter().map(|x| x.1)));
+    v.push(bound(p, "0.66", accepted, move |x| accepted <= x));
+    v.push(d(p, "0.16", 0.8 * 0.2));
+    // the GOP in phase
+    v.push(d("in phase across a source's 83\n  streams.", "83", streams("mpeg2")));
+    let p = "is 0.54 in the B windows, over 0.74 in the P windows and over 0.9 in the\n  I windows.";
+    let p_peak = max_of(m.iter().filter(|x| x.2 == 0.0).map(|x| x.0));
+    let i_peak = max_of(m.iter().map(|x| x.0));
+    v.extend([d(p, "0.54", min_of(m.iter().map(|x| x.0))), bound(p, "0.74", p_peak, move |x| p_peak > x), bound(p, "0.9", i_peak, move |x| i_peak > x)]);
+    v.push(d("a source's 243 VBR streams peak at\n  independent times and its 83 MPEG-2 streams", "243", streams("vbr")));
+    v.push(d("a source's 243 VBR streams peak at\n  independent times and its 83 MPEG-2 streams", "83", streams("mpeg2")));
+    // the backlog grows in the P and I windows only
+    let p = "The backlog\n  grows by more than 10,000 flits per source only in windows offering over\n  0.69, shrinks in every B window, and reaches over 400,000 flits per\n  source (about 12 ms at 0.65) after the I frames.";
+    let growth: Vec<(f64, f64)> = m.windows(2).map(|w| (w[1].3 - w[0].3, w[1].0)).collect();
+    let g = growth.clone();
+    let lowest_growing = min_of(growth.iter().filter(|x| x.0 > 10_000.0).map(|x| x.1));
+    v.push(bound(p, "10,000", lowest_growing, move |x| g.iter().filter(|y| y.0 > x).all(|y| y.1 > 0.69)));
+    v.push(bound(p, "0.69", lowest_growing, move |x| lowest_growing > x));
+    // a B window: offering under 0.6 (B frames only, 0.85 of the mean); it shrinks after any backlog over 10,000
+    assert!(m.windows(2).filter(|w| w[1].0 < 0.6 && w[0].3 > 10_000.0).all(|w| w[1].3 < w[0].3), "the backlog shrinks in every B window");
+    let backlog = max_of(m.iter().map(|x| x.3));
+    let drain = max_of(m.iter().map(|x| x.1));
+    v.extend([bound(p, "400,000", backlog, move |x| backlog > x), d(p, "0.65", drain), d(p, "12", backlog / drain * mpeg2_cycle_ns() / 1e6)]);
+    // synthetic VBR
+    let p = "keep the offered within\n  0.635–0.645 in every window;* its backlog comes from dips of the\n  accepted rate and stays under 50,000 flits per source.";
+    let (lo, hi, vb) = (min_of(vbr.iter().map(|x| x.0)), max_of(vbr.iter().map(|x| x.0)), max_of(vbr.iter().map(|x| x.3)));
+    v.extend([bound(p, "0.635", lo, move |x| lo >= x), bound(p, "0.645", hi, move |x| hi <= x), bound(p, "50,000", vb, move |x| vb < x)]);
+    // frame types
+    let late_cycles = 1e6 / mpeg2_cycle_ns();
+    let (i, p_, b, vf) = (frame_row("mpeg2", "I"), frame_row("mpeg2", "P"), frame_row("mpeg2", "B"), frame_row("vbr", "*"));
+    assert!(i.2 == 1.0 && p_.2 == 1.0, "every MPEG-2 I and P frame is late");
+    let p = "(1 ms = 50,000 cycles): every MPEG-2 I frame (664) and P\n  frame (1,992) is late, with mean last-message delays over 500,000 and\n  200,000–250,000 cycles, and 50–60 % of the B frames (5,495; 100,000–\n  150,000 cycles); fewer than 20 % of VBR's frames are late (mean under\n  40,000 cycles).";
+    v.extend([
+        d(p, "50,000", late_cycles),
+        d(p, "664", i.0),
+        d(p, "1,992", p_.0),
+        d(p, "5,495", b.0),
+        bound(p, "500,000", i.1, move |x| i.1 > x),
+        bound(p, "200,000", p_.1, move |x| p_.1 >= x),
+        bound(p, "250,000", p_.1, move |x| p_.1 <= x),
+        bound(p, "50", 100.0 * b.2, move |x| 100.0 * b.2 >= x),
+        bound(p, "60", 100.0 * b.2, move |x| 100.0 * b.2 <= x),
+        bound(p, "100,000", b.1, move |x| b.1 >= x),
+        bound(p, "150,000", b.1, move |x| b.1 <= x),
+        bound(p, "20", 100.0 * vf.2, move |x| 100.0 * vf.2 < x),
+        bound(p, "40,000", vf.1, move |x| vf.1 < x),
+    ]);
+    // the what-if: sequence 1 in phase and staggered
+    v.push(d("on every stream, 136 per\nsource", "136", streams("mpeg2_seq1")));
+    v.push(d("on every stream, 136 per\nsource", "136", streams("mpeg2_seq1_staggered")));
+    let p = "In\nphase the offered rate reaches over 1.0 per window, the backlog over\n600,000 flits per source, and every I and P frame and over 60 % of the B\nframes are late; staggered the offered rate stays within 0.63–0.655 in\nevery window, the backlog under 10,000 flits per source, and no frame of\nany type is late (each type's last messages arrive within 10,000 cycles,\n0.2 ms, on average).";
+    let (peak, held) = (max_of(seq1.iter().map(|x| x.0)), max_of(seq1.iter().map(|x| x.3)));
+    let (slo, shi, sheld) = (min_of(stag.iter().map(|x| x.0)), max_of(stag.iter().map(|x| x.0)), max_of(stag.iter().map(|x| x.3)));
+    let in_phase = ["I", "P", "B"].map(|t| frame_row("mpeg2_seq1", t));
+    let staggered = ["I", "P", "B"].map(|t| frame_row("mpeg2_seq1_staggered", t));
+    assert!(in_phase[0].2 == 1.0 && in_phase[1].2 == 1.0, "in phase every I and P frame is late");
+    assert!(staggered.iter().all(|f| f.2 == 0.0), "staggered no frame is late");
+    let (b_late, slowest) = (100.0 * in_phase[2].2, max_of(staggered.iter().map(|f| f.1)));
+    v.extend([
+        bound(p, "1.0", peak, move |x| peak > x),
+        bound(p, "600,000", held, move |x| held > x),
+        bound(p, "60", b_late, move |x| b_late > x),
+        bound(p, "0.63", slo, move |x| slo >= x),
+        bound(p, "0.655", shi, move |x| shi <= x),
+        bound(p, "10,000", sheld.max(slowest), move |x| sheld < x && slowest < x),
+        d(p, "0.2", 10_000.0 * mpeg2_cycle_ns() / 1e6),
+    ]);
+    v
+}
+
 /// Every quoted number of this file, the rounded ones apart from the
 /// statements that must hold.
 pub(super) fn quotes() -> (Vec<Derived>, Vec<Bound>) {
     let mut derived = Vec::new();
     let mut bounds = Vec::new();
-    let all = [fig5_iterative(), fig7_iterative(), fig8_iterative(), fig13_iterative(), run_lengths(), mpeg2_setup(), mpeg2_what_we_see(), mpeg2_staggered(), mpeg2_jitter_trace()];
+    let all = [fig5_iterative(), fig7_iterative(), fig8_iterative(), fig13_iterative(), run_lengths(), mpeg2_setup(), mpeg2_what_we_see(), mpeg2_staggered(), mpeg2_jitter_trace(), mpeg2_backlog()];
     for q in all.into_iter().flatten() {
         match q {
             Quote::Rounded(x) => derived.push(x),
