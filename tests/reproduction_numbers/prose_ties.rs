@@ -204,6 +204,7 @@ fn table3() -> Vec<Derived> {
     let p = "largest I-frame peak, 1.80 times its GOP mean: 430.2 kbit against\n(430.2 + 3 × 295.6 + 8 × 194.2) / 12 = 239.2)";
     assert_eq!(i_ratio.iter().cloned().fold(f64::MIN, f64::max), i_ratio[0], "sequence 1 has the largest I-frame peak");
     v.extend([d(p, "1.80", i_ratio[0]), d(p, "239.2", gop(TABLE_III[0]))]);
+    v.extend([d(p, "430.2", TABLE_III[0].0), d(p, "295.6", TABLE_III[0].1), d(p, "194.2", TABLE_III[0].2)]);
     v
 }
 
