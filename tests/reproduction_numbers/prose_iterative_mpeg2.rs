@@ -250,7 +250,7 @@ fn mpeg2_what_we_see() -> Vec<Quote> {
     let floor = |csv| jitter_bound(csv) / 2.0;
     let (tr_mux, mr_mux) = ([("router.scheduler", "fifo"), ("router.crossbar", "multiplexed")], [("router.scheduler", "virtualclock"), ("router.crossbar", "multiplexed")]);
     let (tr_full, mr_full) = ([("router.scheduler", "fifo"), ("router.crossbar", "full")], [("router.scheduler", "virtualclock"), ("router.crossbar", "full")]);
-    let p = "(σ_d under twice the run's smallest, 0.02 ms) past TR there (TR jitters\n  from 0.5, σ_d 0.55 ms and 3.34 ms at 0.6; MR is at its floor to 0.6,\n  0.21 ms at 0.7); on the full crossbar both are at their floor to 0.7.";
+    let p = "(σ_d under twice the sweep's smallest, 0.02 ms) past TR there (TR jitters\n  from 0.5, σ_d 0.55 ms and 3.34 ms at 0.6; MR is at its floor to 0.6,\n  0.21 ms at 0.7); on the full crossbar both are at their floor to 0.7.";
     let mut v = vec![
         d(p, "0.02", floor(FIG11)),
         load(p, "0.5", jitters_from(FIG11, &tr_mux)),
