@@ -5061,6 +5061,8 @@ mod l3_ties;
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
 mod prose_ties;
+#[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]
+mod prose_iterative_mpeg2;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]
 mod rtvcs_8020;
 #[path = "reproduction_numbers/run_log.rs"]

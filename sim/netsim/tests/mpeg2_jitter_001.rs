@@ -81,7 +81,7 @@ fn mpeg2_jitter_is_source_queueing() {
     // best effort's 0.16 it stays under its link).
     assert!(rows.iter().all(|r| r["dest_realtime_load"] < 0.75));
     // The streams' frame intervals jitter by 2 ms on average (100,000
-    // cycles of 20 ns; each stream has only 3 to 5 whole frames in the
+    // cycles of 20 ns; each stream has only 3 or 4 whole frames in the
     // 0.15 s measured), every stream's frames' last messages wait more than
     // 50,000 cycles at the source, and on average they cross the router in
     // under 1,000 cycles, a hundredth of their source wait.
