@@ -5,7 +5,7 @@
 //! the prose's ratios and ranges recomputed over the loads they name.
 
 use super::*;
-use l3_ties::{at, cell, error, range, row_claims, saturation_mismatches, CH, CH3};
+use l3_ties::{at, cell, error, range, row_claims, saturation_mismatches, wait_per_blocked_of, CH, CH3};
 use models::{sel, Derived};
 
 const SAT: &str = "experiments/results/torus_002_channels/saturation.csv";
@@ -68,12 +68,6 @@ pub(super) fn claims() -> Vec<Claim> {
     v
 }
 
-/// W per blocked header at `load` of `source` (for the model, W / P_B =
-/// E[min]).
-fn wait_per_blocked(load: &'static str, source: &'static str) -> f64 {
-    cell(CH, load, source, "wait") / cell(CH, load, source, "blocked")
-}
-
 /// `f` over `loads` against the passage's numbers in order.
 fn per_load(passage: &'static str, loads: &[&'static str], f: impl Fn(&'static str) -> f64) -> Vec<Derived> {
     let written: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).filter(|c| *c != "—").map(|c| c.trim_end_matches(" %")).collect();
@@ -83,8 +77,8 @@ fn per_load(passage: &'static str, loads: &[&'static str], f: impl Fn(&'static s
 
 pub(super) fn derived() -> Vec<Derived> {
     let d = |passage, written, value| Derived { passage, written, value };
-    let mut v = per_load("| wait per blocked header, sim (cycles) | 19.8 | 21.5 | 21.9 | 22.9 | 24.4 | 25.3 | 27.6 | 28.0 | 60.8 |", &LOADS, |l| wait_per_blocked(l, "sim"));
-    v.extend(per_load("| E[min] = W / P_B, residual | 16.2 | 18.1 | 19.4 | 20.5 | 21.0 | 23.4 | 27.2 | 36.2 | — |", SOLVED, |l| wait_per_blocked(l, "residual")));
+    let mut v = per_load("| wait per blocked header, sim (cycles) | 19.8 | 21.5 | 21.9 | 22.9 | 24.4 | 25.3 | 27.6 | 28.0 | 60.8 |", &LOADS, |l| wait_per_blocked_of(l, "sim"));
+    v.extend(per_load("| E[min] = W / P_B, residual | 16.2 | 18.1 | 19.4 | 20.5 | 21.0 | 23.4 | 27.2 | 36.2 | — |", SOLVED, |l| wait_per_blocked_of(l, "residual")));
     v.extend(per_load("| residual − sim | −4.0 % | −5.0 % | −5.4 % | −4.2 % | −4.4 % | −2.3 % | +1.4 % | +16.5 % | — |", SOLVED, |l| error(CH, l, "residual", "network_latency")));
     let (lo, hi) = range(TO_01, |l| error(CH, l, "residual", "network_latency"));
     let p = "- **Kept: closer, and it saturates later.** The residual model is within\n  −5.4 % to +1.4 % of";
@@ -102,7 +96,7 @@ pub(super) fn derived() -> Vec<Derived> {
     let (lo, hi) = range(TO_01, |l| cell(CH, l, "residual", "blocked") / cell(CH, l, "sim", "blocked"));
     let p = "P_B is 0.64 to 1.01 times the measured share of blocked headers and";
     v.extend([d(p, "0.64", lo), d(p, "1.01", hi)]);
-    let (lo, hi) = range(TO_01, |l| wait_per_blocked(l, "residual") / wait_per_blocked(l, "sim"));
+    let (lo, hi) = range(TO_01, |l| wait_per_blocked_of(l, "residual") / wait_per_blocked_of(l, "sim"));
     let p = "E[min] 0.82 to 0.99 times the measured wait per blocked header";
     v.extend([d(p, "0.82", lo), d(p, "0.99", hi)]);
     // The shared channel's split, as "Where the corrected L = 3 model
@@ -120,13 +114,13 @@ pub(super) fn derived() -> Vec<Derived> {
     v.push(d(p, "+19.2", error(CH, "0.1", "residual", "hold")));
     v.push(d("(77.8 against 65.3), at 0.11 +44.5 % (99.1 against 68.6)", "+44.5", error(CH, "0.11", "residual", "hold")));
     let p = "and P_B follow it (36.2 against 28.0 cycles, 0.2152 against 0.1473).";
-    v.extend([d(p, "36.2", wait_per_blocked("0.11", "residual")), d(p, "28.0", wait_per_blocked("0.11", "sim"))]);
+    v.extend([d(p, "36.2", wait_per_blocked_of("0.11", "residual")), d(p, "28.0", wait_per_blocked_of("0.11", "sim"))]);
     v
 }
 
 /// The census ties of `derived`.
 pub(super) fn ties() -> Vec<census::Tie<'static>> {
-    derived().into_iter().map(|d| census::Tie { passage: d.passage, written: vec![d.written] }).collect()
+    l3_ties::ties_of(derived())
 }
 
 #[test]

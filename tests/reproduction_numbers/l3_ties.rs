@@ -111,7 +111,12 @@ fn departure_claims() -> Vec<Claim> {
 
 /// W per blocked header, measured.
 pub(super) fn wait_per_blocked(load: &'static str) -> f64 {
-    cell(CH, load, "sim", "wait") / cell(CH, load, "sim", "blocked")
+    wait_per_blocked_of(load, "sim")
+}
+
+/// W per blocked header of `source` at `load` (for a model, W / P_B).
+pub(super) fn wait_per_blocked_of(load: &'static str, source: &'static str) -> f64 {
+    cell(CH, load, source, "wait") / cell(CH, load, source, "blocked")
 }
 
 /// Ŵ_{d_0} = W / Ñ_waiting, and Ñ_waiting = P(3 busy) in dimension 0.
@@ -247,7 +252,12 @@ pub(super) fn saturation_mismatches(rows: Vec<(&'static str, &'static str, &'sta
 
 /// The census ties of `derived`.
 pub(super) fn ties() -> Vec<census::Tie<'static>> {
-    derived().into_iter().map(|d| census::Tie { passage: d.passage, written: vec![d.written] }).collect()
+    ties_of(derived())
+}
+
+/// One census tie per derived number.
+pub(super) fn ties_of(derived: Vec<Derived>) -> Vec<census::Tie<'static>> {
+    derived.into_iter().map(|d| census::Tie { passage: d.passage, written: vec![d.written] }).collect()
 }
 
 #[test]
