@@ -24,7 +24,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
-use wormqos_netsim::channel_probe::{multiplexing_degree, ChannelProbe};
+use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
@@ -82,7 +82,7 @@ fn main() -> anyhow::Result<()> {
     anyhow::ensure!(args.len() >= 4, "usage: torus002_channels EXPERIMENT OUT_DIR CYCLES LOAD...");
     let (file, out, cycles) = (&args[0], PathBuf::from(&args[1]), &args[2]);
     let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
-    let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho\n");
+    let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
     let mut hold_extra: Option<f64> = None;
     for load in &args[3..] {
         let mut text = base.clone();
@@ -118,7 +118,7 @@ fn main() -> anyhow::Result<()> {
             let chain = if a < 1.0 { format!("{:.4}", occupancy(a, l)[l]) } else { String::new() };
             writeln!(
                 csv,
-                "{load},{i},sim,ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},{:.4},{chain},{:.4}",
+                "{load},{i},sim,ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},{:.4},{chain},{:.4},{:.3}",
                 d.arrival_rate,
                 d.mean_hold,
                 d.arrival_rate * d.mean_hold,
@@ -131,7 +131,10 @@ fn main() -> anyhow::Result<()> {
                 multiplexing_degree(p),
                 res.classes[0].network_latency,
                 res.accepted_throughput,
-                parallel_occupancy(a, l)[l]
+                parallel_occupancy(a, l)[l],
+                // E[min] of the L − 1 VCs a header may take, from the
+                // measured holds (the residual model's wait per blocked header).
+                first_release_of_holds(&d.hold_counts, l - 1)
             )?;
             for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual)] {
                 match sol {
@@ -140,11 +143,11 @@ fn main() -> anyhow::Result<()> {
                         let p = &t.occupancy;
                         writeln!(
                             csv,
-                            "{load},{i},{name},ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},,,",
+                            "{load},{i},{name},ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},,,,",
                             t.arrival_rate, t.service, t.rho, p[0], p[1], p[2], p[3], t.p_block, t.blocking, multiplexing_degree(p), s.network_latency
                         )?;
                     }
-                    Err(_) => writeln!(csv, "{load},{i},{name},saturated,,,,,,,,,,,,,,")?,
+                    Err(_) => writeln!(csv, "{load},{i},{name},saturated,,,,,,,,,,,,,,,")?,
                 }
             }
         }
