@@ -5057,6 +5057,8 @@ mod fig7_ties;
 mod ring_torus_ties;
 #[path = "reproduction_numbers/l3_ties.rs"]
 mod l3_ties;
+#[path = "reproduction_numbers/l3_residual.rs"]
+mod l3_residual;
 #[path = "reproduction_numbers/model000_ties.rs"]
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
@@ -5079,6 +5081,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(cube_held::claims());
     all.extend(ring_torus_ties::claims());
     all.extend(l3_ties::claims());
+    all.extend(l3_residual::claims());
     all
 }
 
@@ -5096,6 +5099,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(atomic_torus_error_ties());
     ties.extend(ring_torus_ties::ties());
     ties.extend(l3_ties::ties());
+    ties.extend(l3_residual::ties());
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
     ties

@@ -7,21 +7,21 @@
 use super::*;
 use models::{sel, Derived, Row};
 
-const CH: &str = "experiments/results/torus_002_channels/channels.csv";
-const CH3: &str = "experiments/results/torus_002_8x8x8_channels/channels.csv";
+pub(super) const CH: &str = "experiments/results/torus_002_channels/channels.csv";
+pub(super) const CH3: &str = "experiments/results/torus_002_8x8x8_channels/channels.csv";
 /// The table's columns.
 const LOADS: [&str; 8] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.12"];
 
-fn at(load: &'static str, source: &'static str) -> Row {
+pub(super) fn at(load: &'static str, source: &'static str) -> Row {
     sel(&[("load", load), ("dim", "0"), ("source", source)])
 }
 
-fn cell(csv: &'static str, load: &'static str, source: &'static str, column: &str) -> f64 {
+pub(super) fn cell(csv: &'static str, load: &'static str, source: &'static str, column: &str) -> f64 {
     models::cell_value(csv, at(load, source), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// 100 (model − sim) / sim of `column` at `load`.
-fn error(csv: &'static str, load: &'static str, source: &'static str, column: &str) -> f64 {
+pub(super) fn error(csv: &'static str, load: &'static str, source: &'static str, column: &str) -> f64 {
     let sim = cell(csv, load, "sim", column);
     100.0 * (cell(csv, load, source, column) - sim) / sim
 }
@@ -51,7 +51,7 @@ const ERROR_ROWS: [(&str, &str, usize); 3] = [
 ];
 
 /// One claim per table row read straight from cells of `CH`.
-fn row_claims(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>) -> Vec<Claim> {
+pub(super) fn row_claims(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>) -> Vec<Claim> {
     rows.into_iter()
         .map(|(passage, source, column, loads)| {
             let written = row_numbers(passage);
@@ -110,12 +110,17 @@ fn departure_claims() -> Vec<Claim> {
 }
 
 /// W per blocked header, measured.
-fn wait_per_blocked(load: &'static str) -> f64 {
-    cell(CH, load, "sim", "wait") / cell(CH, load, "sim", "blocked")
+pub(super) fn wait_per_blocked(load: &'static str) -> f64 {
+    wait_per_blocked_of(load, "sim")
+}
+
+/// W per blocked header of `source` at `load` (for a model, W / P_B).
+pub(super) fn wait_per_blocked_of(load: &'static str, source: &'static str) -> f64 {
+    cell(CH, load, source, "wait") / cell(CH, load, source, "blocked")
 }
 
 /// Ŵ_{d_0} = W / Ñ_waiting, and Ñ_waiting = P(3 busy) in dimension 0.
-fn w_hat_shared(load: &'static str) -> f64 {
+pub(super) fn w_hat_shared(load: &'static str) -> f64 {
     cell(CH, load, "shared_channel", "wait") / cell(CH, load, "shared_channel", "p_all")
 }
 
@@ -155,7 +160,7 @@ fn departure_derived() -> Vec<Derived> {
 }
 
 /// The smallest and largest of `f` over `loads`.
-fn range(loads: &[&'static str], f: impl Fn(&'static str) -> f64) -> (f64, f64) {
+pub(super) fn range(loads: &[&'static str], f: impl Fn(&'static str) -> f64) -> (f64, f64) {
     loads.iter().map(|&l| f(l)).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
 }
 
@@ -220,24 +225,24 @@ pub(super) fn derived() -> Vec<Derived> {
 /// "saturated" cells: the model's row has no solution at that load, and
 /// every load a model row leaves out is one where it saturated.
 fn check_saturated() -> Vec<String> {
+    let mut out = saturation_mismatches(rows(), &LOADS);
+    out.extend(saturation_mismatches(departure_rows(), &SAT_LOADS));
+    out
+}
+
+/// For table rows (passage, source, column, loads of its numbers) over the
+/// columns `columns`: each "saturated" or "—" cell where the source has
+/// no solution in `CH` and only there.
+pub(super) fn saturation_mismatches(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>, columns: &[&str]) -> Vec<String> {
     let table = read_csv(CH, &mut HashMap::new());
     let mut out = Vec::new();
-    for (passage, source, _, loads) in rows() {
+    for (passage, source, _, loads) in rows {
         let cells: Vec<&str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
-        for (cell, load) in cells.iter().zip(LOADS) {
+        for (cell, &load) in cells.iter().zip(columns) {
             let status = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).map(|r| r["status"].as_str());
             let saturated = status == Some("saturated");
             let blank = *cell == "saturated" || *cell == "—";
             if saturated != blank || (!saturated && !loads.contains(&load)) {
-                out.push(format!("{CH} {source} at {load}: status {status:?}, the table says {cell:?}"));
-            }
-        }
-    }
-    for (passage, source, _, loads) in departure_rows() {
-        let cells: Vec<&str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
-        for (cell, load) in cells.iter().zip(SAT_LOADS) {
-            let status = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).map(|r| r["status"].as_str());
-            if (status == Some("saturated")) != (*cell == "saturated") || (status != Some("saturated") && !loads.contains(&load)) {
                 out.push(format!("{CH} {source} at {load}: status {status:?}, the table says {cell:?}"));
             }
         }
@@ -247,7 +252,12 @@ fn check_saturated() -> Vec<String> {
 
 /// The census ties of `derived`.
 pub(super) fn ties() -> Vec<census::Tie<'static>> {
-    derived().into_iter().map(|d| census::Tie { passage: d.passage, written: vec![d.written] }).collect()
+    ties_of(derived())
+}
+
+/// One census tie per derived number.
+pub(super) fn ties_of(derived: Vec<Derived>) -> Vec<census::Tie<'static>> {
+    derived.into_iter().map(|d| census::Tie { passage: d.passage, written: vec![d.written] }).collect()
 }
 
 #[test]

@@ -10,18 +10,21 @@
 //! lightest, load), and two corrected models (`Variant::corrected`): that,
 //! with the holding time grown by the sharing of the channel's flits among
 //! the busy VCs (`busy_vcs`) or as at a processor-sharing server
-//! (`shared_channel`).
+//! (`shared_channel`), and the shared channel with a header's wait for a VC
+//! as the residual hold of the first usable VC to free (`residual`,
+//! `VcWait::FirstRelease`).
 //! Writes `<out>/channels.csv`, one row per load,
-//! dimension and source.
+//! dimension and source, and `<out>/saturation.csv`, each model's largest
+//! load with a solution.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
 //!     experiments/torus_002_atomic.toml experiments/results/torus_002_channels \
-//!     100000 0.01 0.04 0.06 0.07 0.077 0.08 0.09 0.1 0.12
+//!     100000 0.01 0.04 0.06 0.07 0.077 0.08 0.09 0.1 0.11 0.12 0.125 0.13
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy};
-use wormqos_netsim::channel_probe::{multiplexing_degree, ChannelProbe};
+use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
+use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
@@ -32,12 +35,54 @@ fn set(text: &mut String, key: &str, value: &str) {
     text.replace_range(at..end, &format!("{key} = {value}"));
 }
 
+/// The shared channel's holding time with the wait for a VC as the
+/// residual hold of the first usable VC to free (`VcWait::FirstRelease`).
+fn residual_variant(extra: f64) -> Variant {
+    Variant::corrected(extra, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease)
+}
+
+/// Each model's saturation load: the largest offered load (flits per node
+/// per cycle) with a solution, scanned in steps of 0.0005 from 0.0005 and
+/// bisected to 10⁻⁶ between the last load solved and the first not.
+fn saturation_csv(base: &str, file: &str, extra: f64) -> anyhow::Result<String> {
+    let v = Experiment::from_str(base, file, PathBuf::new())?;
+    let (l, m) = (v.configs[0].vcs(), v.exp.workload.class_flits(0) as f64);
+    let n = v.net.ports_needed - 1;
+    let k = (v.net.routers as f64).powf(1.0 / n as f64).round() as usize;
+    let solves = |var: Variant, load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 }.solve_with(var).is_ok();
+    let variants = [
+        ("paper", Variant::PAPER),
+        ("parallel_hold", Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper }),
+        ("busy_vcs", Variant::corrected(extra, HoldGrowth::BusyVcs)),
+        ("shared_channel", Variant::corrected(extra, HoldGrowth::SharedChannel)),
+        ("residual", residual_variant(extra)),
+    ];
+    let mut csv = String::from("source,saturation_load\n");
+    for (name, var) in variants {
+        let Some(first_bad) = (1..2000).map(|s| s as f64 * 0.0005).find(|&x| !solves(var, x)) else {
+            writeln!(csv, "{name},")?;
+            continue;
+        };
+        let (mut lo, mut hi) = (first_bad - 0.0005, first_bad);
+        while hi - lo > 1e-6 {
+            let mid = 0.5 * (lo + hi);
+            if solves(var, mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        writeln!(csv, "{name},{lo:.6}")?;
+    }
+    Ok(csv)
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(args.len() >= 4, "usage: torus002_channels EXPERIMENT OUT_DIR CYCLES LOAD...");
     let (file, out, cycles) = (&args[0], PathBuf::from(&args[1]), &args[2]);
     let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
-    let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho\n");
+    let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
     let mut hold_extra: Option<f64> = None;
     for load in &args[3..] {
         let mut text = base.clone();
@@ -60,10 +105,11 @@ fn main() -> anyhow::Result<()> {
             let p = paper.as_ref().expect("the first load is below the model's saturation");
             (0..n).map(|i| sim[i].mean_hold - p.dims[i].service).sum::<f64>() / n as f64
         });
-        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None });
-        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None });
+        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper });
+        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper });
         let busy_vcs = model.solve_with(Variant::corrected(extra, HoldGrowth::BusyVcs));
         let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
+        let residual = model.solve_with(residual_variant(extra));
         for (i, d) in sim.iter().enumerate() {
             let p = &d.busy;
             // P_L the paper's chain and the M/M/L queue give at the
@@ -72,7 +118,7 @@ fn main() -> anyhow::Result<()> {
             let chain = if a < 1.0 { format!("{:.4}", occupancy(a, l)[l]) } else { String::new() };
             writeln!(
                 csv,
-                "{load},{i},sim,ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},{:.4},{chain},{:.4}",
+                "{load},{i},sim,ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},{:.4},{chain},{:.4},{:.3}",
                 d.arrival_rate,
                 d.mean_hold,
                 d.arrival_rate * d.mean_hold,
@@ -85,20 +131,23 @@ fn main() -> anyhow::Result<()> {
                 multiplexing_degree(p),
                 res.classes[0].network_latency,
                 res.accepted_throughput,
-                parallel_occupancy(a, l)[l]
+                parallel_occupancy(a, l)[l],
+                // E[min] of the L − 1 VCs a header may take, from the
+                // measured holds (the residual model's wait per blocked header).
+                first_release_of_holds(&d.hold_counts, l - 1)
             )?;
-            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared)] {
+            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual)] {
                 match sol {
                     Ok(s) => {
                         let t = &s.dims[i];
                         let p = &t.occupancy;
                         writeln!(
                             csv,
-                            "{load},{i},{name},ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},,,",
+                            "{load},{i},{name},ok,{:.6},{:.3},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.2},,,,",
                             t.arrival_rate, t.service, t.rho, p[0], p[1], p[2], p[3], t.p_block, t.blocking, multiplexing_degree(p), s.network_latency
                         )?;
                     }
-                    Err(_) => writeln!(csv, "{load},{i},{name},saturated,,,,,,,,,,,,,,")?,
+                    Err(_) => writeln!(csv, "{load},{i},{name},saturated,,,,,,,,,,,,,,,")?,
                 }
             }
         }
@@ -106,6 +155,9 @@ fn main() -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(&out)?;
     std::fs::write(out.join("channels.csv"), csv)?;
+    if let Some(extra) = hold_extra {
+        std::fs::write(out.join("saturation.csv"), saturation_csv(&base, file, extra)?)?;
+    }
     eprintln!("hold_extra {hold_extra:?}; wrote {}", out.join("channels.csv").display());
     Ok(())
 }

@@ -26,6 +26,8 @@ struct DimCounters {
     /// Completed VC holds (allocation to release) and their total cycles.
     holds: u64,
     hold_cycles: u64,
+    /// `hold_counts[c]`: completed holds of c cycles.
+    hold_counts: Vec<u64>,
     /// `waits[c]`: headers that waited c cycles in ROUTED for this dimension.
     waits: Vec<u64>,
 }
@@ -59,6 +61,8 @@ pub struct DimensionStats {
     pub arrival_rate: f64,
     /// Mean cycles from a VC's allocation to its release.
     pub mean_hold: f64,
+    /// `hold_counts[c]`: holds of c cycles.
+    pub hold_counts: Vec<u64>,
     /// Fewest cycles a header spent in ROUTED (no wait for a VC).
     pub min_wait: u64,
     /// Fraction of headers that spent longer than `min_wait`.
@@ -77,6 +81,38 @@ pub fn multiplexing_degree(p: &[f64]) -> f64 {
     } else {
         1.0
     }
+}
+
+/// The mean time until the first of `usable` busy VCs frees, seen at a
+/// random moment, for holds drawn independently from the histogram
+/// `hold_counts` (`hold_counts[c]` holds of c cycles): the measured
+/// counterpart of `torus002::first_release`. A hold covers the moment with
+/// probability ∝ its length, so one VC's remaining time R has P(R > t) =
+/// ∫_t^∞ P(H > s) ds / E[H], linear between whole cycles; E[min] =
+/// ∫ P(R > t)^u dt, exactly over each cycle: a linear from a to b gives
+/// (a^{u+1} − b^{u+1}) / ((u + 1)(a − b)).
+pub fn first_release_of_holds(hold_counts: &[u64], usable: usize) -> f64 {
+    let total: u64 = hold_counts.iter().sum();
+    let cycles: u64 = hold_counts.iter().enumerate().map(|(c, &x)| c as u64 * x).sum();
+    if cycles == 0 {
+        return 0.0;
+    }
+    let mean = cycles as f64 / total as f64;
+    let u = usable as i32;
+    // over[c] = P(H > s) for s in [c, c + 1): the holds of more than c cycles.
+    let mut over = total - hold_counts[0];
+    let mut above = 1.0; // P(R > c)
+    let mut sum = 0.0;
+    for c in 0..hold_counts.len() {
+        let next = above - over as f64 / total as f64 / mean;
+        let next = next.max(0.0);
+        sum += if (above - next).abs() < 1e-15 { above.powi(u) } else { (above.powi(u + 1) - next.powi(u + 1)) / ((u + 1) as f64 * (above - next)) };
+        above = next;
+        if c + 1 < hold_counts.len() {
+            over -= hold_counts[c + 1];
+        }
+    }
+    sum
 }
 
 impl ChannelProbe {
@@ -126,8 +162,14 @@ impl ChannelProbe {
                     (false, Some(at)) => {
                         *slot = None;
                         if at >= self.from {
-                            self.dims[d].holds += 1;
-                            self.dims[d].hold_cycles += cycle - at;
+                            let k = &mut self.dims[d];
+                            k.holds += 1;
+                            k.hold_cycles += cycle - at;
+                            let c = (cycle - at) as usize;
+                            if k.hold_counts.len() <= c {
+                                k.hold_counts.resize(c + 1, 0);
+                            }
+                            k.hold_counts[c] += 1;
                         }
                     }
                     _ => {}
@@ -185,6 +227,7 @@ impl ChannelProbe {
                     active: norm(&k.active),
                     arrival_rate: k.holds as f64 / self.cycles.max(1) as f64 / per_dim(d),
                     mean_hold: k.hold_cycles as f64 / k.holds.max(1) as f64,
+                    hold_counts: k.hold_counts.clone(),
                     min_wait: min_wait as u64,
                     blocked: over as f64 / headers.max(1) as f64,
                     mean_wait: excess as f64 / headers.max(1) as f64,
@@ -192,5 +235,24 @@ impl ChannelProbe {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_release_of_holds;
+
+    #[test]
+    fn first_release_of_holds_by_hand() {
+        // Every hold 6 cycles: the remaining time is uniform on [0, 6], the
+        // first of two frees after 6/3 = 2.
+        assert!((first_release_of_holds(&[0, 0, 0, 0, 0, 0, 4], 2) - 2.0).abs() < 1e-12);
+        // Holds of 2 and 4 cycles, one each, E[H] = 3. One VC: E[H²]/(2 E[H])
+        // = (4 + 16)/2/6 = 5/3. Two: P(R > t) falls linearly 1 → 1/3 on
+        // [0, 2] and 1/3 → 0 on [2, 4]; ∫ P² = 2 (1 − 1/27)/(3 · 2/3) +
+        // 2 (1/27)/(3 · 1/3) = 26/27 + 2/27 = 28/27.
+        let h = [0, 0, 1, 0, 1];
+        assert!((first_release_of_holds(&h, 1) - 5.0 / 3.0).abs() < 1e-12, "{}", first_release_of_holds(&h, 1));
+        assert!((first_release_of_holds(&h, 2) - 28.0 / 27.0).abs() < 1e-12, "{}", first_release_of_holds(&h, 2));
     }
 }

@@ -81,7 +81,8 @@ pub struct DimensionTerms {
     pub w_hat: f64,
     /// Ñ_{d_i,waiting}.
     pub waiting: f64,
-    /// W_{d_i} = Ŵ Ñ from the blocking times `w` given.
+    /// W_{d_i} from the blocking times `w` given: Ŵ Ñ, or P_B R
+    /// ([`VcWait`]).
     pub blocking: f64,
 }
 
@@ -196,6 +197,25 @@ pub struct Variant {
     /// Not the paper (docs/reproduction.md, "A corrected L = 3 model"): how
     /// a VC's holding time grows because the channel's flits are shared.
     pub hold_growth: HoldGrowth,
+    /// How long and how often a header waits for a VC.
+    pub wait: VcWait,
+}
+
+/// A header's wait for a VC, W_{d_i}.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum VcWait {
+    /// 002_…'s: W = Ŵ Ñ_waiting, Ŵ a blocker's whole remaining time.
+    Paper,
+    /// Not the paper (docs/reproduction.md, "A residual wait for the L = 3
+    /// model"): W = P_B R. A header may take L − 1 of the L VCs (the L − 2
+    /// shared ones and its escape VC), so it is blocked with 002_…'s
+    /// P_B = P_L + P_{L−1}/L, and then waits until the first of the L − 1
+    /// busy VCs it may take frees: R = [`first_release`] of holds made of
+    /// the unobstructed transfer M + `hold_extra` and, exponentially
+    /// distributed, the rest of D_{d_i} (growth, blocking further on,
+    /// ejection wait). Headers queued behind another blocked header are
+    /// not counted (first order in the blocking).
+    FirstRelease,
 }
 
 /// The holding time's growth with the sharing of the physical channel
@@ -218,12 +238,36 @@ pub enum HoldGrowth {
 }
 
 impl Variant {
-    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None };
+    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper };
     /// [`VcOccupancy::ParallelVcs`] with the VC held `hold_extra` cycles
     /// beyond the message and longer by `growth`.
     pub fn corrected(hold_extra: f64, growth: HoldGrowth) -> Variant {
-        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth }
+        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth, wait: VcWait::Paper }
     }
+    /// This variant with the wait for a VC computed as `wait`.
+    pub fn with_wait(self, wait: VcWait) -> Variant {
+        Variant { wait, ..self }
+    }
+}
+
+/// The mean time until the first of `usable` busy VCs frees, seen by a
+/// header arriving at a random moment: each VC is held `fixed` + X cycles,
+/// X exponential with mean `random`, independently of the others. A random
+/// moment falls in a hold H with probability ∝ H, so each VC's remaining
+/// time R has P(R > t) = ∫_t^∞ P(H > s) ds / E[H]; with T = fixed + random
+/// and q = random / T that is (T − t)/T for t < fixed and q e^{−(t −
+/// fixed)/random} beyond, and E[min of u] = ∫ P(R > t)^u dt =
+/// T/(u + 1) (1 − q^{u+1}) + q^u random/u (fixed = 0: random/u, the
+/// exponential's; random = 0: fixed/(u + 1), the first of u uniform
+/// residuals).
+pub fn first_release(fixed: f64, random: f64, usable: usize) -> f64 {
+    let total = fixed + random;
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let u = usable as f64;
+    let q = random / total;
+    total / (u + 1.0) * (1.0 - q.powi(usable as i32 + 1)) + if random > 0.0 { q.powi(usable as i32) * random / u } else { 0.0 }
 }
 
 /// P_{d_i,j}: truncated geometric occupancy with ρ = λ_c D (j = 0..=L).
@@ -283,7 +327,13 @@ impl TorusModel {
         let rest: f64 = (0..self.radix.len()).map(|j| w[j] * ps.rest[i][j]).sum();
         let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + self.msg_flits + growth;
         let waiting: f64 = (l..=top).map(|j| (j - l + 1) as f64 * waiting_states[j]).sum();
-        Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking: w_hat * waiting })
+        let blocking = match var.wait {
+            VcWait::Paper => w_hat * waiting,
+            // The unobstructed hold M + hold_extra is fixed; the rest of
+            // D (≥ M) is what varies from message to message.
+            VcWait::FirstRelease => pb * first_release(self.msg_flits + var.hold_extra, d - self.msg_flits, l - 1),
+        };
+        Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking })
     }
 
     pub fn solve(&self) -> Result<TorusSolution, TorusError> {
@@ -439,7 +489,7 @@ mod tests {
         // always ends at the next node (P_none = 0), so Ŵ = M = 4 and
         // W = 4 Ñ = 4·P(≥ 2) (dimension 0: at most L messages).
         let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.15, router_delay: 0.0 };
-        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None };
+        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper };
         assert!(matches!(m.solve(), Err(TorusError::Saturated(_))));
         let s = m.solve_with(par(0.0)).unwrap();
         assert!((s.dims[0].rho - 1.05).abs() < 1e-9, "{}", s.dims[0].rho);
@@ -480,6 +530,54 @@ mod tests {
             Err(TorusError::Saturated(why)) => assert!(why.contains("utilisation"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn first_release_by_hand_and_by_integration() {
+        // Exponential holds (no fixed part): the first of u frees after
+        // random/u; fixed holds: the first of u uniform residuals, fixed/(u + 1).
+        assert!((first_release(0.0, 6.0, 2) - 3.0).abs() < 1e-12);
+        assert!((first_release(6.0, 0.0, 2) - 2.0).abs() < 1e-12);
+        // One VC: E[R] = E[H²]/(2 E[H]); H = 4 + X, E[X] = 1.5:
+        // E[H²] = 16 + 2·4·1.5 + 2·1.5² = 32.5, E[H] = 5.5.
+        assert!((first_release(4.0, 1.5, 1) - 32.5 / 11.0).abs() < 1e-12);
+        // Two VCs, by numerical integration of P(R > t)² with P(R > t) =
+        // ∫_t^∞ P(H > s) ds / E[H], both integrals by the midpoint rule.
+        let (c, b, dt) = (4.0f64, 1.5f64, 1e-3);
+        let tail = |s: f64| if s < c { 1.0 } else { (-(s - c) / b).exp() };
+        let steps = (60.0 / dt) as usize;
+        let mut survive = vec![0.0; steps + 1];
+        for k in (0..steps).rev() {
+            survive[k] = survive[k + 1] + tail((k as f64 + 0.5) * dt) * dt;
+        }
+        let want: f64 = (0..steps).map(|k| (0.5 * (survive[k] + survive[k + 1]) / (c + b)).powi(2) * dt).sum();
+        assert!((first_release(c, b, 2) - want).abs() < 1e-5, "{} vs {want}", first_release(c, b, 2));
+    }
+
+    #[test]
+    fn first_release_wait_by_hand() {
+        // shared_channel_growth_by_hand's 2-node torus (L = 2, M = 4, λ_g =
+        // 0.05): D = M + g + W_ej = 4 + 1 + 0.5 = 5.5, a = 0.275, π_0..π_2 ∝
+        // 1, 0.275, 0.0378125/0.8625. A header may take L − 1 = 1 VC: it is
+        // blocked with P_B = π_2 + π_1/2 and waits for that one VC's
+        // residual hold, H = 4 fixed + 1.5 exponential: E[H²]/(2 E[H]) =
+        // 32.5/11.
+        let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.05, router_delay: 0.0 };
+        let s = m.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease)).unwrap();
+        let top = 0.0378125 / 0.8625;
+        let total = 1.0 + 0.275 + top;
+        let pb = top / total + 0.275 / total / 2.0;
+        let w = pb * 32.5 / 11.0;
+        assert!((s.blocking[0] - w).abs() < 1e-9, "{} vs {w}", s.blocking[0]);
+        assert!((s.network_latency - (5.5 + w + 1.25)).abs() < 1e-9, "{}", s.network_latency);
+        // hold_extra = 2 is part of the fixed hold: H = 6 + 1.5 exponential,
+        // E[H²] = 36 + 2·6·1.5 + 2·1.5² = 58.5, E[H] = 7.5; a = 0.05·7.5.
+        let e = m.solve_with(Variant::corrected(2.0, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease)).unwrap();
+        let a: f64 = 0.375;
+        let top = a * a / 2.0 / (1.0 - a / 2.0);
+        let total = 1.0 + a + top;
+        let w = (top / total + a / total / 2.0) * 58.5 / 15.0;
+        assert!((e.blocking[0] - w).abs() < 1e-9, "{} vs {w}", e.blocking[0]);
     }
 
     #[test]
