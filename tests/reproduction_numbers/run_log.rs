@@ -58,8 +58,8 @@ fn option<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     words.next()
 }
 
-/// Every `sh` block of `doc` with exactly one results folder written by a
-/// `sweep`, `sim` or `model` command, with the prose after it.
+/// Every `sh` block of `doc` with a `sweep`, `sim` or `model` command,
+/// with its folder (where one), its experiment files and the prose after it.
 pub fn runs(doc: &str) -> Vec<Run> {
     let lines: Vec<&str> = doc.lines().collect();
     let mut runs = Vec::new();
@@ -108,6 +108,12 @@ pub fn runs(doc: &str) -> Vec<Run> {
     runs
 }
 
+/// A number as the prose writes it ("1,200", "(0.15"), or `None`.
+fn number(w: &str) -> Option<f64> {
+    let w = w.trim_start_matches('(').replace(',', "");
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| w.parse().ok()).flatten()
+}
+
 /// `w` without the punctuation prose puts around a number or a word.
 fn bare(w: &str) -> &str {
     w.trim_matches(|c: char| "()[],;:.*`".contains(c))
@@ -133,10 +139,6 @@ pub fn point_count(prose: &str) -> Option<usize> {
 /// wall", two runs) gives both ends.
 pub fn wall_times(prose: &str) -> Vec<(String, f64)> {
     let words: Vec<&str> = prose.split_whitespace().collect();
-    let number = |w: &str| -> Option<f64> {
-        let w = w.trim_start_matches('(').replace(',', "");
-        (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| w.parse().ok()).flatten()
-    };
     let numbers = |w: &str| -> Vec<f64> {
         match w.split_once('–') {
             Some((a, b)) => [number(a), number(b)].into_iter().flatten().collect(),
@@ -270,10 +272,6 @@ pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
 /// "phases of 0.14 s".
 pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let number = |w: &str| -> Option<f64> {
-        let w = w.trim_start_matches('(').replace(',', "");
-        (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| w.parse().ok()).flatten()
-    };
     let scale = |w: &str| match w {
         "k" => Some(1e3),
         "M" => Some(1e6),
