@@ -549,3 +549,18 @@ fn prose_001_iterative_and_mpeg2_numbers_follow_from_the_committed_runs() {
     errors.extend(check_bounds(&bounds));
     assert!(errors.is_empty(), "{} findings:\n{}", errors.len(), errors.join("\n"));
 }
+
+/// The staggered trace's phase rule as the what-if states it ("starts
+/// stream s at frame 7s mod 12"): the engine's stride for trace streams
+/// (`offered::TRACE_START_STRIDE`, unit-tested by hand in `offered.rs`) and
+/// the committed trace's length (`sequence1_gop.txt`, one GOP).
+#[test]
+fn the_staggered_trace_starts_streams_as_the_doc_says() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let trace = std::fs::read_to_string(root().join("experiments/results/fig11_001_backlog/sequence1_gop.txt")).unwrap();
+    let frames = wormqos_netsim::workload::parse_trace(&trace, "sequence1_gop.txt").unwrap().len();
+    let stride = wormqos_netsim::offered::TRACE_START_STRIDE;
+    let rule = format!("which starts stream s at frame {stride}s mod {frames}, so the streams' I frames are spread over the {frames} positions");
+    assert!(flat.contains(&rule), "not in docs/reproduction.md: {rule:?}");
+}

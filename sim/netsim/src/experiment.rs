@@ -425,7 +425,9 @@ pub struct Workload {
     /// (`workload::GopPhase`).
     #[serde(default, skip_serializing_if = "crate::workload::GopPhase::is_aligned")]
     pub gop_phase: crate::workload::GopPhase,
-    /// Frame-size trace for `realtime = "trace"`, relative to the experiment file.
+    /// Frame-size trace for `realtime = "trace"`, relative to the experiment
+    /// file; a source's stream s replays it cyclically from frame 7s mod its
+    /// length (`offered::TRACE_START_STRIDE`).
     #[serde(default)]
     pub trace_file: Option<PathBuf>,
     /// Input regulator (001_… §IV-B.1): a frame's messages spaced evenly

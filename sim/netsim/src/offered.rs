@@ -79,6 +79,14 @@ impl Offered {
     }
 }
 
+/// Where a source's real-time stream s starts replaying a frame-size trace
+/// (`realtime = "trace"`): at frame (TRACE_START_STRIDE · s) mod the
+/// trace's length, so that a source's streams are not all in phase. 7 is
+/// coprime with a 12-frame GOP, so the streams of a GOP trace start at every
+/// position in turn; with a trace length that 7 divides, every stream
+/// starts at frame 0.
+pub const TRACE_START_STRIDE: usize = 7;
+
 impl Validated {
     /// The frame sizes of real-time stream `i` (of its source).
     pub fn sizer(&self, i: usize, gop: &[u8]) -> FrameSizer {
@@ -96,7 +104,7 @@ impl Validated {
             }
             RealTime::Trace => {
                 let bits = self.trace.clone().expect("validated: a trace with realtime = \"trace\"");
-                FrameSizer::Trace { bits, pos: i * 7 }
+                FrameSizer::Trace { bits, pos: i * TRACE_START_STRIDE }
             }
         }
     }
@@ -401,6 +409,27 @@ mod tests {
         // Aligned (the default) keeps every stream at its I frame.
         let v = mpeg2("[1]", "aligned");
         assert!(close(&frames(&v, 5, 4), &[i, b, b, p]), "aligned stream 5: {:?}", frames(&v, 5, 4));
+    }
+
+    /// A 12-frame trace of sizes 1..=12 kbit (frame k is k + 1 kbit):
+    /// stream s starts at frame 7s mod 12, by hand: stream 0 at frame 0
+    /// (1 kbit), 1 at 7 (8), 2 at 14 mod 12 = 2 (3), 3 at 21 mod 12 = 9
+    /// (10), 12 at 84 mod 12 = 0 (1); each then goes on cyclically.
+    #[test]
+    fn trace_streams_start_seven_frames_apart() {
+        let dir = std::env::temp_dir().join(format!("wormqos_trace_stride_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bytes: String = (1..=12).map(|k| format!("{}\n", k * 125)).collect();
+        std::fs::write(dir.join("t.trace"), bytes).unwrap();
+        let exp = text("[1]", "aligned").replace("realtime = \"mpeg2\"", "realtime = \"trace\"\ntrace_file = \"t.trace\"");
+        let exp = exp.replace("mpeg2_sequences = [1]\ngop_phase = \"aligned\"\n", "");
+        let v = Experiment::from_str(&exp, "trace.toml", dir.clone()).expect("a valid trace experiment");
+        let _ = std::fs::remove_dir_all(&dir);
+        for (s, first) in [(0, [1.0, 2.0, 3.0]), (1, [8.0, 9.0, 10.0]), (2, [3.0, 4.0, 5.0]), (3, [10.0, 11.0, 12.0]), (12, [1.0, 2.0, 3.0])] {
+            assert!(close(&frames(&v, s, 3), &first), "stream {s}: {:?}", frames(&v, s, 3));
+        }
+        let wrapped = frames(&v, 3, 5);
+        assert!(close(&wrapped[3..], &[1.0, 2.0]), "stream 3 wraps to frame 0: {wrapped:?}");
     }
 
     /// Sum over a source's streams of the frame each sends in frame time t.

@@ -24,6 +24,7 @@
 
 use std::collections::BTreeMap;
 use wormqos_netsim::network::{MessageLog, Sim};
+use wormqos_netsim::offered::TRACE_START_STRIDE;
 use wormqos_netsim::workload::MPEG2_TABLE_III;
 use wormqos_netsim::Experiment;
 
@@ -77,11 +78,11 @@ fn experiment_text(traffic: &str) -> String {
 }
 
 /// GOP position of message m's frame: its frame index, advanced by the
-/// trace's start 7s for stream s in the staggered run.
+/// trace's start (`TRACE_START_STRIDE` · s) for stream s in the staggered run.
 fn gop_type(traffic: &str, m: &MessageLog, stream: u32) -> Option<u8> {
     match traffic {
         "mpeg2" | "mpeg2_seq1" => Some(GOP[m.frame as usize % GOP.len()]),
-        "mpeg2_seq1_staggered" => Some(GOP[(7 * stream as usize + m.frame as usize) % GOP.len()]),
+        "mpeg2_seq1_staggered" => Some(GOP[(TRACE_START_STRIDE * stream as usize + m.frame as usize) % GOP.len()]),
         _ => None,
     }
 }
