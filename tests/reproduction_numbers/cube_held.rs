@@ -5,15 +5,14 @@
 //! (written by the netsim test `cube_held_model_against_ten_seeds`), the
 //! tandem row's `cube_tandem_fluid.csv` beside it, the merge under the
 //! fluid queues' own shapes (`cube_held_shapes.csv`, written by
-//! `cube_held_one_queue_under_the_fluid_shapes`) and the measured waits'
-//! `cube_wait_trace/cube_waits.csv`.
+//! `cube_held_one_queue_under_the_fluid_shapes`); the measured split of
+//! the source wait is tied in `cube_source_split.rs`.
 
 use super::{check, read_csv, root, Claim, Num};
 use std::collections::HashMap;
 
 const CSV: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv";
 const TANDEM: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
-const WAITS: &str = "experiments/results/cube_wait_trace/cube_waits.csv";
 const SHAPES: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held_shapes.csv";
 
 /// A cell of `cube_held.csv` at sweep point `point`, times `scale` (−1
@@ -94,7 +93,7 @@ fn cube_held_follows_from_its_csv() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
-    let (rows, tandem, waits) = (read_csv(CSV, &mut HashMap::new()), read_csv(TANDEM, &mut HashMap::new()), read_csv(WAITS, &mut HashMap::new()));
+    let (rows, tandem) = (read_csv(CSV, &mut HashMap::new()), read_csv(TANDEM, &mut HashMap::new()));
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     let at = |point: &str| rows.iter().find(|r| r["point"] == point).unwrap();
     let t_at = |point: &str| tandem.iter().find(|r| r["point"] == point).unwrap();
@@ -147,9 +146,6 @@ fn cube_held_follows_from_its_csv() {
         signed(num(k1, "held_source_wait_cycles") - num(k1, "sim_source_wait_cycles")),
         signed(num(k1, "held_network_cycles") - num(k1, "sim_network_cycles"))
     ));
-    let w = |c: &str| -> Vec<f64> { waits.iter().map(|r| num(r, c)).collect() };
-    let zero: Vec<f64> = w("s_zero").iter().map(|z| 100.0 * z).collect();
-    has(format!("coefficient of variation {}, {} % of the messages with none", range(&w("s_cv"), 1, "–"), range(&zero, 0, "–")));
     has(format!(
         "(the links {} cycles per message against {} at g = 33, the ejection link {} against {};",
         range(&col(&g33, "held_links_cycles"), 1, "–"),

@@ -23,9 +23,12 @@
 //!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
 //!     experiments/results/cube_wait_trace --seeds 10 1:173.6 2:373.6 4:773.6 14:2773.6
 
+#[path = "cube_trace/dist.rs"]
+mod dist;
 #[path = "cube_trace/points.rs"]
 mod points;
 
+use dist::independent_max;
 use points::{Args, Point};
 use std::fmt::Write as _;
 use wormqos_netsim::analytic::onoff_fluid::expected_max_of_exponentials;
@@ -59,26 +62,6 @@ fn correlation(w: &[Waits]) -> f64 {
     let vs = w.iter().map(|x| (x.s as f64 - ms).powi(2)).sum::<f64>() / len;
     let vn = w.iter().map(|x| (x.n as f64 - mn).powi(2)).sum::<f64>() / len;
     cov / (vs * vn).sqrt()
-}
-
-/// Cumulative distribution of integer waits: `cdf[t]` = P(X ≤ t).
-fn cdf(x: &[u64]) -> Vec<f64> {
-    let top = x.iter().copied().max().unwrap_or(0) as usize;
-    let mut hist = vec![0u64; top + 1];
-    x.iter().for_each(|&v| hist[v as usize] += 1);
-    let mut acc = 0u64;
-    hist.iter().map(|&h| {
-        acc += h;
-        acc as f64 / x.len().max(1) as f64
-    }).collect()
-}
-
-/// E[max(X, Y)] for X and Y drawn independently from the two samples'
-/// distributions: Σ_{t ≥ 0} P(max > t) = Σ_t (1 − F_X(t)·F_Y(t)).
-fn independent_max(x: &[u64], y: &[u64]) -> f64 {
-    let (fx, fy) = (cdf(x), cdf(y));
-    let at = |f: &[f64], t: usize| f.get(t).copied().unwrap_or(1.0);
-    (0..fx.len().max(fy.len())).map(|t| 1.0 - at(&fx, t) * at(&fy, t)).sum()
 }
 
 fn main() -> anyhow::Result<()> {

@@ -106,6 +106,12 @@ pub struct SourceVc {
     /// Cycles from taking its VC to its header leaving, by what held the
     /// header back (logged runs only).
     pub before_header: HeaderWait,
+    /// Cycles from its creation to its header leaving in which its class at
+    /// its source held a VC with flits to send and no credit on any (the
+    /// network holding the source back): its own share of
+    /// `ClassStats::source_credit_stall`, set when it is delivered (logged
+    /// runs only; 0 with a `[nic]` section).
+    pub credit_stalled: u64,
 }
 
 /// What a message's header waited for in each cycle from the message taking
@@ -1824,7 +1830,7 @@ impl<'a, X: Width> Sim<'a, X> {
         self.flow_state[fi].flits_delivered += if now >= self.warmup { rec.m.flits as u64 } else { 0 };
         if let Some((flow, log)) = &mut self.msg_log {
             if flow.map_or(true, |f| f == rec.flow) {
-                log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: rec.at_source, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
+                log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: SourceVc { credit_stalled: if self.nic.is_some() { 0 } else { rec.stalled }, ..rec.at_source }, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
             }
         }
         if rec.m.frame != u32::MAX {
