@@ -251,8 +251,7 @@ impl Row {
         rt.sort_by_key(|x| (x.src, x.source.started, x.created));
         let (mut wait, mut block, mut n) = (0.0, 0.0, 0u64);
         for (j, x) in rt.iter().enumerate() {
-            let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
-            let free = prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s));
+            let (prev, free) = behind_predecessor(rt, j, l0, s);
             let (w, b) = ((free - x.created - l0) as f64, x.delivered as f64 - free as f64);
             wait += w;
             block += b;
@@ -289,8 +288,7 @@ impl Row {
         let mut last: std::collections::HashMap<u32, (i64, i64)> = Default::default();
         let (mut alone, mut own, mut others) = (0.0, 0.0, 0.0);
         for (j, x) in rt.iter().enumerate() {
-            let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
-            let free = prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s));
+            let (_, free) = behind_predecessor(rt, j, l0, s);
             // Signed: the replay need not stay behind the real delivery.
             let (earliest, block) = ((x.created + l0) as i64, x.delivered as i64 - free as i64);
             let (d_alone, d_own) = match last.get(&x.flow) {
@@ -342,6 +340,16 @@ impl Row {
         self.messages += log.len() as u64;
         self.ep0_total.push(total / log.len().max(1) as f64);
     }
+}
+
+/// Message j of `rt` (every source's messages in VC order): its VC
+/// predecessor's delivery (none if j is its source's first) and the
+/// earliest it could be delivered behind it, max(created + L0,
+/// delivered_prev + S).
+fn behind_predecessor(rt: &[MessageLog], j: usize, l0: u64, s: u64) -> (Option<u64>, u64) {
+    let x = &rt[j];
+    let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
+    (prev, prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s)))
 }
 
 /// The seeds whose draw is modelled, and the mean ± standard error of
