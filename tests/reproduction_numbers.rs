@@ -5067,6 +5067,8 @@ mod prose_ties;
 mod prose_iterative_mpeg2;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]
 mod rtvcs_8020;
+#[path = "reproduction_numbers/onoff_k4_parts.rs"]
+mod onoff_k4_parts;
 #[path = "reproduction_numbers/run_log.rs"]
 mod run_log;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]
