@@ -9,6 +9,8 @@ use super::{read_csv, root};
 use std::collections::HashMap;
 
 const CSV: &str = "experiments/results/onoff_k4_stream_parts/source_link.csv";
+/// Seeds 1 to 40 at K = 3, 4, 8, g = 33.
+const CSV40: &str = "experiments/results/onoff_k4_stream_parts_40seeds/source_link.csv";
 /// L0 = M + 4 = 36 cycles: a message alone in the router.
 const L0: f64 = 36.0;
 
@@ -83,10 +85,28 @@ fn onoff_k4_parts_numbers_follow_from_the_committed_trace() {
     let dip = v("8", "33.0", "own_blocked") - v("4", "33.0", "own_blocked");
     let dip_se = (v("8", "33.0", "own_blocked_se").powi(2) + v("4", "33.0", "own_blocked_se").powi(2)).sqrt();
     has(format!("K = 4's is {dip:.2} cycles below K = 8's, {:.2} standard errors of the difference", dip / dip_se));
+    // Seeds 1 to 40 at K = 3, 4, 8, g = 33.
+    let rows40 = read_csv(CSV40, &mut HashMap::new());
+    let s40 = |k: &str, col: &str| rows40.iter().find(|r| r["streams"] == k && r["gap"] == "33.0").unwrap_or_else(|| panic!("{CSV40}: no K = {k}"))[col].clone();
+    let v40 = |k: &str, col: &str| -> f64 { s40(k, col).parse().unwrap() };
+    let own40 = |k: &str| signed(v40(k, "model_own") + v40(k, "coupled_destination") - v40(k, "own_blocked"));
+    has(format!(
+        "own stream with its blocking {} ± {} at K = 4 ({} ± {} at K = 3, {} ± {} at K = 8), model − measured {} ({}, {}), the measured blocking {} ({}, {}), and the simulated total {} ± {} against the model's {}, a paired gap of {} ± {} ({} ± {} at K = 3, {} ± {} at K = 8)",
+        s40("4", "own_blocked"), s40("4", "own_blocked_se"), s40("3", "own_blocked"), s40("3", "own_blocked_se"), s40("8", "own_blocked"), s40("8", "own_blocked_se"),
+        own40("4"), own40("3"), own40("8"),
+        s40("4", "dest_block"), s40("3", "dest_block"), s40("8", "dest_block"),
+        s40("4", "sim_total"), s40("4", "sim_total_se"), s40("4", "coupled_total"),
+        s40("4", "coupled_drawn_gap").replace('-', "−"), s40("4", "coupled_drawn_gap_se"),
+        s40("3", "coupled_drawn_gap"), s40("3", "coupled_drawn_gap_se"), s40("8", "coupled_drawn_gap"), s40("8", "coupled_drawn_gap_se")
+    ));
+    // "Inside one standard error, as at K = 3 and 8."
+    for k in ["3", "4", "8"] {
+        assert!(v40(k, "coupled_drawn_gap").abs() < v40(k, "coupled_drawn_gap_se"), "K = {k}: the 40-seed paired gap is outside one standard error");
+    }
     // g = 64.
     let (k, g) = ("4", "64.0");
     let excess64 = v(k, g, "coupled_total") - v(k, g, "sim_total");
-    has(format!("At g = 64, K = 4 the excess ({excess64:.2} cycles) is shared: the own stream alone waits {} (model {})", s(k, g, "own_alone"), s(k, g, "model_own")));
+    has(format!("At g = 64, K = 4 ({:.2} ± {:.2} over 20 seeds, not rerun) the excess ({excess64:.2} cycles) is shared: the own stream alone waits {} (model {})", -v(k, g, "coupled_drawn_gap"), v(k, g, "coupled_drawn_gap_se"), s(k, g, "own_alone"), s(k, g, "model_own")));
     has(format!(
         "with its blocking {} ± {} (model, the destination link, {}: {}), behind the other streams {} ± {} ({}: {})",
         s(k, g, "own_blocked"),
