@@ -5069,6 +5069,8 @@ mod prose_iterative_mpeg2;
 mod rtvcs_8020;
 #[path = "reproduction_numbers/cube_source_split.rs"]
 mod cube_source_split;
+#[path = "reproduction_numbers/onoff_k4_parts.rs"]
+mod onoff_k4_parts;
 #[path = "reproduction_numbers/run_log.rs"]
 mod run_log;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]

@@ -98,6 +98,14 @@ struct Split {
     /// Per seed: the mean wait and blocking over every source.
     wait_per_seed: Vec<f64>,
     block_per_seed: Vec<f64>,
+    /// Per seed, the wait split by stream (`own_stream_replay`): each
+    /// message's own stream replayed alone on the VC at the constant
+    /// service S (`own_alone`), and alone with every message's measured
+    /// blocking (`own_blocked`, wait and own blocking), and the rest of
+    /// its wait + blocking, behind the source's other streams (`others`).
+    own_alone_per_seed: Vec<f64>,
+    own_blocked_per_seed: Vec<f64>,
+    others_per_seed: Vec<f64>,
 }
 
 impl Repeat {
@@ -243,8 +251,7 @@ impl Row {
         rt.sort_by_key(|x| (x.src, x.source.started, x.created));
         let (mut wait, mut block, mut n) = (0.0, 0.0, 0u64);
         for (j, x) in rt.iter().enumerate() {
-            let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
-            let free = prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s));
+            let (prev, free) = behind_predecessor(rt, j, l0, s);
             let (w, b) = ((free - x.created - l0) as f64, x.delivered as f64 - free as f64);
             wait += w;
             block += b;
@@ -256,11 +263,47 @@ impl Row {
                 self.split.b2b_service_sum += (x.delivered - p) as f64;
             }
         }
+        self.own_stream_replay(rt, flits);
         self.split.messages += n;
         self.split.wait_sum += wait;
         self.split.block_sum += block;
         self.split.wait_per_seed.push(wait / n.max(1) as f64);
         self.split.block_per_seed.push(block / n.max(1) as f64);
+    }
+
+    /// Every source's messages (sorted in VC order by `add_split`), each
+    /// stream replayed alone on its source's VC: at the constant service S,
+    /// d_j = max(created_j + L0, d_prev + S), the counterpart of the
+    /// model's own-stream part W_1(c_s); and with each message's measured
+    /// blocking b_j added to its service, d'_j = max(created_j + L0,
+    /// d'_prev + S) + b_j, the own stream's wait with its own blocking (the
+    /// model's own-stream part plus its destination link). The rest,
+    /// delivered_j − d'_j, is the wait behind the source's other streams
+    /// (the model's K-stream link less the one-stream link at c_b). The
+    /// b_j are those of the real run, where the message came at another
+    /// time than in the replay: an approximation, which the per-seed means
+    /// keep exact in sum (own_blocked + others = wait + blocking).
+    fn own_stream_replay(&mut self, rt: &[MessageLog], flits: u64) {
+        let (l0, s) = (flits + 4, flits + 2);
+        let mut last: std::collections::HashMap<u32, (i64, i64)> = Default::default();
+        let (mut alone, mut own, mut others) = (0.0, 0.0, 0.0);
+        for (j, x) in rt.iter().enumerate() {
+            let (_, free) = behind_predecessor(rt, j, l0, s);
+            // Signed: the replay need not stay behind the real delivery.
+            let (earliest, block) = ((x.created + l0) as i64, x.delivered as i64 - free as i64);
+            let (d_alone, d_own) = match last.get(&x.flow) {
+                Some(&(a, o)) => (earliest.max(a + s as i64), earliest.max(o + s as i64) + block),
+                None => (earliest, earliest + block),
+            };
+            last.insert(x.flow, (d_alone, d_own));
+            alone += (d_alone - earliest) as f64;
+            own += (d_own - earliest) as f64;
+            others += (x.delivered as i64 - d_own) as f64;
+        }
+        let n = rt.len().max(1) as f64;
+        self.split.own_alone_per_seed.push(alone / n);
+        self.split.own_blocked_per_seed.push(own / n);
+        self.split.others_per_seed.push(others / n);
     }
 
     fn add(&mut self, log: &[MessageLog], flits: u64, gap: f64) {
@@ -299,6 +342,16 @@ impl Row {
     }
 }
 
+/// Message j of `rt` (every source's messages in VC order): its VC
+/// predecessor's delivery (none if j is its source's first) and the
+/// earliest it could be delivered behind it, max(created + L0,
+/// delivered_prev + S).
+fn behind_predecessor(rt: &[MessageLog], j: usize, l0: u64, s: u64) -> (Option<u64>, u64) {
+    let x = &rt[j];
+    let prev = (j > 0 && rt[j - 1].src == x.src).then(|| rt[j - 1].delivered);
+    (prev, prev.map_or(x.created + l0, |p| (x.created + l0).max(p + s)))
+}
+
 /// The seeds whose draw is modelled, and the mean ± standard error of
 /// the simulated total less the model's over them ("none" if none).
 fn drawn_columns(gaps: &[Option<f64>]) -> String {
@@ -326,7 +379,9 @@ pub fn csv(rows: &[Row]) -> String {
          dest_other_input_pairs,dest_spacing_min,dest_spacing_is_m_plus_1,dest_spacing_is_m_plus_2,\
          all_messages,source_wait,source_wait_se,dest_block,dest_block_se,blocked,b2b_all,b2b_block,b2b_service,\
          tandem_drawn_seeds,tandem_drawn_gap,tandem_drawn_gap_se,\
-         blocking_model,coupled_source,coupled_destination,coupled_total,coupled_error,coupled_drawn_seeds,coupled_drawn_gap,coupled_drawn_gap_se\n",
+         blocking_model,coupled_source,coupled_destination,coupled_total,coupled_error,coupled_drawn_seeds,coupled_drawn_gap,coupled_drawn_gap_se,\
+         own_alone,own_alone_se,own_blocked,own_blocked_se,others,others_se,model_own,model_others,\
+         model_others_at_block,model_total_at_block,model_others_at_b2b_block,model_total_at_b2b_block\n",
     );
     for r in rows {
         let (sim, sim_se) = mean_se(&r.sim_total);
@@ -369,8 +424,30 @@ pub fn csv(rows: &[Row]) -> String {
             drawn_columns(&r.coupled_drawn_gap)
         )
         .unwrap();
+        out.pop();
+        writeln!(out, ",{}", stream_parts(r, block, r.split.b2b_block_sum / sb)).unwrap();
     }
     out
+}
+
+/// The measured wait split by stream (`Row::own_stream_replay`, mean ±
+/// standard error over the seeds) beside the coupled model's parts
+/// (`BurstClass::coupled_source_parts`) at its B̄, and its other streams'
+/// part and total at the measured mean blocking of all messages (`block`)
+/// and of the back-to-back ones (`b2b_block`, the VC's service less S).
+fn stream_parts(r: &Row, block: f64, b2b_block: f64) -> String {
+    let s = &r.split;
+    let measured = [&s.own_alone_per_seed, &s.own_blocked_per_seed, &s.others_per_seed].map(|x| {
+        let (m, se) = mean_se(x);
+        format!("{m:.4},{se:.4}")
+    });
+    let nm = || "not modelled".to_string();
+    let model = r.blocking.and_then(|b| r.class.coupled_source_parts(b).ok()).map_or(format!("{},{}", nm(), nm()), |(o, x)| format!("{o:.4},{x:.4}"));
+    let at = |b: f64| match (r.class.coupled_source_parts(b), &r.coupled) {
+        (Ok((o, x)), Some(d)) => format!("{x:.4},{:.4}", r.kim2005_network + o + x + d.destination_link),
+        _ => format!("{},{}", nm(), nm()),
+    };
+    format!("{},{model},{},{}", measured.join(","), at(block), at(b2b_block))
 }
 
 /// source, destination, total (`kim2005`'s network latency + both links)

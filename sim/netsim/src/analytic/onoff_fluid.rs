@@ -517,14 +517,25 @@ impl BurstClass {
     /// streams' part (the K-stream link less the one-stream link) at
     /// c_b = `capacity_with_blocking`(B̄). K = 1: the K-stream link at c_s.
     fn coupled_source_link(&self, blocking: f64) -> Result<f64, FluidError> {
+        let (own, others) = self.coupled_source_parts(blocking)?;
+        Ok(own + others)
+    }
+
+    /// `coupled_source_link`'s two parts for a mean blocking B̄: the own
+    /// stream's (the one-stream link at c_s) and the other K − 1 streams'
+    /// (the K-stream link less the one-stream link, both at c_b; 0 at
+    /// K = 1, where the K-stream link is the own one at c_s). Public so the
+    /// trace (`onoff_k1_trace`) can set them beside the measured waits and
+    /// evaluate them at a measured B̄.
+    pub fn coupled_source_parts(&self, blocking: f64) -> Result<(f64, f64), FluidError> {
         if self.streams == 1 {
-            return self.source_link_with_turnaround();
+            return Ok((self.source_link_with_turnaround()?, 0.0));
         }
         let (c_s, c_b) = (self.source_vc_capacity(), self.capacity_with_blocking(blocking));
         let own = FluidLink { capacity: c_s, ..self.link(1) }.mean_delay()?;
         let all = FluidLink { capacity: c_b, ..self.link(self.streams) }.mean_delay()?;
         let own_blocked = FluidLink { capacity: c_b, ..self.link(1) }.mean_delay()?;
-        Ok(own + all - own_blocked)
+        Ok((own, all - own_blocked))
     }
 
     /// `tandem_delay` with the source link coupled backwards to the
