@@ -5059,6 +5059,8 @@ mod ring_torus_ties;
 mod l3_ties;
 #[path = "reproduction_numbers/l3_residual.rs"]
 mod l3_residual;
+#[path = "reproduction_numbers/l3_hold_parts.rs"]
+mod l3_hold_parts;
 #[path = "reproduction_numbers/model000_ties.rs"]
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
@@ -5086,6 +5088,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(ring_torus_ties::claims());
     all.extend(l3_ties::claims());
     all.extend(l3_residual::claims());
+    all.extend(l3_hold_parts::claims());
     all
 }
 
@@ -5104,6 +5107,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(ring_torus_ties::ties());
     ties.extend(l3_ties::ties());
     ties.extend(l3_residual::ties());
+    ties.extend(l3_hold_parts::ties());
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
     ties

@@ -14,7 +14,11 @@
 //! as the residual hold of the first usable VC to free (`residual`,
 //! `VcWait::FirstRelease`).
 //! Writes `<out>/channels.csv`, one row per load,
-//! dimension and source, and `<out>/saturation.csv`, each model's largest
+//! dimension and source, `<out>/hold_parts.csv`, the measured VC hold
+//! split into its parts (`HoldPart`) beside the residual model's
+//! (M + extra, the growth g, the blocking further on, the ejection wait;
+//! docs/reproduction.md, "A residual wait for the L = 3 model"), one row
+//! per load and dimension, and `<out>/saturation.csv`, each model's largest
 //! load with a solution.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
@@ -24,7 +28,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
-use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe};
+use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe, HoldPart};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
@@ -84,6 +88,7 @@ fn main() -> anyhow::Result<()> {
     let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
     let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
     let mut hold_extra: Option<f64> = None;
+    let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection\n");
     for load in &args[3..] {
         let mut text = base.clone();
         set(&mut text, "load", load);
@@ -136,6 +141,27 @@ fn main() -> anyhow::Result<()> {
                 // measured holds (the residual model's wait per blocked header).
                 first_release_of_holds(&d.hold_counts, l - 1)
             )?;
+            write!(parts_csv, "{load},{i},{:.3}", d.mean_hold)?;
+            // Columns crossing..draining: HoldPart::ALL's order.
+            debug_assert_eq!(HoldPart::ALL.len(), 6);
+            for x in &d.hold_parts {
+                write!(parts_csv, ",{x:.3}")?;
+            }
+            match &residual {
+                Ok(s) => {
+                    // D_{d_i} + extra = M + extra + g + the blocking further
+                    // on + the ejection wait (`TorusModel::solve_with`); g
+                    // and the ejection wait recomputed from their formulas.
+                    let t = &s.dims[i];
+                    let u = t.arrival_rate * m;
+                    let growth = m * u / (1.0 - u);
+                    let rate = model.rate;
+                    let ejection = m * m * rate / (2.0 * (1.0 - m * rate));
+                    let further = t.service - extra - m - growth - ejection;
+                    writeln!(parts_csv, ",{:.3},{:.3},{growth:.3},{further:.3},{ejection:.3}", t.service, m + extra)?;
+                }
+                Err(_) => writeln!(parts_csv, ",,,,,")?,
+            }
             for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual)] {
                 match sol {
                     Ok(s) => {
@@ -155,6 +181,7 @@ fn main() -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(&out)?;
     std::fs::write(out.join("channels.csv"), csv)?;
+    std::fs::write(out.join("hold_parts.csv"), parts_csv)?;
     if let Some(extra) = hold_extra {
         std::fs::write(out.join("saturation.csv"), saturation_csv(&base, file, extra)?)?;
     }

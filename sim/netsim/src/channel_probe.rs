@@ -30,6 +30,57 @@ struct DimCounters {
     hold_counts: Vec<u64>,
     /// `waits[c]`: headers that waited c cycles in ROUTED for this dimension.
     waits: Vec<u64>,
+    /// Cycles of the completed holds in each [`HoldPart`].
+    hold_parts: [u64; HOLD_PARTS],
+}
+
+/// What a held output VC is doing in one cycle of its hold (the parts of
+/// the measured holding time, set against the model's M + extra, the
+/// growth g and the blocking further on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoldPart {
+    /// One of its flits is on the link.
+    Crossing,
+    /// A flit is ready (output buffer, a credit) but the link carries
+    /// another VC's flit: the channel's sharing.
+    Shared,
+    /// A flit is ready but the link is idle (the output arbiter's turn).
+    ReadyIdle,
+    /// Flits wait in the output buffer without a credit: the downstream
+    /// buffer is full because the message is blocked further on.
+    NoCredit,
+    /// The output buffer is empty and the tail has not crossed: the
+    /// message's next flit is still upstream (the header before it reaches
+    /// the output buffer, or the flits behind it coming late).
+    Empty,
+    /// The tail has crossed; atomic reallocation keeps the VC until the
+    /// tail has left the downstream buffer (it waits there if the message
+    /// is blocked further on).
+    Draining,
+}
+
+pub const HOLD_PARTS: usize = 6;
+
+impl HoldPart {
+    pub const ALL: [HoldPart; HOLD_PARTS] = [HoldPart::Crossing, HoldPart::Shared, HoldPart::ReadyIdle, HoldPart::NoCredit, HoldPart::Empty, HoldPart::Draining];
+
+    /// The part of output VC (o, u) of `router`, held, after a cycle.
+    pub fn of(router: &Router, o: usize, u: usize) -> HoldPart {
+        let link = &router.outputs().flits[o];
+        if link.valid && link.vc as usize == u {
+            HoldPart::Crossing
+        } else if router.draining(o, u) {
+            HoldPart::Draining
+        } else if router.output_occupancy(o, u) == 0 {
+            HoldPart::Empty
+        } else if router.credits(o, u) == 0 {
+            HoldPart::NoCredit
+        } else if link.valid {
+            HoldPart::Shared
+        } else {
+            HoldPart::ReadyIdle
+        }
+    }
 }
 
 /// Measures the VCs of every channel whose output port `dimension_of`
@@ -44,6 +95,8 @@ pub struct ChannelProbe {
     dims: Vec<DimCounters>,
     /// Per (channel, VC): the cycle it was allocated, if it is.
     since: Vec<Option<u64>>,
+    /// Per (channel, VC): the cycles of its current hold in each part.
+    parts: Vec<[u64; HOLD_PARTS]>,
     /// Per (router, input port, VC): the cycle a header entered ROUTED and
     /// the dimension of its route, if it is ROUTED.
     routed: Vec<Option<(u64, usize)>>,
@@ -63,6 +116,9 @@ pub struct DimensionStats {
     pub mean_hold: f64,
     /// `hold_counts[c]`: holds of c cycles.
     pub hold_counts: Vec<u64>,
+    /// Mean cycles per hold in each [`HoldPart`] (in `HoldPart::ALL`'s
+    /// order; they add up to `mean_hold`).
+    pub hold_parts: Vec<f64>,
     /// Fewest cycles a header spent in ROUTED (no wait for a VC).
     pub min_wait: u64,
     /// Fraction of headers that spent longer than `min_wait`.
@@ -136,6 +192,7 @@ impl ChannelProbe {
             ports,
             dimension_of,
             since: vec![None; channels.len() * vcs],
+            parts: vec![[0; HOLD_PARTS]; channels.len() * vcs],
             channels,
             dims,
             routed: vec![None; net.routers * ports * vcs],
@@ -157,12 +214,20 @@ impl ChannelProbe {
                 busy += held as usize;
                 active += (routers[r].output_occupancy(o, u) > 0) as usize;
                 let slot = &mut self.since[c * m + u];
+                let parts = &mut self.parts[c * m + u];
+                if held {
+                    // One count per cycle observed held: the parts add up
+                    // to the hold's cycles.
+                    parts[HoldPart::of(&routers[r], o, u) as usize] += 1;
+                }
                 match (held, *slot) {
                     (true, None) => *slot = Some(cycle),
                     (false, Some(at)) => {
                         *slot = None;
+                        let done = std::mem::take(parts);
                         if at >= self.from {
                             let k = &mut self.dims[d];
+                            k.hold_parts.iter_mut().zip(done).for_each(|(t, x)| *t += x);
                             k.holds += 1;
                             k.hold_cycles += cycle - at;
                             let c = (cycle - at) as usize;
@@ -228,6 +293,7 @@ impl ChannelProbe {
                     arrival_rate: k.holds as f64 / self.cycles.max(1) as f64 / per_dim(d),
                     mean_hold: k.hold_cycles as f64 / k.holds.max(1) as f64,
                     hold_counts: k.hold_counts.clone(),
+                    hold_parts: k.hold_parts.iter().map(|&x| x as f64 / k.holds.max(1) as f64).collect(),
                     min_wait: min_wait as u64,
                     blocked: over as f64 / headers.max(1) as f64,
                     mean_wait: excess as f64 / headers.max(1) as f64,

@@ -63,3 +63,23 @@ fn all_vcs_busy_is_rarer_than_the_papers_chain_says() {
         assert!(parallel < 2.0 * measured && parallel > 0.5 * measured, "dimension {i}: a = {a}, M/M/3 {parallel}, measured {measured}");
     }
 }
+
+/// The hold's parts (`HoldPart`): every held cycle is in exactly one, so
+/// they add up to the mean hold; each hold carries one 32-flit message
+/// whose flits cross the channel once each, so `Crossing` is 32 cycles a
+/// hold exactly; at a load where two messages almost never meet no VC
+/// finds the link carrying another VC's flit (`Shared`).
+#[test]
+fn hold_parts_add_up_and_crossing_is_the_message() {
+    use wormqos_netsim::channel_probe::HoldPart;
+    for (load, cycles) in [(0.001, 20_000), (0.08, 20_000)] {
+        for (i, d) in probe(&torus(load, cycles)).iter().enumerate() {
+            let total: f64 = d.hold_parts.iter().sum();
+            assert!((total - d.mean_hold).abs() < 1e-9, "load {load} dimension {i}: parts {:?} add to {total}, hold {}", d.hold_parts, d.mean_hold);
+            assert!((d.hold_parts[HoldPart::Crossing as usize] - 32.0).abs() < 1e-9, "load {load} dimension {i}: {:?}", d.hold_parts);
+            if load < 0.01 {
+                assert!(d.hold_parts[HoldPart::Shared as usize] < 0.05, "{:?}", d.hold_parts);
+            }
+        }
+    }
+}
