@@ -34,6 +34,16 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The `####` section of docs/reproduction.md under `heading` (the whole
+/// heading line, as written) up to the next `####` heading, its whitespace
+/// collapsed to single spaces, so a tie can look for a sentence however
+/// the lines wrap.
+fn section_words(heading: &str) -> String {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let section = doc.split(heading).nth(1).unwrap_or_else(|| panic!("section missing: {heading}")).split("\n#### ").next().unwrap();
+    section.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// One number: as written, and where it comes from.
 struct Num {
     written: &'static str,

@@ -7,14 +7,12 @@
 //! fewer, overlapping, unchanged) must hold in the file.
 
 use super::rtvcs_8020::{grouped, CYCLE_US, DIR};
-use super::{read_csv, root};
+use super::{read_csv, section_words};
 use std::collections::HashMap;
 
 #[test]
 fn ctlvc_8020_section_numbers_follow_from_the_committed_trace() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let section = doc.split("#### P with NP's source binding in 80:20 (issue 23)").nth(1).expect("section missing").split("\n#### ").next().unwrap();
-    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = section_words("#### P with NP's source binding in 80:20 (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
     let rows = read_csv(&format!("{DIR}/hold_split.csv"), &mut HashMap::new());
     let run = |name: &str| rows.iter().find(|r| r["run"] == name).unwrap_or_else(|| panic!("hold_split.csv: no run {name}"));

@@ -5,7 +5,7 @@
 //! `sim/netsim/examples/cube_source_split.rs`) and the row's S and P from
 //! `cube_held.csv`, must appear in `docs/reproduction.md` as written.
 
-use super::{read_csv, root};
+use super::{read_csv, section_words};
 use std::collections::HashMap;
 
 const SPLIT: &str = "experiments/results/cube_source_split/cube_source_split.csv";
@@ -20,9 +20,7 @@ fn listed(values: &[f64], f: &dyn Fn(f64) -> String) -> String {
 
 #[test]
 fn cube_source_split_follows_from_its_csv() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let section = doc.split("#### The network links without the source's backlog (issue 22)").nth(1).expect("section missing").split("\n#### ").next().unwrap();
-    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = section_words("#### The network links without the source's backlog (issue 22)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
     let mut cache = HashMap::new();
     let (split, held) = (read_csv(SPLIT, &mut cache), read_csv(HELD, &mut cache));

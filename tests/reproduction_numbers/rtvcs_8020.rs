@@ -4,7 +4,7 @@
 //! `sim/netsim/tests/rt_8020_003.rs`) and the runs' `<run>_phases.csv`
 //! beside it, must appear in `docs/reproduction.md` as written.
 
-use super::{read_csv, root, rounded_like};
+use super::{read_csv, rounded_like, section_words};
 use std::collections::HashMap;
 
 pub(super) const DIR: &str = "experiments/results/fig4_003_8020_trace";
@@ -20,9 +20,7 @@ pub(super) fn grouped(x: f64, d: usize) -> String {
 
 #[test]
 fn rtvcs_8020_section_numbers_follow_from_the_committed_trace() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let section = doc.split("#### Why real time on 3 source VCs queues in 80:20 (issue 23)").nth(1).expect("section missing").split("\n#### ").next().unwrap();
-    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = section_words("#### Why real time on 3 source VCs queues in 80:20 (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
     let mut cache = HashMap::new();
     let rows = read_csv(&format!("{DIR}/rtvcs.csv"), &mut cache);
