@@ -744,7 +744,7 @@ impl<'a, X: Width> Sim<'a, X> {
                 // `workload.realtime_source_vcs` keeps them on the lowest n;
                 // with `workload.control_source_vcs` every class has its own.
                 let preemptive = cfg0.qos().preemption().is_some();
-                let rt_any = w.realtime_source_vcs.map_or(all, |n| if n >= 32 { all } else { (1u32 << n) - 1 });
+                let rt_any = w.realtime_source_vcs.map_or(all, lowest_vcs);
                 match (w.control_source_vcs, w.realtime_source_vcs) {
                     (Some(c), Some(n)) => exclusive_source_vcs(c, n, m, classes),
                     _ => (0..classes).map(|c| if c == 0 { be_mask } else if rt_mask == 0 || preemptive { rt_any } else { rt_mask }).collect(),
@@ -2201,6 +2201,11 @@ mod tag_tests;
 #[cfg(test)]
 mod source_preemption_tests;
 
+/// The mask of VCs 0..n (all 32 from n = 32).
+fn lowest_vcs(n: u32) -> u32 {
+    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
+}
+
 /// Source VC masks per class (0 best effort, 1 real time, top control)
 /// with `workload.control_source_vcs = ctl` and `realtime_source_vcs = rt`:
 /// control on VCs 0..ctl, real time on ctl..ctl + rt, best effort on the
@@ -2208,9 +2213,8 @@ mod source_preemption_tests;
 /// (`partition_from_ratio`) puts control lowest and real time next.
 /// Validation keeps ctl + rt below m and 3 classes.
 fn exclusive_source_vcs(ctl: u32, rt: u32, m: usize, classes: u8) -> Vec<u32> {
-    let low = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-    let all = low(m as u32);
-    let (ctl_mask, below_be) = (low(ctl), low(ctl + rt));
+    let all = lowest_vcs(m as u32);
+    let (ctl_mask, below_be) = (lowest_vcs(ctl), lowest_vcs(ctl + rt));
     (0..classes).map(|c| if c == 0 { all & !below_be } else if c == classes - 1 { ctl_mask } else { below_be & !ctl_mask }).collect()
 }
 
