@@ -5085,6 +5085,8 @@ mod cube_source_split;
 mod onoff_k4_parts;
 #[path = "reproduction_numbers/run_log.rs"]
 mod run_log;
+#[path = "reproduction_numbers/run_lengths.rs"]
+mod run_lengths;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]
 mod ctlvc_8020;
 

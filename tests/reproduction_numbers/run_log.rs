@@ -229,6 +229,9 @@ pub enum Length {
     Cycles,
     WarmupCycles,
     PhaseSeconds,
+    /// Seeds or replications of a point: a `[sweep]` over `run.seed` (its
+    /// length), `[model]` `pcs_replications`.
+    Seeds,
 }
 
 impl Length {
@@ -239,6 +242,7 @@ impl Length {
             Length::Cycles => "cycles",
             Length::WarmupCycles => "warmup_cycles",
             Length::PhaseSeconds => "phase_seconds",
+            Length::Seeds => "pcs_replications",
         }
     }
 }
@@ -248,12 +252,16 @@ pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
     let text = std::fs::read_to_string(root().join(experiment)).unwrap_or_else(|e| panic!("{experiment}: {e}"));
     let t: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{experiment}: {e}"));
     let num = |v: &toml::Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64));
-    let all = [Length::Seconds, Length::WarmupSeconds, Length::Cycles, Length::WarmupCycles, Length::PhaseSeconds];
+    let all = [Length::Seconds, Length::WarmupSeconds, Length::Cycles, Length::WarmupCycles, Length::PhaseSeconds, Length::Seeds];
     let mut set = Vec::new();
+    if let Some(seeds) = t.get("sweep").and_then(|s| s.get("run.seed")).and_then(|v| v.as_array()) {
+        set.push((Length::Seeds, seeds.len() as f64));
+    }
     for l in all {
-        let section = if l == Length::PhaseSeconds { "workload" } else { "run" };
-        if let Some(x) = t.get(section).and_then(|s| s.get(l.key())).and_then(num) {
-            set.push((l, x));
+        for section in ["run", "workload", "model"] {
+            if let Some(x) = t.get(section).and_then(|s| s.get(l.key())).and_then(num) {
+                set.push((l, x));
+            }
         }
         if let Some(sweep) = t.get("sweep").and_then(|s| s.as_table()) {
             for (k, v) in sweep {
@@ -266,12 +274,19 @@ pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
     set
 }
 
-/// The run lengths `text` states, as written: "100 k cycles per point",
-/// "160 k-cycle runs", "runs of 200 k cycles", "0.15 s runs", "0.05 s
-/// warm-up", "35 ms warm-up", "20,000 warm-up" and "20 k warm-up" (cycles),
-/// "phases of 0.14 s".
+/// The run lengths `text` states, as written: "100 k cycles per point"
+/// (or "per load"), any other "<x> k cycles" or "<x> M cycles" ("runs of
+/// 200 k cycles", "8 points × 10 seeds × 2 M cycles"), "160 k-cycle runs",
+/// "runs of 200,000 cycles", "100,000 cycles (10,000 warm-up)" (cycles); "0.15 s runs", "40 ms runs", "0.35 s
+/// simulated", "3.0 s in all", "0.2 s with 0.05 s warm-up", "0.2 s after a
+/// 0.05 s warm-up", "run for 0.5 s" (seconds); "0.05 s warm-up", "35 ms
+/// warm-up", "0.1 s of it warm-up"; "20,000 warm-up" and "20 k warm-up"
+/// (cycles); "phases of 0.14 s", "0.6 s phases", "70 ms phases", "five
+/// phases for 0.04 s each", "80:20 for 0.07 s each", "80:20 of 70 ms each"
+/// (phase lengths); "20 seeds", "10 replications".
 pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
     let words: Vec<&str> = text.split_whitespace().collect();
+    let word = |i: usize| words.get(i).map_or("", |w| bare(w));
     let scale = |w: &str| match w {
         "k" => Some(1e3),
         "M" => Some(1e6),
@@ -287,41 +302,82 @@ pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
         }
         (k >= 1).then(|| number(words[k - 1]).map(|x| (x, k - 1))).flatten()
     };
+    // A time "<x> s" or "<x> ms" starting at word `i`, in seconds.
+    let seconds_at = |i: usize| -> Option<f64> {
+        let x = number(words.get(i)?)?;
+        match word(i + 1) {
+            "s" => Some(x),
+            "ms" => Some(x / 1e3),
+            _ => None,
+        }
+    };
+    // A phase's mix as the prose writes it: "80:20".
+    let mix = |i: usize| word(i).split_once(':').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && (a.to_string() + b).chars().all(|c| c.is_ascii_digit()));
     let mut found = Vec::new();
     let mut push = |l: Length, from: usize, to: usize, x: f64| found.push((l, words[from..=to].join(" "), x));
     for k in 0..words.len() {
-        let w = bare(words[k]);
-        let next = words.get(k + 1).map_or("", |w| bare(w));
+        let (w, next) = (word(k), word(k + 1));
         match w {
-            "cycles" if next == "per" && words.get(k + 2).is_some_and(|p| bare(p) == "point") => {
+            "cycles" if next == "per" && matches!(word(k + 2), "point" | "load") => {
                 if let Some((x, from)) = value_before(k) {
                     push(Length::Cycles, from, k + 2, x);
                 }
             }
-            "k-cycle" | "M-cycle" if next.starts_with("run") => {
-                if let Some(x) = number(words[k.saturating_sub(1)]) {
-                    push(Length::Cycles, k - 1, k + 1, x * if w == "k-cycle" { 1e3 } else { 1e6 });
+            "cycles" => match value_before(k) {
+                // Any "<x> k cycles" or "<x> M cycles": the document writes
+                // latencies and waits in cycles without k or M.
+                Some((x, from)) if scale(words[k - 1]).is_some() => push(Length::Cycles, from, k, x),
+                // "100,000 cycles (10,000 warm-up)"
+                Some((x, from)) if words.get(k + 1).is_some_and(|n| n.starts_with('(') && number(n).is_some()) && word(k + 2) == "warm-up" => {
+                    push(Length::Cycles, from, k, x)
+                }
+                // "runs of 200,000 cycles"
+                Some((x, from)) if from >= 2 && word(from - 1) == "of" && matches!(word(from - 2), "runs" | "run") => push(Length::Cycles, from - 2, k, x),
+                _ => {}
+            },
+            // "160 k-cycle runs", "the 160 k-cycle point"
+            "k-cycle" | "M-cycle" if k >= 1 => {
+                if let Some(x) = number(words[k - 1]) {
+                    push(Length::Cycles, k - 1, k, x * if w == "k-cycle" { 1e3 } else { 1e6 });
                 }
             }
-            "runs" | "run" if next == "of" => {
-                // "runs of 200 k cycles" / "runs of 200,000 cycles"
-                let (a, b, c) = (words.get(k + 2).copied(), words.get(k + 3).copied(), words.get(k + 4).copied());
-                match (a.and_then(number), b.and_then(scale), b.map(bare), c.map(bare)) {
-                    (Some(x), Some(m), _, Some("cycles")) => push(Length::Cycles, k, k + 4, x * m),
-                    (Some(x), None, Some("cycles"), _) => push(Length::Cycles, k, k + 3, x),
-                    _ => {}
+            "runs" | "run" if next == "for" => {
+                if let Some(x) = seconds_at(k + 2) {
+                    push(Length::Seconds, k, k + 3, x);
                 }
             }
-            "s" if next.starts_with("run") && !next.starts_with("running") => {
-                if let Some(x) = number(words[k.saturating_sub(1)]).filter(|_| k >= 1) {
-                    push(Length::Seconds, k - 1, k + 1, x);
+            // "five phases for 0.04 s each", "80:20 for 0.07 s each",
+            // "80:20 of 70 ms each"
+            "for" | "of" if k >= 1 && (mix(k - 1) || (w == "for" && word(k - 1) == "phases")) && word(k + 3) == "each" => {
+                if let Some(x) = seconds_at(k + 1) {
+                    push(Length::PhaseSeconds, k - 1, k + 3, x);
                 }
             }
-            "warm-up" if k >= 1 => match bare(words[k - 1]) {
+            "s" | "ms" if k >= 1 => {
+                let run = Length::Seconds;
+                let (length, to) = match next {
+                    n if n.starts_with("run") && !n.starts_with("running") => (run, k + 1),
+                    "simulated" => (run, k + 1),
+                    "in" if word(k + 2) == "all" => (run, k + 2),
+                    "with" if seconds_at(k + 2).is_some() && word(k + 4) == "warm-up" => (run, k + 4),
+                    "after" if word(k + 2) == "a" && seconds_at(k + 3).is_some() && word(k + 5) == "warm-up" => (run, k + 5),
+                    "phase" | "phases" => (Length::PhaseSeconds, k + 1),
+                    _ => continue,
+                };
+                if let Some(x) = seconds_at(k - 1) {
+                    push(length, k - 1, to, x);
+                }
+            }
+            "warm-up" if k >= 1 => match word(k - 1) {
                 "s" | "ms" if k >= 2 => {
-                    if let Some(x) = number(words[k - 2]) {
-                        let x = if bare(words[k - 1]) == "ms" { x / 1e3 } else { x };
+                    if let Some(x) = seconds_at(k - 2) {
                         push(Length::WarmupSeconds, k - 2, k, x);
+                    }
+                }
+                // "0.1 s of it warm-up"
+                "it" if k >= 4 && word(k - 2) == "of" => {
+                    if let Some(x) = seconds_at(k - 4) {
+                        push(Length::WarmupSeconds, k - 4, k, x);
                     }
                 }
                 _ => {
@@ -331,8 +387,14 @@ pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
                 }
             },
             "phases" | "Phases" if next == "of" => {
-                if let (Some(x), Some("s")) = (words.get(k + 2).and_then(|w| number(w)), words.get(k + 3).map(|w| bare(w))) {
+                if let Some(x) = seconds_at(k + 2) {
                     push(Length::PhaseSeconds, k, k + 3, x);
+                }
+            }
+            // "20 seeds", not "load 0.15 (seeds 1 to 10)"
+            "seeds" | "seeds'" | "replications" if !words[k].starts_with('(') => {
+                if let Some(x) = (k >= 1).then(|| number(words[k - 1])).flatten() {
+                    push(Length::Seeds, k - 1, k, x);
                 }
             }
             _ => {}
@@ -348,7 +410,10 @@ pub fn check(doc: &str) -> (Vec<String>, usize, usize, usize) {
     let (mut counts, mut walls, mut lengths) = (0, 0, 0);
     for run in runs(doc) {
         let stated = lengths_stated(&run.first_paragraph);
-        if !stated.is_empty() && !run.experiments.is_empty() {
+        // A block that runs an edited copy (`sed … > /tmp/x.toml`) is
+        // checked by `run_lengths.rs` against its section's files.
+        let committed = run.experiments.iter().all(|e| root().join(e).exists());
+        if !stated.is_empty() && !run.experiments.is_empty() && committed {
             let set: Vec<(Length, f64)> = run.experiments.iter().flat_map(|e| lengths_set(e)).collect();
             for (l, written, x) in stated {
                 lengths += 1;
@@ -385,10 +450,10 @@ fn the_run_log_matches_the_committed_results() {
     let (errors, counts, walls, lengths) = check(&doc);
     assert!(errors.is_empty(), "{} run-log mismatches:\n{}", errors.len(), errors.join("\n"));
     // Not vacuous: the document quotes the point counts of 31 runs and the
-    // wall times of 28 sweeps, and 15 run lengths in the first paragraph after
+    // wall times of 28 sweeps, and 31 run lengths in the first paragraph after
     // a command block (2026-11-29); losing many means the parsing broke.
     eprintln!("{counts} point counts, {walls} wall times, {lengths} run lengths checked");
-    assert!(lengths >= 14, "only {lengths} run lengths checked");
+    assert!(lengths >= 29, "only {lengths} run lengths checked");
     assert!(counts >= 30, "only {counts} point counts checked");
     assert!(walls >= 25, "only {walls} wall times checked");
 }
