@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::root;
-use super::run_log::{lengths_set, lengths_stated, Length};
+use super::run_log::{assert_lengths_stated, lengths_set, lengths_stated, Length};
 
 /// A run length stated in the document that no file of its section sets.
 pub struct Allowed {
@@ -477,7 +477,7 @@ fn every_run_length_is_set_by_a_file_of_its_section_or_listed() {
     let mut errors = Vec::new();
     for c in checked.iter().filter(|c| c.set_by.is_none() && listed(c).is_none_or(|a| a.refers_to.is_some())) {
         let whose = listed(c).and_then(|a| a.refers_to).unwrap_or("the section");
-        errors.push(format!("line {} ({}): \"{}\" ({:?} = {}) is set by no experiment or source file of {whose}", c.line, c.heading, c.written, c.length, c.value));
+        errors.push(format!("the section at line {} ({}): \"{}\" ({:?} = {}) is set by no experiment or source file of {whose}", c.line, c.heading, c.written, c.length, c.value));
     }
     for a in ALLOWED {
         if a.reason.trim().is_empty() {
@@ -513,14 +513,11 @@ fn the_run_length_parsing_by_hand() {
     // The phrase forms this check added to `lengths_stated`, and words it
     // must not read ("44.4 cycles", "96 cycles each", "load 0.15 (seeds
     // 1 to 10)", "5 s running", "0.6 s of traffic").
-    let l = lengths_stated(
-        "0.35 s simulated; 70 ms phases, the 0.6 s phases; a 0.15 s phase holds; 80:20 of 70 ms each; 40 ms runs; \
+    let text = "0.35 s simulated; 70 ms phases, the 0.6 s phases; a 0.15 s phase holds; 80:20 of 70 ms each; 40 ms runs; \
          12 points of 400 k cycles each; 3.0 s in all; 0.2 s with 0.05 s warm-up; 0.7 s after a 35 ms warm-up; \
          run for 0.5 s; for 0.4 s, 0.1 s of it warm-up; five phases for 0.04 s each, 80:20 for 0.07 s each; \
          8 points × 10 seeds × 2 M cycles; 100,000 cycles (10,000 warm-up); the 160 k-cycle point; \
-         20 seeds, 1,000 replications; 44.4 cycles, 96 cycles each, load 0.15 (seeds 1 to 10), 5 s running, 0.6 s of traffic",
-    );
-    let got: Vec<(Length, f64)> = l.iter().map(|(k, _, x)| (*k, *x)).collect();
+         20 seeds, 1,000 replications; 44.4 cycles, 96 cycles each, load 0.15 (seeds 1 to 10), 5 s running, 0.6 s of traffic";
     let want = [
         (Length::Seconds, 0.35),
         (Length::PhaseSeconds, 0.07),
@@ -546,11 +543,8 @@ fn the_run_length_parsing_by_hand() {
         (Length::Seeds, 20.0),
         (Length::Seeds, 1000.0),
     ];
-    assert_eq!(got.len(), want.len(), "{l:?}");
-    for ((k, x), (wk, wx)) in got.iter().zip(want) {
-        assert!(*k == wk && (x - wx).abs() < 1e-12, "{l:?}");
-    }
-    assert_eq!(l[1].1, "70 ms phases,");
+    assert_lengths_stated(text, &want);
+    assert_eq!(lengths_stated(text)[1].1, "70 ms phases,");
     // Sections: a `#` comment in a code block is no heading; a `###` under
     // a `##` has it as parent, the next `##` has the document's start.
     let doc = "intro\n## A\ntext a\n```sh\n# comment\nnetsim sweep\n```\n### A.1\ntext b\n## B\n";

@@ -444,6 +444,15 @@ pub fn check(doc: &str) -> (Vec<String>, usize, usize, usize) {
     (errors, counts, walls, lengths)
 }
 
+/// Asserts that `text` states exactly the lengths `want`, in order.
+pub fn assert_lengths_stated(text: &str, want: &[(Length, f64)]) {
+    let l = lengths_stated(text);
+    assert_eq!(l.len(), want.len(), "{l:?}");
+    for ((k, _, x), (wk, wx)) in l.iter().zip(want) {
+        assert!(k == wk && (x - wx).abs() < 1e-12, "{l:?}");
+    }
+}
+
 #[test]
 fn the_run_log_matches_the_committed_results() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
@@ -472,8 +481,7 @@ fn the_run_log_parsing_by_hand() {
     assert_eq!((r[0].line, r[0].out.clone(), r[0].timed.clone()), (3, Some(("experiments/results/x".to_string(), false)), Some(("experiments/results/x".to_string(), 1))));
     assert_eq!(r[0].prose, "Text, 3 points, 10 s wall.");
     assert_eq!((r[0].experiments.clone(), r[0].first_paragraph.as_str()), (vec!["e.toml".to_string()], "Text, 3 points, 10 s wall."));
-    let l = lengths_stated("(100 k cycles per point; 160 k-cycle runs, runs of 200 k cycles, runs of 200,000 cycles, 0.15 s runs, 0.05 s warm-up, 35 ms warm-up, 20,000 warm-up, 20 k warm-up; phases of 0.14 s; 1 M cycles per point; 5 s running)");
-    let got: Vec<(Length, f64)> = l.iter().map(|(k, _, x)| (*k, *x)).collect();
+    let text = "(100 k cycles per point; 160 k-cycle runs, runs of 200 k cycles, runs of 200,000 cycles, 0.15 s runs, 0.05 s warm-up, 35 ms warm-up, 20,000 warm-up, 20 k warm-up; phases of 0.14 s; 1 M cycles per point; 5 s running)";
     let want = [
         (Length::Cycles, 100e3),
         (Length::Cycles, 160e3),
@@ -487,10 +495,7 @@ fn the_run_log_parsing_by_hand() {
         (Length::PhaseSeconds, 0.14),
         (Length::Cycles, 1e6),
     ];
-    assert_eq!(got.len(), want.len(), "{l:?}");
-    for ((k, x), (wk, wx)) in got.iter().zip(want) {
-        assert!(*k == wk && (x - wx).abs() < 1e-12, "{l:?}");
-    }
+    assert_lengths_stated(text, &want);
     assert_eq!((r[1].out.clone(), r[1].timed.clone()), (None, Some(("s".to_string(), 2))), "two folders: no point count; the sweep's wall");
     let f = Folder { points: 3, wall_seconds: vec![4.0, 3.0, 3.0] };
     assert_eq!(wall_bounds(&f, 1), Some((8.0, 12.0)));
