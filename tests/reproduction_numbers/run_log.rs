@@ -229,9 +229,10 @@ pub enum Length {
     Cycles,
     WarmupCycles,
     PhaseSeconds,
-    /// Seeds or replications of a point: a `[sweep]` over `run.seed` (its
-    /// length), `[model]` `pcs_replications`.
+    /// Seeds of a point: a `[sweep]` over `run.seed` (its length).
     Seeds,
+    /// Replications of a PCS point: `[model]` `pcs_replications`.
+    Replications,
 }
 
 impl Length {
@@ -242,7 +243,8 @@ impl Length {
             Length::Cycles => "cycles",
             Length::WarmupCycles => "warmup_cycles",
             Length::PhaseSeconds => "phase_seconds",
-            Length::Seeds => "pcs_replications",
+            Length::Seeds => "seeds",
+            Length::Replications => "pcs_replications",
         }
     }
 }
@@ -252,7 +254,7 @@ pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
     let text = std::fs::read_to_string(root().join(experiment)).unwrap_or_else(|e| panic!("{experiment}: {e}"));
     let t: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{experiment}: {e}"));
     let num = |v: &toml::Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64));
-    let all = [Length::Seconds, Length::WarmupSeconds, Length::Cycles, Length::WarmupCycles, Length::PhaseSeconds, Length::Seeds];
+    let all = [Length::Seconds, Length::WarmupSeconds, Length::Cycles, Length::WarmupCycles, Length::PhaseSeconds, Length::Replications];
     let mut set = Vec::new();
     if let Some(seeds) = t.get("sweep").and_then(|s| s.get("run.seed")).and_then(|v| v.as_array()) {
         set.push((Length::Seeds, seeds.len() as f64));
@@ -394,7 +396,7 @@ pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
             // "20 seeds", not "load 0.15 (seeds 1 to 10)"
             "seeds" | "seeds'" | "replications" if !words[k].starts_with('(') => {
                 if let Some(x) = (k >= 1).then(|| number(words[k - 1])).flatten() {
-                    push(Length::Seeds, k - 1, k, x);
+                    push(if w == "replications" { Length::Replications } else { Length::Seeds }, k - 1, k, x);
                 }
             }
             _ => {}
