@@ -27,7 +27,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wormqos_netsim::analytic::torus002::{blocking_span, occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
+use wormqos_netsim::analytic::torus002::{blocking_span, occupancy, path_stats, path_window, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
 use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe, HoldPart, StallEnd};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
@@ -98,7 +98,7 @@ fn main() -> anyhow::Result<()> {
     let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
     let mut hold_extra: Option<f64> = None;
     let mut stalls_csv = String::from("load,dim,distance,vc_wait,ejection,moving,left,too_far\n");
-    let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection\n");
+    let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection,model_further_within_span,span_model_hold,span_model_growth,span_model_blocking_further,span_model_ejection\n");
     for load in &args[3..] {
         let mut text = base.clone();
         set(&mut text, "load", load);
@@ -126,6 +126,8 @@ fn main() -> anyhow::Result<()> {
         let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
         let residual = model.solve_with(residual_variant(extra));
         let residual_span = model.solve_with(span_variant(extra, &v));
+        let whole = path_stats(&model.radix);
+        let window = path_window(&model.radix, span_variant(extra, &v).blocking_span.expect("a span"));
         for (i, d) in sim.iter().enumerate() {
             let p = &d.busy;
             // P_L the paper's chain and the M/M/L queue give at the
@@ -163,20 +165,33 @@ fn main() -> anyhow::Result<()> {
             for x in &d.hold_parts {
                 write!(parts_csv, ",{x:.3}")?;
             }
+            // D_{d_i} + extra = M + extra + g + the blocking further on +
+            // the ejection wait (`TorusModel::solve_with`); g and the
+            // ejection wait recomputed from their formulas (g depends on
+            // λ_c only, alike in both models); the span model counts the
+            // ejection wait for the share of paths that end within the span.
+            let u = whole.per_dim[i] * model.rate * m;
+            let growth = m * u / (1.0 - u);
+            let ejection = m * m * model.rate / (2.0 * (1.0 - m * model.rate));
             match &residual {
                 Ok(s) => {
-                    // D_{d_i} + extra = M + extra + g + the blocking further
-                    // on + the ejection wait (`TorusModel::solve_with`); g
-                    // and the ejection wait recomputed from their formulas.
                     let t = &s.dims[i];
-                    let u = t.arrival_rate * m;
-                    let growth = m * u / (1.0 - u);
-                    let rate = model.rate;
-                    let ejection = m * m * rate / (2.0 * (1.0 - m * rate));
                     let further = t.service - extra - m - growth - ejection;
-                    writeln!(parts_csv, ",{:.3},{:.3},{growth:.3},{further:.3},{ejection:.3}", t.service, m + extra)?;
+                    // The residual's blocking further on of the hops within
+                    // the span only (its own blocking times).
+                    let within: f64 = s.blocking.iter().enumerate().map(|(j, w)| w * window.hops[i][j]).sum();
+                    write!(parts_csv, ",{:.3},{:.3},{growth:.3},{further:.3},{ejection:.3},{within:.3}", t.service, m + extra)?;
                 }
-                Err(_) => writeln!(parts_csv, ",,,,,")?,
+                Err(_) => write!(parts_csv, ",,,,,,")?,
+            }
+            match &residual_span {
+                Ok(sp) => {
+                    let t = &sp.dims[i];
+                    let ejection = ejection * window.ejection[i];
+                    let further = t.service - extra - m - growth - ejection;
+                    writeln!(parts_csv, ",{:.3},{growth:.3},{further:.3},{ejection:.3}", t.service)?;
+                }
+                Err(_) => writeln!(parts_csv, ",,,,")?,
             }
             for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual), ("residual_span", &residual_span)] {
                 match sol {
