@@ -113,6 +113,23 @@ pub struct PathStats {
     pub after_first: Vec<Vec<f64>>,
 }
 
+/// The offsets (x_0, …, x_{n−1}), x_i ∈ 0..k_i − 1, of every destination
+/// other than the source: a uniform destination's, one each.
+fn destination_offsets(radix: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let nodes: usize = radix.iter().product();
+    (1..nodes).map(move |idx| {
+        let mut r = idx;
+        radix
+            .iter()
+            .map(|&k| {
+                let x = r % k;
+                r /= k;
+                x
+            })
+            .collect()
+    })
+}
+
 pub fn path_stats(radix: &[usize]) -> PathStats {
     let n = radix.len();
     let nodes: usize = radix.iter().product();
@@ -125,13 +142,7 @@ pub fn path_stats(radix: &[usize]) -> PathStats {
     let mut cross = vec![0.0; n];
     let mut rest = vec![vec![0.0; n]; n];
     let mut after_first = vec![vec![0.0; n]; n];
-    for idx in 1..nodes {
-        let mut x = vec![0usize; n];
-        let mut r = idx;
-        for (i, &k) in radix.iter().enumerate() {
-            x[i] = r % k;
-            r /= k;
-        }
+    for x in destination_offsets(radix) {
         hops[x.iter().sum::<usize>()] += 1.0 / others;
         let top = (0..n).rev().find(|&i| x[i] > 0).unwrap();
         let f = (0..n).find(|&i| x[i] > 0).unwrap();
@@ -189,14 +200,7 @@ pub fn path_window(radix: &[usize], span: usize) -> PathWindow {
     let mut hops = vec![vec![0.0; n]; n];
     let mut ejection = vec![0.0; n];
     let mut first = vec![0usize; n];
-    let nodes: usize = radix.iter().product();
-    for idx in 1..nodes {
-        let mut x = vec![0usize; n];
-        let mut r = idx;
-        for (i, &k) in radix.iter().enumerate() {
-            x[i] = r % k;
-            r /= k;
-        }
+    for x in destination_offsets(radix) {
         let f = (0..n).find(|&i| x[i] > 0).unwrap();
         first[f] += 1;
         // The hops after the first, in dimension order: x_f − 1 in f, then
