@@ -12,13 +12,19 @@
 //! the busy VCs (`busy_vcs`) or as at a processor-sharing server
 //! (`shared_channel`), and the shared channel with a header's wait for a VC
 //! as the residual hold of the first usable VC to free (`residual`,
-//! `VcWait::FirstRelease`).
+//! `VcWait::FirstRelease`), and that with the hold's blocking limited to
+//! the hops a message's flits span (`residual_span`,
+//! `Variant::with_span`; docs/reproduction.md, "The blocking a hold can
+//! see").
 //! Writes `<out>/channels.csv`, one row per load,
 //! dimension and source, `<out>/hold_parts.csv`, the measured VC hold
 //! split into its parts (`HoldPart`) beside the residual model's
 //! (M + extra, the growth g, the blocking further on, the ejection wait;
 //! docs/reproduction.md, "A residual wait for the L = 3 model"), one row
-//! per load and dimension, and `<out>/saturation.csv`, each model's largest
+//! per load and dimension (with the span model's parts), `<out>/stalls.csv`,
+//! the no-credit and draining cycles per hold by the router further on
+//! where the message is held up and why (`StallEnd`), one row per load,
+//! dimension and distance, and `<out>/saturation.csv`, each model's largest
 //! load with a solution.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
