@@ -12,13 +12,19 @@
 //! the busy VCs (`busy_vcs`) or as at a processor-sharing server
 //! (`shared_channel`), and the shared channel with a header's wait for a VC
 //! as the residual hold of the first usable VC to free (`residual`,
-//! `VcWait::FirstRelease`).
+//! `VcWait::FirstRelease`), and that with the hold's blocking limited to
+//! the hops a message's flits span (`residual_span`,
+//! `Variant::with_span`; docs/reproduction.md, "The blocking a hold can
+//! see").
 //! Writes `<out>/channels.csv`, one row per load,
 //! dimension and source, `<out>/hold_parts.csv`, the measured VC hold
 //! split into its parts (`HoldPart`) beside the residual model's
 //! (M + extra, the growth g, the blocking further on, the ejection wait;
 //! docs/reproduction.md, "A residual wait for the L = 3 model"), one row
-//! per load and dimension, and `<out>/saturation.csv`, each model's largest
+//! per load and dimension (with the span model's parts), `<out>/stalls.csv`,
+//! the no-credit and draining cycles per hold by the router further on
+//! where the message is held up and why (`StallEnd`), one row per load,
+//! dimension and distance, and `<out>/saturation.csv`, each model's largest
 //! load with a solution.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
@@ -27,8 +33,8 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wormqos_netsim::analytic::torus002::{occupancy, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
-use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe, HoldPart};
+use wormqos_netsim::analytic::torus002::{blocking_span, occupancy, path_stats, path_window, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
+use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe, HoldPart, StallEnd};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
@@ -45,6 +51,14 @@ fn residual_variant(extra: f64) -> Variant {
     Variant::corrected(extra, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease)
 }
 
+/// The residual model with the hold's blocking limited to the hops its
+/// message's flits can span (`Variant::blocking_span`), from the
+/// experiment's message length and buffer depths.
+fn span_variant(extra: f64, v: &wormqos_netsim::Validated) -> Variant {
+    let cfg = &v.configs[0];
+    residual_variant(extra).with_span(blocking_span(v.exp.workload.class_flits(0) as usize, cfg.input_buffer_depth(), cfg.output_buffer_depth()))
+}
+
 /// Each model's saturation load: the largest offered load (flits per node
 /// per cycle) with a solution, scanned in steps of 0.0005 from 0.0005 and
 /// bisected to 10⁻⁶ between the last load solved and the first not.
@@ -56,10 +70,11 @@ fn saturation_csv(base: &str, file: &str, extra: f64) -> anyhow::Result<String> 
     let solves = |var: Variant, load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 }.solve_with(var).is_ok();
     let variants = [
         ("paper", Variant::PAPER),
-        ("parallel_hold", Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper }),
+        ("parallel_hold", Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None }),
         ("busy_vcs", Variant::corrected(extra, HoldGrowth::BusyVcs)),
         ("shared_channel", Variant::corrected(extra, HoldGrowth::SharedChannel)),
         ("residual", residual_variant(extra)),
+        ("residual_span", span_variant(extra, &v)),
     ];
     let mut csv = String::from("source,saturation_load\n");
     for (name, var) in variants {
@@ -88,7 +103,8 @@ fn main() -> anyhow::Result<()> {
     let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
     let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
     let mut hold_extra: Option<f64> = None;
-    let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection\n");
+    let mut stalls_csv = String::from("load,dim,distance,vc_wait,ejection,moving,left,too_far\n");
+    let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection,model_further_within_span,span_model_hold,span_model_growth,span_model_blocking_further,span_model_ejection\n");
     for load in &args[3..] {
         let mut text = base.clone();
         set(&mut text, "load", load);
@@ -101,7 +117,7 @@ fn main() -> anyhow::Result<()> {
         let k = (v.net.routers as f64).powf(1.0 / n as f64).round() as usize;
         let model = TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load.parse::<f64>()? / m, router_delay: 4.0 };
         let dims_of: Vec<Option<usize>> = (0..cfg.ports()).map(|o| (1..=n).contains(&o).then(|| o - 1)).collect();
-        let mut probe = ChannelProbe::new(&v.net, l, dims_of, v.run_cycles().1);
+        let mut probe = ChannelProbe::new(&v.net, l, dims_of, v.run_cycles().1).with_stall_chains(&v.net);
         let mut observe = |c: u64, r: &[wormqos_sim::Router]| probe.observe(c, r);
         let res = Sim::new(&v)?.run_probed(&mut observe)?;
         let sim = probe.stats();
@@ -110,11 +126,14 @@ fn main() -> anyhow::Result<()> {
             let p = paper.as_ref().expect("the first load is below the model's saturation");
             (0..n).map(|i| sim[i].mean_hold - p.dims[i].service).sum::<f64>() / n as f64
         });
-        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper });
-        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper });
+        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None });
+        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None });
         let busy_vcs = model.solve_with(Variant::corrected(extra, HoldGrowth::BusyVcs));
         let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
         let residual = model.solve_with(residual_variant(extra));
+        let residual_span = model.solve_with(span_variant(extra, &v));
+        let whole = path_stats(&model.radix);
+        let window = path_window(&model.radix, span_variant(extra, &v).blocking_span.expect("a span"));
         for (i, d) in sim.iter().enumerate() {
             let p = &d.busy;
             // P_L the paper's chain and the M/M/L queue give at the
@@ -141,28 +160,46 @@ fn main() -> anyhow::Result<()> {
                 // measured holds (the residual model's wait per blocked header).
                 first_release_of_holds(&d.hold_counts, l - 1)
             )?;
+            // Columns vc_wait..too_far: StallEnd::ALL's order.
+            debug_assert_eq!(StallEnd::ALL.len(), 5);
+            for (k, e) in d.stall_at.iter().enumerate() {
+                writeln!(stalls_csv, "{load},{i},{},{:.4},{:.4},{:.4},{:.4},{:.4}", k + 1, e[0], e[1], e[2], e[3], e[4])?;
+            }
             write!(parts_csv, "{load},{i},{:.3}", d.mean_hold)?;
             // Columns crossing..draining: HoldPart::ALL's order.
             debug_assert_eq!(HoldPart::ALL.len(), 6);
             for x in &d.hold_parts {
                 write!(parts_csv, ",{x:.3}")?;
             }
+            // D_{d_i} + extra = M + extra + g + the blocking further on +
+            // the ejection wait (`TorusModel::solve_with`); g and the
+            // ejection wait recomputed from their formulas (g depends on
+            // λ_c only, alike in both models); the span model counts the
+            // ejection wait for the share of paths that end within the span.
+            let u = whole.per_dim[i] * model.rate * m;
+            let growth = m * u / (1.0 - u);
+            let ejection = m * m * model.rate / (2.0 * (1.0 - m * model.rate));
             match &residual {
                 Ok(s) => {
-                    // D_{d_i} + extra = M + extra + g + the blocking further
-                    // on + the ejection wait (`TorusModel::solve_with`); g
-                    // and the ejection wait recomputed from their formulas.
                     let t = &s.dims[i];
-                    let u = t.arrival_rate * m;
-                    let growth = m * u / (1.0 - u);
-                    let rate = model.rate;
-                    let ejection = m * m * rate / (2.0 * (1.0 - m * rate));
                     let further = t.service - extra - m - growth - ejection;
-                    writeln!(parts_csv, ",{:.3},{:.3},{growth:.3},{further:.3},{ejection:.3}", t.service, m + extra)?;
+                    // The residual's blocking further on of the hops within
+                    // the span only (its own blocking times).
+                    let within: f64 = s.blocking.iter().enumerate().map(|(j, w)| w * window.hops[i][j]).sum();
+                    write!(parts_csv, ",{:.3},{:.3},{growth:.3},{further:.3},{ejection:.3},{within:.3}", t.service, m + extra)?;
                 }
-                Err(_) => writeln!(parts_csv, ",,,,,")?,
+                Err(_) => write!(parts_csv, ",,,,,,")?,
             }
-            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual)] {
+            match &residual_span {
+                Ok(sp) => {
+                    let t = &sp.dims[i];
+                    let ejection = ejection * window.ejection[i];
+                    let further = t.service - extra - m - growth - ejection;
+                    writeln!(parts_csv, ",{:.3},{growth:.3},{further:.3},{ejection:.3}", t.service)?;
+                }
+                Err(_) => writeln!(parts_csv, ",,,,")?,
+            }
+            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual), ("residual_span", &residual_span)] {
                 match sol {
                     Ok(s) => {
                         let t = &s.dims[i];
@@ -182,6 +219,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::create_dir_all(&out)?;
     std::fs::write(out.join("channels.csv"), csv)?;
     std::fs::write(out.join("hold_parts.csv"), parts_csv)?;
+    std::fs::write(out.join("stalls.csv"), stalls_csv)?;
     if let Some(extra) = hold_extra {
         std::fs::write(out.join("saturation.csv"), saturation_csv(&base, file, extra)?)?;
     }

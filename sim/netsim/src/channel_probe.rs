@@ -32,6 +32,10 @@ struct DimCounters {
     waits: Vec<u64>,
     /// Cycles of the completed holds in each [`HoldPart`].
     hold_parts: [u64; HOLD_PARTS],
+    /// `stall_at[k − 1]`: of the completed holds' no-credit and draining
+    /// cycles, those whose message is held up k routers further on, by
+    /// [`StallEnd`] (empty unless [`ChannelProbe::with_stall_chains`]).
+    stall_at: Vec<[u64; STALL_ENDS]>,
 }
 
 /// What a held output VC is doing in one cycle of its hold (the parts of
@@ -60,6 +64,63 @@ pub enum HoldPart {
 }
 
 pub const HOLD_PARTS: usize = 6;
+
+/// Where a held VC's message is held up in a no-credit or draining cycle
+/// ([`stall_end`]): the message is followed downstream, through every
+/// router where its output VC also waits for a credit or drains, to the
+/// first router where it does something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StallEnd {
+    /// Its header waits there for an output VC toward another router: the
+    /// model's "blocking further on" at that hop.
+    VcWait,
+    /// Its header has reached the destination router (it waits for or
+    /// crosses the ejection port): the model's ejection wait.
+    Ejection,
+    /// Its output VC there crosses, shares the link, is ready or has an
+    /// empty output buffer: the message moves (the pipeline, the sharing).
+    Moving,
+    /// The input VC there is idle: the tail has left the next router's
+    /// input buffer and the VC's release is on its way back (draining).
+    Left,
+    /// No end within [`STALL_DISTANCES`] routers: a cycle of full buffers
+    /// (a deadlock), counted at that distance.
+    TooFar,
+}
+
+pub const STALL_ENDS: usize = 5;
+
+/// Routers followed at most; a stall chain is as long as the message's
+/// flits fill buffers, far fewer.
+pub const STALL_DISTANCES: usize = 32;
+
+impl StallEnd {
+    pub const ALL: [StallEnd; STALL_ENDS] = [StallEnd::VcWait, StallEnd::Ejection, StallEnd::Moving, StallEnd::Left, StallEnd::TooFar];
+}
+
+/// Where the message of output VC (o, u) of router r, waiting for a credit
+/// or draining, is held up: (k, why), k = 1 for the router the VC leads to.
+/// The message is found by its VC: exact under atomic VC reallocation,
+/// where a VC buffer holds one message (under `tail_crossed` the next
+/// router's input VC may already hold the following message).
+pub fn stall_end(out_link: &[Vec<Peer>], routers: &[Router], r: usize, o: usize, u: usize) -> (usize, StallEnd) {
+    let (mut r, mut o, mut u) = (r, o, u);
+    for k in 1..STALL_DISTANCES {
+        let Peer::Router { router, port } = out_link[r][o] else { return (k, StallEnd::Ejection) };
+        let next = &routers[router];
+        let to_router = |route: usize| matches!(out_link[router][route], Peer::Router { .. });
+        match next.vc_state(port, u) {
+            VcState::Idle => return (k, StallEnd::Left),
+            VcState::Routed { route } => return (k, if to_router(route) { StallEnd::VcWait } else { StallEnd::Ejection }),
+            VcState::Active { route, .. } if !to_router(route) => return (k, StallEnd::Ejection),
+            VcState::Active { route, ovc } => match HoldPart::of(next, route, ovc) {
+                HoldPart::NoCredit | HoldPart::Draining => (r, o, u) = (router, route, ovc),
+                _ => return (k, StallEnd::Moving),
+            },
+        }
+    }
+    (STALL_DISTANCES, StallEnd::TooFar)
+}
 
 impl HoldPart {
     pub const ALL: [HoldPart; HOLD_PARTS] = [HoldPart::Crossing, HoldPart::Shared, HoldPart::ReadyIdle, HoldPart::NoCredit, HoldPart::Empty, HoldPart::Draining];
@@ -97,6 +158,11 @@ pub struct ChannelProbe {
     since: Vec<Option<u64>>,
     /// Per (channel, VC): the cycles of its current hold in each part.
     parts: Vec<[u64; HOLD_PARTS]>,
+    /// The wiring, to follow stall chains ([`ChannelProbe::with_stall_chains`]).
+    out_link: Option<Vec<Vec<Peer>>>,
+    /// Per (channel, VC): the current hold's stall cycles by distance and
+    /// [`StallEnd`] (`DimCounters::stall_at`).
+    stalls: Vec<Vec<[u64; STALL_ENDS]>>,
     /// Per (router, input port, VC): the cycle a header entered ROUTED and
     /// the dimension of its route, if it is ROUTED.
     routed: Vec<Option<(u64, usize)>>,
@@ -119,6 +185,11 @@ pub struct DimensionStats {
     /// Mean cycles per hold in each [`HoldPart`] (in `HoldPart::ALL`'s
     /// order; they add up to `mean_hold`).
     pub hold_parts: Vec<f64>,
+    /// `stall_at[k − 1][e]`: mean no-credit and draining cycles per hold
+    /// whose message is held up k routers further on for the reason
+    /// `StallEnd::ALL[e]`; they add up to those two parts. Empty unless
+    /// [`ChannelProbe::with_stall_chains`].
+    pub stall_at: Vec<[f64; STALL_ENDS]>,
     /// Fewest cycles a header spent in ROUTED (no wait for a VC).
     pub min_wait: u64,
     /// Fraction of headers that spent longer than `min_wait`.
@@ -193,11 +264,21 @@ impl ChannelProbe {
             dimension_of,
             since: vec![None; channels.len() * vcs],
             parts: vec![[0; HOLD_PARTS]; channels.len() * vcs],
+            out_link: None,
+            stalls: Vec::new(),
             channels,
             dims,
             routed: vec![None; net.routers * ports * vcs],
             cycles: 0,
         }
+    }
+
+    /// Also follow every no-credit and draining cycle of a hold to where
+    /// its message is held up ([`stall_end`], `DimensionStats::stall_at`).
+    pub fn with_stall_chains(mut self, net: &Network) -> ChannelProbe {
+        self.stalls = vec![Vec::new(); self.since.len()];
+        self.out_link = Some(net.out_link.clone());
+        self
     }
 
     /// Records the routers as they are after cycle `cycle`.
@@ -218,16 +299,32 @@ impl ChannelProbe {
                 if held {
                     // One count per cycle observed held: the parts add up
                     // to the hold's cycles.
-                    parts[HoldPart::of(&routers[r], o, u) as usize] += 1;
+                    let part = HoldPart::of(&routers[r], o, u);
+                    parts[part as usize] += 1;
+                    if let (Some(out_link), HoldPart::NoCredit | HoldPart::Draining) = (&self.out_link, part) {
+                        let (k, why) = stall_end(out_link, routers, r, o, u);
+                        let stalls = &mut self.stalls[c * m + u];
+                        if stalls.len() < k {
+                            stalls.resize(k, [0; STALL_ENDS]);
+                        }
+                        stalls[k - 1][why as usize] += 1;
+                    }
                 }
                 match (held, *slot) {
                     (true, None) => *slot = Some(cycle),
                     (false, Some(at)) => {
                         *slot = None;
                         let done = std::mem::take(parts);
+                        let stalls = self.stalls.get_mut(c * m + u).map(std::mem::take).unwrap_or_default();
                         if at >= self.from {
                             let k = &mut self.dims[d];
                             k.hold_parts.iter_mut().zip(done).for_each(|(t, x)| *t += x);
+                            if k.stall_at.len() < stalls.len() {
+                                k.stall_at.resize(stalls.len(), [0; STALL_ENDS]);
+                            }
+                            for (total, hold) in k.stall_at.iter_mut().zip(&stalls) {
+                                total.iter_mut().zip(hold).for_each(|(t, x)| *t += x);
+                            }
                             k.holds += 1;
                             k.hold_cycles += cycle - at;
                             let c = (cycle - at) as usize;
@@ -294,6 +391,7 @@ impl ChannelProbe {
                     mean_hold: k.hold_cycles as f64 / k.holds.max(1) as f64,
                     hold_counts: k.hold_counts.clone(),
                     hold_parts: k.hold_parts.iter().map(|&x| x as f64 / k.holds.max(1) as f64).collect(),
+                    stall_at: k.stall_at.iter().map(|e| e.map(|x| x as f64 / k.holds.max(1) as f64)).collect(),
                     min_wait: min_wait as u64,
                     blocked: over as f64 / headers.max(1) as f64,
                     mean_wait: excess as f64 / headers.max(1) as f64,

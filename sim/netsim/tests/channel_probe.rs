@@ -14,7 +14,7 @@ fn torus(load: f64, cycles: u64) -> wormqos_netsim::Validated {
 
 fn probe(v: &wormqos_netsim::Validated) -> Vec<wormqos_netsim::channel_probe::DimensionStats> {
     // Output ports 1 and 2 are dimensions 0 and 1; port 0 the endpoint.
-    let mut p = ChannelProbe::new(&v.net, 3, vec![None, Some(0), Some(1)], v.run_cycles().1);
+    let mut p = ChannelProbe::new(&v.net, 3, vec![None, Some(0), Some(1)], v.run_cycles().1).with_stall_chains(&v.net);
     let mut observe = |c: u64, r: &[wormqos_sim::Router]| p.observe(c, r);
     Sim::new(v).unwrap().run_probed(&mut observe).unwrap();
     p.stats()
@@ -79,6 +79,36 @@ fn hold_parts_add_up_and_crossing_is_the_message() {
             assert!((d.hold_parts[HoldPart::Crossing as usize] - 32.0).abs() < 1e-9, "load {load} dimension {i}: {:?}", d.hold_parts);
             if load < 0.01 {
                 assert!(d.hold_parts[HoldPart::Shared as usize] < 0.05, "{:?}", d.hold_parts);
+            }
+        }
+    }
+}
+
+/// The stall chains (`stall_end`): every no-credit and draining cycle is
+/// followed to one end, so the ends add up to those two parts; where two
+/// messages almost never meet no header waits for a VC further on; under
+/// load a message is held up beyond the next router too (the chain is
+/// followed), and a header held up k routers on can hold the VC only
+/// while its 32 flits do not fit past the next router's input buffer,
+/// (k − 1) × (4 + 4) < 32, so k ≤ 4 (docs/reproduction.md, "The blocking a
+/// hold can see"): under 1 % of the VC-wait stall cycles lie beyond.
+#[test]
+fn stall_chains_add_up_and_stay_within_the_messages_flits() {
+    use wormqos_netsim::channel_probe::{HoldPart, StallEnd};
+    let vc_wait = StallEnd::VcWait as usize;
+    for (load, cycles) in [(0.001, 20_000), (0.1, 20_000)] {
+        for (i, d) in probe(&torus(load, cycles)).iter().enumerate() {
+            let chained: f64 = d.stall_at.iter().flatten().sum();
+            let parts = d.hold_parts[HoldPart::NoCredit as usize] + d.hold_parts[HoldPart::Draining as usize];
+            assert!((chained - parts).abs() < 1e-9, "load {load} dimension {i}: chains {chained}, no credit + draining {parts}");
+            let at = |k: usize| d.stall_at.get(k - 1).map_or(0.0, |e| e[vc_wait]);
+            let all: f64 = (1..=d.stall_at.len()).map(at).sum();
+            if load < 0.01 {
+                assert!(all < 0.01, "load {load} dimension {i}: {:?}", d.stall_at);
+            } else {
+                assert!(at(2) > 0.1 && all > 1.0, "load {load} dimension {i}: {:?}", d.stall_at);
+                let beyond: f64 = (5..=d.stall_at.len()).map(at).sum();
+                assert!(beyond < 0.01 * all, "load {load} dimension {i}: {beyond} of {all} beyond 4 routers: {:?}", d.stall_at);
             }
         }
     }

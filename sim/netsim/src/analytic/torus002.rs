@@ -113,6 +113,23 @@ pub struct PathStats {
     pub after_first: Vec<Vec<f64>>,
 }
 
+/// The offsets (x_0, …, x_{n−1}), x_i ∈ 0..k_i − 1, of every destination
+/// other than the source: a uniform destination's, one each.
+fn destination_offsets(radix: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let nodes: usize = radix.iter().product();
+    (1..nodes).map(move |idx| {
+        let mut r = idx;
+        radix
+            .iter()
+            .map(|&k| {
+                let x = r % k;
+                r /= k;
+                x
+            })
+            .collect()
+    })
+}
+
 pub fn path_stats(radix: &[usize]) -> PathStats {
     let n = radix.len();
     let nodes: usize = radix.iter().product();
@@ -125,13 +142,7 @@ pub fn path_stats(radix: &[usize]) -> PathStats {
     let mut cross = vec![0.0; n];
     let mut rest = vec![vec![0.0; n]; n];
     let mut after_first = vec![vec![0.0; n]; n];
-    for idx in 1..nodes {
-        let mut x = vec![0usize; n];
-        let mut r = idx;
-        for (i, &k) in radix.iter().enumerate() {
-            x[i] = r % k;
-            r /= k;
-        }
+    for x in destination_offsets(radix) {
         hops[x.iter().sum::<usize>()] += 1.0 / others;
         let top = (0..n).rev().find(|&i| x[i] > 0).unwrap();
         let f = (0..n).find(|&i| x[i] > 0).unwrap();
@@ -170,6 +181,51 @@ pub fn path_stats(radix: &[usize]) -> PathStats {
     PathStats { hops, per_dim, first, terminate, rest, after_first }
 }
 
+/// The later hops a VC hold can see: for messages whose first hop is in
+/// dimension i, `hops[i][j]` the mean hops in dimension j among the first
+/// `span` hops after it, `ejection[i]` the share whose destination router
+/// is at most `span` routers past the first hop's (its ejection wait is
+/// met within the span: R further hops put the destination R + 1 routers
+/// on).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathWindow {
+    pub hops: Vec<Vec<f64>>,
+    pub ejection: Vec<f64>,
+}
+
+/// [`PathWindow`] of a uniform destination, by the same enumeration as
+/// [`path_stats`].
+pub fn path_window(radix: &[usize], span: usize) -> PathWindow {
+    let n = radix.len();
+    let mut hops = vec![vec![0.0; n]; n];
+    let mut ejection = vec![0.0; n];
+    let mut first = vec![0usize; n];
+    for x in destination_offsets(radix) {
+        let f = (0..n).find(|&i| x[i] > 0).unwrap();
+        first[f] += 1;
+        // The hops after the first, in dimension order: x_f − 1 in f, then
+        // x_j in each later j; the first `span` of them.
+        let mut left = span;
+        for j in f..n {
+            let later = if j == f { x[j] - 1 } else { x[j] };
+            let seen = later.min(left);
+            hops[f][j] += seen as f64;
+            left -= seen;
+        }
+        if x.iter().sum::<usize>() <= span {
+            ejection[f] += 1.0;
+        }
+    }
+    for f in 0..n {
+        if first[f] > 0 {
+            let c = first[f] as f64;
+            hops[f].iter_mut().for_each(|v| *v /= c);
+            ejection[f] /= c;
+        }
+    }
+    PathWindow { hops, ejection }
+}
+
 /// How the L VCs of a channel are taken and released.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum VcOccupancy {
@@ -199,6 +255,24 @@ pub struct Variant {
     pub hold_growth: HoldGrowth,
     /// How long and how often a header waits for a VC.
     pub wait: VcWait,
+    /// Not the paper (docs/reproduction.md, "The blocking a hold can
+    /// see"): `Some(k)` counts in a VC's holding time D_{d_i} only the
+    /// blocking of the next k hops and the ejection wait if the destination
+    /// is within them ([`path_window`]): once a blocked message's flits fit
+    /// in the buffers past the next router, the hold has ended. k =
+    /// ⌈M / (input + output buffer depth)⌉ ([`blocking_span`]). The message's
+    /// latency S̄ still has every hop's blocking; Ŵ ([`VcWait::Paper`]) keeps
+    /// the whole remaining path. `None`: every later hop (002_…'s).
+    pub blocking_span: Option<usize>,
+}
+
+/// The hops past a channel whose blocking can lengthen a VC's hold there:
+/// the hold ends when the tail leaves the next router's input buffer; a
+/// header held up k routers on (k = 1: the next router) leaves room
+/// downstream of that buffer for (k − 1) (input + output depth) flits, so
+/// the hold lasts while M > (k − 1) × depth, that is k ≤ ⌈M / depth⌉.
+pub fn blocking_span(msg_flits: usize, input_depth: usize, output_depth: usize) -> usize {
+    msg_flits.div_ceil(input_depth + output_depth)
 }
 
 /// A header's wait for a VC, W_{d_i}.
@@ -238,11 +312,16 @@ pub enum HoldGrowth {
 }
 
 impl Variant {
-    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper };
+    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None };
     /// [`VcOccupancy::ParallelVcs`] with the VC held `hold_extra` cycles
     /// beyond the message and longer by `growth`.
     pub fn corrected(hold_extra: f64, growth: HoldGrowth) -> Variant {
-        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth, wait: VcWait::Paper }
+        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth, wait: VcWait::Paper, blocking_span: None }
+    }
+    /// This variant with the holding time's blocking limited to the next
+    /// `hops` hops ([`Variant::blocking_span`]).
+    pub fn with_span(self, hops: usize) -> Variant {
+        Variant { blocking_span: Some(hops), ..self }
     }
     /// This variant with the wait for a VC computed as `wait`.
     pub fn with_wait(self, wait: VcWait) -> Variant {
@@ -363,8 +442,16 @@ impl TorusModel {
         // D_{d_i}: the rest of the path's blocking, M t_c (and its growth),
         // the ejection wait.
         let service = |w: &[f64], growth: &[f64]| -> Vec<f64> { (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + growth[i] + w_ej).collect() };
+        // The VC's hold: D, or with a span only the blocking it can see.
+        let window = var.blocking_span.map(|k| path_window(&self.radix, k));
+        let hold = |w: &[f64], growth: &[f64]| -> Vec<f64> {
+            match &window {
+                None => service(w, growth),
+                Some(win) => (0..n).map(|i| (0..n).map(|j| w[j] * win.hops[i][j]).sum::<f64>() + m + growth[i] + win.ejection[i] * w_ej).collect(),
+            }
+        };
         for it in 1..=100_000 {
-            let d = service(&w, &growth);
+            let d = hold(&w, &growth);
             let terms = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
             let next: Vec<f64> = terms.iter().map(|t| t.blocking).collect();
             let next_growth: Vec<f64> = terms
@@ -382,9 +469,12 @@ impl TorusModel {
             if delta < 1e-10 {
                 w = next;
                 growth = next_growth;
+                // S̄, the header's injection to the tail's arrival, has
+                // every hop's blocking; the channel terms the hold.
                 let d = service(&w, &growth);
                 let s: f64 = (0..n).map(|i| ps.first[i] * (d[i] + w[i])).sum();
-                let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
+                let d_hold = hold(&w, &growth);
+                let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d_hold[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
                 let radix_sum: f64 = self.radix.iter().sum::<usize>() as f64;
                 let lbar: f64 = (0..n).map(|i| self.radix[i] as f64 * multiplexing_degree(&dims[i].occupancy)).sum::<f64>() / radix_sum;
                 let lam_s = self.rate / l as f64;
@@ -489,7 +579,7 @@ mod tests {
         // always ends at the next node (P_none = 0), so Ŵ = M = 4 and
         // W = 4 Ñ = 4·P(≥ 2) (dimension 0: at most L messages).
         let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.15, router_delay: 0.0 };
-        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper };
+        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None };
         assert!(matches!(m.solve(), Err(TorusError::Saturated(_))));
         let s = m.solve_with(par(0.0)).unwrap();
         assert!((s.dims[0].rho - 1.05).abs() < 1e-9, "{}", s.dims[0].rho);
@@ -578,6 +668,73 @@ mod tests {
         let total = 1.0 + a + top;
         let w = (top / total + a / total / 2.0) * 58.5 / 15.0;
         assert!((e.blocking[0] - w).abs() < 1e-9, "{} vs {w}", e.blocking[0]);
+    }
+
+    #[test]
+    fn path_window_by_hand() {
+        // 4-ary 1-cube: destinations 1, 2, 3 hops away, 0, 1, 2 hops after
+        // the first. Span 1 sees 0, 1, 1 of them and the destination of the
+        // 1-hop path only; span 2 sees 0, 1, 2 and the 1- and 2-hop paths';
+        // span 3 all, as path_stats' after_first.
+        for (span, hops, ejection) in [(1, 2.0 / 3.0, 1.0 / 3.0), (2, 1.0, 2.0 / 3.0), (3, 1.0, 1.0)] {
+            let w = path_window(&[4], span);
+            assert!((w.hops[0][0] - hops).abs() < 1e-12 && (w.ejection[0] - ejection).abs() < 1e-12, "span {span}: {w:?}");
+        }
+        assert!((path_window(&[4], 3).hops[0][0] - path_stats(&[4]).after_first[0][0]).abs() < 1e-12);
+        // 3 × 3, span 1. First hop in dimension 0 (x_0 = 1, 2; x_1 = 0, 1, 2):
+        // the one hop seen is in dimension 0 for the three x_0 = 2, in
+        // dimension 1 for (1, 1) and (1, 2), none for (1, 0), whose
+        // destination is the next router. First hop in dimension 1 (x_1 =
+        // 1, 2): one more dimension-1 hop for x_1 = 2, the destination for 1.
+        let w = path_window(&[3, 3], 1);
+        let want = PathWindow { hops: vec![vec![0.5, 1.0 / 3.0], vec![0.0, 0.5]], ejection: vec![1.0 / 6.0, 0.5] };
+        for (got, want) in w.hops.iter().flatten().chain(&w.ejection).zip(want.hops.iter().flatten().chain(&want.ejection)) {
+            assert!((got - want).abs() < 1e-12, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn blocking_span_by_hand() {
+        // M = 32 with 4 + 4 flits a hop: a header held up 4 routers on
+        // leaves 3 × 8 = 24 < 32 flits of room past the next router's input
+        // buffer (the hold goes on), 5 routers on 32 (it can end).
+        assert_eq!(blocking_span(32, 4, 4), 4);
+        assert_eq!(blocking_span(33, 4, 4), 5);
+        assert_eq!(blocking_span(4, 4, 4), 1);
+    }
+
+    #[test]
+    fn span_limits_the_hold_not_the_latency() {
+        // 4-ary 1-cube, L = 2, M = 4, λ_g = 0.02, the shared channel and the
+        // first-release wait with span 1: λ_c = 2 λ_g = 0.04, u = λ_c M =
+        // 0.16, g = M u/(1 − u) = 0.64/0.84; W_ej = 16·0.02/(2·0.92). The
+        // hold sees the next hop's blocking for 2/3 of the messages and the
+        // ejection wait for 1/3 (path_window_by_hand): D_hold = M + g +
+        // (2/3) W + (1/3) W_ej, where the message's D has all of them: M + g
+        // + 1·W + W_ej (one hop after the first on average). The solution's
+        // W must be P_B of the M/M/2 occupancy at a = λ_c D_hold times the
+        // residual of a hold of 4 fixed + (D_hold − 4) exponential cycles,
+        // E[H²]/(2 E[H]) (one usable VC).
+        let m = TorusModel { radix: vec![4], vcs: 2, msg_flits: 4.0, rate: 0.02, router_delay: 0.0 };
+        let var = Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease);
+        let s = m.solve_with(var.with_span(1)).unwrap();
+        let (g, w_ej, w) = (0.64 / 0.84, 16.0 * 0.02 / (2.0 * 0.92), s.blocking[0]);
+        let d_hold = 4.0 + g + 2.0 / 3.0 * w + w_ej / 3.0;
+        assert!((s.dims[0].service - d_hold).abs() < 1e-9, "{} vs {d_hold}", s.dims[0].service);
+        let a = 0.04 * d_hold;
+        let top = a * a / 2.0 / (1.0 - a / 2.0);
+        let pb = (top + a / 2.0) / (1.0 + a + top);
+        let b = d_hold - 4.0;
+        let residual = (16.0 + 8.0 * b + 2.0 * b * b) / (2.0 * d_hold);
+        assert!((w - pb * residual).abs() < 1e-9, "W {w} vs {}", pb * residual);
+        // Latency: S̄ = D + W with the whole path's blocking, h = 2 header
+        // hops of 1 + g/M.
+        let d_full = 4.0 + g + w + w_ej;
+        assert!((s.network_latency - (d_full + w + 2.0 * (1.0 + g / 4.0))).abs() < 1e-9, "{}", s.network_latency);
+        // A span past the longest path is the whole path: the residual model.
+        let whole = m.solve_with(var).unwrap();
+        assert!((m.solve_with(var.with_span(3)).unwrap().network_latency - whole.network_latency).abs() < 1e-9);
+        assert!(whole.dims[0].service > s.dims[0].service);
     }
 
     #[test]
