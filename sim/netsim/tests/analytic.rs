@@ -1122,3 +1122,82 @@ fn cube_held_one_queue_under_the_fluid_shapes() {
     }
     bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held_shapes.csv"), &csv);
 }
+
+/// The 6-cube's coupled injection link with 000_…'s Eq. (5) recursion in
+/// B̄ (docs/reproduction.md, "The hypercube's coupled source row with the
+/// blocking chained"; `CubeBurstClass::chained_first_hop_blocking`): at
+/// every point of the ten-seed sweep, B̄ first order and chained, the
+/// source VC's capacity c_b = c·M/(M + 2 + c·B̄) with each, the injection
+/// link's fluid part with each, and the two rows that hold it — the tandem
+/// row (`kim2005_cube_tandem`, S added) and the held row
+/// (`kim2005_cube_held`, S merged with the pushed-back P as
+/// E[max(S, P)]) — with each B̄, against the simulated mean of the ten
+/// seeds and its 95 % half-width (t = 2.262 for 9 degrees of freedom ×
+/// the standard error). The simulated means come from the committed
+/// `cube_tandem_fluid.csv` (no simulation here). Beside them, per hop link
+/// and point, the chained hold H_d against the measured allocation of the
+/// link's real-time output VC plus the one turnaround cycle the model's
+/// M/c_d = 33 holds (the ejection link's allocations last exactly M = 32,
+/// `cube_link_trace/cube_links.csv`'s `sim_hold`). Writes
+/// `cube_coupled_eq5.csv` and `cube_coupled_eq5_holds.csv` beside the
+/// sweep (WORMQOS_BLESS=1), else fails when they are stale.
+#[test]
+fn cube_coupled_eq5_against_ten_seeds() {
+    use wormqos_netsim::analytic::onoff_fluid::{expected_max_of_exponentials, BurstClass, CubeBurstClass, OUTPUT_TURNAROUND};
+    let root = format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"));
+    let table = |path: &str| results_table(&format!("{root}/{path}"));
+    let sweep = table("sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
+    let links = table("cube_link_trace/cube_links.csv");
+    let f = |r: &std::collections::HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
+    // Student's t at 97.5 % for 9 degrees of freedom (ten seeds).
+    const T9: f64 = 2.262;
+    let mut csv = String::from("point,streams,gap_cycles,sim_total_cycles,sim_total_ci95_cycles,blocking_first_cycles,blocking_chained_cycles,c_b_first,c_b_chained,injection_first_cycles,injection_chained_cycles,tandem_first_cycles,tandem_first_error_cycles,tandem_chained_cycles,tandem_chained_error_cycles,held_first_cycles,held_first_error_cycles,held_chained_cycles,held_chained_error_cycles\n");
+    let mut holds_csv = String::from("point,link,model_first_cycles,model_chained_cycles,measured_cycles\n");
+    for (k, off) in [(1usize, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let point = format!("{k}:{off}");
+        let s = sweep.iter().find(|r| r["point"] == point).unwrap();
+        let (sim, ci) = (f(s, "sim_total_cycles"), T9 * f(s, "sim_total_se_cycles"));
+        let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+        let o = v.offered().unwrap().onoff[0].clone();
+        let named = predict::plan(&v).unwrap().evaluate(&[]);
+        let parts = |name: &str| named.iter().find(|r| r.name == name).unwrap().result.as_ref().map(|c| c.iter().find(|c| c.class == 1).map(|c| (c.source_latency, c.network_latency)).unwrap());
+        let class = BurstClass { ports: 64, streams: k, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let cube = CubeBurstClass { n: 6, class };
+        let (first, chained) = (cube.first_hop_blocking().unwrap(), cube.chained_first_hop_blocking().unwrap());
+        let m = class.flits;
+        let c_b = |b: f64| m / (m + 2.0 + b);
+        let (s_first, s_chained) = (cube.coupled_delay().unwrap().source_link, cube.chained_coupled_delay().unwrap().source_link);
+        // The rows with the first-order B̄ are `wormqos model`'s (and the
+        // committed CSV's, to its four decimals).
+        let (t_src, t_net) = parts("kim2005_cube_tandem").unwrap();
+        let tandem = t_src + t_net;
+        assert!((tandem - f(s, "tandem_total_cycles")).abs() < 5e-5, "{point}: tandem {tandem} against the committed CSV");
+        let tandem_chained = tandem - s_first + s_chained;
+        let (h_src, h_net) = parts("kim2005_cube_held").unwrap();
+        let pushed = cube.held_network_parts().unwrap().pushed_total();
+        let held = h_src + h_net;
+        assert!((h_src - (t_src - s_first) - expected_max_of_exponentials(s_first, pushed)).abs() <= 1e-9 * h_src, "{point}: held source part");
+        let held_chained = held - expected_max_of_exponentials(s_first, pushed) + expected_max_of_exponentials(s_chained, pushed);
+        // The chain only lengthens the holds, so B̄ rises, c_b falls and the
+        // injection link rises (K = 1: the own stream at c_s, no c_b).
+        assert!(chained > first && c_b(chained) < c_b(first), "{point}: B̄ {first} → {chained}");
+        assert!(s_chained >= s_first && (k > 1 || s_chained == s_first), "{point}: S {s_first} → {s_chained}");
+        csv += &format!(
+            "{point},{k},{:.1},{sim:.4},{ci:.4},{first:.4},{chained:.4},{:.4},{:.4},{s_first:.4},{s_chained:.4},{tandem:.4},{:.4},{tandem_chained:.4},{:.4},{held:.4},{:.4},{held_chained:.4},{:.4}\n",
+            o.gap,
+            c_b(first),
+            c_b(chained),
+            tandem - sim,
+            tandem_chained - sim,
+            held - sim,
+            held_chained - sim
+        );
+        let holds = cube.chained_hop_holds().unwrap();
+        for (d, h) in holds.iter().enumerate() {
+            let r = links.iter().find(|r| r["point"] == point && r["link"] == format!("hop{d}")).unwrap();
+            holds_csv += &format!("{point},hop{d},{:.4},{h:.4},{:.4}\n", m / class.destination_capacity(), f(r, "sim_hold") + OUTPUT_TURNAROUND);
+        }
+    }
+    bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5.csv"), &csv);
+    bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5_holds.csv"), &holds_csv);
+}
