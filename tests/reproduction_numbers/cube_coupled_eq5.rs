@@ -150,16 +150,20 @@ fn cube_coupled_eq5_follows_from_its_csvs() {
     assert!(f(&k1, "coupled_drawn_gap") > half(&k1), "K = 1 not low beyond its interval");
     let g33_4 = at(&g33, "4", "33.0");
     has(format!(
-        "The g = 64, K = 4 excess is real: {} ± {:.2} cycles over {} seeds ({} ± {:.2} over the first {} modelled), unlike g = 33's, which 40 seeds took to a paired model − sim of {} ± {:.2} (± one standard error;",
+        "The g = 64, K = 4 excess is real: {} ± {:.2} cycles over {} seeds ({} ± {:.2} over the first {} modelled; unpaired, over all 40, the model is {:.2} cycles above the simulated mean, whose half-width is {:.2}), unlike g = 33's, which 40 seeds took to a paired model − sim of {} ± {:.2} (± one standard error;",
         signed(-f(&k4, "coupled_drawn_gap"), 2),
         half(&k4),
         k4["coupled_drawn_seeds"],
         signed(-f(&k4_20, "coupled_drawn_gap"), 2),
         half(&k4_20),
         k4_20["coupled_drawn_seeds"],
+        f(&k4, "coupled_total") - f(&k4, "sim_total"),
+        t_975(40) * f(&k4, "sim_total_se"),
         signed(-f(&g33_4, "coupled_drawn_gap"), 2),
         f(&g33_4, "coupled_drawn_gap_se")
     ));
+    let unpaired = f(&k4, "coupled_total") - f(&k4, "sim_total");
+    assert!(unpaired > t_975(40) * f(&k4, "sim_total_se"), "K = 4's unpaired excess inside the simulated mean's interval");
     has(format!("K = 2 at g = 64 is inside its interval ({} ± {:.2}); K = 1 is {:.2} ± {:.2} cycles low", signed(-f(&k2, "coupled_drawn_gap"), 2), half(&k2), f(&k1, "coupled_drawn_gap"), half(&k1)));
     // The K = 4 split over 40 seeds; each model part beyond the measured
     // part's half-width.
