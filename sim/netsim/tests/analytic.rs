@@ -1148,8 +1148,9 @@ fn cube_held_one_queue_under_the_fluid_shapes() {
 }
 
 /// The 6-cube's coupled injection link with 000_…'s Eq. (5) recursion in
-/// B̄ (docs/reproduction.md, "The hypercube's coupled source row with the
-/// blocking chained"; `CubeBurstClass::chained_first_hop_blocking`): at
+/// B̄ (docs/reproduction.md, "The coupled source row with the blocking
+/// chained, and g = 64, K = 4 over 40 seeds";
+/// `CubeBurstClass::chained_first_hop_blocking`): at
 /// every point of the ten-seed sweep, B̄ first order and chained, the
 /// source VC's capacity c_b = c·M/(M + 2 + c·B̄) with each, the injection
 /// link's fluid part with each, and the two rows that hold it — the tandem

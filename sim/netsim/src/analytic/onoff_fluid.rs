@@ -812,8 +812,8 @@ impl CubeBurstClass {
 
     /// H_d, the cycles a message holds hop link (x, d) for the messages
     /// behind it, when it is held there by the blocking it meets at its own
-    /// next hop (docs/reproduction.md, "The hypercube's coupled source row
-    /// with the blocking chained").
+    /// next hop (docs/reproduction.md, "The coupled source row with the
+    /// blocking chained, and g = 64, K = 4 over 40 seeds").
     ///
     /// **Derivation.** 000_…'s Eq. (5) gives a header's blocking at a
     /// router as the probability the resource it needs is taken times the
