@@ -5085,6 +5085,8 @@ mod rtvcs_8020;
 mod cube_source_split;
 #[path = "reproduction_numbers/onoff_k4_parts.rs"]
 mod onoff_k4_parts;
+#[path = "reproduction_numbers/cube_coupled_eq5.rs"]
+mod cube_coupled_eq5;
 #[path = "reproduction_numbers/run_log.rs"]
 mod run_log;
 #[path = "reproduction_numbers/run_lengths.rs"]
@@ -5099,6 +5101,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(models::claims().0);
     all.extend(lane_ties::claims());
     all.extend(cube_held::claims());
+    all.extend(cube_coupled_eq5::claims());
     all.extend(ring_torus_ties::claims());
     all.extend(l3_ties::claims());
     all.extend(l3_residual::claims());

@@ -799,6 +799,37 @@ fn results_table(path: &str) -> Vec<std::collections::HashMap<String, String>> {
     lines.map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
 }
 
+/// `experiments/results/` of the repository.
+fn results_dir() -> String {
+    format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The ten-seed sweep's committed `cube_tandem_fluid.csv` and the link
+/// trace's `cube_links.csv` over the same seeds, as `results_table` rows.
+fn cube_sweep_and_links() -> (Vec<std::collections::HashMap<String, String>>, Vec<std::collections::HashMap<String, String>>) {
+    let root = results_dir();
+    (results_table(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv")), results_table(&format!("{root}/cube_link_trace/cube_links.csv")))
+}
+
+/// The number in column `c` of a `results_table` row.
+fn cell(r: &std::collections::HashMap<String, String>, c: &str) -> f64 {
+    r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c]))
+}
+
+/// One point of the 6-cube's back-to-back bursts
+/// (`fig12b_000_onoff_cube6_bursts.toml` with K = `k` streams and a mean
+/// OFF time of `off` µs): its real-time class as `CubeBurstClass`, and the
+/// real-time (source wait, network latency) of each `wormqos model` row
+/// that has a result, by row name.
+fn cube_bursts_point(k: usize, off: &str) -> (wormqos_netsim::analytic::onoff_fluid::CubeBurstClass, std::collections::HashMap<String, (f64, f64)>) {
+    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
+    let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+    let o = v.offered().unwrap().onoff[0].clone();
+    let rows = predict::plan(&v).unwrap().evaluate(&[]).into_iter().filter_map(|r| r.result.ok().map(|c| (r.name.to_string(), c.iter().find(|c| c.class == 1).map(|c| (c.source_latency, c.network_latency)).unwrap()))).collect();
+    let class = BurstClass { ports: 64, streams: k, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+    (CubeBurstClass { n: 6, class }, rows)
+}
+
 /// The row `kim2005_cube_held` (`analytic/cube_held.rs`) against the ten
 /// seeds per part (docs/reproduction.md, "The network links without the
 /// source's backlog"): the simulated means and the measured header stays
@@ -807,26 +838,19 @@ fn results_table(path: &str) -> Vec<std::collections::HashMap<String, String>> {
 /// come from `wormqos model`'s plan. Writes `cube_held.csv` beside them.
 #[test]
 fn cube_held_model_against_ten_seeds() {
-    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
-    let root = format!("{}/../../experiments/results", env!("CARGO_MANIFEST_DIR"));
-    let table = |path: &str| results_table(&format!("{root}/{path}"));
-    let sweep = table("sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
-    let links = table("cube_link_trace/cube_links.csv");
-    let f = |r: &std::collections::HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
+    let root = results_dir();
+    let (sweep, links) = cube_sweep_and_links();
+    let f = cell;
     let mut csv = String::from("point,streams,gap_cycles,sim_total_cycles,sim_source_wait_cycles,sim_network_cycles,held_source_wait_cycles,held_network_cycles,held_total_cycles,source_error_percent,network_error_percent,total_error_percent,held_links_cycles,pushed_cycles,held_ejection_cycles,measured_stays_cycles,measured_ejection_stay_cycles,injection_link_cycles,sum_source_wait_cycles,sum_source_error_percent\n");
     for (k, off) in [(1usize, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
         let point = format!("{k}:{off}");
         let s = sweep.iter().find(|r| r["point"] == point).unwrap();
         let (sim, sim_src, sim_net) = (f(s, "sim_total_cycles"), f(s, "sim_source_wait_cycles"), f(s, "sim_network_cycles"));
-        let v = experiment_point("fig12b_000_onoff_cube6_bursts.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
-        let o = v.offered().unwrap().onoff[0].clone();
-        let named = predict::plan(&v).unwrap().evaluate(&[]);
-        let parts = |name: &str| named.iter().find(|r| r.name == name).unwrap().result.as_ref().map(|c| c.iter().find(|c| c.class == 1).map(|c| (c.source_latency, c.network_latency)).unwrap());
-        let (h_src, h_net) = parts("kim2005_cube_held").unwrap();
-        let (t_src, t_net) = parts("kim2005_cube_tandem").unwrap();
-        let base = parts("kim2005_cube").unwrap().1;
-        let class = BurstClass { ports: 64, streams: k, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
-        let cube = CubeBurstClass { n: 6, class };
+        let (cube, parts) = cube_bursts_point(k, off);
+        let gap = cube.class.gap;
+        let (h_src, h_net) = parts["kim2005_cube_held"];
+        let (t_src, t_net) = parts["kim2005_cube_tandem"];
+        let base = parts["kim2005_cube"].1;
         let split = cube.held_network_parts().unwrap();
         // The network part is the base plus the links' held parts; the
         // source part is the tandem row's packet-scale wait plus the one
@@ -855,14 +879,14 @@ fn cube_held_model_against_ten_seeds() {
         // (+35.6 % to +43.1 %); the one queue's source part within 10 %
         // at g = 33, K ≥ 2, and below the sum's wherever S > 0.
         assert!(err(h_net, sim_net).abs() <= 10.0, "{point}: network {h_net} sim {sim_net}");
-        if o.gap == 33.0 {
+        if gap == 33.0 {
             assert!((30.0..=50.0).contains(&err(sum_src, sim_src)), "{point}: sum's source {sum_src} sim {sim_src}");
             assert!(k == 1 || err(h_src, sim_src).abs() <= 10.0, "{point}: source {h_src} sim {sim_src}");
             assert!(h_src < sum_src, "{point}: one queue {h_src} sum {sum_src}");
         }
         csv += &format!(
             "{point},{k},{:.1},{sim:.4},{sim_src:.4},{sim_net:.4},{h_src:.4},{h_net:.4},{held:.4},{:.1},{:.1},{:.1},{:.4},{:.4},{:.4},{stays:.4},{ejection_stay:.4},{s_link:.4},{sum_src:.4},{:.1}\n",
-            o.gap,
+            gap,
             err(h_src, sim_src),
             err(h_net, sim_net),
             err(held, sim),
@@ -1121,4 +1145,78 @@ fn cube_held_one_queue_under_the_fluid_shapes() {
         );
     }
     bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held_shapes.csv"), &csv);
+}
+
+/// The 6-cube's coupled injection link with 000_…'s Eq. (5) recursion in
+/// B̄ (docs/reproduction.md, "The coupled source row with the blocking
+/// chained, and g = 64, K = 4 over 40 seeds";
+/// `CubeBurstClass::chained_first_hop_blocking`): at
+/// every point of the ten-seed sweep, B̄ first order and chained, the
+/// source VC's capacity c_b = c·M/(M + 2 + c·B̄) with each, the injection
+/// link's fluid part with each, and the two rows that hold it — the tandem
+/// row (`kim2005_cube_tandem`, S added) and the held row
+/// (`kim2005_cube_held`, S merged with the pushed-back P as
+/// E[max(S, P)]) — with each B̄, against the simulated mean of the ten
+/// seeds and its 95 % half-width (t = 2.262 for 9 degrees of freedom ×
+/// the standard error). The simulated means come from the committed
+/// `cube_tandem_fluid.csv` (no simulation here). Beside them, per hop link
+/// and point, the chained hold H_d against the measured allocation of the
+/// link's real-time output VC plus the one turnaround cycle the model's
+/// M/c_d = 33 holds (the ejection link's allocations last exactly M = 32,
+/// `cube_link_trace/cube_links.csv`'s `sim_hold`). Writes
+/// `cube_coupled_eq5.csv` and `cube_coupled_eq5_holds.csv` beside the
+/// sweep (WORMQOS_BLESS=1), else fails when they are stale.
+#[test]
+fn cube_coupled_eq5_against_ten_seeds() {
+    use wormqos_netsim::analytic::onoff_fluid::{expected_max_of_exponentials, OUTPUT_TURNAROUND};
+    let root = results_dir();
+    let (sweep, links) = cube_sweep_and_links();
+    let f = cell;
+    // Student's t at 97.5 % for 9 degrees of freedom (ten seeds).
+    const T9: f64 = 2.262;
+    let mut csv = String::from("point,streams,gap_cycles,sim_total_cycles,sim_total_ci95_cycles,blocking_first_cycles,blocking_chained_cycles,c_b_first,c_b_chained,injection_first_cycles,injection_chained_cycles,tandem_first_cycles,tandem_first_error_cycles,tandem_chained_cycles,tandem_chained_error_cycles,held_first_cycles,held_first_error_cycles,held_chained_cycles,held_chained_error_cycles\n");
+    let mut holds_csv = String::from("point,link,model_first_cycles,model_chained_cycles,measured_cycles\n");
+    for (k, off) in [(1usize, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let point = format!("{k}:{off}");
+        let s = sweep.iter().find(|r| r["point"] == point).unwrap();
+        let (sim, ci) = (f(s, "sim_total_cycles"), T9 * f(s, "sim_total_se_cycles"));
+        let (cube, parts) = cube_bursts_point(k, off);
+        let class = cube.class;
+        let (first, chained) = (cube.first_hop_blocking().unwrap(), cube.chained_first_hop_blocking().unwrap());
+        let m = class.flits;
+        let c_b = |b: f64| m / (m + 2.0 + b);
+        let (s_first, s_chained) = (cube.coupled_delay().unwrap().source_link, cube.chained_coupled_delay().unwrap().source_link);
+        // The rows with the first-order B̄ are `wormqos model`'s (and the
+        // committed CSV's, to its four decimals).
+        let (t_src, t_net) = parts["kim2005_cube_tandem"];
+        let tandem = t_src + t_net;
+        assert!((tandem - f(s, "tandem_total_cycles")).abs() < 5e-5, "{point}: tandem {tandem} against the committed CSV");
+        let tandem_chained = tandem - s_first + s_chained;
+        let (h_src, h_net) = parts["kim2005_cube_held"];
+        let pushed = cube.held_network_parts().unwrap().pushed_total();
+        let held = h_src + h_net;
+        assert!((h_src - (t_src - s_first) - expected_max_of_exponentials(s_first, pushed)).abs() <= 1e-9 * h_src, "{point}: held source part");
+        let held_chained = held - expected_max_of_exponentials(s_first, pushed) + expected_max_of_exponentials(s_chained, pushed);
+        // The chain only lengthens the holds, so B̄ rises, c_b falls and the
+        // injection link rises (K = 1: the own stream at c_s, no c_b).
+        assert!(chained > first && c_b(chained) < c_b(first), "{point}: B̄ {first} → {chained}");
+        assert!(s_chained >= s_first && (k > 1 || s_chained == s_first), "{point}: S {s_first} → {s_chained}");
+        csv += &format!(
+            "{point},{k},{:.1},{sim:.4},{ci:.4},{first:.4},{chained:.4},{:.4},{:.4},{s_first:.4},{s_chained:.4},{tandem:.4},{:.4},{tandem_chained:.4},{:.4},{held:.4},{:.4},{held_chained:.4},{:.4}\n",
+            class.gap,
+            c_b(first),
+            c_b(chained),
+            tandem - sim,
+            tandem_chained - sim,
+            held - sim,
+            held_chained - sim
+        );
+        let holds = cube.chained_hop_holds().unwrap();
+        for (d, h) in holds.iter().enumerate() {
+            let r = links.iter().find(|r| r["point"] == point && r["link"] == format!("hop{d}")).unwrap();
+            holds_csv += &format!("{point},hop{d},{:.4},{h:.4},{:.4}\n", m / class.destination_capacity(), f(r, "sim_hold") + OUTPUT_TURNAROUND);
+        }
+    }
+    bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5.csv"), &csv);
+    bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5_holds.csv"), &holds_csv);
 }

@@ -489,12 +489,19 @@ impl BurstClass {
     /// geometric number of messages ahead, B = ρ_o/(1 − ρ_o)·M/c_d.
     /// ρ_o ≥ 1 is `Saturated`.
     fn blocking_behind(&self, others: f64) -> Result<f64, FluidError> {
-        let c_d = self.destination_capacity();
-        let rho = others / c_d;
+        self.blocking_behind_holds(others, self.flits / self.destination_capacity())
+    }
+
+    /// `blocking_behind` when each of the other messages holds the output
+    /// `hold` cycles (M/c_d there): they take it a fraction
+    /// ρ = (others/M)·hold of the cycles, and a header waits for a
+    /// geometric number of them, ρ/(1 − ρ)·hold. ρ ≥ 1 is `Saturated`.
+    fn blocking_behind_holds(&self, others: f64, hold: f64) -> Result<f64, FluidError> {
+        let rho = others * hold / self.flits;
         if !(rho < 1.0) {
-            return Err(FluidError::Saturated { load: others, capacity: c_d });
+            return Err(FluidError::Saturated { load: others, capacity: self.flits / hold });
         }
-        Ok(rho / (1.0 - rho) * self.flits / c_d)
+        Ok(rho / (1.0 - rho) * hold)
     }
 
     /// The class's one source VC with every message's blocking B̄ in its
@@ -755,17 +762,108 @@ impl CubeBurstClass {
     /// `blocking_behind`). B̄ = Σ_d q_d·B(λ_d); d = 0 has no other input.
     /// First order: a message that holds (x, d) is not itself held there by
     /// the blocking it meets at its next hop (one 32-flit message per VC
-    /// buffer would carry that back too; 000_…'s Eq. (5) recursion).
+    /// buffer would carry that back too; 000_…'s Eq. (5) recursion, in
+    /// `chained_first_hop_blocking`).
     pub fn first_hop_blocking(&self) -> Result<f64, FluidError> {
-        let (n, k) = (self.n, self.class.streams);
-        let others = ((1usize << n) - 1) as f64;
+        let one_message = self.class.flits / self.class.destination_capacity();
+        self.first_hop_blocking_with(&vec![one_message; self.n])
+    }
+
+    /// `first_hop_blocking` with the messages that hold hop link (x, d)
+    /// holding it `holds[d]` cycles each.
+    fn first_hop_blocking_with(&self, holds: &[f64]) -> Result<f64, FluidError> {
         let mut blocking = 0.0;
-        for d in 0..n {
-            let q = (1usize << (n - d - 1)) as f64 / others;
-            let lambda = ((1usize << d) - 1) as f64 * k as f64 * q * self.class.stream_rate();
-            blocking += q * self.class.blocking_behind(lambda)?;
+        for d in 0..self.n {
+            let q = self.first_hop_probability(d);
+            blocking += q * self.class.blocking_behind_holds(self.hop_link_rate_from(d, None), holds[d])?;
         }
         Ok(blocking)
+    }
+
+    /// q_d = 2^(n − d − 1)/(2^n − 1): a uniform destination differs from
+    /// the source first in bit d, so the message's first hop is (x, d).
+    fn first_hop_probability(&self, d: usize) -> f64 {
+        (1usize << (self.n - d - 1)) as f64 / ((1usize << self.n) - 1) as f64
+    }
+
+    /// Flits per cycle into hop link (y, d) from every input of y's router
+    /// but `from` (the input port of dimension e, or y's injection VC for
+    /// `None`), whose messages queue behind the tagged one in its input VC
+    /// rather than ahead of it at the output. (y, d) carries the streams of
+    /// the 2^d sources that agree with y from bit d up, each there with
+    /// probability q_d (`cube_hop_link_streams`); of them, those that
+    /// arrive on input e last corrected bit e: they agree with y in bits
+    /// e + 1 to d − 1 and from d up, differ in bit e, any bits below e —
+    /// 2^e sources; the injection VC carries y's own source alone (1).
+    fn hop_link_rate_from(&self, d: usize, from: Option<usize>) -> f64 {
+        let own = from.map_or(1usize, |e| 1 << e);
+        ((1usize << d) - own) as f64 * self.class.streams as f64 * self.first_hop_probability(d) * self.class.stream_rate()
+    }
+
+    /// Flits per cycle into the ejection link of z from every input but
+    /// the port of dimension e: each of the (2^n − 1)·K streams of the
+    /// other sources picks z with probability 1/(2^n − 1), and those that
+    /// arrive on port e are the 2^e sources that agree with z above e and
+    /// differ in bit e.
+    fn ejection_rate_from(&self, e: usize) -> f64 {
+        let others = ((1usize << self.n) - 1) as f64;
+        (others - (1usize << e) as f64) * self.class.streams as f64 / others * self.class.stream_rate()
+    }
+
+    /// H_d, the cycles a message holds hop link (x, d) for the messages
+    /// behind it, when it is held there by the blocking it meets at its own
+    /// next hop (docs/reproduction.md, "The coupled source row with the
+    /// blocking chained, and g = 64, K = 4 over 40 seeds").
+    ///
+    /// **Derivation.** 000_…'s Eq. (5) gives a header's blocking at a
+    /// router as the probability the resource it needs is taken times the
+    /// length that holds it; its cube model (Eq. (10), Appendix A.2)
+    /// carries that hop by hop: the blocking a message meets in the middle
+    /// routers, B_middle, sums over the later channels j the blocking
+    /// there, P_b^j·(max(b_s, M) + d_{c,j}), where d_{c,j}, the time a
+    /// message holds channel j, is itself half the message plus the
+    /// blocking it meets at the channels after j — a recursion that ends
+    /// at the ejection channel. Here, with this model's geometric blocking
+    /// (`blocking_behind_holds`): a message that holds (x, d) has its
+    /// M flits in the next router's input VC, one message deep (b_s = M),
+    /// so the link passes the next message only once this one's header has
+    /// won its next output: H_d = M/c_d + the mean blocking there. Its next
+    /// output, for a destination uniform over those that agree with x
+    /// below d and differ in bit d, is the hop link of the lowest higher
+    /// bit in which the destination still differs, (y, d′) with
+    /// probability 2^−(d′ − d) for d < d′ < n, or else (all higher bits
+    /// equal, probability 2^−(n − 1 − d)) the destination's ejection
+    /// link. At (y, d′) the other inputs (`hop_link_rate_from`(d′, d))
+    /// hold it H_d′ each; the ejection link's holders hold it M/c_d (the
+    /// endpoint never holds a message back: every ejection allocation
+    /// lasts M cycles, "The hypercube's tandem row link by link"). So
+    ///
+    ///   H_d = M/c_d + Σ_{d′ = d+1}^{n−1} 2^−(d′ − d)·B(λ_{d→d′}, H_d′)
+    ///         + 2^−(n − 1 − d)·B(λ_{d→ej}, M/c_d),
+    ///
+    /// with B(λ, H) = ρ/(1 − ρ)·H, ρ = λH/M, solved from d = n − 1 down.
+    /// The ejection link ends it, so on one router (its output is the
+    /// last hop) nothing changes: `BurstClass::destination_blocking`.
+    pub fn chained_hop_holds(&self) -> Result<Vec<f64>, FluidError> {
+        let one_message = self.class.flits / self.class.destination_capacity();
+        let mut holds = vec![0.0; self.n];
+        for d in (0..self.n).rev() {
+            let mut hold = one_message;
+            for next in d + 1..self.n {
+                let chance = 0.5f64.powi((next - d) as i32);
+                hold += chance * self.class.blocking_behind_holds(self.hop_link_rate_from(next, Some(d)), holds[next])?;
+            }
+            let ejected = 0.5f64.powi((self.n - 1 - d) as i32);
+            hold += ejected * self.class.blocking_behind_holds(self.ejection_rate_from(d), one_message)?;
+            holds[d] = hold;
+        }
+        Ok(holds)
+    }
+
+    /// `first_hop_blocking` with the first hop's holders holding it
+    /// `chained_hop_holds` cycles each (000_…'s Eq. (5) recursion).
+    pub fn chained_first_hop_blocking(&self) -> Result<f64, FluidError> {
+        self.first_hop_blocking_with(&self.chained_hop_holds()?)
     }
 
     /// The class's burst-scale delays in tandem, as the single router's
@@ -778,7 +876,18 @@ impl CubeBurstClass {
     /// the probability the stream crosses it (`network_links`), but the
     /// dimension-0 hop link, which never queues (`coupled_network_parts`).
     pub fn coupled_delay(&self) -> Result<BurstDelay, FluidError> {
-        let source_link = self.class.coupled_source_link(self.first_hop_blocking()?)?;
+        self.coupled_delay_with(self.first_hop_blocking()?)
+    }
+
+    /// `coupled_delay` with B̄ = `chained_first_hop_blocking` (an option
+    /// beside the row, which keeps the first-order B̄).
+    pub fn chained_coupled_delay(&self) -> Result<BurstDelay, FluidError> {
+        self.coupled_delay_with(self.chained_first_hop_blocking()?)
+    }
+
+    /// `coupled_delay` for a first-hop blocking B̄.
+    fn coupled_delay_with(&self, blocking: f64) -> Result<BurstDelay, FluidError> {
+        let source_link = self.class.coupled_source_link(blocking)?;
         let (parts, excluded_weight) = self.coupled_network_parts()?;
         Ok(BurstDelay { source_link, destination_link: parts.iter().sum(), excluded_weight })
     }
@@ -1245,6 +1354,58 @@ mod tests {
         assert!((four - 0.652_214).abs() < 1e-6, "{four}");
         // A 1-cube: the one hop is d = 0, never another input: 0.
         assert_eq!(CubeBurstClass { n: 1, class }.first_hop_blocking().unwrap(), 0.0);
+    }
+
+    #[test]
+    fn the_first_hop_blocking_chained_by_hand() {
+        // the_first_hop_blocking_by_hand's 3-cube (K = 1, p·r = 0.128,
+        // M = 32, M/c_d = 33), each hop link's holders held there by the
+        // blocking at their own next hop. From (x, d) the next output is
+        // (y, d′) with probability 2^−(d′ − d), else the ejection link.
+        // The ejection link from port e: the other inputs send
+        // (7 − 2^e)/7·0.128 flits per cycle, its holders hold it 33.
+        // H_2 (next always the ejection link, e = 2): λ = 3/7·0.128 =
+        // 0.0548571, ρ = λ·33/32 = 0.0565714, B = ρ/(1 − ρ)·33 = 1.978801:
+        // H_2 = 34.978801.
+        // H_1: ½ to (y, 2), whose other inputs (the 4 sources of (y, 2)
+        // less the 2 that come on port 1) send 2·(1/7)·0.128 = 0.0365714,
+        // ρ = 0.0365714·34.978801/32 = 0.0399758, B = 1.456531; ½ to the
+        // ejection link (e = 1): λ = 5/7·0.128 = 0.0914286, ρ = 0.0942857,
+        // B = 3.435331. H_1 = 33 + ½·1.456531 + ½·3.435331 = 35.445931.
+        // H_0: ½ to (y, 1) (2 − 1 other sources, λ = (2/7)·0.128 at
+        // H_1: ρ = 0.0405096, B = 1.496525), ¼ to (y, 2) (4 − 1, λ =
+        // 0.0548571 at H_2: ρ = 0.0599637, B = 2.231251), ¼ to the
+        // ejection link (λ = 6/7·0.128, ρ = 0.1131429, B = 4.210052):
+        // H_0 = 35.358588.
+        // The first hop (from the injection VC, the first-order test's
+        // λ): d = 1 at H_1, B = 1.496525; d = 2 at H_2, B = 2.231251;
+        // B̄ = (2/7)·1.496525 + (1/7)·2.231251 = 0.746329 cycles, where
+        // the first order's is 0.652214.
+        let class = BurstClass { ports: 0, streams: 1, mean_burst: 10.0, gap: 33.0, off_mean: 2170.0, flits: 32.0, capacity: 1.0 };
+        let cube = CubeBurstClass { n: 3, class };
+        let holds = cube.chained_hop_holds().unwrap();
+        for (h, want) in holds.iter().zip([35.358_588, 35.445_931, 34.978_801]) {
+            assert!((h - want).abs() < 1e-6, "{holds:?}");
+        }
+        let b = cube.chained_first_hop_blocking().unwrap();
+        assert!((b - 0.746_329).abs() < 1e-6, "{b}");
+        // A 1-cube: its one hop link leads to the ejection link, which no
+        // other input feeds ((2^1 − 1) − 2^0 = 0 other sources): H_0 = 33,
+        // B̄ = 0.
+        let one = CubeBurstClass { n: 1, class };
+        assert_eq!((one.chained_hop_holds().unwrap(), one.chained_first_hop_blocking().unwrap()), (vec![33.0], 0.0));
+        // a_two_cube_injection_link_coupled_backwards_by_hand's 2-cube
+        // (K = 2, p·r = 1/2 per stream, M = 2, c_d = 8/3, M/c_d = 3/4):
+        // H_1: the ejection link from port 1, (3 − 2)/3·2·½ = 1/3 flit per
+        // cycle, ρ = (1/3)(3/4)/2 = 1/8, B = (1/7)(3/4) = 3/28, H_1 = 6/7.
+        // First hop d = 1 (q = 1/3): 1/3 flit per cycle at H_1, ρ = 1/7,
+        // B = (1/6)(6/7) = 1/7: B̄ = 1/21 (first order 1/28), so
+        // c_b = 8/(4 + 4/21) = 21/11 below the first order's 56/29, and
+        // the injection link is longer than its 0.958995.
+        let two = CubeBurstClass { n: 2, class: BurstClass { ports: 0, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 } };
+        assert!((two.chained_first_hop_blocking().unwrap() - 1.0 / 21.0).abs() < 1e-12);
+        assert!((two.class.capacity_with_blocking(1.0 / 21.0) - 21.0 / 11.0).abs() < 1e-12);
+        assert!(two.chained_coupled_delay().unwrap().source_link > 0.958_995 + 1e-3);
     }
 
     #[test]
