@@ -112,8 +112,17 @@ fn parse_state(line: &str, n: usize, c: u32) -> (u64, u128, u64, Vec<Option<u64>
 type State = (u64, u128, u64, Vec<Option<u64>>);
 
 /// Runs `cycles` random cycles; returns (expected grants, RTL grants) as one-hot masks.
+/// With a planted bug the simulation ends at the first grant that differs
+/// from the reference's (the RTL's grants then stop there): the bug is
+/// caught, and the rest of the run would only cost simulator time.
 fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, _) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80);
+    let (exp, got, _, _, check_failed) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80, mutant.is_some());
+    // A run cut short by neither an RTL check nor a differing last grant
+    // would make every planted bug look caught.
+    if got.len() < exp.len() && !check_failed {
+        let t = got.len().checked_sub(1).unwrap_or_else(|| panic!("n={n} seed={seed}: no grant simulated"));
+        assert_ne!(got[t], exp[t], "n={n} seed={seed}: the simulation stopped at cycle {t}, where the grants agree");
+    }
     (exp, got)
 }
 
@@ -134,7 +143,8 @@ enum Form {
 /// present slot eligible in `elig_pct` % of them, plus the
 /// registers after every cycle (expected, RTL), and whether one of the RTL's
 /// simulation-only checks failed (the run stops there; without a mutant it
-/// must not fail).
+/// must not fail). With `stop_at_divergence` the simulation also stops
+/// after the first grant that differs from the reference's.
 #[allow(clippy::too_many_arguments)]
 fn run_form(
     form: Form,
@@ -146,6 +156,7 @@ fn run_form(
     cycles: usize,
     take_pct: u64,
     elig_pct: u64,
+    stop_at_divergence: bool,
 ) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
     let mut rng = Rng(seed);
     let mut model = Ref::new(n, c, vtw);
@@ -179,27 +190,30 @@ fn run_form(
             })
             .collect();
         let g = model.step(&present, &vts, &elig, take);
-        expected.push(g.map(|k| 1u64 << k).unwrap_or(0));
+        let grant = g.map(|k| 1u64 << k).unwrap_or(0);
+        expected.push(grant);
         states.push(model.state());
         if let (Some(k), true) = (g, take) {
             left[k] -= 1;
         }
-        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &sreq, take, &vts));
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &sreq, take, &vts, stop_at_divergence.then_some(grant)));
     }
     let (got, got_states, check_failed) = simulate(form, n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
     (expected, got, states, got_states, check_failed)
 }
 
-/// One cycle of the testbench: drive the inputs, print the grant, clock, print the registers.
-fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], sreq: &[bool], take: bool, vts: &[u64]) -> String {
+/// One cycle of the testbench: drive the inputs, print the grant, clock, print the registers;
+/// with `expected_grant`, end the simulation after printing a grant that differs from it.
+fn tb_cycle(vtw: u32, present: &[bool], elig: &[bool], sreq: &[bool], take: bool, vts: &[u64], expected_grant: Option<u64>) -> String {
     let n = present.len();
     let bits = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (k, &b)| a | ((b as u64) << k));
     let mut vflat = String::new();
     for k in (0..n).rev() {
         let _ = write!(vflat, "{}'d{}, ", vtw, vts[k]);
     }
+    let stop = expected_grant.map(|g| format!(" if (gnt !== {n}'d{g}) $finish;")).unwrap_or_default();
     format!(
-        "    present = {n}'d{}; elig = {n}'d{}; sreq = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt); @(posedge clk); #1 \
+        "    present = {n}'d{}; elig = {n}'d{}; sreq = {n}'d{}; take = 1'b{}; vtick = {{{}}}; #1 $display(\"%0d\", gnt);{stop} @(posedge clk); #1 \
          $display(\"S %h %h %h %h\", dut.now_q, dut.aux_q, dut.stamp_q, dut.stamped_q);\n",
         bits(present),
         bits(elig),
@@ -268,7 +282,7 @@ fn scheduler_registers_match_the_spec_reference() {
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 3000, pct, 80);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 3000, pct, 80, false);
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
@@ -294,7 +308,7 @@ fn scheduler_mutants_diverge_from_the_reference() {
 /// loads it from the stale `aux[k]`, and not without a mutant (the runs above).
 #[test]
 fn stale_max_trips_the_precomputation_check() {
-    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 6, Some(Mutant::VcStaleMax), 21 + seed, 2000, 80, 80, false).4);
     assert!(tripped, "the mx_q check did not fire on vc-stale-max");
 }
 
@@ -308,7 +322,7 @@ fn stale_max_trips_the_precomputation_check() {
 fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
     let cases = [(3usize, 8u32, 3u32, 41u64), (4, 8, 3, 42), (2, 8, 3, 43), (5, 8, 4, 44)];
     par_each(&cases, threads(), |&(n, c, vtw, seed)| {
-        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 4000, 60, 30);
+        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 4000, 60, 30, false);
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
@@ -338,7 +352,7 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
     let mut cycle = |present: [bool; 2], vts: [u64; 2], elig: [bool; 2], take: bool| {
         model.step(&present, &vts, &elig, take);
         exp_states.push(model.state());
-        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &[false; 2], take, &vts));
+        tb_body.push_str(&tb_cycle(vtw, &present, &elig, &[false; 2], take, &vts, None));
     };
     for _ in 0..300 {
         cycle([true, false], [1, 0], [false, false], true);
@@ -363,7 +377,7 @@ fn registered_below_holds_when_now_and_a_stamp_saturate_together() {
 /// loads `sord` from this cycle's stamp registers trips the check.
 #[test]
 fn stale_order_trips_the_comparison_check() {
-    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60).4);
+    let tripped = (0..4u64).any(|seed| run_form(Form::Plain, 4, 8, 3, Some(Mutant::VcStaleOrder), 51 + seed, 2000, 30, 60, false).4);
     assert!(tripped, "the sbelow/sord check did not fire on vc-stale-order");
 }
 
@@ -390,7 +404,7 @@ fn split_form_matches_the_spec_reference() {
         (5, 8, 3, 123, 90, 50),
     ];
     par_each(&cases, threads(), |&(n, c, vtw, seed, take_pct, elig_pct)| {
-        let (eg, gg, exp, got, _) = run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, 4000, take_pct, elig_pct);
+        let (eg, gg, exp, got, _) = run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, 4000, take_pct, elig_pct, false);
         if let Some(t) = (0..eg.len()).find(|&t| eg[t] != gg[t]) {
             panic!("n={n} c={c} vtw={vtw}: first grant difference at cycle {t}: expected {} got {}", eg[t], gg[t]);
         }
@@ -405,6 +419,6 @@ fn split_form_matches_the_spec_reference() {
 /// in 5 % of the cycles, and not when it keeps it (the test above).
 #[test]
 fn split_form_check_fires_on_a_wrong_stamped_eligibility() {
-    let (_, _, _, _, tripped) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60);
+    let (_, _, _, _, tripped) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60, false);
     assert!(tripped, "the sreq_i check did not fire");
 }
