@@ -54,19 +54,22 @@ pub enum RouterPart {
     /// None of its flits in the output buffer, the next one in its input
     /// VC, and the output buffer full of an earlier message's flits.
     OutputBufferFull,
-    /// ... the output buffer with room, and its input port's one crossbar
-    /// input given to a flit of another of its VCs (point A).
+    /// ... the output buffer with room, and its output port's one crossbar
+    /// input given to a flit of another input VC (point B, or an earlier
+    /// round of the iterative allocator matched it elsewhere).
+    SwitchOutputTaken,
+    /// ... the output port took no flit, and its input port's one crossbar
+    /// input went to a flit of another of its VCs, for another output port
+    /// (point A).
     SwitchToOtherVc,
-    /// ... nothing of its input port crossed (its flit not matched: the
-    /// output port's crossbar input given to another input port, or not
-    /// ready).
+    /// ... neither port moved a flit (its flit not ready: the cycle of VA).
     SwitchNotMatched,
     /// None of its flits in the output buffer nor in its input VC: the next
     /// one has not arrived from the source.
     SourceLate,
 }
 
-pub const PARTS: usize = 15;
+pub const PARTS: usize = 16;
 
 impl RouterPart {
     pub const ALL: [RouterPart; PARTS] = [
@@ -82,6 +85,7 @@ impl RouterPart {
         RouterPart::LinkToHigher,
         RouterPart::ReadyIdle,
         RouterPart::OutputBufferFull,
+        RouterPart::SwitchOutputTaken,
         RouterPart::SwitchToOtherVc,
         RouterPart::SwitchNotMatched,
         RouterPart::SourceLate,
@@ -102,6 +106,7 @@ impl RouterPart {
             RouterPart::LinkToHigher => "link_to_higher",
             RouterPart::ReadyIdle => "ready_idle",
             RouterPart::OutputBufferFull => "output_buffer_full",
+            RouterPart::SwitchOutputTaken => "switch_output_taken",
             RouterPart::SwitchToOtherVc => "switch_to_other_vc",
             RouterPart::SwitchNotMatched => "switch_not_matched",
             RouterPart::SourceLate => "source_late",
@@ -167,6 +172,10 @@ pub struct RouterSplitter {
     /// header it sent.
     out_sent: Vec<u64>,
     link_class: Vec<u8>,
+    /// Per output port: flits in its output buffers after the last cycle,
+    /// and whether it took a flit from the crossbar in this one.
+    out_held: Vec<u64>,
+    out_pushed: Vec<bool>,
     tracked: Vec<Tracked>,
     /// Finished, by slab index, until the sink delivers them.
     done: Vec<(u32, RouterSplit)>,
@@ -187,6 +196,8 @@ impl RouterSplitter {
             written: vec![0; ports * vcs],
             out_sent: vec![0; ports * vcs],
             link_class: vec![0; ports * vcs],
+            out_held: vec![0; ports],
+            out_pushed: vec![false; ports],
             tracked: Vec::new(),
             done: Vec::new(),
         }
@@ -217,7 +228,7 @@ impl RouterSplitter {
     pub fn observe<X: Width>(&mut self, router: &Router<X>) {
         let m = self.vcs;
         let out = router.outputs();
-        for (o, f) in out.flits.iter().enumerate().take(self.out_sent.len() / m) {
+        for (o, f) in out.flits.iter().enumerate().take(self.out_held.len()) {
             if f.valid {
                 let j = o * m + f.vc as usize;
                 self.out_sent[j] += 1;
@@ -225,6 +236,10 @@ impl RouterSplitter {
                     self.link_class[j] = self.hdr.class.extract(&f.data) as u8;
                 }
             }
+            // Pushed = held now - held before + the one that left.
+            let held: u64 = (0..m).map(|u| router.output_occupancy(o, u) as u64).sum();
+            self.out_pushed[o] = held + f.valid as u64 > self.out_held[o];
+            self.out_held[o] = held;
         }
         let mut k = 0;
         while k < self.tracked.len() {
@@ -310,6 +325,8 @@ impl RouterSplitter {
                     } else if arrived > crossed {
                         if router.output_occupancy(o, u) >= self.depth {
                             RouterPart::OutputBufferFull
+                        } else if self.out_pushed[o] {
+                            RouterPart::SwitchOutputTaken
                         } else if out.credits[t.port] & !(1 << t.vc) != 0 {
                             RouterPart::SwitchToOtherVc
                         } else {
@@ -443,8 +460,9 @@ mod tests {
     /// after the one after its ST. X: Route 0, VA 1, SwitchNotMatched 2,
     /// ReadyIdle 3, Crossing 4, 6, 8, 10, and in 5, 7, 9 its flit just
     /// crossed while Y's is on the link: LinkToLower 3; total 11 (tail out
-    /// after 10). Y: Route 0, VA 1 and 2 (X won VA in 2), SwitchNotMatched
-    /// 3, LinkToHigher 4, 6, 8, 10, Crossing 5, 7, 9, 11; total 12. Tails
+    /// after 10). Y: Route 0, VA 1 and 2 (X won VA in 2), SwitchOutputTaken
+    /// 3 (its VA cycle, in which port 2 took X0 from the crossbar),
+    /// LinkToHigher 4, 6, 8, 10, Crossing 5, 7, 9, 11; total 12. Tails
     /// written in 2 (X: cycles 2..=10 but its tail came in 3: 3..=10, 8) and
     /// 3 (Y: 3..=11, 9). When X took its VC nothing else was held at port 2;
     /// when Y took its, X's VC (class 1, not lower).
@@ -466,8 +484,8 @@ mod tests {
         let got = run(&cfg, &mut r, &st, 0, 20);
         let s = got[0].1;
         assert_eq!(got[0].0, 1);
-        assert_eq!(s.whole, parts(&[(Route, 1), (VcAllocation, 2), (SwitchNotMatched, 1), (Crossing, 4), (LinkToHigher, 4)]));
-        assert_eq!(s.after_tail, parts(&[(SwitchNotMatched, 1), (Crossing, 4), (LinkToHigher, 4)]));
+        assert_eq!(s.whole, parts(&[(Route, 1), (VcAllocation, 2), (SwitchOutputTaken, 1), (Crossing, 4), (LinkToHigher, 4)]));
+        assert_eq!(s.after_tail, parts(&[(SwitchOutputTaken, 1), (Crossing, 4), (LinkToHigher, 4)]));
         assert_eq!((s.total(), s.mismatches, s.out_vcs_not_lower, s.out_vcs_lower), (12, 0, 1, 0));
     }
 

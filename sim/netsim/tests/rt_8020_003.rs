@@ -880,7 +880,7 @@ fn the_router_split_adds_up_in_a_loaded_run() {
         let pairs: Vec<(MessageLog, RouterSplit)> = splits.into_iter().map(|(i, s)| (log[i], s)).collect();
         assert_eq!(split_failures(&pairs), 0, "{run}");
         let sum = |p: RouterPart| pairs.iter().map(|(_, s)| s.whole[p as usize] as u64).sum::<u64>();
-        for p in [RouterPart::LinkToLower, RouterPart::LinkToSame, RouterPart::BehindInInput, RouterPart::VcAllocation] {
+        for p in [RouterPart::LinkToLower, RouterPart::LinkToSame, RouterPart::BehindInInput, RouterPart::VcAllocation, RouterPart::SwitchOutputTaken, RouterPart::SwitchToOtherVc] {
             assert!(sum(p) > 0, "{run}: no {}", p.name());
         }
     }
