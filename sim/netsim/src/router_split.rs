@@ -372,8 +372,12 @@ mod tests {
     /// 5 ports, 4 VCs, single-pass round-robin multiplexed crossbar (two
     /// classes: the class field is in the header).
     fn router() -> (Router, RouterConfig) {
-        let text = "name = \"t\"\n[router]\nports = 5\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n";
-        let cfg = RouterConfig::from_toml_str(text, "inline").unwrap();
+        router_with("")
+    }
+
+    fn router_with(extra: &str) -> (Router, RouterConfig) {
+        let text = format!("name = \"t\"\n[router]\nports = 5\nvcs = 4\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\ncrossbar = \"multiplexed\"\nscheduler = \"round_robin\"\n{extra}");
+        let cfg = RouterConfig::from_toml_str(&text, "inline").unwrap();
         (Router::new(&cfg), cfg)
     }
 
@@ -395,6 +399,11 @@ mod tests {
     /// flit) and returns each followed message's split (ids 0, 1, ...),
     /// the message's class `class_of(id)`.
     fn run(cfg: &RouterConfig, r: &mut Router, sends: &[(u64, usize, u32, LinkFlit)], follow: u8, cycles: u64) -> Vec<(u32, RouterSplit)> {
+        run_with_credits(cfg, r, sends, &[], follow, cycles)
+    }
+
+    /// [`run`] with credits returned: (cycle, output port, VC mask).
+    fn run_with_credits(cfg: &RouterConfig, r: &mut Router, sends: &[(u64, usize, u32, LinkFlit)], credits: &[(u64, usize, u32)], follow: u8, cycles: u64) -> Vec<(u32, RouterSplit)> {
         let mut s = RouterSplitter::new(follow, 0, u64::MAX, cfg.ports(), cfg.vcs(), cfg.output_buffer_depth(), cfg.header());
         let mut inp = RouterInputs::idle(cfg);
         let mut out = Vec::new();
@@ -405,6 +414,9 @@ mod tests {
                 let class = cfg.header().class.extract(&f.data) as u8;
                 let len = sends.iter().filter(|x| x.2 == id).count() as u32;
                 s.written(p, f.vc as usize, f.head.then_some((id, len, class, t)));
+            }
+            for &(_, o, mask) in credits.iter().filter(|x| x.0 == t) {
+                inp.credits[o] |= mask;
             }
             r.step(&inp);
             s.observe(r);
@@ -511,5 +523,38 @@ mod tests {
         assert_eq!(s.whole, parts(&[(BehindInInput, 2), (Route, 1), (VcAllocation, 1), (SwitchNotMatched, 1), (ReadyIdle, 1), (Crossing, 2)]));
         assert_eq!(s.after_tail, parts(&[(BehindInInput, 1), (Route, 1), (VcAllocation, 1), (SwitchNotMatched, 1), (ReadyIdle, 1), (Crossing, 2)]));
         assert_eq!((s.total(), s.mismatches, s.out_vcs_not_lower, s.out_vcs_lower), (8, 0, 0, 0));
+    }
+
+    /// Four credits downstream (`downstream_buffer_depth = 4`, the least
+    /// allowed) and none returned before cycle 11: A (5 flits, cycles
+    /// 0..=4) and B (2 flits, 5 and 6) on input 0 VC 0 to port 2. A crosses
+    /// the crossbar in 3..=7 (its tail frees output VC (2, 0) at the end of
+    /// 7), A0..A3 are picked in 4..=7 with the four credits, A4 waits for
+    /// one (NoCredit 8..=10; after 11 the credit returned in 11 is counted,
+    /// the link idle: ReadyIdle). B: behind A's flits in its input VC in 5 and
+    /// 6, Route 7, VA 8, takes VC 0 again in 9 (SwitchNotMatched), B0 and
+    /// B1 cross in 10 and 11 behind A4 (BehindInOutput 10, 11). A credit
+    /// returned in 11 is usable in 12: A4 picked in 12, B's front flit then
+    /// without a credit (NoCredit 12); credits in 13 and 14: after 13 B0
+    /// has one and the link is idle (ReadyIdle 13); B0, B1 picked in 14, 15.
+    /// B: 11 cycles (5..=15), 10 from its tail's entry in 6. A: Route 0, VA
+    /// 1, SwitchNotMatched 2, ReadyIdle 3 and 11, Crossing 4..=7 and 12.
+    #[test]
+    fn a_message_waits_behind_the_one_before_it_in_the_output_buffer() {
+        let (mut r, cfg) = router_with("downstream_buffer_depth = 4\n");
+        let a = message(&cfg, 0, 2, 1, 5);
+        let b = message(&cfg, 0, 2, 1, 2);
+        let mut st = sends(0, 0, &a, &[0, 1, 2, 3, 4]);
+        st.extend(sends(0, 1, &b, &[5, 6]));
+        let mut got = run_with_credits(&cfg, &mut r, &st, &[(11, 2, 1), (13, 2, 1), (14, 2, 1)], 1, 25);
+        got.sort_by_key(|g| g.0);
+        use RouterPart::*;
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].1.whole, parts(&[(Route, 1), (VcAllocation, 1), (SwitchNotMatched, 1), (ReadyIdle, 2), (Crossing, 5), (NoCredit, 3)]));
+        let s = got[1].1;
+        let want = [(Route, 1), (VcAllocation, 1), (SwitchNotMatched, 1), (BehindInOutput, 2), (NoCredit, 1), (ReadyIdle, 1), (Crossing, 2)];
+        assert_eq!(s.whole, parts(&[&[(BehindInInput, 2)], &want[..]].concat()));
+        assert_eq!(s.after_tail, parts(&[&[(BehindInInput, 1)], &want[..]].concat()));
+        assert_eq!((s.total(), s.mismatches), (11, 0));
     }
 }
