@@ -5087,6 +5087,8 @@ mod onoff_k4_parts;
 mod run_log;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]
 mod ctlvc_8020;
+#[path = "reproduction_numbers/rt_flit_split.rs"]
+mod rt_flit_split;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5099,6 +5101,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(l3_ties::claims());
     all.extend(l3_residual::claims());
     all.extend(l3_hold_parts::claims());
+    all.extend(rt_flit_split::claims());
     all
 }
 
