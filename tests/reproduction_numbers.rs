@@ -5093,6 +5093,8 @@ mod run_log;
 mod run_lengths;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]
 mod ctlvc_8020;
+#[path = "reproduction_numbers/rt_flit_split.rs"]
+mod rt_flit_split;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5106,6 +5108,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(l3_ties::claims());
     all.extend(l3_residual::claims());
     all.extend(l3_hold_parts::claims());
+    all.extend(rt_flit_split::claims());
     all
 }
 

@@ -19,6 +19,7 @@ pub mod offered;
 pub mod pcs;
 pub mod pcs_data;
 pub mod reconfigure;
+pub mod router_split;
 pub mod segmentation;
 pub mod source_lanes;
 pub mod topology;

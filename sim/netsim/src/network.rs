@@ -520,6 +520,11 @@ pub struct Sim<'a, X: Width = Narrow> {
     trace: Option<Box<FlitTrace>>,
     /// Set only by [`Sim::run_probed`]: sees the routers after every cycle.
     probe: Option<Probe<'a, X>>,
+    /// Set only by [`Sim::run_router_split`]: each followed message's
+    /// cycles in the router, and the splits of the delivered ones (index
+    /// into the message log).
+    router_split: Option<Box<crate::router_split::RouterSplitter>>,
+    split_log: Vec<(usize, crate::router_split::RouterSplit)>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -889,6 +894,8 @@ impl<'a, X: Width> Sim<'a, X> {
             v,
             trace: None,
             probe: None,
+            router_split: None,
+            split_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -980,6 +987,24 @@ impl<'a, X: Width> Sim<'a, X> {
         self.msg_log = Some((flow, Vec::new()));
         let results = self.run_to_end()?;
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default()))
+    }
+
+    /// [`Sim::run_logged_all`], also splitting the cycles each message of
+    /// class `class` created in cycles `from..to` spends in the router, from
+    /// its header entering to its tail leaving, by what it did
+    /// ([`crate::router_split`]); each split comes with the index of its
+    /// message in the log. One router only (`topology.kind =
+    /// "single_switch"`), sources without a `[nic]` section.
+    pub fn run_router_split(mut self, class: u8, from: u64, to: u64) -> Result<(Results, Vec<MessageLog>, Vec<(usize, crate::router_split::RouterSplit)>), SimError> {
+        if self.routers.len() != 1 || self.nic.is_some() {
+            return Err(SimError::Setup(format!("{}: the router split follows messages through one router fed by the plain sources; this network has {} routers{}", self.v.file, self.routers.len(), if self.nic.is_some() { " and a [nic] section" } else { "" })));
+        }
+        let cfg = &self.v.configs[0];
+        let splitter = crate::router_split::RouterSplitter::new(class, from, to, cfg.ports(), cfg.vcs(), cfg.output_buffer_depth(), cfg.header());
+        self.router_split = Some(Box::new(splitter));
+        self.msg_log = Some((None, Vec::new()));
+        let results = self.run_to_end()?;
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.split_log)))
     }
 
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
@@ -1312,6 +1337,9 @@ impl<'a, X: Width> Sim<'a, X> {
             router.step_active(&self.in_flits[base..], &self.in_credits[base..], l.in_flits, l.in_credits);
             (l.out_flits, l.out_credits) = router.output_activity();
         }
+        if let Some(s) = self.router_split.as_mut() {
+            s.observe(&self.routers[0]);
+        }
         if moved {
             self.last_move = now;
         }
@@ -1510,6 +1538,9 @@ impl<'a, X: Width> Sim<'a, X> {
             let (idx, _) = self.nis[e].vc_cur[v].unwrap();
             flit = self.dummy_flit(idx, self.nis[e].vc_owed[v], v as u8, hdr);
             self.take_credit::<LANES>(e, v, c, &mut flit);
+            if let Some(s) = self.router_split.as_mut() {
+                s.written(p, v, None);
+            }
             let ni = &mut self.nis[e];
             ni.vc_owed[v] = OwedDummy::None;
             ni.rr = if v + 1 == m { 0 } else { v + 1 };
@@ -1537,6 +1568,10 @@ impl<'a, X: Width> Sim<'a, X> {
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
             self.take_credit::<LANES>(e, v, c, &mut flit);
+            if let Some(s) = self.router_split.as_mut() {
+                let rec = &self.slab[idx as usize];
+                s.written(p, v, (sent == 0).then_some((idx, rec.m.flits, rec.m.class, rec.created)));
+            }
             let last = flit.tail;
             if last {
                 self.slab[idx as usize].at_source.tail_sent = now;
@@ -1831,6 +1866,9 @@ impl<'a, X: Width> Sim<'a, X> {
         if let Some((flow, log)) = &mut self.msg_log {
             if flow.map_or(true, |f| f == rec.flow) {
                 log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: SourceVc { credit_stalled: if self.nic.is_some() { 0 } else { rec.stalled }, ..rec.at_source }, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
+                if let Some(split) = self.router_split.as_mut().and_then(|s| s.finish(idx)) {
+                    self.split_log.push((log.len() - 1, split));
+                }
             }
         }
         if rec.m.frame != u32::MAX {

@@ -825,3 +825,138 @@ fn a_hand_made_phase_is_split_by_hold() {
     near("after_tail_mean", 60.0);
     near("vc_busy_mean", (95.0 + 81.0) / 2.0 / PHASE as f64);
 }
+
+// ---- Where P's router passes real-time flits on later (issue 23) ----
+
+use wormqos_netsim::router_split::{RouterPart, RouterSplit};
+
+/// A run with every real-time message created in cycles `from..to` followed
+/// through the router: the log and each followed message's split.
+fn split_run(text: &str, from: u64, to: u64) -> (wormqos_netsim::network::Results, Vec<(MessageLog, RouterSplit)>) {
+    let v = Experiment::from_str(text, "rt_8020.toml", root().join("experiments")).unwrap();
+    let (res, log, splits) = Sim::new(&v).unwrap().run_router_split(REAL_TIME, from, to).unwrap();
+    (res, splits.into_iter().map(|(i, s)| (log[i], s)).collect())
+}
+
+/// What every split must satisfy: the parts add up to the cycles from the
+/// header entering the router to the tail leaving it (`delivered -
+/// injected`; the sink takes a flit the cycle after it leaves), those from
+/// the tail entering to `delivered - tail_sent`; one crossing a flit; no
+/// disagreement between the counting and the router; no extra lane (one
+/// class per source VC here). Returns the number of failures, after
+/// printing the first few.
+fn split_failures(splits: &[(MessageLog, RouterSplit)]) -> usize {
+    let crossing = RouterPart::Crossing as usize;
+    let bad: Vec<String> = splits
+        .iter()
+        .filter(|(m, s)| {
+            s.total() as u64 != m.delivered - m.injected
+                || s.after_tail.iter().sum::<u32>() as u64 != m.delivered - m.source.tail_sent
+                || s.whole[crossing] != m.flits
+                || s.mismatches != 0
+                || s.whole[RouterPart::Lanes as usize] != 0
+        })
+        .map(|(m, s)| format!("{m:?} {s:?}"))
+        .collect();
+    for b in bad.iter().take(3) {
+        eprintln!("{b}");
+    }
+    bad.len()
+}
+
+/// Over a loaded stretch of both runs (the first 250,000 cycles, 20:80 at
+/// load 0.9, messages created in 50,000..200,000): every real-time message
+/// created there and delivered is followed, and its parts add up
+/// (`split_failures`); the loaded parts occur (the link given to best
+/// effort and to other real time, headers behind earlier messages).
+#[test]
+fn the_router_split_adds_up_in_a_loaded_run() {
+    for run in ["np", "p_ctlvc"] {
+        let v = Experiment::from_str(&short_text(run, 250_000), "rt_8020.toml", root().join("experiments")).unwrap();
+        let (_, log, splits) = Sim::new(&v).unwrap().run_router_split(REAL_TIME, 50_000, 200_000).unwrap();
+        let want = log.iter().filter(|m| m.class == REAL_TIME && (50_000..200_000).contains(&m.created)).count();
+        assert!(want > 1000, "{run}: {want} messages");
+        assert_eq!(splits.len(), want, "{run}: every real-time message of the window followed");
+        let pairs: Vec<(MessageLog, RouterSplit)> = splits.into_iter().map(|(i, s)| (log[i], s)).collect();
+        assert_eq!(split_failures(&pairs), 0, "{run}");
+        let sum = |p: RouterPart| pairs.iter().map(|(_, s)| s.whole[p as usize] as u64).sum::<u64>();
+        for p in [RouterPart::LinkToLower, RouterPart::LinkToSame, RouterPart::BehindInInput, RouterPart::VcAllocation, RouterPart::SwitchOutputTaken, RouterPart::SwitchToOtherVc] {
+            assert!(sum(p) > 0, "{run}: no {}", p.name());
+        }
+    }
+}
+
+/// Rows of `router_split.csv`: per run and group of messages, the mean
+/// cycles in each part over the whole stay (`<part>`) and from the tail's
+/// entry (`<part>_after_tail`).
+fn split_header() -> String {
+    let mut h = String::from("run,group,rt_messages,share,in_router_mean,after_tail_mean,source_hold_mean,source_no_credit_mean,out_vcs_not_lower_mean,out_vcs_lower_mean");
+    for p in RouterPart::ALL {
+        h += &format!(",{}", p.name());
+    }
+    for p in RouterPart::ALL {
+        h += &format!(",{}_after_tail", p.name());
+    }
+    h
+}
+
+fn split_row(run: &str, group: &str, all: usize, ms: &[&(MessageLog, RouterSplit)]) -> String {
+    let f = |g: &dyn Fn(&(MessageLog, RouterSplit)) -> f64| mean(ms, |x| g(x)).to_string();
+    let mut cells = vec![
+        run.to_string(),
+        group.to_string(),
+        ms.len().to_string(),
+        (ms.len() as f64 / all as f64).to_string(),
+        f(&|(m, _)| (m.delivered - m.injected) as f64),
+        f(&|(m, _)| (m.delivered - m.source.tail_sent) as f64),
+        f(&|(m, _)| (m.source.tail_sent + 1 - m.source.started) as f64),
+        f(&|(m, _)| m.source.no_credit as f64),
+        f(&|(_, s)| s.out_vcs_not_lower as f64),
+        f(&|(_, s)| s.out_vcs_lower as f64),
+    ];
+    for k in 0..RouterPart::ALL.len() {
+        cells.push(f(&|(_, s)| s.whole[k] as f64));
+    }
+    for k in 0..RouterPart::ALL.len() {
+        cells.push(f(&|(_, s)| s.after_tail[k] as f64));
+    }
+    cells.join(",")
+}
+
+/// A run's rows: all its followed messages, those whose header found at
+/// most 4 / more than 4 other output VCs of the port held by real time or
+/// control when it took its own (NP's partition allows 4 + 1), and each
+/// count of those.
+fn split_rows(run: &str, splits: &[(MessageLog, RouterSplit)]) -> Vec<String> {
+    let all: Vec<&(MessageLog, RouterSplit)> = splits.iter().collect();
+    let n = all.len();
+    let group = |keep: &dyn Fn(u8) -> bool| all.iter().copied().filter(|(_, s)| keep(s.out_vcs_not_lower)).collect::<Vec<_>>();
+    let mut rows = vec![split_row(run, "all", n, &all), split_row(run, "not_lower_le4", n, &group(&|k| k <= 4)), split_row(run, "not_lower_gt4", n, &group(&|k| k > 4))];
+    for k in 0..=15u8 {
+        let g = group(&|x| x == k);
+        if !g.is_empty() {
+            rows.push(split_row(run, &format!("not_lower_{k}"), n, &g));
+        }
+    }
+    rows
+}
+
+/// Reruns NP and `p_ctlvc` (the full 0.75 s, seed 1) with every real-time
+/// message created in the 80:20 phase followed through the router, checks
+/// every split (`split_failures`) and writes
+/// `experiments/results/fig4_003_8020_trace/router_split.csv`.
+#[test]
+#[ignore]
+fn write_the_router_split() {
+    let mut csv = format!("{}\n", split_header());
+    for run in ["np", "p_ctlvc"] {
+        let t = std::time::Instant::now();
+        let (res, splits) = split_run(&experiment_text(run), FROM, TO);
+        eprintln!("{run}: {} s wall, router events {:?}, {} messages followed", t.elapsed().as_secs(), res.router_events, splits.len());
+        assert_eq!(split_failures(&splits), 0, "{run}");
+        for r in split_rows(run, &splits) {
+            csv += &format!("{r}\n");
+        }
+    }
+    std::fs::write(root().join(OUT).join("router_split.csv"), csv).unwrap();
+}
