@@ -983,6 +983,14 @@ impl<'a, X: Width> Sim<'a, X> {
         self.run_logging(None)
     }
 
+    /// [`Sim::run_logged_all`] with [`Sim::run_probed`]'s probe: router
+    /// state after every cycle beside every message's log, in one run
+    /// (`cube_be_links` charges best effort's waits to links with both).
+    pub fn run_logged_all_probed(mut self, probe: Probe<'a, X>) -> Result<(Results, Vec<MessageLog>), SimError> {
+        self.probe = Some(probe);
+        self.run_logging(None)
+    }
+
     fn run_logging(mut self, flow: Option<u32>) -> Result<(Results, Vec<MessageLog>), SimError> {
         self.msg_log = Some((flow, Vec::new()));
         let results = self.run_to_end()?;

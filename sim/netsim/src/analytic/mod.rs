@@ -1,6 +1,7 @@
 //! Closed-form and Markov-chain performance models from the papers, to set
 //! beside the simulator's measurements (docs/reproduction.md).
 
+pub mod be_burst_wait;
 pub mod cube_held;
 pub mod kim2005;
 pub mod kim2005_cube;

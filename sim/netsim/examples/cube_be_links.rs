@@ -1,0 +1,180 @@
+//! Best effort behind the real-time bursts on the 6-cube, link by link
+//! (docs/reproduction.md, "Best effort behind the cube's bursts", issue
+//! 22): for each point `K:I_us` of an ON/OFF hypercube experiment and seeds
+//! 1 to S, one run per seed (`Sim::run_logged_all_probed`) gives
+//!
+//! - by hop count h, best effort's (class 0) messages created after the
+//!   warm-up: their network latency (header injected to tail delivered)
+//!   and source wait (created to header injected);
+//! - per link, the cycles best effort's flits were ready at it but the
+//!   link carried a real-time flit, per best-effort message crossing it:
+//!   at a router's output port o (0 the ejection link, 1 + d the hop link
+//!   of dimension d), a cycle counts when before it the best-effort output
+//!   VC held a flit and a credit and in it the port sent a real-time flit;
+//!   the crossings are the best-effort tails the port sent (cycles and
+//!   tails both after the warm-up). At the injection link (the source),
+//!   a message's count is its cycles from taking its source VC to its tail
+//!   leaving, less the cycles its VC had no credit and its 32 flits' own
+//!   cycles (the source sends the highest class with a credit, so the
+//!   rest are cycles the link gave a real-time flit); the offset of the
+//!   source's first cycle is printed as the fewest any message had;
+//! - beside each link, `BeBurstWait`'s prediction from the fluid model's
+//!   link quantities (the streams the link carries, their ON/OFF process).
+//!
+//! Writes `<out>/cube_be_links.csv` (one row per point and link) and
+//! `<out>/cube_be_hops.csv` (one row per point and hop count) and prints
+//! both.
+//!
+//! cargo run --release -p wormqos-netsim --example cube_be_links -- \
+//!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
+//!     experiments/results/cube_be_links --seeds 4 \
+//!     1:173.6 1:148.8 1:97.6 2:373.6 4:773.6 14:2773.6
+
+#[allow(dead_code)]
+#[path = "cube_trace/points.rs"]
+mod points;
+
+use points::{Args, Point};
+use std::fmt::Write as _;
+use wormqos_netsim::analytic::be_burst_wait::BeBurstWait;
+use wormqos_netsim::network::Sim;
+use wormqos_sim::Router;
+
+/// `vc_classes = [1, 0]`: VC 0 carries real time (class 1), VC 1 best
+/// effort (class 0), on every link.
+const RT_VC: u8 = 0;
+const BE_VC: usize = 1;
+const BE_CLASS: u8 = 0;
+
+/// Per output port, summed over every router.
+#[derive(Clone, Default)]
+struct PortCounters {
+    /// Cycles best effort was ready and the port sent a real-time flit.
+    blocked: u64,
+    /// Best-effort tails the port sent: the messages that crossed it.
+    be_tails: u64,
+    /// Real-time flits the port sent.
+    rt_flits: u64,
+}
+
+struct Probe {
+    from: u64,
+    ports: usize,
+    cycles: u64,
+    counters: Vec<PortCounters>,
+    /// Per (router, output port): best effort's output VC held a flit and a
+    /// credit after the previous cycle.
+    ready: Vec<bool>,
+}
+
+impl Probe {
+    fn new(routers: usize, ports: usize, from: u64) -> Probe {
+        Probe { from, ports, cycles: 0, counters: vec![PortCounters::default(); ports], ready: vec![false; routers * ports] }
+    }
+
+    fn observe(&mut self, cycle: u64, routers: &[Router]) {
+        let counting = cycle >= self.from;
+        self.cycles += counting as u64;
+        for (r, router) in routers.iter().enumerate() {
+            let flits = &router.outputs().flits;
+            for o in 0..self.ports {
+                let i = r * self.ports + o;
+                let f = &flits[o];
+                if counting && f.valid {
+                    let c = &mut self.counters[o];
+                    if f.vc == RT_VC {
+                        c.rt_flits += 1;
+                        c.blocked += self.ready[i] as u64;
+                    } else if f.tail {
+                        c.be_tails += 1;
+                    }
+                }
+                self.ready[i] = router.output_occupancy(o, BE_VC) > 0 && router.credits(o, BE_VC) > 0;
+            }
+        }
+    }
+}
+
+/// Per hop count: best-effort messages, and sums of their network
+/// latency, source wait and injection-link wait.
+#[derive(Clone, Copy, Default)]
+struct HopSums {
+    messages: u64,
+    network: f64,
+    source: f64,
+    injection: f64,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse("cube_be_links")?;
+    let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_rt_load,model_rt_load\n");
+    let mut hops_csv = String::from("point,streams,gap_cycles,seeds,hops,messages,network_mean,source_mean,injection_wait\n");
+    for point in &args.points {
+        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let n = cube.n;
+        let ports = v.configs[0].ports();
+        let warmup = v.run_cycles().1;
+        let mut ports_sum = vec![PortCounters::default(); ports];
+        let mut hops = vec![HopSums::default(); n + 1];
+        let mut cycles = 0u64;
+        // The fewest cycles any message's injection count had (the offset
+        // of the source's first cycle; see the module comment).
+        let mut injection_min = u64::MAX;
+        let mut injection_raw = Vec::new();
+        for seed in 1..=args.seeds {
+            v.exp.run.seed = seed;
+            let mut probe = Probe::new(v.net.routers, ports, warmup);
+            let mut observe = |c: u64, r: &[Router]| probe.observe(c, r);
+            let (_, log) = Sim::new(&v)?.run_logged_all_probed(&mut observe)?;
+            for m in log.iter().filter(|m| m.class == BE_CLASS && m.created >= warmup) {
+                let h = (m.src ^ m.dest).count_ones() as usize;
+                let s = &m.source;
+                let raw = (s.tail_sent - s.started).checked_sub(s.no_credit + (m.flits as u64 - 1)).ok_or_else(|| anyhow::anyhow!("message {}->{}: tail left {} cycles after its VC with {} without credit", m.src, m.dest, s.tail_sent - s.started, s.no_credit))?;
+                injection_min = injection_min.min(raw);
+                injection_raw.push((h, raw));
+                let a = &mut hops[h];
+                a.messages += 1;
+                a.network += (m.delivered - m.injected) as f64;
+                a.source += (m.injected - m.created) as f64;
+            }
+            cycles += probe.cycles;
+            for (o, c) in probe.counters.iter().enumerate() {
+                ports_sum[o].blocked += c.blocked;
+                ports_sum[o].be_tails += c.be_tails;
+                ports_sum[o].rt_flits += c.rt_flits;
+            }
+        }
+        for (h, raw) in &injection_raw {
+            hops[*h].injection += (raw - injection_min) as f64;
+        }
+        let seeds = args.seeds;
+        for (h, a) in hops.iter().enumerate().filter(|x| x.1.messages > 0) {
+            let k = a.messages as f64;
+            writeln!(hops_csv, "{point},{streams},{gap:.2},{seeds},{h},{},{:.2},{:.2},{:.2}", a.messages, a.network / k, a.source / k, a.injection / k)?;
+        }
+        let model = BeBurstWait::for_cube(&cube);
+        let all: u64 = hops.iter().map(|a| a.messages).sum();
+        let injection = hops.iter().map(|a| a.injection).sum::<f64>() / all.max(1) as f64;
+        // Link-cycles over the seeds: one link per router at every port.
+        let link_cycles = (cycles * v.net.routers as u64) as f64;
+        let mut row = |name: &str, crossings: u64, sim: f64, model: (f64, f64), rt_load: f64| {
+            let err = if sim > 0.0 { 100.0 * (model.0 - sim) / sim } else { f64::NAN };
+            writeln!(links_csv, "{point},{streams},{gap:.2},{seeds},{name},{crossings},{sim:.2},{:.2},{err:.1},{rt_load:.4},{:.4}", model.0, model.1)
+        };
+        let m = model.injection()?;
+        // The injection link's real-time load is not probed; the model's only.
+        row("injection", all, injection, m, f64::NAN)?;
+        for d in 0..n {
+            let c = &ports_sum[1 + d];
+            row(&format!("hop{d}"), c.be_tails, c.blocked as f64 / c.be_tails.max(1) as f64, model.hop(d)?, c.rt_flits as f64 / link_cycles)?;
+        }
+        let c = &ports_sum[0];
+        row("ejection", c.be_tails, c.blocked as f64 / c.be_tails.max(1) as f64, model.ejection()?, c.rt_flits as f64 / link_cycles)?;
+        eprintln!("{point}: injection count offset {injection_min} cycles subtracted");
+    }
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("cube_be_links.csv"), &links_csv)?;
+    std::fs::write(args.out.join("cube_be_hops.csv"), &hops_csv)?;
+    print!("{hops_csv}\n{links_csv}");
+    Ok(())
+}
