@@ -5095,6 +5095,8 @@ mod run_lengths;
 mod ctlvc_8020;
 #[path = "reproduction_numbers/rt_flit_split.rs"]
 mod rt_flit_split;
+#[path = "reproduction_numbers/cube_be_burst.rs"]
+mod cube_be_burst;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5109,6 +5111,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(l3_residual::claims());
     all.extend(l3_hold_parts::claims());
     all.extend(rt_flit_split::claims());
+    all.extend(cube_be_burst::claims());
     all
 }
 

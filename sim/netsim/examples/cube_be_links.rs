@@ -12,7 +12,9 @@
 //!   of dimension d), a cycle counts when before it the best-effort output
 //!   VC held a flit and a credit and in it the port sent a real-time flit;
 //!   the crossings are the best-effort tails the port sent (cycles and
-//!   tails both after the warm-up). At the injection link (the source),
+//!   tails both after the warm-up); `sim_wait_router` counts also the
+//!   cycles its flits waited in an input VC holding that output VC (for
+//!   the crossbar). At the injection link (the source),
 //!   a message's count is its cycles from taking its source VC to its tail
 //!   leaving, less the cycles its VC had no credit and its 32 flits' own
 //!   cycles (the source sends the highest class with a credit, so the
@@ -38,7 +40,7 @@ use points::{Args, Point};
 use std::fmt::Write as _;
 use wormqos_netsim::analytic::be_burst_wait::BeBurstWait;
 use wormqos_netsim::network::Sim;
-use wormqos_sim::Router;
+use wormqos_sim::{Router, VcState};
 
 /// `vc_classes = [1, 0]`: VC 0 carries real time (class 1), VC 1 best
 /// effort (class 0), on every link.
@@ -51,6 +53,10 @@ const BE_CLASS: u8 = 0;
 struct PortCounters {
     /// Cycles best effort was ready and the port sent a real-time flit.
     blocked: u64,
+    /// The same with best effort ready anywhere in the router for the
+    /// port: at the output, or a flit in an input VC that holds the
+    /// port's best-effort output VC (waiting for the crossbar).
+    blocked_router: u64,
     /// Best-effort tails the port sent: the messages that crossed it.
     be_tails: u64,
     /// Real-time flits the port sent.
@@ -65,11 +71,13 @@ struct Probe {
     /// Per (router, output port): best effort's output VC held a flit and a
     /// credit after the previous cycle.
     ready: Vec<bool>,
+    /// The same, or a flit in an input VC holding that output VC.
+    ready_router: Vec<bool>,
 }
 
 impl Probe {
     fn new(routers: usize, ports: usize, from: u64) -> Probe {
-        Probe { from, ports, cycles: 0, counters: vec![PortCounters::default(); ports], ready: vec![false; routers * ports] }
+        Probe { from, ports, cycles: 0, counters: vec![PortCounters::default(); ports], ready: vec![false; routers * ports], ready_router: vec![false; routers * ports] }
     }
 
     fn observe(&mut self, cycle: u64, routers: &[Router]) {
@@ -85,11 +93,20 @@ impl Probe {
                     if f.vc == RT_VC {
                         c.rt_flits += 1;
                         c.blocked += self.ready[i] as u64;
+                        c.blocked_router += self.ready_router[i] as u64;
                     } else if f.tail {
                         c.be_tails += 1;
                     }
                 }
                 self.ready[i] = router.output_occupancy(o, BE_VC) > 0 && router.credits(o, BE_VC) > 0;
+                self.ready_router[i] = self.ready[i];
+            }
+            for p in 0..self.ports {
+                if let VcState::Active { route, ovc: BE_VC } = router.vc_state(p, BE_VC) {
+                    if router.input_occupancy(p, BE_VC) > 0 {
+                        self.ready_router[r * self.ports + route] = true;
+                    }
+                }
             }
         }
     }
@@ -107,7 +124,7 @@ struct HopSums {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse("cube_be_links")?;
-    let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_rt_load,model_rt_load\n");
+    let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_wait_router,sim_rt_load,model_rt_load\n");
     let mut hops_csv = String::from("point,streams,gap_cycles,seeds,hops,messages,network_mean,source_mean,injection_wait\n");
     for point in &args.points {
         let Point { mut v, streams, gap, cube } = args.point(point)?;
@@ -140,6 +157,7 @@ fn main() -> anyhow::Result<()> {
             cycles += probe.cycles;
             for (o, c) in probe.counters.iter().enumerate() {
                 ports_sum[o].blocked += c.blocked;
+                ports_sum[o].blocked_router += c.blocked_router;
                 ports_sum[o].be_tails += c.be_tails;
                 ports_sum[o].rt_flits += c.rt_flits;
             }
@@ -157,19 +175,20 @@ fn main() -> anyhow::Result<()> {
         let injection = hops.iter().map(|a| a.injection).sum::<f64>() / all.max(1) as f64;
         // Link-cycles over the seeds: one link per router at every port.
         let link_cycles = (cycles * v.net.routers as u64) as f64;
-        let mut row = |name: &str, crossings: u64, sim: f64, model: (f64, f64), rt_load: f64| {
+        let mut row = |name: &str, crossings: u64, sim: f64, model: (f64, f64), router: f64, rt_load: f64| {
             let err = if sim > 0.0 { 100.0 * (model.0 - sim) / sim } else { f64::NAN };
-            writeln!(links_csv, "{point},{streams},{gap:.2},{seeds},{name},{crossings},{sim:.2},{:.2},{err:.1},{rt_load:.4},{:.4}", model.0, model.1)
+            writeln!(links_csv, "{point},{streams},{gap:.2},{seeds},{name},{crossings},{sim:.2},{:.2},{err:.1},{router:.2},{rt_load:.4},{:.4}", model.0, model.1)
         };
+        let per = |c: &PortCounters, x: u64| x as f64 / c.be_tails.max(1) as f64;
         let m = model.injection()?;
         // The injection link's real-time load is not probed; the model's only.
-        row("injection", all, injection, m, f64::NAN)?;
+        row("injection", all, injection, m, injection, f64::NAN)?;
         for d in 0..n {
             let c = &ports_sum[1 + d];
-            row(&format!("hop{d}"), c.be_tails, c.blocked as f64 / c.be_tails.max(1) as f64, model.hop(d)?, c.rt_flits as f64 / link_cycles)?;
+            row(&format!("hop{d}"), c.be_tails, per(c, c.blocked), model.hop(d)?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles)?;
         }
         let c = &ports_sum[0];
-        row("ejection", c.be_tails, c.blocked as f64 / c.be_tails.max(1) as f64, model.ejection()?, c.rt_flits as f64 / link_cycles)?;
+        row("ejection", c.be_tails, per(c, c.blocked), model.ejection()?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles)?;
         eprintln!("{point}: injection count offset {injection_min} cycles subtracted");
     }
     std::fs::create_dir_all(&args.out)?;
