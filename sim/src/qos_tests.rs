@@ -895,15 +895,18 @@ fn static_partition_in_va() {
 /// and B gets VC 0, the lowest free (ST 13, out 15).
 /// Without the cap: B gets VC 1 at 3 (out 6), C VC 2 at 4 (out 7).
 /// With the cap at 2: as without it (best effort holds 1 < 2 at 3).
+/// The router of the two cap tests below with `cap` (TOML lines) added.
+fn cap_router_text(cap: &str) -> String {
+    format!(
+        "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
+         crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
+         mode = \"preemptive\"\n{cap}"
+    )
+}
+
 #[test]
 fn best_effort_is_refused_the_vc_beyond_its_cap() {
-    let text = |cap: &str| {
-        format!(
-            "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
-             crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
-             mode = \"preemptive\"\n{cap}"
-        )
-    };
+    let text = cap_router_text;
     let capped = cfg_of(&text("best_effort_output_vcs = 1\n"));
     let tags = Tags::new(&capped).unwrap();
     let a = tags.message(0, 3, 0, 255, 1, 2, |_| 0);
@@ -935,13 +938,7 @@ fn best_effort_is_refused_the_vc_beyond_its_cap() {
 /// D (class 2, control, on input 1 in B's place) is refused by neither cap.
 #[test]
 fn real_time_is_refused_the_vc_beyond_its_cap() {
-    let text = |cap: &str| {
-        format!(
-            "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
-             crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
-             mode = \"preemptive\"\n{cap}"
-        )
-    };
+    let text = cap_router_text;
     let capped = cfg_of(&text("realtime_output_vcs = 1\n"));
     let tags = Tags::new(&capped).unwrap();
     let a = tags.message(0, 3, 1, 5, 1, 2, |_| 0);
