@@ -5095,6 +5095,8 @@ mod run_lengths;
 mod ctlvc_8020;
 #[path = "reproduction_numbers/rt_flit_split.rs"]
 mod rt_flit_split;
+#[path = "reproduction_numbers/rt_cap_8020.rs"]
+mod rt_cap_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
