@@ -88,6 +88,8 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
             best_effort_output_vcs: rng
                 .gen_bool(if mode == RouterMode::Preemptive { 0.3 } else { 0.03 })
                 .then(|| rng.gen_range(0..=vcs + 1)),
+            // drawn below from a generator of its own
+            realtime_output_vcs: None,
             // `per_lane` exists in the preemptive mode only
             preemption_credits: (mode == RouterMode::Preemptive && rng.gen_bool(0.3)).then_some(wormqos_config::PreemptionCredits::PerLane),
         },
@@ -121,6 +123,13 @@ fn random_file(rng: &mut SmallRng) -> ConfigFile {
         let r = &mut file.router;
         (r.crossbar, r.block_size, r.switch_stage, r.switch_iterations) = (Crossbar::Multiplexed, 1, None, None);
     }
+    // The real-time cap (§9.4 stage 3) from a generator seeded by the
+    // sample's own draws, so that `rng` and every sample stay as they were.
+    let r = &mut file.router;
+    let mut own = SmallRng::seed_from_u64(u64::from(r.ports) << 40 ^ u64::from(r.vcs) << 24 ^ u64::from(r.flit_width) << 8 ^ u64::from(r.input_buffer_depth));
+    r.realtime_output_vcs = own
+        .gen_bool(if mode == RouterMode::Preemptive { 0.4 } else { 0.03 })
+        .then(|| own.gen_range(0..=r.vcs + 1));
     file
 }
 

@@ -5097,6 +5097,8 @@ mod ctlvc_8020;
 mod rt_flit_split;
 #[path = "reproduction_numbers/cube_be_burst.rs"]
 mod cube_be_burst;
+#[path = "reproduction_numbers/rt_cap_8020.rs"]
+mod rt_cap_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

@@ -343,6 +343,12 @@ pub struct RouterParams {
     /// (docs/microarchitecture.md §9.4, stage 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_effort_output_vcs: Option<u32>,
+    /// Preemptive only: the most output VCs of one output port that
+    /// real-time (class 1) messages may hold at once, 1..=vcs (default: no
+    /// cap, i.e. vcs); the rest stay free for best effort and control
+    /// (docs/microarchitecture.md §9.4, stage 3, *Real-time cap*).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_output_vcs: Option<u32>,
     /// Preemptive only: credits per VC (default) or per (VC, lane)
     /// (docs/microarchitecture.md §9.4 *Credits*).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -571,6 +577,7 @@ impl RouterConfig {
         let stage = validate_switch_stage(r)?;
         validate_vc_reallocation(r)?;
         validate_best_effort_output_vcs(r)?;
+        validate_realtime_output_vcs(r)?;
         validate_preemption_credits(r)?;
         check_range("synthesis.target_mhz", file.synthesis.target_mhz, TARGET_MHZ_RANGE)?;
         check_range("router.vtick_width", r.vtick_width, VTICK_WIDTH_RANGE)?;
@@ -704,6 +711,7 @@ impl RouterConfig {
                 acceleration: file.router.acceleration,
                 // a cap of every VC caps nothing: the same router as none
                 best_effort_output_vcs: file.router.best_effort_output_vcs.filter(|&k| k < file.router.vcs),
+                realtime_output_vcs: file.router.realtime_output_vcs.filter(|&k| k < file.router.vcs),
                 credits: file.router.preemption_credits.unwrap_or_default(),
             }),
             RouterMode::Traditional | RouterMode::NonPreemptive if classes > 1 => {
@@ -843,6 +851,12 @@ impl RouterConfig {
     /// mode, §9.4 stage 3); `None` when uncapped (a cap of every VC included).
     pub fn best_effort_output_vcs(&self) -> Option<u32> {
         self.qos.preemption().and_then(|p| p.best_effort_output_vcs)
+    }
+    /// The most output VCs of one port that real time (class 1) may hold
+    /// (preemptive mode, §9.4 stage 3); `None` when uncapped (a cap of every
+    /// VC included).
+    pub fn realtime_output_vcs(&self) -> Option<u32> {
+        self.qos.preemption().and_then(|p| p.realtime_output_vcs)
     }
     /// Whether the links count credits per (VC, lane) (`router.preemption_credits
     /// = "per_lane"`, preemptive mode only, §9.4 *Credits*).
@@ -1089,18 +1103,30 @@ fn validate_vc_reallocation(r: &RouterParams) -> Result<(), ConfigError> {
 /// VCs (§9.2); in the unpartitioned mode no class preempts another, and the
 /// cap is not specified there (the mode keeps §6's allocation).
 fn validate_best_effort_output_vcs(r: &RouterParams) -> Result<(), ConfigError> {
-    let Some(k) = r.best_effort_output_vcs else { return Ok(()) };
+    validate_output_vc_cap(r, "router.best_effort_output_vcs", "best effort", r.best_effort_output_vcs)
+}
+
+/// The cap on real-time output VCs, for the same reason only in the
+/// preemptive mode: in the partitioned modes real time has its own VCs.
+fn validate_realtime_output_vcs(r: &RouterParams) -> Result<(), ConfigError> {
+    validate_output_vc_cap(r, "router.realtime_output_vcs", "real time", r.realtime_output_vcs)
+}
+
+/// A cap `cap` on the output VCs one class (`who`) holds at a port: P mode
+/// only, 1..=vcs.
+fn validate_output_vc_cap(r: &RouterParams, field: &'static str, who: &str, cap: Option<u32>) -> Result<(), ConfigError> {
+    let Some(k) = cap else { return Ok(()) };
     if r.mode != RouterMode::Preemptive {
         return Err(ConfigError::field(
-            "router.best_effort_output_vcs",
+            field,
             k,
             format!(
-                "a cap on the output VCs best effort holds is defined for mode = \"preemptive\" only; mode is `{}` (allowed values: leave it out)",
+                "a cap on the output VCs {who} holds is defined for mode = \"preemptive\" only; mode is `{}` (allowed values: leave it out)",
                 r.mode.as_str()
             ),
         ));
     }
-    check_range("router.best_effort_output_vcs", k, (1, r.vcs))
+    check_range(field, k, (1, r.vcs))
 }
 
 /// Lane credits exist where there are lanes: the preemptive mode.
@@ -1331,7 +1357,7 @@ scheduler = "round_robin"
         assert_eq!(tr1.qos(), &Qos::Shared);
 
         let p = with("mode = \"preemptive\"\ntraffic_classes = 3\nacceleration = true", "virtualclock", "multiplexed");
-        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true, best_effort_output_vcs: None, credits: PreemptionCredits::PerVc }));
+        assert_eq!(p.qos(), &Qos::Preemptive(Preemption { extra_lanes: 2, acceleration: true, best_effort_output_vcs: None, realtime_output_vcs: None, credits: PreemptionCredits::PerVc }));
         assert_eq!(p.extra_lanes(), 2);
         let vc = p.scheduling().virtual_clock().expect("virtualclock order");
         assert_eq!((vc.vtick.lsb, vc.vtick.width, vc.clock_width), (3 + 2, 16, 16));
@@ -1580,6 +1606,31 @@ scheduler = "round_robin"
         for other in [base(), np] {
             let msg = err(&format!("{other}best_effort_output_vcs = 2\n")).to_string();
             assert!(msg.contains("field `router.best_effort_output_vcs`") && msg.contains("allowed values"), "{msg}");
+        }
+    }
+
+    /// As the best-effort cap: 1..=vcs (4 here) in P mode, `vcs` is no cap,
+    /// and any value is refused in the other modes.
+    #[test]
+    fn realtime_output_vcs_is_checked() {
+        let p = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"preemptive\"");
+        let c = |k: u32| RouterConfig::from_toml_str(&format!("{p}realtime_output_vcs = {k}\n"), "t").unwrap();
+        assert_eq!(c(1).realtime_output_vcs(), Some(1));
+        assert_eq!(c(3).realtime_output_vcs(), Some(3));
+        assert_eq!(c(3).best_effort_output_vcs(), None);
+        assert!(c(3).qos().allocation_reads_class());
+        assert_eq!(c(4).realtime_output_vcs(), None);
+        assert!(!c(4).qos().allocation_reads_class());
+        assert_eq!(RouterConfig::from_toml_str(&p, "t").unwrap().realtime_output_vcs(), None);
+        for k in [0, 5] {
+            let msg = err(&format!("{p}realtime_output_vcs = {k}\n")).to_string();
+            assert!(msg.contains("field `router.realtime_output_vcs`") && msg.contains("1..=4"), "{msg}");
+            assert!(msg.contains("t.toml:") && msg.contains(&k.to_string()), "{msg}");
+        }
+        let np = base().replace("scheduler = \"round_robin\"", "scheduler = \"virtualclock\"\nmode = \"non_preemptive\"\nvc_ratio = [1, 1, 1]");
+        for other in [base(), np] {
+            let msg = err(&format!("{other}realtime_output_vcs = 2\n")).to_string();
+            assert!(msg.contains("field `router.realtime_output_vcs`") && msg.contains("allowed values") && msg.contains("real time"), "{msg}");
         }
     }
 

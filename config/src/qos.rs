@@ -1,6 +1,6 @@
 //! The legal combinations of `mode`, `scheduler`, `crossbar`,
 //! `traffic_classes`, `vc_ratio`/`vc_classes`, `acceleration`,
-//! `best_effort_output_vcs` and `block_size` as types, derived once by validation
+//! `best_effort_output_vcs`, `realtime_output_vcs` and `block_size` as types, derived once by validation
 //! (docs/microarchitecture.md §6, §8, §9).
 //!
 //! The TOML stays flat, because that is what users write; consumers match on
@@ -43,6 +43,10 @@ pub struct Preemption {
     /// messages may hold at once, 1..M-1 (§9.4 stage 3); `None`: no cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_effort_output_vcs: Option<u32>,
+    /// The most output VCs of one output port that real-time (class 1)
+    /// messages may hold at once, 1..M-1 (§9.4 stage 3); `None`: no cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub realtime_output_vcs: Option<u32>,
     /// Credits per link VC or per (VC, lane) (§9.4 *Credits*).
     #[serde(skip_serializing_if = "is_per_vc")]
     pub credits: crate::PreemptionCredits,
@@ -55,12 +59,12 @@ fn is_per_vc(c: &crate::PreemptionCredits) -> bool {
 impl Qos {
     /// Whether the VC allocator needs each input VC's class: the partition
     /// restricts the output VCs it may get, acceleration picks victims by it,
-    /// the best-effort cap refuses class 0 by it.
+    /// the best-effort cap refuses class 0 by it, the real-time cap class 1.
     pub fn allocation_reads_class(&self) -> bool {
         match self {
             Qos::Shared => false,
             Qos::Partitioned(_) => true,
-            Qos::Preemptive(p) => p.acceleration || p.best_effort_output_vcs.is_some(),
+            Qos::Preemptive(p) => p.acceleration || p.best_effort_output_vcs.is_some() || p.realtime_output_vcs.is_some(),
         }
     }
     /// E: extra input lanes per VC (0 unless preemptive).

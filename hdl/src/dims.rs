@@ -141,7 +141,7 @@ impl Dims {
         match &self.qos {
             Qos::Shared => false,
             Qos::Partitioned(_) => !self.faults.va_ignores_partition,
-            Qos::Preemptive(p) => p.acceleration || self.best_effort_cap().is_some(),
+            Qos::Preemptive(p) => p.acceleration || self.best_effort_cap().is_some() || self.realtime_cap().is_some(),
         }
     }
     /// K: the most output VCs of a port best effort may hold (§9.4 stage 3),
@@ -151,6 +151,13 @@ impl Dims {
             return None;
         }
         self.qos.preemption().and_then(|p| p.best_effort_output_vcs)
+    }
+    /// R: the most output VCs of a port real time (class 1) may hold (§9.4
+    /// stage 3, *Real-time cap*), below M; `None` without a cap. The
+    /// rt-cap-off-by-one fault makes it R + 1.
+    pub fn realtime_cap(&self) -> Option<u32> {
+        let r = self.qos.preemption().and_then(|p| p.realtime_output_vcs)?;
+        Some(r + self.faults.va_realtime_cap_off_by_one as u32)
     }
     /// Lane index width, clog2(E+1).
     pub fn lane_id_width(&self) -> u32 {

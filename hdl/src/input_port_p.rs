@@ -84,6 +84,9 @@ pub(crate) fn input_port_p(d: &Dims, vc_ctrl: &Module) -> Result<Module> {
         if d.best_effort_cap().is_some() {
             md.doc("cls_o[v*CW +: CW]: cls(hdr.class) of VC v (the best-effort cap of VA, §9.4).");
         }
+        if d.realtime_cap().is_some() {
+            md.doc("cls_o[v*CW +: CW]: cls(hdr.class) of VC v (the real-time cap of VA, §9.4).");
+        }
         Some(md.output("cls_o", m * clw))
     } else {
         None

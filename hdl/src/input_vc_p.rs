@@ -70,6 +70,9 @@ pub(crate) fn input_vc_p(d: &Dims, fifo: &Module) -> Result<Module> {
     if d.best_effort_cap().is_some() {
         md.doc("cls_o: cls(hdr.class), for the best-effort cap of VA (§9.4 stage 3).");
     }
+    if d.realtime_cap().is_some() {
+        md.doc("cls_o: cls(hdr.class), for the real-time cap of VA (§9.4 stage 3).");
+    }
     let rc_dest_o = md.output("rc_dest_o", d.dest_width);
     let avc_dest_o = if d.allowed_vcs.is_some() {
         md.doc("avc_dest_o: the destination whose allowed output VCs VA reads (hdr's, §2).");

@@ -232,6 +232,9 @@ pub enum Mutant {
     /// §9.4 stage 3, *Best-effort cap* (`best_effort_output_vcs` only): VA
     /// ignores the cap, so best effort may hold every output VC of a port.
     BeCapIgnored,
+    /// §9.4 stage 3, *Real-time cap* (`realtime_output_vcs` only): VA's cap
+    /// is R + 1 instead of R, so real time may hold one output VC more.
+    RtCapOffByOne,
     /// §9.4 *Credits*, receiver (`preemption_credits = "per_lane"` only):
     /// every returned credit names lane 0 (`in_credit_lane_o` stays 0), so
     /// the upstream sender never gets an extra lane's credits back.
@@ -339,6 +342,11 @@ impl Mutant {
     pub fn best_effort_cap() -> &'static [Mutant] {
         &[Mutant::BeCapIgnored]
     }
+    /// The mutant of the real-time cap (§9.4 stage 3). Not in
+    /// [`Mutant::all`]; see [`Mutant::applies_to`].
+    pub fn realtime_cap() -> &'static [Mutant] {
+        &[Mutant::RtCapOffByOne]
+    }
     /// The mutants of per-lane credits (§9.4 *Credits*). Not in
     /// [`Mutant::all`]; see [`Mutant::applies_to`].
     pub fn lane_credits() -> &'static [Mutant] {
@@ -372,6 +380,7 @@ impl Mutant {
             .chain(Mutant::split_vclock())
             .chain(Mutant::reallocation())
             .chain(Mutant::best_effort_cap())
+            .chain(Mutant::realtime_cap())
             .chain(Mutant::lane_credits())
             .copied()
             .collect()
@@ -411,6 +420,7 @@ impl Mutant {
             Mutant::SkipRcStage => !registered(cfg) && !split(cfg),
             Mutant::AtomicIgnoresCredits => cfg.vc_reallocation() == wormqos_config::VcReallocation::Atomic,
             Mutant::BeCapIgnored => cfg.best_effort_output_vcs().is_some(),
+            Mutant::RtCapOffByOne => cfg.realtime_output_vcs().is_some(),
             _ => true,
         }
     }
@@ -449,6 +459,7 @@ impl Mutant {
             Mutant::SkipRcStage => "router.switch_stage = \"single_cycle\" (the default)",
             Mutant::AtomicIgnoresCredits => "router.vc_reallocation = \"atomic\"",
             Mutant::BeCapIgnored => "router.mode = \"preemptive\" with router.best_effort_output_vcs below router.vcs",
+            Mutant::RtCapOffByOne => "router.mode = \"preemptive\" with router.realtime_output_vcs below router.vcs",
             _ => "every configuration",
         }
     }
@@ -508,6 +519,7 @@ impl Mutant {
             Mutant::SplitStampedRoomIgnoresPend => "split-stamped-room-ignores-pend",
             Mutant::AtomicIgnoresCredits => "atomic-ignores-credits",
             Mutant::BeCapIgnored => "be-cap-ignored",
+            Mutant::RtCapOffByOne => "rt-cap-off-by-one",
             Mutant::LaneCreditOnLane0 => "lane-credit-on-lane0",
             Mutant::LaneJoinIgnoresClass => "lane-join-ignores-class",
         }
@@ -564,6 +576,7 @@ impl Mutant {
             Mutant::SplitStampedRoomIgnoresPend => "SplitStampedRoomIgnoresPend",
             Mutant::AtomicIgnoresCredits => "AtomicIgnoresCredits",
             Mutant::BeCapIgnored => "BeCapIgnored",
+            Mutant::RtCapOffByOne => "RtCapOffByOne",
             Mutant::LaneCreditOnLane0 => "LaneCreditOnLane0",
             Mutant::LaneJoinIgnoresClass => "LaneJoinIgnoresClass",
         }
@@ -698,6 +711,8 @@ pub struct Faults {
     pub atomic_ignores_credits: bool,
     /// [`Mutant::BeCapIgnored`]: VA ignores the best-effort cap.
     pub va_ignores_best_effort_cap: bool,
+    /// [`Mutant::RtCapOffByOne`]: VA's real-time cap is one too high.
+    pub va_realtime_cap_off_by_one: bool,
     /// [`Mutant::LaneCreditOnLane0`]: every returned credit names lane 0.
     pub credit_lane_zero: bool,
     /// [`Mutant::LaneJoinIgnoresClass`]: the sender's header joins without the class test.
@@ -759,6 +774,7 @@ impl Faults {
             Mutant::SplitStampedRoomIgnoresPend => &mut f.split_stamped_room_ignores_pend,
             Mutant::AtomicIgnoresCredits => &mut f.atomic_ignores_credits,
             Mutant::BeCapIgnored => &mut f.va_ignores_best_effort_cap,
+            Mutant::RtCapOffByOne => &mut f.va_realtime_cap_off_by_one,
             Mutant::LaneCreditOnLane0 => &mut f.credit_lane_zero,
             Mutant::LaneJoinIgnoresClass => &mut f.lane_join_ignores_class,
         } = true;
@@ -774,7 +790,7 @@ impl fmt::Display for Mutant {
 
 /// Unknown mutant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, pre-acc-clear-at-grant, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, split-stamped-room-ignores-pend, atomic-ignores-credits, be-cap-ignored, lane-credit-on-lane0, lane-join-ignores-class)")]
+#[error("unknown mutant `{0}` (known: va-fixed-priority, credit-off-by-one, tail-keeps-vc, drop-on-backpressure, skip-rc-stage, wrong-route, credit-not-returned, vc-largest-stamp-wins, vc-no-max-now, vc-rebase-off-by-one, vc-restamp-every-cycle, vc-best-effort-first, vc-stale-max, vc-stamp-not-rebased, vc-stale-order, pre-no-dummy-tail, pre-stack-pops-bottom, pre-lower-into-extra, pre-accel-never-cleared, pre-no-dummy-header, pre-dummy-bit-dropped, part-ignores-class, blk-hold-past-tail, route-vcs-ignored, link-choice-first, rr-grant-not-onehot, va-ignores-allocated, pick-ignores-empty, sa-ignores-mo, sa-rel-unsigned, sa-skips-round2, sa-xb-ptr-frozen, sa-room-ignores-pend, sa-grants-behind-tail, sa-credit-late, sa-age-entry-late, pre-reg-step-while-crossing, pre-reg-kind-ignored, pre-acc-clear-at-grant, va-flag-unmasked, va-pre-grant-unmasked, va-next-header-late, split-room-counts-one, split-loser-keeps-tail, split-loser-kept, split-write-no-bypass, split-stamped-room-ignores-pend, atomic-ignores-credits, be-cap-ignored, rt-cap-off-by-one, lane-credit-on-lane0, lane-join-ignores-class)")]
 pub struct UnknownMutant(pub String);
 
 impl FromStr for Mutant {
@@ -810,13 +826,14 @@ mod tests {
         assert_eq!(Mutant::routing(), &[Mutant::RouteVcsIgnored, Mutant::LinkChoiceFirst]);
         assert!(!Mutant::RouteVcsIgnored.is_qos() && Mutant::RouteVcsIgnored.is_routing());
         let every = Mutant::every();
-        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 1 + 4 + 1 + 1 + 1 + 2);
+        assert_eq!(every.len(), 7 + 8 + 8 + 2 + 3 + 4 + 7 + 2 + 1 + 4 + 1 + 1 + 1 + 1 + 2);
         assert_eq!(Mutant::registered_acceleration(), &[Mutant::PreAccClearAtGrant]);
         assert!(Mutant::registered_preemptive().iter().all(|m| !Mutant::registered().contains(m) && !m.is_qos()));
         assert_eq!(Mutant::split_vclock(), &[Mutant::SplitStampedRoomIgnoresPend]);
         assert_eq!(Mutant::lane_credits(), &[Mutant::LaneCreditOnLane0, Mutant::LaneJoinIgnoresClass]);
         assert_eq!(Mutant::reallocation(), &[Mutant::AtomicIgnoresCredits]);
         assert_eq!(Mutant::best_effort_cap(), &[Mutant::BeCapIgnored]);
+        assert_eq!(Mutant::realtime_cap(), &[Mutant::RtCapOffByOne]);
         assert!(Mutant::registered().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));
         assert!(Mutant::split().iter().all(|m| !m.is_allocator() && !m.is_qos() && !m.is_virtualclock() && !Mutant::registered().contains(m)));
         assert!(Mutant::allocator().iter().all(|m| m.is_allocator() && !m.is_qos() && !m.is_virtualclock()));

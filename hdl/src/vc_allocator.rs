@@ -31,9 +31,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         md.doc("Allowed output VCs (§2, §6 stage 3): requester i only takes part if a free output VC");
         md.doc("lies in avc_i[i*M +: M] (and its class, if partitioned); the winner gets the lowest such VC.");
     }
-    if let Some(k) = d.best_effort_cap() {
-        md.doc(&format!("Best-effort cap (§9.4 stage 3): while {k} output VCs are held by class-0"));
-        md.doc("messages, class-0 requesters do not take part.");
+    for cap in ClassCapOf::all(d) {
+        let k = cap.cap.expect("filtered");
+        md.doc(&format!("{} cap (§9.4 stage 3): while {k} output VCs are held by class-{}", cap.title, cap.class));
+        md.doc(&format!("messages, class-{} requesters do not take part.", cap.class));
     }
     md.doc("release_i[u]: a tail crossed the crossbar into output VC u (free from next cycle).");
     if full {
@@ -172,11 +173,14 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
         let win_cls = if d.acceleration() { gnt_cls(&mut md, &gnt)? } else { None };
         (req_masked, free_oh, gnt, any_gnt, win_cls)
     };
-    let capped = best_effort_cap(&mut md, d, &req_masked, &gnt, cls_i.as_ref())?;
-    let req_masked = match &capped {
-        Some(c) => c.req.clone(),
-        None => req_masked,
-    };
+    let mut caps = vec![];
+    let mut req_masked = req_masked;
+    for of in ClassCapOf::all(d) {
+        if let Some(c) = class_cap(&mut md, d, &of, &req_masked, &gnt, cls_i.as_ref())? {
+            req_masked = c.req.clone();
+            caps.push((of, c));
+        }
+    }
     let any_gnt = match any_gnt {
         Some(g) => g,
         None if d.faults.va_flag_unmasked => {
@@ -194,10 +198,10 @@ pub(crate) fn vc_allocator(d: &Dims, rr_nm: &Module) -> Result<Module> {
     let set = md.wire_of("alloc_set", &any_gnt.then_else(&free_oh, &Expr::zero(m)));
     let next = (&alloc_q & &release.e().not()) | &set;
     md.assign(&alloc_d, &next);
-    if let Some(c) = capped {
-        md.assign(&c.held_d, &((&c.held_q & &release.e().not()) | (&set & &c.win_be.rep(m))));
-        md.assert_always(&(&c.held_q & &alloc_q.e().not()).is(&Expr::zero(m)), "best effort holds only allocated output VCs");
-        md.assert_always(&c.held_cnt.below(num(d.free_count_width(), c.cap as u64 + 1)), "best effort holds at most K output VCs");
+    for (of, c) in caps {
+        md.assign(&c.held_d, &((&c.held_q & &release.e().not()) | (&set & &c.win.rep(m))));
+        md.assert_always(&(&c.held_q & &alloc_q.e().not()).is(&Expr::zero(m)), &format!("{} holds only allocated output VCs", of.who));
+        md.assert_always(&c.held_cnt.below(num(d.free_count_width(), c.cap as u64 + 1)), &format!("{} holds at most {} output VCs", of.who, of.letter));
     }
     md.assign(&gnt_o, &gnt);
     if let Some(go) = gnt_ovc_o {
@@ -276,35 +280,77 @@ fn grant_flag(md: &mut Module, d: &Dims, gnt: &Sig) -> Option<Sig> {
     if d.registered() { None } else { Some(md.wire_of("any_gnt", &gnt.any())) }
 }
 
-/// The best-effort cap's signals: the requests left after it, and the
-/// `be_held` register with the winner's class-0 bit that loads it.
-struct BestEffortCap {
+/// One cap of §9.4 stage 3 on the output VCs a class holds: the
+/// best-effort cap (class 0, K, `be_*` signals) or the real-time cap
+/// (class 1, R, `rt_*` signals).
+struct ClassCapOf {
+    class: u64,
+    cap: Option<u32>,
+    /// signal prefix
+    tag: &'static str,
+    /// the capped requests' wire
+    req_name: &'static str,
+    title: &'static str,
+    who: &'static str,
+    letter: &'static str,
+}
+
+impl ClassCapOf {
+    /// The caps `d` configures, best effort first.
+    fn all(d: &Dims) -> Vec<ClassCapOf> {
+        let be = ClassCapOf {
+            class: 0,
+            cap: d.best_effort_cap(),
+            tag: "be",
+            req_name: "req_capped",
+            title: "Best-effort",
+            who: "best effort",
+            letter: "K",
+        };
+        let rt = ClassCapOf {
+            class: 1,
+            cap: d.realtime_cap(),
+            tag: "rt",
+            req_name: "req_rt_capped",
+            title: "Real-time",
+            who: "real time",
+            letter: "R",
+        };
+        [be, rt].into_iter().filter(|c| c.cap.is_some()).collect()
+    }
+}
+
+/// A class cap's signals: the requests left after it, and the `<tag>_held`
+/// register with the winner's class bit that loads it.
+struct ClassCap {
     cap: u32,
     req: Sig,
     held_q: Sig,
     held_d: Sig,
     held_cnt: Sig,
-    win_be: Sig,
+    win: Sig,
 }
 
-/// §9.4 stage 3, *Best-effort cap*: `be_held[u]` marks the output VCs
-/// granted to a class-0 header and not yet released (cleared by
-/// `release_i`, set by a class-0 grant); while K of them are set, class-0
-/// requests are masked before the arbiter. `None` without a cap.
-fn best_effort_cap(md: &mut Module, d: &Dims, req: &Sig, gnt: &Sig, cls_i: Option<&Sig>) -> Result<Option<BestEffortCap>> {
-    let (Some(k), Some(cls_i)) = (d.best_effort_cap(), cls_i) else { return Ok(None) };
+/// §9.4 stage 3, *Best-effort cap* and *Real-time cap*: `<tag>_held[u]`
+/// marks the output VCs granted to a header of the capped class and not
+/// yet released (cleared by `release_i`, set by a grant to that class);
+/// while `cap` of them are set, that class's requests are masked before
+/// the arbiter. `None` without the cap.
+fn class_cap(md: &mut Module, d: &Dims, of: &ClassCapOf, req: &Sig, gnt: &Sig, cls_i: Option<&Sig>) -> Result<Option<ClassCap>> {
+    let (Some(k), Some(cls_i)) = (of.cap, cls_i) else { return Ok(None) };
     let (m, nm, clw, cw) = (d.vcs, d.all_vcs(), d.class_width, d.free_count_width());
-    md.comment("Best-effort cap: output VCs held by class-0 messages, and the class-0 requesters");
-    let (held_q, held_d) = md.register_wire_d("be_held", &Expr::zero(m));
-    let be = (0..nm).map(|i| Ok(cls_i.e().part(i * clw, clw)?.is(num(clw, 0)))).collect::<Result<Vec<_>>>()?;
-    let req_be = md.wire_of("req_be", &cat_lsb(&be));
+    let (tag, c) = (of.tag, of.class);
+    md.comment(&format!("{} cap: output VCs held by class-{c} messages, and the class-{c} requesters", of.title));
+    let (held_q, held_d) = md.register_wire_d(&format!("{tag}_held"), &Expr::zero(m));
+    let of_class = (0..nm).map(|i| Ok(cls_i.e().part(i * clw, clw)?.is(num(clw, c)))).collect::<Result<Vec<_>>>()?;
+    let req_of = md.wire_of(&format!("req_{tag}"), &cat_lsb(&of_class));
     let terms = (0..m).map(|u| held_q.at(u).zext(cw)).collect::<Result<Vec<_>>>()?;
     let count = terms[1..].iter().fold(terms[0].clone(), |acc, t| acc + t);
-    let held_cnt = md.wire_of("be_held_cnt", &count);
-    let full = md.wire_of("be_full", &held_cnt.at_least(num(cw, k as u64)));
-    let req = md.wire_of("req_capped", &(req & &!(&req_be & &full.rep(nm))));
-    let win_be = md.wire_of("win_be", &(gnt & &req_be).any());
-    Ok(Some(BestEffortCap { cap: k, req, held_q, held_d, held_cnt, win_be }))
+    let held_cnt = md.wire_of(&format!("{tag}_held_cnt"), &count);
+    let full = md.wire_of(&format!("{tag}_full"), &held_cnt.at_least(num(cw, k as u64)));
+    let req = md.wire_of(of.req_name, &(req & &!(&req_of & &full.rep(nm))));
+    let win = md.wire_of(&format!("win_{tag}"), &(gnt & &req_of).any());
+    Ok(Some(ClassCap { cap: k, req, held_q, held_d, held_cnt, win }))
 }
 
 /// Whether the allocator exports the lowest free output VC of every class

@@ -441,6 +441,11 @@ fn qos_configs() -> Vec<RouterConfig> {
         qos_config("qpk", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nbest_effort_output_vcs = 1\n"),
         qos_config("qpkaf", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\nbest_effort_output_vcs = 2\n"),
         qos_config("qpka", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\nbest_effort_output_vcs = 2\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [3, 6, 7, 5, 6]\n"),
+        // The real-time cap (§9.4 stage 3): alone, with the best-effort cap
+        // (s = 2: real time the top class), with both and acceleration and allowed VC sets.
+        qos_config("qpr", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nrealtime_output_vcs = 1\n"),
+        qos_config("qprkf", 3, 4, "full", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\ntraffic_classes = 2\nrealtime_output_vcs = 2\nbest_effort_output_vcs = 2\n"),
+        qos_config("qprka", 3, 3, "multiplexed", "scheduler = \"virtualclock\"\nmode = \"preemptive\"\nacceleration = true\nrealtime_output_vcs = 1\nbest_effort_output_vcs = 1\n[topology]\nkind = \"network\"\nroutes = [0, 1, 2, 2, 1]\nroute_vcs = [3, 6, 7, 5, 6]\n"),
         // Per-lane credits (§9.4 *Credits*): shared output buffers (side
         // memory), per-VC output FIFOs of the full crossbar with one extra
         // lane, and 5 lanes (LW = 3: lanes 5..7 do not exist) with acceleration.
@@ -467,6 +472,7 @@ fn qos_configurations_and_mutants_are_lint_clean() {
             .iter()
             .chain(Mutant::routing())
             .chain(Mutant::best_effort_cap())
+            .chain(Mutant::realtime_cap())
             .chain(Mutant::lane_credits())
             .chain(Mutant::registered_acceleration())
             .filter(|m| m.applies_to(&cfg));
@@ -495,7 +501,7 @@ fn qos_mutants_change_exactly_the_configs_they_apply_to() {
     cfgs.push(example("small_p_iterative"));
     for cfg in &cfgs {
         let base = generate(cfg, None).unwrap();
-        let qos_mutants = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap());
+        let qos_mutants = Mutant::qos().iter().chain(Mutant::routing()).chain(Mutant::allocator()).chain(Mutant::best_effort_cap()).chain(Mutant::realtime_cap());
         for m in qos_mutants.chain(Mutant::lane_credits()).chain(Mutant::registered_acceleration()) {
             let mutated = generate(cfg, Some(*m)).unwrap();
             let same = base.len() == mutated.len() && base.iter().zip(&mutated).all(|(x, y)| strip(&x.text) == strip(&y.text));
@@ -527,7 +533,7 @@ fn preemptive_router_has_the_dummy_ports_in_place() {
 #[test]
 fn small_qos_configurations_synthesize_with_yosys() {
     let pick = |n: &str| qos_configs().into_iter().find(|c| c.name() == n).unwrap();
-    let jobs = vec![(pick("qtr"), None), (pick("qnp"), None), (pick("qpb"), None), (pick("qpa"), None), (pick("qpa"), Some(Mutant::PreNoDummyTail)), (pick("qpl"), None)];
+    let jobs = vec![(pick("qtr"), None), (pick("qnp"), None), (pick("qpb"), None), (pick("qpa"), None), (pick("qpa"), Some(Mutant::PreNoDummyTail)), (pick("qpl"), None), (pick("qprka"), None)];
     par_each(&jobs, threads(), |(cfg, m)| {
         let t = tag(cfg.name(), *m);
         let (dir, top, files) = generate_into(cfg, *m, &t);

@@ -64,6 +64,7 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     let mut total = 0u64;
     let be = (1u64 << h.vtick.width) - 1;
     let mut most_be_held = 0;
+    let mut most_rt_held = 0;
     let credit_late = cfg.scheduling().point.switch_stage() != wormqos_config::SwitchStage::SingleCycle;
     while total < cycles
         || !r.is_quiescent()
@@ -213,12 +214,19 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
         r.step(&inp);
         total += 1;
         if let Some(k) = cfg.best_effort_output_vcs() {
-            most_be_held = most_be_held.max(best_effort_held(&r, k));
+            most_be_held = most_be_held.max(class_held(&r, 0, k));
+        }
+        if let Some(k) = cfg.realtime_output_vcs() {
+            most_rt_held = most_rt_held.max(class_held(&r, 1, k));
         }
     }
     if let Some(k) = cfg.best_effort_output_vcs() {
         // the cap binds: some port had best effort on all K
         assert_eq!(most_be_held, k, "{} seed {seed}", cfg.name());
+    }
+    if let Some(k) = cfg.realtime_output_vcs() {
+        // the cap binds: some port had real time on all R
+        assert_eq!(most_rt_held, k, "{} seed {seed}", cfg.name());
     }
     assert_eq!(r.stats().flits_dropped(), 0, "{}", cfg.name());
     assert!(expected.is_empty(), "{} seed {seed}: {} messages not delivered", cfg.name(), expected.len());
@@ -230,10 +238,11 @@ fn random_p_run(cfg: &RouterConfig, seed: u64, cycles: u64, load: u64, src_preem
     *r.stats()
 }
 
-/// §9.4 stage 3: the most output VCs of one port held by best effort,
-/// counted from the introspection (allocated, and the owner's header
-/// register of class 0, `cls`: codes >= s are class 0); panics above `k`.
-fn best_effort_held(r: &Router, k: u32) -> u32 {
+/// §9.4 stage 3: the most output VCs of one port held by class `of` (0:
+/// best effort, 1: real time), counted from the introspection (allocated,
+/// and the owner's header register of that class, `cls`: codes >= s are
+/// class 0); panics above `k`.
+fn class_held(r: &Router, of: u64, k: u32) -> u32 {
     let cfg = r.config();
     let s = cfg.traffic_classes() as u64;
     let mut most = 0;
@@ -243,10 +252,10 @@ fn best_effort_held(r: &Router, k: u32) -> u32 {
             .filter(|&u| {
                 let w = r.owner(o, u).unwrap();
                 let class = r.header_register(w / cfg.vcs(), w % cfg.vcs()).unwrap().class as u64;
-                class == 0 || class >= s
+                (if class >= s { 0 } else { class }) == of
             })
             .count() as u32;
-        assert!(held <= k, "output port {o}: best effort holds {held} output VCs, cap {k}");
+        assert!(held <= k, "output port {o}: class {of} holds {held} output VCs, cap {k}");
         most = most.max(held);
     }
     most
@@ -262,6 +271,8 @@ fn random_preemptive_traffic_is_reassembled() {
     cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\ntraffic_classes = 4\n")));
     cfgs.push(cfg_of(&format!("{base}crossbar = \"full\"\nblock_size = 4\ntraffic_classes = 5\n")));
     cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\nbest_effort_output_vcs = 1\nacceleration = true\n")));
+    cfgs.push(cfg_of(&format!("{base}crossbar = \"full\"\nrealtime_output_vcs = 1\n")));
+    cfgs.push(cfg_of(&format!("{base}crossbar = \"multiplexed\"\nrealtime_output_vcs = 1\nbest_effort_output_vcs = 1\nacceleration = true\n")));
     for cfg in &cfgs {
         let mut tot = crate::RouterStats::default();
         for seed in 1..=3 {
@@ -884,15 +895,18 @@ fn static_partition_in_va() {
 /// and B gets VC 0, the lowest free (ST 13, out 15).
 /// Without the cap: B gets VC 1 at 3 (out 6), C VC 2 at 4 (out 7).
 /// With the cap at 2: as without it (best effort holds 1 < 2 at 3).
+/// The router of the two cap tests below with `cap` (TOML lines) added.
+fn cap_router_text(cap: &str) -> String {
+    format!(
+        "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
+         crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
+         mode = \"preemptive\"\n{cap}"
+    )
+}
+
 #[test]
 fn best_effort_is_refused_the_vc_beyond_its_cap() {
-    let text = |cap: &str| {
-        format!(
-            "[router]\nports = 4\nvcs = 3\nflit_width = 32\ninput_buffer_depth = 8\noutput_buffer_depth = 8\n\
-             crossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nclock_width = 8\nvtick_width = 8\n\
-             mode = \"preemptive\"\n{cap}"
-        )
-    };
+    let text = cap_router_text;
     let capped = cfg_of(&text("best_effort_output_vcs = 1\n"));
     let tags = Tags::new(&capped).unwrap();
     let a = tags.message(0, 3, 0, 255, 1, 2, |_| 0);
@@ -906,6 +920,46 @@ fn best_effort_is_refused_the_vc_beyond_its_cap() {
         let log = run(&mut Router::new(&cfg), &stim, 20, true);
         assert_port(&log, 3, &[(5, a[0]), (6, on_vc(b[0], 1)), (7, on_vc(c[0], 2)), (13, a[1])]);
     }
+}
+
+/// §9.4 stage 3, *Real-time cap*: the same router and timing as
+/// `best_effort_is_refused_the_vc_beyond_its_cap` with the classes of the
+/// messages swapped. A (class 1, input 0) head at 0: RC 1, VA 2 -> VC 0,
+/// ST 3, C 4, out 5; its tail is sent at 10: ST 11 frees VC 0 from 12,
+/// out 13. B (class 1, input 1) head at 1: ROUTED from 3. C (class 0,
+/// input 2) head at 2: ROUTED from 4.
+/// With `realtime_output_vcs = 1`: at 3 real time holds VC 0 (1 = the cap),
+/// so B is refused although VCs 1 and 2 are free; at 4 C (best effort) gets
+/// VC 1 (ST 5, out 7); at 12 VC 0 is free again, real time holds none and B
+/// gets VC 0, the lowest free (ST 13, out 15).
+/// Without the cap, with the cap at 2, and with the best-effort cap at 1
+/// instead (best effort holds nothing at 3 or 4): B gets VC 1 at 3 (out 6),
+/// C VC 2 at 4 (out 7).
+/// D (class 2, control, on input 1 in B's place) is refused by neither cap.
+#[test]
+fn real_time_is_refused_the_vc_beyond_its_cap() {
+    let text = cap_router_text;
+    let capped = cfg_of(&text("realtime_output_vcs = 1\n"));
+    let tags = Tags::new(&capped).unwrap();
+    let a = tags.message(0, 3, 1, 5, 1, 2, |_| 0);
+    let b = tags.message(0, 3, 1, 5, 2, 1, |_| 0);
+    let c = tags.message(0, 3, 0, 255, 3, 1, |_| 0);
+    let stim = vec![(0, 0, a[0]), (10, 0, a[1]), (1, 1, b[0]), (2, 2, c[0])];
+    let mut r = Router::new(&capped);
+    let log = run(&mut r, &stim, 20, true);
+    assert_port(&log, 3, &[(5, a[0]), (7, on_vc(c[0], 1)), (13, a[1]), (15, b[0])]);
+    for cap in ["", "realtime_output_vcs = 2\n", "best_effort_output_vcs = 1\n"] {
+        let log = run(&mut Router::new(&cfg_of(&text(cap))), &stim, 20, true);
+        assert_port(&log, 3, &[(5, a[0]), (6, on_vc(b[0], 1)), (7, on_vc(c[0], 2)), (13, a[1])]);
+    }
+    // Control: D (class 2) replaces B, with both caps at 1. At 3 real time
+    // is at its cap (A on VC 0), where B was refused; D, ROUTED from 3, gets
+    // VC 1 (out 6). At 4 best effort holds none (< 1): C gets VC 2 (out 7).
+    let both = cfg_of(&text("realtime_output_vcs = 1\nbest_effort_output_vcs = 1\n"));
+    let d = tags.message(0, 3, 2, 5, 4, 1, |_| 0);
+    let stim = vec![(0, 0, a[0]), (10, 0, a[1]), (1, 1, d[0]), (2, 2, c[0])];
+    let log = run(&mut Router::new(&both), &stim, 20, true);
+    assert_port(&log, 3, &[(5, a[0]), (6, on_vc(d[0], 1)), (7, on_vc(c[0], 2)), (13, a[1])]);
 }
 
 /// §6 stage 3 with route_vcs: a header waits for a VC of its allowed set

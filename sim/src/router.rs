@@ -298,6 +298,17 @@ pub struct Router<X: Width = Narrow> {
     /// Per output port, the output VCs whose last VA grant went to a
     /// best-effort header; held by best effort = these and `allocated`.
     be_granted: X::PerPort<u32>,
+    /// §9.4 stage 3, *Real-time cap*: the most output VCs of a port real
+    /// time (class 1) may hold (M when uncapped).
+    rt_cap: u32,
+    /// Per output port, the output VCs whose last VA grant went to a
+    /// real-time header (`rtg`); held by real time = these and `allocated`.
+    rt_granted: X::PerPort<u32>,
+    /// §9.4 stage 3, *Real-time cap*: (output port, cycle) pairs where the
+    /// cap refused a class-1 requester that had a free output VC in its
+    /// allowed set. Kept beside `stats`, not in it: [`RouterStats`]' Debug
+    /// text is hashed by the recorded-engine test, which stays unchanged.
+    rt_refusals: u64,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
     /// Age stamps at point C.
@@ -427,6 +438,9 @@ impl<X: Width> Router<X> {
             owner: X::per_vc(0),
             be_cap: cfg.best_effort_output_vcs().unwrap_or(m as u32),
             be_granted: X::per_port_value(0),
+            rt_cap: cfg.realtime_output_vcs().unwrap_or(m as u32),
+            rt_granted: X::per_port_value(0),
+            rt_refusals: 0,
             vclk,
             ivc: X::per_vc(InVc::default()),
             in_stamp: vec![0; nm],
@@ -503,6 +517,7 @@ impl<X: Width> Router<X> {
         self.hdr[..].fill(HeaderFields::default());
         self.owner[..].fill(0);
         self.be_granted[..].fill(0);
+        self.rt_granted[..].fill(0);
         for pt in &mut self.vclk {
             pt.sched.reset();
             pt.synced = 0;
@@ -536,6 +551,7 @@ impl<X: Width> Router<X> {
         self.outputs.credit_lanes.fill(0);
         self.cycle = 0;
         self.stats = RouterStats::default();
+        self.rt_refusals = 0;
     }
 
     /// The registered outputs during the current cycle.
@@ -611,6 +627,12 @@ impl<X: Width> Router<X> {
     }
     pub fn stats(&self) -> &RouterStats {
         &self.stats
+    }
+    /// §9.4 stage 3, *Real-time cap*: the (output port, cycle) pairs since
+    /// `new` or the last `reset` where the cap refused a real-time header
+    /// that had a free output VC in its allowed set (0 without the cap).
+    pub fn realtime_cap_refusals(&self) -> u64 {
+        self.rt_refusals
     }
     /// Flits in input VC buffer (p, v), over all its lanes.
     pub fn input_occupancy(&self, p: usize, v: usize) -> usize {

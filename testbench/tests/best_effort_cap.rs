@@ -49,18 +49,7 @@ fn opts(cfg: &RouterConfig, seed: u64, cycles: u64) -> LockstepOptions {
 
 fn lockstep(k: usize) -> RunReport {
     let (cfg, seed) = configs().swap_remove(k);
-    let name = cfg.name().to_string();
-    let mut model = Router::new(&cfg);
-    let report = run_lockstep(&cfg, &mut rtl(&cfg, None), &mut model, &opts(&cfg, seed, CYCLES)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    eprintln!("{name}: {report}\n  model: {:?}", model.stats());
-    assert!(report.cycles >= CYCLES);
-    assert_eq!(report.flits_delivered, report.flits_injected, "{name}");
-    assert_eq!(report.messages_delivered, report.messages_injected, "{name}");
-    assert!(report.stimulus.messages_per_class.iter().all(|&n| n > 0), "{name}: a class sent nothing: {report}");
-    assert!(report.stimulus.source_credit_blocked > 0, "{name}: no backpressure: {report}");
-    let parts = report.parts.clone().expect("part checker in preemptive mode");
-    assert!(model.stats().preemptions >= 1000 && parts.split_messages >= 1000, "{name}: {parts:?}");
-    report
+    cap_lockstep(&cfg, seed, CYCLES, traffic(&cfg)).0
 }
 
 #[test]

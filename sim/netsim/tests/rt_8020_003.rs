@@ -53,12 +53,13 @@ const BE12: &str = "best_effort_output_vcs = 12\n";
 /// The committed experiment of router `run` without its sweep (`p_rtvcs4`:
 /// `fig4_003_p_09_stream_rtvcs.toml` with real time and control on source
 /// VCs 0..=3 instead of 0..=2; `p_ctlvc`: with `CTLVC` instead;
-/// `p_ctlvc_be11`: that and best effort capped at 11 output VCs, NP's
+/// `p_ctlvc_rt4`: that and real time capped at 4 output VCs, NP's
+/// real-time partition; `p_ctlvc_be11`: that and best effort capped at 11 output VCs, NP's
 /// best-effort partition, instead of 12).
 fn experiment_text(run: &str) -> String {
     let (file, must) = match run {
         "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
-        "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" | "p_ctlvc_be11" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
+        "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" | "p_ctlvc_be11" | "p_ctlvc_rt4" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
         _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
     };
     let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
@@ -71,6 +72,12 @@ fn experiment_text(run: &str) -> String {
     }
     if run == "p_ctlvc" {
         return text.replace(RTVCS3, CTLVC);
+    }
+    if run == "p_ctlvc_rt4" {
+        // real time capped at 4 output VCs of a port (§9.4 stage 3,
+        // *Real-time cap*), NP's real-time partition
+        assert!(text.contains(BE12), "no {BE12:?}");
+        return text.replace(RTVCS3, CTLVC).replace(BE12, &format!("{BE12}realtime_output_vcs = 4\n"));
     }
     if run == "p_ctlvc_be11" {
         assert!(text.contains(BE12), "no {BE12:?}");
@@ -232,6 +239,12 @@ fn write_the_80_20_log_p_rtvcs4() {
 #[ignore]
 fn write_the_80_20_log_p_ctlvc() {
     write_log("p_ctlvc");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_log_p_ctlvc_rt4() {
+    write_log("p_ctlvc_rt4");
 }
 
 #[test]
@@ -767,6 +780,19 @@ fn summarize_the_source_vc_holds() {
         std::fs::copy(&phases, root().join(OUT).join(format!("{run}_phases.csv"))).unwrap();
     }
     std::fs::write(root().join(OUT).join("hold_split.csv"), csv).unwrap();
+}
+
+/// After `write_the_80_20_log_p_ctlvc_rt4`: `p_ctlvc_rt4`'s row of
+/// `HEADER_HOLD` into `rt_cap4.csv` and its phases beside it (ignored,
+/// seconds; the runs of `hold_split.csv` stay as they were).
+#[test]
+#[ignore]
+fn summarize_the_rt_cap_run() {
+    let run = "p_ctlvc_rt4";
+    let line = hold_row(run, &read_dump(run));
+    eprintln!("{line}");
+    std::fs::write(root().join(OUT).join("rt_cap4.csv"), format!("{HEADER_HOLD}\n{line}\n")).unwrap();
+    std::fs::copy(dump_path(run).with_extension("phases.csv"), root().join(OUT).join(format!("{run}_phases.csv"))).unwrap();
 }
 
 /// `hold_row` on a hand-made phase at source 0. VC 1: a control message

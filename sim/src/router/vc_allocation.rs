@@ -1,6 +1,7 @@
 //! Stage 3, output-VC allocation (VA, docs/microarchitecture.md §6), with the
 //! allowed output VCs (§2 `route_vcs`), the static partition (§9.2), the
-//! cap on output VCs held by best effort (§9.4 stage 3) and the victims of
+//! caps on output VCs held by best effort and by real time (§9.4 stage 3)
+//! and the victims of
 //! flit acceleration (§9.5).
 
 use super::{inc_mod, Router};
@@ -25,16 +26,21 @@ impl<X: Width> Router<X> {
             }
             let req = &self.va_req[o * vw..o * vw + vw];
             let va_ptr = self.outp[o & X::PORT_MASK].va_ptr as usize;
-            // §9.4 stage 3: best effort at its cap is not satisfiable.
-            let capped = self.be_cap < self.m as u32 && self.best_effort_capped(o);
-            let i = if !self.restricted && !capped {
+            // §9.4 stage 3: best effort (class 0) and real time (class 1)
+            // at their caps are not satisfiable; `capped` has bit c set
+            // when class c is refused.
+            let capped = self.capped_classes(o);
+            let i = if !self.restricted && capped == 0 {
                 rr_pick_wide(req, va_ptr).unwrap()
             } else {
                 // Only satisfiable requesters compete: a free VC in their
                 // allowed set (every VC without one), and not capped.
                 let sat = self.requests_where(req, |i| {
-                    self.ivc[i & X::VC_MASK].avc & free != 0 && !(capped && self.cls(self.hdr[i & X::VC_MASK].class) == 0)
+                    self.ivc[i & X::VC_MASK].avc & free != 0 && (capped >> self.cls(self.hdr[i & X::VC_MASK].class).min(2)) & 1 == 0
                 });
+                if capped & 2 != 0 && self.realtime_refused(req, free) {
+                    self.rt_refusals += 1;
+                }
                 match rr_pick_wide(&sat[..][..vw], va_ptr) {
                     Some(i) => i,
                     None => continue,
@@ -62,13 +68,28 @@ impl<X: Width> Router<X> {
         sat
     }
 
-    /// §9.4 stage 3: best effort holds `best_effort_output_vcs` output VCs
-    /// of port o at the start of the cycle (allocated, last granted to a
-    /// class-0 header), so no best-effort header may take another.
+    /// §9.4 stage 3: bit 0 set when best effort holds
+    /// `best_effort_output_vcs` output VCs of port o at the start of the
+    /// cycle (allocated, last granted to a class-0 header), so no
+    /// best-effort header may take another; bit 1 the same for real time
+    /// (class 1) and `realtime_output_vcs`. 0 without caps.
     #[inline(always)]
-    fn best_effort_capped(&self, o: usize) -> bool {
-        let held = self.outp[o & X::PORT_MASK].allocated & self.be_granted[o & X::PORT_MASK];
-        held.count_ones() >= self.be_cap
+    fn capped_classes(&self, o: usize) -> u32 {
+        let m = self.m as u32;
+        let allocated = self.outp[o & X::PORT_MASK].allocated;
+        let at_cap = |granted: u32, cap: u32| cap < m && (allocated & granted).count_ones() >= cap;
+        at_cap(self.be_granted[o & X::PORT_MASK], self.be_cap) as u32
+            | (at_cap(self.rt_granted[o & X::PORT_MASK], self.rt_cap) as u32) << 1
+    }
+
+    /// Whether some class-1 requester of `req` has a free output VC
+    /// (`free`) in its allowed set: one the real-time cap refuses
+    /// (`Router::realtime_cap_refusals`).
+    fn realtime_refused(&self, req: &[u64], free: u32) -> bool {
+        let refused = self.requests_where(req, |i| {
+            self.ivc[i & X::VC_MASK].avc & free != 0 && self.cls(self.hdr[i & X::VC_MASK].class) == 1
+        });
+        refused[..][..self.va_words].iter().any(|&w| w != 0)
     }
 
     /// The grant of VA at output port o to input VC i: it gets the
@@ -88,9 +109,11 @@ impl<X: Width> Router<X> {
         self.in_stamp[i] = stamp;
         self.out_stamp[o * m + u] = stamp;
         self.owner[(o * m + u) & X::VC_MASK] = i as u16;
-        if self.be_cap < m as u32 {
-            let best_effort = self.cls(self.hdr[i & X::VC_MASK].class) == 0;
-            self.be_granted[o & X::PORT_MASK] = self.be_granted[o & X::PORT_MASK] & !(1 << u) | (best_effort as u32) << u;
+        if self.be_cap < m as u32 || self.rt_cap < m as u32 {
+            let class = self.cls(self.hdr[i & X::VC_MASK].class);
+            let mark = |granted: u32, of_class: bool| granted & !(1 << u) | (of_class as u32) << u;
+            self.be_granted[o & X::PORT_MASK] = mark(self.be_granted[o & X::PORT_MASK], class == 0);
+            self.rt_granted[o & X::PORT_MASK] = mark(self.rt_granted[o & X::PORT_MASK], class == 1);
         }
         self.stats.vc_grants += 1;
         if self.partitioned {

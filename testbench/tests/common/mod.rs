@@ -105,6 +105,33 @@ pub fn preemptive_lockstep(
     Ok((report, model))
 }
 
+/// One lockstep run of a router with an output-VC cap (§9.4 stage 3:
+/// `best_effort_cap.rs`, `realtime_cap.rs`) under `traffic`, `cycles`
+/// cycles and a full drain, with the checks both share: every flit and
+/// message delivered, every class sent, backpressure, and at least 1,000
+/// preemptions and split messages. Returns the report and the model.
+pub fn cap_lockstep(
+    cfg: &RouterConfig,
+    seed: u64,
+    cycles: u64,
+    traffic: wormqos_testbench::stimulus::TrafficParams,
+) -> (wormqos_testbench::lockstep::RunReport, wormqos_sim::Router) {
+    use wormqos_testbench::lockstep::{run_lockstep, LockstepOptions};
+    let name = cfg.name().to_string();
+    let mut model = wormqos_sim::Router::new(cfg);
+    let opts = LockstepOptions { cycles, seed, traffic, drain_limit: 50_000, waveform_dir: Some(waveform_dir()), ..Default::default() };
+    let report = run_lockstep(cfg, &mut rtl(cfg, None), &mut model, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    eprintln!("{name}: {report}\n  model: {:?}", model.stats());
+    assert!(report.cycles >= cycles);
+    assert_eq!(report.flits_delivered, report.flits_injected, "{name}");
+    assert_eq!(report.messages_delivered, report.messages_injected, "{name}");
+    assert!(report.stimulus.messages_per_class.iter().all(|&n| n > 0), "{name}: a class sent nothing: {report}");
+    assert!(report.stimulus.source_credit_blocked > 0, "{name}: no backpressure: {report}");
+    let parts = report.parts.clone().expect("part checker in preemptive mode");
+    assert!(model.stats().preemptions >= 1000 && parts.split_messages >= 1000, "{name}: {parts:?}");
+    (report, model)
+}
+
 pub fn waveform_dir() -> PathBuf {
     workspace().join("target").join("test-waves")
 }
