@@ -14,6 +14,8 @@
 
 #[path = "onoff_k1_trace/source_link.rs"]
 mod source_link;
+#[path = "onoff_k1_trace/replay.rs"]
+mod replay;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

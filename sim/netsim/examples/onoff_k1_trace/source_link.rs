@@ -32,6 +32,7 @@ use wormqos_netsim::analytic::onoff_fluid::{BurstClass, BurstDelay};
 use wormqos_netsim::analytic::predict;
 use wormqos_netsim::network::{MessageLog, Sim};
 use wormqos_netsim::Experiment;
+use crate::replay::{self, SourceFifo};
 
 /// `--seeds S --cycles C`.
 pub struct Repeat {
@@ -79,6 +80,11 @@ pub struct Row {
     /// `None` for a seed where a drawn link is not modelled.
     tandem_drawn_gap: Vec<Option<f64>>,
     coupled_drawn_gap: Vec<Option<f64>>,
+    /// Per seed: the model's destination link for that seed's draw
+    /// (`drawn_destination`), the fluid counterpart of `dest_fifo_created`.
+    drawn_destination: Vec<Option<f64>>,
+    /// Per seed: the coupled model's total for that seed's draw.
+    coupled_drawn_total: Vec<Option<f64>>,
     class: BurstClass,
 }
 
@@ -106,6 +112,38 @@ struct Split {
     own_alone_per_seed: Vec<f64>,
     own_blocked_per_seed: Vec<f64>,
     others_per_seed: Vec<f64>,
+    /// The packet-scale replays of `replay.rs`, per seed: the source VC
+    /// at a constant blocking per message, every stream together and each
+    /// alone, at the seed's measured mean blocking (`_at_block`) and at
+    /// the model's B̄ (`_at_model`); the destination outputs as FIFO
+    /// servers fed at created + L0 (`dest_fifo_created`) and at the
+    /// cycle each message could have been delivered behind its VC
+    /// predecessor (`dest_fifo_free`); and the mean blocking of the
+    /// messages another waits behind on the VC (`ahead`), all of them and
+    /// those with a waiting successor of another stream (`ahead_other`).
+    /// The destination replays' input: created + L0 unshaped, `free` the
+    /// real arrivals (after the real source waits).
+    const_all_at_block: Vec<f64>,
+    const_own_at_block: Vec<f64>,
+    const_all_at_model: Vec<f64>,
+    const_own_at_model: Vec<f64>,
+    dest_fifo_created: Vec<f64>,
+    dest_fifo_free: Vec<f64>,
+    /// The forward packet tandem (no coupling): the source VC at the
+    /// constant service S, its mean wait, and the destination FIFOs fed
+    /// at its deliveries (the destination's input shaped by the source's
+    /// other streams).
+    forward_source: Vec<f64>,
+    dest_fifo_shaped: Vec<f64>,
+    ahead_per_seed: Vec<f64>,
+    ahead_other_per_seed: Vec<f64>,
+    /// The coupled packet replay (`replay::coupled_deliveries`): its mean
+    /// total, wait behind the VC predecessor and blocking, and the
+    /// measured mean total over the same messages.
+    coupled_replay_total: Vec<f64>,
+    coupled_replay_wait: Vec<f64>,
+    coupled_replay_block: Vec<f64>,
+    measured_total: Vec<f64>,
 }
 
 impl Repeat {
@@ -172,6 +210,8 @@ impl Repeat {
             split: Split::default(),
             tandem_drawn_gap: Vec::new(),
             coupled_drawn_gap: Vec::new(),
+            drawn_destination: Vec::new(),
+            coupled_drawn_total: Vec::new(),
             class,
         };
         for seed in 1..=self.seeds {
@@ -185,6 +225,8 @@ impl Repeat {
             let sim = total.network_latency + total.source_latency;
             row.tandem_drawn_gap.push(row.drawn_model(&rt, row.tandem.as_ref()).map(|m| sim - m));
             row.coupled_drawn_gap.push(row.drawn_model(&rt, row.coupled.as_ref()).map(|m| sim - m));
+            row.drawn_destination.push(row.drawn_destination(&rt));
+            row.coupled_drawn_total.push(row.drawn_model(&rt, row.coupled.as_ref()));
             let mut log: Vec<MessageLog> = rt.into_iter().filter(|x| x.src == 0).collect();
             log.sort_by_key(|x| (x.source.started, x.created));
             let rt = r.classes.iter().find(|c| c.class == 1).unwrap();
@@ -223,17 +265,25 @@ impl Row {
     /// drew the same one, so its destination link has that many sources;
     /// the mean over the streams (equal rates) replaces the binomial mean.
     fn drawn_model(&self, rt: &[MessageLog], model: Option<&BurstDelay>) -> Option<f64> {
+        let source = model?.source_link;
+        Some(self.kim2005_network + source + self.drawn_destination(rt)?)
+    }
+
+    /// The forward tandem's destination link (`tandem_destination_link`,
+    /// also the coupled model's) for the destinations this seed drew: each
+    /// stream's link with the streams that drew the same destination,
+    /// averaged over the streams; `None` if a drawn link is not modelled.
+    fn drawn_destination(&self, rt: &[MessageLog]) -> Option<f64> {
         let flows: std::collections::BTreeMap<u32, u32> = rt.iter().map(|x| (x.flow, x.dest)).collect();
         let mut at: std::collections::BTreeMap<u32, usize> = Default::default();
         for d in flows.values() {
             *at.entry(*d).or_default() += 1;
         }
-        let source = model?.source_link;
         let mut dest = 0.0;
         for d in flows.values() {
             dest += self.class.tandem_destination_link(at[d]).ok()?;
         }
-        Some(self.kim2005_network + source + dest / flows.len() as f64)
+        Some(dest / flows.len() as f64)
     }
 
     /// Every source's real-time messages in the order they took its one
@@ -250,9 +300,12 @@ impl Row {
         let (l0, s) = (flits + 4, flits + 2);
         rt.sort_by_key(|x| (x.src, x.source.started, x.created));
         let (mut wait, mut block, mut n) = (0.0, 0.0, 0u64);
+        let (mut blocks, mut frees) = (Vec::with_capacity(rt.len()), Vec::with_capacity(rt.len()));
         for (j, x) in rt.iter().enumerate() {
             let (prev, free) = behind_predecessor(rt, j, l0, s);
             let (w, b) = ((free - x.created - l0) as f64, x.delivered as f64 - free as f64);
+            blocks.push(b);
+            frees.push(free as f64);
             wait += w;
             block += b;
             n += 1;
@@ -264,6 +317,7 @@ impl Row {
             }
         }
         self.own_stream_replay(rt, flits);
+        self.packet_replays(rt, flits, &blocks, &frees, block / n.max(1) as f64);
         self.split.messages += n;
         self.split.wait_sum += wait;
         self.split.block_sum += block;
@@ -304,6 +358,47 @@ impl Row {
         self.split.own_alone_per_seed.push(alone / n);
         self.split.own_blocked_per_seed.push(own / n);
         self.split.others_per_seed.push(others / n);
+    }
+
+    /// The replays of `replay.rs` for one seed (`rt` in VC order, each
+    /// message's measured blocking and the cycle it could have been
+    /// delivered behind its VC predecessor, the seed's mean blocking).
+    fn packet_replays(&mut self, rt: &[MessageLog], flits: u64, blocks: &[f64], frees: &[f64], mean_block: f64) {
+        let (l0, s) = (flits + 4, flits + 2);
+        let sp = &mut self.split;
+        let (all, own) = SourceFifo::replay(rt, l0, s, mean_block).mean_waits(rt, l0, mean_block);
+        sp.const_all_at_block.push(all);
+        sp.const_own_at_block.push(own);
+        if let Some(b) = self.blocking {
+            let (all, own) = SourceFifo::replay(rt, l0, s, b).mean_waits(rt, l0, b);
+            sp.const_all_at_model.push(all);
+            sp.const_own_at_model.push(own);
+        }
+        let created: Vec<f64> = rt.iter().map(|x| (x.created + l0) as f64).collect();
+        sp.dest_fifo_created.push(replay::destination_fifo(rt, &created, flits));
+        sp.dest_fifo_free.push(replay::destination_fifo(rt, frees, flits));
+        // The forward packet tandem: the source VC at S (no blocking holds
+        // it), its deliveries fed to the destination FIFOs.
+        let forward = SourceFifo::replay(rt, l0, s, 0.0);
+        sp.forward_source.push(forward.mean_waits(rt, l0, 0.0).0);
+        sp.dest_fifo_shaped.push(replay::destination_fifo(rt, &forward.all, flits));
+        let coupled = replay::coupled_deliveries(rt, l0, s, flits);
+        let (mut total, mut wait, mut measured) = (0.0, 0.0, 0.0);
+        for (j, (x, d)) in rt.iter().zip(&coupled).enumerate() {
+            let free = if j > 0 && rt[j - 1].src == x.src { (x.created + l0).max(coupled[j - 1] + s) } else { x.created + l0 };
+            total += (d - x.created) as f64;
+            wait += (free - x.created - l0) as f64;
+            measured += (x.delivered - x.created) as f64;
+        }
+        let n = rt.len().max(1) as f64;
+        let block = total / n - l0 as f64 - wait / n;
+        sp.coupled_replay_total.push(total / n);
+        sp.coupled_replay_wait.push(wait / n);
+        sp.coupled_replay_block.push(block);
+        sp.measured_total.push(measured / n);
+        let [any, other] = replay::blocking_ahead(rt, blocks, l0, s);
+        sp.ahead_per_seed.push(any.0 / any.1.max(1) as f64);
+        sp.ahead_other_per_seed.push(other.0 / other.1.max(1) as f64);
     }
 
     fn add(&mut self, log: &[MessageLog], flits: u64, gap: f64) {
@@ -381,7 +476,14 @@ pub fn csv(rows: &[Row]) -> String {
          tandem_drawn_seeds,tandem_drawn_gap,tandem_drawn_gap_se,\
          blocking_model,coupled_source,coupled_destination,coupled_total,coupled_error,coupled_drawn_seeds,coupled_drawn_gap,coupled_drawn_gap_se,\
          own_alone,own_alone_se,own_blocked,own_blocked_se,others,others_se,model_own,model_others,\
-         model_others_at_block,model_total_at_block,model_others_at_b2b_block,model_total_at_b2b_block\n",
+         model_others_at_block,model_total_at_block,model_others_at_b2b_block,model_total_at_b2b_block,\
+         ahead_block,ahead_block_se,ahead_other_block,ahead_other_block_se,model_others_at_ahead_other,\
+         const_wait_at_block,const_own_at_block,const_others_at_block,const_others_at_block_se,const_others_at_model,const_others_at_model_se,\
+         dest_fifo_created,dest_fifo_created_se,dest_fifo_free,dest_fifo_free_se,forward_source,forward_source_se,dest_fifo_shaped,dest_fifo_shaped_se,\
+         shaping_gain,shaping_gain_se,coupled_replay_total,coupled_replay_total_se,coupled_replay_wait,coupled_replay_block,\
+         measured_total,replay_less_measured,replay_less_measured_se,model_less_replay_seeds,model_less_replay,model_less_replay_se,\
+         forward_less_replay,forward_less_replay_se,uncoupled_less_replay,uncoupled_less_replay_se,drawn_destination_seeds,drawn_destination,drawn_destination_se,\
+         drawn_destination_less_fifo,drawn_destination_less_fifo_se\n",
     );
     for r in rows {
         let (sim, sim_se) = mean_se(&r.sim_total);
@@ -425,7 +527,7 @@ pub fn csv(rows: &[Row]) -> String {
         )
         .unwrap();
         out.pop();
-        writeln!(out, ",{}", stream_parts(r, block, r.split.b2b_block_sum / sb)).unwrap();
+        writeln!(out, ",{},{}", stream_parts(r, block, r.split.b2b_block_sum / sb), replay_columns(r)).unwrap();
     }
     out
 }
@@ -448,6 +550,67 @@ fn stream_parts(r: &Row, block: f64, b2b_block: f64) -> String {
         _ => format!("{},{}", nm(), nm()),
     };
     format!("{},{model},{},{}", measured.join(","), at(block), at(b2b_block))
+}
+
+/// The packet-scale replays (`Row::packet_replays`), mean ± standard error
+/// over the seeds: the blocking of the messages others wait behind and the
+/// fluid other-streams part at that blocking; the source VC at a constant
+/// blocking (the seed's measured mean, and B̄), its wait with every stream,
+/// each alone and behind the other streams (all − own, per seed); the
+/// destination FIFO replays; the model's destination link for each seed's
+/// draw, and that less the FIFO fed at created + L0 (paired, over the
+/// seeds whose draw is modelled). The forward packet tandem: its source
+/// wait, its destination FIFO delay, and how much less that is than the
+/// unshaped FIFO's (paired per seed). The coupled packet replay, its
+/// total less the measured (paired), the coupled model for each seed's
+/// draw less it, and the two packet tandems above less it (paired).
+fn replay_columns(r: &Row) -> String {
+    let s = &r.split;
+    let ms = |x: &[f64]| {
+        let (m, se) = mean_se(x);
+        format!("{m:.4},{se:.4}")
+    };
+    let less = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<f64>>();
+    let ahead_other = mean_se(&s.ahead_other_per_seed).0;
+    let at_ahead = r.class.coupled_source_parts(ahead_other).map_or("not modelled".to_string(), |(_, x)| format!("{x:.4}"));
+    let at_model = if s.const_all_at_model.is_empty() { "not modelled,not modelled".to_string() } else { ms(&less(&s.const_all_at_model, &s.const_own_at_model)) };
+    let paired: Vec<(f64, f64)> = r.drawn_destination.iter().zip(&s.dest_fifo_created).filter_map(|(d, f)| d.map(|d| (d, *f))).collect();
+    let drawn: Vec<f64> = paired.iter().map(|p| p.0).collect();
+    let drawn_cols = if drawn.is_empty() {
+        "0,none,none,none,none".to_string()
+    } else {
+        format!("{},{},{}", drawn.len(), ms(&drawn), ms(&paired.iter().map(|(d, f)| d - f).collect::<Vec<f64>>()))
+    };
+    // Per seed, the packet-scale counterpart of the model's structure
+    // (L0 + the source VC at a constant blocking b̄ + the destination FIFO
+    // fed at created + L0, links added) and the tandem without coupling
+    // (L0 + the source VC at S + the destination FIFO fed by it).
+    let l0 = r.class.flits + 4.0;
+    let forward: Vec<f64> = s.const_all_at_block.iter().zip(&s.dest_fifo_created).map(|(w, d)| l0 + w + d).collect();
+    let uncoupled: Vec<f64> = s.forward_source.iter().zip(&s.dest_fifo_shaped).map(|(w, d)| l0 + w + d).collect();
+    let model_less: Vec<f64> = r.coupled_drawn_total.iter().zip(&s.coupled_replay_total).filter_map(|(m, c)| m.map(|m| m - c)).collect();
+    let model_less_replay = if model_less.is_empty() { "0,none,none".to_string() } else { format!("{},{}", model_less.len(), ms(&model_less)) };
+    format!(
+        "{},{},{at_ahead},{:.4},{:.4},{},{at_model},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{drawn_cols}",
+        ms(&s.ahead_per_seed),
+        ms(&s.ahead_other_per_seed),
+        mean_se(&s.const_all_at_block).0,
+        mean_se(&s.const_own_at_block).0,
+        ms(&less(&s.const_all_at_block, &s.const_own_at_block)),
+        ms(&s.dest_fifo_created),
+        ms(&s.dest_fifo_free),
+        ms(&s.forward_source),
+        ms(&s.dest_fifo_shaped),
+        ms(&less(&s.dest_fifo_created, &s.dest_fifo_shaped)),
+        ms(&s.coupled_replay_total),
+        mean_se(&s.coupled_replay_wait).0,
+        mean_se(&s.coupled_replay_block).0,
+        mean_se(&s.measured_total).0,
+        ms(&less(&s.coupled_replay_total, &s.measured_total)),
+        model_less_replay,
+        ms(&less(&forward, &s.coupled_replay_total)),
+        ms(&less(&uncoupled, &s.coupled_replay_total)),
+    )
 }
 
 /// source, destination, total (`kim2005`'s network latency + both links)
