@@ -45,12 +45,6 @@ pub const ALLOWED: &[Allowed] = &[
     Allowed { heading: "# Reproduced experiments", written: "0.2 s simulated", reason: "the common setup of 001_…'s runs, Fig. 5's", refers_to: Some(FIG5_001) },
     Allowed { heading: "# Reproduced experiments", written: "(2.5 M cycles),", reason: "the common setup's 0.2 s in 80 ns cycles", refers_to: Some(FIG5_001) },
     Allowed { heading: "# Reproduced experiments", written: "0.05 s warm-up,", reason: "the common setup of 001_…'s runs, Fig. 5's", refers_to: Some(FIG5_001) },
-    Allowed {
-        heading: "### 000_… Fig. 4(b): best-effort load varied, model beside simulation",
-        written: "(400 k-cycle",
-        reason: "R1 and R2 without best effort (44.4, 49.6 cycles): a run no committed file records; which run is not established",
-        refers_to: None,
-    },
     Allowed { heading: "#### The K = 1 excess, message by message (issue 22)", written: "20 seeds", reason: "\"the next section measures them over 20 seeds\"", refers_to: Some(K2_LINK) },
     Allowed { heading: "#### The hypercube's tandem row link by link (issue 22)", written: "20 seeds:", reason: "`onoff_klink_trace`'s seeds", refers_to: Some(K2_LINK) },
     Allowed { heading: "## Not reproduced yet", written: "20 seeds", reason: "the summary quotes the K ≥ 2 section's runs by name", refers_to: Some(K2_LINK) },
