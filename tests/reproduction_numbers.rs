@@ -5101,6 +5101,8 @@ mod cube_be_burst;
 mod rt_cap_8020;
 #[path = "reproduction_numbers/g64_excess.rs"]
 mod g64_excess;
+#[path = "reproduction_numbers/fig4b_no_be.rs"]
+mod fig4b_no_be;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5116,6 +5118,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(l3_hold_parts::claims());
     all.extend(rt_flit_split::claims());
     all.extend(cube_be_burst::claims());
+    all.extend(fig4b_no_be::claims());
     all
 }
 
