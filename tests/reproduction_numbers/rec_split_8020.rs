@@ -145,3 +145,43 @@ fn rec_split_8020_section_numbers_follow_from_the_committed_split() {
         int(by("age", 0))
     ));
 }
+
+/// The section's second-seed bullet: the seed-2 rows of `rec_split.csv`
+/// and the runs' `<run>_phases.csv`.
+#[test]
+fn rec_split_8020_second_seed_follows_from_the_committed_split() {
+    let flat = section_words(HEADING);
+    let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
+    let rows = read_csv(&format!("{DIR}/rec_split.csv"), &mut HashMap::new());
+    let v = |run: &str, group: &str, key: u64, col: &str| -> f64 {
+        let row = rows.iter().find(|r| r["run"] == run && r["group"] == group && r["key"] == key.to_string());
+        row.unwrap_or_else(|| panic!("rec_split.csv: no {run} {group} {key}"))[col].parse().unwrap()
+    };
+    let (np, cap) = ("np_seed2", "p_ctlvc_rt4_seed2");
+    let phase_80 = |run: &str, col: &str| -> f64 {
+        let t = read_csv(&format!("{DIR}/{run}_phases.csv"), &mut HashMap::new());
+        t.iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap()
+    };
+    let miss = |run: &str| (phase_80(run, "deadline_miss_probability"), phase_80(run, "deadline_miss_probability_ci95"));
+    let ((mc, hc), (mn, hn)) = (miss(cap), miss(np));
+    has(format!("missing probability {} ± {} capped against NP's {} ± {} (overlapping again)", grouped(mc, 3), grouped(hc, 3), grouped(mn, 3), grouped(hn, 3)));
+    assert!((mc - mn).abs() < hc + hn && mc > mn);
+    let int = |x: f64| grouped(x, 0);
+    let late = |run: &str| v(run, "tenth", 6, "misses") + v(run, "tenth", 7, "misses");
+    let gap = v(cap, "all", 0, "misses") - v(np, "all", 0, "misses");
+    has(format!(
+        "{} frames more with the same prediction ({} against {}), {} of them in the last two tenths",
+        int(gap),
+        grouped(v(cap, "all", 0, "predicted"), 1),
+        grouped(v(np, "all", 0, "predicted"), 1),
+        int(late(cap) - late(np))
+    ));
+    assert!(late(cap) - late(np) > gap / 2.0);
+    let lat = |run: &str, t: u64| int(v(run, "tenth", t, "latency_mean"));
+    has(format!("mean L is {} and {} cycles against NP's {} and {}", lat(cap, 6), lat(cap, 7), lat(np, 6), lat(np, 7)));
+    // "not the latency difference": not higher in both of the last two tenths
+    assert!((6..8).any(|t| v(cap, "tenth", t, "latency_mean") < v(np, "tenth", t, "latency_mean")));
+    let by_vc = |k: u64| v(cap, "vc", k, "misses") - v(np, "vc", k, "misses");
+    has(format!("fall on VCs 1 ({}) and 4 ({}) rather than 2", int(by_vc(1)), int(by_vc(4))));
+    assert!(by_vc(2) < by_vc(1).min(by_vc(4)));
+}
