@@ -1103,8 +1103,11 @@ fn read_frames(run: &str) -> BTreeMap<u32, Vec<StreamFrame>> {
 /// A run's rows of `SPLIT_HEADER`: its judged frames split by kind of
 /// miss, grouped as `phase` (every phase, key its number) and, over the
 /// 80:20 phase's frames, `all`, `age` (key: the phase the stream's
-/// reference frame fell in), `vc` (the frame's source VC) and `tenth` (the
-/// tenth of the phase its first message was released in).
+/// reference frame fell in), `vc` (the frame's source VC), `tenth` (the
+/// tenth of the phase its first message was released in) and `gop` (frame
+/// number mod 12: its place in the 12-frame MPEG-2 GOP `IBBPBBPBBPBB`,
+/// since every stream draws its frame sizes from GOP position 0 on, one a
+/// frame number, active or not: `workload::GopPhase::Aligned`).
 fn record_split_rows(run: &str, streams: &BTreeMap<u32, Vec<StreamFrame>>, period: f64) -> Vec<String> {
     let mut groups: BTreeMap<(&str, u64), Split> = BTreeMap::new();
     for s in streams.values() {
@@ -1117,7 +1120,7 @@ fn record_split_rows(run: &str, streams: &BTreeMap<u32, Vec<StreamFrame>>, perio
             mine.entry(("phase", phase)).or_default().push(j);
             if phase == 4 {
                 let tenth = ((f.first_created - FROM) * 10 / PHASE).min(9);
-                for key in [("all", 0), ("age", age), ("vc", f.vc as u64), ("tenth", tenth)] {
+                for key in [("all", 0), ("age", age), ("vc", f.vc as u64), ("tenth", tenth), ("gop", f.times.0 as u64 % 12)] {
                     mine.entry(key).or_default().push(j);
                 }
             }
@@ -1167,7 +1170,8 @@ fn summarize_the_record_split() {
 /// late, after a gap: other. Stream 3: one frame, nothing judged. Records
 /// predicted (1 / (index + 1)): stream 1 1/3 + 1/4 + 1/5 in 80:20, 1/2 in
 /// phase 3; stream 2 1/2 + 1/3. Afresh (H_(m+1) - 1): stream 1 1/2 + 1/3 +
-/// 1/4, stream 2 1/2 + 1/3.
+/// 1/4, stream 2 1/2 + 1/3. By frame number mod 12 (`gop`): 1 and 2 one
+/// record each, 3 a tie and a gap (latency (60 + 20) / 2), 4 on time.
 #[test]
 fn a_hand_made_record_split() {
     const T: u64 = 200_000;
@@ -1186,6 +1190,10 @@ fn a_hand_made_record_split() {
         ("age", 3, [1.0, 3.0, 2.0, 1.0, 1.0, 0.0, a, fa, 175.0 / 3.0]),
         ("age", 4, [1.0, 2.0, 2.0, 1.0, 0.0, 1.0, b, fb, 27.5]),
         ("all", 0, [2.0, 5.0, 4.0, 2.0, 1.0, 1.0, a + b, fa + fb, 46.0]),
+        ("gop", 1, [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.5, 0.5, 35.0]),
+        ("gop", 2, [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0 / 3.0, 0.5, 60.0]),
+        ("gop", 3, [2.0, 2.0, 2.0, 0.0, 1.0, 1.0, 0.25 + 1.0 / 3.0, 1.0, 40.0]),
+        ("gop", 4, [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.5, 55.0]),
         ("phase", 3, [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 40.0]),
         ("phase", 4, [2.0, 5.0, 4.0, 2.0, 1.0, 1.0, a + b, fa + fb, 46.0]),
         ("tenth", 0, [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0 / 3.0, 0.5, 60.0]),
@@ -1236,7 +1244,7 @@ fn the_committed_record_split_adds_up() {
         assert_eq!(all[4], p4[2], "{run}: judged frames against {run}_phases.csv");
         assert!((n(all, 5) / n(all, 4) - p4[3].parse::<f64>().unwrap()).abs() < 1e-12, "{run}: missing probability");
         assert_eq!(of("phase").iter().find(|r| r[2] == "4").map(|r| &r[3..]), Some(&all[3..]), "{run}: phase 4 is not all");
-        for group in ["age", "vc", "tenth"] {
+        for group in ["age", "vc", "tenth", "gop"] {
             for col in [4, 5, 6, 7] {
                 let sum: f64 = of(group).iter().map(|r| n(r, col)).sum();
                 assert_eq!(sum, n(all, col), "{run} {group}: column {col}");
