@@ -11,15 +11,25 @@ use std::collections::HashMap;
 
 const HEADING: &str = "#### Which frames miss in 80:20: records and the excess (issue 23)";
 
+/// The cell `col` of `rec_split.csv`'s row `run`, `group`, `key`.
+fn cell(rows: &[HashMap<String, String>], run: &str, group: &str, key: u64, col: &str) -> f64 {
+    let row = rows.iter().find(|r| r["run"] == run && r["group"] == group && r["key"] == key.to_string());
+    row.unwrap_or_else(|| panic!("rec_split.csv: no {run} {group} {key}"))[col].parse().unwrap()
+}
+
+/// Fails unless `text` is in the section as written.
+fn has(text: String) {
+    assert!(section_words(HEADING).contains(&text), "not in the section: {text:?}");
+}
+
+fn split_rows() -> Vec<HashMap<String, String>> {
+    read_csv(&format!("{DIR}/rec_split.csv"), &mut HashMap::new())
+}
+
 #[test]
 fn rec_split_8020_section_numbers_follow_from_the_committed_split() {
-    let flat = section_words(HEADING);
-    let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let rows = read_csv(&format!("{DIR}/rec_split.csv"), &mut HashMap::new());
-    let v = |run: &str, group: &str, key: u64, col: &str| -> f64 {
-        let row = rows.iter().find(|r| r["run"] == run && r["group"] == group && r["key"] == key.to_string());
-        row.unwrap_or_else(|| panic!("rec_split.csv: no {run} {group} {key}"))[col].parse().unwrap()
-    };
+    let rows = split_rows();
+    let v = |run: &str, group: &str, key: u64, col: &str| cell(&rows, run, group, key, col);
     let all = |run: &str, col: &str| v(run, "all", 0, col);
     let int = |x: f64| grouped(x, 0);
     let (np, p, cap) = ("np", "p_ctlvc", "p_ctlvc_rt4");
@@ -144,19 +154,43 @@ fn rec_split_8020_section_numbers_follow_from_the_committed_split() {
         ["zero", "one", "two", "three", "four", "five"][-by("vc", 3) as usize],
         int(by("age", 0))
     ));
+
+    // The P frames.
+    let gop = |run: &str, pos: u64, col: &str| v(run, "gop", pos, col);
+    let positions: Vec<u64> = rows.iter().filter(|r| r["run"] == np && r["group"] == "gop").map(|r| r["key"].parse().unwrap()).collect();
+    assert_eq!(positions, (5..10).collect::<Vec<_>>(), "the phase judges GOP positions 5 to 9");
+    let glat = |pos: u64| int(gop(np, pos, "latency_mean"));
+    let p_misses = gop(np, 6, "misses") + gop(np, 9, "misses");
+    has(format!(
+        "NP's mean L at positions 6 and 9 is {} and {} cycles, at the B frames 7 and 8 {} and {}; the P frames carry {} of NP's {} misses",
+        glat(6),
+        glat(9),
+        glat(7),
+        glat(8),
+        int(p_misses),
+        int(all(np, "misses"))
+    ));
+    for pos in [7, 8] {
+        assert!(gop(np, pos, "latency_mean") * 5.0 < gop(np, 6, "latency_mean").min(gop(np, 9, "latency_mean")), "position {pos}");
+    }
+    let late_gop = |capped: &str, base: &str| (8..10).map(|k| v(capped, "gop", k, "misses") - v(base, "gop", k, "misses")).sum::<f64>();
+    let gap2 = v("p_ctlvc_rt4_seed2", "all", 0, "misses") - v("np_seed2", "all", 0, "misses");
+    has(format!(
+        "P capped's {} extra misses fall at positions 8 and 9: {} of them (seed 2: {} of {})",
+        int(gap),
+        int(late_gop(cap, np)),
+        int(late_gop("p_ctlvc_rt4_seed2", "np_seed2")),
+        int(gap2)
+    ));
+    assert!(late_gop(cap, np) > 0.8 * gap && late_gop("p_ctlvc_rt4_seed2", "np_seed2") > 0.7 * gap2);
 }
 
 /// The section's second-seed bullet: the seed-2 rows of `rec_split.csv`
 /// and the runs' `<run>_phases.csv`.
 #[test]
 fn rec_split_8020_second_seed_follows_from_the_committed_split() {
-    let flat = section_words(HEADING);
-    let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let rows = read_csv(&format!("{DIR}/rec_split.csv"), &mut HashMap::new());
-    let v = |run: &str, group: &str, key: u64, col: &str| -> f64 {
-        let row = rows.iter().find(|r| r["run"] == run && r["group"] == group && r["key"] == key.to_string());
-        row.unwrap_or_else(|| panic!("rec_split.csv: no {run} {group} {key}"))[col].parse().unwrap()
-    };
+    let rows = split_rows();
+    let v = |run: &str, group: &str, key: u64, col: &str| cell(&rows, run, group, key, col);
     let (np, cap) = ("np_seed2", "p_ctlvc_rt4_seed2");
     let phase_80 = |run: &str, col: &str| -> f64 {
         let t = read_csv(&format!("{DIR}/{run}_phases.csv"), &mut HashMap::new());
