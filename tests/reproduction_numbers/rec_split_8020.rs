@@ -134,6 +134,10 @@ fn rec_split_8020_section_numbers_follow_from_the_committed_split() {
     let (pc, pn) = (all(cap, "predicted"), all(np, "predicted"));
     has(format!("The capped run misses {} frames more than NP with the same prediction ({} against {})", int(gap), grouped(pc, 1), grouped(pn, 1)));
     assert!((pc - pn).abs() < 1.0, "the predictions differ");
+    let excess_gap = excess(cap) - excess(np);
+    has(format!("so its excess over NP's is the gap ({} misses, {} of its judged frames)", grouped(excess_gap, 1), grouped(excess_gap / all(cap, "judged"), 3)));
+    let prob_gap = all(cap, "misses") / all(cap, "judged") - all(np, "misses") / all(np, "judged");
+    assert!((excess_gap / all(cap, "judged") - prob_gap).abs() < 0.001, "the excess is not the gap: {prob_gap}");
     has(format!(
         "{} of them in the first two tenths, {} in the middle four, {} in the last two, where its mean L is {} and {} cycles against NP's {} and {}",
         int(c0 - n0),
