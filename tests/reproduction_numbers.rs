@@ -5103,6 +5103,8 @@ mod rt_cap_8020;
 mod g64_excess;
 #[path = "reproduction_numbers/fig4b_no_be.rs"]
 mod fig4b_no_be;
+#[path = "reproduction_numbers/rec_split_8020.rs"]
+mod rec_split_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

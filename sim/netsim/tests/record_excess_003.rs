@@ -12,35 +12,20 @@
 //! numbers, none expected), and checks that they add up to the library's
 //! count.
 
-use std::collections::BTreeMap;
+#[path = "common/record_split.rs"]
+mod record_split;
+
+use record_split::{judge, stream_frames, FrameTimes, Split};
 use wormqos_netsim::network::{MessageLog, Sim};
 use wormqos_netsim::Experiment;
-
-const REAL_TIME: u8 = 1;
 
 fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// One judged stream's frames: (frame number, last message's release
-/// cycle, frame's arrival cycle), frames whose first message came after
-/// the warm-up and that arrived whole, as the library judges them.
-fn streams(log: &[MessageLog], warmup: u64) -> Vec<Vec<(u32, u64, u64)>> {
-    let mut frames: BTreeMap<(u32, u32), (u32, u64, u64, u64, u32)> = BTreeMap::new();
-    for m in log.iter().filter(|m| m.class == REAL_TIME && m.frame != u32::MAX) {
-        let e = frames.entry((m.flow, m.frame)).or_insert((0, u64::MAX, 0, 0, m.frame_msgs));
-        e.0 += 1;
-        e.1 = e.1.min(m.created);
-        e.2 = e.2.max(m.created);
-        e.3 = e.3.max(m.delivered);
-    }
-    let mut out: BTreeMap<u32, Vec<(u32, u64, u64)>> = BTreeMap::new();
-    for ((flow, frame), (n, first, last_created, arrival, msgs)) in frames {
-        if n == msgs && first >= warmup {
-            out.entry(flow).or_default().push((frame, last_created, arrival));
-        }
-    }
-    out.into_values().collect()
+/// One judged stream's frames (`record_split::stream_frames`).
+fn streams(log: &[MessageLog], warmup: u64) -> Vec<Vec<FrameTimes>> {
+    stream_frames(log, warmup).into_values().map(|s| s.iter().map(|f| f.times).collect()).collect()
 }
 
 /// Misses by class over all streams.
@@ -62,40 +47,25 @@ pub struct Classes {
     pub sub_cycle_misses: u64,
 }
 
-pub fn classify(streams: &[Vec<(u32, u64, u64)>], period: f64) -> Classes {
-    let mut c = Classes::default();
+pub fn classify(streams: &[Vec<FrameTimes>], period: f64) -> Classes {
+    let mut split = Split::default();
+    let mut sub_cycle_misses = 0;
     for s in streams.iter().filter(|s| s.len() >= 2) {
-        c.streams += 1;
-        c.iid_expected += (2..=s.len()).map(|k| 1.0 / k as f64).sum::<f64>();
-        let arrivals: Vec<f64> = s.iter().map(|f| f.2 as f64).collect();
-        let late = wormqos_netsim::metrics::deadline_lateness(&arrivals, period);
-        let mut max_l = s[0].2 - s[0].1;
-        for (k, lateness) in late.iter().enumerate() {
-            let f = s[k + 1];
-            let l = f.2 - f.1;
-            let gap = f.0 != s[k].0 + 1;
-            c.judged += 1;
-            if *lateness > 0.0 {
-                c.misses += 1;
-                if *lateness < 1.0 {
-                    c.sub_cycle_misses += 1;
-                }
-                if gap {
-                    c.other += 1;
-                } else if l > max_l {
-                    c.records += 1;
-                } else if l == max_l {
-                    c.ties += 1;
-                } else {
-                    c.other += 1;
-                }
-            } else if l > max_l && !gap {
-                c.missed_records += 1;
-            }
-            max_l = max_l.max(l);
-        }
+        let judged = judge(s, period);
+        sub_cycle_misses += judged.iter().filter(|j| j.lateness > 0.0 && j.lateness < 1.0).count() as u64;
+        split.add_stream(&judged);
     }
-    c
+    Classes {
+        judged: split.judged,
+        streams: split.streams,
+        misses: split.misses,
+        records: split.records,
+        ties: split.ties,
+        other: split.other,
+        missed_records: split.missed_records,
+        iid_expected: split.predicted,
+        sub_cycle_misses,
+    }
 }
 
 fn experiment(file: &str, preemptive: bool) -> wormqos_netsim::Validated {
