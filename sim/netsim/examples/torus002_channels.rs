@@ -15,7 +15,10 @@
 //! `VcWait::FirstRelease`), and that with the hold's blocking limited to
 //! the hops a message's flits span (`residual_span`,
 //! `Variant::with_span`; docs/reproduction.md, "The blocking a hold can
-//! see").
+//! see"), and that with P_B by channel position (`escape_span`,
+//! `VcWait::EscapeByPosition`) and with the headers waiting ahead
+//! (`queued_span`, `VcWait::EscapeQueued`; docs/reproduction.md, "The
+//! wait for a VC, term by term").
 //! Writes `<out>/channels.csv`, one row per load,
 //! dimension and source, `<out>/hold_parts.csv`, the measured VC hold
 //! split into its parts (`HoldPart`) beside the residual model's
@@ -24,8 +27,11 @@
 //! per load and dimension (with the span model's parts), `<out>/stalls.csv`,
 //! the no-credit and draining cycles per hold by the router further on
 //! where the message is held up and why (`StallEnd`), one row per load,
-//! dimension and distance, and `<out>/saturation.csv`, each model's largest
-//! load with a solution.
+//! dimension and distance, `<out>/vc_wait.csv`, what the headers found on
+//! arrival by dimension and channel position (`vc_wait_rows`), and
+//! `<out>/saturation.csv`, each model's largest load with a solution.
+//! `--hold-extra X` first takes the light-load extra hold of an earlier
+//! run instead of measuring it at the first load.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
 //!     experiments/torus_002_atomic.toml experiments/results/torus_002_channels \
