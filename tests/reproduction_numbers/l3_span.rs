@@ -69,7 +69,7 @@ fn saturation(file: &str, source: &'static str) -> f64 {
 
 /// A table row: `f` at each load against the row's cells in order; a
 /// "saturated" or "—" cell must be where `f` has no value, and only there.
-fn row(passage: &'static str, loads: &[&'static str], f: impl Fn(&'static str) -> Option<f64>, out: &mut Vec<Derived>, errors: &mut Vec<String>) {
+pub(super) fn row(passage: &'static str, loads: &[&'static str], f: impl Fn(&'static str) -> Option<f64>, out: &mut Vec<Derived>, errors: &mut Vec<String>) {
     let cells: Vec<&'static str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();
     assert_eq!(cells.len(), loads.len(), "{passage}");
     for (cell, &load) in cells.into_iter().zip(loads) {

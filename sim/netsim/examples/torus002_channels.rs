@@ -15,7 +15,10 @@
 //! `VcWait::FirstRelease`), and that with the hold's blocking limited to
 //! the hops a message's flits span (`residual_span`,
 //! `Variant::with_span`; docs/reproduction.md, "The blocking a hold can
-//! see").
+//! see"), and that with P_B by channel position (`escape_span`,
+//! `VcWait::EscapeByPosition`) and with the headers waiting ahead
+//! (`queued_span`, `VcWait::EscapeQueued`; docs/reproduction.md, "The
+//! wait for a VC, term by term").
 //! Writes `<out>/channels.csv`, one row per load,
 //! dimension and source, `<out>/hold_parts.csv`, the measured VC hold
 //! split into its parts (`HoldPart`) beside the residual model's
@@ -24,8 +27,11 @@
 //! per load and dimension (with the span model's parts), `<out>/stalls.csv`,
 //! the no-credit and draining cycles per hold by the router further on
 //! where the message is held up and why (`StallEnd`), one row per load,
-//! dimension and distance, and `<out>/saturation.csv`, each model's largest
-//! load with a solution.
+//! dimension and distance, `<out>/vc_wait.csv`, what the headers found on
+//! arrival by dimension and channel position (`vc_wait_rows`), and
+//! `<out>/saturation.csv`, each model's largest load with a solution.
+//! `--hold-extra X` first takes the light-load extra hold of an earlier
+//! run instead of measuring it at the first load.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_channels -- \
 //!     experiments/torus_002_atomic.toml experiments/results/torus_002_channels \
@@ -33,6 +39,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use wormqos_netsim::analytic::escape_vcs::{escape_blocking, v1_share};
 use wormqos_netsim::analytic::torus002::{blocking_span, occupancy, path_stats, path_window, parallel_occupancy, HoldGrowth, TorusModel, Variant, VcOccupancy, VcWait};
 use wormqos_netsim::channel_probe::{first_release_of_holds, multiplexing_degree, ChannelProbe, HoldPart, StallEnd};
 use wormqos_netsim::network::Sim;
@@ -59,6 +66,16 @@ fn span_variant(extra: f64, v: &wormqos_netsim::Validated) -> Variant {
     residual_variant(extra).with_span(blocking_span(v.exp.workload.class_flits(0) as usize, cfg.input_buffer_depth(), cfg.output_buffer_depth()))
 }
 
+/// The span model with P_B by channel position (`VcWait::EscapeByPosition`).
+fn escape_variant(extra: f64, v: &wormqos_netsim::Validated) -> Variant {
+    span_variant(extra, v).with_wait(VcWait::EscapeByPosition)
+}
+
+/// That with the blocked headers' line (`VcWait::EscapeQueued`).
+fn queued_variant(extra: f64, v: &wormqos_netsim::Validated) -> Variant {
+    span_variant(extra, v).with_wait(VcWait::EscapeQueued)
+}
+
 /// Each model's saturation load: the largest offered load (flits per node
 /// per cycle) with a solution, scanned in steps of 0.0005 from 0.0005 and
 /// bisected to 10⁻⁶ between the last load solved and the first not.
@@ -75,6 +92,8 @@ fn saturation_csv(base: &str, file: &str, extra: f64) -> anyhow::Result<String> 
         ("shared_channel", Variant::corrected(extra, HoldGrowth::SharedChannel)),
         ("residual", residual_variant(extra)),
         ("residual_span", span_variant(extra, &v)),
+        ("escape_span", escape_variant(extra, &v)),
+        ("queued_span", queued_variant(extra, &v)),
     ];
     let mut csv = String::from("source,saturation_load\n");
     for (name, var) in variants {
@@ -96,14 +115,95 @@ fn saturation_csv(base: &str, file: &str, extra: f64) -> anyhow::Result<String> 
     Ok(csv)
 }
 
+const VC_WAIT_HEADER: &str = "load,dim,position,headers,share_v1,share_v1_model,busy,found_held,all_held_time,p_block_mm3_at_busy,p_block_escape_at_busy,found_free_blocked,first_free,wait_found_held,ahead_found_held,wait_found_free_blocked\n";
+
+/// `vc_wait.csv` (docs/reproduction.md, "The wait for a VC, term by
+/// term"): what the headers of dimension `dim` found on arrival, the whole
+/// dimension (position `all`) and per channel position c = digit `dim` of
+/// the channel's router (the escape VC a header takes depends on c): the
+/// headers, the share that may take VC 0 (v1: the wrap link is behind),
+/// the share that found every VC they may take held, the time average of
+/// that event weighted by the arrivals' allowed sets, and (whole dimension
+/// only) the share blocked with a VC free, the mean residual hold the
+/// found-held headers wait out and their and the found-free blocked
+/// headers' mean wait beyond the least. Beside them the models' terms at
+/// the measured mean busy VCs: the v1 share `escape_vcs::v1_share`
+/// gives, 002_…'s P_B = P_3 + P_2/3 of the M/M/3 occupancy and the
+/// escape arrangement's `escape_vcs::escape_blocking` (the dimension's
+/// row: their means over the positions).
+fn vc_wait_rows(csv: &mut String, load: &str, dim: usize, k: usize, d: &wormqos_netsim::channel_probe::DimensionStats, channels: &[wormqos_netsim::channel_probe::ChannelStats]) -> anyhow::Result<()> {
+    let stride = k.pow(dim as u32);
+    let v1_model = v1_share(k);
+    // (headers, of them allowed VC 0, found held, Σ headers × time
+    // average, Σ channels' mean busy VCs, channels)
+    let mut by_position = vec![(0u64, 0u64, 0u64, 0.0f64, 0.0f64, 0usize); k];
+    for ch in channels.iter().filter(|c| c.dim == dim) {
+        let at = &mut by_position[(ch.router / stride) % k];
+        for &(allowed, n, held) in &ch.arrivals {
+            at.0 += n;
+            at.1 += if allowed & 1 != 0 { n } else { 0 };
+            at.2 += held;
+            at.3 += n as f64 * ch.all_held(allowed);
+        }
+        at.4 += ch.masks.iter().enumerate().map(|(b, p)| b.count_ones() as f64 * p).sum::<f64>();
+        at.5 += 1;
+    }
+    let share = |x: f64, n: u64| x / n.max(1) as f64;
+    let mm3 = |a: f64| {
+        let p = parallel_occupancy(a, 3);
+        p[3] + p[2] / 3.0
+    };
+    let rows: Vec<(u64, f64, f64, f64, f64, f64, f64, f64)> = by_position
+        .iter()
+        .zip(&v1_model)
+        .map(|(p, &f)| {
+            let busy = p.4 / p.5.max(1) as f64;
+            (p.0, share(p.1 as f64, p.0), f, busy, share(p.2 as f64, p.0), share(p.3, p.0), mm3(busy), escape_blocking(busy, 3, f).unwrap_or(f64::NAN))
+        })
+        .collect();
+    let total: u64 = rows.iter().map(|r| r.0).sum();
+    let mean = |g: fn(&(u64, f64, f64, f64, f64, f64, f64, f64)) -> f64| rows.iter().map(g).sum::<f64>() / k as f64;
+    let weighted = |g: fn(&(u64, f64, f64, f64, f64, f64, f64, f64)) -> f64| rows.iter().map(|r| r.0 as f64 * g(r)).sum::<f64>() / total.max(1) as f64;
+    writeln!(
+        csv,
+        "{load},{dim},all,{total},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.3},{:.3},{:.4},{:.3}",
+        weighted(|r| r.1),
+        mean(|r| r.2),
+        mean(|r| r.3),
+        weighted(|r| r.4),
+        weighted(|r| r.5),
+        mean(|r| r.6),
+        mean(|r| r.7),
+        d.found_free_blocked,
+        d.found_held_first_free,
+        d.found_held_wait,
+        d.found_held_ahead,
+        d.found_free_blocked_wait
+    )?;
+    for (c, r) in rows.iter().enumerate() {
+        writeln!(csv, "{load},{dim},{c},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},,,,,", r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7)?;
+    }
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!(args.len() >= 4, "usage: torus002_channels EXPERIMENT OUT_DIR CYCLES LOAD...");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--hold-extra X`: the light-load extra hold of an earlier run (its
+    // last stderr line), so that a long sweep can run in pieces.
+    let mut hold_extra: Option<f64> = None;
+    if args.first().is_some_and(|a| a == "--hold-extra") {
+        let x = args.get(1).ok_or_else(|| anyhow::anyhow!("--hold-extra needs a value"))?;
+        let x: f64 = x.parse().map_err(|e| anyhow::anyhow!("--hold-extra {x}: {e}"))?;
+        anyhow::ensure!(x.is_finite() && x >= 0.0, "--hold-extra {x}: must be a finite number of cycles >= 0");
+        hold_extra = Some(x);
+        args.drain(..2);
+    }
+    anyhow::ensure!(args.len() >= 4, "usage: torus002_channels [--hold-extra X] EXPERIMENT OUT_DIR CYCLES LOAD...");
     let (file, out, cycles) = (&args[0], PathBuf::from(&args[1]), &args[2]);
     let base = std::fs::read_to_string(file)?.split("[sweep]").next().unwrap().to_string();
     let mut csv = String::from("load,dim,source,status,lambda_c,hold,rho,p_0,p_1,p_2,p_all,blocked,wait,lbar,network_latency,accepted,p_all_paper_at_rho,p_all_parallel_at_rho,first_release_at_holds\n");
-    let mut hold_extra: Option<f64> = None;
     let mut stalls_csv = String::from("load,dim,distance,vc_wait,ejection,moving,left,too_far\n");
+    let mut vc_wait_csv = String::from(VC_WAIT_HEADER);
     let mut parts_csv = String::from("load,dim,sim_hold,crossing,shared,ready_idle,no_credit,empty,draining,model_hold,model_m_extra,model_growth,model_blocking_further,model_ejection,model_further_within_span,span_model_hold,span_model_growth,span_model_blocking_further,span_model_ejection\n");
     for load in &args[3..] {
         let mut text = base.clone();
@@ -121,6 +221,7 @@ fn main() -> anyhow::Result<()> {
         let mut observe = |c: u64, r: &[wormqos_sim::Router]| probe.observe(c, r);
         let res = Sim::new(&v)?.run_probed(&mut observe)?;
         let sim = probe.stats();
+        let channels = probe.channel_stats();
         let paper = model.solve();
         let extra = *hold_extra.get_or_insert_with(|| {
             let p = paper.as_ref().expect("the first load is below the model's saturation");
@@ -132,6 +233,8 @@ fn main() -> anyhow::Result<()> {
         let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
         let residual = model.solve_with(residual_variant(extra));
         let residual_span = model.solve_with(span_variant(extra, &v));
+        let escape_span = model.solve_with(escape_variant(extra, &v));
+        let queued_span = model.solve_with(queued_variant(extra, &v));
         let whole = path_stats(&model.radix);
         let window = path_window(&model.radix, span_variant(extra, &v).blocking_span.expect("a span"));
         for (i, d) in sim.iter().enumerate() {
@@ -160,6 +263,7 @@ fn main() -> anyhow::Result<()> {
                 // measured holds (the residual model's wait per blocked header).
                 first_release_of_holds(&d.hold_counts, l - 1)
             )?;
+            vc_wait_rows(&mut vc_wait_csv, load, i, k, d, &channels)?;
             // Columns vc_wait..too_far: StallEnd::ALL's order.
             debug_assert_eq!(StallEnd::ALL.len(), 5);
             for (k, e) in d.stall_at.iter().enumerate() {
@@ -199,7 +303,7 @@ fn main() -> anyhow::Result<()> {
                 }
                 Err(_) => writeln!(parts_csv, ",,,,")?,
             }
-            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual), ("residual_span", &residual_span)] {
+            for (name, sol) in [("paper", &paper), ("parallel", &parallel), ("parallel_hold", &parallel_hold), ("busy_vcs", &busy_vcs), ("shared_channel", &shared), ("residual", &residual), ("residual_span", &residual_span), ("escape_span", &escape_span), ("queued_span", &queued_span)] {
                 match sol {
                     Ok(s) => {
                         let t = &s.dims[i];
@@ -220,6 +324,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::write(out.join("channels.csv"), csv)?;
     std::fs::write(out.join("hold_parts.csv"), parts_csv)?;
     std::fs::write(out.join("stalls.csv"), stalls_csv)?;
+    std::fs::write(out.join("vc_wait.csv"), vc_wait_csv)?;
     if let Some(extra) = hold_extra {
         std::fs::write(out.join("saturation.csv"), saturation_csv(&base, file, extra)?)?;
     }

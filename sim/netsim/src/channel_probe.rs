@@ -30,6 +30,17 @@ struct DimCounters {
     hold_counts: Vec<u64>,
     /// `waits[c]`: headers that waited c cycles in ROUTED for this dimension.
     waits: Vec<u64>,
+    /// The same, split by what the header found on its first cycle in
+    /// ROUTED ([`HeaderArrival`]): every VC it may take held, or one free.
+    waits_found_held: Vec<u64>,
+    waits_found_free: Vec<u64>,
+    /// Of the headers that found every VC they may take held: the cycles
+    /// from their first cycle in ROUTED to the first cycle one of those VCs
+    /// is free (the residual hold they wait out), summed.
+    first_free_cycles: u64,
+    /// Of the headers that found every VC they may take held: the headers
+    /// waiting ahead of them on arrival ([`HeaderArrival::ahead`]), summed.
+    found_held_ahead: u64,
     /// Cycles of the completed holds in each [`HoldPart`].
     hold_parts: [u64; HOLD_PARTS],
     /// `stall_at[k − 1]`: of the completed holds' no-credit and draining
@@ -163,10 +174,63 @@ pub struct ChannelProbe {
     /// Per (channel, VC): the current hold's stall cycles by distance and
     /// [`StallEnd`] (`DimCounters::stall_at`).
     stalls: Vec<Vec<[u64; STALL_ENDS]>>,
-    /// Per (router, input port, VC): the cycle a header entered ROUTED and
-    /// the dimension of its route, if it is ROUTED.
-    routed: Vec<Option<(u64, usize)>>,
+    /// Per (router, input port, VC): the header in ROUTED there, if any.
+    routed: Vec<Option<HeaderArrival>>,
+    /// Per (router, output port): the index into `channels`, if measured.
+    channel_of: Vec<Option<usize>>,
+    /// Per channel: what its arriving headers found ([`ChannelCounters`]).
+    per_channel: Vec<ChannelCounters>,
+    /// Per router: the output VCs a destination code may take
+    /// (`Router::route_table`), read at the first cycle observed.
+    allowed: Vec<Vec<u32>>,
     cycles: u64,
+}
+
+/// A header in ROUTED: when it entered, where it goes, the output VCs it
+/// may take, and whether it found them all held on its first cycle there
+/// (the start-of-cycle allocation its first VC allocation sees).
+#[derive(Clone, Copy, Debug)]
+struct HeaderArrival {
+    at: u64,
+    dim: usize,
+    channel: usize,
+    allowed: u32,
+    found_held: bool,
+    /// The first cycle observed with one of `allowed` free.
+    first_free: Option<u64>,
+    /// Headers at the same router already waiting, on arrival, for a VC
+    /// of the same output port that this one may also take.
+    ahead: u32,
+}
+
+/// Counters of one channel: the channel-cycles with each set of busy VCs
+/// (`masks[b]`, bit u for VC u) and, per set of VCs a header may take,
+/// the headers that arrived and those that found all of them held.
+#[derive(Clone, Debug, Default)]
+struct ChannelCounters {
+    masks: Vec<u64>,
+    arrivals: Vec<(u32, u64, u64)>,
+}
+
+/// One channel's measurements ([`ChannelProbe::channel_stats`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelStats {
+    pub router: usize,
+    pub port: usize,
+    pub dim: usize,
+    /// `masks[b]`: the fraction of cycles whose busy (allocated) VCs are
+    /// the bits of b.
+    pub masks: Vec<f64>,
+    /// (VCs a header may take as a bit set, headers that arrived, of them
+    /// those that found all of those VCs held), one entry per set seen.
+    pub arrivals: Vec<(u32, u64, u64)>,
+}
+
+impl ChannelStats {
+    /// The time average of "every VC of `allowed` is busy".
+    pub fn all_held(&self, allowed: u32) -> f64 {
+        self.masks.iter().enumerate().filter(|&(b, _)| b as u32 & allowed == allowed).map(|(_, p)| p).sum()
+    }
 }
 
 /// One dimension's measurements.
@@ -197,6 +261,22 @@ pub struct DimensionStats {
     /// Mean cycles beyond `min_wait` over all headers (the model's W).
     pub mean_wait: f64,
     pub headers: u64,
+    /// Fraction of headers that found every output VC they may take held
+    /// on their first cycle in ROUTED (the blocking an arrival sees).
+    pub found_held: f64,
+    /// Of those, the mean cycles until one of their VCs was first free
+    /// (the residual hold they wait out) and the mean cycles beyond
+    /// `min_wait` they waited.
+    pub found_held_first_free: f64,
+    pub found_held_wait: f64,
+    /// Of those, the mean headers already waiting ahead of them on arrival
+    /// for a VC they may also take.
+    pub found_held_ahead: f64,
+    /// Fraction of headers that found one of their VCs free and still
+    /// waited beyond `min_wait` (another header took it first), and their
+    /// mean cycles beyond `min_wait`.
+    pub found_free_blocked: f64,
+    pub found_free_blocked_wait: f64,
 }
 
 /// Σ j² P_j / Σ j P_j: 002_…'s (and [16]'s) multiplexing degree of a VC
@@ -256,6 +336,10 @@ impl ChannelProbe {
             }
         }
         let ndims = dimension_of.iter().flatten().max().map_or(0, |d| d + 1);
+        let mut channel_of = vec![None; net.routers * ports];
+        for (c, &(r, o, _)) in channels.iter().enumerate() {
+            channel_of[r * ports + o] = Some(c);
+        }
         let dims = (0..ndims).map(|_| DimCounters { busy: vec![0; vcs + 1], active: vec![0; vcs + 1], ..Default::default() }).collect();
         ChannelProbe {
             from,
@@ -266,9 +350,12 @@ impl ChannelProbe {
             parts: vec![[0; HOLD_PARTS]; channels.len() * vcs],
             out_link: None,
             stalls: Vec::new(),
+            per_channel: vec![ChannelCounters { masks: vec![0; 1 << vcs], arrivals: Vec::new() }; channels.len()],
             channels,
             dims,
             routed: vec![None; net.routers * ports * vcs],
+            channel_of,
+            allowed: Vec::new(),
             cycles: 0,
         }
     }
@@ -289,10 +376,11 @@ impl ChannelProbe {
         }
         let m = self.vcs;
         for (c, &(r, o, d)) in self.channels.iter().enumerate() {
-            let (mut busy, mut active) = (0, 0);
+            let (mut busy, mut active, mut mask) = (0, 0, 0usize);
             for u in 0..m {
                 let held = routers[r].allocated(o, u);
                 busy += held as usize;
+                mask |= (held as usize) << u;
                 active += (routers[r].output_occupancy(o, u) > 0) as usize;
                 let slot = &mut self.since[c * m + u];
                 let parts = &mut self.parts[c * m + u];
@@ -340,26 +428,49 @@ impl ChannelProbe {
             if counting {
                 self.dims[d].busy[busy] += 1;
                 self.dims[d].active[active] += 1;
+                self.per_channel[c].masks[mask] += 1;
             }
+        }
+        self.observe_headers(cycle, routers);
+    }
+
+    /// The output VCs of port o of `router` free after this cycle, as bits.
+    fn free_vcs(&self, router: &Router, o: usize) -> u32 {
+        (0..self.vcs).filter(|&u| !router.allocated(o, u)).fold(0, |a, u| a | 1 << u)
+    }
+
+    /// Follows every header from its first cycle in ROUTED to its VC
+    /// grant: its wait, and what it found when it arrived.
+    fn observe_headers(&mut self, cycle: u64, routers: &[Router]) {
+        let m = self.vcs;
+        if self.allowed.is_empty() {
+            // Fixed routing: the tables do not change during a run.
+            self.allowed = routers.iter().map(|r| r.route_table().iter().map(|&(_, a)| a).collect()).collect();
         }
         for (r, router) in routers.iter().enumerate() {
             for p in 0..self.ports {
                 for v in 0..m {
-                    let slot = &mut self.routed[(r * self.ports + p) * m + v];
-                    match (router.vc_state(p, v), *slot) {
+                    let idx = (r * self.ports + p) * m + v;
+                    match (router.vc_state(p, v), self.routed[idx]) {
                         (VcState::Routed { route }, None) => {
-                            *slot = self.dimension_of.get(route).copied().flatten().map(|d| (cycle, d));
+                            let (Some(dim), Some(channel)) = (self.dimension_of.get(route).copied().flatten(), self.channel_of[r * self.ports + route]) else { continue };
+                            // The allowed set loaded at RC (no class
+                            // partition: a partitioned router narrows it).
+                            let dest = router.header_register(p, v).map_or(0, |h| h.dest as usize);
+                            let allowed = self.allowed[r].get(dest).copied().unwrap_or(0);
+                            let free = self.free_vcs(router, route) & allowed != 0;
+                            let ahead = self.waiting_ahead(r, router, route, allowed, cycle);
+                            self.routed[idx] = Some(HeaderArrival { at: cycle, dim, channel, allowed, found_held: !free, first_free: free.then_some(cycle), ahead });
                         }
-                        (VcState::Routed { .. }, Some(_)) => {}
-                        (_, Some((at, d))) => {
-                            *slot = None;
-                            if at >= self.from {
-                                let waits = &mut self.dims[d].waits;
-                                let c = (cycle - at) as usize;
-                                if waits.len() <= c {
-                                    waits.resize(c + 1, 0);
-                                }
-                                waits[c] += 1;
+                        (VcState::Routed { route }, Some(h)) => {
+                            if h.first_free.is_none() && self.free_vcs(router, route) & h.allowed != 0 {
+                                self.routed[idx] = Some(HeaderArrival { first_free: Some(cycle), ..h });
+                            }
+                        }
+                        (_, Some(h)) => {
+                            self.routed[idx] = None;
+                            if h.at >= self.from {
+                                self.count_header(&h, cycle);
                             }
                         }
                         _ => {}
@@ -367,6 +478,59 @@ impl ChannelProbe {
                 }
             }
         }
+    }
+
+    /// The headers of `router` (index r) that entered ROUTED before
+    /// `cycle` and still wait (ROUTED after this cycle too) for a VC of
+    /// output port o overlapping `allowed`.
+    fn waiting_ahead(&self, r: usize, router: &Router, o: usize, allowed: u32, cycle: u64) -> u32 {
+        let base = r * self.ports * self.vcs;
+        (0..self.ports * self.vcs)
+            .filter(|&i| {
+                let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
+                self.routed[base + i].is_some_and(|h| still && h.at < cycle && self.channels[h.channel].1 == o && h.allowed & allowed != 0)
+            })
+            .count() as u32
+    }
+
+    /// Counts a header that left ROUTED at `cycle` (it holds a VC).
+    fn count_header(&mut self, h: &HeaderArrival, cycle: u64) {
+        let c = (cycle - h.at) as usize;
+        let k = &mut self.dims[h.dim];
+        for waits in [&mut k.waits, if h.found_held { &mut k.waits_found_held } else { &mut k.waits_found_free }] {
+            if waits.len() <= c {
+                waits.resize(c + 1, 0);
+            }
+            waits[c] += 1;
+        }
+        if h.found_held {
+            // A grant needs a free VC at the start of its cycle, so one was
+            // seen free by the cycle before (`cycle - 1` if none was seen).
+            k.first_free_cycles += h.first_free.unwrap_or(cycle - 1) - h.at;
+            k.found_held_ahead += h.ahead as u64;
+        }
+        let arrivals = &mut self.per_channel[h.channel].arrivals;
+        let entry = match arrivals.iter().position(|a| a.0 == h.allowed) {
+            Some(i) => &mut arrivals[i],
+            None => {
+                arrivals.push((h.allowed, 0, 0));
+                arrivals.last_mut().unwrap()
+            }
+        };
+        entry.1 += 1;
+        entry.2 += h.found_held as u64;
+    }
+
+    /// The measurements of each channel ([`ChannelStats`]).
+    pub fn channel_stats(&self) -> Vec<ChannelStats> {
+        self.channels
+            .iter()
+            .zip(&self.per_channel)
+            .map(|(&(router, port, dim), k)| {
+                let t = k.masks.iter().sum::<u64>().max(1) as f64;
+                ChannelStats { router, port, dim, masks: k.masks.iter().map(|&x| x as f64 / t).collect(), arrivals: k.arrivals.clone() }
+            })
+            .collect()
     }
 
     /// The measurements of each dimension.
@@ -384,7 +548,23 @@ impl ChannelProbe {
                 let min_wait = k.waits.iter().position(|&x| x > 0).unwrap_or(0);
                 let over: u64 = k.waits.iter().skip(min_wait + 1).sum();
                 let excess: u64 = k.waits.iter().enumerate().map(|(c, &x)| (c - min_wait.min(c)) as u64 * x).sum();
+                // Headers of a histogram and their mean cycles beyond min_wait.
+                let beyond = |h: &[u64]| {
+                    let n: u64 = h.iter().sum();
+                    let over: u64 = h.iter().skip(min_wait + 1).sum();
+                    let excess: u64 = h.iter().enumerate().map(|(c, &x)| (c - min_wait.min(c)) as u64 * x).sum();
+                    (n, over, excess)
+                };
+                let (held, _, held_excess) = beyond(&k.waits_found_held);
+                let (_, free_over, free_excess) = beyond(&k.waits_found_free);
+                let per = |x: u64, n: u64| x as f64 / n.max(1) as f64;
                 DimensionStats {
+                    found_held: per(held, headers),
+                    found_held_first_free: per(k.first_free_cycles, held),
+                    found_held_wait: per(held_excess, held),
+                    found_held_ahead: per(k.found_held_ahead, held),
+                    found_free_blocked: per(free_over, headers),
+                    found_free_blocked_wait: per(free_excess, free_over),
                     busy: norm(&k.busy),
                     active: norm(&k.active),
                     arrival_rate: k.holds as f64 / self.cycles.max(1) as f64 / per_dim(d),

@@ -113,3 +113,47 @@ fn stall_chains_add_up_and_stay_within_the_messages_flits() {
         }
     }
 }
+
+fn probe_with_channels(v: &wormqos_netsim::Validated) -> (Vec<wormqos_netsim::channel_probe::DimensionStats>, Vec<wormqos_netsim::channel_probe::ChannelStats>) {
+    let mut p = ChannelProbe::new(&v.net, 3, vec![None, Some(0), Some(1)], v.run_cycles().1);
+    let mut observe = |c: u64, r: &[wormqos_sim::Router]| p.observe(c, r);
+    Sim::new(v).unwrap().run_probed(&mut observe).unwrap();
+    (p.stats(), p.channel_stats())
+}
+
+/// What an arriving header finds (docs/reproduction.md, "The wait for a
+/// VC, term by term"): a header that finds every VC it may take held
+/// cannot be granted in its first VA, so the blocked headers are exactly
+/// those plus the ones that found a VC free and lost it, and none waits
+/// less than its residual; the allowed sets are 002_…'s escape pairs by
+/// the channel's position (router r's digit c in the dimension): at c = 0
+/// the wrap link is ahead of no message (v1 = VCs {0, 2} only), at c = 7
+/// of every one (v2 = {1, 2} only); each channel's busy sets average to
+/// its dimension's Σ j P_j.
+#[test]
+fn arriving_headers_split_the_blocked_ones_by_what_they_found() {
+    let (dims, channels) = probe_with_channels(&torus(0.1, 20_000));
+    for (i, d) in dims.iter().enumerate() {
+        assert!(d.found_held > 0.05 && d.found_free_blocked < d.found_held, "dimension {i}: {d:?}");
+        assert!((d.blocked - d.found_held - d.found_free_blocked).abs() < 1e-12, "dimension {i}: blocked {} = found held {} + found free {}", d.blocked, d.found_held, d.found_free_blocked);
+        assert!(d.found_held_first_free >= 1.0 && d.found_held_wait >= d.found_held_first_free, "dimension {i}: {d:?}");
+        assert!(d.found_held_ahead > 0.0, "dimension {i}: {d:?}");
+        let stride = [1, 8][i];
+        let mut busy = 0.0;
+        for ch in channels.iter().filter(|c| c.dim == i) {
+            let sets: Vec<u32> = ch.arrivals.iter().map(|a| a.0).collect();
+            match (ch.router / stride) % 8 {
+                0 => assert_eq!(sets, vec![0b101], "dimension {i}, router {}", ch.router),
+                7 => assert_eq!(sets, vec![0b110], "dimension {i}, router {}", ch.router),
+                _ => assert!(sets.len() == 2 && sets.contains(&0b101) && sets.contains(&0b110), "dimension {i}, router {}: {sets:?}", ch.router),
+            }
+            busy += ch.masks.iter().enumerate().map(|(b, p)| b.count_ones() as f64 * p).sum::<f64>();
+        }
+        let want: f64 = d.busy.iter().enumerate().map(|(j, p)| j as f64 * p).sum();
+        assert!((busy / 64.0 - want).abs() < 1e-9, "dimension {i}: {} vs {want}", busy / 64.0);
+    }
+    // Where two messages almost never meet, none finds its VCs held.
+    for d in probe_with_channels(&torus(0.001, 20_000)).0 {
+        assert!(d.found_held == 0.0 && d.found_held_ahead == 0.0, "{d:?}");
+    }
+}

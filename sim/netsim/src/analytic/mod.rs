@@ -3,6 +3,7 @@
 
 pub mod be_burst_wait;
 pub mod cube_held;
+pub mod escape_vcs;
 pub mod kim2005;
 pub mod kim2005_cube;
 pub mod ring;

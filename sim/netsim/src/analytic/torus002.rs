@@ -27,6 +27,7 @@
 //!   nothing per hop. `router_delay` adds a pipeline's extra cycles per
 //!   router on the path (0 reproduces the paper).
 
+use super::escape_vcs::mean_escape_blocking;
 use crate::channel_probe::multiplexing_degree;
 
 #[derive(Clone, Debug)]
@@ -73,7 +74,8 @@ pub struct DimensionTerms {
     pub rho: f64,
     /// P_{d_i,j}, j = 0..=L.
     pub occupancy: Vec<f64>,
-    /// P_{B_i} = P_L + P_{L−1}/L.
+    /// P_{B_i} = P_L + P_{L−1}/L (by channel position with
+    /// [`VcWait::EscapeByPosition`]).
     pub p_block: f64,
     /// P_{d_i}: blocked and no blocker terminating at the next node.
     pub p_none: f64,
@@ -290,6 +292,29 @@ pub enum VcWait {
     /// ejection wait). Headers queued behind another blocked header are
     /// not counted (first order in the blocking).
     FirstRelease,
+    /// Not the paper (docs/reproduction.md, "The wait for a VC, term by
+    /// term"): [`VcWait::FirstRelease`] with P_B the mean over the
+    /// dimension's channel positions of the blocking of the escape VC
+    /// arrangement there (`escape_vcs::mean_escape_blocking`): which escape
+    /// VC a header may take depends on the channel's position, so next to
+    /// the wrap link every header may take the same L − 1 VCs.
+    EscapeByPosition,
+    /// Not the paper (docs/reproduction.md, "The wait for a VC, term by
+    /// term"): [`VcWait::EscapeByPosition`] with the headers a blocked
+    /// header finds waiting ahead of it: it waits R for its own release and
+    /// one more R for each header ahead ([`queued_wait`]).
+    EscapeQueued,
+}
+
+/// A blocked header's wait when it waits R (`first`) for the first
+/// release and one more R for each header already waiting ahead of it,
+/// headers arriving at `rate` per cycle: with n̄ the mean ahead, W = R (1 +
+/// n̄) and, by Little's law on the waiting line of the blocked period,
+/// n̄ = rate W, so W = R / (1 − rate R). `None` when rate R ≥ 1 (the line
+/// grows without bound).
+pub fn queued_wait(first: f64, rate: f64) -> Option<f64> {
+    let load = rate * first;
+    (load < 1.0).then(|| first / (1.0 - load))
 }
 
 /// The holding time's growth with the sharing of the physical channel
@@ -399,7 +424,10 @@ impl TorusModel {
             VcOccupancy::Paper => (occupancy(rho, l), (0..=top).map(|j| if j < top { (1.0 - rho) * rho.powi(j as i32) } else { rho.powi(j as i32) }).collect::<Vec<_>>()),
             VcOccupancy::ParallelVcs => (parallel_occupancy(rho, l), parallel_states(rho, l, top)),
         };
-        let pb = p[l] + p[l - 1] / l as f64;
+        let pb = match var.wait {
+            VcWait::EscapeByPosition | VcWait::EscapeQueued => mean_escape_blocking(rho, l, self.radix[i]).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: λ_c D = {rho:.3} beyond what the escape VCs of a channel position carry")))?,
+            _ => p[l] + p[l - 1] / l as f64,
+        };
         let tau = ps.terminate[i];
         let lf = l as f64;
         let p_none = tau * (1.0 - tau).powi(l as i32 - 1) * p[l] / lf + (1.0 - tau).powi(l as i32) * p[l] + (1.0 - tau).powi(l as i32 - 1) * p[l - 1] / lf;
@@ -410,7 +438,11 @@ impl TorusModel {
             VcWait::Paper => w_hat * waiting,
             // The unobstructed hold M + hold_extra is fixed; the rest of
             // D (≥ M) is what varies from message to message.
-            VcWait::FirstRelease => pb * first_release(self.msg_flits + var.hold_extra, d - self.msg_flits, l - 1),
+            VcWait::FirstRelease | VcWait::EscapeByPosition => pb * first_release(self.msg_flits + var.hold_extra, d - self.msg_flits, l - 1),
+            VcWait::EscapeQueued => {
+                let first = first_release(self.msg_flits + var.hold_extra, d - self.msg_flits, l - 1);
+                pb * queued_wait(first, lam_c).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: λ_c R = {:.3} ≥ 1 (the blocked headers' line)", lam_c * first)))?
+            }
         };
         Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking })
     }
@@ -668,6 +700,30 @@ mod tests {
         let total = 1.0 + a + top;
         let w = (top / total + a / total / 2.0) * 58.5 / 15.0;
         assert!((e.blocking[0] - w).abs() < 1e-9, "{} vs {w}", e.blocking[0]);
+    }
+
+    #[test]
+    fn escape_and_queued_waits_by_hand() {
+        // first_release_wait_by_hand's 2-node torus (L = 2, M = 4, λ_g =
+        // 0.05, D = 5.5, a = 0.275, R = 32.5/11). Its one channel position
+        // c = 0 (the only one a message crosses to node 1) carries v1
+        // headers only, c = 1 v2 only: each may take one VC, an M/M/1/1
+        // loss system carrying a = 0.275, whose P_B is a (escape_vcs).
+        let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.05, router_delay: 0.0 };
+        let base = Variant::corrected(0.0, HoldGrowth::SharedChannel);
+        let r = 32.5 / 11.0;
+        let s = m.solve_with(base.with_wait(VcWait::EscapeByPosition)).unwrap();
+        let w = 0.275 * r;
+        assert!((s.blocking[0] - w).abs() < 1e-9, "{} vs {w}", s.blocking[0]);
+        assert!((s.dims[0].p_block - 0.275).abs() < 1e-9);
+        assert!((s.network_latency - (5.5 + w + 1.25)).abs() < 1e-9, "{}", s.network_latency);
+        // Queued: headers reach the channel at λ_c = 0.05, so W = P_B R /
+        // (1 − 0.05 R).
+        let q = m.solve_with(base.with_wait(VcWait::EscapeQueued)).unwrap();
+        let w = 0.275 * r / (1.0 - 0.05 * r);
+        assert!((q.blocking[0] - w).abs() < 1e-9, "{} vs {w}", q.blocking[0]);
+        assert_eq!(queued_wait(20.0, 0.01), Some(25.0));
+        assert_eq!(queued_wait(20.0, 0.05), None);
     }
 
     #[test]
