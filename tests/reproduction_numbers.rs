@@ -5097,6 +5097,8 @@ mod ctlvc_8020;
 mod rt_flit_split;
 #[path = "reproduction_numbers/cube_be_burst.rs"]
 mod cube_be_burst;
+#[path = "reproduction_numbers/cube_be_prio.rs"]
+mod cube_be_prio;
 #[path = "reproduction_numbers/rt_cap_8020.rs"]
 mod rt_cap_8020;
 
@@ -5114,6 +5116,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(l3_hold_parts::claims());
     all.extend(rt_flit_split::claims());
     all.extend(cube_be_burst::claims());
+    all.extend(cube_be_prio::claims());
     all
 }
 
