@@ -23,7 +23,9 @@ pub struct Point {
     pub streams: usize,
     pub gap: f64,
     pub cube: CubeBurstClass,
-    /// Best-effort messages a node creates a cycle.
+    /// Best-effort messages a node creates a cycle (read by `cube_be_links`
+    /// only).
+    #[allow(dead_code)]
     pub be_rate: f64,
 }
 

@@ -55,6 +55,16 @@ impl BeBurstWait {
         BeBurstWait { n: cube.n, streams: c.streams, on_mean: c.mean_burst * c.gap, off_mean: c.off_mean, peak: c.flits / c.gap, be_flits: c.flits }
     }
 
+    /// The busy periods (at least one stream ON) of a link that carries m
+    /// streams: (P_idle, m/I the rate one starts from idle, B their mean
+    /// length P_busy/(P_idle·m/I)). Shared with `be_prio_wait`.
+    pub fn busy_periods(&self, m: usize) -> (f64, f64, f64) {
+        let p = self.on_mean / (self.on_mean + self.off_mean);
+        let idle = (1.0 - p).powi(m as i32);
+        let start_rate = m as f64 / self.off_mean;
+        (idle, start_rate, (1.0 - idle) / (idle * start_rate))
+    }
+
     /// The wait at a link that carries exactly m streams, cycles.
     pub fn wait_with(&self, m: usize) -> Result<f64, FluidError> {
         if self.peak >= 1.0 {
@@ -63,10 +73,7 @@ impl BeBurstWait {
         if m == 0 {
             return Ok(0.0);
         }
-        let p = self.on_mean / (self.on_mean + self.off_mean);
-        let idle = (1.0 - p).powi(m as i32);
-        let start_rate = m as f64 / self.off_mean;
-        let busy_mean = (1.0 - idle) / (idle * start_rate);
+        let (idle, start_rate, busy_mean) = self.busy_periods(m);
         let (r, f, big_f) = (self.peak, 1.0 - self.peak, self.be_flits);
         let leak = 1.0 - (-big_f / (f * busy_mean)).exp();
         let arriving_busy = r * busy_mean * leak;

@@ -71,10 +71,7 @@ impl BePrioWait {
         if m == 0 {
             return Ok(0.0);
         }
-        let p = c.on_mean / (c.on_mean + c.off_mean);
-        let idle = (1.0 - p).powi(m as i32);
-        let start_rate = m as f64 / c.off_mean;
-        let busy_mean = (1.0 - idle) / (idle * start_rate);
+        let (idle, start_rate, busy_mean) = c.busy_periods(m);
         let (r, f) = (c.peak, 1.0 - c.peak);
         let service = c.be_flits / f;
         let s = 1.0 / busy_mean;
