@@ -5099,6 +5099,8 @@ mod ctlvc_8020;
 mod rt_flit_split;
 #[path = "reproduction_numbers/cube_be_burst.rs"]
 mod cube_be_burst;
+#[path = "reproduction_numbers/cube_be_prio.rs"]
+mod cube_be_prio;
 #[path = "reproduction_numbers/rt_cap_8020.rs"]
 mod rt_cap_8020;
 #[path = "reproduction_numbers/g64_excess.rs"]
@@ -5123,6 +5125,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(rt_flit_split::claims());
     all.extend(cube_be_burst::claims());
     all.extend(fig4b_no_be::claims());
+    all.extend(cube_be_prio::claims());
     all
 }
 

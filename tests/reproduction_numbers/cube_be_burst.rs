@@ -57,7 +57,7 @@ fn hop_rows() -> Vec<(&'static str, &'static str)> {
 
 /// A number written after "−" is the cell's negative (the census reads
 /// the digits only).
-fn signed(passage: &'static str, written: &'static str, csv: &'static str, row: models::Row, column: &'static str) -> Num {
+pub(super) fn signed(passage: &'static str, written: &'static str, csv: &'static str, row: models::Row, column: &'static str) -> Num {
     let negative = passage.contains(&format!("−{written} "));
     Num { written, csv, row, column, scale: if negative { -1.0 } else { 1.0 } }
 }

@@ -21,7 +21,19 @@
 //!   rest are cycles the link gave a real-time flit); the offset of the
 //!   source's first cycle is printed as the fewest any message had;
 //! - beside each link, `BeBurstWait`'s prediction from the fluid model's
-//!   link quantities (the streams the link carries, their ON/OFF process).
+//!   link quantities (the streams the link carries, their ON/OFF process),
+//!   and `BePrioWait`'s count at the link (`prio_wait`: every stream on
+//!   it; `fresh_wait`: only those the message did not meet on an earlier
+//!   link of its route);
+//! - at the injection link, the customer's view (`sim_customer_wait`): a
+//!   message's cycles from its creation to its tail leaving, less its own
+//!   32 flits', those its VC had no credit, the source's offset and 32 for
+//!   each best-effort message of its source still there when it was
+//!   created (an upper bound of their flits' cycles after its creation, so
+//!   this is a lower bound); `queued_share`, the share of messages created
+//!   with such a message there; `rt_no_credit`, per real-time message
+//!   created after the warm-up, the cycles its source VC had no credit
+//!   (cycles the injection link leaves to best effort in a burst).
 //!
 //! Writes `<out>/cube_be_links.csv` (one row per point and link) and
 //! `<out>/cube_be_hops.csv` (one row per point and hop count) and prints
@@ -39,6 +51,7 @@ mod points;
 use points::{Args, Point};
 use std::fmt::Write as _;
 use wormqos_netsim::analytic::be_burst_wait::BeBurstWait;
+use wormqos_netsim::analytic::be_prio_wait::BePrioWait;
 use wormqos_netsim::network::Sim;
 use wormqos_sim::{Router, VcState};
 
@@ -120,14 +133,18 @@ struct HopSums {
     network: f64,
     source: f64,
     injection: f64,
+    /// The customer's view at the injection link and the messages created
+    /// behind another (see the module comment).
+    customer: f64,
+    queued: u64,
 }
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse("cube_be_links")?;
-    let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_wait_router,sim_rt_load,model_rt_load\n");
+    let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_wait_router,sim_rt_load,model_rt_load,prio_wait,prio_error_pct,fresh_wait,fresh_error_pct,sim_customer_wait,queued_share,rt_no_credit\n");
     let mut hops_csv = String::from("point,streams,gap_cycles,seeds,hops,messages,network_mean,source_mean,injection_wait\n");
     for point in &args.points {
-        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let Point { mut v, streams, gap, cube, be_rate } = args.point(point)?;
         let n = cube.n;
         let ports = v.configs[0].ports();
         let warmup = v.run_cycles().1;
@@ -138,17 +155,36 @@ fn main() -> anyhow::Result<()> {
         // of the source's first cycle; see the module comment).
         let mut injection_min = u64::MAX;
         let mut injection_raw = Vec::new();
+        let mut customer_raw = Vec::new();
+        let (mut rt_messages, mut rt_no_credit) = (0u64, 0u64);
         for seed in 1..=args.seeds {
             v.exp.run.seed = seed;
             let mut probe = Probe::new(v.net.routers, ports, warmup);
             let mut observe = |c: u64, r: &[Router]| probe.observe(c, r);
             let (_, log) = Sim::new(&v)?.run_logged_all_probed(&mut observe)?;
+            // Per source, the tail-leaving cycles of its best-effort
+            // messages in creation order (the source queue is FIFO).
+            let mut tails: Vec<Vec<(u64, u64)>> = vec![Vec::new(); v.net.routers];
+            for m in log.iter().filter(|m| m.class == BE_CLASS) {
+                tails[m.src as usize].push((m.created, m.source.tail_sent));
+            }
+            for t in &mut tails {
+                t.sort_unstable();
+            }
+            for m in log.iter().filter(|m| m.class != BE_CLASS && m.created >= warmup) {
+                rt_messages += 1;
+                rt_no_credit += m.source.no_credit;
+            }
             for m in log.iter().filter(|m| m.class == BE_CLASS && m.created >= warmup) {
                 let h = (m.src ^ m.dest).count_ones() as usize;
                 let s = &m.source;
                 let raw = (s.tail_sent - s.started).checked_sub(s.no_credit + (m.flits as u64 - 1)).ok_or_else(|| anyhow::anyhow!("message {}->{}: tail left {} cycles after its VC with {} without credit", m.src, m.dest, s.tail_sent - s.started, s.no_credit))?;
                 injection_min = injection_min.min(raw);
                 injection_raw.push((h, raw));
+                let own = &tails[m.src as usize];
+                let ahead = own.iter().take_while(|x| x.0 < m.created).filter(|x| x.1 > m.created).count() as u64;
+                let waited = (s.tail_sent - m.created).saturating_sub(s.no_credit + (m.flits as u64 - 1) + m.flits as u64 * ahead);
+                customer_raw.push((h, waited, ahead > 0));
                 let a = &mut hops[h];
                 a.messages += 1;
                 a.network += (m.delivered - m.injected) as f64;
@@ -165,30 +201,52 @@ fn main() -> anyhow::Result<()> {
         for (h, raw) in &injection_raw {
             hops[*h].injection += (raw - injection_min) as f64;
         }
+        for (h, waited, queued) in &customer_raw {
+            hops[*h].customer += waited.saturating_sub(injection_min) as f64;
+            hops[*h].queued += *queued as u64;
+        }
         let seeds = args.seeds;
         for (h, a) in hops.iter().enumerate().filter(|x| x.1.messages > 0) {
             let k = a.messages as f64;
             writeln!(hops_csv, "{point},{streams},{gap:.2},{seeds},{h},{},{:.2},{:.2},{:.2}", a.messages, a.network / k, a.source / k, a.injection / k)?;
         }
         let model = BeBurstWait::for_cube(&cube);
+        let prio = BePrioWait { link: model, be_rate };
         let all: u64 = hops.iter().map(|a| a.messages).sum();
         let injection = hops.iter().map(|a| a.injection).sum::<f64>() / all.max(1) as f64;
+        let customer = hops.iter().map(|a| a.customer).sum::<f64>() / all.max(1) as f64;
+        let queued = hops.iter().map(|a| a.queued).sum::<u64>() as f64 / all.max(1) as f64;
         // Link-cycles over the seeds: one link per router at every port.
         let link_cycles = (cycles * v.net.routers as u64) as f64;
-        let mut row = |name: &str, crossings: u64, sim: f64, model: (f64, f64), router: f64, rt_load: f64| {
-            let err = if sim > 0.0 { 100.0 * (model.0 - sim) / sim } else { f64::NAN };
-            writeln!(links_csv, "{point},{streams},{gap:.2},{seeds},{name},{crossings},{sim:.2},{:.2},{err:.1},{router:.2},{rt_load:.4},{:.4}", model.0, model.1)
+        let err = |model: f64, sim: f64| if sim > 0.0 { 100.0 * (model - sim) / sim } else { f64::NAN };
+        // `customer`: (sim_customer_wait, queued_share, rt_no_credit), at the
+        // injection link only.
+        let mut row = |name: &str, crossings: u64, sim: f64, model: (f64, f64), router: f64, rt_load: f64, prio: f64, fresh: f64, customer: (f64, f64, f64)| {
+            writeln!(
+                links_csv,
+                "{point},{streams},{gap:.2},{seeds},{name},{crossings},{sim:.2},{:.2},{:.1},{router:.2},{rt_load:.4},{:.4},{prio:.2},{:.1},{fresh:.2},{:.1},{:.2},{:.4},{:.2}",
+                model.0,
+                err(model.0, sim),
+                model.1,
+                err(prio, sim),
+                err(fresh, sim),
+                customer.0,
+                customer.1,
+                customer.2
+            )
         };
+        let none = (f64::NAN, f64::NAN, f64::NAN);
         let per = |c: &PortCounters, x: u64| x as f64 / c.be_tails.max(1) as f64;
         let m = model.injection()?;
         // The injection link's real-time load is not probed; the model's only.
-        row("injection", all, injection, m, injection, f64::NAN)?;
+        let p = prio.injection()?.0;
+        row("injection", all, injection, m, injection, f64::NAN, p, p, (customer, queued, rt_no_credit as f64 / rt_messages.max(1) as f64))?;
         for d in 0..n {
             let c = &ports_sum[1 + d];
-            row(&format!("hop{d}"), c.be_tails, per(c, c.blocked), model.hop(d)?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles)?;
+            row(&format!("hop{d}"), c.be_tails, per(c, c.blocked), model.hop(d)?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles, prio.hop(d)?.0, prio.hop_fresh(d)?.0, none)?;
         }
         let c = &ports_sum[0];
-        row("ejection", c.be_tails, per(c, c.blocked), model.ejection()?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles)?;
+        row("ejection", c.be_tails, per(c, c.blocked), model.ejection()?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles, prio.ejection()?.0, prio.ejection_fresh()?.0, none)?;
         eprintln!("{point}: injection count offset {injection_min} cycles subtracted");
     }
     std::fs::create_dir_all(&args.out)?;

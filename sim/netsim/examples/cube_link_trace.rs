@@ -176,7 +176,7 @@ fn main() -> anyhow::Result<()> {
     let seeds = args.seeds;
     let mut csv = String::from("point,streams,gap_cycles,seeds,link,sim_total,sim_source_wait,sim_network,headers_per_message,min_routed,sim_routed_wait,sim_routed_weighted,min_stay,sim_stay,sim_stay_weighted,sim_busy,sim_hold,model_weighted\n");
     for point in &args.points {
-        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let Point { mut v, streams, gap, cube, .. } = args.point(point)?;
         let n = cube.n;
         let (model_links, _) = cube.coupled_network_parts()?;
         let model_source = cube.coupled_delay()?.source_link;

@@ -73,7 +73,7 @@ fn main() -> anyhow::Result<()> {
          max_formula_n0,row_s,row_n,row_max\n",
     );
     for point in &args.points {
-        let Point { mut v, streams, gap, cube } = args.point(point)?;
+        let Point { mut v, streams, gap, cube, .. } = args.point(point)?;
         let n = cube.n;
         let tandem = cube.coupled_delay()?;
         let warmup = v.run_cycles().1;

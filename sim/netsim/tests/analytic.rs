@@ -1220,3 +1220,74 @@ fn cube_coupled_eq5_against_ten_seeds() {
     bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5.csv"), &csv);
     bless_or_compare(&format!("{root}/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_coupled_eq5_holds.csv"), &holds_csv);
 }
+
+/// docs/reproduction.md "Best effort behind the cube's bursts, counted at
+/// the link" (issue 22): `BePrioWait` recomputed per point from the
+/// experiment equals what `cube_be_links` wrote beside the measured waits
+/// (`experiments/results/cube_be_links/cube_be_links.csv`, no simulation
+/// here), and the section's findings hold on every link of every point.
+#[test]
+fn be_prio_model_against_the_cube_be_links_runs() {
+    use wormqos_netsim::analytic::be_burst_wait::BeBurstWait;
+    use wormqos_netsim::analytic::be_prio_wait::BePrioWait;
+    use wormqos_netsim::analytic::onoff_fluid::{BurstClass, CubeBurstClass};
+    let path = format!("{}/../../experiments/results/cube_be_links/cube_be_links.csv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let rows: Vec<std::collections::HashMap<&str, &str>> = text.lines().skip(1).map(|l| head.iter().cloned().zip(l.split(',')).collect()).collect();
+    let cell = |point: &str, link: &str, col: &str| -> f64 {
+        let r = rows.iter().find(|r| r["point"] == point && r["link"] == link).unwrap_or_else(|| panic!("{path}: no {point} {link}"));
+        r[col].parse().unwrap()
+    };
+    // (point, link, link-side error %, fresh error %)
+    let mut errors: Vec<(String, String, f64, f64)> = Vec::new();
+    for (k, off) in [(1usize, "173.6"), (1, "148.8"), (1, "97.6"), (2, "373.6"), (4, "773.6"), (14, "2773.6")] {
+        let v = experiment_point("fig12b_000_onoff_cube6_bursts_seeds.toml", &[("onoff_streams = 1", &format!("onoff_streams = {k}")), ("onoff_mean_off_us = 173.6", &format!("onoff_mean_off_us = {off}"))]);
+        let offered = v.offered().unwrap();
+        let o = offered.onoff[0].clone();
+        // Best effort: 0.064 flits a cycle a node in 32-flit messages.
+        let be_rate = offered.phases[0].best_effort / o.flits as f64;
+        assert!((be_rate - 0.002).abs() < 1e-12, "λ = {be_rate}");
+        let class = BurstClass { ports: 64, streams: k, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
+        let prio = BePrioWait { link: BeBurstWait::for_cube(&CubeBurstClass { n: 6, class }), be_rate };
+        let point = format!("{k}:{off}");
+        let injection = prio.injection().unwrap().0;
+        let mut links = vec![("injection".to_string(), injection, injection)];
+        links.extend((0..6).map(|d| (format!("hop{d}"), prio.hop(d).unwrap().0, prio.hop_fresh(d).unwrap().0)));
+        links.push(("ejection".to_string(), prio.ejection().unwrap().0, prio.ejection_fresh().unwrap().0));
+        for (link, all, fresh) in links {
+            for (col, model) in [("prio_wait", all), ("fresh_wait", fresh)] {
+                let written = cell(&point, &link, col);
+                assert!((written - model).abs() <= 0.005 + 1e-9, "{point} {link}: {col} written {written}, the model gives {model}");
+            }
+            let sim = cell(&point, &link, "sim_wait");
+            errors.push((point.clone(), link, 100.0 * (all - sim) / sim, 100.0 * (fresh - sim) / sim));
+        }
+    }
+    assert_eq!(errors.len(), 48);
+    let err = |p: &str, l: &str| errors.iter().find(|e| e.0 == p && e.1 == l).map(|e| (e.2, e.3)).unwrap();
+    let at33 = ["1:173.6", "2:373.6", "4:773.6", "14:2773.6"];
+    for p in at33 {
+        // The count at the link is within 15 % at the injection link and,
+        // with the fresh streams, at the hop links of dimension 2 to 5.
+        assert!(err(p, "injection").0.abs() < 15.0, "{p} injection: {:?}", err(p, "injection"));
+        for d in 2..6 {
+            assert!(err(p, &format!("hop{d}")).1.abs() < 15.0, "{p} hop{d}: {:?}", err(p, &format!("hop{d}")));
+        }
+        // Dimension 0: no fresh stream, a wait measured all the same.
+        assert!(cell(p, "hop0", "fresh_wait") == 0.0 && cell(p, "hop0", "sim_wait") > 5.0, "{p}: hop 0");
+        // The ejection link between the two columns.
+        let (all, fresh) = err(p, "ejection");
+        assert!(all > 0.0 && fresh < -15.0, "{p} ejection: {all}, {fresh}");
+        // The leak model is the customer's view at the injection link.
+        let (leak, customer) = (cell(p, "injection", "model_wait"), cell(p, "injection", "sim_customer_wait"));
+        assert!((leak / customer - 1.0).abs() < 0.07, "{p}: leak {leak}, customer {customer}");
+    }
+    // g = 64 and 128: measured above the fresh count by more than 15 % on
+    // every hop link of dimension 1 up and the ejection link.
+    for p in ["1:148.8", "1:97.6"] {
+        for l in ["hop1", "hop2", "hop3", "hop4", "hop5", "ejection"] {
+            assert!(err(p, l).1 < -15.0, "{p} {l}: {:?}", err(p, l));
+        }
+    }
+}

@@ -23,6 +23,10 @@ pub struct Point {
     pub streams: usize,
     pub gap: f64,
     pub cube: CubeBurstClass,
+    /// Best-effort messages a node creates a cycle (read by `cube_be_links`
+    /// only).
+    #[allow(dead_code)]
+    pub be_rate: f64,
 }
 
 impl Args {
@@ -44,9 +48,11 @@ impl Args {
         let mut v = Experiment::from_str(&self.base, &self.experiment, PathBuf::new())?;
         v.exp.workload.onoff_streams = streams as u32;
         v.exp.workload.onoff_mean_off_us = off.parse()?;
-        let o = v.offered()?.onoff[0].clone();
+        let offered = v.offered()?;
+        let o = offered.onoff[0].clone();
+        let be_rate = offered.phases[0].best_effort / v.exp.workload.class_flits(0) as f64;
         let n = v.net.ports_needed - 1;
         let class = BurstClass { ports: 1 << n, streams, mean_burst: v.exp.workload.onoff_mean_messages, gap: o.gap, off_mean: o.off, flits: o.flits as f64, capacity: 1.0 };
-        Ok(Point { v, streams, gap: o.gap, cube: CubeBurstClass { n, class } })
+        Ok(Point { v, streams, gap: o.gap, cube: CubeBurstClass { n, class }, be_rate })
     }
 }

@@ -55,6 +55,16 @@ impl BeBurstWait {
         BeBurstWait { n: cube.n, streams: c.streams, on_mean: c.mean_burst * c.gap, off_mean: c.off_mean, peak: c.flits / c.gap, be_flits: c.flits }
     }
 
+    /// The busy periods (at least one stream ON) of a link that carries m
+    /// streams: (P_idle, m/I the rate one starts from idle, B their mean
+    /// length P_busy/(P_idle·m/I)). Shared with `be_prio_wait`.
+    pub fn busy_periods(&self, m: usize) -> (f64, f64, f64) {
+        let p = self.on_mean / (self.on_mean + self.off_mean);
+        let idle = (1.0 - p).powi(m as i32);
+        let start_rate = m as f64 / self.off_mean;
+        (idle, start_rate, (1.0 - idle) / (idle * start_rate))
+    }
+
     /// The wait at a link that carries exactly m streams, cycles.
     pub fn wait_with(&self, m: usize) -> Result<f64, FluidError> {
         if self.peak >= 1.0 {
@@ -63,10 +73,7 @@ impl BeBurstWait {
         if m == 0 {
             return Ok(0.0);
         }
-        let p = self.on_mean / (self.on_mean + self.off_mean);
-        let idle = (1.0 - p).powi(m as i32);
-        let start_rate = m as f64 / self.off_mean;
-        let busy_mean = (1.0 - idle) / (idle * start_rate);
+        let (idle, start_rate, busy_mean) = self.busy_periods(m);
         let (r, f, big_f) = (self.peak, 1.0 - self.peak, self.be_flits);
         let leak = 1.0 - (-big_f / (f * busy_mean)).exp();
         let arriving_busy = r * busy_mean * leak;
@@ -74,39 +81,59 @@ impl BeBurstWait {
         Ok((1.0 - idle) * arriving_busy + idle * arriving_idle)
     }
 
-    /// The mean wait and the real-time load (flits a cycle) at a link whose
-    /// stream count is binomial(trials, q).
-    fn binomial(&self, trials: usize, q: f64) -> Result<(f64, f64), FluidError> {
+    /// The mean of `wait_with` and the real-time load (flits a cycle) at a
+    /// link whose stream count is binomial(trials, q). Shared with the
+    /// link-side model (`be_prio_wait`), which waits differently per m.
+    pub fn binomial(&self, trials: usize, q: f64, wait_with: impl Fn(usize) -> Result<f64, FluidError>) -> Result<(f64, f64), FluidError> {
         let (mut wait, mut ln_choose) = (0.0, 0.0f64);
         for m in 0..=trials {
             if m > 0 {
                 ln_choose += ((trials - m + 1) as f64 / m as f64).ln();
             }
             let ln_w = ln_choose + if m == 0 { 0.0 } else { m as f64 * q.ln() } + if m == trials { 0.0 } else { (trials - m) as f64 * (1.0 - q).ln() };
-            wait += ln_w.exp() * self.wait_with(m)?;
+            wait += ln_w.exp() * wait_with(m)?;
         }
         let p = self.on_mean / (self.on_mean + self.off_mean);
         Ok((wait, trials as f64 * q * p * self.peak))
     }
 
-    /// (wait, real-time load) at a source's injection link: its own K streams.
-    pub fn injection(&self) -> Result<(f64, f64), FluidError> {
-        self.binomial(self.streams, 1.0)
+    /// (trials, q) of the stream count at a source's injection link: its
+    /// own K streams.
+    pub fn injection_streams(&self) -> (usize, f64) {
+        (self.streams, 1.0)
     }
 
     /// At the hop link of dimension d: each of the 2^d·K streams that may
     /// cross it does with probability q (`cube_hop_link_streams`, whose
     /// trials leave out a tagged stream; a best-effort message tags none).
-    pub fn hop(&self, d: usize) -> Result<(f64, f64), FluidError> {
+    pub fn hop_streams(&self, d: usize) -> (usize, f64) {
         let (others, q) = cube_hop_link_streams(self.n, d, self.streams);
-        self.binomial(others + 1, q)
+        (others + 1, q)
     }
 
     /// At a destination's ejection link: each of the (2^n − 1)·K streams
     /// of the other nodes with probability 1/(2^n − 1).
-    pub fn ejection(&self) -> Result<(f64, f64), FluidError> {
+    pub fn ejection_streams(&self) -> (usize, f64) {
         let others = (1usize << self.n) - 1;
-        self.binomial(others * self.streams, 1.0 / others as f64)
+        (others * self.streams, 1.0 / others as f64)
+    }
+
+    /// (wait, real-time load) at a source's injection link.
+    pub fn injection(&self) -> Result<(f64, f64), FluidError> {
+        let (trials, q) = self.injection_streams();
+        self.binomial(trials, q, |m| self.wait_with(m))
+    }
+
+    /// At the hop link of dimension d.
+    pub fn hop(&self, d: usize) -> Result<(f64, f64), FluidError> {
+        let (trials, q) = self.hop_streams(d);
+        self.binomial(trials, q, |m| self.wait_with(m))
+    }
+
+    /// At a destination's ejection link.
+    pub fn ejection(&self) -> Result<(f64, f64), FluidError> {
+        let (trials, q) = self.ejection_streams();
+        self.binomial(trials, q, |m| self.wait_with(m))
     }
 }
 
@@ -155,7 +182,7 @@ mod tests {
     /// formulas gives 0.7991499).
     #[test]
     fn binomial_count_by_hand() {
-        let (w, load) = tiny().binomial(2, 0.5).unwrap();
+        let (w, load) = tiny().binomial(2, 0.5, |m| tiny().wait_with(m)).unwrap();
         assert!((w - 0.799150).abs() < 1e-5, "{w}");
         assert!((load - 0.125).abs() < 1e-12, "{load}");
     }
