@@ -5099,6 +5099,8 @@ mod rt_flit_split;
 mod cube_be_burst;
 #[path = "reproduction_numbers/rt_cap_8020.rs"]
 mod rt_cap_8020;
+#[path = "reproduction_numbers/suppositions.rs"]
+mod suppositions;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
