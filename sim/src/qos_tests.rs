@@ -688,6 +688,20 @@ fn accel_cfg(acc: bool) -> RouterConfig {
     ))
 }
 
+/// The stimulus of [`acceleration_serves_the_victim_first`] (Y of class
+/// `y_class`): (stimulus, X, Y, Z).
+#[allow(clippy::type_complexity)]
+fn victim_scenario(cfg: &RouterConfig, y_class: u64) -> (Vec<(u64, usize, LinkFlit)>, Vec<LinkFlit>, Vec<LinkFlit>, Vec<LinkFlit>) {
+    let tags = Tags::new(cfg).unwrap();
+    let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
+    let y = tags.message(1, 2, y_class, 3, 2, 6, |k| k as u64);
+    let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
+    let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
+    send(&mut stim, 0, &y[1..], 4);
+    send(&mut stim, 1, &z, 4);
+    (stim, x, y, z)
+}
+
 /// §9.5. Input 0: X (VC 0, class 0, best effort, 3 flits: c0, c2, c3) and
 /// Y (VC 1, class 0, real time, 6 flits: c1, c4..c8); input 1: Z (VC 0,
 /// class 2, 1 flit, c4); all to port 2.
@@ -705,13 +719,7 @@ fn accel_cfg(acc: bool) -> RouterConfig {
 fn acceleration_serves_the_victim_first() {
     for acc in [true, false] {
         let cfg = accel_cfg(acc);
-        let tags = Tags::new(&cfg).unwrap();
-        let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
-        let y = tags.message(1, 2, 0, 3, 2, 6, |k| k as u64);
-        let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
-        let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
-        send(&mut stim, 0, &y[1..], 4);
-        send(&mut stim, 1, &z, 4);
+        let (stim, x, y, z) = victim_scenario(&cfg, 0);
         let mut r = Router::new(&cfg);
         if acc {
             let _ = run(&mut r, &stim, 7, false);
@@ -764,13 +772,7 @@ fn acceleration_serves_the_victim_first() {
 fn point_a_census_counts_accelerated_flits_over_real_time() {
     for (acc, on) in [(true, true), (false, true), (true, false)] {
         let cfg = accel_cfg(acc);
-        let tags = Tags::new(&cfg).unwrap();
-        let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
-        let y = tags.message(1, 2, 1, 3, 2, 6, |k| k as u64);
-        let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
-        let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
-        send(&mut stim, 0, &y[1..], 4);
-        send(&mut stim, 1, &z, 4);
+        let (stim, x, y, z) = victim_scenario(&cfg, 1);
         let mut r = Router::new(&cfg);
         r.set_point_a_census(on);
         let log = run(&mut r, &stim, 20, false);
