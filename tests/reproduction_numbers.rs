@@ -5109,6 +5109,8 @@ mod g64_excess;
 mod fig4b_no_be;
 #[path = "reproduction_numbers/rec_split_8020.rs"]
 mod rec_split_8020;
+#[path = "reproduction_numbers/suppositions.rs"]
+mod suppositions;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

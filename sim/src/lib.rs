@@ -56,7 +56,7 @@ mod vclock;
 pub use nic::{Nic, NicInputs, NicOutputs};
 pub use link::{credit_lane, credit_lane_word, LinkFlit, RouteWrite, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 pub use ports::{Narrow, PortSet, Wide, Width};
-pub use router::{active_ports, ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, Router, RouterStats, VcState};
+pub use router::{active_ports, ComparisonError, ComparisonScheduler, HeaderFields, LaneRegs, PointACensus, Router, RouterStats, VcState};
 pub use vclock::{is_realtime, VirtualClockScheduler, FQ_FRAC_BITS, MAX_SLOTS};
 
 #[cfg(test)]

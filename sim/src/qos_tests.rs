@@ -688,6 +688,20 @@ fn accel_cfg(acc: bool) -> RouterConfig {
     ))
 }
 
+/// The stimulus of [`acceleration_serves_the_victim_first`] (Y of class
+/// `y_class`): (stimulus, X, Y, Z).
+#[allow(clippy::type_complexity)]
+fn victim_scenario(cfg: &RouterConfig, y_class: u64) -> (Vec<(u64, usize, LinkFlit)>, Vec<LinkFlit>, Vec<LinkFlit>, Vec<LinkFlit>) {
+    let tags = Tags::new(cfg).unwrap();
+    let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
+    let y = tags.message(1, 2, y_class, 3, 2, 6, |k| k as u64);
+    let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
+    let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
+    send(&mut stim, 0, &y[1..], 4);
+    send(&mut stim, 1, &z, 4);
+    (stim, x, y, z)
+}
+
 /// §9.5. Input 0: X (VC 0, class 0, best effort, 3 flits: c0, c2, c3) and
 /// Y (VC 1, class 0, real time, 6 flits: c1, c4..c8); input 1: Z (VC 0,
 /// class 2, 1 flit, c4); all to port 2.
@@ -705,13 +719,7 @@ fn accel_cfg(acc: bool) -> RouterConfig {
 fn acceleration_serves_the_victim_first() {
     for acc in [true, false] {
         let cfg = accel_cfg(acc);
-        let tags = Tags::new(&cfg).unwrap();
-        let x = tags.message(0, 2, 0, 255, 1, 3, |k| k as u64);
-        let y = tags.message(1, 2, 0, 3, 2, 6, |k| k as u64);
-        let z = tags.message(0, 2, 2, 3, 3, 1, |k| k as u64);
-        let mut stim = vec![(0, 0, x[0]), (1, 0, y[0]), (2, 0, x[1]), (3, 0, x[2])];
-        send(&mut stim, 0, &y[1..], 4);
-        send(&mut stim, 1, &z, 4);
+        let (stim, x, y, z) = victim_scenario(&cfg, 0);
         let mut r = Router::new(&cfg);
         if acc {
             let _ = run(&mut r, &stim, 7, false);
@@ -743,6 +751,46 @@ fn acceleration_serves_the_victim_first() {
             assert_eq!(r.stats().accelerations, 0);
         }
         assert_eq!(r.stats().preemptions, 0);
+    }
+}
+
+/// The point-A census (`router/census.rs`) on the scenario of
+/// [`acceleration_serves_the_victim_first`] with Y of class 1 (real time;
+/// Z, class 2, still makes c* = 2 and X, class 0, the victim; classes
+/// change neither VA nor A here, so the flits leave as there). Census on,
+/// with acceleration: port 0 has a candidate in c3..c12 (10; at c10 Y.b4
+/// loses at B to Z), port 1 in c10 (Z): 11 candidates. In c7 and c8 X is
+/// accelerated (2) and Y (class 1 > 0) is ready (Y.b3 arrived in c6 and
+/// wins A in c7 without acceleration, on the same start-of-cycle state);
+/// only port 0 requests port 2 then, so X wins B both times: 2 accelerated
+/// over a higher class, won; none lost. No other candidate is below a ready
+/// VC (Y's are the top class at port 0 once X's tail left; Z is alone).
+/// Without acceleration the VirtualClock order puts real-time Y ahead of
+/// best-effort X whenever both are ready: every count of a lower class is 0.
+/// Census off: all zero.
+#[test]
+fn point_a_census_counts_accelerated_flits_over_real_time() {
+    for (acc, on) in [(true, true), (false, true), (true, false)] {
+        let cfg = accel_cfg(acc);
+        let (stim, x, y, z) = victim_scenario(&cfg, 1);
+        let mut r = Router::new(&cfg);
+        r.set_point_a_census(on);
+        let log = run(&mut r, &stim, 20, false);
+        let c = r.point_a_census();
+        let lower = (c.accelerated_over_higher_won, c.accelerated_over_higher_lost, c.ordered_over_higher_won, c.ordered_over_higher_lost);
+        match (acc, on) {
+            (true, true) => {
+                let exp = [(5, x[0]), (6, y[0]), (7, y[1]), (8, y[2]), (9, x[1]), (10, x[2]), (11, y[3]), (12, z[0]), (13, y[4]), (14, y[5])];
+                assert_port(&log, 2, &exp);
+                assert_eq!((c.candidates, c.accelerated), (11, 2));
+                assert_eq!(lower, (2, 0, 0, 0));
+            }
+            (false, true) => {
+                assert!(c.candidates > 0);
+                assert_eq!((c.accelerated, lower), (0, (0, 0, 0, 0)));
+            }
+            _ => assert_eq!(c, crate::PointACensus::default()),
+        }
     }
 }
 

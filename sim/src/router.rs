@@ -6,6 +6,7 @@
 //! | file | stage (spec section) |
 //! |---|---|
 //! | `router/buffer_write.rs` | stage 1, BW, and the preemptive lane choice (§6, §9.4) |
+//! | `router/census.rs` | the opt-in point-A census of the single pass (model only): lower-class candidates over a ready higher class, by acceleration or order, won or lost at B |
 //! | `router/preemption.rs` | the preemption step and lane release of a preemptive input VC (§9.4) |
 //! | `router/route_computation.rs` | stage 2, RC (§2, §6, §9.4) |
 //! | `router/vc_allocation.rs` | stage 3, VA, with the partition, the best-effort cap and acceleration victims (§6, §9.2, §9.4, §9.5) |
@@ -26,6 +27,7 @@
 //! ports that have work (see `step.rs`).
 
 mod buffer_write;
+mod census;
 mod output_port;
 mod preemption;
 mod reallocation;
@@ -41,6 +43,7 @@ mod vc_allocation;
 use crate::fifo::FlitRings;
 use crate::link::{LinkFlit, RouterInputs, RouterOutputs, MAX_FLIT_WORDS};
 use crate::vclock::VirtualClockScheduler;
+pub use census::PointACensus;
 pub use state::{HeaderFields, LaneRegs};
 use crate::lane_credits::LaneSender;
 use state::{Blk, InPort, InVc, Lanes, OutPort, PreemptPort, VcPoint, MAX_LANES};
@@ -309,6 +312,10 @@ pub struct Router<X: Width = Narrow> {
     /// allowed set. Kept beside `stats`, not in it: [`RouterStats`]' Debug
     /// text is hashed by the recorded-engine test, which stays unchanged.
     rt_refusals: u64,
+    /// The opt-in point-A census (`router/census.rs`), beside `stats` for
+    /// the same reason as `rt_refusals`; counted only while `census_on`.
+    census_on: bool,
+    census: PointACensus,
     /// Age stamps at point A (1 + cycle of the last VA grant; 0 at reset).
     in_stamp: Vec<u64>,
     /// Age stamps at point C.
@@ -441,6 +448,8 @@ impl<X: Width> Router<X> {
             rt_cap: cfg.realtime_output_vcs().unwrap_or(m as u32),
             rt_granted: X::per_port_value(0),
             rt_refusals: 0,
+            census_on: false,
+            census: PointACensus::default(),
             vclk,
             ivc: X::per_vc(InVc::default()),
             in_stamp: vec![0; nm],
@@ -552,6 +561,7 @@ impl<X: Width> Router<X> {
         self.cycle = 0;
         self.stats = RouterStats::default();
         self.rt_refusals = 0;
+        self.census = PointACensus::default();
     }
 
     /// The registered outputs during the current cycle.

@@ -187,6 +187,12 @@ pub struct Model {
     /// `router.vcs` range (`crate::pcs::PCS_VCS`); default `router.vcs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcs_vcs: Option<u32>,
+    /// Count the routers' point-A census (`wormqos_sim::PointACensus`:
+    /// lower-class candidates over a ready higher class, by acceleration
+    /// or order, won or lost at B) into `Results::point_a_census`. The
+    /// preemptive router with the single-pass allocator only; model only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub point_a_census: bool,
 }
 
 /// `model.switching`.
@@ -979,6 +985,19 @@ impl Experiment {
                     self.router.scheduler
                 ),
             ));
+        }
+        if self.model.point_a_census {
+            let single_pass = self.router.switch_allocator.unwrap_or_default() == wormqos_config::SwitchAllocatorKind::SinglePass;
+            if self.router.mode != wormqos_config::RouterMode::Preemptive || self.router.crossbar != wormqos_config::Crossbar::Multiplexed || !single_pass {
+                return Err(ferr(
+                    "model.point_a_census",
+                    "true".into(),
+                    format!(
+                        "the census counts the single-pass allocation of the preemptive router: needs router.mode = \"preemptive\", crossbar = \"multiplexed\" and switch_allocator = \"single_pass\" (are {:?}, {:?}, {:?})",
+                        self.router.mode, self.router.crossbar, self.router.switch_allocator.unwrap_or_default()
+                    ),
+                ));
+            }
         }
         if let Some(x) = self.model.vtick_scale {
             if !(x.is_finite() && x > 0.0 && x <= 100.0) {

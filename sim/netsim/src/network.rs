@@ -460,6 +460,10 @@ pub struct Results {
     /// absent when 0, so the runs before it keep their output).
     #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub source_preemptions: u64,
+    /// `model.point_a_census`: the routers' point-A census, summed over all
+    /// routers and the whole run (warm-up included); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point_a_census: Option<PointACensusTotals>,
     pub wall_seconds: f64,
     pub router_cycles_per_second: f64,
 }
@@ -474,6 +478,29 @@ pub struct RouterEvents {
     pub silent_preemptions: u64,
     pub accelerations: u64,
     pub block_holds: u64,
+}
+
+/// The fields of `wormqos_sim::PointACensus`, summed over the routers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointACensusTotals {
+    pub candidates: u64,
+    pub accelerated: u64,
+    pub accelerated_over_higher_won: u64,
+    pub accelerated_over_higher_lost: u64,
+    pub ordered_over_higher_won: u64,
+    pub ordered_over_higher_lost: u64,
+}
+
+impl PointACensusTotals {
+    fn add(mut self, c: wormqos_sim::PointACensus) -> Self {
+        self.candidates += c.candidates;
+        self.accelerated += c.accelerated;
+        self.accelerated_over_higher_won += c.accelerated_over_higher_won;
+        self.accelerated_over_higher_lost += c.accelerated_over_higher_lost;
+        self.ordered_over_higher_won += c.ordered_over_higher_won;
+        self.ordered_over_higher_lost += c.ordered_over_higher_lost;
+        self
+    }
 }
 
 /// Every flit that crossed an endpoint link: (cycle, endpoint, flit), for
@@ -655,7 +682,7 @@ impl<'a, X: Width> Sim<'a, X> {
         let e = &v.exp;
         let w = &e.workload;
         let m = cfg0.vcs();
-        let routers: Vec<Router<X>> = match v.exp.model.scheduler {
+        let mut routers: Vec<Router<X>> = match v.exp.model.scheduler {
             ModelScheduler::Router => v.configs.iter().map(Router::with_width).collect(),
             ModelScheduler::Fgfq | ModelScheduler::Wrr => {
                 let (which, name) = if v.exp.model.scheduler == ModelScheduler::Fgfq {
@@ -670,6 +697,9 @@ impl<'a, X: Width> Sim<'a, X> {
                     .map_err(|e| SimError::Setup(format!("{}: model.scheduler = \"{name}\": {e}", v.file)))?
             }
         };
+        for r in &mut routers {
+            r.set_point_a_census(e.model.point_a_census);
+        }
         let classes = cfg0.traffic_classes() as u8;
         let segmentation = w.source_queues.per_direction().map(|until_delivered| SegmentationQueues::new(&v.net, until_delivered));
         let nis: Vec<Ni> = v
@@ -2156,6 +2186,12 @@ impl<'a, X: Width> Sim<'a, X> {
             link_flits: self.link_flits(),
             reconfiguration: None,
             source_preemptions: self.source_preemptions,
+            point_a_census: self
+                .v
+                .exp
+                .model
+                .point_a_census
+                .then(|| self.routers.iter().fold(PointACensusTotals::default(), |t, r| t.add(r.point_a_census()))),
             wall_seconds: wall,
             router_cycles_per_second: rc / wall.max(1e-9),
         }

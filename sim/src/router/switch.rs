@@ -61,6 +61,9 @@ impl<X: Width> Router<X> {
             return self.maximum_matching_allocation::<P, O, R>(st);
         }
         let mut touched_out = X::Ports::EMPTY;
+        // The opt-in census (`census.rs`) reads the preemptive router only.
+        let census = P && self.census_on;
+        let mut below = X::Ports::EMPTY;
         // (A)
         let mut out_req = X::Ports::EMPTY;
         for p in st.iter() {
@@ -70,6 +73,9 @@ impl<X: Width> Router<X> {
                 self.inp[p & X::PORT_MASK].ready = ready;
             }
             let Some((v, src)) = self.point_a_pick::<P, O>(p, present, ready) else { continue };
+            if census && self.census_point_a(p, v, src, ready) {
+                below |= X::Ports::single(p);
+            }
             let ip = &mut self.inp[p & X::PORT_MASK];
             ip.cand = v as u8;
             if P || self.block > 1 {
@@ -89,6 +95,9 @@ impl<X: Width> Router<X> {
             won |= X::Ports::single(p);
             self.point_a_granted::<P, O>(p, v);
             self.match_takes_effect::<P, O, R>(p, v, o, u);
+        }
+        if census {
+            self.census_point_b(below, won);
         }
         self.point_a_unmatched::<O>(st, won);
         touched_out
