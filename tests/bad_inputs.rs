@@ -278,6 +278,9 @@ fn cases() -> Vec<Case> {
         // A model-only comparison scheduler needs the router's VirtualClock points.
         case("sim_model_wrr_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wrr\"\n"), "model.scheduler"),
         case("sim_model_fgfq_needs_virtualclock", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"fgfq\"\n"), "model.scheduler"),
+        // The single pass's point-A census (opt-in, read-only): only where it counts something.
+        case("sim_point_a_census_needs_preemptive", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\npoint_a_census = true\n"), "model.point_a_census = true: the census counts the single-pass allocation of the preemptive router"),
+        case("sim_point_a_census_not_bool", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\npoint_a_census = 1\n"), "point_a_census"),
         case("sim_model_scheduler_unknown", "sim --experiment {dir}/e.toml", exp(|t| t + "[model]\nscheduler = \"wfq\"\n"), "`router`, `fgfq`, `wrr`"),
         // The model-only PCS set-up model (001_… Table VI): its fields, and no RTL.
         case("sim_pcs_replications_range", "sim --experiment {dir}/p.toml", pcs_exp("p.toml", r("pcs_replications = 1000", "pcs_replications = 1")), "model.pcs_replications = 1: allowed range 2..=100000"),
