@@ -5111,6 +5111,8 @@ mod fig4b_no_be;
 mod rec_split_8020;
 #[path = "reproduction_numbers/suppositions.rs"]
 mod suppositions;
+#[path = "reproduction_numbers/staggered_8020.rs"]
+mod staggered_8020;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5127,6 +5129,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(rt_flit_split::claims());
     all.extend(cube_be_burst::claims());
     all.extend(fig4b_no_be::claims());
+    all.extend(staggered_8020::claims());
     all.extend(cube_be_prio::claims());
     all
 }

@@ -1,0 +1,125 @@
+//! "NP and P at 0.9 with staggered GOPs" (issue 23): the table's cells
+//! against the four runs' committed `phases.csv` (the aligned rows against
+//! `fig4_003_pnp_09_stream` and `fig4_003_p_09_stream_selfpre`, the
+//! staggered against the two `…_staggered` sweeps), the prose's 80:20
+//! source queueing against their `phase_latency.csv`, and the section's
+//! comparisons (intervals apart, missing times) checked on the files.
+
+use super::*;
+use models::sel;
+
+const NP_ALIGNED: &str = "experiments/results/fig4_003_pnp_09_stream";
+const NP_STAGGERED: &str = "experiments/results/fig4_003_np_09_stream_staggered";
+const P_ALIGNED: &str = "experiments/results/fig4_003_p_09_stream_selfpre";
+const P_STAGGERED: &str = "experiments/results/fig4_003_p_09_stream_selfpre_staggered";
+
+fn cell(written: &'static str, csv: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64) -> Num {
+    Num { written, csv, row: sel(&[("point", point), ("phase", phase)]), column, scale }
+}
+fn prob(w: &'static str, csv: &'static str, point: &'static str, phase: &'static str) -> Num {
+    cell(w, csv, point, phase, "deadline_miss_probability", 1.0)
+}
+fn half(w: &'static str, csv: &'static str, point: &'static str, phase: &'static str) -> Num {
+    cell(w, csv, point, phase, "deadline_miss_probability_ci95", 1.0)
+}
+/// The missing time in µs (the CSV has ms).
+fn micro(w: &'static str, csv: &'static str, point: &'static str, phase: &'static str) -> Num {
+    cell(w, csv, point, phase, "deadline_missing_time_ms", 1000.0)
+}
+/// Real time's (class 1) 80:20 source queueing in µs.
+fn queueing(w: &'static str, dir: &'static str, point: &'static str) -> Num {
+    let csv: &'static str = Box::leak(format!("{dir}/phase_latency.csv").into_boxed_str());
+    Num { written: w, csv, row: sel(&[("point", point), ("phase", "4"), ("class", "1")]), column: "queueing_us", scale: 1.0 }
+}
+
+pub(super) fn claims() -> Vec<Claim> {
+    let mut all = vec![
+        Claim {
+            passage: "| NP, aligned (above) | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |",
+            numbers: vec![prob("0.497", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), half("0.052", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), micro("1.7", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), prob("0.378", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), half("0.019", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), micro("2.7", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), prob("0.370", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), half("0.024", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), micro("7.4", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), prob("0.313", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), half("0.019", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), micro("121.6", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), prob("0.263", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"), half("0.012", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"), micro("959.1", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4")],
+        },
+        Claim {
+            passage: "| NP, staggered | 0.457 ± 0.057 / 1.7 | 0.362 ± 0.031 / 2.4 | 0.371 ± 0.013 / 5.6 | 0.340 ± 0.018 / 9.5 | 0.265 ± 0.018 / 13.3 |",
+            numbers: vec![prob("0.457", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), half("0.057", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), micro("1.7", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), prob("0.362", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), half("0.031", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), micro("2.4", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), prob("0.371", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), half("0.013", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), micro("5.6", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), prob("0.340", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), half("0.018", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), micro("9.5", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), prob("0.265", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"), half("0.018", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"), micro("13.3", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4")],
+        },
+        Claim {
+            passage: "| P, sources preempt, aligned (above) | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |",
+            numbers: vec![prob("0.461", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), half("0.052", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), micro("25.9", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), prob("0.307", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), half("0.032", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), micro("36.5", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), prob("0.285", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), half("0.019", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), micro("90.2", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), prob("0.220", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), half("0.012", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), micro("115.9", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), prob("0.179", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4"), half("0.017", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4"), micro("343.1", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4")],
+        },
+        Claim {
+            passage: "| P, sources preempt, staggered | 0.402 ± 0.063 / 29.2 | 0.296 ± 0.027 / 36.6 | 0.286 ± 0.019 / 66.8 | 0.237 ± 0.016 / 107.7 | 0.151 ± 0.015 / 81.8 |",
+            numbers: vec![prob("0.402", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), half("0.063", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), micro("29.2", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), prob("0.296", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), half("0.027", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), micro("36.6", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), prob("0.286", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), half("0.019", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), micro("66.8", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), prob("0.237", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), half("0.016", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), micro("107.7", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), prob("0.151", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4"), half("0.015", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4"), micro("81.8", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4")],
+        },
+    ];
+    all.push(Claim {
+        passage: "queueing there from 429.9 to 8.2 µs, but its missing probability stays\n  0.265 ± 0.018 (aligned 0.263 ± 0.012)",
+        numbers: vec![
+            queueing("429.9", NP_ALIGNED, "0.9 non_preemptive"),
+            queueing("8.2", NP_STAGGERED, "0.9"),
+            prob("0.265", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"),
+            half("0.018", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"),
+            prob("0.263", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"),
+            half("0.012", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"),
+        ],
+    });
+    all.push(Claim {
+        passage: "real-time source queueing in 80:20 is 38.1 µs (aligned 123.0)",
+        numbers: vec![queueing("38.1", P_STAGGERED, "0.9"), queueing("123.0", P_ALIGNED, "0.9")],
+    });
+    all
+}
+
+/// (probability, half-width, missing time in ms) of each phase of a run.
+fn phases(dir: &str, point: &str) -> Vec<(f64, f64, f64)> {
+    let rows = read_csv(&format!("{dir}/phases.csv"), &mut HashMap::new());
+    let mut out: Vec<(usize, (f64, f64, f64))> = rows
+        .iter()
+        .filter(|r| r["point"] == point)
+        .map(|r| {
+            let f = |c: &str| r[c].parse::<f64>().unwrap();
+            (r["phase"].parse().unwrap(), (f("deadline_miss_probability"), f("deadline_miss_probability_ci95"), f("deadline_missing_time_ms")))
+        })
+        .collect();
+    out.sort_by_key(|x| x.0);
+    assert_eq!(out.len(), 5, "{dir}: five phases expected");
+    out.into_iter().map(|x| x.1).collect()
+}
+
+#[test]
+fn staggered_gops_follow_from_their_committed_runs() {
+    let errors = check(&claims());
+    assert!(errors.is_empty(), "{errors:#?}");
+    let (np_a, np_s) = (phases(NP_ALIGNED, "0.9 non_preemptive"), phases(NP_STAGGERED, "0.9"));
+    let (p_a, p_s) = (phases(P_ALIGNED, "0.9"), phases(P_STAGGERED, "0.9"));
+    let apart = |a: (f64, f64, f64), b: (f64, f64, f64)| a.0 + a.1 < b.0 - b.1;
+    // "P misses less often than NP from 30:70 on, with the intervals apart,
+    // as with aligned GOPs ...; in 20:80 they overlap"
+    for k in 1..5 {
+        assert!(apart(p_s[k], np_s[k]), "staggered phase {k}: P {:?} not apart below NP {:?}", p_s[k], np_s[k]);
+        assert!(apart(p_a[k], np_a[k]), "aligned phase {k}: P {:?} not apart below NP {:?}", p_a[k], np_a[k]);
+    }
+    assert!(!apart(p_s[0], np_s[0]) && !apart(np_s[0], p_s[0]), "20:80 staggered intervals apart");
+    // "but now by more time in every phase ...; aligned, NP was the later one in 70:30 and 80:20"
+    for k in 0..5 {
+        assert!(p_s[k].2 > np_s[k].2, "staggered phase {k}: P's missing time not above NP's");
+    }
+    assert!(np_a[3].2 > p_a[3].2 && np_a[4].2 > p_a[4].2, "aligned: NP not the later one in 70:30 and 80:20");
+    // "Staggering removes NP's late frames, not its misses": the missing
+    // time falls, the probabilities' intervals overlap.
+    assert!(np_s[4].2 < np_a[4].2 / 10.0);
+    assert!((np_s[4].0 - np_a[4].0).abs() < np_s[4].1 + np_a[4].1, "NP's 80:20 probability changed beyond the intervals");
+    // The two staggered files are the aligned ones with only the GOP phase
+    // (and the name, and NP's router sweep list) changed.
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("name =") && !l.starts_with("gop_phase") && !l.trim().is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let file = |f: &str| std::fs::read_to_string(root().join("experiments").join(f)).unwrap();
+    let np_stag = file("fig4_003_np_09_stream_staggered.toml");
+    assert!(np_stag.contains("gop_phase = \"staggered\"") && file("fig4_003_p_09_stream_selfpre_staggered.toml").contains("gop_phase = \"staggered\""));
+    assert_eq!(strip(&file("fig4_003_p_09_stream_selfpre_staggered.toml")), strip(&file("fig4_003_p_09_stream_selfpre.toml")));
+    let np_base: Vec<String> = strip(&file("fig4_003_pnp_09_stream.toml")).into_iter().filter(|l| !l.starts_with("\"router\" = [") && !l.starts_with("  {") && l != "]").collect();
+    assert_eq!(strip(&np_stag), np_base);
+}
