@@ -9,8 +9,10 @@ use super::root;
 
 const HEADING: &str = "## 003_… Fig. 7: preemption with and without acceleration";
 
-/// The numbers one table row must show, in order, from one sweep point.
-fn expected_row(point: &serde_json::Value) -> Vec<f64> {
+/// The numbers one table row must show, in order, from one sweep point
+/// (the iterative table adds the router's preemption and acceleration
+/// counts after them).
+fn expected_row(point: &serde_json::Value, counters: bool) -> Vec<f64> {
     let r = &point["results"];
     let us = |cycles: f64| cycles * r["cycle_ns"].as_f64().unwrap() / 1e3;
     let class = |c: u64| r["classes"].as_array().unwrap().iter().find(|s| s["class"].as_u64() == Some(c)).unwrap_or_else(|| panic!("no class {c}"));
@@ -24,12 +26,28 @@ fn expected_row(point: &serde_json::Value) -> Vec<f64> {
     row.push(r["ci95"]["frame_interval_sd"].as_f64().unwrap());
     row.push(last["deadline_miss_probability"].as_f64().unwrap());
     row.push(last["deadline_missing_time_ms"].as_f64().unwrap());
+    if counters {
+        for counter in ["preemptions", "accelerations"] {
+            row.push(r["router_events"][counter].as_f64().unwrap_or_else(|| panic!("no router_events.{counter}")));
+        }
+    }
     row
+}
+
+/// One table of the document tied to sweeps: its section's heading, the
+/// sweeps with the row label each gives (`Some("16")` keys a row `| 16,
+/// 0.4 | off |`, `None` keys `| 0.4 | off |`), the rows expected, and
+/// whether the rows end with the router's counters.
+struct Table<'a> {
+    heading: &'a str,
+    sweeps: Vec<(Option<&'a str>, serde_json::Value)>,
+    rows: usize,
+    counters: bool,
 }
 
 /// `written` (thousands separated by commas) is `value` rounded to the
 /// decimals written.
-fn rounds_to(written: &str, value: f64) -> bool {
+pub(super) fn rounds_to(written: &str, value: f64) -> bool {
     let plain = written.replace(',', "");
     let decimals = plain.split_once('.').map_or(0, |(_, d)| d.len()) as i32;
     let scale = 10f64.powi(decimals);
@@ -37,27 +55,31 @@ fn rounds_to(written: &str, value: f64) -> bool {
 }
 
 /// The numbers of a table cell, in order (`7.3 ± 0.8` gives two).
-fn numbers(cell: &str) -> Vec<&str> {
+pub(super) fn numbers(cell: &str) -> Vec<&str> {
     cell.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).filter(|s| s.starts_with(|c: char| c.is_ascii_digit())).collect()
 }
 
-/// Checks the table rows of `section` against the points of both sweeps;
-/// returns the disagreements.
-fn check(section: &str, sweeps: &[(&str, serde_json::Value)]) -> Vec<String> {
+/// Checks the rows of `table` in `section` against the points of its
+/// sweeps; returns the disagreements.
+fn check(section: &str, table: &Table) -> Vec<String> {
     let mut errors = Vec::new();
     let mut rows = 0;
-    for (vcs, json) in sweeps {
+    for (label, json) in &table.sweeps {
         for point in json["points"].as_array().unwrap() {
             let load = point["params"]["workload.load"].as_f64().unwrap();
             let on = point["params"]["router.acceleration"].as_bool().unwrap();
-            let key = format!("| {vcs}, {load} | {} |", if on { "on" } else { "off" });
+            let switch = if on { "on" } else { "off" };
+            let key = match label {
+                Some(vcs) => format!("| {vcs}, {load} | {switch} |"),
+                None => format!("| {load} | {switch} |"),
+            };
             let Some(line) = section.lines().find(|l| l.starts_with(&key)) else {
                 errors.push(format!("no row {key:?}"));
                 continue;
             };
             rows += 1;
             let cells: Vec<&str> = line.trim_matches('|').split('|').skip(2).collect();
-            let want = expected_row(point);
+            let want = expected_row(point, table.counters);
             // σ_d's half-width is written only where it does not round to zero
             let (latencies, sd, dmp) = (&cells[..3], numbers(cells[3]), numbers(cells[4]));
             let mut written: Vec<&str> = latencies.iter().flat_map(|c| numbers(c)).collect();
@@ -74,6 +96,9 @@ fn check(section: &str, sweeps: &[(&str, serde_json::Value)]) -> Vec<String> {
                 }
             }
             written.extend(dmp);
+            if table.counters {
+                written.extend(cells[5..].iter().flat_map(|c| numbers(c)));
+            }
             values.extend(&want[8..]);
             if written.len() != values.len() {
                 errors.push(format!("{key}: {} numbers written, {} expected: {line}", written.len(), values.len()));
@@ -86,33 +111,75 @@ fn check(section: &str, sweeps: &[(&str, serde_json::Value)]) -> Vec<String> {
             }
         }
     }
-    if rows != 12 {
-        errors.push(format!("{rows} rows checked, 12 expected"));
+    if rows != table.rows {
+        errors.push(format!("{rows} rows checked, {} expected", table.rows));
     }
     errors
 }
 
-fn section(doc: &str) -> &str {
-    let start = doc.find(HEADING).expect("Fig. 7 section");
-    let rest = &doc[start + HEADING.len()..];
+/// The text of the section under `heading`, to the next heading.
+pub(super) fn section_of<'d>(doc: &'d str, heading: &str) -> &'d str {
+    let start = doc.find(heading).unwrap_or_else(|| panic!("no section {heading:?}"));
+    let rest = &doc[start + heading.len()..];
     &rest[..rest.find("\n#").unwrap_or(rest.len())]
 }
 
+fn section(doc: &str) -> &str {
+    section_of(doc, HEADING)
+}
+
+pub(super) fn committed_json(dir: &str) -> serde_json::Value {
+    let path = root().join(dir).join("results.json");
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
 fn sweeps() -> Vec<(&'static str, serde_json::Value)> {
-    [("16", "experiments/results/fig7_003"), ("4", "experiments/results/fig7_003_vc4")]
-        .into_iter()
-        .map(|(vcs, dir)| {
-            let path = root().join(dir).join("results.json");
-            (vcs, serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap())
-        })
-        .collect()
+    [("16", "experiments/results/fig7_003"), ("4", "experiments/results/fig7_003_vc4")].into_iter().map(|(vcs, dir)| (vcs, committed_json(dir))).collect()
+}
+
+fn single_pass_table() -> Table<'static> {
+    Table { heading: HEADING, sweeps: sweeps().into_iter().map(|(vcs, j)| (Some(vcs), j)).collect(), rows: 12, counters: false }
+}
+
+/// 003_… Fig. 7 with the iterative switch allocator: one sweep, rows
+/// `| load | off |`, the router's counters last.
+fn iterative_table() -> Table<'static> {
+    Table {
+        heading: "### 003_… Fig. 7 with the iterative switch allocator (issue 19)",
+        sweeps: vec![(None, committed_json("experiments/results/fig7_003_iterative"))],
+        rows: 6,
+        counters: true,
+    }
 }
 
 #[test]
 fn fig7_003_table_follows_from_the_committed_runs() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let errors = check(section(&doc), &sweeps());
+    let table = single_pass_table();
+    let errors = check(section_of(&doc, table.heading), &table);
     assert!(errors.is_empty(), "{} findings:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn fig7_003_iterative_table_follows_from_the_committed_run() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let table = iterative_table();
+    let errors = check(section_of(&doc, table.heading), &table);
+    assert!(errors.is_empty(), "{} findings:\n{}", errors.len(), errors.join("\n"));
+}
+
+/// The iterative table's check reads the cells it should: a half-width's
+/// digit, a counter, and a row's acceleration switched are each reported.
+#[test]
+fn fig7_003_iterative_check_catches_planted_errors() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let table = iterative_table();
+    let good = section_of(&doc, table.heading).to_string();
+    let row = good.lines().find(|l| l.starts_with("| 0.7 | on |")).expect("the 0.7 on row").to_string();
+    for (what, bad) in [("half-width", row.replacen("10.7 ± 3.2", "10.7 ± 3.3", 1)), ("counter", row.replacen("| 766 |", "| 767 |", 1)), ("switch", row.replacen("| 0.7 | on |", "| 0.7 | off |", 1))] {
+        assert_ne!(bad, row, "{what}: the plant did not apply");
+        assert!(!check(&good.replace(&row, &bad), &table).is_empty(), "a planted {what} passed");
+    }
 }
 
 /// A point's value `f` at (`load`, acceleration `on`) of one sweep.
