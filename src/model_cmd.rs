@@ -97,10 +97,12 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
         ));
     }
     // Every point is validated, and its model inputs checked, before any work.
+    // The file was read once already; its text only locates a refused field.
+    let text = wormqos_config::files::read_capped(&a.experiment).unwrap_or_default();
     let mut plans = Vec::new();
     for params in grid.points() {
-        let v = grid.experiment(&params).map_err(|e| invalid(e.to_string()))?;
-        let p = predict::plan_with(&v, &opts).map_err(|e| invalid(e.to_string()))?;
+        let v = grid.experiment(&params).map_err(|e| invalid(e.located(&text).to_string()))?;
+        let p = predict::plan_with(&v, &opts).map_err(|e| invalid(e.located(&text).to_string()))?;
         plans.push((params, v, p));
     }
     let names = model_outputs();

@@ -90,6 +90,54 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     }
 }
 
+/// An experiment file of `experiments/` without its `[sweep]`.
+fn base(name: &str) -> String {
+    let text = std::fs::read_to_string(format!("{}/experiments/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    text.split("[sweep]").next().unwrap().to_string()
+}
+
+/// `text` with `from` replaced by `to`, which must be there once.
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from:?} not once in the base file");
+    text.replacen(from, to, 1)
+}
+
+/// The refusals of the torus, ring and workload inputs the models do not
+/// cover (002_… and 004_… one Poisson class, 002_…'s shared VCs, no phases,
+/// control traffic or link registers; the Vtick scale's range): exit 2,
+/// naming the file and the line the field is written on, the field and the
+/// value, and nothing written.
+#[test]
+fn model_refusals_name_the_file_line_field_and_value() {
+    let torus = base("torus_002_atomic.toml");
+    let ring = base("multilink_ring_004.toml");
+    let t1 = table1();
+    let cases: Vec<(&str, String, &str, &str, &str)> = vec![
+        // (name, file text, field, value as printed, the line's text)
+        ("dateline", edit(&torus, "shared_vcs = \"any\"", "shared_vcs = \"after_dateline\""), "topology.shared_vcs", "\"after_dateline\"", "shared_vcs = \"after_dateline\""),
+        ("torus_rt", edit(&edit(&torus, "realtime = \"none\"", "realtime = \"poisson\""), "mix = [0, 100]", "mix = [50, 50]"), "workload.realtime", "Poisson", "realtime = \"poisson\""),
+        ("ring_rt", edit(&edit(&ring, "realtime = \"none\"", "realtime = \"poisson\""), "mix = [0, 100]", "mix = [50, 50]"), "workload.realtime", "Poisson", "realtime = \"poisson\""),
+        ("control", edit(&ring, "message_flits = 10", "message_flits = 10\ncontrol = true"), "workload.control", "true", "control = true"),
+        ("link_latency", edit(&ring, "links = 4", "links = 4\nlink_latency = 1"), "topology.link_latency", "1", "link_latency = 1"),
+        ("phases", edit(&t1, "[workload]", "[workload]\nphases = [[50, 50], [50, 50]]\nphase_seconds = 0.0001"), "workload.phases", "[50", "phases = [[50, 50], [50, 50]]"),
+        ("vtick_zero", t1.clone() + "[model]\nvtick_scale = 0\n", "model.vtick_scale", "0", "vtick_scale = 0"),
+        ("vtick_high", t1.clone() + "[model]\nvtick_scale = 101\n", "model.vtick_scale", "101", "vtick_scale = 101"),
+        ("torus_vcs", edit(&torus, "vcs = 3", "vcs = 1"), "router.vcs", "1", "vcs = 1"),
+    ];
+    for (name, text, field, value, line_text) in cases {
+        // the line is counted here from the text written, not by the tool
+        let line = text.lines().position(|l| l.trim_start().starts_with(line_text)).unwrap_or_else(|| panic!("{name}: no line {line_text:?}")) + 1;
+        let dir = scratch(name);
+        let (o, out) = run(&dir, &text, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(&format!("e.toml:{line}: {field} = ")), "{name}: must name e.toml:{line} and {field}: {err}");
+        assert!(err.contains(value), "{name}: must show the value {value}: {err}");
+        assert!(!out.exists(), "{name}: nothing may be written");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
 #[test]
 fn a_grid_writes_the_sweep_columns_and_says_saturated() {
     let dir = scratch("grid");

@@ -463,6 +463,18 @@ fn route_paths(net: &Network) -> Vec<Vec<usize>> {
     paths
 }
 
+impl PredictError {
+    /// Adds the line of the offending field (`file:line`) when `text`, the
+    /// experiment file's text, writes it there (a field a `[sweep]` sets,
+    /// or a command-line option, keeps the bare file name).
+    pub fn located(self, text: &str) -> PredictError {
+        match self {
+            PredictError::Input { file, field, value, why } => PredictError::Input { file: wormqos_config::files::at(&file, text, &field), field, value, why },
+            other => other,
+        }
+    }
+}
+
 fn input_err(v: &Validated, field: &str, value: impl ToString, why: impl Into<String>) -> PredictError {
     PredictError::Input { file: v.file.clone(), field: field.to_string(), value: value.to_string(), why: why.into() }
 }
