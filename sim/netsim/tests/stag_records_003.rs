@@ -89,6 +89,8 @@ struct PhaseStream {
     carried: u64,
     /// The phase of the first frame that set M0.
     carried_phase: u64,
+    /// (phase, L) of its judged frames before 80:20.
+    history: Vec<(u64, u64)>,
     frames: Vec<PhaseFrame>,
 }
 
@@ -103,7 +105,8 @@ fn exchangeable_shares(latencies: &[u64], carried: u64) -> Vec<f64> {
 /// is its GOP position at frame number 0.
 fn phase_stream(s: &[StreamFrame], period: f64, first_position: u64) -> Option<PhaseStream> {
     let times: Vec<_> = s.iter().map(|f| f.times).collect();
-    let judged: Vec<_> = judge(&times, period).into_iter().filter(|j| phase_of(s[j.index].first_created) == 4).collect();
+    let (judged, earlier): (Vec<_>, Vec<_>) = judge(&times, period).into_iter().partition(|j| phase_of(s[j.index].first_created) == 4);
+    let history = earlier.iter().map(|j| (phase_of(s[j.index].first_created), j.latency)).collect();
     let first = judged.first()?.index;
     let latency = |f: &StreamFrame| f.times.2 - f.times.1;
     let carried = s[..first].iter().map(latency).max().unwrap();
@@ -126,7 +129,7 @@ fn phase_stream(s: &[StreamFrame], period: f64, first_position: u64) -> Option<P
         });
         max = max.max(j.latency);
     }
-    Some(PhaseStream { carried, carried_phase, frames })
+    Some(PhaseStream { carried, carried_phase, history, frames })
 }
 
 /// Nearest-rank quantile q of sorted `xs`.
@@ -162,6 +165,12 @@ fn stats(streams: &[PhaseStream]) -> Vec<(String, u64, f64)> {
     put("carried_mean", 0, mean(streams.iter().map(|s| s.carried as f64)));
     for phase in 0..5 {
         put("carried_set_in_phase", phase, streams.iter().filter(|s| s.carried_phase == phase).count() as f64);
+    }
+    // The level of the earlier phases M0 comes from (these streams' judged frames).
+    for phase in 0..4 {
+        let l: Vec<f64> = streams.iter().flat_map(|s| &s.history).filter(|h| h.0 == phase).map(|h| h.1 as f64).collect();
+        put("history_judged", phase, l.len() as f64);
+        put("history_latency_mean", phase, if l.is_empty() { 0.0 } else { mean(l.into_iter()) });
     }
     let mut sorted: Vec<u64> = frames.iter().map(|f| f.latency).collect();
     sorted.sort_unstable();
@@ -257,7 +266,7 @@ fn summarize_the_stag_records() {
 /// Stream A (GOP position 5 at frame 0): last messages released at
 /// FROM − 300,000 + jT, L = 50, 80 (phase 3), then 60, 90, 90, 100 in
 /// 80:20 (frames 2..=5, first released in tenths 0, 1, 2, 3; GOP 7..=10).
-/// M0 = 80, set in phase 3. Frame 2 on time (60 − 80 = −20); frame 3 a
+/// M0 = 80, set in phase 3 (frame 1, judged there). Frame 2 on time (60 − 80 = −20); frame 3 a
 /// record late by 10; frame 4 ties 90 exactly on its deadline, on time;
 /// frame 5 a record late by 10. Exchangeable: 90, 90 and 100 lie above
 /// 80: 1/3 + 1/3 + 1/1.
@@ -307,8 +316,9 @@ fn a_hand_made_phase_is_split() {
         ("miss_increment_mean", 0, 10.0),
     ];
     for k in [0, 1, 2] {
-        want.push(("carried_set_in_phase", k, 0.0));
+        want.extend([("carried_set_in_phase", k, 0.0), ("history_judged", k, 0.0), ("history_latency_mean", k, 0.0)]);
     }
+    want.extend([("history_judged", 3, 1.0), ("history_latency_mean", 3, 80.0)]);
     for (tenth, latency, miss) in [(0, 60.0, 0.0), (1, 90.0, 1.0), (2, 90.0, 0.0), (3, 100.0, 1.0), (6, 20.0, 0.0), (7, 40.0, 1.0)] {
         want.extend([("tenth_judged", tenth, 1.0), ("tenth_misses", tenth, miss), ("tenth_latency_mean", tenth, latency)]);
     }
@@ -327,7 +337,8 @@ fn a_hand_made_phase_is_split() {
 /// The committed `stag_records.csv`: for each run every miss is a strict
 /// record or a tie, its 80:20 misses over its judged frames give the
 /// committed missing probability and its mean lateness the committed
-/// missing time (80 ns cycles), and the tenths, GOP positions, miss counts,
+/// missing time (80 ns cycles), its streams' history holds every frame
+/// judged in the earlier phases, and the tenths, GOP positions, miss counts,
 /// first misses and carried-maximum phases each partition what they split.
 #[test]
 fn the_committed_stag_records_add_up() {
@@ -353,7 +364,15 @@ fn the_committed_stag_records_add_up() {
             let dir = root().join("experiments/results").join(file.trim_end_matches(".toml"));
             std::fs::read_to_string(dir.join("phases.csv")).unwrap().replace("\n0.9,", "\n")
         };
-        let p4: Vec<f64> = phases.lines().find(|l| l.starts_with("4,80,")).unwrap().split(',').map(|x| x.parse().unwrap()).collect();
+        let phase = |k: usize| -> Vec<f64> { phases.lines().nth(k + 1).unwrap().split(',').map(|x| x.parse().unwrap()).collect() };
+        let p4 = phase(4);
+        assert_eq!(p4[1], 80.0, "{run}: the fifth phase is not 80:20");
+        // The real-time share only grows, so every stream of an earlier
+        // phase is one of the 80:20 streams: their history is every frame
+        // judged before.
+        for k in 0..4 {
+            assert_eq!(of("history_judged")[k], phase(k)[2], "{run}: phase {k}'s judged frames");
+        }
         assert_eq!(one("judged"), p4[2], "{run}: judged");
         assert!((one("misses") / one("judged") - p4[3]).abs() < 1e-12, "{run}: missing probability");
         assert!((one("lateness_mean") * 80e-9 * 1e3 / p4[4] - 1.0).abs() < 1e-9, "{run}: missing time");
