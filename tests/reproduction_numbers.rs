@@ -5092,6 +5092,8 @@ mod rec_split_8020;
 mod suppositions;
 #[path = "reproduction_numbers/staggered_8020.rs"]
 mod staggered_8020;
+#[path = "reproduction_numbers/stag_records.rs"]
+mod stag_records;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

@@ -43,6 +43,11 @@ fn dump_path(run: &str) -> PathBuf {
 
 const RTVCS3: &str = "realtime_source_vcs = 3\n";
 
+/// The runs with staggered GOPs (`workload.gop_phase = "staggered"`):
+/// (run, experiment file = its committed results folder's name + `.toml`).
+const STAGGERED_RUNS: [(&str, &str); 2] =
+    [("np_stag", "fig4_003_np_09_stream_staggered.toml"), ("p_selfpre_stag", "fig4_003_p_09_stream_selfpre_staggered.toml")];
+
 /// NP's source binding under P: control alone on VC 0, real time on 1..=4,
 /// best effort on 5..=15 (NP's `vc_ratio = [80, 20, 0]` partition).
 const CTLVC: &str = "realtime_source_vcs = 4\ncontrol_source_vcs = 1\n";
@@ -59,6 +64,8 @@ const BE12: &str = "best_effort_output_vcs = 12\n";
 fn experiment_text(run: &str) -> String {
     let (file, must) = match run {
         "np" => ("fig4_003_pnp_09_stream.toml", "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
+        "np_stag" => (STAGGERED_RUNS[0].1, "mode = \"non_preemptive\"\nvc_ratio = [80, 20, 0]"),
+        "p_selfpre_stag" => (STAGGERED_RUNS[1].1, "source_preemption = \"best_effort\""),
         "p_rtvcs" | "p_rtvcs4" | "p_ctlvc" | "p_ctlvc_be11" | "p_ctlvc_rt4" => ("fig4_003_p_09_stream_rtvcs.toml", RTVCS3),
         _ => ("fig4_003_p_09_stream_selfpre.toml", "source_preemption = \"best_effort\""),
     };
@@ -67,6 +74,7 @@ fn experiment_text(run: &str) -> String {
     for m in [must, "seconds = 0.75\n", "phase_seconds = 0.15", "seed = 1\n"] {
         assert!(text.contains(m), "{file} changed: no {m:?}");
     }
+    assert_eq!(run.ends_with("_stag"), text.contains("gop_phase = \"staggered\"\n"), "{file}: GOP phase of {run}");
     if run == "p_rtvcs4" {
         return text.replace(RTVCS3, "realtime_source_vcs = 4\n");
     }
@@ -1001,9 +1009,7 @@ fn write_the_router_split() {
 #[path = "common/record_split.rs"]
 mod record_split;
 
-use record_split::{judge, stream_frames, Judged, Split, StreamFrame};
-
-const FRAMES_HEADER: &str = "flow,vc,frame,first_created,last_created,arrival";
+use record_split::{judge, read_frames_csv, stream_frames, Judged, Split, StreamFrame, FRAMES_HEADER};
 const SPLIT_HEADER: &str = "run,group,key,streams,judged,misses,records,ties,other,missed_records,predicted,predicted_fresh,latency_mean";
 
 /// `run` with an optional `_seed<k>` suffix: the run's experiment with that seed.
@@ -1037,7 +1043,16 @@ fn write_frames(run: &str) {
             p.1 += (j.lateness > 0.0) as u64;
         }
     }
-    let committed = if run.contains("_seed") { None } else { Some(std::fs::read_to_string(root().join(OUT).join(format!("{run}_phases.csv"))).unwrap()) };
+    let committed = if run.contains("_seed") {
+        None
+    } else if let Some((_, file)) = STAGGERED_RUNS.iter().find(|r| r.0 == run) {
+        // the committed sweep's phases.csv, less its point column (load 0.9)
+        let dir = root().join("experiments/results").join(file.trim_end_matches(".toml"));
+        let text = std::fs::read_to_string(dir.join("phases.csv")).unwrap();
+        Some(text.lines().map(|l| format!("{}\n", l.strip_prefix("0.9,").or_else(|| l.strip_prefix("point,")).unwrap())).collect::<String>())
+    } else {
+        Some(std::fs::read_to_string(root().join(OUT).join(format!("{run}_phases.csv"))).unwrap())
+    };
     let mut phases = String::from("phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms,deadline_miss_probability_ci95\n");
     for (k, p) in res.phases.iter().enumerate() {
         assert_eq!((by_phase[k].0, by_phase[k].1 as f64 / by_phase[k].0 as f64), (p.frames_judged, p.deadline_miss_probability), "{run} phase {k}");
@@ -1077,6 +1092,30 @@ fn write_the_80_20_frames_p_ctlvc_rt4() {
 
 #[test]
 #[ignore]
+fn write_the_80_20_frames_np_stag() {
+    write_frames("np_stag");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_frames_p_selfpre_stag() {
+    write_frames("p_selfpre_stag");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_frames_np_stag_seed2() {
+    write_frames("np_stag_seed2");
+}
+
+#[test]
+#[ignore]
+fn write_the_80_20_frames_p_selfpre_stag_seed2() {
+    write_frames("p_selfpre_stag_seed2");
+}
+
+#[test]
+#[ignore]
 fn write_the_80_20_frames_np_seed2() {
     write_frames("np_seed2");
 }
@@ -1088,16 +1127,7 @@ fn write_the_80_20_frames_p_ctlvc_rt4_seed2() {
 }
 
 fn read_frames(run: &str) -> BTreeMap<u32, Vec<StreamFrame>> {
-    let path = frames_path(run);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run write_the_80_20_frames_{run} first)", path.display()));
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(FRAMES_HEADER), "{}", path.display());
-    let mut out: BTreeMap<u32, Vec<StreamFrame>> = BTreeMap::new();
-    for l in lines {
-        let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
-        out.entry(c[0] as u32).or_default().push(StreamFrame { times: (c[2] as u32, c[4], c[5]), first_created: c[3], vc: c[1] as u8 });
-    }
-    out
+    read_frames_csv(&frames_path(run), &format!("write_the_80_20_frames_{run}"))
 }
 
 /// A run's rows of `SPLIT_HEADER`: its judged frames split by kind of

@@ -1,6 +1,6 @@
 //! Which misses of 003_… §4.2's deadline rule are records of a stream's
-//! latency (issue 23): shared by `record_excess_003.rs` and
-//! `rt_8020_003.rs`.
+//! latency (issue 23): shared by `record_excess_003.rs`,
+//! `rt_8020_003.rs` and `stag_records_003.rs`.
 //!
 //! The rule misses exactly the strict records of L_j + ε_j, where L_j is
 //! the latency (cycles) of frame j's last message and ε_j ∈ [0, 1) is how
@@ -11,9 +11,32 @@
 //! sorts each miss into a strict record of the whole-cycle latency L_j, a
 //! tie of L_j broken by ε_j (late by less than a cycle), or anything else
 //! (a gap in the frame numbers, none expected).
+//!
+//! Each including test uses part of it (`record_excess_003.rs` no frames
+//! files, `stag_records_003.rs` no [`Split`]), hence no dead-code lint.
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use wormqos_netsim::network::MessageLog;
+
+/// The columns of a frames file (`rt_8020_003.rs`, `write_frames`): one
+/// line per frame of [`stream_frames`].
+pub const FRAMES_HEADER: &str = "flow,vc,frame,first_created,last_created,arrival";
+
+/// A frames file read back by stream; `writer` names the ignored test that
+/// writes it, for the message when it is missing.
+pub fn read_frames_csv(path: &Path, writer: &str) -> BTreeMap<u32, Vec<StreamFrame>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e} (run {writer} first)", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(FRAMES_HEADER), "{}", path.display());
+    let mut out: BTreeMap<u32, Vec<StreamFrame>> = BTreeMap::new();
+    for l in lines {
+        let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+        out.entry(c[0] as u32).or_default().push(StreamFrame { times: (c[2] as u32, c[4], c[5]), first_created: c[3], vc: c[1] as u8 });
+    }
+    out
+}
 
 const REAL_TIME: u8 = 1;
 
