@@ -20,11 +20,28 @@ struct Ref {
     stamp: Vec<u64>,
     stamped: Vec<bool>,
     be_ptr: usize,
+    events: Events,
+}
+
+/// What the reference saw happen: the events the random runs are about, so
+/// that a run too short to reach them fails instead of passing vacuously.
+#[derive(Clone, Copy, Default, Debug)]
+struct Events {
+    /// Overflow cycles (§8.4: a value reached 2^C and every value was rebased).
+    rebases: usize,
+    /// Overflow cycles where R is the stamp of a slot that stays stamped and
+    /// was not eligible while another slot's grant took effect (R stays R_L:
+    /// the case of `rebase_keeps_r_when_the_oldest_stamp_is_not_eligible`).
+    r_held: usize,
+    /// [`Events::r_held`] cycles whose winner was itself stamped at the start
+    /// of the cycle (the split form's case: R's slot stamped and not eligible
+    /// beside a stamped slot that is and wins).
+    r_held_beside_stamped_winner: usize,
 }
 
 impl Ref {
     fn new(n: usize, c: u32, vtw: u32) -> Ref {
-        Ref { n, c, vtw, now: 0, aux: vec![0; n], stamp: vec![0; n], stamped: vec![false; n], be_ptr: 0 }
+        Ref { n, c, vtw, now: 0, aux: vec![0; n], stamp: vec![0; n], stamped: vec![false; n], be_ptr: 0, events: Events::default() }
     }
     /// One cycle; returns the grant (slot index or None).
     fn step(&mut self, present: &[bool], vt: &[u64], elig: &[bool], take: bool) -> Option<usize> {
@@ -69,6 +86,16 @@ impl Ref {
         }
         let over = now1 >= top || aux1.iter().any(|&a| a >= top) || (0..self.n).any(|k| stamped1[k] && stamp1[k] >= top);
         let r = if over { (0..self.n).filter(|&k| stamped1[k]).map(|k| stamp1[k]).fold(now1, u64::min) } else { 0 };
+        if over {
+            self.events.rebases += 1;
+            let held_by_ineligible = r < now1 && (0..self.n).any(|a| stamped1[a] && stamp1[a] == r && !elig[a] && g != Some(a));
+            if let (true, true, Some(w)) = (held_by_ineligible, take, g) {
+                self.events.r_held += 1;
+                if self.stamped[w] {
+                    self.events.r_held_beside_stamped_winner += 1;
+                }
+            }
+        }
         let sat = |x: u64| x.min(top - 1);
         self.now = sat(now1 - r);
         for k in 0..self.n {
@@ -115,15 +142,15 @@ type State = (u64, u128, u64, Vec<Option<u64>>);
 /// With a planted bug the simulation ends at the first grant that differs
 /// from the reference's (the RTL's grants then stop there): the bug is
 /// caught, and the rest of the run would only cost simulator time.
-fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>) {
-    let (exp, got, _, _, check_failed) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80, mutant.is_some());
+fn run(n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, seed: u64, cycles: usize) -> (Vec<u64>, Vec<u64>, Events) {
+    let (exp, got, _, _, check_failed, events) = run_form(Form::Plain, n, c, vtw, mutant, seed, cycles, 80, 80, mutant.is_some());
     // A run cut short by neither an RTL check nor a differing last grant
     // would make every planted bug look caught.
     if got.len() < exp.len() && !check_failed {
         let t = got.len().checked_sub(1).unwrap_or_else(|| panic!("n={n} seed={seed}: no grant simulated"));
         assert_ne!(got[t], exp[t], "n={n} seed={seed}: the simulation stopped at cycle {t}, where the grants agree");
     }
-    (exp, got)
+    (exp, got, events)
 }
 
 /// The scheduler's two forms: the plain one (every pipeline but one) and the
@@ -157,7 +184,26 @@ fn run_form(
     take_pct: u64,
     elig_pct: u64,
     stop_at_divergence: bool,
-) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool) {
+) -> (Vec<u64>, Vec<u64>, Vec<State>, Vec<State>, bool, Events) {
+    let (tb_body, expected, states, events) = reference_run(form, n, c, vtw, seed, cycles, take_pct, elig_pct, stop_at_divergence);
+    let (got, got_states, check_failed) = simulate(form, n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
+    (expected, got, states, got_states, check_failed, events)
+}
+
+/// The random stimulus of [`run_form`] on the reference alone: the testbench
+/// lines, the expected grants and registers, and the events the reference saw.
+#[allow(clippy::too_many_arguments)]
+fn reference_run(
+    form: Form,
+    n: usize,
+    c: u32,
+    vtw: u32,
+    seed: u64,
+    cycles: usize,
+    take_pct: u64,
+    elig_pct: u64,
+    stop_at_divergence: bool,
+) -> (String, Vec<u64>, Vec<State>, Events) {
     let mut rng = Rng(seed);
     let mut model = Ref::new(n, c, vtw);
     let ones = (1u64 << vtw) - 1;
@@ -198,8 +244,7 @@ fn run_form(
         }
         tb_body.push_str(&tb_cycle(vtw, &present, &elig, &sreq, take, &vts, stop_at_divergence.then_some(grant)));
     }
-    let (got, got_states, check_failed) = simulate(form, n, c, vtw, mutant, &format!("vcs_{n}_{c}_{seed}"), &tb_body);
-    (expected, got, states, got_states, check_failed)
+    (tb_body, expected, states, model.events)
 }
 
 /// One cycle of the testbench: drive the inputs, print the grant, clock, print the registers;
@@ -256,38 +301,92 @@ fn simulate(form: Form, n: usize, c: u32, vtw: u32, mutant: Option<Mutant>, tag:
     (got, got_states, check_failed)
 }
 
-#[test]
-fn scheduler_matches_the_spec_reference() {
-    // (16, 8, ..): the 16 slots of the 8-port 16-VC routers (mw8_np/p/pa),
-    // whose router-level VirtualClock lockstep on qos8 is opt-in (mw8_p's
-    // runs in `testbench/tests/qos.rs`). 1,000 cycles, not 3,000: under
-    // Icarus the 16-slot case was most of this test's 56 CPU-s (33 with 1,000).
+/// How long a random run is: CI runs a share of the soak's cycles (a
+/// quarter; a half for the split form, see there) with the same cases,
+/// seeds and checks, and each test asserts that the events it is about
+/// (rebases in every run; R held by an ineligible slot in some run) still
+/// happened, so a length too short for them fails. The full length is opt-in:
+/// `cargo test --release -p wormqos-hdl --test vclock_sched -- --ignored _soak`.
+#[derive(Clone, Copy)]
+enum Length {
+    Ci,
+    Soak,
+}
+
+impl Length {
+    /// `soak_cycles` at soak length, `soak_cycles / ci_divisor` in CI.
+    fn cycles(self, soak_cycles: usize, ci_divisor: usize) -> usize {
+        match self {
+            Length::Ci => soak_cycles / ci_divisor,
+            Length::Soak => soak_cycles,
+        }
+    }
+}
+
+/// Fails a run (or a test's runs together) whose reference saw fewer than
+/// `min` of the events `what` counts: the run was too short to test them.
+fn assert_reached(events: &[Events], what: fn(&Events) -> usize, min: usize, name: &str, case: &str) {
+    let seen: usize = events.iter().map(what).sum();
+    assert!(seen >= min, "{case}: too short to test {name} ({seen} seen, {min} needed): {events:?}");
+}
+
+/// The events of every run of a test, for the assertions over them all.
+type Seen = std::sync::Mutex<Vec<Events>>;
+
+/// (16, 8, ..): the 16 slots of the 8-port 16-VC routers (mw8_np/p/pa),
+/// whose router-level VirtualClock lockstep is opt-in (mw8_p's runs in
+/// `testbench/tests/qos.rs`). 1,000 cycles at soak length, not 3,000: under
+/// Icarus the 16-slot case was most of this test's 56 CPU-s (33 with 1,000).
+fn scheduler_matches_the_spec_reference_for(length: Length) {
     let cases = [(4usize, 8u32, 6u32, 1u64, 3000usize), (3, 8, 8, 2, 3000), (1, 8, 6, 3, 3000), (8, 10, 8, 4, 3000), (5, 16, 16, 5, 3000), (6, 8, 3, 6, 3000), (16, 8, 6, 7, 1000)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, cycles)| {
-        let (exp, got) = run(n, c, vtw, None, seed, cycles);
+        let (exp, got, events) = run(n, c, vtw, None, seed, length.cycles(cycles, 4));
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: first difference at cycle {t}: expected {} got {}", exp[t], got[t]);
         }
+        assert_reached(&[events], |e| e.rebases, 1, "a rebase", &format!("n={n} c={c} vtw={vtw}"));
     });
+}
+
+#[test]
+fn scheduler_matches_the_spec_reference() {
+    scheduler_matches_the_spec_reference_for(Length::Ci);
+}
+
+#[test]
+#[ignore = "soak: 4x the cycles of scheduler_matches_the_spec_reference"]
+fn scheduler_matches_the_spec_reference_soak() {
+    scheduler_matches_the_spec_reference_for(Length::Soak);
 }
 
 /// Beyond the grants: the registers (`now`, `aux`, `stamped`, the live
 /// stamps) equal the reference's after every cycle, so a rebase by another
 /// common R, which §8.5 says grants the same until a value saturates, is
 /// still caught (the RTL picks R without waiting for `take_i`).
-#[test]
-fn scheduler_registers_match_the_spec_reference() {
+fn scheduler_registers_match_the_spec_reference_for(length: Length) {
     // (n, c, vtw, seed, take %): rare takes and small Vticks leave stamps
     // behind `now`, so the slot granted at a rebase is often R's.
     let cases = [(4usize, 8u32, 6u32, 21u64, 80u64), (3, 8, 8, 22, 30), (6, 8, 3, 23, 20), (2, 8, 3, 24, 20), (4, 8, 3, 25, 10)];
     par_each(&cases, threads(), |&(n, c, vtw, seed, pct)| {
-        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 3000, pct, 80, false);
+        let (_, _, exp, got, _, events) = run_form(Form::Plain, n, c, vtw, None, seed, length.cycles(3000, 4), pct, 80, false);
         assert_eq!(exp.len(), got.len(), "n={n} c={c}");
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
+        assert_reached(&[events], |e| e.rebases, 1, "a rebase", &format!("n={n} c={c} vtw={vtw}"));
     });
+}
+
+#[test]
+fn scheduler_registers_match_the_spec_reference() {
+    scheduler_registers_match_the_spec_reference_for(Length::Ci);
+}
+
+#[test]
+#[ignore = "soak: 4x the cycles of scheduler_registers_match_the_spec_reference"]
+fn scheduler_registers_match_the_spec_reference_soak() {
+    scheduler_registers_match_the_spec_reference_for(Length::Soak);
 }
 
 #[test]
@@ -296,7 +395,7 @@ fn scheduler_mutants_diverge_from_the_reference() {
         // Small Vticks (VTW = 3) make adjacent stamps common, so the R+1
         // rebase creates visible ties.
         let detected = (0..4u64).any(|seed| {
-            let (exp, got) = run(6, 8, 3, Some(m), 11 + seed, 3000);
+            let (exp, got, _) = run(6, 8, 3, Some(m), 11 + seed, 3000);
             exp != got
         });
         assert!(detected, "{m} is not detected by the scheduler reference");
@@ -318,15 +417,32 @@ fn stale_max_trips_the_precomputation_check() {
 /// live); only when a itself is granted is it R_2. Eligibility is made rare
 /// (30 %) so that a is often not eligible, and small Vticks with rare takes
 /// keep stamps behind `now`; the registers must match the reference.
-#[test]
-fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
+/// The event is rare (at 4,000 cycles the reference saw it 1, 3, 0 and 1
+/// times in the four runs; at CI's 1,000, 0, 2, 0 and 0), so it is asserted
+/// over the runs together.
+fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible_for(length: Length) {
     let cases = [(3usize, 8u32, 3u32, 41u64), (4, 8, 3, 42), (2, 8, 3, 43), (5, 8, 4, 44)];
+    let seen = Seen::default();
     par_each(&cases, threads(), |&(n, c, vtw, seed)| {
-        let (_, _, exp, got, _) = run_form(Form::Plain, n, c, vtw, None, seed, 4000, 60, 30, false);
+        let (_, _, exp, got, _, events) = run_form(Form::Plain, n, c, vtw, None, seed, length.cycles(4000, 4), 60, 30, false);
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
+        assert_reached(&[events], |e| e.rebases, 1, "a rebase", &format!("n={n} c={c} vtw={vtw}"));
+        seen.lock().unwrap().push(events);
     });
+    assert_reached(&seen.into_inner().unwrap(), |e| e.r_held, 1, "R held by an ineligible slot", "the four runs");
+}
+
+#[test]
+fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible() {
+    rebase_keeps_r_when_the_oldest_stamp_is_not_eligible_for(Length::Ci);
+}
+
+#[test]
+#[ignore = "soak: 4x the cycles of rebase_keeps_r_when_the_oldest_stamp_is_not_eligible"]
+fn rebase_keeps_r_when_the_oldest_stamp_is_not_eligible_soak() {
+    rebase_keeps_r_when_the_oldest_stamp_is_not_eligible_for(Length::Soak);
 }
 
 /// The saturation case of §8.5 *Registered comparisons* (a), directed, with
@@ -388,8 +504,7 @@ fn stale_order_trips_the_comparison_check() {
 /// registers must equal the reference's after every cycle, with the cases of
 /// the two register tests above (rare takes and eligibility keep stamps
 /// behind `now`, so R's slot is often stamped and not eligible).
-#[test]
-fn split_form_matches_the_spec_reference() {
+fn split_form_matches_the_spec_reference_for(length: Length) {
     // The last four: 5 and 4 slots, eligibility 30-50 %: an overflow cycle then often
     // finds R's slot stamped and not eligible beside another stamped slot that is
     // (and wins), where R stays R_L; a use2 that reads any stamped slot's sreq_i
@@ -403,15 +518,36 @@ fn split_form_matches_the_spec_reference() {
         (5, 8, 3, 119, 60, 30),
         (5, 8, 3, 123, 90, 50),
     ];
+    // CI runs half the soak's cycles, not a quarter: the case of the last four
+    // is rare (at 4,000 cycles the reference saw it 1, 1, 5 and 1 times in
+    // them; at 2,000, 0, 1, 3 and 0; at 1,000 only once).
+    let seen = Seen::default();
     par_each(&cases, threads(), |&(n, c, vtw, seed, take_pct, elig_pct)| {
-        let (eg, gg, exp, got, _) = run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, 4000, take_pct, elig_pct, false);
+        let (eg, gg, exp, got, _, events) =
+            run_form(Form::Split { wrong_pct: 0 }, n, c, vtw, None, seed, length.cycles(4000, 2), take_pct, elig_pct, false);
         if let Some(t) = (0..eg.len()).find(|&t| eg[t] != gg[t]) {
             panic!("n={n} c={c} vtw={vtw}: first grant difference at cycle {t}: expected {} got {}", eg[t], gg[t]);
         }
         if let Some(t) = (0..exp.len()).find(|&t| exp[t] != got[t]) {
             panic!("n={n} c={c} vtw={vtw}: registers differ after cycle {t}: expected {:?} got {:?}", exp[t], got[t]);
         }
+        assert_reached(&[events], |e| e.rebases, 1, "a rebase", &format!("n={n} c={c} vtw={vtw} seed={seed}"));
+        if elig_pct <= 50 {
+            seen.lock().unwrap().push(events);
+        }
     });
+    assert_reached(&seen.into_inner().unwrap(), |e| e.r_held_beside_stamped_winner, 1, "R held beside a stamped winner", "the last four runs");
+}
+
+#[test]
+fn split_form_matches_the_spec_reference() {
+    split_form_matches_the_spec_reference_for(Length::Ci);
+}
+
+#[test]
+#[ignore = "soak: 2x the cycles of split_form_matches_the_spec_reference"]
+fn split_form_matches_the_spec_reference_soak() {
+    split_form_matches_the_spec_reference_for(Length::Soak);
 }
 
 /// The simulation-only check of the split form (a stamped slot's `sreq_i`
@@ -419,6 +555,7 @@ fn split_form_matches_the_spec_reference() {
 /// in 5 % of the cycles, and not when it keeps it (the test above).
 #[test]
 fn split_form_check_fires_on_a_wrong_stamped_eligibility() {
-    let (_, _, _, _, tripped) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60, false);
+    let (_, _, _, _, tripped, _) = run_form(Form::Split { wrong_pct: 5 }, 4, 8, 6, None, 61, 2000, 60, 60, false);
     assert!(tripped, "the sreq_i check did not fire");
 }
+

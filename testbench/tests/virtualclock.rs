@@ -45,18 +45,18 @@ fn vc_mesh5_multiplexed() {
 fn vc_mesh5_full() {
     lockstep(variant("mesh5", "mesh5_vcf", &[VC, ("crossbar", "\"full\"")]), 24);
 }
-/// Opt-in: the 8-port 16-VC multiplexed VirtualClock switch runs by default
-/// as `qos`'s `mw8_preemptive_b5` (and, opt-in, `vc_qos8_multiplexed_128bit`
-/// with wider flits); this further Verilator build cost the default suite
-/// about a minute.
+/// Opt-in: the 8-port 16-VC multiplexed VirtualClock switch runs opt-in as
+/// `qos`'s `mw8_preemptive_b5` too (since 2026-11-29; and as
+/// `vc_qos8_multiplexed_128bit` with wider flits); this further Verilator
+/// build cost the default suite about a minute.
 #[test]
 #[ignore = "soak: a second 8-port 16-VC Verilator build; run with `cargo test --release -p wormqos-testbench --test virtualclock -- --include-ignored`"]
 fn vc_mediaworm8_multiplexed() {
     lockstep(variant("mediaworm8", "mediaworm8_vc", &[VC]), 25);
 }
 /// Opt-in since 2026-11-27 (suite time): its parts run by default elsewhere,
-/// each in lockstep: the 16-port full crossbar (`lockstep`'s
-/// `paper000_16port_full_crossbar_fifo`), the VirtualClock scheduler on a full
+/// each in lockstep: the full crossbar (the 16-port one in `lockstep`'s
+/// opt-in `paper000_16port_full_crossbar_fifo`), the VirtualClock scheduler on a full
 /// crossbar (`vc_mesh5_full`, `vc_wide72_full_32bit_counters`) over the same
 /// 3 slots per port (`vc_sched`'s scheduler over M VCs does not grow with the
 /// ports).
@@ -72,11 +72,13 @@ fn vc_wide72_full_32bit_counters() {
     lockstep(variant("wide72", "wide72_vc", &[VC, ("clock_width", "32")]), 27);
 }
 /// Opt-in since 2026-11-27 (suite time): its parts run by default elsewhere,
-/// each in lockstep: the 128-bit 40-flit 8-port 16-VC datapath (`lockstep`'s
-/// `qos8_128bit_multiplexed_round_robin`) and the VirtualClock scheduler over
-/// 16 VCs on the 8-port multiplexed crossbar (`qos`'s `mw8_preemptive_b5`);
-/// the 16-slot scheduler alone against the spec's reference in
-/// `wormqos-hdl`'s `vclock_sched` test.
+/// each in lockstep: the 8-port 16-VC multiplexed datapath (`lockstep`'s
+/// `mediaworm8_multiplexed_fifo`; the 128-bit 40-flit one in its opt-in
+/// `qos8_128bit_multiplexed_round_robin`) and the VirtualClock scheduler on
+/// the multiplexed crossbar (`vc_mesh5_multiplexed`; over 16 VCs on the
+/// 8-port switch in `qos`'s opt-in `mw8_preemptive_b5`); the 16-slot
+/// scheduler alone against the spec's reference in `wormqos-hdl`'s
+/// `vclock_sched` test.
 #[test]
 #[ignore = "soak: a second 8-port 16-VC 128-bit Verilator build; run with `cargo test --release -p wormqos-testbench --test virtualclock -- --include-ignored`"]
 fn vc_qos8_multiplexed_128bit() {
