@@ -5084,6 +5084,8 @@ mod cube_be_prio;
 mod rt_cap_8020;
 #[path = "reproduction_numbers/g64_excess.rs"]
 mod g64_excess;
+#[path = "reproduction_numbers/g64_blocking.rs"]
+mod g64_blocking;
 #[path = "reproduction_numbers/fig4b_no_be.rs"]
 mod fig4b_no_be;
 #[path = "reproduction_numbers/rec_split_8020.rs"]

@@ -557,6 +557,58 @@ impl BurstClass {
         Ok(BurstDelay { source_link: self.coupled_source_link(self.destination_blocking()?)?, ..forward })
     }
 
+    /// B_o, the blocking the other streams' messages wait behind on the
+    /// source's one VC (docs/reproduction.md, "The blocking split by
+    /// stream"): the packet-scale part of B̄ alone. A header that finds
+    /// its output taken waits the residual of one hold of exactly M/c_d
+    /// cycles (an output passes one message of another input per M + 1
+    /// cycles, `OUTPUT_TURNAROUND`), so Pollaczek–Khinchine's mean wait
+    /// λE[H²]/(2(1 − ρ_o)) with H = M/c_d fixed is ρ_o/(1 − ρ_o)·M/(2c_d):
+    /// half of `destination_blocking`, whose geometric chain of fresh
+    /// looks is the same formula with exponential holds (E[H²] = 2(M/c_d)²).
+    /// The burst-scale rest, where another input's burst meets the own
+    /// stream's at one output (two streams at g < 2(M + 1) overload it),
+    /// holds the VC while the own stream's burst lasts, for the own
+    /// stream's next messages: the destination link counts it already.
+    /// Two ports: 0.
+    pub fn packet_blocking(&self) -> Result<f64, FluidError> {
+        Ok(self.destination_blocking()? / 2.0)
+    }
+
+    /// A packet-scale correction candidate for the destination link's
+    /// fluid queue (docs/reproduction.md, "The blocking split by stream"):
+    /// the fluid sends each ON stream's messages as a flow of r = M/g
+    /// flits per cycle, where each comes whole, M flits holding the output
+    /// M/c_d cycles. A tagged message lands inside one of another ON
+    /// stream's holds with probability (M/c_d)/g and then waits its
+    /// residual, M/(2c_d) on average; summed over the other streams that
+    /// drew its destination, (P − 1)K − 1 of them each with probability
+    /// 1/(P − 1) and ON a fraction p of the time, that is
+    /// ρ_d·M/(2c_d) with ρ_d = λ_d/c_d, λ_d = ((P − 1)K − 1)/(P − 1)·p·r
+    /// (first order: no queue of such waits). Two ports: 0, as the
+    /// destination link there.
+    pub fn destination_packet_residual(&self) -> f64 {
+        if self.ports < 3 {
+            return 0.0;
+        }
+        let others = ((self.ports - 1) * self.streams - 1) as f64 / (self.ports - 1) as f64 * self.stream_rate();
+        let hold = self.flits / self.destination_capacity();
+        others * hold / self.flits * hold / 2.0
+    }
+
+    /// `coupled_delay` with the blocking split by stream: the other K − 1
+    /// streams' part of the source link at c_o = `capacity_with_blocking`
+    /// (`packet_blocking`), the own stream's at c_s with its blocking in
+    /// the destination link (as in `coupled_delay`). K = 1: `tandem_delay`.
+    /// A variant beside `coupled_delay`, which `kim2005_tandem` keeps.
+    pub fn split_blocking_delay(&self) -> Result<BurstDelay, FluidError> {
+        let forward = self.tandem_delay()?;
+        if self.streams == 1 {
+            return Ok(forward);
+        }
+        Ok(BurstDelay { source_link: self.coupled_source_link(self.packet_blocking()?)?, ..forward })
+    }
+
     /// The class's burst-scale delays with the two links in tandem on any
     /// number of ports: the source link with the turnaround
     /// (`source_link_with_turnaround`), and the destination link fed by
@@ -1184,6 +1236,47 @@ mod tests {
         // already: the forward tandem unchanged.
         let one = BurstClass { streams: 1, ..class };
         assert_eq!(one.coupled_delay(), one.tandem_delay());
+    }
+
+    #[test]
+    fn the_blocking_split_by_stream_by_hand() {
+        // `the_source_link_coupled_backwards_by_hand`'s router (3 ports,
+        // K = 2, M = 2, r = 1, α = β = 0.01, c = 4): B̄ = 9/52, so the
+        // packet-scale blocking with holds of exactly M/c_d = 3/4 cycle is
+        // B_o = ρ_o/(1 − ρ_o)·(3/4)/2 = (3/13)(3/8) = 9/104; the other
+        // streams' capacity c·M/(M + 2 + c·B_o) = 8/(4 + 9/26) = 208/113 =
+        // 1.840708. The two-stream link there: drifts (−1.840708,
+        // −0.840708, +0.159292); det(Q − zD) = m0 m1 m2 − 2α²(m0 + m2)
+        // has its negative root at z = −0.1146902 (bisected in a separate
+        // script from the determinant, not from this file), where m0 =
+        // −0.2311111, m2 = −0.0017308: φ2 = 1, φ1 = −m2/α = 0.1730769,
+        // φ0 = −αφ1/m0 = 0.0074889; a = −π2 = −1/4; E[Q] = a(φ0 + φ1 +
+        // 1)/z = 2.573381 flits, Λ = 1: 2.573381 cycles. The own stream
+        // (r = 1 below every capacity) adds 0. Destination link: the
+        // tandem's. K = 1 and two ports: unchanged.
+        let class = BurstClass { ports: 3, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        assert!((class.packet_blocking().unwrap() - 9.0 / 104.0).abs() < 1e-12);
+        let forward = class.tandem_delay().unwrap();
+        let d = class.split_blocking_delay().unwrap();
+        assert!((d.source_link - 2.573_381).abs() < 1e-5, "{d:?}");
+        assert_eq!((d.destination_link, d.excluded_weight), (forward.destination_link, forward.excluded_weight));
+        let one = BurstClass { streams: 1, ..class };
+        assert_eq!(one.split_blocking_delay(), one.tandem_delay());
+        let two_ports = BurstClass { ports: 2, ..class };
+        assert_eq!(two_ports.packet_blocking(), Ok(0.0));
+        assert_eq!(two_ports.split_blocking_delay(), two_ports.coupled_delay());
+    }
+
+    #[test]
+    fn the_destination_packet_residual_by_hand() {
+        // 3 ports, K = 2, M = 2, c = 4, T_on = 100, I = 100, r = 1: each
+        // stream sends p·r = 1/2 flit per cycle; the (2·2 − 1)/2 = 3/2
+        // other streams expected at the destination 3/4 flit per cycle;
+        // c_d = 8/3, a hold M/c_d = 3/4 cycle: ρ_d = (3/4)(3/4)/2 = 9/32,
+        // ρ_d·(3/4)/2 = 27/256. Two ports: 0.
+        let class = BurstClass { ports: 3, streams: 2, mean_burst: 50.0, gap: 2.0, off_mean: 100.0, flits: 2.0, capacity: 4.0 };
+        assert!((class.destination_packet_residual() - 27.0 / 256.0).abs() < 1e-12, "{}", class.destination_packet_residual());
+        assert_eq!(BurstClass { ports: 2, ..class }.destination_packet_residual(), 0.0);
     }
 
     #[test]
