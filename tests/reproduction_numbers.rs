@@ -5080,6 +5080,8 @@ mod rt_flit_split;
 mod cube_be_burst;
 #[path = "reproduction_numbers/cube_be_prio.rs"]
 mod cube_be_prio;
+#[path = "reproduction_numbers/be_prio_links.rs"]
+mod be_prio_links;
 #[path = "reproduction_numbers/rt_cap_8020.rs"]
 mod rt_cap_8020;
 #[path = "reproduction_numbers/g64_excess.rs"]
@@ -5114,6 +5116,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(fig4b_no_be::claims());
     all.extend(staggered_8020::claims());
     all.extend(cube_be_prio::claims());
+    all.extend(be_prio_links::claims());
     all
 }
 

@@ -33,11 +33,22 @@
 //!   this is a lower bound); `queued_share`, the share of messages created
 //!   with such a message there; `rt_no_credit`, per real-time message
 //!   created after the warm-up, the cycles its source VC had no credit
-//!   (cycles the injection link leaves to best effort in a burst).
+//!   (cycles the injection link leaves to best effort in a burst);
+//! - at the hop and ejection links, the same count split by the link's
+//!   real time over the last g cycles (`cube_be_overlap.csv`, docs
+//!   "Best effort behind the cube's overlapping bursts"): `sim_wait_over`
+//!   counts the cycles the port had sent more than one message's flits of
+//!   real time in the last g (faster than one stream), `sim_wait_two` those
+//!   real time from two or more input ports had wanted the port in the
+//!   last g (two streams or more, which arrive on different ports); the
+//!   shares of all cycles in each state; beside them `BeOverlapWait`
+//!   (the share of time two or more streams are ON, its overlap term and
+//!   the fresh count plus it).
 //!
-//! Writes `<out>/cube_be_links.csv` (one row per point and link) and
-//! `<out>/cube_be_hops.csv` (one row per point and hop count) and prints
-//! both.
+//! Writes `<out>/cube_be_links.csv` (one row per point and link),
+//! `<out>/cube_be_hops.csv` (one row per point and hop count) and
+//! `<out>/cube_be_overlap.csv` (one row per point and hop or ejection
+//! link) and prints them.
 //!
 //! cargo run --release -p wormqos-netsim --example cube_be_links -- \
 //!     experiments/fig12b_000_onoff_cube6_bursts_seeds.toml \
@@ -51,6 +62,7 @@ mod points;
 use points::{Args, Point};
 use std::fmt::Write as _;
 use wormqos_netsim::analytic::be_burst_wait::BeBurstWait;
+use wormqos_netsim::analytic::be_overlap_wait::BeOverlapWait;
 use wormqos_netsim::analytic::be_prio_wait::BePrioWait;
 use wormqos_netsim::network::Sim;
 use wormqos_sim::{Router, VcState};
@@ -74,6 +86,15 @@ struct PortCounters {
     be_tails: u64,
     /// Real-time flits the port sent.
     rt_flits: u64,
+    /// `blocked` in cycles the port had sent more than one message's
+    /// flits of real time in the last g cycles (over one stream's rate).
+    blocked_over: u64,
+    /// `blocked` in cycles real time from two or more input ports had
+    /// wanted the port in the last g cycles (two streams or more).
+    blocked_two: u64,
+    /// The port's cycles in those two states.
+    cycles_over: u64,
+    cycles_two: u64,
 }
 
 struct Probe {
@@ -86,27 +107,77 @@ struct Probe {
     ready: Vec<bool>,
     /// The same, or a flit in an input VC holding that output VC.
     ready_router: Vec<bool>,
+    /// g, the window of the overlap counters (at most 128 cycles), and M,
+    /// a real-time message's flits.
+    window: u32,
+    rt_message: u32,
+    /// Per (router, output port): bit i set if the port sent a real-time
+    /// flit i cycles ago (bit 0 this cycle).
+    rt_sent: Vec<u128>,
+    /// Per (router, output port, input port): the last cycle the input's
+    /// real-time VC held or waited for the port with a flit.
+    rt_wanted: Vec<u64>,
 }
 
 impl Probe {
-    fn new(routers: usize, ports: usize, from: u64) -> Probe {
-        Probe { from, ports, cycles: 0, counters: vec![PortCounters::default(); ports], ready: vec![false; routers * ports], ready_router: vec![false; routers * ports] }
+    fn new(routers: usize, ports: usize, from: u64, window: u32, rt_message: u32) -> Probe {
+        assert!((1..=128).contains(&window), "window {window} cycles: the history is 128 bits");
+        Probe {
+            from,
+            ports,
+            cycles: 0,
+            counters: vec![PortCounters::default(); ports],
+            ready: vec![false; routers * ports],
+            ready_router: vec![false; routers * ports],
+            window,
+            rt_message,
+            rt_sent: vec![0; routers * ports],
+            rt_wanted: vec![u64::MAX; routers * ports * ports],
+        }
+    }
+
+    /// Updates the overlap state of (router r, port o) with this cycle's
+    /// flit and returns (over one stream's rate, two inputs or more).
+    fn overlap_state(&mut self, cycle: u64, r: usize, o: usize, rt_sent: bool) -> (bool, bool) {
+        let i = r * self.ports + o;
+        let mask = if self.window == 128 { u128::MAX } else { (1u128 << self.window) - 1 };
+        self.rt_sent[i] = ((self.rt_sent[i] << 1) | rt_sent as u128) & mask;
+        let wanted = &self.rt_wanted[i * self.ports..(i + 1) * self.ports];
+        let inputs = wanted.iter().filter(|&&c| c != u64::MAX && cycle - c < self.window as u64).count();
+        (self.rt_sent[i].count_ones() > self.rt_message, inputs >= 2)
     }
 
     fn observe(&mut self, cycle: u64, routers: &[Router]) {
         let counting = cycle >= self.from;
         self.cycles += counting as u64;
         for (r, router) in routers.iter().enumerate() {
+            for p in 0..self.ports {
+                let route = match router.vc_state(p, RT_VC as usize) {
+                    VcState::Active { route, .. } | VcState::Routed { route } => route,
+                    VcState::Idle => continue,
+                };
+                if router.input_occupancy(p, RT_VC as usize) > 0 {
+                    self.rt_wanted[(r * self.ports + route) * self.ports + p] = cycle;
+                }
+            }
             let flits = &router.outputs().flits;
             for o in 0..self.ports {
                 let i = r * self.ports + o;
                 let f = &flits[o];
+                let (over, two) = self.overlap_state(cycle, r, o, f.valid && f.vc == RT_VC);
+                if counting {
+                    let c = &mut self.counters[o];
+                    c.cycles_over += over as u64;
+                    c.cycles_two += two as u64;
+                }
                 if counting && f.valid {
                     let c = &mut self.counters[o];
                     if f.vc == RT_VC {
                         c.rt_flits += 1;
                         c.blocked += self.ready[i] as u64;
                         c.blocked_router += self.ready_router[i] as u64;
+                        c.blocked_over += (self.ready[i] && over) as u64;
+                        c.blocked_two += (self.ready[i] && two) as u64;
                     } else if f.tail {
                         c.be_tails += 1;
                     }
@@ -142,6 +213,7 @@ struct HopSums {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse("cube_be_links")?;
     let mut links_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,model_wait,error_pct,sim_wait_router,sim_rt_load,model_rt_load,prio_wait,prio_error_pct,fresh_wait,fresh_error_pct,sim_customer_wait,queued_share,rt_no_credit\n");
+    let mut overlap_csv = String::from("point,streams,gap_cycles,seeds,link,be_crossings,sim_wait,sim_wait_over,sim_wait_two,sim_over_share,sim_two_share,model_overlap_share,fresh_wait,overlap_wait,variant_wait,variant_error_pct\n");
     let mut hops_csv = String::from("point,streams,gap_cycles,seeds,hops,messages,network_mean,source_mean,injection_wait\n");
     for point in &args.points {
         let Point { mut v, streams, gap, cube, be_rate } = args.point(point)?;
@@ -159,7 +231,7 @@ fn main() -> anyhow::Result<()> {
         let (mut rt_messages, mut rt_no_credit) = (0u64, 0u64);
         for seed in 1..=args.seeds {
             v.exp.run.seed = seed;
-            let mut probe = Probe::new(v.net.routers, ports, warmup);
+            let mut probe = Probe::new(v.net.routers, ports, warmup, gap.round() as u32, cube.class.flits as u32);
             let mut observe = |c: u64, r: &[Router]| probe.observe(c, r);
             let (_, log) = Sim::new(&v)?.run_logged_all_probed(&mut observe)?;
             // Per source, the tail-leaving cycles of its best-effort
@@ -196,6 +268,10 @@ fn main() -> anyhow::Result<()> {
                 ports_sum[o].blocked_router += c.blocked_router;
                 ports_sum[o].be_tails += c.be_tails;
                 ports_sum[o].rt_flits += c.rt_flits;
+                ports_sum[o].blocked_over += c.blocked_over;
+                ports_sum[o].blocked_two += c.blocked_two;
+                ports_sum[o].cycles_over += c.cycles_over;
+                ports_sum[o].cycles_two += c.cycles_two;
             }
         }
         for (h, raw) in &injection_raw {
@@ -247,11 +323,35 @@ fn main() -> anyhow::Result<()> {
         }
         let c = &ports_sum[0];
         row("ejection", c.be_tails, per(c, c.blocked), model.ejection()?, per(c, c.blocked_router), c.rt_flits as f64 / link_cycles, prio.ejection()?.0, prio.ejection_fresh()?.0, none)?;
+        // The overlap split of the hop and ejection links (see
+        // `Probe::overlap_state`) beside `BeOverlapWait`.
+        let overlap = BeOverlapWait { prio };
+        for (o, name) in (1..=n).map(|o| (o, format!("hop{}", o - 1))).chain([(0, "ejection".to_string())]) {
+            let c = &ports_sum[o];
+            let ((trials, q), (term, variant), fresh) = if o == 0 {
+                (model.ejection_streams(), overlap.ejection()?, prio.ejection_fresh()?.0)
+            } else {
+                (model.hop_streams(o - 1), overlap.hop(o - 1)?, prio.hop_fresh(o - 1)?.0)
+            };
+            let sim = per(c, c.blocked);
+            writeln!(
+                overlap_csv,
+                "{point},{streams},{gap:.2},{seeds},{name},{},{sim:.2},{:.2},{:.2},{:.4},{:.4},{:.4},{fresh:.2},{term:.2},{variant:.2},{:.1}",
+                c.be_tails,
+                per(c, c.blocked_over),
+                per(c, c.blocked_two),
+                c.cycles_over as f64 / link_cycles,
+                c.cycles_two as f64 / link_cycles,
+                overlap.overlap_share(trials, q),
+                err(variant, sim)
+            )?;
+        }
         eprintln!("{point}: injection count offset {injection_min} cycles subtracted");
     }
     std::fs::create_dir_all(&args.out)?;
     std::fs::write(args.out.join("cube_be_links.csv"), &links_csv)?;
     std::fs::write(args.out.join("cube_be_hops.csv"), &hops_csv)?;
-    print!("{hops_csv}\n{links_csv}");
+    std::fs::write(args.out.join("cube_be_overlap.csv"), &overlap_csv)?;
+    print!("{hops_csv}\n{links_csv}\n{overlap_csv}");
     Ok(())
 }

@@ -89,7 +89,7 @@ impl BePrioWait {
 
     /// λ at a hop link: a node's messages cross dimension d with
     /// probability 2^(n − 1)/(2^n − 1) (the destinations differing in bit d).
-    fn hop_rate(&self) -> f64 {
+    pub fn hop_rate(&self) -> f64 {
         let n = self.link.n;
         self.be_rate * (1usize << (n - 1)) as f64 / ((1usize << n) - 1) as f64
     }

@@ -2,6 +2,7 @@
 //! beside the simulator's measurements (docs/reproduction.md).
 
 pub mod be_burst_wait;
+pub mod be_overlap_wait;
 pub mod be_prio_wait;
 pub mod cube_held;
 pub mod escape_vcs;
