@@ -170,19 +170,23 @@ def compare_csv(name, committed, rerun, report):
     h0, rows0 = read_csv(committed)
     h1, rows1 = read_csv(rerun)
     if h0 != h1:
+        # Still compare the columns both have, by name: a column added since
+        # the commit should not hide changed values in the others.
         gone = [c for c in h0 if c not in h1]
         new = [c for c in h1 if c not in h0]
-        report.append(f"{name}: header differs (only committed: {gone or '-'}; "
-                      f"only rerun: {new or '-'}; order otherwise)")
-        return
+        report.append(f"{name}: header differs (only committed: {', '.join(gone) or '-'}; "
+                      f"only rerun: {', '.join(new) or '-'}); the common columns compared below")
+    common = [c for c in h0 if c in h1 and c not in IGNORED_COLUMNS]
+    at0, at1 = {c: i for i, c in enumerate(h0)}, {c: i for i, c in enumerate(h1)}
     if len(rows0) != len(rows1):
         report.append(f"{name}: {len(rows0)} committed rows, {len(rows1)} rerun rows")
     columns = set()
     for i, (r0, r1) in enumerate(zip(rows0, rows1)):
-        diffs = [(c, a, b) for c, a, b in zip(h0, r0, r1)
-                 if c not in IGNORED_COLUMNS and a != b]
-        if len(r0) != len(r1):
-            diffs.append(("(row length)", str(len(r0)), str(len(r1))))
+        if len(r0) != len(h0) or len(r1) != len(h1):
+            report.append(f"{name} row {i + 1}: {len(r0)} committed / {len(r1)} rerun fields, "
+                          f"header {len(h0)} / {len(h1)}")
+            continue
+        diffs = [(c, r0[at0[c]], r1[at1[c]]) for c in common if r0[at0[c]] != r1[at1[c]]]
         if diffs:
             columns.update(c for c, _, _ in diffs)
             shown = "; ".join(f"{c}: {a} -> {b}" for c, a, b in diffs[:4])

@@ -4,6 +4,7 @@
 #  1. model_torus_002_fig1 (model only, seconds) reproduces: exit 0;
 #  2. one planted cell (accepted_throughput of row 2) is caught: exit 1,
 #     naming the column and both values;
+#     the same with a column the commit lacks: both reported;
 #  3. a planted wall_seconds change alone is ignored: exit 0;
 #  4. a folder the doc gives no command for, one whose command is not a
 #     plain sweep/model run, and one with two commands: exit 2; the
@@ -50,6 +51,19 @@ EOF
 out=$(experiments/rerun_check.sh model_torus_002_fig1 2>&1); rc=$?
 check "planted cell caught" 1 $rc "$out" "results.csv row 2"
 check "planted cell's column named" 1 $rc "$out" "accepted_throughput: "
+
+# A column the commit lacks (written by a newer binary) must not hide the
+# planted cell: drop block_holds from the committed file as well.
+python3 - "$folder/results.csv" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+i = rows[0].index("block_holds")
+rows = [r[:i] + r[i + 1:] for r in rows]
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+EOF2
+out=$(experiments/rerun_check.sh model_torus_002_fig1 2>&1); rc=$?
+check "added column reported" 1 $rc "$out" "only rerun: block_holds"
+check "planted cell caught beside an added column" 1 $rc "$out" "accepted_throughput: "
 
 # wall_seconds is the machine's, not the model's: a change there alone passes.
 cp "$tmp/results.csv" "$folder/results.csv"
