@@ -12,7 +12,9 @@
 # Prints "reproduces" (exit 0) or the differing points and columns with their
 # committed -> rerun values (exit 1; the rerun is kept and its path printed).
 # Exit 2: no such command, several, or not a plain sweep/model run (or a bad
-# argument); exit 3: the rerun itself failed (its log is printed).
+# argument); exit 3: the rerun failed without writing its outputs (its log is
+# printed). A rerun that exits non-zero after writing them (failed points,
+# their error in the `error` column) is compared like any other.
 #
 # Environment: WORMQOS_BIN, the binary to run (default
 # ${CARGO_TARGET_DIR:-target}/release/wormqos; build it first); RERUN_JOBS,
@@ -52,10 +54,18 @@ for i in "${!args[@]}"; do
 done
 echo "rerun: $bin ${args[*]} --jobs $jobs"
 start=$(date +%s)
-if ! "$bin" "${args[@]}" --jobs "$jobs" --force >"$out/rerun.log" 2>&1; then
-  tail -n 20 "$out/rerun.log" >&2
-  echo "rerun_check: the rerun failed; log in $out/rerun.log" >&2
-  exit 3
+run_status=0
+"$bin" "${args[@]}" --jobs "$jobs" --force >"$out/rerun.log" 2>&1 || run_status=$?
+if [[ $run_status -ne 0 ]]; then
+  # A sweep whose points fail (e.g. model_torus_002's documented deadlocks
+  # near saturation) exits non-zero but still writes every point, its error
+  # in the `error` column: compare that; without outputs there is nothing to.
+  if [[ ! -f "$out/.wormqos-manifest" ]]; then
+    tail -n 20 "$out/rerun.log" >&2
+    echo "rerun_check: the rerun failed (exit $run_status) and wrote nothing; log in $out/rerun.log" >&2
+    exit 3
+  fi
+  echo "rerun exited $run_status ($(tail -n 1 "$out/rerun.log")); comparing what it wrote"
 fi
 echo "rerun wall: $(( $(date +%s) - start )) s"
 

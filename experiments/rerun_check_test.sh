@@ -6,6 +6,7 @@
 #     naming the column and both values;
 #     the same with a column the commit lacks: both reported;
 #  3. a planted wall_seconds change alone is ignored: exit 0;
+#     a run exiting non-zero after writing is compared, before writing exit 3;
 #  4. a folder the doc gives no command for, one whose command is not a
 #     plain sweep/model run, and one with two commands: exit 2; the
 #     experiment file chooses between the two.
@@ -76,6 +77,17 @@ csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(ro
 EOF
 out=$(experiments/rerun_check.sh model_torus_002_fig1 2>&1); rc=$?
 check "wall_seconds ignored" 0 $rc "$out" "reproduces"
+
+# A run that exits non-zero after writing its outputs (failed points) is
+# compared; one that writes nothing is exit 3. Fake binaries wrap the real one.
+cp "$tmp/results.csv" "$folder/results.csv"
+printf '#!/bin/sh\n"%s" "$@"; exit 1\n' "$bin" > "$tmp/fails_after"
+printf '#!/bin/sh\nexit 1\n' > "$tmp/fails_before"
+chmod +x "$tmp/fails_after" "$tmp/fails_before"
+out=$(WORMQOS_BIN=$tmp/fails_after experiments/rerun_check.sh model_torus_002_fig1 2>&1); rc=$?
+check "failed points compared" 0 $rc "$out" "rerun exited 1"
+out=$(WORMQOS_BIN=$tmp/fails_before experiments/rerun_check.sh model_torus_002_fig1 2>&1); rc=$?
+check "a run that writes nothing" 3 $rc "$out" "wrote nothing"
 
 # Refusals (exit 2 before any run).
 mkdir -p experiments/results/no_command experiments/results/not_plain experiments/results/twice
