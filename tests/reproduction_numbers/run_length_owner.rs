@@ -444,3 +444,44 @@ fn every_run_length_names_its_file_or_is_the_same_in_all() {
     // (2026-11-29); losing many means the units or names broke.
     assert!(owned.len() >= 180 && named >= 45, "only {} lengths bound, {named} to a named file", owned.len());
 }
+
+#[test]
+fn the_binding_by_hand() {
+    // Units: a sentence, a `;` clause, a table cell; "Fig." ends none.
+    // Words: As Fig. 4 shows. | b; | c | `|` d e | `|` f | `|` - g h (a
+    // closing `|` opens a unit that names nothing; the list item after
+    // it, already closed, shares it).
+    assert_eq!(units("As Fig. 4 shows. b; c\n| d e | f |\n- g\nh"), vec![0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 4, 5, 5, 5, 5]);
+    // Asides: the word closing each word's innermost parenthesis.
+    assert_eq!(asides(&["a", "(b", "(c)", "d)", "e"]), vec![None, Some(3), Some(2), Some(3), None]);
+    // Two committed files, read by hand: `torus_002_8x8x8` sets 40,000
+    // cycles, `torus_002_8x8x8_heavy` 160,000.
+    let doc = "## S\n```sh\nnetsim sweep --experiment experiments/torus_002_8x8x8_heavy.toml --out experiments/results/a\n\
+        netsim sweep --experiment experiments/torus_002_8x8x8.toml --out experiments/results/b\n```\n\
+        `torus_002_8x8x8_heavy.toml` runs 40 k cycles per point. \
+        `torus_002_8x8x8_heavy` runs 160 k cycles per point, `torus_002_8x8x8` 40 k cycles per point. \
+        Then 160 k cycles per point. (`torus_002_8x8x8`: 40 k cycles per point.) \
+        (`torus_002_8x8x8`) then 160 k cycles per point. `torus_002_8x8x8`; 40 k cycles per point.\n";
+    let heavy = "experiments/torus_002_8x8x8_heavy.toml".to_string();
+    let light = "experiments/torus_002_8x8x8.toml".to_string();
+    let named = |f: &String, sets| Binding::Named { files: [f.clone()].into(), sets };
+    let want = [
+        named(&heavy, false),
+        named(&heavy, true),
+        named(&light, true),
+        Binding::Sole { file: heavy.clone() },
+        named(&light, true),
+        // The aside closed before the length names none of it.
+        Binding::Sole { file: heavy.clone() },
+        // Past a `;`: another clause.
+        Binding::Sole { file: light.clone() },
+    ];
+    let got: Vec<Binding> = owners(doc).into_iter().map(|o| o.binding).collect();
+    assert_eq!(got, want);
+    // The mismatches: the wrong named file, and the two Sole lengths no
+    // ATTRIBUTED entry lists (the heavy twice, the light once).
+    // (The document's ATTRIBUTED entries match nothing here and fail too.)
+    let errors: Vec<String> = mismatches(doc, &owners(doc)).into_iter().filter(|e| e.starts_with("the section")).collect();
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(errors[0].contains("is not set by") && errors[1].contains("only experiments/torus_002_8x8x8_heavy.toml"), "{errors:#?}");
+}
