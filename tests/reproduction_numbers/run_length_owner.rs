@@ -186,7 +186,7 @@ struct Scope<'a> {
     levels: Vec<Vec<(String, Vec<(Length, f64)>)>>,
     /// Each command line: the experiment files and results folders it
     /// names, and the lengths its options and `sed` settings set.
-    lines: Vec<(BTreeSet<String>, BTreeSet<String>, Vec<(Length, f64)>)>,
+    lines: Vec<LineLengths>,
 }
 
 impl<'a> Scope<'a> {
@@ -197,9 +197,7 @@ impl<'a> Scope<'a> {
             // The section's commands one line at a time, not lumped.
             let mut level: Vec<_> = ws.own_setters(&secs[i]).into_iter().filter(|(f, _)| !f.starts_with("the commands under")).collect();
             for line in command_lines(&secs[i].code) {
-                let mut set = lengths_in_options(&line);
-                set.extend(lengths_in_source(&line));
-                let folders = folders_in(&line);
+                let (files, folders, set) = line_lengths(&line, ws);
                 if !set.is_empty() {
                     let name = match folders.iter().next() {
                         Some(f) if folders.len() == 1 => format!("experiments/results/{f}"),
@@ -207,7 +205,7 @@ impl<'a> Scope<'a> {
                     };
                     level.push((name, set.clone()));
                 }
-                lines.push((experiments_named(&line, &ws.experiments), folders, set));
+                lines.push((files, folders, set));
             }
             levels.push(level);
             at = secs[i].parent;
@@ -222,11 +220,7 @@ impl<'a> Scope<'a> {
         for k in 0..secs.len() {
             let mut one = Scope::new(ws, secs, k);
             levels.extend(one.levels.drain(..1.min(one.levels.len())));
-            lines.extend(command_lines(&secs[k].code).into_iter().map(|line| {
-                let mut set = lengths_in_options(&line);
-                set.extend(lengths_in_source(&line));
-                (experiments_named(&line, &ws.experiments), folders_in(&line), set)
-            }));
+            lines.extend(command_lines(&secs[k].code).iter().map(|line| line_lengths(line, ws)));
         }
         Scope { ws, levels, lines }
     }
@@ -355,6 +349,16 @@ pub fn owners(doc: &str) -> Vec<Owned> {
         }
     }
     out
+}
+
+/// A command line's experiment files, results folders, and the lengths
+/// its options and `sed` settings set.
+type LineLengths = (BTreeSet<String>, BTreeSet<String>, Vec<(Length, f64)>);
+
+fn line_lengths(line: &str, ws: &Workspace) -> LineLengths {
+    let mut set = lengths_in_options(line);
+    set.extend(lengths_in_source(line));
+    (experiments_named(line, &ws.experiments), folders_in(line), set)
 }
 
 /// The command lines of `code`, a `\\` continuation joined to its line.
