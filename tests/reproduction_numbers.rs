@@ -5072,6 +5072,8 @@ mod cube_coupled_eq5;
 mod run_log;
 #[path = "reproduction_numbers/run_lengths.rs"]
 mod run_lengths;
+#[path = "reproduction_numbers/run_length_owner.rs"]
+mod run_length_owner;
 #[path = "reproduction_numbers/ctlvc_8020.rs"]
 mod ctlvc_8020;
 #[path = "reproduction_numbers/rt_flit_split.rs"]

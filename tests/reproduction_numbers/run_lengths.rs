@@ -405,14 +405,14 @@ pub struct Checked {
 
 /// What the files of the workspace name: the experiment files, the Rust
 /// files and the test and example functions.
-struct Workspace {
-    experiments: BTreeSet<String>,
-    files: Vec<String>,
-    fns: BTreeMap<String, String>,
+pub struct Workspace {
+    pub experiments: BTreeSet<String>,
+    pub files: Vec<String>,
+    pub fns: BTreeMap<String, String>,
 }
 
 impl Workspace {
-    fn read() -> Workspace {
+    pub fn read() -> Workspace {
         let experiments = std::fs::read_dir(root().join("experiments"))
             .unwrap()
             .flatten()
@@ -426,26 +426,33 @@ impl Workspace {
     /// The lengths the files of section `k` and of its parents below the
     /// document's title (whose intro names files of every section) set, by
     /// file.
-    fn setters(&self, secs: &[Section], k: usize) -> Vec<(String, Vec<(Length, f64)>)> {
+    pub fn setters(&self, secs: &[Section], k: usize) -> Vec<(String, Vec<(Length, f64)>)> {
         let mut setters = Vec::new();
         let mut at = Some(k).filter(|&k| secs[k].level >= 2);
         while let Some(i) = at.filter(|&i| secs[i].level >= 2) {
-            let text = format!("{}\n{}\n{}", secs[i].heading, secs[i].prose, secs[i].code);
-            for e in experiments_named(&text, &self.experiments) {
-                setters.push((e.clone(), lengths_implied(&e)));
-            }
-            // Options (`--seeds 20`) and settings (`sed "s/…/pcs_replications
-            // = 10/"`) of the section's commands.
-            let mut commands = lengths_in_options(&secs[i].code);
-            commands.extend(lengths_in_source(&secs[i].code));
-            setters.push((format!("the commands under {}", secs[i].heading), commands));
-            for f in sources_named(&secs[i].code, &secs[i].prose, &self.files, &self.fns) {
-                let source = std::fs::read_to_string(root().join(&f)).unwrap();
-                let mut set = lengths_in_source(&source);
-                set.extend(lengths_in_calls(&source));
-                setters.push((f, set));
-            }
+            setters.extend(self.own_setters(&secs[i]));
             at = secs[i].parent;
+        }
+        setters
+    }
+
+    /// The lengths the files `section` itself names set, by file.
+    pub fn own_setters(&self, section: &Section) -> Vec<(String, Vec<(Length, f64)>)> {
+        let mut setters = Vec::new();
+        let text = format!("{}\n{}\n{}", section.heading, section.prose, section.code);
+        for e in experiments_named(&text, &self.experiments) {
+            setters.push((e.clone(), lengths_implied(&e)));
+        }
+        // Options (`--seeds 20`) and settings (`sed "s/…/pcs_replications
+        // = 10/"`) of the section's commands.
+        let mut commands = lengths_in_options(&section.code);
+        commands.extend(lengths_in_source(&section.code));
+        setters.push((format!("the commands under {}", section.heading), commands));
+        for f in sources_named(&section.code, &section.prose, &self.files, &self.fns) {
+            let source = std::fs::read_to_string(root().join(&f)).unwrap();
+            let mut set = lengths_in_source(&source);
+            set.extend(lengths_in_calls(&source));
+            setters.push((f, set));
         }
         setters
     }

@@ -292,6 +292,12 @@ pub fn lengths_set(experiment: &str) -> Vec<(Length, f64)> {
 /// "the 0.15 s NP and P runs", "| NP, 0.9, 0.6 s |" (phase lengths); "in
 /// 160 k,", "instead of 40 k;" (cycles).
 pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
+    lengths_stated_at(text).into_iter().map(|(l, written, x, _)| (l, written, x)).collect()
+}
+
+/// `lengths_stated`, with the index of each phrase's first word among
+/// `text.split_whitespace()`.
+pub fn lengths_stated_at(text: &str) -> Vec<(Length, String, f64, usize)> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let word = |i: usize| words.get(i).map_or("", |w| bare(w));
     let scale = |w: &str| match w {
@@ -347,7 +353,7 @@ pub fn lengths_stated(text: &str) -> Vec<(Length, String, f64)> {
         (words.get(k + 1) == Some(&"|") && words[k - 2].ends_with(',')).then_some((Length::PhaseSeconds, k - 1))
     };
     let mut found = Vec::new();
-    let mut push = |l: Length, from: usize, to: usize, x: f64| found.push((l, words[from..=to].join(" "), x));
+    let mut push = |l: Length, from: usize, to: usize, x: f64| found.push((l, words[from..=to].join(" "), x, from));
     for k in 0..words.len() {
         let (w, next) = (word(k), word(k + 1));
         match w {
