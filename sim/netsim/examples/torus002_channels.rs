@@ -87,7 +87,7 @@ fn saturation_csv(base: &str, file: &str, extra: f64) -> anyhow::Result<String> 
     let solves = |var: Variant, load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 }.solve_with(var).is_ok();
     let variants = [
         ("paper", Variant::PAPER),
-        ("parallel_hold", Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None }),
+        ("parallel_hold", Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None }),
         ("busy_vcs", Variant::corrected(extra, HoldGrowth::BusyVcs)),
         ("shared_channel", Variant::corrected(extra, HoldGrowth::SharedChannel)),
         ("residual", residual_variant(extra)),
@@ -227,8 +227,8 @@ fn main() -> anyhow::Result<()> {
             let p = paper.as_ref().expect("the first load is below the model's saturation");
             (0..n).map(|i| sim[i].mean_hold - p.dims[i].service).sum::<f64>() / n as f64
         });
-        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None });
-        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None });
+        let parallel = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None });
+        let parallel_hold = model.solve_with(Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra: extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None });
         let busy_vcs = model.solve_with(Variant::corrected(extra, HoldGrowth::BusyVcs));
         let shared = model.solve_with(Variant::corrected(extra, HoldGrowth::SharedChannel));
         let residual = model.solve_with(residual_variant(extra));

@@ -266,6 +266,36 @@ pub struct Variant {
     /// latency S̄ still has every hop's blocking; Ŵ ([`VcWait::Paper`]) keeps
     /// the whole remaining path. `None`: every later hop (002_…'s).
     pub blocking_span: Option<usize>,
+    /// Not the paper (docs/reproduction.md, "The hold's downstream term"):
+    /// `Some(b)`, the flits one router's buffers of a VC take (input +
+    /// output depth): a header that waits k hops past the channel (k = 1 at
+    /// the next router) lengthens the hold only by the part of its wait
+    /// beyond (k − 1) b cycles, the time the flits behind it take, one a
+    /// cycle, to fill the free buffers of the k − 1 routers between before
+    /// the stall reaches the next router's input buffer, whose emptying
+    /// ends the hold ([`first_release_beyond`], the wait distributed as the
+    /// first release's). Only within a [`Variant::blocking_span`]; the
+    /// ejection wait and S̄ unchanged. `None`: every wait in full.
+    pub absorbing_buffers: Option<usize>,
+}
+
+/// `at[k][i][j]`: for messages whose first hop is in dimension i, the
+/// probability that the (k + 1)-th hop after it exists and is in dimension
+/// j, k < `span` ([`path_window`]'s counts of span k + 1 less span k's).
+pub fn hops_by_position(radix: &[usize], span: usize) -> Vec<Vec<Vec<f64>>> {
+    let windows: Vec<PathWindow> = (0..=span).map(|k| path_window(radix, k)).collect();
+    windows.windows(2).map(|p| p[1].hops.iter().zip(&p[0].hops).map(|(a, b)| a.iter().zip(b).map(|(x, y)| x - y).collect()).collect()).collect()
+}
+
+/// The share of a [`first_release`] wait that lies beyond `a` cycles:
+/// E[(min − a)⁺] / E[min] ([`first_release_beyond`]); 1 with no hold.
+pub fn beyond_share(fixed: f64, random: f64, usable: usize, a: f64) -> f64 {
+    let whole = first_release(fixed, random, usable);
+    if whole > 0.0 {
+        first_release_beyond(fixed, random, usable, a) / whole
+    } else {
+        1.0
+    }
 }
 
 /// The hops past a channel whose blocking can lengthen a VC's hold there:
@@ -337,11 +367,11 @@ pub enum HoldGrowth {
 }
 
 impl Variant {
-    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None };
+    pub const PAPER: Variant = Variant { occupancy: VcOccupancy::Paper, hold_extra: 0.0, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None };
     /// [`VcOccupancy::ParallelVcs`] with the VC held `hold_extra` cycles
     /// beyond the message and longer by `growth`.
     pub fn corrected(hold_extra: f64, growth: HoldGrowth) -> Variant {
-        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth, wait: VcWait::Paper, blocking_span: None }
+        Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: growth, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None }
     }
     /// This variant with the holding time's blocking limited to the next
     /// `hops` hops ([`Variant::blocking_span`]).
@@ -351,6 +381,11 @@ impl Variant {
     /// This variant with the wait for a VC computed as `wait`.
     pub fn with_wait(self, wait: VcWait) -> Variant {
         Variant { wait, ..self }
+    }
+    /// This variant with the downstream waits partly absorbed by `flits`
+    /// of buffer a router ([`Variant::absorbing_buffers`]).
+    pub fn with_absorption(self, flits: usize) -> Variant {
+        Variant { absorbing_buffers: Some(flits), ..self }
     }
 }
 
@@ -365,13 +400,27 @@ impl Variant {
 /// exponential's; random = 0: fixed/(u + 1), the first of u uniform
 /// residuals).
 pub fn first_release(fixed: f64, random: f64, usable: usize) -> f64 {
+    first_release_beyond(fixed, random, usable, 0.0)
+}
+
+/// E[(min − a)⁺] for the wait `min` of [`first_release`]: its part beyond
+/// `a` cycles, ∫_a^∞ P(R > t)^u dt. With T = fixed + random and q =
+/// random / T: for a < fixed, T/(u + 1) (((T − a)/T)^{u+1} − q^{u+1}) +
+/// q^u random/u; beyond, q^u e^{−u (a − fixed)/random} random/u (0
+/// without a random part).
+pub fn first_release_beyond(fixed: f64, random: f64, usable: usize, a: f64) -> f64 {
     let total = fixed + random;
     if total <= 0.0 {
         return 0.0;
     }
     let u = usable as f64;
     let q = random / total;
-    total / (u + 1.0) * (1.0 - q.powi(usable as i32 + 1)) + if random > 0.0 { q.powi(usable as i32) * random / u } else { 0.0 }
+    let exponential = |past_fixed: f64| if random > 0.0 { q.powi(usable as i32) * (-u * past_fixed / random).exp() * random / u } else { 0.0 };
+    if a < fixed {
+        total / (u + 1.0) * (((total - a) / total).powi(usable as i32 + 1) - q.powi(usable as i32 + 1)) + exponential(0.0)
+    } else {
+        exponential(a - fixed)
+    }
 }
 
 /// P_{d_i,j}: truncated geometric occupancy with ρ = λ_c D (j = 0..=L).
@@ -474,16 +523,30 @@ impl TorusModel {
         // D_{d_i}: the rest of the path's blocking, M t_c (and its growth),
         // the ejection wait.
         let service = |w: &[f64], growth: &[f64]| -> Vec<f64> { (0..n).map(|i| (0..n).map(|j| w[j] * ps.after_first[i][j]).sum::<f64>() + m + growth[i] + w_ej).collect() };
-        // The VC's hold: D, or with a span only the blocking it can see.
+        // The VC's hold: D, or with a span only the blocking it can see,
+        // with absorbing buffers only the part of each wait they leave.
         let window = var.blocking_span.map(|k| path_window(&self.radix, k));
-        let hold = |w: &[f64], growth: &[f64]| -> Vec<f64> {
-            match &window {
-                None => service(w, growth),
-                Some(win) => (0..n).map(|i| (0..n).map(|j| w[j] * win.hops[i][j]).sum::<f64>() + m + growth[i] + win.ejection[i] * w_ej).collect(),
+        let by_hop = match (var.blocking_span, var.absorbing_buffers) {
+            (Some(k), Some(_)) => hops_by_position(&self.radix, k),
+            _ => Vec::new(),
+        };
+        // `held`: the previous iterate's holds, whose spread sets how much
+        // of a wait lies beyond what the buffers absorb.
+        let hold = |w: &[f64], growth: &[f64], held: &[f64]| -> Vec<f64> {
+            match (&window, var.absorbing_buffers) {
+                (None, _) => service(w, growth),
+                (Some(win), None) => (0..n).map(|i| (0..n).map(|j| w[j] * win.hops[i][j]).sum::<f64>() + m + growth[i] + win.ejection[i] * w_ej).collect(),
+                (Some(win), Some(b)) => (0..n)
+                    .map(|i| {
+                        let seen: f64 = by_hop.iter().enumerate().map(|(k, at)| (0..n).map(|j| at[i][j] * w[j] * beyond_share(m + var.hold_extra, held[j] - m, l - 1, (k * b) as f64)).sum::<f64>()).sum();
+                        seen + m + growth[i] + win.ejection[i] * w_ej
+                    })
+                    .collect(),
             }
         };
+        let mut held = vec![m; n];
         for it in 1..=100_000 {
-            let d = hold(&w, &growth);
+            let d = hold(&w, &growth, &held);
             let terms = (0..n).map(|i| self.dimension(&ps, lam_c[i], d[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
             let next: Vec<f64> = terms.iter().map(|t| t.blocking).collect();
             let next_growth: Vec<f64> = terms
@@ -497,7 +560,8 @@ impl TorusModel {
                     }
                 })
                 .collect();
-            let delta = (0..n).map(|i| (next[i] - w[i]).abs().max((next_growth[i] - growth[i]).abs())).fold(0.0, f64::max);
+            let delta = (0..n).map(|i| (next[i] - w[i]).abs().max((next_growth[i] - growth[i]).abs()).max(if var.absorbing_buffers.is_some() { (d[i] - held[i]).abs() } else { 0.0 })).fold(0.0, f64::max);
+            held = d;
             if delta < 1e-10 {
                 w = next;
                 growth = next_growth;
@@ -505,7 +569,7 @@ impl TorusModel {
                 // every hop's blocking; the channel terms the hold.
                 let d = service(&w, &growth);
                 let s: f64 = (0..n).map(|i| ps.first[i] * (d[i] + w[i])).sum();
-                let d_hold = hold(&w, &growth);
+                let d_hold = hold(&w, &growth, &held);
                 let dims = (0..n).map(|i| self.dimension(&ps, lam_c[i], d_hold[i], growth[i], i, &w, var)).collect::<Result<Vec<_>, _>>()?;
                 let radix_sum: f64 = self.radix.iter().sum::<usize>() as f64;
                 let lbar: f64 = (0..n).map(|i| self.radix[i] as f64 * multiplexing_degree(&dims[i].occupancy)).sum::<f64>() / radix_sum;
@@ -611,7 +675,7 @@ mod tests {
         // always ends at the next node (P_none = 0), so Ŵ = M = 4 and
         // W = 4 Ñ = 4·P(≥ 2) (dimension 0: at most L messages).
         let m = TorusModel { radix: vec![2], vcs: 2, msg_flits: 4.0, rate: 0.15, router_delay: 0.0 };
-        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None };
+        let par = |hold_extra: f64| Variant { occupancy: VcOccupancy::ParallelVcs, hold_extra, hold_growth: HoldGrowth::None, wait: VcWait::Paper, blocking_span: None, absorbing_buffers: None };
         assert!(matches!(m.solve(), Err(TorusError::Saturated(_))));
         let s = m.solve_with(par(0.0)).unwrap();
         assert!((s.dims[0].rho - 1.05).abs() < 1e-9, "{}", s.dims[0].rho);
@@ -791,6 +855,73 @@ mod tests {
         let whole = m.solve_with(var).unwrap();
         assert!((m.solve_with(var.with_span(3)).unwrap().network_latency - whole.network_latency).abs() < 1e-9);
         assert!(whole.dims[0].service > s.dims[0].service);
+    }
+
+    #[test]
+    fn first_release_beyond_by_hand() {
+        // Fixed holds of 6, two VCs: min of two uniform residuals on [0, 6],
+        // P(min > t) = ((6 − t)/6)², ∫_3^6 = 6/3 · (1/2)³ = 0.25.
+        assert!((first_release_beyond(6.0, 0.0, 2, 3.0) - 0.25).abs() < 1e-12);
+        assert_eq!(first_release_beyond(6.0, 0.0, 2, 6.0), 0.0);
+        // Exponential holds of mean 6: the min of two residuals is
+        // exponential of mean 3; beyond 3 cycles 3 e^{−1}.
+        assert!((first_release_beyond(0.0, 6.0, 2, 3.0) - 3.0 * (-1.0f64).exp()).abs() < 1e-12);
+        // One VC, H = 4 + X, E[X] = b = 1.5: P(R > t) = (4 − t + b)/T for
+        // t < 4, b e^{−(t − 4)/b}/T beyond, T = 5.5; ∫_a^∞ for a = 1 is
+        // ((4 − a) b + (4 − a)²/2 + b²)/T = (4.5 + 4.5 + 2.25)/5.5, and for
+        // a = 5 (past the fixed part) b² e^{−1/b}/T.
+        assert!((first_release_beyond(4.0, 1.5, 1, 1.0) - 11.25 / 5.5).abs() < 1e-12);
+        assert!((first_release_beyond(4.0, 1.5, 1, 5.0) - 2.25 * (-1.0f64 / 1.5).exp() / 5.5).abs() < 1e-12);
+        // Nothing absorbed: the whole wait.
+        assert!((beyond_share(4.0, 1.5, 2, 0.0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hops_by_position_by_hand() {
+        // 4-ary 1-cube (path_window_by_hand): after the first hop a second
+        // for the destinations 2 and 3 hops away (2/3), a third for 3 (1/3).
+        let at = hops_by_position(&[4], 3);
+        for (k, want) in [2.0 / 3.0, 1.0 / 3.0, 0.0].iter().enumerate() {
+            assert!((at[k][0][0] - want).abs() < 1e-12, "{at:?}");
+        }
+        // 3 × 3, first hop in dimension 0 (x_0 = 1, 2; x_1 = 0, 1, 2, six
+        // destinations): the second hop after it exists for (2, 1), (2, 2)
+        // (in dimension 1) and (1, 2) (dimension 1): 3/6 in dimension 1.
+        let at = hops_by_position(&[3, 3], 2);
+        assert!((at[1][0][0]).abs() < 1e-12 && (at[1][0][1] - 0.5).abs() < 1e-12, "{at:?}");
+    }
+
+    #[test]
+    fn absorbed_hold_by_hand() {
+        // span_limits_the_hold_not_the_latency's 4-ary 1-cube (L = 2, M = 4,
+        // λ_g = 0.02, λ_c = 0.04, g = 0.64/0.84, one usable VC) with span 2
+        // and 1 flit of buffer a router: the next hop (2/3 of the messages)
+        // lengthens the hold by its whole wait W, the one after (1/3) by
+        // its part beyond 1 cycle, W E[(R − 1)⁺]/E[R]; with the hold H = 4
+        // fixed + b exponential, T = 4 + b: E[R] = (16 + 8b + 2b²)/(2T),
+        // E[(R − 1)⁺] = (3b + 4.5 + b²)/T (first_release_beyond_by_hand).
+        // The ejection wait counts for the 2/3 that end within 2 hops.
+        let m = TorusModel { radix: vec![4], vcs: 2, msg_flits: 4.0, rate: 0.02, router_delay: 0.0 };
+        let var = Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::FirstRelease).with_span(2);
+        let s = m.solve_with(var.with_absorption(1)).unwrap();
+        let (g, w_ej, w) = (0.64 / 0.84, 16.0 * 0.02 / (2.0 * 0.92), s.blocking[0]);
+        let d_hold = s.dims[0].service;
+        let b = d_hold - 4.0;
+        let (whole, beyond) = ((16.0 + 8.0 * b + 2.0 * b * b) / (2.0 * d_hold), (3.0 * b + 4.5 + b * b) / d_hold);
+        let want = 4.0 + g + 2.0 / 3.0 * w + 1.0 / 3.0 * w * beyond / whole + 2.0 / 3.0 * w_ej;
+        assert!((d_hold - want).abs() < 1e-9, "{d_hold} vs {want}");
+        // W from the absorbed hold as in span_limits_the_hold_not_the_latency.
+        let a = 0.04 * d_hold;
+        let top = a * a / 2.0 / (1.0 - a / 2.0);
+        let pb = (top + a / 2.0) / (1.0 + a + top);
+        assert!((w - pb * whole).abs() < 1e-9, "W {w} vs {}", pb * whole);
+        // Latency: the whole path's blocking in S̄, as without absorption.
+        let d_full = 4.0 + g + w + w_ej;
+        assert!((s.network_latency - (d_full + w + 2.0 * (1.0 + g / 4.0))).abs() < 1e-9, "{}", s.network_latency);
+        // No buffer: the span model's hold; a buffer shortens it.
+        let span = m.solve_with(var).unwrap();
+        assert!((m.solve_with(var.with_absorption(0)).unwrap().dims[0].service - span.dims[0].service).abs() < 1e-9);
+        assert!(d_hold < span.dims[0].service);
     }
 
     #[test]
