@@ -40,11 +40,8 @@ const COLUMNS: [(&str, f64); 9] = [
     ("variant_error_pct", 1.0),
 ];
 
-/// The section's lines, leaked so claims can quote them.
 fn section_lines() -> Vec<&'static str> {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let section = doc.split(SECTION).nth(1).unwrap_or_else(|| panic!("section missing: {SECTION}")).split("\n#### ").next().unwrap().to_string();
-    Box::leak(section.into_boxed_str()).lines().collect()
+    cube_be_prio::section_lines_of(SECTION)
 }
 
 pub(super) fn claims() -> Vec<Claim> {

@@ -39,11 +39,16 @@ fn row_starting(section_lines: &[&'static str], start: &str) -> &'static str {
     found[0]
 }
 
-/// The section's lines, leaked so claims can quote them.
-fn section_lines() -> Vec<&'static str> {
+/// The lines of the `####` section under `heading`, leaked so claims can
+/// quote them.
+pub(super) fn section_lines_of(heading: &str) -> Vec<&'static str> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let section = doc.split(SECTION).nth(1).unwrap_or_else(|| panic!("section missing: {SECTION}")).split("\n#### ").next().unwrap().to_string();
+    let section = doc.split(heading).nth(1).unwrap_or_else(|| panic!("section missing: {heading}")).split("\n#### ").next().unwrap().to_string();
     Box::leak(section.into_boxed_str()).lines().collect()
+}
+
+fn section_lines() -> Vec<&'static str> {
+    section_lines_of(SECTION)
 }
 
 pub(super) fn claims() -> Vec<Claim> {
