@@ -79,10 +79,7 @@ fn be_prio_links_section_follows_from_the_committed_runs() {
     let flat = section_words(SECTION);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
     let table = read_csv(OVERLAP, &mut HashMap::new());
-    let v = |point: &str, link: &str, col: &str| -> f64 {
-        let r = table.iter().find(|r| r["point"] == point && r["link"] == link).unwrap_or_else(|| panic!("{OVERLAP}: no {point} {link}"));
-        r[col].parse().unwrap()
-    };
+    let v = |point: &str, link: &str, col: &str| cube_be_prio::link_cell(&table, OVERLAP, point, link, col);
     let over = |links: &[&str], col: &str| -> Vec<f64> { POINTS.iter().flat_map(|(p, _)| links.iter().map(move |l| v(p, l, col))).collect() };
     let (min, max) = (|x: &[f64]| x.iter().cloned().fold(f64::INFINITY, f64::min), |x: &[f64]| x.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
     let pct = |x: f64| if x < 0.0 { format!("−{:.1} %", -x) } else { format!("+{x:.1} %") };

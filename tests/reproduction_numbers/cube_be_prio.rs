@@ -68,6 +68,12 @@ pub(super) fn claims() -> Vec<Claim> {
     claims
 }
 
+/// Column `col` of the row of `table` (read from `csv`) for `point` and `link`.
+pub(super) fn link_cell(table: &[HashMap<String, String>], csv: &str, point: &str, link: &str, col: &str) -> f64 {
+    let r = table.iter().find(|r| r["point"] == point && r["link"] == link).unwrap_or_else(|| panic!("{csv}: no {point} {link}"));
+    r[col].parse().unwrap_or_else(|e| panic!("{csv}: {point} {link} {col}: {e}"))
+}
+
 #[test]
 fn cube_be_prio_section_follows_from_the_committed_runs() {
     let claims = claims();
@@ -78,10 +84,7 @@ fn cube_be_prio_section_follows_from_the_committed_runs() {
     let flat = section_words(SECTION);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
     let table = read_csv(LINKS, &mut HashMap::new());
-    let v = |point: &str, link: &str, col: &str| -> f64 {
-        let r = table.iter().find(|r| r["point"] == point && r["link"] == link).unwrap_or_else(|| panic!("{LINKS}: no {point} {link}"));
-        r[col].parse().unwrap()
-    };
+    let v = |point: &str, link: &str, col: &str| link_cell(&table, LINKS, point, link, col);
     let (min, max) = (|x: &[f64]| x.iter().cloned().fold(f64::INFINITY, f64::min), |x: &[f64]| x.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
     let pct = |x: f64| if x < 0.0 { format!("−{:.1} %", -x) } else { format!("{x:.1} %") };
     let plus = |x: f64| if x < 0.0 { format!("−{:.1} %", -x) } else { format!("+{x:.1} %") };
