@@ -23,3 +23,102 @@ fn rerun_check_passes_its_own_test_script() {
     assert!(stdout.contains("all checks passed"), "no verdict:\n{stdout}\n{stderr}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
 }
+
+/// `experiments/prose_census.py` (which prose numbers of
+/// docs/reproduction.md a test notices when changed) is checked by
+/// `experiments/prose_census_test.py`: its filter and mutation on a small
+/// document written by hand.
+#[test]
+fn prose_census_passes_its_own_test_script() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("python3")
+        .arg(format!("{root}/experiments/prose_census_test.py"))
+        .current_dir(root)
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "prose_census_test.py failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("all checks passed"), "no verdict:\n{stdout}\n{stderr}");
+}
+
+/// The fields of one CSV line (double-quoted fields may hold commas and
+/// doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut out, mut field, mut quoted, mut chars) = (Vec::new(), String::new(), false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    out.push(field);
+    out
+}
+
+/// 95 % Wilson score interval of k successes in n, in percent.
+fn wilson_percent(k: usize, n: usize) -> (f64, f64) {
+    let (z, n, p) = (1.96f64, n as f64, k as f64 / n as f64);
+    let den = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / den;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
+    (100.0 * (centre - half), 100.0 * (centre + half))
+}
+
+/// The prose census's sentence in docs/reproduction.md ("Census of the
+/// prose, by mutation") against its committed sample: the sample size,
+/// the caught count with its share and interval, each kind's count of the
+/// numbers not caught, and the count of prose numbers in the document it
+/// was drawn from (recounted by the script on that commit's document).
+#[test]
+fn the_prose_census_sentence_matches_its_sample() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
+    let start = doc.find("**Census of the prose, by mutation.**").expect("the prose census paragraph");
+    let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
+    let csv = std::fs::read_to_string(format!("{root}/experiments/results/prose_census/sample.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header = csv_fields(lines.next().unwrap());
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (caught_col, kind_col) = (col("caught"), col("kind"));
+    let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+    let n = rows.len();
+    let caught = rows.iter().filter(|r| r[caught_col] == "yes").count();
+    let kind = |k: &str| rows.iter().filter(|r| r[caught_col] == "no" && r[kind_col] == k).count();
+    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "a caught row has a kind or a missed one has none");
+    let (lo, hi) = wilson_percent(caught, n);
+    let (rlo, rhi) = wilson_percent(kind("result"), n);
+    let expected = [
+        format!("a sample of {n} (seed 1"),
+        format!("{caught} caught ({:.1} %, 95 % Wilson interval {lo:.1}–{hi:.1} %)", 100.0 * caught as f64 / n as f64),
+        format!("The {} not caught", n - caught),
+        format!("{} configuration parameters", kind("parameter")),
+        format!("{} numbers of formulas", kind("formula")),
+        format!("{} derived in the same passage", kind("derived")),
+        format!("{} of the run log", kind("log")),
+        format!("{} reference,", kind("reference")),
+        format!("{} quoted results** ({:.1} % of the sample, {rlo:.1}–{rhi:.1} %)", kind("result"), 100.0 * kind("result") as f64 / n as f64),
+    ];
+    for e in &expected {
+        assert!(para.contains(e.as_str()), "the prose census paragraph should contain {e:?}:\n{para}");
+    }
+    let kinds = ["parameter", "formula", "derived", "log", "reference", "result"];
+    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "a kind outside the paragraph's list");
+    // The document the sample was drawn from, recounted.
+    let commit = para.split("as of ").nth(1).and_then(|t| t.split_whitespace().next()).expect("the census's commit");
+    let old = Command::new("git").args(["show", &format!("{commit}:docs/reproduction.md")]).current_dir(root).output().expect("run git");
+    assert!(old.status.success(), "git show {commit}: {}", String::from_utf8_lossy(&old.stderr));
+    let tmp = std::env::temp_dir().join(format!("prose_census_doc_{}.md", std::process::id()));
+    std::fs::write(&tmp, &old.stdout).unwrap();
+    let listed = Command::new("python3").arg(format!("{root}/experiments/prose_census.py")).args(["list", "--doc"]).arg(&tmp).output().expect("run python3");
+    std::fs::remove_file(&tmp).ok();
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let count = String::from_utf8_lossy(&listed.stdout).lines().count();
+    let written = format!("counts {} prose numbers", count.to_string().as_bytes().rchunks(3).rev().map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(","));
+    assert!(para.contains(&written), "the paragraph should say {written:?}");
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Which numbers in docs/reproduction.md's prose does a test check?
+
+Issue 23 item 3 asks that text and data cannot drift apart. The tables are
+counted by `every_results_table_is_tied`; the prose has no such census,
+because its checks are spread over many tests that do not say which
+numbers they read. This tool measures it from the outside, by mutation: it
+draws a random sample of the numbers in the prose, changes each one (its
+last digit + 1, mod 10) in the document, runs the `reproduction_numbers`
+test binary, and records whether some test fails. A number no test notices
+is one that could drift from its data.
+
+    experiments/prose_census.py list  [--doc D]
+        every prose number the census counts, one per line (line, number,
+        context): to inspect the filter.
+    experiments/prose_census.py run --bin B --n N [--seed S] --out F.csv
+        the mutation run. B is the built test binary of
+        `cargo test --release --test reproduction_numbers --no-run`; the
+        document it reads is the one of the checkout it was built in
+        (CARGO_MANIFEST_DIR), which must be this script's checkout. The
+        document is restored after every run and on exit.
+
+Prose is every line outside fenced code blocks, tables, headings and image
+lines. Not counted (not quoted results): numbers in inline code spans and
+link targets, in references (Fig./Figs/Eq./Eqs/§/Table/issue/line/item
+followed by numbers, a bracketed citation [16]), dates and clock times,
+and digits glued to a letter or underscore (commit hashes, `000_…`, v2).
+Configuration parameters and run lengths are counted: run lengths are
+checked by `run_lengths.rs`, so a mutated one is caught like any number.
+"""
+import argparse
+import csv
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+REF_WORD = r"(?:Figs?\.?|Figures?|Eqs?\.?|Equations?|§|Tables?|issues?|lines?|items?|Appendix|footnotes?|Sections?|stops?)"
+REF_ATOM = r"\(?\d+(?:\.\d+)*\)?(?:\s?\([a-z]\))?[a-z]?"
+REF = re.compile(REF_WORD + r"\s*" + REF_ATOM + r"(?:\s*(?:,|and|or|–|-|/|to)\s*" + REF_ATOM + r")*")
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}(?::\d{2})?")
+CITATION = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def blank(text, pattern):
+    """`pattern`'s matches replaced by spaces, line breaks kept (a reference
+    may wrap), so every position stays where it was in the document."""
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def prose_numbers(doc):
+    """(line number, start column, end column, number) of every counted
+    number, in document order."""
+    out = []
+    in_code = False
+    lines = doc.split("\n")
+    # Inline code spans may cross line breaks: blank them over the whole text
+    # of each paragraph-free view by working on the document with code
+    # blocks kept (their fences have three backticks, spans one).
+    masked = []
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+            masked.append(None)
+            continue
+        s = line.strip()
+        if in_code or s.startswith("|") or s.startswith("#") or s.startswith("![") or s.startswith("<!--"):
+            masked.append(None)
+        else:
+            masked.append(line)
+    # Blank inline code spans across lines within runs of prose lines.
+    text = "\n".join(m if m is not None else "" for m in masked)
+    text = re.sub(r"`[^`]*`", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for pattern in (LINK_TARGET, CITATION, DATE, REF):
+        text = blank(text, pattern)
+    for no, line in enumerate(text.split("\n"), 1):
+        if masked[no - 1] is None:
+            continue
+        for m in NUMBER.finditer(line):
+            a, b = m.start(), m.end()
+            before = line[a - 1] if a > 0 else " "
+            after = line[b] if b < len(line) else " "
+            if before.isalpha() or before == "_" or after.isalpha() or after == "_":
+                continue
+            out.append((no, a, b, m.group(0)))
+    return out
+
+
+def mutate(number):
+    """The number with its last digit + 1 (mod 10): a change every exact
+    tie must notice."""
+    d = int(number[-1])
+    return number[:-1] + str((d + 1) % 10)
+
+
+def heading_of(lines, no):
+    for i in range(no - 1, -1, -1):
+        if lines[i].startswith("#") and not lines[i].startswith("#!"):
+            return lines[i].strip()
+    return ""
+
+
+def run_tests(binary, cwd):
+    """(exit code, failing test names)."""
+    p = subprocess.run([binary, "--test-threads", "2", "-q"], cwd=cwd, capture_output=True, text=True)
+    failed = re.findall(r"^---- (\S+) stdout ----", p.stdout, flags=re.M)
+    return p.returncode, failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ls = sub.add_parser("list")
+    ls.add_argument("--doc", default=None)
+    rn = sub.add_parser("run")
+    rn.add_argument("--bin", required=True)
+    rn.add_argument("--n", type=int, required=True)
+    rn.add_argument("--seed", type=int, default=1)
+    rn.add_argument("--out", required=True)
+    args = ap.parse_args()
+
+    root = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--show-toplevel"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    doc_path = os.path.join(root, "docs", "reproduction.md")
+    if args.cmd == "list":
+        path = args.doc or doc_path
+        doc = open(path, encoding="utf-8").read()
+        lines = doc.split("\n")
+        for no, a, b, num in prose_numbers(doc):
+            print(f"{no}\t{num}\t{lines[no - 1][max(0, a - 30):b + 30]}")
+        return 0
+
+    if args.n < 1:
+        print(f"prose_census: --n {args.n}: want at least 1", file=sys.stderr)
+        return 2
+    if not os.access(args.bin, os.X_OK):
+        print(f"prose_census: --bin {args.bin}: not an executable", file=sys.stderr)
+        return 2
+    original = open(doc_path, encoding="utf-8").read()
+
+    def restore(*_):
+        with open(doc_path, "w", encoding="utf-8") as f:
+            f.write(original)
+        if _:
+            sys.exit(130)
+
+    signal.signal(signal.SIGINT, restore)
+    signal.signal(signal.SIGTERM, restore)
+    code, failed = run_tests(args.bin, root)
+    if code != 0:
+        print(f"prose_census: the unchanged document already fails: {failed}", file=sys.stderr)
+        return 1
+    found = prose_numbers(original)
+    lines = original.split("\n")
+    rng = random.Random(args.seed)
+    sample = sorted(rng.sample(range(len(found)), min(args.n, len(found))))
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    with open(args.out, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["line", "number", "mutated", "caught", "failing_tests", "heading", "context", "seconds"])
+        try:
+            for k, i in enumerate(sample, 1):
+                no, a, b, num = found[i]
+                start = offsets[no - 1] + a
+                if original[start:start + (b - a)] != num:
+                    raise SystemExit(f"prose_census: line {no}: {num!r} is not at its position (filter bug)")
+                changed = original[:start] + mutate(num) + original[start + (b - a):]
+                with open(doc_path, "w", encoding="utf-8") as g:
+                    g.write(changed)
+                t = time.time()
+                code, failed = run_tests(args.bin, root)
+                context = lines[no - 1][max(0, a - 40):b + 40].strip()
+                w.writerow([no, num, mutate(num), "yes" if code != 0 else "no", " ".join(failed),
+                            heading_of(lines, no), context, f"{time.time() - t:.1f}"])
+                f.flush()
+                print(f"{k}/{len(sample)} line {no} {num}: {'caught' if code else 'NOT caught'}", file=sys.stderr)
+        finally:
+            restore()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
