@@ -2226,15 +2226,9 @@ fn issue23_item1() -> Vec<Claim> {
         passage: "throughput stops at 0.866); with it the full-crossbar MediaWorm carries\n0.948 jitter-free at 0.95",
         numbers: vec![n("0.866", CAP, cap("0.95", "100000"), "accepted_throughput"), n("0.948", CAP, cap("0.95", "72"), "accepted_throughput")],
     });
-    // 003_… Fig. 4 with slot_end: probability ± half-width / missing time (µs) per phase.
-    for (passage, csv, point) in [
-        // The 0.15 s rows, with the missing time's half-width: phase_cis.rs.
-        ("| TR, 0.6 s | 0.208 ± 0.023 / 1,628.4 | 1.000 ± 0.000 / 8,497.6 | 0.479 ± 0.007 / 6,567.4 | 0.084 ± 0.004 / 5,282.4 | 0.049 ± 0.008 / 2,037.1 |", LONG, "0.6 traditional"),
-        ("| NP, 0.6 s | 0.160 ± 0.018 / 3.1 | 0.086 ± 0.012 / 3.6 | 0.096 ± 0.007 / 4.5 | 0.092 ± 0.007 / 6.9 | 0.067 ± 0.005 / 16.9 |", LONG, "0.6 non_preemptive"),
-        ("| P, 0.6 s | 0.167 ± 0.017 / 7.4 | 0.096 ± 0.008 / 20.5 | 0.094 ± 0.006 / 67.8 | 0.088 ± 0.005 / 166.7 | 0.062 ± 0.003 / 637.3 |", LONG, "0.6 preemptive"),
-    ] {
-        v.push(phase_table_row(passage, csv, point));
-    }
+    // 003_… Fig. 4 with slot_end: the 0.15 s and 0.6 s rows (probability ±
+    // half-width / missing time ± half-width per phase) are tied in
+    // phase_cis.rs.
     let ph = |csv: &'static str, point: &'static str, phase: &'static str, w: &'static str, column: &'static str, scale: f64| Num {
         written: w,
         csv,
@@ -2316,10 +2310,6 @@ fn issue23_item1() -> Vec<Claim> {
     v.push(Claim {
         passage: "the last phase as P, 8,650)",
         numbers: vec![ph(LONG, NP, "4", "8,650", "frames_judged", 1.0), ph(LONG, P, "4", "8,650", "frames_judged", 1.0)],
-    });
-    v.push(Claim {
-        passage: "(637.3 µs against 16.9 µs in\n  the 80:20 phase)",
-        numbers: vec![ph(LONG, P, "4", "637.3", t, 1000.0), ph(LONG, NP, "4", "16.9", t, 1000.0)],
     });
     v
 }
