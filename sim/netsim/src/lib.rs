@@ -18,6 +18,7 @@ pub mod nic;
 pub mod offered;
 pub mod pcs;
 pub mod pcs_data;
+pub mod phase_intervals;
 pub mod reconfigure;
 pub mod router_split;
 pub mod segmentation;

@@ -13,6 +13,7 @@
 
 use crate::experiment::{BestEffort, ModelScheduler, RealTime, SourcePreemption, SourceVcChoice, Validated};
 use crate::metrics::{self, Histogram, MeanSd};
+use crate::phase_intervals;
 use crate::segmentation::SegmentationQueues;
 use crate::topology::Peer;
 use crate::workload::{self, FlowKind, Message};
@@ -383,6 +384,12 @@ pub struct PhaseStats {
     /// a few frames per stream. NaN with fewer than two groups judged.
     #[serde(default = "nan")]
     pub deadline_miss_probability_ci95: f64,
+    /// 95 % half-width of `deadline_missing_time_ms` (ms), over the same
+    /// groups of streams: the ratio estimator of
+    /// `phase_intervals::missing_time_ci95`. NaN when fewer than two groups
+    /// missed a frame.
+    #[serde(default = "nan")]
+    pub deadline_missing_time_ci95_ms: f64,
     /// Message latency of each class whose messages were created in this
     /// phase (measured window only), split into the wait at the source and
     /// the time in the network (003_… Fig. 5's "queueing time" and network
@@ -400,6 +407,11 @@ pub struct PhaseClassLatency {
     pub class: u8,
     pub messages: u64,
     pub latency: f64,
+    /// 95 % half-width of `latency` (cycles): Student t over the messages,
+    /// taken as independent (`phase_intervals::Moments`). NaN with one
+    /// message.
+    #[serde(default = "nan")]
+    pub latency_ci95: f64,
     pub source_latency: f64,
     pub network_latency: f64,
 }
@@ -657,6 +669,9 @@ struct ClassAcc {
     batches: Vec<(f64, u64)>,
     /// Per phase (by creation time): (count, latency, source, network sums).
     phases: Vec<(u64, f64, f64, f64)>,
+    /// Per phase: the latencies' moments, for their interval (the sums
+    /// above stay the means' source, so the means are unchanged).
+    phase_moments: Vec<phase_intervals::Moments>,
 }
 
 impl<'a> Sim<'a> {
@@ -963,7 +978,12 @@ impl<'a, X: Width> Sim<'a, X> {
             vtick_max: vtick_be - 1,
             warmup,
             class_acc: vec![
-                ClassAcc { batches: vec![(0.0, 0); batches], phases: vec![(0, 0.0, 0.0, 0.0); n_phases], ..Default::default() };
+                ClassAcc {
+                    batches: vec![(0.0, 0); batches],
+                    phases: vec![(0, 0.0, 0.0, 0.0); n_phases],
+                    phase_moments: vec![phase_intervals::Moments::default(); n_phases],
+                    ..Default::default()
+                };
                 classes as usize
             ],
             hops: hop_table(&v.net),
@@ -1959,6 +1979,7 @@ impl<'a, X: Width> Sim<'a, X> {
         acc.1 += lat;
         acc.2 += (rec.injected - rec.created) as f64;
         acc.3 += (now - rec.injected) as f64;
+        c.phase_moments[ph].add(lat);
     }
 
     /// [`PhaseClassLatency`] of every class with messages created in phase
@@ -1976,6 +1997,7 @@ impl<'a, X: Width> Sim<'a, X> {
                     class: class as u8,
                     messages: n,
                     latency: lat / n as f64,
+                    latency_ci95: c.phase_moments[ph].ci95(),
                     source_latency: src / n as f64,
                     network_latency: net / n as f64,
                 })
@@ -2071,8 +2093,8 @@ impl<'a, X: Width> Sim<'a, X> {
         let nph = self.phase_params.len();
         let mut ph_acc = vec![(0u64, 0u64, 0.0f64); nph];
         let groups = self.v.exp.run.batches.max(2);
-        // Per phase and stream group: (frames judged, misses).
-        let mut ph_groups = vec![vec![(0u64, 0u64); groups]; nph];
+        // Per phase and stream group: frames judged, missed, their lateness.
+        let mut ph_groups = vec![vec![phase_intervals::GroupMisses::default(); groups]; nph];
         let mut stream_no = 0usize;
         for (fi, st) in self.flow_state.iter().enumerate() {
             if !matches!(self.flows[fi].kind, FlowKind::Stream { .. }) {
@@ -2100,9 +2122,8 @@ impl<'a, X: Width> Sim<'a, X> {
                 stamped_lateness.push((arrivals[k + 1], lateness));
                 let ph = ((d[k + 1].2 as f64 / self.phase_cycles) as usize).min(nph - 1);
                 ph_acc[ph].0 += 1;
-                ph_groups[ph][group].0 += 1;
+                ph_groups[ph][group].judge(lateness);
                 if lateness > 0.0 {
-                    ph_groups[ph][group].1 += 1;
                     ph_acc[ph].1 += 1;
                     ph_acc[ph].2 += lateness;
                 }
@@ -2163,9 +2184,8 @@ impl<'a, X: Width> Sim<'a, X> {
                     frames_judged: j,
                     deadline_miss_probability: if j > 0 { m as f64 / j as f64 } else { f64::NAN },
                     deadline_missing_time_ms: if m > 0 { l / m as f64 * cycle_ms } else { 0.0 },
-                    deadline_miss_probability_ci95: metrics::batch_ci95(
-                        &ph_groups[i].iter().map(|&(j, m)| if j > 0 { m as f64 / j as f64 } else { f64::NAN }).collect::<Vec<_>>(),
-                    ),
+                    deadline_miss_probability_ci95: metrics::batch_ci95(&ph_groups[i].iter().map(|g| g.miss_probability()).collect::<Vec<_>>()),
+                    deadline_missing_time_ci95_ms: phase_intervals::missing_time_ci95(&ph_groups[i]) * cycle_ms,
                     class_latency: self.phase_class_latency(i),
                 })
                 .collect(),

@@ -175,3 +175,64 @@ fn the_control_traces_show_the_mechanism() {
     let total = |router: &str| of("iterative", router).iter().map(|r| source_and_total(r).0).sum::<f64>();
     assert!(total("p_most_credits") < 0.25 * total("p") && total("p_most_credits") > 0.0, "{} vs {}", total("p_most_credits"), total("p"));
 }
+
+/// Two-sided 95 % Student t quantiles for 1..=20 degrees of freedom, from
+/// a printed table (not the library's), for the half-widths below.
+const T95_TABLE: [f64; 20] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086];
+
+/// Lag-1 autocorrelation of consecutive pairs of `residuals` (indices into
+/// it), over the sum of all squared residuals.
+fn lag1(residuals: &[f64], pairs: &[(usize, usize)]) -> f64 {
+    pairs.iter().map(|&(a, b)| residuals[a] * residuals[b]).sum::<f64>() / residuals.iter().map(|r| r * r).sum::<f64>()
+}
+
+/// The basis of the control-latency half-widths of docs/reproduction.md's
+/// 003_… Fig. 5 tables: per phase, `phase_latency.csv`'s `latency_ci95_us`
+/// is the Student t half-width of the traced messages' latencies, and the
+/// messages show no serial correlation (what the t interval assumes), in
+/// creation order and between a source's consecutive messages.
+#[test]
+fn the_latency_half_widths_are_t_intervals_of_independent_messages() {
+    let rows = table(&format!("{OUT}/control.csv"));
+    let (mut in_order, mut by_source) = (Vec::new(), Vec::new());
+    for (allocator, file) in FILES {
+        let committed = table(&format!("experiments/results/{file}/phase_latency.csv"));
+        for (router, point) in [("np", "0.8 non_preemptive"), ("p", "0.8 preemptive")] {
+            let mut mine: Vec<_> = rows.iter().filter(|r| r["allocator"] == allocator && r["router"] == router).collect();
+            assert_eq!(mine.len(), 74, "{allocator} {router}");
+            mine.sort_by_key(|r| num(r, "created") as u64);
+            let us = |r: &BTreeMap<String, String>| source_and_total(r).1 * 0.08;
+            let mut phase_mean = BTreeMap::new();
+            for c in committed.iter().filter(|r| r["point"] == point && r["class"] == "2") {
+                let lat: Vec<f64> = mine.iter().filter(|r| r["phase"] == c["phase"]).map(|r| us(r)).collect();
+                let n = lat.len() as f64;
+                let mean = lat.iter().sum::<f64>() / n;
+                let s2 = lat.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+                let half = T95_TABLE[lat.len() - 2] * (s2 / n).sqrt();
+                assert!((half - num(c, "latency_ci95_us")).abs() < 1e-6, "{file} {point} phase {}: half-width {half} against {}", c["phase"], c["latency_ci95_us"]);
+                phase_mean.insert(c["phase"].clone(), mean);
+            }
+            let residuals: Vec<f64> = mine.iter().map(|r| us(r) - phase_mean[&r["phase"]]).collect();
+            let consecutive: Vec<(usize, usize)> = (1..mine.len()).map(|i| (i - 1, i)).collect();
+            let mut same_source = Vec::new();
+            let mut last_of: BTreeMap<&str, usize> = BTreeMap::new();
+            for (i, r) in mine.iter().enumerate() {
+                if let Some(j) = last_of.insert(r["src"].as_str(), i) {
+                    same_source.push((j, i));
+                }
+            }
+            assert_eq!(same_source.len(), 74 - 8, "{allocator} {router}: 8 sources");
+            in_order.push(lag1(&residuals, &consecutive));
+            by_source.push(lag1(&residuals, &same_source));
+        }
+    }
+    let band = 1.96 / 74f64.sqrt();
+    assert_eq!(format!("{band:.2}"), "0.23");
+    let range = |v: &[f64]| (v.iter().cloned().fold(f64::INFINITY, f64::min), v.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
+    let fmt = |(lo, hi): (f64, f64)| format!("{lo:.2} to {hi:.2}");
+    // Quoted: "between −0.17 and 0.05 in creation order, and between −0.08
+    // and −0.02 across a source's consecutive messages".
+    assert_eq!(fmt(range(&in_order)), "-0.17 to 0.05", "{in_order:?}");
+    assert_eq!(fmt(range(&by_source)), "-0.08 to -0.02", "{by_source:?}");
+    assert!(in_order.iter().chain(&by_source).all(|r| r.abs() < band), "{in_order:?} {by_source:?}");
+}

@@ -16,10 +16,11 @@ fn golden_dir() -> PathBuf {
 }
 
 /// Results as JSON without the wall-clock fields, and without the fields
-/// added after the recording: the per-phase deadline half-width (issue 23),
-/// computed from the same frames as the recorded probability, and the
-/// per-phase class latencies (003_… Fig. 5), from the same messages as the
-/// recorded class latencies; and the per-class credit-stall counter.
+/// added after the recording: the per-phase deadline half-widths (issue 23),
+/// computed from the same frames as the recorded probability and missing
+/// time, and the per-phase class latencies (003_… Fig. 5), from the same
+/// messages as the recorded class latencies; and the per-class credit-stall
+/// counter.
 fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
     let o = j.as_object_mut().unwrap();
     o.remove("wall_seconds");
@@ -27,6 +28,7 @@ fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
     if let Some(phases) = o.get_mut("phases").and_then(|p| p.as_array_mut()) {
         for ph in phases {
             ph.as_object_mut().unwrap().remove("deadline_miss_probability_ci95");
+            ph.as_object_mut().unwrap().remove("deadline_missing_time_ci95_ms");
             ph.as_object_mut().unwrap().remove("class_latency");
         }
     }
