@@ -74,7 +74,7 @@ fn class_net(r: &Results, c: u8) -> f64 {
 /// per-class latency plots.
 fn model_outputs() -> Vec<String> {
     let mut v = sweep_outputs();
-    v.extend(["comparison.txt", "source_queue.csv", "latency_parts.csv", "dmp.csv", "throughput.csv"].map(String::from));
+    v.extend(["comparison.txt", "source_queue.csv", "latency_parts.csv", "latency_components.csv", "dmp.csv", "throughput.csv"].map(String::from));
     for c in 0..CLASS_NET.len() {
         v.push(format!("network_latency_class{c}.svg"));
         v.push(format!("network_latency_class{c}.png"));
@@ -179,6 +179,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     out.write("comparison.txt", table.as_bytes())?;
     out.write("source_queue.csv", source_queue(&pts).as_bytes())?;
     out.write("latency_parts.csv", latency_parts(&pts).as_bytes())?;
+    out.write("latency_components.csv", latency_components(&pts).as_bytes())?;
     if !dmp.is_empty() {
         let mut csv = String::from("source,point,class,deadline_cycles,miss_probability\n");
         for (src, pt, c, d, m) in &dmp {
@@ -234,18 +235,10 @@ fn source_queue(pts: &[sweep::Point]) -> String {
 /// source back; NaN where not measured: a model, the NIC model).
 fn latency_parts(pts: &[sweep::Point]) -> String {
     let mut s = String::from("source,point,class,source_wait_cycles,source_wait_error_percent,network_latency_cycles,network_latency_error_percent,credit_stall_cycles\n");
-    let sim_of = |p: &sweep::Point, class: u8| {
-        pts.iter()
-            .find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == p.params[1..])
-            .and_then(|q| q.result.as_ref().ok())
-            .and_then(|r| r.classes.iter().find(|k| k.class == class))
-    };
-    let rel = |m: f64, s: Option<f64>| s.map_or(f64::NAN, |s| 100.0 * (m - s) / s);
     for p in pts {
         let Ok(r) = &p.result else { continue };
-        let is_sim = p.params[0].1.as_str() == Some("sim");
         for c in &r.classes {
-            let sim = if is_sim { None } else { sim_of(p, c.class) };
+            let sim = sim_class_beside(pts, p, c.class);
             let (src_err, net_err) = (rel(c.source_latency, sim.map(|k| k.source_latency)), rel(c.network_latency, sim.map(|k| k.network_latency)));
             s += &format!(
                 "{},{},{},{},{src_err:.1},{},{net_err:.1},{}\n",
@@ -257,6 +250,49 @@ fn latency_parts(pts: &[sweep::Point]) -> String {
                 // "NaN" where not measured, as the CSVs write every absent value.
                 c.source_credit_stall.unwrap_or(f64::NAN)
             );
+        }
+    }
+    s
+}
+
+/// The simulated class at a model row's point (`None` for a simulated row
+/// or where the simulation has no such class).
+fn sim_class_beside<'a>(pts: &'a [sweep::Point], p: &sweep::Point, class: u8) -> Option<&'a wormqos_netsim::network::ClassStats> {
+    if p.params[0].1.as_str() == Some("sim") {
+        return None;
+    }
+    pts.iter()
+        .find(|q| q.params[0].1.as_str() == Some("sim") && q.params[1..] == p.params[1..])
+        .and_then(|q| q.result.as_ref().ok())
+        .and_then(|r| r.classes.iter().find(|k| k.class == class))
+}
+
+/// Model − simulation relative to the simulation, percent; NaN without one.
+fn rel(m: f64, s: Option<f64>) -> f64 {
+    s.map_or(f64::NAN, |s| 100.0 * (m - s) / s)
+}
+
+/// 000_… Figs 5 and 8: per point, source and class the message latency's
+/// three parts — queueing (W̄_c, creation to header injection), transfer
+/// (T, the no-contention network latency: the model's P − 1 + P h̄ + M,
+/// the simulation's mean over its messages' routes, `zero_load.rs`) and
+/// blocking and sharing (L̄_c − T) — with each model part's relative error
+/// against the simulated one. NaN where a part is not known.
+fn latency_components(pts: &[sweep::Point]) -> String {
+    let mut s = String::from(
+        "source,point,class,queueing_cycles,transfer_cycles,blocking_sharing_cycles,queueing_error_percent,transfer_error_percent,blocking_sharing_error_percent\n",
+    );
+    let parts = |c: &wormqos_netsim::network::ClassStats| {
+        let t = c.transfer_time.unwrap_or(f64::NAN);
+        [c.source_latency, t, c.network_latency - t]
+    };
+    for p in pts {
+        let Ok(r) = &p.result else { continue };
+        for c in &r.classes {
+            let own = parts(c);
+            let sim = sim_class_beside(pts, p, c.class).map(parts);
+            let err: Vec<String> = (0..3).map(|i| format!("{:.1}", rel(own[i], sim.map(|k| k[i])))).collect();
+            s += &format!("{},{},{},{},{},{},{}\n", sweep::value_label(&p.params[0].1), label(&p.params[1..]), c.class, own[0], own[1], own[2], err.join(","));
         }
     }
     s

@@ -192,7 +192,43 @@ fn with_sim_overlays_model_and_simulation() {
     // The comparison table gives the model's error against the simulation.
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("% (sim "), "{stdout}");
+    check_latency_components(&out);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// 000_… Figs 5 and 8's split in `latency_components.csv`, against the
+/// same run's `source_queue.csv`: queueing = the source wait; transfer =
+/// P − 1 + M = 36 cycles for model and simulation alike (one router, every
+/// message 32 flits: by hand); blocking and sharing = network latency − 36;
+/// each model row's errors 100 (model − sim) / sim of those parts.
+fn check_latency_components(out: &Path) {
+    let parts = std::fs::read_to_string(out.join("latency_components.csv")).unwrap();
+    let queue = std::fs::read_to_string(out.join("source_queue.csv")).unwrap();
+    assert!(
+        parts.starts_with("source,point,class,queueing_cycles,transfer_cycles,blocking_sharing_cycles,queueing_error_percent,transfer_error_percent,blocking_sharing_error_percent\n"),
+        "{parts}"
+    );
+    let fields = |text: &str, src: &str, class: u8| -> Vec<f64> {
+        let l = text.lines().find(|l| l.starts_with(&format!("{src},")) && l.split(',').nth(2) == Some(&class.to_string())).unwrap_or_else(|| panic!("{src} {class}: {text}"));
+        l.split(',').skip(3).map(|x| x.parse().unwrap()).collect()
+    };
+    for class in 0..3u8 {
+        let mut split = Vec::new();
+        for src in ["model:kim2005", "sim"] {
+            let (p, q) = (fields(&parts, src, class), fields(&queue, src, class));
+            // source_queue.csv: network latency, source wait, latency.
+            assert_eq!(p[0], q[1], "{src} class {class}: queueing");
+            assert_eq!(p[1], 36.0, "{src} class {class}: transfer");
+            assert!((p[2] - (q[0] - 36.0)).abs() < 1e-9, "{src} class {class}: blocking {} against {}", p[2], q[0] - 36.0);
+            split.push(p);
+        }
+        let (m, s) = (&split[0], &split[1]);
+        for i in 0..3 {
+            let want = format!("{:.1}", 100.0 * (m[i] - s[i]) / s[i]);
+            assert_eq!(format!("{:.1}", m[3 + i]), want, "class {class} part {i}: error");
+            assert!(s[3 + i].is_nan(), "a simulated row has no error");
+        }
+    }
 }
 
 #[test]

@@ -5087,6 +5087,8 @@ mod suppositions;
 mod staggered_8020;
 #[path = "reproduction_numbers/stag_records.rs"]
 mod stag_records;
+#[path = "reproduction_numbers/components_000.rs"]
+mod components_000;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

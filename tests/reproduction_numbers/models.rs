@@ -89,7 +89,7 @@ pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
 /// `csv` (its `source` column tells model from simulation). A cell may
 /// carry text after the error ("…, source saturated"); only its first
 /// three numbers are read, and a cell without "(" has no error.
-fn pair_cells(passage: &'static str, csv: &'static str, cells: &[(Row, &'static str)], model: &'static str, model_first: bool) -> (Claim, Vec<RelError>) {
+pub(super) fn pair_cells(passage: &'static str, csv: &'static str, cells: &[(Row, &'static str)], model: &'static str, model_first: bool) -> (Claim, Vec<RelError>) {
     let mut numbers = Vec::new();
     let mut errors = Vec::new();
     for (cell, &(point, column)) in row_cells(passage, cells.len()).into_iter().zip(cells) {
@@ -195,6 +195,9 @@ pub(super) fn claims() -> (Vec<Claim>, Vec<RelError>) {
     let mut e = Vec::new();
     single_router_000(&mut v, &mut e);
     cube_000(&mut v, &mut e);
+    let (claims_fig8, errors_fig8) = super::components_000::claims();
+    v.extend(claims_fig8);
+    e.extend(errors_fig8);
     onoff_two_classes_000(&mut v, &mut e);
     torus_002(&mut v, &mut e);
     ring_004_fig8(&mut v, &mut e);

@@ -25,6 +25,7 @@ pub mod segmentation;
 pub mod source_lanes;
 pub mod topology;
 pub mod workload;
+pub mod zero_load;
 
 pub use experiment::{Experiment, ExperimentError, Validated};
 pub use network::{run, PhaseClassLatency, Results, RouterEvents, SimError};

@@ -355,6 +355,15 @@ pub struct ClassStats {
     /// are not the simple NI's, and for a model's row.
     #[serde(default)]
     pub source_credit_stall: Option<f64>,
+    /// Mean over the measured messages of their no-contention network
+    /// latency (`zero_load.rs`: route and length, no other message), 000_…
+    /// §3.2.1's transfer time T; `network_latency − transfer_time` is what
+    /// contention (blocking and sharing) added. For a model's row the
+    /// model's T. `None` where not known: the NIC model, a network of more
+    /// than 512 endpoints (no hop table), output buffers below 4 flits, or a
+    /// results file written before the field existed.
+    #[serde(default)]
+    pub transfer_time: Option<f64>,
     pub histogram: Histogram,
     /// Messages by network latency in cycles (index = cycles; the last
     /// entry counts every latency ≥ its index), for deadline tails such
@@ -629,6 +638,9 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// `hops[s * endpoints + d]`: links from endpoint s to d (empty when
     /// not recorded: one router, or more than 512 endpoints).
     hops: Vec<u8>,
+    /// The zero-load timing of every route (`None`: not derived for this
+    /// network, see `zero_load.rs`, or the NIC model's sources).
+    zero_load: Option<crate::zero_load::ZeroLoad>,
     flits_injected: u64,
     flits_ejected: u64,
     window_flits: u64,
@@ -665,6 +677,10 @@ struct ClassAcc {
     net_counts_by_hops: Vec<Vec<u64>>,
     /// Sum of the messages' credit-stalled source-wait cycles.
     stalled: f64,
+    /// Sum and count of the messages' no-contention network latencies
+    /// (`zero_load.rs`), where the route's hop count is known.
+    transfer: f64,
+    transfer_n: u64,
     /// Per batch (by creation time): (sum, count).
     batches: Vec<(f64, u64)>,
     /// Per phase (by creation time): (count, latency, source, network sums).
@@ -987,6 +1003,7 @@ impl<'a, X: Width> Sim<'a, X> {
                 classes as usize
             ],
             hops: hop_table(&v.net),
+            zero_load: zero_load_of(v),
             flits_injected: 0,
             flits_ejected: 0,
             window_flits: 0,
@@ -1957,6 +1974,16 @@ impl<'a, X: Width> Sim<'a, X> {
             c.net_counts = vec![0; NET_LATENCY_BINS];
         }
         c.net_counts[((now - rec.injected) as usize).min(NET_LATENCY_BINS - 1)] += 1;
+        // One router: no router-to-router link (the hop table is empty).
+        let route_hops = if self.routers.len() == 1 {
+            Some(0)
+        } else {
+            self.hops.get(rec.src as usize * self.nis.len() + rec.m.dest as usize).map(|&h| h as u64)
+        };
+        if let (Some(z), Some(h)) = (self.zero_load, route_hops) {
+            c.transfer += z.latency(h, rec.m.flits as u64) as f64;
+            c.transfer_n += 1;
+        }
         if !self.hops.is_empty() {
             let h = self.hops[rec.src as usize * self.nis.len() + rec.m.dest as usize] as usize;
             if c.net_counts_by_hops.len() <= h {
@@ -2146,6 +2173,7 @@ impl<'a, X: Width> Sim<'a, X> {
                     source_latency: c.src / c.n as f64,
                     // The NIC model's sources are not the simple NI's.
                     source_credit_stall: if self.nic.is_some() { None } else { Some(c.stalled / c.n as f64) },
+                    transfer_time: (c.transfer_n == c.n).then(|| c.transfer / c.n as f64),
                     histogram: c.hist.clone(),
                     network_latency_counts: c.net_counts.clone(),
                     network_latency_counts_by_hops: c
@@ -2276,6 +2304,17 @@ fn take_tag(inflight: &mut [Vec<u32>], next_tag: &mut [u32], mask: u32, slab: &m
 
 /// Links crossed from every endpoint to every other (0 for itself), or
 /// nothing on one router or beyond 512 endpoints (the table's size).
+/// The zero-load timing when every router has the same buffers and the
+/// sources are the simple NI's (the NIC model's are not).
+fn zero_load_of(v: &Validated) -> Option<crate::zero_load::ZeroLoad> {
+    let c0 = &v.configs[0];
+    let same = v.configs.iter().all(|c| c.input_buffer_depth() == c0.input_buffer_depth() && c.output_buffer_depth() == c0.output_buffer_depth());
+    if !same || v.exp.nic.is_some() {
+        return None;
+    }
+    crate::zero_load::ZeroLoad::new(v.exp.topology.link_latency as u64, c0.input_buffer_depth() as u64, c0.output_buffer_depth() as u64)
+}
+
 fn hop_table(net: &crate::topology::Network) -> Vec<u8> {
     let n = net.endpoints();
     if net.routers < 2 || n > 512 {

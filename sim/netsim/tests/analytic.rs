@@ -224,6 +224,48 @@ fn cube_model_against_simulation_within_stated_bounds() {
     }
 }
 
+/// (queueing, transfer, blocking and sharing) of `class`: W̄_c, T and
+/// L̄_c − T (000_… Figs 5 and 8).
+fn components(r: &Results, class: u8) -> [f64; 3] {
+    let c = r.classes.iter().find(|c| c.class == class).unwrap();
+    let t = c.transfer_time.unwrap_or_else(|| panic!("class {class}: no transfer time"));
+    [c.source_latency, t, c.network_latency - t]
+}
+
+#[test]
+fn cube_latency_components_against_simulation() {
+    // 000_… Fig. 8 (docs/reproduction.md "000_… Fig. 8: latency components
+    // in the 6-cube"): fig7_000_cube6 at R1 + R2 = 0.0015 and 0.0045
+    // messages/cycle/node, the file's 200 k cycles (at 60 k R1's mean
+    // wait, made of rare waits, was 15 % off M/D/1). T within 0.5 % (both are
+    // P − 1 + P h + M, the simulation's over its sampled routes); the
+    // model's queueing above the simulation's in every class (Eq. 15 serves
+    // each message for L̄_c and adds S̄_c ≥ 1), R1's measured wait within
+    // 10 % of M/D/1 with service M = 32 at R1's rate (by hand); R1's
+    // blocking and sharing below the simulation's, R2's above.
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/fig7_000_cube6.toml")).unwrap();
+    let base = base.split("[sweep]").next().unwrap();
+    for (load, mix, r1_rate) in [(0.112, "[0.048, 0.064]", 0.001), (0.208, "[0.144, 0.064]", 0.003)] {
+        let text = base.replace("load = 0.16", &format!("load = {load}")).replace("mix = [0.096, 0.064]", &format!("mix = {mix}"));
+        let v = Experiment::from_str(&text, "c.toml", PathBuf::new()).unwrap();
+        let m = predict::to_results(&v, &predict::plan(&v).unwrap().evaluate(&[]).remove(0).result.unwrap());
+        let s = run(&v).unwrap();
+        for class in 0..3u8 {
+            let (mc, sc) = (components(&m, class), components(&s, class));
+            eprintln!("load {load} class {class}: model {mc:?} sim {sc:?}");
+            // h̄ = 192/63 by hand: T = 4 + 5·192/63 + 32.
+            assert!((mc[1] - (36.0 + 5.0 * 192.0 / 63.0)).abs() < 1e-9, "model T {}", mc[1]);
+            assert!(((mc[1] - sc[1]) / sc[1]).abs() <= 0.005, "load {load} class {class}: T model {} sim {}", mc[1], sc[1]);
+            assert!(mc[0] > sc[0], "load {load} class {class}: queueing model {} sim {}", mc[0], sc[0]);
+        }
+        let md1 = r1_rate * 32.0 * 32.0 / (2.0 * (1.0 - r1_rate * 32.0));
+        let r1 = components(&s, 2)[0];
+        assert!((r1 / md1 - 1.0).abs() <= 0.10, "load {load}: R1 wait {r1} against M/D/1 {md1}");
+        assert!(components(&m, 2)[2] < components(&s, 2)[2], "load {load}: R1 blocking");
+        assert!(components(&m, 1)[2] > components(&s, 1)[2], "load {load}: R2 blocking");
+    }
+}
+
 #[test]
 fn torus_model_of_002_against_the_unidirectional_torus() {
     // experiments/torus_002.toml: 8-ary 2-cube, one way, L = 3 with 002_…'s

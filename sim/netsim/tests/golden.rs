@@ -32,11 +32,13 @@ fn without_wall_clock(mut j: serde_json::Value) -> serde_json::Value {
             ph.as_object_mut().unwrap().remove("class_latency");
         }
     }
-    // The per-class credit-stall share of the source wait (issue 22), a
-    // counter added after the recording that changes no other field.
+    // The per-class credit-stall share of the source wait and the
+    // no-contention transfer time (issue 22), measurements added after the
+    // recording that change no other field.
     if let Some(classes) = o.get_mut("classes").and_then(|c| c.as_array_mut()) {
         for c in classes {
             c.as_object_mut().unwrap().remove("source_credit_stall");
+            c.as_object_mut().unwrap().remove("transfer_time");
         }
     }
     j

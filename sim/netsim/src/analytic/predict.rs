@@ -47,6 +47,10 @@ pub struct ClassPrediction {
     /// W̄_c, creation to header injection (cycles); NaN when the source
     /// queue is saturated although the network is not.
     pub source_latency: f64,
+    /// T, the transfer time without contention (000_… §3.1's P − 1 + M,
+    /// §3.2.1's P − 1 + P h̄ + M), where the model gives one: Figs 5 and 8
+    /// split the network latency into T and L̄_c − T.
+    pub transfer_time: Option<f64>,
     /// P{network latency > D} for each deadline asked (000_… §3.4, Eqs
     /// 16–23; real-time classes only, NaN where the model has none).
     pub miss: Vec<f64>,
@@ -159,7 +163,7 @@ impl Plan {
                 name: "torus002",
                 result: model
                     .solve()
-                    .map(|s| vec![ClassPrediction { class: 0, network_latency: s.network_latency, source_latency: s.source_wait, miss: vec![f64::NAN; deadlines.len()] }])
+                    .map(|s| vec![ClassPrediction { class: 0, network_latency: s.network_latency, source_latency: s.source_wait, transfer_time: None, miss: vec![f64::NAN; deadlines.len()] }])
                     .map_err(|e| match e {
                         TorusError::Saturated(why) => PredictError::Saturated(why),
                         TorusError::NoConvergence => PredictError::NoConvergence("002_… fixed point after 100,000 iterations".into()),
@@ -294,7 +298,7 @@ fn single_router(model: &RouterModel, classes: &[u8], deadlines: &[f64]) -> Resu
         // latency defined; the source wait is then "saturated" (NaN).
         let source_latency = if c.source_wait.is_finite() { c.source_wait } else { f64::NAN };
         let miss = deadlines.iter().map(|&d| if i < n { model.deadline_miss_probability(&sol, i, d) } else { f64::NAN }).collect();
-        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency, miss });
+        out.push(ClassPrediction { class: classes[i], network_latency: c.network_latency, source_latency, transfer_time: Some(model.transfer_time(i)), miss });
     }
     Ok(out)
 }
@@ -319,6 +323,7 @@ fn cube(model: &CubeModel, classes: &[u8], deadlines: &[f64], hops: Option<usize
             class: classes[i],
             network_latency: c.network_latency,
             source_latency: if c.source_wait.is_finite() { c.source_wait } else { f64::NAN },
+            transfer_time: Some(model.transfer_time(i)),
             miss: match (i < model.router.rt_rates.len(), hops) {
                 (false, _) => vec![f64::NAN; deadlines.len()],
                 (true, None) => model.miss_probabilities(&sol, i, deadlines),
@@ -340,14 +345,14 @@ fn ring_models(model: &RingModel, eq8: SegQueue, stages: f64, holding: Option<(u
     let answer = |service: Result<f64, RingSaturated>, seg: SegQueue| -> Result<Vec<ClassPrediction>, PredictError> {
         let ts = service.map_err(ring_saturated)?;
         let t = model.transfer_time(ts, seg).map_err(ring_saturated)?;
-        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, miss: vec![f64::NAN; deadlines] }])
+        Ok(vec![ClassPrediction { class: 0, network_latency: ts + ejection, source_latency: t - ts, transfer_time: None, miss: vec![f64::NAN; deadlines] }])
     };
     let mut out: Vec<Named> = ring_services(model, eq8).into_iter().map(|(name, ts, seg)| Named { name, result: answer(ts, seg) }).collect();
     if let Some((nodes, links, vcs, rate)) = holding {
         for (name, q) in [("holding_mmn", Queue::MMn), ("holding_mdn", Queue::MDn)] {
             let h = ring_mean_links(nodes);
             let result = ring_vc_wait(nodes, links, vcs, model.msg_flits, stages, rate, q)
-                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0, miss: vec![f64::NAN; deadlines] }])
+                .map(|w| vec![ClassPrediction { class: 0, network_latency: stages - 1.0 + model.msg_flits + stages * h + h * w, source_latency: 0.0, transfer_time: None, miss: vec![f64::NAN; deadlines] }])
                 .ok_or_else(|| PredictError::Saturated("VC queue (M/M/n or M/D/n holding-time fixed point has no solution)".into()));
             out.push(Named { name, result });
         }
@@ -804,6 +809,7 @@ pub fn to_results(v: &Validated, classes: &[ClassPrediction]) -> Results {
             source_latency: c.source_latency,
             latency_ci95: f64::NAN,
             source_credit_stall: None,
+            transfer_time: c.transfer_time,
             ..ClassStats::default()
         })
         .collect();
