@@ -63,3 +63,21 @@ fn cube_messages_are_seen_at_every_router_of_their_path() {
     let queued = waits.iter().filter(|w| w.queueing() > 0).count();
     assert!(queued * 50 < log.len(), "{queued} of {} queued at 1/10 of the lightest load", log.len());
 }
+
+/// The VC utilisation beside the waits: at a tenth of the lightest load of
+/// `fig4_000_np` almost no message waits for anything, so each R1 message
+/// holds its output VC (VC 0, `vc_classes = [2, 1, 0]`) for its 32 flits'
+/// crossings and a few pipeline cycles: the allocated cycles of VC 0 over
+/// every output port, per R1 message delivered, lie in 32..=38. (The other
+/// VCs' counts are not in it: all three together would be above 38.)
+#[test]
+fn single_router_vc_utilisation_is_the_holds_of_its_class() {
+    let v = experiment("fig4_000_np.toml", &[("load = 0.48\nmix = [0.16, 0.32]", "load = 0.0384\nmix = [0.0064, 0.032]"), ("cycles = 1000000\nwarmup_cycles = 20000", "cycles = 400000\nwarmup_cycles = 0")]);
+    let (_, log, waits) = Sim::new(&v).unwrap().run_vc_waits().unwrap();
+    let r1 = log.iter().filter(|m| m.class == 2).count();
+    assert!(r1 > 500, "{r1} R1 messages");
+    assert_eq!(waits.routers, 1);
+    let held: u64 = (0..16).map(|o| waits.held[o * waits.vcs]).sum();
+    let per_message = held as f64 / r1 as f64;
+    assert!((32.0..=38.0).contains(&per_message), "VC 0 held {per_message} cycles per R1 message");
+}
