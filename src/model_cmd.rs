@@ -42,6 +42,12 @@ pub struct ModelArgs {
     /// simulation; without it, over all messages.
     #[arg(long)]
     pub hops: Option<usize>,
+    /// 000_… models: also the rows `model:kim2005_vcq` /
+    /// `model:kim2005_cube_vcq`, the wait for each hop's one VC per class
+    /// (an M/D/1 queue at the model's rate and holding time) added to the
+    /// latency and to the deadline missing probability (issue 22).
+    #[arg(long)]
+    pub vc_queue: bool,
     /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
     pub force: bool,
@@ -90,7 +96,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     for &d in &a.deadline {
         real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
     }
-    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops };
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops, vc_queue: a.vc_queue };
     if opts.ring_source_block && a.with_sim {
         return Err(invalid(
             "--ring-strategy source-block with --with-sim: the simulation follows the experiment file; to simulate 004_…'s second strategy set topology.strategy = \"source_block\" (the model then follows it without this flag)",

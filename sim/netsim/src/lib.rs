@@ -24,6 +24,7 @@ pub mod router_split;
 pub mod segmentation;
 pub mod source_lanes;
 pub mod topology;
+pub mod vc_wait;
 pub mod workload;
 pub mod zero_load;
 

@@ -573,6 +573,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// into the message log).
     router_split: Option<Box<crate::router_split::RouterSplitter>>,
     split_log: Vec<(usize, crate::router_split::RouterSplit)>,
+    /// Set only by [`Sim::run_vc_waits`]: each message's wait for output
+    /// VCs, and those of the delivered ones (parallel to the message log).
+    vc_waits: Option<Box<crate::vc_wait::VcWaitProbe>>,
+    vc_wait_log: Vec<crate::vc_wait::VcWait>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -957,6 +961,8 @@ impl<'a, X: Width> Sim<'a, X> {
             probe: None,
             router_split: None,
             split_log: Vec::new(),
+            vc_waits: None,
+            vc_wait_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -1080,6 +1086,21 @@ impl<'a, X: Width> Sim<'a, X> {
         self.msg_log = Some((None, Vec::new()));
         let results = self.run_to_end()?;
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.split_log)))
+    }
+
+    /// [`Sim::run_logged_all`], also returning for each logged message (in
+    /// the same order) the cycles its header waited for an output VC at the
+    /// routers of its path ([`crate::vc_wait`]).
+    pub fn run_vc_waits(mut self) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits), SimError> {
+        self.vc_waits = Some(Box::new(crate::vc_wait::VcWaitProbe::new(&self.routers, self.warmup)));
+        self.msg_log = Some((None, Vec::new()));
+        let results = self.run_to_end()?;
+        if let Some(w) = self.vc_waits.as_ref().filter(|w| w.unmatched > 0) {
+            return Err(SimError::Setup(format!("{}: {} cycles of routed headers named no message in flight (the VC-wait probe reads lane 0 only)", self.v.file, w.unmatched)));
+        }
+        let w = self.vc_waits.take().unwrap();
+        let waits = crate::vc_wait::VcWaits { messages: std::mem::take(&mut self.vc_wait_log), cycles: w.cycles, held: w.held, vcs: self.v.configs[0].vcs(), routers: self.routers.len() };
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), waits))
     }
 
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
@@ -1414,6 +1435,14 @@ impl<'a, X: Width> Sim<'a, X> {
         }
         if let Some(s) = self.router_split.as_mut() {
             s.observe(&self.routers[0]);
+        }
+        if let Some(w) = self.vc_waits.as_mut() {
+            let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
+            w.observe(now, &self.routers, |f| {
+                let dest = hdr.dest.extract(&f.data) as usize % n;
+                let tag = field(&f.data, hw, bits) as u32 & mask;
+                inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
+            });
         }
         if moved {
             self.last_move = now;
@@ -1943,6 +1972,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 log.push(MessageLog { flow: rec.flow, src: rec.src, dest: rec.m.dest, class: rec.m.class, flits: rec.m.flits, source: SourceVc { credit_stalled: if self.nic.is_some() { 0 } else { rec.stalled }, ..rec.at_source }, frame: rec.m.frame, frame_msgs: rec.m.frame_msgs, created: rec.created, injected: rec.injected, delivered: now });
                 if let Some(split) = self.router_split.as_mut().and_then(|s| s.finish(idx)) {
                     self.split_log.push((log.len() - 1, split));
+                }
+                if let Some(w) = self.vc_waits.as_mut() {
+                    self.vc_wait_log.push(w.finish(idx));
                 }
             }
         }

@@ -15,3 +15,4 @@ pub mod onoff_source;
 pub mod predict;
 pub mod ring_curve;
 pub mod torus002;
+pub mod vc_queue_tail;

@@ -15,6 +15,7 @@ use super::onoff_source::{priority_waits, Arrivals, SourceClass};
 use super::multilink_ring::{counted_stage_rates, hop_count_moments, max_throughput, multilink_ring_paths, RingModel, RingSaturated, SegQueue, VcQueue};
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
+use super::vc_queue_tail;
 use crate::topology::{Network, Peer};
 use crate::experiment::{BestEffort, RealTime, SourceQueueModel, Validated};
 use crate::metrics::MeanSd;
@@ -72,6 +73,8 @@ pub enum Plan {
         /// burst-scale fluid model of `onoff_fluid.rs` (a third row, links
         /// added at c, and a fourth, links in tandem with the turnaround).
         bursts: Option<Vec<BurstClass>>,
+        /// [`Options::vc_queue`]: also the row `kim2005_vcq`.
+        vc_queue: bool,
     },
     /// 000_… §3.2: binary n-cube, e-cube routing.
     Cube {
@@ -82,6 +85,8 @@ pub enum Plan {
         /// ON/OFF real time: each real-time class's streams for the
         /// burst-scale fluid model of the cube's links (a third row).
         bursts: Option<Vec<CubeBurstClass>>,
+        /// [`Options::vc_queue`]: also the row `kim2005_cube_vcq`.
+        vc_queue: bool,
     },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
@@ -113,8 +118,12 @@ impl Plan {
     /// for each of `deadlines` (network latency, cycles).
     pub fn evaluate(&self, deadlines: &[f64]) -> Vec<Named> {
         match self {
-            Plan::SingleRouter { model, classes, onoff, bursts } => {
+            Plan::SingleRouter { model, classes, onoff, bursts, vc_queue } => {
                 let mut rows = with_onoff_source("kim2005", single_router(model, classes, deadlines), model, classes, onoff.as_deref());
+                if *vc_queue {
+                    let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.rt_rates.len(), |sol, i| vc_queue_tail::router_vcq_miss(model, sol, i, deadlines));
+                    rows.push(Named { name: "kim2005_vcq", result });
+                }
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.streams, b.delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, model, classes, arrivals, &delays);
@@ -129,8 +138,12 @@ impl Plan {
                 rows
             }
             Plan::Ring { model, stages, holding, eq8 } => ring_models(model, *eq8, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops, onoff, bursts } => {
+            Plan::Cube { model, classes, hops, onoff, bursts, vc_queue } => {
                 let mut rows = with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref());
+                if *vc_queue {
+                    let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| vc_queue_tail::cube_vcq_miss(model, sol, i, *hops, deadlines));
+                    rows.push(Named { name: "kim2005_cube_vcq", result });
+                }
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
                     let result = with_burst_fluid(&rows[0].result, &model.router, classes, arrivals, &delays);
@@ -171,6 +184,22 @@ impl Plan {
             }],
         }
     }
+}
+
+/// The row `kim2005_vcq` / `kim2005_cube_vcq` from the base row: each
+/// real-time class's network latency plus its mean VC wait and its miss
+/// probabilities with the wait added (`vcq(solution, model class)`);
+/// best effort as in the base row.
+fn with_vc_queue<S>(base: &Result<Vec<ClassPrediction>, PredictError>, sol: Option<&S>, classes: &[u8], rt: usize, vcq: impl Fn(&S, usize) -> Option<(f64, Vec<f64>)>) -> Result<Vec<ClassPrediction>, PredictError> {
+    let mut out = base.clone()?;
+    let sol = sol.expect("the base row solved the model");
+    for (i, &class) in classes.iter().enumerate().take(rt) {
+        let Some(p) = out.iter_mut().find(|p| p.class == class && p.miss.iter().all(|x| x.is_finite())) else { continue };
+        let (wait, miss) = vcq(sol, i).ok_or_else(|| PredictError::Saturated(format!("class {class}: a VC queue of the one VC per class has ρ = λL ≥ 1")))?;
+        p.network_latency += wait;
+        p.miss = miss;
+    }
+    Ok(out)
 }
 
 /// The model's row `name`, and with ON/OFF real time a second row
@@ -494,6 +523,10 @@ pub struct Options {
     pub ring_source_block: bool,
     /// Deadline missing probability of h-hop messages only (n-cube).
     pub hops: Option<usize>,
+    /// 000_… models: also the rows `kim2005_vcq` / `kim2005_cube_vcq`, the
+    /// wait for each hop's one VC per class (M/D/1) added to the latency
+    /// (`vc_queue_tail.rs`; issue 22).
+    pub vc_queue: bool,
 }
 
 /// Checks an experiment against the assumptions of the model for its
@@ -535,9 +568,9 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
         ));
     }
     match &v.exp.topology.spec {
-        TopologySpec::SingleSwitch => plan_single_router(v),
+        TopologySpec::SingleSwitch => plan_single_router(v, opts.vc_queue),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
-        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops, opts.vc_queue),
         TopologySpec::UnidirectionalTorus { k, n, shared_vcs } => plan_torus(v, *k as usize, *n as usize, *shared_vcs),
         other => Err(input_err(
             v,
@@ -561,10 +594,10 @@ fn message_rate(v: &Validated) -> f64 {
     flit_rates(v).1 / v.exp.workload.class_flits(0) as f64
 }
 
-fn plan_single_router(v: &Validated) -> Result<Plan, PredictError> {
+fn plan_single_router(v: &Validated, vc_queue: bool) -> Result<Plan, PredictError> {
     let (model, classes, onoff) = qos_inputs(v)?;
     let bursts = onoff.as_ref().map(|_| burst_classes(v, &model, v.configs[0].ports()));
-    Ok(Plan::SingleRouter { model, classes, onoff, bursts })
+    Ok(Plan::SingleRouter { model, classes, onoff, bursts, vc_queue })
 }
 
 /// Each ON/OFF real-time class's streams for the fluid model, with
@@ -592,10 +625,10 @@ fn burst_classes(v: &Validated, model: &RouterModel, endpoints: usize) -> Vec<Bu
         .collect()
 }
 
-fn plan_cube(v: &Validated, n: usize, hops: Option<usize>) -> Result<Plan, PredictError> {
+fn plan_cube(v: &Validated, n: usize, hops: Option<usize>, vc_queue: bool) -> Result<Plan, PredictError> {
     let (router, classes, onoff) = qos_inputs(v)?;
     let bursts = onoff.as_ref().map(|_| burst_classes(v, &router, 1 << n).into_iter().map(|class| CubeBurstClass { n, class }).collect());
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts })
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts, vc_queue })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
