@@ -5051,6 +5051,8 @@ mod prose_iterative_mpeg2;
 mod rtvcs_8020;
 #[path = "reproduction_numbers/cube_source_split.rs"]
 mod cube_source_split;
+#[path = "reproduction_numbers/cube_be_parts.rs"]
+mod cube_be_parts;
 #[path = "reproduction_numbers/onoff_k4_parts.rs"]
 mod onoff_k4_parts;
 #[path = "reproduction_numbers/cube_coupled_eq5.rs"]
@@ -5161,6 +5163,8 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 0.15 | 3.5 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
     census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 30:70 | 0.073 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
+    census::Untied { heading: "### 000_… the cube's best effort at heavy load, part by part (issue 22)", key: "| pipeline P − 1 + P h |", reason: "tied by tests/reproduction_numbers/cube_be_parts.rs::cube_be_parts_follow_from_their_csvs" },
+    census::Untied { heading: "### 000_… the cube's best effort at heavy load, part by part (issue 22)", key: "| real-time VC hold on a hop link, cycles |", reason: "tied by tests/reproduction_numbers/cube_be_parts.rs::cube_be_parts_follow_from_their_csvs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_table_follows_from_the_committed_runs" },
     census::Untied { heading: "### 003_… Fig. 7 with the iterative switch allocator (issue 19)", key: "| 0.6 | off |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_iterative_table_follows_from_the_committed_run" },

@@ -114,6 +114,48 @@ pub struct CubeClass {
     pub cycles_per_flit: Vec<f64>,
     /// λ'_{c,s} / λ'_c.
     pub first_channel_weight: Vec<f64>,
+    /// Eq. (10)'s terms per first channel s, which add up to
+    /// `channel_latency[s]`: the parts of a message's latency that
+    /// docs/reproduction.md sets against the simulated ones.
+    pub parts: Vec<LatencyParts>,
+}
+
+/// The terms of Eq. (10) for one first channel s:
+/// L_{c,s} = pipeline + (O + M) S_n + (I + B_middle) S_s, the blocking
+/// lengths in flits, S_n and S_s in cycles per flit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatencyParts {
+    /// P − 1 + P h_s: the header without contention, cycles.
+    pub pipeline: f64,
+    /// M_c, O_{c,n}, I_{c,s}, B_middle(c, s), flits.
+    pub message: f64,
+    pub ejection_blocking: f64,
+    pub input_blocking: f64,
+    pub middle_blocking: f64,
+    /// S_{c,n} (best effort: of first channel s) and S_{c,s}.
+    pub ejection_cycles_per_flit: f64,
+    pub channel_cycles_per_flit: f64,
+}
+
+impl LatencyParts {
+    /// L_{c,s}, Eq. (10) (summed in its order: `channel_latency` bit for bit).
+    pub fn total(&self) -> f64 {
+        self.pipeline + (self.ejection_blocking + self.message) * self.ejection_cycles_per_flit + (self.input_blocking + self.middle_blocking) * self.channel_cycles_per_flit
+    }
+
+    /// The parts in cycles: M S_n, O S_n, I S_s, B_middle S_s.
+    pub fn ejection_transfer_cycles(&self) -> f64 {
+        self.message * self.ejection_cycles_per_flit
+    }
+    pub fn ejection_blocking_cycles(&self) -> f64 {
+        self.ejection_blocking * self.ejection_cycles_per_flit
+    }
+    pub fn input_blocking_cycles(&self) -> f64 {
+        self.input_blocking * self.channel_cycles_per_flit
+    }
+    pub fn middle_blocking_cycles(&self) -> f64 {
+        self.middle_blocking * self.channel_cycles_per_flit
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -150,8 +192,11 @@ fn mean_sharing(vticks: &[f64], pi: &[f64], c: usize) -> f64 {
 }
 
 /// Eq. (13) and its ejection form: cycles per best-effort message given the
-/// real-time idle probability Π_0 and total real-time rate λ_r.
-fn be_message_cycles(len: f64, m: f64, pi0: f64, lam_r: f64, ejection: bool) -> f64 {
+/// real-time idle probability Π_0 and total real-time rate λ_r (`len` the
+/// message's length M, or at the ejection its effective length M_s; `m`
+/// its M). Public so that a measured Π_0 and λ_r can be put in
+/// (`examples/cube_be_parts.rs`).
+pub fn be_message_cycles(len: f64, m: f64, pi0: f64, lam_r: f64, ejection: bool) -> f64 {
     let rho = 1.0 - pi0;
     let busy = if lam_r > 0.0 && pi0 > 0.0 { (1.0 / lam_r) * rho / pi0 } else { 0.0 };
     let busy_len = if ejection { len / 2.0 + busy + m / 2.0 } else { len + busy };
@@ -248,16 +293,22 @@ impl CubeModel {
             }
             pis.push(pi_n.clone());
             // Eq. (10) per first channel; ejection holding time per class.
-            let lat: Vec<Vec<f64>> = (0..classes)
+            let parts: Vec<Vec<LatencyParts>> = (0..classes)
                 .map(|c| {
                     (0..n)
-                        .map(|s| {
-                            let sn = if c == be { s_n_be[s] } else { s_n[c] };
-                            p - 1.0 + p * hs[s] + (out[c] + m[c]) * sn + (inp[c][s] + bmid[c][s]) * s_ch[c][s]
+                        .map(|s| LatencyParts {
+                            pipeline: p - 1.0 + p * hs[s],
+                            message: m[c],
+                            ejection_blocking: out[c],
+                            input_blocking: inp[c][s],
+                            middle_blocking: bmid[c][s],
+                            ejection_cycles_per_flit: if c == be { s_n_be[s] } else { s_n[c] },
+                            channel_cycles_per_flit: s_ch[c][s],
                         })
                         .collect()
                 })
                 .collect();
+            let lat: Vec<Vec<f64>> = parts.iter().map(|v| v.iter().map(LatencyParts::total).collect()).collect();
             let weight: Vec<Vec<f64>> =
                 (0..classes).map(|c| (0..n).map(|s| if lam_c[c] > 0.0 { lam_cs[c][s] / lam_c[c] } else { share[s] }).collect()).collect();
             s_n.push((0..n).map(|s| weight[be][s] * s_n_be[s]).sum());
@@ -298,6 +349,7 @@ impl CubeModel {
                             blocking_prob: pb[c].clone(),
                             cycles_per_flit: spf,
                             first_channel_weight: weight[c].clone(),
+                            parts: parts[c].clone(),
                         }
                     })
                     .collect();
@@ -467,6 +519,13 @@ mod tests {
         let c = &s.classes[0];
         assert!((c.network_latency - want).abs() < 1e-9, "{} vs {want}", c.network_latency);
         assert!((c.blocking_prob[0] - p0).abs() < 1e-9 && (c.blocking_prob[1] - pn).abs() < 1e-9);
+        // Eq. (10)'s terms as written above: 9, 32 + 32 p_n at the
+        // ejection, 16 p_0 at the input, no middle nodes, S = 1.
+        let t = &c.parts[0];
+        assert_eq!((t.pipeline, t.message, t.middle_blocking), (9.0, 32.0, 0.0));
+        assert!((t.ejection_blocking - 32.0 * pn).abs() < 1e-9 && (t.input_blocking - 16.0 * p0).abs() < 1e-9, "{t:?}");
+        assert_eq!((t.ejection_cycles_per_flit, t.channel_cycles_per_flit), (1.0, 1.0));
+        assert_eq!(t.total(), c.channel_latency[0]);
     }
 
     #[test]
