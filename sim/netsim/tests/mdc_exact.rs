@@ -95,7 +95,7 @@ fn exact_solver_agrees_with_a_simulated_m_d_c_queue() {
 /// `ring.rs`'s holding-time model) against the exact one, D = 1, over c =
 /// 1, 2, 4, 8 and ρ = 0.1 … 0.9 (docs/reproduction.md, "004_…: ring
 /// models"). Exact for c = 1 (it is Pollaczek–Khinchine there); from ρ =
-/// 0.4 within 1 % (the runs: at most 0.76 %, c = 8, ρ = 0.5); below 0.4 it
+/// 0.4 within 1 % (the runs: at most 0.93 %, c = 8, ρ = 0.4); below 0.4 it
 /// over-estimates, by up to +93 % of the exact value (c = 8, ρ = 0.1) but
 /// by less than 0.0015 D, a wait that is itself tiny there.
 #[test]
