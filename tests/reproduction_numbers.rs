@@ -5083,6 +5083,10 @@ mod g64_blocking;
 mod fig4b_no_be;
 #[path = "reproduction_numbers/phase_cis.rs"]
 mod phase_cis;
+#[path = "reproduction_numbers/mdc_exact_004.rs"]
+mod mdc_exact_004;
+#[path = "reproduction_numbers/fig7_004_claims.rs"]
+mod fig7_004_claims;
 #[path = "reproduction_numbers/rec_split_8020.rs"]
 mod rec_split_8020;
 #[path = "reproduction_numbers/suppositions.rs"]
@@ -5113,6 +5117,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(cube_be_prio::claims());
     all.extend(be_prio_links::claims());
     all.extend(phase_cis::claims());
+    all.extend(mdc_exact_004::claims());
     all
 }
 
@@ -5138,6 +5143,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(l3_hold::ties());
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
+    ties.extend(fig7_004_claims::ties());
     ties
 }
 

@@ -1401,3 +1401,73 @@ fn be_overlap_model_against_the_cube_be_overlap_runs() {
     }
     assert_eq!(within, 10, "fresh + overlap within 15 % at {within} of the 12 links");
 }
+
+/// 004_… Fig. 7's four claims on the paper's network (issue 22;
+/// docs/reproduction.md, "004_… Fig. 7's claims on the paper's network"):
+/// `fig8_004.toml` (N = 16, l = 4, v_c = 4 per header, 2 KB packets of
+/// M = 5 and 10 flits), the tandem models' packet latency T (Eq. 8)
+/// computed here, against the committed simulated T of
+/// `results/model_fig8_004/results.csv` (100 k cycles a point: too slow to
+/// rerun here). (a) at the lightest load (0.05 flits/node/cycle = 1904
+/// packets/s/node) within 5 %; (b) the error grows with the load (a
+/// saturated model counts as infinitely wrong); (c) M/M/n and M/D/n cannot
+/// be told apart: their T within 0.1 % of each other everywhere, because
+/// the VC-access waits they differ in add under 0.2 cycles to t̄_s (M/D/n's
+/// 0.94 of M/M/n's at each point); (d) from 0.2 up, M = 10 is closer than
+/// M = 5 (at 0.05 it is not: −3 % against +1 %). (b) and (d) over 0.05,
+/// 0.2, 0.4 only: at 0.6 the simulated T is no steady-state value.
+#[test]
+fn fig7_004_claims_on_the_papers_network() {
+    use wormqos_netsim::analytic::multilink_ring::VcQueue;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/results/model_fig8_004/results.csv")).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{name}"));
+    let (sc, lc, mc, tc) = (col("source"), col("workload.load"), col("workload.message_flits"), col("be_latency_cycles"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let sim = |load: &str, m: &str| -> f64 { rows.iter().find(|r| r[sc] == "sim" && r[lc] == load && r[mc] == m).unwrap_or_else(|| panic!("sim {load} {m}"))[tc].parse().unwrap() };
+    let base = ring("fig8_004.toml", 0.05);
+    let loads = ["0.05", "0.2", "0.4", "0.6"];
+    // |T − sim| / sim per (M, load index, model); saturated = ∞.
+    let mut error = std::collections::HashMap::new();
+    for m in ["5", "10"] {
+        for (k, load) in loads.iter().enumerate() {
+            let text = base.replace("load = 0.05\n", &format!("load = {load}\n")).replace("message_flits = 10", &format!("message_flits = {m}"));
+            let v = Experiment::from_str(&text, "r.toml", PathBuf::new()).unwrap();
+            let plan = predict::plan(&v).unwrap();
+            let s = sim(load, m);
+            let mut t = std::collections::HashMap::new();
+            for named in plan.evaluate(&[]) {
+                if let "mmn" | "mdn" = named.name {
+                    let lat = named.result.ok().map(|c| c[0].network_latency + c[0].source_latency).filter(|x| x.is_finite());
+                    t.insert(named.name, lat);
+                    error.insert((m, k, named.name), lat.map_or(f64::INFINITY, |x| ((x - s) / s).abs()));
+                }
+            }
+            // (c): one number for both models, and why.
+            match (t["mmn"], t["mdn"]) {
+                (Some(a), Some(b)) => assert!(((a - b) / a).abs() < 0.001 && b <= a, "M = {m}, {load}: M/M/n {a} M/D/n {b}"),
+                (a, b) => assert!(a.is_none() && b.is_none(), "M = {m}, {load}: one saturated, the other not"),
+            }
+            let predict::Plan::Ring { model, .. } = plan else { panic!("not a ring plan") };
+            let idle = wormqos_netsim::analytic::multilink_ring::RingModel { stage_rates: vec![0.0; model.stage_rates.len()], ..model.clone() };
+            let zero = idle.tandem_service(VcQueue::MMn).unwrap();
+            let (w_mm, w_md) = (model.tandem_service(VcQueue::MMn).unwrap() - zero, model.tandem_service(VcQueue::MDn).unwrap() - zero);
+            assert!(w_mm < 0.2 && (w_md / w_mm - 0.94).abs() < 0.005, "M = {m}, {load}: VC waits M/M/n {w_mm} M/D/n {w_md}");
+        }
+    }
+    for model in ["mmn", "mdn"] {
+        for m in ["5", "10"] {
+            assert!(error[&(m, 0, model)] <= 0.05, "(a) M = {m}: {}", error[&(m, 0, model)]);
+            // (b), (d): not at 0.6, where the simulation falls just short
+            // of the load (accepted + 95 % < offered for M = 5 and 10).
+            for k in 1..3 {
+                assert!(error[&(m, k, model)] > error[&(m, k - 1, model)] || error[&(m, k, model)].is_infinite(), "(b) M = {m} at {}", loads[k]);
+            }
+        }
+        assert!(error[&("5", 0, model)] < error[&("10", 0, model)], "(d) fails at 0.05 as the document says");
+        for k in 1..3 {
+            assert!(error[&("10", k, model)] < error[&("5", k, model)], "(d) at {}: M = 10 {} M = 5 {}", loads[k], error[&("10", k, model)], error[&("5", k, model)]);
+        }
+    }
+}

@@ -8,6 +8,7 @@ pub mod cube_held;
 pub mod escape_vcs;
 pub mod kim2005;
 pub mod kim2005_cube;
+pub mod mdc_exact;
 pub mod ring;
 pub mod multilink_ring;
 pub mod onoff_fluid;

@@ -41,7 +41,10 @@ pub fn mmn_wait(n: u32, lambda: f64, t: f64) -> f64 {
 /// Mean wait of M/D/n by Cosmetatos' correction of half the M/M/n wait.
 /// 004_… Eqs (11), (12) are garbled in our copy ("(1 − 0.6)" beside "6 %
 /// higher"), so this standard approximation stands in for them; it is exact
-/// (Pollaczek–Khinchine) for n = 1.
+/// (Pollaczek–Khinchine) for n = 1. Against the exact M/D/c wait
+/// (`mdc_exact`, tests/mdc_exact.rs): within 1 % from ρ = 0.4 for n ≤ 8;
+/// below it over-estimates (up to +93 % at n = 8, ρ = 0.1), by under
+/// 0.0015 service times.
 pub fn mdn_wait(n: u32, lambda: f64, t: f64) -> f64 {
     let w = mmn_wait(n, lambda, t);
     if !w.is_finite() {
