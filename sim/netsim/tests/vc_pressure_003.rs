@@ -316,6 +316,23 @@ fn np_real_time_is_not_short_of_vcs() {
         format!("{:.2}", num(&r, column) / num(&r, "rt_va_cycles"))
     };
     assert_eq!((at_wait("held_at_wait_be"), at_wait("held_at_wait_rt")), ("7.70".into(), "8.21".into()));
+    // The doc's sentence quotes these numbers, formatted here from the CSV
+    // (not from the literals above), so an edit to either side fails.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/reproduction.md")).unwrap();
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = format!(
+        "P's real time is on more than 4 input VCs of a port in {} % of the cycles and holds more than 4 output VCs in {} %. \
+         At VC allocation P's real time fares *worse* than NP's: its headers wait {} cycles there (NP {}), {} of them \
+         with all 16 output VCs held, best effort holding {} of them and real time {} on average meanwhile.",
+        per_port("p_09", 4, "rt_in_over_source_limit"),
+        per_port("p_09", 4, "rt_out_over_static"),
+        per_header("p_09", 4, "rt_va_cycles"),
+        per_header("np_09", 4, "rt_va_cycles"),
+        per_header("p_09", 4, "rt_va_all_full"),
+        at_wait("held_at_wait_be"),
+        at_wait("held_at_wait_rt"),
+    );
+    assert!(doc.contains(&sentence), "docs/reproduction.md should say: {sentence}");
     // The probe ran the sweeps' runs: its rows carry the 80:20 deadline
     // missing probabilities of fig4_003_slot_end's NP (0.170) and
     // fig4_003_lane's K = 12 (0.188) at 0.6, of fig4_003_pnp_09 at 0.9 (NP
