@@ -3756,6 +3756,41 @@ fn issue23_item2() -> Vec<Claim> {
             it4("0.042", "0.8 preemptive", "4", "deadline_miss_probability_ci95", 1.0),
         ],
     }];
+    // 003_… Fig. 5's prose on control latency (class 2), the ends of the
+    // ranges over the five phases: TR single pass 51.3 (80:20) to 75.6
+    // (70:30), iterative 11.4 (80:20) to 19.4 (20:80); NP 1.9 (iterative, every
+    // phase) to 4.1 (single pass, 70:30); P's phases that differ from NP's.
+    let ctl = |written: &'static str, csv: &'static str, point: &'static str, phase: &'static str, column: &'static str| Num {
+        written,
+        csv,
+        row: Box::leak(Box::new([("point", point), ("phase", phase), ("class", "2")])),
+        column,
+        scale: 1.0,
+    };
+    v.push(Claim {
+        passage: "(51–76 µs single pass,\n  11–19 µs iterative, against 1.9–4.1 µs for NP)",
+        numbers: vec![
+            ctl("51", F5L, "0.8 traditional", "4", "latency_us"),
+            ctl("76", F5L, "0.8 traditional", "3", "latency_us"),
+            ctl("11", F5IL, "0.8 traditional", "4", "latency_us"),
+            ctl("19", F5IL, "0.8 traditional", "0", "latency_us"),
+            ctl("1.9", F5IL, "0.8 non_preemptive", "2", "latency_us"),
+            ctl("4.1", F5L, "0.8 non_preemptive", "3", "latency_us"),
+        ],
+    });
+    v.push(Claim {
+        passage: "phase (1.9 µs, all in the router, iterative); P's equals NP's in three\n  phases and is higher in 70:30 (33.4 µs, 13.4 of it at the source) and\n  80:20 (5.7 µs); with the single pass P's is 4.8–58.5 µs with 0.3–16.1 µs\n  at the source.",
+        numbers: vec![
+            ctl("1.9", F5IL, "0.8 non_preemptive", "4", "latency_us"),
+            ctl("33.4", F5IL, "0.8 preemptive", "3", "latency_us"),
+            ctl("13.4", F5IL, "0.8 preemptive", "3", "queueing_us"),
+            ctl("5.7", F5IL, "0.8 preemptive", "4", "latency_us"),
+            ctl("4.8", F5L, "0.8 preemptive", "1", "latency_us"),
+            ctl("58.5", F5L, "0.8 preemptive", "3", "latency_us"),
+            ctl("0.3", F5L, "0.8 preemptive", "1", "queueing_us"),
+            ctl("16.1", F5L, "0.8 preemptive", "3", "queueing_us"),
+        ],
+    });
     // 003_… Fig. 9(a)'s second seed at 0.6 with the QoS NIC: P with the
     // source avoiding best effort's VCs against P's round robin and NP.
     const S2: &str = "experiments/results/fig9a_003_seed2/results.csv";
