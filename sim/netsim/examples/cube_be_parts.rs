@@ -70,6 +70,13 @@ use wormqos_netsim::topology::Peer;
 use wormqos_netsim::Experiment;
 use wormqos_sim::{Router, VcState};
 
+// The command line shared with the 6-cube trace examples (its ON/OFF
+// points are not used here).
+#[allow(dead_code)]
+#[path = "cube_trace/points.rs"]
+mod points;
+use points::Args;
+
 const BE_CLASS: u8 = 0;
 
 /// Where a best-effort header waits in ROUTED: at its first router, a
@@ -227,34 +234,26 @@ fn mean(hist: &[u64]) -> f64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let usage = "usage: cube_be_parts EXPERIMENT OUT_DIR --seeds S LOAD:RT:BE...";
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let i = args.iter().position(|a| a == "--seeds").ok_or_else(|| anyhow::anyhow!("{usage}"))?;
-    anyhow::ensure!(i + 1 < args.len(), "--seeds needs a value");
-    let seeds: u64 = args[i + 1].parse()?;
-    args.drain(i..=i + 1);
-    anyhow::ensure!(args.len() >= 3 && seeds >= 1, "{usage}");
-    let base = std::fs::read_to_string(&args[0])?.split("[sweep]").next().unwrap().to_string();
-    let out = PathBuf::from(&args[1]);
+    let Args { out, seeds, points, experiment, base } = Args::parse_points("cube_be_parts", "LOAD:RT:BE")?;
     let mut csv = String::from(
         "point,seeds,messages,sim_network,sim_header,sim_body,sim_pipeline,sim_wait_source,sim_wait_middle,sim_wait_ejection,sim_header_links,\
          sim_hop_transfer,sim_ejection_transfer,sim_pi0_hop,sim_pi0_ejection,sim_rt_util_hop,sim_rt_util_ejection,sim_rt_rate_hop,sim_rt_rate_ejection,sim_rt_hold_hop,sim_rt_hold_ejection,\
          model_network,model_pipeline,model_input,model_middle,model_ejection_blocking,model_ejection_transfer,model_hop_transfer,model_pi0_hop,model_pi0_ejection,model_rt_hold,eq13_hop_at_sim,eq13_ejection_at_sim\n",
     );
-    for point in &args[2..] {
+    for point in &points {
         let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
         anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
-        let mut v = Experiment::from_str(&base, &args[0], PathBuf::new())?;
+        let mut v = Experiment::from_str(&base, &experiment, PathBuf::new())?;
         v.exp.workload.load = f[0];
         v.exp.workload.mix = [f[1], f[2]];
-        let Plan::Cube { model, .. } = predict::plan(&v)? else { anyhow::bail!("{}: not a hypercube", args[0]) };
+        let Plan::Cube { model, .. } = predict::plan(&v)? else { anyhow::bail!("{experiment}: not a hypercube") };
         let n = model.n;
         let sol = model.solve().map_err(|e| anyhow::anyhow!("{point}: model {e:?}"))?;
         let cfg = &v.configs[0];
         let (ports, vcs) = (cfg.ports(), cfg.vcs());
         // One VC per class: the VC whose class is best effort.
-        let classes = cfg.vc_classes().ok_or_else(|| anyhow::anyhow!("{}: one VC per class (router.vc_classes)", args[0]))?;
-        anyhow::ensure!(classes.len() == vcs, "{}: one VC per class (router.vc_classes)", args[0]);
+        let classes = cfg.vc_classes().ok_or_else(|| anyhow::anyhow!("{experiment}: one VC per class (router.vc_classes)"))?;
+        anyhow::ensure!(classes.len() == vcs, "{experiment}: one VC per class (router.vc_classes)");
         let be_vc = classes.iter().position(|&c| c == BE_CLASS as u32).ok_or_else(|| anyhow::anyhow!("no best-effort VC"))?;
         let rt_vcs: Vec<usize> = (0..vcs).filter(|&u| u != be_vc).collect();
         for r in 0..v.net.routers {

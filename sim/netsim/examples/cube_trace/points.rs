@@ -11,9 +11,9 @@ pub struct Args {
     pub out: PathBuf,
     pub seeds: u64,
     pub points: Vec<String>,
-    experiment: String,
+    pub experiment: String,
     /// The experiment's text before its `[sweep]`.
-    base: String,
+    pub base: String,
 }
 
 /// One point: the validated experiment, its K, the gap g between a burst's
@@ -31,7 +31,13 @@ pub struct Point {
 
 impl Args {
     pub fn parse(name: &str) -> anyhow::Result<Args> {
-        let usage = format!("usage: {name} EXPERIMENT OUT_DIR --seeds S K:I_US...");
+        Self::parse_points(name, "K:I_US")
+    }
+
+    /// The same command line with points written `syntax` (the usage
+    /// line's), for examples whose points are not ON/OFF ones.
+    pub fn parse_points(name: &str, syntax: &str) -> anyhow::Result<Args> {
+        let usage = format!("usage: {name} EXPERIMENT OUT_DIR --seeds S {syntax}...");
         let mut args: Vec<String> = std::env::args().skip(1).collect();
         let i = args.iter().position(|a| a == "--seeds").ok_or_else(|| anyhow::anyhow!("{usage}"))?;
         anyhow::ensure!(i + 1 < args.len(), "--seeds needs a value");
