@@ -3753,18 +3753,17 @@ fn phase_latency_row(passage: &'static str, csv: &'static str, point: &'static s
     per_phase_row(passage, csv, key, &[("latency_us", 1.0), ("queueing_us", 1.0)])
 }
 
+/// A `phases.csv` cell: the row of `point` and `phase`.
+fn phase_num(written: &'static str, csv: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64) -> Num {
+    Num { written, csv, row: Box::leak(Box::new([("point", point), ("phase", phase)])), column, scale }
+}
+
 /// Issue 23 item 2 and issue 19 item 5: 003_… Fig. 4 with the iterative
 /// allocator, Fig. 5, Fig. 8, and 000_… Fig. 6.
 fn issue23_item2() -> Vec<Claim> {
     const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
     const IT4R: &str = "experiments/results/fig4_003_iterative/results.csv";
-    let it4 = |written: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64| Num {
-        written,
-        csv: IT4,
-        row: Box::leak(Box::new([("point", point), ("phase", phase)])),
-        column,
-        scale,
-    };
+    let it4 = |written, point, phase, column, scale| phase_num(written, IT4, point, phase, column, scale);
     const M8: &str = "experiments/results/fig8_003/phases.csv";
     const M8R: &str = "experiments/results/fig8_003/results.csv";
     const M8L: &str = "experiments/results/fig8_003/phase_latency.csv";
@@ -3835,13 +3834,7 @@ fn issue23_item2() -> Vec<Claim> {
             n("0.04", S2, &[("nic.variant", "qos"), ("router", "non_preemptive")], "frame_interval_sd_ci95_ms"),
         ],
     });
-    let m8 = |written: &'static str, point: &'static str, phase: &'static str, column: &'static str, scale: f64| Num {
-        written,
-        csv: M8,
-        row: Box::leak(Box::new([("point", point), ("phase", phase)])),
-        column,
-        scale,
-    };
+    let m8 = |written, point, phase, column, scale| phase_num(written, M8, point, phase, column, scale);
     // 003_… Fig. 8's prose repeats its table's 0.8 cells: where P's
     // probability is below NP's with separated intervals (70:30, 80:20), and
     // the missing-time ranges of the last three phases (P 39.4 in 70:30 to
