@@ -2,7 +2,9 @@
 """Helpers of experiments/rerun_check.sh (see there for usage).
 
 `find FOLDER [EXPERIMENT]`: print, as one shell-quoted line, the arguments
-after the binary of the one command in docs/reproduction.md that writes
+after the binary of the one command in docs/reproduction.md or
+docs/benchmarks.md (whose benchmark folders are under the same
+experiments/results/) that writes
 experiments/results/FOLDER (`sweep` or `model`, the root binary or the
 netsim example, which runs the same sweep code); exit 2 naming the problem
 when there is none, several, or one that is not a plain run of them.
@@ -19,7 +21,10 @@ import shlex
 import subprocess
 import sys
 
-DOC = "docs/reproduction.md"
+# Where commands are documented: the results of docs/reproduction.md, and
+# the benchmark folders docs/benchmarks.md writes into experiments/results/.
+DOCS = ("docs/reproduction.md", "docs/benchmarks.md")
+WHERE = " or ".join(DOCS)
 # Columns that measure the machine, not the model: never compared.
 IGNORED_COLUMNS = {"wall_seconds", "router_cycles_per_second"}
 # Leading CSV columns that name a point rather than measure it (besides any
@@ -116,19 +121,20 @@ def without_run_options(sub, args):
 
 
 def find(folder, experiment):
-    with open(DOC, encoding="utf-8") as f:
-        text = f.read()
     target = f"experiments/results/{folder}"
     found, refused = {}, []
     pattern = re.compile(r"--out\s+" + re.escape(target) + r"/?(\s|$)")
-    for no, snippet in doc_snippets(text):
-        if not pattern.search(snippet):
-            continue
-        cmd, why = parse_command(snippet)
-        if cmd is None:
-            refused.append(f"{DOC}:{no}: `{snippet}` {why}")
-            continue
-        found.setdefault(without_run_options(*cmd), (no, cmd))
+    for doc in DOCS:
+        with open(doc, encoding="utf-8") as f:
+            text = f.read()
+        for no, snippet in doc_snippets(text):
+            if not pattern.search(snippet):
+                continue
+            cmd, why = parse_command(snippet)
+            if cmd is None:
+                refused.append(f"{doc}:{no}: `{snippet}` {why}")
+                continue
+            found.setdefault(without_run_options(*cmd), (f"{doc}:{no}", cmd))
     if experiment is not None:
         found = {k: v for k, v in found.items()
                  if option(v[1][1], "--experiment") == [experiment]}
@@ -137,14 +143,14 @@ def find(folder, experiment):
              + "\n  ".join(refused))
     if not found:
         which = f" with --experiment {experiment}" if experiment else ""
-        fail(f"{DOC} has no sweep/model command with --out {target}{which}")
+        fail(f"{WHERE} has no sweep/model command with --out {target}{which}")
     if len(found) > 1:
-        lines = [f"{DOC}:{no}: {cmd[0]} {' '.join(cmd[1])}" for no, cmd in found.values()]
-        fail(f"{DOC} has {len(found)} different commands with --out {target} "
+        lines = [f"{at}: {cmd[0]} {' '.join(cmd[1])}" for at, cmd in found.values()]
+        fail(f"{WHERE} has {len(found)} different commands with --out {target} "
              "(name the experiment file to choose one):\n  " + "\n  ".join(lines))
-    no, (sub, args) = next(iter(found.values()))
+    at, (sub, args) = next(iter(found.values()))
     sub, kept = without_run_options(sub, args)
-    print(f"{DOC}:{no}", file=sys.stderr)
+    print(at, file=sys.stderr)
     print(shlex.join([sub, *kept]))
 
 

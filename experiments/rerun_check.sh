@@ -3,8 +3,8 @@
 #
 #   experiments/rerun_check.sh <results-folder> [<experiment file>]
 #
-# Finds the one `sweep` / `model` command in docs/reproduction.md whose --out
-# is the folder (the experiment file chooses among several), reruns it into a
+# Finds the one `sweep` / `model` command in docs/reproduction.md (or, for
+# the benchmark folders, docs/benchmarks.md) whose --out is the folder (the experiment file chooses among several), reruns it into a
 # temp dir and compares every CSV the run writes (and results.json when it is
 # committed) with the committed files, column by column, exact text, ignoring
 # only wall_seconds, router_cycles_per_second and the plots.

@@ -9,7 +9,8 @@
 #     a run exiting non-zero after writing is compared, before writing exit 3;
 #  4. a folder the doc gives no command for, one whose command is not a
 #     plain sweep/model run, and one with two commands: exit 2; the
-#     experiment file chooses between the two.
+#     experiment file chooses between the two;
+#  5. a command documented only in docs/benchmarks.md is found there.
 # Needs WORMQOS_BIN (or ${CARGO_TARGET_DIR:-target}/release/wormqos).
 set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -108,6 +109,16 @@ out=$(experiments/rerun_check.sh twice 2>&1); rc=$?
 check "two commands refused" 2 $rc "$out" "has 2 different commands"
 out=$(python3 experiments/rerun_check.py find twice experiments/b.toml 2>&1); rc=$?
 check "the experiment file chooses" 0 $rc "$out" "sweep --experiment experiments/b.toml"
+
+# The benchmark folders' commands live in docs/benchmarks.md.
+cat >> docs/benchmarks.md <<'EOF'
+
+`netsim sweep --experiment experiments/bench/c.toml
+--out experiments/results/bench_only --jobs 1`
+EOF
+out=$(python3 experiments/rerun_check.py find bench_only 2>&1); rc=$?
+check "a command in docs/benchmarks.md is found" 0 $rc "$out" "sweep --experiment experiments/bench/c.toml"
+check "its place is named" 0 $rc "$out" "docs/benchmarks.md:"
 
 if [[ $failures -ne 0 ]]; then echo "$failures checks failed"; exit 1; fi
 echo "all checks passed"
