@@ -205,7 +205,7 @@ fn run_lengths() -> Vec<Quote> {
         sweep_size("(3 rounds) instead of the full crossbar; 20 points, 228 s\nwall", "20", "228", FIG7_IT),
         sweep_size("crossbar column is above). 15 points, 124 s wall", "15", "124", FIG8_IT),
         sweep_size("(3 rounds) instead of the full crossbar; 12 points, 373 s\nwall", "12", "373", FIG13_IT),
-        sweep_size("Fig. 11: 24 points in 936 s wall", "24", "936", FIG11),
+        sweep_size("Fig. 11: 24 points in 1,215 s wall", "24", "1,215", FIG11),
         sweep_size("(full crossbar, as Fig. 7): 12 points in 117 s wall", "12", "117", FIG12),
         sweep_size("the phases changed: 24 points in 411 s wall", "24", "411", FIG11_ST),
         sweep_size("`gop_phase = \"staggered\"`: 12 points in 162 s wall", "12", "162", FIG12_ST),
@@ -250,14 +250,14 @@ fn mpeg2_what_we_see() -> Vec<Quote> {
     let floor = |csv| jitter_bound(csv) / 2.0;
     let (tr_mux, mr_mux) = ([("router.scheduler", "fifo"), ("router.crossbar", "multiplexed")], [("router.scheduler", "virtualclock"), ("router.crossbar", "multiplexed")]);
     let (tr_full, mr_full) = ([("router.scheduler", "fifo"), ("router.crossbar", "full")], [("router.scheduler", "virtualclock"), ("router.crossbar", "full")]);
-    let p = "(σ_d under twice the sweep's smallest, 0.02 ms) past TR there (TR jitters\n  from 0.5, σ_d 0.55 ms and 3.34 ms at 0.6; MR is at its floor to 0.6,\n  0.21 ms at 0.7); on the full crossbar both are at their floor to 0.7.";
+    let p = "(σ_d under twice the sweep's smallest, 0.02 ms) past TR there (TR jitters\n  from 0.5, σ_d 0.55 ms and 3.34 ms at 0.6; MR is at its floor to 0.6,\n  0.17 ms at 0.7); on the full crossbar both are at their floor to 0.7.";
     let mut v = vec![
         d(p, "0.02", floor(FIG11)),
         load(p, "0.5", jitters_from(FIG11, &tr_mux)),
         d(p, "0.55", sd(FIG11, "0.5", "fifo", "multiplexed")),
         d(p, "3.34", sd(FIG11, "0.6", "fifo", "multiplexed")),
         load(p, "0.6", free_to(FIG11, &mr_mux)),
-        d(p, "0.21", sd(FIG11, "0.7", "virtualclock", "multiplexed")),
+        d(p, "0.17", sd(FIG11, "0.7", "virtualclock", "multiplexed")),
         load(p, "0.7", free_to(FIG11, &tr_full)),
         load(p, "0.7", free_to(FIG11, &mr_full)),
     ];
@@ -266,14 +266,14 @@ fn mpeg2_what_we_see() -> Vec<Quote> {
     assert_be_rises(FIG12);
     v.push(load(p, "0.8", ["20:80", "50:50"].map(|m| free_to(FIG12, &mix(m))).iter().cloned().fold(f64::INFINITY, f64::min)));
     v.push(load(p, "0.8", jitters_from(FIG12, &mix("80:20"))));
-    let p = "breaks earlier than synthetic VBR: MR multiplexed has σ_d 3.16 ms at 0.8\n  (synthetic 0.49), the full crossbars 0.74–0.81 ms at 0.8 where synthetic\n  VBR stays at its floor (0.06), and Fig. 12's 80:20 has σ_d 0.74 ms at 0.8\n  where Fig. 7's was at the floor. TR multiplexed is already jittery at 0.5\n  (σ_d 0.55 ms; synthetic 0.05). The floor itself is lower here (0.02 ms\n  against 0.05).";
+    let p = "breaks earlier than synthetic VBR: MR multiplexed has σ_d 3.07 ms at 0.8\n  (synthetic 0.49), the full crossbars 0.74–0.81 ms at 0.8 where synthetic\n  VBR stays at its floor (0.06), and Fig. 12's 80:20 has σ_d 0.74 ms at 0.8\n  where Fig. 7's was at the floor. TR multiplexed is already jittery at 0.5\n  (σ_d 0.55 ms; synthetic 0.05). The floor itself is lower here (0.02 ms\n  against 0.05).";
     let full = [sd(FIG11, "0.8", "fifo", "full"), sd(FIG11, "0.8", "virtualclock", "full")];
     let synthetic_full = [sd(FIG5, "0.8", "fifo", "full"), sd(FIG5, "0.8", "virtualclock", "full")];
     assert!(synthetic_full.iter().all(|&x| !jitters(FIG5, x)), "synthetic VBR at its floor at 0.8 on the full crossbar");
     assert!(!jitters(FIG7, cell(FIG7, &[("workload.load", "0.8"), ("workload.mix", "80:20")], "frame_interval_sd_ms")), "Fig. 7's 80:20 at its floor at 0.8");
     assert!(jitters(FIG11, sd(FIG11, "0.5", "fifo", "multiplexed")), "TR multiplexed jittery at 0.5");
     v.extend([
-        d(p, "3.16", sd(FIG11, "0.8", "virtualclock", "multiplexed")),
+        d(p, "3.07", sd(FIG11, "0.8", "virtualclock", "multiplexed")),
         d(p, "0.49", sd(FIG5, "0.8", "virtualclock", "multiplexed")),
         d(p, "0.74", full[0].min(full[1])),
         d(p, "0.81", full[0].max(full[1])),
@@ -404,7 +404,7 @@ fn mpeg2_jitter_trace() -> Vec<Quote> {
         d(p, "3", min(frames.clone())),
         d(p, "4", max(frames)),
         d(p, "0.15", toml_value(f11, "seconds") - toml_value(f11, "warmup_seconds")),
-        d("(its accepted throughput is 0.654 at an offered 0.95, above)", "0.654", cell(FIG11, &[("workload.load", "0.95"), ("router.scheduler", "virtualclock"), ("router.crossbar", "multiplexed")], "accepted_throughput")),
+        d("(its accepted throughput is 0.657 at an offered 0.95, above)", "0.657", cell(FIG11, &[("workload.load", "0.95"), ("router.scheduler", "virtualclock"), ("router.crossbar", "multiplexed")], "accepted_throughput")),
     ]);
     v
 }
