@@ -207,7 +207,7 @@ fn run_lengths() -> Vec<Quote> {
         sweep_size("(3 rounds) instead of the full crossbar; 12 points, 373 s\nwall", "12", "373", FIG13_IT),
         sweep_size("Fig. 11: 24 points in 1,215 s wall", "24", "1,215", FIG11),
         sweep_size("(full crossbar, as Fig. 7): 12 points in 117 s wall", "12", "117", FIG12),
-        sweep_size("the phases changed: 24 points in 411 s wall", "24", "411", FIG11_ST),
+        sweep_size("the phases changed: 24 points in 2,228 s wall", "24", "2,228", FIG11_ST),
         sweep_size("`gop_phase = \"staggered\"`: 12 points in 162 s wall", "12", "162", FIG12_ST),
     ]
     .into_iter()

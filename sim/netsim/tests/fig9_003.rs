@@ -139,14 +139,14 @@ const QUOTES: &[(&str, &str, &str, &str)] = &[
         ("fig9b_003", "non_preemptive 0.7", "rt_ci_us", "21.5"),
         ("fig9b_003", "non_preemptive 0.7", "rt_src_us", "36.7"),
         ("fig9b_003", "non_preemptive 0.7", "acc", "0.643"),
-        ("fig9b_003", "preemptive 0.7", "sd", "0.35"),
+        ("fig9b_003", "preemptive 0.7", "sd", "0.34"),
         ("fig9b_003", "preemptive 0.7", "sd_ci", "0.10"),
         ("fig9b_003", "preemptive 0.7", "miss_ms", "0.28"),
         ("fig9b_003", "preemptive 0.7", "dmp", "0.44"),
         ("fig9b_003", "preemptive 0.7", "dmp_ci", "0.27"),
-        ("fig9b_003", "preemptive 0.7", "rt_us", "192"),
-        ("fig9b_003", "preemptive 0.7", "rt_ci_us", "121"),
-        ("fig9b_003", "preemptive 0.7", "rt_src_us", "134"),
+        ("fig9b_003", "preemptive 0.7", "rt_us", "191"),
+        ("fig9b_003", "preemptive 0.7", "rt_ci_us", "120"),
+        ("fig9b_003", "preemptive 0.7", "rt_src_us", "133"),
         ("fig9b_003", "preemptive 0.7", "acc", "0.616"),
         ("fig9b_003", "non_preemptive 0.8", "sd", "0.65"),
         ("fig9b_003", "non_preemptive 0.8", "sd_ci", "0.25"),
@@ -154,17 +154,17 @@ const QUOTES: &[(&str, &str, &str, &str)] = &[
         ("fig9b_003", "non_preemptive 0.8", "dmp", "0.46"),
         ("fig9b_003", "non_preemptive 0.8", "dmp_ci", "0.29"),
         ("fig9b_003", "non_preemptive 0.8", "rt_us", "248"),
-        ("fig9b_003", "non_preemptive 0.8", "rt_ci_us", "266"),
+        ("fig9b_003", "non_preemptive 0.8", "rt_ci_us", "265"),
         ("fig9b_003", "non_preemptive 0.8", "rt_src_us", "224"),
-        ("fig9b_003", "non_preemptive 0.8", "acc", "0.650"),
-        ("fig9b_003", "preemptive 0.8", "sd", "1.11"),
+        ("fig9b_003", "non_preemptive 0.8", "acc", "0.651"),
+        ("fig9b_003", "preemptive 0.8", "sd", "1.13"),
         ("fig9b_003", "preemptive 0.8", "sd_ci", "0.38"),
-        ("fig9b_003", "preemptive 0.8", "miss_ms", "0.84"),
+        ("fig9b_003", "preemptive 0.8", "miss_ms", "0.86"),
         ("fig9b_003", "preemptive 0.8", "dmp", "0.49"),
         ("fig9b_003", "preemptive 0.8", "dmp_ci", "0.31"),
-        ("fig9b_003", "preemptive 0.8", "rt_us", "542"),
-        ("fig9b_003", "preemptive 0.8", "rt_ci_us", "509"),
-        ("fig9b_003", "preemptive 0.8", "rt_src_us", "470"),
+        ("fig9b_003", "preemptive 0.8", "rt_us", "545"),
+        ("fig9b_003", "preemptive 0.8", "rt_ci_us", "513"),
+        ("fig9b_003", "preemptive 0.8", "rt_src_us", "475"),
         ("fig9b_003", "preemptive 0.8", "acc", "0.621"),
         ("fig9b_003_msg", "flit 0.5", "sd", "0.16"),
         ("fig9b_003_msg", "flit 0.5", "sd_ci", "0.05"),
@@ -221,23 +221,23 @@ const QUOTES: &[(&str, &str, &str, &str)] = &[
         ("fig9_003_p_avoid", "0.6", "rt_src_us", "45.4"),
         ("fig9_003_p_avoid", "0.6", "acc", "0.595"),
         ("fig9_003_p_avoid", "0.6", "rt_net_cycles", "384.2"),
-        ("fig9_003_p_avoid", "0.7", "sd", "0.40"),
-        ("fig9_003_p_avoid", "0.7", "sd_ci", "0.12"),
-        ("fig9_003_p_avoid", "0.7", "miss_ms", "0.32"),
+        ("fig9_003_p_avoid", "0.7", "sd", "0.38"),
+        ("fig9_003_p_avoid", "0.7", "sd_ci", "0.10"),
+        ("fig9_003_p_avoid", "0.7", "miss_ms", "0.30"),
         ("fig9_003_p_avoid", "0.7", "dmp", "0.47"),
         ("fig9_003_p_avoid", "0.7", "dmp_ci", "0.28"),
-        ("fig9_003_p_avoid", "0.7", "rt_us", "212"),
-        ("fig9_003_p_avoid", "0.7", "rt_ci_us", "151"),
-        ("fig9_003_p_avoid", "0.7", "rt_src_us", "160"),
+        ("fig9_003_p_avoid", "0.7", "rt_us", "205"),
+        ("fig9_003_p_avoid", "0.7", "rt_ci_us", "141"),
+        ("fig9_003_p_avoid", "0.7", "rt_src_us", "153"),
         ("fig9_003_p_avoid", "0.7", "acc", "0.621"),
-        ("fig9_003_p_avoid", "0.8", "sd", "1.11"),
-        ("fig9_003_p_avoid", "0.8", "sd_ci", "0.38"),
-        ("fig9_003_p_avoid", "0.8", "miss_ms", "0.84"),
-        ("fig9_003_p_avoid", "0.8", "dmp", "0.50"),
-        ("fig9_003_p_avoid", "0.8", "dmp_ci", "0.32"),
-        ("fig9_003_p_avoid", "0.8", "rt_us", "546"),
-        ("fig9_003_p_avoid", "0.8", "rt_ci_us", "522"),
-        ("fig9_003_p_avoid", "0.8", "rt_src_us", "479"),
+        ("fig9_003_p_avoid", "0.8", "sd", "1.08"),
+        ("fig9_003_p_avoid", "0.8", "sd_ci", "0.36"),
+        ("fig9_003_p_avoid", "0.8", "miss_ms", "0.83"),
+        ("fig9_003_p_avoid", "0.8", "dmp", "0.52"),
+        ("fig9_003_p_avoid", "0.8", "dmp_ci", "0.31"),
+        ("fig9_003_p_avoid", "0.8", "rt_us", "561"),
+        ("fig9_003_p_avoid", "0.8", "rt_ci_us", "534"),
+        ("fig9_003_p_avoid", "0.8", "rt_src_us", "495"),
         ("fig9_003_p_avoid", "0.8", "acc", "0.626"),
         ("fig9b_003_msg_avoid", "0.5", "sd", "0.16"),
         ("fig9b_003_msg_avoid", "0.5", "sd_ci", "0.05"),
@@ -485,4 +485,64 @@ fn the_nic_wait_breakdown_is_quoted_from_its_csv_and_its_verdicts_hold() {
         let front = wait(r, n, "at_front_cycles");
         assert!((parts - front).abs() <= 1.0 + 0.02 * front, "{r} {n}: {parts} vs {front}");
     }
+}
+
+/// The points' `wall_seconds` of `results`' results.csv, summed: a
+/// `--jobs 1` sweep's wall time (its own time outside the points is under
+/// a second).
+fn wall_sum(results: &str) -> f64 {
+    let text = std::fs::read_to_string(root().join("experiments/results").join(results).join("results.csv")).unwrap();
+    let mut lines = text.lines();
+    let col = lines.next().unwrap().split(',').position(|h| h == "wall_seconds").expect("a wall_seconds column");
+    lines.map(|l| l.split(',').nth(col).unwrap().parse::<f64>().unwrap()).sum()
+}
+
+/// The run note's wall times of the two sweeps rerun after the message-id
+/// fix (`--jobs 1`): each within a second of its points' `wall_seconds`
+/// summed, and in the section as "(N s)" after the folder's name.
+#[test]
+fn the_rerun_walls_are_the_points_wall_seconds() {
+    // Whitespace collapsed: the prose wraps anywhere.
+    let text = section().split_whitespace().collect::<Vec<_>>().join(" ");
+    for (results, quoted) in [("fig9b_003", 639.0), ("fig9_003_p_avoid", 623.0)] {
+        let sum = wall_sum(results);
+        assert!((sum - quoted).abs() < 1.0, "{results}: quoted {quoted} s, its points' wall_seconds sum to {sum}");
+        let phrase = format!("`{results}` ({quoted} s)");
+        assert!(text.contains(&phrase), "{results}: \"{phrase}\" not in the section");
+    }
+}
+
+/// The table rows of the two sweeps rerun after the message-id fix, cell by
+/// cell: (results, point, the row's first cells). `QUOTES` only finds each
+/// number somewhere in the section, so a changed cell whose old value the
+/// prose also quotes would pass there; here each cell is read from its
+/// row, in the tables' column order.
+const ROWS: &[(&str, &str, &str)] = &[
+    ("fig9b_003", "non_preemptive 0.7", "| 0.7 | NP |"),
+    ("fig9b_003", "preemptive 0.7", "| 0.7 | P |"),
+    ("fig9b_003", "non_preemptive 0.8", "| 0.8 | NP |"),
+    ("fig9b_003", "preemptive 0.8", "| 0.8 | P |"),
+    ("fig9_003_p_avoid", "0.7", "| 0.7 | flit |"),
+    ("fig9_003_p_avoid", "0.8", "| 0.8 | flit |"),
+];
+
+/// The metrics of a row after its first two cells: σ_d ± ci, missing
+/// time, DMP ± ci, real-time latency ± ci, of it in the NIC, accepted.
+const ROW_METRICS: [&str; 9] = ["sd", "sd_ci", "miss_ms", "dmp", "dmp_ci", "rt_us", "rt_ci_us", "rt_src_us", "acc"];
+
+#[test]
+fn the_rerun_table_rows_round_from_the_committed_results_cell_by_cell() {
+    let text = section();
+    let mut bad = Vec::new();
+    for (file, point, start) in ROWS {
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with(start)).collect();
+        assert_eq!(lines.len(), 1, "{start}: want one row in the section, found {lines:?}");
+        let numbers: Vec<&str> = lines[0][start.len()..].split(['|', '±']).map(str::trim).filter(|c| !c.is_empty()).collect();
+        assert_eq!(numbers.len(), ROW_METRICS.len(), "{start}: cells {numbers:?}");
+        let r = results(file, point);
+        for (m, quoted) in ROW_METRICS.iter().zip(&numbers) {
+            check_quote(lines[0], &format!("{file} {point} {m}"), metric(&r, m), quoted, &mut bad);
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
