@@ -11,13 +11,15 @@
 //! - `vc_wait`: its header's wait for an output VC beyond each router's VA
 //!   cycle, summed over its routers;
 //! - `header_after_va`: its header's time to the ejection link beyond zero
-//!   load and `vc_wait` (after VA, to the link); of it, cycles ready in the
+//!   load and `vc_wait` (after its VC grant, or behind an earlier message
+//!   in a buffer); of it, cycles ready in the
 //!   output buffer while another VC's flit took the link
 //!   (`header_shared`), without a credit (`header_no_credit`), ready with
 //!   the link idle (`header_ready_idle`), not in the output buffer beyond
 //!   the pipeline's 2 a router (`header_not_ready_excess`); the rest
-//!   (`header_other`: behind an earlier message's flits in the output
-//!   buffer, whose cycles are that message's gaps);
+//!   (`header_other`: cycles the probe does not give the header, behind an
+//!   earlier message's flits in its input VC before RC or in its output
+//!   VC, where they count as that message's gaps);
 //! - `eject_stretch` S_e: gaps in its delivery stream, which add to the
 //!   latency one for one; by what its next flit did (`eject_shared`,
 //!   `eject_no_credit`, `eject_ready_idle`, `eject_not_ready`: not yet at
