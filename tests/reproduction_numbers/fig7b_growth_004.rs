@@ -155,7 +155,7 @@ fn fig7b_growth_004_follows_from_the_committed_runs() {
     // Where the gaps are made.
     has(format!("take 9 + {:.2} cycles to leave ({:.2} at 1904)", num(&hi, "injection_stretch"), num(&lo, "injection_stretch")));
     has(format!("at {:.3} flits per cycle, add {} net", num(&hi, "router_link_util"), signed(num(&hi, "link_stretch_added"), 2)));
-    has(format!("({} at 1904)", signed(num(&lo, "link_stretch_added"), 2)));
+    has(format!("; {} at 1904)", signed(num(&lo, "link_stretch_added"), 2)));
     has(format!("carrying {:.3}, adds {} ({} at 1904)", num(&hi, "accepted"), signed(num(&hi, "eject_stretch_added"), 2), signed(num(&lo, "eject_stretch_added"), 2)));
     has(format!("the same three are {:.2}, {} and {} and the latency is zero load's ({:.2} against {:.2})", num(&zero, "injection_stretch"), signed(num(&zero, "link_stretch_added"), 2), signed(num(&zero, "eject_stretch_added"), 2), num(&zero, "network_latency"), num(&zero, "zero_load")));
     // Every stretch made is accounted for: S_0 + added on the links + added at the ejection = S_e.
