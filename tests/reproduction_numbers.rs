@@ -5192,6 +5192,8 @@ mod phase_cis;
 mod mdc_exact_004;
 #[path = "reproduction_numbers/fig7_004_claims.rs"]
 mod fig7_004_claims;
+#[path = "reproduction_numbers/fig7b_growth_004.rs"]
+mod fig7b_growth_004;
 #[path = "reproduction_numbers/rec_split_8020.rs"]
 mod rec_split_8020;
 #[path = "reproduction_numbers/suppositions.rs"]
@@ -5249,6 +5251,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
     ties.extend(fig7_004_claims::ties());
+    ties.extend(fig7b_growth_004::ties());
     ties
 }
 

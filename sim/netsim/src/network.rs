@@ -577,6 +577,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// VCs, and those of the delivered ones (parallel to the message log).
     vc_waits: Option<Box<crate::vc_wait::VcWaitProbe>>,
     vc_wait_log: Vec<crate::vc_wait::VcWait>,
+    /// Set only by [`Sim::run_hop_parts`]: each message's held-VC cycles
+    /// per link, and those of the delivered ones (parallel to the log).
+    hop_parts: Option<Box<crate::hop_parts::HopPartsProbe>>,
+    hop_parts_log: Vec<crate::hop_parts::HopParts>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -963,6 +967,8 @@ impl<'a, X: Width> Sim<'a, X> {
             split_log: Vec::new(),
             vc_waits: None,
             vc_wait_log: Vec::new(),
+            hop_parts: None,
+            hop_parts_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -1092,6 +1098,10 @@ impl<'a, X: Width> Sim<'a, X> {
     /// the same order) the cycles its header waited for an output VC at the
     /// routers of its path ([`crate::vc_wait`]).
     pub fn run_vc_waits(mut self) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits), SimError> {
+        self.vc_waits_to_end()
+    }
+
+    fn vc_waits_to_end(&mut self) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits), SimError> {
         self.vc_waits = Some(Box::new(crate::vc_wait::VcWaitProbe::new(&self.routers, self.warmup)));
         self.msg_log = Some((None, Vec::new()));
         let results = self.run_to_end()?;
@@ -1101,6 +1111,18 @@ impl<'a, X: Width> Sim<'a, X> {
         let w = self.vc_waits.take().unwrap();
         let waits = crate::vc_wait::VcWaits { messages: std::mem::take(&mut self.vc_wait_log), cycles: w.cycles, held: w.held, vcs: self.v.configs[0].vcs(), routers: self.routers.len() };
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), waits))
+    }
+
+    /// [`Sim::run_vc_waits`], also returning for each logged message (in
+    /// the same order) its held-VC cycles per link ([`crate::hop_parts`]).
+    pub fn run_hop_parts(mut self) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits, Vec<crate::hop_parts::HopParts>), SimError> {
+        self.hop_parts = Some(Box::new(crate::hop_parts::HopPartsProbe::new(&self.routers, &self.v.net.out_link)));
+        let (results, log, waits) = self.vc_waits_to_end()?;
+        let unmatched = self.hop_parts.as_ref().map_or(0, |h| h.unmatched);
+        if unmatched > 0 {
+            return Err(SimError::Setup(format!("{}: {unmatched} link crossings named no message in flight (the hop-parts probe reads lane 0 only)", self.v.file)));
+        }
+        Ok((results, log, waits, std::mem::take(&mut self.hop_parts_log)))
     }
 
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
@@ -1439,6 +1461,14 @@ impl<'a, X: Width> Sim<'a, X> {
         if let Some(w) = self.vc_waits.as_mut() {
             let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
             w.observe(now, &self.routers, |f| {
+                let dest = hdr.dest.extract(&f.data) as usize % n;
+                let tag = field(&f.data, hw, bits) as u32 & mask;
+                inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
+            });
+        }
+        if let Some(h) = self.hop_parts.as_mut() {
+            let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
+            h.observe(now, &self.routers, |f| {
                 let dest = hdr.dest.extract(&f.data) as usize % n;
                 let tag = field(&f.data, hw, bits) as u32 & mask;
                 inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
@@ -1976,6 +2006,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 if let Some(w) = self.vc_waits.as_mut() {
                     self.vc_wait_log.push(w.finish(idx));
                 }
+                if let Some(h) = self.hop_parts.as_mut() {
+                    self.hop_parts_log.push(h.finish(idx));
+                }
             }
         }
         if rec.m.frame != u32::MAX {
@@ -2367,6 +2400,8 @@ pub fn run(v: &Validated) -> Result<Results, SimError> {
 
 #[cfg(test)]
 mod segmentation_tests;
+#[cfg(test)]
+mod hop_parts_tests;
 
 #[cfg(test)]
 mod tag_tests;
