@@ -5198,6 +5198,8 @@ mod fig7b_growth_004;
 mod rec_split_8020;
 #[path = "reproduction_numbers/suppositions.rs"]
 mod suppositions;
+#[path = "reproduction_numbers/fig7_cap_ties.rs"]
+mod fig7_cap_ties;
 #[path = "reproduction_numbers/staggered_8020.rs"]
 mod staggered_8020;
 #[path = "reproduction_numbers/stag_records.rs"]
@@ -5210,6 +5212,7 @@ mod components_000;
 fn all_claims() -> Vec<Claim> {
     let mut all = claims();
     all.extend(models::claims().0);
+    all.extend(fig7_cap_ties::claims());
     all.extend(lane_ties::claims());
     all.extend(cube_held::claims());
     all.extend(cube_coupled_eq5::claims());
@@ -5252,6 +5255,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(model000_ties::ties());
     ties.extend(fig7_004_claims::ties());
     ties.extend(fig7b_growth_004::ties());
+    ties.extend(fig7_cap_ties::ties());
     ties
 }
 

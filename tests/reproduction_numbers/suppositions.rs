@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 /// The passage of docs/reproduction.md under `heading` (the whole heading
 /// line) up to the next `##` or `###` heading, whitespace collapsed.
-fn passage(heading: &str) -> String {
+pub(super) fn passage(heading: &str) -> String {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let after = doc.split(&format!("\n{heading}\n")).nth(1).unwrap_or_else(|| panic!("section missing: {heading}"));
     let end = [after.find("\n## "), after.find("\n### ")].into_iter().flatten().min().unwrap_or(after.len());
