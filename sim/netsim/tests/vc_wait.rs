@@ -91,7 +91,8 @@ fn single_router_vc_utilisation_is_the_holds_of_its_class() {
 /// (latency 36 + 5h) `delivered − head_seen` is one constant c with
 /// 32 ≤ c ≤ 36, the header's part `head_seen − injected` = 36 + 5h − c
 /// growing 5 cycles a hop. Such a message is in ROUTED one cycle at its
-/// first router and one at its last; for every message of two or more
+/// first router and one at its last, and ACTIVE at the front one cycle a
+/// router; for every message of two or more
 /// routers the first and last routers' ROUTED cycles are at least one
 /// each and together at most all of them.
 #[test]
@@ -107,6 +108,9 @@ fn cube_header_and_body_parts_add_up() {
         assert!(m.injected <= w.head_seen && w.head_seen < m.delivered, "{m:?} {w:?}");
         if m.delivered - m.injected == 36 + 5 * h {
             assert_eq!((w.first_routed, w.last_routed, w.queueing()), (1, 1, 0), "{m:?} {w:?}");
+            // After VC allocation the header is at its input VC's front
+            // for the one cycle of switch allocation, at every router.
+            assert_eq!(w.head_active_cycles, w.routers, "{m:?} {w:?}");
             body.insert(m.delivered - w.head_seen);
             alone_by_hops[h as usize] += 1;
         }
