@@ -21,6 +21,10 @@
 //!     experiments/fig4_000_np.toml experiments/results/dmp_vc_wait_np \
 //!     --cycles 300000 --deadline 42 --deadline 47 0.384:0.064:0.32 0.448:0.128:0.32
 
+#[path = "vc_wait_common/point.rs"]
+mod point;
+
+use point::{parse_point, point_text};
 use std::path::Path;
 use wormqos_netsim::analytic::predict::{self, Options};
 use wormqos_netsim::analytic::vc_queue_tail::md1_wait_cdf;
@@ -34,32 +38,6 @@ fn usage(why: &str) -> ! {
 
 fn number<T: std::str::FromStr>(what: &str, s: &str) -> T {
     s.parse().unwrap_or_else(|_| usage(&format!("{what} = {s:?} is not a number")))
-}
-
-/// The experiment's text up to `[sweep]`, with the point's load and mix
-/// and the run length put in.
-fn point_text(text: &str, file: &str, load: f64, mix: (f64, f64), cycles: u64) -> String {
-    let mut out = String::new();
-    for line in text[..text.find("[sweep]").unwrap_or(text.len())].lines() {
-        let t = line.trim_start();
-        let l = if t.starts_with("load =") {
-            format!("load = {load}")
-        } else if t.starts_with("mix =") {
-            format!("mix = [{}, {}]", mix.0, mix.1)
-        } else if t.starts_with("cycles =") {
-            format!("cycles = {cycles}")
-        } else {
-            line.to_string()
-        };
-        out += &l;
-        out.push('\n');
-    }
-    for key in ["load =", "mix =", "cycles ="] {
-        if !text.contains(key) {
-            usage(&format!("{file}: no line `{key} …` to set"));
-        }
-    }
-    out
 }
 
 fn main() {
@@ -82,11 +60,7 @@ fn main() {
                 i += 2;
             }
             p => {
-                let f: Vec<f64> = p.split(':').map(|x| number("point", x)).collect();
-                if f.len() != 3 {
-                    usage(&format!("point {p:?}: want load:mix_rt:mix_be"));
-                }
-                points.push((f[0], (f[1], f[2])));
+                points.push(parse_point(p).unwrap_or_else(|e| usage(&e)));
                 i += 1;
             }
         }
@@ -100,7 +74,7 @@ fn main() {
     let dir = path.parent().unwrap().to_path_buf();
     let mut csv = String::from("point,class,hops,deadline,messages,sim,sim_less_wait,model,model_vcq,wait_mean,wait_p0,wait_p10,wait_p20,vc_rho,md1_p0,md1_mean,md1_p10,md1_p20\n");
     for &(load, mix) in &points {
-        let v = Experiment::from_str(&point_text(&text, file, load, mix, cycles), file, dir.clone()).unwrap_or_else(|e| usage(&e.to_string()));
+        let v = Experiment::from_str(&point_text(&text, file, load, mix, cycles).unwrap_or_else(|e| usage(&e)), file, dir.clone()).unwrap_or_else(|e| usage(&e.to_string()));
         let plan = predict::plan_with(&v, &Options { hops, vc_queue: true, ..Options::default() }).unwrap_or_else(|e| usage(&e.to_string()));
         let rows = plan.evaluate(&deadlines);
         let t0 = std::time::Instant::now();

@@ -1125,6 +1125,14 @@ impl<'a, X: Width> Sim<'a, X> {
         Ok((results, log, waits, std::mem::take(&mut self.hop_parts_log)))
     }
 
+    /// [`Sim::run_vc_waits`] with `probe` also seeing the routers after
+    /// every cycle (one run for both, docs/reproduction.md "R2's cube tail
+    /// and the cube variant's overshoot, measured").
+    pub fn run_vc_waits_probed(mut self, probe: Probe<'a, X>) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits), SimError> {
+        self.probe = Some(probe);
+        self.run_vc_waits()
+    }
+
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
     /// where the headers waited in the NICs after the warm-up (summed over
     /// every endpoint; docs/reproduction.md, 003_… Fig. 9).

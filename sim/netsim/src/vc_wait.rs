@@ -23,6 +23,21 @@ use wormqos_sim::{Router, VcState, Width};
 pub struct VcWait {
     pub routed_cycles: u32,
     pub routers: u32,
+    /// ROUTED cycles at the first router of its path (the source's) and
+    /// at the last one seen (for a delivered message the destination's,
+    /// where it waits for the ejection VC).
+    pub first_routed: u32,
+    pub last_routed: u32,
+    /// Cycles its header was at the front of an input VC holding an output
+    /// VC (state ACTIVE) without having left: the switch and link
+    /// arbitration, and credits, after VC allocation (the R2 tail split,
+    /// docs/reproduction.md "R2's cube tail and the cube variant's
+    /// overshoot, measured").
+    pub head_active_cycles: u32,
+    /// The last cycle its header was seen at the front of an input VC
+    /// (ROUTED or ACTIVE): the header's last cycle in the network before
+    /// the ejection link, so `delivered − head_seen` is the body's time.
+    pub head_seen: u64,
 }
 
 impl VcWait {
@@ -93,10 +108,14 @@ impl VcWaitProbe {
                 }
                 for v in 0..m {
                     let i = self.base[r] + p * m + v;
-                    let routed = matches!(router.vc_state(p, v), VcState::Routed { .. });
+                    let state = router.vc_state(p, v);
+                    let routed = matches!(state, VcState::Routed { .. });
                     let first = routed && !self.was_routed[i];
                     self.was_routed[i] = routed;
-                    if !routed {
+                    // A header at the front of an ACTIVE VC is that VC's
+                    // message, VC allocated, not yet through the switch.
+                    let active_head = matches!(state, VcState::Active { .. }) && router.input_occupancy(p, v) > 0 && router.input_flit(p, v, 0).is_some_and(|f| f.head);
+                    if !routed && !active_head {
                         continue;
                     }
                     let Some(idx) = router.input_flit(p, v, 0).filter(|f| f.head).and_then(|f| message(&f)) else {
@@ -107,8 +126,19 @@ impl VcWaitProbe {
                     if self.acc.len() <= idx {
                         self.acc.resize(idx + 1, VcWait::default());
                     }
-                    self.acc[idx].routed_cycles += 1;
-                    self.acc[idx].routers += first as u32;
+                    let a = &mut self.acc[idx];
+                    a.head_seen = cycle;
+                    if active_head {
+                        a.head_active_cycles += 1;
+                        continue;
+                    }
+                    if first {
+                        a.routers += 1;
+                        a.last_routed = 0;
+                    }
+                    a.routed_cycles += 1;
+                    a.last_routed += 1;
+                    a.first_routed += (a.routers == 1) as u32;
                 }
             }
         }

@@ -81,3 +81,42 @@ fn single_router_vc_utilisation_is_the_holds_of_its_class() {
     let per_message = held as f64 / r1 as f64;
     assert!((32.0..=38.0).contains(&per_message), "VC 0 held {per_message} cycles per R1 message");
 }
+
+/// The split the R2 tail section uses (docs/reproduction.md "R2's cube
+/// tail and the cube variant's overshoot, measured"), on the 6-cube at a
+/// tenth of the lightest load. By hand: a message alone crosses h links
+/// in 4 + 5h + 32 cycles (P = 5 cycles a router, `transfer_time.rs`), and
+/// once its header has left the last router its 32 flits follow at one a
+/// cycle whatever h was, so for every message that met no one
+/// (latency 36 + 5h) `delivered − head_seen` is one constant c with
+/// 32 ≤ c ≤ 36, the header's part `head_seen − injected` = 36 + 5h − c
+/// growing 5 cycles a hop. Such a message is in ROUTED one cycle at its
+/// first router and one at its last, and ACTIVE at the front one cycle a
+/// router; for every message of two or more
+/// routers the first and last routers' ROUTED cycles are at least one
+/// each and together at most all of them.
+#[test]
+fn cube_header_and_body_parts_add_up() {
+    let v = experiment("fig7_000_cube6.toml", &[("load = 0.16\nmix = [0.096, 0.064]", "load = 0.016\nmix = [0.0096, 0.0064]"), ("cycles = 200000\nwarmup_cycles = 20000", "cycles = 60000\nwarmup_cycles = 1000")]);
+    let (_, log, waits) = Sim::new(&v).unwrap().run_vc_waits().unwrap();
+    let mut body = std::collections::BTreeSet::new();
+    let mut alone_by_hops = [0usize; 7];
+    for (m, w) in log.iter().zip(&waits.messages) {
+        let h = (m.src ^ m.dest).count_ones() as u64;
+        assert!(w.routers >= 2, "{m:?} {w:?}");
+        assert!(w.first_routed >= 1 && w.last_routed >= 1 && w.first_routed + w.last_routed <= w.routed_cycles, "{m:?} {w:?}");
+        assert!(m.injected <= w.head_seen && w.head_seen < m.delivered, "{m:?} {w:?}");
+        if m.delivered - m.injected == 36 + 5 * h {
+            assert_eq!((w.first_routed, w.last_routed, w.queueing()), (1, 1, 0), "{m:?} {w:?}");
+            // After VC allocation the header is at its input VC's front
+            // for the one cycle of switch allocation, at every router.
+            assert_eq!(w.head_active_cycles, w.routers, "{m:?} {w:?}");
+            body.insert(m.delivered - w.head_seen);
+            alone_by_hops[h as usize] += 1;
+        }
+    }
+    assert!(alone_by_hops[1..].iter().all(|&n| n > 0), "messages that met no one, by hops: {alone_by_hops:?}");
+    assert_eq!(body.len(), 1, "delivered − head_seen of the messages that met no one: {body:?}");
+    let c = *body.first().unwrap();
+    assert!((32..=36).contains(&c), "the body's part {c}");
+}

@@ -249,4 +249,53 @@ mod tests {
             }
         }
     }
+
+    /// The cube row keeps its ejection wait (the check the row's bounds
+    /// above lack: they hold with the ejection queue dropped). Two checks
+    /// computed here from the row's stated form, not from its code:
+    ///
+    /// - the mean, by Pollaczek–Khinchine ρT/(2(1 − ρ)) for each queue: the
+    ///   ejection at λ_c held T = P − 1 + M S̄_{c,n} = 4 + 32 S̄_{c,n}, plus
+    ///   each dimension's queue (λ_c 32/63, held L_{c,s}) crossed with
+    ///   probability 32/63;
+    /// - the 1-hop tail from below: W = W_s + W_ej ≥ max(W_s, W_ej) on
+    ///   whole cycles, whose c.d.f. is the product of the two (independent)
+    ///   M/D/1 c.d.f.s at k + ½, so P{L + W > D} ≥ the average over s of
+    ///   Σ_k P{max = k} P{L > D − k}. Without W_ej the row is
+    ///   P{L + W_s > D}, below this bound by P{W_ej > k} P{W_s ≤ k} weighted.
+    #[test]
+    fn cube_row_includes_the_ejection_wait() {
+        use crate::analytic::kim2005::RouterModel;
+        use crate::analytic::kim2005_cube::CubeModel;
+        let rt = 0.006;
+        let mut router = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, 0.002);
+        router.buffer_flits = 32.0;
+        let model = CubeModel { n: 6, router };
+        let sol = model.solve().unwrap();
+        let pk = |lambda: f64, t: f64| lambda * t * t / (2.0 * (1.0 - lambda * t));
+        let share = 32.0 / 63.0;
+        for c in 0..2 {
+            let k = &sol.classes[c];
+            let lambda = model.router.rt_rates[c];
+            let t_ej = 4.0 + 32.0 * k.cycles_per_flit[6];
+            let expected_mean = pk(lambda, t_ej) + share * k.channel_latency.iter().map(|&l| pk(lambda * share, l)).sum::<f64>();
+            let (mean, _) = cube_vcq_miss(&model, &sol, c, None, &[55.0]).unwrap();
+            assert!((mean - expected_mean).abs() < 1e-9, "class {c}: mean wait {mean}, by hand {expected_mean}");
+            assert!(pk(lambda, t_ej) > 0.2 * expected_mean, "class {c}: the ejection's share is too small to matter");
+            for d in [50.0, 55.0, 60.0] {
+                let (_, miss) = cube_vcq_miss(&model, &sol, c, Some(1), &[d]).unwrap();
+                let mut bound = 0.0;
+                for &l_s in &k.channel_latency {
+                    let f_max = |x: f64| md1_wait_cdf(lambda * share, l_s, x + 0.5) * md1_wait_cdf(lambda, t_ej, x + 0.5);
+                    let mut b = 1.0 - f_max(d); // a wait beyond D misses
+                    for y in 0..=d as usize {
+                        let p = f_max(y as f64) - if y == 0 { 0.0 } else { f_max(y as f64 - 1.0) };
+                        b += p * model.hops_miss_probability(&sol, c, 1, d - y as f64);
+                    }
+                    bound += b / 6.0;
+                }
+                assert!(miss[0] >= bound - 1e-9, "class {c}, D = {d}: the 1-hop row {} is below the bound with the ejection wait {bound}", miss[0]);
+            }
+        }
+    }
 }
