@@ -12,6 +12,7 @@ pub mod channel_probe;
 pub mod composed;
 pub mod deadlock;
 pub mod experiment;
+pub mod hop_trace;
 pub mod metrics;
 pub mod network;
 pub mod nic;

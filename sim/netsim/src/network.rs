@@ -577,6 +577,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// VCs, and those of the delivered ones (parallel to the message log).
     vc_waits: Option<Box<crate::vc_wait::VcWaitProbe>>,
     vc_wait_log: Vec<crate::vc_wait::VcWait>,
+    /// Set only by [`Sim::run_hop_trace`]: each message's routers, and
+    /// those of the delivered ones (parallel to the message log).
+    hop_trace: Option<Box<crate::hop_trace::HopTraceProbe>>,
+    hop_trace_log: Vec<crate::hop_trace::HopTrace>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -963,6 +967,8 @@ impl<'a, X: Width> Sim<'a, X> {
             split_log: Vec::new(),
             vc_waits: None,
             vc_wait_log: Vec::new(),
+            hop_trace: None,
+            hop_trace_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -1101,6 +1107,20 @@ impl<'a, X: Width> Sim<'a, X> {
         let w = self.vc_waits.take().unwrap();
         let waits = crate::vc_wait::VcWaits { messages: std::mem::take(&mut self.vc_wait_log), cycles: w.cycles, held: w.held, vcs: self.v.configs[0].vcs(), routers: self.routers.len() };
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), waits))
+    }
+
+    /// [`Sim::run_logged_all`], also returning for each logged message (in
+    /// the same order) its routers in path order: when its header and tail
+    /// left each, its ROUTED cycles there and the flits its output link
+    /// carried while its header waited ([`crate::hop_trace`]).
+    pub fn run_hop_trace(mut self) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.hop_trace = Some(Box::new(crate::hop_trace::HopTraceProbe::new(&self.routers)));
+        self.msg_log = Some((None, Vec::new()));
+        let results = self.run_to_end()?;
+        if let Some(t) = self.hop_trace.as_ref().filter(|t| t.unmatched > 0) {
+            return Err(SimError::Setup(format!("{}: {} traced flits named no message in flight (the hop trace reads lane 0 only)", self.v.file, t.unmatched)));
+        }
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.hop_trace_log)))
     }
 
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
@@ -1439,6 +1459,14 @@ impl<'a, X: Width> Sim<'a, X> {
         if let Some(w) = self.vc_waits.as_mut() {
             let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
             w.observe(now, &self.routers, |f| {
+                let dest = hdr.dest.extract(&f.data) as usize % n;
+                let tag = field(&f.data, hw, bits) as u32 & mask;
+                inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
+            });
+        }
+        if let Some(t) = self.hop_trace.as_mut() {
+            let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
+            t.observe(now, &self.routers, |f| {
                 let dest = hdr.dest.extract(&f.data) as usize % n;
                 let tag = field(&f.data, hw, bits) as u32 & mask;
                 inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
@@ -1975,6 +2003,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
                 if let Some(w) = self.vc_waits.as_mut() {
                     self.vc_wait_log.push(w.finish(idx));
+                }
+                if let Some(t) = self.hop_trace.as_mut() {
+                    self.hop_trace_log.push(t.finish(idx));
                 }
             }
         }
