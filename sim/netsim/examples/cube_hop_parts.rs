@@ -32,7 +32,11 @@
 //!   I S_s (the first router), `model_middle` B_middle S_s, and at the
 //!   destination `model_ejection_blocking` O S_n and
 //!   `model_ejection_sharing` M (S_n − 1) (the body's stretch: the only
-//!   place Eq. 10 lets the message's flits be slowed).
+//!   place Eq. 10 lets the message's flits be slowed);
+//! - `sim_pwait_*`: the share of router visits at that place whose header
+//!   waited in ROUTED beyond the VA cycle, beside the model's blocking
+//!   probabilities P_b (Eq. 3: ρ^(1 + 2 max(b_s, M)/M)), `model_pb_hop`
+//!   averaged over the n hop channels and `model_pb_ejection`.
 //!
 //! Writes `<out>/cube_hop_parts.csv`, one row per point and class, and
 //! prints it.
@@ -72,6 +76,10 @@ struct Sums {
     body: [i64; 3],
     /// [place][VC]
     flits: [[u64; wormqos_netsim::hop_trace::MAX_TRACED_VCS]; 3],
+    /// Router visits at each place, and those whose header waited in
+    /// ROUTED beyond the VA cycle.
+    visits: [u64; 3],
+    waited: [u64; 3],
 }
 
 fn main() -> anyhow::Result<()> {
@@ -85,7 +93,7 @@ fn main() -> anyhow::Result<()> {
             write!(csv, ",sim_flits_{p}_{c}")?;
         }
     }
-    csv += ",model_excess,model_input,model_middle,model_ejection_blocking,model_ejection_sharing\n";
+    csv += ",sim_pwait_source,sim_pwait_middle,sim_pwait_dest,model_excess,model_input,model_middle,model_ejection_blocking,model_ejection_sharing,model_pb_hop,model_pb_ejection\n";
     for point in &points {
         let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
         anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
@@ -132,6 +140,8 @@ fn main() -> anyhow::Result<()> {
                     let here = hop.tail_left as i64 - hop.header_left as i64;
                     s.hdr[place] += hdr;
                     s.va[place] += hop.routed as i64 - 1;
+                    s.visits[place] += 1;
+                    s.waited[place] += (hop.routed > 1) as u64;
                     s.body[place] += here - gap;
                     parts += hdr + here - gap;
                     for (u, &n) in hop.flits_by_vc.iter().enumerate() {
@@ -168,17 +178,22 @@ fn main() -> anyhow::Result<()> {
                 let u = vc_class.iter().position(|&k| k == c as u32).ok_or_else(|| anyhow::anyhow!("no VC of class {c}"))?;
                 write!(csv, ",{:.3}", s.flits[place][u] as f64 / n)?;
             }
+            for p in 0..3 {
+                write!(csv, ",{:.4}", s.waited[p] as f64 / s.visits[p].max(1) as f64)?;
+            }
             let c = &sol.classes[mi];
             let avg = |f: &dyn Fn(usize) -> f64| (0..model.n).map(|s| c.first_channel_weight[s] * f(s)).sum::<f64>();
             let t = &c.parts;
             writeln!(
                 csv,
-                ",{:.3},{:.3},{:.3},{:.3},{:.3}",
+                ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.6},{:.6}",
                 c.network_latency - model.transfer_time(mi),
                 avg(&|s| t[s].input_blocking_cycles()),
                 avg(&|s| t[s].middle_blocking_cycles()),
                 avg(&|s| t[s].ejection_blocking_cycles()),
                 avg(&|s| t[s].ejection_transfer_cycles() - t[s].message),
+                c.blocking_prob[..model.n].iter().sum::<f64>() / model.n as f64,
+                c.blocking_prob[model.n],
             )?;
         }
     }

@@ -1113,7 +1113,19 @@ impl<'a, X: Width> Sim<'a, X> {
     /// the same order) its routers in path order: when its header and tail
     /// left each, its ROUTED cycles there and the flits its output link
     /// carried while its header waited ([`crate::hop_trace`]).
-    pub fn run_hop_trace(mut self) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+    pub fn run_hop_trace(self) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.hop_trace_with(None)
+    }
+
+    /// [`Sim::run_hop_trace`] with [`Sim::run_probed`]'s probe: router
+    /// state after every cycle beside every message's routers
+    /// (`cube_be_ejection` reads the ejection ports' real-time VCs).
+    pub fn run_hop_trace_probed(self, probe: Probe<'a, X>) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.hop_trace_with(Some(probe))
+    }
+
+    fn hop_trace_with(mut self, probe: Option<Probe<'a, X>>) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.probe = probe;
         self.hop_trace = Some(Box::new(crate::hop_trace::HopTraceProbe::new(&self.routers)));
         self.msg_log = Some((None, Vec::new()));
         let results = self.run_to_end()?;
