@@ -5208,6 +5208,8 @@ mod staggered_8020;
 mod stag_records;
 #[path = "reproduction_numbers/components_000.rs"]
 mod components_000;
+#[path = "reproduction_numbers/cube_hop_parts.rs"]
+mod cube_hop_parts;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
@@ -5285,6 +5287,9 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### Records: the deadline rule's level against run length (issue 23)", key: "| 30:70 | 0.073 |", reason: "tied by tests/reproduction_numbers/records.rs::records_section_numbers_follow_from_the_committed_runs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 464578 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "### 000_… the cube's best effort at heavy load, part by part (issue 22)", key: "| pipeline P − 1 + P h |", reason: "tied by tests/reproduction_numbers/cube_be_parts.rs::cube_be_parts_follow_from_their_csvs" },
+    census::Untied { heading: "#### Where R1's extra blocking arises in the 6-cube (issue 22)", key: "| blocking and sharing, L̄_c − T |", reason: "tied by tests/reproduction_numbers/cube_hop_parts.rs::cube_hop_parts_follow_from_their_csv" },
+    census::Untied { heading: "#### Where R1's extra blocking arises in the 6-cube (issue 22)", key: "| middle routers, flits of R1 / R2 / best effort |", reason: "tied by tests/reproduction_numbers/cube_hop_parts.rs::cube_hop_parts_follow_from_their_csv" },
+    census::Untied { heading: "#### The ejection form's excess, term by term (issue 22)", key: "| share of busy arrivals, sim / form's 1 − Π_0 |", reason: "tied by tests/reproduction_numbers/cube_hop_parts.rs::cube_be_ejection_follows_from_its_csv" },
     census::Untied { heading: "### 000_… the cube's best effort at heavy load, part by part (issue 22)", key: "| real-time VC hold on a hop link, cycles |", reason: "tied by tests/reproduction_numbers/cube_be_parts.rs::cube_be_parts_follow_from_their_csvs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_table_follows_from_the_committed_runs" },

@@ -13,6 +13,7 @@ pub mod composed;
 pub mod deadlock;
 pub mod experiment;
 pub mod hop_parts;
+pub mod hop_trace;
 pub mod metrics;
 pub mod network;
 pub mod nic;

@@ -581,6 +581,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// per link, and those of the delivered ones (parallel to the log).
     hop_parts: Option<Box<crate::hop_parts::HopPartsProbe>>,
     hop_parts_log: Vec<crate::hop_parts::HopParts>,
+    /// Set only by [`Sim::run_hop_trace`]: each message's routers, and
+    /// those of the delivered ones (parallel to the message log).
+    hop_trace: Option<Box<crate::hop_trace::HopTraceProbe>>,
+    hop_trace_log: Vec<crate::hop_trace::HopTrace>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -969,6 +973,8 @@ impl<'a, X: Width> Sim<'a, X> {
             vc_wait_log: Vec::new(),
             hop_parts: None,
             hop_parts_log: Vec::new(),
+            hop_trace: None,
+            hop_trace_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -1131,6 +1137,32 @@ impl<'a, X: Width> Sim<'a, X> {
     pub fn run_vc_waits_probed(mut self, probe: Probe<'a, X>) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits), SimError> {
         self.probe = Some(probe);
         self.run_vc_waits()
+    }
+
+    /// [`Sim::run_logged_all`], also returning for each logged message (in
+    /// the same order) its routers in path order: when its header and tail
+    /// left each, its ROUTED cycles there and the flits its output link
+    /// carried while its header waited ([`crate::hop_trace`]).
+    pub fn run_hop_trace(self) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.hop_trace_with(None)
+    }
+
+    /// [`Sim::run_hop_trace`] with [`Sim::run_probed`]'s probe: router
+    /// state after every cycle beside every message's routers
+    /// (`cube_be_ejection` reads the ejection ports' real-time VCs).
+    pub fn run_hop_trace_probed(self, probe: Probe<'a, X>) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.hop_trace_with(Some(probe))
+    }
+
+    fn hop_trace_with(mut self, probe: Option<Probe<'a, X>>) -> Result<(Results, Vec<MessageLog>, Vec<crate::hop_trace::HopTrace>), SimError> {
+        self.probe = probe;
+        self.hop_trace = Some(Box::new(crate::hop_trace::HopTraceProbe::new(&self.routers)));
+        self.msg_log = Some((None, Vec::new()));
+        let results = self.run_to_end()?;
+        if let Some(t) = self.hop_trace.as_ref().filter(|t| t.unmatched > 0) {
+            return Err(SimError::Setup(format!("{}: {} traced flits named no message in flight (the hop trace reads lane 0 only)", self.v.file, t.unmatched)));
+        }
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.hop_trace_log)))
     }
 
     /// [`Sim::run`] of an experiment with a `[nic]` section, also returning
@@ -1466,21 +1498,22 @@ impl<'a, X: Width> Sim<'a, X> {
         if let Some(s) = self.router_split.as_mut() {
             s.observe(&self.routers[0]);
         }
+        // The message a flit belongs to (its destination's in-flight tag), for
+        // the per-message probes: one lookup, however many probes are on.
+        let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
+        let message_of = |f: &LinkFlit| {
+            let dest = hdr.dest.extract(&f.data) as usize % n;
+            let tag = field(&f.data, hw, bits) as u32 & mask;
+            inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
+        };
         if let Some(w) = self.vc_waits.as_mut() {
-            let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
-            w.observe(now, &self.routers, |f| {
-                let dest = hdr.dest.extract(&f.data) as usize % n;
-                let tag = field(&f.data, hw, bits) as u32 & mask;
-                inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
-            });
+            w.observe(now, &self.routers, message_of);
         }
         if let Some(h) = self.hop_parts.as_mut() {
-            let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
-            h.observe(now, &self.routers, |f| {
-                let dest = hdr.dest.extract(&f.data) as usize % n;
-                let tag = field(&f.data, hw, bits) as u32 & mask;
-                inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
-            });
+            h.observe(now, &self.routers, message_of);
+        }
+        if let Some(t) = self.hop_trace.as_mut() {
+            t.observe(now, &self.routers, message_of);
         }
         if moved {
             self.last_move = now;
@@ -2016,6 +2049,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
                 if let Some(h) = self.hop_parts.as_mut() {
                     self.hop_parts_log.push(h.finish(idx));
+                }
+                if let Some(t) = self.hop_trace.as_mut() {
+                    self.hop_trace_log.push(t.finish(idx));
                 }
             }
         }
