@@ -5152,6 +5152,8 @@ mod l3_hold;
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
 mod prose_ties;
+#[path = "reproduction_numbers/census_ties.rs"]
+mod census_ties;
 #[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]
 mod prose_iterative_mpeg2;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]

@@ -70,18 +70,29 @@ fn wilson_percent(k: usize, n: usize) -> (f64, f64) {
     (100.0 * (centre - half), 100.0 * (centre + half))
 }
 
-/// The prose census's sentence in docs/reproduction.md ("Census of the
-/// prose, by mutation") against its committed sample: the sample size,
-/// the caught count with its share and interval, each kind's count of the
-/// numbers not caught, and the count of prose numbers in the document it
-/// was drawn from (recounted by the script on that commit's document).
+/// The prose census's paragraph in docs/reproduction.md ("Census of the
+/// prose, by mutation") against its committed samples, each measurement
+/// (the first, then each "**Remeasured**" part) against its own sample:
+/// the sample size and seed, the caught count with its share and
+/// interval, each kind's count of the numbers not caught, and the count
+/// of prose numbers in the document it was drawn from (recounted by the
+/// script on that commit's document).
 #[test]
 fn the_prose_census_sentence_matches_its_sample() {
     let root = env!("CARGO_MANIFEST_DIR");
     let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
     let start = doc.find("**Census of the prose, by mutation.**").expect("the prose census paragraph");
     let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
-    let csv = std::fs::read_to_string(format!("{root}/experiments/results/prose_census/sample.csv")).unwrap();
+    let parts: Vec<&str> = para.split("**Remeasured**").collect();
+    let samples = [("sample.csv", 1), ("sample_seed2.csv", 2)];
+    assert_eq!(parts.len(), samples.len(), "one part of the paragraph per committed sample");
+    for (part, (file, seed)) in parts.iter().zip(samples) {
+        check_census_part(root, part, &format!("experiments/results/prose_census/{file}"), seed);
+    }
+}
+
+fn check_census_part(root: &str, para: &str, sample: &str, seed: u32) {
+    let csv = std::fs::read_to_string(format!("{root}/{sample}")).unwrap();
     let mut lines = csv.lines();
     let header = csv_fields(lines.next().unwrap());
     let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
@@ -90,35 +101,38 @@ fn the_prose_census_sentence_matches_its_sample() {
     let n = rows.len();
     let caught = rows.iter().filter(|r| r[caught_col] == "yes").count();
     let kind = |k: &str| rows.iter().filter(|r| r[caught_col] == "no" && r[kind_col] == k).count();
-    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "a caught row has a kind or a missed one has none");
+    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "{sample}: a caught row has a kind or a missed one has none");
     let (lo, hi) = wilson_percent(caught, n);
     let (rlo, rhi) = wilson_percent(kind("result"), n);
-    let expected = [
-        format!("a sample of {n} (seed 1"),
+    let mut expected = vec![
+        format!("a sample of {n} (seed {seed},"),
+        format!("`{sample}`"),
         format!("{caught} caught ({:.1} %, 95 % Wilson interval {lo:.1}–{hi:.1} %)", 100.0 * caught as f64 / n as f64),
         format!("The {} not caught", n - caught),
-        format!("{} configuration parameters", kind("parameter")),
-        format!("{} numbers of formulas", kind("formula")),
-        format!("{} derived in the same passage", kind("derived")),
-        format!("{} of the run log", kind("log")),
-        format!("{} reference,", kind("reference")),
         format!("{} quoted results** ({:.1} % of the sample, {rlo:.1}–{rhi:.1} %)", kind("result"), 100.0 * kind("result") as f64 / n as f64),
     ];
+    // a kind none of the sample fell into need not be listed
+    for (k, phrase) in [("parameter", "configuration parameters"), ("formula", "numbers of formulas"), ("derived", "derived in the same passage"), ("log", "of the run log"), ("reference", "reference")] {
+        let c = kind(k);
+        if c > 0 {
+            expected.push(format!("{c} {phrase}{}", if k == "reference" && c > 1 { "s" } else { "" }));
+        }
+    }
     for e in &expected {
-        assert!(para.contains(e.as_str()), "the prose census paragraph should contain {e:?}:\n{para}");
+        assert!(para.contains(e.as_str()), "the prose census paragraph should contain {e:?} ({sample}):\n{para}");
     }
     let kinds = ["parameter", "formula", "derived", "log", "reference", "result"];
-    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "a kind outside the paragraph's list");
+    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "{sample}: a kind outside the paragraph's list");
     // The document the sample was drawn from, recounted.
-    let commit = para.split("as of ").nth(1).and_then(|t| t.split_whitespace().next()).expect("the census's commit");
+    let commit = para.split("as of ").nth(1).and_then(|t| t.split_whitespace().next()).map(|c| c.trim_end_matches(|ch: char| !ch.is_ascii_alphanumeric())).expect("the census's commit");
     let old = Command::new("git").args(["show", &format!("{commit}:docs/reproduction.md")]).current_dir(root).output().expect("run git");
     assert!(old.status.success(), "git show {commit}: {}", String::from_utf8_lossy(&old.stderr));
-    let tmp = std::env::temp_dir().join(format!("prose_census_doc_{}.md", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("prose_census_doc_{}_{seed}.md", std::process::id()));
     std::fs::write(&tmp, &old.stdout).unwrap();
     let listed = Command::new("python3").arg(format!("{root}/experiments/prose_census.py")).args(["list", "--doc"]).arg(&tmp).output().expect("run python3");
     std::fs::remove_file(&tmp).ok();
     assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
     let count = String::from_utf8_lossy(&listed.stdout).lines().count();
     let written = format!("counts {} prose numbers", count.to_string().as_bytes().rchunks(3).rev().map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(","));
-    assert!(para.contains(&written), "the paragraph should say {written:?}");
+    assert!(para.contains(&written), "the paragraph should say {written:?} ({sample})");
 }
