@@ -88,11 +88,11 @@ fn fig5_003_be_ranges() -> Vec<Derived> {
 /// `fig9b_003`'s P points).
 fn fig9_nic_waits() -> Vec<Derived> {
     const AVOID: &str = "experiments/results/fig9_003_p_avoid/nic_waits.csv";
-    let p = "time waits in the NIC 45.4, 160 and 479 µs against round robin's 40.9,\n   134 and 470 µs.";
+    let p = "time waits in the NIC 45.4, 153 and 495 µs against round robin's 40.9,\n   133 and 475 µs.";
     let avoid = |load| CYCLE_US * at(AVOID, &[("load", load)], "rt_source_latency_cycles");
     let rr_b = |load| CYCLE_US * at("experiments/results/fig9b_003/results.csv", &[("workload.load", load), ("router", "preemptive")], "rt_source_latency_cycles");
     let rr_06 = CYCLE_US * at("experiments/results/fig9a_003/nic_waits.csv", &[("router", "preemptive"), ("nic", "qos")], "rt_source_latency_cycles");
-    vec![d(p, "45.4", avoid("0.6")), d(p, "160", avoid("0.7")), d(p, "479", avoid("0.8")), d(p, "40.9", rr_06), d(p, "134", rr_b("0.7")), d(p, "470", rr_b("0.8"))]
+    vec![d(p, "45.4", avoid("0.6")), d(p, "153", avoid("0.7")), d(p, "495", avoid("0.8")), d(p, "40.9", rr_06), d(p, "133", rr_b("0.7")), d(p, "475", rr_b("0.8"))]
 }
 
 /// "What the old numbers were" (002_…'s L = 3 torus): the results as
