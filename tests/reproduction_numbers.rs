@@ -2122,8 +2122,13 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
 ];
 
 /// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
-/// point: missing probability, its half-width, missing time in µs.
+/// point: missing probability, its half-width, missing time in µs. A row
+/// that also gives the missing time's half-width (`p ± h / t ± c`, issue
+/// 23 item 1) is `phase_cis::phase_table_row_ci`.
 fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    if row_cells(passage, 5).iter().any(|cell| cell.matches(" ± ").count() == 2) {
+        return phase_cis::phase_table_row_ci(passage, csv, point);
+    }
     let columns = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
     per_phase_row(passage, csv, &[("point", point)], &columns)
 }
@@ -2441,8 +2446,8 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
     const R09L: &str = "experiments/results/fig4_003_pnp_09_long/results.csv";
     let mut v = Vec::new();
     for (passage, csv, point) in [
-        ("| NP, 0.6 | 0.506 ± 0.060 / 1.1 | 0.361 ± 0.025 / 1.0 | 0.352 ± 0.026 / 2.6 | 0.247 ± 0.011 / 3.1 | 0.195 ± 0.023 / 2.3 |", PNP06, "0.6 non_preemptive"),
-        ("| P, 0.6 | 0.506 ± 0.060 / 1.1 | 0.362 ± 0.025 / 1.0 | 0.353 ± 0.028 / 3.0 | 0.255 ± 0.016 / 3.5 | 0.182 ± 0.022 / 2.9 |", PNP06, "0.6 preemptive"),
+        ("| NP, 0.6 | 0.506 ± 0.060 / 1.1 ± 0.2 | 0.361 ± 0.025 / 1.0 ± 0.1 | 0.352 ± 0.026 / 2.6 ± 0.3 | 0.247 ± 0.011 / 3.1 ± 0.3 | 0.195 ± 0.023 / 2.3 ± 0.3 |", PNP06, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.506 ± 0.060 / 1.1 ± 0.2 | 0.362 ± 0.025 / 1.0 ± 0.2 | 0.353 ± 0.028 / 3.0 ± 0.4 | 0.255 ± 0.016 / 3.5 ± 0.3 | 0.182 ± 0.022 / 2.9 ± 0.4 |", PNP06, "0.6 preemptive"),
         ("| NP, 0.8 | 0.489 ± 0.045 / 1.4 | 0.404 ± 0.024 / 2.0 | 0.365 ± 0.023 / 4.2 | 0.281 ± 0.021 / 6.6 | 0.226 ± 0.021 / 7.8 |", PNP08, "0.8 non_preemptive"),
         ("| P, 0.8 | 0.491 ± 0.046 / 1.4 | 0.404 ± 0.026 / 2.1 | 0.363 ± 0.028 / 4.9 | 0.278 ± 0.011 / 9.6 | 0.240 ± 0.022 / 11.5 |", PNP08, "0.8 preemptive"),
         ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 | 0.384 ± 0.020 / 2.6 | 0.367 ± 0.034 / 5.5 | 0.344 ± 0.017 / 31.0 | 0.306 ± 0.011 / 351.7 |", PNP09, "0.9 non_preemptive"),

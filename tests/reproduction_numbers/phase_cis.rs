@@ -233,3 +233,26 @@ fn the_missing_time_half_width_follows_from_the_late_frame_trace() {
         assert!(((ratio * 80e-6) - (hi + lo) / 2.0).abs() < 1e-4 * (hi + lo) / 2.0, "{router}: the trace's mean");
     }
 }
+
+/// A row `| label | p ± h / t ± c | … |` over the five phases of a
+/// `phases.csv` point: missing probability and its half-width, missing time
+/// and its half-width in µs (issue 23 item 1). A cell's `c` may be written
+/// "NaN" (fewer than two groups missed in that phase): it is then tied to
+/// a NaN in the CSV like any other number (`rounded_like` writes NaN as
+/// "NaN"). A cell "—" ties nothing.
+pub(super) fn phase_table_row_ci(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    let mut numbers = Vec::new();
+    for (k, cell) in row_cells(passage, 5).into_iter().enumerate() {
+        if cell == "—" {
+            continue;
+        }
+        let (prob, time) = cell.split_once(" / ").unwrap_or_else(|| panic!("{passage}: cell {cell:?} has no ' / '"));
+        let halves = |s: &'static str| s.split_once(" ± ").unwrap_or_else(|| panic!("{passage}: {s:?} has no ' ± '"));
+        let ((p, h), (t, c)) = (halves(prob), halves(time));
+        let row = sel(point, ["0", "1", "2", "3", "4"][k]);
+        for (written, (column, scale)) in [p, h, t, c].into_iter().zip(MISS) {
+            numbers.push(Num { written, csv, row, column, scale });
+        }
+    }
+    Claim { passage, numbers }
+}
