@@ -132,7 +132,7 @@ fn the_interval_tables_and_their_sentences_follow_from_the_committed_runs() {
 
 /// (mean − half-width, mean + half-width) of `mean` and `half` in the row
 /// of `csv` selected by `key`.
-fn interval(csv: &str, key: &[(&str, &str)], mean: &str, half: &str) -> (f64, f64) {
+pub(super) fn interval(csv: &str, key: &[(&str, &str)], mean: &str, half: &str) -> (f64, f64) {
     let mut cache = HashMap::new();
     let table = read_csv(csv, &mut cache);
     let rows: Vec<_> = table.iter().filter(|r| key.iter().all(|(k, v)| r[*k] == *v)).collect();
@@ -147,7 +147,7 @@ fn separate(a: (f64, f64), b: (f64, f64)) -> bool {
 
 /// The phases (0 = 20:80 … 4 = 80:20) in which the intervals of `a` and
 /// `b` do not overlap.
-fn separated_phases(csv: &str, a: &str, b: &str, extra: &[(&str, &str)], mean: &str, half: &str) -> Vec<usize> {
+pub(super) fn separated_phases(csv: &str, a: &str, b: &str, extra: &[(&str, &str)], mean: &str, half: &str) -> Vec<usize> {
     const PHASES: [&str; 5] = ["0", "1", "2", "3", "4"];
     (0..5)
         .filter(|&k| {
