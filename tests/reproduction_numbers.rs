@@ -345,28 +345,30 @@ fn claims() -> Vec<Claim> {
         acc,
         &[("0.96", "20:80", "0.956"), ("0.96", "50:50", "0.933"), ("0.96", "80:20", "0.859"), ("0.96", "90:10", "0.871")],
     ));
-    // 003_… Fig. 4 at load 0.6: deadline missing probability / time per phase.
-    let p = "deadline_miss_probability";
-    let t = "deadline_missing_time_ms";
-    for (passage, point, cells) in [
-        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", vec![("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
-        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09"), ("4", "0.31", "0.06")].to_vec()),
-        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12"), ("4", "0.33", "0.13")].to_vec()),
-    ] {
+    // 003_… Fig. 4 at load 0.6: deadline missing probability ± half-width /
+    // missing time ± half-width (ms) per phase, 30:70 to 80:20 (phases 1–4).
+    let mut fig4_cells = |passage: &'static str, point: &'static str| {
         let mut numbers = Vec::new();
-        for (phase, prob, time) in cells {
+        for (k, cell) in row_cells(passage, 4).into_iter().enumerate() {
+            let phase: &'static str = ["1", "2", "3", "4"][k];
             let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
-            numbers.push(n(prob, FIG4, row, p));
-            numbers.push(n(time, FIG4, row, t));
-        }
-        if point == "0.6 traditional" {
-            // "0 of 217": TR's 80:20 phase, deadline miss probability 0 of 217 judged frames
-            let row: &'static [(&str, &str)] = &[("point", "0.6 traditional"), ("phase", "4")];
-            numbers.push(n("0", FIG4, row, p));
-            numbers.push(n("217", FIG4, row, "frames_judged"));
+            if cell == "0 of 217" {
+                // TR's 80:20 phase: no frame late of the 217 judged
+                numbers.push(n("0", FIG4, row, "deadline_miss_probability"));
+                numbers.push(n("217", FIG4, row, "frames_judged"));
+                continue;
+            }
+            let (prob, time) = cell.split_once(" / ").unwrap();
+            let ((pr, ph), (tm, th)) = (prob.split_once(" ± ").unwrap(), time.split_once(" ± ").unwrap());
+            for (w, column) in [(pr, "deadline_miss_probability"), (ph, "deadline_miss_probability_ci95"), (tm, "deadline_missing_time_ms"), (th, "deadline_missing_time_ci95_ms")] {
+                numbers.push(n(w, FIG4, row, column));
+            }
         }
         v.push(Claim { passage, numbers });
-    }
+    };
+    fig4_cells("| TR | 1.00 ± 0.00 / 9.41 ± 0.24 | 0.23 ± 0.03 / 2.72 ± 0.22 | 0.23 ± 0.02 / 1.66 ± 0.19 | 0 of 217 |", "0.6 traditional");
+    fig4_cells("| NP | 0.76 ± 0.05 / 0.14 ± 0.01 | 0.29 ± 0.04 / 0.05 ± 0.01 | 0.24 ± 0.03 / 0.09 ± 0.01 | 0.31 ± 0.06 / 0.06 ± 0.01 |", "0.6 non_preemptive");
+    fig4_cells("| P | 0.76 ± 0.06 / 0.14 ± 0.01 | 0.31 ± 0.04 / 0.11 ± 0.03 | 0.23 ± 0.03 / 0.12 ± 0.02 | 0.33 ± 0.04 / 0.13 ± 0.02 |", "0.6 preemptive");
     v.push(Claim {
         passage: "in the last phase it completes only 217 frames (NP 511, P 510), all of them on time",
         numbers: vec![

@@ -19,6 +19,7 @@ const S09: &str = "experiments/results/fig4_003_pnp_09_stream/phases.csv";
 const SELFPRE: &str = "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv";
 const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
 const LONG: &str = "experiments/results/fig4_003_slot_end_long/phases.csv";
+const FIG4: &str = "experiments/results/fig4_003/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
 const NP_SEED2: &str = "experiments/results/fig4_003_np_09_stream_seed2/phases.csv";
@@ -49,6 +50,15 @@ pub(super) fn claims() -> Vec<Claim> {
     }];
     let (p6, n6) = ("0.6 preemptive", "0.6 non_preemptive");
     let (p9, n9) = ("0.9 preemptive", "0.9 non_preemptive");
+    v.push(Claim {
+        passage: "in the missing time P's interval lies above NP's from 50:50\non (80:20: 0.13 ± 0.02 against 0.06 ± 0.01 ms), against the paper.",
+        numbers: vec![
+            Num { written: "0.13", csv: FIG4, row: Box::leak(Box::new([("point", p6), ("phase", "4")])), column: T.0, scale: 1.0 },
+            Num { written: "0.02", csv: FIG4, row: Box::leak(Box::new([("point", p6), ("phase", "4")])), column: T.1, scale: 1.0 },
+            Num { written: "0.06", csv: FIG4, row: Box::leak(Box::new([("point", n6), ("phase", "4")])), column: T.0, scale: 1.0 },
+            Num { written: "0.01", csv: FIG4, row: Box::leak(Box::new([("point", n6), ("phase", "4")])), column: T.1, scale: 1.0 },
+        ],
+    });
     v.push(Claim {
         passage: "P missing by far more (831.5 ± 194.1 µs against\n  19.4 ± 2.3 µs)",
         numbers: vec![half("194.1", START, p6, "4"), half("2.3", START, n6, "4")],
@@ -245,6 +255,13 @@ fn the_stated_missing_time_separations_are_the_intervals() {
     assert_eq!(above(START, "0.6 non_preemptive", START, "0.6 preemptive"), Vec::<usize>::new(), "slot_start, NP above P");
     assert_eq!(above(START, "0.6 non_preemptive", LONG, "0.6 non_preemptive"), vec![0, 1, 3], "NP, slot_start above slot_end");
     assert_eq!(above(LONG, "0.6 non_preemptive", START, "0.6 non_preemptive"), Vec::<usize>::new(), "NP, slot_end above slot_start");
+    // 003_… Fig. 4 (70 ms phases, slot_start): P above NP from 50:50 on;
+    // TR above both from 30:70 to 70:30 (20:80 holds 3 judged frames, and
+    // TR's 80:20 none late, its half-width NaN).
+    assert_eq!(above(FIG4, "0.6 preemptive", FIG4, "0.6 non_preemptive"), vec![2, 3, 4], "fig4_003, P above NP");
+    assert_eq!(above(FIG4, "0.6 non_preemptive", FIG4, "0.6 preemptive"), Vec::<usize>::new(), "fig4_003, NP above P");
+    assert_eq!(above(FIG4, "0.6 traditional", FIG4, "0.6 non_preemptive"), vec![1, 2, 3], "fig4_003, TR above NP");
+    assert_eq!(above(FIG4, "0.6 traditional", FIG4, "0.6 preemptive"), vec![0, 1, 2, 3], "fig4_003, TR above P");
     let np = "0.6 non_preemptive";
     assert_eq!(above(CAP, "0.6 12", SHORT, np), vec![4], "K = 12 above NP");
     assert_eq!(above(CAP, "0.6 4", SHORT, np), vec![4], "K = 4 above NP");
