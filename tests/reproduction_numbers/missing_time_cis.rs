@@ -20,6 +20,7 @@ const SELFPRE: &str = "experiments/results/fig4_003_p_09_stream_selfpre/phases.c
 const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
 const LONG: &str = "experiments/results/fig4_003_slot_end_long/phases.csv";
 const FIG4: &str = "experiments/results/fig4_003/phases.csv";
+const F6: &str = "experiments/results/fig6_003/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
 const NP_SEED2: &str = "experiments/results/fig4_003_np_09_stream_seed2/phases.csv";
@@ -262,6 +263,16 @@ fn the_stated_missing_time_separations_are_the_intervals() {
     assert_eq!(above(FIG4, "0.6 non_preemptive", FIG4, "0.6 preemptive"), Vec::<usize>::new(), "fig4_003, NP above P");
     assert_eq!(above(FIG4, "0.6 traditional", FIG4, "0.6 non_preemptive"), vec![1, 2, 3], "fig4_003, TR above NP");
     assert_eq!(above(FIG4, "0.6 traditional", FIG4, "0.6 preemptive"), vec![0, 1, 2, 3], "fig4_003, TR above P");
+    // 003_… Fig. 6 (block sizes), 80:20 phase: at 0.6 each block size's
+    // interval above the smaller one's; at 0.4 and 0.5 all overlap.
+    let b80 = |a: &str, b: &str| above(F6, a, F6, b).contains(&4);
+    assert!(b80("0.6 5", "0.6 1") && b80("0.6 10", "0.6 5"), "Fig. 6 at 0.6: blocks not apart");
+    for l in ["0.4", "0.5"] {
+        for (a, b) in [("1", "5"), ("1", "10"), ("5", "10")] {
+            let (a, b) = (format!("{l} {a}"), format!("{l} {b}"));
+            assert!(!b80(&a, &b) && !b80(&b, &a), "Fig. 6: {a} and {b} apart");
+        }
+    }
     let np = "0.6 non_preemptive";
     assert_eq!(above(CAP, "0.6 12", SHORT, np), vec![4], "K = 12 above NP");
     assert_eq!(above(CAP, "0.6 4", SHORT, np), vec![4], "K = 4 above NP");
