@@ -21,6 +21,7 @@ const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
 const LONG: &str = "experiments/results/fig4_003_slot_end_long/phases.csv";
 const FIG4: &str = "experiments/results/fig4_003/phases.csv";
 const F6: &str = "experiments/results/fig6_003/phases.csv";
+const F7: &str = "experiments/results/fig7_003/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
 const NP_SEED2: &str = "experiments/results/fig4_003_np_09_stream_seed2/phases.csv";
@@ -51,6 +52,17 @@ pub(super) fn claims() -> Vec<Claim> {
     }];
     let (p6, n6) = ("0.6 preemptive", "0.6 non_preemptive");
     let (p9, n9) = ("0.9 preemptive", "0.9 non_preemptive");
+    let f7 = |written: &'static str, accel: &'static str, column: &'static str| Num {
+        written,
+        csv: F7,
+        row: Box::leak(Box::new([("point", if accel == "off" { "0.6 false" } else { "0.6 true" }), ("phase", "4")])),
+        column,
+        scale: 1.0,
+    };
+    v.push(Claim {
+        passage: "(0.6: 0.13 ± 0.02 off\nagainst 0.10 ± 0.02 on)",
+        numbers: vec![f7("0.13", "off", T.0), f7("0.02", "off", T.1), f7("0.10", "on", T.0), f7("0.02", "on", T.1)],
+    });
     v.push(Claim {
         passage: "in the missing time P's interval lies above NP's from 50:50\non (80:20: 0.13 ± 0.02 against 0.06 ± 0.01 ms), against the paper.",
         numbers: vec![
@@ -272,6 +284,11 @@ fn the_stated_missing_time_separations_are_the_intervals() {
             let (a, b) = (format!("{l} {a}"), format!("{l} {b}"));
             assert!(!b80(&a, &b) && !b80(&b, &a), "Fig. 6: {a} and {b} apart");
         }
+    }
+    // 003_… Fig. 7 (16 VCs): acceleration on and off overlap in 80:20 at every load.
+    for l in ["0.4", "0.5", "0.6"] {
+        let (off, on) = (format!("{l} false"), format!("{l} true"));
+        assert!(!above(F7, &off, F7, &on).contains(&4) && !above(F7, &on, F7, &off).contains(&4), "Fig. 7 at {l}: acceleration apart");
     }
     let np = "0.6 non_preemptive";
     assert_eq!(above(CAP, "0.6 12", SHORT, np), vec![4], "K = 12 above NP");
