@@ -345,28 +345,30 @@ fn claims() -> Vec<Claim> {
         acc,
         &[("0.96", "20:80", "0.956"), ("0.96", "50:50", "0.933"), ("0.96", "80:20", "0.859"), ("0.96", "90:10", "0.871")],
     ));
-    // 003_… Fig. 4 at load 0.6: deadline missing probability / time per phase.
-    let p = "deadline_miss_probability";
-    let t = "deadline_missing_time_ms";
-    for (passage, point, cells) in [
-        ("| TR | 1.00 / 9.41 | 0.23 / 2.72 | 0.23 / 1.66 | 0 of 217 |", "0.6 traditional", vec![("1", "1.00", "9.41"), ("2", "0.23", "2.72"), ("3", "0.23", "1.66")]),
-        ("| NP | 0.76 / 0.14 | 0.29 / 0.05 | 0.24 / 0.09 | 0.31 / 0.06 |", "0.6 non_preemptive", [("1", "0.76", "0.14"), ("2", "0.29", "0.05"), ("3", "0.24", "0.09"), ("4", "0.31", "0.06")].to_vec()),
-        ("| P | 0.76 / 0.14 | 0.31 / 0.11 | 0.23 / 0.12 | 0.33 / 0.13 |", "0.6 preemptive", [("1", "0.76", "0.14"), ("2", "0.31", "0.11"), ("3", "0.23", "0.12"), ("4", "0.33", "0.13")].to_vec()),
-    ] {
+    // 003_… Fig. 4 at load 0.6: deadline missing probability ± half-width /
+    // missing time ± half-width (ms) per phase, 30:70 to 80:20 (phases 1–4).
+    let mut fig4_cells = |passage: &'static str, point: &'static str| {
         let mut numbers = Vec::new();
-        for (phase, prob, time) in cells {
+        for (k, cell) in row_cells(passage, 4).into_iter().enumerate() {
+            let phase: &'static str = ["1", "2", "3", "4"][k];
             let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", phase)]));
-            numbers.push(n(prob, FIG4, row, p));
-            numbers.push(n(time, FIG4, row, t));
-        }
-        if point == "0.6 traditional" {
-            // "0 of 217": TR's 80:20 phase, deadline miss probability 0 of 217 judged frames
-            let row: &'static [(&str, &str)] = &[("point", "0.6 traditional"), ("phase", "4")];
-            numbers.push(n("0", FIG4, row, p));
-            numbers.push(n("217", FIG4, row, "frames_judged"));
+            if cell == "0 of 217" {
+                // TR's 80:20 phase: no frame late of the 217 judged
+                numbers.push(n("0", FIG4, row, "deadline_miss_probability"));
+                numbers.push(n("217", FIG4, row, "frames_judged"));
+                continue;
+            }
+            let (prob, time) = cell.split_once(" / ").unwrap();
+            let ((pr, ph), (tm, th)) = (prob.split_once(" ± ").unwrap(), time.split_once(" ± ").unwrap());
+            for (w, column) in [(pr, "deadline_miss_probability"), (ph, "deadline_miss_probability_ci95"), (tm, "deadline_missing_time_ms"), (th, "deadline_missing_time_ci95_ms")] {
+                numbers.push(n(w, FIG4, row, column));
+            }
         }
         v.push(Claim { passage, numbers });
-    }
+    };
+    fig4_cells("| TR | 1.00 ± 0.00 / 9.41 ± 0.24 | 0.23 ± 0.03 / 2.72 ± 0.22 | 0.23 ± 0.02 / 1.66 ± 0.19 | 0 of 217 |", "0.6 traditional");
+    fig4_cells("| NP | 0.76 ± 0.05 / 0.14 ± 0.01 | 0.29 ± 0.04 / 0.05 ± 0.01 | 0.24 ± 0.03 / 0.09 ± 0.01 | 0.31 ± 0.06 / 0.06 ± 0.01 |", "0.6 non_preemptive");
+    fig4_cells("| P | 0.76 ± 0.06 / 0.14 ± 0.01 | 0.31 ± 0.04 / 0.11 ± 0.03 | 0.23 ± 0.03 / 0.12 ± 0.02 | 0.33 ± 0.04 / 0.13 ± 0.02 |", "0.6 preemptive");
     v.push(Claim {
         passage: "in the last phase it completes only 217 frames (NP 511, P 510), all of them on time",
         numbers: vec![
@@ -558,15 +560,15 @@ fn claims() -> Vec<Claim> {
             Res("accepted_throughput", 1.0),
         ];
         let single = [
-            ("| 0.4, 1 | 0.16 | 0.29 / 0.07 | 7.3 | 12.1 | 0.399 |", "0.4", "1"),
-            ("| 0.4, 5 | 0.16 | 0.29 / 0.07 | 8.0 | 13.9 | 0.399 |", "0.4", "5"),
-            ("| 0.4, 10 | 0.16 | 0.29 / 0.07 | 8.3 | 14.0 | 0.399 |", "0.4", "10"),
-            ("| 0.5, 1 | 0.16 | 0.30 / 0.08 | 10.9 | 34.5 | 0.500 |", "0.5", "1"),
-            ("| 0.5, 5 | 0.16 | 0.37 / 0.10 | 17.2 | 126 | 0.500 |", "0.5", "5"),
-            ("| 0.5, 10 | 0.17 | 0.37 / 0.11 | 19.7 | 160 | 0.500 |", "0.5", "10"),
-            ("| 0.6, 1 | 0.20 | 0.33 / 0.13 | 40.7 | 1,366 | 0.595 |", "0.6", "1"),
-            ("| 0.6, 5 | 0.50 | 0.56 / 0.54 | 110 | 18,134 (sat) | 0.564 |", "0.6", "5"),
-            ("| 0.6, 10 | 0.62 | 0.62 / 1.32 | 233 | 20,714 (sat) | 0.552 |", "0.6", "10"),
+            ("| 0.4, 1 | 0.16 | 0.29 / 0.07 ± 0.02 | 7.3 | 12.1 | 0.399 |", "0.4", "1"),
+            ("| 0.4, 5 | 0.16 | 0.29 / 0.07 ± 0.02 | 8.0 | 13.9 | 0.399 |", "0.4", "5"),
+            ("| 0.4, 10 | 0.16 | 0.29 / 0.07 ± 0.02 | 8.3 | 14.0 | 0.399 |", "0.4", "10"),
+            ("| 0.5, 1 | 0.16 | 0.30 / 0.08 ± 0.02 | 10.9 | 34.5 | 0.500 |", "0.5", "1"),
+            ("| 0.5, 5 | 0.16 | 0.37 / 0.10 ± 0.02 | 17.2 | 126 | 0.500 |", "0.5", "5"),
+            ("| 0.5, 10 | 0.17 | 0.37 / 0.11 ± 0.02 | 19.7 | 160 | 0.500 |", "0.5", "10"),
+            ("| 0.6, 1 | 0.20 | 0.33 / 0.13 ± 0.02 | 40.7 | 1,366 | 0.595 |", "0.6", "1"),
+            ("| 0.6, 5 | 0.50 | 0.56 / 0.54 ± 0.16 | 110 | 18,134 (sat) | 0.564 |", "0.6", "5"),
+            ("| 0.6, 10 | 0.62 | 0.62 / 1.32 ± 0.09 | 233 | 20,714 (sat) | 0.552 |", "0.6", "10"),
         ];
         // The same with the iterative switch allocator (issue 19).
         let iterative = [
@@ -580,13 +582,17 @@ fn claims() -> Vec<Claim> {
             ("| 0.8, 5 | 0.24 | 0.35 / 0.24 | 47.0 | 660.1 | 0.792 |", "0.8", "5"),
             ("| 0.8, 10 | 0.26 | 0.35 / 0.28 | 48.7 | 610.4 | 0.792 |", "0.8", "10"),
         ];
-        for (dir, rows) in [("fig6_003", &single[..]), ("fig6_003_iterative", &iterative[..])] {
+        // fig6_003 was rerun with the missing time's half-width (issue 23
+        // item 1): its rows quote it after the missing time.
+        let mut with_ci = cells.to_vec();
+        with_ci.insert(3, Phase("4", "deadline_missing_time_ci95_ms"));
+        for (dir, rows, cells) in [("fig6_003", &single[..], &with_ci[..]), ("fig6_003_iterative", &iterative[..], &cells[..])] {
             let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
             let ph: &'static str = Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str());
             for &(passage, load, block) in rows {
                 let row: &'static [(&str, &str)] = Box::leak(Box::new([("workload.load", load), ("router.block_size", block)]));
                 let point: &'static str = Box::leak(format!("{load} {block}").into_boxed_str());
-                v.push(point_row(passage, res, row, ph, point, &cells));
+                v.push(point_row(passage, res, row, ph, point, cells));
             }
         }
         // The single pass's prose at 0.6: the 80:20 missing time, σ_d with
@@ -601,11 +607,14 @@ fn claims() -> Vec<Claim> {
             n(written, F6P, Box::leak(Box::new([("point", point), ("phase", "4")])), "deadline_missing_time_ms")
         };
         v.push(Claim {
-            passage: "time goes 0.13 → 0.54 → 1.32 ms, σ_d 0.20 ± 0.05 → 0.50 ± 0.26 →\n0.62 ± 0.26 ms",
+            passage: "time goes 0.13 → 0.54 → 1.32 ms (± 0.02, 0.16 and 0.09 ms: each\ninterval apart from the next; at 0.4 and 0.5 the blocks' intervals\noverlap), σ_d 0.20 ± 0.05 → 0.50 ± 0.26 →\n0.62 ± 0.26 ms",
             numbers: vec![
                 ph("0.13", "1"),
                 ph("0.54", "5"),
                 ph("1.32", "10"),
+                n("0.02", F6P, Box::leak(Box::new([("point", "0.6 1"), ("phase", "4")])), "deadline_missing_time_ci95_ms"),
+                n("0.16", F6P, Box::leak(Box::new([("point", "0.6 5"), ("phase", "4")])), "deadline_missing_time_ci95_ms"),
+                n("0.09", F6P, Box::leak(Box::new([("point", "0.6 10"), ("phase", "4")])), "deadline_missing_time_ci95_ms"),
                 res("0.20", "1", "frame_interval_sd_ms"),
                 res("0.05", "1", "frame_interval_sd_ci95_ms"),
                 res("0.50", "5", "frame_interval_sd_ms"),
@@ -634,12 +643,12 @@ fn claims() -> Vec<Claim> {
     {
         use Cell::*;
         for (passage, vcs, load, accel, with_ci) in [
-            ("| 16, 0.4 | off | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.7 | 0.16 ± 0.05 | 0.29 / 0.07 |", 16, "0.4", "false", true),
-            ("| 16, 0.4 | on | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.6 | 0.16 ± 0.05 | 0.28 / 0.07 |", 16, "0.4", "true", true),
-            ("| 16, 0.5 | off | 10.9 ± 2.5 | 3.6 ± 0.6 | 34.5 ± 44 | 0.16 ± 0.05 | 0.30 / 0.08 |", 16, "0.5", "false", true),
-            ("| 16, 0.5 | on | 11.7 ± 3.3 | 4.5 ± 2.4 | 43.1 ± 87 | 0.16 ± 0.05 | 0.33 / 0.08 |", 16, "0.5", "true", true),
-            ("| 16, 0.6 | off | 40.7 ± 21 | 16.5 ± 14 | 1,366 ± 2,237 | 0.20 ± 0.05 | 0.33 / 0.13 |", 16, "0.6", "false", true),
-            ("| 16, 0.6 | on | 58.7 ± 33 | 11.2 ± 7.5 | 2,270 ± 2,400 | 0.27 ± 0.10 | 0.41 / 0.10 |", 16, "0.6", "true", true),
+            ("| 16, 0.4 | off | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.7 | 0.16 ± 0.05 | 0.29 / 0.07 ± 0.02 |", 16, "0.4", "false", true),
+            ("| 16, 0.4 | on | 7.3 ± 0.8 | 3.0 ± 0.4 | 12.1 ± 2.6 | 0.16 ± 0.05 | 0.28 / 0.07 ± 0.02 |", 16, "0.4", "true", true),
+            ("| 16, 0.5 | off | 10.9 ± 2.5 | 3.6 ± 0.6 | 34.5 ± 44 | 0.16 ± 0.05 | 0.30 / 0.08 ± 0.02 |", 16, "0.5", "false", true),
+            ("| 16, 0.5 | on | 11.7 ± 3.3 | 4.5 ± 2.4 | 43.1 ± 87 | 0.16 ± 0.05 | 0.33 / 0.08 ± 0.02 |", 16, "0.5", "true", true),
+            ("| 16, 0.6 | off | 40.7 ± 21 | 16.5 ± 14 | 1,366 ± 2,237 | 0.20 ± 0.05 | 0.33 / 0.13 ± 0.02 |", 16, "0.6", "false", true),
+            ("| 16, 0.6 | on | 58.7 ± 33 | 11.2 ± 7.5 | 2,270 ± 2,400 | 0.27 ± 0.10 | 0.41 / 0.10 ± 0.02 |", 16, "0.6", "true", true),
             ("| 4, 0.4 | off | 7.2 ± 0.7 | 3.2 ± 0.4 | 11.4 ± 2.4 | 0.16 ± 0.05 | 0.28 / 0.07 |", 4, "0.4", "false", true),
             ("| 4, 0.4 | on | 7.4 ± 0.8 | 3.3 ± 0.3 | 11.5 ± 2.3 | 0.16 ± 0.05 | 0.30 / 0.06 |", 4, "0.4", "true", true),
             ("| 4, 0.5 | off | 9.9 ± 1.7 | 3.9 ± 1.0 | 20.3 ± 8.1 | 0.16 ± 0.05 | 0.30 / 0.07 |", 4, "0.5", "false", true),
@@ -665,6 +674,10 @@ fn claims() -> Vec<Claim> {
                 cells.push(Res("frame_interval_sd_ci95_ms", 1.0));
             }
             cells.extend([Phase("4", "deadline_miss_probability"), Phase("4", "deadline_missing_time_ms")]);
+            if vcs == 16 {
+                // fig7_003 rerun with the missing time's half-width (issue 23 item 1)
+                cells.push(Phase("4", "deadline_missing_time_ci95_ms"));
+            }
             v.push(point_row(passage, res, row, ph, point, &cells));
         }
     }
@@ -2122,8 +2135,13 @@ const DEADLOCKS: &[(&str, &str, &[(&str, &str)], &str)] = &[
 ];
 
 /// A row `| label | p ± h / t | …` over the five phases of a `phases.csv`
-/// point: missing probability, its half-width, missing time in µs.
+/// point: missing probability, its half-width, missing time in µs. A row
+/// that also gives the missing time's half-width (`p ± h / t ± c`, issue
+/// 23 item 1) is `phase_cis::phase_table_row_ci`.
 fn phase_table_row(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    if row_cells(passage, 5).iter().any(|cell| cell.matches(" ± ").count() == 2) {
+        return phase_cis::phase_table_row_ci(passage, csv, point);
+    }
     let columns = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
     per_phase_row(passage, csv, &[("point", point)], &columns)
 }
@@ -2302,8 +2320,8 @@ fn issue23_item1() -> Vec<Claim> {
     });
     const START: &str = "experiments/results/fig4_003_slot_start_long/phases.csv";
     for (passage, point) in [
-        ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 | 0.051 ± 0.006 / 29.1 | 0.047 ± 0.005 / 5.1 | 0.050 ± 0.005 / 30.9 | 0.059 ± 0.005 / 19.4 |", NP),
-        ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 | 0.057 ± 0.006 / 42.0 | 0.054 ± 0.003 / 107.4 | 0.065 ± 0.005 / 135.5 | 0.051 ± 0.002 / 831.5 |", P),
+        ("| NP, `slot_start`, 0.6 s | 0.207 ± 0.010 / 84.3 ± 7.4 | 0.051 ± 0.006 / 29.1 ± 4.2 | 0.047 ± 0.005 / 5.1 ± 0.8 | 0.050 ± 0.005 / 30.9 ± 4.0 | 0.059 ± 0.005 / 19.4 ± 2.3 |", NP),
+        ("| P, `slot_start`, 0.6 s | 0.200 ± 0.005 / 88.3 ± 7.5 | 0.057 ± 0.006 / 42.0 ± 9.4 | 0.054 ± 0.003 / 107.4 ± 11.9 | 0.065 ± 0.005 / 135.5 ± 21.2 | 0.051 ± 0.002 / 831.5 ± 194.1 |", P),
     ] {
         v.push(phase_table_row(passage, START, point));
     }
@@ -2323,7 +2341,7 @@ fn issue23_item1() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "at 70:30 NP misses 0.050 ± 0.005 and P\n  0.065 ± 0.005, against the paper; at 80:20 P misses 0.051 ± 0.002 and\n  NP 0.059 ± 0.005, the paper's direction, with 0.001 between the\n  intervals and P missing by far more (831.5 µs against 19.4 µs)",
+        passage: "at 70:30 NP misses 0.050 ± 0.005 and P\n  0.065 ± 0.005, against the paper; at 80:20 P misses 0.051 ± 0.002 and\n  NP 0.059 ± 0.005, the paper's direction, with 0.001 between the\n  intervals and P missing by far more (831.5 ± 194.1 µs against\n  19.4 ± 2.3 µs)",
         numbers: vec![
             ph(START, NP, "3", "0.050", p, 1.0),
             ph(START, NP, "3", "0.005", "deadline_miss_probability_ci95", 1.0),
@@ -2408,10 +2426,10 @@ fn fig4_003_lane_claims() -> Vec<Claim> {
     const CAP_L: &str = "experiments/results/fig4_003_cap/phase_latency.csv";
     let mut v = Vec::new();
     for (passage, csv, point) in [
-        ("| P, K = 16, per VC | 0.424 ± 0.045 / 5.8 | 0.253 ± 0.044 / 14.5 | 0.342 ± 0.028 / 82.8 | 0.191 ± 0.019 / 108.0 | 0.140 ± 0.021 / 102.7 |", CAP, "0.6 16"),
-        ("| P, K = 16, per lane | 0.503 ± 0.039 / 5.6 | 0.266 ± 0.041 / 10.7 | 0.333 ± 0.025 / 98.8 | 0.187 ± 0.021 / 82.4 | 0.142 ± 0.018 / 93.7 |", FIG4_LANE, "0.6 16"),
-        ("| P, K = 12, per VC | 0.439 ± 0.050 / 3.7 | 0.254 ± 0.030 / 3.9 | 0.277 ± 0.023 / 5.8 | 0.236 ± 0.016 / 7.8 | 0.179 ± 0.022 / 7.8 |", CAP, "0.6 12"),
-        ("| P, K = 12, per lane | 0.439 ± 0.047 / 3.7 | 0.261 ± 0.034 / 3.7 | 0.280 ± 0.025 / 5.7 | 0.238 ± 0.012 / 8.5 | 0.188 ± 0.021 / 8.9 |", FIG4_LANE, "0.6 12"),
+        ("| P, K = 16, per VC | 0.424 ± 0.045 / 5.8 ± 0.7 | 0.253 ± 0.044 / 14.5 ± 3.8 | 0.342 ± 0.028 / 82.8 ± 16.5 | 0.191 ± 0.019 / 108.0 ± 17.6 | 0.140 ± 0.021 / 102.7 ± 22.7 |", CAP, "0.6 16"),
+        ("| P, K = 16, per lane | 0.503 ± 0.039 / 5.6 ± 1.0 | 0.266 ± 0.041 / 10.7 ± 1.5 | 0.333 ± 0.025 / 98.8 ± 11.6 | 0.187 ± 0.021 / 82.4 ± 10.7 | 0.142 ± 0.018 / 93.7 ± 18.1 |", FIG4_LANE, "0.6 16"),
+        ("| P, K = 12, per VC | 0.439 ± 0.050 / 3.7 ± 0.7 | 0.254 ± 0.030 / 3.9 ± 0.7 | 0.277 ± 0.023 / 5.8 ± 0.8 | 0.236 ± 0.016 / 7.8 ± 1.5 | 0.179 ± 0.022 / 7.8 ± 1.0 |", CAP, "0.6 12"),
+        ("| P, K = 12, per lane | 0.439 ± 0.047 / 3.7 ± 0.6 | 0.261 ± 0.034 / 3.7 ± 0.8 | 0.280 ± 0.025 / 5.7 ± 1.0 | 0.238 ± 0.012 / 8.5 ± 1.3 | 0.188 ± 0.021 / 8.9 ± 2.3 |", FIG4_LANE, "0.6 12"),
     ] {
         v.push(phase_table_row(passage, csv, point));
     }
@@ -2441,16 +2459,16 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
     const R09L: &str = "experiments/results/fig4_003_pnp_09_long/results.csv";
     let mut v = Vec::new();
     for (passage, csv, point) in [
-        ("| NP, 0.6 | 0.506 ± 0.060 / 1.1 | 0.361 ± 0.025 / 1.0 | 0.352 ± 0.026 / 2.6 | 0.247 ± 0.011 / 3.1 | 0.195 ± 0.023 / 2.3 |", PNP06, "0.6 non_preemptive"),
-        ("| P, 0.6 | 0.506 ± 0.060 / 1.1 | 0.362 ± 0.025 / 1.0 | 0.353 ± 0.028 / 3.0 | 0.255 ± 0.016 / 3.5 | 0.182 ± 0.022 / 2.9 |", PNP06, "0.6 preemptive"),
-        ("| NP, 0.8 | 0.489 ± 0.045 / 1.4 | 0.404 ± 0.024 / 2.0 | 0.365 ± 0.023 / 4.2 | 0.281 ± 0.021 / 6.6 | 0.226 ± 0.021 / 7.8 |", PNP08, "0.8 non_preemptive"),
-        ("| P, 0.8 | 0.491 ± 0.046 / 1.4 | 0.404 ± 0.026 / 2.1 | 0.363 ± 0.028 / 4.9 | 0.278 ± 0.011 / 9.6 | 0.240 ± 0.022 / 11.5 |", PNP08, "0.8 preemptive"),
-        ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 | 0.384 ± 0.020 / 2.6 | 0.367 ± 0.034 / 5.5 | 0.344 ± 0.017 / 31.0 | 0.306 ± 0.011 / 351.7 |", PNP09, "0.9 non_preemptive"),
-        ("| P, 0.9 | 0.488 ± 0.033 / 1.7 | 0.386 ± 0.018 / 2.8 | 0.364 ± 0.022 / 6.7 | 0.338 ± 0.021 / 53.6 | 0.246 ± 0.016 / 139.5 |", PNP09, "0.9 preemptive"),
+        ("| NP, 0.6 | 0.506 ± 0.060 / 1.1 ± 0.2 | 0.361 ± 0.025 / 1.0 ± 0.1 | 0.352 ± 0.026 / 2.6 ± 0.3 | 0.247 ± 0.011 / 3.1 ± 0.3 | 0.195 ± 0.023 / 2.3 ± 0.3 |", PNP06, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.506 ± 0.060 / 1.1 ± 0.2 | 0.362 ± 0.025 / 1.0 ± 0.2 | 0.353 ± 0.028 / 3.0 ± 0.4 | 0.255 ± 0.016 / 3.5 ± 0.3 | 0.182 ± 0.022 / 2.9 ± 0.4 |", PNP06, "0.6 preemptive"),
+        ("| NP, 0.8 | 0.489 ± 0.045 / 1.4 ± 0.3 | 0.404 ± 0.024 / 2.0 ± 0.3 | 0.365 ± 0.023 / 4.2 ± 0.3 | 0.281 ± 0.021 / 6.6 ± 0.7 | 0.226 ± 0.021 / 7.8 ± 0.8 |", PNP08, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.491 ± 0.046 / 1.4 ± 0.3 | 0.404 ± 0.026 / 2.1 ± 0.2 | 0.363 ± 0.028 / 4.9 ± 0.3 | 0.278 ± 0.011 / 9.6 ± 0.7 | 0.240 ± 0.022 / 11.5 ± 1.7 |", PNP08, "0.8 preemptive"),
+        ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 ± 0.3 | 0.384 ± 0.020 / 2.6 ± 0.2 | 0.367 ± 0.034 / 5.5 ± 0.4 | 0.344 ± 0.017 / 31.0 ± 5.3 | 0.306 ± 0.011 / 351.7 ± 17.7 |", PNP09, "0.9 non_preemptive"),
+        ("| P, 0.9 | 0.488 ± 0.033 / 1.7 ± 0.2 | 0.386 ± 0.018 / 2.8 ± 0.3 | 0.364 ± 0.022 / 6.7 ± 0.7 | 0.338 ± 0.021 / 53.6 ± 5.0 | 0.246 ± 0.016 / 139.5 ± 17.2 |", PNP09, "0.9 preemptive"),
         ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 | 0.157 ± 0.012 / 2.1 | 0.111 ± 0.009 / 4.9 | 0.135 ± 0.004 / 754.3 | 0.077 ± 0.001 / 2,666.7 |", PNP09L, "0.9 non_preemptive"),
         ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 | 0.158 ± 0.014 / 2.2 | 0.121 ± 0.010 / 6.4 | 0.140 ± 0.004 / 215.1 | 0.079 ± 0.002 / 773.6 |", PNP09L, "0.9 preemptive"),
-        ("| NP, 8 VCs | 0.519 ± 0.057 / 0.9 | 0.358 ± 0.028 / 0.9 | 0.312 ± 0.020 / 2.4 | 0.229 ± 0.015 / 3.0 | 0.176 ± 0.015 / 2.7 |", PNP8VC, "0.6 non_preemptive"),
-        ("| P, 8 VCs | 0.516 ± 0.061 / 1.1 | 0.353 ± 0.019 / 1.1 | 0.353 ± 0.027 / 2.9 | 0.259 ± 0.012 / 3.6 | 0.206 ± 0.012 / 3.1 |", PNP8VC, "0.6 preemptive"),
+        ("| NP, 8 VCs | 0.519 ± 0.057 / 0.9 ± 0.2 | 0.358 ± 0.028 / 0.9 ± 0.1 | 0.312 ± 0.020 / 2.4 ± 0.2 | 0.229 ± 0.015 / 3.0 ± 0.5 | 0.176 ± 0.015 / 2.7 ± 0.5 |", PNP8VC, "0.6 non_preemptive"),
+        ("| P, 8 VCs | 0.516 ± 0.061 / 1.1 ± 0.2 | 0.353 ± 0.019 / 1.1 ± 0.2 | 0.353 ± 0.027 / 2.9 ± 0.4 | 0.259 ± 0.012 / 3.6 ± 0.3 | 0.206 ± 0.012 / 3.1 ± 0.5 |", PNP8VC, "0.6 preemptive"),
     ] {
         v.push(phase_table_row(passage, csv, point));
     }
@@ -2464,10 +2482,10 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
     }
     const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
     for (passage, csv, point) in [
-        ("| NP, 0.6, per stream | 0.529 ± 0.059 / 1.0 | 0.368 ± 0.031 / 1.2 | 0.329 ± 0.025 / 3.1 | 0.247 ± 0.028 / 3.6 | 0.189 ± 0.025 / 2.3 |", S06, "0.6 non_preemptive"),
-        ("| P, 0.6, per stream | 0.516 ± 0.071 / 2.2 | 0.317 ± 0.032 / 2.3 | 0.305 ± 0.031 / 3.9 | 0.214 ± 0.021 / 5.3 | 0.181 ± 0.027 / 3.7 |", S06, "0.6 preemptive"),
-        ("| NP, 0.9, per stream | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |", S09, "0.9 non_preemptive"),
-        ("| P, 0.9, per stream | 0.395 ± 0.060 / 81.7 | 0.301 ± 0.040 / 175.0 | 0.320 ± 0.026 / 488.4 | 0.185 ± 0.014 / 437.4 | 0.133 ± 0.014 / 464.6 |", S09, "0.9 preemptive"),
+        ("| NP, 0.6, per stream | 0.529 ± 0.059 / 1.0 ± 0.2 | 0.368 ± 0.031 / 1.2 ± 0.3 | 0.329 ± 0.025 / 3.1 ± 0.4 | 0.247 ± 0.028 / 3.6 ± 0.4 | 0.189 ± 0.025 / 2.3 ± 0.2 |", S06, "0.6 non_preemptive"),
+        ("| P, 0.6, per stream | 0.516 ± 0.071 / 2.2 ± 0.6 | 0.317 ± 0.032 / 2.3 ± 0.8 | 0.305 ± 0.031 / 3.9 ± 0.5 | 0.214 ± 0.021 / 5.3 ± 0.6 | 0.181 ± 0.027 / 3.7 ± 0.9 |", S06, "0.6 preemptive"),
+        ("| NP, 0.9, per stream | 0.497 ± 0.052 / 1.7 ± 0.2 | 0.378 ± 0.019 / 2.7 ± 0.3 | 0.370 ± 0.024 / 7.4 ± 0.6 | 0.313 ± 0.019 / 121.6 ± 27.7 | 0.263 ± 0.012 / 959.1 ± 126.8 |", S09, "0.9 non_preemptive"),
+        ("| P, 0.9, per stream | 0.395 ± 0.060 / 81.7 ± 9.3 | 0.301 ± 0.040 / 175.0 ± 32.8 | 0.320 ± 0.026 / 488.4 ± 69.4 | 0.185 ± 0.014 / 437.4 ± 39.3 | 0.133 ± 0.014 / 464.6 ± 137.7 |", S09, "0.9 preemptive"),
     ] {
         v.push(phase_table_row(passage, csv, point));
     }
@@ -2537,7 +2555,7 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "probability, 0.306 ± 0.011 against 0.246 ± 0.016, and the missing time,\n  351.7 µs against 139.5 µs; with 0.6 s phases in the missing time only,\n  2,666.7 µs against 773.6 µs in 80:20 and 754.3 against 215.1 µs in\n  70:30, while the probabilities overlap in every phase (80:20: 0.077 ±\n  0.001 against 0.079 ± 0.002).",
+        passage: "probability, 0.306 ± 0.011 against 0.246 ± 0.016, and the missing time,\n  351.7 ± 17.7 µs against 139.5 ± 17.2 µs (in 50:50 and 70:30, though,\n  P's missing-time interval lies above NP's: 70:30 53.6 ± 5.0 against\n  31.0 ± 5.3 µs); with 0.6 s phases in the missing time only (that run,\n  `fig4_003_pnp_09_long`, not rerun with the interval),\n  2,666.7 µs against 773.6 µs in 80:20 and 754.3 against 215.1 µs in\n  70:30, while the probabilities overlap in every phase (80:20: 0.077 ±\n  0.001 against 0.079 ± 0.002).",
         numbers: vec![
             cell("0.306", PNP09, "0.9 non_preemptive", "4", p, 1.0),
             cell("0.011", PNP09, "0.9 non_preemptive", "4", h, 1.0),
@@ -2702,12 +2720,12 @@ fn fig4_003_8020_claims() -> Vec<Claim> {
             passage: "with their VCs free (P's 16,830.0 cycles of VC wait with the VC free per\n  message, NP 0.7)",
             numbers: vec![bd("16,830.0", "p_selfpre_before_fix", "vc_wait_free"), bd("0.7", "np_before_fix", "vc_wait_free")],
         },
-        per_phase_row("| NP, ids fixed | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |", "experiments/results/fig4_003_8020_trace/np_phases.csv", &[], &phases),
-        per_phase_row("| P, sources preempt, ids fixed | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |", "experiments/results/fig4_003_8020_trace/p_selfpre_phases.csv", &[], &phases),
+        missing_time_cis::trace_row_with_sweep_ci("| NP, ids fixed | 0.497 ± 0.052 / 1.7 ± 0.2 | 0.378 ± 0.019 / 2.7 ± 0.3 | 0.370 ± 0.024 / 7.4 ± 0.6 | 0.313 ± 0.019 / 121.6 ± 27.7 | 0.263 ± 0.012 / 959.1 ± 126.8 |", "experiments/results/fig4_003_8020_trace/np_phases.csv", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive"),
+        missing_time_cis::trace_row_with_sweep_ci("| P, sources preempt, ids fixed | 0.461 ± 0.052 / 25.9 ± 13.6 | 0.307 ± 0.032 / 36.5 ± 8.7 | 0.285 ± 0.019 / 90.2 ± 24.7 | 0.220 ± 0.012 / 115.9 ± 35.0 | 0.179 ± 0.017 / 343.1 ± 129.9 |", "experiments/results/fig4_003_8020_trace/p_selfpre_phases.csv", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9"),
         breakdown_row("| NP, ids fixed | 5,356.5 | 0 | 5,166.3 | 190.2 | 17.3 | 112.2 | 129.8 | 5,615.8 |", "np"),
         breakdown_row("| P, sources preempt, ids fixed | 1,429.6 | 0 | 1,314.2 | 115.3 | 107.9 | 167.8 | 210.2 | 1,915.5 |", "p_selfpre"),
-        per_phase_row("| NP, ids fixed, seed 2 | 0.470 ± 0.043 / 1.7 | 0.393 ± 0.012 / 2.7 | 0.389 ± 0.025 / 10.6 | 0.323 ± 0.015 / 234.7 | 0.276 ± 0.015 / 1,347.4 |", "experiments/results/fig4_003_np_09_stream_seed2/phases.csv", &[("point", "0.9")], &phases),
-        per_phase_row("| P, sources preempt, ids fixed, seed 2 | 0.450 ± 0.036 / 8.6 | 0.291 ± 0.022 / 42.1 | 0.294 ± 0.016 / 105.8 | 0.209 ± 0.020 / 51.1 | 0.167 ± 0.012 / 94.9 |", "experiments/results/fig4_003_p_09_stream_selfpre_seed2/phases.csv", &[("point", "0.9")], &phases),
+        phase_cis::phase_table_row_ci("| NP, ids fixed, seed 2 | 0.470 ± 0.043 / 1.7 ± 0.3 | 0.393 ± 0.012 / 2.7 ± 0.4 | 0.389 ± 0.025 / 10.6 ± 3.6 | 0.323 ± 0.015 / 234.7 ± 59.1 | 0.276 ± 0.015 / 1,347.4 ± 179.1 |", "experiments/results/fig4_003_np_09_stream_seed2/phases.csv", "0.9"),
+        phase_cis::phase_table_row_ci("| P, sources preempt, ids fixed, seed 2 | 0.450 ± 0.036 / 8.6 ± 4.2 | 0.291 ± 0.022 / 42.1 ± 13.1 | 0.294 ± 0.016 / 105.8 ± 15.5 | 0.209 ± 0.020 / 51.1 ± 8.0 | 0.167 ± 0.012 / 94.9 ± 30.2 |", "experiments/results/fig4_003_p_09_stream_selfpre_seed2/phases.csv", "0.9"),
         Claim {
             passage: "intervals apart (80:20: 0.167 ± 0.012 against 0.276 ± 0.015) and by",
             numbers: vec![
@@ -2882,8 +2900,8 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
         passage: "The full run (0.75 s, 1 point; rerun after the id fix of the next\nsection, 159 s wall,",
         numbers: vec![Num { written: "159", csv: "experiments/results/fig4_003_p_09_stream_selfpre/results.csv", row: &[("workload.load", "0.9")], column: "wall_seconds", scale: 1.0 }],
     });
-    v.push(phase_table_row("| NP, 0.9, per stream (above) | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |", S09, "0.9 non_preemptive"));
-    v.push(phase_table_row("| P, 0.9, per stream, sources preempt best effort | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |", SELF, "0.9"));
+    v.push(phase_table_row("| NP, 0.9, per stream (above) | 0.497 ± 0.052 / 1.7 ± 0.2 | 0.378 ± 0.019 / 2.7 ± 0.3 | 0.370 ± 0.024 / 7.4 ± 0.6 | 0.313 ± 0.019 / 121.6 ± 27.7 | 0.263 ± 0.012 / 959.1 ± 126.8 |", S09, "0.9 non_preemptive"));
+    v.push(phase_table_row("| P, 0.9, per stream, sources preempt best effort | 0.461 ± 0.052 / 25.9 ± 13.6 | 0.307 ± 0.032 / 36.5 ± 8.7 | 0.285 ± 0.019 / 90.2 ± 24.7 | 0.220 ± 0.012 / 115.9 ± 35.0 | 0.179 ± 0.017 / 343.1 ± 129.9 |", SELF, "0.9"));
     v.push(phase_latency_row("| latency / queueing | 18.1 / 12.3 | 14.0 / 7.5 | 54.5 / 41.7 | 50.4 / 32.2 | 153.2 / 123.0 |", SELFL, "0.9", "1"));
     v.push(Claim {
         passage: "apart in each of those phases**: 30:70 (0.307 ± 0.032 against 0.378 ±\n  0.019), 50:50 (0.285 ± 0.019 against 0.370 ± 0.024), 70:30 (0.220 ±\n  0.012 against 0.313 ± 0.019) and 80:20 (0.179 ± 0.017 against 0.263 ±\n  0.012)",
@@ -2906,15 +2924,8 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
             at("0.012", S09, "0.9 non_preemptive", "4", None, "deadline_miss_probability_ci95", 1.0),
         ],
     });
-    v.push(Claim {
-        passage: "(50:50: 90.2 against 7.4 µs; 80:20: 343.1 against 959.1\n  µs)",
-        numbers: vec![
-            at("90.2", SELF, "0.9", "2", None, "deadline_missing_time_ms", 1000.0),
-            at("7.4", S09, "0.9 non_preemptive", "2", None, "deadline_missing_time_ms", 1000.0),
-            at("343.1", SELF, "0.9", "4", None, "deadline_missing_time_ms", 1000.0),
-            at("959.1", S09, "0.9 non_preemptive", "4", None, "deadline_missing_time_ms", 1000.0),
-        ],
-    });
+    // "(50:50: 90.2 ± 24.7 against 7.4 ± 0.6 µs; …)": with its half-widths in
+    // missing_time_cis.rs.
     v.push(Claim {
         passage: "(12.3 µs in 20:80, NP 0.1; the trace above measured 130.5 cycles from\n  release to header, 10.4 µs, in its 80 ms of that phase) but less than\n  NP's in 80:20 (123.0 against 429.9 µs).",
         numbers: vec![
@@ -3068,15 +3079,15 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
     const SB: &str = "experiments/results/fig4_003_late_frames/summary_cap_before_fix.csv";
     let leak = |pairs: Vec<(&'static str, &'static str)>| -> &'static [(&'static str, &'static str)] { Box::leak(pairs.into_boxed_slice()) };
     let mut v = vec![phase_table_row(
-        "| NP | 0.430 ± 0.040 / 3.9 | 0.242 ± 0.036 / 4.0 | 0.278 ± 0.018 / 6.1 | 0.219 ± 0.015 / 7.2 | 0.170 ± 0.013 / 5.8 |",
+        "| NP | 0.430 ± 0.040 / 3.9 ± 0.8 | 0.242 ± 0.036 / 4.0 ± 0.9 | 0.278 ± 0.018 / 6.1 ± 0.6 | 0.219 ± 0.015 / 7.2 ± 0.8 | 0.170 ± 0.013 / 5.8 ± 0.6 |",
         SHORT,
         "0.6 non_preemptive",
     )];
     for (passage, point) in [
-        ("| P, K = 16 (no cap) | 0.424 ± 0.045 / 5.8 | 0.253 ± 0.044 / 14.5 | 0.342 ± 0.028 / 82.8 | 0.191 ± 0.019 / 108.0 | 0.140 ± 0.021 / 102.7 |", "0.6 16"),
-        ("| P, K = 12 | 0.439 ± 0.050 / 3.7 | 0.254 ± 0.030 / 3.9 | 0.277 ± 0.023 / 5.8 | 0.236 ± 0.016 / 7.8 | 0.179 ± 0.022 / 7.8 |", "0.6 12"),
-        ("| P, K = 8 | 0.401 ± 0.046 / 4.0 | 0.241 ± 0.029 / 4.1 | 0.267 ± 0.020 / 5.8 | 0.259 ± 0.022 / 8.2 | 0.199 ± 0.013 / 11.5 |", "0.6 8"),
-        ("| P, K = 4 | 0.420 ± 0.056 / 3.1 | 0.266 ± 0.037 / 3.0 | 0.292 ± 0.026 / 5.1 | 0.262 ± 0.025 / 7.8 | 0.201 ± 0.013 / 8.2 |", "0.6 4"),
+        ("| P, K = 16 (no cap) | 0.424 ± 0.045 / 5.8 ± 0.7 | 0.253 ± 0.044 / 14.5 ± 3.8 | 0.342 ± 0.028 / 82.8 ± 16.5 | 0.191 ± 0.019 / 108.0 ± 17.6 | 0.140 ± 0.021 / 102.7 ± 22.7 |", "0.6 16"),
+        ("| P, K = 12 | 0.439 ± 0.050 / 3.7 ± 0.7 | 0.254 ± 0.030 / 3.9 ± 0.7 | 0.277 ± 0.023 / 5.8 ± 0.8 | 0.236 ± 0.016 / 7.8 ± 1.5 | 0.179 ± 0.022 / 7.8 ± 1.0 |", "0.6 12"),
+        ("| P, K = 8 | 0.401 ± 0.046 / 4.0 ± 0.7 | 0.241 ± 0.029 / 4.1 ± 0.6 | 0.267 ± 0.020 / 5.8 ± 0.6 | 0.259 ± 0.022 / 8.2 ± 1.3 | 0.199 ± 0.013 / 11.5 ± 6.9 |", "0.6 8"),
+        ("| P, K = 4 | 0.420 ± 0.056 / 3.1 ± 0.5 | 0.266 ± 0.037 / 3.0 ± 0.4 | 0.292 ± 0.026 / 5.1 ± 0.5 | 0.262 ± 0.025 / 7.8 ± 1.1 | 0.201 ± 0.013 / 8.2 ± 1.1 |", "0.6 4"),
     ] {
         v.push(phase_table_row(passage, PH, point));
     }
@@ -3774,7 +3785,7 @@ fn issue23_item2() -> Vec<Claim> {
     let mut v = vec![Claim {
         // NP's and P's missing times in the last three phases at 0.8: NP 47.5 (47.53, so 48), 72.8, 58.9 µs;
         // P 92.4, 141.4, 155.8 µs (the table's rows): the range is NP's 50:50 to P's 80:20.
-        passage: "48–156 µs: the rate-based routers separate from TR again once TR is near its\nlimit, as the paper reports. **NP and P still do not separate**: every\nphase's half-widths overlap, at both loads (80:20 at 0.8: 0.394 ± 0.037\nagainst 0.365 ± 0.042).",
+        passage: "48–156 µs: the rate-based routers separate from TR again once TR is near its\nlimit, as the paper reports: TR's missing-time interval lies above NP's\nand P's in those three phases (70:30: 2,000.2 ± 92.5 against 72.8 ± 6.6\nand 141.4 ± 12.6 µs), and at 0.6 the three routers' missing-time\nintervals overlap in every phase. **NP and P still do not separate in the\nprobability**: every phase's half-widths overlap, at both loads (80:20 at\n0.8: 0.394 ± 0.037 against 0.365 ± 0.042).",
         numbers: vec![
             it4("48", "0.8 non_preemptive", "2", "deadline_missing_time_ms", 1000.0),
             it4("156", "0.8 preemptive", "4", "deadline_missing_time_ms", 1000.0),
@@ -3862,16 +3873,16 @@ fn issue23_item2() -> Vec<Claim> {
         ],
     });
     for (passage, csv, point) in [
-        ("| TR, 0.6 | 0.000 ± 0.000 / 0.0 | 0.746 ± 0.036 / 135.8 | 0.251 ± 0.036 / 51.8 | 0.241 ± 0.027 / 92.7 | 0.276 ± 0.049 / 62.2 |", IT4, "0.6 traditional"),
-        ("| NP, 0.6 | 0.667 ± 1.434 / 1.6 | 0.787 ± 0.047 / 129.5 | 0.308 ± 0.039 / 41.2 | 0.294 ± 0.028 / 76.1 | 0.352 ± 0.041 / 47.4 |", IT4, "0.6 non_preemptive"),
-        ("| P, 0.6 | 0.667 ± 1.434 / 2.3 | 0.787 ± 0.047 / 129.5 | 0.306 ± 0.037 / 42.1 | 0.295 ± 0.029 / 75.9 | 0.358 ± 0.055 / 47.8 |", IT4, "0.6 preemptive"),
-        ("| TR, 0.8 | 0.600 ± 0.680 / 18.1 | 0.748 ± 0.028 / 143.8 | 0.407 ± 0.034 / 846.1 | 0.290 ± 0.018 / 2,000.2 | 0.395 ± 0.031 / 837.9 |", IT4, "0.8 traditional"),
-        ("| NP, 0.8 | 0.800 ± 0.555 / 0.2 | 0.741 ± 0.027 / 136.3 | 0.337 ± 0.022 / 47.5 | 0.302 ± 0.021 / 72.8 | 0.394 ± 0.037 / 58.9 |", IT4, "0.8 non_preemptive"),
-        ("| P, 0.8 | 0.800 ± 0.555 / 0.2 | 0.746 ± 0.024 / 136.0 | 0.340 ± 0.024 / 92.4 | 0.292 ± 0.022 / 141.4 | 0.365 ± 0.042 / 155.8 |", IT4, "0.8 preemptive"),
-        ("| NP, 0.6 | 0.486 ± 0.108 / 1.0 | 0.366 ± 0.037 / 0.9 | 0.369 ± 0.037 / 3.4 | 0.175 ± 0.024 / 2.6 | 0.148 ± 0.029 / 2.9 |", M8, "0.6 non_preemptive"),
-        ("| P, 0.6 | 0.465 ± 0.118 / 1.2 | 0.307 ± 0.047 / 1.3 | 0.393 ± 0.037 / 3.9 | 0.190 ± 0.015 / 3.2 | 0.158 ± 0.032 / 3.7 |", M8, "0.6 preemptive"),
-        ("| NP, 0.8 | 0.539 ± 0.069 / 1.3 | 0.351 ± 0.023 / 1.4 | 0.400 ± 0.033 / 5.2 | 0.199 ± 0.025 / 3.8 | 0.162 ± 0.024 / 4.1 |", M8, "0.8 non_preemptive"),
-        ("| P, 0.8 | 0.544 ± 0.042 / 2.4 | 0.318 ± 0.047 / 4.4 | 0.397 ± 0.026 / 75.4 | 0.144 ± 0.020 / 39.4 | 0.120 ± 0.012 / 58.7 |", M8, "0.8 preemptive"),
+        ("| TR, 0.6 | 0.000 ± 0.000 / 0.0 ± NaN | 0.746 ± 0.036 / 135.8 ± 6.9 | 0.251 ± 0.036 / 51.8 ± 16.7 | 0.241 ± 0.027 / 92.7 ± 10.1 | 0.276 ± 0.049 / 62.2 ± 19.3 |", IT4, "0.6 traditional"),
+        ("| NP, 0.6 | 0.667 ± 1.434 / 1.6 ± 2.2 | 0.787 ± 0.047 / 129.5 ± 10.3 | 0.308 ± 0.039 / 41.2 ± 14.7 | 0.294 ± 0.028 / 76.1 ± 9.7 | 0.352 ± 0.041 / 47.4 ± 10.6 |", IT4, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.667 ± 1.434 / 2.3 ± 0.4 | 0.787 ± 0.047 / 129.5 ± 10.2 | 0.306 ± 0.037 / 42.1 ± 14.6 | 0.295 ± 0.029 / 75.9 ± 9.7 | 0.358 ± 0.055 / 47.8 ± 12.0 |", IT4, "0.6 preemptive"),
+        ("| TR, 0.8 | 0.600 ± 0.680 / 18.1 ± 17.5 | 0.748 ± 0.028 / 143.8 ± 6.5 | 0.407 ± 0.034 / 846.1 ± 104.2 | 0.290 ± 0.018 / 2,000.2 ± 92.5 | 0.395 ± 0.031 / 837.9 ± 77.8 |", IT4, "0.8 traditional"),
+        ("| NP, 0.8 | 0.800 ± 0.555 / 0.2 ± 0.5 | 0.741 ± 0.027 / 136.3 ± 6.8 | 0.337 ± 0.022 / 47.5 ± 11.9 | 0.302 ± 0.021 / 72.8 ± 6.6 | 0.394 ± 0.037 / 58.9 ± 7.5 |", IT4, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.800 ± 0.555 / 0.2 ± 0.5 | 0.746 ± 0.024 / 136.0 ± 6.2 | 0.340 ± 0.024 / 92.4 ± 21.5 | 0.292 ± 0.022 / 141.4 ± 12.6 | 0.365 ± 0.042 / 155.8 ± 20.2 |", IT4, "0.8 preemptive"),
+        ("| NP, 0.6 | 0.486 ± 0.108 / 1.0 ± 0.5 | 0.366 ± 0.037 / 0.9 ± 0.3 | 0.369 ± 0.037 / 3.4 ± 0.3 | 0.175 ± 0.024 / 2.6 ± 0.6 | 0.148 ± 0.029 / 2.9 ± 0.8 |", M8, "0.6 non_preemptive"),
+        ("| P, 0.6 | 0.465 ± 0.118 / 1.2 ± 0.5 | 0.307 ± 0.047 / 1.3 ± 0.6 | 0.393 ± 0.037 / 3.9 ± 0.5 | 0.190 ± 0.015 / 3.2 ± 0.7 | 0.158 ± 0.032 / 3.7 ± 1.1 |", M8, "0.6 preemptive"),
+        ("| NP, 0.8 | 0.539 ± 0.069 / 1.3 ± 0.4 | 0.351 ± 0.023 / 1.4 ± 0.3 | 0.400 ± 0.033 / 5.2 ± 0.5 | 0.199 ± 0.025 / 3.8 ± 0.5 | 0.162 ± 0.024 / 4.1 ± 0.7 |", M8, "0.8 non_preemptive"),
+        ("| P, 0.8 | 0.544 ± 0.042 / 2.4 ± 1.0 | 0.318 ± 0.047 / 4.4 ± 1.3 | 0.397 ± 0.026 / 75.4 ± 17.8 | 0.144 ± 0.020 / 39.4 ± 15.4 | 0.120 ± 0.012 / 58.7 ± 26.2 |", M8, "0.8 preemptive"),
     ] {
         v.push(phase_table_row(passage, csv, point));
     }
@@ -5192,6 +5203,8 @@ mod g64_blocking;
 mod fig4b_no_be;
 #[path = "reproduction_numbers/phase_cis.rs"]
 mod phase_cis;
+#[path = "reproduction_numbers/missing_time_cis.rs"]
+mod missing_time_cis;
 #[path = "reproduction_numbers/mdc_exact_004.rs"]
 mod mdc_exact_004;
 #[path = "reproduction_numbers/fig7_004_claims.rs"]
@@ -5233,6 +5246,7 @@ fn all_claims() -> Vec<Claim> {
     all.extend(cube_be_prio::claims());
     all.extend(be_prio_links::claims());
     all.extend(phase_cis::claims());
+    all.extend(missing_time_cis::claims());
     all.extend(mdc_exact_004::claims());
     all
 }

@@ -132,7 +132,7 @@ fn the_interval_tables_and_their_sentences_follow_from_the_committed_runs() {
 
 /// (mean − half-width, mean + half-width) of `mean` and `half` in the row
 /// of `csv` selected by `key`.
-fn interval(csv: &str, key: &[(&str, &str)], mean: &str, half: &str) -> (f64, f64) {
+pub(super) fn interval(csv: &str, key: &[(&str, &str)], mean: &str, half: &str) -> (f64, f64) {
     let mut cache = HashMap::new();
     let table = read_csv(csv, &mut cache);
     let rows: Vec<_> = table.iter().filter(|r| key.iter().all(|(k, v)| r[*k] == *v)).collect();
@@ -147,7 +147,7 @@ fn separate(a: (f64, f64), b: (f64, f64)) -> bool {
 
 /// The phases (0 = 20:80 … 4 = 80:20) in which the intervals of `a` and
 /// `b` do not overlap.
-fn separated_phases(csv: &str, a: &str, b: &str, extra: &[(&str, &str)], mean: &str, half: &str) -> Vec<usize> {
+pub(super) fn separated_phases(csv: &str, a: &str, b: &str, extra: &[(&str, &str)], mean: &str, half: &str) -> Vec<usize> {
     const PHASES: [&str; 5] = ["0", "1", "2", "3", "4"];
     (0..5)
         .filter(|&k| {
@@ -232,4 +232,27 @@ fn the_missing_time_half_width_follows_from_the_late_frame_trace() {
         assert!((half_ms - committed).abs() < 1e-4 * committed, "{router}: trace gives {half_ms} ms, phases.csv {committed} ms");
         assert!(((ratio * 80e-6) - (hi + lo) / 2.0).abs() < 1e-4 * (hi + lo) / 2.0, "{router}: the trace's mean");
     }
+}
+
+/// A row `| label | p ± h / t ± c | … |` over the five phases of a
+/// `phases.csv` point: missing probability and its half-width, missing time
+/// and its half-width in µs (issue 23 item 1). A cell's `c` may be written
+/// "NaN" (fewer than two groups missed in that phase): it is then tied to
+/// a NaN in the CSV like any other number (`rounded_like` writes NaN as
+/// "NaN"). A cell "—" ties nothing.
+pub(super) fn phase_table_row_ci(passage: &'static str, csv: &'static str, point: &'static str) -> Claim {
+    let mut numbers = Vec::new();
+    for (k, cell) in row_cells(passage, 5).into_iter().enumerate() {
+        if cell == "—" {
+            continue;
+        }
+        let (prob, time) = cell.split_once(" / ").unwrap_or_else(|| panic!("{passage}: cell {cell:?} has no ' / '"));
+        let halves = |s: &'static str| s.split_once(" ± ").unwrap_or_else(|| panic!("{passage}: {s:?} has no ' ± '"));
+        let ((p, h), (t, c)) = (halves(prob), halves(time));
+        let row = sel(point, ["0", "1", "2", "3", "4"][k]);
+        for (written, (column, scale)) in [p, h, t, c].into_iter().zip(MISS) {
+            numbers.push(Num { written, csv, row, column, scale });
+        }
+    }
+    Claim { passage, numbers }
 }

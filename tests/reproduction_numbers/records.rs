@@ -26,6 +26,9 @@ struct Run {
     messages: u64,
     wall: f64,
     missing_ms: f64,
+    /// The missing time's 95 % half-width (issue 23 item 1), in the runs
+    /// rerun since it was added to `results.json`.
+    missing_ci95_ms: Option<f64>,
 }
 
 fn single_phase_runs(dir: &str) -> Vec<(String, Run)> {
@@ -49,6 +52,7 @@ fn single_phase_runs(dir: &str) -> Vec<(String, Run)> {
                 messages: r["messages_delivered"].as_u64().unwrap(),
                 wall: r["wall_seconds"].as_f64().unwrap(),
                 missing_ms: ph["deadline_missing_time_ms"].as_f64().unwrap(),
+                missing_ci95_ms: ph.get("deadline_missing_time_ci95_ms").map(|v| v.as_f64().unwrap()),
             };
             (mode, run)
         })
@@ -91,8 +95,13 @@ fn single_phase_row(dir: &str, seconds: &str) -> (String, Run, Run) {
     let np = runs.pop().filter(|(m, _)| m == "non_preemptive").expect("NP point first").1;
     assert_eq!((np.streams, np.judged), (p.streams, p.judged), "{dir}: both routers judge the same frames");
     assert!((np.miss - p.miss).abs() <= np.ci95 + p.ci95, "{dir}: the section says NP's and P's intervals overlap at every n");
+    // The missing time in µs, with its half-width where the run has one.
+    let time = |r: &Run| match r.missing_ci95_ms {
+        Some(h) => format!("{:.1} ± {:.1}", r.missing_ms * 1e3, h * 1e3),
+        None => format!("{:.1}", r.missing_ms * 1e3),
+    };
     let row = format!(
-        "| {seconds} | {:.1} | {:.3} | {} | {} | {:.2} | {:.0} / {:.0} | {:.1} / {:.1} |",
+        "| {seconds} | {:.1} | {:.3} | {} | {} | {:.2} | {:.0} / {:.0} | {} / {} |",
         1.0 + np.judged as f64 / np.streams as f64,
         predicted(np.streams, np.judged),
         pm(np.miss, np.ci95),
@@ -100,8 +109,8 @@ fn single_phase_row(dir: &str, seconds: &str) -> (String, Run, Run) {
         np.messages as f64 / 1e6,
         np.wall,
         p.wall,
-        np.missing_ms * 1e3,
-        p.missing_ms * 1e3
+        time(&np),
+        time(&p)
     );
     (row, np, p)
 }
@@ -128,7 +137,15 @@ fn records_section_numbers_follow_from_the_committed_runs() {
     for (tag, seconds) in [("0p6", "0.6"), ("1p5", "1.5"), ("3p0", "3.0"), ("6p0", "6.0")] {
         let (row, np, p) = single_phase_row(&format!("experiments/results/fig4_003_records_{tag}"), seconds);
         need(row);
+        if tag == "0p6" {
+            // "e.g. 177.5 ± 15.1 against 12.5 ± 0.8 µs at 0.6 s"
+            let (hp, hn) = (p.missing_ci95_ms.expect("0.6 s rerun with the interval"), np.missing_ci95_ms.expect("0.6 s rerun with the interval"));
+            need(format!("{:.1} ± {:.1} against {:.1} ± {:.1} µs at 0.6 s", p.missing_ms * 1e3, hp * 1e3, np.missing_ms * 1e3, hn * 1e3));
+        }
         assert!(p.missing_ms > 10.0 * np.missing_ms, "{tag}: the section says P's missing time is more than ten times NP's at load 0.6");
+        if let (Some(hp), Some(hn)) = (p.missing_ci95_ms, np.missing_ci95_ms) {
+            assert!(p.missing_ms - hp > np.missing_ms + hn, "{tag}: the section says P's missing-time interval lies above NP's at load 0.6");
+        }
         for (i, r) in [&np, &p].into_iter().enumerate() {
             let excess = r.miss - predicted(r.streams, r.judged);
             above[i].push(format!("{excess:.3}"));
@@ -140,7 +157,15 @@ fn records_section_numbers_follow_from_the_committed_runs() {
     for (tag, seconds) in [("0p6", "0.6"), ("1p5", "1.5"), ("3p0", "3.0")] {
         let (row, np, p) = single_phase_row(&format!("experiments/results/fig4_003_records_09_{tag}"), seconds);
         need(row);
+        if tag == "0p6" {
+            // "1577.8 ± 35.2 against 453.1 ± 15.1 µs at\n  0.6 s"
+            let (hp, hn) = (p.missing_ci95_ms.expect("0.6 s rerun with the interval"), np.missing_ci95_ms.expect("0.6 s rerun with the interval"));
+            need(format!("{:.1} ± {:.1} against {:.1} ± {:.1} µs at\n  0.6 s", np.missing_ms * 1e3, hn * 1e3, p.missing_ms * 1e3, hp * 1e3));
+        }
         assert!(np.missing_ms > 2.0 * p.missing_ms, "{tag}: the section says NP's missing time is more than twice P's at load 0.9");
+        if let (Some(hp), Some(hn)) = (p.missing_ci95_ms, np.missing_ci95_ms) {
+            assert!(np.missing_ms - hn > p.missing_ms + hp, "{tag}: the section says NP's missing-time interval lies above P's at load 0.9");
+        }
         for (i, r) in [&np, &p].into_iter().enumerate() {
             per_stream_09[i].push(format!("{:.2}", (r.miss - predicted(r.streams, r.judged)) * r.judged as f64 / r.streams as f64));
         }

@@ -34,22 +34,26 @@ fn queueing(w: &'static str, dir: &'static str, point: &'static str) -> Num {
 
 pub(super) fn claims() -> Vec<Claim> {
     let mut all = vec![
-        Claim {
-            passage: "| NP, aligned (above) | 0.497 ± 0.052 / 1.7 | 0.378 ± 0.019 / 2.7 | 0.370 ± 0.024 / 7.4 | 0.313 ± 0.019 / 121.6 | 0.263 ± 0.012 / 959.1 |",
-            numbers: vec![prob("0.497", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), half("0.052", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), micro("1.7", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "0"), prob("0.378", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), half("0.019", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), micro("2.7", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "1"), prob("0.370", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), half("0.024", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), micro("7.4", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "2"), prob("0.313", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), half("0.019", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), micro("121.6", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "3"), prob("0.263", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"), half("0.012", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4"), micro("959.1", "experiments/results/fig4_003_pnp_09_stream/phases.csv", "0.9 non_preemptive", "4")],
-        },
-        Claim {
-            passage: "| NP, staggered | 0.457 ± 0.057 / 1.7 | 0.362 ± 0.031 / 2.4 | 0.371 ± 0.013 / 5.6 | 0.340 ± 0.018 / 9.5 | 0.265 ± 0.018 / 13.3 |",
-            numbers: vec![prob("0.457", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), half("0.057", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), micro("1.7", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "0"), prob("0.362", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), half("0.031", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), micro("2.4", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "1"), prob("0.371", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), half("0.013", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), micro("5.6", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "2"), prob("0.340", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), half("0.018", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), micro("9.5", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "3"), prob("0.265", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"), half("0.018", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4"), micro("13.3", "experiments/results/fig4_003_np_09_stream_staggered/phases.csv", "0.9", "4")],
-        },
-        Claim {
-            passage: "| P, sources preempt, aligned (above) | 0.461 ± 0.052 / 25.9 | 0.307 ± 0.032 / 36.5 | 0.285 ± 0.019 / 90.2 | 0.220 ± 0.012 / 115.9 | 0.179 ± 0.017 / 343.1 |",
-            numbers: vec![prob("0.461", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), half("0.052", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), micro("25.9", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "0"), prob("0.307", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), half("0.032", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), micro("36.5", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "1"), prob("0.285", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), half("0.019", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), micro("90.2", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "2"), prob("0.220", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), half("0.012", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), micro("115.9", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "3"), prob("0.179", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4"), half("0.017", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4"), micro("343.1", "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv", "0.9", "4")],
-        },
-        Claim {
-            passage: "| P, sources preempt, staggered | 0.402 ± 0.063 / 29.2 | 0.296 ± 0.027 / 36.6 | 0.286 ± 0.019 / 66.8 | 0.237 ± 0.016 / 107.7 | 0.151 ± 0.015 / 81.8 |",
-            numbers: vec![prob("0.402", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), half("0.063", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), micro("29.2", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "0"), prob("0.296", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), half("0.027", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), micro("36.6", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "1"), prob("0.286", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), half("0.019", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), micro("66.8", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "2"), prob("0.237", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), half("0.016", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), micro("107.7", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "3"), prob("0.151", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4"), half("0.015", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4"), micro("81.8", "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv", "0.9", "4")],
-        },
+        phase_cis::phase_table_row_ci(
+            "| NP, aligned (above) | 0.497 ± 0.052 / 1.7 ± 0.2 | 0.378 ± 0.019 / 2.7 ± 0.3 | 0.370 ± 0.024 / 7.4 ± 0.6 | 0.313 ± 0.019 / 121.6 ± 27.7 | 0.263 ± 0.012 / 959.1 ± 126.8 |",
+            "experiments/results/fig4_003_pnp_09_stream/phases.csv",
+            "0.9 non_preemptive",
+        ),
+        phase_cis::phase_table_row_ci(
+            "| NP, staggered | 0.457 ± 0.057 / 1.7 ± 0.3 | 0.362 ± 0.031 / 2.4 ± 0.3 | 0.371 ± 0.013 / 5.6 ± 0.4 | 0.340 ± 0.018 / 9.5 ± 0.6 | 0.265 ± 0.018 / 13.3 ± 1.0 |",
+            "experiments/results/fig4_003_np_09_stream_staggered/phases.csv",
+            "0.9",
+        ),
+        phase_cis::phase_table_row_ci(
+            "| P, sources preempt, aligned (above) | 0.461 ± 0.052 / 25.9 ± 13.6 | 0.307 ± 0.032 / 36.5 ± 8.7 | 0.285 ± 0.019 / 90.2 ± 24.7 | 0.220 ± 0.012 / 115.9 ± 35.0 | 0.179 ± 0.017 / 343.1 ± 129.9 |",
+            "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv",
+            "0.9",
+        ),
+        phase_cis::phase_table_row_ci(
+            "| P, sources preempt, staggered | 0.402 ± 0.063 / 29.2 ± 16.0 | 0.296 ± 0.027 / 36.6 ± 11.4 | 0.286 ± 0.019 / 66.8 ± 13.7 | 0.237 ± 0.016 / 107.7 ± 17.8 | 0.151 ± 0.015 / 81.8 ± 14.2 |",
+            "experiments/results/fig4_003_p_09_stream_selfpre_staggered/phases.csv",
+            "0.9",
+        ),
     ];
     all.push(Claim {
         passage: "queueing there from 429.9 to 8.2 µs, but its missing probability stays\n  0.265 ± 0.018 (aligned 0.263 ± 0.012)",
@@ -104,6 +108,16 @@ fn staggered_gops_follow_from_their_committed_runs() {
         assert!(p_s[k].2 > np_s[k].2, "staggered phase {k}: P's missing time not above NP's");
     }
     assert!(np_a[3].2 > p_a[3].2 && np_a[4].2 > p_a[4].2, "aligned: NP not the later one in 70:30 and 80:20");
+    // "... with the missing-time intervals apart in all five" (staggered):
+    // P's interval above NP's in every phase.
+    for k in ["0", "1", "2", "3", "4"] {
+        let of = |dir: &str, point: &'static str| {
+            let csv = format!("{dir}/phases.csv");
+            phase_cis::interval(&csv, &[("point", point), ("phase", k)], "deadline_missing_time_ms", "deadline_missing_time_ci95_ms")
+        };
+        let (p, np) = (of(P_STAGGERED, "0.9"), of(NP_STAGGERED, "0.9"));
+        assert!(p.0 > np.1, "staggered phase {k}: P's missing time {p:?} not above NP's {np:?}");
+    }
     // "Staggering removes NP's late frames, not its misses": the missing
     // time falls, the probabilities' intervals overlap.
     assert!(np_s[4].2 < np_a[4].2 / 10.0);

@@ -1047,9 +1047,18 @@ fn write_frames(run: &str) {
         None
     } else if let Some((_, file)) = STAGGERED_RUNS.iter().find(|r| r.0 == run) {
         // the committed sweep's phases.csv, less its point column (load 0.9)
+        // and the missing time's half-width its rerun of 2026-11-29 added
+        // (issue 23 item 1; last column), which the trace does not compute
         let dir = root().join("experiments/results").join(file.trim_end_matches(".toml"));
         let text = std::fs::read_to_string(dir.join("phases.csv")).unwrap();
-        Some(text.lines().map(|l| format!("{}\n", l.strip_prefix("0.9,").or_else(|| l.strip_prefix("point,")).unwrap())).collect::<String>())
+        Some(
+            text.lines()
+                .map(|l| {
+                    let l = l.strip_prefix("0.9,").or_else(|| l.strip_prefix("point,")).unwrap();
+                    format!("{}\n", l.split(',').take(6).collect::<Vec<_>>().join(","))
+                })
+                .collect::<String>(),
+        )
     } else {
         Some(std::fs::read_to_string(root().join(OUT).join(format!("{run}_phases.csv"))).unwrap())
     };
