@@ -33,10 +33,8 @@
 //!     --seeds 2 0.256:0.192:0.064
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::topology::Peer;
-use wormqos_netsim::Experiment;
 use wormqos_sim::Router;
 
 #[allow(dead_code)]
@@ -75,11 +73,7 @@ fn main() -> anyhow::Result<()> {
     let Args { out, seeds, points, experiment, base } = Args::parse_points("cube_be_ejection", "LOAD:RT:BE")?;
     let mut csv = String::from("point,seeds,group,messages,share,sim_ms,sim_ejection,sim_residual,sim_rt_flits,pi0_ejection,lambda_r_ejection,form_busy,form_term,form_term_measured_residual,rt_util_ejection,form_term_link_share\n");
     for point in &points {
-        let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
-        anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
-        let mut v = Experiment::from_str(&base, &experiment, PathBuf::new())?;
-        v.exp.workload.load = f[0];
-        v.exp.workload.mix = [f[1], f[2]];
+        let mut v = points::load_mix_point(&base, &experiment, point)?;
         let cfg = &v.configs[0];
         let classes = cfg.vc_classes().ok_or_else(|| anyhow::anyhow!("{experiment}: one VC per class (router.vc_classes)"))?.to_vec();
         anyhow::ensure!(classes.len() == cfg.vcs(), "{experiment}: one VC per class (router.vc_classes)");

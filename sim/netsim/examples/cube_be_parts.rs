@@ -62,12 +62,10 @@
 //! `experiments/results/cube_be_parts_cube5`, --seeds 4 0.256:0.192:0.064)
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use wormqos_netsim::analytic::kim2005_cube::be_message_cycles;
 use wormqos_netsim::analytic::predict::{self, Plan};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::topology::Peer;
-use wormqos_netsim::Experiment;
 use wormqos_sim::{Router, VcState};
 
 // The command line shared with the 6-cube trace examples (its ON/OFF
@@ -241,11 +239,7 @@ fn main() -> anyhow::Result<()> {
          model_network,model_pipeline,model_input,model_middle,model_ejection_blocking,model_ejection_transfer,model_hop_transfer,model_pi0_hop,model_pi0_ejection,model_rt_hold,eq13_hop_at_sim,eq13_ejection_at_sim\n",
     );
     for point in &points {
-        let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
-        anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
-        let mut v = Experiment::from_str(&base, &experiment, PathBuf::new())?;
-        v.exp.workload.load = f[0];
-        v.exp.workload.mix = [f[1], f[2]];
+        let mut v = points::load_mix_point(&base, &experiment, point)?;
         let Plan::Cube { model, .. } = predict::plan(&v)? else { anyhow::bail!("{experiment}: not a hypercube") };
         let n = model.n;
         let sol = model.solve().map_err(|e| anyhow::anyhow!("{point}: model {e:?}"))?;

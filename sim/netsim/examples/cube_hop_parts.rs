@@ -46,11 +46,9 @@
 //!     --seeds 2 0.112:0.048:0.064 0.256:0.192:0.064
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use wormqos_netsim::analytic::predict::{self, Plan};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::topology::Peer;
-use wormqos_netsim::Experiment;
 
 #[allow(dead_code)]
 #[path = "cube_trace/points.rs"]
@@ -95,11 +93,7 @@ fn main() -> anyhow::Result<()> {
     }
     csv += ",sim_pwait_source,sim_pwait_middle,sim_pwait_dest,model_excess,model_input,model_middle,model_ejection_blocking,model_ejection_sharing,model_pb_hop,model_pb_ejection\n";
     for point in &points {
-        let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
-        anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
-        let mut v = Experiment::from_str(&base, &experiment, PathBuf::new())?;
-        v.exp.workload.load = f[0];
-        v.exp.workload.mix = [f[1], f[2]];
+        let mut v = points::load_mix_point(&base, &experiment, point)?;
         let Plan::Cube { model, classes: model_classes, .. } = predict::plan(&v)? else { anyhow::bail!("{experiment}: not a hypercube") };
         let sol = model.solve().map_err(|e| anyhow::anyhow!("{point}: model {e:?}"))?;
         let cfg = &v.configs[0];

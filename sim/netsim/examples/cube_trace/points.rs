@@ -62,3 +62,16 @@ impl Args {
         Ok(Point { v, streams, gap: o.gap, cube: CubeBurstClass { n, class }, be_rate })
     }
 }
+
+/// A `LOAD:RT:BE` point of the experiment text `base` (its `[sweep]`
+/// dropped): workload.load and the two real-time classes' shares of
+/// workload.mix (`cube_be_parts`, `cube_be_ejection`, `cube_hop_parts`).
+#[allow(dead_code)]
+pub fn load_mix_point(base: &str, experiment: &str, point: &str) -> anyhow::Result<Validated> {
+    let f: Vec<f64> = point.split(':').map(str::parse).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{point}: {e} (want LOAD:RT:BE)"))?;
+    anyhow::ensure!(f.len() == 3, "{point}: want LOAD:RT:BE");
+    let mut v = Experiment::from_str(base, experiment, PathBuf::new())?;
+    v.exp.workload.load = f[0];
+    v.exp.workload.mix = [f[1], f[2]];
+    Ok(v)
+}
