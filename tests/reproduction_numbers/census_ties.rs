@@ -416,7 +416,7 @@ fn test_descriptions_quote_the_assertions() {
     let plain = |w: &str| w.to_string();
     // (sentence with {} for the number, the number as written, the test's
     // file, its assertion with {} for the number in the code's form, that form)
-    let cases: [(&str, &str, &str, &str, &dyn Fn(&str) -> String); 18] = [
+    let cases: [(&str, &str, &str, &str, &dyn Fn(&str) -> String); 20] = [
         ("`the_model_of_002_against_the_atomic_torus`: within {} % at 0.02 and 0.04", "6", "sim/netsim/tests/deadlock.rs", "abs() <= {}, \"load {load}", &fraction),
         ("within 6 % at 0.02 and 0.04 on 8 × 8 ({} k cycles)", "60", "sim/netsim/tests/deadlock.rs", "\"any\", load, 1, {})", &thousands),
         ("`cube_model_with_best_effort_messages_twice_as_long` ({} k cycles, R1+R2", "60", "sim/netsim/tests/analytic.rs", "\"cycles = {}\")", &thousands_plain),
@@ -428,7 +428,10 @@ fn test_descriptions_quote_the_assertions() {
         ("(R1 rises > {} % shared, < 5 % partitioned)", "20", "sim/netsim/tests/analytic.rs", "(sh1 - sh0) / sh0 > {}", &fraction),
         ("(R1 rises > 20 % shared, < {} % partitioned)", "5", "sim/netsim/tests/analytic.rs", "((np1 - np0) / np0).abs() < {}", &fraction),
         ("every point within {} % of the simulated total and closer than", "15", "sim/netsim/tests/analytic.rs", "(sim, onoff), {})", &float),
-        ("wherever that one is more than {} % off", "10", "sim/netsim/tests/analytic.rs", "onoff_err.abs() <= {} ||", &float),
+        ("`kim2005_cube_onoff` wherever that one is more than {} % off", "10", "sim/netsim/tests/analytic.rs", "onoff_err.abs() <= {} ||", &float),
+        // The same helper's bound for the 2-port runs, two sections before.
+        ("every point within {} % of the simulated total, and closer than `kim2005_onoff`", "40", "sim/netsim/tests/analytic.rs", "(sim, onoff), {})", &float),
+        ("and closer than `kim2005_onoff` wherever that one is more than {} % off;", "10", "sim/netsim/tests/analytic.rs", "onoff_err.abs() <= {} ||", &float),
         // 000_… Fig. 6's collapsed windows, as `vclock_stages_000` bounds them.
         ("the crossbar carries under {}, more than 30 of the 48 input VCs", "0.36", "sim/netsim/tests/vclock_stages_000.rs", "assert!(thr < {},", &plain),
         ("more than {} of the 48 input VCs wait in VA", "30", "sim/netsim/tests/vclock_stages_000.rs", "routed > {} &&", &float),
