@@ -2,7 +2,9 @@
 //! (`experiments/prose_census.py`, docs/reproduction.md "Census of the
 //! prose, by mutation") found no test noticing when changed (the 13 of
 //! the first sample, seed 1, not tied before; from the second, seed 2,
-//! its four repeats of tied numbers and three results), each tied
+//! its four repeats of tied numbers, its eleven results and, in
+//! `test_descriptions_quote_the_assertions`, its two bounds of tests in
+//! other binaries), each tied
 //! here to the committed result it comes from: a cell or range of cells
 //! of a results CSV, a version of one in git history (for numbers the
 //! document quotes as superseded), or, for sentences that describe what a
@@ -280,8 +282,8 @@ fn klink16_summary() -> Vec<Derived> {
 
 /// 003_… Fig. 6, single pass (`fig6_003/results.csv`): real-time latency
 /// with block 5 and 10 over block 1, 100 (ratio − 1) at 0.4 and 0.5 and
-/// the ratio at 0.6 where the iterative section recalls it (third census
-/// sample's pass). The document had 10–14 %, 58 % and 81 % (computed from
+/// the ratio at 0.6 where the iterative section recalls it (second census
+/// sample). The document had 10–14 %, 58 % and 81 % (computed from
 /// the table's rounded µs) and 2.6 and 5.2 at 0.6 (the ratios before the
 /// message-id rerun of 4cb4874, which changed blocks 5 and 10 at 0.6).
 fn fig6_003_block_costs() -> Vec<Derived> {
