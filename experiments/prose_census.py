@@ -19,6 +19,14 @@ is one that could drift from its data.
         document it reads is the one of the checkout it was built in
         (CARGO_MANIFEST_DIR), which must be this script's checkout. The
         document is restored after every run and on exit.
+    experiments/prose_census.py recheck --bin B --sample S.csv --kind K --out F.csv
+        the numbers of a committed sample that were not caught and are of
+        kind K (its hand-written `kind` column), mutated again in today's
+        document: each is found by its number and its census context (the
+        40 characters either side on its line, as `run` wrote them), so
+        lines moved since do not matter; a row whose context is no longer
+        in the document (the sentence was edited) is written with
+        caught = "edited" and not run.
 
 Prose is every line outside fenced code blocks, tables, headings and image
 lines. Not counted (not quoted results): numbers in inline code spans and
@@ -112,6 +120,40 @@ def run_tests(binary, cwd):
     return p.returncode, failed
 
 
+def context_of(line, a, b):
+    """The census's context column: 40 characters either side, stripped."""
+    return line[max(0, a - 40):b + 40].strip()
+
+
+def locate(found, lines, number, context):
+    """The (line, start, end) of the counted `number` whose census context
+    is `context`, or None when there is none or more than one."""
+    hits = [(no, a, b) for no, a, b, num in found if num == number and context_of(lines[no - 1], a, b) == context]
+    return hits[0] if len(hits) == 1 else None
+
+
+def read_sample(path, kind):
+    """The sample's rows not caught and of `kind`; exit 2 naming the file,
+    line and field on bad input."""
+    try:
+        f = open(path, newline="", encoding="utf-8")
+    except OSError as e:
+        print(f"prose_census: --sample {path}: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
+    with f:
+        rows = list(csv.DictReader(f))
+    need = ["line", "number", "caught", "kind", "context"]
+    missing = [c for c in need if rows and c not in rows[0]]
+    if not rows or missing:
+        print(f"prose_census: {path}: line 1: columns {missing or need} missing (want {', '.join(need)})", file=sys.stderr)
+        sys.exit(2)
+    for k, r in enumerate(rows, 2):
+        if r["caught"] not in ("yes", "no"):
+            print(f"prose_census: {path}: line {k}: field caught = {r['caught']!r}, allowed: yes, no", file=sys.stderr)
+            sys.exit(2)
+    return [r for r in rows if r["caught"] == "no" and r["kind"] == kind]
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -122,6 +164,11 @@ def main():
     rn.add_argument("--n", type=int, required=True)
     rn.add_argument("--seed", type=int, default=1)
     rn.add_argument("--out", required=True)
+    rc = sub.add_parser("recheck")
+    rc.add_argument("--bin", required=True)
+    rc.add_argument("--sample", required=True)
+    rc.add_argument("--kind", default="result")
+    rc.add_argument("--out", required=True)
     args = ap.parse_args()
 
     root = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--show-toplevel"],
@@ -135,7 +182,7 @@ def main():
             print(f"{no}\t{num}\t{lines[no - 1][max(0, a - 30):b + 30]}")
         return 0
 
-    if args.n < 1:
+    if args.cmd == "run" and args.n < 1:
         print(f"prose_census: --n {args.n}: want at least 1", file=sys.stderr)
         return 2
     if not os.access(args.bin, os.X_OK):
@@ -157,11 +204,33 @@ def main():
         return 1
     found = prose_numbers(original)
     lines = original.split("\n")
-    rng = random.Random(args.seed)
-    sample = sorted(rng.sample(range(len(found)), min(args.n, len(found))))
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
+    if args.cmd == "recheck":
+        targets = read_sample(args.sample, args.kind)
+        with open(args.out, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["sample_line", "line", "number", "mutated", "caught", "failing_tests", "context"])
+            try:
+                for r in targets:
+                    at = locate(found, lines, r["number"], r["context"])
+                    if at is None:
+                        w.writerow([r["line"], "", r["number"], "", "edited", "", r["context"]])
+                        continue
+                    no, a, b = at
+                    start = offsets[no - 1] + a
+                    with open(doc_path, "w", encoding="utf-8") as g:
+                        g.write(original[:start] + mutate(r["number"]) + original[start + (b - a):])
+                    code, failed = run_tests(args.bin, root)
+                    w.writerow([r["line"], no, r["number"], mutate(r["number"]), "yes" if code != 0 else "no", " ".join(failed), r["context"]])
+                    f.flush()
+                    print(f"line {no} {r['number']}: {'caught' if code else 'NOT caught'}", file=sys.stderr)
+            finally:
+                restore()
+        return 0
+    rng = random.Random(args.seed)
+    sample = sorted(rng.sample(range(len(found)), min(args.n, len(found))))
     with open(args.out, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["line", "number", "mutated", "caught", "failing_tests", "heading", "context", "seconds"])
@@ -176,7 +245,7 @@ def main():
                     g.write(changed)
                 t = time.time()
                 code, failed = run_tests(args.bin, root)
-                context = lines[no - 1][max(0, a - 40):b + 40].strip()
+                context = context_of(lines[no - 1], a, b)
                 w.writerow([no, num, mutate(num), "yes" if code != 0 else "no", " ".join(failed),
                             heading_of(lines, no), context, f"{time.time() - t:.1f}"])
                 f.flush()

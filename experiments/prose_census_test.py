@@ -46,6 +46,12 @@ for no, a, b, num in found:
     check(f"position of {num}", lines[no - 1][a:b], num)
 # A reference that wraps keeps the lines below it in place.
 check("line of 2.5", [no for no, _, _, n in found if n == "2.5"], [len(lines) - 1])
+# `recheck` finds a number by its census context (40 characters either side
+# of it on its line, stripped: here the line's first 72), and not when the
+# context differs (the sentence was edited).
+whole = "Accepted 0.649 flits at load 0.8 (Fig. 7(b), Eqs (16)–(23), §9.6, Table"
+check("locate by context", census.locate(found, lines, "0.8", whole), (3, 29, 32))
+check("locate an edited context", census.locate(found, lines, "0.8", whole.replace("0.649", "0.648")), None)
 # The same on the real document: every counted number is where it says.
 real = open(os.path.join(here, "..", "docs", "reproduction.md"), encoding="utf-8").read()
 real_lines = real.split("\n")

@@ -3579,7 +3579,8 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
     quoted("1354.7", var_h);
     quoted("184.0", 5.0 * var_h.sqrt());
     let mut errors = Vec::new();
-    for (load, rho_w, cs2_w, mg1_w, md1_w) in [("0.05", "0.109", "0.183", "31.1", "26.3"), ("0.2", "0.450", "0.167", "215.2", "184.4")] {
+    let quotes = [("0.05", "0.109", "0.183", "31.1", "26.3", "30.8"), ("0.2", "0.450", "0.167", "215.2", "184.4", "212.8")];
+    for (load, rho_w, cs2_w, mg1_w, md1_w, sim_w) in quotes {
         let s = sq(&mut cache, SEGQ, "sim", load, "network_latency_cycles");
         let sim_wait = sq(&mut cache, SEGQ, "sim", load, "source_wait_cycles");
         let accepted = cell(&mut cache, RES, &[("source", "sim"), ("workload.load", load), ("router.vcs", "2")], "accepted_throughput");
@@ -3591,9 +3592,18 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
         quoted(cs2_w, cs2);
         quoted(mg1_w, mg1);
         quoted(md1_w, md1);
+        quoted(sim_w, sim_wait);
         assert!(md1 < sim_wait, "{load}: M/D/1 {md1} is not below the simulated wait {sim_wait}");
         errors.push((mg1 / sim_wait - 1.0).abs() * 100.0);
     }
+    // Each value where the passage puts it (`quoted` finds it anywhere in
+    // the document, and "0.450" or "30.8" are also elsewhere).
+    let [a, b] = quotes;
+    let passage = format!(
+        "ρ = {}, C_s² = 184.0²/S² = {}, W = ρS(1 + C_s²)/(2(1 − ρ)) = {} at 0.05 (sim {}; M/D/1 with the same S: {}), and ρ = {}, C_s² = {}, W = {} at 0.2 (sim {}; M/D/1: {})",
+        a.1, a.2, a.3, a.5, a.4, b.1, b.2, b.3, b.5, b.4
+    );
+    assert!(doc.split_whitespace().collect::<Vec<_>>().join(" ").contains(&passage), "not in docs/reproduction.md: {passage:?}");
     let worst = errors.iter().cloned().fold(0.0, f64::max);
     assert_eq!(rounded_like(worst, "1.1"), "1.1", "{errors:?}");
     assert!(doc.contains("gives the simulated wait within 1.1 %"));
