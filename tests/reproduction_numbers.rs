@@ -572,21 +572,22 @@ fn claims() -> Vec<Claim> {
         ];
         // The same with the iterative switch allocator (issue 19).
         let iterative = [
-            ("| 0.6, 1 | 0.15 | 0.36 / 0.05 | 8.5 | 20.8 | 0.599 |", "0.6", "1"),
-            ("| 0.6, 5 | 0.15 | 0.33 / 0.05 | 8.6 | 19.1 | 0.599 |", "0.6", "5"),
-            ("| 0.6, 10 | 0.16 | 0.32 / 0.05 | 8.7 | 18.6 | 0.599 |", "0.6", "10"),
-            ("| 0.7, 1 | 0.16 | 0.36 / 0.05 | 10.7 | 34.4 | 0.698 |", "0.7", "1"),
-            ("| 0.7, 5 | 0.16 | 0.35 / 0.05 | 11.1 | 30.6 | 0.698 |", "0.7", "5"),
-            ("| 0.7, 10 | 0.16 | 0.34 / 0.06 | 11.2 | 29.3 | 0.698 |", "0.7", "10"),
-            ("| 0.8, 1 | 0.22 | 0.37 / 0.16 | 40.5 | 762.7 | 0.792 |", "0.8", "1"),
-            ("| 0.8, 5 | 0.24 | 0.35 / 0.24 | 47.0 | 660.1 | 0.792 |", "0.8", "5"),
-            ("| 0.8, 10 | 0.26 | 0.35 / 0.28 | 48.7 | 610.4 | 0.792 |", "0.8", "10"),
+            ("| 0.6, 1 | 0.15 | 0.36 / 0.05 ± 0.01 | 8.5 | 20.8 | 0.599 |", "0.6", "1"),
+            ("| 0.6, 5 | 0.15 | 0.33 / 0.05 ± 0.01 | 8.6 | 19.1 | 0.599 |", "0.6", "5"),
+            ("| 0.6, 10 | 0.16 | 0.32 / 0.05 ± 0.01 | 8.7 | 18.6 | 0.599 |", "0.6", "10"),
+            ("| 0.7, 1 | 0.16 | 0.36 / 0.05 ± 0.01 | 10.7 | 34.4 | 0.698 |", "0.7", "1"),
+            ("| 0.7, 5 | 0.16 | 0.35 / 0.05 ± 0.01 | 11.1 | 30.6 | 0.698 |", "0.7", "5"),
+            ("| 0.7, 10 | 0.16 | 0.34 / 0.06 ± 0.01 | 11.2 | 29.3 | 0.698 |", "0.7", "10"),
+            ("| 0.8, 1 | 0.22 | 0.37 / 0.16 ± 0.02 | 40.5 | 762.7 | 0.792 |", "0.8", "1"),
+            ("| 0.8, 5 | 0.24 | 0.35 / 0.24 ± 0.03 | 47.0 | 660.1 | 0.792 |", "0.8", "5"),
+            ("| 0.8, 10 | 0.26 | 0.35 / 0.28 ± 0.04 | 48.7 | 610.4 | 0.792 |", "0.8", "10"),
         ];
-        // fig6_003 was rerun with the missing time's half-width (issue 23
-        // item 1): its rows quote it after the missing time.
+        // fig6_003 and fig6_003_iterative were rerun with the missing
+        // time's half-width (issue 23 item 1): their rows quote it after the
+        // missing time.
         let mut with_ci = cells.to_vec();
         with_ci.insert(3, Phase("4", "deadline_missing_time_ci95_ms"));
-        for (dir, rows, cells) in [("fig6_003", &single[..], &with_ci[..]), ("fig6_003_iterative", &iterative[..], &cells[..])] {
+        for (dir, rows, cells) in [("fig6_003", &single[..], &with_ci[..]), ("fig6_003_iterative", &iterative[..], &with_ci[..])] {
             let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
             let ph: &'static str = Box::leak(format!("experiments/results/{dir}/phases.csv").into_boxed_str());
             for &(passage, load, block) in rows {
@@ -628,12 +629,14 @@ fn claims() -> Vec<Claim> {
             numbers: vec![res("0.595", "1", "accepted_throughput"), res("0.552", "10", "accepted_throughput")],
         });
         v.push(Claim {
-            passage: "the 80:20 phase's missing time grows 0.16 → 0.24 → 0.28 ms",
-            numbers: [("1", "0.16"), ("5", "0.24"), ("10", "0.28")]
+            passage: "the 80:20 phase's missing time grows 0.16 ± 0.02 → 0.24 ± 0.03 → 0.28 ±\n0.04 ms",
+            numbers: [("1", "0.16", "0.02"), ("5", "0.24", "0.03"), ("10", "0.28", "0.04")]
                 .iter()
-                .map(|&(block, w)| {
+                .flat_map(|&(block, time, half)| {
                     let point: &'static str = Box::leak(format!("0.8 {block}").into_boxed_str());
-                    n(w, "experiments/results/fig6_003_iterative/phases.csv", Box::leak(Box::new([("point", point), ("phase", "4")])), "deadline_missing_time_ms")
+                    let row: &'static [(&str, &str)] = Box::leak(Box::new([("point", point), ("phase", "4")]));
+                    const F6I: &str = "experiments/results/fig6_003_iterative/phases.csv";
+                    [n(time, F6I, row, "deadline_missing_time_ms"), n(half, F6I, row, "deadline_missing_time_ci95_ms")]
                 })
                 .collect(),
         });
@@ -649,12 +652,12 @@ fn claims() -> Vec<Claim> {
             ("| 16, 0.5 | on | 11.7 ± 3.3 | 4.5 ± 2.4 | 43.1 ± 87 | 0.16 ± 0.05 | 0.33 / 0.08 ± 0.02 |", 16, "0.5", "true", true),
             ("| 16, 0.6 | off | 40.7 ± 21 | 16.5 ± 14 | 1,366 ± 2,237 | 0.20 ± 0.05 | 0.33 / 0.13 ± 0.02 |", 16, "0.6", "false", true),
             ("| 16, 0.6 | on | 58.7 ± 33 | 11.2 ± 7.5 | 2,270 ± 2,400 | 0.27 ± 0.10 | 0.41 / 0.10 ± 0.02 |", 16, "0.6", "true", true),
-            ("| 4, 0.4 | off | 7.2 ± 0.7 | 3.2 ± 0.4 | 11.4 ± 2.4 | 0.16 ± 0.05 | 0.28 / 0.07 |", 4, "0.4", "false", true),
-            ("| 4, 0.4 | on | 7.4 ± 0.8 | 3.3 ± 0.3 | 11.5 ± 2.3 | 0.16 ± 0.05 | 0.30 / 0.06 |", 4, "0.4", "true", true),
-            ("| 4, 0.5 | off | 9.9 ± 1.7 | 3.9 ± 1.0 | 20.3 ± 8.1 | 0.16 ± 0.05 | 0.30 / 0.07 |", 4, "0.5", "false", true),
-            ("| 4, 0.5 | on | 11.4 ± 2.4 | 4.1 ± 0.9 | 21.0 ± 7.8 | 0.16 ± 0.05 | 0.28 / 0.08 |", 4, "0.5", "true", true),
-            ("| 4, 0.6 | off | 22.2 ± 7.7 | 8.2 ± 3.5 | 509 ± 1,103 | 0.17 ± 0.04 | 0.32 / 0.07 |", 4, "0.6", "false", true),
-            ("| 4, 0.6 | on | 24.8 ± 8.2 | 8.5 ± 3.6 | 469 ± 828 | 0.17 ± 0.04 | 0.33 / 0.06 |", 4, "0.6", "true", true),
+            ("| 4, 0.4 | off | 7.2 ± 0.7 | 3.2 ± 0.4 | 11.4 ± 2.4 | 0.16 ± 0.05 | 0.28 / 0.07 ± 0.02 |", 4, "0.4", "false", true),
+            ("| 4, 0.4 | on | 7.4 ± 0.8 | 3.3 ± 0.3 | 11.5 ± 2.3 | 0.16 ± 0.05 | 0.30 / 0.06 ± 0.02 |", 4, "0.4", "true", true),
+            ("| 4, 0.5 | off | 9.9 ± 1.7 | 3.9 ± 1.0 | 20.3 ± 8.1 | 0.16 ± 0.05 | 0.30 / 0.07 ± 0.02 |", 4, "0.5", "false", true),
+            ("| 4, 0.5 | on | 11.4 ± 2.4 | 4.1 ± 0.9 | 21.0 ± 7.8 | 0.16 ± 0.05 | 0.28 / 0.08 ± 0.02 |", 4, "0.5", "true", true),
+            ("| 4, 0.6 | off | 22.2 ± 7.7 | 8.2 ± 3.5 | 509 ± 1,103 | 0.17 ± 0.04 | 0.32 / 0.07 ± 0.02 |", 4, "0.6", "false", true),
+            ("| 4, 0.6 | on | 24.8 ± 8.2 | 8.5 ± 3.6 | 469 ± 828 | 0.17 ± 0.04 | 0.33 / 0.06 ± 0.02 |", 4, "0.6", "true", true),
         ] {
             let dir = if vcs == 16 { "fig7_003" } else { "fig7_003_vc4" };
             let res: &'static str = Box::leak(format!("experiments/results/{dir}/results.csv").into_boxed_str());
@@ -674,10 +677,9 @@ fn claims() -> Vec<Claim> {
                 cells.push(Res("frame_interval_sd_ci95_ms", 1.0));
             }
             cells.extend([Phase("4", "deadline_miss_probability"), Phase("4", "deadline_missing_time_ms")]);
-            if vcs == 16 {
-                // fig7_003 rerun with the missing time's half-width (issue 23 item 1)
-                cells.push(Phase("4", "deadline_missing_time_ci95_ms"));
-            }
+            // fig7_003 and fig7_003_vc4 rerun with the missing time's
+            // half-width (issue 23 item 1): every row quotes it.
+            cells.push(Phase("4", "deadline_missing_time_ci95_ms"));
             v.push(point_row(passage, res, row, ph, point, &cells));
         }
     }
