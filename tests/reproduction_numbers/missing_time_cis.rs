@@ -25,6 +25,7 @@ const F7: &str = "experiments/results/fig7_003/phases.csv";
 const F7_VC4: &str = "experiments/results/fig7_003_vc4/phases.csv";
 const F7_IT: &str = "experiments/results/fig7_003_iterative/phases.csv";
 const F6_IT: &str = "experiments/results/fig6_003_iterative/phases.csv";
+const RTVCS: &str = "experiments/results/fig4_003_p_09_stream_rtvcs/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
 const NP_SEED2: &str = "experiments/results/fig4_003_np_09_stream_seed2/phases.csv";
@@ -283,6 +284,10 @@ fn the_stated_missing_time_separations_are_the_intervals() {
     assert_eq!(above(S09, "0.9 preemptive", S09, "0.9 non_preemptive"), vec![0, 1, 2, 3], "pnp_09_stream, P above NP");
     assert_eq!(above(S09, "0.9 non_preemptive", S09, "0.9 preemptive"), vec![4], "pnp_09_stream, NP above P");
     assert_eq!(above(SELFPRE, "0.9", S09, "0.9 non_preemptive"), vec![0, 1, 2], "selfpre above NP");
+    // P with real time on source VCs 0..=2 against the same NP: above from
+    // 50:50 on, overlapping in 20:80 and 30:70.
+    assert_eq!(above(RTVCS, "0.9", S09, "0.9 non_preemptive"), vec![2, 3, 4], "rtvcs above NP");
+    assert_eq!(above(S09, "0.9 non_preemptive", RTVCS, "0.9"), Vec::<usize>::new(), "NP above rtvcs");
     assert_eq!(above(S09, "0.9 non_preemptive", SELFPRE, "0.9"), vec![4], "NP above selfpre");
     // slot_start (0.6 s phases): P above NP from 50:50 on; NP with
     // slot_start above NP with slot_end in 20:80, 30:70, 70:30 only.
