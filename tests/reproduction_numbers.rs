@@ -2467,8 +2467,8 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ("| P, 0.8 | 0.491 ± 0.046 / 1.4 ± 0.3 | 0.404 ± 0.026 / 2.1 ± 0.2 | 0.363 ± 0.028 / 4.9 ± 0.3 | 0.278 ± 0.011 / 9.6 ± 0.7 | 0.240 ± 0.022 / 11.5 ± 1.7 |", PNP08, "0.8 preemptive"),
         ("| NP, 0.9 | 0.499 ± 0.042 / 1.7 ± 0.3 | 0.384 ± 0.020 / 2.6 ± 0.2 | 0.367 ± 0.034 / 5.5 ± 0.4 | 0.344 ± 0.017 / 31.0 ± 5.3 | 0.306 ± 0.011 / 351.7 ± 17.7 |", PNP09, "0.9 non_preemptive"),
         ("| P, 0.9 | 0.488 ± 0.033 / 1.7 ± 0.2 | 0.386 ± 0.018 / 2.8 ± 0.3 | 0.364 ± 0.022 / 6.7 ± 0.7 | 0.338 ± 0.021 / 53.6 ± 5.0 | 0.246 ± 0.016 / 139.5 ± 17.2 |", PNP09, "0.9 preemptive"),
-        ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 | 0.157 ± 0.012 / 2.1 | 0.111 ± 0.009 / 4.9 | 0.135 ± 0.004 / 754.3 | 0.077 ± 0.001 / 2,666.7 |", PNP09L, "0.9 non_preemptive"),
-        ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 | 0.158 ± 0.014 / 2.2 | 0.121 ± 0.010 / 6.4 | 0.140 ± 0.004 / 215.1 | 0.079 ± 0.002 / 773.6 |", PNP09L, "0.9 preemptive"),
+        ("| NP, 0.9, 0.6 s | 0.209 ± 0.007 / 1.0 ± 0.1 | 0.157 ± 0.012 / 2.1 ± 0.4 | 0.111 ± 0.009 / 4.9 ± 0.2 | 0.135 ± 0.004 / 754.3 ± 27.5 | 0.077 ± 0.001 / 2,666.7 ± 91.3 |", PNP09L, "0.9 non_preemptive"),
+        ("| P, 0.9, 0.6 s | 0.206 ± 0.008 / 1.0 ± 0.1 | 0.158 ± 0.014 / 2.2 ± 0.3 | 0.121 ± 0.010 / 6.4 ± 0.4 | 0.140 ± 0.004 / 215.1 ± 13.5 | 0.079 ± 0.002 / 773.6 ± 40.9 |", PNP09L, "0.9 preemptive"),
         ("| NP, 8 VCs | 0.519 ± 0.057 / 0.9 ± 0.2 | 0.358 ± 0.028 / 0.9 ± 0.1 | 0.312 ± 0.020 / 2.4 ± 0.2 | 0.229 ± 0.015 / 3.0 ± 0.5 | 0.176 ± 0.015 / 2.7 ± 0.5 |", PNP8VC, "0.6 non_preemptive"),
         ("| P, 8 VCs | 0.516 ± 0.061 / 1.1 ± 0.2 | 0.353 ± 0.019 / 1.1 ± 0.2 | 0.353 ± 0.027 / 2.9 ± 0.4 | 0.259 ± 0.012 / 3.6 ± 0.3 | 0.206 ± 0.012 / 3.1 ± 0.5 |", PNP8VC, "0.6 preemptive"),
     ] {
@@ -2557,7 +2557,7 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
         ],
     });
     v.push(Claim {
-        passage: "probability, 0.306 ± 0.011 against 0.246 ± 0.016, and the missing time,\n  351.7 ± 17.7 µs against 139.5 ± 17.2 µs (in 50:50 and 70:30, though,\n  P's missing-time interval lies above NP's: 70:30 53.6 ± 5.0 against\n  31.0 ± 5.3 µs); with 0.6 s phases in the missing time only (that run,\n  `fig4_003_pnp_09_long`, not rerun with the interval),\n  2,666.7 µs against 773.6 µs in 80:20 and 754.3 against 215.1 µs in\n  70:30, while the probabilities overlap in every phase (80:20: 0.077 ±\n  0.001 against 0.079 ± 0.002).",
+        passage: "probability, 0.306 ± 0.011 against 0.246 ± 0.016, and the missing time,\n  351.7 ± 17.7 µs against 139.5 ± 17.2 µs (in 50:50 and 70:30, though,\n  P's missing-time interval lies above NP's: 70:30 53.6 ± 5.0 against\n  31.0 ± 5.3 µs); with 0.6 s phases in the missing time only, the intervals apart\n  (`fig4_003_pnp_09_long`: 2,666.7 ± 91.3 µs against 773.6 ± 40.9 µs in\n  80:20 and 754.3 ± 27.5 against 215.1 ± 13.5 µs in 70:30; in 50:50 P's\n  lies above NP's, 6.4 ± 0.4 against 4.9 ± 0.2 µs), while the probabilities overlap in every phase (80:20: 0.077 ±\n  0.001 against 0.079 ± 0.002).",
         numbers: vec![
             cell("0.306", PNP09, "0.9 non_preemptive", "4", p, 1.0),
             cell("0.011", PNP09, "0.9 non_preemptive", "4", h, 1.0),
@@ -2566,9 +2566,17 @@ fn fig4_003_pnp_claims() -> Vec<Claim> {
             cell("351.7", PNP09, "0.9 non_preemptive", "4", t, 1000.0),
             cell("139.5", PNP09, "0.9 preemptive", "4", t, 1000.0),
             cell("2,666.7", PNP09L, "0.9 non_preemptive", "4", t, 1000.0),
+            cell("91.3", PNP09L, "0.9 non_preemptive", "4", "deadline_missing_time_ci95_ms", 1000.0),
             cell("773.6", PNP09L, "0.9 preemptive", "4", t, 1000.0),
+            cell("40.9", PNP09L, "0.9 preemptive", "4", "deadline_missing_time_ci95_ms", 1000.0),
             cell("754.3", PNP09L, "0.9 non_preemptive", "3", t, 1000.0),
+            cell("27.5", PNP09L, "0.9 non_preemptive", "3", "deadline_missing_time_ci95_ms", 1000.0),
             cell("215.1", PNP09L, "0.9 preemptive", "3", t, 1000.0),
+            cell("13.5", PNP09L, "0.9 preemptive", "3", "deadline_missing_time_ci95_ms", 1000.0),
+            cell("6.4", PNP09L, "0.9 preemptive", "2", t, 1000.0),
+            cell("0.4", PNP09L, "0.9 preemptive", "2", "deadline_missing_time_ci95_ms", 1000.0),
+            cell("4.9", PNP09L, "0.9 non_preemptive", "2", t, 1000.0),
+            cell("0.2", PNP09L, "0.9 non_preemptive", "2", "deadline_missing_time_ci95_ms", 1000.0),
             cell("0.077", PNP09L, "0.9 non_preemptive", "4", p, 1.0),
             cell("0.001", PNP09L, "0.9 non_preemptive", "4", h, 1.0),
             cell("0.079", PNP09L, "0.9 preemptive", "4", p, 1.0),

@@ -25,6 +25,7 @@ const F7: &str = "experiments/results/fig7_003/phases.csv";
 const F7_VC4: &str = "experiments/results/fig7_003_vc4/phases.csv";
 const F7_IT: &str = "experiments/results/fig7_003_iterative/phases.csv";
 const F6_IT: &str = "experiments/results/fig6_003_iterative/phases.csv";
+const PNP09L: &str = "experiments/results/fig4_003_pnp_09_long/phases.csv";
 const RTVCS: &str = "experiments/results/fig4_003_p_09_stream_rtvcs/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
@@ -278,6 +279,9 @@ fn the_stated_missing_time_separations_are_the_intervals() {
     // At 0.9 (0.15 s phases): P above NP in 50:50 and 70:30, NP above P in 80:20.
     assert_eq!(above(PNP09, "0.9 preemptive", PNP09, "0.9 non_preemptive"), vec![2, 3], "pnp_09, P above NP");
     assert_eq!(above(PNP09, "0.9 non_preemptive", PNP09, "0.9 preemptive"), vec![4], "pnp_09, NP above P");
+    // At 0.9 with 0.6 s phases: NP above P in 70:30 and 80:20, P above NP in 50:50.
+    assert_eq!(above(PNP09L, "0.9 non_preemptive", PNP09L, "0.9 preemptive"), vec![3, 4], "pnp_09_long, NP above P");
+    assert_eq!(above(PNP09L, "0.9 preemptive", PNP09L, "0.9 non_preemptive"), vec![2], "pnp_09_long, P above NP");
     // Streams bound to VCs at 0.9: P above NP in 20:80 to 70:30, NP above P
     // in 80:20. P whose sources preempt their own best effort against the
     // same NP: above in 20:80 to 50:50, below in 80:20, overlapping in 70:30.
