@@ -22,6 +22,11 @@ const LONG: &str = "experiments/results/fig4_003_slot_end_long/phases.csv";
 const FIG4: &str = "experiments/results/fig4_003/phases.csv";
 const F6: &str = "experiments/results/fig6_003/phases.csv";
 const F7: &str = "experiments/results/fig7_003/phases.csv";
+const F7_VC4: &str = "experiments/results/fig7_003_vc4/phases.csv";
+const F7_IT: &str = "experiments/results/fig7_003_iterative/phases.csv";
+const F6_IT: &str = "experiments/results/fig6_003_iterative/phases.csv";
+const PNP09L: &str = "experiments/results/fig4_003_pnp_09_long/phases.csv";
+const RTVCS: &str = "experiments/results/fig4_003_p_09_stream_rtvcs/phases.csv";
 const IT4: &str = "experiments/results/fig4_003_iterative/phases.csv";
 const S06: &str = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
 const NP_SEED2: &str = "experiments/results/fig4_003_np_09_stream_seed2/phases.csv";
@@ -59,9 +64,28 @@ pub(super) fn claims() -> Vec<Claim> {
         column,
         scale: 1.0,
     };
+    let f7_it = |written: &'static str, accel: &'static str, column: &'static str| Num {
+        csv: F7_IT,
+        row: Box::leak(Box::new([("point", if accel == "off" { "0.8 false" } else { "0.8 true" }), ("phase", "4")])),
+        ..f7(written, accel, column)
+    };
     v.push(Claim {
-        passage: "(0.6: 0.13 ± 0.02 off\nagainst 0.10 ± 0.02 on)",
-        numbers: vec![f7("0.13", "off", T.0), f7("0.02", "off", T.1), f7("0.10", "on", T.0), f7("0.02", "on", T.1)],
+        passage: "as are the 80:20 missing times at every load: 0.16 ±\n0.02 against 0.14 ± 0.02 ms at 0.8)",
+        numbers: vec![f7_it("0.16", "off", T.0), f7_it("0.02", "off", T.1), f7_it("0.14", "on", T.0), f7_it("0.02", "on", T.1)],
+    });
+    let f7_vc4 = |written: &'static str, accel: &'static str, column: &'static str| Num { csv: F7_VC4, ..f7(written, accel, column) };
+    v.push(Claim {
+        passage: "(0.6: 0.13 ± 0.02 off against 0.10 ± 0.02 on with 16 VCs, 0.07 ± 0.02\nagainst 0.06 ± 0.02 with 4)",
+        numbers: vec![
+            f7("0.13", "off", T.0),
+            f7("0.02", "off", T.1),
+            f7("0.10", "on", T.0),
+            f7("0.02", "on", T.1),
+            f7_vc4("0.07", "off", T.0),
+            f7_vc4("0.02", "off", T.1),
+            f7_vc4("0.06", "on", T.0),
+            f7_vc4("0.02", "on", T.1),
+        ],
     });
     v.push(Claim {
         passage: "in the missing time P's interval lies above NP's from 50:50\non (80:20: 0.13 ± 0.02 against 0.06 ± 0.01 ms), against the paper.",
@@ -255,12 +279,19 @@ fn the_stated_missing_time_separations_are_the_intervals() {
     // At 0.9 (0.15 s phases): P above NP in 50:50 and 70:30, NP above P in 80:20.
     assert_eq!(above(PNP09, "0.9 preemptive", PNP09, "0.9 non_preemptive"), vec![2, 3], "pnp_09, P above NP");
     assert_eq!(above(PNP09, "0.9 non_preemptive", PNP09, "0.9 preemptive"), vec![4], "pnp_09, NP above P");
+    // At 0.9 with 0.6 s phases: NP above P in 70:30 and 80:20, P above NP in 50:50.
+    assert_eq!(above(PNP09L, "0.9 non_preemptive", PNP09L, "0.9 preemptive"), vec![3, 4], "pnp_09_long, NP above P");
+    assert_eq!(above(PNP09L, "0.9 preemptive", PNP09L, "0.9 non_preemptive"), vec![2], "pnp_09_long, P above NP");
     // Streams bound to VCs at 0.9: P above NP in 20:80 to 70:30, NP above P
     // in 80:20. P whose sources preempt their own best effort against the
     // same NP: above in 20:80 to 50:50, below in 80:20, overlapping in 70:30.
     assert_eq!(above(S09, "0.9 preemptive", S09, "0.9 non_preemptive"), vec![0, 1, 2, 3], "pnp_09_stream, P above NP");
     assert_eq!(above(S09, "0.9 non_preemptive", S09, "0.9 preemptive"), vec![4], "pnp_09_stream, NP above P");
     assert_eq!(above(SELFPRE, "0.9", S09, "0.9 non_preemptive"), vec![0, 1, 2], "selfpre above NP");
+    // P with real time on source VCs 0..=2 against the same NP: above from
+    // 50:50 on, overlapping in 20:80 and 30:70.
+    assert_eq!(above(RTVCS, "0.9", S09, "0.9 non_preemptive"), vec![2, 3, 4], "rtvcs above NP");
+    assert_eq!(above(S09, "0.9 non_preemptive", RTVCS, "0.9"), Vec::<usize>::new(), "NP above rtvcs");
     assert_eq!(above(S09, "0.9 non_preemptive", SELFPRE, "0.9"), vec![4], "NP above selfpre");
     // slot_start (0.6 s phases): P above NP from 50:50 on; NP with
     // slot_start above NP with slot_end in 20:80, 30:70, 70:30 only.
@@ -285,10 +316,27 @@ fn the_stated_missing_time_separations_are_the_intervals() {
             assert!(!b80(&a, &b) && !b80(&b, &a), "Fig. 6: {a} and {b} apart");
         }
     }
-    // 003_… Fig. 7 (16 VCs): acceleration on and off overlap in 80:20 at every load.
-    for l in ["0.4", "0.5", "0.6"] {
+    // 003_… Fig. 7 (16 and 4 VCs): acceleration on and off overlap in 80:20 at every load.
+    for (f7, l) in [F7, F7_VC4].into_iter().flat_map(|f| ["0.4", "0.5", "0.6"].map(|l| (f, l))) {
         let (off, on) = (format!("{l} false"), format!("{l} true"));
-        assert!(!above(F7, &off, F7, &on).contains(&4) && !above(F7, &on, F7, &off).contains(&4), "Fig. 7 at {l}: acceleration apart");
+        assert!(!above(f7, &off, f7, &on).contains(&4) && !above(f7, &on, f7, &off).contains(&4), "Fig. 7 ({f7}) at {l}: acceleration apart");
+    }
+    // Fig. 7 with the iterative allocator: acceleration on and off overlap
+    // in 80:20 at every load.
+    for l in ["0.6", "0.7", "0.8"] {
+        let (off, on) = (format!("{l} false"), format!("{l} true"));
+        assert!(!above(F7_IT, &off, F7_IT, &on).contains(&4) && !above(F7_IT, &on, F7_IT, &off).contains(&4), "Fig. 7 iterative at {l}: acceleration apart");
+    }
+    // Fig. 6 with the iterative allocator, 80:20: at 0.8 blocks 5 and 10
+    // above block 1, block 10 overlapping block 5; at 0.6 and 0.7 all overlap.
+    let i80 = |a: &str, b: &str| above(F6_IT, a, F6_IT, b).contains(&4);
+    assert!(i80("0.8 5", "0.8 1") && i80("0.8 10", "0.8 1"), "Fig. 6 iterative at 0.8: blocks 5, 10 not above block 1");
+    assert!(!i80("0.8 10", "0.8 5") && !i80("0.8 5", "0.8 10"), "Fig. 6 iterative at 0.8: blocks 5 and 10 apart");
+    for l in ["0.6", "0.7"] {
+        for (a, b) in [("1", "5"), ("1", "10"), ("5", "10")] {
+            let (a, b) = (format!("{l} {a}"), format!("{l} {b}"));
+            assert!(!i80(&a, &b) && !i80(&b, &a), "Fig. 6 iterative: {a} and {b} apart");
+        }
     }
     let np = "0.6 non_preemptive";
     assert_eq!(above(CAP, "0.6 12", SHORT, np), vec![4], "K = 12 above NP");
