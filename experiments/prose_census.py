@@ -19,6 +19,9 @@ is one that could drift from its data.
         document it reads is the one of the checkout it was built in
         (CARGO_MANIFEST_DIR), which must be this script's checkout. The
         document is restored after every run and on exit.
+    experiments/prose_census.py run --bin B --lines A:B --out F.csv
+        the same, for every counted number on lines A..B of the document (a
+        section, not a sample): to tie the prose section by section.
     experiments/prose_census.py recheck --bin B --sample S.csv --kind K --out F.csv
         the numbers of a committed sample that were not caught and are of
         kind K (its hand-written `kind` column), mutated again in today's
@@ -132,6 +135,15 @@ def locate(found, lines, number, context):
     return hits[0] if len(hits) == 1 else None
 
 
+def parse_lines(text):
+    """(A, B) from "A:B" with 1 <= A <= B, or None."""
+    m = re.fullmatch(r"(\d+):(\d+)", text.strip())
+    if not m:
+        return None
+    a, b = int(m.group(1)), int(m.group(2))
+    return (a, b) if 1 <= a <= b else None
+
+
 def read_sample(path, kind):
     """The sample's rows not caught and of `kind`; exit 2 naming the file,
     line and field on bad input."""
@@ -161,7 +173,9 @@ def main():
     ls.add_argument("--doc", default=None)
     rn = sub.add_parser("run")
     rn.add_argument("--bin", required=True)
-    rn.add_argument("--n", type=int, required=True)
+    rn.add_argument("--n", type=int, default=None)
+    rn.add_argument("--lines", default=None,
+                    help="A:B, every counted number on lines A..B (inclusive) instead of a sample")
     rn.add_argument("--seed", type=int, default=1)
     rn.add_argument("--out", required=True)
     rc = sub.add_parser("recheck")
@@ -182,9 +196,20 @@ def main():
             print(f"{no}\t{num}\t{lines[no - 1][max(0, a - 30):b + 30]}")
         return 0
 
-    if args.cmd == "run" and args.n < 1:
-        print(f"prose_census: --n {args.n}: want at least 1", file=sys.stderr)
-        return 2
+    span = None
+    if args.cmd == "run":
+        if (args.n is None) == (args.lines is None):
+            print("prose_census: run: give exactly one of --n N (a sample) or --lines A:B (a section)",
+                  file=sys.stderr)
+            return 2
+        if args.n is not None and args.n < 1:
+            print(f"prose_census: --n {args.n}: want at least 1", file=sys.stderr)
+            return 2
+        if args.lines is not None:
+            span = parse_lines(args.lines)
+            if span is None:
+                print(f"prose_census: --lines {args.lines!r}: want A:B with 1 <= A <= B", file=sys.stderr)
+                return 2
     if not os.access(args.bin, os.X_OK):
         print(f"prose_census: --bin {args.bin}: not an executable", file=sys.stderr)
         return 2
@@ -229,8 +254,11 @@ def main():
             finally:
                 restore()
         return 0
-    rng = random.Random(args.seed)
-    sample = sorted(rng.sample(range(len(found)), min(args.n, len(found))))
+    if span is not None:
+        sample = [i for i, (no, _, _, _) in enumerate(found) if span[0] <= no <= span[1]]
+    else:
+        rng = random.Random(args.seed)
+        sample = sorted(rng.sample(range(len(found)), min(args.n, len(found))))
     with open(args.out, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["line", "number", "mutated", "caught", "failing_tests", "heading", "context", "seconds"])

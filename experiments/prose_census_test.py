@@ -57,6 +57,11 @@ real = open(os.path.join(here, "..", "docs", "reproduction.md"), encoding="utf-8
 real_lines = real.split("\n")
 misplaced = [(no, n) for no, a, b, n in census.prose_numbers(real) if real_lines[no - 1][a:b] != n]
 check("numbers of docs/reproduction.md in place", misplaced[:3], [])
+check("lines A:B", census.parse_lines("12:40"), (12, 40))
+check("lines one line", census.parse_lines("7:7"), (7, 7))
+check("lines reversed", census.parse_lines("40:12"), None)
+check("lines zero", census.parse_lines("0:3"), None)
+check("lines not a range", census.parse_lines("12-40"), None)
 check("mutate last digit", census.mutate("0.649"), "0.640")
 check("mutate a 9 wraps", census.mutate("19"), "10")
 check("mutate thousands", census.mutate("1,534.2"), "1,534.3")
