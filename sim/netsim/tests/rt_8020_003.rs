@@ -211,10 +211,15 @@ fn write_log(run: &str) {
         }
     }
     std::fs::write(dump_path(run), out).unwrap();
-    // Every phase's metrics as the sweep writes them (phases.csv's columns).
-    let mut phases = String::from("phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms,deadline_miss_probability_ci95\n");
+    // Every phase's metrics as the sweep writes them (phases.csv's columns),
+    // the missing time's half-width last (added after the first logs were
+    // committed: a log rerun since has the column, the others do not).
+    let mut phases = String::from("phase,realtime_percent,frames_judged,deadline_miss_probability,deadline_missing_time_ms,deadline_miss_probability_ci95,deadline_missing_time_ci95_ms\n");
     for (k, p) in res.phases.iter().enumerate() {
-        phases += &format!("{k},{},{},{},{},{}\n", p.mix[0], p.frames_judged, p.deadline_miss_probability, p.deadline_missing_time_ms, p.deadline_miss_probability_ci95);
+        phases += &format!(
+            "{k},{},{},{},{},{},{}\n",
+            p.mix[0], p.frames_judged, p.deadline_miss_probability, p.deadline_missing_time_ms, p.deadline_miss_probability_ci95, p.deadline_missing_time_ci95_ms
+        );
     }
     std::fs::write(dump_path(run).with_extension("phases.csv"), phases).unwrap();
 }
