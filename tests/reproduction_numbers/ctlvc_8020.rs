@@ -6,7 +6,7 @@
 //! `docs/reproduction.md` as written; the section's comparisons (more,
 //! fewer, overlapping, unchanged) must hold in the file.
 
-use super::rtvcs_8020::{grouped, CYCLE_US, DIR};
+use super::rtvcs_8020::{grouped, np_missing_time_half_width_us, CYCLE_US, DIR};
 use super::{read_csv, section_words};
 use std::collections::HashMap;
 
@@ -28,7 +28,20 @@ fn ctlvc_8020_section_numbers_follow_from_the_committed_trace() {
     has(format!("{} of them waiting for the stream's VC behind other streams (NP {}), none behind control or best effort", grouped(v(p, "vc_wait_other_stream"), 1), grouped(v(np, "vc_wait_other_stream"), 1)));
     assert_eq!((v(p, "vc_wait_control"), v(p, "vc_wait_best_effort")), (0.0, 0.0), "none behind control or best effort");
     let (pp, ph, np_p, np_h) = (phase_80(p, "deadline_miss_probability"), phase_80(p, "deadline_miss_probability_ci95"), phase_80(np, "deadline_miss_probability"), phase_80(np, "deadline_miss_probability_ci95"));
-    has(format!("probability {} ± {} (NP {} ± {}, overlapping) by {} µs on average (NP {})", grouped(pp, 3), grouped(ph, 3), grouped(np_p, 3), grouped(np_h, 3), grouped(phase_80(p, "deadline_missing_time_ms") * 1000.0, 1), grouped(phase_80(np, "deadline_missing_time_ms") * 1000.0, 1)));
+    let (tp, hp) = (phase_80(p, "deadline_missing_time_ms") * 1000.0, phase_80(p, "deadline_missing_time_ci95_ms") * 1000.0);
+    let (tn, hn) = (phase_80(np, "deadline_missing_time_ms") * 1000.0, np_missing_time_half_width_us());
+    has(format!(
+        "probability {} ± {} (NP {} ± {}, overlapping) by {} ± {} µs on average (NP {} ± {}, the intervals apart)",
+        grouped(pp, 3),
+        grouped(ph, 3),
+        grouped(np_p, 3),
+        grouped(np_h, 3),
+        grouped(tp, 1),
+        grouped(hp, 1),
+        grouped(tn, 1),
+        grouped(hn, 1)
+    ));
+    assert!(tp - hp > tn + hn, "p_ctlvc's missing time not above NP's: {tp} ± {hp} against {tn} ± {hn}");
     assert!((pp - np_p).abs() < ph + np_h, "p_ctlvc and NP apart in 80:20");
     // The hold: flits + no credit + link, as the writer splits it.
     let s = "vc_service_mean";
