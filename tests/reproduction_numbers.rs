@@ -2368,10 +2368,11 @@ fn issue23_item1() -> Vec<Claim> {
 /// The columns of a row of the late-frame trace tables, in their order:
 /// late / judged frames, missing time (µs), the four waits, output VCs held
 /// / by best effort.
-const LATE_TRACE_COLUMNS: [(&str, f64); 9] = [
+const LATE_TRACE_COLUMNS: [(&str, f64); 10] = [
     ("late_frames", 1.0),
     ("frames_judged", 1.0),
     ("library_missing_time_ms", 1000.0),
+    ("library_missing_time_ci95_ms", 1000.0),
     ("late_mean_queue_wait", 1.0),
     ("late_mean_vc_wait", 1.0),
     ("late_mean_link_wait", 1.0),
@@ -2387,11 +2388,11 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
     let row = |r: &'static str| -> &'static [(&'static str, &'static str)] { Box::leak(vec![("router", r)].into_boxed_slice()) };
     let mut v = Vec::new();
     for (passage, router) in [
-        ("| NP | 298 / 1,748 | 5.8 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 |", "np"),
-        ("| P | 244 / 1,748 | 102.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 |", "p"),
-        ("| P, acceleration | 447 / 1,748 | 53.0 | 230.08 / 228.74 / 956.50 / 664.44 | 14.81 / 2.30 |", "p_acc"),
-        ("| NP, `most_credits` | 279 / 1,748 | 4.6 | 6.71 / 3.06 / 106.44 / 178.68 | 10.26 / 7.93 |", "np_most_credits"),
-        ("| P, `most_credits` | 175 / 1,748 | 87.1 | 460.07 / 512.72 / 728.30 / 445.87 | 12.15 / 9.15 |", "p_most_credits"),
+        ("| NP | 298 / 1,748 | 5.8 ± 0.6 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 |", "np"),
+        ("| P | 244 / 1,748 | 102.7 ± 22.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 |", "p"),
+        ("| P, acceleration | 447 / 1,748 | 53.0 ± 2.4 | 230.08 / 228.74 / 956.50 / 664.44 | 14.81 / 2.30 |", "p_acc"),
+        ("| NP, `most_credits` | 279 / 1,748 | 4.6 ± 0.5 | 6.71 / 3.06 / 106.44 / 178.68 | 10.26 / 7.93 |", "np_most_credits"),
+        ("| P, `most_credits` | 175 / 1,748 | 87.1 ± 22.0 | 460.07 / 512.72 / 728.30 / 445.87 | 12.15 / 9.15 |", "p_most_credits"),
     ] {
         let w = row_numbers(passage);
         let cols = LATE_TRACE_COLUMNS;
@@ -2404,7 +2405,14 @@ fn fig4_003_late_frame_claims() -> Vec<Claim> {
         numbers: vec![Num { written, csv: S, row: row(router), column, scale }],
     };
     v.push(one("buffer of the VC is full (a header enters behind 37.41 flits on average)", "37.41", "p", "late_mean_ahead", 1.0));
-    v.push(one("missing time 2.98 ms)", "2.98", "p_rt5", "library_missing_time_ms", 1.0));
+    v.push(Claim {
+        passage: "waits 151,397.20 cycles on average for a source VC;\n  mean missing time 2.17 ± 0.86 ms)",
+        numbers: vec![
+            Num { written: "151,397.20", csv: S, row: row("p_rt5"), column: "mean_queue_wait", scale: 1.0 },
+            Num { written: "2.17", csv: S, row: row("p_rt5"), column: "library_missing_time_ms", scale: 1.0 },
+            Num { written: "0.86", csv: S, row: row("p_rt5"), column: "library_missing_time_ci95_ms", scale: 1.0 },
+        ],
+    });
     v.push(one("column: 12.07 flits on average)", "12.07", "p_acc", "late_mean_lower_ahead", 1.0));
     v.push(Claim {
         passage: "(2.30 of 14.81\n  held at late headers against 9.43 of 12.48)",
@@ -3106,11 +3114,11 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
         v.push(phase_table_row(passage, PH, point));
     }
     for (passage, router) in [
-        ("| NP | 298 / 1,748 | 5.8 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 | 11.11 / 8.74 | 0 |", "np"),
-        ("| P | 244 / 1,748 | 102.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 | 15.30 / 6.99 | 27,111 |", "p"),
-        ("| P, K = 12 | 313 / 1,748 | 7.8 | 43.02 / 9.04 / 146.38 / 167.93 | 11.03 / 9.09 | 13.51 / 11.18 | 1,864 |", "p_cap12"),
-        ("| P, K = 8 | 347 / 1,748 | 11.5 | 60.01 / 220.12 / 152.96 / 175.71 | 8.64 / 6.67 | 14.95 / 12.49 | 647 |", "p_cap8"),
-        ("| P, K = 4 | 352 / 1,748 | 8.2 | 69.40 / 2.00 / 141.30 / 167.38 | 5.38 / 3.36 | 15.34 / 13.00 | 88 |", "p_cap4"),
+        ("| NP | 298 / 1,748 | 5.8 ± 0.6 | 10.24 / 8.84 / 128.67 / 172.50 | 9.90 / 7.77 | 11.11 / 8.74 | 0 |", "np"),
+        ("| P | 244 / 1,748 | 102.7 ± 22.7 | 583.16 / 531.32 / 781.61 / 454.86 | 12.48 / 9.43 | 15.30 / 6.99 | 27,111 |", "p"),
+        ("| P, K = 12 | 313 / 1,748 | 7.8 ± 1.0 | 43.02 / 9.04 / 146.38 / 167.93 | 11.03 / 9.09 | 13.51 / 11.18 | 1,864 |", "p_cap12"),
+        ("| P, K = 8 | 347 / 1,748 | 11.5 ± 6.9 | 60.01 / 220.12 / 152.96 / 175.71 | 8.64 / 6.67 | 14.95 / 12.49 | 647 |", "p_cap8"),
+        ("| P, K = 4 | 352 / 1,748 | 8.2 ± 1.1 | 69.40 / 2.00 / 141.30 / 167.38 | 5.38 / 3.36 | 15.34 / 13.00 | 88 |", "p_cap4"),
     ] {
         let w = row_numbers(passage);
         let cols: Vec<_> = LATE_TRACE_COLUMNS.into_iter().chain([("late_mean_vcs_held", 1.0), ("late_mean_lower_held", 1.0), ("preemptions", 1.0)]).collect();
