@@ -313,6 +313,7 @@ fn fig7b_header_parts_follow_from_the_committed_runs() {
     // Against the model: the VC wait is the subsection above's.
     has(format!("E(W) is the VC wait, measured apart ({:.2} at 22852", num(&g, "vc_wait")));
     has(format!("no term for the {behind:.2} behind an earlier message's flits"));
+    has(format!("the {:.2} behind in input at the source's router", h("behind_in_input_source")));
     has(format!("no term for the {:.2} with the link shared", h("link_shared")));
     has(format!("no term for the {:.2} without a credit", h("no_credit")));
     has(format!("None of the {:.2} cycles has a term there", h("header_after_va")));
