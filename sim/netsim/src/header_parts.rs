@@ -355,8 +355,7 @@ mod tests {
     }
 
     /// Runs `cycles` cycles with `sends` and credits returned (cycle,
-    /// output port, VC mask); each message's parts and the cycle of its
-    /// header's crossing, by id.
+    /// output port, VC mask); each message's parts, by id.
     fn run(cfg: &RouterConfig, r: &mut Router, sends: &[(u64, usize, LinkFlit)], credits: &[(u64, usize, u32)], cycles: u64) -> Vec<HeaderParts> {
         let out_link = vec![vec![Peer::Endpoint(0); cfg.ports()]];
         let mut probe = HeaderPartsProbe::new(std::slice::from_ref(r), &out_link);
