@@ -754,6 +754,15 @@ impl<X: Width> Router<X> {
             _ => 0,
         }
     }
+    /// The k-th oldest flit of output VC buffer (o, u), as a link flit on VC u.
+    pub fn output_flit(&self, o: usize, u: usize, k: usize) -> Option<LinkFlit> {
+        assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");
+        let j = o * self.m + u;
+        (k < self.ob.count(j) as usize).then(|| {
+            let f = self.ob.get(j, k);
+            LinkFlit { lane: 0, valid: true, vc: u as u8, head: f.head, tail: f.tail, dummy: f.dummy, data: f.data }
+        })
+    }
     /// The Vtick stored with the k-th oldest flit of output VC buffer (o, u).
     pub fn output_flit_vtick(&self, o: usize, u: usize, k: usize) -> Option<u64> {
         assert!(o < self.n && u < self.m, "no output VC ({o}, {u})");

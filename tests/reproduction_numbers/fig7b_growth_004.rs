@@ -11,6 +11,10 @@
 use super::*;
 
 const GROWTH: &str = "experiments/results/latency_growth_004/latency_growth.csv";
+const HEADERS: &str = "experiments/results/latency_growth_004/header_parts.csv";
+const HEADER_HEADING: &str = "#### Where the ring's header waits after VA (004_… Fig. 7(b), issue 22)";
+/// `header_parts.csv`'s wait parts, in the table's order.
+const HEADER_WAITS: [&str; 7] = ["behind_in_input", "output_full", "behind_in_output", "no_credit", "link_shared", "switch_lost", "ready_idle"];
 const STRATEGIES: &str = "experiments/results/fig9_strategy_tandem_004/strategies.csv";
 const GROWTH_HEADING: &str = "#### What makes the ring's network latency grow (004_… Fig. 7(b), issue 22)";
 const MODEL_HEADING: &str = "#### Fig. 9: what the model says of the two strategies (issue 22)";
@@ -64,6 +68,18 @@ fn growth_rows() -> Vec<String> {
         .collect()
 }
 
+fn header_rows() -> Vec<String> {
+    let rows = table(HEADERS);
+    LOADS
+        .iter()
+        .map(|(load, pps)| {
+            let r = growth_at(&rows, load);
+            let cells: Vec<String> = std::iter::once("header_after_va").chain(HEADER_WAITS).map(|k| format!("{:.2}", num(&r, k))).collect();
+            format!("| {pps} | {} |", cells.join(" | "))
+        })
+        .collect()
+}
+
 fn ts_cell(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.4}")
@@ -89,6 +105,7 @@ fn strategy_rows() -> Vec<String> {
 pub(super) fn ties() -> Vec<census::Tie<'static>> {
     growth_rows()
         .into_iter()
+        .chain(header_rows())
         .chain(strategy_rows())
         .map(|r| {
             let r: &'static str = Box::leak(r.into_boxed_str());
@@ -147,7 +164,7 @@ fn fig7b_growth_004_follows_from_the_committed_runs() {
     assert!(pct("eject_stretch") > 80.0 && pct("vc_wait") < 2.0);
     let rest = num(&hi, "header_not_ready_excess") + num(&hi, "header_other");
     let routers = num(&hi, "hops") + 1.0;
-    has(format!("the header's {:.2} cycles after VA are {:.2} ready while the link carried another VC's flit, {:.2} without a credit and {rest:.2} not separated", num(&hi, "header_after_va"), num(&hi, "header_shared"), num(&hi, "header_no_credit")));
+    has(format!("the header's {:.2} cycles after VA are {:.2} ready while the link carried another VC's flit, {:.2} without a credit and {rest:.2} behind an earlier message's flits", num(&hi, "header_after_va"), num(&hi, "header_shared"), num(&hi, "header_no_credit")));
     assert!((num(&hi, "header_shared") + num(&hi, "header_no_credit") + num(&hi, "header_ready_idle") + rest - num(&hi, "header_after_va")).abs() < 5e-4);
     has(format!("{:.2} cycles per router", num(&hi, "header_after_va") / routers));
     has(format!("of the {:.2} gap cycles in the delivery, {:.2} had the message's next flit ready", num(&hi, "eject_stretch"), num(&hi, "eject_shared")));
@@ -238,4 +255,68 @@ fn fig9_model_orders_the_strategies_by_where_the_load_is() {
 
 fn flat_doc() -> String {
     flat(&std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap())
+}
+
+#[test]
+fn fig7b_header_parts_follow_from_the_committed_runs() {
+    let text = section(HEADER_HEADING);
+    for row in header_rows() {
+        assert!(text.contains(&row), "row not in the section as the CSV gives it: {row}");
+    }
+    let flat = flat(&text);
+    let has = |s: String| assert!(flat.contains(&s), "not in the section: {s:?}");
+    let (rows, growth) = (table(HEADERS), table(GROWTH));
+    for r in &rows {
+        let load = r["load"].as_str();
+        // Every message's split exact, its pipeline one a router, and equal
+        // to hop_parts.rs's where both measure the same thing.
+        for k in ["header_residual_max_abs", "pipeline_max_abs", "hop_parts_max_abs"] {
+            assert_eq!(num(r, k), 0.0, "load {load}: {k}");
+        }
+        let g = growth_at(&growth, load);
+        assert_eq!(r["messages"], g["messages"], "load {load}: not the same runs");
+        // The other probe's columns, from the other CSV (4-decimal cells).
+        assert!((num(r, "header_after_va") - num(&g, "header_after_va")).abs() < 5e-5, "load {load}");
+        let sum: f64 = HEADER_WAITS.iter().map(|k| num(r, k)).sum();
+        assert!((sum - num(r, "header_after_va")).abs() < 5e-4, "load {load}: parts {sum} against {}", r["header_after_va"]);
+        assert!((num(r, "link_shared") - num(&g, "header_shared")).abs() < 5e-5, "load {load}");
+        assert!((num(r, "no_credit") - num(&g, "header_no_credit")).abs() < 5e-5, "load {load}");
+        let behind = num(r, "behind_in_input") + num(r, "output_full") + num(r, "behind_in_output");
+        assert!((behind - num(&g, "header_not_ready_excess") - num(&g, "header_other")).abs() < 5e-4, "load {load}: behind {behind}");
+        // The full crossbar loses no ready header; point C idles no eligible VC.
+        assert_eq!((num(r, "switch_lost"), num(r, "ready_idle")), (0.0, 0.0), "load {load}");
+        // The positions add up to the totals.
+        for k in HEADER_WAITS {
+            let p: f64 = ["source", "transit", "destination"].iter().map(|at| num(r, &format!("{k}_{at}"))).sum();
+            assert!((p - num(r, k)).abs() < 5e-4, "load {load}: {k} by position {p}");
+        }
+    }
+    let (lo, hi) = (growth_at(&rows, "0.05"), growth_at(&rows, "0.6"));
+    let h = |k: &str| num(&hi, k);
+    let d = |k: &str| h(k) - num(&lo, k);
+    let behind = h("behind_in_input") + h("output_full") + h("behind_in_output");
+    has(format!("packets/s/node) split cycle by cycle"));
+    has(format!("the header's {:.2} cycles after VA are {behind:.2} behind an earlier message's flits ({:.2} in its input VC, {:.2} with its output VC full of them, {:.2} behind them in its output VC), {:.2} ready while the link carried another VC's flit, {:.2} without a credit, and 0 lost at the crossbar", h("header_after_va"), h("behind_in_input"), h("output_full"), h("behind_in_output"), h("link_shared"), h("no_credit")));
+    // The growth section's unsplit cycles are these.
+    let g = growth_at(&growth, "0.6");
+    assert!((behind - num(&g, "header_not_ready_excess") - num(&g, "header_other")).abs() < 5e-4);
+    has(format!("occupy the output VC {:.2} (and {:.2} more behind them in the input VC), waiting for credits {:.2}, losing allocation to another VC {:.2} (all at the link, point C; none at the crossbar), residual 0", h("output_full") + h("behind_in_output"), h("behind_in_input"), h("no_credit"), h("link_shared")));
+    has(format!("Of the growth from 1904 ({}), the behind parts take {}, {} and {}, link shared {} and no credit {}", signed(d("header_after_va"), 2), signed(d("behind_in_input"), 2), signed(d("output_full"), 2), signed(d("behind_in_output"), 2), signed(d("link_shared"), 2), signed(d("no_credit"), 2)));
+    let pos = |k: &str| ["source", "transit", "destination"].map(|at| format!("{:.2}", h(&format!("{k}_{at}"))));
+    has(format!("(one source router, {:.2} transit routers summed, one destination router)", h("routers") - 2.0));
+    let [a, b, c] = pos("behind_in_output");
+    has(format!("behind in output is {a}, {b} and {c}"));
+    let [a, b, c] = pos("behind_in_input");
+    has(format!("behind in input {a}, {b} and {c}"));
+    let [a, b, c] = pos("link_shared");
+    has(format!("link shared {a}, {b} and {c}"));
+    // Against the model: the VC wait is the subsection above's.
+    has(format!("E(W) is the VC wait, measured apart ({:.2} at 22852", num(&g, "vc_wait")));
+    has(format!("no term for the {behind:.2} behind an earlier message's flits"));
+    has(format!("the {:.2} behind in input at the source's router", h("behind_in_input_source")));
+    has(format!("no term for the {:.2} with the link shared", h("link_shared")));
+    has(format!("no term for the {:.2} without a credit", h("no_credit")));
+    has(format!("None of the {:.2} cycles has a term there", h("header_after_va")));
+    has(format!("({:.2} cycles at 22852 packets/s/node)", h("header_after_va")));
+    has(format!("10 cycles above zero load"));
 }

@@ -40,10 +40,28 @@
 //!
 //! Writes `<out>/latency_growth.csv` and prints it.
 //!
+//! The same runs also give `<out>/header_parts.csv` (`header_parts.rs`):
+//! `header_after_va` cycle by cycle, by what the header did (mean cycles
+//! per message): behind an earlier message's flits in its input VC
+//! (`behind_in_input`), granted its output VC while that VC's buffer was
+//! full of the last holder's flits (`output_full`), behind them in it
+//! (`behind_in_output`), at its front without a credit (`no_credit`),
+//! with a credit while the link carried another VC's flit (`link_shared`),
+//! ready but not moved by the crossbar (`switch_lost`, 0 with the full
+//! crossbar) or with the link idle (`ready_idle`, 0 by the spec); and the
+//! same per router position (`<part>_source`, `_transit`, `_destination`).
+//! Per message the parts must add up to `header_after_va`, the pipeline
+//! parts be one a router (VA: one + the VC wait) and a hop, and the three
+//! `hop_parts.rs` also has be its (`header_shared`, `header_no_credit`,
+//! the rest): the largest disagreement of each is written
+//! (`header_residual_max_abs`, `pipeline_max_abs`, `hop_parts_max_abs`)
+//! and must be 0.
+//!
 //! cargo run --release -p wormqos-netsim --example latency_growth_004 -- \
 //!     experiments/fig8_004.toml experiments/results/latency_growth_004 0.05:10 0.6:10
 
 use std::path::Path;
+use wormqos_netsim::header_parts::{HeaderPart, HeaderParts, PathRouter};
 use wormqos_netsim::hop_parts::{HopParts, Wait, WAITS};
 use wormqos_netsim::network::{MessageLog, Sim};
 use wormqos_netsim::vc_wait::VcWait;
@@ -111,6 +129,43 @@ fn split(m: &MessageLog, w: &VcWait, h: &HopParts, z: &ZeroLoad) -> Vec<f64> {
     row
 }
 
+/// The header's wait parts (the rest of `HeaderPart::ALL` is the pipeline).
+const HEADER_WAITS: [HeaderPart; 7] = [HeaderPart::BehindInInput, HeaderPart::OutputFull, HeaderPart::SwitchLost, HeaderPart::BehindInOutput, HeaderPart::NoCredit, HeaderPart::LinkShared, HeaderPart::ReadyIdle];
+const POSITIONS: [(PathRouter, &str); 3] = [(PathRouter::Source, "source"), (PathRouter::Transit, "transit"), (PathRouter::Destination, "destination")];
+
+/// One message's header split: its wait parts, then per position, then
+/// the three disagreements (see the module doc); `split_row` is its
+/// `split` row.
+fn header_row(split_row: &[f64], w: &VcWait, h: &HopParts, p: &HeaderParts) -> Vec<f64> {
+    let col = |name: &str| split_row[COLUMNS.split(',').position(|c| c == name).unwrap()];
+    let waits: Vec<f64> = HEADER_WAITS.iter().map(|&x| p.total(x) as f64).collect();
+    let after_va = col("header_after_va");
+    let residual = after_va - waits.iter().sum::<f64>();
+    let routers = p.hops + 1;
+    let pipeline = [(HeaderPart::Route, routers), (HeaderPart::VcAllocation, routers + w.queueing()), (HeaderPart::Switch, routers), (HeaderPart::Crossing, routers), (HeaderPart::Link, p.hops)];
+    let pipeline_off = pipeline.iter().map(|&(x, n)| (p.total(x) as f64 - n as f64).abs()).fold((p.hops as f64 - h.hops as f64).abs(), f64::max);
+    let behind = |x: HeaderPart| p.total(x) as f64;
+    let unsplit = behind(HeaderPart::BehindInInput) + behind(HeaderPart::OutputFull) + behind(HeaderPart::BehindInOutput) + behind(HeaderPart::SwitchLost) + behind(HeaderPart::ReadyIdle);
+    let hop_off = [behind(HeaderPart::LinkShared) - col("header_shared"), behind(HeaderPart::NoCredit) - col("header_no_credit"), unsplit - col("header_not_ready_excess") - col("header_other")].iter().fold(0.0, |a: f64, x| a.max(x.abs()));
+    let mut row = vec![after_va];
+    row.extend(&waits);
+    for &x in &HEADER_WAITS {
+        row.extend(POSITIONS.iter().map(|&(at, _)| p.at(at, x) as f64));
+    }
+    row.extend([residual, pipeline_off, hop_off]);
+    row
+}
+
+fn header_columns() -> String {
+    let mut c = vec!["header_after_va".to_string()];
+    c.extend(HEADER_WAITS.iter().map(|x| x.name().to_string()));
+    for x in HEADER_WAITS {
+        c.extend(POSITIONS.iter().map(|(_, at)| format!("{}_{at}", x.name())));
+    }
+    c.push("routers".into());
+    c.join(",")
+}
+
 const COLUMNS: &str = "network_latency,zero_load,vc_wait,header_after_va,header_shared,header_no_credit,header_ready_idle,header_not_ready_excess,header_other,eject_stretch,eject_shared,eject_no_credit,eject_ready_idle,eject_not_ready,residual,injection_stretch,link_stretch_added,eject_stretch_added,links_shared,links_no_credit,links_ready_idle,links_not_ready,hops";
 
 fn main() {
@@ -132,6 +187,7 @@ fn main() {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| usage(&format!("{file}: {e}")));
     let dir = path.parent().unwrap().to_path_buf();
     let mut csv = format!("load,flits,messages,residual_max_abs,engine_network_latency,accepted,router_link_util,{COLUMNS}\n");
+    let mut header_csv = format!("load,flits,messages,header_residual_max_abs,pipeline_max_abs,hop_parts_max_abs,{}\n", header_columns());
     for &(load, flits) in &points {
         let v = Experiment::from_str(&point_text(&text, file, load, flits), file, dir.clone()).unwrap_or_else(|e| usage(&e.to_string()));
         let z = {
@@ -139,9 +195,15 @@ fn main() {
             ZeroLoad::new(v.exp.topology.link_latency as u64, c.input_buffer_depth() as u64, c.output_buffer_depth() as u64).unwrap_or_else(|| usage(&format!("{file}: no zero-load latency for these buffers")))
         };
         let t0 = std::time::Instant::now();
-        let (results, log, waits, parts) = Sim::new(&v).unwrap().run_hop_parts().unwrap_or_else(|e| usage(&e.to_string()));
+        let (results, log, waits, parts, headers) = Sim::new(&v).unwrap().run_header_parts().unwrap_or_else(|e| usage(&e.to_string()));
         let (cycles, warmup) = v.run_cycles();
-        let rows: Vec<Vec<f64>> = log.iter().zip(&waits.messages).zip(&parts).filter(|((m, _), _)| m.created >= warmup).map(|((m, w), h)| split(m, w, h, &z)).collect();
+        let measured: Vec<_> = log.iter().zip(&waits.messages).zip(&parts).zip(&headers).filter(|(((m, _), _), _)| m.created >= warmup).collect();
+        let rows: Vec<Vec<f64>> = measured.iter().map(|(((m, w), h), _)| split(m, w, h, &z)).collect();
+        let header_rows: Vec<Vec<f64>> = measured.iter().zip(&rows).map(|((((_, w), h), p), row)| {
+            let mut r = header_row(row, w, h, p);
+            r.push((p.hops + 1) as f64);
+            r
+        }).collect();
         let n = rows.len() as f64;
         let mean: Vec<f64> = (0..rows[0].len()).map(|j| rows.iter().map(|r| r[j]).sum::<f64>() / n).collect();
         let engine = results.classes.iter().find(|c| c.messages > 0).map_or(f64::NAN, |c| c.network_latency);
@@ -160,8 +222,17 @@ fn main() {
             csv += &format!(",{x:.4}");
         }
         csv.push('\n');
+        // The three disagreements (last three before `routers`), as maxima.
+        let k = header_rows[0].len() - 4;
+        let worst = |j: usize| header_rows.iter().map(|r| r[j]).fold(0.0, |a: f64, x| a.max(x.abs()));
+        header_csv += &format!("{load},{flits},{},{},{},{}", header_rows.len(), worst(k), worst(k + 1), worst(k + 2));
+        for j in (0..header_rows[0].len()).filter(|j| !(k..k + 3).contains(j)) {
+            header_csv += &format!(",{:.4}", header_rows.iter().map(|r| r[j]).sum::<f64>() / header_rows.len() as f64);
+        }
+        header_csv.push('\n');
     }
     std::fs::create_dir_all(out).unwrap_or_else(|e| usage(&format!("{}: {e}", out.display())));
     std::fs::write(out.join("latency_growth.csv"), &csv).unwrap_or_else(|e| usage(&format!("{}: {e}", out.display())));
-    print!("{csv}");
+    std::fs::write(out.join("header_parts.csv"), &header_csv).unwrap_or_else(|e| usage(&format!("{}: {e}", out.display())));
+    print!("{csv}{header_csv}");
 }

@@ -88,6 +88,24 @@ pub struct HopParts {
     pub gaps_eject: [u32; WAITS],
 }
 
+/// Per output port of every router (router r's port o at `port_base[r] +
+/// o`): `Some(true)` for an ejection port, `Some(false)` for a
+/// router-to-router one, `None` unconnected; and `port_base`.
+pub(crate) fn port_kinds<X: Width>(routers: &[Router<X>], out_link: &[Vec<Peer>]) -> (Vec<Option<bool>>, Vec<usize>) {
+    let (mut kind, mut port_base) = (Vec::new(), Vec::new());
+    for (r, router) in routers.iter().enumerate() {
+        port_base.push(kind.len());
+        for o in 0..router.config().ports() {
+            kind.push(match out_link[r].get(o) {
+                Some(Peer::Endpoint(_)) => Some(true),
+                Some(Peer::Router { .. }) => Some(false),
+                _ => None,
+            });
+        }
+    }
+    (kind, port_base)
+}
+
 /// The running counts ([`crate::network::Sim`] owns one while recording).
 pub(crate) struct HopPartsProbe {
     /// Per output port (router r's port o at `port_base[r] + o`): `Some(true)`
@@ -114,17 +132,7 @@ pub(crate) struct HopPartsProbe {
 impl HopPartsProbe {
     pub fn new<X: Width>(routers: &[Router<X>], out_link: &[Vec<Peer>]) -> HopPartsProbe {
         let vcs = routers.first().map_or(0, |r| r.config().vcs());
-        let (mut kind, mut port_base) = (Vec::new(), Vec::new());
-        for (r, router) in routers.iter().enumerate() {
-            port_base.push(kind.len());
-            for o in 0..router.config().ports() {
-                kind.push(match out_link[r].get(o) {
-                    Some(Peer::Endpoint(_)) => Some(true),
-                    Some(Peer::Router { .. }) => Some(false),
-                    _ => None,
-                });
-            }
-        }
+        let (kind, port_base) = port_kinds(routers, out_link);
         let n = kind.len() * vcs;
         HopPartsProbe { kind, port_base, vcs, before: vec![(0, 0); n], pending: vec![[0; WAITS]; n], sender: vec![None; n], acc: Vec::new(), unmatched: 0 }
     }

@@ -12,6 +12,7 @@ pub mod channel_probe;
 pub mod composed;
 pub mod deadlock;
 pub mod experiment;
+pub mod header_parts;
 pub mod hop_parts;
 pub mod hop_trace;
 pub mod metrics;

@@ -581,6 +581,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// per link, and those of the delivered ones (parallel to the log).
     hop_parts: Option<Box<crate::hop_parts::HopPartsProbe>>,
     hop_parts_log: Vec<crate::hop_parts::HopParts>,
+    /// Set only by [`Sim::run_header_parts`]: each message's header cycles
+    /// by part ([`crate::header_parts`]).
+    header_parts: Option<Box<crate::header_parts::HeaderPartsProbe>>,
+    header_parts_log: Vec<crate::header_parts::HeaderParts>,
     /// Set only by [`Sim::run_hop_trace`]: each message's routers, and
     /// those of the delivered ones (parallel to the message log).
     hop_trace: Option<Box<crate::hop_trace::HopTraceProbe>>,
@@ -973,6 +977,8 @@ impl<'a, X: Width> Sim<'a, X> {
             vc_wait_log: Vec::new(),
             hop_parts: None,
             hop_parts_log: Vec::new(),
+            header_parts: None,
+            header_parts_log: Vec::new(),
             hop_trace: None,
             hop_trace_log: Vec::new(),
             msg_log: None,
@@ -1129,6 +1135,19 @@ impl<'a, X: Width> Sim<'a, X> {
             return Err(SimError::Setup(format!("{}: {unmatched} link crossings named no message in flight (the hop-parts probe reads lane 0 only)", self.v.file)));
         }
         Ok((results, log, waits, std::mem::take(&mut self.hop_parts_log)))
+    }
+
+    /// [`Sim::run_hop_parts`], also returning for each logged message (in
+    /// the same order) its header's cycles by part ([`crate::header_parts`]).
+    pub fn run_header_parts(mut self) -> Result<(Results, Vec<MessageLog>, crate::vc_wait::VcWaits, Vec<crate::hop_parts::HopParts>, Vec<crate::header_parts::HeaderParts>), SimError> {
+        self.header_parts = Some(Box::new(crate::header_parts::HeaderPartsProbe::new(&self.routers, &self.v.net.out_link)));
+        self.hop_parts = Some(Box::new(crate::hop_parts::HopPartsProbe::new(&self.routers, &self.v.net.out_link)));
+        let (results, log, waits) = self.vc_waits_to_end()?;
+        let unmatched = self.hop_parts.as_ref().map_or(0, |h| h.unmatched) + self.header_parts.as_ref().map_or(0, |h| h.unmatched);
+        if unmatched > 0 {
+            return Err(SimError::Setup(format!("{}: {unmatched} headers or link crossings named no message in flight (the probes read lane 0 only)", self.v.file)));
+        }
+        Ok((results, log, waits, std::mem::take(&mut self.hop_parts_log), std::mem::take(&mut self.header_parts_log)))
     }
 
     /// [`Sim::run_vc_waits`] with `probe` also seeing the routers after
@@ -1510,6 +1529,9 @@ impl<'a, X: Width> Sim<'a, X> {
             w.observe(now, &self.routers, message_of);
         }
         if let Some(h) = self.hop_parts.as_mut() {
+            h.observe(now, &self.routers, message_of);
+        }
+        if let Some(h) = self.header_parts.as_mut() {
             h.observe(now, &self.routers, message_of);
         }
         if let Some(t) = self.hop_trace.as_mut() {
@@ -2050,6 +2072,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 if let Some(h) = self.hop_parts.as_mut() {
                     self.hop_parts_log.push(h.finish(idx));
                 }
+                if let Some(h) = self.header_parts.as_mut() {
+                    self.header_parts_log.push(h.finish(idx));
+                }
                 if let Some(t) = self.hop_trace.as_mut() {
                     self.hop_trace_log.push(t.finish(idx));
                 }
@@ -2446,6 +2471,8 @@ pub fn run(v: &Validated) -> Result<Results, SimError> {
 mod segmentation_tests;
 #[cfg(test)]
 mod hop_parts_tests;
+#[cfg(test)]
+mod header_parts_tests;
 
 #[cfg(test)]
 mod tag_tests;
