@@ -2695,7 +2695,6 @@ fn fig4_003_8020_claims() -> Vec<Claim> {
     // The breakdown tables: a row's cells are these columns of `run`, in order.
     let columns = ["vc_wait_mean", "vc_wait_free", "vc_wait_other_stream", "vc_wait_own_stream", "header_wait_mean", "send_mean", "after_tail_mean", "latency_mean"];
     let breakdown_row = |passage: &'static str, run: &'static str| Claim { passage, numbers: row_cells(passage, 8).into_iter().zip(columns).map(|(w, c)| bd(w, run, c)).collect() };
-    let phases = [("deadline_miss_probability", 1.0), ("deadline_miss_probability_ci95", 1.0), ("deadline_missing_time_ms", 1000.0)];
     vec![
         Claim {
             passage: "02:34–02:38 UTC, load average 10–14): 0.688 ± 0.055 against 0.907 ±\n0.038 (short2, apart) and 0.347 ± 0.098 against 0.253 ± 0.115 (short5,\noverlapping)",

@@ -22,10 +22,6 @@ fn prob(w: &'static str, csv: &'static str, point: &'static str, phase: &'static
 fn half(w: &'static str, csv: &'static str, point: &'static str, phase: &'static str) -> Num {
     cell(w, csv, point, phase, "deadline_miss_probability_ci95", 1.0)
 }
-/// The missing time in µs (the CSV has ms).
-fn micro(w: &'static str, csv: &'static str, point: &'static str, phase: &'static str) -> Num {
-    cell(w, csv, point, phase, "deadline_missing_time_ms", 1000.0)
-}
 /// Real time's (class 1) 80:20 source queueing in µs.
 fn queueing(w: &'static str, dir: &'static str, point: &'static str) -> Num {
     let csv: &'static str = Box::leak(format!("{dir}/phase_latency.csv").into_boxed_str());
