@@ -1,0 +1,268 @@
+//! 001_… Table V's three "Sat." cells (90:10 at 0.9, 80:20 and 90:10 at
+//! 0.96) against our capped runs (issue 23 item 2; docs/reproduction.md,
+//! "Table V's "Sat." cells: the paper's criterion and its candidate
+//! differences (issue 23)").
+//!
+//! The ignored writers run `experiments/fig7_001_cap_long.toml`'s setup
+//! (0.8 s after 0.05 s warm-up, seed 1, with the per-destination cap) at
+//! the three cells and two finite neighbours (80:20 at 0.9, 50:50 at 0.96),
+//! each writer one variant of the setup, with every delivered message
+//! logged, and write one row per (point, quarter of the measured window)
+//! into `experiments/results/table5_sat_001/<variant>.csv`:
+//! - `streams`: real-time streams per endpoint; `offered`: flits per cycle
+//!   per endpoint the sources offer (the run's summary);
+//! - `be_offered`: best effort's share by design (load x y/(x+y));
+//! - `be_accepted`, `rt_accepted`: flits per cycle per endpoint of that
+//!   class delivered (by tail) in the quarter;
+//! - `be_latency_us`: mean latency (creation to tail) of the best-effort
+//!   messages created in the quarter (and delivered by the run's end);
+//! - `be_in_system`: best-effort messages created before the quarter's
+//!   end and delivered after it (queued or in flight at that instant; the
+//!   log holds delivered messages only, so 0 at the last quarter's end);
+//! - `undelivered_at_end`: messages of any class created and never
+//!   delivered (the run's summary: created - delivered).
+//!
+//! The variants, each a difference between the paper's runs and ours:
+//! - `ours`: the setup as it is (output VCs shared by both classes, the
+//!   stream count with the header flit's overhead);
+//! - `partition`: 001_… §IV-B.2/B.3's disjoint VC groups at the router's
+//!   outputs as well (`mode = "non_preemptive"`, x/(x+y) of the 16 VCs,
+//!   rounded, to real time: best effort 3, 2, 8 VCs at 80:20, 90:10, 50:50);
+//! - `partition_1be`: the same at 90:10 with 15:1 (x/(x+y) = 14.4 rounded up);
+//! - `header_free`: the streams counted as 4 Mbps each of a 400 Mbps link
+//!   (load x x/(x+y) x 100, rounded), as §IV-B.3's "6 connections per VC"
+//!   of 25 Mbps counts them, each still sending its header flits, best
+//!   effort at its share of the stated load.
+
+use wormqos_netsim::network::{MessageLog, Sim};
+use wormqos_netsim::Experiment;
+
+const OUT: &str = "experiments/results/table5_sat_001";
+const BEST_EFFORT: u8 = 0;
+const CYCLE_US: f64 = 0.08;
+const QUARTERS: u64 = 4;
+const ENDPOINTS: f64 = 8.0;
+/// One 4 Mbps stream with one header flit per 19 payload flits, in flits
+/// per cycle of a 400 Mbps link (001_… §IV-B.1).
+const STREAM_FLITS_PER_CYCLE: f64 = 0.01 * 20.0 / 19.0;
+
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A point: Table V's (load, x, y) and the per-destination cap our setup
+/// gives it (its streams per endpoint, `fig7_001_cap.toml`).
+struct Cell {
+    load: f64,
+    mix: [u32; 2],
+    cap: u32,
+}
+
+const CELLS: [Cell; 5] = [
+    Cell { load: 0.9, mix: [80, 20], cap: 68 },
+    Cell { load: 0.9, mix: [90, 10], cap: 77 },
+    Cell { load: 0.96, mix: [50, 50], cap: 46 },
+    Cell { load: 0.96, mix: [80, 20], cap: 73 },
+    Cell { load: 0.96, mix: [90, 10], cap: 82 },
+];
+
+/// `fig7_001_cap_long.toml` before its sweep, with its base point's load,
+/// mix and cap replaced (each replaced line must occur exactly once).
+fn base_text(load: f64, mix: [f64; 2], cap: u32) -> String {
+    let base = std::fs::read_to_string(root().join("experiments/fig7_001_cap_long.toml")).unwrap();
+    let base = base.split("[sweep]").next().unwrap().to_string();
+    for line in ["load = 0.9\n", "mix = [80, 20]\n", "max_streams_per_destination = 68\n", "seconds = 0.8\n"] {
+        assert_eq!(base.matches(line).count(), 1, "{line}");
+    }
+    base.replace("load = 0.9\n", &format!("load = {load}\n"))
+        .replace("mix = [80, 20]\n", &format!("mix = [{}, {}]\n", mix[0], mix[1]))
+        .replace("max_streams_per_destination = 68\n", &format!("max_streams_per_destination = {cap}\n"))
+}
+
+/// The setup with a static partition: `rt` VCs (the lowest) for real
+/// time, the rest for best effort, at the sources and the router's outputs.
+fn with_partition(text: String, rt: usize) -> String {
+    let line = "scheduler = \"virtualclock\"\n";
+    assert_eq!(text.matches(line).count(), 1);
+    let classes: Vec<&str> = (0..16).map(|v| if v < rt { "1" } else { "0" }).collect();
+    text.replace(line, &format!("{line}mode = \"non_preemptive\"\ntraffic_classes = 2\nvc_classes = [{}]\n", classes.join(", ")))
+}
+
+fn variant_text(variant: &str, cell: &Cell) -> String {
+    let [x, y] = cell.mix;
+    let share = x as f64 / (x + y) as f64;
+    let plain = || base_text(cell.load, [x as f64, y as f64], cell.cap);
+    match variant {
+        "ours" => plain(),
+        "partition" => with_partition(plain(), (16.0 * share).round() as usize),
+        "partition_1be" => with_partition(plain(), 15),
+        "header_free" => {
+            // Streams as the paper's arithmetic counts them; each sends
+            // STREAM_FLITS_PER_CYCLE. The stated load may not exceed 1, so
+            // a total above it is written as load 1 with the real-time
+            // share shortened by the excess: our stream count adds whole
+            // streams up to the share + half a stream, which still gives
+            // `streams` (asserted on the run's summary).
+            let streams = (cell.load * share * 100.0).round();
+            let be = cell.load * (1.0 - share);
+            let rt = streams * STREAM_FLITS_PER_CYCLE;
+            let load = (rt + be).min(1.0);
+            let rt = load - be;
+            base_text((load * 1e6).round() / 1e6, [(rt * 1e6).round() / 1e6, (be * 1e6).round() / 1e6], streams as u32)
+        }
+        _ => panic!("unknown variant {variant}"),
+    }
+}
+
+/// Expected real-time streams per endpoint of a variant's point.
+fn expected_streams(variant: &str, cell: &Cell) -> u32 {
+    let share = cell.mix[0] as f64 / (cell.mix[0] + cell.mix[1]) as f64;
+    if variant == "header_free" {
+        (cell.load * share * 100.0).round() as u32
+    } else {
+        cell.cap
+    }
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (n, s) = xs.fold((0usize, 0.0), |(n, s), x| (n + 1, s + x));
+    if n == 0 {
+        f64::NAN
+    } else {
+        s / n as f64
+    }
+}
+
+const HEAD: &str = "variant,load,mix,streams,offered,be_offered,quarter,be_accepted,rt_accepted,be_latency_us,be_in_system,undelivered_at_end\n";
+
+fn write_variant(variant: &str, cells: &[usize]) {
+    let mut csv = String::from(HEAD);
+    for &i in cells {
+        let cell = &CELLS[i];
+        let [x, y] = cell.mix;
+        let v = Experiment::from_str(&variant_text(variant, cell), &format!("table5_sat_{variant}.toml"), root().join("experiments")).unwrap();
+        let (total, warmup) = v.run_cycles();
+        let q = (total - warmup) / QUARTERS;
+        let (results, log) = Sim::new(&v).unwrap().run_logged_all().unwrap();
+        // the summary counts the streams of all endpoints
+        let streams = results.realtime_streams as f64 / ENDPOINTS;
+        assert_eq!(streams, expected_streams(variant, cell) as f64, "{variant} {}", cell.load);
+        let undelivered = results.messages_created - results.messages_delivered;
+        let be_offered = cell.load * y as f64 / (x + y) as f64;
+        let be: Vec<&MessageLog> = log.iter().filter(|m| m.class == BEST_EFFORT).collect();
+        for k in 0..QUARTERS {
+            let (from, to) = (warmup + k * q, warmup + (k + 1) * q);
+            let flits = |be: bool| -> f64 {
+                log.iter().filter(|m| (m.class == BEST_EFFORT) == be && m.delivered >= from && m.delivered < to).map(|m| m.flits as f64).sum::<f64>() / (q as f64 * ENDPOINTS)
+            };
+            let latency = mean(be.iter().filter(|m| m.created >= from && m.created < to).map(|m| (m.delivered - m.created) as f64 * CYCLE_US));
+            let in_system = be.iter().filter(|m| m.created < to && m.delivered >= to).count();
+            csv += &format!(
+                "{variant},{},{x}:{y},{},{:.4},{be_offered:.4},{},{:.4},{:.4},{latency:.1},{in_system},{undelivered}\n",
+                cell.load,
+                streams,
+                results.offered_load,
+                k + 1,
+                flits(true),
+                flits(false),
+            );
+        }
+    }
+    std::fs::create_dir_all(root().join(OUT)).unwrap();
+    std::fs::write(root().join(OUT).join(format!("{variant}.csv")), csv).unwrap();
+}
+
+#[test]
+#[ignore]
+fn write_ours() {
+    write_variant("ours", &[0, 1, 2, 3, 4]);
+}
+
+#[test]
+#[ignore]
+fn write_partition() {
+    write_variant("partition", &[0, 1, 2, 3, 4]);
+}
+
+#[test]
+#[ignore]
+fn write_partition_1be() {
+    write_variant("partition_1be", &[1, 4]);
+}
+
+#[test]
+#[ignore]
+fn write_header_free() {
+    write_variant("header_free", &[0, 1, 2, 3, 4]);
+}
+
+/// One committed row: (variant, load, mix) -> its quarters in order.
+type Quarters = Vec<std::collections::BTreeMap<String, f64>>;
+
+fn committed(variant: &str) -> std::collections::BTreeMap<(String, String), Quarters> {
+    let text = std::fs::read_to_string(root().join(OUT).join(format!("{variant}.csv"))).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(format!("{}\n", head.join(",")), HEAD);
+    let mut out: std::collections::BTreeMap<(String, String), Quarters> = Default::default();
+    for l in lines {
+        let cells: Vec<&str> = l.split(',').collect();
+        assert_eq!(cells[0], variant);
+        let row = head.iter().zip(&cells).skip(3).map(|(h, c)| (h.to_string(), c.parse::<f64>().unwrap())).collect();
+        out.entry((cells[1].to_string(), cells[2].to_string())).or_default().push(row);
+    }
+    for (k, q) in &out {
+        assert_eq!(q.len(), QUARTERS as usize, "{k:?}");
+        for (i, r) in q.iter().enumerate() {
+            assert_eq!(r["quarter"], (i + 1) as f64, "{k:?}");
+        }
+    }
+    out
+}
+
+/// What the run shows under a saturation criterion the paper could have
+/// used (001_… does not define "Sat."): best effort saturates when, in
+/// some quarter, it is accepted at less than 0.98 of its share, or its
+/// queue grows: the best-effort messages in the system at the end of the
+/// third quarter are more than twice those at the end of the first, plus
+/// 100. (The log holds delivered messages only, so at the end of the last
+/// quarter the count is 0 by construction and is not used; at the others
+/// it is exact when the messages created before then are delivered by the
+/// run's end, a lower bound otherwise.) Mean latencies per quarter are not
+/// used: a long tail makes them swing without a trend.
+fn saturated(q: &Quarters) -> bool {
+    let short = q.iter().any(|r| r["be_accepted"] < 0.98 * r["be_offered"]);
+    let grows = q[2]["be_in_system"] > 2.0 * q[0]["be_in_system"] + 100.0;
+    short || grows
+}
+
+/// Every variant's point parses, and the sources offer what the paper's
+/// arithmetic gives, computed by hand here: our streams carry 4 Mbit/s of
+/// payload plus a header flit per 19 payload flits (0.01 x 20/19 of the
+/// link each); `header_free` counts them as 0.01 each (load x x/(x+y) x
+/// 100, rounded: 72, 81, 48, 77, 86), so it offers more than the stated
+/// load, more than the link at 80:20 and 90:10 at 0.96 only.
+#[test]
+fn the_variants_offer_what_the_paper_arithmetic_gives() {
+    let hand_streams = [72.0, 81.0, 48.0, 77.0, 86.0];
+    for (cell, streams) in CELLS.iter().zip(hand_streams) {
+        let [x, y] = cell.mix;
+        let be = cell.load * y as f64 / (x + y) as f64;
+        for variant in ["ours", "partition", "header_free"] {
+            let v = Experiment::from_str(&variant_text(variant, cell), "t.toml", root().join("experiments")).unwrap();
+            let o = v.offered().unwrap();
+            let p = &o.phases[0];
+            assert!((p.best_effort - be).abs() < 1e-6, "{variant} {}: {}", cell.load, p.best_effort);
+            if variant == "header_free" {
+                assert_eq!(p.streams as f64, streams, "{}", cell.load);
+                let total = streams * 0.01 * 20.0 / 19.0 + be;
+                // the last message of a frame is shorter: a few per mille
+                assert!((p.realtime + p.best_effort - total).abs() < 0.003, "{} {}: {} against {total}", cell.load, x, p.realtime + p.best_effort);
+                assert_eq!(total > 1.0, cell.load == 0.96 && x >= 80, "{} {x}: {total}", cell.load);
+            } else {
+                assert_eq!(p.streams as u32, cell.cap, "{variant} {}", cell.load);
+                assert!(p.realtime + p.best_effort <= cell.load + 0.006, "{variant}");
+            }
+        }
+    }
+}
