@@ -304,11 +304,25 @@ fn the_variants_offer_what_the_paper_arithmetic_gives() {
                 assert!((p.realtime + p.best_effort - total).abs() < 0.003, "{} {}: {} against {total}", cell.load, x, p.realtime + p.best_effort);
                 assert_eq!(total > 1.0, cell.load == 0.96 && x >= 80, "{} {x}: {total}", cell.load);
             } else {
+                // the partition's best-effort VCs (class 0), by hand: 16 -
+                // round(16 x/(x+y)) = 3, 2, 8 at 80:20, 90:10, 50:50
+                let be_vcs = v.configs[0].vc_classes().map(|c| c.iter().filter(|&&k| k == 0).count());
+                let hand = match x {
+                    80 => 3,
+                    90 => 2,
+                    _ => 8,
+                };
+                assert_eq!(be_vcs, (variant == "partition").then_some(hand), "{variant} {}:{}", x, y);
                 assert_eq!(p.streams as u32, cell.cap, "{variant} {}", cell.load);
                 assert!(p.realtime + p.best_effort <= cell.load + 0.006, "{variant}");
             }
         }
     }
+    // 15:1: one best-effort VC, VC 15
+    let v = Experiment::from_str(&variant_text("partition_1be", &CELLS[1]), "t.toml", root().join("experiments")).unwrap();
+    let classes = v.configs[0].vc_classes().unwrap();
+    assert_eq!(classes.iter().filter(|&&k| k == 0).count(), 1);
+    assert_eq!(classes[15], 0);
 }
 
 /// The committed runs under [`saturated`], against what the section says
