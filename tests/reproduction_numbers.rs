@@ -5248,6 +5248,8 @@ mod rec_split_8020;
 mod suppositions;
 #[path = "reproduction_numbers/fig7_cap_ties.rs"]
 mod fig7_cap_ties;
+#[path = "reproduction_numbers/table5_sat_ties.rs"]
+mod table5_sat_ties;
 #[path = "reproduction_numbers/staggered_8020.rs"]
 mod staggered_8020;
 #[path = "reproduction_numbers/stag_records.rs"]
@@ -5309,6 +5311,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(fig7_004_claims::ties());
     ties.extend(fig7b_growth_004::ties());
     ties.extend(fig7_cap_ties::ties());
+    ties.extend(table5_sat_ties::ties());
     ties
 }
 
