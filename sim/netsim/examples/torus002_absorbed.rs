@@ -5,7 +5,9 @@
 //! blocking limited to the span the message's flits reach) and that with
 //! each downstream wait's part the buffers absorb left out of the hold
 //! (`absorbed_span`, `Variant::with_absorption`, input + output depth of
-//! the experiment's router). No simulation: the simulated rows these are
+//! the experiment's router), and that with the queued model's line of
+//! headers ahead of a blocked one (`queued_absorbed`, `VcWait::EscapeQueued`;
+//! "The line ahead of a blocked header"). No simulation: the simulated rows these are
 //! compared with are `torus002_channels`' committed ones, whose light-load
 //! extra hold `--hold-extra` takes. Writes `<out>/model.csv`, one row per
 //! load, dimension and model (the hold D_{d_i} + extra, P_B, W_{d_i}, the
@@ -38,7 +40,10 @@ fn main() -> anyhow::Result<()> {
     let k = (v.net.routers as f64).powf(1.0 / n as f64).round() as usize;
     let span = blocking_span(m as usize, cfg.input_buffer_depth(), cfg.output_buffer_depth());
     let escape = Variant::corrected(extra, HoldGrowth::SharedChannel).with_span(span).with_wait(VcWait::EscapeByPosition);
-    let models = [("escape_span", escape), ("absorbed_span", escape.with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth()))];
+    let absorbed = escape.with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth());
+    // The queued model's line (one more first release per header ahead)
+    // on the absorbed hold ("The line ahead of a blocked header").
+    let models = [("escape_span", escape), ("absorbed_span", absorbed), ("queued_absorbed", absorbed.with_wait(VcWait::EscapeQueued))];
     let model_at = |load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 };
     let mut csv = String::from("load,dim,source,status,hold,blocked,wait,network_latency\n");
     for (load, text) in loads.iter().zip(&args[4..]) {
