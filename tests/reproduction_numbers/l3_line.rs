@@ -88,8 +88,10 @@ fn inputs_check() -> Vec<String> {
             let (r_sim, g_sim) = two_vcs(M_EXTRA, i("sim_hold") - M_EXTRA);
             close(format!("{x} dim {dim} first_release_at_sim_hold"), i("first_release_at_sim_hold"), r_sim, 2e-3);
             close(format!("{x} dim {dim} gap_at_sim_hold"), i("gap_at_sim_hold"), g_sim, 2e-3);
-            // The model's W is P_B R (the escape model's wait).
-            close(format!("{x} dim {dim} model_wait / (P_B R)"), i("model_wait") / (i("model_p_block") * i("model_first_release")), 1.0, 1e-3);
+            // The model's W is P_B R (the escape model's wait), within the
+            // rounding of W (3 decimals), P_B (4) and R (3).
+            let r_model = i("model_first_release");
+            close(format!("{x} dim {dim} model_wait"), i("model_wait"), i("model_p_block") * r_model, 0.5e-3 + 0.5e-4 * r_model + 0.5e-3 * i("model_p_block"));
             // Each substituted W from its factors.
             let (pb, rm, gm, ahead, first) = (i("model_p_block"), i("model_first_release"), i("model_gap"), i("sim_ahead"), i("sim_first_free"));
             let lam = i("model_lambda_c");
