@@ -213,7 +213,14 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.extend([d(p, "0.86", w("0.12", "w_queued_form")), d(p, "0.71", w("0.125", "w_queued_form"))]);
     let p = "0.12 and 0.125 but 1.14 and 1.47 at 0.1 and 0.11; in its own fixed";
     v.extend([d(p, "1.14", w("0.1", "w_queued_form")), d(p, "1.47", w("0.11", "w_queued_form"))]);
-    v.push(d("point the longer waits lengthen the hold, and λ_c R reaches 1 at 0.1080.", "0.1080", saturation("queued_absorbed")));
+    // "the solver's reason, `model.csv` column `why`".
+    let table = read_csv("experiments/results/torus_002_absorbed/model.csv", &mut HashMap::new());
+    for x in ["0.11", "0.12", "0.125"] {
+        let row = table.iter().find(|r| r["load"] == x && r["dim"] == "0" && r["source"] == "queued_absorbed").unwrap();
+        if !(row["why"].starts_with("dimension 0: λ_c D") && row["why"].contains("beyond what the escape VCs of a channel position carry")) {
+            e.push(format!("queued_absorbed {x}: why = {:?}, not dimension 0's escape VCs", row["why"]));
+        }
+    }
     // The two dimensions.
     let dim1 = |x: &str, c: &str| input_dim(x, "1", c).unwrap();
     let p = "saturates in dimension 0: at 0.12 its W is 14.479 there and 3.926 in";
