@@ -5190,6 +5190,8 @@ mod dmp_vcq;
 mod cube_vcq_hops;
 #[path = "reproduction_numbers/l3_hold.rs"]
 mod l3_hold;
+#[path = "reproduction_numbers/l3_line.rs"]
+mod l3_line;
 #[path = "reproduction_numbers/model000_ties.rs"]
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
@@ -5306,6 +5308,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(dmp_vcq::ties());
     ties.extend(cube_vcq_hops::ties());
     ties.extend(l3_hold::ties());
+    ties.extend(l3_line::ties());
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
     ties.extend(fig7_004_claims::ties());

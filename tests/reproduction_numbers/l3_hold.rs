@@ -18,7 +18,7 @@ const MODEL: &str = "experiments/results/torus_002_absorbed/model.csv";
 const SAT: &str = "experiments/results/torus_002_absorbed/saturation.csv";
 /// M + the light-load extra hold `--hold-extra` gives (printed by the
 /// light run of "The wait for a VC, term by term").
-const M_EXTRA: f64 = 32.0 + 9.827631021335328;
+pub(super) const M_EXTRA: f64 = 32.0 + 9.827631021335328;
 
 fn run(load: &str) -> &'static str {
     match load {
@@ -28,7 +28,7 @@ fn run(load: &str) -> &'static str {
     }
 }
 
-fn vcwait(load: &str, name: &str) -> String {
+pub(super) fn vcwait(load: &str, name: &str) -> String {
     format!("experiments/results/torus_002_vcwait/{}/{name}", run(load))
 }
 
@@ -42,11 +42,11 @@ fn cell(file: &str, load: &str, source: Option<&str>, column: &str) -> Option<f6
     Some(row[column].parse().unwrap_or_else(|e| panic!("{file} {load} {column}: {e}")))
 }
 
-fn model(load: &str, source: &str, column: &str) -> Option<f64> {
+pub(super) fn model(load: &str, source: &str, column: &str) -> Option<f64> {
     cell(MODEL, load, Some(source), column)
 }
 
-fn sim(load: &str, column: &str) -> f64 {
+pub(super) fn sim(load: &str, column: &str) -> f64 {
     cell(&vcwait(load, "channels.csv"), load, Some("sim"), column).unwrap()
 }
 
@@ -71,11 +71,11 @@ fn seen_waits(load: &str, source: &str) -> Option<f64> {
     Some(model(load, source, "hold")? - M_EXTRA - parts("span_model_growth") - parts("span_model_ejection"))
 }
 
-fn error(load: &str, source: &str, column: &str) -> Option<f64> {
+pub(super) fn error(load: &str, source: &str, column: &str) -> Option<f64> {
     Some(100.0 * (model(load, source, column)? / sim(load, column) - 1.0))
 }
 
-fn saturation(source: &'static str) -> f64 {
+pub(super) fn saturation(source: &'static str) -> f64 {
     models::cell_value(SAT, models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -194,7 +194,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "simulated saturation it is 12.5 % to 31.7 % low (0.12, 0.125), its wait";
     v.extend([d(p, "12.5", -some(error(CH, "0.12", "residual_span"))), d(p, "31.7", -some(error(CH, "0.125", "residual_span")))]);
     let (lo, hi) = range(TO_011, |l| ratio(l, "wait"));
-    let p = "for a VC 0.49 to 0.79 times the measured one below. Any bidirectional torus";
+    let p = "for a VC 0.49 to 0.79 times the measured one below. With the hold's";
     v.extend([d(p, "0.49", lo), d(p, "0.79", hi)]);
     (v, e)
 }

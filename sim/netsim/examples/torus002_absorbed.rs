@@ -5,12 +5,16 @@
 //! blocking limited to the span the message's flits reach) and that with
 //! each downstream wait's part the buffers absorb left out of the hold
 //! (`absorbed_span`, `Variant::with_absorption`, input + output depth of
-//! the experiment's router). No simulation: the simulated rows these are
-//! compared with are `torus002_channels`' committed ones, whose light-load
-//! extra hold `--hold-extra` takes. Writes `<out>/model.csv`, one row per
-//! load, dimension and model (the hold D_{d_i} + extra, P_B, W_{d_i}, the
-//! network latency), and `<out>/saturation.csv`, each model's largest load
-//! with a solution (scanned in steps of 0.0005, then bisected to 10⁻⁶, as
+//! the experiment's router), and that with the queued model's line of
+//! headers ahead of a blocked one (`queued_absorbed`, `VcWait::EscapeQueued`;
+//! "The line ahead of a blocked header"). No simulation: the simulated
+//! rows these are compared with are `torus002_channels`' committed ones,
+//! whose light-load extra hold `--hold-extra` takes. Writes
+//! `<out>/model.csv`, one row per load, dimension and model (the hold
+//! D_{d_i} + extra, P_B, W_{d_i}, the network latency; where it has no
+//! solution the solver's reason, `why`), and `<out>/saturation.csv`, each
+//! model's largest load with a solution (scanned in steps of 0.0005, then
+//! bisected to 10⁻⁶, as
 //! `torus002_channels`).
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_absorbed -- \
@@ -19,7 +23,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wormqos_netsim::analytic::torus002::{blocking_span, HoldGrowth, TorusModel, Variant, VcWait};
+use wormqos_netsim::analytic::torus002::{blocking_span, HoldGrowth, TorusError, TorusModel, Variant, VcWait};
 use wormqos_netsim::Experiment;
 
 fn main() -> anyhow::Result<()> {
@@ -38,18 +42,29 @@ fn main() -> anyhow::Result<()> {
     let k = (v.net.routers as f64).powf(1.0 / n as f64).round() as usize;
     let span = blocking_span(m as usize, cfg.input_buffer_depth(), cfg.output_buffer_depth());
     let escape = Variant::corrected(extra, HoldGrowth::SharedChannel).with_span(span).with_wait(VcWait::EscapeByPosition);
-    let models = [("escape_span", escape), ("absorbed_span", escape.with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth()))];
+    let absorbed = escape.with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth());
+    // The queued model's line (one more first release per header ahead)
+    // on the absorbed hold ("The line ahead of a blocked header").
+    let models = [("escape_span", escape), ("absorbed_span", absorbed), ("queued_absorbed", absorbed.with_wait(VcWait::EscapeQueued))];
     let model_at = |load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 };
-    let mut csv = String::from("load,dim,source,status,hold,blocked,wait,network_latency\n");
+    // `why`: the solver's reason where a model has no solution (commas
+    // as semicolons), so which limit ends a model is on record.
+    let mut csv = String::from("load,dim,source,status,hold,blocked,wait,network_latency,why\n");
     for (load, text) in loads.iter().zip(&args[4..]) {
         for (name, var) in models {
             match model_at(*load).solve_with(var) {
                 Ok(s) => {
                     for (i, t) in s.dims.iter().enumerate() {
-                        writeln!(csv, "{text},{i},{name},ok,{:.3},{:.4},{:.3},{:.2}", t.service, t.p_block, t.blocking, s.network_latency)?;
+                        writeln!(csv, "{text},{i},{name},ok,{:.3},{:.4},{:.3},{:.2},", t.service, t.p_block, t.blocking, s.network_latency)?;
                     }
                 }
-                Err(_) => (0..n).try_for_each(|i| writeln!(csv, "{text},{i},{name},saturated,,,,"))?,
+                Err(why) => {
+                    let why = match why {
+                        TorusError::Saturated(s) => s.replace(',', ";"),
+                        TorusError::NoConvergence => "no convergence".into(),
+                    };
+                    (0..n).try_for_each(|i| writeln!(csv, "{text},{i},{name},saturated,,,,,{why}"))?
+                }
             }
         }
     }

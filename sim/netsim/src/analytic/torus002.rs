@@ -423,6 +423,19 @@ pub fn first_release_beyond(fixed: f64, random: f64, usable: usize, a: f64) -> f
     }
 }
 
+/// The mean time from the first to the second release among `usable` ≥ 2
+/// busy VCs held as in [`first_release`]: what one header already waiting
+/// ahead of a blocked one costs it when that header takes the first VC
+/// freed (docs/reproduction.md, "The line ahead of a blocked header"). With
+/// S = P(R > t) of one VC's remaining time, the second release R_(2) has
+/// P(R_(2) > t) = S^u + u (1 − S) S^{u−1}, so E[R_(2)] − E[R_(1)] = u (E[min
+/// of u − 1] − E[min of u]), both [`first_release`]. (Two VCs of fixed
+/// holds T: T/3; exponential holds of mean b: b, the memoryless residual.)
+pub fn second_release_gap(fixed: f64, random: f64, usable: usize) -> f64 {
+    assert!(usable >= 2, "a second release needs two usable VCs, got {usable}");
+    usable as f64 * (first_release(fixed, random, usable - 1) - first_release(fixed, random, usable))
+}
+
 /// P_{d_i,j}: truncated geometric occupancy with ρ = λ_c D (j = 0..=L).
 pub fn occupancy(rho: f64, vcs: usize) -> Vec<f64> {
     (0..=vcs).map(|j| if j < vcs { (1.0 - rho) * rho.powi(j as i32) } else { rho.powi(vcs as i32) }).collect()
@@ -874,6 +887,28 @@ mod tests {
         assert!((first_release_beyond(4.0, 1.5, 1, 5.0) - 2.25 * (-1.0f64 / 1.5).exp() / 5.5).abs() < 1e-12);
         // Nothing absorbed: the whole wait.
         assert!((beyond_share(4.0, 1.5, 2, 0.0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn second_release_gap_by_hand() {
+        // Two VCs of fixed holds 6: the residuals are uniform on [0, 6],
+        // min T/3 = 2, max 2T/3 = 4: the second release 2 cycles after the first.
+        assert!((second_release_gap(6.0, 0.0, 2) - 2.0).abs() < 1e-12);
+        // Exponential holds of mean 6: after the first release the other
+        // VC's remaining time is again exponential of mean 6.
+        assert!((second_release_gap(0.0, 6.0, 2) - 6.0).abs() < 1e-12);
+        // Three VCs, fixed holds 8: order statistics of 3 uniforms on [0, 8]
+        // at 8/4 and 16/4, 2 cycles apart.
+        assert!((second_release_gap(8.0, 0.0, 3) - 2.0).abs() < 1e-12);
+        // One VC of 4 fixed + 1.5 exponential cycles and a second like it:
+        // E[R] = 32.5/11 (first_release_by_hand), and E[min of 2] by the
+        // same midpoint integration of ((4 − t + 1.5)/5.5)² below 4 and
+        // (1.5 e^{−(t − 4)/1.5}/5.5)² beyond: 2 (E[R] − E[min]).
+        let (dt, steps) = (1e-4, 600_000);
+        let s = |t: f64| if t < 4.0 { (5.5 - t) / 5.5 } else { 1.5 * (-(t - 4.0) / 1.5).exp() / 5.5 };
+        let min2: f64 = (0..steps).map(|k| s((k as f64 + 0.5) * dt).powi(2) * dt).sum();
+        let want = 2.0 * (32.5 / 11.0 - min2);
+        assert!((second_release_gap(4.0, 1.5, 2) - want).abs() < 1e-6, "{} vs {want}", second_release_gap(4.0, 1.5, 2));
     }
 
     #[test]
