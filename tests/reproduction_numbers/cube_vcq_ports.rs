@@ -189,6 +189,16 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let ((a, b), (a5, b5)) = (below("2"), below("5"));
     v.extend([d(p, "17", a.min(a5)), d(p, "36", b.max(b5))]);
 
+    // The unit tests' 2-cube, as the section quotes it (the values are
+    // computed by hand in `cube_vcq_ports.rs`'s tests; here the library's
+    // answers are tied to the quoted digits).
+    let two = PortQueues { n: 2, msg_flits: 32.0, rate: 0.004, ejection_cycles_per_flit: 1.1, hop_cycles_per_flit: vec![1.05, 1.2] };
+    let p = "cube_vcq_ports`): the 2-cube's holds (35.2, 36.0, 40.53 cycles), mean wait";
+    let h = two.holds();
+    v.extend([d(p, "35.2", h[0]), d(p, "36.0", h[1]), d(p, "40.53", h[2])]);
+    let p = "(2.3801674) and a 2-hop path's P{W = 0} (0.901653); the 1-cube never";
+    v.extend([d(p, "2.3801674", two.mean_wait().unwrap()), d(p, "0.901653", two.path_wait_pmf(0b11, 60).unwrap()[0])]);
+
     // The library's model is the CLI's: its mean wait is the committed one.
     for l in LOADS {
         for class in [R1, R2] {
