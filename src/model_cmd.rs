@@ -45,7 +45,10 @@ pub struct ModelArgs {
     /// 000_… models: also the rows `model:kim2005_vcq` /
     /// `model:kim2005_cube_vcq`, the wait for each hop's one VC per class
     /// (an M/D/1 queue at the model's rate and holding time) added to the
-    /// latency and to the deadline missing probability (issue 22).
+    /// latency and to the deadline missing probability (issue 22); on a
+    /// hypercube also `model:kim2005_cube_vcq_ports`, the same queues
+    /// with the router's hold and a header waiting only behind the other
+    /// input ports' messages.
     #[arg(long)]
     pub vc_queue: bool,
     /// Overwrite files in --out that wormqos did not write.

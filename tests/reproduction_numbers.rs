@@ -5188,6 +5188,8 @@ mod l3_vcwait;
 mod dmp_vcq;
 #[path = "reproduction_numbers/cube_vcq_hops.rs"]
 mod cube_vcq_hops;
+#[path = "reproduction_numbers/cube_vcq_ports.rs"]
+mod cube_vcq_ports;
 #[path = "reproduction_numbers/l3_hold.rs"]
 mod l3_hold;
 #[path = "reproduction_numbers/l3_line.rs"]
@@ -5309,6 +5311,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(l3_vcwait::ties());
     ties.extend(dmp_vcq::ties());
     ties.extend(cube_vcq_hops::ties());
+    ties.extend(cube_vcq_ports::ties());
     ties.extend(l3_hold::ties());
     ties.extend(l3_line::ties());
     ties.extend(paper_units_004::ties());

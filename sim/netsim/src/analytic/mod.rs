@@ -17,3 +17,4 @@ pub mod predict;
 pub mod ring_curve;
 pub mod torus002;
 pub mod vc_queue_tail;
+pub mod cube_vcq_ports;

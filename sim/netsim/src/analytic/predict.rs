@@ -16,6 +16,7 @@ use super::multilink_ring::{counted_stage_rates, hop_count_moments, max_throughp
 use super::ring::{ring_mean_links, ring_vc_wait, Queue};
 use super::torus002::{TorusError, TorusModel};
 use super::vc_queue_tail;
+use super::cube_vcq_ports;
 use crate::topology::{Network, Peer};
 use crate::experiment::{BestEffort, RealTime, SourceQueueModel, Validated};
 use crate::metrics::MeanSd;
@@ -85,7 +86,8 @@ pub enum Plan {
         /// ON/OFF real time: each real-time class's streams for the
         /// burst-scale fluid model of the cube's links (a third row).
         bursts: Option<Vec<CubeBurstClass>>,
-        /// [`Options::vc_queue`]: also the row `kim2005_cube_vcq`.
+        /// [`Options::vc_queue`]: also the rows `kim2005_cube_vcq` and
+        /// `kim2005_cube_vcq_ports`.
         vc_queue: bool,
     },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
@@ -143,6 +145,12 @@ impl Plan {
                 if *vc_queue {
                     let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| vc_queue_tail::cube_vcq_miss(model, sol, i, *hops, deadlines));
                     rows.push(Named { name: "kim2005_cube_vcq", result });
+                    // The same queues with the router's hold (the message's
+                    // transmission and its body's delays on the links
+                    // before) and a header waiting only behind the other
+                    // input ports' messages (`cube_vcq_ports.rs`).
+                    let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| cube_vcq_ports::cube_vcq_ports_miss(model, sol, i, *hops, deadlines));
+                    rows.push(Named { name: "kim2005_cube_vcq_ports", result });
                 }
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
@@ -525,7 +533,9 @@ pub struct Options {
     pub hops: Option<usize>,
     /// 000_… models: also the rows `kim2005_vcq` / `kim2005_cube_vcq`, the
     /// wait for each hop's one VC per class (M/D/1) added to the latency
-    /// (`vc_queue_tail.rs`; issue 22).
+    /// (`vc_queue_tail.rs`; issue 22); on a hypercube also
+    /// `kim2005_cube_vcq_ports`, with the router's hold and the other input
+    /// ports' share (`cube_vcq_ports.rs`).
     pub vc_queue: bool,
 }
 
