@@ -5245,6 +5245,8 @@ mod fig7_cap_ties;
 mod staggered_8020;
 #[path = "reproduction_numbers/stag_records.rs"]
 mod stag_records;
+#[path = "reproduction_numbers/excursion_causes.rs"]
+mod excursion_causes;
 #[path = "reproduction_numbers/components_000.rs"]
 mod components_000;
 #[path = "reproduction_numbers/cube_hop_parts.rs"]
