@@ -36,6 +36,9 @@ fn excursion_causes_section_numbers_follow_from_the_committed_split() {
     let level = |run: &str, phase: u32| v(run, "latency_mean", &format!("phase{phase}"));
     for run in [np, p] {
         assert_eq!(v(run, "not_last", "all"), 0.0, "{run}");
+        for key in ["m0", "records", "top1"] {
+            assert!(ex(run, "pipeline", key) < 0.0, "{run} {key}: less pipeline than the median frames");
+        }
     }
 
     has(format!(

@@ -14,13 +14,17 @@
 //! - Two 4-flit real-time messages released in cycle 0 at endpoints 0 (X)
 //!   and 1 (Y), both to endpoint 2 (`two_inputs_share_the_link_by_class`
 //!   with one class): VA in cycle 2 grants X (round robin from input 0), Y
-//!   waits a cycle in ROUTED and gets its VC in 3. X: Pipeline 0..=3,
-//!   Crossing 4, 6, 8, 10, the link carrying Y's flit in 5, 7, 9 (its next
-//!   flit in the output buffer): LinkShared 3; delivered in 11. Y: Pipeline
-//!   0, 1 (first ROUTED), VcWait 2, Pipeline 3 (just allocated), its
-//!   header in the output buffer in 4 with X's flit on the link
-//!   (LinkShared), Crossing 5, 7, 9, 11, LinkShared 6, 8, 10; delivered in
-//!   12: 12 cycles, Pipeline 3 + VcWait 1 + LinkShared 4 + Crossing 4.
+//!   waits a cycle in ROUTED and gets its VC in 3; the output port takes
+//!   one flit a cycle from the crossbar, X0 3, Y0 4, X1 5, Y1 6, X2 7, Y2
+//!   8, X3 9, Y3 10, each on the link two cycles later. X: Pipeline 0..=3,
+//!   Crossing 4, 6, 8, 10; in 5, 7 and 9 its frontier (X1, X2, X3) has
+//!   just crossed the crossbar, its output-buffer stage: Pipeline (the
+//!   cycle that flit lost the crossbar, 4, 6, 8, was charged to the flit
+//!   before it on the link: a wait behind the frontier shows as the
+//!   pipeline's, the split's residual); delivered in 11. Y: Pipeline 0, 1
+//!   (first ROUTED), VcWait 2, Pipeline 3 (just allocated) and 4 (Y0 just
+//!   through the crossbar), Crossing 5, 7, 9, 11, Pipeline 6, 8, 10 as X's;
+//!   delivered in 12: Pipeline 7 + VcWait 1 + Crossing 4.
 
 use super::*;
 use crate::cause_split::{Cause, CauseSplit};
@@ -84,14 +88,14 @@ fn a_lone_message_is_pipeline_and_crossings() {
 }
 
 #[test]
-fn two_messages_share_the_output_link() {
+fn two_messages_share_the_output_port() {
     let mut got = offer(&switch("", ""), &[(0, 0), (1, 0)]);
     got.sort_by_key(|g| g.0);
     assert_eq!(
         got,
         vec![
-            (0, 0, 11, split(&[(Cause::Pipeline, 4), (Cause::LinkShared, 3), (Cause::Crossing, 4)])),
-            (1, 0, 12, split(&[(Cause::Pipeline, 3), (Cause::VcWait, 1), (Cause::LinkShared, 4), (Cause::Crossing, 4)])),
+            (0, 0, 11, split(&[(Cause::Pipeline, 7), (Cause::Crossing, 4)])),
+            (1, 0, 12, split(&[(Cause::Pipeline, 7), (Cause::VcWait, 1), (Cause::Crossing, 4)])),
         ]
     );
 }
