@@ -5260,6 +5260,8 @@ mod table5_sat_ties;
 mod staggered_8020;
 #[path = "reproduction_numbers/stag_records.rs"]
 mod stag_records;
+#[path = "reproduction_numbers/excursion_causes.rs"]
+mod excursion_causes;
 #[path = "reproduction_numbers/components_000.rs"]
 mod components_000;
 #[path = "reproduction_numbers/cube_hop_parts.rs"]

@@ -7,6 +7,7 @@
 //! the RTL routers wired the same way would do, given the same endpoints.
 
 pub mod analytic;
+pub mod cause_split;
 pub mod cdg;
 pub mod channel_probe;
 pub mod composed;

@@ -589,6 +589,10 @@ pub struct Sim<'a, X: Width = Narrow> {
     /// those of the delivered ones (parallel to the message log).
     hop_trace: Option<Box<crate::hop_trace::HopTraceProbe>>,
     hop_trace_log: Vec<crate::hop_trace::HopTrace>,
+    /// Set only by [`Sim::run_cause_split`]: each followed message's cycles
+    /// by cause, and those of the delivered ones (index into the log).
+    causes: Option<Box<crate::cause_split::CauseProbe>>,
+    cause_log: Vec<(usize, crate::cause_split::CauseSplit)>,
     routers: Vec<Router<X>>,
     /// Every router's input wires in one array each, router r's port p at
     /// `LinkState::port_base + p`: the links and the sinks write them and
@@ -981,6 +985,8 @@ impl<'a, X: Width> Sim<'a, X> {
             header_parts_log: Vec::new(),
             hop_trace: None,
             hop_trace_log: Vec::new(),
+            causes: None,
+            cause_log: Vec::new(),
             msg_log: None,
             routers,
             in_flits: vec![LinkFlit::IDLE; flit_to.len()],
@@ -1104,6 +1110,32 @@ impl<'a, X: Width> Sim<'a, X> {
         self.msg_log = Some((None, Vec::new()));
         let results = self.run_to_end()?;
         Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.split_log)))
+    }
+
+    /// [`Sim::run_logged_all`], also splitting every cycle of each message
+    /// of class `class` by what held it back ([`crate::cause_split`]); each
+    /// split comes with the index of its message in the log. One router
+    /// (`topology.kind = "single_switch"`), the plain sources, and with
+    /// preemption per-lane credits (the probe counts a lane's flits by the
+    /// lanes the sources name).
+    pub fn run_cause_split(mut self, class: u8) -> Result<(Results, Vec<MessageLog>, Vec<(usize, crate::cause_split::CauseSplit)>), SimError> {
+        let cfg = &self.v.configs[0];
+        let lanes_unnamed = cfg.qos().preemption().is_some() && !cfg.per_lane_credits();
+        if self.routers.len() != 1 || self.nic.is_some() || lanes_unnamed {
+            return Err(SimError::Setup(format!(
+                "{}: the cause split follows messages through one router fed by the plain sources, with per-lane credits under preemption; this network has {} routers{}{}",
+                self.v.file,
+                self.routers.len(),
+                if self.nic.is_some() { " and a [nic] section" } else { "" },
+                if lanes_unnamed { " and preemption with per-VC credits" } else { "" }
+            )));
+        }
+        let in_port = self.nis.iter().map(|n| n.port).collect();
+        let probe = crate::cause_split::CauseProbe::new(class, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports());
+        self.causes = Some(Box::new(probe));
+        self.msg_log = Some((None, Vec::new()));
+        let results = self.run_to_end()?;
+        Ok((results, self.msg_log.take().map(|l| l.1).unwrap_or_default(), std::mem::take(&mut self.cause_log)))
     }
 
     /// [`Sim::run_logged_all`], also returning for each logged message (in
@@ -1403,6 +1435,10 @@ impl<'a, X: Width> Sim<'a, X> {
             self.slab.push(rec);
             (self.slab.len() - 1) as u32
         };
+        if let Some(c) = self.causes.as_mut() {
+            let vc = self.stream_vc.get(f as usize).filter(|&&v| v != ANY_VC).map(|&v| v as usize);
+            c.released(idx, m.class, src, vc, self.nis[m.dest as usize].port, m.flits);
+        }
         if let Some(p) = &self.nic {
             let nic = &mut self.nics[src];
             let vc = nic.pick_vc(p, m.class, self.class_vcs[m.class as usize]);
@@ -1472,11 +1508,7 @@ impl<'a, X: Width> Sim<'a, X> {
                     *x += 1;
                 }
             }
-            let tag = if f.head {
-                field(&f.data, hw, self.tag_bits) as u32
-            } else {
-                (f.data[0] >> 16) as u32
-            } & self.tag_mask;
+            let tag = if f.head { field(&f.data, hw, self.tag_bits) as u32 } else { body_tag(&f) } & self.tag_mask;
             let slot = self.inflight[e][tag as usize];
             if slot == 0 {
                 continue; // unknown tag: caught by the conservation check
@@ -1520,11 +1552,15 @@ impl<'a, X: Width> Sim<'a, X> {
         // The message a flit belongs to (its destination's in-flight tag), for
         // the per-message probes: one lookup, however many probes are on.
         let (n, bits, mask, inflight) = (self.nis.len(), self.tag_bits, self.tag_mask, &self.inflight);
-        let message_of = |f: &LinkFlit| {
-            let dest = hdr.dest.extract(&f.data) as usize % n;
-            let tag = field(&f.data, hw, bits) as u32 & mask;
-            inflight.get(dest).and_then(|t| t.get(tag as usize)).filter(|&&s| s > 0).map(|s| s - 1)
-        };
+        let message_at = |dest: usize, tag: u32| inflight.get(dest).and_then(|t| t.get((tag & mask) as usize)).filter(|&&s| s > 0).map(|s| s - 1);
+        let message_of = |f: &LinkFlit| message_at(hdr.dest.extract(&f.data) as usize % n, field(&f.data, hw, bits) as u32);
+        if let Some(c) = self.causes.as_mut() {
+            // One router: output port o leads to the endpoint at port o, so
+            // a body flit there is named by its tag at that endpoint.
+            let nis = &self.nis;
+            let link_message = |o: usize, f: &LinkFlit| if f.head { message_of(f) } else { nis.iter().position(|ni| ni.port == o).and_then(|e| message_at(e, body_tag(f))) };
+            c.observe(now, &self.routers[0], self.per_lane, link_message);
+        }
         if let Some(w) = self.vc_waits.as_mut() {
             w.observe(now, &self.routers, message_of);
         }
@@ -1730,11 +1766,17 @@ impl<'a, X: Width> Sim<'a, X> {
         if logging {
             self.log_header_waits::<LANES>(e, pick.map(|(v, _)| v));
         }
+        if self.causes.is_some() {
+            self.note_source_vcs::<LANES>(e, pick.map(|(v, _)| v));
+        }
         let mut flit = LinkFlit::IDLE;
         if let Some((v, c)) = pick.filter(|&(v, _)| self.nis[e].vc_owed[v] != OwedDummy::None) {
             let (idx, _) = self.nis[e].vc_cur[v].unwrap();
             flit = self.dummy_flit(idx, self.nis[e].vc_owed[v], v as u8, hdr);
             self.take_credit::<LANES>(e, v, c, &mut flit);
+            if let Some(p) = self.causes.as_mut() {
+                p.written(now, e, v, flit.lane as usize, None);
+            }
             if let Some(s) = self.router_split.as_mut() {
                 s.written(p, v, None);
             }
@@ -1765,6 +1807,9 @@ impl<'a, X: Width> Sim<'a, X> {
             }
             flit = self.flit(idx, sent, v as u8, now, hdr, hw);
             self.take_credit::<LANES>(e, v, c, &mut flit);
+            if let Some(p) = self.causes.as_mut() {
+                p.written(now, e, v, flit.lane as usize, Some(idx));
+            }
             if let Some(s) = self.router_split.as_mut() {
                 let rec = &self.slab[idx as usize];
                 s.written(p, v, (sent == 0).then_some((idx, rec.m.flits, rec.m.class, rec.created)));
@@ -1815,6 +1860,35 @@ impl<'a, X: Width> Sim<'a, X> {
         }
     }
 
+    /// [`Sim::run_cause_split`]: what each of endpoint e's source VCs does
+    /// this cycle, given the VC whose flit (or owed dummy flit) it sends
+    /// (read before the flit goes, as `log_header_waits`).
+    fn note_source_vcs<const LANES: bool>(&mut self, e: usize, picked: Option<usize>) {
+        use crate::cause_split::SourceVcNow;
+        let Some(probe) = self.causes.as_mut() else { return };
+        let ni = &self.nis[e];
+        for v in 0..ni.vc_cur.len() {
+            let what = match ni.vc_cur[v] {
+                None => SourceVcNow::Idle,
+                Some(_) if ni.vc_owed[v] == OwedDummy::Tail => SourceVcNow::Dummy,
+                Some(_) if picked == Some(v) => SourceVcNow::Sent,
+                Some((_, sent)) => {
+                    let head = match ni.vc_owed[v] {
+                        OwedDummy::None => sent == 0,
+                        OwedDummy::Header => true,
+                        OwedDummy::Tail => false,
+                    };
+                    if ni.next_flit_credits::<LANES>(v, head, ni.vc_class[v]) > 0 {
+                        SourceVcNow::Link
+                    } else {
+                        SourceVcNow::NoCredit
+                    }
+                }
+            };
+            probe.source_vc(e, v, what);
+        }
+    }
+
     /// Flit `flit` of class c leaves endpoint e's source on VC v: one credit
     /// used, with per-lane credits that of the lane it names (set here).
     #[inline]
@@ -1857,6 +1931,9 @@ impl<'a, X: Width> Sim<'a, X> {
         let credits = if ni.lanes.is_empty() { ni.credits[v] } else { ni.lanes.credits_for(v, true, c as u8) };
         let (credits, vcs_held) = (credits, ni.active);
         self.slab[idx as usize].at_source = SourceVc { started: now, vc: v as u8, credits, prev_class, vcs_held, ..self.slab[idx as usize].at_source };
+        if let Some(p) = self.causes.as_mut() {
+            p.started(idx, v);
+        }
         true
     }
 
@@ -2077,6 +2154,9 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
                 if let Some(t) = self.hop_trace.as_mut() {
                     self.hop_trace_log.push(t.finish(idx));
+                }
+                if let Some(split) = self.causes.as_mut().and_then(|c| c.finish(idx)) {
+                    self.cause_log.push((log.len() - 1, split));
                 }
             }
         }
@@ -2413,6 +2493,13 @@ fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 
+/// The tag a body flit of a source's message carries (above its index in
+/// the low 16 bits, `Sim::flit`), before masking to the tag bits.
+#[inline]
+fn body_tag(f: &LinkFlit) -> u32 {
+    (f.data[0] >> 16) as u32
+}
+
 /// `width`-bit field at bit `lsb` of flit data (width <= 32).
 pub fn field(data: &[u64; wormqos_sim::MAX_FLIT_WORDS], lsb: u32, width: u32) -> u64 {
     wormqos_config::Field { lsb, width }.extract(data)
@@ -2479,6 +2566,9 @@ mod tag_tests;
 
 #[cfg(test)]
 mod source_preemption_tests;
+
+#[cfg(test)]
+mod cause_split_tests;
 
 /// The mask of VCs 0..n (all 32 from n = 32).
 fn lowest_vcs(n: u32) -> u32 {

@@ -1,0 +1,378 @@
+//! Which of P's mechanisms makes its latency excursions in the staggered
+//! runs of 003_… Fig. 4 at load 0.9 (issue 23 item 2; docs/reproduction.md
+//! "Records with staggered GOPs: why P misses less" and the section after
+//! it). Every cycle of every real-time message is given to one cause by
+//! `Sim::run_cause_split` (`sim/netsim/src/cause_split.rs`); a frame's
+//! latency L (its last message's release to the frame's arrival,
+//! `common/record_split.rs`) is its last message's latency, so that
+//! message's causes split L.
+//!
+//! `write_the_cause_frames_p_selfpre_stag` and `…_np_stag` (ignored, the
+//! full 0.75 s runs) rerun the two committed sweeps with the probe on,
+//! check that the probe changed nothing (the phases equal the committed
+//! `phases.csv`), and write every judged frame with its last message's
+//! causes into the target directory. `summarize_the_excursion_causes`
+//! (ignored, seconds) reads them and writes
+//! `experiments/results/fig4_003_excursion_causes/excursion_causes.csv`,
+//! which `the_committed_excursion_causes_add_up` checks.
+
+#[path = "common/record_split.rs"]
+mod record_split;
+
+use record_split::{judge, stream_frames, Kind};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use wormqos_netsim::cause_split::{Cause, CauseSplit, ZERO_LOAD_PIPELINE};
+use wormqos_netsim::network::Sim;
+use wormqos_netsim::Experiment;
+
+const REAL_TIME: u8 = 1;
+const OUT: &str = "experiments/results/fig4_003_excursion_causes";
+const HEADER: &str = "run,stat,key,value";
+/// Five 0.15 s phases of 80 ns cycles; the 80:20 phase is the fifth.
+const PHASE: u64 = 1_875_000;
+
+/// The runs (`rt_8020_003.rs`'s names) and their experiment files.
+const RUNS: [(&str, &str); 2] = [("np_stag", "fig4_003_np_09_stream_staggered.toml"), ("p_selfpre_stag", "fig4_003_p_09_stream_selfpre_staggered.toml")];
+
+fn root() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn target() -> PathBuf {
+    std::env::var("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|_| root().join("target"))
+}
+
+fn cause_frames_path(run: &str) -> PathBuf {
+    target().join(format!("excursion_causes_003_{run}.frames.csv"))
+}
+
+/// The columns of a cause-frames file before the causes.
+const FRAME_COLUMNS: &str = "flow,vc,frame,first_created,last_created,arrival,msg_created,msg_delivered,flits,mismatches";
+
+fn cause_header() -> String {
+    let names: Vec<&str> = Cause::ALL.iter().map(|c| c.name()).collect();
+    format!("{FRAME_COLUMNS},{}", names.join(","))
+}
+
+fn experiment(file: &str, text: &str) -> wormqos_netsim::Validated {
+    Experiment::from_str(text, file, root().join("experiments")).unwrap()
+}
+
+/// The committed sweep's phases (frames judged, missing probability), the
+/// sweep's `phases.csv`.
+fn committed_phases(file: &str) -> Vec<(u64, f64)> {
+    let dir = root().join("experiments/results").join(file.trim_end_matches(".toml"));
+    let text = std::fs::read_to_string(dir.join("phases.csv")).unwrap();
+    text.lines().skip(1).map(|l| {
+        let c: Vec<&str> = l.split(',').collect();
+        (c[3].parse().unwrap(), c[4].parse().unwrap())
+    }).collect()
+}
+
+fn write_cause_frames(run: &str) {
+    let file = RUNS.iter().find(|r| r.0 == run).unwrap().1;
+    let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
+    let v = experiment(file, &text);
+    let t0 = std::time::Instant::now();
+    let (res, log, splits) = Sim::new(&v).unwrap().run_cause_split(REAL_TIME).unwrap();
+    let got: Vec<(u64, f64)> = res.phases.iter().map(|p| (p.frames_judged, p.deadline_miss_probability)).collect();
+    assert_eq!(got, committed_phases(file), "{run}: the probe changed the run");
+    // The last-released message of each frame, with its causes.
+    let mut last: BTreeMap<(u32, u32), (u64, u64, usize)> = BTreeMap::new();
+    let split_of: BTreeMap<usize, CauseSplit> = splits.into_iter().collect();
+    for (&i, _) in &split_of {
+        let m = &log[i];
+        if m.frame == u32::MAX {
+            continue;
+        }
+        let e = last.entry((m.flow, m.frame)).or_insert((m.created, m.delivered, i));
+        if (m.created, m.delivered) > (e.0, e.1) {
+            *e = (m.created, m.delivered, i);
+        }
+    }
+    let mut out = format!("{}\n", cause_header());
+    for (flow, frames) in stream_frames(&log, v.run_cycles().1) {
+        for f in frames {
+            let (frame, last_created, arrival) = f.times;
+            let &(_, _, i) = last.get(&(flow, frame)).expect("every frame's messages followed");
+            let (m, s) = (&log[i], &split_of[&i]);
+            let cells: Vec<String> = s.cycles.iter().map(|c| c.to_string()).collect();
+            out += &format!("{flow},{},{frame},{},{last_created},{arrival},{},{},{},{},{}\n", f.vc, f.first_created, m.created, m.delivered, m.flits, s.mismatches, cells.join(","));
+        }
+    }
+    std::fs::write(cause_frames_path(run), out).unwrap();
+    eprintln!("{run}: {:.0} s wall, {} real-time messages followed", t0.elapsed().as_secs_f64(), split_of.len());
+}
+
+#[test]
+#[ignore]
+fn write_the_cause_frames_p_selfpre_stag() {
+    write_cause_frames("p_selfpre_stag");
+}
+
+#[test]
+#[ignore]
+fn write_the_cause_frames_np_stag() {
+    write_cause_frames("np_stag");
+}
+
+/// A short version of a run: the same network and workload, five phases of
+/// 4 ms (the full runs' are 150 ms).
+fn short(file: &str) -> wormqos_netsim::Validated {
+    let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
+    let text = text.replace("phase_seconds = 0.15\n", "phase_seconds = 0.004\n").replace("seconds = 0.75\n", "seconds = 0.02\n").replace("warmup_seconds = 0.035\n", "warmup_seconds = 0.001\n");
+    assert!(text.contains("phase_seconds = 0.004\n") && text.contains("\nseconds = 0.02\n"), "{file}");
+    experiment(file, &text)
+}
+
+/// In a loaded run of each router every cycle of every followed real-time
+/// message falls in exactly one cause and the counts follow the router:
+/// the causes add up to its latency, none is `Other`, no count disagreed
+/// with the router (`mismatches`), F cycles crossing, at least
+/// `ZERO_LOAD_PIPELINE` in the pipeline, the source's waits equal to its
+/// own log's; and the causes the run is about
+/// occur (so the sums are not vacuous): queueing behind the VC's holder,
+/// the source's link given to other VCs, the crossbar to other flits,
+/// and under P the source's dummy tails and preemption in the input VC.
+#[test]
+fn the_causes_add_up_in_loaded_runs() {
+    for (run, file) in RUNS {
+        let v = short(file);
+        let (_, log, splits) = Sim::new(&v).unwrap().run_cause_split(REAL_TIME).unwrap();
+        assert!(splits.len() > 1000, "{run}: {} followed", splits.len());
+        let mut sum = CauseSplit::default();
+        for (i, s) in &splits {
+            let m = &log[*i];
+            assert_eq!(m.class, REAL_TIME);
+            assert_eq!(s.total() as u64, m.delivered - m.created, "{run}: {m:?} {s:?}");
+            assert_eq!((s.get(Cause::Other), s.mismatches), (0, 0), "{run}: {m:?} {s:?}");
+            assert_eq!(s.get(Cause::Crossing), m.flits, "{run}: {m:?} {s:?}");
+            assert!(s.get(Cause::Pipeline) >= ZERO_LOAD_PIPELINE, "{run}: {m:?} {s:?}");
+            // The source's own log, counted apart (`SourceVc`): the queue
+            // is release to taking the VC, the header's waits are
+            // `before_header`'s (a real-time message is never suspended).
+            let queue: u32 = [Cause::QueueHolderSends, Cause::QueueHolderNoCredit, Cause::QueueHolderDummy, Cause::QueueHolderLink, Cause::QueueOther].iter().map(|&c| s.get(c)).sum();
+            assert_eq!(queue as u64, m.source.started - m.created, "{run}: {m:?} {s:?}");
+            let w = m.source.before_header;
+            assert_eq!((s.get(Cause::HeaderDummy), s.get(Cause::HeaderNoCredit), s.get(Cause::HeaderLink)), (w.dummy_no_credit + w.dummy_link + w.dummy_sent, w.header_no_credit, w.header_link), "{run}: {m:?} {s:?}");
+            sum.cycles.iter_mut().zip(s.cycles).for_each(|(a, b)| *a += b);
+        }
+        eprintln!("{run}: {:?}", Cause::ALL.iter().map(|c| (c.name(), sum.get(*c))).collect::<Vec<_>>());
+        for c in [Cause::QueueHolderSends, Cause::SourceLink, Cause::SwitchLost] {
+            assert!(sum.get(c) > 0, "{run}: no {}", c.name());
+        }
+        if run.starts_with("p_") {
+            for c in [Cause::HeaderDummy, Cause::Preempted] {
+                assert!(sum.get(c) > 0, "{run}: no {}", c.name());
+            }
+        }
+    }
+}
+
+/// One frame of a cause-frames file: its times and its last message's causes.
+#[derive(Clone, Debug, PartialEq)]
+struct CauseFrame {
+    frame: u32,
+    first_created: u64,
+    last_created: u64,
+    arrival: u64,
+    msg_latency: u64,
+    mismatches: u64,
+    causes: [f64; wormqos_netsim::cause_split::CAUSES],
+}
+
+impl CauseFrame {
+    fn latency(&self) -> u64 {
+        self.arrival - self.last_created
+    }
+}
+
+fn read_cause_frames(path: &std::path::Path) -> BTreeMap<u32, Vec<CauseFrame>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e} (run the write_the_cause_frames_* tests first)", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(cause_header().as_str()), "{}", path.display());
+    let mut out: BTreeMap<u32, Vec<CauseFrame>> = BTreeMap::new();
+    for l in lines {
+        let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+        let mut causes = [0.0; wormqos_netsim::cause_split::CAUSES];
+        causes.iter_mut().zip(&c[10..]).for_each(|(a, &b)| *a = b as f64);
+        out.entry(c[0] as u32).or_default().push(CauseFrame { frame: c[2] as u32, first_created: c[3], last_created: c[4], arrival: c[5], msg_latency: c[7] - c[6], mismatches: c[9], causes });
+    }
+    out
+}
+
+fn phase_of(first_created: u64) -> u64 {
+    (first_created / PHASE).min(4)
+}
+
+/// Mean over `frames` (pairs of a frame and its stream's median frame) of
+/// L, of the median's L and of each cause's excess over the median's.
+fn group_rows(run: &str, key: &str, frames: &[(&CauseFrame, &CauseFrame)]) -> Vec<String> {
+    let n = frames.len() as f64;
+    let mut rows = vec![format!("{run},frames,{key},{}", frames.len())];
+    if frames.is_empty() {
+        return rows;
+    }
+    rows.push(format!("{run},latency_mean,{key},{}", frames.iter().map(|f| f.0.latency() as f64).sum::<f64>() / n));
+    rows.push(format!("{run},median_latency_mean,{key},{}", frames.iter().map(|f| f.1.latency() as f64).sum::<f64>() / n));
+    for (k, c) in Cause::ALL.iter().enumerate() {
+        let x = frames.iter().map(|f| f.0.causes[k] - f.1.causes[k]).sum::<f64>() / n;
+        rows.push(format!("{run},excess_{},{key},{x}", c.name()));
+    }
+    rows
+}
+
+/// A run's rows: per phase (key `phase<k>`, frames judged in it) the
+/// frames, their mean L and mean cycles per cause; and, as excess over each
+/// frame's stream's median frame (its judged frames of every phase, the
+/// lower median by L), the frames that set the running maximum a stream
+/// carries into 80:20 (`m0`: the first of its highest L before its first
+/// judged 80:20 frame), the 80:20 strict records (`records`: its misses)
+/// and the 80:20 frames at or above the phase's 99th percentile of L
+/// (`top1`). Frames whose last-released message did not arrive last (its
+/// latency is not L) are counted (`not_last`) and kept.
+fn summary_rows(run: &str, streams: &BTreeMap<u32, Vec<CauseFrame>>, period: f64) -> Vec<String> {
+    let mut phase: Vec<Vec<&CauseFrame>> = vec![Vec::new(); 5];
+    let (mut m0, mut records, mut late) = (Vec::new(), Vec::new(), Vec::new());
+    let mut not_last = 0;
+    for s in streams.values() {
+        let times: Vec<_> = s.iter().map(|f| (f.frame, f.last_created, f.arrival)).collect();
+        let judged = judge(&times, period);
+        let mut by_l: Vec<&CauseFrame> = judged.iter().map(|j| &s[j.index]).collect();
+        if by_l.is_empty() {
+            continue;
+        }
+        by_l.sort_by_key(|f| f.latency());
+        let median = by_l[(by_l.len() - 1) / 2];
+        for j in &judged {
+            let f = &s[j.index];
+            not_last += (f.msg_latency != f.latency()) as u64;
+            let ph = phase_of(f.first_created) as usize;
+            phase[ph].push(f);
+            if ph == 4 {
+                late.push((f, median));
+                if j.kind == Kind::Record {
+                    records.push((f, median));
+                }
+            }
+        }
+        if let Some(first) = judged.iter().find(|j| phase_of(s[j.index].first_created) == 4) {
+            let carried = s[..first.index].iter().map(|f| f.latency()).max().unwrap();
+            m0.push((s[..first.index].iter().find(|f| f.latency() == carried).unwrap(), median));
+        }
+    }
+    let mut rows = vec![format!("{run},not_last,all,{not_last}")];
+    for (k, fs) in phase.iter().enumerate() {
+        let n = fs.len() as f64;
+        rows.push(format!("{run},frames,phase{k},{}", fs.len()));
+        rows.push(format!("{run},latency_mean,phase{k},{}", fs.iter().map(|f| f.latency() as f64).sum::<f64>() / n));
+        for (i, c) in Cause::ALL.iter().enumerate() {
+            rows.push(format!("{run},mean_{},phase{k},{}", c.name(), fs.iter().map(|f| f.causes[i]).sum::<f64>() / n));
+        }
+    }
+    let mut ls: Vec<u64> = late.iter().map(|f| f.0.latency()).collect();
+    ls.sort_unstable();
+    let p99 = ls[((0.99 * ls.len() as f64).ceil() as usize).clamp(1, ls.len()) - 1];
+    let top: Vec<_> = late.iter().copied().filter(|f| f.0.latency() >= p99).collect();
+    rows.push(format!("{run},p99,phase4,{p99}"));
+    rows.extend(group_rows(run, "m0", &m0));
+    rows.extend(group_rows(run, "records", &records));
+    rows.extend(group_rows(run, "top1", &top));
+    rows
+}
+
+#[test]
+#[ignore]
+fn summarize_the_excursion_causes() {
+    let mut out = format!("{HEADER}\n");
+    for (run, file) in RUNS {
+        let text = std::fs::read_to_string(root().join("experiments").join(file)).unwrap();
+        let period = experiment(file, &text).period_cycles();
+        let streams = read_cause_frames(&cause_frames_path(run));
+        for s in streams.values().flatten() {
+            assert_eq!(s.mismatches, 0, "{run}: {s:?}");
+        }
+        for r in summary_rows(run, &streams, period) {
+            out += &r;
+            out.push('\n');
+        }
+    }
+    std::fs::create_dir_all(root().join(OUT)).unwrap();
+    std::fs::write(root().join(OUT).join("excursion_causes.csv"), out).unwrap();
+}
+
+/// One hand-made stream (period 1,000 cycles, frame j released in cycle
+/// 1,000 j, so under the rule a frame misses iff its L is a strict record):
+/// L = 10, 50, 20, 30, 60 for frames 0..=4, frames 0..=2 released in
+/// 70:30, 3 and 4 in 80:20. Causes (every other cause 0): frame 0 crossing
+/// 10; 1 queue 40, crossing 10; 2 queue 10, crossing 10; 3 queue 20,
+/// crossing 10; 4 queue 45, switch 5, crossing 10. Judged: frames 1..=4, L
+/// 50, 20, 30, 60, so the lower median is frame 3 (L 30, queue 20). By
+/// hand: 70:30 judges frames 1, 2 (mean L 35, queue 25, crossing 10);
+/// 80:20 frames 3, 4 (mean L 45, queue 32.5, switch 2.5, crossing 10); the
+/// carried maximum M0 = 50 is frame 1's (excess over frame 3: queue 20,
+/// L 50 against 30); the one 80:20 record is frame 4 (60 > 50; excess:
+/// queue 25, switch 5), which is also the phase's 99th percentile
+/// (nearest rank of 2: the second, 60) and so the whole top group.
+#[test]
+fn a_hand_made_stream_is_summarized() {
+    let q = Cause::QueueHolderSends as usize;
+    let (sw, x) = (Cause::SwitchLost as usize, Cause::Crossing as usize);
+    let frame = |j: u32, l: u64, queue: f64, switch: f64, phase: u64| {
+        let mut causes = [0.0; wormqos_netsim::cause_split::CAUSES];
+        (causes[q], causes[sw], causes[x]) = (queue, switch, 10.0);
+        CauseFrame { frame: j, first_created: phase * PHASE, last_created: 1000 * j as u64, arrival: 1000 * j as u64 + l, msg_latency: l, mismatches: 0, causes }
+    };
+    let s = vec![frame(0, 10, 0.0, 0.0, 3), frame(1, 50, 40.0, 0.0, 3), frame(2, 20, 10.0, 0.0, 3), frame(3, 30, 20.0, 0.0, 4), frame(4, 60, 45.0, 5.0, 4)];
+    let rows = summary_rows("h", &BTreeMap::from([(7, s)]), 1000.0);
+    let get = |stat: &str, key: &str| -> f64 {
+        let want = format!("h,{stat},{key},");
+        rows.iter().find_map(|r| r.strip_prefix(&want)).unwrap_or_else(|| panic!("no {stat} {key}")).parse().unwrap()
+    };
+    assert_eq!(get("not_last", "all"), 0.0);
+    assert_eq!((get("frames", "phase3"), get("latency_mean", "phase3"), get("mean_queue_holder_sends", "phase3"), get("mean_crossing", "phase3")), (2.0, 35.0, 25.0, 10.0));
+    assert_eq!((get("frames", "phase4"), get("latency_mean", "phase4"), get("mean_queue_holder_sends", "phase4"), get("mean_switch_lost", "phase4")), (2.0, 45.0, 32.5, 2.5));
+    assert_eq!((get("frames", "m0"), get("latency_mean", "m0"), get("median_latency_mean", "m0"), get("excess_queue_holder_sends", "m0"), get("excess_crossing", "m0")), (1.0, 50.0, 30.0, 20.0, 0.0));
+    for key in ["records", "top1"] {
+        assert_eq!((get("frames", key), get("latency_mean", key), get("excess_queue_holder_sends", key), get("excess_switch_lost", key)), (1.0, 60.0, 25.0, 5.0), "{key}");
+    }
+    assert_eq!(get("p99", "phase4"), 60.0);
+}
+
+fn committed() -> Vec<(String, String, String, f64)> {
+    let path = root().join(OUT).join("excursion_causes.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(HEADER));
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (c[0].to_string(), c[1].to_string(), c[2].to_string(), c[3].parse().unwrap())
+        })
+        .collect()
+}
+
+/// The committed summary is whole and consistent: every last-released
+/// message arrived last (so its causes split L), each phase's mean causes
+/// add up to its mean L, and each group's excesses add up to its mean L
+/// less its streams' median L.
+#[test]
+fn the_committed_excursion_causes_add_up() {
+    let rows = committed();
+    let v = |run: &str, stat: &str, key: &str| rows.iter().find(|r| r.0 == run && r.1 == stat && r.2 == key).unwrap_or_else(|| panic!("no {run} {stat} {key}")).3;
+    for (run, _) in RUNS {
+        assert_eq!(v(run, "not_last", "all"), 0.0, "{run}");
+        for k in 0..5 {
+            let key = format!("phase{k}");
+            let sum: f64 = Cause::ALL.iter().map(|c| v(run, &format!("mean_{}", c.name()), &key)).sum();
+            let l = v(run, "latency_mean", &key);
+            assert!((sum - l).abs() < 1e-6 * l, "{run} {key}: causes {sum} against L {l}");
+        }
+        for key in ["m0", "records", "top1"] {
+            let sum: f64 = Cause::ALL.iter().map(|c| v(run, &format!("excess_{}", c.name()), key)).sum();
+            let excess = v(run, "latency_mean", key) - v(run, "median_latency_mean", key);
+            assert!((sum - excess).abs() < 1e-6 * excess.abs().max(1.0), "{run} {key}: causes {sum} against excess {excess}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! "Which of P's mechanisms makes its excursions" (issue 23 item 2): every
+//! number of that section, formatted here from the committed
+//! `experiments/results/fig4_003_excursion_causes/excursion_causes.csv`
+//! (written by `sim/netsim/tests/excursion_causes_003.rs`,
+//! `summarize_the_excursion_causes`, from the cause-frames of its
+//! `write_the_cause_frames_*` runs), must appear in `docs/reproduction.md`
+//! as written; the section's verdicts must hold in the file.
+
+use super::rtvcs_8020::grouped;
+use super::{read_csv, section_words};
+use std::collections::HashMap;
+
+const HEADING: &str = "#### Which of P's mechanisms makes its excursions (issue 23)";
+const CSV: &str = "experiments/results/fig4_003_excursion_causes/excursion_causes.csv";
+
+fn has(text: String) {
+    assert!(section_words(HEADING).contains(&text), "not in the section: {text:?}");
+}
+
+#[test]
+fn excursion_causes_section_numbers_follow_from_the_committed_split() {
+    let rows = read_csv(CSV, &mut HashMap::new());
+    let v = |run: &str, stat: &str, key: &str| -> f64 {
+        let row = rows.iter().find(|r| r["run"] == run && r["stat"] == stat && r["key"] == key);
+        row.unwrap_or_else(|| panic!("{CSV}: no {run} {stat} {key}"))["value"].parse().unwrap()
+    };
+    let (np, p) = ("np_stag", "p_selfpre_stag");
+    let int = |x: f64| grouped(x, 0);
+    let one = |x: f64| grouped(x, 1);
+    let two = |x: f64| grouped(x, 2);
+    let ex = |run: &str, cause: &str, key: &str| v(run, &format!("excess_{cause}"), key);
+    let excess = |run: &str, key: &str| v(run, "latency_mean", key) - v(run, "median_latency_mean", key);
+    let dummy = |key: &str| ex(p, "queue_holder_dummy", key) + ex(p, "header_dummy", key);
+    let queue = |run: &str, key: &str| ["queue_holder_sends", "queue_holder_no_credit", "queue_holder_dummy", "queue_holder_link", "queue_other"].iter().map(|c| ex(run, c, key)).sum::<f64>();
+    let mean = |run: &str, cause: &str, phase: u32| v(run, &format!("mean_{cause}"), &format!("phase{phase}"));
+    let level = |run: &str, phase: u32| v(run, "latency_mean", &format!("phase{phase}"));
+    for run in [np, p] {
+        assert_eq!(v(run, "not_last", "all"), 0.0, "{run}");
+        for key in ["m0", "records", "top1"] {
+            assert!(ex(run, "pipeline", key) < 0.0, "{run} {key}: less pipeline than the median frames");
+        }
+    }
+
+    has(format!(
+        "The {} frames that set the maximum each stream carries into 80:20 (M0) average {} cycles against their streams' median {}; of the {} excess, {} ({}) is the dummy tail: {} cycles queued behind a real-time message on the stream's VC that owed the dummy tail of the best effort it suspended, {} the frame's own message owing it.",
+        int(v(p, "frames", "m0")),
+        one(v(p, "latency_mean", "m0")),
+        one(v(p, "median_latency_mean", "m0")),
+        one(excess(p, "m0")),
+        one(dummy("m0")),
+        two(dummy("m0") / excess(p, "m0")),
+        one(ex(p, "queue_holder_dummy", "m0")),
+        one(ex(p, "header_dummy", "m0"))
+    ));
+    has(format!(
+        "The {} 80:20 records (its misses): {} against {}, the dummy tail {} of {} ({}); the {} 80:20 frames at or above the phase's 99th percentile ({}): {} against {}, the dummy tail {} of {} ({}), then queueing behind a holder without a credit {} and behind one that lost the link {}.",
+        int(v(p, "frames", "records")),
+        one(v(p, "latency_mean", "records")),
+        one(v(p, "median_latency_mean", "records")),
+        one(dummy("records")),
+        one(excess(p, "records")),
+        two(dummy("records") / excess(p, "records")),
+        int(v(p, "frames", "top1")),
+        int(v(p, "p99", "phase4")),
+        one(v(p, "latency_mean", "top1")),
+        one(v(p, "median_latency_mean", "top1")),
+        one(dummy("top1")),
+        one(excess(p, "top1")),
+        two(dummy("top1") / excess(p, "top1")),
+        one(ex(p, "queue_holder_no_credit", "top1")),
+        one(ex(p, "queue_holder_link", "top1"))
+    ));
+    let groups = ["m0", "records", "top1"];
+    for key in groups {
+        assert!(dummy(key) > 0.5 * excess(p, key), "{key}: the dummy tail is not most of P's excess");
+    }
+    // `grouped` writes no sign of its own below 1,000: the document's minus.
+    let three = |cause: &str| groups.map(|k| one(ex(p, cause, k)).replace('-', "−"));
+    let [a, b, c] = three("preempted");
+    let [d, e, f] = three("vc_wait");
+    has(format!("Preemption in the router (a lane suspended by another lane's message) adds {a}, {b} and {c} cycles to the three groups, the VC wait {d}, {e} and {f}."));
+
+    has(format!(
+        "Its {} records: {} against {}; of the {} excess, {} in the source queue ({} with the holder's next flit without a credit), {} behind the earlier message in its input lane, {} VC wait. Its {} frames at or above {}: {} against {}, the queue {} of {} ({} with the holder without a credit).",
+        int(v(np, "frames", "records")),
+        one(v(np, "latency_mean", "records")),
+        one(v(np, "median_latency_mean", "records")),
+        one(excess(np, "records")),
+        one(queue(np, "records")),
+        one(ex(np, "queue_holder_no_credit", "records")),
+        one(ex(np, "behind_earlier", "records")),
+        one(ex(np, "vc_wait", "records")),
+        int(v(np, "frames", "top1")),
+        int(v(np, "p99", "phase4")),
+        one(v(np, "latency_mean", "top1")),
+        one(v(np, "median_latency_mean", "top1")),
+        one(queue(np, "top1")),
+        one(excess(np, "top1")),
+        one(ex(np, "queue_holder_no_credit", "top1"))
+    ));
+    assert!(queue(np, "records") > 0.5 * excess(np, "records") && queue(np, "top1") > 0.5 * excess(np, "top1"));
+    assert_eq!((ex(np, "queue_holder_dummy", "records"), ex(np, "header_dummy", "records")), (0.0, 0.0), "NP's sources never preempt");
+
+    let fall = level(p, 4) - level(p, 3);
+    let dummy_fall = mean(p, "queue_holder_dummy", 4) + mean(p, "header_dummy", 4) - mean(p, "queue_holder_dummy", 3) - mean(p, "header_dummy", 3);
+    has(format!(
+        "P's mean L per judged frame falls from {} cycles in 70:30 to {} in 80:20 ({}): queueing behind a holder owing its dummy tail {} → {}, the frame's own {} → {} (together {}), while the crossbar lost rises {} → {}.",
+        one(level(p, 3)),
+        one(level(p, 4)),
+        format!("−{}", one(-fall)),
+        one(mean(p, "queue_holder_dummy", 3)),
+        one(mean(p, "queue_holder_dummy", 4)),
+        one(mean(p, "header_dummy", 3)),
+        one(mean(p, "header_dummy", 4)),
+        format!("−{}", one(-dummy_fall)),
+        one(mean(p, "switch_lost", 3)),
+        one(mean(p, "switch_lost", 4))
+    ));
+    assert!(fall < 0.0 && dummy_fall < fall, "the dummy tail's wait falls by more than the level");
+    has(format!(
+        "NP's rises from {} to {}, most in queueing behind holders without a credit ({} → {}) and behind the earlier message in the input lane ({} → {}).",
+        one(level(np, 3)),
+        one(level(np, 4)),
+        one(mean(np, "queue_holder_no_credit", 3)),
+        one(mean(np, "queue_holder_no_credit", 4)),
+        one(mean(np, "behind_earlier", 3)),
+        one(mean(np, "behind_earlier", 4))
+    ));
+}
