@@ -5189,6 +5189,8 @@ mod model000_ties;
 mod prose_ties;
 #[path = "reproduction_numbers/census_ties.rs"]
 mod census_ties;
+#[path = "reproduction_numbers/prose_001.rs"]
+mod prose_001;
 #[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]
 mod prose_iterative_mpeg2;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]

@@ -24,7 +24,7 @@ fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
 
 /// A committed version of a CSV (`rev:path`, as `git show` takes it),
 /// parsed like `read_csv`.
-fn committed_csv(spec: &str) -> Table {
+pub(super) fn committed_csv(spec: &str) -> Table {
     let out = Command::new("git").args(["show", spec]).current_dir(root()).output().expect("run git");
     assert!(out.status.success(), "git show {spec}: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
