@@ -92,6 +92,57 @@ fn the_prose_census_sentence_matches_its_sample() {
     check_recheck(root, parts[1], "experiments/results/prose_census/sample_seed2.csv", "experiments/results/prose_census/sample_seed2_recheck.csv");
 }
 
+/// The census's section-by-section paragraph on 001_… Figs 5–7, Table V
+/// and Table II (`prose_census.py run --lines`, every counted number of
+/// the lines measured, not a sample): its counts of caught numbers and of
+/// each kind not caught are its CSV's; the quoted results not caught,
+/// mutated again (`recheck`), are all caught or in sentences edited since;
+/// and every number of the edited lines, mutated again (`run --lines` on
+/// each), is caught.
+#[test]
+fn the_section_census_001_paragraph_matches_its_csv() {
+    const DIR: &str = "experiments/results/prose_census";
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
+    let start = doc.find("**Section by section: 001_… Figs 5–7, Table V and Table II.**").expect("the section census paragraph");
+    let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
+    let table = |path: &str| -> Vec<std::collections::HashMap<String, String>> {
+        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut lines = text.lines();
+        let header = csv_fields(lines.next().unwrap());
+        lines.map(|l| header.iter().cloned().zip(csv_fields(l)).collect()).collect()
+    };
+    let section = format!("{DIR}/section_001_figs5_7_table2.csv");
+    let rows = table(&section);
+    let n = rows.len();
+    let caught = rows.iter().filter(|r| r["caught"] == "yes").count();
+    assert!(rows.iter().all(|r| (r["caught"] == "yes") == r["kind"].is_empty()), "{section}: a caught row has a kind or a missed one has none");
+    let kind = |k: &str| rows.iter().filter(|r| r["caught"] == "no" && r["kind"] == k).count();
+    let kinds = ["parameter", "formula", "derived", "log", "reference", "result"];
+    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "{section}: a kind outside the paragraph's list");
+    let (first, last) = (&rows[0]["line"], &rows[n - 1]["line"]);
+    let mut expected = vec![
+        format!("the first {n} counted numbers, lines {first}–{last}"),
+        format!("**{caught} caught**"),
+        format!("The {} not caught", n - caught),
+        format!("**{} quoted results**", kind("result")),
+    ];
+    for (k, phrase) in [("parameter", "configuration parameters"), ("formula", "numbers of formulas"), ("derived", "derived in the same passage"), ("log", "of the run log"), ("reference", "references")] {
+        if kind(k) > 0 {
+            expected.push(format!("{} {phrase}", kind(k)));
+        }
+    }
+    for e in &expected {
+        assert!(para.contains(e.as_str()), "the section census paragraph should contain {e:?}:\n{para}");
+    }
+    check_recheck(root, &para, &section, &format!("{DIR}/section_001_figs5_7_table2_recheck.csv"));
+    let edited = table(&format!("{DIR}/section_001_figs5_7_table2_edited.csv"));
+    let missed: Vec<String> = edited.iter().filter(|r| r["caught"] != "yes").map(|r| format!("line {} {}", r["line"], r["number"])).collect();
+    assert!(missed.is_empty(), "numbers of the edited lines not caught: {missed:?}");
+    let written = format!("all {} numbers of the lines edited", edited.len());
+    assert!(para.contains(&written), "the paragraph should say {written:?}");
+}
+
 /// The second sample's quoted results not caught, mutated again
 /// (`prose_census.py recheck`): the recheck covers exactly those rows,
 /// none of them is missed now, and the paragraph's counts of caught and
