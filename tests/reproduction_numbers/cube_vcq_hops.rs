@@ -21,8 +21,9 @@ const LINKS: [&str; 7] = ["hop0", "hop1", "hop2", "hop3", "hop4", "hop5", "eject
 const R1: &str = "2";
 const R2: &str = "1";
 
-/// The example's point of a table column (R1+R2 messages per cycle per node).
-fn point(load: &str) -> &'static str {
+/// The example's point of a table column (R1+R2 messages per cycle per node);
+/// the model runs of `cube_vcq_ports.rs` sweep the same points.
+pub(super) fn point(load: &str) -> &'static str {
     match load {
         "0.0015" => "0.112:0.048:0.064",
         "0.003" => "0.16:0.096:0.064",
@@ -33,7 +34,7 @@ fn point(load: &str) -> &'static str {
 }
 
 /// The cell of the row of `csv` whose columns equal `keys`.
-fn cell(csv: &str, keys: &[(&str, &str)], column: &str) -> f64 {
+pub(super) fn cell(csv: &str, keys: &[(&str, &str)], column: &str) -> f64 {
     let table = read_csv(csv, &mut HashMap::new());
     let r = table.iter().find(|r| keys.iter().all(|(k, v)| r[*k] == *v)).unwrap_or_else(|| panic!("{csv}: no row {keys:?}"));
     r[column].parse().unwrap_or_else(|e| panic!("{csv} {keys:?} {column}: {e}"))

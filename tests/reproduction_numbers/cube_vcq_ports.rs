@@ -9,6 +9,7 @@
 use super::*;
 use l3_span::row;
 use l3_ties::range;
+use cube_vcq_hops::{cell, point};
 use models::Derived;
 use wormqos_netsim::analytic::cube_vcq_ports::PortQueues;
 use wormqos_netsim::analytic::kim2005::RouterModel;
@@ -34,24 +35,6 @@ const HEAVY: [&str; 2] = ["0.0045", "0.006"];
 const R2: &str = "1";
 const PORTS: &str = "model:kim2005_cube_vcq_ports";
 const BASE: &str = "model:kim2005_cube";
-
-/// The sweep point of a table column (R1+R2 messages per cycle per node).
-fn point(load: &str) -> &'static str {
-    match load {
-        "0.0015" => "0.112:0.048:0.064",
-        "0.003" => "0.16:0.096:0.064",
-        "0.0045" => "0.208:0.144:0.064",
-        "0.006" => "0.256:0.192:0.064",
-        _ => panic!("no point {load}"),
-    }
-}
-
-/// The cell of the row of `csv` whose columns equal `keys`.
-fn cell(csv: &str, keys: &[(&str, &str)], column: &str) -> f64 {
-    let table = read_csv(csv, &mut HashMap::new());
-    let r = table.iter().find(|r| keys.iter().all(|(k, v)| r[*k] == *v)).unwrap_or_else(|| panic!("{csv}: no row {keys:?}"));
-    r[column].parse().unwrap_or_else(|e| panic!("{csv} {keys:?} {column}: {e}"))
-}
 
 /// The h-hop run's directory and deadline of the tables (Fig. 14's first).
 fn run(h: &str) -> (&'static str, &'static str, &'static str) {
