@@ -215,22 +215,40 @@ fn check_census_part(root: &str, para: &str, sample: &str, seed: u32) {
 /// it missed, mutated again (`recheck`), are all caught now.
 #[test]
 fn the_section_census_003_figs6_8_sentence_matches_its_csv() {
-    const CSV: &str = "experiments/results/prose_census/section_003_figs6_8_001_figs8_9.csv";
-    const RECHECK: &str = "experiments/results/prose_census/section_003_figs6_8_001_figs8_9_recheck.csv";
+    section_census_paragraph_matches(
+        "**Section census, 003_… Figs 6–8 and 001_… Figs 8–9.**",
+        "experiments/results/prose_census/section_003_figs6_8_001_figs8_9.csv",
+        "experiments/results/prose_census/section_003_figs6_8_001_figs8_9_recheck.csv",
+    );
+}
+
+#[test]
+fn the_section_census_003_fig7_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 003_… Fig. 7 and 001_… Figs 8–9.**",
+        "experiments/results/prose_census/section_003_fig7_001_figs8_9.csv",
+        "experiments/results/prose_census/section_003_fig7_001_figs8_9_recheck.csv",
+    );
+}
+
+/// The paragraph that starts with `opening` states the counts of the
+/// section census `CSV` (measured, caught, the kinds of the numbers not
+/// caught) and of its recheck.
+fn section_census_paragraph_matches(opening: &str, csv: &str, recheck: &str) {
     let root = env!("CARGO_MANIFEST_DIR");
     let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
-    let start = doc.find("**Section census, 003_… Figs 6–8 and 001_… Figs 8–9.**").expect("the section census paragraph");
+    let start = doc.find(opening).expect("the section census paragraph");
     let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = std::fs::read_to_string(format!("{root}/{CSV}")).unwrap();
+    let text = std::fs::read_to_string(format!("{root}/{csv}")).unwrap();
     let mut lines = text.lines();
     let header = csv_fields(lines.next().unwrap());
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{CSV}: no column {name}"));
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{csv}: no column {name}"));
     let (caught_col, kind_col) = (col("caught"), col("kind"));
     let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
     let n = rows.len();
     let caught = rows.iter().filter(|r| r[caught_col] == "yes").count();
     let kind = |k: &str| rows.iter().filter(|r| r[caught_col] == "no" && r[kind_col] == k).count();
-    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "{CSV}: a caught row has a kind or a missed one has none");
+    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "{csv}: a caught row has a kind or a missed one has none");
     // (kind, its phrase for one number, for several)
     let kinds = [
         ("parameter", "configuration parameter", "configuration parameters"),
@@ -240,12 +258,12 @@ fn the_section_census_003_figs6_8_sentence_matches_its_csv() {
         ("derived", "derived in the same passage", "derived in the same passage"),
         ("result", "quoted result**", "quoted results**"),
     ];
-    assert_eq!(kinds.iter().map(|(k, _, _)| kind(k)).sum::<usize>(), n - caught, "{CSV}: a kind outside the paragraph's list");
+    assert_eq!(kinds.iter().map(|(k, _, _)| kind(k)).sum::<usize>(), n - caught, "{csv}: a kind outside the paragraph's list");
     let mut expected = vec![format!("**{n} measured**"), format!("**{caught} caught** ({:.1} %)", 100.0 * caught as f64 / n as f64), format!("The {} not caught", n - caught)];
     // a kind none of the rows fell into need not be listed
     expected.extend(kinds.iter().filter(|(k, _, _)| kind(k) > 0).map(|(k, one, several)| format!("{} {}", kind(k), if kind(k) == 1 { one } else { several })));
     for e in &expected {
-        assert!(para.contains(e.as_str()), "the section census paragraph should contain {e:?} ({CSV}):\n{para}");
+        assert!(para.contains(e.as_str()), "the section census paragraph should contain {e:?} ({csv}):\n{para}");
     }
-    check_recheck(root, &para, CSV, RECHECK);
+    check_recheck(root, &para, csv, recheck);
 }
