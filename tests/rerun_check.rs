@@ -231,6 +231,15 @@ fn the_section_census_003_fig7_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_001_table2_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 001_… Table II.**",
+        "experiments/results/prose_census/section_001_table2.csv",
+        "experiments/results/prose_census/section_001_table2_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.
