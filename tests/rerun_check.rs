@@ -61,6 +61,50 @@ fn csv_fields(line: &str) -> Vec<String> {
     out
 }
 
+/// A CSV of the census (`prose_census.py run`/`recheck`) as rows of named cells.
+fn csv_table(root: &str, path: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap());
+    lines.map(|l| header.iter().cloned().zip(csv_fields(l)).collect()).collect()
+}
+
+/// The paragraph of docs/reproduction.md that starts with `opening`, its
+/// whitespace collapsed.
+fn paragraph(root: &str, opening: &str) -> String {
+    let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
+    let start = doc.find(opening).unwrap_or_else(|| panic!("no paragraph {opening:?}"));
+    doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The hand-written kinds of the numbers a census did not catch.
+const KINDS: [&str; 6] = ["parameter", "formula", "derived", "log", "reference", "result"];
+
+/// A census CSV's counts: numbers measured, caught, and those not caught
+/// by kind. Every number not caught has a kind of `KINDS`, no caught one
+/// has a kind.
+struct Census {
+    rows: Vec<std::collections::HashMap<String, String>>,
+    n: usize,
+    caught: usize,
+}
+
+impl Census {
+    fn of(root: &str, path: &str) -> Census {
+        let rows = csv_table(root, path);
+        assert!(rows.iter().all(|r| (r["caught"] == "yes") == r["kind"].is_empty()), "{path}: a caught row has a kind or a missed one has none");
+        let (n, caught) = (rows.len(), rows.iter().filter(|r| r["caught"] == "yes").count());
+        let census = Census { rows, n, caught };
+        assert_eq!(KINDS.iter().map(|k| census.kind(k)).sum::<usize>(), n - caught, "{path}: a kind outside the paragraph's list");
+        census
+    }
+
+    /// Numbers not caught of kind `k`.
+    fn kind(&self, k: &str) -> usize {
+        self.rows.iter().filter(|r| r["caught"] == "no" && r["kind"] == k).count()
+    }
+}
+
 /// 95 % Wilson score interval of k successes in n, in percent.
 fn wilson_percent(k: usize, n: usize) -> (f64, f64) {
     let (z, n, p) = (1.96f64, n as f64, k as f64 / n as f64);
@@ -103,23 +147,11 @@ fn the_prose_census_sentence_matches_its_sample() {
 fn the_section_census_001_paragraph_matches_its_csv() {
     const DIR: &str = "experiments/results/prose_census";
     let root = env!("CARGO_MANIFEST_DIR");
-    let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
-    let start = doc.find("**Section by section: 001_… Figs 5–7, Table V and Table II.**").expect("the section census paragraph");
-    let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
-    let table = |path: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut lines = text.lines();
-        let header = csv_fields(lines.next().unwrap());
-        lines.map(|l| header.iter().cloned().zip(csv_fields(l)).collect()).collect()
-    };
+    let para = paragraph(root, "**Section by section: 001_… Figs 5–7, Table V and Table II.**");
     let section = format!("{DIR}/section_001_figs5_7_table2.csv");
-    let rows = table(&section);
-    let n = rows.len();
-    let caught = rows.iter().filter(|r| r["caught"] == "yes").count();
-    assert!(rows.iter().all(|r| (r["caught"] == "yes") == r["kind"].is_empty()), "{section}: a caught row has a kind or a missed one has none");
-    let kind = |k: &str| rows.iter().filter(|r| r["caught"] == "no" && r["kind"] == k).count();
-    let kinds = ["parameter", "formula", "derived", "log", "reference", "result"];
-    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "{section}: a kind outside the paragraph's list");
+    let census = Census::of(root, &section);
+    let (rows, n, caught) = (&census.rows, census.n, census.caught);
+    let kind = |k: &str| census.kind(k);
     let (first, last) = (&rows[0]["line"], &rows[n - 1]["line"]);
     let mut expected = vec![
         format!("the first {n} counted numbers, lines {first}–{last}"),
@@ -136,7 +168,7 @@ fn the_section_census_001_paragraph_matches_its_csv() {
         assert!(para.contains(e.as_str()), "the section census paragraph should contain {e:?}:\n{para}");
     }
     check_recheck(root, &para, &section, &format!("{DIR}/section_001_figs5_7_table2_recheck.csv"));
-    let edited = table(&format!("{DIR}/section_001_figs5_7_table2_edited.csv"));
+    let edited = csv_table(root, &format!("{DIR}/section_001_figs5_7_table2_edited.csv"));
     let missed: Vec<String> = edited.iter().filter(|r| r["caught"] != "yes").map(|r| format!("line {} {}", r["line"], r["number"])).collect();
     assert!(missed.is_empty(), "numbers of the edited lines not caught: {missed:?}");
     let written = format!("all {} numbers of the lines edited", edited.len());
@@ -148,14 +180,8 @@ fn the_section_census_001_paragraph_matches_its_csv() {
 /// none of them is missed now, and the paragraph's counts of caught and
 /// edited rows are the file's.
 fn check_recheck(root: &str, para: &str, sample: &str, recheck: &str) {
-    let table = |path: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
-        let mut lines = text.lines();
-        let header = csv_fields(lines.next().unwrap());
-        lines.map(|l| header.iter().cloned().zip(csv_fields(l)).collect()).collect()
-    };
-    let wanted: Vec<String> = table(sample).into_iter().filter(|r| r["caught"] == "no" && r["kind"] == "result").map(|r| r["line"].clone()).collect();
-    let rows = table(recheck);
+    let wanted: Vec<String> = csv_table(root, sample).into_iter().filter(|r| r["caught"] == "no" && r["kind"] == "result").map(|r| r["line"].clone()).collect();
+    let rows = csv_table(root, recheck);
     assert_eq!(rows.iter().map(|r| r["sample_line"].clone()).collect::<Vec<_>>(), wanted, "{recheck}: not the sample's quoted results not caught");
     let count = |c: &str| rows.iter().filter(|r| r["caught"] == c).count();
     assert_eq!(count("no"), 0, "{recheck}: a quoted result still not caught");
@@ -164,16 +190,9 @@ fn check_recheck(root: &str, para: &str, sample: &str, recheck: &str) {
 }
 
 fn check_census_part(root: &str, para: &str, sample: &str, seed: u32) {
-    let csv = std::fs::read_to_string(format!("{root}/{sample}")).unwrap();
-    let mut lines = csv.lines();
-    let header = csv_fields(lines.next().unwrap());
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
-    let (caught_col, kind_col) = (col("caught"), col("kind"));
-    let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
-    let n = rows.len();
-    let caught = rows.iter().filter(|r| r[caught_col] == "yes").count();
-    let kind = |k: &str| rows.iter().filter(|r| r[caught_col] == "no" && r[kind_col] == k).count();
-    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "{sample}: a caught row has a kind or a missed one has none");
+    let census = Census::of(root, sample);
+    let (n, caught) = (census.n, census.caught);
+    let kind = |k: &str| census.kind(k);
     let (lo, hi) = wilson_percent(caught, n);
     let (rlo, rhi) = wilson_percent(kind("result"), n);
     let mut expected = vec![
@@ -193,8 +212,6 @@ fn check_census_part(root: &str, para: &str, sample: &str, seed: u32) {
     for e in &expected {
         assert!(para.contains(e.as_str()), "the prose census paragraph should contain {e:?} ({sample}):\n{para}");
     }
-    let kinds = ["parameter", "formula", "derived", "log", "reference", "result"];
-    assert_eq!(kinds.iter().map(|k| kind(k)).sum::<usize>(), n - caught, "{sample}: a kind outside the paragraph's list");
     // The document the sample was drawn from, recounted.
     let commit = para.split("as of ").nth(1).and_then(|t| t.split_whitespace().next()).map(|c| c.trim_end_matches(|ch: char| !ch.is_ascii_alphanumeric())).expect("the census's commit");
     let old = Command::new("git").args(["show", &format!("{commit}:docs/reproduction.md")]).current_dir(root).output().expect("run git");
@@ -245,19 +262,10 @@ fn the_section_census_001_table2_sentence_matches_its_csv() {
 /// caught) and of its recheck.
 fn section_census_paragraph_matches(opening: &str, csv: &str, recheck: &str) {
     let root = env!("CARGO_MANIFEST_DIR");
-    let doc = std::fs::read_to_string(format!("{root}/docs/reproduction.md")).unwrap();
-    let start = doc.find(opening).expect("the section census paragraph");
-    let para: String = doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)].split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = std::fs::read_to_string(format!("{root}/{csv}")).unwrap();
-    let mut lines = text.lines();
-    let header = csv_fields(lines.next().unwrap());
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{csv}: no column {name}"));
-    let (caught_col, kind_col) = (col("caught"), col("kind"));
-    let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
-    let n = rows.len();
-    let caught = rows.iter().filter(|r| r[caught_col] == "yes").count();
-    let kind = |k: &str| rows.iter().filter(|r| r[caught_col] == "no" && r[kind_col] == k).count();
-    assert!(rows.iter().all(|r| (r[caught_col] == "yes") == r[kind_col].is_empty()), "{csv}: a caught row has a kind or a missed one has none");
+    let para = paragraph(root, opening);
+    let census = Census::of(root, csv);
+    let (n, caught) = (census.n, census.caught);
+    let kind = |k: &str| census.kind(k);
     // (kind, its phrase for one number, for several)
     let kinds = [
         ("parameter", "configuration parameter", "configuration parameters"),
@@ -267,7 +275,6 @@ fn section_census_paragraph_matches(opening: &str, csv: &str, recheck: &str) {
         ("derived", "derived in the same passage", "derived in the same passage"),
         ("result", "quoted result**", "quoted results**"),
     ];
-    assert_eq!(kinds.iter().map(|(k, _, _)| kind(k)).sum::<usize>(), n - caught, "{csv}: a kind outside the paragraph's list");
     let mut expected = vec![format!("**{n} measured**"), format!("**{caught} caught** ({:.1} %)", 100.0 * caught as f64 / n as f64), format!("The {} not caught", n - caught)];
     // a kind none of the rows fell into need not be listed
     expected.extend(kinds.iter().filter(|(k, _, _)| kind(k) > 0).map(|(k, one, several)| format!("{} {}", kind(k), if kind(k) == 1 { one } else { several })));
