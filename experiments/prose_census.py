@@ -116,11 +116,28 @@ def heading_of(lines, no):
     return ""
 
 
-def run_tests(binary, cwd):
-    """(exit code, failing test names)."""
-    p = subprocess.run([binary, "--test-threads", "2", "-q"], cwd=cwd, capture_output=True, text=True)
+# The two slowest tests of the binary (1.2 s and 1.0 s of its 5 s of CPU on
+# an idle machine) read the tables and the census's own plant, not the prose:
+# in the first 1,030 mutations of prose numbers neither caught one. They run
+# second, and only when the rest of the binary caught nothing, so "caught"
+# still means "some test of the whole binary fails" at about half the cost.
+SLOW_TESTS = ("the_census_catches_a_row_planted_in_the_document", "every_results_table_is_tied")
+
+
+def run_binary(binary, cwd, extra):
+    p = subprocess.run([binary, "--test-threads", "2", "-q", *extra], cwd=cwd, capture_output=True, text=True)
     failed = re.findall(r"^---- (\S+) stdout ----", p.stdout, flags=re.M)
     return p.returncode, failed
+
+
+def run_tests(binary, cwd):
+    """(exit code, failing test names) of the whole binary; the slow tests
+    only when the others all pass (a failure already decides "caught")."""
+    skips = [a for name in SLOW_TESTS for a in ("--skip", name)]
+    code, failed = run_binary(binary, cwd, skips)
+    if code != 0:
+        return code, failed
+    return run_binary(binary, cwd, ["--exact", *SLOW_TESTS])
 
 
 def context_of(line, a, b):

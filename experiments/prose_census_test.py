@@ -66,6 +66,44 @@ check("mutate last digit", census.mutate("0.649"), "0.640")
 check("mutate a 9 wraps", census.mutate("19"), "10")
 check("mutate thousands", census.mutate("1,534.2"), "1,534.3")
 
+# run_tests: the slow tests run second and only when the rest passed. A fake
+# test binary (a shell script) logs its arguments and fails as told.
+import stat
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    log = os.path.join(tmp, "calls")
+    fake = os.path.join(tmp, "fake_tests")
+
+    def make_fake(fail_first, fail_second):
+        # The first call carries --skip, the second --exact; each prints a
+        # libtest failure header for a named test when told to fail.
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\n"
+                    f"echo \"$*\" >> {log}\n"
+                    "case \"$*\" in\n"
+                    f"  *--skip*) [ {int(fail_first)} = 1 ] && "
+                    "{ echo '---- fast_one stdout ----'; exit 101; } ;;\n"
+                    f"  *--exact*) [ {int(fail_second)} = 1 ] && "
+                    "{ echo '---- every_results_table_is_tied stdout ----'; exit 101; } ;;\n"
+                    "esac\nexit 0\n")
+        os.chmod(fake, stat.S_IRWXU)
+        if os.path.exists(log):
+            os.remove(log)
+
+    def calls():
+        return open(log).read().split("\n")[:-1] if os.path.exists(log) else []
+
+    make_fake(True, False)
+    check("caught by the fast tests", census.run_tests(fake, tmp), (101, ["fast_one"]))
+    check("slow tests not run once caught", len(calls()), 1)
+    check("slow tests skipped first", all(("--skip " + t) in calls()[0] for t in census.SLOW_TESTS), True)
+    make_fake(False, True)
+    check("caught by a slow test", census.run_tests(fake, tmp), (101, ["every_results_table_is_tied"]))
+    check("slow tests run exactly", calls()[-1].split()[-3:], ["--exact", *census.SLOW_TESTS])
+    make_fake(False, False)
+    check("caught by none", census.run_tests(fake, tmp)[0], 0)
+    check("both stages ran", len(calls()), 2)
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
