@@ -15,10 +15,10 @@ is one that could drift from its data.
         context): to inspect the filter.
     experiments/prose_census.py run --bin B --n N [--seed S] --out F.csv
         the mutation run. B is the built test binary of
-        `cargo test --release --test reproduction_numbers --no-run`; the
-        document it reads is the one of the checkout it was built in
-        (CARGO_MANIFEST_DIR), which must be this script's checkout. The
-        document is restored after every run and on exit.
+        `cargo test --release --test reproduction_numbers --no-run`, built in
+        any checkout of the same commit: it is run with WORMQOS_REPRO_ROOT
+        set to this script's checkout, whose document and results it then
+        reads. The document is restored after every run and on exit.
     experiments/prose_census.py run --bin B --lines A:B --out F.csv
         the same, for every counted number on lines A..B of the document (a
         section, not a sample): to tie the prose section by section.
@@ -125,7 +125,9 @@ SLOW_TESTS = ("the_census_catches_a_row_planted_in_the_document", "every_results
 
 
 def run_binary(binary, cwd, extra):
-    p = subprocess.run([binary, "--test-threads", "2", "-q", *extra], cwd=cwd, capture_output=True, text=True)
+    env = dict(os.environ, WORMQOS_REPRO_ROOT=cwd)
+    p = subprocess.run([binary, "--test-threads", "2", "-q", *extra], cwd=cwd, capture_output=True, text=True,
+                       env=env)
     failed = re.findall(r"^---- (\S+) stdout ----", p.stdout, flags=re.M)
     return p.returncode, failed
 

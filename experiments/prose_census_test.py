@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # libtest failure header for a named test when told to fail.
         with open(fake, "w") as f:
             f.write("#!/bin/sh\n"
-                    f"echo \"$*\" >> {log}\n"
+                    f"echo \"$* root=$WORMQOS_REPRO_ROOT\" >> {log}\n"
                     "case \"$*\" in\n"
                     f"  *--skip*) [ {int(fail_first)} = 1 ] && "
                     "{ echo '---- fast_one stdout ----'; exit 101; } ;;\n"
@@ -99,7 +99,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("slow tests skipped first", all(("--skip " + t) in calls()[0] for t in census.SLOW_TESTS), True)
     make_fake(False, True)
     check("caught by a slow test", census.run_tests(fake, tmp), (101, ["every_results_table_is_tied"]))
-    check("slow tests run exactly", calls()[-1].split()[-3:], ["--exact", *census.SLOW_TESTS])
+    check("slow tests run exactly", calls()[-1].split()[-4:-1], ["--exact", *census.SLOW_TESTS])
+    check("the binary reads this checkout", calls()[-1].split()[-1], "root=" + tmp)
     make_fake(False, False)
     check("caught by none", census.run_tests(fake, tmp)[0], 0)
     check("both stages ran", len(calls()), 2)

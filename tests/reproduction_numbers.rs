@@ -30,8 +30,15 @@ mod lane_ties;
 #[path = "reproduction_numbers/paper_units_004.rs"]
 mod paper_units_004;
 
+/// The checkout whose docs and results the ties read: the one this binary
+/// was built in, unless `WORMQOS_REPRO_ROOT` names another. The census
+/// (`experiments/prose_census.py`) sets it to its own checkout, so one build
+/// of this binary measures the document of any worktree of the same commit.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    match std::env::var_os("WORMQOS_REPRO_ROOT") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    }
 }
 
 /// The `####` section of docs/reproduction.md under `heading` (the whole
