@@ -292,6 +292,29 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "  for R1 where Eq. (6) gives 2 and 1.25, and on the solved 6-cube every";
     v.extend([d(p, "2", 2.0), d(p, "1.25", 1.25), d(p, "6", 6.0)]);
 
+    // The probe's held shares are `cube_vcq_hops`'s ρ, an independent count
+    // of the same runs (same seeds), within the last TAIL_MARGIN cycles the
+    // probe leaves out; and R1 never loses a cycle at the source, which
+    // sends the highest class first.
+    let mut held_off = 0.0f64;
+    for l in LOADS {
+        for class in [R1, R2] {
+            for k in HOP_LINKS {
+                let rho = cell("experiments/results/cube_vcq_hops/hops.csv", &[("point", point(l)), ("class", class), ("link", k)], "rho");
+                let held = link(l, class, k, "held");
+                held_off = held_off.max(100.0 * (held / rho - 1.0).abs());
+                if (held / rho - 1.0).abs() > 0.01 {
+                    e.push(format!("{l} class {class} {k}: the probe's held share {held}, cube_vcq_hops' ρ {rho}"));
+                }
+            }
+        }
+        if (link(l, R1, "injection", "span") - M).abs() > 1e-9 {
+            e.push(format!("{l}: R1's injection span is {} cycles, not M", link(l, R1, "injection", "span")));
+        }
+    }
+
+    v.push(d("The probe's held shares of the router links are within 0.2 % of", "0.2", held_off));
+
     // The probe's chain terms are the library's (the row's S̄).
     for l in LOADS {
         for class in [R1, R2] {
