@@ -51,6 +51,12 @@ pub struct ModelArgs {
     /// input ports' messages.
     #[arg(long)]
     pub vc_queue: bool,
+    /// With --vc-queue on a hypercube: also `model:kim2005_cube_vcq_flit`,
+    /// the `kim2005_cube_vcq_ports` row with each link's cycles per flit
+    /// counted per flit instead of Eq. (6)'s per cycle in the VC holds
+    /// (issue 22).
+    #[arg(long)]
+    pub flit_sharing: bool,
     /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
     pub force: bool,
@@ -99,7 +105,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     for &d in &a.deadline {
         real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
     }
-    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops, vc_queue: a.vc_queue };
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops, vc_queue: a.vc_queue, flit_sharing: a.flit_sharing };
     if opts.ring_source_block && a.with_sim {
         return Err(invalid(
             "--ring-strategy source-block with --with-sim: the simulation follows the experiment file; to simulate 004_…'s second strategy set topology.strategy = \"source_block\" (the model then follows it without this flag)",

@@ -68,6 +68,16 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     let (o, out) = run(&dir, &table1(), &["--hops", "2", "--deadline", "50"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--hops") && !out.exists());
+    // --flit-sharing: a variant of the hypercube's VC-queue rows only.
+    let cube = base("fig7_000_cube6.toml");
+    let (o, out) = run(&dir, &cube, &["--flit-sharing"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "--flit-sharing without --vc-queue: {err}");
+    assert!(err.contains("--flit-sharing") && err.contains("--vc-queue") && err.contains("e.toml") && !out.exists(), "{err}");
+    let (o, out) = run(&dir, &table1(), &["--vc-queue", "--flit-sharing"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "--flit-sharing on a single switch: {err}");
+    assert!(err.contains("--flit-sharing") && err.contains("hypercube") && !out.exists(), "{err}");
     let cases: [(&str, String, &str); 7] = [
         ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         // Unpartitioned: any class may take any output VC, not the model's router.

@@ -5197,6 +5197,8 @@ mod dmp_vcq;
 mod cube_vcq_hops;
 #[path = "reproduction_numbers/cube_vcq_ports.rs"]
 mod cube_vcq_ports;
+#[path = "reproduction_numbers/cube_r2_body.rs"]
+mod cube_r2_body;
 #[path = "reproduction_numbers/l3_hold.rs"]
 mod l3_hold;
 #[path = "reproduction_numbers/l3_line.rs"]
@@ -5323,6 +5325,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(dmp_vcq::ties());
     ties.extend(cube_vcq_hops::ties());
     ties.extend(cube_vcq_ports::ties());
+    ties.extend(cube_r2_body::ties());
     ties.extend(l3_hold::ties());
     ties.extend(l3_line::ties());
     ties.extend(paper_units_004::ties());

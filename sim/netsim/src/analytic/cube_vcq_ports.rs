@@ -35,6 +35,7 @@
 //! The waits are independent of each other and of Eqs (20)–(23)'s latency,
 //! as in `kim2005_cube_vcq`.
 
+use super::kim2005::sharing_cycles;
 use super::kim2005_cube::{hop_probability, CubeModel, CubeSolution};
 use super::vc_queue_tail::{convolve, md1_wait_pmf, tail_with_wait};
 
@@ -83,6 +84,14 @@ impl PortQueues {
             ejection_cycles_per_flit: spf[model.n],
             hop_cycles_per_flit: spf[..model.n].to_vec(),
         }
+    }
+
+    /// Class `c` with each link's S̄ taken per flit instead of Eq. (6)'s
+    /// per cycle ([`cycles_per_flit_by_flit`] over the same chains): the
+    /// row `kim2005_cube_vcq_flit`.
+    pub fn of_by_flit(model: &CubeModel, sol: &CubeSolution, c: usize) -> Self {
+        let spf: Vec<f64> = sol.occupancy.iter().map(|pi| cycles_per_flit_by_flit(&model.router.vticks, pi, c)).collect();
+        PortQueues { ejection_cycles_per_flit: spf[model.n], hop_cycles_per_flit: spf[..model.n].to_vec(), ..Self::of(model, sol, c) }
     }
 
     /// M(S̄ − 1): the cycles a link's sharing adds to a message's body.
@@ -164,14 +173,45 @@ impl PortQueues {
     }
 }
 
+/// Cycles per flit of real-time class `c` on a link whose occupancy chain
+/// (Eqs 6–8) has stationary distribution `pi`, counted per flit: in state
+/// z the class sends a flit every S_c(z) cycles, so over the states where
+/// its VC is held it sends Σ π(z)/S_c(z) flits per cycle, and a flit takes
+/// the inverse, (Σ π(z)) / Σ π(z)/S_c(z). Eq. (6) averages S_c(z) itself
+/// with the time weights π(z), which counts each cycle of a slow shared
+/// state as if a flit were sent in it (`cube_r2_body`: R2's losses on the
+/// links follow this form, not Eq. 6's). 1 if the VC is never held.
+pub fn cycles_per_flit_by_flit(vticks: &[f64], pi: &[f64], c: usize) -> f64 {
+    let (mut held, mut flits) = (0.0, 0.0);
+    for (z, &p) in pi.iter().enumerate().filter(|(z, _)| z >> c & 1 == 1) {
+        held += p;
+        flits += p / sharing_cycles(vticks, z, c);
+    }
+    if flits > 0.0 {
+        held / flits
+    } else {
+        1.0
+    }
+}
+
 /// `kim2005_cube_vcq_ports`, real-time class c: the model's h-hop tail
 /// (Eqs 20–23) with the path's waits added, averaged over the C(n, h)
 /// dimension sets; over all messages weighted by P_h. Returns the mean
 /// wait over all messages and P{L + W > D} per deadline; `None` if a VC
 /// queue has ρ ≥ 1.
 pub fn cube_vcq_ports_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+    queues_miss(model, sol, c, &PortQueues::of(model, sol, c), hops, deadlines)
+}
+
+/// `kim2005_cube_vcq_flit`: [`cube_vcq_ports_miss`] with the holds from the
+/// links' S̄ per flit ([`PortQueues::of_by_flit`]).
+pub fn cube_vcq_flit_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), hops, deadlines)
+}
+
+/// The mean wait and the tails of class `c` with the VC queues `queues`.
+fn queues_miss(model: &CubeModel, sol: &CubeSolution, c: usize, queues: &PortQueues, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
     let n = model.n;
-    let queues = PortQueues::of(model, sol, c);
     let mean = queues.mean_wait()?;
     let top = deadlines.iter().fold(0.0f64, |a, &d| a.max(d)).max(0.0) as usize;
     let miss_h = |h: usize| -> Option<Vec<f64>> {
@@ -248,6 +288,45 @@ mod tests {
         // dimension 1 ½; the ejection 1/7, 2/7, 4/7.
         assert_eq!([injection_share(2), hop_port_share(2, 0), hop_port_share(2, 1)], [0.25, 0.25, 0.5]);
         assert_eq!([ejection_port_share(3, 0), ejection_port_share(3, 2)], [1.0 / 7.0, 4.0 / 7.0]);
+    }
+
+    /// S̄ per flit by hand: π = (0.7, 0.1, 0.1, 0.1) over the states
+    /// (none, R1, R2, both), Vticks 8 and 16 (R2 at half R1's rate). R2
+    /// sends a flit a cycle alone and one in 3 cycles beside R1 (Eq. 7:
+    /// 16 (1/8 + 1/16) = 3): per flit 0.2/(0.1 + 0.1/3) = 1.5 cycles, where
+    /// Eq. (6)'s (0.1 · 1 + 0.1 · 3)/0.2 = 2. R1: 1.5 cycles beside R2,
+    /// 0.2/(0.1 + 0.1/1.5) = 1.2 (Eq. 6: 1.25). A class never held: 1.
+    #[test]
+    fn cycles_per_flit_by_flit_by_hand() {
+        let (pi, vticks) = ([0.7, 0.1, 0.1, 0.1], [8.0, 16.0]);
+        assert!((cycles_per_flit_by_flit(&vticks, &pi, 1) - 1.5).abs() < 1e-12);
+        assert!((cycles_per_flit_by_flit(&vticks, &pi, 0) - 1.2).abs() < 1e-12);
+        assert_eq!(cycles_per_flit_by_flit(&vticks, &[0.9, 0.1, 0.0, 0.0], 1), 1.0);
+        // One class alone always sends a flit a cycle.
+        assert_eq!(cycles_per_flit_by_flit(&vticks, &[0.6, 0.4, 0.0, 0.0], 0), 1.0);
+    }
+
+    /// On the solved 6-cube of fig7_000_cube6 at R1 + R2 = 0.006 (the
+    /// Vticks 8 and 16 cycles the simulator rounds to), every link's S̄ per
+    /// flit lies in [1, Eq. (6)'s] (a harmonic mean is at most the
+    /// arithmetic one), strictly below it where the classes share, so the
+    /// row's holds are at most the ports row's.
+    #[test]
+    fn by_flit_holds_lie_between_m_and_the_ports_rows() {
+        let mut router = super::super::kim2005::RouterModel::table1(0.004, 0.002, 0.002);
+        router.vticks = vec![8.0, 16.0];
+        let model = CubeModel { n: 6, router };
+        let sol = model.solve().unwrap();
+        for c in 0..2 {
+            let (eq6, flit) = (PortQueues::of(&model, &sol, c), PortQueues::of_by_flit(&model, &sol, c));
+            for (a, b) in eq6.hop_cycles_per_flit.iter().chain([&eq6.ejection_cycles_per_flit]).zip(flit.hop_cycles_per_flit.iter().chain([&flit.ejection_cycles_per_flit])) {
+                assert!(1.0 <= *b && *b < *a, "class {c}: per flit {b}, Eq. (6) {a}");
+            }
+            for (a, b) in eq6.holds().iter().zip(flit.holds()) {
+                assert!(32.0 < b && b < *a, "class {c}: hold per flit {b}, ports row {a}");
+            }
+            assert_eq!((flit.rate, flit.msg_flits, flit.n), (eq6.rate, eq6.msg_flits, eq6.n));
+        }
     }
 
     fn two_cube() -> PortQueues {

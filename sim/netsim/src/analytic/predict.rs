@@ -89,6 +89,8 @@ pub enum Plan {
         /// [`Options::vc_queue`]: also the rows `kim2005_cube_vcq` and
         /// `kim2005_cube_vcq_ports`.
         vc_queue: bool,
+        /// [`Options::flit_sharing`]: also the row `kim2005_cube_vcq_flit`.
+        flit_sharing: bool,
     },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
@@ -140,7 +142,7 @@ impl Plan {
                 rows
             }
             Plan::Ring { model, stages, holding, eq8 } => ring_models(model, *eq8, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops, onoff, bursts, vc_queue } => {
+            Plan::Cube { model, classes, hops, onoff, bursts, vc_queue, flit_sharing } => {
                 let mut rows = with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref());
                 if *vc_queue {
                     let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| vc_queue_tail::cube_vcq_miss(model, sol, i, *hops, deadlines));
@@ -151,6 +153,12 @@ impl Plan {
                     // input ports' messages (`cube_vcq_ports.rs`).
                     let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| cube_vcq_ports::cube_vcq_ports_miss(model, sol, i, *hops, deadlines));
                     rows.push(Named { name: "kim2005_cube_vcq_ports", result });
+                }
+                if *flit_sharing {
+                    // The ports row with each link's S̄ per flit, not per
+                    // cycle (Eq. 6), in the holds (`cube_vcq_ports.rs`).
+                    let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| cube_vcq_ports::cube_vcq_flit_miss(model, sol, i, *hops, deadlines));
+                    rows.push(Named { name: "kim2005_cube_vcq_flit", result });
                 }
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
@@ -537,6 +545,10 @@ pub struct Options {
     /// `kim2005_cube_vcq_ports`, with the router's hold and the other input
     /// ports' share (`cube_vcq_ports.rs`).
     pub vc_queue: bool,
+    /// With [`Options::vc_queue`] on a hypercube: also the row
+    /// `kim2005_cube_vcq_flit`, `kim2005_cube_vcq_ports` with each link's
+    /// S̄ per flit instead of Eq. (6)'s per cycle in the holds.
+    pub flit_sharing: bool,
 }
 
 /// Checks an experiment against the assumptions of the model for its
@@ -556,6 +568,14 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
         };
         if !(1..=n).contains(&h) {
             return Err(input_err(v, "--hops", h, format!("h-hop deadline missing probability (000_… §3.4.2) needs kind = \"hypercube\" and 1..=n (n = {n})")));
+        }
+    }
+    if opts.flit_sharing {
+        if !opts.vc_queue {
+            return Err(input_err(v, "--flit-sharing", "true", "the row kim2005_cube_vcq_flit is a variant of the VC-queue rows: give --vc-queue too"));
+        }
+        if !matches!(v.exp.topology.spec, TopologySpec::Hypercube { .. }) {
+            return Err(input_err(v, "--flit-sharing", "true", format!("the row kim2005_cube_vcq_flit is 000_… §3.2's: needs topology.kind = \"hypercube\", not {:?}", v.exp.topology.spec)));
         }
     }
     let w = &v.exp.workload;
@@ -580,7 +600,7 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     match &v.exp.topology.spec {
         TopologySpec::SingleSwitch => plan_single_router(v, opts.vc_queue),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
-        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops, opts.vc_queue),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops, opts.vc_queue, opts.flit_sharing),
         TopologySpec::UnidirectionalTorus { k, n, shared_vcs } => plan_torus(v, *k as usize, *n as usize, *shared_vcs),
         other => Err(input_err(
             v,
@@ -635,10 +655,10 @@ fn burst_classes(v: &Validated, model: &RouterModel, endpoints: usize) -> Vec<Bu
         .collect()
 }
 
-fn plan_cube(v: &Validated, n: usize, hops: Option<usize>, vc_queue: bool) -> Result<Plan, PredictError> {
+fn plan_cube(v: &Validated, n: usize, hops: Option<usize>, vc_queue: bool, flit_sharing: bool) -> Result<Plan, PredictError> {
     let (router, classes, onoff) = qos_inputs(v)?;
     let bursts = onoff.as_ref().map(|_| burst_classes(v, &router, 1 << n).into_iter().map(|class| CubeBurstClass { n, class }).collect());
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts, vc_queue })
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts, vc_queue, flit_sharing })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
