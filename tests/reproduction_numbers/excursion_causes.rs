@@ -193,6 +193,10 @@ fn excursion_causes_dummy_tail_split_follows_from_the_committed_files() {
                 int(100.0 * (1.0 - share(4) / share(3))),
                 int(100.0 * (1.0 - per_frame(4) / per_frame(3)))
             ));
+            // "about half of the fall": the share's relative fall against the frames'.
+            let half = (1.0 - share(4) / share(3)) / (1.0 - per_frame(4) / per_frame(3));
+            assert!((0.4..0.6).contains(&half), "the share owing explains {half} of the fall, not about half");
+            has("account for about half of the fall".to_string());
         } else {
             let share = |key: &str| dummy(key) / (v(p, "latency_mean", key) - v(p, "median_latency_mean", key));
             let excess = |run: &str, key: &str| v(run, "latency_mean", key) - v(run, "median_latency_mean", key);
