@@ -127,3 +127,115 @@ fn excursion_causes_section_numbers_follow_from_the_committed_split() {
         one(mean(np, "behind_earlier", 4))
     ));
 }
+
+const SEED2_DIR: &str = "experiments/results/fig4_003_excursion_causes/seed2";
+
+/// The dummy tail split by what it waited for (seeds 1 and 2), its wait per
+/// phase from the source's log, and seed 2's groups and 80:20 missing
+/// probabilities: every number as written in the section, and the verdicts
+/// the text draws from them.
+#[test]
+fn excursion_causes_dummy_tail_split_follows_from_the_committed_files() {
+    let seed1 = read_csv(CSV, &mut HashMap::new());
+    let seed2 = read_csv(&format!("{SEED2_DIR}/excursion_causes.csv"), &mut HashMap::new());
+    let (np, p) = ("np_stag", "p_selfpre_stag");
+    let one = |x: f64| grouped(x, 1).replace('-', "−");
+    let int = |x: f64| grouped(x, 0);
+    for (seed, rows) in [(1, &seed1), (2, &seed2)] {
+        let v = |run: &str, stat: &str, key: &str| -> f64 {
+            let row = rows.iter().find(|r| r["run"] == run && r["stat"] == stat && r["key"] == key);
+            row.unwrap_or_else(|| panic!("seed {seed}: no {run} {stat} {key}"))["value"].parse().unwrap()
+        };
+        let ex = |cause: &str, key: &str| v(p, &format!("excess_{cause}"), key);
+        // The dummy tail's parts, the queue's and the header's together.
+        let part = |wait: &str, key: &str| ex(&format!("queue_holder_dummy_{wait}"), key) + ex(&format!("header_dummy_{wait}"), key);
+        let dummy = |key: &str| ex("queue_holder_dummy", key) + ex("header_dummy", key);
+        for (key, name) in [("m0", "M0"), ("records", "The records"), ("top1", "The top 1 %")] {
+            let (nc, vcw, sw) = (part("no_credit", key), ex("dummy_lane_vc_wait", key), ex("dummy_lane_switch_lost", key));
+            has(format!(
+                "{name}: of the dummy tail's {} cycles, {} without a credit in the suspended lane, {} the link, {} its own cycle; in {} of the no-credit cycles best effort in that lane waited for an output VC, in {} it held one and lost the crossbar, {} other.",
+                one(dummy(key)),
+                one(nc),
+                one(part("link", key)),
+                one(part("sent", key)),
+                one(vcw),
+                one(sw),
+                one(nc - vcw - sw)
+            ));
+            assert!(nc > 0.99 * dummy(key), "seed {seed} {key}: the dummy tail is not held by the credit");
+            assert!(vcw > 0.8 * nc, "seed {seed} {key}: the lane's best effort is not mostly waiting for an output VC");
+            assert_eq!(ex("dummy_lane_output_preempted", key) + ex("dummy_lane_output_full", key), 0.0, "seed {seed} {key}");
+        }
+        if seed == 1 {
+            let ph = |stat: &str, k: u32| v(p, stat, &format!("phase{k}"));
+            let share = |k: u32| ph("owing_dummy_tail", k) / ph("rt_messages", k);
+            has(format!(
+                "Per real-time message that owed a dummy tail, its wait before the header (the source's log) did not fall: {} cycles in 70:30, {} in 80:20, of them {} and {} without a credit. What fell is how many owed one: {} of {} real-time messages ({}) against {} of {} ({}).",
+                one(ph("dummy_tail_wait_mean", 3)),
+                one(ph("dummy_tail_wait_mean", 4)),
+                one(ph("dummy_tail_no_credit_mean", 3)),
+                one(ph("dummy_tail_no_credit_mean", 4)),
+                int(ph("owing_dummy_tail", 3)),
+                int(ph("rt_messages", 3)),
+                grouped(share(3), 3),
+                int(ph("owing_dummy_tail", 4)),
+                int(ph("rt_messages", 4)),
+                grouped(share(4), 3)
+            ));
+            assert!(ph("dummy_tail_wait_mean", 4) >= ph("dummy_tail_wait_mean", 3) && share(4) < share(3));
+            let per_frame = |k: u32| ph("mean_queue_holder_dummy", k) + ph("mean_header_dummy", k);
+            has(format!(
+                "Per judged frame the no-credit cycles with the lane's best effort waiting for an output VC fall {} → {}, those with it losing the crossbar rise {} → {}. The share owing fell by {} %, the frames' dummy-tail wait by {} %;",
+                one(ph("mean_dummy_lane_vc_wait", 3)),
+                one(ph("mean_dummy_lane_vc_wait", 4)),
+                one(ph("mean_dummy_lane_switch_lost", 3)),
+                one(ph("mean_dummy_lane_switch_lost", 4)),
+                int(100.0 * (1.0 - share(4) / share(3))),
+                int(100.0 * (1.0 - per_frame(4) / per_frame(3)))
+            ));
+            // "about half of the fall": the share's relative fall against the frames'.
+            let half = (1.0 - share(4) / share(3)) / (1.0 - per_frame(4) / per_frame(3));
+            assert!((0.4..0.6).contains(&half), "the share owing explains {half} of the fall, not about half");
+            has("account for about half of the fall".to_string());
+        } else {
+            let share = |key: &str| dummy(key) / (v(p, "latency_mean", key) - v(p, "median_latency_mean", key));
+            let excess = |run: &str, key: &str| v(run, "latency_mean", key) - v(run, "median_latency_mean", key);
+            has(format!(
+                "P's excess is still mostly the dummy tail: M0 {} of {} cycles ({}), the {} 80:20 records {} of {} ({}), the {} frames of the top 1 % {} of {} ({}).",
+                one(dummy("m0")),
+                one(excess(p, "m0")),
+                grouped(share("m0"), 2),
+                int(v(p, "frames", "records")),
+                one(dummy("records")),
+                one(excess(p, "records")),
+                grouped(share("records"), 2),
+                int(v(p, "frames", "top1")),
+                one(dummy("top1")),
+                one(excess(p, "top1")),
+                grouped(share("top1"), 2)
+            ));
+            for key in ["m0", "records", "top1"] {
+                assert!(share(key) > 0.5, "seed 2 {key}: the dummy tail is not most of P's excess");
+            }
+            let phases = |run: &str| read_csv(&format!("{SEED2_DIR}/{run}_phases.csv"), &mut HashMap::new());
+            let at_80 = |run: &str, col: &str| -> f64 { phases(run).iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap() };
+            let prob = |run: &str| (at_80(run, "deadline_miss_probability"), at_80(run, "deadline_miss_probability_ci95"));
+            let ((pp, ph), (npp, nph)) = (prob(p), prob(np));
+            has(format!("The 80:20 missing probabilities keep their order, the intervals apart: P {} ± {} against NP {} ± {}.", grouped(pp, 3), grouped(ph, 3), grouped(npp, 3), grouped(nph, 3)));
+            assert!(pp + ph < npp - nph, "seed 2: P and NP not apart in 80:20");
+            let level = |run: &str, k: u32| v(run, "latency_mean", &format!("phase{k}"));
+            let queue = ["queue_holder_sends", "queue_holder_no_credit", "queue_holder_dummy", "queue_holder_link", "queue_other"].iter().map(|c| v(np, &format!("excess_{c}"), "records")).sum::<f64>();
+            has(format!(
+                "P's level does not fall into 80:20 here ({} → {} cycles per judged frame) while NP's rises {} → {}; NP's {} records exceed their streams' median by {} cycles, {} of them in the source queue.",
+                one(level(p, 3)),
+                one(level(p, 4)),
+                one(level(np, 3)),
+                one(level(np, 4)),
+                int(v(np, "frames", "records")),
+                one(excess(np, "records")),
+                one(queue)
+            ));
+            assert!(level(p, 4) > level(p, 3) && level(np, 4) > 3.0 * level(np, 3) && queue > 0.5 * excess(np, "records"));
+        }
+    }
+}

@@ -22,8 +22,14 @@
 //!   sink takes in the next, named as the sink names it (a header by its
 //!   (destination, tag), a body flit by its tag at that destination).
 //!
+//! The dummy-tail causes are split further by what the dummy tail waited
+//! for ([`dummy_tail`]).
+//!
 //! [`Sim::run_cause_split`]: crate::network::Sim::run_cause_split
 
+pub mod dummy_tail;
+
+use dummy_tail::{DummyPart, DummySplit, DummyWait, LaneHold};
 use wormqos_sim::{LinkFlit, Router, VcState, Width};
 
 /// What held a message's frontier back in one cycle. Before its header
@@ -156,8 +162,9 @@ pub enum SourceVcNow {
     Idle,
     /// A flit of its message left.
     Sent,
-    /// An owed dummy flit left, or waited (with or without a credit).
-    Dummy,
+    /// An owed dummy tail left or waited (`wait`); `lane`: the suspended
+    /// message's lane, the one it goes into.
+    Dummy { wait: DummyWait, lane: u8 },
     /// Its next flit had no credit.
     NoCredit,
     /// Its next flit had a credit, the link went to another VC.
@@ -168,6 +175,9 @@ pub enum SourceVcNow {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CauseSplit {
     pub cycles: [u32; CAUSES],
+    /// Of [`Cause::QueueHolderDummy`] and [`Cause::HeaderDummy`]: what the
+    /// dummy tail waited for.
+    pub dummy: DummySplit,
     /// Cycles in which the counts disagreed with the router (a flit of it
     /// crossing the crossbar beyond those its source sent, on the link
     /// beyond those crossed, or fewer than its flits crossed or delivered
@@ -247,6 +257,9 @@ pub(crate) struct CauseProbe {
     now: Vec<SourceVcNow>,
     written: Vec<[u64; wormqos_sim::lane_credits::MAX_LANES]>,
     returned: Vec<[u64; wormqos_sim::lane_credits::MAX_LANES]>,
+    /// Per (endpoint, VC) and lane: the last cycle a credit returned
+    /// (`u64::MAX`: none yet).
+    last_credit: Vec<[u64; wormqos_sim::lane_credits::MAX_LANES]>,
     followed: Vec<Followed>,
     /// Slab index -> position in `followed` + 1 (0: not followed).
     pos: Vec<u32>,
@@ -267,6 +280,7 @@ impl CauseProbe {
             now: vec![SourceVcNow::Idle; n],
             written: vec![[0; wormqos_sim::lane_credits::MAX_LANES]; n],
             returned: vec![[0; wormqos_sim::lane_credits::MAX_LANES]; n],
+            last_credit: vec![[u64::MAX; wormqos_sim::lane_credits::MAX_LANES]; n],
             followed: Vec::new(),
             pos: Vec::new(),
             on_link: vec![None; ports],
@@ -338,6 +352,7 @@ impl CauseProbe {
             for v in (0..m).filter(|&v| word >> v & 1 == 1) {
                 let lane = if per_lane { wormqos_sim::credit_lane(out.credit_lanes[p], v) } else { 0 };
                 self.returned[e * m + v][lane] += 1;
+                self.last_credit[e * m + v][lane] = now;
             }
         }
         for (o, f) in out.flits.iter().enumerate().take(self.on_link.len()) {
@@ -373,7 +388,10 @@ impl CauseProbe {
             let cause = match self.now[f.src * m + v] {
                 SourceVcNow::Idle => Cause::QueueOther,
                 SourceVcNow::Sent => Cause::QueueHolderSends,
-                SourceVcNow::Dummy => Cause::QueueHolderDummy,
+                SourceVcNow::Dummy { wait, lane } => {
+                    self.dummy_cycle(f, true, wait, v, lane, now, router);
+                    Cause::QueueHolderDummy
+                }
                 SourceVcNow::NoCredit => Cause::QueueHolderNoCredit,
                 SourceVcNow::Link => Cause::QueueHolderLink,
             };
@@ -383,7 +401,10 @@ impl CauseProbe {
         let at_source = self.now[f.src * m + v];
         if f.sent == 0 {
             let cause = match at_source {
-                SourceVcNow::Dummy => Cause::HeaderDummy,
+                SourceVcNow::Dummy { wait, lane } => {
+                    self.dummy_cycle(f, false, wait, v, lane, now, router);
+                    Cause::HeaderDummy
+                }
                 SourceVcNow::NoCredit => Cause::HeaderNoCredit,
                 SourceVcNow::Link => Cause::HeaderLink,
                 SourceVcNow::Idle | SourceVcNow::Sent => Cause::Other,
@@ -437,16 +458,7 @@ impl CauseProbe {
                 VcState::Routed { .. } if !f.was_routed => (Cause::Pipeline, true),
                 VcState::Routed { .. } => (Cause::VcWait, true),
                 VcState::Active { .. } if f.was_routed => (Cause::Pipeline, false),
-                VcState::Active { route, ovc } => {
-                    let cause = if router.owner(route, ovc) != Some(p * m + v) {
-                        Cause::OutputPreempted
-                    } else if router.output_occupancy(route, ovc) >= self.depth {
-                        Cause::OutputFull
-                    } else {
-                        Cause::SwitchLost
-                    };
-                    (cause, false)
-                }
+                VcState::Active { route, ovc } => (self.holding_output(router, p, v, route, ovc), false),
             };
         }
         let cause = match at_source {
@@ -455,6 +467,53 @@ impl CauseProbe {
             _ => Cause::Other,
         };
         (cause, false)
+    }
+
+    /// An input VC (p, v) holding output VC `ovc` of port `route`, its
+    /// flit not through the crossbar: that output VC owned by another input
+    /// VC now, full, or with room (the crossbar lost).
+    fn holding_output<X: Width>(&self, router: &Router<X>, p: usize, v: usize, route: usize, ovc: usize) -> Cause {
+        if router.owner(route, ovc) != Some(p * self.vcs + v) {
+            Cause::OutputPreempted
+        } else if router.output_occupancy(route, ovc) >= self.depth {
+            Cause::OutputFull
+        } else {
+            Cause::SwitchLost
+        }
+    }
+
+    /// A dummy-tail cycle of `f` (`queued`: its VC's holder owes it; else
+    /// `f` itself) on source VC v, the dummy tail's lane `lane`: its part,
+    /// and without a credit what holds that lane in the router.
+    #[allow(clippy::too_many_arguments)]
+    fn dummy_cycle<X: Width>(&self, f: &mut Followed, queued: bool, wait: DummyWait, v: usize, lane: u8, now: u64, router: &Router<X>) {
+        f.split.dummy.parts[DummyPart::of(queued, wait) as usize] += 1;
+        if wait == DummyWait::NoCredit {
+            let crossed_now = self.last_credit[f.src * self.vcs + v][lane as usize] == now;
+            let hold = self.lane_hold(router, self.in_port[f.src], v, lane as usize, crossed_now);
+            f.split.dummy.lane[hold as usize] += 1;
+        }
+    }
+
+    /// What lane `lane` of input VC (p, v) waits for in the router
+    /// (`crossed_now`: a flit of it crossed the crossbar in this cycle).
+    fn lane_hold<X: Width>(&self, router: &Router<X>, p: usize, v: usize, lane: usize, crossed_now: bool) -> LaneHold {
+        if router.lane_occupancy(p, v, lane) == 0 {
+            return LaneHold::Empty;
+        }
+        if router.lane_regs(p, v).is_some_and(|r| r.top > 0 && r.sl != lane) {
+            return LaneHold::OtherLane;
+        }
+        match router.vc_state(p, v) {
+            VcState::Idle => LaneHold::Unrouted,
+            VcState::Routed { .. } => LaneHold::VcWait,
+            VcState::Active { route, ovc } => match self.holding_output(router, p, v, route, ovc) {
+                Cause::OutputPreempted => LaneHold::OutputPreempted,
+                Cause::OutputFull => LaneHold::OutputFull,
+                _ if crossed_now => LaneHold::Crossed,
+                _ => LaneHold::SwitchLost,
+            },
+        }
     }
 
     /// Message `idx` was delivered: its split (`None` if not followed).

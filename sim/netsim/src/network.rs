@@ -1866,19 +1866,32 @@ impl<'a, X: Width> Sim<'a, X> {
     fn note_source_vcs<const LANES: bool>(&mut self, e: usize, picked: Option<usize>) {
         use crate::cause_split::SourceVcNow;
         let Some(probe) = self.causes.as_mut() else { return };
+        use crate::cause_split::dummy_tail::DummyWait;
         let ni = &self.nis[e];
         for v in 0..ni.vc_cur.len() {
             let what = match ni.vc_cur[v] {
                 None => SourceVcNow::Idle,
-                Some(_) if ni.vc_owed[v] == OwedDummy::Tail => SourceVcNow::Dummy,
-                Some(_) if picked == Some(v) => SourceVcNow::Sent,
                 Some((_, sent)) => {
                     let head = match ni.vc_owed[v] {
                         OwedDummy::None => sent == 0,
                         OwedDummy::Header => true,
                         OwedDummy::Tail => false,
                     };
-                    if ni.next_flit_credits::<LANES>(v, head, ni.vc_class[v]) > 0 {
+                    let credited = ni.next_flit_credits::<LANES>(v, head, ni.vc_class[v]) > 0;
+                    if ni.vc_owed[v] == OwedDummy::Tail {
+                        // The dummy tail goes into the suspended message's lane.
+                        let lane = if LANES { ni.lanes.lane_for(v, false, ni.vc_class[v]) } else { 0 };
+                        let wait = if picked == Some(v) {
+                            DummyWait::Sent
+                        } else if credited {
+                            DummyWait::Link
+                        } else {
+                            DummyWait::NoCredit
+                        };
+                        SourceVcNow::Dummy { wait, lane }
+                    } else if picked == Some(v) {
+                        SourceVcNow::Sent
+                    } else if credited {
                         SourceVcNow::Link
                     } else {
                         SourceVcNow::NoCredit

@@ -30,6 +30,12 @@ impl SourceLanes {
         self.0[v].credits_for(head, class) as u32
     }
 
+    /// The lane VC v's next flit would go into (as `credits_for`).
+    #[inline]
+    pub fn lane_for(&self, v: usize, head: bool, class: u8) -> u8 {
+        self.0[v].pick(head, class).lane
+    }
+
     /// A flit of class `class` leaves on VC v (it had a credit): its lane,
     /// one credit of that lane used.
     #[inline]

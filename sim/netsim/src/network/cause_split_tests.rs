@@ -99,3 +99,74 @@ fn two_messages_share_the_output_port() {
         ]
     );
 }
+
+/// A preemptive single switch of 2 ports and one VC, per-lane credits of
+/// 4 flits a lane (the least allowed), sources that preempt their own
+/// best effort (§9.4 *A source preempting its own best effort*;
+/// `source_preemption_tests.rs`'s derivation with input buffers of 4
+/// instead of 16).
+fn preempting_sources() -> Validated {
+    let text = "name = \"dummy\"\n[router]\nports = 2\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+         traffic_classes = 3\npreemption_credits = \"per_lane\"\n\
+         [topology]\nkind = \"single_switch\"\n\
+         [workload]\nload = 0.1\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
+         source_preemption = \"best_effort\"\n\
+         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n";
+    Experiment::from_str(text, "dummy.toml", PathBuf::new()).unwrap()
+}
+
+/// The dummy tail's wait split by what it waited for, by hand. Endpoint 0
+/// is offered an 8-flit best-effort message in cycle 0 and two 4-flit
+/// real-time messages, A then B, in cycle 4, all to endpoint 1, the
+/// real-time flow bound to the VC. Best
+/// effort takes the one VC in 0 and sends its header and flits 1..=3 in
+/// 0..=3 into lane 0, using its 4 credits. The router crosses them in
+/// 3..=6 (written in t, through the crossbar in t + 3), each credit
+/// counting at the source from two cycles after (5..=8). In 4 A finds the
+/// VC held by best effort with flits sent: the source suspends it and owes
+/// a dummy tail into lane 0, which has no credit in 4 and leaves in 5. So
+/// A: HeaderNoCredit 1, HeaderSent 1; B, queued behind A: QueueNoCredit 1
+/// (cycle 4), QueueSent 1 (5). In the no-credit cycle the suspended lane
+/// holds its output VC with room and one of its flits (flit 1) crossed the
+/// crossbar: Crossed 1 for each. A's own parts are also its source's log's
+/// (`HeaderWait`).
+#[test]
+fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
+    use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
+    let v = preempting_sources();
+    let mut sim = Sim::new(&v).unwrap();
+    sim.events.clear();
+    let in_port = sim.nis.iter().map(|n| n.port).collect();
+    let cfg = &v.configs[0];
+    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
+    sim.msg_log = Some((None, Vec::new()));
+    let flow = |sim: &Sim, class: u8| sim.flows.iter().position(|f| f.src == 0 && f.class == class).unwrap() as u32;
+    let (be, rt) = (flow(&sim, 0), flow(&sim, 1));
+    // The real-time flow bound to the VC, as `source_vc_choice =
+    // "per_stream"` binds a stream (the probe gives a queued message's
+    // cycles to its bound VC's holder).
+    sim.stream_vc = vec![ANY_VC; sim.flows.len()];
+    sim.stream_vc[rt as usize] = 0;
+    sim.enqueue(be, Message { flow: be, dest: 1, class: 0, vtick: sim.vtick_be, flits: 8, frame: u32::MAX, frame_msgs: 0 }, 0);
+    while sim.cycle < 4 {
+        sim.step(false);
+    }
+    for _ in 0..2 {
+        sim.enqueue(rt, Message { flow: rt, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 4);
+    }
+    sim.run_to_end().unwrap();
+    let log = sim.msg_log.take().unwrap().1;
+    let mut got: Vec<(u64, u64, DummySplit, HeaderWait)> = std::mem::take(&mut sim.cause_log).into_iter().map(|(i, s)| (log[i].source.started, log[i].created, s.dummy, log[i].source.before_header)).collect();
+    got.sort_by_key(|g| g.0);
+    let dummy = |parts: &[(DummyPart, u32)]| {
+        let mut d = DummySplit::default();
+        parts.iter().for_each(|&(p, n)| d.parts[p as usize] = n);
+        d.lane[LaneHold::Crossed as usize] = 1;
+        d
+    };
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[0].1, got[0].2), (4, dummy(&[(DummyPart::HeaderNoCredit, 1), (DummyPart::HeaderSent, 1)])));
+    assert_eq!((got[0].3.dummy_no_credit, got[0].3.dummy_link, got[0].3.dummy_sent), (1, 0, 1));
+    assert_eq!((got[1].1, got[1].2), (4, dummy(&[(DummyPart::QueueNoCredit, 1), (DummyPart::QueueSent, 1)])));
+}
