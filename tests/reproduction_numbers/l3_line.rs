@@ -251,7 +251,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.push(d("to 0.1257, but is −6.0 % and −25.4 % off at 0.12 and 0.125: its wait", "0.1257", saturation("absorbed_span")));
     let p = "to 0.1257, but is −6.0 % and −25.4 % off at 0.12 and 0.125: its wait";
     v.extend([d(p, "−6.0", error("0.12", "absorbed_span", "network_latency").unwrap()), d(p, "−25.4", error("0.125", "absorbed_span", "network_latency").unwrap())]);
-    v.push(d("0.1080, and a line term of the measured size was not built. Any", "0.1080", saturation("queued_absorbed")));
+    v.push(d("0.1080. The line built into the model (\"The line of headers built into", "0.1080", saturation("queued_absorbed")));
     e.extend(inputs_check());
     (v, e)
 }
