@@ -7,7 +7,9 @@
 //! (`absorbed_span`, `Variant::with_absorption`, input + output depth of
 //! the experiment's router), and that with the queued model's line of
 //! headers ahead of a blocked one (`queued_absorbed`, `VcWait::EscapeQueued`;
-//! "The line ahead of a blocked header"). No simulation: the simulated
+//! "The line ahead of a blocked header"), and that with the line built
+//! into the model (`line_absorbed`, `VcWait::EscapeLine`; "The line of
+//! headers built into the model"). No simulation: the simulated
 //! rows these are compared with are `torus002_channels`' committed ones,
 //! whose light-load extra hold `--hold-extra` takes. Writes
 //! `<out>/model.csv`, one row per load, dimension and model (the hold
@@ -45,17 +47,20 @@ fn main() -> anyhow::Result<()> {
     let absorbed = escape.with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth());
     // The queued model's line (one more first release per header ahead)
     // on the absorbed hold ("The line ahead of a blocked header").
-    let models = [("escape_span", escape), ("absorbed_span", absorbed), ("queued_absorbed", absorbed.with_wait(VcWait::EscapeQueued))];
+    // And the line built into the model (`line_absorbed`,
+    // `VcWait::EscapeLine`; "The line of headers built into the model").
+    let models = [("escape_span", escape), ("absorbed_span", absorbed), ("queued_absorbed", absorbed.with_wait(VcWait::EscapeQueued)), ("line_absorbed", absorbed.with_wait(VcWait::EscapeLine))];
     let model_at = |load: f64| TorusModel { radix: vec![k; n], vcs: l, msg_flits: m, rate: load / m, router_delay: 4.0 };
     // `why`: the solver's reason where a model has no solution (commas
     // as semicolons), so which limit ends a model is on record.
-    let mut csv = String::from("load,dim,source,status,hold,blocked,wait,network_latency,why\n");
+    // `ahead`: the model's headers ahead of a blocked one (0 without a line).
+    let mut csv = String::from("load,dim,source,status,hold,blocked,wait,network_latency,why,ahead\n");
     for (load, text) in loads.iter().zip(&args[4..]) {
         for (name, var) in models {
             match model_at(*load).solve_with(var) {
                 Ok(s) => {
                     for (i, t) in s.dims.iter().enumerate() {
-                        writeln!(csv, "{text},{i},{name},ok,{:.3},{:.4},{:.3},{:.2},", t.service, t.p_block, t.blocking, s.network_latency)?;
+                        writeln!(csv, "{text},{i},{name},ok,{:.3},{:.4},{:.3},{:.2},,{:.4}", t.service, t.p_block, t.blocking, s.network_latency, t.ahead)?;
                     }
                 }
                 Err(why) => {
@@ -63,7 +68,7 @@ fn main() -> anyhow::Result<()> {
                         TorusError::Saturated(s) => s.replace(',', ";"),
                         TorusError::NoConvergence => "no convergence".into(),
                     };
-                    (0..n).try_for_each(|i| writeln!(csv, "{text},{i},{name},saturated,,,,,{why}"))?
+                    (0..n).try_for_each(|i| writeln!(csv, "{text},{i},{name},saturated,,,,,{why},"))?
                 }
             }
         }

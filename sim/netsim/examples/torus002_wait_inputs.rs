@@ -20,7 +20,13 @@
 //! - a found-held header's wait from measured terms only: first release
 //!   plus one R each ahead (`wait_line_r`), plus one G each ahead
 //!   (`wait_line_gap`), and the measured cost of one header ahead
-//!   ((wait − first release) / ahead, `cost_per_ahead`).
+//!   ((wait − first release) / ahead, `cost_per_ahead`);
+//! - the line built into the model ("The line of headers built into the
+//!   model"), on the absorbed model's terms without its feedback on the
+//!   hold: the share q of the arrivals behind a blocked header that join
+//!   its line at the absorbed model's ρ (`model_line_q`) and at the
+//!   measured busy VCs (`q_at_sim_busy`, `escape_vcs::mean_line_joining`),
+//!   and P_B R / (1 − q λ_c G) (`w_line_form`, empty where q λ_c G ≥ 1).
 //!
 //! Writes `<out>/inputs.csv`.
 //!
@@ -31,7 +37,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use wormqos_netsim::analytic::torus002::{blocking_span, first_release, second_release_gap, HoldGrowth, TorusModel, Variant, VcWait};
+use wormqos_netsim::analytic::escape_vcs::mean_line_joining;
+use wormqos_netsim::analytic::torus002::{blocking_span, first_release, line_wait, second_release_gap, HoldGrowth, TorusModel, Variant, VcWait};
 use wormqos_netsim::Experiment;
 
 fn usage(why: &str) -> ! {
@@ -86,7 +93,7 @@ fn main() -> anyhow::Result<()> {
     let absorbed = Variant::corrected(extra, HoldGrowth::SharedChannel).with_span(span).with_wait(VcWait::EscapeByPosition).with_absorption(cfg.input_buffer_depth() + cfg.output_buffer_depth());
     let (fixed, usable) = (m + extra, l - 1);
     let mut csv = String::from(
-        "load,dim,model_p_block,model_hold,model_first_release,model_gap,model_wait,model_lambda_c,sim_blocked,sim_hold,sim_first_free,sim_ahead,sim_wait_found_held,sim_wait,first_release_at_sim_hold,gap_at_sim_hold,w_sim_p_block,w_sim_hold,w_queued_form,w_sim_ahead,w_sim_ahead_gap,wait_line_r,wait_line_gap,cost_per_ahead\n",
+        "load,dim,model_p_block,model_hold,model_first_release,model_gap,model_wait,model_lambda_c,sim_blocked,sim_hold,sim_first_free,sim_ahead,sim_wait_found_held,sim_wait,first_release_at_sim_hold,gap_at_sim_hold,w_sim_p_block,w_sim_hold,w_queued_form,w_sim_ahead,w_sim_ahead_gap,wait_line_r,wait_line_gap,cost_per_ahead,model_line_q,q_at_sim_busy,w_line_form\n",
     );
     for dir in &args[4..] {
         let (ch_file, vw_file) = (Path::new(dir).join("channels.csv"), Path::new(dir).join("vc_wait.csv"));
@@ -120,9 +127,13 @@ fn main() -> anyhow::Result<()> {
             let (r_sim, g_sim) = (first_release(fixed, random, usable), second_release_gap(fixed, random, usable));
             let queued = if t.arrival_rate * r < 1.0 { format!("{:.3}", t.p_block * r / (1.0 - t.arrival_rate * r)) } else { String::new() };
             let cost = if ahead > 0.0 { format!("{:.2}", (wait_held - first) / ahead) } else { String::new() };
+            let busy = number(&vw_file, *wline, w, "busy", 0.0..=l as f64);
+            let q_model = mean_line_joining(t.rho, l, k).unwrap_or_else(|| usage(&format!("{load_text} dim {dim_text}: the absorbed model's ρ = {} beyond what the escape VCs carry", t.rho)));
+            let q_sim = mean_line_joining(busy, l, k).unwrap_or_else(|| usage(&format!("{} line {wline}: busy = {busy}, beyond what the escape VCs of a position carry", vw_file.display())));
+            let line_form = line_wait(r, g, q_model * t.arrival_rate).map_or(String::new(), |(wb, _)| format!("{:.3}", t.p_block * wb));
             writeln!(
                 csv,
-                "{load_text},{dim_text},{:.4},{:.3},{:.3},{:.3},{:.3},{:.6},{blocked},{hold},{first},{ahead},{wait_held},{wait},{r_sim:.3},{g_sim:.3},{:.3},{:.3},{queued},{:.3},{:.3},{:.2},{:.2},{cost}",
+                "{load_text},{dim_text},{:.4},{:.3},{:.3},{:.3},{:.3},{:.6},{blocked},{hold},{first},{ahead},{wait_held},{wait},{r_sim:.3},{g_sim:.3},{:.3},{:.3},{queued},{:.3},{:.3},{:.2},{:.2},{cost},{q_model:.4},{q_sim:.4},{line_form}",
                 t.p_block,
                 t.service,
                 r,

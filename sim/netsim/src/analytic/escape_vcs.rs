@@ -82,16 +82,10 @@ fn loss_and_carried(offered: f64, vcs: usize, v1: f64) -> (f64, f64) {
     (blocked, carried)
 }
 
-/// P_B at a channel whose VCs are busy `busy` on average (λ_c × the
-/// mean hold, as Little's law gives on the routers: every header takes a
-/// VC in the end), a share `v1` of its headers v1's: the loss chain's
-/// blocking at the offered load x whose carried load x (1 − P_B(x)) is
-/// `busy`. `None` if no offered load carries that much (a channel whose
-/// headers can use fewer than `busy` VCs).
-pub fn escape_blocking(busy: f64, vcs: usize, v1: f64) -> Option<f64> {
-    if busy <= 0.0 {
-        return Some(0.0);
-    }
+/// The offered load x (headers per mean hold) whose carried load x (1 −
+/// P_B(x)) of [`busy_sets`] is `busy`. `None` if no offered load carries
+/// that much (a channel whose headers can use fewer than `busy` VCs).
+fn offered_for(busy: f64, vcs: usize, v1: f64) -> Option<f64> {
     let (mut lo, mut hi) = (busy, busy);
     while loss_and_carried(hi, vcs, v1).1 < busy {
         hi *= 2.0;
@@ -110,7 +104,65 @@ pub fn escape_blocking(busy: f64, vcs: usize, v1: f64) -> Option<f64> {
             break;
         }
     }
-    Some(loss_and_carried(0.5 * (lo + hi), vcs, v1).0)
+    Some(0.5 * (lo + hi))
+}
+
+/// P_B at a channel whose VCs are busy `busy` on average (λ_c × the
+/// mean hold, as Little's law gives on the routers: every header takes a
+/// VC in the end), a share `v1` of its headers v1's: the loss chain's
+/// blocking at the offered load x whose carried load x (1 − P_B(x)) is
+/// `busy`. `None` if no offered load carries that much (a channel whose
+/// headers can use fewer than `busy` VCs).
+pub fn escape_blocking(busy: f64, vcs: usize, v1: f64) -> Option<f64> {
+    if busy <= 0.0 {
+        return Some(0.0);
+    }
+    Some(loss_and_carried(offered_for(busy, vcs, v1)?, vcs, v1).0)
+}
+
+/// At one channel position, per header arriving (both shares): the
+/// blocked arrivals β (= [`escape_blocking`]'s P_B) and the joins J, the
+/// mean number of headers blocked as well among those arriving while a
+/// blocked one waits, per unit of their rate and of its wait. A v1 header
+/// is blocked in the sets holding VC 0 and the shared VCs (probability
+/// π_1), a v2 header in those holding VC 1 and the shared VCs (π_2), and
+/// both where all L are held (π_all). While a blocked header waits, the
+/// VCs it may take stay held (a release goes to a waiting header or ends
+/// its wait); VC 1 (for a v1 header; VC 0 for v2) is taken as it found
+/// it. So behind a blocked v1 header every v1 arrival joins and a v2
+/// arrival only if VC 1 was held too (π_all / π_1 of the v1 header's
+/// blocked moments), and alike for v2: J = s (s π_1 + (1 − s) π_all) +
+/// (1 − s) ((1 − s) π_2 + s π_all), s = `v1`.
+fn blocked_and_joining(busy: f64, vcs: usize, v1: f64) -> Option<(f64, f64)> {
+    if busy <= 0.0 {
+        return Some((0.0, 0.0));
+    }
+    let pi = busy_sets(offered_for(busy, vcs, v1)?, vcs, v1);
+    let shared = ((1usize << vcs) - 1) & !3;
+    let held = |set: usize| pi.iter().enumerate().filter(|&(b, _)| b & set == set).map(|(_, p)| p).sum::<f64>();
+    let (p1, p2, all) = (held(1 | shared), held(2 | shared), held(3 | shared));
+    let (s, t) = (v1, 1.0 - v1);
+    Some((s * p1 + t * p2, s * (s * p1 + t * all) + t * (t * p2 + s * all)))
+}
+
+/// The share q of the headers arriving at a channel of a dimension of
+/// radix k while a blocked header waits there that are blocked too and
+/// join the line behind it (docs/reproduction.md, "The line of headers
+/// built into the model"): [`blocked_and_joining`]'s joins over its
+/// blocked arrivals, both summed over the k positions (each carries the
+/// same λ_c under a uniform destination, so the positions' blocked headers
+/// weigh in by their own blocking). 1 next to the wrap link, where every
+/// header may take the same VCs; below 1 where v1 and v2 headers mix.
+/// `None` as [`escape_blocking`]; 1 where nothing is blocked (the limit of
+/// a lone class).
+pub fn mean_line_joining(busy: f64, vcs: usize, k: usize) -> Option<f64> {
+    let (mut blocked, mut joining) = (0.0, 0.0);
+    for v1 in v1_share(k) {
+        let (b, j) = blocked_and_joining(busy, vcs, v1)?;
+        blocked += b;
+        joining += j;
+    }
+    Some(if blocked > 0.0 { joining / blocked } else { 1.0 })
 }
 
 /// The mean of [`escape_blocking`] over the k channel positions of a
@@ -193,5 +245,55 @@ mod tests {
         let (b2, c2) = loss_and_carried(x, 3, f);
         assert!((blocked - b2).abs() < 1e-9 && (carried - c2).abs() < 1e-9, "{blocked} {carried} vs {b2} {c2}");
         assert!((escape_blocking(carried, 3, f).unwrap() - blocked).abs() < 1e-7);
+        // The joins behind a blocked header, state by state: a v1 header
+        // is blocked in {0, 2} (5) and {0, 1, 2} (7); a v1 arrival joins it
+        // in both, a v2 one only in 7 (in 5 it takes VC 1); alike for v2
+        // ({1, 2} = 6 and 7).
+        let joining = f * (f * (pi[5] + pi[7]) + (1.0 - f) * pi[7]) + (1.0 - f) * ((1.0 - f) * (pi[6] + pi[7]) + f * pi[7]);
+        let (b3, j3) = blocked_and_joining(carried, 3, f).unwrap();
+        assert!((b3 - blocked).abs() < 1e-7 && (j3 - joining).abs() < 1e-7, "{b3} {j3} vs {blocked} {joining}");
+    }
+
+    #[test]
+    fn line_joining_by_hand() {
+        // L = 2, half v1 (escape_blocking_by_hand): VC 0 and VC 1 two
+        // independent M/M/1/1 queues, each held with p = 0.25 at busy 0.5.
+        // A blocked v1 header (VC 0 held) is joined by every v1 arrival
+        // and by a v2 arrival when VC 1 is held too (p): J = ½ (½ p + ½ p²)
+        // + ½ (½ p + ½ p²) = (p + p²)/2 per unit rate, β = p, so J/β =
+        // (1 + p)/2 = 0.625.
+        let (b, j) = blocked_and_joining(0.5, 2, 0.5).unwrap();
+        assert!((b - 0.25).abs() < 1e-9 && (j - 0.25 * 0.625).abs() < 1e-9, "{b} {j}");
+        // A lone class: every arrival behind a blocked header joins.
+        let (b, j) = blocked_and_joining(0.8, 3, 1.0).unwrap();
+        assert!((b - 0.2).abs() < 1e-9 && (j - 0.2).abs() < 1e-9, "{b} {j}");
+        // k = 2: one position all v1, one all v2: q = 1.
+        assert!((mean_line_joining(0.8, 3, 2).unwrap() - 1.0).abs() < 1e-9);
+        // k = 4, L = 2: positions with v1 shares 1, 5/6, 1/2, 0 (v1_share);
+        // at each the two VCs are independent M/M/1/1 queues offered x s
+        // and x (1 − s), x set so the carried load is 0.5, so VC 0 is held
+        // with a = x s/(1 + x s) and VC 1 with b = x (1 − s)/(1 + x(1 − s)):
+        // β = s a + (1 − s) b, J = s² a + (1 − s)² b + 2 s (1 − s) a b.
+        let (mut bsum, mut jsum) = (0.0, 0.0);
+        for s in [1.0, 5.0 / 6.0, 0.5, 0.0] {
+            let carried = |x: f64| x * s / (1.0 + x * s) + x * (1.0 - s) / (1.0 + x * (1.0 - s));
+            let (mut lo, mut hi) = (0.0, 100.0);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if carried(mid) < 0.5 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let x = 0.5 * (lo + hi);
+            let (a, b) = (x * s / (1.0 + x * s), x * (1.0 - s) / (1.0 + x * (1.0 - s)));
+            bsum += s * a + (1.0 - s) * b;
+            jsum += s * s * a + (1.0 - s) * (1.0 - s) * b + 2.0 * s * (1.0 - s) * a * b;
+        }
+        let q = mean_line_joining(0.5, 2, 4).unwrap();
+        assert!((q - jsum / bsum).abs() < 1e-9, "{q} vs {}", jsum / bsum);
+        assert!(q < 1.0);
+        assert_eq!(mean_line_joining(2.0, 3, 4), None);
     }
 }

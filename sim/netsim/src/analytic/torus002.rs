@@ -27,7 +27,7 @@
 //!   nothing per hop. `router_delay` adds a pipeline's extra cycles per
 //!   router on the path (0 reproduces the paper).
 
-use super::escape_vcs::mean_escape_blocking;
+use super::escape_vcs::{mean_escape_blocking, mean_line_joining};
 use crate::channel_probe::multiplexing_degree;
 
 #[derive(Clone, Debug)]
@@ -86,6 +86,9 @@ pub struct DimensionTerms {
     /// W_{d_i} from the blocking times `w` given: Ŵ Ñ, or P_B R
     /// ([`VcWait`]).
     pub blocking: f64,
+    /// n̄, the headers a blocked header finds waiting ahead of it
+    /// ([`VcWait::EscapeLine`]; 0 for the waits without a line).
+    pub ahead: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -334,6 +337,14 @@ pub enum VcWait {
     /// header finds waiting ahead of it: it waits R for its own release and
     /// one more R for each header ahead ([`queued_wait`]).
     EscapeQueued,
+    /// Not the paper (docs/reproduction.md, "The line of headers built
+    /// into the model"): [`VcWait::EscapeByPosition`] with the headers
+    /// ahead of a blocked one, each costing the gap G from one release of
+    /// its L − 1 busy VCs to the next ([`second_release_gap`]), not a
+    /// residual R, and only the headers that are themselves blocked
+    /// joining the line: n̄ = q λ_c W_b, q = `escape_vcs::mean_line_joining`
+    /// ([`line_wait`]).
+    EscapeLine,
 }
 
 /// A blocked header's wait when it waits R (`first`) for the first
@@ -345,6 +356,25 @@ pub enum VcWait {
 pub fn queued_wait(first: f64, rate: f64) -> Option<f64> {
     let load = rate * first;
     (load < 1.0).then(|| first / (1.0 - load))
+}
+
+/// A blocked header's wait W_b = R + n̄ G when it waits R (`first`) for the
+/// first release of its busy VCs and one gap G (`gap`) more for each of
+/// the n̄ headers waiting ahead of it, which take the releases before it.
+/// n̄ by level crossing: in a first-come line the headers a blocked
+/// arrival finds ahead have the distribution of those a header leaves
+/// behind when it takes its VC, that is of the headers that arrived during
+/// its wait and joined the line; they arrive at λ_c and a share q of them
+/// is blocked too (the rest take a VC it may not take), so with
+/// `joining_rate` = q λ_c, n̄ = q λ_c W_b and W_b = R / (1 − q λ_c G).
+/// Returns (W_b, n̄), `None` when q λ_c G ≥ 1 (the line grows without
+/// bound).
+pub fn line_wait(first: f64, gap: f64, joining_rate: f64) -> Option<(f64, f64)> {
+    let load = joining_rate * gap;
+    (load < 1.0).then(|| {
+        let wait = first / (1.0 - load);
+        (wait, joining_rate * wait)
+    })
 }
 
 /// The holding time's growth with the sharing of the physical channel
@@ -487,7 +517,7 @@ impl TorusModel {
             VcOccupancy::ParallelVcs => (parallel_occupancy(rho, l), parallel_states(rho, l, top)),
         };
         let pb = match var.wait {
-            VcWait::EscapeByPosition | VcWait::EscapeQueued => mean_escape_blocking(rho, l, self.radix[i]).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: λ_c D = {rho:.3} beyond what the escape VCs of a channel position carry")))?,
+            VcWait::EscapeByPosition | VcWait::EscapeQueued | VcWait::EscapeLine => mean_escape_blocking(rho, l, self.radix[i]).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: λ_c D = {rho:.3} beyond what the escape VCs of a channel position carry")))?,
             _ => p[l] + p[l - 1] / l as f64,
         };
         let tau = ps.terminate[i];
@@ -496,6 +526,7 @@ impl TorusModel {
         let rest: f64 = (0..self.radix.len()).map(|j| w[j] * ps.rest[i][j]).sum();
         let w_hat = if pb > 0.0 { p_none / pb * rest } else { 0.0 } + self.msg_flits + growth;
         let waiting: f64 = (l..=top).map(|j| (j - l + 1) as f64 * waiting_states[j]).sum();
+        let mut ahead = 0.0;
         let blocking = match var.wait {
             VcWait::Paper => w_hat * waiting,
             // The unobstructed hold M + hold_extra is fixed; the rest of
@@ -505,8 +536,22 @@ impl TorusModel {
                 let first = first_release(self.msg_flits + var.hold_extra, d - self.msg_flits, l - 1);
                 pb * queued_wait(first, lam_c).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: λ_c R = {:.3} ≥ 1 (the blocked headers' line)", lam_c * first)))?
             }
+            VcWait::EscapeLine => {
+                if l < 3 {
+                    return Err(TorusError::Saturated(format!("L = {l}: the line's gap needs two usable VCs (L ≥ 3)")));
+                }
+                let (fixed, random) = (self.msg_flits + var.hold_extra, d - self.msg_flits);
+                let first = first_release(fixed, random, l - 1);
+                let gap = second_release_gap(fixed, random, l - 1);
+                // ρ < what the positions carry: mean_escape_blocking above
+                // returned Some for the same ρ.
+                let q = mean_line_joining(rho, l, self.radix[i]).expect("the escape chain carries ρ");
+                let (wait, n) = line_wait(first, gap, q * lam_c).ok_or_else(|| TorusError::Saturated(format!("dimension {i}: q λ_c G = {:.3} ≥ 1 (the blocked headers' line)", q * lam_c * gap)))?;
+                ahead = n;
+                pb * wait
+            }
         };
-        Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking })
+        Ok(DimensionTerms { arrival_rate: lam_c, service: d + var.hold_extra, rho, occupancy: p, p_block: pb, p_none, w_hat, waiting, blocking, ahead })
     }
 
     pub fn solve(&self) -> Result<TorusSolution, TorusError> {
@@ -801,6 +846,57 @@ mod tests {
         assert!((q.blocking[0] - w).abs() < 1e-9, "{} vs {w}", q.blocking[0]);
         assert_eq!(queued_wait(20.0, 0.01), Some(25.0));
         assert_eq!(queued_wait(20.0, 0.05), None);
+    }
+
+    #[test]
+    fn line_wait_by_hand() {
+        // R = 20, G = 30, joining at 0.01 a cycle: W_b = 20 + n̄ 30 with n̄ =
+        // 0.01 W_b, so W_b = 20/0.7 and n̄ = 0.2/0.7.
+        let (w, n) = line_wait(20.0, 30.0, 0.01).unwrap();
+        assert!((w - 20.0 / 0.7).abs() < 1e-12 && (n - 0.2 / 0.7).abs() < 1e-12, "{w} {n}");
+        assert!((w - (20.0 + n * 30.0)).abs() < 1e-12);
+        // q λ_c G ≥ 1: no steady line.
+        assert_eq!(line_wait(20.0, 30.0, 1.0 / 30.0), None);
+        assert_eq!(line_wait(20.0, 30.0, 0.04), None);
+    }
+
+    #[test]
+    fn escape_line_two_node_torus_by_hand() {
+        // escape_and_queued_waits_by_hand's 2-node torus with L = 3 (M = 4,
+        // λ_g = λ_c = 0.05, the shared channel: g = 4·0.2/0.8 = 1, W_ej =
+        // 0.5): one hop, so the hold has no further blocking, D = 5.5 and
+        // ρ = 0.275. Position 0 carries v1 headers only, position 1 v2
+        // only: each may take two VCs, an Erlang loss system with two
+        // servers offered x, carried x (1 − B) = 0.275 with B = (x²/2)/(1 + x
+        // + x²/2): 0.8625 x² + 0.725 x − 0.275 = 0. Every header behind a
+        // blocked one is blocked too (q = 1). The two usable VCs' holds are
+        // 4 fixed + 1.5 exponential cycles (T = 5.5, q' = 1.5/5.5): R =
+        // E[min] = T/3 (1 − q'³) + q'² 1.5/2, one VC's residual 32.5/11, G =
+        // 2 (32.5/11 − R). W = B R/(1 − 0.05 G).
+        let m = TorusModel { radix: vec![2], vcs: 3, msg_flits: 4.0, rate: 0.05, router_delay: 0.0 };
+        let s = m.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::EscapeLine)).unwrap();
+        let x = (-0.725 + (0.725f64 * 0.725 + 4.0 * 0.8625 * 0.275).sqrt()) / (2.0 * 0.8625);
+        let b = x * x / 2.0 / (1.0 + x + x * x / 2.0);
+        assert!((x * (1.0 - b) - 0.275).abs() < 1e-12);
+        let qq: f64 = 1.5 / 5.5;
+        let r = 5.5 / 3.0 * (1.0 - qq.powi(3)) + qq * qq * 1.5 / 2.0;
+        let g = 2.0 * (32.5 / 11.0 - r);
+        let wb = r / (1.0 - 0.05 * g);
+        assert!((s.dims[0].service - 5.5).abs() < 1e-9, "{}", s.dims[0].service);
+        assert!((s.dims[0].p_block - b).abs() < 1e-9, "{} vs {b}", s.dims[0].p_block);
+        assert!((s.blocking[0] - b * wb).abs() < 1e-9, "{} vs {}", s.blocking[0], b * wb);
+        assert!((s.dims[0].ahead - 0.05 * wb).abs() < 1e-9, "{} vs {}", s.dims[0].ahead, 0.05 * wb);
+        // S̄ = D + W, one header hop of 1 + g/M.
+        assert!((s.network_latency - (5.5 + b * wb + 1.25)).abs() < 1e-9, "{}", s.network_latency);
+        // The escape model is the same without the line.
+        let e = m.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::EscapeByPosition)).unwrap();
+        assert!((e.blocking[0] - b * r).abs() < 1e-9 && e.dims[0].ahead == 0.0);
+        // Beyond what the two usable VCs carry (ρ = 0.2 · 12 = 2.4):
+        // saturated; and L = 2 has no second usable VC for a gap.
+        let fast = TorusModel { rate: 0.2, ..m.clone() };
+        assert!(matches!(fast.solve_with(Variant::corrected(0.0, HoldGrowth::None).with_wait(VcWait::EscapeLine)), Err(TorusError::Saturated(_))));
+        let two = TorusModel { vcs: 2, ..m.clone() };
+        assert!(matches!(two.solve_with(Variant::corrected(0.0, HoldGrowth::SharedChannel).with_wait(VcWait::EscapeLine)), Err(TorusError::Saturated(_))));
     }
 
     #[test]
