@@ -5219,6 +5219,8 @@ mod prose_001;
 mod prose_iterative_mpeg2;
 #[path = "reproduction_numbers/rtvcs_8020.rs"]
 mod rtvcs_8020;
+#[path = "reproduction_numbers/prose_003_fig4_b.rs"]
+mod prose_003_fig4_b;
 #[path = "reproduction_numbers/cube_source_split.rs"]
 mod cube_source_split;
 #[path = "reproduction_numbers/cube_be_parts.rs"]
