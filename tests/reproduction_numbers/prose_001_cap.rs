@@ -274,3 +274,37 @@ fn sat_cell_verdicts_name_the_cells_the_criterion_gives() {
         cells_at(&both, both[0].0)
     ));
 }
+
+/// "with it at 100,000 (never binding: …; its seed-1 rows reproduce
+/// fig7_001's eight cells exactly)", and the same of the iterative
+/// allocator's cap sweep: the seed whose never-binding rows equal the
+/// uncapped sweep's cells in every result column both files have (the
+/// machine's speed and wall time apart), found here, not assumed.
+#[test]
+fn cap_sweeps_never_binding_rows_reproduce_the_uncapped_sweeps() {
+    use super::prose_001::{FIG7, FIG7_IT};
+    let speed = ["wall_seconds", "router_cycles_per_second"];
+    let mut seeds = Vec::new();
+    for (cap_csv, fig_csv) in [(CAP, FIG7), (CAP_IT, FIG7_IT)] {
+        let fig = read_csv(fig_csv, &mut HashMap::new());
+        let same = |seed: &str| -> usize {
+            read_csv(cap_csv, &mut HashMap::new())
+                .iter()
+                .filter(|r| r[KEY].ends_with(":100000") && r["run.seed"] == seed)
+                .filter(|r| {
+                    let (load, rest) = r[KEY].split_once(':').unwrap();
+                    let mix = rest.rsplit_once(':').unwrap().0;
+                    let g: Vec<_> = fig.iter().filter(|x| x["workload.load"] == load && x["workload.mix"] == mix).collect();
+                    assert_eq!(g.len(), 1, "{fig_csv}: {mix} at {load}");
+                    let common: Vec<&String> = r.keys().filter(|k| g[0].contains_key(*k) && !speed.contains(&k.as_str())).collect();
+                    common.len() > 10 && common.iter().all(|k| r[*k] == g[0][*k])
+                })
+                .count()
+        };
+        let matching: Vec<&str> = ["1", "2"].into_iter().filter(|s| same(s) == 8).collect();
+        assert_eq!(matching.len(), 1, "{cap_csv}: seeds whose eight never-binding rows are {fig_csv}'s: {matching:?}");
+        seeds.push(matching[0]);
+    }
+    section_has(HEADING, &format!("with it at 100,000 (never binding: fig7_001's destinations; its seed-{} rows reproduce fig7_001's eight cells exactly)", seeds[0]));
+    section_has(HEADING, &format!("its cap-100,000 seed-{} rows reproduce that file's eight cells exactly", seeds[1]));
+}
