@@ -5552,3 +5552,5 @@ fn regulator_idle_missing_time_half_widths() {
         }
     }
 }
+#[path = "reproduction_numbers/prose_001_cap.rs"]
+mod prose_001_cap;

@@ -258,6 +258,15 @@ fn the_section_census_001_table2_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_001_fig7_rest_cap_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 001_… Fig. 7's rest and the cap section.**",
+        "experiments/results/prose_census/section_001_fig7_rest_cap.csv",
+        "experiments/results/prose_census/section_001_fig7_rest_cap_recheck.csv",
+    );
+}
+
+#[test]
 fn the_section_census_003_fig4_b_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 4, second part.**",

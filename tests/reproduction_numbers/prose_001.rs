@@ -14,22 +14,22 @@ use super::*;
 const FIG5: &str = "experiments/results/fig5_001/results.csv";
 const FIG5_IT: &str = "experiments/results/fig5_001_iterative/results.csv";
 const FIG6: &str = "experiments/results/fig6_001/results.csv";
-const FIG7: &str = "experiments/results/fig7_001/results.csv";
-const FIG7_IT: &str = "experiments/results/fig7_001_iterative/results.csv";
-const CAP: &str = "experiments/results/fig7_001_cap/results.csv";
-const MIXES: [&str; 4] = ["20:80", "50:50", "80:20", "90:10"];
+pub(super) const FIG7: &str = "experiments/results/fig7_001/results.csv";
+pub(super) const FIG7_IT: &str = "experiments/results/fig7_001_iterative/results.csv";
+pub(super) const CAP: &str = "experiments/results/fig7_001_cap/results.csv";
+pub(super) const MIXES: [&str; 4] = ["20:80", "50:50", "80:20", "90:10"];
 const TAB2: &str = "experiments/results/table2_001/results.csv";
-const CAP_IT: &str = "experiments/results/fig7_001_iterative_cap/results.csv";
-const ENDPOINTS: &str = "experiments/results/fig7_001_cap/endpoints.csv";
+pub(super) const CAP_IT: &str = "experiments/results/fig7_001_iterative_cap/results.csv";
+pub(super) const ENDPOINTS: &str = "experiments/results/fig7_001_cap/endpoints.csv";
 /// Best effort "saturates" ("sat" in the tables): thousands of µs.
-const SATURATED_US: f64 = 1000.0;
+pub(super) const SATURATED_US: f64 = 1000.0;
 
 /// A σ_d below this (ms) is "jitter-free" in these sections: every
 /// unjittered point sits at the regulator's floor of 0.05–0.06 ms (the
 /// largest such σ_d the prose calls jitter-free is MR multiplexed's
 /// 0.083 ms at 0.7 in Fig. 5), and the smallest it calls jitter is MR's
 /// 0.28 ms at 0.95 with the iterative allocator.
-const JITTER_FREE_MS: f64 = 0.1;
+pub(super) const JITTER_FREE_MS: f64 = 0.1;
 
 /// `csv`'s rows matching `row`, as (load, row), by load.
 fn by_load(csv: &str, row: &[(&str, &str)]) -> Vec<(f64, HashMap<String, String>)> {
@@ -207,7 +207,7 @@ fn fig6() -> Vec<Derived> {
 }
 
 /// "a", "a and b", "a, b and c", as the prose lists mixes.
-fn listed(items: &[&str]) -> String {
+pub(super) fn listed(items: &[&str]) -> String {
     match items {
         [] => String::new(),
         [one] => one.to_string(),
@@ -216,17 +216,37 @@ fn listed(items: &[&str]) -> String {
 }
 
 /// The flattened section under `heading` must contain `text`.
-fn section_has(heading: &str, text: &str) {
+pub(super) fn section_has(heading: &str, text: &str) {
     let flat = super::suppositions::passage(heading);
     assert!(flat.contains(text), "not in \"{heading}\": {text:?}");
 }
 
 /// One cell of a Fig. 7-like sweep (mix, load).
-fn mix_cell(csv: &str, mix: &str, load: &str, column: &str) -> f64 {
+pub(super) fn mix_cell(csv: &str, mix: &str, load: &str, column: &str) -> f64 {
     let t = read_csv(csv, &mut HashMap::new());
     let rows: Vec<_> = t.iter().filter(|r| r["workload.mix"] == mix && r["workload.load"] == load).collect();
     assert_eq!(rows.len(), 1, "{csv}: {mix} at {load}");
     num(rows[0], column)
+}
+
+/// Fig. 7's loads, as its sweeps write them.
+pub(super) const FIG7_LOADS: [&str; 5] = ["0.6", "0.7", "0.8", "0.9", "0.96"];
+
+/// The mixes of a Fig. 7-like sweep whose σ_d at `load` is jitter.
+pub(super) fn jittery_mixes(csv: &str, load: &str) -> Vec<&'static str> {
+    MIXES.iter().copied().filter(|m| mix_cell(csv, m, load, "frame_interval_sd_ms") >= JITTER_FREE_MS).collect()
+}
+
+/// The highest load up to which no mix of `fig7_001` (full crossbar, no
+/// cap) jitters.
+pub(super) fn fig7_jitter_free_to() -> &'static str {
+    FIG7_LOADS.into_iter().take_while(|l| jittery_mixes(FIG7, l).is_empty()).last().unwrap()
+}
+
+/// The lowest load at which best effort of `mix` saturates with the
+/// iterative allocator (`fig7_001_iterative`), or "never".
+pub(super) fn iterative_be_onset(mix: &str) -> &'static str {
+    FIG7_LOADS.into_iter().find(|l| mix_cell(FIG7_IT, mix, l, "be_latency_us") > SATURATED_US).unwrap_or("never")
 }
 
 /// 001_… Fig. 7's "Agreement": which mixes jitter and from which load,
@@ -236,9 +256,9 @@ fn mix_cell(csv: &str, mix: &str, load: &str, column: &str) -> f64 {
 #[test]
 fn fig7_agreement_names_the_cells_the_runs_give() {
     const HEADING: &str = "## 001_… Fig. 7 and Table V: mixes of synthetic VBR and best effort (MR)";
-    let loads = ["0.6", "0.7", "0.8", "0.9", "0.96"];
-    let jittery = |csv: &str, load: &str| -> Vec<&str> { MIXES.iter().copied().filter(|m| mix_cell(csv, m, load, "frame_interval_sd_ms") >= JITTER_FREE_MS).collect() };
-    let free_to = loads.iter().take_while(|l| jittery(FIG7, l).is_empty()).last().unwrap();
+    let loads = FIG7_LOADS;
+    let jittery = jittery_mixes;
+    let free_to = &fig7_jitter_free_to();
     let first = loads[loads.iter().position(|l| l == free_to).unwrap() + 1];
     section_has(HEADING, &format!("no VBR jitter up to {free_to} whatever the mix; beyond {free_to} jitter appears only when real time dominates ({} at {first})", jittery(FIG7, first).join(", ")));
     // the σ_d note under the table: the largest σ_d at the floor, through
@@ -291,7 +311,7 @@ fn fig7_iterative_names_the_cells_the_runs_give() {
     section_has(HEADING, &format!("σ_d stays at its floor up to 0.9 for {} (80:20 at 0.9: {:.2} ms, where the full crossbar had {:.2}) and only {} jitters at 0.9", listed(&free9), mix_cell(FIG7_IT, "80:20", "0.9", "frame_interval_sd_ms"), mix_cell(FIG7, "80:20", "0.9", "frame_interval_sd_ms"), listed(&jit9)));
     section_has(HEADING, &format!("at 0.96, {} jitter", listed(&jit96)));
     // best effort: the lowest load at which it saturates, per mix
-    let onset = |m: &str| ["0.6", "0.7", "0.8", "0.9", "0.96"].into_iter().find(|l| mix_cell(FIG7_IT, m, l, "be_latency_us") > SATURATED_US).unwrap_or("never");
+    let onset = iterative_be_onset;
     let from = onset("50:50");
     let but: Vec<&str> = MIXES.iter().copied().filter(|m| onset(m) != from).collect();
     assert!(but.iter().all(|m| onset(m) > from), "a mix saturates earlier than {from}");
@@ -301,7 +321,7 @@ fn fig7_iterative_names_the_cells_the_runs_give() {
 /// The column of a cap sweep's row (`fig7_001_cap`-like: its key column is
 /// `load:mix:cap`), seed `seed`; capped = the point's own cap, not the
 /// never-binding 100,000.
-fn cap_sweep_cell(csv: &str, load: &str, mix: &str, capped: bool, seed: &str, column: &str) -> f64 {
+pub(super) fn cap_sweep_cell(csv: &str, load: &str, mix: &str, capped: bool, seed: &str, column: &str) -> f64 {
     const KEY: &str = "workload.load+workload.mix+workload.max_streams_per_destination";
     let t = read_csv(csv, &mut HashMap::new());
     let rows: Vec<_> = t
@@ -317,22 +337,22 @@ fn cap_sweep_cell(csv: &str, load: &str, mix: &str, capped: bool, seed: &str, co
     num(rows[0], column)
 }
 
-fn cap_cell(load: &str, mix: &str, capped: bool, seed: &str, column: &str) -> f64 {
+pub(super) fn cap_cell(load: &str, mix: &str, capped: bool, seed: &str, column: &str) -> f64 {
     cap_sweep_cell(CAP, load, mix, capped, seed, column)
 }
 
-fn table_v(mix: &str, load: &str) -> Option<f64> {
+pub(super) fn table_v(mix: &str, load: &str) -> Option<f64> {
     super::prose_ties::TABLE_V.iter().find(|p| p.0 == mix && p.1 == load).map(|p| p.2)
 }
 
 /// The cells at `load` the cap mends: Table V finite there, and ours
 /// without the cap (seed 1, the table's first) saturated or jittering.
-fn mended_by_cap(load: &str) -> Vec<&'static str> {
+pub(super) fn mended_by_cap(load: &str) -> Vec<&'static str> {
     MIXES.iter().copied().filter(|m| table_v(m, load).is_some() && (cap_cell(load, m, false, "1", "be_latency_us") > SATURATED_US || cap_cell(load, m, false, "1", "frame_interval_sd_ms") >= JITTER_FREE_MS)).collect()
 }
 
 /// Table V's "Sat." cells at `load` that are finite with the cap, both seeds.
-fn finite_with_cap(load: &str) -> Vec<&'static str> {
+pub(super) fn finite_with_cap(load: &str) -> Vec<&'static str> {
     MIXES.iter().copied().filter(|m| table_v(m, load).is_none() && ["1", "2"].iter().all(|s| cap_cell(load, m, true, s, "be_latency_us") < SATURATED_US)).collect()
 }
 

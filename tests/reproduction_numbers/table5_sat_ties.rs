@@ -14,7 +14,7 @@ const DIR: &str = "experiments/results/table5_sat_001";
 
 /// 001_… Table V at the points run (best-effort latency in µs; "sat" for
 /// "Sat."), copied from the paper by hand.
-const TABLE_V: [(&str, &str, &str); 7] = [
+pub(super) const TABLE_V: [(&str, &str, &str); 7] = [
     ("0.8", "90:10", "106.2"),
     ("0.9", "50:50", "56.1"),
     ("0.9", "80:20", "106.9"),
@@ -35,14 +35,14 @@ const VARIANTS: [(&str, &str); 6] = [
 ];
 
 /// The committed quarters of (variant, load, mix), in order.
-fn quarters(variant: &str, load: &str, mix: &str) -> Vec<HashMap<String, String>> {
+pub(super) fn quarters(variant: &str, load: &str, mix: &str) -> Vec<HashMap<String, String>> {
     let t = read_csv(&format!("{DIR}/{variant}.csv"), &mut HashMap::new());
     let q: Vec<_> = t.into_iter().filter(|r| r["load"] == load && r["mix"] == mix).collect();
     assert!(q.is_empty() || q.len() == 4, "{variant} {load} {mix}: {} quarters", q.len());
     q
 }
 
-fn f(r: &HashMap<String, String>, column: &str) -> f64 {
+pub(super) fn f(r: &HashMap<String, String>, column: &str) -> f64 {
     r[column].parse().unwrap_or_else(|_| panic!("{column} = {:?}", r[column]))
 }
 
