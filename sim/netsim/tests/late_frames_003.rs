@@ -4,8 +4,8 @@
 //!
 //! `write_the_late_frame_traces` (ignored, a few minutes) runs
 //! `experiments/fig4_003_slot_end.toml`'s NP and P routers (load 0.6,
-//! `slot_end`, cap 64, phases of 0.15 s: P's 80:20 missing time is 17 times
-//! NP's there, as in the 0.6 s phases), logs every delivered message
+//! `slot_end`, cap 64, phases of 0.15 s: P's 80:20 missing time is 18 times
+//! NP's there, 38 times in the 0.6 s phases), logs every delivered message
 //! ([`Sim::run_logged_all`]) and writes, per router, every late frame of
 //! the 80:20 phase with where its last message waited (source queue,
 //! source VC, on the link, in the router), and a summary of where the
