@@ -256,16 +256,16 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     (v, e)
 }
 
-const LOADS3: [&str; 5] = ["0.04", "0.06", "0.07", "0.08", "0.1"];
+pub(super) const LOADS3: [&str; 5] = ["0.04", "0.06", "0.07", "0.08", "0.1"];
 const MODEL3: &str = "experiments/results/torus_002_8x8x8_absorbed/model.csv";
 const SAT3: &str = "experiments/results/torus_002_8x8x8_absorbed/saturation.csv";
-const SIM3: &str = "experiments/results/torus_002_8x8x8_stalls";
+pub(super) const SIM3: &str = "experiments/results/torus_002_8x8x8_stalls";
 /// M + the `--hold-extra` of the 8 × 8 × 8 command.
-const M_EXTRA3: f64 = 32.0 + 9.542666666666667;
+pub(super) const M_EXTRA3: f64 = 32.0 + 9.542666666666667;
 
 /// Dimension `dim`'s cell of `file` at `load` with `pick` (None where
 /// the row's status is not ok).
-fn cell3(file: &str, load: &str, dim: &str, pick: (&str, &str), column: &str) -> Option<f64> {
+pub(super) fn cell3(file: &str, load: &str, dim: &str, pick: (&str, &str), column: &str) -> Option<f64> {
     let table = read_csv(file, &mut HashMap::new());
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == dim && r[pick.0] == pick.1).unwrap_or_else(|| panic!("{file}: no row {load} {dim} {pick:?}"));
     if row.get("status").is_some_and(|s| s != "ok") {

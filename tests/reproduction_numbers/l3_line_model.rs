@@ -14,40 +14,26 @@
 use super::*;
 use l3_hold::{error, model, saturation, sim, vcwait, M_EXTRA};
 use l3_span::row;
+use l3_line::{cell3, LOADS3, M_EXTRA3, SIM3};
 use l3_ties::range;
 use models::Derived;
 use wormqos_netsim::analytic::torus002::{HoldGrowth, TorusModel, Variant, VcWait};
 
 const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
-const LOADS3: [&str; 5] = ["0.04", "0.06", "0.07", "0.08", "0.1"];
 const LINE: &str = "experiments/results/torus_002_line_absorbed";
 const LINE3: &str = "experiments/results/torus_002_8x8x8_line_absorbed";
 const INPUTS: &str = "experiments/results/torus_002_line/inputs.csv";
-const SIM3: &str = "experiments/results/torus_002_8x8x8_stalls/channels.csv";
-/// M + the `--hold-extra` of the 8 × 8 × 8 command.
-const M_EXTRA3: f64 = 32.0 + 9.542666666666667;
-
-/// Dimension `dim`'s row of `file` at `load` whose `key` is `value`: None
-/// where its status is not ok.
-fn cell(file: &str, load: &str, dim: &str, key: (&str, &str), column: &str) -> Option<f64> {
-    let table = read_csv(file, &mut HashMap::new());
-    let row = table.iter().find(|r| r["load"] == load && r["dim"] == dim && r[key.0] == key.1).unwrap_or_else(|| panic!("{file}: no row {load} {dim} {key:?}"));
-    if row.get("status").is_some_and(|s| s != "ok") {
-        return None;
-    }
-    Some(row[column].parse().unwrap_or_else(|e| panic!("{file} {load} {column}: {e}")))
-}
 
 fn line(load: &str, column: &str) -> Option<f64> {
-    cell(&format!("{LINE}/model.csv"), load, "0", ("source", "line_absorbed"), column)
+    cell3(&format!("{LINE}/model.csv"), load, "0", ("source", "line_absorbed"), column)
 }
 
 fn line3(load: &str, source: &str, column: &str) -> Option<f64> {
-    cell(&format!("{LINE3}/model.csv"), load, "0", ("source", source), column)
+    cell3(&format!("{LINE3}/model.csv"), load, "0", ("source", source), column)
 }
 
 fn sim3(load: &str, column: &str) -> f64 {
-    cell(SIM3, load, "0", ("source", "sim"), column).unwrap()
+    cell3(&format!("{SIM3}/channels.csv"), load, "0", ("source", "sim"), column).unwrap()
 }
 
 fn input(load: &str, column: &str) -> Option<f64> {
