@@ -10,17 +10,9 @@
 //! document quotes as superseded), or, for sentences that describe what a
 //! test asserts, the assertion in that test's source.
 
-use super::models::{cell_value, check_derived, sel, Derived};
+use super::models::{cell_value, check_derived, cv as at, d, Derived, num, sel};
 use super::*;
 use std::process::Command;
-
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
-    Derived { passage, written, value }
-}
-
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// A committed version of a CSV (`rev:path`, as `git show` takes it),
 /// parsed like `read_csv`.
@@ -31,10 +23,6 @@ pub(super) fn committed_csv(spec: &str) -> Table {
     let mut lines = text.lines();
     let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
     lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
-}
-
-fn num(row: &HashMap<String, String>, column: &str) -> f64 {
-    row[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", row[column]))
 }
 
 const CYCLE_US: f64 = 0.08;

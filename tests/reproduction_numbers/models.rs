@@ -160,8 +160,18 @@ pub(super) struct Derived {
     pub(super) value: f64,
 }
 
+/// A number as `written` in `passage`, with the `value` it must round to.
+pub(super) fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
+    Derived { passage, written, value }
+}
+
+/// A cell of a row already read, as a number.
+pub(super) fn num(row: &HashMap<String, String>, column: &str) -> f64 {
+    row[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", row[column]))
+}
+
 /// One cell of `csv` (the row selected by `row`), for a derivation.
-fn cv(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
+pub(super) fn cv(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
     cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 

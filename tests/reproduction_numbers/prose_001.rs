@@ -8,7 +8,7 @@
 //! rerun replaced) and compared with the number as written.
 
 use super::census_ties::committed_csv;
-use super::models::{cell_value, check_derived, sel, Derived};
+use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
 
 const FIG5: &str = "experiments/results/fig5_001/results.csv";
@@ -43,10 +43,6 @@ fn by_load(csv: &str, row: &[(&str, &str)]) -> Vec<(f64, HashMap<String, String>
     v
 }
 
-fn num(r: &HashMap<String, String>, column: &str) -> f64 {
-    r[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", r[column]))
-}
-
 /// The lowest load whose σ_d is jitter (all loads above it jitter too:
 /// "jitters from"), and the load below it ("jitter-free to").
 fn jitter_onset(csv: &str, row: &[(&str, &str)]) -> (f64, f64) {
@@ -55,14 +51,6 @@ fn jitter_onset(csv: &str, row: &[(&str, &str)]) -> (f64, f64) {
     assert!(k > 0, "{csv} {row:?}: jitters at the lowest load");
     assert!(s[k..].iter().all(|(_, r)| num(r, "frame_interval_sd_ms") >= JITTER_FREE_MS), "{csv} {row:?}: jitter-free again above {}", s[k].0);
     (s[k].0, s[k - 1].0)
-}
-
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
-    Derived { passage, written, value }
-}
-
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A rerun against the run it replaced (`path` at `commit^` and at

@@ -8,20 +8,8 @@
 //! written (`models::check_derived`).
 
 use super::census_ties::committed_csv;
-use super::models::{check_derived, cell_value, sel, Derived};
+use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
-
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
-    Derived { passage, written, value }
-}
-
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn num(row: &HashMap<String, String>, column: &str) -> f64 {
-    row[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", row[column]))
-}
 
 const F6: &str = "experiments/results/fig6_003/results.csv";
 const F6_IT: &str = "experiments/results/fig6_003_iterative/results.csv";

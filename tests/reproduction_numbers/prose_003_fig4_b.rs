@@ -11,20 +11,8 @@
 //! written (`models::check_derived`).
 
 use super::census_ties::committed_csv;
-use super::models::{cell_value, check_derived, sel, Derived};
+use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
-
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
-    Derived { passage, written, value }
-}
-
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn num(row: &HashMap<String, String>, column: &str) -> f64 {
-    row[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", row[column]))
-}
 
 const SUMMARY: &str = "experiments/results/fig4_003_late_frames/summary.csv";
 const LATE: &str = "experiments/results/fig4_003_late_frames/late_frames.csv";

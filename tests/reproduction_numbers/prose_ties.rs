@@ -6,7 +6,7 @@
 //! 000_… Fig. 6's prose is tied by `models::derived_fig6_000`; Fig. 11's
 //! frame-size ratios from Table III by `table3`.
 
-use super::models::{cell_value, check_derived, sel, Derived};
+use super::models::{check_derived, cv as at, d, Derived};
 use super::*;
 
 const FIG5: &str = "experiments/results/fig5_001/results.csv";
@@ -16,14 +16,6 @@ const FIG13: &str = "experiments/results/fig13_001/results.csv";
 const FIG13_IT: &str = "experiments/results/fig13_001_iterative/results.csv";
 
 /// The one `column` cell of `csv`'s row matching `row`.
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
-    Derived { passage, written, value }
-}
-
 /// 001_… Fig. 5: MR's (FGVC, multiplexed) d̄ at 0.95 over the frame time,
 /// TR's (FIFO), the measured saturation of the multiplexed crossbar (the
 /// accepted rate at 0.9) and of the full one, and how much lower MR's σ_d
