@@ -14,11 +14,11 @@ use super::models::{cell_value, check_derived, sel, Derived};
 use super::*;
 use std::process::Command;
 
-fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
+pub(super) fn d(passage: &'static str, written: &'static str, value: f64) -> Derived {
     Derived { passage, written, value }
 }
 
-fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
+pub(super) fn at(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
     cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -33,7 +33,7 @@ pub(super) fn committed_csv(spec: &str) -> Table {
     lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
 }
 
-fn num(row: &HashMap<String, String>, column: &str) -> f64 {
+pub(super) fn num(row: &HashMap<String, String>, column: &str) -> f64 {
     row[column].parse().unwrap_or_else(|_| panic!("{column} = {:?} is not a number", row[column]))
 }
 
