@@ -83,12 +83,53 @@ fn regulator_intervals() -> Vec<Derived> {
     v
 }
 
-/// The loaded trace's shift of the 60-message P frame's end against the
-/// 39-message frames' under `slot_start`: T/39 − T/60 with T the frame
-/// time in 80 ns cycles.
+/// The loaded trace (`stream_trace_003/slot_start.csv`): frame 3 is the
+/// 60-message P frame, the other frames have 39 messages, and under
+/// `slot_start` the P frame's last message leaves T/39 − T/60 later in its
+/// slot (T the frame time in 80 ns cycles), which the trace's release
+/// times show to the cycle (they are whole cycles, hence the ± 1).
 fn trace_shift() -> Vec<Derived> {
+    const TRACE: &str = "experiments/results/stream_trace_003/slot_start.csv";
+    let table = read_csv(TRACE, &mut HashMap::new());
+    let frame = |k: &str| table.iter().find(|r| r["frame"] == k).unwrap_or_else(|| panic!("{TRACE}: no frame {k}"));
+    let large = num(frame("3"), "messages");
+    let others: Vec<f64> = table.iter().filter(|r| r["frame"] != "3" && r["frame"] != "6").map(|r| num(r, "messages")).collect();
+    let small = others[0];
+    assert!(others.iter().all(|&n| n == small), "{TRACE}: every frame but the P frames 3 and 6 has {small} messages: {others:?}");
     let t = 1.0 / 30.0 / 80e-9;
-    vec![d("(T/39 − T/60 = 3,739 cycles)", "3,739", t / 39.0 - t / 60.0)]
+    let shift = t / small - t / large;
+    let span = |k: &str| num(frame(k), "last_release") - num(frame(k), "first_release");
+    assert!((span("3") - span("2") - shift).abs() <= 1.0, "{TRACE}: the P frame's last release moves by {} cycles, not {shift}", span("3") - span("2"));
+    let p = "`slot_start` the 60-message P frame 3 ends later in its slot\n  than the 39-message frames (T/39 − T/60 = 3,739 cycles)";
+    vec![d(p, "60", large), d(p, "39", small), d(p, "3,739", shift)]
+}
+
+/// The idle 2-port switch of `stream_trace.rs` (another binary): its
+/// frame time and B, B, I frame sizes as that test's source sets them,
+/// the messages they make (39 data flits of 128 bits each), when
+/// `slot_start` completes each frame ((n − 1)T/n after its start), the I
+/// frame's lateness against the B reference, in cycles and in ms of 80 ns
+/// cycles, and that the test asserts that lateness.
+fn idle_switch_trace() -> Vec<Derived> {
+    let source = std::fs::read_to_string(root().join("sim/netsim/tests/stream_trace.rs")).unwrap();
+    let t: f64 = source.split("const T: u64 = ").nth(1).and_then(|r| r.split(';').next()).expect("stream_trace.rs sets T").replace('_', "").parse().unwrap();
+    let frames = source.split("\"B ").nth(1).and_then(|r| r.split("\").unwrap();").next()).expect("stream_trace.rs writes its trace");
+    let bytes: Vec<f64> = format!("B {frames}").split("\\n").filter(|l| !l.is_empty()).map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(bytes.len(), 3, "B, B, I: {bytes:?}");
+    let messages = |b: f64| (b * 8.0 / 128.0 / 39.0).ceil();
+    let end = |b: f64| (messages(b) - 1.0) * t / messages(b);
+    let (b, i) = (end(bytes[0]), end(bytes[2]));
+    assert!(source.contains("(r.deadline_missing_time_ms - 0.2).abs() < 1e-9"), "stream_trace.rs asserts the 0.2 ms lateness");
+    let p = "frames B, B, I of 2, 2 and 4\n  messages, T = 10,000 cycles, every message the same latency. With\n  `slot_start` the B frames complete 5,000 cycles after their start and the\n  I frame 7,500; the first frame (a B) sets the reference, so the I frame\n  is late by exactly 2,500 cycles (0.2 ms)";
+    vec![
+        d(p, "2", messages(bytes[0])),
+        d(p, "4", messages(bytes[2])),
+        d(p, "10,000", t),
+        d(p, "5,000", b),
+        d(p, "7,500", i),
+        d(p, "2,500", i - b),
+        d(p, "0.2", (i - b) * 80e-6),
+    ]
 }
 
 const RECORDS_0P6: &str = "experiments/results/fig4_003_records_0p6";
@@ -122,6 +163,7 @@ fn records() -> Vec<Derived> {
     v.push(d("the paper's level, after about 9 M messages.", "9", np6.messages as f64 / 1e6));
     let five_phase = at("experiments/results/fig4_003_slot_end_long/results.csv", &[("workload.load", "0.6"), ("router", "non_preemptive")], "messages_delivered");
     v.push(d("five-phase run of 0.6 s phases delivered 4.5 M messages, and its first", "4.5", five_phase / 1e6));
+    v.push(d("(18 frames per stream per phase, 3.0 s) already delivered 4.5 M messages at\nload 0.6 (NP)", "4.5", five_phase / 1e6));
     let misses = |r: &Run| r.miss * r.judged as f64;
     let iid = predicted(np.streams, np.judged) * np.judged as f64;
     let split = "judges the same 7,662\n  frames of 512 streams as the library, and splits every miss: NP's 1,402\n  are 1,387 strict records";
@@ -137,7 +179,7 @@ fn records() -> Vec<Derived> {
 const RECORD_SPLIT: [(&str, u64, u64); 2] = [("NP", 1387, 15), ("P", 1540, 6)];
 
 fn derived() -> Vec<Derived> {
-    [first_run(), regulator_intervals(), trace_shift(), records()].into_iter().flatten().collect()
+    [first_run(), regulator_intervals(), trace_shift(), idle_switch_trace(), records()].into_iter().flatten().collect()
 }
 
 #[test]
@@ -173,4 +215,30 @@ fn the_record_split_is_the_one_record_excess_003_asserts() {
     }
     let written = format!("plus the {} ties;", RECORD_SPLIT[0].2);
     assert!(flat.contains(&written), "not in docs/reproduction.md: {written:?}");
+}
+
+/// Issue 23 item 1's forward reference to *NP's static real-time VCs: do
+/// they bind?* repeats that section's conclusion (its closing paragraph):
+/// the highest load at which they do not bind and the load at which they
+/// do must be the same in both, and be the loads of that section's runs
+/// (`fig4_003_pnp_08`, `fig4_003_pnp_09`).
+#[test]
+fn the_binding_loads_repeat_the_binding_sections_conclusion() {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let between = |from: &str, to: &str| -> String {
+        flat.split(from).nth(1).and_then(|t| t.split(to).next()).unwrap_or_else(|| panic!("not in docs/reproduction.md: {from:?} … {to:?}")).to_string()
+    };
+    let binds = between("So the hypothesis was right for the loads run before and is now tested: NP's static real-time VCs bind at load ", " in the phases with the most real time");
+    let not_binding = between("the paper's Fig. 4 has it. At ", ", with 16 VCs or 8, they do not");
+    let highest_not = not_binding.rsplit(' ').next().unwrap().to_string();
+    for load in [&binds, &highest_not] {
+        assert!(load.parse::<f64>().is_ok(), "{load:?} is not a load");
+    }
+    for (load, run) in [(&highest_not, "fig4_003_pnp_08"), (&binds, "fig4_003_pnp_09")] {
+        let table = read_csv(&format!("experiments/results/{run}/results.csv"), &mut HashMap::new());
+        assert!(table.iter().all(|r| r["workload.load"] == *load), "{run} is not run at load {load}");
+    }
+    let repeat = format!("below tests this: they do not up to load {highest_not}; at {binds} they do, at the sources, and there P beats NP.");
+    assert!(flat.contains(&repeat), "not in docs/reproduction.md: {repeat:?}");
 }
