@@ -7,7 +7,10 @@
 //! from the cells they quote, found as the minimum and maximum of those
 //! cells, not picked by hand) or, for the regulator's message intervals,
 //! from 001_… Table III's frame sizes, and compared with the number as
-//! written (`models::check_derived`).
+//! written (`models::check_derived`). Also tied here, found by reading:
+//! the results of the lines the census did not reach before the time box
+//! (the rest of "Records") and some numbers of formulas it did not catch
+//! (the traces' cycles).
 
 use super::census_ties::{at, d, num};
 use super::models::{check_derived, Derived};
