@@ -5281,6 +5281,8 @@ mod excursion_causes;
 mod components_000;
 #[path = "reproduction_numbers/cube_hop_parts.rs"]
 mod cube_hop_parts;
+#[path = "reproduction_numbers/prose_003_fig4_a.rs"]
+mod prose_003_fig4_a;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

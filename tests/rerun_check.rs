@@ -275,6 +275,27 @@ fn the_section_census_003_fig4_b_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_003_fig4_first_part_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 003_… Fig. 4, first part.**",
+        "experiments/results/prose_census/section_003_fig4_a.csv",
+        "experiments/results/prose_census/section_003_fig4_a_recheck.csv",
+    );
+    // The lines that run did not reach, measured after the ties: the
+    // paragraph's counts are that CSV's, and none of it is a quoted result.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let para = paragraph(root, "**Section census, 003_… Fig. 4, first part.**");
+    let after = Census::of(root, "experiments/results/prose_census/section_003_fig4_a_rest_after.csv");
+    let kinds = [("parameter", "configuration parameters"), ("reference", "references"), ("log", "of the run log"), ("formula", "numbers of formulas"), ("derived", "derived in the same passage")];
+    let mut expected = vec![format!("The {} numbers not measured were measured after the ties", after.n), format!("{} caught; the {} not caught are", after.caught, after.n - after.caught)];
+    expected.extend(kinds.iter().filter(|(k, _)| after.kind(k) > 0).map(|(k, phrase)| format!("{} {phrase}", after.kind(k))));
+    for e in &expected {
+        assert!(para.contains(e.as_str()), "the paragraph should contain {e:?}:\n{para}");
+    }
+    assert_eq!(after.kind("result"), 0, "the paragraph says no quoted result of the rest is left untied");
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.

@@ -173,7 +173,7 @@ fn fig9() -> Vec<Derived> {
 /// 001_… Table III as the paper prints it: average I, P, B frame sizes
 /// (kbit) of the seven MPEG-2 sequences, typed from the paper here (not
 /// taken from the workload's copy, which is checked against it).
-const TABLE_III: [(f64, f64, f64); 7] = [
+pub(super) const TABLE_III: [(f64, f64, f64); 7] = [
     (430.2, 295.6, 194.2),
     (839.4, 680.6, 401.0),
     (534.7, 569.4, 387.8),

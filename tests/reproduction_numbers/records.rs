@@ -12,26 +12,26 @@ use super::{contains_number, root};
 /// a frame time, so their counts differ by at most one): m = judged /
 /// streams (floor) frames judged by most, m + 1 by the remaining `extra`.
 /// A stream judging k frames has k + 1 frames (the first is the reference).
-fn predicted(streams: u64, judged: u64) -> f64 {
+pub(super) fn predicted(streams: u64, judged: u64) -> f64 {
     let (m, extra) = (judged / streams, judged % streams);
     ((streams - extra) as f64 * expected_record_misses(0..m + 1) + extra as f64 * expected_record_misses(0..m + 2)) / judged as f64
 }
 
 /// One router's single-phase run: `results.json` of `dir`, point `router`.
-struct Run {
-    streams: u64,
-    judged: u64,
-    miss: f64,
-    ci95: f64,
-    messages: u64,
-    wall: f64,
-    missing_ms: f64,
+pub(super) struct Run {
+    pub(super) streams: u64,
+    pub(super) judged: u64,
+    pub(super) miss: f64,
+    pub(super) ci95: f64,
+    pub(super) messages: u64,
+    pub(super) wall: f64,
+    pub(super) missing_ms: f64,
     /// The missing time's 95 % half-width (issue 23 item 1), in the runs
     /// rerun since it was added to `results.json`.
-    missing_ci95_ms: Option<f64>,
+    pub(super) missing_ci95_ms: Option<f64>,
 }
 
-fn single_phase_runs(dir: &str) -> Vec<(String, Run)> {
+pub(super) fn single_phase_runs(dir: &str) -> Vec<(String, Run)> {
     let path = root().join(dir).join("results.json");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap();
     v["points"]
