@@ -296,6 +296,15 @@ fn the_section_census_003_fig4_first_part_sentence_matches_its_csv() {
     assert_eq!(after.kind("result"), 0, "the paragraph says no quoted result of the rest is left untied");
 }
 
+#[test]
+fn the_section_census_003_fig4_c_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 003_… Fig. 4, third part.**",
+        "experiments/results/prose_census/section_003_fig4_c.csv",
+        "experiments/results/prose_census/section_003_fig4_c_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.
