@@ -44,7 +44,7 @@ fn vc_wait(load: &str, column: &str) -> f64 {
 /// (T − t)/T below `fixed` and q e^{−(t − fixed)/b} beyond; E[min] =
 /// ∫ P(R > t)² dt = T/3 (1 − q³) + q² b/2, and one VC's E[R] = E[H²]/(2E[H])
 /// = (fixed² + 2 fixed b + 2b²)/(2T); the gap is 2 (E[R] − E[min]).
-fn two_vcs(fixed: f64, b: f64) -> (f64, f64) {
+pub(super) fn two_vcs(fixed: f64, b: f64) -> (f64, f64) {
     let t = fixed + b;
     let q = b / t;
     let min = t / 3.0 * (1.0 - q.powi(3)) + q * q * b / 2.0;

@@ -14,7 +14,7 @@
 use super::*;
 use l3_hold::{error, model, saturation, sim, vcwait, M_EXTRA};
 use l3_span::row;
-use l3_line::{cell3, LOADS3, M_EXTRA3, SIM3};
+use l3_line::{cell3, two_vcs, LOADS3, M_EXTRA3, SIM3};
 use l3_ties::range;
 use models::Derived;
 use wormqos_netsim::analytic::torus002::{HoldGrowth, TorusModel, Variant, VcWait};
@@ -57,19 +57,6 @@ fn line_error3(load: &str, source: &str) -> Option<f64> {
 
 fn saturation_of(dir: &str, source: &'static str) -> f64 {
     models::cell_value(&format!("{dir}/saturation.csv"), models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// E[min] and the gap to the second release of two VCs held `fixed` plus
-/// an exponential `b` cycles, seen from a random moment (closed form, as
-/// `l3_line`'s `two_vcs`): T = fixed + b, q = b/T, E[min] = T/3 (1 − q³) +
-/// q² b/2, one VC's E[R] = (fixed² + 2 fixed b + 2b²)/(2T), gap 2 (E[R] −
-/// E[min]).
-fn two_vcs(fixed: f64, b: f64) -> (f64, f64) {
-    let t = fixed + b;
-    let q = b / t;
-    let min = t / 3.0 * (1.0 - q.powi(3)) + q * q * b / 2.0;
-    let one = (fixed * fixed + 2.0 * fixed * b + 2.0 * b * b) / (2.0 * t);
-    (min, 2.0 * (one - min))
 }
 
 /// The reruns' earlier rows and saturations against the committed ones,
