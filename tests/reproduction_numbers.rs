@@ -51,6 +51,13 @@ fn section_words(heading: &str) -> String {
     section.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The whole of docs/reproduction.md with its whitespace collapsed to
+/// single spaces, as `section_words` does for one section.
+fn doc_words() -> String {
+    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    doc.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// One number: as written, and where it comes from.
 struct Num {
     written: &'static str,

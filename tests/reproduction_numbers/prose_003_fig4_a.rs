@@ -198,8 +198,7 @@ fn prose_of_003_fig4_first_part_follows_from_the_committed_runs() {
 /// ties must add up to its misses as the committed run gives them.
 #[test]
 fn the_record_split_is_the_one_record_excess_003_asserts() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let source = std::fs::read_to_string(root().join("sim/netsim/tests/record_excess_003.rs")).unwrap();
     let (np, p) = np_and_p(RECORDS_0P6);
     let grouped = |n: u64| rounded_like(n as f64, "1,000");
@@ -226,8 +225,7 @@ fn the_record_split_is_the_one_record_excess_003_asserts() {
 /// (`fig4_003_pnp_08`, `fig4_003_pnp_09`).
 #[test]
 fn the_binding_loads_repeat_the_binding_sections_conclusion() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let between = |from: &str, to: &str| -> String {
         flat.split(from).nth(1).and_then(|t| t.split(to).next()).unwrap_or_else(|| panic!("not in docs/reproduction.md: {from:?} … {to:?}")).to_string()
     };

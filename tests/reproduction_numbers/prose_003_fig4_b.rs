@@ -299,8 +299,7 @@ fn prose_of_003_fig4_second_part_follows_from_the_committed_runs() {
 /// the census does not run) must be the ones that test asserts.
 #[test]
 fn the_lane_credit_cycles_are_the_unit_tests() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let sentence = "leaves the router in cycle ";
     let tail = flat.split(sentence).nth(1).expect("the lane-credit sentence");
     let words: Vec<&str> = tail.split(' ').take(8).collect();
@@ -367,8 +366,7 @@ fn capped_trace_rerun_split() -> (Vec<String>, Vec<String>) {
 /// sweep's K values; the trace's rows, twice).
 #[test]
 fn the_cap_reruns_changed_the_points_named() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let (unchanged, changed, phases) = cap_rerun_split();
     assert!(phases.iter().all(|&p| p >= 2), "changed only in the last phases: {phases:?}");
     let [u1, u2] = <[String; 2]>::try_from(unchanged).expect("two K unchanged");
@@ -433,8 +431,7 @@ fn the_vc_count_rerun_changed_the_rows_named() {
     let first: usize = changed.iter().map(|r| r["phase"].parse::<usize>().unwrap()).min().unwrap();
     // From that phase on every row of the load changed.
     assert!(after.iter().filter(|r| r["load"] == moved && r["phase"].parse::<usize>().unwrap() >= first).all(|r| changed.contains(&r)), "every row from phase {first} on changed");
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let sentence = format!("the load-{same} rows came out byte for byte, the load-{moved} rows changed from {} on", PHASE_NAMES[first]);
     assert!(flat.contains(&sentence), "docs/reproduction.md should say {sentence:?}");
 }
