@@ -74,17 +74,21 @@ with tempfile.TemporaryDirectory() as tmp:
     log = os.path.join(tmp, "calls")
     fake = os.path.join(tmp, "fake_tests")
 
-    def make_fake(fail_first, fail_second):
-        # The first call carries --skip, the second --exact; each prints a
-        # libtest failure header for a named test when told to fail.
+    def make_fake(fail_first, fail_second, fail_catchers=False):
+        # The whole binary's first stage carries --skip, its second --exact
+        # and the slow tests' names; a catchers' run --exact and other names.
+        # Each prints a libtest failure header for a named test when told to
+        # fail.
         with open(fake, "w") as f:
             f.write("#!/bin/sh\n"
                     f"echo \"$* root=$WORMQOS_REPRO_ROOT\" >> {log}\n"
                     "case \"$*\" in\n"
                     f"  *--skip*) [ {int(fail_first)} = 1 ] && "
                     "{ echo '---- fast_one stdout ----'; exit 101; } ;;\n"
-                    f"  *--exact*) [ {int(fail_second)} = 1 ] && "
+                    f"  *--exact*every_results_table_is_tied*) [ {int(fail_second)} = 1 ] && "
                     "{ echo '---- every_results_table_is_tied stdout ----'; exit 101; } ;;\n"
+                    f"  *--exact*) [ {int(fail_catchers)} = 1 ] && "
+                    "{ echo '---- near_one stdout ----'; exit 101; } ;;\n"
                     "esac\nexit 0\n")
         os.chmod(fake, stat.S_IRWXU)
         if os.path.exists(log):
@@ -104,6 +108,27 @@ with tempfile.TemporaryDirectory() as tmp:
     make_fake(False, False)
     check("caught by none", census.run_tests(fake, tmp)[0], 0)
     check("both stages ran", len(calls()), 2)
+
+    # Catchers: the tests that caught the last numbers run first, alone.
+    near = census.Catchers(size=2)
+    make_fake(True, False)
+    check("no catchers yet: the whole binary", census.run_tests(fake, tmp, near), (101, ["fast_one"]))
+    check("no catchers yet: one run", len(calls()), 1)
+    check("the catch is remembered", near.names, ["fast_one"])
+    make_fake(False, False, fail_catchers=True)
+    check("caught by a catcher", census.run_tests(fake, tmp, near), (101, ["near_one"]))
+    check("caught by a catcher: one run", calls(), ["--test-threads 2 -q --exact fast_one root=" + tmp])
+    check("most recent first", near.names, ["near_one", "fast_one"])
+    make_fake(False, False, fail_catchers=False)
+    check("catchers pass: the whole binary decides", census.run_tests(fake, tmp, near)[0], 0)
+    check("catchers pass: the most recent alone, then the rest, then both stages",
+          [c.split(" root=")[0] for c in calls()[:2]],
+          ["--test-threads 2 -q --exact near_one", "--test-threads 2 -q --exact fast_one"])
+    check("catchers pass: then both stages", len(calls()), 4)
+    make_fake(False, True, fail_catchers=False)
+    check("catchers pass, a slow test fails", census.run_tests(fake, tmp, near),
+          (101, ["every_results_table_is_tied"]))
+    check("at most `size` catchers", near.names, ["every_results_table_is_tied", "near_one"])
 
 if failures:
     print("\n".join(failures))

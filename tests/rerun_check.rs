@@ -331,3 +331,40 @@ fn section_census_paragraph_matches(opening: &str, csv: &str, recheck: &str) {
     }
     check_recheck(root, &para, csv, recheck);
 }
+
+/// The census's catchers (the tests that caught the last numbers run first,
+/// alone) against the whole binary run for every number, on one section
+/// measured both ways: the same number by number and the same verdicts,
+/// and the times the census paragraph quotes are the CSVs' own.
+#[test]
+fn catchers_first_gives_the_whole_binarys_verdicts() {
+    const DIR: &str = "experiments/results/prose_census";
+    let root = env!("CARGO_MANIFEST_DIR");
+    let whole = csv_table(root, &format!("{DIR}/catchers_check_whole.csv"));
+    let first = csv_table(root, &format!("{DIR}/catchers_check_first.csv"));
+    assert_eq!(whole.len(), first.len(), "both runs measure the same numbers");
+    for (w, f) in whole.iter().zip(&first) {
+        for col in ["line", "number", "caught"] {
+            assert_eq!(w[col], f[col], "line {}: {col} differs between the two runs", w["line"]);
+        }
+    }
+    let caught = whole.iter().filter(|r| r["caught"] == "yes").count();
+    let secs = |rows: &[std::collections::HashMap<String, String>], verdict: Option<&str>| -> (f64, usize) {
+        let picked: Vec<f64> = rows.iter().filter(|r| verdict.map_or(true, |v| r["caught"] == v)).map(|r| r["seconds"].parse::<f64>().unwrap()).collect();
+        (picked.iter().sum(), picked.len())
+    };
+    let mean = |rows, v| {
+        let (s, n) = secs(rows, Some(v));
+        s / n as f64
+    };
+    let para = paragraph(root, "**Census of the prose, by mutation.**");
+    let want = [
+        format!("each of its {} numbers the verdict of the whole binary run each time ({caught} caught)", whole.len()),
+        format!("in test runs of {:.1} s against {:.1} s", secs(&first, None).0, secs(&whole, None).0),
+        format!("{:.2} s against {:.2} s a caught number", mean(&first, "yes"), mean(&whole, "yes")),
+        format!("{:.2} s against {:.2} s one not caught", mean(&first, "no"), mean(&whole, "no")),
+    ];
+    for w in want {
+        assert!(para.contains(&w), "the census paragraph should say {w:?}");
+    }
+}
