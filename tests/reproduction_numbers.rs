@@ -80,18 +80,35 @@ struct Claim {
 type Table = Vec<HashMap<String, String>>;
 
 fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
-    if let Some(dir) = path.strip_suffix("/*.json") {
-        return cache.entry(path.to_string()).or_insert_with(|| read_json_rows(dir)).clone();
+    cache.entry(path.to_string()).or_insert_with(|| shared_csv(path).as_ref().clone()).clone()
+}
+
+/// The committed table at `path` (a CSV, or `dir/*.json`: a row per JSON
+/// file), parsed once per test process and shared: the tie helpers that
+/// look up one cell at a time (`cube_vcq_hops::cell`, `models::cell_value`)
+/// would otherwise parse a whole CSV per number, which was two thirds of
+/// the table census's time. The committed results do not change while the
+/// tests run (the census mutates only the document).
+fn shared_csv(path: &str) -> std::sync::Arc<Table> {
+    static TABLES: std::sync::OnceLock<std::sync::Mutex<HashMap<String, std::sync::Arc<Table>>>> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(Default::default);
+    if let Some(t) = tables.lock().unwrap().get(path) {
+        return t.clone();
     }
-    cache
-        .entry(path.to_string())
-        .or_insert_with(|| {
-            let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-            let mut lines = text.lines();
-            let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
-            lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
-        })
-        .clone()
+    // Parsed outside the lock: two threads may both parse a table once.
+    let table = std::sync::Arc::new(match path.strip_suffix("/*.json") {
+        Some(dir) => read_json_rows(dir),
+        None => parse_csv(&std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))),
+    });
+    tables.lock().unwrap().entry(path.to_string()).or_insert(table).clone()
+}
+
+/// Rows of named cells from a CSV's text (no quoted fields: the committed
+/// results write none).
+fn parse_csv(text: &str) -> Table {
+    let mut lines = text.lines();
+    let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
 }
 
 /// A table with a row per `wormqos sim --json` file of `dir` (the PCS

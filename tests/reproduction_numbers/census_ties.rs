@@ -19,10 +19,7 @@ use std::process::Command;
 pub(super) fn committed_csv(spec: &str) -> Table {
     let out = Command::new("git").args(["show", spec]).current_dir(root()).output().expect("run git");
     assert!(out.status.success(), "git show {spec}: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut lines = text.lines();
-    let head: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines.map(|l| head.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+    parse_csv(&String::from_utf8(out.stdout).unwrap())
 }
 
 const CYCLE_US: f64 = 0.08;

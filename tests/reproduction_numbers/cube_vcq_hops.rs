@@ -35,7 +35,7 @@ pub(super) fn point(load: &str) -> &'static str {
 
 /// The cell of the row of `csv` whose columns equal `keys`.
 pub(super) fn cell(csv: &str, keys: &[(&str, &str)], column: &str) -> f64 {
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = shared_csv(csv);
     let r = table.iter().find(|r| keys.iter().all(|(k, v)| r[*k] == *v)).unwrap_or_else(|| panic!("{csv}: no row {keys:?}"));
     r[column].parse().unwrap_or_else(|e| panic!("{csv} {keys:?} {column}: {e}"))
 }

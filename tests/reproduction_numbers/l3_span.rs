@@ -48,7 +48,7 @@ fn parts(load: &'static str, column: &str) -> f64 {
 
 /// A channel cell (dimension 0), `None` where the source has no solution.
 fn channel(file: &str, load: &str, source: &str, column: &str) -> Option<f64> {
-    let table = read_csv(file, &mut HashMap::new());
+    let table = shared_csv(file);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("{file}: no row {load} {source}"));
     (row["status"] == "ok").then(|| row[column].parse().unwrap())
 }

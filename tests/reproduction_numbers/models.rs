@@ -36,8 +36,10 @@ pub(super) struct RelError {
 }
 
 /// The single `column` cell of `csv`'s row selected by `row`, or why not.
-pub(super) fn cell_value(csv: &str, row: Row, column: &str, cache: &mut HashMap<String, Table>) -> Result<f64, String> {
-    let table = read_csv(csv, cache);
+/// (`_cache` is unused since the tables are shared per process, `shared_csv`;
+/// kept so the many callers need not change.)
+pub(super) fn cell_value(csv: &str, row: Row, column: &str, _cache: &mut HashMap<String, Table>) -> Result<f64, String> {
+    let table = shared_csv(csv);
     let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
     if rows.len() != 1 {
         return Err(format!("{csv}: {} rows match {row:?}", rows.len()));

@@ -17,7 +17,7 @@
 //! section's run referred to by name, a superseded run). A listed entry
 //! that no longer matches a stated length fails, so the list only shrinks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use super::root;
@@ -156,6 +156,38 @@ fn glob(pattern: &str, name: &str) -> bool {
 /// imply: a phased run lasts `phases × phase_seconds`; a length in seconds
 /// is also one in cycles of `flit_width / link_mbps` µs.
 pub fn lengths_implied(experiment: &str) -> Vec<(Length, f64)> {
+    static MEMO: Memo = Memo::new();
+    memo(&MEMO, experiment, || lengths_implied_parsed(experiment))
+}
+
+/// A process-wide memo of a committed file's lengths by its path: the
+/// checks ask again for every section that names the file and every
+/// section nested in one (two thirds of their time before). The files do
+/// not change while the tests run.
+type Memo = std::sync::OnceLock<std::sync::Mutex<HashMap<String, Vec<(Length, f64)>>>>;
+
+fn memo(cache: &Memo, path: &str, parse: impl FnOnce() -> Vec<(Length, f64)>) -> Vec<(Length, f64)> {
+    let map = cache.get_or_init(Default::default);
+    if let Some(v) = map.lock().unwrap().get(path) {
+        return v.clone();
+    }
+    let v = parse();
+    map.lock().unwrap().entry(path.to_string()).or_insert(v).clone()
+}
+
+/// The lengths a source file sets (`lengths_in_source`) and passes in
+/// calls (`lengths_in_calls`).
+pub fn source_lengths(path: &str) -> Vec<(Length, f64)> {
+    static MEMO: Memo = Memo::new();
+    memo(&MEMO, path, || {
+        let source = std::fs::read_to_string(root().join(path)).unwrap();
+        let mut set = lengths_in_source(&source);
+        set.extend(lengths_in_calls(&source));
+        set
+    })
+}
+
+fn lengths_implied_parsed(experiment: &str) -> Vec<(Length, f64)> {
     let mut set = lengths_set(experiment);
     let text = std::fs::read_to_string(root().join(experiment)).unwrap();
     let t: toml::Table = toml::from_str(&text).unwrap();
@@ -449,9 +481,7 @@ impl Workspace {
         commands.extend(lengths_in_source(&section.code));
         setters.push((format!("the commands under {}", section.heading), commands));
         for f in sources_named(&section.code, &section.prose, &self.files, &self.fns) {
-            let source = std::fs::read_to_string(root().join(&f)).unwrap();
-            let mut set = lengths_in_source(&source);
-            set.extend(lengths_in_calls(&source));
+            let set = source_lengths(&f);
             setters.push((f, set));
         }
         setters
