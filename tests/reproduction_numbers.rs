@@ -4973,8 +4973,7 @@ fn cube_link_table_and_mechanism_follow_from_the_traces() {
 #[test]
 fn cube_source_backlog_table_follows_from_the_sweep() {
     const SWEEP: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
     let sweep = read_csv(SWEEP, &mut HashMap::new());
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };

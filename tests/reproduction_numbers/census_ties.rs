@@ -394,8 +394,7 @@ fn the_control_trace_rerun_changed_the_rows_quoted() {
 /// source (the code's form derived from the written number).
 #[test]
 fn test_descriptions_quote_the_assertions() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let fraction = |w: &str| format!("{:.2}", w.parse::<f64>().unwrap() / 100.0);
     let thousands = |w: &str| format!("{w}_000");
     let thousands_plain = |w: &str| format!("{w}000");
@@ -443,8 +442,7 @@ fn test_descriptions_quote_the_assertions() {
 /// of what is checked elsewhere repeats it, and must repeat it as written.
 #[test]
 fn the_introduction_repeats_fig13s_first_link_share() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let measured = flat.split("link of every pair carries ").nth(1).and_then(|t| t.split(" % of the pair's flits").next()).expect("Fig. 13's first-link sentence");
     assert!(measured.contains('–') && measured.len() < 12, "{measured:?} is not a range");
     let repeated = format!("first-link share, \"{measured} %\", is checked by the run that measures it");

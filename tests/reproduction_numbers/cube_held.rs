@@ -8,7 +8,7 @@
 //! `cube_held_one_queue_under_the_fluid_shapes`); the measured split of
 //! the source wait is tied in `cube_source_split.rs`.
 
-use super::{check, read_csv, root, Claim, Num};
+use super::{check, doc_words, read_csv, Claim, Num};
 use std::collections::HashMap;
 
 const CSV: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv";
@@ -90,8 +90,7 @@ fn listed(xs: &[String]) -> String {
 fn cube_held_follows_from_its_csv() {
     let errors = check(&claims());
     assert!(errors.is_empty(), "{}", errors.join("\n"));
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
     let (rows, tandem) = (read_csv(CSV, &mut HashMap::new()), read_csv(TANDEM, &mut HashMap::new()));
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };

@@ -3,7 +3,7 @@
 //! `experiments/results/cube_wait_trace/cube_waits.csv` (written by the
 //! netsim example `cube_wait_trace`).
 
-use super::{read_csv, root};
+use super::{doc_words, read_csv};
 use std::collections::HashMap;
 
 const CSV: &str = "experiments/results/cube_wait_trace/cube_waits.csv";
@@ -23,8 +23,7 @@ fn list(xs: &[f64]) -> String {
 /// change of each from K = 1 to K = 14.
 #[test]
 fn cube_waits_follow_from_the_trace() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
     let rows = read_csv(CSV, &mut HashMap::new());
     assert_eq!(rows.iter().map(|r| r["streams"].as_str()).collect::<Vec<_>>(), ["1", "2", "4", "14"], "{CSV}");

@@ -556,8 +556,7 @@ fn prose_001_iterative_and_mpeg2_numbers_follow_from_the_committed_runs() {
 /// the committed trace's length (`sequence1_gop.txt`, one GOP).
 #[test]
 fn the_staggered_trace_starts_streams_as_the_doc_says() {
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let trace = std::fs::read_to_string(root().join("experiments/results/fig11_001_backlog/sequence1_gop.txt")).unwrap();
     let frames = wormqos_netsim::workload::parse_trace(&trace, "sequence1_gop.txt").unwrap().len();
     let stride = wormqos_netsim::offered::TRACE_START_STRIDE;
@@ -577,8 +576,7 @@ fn the_paper_values_quoted_beside_ours_are_the_papers_and_the_runs() {
     const FRAME_MEAN_BYTES: f64 = 16_666.0;
     const FRAME_SD_BYTES: f64 = 3_333.0;
     const FRAMES_PER_SECOND: f64 = 30.0;
-    let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = doc_words();
     let grouped = |x: f64| rounded_like(x, "1,000");
     for quote in [
         format!("Synthetic VBR frames are Normal({} B, {} B)", grouped(FRAME_MEAN_BYTES), grouped(FRAME_SD_BYTES)),
