@@ -305,6 +305,15 @@ fn the_section_census_003_fig4_c_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_001_figs11_13_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 001_… Figs 11–13.**",
+        "experiments/results/prose_census/section_001_mpeg2_fig13.csv",
+        "experiments/results/prose_census/section_001_mpeg2_fig13_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.

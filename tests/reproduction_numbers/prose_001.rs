@@ -58,7 +58,7 @@ fn jitter_onset(csv: &str, row: &[(&str, &str)]) -> (f64, f64) {
 /// changed. Columns only one version has (added since) are not compared,
 /// nor the two timings (`wall_seconds`, `router_cycles_per_second`), which
 /// change with the machine's load, not with the code.
-fn rerun_changes(commit: &str, path: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
+pub(super) fn rerun_changes(commit: &str, path: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
     let before = committed_csv(&format!("{commit}^:{path}"));
     let after = committed_csv(&format!("{commit}:{path}"));
     assert_eq!(before.len(), after.len(), "{path}: the rerun has other points");
