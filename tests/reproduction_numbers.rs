@@ -5244,6 +5244,8 @@ mod prose_iterative_mpeg2;
 mod rtvcs_8020;
 #[path = "reproduction_numbers/prose_003_fig4_b.rs"]
 mod prose_003_fig4_b;
+#[path = "reproduction_numbers/prose_003_fig5.rs"]
+mod prose_003_fig5;
 #[path = "reproduction_numbers/cube_source_split.rs"]
 mod cube_source_split;
 #[path = "reproduction_numbers/cube_be_parts.rs"]

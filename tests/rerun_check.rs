@@ -314,6 +314,24 @@ fn the_section_census_001_figs11_13_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_np_static_vcs_rest_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, NP's static real-time VCs, the rest.**",
+        "experiments/results/prose_census/section_003_fig4_b_rest.csv",
+        "experiments/results/prose_census/section_003_fig4_b_rest_recheck.csv",
+    );
+}
+
+#[test]
+fn the_section_census_003_fig5_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 003_… Fig. 5.**",
+        "experiments/results/prose_census/section_003_fig5.csv",
+        "experiments/results/prose_census/section_003_fig5_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.
