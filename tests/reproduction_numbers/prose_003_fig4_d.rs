@@ -270,3 +270,20 @@ fn prose_of_003_fig4_last_part_follows_from_the_committed_runs() {
     let errors = check_derived(&derived());
     assert!(errors.is_empty(), "{} findings:\n{}", errors.len(), errors.join("\n"));
 }
+
+/// "Which of P's mechanisms makes its excursions": the zero-load pipeline
+/// of the cause split, written twice (numbers of a formula the census did
+/// not catch), must be the cycles the hand-derived unit test of a lone
+/// message asserts (`sim/netsim/src/network/cause_split_tests.rs`, another
+/// crate's tests, which the census does not run).
+#[test]
+fn the_zero_load_pipeline_is_the_lone_message_tests() {
+    const TESTS: &str = "sim/netsim/src/network/cause_split_tests.rs";
+    let source = std::fs::read_to_string(root().join(TESTS)).unwrap();
+    let body = source.split("fn a_lone_message_is_pipeline_and_crossings()").nth(1).unwrap_or_else(|| panic!("{TESTS}: no lone-message test"));
+    let asserted = body.split("(Cause::Pipeline, ").nth(1).and_then(|t| t.split(')').next()).unwrap_or_else(|| panic!("{TESTS}: the lone-message test asserts no pipeline cycles"));
+    let words = section_words("#### Which of P's mechanisms makes its excursions (issue 23)");
+    for written in [format!("a lone message is {asserted} pipeline cycles and F crossings"), format!("The pipeline beyond its {asserted} zero-load cycles is the split's residual")] {
+        assert!(words.contains(&written), "not in the section: {written:?}");
+    }
+}
