@@ -5308,6 +5308,8 @@ mod components_000;
 mod cube_hop_parts;
 #[path = "reproduction_numbers/prose_003_fig4_a.rs"]
 mod prose_003_fig4_a;
+#[path = "reproduction_numbers/prose_003_fig4_d.rs"]
+mod prose_003_fig4_d;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).
