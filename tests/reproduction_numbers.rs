@@ -5236,6 +5236,8 @@ mod prose_ties;
 mod census_ties;
 #[path = "reproduction_numbers/prose_003_678.rs"]
 mod prose_003_678;
+#[path = "reproduction_numbers/prose_003_fig9.rs"]
+mod prose_003_fig9;
 #[path = "reproduction_numbers/prose_001.rs"]
 mod prose_001;
 #[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]

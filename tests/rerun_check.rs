@@ -341,6 +341,15 @@ fn the_section_census_003_fig4_d_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_003_fig9_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 003_… Fig. 9.**",
+        "experiments/results/prose_census/section_003_fig9.csv",
+        "experiments/results/prose_census/section_003_fig9_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.

@@ -27,7 +27,7 @@ const SPEED_COLUMNS: [&str; 2] = ["router_cycles_per_second", "wall_seconds"];
 
 /// Per row of `now` (keyed by the `keys` columns), how many result
 /// columns differ from the version of the same CSV at `rev`.
-fn columns_changed_since(rev: &str, csv: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
+pub(super) fn columns_changed_since(rev: &str, csv: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
     let before = committed_csv(&format!("{rev}:{csv}"));
     let now = read_csv(csv, &mut HashMap::new());
     assert_eq!(before.len(), now.len(), "{csv}: the same points at {rev} and now");
