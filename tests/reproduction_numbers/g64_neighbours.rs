@@ -11,7 +11,7 @@
 
 use super::{read_csv, section_words};
 use std::collections::HashMap;
-use wormqos_netsim::analytic::onoff_fluid::{BurstClass, FluidLink};
+use wormqos_netsim::analytic::onoff_fluid::{BurstClass, FluidError, FluidLink};
 
 const HEADING: &str = "#### The g = 64 excess at K = 3 and 8 over 40 seeds (issue 22)";
 const CSV: &str = "experiments/results/onoff_g64_neighbours/source_link.csv";
@@ -154,6 +154,9 @@ fn g64_neighbours_numbers_follow_from_the_committed_traces() {
     // has no solution.
     let (trials, q): (usize, f64) = (15 * 8 - 1, 1.0 / 15.0);
     let mut refused = 0.0;
+    // The counts refused, and whether each failed the spectral check
+    // (`FluidError::IllConditioned`) rather than saturating.
+    let mut failing: Vec<(usize, bool)> = Vec::new();
     let mut ln_choose = 0.0f64;
     for m in 0..=trials {
         if m > 0 {
@@ -163,8 +166,18 @@ fn g64_neighbours_numbers_follow_from_the_committed_traces() {
         let link = FluidLink { sources: m + 1, on_mean: 640.0, off_mean: 10.0 * (250.0 * 8.0 - 64.0), peak: 0.5, capacity: 32.0 / 33.0 };
         if m + 1 > 24 || link.mean_delay().is_err() {
             refused += w;
+            failing.push((m + 1, matches!(link.mean_delay(), Err(FluidError::IllConditioned(_)))));
         }
     }
     assert!((refused - written.parse::<f64>().unwrap()).abs() < 0.002, "the counts without a solution weigh {refused}, the library says {written}");
+    // Every count from the first refused up to the 24 sources the library
+    // solves fails the spectral check; none saturates.
+    let first = failing[0].0;
+    assert!(failing.iter().all(|&(n, ill)| n > 24 || ill), "a count below 25 sources is refused other than as ill-conditioned: {failing:?}");
+    assert_eq!(failing.iter().filter(|&&(n, _)| n <= 24).count(), 24 - first + 1, "the refused counts are not every count from {first} to 24");
+    has(format!("m binomial over {trials} streams with success 1/15, each ON {} cycles at r = {}, served at c_d = 32/33", 10.0 * 64.0, 32.0 / 64.0));
+    // 12 streams' mean load: K = 8 streams share a port's 0.128 flits per cycle.
+    has(format!("({first} streams carry {:.2} flits per cycle)", first as f64 * 0.128 / 8.0));
+    has(format!("every count of {first} to 24 sources fails the spectral solution's boundary check (ill-conditioned), none is saturated"));
     has(format!("for the seeds' own draws it takes {} of 40 (`drawn_destination_seeds`)", s("8", "drawn_destination_seeds")));
 }
