@@ -11,7 +11,7 @@
 
 use super::{read_csv, section_words};
 use std::collections::HashMap;
-use wormqos_netsim::analytic::onoff_fluid::{BurstClass, FluidError, FluidLink};
+use wormqos_netsim::analytic::onoff_fluid::{BurstClass, FluidError, FluidLink, MAX_EXCLUDED_WEIGHT, MAX_SOURCES};
 
 const HEADING: &str = "#### The g = 64 excess at K = 3 and 8 over 40 seeds (issue 22)";
 const CSV: &str = "experiments/results/onoff_g64_neighbours/source_link.csv";
@@ -74,6 +74,7 @@ fn g64_neighbours_numbers_follow_from_the_committed_traces() {
     assert_eq!(s("8", "coupled_drawn_seeds"), "0");
     has(format!("| 8 | {} | not modelled | – | – | {} | {} / – | {} |", ms("8", "sim_total"), sms("8", "forward_less_replay", v("8", "forward_less_replay")), signed(fluid_source("8"), 4), signed(bbar("8"), 4)));
     has(format!("draw the model takes: {} at K = 1 to 3, {} at K = 4", s("3", "coupled_drawn_seeds"), s("4", "coupled_drawn_seeds")));
+    has(format!("found it real over 40 ({} model − sim, paired, {} draws)", signed(model_less_sim("4"), 4), s("4", "coupled_drawn_seeds")));
     for k in ["1", "2", "3"] {
         assert_eq!(s(k, "coupled_drawn_seeds"), "40", "K = {k}");
     }
@@ -146,7 +147,8 @@ fn g64_neighbours_numbers_follow_from_the_committed_traces() {
     // destination link's weight; recomputed here count by count.
     let refusal = class(8).coupled_delay().expect_err("K = 8 at g = 64 is modelled").to_string();
     let written = refusal.split("weight ").nth(1).and_then(|r| r.split(' ').next()).unwrap_or_else(|| panic!("no weight in {refusal:?}"));
-    has(format!("{written} of the destination link's binomial weight is saturated or not solved, where it allows 0.01"));
+    has(format!("{written} of the destination link's binomial weight is saturated or not solved, where it allows {MAX_EXCLUDED_WEIGHT}"));
+    has(format!("and beyond {MAX_SOURCES} the library solves none"));
     let (trials, refused, failing) = refused_destination_counts();
     assert!((refused - written.parse::<f64>().unwrap()).abs() < 0.002, "the counts without a solution weigh {refused}, the library says {written}");
     // Every count from the first refused up to the 24 sources the library
