@@ -9,26 +9,16 @@
 //! the configuration: the destination link's counts, binomial as the
 //! model's, solved one by one.
 
+use super::g64_blocking::{class, signed};
 use super::{read_csv, section_words};
 use std::collections::HashMap;
-use wormqos_netsim::analytic::onoff_fluid::{BurstClass, FluidError, FluidLink, MAX_EXCLUDED_WEIGHT, MAX_SOURCES};
+use wormqos_netsim::analytic::onoff_fluid::{FluidError, FluidLink, MAX_EXCLUDED_WEIGHT, MAX_SOURCES};
 
 const HEADING: &str = "#### The g = 64 excess at K = 3 and 8 over 40 seeds (issue 22)";
 const CSV: &str = "experiments/results/onoff_g64_neighbours/source_link.csv";
 const CSV_EARLIER: &str = "experiments/results/onoff_g64_excess/source_link.csv";
 /// L0 = M + 4 = 36 cycles: a message alone in the router.
 const L0: f64 = 36.0;
-
-/// fig12_000_onoff_bursts.toml at g = 64: 16 ports, N = 10 messages a
-/// burst, M = 32 flits, I = N·(K/0.004 − g) cycles (the file's header).
-fn class(k: usize) -> BurstClass {
-    BurstClass { ports: 16, streams: k, mean_burst: 10.0, gap: 64.0, off_mean: 10.0 * (250.0 * k as f64 - 64.0), flits: 32.0, capacity: 1.0 }
-}
-
-/// `x` with `d` decimals and the document's signs ("+", "−").
-fn signed(x: f64, d: usize) -> String {
-    format!("{}{:.d$}", if x < 0.0 { "−" } else { "+" }, x.abs())
-}
 
 #[test]
 fn g64_neighbours_numbers_follow_from_the_committed_traces() {
