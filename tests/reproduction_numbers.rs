@@ -5278,6 +5278,8 @@ mod rt_cap_8020;
 mod g64_excess;
 #[path = "reproduction_numbers/g64_blocking.rs"]
 mod g64_blocking;
+#[path = "reproduction_numbers/g64_neighbours.rs"]
+mod g64_neighbours;
 #[path = "reproduction_numbers/fig4b_no_be.rs"]
 mod fig4b_no_be;
 #[path = "reproduction_numbers/phase_cis.rs"]
@@ -5401,6 +5403,7 @@ const UNTIED: &[census::Untied] = &[
     census::Untied { heading: "#### The ejection form's excess, term by term (issue 22)", key: "| share of busy arrivals, sim / form's 1 − Π_0 |", reason: "tied by tests/reproduction_numbers/cube_hop_parts.rs::cube_be_ejection_follows_from_its_csv" },
     census::Untied { heading: "### 000_… the cube's best effort at heavy load, part by part (issue 22)", key: "| real-time VC hold on a hop link, cycles |", reason: "tied by tests/reproduction_numbers/cube_be_parts.rs::cube_be_parts_follow_from_their_csvs" },
     census::Untied { heading: "#### The two waits measured (issue 22)", key: "| 1 | 10.0463 / 120.2100 |", reason: "tied by tests/reproduction_numbers/cube_waits.rs::cube_waits_follow_from_the_trace" },
+    census::Untied { heading: "#### The g = 64 excess at K = 3 and 8 over 40 seeds (issue 22)", key: "| 3 | 64.1804 ± 1.2165 |", reason: "tied by tests/reproduction_numbers/g64_neighbours.rs::g64_neighbours_numbers_follow_from_the_committed_traces" },
     census::Untied { heading: "## 003_… Fig. 7: preemption with and without acceleration", key: "| 16, 0.4 |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_table_follows_from_the_committed_runs" },
     census::Untied { heading: "### 003_… Fig. 7 with the iterative switch allocator (issue 19)", key: "| 0.6 | off |", reason: "tied by tests/reproduction_numbers/fig7_ties.rs::fig7_003_iterative_table_follows_from_the_committed_run" },
     census::Untied { heading: "## 000_… Fig. 6: VirtualClock, Fair Queueing and Weighted Round Robin", key: "| 0.064 | 0.9 / 1.7 / 3.3 |", reason: "tied by tests/reproduction_numbers/fig6_ci.rs::fig6_000_half_widths_follow_from_the_committed_run" },

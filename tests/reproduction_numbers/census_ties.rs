@@ -402,7 +402,7 @@ fn test_descriptions_quote_the_assertions() {
     let plain = |w: &str| w.to_string();
     // (sentence with {} for the number, the number as written, the test's
     // file, its assertion with {} for the number in the code's form, that form)
-    let cases: [(&str, &str, &str, &str, &dyn Fn(&str) -> String); 20] = [
+    let cases: [(&str, &str, &str, &str, &dyn Fn(&str) -> String); 22] = [
         ("`the_model_of_002_against_the_atomic_torus`: within {} % at 0.02 and 0.04", "6", "sim/netsim/tests/deadlock.rs", "abs() <= {}, \"load {load}", &fraction),
         ("within 6 % at 0.02 and 0.04 on 8 × 8 ({} k cycles)", "60", "sim/netsim/tests/deadlock.rs", "\"any\", load, 1, {})", &thousands),
         ("`cube_model_with_best_effort_messages_twice_as_long` ({} k cycles, R1+R2", "60", "sim/netsim/tests/analytic.rs", "\"cycles = {}\")", &thousands_plain),
@@ -426,6 +426,9 @@ fn test_descriptions_quote_the_assertions() {
         ("fewer than {} % of the input-port cycles have a ready VC", "49", "sim/netsim/tests/vclock_stages_000.rs", "ready < {},", &fraction),
         ("(over {} % of the holder-cycles)", "64", "sim/netsim/tests/vclock_stages_000.rs", "be_share > {} &&", &fraction),
         ("which move a flit in under {} % of them", "12", "sim/netsim/tests/vclock_stages_000.rs", "be_moved < {},", &fraction),
+        // The held row's total, as `cube_held_model_against_ten_seeds` bounds it.
+        ("holds the row's total to within {} % of the ten seeds' mean at g = 33", "2", "sim/netsim/tests/analytic.rs", "if gap == 33.0 { {} } else", &float),
+        ("mean at g = 33 and {} % at every point, the bound", "7", "sim/netsim/tests/analytic.rs", "{ 2.0 } else { {} }", &float),
     ];
     for (sentence, written, file, assertion, code) in cases {
         let sentence = sentence.replace("{}", written);

@@ -20,12 +20,12 @@ const CSV: &str = "experiments/results/onoff_g64_excess/source_link.csv";
 /// fig12_000_onoff_bursts.toml at g = 64: 16 ports, N = 10 messages a
 /// burst, M = 32 flits, I = N·(K/0.004 − g) cycles (the file's header),
 /// c = 1 for the one real-time class.
-fn class(k: usize) -> BurstClass {
+pub(super) fn class(k: usize) -> BurstClass {
     BurstClass { ports: 16, streams: k, mean_burst: 10.0, gap: 64.0, off_mean: 10.0 * (250.0 * k as f64 - 64.0), flits: 32.0, capacity: 1.0 }
 }
 
 /// `x` with `d` decimals and the document's signs ("+", "−").
-fn signed(x: f64, d: usize) -> String {
+pub(super) fn signed(x: f64, d: usize) -> String {
     format!("{}{:.d$}", if x < 0.0 { "−" } else { "+" }, x.abs())
 }
 

@@ -900,6 +900,11 @@ fn cube_held_model_against_ten_seeds() {
         // injection link S and the pushed-back total P. The sum S + P (the
         // row before, whose total was the tandem row's) is written beside.
         let held = h_src + h_net;
+        // The total (issue 22 item 3, "The hypercube's tandem row" high by
+        // +13.2 % to +15.5 % at K ≥ 2): within 7 % of the ten seeds' mean at
+        // every point and 2 % at g = 33 (measured −6.5 % to +1.7 %, +0.7 %
+        // to +1.7 % at g = 33).
+        assert!((100.0 * (held - sim) / sim).abs() <= if gap == 33.0 { 2.0 } else { 7.0 }, "{point}: total {held} sim {sim}");
         assert!((h_net - base - split.held_total()).abs() <= 1e-9 * h_net, "{point}: {split:?}");
         let (s_link, p) = (cube.coupled_delay().unwrap().source_link, split.pushed_total());
         let packet = t_src - s_link;
