@@ -9,12 +9,15 @@
 //! those that found their VCs held too (joins), and at its grant those it
 //! left waiting behind it and those it overtook. Beside them λ_c, q at the
 //! measured busy VCs (`escape_vcs::mean_line_joining`) and q λ_c × the
-//! measured window, the line model's joins on the measured wait; and the
+//! measured window, the line model's joins on the measured wait, and the
+//! headers ahead that had found their VCs held too (the joins seen from
+//! the joiner's side); and the
 //! line model's own n̄, W_b and joining rate n̄ / W_b (`line_absorbed` of
 //! `torus002_absorbed`, with the light-load extra hold `--hold-extra`;
 //! empty where it has no solution).
 //!
-//! Writes `<out>/joins.csv`, one row per load and dimension.
+//! Writes `<out>/joins.csv`, one row per load and dimension. `--seed S`
+//! runs the experiment with seed S instead of its own.
 //!
 //! cargo run --release -p wormqos-netsim --example torus002_line_joins -- \
 //!     --hold-extra 9.827631021335328 experiments/torus_002_atomic.toml \
@@ -29,7 +32,7 @@ use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
 
 fn usage(why: &str) -> ! {
-    eprintln!("torus002_line_joins: {why}\nusage: torus002_line_joins --hold-extra X <experiment.toml> <out_dir> <cycles> <load>...");
+    eprintln!("torus002_line_joins: {why}\nusage: torus002_line_joins --hold-extra X [--seed S] <experiment.toml> <out_dir> <cycles> <load>...");
     std::process::exit(2);
 }
 
@@ -50,7 +53,20 @@ fn main() -> anyhow::Result<()> {
         Ok(x) if f64::is_finite(x) && x >= 0.0 => x,
         _ => usage(&format!("--hold-extra {:?}: want a finite number of cycles >= 0", args[1])),
     };
-    let args = &args[2..];
+    let mut args = &args[2..];
+    // `--seed S`: another run of the same experiment (the file's seed
+    // otherwise).
+    let mut seed: Option<u64> = None;
+    if args.first().is_some_and(|a| a == "--seed") {
+        match args.get(1).map(|x| x.parse::<u64>()) {
+            Some(Ok(x)) => seed = Some(x),
+            _ => usage(&format!("--seed {:?}: want a whole number", args.get(1))),
+        }
+        args = &args[2..];
+        if args.len() < 4 {
+            usage("too few arguments");
+        }
+    }
     let (file, out) = (&args[0], PathBuf::from(&args[1]));
     match args[2].parse::<u64>() {
         Ok(c) if (20_000..=10_000_000).contains(&c) => {}
@@ -64,12 +80,15 @@ fn main() -> anyhow::Result<()> {
     }
     let base = std::fs::read_to_string(file).unwrap_or_else(|e| usage(&format!("{file}: {e}"))).split("[sweep]").next().unwrap().to_string();
     let mut csv = String::from(
-        "load,dim,lambda_c,busy,continuing_share,found_held_headers,ahead,wait_found_held,window,arrival_rate_in_window,continuing_share_in_window,q_sim,q_model_at_busy,joins,joins_poisson,left_after,left_before,same_set_share,q_same_set,q_other_set,free_share_of_window,model_ahead,model_wait_blocked,model_joining_rate\n",
+        "load,dim,lambda_c,busy,continuing_share,found_held_headers,ahead,wait_found_held,window,arrival_rate_in_window,continuing_share_in_window,q_sim,q_model_at_busy,joins,joins_poisson,left_after,left_before,same_set_share,q_same_set,q_other_set,free_share_of_window,ahead_held,model_ahead,model_wait_blocked,model_joining_rate\n",
     );
     for load in &args[3..] {
         let mut text = base.clone();
         set(&mut text, file, "load", load);
         set(&mut text, file, "cycles", &args[2]);
+        if let Some(x) = seed {
+            set(&mut text, file, "seed", &x.to_string());
+        }
         let v = Experiment::from_str(&text, file, PathBuf::new())?;
         let l = v.configs[0].vcs();
         if l != 3 {
@@ -97,7 +116,7 @@ fn main() -> anyhow::Result<()> {
             let rate = line.arrivals as f64 / line.window.max(1) as f64;
             writeln!(
                 csv,
-                "{load},{i},{:.6},{busy:.4},{:.4},{},{:.4},{:.3},{window:.3},{rate:.6},{:.4},{:.4},{q_model:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{}",
+                "{load},{i},{:.6},{busy:.4},{:.4},{},{:.4},{:.3},{window:.3},{rate:.6},{:.4},{:.4},{q_model:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{}",
                 d.arrival_rate,
                 d.continuing,
                 d.found_held_headers,
@@ -113,6 +132,7 @@ fn main() -> anyhow::Result<()> {
                 line.joins_same_set as f64 / line.arrivals_same_set.max(1) as f64,
                 (line.joins - line.joins_same_set) as f64 / (line.arrivals - line.arrivals_same_set).max(1) as f64,
                 line.free_cycles as f64 / line.window.max(1) as f64,
+                d.found_held_ahead_held,
                 // W_b = W / P_B, the joining rate n̄ / W_b = q λ_c.
                 model.as_ref().map_or(String::from(",,"), |s| {
                     let t = &s.dims[i];

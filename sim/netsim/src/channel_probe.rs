@@ -41,6 +41,9 @@ struct DimCounters {
     /// Of the headers that found every VC they may take held: the headers
     /// waiting ahead of them on arrival ([`HeaderArrival::ahead`]), summed.
     found_held_ahead: u64,
+    /// Of those headers ahead, the ones that had found their VCs held too,
+    /// summed: the same pairs as the joins counted from the joiner's side.
+    found_held_ahead_held: u64,
     /// The same headers' line as it forms behind them ([`LineCounts`]),
     /// summed.
     line: LineCounts,
@@ -209,6 +212,8 @@ struct HeaderArrival {
     /// Headers at the same router already waiting, on arrival, for a VC
     /// of the same output port that this one may also take.
     ahead: u32,
+    /// Of them, those that found their VCs held on arrival.
+    ahead_held: u32,
     /// Its input port (where it came from).
     input: usize,
     /// What reached its channel while it waited ([`LineCounts`]).
@@ -245,6 +250,9 @@ pub struct LineCounts {
     /// arrival of its own set would find a VC free, were arrivals
     /// independent of releases.
     pub free_cycles: u64,
+    /// Headers with at least one free cycle in `window` (a grant needs a
+    /// VC seen free the cycle before, so every found-held header).
+    pub waits_with_free: u64,
     /// At its grant: headers still waiting for a VC of the port it may
     /// also take that entered ROUTED after it (left behind) and at or
     /// before it (it overtook them).
@@ -261,6 +269,7 @@ impl LineCounts {
         self.arrivals_same_set += o.arrivals_same_set;
         self.joins_same_set += o.joins_same_set;
         self.free_cycles += o.free_cycles;
+        self.waits_with_free += o.waits_with_free;
         self.left_after += o.left_after;
         self.left_before += o.left_before;
     }
@@ -340,6 +349,9 @@ pub struct DimensionStats {
     /// mean cycles beyond `min_wait`.
     pub found_free_blocked: f64,
     pub found_free_blocked_wait: f64,
+    /// Of `found_held_ahead`, the mean of those that had found their VCs
+    /// held too (the joins seen from the joiner's side).
+    pub found_held_ahead_held: f64,
     /// The found-held headers' lines ([`LineCounts`]), summed over them.
     pub found_held_line: LineCounts,
     /// Found-held headers counted (the line's denominator).
@@ -529,9 +541,9 @@ impl ChannelProbe {
                             let dest = router.header_register(p, v).map_or(0, |h| h.dest as usize);
                             let allowed = self.allowed[r].get(dest).copied().unwrap_or(0);
                             let free = self.free_vcs(router, route) & allowed != 0;
-                            let ahead = self.waiting_ahead(r, router, route, allowed, cycle);
+                            let (ahead, ahead_held) = self.waiting_ahead(r, router, route, allowed, cycle);
                             self.count_arrival(r, router, channel, allowed, !free, p == route, cycle);
-                            self.routed[idx] = Some(HeaderArrival { at: cycle, dim, channel, allowed, found_held: !free, first_free: free.then_some(cycle), ahead, input: p, line: LineCounts::default() });
+                            self.routed[idx] = Some(HeaderArrival { at: cycle, dim, channel, allowed, found_held: !free, first_free: free.then_some(cycle), ahead, ahead_held, input: p, line: LineCounts::default() });
                         }
                         (VcState::Routed { route }, Some(h)) => {
                             let free = self.free_vcs(router, route) & h.allowed != 0;
@@ -561,14 +573,16 @@ impl ChannelProbe {
     /// The headers of `router` (index r) that entered ROUTED before
     /// `cycle` and still wait (ROUTED after this cycle too) for a VC of
     /// output port o overlapping `allowed`.
-    fn waiting_ahead(&self, r: usize, router: &Router, o: usize, allowed: u32, cycle: u64) -> u32 {
+    /// Returns (all of them, those that found their VCs held and entered
+    /// from `from` on: the joined headers whose lines are counted).
+    fn waiting_ahead(&self, r: usize, router: &Router, o: usize, allowed: u32, cycle: u64) -> (u32, u32) {
         let base = r * self.ports * self.vcs;
         (0..self.ports * self.vcs)
-            .filter(|&i| {
+            .filter_map(|i| {
                 let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
-                self.routed[base + i].is_some_and(|h| still && h.at < cycle && self.channels[h.channel].1 == o && h.allowed & allowed != 0)
+                self.routed[base + i].filter(|h| still && h.at < cycle && self.channels[h.channel].1 == o && h.allowed & allowed != 0)
             })
-            .count() as u32
+            .fold((0, 0), |(n, held), h| (n + 1, held + (h.found_held && h.at >= self.from) as u32))
     }
 
     /// A header entered ROUTED at router r for `channel`: an arrival in
@@ -597,7 +611,7 @@ impl ChannelProbe {
     /// window and the headers it leaves waiting for a VC it may take.
     fn left_waiting(&self, r: usize, router: &Router, h: &HeaderArrival, cycle: u64) -> LineCounts {
         let base = r * self.ports * self.vcs;
-        let mut line = LineCounts { window: cycle - h.at - 1, ..h.line };
+        let mut line = LineCounts { window: cycle - h.at - 1, waits_with_free: (h.line.free_cycles > 0) as u64, ..h.line };
         for i in 0..self.ports * self.vcs {
             let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
             if let Some(o) = self.routed[base + i].filter(|o| still && o.channel == h.channel && o.allowed & h.allowed != 0) {
@@ -627,6 +641,7 @@ impl ChannelProbe {
             // seen free by the cycle before (`cycle - 1` if none was seen).
             k.first_free_cycles += h.first_free.unwrap_or(cycle - 1) - h.at;
             k.found_held_ahead += h.ahead as u64;
+            k.found_held_ahead_held += h.ahead_held as u64;
             k.line.add(line);
         }
         let arrivals = &mut self.per_channel[h.channel].arrivals;
@@ -685,6 +700,7 @@ impl ChannelProbe {
                     found_held_ahead: per(k.found_held_ahead, held),
                     found_free_blocked: per(free_over, headers),
                     found_free_blocked_wait: per(free_excess, free_over),
+                    found_held_ahead_held: per(k.found_held_ahead_held, held),
                     found_held_line: k.line,
                     found_held_headers: held,
                     continuing: per(k.continuing, headers),
