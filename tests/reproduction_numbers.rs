@@ -5228,6 +5228,8 @@ mod l3_hold;
 mod l3_line;
 #[path = "reproduction_numbers/l3_line_model.rs"]
 mod l3_line_model;
+#[path = "reproduction_numbers/l3_line_joins.rs"]
+mod l3_line_joins;
 #[path = "reproduction_numbers/model000_ties.rs"]
 mod model000_ties;
 #[path = "reproduction_numbers/prose_ties.rs"]
@@ -5366,6 +5368,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(l3_hold::ties());
     ties.extend(l3_line::ties());
     ties.extend(l3_line_model::ties());
+    ties.extend(l3_line_joins::ties());
     ties.extend(paper_units_004::ties());
     ties.extend(model000_ties::ties());
     ties.extend(fig7_004_claims::ties());

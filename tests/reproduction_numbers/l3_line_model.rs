@@ -202,7 +202,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.push(d(p, "−3.2", line_error("0.04").unwrap()));
     let p = "to −0.1 % to 0.08 on 8 × 8 but +15.4 % at 0.1 and has no solution from";
     v.extend([d(p, "−0.1", line_error("0.08").unwrap()), d(p, "+15.4", line_error("0.1").unwrap())]);
-    let p = "0.1029: its n̄ is too large (0.37 against 0.21 at 0.1), why is not";
+    let p = "0.1029: its n̄ is too large (0.37 against 0.21 at 0.1). Measured per";
     v.extend([d(p, "0.1029", saturation_of(LINE, "line_absorbed")), d(p, "0.37", line("0.1", "ahead").unwrap()), d(p, "0.21", vc_wait("0.1", "ahead_found_held"))]);
     // The absorbed model's 5.4 cycles at 0.11: its latency less its waits
     // against the simulated latency less the measured waits, and the

@@ -41,6 +41,17 @@ struct DimCounters {
     /// Of the headers that found every VC they may take held: the headers
     /// waiting ahead of them on arrival ([`HeaderArrival::ahead`]), summed.
     found_held_ahead: u64,
+    /// Of those headers ahead, the ones that had found their VCs held too,
+    /// summed: the same pairs as the joins counted from the joiner's side.
+    found_held_ahead_held: u64,
+    /// The same headers' line as it forms behind them ([`LineCounts`]),
+    /// summed.
+    line: LineCounts,
+    /// All headers (from `from`): those that came in on the input port
+    /// numbered as their output port (in the torus continuing along the
+    /// dimension, not injected or turning into it), to set the line's
+    /// arrivals against.
+    continuing: u64,
     /// Cycles of the completed holds in each [`HoldPart`].
     hold_parts: [u64; HOLD_PARTS],
     /// `stall_at[k − 1]`: of the completed holds' no-credit and draining
@@ -201,6 +212,67 @@ struct HeaderArrival {
     /// Headers at the same router already waiting, on arrival, for a VC
     /// of the same output port that this one may also take.
     ahead: u32,
+    /// Of them, those that found their VCs held on arrival.
+    ahead_held: u32,
+    /// Its input port (where it came from).
+    input: usize,
+    /// What reached its channel while it waited ([`LineCounts`]).
+    line: LineCounts,
+}
+
+/// The line that forms behind a waiting header (docs/reproduction.md,
+/// "Who joins the line behind a blocked header"): the headers that reach
+/// the same output port of its router while it waits, counted in the
+/// cycles after its first in ROUTED up to its last (its wait less the VA
+/// cycle, `window`), and at its grant those left waiting. The line
+/// model's n̄ = q λ_c W_b reads as `joins` = (arrivals / window) ×
+/// (joins / arrivals) × window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineCounts {
+    /// Cycles in which an arrival is counted: from the cycle after its
+    /// first in ROUTED to the cycle before its grant.
+    pub window: u64,
+    /// Headers that entered ROUTED for the same output port meanwhile.
+    pub arrivals: u64,
+    /// Of them, those that came in on the input port numbered as the
+    /// output port (in the torus the link of the channel's own dimension:
+    /// continuing along it, not injected or turning into it).
+    pub arrivals_continuing: u64,
+    /// Of them, those that found every VC they may take held and may take
+    /// one it may take: the line model's joins.
+    pub joins: u64,
+    /// The arrivals and joins that may take the same VCs as it (the same
+    /// escape class; the rest may take one VC it may not).
+    pub arrivals_same_set: u64,
+    pub joins_same_set: u64,
+    /// Cycles of `window` after which one of the VCs it may take was free
+    /// (released, not yet granted): the share of its wait in which an
+    /// arrival of its own set would find a VC free, were arrivals
+    /// independent of releases.
+    pub free_cycles: u64,
+    /// Headers with at least one free cycle in `window` (a grant needs a
+    /// VC seen free the cycle before, so every found-held header).
+    pub waits_with_free: u64,
+    /// At its grant: headers still waiting for a VC of the port it may
+    /// also take that entered ROUTED after it (left behind) and at or
+    /// before it (it overtook them).
+    pub left_after: u64,
+    pub left_before: u64,
+}
+
+impl LineCounts {
+    fn add(&mut self, o: &LineCounts) {
+        self.window += o.window;
+        self.arrivals += o.arrivals;
+        self.arrivals_continuing += o.arrivals_continuing;
+        self.joins += o.joins;
+        self.arrivals_same_set += o.arrivals_same_set;
+        self.joins_same_set += o.joins_same_set;
+        self.free_cycles += o.free_cycles;
+        self.waits_with_free += o.waits_with_free;
+        self.left_after += o.left_after;
+        self.left_before += o.left_before;
+    }
 }
 
 /// Counters of one channel: the channel-cycles with each set of busy VCs
@@ -277,6 +349,16 @@ pub struct DimensionStats {
     /// mean cycles beyond `min_wait`.
     pub found_free_blocked: f64,
     pub found_free_blocked_wait: f64,
+    /// Of `found_held_ahead`, the mean of those that had found their VCs
+    /// held too (the joins seen from the joiner's side).
+    pub found_held_ahead_held: f64,
+    /// The found-held headers' lines ([`LineCounts`]), summed over them.
+    pub found_held_line: LineCounts,
+    /// Found-held headers counted (the line's denominator).
+    pub found_held_headers: u64,
+    /// Of all headers, the share that came in on the input port numbered
+    /// as their output port ([`LineCounts::arrivals_continuing`]).
+    pub continuing: f64,
 }
 
 /// Σ j² P_j / Σ j P_j: 002_…'s (and [16]'s) multiplexing degree of a VC
@@ -459,18 +541,26 @@ impl ChannelProbe {
                             let dest = router.header_register(p, v).map_or(0, |h| h.dest as usize);
                             let allowed = self.allowed[r].get(dest).copied().unwrap_or(0);
                             let free = self.free_vcs(router, route) & allowed != 0;
-                            let ahead = self.waiting_ahead(r, router, route, allowed, cycle);
-                            self.routed[idx] = Some(HeaderArrival { at: cycle, dim, channel, allowed, found_held: !free, first_free: free.then_some(cycle), ahead });
+                            let (ahead, ahead_held) = self.waiting_ahead(r, router, route, allowed, cycle);
+                            self.count_arrival(r, router, channel, allowed, !free, p == route, cycle);
+                            self.routed[idx] = Some(HeaderArrival { at: cycle, dim, channel, allowed, found_held: !free, first_free: free.then_some(cycle), ahead, ahead_held, input: p, line: LineCounts::default() });
                         }
                         (VcState::Routed { route }, Some(h)) => {
-                            if h.first_free.is_none() && self.free_vcs(router, route) & h.allowed != 0 {
+                            let free = self.free_vcs(router, route) & h.allowed != 0;
+                            if h.first_free.is_none() && free {
                                 self.routed[idx] = Some(HeaderArrival { first_free: Some(cycle), ..h });
+                            }
+                            if free && h.at < cycle {
+                                if let Some(w) = self.routed[idx].as_mut() {
+                                    w.line.free_cycles += 1;
+                                }
                             }
                         }
                         (_, Some(h)) => {
                             self.routed[idx] = None;
                             if h.at >= self.from {
-                                self.count_header(&h, cycle);
+                                let line = self.left_waiting(r, router, &h, cycle);
+                                self.count_header(&h, &line, cycle);
                             }
                         }
                         _ => {}
@@ -483,20 +573,63 @@ impl ChannelProbe {
     /// The headers of `router` (index r) that entered ROUTED before
     /// `cycle` and still wait (ROUTED after this cycle too) for a VC of
     /// output port o overlapping `allowed`.
-    fn waiting_ahead(&self, r: usize, router: &Router, o: usize, allowed: u32, cycle: u64) -> u32 {
+    /// Returns (all of them, those that found their VCs held and entered
+    /// from `from` on: the joined headers whose lines are counted).
+    fn waiting_ahead(&self, r: usize, router: &Router, o: usize, allowed: u32, cycle: u64) -> (u32, u32) {
         let base = r * self.ports * self.vcs;
         (0..self.ports * self.vcs)
-            .filter(|&i| {
+            .filter_map(|i| {
                 let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
-                self.routed[base + i].is_some_and(|h| still && h.at < cycle && self.channels[h.channel].1 == o && h.allowed & allowed != 0)
+                self.routed[base + i].filter(|h| still && h.at < cycle && self.channels[h.channel].1 == o && h.allowed & allowed != 0)
             })
-            .count() as u32
+            .fold((0, 0), |(n, held), h| (n + 1, held + (h.found_held && h.at >= self.from) as u32))
+    }
+
+    /// A header entered ROUTED at router r for `channel`: an arrival in
+    /// the line of every header of r still waiting for that channel that
+    /// entered before this cycle, a join where it found its VCs held and
+    /// may take one of theirs.
+    #[allow(clippy::too_many_arguments)]
+    fn count_arrival(&mut self, r: usize, router: &Router, channel: usize, allowed: u32, found_held: bool, continuing: bool, cycle: u64) {
+        let base = r * self.ports * self.vcs;
+        for i in 0..self.ports * self.vcs {
+            // Still ROUTED after this cycle, as `waiting_ahead` reads it.
+            let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
+            let Some(h) = self.routed[base + i].as_mut() else { continue };
+            if still && h.at < cycle && h.channel == channel {
+                h.line.arrivals += 1;
+                h.line.arrivals_continuing += continuing as u64;
+                let join = found_held && h.allowed & allowed != 0;
+                h.line.joins += join as u64;
+                h.line.arrivals_same_set += (h.allowed == allowed) as u64;
+                h.line.joins_same_set += (join && h.allowed == allowed) as u64;
+            }
+        }
+    }
+
+    /// Header h of router r left ROUTED at `cycle`: its line with the
+    /// window and the headers it leaves waiting for a VC it may take.
+    fn left_waiting(&self, r: usize, router: &Router, h: &HeaderArrival, cycle: u64) -> LineCounts {
+        let base = r * self.ports * self.vcs;
+        let mut line = LineCounts { window: cycle - h.at - 1, waits_with_free: (h.line.free_cycles > 0) as u64, ..h.line };
+        for i in 0..self.ports * self.vcs {
+            let still = matches!(router.vc_state(i / self.vcs, i % self.vcs), VcState::Routed { .. });
+            if let Some(o) = self.routed[base + i].filter(|o| still && o.channel == h.channel && o.allowed & h.allowed != 0) {
+                if o.at > h.at {
+                    line.left_after += 1;
+                } else {
+                    line.left_before += 1;
+                }
+            }
+        }
+        line
     }
 
     /// Counts a header that left ROUTED at `cycle` (it holds a VC).
-    fn count_header(&mut self, h: &HeaderArrival, cycle: u64) {
+    fn count_header(&mut self, h: &HeaderArrival, line: &LineCounts, cycle: u64) {
         let c = (cycle - h.at) as usize;
         let k = &mut self.dims[h.dim];
+        k.continuing += (self.channels[h.channel].1 == h.input) as u64;
         for waits in [&mut k.waits, if h.found_held { &mut k.waits_found_held } else { &mut k.waits_found_free }] {
             if waits.len() <= c {
                 waits.resize(c + 1, 0);
@@ -508,6 +641,8 @@ impl ChannelProbe {
             // seen free by the cycle before (`cycle - 1` if none was seen).
             k.first_free_cycles += h.first_free.unwrap_or(cycle - 1) - h.at;
             k.found_held_ahead += h.ahead as u64;
+            k.found_held_ahead_held += h.ahead_held as u64;
+            k.line.add(line);
         }
         let arrivals = &mut self.per_channel[h.channel].arrivals;
         let entry = match arrivals.iter().position(|a| a.0 == h.allowed) {
@@ -565,6 +700,10 @@ impl ChannelProbe {
                     found_held_ahead: per(k.found_held_ahead, held),
                     found_free_blocked: per(free_over, headers),
                     found_free_blocked_wait: per(free_excess, free_over),
+                    found_held_ahead_held: per(k.found_held_ahead_held, held),
+                    found_held_line: k.line,
+                    found_held_headers: held,
+                    continuing: per(k.continuing, headers),
                     busy: norm(&k.busy),
                     active: norm(&k.active),
                     arrival_rate: k.holds as f64 / self.cycles.max(1) as f64 / per_dim(d),

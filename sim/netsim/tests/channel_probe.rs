@@ -157,3 +157,45 @@ fn arriving_headers_split_the_blocked_ones_by_what_they_found() {
         assert!(d.found_held == 0.0 && d.found_held_ahead == 0.0, "{d:?}");
     }
 }
+
+/// The line behind a found-held header (`LineCounts`, docs/reproduction.md
+/// "Who joins the line behind a blocked header") against what holds in any
+/// run: its window is its wait less the VA cycle, so the windows add up to
+/// the found-held headers' waits beyond the least (one cycle here); every
+/// join is a found-held arrival that finds the joined header, found held
+/// too, waiting ahead of it for a VC it may also take, so the joins
+/// counted at the joined header equal the found-held headers ahead
+/// counted at the joiner (`waiting_ahead`, another path), but for the
+/// pairs the run's end cuts (one of the two not granted yet: a handful);
+/// a found-held header cannot be granted in its first VA and its grant
+/// needs a VC seen free the cycle before, so every one has a free cycle
+/// in its window; and the
+/// continuing share by hand: a message crosses a dimension's channels 1
+/// to 7 times with equal chance where it crosses any (uniform
+/// destinations on 8 × 8), 4 on average, and enters it once, so 3 of 4
+/// headers at a channel come in along its dimension.
+#[test]
+fn the_line_behind_a_found_held_header_adds_up() {
+    let dims = probe(&torus(0.1, 20_000));
+    for (i, d) in dims.iter().enumerate() {
+        let line = &d.found_held_line;
+        let held = d.found_held_headers;
+        assert!(held > 500, "dimension {i}: {held} found-held headers");
+        assert_eq!(d.min_wait, 1);
+        let waits = (d.found_held_wait * held as f64).round() as u64;
+        assert_eq!(line.window, waits, "dimension {i}: windows {} against the waits beyond the VA cycle {waits}", line.window);
+        let ahead_held = (d.found_held_ahead_held * held as f64).round() as u64;
+        assert!(line.joins > 0 && line.joins.abs_diff(ahead_held) <= 5, "dimension {i}: joins {} against found-held headers ahead {ahead_held}", line.joins);
+        assert!(d.found_held_ahead_held <= d.found_held_ahead, "{d:?}");
+        assert!(line.joins_same_set <= line.joins && line.joins <= line.arrivals, "{line:?}");
+        assert!(line.joins_same_set <= line.arrivals_same_set && line.arrivals_same_set <= line.arrivals && line.arrivals_continuing <= line.arrivals, "{line:?}");
+        assert_eq!(line.waits_with_free, held, "dimension {i}: {line:?}");
+        assert!(line.free_cycles >= held && line.free_cycles <= line.window, "dimension {i}: {} free cycles, {held} headers, window {}", line.free_cycles, line.window);
+        assert!(line.left_after + line.left_before > 0, "{line:?}");
+        assert!((d.continuing - 0.75).abs() < 0.02, "dimension {i}: continuing share {}", d.continuing);
+    }
+    // Where two messages almost never meet, no line forms.
+    for d in probe(&torus(0.001, 20_000)) {
+        assert_eq!(d.found_held_line, Default::default(), "{d:?}");
+    }
+}
