@@ -390,7 +390,10 @@ fn phase_of(first_created: u64) -> u64 {
 }
 
 /// Mean over `frames` (pairs of a frame and its stream's median frame) of
-/// L, of the median's L and of each cause's excess over the median's.
+/// L, of the median's L and of each cause's excess over the median's; and
+/// each cause's mean over the frames themselves (`mean_`, as the phases
+/// have it: the output VCs' split is read per cycle of the frames' own VC
+/// waits).
 fn group_rows(run: &str, key: &str, frames: &[(&CauseFrame, &CauseFrame)]) -> Vec<String> {
     let n = frames.len() as f64;
     let mut rows = vec![format!("{run},frames,{key},{}", frames.len())];
@@ -402,6 +405,9 @@ fn group_rows(run: &str, key: &str, frames: &[(&CauseFrame, &CauseFrame)]) -> Ve
     for (k, c) in column_names().into_iter().enumerate() {
         let x = frames.iter().map(|f| f.0.causes[k] - f.1.causes[k]).sum::<f64>() / n;
         rows.push(format!("{run},excess_{c},{key},{x}"));
+    }
+    for (k, c) in column_names().into_iter().enumerate() {
+        rows.push(format!("{run},mean_{c},{key},{}", frames.iter().map(|f| f.0.causes[k]).sum::<f64>() / n));
     }
     rows
 }
@@ -565,6 +571,9 @@ fn a_hand_made_stream_is_summarized() {
     }
     assert_eq!(get("p99", "phase4"), 60.0);
     assert_eq!((get("mean_header_dummy_link", "phase4"), get("excess_header_dummy_link", "records"), get("excess_header_dummy_link", "m0")), (5.5, 7.0, -2.0));
+    // The groups' own means: M0 is frame 1 (queue 40), the record frame 4
+    // (queue 45, its dummy-tail part 9).
+    assert_eq!((get("mean_queue_holder_sends", "m0"), get("mean_queue_holder_sends", "records"), get("mean_header_dummy_link", "top1")), (40.0, 45.0, 9.0));
 }
 
 /// Dummy-tail rows by hand: phase 0 has 10 messages, none owing; phase 1
@@ -626,6 +635,7 @@ fn the_committed_summary_adds_up(seed: u64) {
         }
         for key in ["m0", "records", "top1"] {
             parts_add_up("excess_", key);
+            parts_add_up("mean_", key);
         }
         assert_eq!(v(run, "not_last", "all"), 0.0, "{run}");
         for k in 0..5 {
@@ -836,7 +846,9 @@ fn summarize_the_np_source_queue() {
             }
             let (_, flow) = best.expect("a record on the top VC");
             let mut trace = format!("{QUEUE_HEADER}\n");
-            for m in q.iter().filter(|m| m.flow == flow) {
+            let mut msgs: Vec<&QueueWait> = q.iter().filter(|m| m.flow == flow).collect();
+            msgs.sort_by_key(|m| m.created);
+            for m in msgs {
                 trace += &format!("{},{},{},{},{},{},{},{},{}\n", m.flow, m.src, m.vc, m.frame, m.flits, m.created, m.started, m.injected, m.holders.map(|h| h.to_string()).join(","));
             }
             std::fs::write(out_dir(1).join("np_queue_trace_seed2.csv"), trace).unwrap();
