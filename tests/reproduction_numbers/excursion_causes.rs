@@ -296,7 +296,7 @@ fn excursion_causes_output_vcs_follow_from_the_committed_split() {
     };
     let ((be_lo, be_hi), (rt_lo, rt_hi)) = (range(|h| h.0), range(|h| h.1));
     has(format!(
-        "In all six groups best effort holds {be_lo} to {be_hi} of the port's 16 output VCs while its header waits, real time {rt_lo} to {rt_hi}, control none."
+        "In all six groups (these three and seed 2's, below) best effort holds {be_lo} to {be_hi} of the port's 16 output VCs while its header waits, real time {rt_lo} to {rt_hi}, control none."
     ));
     has(format!(
         "with at most 12, a mean of {} puts M0's frames (seed 1) at the cap in at least {} % of those cycles. Nearly all of best effort's holders ({} of {} for M0) have no flit in their output buffer or on the link:",
