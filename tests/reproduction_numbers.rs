@@ -5308,6 +5308,8 @@ mod staggered_8020;
 mod stag_records;
 #[path = "reproduction_numbers/excursion_causes.rs"]
 mod excursion_causes;
+#[path = "reproduction_numbers/np_source_queue.rs"]
+mod np_source_queue;
 #[path = "reproduction_numbers/components_000.rs"]
 mod components_000;
 #[path = "reproduction_numbers/cube_hop_parts.rs"]

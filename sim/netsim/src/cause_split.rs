@@ -23,11 +23,13 @@
 //!   (destination, tag), a body flit by its tag at that destination).
 //!
 //! The dummy-tail causes are split further by what the dummy tail waited
-//! for ([`dummy_tail`]).
+//! for ([`dummy_tail`]), and while it waits on best effort routed ahead of
+//! it, by who holds the output VCs that best effort wants ([`out_vcs`]).
 //!
 //! [`Sim::run_cause_split`]: crate::network::Sim::run_cause_split
 
 pub mod dummy_tail;
+pub mod out_vcs;
 
 use dummy_tail::{DummyPart, DummySplit, DummyWait, LaneHold};
 use wormqos_sim::{LinkFlit, Router, VcState, Width};
@@ -490,8 +492,12 @@ impl CauseProbe {
         f.split.dummy.parts[DummyPart::of(queued, wait) as usize] += 1;
         if wait == DummyWait::NoCredit {
             let crossed_now = self.last_credit[f.src * self.vcs + v][lane as usize] == now;
-            let hold = self.lane_hold(router, self.in_port[f.src], v, lane as usize, crossed_now);
+            let p = self.in_port[f.src];
+            let hold = self.lane_hold(router, p, v, lane as usize, crossed_now);
             f.split.dummy.lane[hold as usize] += 1;
+            if let (LaneHold::VcWait, VcState::Routed { route }) = (hold, router.vc_state(p, v)) {
+                out_vcs::count(router, route, &mut f.split.dummy.out_vcs);
+            }
         }
     }
 

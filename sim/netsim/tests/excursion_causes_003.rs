@@ -24,11 +24,16 @@
 
 #[path = "common/record_split.rs"]
 mod record_split;
+// Only `holds` and `attribute` are used here.
+#[allow(dead_code)]
+#[path = "common/source_vc_holds.rs"]
+mod source_vc_holds;
 
 use record_split::{judge, stream_frames, Kind};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wormqos_netsim::cause_split::dummy_tail::{DummyPart, LaneHold, DUMMY_PARTS, LANE_HOLDS};
+use wormqos_netsim::cause_split::out_vcs::{OutVcHold, OUT_VC_HOLDS};
 use wormqos_netsim::cause_split::{Cause, CauseSplit, CAUSES, ZERO_LOAD_PIPELINE};
 use wormqos_netsim::network::Sim;
 use wormqos_netsim::Experiment;
@@ -71,12 +76,17 @@ fn out_dir(seed: u64) -> PathBuf {
 /// The columns of a cause-frames file before the causes.
 const FRAME_COLUMNS: &str = "flow,vc,frame,first_created,last_created,arrival,msg_created,msg_delivered,flits,mismatches";
 
-/// Per frame: the causes, then the dummy tail's parts, then its lane holds.
-const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS;
+/// Per frame: the causes, then the dummy tail's parts, then its lane
+/// holds, then the wanted port's output VCs in its lane's VC-wait cycles.
+const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS + OUT_VC_HOLDS;
+
+/// Output VCs a router port has (the runs' `vcs`).
+const VCS: f64 = 16.0;
 
 fn column_names() -> Vec<&'static str> {
     let causes = Cause::ALL.iter().map(|c| c.name());
-    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).collect()
+    let out_vcs = OutVcHold::ALL.iter().map(|h| h.name());
+    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).chain(out_vcs).collect()
 }
 
 fn column(p: DummyPart) -> usize {
@@ -159,6 +169,9 @@ fn write_cause_frames(run: &str, seed: u64) {
         out += &format!("{k},{},{},{},{},{}\n", t[0], t[1], t[2], t[3], t[4]);
     }
     std::fs::write(dummy_tails_path(run, seed), out).unwrap();
+    if run == "np_stag" {
+        write_queue_waits(&log, run, seed);
+    }
     // The last-released message of each frame, with its causes.
     let mut last: BTreeMap<(u32, u32), (u64, u64, usize)> = BTreeMap::new();
     let split_of: BTreeMap<usize, CauseSplit> = splits.into_iter().collect();
@@ -178,12 +191,59 @@ fn write_cause_frames(run: &str, seed: u64) {
             let (frame, last_created, arrival) = f.times;
             let &(_, _, i) = last.get(&(flow, frame)).expect("every frame's messages followed");
             let (m, s) = (&log[i], &split_of[&i]);
-            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).map(|c| c.to_string()).collect();
+            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).chain(&s.dummy.out_vcs).map(|c| c.to_string()).collect();
             out += &format!("{flow},{},{frame},{},{last_created},{arrival},{},{},{},{},{}\n", f.vc, f.first_created, m.created, m.delivered, m.flits, s.mismatches, cells.join(","));
         }
     }
     std::fs::write(cause_frames_path(run, seed), out).unwrap();
     eprintln!("{run}: {:.0} s wall, {} real-time messages followed", t0.elapsed().as_secs_f64(), split_of.len());
+}
+
+fn queue_waits_path(run: &str, seed: u64) -> PathBuf {
+    target().join(format!("excursion_causes_003_{run}{}.queue.csv", suffix(seed)))
+}
+
+fn vc_busy_path(run: &str, seed: u64) -> PathBuf {
+    target().join(format!("excursion_causes_003_{run}{}.vc_busy.csv", suffix(seed)))
+}
+
+/// Per real-time message released in 80:20: its source VC, release,
+/// taking of the VC and header's leaving, and its wait for the VC by who
+/// held it (`source_vc_holds::attribute`).
+const QUEUE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free";
+/// Per source VC real time used in 80:20: the cycles of the phase it was
+/// held by a message of each class.
+const VC_BUSY_HEADER: &str = "src,vc,real_time,best_effort,control";
+
+/// NP's source queue in 80:20 from the run's log (issue 23 item 1: why NP
+/// queues so much more in seed 2): each real-time message's wait for its
+/// stream's source VC split by the holder, and each of real time's
+/// source VCs' busy cycles by class.
+fn write_queue_waits(log: &[wormqos_netsim::network::MessageLog], run: &str, seed: u64) {
+    use source_vc_holds::{attribute, holds, BEST_EFFORT, CONTROL};
+    let by_vc = holds(log);
+    let (from, to) = (4 * PHASE, 5 * PHASE);
+    let mut out = format!("{QUEUE_HEADER}\n");
+    let mut vcs = std::collections::BTreeSet::new();
+    for m in log.iter().filter(|m| m.class == REAL_TIME && (from..to).contains(&m.created)) {
+        let w = attribute(m, &by_vc[&(m.src, m.source.vc)]);
+        vcs.insert((m.src, m.source.vc));
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            m.flow, m.src, m.source.vc, m.frame, m.flits, m.created, m.source.started, m.injected, w.best_effort, w.own_stream, w.other_stream, w.control, w.free
+        );
+    }
+    std::fs::write(queue_waits_path(run, seed), out).unwrap();
+    let mut out = format!("{VC_BUSY_HEADER}\n");
+    for k in vcs {
+        let mut busy = [0u64; 3];
+        for h in &by_vc[&k] {
+            let c = match h.class { BEST_EFFORT => 1, CONTROL => 2, _ => 0 };
+            busy[c] += h.to.min(to).saturating_sub(h.from.max(from));
+        }
+        out += &format!("{},{},{},{},{}\n", k.0, k.1, busy[0], busy[1], busy[2]);
+    }
+    std::fs::write(vc_busy_path(run, seed), out).unwrap();
 }
 
 #[test]
@@ -260,11 +320,15 @@ fn the_causes_add_up_in_loaded_runs() {
             assert_eq!((queue_parts, header_parts), (s.get(Cause::QueueHolderDummy), s.get(Cause::HeaderDummy)), "{run}: {m:?} {s:?}");
             assert_eq!((d.get(DummyPart::HeaderNoCredit), d.get(DummyPart::HeaderLink), d.get(DummyPart::HeaderSent)), (w.dummy_no_credit, w.dummy_link, w.dummy_sent), "{run}: {m:?} {s:?}");
             assert_eq!(lane_holds, d.get(DummyPart::QueueNoCredit) + d.get(DummyPart::HeaderNoCredit), "{run}: {m:?} {s:?}");
+            // Every VC-wait cycle of the lane splits the port's 16 output VCs.
+            assert_eq!(d.out_vcs.iter().sum::<u32>(), 16 * d.lane(LaneHold::VcWait), "{run}: {m:?} {s:?}");
             sum.cycles.iter_mut().zip(s.cycles).for_each(|(a, b)| *a += b);
             sum.dummy.parts.iter_mut().zip(d.parts).for_each(|(a, b)| *a += b);
             sum.dummy.lane.iter_mut().zip(d.lane).for_each(|(a, b)| *a += b);
+            sum.dummy.out_vcs.iter_mut().zip(d.out_vcs).for_each(|(a, b)| *a += b);
         }
         eprintln!("{run}: {:?} {:?}", DummyPart::ALL.iter().map(|p| (p.name(), sum.dummy.get(*p))).collect::<Vec<_>>(), LaneHold::ALL.iter().map(|h| (h.name(), sum.dummy.lane(*h))).collect::<Vec<_>>());
+        eprintln!("{run}: {:?}", OutVcHold::ALL.iter().map(|h| (h.name(), sum.dummy.out_vc(*h))).collect::<Vec<_>>());
         if run.starts_with("p_") {
             for p in [DummyPart::HeaderNoCredit, DummyPart::HeaderSent] {
                 assert!(sum.dummy.get(p) > 0, "{run}: no {}", p.name());
@@ -288,6 +352,8 @@ fn the_causes_add_up_in_loaded_runs() {
 #[derive(Clone, Debug, PartialEq)]
 struct CauseFrame {
     frame: u32,
+    /// The source VC its last message left on.
+    vc: u8,
     first_created: u64,
     last_created: u64,
     arrival: u64,
@@ -314,7 +380,7 @@ fn read_cause_frames(path: &std::path::Path) -> BTreeMap<u32, Vec<CauseFrame>> {
         assert_eq!(c.len(), 10 + COLUMNS, "{}: {l}", path.display());
         let mut causes = [0.0; COLUMNS];
         causes.iter_mut().zip(&c[10..]).for_each(|(a, &b)| *a = b as f64);
-        out.entry(c[0] as u32).or_default().push(CauseFrame { frame: c[2] as u32, first_created: c[3], last_created: c[4], arrival: c[5], msg_latency: c[7] - c[6], mismatches: c[9], causes });
+        out.entry(c[0] as u32).or_default().push(CauseFrame { frame: c[2] as u32, vc: c[1] as u8, first_created: c[3], last_created: c[4], arrival: c[5], msg_latency: c[7] - c[6], mismatches: c[9], causes });
     }
     out
 }
@@ -324,7 +390,10 @@ fn phase_of(first_created: u64) -> u64 {
 }
 
 /// Mean over `frames` (pairs of a frame and its stream's median frame) of
-/// L, of the median's L and of each cause's excess over the median's.
+/// L, of the median's L and of each cause's excess over the median's; and
+/// each cause's mean over the frames themselves (`mean_`, as the phases
+/// have it: the output VCs' split is read per cycle of the frames' own VC
+/// waits).
 fn group_rows(run: &str, key: &str, frames: &[(&CauseFrame, &CauseFrame)]) -> Vec<String> {
     let n = frames.len() as f64;
     let mut rows = vec![format!("{run},frames,{key},{}", frames.len())];
@@ -337,7 +406,24 @@ fn group_rows(run: &str, key: &str, frames: &[(&CauseFrame, &CauseFrame)]) -> Ve
         let x = frames.iter().map(|f| f.0.causes[k] - f.1.causes[k]).sum::<f64>() / n;
         rows.push(format!("{run},excess_{c},{key},{x}"));
     }
+    for (k, c) in column_names().into_iter().enumerate() {
+        rows.push(format!("{run},mean_{c},{key},{}", frames.iter().map(|f| f.0.causes[k]).sum::<f64>() / n));
+    }
     rows
+}
+
+/// A stream's judged frames and its median frame (the lower median by L
+/// of its judged frames; `None` if none is judged).
+fn judged_with_median(s: &[CauseFrame], period: f64) -> Option<(Vec<record_split::Judged>, &CauseFrame)> {
+    let times: Vec<_> = s.iter().map(|f| (f.frame, f.last_created, f.arrival)).collect();
+    let judged = judge(&times, period);
+    let mut by_l: Vec<&CauseFrame> = judged.iter().map(|j| &s[j.index]).collect();
+    if by_l.is_empty() {
+        return None;
+    }
+    by_l.sort_by_key(|f| f.latency());
+    let median = by_l[(by_l.len() - 1) / 2];
+    Some((judged, median))
 }
 
 /// A run's rows: per phase (key `phase<k>`, frames judged in it) the
@@ -354,14 +440,7 @@ fn summary_rows(run: &str, streams: &BTreeMap<u32, Vec<CauseFrame>>, period: f64
     let (mut m0, mut records, mut late) = (Vec::new(), Vec::new(), Vec::new());
     let mut not_last = 0;
     for s in streams.values() {
-        let times: Vec<_> = s.iter().map(|f| (f.frame, f.last_created, f.arrival)).collect();
-        let judged = judge(&times, period);
-        let mut by_l: Vec<&CauseFrame> = judged.iter().map(|j| &s[j.index]).collect();
-        if by_l.is_empty() {
-            continue;
-        }
-        by_l.sort_by_key(|f| f.latency());
-        let median = by_l[(by_l.len() - 1) / 2];
+        let Some((judged, median)) = judged_with_median(s, period) else { continue };
         for j in &judged {
             let f = &s[j.index];
             not_last += (f.msg_latency != f.latency()) as u64;
@@ -475,7 +554,7 @@ fn a_hand_made_stream_is_summarized() {
         // A dummy-tail part (a column after the causes): 2 in frame 3, 9
         // in frame 4, so 80:20's mean 5.5 and the record's excess 7.
         causes[column(DummyPart::HeaderLink)] = [0.0, 0.0, 0.0, 2.0, 9.0][j as usize];
-        CauseFrame { frame: j, first_created: phase * PHASE, last_created: 1000 * j as u64, arrival: 1000 * j as u64 + l, msg_latency: l, mismatches: 0, causes }
+        CauseFrame { frame: j, vc: 0, first_created: phase * PHASE, last_created: 1000 * j as u64, arrival: 1000 * j as u64 + l, msg_latency: l, mismatches: 0, causes }
     };
     let s = vec![frame(0, 10, 0.0, 0.0, 3), frame(1, 50, 40.0, 0.0, 3), frame(2, 20, 10.0, 0.0, 3), frame(3, 30, 20.0, 0.0, 4), frame(4, 60, 45.0, 5.0, 4)];
     let rows = summary_rows("h", &BTreeMap::from([(7, s)]), 1000.0);
@@ -492,6 +571,9 @@ fn a_hand_made_stream_is_summarized() {
     }
     assert_eq!(get("p99", "phase4"), 60.0);
     assert_eq!((get("mean_header_dummy_link", "phase4"), get("excess_header_dummy_link", "records"), get("excess_header_dummy_link", "m0")), (5.5, 7.0, -2.0));
+    // The groups' own means: M0 is frame 1 (queue 40), the record frame 4
+    // (queue 45, its dummy-tail part 9).
+    assert_eq!((get("mean_queue_holder_sends", "m0"), get("mean_queue_holder_sends", "records"), get("mean_header_dummy_link", "top1")), (40.0, 45.0, 9.0));
 }
 
 /// Dummy-tail rows by hand: phase 0 has 10 messages, none owing; phase 1
@@ -544,6 +626,7 @@ fn the_committed_summary_adds_up(seed: u64) {
             close(sum(&[QueueNoCredit, QueueLink, QueueSent]), get(Cause::QueueHolderDummy.name()), &format!("{run} {prefix} {key} queue parts"));
             close(sum(&[HeaderNoCredit, HeaderLink, HeaderSent]), get(Cause::HeaderDummy.name()), &format!("{run} {prefix} {key} header parts"));
             close(LaneHold::ALL.iter().map(|h| get(h.name())).sum(), sum(&[QueueNoCredit, HeaderNoCredit]), &format!("{run} {prefix} {key} lane holds"));
+            close(OutVcHold::ALL.iter().map(|h| get(h.name())).sum(), VCS * get(LaneHold::VcWait.name()), &format!("{run} {prefix} {key} output VCs"));
         };
         for k in 0..5 {
             let key = format!("phase{k}");
@@ -552,6 +635,7 @@ fn the_committed_summary_adds_up(seed: u64) {
         }
         for key in ["m0", "records", "top1"] {
             parts_add_up("excess_", key);
+            parts_add_up("mean_", key);
         }
         assert_eq!(v(run, "not_last", "all"), 0.0, "{run}");
         for k in 0..5 {
@@ -566,4 +650,284 @@ fn the_committed_summary_adds_up(seed: u64) {
             assert!((sum - excess).abs() < 1e-6 * excess.abs().max(1.0), "seed {seed} {run} {key}: causes {sum} against excess {excess}");
         }
     }
+}
+
+// ---------------------------------------------------------------- NP's source queue in 80:20
+
+/// One line of a queue-waits file (`write_queue_waits`).
+#[derive(Clone, Debug, PartialEq)]
+struct QueueWait {
+    flow: u32,
+    src: u32,
+    vc: u8,
+    frame: u32,
+    flits: u64,
+    created: u64,
+    started: u64,
+    injected: u64,
+    /// Its wait for the VC by holder: best effort, its own stream, another
+    /// stream, control, nobody.
+    holders: [u64; 5],
+}
+
+const HOLDERS: [&str; 5] = ["best_effort", "own_stream", "other_stream", "control", "free"];
+
+fn read_queue_waits(text: &str) -> Vec<QueueWait> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(QUEUE_HEADER));
+    lines
+        .map(|l| {
+            let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            QueueWait { flow: c[0] as u32, src: c[1] as u32, vc: c[2] as u8, frame: c[3] as u32, flits: c[4], created: c[5], started: c[6], injected: c[7], holders: [c[8], c[9], c[10], c[11], c[12]] }
+        })
+        .collect()
+}
+
+fn read_vc_busy(text: &str) -> BTreeMap<(u32, u8), [u64; 3]> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(VC_BUSY_HEADER));
+    lines
+        .map(|l| {
+            let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            ((c[0] as u32, c[1] as u8), [c[2], c[3], c[4]])
+        })
+        .collect()
+}
+
+/// A source VC's real time in 80:20.
+#[derive(Default)]
+struct VcQueue {
+    /// Cycles its messages waited for it, messages, flits, streams.
+    wait: u64,
+    messages: u64,
+    flits: u64,
+    streams: std::collections::BTreeSet<u32>,
+}
+
+/// Tenths of the 80:20 phase a release falls in.
+const TENTHS: usize = 10;
+
+fn tenth(created: u64) -> usize {
+    (((created - 4 * PHASE) * TENTHS as u64 / PHASE) as usize).min(TENTHS - 1)
+}
+
+/// NP's 80:20 source queue, rows `run,stat,key,value` (run `np_seed<s>`):
+/// over the real-time messages released in the phase, the source
+/// queueing (release to header leaving) and the wait for the stream's VC
+/// split by its holder (`vc_wait_<holder>`); per source VC real time used,
+/// the wait summed, the VCs ranked by it (`vc<r>`, r = 1..=5: source, VC,
+/// streams, messages, flits offered per cycle of the phase, the fraction
+/// of the phase it was held, by real time and in all, the mean wait), the
+/// share of the wait on the top 1, 5 and 10 VCs and how many VCs hold half
+/// and 90 % of it; the mean wait per tenth of the phase (by release) on
+/// the top VC and on all; and the 80:20 records of `streams` (the cause
+/// frames): their source-queue excess over their streams' medians, and
+/// the part of it on the top 1 and 5 VCs.
+fn np_queue_rows(run: &str, q: &[QueueWait], busy: &BTreeMap<(u32, u8), [u64; 3]>, streams: &BTreeMap<u32, Vec<CauseFrame>>, period: f64) -> Vec<String> {
+    let n = q.len() as f64;
+    let mut rows = vec![format!("{run},rt_messages,all,{}", q.len())];
+    rows.push(format!("{run},source_queueing_mean,all,{}", q.iter().map(|m| (m.injected - m.created) as f64).sum::<f64>() / n));
+    rows.push(format!("{run},vc_wait_mean,all,{}", q.iter().map(|m| (m.started - m.created) as f64).sum::<f64>() / n));
+    for (k, h) in HOLDERS.iter().enumerate() {
+        rows.push(format!("{run},vc_wait_{h},all,{}", q.iter().map(|m| m.holders[k] as f64).sum::<f64>() / n));
+    }
+    let mut vcs: BTreeMap<(u32, u8), VcQueue> = BTreeMap::new();
+    let mut flow_src: BTreeMap<u32, u32> = BTreeMap::new();
+    for m in q {
+        let v = vcs.entry((m.src, m.vc)).or_default();
+        v.wait += m.started - m.created;
+        v.messages += 1;
+        v.flits += m.flits;
+        v.streams.insert(m.flow);
+        flow_src.insert(m.flow, m.src);
+    }
+    let total: u64 = vcs.values().map(|v| v.wait).sum();
+    let mut ranked: Vec<(&(u32, u8), &VcQueue)> = vcs.iter().collect();
+    ranked.sort_by_key(|(k, v)| (std::cmp::Reverse(v.wait), **k));
+    rows.push(format!("{run},source_vcs,all,{}", ranked.len()));
+    let held = |k: &(u32, u8)| busy[k].iter().sum::<u64>() as f64 / PHASE as f64;
+    rows.push(format!("{run},vc_busy_mean,all,{}", ranked.iter().map(|(k, _)| held(k)).sum::<f64>() / ranked.len() as f64));
+    rows.push(format!("{run},streams_per_vc_mean,all,{}", ranked.iter().map(|(_, v)| v.streams.len() as f64).sum::<f64>() / ranked.len() as f64));
+    for top in [1, 5, 10] {
+        rows.push(format!("{run},wait_share_top{top},all,{}", ranked.iter().take(top).map(|(_, v)| v.wait).sum::<u64>() as f64 / total as f64));
+    }
+    for (share, name) in [(0.5, "vcs_for_half"), (0.9, "vcs_for_90")] {
+        let mut acc = 0;
+        let k = ranked.iter().take_while(|(_, v)| {
+            let below = (acc as f64) < share * total as f64;
+            acc += v.wait;
+            below
+        });
+        rows.push(format!("{run},{name},all,{}", k.count()));
+    }
+    for (r, (k, v)) in ranked.iter().take(5).enumerate() {
+        let key = format!("vc{}", r + 1);
+        for (stat, x) in [
+            ("src", k.0 as f64),
+            ("vc", k.1 as f64),
+            ("streams", v.streams.len() as f64),
+            ("messages", v.messages as f64),
+            ("offered_flits_per_cycle", v.flits as f64 / PHASE as f64),
+            ("busy_real_time", busy[k][0] as f64 / PHASE as f64),
+            ("busy", held(k)),
+            ("vc_wait_mean", v.wait as f64 / v.messages as f64),
+        ] {
+            rows.push(format!("{run},{stat},{key},{x}"));
+        }
+    }
+    let top = *ranked[0].0;
+    for (key, keep) in [("vc1", Some(top)), ("all", None)] {
+        let mut sum = [(0u64, 0u64); TENTHS];
+        for m in q.iter().filter(|m| keep.is_none_or(|k| (m.src, m.vc) == k)) {
+            let t = &mut sum[tenth(m.created)];
+            t.0 += m.started - m.created;
+            t.1 += 1;
+        }
+        for (t, (w, c)) in sum.iter().enumerate() {
+            rows.push(format!("{run},vc_wait_mean_tenth{t},{key},{}", *w as f64 / (*c).max(1) as f64));
+        }
+    }
+    // The records: their excess in the source queue, and where.
+    let queue_causes = [Cause::QueueHolderSends, Cause::QueueHolderNoCredit, Cause::QueueHolderDummy, Cause::QueueHolderLink, Cause::QueueOther];
+    let queue_of = |f: &CauseFrame| queue_causes.iter().map(|&c| f.causes[c as usize]).sum::<f64>();
+    let (mut count, mut excess, mut on_top1, mut on_top5) = (0u64, 0.0, 0.0, 0.0);
+    let top5: Vec<(u32, u8)> = ranked.iter().take(5).map(|(k, _)| **k).collect();
+    for (flow, s) in streams {
+        let Some((judged, median)) = judged_with_median(s, period) else { continue };
+        for j in judged.iter().filter(|j| j.kind == Kind::Record && phase_of(s[j.index].first_created) == 4) {
+            let f = &s[j.index];
+            let x = queue_of(f) - queue_of(median);
+            let at = (flow_src[flow], f.vc);
+            count += 1;
+            excess += x;
+            on_top1 += if at == top { x } else { 0.0 };
+            on_top5 += if top5.contains(&at) { x } else { 0.0 };
+        }
+    }
+    rows.push(format!("{run},records,all,{count}"));
+    rows.push(format!("{run},records_queue_excess_mean,all,{}", excess / count as f64));
+    rows.push(format!("{run},records_queue_excess_share,vc1,{}", on_top1 / excess));
+    rows.push(format!("{run},records_queue_excess_share,top5,{}", on_top5 / excess));
+    rows
+}
+
+const NP_QUEUE_CSV: &str = "np_source_queue.csv";
+
+/// After the `write_the_cause_frames_np_stag*` runs (seeds 1 and 2):
+/// `np_queue_rows` of both into `np_source_queue.csv` beside the seed-1
+/// summary, and seed 2's trace of one stream (`np_queue_trace_seed2.csv`):
+/// every real-time message of the stream with the largest 80:20 record on
+/// the top VC, released in 80:20, with its wait split by holder.
+#[test]
+#[ignore]
+fn summarize_the_np_source_queue() {
+    let mut out = format!("{HEADER}\n");
+    for seed in [1, 2] {
+        let run = format!("np_seed{seed}");
+        let read = |p: PathBuf| std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e} (run write_the_cause_frames_np_stag* first)", p.display()));
+        let q = read_queue_waits(&read(queue_waits_path("np_stag", seed)));
+        let busy = read_vc_busy(&read(vc_busy_path("np_stag", seed)));
+        let streams = read_cause_frames(&cause_frames_path("np_stag", seed));
+        let period = seeded(RUNS[0].1, seed).period_cycles();
+        let rows = np_queue_rows(&run, &q, &busy, &streams, period);
+        if seed == 2 {
+            let get = |stat: &str, key: &str| rows.iter().find_map(|r| r.strip_prefix(&format!("{run},{stat},{key},"))).unwrap().parse::<f64>().unwrap();
+            let top = (get("src", "vc1") as u32, get("vc", "vc1") as u8);
+            // The stream on the top VC with the largest 80:20 record.
+            let flow_src: BTreeMap<u32, u32> = q.iter().map(|m| (m.flow, m.src)).collect();
+            let mut best: Option<(u64, u32)> = None;
+            for (flow, s) in &streams {
+                let Some((judged, _)) = judged_with_median(s, period) else { continue };
+                for j in judged.iter().filter(|j| j.kind == Kind::Record && phase_of(s[j.index].first_created) == 4) {
+                    if (flow_src[flow], s[j.index].vc) == top && best.is_none_or(|b| j.latency > b.0) {
+                        best = Some((j.latency, *flow));
+                    }
+                }
+            }
+            let (_, flow) = best.expect("a record on the top VC");
+            let mut trace = format!("{QUEUE_HEADER}\n");
+            let mut msgs: Vec<&QueueWait> = q.iter().filter(|m| m.flow == flow).collect();
+            msgs.sort_by_key(|m| m.created);
+            for m in msgs {
+                trace += &format!("{},{},{},{},{},{},{},{},{}\n", m.flow, m.src, m.vc, m.frame, m.flits, m.created, m.started, m.injected, m.holders.map(|h| h.to_string()).join(","));
+            }
+            std::fs::write(out_dir(1).join("np_queue_trace_seed2.csv"), trace).unwrap();
+        }
+        for r in rows {
+            out += &r;
+            out.push('\n');
+        }
+    }
+    std::fs::write(out_dir(1).join(NP_QUEUE_CSV), out).unwrap();
+}
+
+/// `np_queue_rows` by hand. Three real-time messages released in 80:20
+/// (from F = 4 PHASE): stream 1 on source 0's VC 1, 40 flits, released in
+/// F (VC taken 100 later, behind another stream; header 2 after that) and
+/// in F + PHASE/2 (the sixth tenth; 250 behind another stream, 50 free);
+/// stream 2 on source 1's VC 2, 20 flits, released in F + 10, 10 behind
+/// best effort. VC (0, 1) held half the phase by real time, (1, 2) a
+/// quarter by real time and a quarter by best effort. By hand: source
+/// queueing (102 + 300 + 10) / 3, VC wait (100 + 300 + 10) / 3, of it
+/// best effort 10 / 3, other streams 350 / 3, free 50 / 3; VC (0, 1)
+/// waits 400 of 410 (top-1 share 400 / 410; it alone holds half and 90
+/// %), 2 messages of 80 flits, mean 200; VC (1, 2) mean 10; both busy 0.5;
+/// tenths on (0, 1): 100 in the first, 300 in the sixth; on all 55 and
+/// 300. Records (period 1,000, so a frame misses iff its L is a strict
+/// record): stream 1's frames L 10 (70:30), 50 (queue 40) and 20 (queue
+/// 10), median the latter, one record (50: excess 30); stream 2's 10
+/// (70:30), 30 (queue 20) and 40 (queue 25), median the 30, two records
+/// (excess 0 and 5): 3 records, mean excess 35 / 3, 30 / 35 of it on the
+/// top VC, all on the top 5.
+#[test]
+fn np_queue_rows_by_hand() {
+    let f = 4 * PHASE;
+    let msg = |flow: u32, src: u32, vc: u8, flits: u64, created: u64, started: u64, injected: u64, holders: [u64; 5]| QueueWait { flow, src, vc, frame: 0, flits, created, started, injected, holders };
+    let q = vec![
+        msg(1, 0, 1, 40, f, f + 100, f + 102, [0, 0, 100, 0, 0]),
+        msg(1, 0, 1, 40, f + PHASE / 2, f + PHASE / 2 + 300, f + PHASE / 2 + 300, [0, 0, 250, 0, 50]),
+        msg(2, 1, 2, 20, f + 10, f + 20, f + 20, [10, 0, 0, 0, 0]),
+    ];
+    let busy = BTreeMap::from([((0, 1), [PHASE / 2, 0, 0]), ((1, 2), [PHASE / 4, PHASE / 4, 0])]);
+    let q_col = Cause::QueueHolderSends as usize;
+    let frame = |j: u32, vc: u8, l: u64, queue: f64, phase: u64| {
+        let mut causes = [0.0; COLUMNS];
+        causes[q_col] = queue;
+        CauseFrame { frame: j, vc, first_created: phase * PHASE, last_created: 1000 * j as u64, arrival: 1000 * j as u64 + l, msg_latency: l, mismatches: 0, causes }
+    };
+    let streams = BTreeMap::from([
+        (1, vec![frame(0, 1, 10, 0.0, 3), frame(1, 1, 50, 40.0, 4), frame(2, 1, 20, 10.0, 4)]),
+        (2, vec![frame(0, 2, 10, 0.0, 3), frame(1, 2, 30, 20.0, 4), frame(2, 2, 40, 25.0, 4)]),
+    ]);
+    let rows = np_queue_rows("h", &q, &busy, &streams, 1000.0);
+    let get = |stat: &str, key: &str| -> f64 { rows.iter().find_map(|r| r.strip_prefix(&format!("h,{stat},{key},"))).unwrap_or_else(|| panic!("no {stat} {key}")).parse().unwrap() };
+    let near = |stat: &str, key: &str, want: f64| assert!((get(stat, key) - want).abs() < 1e-12, "{stat} {key}: {} want {want}", get(stat, key));
+    near("rt_messages", "all", 3.0);
+    near("source_queueing_mean", "all", 412.0 / 3.0);
+    near("vc_wait_mean", "all", 410.0 / 3.0);
+    near("vc_wait_best_effort", "all", 10.0 / 3.0);
+    near("vc_wait_other_stream", "all", 350.0 / 3.0);
+    near("vc_wait_free", "all", 50.0 / 3.0);
+    near("vc_wait_own_stream", "all", 0.0);
+    near("source_vcs", "all", 2.0);
+    near("vc_busy_mean", "all", 0.5);
+    near("wait_share_top1", "all", 400.0 / 410.0);
+    near("wait_share_top5", "all", 1.0);
+    near("vcs_for_half", "all", 1.0);
+    near("vcs_for_90", "all", 1.0);
+    for (stat, want) in [("src", 0.0), ("vc", 1.0), ("streams", 1.0), ("messages", 2.0), ("offered_flits_per_cycle", 80.0 / PHASE as f64), ("busy_real_time", 0.5), ("busy", 0.5), ("vc_wait_mean", 200.0)] {
+        near(stat, "vc1", want);
+    }
+    for (stat, want) in [("src", 1.0), ("vc", 2.0), ("busy_real_time", 0.25), ("busy", 0.5), ("vc_wait_mean", 10.0)] {
+        near(stat, "vc2", want);
+    }
+    near("vc_wait_mean_tenth0", "vc1", 100.0);
+    near("vc_wait_mean_tenth5", "vc1", 300.0);
+    near("vc_wait_mean_tenth1", "vc1", 0.0);
+    near("vc_wait_mean_tenth0", "all", 55.0);
+    near("vc_wait_mean_tenth5", "all", 300.0);
+    near("records", "all", 3.0);
+    near("records_queue_excess_mean", "all", 35.0 / 3.0);
+    near("records_queue_excess_share", "vc1", 30.0 / 35.0);
+    near("records_queue_excess_share", "top5", 1.0);
 }

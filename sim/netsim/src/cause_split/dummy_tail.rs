@@ -12,6 +12,8 @@
 //! flits in the router's input VC wait for (the lane's credits come back
 //! only as they leave it).
 
+use super::out_vcs::{OutVcHold, OUT_VC_HOLDS};
+
 /// What the owed dummy tail did in one cycle (set by the source).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DummyWait {
@@ -115,12 +117,15 @@ impl LaneHold {
     }
 }
 
-/// One message's dummy-tail cycles by [`DummyPart`] and its no-credit
-/// cycles by [`LaneHold`] (indexed by position in `ALL`).
+/// One message's dummy-tail cycles by [`DummyPart`], its no-credit
+/// cycles by [`LaneHold`], and in its [`LaneHold::VcWait`] cycles the
+/// wanted port's output VCs by [`OutVcHold`] (M a cycle; each indexed by
+/// position in `ALL`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DummySplit {
     pub parts: [u32; DUMMY_PARTS],
     pub lane: [u32; LANE_HOLDS],
+    pub out_vcs: [u32; OUT_VC_HOLDS],
 }
 
 impl DummySplit {
@@ -129,6 +134,9 @@ impl DummySplit {
     }
     pub fn lane(&self, h: LaneHold) -> u32 {
         self.lane[h as usize]
+    }
+    pub fn out_vc(&self, h: OutVcHold) -> u32 {
+        self.out_vcs[h as usize]
     }
     /// The queue's parts, the header's parts, and the lane holds (which
     /// split the two no-credit parts together).

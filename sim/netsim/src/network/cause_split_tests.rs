@@ -170,3 +170,69 @@ fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
     assert_eq!((got[0].3.dummy_no_credit, got[0].3.dummy_link, got[0].3.dummy_sent), (1, 0, 1));
     assert_eq!((got[1].1, got[1].2), (4, dummy(&[(DummyPart::QueueNoCredit, 1), (DummyPart::QueueSent, 1)])));
 }
+
+/// The output VCs best effort waits for, by hand (`cause_split::out_vcs`):
+/// `preempting_sources` with 3 ports, endpoint 1 the destination of all.
+/// Endpoint 2 is offered an 8-flit best-effort message X in cycle 0,
+/// endpoint 0 an 8-flit best-effort message Y in cycle 1 and a 4-flit
+/// real-time message A in cycle 5. X: header written in 0, routed after
+/// 1, granted the port's one output VC in 2, through the crossbar in 3
+/// (written in t, crossing in t + 3); flits 1..=3 written in 1..=3 (the
+/// lane's 4 credits), crossing 4..=6; each credit counts at the source two
+/// cycles after its crossing, so flits 4..=7 are written in 5..=8 and
+/// cross two cycles after their write, 7..=10: X crosses one flit a cycle
+/// in 3..=10, each on the link the cycle after, 4..=11. Y: header written
+/// in 1, routed after 2, waits for the VC X holds; flits 1..=3 written in
+/// 2..=4 fill its lane. A in 5 finds Y on the VC with flits sent: the
+/// source owes Y's dummy tail, which has no credit until Y's first flit
+/// has crossed. X's tail crosses in 10 and frees the VC at the end of that
+/// cycle (the probe reads the registers after it: free in 10), VA grants
+/// it to Y in 11 (ACTIVE after 11, no flit of Y through the crossbar:
+/// SwitchLost), Y0 and Y1 cross in 12 and 13 (Crossed), Y0's credit counts
+/// from 14, when the dummy tail leaves. So A: HeaderNoCredit 9 (5..=13),
+/// HeaderSent 1; lane holds VcWait 6 (5..=10), SwitchLost 1, Crossed 2;
+/// and of the VcWait cycles' one output VC: best effort sending in 5..=9
+/// (X's flits on the link), free in 10.
+#[test]
+fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
+    use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
+    use crate::cause_split::out_vcs::OutVcHold;
+    let text = "name = \"dummy\"\n[router]\nports = 3\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+         traffic_classes = 3\npreemption_credits = \"per_lane\"\n\
+         [topology]\nkind = \"single_switch\"\n\
+         [workload]\nload = 0.1\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
+         source_preemption = \"best_effort\"\n\
+         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n";
+    let v = Experiment::from_str(text, "dummy.toml", PathBuf::new()).unwrap();
+    let mut sim = Sim::new(&v).unwrap();
+    sim.events.clear();
+    let in_port = sim.nis.iter().map(|n| n.port).collect();
+    let cfg = &v.configs[0];
+    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
+    sim.msg_log = Some((None, Vec::new()));
+    let flow = |sim: &Sim, src: u32, class: u8| sim.flows.iter().position(|f| f.src == src && f.class == class).unwrap() as u32;
+    let (x, y, a) = (flow(&sim, 2, 0), flow(&sim, 0, 0), flow(&sim, 0, 1));
+    sim.stream_vc = vec![ANY_VC; sim.flows.len()];
+    sim.stream_vc[a as usize] = 0;
+    let be = |f: u32, vtick: u32| Message { flow: f, dest: 1, class: 0, vtick, flits: 8, frame: u32::MAX, frame_msgs: 0 };
+    sim.enqueue(x, be(x, sim.vtick_be), 0);
+    sim.step(false);
+    sim.enqueue(y, be(y, sim.vtick_be), 1);
+    while sim.cycle < 5 {
+        sim.step(false);
+    }
+    sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
+    sim.run_to_end().unwrap();
+    let log = sim.msg_log.take().unwrap().1;
+    let got: Vec<(u64, DummySplit)> = std::mem::take(&mut sim.cause_log).into_iter().map(|(i, s)| (log[i].created, s.dummy)).collect();
+    let mut want = DummySplit::default();
+    want.parts[DummyPart::HeaderNoCredit as usize] = 9;
+    want.parts[DummyPart::HeaderSent as usize] = 1;
+    want.lane[LaneHold::VcWait as usize] = 6;
+    want.lane[LaneHold::SwitchLost as usize] = 1;
+    want.lane[LaneHold::Crossed as usize] = 2;
+    want.out_vcs[OutVcHold::BestEffortSending as usize] = 5;
+    want.out_vcs[OutVcHold::Free as usize] = 1;
+    assert_eq!(got, vec![(5, want)]);
+}
