@@ -28,6 +28,10 @@
 //!   with S_c(both) − 1 cycles lost per flit of c (Eq. 7) until its M_o
 //!   flits are sent, so it costs min(M_o, (S_c − 1) r), r uniform on
 //!   1..=M_c; the count is the mean over the lump's mean.
+//! * **The ejection link** runs VirtualClock as a dimension's does, with
+//!   its own chain (the ejection chain): the row takes Eq. (20)'s
+//!   ejection term as B S_{c,n} + M and charges the M flits' sharing
+//!   here, in lumps, instead of flit by flit.
 //! * **Dimension 0** is fed by the injection port alone: its flits come
 //!   through one link, one a cycle, so no two classes' flits compete for
 //!   it and it adds nothing (its share of its headers from the injection
@@ -111,6 +115,9 @@ pub struct BodyDelays {
     pub injection: Lumps,
     /// Index s: the link of dimension s.
     pub hops: Vec<Lumps>,
+    /// The ejection link (router to node), in place of Eq. (20)'s sharing
+    /// of the M flits in (B + M) S_{c,n}.
+    pub ejection: Lumps,
 }
 
 impl BodyDelays {
@@ -137,10 +144,9 @@ impl BodyDelays {
         // and class c's cycles lost per flit with all of them holding a VC.
         let others: Vec<usize> = (0..rates.len()).filter(|&o| o != c).collect();
         let other_rate: f64 = others.iter().map(|&o| rates[o]).sum();
-        let hops = (0..model.n)
-            .map(|s| {
+        let link = |s: usize| {
                 let mean = mc * (cycles_per_flit_by_flit(&r.vticks, &sol.occupancy[s], c) - 1.0);
-                if injection_share(s) >= 1.0 || other_rate <= 0.0 || mean <= 0.0 {
+                if (s < model.n && injection_share(s) >= 1.0) || other_rate <= 0.0 || mean <= 0.0 {
                     return Lumps::none();
                 }
                 let other_flits = others.iter().map(|&o| rates[o] * flits[o]).sum::<f64>() / other_rate;
@@ -148,28 +154,28 @@ impl BodyDelays {
                 let lump = shared_lump(mc, other_flits, sharing_cycles(&r.vticks, all, c) - 1.0);
                 let l = Lumps { count: 0.0, lump };
                 Lumps { count: mean / l.lump_mean(), ..l }
-            })
-            .collect();
-        BodyDelays { injection, hops }
+            };
+        BodyDelays { injection, hops: (0..model.n).map(link).collect(), ejection: link(model.n) }
     }
 
     /// The delay's p.m.f. (0..=top) of a message whose path crosses the
-    /// dimensions of `set`: the injection link's and each crossed link's.
+    /// dimensions of `set`: the injection link's, each crossed link's and
+    /// the ejection link's.
     pub fn path_pmf(&self, set: usize, top: usize) -> Vec<f64> {
-        let mut pmf = self.injection.pmf(top);
+        let mut pmf = super::vc_queue_tail::convolve(&self.injection.pmf(top), &self.ejection.pmf(top), top);
         for s in (0..self.hops.len()).filter(|s| set >> s & 1 == 1) {
             pmf = super::vc_queue_tail::convolve(&pmf, &self.hops[s].pmf(top), top);
         }
         pmf
     }
 
-    /// Mean delay over all messages: the injection link's, and each
-    /// dimension's weighted by the share of messages crossing it,
+    /// Mean delay over all messages: the injection and ejection links',
+    /// and each dimension's weighted by the share of messages crossing it,
     /// 2^{n−1}/(2^n − 1).
     pub fn mean(&self) -> f64 {
         let n = self.hops.len();
         let crossing = (1u64 << (n - 1)) as f64 / ((1u64 << n) - 1) as f64;
-        self.injection.mean() + crossing * self.hops.iter().map(Lumps::mean).sum::<f64>()
+        self.injection.mean() + self.ejection.mean() + crossing * self.hops.iter().map(Lumps::mean).sum::<f64>()
     }
 }
 
@@ -216,6 +222,10 @@ mod tests {
         let model = CubeModel { n: 6, router };
         let sol = model.solve().unwrap();
         let (r1, r2) = (BodyDelays::of(&model, &sol, 0), BodyDelays::of(&model, &sol, 1));
+        for (c, d) in [(0, &r1), (1, &r2)] {
+            let want = 32.0 * (cycles_per_flit_by_flit(&model.router.vticks, &sol.occupancy[6], c) - 1.0);
+            assert!(want > 0.0 && (d.ejection.mean() - want).abs() < 1e-9, "class {c} ejection: {} vs {want}", d.ejection.mean());
+        }
         assert_eq!(r1.injection, Lumps::none());
         assert!((r2.injection.count - 0.004 * 32.0 / 0.872).abs() < 1e-12);
         assert!((r2.injection.mean() - 4.697248).abs() < 1e-6, "{}", r2.injection.mean());
@@ -233,6 +243,6 @@ mod tests {
         let pmf = r2.path_pmf(0b000110, 2000);
         let mean: f64 = pmf.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
         assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!((mean - (r2.injection.mean() + r2.hops[1].mean() + r2.hops[2].mean())).abs() < 1e-6);
+        assert!((mean - (r2.injection.mean() + r2.hops[1].mean() + r2.hops[2].mean() + r2.ejection.mean())).abs() < 1e-6);
     }
 }
