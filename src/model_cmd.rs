@@ -57,6 +57,12 @@ pub struct ModelArgs {
     /// (issue 22).
     #[arg(long)]
     pub flit_sharing: bool,
+    /// With --flit-sharing: also `model:kim2005_cube_vcq_body`, the
+    /// `kim2005_cube_vcq_flit` row with the body's delay behind the other
+    /// classes' flits on the injection and dimension links added to the
+    /// latency and its tail (issue 22).
+    #[arg(long)]
+    pub body_behind: bool,
     /// Overwrite files in --out that wormqos did not write.
     #[arg(long)]
     pub force: bool,
@@ -105,7 +111,7 @@ pub fn model(a: ModelArgs) -> anyhow::Result<()> {
     for &d in &a.deadline {
         real_in("--deadline (a network latency in cycles)", d, 0.0, 1e6, true)?;
     }
-    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops, vc_queue: a.vc_queue, flit_sharing: a.flit_sharing };
+    let opts = predict::Options { ring_source_block: a.ring_strategy == RingStrategy::SourceBlock, hops: a.hops, vc_queue: a.vc_queue, flit_sharing: a.flit_sharing, body_behind: a.body_behind };
     if opts.ring_source_block && a.with_sim {
         return Err(invalid(
             "--ring-strategy source-block with --with-sim: the simulation follows the experiment file; to simulate 004_…'s second strategy set topology.strategy = \"source_block\" (the model then follows it without this flag)",

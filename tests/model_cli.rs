@@ -78,6 +78,11 @@ fn bad_model_inputs_exit_2_naming_the_field_and_write_nothing() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "--flit-sharing on a single switch: {err}");
     assert!(err.contains("--flit-sharing") && err.contains("hypercube") && !out.exists(), "{err}");
+    // --body-behind: a variant of the flit row only.
+    let (o, out) = run(&dir, &cube, &["--vc-queue", "--body-behind"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "--body-behind without --flit-sharing: {err}");
+    assert!(err.contains("--body-behind") && err.contains("--flit-sharing") && err.contains("e.toml") && !out.exists(), "{err}");
     let cases: [(&str, String, &str); 7] = [
         ("scheduler", with_vc_classes(&t1, None).replace("\"virtualclock\"", "\"round_robin\""), "router.scheduler"),
         // Unpartitioned: any class may take any output VC, not the model's router.

@@ -5222,6 +5222,8 @@ mod cube_vcq_hops;
 mod cube_vcq_ports;
 #[path = "reproduction_numbers/cube_r2_body.rs"]
 mod cube_r2_body;
+#[path = "reproduction_numbers/cube_r2_tail.rs"]
+mod cube_r2_tail;
 #[path = "reproduction_numbers/l3_hold.rs"]
 mod l3_hold;
 #[path = "reproduction_numbers/l3_line.rs"]
@@ -5367,6 +5369,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(cube_vcq_hops::ties());
     ties.extend(cube_vcq_ports::ties());
     ties.extend(cube_r2_body::ties());
+    ties.extend(cube_r2_tail::ties());
     ties.extend(l3_hold::ties());
     ties.extend(l3_line::ties());
     ties.extend(l3_line_model::ties());

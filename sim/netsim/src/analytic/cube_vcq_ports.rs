@@ -35,6 +35,7 @@
 //! The waits are independent of each other and of Eqs (20)–(23)'s latency,
 //! as in `kim2005_cube_vcq`.
 
+use super::cube_body_behind::BodyDelays;
 use super::kim2005::sharing_cycles;
 use super::kim2005_cube::{hop_probability, CubeModel, CubeSolution};
 use super::vc_queue_tail::{convolve, md1_wait_pmf, tail_with_wait};
@@ -200,25 +201,45 @@ pub fn cycles_per_flit_by_flit(vticks: &[f64], pi: &[f64], c: usize) -> f64 {
 /// wait over all messages and P{L + W > D} per deadline; `None` if a VC
 /// queue has ρ ≥ 1.
 pub fn cube_vcq_ports_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
-    queues_miss(model, sol, c, &PortQueues::of(model, sol, c), hops, deadlines)
+    queues_miss(model, sol, c, &PortQueues::of(model, sol, c), None, hops, deadlines)
 }
 
 /// `kim2005_cube_vcq_flit`: [`cube_vcq_ports_miss`] with the holds from the
 /// links' S̄ per flit ([`PortQueues::of_by_flit`]).
 pub fn cube_vcq_flit_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
-    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), hops, deadlines)
+    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), None, hops, deadlines)
 }
 
-/// The mean wait and the tails of class `c` with the VC queues `queues`.
-fn queues_miss(model: &CubeModel, sol: &CubeSolution, c: usize, queues: &PortQueues, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+/// `kim2005_cube_vcq_body`: [`cube_vcq_flit_miss`] with the body's delay
+/// behind the other classes' flits on the injection link, the path's
+/// dimension links and the ejection link added to each path's wait
+/// ([`BodyDelays`]), Eq. (20)'s ejection term without its M flits'
+/// sharing; the mean returned is the wait's plus the body's less that
+/// sharing's M(S̄_{c,n} − 1).
+pub fn cube_vcq_body_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), Some(&BodyDelays::of(model, sol, c)), hops, deadlines)
+}
+
+/// The mean wait and the tails of class `c` with the VC queues `queues`,
+/// and with `body` the body's delays on the path added to the wait.
+fn queues_miss(model: &CubeModel, sol: &CubeSolution, c: usize, queues: &PortQueues, body: Option<&BodyDelays>, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
     let n = model.n;
-    let mean = queues.mean_wait()?;
+    // The body's mean in place of the M(S̄_{c,n} − 1) of Eq. (10)'s
+    // ejection term that the base row's latency holds.
+    let ejection_shared = sol.classes[c].cycles_per_flit[n] - 1.0;
+    let mean = queues.mean_wait()? + body.map_or(0.0, |b| b.mean() - model.router.msg_flits[c] * ejection_shared);
     let top = deadlines.iter().fold(0.0f64, |a, &d| a.max(d)).max(0.0) as usize;
     let miss_h = |h: usize| -> Option<Vec<f64>> {
-        let tail: Vec<f64> = (0..=top).map(|x| model.hops_miss_probability(sol, c, h, x as f64)).collect();
+        // With the body's delays apart, Eq. (20)'s ejection term leaves out
+        // its M flits' sharing, which `body` charges.
+        let shared = body.is_none();
+        let tail: Vec<f64> = (0..=top).map(|x| model.hops_miss_probability_with(sol, c, h, x as f64, shared)).collect();
         let (mut sum, mut count) = (vec![0.0; deadlines.len()], 0usize);
         for set in (0usize..1 << n).filter(|set| set.count_ones() as usize == h) {
-            let wait = queues.path_wait_pmf(set, top)?;
+            let mut wait = queues.path_wait_pmf(set, top)?;
+            if let Some(b) = body {
+                wait = convolve(&wait, &b.path_pmf(set, top), top);
+            }
             for (acc, &d) in sum.iter_mut().zip(deadlines) {
                 *acc += tail_with_wait(|x| tail[(x.max(0.0) as usize).min(top)], &wait, d);
             }

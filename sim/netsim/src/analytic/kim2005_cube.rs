@@ -370,13 +370,20 @@ impl CubeModel {
     /// channel (index n): P_h(D) = P{β ≤ D} − P{β ≤ D − 1}, with the
     /// c.d.f. of Eqs (22), (23) (the ejection's X ranging over B + M).
     fn hop_pmfs(&self, sol: &CubeSolution, c: usize, top: usize) -> Vec<Vec<f64>> {
+        self.hop_pmfs_with(sol, c, top, true)
+    }
+
+    /// [`Self::hop_pmfs`]; with `ejection_body_shared` false the ejection's
+    /// β is B S + M, its body's M flits one a cycle (the row
+    /// `kim2005_cube_vcq_body` charges their sharing apart).
+    fn hop_pmfs_with(&self, sol: &CubeSolution, c: usize, top: usize, ejection_body_shared: bool) -> Vec<Vec<f64>> {
         let m = self.router.msg_flits[c];
         let bu = (2.0 * self.router.buffer_flits.max(m) + m).round() as usize;
         (0..=self.n)
             .map(|ch| {
                 let (s, pk) = sharing_combinations(&self.router.vticks, &sol.occupancy[ch], c);
                 let pb = sol.classes[c].blocking_prob[ch];
-                let extra = if ch == self.n { m as usize } else { 0 };
+                let extra = if ch == self.n && ejection_body_shared { m as usize } else { 0 };
                 let mut prev = 0.0;
                 let mut pmf: Vec<f64> = (0..=top)
                     .map(|d| {
@@ -396,6 +403,12 @@ impl CubeModel {
                         *x += low;
                     }
                 }
+                if ch == self.n && !ejection_body_shared {
+                    // β = B S + M: the p.m.f. of B S moved up by M.
+                    let shift = (m as usize).min(top + 1);
+                    pmf.truncate(top + 1 - shift);
+                    pmf.splice(0..0, std::iter::repeat(0.0).take(shift));
+                }
                 pmf
             })
             .collect()
@@ -406,12 +419,18 @@ impl CubeModel {
     /// paths cross their channels in increasing order; the hops are
     /// independent, Eq. 21, so the order does not matter).
     pub fn hops_miss_probability(&self, sol: &CubeSolution, c: usize, hops: usize, deadline: f64) -> f64 {
+        self.hops_miss_probability_with(sol, c, hops, deadline, true)
+    }
+
+    /// [`Self::hops_miss_probability`] with the ejection's β as
+    /// [`Self::hop_pmfs_with`] takes it.
+    pub fn hops_miss_probability_with(&self, sol: &CubeSolution, c: usize, hops: usize, deadline: f64, ejection_body_shared: bool) -> f64 {
         let budget = deadline - (self.router.stages - 1.0 + self.router.stages * hops as f64);
         if budget < 0.0 {
             return 1.0;
         }
         let top = budget.floor() as usize;
-        let pmf = self.hop_pmfs(sol, c, top);
+        let pmf = self.hop_pmfs_with(sol, c, top, ejection_body_shared);
         self.paths_miss(&pmf, hops, top)
     }
 
@@ -563,6 +582,17 @@ mod tests {
         // Channel 0 blocks too: then X_0 ≥ 1 and β > 32 whatever X_n is.
         let want = 1.0 - (1.0 - p0) * (1.0 - pn * tail);
         assert!((m.hops_miss_probability(&s, 0, 1, 41.0) - want).abs() < 1e-9, "{want}");
+        // The ejection's β as B S + M (`kim2005_cube_vcq_body`): its M
+        // flits no longer spread over 1..=B + M, so D = 41 (β ≤ 32) is met
+        // only when neither channel blocks: 1 − (1 − p_0)(1 − p_n); one
+        // more cycle also passes X = 1 on either, X uniform on 1..=B:
+        // P{β ≤ 33} = (1 − p_0)(1 − p_n) + [(1 − p_0) p_n + p_0 (1 − p_n)] Σ_B (1/B)/96.
+        let apart = 1.0 - (1.0 - p0) * (1.0 - pn);
+        assert!((m.hops_miss_probability_with(&s, 0, 1, 41.0, false) - apart).abs() < 1e-9, "{apart}");
+        let one: f64 = (1..=96).map(|b| 1.0 / b as f64 / 96.0).sum();
+        let met = (1.0 - p0) * (1.0 - pn) + ((1.0 - p0) * pn + p0 * (1.0 - pn)) * one;
+        assert!((m.hops_miss_probability_with(&s, 0, 1, 42.0, false) - (1.0 - met)).abs() < 1e-9, "{}", 1.0 - met);
+        assert_eq!(m.hops_miss_probability_with(&s, 0, 1, 41.0, true), m.hops_miss_probability(&s, 0, 1, 41.0));
     }
 
     #[test]

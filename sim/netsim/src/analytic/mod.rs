@@ -18,3 +18,4 @@ pub mod ring_curve;
 pub mod torus002;
 pub mod vc_queue_tail;
 pub mod cube_vcq_ports;
+pub mod cube_body_behind;

@@ -91,6 +91,8 @@ pub enum Plan {
         vc_queue: bool,
         /// [`Options::flit_sharing`]: also the row `kim2005_cube_vcq_flit`.
         flit_sharing: bool,
+        /// [`Options::body_behind`]: also the row `kim2005_cube_vcq_body`.
+        body_behind: bool,
     },
     /// 002_…: unidirectional torus, dimension order, escape VCs.
     Torus { model: TorusModel },
@@ -142,7 +144,7 @@ impl Plan {
                 rows
             }
             Plan::Ring { model, stages, holding, eq8 } => ring_models(model, *eq8, *stages, *holding, deadlines.len()),
-            Plan::Cube { model, classes, hops, onoff, bursts, vc_queue, flit_sharing } => {
+            Plan::Cube { model, classes, hops, onoff, bursts, vc_queue, flit_sharing, body_behind } => {
                 let mut rows = with_onoff_source("kim2005_cube", cube(model, classes, deadlines, *hops), &model.router, classes, onoff.as_deref());
                 if *vc_queue {
                     let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| vc_queue_tail::cube_vcq_miss(model, sol, i, *hops, deadlines));
@@ -159,6 +161,13 @@ impl Plan {
                     // cycle (Eq. 6), in the holds (`cube_vcq_ports.rs`).
                     let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| cube_vcq_ports::cube_vcq_flit_miss(model, sol, i, *hops, deadlines));
                     rows.push(Named { name: "kim2005_cube_vcq_flit", result });
+                }
+                if *body_behind {
+                    // The flit row with the body's delay behind the other
+                    // classes' flits on the links before the ejection
+                    // (`cube_body_behind.rs`).
+                    let result = with_vc_queue(&rows[0].result, model.solve().ok().as_ref(), classes, model.router.rt_rates.len(), |sol, i| cube_vcq_ports::cube_vcq_body_miss(model, sol, i, *hops, deadlines));
+                    rows.push(Named { name: "kim2005_cube_vcq_body", result });
                 }
                 if let (Some(arrivals), Some(bursts)) = (onoff, bursts) {
                     let delays: Vec<_> = bursts.iter().map(|b| (b.class.streams, b.delay())).collect();
@@ -549,6 +558,11 @@ pub struct Options {
     /// `kim2005_cube_vcq_flit`, `kim2005_cube_vcq_ports` with each link's
     /// S̄ per flit instead of Eq. (6)'s per cycle in the holds.
     pub flit_sharing: bool,
+    /// With [`Options::flit_sharing`]: also the row `kim2005_cube_vcq_body`,
+    /// `kim2005_cube_vcq_flit` with the body's delay behind the other
+    /// classes' flits on the injection and dimension links
+    /// (`cube_body_behind.rs`).
+    pub body_behind: bool,
 }
 
 /// Checks an experiment against the assumptions of the model for its
@@ -578,6 +592,9 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
             return Err(input_err(v, "--flit-sharing", "true", format!("the row kim2005_cube_vcq_flit is 000_… §3.2's: needs topology.kind = \"hypercube\", not {:?}", v.exp.topology.spec)));
         }
     }
+    if opts.body_behind && !opts.flit_sharing {
+        return Err(input_err(v, "--body-behind", "true", "the row kim2005_cube_vcq_body is a variant of kim2005_cube_vcq_flit: give --vc-queue --flit-sharing too"));
+    }
     let w = &v.exp.workload;
     if !w.phases.is_empty() {
         return Err(input_err(v, "workload.phases", format!("{:?}", w.phases), "the models are for one stationary mix: leave workload.phases out"));
@@ -600,7 +617,7 @@ pub fn plan_with(v: &Validated, opts: &Options) -> Result<Plan, PredictError> {
     match &v.exp.topology.spec {
         TopologySpec::SingleSwitch => plan_single_router(v, opts.vc_queue),
         TopologySpec::Ring { .. } | TopologySpec::MultilinkRing { .. } => plan_ring(v, opts.ring_source_block),
-        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops, opts.vc_queue, opts.flit_sharing),
+        TopologySpec::Hypercube { n } => plan_cube(v, *n as usize, opts.hops, opts.vc_queue, opts.flit_sharing, opts.body_behind),
         TopologySpec::UnidirectionalTorus { k, n, shared_vcs } => plan_torus(v, *k as usize, *n as usize, *shared_vcs),
         other => Err(input_err(
             v,
@@ -655,10 +672,10 @@ fn burst_classes(v: &Validated, model: &RouterModel, endpoints: usize) -> Vec<Bu
         .collect()
 }
 
-fn plan_cube(v: &Validated, n: usize, hops: Option<usize>, vc_queue: bool, flit_sharing: bool) -> Result<Plan, PredictError> {
+fn plan_cube(v: &Validated, n: usize, hops: Option<usize>, vc_queue: bool, flit_sharing: bool, body_behind: bool) -> Result<Plan, PredictError> {
     let (router, classes, onoff) = qos_inputs(v)?;
     let bursts = onoff.as_ref().map(|_| burst_classes(v, &router, 1 << n).into_iter().map(|class| CubeBurstClass { n, class }).collect());
-    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts, vc_queue, flit_sharing })
+    Ok(Plan::Cube { model: CubeModel { n, router }, classes, hops, onoff, bursts, vc_queue, flit_sharing, body_behind })
 }
 
 /// 000_…'s router assumptions, checked: VirtualClock, one VC per class, one
