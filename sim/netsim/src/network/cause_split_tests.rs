@@ -106,14 +106,21 @@ fn two_messages_share_the_output_port() {
 /// `source_preemption_tests.rs`'s derivation with input buffers of 4
 /// instead of 16).
 fn preempting_sources() -> Validated {
-    let text = "name = \"dummy\"\n[router]\nports = 2\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 4\n\
+    preempting_sources_on(2)
+}
+
+/// The same switch with `ports` ports.
+fn preempting_sources_on(ports: u32) -> Validated {
+    let text = format!(
+        "name = \"dummy\"\n[router]\nports = {ports}\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 4\n\
          output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
          traffic_classes = 3\npreemption_credits = \"per_lane\"\n\
          [topology]\nkind = \"single_switch\"\n\
          [workload]\nload = 0.1\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
          source_preemption = \"best_effort\"\n\
-         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n";
-    Experiment::from_str(text, "dummy.toml", PathBuf::new()).unwrap()
+         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n"
+    );
+    Experiment::from_str(&text, "dummy.toml", PathBuf::new()).unwrap()
 }
 
 /// The dummy tail's wait split by what it waited for, by hand. Endpoint 0
@@ -197,14 +204,7 @@ fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
 fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
     use crate::cause_split::out_vcs::OutVcHold;
-    let text = "name = \"dummy\"\n[router]\nports = 3\nvcs = 1\nflit_width = 32\ninput_buffer_depth = 4\n\
-         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
-         traffic_classes = 3\npreemption_credits = \"per_lane\"\n\
-         [topology]\nkind = \"single_switch\"\n\
-         [workload]\nload = 0.1\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
-         source_preemption = \"best_effort\"\n\
-         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n";
-    let v = Experiment::from_str(text, "dummy.toml", PathBuf::new()).unwrap();
+    let v = preempting_sources_on(3);
     let mut sim = Sim::new(&v).unwrap();
     sim.events.clear();
     let in_port = sim.nis.iter().map(|n| n.port).collect();
