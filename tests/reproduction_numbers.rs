@@ -5242,6 +5242,8 @@ mod census_ties;
 mod prose_003_678;
 #[path = "reproduction_numbers/prose_003_fig9.rs"]
 mod prose_003_fig9;
+#[path = "reproduction_numbers/prose_torus_b.rs"]
+mod prose_torus_b;
 #[path = "reproduction_numbers/prose_001.rs"]
 mod prose_001;
 #[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]
