@@ -31,6 +31,21 @@ fn row_of(csv: &str, key: &[(&str, &str)]) -> HashMap<String, String> {
     rows.into_iter().next().unwrap()
 }
 
+/// A point's `error` cell, whole: `read_csv` splits a quoted cell at its
+/// commas, so the cell is read from the raw line that holds its first
+/// part (the `error` column is the last).
+fn error_of(csv: &str, key: &[(&str, &str)]) -> String {
+    let head = row_of(csv, key)["error"].clone();
+    if !head.starts_with('"') || (head.len() > 1 && head.ends_with('"')) {
+        return head.trim_matches('"').to_string();
+    }
+    let text = std::fs::read_to_string(root().join(csv)).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(head.as_str())).collect();
+    assert_eq!(lines.len(), 1, "{csv} {key:?}: one line with {head:?}");
+    let line = lines[0];
+    line[line.find(head.as_str()).unwrap()..].trim_matches('"').to_string()
+}
+
 /// The number after `before` in `text` (digits only), e.g. the cycle of
 /// "deadlocked at cycle 4096: …".
 fn number_after(text: &str, before: &str) -> f64 {
@@ -42,14 +57,14 @@ fn number_after(text: &str, before: &str) -> f64 {
 /// A point the deadlock checker stopped: (cycle, input VCs stuck), from
 /// its `error` cell ("deadlocked at cycle N: K input VCs can never …").
 fn deadlock(csv: &str, key: &[(&str, &str)]) -> (f64, f64) {
-    let error = row_of(csv, key)["error"].clone();
+    let error = error_of(csv, key);
     assert!(error.starts_with("deadlocked at cycle "), "{csv} {key:?}: not a deadlock: {error:?}");
     (number_after(&error, "deadlocked at cycle "), number_after(&error, ": "))
 }
 
 /// The model's saturation product λ_c D of a saturated model point.
 fn saturation_product(csv: &str, key: &[(&str, &str)]) -> f64 {
-    let error = row_of(csv, key)["error"].clone();
+    let error = error_of(csv, key);
     assert!(error.starts_with("saturated:"), "{csv} {key:?}: model not saturated: {error:?}");
     number_after(&error, "λ_c D = ")
 }
@@ -79,7 +94,7 @@ fn dateline_rerun() -> Vec<Derived> {
 /// x = 0 of dimension 1, its routers, the two messages and the VCs they
 /// hold), read from the `error` cell's lines.
 fn the_cycle() -> Vec<Derived> {
-    let error = row_of(TORUS_8X8, &[("source", "sim"), ("workload.load", "0.1")])["error"].clone();
+    let error = error_of(TORUS_8X8, &[("source", "sim"), ("workload.load", "0.1")]);
     // "router R input I VC V (F flits, message to D): holds output O VC W: …"
     let waits: Vec<[f64; 4]> = error
         .split('|')
@@ -138,7 +153,7 @@ fn real_deadlocks() -> Vec<Derived> {
     let q = "with L = 3 deadlocks at 0.15, the 8 × 8 torus of `torus_002.toml` at 0.08\nand 0.1.";
     let deadlocked_loads = |csv: &str, extra: &[(&str, &str)]| -> Vec<f64> {
         let table = read_csv(csv, &mut HashMap::new());
-        table.iter().filter(|r| r["source"] == "sim" && r["error"].starts_with("deadlocked") && extra.iter().all(|(k, v)| r[*k] == *v)).map(|r| num(r, "workload.load")).collect()
+        table.iter().filter(|r| r["source"] == "sim" && r["error"].trim_matches('"').starts_with("deadlocked") && extra.iter().all(|(k, v)| r[*k] == *v)).map(|r| num(r, "workload.load")).collect()
     };
     let heavy = deadlocked_loads(TORUS_8X8X8_HEAVY, &[("router.vcs", "3")]);
     let at_08 = heavy.iter().copied().find(|l| *l == 0.08).unwrap_or_else(|| panic!("{TORUS_8X8X8_HEAVY}: L = 3 at 0.08 deadlocked: {heavy:?}"));
@@ -156,7 +171,7 @@ fn rerun_deadlocks() -> Vec<Derived> {
         d(p, "32,768", deadlock(TORUS_8X8, &[("source", "sim"), ("workload.load", "0.1")]).0),
     ];
     let table = read_csv(TORUS_8X8, &mut HashMap::new());
-    let deadlocked: Vec<f64> = table.iter().filter(|r| r["source"] == "sim" && r["error"].starts_with("deadlocked")).map(|r| num(r, "workload.load")).collect();
+    let deadlocked: Vec<f64> = table.iter().filter(|r| r["source"] == "sim" && r["error"].trim_matches('"').starts_with("deadlocked")).map(|r| num(r, "workload.load")).collect();
     assert_eq!(deadlocked.len(), 2, "{TORUS_8X8}: two deadlocked points");
     v.extend([d(p, "0.08", deadlocked[0].min(deadlocked[1])), d(p, "0.1", deadlocked[0].max(deadlocked[1]))]);
     let q = "on 8 × 8 × 8 with L = 3, 0.06,\n0.08 and 0.1 at the first check (cycle 4,096) in the 40 k- and the 160\nk-cycle runs";
