@@ -5598,3 +5598,5 @@ fn regulator_idle_missing_time_half_widths() {
 }
 #[path = "reproduction_numbers/prose_001_cap.rs"]
 mod prose_001_cap;
+#[path = "reproduction_numbers/prose_torus_a.rs"]
+mod prose_torus_a;

@@ -240,6 +240,15 @@ fn the_section_census_003_figs6_8_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_torus_a_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, torus, first part.**",
+        "experiments/results/prose_census/section_torus_a.csv",
+        "experiments/results/prose_census/section_torus_a_recheck.csv",
+    );
+}
+
+#[test]
 fn the_section_census_003_fig7_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 7 and 001_… Figs 8–9.**",
