@@ -263,7 +263,9 @@ const QUOTES: &[(&str, &str, &str, &str)] = &[
 
 fn section() -> String {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let start = doc.find("## 003_… Fig. 9").expect("the Fig. 9 section");
+    // The heading at the start of a line: the census paragraphs near the
+    // top of the document quote section names, this one among them.
+    let start = doc.find("\n## 003_… Fig. 9").expect("the Fig. 9 section") + 1;
     let rest = &doc[start + 3..];
     rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
 }

@@ -123,6 +123,18 @@ fn preempting_sources_on(ports: u32) -> Validated {
     Experiment::from_str(&text, "dummy.toml", PathBuf::new()).unwrap()
 }
 
+/// A simulation of `v` with no events of its own, the cause probe on for
+/// class 1 and every message logged.
+fn probed(v: &Validated) -> Sim {
+    let mut sim = Sim::new(v).unwrap();
+    sim.events.clear();
+    let in_port = sim.nis.iter().map(|n| n.port).collect();
+    let cfg = &v.configs[0];
+    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
+    sim.msg_log = Some((None, Vec::new()));
+    sim
+}
+
 /// The dummy tail's wait split by what it waited for, by hand. Endpoint 0
 /// is offered an 8-flit best-effort message in cycle 0 and two 4-flit
 /// real-time messages, A then B, in cycle 4, all to endpoint 1, the
@@ -142,12 +154,7 @@ fn preempting_sources_on(ports: u32) -> Validated {
 fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
     use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
     let v = preempting_sources();
-    let mut sim = Sim::new(&v).unwrap();
-    sim.events.clear();
-    let in_port = sim.nis.iter().map(|n| n.port).collect();
-    let cfg = &v.configs[0];
-    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
-    sim.msg_log = Some((None, Vec::new()));
+    let mut sim = probed(&v);
     let flow = |sim: &Sim, class: u8| sim.flows.iter().position(|f| f.src == 0 && f.class == class).unwrap() as u32;
     let (be, rt) = (flow(&sim, 0), flow(&sim, 1));
     // The real-time flow bound to the VC, as `source_vc_choice =
@@ -205,12 +212,7 @@ fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
     use crate::cause_split::out_vcs::OutVcHold;
     let v = preempting_sources_on(3);
-    let mut sim = Sim::new(&v).unwrap();
-    sim.events.clear();
-    let in_port = sim.nis.iter().map(|n| n.port).collect();
-    let cfg = &v.configs[0];
-    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
-    sim.msg_log = Some((None, Vec::new()));
+    let mut sim = probed(&v);
     let flow = |sim: &Sim, src: u32, class: u8| sim.flows.iter().position(|f| f.src == src && f.class == class).unwrap() as u32;
     let (x, y, a) = (flow(&sim, 2, 0), flow(&sim, 0, 0), flow(&sim, 0, 1));
     sim.stream_vc = vec![ANY_VC; sim.flows.len()];
