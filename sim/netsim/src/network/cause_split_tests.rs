@@ -45,12 +45,7 @@ fn switch(extra_router: &str, extra_workload: &str) -> Validated {
 /// Real-time messages (source, release cycle) to endpoint 2, nothing else;
 /// per delivered message (source, created, delivered, split).
 fn offer(v: &Validated, msgs: &[(u32, u64)]) -> Vec<(u32, u64, u64, CauseSplit)> {
-    let mut sim = Sim::new(v).unwrap();
-    sim.events.clear();
-    let in_port = sim.nis.iter().map(|n| n.port).collect();
-    let cfg = &v.configs[0];
-    sim.causes = Some(Box::new(crate::cause_split::CauseProbe::new(1, cfg.vcs(), cfg.output_buffer_depth(), in_port, cfg.ports())));
-    sim.msg_log = Some((None, Vec::new()));
+    let mut sim = probed(v);
     let mut pending: Vec<_> = msgs.to_vec();
     pending.sort_by_key(|m| m.1);
     for (src, at) in pending {
