@@ -5322,6 +5322,8 @@ mod cube_hop_parts;
 mod prose_003_fig4_a;
 #[path = "reproduction_numbers/prose_003_fig4_d.rs"]
 mod prose_003_fig4_d;
+#[path = "reproduction_numbers/rerun_diff.rs"]
+mod rerun_diff;
 
 /// Every claim of this file, gathered in one place so the census sees them
 /// all (claims kept in other modules are added here, one line each).

@@ -7,7 +7,7 @@
 //! it comes from (a results CSV, or the version of one in git history a
 //! rerun replaced) and compared with the number as written.
 
-use super::census_ties::committed_csv;
+use super::rerun_diff::{counts, rerun_changes};
 use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
 
@@ -53,30 +53,10 @@ fn jitter_onset(csv: &str, row: &[(&str, &str)]) -> (f64, f64) {
     (s[k].0, s[k - 1].0)
 }
 
-/// A rerun against the run it replaced (`path` at `commit^` and at
-/// `commit`): for each point (the `keys` columns), how many result columns
-/// changed. Columns only one version has (added since) are not compared,
-/// nor the two timings (`wall_seconds`, `router_cycles_per_second`), which
-/// change with the machine's load, not with the code.
-pub(super) fn rerun_changes(commit: &str, path: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
-    let before = committed_csv(&format!("{commit}^:{path}"));
-    let after = committed_csv(&format!("{commit}:{path}"));
-    assert_eq!(before.len(), after.len(), "{path}: the rerun has other points");
-    let key = |r: &HashMap<String, String>| keys.iter().map(|k| r[*k].clone()).collect::<Vec<_>>();
-    before
-        .iter()
-        .map(|b| {
-            let a = after.iter().find(|a| key(a) == key(b)).unwrap_or_else(|| panic!("{path}: {:?} not rerun", key(b)));
-            let changed = b.iter().filter(|(k, v)| !["wall_seconds", "router_cycles_per_second"].contains(&k.as_str()) && a.get(*k).is_some_and(|x| x != *v)).count();
-            (key(b), changed)
-        })
-        .collect()
-}
-
 /// 001_… Fig. 5 and Table II: what their reruns of 2026-11-29 (6d74f31,
 /// 31b81bb) changed against the first runs.
 fn reruns() -> Vec<Derived> {
-    let fig5 = rerun_changes("6d74f31", "experiments/results/fig5_001/results.csv", &["workload.load", "router.scheduler", "router.crossbar"]);
+    let fig5 = counts(rerun_changes("6d74f31", "experiments/results/fig5_001/results.csv", &["workload.load", "router.scheduler", "router.crossbar"]));
     let changed: Vec<&(Vec<String>, usize)> = fig5.iter().filter(|(_, n)| *n > 0).collect();
     assert!(changed.iter().all(|(k, _)| k[1] == "virtualclock" && k[2] == "multiplexed"), "Fig. 5: a point other than MR multiplexed changed: {changed:?}");
     let mut loads: Vec<f64> = changed.iter().map(|(k, _)| k[0].parse().unwrap()).collect();
@@ -87,7 +67,7 @@ fn reruns() -> Vec<Derived> {
     let mut v = vec![d(p, "24", (fig5.len() - changed.len()) as f64), d(p, "28", fig5.len() as f64)];
     v.extend([d(p, "0.8", loads[0]), d(p, "0.85", loads[1]), d(p, "0.9", loads[2]), d(p, "0.95", loads[3]), d(p, "8", lo), d(p, "9", hi)]);
 
-    let tab2 = rerun_changes("31b81bb", "experiments/results/table2_001/results.csv", &["workload.load", "model.scheduler", "router.crossbar"]);
+    let tab2 = counts(rerun_changes("31b81bb", "experiments/results/table2_001/results.csv", &["workload.load", "model.scheduler", "router.crossbar"]));
     let changed: Vec<&(Vec<String>, usize)> = tab2.iter().filter(|(_, n)| *n > 0).collect();
     // "ten of the twelve", "both multiplexed points at 0.8 (FGVC and FGFQ)"
     assert_eq!((tab2.len(), changed.len()), (12, 2), "Table II: ten of the twelve points reproduce");

@@ -8,6 +8,7 @@
 //! written (`models::check_derived`).
 
 use super::census_ties::committed_csv;
+use super::rerun_diff::{changes_since, counts};
 use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
 
@@ -20,26 +21,6 @@ const M8_PHASES: &str = "experiments/results/fig8_003/phases.csv";
 const M8_LATENCY: &str = "experiments/results/fig8_003/phase_latency.csv";
 const FIG8_001: &str = "experiments/results/fig8_001/results.csv";
 const FIG9_001: &str = "experiments/results/fig9_001/results.csv";
-
-/// Columns a rerun changes however equal its results are (how fast the
-/// machine was), left out when counting the columns a rerun changed.
-const SPEED_COLUMNS: [&str; 2] = ["router_cycles_per_second", "wall_seconds"];
-
-/// Per row of `now` (keyed by the `keys` columns), how many result
-/// columns differ from the version of the same CSV at `rev`.
-pub(super) fn columns_changed_since(rev: &str, csv: &str, keys: &[&str]) -> Vec<(Vec<String>, usize)> {
-    let before = committed_csv(&format!("{rev}:{csv}"));
-    let now = read_csv(csv, &mut HashMap::new());
-    assert_eq!(before.len(), now.len(), "{csv}: the same points at {rev} and now");
-    now.iter()
-        .map(|row| {
-            let key: Vec<String> = keys.iter().map(|k| row[*k].clone()).collect();
-            let old = before.iter().find(|r| keys.iter().zip(&key).all(|(k, v)| &r[*k] == v)).unwrap_or_else(|| panic!("{csv}: {key:?} not at {rev}"));
-            let changed = row.keys().filter(|c| !SPEED_COLUMNS.contains(&c.as_str()) && old.get(*c) != Some(&row[*c])).count();
-            (key, changed)
-        })
-        .collect()
-}
 
 /// 003_… Fig. 6, single pass: σ_d's batch-means half-width at 0.4 and
 /// 0.5, quoted once for the six points (each rounds to it).
@@ -65,7 +46,7 @@ fn fig6_iterative() -> Vec<Derived> {
     let (lo, hi) = min_max(&costs);
     let p = "at 0.8 a block of 5 or 10 costs real time 16–20 % latency";
     let mut v = vec![d(p, "16", lo), d(p, "20", hi)];
-    let changed = columns_changed_since("0e20ca2", F6_IT, &["workload.load", "router.block_size"]);
+    let changed = counts(changes_since("0e20ca2", F6_IT, &["workload.load", "router.block_size"]));
     let at_08: Vec<f64> = changed.iter().filter(|(k, _)| k[0] == "0.8").map(|(_, n)| *n as f64).collect();
     assert_eq!(at_08.len(), 3, "three points at 0.8");
     assert!(changed.iter().filter(|(k, _)| k[0] != "0.8").all(|(_, n)| *n == 0), "the points at 0.6 and 0.7 reproduce the first run: {changed:?}");
@@ -93,7 +74,7 @@ fn fig7_counters() -> Vec<Derived> {
 /// real time, best effort and preemptions before and after.
 fn fig7_iterative_rerun() -> Vec<Derived> {
     const FIRST: &str = "73b4364^";
-    let changed = columns_changed_since(FIRST, F7_IT, &["workload.load", "router.acceleration"]);
+    let changed = counts(changes_since(FIRST, F7_IT, &["workload.load", "router.acceleration"]));
     // Exactly one point changed, with acceleration off; the text names its load.
     let moved: Vec<_> = changed.iter().filter(|(_, n)| *n > 0).collect();
     assert_eq!(moved.len(), 1, "five points reproduce the first run: {changed:?}");

@@ -11,6 +11,7 @@
 //! written (`models::check_derived`).
 
 use super::census_ties::committed_csv;
+use super::rerun_diff::{changes_since, rerun_changes, RowChange};
 use super::models::{check_derived, cv as at, d, Derived, num};
 use super::*;
 
@@ -123,16 +124,7 @@ fn why_p_misses() -> Vec<Derived> {
 fn the_trace_rerun_changed_only_the_p_rt5_row() {
     let before_rerun = format!("{TRACE_RERUN}^");
     for csv in [SUMMARY, SUMMARY_CAP] {
-        let before = committed_csv(&format!("{before_rerun}:{csv}"));
-        let now = read_csv(csv, &mut HashMap::new());
-        assert_eq!(before.len(), now.len(), "{csv}: the same runs");
-        let mut changed = Vec::new();
-        for old in &before {
-            let new = now.iter().find(|r| r["router"] == old["router"]).unwrap_or_else(|| panic!("{csv}: {} gone", old["router"]));
-            if old.iter().any(|(k, x)| &new[k] != x) {
-                changed.push(old["router"].clone());
-            }
-        }
+        let changed: Vec<String> = changes_since(&before_rerun, csv, &["router"]).into_iter().filter(|c| !c.changed.is_empty()).map(|c| c.key[0].clone()).collect();
         let expected: Vec<String> = if csv == SUMMARY { vec!["p_rt5".into()] } else { vec![] };
         assert_eq!(changed, expected, "{csv}: rows the rerun changed");
     }
@@ -323,23 +315,13 @@ const CAP_RERUN: &str = "995f09e";
 /// id fix left as they were, and those it changed, with the phases changed.
 fn cap_rerun_split() -> (Vec<String>, Vec<String>, Vec<u32>) {
     let csv = "experiments/results/fig4_003_cap/phases.csv";
-    let (before, after) = (committed_csv(&format!("{CAP_RERUN}^:{csv}")), committed_csv(&format!("{CAP_RERUN}:{csv}")));
-    assert_eq!(before.len(), after.len(), "{csv}: the same points and phases");
-    let k_of = |r: &HashMap<String, String>| r["point"].split(' ').nth(1).expect("point = \"load K\"").to_string();
-    let mut ks: Vec<String> = after.iter().map(k_of).collect();
+    let rows = rerun_changes(CAP_RERUN, csv, &["point", "phase"]);
+    let k_of = |c: &RowChange| c.key[0].split(' ').nth(1).expect("point = \"load K\"").to_string();
+    let mut ks: Vec<String> = rows.iter().map(k_of).collect();
     ks.dedup();
-    let mut phases = Vec::new();
-    let changed: Vec<String> = ks
-        .iter()
-        .filter(|k| {
-            let rows = |t: &Table| t.iter().filter(|r| &&k_of(r) == k).cloned().collect::<Vec<_>>();
-            let (b, a) = (rows(&before), rows(&after));
-            let moved: Vec<u32> = b.iter().zip(&a).filter(|(x, y)| x != y).map(|(x, _)| x["phase"].parse().unwrap()).collect();
-            phases.extend(&moved);
-            !moved.is_empty()
-        })
-        .cloned()
-        .collect();
+    let moved: Vec<&RowChange> = rows.iter().filter(|c| !c.changed.is_empty()).collect();
+    let phases: Vec<u32> = moved.iter().map(|c| c.key[1].parse().unwrap()).collect();
+    let changed: Vec<String> = ks.iter().filter(|k| moved.iter().any(|c| &k_of(c) == *k)).cloned().collect();
     let unchanged = ks.into_iter().filter(|k| !changed.contains(k)).collect();
     (unchanged, changed, phases)
 }
@@ -414,23 +396,23 @@ fn the_cap_reruns_changed_the_points_named() {
 #[test]
 fn the_vc_count_rerun_changed_the_rows_named() {
     const PHASE_NAMES: [&str; 5] = ["20:80", "30:70", "50:50", "70:30", "80:20"];
-    let (before, after) = (committed_csv(&format!("0b350ef^:{VC_PRESSURE}")), committed_csv(&format!("0b350ef:{VC_PRESSURE}")));
-    assert_eq!(before.len(), after.len(), "the same runs and phases");
-    let key = |r: &HashMap<String, String>| (r["run"].clone(), r["phase"].clone());
-    let changed: Vec<&HashMap<String, String>> = after.iter().filter(|a| before.iter().find(|b| key(b) == key(a)).expect("row before the rerun") != *a).collect();
-    let loads_of = |rows: Vec<&HashMap<String, String>>| {
-        let mut l: Vec<String> = rows.iter().map(|r| r["load"].clone()).collect();
+    // Keyed by run and phase; the load rides along in the key.
+    let rows = rerun_changes("0b350ef", VC_PRESSURE, &["run", "phase", "load"]);
+    let changed: Vec<&RowChange> = rows.iter().filter(|c| !c.changed.is_empty()).collect();
+    let loads_of = |rows: &[&RowChange]| {
+        let mut l: Vec<String> = rows.iter().map(|c| c.key[2].clone()).collect();
         l.sort();
         l.dedup();
         l
     };
-    let changed_loads = loads_of(changed.clone());
-    let same_loads: Vec<String> = loads_of(after.iter().collect()).into_iter().filter(|l| !changed_loads.contains(l)).collect();
+    let changed_loads = loads_of(&changed);
+    let same_loads: Vec<String> = loads_of(&rows.iter().collect::<Vec<_>>()).into_iter().filter(|l| !changed_loads.contains(l)).collect();
     let [same] = <[String; 1]>::try_from(same_loads).expect("one load unchanged");
     let [moved] = <[String; 1]>::try_from(changed_loads.clone()).expect("one load changed");
-    let first: usize = changed.iter().map(|r| r["phase"].parse::<usize>().unwrap()).min().unwrap();
+    let phase = |c: &RowChange| c.key[1].parse::<usize>().unwrap();
+    let first: usize = changed.iter().map(|c| phase(c)).min().unwrap();
     // From that phase on every row of the load changed.
-    assert!(after.iter().filter(|r| r["load"] == moved && r["phase"].parse::<usize>().unwrap() >= first).all(|r| changed.contains(&r)), "every row from phase {first} on changed");
+    assert!(rows.iter().filter(|c| c.key[2] == moved && phase(c) >= first).all(|c| !c.changed.is_empty()), "every row from phase {first} on changed");
     let flat = doc_words();
     let sentence = format!("the load-{same} rows came out byte for byte, the load-{moved} rows changed from {} on", PHASE_NAMES[first]);
     assert!(flat.contains(&sentence), "docs/reproduction.md should say {sentence:?}");

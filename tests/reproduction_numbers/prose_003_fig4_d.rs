@@ -7,7 +7,7 @@
 //! is first written), each recomputed here from the committed CSV it comes
 //! from and compared with the number as written (`models::check_derived`).
 
-use super::census_ties::committed_csv;
+use super::rerun_diff::rerun_changes;
 use super::models::{check_derived, cv as at, d, Derived};
 use super::*;
 use std::collections::BTreeSet;
@@ -74,36 +74,24 @@ fn stalled_destination() -> Vec<Derived> {
 /// the message-id fix.
 const CAP_RERUN: &str = "995f09e";
 const ITERATIVE_RERUN: &str = "93091a6";
-/// Columns of a `results.csv` that time the run rather than measure it.
-const TIMING: [&str; 2] = ["wall_seconds", "router_cycles_per_second"];
-
 /// The (point, phase) rows of `dir`'s `phases.csv` and `phase_latency.csv`
 /// that differ between `commit`'s parent and `commit`.
 fn rows_changed_by(commit: &str, dir: &str) -> BTreeSet<(String, u32)> {
-    let mut rows = BTreeSet::new();
-    for name in ["phases.csv", "phase_latency.csv"] {
-        let (before, after) = (committed_csv(&format!("{commit}^:{dir}/{name}")), committed_csv(&format!("{commit}:{dir}/{name}")));
-        assert_eq!(before.len(), after.len(), "{dir}/{name}: the rerun has other rows");
-        for (b, a) in before.iter().zip(&after) {
-            assert_eq!((&b["point"], &b["phase"]), (&a["point"], &a["phase"]), "{dir}/{name}: rows in another order");
-            if b != a {
-                rows.insert((b["point"].clone(), b["phase"].parse().unwrap()));
-            }
-        }
-    }
-    rows
+    [("phases.csv", &["point", "phase"][..]), ("phase_latency.csv", &["point", "phase", "class"][..])]
+        .iter()
+        .flat_map(|(name, keys)| rerun_changes(commit, &format!("{dir}/{name}"), keys))
+        .filter(|c| !c.changed.is_empty())
+        .map(|c| (c.key[0].clone(), c.key[1].parse().unwrap()))
+        .collect()
 }
 
 /// The points ("load router") of `dir`'s `results.csv` that differ between
-/// `commit`'s parent and `commit` outside the timing columns.
+/// `commit`'s parent and `commit`.
 fn points_changed_by(commit: &str, dir: &str) -> BTreeSet<String> {
-    let (before, after) = (committed_csv(&format!("{commit}^:{dir}/results.csv")), committed_csv(&format!("{commit}:{dir}/results.csv")));
-    assert_eq!(before.len(), after.len(), "{dir}/results.csv: the rerun has other points");
-    before
-        .iter()
-        .zip(&after)
-        .filter(|(b, a)| b.iter().any(|(k, x)| !TIMING.contains(&k.as_str()) && a[k] != *x))
-        .map(|(b, _)| format!("{} {}", b["workload.load"], b["router"]))
+    rerun_changes(commit, &format!("{dir}/results.csv"), &["workload.load", "router"])
+        .into_iter()
+        .filter(|c| !c.changed.is_empty())
+        .map(|c| c.key.join(" "))
         .collect()
 }
 

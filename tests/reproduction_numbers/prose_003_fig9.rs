@@ -12,7 +12,7 @@
 
 use super::census_ties::committed_csv;
 use super::models::{check_derived, cv as at, d, num, Derived};
-use super::prose_003_678::columns_changed_since;
+use super::rerun_diff::{changes_since, counts};
 use super::*;
 
 const CYCLE_US: f64 = 0.08;
@@ -108,8 +108,8 @@ fn seed2_sd() -> Vec<Derived> {
 /// paragraph says survive, found on the rerun's intervals.
 fn rerun_after_message_id_fix() -> Vec<Derived> {
     let before = format!("{RERUN}^");
-    let changed_b = columns_changed_since(&before, B, &["workload.load", "router"]);
-    let changed_avoid = columns_changed_since(&before, AVOID, &["workload.load"]);
+    let changed_b = counts(changes_since(&before, B, &["workload.load", "router"]));
+    let changed_avoid = counts(changes_since(&before, AVOID, &["workload.load"]));
     let n_changed = |changed: &[(Vec<String>, usize)], key: &[&str]| changed.iter().find(|(k, _)| k.iter().map(String::as_str).eq(key.iter().copied())).unwrap_or_else(|| panic!("{key:?} not rerun")).1;
     let p = "`fig9_003_p_avoid`'s 0.5 and 0.6 points and\n`fig9b_003`'s NP point at 0.7 came out identical; P at 0.7 and both\nrouters at 0.8 changed";
     // Each load written is the load of the point whose verdict it carries.
