@@ -249,6 +249,24 @@ fn the_section_census_torus_a_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_torus_a2_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, torus, first part's last paragraphs.**",
+        "experiments/results/prose_census/section_torus_a2.csv",
+        "experiments/results/prose_census/section_torus_a2_recheck.csv",
+    );
+}
+
+#[test]
+fn the_section_census_000_single_router_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 000_… single router.**",
+        "experiments/results/prose_census/section_000_single_router.csv",
+        "experiments/results/prose_census/section_000_single_router_recheck.csv",
+    );
+}
+
+#[test]
 fn the_section_census_003_fig7_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 7 and 001_… Figs 8–9.**",

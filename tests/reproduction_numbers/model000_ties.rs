@@ -27,7 +27,7 @@ const H4B: &str = "### 000_… Fig. 4(b): best-effort load varied, model beside 
 const SIM4A: &str = "experiments/results/fig4_000_full/results.csv";
 const JSON4A: &str = "experiments/results/fig4_000_full/results.json";
 const SIM4B: &str = "experiments/results/fig4b_000_full/results.csv";
-const MODEL4A: &str = "experiments/results/model_fig4_000_np/results.csv";
+pub(super) const MODEL4A: &str = "experiments/results/model_fig4_000_np/results.csv";
 const DMP4A: &str = "experiments/results/model_fig4_000_np/dmp.csv";
 const MODEL4B: &str = "experiments/results/model_fig4b_000_np/results.csv";
 
@@ -82,6 +82,14 @@ fn tail(results: &serde_json::Value, class: u64, deadline: usize) -> f64 {
     let c = results["classes"].as_array().unwrap().iter().find(|k| k["class"].as_u64() == Some(class)).unwrap();
     let counts: Vec<f64> = c["network_latency_counts"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     counts.iter().skip(deadline + 1).sum::<f64>() / counts.iter().sum::<f64>()
+}
+
+/// The simulated P{L > `deadline`} of `class` at the 4(a) point `key`
+/// ("total:rt:be"), from `fig4_000_full/results.json`.
+pub(super) fn point_tail(key: &str, class: u64, deadline: usize) -> f64 {
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(JSON4A)).unwrap()).unwrap();
+    let point = json["points"].as_array().unwrap().iter().find(|p| p["params"][MIX][0].as_f64() == Some(field(key, 0))).unwrap_or_else(|| panic!("{JSON4A}: no point {key}"));
+    tail(&point["results"], class, deadline)
 }
 
 /// The model's P{L > `deadline`} of `class` at `key`, from `dmp.csv`.

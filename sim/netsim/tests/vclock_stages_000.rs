@@ -410,17 +410,17 @@ fn the_collapse_is_entered_by_chance_under_every_scheduler() {
         assert_eq!(w.len(), SURVEY_WINDOWS, "{scheduler} {switch} {seed}");
         w
     };
-    // Collapsed: some window from cycle 20,000 on carries less than 0.45
+    // Collapsed: some window from cycle 20,000 on carries less than 0.43
     // flits per cycle and port (the uncollapsed single pass carries 0.5-0.6).
-    let collapsed = |w: &[f64]| w[2..].iter().any(|&x| x < 0.45);
+    let collapsed = |w: &[f64]| w[2..].iter().any(|&x| x < 0.43);
     for (scheduler, seeds) in [("router", vec![1, 2, 5]), ("fgfq", vec![6]), ("wrr", vec![6])] {
         let got: Vec<u32> = (1..=6).filter(|&s| collapsed(&run(scheduler, "single_pass", s))).collect();
         assert_eq!(got, seeds, "{scheduler}: seeds whose single pass collapses");
         for seed in 1..=6 {
             let w = run(scheduler, "single_pass", seed);
-            match (2..w.len()).find(|&k| w[k] < 0.45) {
+            match (2..w.len()).find(|&k| w[k] < 0.43) {
                 // No run leaves the state before cycle 200,000.
-                Some(k) => assert!(w[k..].iter().all(|&x| x < 0.45), "{scheduler} seed {seed} recovers: {w:?}"),
+                Some(k) => assert!(w[k..].iter().all(|&x| x < 0.43), "{scheduler} seed {seed} recovers: {w:?}"),
                 None => assert!(w[2..].iter().all(|&x| x > 0.5), "{scheduler} seed {seed}: {w:?}"),
             }
         }
@@ -428,9 +428,9 @@ fn the_collapse_is_entered_by_chance_under_every_scheduler() {
     for scheduler in ["router", "fgfq", "wrr"] {
         for seed in 1..=6 {
             let it = run(scheduler, "iterative", seed);
-            assert!(it[2..].iter().all(|&x| x > 0.6), "{scheduler} iterative seed {seed}: {it:?}");
+            assert!(it.iter().all(|&x| x > 0.6), "{scheduler} iterative seed {seed}: {it:?}");
             let part = run(scheduler, "partitioned", seed);
-            assert!(part[2..].iter().all(|&x| x > 0.5), "{scheduler} partitioned seed {seed}: {part:?}");
+            assert!(part.iter().all(|&x| x > 0.5), "{scheduler} partitioned seed {seed}: {part:?}");
         }
     }
 }
@@ -490,7 +490,7 @@ fn the_collapse_is_a_va_hot_spot_behind_best_effort_holders() {
         // Not point B: a ready port's candidate loses there in under 26 %
         // of its cycles (over 34 % in the runs that do not collapse), and a
         // port loses with another ready VC towards an output that took no
-        // flit in under 5 % of the port-cycles (over 7.5 %).
+        // flit in under 5 % of the port-cycles (over 7.7 %).
         let (lost, hol) = point_b_losses(r);
         assert!(lost < 0.26 && hol < 0.05, "{at}: lost at B {lost}, with an idle alternative {hol}");
         n += 1;
@@ -504,15 +504,15 @@ fn the_collapse_is_a_va_hot_spot_behind_best_effort_holders() {
         assert!(thr > 0.57 && routed < 7.0 && full > 3.8 && ready > 0.9 && be_moved > 0.13, "{at}");
         if r["switch"] == "single_pass" {
             let (lost, hol) = point_b_losses(r);
-            assert!(lost > 0.34 && hol > 0.075, "{at}: lost at B {lost}, with an idle alternative {hol}");
+            assert!(lost > 0.34 && hol > 0.077, "{at}: lost at B {lost}, with an idle alternative {hol}");
         }
         n += 1;
     }
     assert_eq!(n, 40);
-    // The full crossbar has no point B: over 0.65 in every window.
+    // The full crossbar has no point B: over 0.68 in every window.
     for scheduler in ["router", "fgfq"] {
         let w = windows(scheduler, "full", 1, 0);
         assert_eq!(w.len(), 20);
-        assert!(w.iter().all(|r| field(r, "crossbar_flits_per_port_cycle") > 0.65), "{scheduler} full");
+        assert!(w.iter().all(|r| field(r, "crossbar_flits_per_port_cycle") > 0.68), "{scheduler} full");
     }
 }
