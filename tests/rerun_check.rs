@@ -378,6 +378,30 @@ fn the_section_census_torus_b_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_models_a_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, the analytical models, first part.**",
+        "experiments/results/prose_census/section_models_a.csv",
+        "experiments/results/prose_census/section_models_a_recheck.csv",
+    );
+    // Its census's mean seconds per number, and the hand plants of the
+    // sentences edited since, as the committed files give them.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let para = paragraph(root, "**Section census, the analytical models, first part.**");
+    let rows = csv_table(root, "experiments/results/prose_census/section_models_a.csv");
+    let mean = |verdict: &str| {
+        let s: Vec<f64> = rows.iter().filter(|r| r["caught"] == verdict).map(|r| r["seconds"].parse::<f64>().unwrap()).collect();
+        s.iter().sum::<f64>() / s.len() as f64
+    };
+    let plants = std::fs::read_to_string(format!("{root}/experiments/results/prose_census/section_models_a_edited_plants.txt")).unwrap();
+    let planted: Vec<&str> = plants.lines().collect();
+    assert!(planted.iter().all(|l| l.starts_with("caught |")), "every hand plant caught");
+    for want in [format!("{:.1} s per number not caught and {:.2} s per number caught", mean("no"), mean("yes")), format!("{} plants, all caught", planted.len())] {
+        assert!(para.contains(&want), "the paragraph should say {want:?}:\n{para}");
+    }
+}
+
+#[test]
 fn the_section_census_003_fig9_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 9.**",

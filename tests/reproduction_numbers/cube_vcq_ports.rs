@@ -32,7 +32,7 @@ const WAIT_BOUND_LIGHT: f64 = 5.0;
 const WAIT_BOUND_HEAVY: f64 = 25.0;
 const LIGHT: [&str; 2] = ["0.0015", "0.003"];
 const HEAVY: [&str; 2] = ["0.0045", "0.006"];
-const R2: &str = "1";
+pub(super) const R2: &str = "1";
 const PORTS: &str = "model:kim2005_cube_vcq_ports";
 const BASE: &str = "model:kim2005_cube";
 
@@ -62,7 +62,7 @@ fn model_wait(dir: &str, load: &str, class: &str) -> f64 {
 }
 
 /// The measured hold of a link's VC at 0.006 (`cube_vcq_hops`).
-fn run_hold_at(class: &str, link: &str) -> f64 {
+pub(super) fn run_hold_at(class: &str, link: &str) -> f64 {
     cell(HOPS, &[("point", point("0.006")), ("class", class), ("link", link)], "hold")
 }
 
@@ -73,7 +73,7 @@ fn measured_wait(load: &str, class: &str) -> f64 {
 /// The model of fig7_000_cube6.toml at a load (R1 = ⅔ of R1 + R2, best
 /// effort 0.002, 32-flit messages and buffers, Vtick = 1/(λM) rounded to
 /// whole cycles as the simulator and `wormqos model` round it), solved.
-fn queues(load: &str, class: &str) -> PortQueues {
+pub(super) fn queues(load: &str, class: &str) -> PortQueues {
     let rt: f64 = load.parse().unwrap();
     let mut router = RouterModel::table1(rt * 2.0 / 3.0, rt / 3.0, 0.002);
     router.vticks = router.rt_rates.iter().map(|&r| realtime_vtick(1.0, r, 32, u32::MAX) as f64).collect();
