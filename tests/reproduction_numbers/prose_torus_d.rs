@@ -221,6 +221,8 @@ fn ahead_of_the_others() -> Vec<Derived> {
         }
     }
     assert!(largest.len() > 50, "the other variants' solved rows: {}", largest.len());
+    // "0", not "below 0.5": every one of them exactly 0.
+    assert!(largest.iter().all(|&a| a == 0.0), "`ahead` of the other variants is not 0 in every solved row: largest {}", min_max(&largest).1);
     let p = "one more case, and `DimensionTerms` the field `ahead`, 0 for the others).";
     vec![d(p, "0", min_max(&largest).1)]
 }
