@@ -5246,6 +5246,8 @@ mod prose_003_fig9;
 mod prose_torus_b;
 #[path = "reproduction_numbers/prose_models_a.rs"]
 mod prose_models_a;
+#[path = "reproduction_numbers/prose_torus_d.rs"]
+mod prose_torus_d;
 #[path = "reproduction_numbers/prose_001.rs"]
 mod prose_001;
 #[path = "reproduction_numbers/prose_iterative_mpeg2.rs"]

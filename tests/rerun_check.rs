@@ -402,6 +402,15 @@ fn the_section_census_models_a_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_residual_wait_second_part_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, the residual wait for L = 3, second part.**",
+        "experiments/results/prose_census/section_torus_d.csv",
+        "experiments/results/prose_census/section_torus_d_recheck.csv",
+    );
+}
+
+#[test]
 fn the_section_census_003_fig9_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 9.**",

@@ -21,19 +21,19 @@ const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
 const INPUTS: &str = "experiments/results/torus_002_line/inputs.csv";
 
 /// Column `column` of `inputs.csv` at `load`, dimension `dim`.
-fn input_dim(load: &str, dim: &str, column: &str) -> Option<f64> {
+pub(super) fn input_dim(load: &str, dim: &str, column: &str) -> Option<f64> {
     let table = read_csv(INPUTS, &mut HashMap::new());
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == dim).unwrap_or_else(|| panic!("{INPUTS}: no row {load} dim {dim}"));
     let text = &row[column];
     (!text.is_empty()).then(|| text.parse().unwrap_or_else(|e| panic!("{INPUTS} {load} {column}: {e}")))
 }
 
-fn input(load: &str, column: &str) -> f64 {
+pub(super) fn input(load: &str, column: &str) -> f64 {
     input_dim(load, "0", column).unwrap_or_else(|| panic!("{INPUTS} {load} {column}: empty"))
 }
 
 /// The vc_wait.csv cell of all positions, dimension 0.
-fn vc_wait(load: &str, column: &str) -> f64 {
+pub(super) fn vc_wait(load: &str, column: &str) -> f64 {
     let table = read_csv(&vcwait(load, "vc_wait.csv"), &mut HashMap::new());
     table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["position"] == "all").unwrap()[column].parse().unwrap()
 }

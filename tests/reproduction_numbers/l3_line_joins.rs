@@ -15,17 +15,17 @@ use l3_ties::range;
 use models::Derived;
 
 const LOADS: [&str; 3] = ["0.08", "0.1", "0.11"];
-const JOINS: &str = "experiments/results/torus_002_line_joins/joins.csv";
+pub(super) const JOINS: &str = "experiments/results/torus_002_line_joins/joins.csv";
 const SEEDS: [&str; 3] = [JOINS, "experiments/results/torus_002_line_joins/seed2/joins.csv", "experiments/results/torus_002_line_joins/seed3/joins.csv"];
 
 /// Column `column` of `file` at `load`, dimension 0 (`None` if empty).
-fn cell_of(file: &str, load: &str, column: &str) -> Option<f64> {
+pub(super) fn cell_of(file: &str, load: &str, column: &str) -> Option<f64> {
     let table = read_csv(file, &mut HashMap::new());
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0").unwrap_or_else(|| panic!("{file}: no row {load}, dim 0"));
     (!row[column].is_empty()).then(|| row[column].parse().unwrap_or_else(|e| panic!("{file} {load} {column}: {e}")))
 }
 
-fn j(load: &str, column: &str) -> f64 {
+pub(super) fn j(load: &str, column: &str) -> f64 {
     cell_of(JOINS, load, column).unwrap_or_else(|| panic!("{JOINS} {load} {column}: empty"))
 }
 
@@ -54,7 +54,7 @@ fn poisson_ratio(file: &str, x: &str) -> f64 {
 }
 
 /// The line model's q λ_c over the measured joins per cycle of wait.
-fn model_rate_ratio(x: &str) -> f64 {
+pub(super) fn model_rate_ratio(x: &str) -> f64 {
     j(x, "model_joining_rate") / (j(x, "joins") / j(x, "window"))
 }
 

@@ -20,19 +20,19 @@ use models::Derived;
 use wormqos_netsim::analytic::torus002::{HoldGrowth, TorusModel, Variant, VcWait};
 
 const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
-const LINE: &str = "experiments/results/torus_002_line_absorbed";
-const LINE3: &str = "experiments/results/torus_002_8x8x8_line_absorbed";
+pub(super) const LINE: &str = "experiments/results/torus_002_line_absorbed";
+pub(super) const LINE3: &str = "experiments/results/torus_002_8x8x8_line_absorbed";
 const INPUTS: &str = "experiments/results/torus_002_line/inputs.csv";
 
-fn line(load: &str, column: &str) -> Option<f64> {
+pub(super) fn line(load: &str, column: &str) -> Option<f64> {
     cell3(&format!("{LINE}/model.csv"), load, "0", ("source", "line_absorbed"), column)
 }
 
-fn line3(load: &str, source: &str, column: &str) -> Option<f64> {
+pub(super) fn line3(load: &str, source: &str, column: &str) -> Option<f64> {
     cell3(&format!("{LINE3}/model.csv"), load, "0", ("source", source), column)
 }
 
-fn sim3(load: &str, column: &str) -> f64 {
+pub(super) fn sim3(load: &str, column: &str) -> f64 {
     cell3(&format!("{SIM3}/channels.csv"), load, "0", ("source", "sim"), column).unwrap()
 }
 
@@ -55,8 +55,28 @@ fn line_error3(load: &str, source: &str) -> Option<f64> {
     Some(100.0 * (line3(load, source, "network_latency")? / sim3(load, "network_latency") - 1.0))
 }
 
-fn saturation_of(dir: &str, source: &'static str) -> f64 {
+pub(super) fn saturation_of(dir: &str, source: &'static str) -> f64 {
     models::cell_value(&format!("{dir}/saturation.csv"), models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// E[x_i], the channels of each dimension a message of the 8 × 8 torus
+/// crosses on average: of its 63 other nodes, 8 at each offset 0..7.
+pub(super) const PER_DIM: f64 = 224.0 / 63.0;
+
+/// Dimension 1's `column` of `source` at `x` in `file`.
+fn dim1(file: &str, x: &str, source: &str, column: &str) -> f64 {
+    read_csv(file, &mut HashMap::new()).iter().find(|r| r["load"] == x && r["dim"] == "1" && r["source"] == source).unwrap()[column].parse::<f64>().unwrap()
+}
+
+/// The simulated network latency less the measured waits (E[x_i] W_{d_i}
+/// of both dimensions), 8 × 8.
+pub(super) fn sim_rest(x: &str) -> f64 {
+    sim(x, "network_latency") - PER_DIM * (sim(x, "wait") + dim1(&vcwait(x, "channels.csv"), x, "sim", "wait"))
+}
+
+/// The absorbed model's network latency less its waits, 8 × 8.
+pub(super) fn model_rest(x: &str) -> f64 {
+    model(x, "absorbed_span", "network_latency").unwrap() - PER_DIM * (model(x, "absorbed_span", "wait").unwrap() + dim1("experiments/results/torus_002_absorbed/model.csv", x, "absorbed_span", "wait"))
 }
 
 /// The reruns' earlier rows and saturations against the committed ones,
@@ -209,10 +229,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     // model's non-wait terms by hand (h = 448/63, u = λ_c M = load ·
     // 224/63, g = M u/(1 − u), W_ej = M load/(2 (1 − load)), 4 cycles a
     // router).
-    let per_dim = 224.0 / 63.0;
-    let dim1 = |file: String, x: &str, source: &str, column: &str| read_csv(&file, &mut HashMap::new()).iter().find(|r| r["load"] == x && r["dim"] == "1" && r["source"] == source).unwrap()[column].parse::<f64>().unwrap();
-    let sim_rest = |x: &str| sim(x, "network_latency") - per_dim * (sim(x, "wait") + dim1(vcwait(x, "channels.csv"), x, "sim", "wait"));
-    let model_rest = |x: &str| model(x, "absorbed_span", "network_latency").unwrap() - per_dim * (model(x, "absorbed_span", "wait").unwrap() + dim1("experiments/results/torus_002_absorbed/model.csv".into(), x, "absorbed_span", "wait"));
+    let per_dim = PER_DIM;
     let sharing = |x: &str| {
         let load: f64 = x.parse().unwrap();
         let u = load * per_dim;
