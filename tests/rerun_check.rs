@@ -419,6 +419,15 @@ fn the_section_census_003_fig9_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_000_cube_figs_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 000_… Figs 8–10 and two ON/OFF classes.**",
+        "experiments/results/prose_census/section_000_cube_figs.csv",
+        "experiments/results/prose_census/section_000_cube_figs_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.
