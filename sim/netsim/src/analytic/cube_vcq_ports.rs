@@ -217,7 +217,14 @@ pub fn cube_vcq_flit_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops:
 /// sharing; the mean returned is the wait's plus the body's less that
 /// sharing's M(S̄_{c,n} − 1).
 pub fn cube_vcq_body_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
-    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), Some(&BodyDelays::of(model, sol, c)), hops, deadlines)
+    cube_vcq_body_miss_with(model, sol, c, &BodyDelays::of(model, sol, c), hops, deadlines)
+}
+
+/// [`cube_vcq_body_miss`] with the body's delays `body` in place of the
+/// model's: what the row's tail becomes if some link's delay were another
+/// (`examples/cube_r2_body.rs` puts the measured lumps in).
+pub fn cube_vcq_body_miss_with(model: &CubeModel, sol: &CubeSolution, c: usize, body: &BodyDelays, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), Some(body), hops, deadlines)
 }
 
 /// The mean wait and the tails of class `c` with the VC queues `queues`,
