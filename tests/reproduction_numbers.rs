@@ -5224,6 +5224,8 @@ mod cube_vcq_ports;
 mod cube_r2_body;
 #[path = "reproduction_numbers/cube_r2_tail.rs"]
 mod cube_r2_tail;
+#[path = "reproduction_numbers/cube_r2_lumps.rs"]
+mod cube_r2_lumps;
 #[path = "reproduction_numbers/l3_hold.rs"]
 mod l3_hold;
 #[path = "reproduction_numbers/l3_line.rs"]
@@ -5378,6 +5380,7 @@ fn all_ties(claims: &[Claim]) -> Vec<census::Tie<'_>> {
     ties.extend(cube_vcq_ports::ties());
     ties.extend(cube_r2_body::ties());
     ties.extend(cube_r2_tail::ties());
+    ties.extend(cube_r2_lumps::ties());
     ties.extend(l3_hold::ties());
     ties.extend(l3_line::ties());
     ties.extend(l3_line_model::ties());

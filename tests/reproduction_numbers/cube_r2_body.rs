@@ -284,7 +284,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "  R2 2.64 cycles at hop 0 where it loses 0.42 (R1 and R2 of one node";
     v.extend([d(p, "2.64", delay("0.006", R2, "hop0", "model_spf_by_flit")), d(p, "0.42", link("0.006", R2, "hop0", "lost_to_other"))]);
     let p = "  injection link where the source never holds R1 back (it sends the";
-    let p0 = "  out: not tested), and R1 1.65 at the";
+    let p0 = "  out: measured in the next subsection), and R1 1.65 at the";
     v.push(d(p0, "1.65", delay("0.006", R1, "injection", "model_spf_by_flit")));
     if range(c, |l| link(l, R1, "injection", "lost_to_other")).1 > 0.01 {
         e.push(format!("{p}: R1 loses cycles at the source"));

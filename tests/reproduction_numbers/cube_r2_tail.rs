@@ -120,10 +120,6 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.extend([d(p, "2.00", ha), d(p, "2.51", hb), d(p, "1.77", la), d(p, "2.70", lb), d(p, "0", b6.hops[0].mean())]);
     let p = "  construction, 0.42 measured).";
     v.push(d(p, "0.42", link("0.006", R2, "hop0", "lost_to_other")));
-    let p = "  (no loss) and the committed probe measures 0.42 cycles at 0.006; no";
-    v.extend([d(p, "0.42", link("0.006", R2, "hop0", "lost_to_other")), d(p, "0.006", 0.006)]);
-    let p = "  it small, so \"the spacing explains 2.64 against 0.42\" is not";
-    v.extend([d(p, "2.64", M * (link("0.006", R2, "hop0", "model_spf_by_flit") - 1.0)), d(p, "0.42", link("0.006", R2, "hop0", "lost_to_other"))]);
     let p = "  link sends the other class's flits; in the simulation at 0.006";
     v.push(d(p, "0.006", 0.006));
     let p = "  R2's body excess is 10.52 cycles for 2-hop messages and 10.84 for";

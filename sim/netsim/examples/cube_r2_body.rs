@@ -29,16 +29,34 @@
 //!   and by flit (`model_spf_by_flit`, 1/E[1/S_c(k)] over the same states:
 //!   the cycles per flit a message sends at those states' rates).
 //!
+//! `overlaps.csv`, per router link: R2's `lost_to_other` cut into lumps
+//! (`vc_wait_common/lumps.rs`: the cycles one R2 message loses to one R1
+//! message): lumps per R2 message and their mean, all and split by which
+//! message's first flit crossed the link first, and the pairs in which
+//! R1 lost cycles to R2 and R2 none to R1 (`r2_untouched`), per R2
+//! message; `lumps.csv` the lumps' histogram (cycles, count with R1
+//! first, count with R2 first). `attribution.csv`: R2's deadline-missing
+//! probability and mean body delay of its 2- and 5-hop messages in
+//! `kim2005_cube_vcq_body` (`row`), and with R2's measured lumps (their
+//! number per message and their p.m.f.) in place of the row's at the
+//! ejection link (`ejection_measured`) and at every router link
+//! (`links_measured`).
+//!
 //! cargo run --release -p wormqos-netsim --example cube_r2_body -- \
 //!     experiments/fig7_000_cube6.toml experiments/results/cube_r2_body \
 //!     --cycles 200000 0.112:0.048:0.064 0.256:0.192:0.064
 
+#[path = "vc_wait_common/lumps.rs"]
+mod lumps;
 #[path = "vc_wait_common/point.rs"]
 mod point;
 
+use lumps::{LinkLumps, LumpTracker};
 use point::{parse_point, point_text};
 use std::fmt::Write as _;
 use std::path::Path;
+use wormqos_netsim::analytic::cube_body_behind::BodyDelays;
+use wormqos_netsim::analytic::cube_vcq_ports::cube_vcq_body_miss_with;
 use wormqos_netsim::analytic::kim2005::sharing_cycles;
 use wormqos_netsim::analytic::predict::{self, Options, Plan};
 use wormqos_netsim::network::Sim;
@@ -108,6 +126,10 @@ struct Probe {
     flits: u64,
     links: Vec<Link>,
     open: Vec<(u64, u64)>,
+    /// R2's losses to R1 in lumps: per output port (summed over routers),
+    /// and per (router, port) the tracker.
+    lumps: Vec<LinkLumps>,
+    trackers: Vec<LumpTracker>,
 }
 
 impl Probe {
@@ -135,9 +157,13 @@ impl Probe {
                         }
                     }
                 }
-                if (self.from..self.to).contains(&cycle) {
+                let counted = (self.from..self.to).contains(&cycle);
+                if counted {
                     self.links[p].states[state as usize] += 1;
                 }
+                let sent = [0, 1].map(|k| (bits(state, k) & SENT != 0).then_some(f.tail));
+                let ready = [0, 1].map(|k| bits(state, k) & READY != 0);
+                self.trackers[r * self.ports + p].observe(cycle, sent, ready, counted, &mut self.lumps[p]);
             }
         }
     }
@@ -189,6 +215,9 @@ fn main() {
     let path = Path::new(file);
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| usage(&format!("{file}: {e}")));
     let dir = path.parent().unwrap().to_path_buf();
+    let mut over = String::from("point,link,r2_messages,lost_per_message,lumps_per_message,mean_lump,r1_first_lumps_per_message,r1_first_mean_lump,r2_first_lumps_per_message,r2_first_mean_lump,r2_untouched_per_message\n");
+    let mut lumps = String::from("point,link,cycles,r1_first,r2_first\n");
+    let mut attr = String::from("point,hops,deadline,variant,r2_miss,r2_body_mean\n");
     let mut csv = String::from("point,class,link,held,ready,sent,other_held_if_held,other_sent_if_ready,messages,span,lost_to_other,model_held,model_other_if_held,model_spf,model_spf_by_flit\n");
     for &(load, mix) in &points {
         let pt = format!("{load}:{}:{}", mix.0, mix.1);
@@ -208,11 +237,23 @@ fn main() {
         let (total, warmup) = v.run_cycles();
         let to = total - TAIL_MARGIN;
         let routers = v.net.routers;
-        let mut probe = Probe { from: warmup, to, ports, flits: m as u64, links: vec![Link::default(); ports], open: vec![(0, 0); routers * ports * 2] };
+        let mut probe = Probe {
+            from: warmup,
+            to,
+            ports,
+            flits: m as u64,
+            links: vec![Link::default(); ports],
+            open: vec![(0, 0); routers * ports * 2],
+            lumps: vec![LinkLumps::default(); ports],
+            trackers: vec![LumpTracker::default(); routers * ports],
+        };
         let t0 = std::time::Instant::now();
         let mut observe = |c: u64, r: &[Router]| probe.observe(c, r);
         let (_, log) = Sim::new(&v).unwrap().run_logged_all_probed(&mut observe).unwrap_or_else(|e| usage(&e.to_string()));
         eprintln!("point {pt}: {} messages, {:.1} s", log.len(), t0.elapsed().as_secs_f64());
+        for (i, t) in probe.trackers.iter_mut().enumerate() {
+            t.flush(&mut probe.lumps[i % ports]);
+        }
         // The injection link from the log: per node and counted cycle, the
         // classes' states. The source sends one flit a cycle, highest class
         // first, so a message sends from its header to its tail except for
@@ -266,8 +307,50 @@ fn main() {
                 writeln!(csv, "{pt},{class},{name},{:.5},{:.5},{:.5},{other_held:.5},{other_sent:.5},{msgs},{span:.3},{lost:.3},{mh:.5},{mo:.5},{spf:.5},{spf_flit:.5}", frac(HELD), frac(READY), frac(SENT)).unwrap();
             }
         }
+        // R2's losses to R1 in lumps, per router link; per R2 message as
+        // `lost_to_other` divides (its flits sent over M).
+        // Per port (0 the ejection, 1 + s dimension s), R2's measured lumps.
+        let mut measured = Vec::new();
+        for p in 0..ports {
+            let name = if p == 0 { "ejection".to_string() } else { format!("hop{}", p - 1) };
+            let sent_msgs = probe.links[p].count(|s| bits(s, 1) & SENT != 0) as f64 / m;
+            let l = &probe.lumps[p];
+            let per = |w: Option<usize>| {
+                let (k, x) = l.totals(w);
+                (k as f64 / sent_msgs.max(1.0), x as f64 / k.max(1) as f64)
+            };
+            let ((all_n, all_x), (a_n, a_x), (b_n, b_x)) = (per(None), per(Some(0)), per(Some(1)));
+            let untouched = l.r2_untouched as f64 / sent_msgs.max(1.0);
+            writeln!(over, "{pt},{name},{sent_msgs:.0},{:.3},{all_n:.5},{all_x:.3},{a_n:.5},{a_x:.3},{b_n:.5},{b_x:.3},{untouched:.5}", all_n * all_x).unwrap();
+            measured.push(l.as_row_delay(sent_msgs));
+            for x in 1..l.hist[0].len().max(l.hist[1].len()) {
+                let h = |w: usize| l.hist[w].get(x).copied().unwrap_or(0);
+                if h(0) + h(1) > 0 {
+                    writeln!(lumps, "{pt},{name},{x},{},{}", h(0), h(1)).unwrap();
+                }
+            }
+        }
+        // R2's tail in `kim2005_cube_vcq_body` with the row's link delays,
+        // with the measured lumps at the ejection link, and at every router
+        // link (the injection link's term stays the row's).
+        let row = BodyDelays::of(model, &sol, 1);
+        let ejection = BodyDelays { ejection: measured[0].clone(), ..row.clone() };
+        let links = BodyDelays { ejection: measured[0].clone(), hops: measured[1..].to_vec(), ..row.clone() };
+        for (h, ds) in [(2usize, [55.0, 60.0]), (5, [70.0, 75.0])] {
+            for (variant, body) in [("row", &row), ("ejection_measured", &ejection), ("links_measured", &links)] {
+                let (_, miss) = cube_vcq_body_miss_with(model, &sol, 1, body, Some(h), &ds).unwrap_or_else(|| usage(&format!("{file}: a VC queue has no steady state at {pt}")));
+                let sets: Vec<usize> = (0usize..1 << n).filter(|s| s.count_ones() as usize == h).collect();
+                let mean = sets.iter().map(|&s| body.path_pmf(s, 2000).iter().enumerate().map(|(k, p)| k as f64 * p).sum::<f64>()).sum::<f64>() / sets.len() as f64;
+                for (d, m) in ds.iter().zip(miss) {
+                    writeln!(attr, "{pt},{h},{d},{variant},{m:.6},{mean:.4}").unwrap();
+                }
+            }
+        }
     }
     print!("{csv}");
     std::fs::create_dir_all(out).unwrap();
     std::fs::write(out.join("links.csv"), csv).unwrap();
+    std::fs::write(out.join("overlaps.csv"), over).unwrap();
+    std::fs::write(out.join("lumps.csv"), lumps).unwrap();
+    std::fs::write(out.join("attribution.csv"), attr).unwrap();
 }

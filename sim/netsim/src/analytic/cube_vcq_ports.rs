@@ -217,7 +217,14 @@ pub fn cube_vcq_flit_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops:
 /// sharing; the mean returned is the wait's plus the body's less that
 /// sharing's M(S̄_{c,n} − 1).
 pub fn cube_vcq_body_miss(model: &CubeModel, sol: &CubeSolution, c: usize, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
-    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), Some(&BodyDelays::of(model, sol, c)), hops, deadlines)
+    cube_vcq_body_miss_with(model, sol, c, &BodyDelays::of(model, sol, c), hops, deadlines)
+}
+
+/// [`cube_vcq_body_miss`] with the body's delays `body` in place of the
+/// model's: what the row's tail becomes if some link's delay were another
+/// (`examples/cube_r2_body.rs` puts the measured lumps in).
+pub fn cube_vcq_body_miss_with(model: &CubeModel, sol: &CubeSolution, c: usize, body: &BodyDelays, hops: Option<usize>, deadlines: &[f64]) -> Option<(f64, Vec<f64>)> {
+    queues_miss(model, sol, c, &PortQueues::of_by_flit(model, sol, c), Some(body), hops, deadlines)
 }
 
 /// The mean wait and the tails of class `c` with the VC queues `queues`,
@@ -325,6 +332,29 @@ mod tests {
         assert_eq!(cycles_per_flit_by_flit(&vticks, &[0.9, 0.1, 0.0, 0.0], 1), 1.0);
         // One class alone always sends a flit a cycle.
         assert_eq!(cycles_per_flit_by_flit(&vticks, &[0.6, 0.4, 0.0, 0.0], 0), 1.0);
+    }
+
+    /// `cube_vcq_body_miss_with` takes the delays it is given: with the
+    /// model's own it is `cube_vcq_body_miss` exactly; with no delay on any
+    /// link R2's tail is lower at every deadline (the body's delays only
+    /// add), and with the ejection's lumps doubled in number higher.
+    #[test]
+    fn body_miss_with_takes_its_delays() {
+        use super::super::cube_body_behind::Lumps;
+        let mut router = super::super::kim2005::RouterModel::table1(0.004, 0.002, 0.002);
+        router.vticks = vec![8.0, 16.0];
+        let model = CubeModel { n: 6, router };
+        let sol = model.solve().unwrap();
+        let ds = [55.0, 70.0];
+        let own = BodyDelays::of(&model, &sol, 1);
+        let base = cube_vcq_body_miss(&model, &sol, 1, Some(2), &ds).unwrap().1;
+        assert_eq!(cube_vcq_body_miss_with(&model, &sol, 1, &own, Some(2), &ds).unwrap().1, base);
+        let none = BodyDelays { injection: Lumps::none(), hops: vec![Lumps::none(); 6], ejection: Lumps::none() };
+        let more = BodyDelays { ejection: Lumps { count: 2.0 * own.ejection.count, ..own.ejection.clone() }, ..own.clone() };
+        let (lo, hi) = (cube_vcq_body_miss_with(&model, &sol, 1, &none, Some(2), &ds).unwrap().1, cube_vcq_body_miss_with(&model, &sol, 1, &more, Some(2), &ds).unwrap().1);
+        for i in 0..2 {
+            assert!(lo[i] < base[i] && base[i] < hi[i], "D = {}: {} {} {}", ds[i], lo[i], base[i], hi[i]);
+        }
     }
 
     /// On the solved 6-cube of fig7_000_cube6 at R1 + R2 = 0.006 (the
