@@ -5600,3 +5600,5 @@ fn regulator_idle_missing_time_half_widths() {
 mod prose_001_cap;
 #[path = "reproduction_numbers/prose_torus_a.rs"]
 mod prose_torus_a;
+#[path = "reproduction_numbers/prose_torus_c.rs"]
+mod prose_torus_c;
