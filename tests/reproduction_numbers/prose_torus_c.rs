@@ -25,14 +25,20 @@ fn between(table: &[&'static str], from: &'static str, to: &'static str) -> Vec<
 
 /// The two written ends of a load range, each against the load the range
 /// was computed from.
-fn ends(passage: &'static str, loads: &[&'static str], from: &'static str, to: &'static str) -> [Derived; 2] {
-    let load = |l: &str| l.parse::<f64>().unwrap();
-    [d(passage, from, load(loads[0])), d(passage, to, load(loads[loads.len() - 1]))]
+fn ends(errors: &mut Vec<String>, passage: &'static str, loads: &[&'static str], from: &'static str, to: &'static str) -> [Derived; 2] {
+    [load_at(errors, passage, from, loads[0]), load_at(errors, passage, to, loads[loads.len() - 1])]
 }
 
-/// The load written `written` in `passage`, against `value`.
-fn load_at(passage: &'static str, written: &'static str, value: &str) -> Derived {
-    d(passage, written, value.parse().unwrap())
+/// The load written `written` in `passage`, against the load `load` of
+/// the data. A load is compared exactly, not rounded like a cell (0.11
+/// would round to a written 0.1): a mismatch is an error; the `Derived`
+/// ties the passage.
+fn load_at(errors: &mut Vec<String>, passage: &'static str, written: &'static str, load: &str) -> Derived {
+    let (w, l) = (written.parse::<f64>().unwrap(), load.parse::<f64>().unwrap());
+    if w != l {
+        errors.push(format!("docs/reproduction.md says {written} where the data give the load {load} in {passage:?}"));
+    }
+    d(passage, written, l)
 }
 
 /// Whether `source` has no solution at `load` in `CH` (its `status`).
@@ -51,7 +57,7 @@ fn residual_w_right() -> &'static str {
 
 /// "A residual wait for the L = 3 model": the loads its ranges and claims
 /// are stated at.
-fn residual_wait() -> Vec<Derived> {
+fn residual_wait(errors: &mut Vec<String>) -> Vec<Derived> {
     let t = &super::l3_residual::LOADS;
     let mut v = Vec::new();
     // Kept: closer. The residual model's error range and its loads.
@@ -59,18 +65,18 @@ fn residual_wait() -> Vec<Derived> {
     let (lo, hi) = range(&loads, |l| error(CH, l, "residual", "network_latency"));
     let p = "−5.4 % to +1.4 % of the simulated network latency from 0.04 to 0.1,";
     v.extend([d(p, "−5.4", lo), d(p, "+1.4", hi)]);
-    v.extend(ends(p, &loads, "0.04", "0.1"));
+    v.extend(ends(errors, p, &loads, "0.04", "0.1"));
     // The wait split: P_B's ratio range and its loads.
     let p = "- **The wait is split closer to the measured one.** From 0.04 to 0.1\n  P_B is 0.64 to 1.01 times";
     let (lo, hi) = range(&loads, |l| cell(CH, l, "residual", "blocked") / cell(CH, l, "sim", "blocked"));
     v.extend([d(p, "0.64", lo), d(p, "1.01", hi)]);
-    v.extend(ends(p, &loads, "0.04", "0.1"));
+    v.extend(ends(errors, p, &loads, "0.04", "0.1"));
     // The shared channel's split, 0.07 to 0.09.
     let loads = between(t, "0.07", "0.09");
     let p = "shared channel's P(3 busy) 0.22 to 0.45 and Ŵ 2.0 to 2.3 times, 0.07\n  to 0.09);";
     let (lo, hi) = range(&loads, |l| cell(CH, l, "shared_channel", "p_all") / cell(CH, l, "sim", "blocked"));
     v.extend([d(p, "0.22", lo), d(p, "0.45", hi)]);
-    v.extend(ends(p, &loads, "0.07", "0.09"));
+    v.extend(ends(errors, p, &loads, "0.07", "0.09"));
     // The residual of the measured holds, 0.04 to 0.11, and the load it
     // stops holding at.
     let loads = between(t, "0.04", "0.11");
@@ -78,13 +84,13 @@ fn residual_wait() -> Vec<Derived> {
     let (lo, hi) = range(&loads, of_holds);
     let p = "From 0.04 to 0.11 the measured wait per\n  blocked header is 1.15 to 1.23 times it;";
     v.extend([d(p, "1.15", lo), d(p, "1.23", hi)]);
-    v.extend(ends(p, &loads, "0.04", "0.11"));
+    v.extend(ends(errors, p, &loads, "0.04", "0.11"));
     let p = "What makes up the 15–23 % below\n  0.12 is not established.";
     v.extend([d(p, "15", 100.0 * (lo - 1.0)), d(p, "23", 100.0 * (hi - 1.0))]);
     let next = t[t.iter().position(|&l| l == "0.11").unwrap() + 1];
-    v.push(load_at(p, "0.12", next));
+    v.push(load_at(errors, p, "0.12", next));
     let p = "At 0.1, where W_{d_0}\n  is right, the model's holding time is +19.2 % off";
-    v.push(load_at(p, "0.1", residual_w_right()));
+    v.push(load_at(errors, p, "0.1", residual_w_right()));
     v.push(d(p, "+19.2", error(CH, "0.1", "residual", "hold")));
     v
 }
@@ -110,13 +116,13 @@ fn hold_parts(errors: &mut Vec<String>) -> Vec<Derived> {
     if blocking <= sharing {
         errors.push(format!("{HP}: at 0.1 the model's blocking excess {blocking} is not larger than its sharing excess {sharing}"));
     }
-    v.extend([load_at(p, "0.1", "0.1"), d(p, "12.9", growth("0.1", &SHARING))]);
+    v.extend([load_at(errors, p, "0.1", "0.1"), d(p, "12.9", growth("0.1", &SHARING))]);
     let p = "- **At 0.11 it is most of it.** Sharing 13.9 against 19.4 (g)";
     let (blocking, _, total) = excess("0.11");
     if blocking <= total / 2.0 {
         errors.push(format!("{HP}: at 0.11 the model's blocking excess {blocking} is not most of its excess {total}"));
     }
-    v.extend([load_at(p, "0.11", "0.11"), d(p, "13.9", growth("0.11", &SHARING))]);
+    v.extend([load_at(errors, p, "0.11", "0.11"), d(p, "13.9", growth("0.11", &SHARING))]);
     // "From 0.1 to 0.11 ... grows 16.494 → 34.697": the cells at the loads named.
     let p = "From 0.1 to 0.11 the model's blocking further on\n  grows 16.494 → 34.697";
     v.extend([d(p, "16.494", part("0.1", "0", "model_blocking_further")), d(p, "34.697", part("0.11", "0", "model_blocking_further"))]);
@@ -128,14 +134,14 @@ fn hold_parts(errors: &mut Vec<String>) -> Vec<Derived> {
 
 /// "The blocking a hold can see": the loads of its measured shares, and
 /// the distance from which no VC-wait stall cycle is measured.
-fn blocking_span() -> Vec<Derived> {
+fn blocking_span(errors: &mut Vec<String>) -> Vec<Derived> {
     use super::l3_span::{beyond_share, stalls, ST, STALL_LOADS};
     let mut v = Vec::new();
     let loads = between(&STALL_LOADS, "0.04", "0.12");
     let (lo, hi) = range(&loads, |l| 100.0 * beyond_share(ST, l));
     let p = "From 0.04 to 0.12 the measured VC-wait\n  cycles beyond 4 routers are 0.14 % to 0.26 % of them (0.018 of 7.494\n  at 0.11); none is 6 or more routers on.";
     v.extend([d(p, "0.14", lo), d(p, "0.26", hi)]);
-    v.extend(ends(p, &loads, "0.04", "0.12"));
+    v.extend(ends(errors, p, &loads, "0.04", "0.12"));
     v.extend([d(p, "0.018", stalls(ST, "0.11", "vc_wait", 5, usize::MAX)), d(p, "7.494", stalls(ST, "0.11", "vc_wait", 1, usize::MAX))]);
     // "none is 6 or more routers on": one past the farthest distance with
     // a VC-wait cycle, over every load of dimension 0.
@@ -151,15 +157,15 @@ fn blocking_span() -> Vec<Derived> {
 
 /// "The span model": the load its error range ends at, the load the
 /// residual model's W was right at, 8 × 8 × 8's saturation.
-fn span_model() -> Vec<Derived> {
+fn span_model(errors: &mut Vec<String>) -> Vec<Derived> {
     use super::l3_span::{error as span_error, saturation, LOADS, SAT3};
     let mut v = Vec::new();
     let loads = between(&LOADS, "0.04", "0.11");
     let (lo, hi) = range(&loads, |l| span_error(super::l3_span::CH, l, "residual_span").expect("a solution"));
     let p = "- **Closer up to 0.11, later saturation.** The span model is within\n  −5.8 % to +1.6 %";
-    v.extend([d(p, "−5.8", lo), d(p, "+1.6", hi), load_at(p, "0.11", loads[loads.len() - 1])]);
+    v.extend([d(p, "−5.8", lo), d(p, "+1.6", hi), load_at(errors, p, "0.11", loads[loads.len() - 1])]);
     let p = "share of blocked headers); the residual model's W was right at 0.1\n  with holds 19.2 % too long there.";
-    v.extend([load_at(p, "0.1", residual_w_right()), d(p, "19.2", error(CH, residual_w_right(), "residual", "hold"))]);
+    v.extend([load_at(errors, p, "0.1", residual_w_right()), d(p, "19.2", error(CH, residual_w_right(), "residual", "hold"))]);
     let p = "saturation against 0.1250 is not measured.";
     v.push(d(p, "0.1250", saturation(SAT3, "residual_span")));
     v
@@ -187,14 +193,14 @@ fn vc_wait(errors: &mut Vec<String>) -> Vec<Derived> {
     let (lo, hi) = range(&loads, |x| vc(x, "all", "p_block_escape_at_busy") / sim(x, "blocked"));
     let p = "mean over the positions is 1.00 to 1.11 times the measured share of\n  blocked headers from 0.04 to 0.125, and by position it follows the U";
     v.extend([d(p, "1.00", lo), d(p, "1.11", hi)]);
-    v.extend(ends(p, &loads, "0.04", "0.125"));
+    v.extend(ends(errors, p, &loads, "0.04", "0.125"));
     // "the residual itself within about a fifth above 0.04": the largest
     // load where the found-held residual is more than a fifth off the
     // span model's E[min].
     let off = |x: &'static str| (vc(x, "all", "first_free") / span_first_release(x) - 1.0).abs();
     let beyond: Vec<&'static str> = LOADS.iter().copied().filter(|&x| off(x) > 0.2).collect();
     let p = "the residual itself\n  within about a fifth above 0.04.";
-    v.push(load_at(p, "0.04", beyond.last().expect("a load more than a fifth off")));
+    v.push(load_at(errors, p, "0.04", beyond.last().expect("a load more than a fifth off")));
     if beyond.len() != 1 || beyond[0] != LOADS[0] {
         errors.push(format!("the found-held residual is more than a fifth off the span model's E[min] at {beyond:?}, the text says only at the lowest load"));
     }
@@ -206,7 +212,7 @@ fn vc_wait(errors: &mut Vec<String>) -> Vec<Derived> {
         errors.push(format!("at 0.11 the span model's blocking further on {span_further} is not above the measured {measured}"));
     }
     let p = "(the span model's blocking further on was already above the\n  measured VC-wait stall cycles at 0.11 with the low wait,";
-    v.push(load_at(p, "0.11", "0.11"));
+    v.push(load_at(errors, p, "0.11", "0.11"));
     // "the span model's closeness at 0.1 and 0.11": the two loads of the
     // table where its network latency is closest to the measured one.
     let mut by_error: Vec<&'static str> = LOADS.to_vec();
@@ -214,7 +220,7 @@ fn vc_wait(errors: &mut Vec<String>) -> Vec<Derived> {
     let mut closest = by_error[..2].to_vec();
     closest.sort_by(|a, b| a.parse::<f64>().unwrap().total_cmp(&b.parse::<f64>().unwrap()));
     let p = "closeness at 0.1 and 0.11 was its too-short wait offsetting that.";
-    v.extend([load_at(p, "0.1", closest[0]), load_at(p, "0.11", closest[1])]);
+    v.extend([load_at(errors, p, "0.1", closest[0]), load_at(errors, p, "0.11", closest[1])]);
     v
 }
 
@@ -240,15 +246,15 @@ fn downstream(errors: &mut Vec<String>) -> Vec<Derived> {
     let p = "where the escape model's was +10.4 % and +24.5 %\n  at 0.1 and 0.11 and had no solution beyond.";
     v.extend([d(p, "+10.4", esc_hold("0.1")), d(p, "+24.5", esc_hold("0.11"))]);
     let solved: Vec<&'static str> = LOADS.iter().copied().filter(|&x| model(x, "escape_span", "hold").is_some()).collect();
-    v.extend(ends(p, &solved[solved.len() - 2..], "0.1", "0.11"));
+    v.extend(ends(errors, p, &solved[solved.len() - 2..], "0.1", "0.11"));
     // "accepts 0.1245 of 0.125 offered, its latency finite at 0.12".
     let p = "the simulated torus accepts 0.1245 of\n  0.125 offered, its latency finite at 0.12.";
-    v.extend([d(p, "0.1245", sim("0.125", "accepted")), load_at(p, "0.125", "0.125")]);
+    v.extend([d(p, "0.1245", sim("0.125", "accepted")), load_at(errors, p, "0.125", "0.125")]);
     let latency = sim("0.12", "network_latency");
     if !latency.is_finite() {
         errors.push(format!("the simulated network latency at 0.12 is {latency}"));
     }
-    v.push(load_at(p, "0.12", "0.12"));
+    v.push(load_at(errors, p, "0.12", "0.12"));
     // "−25.4 % at 0.125": the absorbed model's error at the load named.
     let p = "−6.0 % at 0.12 and −25.4 % at\n  0.125.";
     v.extend([d(p, "−6.0", hold_error("0.12", "absorbed_span", "network_latency").expect("a solution")), d(p, "−25.4", hold_error("0.125", "absorbed_span", "network_latency").expect("a solution"))]);
@@ -257,7 +263,7 @@ fn downstream(errors: &mut Vec<String>) -> Vec<Derived> {
 
 fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let mut errors = Vec::new();
-    let v = [residual_wait(), hold_parts(&mut errors), blocking_span(), span_model(), vc_wait(&mut errors), downstream(&mut errors)].into_iter().flatten().collect();
+    let v = [residual_wait(&mut errors), hold_parts(&mut errors), blocking_span(&mut errors), span_model(&mut errors), vc_wait(&mut errors), downstream(&mut errors)].into_iter().flatten().collect();
     (v, errors)
 }
 
