@@ -5613,3 +5613,5 @@ mod prose_torus_a;
 mod prose_000_single;
 #[path = "reproduction_numbers/prose_000_cube.rs"]
 mod prose_000_cube;
+#[path = "reproduction_numbers/prose_torus_c.rs"]
+mod prose_torus_c;

@@ -411,6 +411,15 @@ fn the_section_census_residual_wait_second_part_sentence_matches_its_csv() {
 }
 
 #[test]
+fn the_section_census_torus_c_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, the torus sections, third part.**",
+        "experiments/results/prose_census/section_torus_c.csv",
+        "experiments/results/prose_census/section_torus_c_recheck.csv",
+    );
+}
+
+#[test]
 fn the_section_census_003_fig9_sentence_matches_its_csv() {
     section_census_paragraph_matches(
         "**Section census, 003_… Fig. 9.**",

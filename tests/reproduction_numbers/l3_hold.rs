@@ -12,7 +12,7 @@ use l3_span::row;
 use l3_ties::range;
 use models::Derived;
 
-const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
+pub(super) const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
 const TO_011: &[&str] = &["0.04", "0.08", "0.1", "0.11"];
 const MODEL: &str = "experiments/results/torus_002_absorbed/model.csv";
 const SAT: &str = "experiments/results/torus_002_absorbed/saturation.csv";
@@ -55,7 +55,7 @@ fn vc_wait_cycles(load: &str) -> f64 {
     at_distance(load, 1, usize::MAX)
 }
 
-fn at_distance(load: &str, from: usize, to: usize) -> f64 {
+pub(super) fn at_distance(load: &str, from: usize, to: usize) -> f64 {
     read_csv(&vcwait(load, "stalls.csv"), &mut HashMap::new())
         .iter()
         .filter(|r| r["load"] == load && r["dim"] == "0" && (from..=to).contains(&r["distance"].parse::<usize>().unwrap()))

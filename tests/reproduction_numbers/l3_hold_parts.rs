@@ -6,22 +6,22 @@
 use super::*;
 use models::{sel, Derived};
 
-const HP: &str = "experiments/results/torus_002_hold_parts/hold_parts.csv";
+pub(super) const HP: &str = "experiments/results/torus_002_hold_parts/hold_parts.csv";
 const LOADS: [&str; 5] = ["0.01", "0.04", "0.08", "0.1", "0.11"];
 
-fn cell(load: &'static str, dim: &'static str, column: &str) -> f64 {
+pub(super) fn cell(load: &'static str, dim: &'static str, column: &str) -> f64 {
     models::cell_value(HP, sel(&[("load", load), ("dim", dim)]), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The sum of `columns` at `load` less that at 0.01 (dimension 0).
-fn growth(load: &'static str, columns: &[&str]) -> f64 {
+pub(super) fn growth(load: &'static str, columns: &[&str]) -> f64 {
     let sum = |l| columns.iter().map(|c| cell(l, "0", c)).sum::<f64>();
     sum(load) - sum("0.01")
 }
 
-const SHARING: [&str; 2] = ["shared", "ready_idle"];
-const BLOCKING: [&str; 3] = ["no_credit", "draining", "empty"];
-const MODEL_BLOCKING: [&str; 2] = ["model_blocking_further", "model_ejection"];
+pub(super) const SHARING: [&str; 2] = ["shared", "ready_idle"];
+pub(super) const BLOCKING: [&str; 3] = ["no_credit", "draining", "empty"];
+pub(super) const MODEL_BLOCKING: [&str; 2] = ["model_blocking_further", "model_ejection"];
 
 /// The table's rows: passage, column.
 fn rows() -> Vec<(&'static str, &'static str)> {

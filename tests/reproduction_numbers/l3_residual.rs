@@ -11,7 +11,7 @@ use models::{sel, Derived};
 const SAT: &str = "experiments/results/torus_002_channels/saturation.csv";
 const SAT3: &str = "experiments/results/torus_002_8x8x8_channels/saturation.csv";
 /// The table's columns.
-const LOADS: [&str; 9] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11", "0.12"];
+pub(super) const LOADS: [&str; 9] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11", "0.12"];
 /// The loads where the residual model has a solution.
 const SOLVED: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11"];
 /// 0.04 to 0.1, the prose's range.

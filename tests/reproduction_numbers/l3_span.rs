@@ -10,23 +10,23 @@ use super::*;
 use l3_ties::range;
 use models::{sel, Derived};
 
-const ST: &str = "experiments/results/torus_002_stalls/stalls.csv";
-const HP: &str = "experiments/results/torus_002_stalls/hold_parts.csv";
-const CH: &str = "experiments/results/torus_002_stalls/channels.csv";
+pub(super) const ST: &str = "experiments/results/torus_002_stalls/stalls.csv";
+pub(super) const HP: &str = "experiments/results/torus_002_stalls/hold_parts.csv";
+pub(super) const CH: &str = "experiments/results/torus_002_stalls/channels.csv";
 const SAT: &str = "experiments/results/torus_002_stalls/saturation.csv";
-const ST3: &str = "experiments/results/torus_002_8x8x8_stalls/stalls.csv";
+pub(super) const ST3: &str = "experiments/results/torus_002_8x8x8_stalls/stalls.csv";
 const CH3: &str = "experiments/results/torus_002_8x8x8_stalls/channels.csv";
-const SAT3: &str = "experiments/results/torus_002_8x8x8_stalls/saturation.csv";
+pub(super) const SAT3: &str = "experiments/results/torus_002_8x8x8_stalls/saturation.csv";
 
 /// The stall table's columns.
-const STALL_LOADS: [&str; 6] = ["0.01", "0.04", "0.08", "0.1", "0.11", "0.12"];
+pub(super) const STALL_LOADS: [&str; 6] = ["0.01", "0.04", "0.08", "0.1", "0.11", "0.12"];
 /// The span table's columns.
-const LOADS: [&str; 10] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11", "0.12", "0.125"];
+pub(super) const LOADS: [&str; 10] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11", "0.12", "0.125"];
 /// 0.04 to 0.11, the prose's range.
-const TO_011: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11"];
+pub(super) const TO_011: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11"];
 
 /// Σ `column` of `stalls` (dimension 0) over the distances `from..=to`.
-fn stalls(file: &str, load: &str, column: &str, from: usize, to: usize) -> f64 {
+pub(super) fn stalls(file: &str, load: &str, column: &str, from: usize, to: usize) -> f64 {
     read_csv(file, &mut HashMap::new())
         .iter()
         .filter(|r| r["load"] == load && r["dim"] == "0")
@@ -38,7 +38,7 @@ fn stalls(file: &str, load: &str, column: &str, from: usize, to: usize) -> f64 {
 }
 
 /// The share of the VC-wait stall cycles more than 4 routers on.
-fn beyond_share(file: &str, load: &str) -> f64 {
+pub(super) fn beyond_share(file: &str, load: &str) -> f64 {
     stalls(file, load, "vc_wait", 5, usize::MAX) / stalls(file, load, "vc_wait", 1, usize::MAX)
 }
 
@@ -58,12 +58,12 @@ fn ch(load: &str, source: &str, column: &str) -> f64 {
 }
 
 /// 100 (model − sim) / sim of the network latency.
-fn error(file: &str, load: &str, source: &str) -> Option<f64> {
+pub(super) fn error(file: &str, load: &str, source: &str) -> Option<f64> {
     let sim = channel(file, load, "sim", "network_latency")?;
     Some(100.0 * (channel(file, load, source, "network_latency")? - sim) / sim)
 }
 
-fn saturation(file: &str, source: &'static str) -> f64 {
+pub(super) fn saturation(file: &str, source: &'static str) -> f64 {
     models::cell_value(file, sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -11,8 +11,8 @@ use l3_ties::range;
 use models::Derived;
 
 /// The loads of the tables, and the run each is in.
-const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
-const POSITIONS: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
+pub(super) const LOADS: [&str; 6] = ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"];
+pub(super) const POSITIONS: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
 
 fn run(load: &str) -> &'static str {
     match load {
@@ -27,25 +27,25 @@ fn file(load: &str, name: &str) -> String {
 }
 
 /// A `vc_wait.csv` cell of dimension 0 at `position` ("all": the dimension).
-fn vc(load: &str, position: &str, column: &str) -> f64 {
+pub(super) fn vc(load: &str, position: &str, column: &str) -> f64 {
     let table = read_csv(&file(load, "vc_wait.csv"), &mut HashMap::new());
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["position"] == position).unwrap_or_else(|| panic!("vc_wait.csv: no row {load} {position}"));
     row[column].parse().unwrap_or_else(|e| panic!("vc_wait.csv {load} {position} {column}: {e}"))
 }
 
 /// A `channels.csv` cell of dimension 0, `None` where the source has no solution.
-fn ch(load: &str, source: &str, column: &str) -> Option<f64> {
+pub(super) fn ch(load: &str, source: &str, column: &str) -> Option<f64> {
     let table = read_csv(&file(load, "channels.csv"), &mut HashMap::new());
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("channels.csv: no row {load} {source}"));
     (row["status"] == "ok").then(|| row[column].parse().unwrap())
 }
 
-fn sim(load: &str, column: &str) -> f64 {
+pub(super) fn sim(load: &str, column: &str) -> f64 {
     ch(load, "sim", column).unwrap()
 }
 
 /// The span model's E[min] = W / P_B.
-fn span_first_release(load: &str) -> f64 {
+pub(super) fn span_first_release(load: &str) -> f64 {
     ch(load, "residual_span", "wait").unwrap() / ch(load, "residual_span", "blocked").unwrap()
 }
 
