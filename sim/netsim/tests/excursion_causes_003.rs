@@ -33,6 +33,7 @@ use record_split::{judge, stream_frames, Kind};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wormqos_netsim::cause_split::dummy_tail::{DummyPart, LaneHold, DUMMY_PARTS, LANE_HOLDS};
+use wormqos_netsim::cause_split::holders::{HolderPlace, HolderSwitch, HOLDER_PLACES, HOLDER_SWITCHES};
 use wormqos_netsim::cause_split::out_vcs::{OutVcHold, OUT_VC_HOLDS};
 use wormqos_netsim::cause_split::{Cause, CauseSplit, CAUSES, ZERO_LOAD_PIPELINE};
 use wormqos_netsim::network::Sim;
@@ -77,8 +78,11 @@ fn out_dir(seed: u64) -> PathBuf {
 const FRAME_COLUMNS: &str = "flow,vc,frame,first_created,last_created,arrival,msg_created,msg_delivered,flits,mismatches";
 
 /// Per frame: the causes, then the dummy tail's parts, then its lane
-/// holds, then the wanted port's output VCs in its lane's VC-wait cycles.
-const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS + OUT_VC_HOLDS;
+/// holds, then the wanted port's output VCs in its lane's VC-wait cycles,
+/// then where the next flits of those held by best effort with none past
+/// the crossbar were, and of those in the router, what their input port
+/// passed through the crossbar.
+const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS + OUT_VC_HOLDS + HOLDER_PLACES + HOLDER_SWITCHES;
 
 /// Output VCs a router port has (the runs' `vcs`).
 const VCS: f64 = 16.0;
@@ -86,7 +90,8 @@ const VCS: f64 = 16.0;
 fn column_names() -> Vec<&'static str> {
     let causes = Cause::ALL.iter().map(|c| c.name());
     let out_vcs = OutVcHold::ALL.iter().map(|h| h.name());
-    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).chain(out_vcs).collect()
+    let holders = HolderPlace::ALL.iter().map(|h| h.name()).chain(HolderSwitch::ALL.iter().map(|h| h.name()));
+    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).chain(out_vcs).chain(holders).collect()
 }
 
 fn column(p: DummyPart) -> usize {
@@ -191,7 +196,7 @@ fn write_cause_frames(run: &str, seed: u64) {
             let (frame, last_created, arrival) = f.times;
             let &(_, _, i) = last.get(&(flow, frame)).expect("every frame's messages followed");
             let (m, s) = (&log[i], &split_of[&i]);
-            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).chain(&s.dummy.out_vcs).map(|c| c.to_string()).collect();
+            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).chain(&s.dummy.out_vcs).chain(&s.dummy.holders).chain(&s.dummy.switches).map(|c| c.to_string()).collect();
             out += &format!("{flow},{},{frame},{},{last_created},{arrival},{},{},{},{},{}\n", f.vc, f.first_created, m.created, m.delivered, m.flits, s.mismatches, cells.join(","));
         }
     }
@@ -322,13 +327,23 @@ fn the_causes_add_up_in_loaded_runs() {
             assert_eq!(lane_holds, d.get(DummyPart::QueueNoCredit) + d.get(DummyPart::HeaderNoCredit), "{run}: {m:?} {s:?}");
             // Every VC-wait cycle of the lane splits the port's 16 output VCs.
             assert_eq!(d.out_vcs.iter().sum::<u32>(), 16 * d.lane(LaneHold::VcWait), "{run}: {m:?} {s:?}");
+            // Every best-effort holder with no flit past the crossbar has
+            // its next flit in one place.
+            assert_eq!(d.holders.iter().sum::<u32>(), d.out_vc(OutVcHold::BestEffortEmpty), "{run}: {m:?} {s:?}");
+            // ... and those in the router one switch outcome.
+            let in_router: u32 = HolderPlace::ALL.iter().filter(|&&h| HolderSwitch::applies(h)).map(|&h| d.holder(h)).sum();
+            assert_eq!(d.switches.iter().sum::<u32>(), in_router, "{run}: {m:?} {s:?}");
             sum.cycles.iter_mut().zip(s.cycles).for_each(|(a, b)| *a += b);
             sum.dummy.parts.iter_mut().zip(d.parts).for_each(|(a, b)| *a += b);
             sum.dummy.lane.iter_mut().zip(d.lane).for_each(|(a, b)| *a += b);
             sum.dummy.out_vcs.iter_mut().zip(d.out_vcs).for_each(|(a, b)| *a += b);
+            sum.dummy.holders.iter_mut().zip(d.holders).for_each(|(a, b)| *a += b);
+            sum.dummy.switches.iter_mut().zip(d.switches).for_each(|(a, b)| *a += b);
         }
         eprintln!("{run}: {:?} {:?}", DummyPart::ALL.iter().map(|p| (p.name(), sum.dummy.get(*p))).collect::<Vec<_>>(), LaneHold::ALL.iter().map(|h| (h.name(), sum.dummy.lane(*h))).collect::<Vec<_>>());
         eprintln!("{run}: {:?}", OutVcHold::ALL.iter().map(|h| (h.name(), sum.dummy.out_vc(*h))).collect::<Vec<_>>());
+        eprintln!("{run}: {:?}", HolderPlace::ALL.iter().map(|h| (h.name(), sum.dummy.holder(*h))).collect::<Vec<_>>());
+        eprintln!("{run}: {:?}", HolderSwitch::ALL.iter().map(|h| (h.name(), sum.dummy.switch(*h))).collect::<Vec<_>>());
         if run.starts_with("p_") {
             for p in [DummyPart::HeaderNoCredit, DummyPart::HeaderSent] {
                 assert!(sum.dummy.get(p) > 0, "{run}: no {}", p.name());
