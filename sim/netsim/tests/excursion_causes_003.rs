@@ -214,8 +214,13 @@ fn vc_busy_path(run: &str, seed: u64) -> PathBuf {
 
 /// Per real-time message released in 80:20: its source VC, release,
 /// taking of the VC and header's leaving, and its wait for the VC by who
-/// held it (`source_vc_holds::attribute`).
-const QUEUE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free";
+/// held it (`source_vc_holds::attribute`); then its hold of the VC: its
+/// tail's leaving, the cycles its VC had no credit (`SourceVc::no_credit`),
+/// and those of them and of the link given to another VC before its
+/// header left (`HeaderWait`).
+const QUEUE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free,tail_sent,no_credit,header_no_credit,header_link";
+/// The trace's columns: the queue file's up to the holders.
+const TRACE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free";
 /// Per source VC real time used in 80:20: the cycles of the phase it was
 /// held by a message of each class.
 const VC_BUSY_HEADER: &str = "src,vc,real_time,best_effort,control";
@@ -233,9 +238,11 @@ fn write_queue_waits(log: &[wormqos_netsim::network::MessageLog], run: &str, see
     for m in log.iter().filter(|m| m.class == REAL_TIME && (from..to).contains(&m.created)) {
         let w = attribute(m, &by_vc[&(m.src, m.source.vc)]);
         vcs.insert((m.src, m.source.vc));
+        let h = m.source.before_header;
         out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            m.flow, m.src, m.source.vc, m.frame, m.flits, m.created, m.source.started, m.injected, w.best_effort, w.own_stream, w.other_stream, w.control, w.free
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            m.flow, m.src, m.source.vc, m.frame, m.flits, m.created, m.source.started, m.injected, w.best_effort, w.own_stream, w.other_stream, w.control, w.free,
+            m.source.tail_sent, m.source.no_credit, h.header_no_credit, h.header_link
         );
     }
     std::fs::write(queue_waits_path(run, seed), out).unwrap();
@@ -683,7 +690,31 @@ struct QueueWait {
     /// Its wait for the VC by holder: best effort, its own stream, another
     /// stream, control, nobody.
     holders: [u64; 5],
+    /// Its hold of the VC (`QUEUE_HEADER`): tail left, no-credit cycles,
+    /// header's no-credit and link cycles.
+    tail_sent: u64,
+    no_credit: u64,
+    header_no_credit: u64,
+    header_link: u64,
 }
+
+impl QueueWait {
+    /// Its hold of the source VC, from taking it to its tail leaving (both
+    /// cycles counted, as `source_vc_holds`), and the hold's parts: the
+    /// header's cycles without a credit and with the link given to another
+    /// VC, then the body's, and the F cycles its flits left. Each cycle of
+    /// the hold the source sends a flit of it, or its next flit has no
+    /// credit, or has one and the link goes to another VC (`Sim::inject`).
+    fn hold_parts(&self) -> [u64; 6] {
+        let hold = self.tail_sent + 1 - self.started;
+        let body_no_credit = self.no_credit - self.header_no_credit;
+        let body_link = hold - self.flits - self.no_credit - self.header_link;
+        [hold, self.header_no_credit, self.header_link, body_no_credit, body_link, self.flits]
+    }
+}
+
+/// The names of `QueueWait::hold_parts`' rows.
+const HOLD_PARTS: [&str; 6] = ["hold_mean", "hold_header_no_credit", "hold_header_link", "hold_body_no_credit", "hold_body_link", "hold_sent"];
 
 const HOLDERS: [&str; 5] = ["best_effort", "own_stream", "other_stream", "control", "free"];
 
@@ -693,7 +724,8 @@ fn read_queue_waits(text: &str) -> Vec<QueueWait> {
     lines
         .map(|l| {
             let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
-            QueueWait { flow: c[0] as u32, src: c[1] as u32, vc: c[2] as u8, frame: c[3] as u32, flits: c[4], created: c[5], started: c[6], injected: c[7], holders: [c[8], c[9], c[10], c[11], c[12]] }
+            assert_eq!(c.len(), 17, "{l}");
+            QueueWait { flow: c[0] as u32, src: c[1] as u32, vc: c[2] as u8, frame: c[3] as u32, flits: c[4], created: c[5], started: c[6], injected: c[7], holders: [c[8], c[9], c[10], c[11], c[12]], tail_sent: c[13], no_credit: c[14], header_no_credit: c[15], header_link: c[16] }
         })
         .collect()
 }
@@ -717,6 +749,8 @@ struct VcQueue {
     messages: u64,
     flits: u64,
     streams: std::collections::BTreeSet<u32>,
+    /// Its messages' holds and their parts summed (`QueueWait::hold_parts`).
+    hold: [u64; 6],
 }
 
 /// Tenths of the 80:20 phase a release falls in.
@@ -754,6 +788,7 @@ fn np_queue_rows(run: &str, q: &[QueueWait], busy: &BTreeMap<(u32, u8), [u64; 3]
         v.messages += 1;
         v.flits += m.flits;
         v.streams.insert(m.flow);
+        v.hold.iter_mut().zip(m.hold_parts()).for_each(|(a, b)| *a += b);
         flow_src.insert(m.flow, m.src);
     }
     let total: u64 = vcs.values().map(|v| v.wait).sum();
@@ -788,6 +823,9 @@ fn np_queue_rows(run: &str, q: &[QueueWait], busy: &BTreeMap<(u32, u8), [u64; 3]
             ("vc_wait_mean", v.wait as f64 / v.messages as f64),
         ] {
             rows.push(format!("{run},{stat},{key},{x}"));
+        }
+        for (stat, h) in HOLD_PARTS.iter().zip(v.hold) {
+            rows.push(format!("{run},{stat},{key},{}", h as f64 / v.messages as f64));
         }
     }
     let top = *ranked[0].0;
@@ -860,7 +898,7 @@ fn summarize_the_np_source_queue() {
                 }
             }
             let (_, flow) = best.expect("a record on the top VC");
-            let mut trace = format!("{QUEUE_HEADER}\n");
+            let mut trace = format!("{TRACE_HEADER}\n");
             let mut msgs: Vec<&QueueWait> = q.iter().filter(|m| m.flow == flow).collect();
             msgs.sort_by_key(|m| m.created);
             for m in msgs {
@@ -893,15 +931,23 @@ fn summarize_the_np_source_queue() {
 /// 10), median the latter, one record (50: excess 30); stream 2's 10
 /// (70:30), 30 (queue 20) and 40 (queue 25), median the 30, two records
 /// (excess 0 and 5): 3 records, mean excess 35 / 3, 30 / 35 of it on the
-/// top VC, all on the top 5.
+/// top VC, all on the top 5. Holds of the VC: the first message holds
+/// (0, 1) 60 cycles (its tail leaves 59 after it took it), 15 without a
+/// credit, none of them before its header, whose 2 cycles were the link's:
+/// its body's link cycles 60 - 40 - 15 - 2 = 3; the second 50, 6 without a
+/// credit, its header at once: link 50 - 40 - 6 = 4. So (0, 1): hold 55,
+/// header link 1, body no credit 10.5, body link 3.5, 40 sent. The third
+/// holds (1, 2) 25 cycles, 3 without a credit: link 2, 20 sent.
 #[test]
 fn np_queue_rows_by_hand() {
     let f = 4 * PHASE;
-    let msg = |flow: u32, src: u32, vc: u8, flits: u64, created: u64, started: u64, injected: u64, holders: [u64; 5]| QueueWait { flow, src, vc, frame: 0, flits, created, started, injected, holders };
+    let msg = |flow: u32, src: u32, vc: u8, flits: u64, created: u64, started: u64, injected: u64, holders: [u64; 5], hold: [u64; 4]| QueueWait {
+        flow, src, vc, frame: 0, flits, created, started, injected, holders, tail_sent: started + hold[0] - 1, no_credit: hold[1], header_no_credit: hold[2], header_link: hold[3],
+    };
     let q = vec![
-        msg(1, 0, 1, 40, f, f + 100, f + 102, [0, 0, 100, 0, 0]),
-        msg(1, 0, 1, 40, f + PHASE / 2, f + PHASE / 2 + 300, f + PHASE / 2 + 300, [0, 0, 250, 0, 50]),
-        msg(2, 1, 2, 20, f + 10, f + 20, f + 20, [10, 0, 0, 0, 0]),
+        msg(1, 0, 1, 40, f, f + 100, f + 102, [0, 0, 100, 0, 0], [60, 15, 0, 2]),
+        msg(1, 0, 1, 40, f + PHASE / 2, f + PHASE / 2 + 300, f + PHASE / 2 + 300, [0, 0, 250, 0, 50], [50, 6, 0, 0]),
+        msg(2, 1, 2, 20, f + 10, f + 20, f + 20, [10, 0, 0, 0, 0], [25, 3, 0, 0]),
     ];
     let busy = BTreeMap::from([((0, 1), [PHASE / 2, 0, 0]), ((1, 2), [PHASE / 4, PHASE / 4, 0])]);
     let q_col = Cause::QueueHolderSends as usize;
@@ -934,6 +980,12 @@ fn np_queue_rows_by_hand() {
         near(stat, "vc1", want);
     }
     for (stat, want) in [("src", 1.0), ("vc", 2.0), ("busy_real_time", 0.25), ("busy", 0.5), ("vc_wait_mean", 10.0)] {
+        near(stat, "vc2", want);
+    }
+    for (stat, want) in [("hold_mean", 55.0), ("hold_header_no_credit", 0.0), ("hold_header_link", 1.0), ("hold_body_no_credit", 10.5), ("hold_body_link", 3.5), ("hold_sent", 40.0)] {
+        near(stat, "vc1", want);
+    }
+    for (stat, want) in [("hold_mean", 25.0), ("hold_body_no_credit", 3.0), ("hold_body_link", 2.0), ("hold_sent", 20.0)] {
         near(stat, "vc2", want);
     }
     near("vc_wait_mean_tenth0", "vc1", 100.0);
