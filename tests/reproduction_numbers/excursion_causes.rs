@@ -307,3 +307,49 @@ fn excursion_causes_output_vcs_follow_from_the_committed_split() {
         grouped(m0.1, 2)
     ));
 }
+
+/// Where the next flits of best effort's holders with none past the
+/// crossbar were (`cause_split::holders`), seed 1: per cycle of each
+/// group's own VC waits (`mean_` rows), as written in the section; the
+/// places add up to those holders, the crossbar outcomes to those in the
+/// router; and the verdict: all in the router, most of them with their
+/// input port passing a real-time flit of another VC (the "Not reproduced
+/// yet" summary's "while those pass real time" is checked with the
+/// summary's other words in `np_source_queue.rs`).
+#[test]
+fn excursion_causes_holders_follow_from_the_committed_split() {
+    let rows = read_csv(CSV, &mut HashMap::new());
+    let p = "p_selfpre_stag";
+    let v = |stat: &str, key: &str| -> f64 {
+        let row = rows.iter().find(|r| r["run"] == p && r["stat"] == stat && r["key"] == key);
+        row.unwrap_or_else(|| panic!("{CSV}: no {p} {stat} {key}"))["value"].parse().unwrap()
+    };
+    let two = |x: f64| grouped(x, 2);
+    const SOURCE: [&str; 9] = ["source_sent", "source_no_credit", "source_link_rt", "source_link_be", "source_link_ctl", "suspended_dummy_no_credit", "suspended_dummy_link", "suspended_dummy_sent", "suspended"];
+    for (key, name) in [("m0", "M0"), ("records", "The records"), ("top1", "The top 1 %")] {
+        let waits = v("mean_dummy_lane_vc_wait", key);
+        let per = |h: &str| v(&format!("mean_holder_{h}"), key) / waits;
+        let empty = v("mean_out_vc_be_empty", key) / waits;
+        let (lane, header, tail) = (per("in_lane"), per("router_dummy_header"), per("router_dummy_tail"));
+        let router = lane + header + tail;
+        let source: f64 = SOURCE.iter().map(|h| per(h)).sum();
+        let (rt, be, ctl, none) = (per("xbar_input_rt"), per("xbar_input_be"), per("xbar_input_ctl"), per("xbar_no_input"));
+        has(format!(
+            "{name}: of best effort's {} holders with no flit past the crossbar (seed 1), {} had their next flit in the router ({} in their input lane, {} their resumed part's dummy header, {} the router's dummy tail ending their part) and {} at their source; of those in the router, in {} their input port passed a flit of a real-time lane of another VC through the crossbar in the cycle, in {} one of best effort, in {} none.",
+            two(empty),
+            two(router),
+            two(lane),
+            two(header),
+            two(tail),
+            two(source),
+            two(rt),
+            two(be),
+            two(none)
+        ));
+        assert!((router + source + per("other") - empty).abs() < 1e-9, "{key}: the places do not add up to the holders");
+        assert!((rt + be + ctl + none - router).abs() < 1e-9, "{key}: the crossbar outcomes do not add up to the holders in the router");
+        // "None of them waited at its source".
+        assert!(source == 0.0 && per("other") == 0.0 && ctl < 0.01, "{key}: a holder's next flit was not in the router");
+        assert!(rt > 0.5 * router, "{key}: their input ports do not mostly pass real time");
+    }
+}

@@ -96,21 +96,46 @@ fn np_seed2_source_queue_follows_from_the_committed_logs() {
 
     let seed1_tenths: Vec<f64> = (0..10).map(|k| tenth(s1, k, "vc1")).collect();
     has(format!(
-        "So in seed 2 one VC's FCFS queue, fed by {} streams and never free, holds nearly all of NP's source queueing and of its records' excess. Seed 1's busiest VC ({} streams) is held {} of the phase, and its messages' mean wait by tenth stays between {} and {} cycles. What sets a VC's rate, its messages' hold of {} cycles a message of 40 flits: not split, not established.",
+        "So in seed 2 one VC's FCFS queue, fed by {} streams and never free, holds nearly all of NP's source queueing and of its records' excess. Seed 1's busiest VC ({} streams) is held {} of the phase, and its messages' mean wait by tenth stays between {} and {} cycles.",
         int(v(s2, "streams", "vc1")),
         int(v(s1, "streams", "vc1")),
         three(v(s1, "busy", "vc1")),
         int(seed1_tenths.iter().cloned().fold(f64::MAX, f64::min)),
-        int(seed1_tenths.iter().cloned().fold(f64::MIN, f64::max)),
-        one(hold(s2))
+        int(seed1_tenths.iter().cloned().fold(f64::MIN, f64::max))
     ));
+    // The top VC's hold split (`hold_*` rows, from the source's log): the
+    // parts add up to the hold, which is the busy cycles a message.
+    let h = |run: &str, part: &str| v(run, &format!("hold_{part}"), "vc1");
+    let no_credit = |run: &str| h(run, "header_no_credit") + h(run, "body_no_credit");
+    let link = |run: &str| h(run, "header_link") + h(run, "body_link");
+    has(format!(
+        "What sets that VC's rate: its {} messages released in 80:20 hold it {} cycles each, from taking it to their tail leaving: {} sending their 40 flits, {} with the next flit without a credit ({} of them before the header), {} with a credit and the link given to another of the source's VCs ({} before the header); seed 1's top VC {}, {} without a credit, {} the link.",
+        int(v(s2, "messages", "vc1")),
+        one(h(s2, "mean")),
+        int(h(s2, "sent")),
+        one(no_credit(s2)),
+        one(h(s2, "header_no_credit")),
+        one(link(s2)),
+        one(h(s2, "header_link")),
+        one(h(s1, "mean")),
+        one(no_credit(s1)),
+        one(link(s1))
+    ));
+    for run in [s1, s2] {
+        assert!((h(run, "sent") + no_credit(run) + link(run) - h(run, "mean")).abs() < 1e-9, "{run}: the hold's parts do not add up");
+        assert_eq!(one(h(run, "mean")), one(hold(run)), "{run}: the logged hold is not the busy cycles a message");
+        // "most of their hold with their router input VC full".
+        assert!(no_credit(run) > 0.5 * h(run, "mean") && no_credit(run) > 3.0 * link(run), "{run}: the hold is not mostly without a credit");
+    }
+    assert_eq!(h(s2, "sent"), 40.0);
+    has("So the VC's messages spend most of their hold with their router input VC full: the VC's rate is set by how fast the router passes its flits on, not by the source's link. What holds those flits in the router: not split, not established.".to_string());
     // "never free", "nearly all": busy over 0.99, over 0.85 of the wait and of the records' excess.
     assert!(v(s2, "wait_share_top1", "all") > 0.85 && v(s2, "records_queue_excess_share", "vc1") > 0.85);
     // "a message of 40 flits": every message of the phase has 40.
     assert!((v(s2, "offered_flits_per_cycle", "vc1") * PHASE - 40.0 * v(s2, "messages", "vc1")).abs() < 1e-6);
 
     // "Not reproduced yet" repeats the top VC's streams and the best-effort cap.
-    let summary = format!("best effort holding its cap of {} of that port's output VCs, and seed 2 agrees, though there P's level does not fall into 80:20 and NP's 80:20 queueing is one source VC bound {} streams and saturated", BE_CAP, int(v(s2, "streams", "vc1")));
+    let summary = format!("best effort holding its cap of {} of that port's output VCs, and seed 2 agrees, though there P's level does not fall into 80:20 and NP's 80:20 queueing is one source VC bound {} streams and saturated, its messages holding it mostly without a credit; in seed 1 the best-effort holders' next flits wait in the router at their input ports while those pass real time", BE_CAP, int(v(s2, "streams", "vc1")));
     assert!(doc_words().contains(&summary), "not in the document: {summary:?}");
     let p_file = std::fs::read_to_string(super::root().join("experiments/fig4_003_p_09_stream_selfpre_staggered.toml")).unwrap();
     assert!(p_file.contains(&format!("\nbest_effort_output_vcs = {BE_CAP}\n")), "P's best-effort cap is not {BE_CAP}");

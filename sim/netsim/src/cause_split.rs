@@ -24,14 +24,18 @@
 //!
 //! The dummy-tail causes are split further by what the dummy tail waited
 //! for ([`dummy_tail`]), and while it waits on best effort routed ahead of
-//! it, by who holds the output VCs that best effort wants ([`out_vcs`]).
+//! it, by who holds the output VCs that best effort wants ([`out_vcs`]),
+//! and for best-effort holders with no flit past the crossbar, by where
+//! their next flit is ([`holders`]).
 //!
 //! [`Sim::run_cause_split`]: crate::network::Sim::run_cause_split
 
 pub mod dummy_tail;
+pub mod holders;
 pub mod out_vcs;
 
 use dummy_tail::{DummyPart, DummySplit, DummyWait, LaneHold};
+use holders::{SourceVcCarries, SourceView};
 use wormqos_sim::{LinkFlit, Router, VcState, Width};
 
 /// What held a message's frontier back in one cycle. Before its header
@@ -257,6 +261,14 @@ pub(crate) struct CauseProbe {
     /// Per (endpoint, VC): what the source did with it this cycle, and per
     /// lane the flits written into it and the credits returned from it.
     now: Vec<SourceVcNow>,
+    /// Per (endpoint, VC): what it carried this cycle; per endpoint: the
+    /// class of the VC whose flit it sent (read by [`holders`]).
+    carries: Vec<SourceVcCarries>,
+    picked_class: Vec<Option<u8>>,
+    /// Per router input port: the endpoint feeding it.
+    endpoint_at: Vec<usize>,
+    /// The router's credits name their lanes (set by `observe`).
+    per_lane: bool,
     written: Vec<[u64; wormqos_sim::lane_credits::MAX_LANES]>,
     returned: Vec<[u64; wormqos_sim::lane_credits::MAX_LANES]>,
     /// Per (endpoint, VC) and lane: the last cycle a credit returned
@@ -274,7 +286,13 @@ impl CauseProbe {
     /// output buffers of `depth` flits fed by endpoints at `in_port`.
     pub fn new(class: u8, vcs: usize, depth: usize, in_port: Vec<usize>, ports: usize) -> CauseProbe {
         let n = in_port.len() * vcs;
+        let mut endpoint_at = vec![usize::MAX; ports];
+        in_port.iter().enumerate().for_each(|(e, &p)| endpoint_at[p] = e);
         CauseProbe {
+            carries: vec![SourceVcCarries::default(); n],
+            picked_class: vec![None; in_port.len()],
+            endpoint_at,
+            per_lane: false,
             class,
             vcs,
             depth,
@@ -323,6 +341,26 @@ impl CauseProbe {
         self.now[src * self.vcs + v] = what;
     }
 
+    /// Source `src`'s VC v carried `carries` this cycle.
+    #[inline]
+    pub fn source_vc_carries(&mut self, src: usize, v: usize, carries: SourceVcCarries) {
+        self.carries[src * self.vcs + v] = carries;
+    }
+
+    /// Source `src` sent a flit of a VC holding class `class` this cycle
+    /// (`None`: no flit).
+    #[inline]
+    pub fn source_picked(&mut self, src: usize, class: Option<u8>) {
+        self.picked_class[src] = class;
+    }
+
+    /// What the source feeding router input VC (p, v) noted this cycle.
+    fn source_view(&self, p: usize, v: usize) -> SourceView {
+        let e = self.endpoint_at[p];
+        let k = e * self.vcs + v;
+        SourceView { now: self.now[k], carries: self.carries[k], picked_class: self.picked_class[e] }
+    }
+
     /// A flit (real: of message `idx`; dummy: `None`) left source `src` on
     /// VC v into lane `lane` in cycle `now`.
     pub fn written(&mut self, now: u64, src: usize, v: usize, lane: usize, idx: Option<u32>) {
@@ -345,6 +383,7 @@ impl CauseProbe {
     /// belongs to.
     pub fn observe<X: Width>(&mut self, now: u64, router: &Router<X>, per_lane: bool, link_message: impl Fn(usize, &LinkFlit) -> Option<u32>) {
         let m = self.vcs;
+        self.per_lane = per_lane;
         let out = router.outputs();
         for (e, &p) in self.in_port.iter().enumerate() {
             let word = out.credits[p];
@@ -496,7 +535,8 @@ impl CauseProbe {
             let hold = self.lane_hold(router, p, v, lane as usize, crossed_now);
             f.split.dummy.lane[hold as usize] += 1;
             if let (LaneHold::VcWait, VcState::Routed { route }) = (hold, router.vc_state(p, v)) {
-                out_vcs::count(router, route, &mut f.split.dummy.out_vcs);
+                let d = &mut f.split.dummy;
+                out_vcs::count(router, route, &mut d.out_vcs, &mut d.holders, &mut d.switches, self.per_lane, |p, v| self.source_view(p, v));
             }
         }
     }

@@ -1699,6 +1699,11 @@ impl<'a, X: Width> Sim<'a, X> {
             if ret != 0 {
                 ni.return_credits::<LANES>(ret, ret_lanes);
             }
+            if self.causes.is_some() {
+                // An idle source's VCs read as idle, not as they were
+                // when it last sent (`cause_split::holders` reads any source).
+                self.note_source_vcs::<LANES>(e, None);
+            }
             self.drive_flit(r, p, LinkFlit::IDLE);
             return;
         }
@@ -1899,7 +1904,10 @@ impl<'a, X: Width> Sim<'a, X> {
                 }
             };
             probe.source_vc(e, v, what);
+            let carries = crate::cause_split::holders::SourceVcCarries { class: ni.vc_cur[v].map(|_| ni.vc_class[v]), suspended: ni.vc_susp[v].is_some() };
+            probe.source_vc_carries(e, v, carries);
         }
+        probe.source_picked(e, picked.map(|v| ni.vc_class[v]));
     }
 
     /// Flit `flit` of class c leaves endpoint e's source on VC v: one credit

@@ -33,6 +33,7 @@ use record_split::{judge, stream_frames, Kind};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wormqos_netsim::cause_split::dummy_tail::{DummyPart, LaneHold, DUMMY_PARTS, LANE_HOLDS};
+use wormqos_netsim::cause_split::holders::{HolderPlace, HolderSwitch, HOLDER_PLACES, HOLDER_SWITCHES};
 use wormqos_netsim::cause_split::out_vcs::{OutVcHold, OUT_VC_HOLDS};
 use wormqos_netsim::cause_split::{Cause, CauseSplit, CAUSES, ZERO_LOAD_PIPELINE};
 use wormqos_netsim::network::Sim;
@@ -77,8 +78,11 @@ fn out_dir(seed: u64) -> PathBuf {
 const FRAME_COLUMNS: &str = "flow,vc,frame,first_created,last_created,arrival,msg_created,msg_delivered,flits,mismatches";
 
 /// Per frame: the causes, then the dummy tail's parts, then its lane
-/// holds, then the wanted port's output VCs in its lane's VC-wait cycles.
-const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS + OUT_VC_HOLDS;
+/// holds, then the wanted port's output VCs in its lane's VC-wait cycles,
+/// then where the next flits of those held by best effort with none past
+/// the crossbar were, and of those in the router, what their input port
+/// passed through the crossbar.
+const COLUMNS: usize = CAUSES + DUMMY_PARTS + LANE_HOLDS + OUT_VC_HOLDS + HOLDER_PLACES + HOLDER_SWITCHES;
 
 /// Output VCs a router port has (the runs' `vcs`).
 const VCS: f64 = 16.0;
@@ -86,7 +90,8 @@ const VCS: f64 = 16.0;
 fn column_names() -> Vec<&'static str> {
     let causes = Cause::ALL.iter().map(|c| c.name());
     let out_vcs = OutVcHold::ALL.iter().map(|h| h.name());
-    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).chain(out_vcs).collect()
+    let holders = HolderPlace::ALL.iter().map(|h| h.name()).chain(HolderSwitch::ALL.iter().map(|h| h.name()));
+    causes.chain(DummyPart::ALL.iter().map(|p| p.name())).chain(LaneHold::ALL.iter().map(|h| h.name())).chain(out_vcs).chain(holders).collect()
 }
 
 fn column(p: DummyPart) -> usize {
@@ -191,7 +196,7 @@ fn write_cause_frames(run: &str, seed: u64) {
             let (frame, last_created, arrival) = f.times;
             let &(_, _, i) = last.get(&(flow, frame)).expect("every frame's messages followed");
             let (m, s) = (&log[i], &split_of[&i]);
-            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).chain(&s.dummy.out_vcs).map(|c| c.to_string()).collect();
+            let cells: Vec<String> = s.cycles.iter().chain(&s.dummy.parts).chain(&s.dummy.lane).chain(&s.dummy.out_vcs).chain(&s.dummy.holders).chain(&s.dummy.switches).map(|c| c.to_string()).collect();
             out += &format!("{flow},{},{frame},{},{last_created},{arrival},{},{},{},{},{}\n", f.vc, f.first_created, m.created, m.delivered, m.flits, s.mismatches, cells.join(","));
         }
     }
@@ -209,8 +214,13 @@ fn vc_busy_path(run: &str, seed: u64) -> PathBuf {
 
 /// Per real-time message released in 80:20: its source VC, release,
 /// taking of the VC and header's leaving, and its wait for the VC by who
-/// held it (`source_vc_holds::attribute`).
-const QUEUE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free";
+/// held it (`source_vc_holds::attribute`); then its hold of the VC: its
+/// tail's leaving, the cycles its VC had no credit (`SourceVc::no_credit`),
+/// and those of them and of the link given to another VC before its
+/// header left (`HeaderWait`).
+const QUEUE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free,tail_sent,no_credit,header_no_credit,header_link";
+/// The trace's columns: the queue file's up to the holders.
+const TRACE_HEADER: &str = "flow,src,vc,frame,flits,created,started,injected,best_effort,own_stream,other_stream,control,free";
 /// Per source VC real time used in 80:20: the cycles of the phase it was
 /// held by a message of each class.
 const VC_BUSY_HEADER: &str = "src,vc,real_time,best_effort,control";
@@ -228,9 +238,11 @@ fn write_queue_waits(log: &[wormqos_netsim::network::MessageLog], run: &str, see
     for m in log.iter().filter(|m| m.class == REAL_TIME && (from..to).contains(&m.created)) {
         let w = attribute(m, &by_vc[&(m.src, m.source.vc)]);
         vcs.insert((m.src, m.source.vc));
+        let h = m.source.before_header;
         out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            m.flow, m.src, m.source.vc, m.frame, m.flits, m.created, m.source.started, m.injected, w.best_effort, w.own_stream, w.other_stream, w.control, w.free
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            m.flow, m.src, m.source.vc, m.frame, m.flits, m.created, m.source.started, m.injected, w.best_effort, w.own_stream, w.other_stream, w.control, w.free,
+            m.source.tail_sent, m.source.no_credit, h.header_no_credit, h.header_link
         );
     }
     std::fs::write(queue_waits_path(run, seed), out).unwrap();
@@ -322,13 +334,23 @@ fn the_causes_add_up_in_loaded_runs() {
             assert_eq!(lane_holds, d.get(DummyPart::QueueNoCredit) + d.get(DummyPart::HeaderNoCredit), "{run}: {m:?} {s:?}");
             // Every VC-wait cycle of the lane splits the port's 16 output VCs.
             assert_eq!(d.out_vcs.iter().sum::<u32>(), 16 * d.lane(LaneHold::VcWait), "{run}: {m:?} {s:?}");
+            // Every best-effort holder with no flit past the crossbar has
+            // its next flit in one place.
+            assert_eq!(d.holders.iter().sum::<u32>(), d.out_vc(OutVcHold::BestEffortEmpty), "{run}: {m:?} {s:?}");
+            // ... and those in the router one switch outcome.
+            let in_router: u32 = HolderPlace::ALL.iter().filter(|&&h| HolderSwitch::applies(h)).map(|&h| d.holder(h)).sum();
+            assert_eq!(d.switches.iter().sum::<u32>(), in_router, "{run}: {m:?} {s:?}");
             sum.cycles.iter_mut().zip(s.cycles).for_each(|(a, b)| *a += b);
             sum.dummy.parts.iter_mut().zip(d.parts).for_each(|(a, b)| *a += b);
             sum.dummy.lane.iter_mut().zip(d.lane).for_each(|(a, b)| *a += b);
             sum.dummy.out_vcs.iter_mut().zip(d.out_vcs).for_each(|(a, b)| *a += b);
+            sum.dummy.holders.iter_mut().zip(d.holders).for_each(|(a, b)| *a += b);
+            sum.dummy.switches.iter_mut().zip(d.switches).for_each(|(a, b)| *a += b);
         }
         eprintln!("{run}: {:?} {:?}", DummyPart::ALL.iter().map(|p| (p.name(), sum.dummy.get(*p))).collect::<Vec<_>>(), LaneHold::ALL.iter().map(|h| (h.name(), sum.dummy.lane(*h))).collect::<Vec<_>>());
         eprintln!("{run}: {:?}", OutVcHold::ALL.iter().map(|h| (h.name(), sum.dummy.out_vc(*h))).collect::<Vec<_>>());
+        eprintln!("{run}: {:?}", HolderPlace::ALL.iter().map(|h| (h.name(), sum.dummy.holder(*h))).collect::<Vec<_>>());
+        eprintln!("{run}: {:?}", HolderSwitch::ALL.iter().map(|h| (h.name(), sum.dummy.switch(*h))).collect::<Vec<_>>());
         if run.starts_with("p_") {
             for p in [DummyPart::HeaderNoCredit, DummyPart::HeaderSent] {
                 assert!(sum.dummy.get(p) > 0, "{run}: no {}", p.name());
@@ -606,7 +628,9 @@ fn committed(seed: u64) -> Vec<(String, String, String, f64)> {
 /// less its streams' median L; the dummy tail's parts add up to its two
 /// causes and its lane holds to the two no-credit parts, per phase and per
 /// group; no more real-time messages owed a dummy tail than were
-/// delivered. Seeds 1 and 2.
+/// delivered; in seed 1 the holders' places add up to best effort's
+/// holders with no flit past the crossbar, their crossbar outcomes to those
+/// in the router. Seeds 1 and 2.
 #[test]
 fn the_committed_excursion_causes_add_up() {
     for seed in [1, 2] {
@@ -627,6 +651,15 @@ fn the_committed_summary_adds_up(seed: u64) {
             close(sum(&[HeaderNoCredit, HeaderLink, HeaderSent]), get(Cause::HeaderDummy.name()), &format!("{run} {prefix} {key} header parts"));
             close(LaneHold::ALL.iter().map(|h| get(h.name())).sum(), sum(&[QueueNoCredit, HeaderNoCredit]), &format!("{run} {prefix} {key} lane holds"));
             close(OutVcHold::ALL.iter().map(|h| get(h.name())).sum(), VCS * get(LaneHold::VcWait.name()), &format!("{run} {prefix} {key} output VCs"));
+            // Seed 1's summary (rerun with `cause_split::holders`; seed 2's
+            // predates it): the holders' places add up to best effort's
+            // holders with no flit past the crossbar, the crossbar outcomes
+            // to those in the router.
+            if seed == 1 {
+                close(HolderPlace::ALL.iter().map(|h| get(h.name())).sum(), get(OutVcHold::BestEffortEmpty.name()), &format!("{run} {prefix} {key} holders"));
+                let in_router = HolderPlace::ALL.iter().filter(|&&h| HolderSwitch::applies(h)).map(|h| get(h.name())).sum();
+                close(HolderSwitch::ALL.iter().map(|h| get(h.name())).sum(), in_router, &format!("{run} {prefix} {key} holders' crossbar"));
+            }
         };
         for k in 0..5 {
             let key = format!("phase{k}");
@@ -668,7 +701,31 @@ struct QueueWait {
     /// Its wait for the VC by holder: best effort, its own stream, another
     /// stream, control, nobody.
     holders: [u64; 5],
+    /// Its hold of the VC (`QUEUE_HEADER`): tail left, no-credit cycles,
+    /// header's no-credit and link cycles.
+    tail_sent: u64,
+    no_credit: u64,
+    header_no_credit: u64,
+    header_link: u64,
 }
+
+impl QueueWait {
+    /// Its hold of the source VC, from taking it to its tail leaving (both
+    /// cycles counted, as `source_vc_holds`), and the hold's parts: the
+    /// header's cycles without a credit and with the link given to another
+    /// VC, then the body's, and the F cycles its flits left. Each cycle of
+    /// the hold the source sends a flit of it, or its next flit has no
+    /// credit, or has one and the link goes to another VC (`Sim::inject`).
+    fn hold_parts(&self) -> [u64; 6] {
+        let hold = self.tail_sent + 1 - self.started;
+        let body_no_credit = self.no_credit - self.header_no_credit;
+        let body_link = hold - self.flits - self.no_credit - self.header_link;
+        [hold, self.header_no_credit, self.header_link, body_no_credit, body_link, self.flits]
+    }
+}
+
+/// The names of `QueueWait::hold_parts`' rows.
+const HOLD_PARTS: [&str; 6] = ["hold_mean", "hold_header_no_credit", "hold_header_link", "hold_body_no_credit", "hold_body_link", "hold_sent"];
 
 const HOLDERS: [&str; 5] = ["best_effort", "own_stream", "other_stream", "control", "free"];
 
@@ -678,7 +735,8 @@ fn read_queue_waits(text: &str) -> Vec<QueueWait> {
     lines
         .map(|l| {
             let c: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
-            QueueWait { flow: c[0] as u32, src: c[1] as u32, vc: c[2] as u8, frame: c[3] as u32, flits: c[4], created: c[5], started: c[6], injected: c[7], holders: [c[8], c[9], c[10], c[11], c[12]] }
+            assert_eq!(c.len(), 17, "{l}");
+            QueueWait { flow: c[0] as u32, src: c[1] as u32, vc: c[2] as u8, frame: c[3] as u32, flits: c[4], created: c[5], started: c[6], injected: c[7], holders: [c[8], c[9], c[10], c[11], c[12]], tail_sent: c[13], no_credit: c[14], header_no_credit: c[15], header_link: c[16] }
         })
         .collect()
 }
@@ -702,6 +760,8 @@ struct VcQueue {
     messages: u64,
     flits: u64,
     streams: std::collections::BTreeSet<u32>,
+    /// Its messages' holds and their parts summed (`QueueWait::hold_parts`).
+    hold: [u64; 6],
 }
 
 /// Tenths of the 80:20 phase a release falls in.
@@ -739,6 +799,7 @@ fn np_queue_rows(run: &str, q: &[QueueWait], busy: &BTreeMap<(u32, u8), [u64; 3]
         v.messages += 1;
         v.flits += m.flits;
         v.streams.insert(m.flow);
+        v.hold.iter_mut().zip(m.hold_parts()).for_each(|(a, b)| *a += b);
         flow_src.insert(m.flow, m.src);
     }
     let total: u64 = vcs.values().map(|v| v.wait).sum();
@@ -773,6 +834,9 @@ fn np_queue_rows(run: &str, q: &[QueueWait], busy: &BTreeMap<(u32, u8), [u64; 3]
             ("vc_wait_mean", v.wait as f64 / v.messages as f64),
         ] {
             rows.push(format!("{run},{stat},{key},{x}"));
+        }
+        for (stat, h) in HOLD_PARTS.iter().zip(v.hold) {
+            rows.push(format!("{run},{stat},{key},{}", h as f64 / v.messages as f64));
         }
     }
     let top = *ranked[0].0;
@@ -845,7 +909,7 @@ fn summarize_the_np_source_queue() {
                 }
             }
             let (_, flow) = best.expect("a record on the top VC");
-            let mut trace = format!("{QUEUE_HEADER}\n");
+            let mut trace = format!("{TRACE_HEADER}\n");
             let mut msgs: Vec<&QueueWait> = q.iter().filter(|m| m.flow == flow).collect();
             msgs.sort_by_key(|m| m.created);
             for m in msgs {
@@ -878,15 +942,23 @@ fn summarize_the_np_source_queue() {
 /// 10), median the latter, one record (50: excess 30); stream 2's 10
 /// (70:30), 30 (queue 20) and 40 (queue 25), median the 30, two records
 /// (excess 0 and 5): 3 records, mean excess 35 / 3, 30 / 35 of it on the
-/// top VC, all on the top 5.
+/// top VC, all on the top 5. Holds of the VC: the first message holds
+/// (0, 1) 60 cycles (its tail leaves 59 after it took it), 15 without a
+/// credit, none of them before its header, whose 2 cycles were the link's:
+/// its body's link cycles 60 - 40 - 15 - 2 = 3; the second 50, 6 without a
+/// credit, its header at once: link 50 - 40 - 6 = 4. So (0, 1): hold 55,
+/// header link 1, body no credit 10.5, body link 3.5, 40 sent. The third
+/// holds (1, 2) 25 cycles, 3 without a credit: link 2, 20 sent.
 #[test]
 fn np_queue_rows_by_hand() {
     let f = 4 * PHASE;
-    let msg = |flow: u32, src: u32, vc: u8, flits: u64, created: u64, started: u64, injected: u64, holders: [u64; 5]| QueueWait { flow, src, vc, frame: 0, flits, created, started, injected, holders };
+    let msg = |flow: u32, src: u32, vc: u8, flits: u64, created: u64, started: u64, injected: u64, holders: [u64; 5], hold: [u64; 4]| QueueWait {
+        flow, src, vc, frame: 0, flits, created, started, injected, holders, tail_sent: started + hold[0] - 1, no_credit: hold[1], header_no_credit: hold[2], header_link: hold[3],
+    };
     let q = vec![
-        msg(1, 0, 1, 40, f, f + 100, f + 102, [0, 0, 100, 0, 0]),
-        msg(1, 0, 1, 40, f + PHASE / 2, f + PHASE / 2 + 300, f + PHASE / 2 + 300, [0, 0, 250, 0, 50]),
-        msg(2, 1, 2, 20, f + 10, f + 20, f + 20, [10, 0, 0, 0, 0]),
+        msg(1, 0, 1, 40, f, f + 100, f + 102, [0, 0, 100, 0, 0], [60, 15, 0, 2]),
+        msg(1, 0, 1, 40, f + PHASE / 2, f + PHASE / 2 + 300, f + PHASE / 2 + 300, [0, 0, 250, 0, 50], [50, 6, 0, 0]),
+        msg(2, 1, 2, 20, f + 10, f + 20, f + 20, [10, 0, 0, 0, 0], [25, 3, 0, 0]),
     ];
     let busy = BTreeMap::from([((0, 1), [PHASE / 2, 0, 0]), ((1, 2), [PHASE / 4, PHASE / 4, 0])]);
     let q_col = Cause::QueueHolderSends as usize;
@@ -919,6 +991,12 @@ fn np_queue_rows_by_hand() {
         near(stat, "vc1", want);
     }
     for (stat, want) in [("src", 1.0), ("vc", 2.0), ("busy_real_time", 0.25), ("busy", 0.5), ("vc_wait_mean", 10.0)] {
+        near(stat, "vc2", want);
+    }
+    for (stat, want) in [("hold_mean", 55.0), ("hold_header_no_credit", 0.0), ("hold_header_link", 1.0), ("hold_body_no_credit", 10.5), ("hold_body_link", 3.5), ("hold_sent", 40.0)] {
+        near(stat, "vc1", want);
+    }
+    for (stat, want) in [("hold_mean", 25.0), ("hold_body_no_credit", 3.0), ("hold_body_link", 2.0), ("hold_sent", 20.0)] {
         near(stat, "vc2", want);
     }
     near("vc_wait_mean_tenth0", "vc1", 100.0);

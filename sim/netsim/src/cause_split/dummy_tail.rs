@@ -12,6 +12,7 @@
 //! flits in the router's input VC wait for (the lane's credits come back
 //! only as they leave it).
 
+use super::holders::{HolderPlace, HolderSwitch, HOLDER_PLACES, HOLDER_SWITCHES};
 use super::out_vcs::{OutVcHold, OUT_VC_HOLDS};
 
 /// What the owed dummy tail did in one cycle (set by the source).
@@ -120,12 +121,16 @@ impl LaneHold {
 /// One message's dummy-tail cycles by [`DummyPart`], its no-credit
 /// cycles by [`LaneHold`], and in its [`LaneHold::VcWait`] cycles the
 /// wanted port's output VCs by [`OutVcHold`] (M a cycle; each indexed by
-/// position in `ALL`).
+/// position in `ALL`), and of those output VCs held by best effort with
+/// no flit past the crossbar, where the holder's next flit was by
+/// [`HolderPlace`], and of those with it in the router, by [`HolderSwitch`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DummySplit {
     pub parts: [u32; DUMMY_PARTS],
     pub lane: [u32; LANE_HOLDS],
     pub out_vcs: [u32; OUT_VC_HOLDS],
+    pub holders: [u32; HOLDER_PLACES],
+    pub switches: [u32; HOLDER_SWITCHES],
 }
 
 impl DummySplit {
@@ -137,6 +142,12 @@ impl DummySplit {
     }
     pub fn out_vc(&self, h: OutVcHold) -> u32 {
         self.out_vcs[h as usize]
+    }
+    pub fn holder(&self, h: HolderPlace) -> u32 {
+        self.holders[h as usize]
+    }
+    pub fn switch(&self, h: HolderSwitch) -> u32 {
+        self.switches[h as usize]
     }
     /// The queue's parts, the header's parts, and the lane holds (which
     /// split the two no-credit parts together).

@@ -10,6 +10,7 @@
 //! (its next flits still at the input side). Read only from the router's
 //! registers after the cycle; the run is unchanged.
 
+use super::holders::{place, switch, HolderSwitch, SourceView, HOLDER_PLACES, HOLDER_SWITCHES};
 use wormqos_sim::{Router, Width};
 
 /// The classes as the workload codes them (`source_vc_holds.rs`).
@@ -98,8 +99,13 @@ fn holder_class<X: Width>(router: &Router<X>, owner: usize) -> u32 {
 }
 
 /// Adds one cycle's split of port `route`'s output VCs to `counts`
-/// (indexed by position in [`OutVcHold::ALL`]; M entries a cycle).
-pub fn count<X: Width>(router: &Router<X>, route: usize, counts: &mut [u32; OUT_VC_HOLDS]) {
+/// (indexed by position in [`OutVcHold::ALL`]; M entries a cycle), and of
+/// those held by best effort with no flit past the crossbar, where the
+/// holder's next flit is to `places` ([`super::holders`]; `source(p, v)`:
+/// what the source feeding input VC (p, v) noted in the cycle), and of
+/// those with it in the router, what their input port passed through the
+/// crossbar to `switches` (`per_lane`: credits name their lanes).
+pub fn count<X: Width>(router: &Router<X>, route: usize, counts: &mut [u32; OUT_VC_HOLDS], places: &mut [u32; HOLDER_PLACES], switches: &mut [u32; HOLDER_SWITCHES], per_lane: bool, source: impl Fn(usize, usize) -> SourceView) {
     let m = router.config().vcs();
     let link = &router.outputs().flits[route];
     for u in 0..m {
@@ -108,7 +114,16 @@ pub fn count<X: Width>(router: &Router<X>, route: usize, counts: &mut [u32; OUT_
         } else {
             let owner = router.owner(route, u).expect("an allocated output VC has an owner");
             let sending = link.valid && link.vc as usize == u;
-            OutVcHold::held(holder_class(router, owner), sending, router.output_occupancy(route, u) > 0)
+            let hold = OutVcHold::held(holder_class(router, owner), sending, router.output_occupancy(route, u) > 0);
+            if hold == OutVcHold::BestEffortEmpty {
+                let (p, v) = (owner / m, owner % m);
+                let at = place(router, p, v, source(p, v));
+                places[at as usize] += 1;
+                if HolderSwitch::applies(at) {
+                    switches[switch(router, p, v, per_lane) as usize] += 1;
+                }
+            }
+            hold
         };
         counts[hold as usize] += 1;
     }

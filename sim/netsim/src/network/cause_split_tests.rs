@@ -233,3 +233,81 @@ fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     want.out_vcs[OutVcHold::Free as usize] = 1;
     assert_eq!(got, vec![(5, want)]);
 }
+
+/// `preempting_sources_on(3)` with 2 VCs and best effort capped at 1
+/// output VC of a port (`best_effort_output_vcs = 1`).
+fn preempting_sources_two_vcs() -> Validated {
+    let text = "name = \"holders\"\n[router]\nports = 3\nvcs = 2\nflit_width = 32\ninput_buffer_depth = 4\n\
+         output_buffer_depth = 4\ncrossbar = \"multiplexed\"\nscheduler = \"virtualclock\"\nmode = \"preemptive\"\n\
+         traffic_classes = 3\npreemption_credits = \"per_lane\"\nbest_effort_output_vcs = 1\n\
+         [topology]\nkind = \"single_switch\"\n\
+         [workload]\nload = 0.1\nmix = [50, 50]\nrealtime = \"poisson\"\nbest_effort = \"poisson\"\nmessage_flits = 8\n\
+         source_preemption = \"best_effort\"\n\
+         [run]\ncycles = 1000\nwarmup_cycles = 0\ndrain_cycles = 1000\n";
+    Experiment::from_str(text, "holders.toml", PathBuf::new()).unwrap()
+}
+
+/// Where a best-effort holder's next flit is, by hand
+/// (`cause_split::holders`): the scenario of
+/// `the_output_vcs_best_effort_waits_for_are_split_by_holder` on
+/// `preempting_sources_two_vcs`, plus a 4-flit real-time message B at
+/// endpoint 2 (X's source) in cycle 5, on the VC X does not hold, to
+/// endpoint 0. X holds an output VC of port 1 from 2, and Y, routed after
+/// 2, is refused the port's other, free, output VC by the cap until X's
+/// tail frees X's. X as before up to flit 3 (crossing
+/// 3..=6, on the link 4..=7). In 5 the source sends B (the higher class)
+/// before X: B's header and flits 1..=3 in 5..=8, so X's flits 4..=7
+/// leave in 9..=12. B: header through the crossbar in 8 (written in t,
+/// crossing in t + 3), flits 9..=11, one a cycle behind it. X's flit 4
+/// (written 9, ready in 11) loses input port 2's crossbar to B's flit 3 in
+/// 11 (VirtualClock: B's Vtick 4 against best effort's largest) and
+/// crosses in 12, flits 5..=7 in 13..=15 (tail: VC 0 free at the end of
+/// 15). So of X's output VC in Y's VC-wait cycles 5..=15: X sending
+/// in 5, 6, 7, 13, 14, its buffer holding flit 4 in 12, free in 15, and
+/// empty in 8..=11: in 8 X's flit 4 still at the source, with a credit,
+/// the link given to B (real time), in 9..=11 in X's input lane while
+/// input port 2 passed B's flits 1..=3 (a lane opened by real time). The
+/// other output VC free in all 11. Then as before, 5 cycles later: VA grants Y X's output VC
+/// in 16 (SwitchLost), Y0 and Y1 cross in 17 and 18 (Crossed), A's dummy
+/// tail leaves in 19: HeaderNoCredit 14 (5..=18), HeaderSent 1.
+#[test]
+fn the_holders_next_flits_are_placed() {
+    use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
+    use crate::cause_split::holders::{HolderPlace, HolderSwitch};
+    use crate::cause_split::out_vcs::OutVcHold;
+    let v = preempting_sources_two_vcs();
+    let mut sim = probed(&v);
+    let flow = |sim: &Sim, src: u32, class: u8| sim.flows.iter().position(|f| f.src == src && f.class == class).unwrap() as u32;
+    let (x, y, a, b) = (flow(&sim, 2, 0), flow(&sim, 0, 0), flow(&sim, 0, 1), flow(&sim, 2, 1));
+    sim.stream_vc = vec![ANY_VC; sim.flows.len()];
+    // Best effort takes VC 1 here (the VC its class may use); A shares it,
+    // B does not.
+    sim.stream_vc[a as usize] = 1;
+    sim.stream_vc[b as usize] = 0;
+    let be = |f: u32, vtick: u32| Message { flow: f, dest: 1, class: 0, vtick, flits: 8, frame: u32::MAX, frame_msgs: 0 };
+    sim.enqueue(x, be(x, sim.vtick_be), 0);
+    sim.step(false);
+    sim.enqueue(y, be(y, sim.vtick_be), 1);
+    while sim.cycle < 5 {
+        sim.step(false);
+    }
+    sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
+    sim.enqueue(b, Message { flow: b, dest: 0, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
+    sim.run_to_end().unwrap();
+    let log = sim.msg_log.take().unwrap().1;
+    let got: Vec<(u32, u64, DummySplit)> = std::mem::take(&mut sim.cause_log).into_iter().filter(|(i, _)| log[*i].src == 0).map(|(i, s)| (log[i].src, log[i].created, s.dummy)).collect();
+    let mut want = DummySplit::default();
+    want.parts[DummyPart::HeaderNoCredit as usize] = 14;
+    want.parts[DummyPart::HeaderSent as usize] = 1;
+    want.lane[LaneHold::VcWait as usize] = 11;
+    want.lane[LaneHold::SwitchLost as usize] = 1;
+    want.lane[LaneHold::Crossed as usize] = 2;
+    want.out_vcs[OutVcHold::BestEffortSending as usize] = 5;
+    want.out_vcs[OutVcHold::BestEffortBuffered as usize] = 1;
+    want.out_vcs[OutVcHold::BestEffortEmpty as usize] = 4;
+    want.out_vcs[OutVcHold::Free as usize] = 12;
+    want.holders[HolderPlace::SourceLinkRealTime as usize] = 1;
+    want.holders[HolderPlace::InLane as usize] = 3;
+    want.switches[HolderSwitch::InputRealTime as usize] = 3;
+    assert_eq!(got, vec![(0, 5, want)]);
+}
