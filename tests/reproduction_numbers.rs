@@ -79,8 +79,10 @@ struct Claim {
 
 type Table = Vec<HashMap<String, String>>;
 
-fn read_csv(path: &str, cache: &mut HashMap<String, Table>) -> Table {
-    cache.entry(path.to_string()).or_insert_with(|| shared_csv(path).as_ref().clone()).clone()
+/// The committed table at `path`, as an owned copy of the shared parse
+/// (`shared_csv`).
+fn read_csv(path: &str) -> Table {
+    shared_csv(path).as_ref().clone()
 }
 
 /// The committed table at `path` (a CSV, or `dir/*.json`: a row per JSON
@@ -178,7 +180,6 @@ fn contains_number(text: &str, number: &str) -> bool {
 
 fn check(claims: &[Claim]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut errors = Vec::new();
     for c in claims {
         if !doc.contains(c.passage) {
@@ -189,7 +190,7 @@ fn check(claims: &[Claim]) -> Vec<String> {
             if !contains_number(c.passage, num.written) {
                 errors.push(format!("{:?} is not in its passage {:?}", num.written, c.passage));
             }
-            let table = read_csv(num.csv, &mut cache);
+            let table = read_csv(num.csv);
             let rows: Vec<&HashMap<String, String>> = table.iter().filter(|r| num.row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
             if rows.len() != 1 {
                 errors.push(format!("{}: {} rows match {:?}", num.csv, rows.len(), num.row));
@@ -1060,8 +1061,7 @@ fn fig9_paper_ni_claims() -> Vec<Claim> {
 #[test]
 fn fig9_paper_ni_queue_matches_mg1() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
-    let table = read_csv(FIG9_NI, &mut cache);
+    let table = read_csv(FIG9_NI);
     let get = |load: &str, strategy: &str, column: &str| -> f64 {
         let row = fig9_ni_row(load, strategy, "per_direction_until_delivered");
         let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
@@ -1124,7 +1124,7 @@ fn fig9_paper_ni_queue_matches_mg1() {
         assert!((accepted / bound - 1.0).abs() < 0.01, "{strategy}: accepted {accepted} vs 1/S̄ {bound}");
     }
     // "1.8 to 4 times Eq. 8's": the simulated wait over M/M/n's and the Markov Eq. 8 wait.
-    let t9 = read_csv("experiments/results/model_fig9_004/throughput.csv", &mut cache);
+    let t9 = read_csv("experiments/results/model_fig9_004/throughput.csv");
     let eq8 = |source: &str, load: &str| -> f64 {
         let point = format!("\"workload.load={load} topology.strategy=destination_block\"");
         t9.iter().find(|r| r["source"] == source && r["point"] == point).unwrap()["segmentation_wait_ms"].parse().unwrap()
@@ -1407,7 +1407,7 @@ fn klink_claims() -> Vec<Claim> {
 /// The table row of point (K, g) as docs/reproduction.md writes it, its
 /// numbers from the committed CSV.
 fn klink_row_passage(k: &str, g: &str, err: &str) -> String {
-    let table = read_csv(KLINK, &mut HashMap::new());
+    let table = read_csv(KLINK);
     let row = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{KLINK}: no K = {k}, g = {g}"));
     let g = g.trim_end_matches(".0");
     format!("| {k} | {g} | {} ± {} | {} | {} | {err} % |", row["sim_total"], row["sim_total_se"], row["added_total"], row["tandem_total"])
@@ -1418,7 +1418,7 @@ fn klink_row_passage(k: &str, g: &str, err: &str) -> String {
 #[test]
 fn klink_errors_follow_from_the_committed_totals() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let table = read_csv(KLINK, &mut HashMap::new());
+    let table = read_csv(KLINK);
     let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
     let (mut tandem, mut added) = (Vec::new(), Vec::new());
     for (k, g, written) in KLINK_ROWS {
@@ -1443,7 +1443,7 @@ fn klink_errors_follow_from_the_committed_totals() {
 #[test]
 fn k14_trace_rows_errors_follow_from_the_rerun_csvs() {
     for (csv, column, written) in [(KLINK, "tandem_total", "−0.6"), (KLINK16, "tandem_total", "−9.1"), (COUPLED16, "tandem_total", "−8.0"), (COUPLED16, "coupled_total", "+2.1")] {
-        let table = read_csv(csv, &mut HashMap::new());
+        let table = read_csv(csv);
         let row = table.iter().find(|r| r["streams"] == "14" && r["gap"] == "33.0").unwrap_or_else(|| panic!("{csv}: no K = 14"));
         let (model, sim): (f64, f64) = (row[column].parse().unwrap(), row["sim_total"].parse().unwrap());
         assert_eq!(signed_tenth(100.0 * (model / sim - 1.0)), written, "{csv}: {column}");
@@ -1465,7 +1465,7 @@ const KLINK16_ROWS: [(&str, &str, &str, &str); 7] = [
 ];
 
 fn klink16_row_passage(k: &str, g: &str, added: &str, tandem: &str) -> String {
-    let table = read_csv(KLINK16, &mut HashMap::new());
+    let table = read_csv(KLINK16);
     let r = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{KLINK16}: no K = {k}, g = {g}"));
     format!(
         "| {k} | {} | {} ± {} | {} | {added} % | {} ({} / {}) | {tandem} % |",
@@ -1524,7 +1524,7 @@ fn two_model_errors(
     totals: (&str, &str),
     passage: impl Fn(&str, &str, &str, &str) -> String,
 ) -> (Vec<f64>, Vec<f64>) {
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = read_csv(csv);
     let cell = |k: &str, g: &str, c: &str| -> f64 { table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap()[c].parse().unwrap() };
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for &(k, g, a, b) in rows {
@@ -1578,7 +1578,7 @@ const COUPLED16_CHECK_ROWS: [(&str, &str, &str, &str); 4] = [("2", "40.0", "−1
 
 /// A row of the coupled tables from `csv`.
 fn coupled_row_passage(csv: &str, k: &str, g: &str, tandem: &str, coupled: &str) -> String {
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = read_csv(csv);
     let r = table.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{csv}: no K = {k}, g = {g}"));
     format!(
         "| {k} | {} | {} ± {} | {} | {tandem} % | {} ± {} | {} ({} / {}) | {coupled} % | {} ± {} |",
@@ -1711,7 +1711,7 @@ fn coupled16_rows_and_errors_follow_from_the_committed_totals() {
         signed_tenth(kt_hi)
     );
     assert!(doc.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
-    let table = read_csv(COUPLED16, &mut HashMap::new());
+    let table = read_csv(COUPLED16);
     let b: f64 = table.iter().find(|r| r["streams"] == "1" && r["gap"] == "33.0").unwrap()["blocking_model"].parse().unwrap();
     let c_b = 32.0 / (34.0 + b);
     for passage in [format!("c_b = c·M/(M + 2 + c·B̄) = {c_b:.4} flits per cycle"), format!("c_b = {c_b:.4} < r = 32/33")] {
@@ -1842,10 +1842,9 @@ fn atomic_torus_claims() -> Vec<Claim> {
 #[test]
 fn atomic_torus_errors_match_the_committed_results() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     for (csv, loads, [_, _, errors, _]) in ATOMIC_TABLES {
         assert!(doc.contains(errors), "passage not in docs/reproduction.md: {errors:?}");
-        let table = read_csv(csv, &mut cache);
+        let table = read_csv(csv);
         let latency = |source: &str, load: &str| -> Option<f64> {
             let row = table.iter().find(|r| r["source"] == source && r["workload.load"] == load).unwrap_or_else(|| panic!("{csv}: no {source} row at {load}"));
             row["be_network_latency_cycles"].parse().ok()
@@ -1862,7 +1861,7 @@ fn atomic_torus_errors_match_the_committed_results() {
         }
     }
     // The 16 × 16 table's errors at 0.02 (first cell of each row).
-    let heavy = read_csv("experiments/results/model_torus_002_16x16_long_heavy_atomic/results.csv", &mut cache);
+    let heavy = read_csv("experiments/results/model_torus_002_16x16_long_heavy_atomic/results.csv");
     for (m, written) in ATOMIC_HEAVY_ROWS {
         assert!(doc.contains(written), "{written:?}");
         let at = |source: &str| -> f64 {
@@ -2689,8 +2688,7 @@ const HEADER_WAIT: &str = "experiments/results/fig4_003_8020_trace/header_wait.c
 /// and the dummy tail's missing credit is most of P's wait.
 #[test]
 fn the_header_wait_split_adds_up() {
-    let mut cache = HashMap::new();
-    let t = read_csv(HEADER_WAIT, &mut cache);
+    let t = read_csv(HEADER_WAIT);
     let run = |name: &str| t.iter().find(|r| r["run"] == name).unwrap_or_else(|| panic!("{name}"));
     let f = |r: &HashMap<String, String>, c: &str| r[c].parse::<f64>().unwrap();
     for name in ["np", "p_selfpre"] {
@@ -2996,8 +2994,8 @@ fn fig4_003_stream_vc_hold_claims() -> Vec<Claim> {
 
 /// The 95 % interval (p - h, p + h) of the deadline missing probability of
 /// `point`'s `phase` in a `phases.csv`.
-fn miss_interval(csv: &str, point: &str, phase: usize, cache: &mut HashMap<String, Table>) -> (f64, f64) {
-    let t = read_csv(csv, cache);
+fn miss_interval(csv: &str, point: &str, phase: usize) -> (f64, f64) {
+    let t = read_csv(csv);
     let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv} {point} {phase}"));
     let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
     (p - h, p + h)
@@ -3009,10 +3007,9 @@ fn miss_interval(csv: &str, point: &str, phase: usize, cache: &mut HashMap<Strin
 /// with P higher in 70:30 and 80:20.
 #[test]
 fn p_with_real_time_on_its_own_source_vcs_does_not_beat_np() {
-    let mut cache = HashMap::new();
     for ph in 0..5 {
-        let np = miss_interval(S09, "0.9 non_preemptive", ph, &mut cache);
-        let p = miss_interval(RTV, "0.9", ph, &mut cache);
+        let np = miss_interval(S09, "0.9 non_preemptive", ph);
+        let p = miss_interval(RTV, "0.9", ph);
         let overlap = np.0 <= p.1 && p.0 <= np.1;
         assert_eq!(overlap, ph < 3, "phase {ph}: NP {np:?}, P {p:?}");
         if !overlap {
@@ -3028,12 +3025,11 @@ fn p_with_real_time_on_its_own_source_vcs_does_not_beat_np() {
 /// every phase from 30:70 on and overlaps in 20:80.
 #[test]
 fn per_stream_p_misses_less_often_than_np_at_0_9() {
-    let mut cache = HashMap::new();
     const SELF: &str = "experiments/results/fig4_003_p_09_stream_selfpre/phases.csv";
     for (csv, point, apart) in [(S09, "0.9 preemptive", [false, true, false, true, true]), (SELF, "0.9", [false, true, true, true, true])] {
         for ph in 0..5 {
-            let np = miss_interval(S09, "0.9 non_preemptive", ph, &mut cache);
-            let p = miss_interval(csv, point, ph, &mut cache);
+            let np = miss_interval(S09, "0.9 non_preemptive", ph);
+            let p = miss_interval(csv, point, ph);
             let overlap = np.0 <= p.1 && p.0 <= np.1;
             assert_eq!(!overlap, apart[ph], "{csv} phase {ph}: NP {np:?}, P {p:?}");
             if !overlap {
@@ -3050,20 +3046,19 @@ fn per_stream_p_misses_less_often_than_np_at_0_9() {
 /// and 80:20 with P higher and overlap before.
 #[test]
 fn np_and_p_separate_at_0_9_only() {
-    let mut cache = HashMap::new();
     let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
     // With streams bound to VCs at 0.6 P's estimate is below NP's in every
     // phase, within overlapping intervals.
     let stream = "experiments/results/fig4_003_pnp_06_stream/phases.csv";
     for ph in 0..5 {
-        let np = miss_interval(stream, "0.6 non_preemptive", ph, &mut cache);
-        let p = miss_interval(stream, "0.6 preemptive", ph, &mut cache);
+        let np = miss_interval(stream, "0.6 non_preemptive", ph);
+        let p = miss_interval(stream, "0.6 preemptive", ph);
         assert!(overlap(np, p) && p.0 + p.1 < np.0 + np.1, "per stream, phase {ph}: NP {np:?}, P {p:?}");
     }
     for (csv, load) in [(PNP06, "0.6"), (PNP08, "0.8"), (PNP09, "0.9"), (PNP09L, "0.9"), (PNP8VC, "0.6")] {
         for ph in 0..5 {
-            let np = miss_interval(csv, &format!("{load} non_preemptive"), ph, &mut cache);
-            let p = miss_interval(csv, &format!("{load} preemptive"), ph, &mut cache);
+            let np = miss_interval(csv, &format!("{load} non_preemptive"), ph);
+            let p = miss_interval(csv, &format!("{load} preemptive"), ph);
             let apart = match csv {
                 PNP09 => ph == 4,
                 PNP8VC => ph >= 3,
@@ -3085,8 +3080,7 @@ fn np_and_p_separate_at_0_9_only() {
 /// (µs × 12.5), 4.7 as written, more than NP's 4 real-time VCs.
 #[test]
 fn littles_law_at_0_9_is_4_7_messages() {
-    let mut cache = HashMap::new();
-    let t = read_csv("experiments/results/fig4_003_pnp_09/phase_latency.csv", &mut cache);
+    let t = read_csv("experiments/results/fig4_003_pnp_09/phase_latency.csv");
     let r = t.iter().find(|r| r["point"] == "0.9 non_preemptive" && r["phase"] == "4" && r["class"] == "1").unwrap();
     let rate = r["messages"].parse::<f64>().unwrap() / 1_875_000.0 / 8.0;
     let in_flight = rate * r["network_us"].parse::<f64>().unwrap() * 12.5;
@@ -3101,10 +3095,9 @@ fn littles_law_at_0_9_is_4_7_messages() {
 /// per-VC run's; without the cap the 20:80 intervals barely overlap.
 #[test]
 fn per_lane_credits_leave_p_level_with_np() {
-    let mut cache = HashMap::new();
-    let lane = read_csv(FIG4_LANE, &mut cache);
-    let cap = read_csv("experiments/results/fig4_003_cap/phases.csv", &mut cache);
-    let np = read_csv(FIG4_SHORT, &mut cache);
+    let lane = read_csv(FIG4_LANE);
+    let cap = read_csv("experiments/results/fig4_003_cap/phases.csv");
+    let np = read_csv(FIG4_SHORT);
     let interval = |t: &Table, point: &str, phase: usize| {
         let r = t.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{point} {phase}"));
         let (p, h): (f64, f64) = (r["deadline_miss_probability"].parse().unwrap(), r["deadline_miss_probability_ci95"].parse().unwrap());
@@ -3255,11 +3248,10 @@ fn fig4_003_cap_claims() -> Vec<Claim> {
 #[test]
 fn quoted_deadlocks_match_the_committed_results() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     for (passage, csv, row, cycle) in DEADLOCKS {
         assert!(doc.contains(passage), "passage not in docs/reproduction.md: {passage:?}");
         assert!(contains_number(passage, &cycle_as_written(cycle)), "{cycle} not in {passage:?}");
-        let table = read_csv(csv, &mut cache);
+        let table = read_csv(csv);
         let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
         assert_eq!(rows.len(), 1, "{csv} {row:?}");
         let error = rows[0].get("error").map_or("", String::as_str);
@@ -3595,9 +3587,8 @@ fn fig6a_claims() -> Vec<Claim> {
 #[test]
 fn fig6a_n256_paper_ni_queue_matches_mg1() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
-    let cell = |cache: &mut HashMap<String, Table>, csv: &str, row: &[(&str, &str)], column: &str| -> f64 {
-        let table = read_csv(csv, cache);
+    let cell = |csv: &str, row: &[(&str, &str)], column: &str| -> f64 {
+        let table = read_csv(csv);
         let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
         assert_eq!(rows.len(), 1, "{csv} {row:?}");
         rows[0][column].parse().unwrap()
@@ -3605,9 +3596,9 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
     const SEGQ: &str = "experiments/results/model_fig6a_004_n256_segq/source_queue.csv";
     const N256: &str = "experiments/results/model_fig6a_004_n256/source_queue.csv";
     const RES: &str = "experiments/results/model_fig6a_004_n256_segq/results.csv";
-    let sq = |cache: &mut HashMap<String, Table>, csv: &str, source: &str, load: &str, column: &str| {
+    let sq = |csv: &str, source: &str, load: &str, column: &str| {
         let point = format!("workload.load={load} router.vcs=2");
-        cell(cache, csv, &[("source", source), ("point", &point), ("class", "0")], column)
+        cell(csv, &[("source", source), ("point", &point), ("class", "0")], column)
     };
     let quoted = |written: &str, value: f64| {
         assert_eq!(rounded_like(value, written), written, "computed {value}");
@@ -3618,10 +3609,10 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
         let (a, b) = s.trim_matches(|c| c == '|' || c == ' ').split_once(" % | ").unwrap();
         (l, a.replace('−', "-"), b.trim_end_matches(" %").replace('+', ""))
     }) {
-        let model = sq(&mut cache, SEGQ, "model:markov", load, "latency_cycles");
+        let model = sq(SEGQ, "model:markov", load, "latency_cycles");
         let err = |sim: f64| 100.0 * (model / sim - 1.0);
-        assert_eq!(rounded_like(err(sq(&mut cache, SEGQ, "sim", load, "latency_cycles")), &paper), paper, "{load}");
-        assert_eq!(rounded_like(err(sq(&mut cache, N256, "sim", load, "latency_cycles")), &default), default, "{load}");
+        assert_eq!(rounded_like(err(sq(SEGQ, "sim", load, "latency_cycles")), &paper), paper, "{load}");
+        assert_eq!(rounded_like(err(sq(N256, "sim", load, "latency_cycles")), &default), default, "{load}");
     }
     // The hop count's spread.
     let hops: Vec<f64> = (1..=255u32).map(|d| d.min(256 - d) as f64).collect();
@@ -3633,9 +3624,9 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
     let mut errors = Vec::new();
     let quotes = [("0.05", "0.109", "0.183", "31.1", "26.3", "30.8"), ("0.2", "0.450", "0.167", "215.2", "184.4", "212.8")];
     for (load, rho_w, cs2_w, mg1_w, md1_w, sim_w) in quotes {
-        let s = sq(&mut cache, SEGQ, "sim", load, "network_latency_cycles");
-        let sim_wait = sq(&mut cache, SEGQ, "sim", load, "source_wait_cycles");
-        let accepted = cell(&mut cache, RES, &[("source", "sim"), ("workload.load", load), ("router.vcs", "2")], "accepted_throughput");
+        let s = sq(SEGQ, "sim", load, "network_latency_cycles");
+        let sim_wait = sq(SEGQ, "sim", load, "source_wait_cycles");
+        let accepted = cell(RES, &[("source", "sim"), ("workload.load", load), ("router.vcs", "2")], "accepted_throughput");
         let rho = accepted / 100.0 / 2.0 * s;
         let cs2 = 25.0 * var_h / (s * s);
         let md1 = rho * s / (2.0 * (1.0 - rho));
@@ -3660,7 +3651,7 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
     assert_eq!(rounded_like(worst, "1.1"), "1.1", "{errors:?}");
     assert!(doc.contains("gives the simulated wait within 1.1 %"));
     // At 0.4 the offered rate against the simulated service: ρ ≈ 0.99.
-    let s04 = sq(&mut cache, SEGQ, "sim", "0.4", "network_latency_cycles");
+    let s04 = sq(SEGQ, "sim", "0.4", "network_latency_cycles");
     assert_eq!(rounded_like(0.4 / 100.0 / 2.0 * s04, "0.99"), "0.99");
     assert!(doc.contains("per direction against S = 493.3 is ρ ≈ 0.99"));
     // The closing bullet: the same errors, and the network-latency range 2.5–6.3 %.
@@ -3685,9 +3676,8 @@ fn fig6a_n256_paper_ni_queue_matches_mg1() {
 #[test]
 fn fig6a_n256_paper_ni_mg1_and_saturation() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut cell = |csv: &str, row: &[(&str, &str)], column: &str| -> String {
-        let table = read_csv(csv, &mut cache);
+        let table = read_csv(csv);
         let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
         assert_eq!(rows.len(), 1, "{csv} {row:?}");
         rows[0][column].clone()
@@ -3729,7 +3719,7 @@ fn fig6a_n256_paper_ni_mg1_and_saturation() {
             // The run's own output says so (`model --with-sim`'s `sim_saturated`).
             let marked = cell(&format!("experiments/results/{dir}/throughput.csv"), &[("source", "sim"), ("point", &*format!("\"{point}\""))], "error");
             assert_eq!(marked.contains("sim saturated: accepted"), saturated, "{dir} {load}: {marked}");
-            let mut model = |name: &str, form: &str| -> Result<(f64, f64), f64> {
+            let model = |name: &str, form: &str| -> Result<(f64, f64), f64> {
                 let mpoint = format!("{point} model.source_queue={form}");
                 let t_row = [("source", &*format!("model:{name}")), ("point", &*format!("\"{mpoint}\""))];
                 let rho: f64 = cell(MODELS_T, &t_row, "segmentation_rho").parse().unwrap();
@@ -4186,9 +4176,8 @@ fn mpeg2_001_staggered_claims() -> Vec<Claim> {
 fn staggered_mpeg2_tracks_synthetic_vbr() {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     assert!(doc.contains("is within 1.6 ms of synthetic VBR's at each of the 24 points and σ_d is\nat or below synthetic VBR's at each"));
-    let mut cache = HashMap::new();
-    let staggered = read_csv("experiments/results/fig11_001_staggered/results.csv", &mut cache);
-    let vbr = read_csv("experiments/results/fig5_001/results.csv", &mut cache);
+    let staggered = read_csv("experiments/results/fig11_001_staggered/results.csv");
+    let vbr = read_csv("experiments/results/fig5_001/results.csv");
     let key = |r: &HashMap<String, String>| (r["workload.load"].clone(), r["router.scheduler"].clone(), r["router.crossbar"].clone());
     let f = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     assert_eq!(staggered.len(), 24);
@@ -4931,7 +4920,7 @@ fn cube_link_table_and_mechanism_follow_from_the_traces() {
     const LINKS: &str = "experiments/results/cube_link_trace/cube_links.csv";
     const SWEEP: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let (links, sweep, klink) = (read_csv(LINKS, &mut HashMap::new()), read_csv(SWEEP, &mut HashMap::new()), read_csv(KLINK, &mut HashMap::new()));
+    let (links, sweep, klink) = (read_csv(LINKS), read_csv(SWEEP), read_csv(KLINK));
     let flat = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
@@ -4975,7 +4964,7 @@ fn cube_source_backlog_table_follows_from_the_sweep() {
     const SWEEP: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv";
     let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
-    let sweep = read_csv(SWEEP, &mut HashMap::new());
+    let sweep = read_csv(SWEEP);
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     let signed = |x: f64| format!("{}{:.1}", if x < 0.0 { "−" } else { "+" }, x.abs());
     assert_eq!(sweep.len(), 6, "{SWEEP}");

@@ -78,7 +78,7 @@ fn be_prio_links_section_follows_from_the_committed_runs() {
     assert!(errors.is_empty(), "{errors:#?}");
     let flat = section_words(SECTION);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let table = read_csv(OVERLAP, &mut HashMap::new());
+    let table = read_csv(OVERLAP);
     let v = |point: &str, link: &str, col: &str| cube_be_prio::link_cell(&table, OVERLAP, point, link, col);
     let over = |links: &[&str], col: &str| -> Vec<f64> { POINTS.iter().flat_map(|(p, _)| links.iter().map(move |l| v(p, l, col))).collect() };
     let (min, max) = (|x: &[f64]| x.iter().cloned().fold(f64::INFINITY, f64::min), |x: &[f64]| x.iter().cloned().fold(f64::NEG_INFINITY, f64::max));

@@ -40,7 +40,7 @@ fn pnp_carried() -> Vec<Derived> {
 /// σ_d is at its floor (the 0.05–0.06 ms every unjittered point has;
 /// below 0.07 ms here, the next σ_d up being 0.083), second census sample.
 fn fig5_001_dmp_at_floor() -> Vec<Derived> {
-    let table = read_csv("experiments/results/fig5_001/results.csv", &mut HashMap::new());
+    let table = read_csv("experiments/results/fig5_001/results.csv");
     let dmp: Vec<f64> = table.iter().filter(|r| num(r, "frame_interval_sd_ms") < 0.07).map(|r| num(r, "deadline_miss_probability")).collect();
     assert!(dmp.len() >= 10, "most of Fig. 5's points are at the floor: {}", dmp.len());
     let (lo, hi) = min_max(&dmp);
@@ -55,7 +55,7 @@ fn fig5_001_dmp_at_floor() -> Vec<Derived> {
 /// rounded twice (33.5 in the table, then 34).
 fn fig5_003_be_ranges() -> Vec<Derived> {
     const PL: &str = "experiments/results/fig5_003_iterative/phase_latency.csv";
-    let table = read_csv(PL, &mut HashMap::new());
+    let table = read_csv(PL);
     let be = |routers: &[&str], phases: &[&str]| -> Vec<f64> {
         table.iter().filter(|r| r["class"] == "0" && routers.iter().any(|x| r["point"] == format!("0.8 {x}")) && phases.contains(&r["phase"].as_str())).map(|r| num(r, "latency_us")).collect()
     };
@@ -128,7 +128,7 @@ fn torus_old_numbers() -> Vec<Derived> {
 fn l3_fixed_point_end() -> Vec<Derived> {
     const LOADS: [&str; 4] = ["0.07", "0.08", "0.09", "0.1"];
     let status = |load: &str| {
-        let table = read_csv(super::l3_ties::CH, &mut HashMap::new());
+        let table = read_csv(super::l3_ties::CH);
         table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == "shared_channel").unwrap()["status"].clone()
     };
     let first: f64 = LOADS.iter().find(|l| status(l) == "saturated").expect("the shared channel saturates in the table").parse().unwrap();
@@ -158,7 +158,7 @@ const SWEEP: &str = "experiments/results/sweep_fig12b_000_onoff_cube6_bursts_see
 
 /// The g = 33 rows of the ten-seed sweep, K = 1, 2, 4, 14 in order.
 fn sweep_g33() -> Vec<HashMap<String, String>> {
-    let table = read_csv(SWEEP, &mut HashMap::new());
+    let table = read_csv(SWEEP);
     let rows: Vec<_> = ["1", "2", "4", "14"].iter().map(|k| table.iter().find(|r| r["streams"] == *k && r["gap_cycles"] == "33.0").unwrap_or_else(|| panic!("{SWEEP}: K = {k}, g = 33")).clone()).collect();
     rows
 }
@@ -177,7 +177,7 @@ fn cube_excess() -> Vec<Derived> {
     let mut v = vec![d(p, "+10.5", total[0]), d(p, "+6.1", pct[0]), d(p, "16", llo), d(p, "22", lhi), d(p, "+23.4", tlo), d(p, "+29.0", thi), d(p, "+13.2", plo), d(p, "+15.5", phi)];
     // "Not reproduced yet" repeats the tandem row's errors, K = 1 over its
     // three gaps (second census sample)
-    let k1: Vec<f64> = read_csv(SWEEP, &mut HashMap::new()).iter().filter(|r| r["streams"] == "1").map(|r| num(r, "tandem_error_percent")).collect();
+    let k1: Vec<f64> = read_csv(SWEEP).iter().filter(|r| r["streams"] == "1").map(|r| num(r, "tandem_error_percent")).collect();
     let (klo, khi) = min_max(&k1);
     let p = "seeds) it is within −6.5 % to +6.1 % at K = 1 and +13.2 % to +15.5 % high\n  at K = 2, 4 and 14";
     v.extend([d(p, "−6.5", klo), d(p, "+6.1", khi), d(p, "+13.2", plo), d(p, "+15.5", phi)]);
@@ -190,7 +190,7 @@ fn cube_excess() -> Vec<Derived> {
 /// header stays, the ROUTED waits), where the prose repeats them.
 fn cube_link_ranges() -> Vec<Derived> {
     const LINKS: &str = "experiments/results/cube_link_trace/cube_links.csv";
-    let links = read_csv(LINKS, &mut HashMap::new());
+    let links = read_csv(LINKS);
     let sums = |column: &str| -> Vec<f64> {
         ["1:173.6", "2:373.6", "4:773.6", "14:2773.6"]
             .iter()
@@ -230,7 +230,7 @@ fn backlog_split() -> Vec<Derived> {
     v.extend([d(p, "−2.3", num(&rows[1], "backlog_error_percent")), d(p, "−3.3", num(&rows[2], "backlog_error_percent")), d(p, "−5.3", num(&rows[3], "backlog_error_percent"))]);
     let (tlo, thi) = min_max(&rows[1..].iter().map(|r| num(r, "tandem_error_percent")).collect::<Vec<_>>());
     v.extend([d(p, "+13.2", tlo), d(p, "+15.5", thi)]);
-    let k1: Vec<f64> = read_csv(SWEEP, &mut HashMap::new()).iter().filter(|r| r["streams"] == "1").map(|r| num(r, "backlog_error_percent")).collect();
+    let k1: Vec<f64> = read_csv(SWEEP).iter().filter(|r| r["streams"] == "1").map(|r| num(r, "backlog_error_percent")).collect();
     assert_eq!(k1.len(), 3, "{SWEEP}: three K = 1 points");
     let (lo, hi) = min_max(&k1);
     v.extend([d(p, "−6.5", lo), d(p, "+0.7", hi)]);
@@ -257,7 +257,7 @@ fn k1_excess() -> Vec<Derived> {
 /// tandem and added models' errors against the simulated total, over every
 /// row of the 16-port table.
 fn klink16_summary() -> Vec<Derived> {
-    let table = read_csv(KLINK16, &mut HashMap::new());
+    let table = read_csv(KLINK16);
     assert_eq!(table.len(), 8, "{KLINK16}: the table's eight points");
     let low = |column: &str| min_max(&table.iter().map(|r| 100.0 * (1.0 - num(r, column) / num(r, "sim_total"))).collect::<Vec<_>>());
     let ((tlo, thi), (alo, ahi)) = (low("tandem_total"), low("added_total"));
@@ -286,7 +286,7 @@ fn fig6_003_block_costs() -> Vec<Derived> {
 /// 000_… Fig. 4(a)'s model section repeats where the multiplexed-crossbar
 /// router saturates: the most `fig4_000` carries, to one decimal.
 fn fig4_000_saturation() -> Vec<Derived> {
-    let table = read_csv("experiments/results/fig4_000/results.csv", &mut HashMap::new());
+    let table = read_csv("experiments/results/fig4_000/results.csv");
     let (_, most) = min_max(&table.iter().map(|r| num(r, "accepted_throughput")).collect::<Vec<_>>());
     vec![d("head-of-line loss at points A/B that makes that router saturate near 0.6", "0.6", most)]
 }
@@ -306,7 +306,7 @@ fn ring_004_holding_bounds() -> Vec<Derived> {
     let sim = |load| at("experiments/results/ring_004/results.csv", &[("workload.load", load)], "be_latency_cycles");
     let err = |model, load| 100.0 * (at(MODEL, &[("source", model), ("workload.load", load)], "be_latency_cycles") / sim(load) - 1.0).abs();
     let to_015: Vec<f64> = ["0.002", "0.05", "0.1", "0.15"].iter().flat_map(|&l| [err("model:holding_mmn", l), err("model:holding_mdn", l)]).collect();
-    let unstable = cell_value(MODEL, sel(&[("source", "model:holding_mmn"), ("workload.load", "0.2")]), "be_latency_cycles", &mut HashMap::new());
+    let unstable = cell_value(MODEL, sel(&[("source", "model:holding_mmn"), ("workload.load", "0.2")]), "be_latency_cycles");
     assert!(unstable.is_err(), "{MODEL}: holding_mmn has a latency at 0.2: {unstable:?}");
     let p = "`ring.rs` (no segmentation queue) stays within 5 % to 0.15 and within 9 %\nat 0.2";
     vec![d(p, "5", min_max(&to_015).1), d(p, "9", err("model:holding_mdn", "0.2"))]

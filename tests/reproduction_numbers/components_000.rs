@@ -84,9 +84,8 @@ fn range(errs: &[f64]) -> String {
 fn fig8_components_prose_follows_from_its_csvs() {
     let flat = section_words(HEADING);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let (cube, router) = (read_csv(CUBE, &mut cache), read_csv(ROUTER, &mut cache));
-    let (cube_parts, router_parts) = (read_csv(CUBE_PARTS, &mut cache), read_csv(ROUTER_PARTS, &mut cache));
+    let (cube, router) = (read_csv(CUBE), read_csv(ROUTER));
+    let (cube_parts, router_parts) = (read_csv(CUBE_PARTS), read_csv(ROUTER_PARTS));
     let (cm, rm) = ("model:kim2005_cube", "model:kim2005");
     // T: within 0.2 % in the 6-cube, exactly equal in the router.
     for (_, class) in CLASSES {

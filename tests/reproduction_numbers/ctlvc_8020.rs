@@ -8,17 +8,16 @@
 
 use super::rtvcs_8020::{grouped, np_missing_time_half_width_us, CYCLE_US, DIR};
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 
 #[test]
 fn ctlvc_8020_section_numbers_follow_from_the_committed_trace() {
     let flat = section_words("#### P with NP's source binding in 80:20 (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let rows = read_csv(&format!("{DIR}/hold_split.csv"), &mut HashMap::new());
+    let rows = read_csv(&format!("{DIR}/hold_split.csv"));
     let run = |name: &str| rows.iter().find(|r| r["run"] == name).unwrap_or_else(|| panic!("hold_split.csv: no run {name}"));
     let v = |name: &str, col: &str| -> f64 { run(name)[col].parse().unwrap() };
     let phase_80 = |name: &str, col: &str| -> f64 {
-        let t = read_csv(&format!("{DIR}/{name}_phases.csv"), &mut HashMap::new());
+        let t = read_csv(&format!("{DIR}/{name}_phases.csv"));
         t.iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap()
     };
     let (np, p, p11) = ("np", "p_ctlvc", "p_ctlvc_be11");

@@ -79,7 +79,7 @@ fn cube_be_burst_section_follows_from_the_committed_runs() {
     assert_eq!(claims().iter().map(|c| c.numbers.len()).sum::<usize>(), 24 * 4 + 6 * 6, "a row lost a number");
     let flat = section_words("#### Best effort behind the cube's bursts (issue 22)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let table = read_csv(LINKS, &mut HashMap::new());
+    let table = read_csv(LINKS);
     let v = |point: &str, link: &str, col: &str| -> f64 {
         let r = table.iter().find(|r| r["point"] == point && r["link"] == link).unwrap_or_else(|| panic!("cube_be_links.csv: no {point} {link}"));
         r[col].parse().unwrap()
@@ -112,7 +112,7 @@ fn cube_be_burst_section_follows_from_the_committed_runs() {
     has(format!("−{:.1} % to +{:.1} % off on the hop links d ≥ 1", -min(&low), max(&low)));
     assert!(["1:148.8", "1:97.6"].iter().all(|p| v(p, "ejection", "error_pct") < 0.0), "not low at the ejection link");
     let path = |p: &str| v(p, "injection", "sim_wait") + 3.0 * hop_links.iter().map(|l| v(p, l, "sim_wait")).sum::<f64>() / 6.0 + v(p, "ejection", "sim_wait");
-    let hops = read_csv(HOPS, &mut HashMap::new());
+    let hops = read_csv(HOPS);
     let lat = |p: &str| -> f64 { hops.iter().find(|r| r["point"] == p && r["hops"] == "3").expect("h = 3")["network_mean"].parse().unwrap() };
     let (rise, latency) = (path("1:173.6") - path("1:97.6"), lat("1:173.6") - lat("1:97.6"));
     has(format!("rise by {:.1} cycles, the latency by {}", rise, f2(latency)));

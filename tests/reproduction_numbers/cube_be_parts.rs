@@ -41,8 +41,7 @@ fn sim_waits(r: &Row) -> f64 {
 fn cube_be_parts_follow_from_their_csvs() {
     let flat = section();
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let (six, five) = (read_csv(SIX, &mut cache), read_csv(FIVE, &mut cache));
+    let (six, five) = (read_csv(SIX), read_csv(FIVE));
     let at = |t: &Vec<Row>, p: &str| -> Row { t.iter().find(|r| r["point"] == p).unwrap_or_else(|| panic!("no point {p}")).clone() };
     let (light, heavy, heavy5, fig9) = (at(&six, "0.112:0.048:0.064"), at(&six, "0.256:0.192:0.064"), at(&five, "0.256:0.192:0.064"), at(&six, "0.176:0.048:0.128"));
     let cols = [&light, &heavy, &heavy5, &fig9];
@@ -59,9 +58,8 @@ fn cube_be_parts_follow_from_their_csvs() {
         assert!((model_header(r) + num(r, "model_ejection_transfer") - num(r, "model_network")).abs() < 0.003, "{}: model parts", r["point"]);
     }
     // The model's L̄_C is the committed Fig. 7 model row's (same file, load).
-    let mut c = HashMap::new();
     for (r, csv) in [(&light, "model_fig7_000_cube6"), (&heavy, "model_fig7_000_cube6"), (&heavy5, "model_fig7_000_cube5")] {
-        let t = read_csv(&format!("experiments/results/{csv}/results.csv"), &mut c);
+        let t = read_csv(&format!("experiments/results/{csv}/results.csv"));
         let row = t.iter().find(|x| x["source"] == "model:kim2005_cube" && x["workload.load+workload.mix"] == r["point"]).unwrap();
         let committed: f64 = row["be_network_latency_cycles"].parse().unwrap();
         assert!((committed - num(r, "model_network")).abs() < 0.0006, "{csv} {}: {committed} vs {}", r["point"], r["model_network"]);
@@ -127,8 +125,8 @@ fn cube_be_parts_follow_from_their_csvs() {
         assert!((num(&fig9, m) - num(&light, m)).abs() < 0.2 && (num(&fig9, s) - num(&light, s)).abs() < 0.2, "the message term moves by 0.2 cycles or more");
     }
     // The errors quoted from the committed runs (above in the document).
-    let mut err = |csv: &str, key: &str| -> f64 {
-        let t = read_csv(csv, &mut c);
+    let err = |csv: &str, key: &str| -> f64 {
+        let t = read_csv(csv);
         let at = |src: &str| -> f64 { t.iter().find(|x| x["source"] == src && x["workload.load+workload.mix"] == key).unwrap()["be_network_latency_cycles"].parse().unwrap() };
         100.0 * (at("model:kim2005_cube") / at("sim") - 1.0)
     };

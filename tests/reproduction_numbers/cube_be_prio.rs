@@ -83,7 +83,7 @@ fn cube_be_prio_section_follows_from_the_committed_runs() {
     assert!(errors.is_empty(), "{errors:#?}");
     let flat = section_words(SECTION);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let table = read_csv(LINKS, &mut HashMap::new());
+    let table = read_csv(LINKS);
     let v = |point: &str, link: &str, col: &str| link_cell(&table, LINKS, point, link, col);
     let (min, max) = (|x: &[f64]| x.iter().cloned().fold(f64::INFINITY, f64::min), |x: &[f64]| x.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
     let pct = |x: f64| if x < 0.0 { format!("−{:.1} %", -x) } else { format!("{x:.1} %") };

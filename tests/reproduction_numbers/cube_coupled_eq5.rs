@@ -136,9 +136,7 @@ fn cube_coupled_eq5_follows_from_its_csvs() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let flat = section_words(HEADING);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let table = |path: &str, cache: &mut HashMap<String, super::Table>| read_csv(path, cache);
-    let (r40, r20, r20c, g33) = (table(SEEDS40, &mut cache), table(SEEDS20, &mut cache), table(SEEDS20_CHECK, &mut cache), table(SEEDS40_G33, &mut cache));
+    let (r40, r20, r20c, g33) = (read_csv(SEEDS40), read_csv(SEEDS20), read_csv(SEEDS20_CHECK), read_csv(SEEDS40_G33));
     let at = |rows: &super::Table, k: &str, g: &str| rows.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("no K = {k}, g = {g}")).clone();
     let f = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
     let half = |r: &HashMap<String, String>| f(r, "coupled_drawn_gap_se") * t_975(f(r, "coupled_drawn_seeds") as usize);
@@ -190,7 +188,7 @@ fn cube_coupled_eq5_follows_from_its_csvs() {
     ));
     has(format!("the router's B̄ ({}) is unchanged", k4["blocking_model"]));
     // The cube: the chain's change.
-    let cube = table(CUBE, &mut cache);
+    let cube = read_csv(CUBE);
     let pt = |p: &str| cube.iter().find(|r| r["point"] == p).unwrap_or_else(|| panic!("{CUBE}: {p}")).clone();
     let all: Vec<_> = cube.iter().collect();
     let db: Vec<f64> = all.iter().map(|r| f(r, "blocking_chained_cycles") - f(r, "blocking_first_cycles")).collect();
@@ -220,7 +218,7 @@ fn cube_coupled_eq5_follows_from_its_csvs() {
         }
     }
     // The holds against the measured allocations plus one cycle.
-    let holds = table(HOLDS, &mut cache);
+    let holds = read_csv(HOLDS);
     let range = |points: &[&str], c: &str| -> (f64, f64) {
         holds.iter().filter(|r| points.contains(&r["point"].as_str())).map(|r| f(r, c)).fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)))
     };

@@ -92,7 +92,7 @@ fn cube_held_follows_from_its_csv() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
-    let (rows, tandem) = (read_csv(CSV, &mut HashMap::new()), read_csv(TANDEM, &mut HashMap::new()));
+    let (rows, tandem) = (read_csv(CSV), read_csv(TANDEM));
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     let at = |point: &str| rows.iter().find(|r| r["point"] == point).unwrap();
     let t_at = |point: &str| tandem.iter().find(|r| r["point"] == point).unwrap();
@@ -154,7 +154,7 @@ fn cube_held_follows_from_its_csv() {
     ));
     // The merge under the fluid queues' own shapes (atom at 0, exponential
     // tail), independent and comonotone, at the four g = 33 points.
-    let shapes = read_csv(SHAPES, &mut HashMap::new());
+    let shapes = read_csv(SHAPES);
     let sh: Vec<&HashMap<String, String>> = g33.iter().map(|p| shapes.iter().find(|r| r["point"] == *p).unwrap()).collect();
     let sc = |c: &str| -> Vec<f64> { sh.iter().map(|r| num(r, c)).collect() };
     has(format!("P(S > 0) = {} (Λ/c, exact at g = 33,", range(&sc("s_positive"), 3, "–")));

@@ -44,7 +44,7 @@ const MODEL_BLOCKING: [&str; 3] = ["model_input", "model_middle", "model_ejectio
 fn cube_hop_parts_follow_from_their_csv() {
     let flat = section(HOPS);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let t = read_csv(HOP_CSV, &mut HashMap::new());
+    let t = read_csv(HOP_CSV);
     let r1: Vec<Row> = POINTS.iter().map(|p| t.iter().find(|r| r["point"] == *p && r["class"] == "2").unwrap_or_else(|| panic!("no R1 row at {p}")).clone()).collect();
     for r in &r1 {
         assert_eq!(r["seeds"], "2", "{}", r["point"]);
@@ -117,7 +117,7 @@ fn cube_hop_parts_follow_from_their_csv() {
 fn cube_be_ejection_follows_from_its_csv() {
     let flat = section(EJECTION);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let t = read_csv(EJ_CSV, &mut HashMap::new());
+    let t = read_csv(EJ_CSV);
     let at = |p: &str, g: &str| -> Row { t.iter().find(|r| r["point"] == p && r["group"] == g).unwrap_or_else(|| panic!("no {p} {g}")).clone() };
     let points = [POINTS[0], POINTS[3]];
     let groups: Vec<[Row; 3]> = points.iter().map(|p| [at(p, "idle"), at(p, "busy"), at(p, "all")]).collect();
@@ -126,7 +126,7 @@ fn cube_be_ejection_follows_from_its_csv() {
         assert_eq!(num(idle, "messages") + num(busy, "messages"), num(all, "messages"));
         // The whole group's ejection time is `cube_be_parts`'s message term
         // for the same seeds (a separate count at the link).
-        let parts = read_csv(BE_PARTS_CSV, &mut HashMap::new());
+        let parts = read_csv(BE_PARTS_CSV);
         let p = parts.iter().find(|r| r["point"] == all["point"]).unwrap();
         assert!((num(all, "sim_ejection") - num(p, "sim_body")).abs() < 0.002, "{}: {} vs {}", all["point"], all["sim_ejection"], p["sim_body"]);
         assert_eq!(all["rt_util_ejection"], format!("{:.4}", num(p, "sim_rt_util_ejection")));
@@ -148,7 +148,7 @@ fn cube_be_ejection_follows_from_its_csv() {
     let excess = num(&all, "form_term") - num(&all, "sim_ejection");
     has(format!("the form with the paper's M_s ({}, the last hop link's crossing) is {excess:.3} cycles above the simulation", all["sim_ms"]));
     // The 10.74 of the section above: its M_s was the mean hop crossing.
-    let parts = read_csv(BE_PARTS_CSV, &mut HashMap::new());
+    let parts = read_csv(BE_PARTS_CSV);
     let p = parts.iter().find(|r| r["point"] == POINTS[3]).unwrap();
     has(format!("with the mean hop link crossing as M_s ({:.2}, the table above) it was {:.2}", num(p, "sim_hop_transfer"), num(p, "eq13_ejection_at_sim") - num(p, "sim_body")));
     // Findings 1-4.

@@ -22,8 +22,7 @@ fn listed(values: &[f64], f: &dyn Fn(f64) -> String) -> String {
 fn cube_source_split_follows_from_its_csv() {
     let flat = section_words("#### The network links without the source's backlog (issue 22)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let (split, held) = (read_csv(SPLIT, &mut cache), read_csv(HELD, &mut cache));
+    let (split, held) = (read_csv(SPLIT), read_csv(HELD));
     let col = |t: &Vec<HashMap<String, String>>, name: &str| -> Vec<f64> {
         POINTS.iter().map(|p| t.iter().find(|r| r["point"] == *p).unwrap_or_else(|| panic!("no point {p}"))[name].parse().unwrap()).collect()
     };

@@ -25,7 +25,7 @@ fn list(xs: &[f64]) -> String {
 fn cube_waits_follow_from_the_trace() {
     let flat = doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     assert_eq!(rows.iter().map(|r| r["streams"].as_str()).collect::<Vec<_>>(), ["1", "2", "4", "14"], "{CSV}");
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     let col = |c: &str| -> Vec<f64> { rows.iter().map(|r| num(r, c)).collect() };
@@ -70,7 +70,7 @@ fn cube_waits_follow_from_the_trace() {
     has(format!("(the measured S grows by {:.1} cycles, the fluid S by {:.1}, and the fluid N falls by {:.1} where the measured falls by {:.1})", growth(&s), growth(&fs), -growth(&fnn), -growth(&mn)));
     has(format!("weakening with K for {}, the overlap for {} and the exponential shape for {}.", signed(growth(&correlation), 1), signed(growth(&overlap), 1), signed(growth(&shape), 2)));
     // The totals' shortfall at K = 4 and 14, as "The backlog at the source".
-    let sweep = read_csv("experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv", &mut HashMap::new());
+    let sweep = read_csv("experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_tandem_fluid.csv");
     let short: Vec<f64> = ["4", "14"].iter().map(|k| {
         let r = sweep.iter().find(|r| r["streams"] == *k).unwrap();
         num(r, "sim_total_cycles") - num(r, "backlog_total_cycles")

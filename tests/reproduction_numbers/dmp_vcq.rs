@@ -38,7 +38,7 @@ fn point(load: &str) -> &'static str {
 fn cell(csv: &str, load: &str, class: &str, deadline: &str, column: &str) -> f64 {
     // The cube's 0.006 is another point than the single router's.
     let key = if csv == NP { load.to_string() } else if load == "0.006" { "0.006c".into() } else { load.to_string() };
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = read_csv(csv);
     let r = table
         .iter()
         .find(|r| r["point"] == point(&key) && r["class"] == class && r["deadline"] == deadline)
@@ -171,7 +171,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let over = |column: &'static str, class: &'static str| {
         move |l: &'static str| {
             let pt = point(if l == "0.006" { "0.006c" } else { l });
-            let m = |source: &'static str| models::cell_value(VCQ, models::sel(&[("source", source), ("workload.load+workload.mix", pt)]), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"));
+            let m = |source: &'static str| models::cell_value(VCQ, models::sel(&[("source", source), ("workload.load+workload.mix", pt)]), column).unwrap_or_else(|e| panic!("{e}"));
             (m("model:kim2005_cube_vcq") - m("model:kim2005_cube")) / cell(ALL, l, class, "55", "wait_mean")
         }
     };

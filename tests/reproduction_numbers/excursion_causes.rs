@@ -8,7 +8,6 @@
 
 use super::rtvcs_8020::grouped;
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 
 const HEADING: &str = "#### Which of P's mechanisms makes its excursions (issue 23)";
 const CSV: &str = "experiments/results/fig4_003_excursion_causes/excursion_causes.csv";
@@ -19,7 +18,7 @@ fn has(text: String) {
 
 #[test]
 fn excursion_causes_section_numbers_follow_from_the_committed_split() {
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     let v = |run: &str, stat: &str, key: &str| -> f64 {
         let row = rows.iter().find(|r| r["run"] == run && r["stat"] == stat && r["key"] == key);
         row.unwrap_or_else(|| panic!("{CSV}: no {run} {stat} {key}"))["value"].parse().unwrap()
@@ -136,8 +135,8 @@ const SEED2_DIR: &str = "experiments/results/fig4_003_excursion_causes/seed2";
 /// the text draws from them.
 #[test]
 fn excursion_causes_dummy_tail_split_follows_from_the_committed_files() {
-    let seed1 = read_csv(CSV, &mut HashMap::new());
-    let seed2 = read_csv(&format!("{SEED2_DIR}/excursion_causes.csv"), &mut HashMap::new());
+    let seed1 = read_csv(CSV);
+    let seed2 = read_csv(&format!("{SEED2_DIR}/excursion_causes.csv"));
     let (np, p) = ("np_stag", "p_selfpre_stag");
     let one = |x: f64| grouped(x, 1).replace('-', "−");
     let int = |x: f64| grouped(x, 0);
@@ -217,7 +216,7 @@ fn excursion_causes_dummy_tail_split_follows_from_the_committed_files() {
             for key in ["m0", "records", "top1"] {
                 assert!(share(key) > 0.5, "seed 2 {key}: the dummy tail is not most of P's excess");
             }
-            let phases = |run: &str| read_csv(&format!("{SEED2_DIR}/{run}_phases.csv"), &mut HashMap::new());
+            let phases = |run: &str| read_csv(&format!("{SEED2_DIR}/{run}_phases.csv"));
             let at_80 = |run: &str, col: &str| -> f64 { phases(run).iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap() };
             let prob = |run: &str| (at_80(run, "deadline_miss_probability"), at_80(run, "deadline_miss_probability_ci95"));
             let ((pp, ph), (npp, nph)) = (prob(p), prob(np));
@@ -251,7 +250,7 @@ fn excursion_causes_output_vcs_follow_from_the_committed_split() {
     let p = "p_selfpre_stag";
     let (mut held, mut m0) = (Vec::new(), (0.0, 0.0));
     for (seed, path) in [(1, CSV.to_string()), (2, format!("{SEED2_DIR}/excursion_causes.csv"))] {
-        let rows = read_csv(&path, &mut HashMap::new());
+        let rows = read_csv(&path);
         let v = |stat: &str, key: &str| -> f64 {
             let row = rows.iter().find(|r| r["run"] == p && r["stat"] == stat && r["key"] == key);
             row.unwrap_or_else(|| panic!("seed {seed}: no {p} {stat} {key}"))["value"].parse().unwrap()
@@ -318,7 +317,7 @@ fn excursion_causes_output_vcs_follow_from_the_committed_split() {
 /// summary's other words in `np_source_queue.rs`).
 #[test]
 fn excursion_causes_holders_follow_from_the_committed_split() {
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     let p = "p_selfpre_stag";
     let v = |stat: &str, key: &str| -> f64 {
         let row = rows.iter().find(|r| r["run"] == p && r["stat"] == stat && r["key"] == key);

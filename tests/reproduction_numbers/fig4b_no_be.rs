@@ -52,13 +52,13 @@ fn fig4b_real_time_alone_follows_from_its_committed_run() {
     assert_eq!(mix[1], 0.0, "best effort's share is not 0");
     assert!((load * mix[0] / (mix[0] + mix[1]) - 0.24).abs() < 1e-12, "real time is not the sweep's 0.24 flits/cycle/port");
     // No best-effort message was delivered (its latency is NaN).
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| r["be_network_latency_cycles"] == "NaN"), "best-effort messages in the baseline");
     // "over 1 M cycles within 0.3 cycles of the 0.002 point's": the
     // largest gap of R1 and R2 to the sweep's lightest best-effort point,
     // both runs 1 M cycles.
-    let sweep = read_csv(SWEEP, &mut HashMap::new());
+    let sweep = read_csv(SWEEP);
     let light = sweep.iter().find(|r| r["workload.load+workload.mix"] == "0.304:0.24:0.064").expect("the sweep's 0.002 point");
     let long = rows.iter().find(|r| r["run.cycles"] == "1000000").unwrap();
     let gap = [R1, R2].iter().map(|c| (light[*c].parse::<f64>().unwrap() - long[*c].parse::<f64>().unwrap()).abs()).fold(0.0, f64::max);

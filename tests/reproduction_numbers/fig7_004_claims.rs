@@ -18,8 +18,7 @@ const MS: [&str; 2] = ["5", "10"];
 type Rows = Vec<HashMap<String, String>>;
 
 fn files() -> (Rows, Rows, Rows) {
-    let mut cache = HashMap::new();
-    (read_csv(&format!("{DIR}/throughput.csv"), &mut cache), read_csv(&format!("{DIR}/latency_parts.csv"), &mut cache), read_csv(&format!("{DIR}/results.csv"), &mut cache))
+    (read_csv(&format!("{DIR}/throughput.csv")), read_csv(&format!("{DIR}/latency_parts.csv")), read_csv(&format!("{DIR}/results.csv")))
 }
 
 /// The row of `source` at (load, M); `throughput.csv` quotes its points.

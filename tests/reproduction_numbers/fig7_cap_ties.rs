@@ -110,8 +110,7 @@ fn fig7_cap_section_follows_from_the_committed_runs() {
         assert_eq!(first[0], if k < 8 { format!("{mix}, {load}") } else { format!("{mix}, {load}, iterative") });
         assert_eq!(first[1], table_v.unwrap_or("sat"), "{row}");
     }
-    let mut cache = HashMap::new();
-    let t = read_csv(CAP, &mut cache);
+    let t = read_csv(CAP);
     // The run note: 32 points whose walls add up to the sweep's 842 s.
     assert_eq!(t.len(), 32);
     let wall: f64 = t.iter().map(|r| r["wall_seconds"].parse::<f64>().unwrap()).sum();
@@ -138,7 +137,7 @@ fn fig7_cap_section_follows_from_the_committed_runs() {
         grouped(sd, 2)
     ));
     // The 0.8 s runs against the 0.2 s ones, and the long 90:10's half-width.
-    let long = read_csv(LONG, &mut cache);
+    let long = read_csv(LONG);
     let lp = [("0.96", "50:50", "46"), ("0.96", "80:20", "73"), ("0.96", "90:10", "82")];
     let be_long: Vec<String> = lp.iter().map(|&(l, m, c)| grouped(cell(&long, l, m, c, "", "be_latency_us"), 1)).collect();
     let be_short: Vec<String> = lp.iter().map(|&(l, m, c)| grouped(cell(&t, l, m, c, "1", "be_latency_us"), 1)).collect();
@@ -161,7 +160,7 @@ fn fig7_cap_section_follows_from_the_committed_runs() {
     let network = cell(&t, "0.9", "80:20", NO_CAP, "1", "be_network_latency_cycles");
     has(format!("Of the {} cycles a best-effort message takes there, {} are in the router", grouped(total, 1), grouped(network, 1)));
     // The endpoint table's quotes.
-    let e = read_csv(ENDPOINTS, &mut cache);
+    let e = read_csv(ENDPOINTS);
     let ep = |load: &str, mix: &str, cap: &str| -> Vec<HashMap<String, f64>> {
         e.iter().filter(|r| r["load"] == load && r["mix"] == mix && r["cap"] == cap).map(|r| r.iter().filter_map(|(k, v)| v.parse().ok().map(|x| (k.clone(), x))).collect()).collect()
     };
@@ -236,7 +235,7 @@ fn fig7_cap_section_follows_from_the_committed_runs() {
     // capped points' accepted throughput apart from 20:80 at 0.9, each
     // below the full crossbar's at the same point and seed (which carries
     // the offered load, above) while best effort saturates (thousands of µs).
-    let it = read_csv(CAP_IT, &mut cache);
+    let it = read_csv(CAP_IT);
     assert_eq!(it.len(), 32);
     let wall: f64 = it.iter().map(|r| r["wall_seconds"].parse::<f64>().unwrap()).sum();
     assert!((wall - 1278.0).abs() < 1.0, "{wall}");

@@ -24,7 +24,7 @@ const LOADS: [(&str, &str); 4] = [("0.05", "1904"), ("0.2", "7617"), ("0.4", "15
 type Row = HashMap<String, String>;
 
 fn table(path: &str) -> Vec<Row> {
-    read_csv(path, &mut HashMap::new())
+    read_csv(path)
 }
 
 fn num(r: &Row, k: &str) -> f64 {
@@ -133,8 +133,7 @@ fn fig7b_growth_004_follows_from_the_committed_runs() {
     let flat = flat(&text);
     let has = |s: String| assert!(flat.contains(&s), "not in the section: {s:?}");
     let rows = table(GROWTH);
-    let mut cache = HashMap::new();
-    let parts = read_csv("experiments/results/model_fig8_004/latency_parts.csv", &mut cache);
+    let parts = read_csv("experiments/results/model_fig8_004/latency_parts.csv");
     let committed = |who: &str, load: &str| {
         let point = format!("workload.load={load} workload.message_flits=10");
         num(parts.iter().find(|r| r["source"] == who && r["point"].trim_matches('"') == point).unwrap_or_else(|| panic!("{who} at {load}")), "network_latency_cycles")
@@ -185,7 +184,7 @@ fn fig7b_growth_004_follows_from_the_committed_runs() {
     // Against the model.
     let model = committed("model:mmn", "0.6");
     let wait_model = {
-        let thr = read_csv("experiments/results/model_fig8_004/throughput.csv", &mut cache);
+        let thr = read_csv("experiments/results/model_fig8_004/throughput.csv");
         let point = "workload.load=0.6 workload.message_flits=10";
         num(thr.iter().find(|r| r["source"] == "model:mmn" && r["point"].trim_matches('"') == point).unwrap(), "service_cycles") - 30.0
     };
@@ -212,7 +211,7 @@ fn fig9_model_orders_the_strategies_by_where_the_load_is() {
     let flat = flat(&text);
     let has = |s: String| assert!(flat.contains(&s), "not in the section: {s:?}");
     let rows = table(STRATEGIES);
-    let cli = read_csv("experiments/results/model_fig9_004/throughput.csv", &mut HashMap::new());
+    let cli = read_csv("experiments/results/model_fig9_004/throughput.csv");
     let (mut by_rates, mut by_path) = (Vec::new(), Vec::new());
     for (load, _) in LOADS {
         let (a, b) = (strategy_at(&rows, "destination_block", load), strategy_at(&rows, "source_block", load));

@@ -82,7 +82,6 @@ fn link_row(streams_off: &'static str) -> Row {
 /// Each row's disagreements with its data, or an empty list.
 pub(super) fn check_rows(rows: &[FluidRow]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut out = Vec::new();
     let mut claims = Vec::new();
     for r in rows {
@@ -98,7 +97,7 @@ pub(super) fn check_rows(rows: &[FluidRow]) -> Vec<String> {
         let mut numbers = Vec::new();
         for (w, spec) in written.iter().zip(&r.specs) {
             let unsigned = w.trim_start_matches(['+', '−']);
-            let mut value = |(csv, row, column): &Src| models::cell_value(csv, row, column, &mut cache);
+            let value = |(csv, row, column): &Src| models::cell_value(csv, row, column);
             match spec {
                 Spec::Cell((csv, row, column)) => {
                     let scale = if w.starts_with('−') { -1.0 } else { 1.0 };
@@ -121,7 +120,7 @@ pub(super) fn check_rows(rows: &[FluidRow]) -> Vec<String> {
                     }
                 }
                 Spec::Sum(csv, sel_rows, column) => {
-                    let cells: Result<Vec<f64>, String> = sel_rows.iter().map(|row| models::cell_value(csv, row, column, &mut cache)).collect();
+                    let cells: Result<Vec<f64>, String> = sel_rows.iter().map(|row| models::cell_value(csv, row, column)).collect();
                     match cells {
                         // the cells are rounded to the digits the sum is
                         // written with: allow half a unit per cell

@@ -11,7 +11,6 @@
 //! number of the section is formatted here and must appear as written.
 
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 use wormqos_netsim::analytic::onoff_fluid::BurstClass;
 
 const HEADING: &str = "#### The blocking split by stream (issue 22)";
@@ -45,8 +44,7 @@ fn g64_blocking_numbers_follow_from_the_model_and_the_committed_trace() {
             fails.borrow_mut().push(what);
         }
     };
-    let mut cache = HashMap::new();
-    let rows = read_csv(CSV, &mut cache);
+    let rows = read_csv(CSV);
     let row = |k: &str| rows.iter().find(|r| r["streams"] == k && r["gap"] == "64.0").unwrap_or_else(|| panic!("{CSV}: no K = {k}"));
     let s = |k: &str, col: &str| row(k)[col].clone();
     let v = |k: &str, col: &str| -> f64 { s(k, col).parse().unwrap_or_else(|e| panic!("K = {k}, {col}: {e}")) };

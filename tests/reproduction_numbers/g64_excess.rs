@@ -8,7 +8,6 @@
 //! structure is high, the pieces add up) are asserted on the data.
 
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 
 const HEADING: &str = "#### Which approximation makes the g = 64, K = 4 excess (issue 22)";
 const CSV: &str = "experiments/results/onoff_g64_excess/source_link.csv";
@@ -26,9 +25,8 @@ fn signed(x: f64, d: usize) -> String {
 fn g64_excess_numbers_follow_from_the_committed_trace() {
     let flat = section_words(HEADING);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let rows = read_csv(CSV, &mut cache);
-    let earlier = read_csv(CSV_EARLIER, &mut cache);
+    let rows = read_csv(CSV);
+    let earlier = read_csv(CSV_EARLIER);
     let row = |k: &str| rows.iter().find(|r| r["streams"] == k && r["gap"] == "64.0").unwrap_or_else(|| panic!("{CSV}: no K = {k}"));
     let s = |k: &str, col: &str| row(k)[col].clone();
     let v = |k: &str, col: &str| -> f64 { s(k, col).parse().unwrap_or_else(|e| panic!("K = {k}, {col}: {e}")) };

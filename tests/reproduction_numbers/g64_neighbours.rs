@@ -24,9 +24,8 @@ const L0: f64 = 36.0;
 fn g64_neighbours_numbers_follow_from_the_committed_traces() {
     let flat = section_words(HEADING);
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let new = read_csv(CSV, &mut cache);
-    let earlier = read_csv(CSV_EARLIER, &mut cache);
+    let new = read_csv(CSV);
+    let earlier = read_csv(CSV_EARLIER);
     let find = |rows: &Vec<HashMap<String, String>>, k: &str, file: &str| rows.iter().find(|r| r["streams"] == k && r["gap"] == "64.0").unwrap_or_else(|| panic!("{file}: no K = {k}")).clone();
     // The K = 4 point of the new run is the earlier run's, column by column.
     let (old4, new4) = (find(&earlier, "4", CSV_EARLIER), find(&new, "4", CSV));
@@ -185,8 +184,7 @@ fn refused_destination_counts() -> (usize, f64, Vec<(usize, bool)>) {
 fn the_on_off_bullet_quotes_the_held_row_and_the_g64_neighbours() {
     let flat = super::doc_words();
     let has = |text: String| assert!(flat.contains(&text), "not in docs/reproduction.md: {text:?}");
-    let mut cache = HashMap::new();
-    let held = read_csv("experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv", &mut cache);
+    let held = read_csv("experiments/results/sweep_fig12b_000_onoff_cube6_bursts_seeds/cube_held.csv");
     let range = |g33: bool, col: &str| {
         let x: Vec<f64> = held.iter().filter(|r| (r["gap_cycles"] == "33.0") == g33).map(|r| r[col].parse::<f64>().unwrap()).collect();
         (x.iter().cloned().fold(f64::MAX, f64::min), x.iter().cloned().fold(f64::MIN, f64::max))
@@ -197,7 +195,7 @@ fn the_on_off_bullet_quotes_the_held_row_and_the_g64_neighbours() {
         signed(t_lo, 1), signed(t_hi, 1), signed(o_lo, 1), signed(o_hi, 1), signed(s_lo, 1), signed(s_hi, 1)
     ));
     let gap = |file: &str, k: &str| -> f64 {
-        let rows = read_csv(file, &mut HashMap::new());
+        let rows = read_csv(file);
         -rows.iter().find(|r| r["streams"] == k && r["gap"] == "64.0").unwrap()["coupled_drawn_gap"].parse::<f64>().unwrap()
     };
     has(format!("model − sim {}, {}, {} cycles at K = 2, 3, 4, paired over 40 seeds", signed(gap(CSV_EARLIER, "2"), 4), signed(gap(CSV, "3"), 4), signed(gap(CSV, "4"), 4)));

@@ -34,7 +34,7 @@ pub(super) fn vcwait(load: &str, name: &str) -> String {
 
 /// The row of `file` at `load`, dimension 0 (and `source` if given).
 fn cell(file: &str, load: &str, source: Option<&str>, column: &str) -> Option<f64> {
-    let table = read_csv(file, &mut HashMap::new());
+    let table = read_csv(file);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && source.map_or(true, |s| r["source"] == s)).unwrap_or_else(|| panic!("{file}: no row {load} {source:?}"));
     if row.get("status").is_some_and(|s| s != "ok") {
         return None;
@@ -56,7 +56,7 @@ fn vc_wait_cycles(load: &str) -> f64 {
 }
 
 pub(super) fn at_distance(load: &str, from: usize, to: usize) -> f64 {
-    read_csv(&vcwait(load, "stalls.csv"), &mut HashMap::new())
+    read_csv(&vcwait(load, "stalls.csv"))
         .iter()
         .filter(|r| r["load"] == load && r["dim"] == "0" && (from..=to).contains(&r["distance"].parse::<usize>().unwrap()))
         .map(|r| r["vc_wait"].parse::<f64>().unwrap())
@@ -76,7 +76,7 @@ pub(super) fn error(load: &str, source: &str, column: &str) -> Option<f64> {
 }
 
 pub(super) fn saturation(source: &'static str) -> f64 {
-    models::cell_value(SAT, models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(SAT, models::sel(&[("source", source)]), "saturation_load").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every derived number, and the cells or bounds that disagree.
@@ -101,9 +101,9 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     // "the escape model's rows of this run equal that section's".
     for x in LOADS {
         for dim in ["0", "1"] {
-            let old = read_csv(&vcwait(x, "channels.csv"), &mut HashMap::new());
+            let old = read_csv(&vcwait(x, "channels.csv"));
             let old = old.iter().find(|r| r["load"] == x && r["dim"] == dim && r["source"] == "escape_span").unwrap();
-            let new = read_csv(MODEL, &mut HashMap::new());
+            let new = read_csv(MODEL);
             let new = new.iter().find(|r| r["load"] == x && r["dim"] == dim && r["source"] == "escape_span").unwrap();
             for c in ["status", "hold", "blocked", "wait", "network_latency"] {
                 if old[c] != new[c] {
@@ -143,7 +143,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "0.86 and 1.02 times the measured one at 0.1 and 0.11, 0.52 and 0.36 at";
     v.extend([d(p, "0.86", w("0.1")), d(p, "1.02", w("0.11")), d(p, "0.52", w("0.12")), d(p, "0.36", w("0.125"))]);
     let ahead = |x: &str| {
-        let table = read_csv(&vcwait(x, "vc_wait.csv"), &mut HashMap::new());
+        let table = read_csv(&vcwait(x, "vc_wait.csv"));
         table.iter().find(|r| r["load"] == x && r["dim"] == "0" && r["position"] == "all").unwrap()["ahead_found_held"].parse::<f64>().unwrap()
     };
     let p = "0.12 and 0.125, where 0.52 and 0.90 headers wait ahead of a blocked one";

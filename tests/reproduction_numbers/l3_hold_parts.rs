@@ -10,7 +10,7 @@ pub(super) const HP: &str = "experiments/results/torus_002_hold_parts/hold_parts
 const LOADS: [&str; 5] = ["0.01", "0.04", "0.08", "0.1", "0.11"];
 
 pub(super) fn cell(load: &'static str, dim: &'static str, column: &str) -> f64 {
-    models::cell_value(HP, sel(&[("load", load), ("dim", dim)]), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(HP, sel(&[("load", load), ("dim", dim)]), column).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The sum of `columns` at `load` less that at 0.01 (dimension 0).

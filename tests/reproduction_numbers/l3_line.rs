@@ -22,7 +22,7 @@ const INPUTS: &str = "experiments/results/torus_002_line/inputs.csv";
 
 /// Column `column` of `inputs.csv` at `load`, dimension `dim`.
 pub(super) fn input_dim(load: &str, dim: &str, column: &str) -> Option<f64> {
-    let table = read_csv(INPUTS, &mut HashMap::new());
+    let table = read_csv(INPUTS);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == dim).unwrap_or_else(|| panic!("{INPUTS}: no row {load} dim {dim}"));
     let text = &row[column];
     (!text.is_empty()).then(|| text.parse().unwrap_or_else(|e| panic!("{INPUTS} {load} {column}: {e}")))
@@ -34,7 +34,7 @@ pub(super) fn input(load: &str, column: &str) -> f64 {
 
 /// The vc_wait.csv cell of all positions, dimension 0.
 pub(super) fn vc_wait(load: &str, column: &str) -> f64 {
-    let table = read_csv(&vcwait(load, "vc_wait.csv"), &mut HashMap::new());
+    let table = read_csv(&vcwait(load, "vc_wait.csv"));
     table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["position"] == "all").unwrap()[column].parse().unwrap()
 }
 
@@ -64,15 +64,15 @@ fn inputs_check() -> Vec<String> {
         for dim in ["0", "1"] {
             let i = |c| input_dim(x, dim, c).unwrap_or_else(|| panic!("{INPUTS} {x} {dim} {c}: empty"));
             // The simulated columns are the committed cells.
-            let ch = read_csv(&vcwait(x, "channels.csv"), &mut HashMap::new());
+            let ch = read_csv(&vcwait(x, "channels.csv"));
             let ch = ch.iter().find(|r| r["load"] == x && r["dim"] == dim && r["source"] == "sim").unwrap();
-            let vw = read_csv(&vcwait(x, "vc_wait.csv"), &mut HashMap::new());
+            let vw = read_csv(&vcwait(x, "vc_wait.csv"));
             let vw = vw.iter().find(|r| r["load"] == x && r["dim"] == dim && r["position"] == "all").unwrap();
             for (column, committed) in [("sim_blocked", &ch["blocked"]), ("sim_hold", &ch["hold"]), ("sim_wait", &ch["wait"]), ("sim_first_free", &vw["first_free"]), ("sim_ahead", &vw["ahead_found_held"]), ("sim_wait_found_held", &vw["wait_found_held"])] {
                 close(format!("{x} dim {dim} {column}"), i(column), committed.parse().unwrap(), 0.0);
             }
             // The model columns are the committed absorbed model's.
-            let m = read_csv("experiments/results/torus_002_absorbed/model.csv", &mut HashMap::new());
+            let m = read_csv("experiments/results/torus_002_absorbed/model.csv");
             let m = m.iter().find(|r| r["load"] == x && r["dim"] == dim && r["source"] == "absorbed_span").unwrap();
             for (column, committed) in [("model_p_block", &m["blocked"]), ("model_hold", &m["hold"]), ("model_wait", &m["wait"])] {
                 close(format!("{x} dim {dim} {column}"), i(column), committed.parse().unwrap(), 0.0);
@@ -214,7 +214,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "0.12 and 0.125 but 1.14 and 1.47 at 0.1 and 0.11; in its own fixed";
     v.extend([d(p, "1.14", w("0.1", "w_queued_form")), d(p, "1.47", w("0.11", "w_queued_form"))]);
     // "the solver's reason, `model.csv` column `why`".
-    let table = read_csv("experiments/results/torus_002_absorbed/model.csv", &mut HashMap::new());
+    let table = read_csv("experiments/results/torus_002_absorbed/model.csv");
     for x in ["0.11", "0.12", "0.125"] {
         let row = table.iter().find(|r| r["load"] == x && r["dim"] == "0" && r["source"] == "queued_absorbed").unwrap();
         if !(row["why"].starts_with("dimension 0: λ_c D") && row["why"].contains("beyond what the escape VCs of a channel position carry")) {
@@ -266,7 +266,7 @@ pub(super) const M_EXTRA3: f64 = 32.0 + 9.542666666666667;
 /// Dimension `dim`'s cell of `file` at `load` with `pick` (None where
 /// the row's status is not ok).
 pub(super) fn cell3(file: &str, load: &str, dim: &str, pick: (&str, &str), column: &str) -> Option<f64> {
-    let table = read_csv(file, &mut HashMap::new());
+    let table = read_csv(file);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == dim && r[pick.0] == pick.1).unwrap_or_else(|| panic!("{file}: no row {load} {dim} {pick:?}"));
     if row.get("status").is_some_and(|s| s != "ok") {
         return None;
@@ -288,7 +288,7 @@ fn parts3(load: &str, column: &str) -> f64 {
 
 /// The stall chains' VC-wait cycles per hold, every distance, dimension 0.
 fn vc_wait_cycles3(load: &str) -> f64 {
-    read_csv(&format!("{SIM3}/stalls.csv"), &mut HashMap::new()).iter().filter(|r| r["load"] == load && r["dim"] == "0").map(|r| r["vc_wait"].parse::<f64>().unwrap()).sum()
+    read_csv(&format!("{SIM3}/stalls.csv")).iter().filter(|r| r["load"] == load && r["dim"] == "0").map(|r| r["vc_wait"].parse::<f64>().unwrap()).sum()
 }
 
 /// A model's waits within the span that its hold counts (as
@@ -302,7 +302,7 @@ fn error3(load: &str, source: &str, column: &str) -> Option<f64> {
 }
 
 fn saturation3(source: &'static str) -> f64 {
-    models::cell_value(SAT3, models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(SAT3, models::sel(&[("source", source)]), "saturation_load").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The 8 × 8 × 8 part: every derived number and the disagreements.

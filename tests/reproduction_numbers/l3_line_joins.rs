@@ -20,7 +20,7 @@ const SEEDS: [&str; 3] = [JOINS, "experiments/results/torus_002_line_joins/seed2
 
 /// Column `column` of `file` at `load`, dimension 0 (`None` if empty).
 pub(super) fn cell_of(file: &str, load: &str, column: &str) -> Option<f64> {
-    let table = read_csv(file, &mut HashMap::new());
+    let table = read_csv(file);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0").unwrap_or_else(|| panic!("{file}: no row {load}, dim 0"));
     (!row[column].is_empty()).then(|| row[column].parse().unwrap_or_else(|e| panic!("{file} {load} {column}: {e}")))
 }
@@ -64,7 +64,7 @@ pub(super) fn model_rate_ratio(x: &str) -> f64 {
 fn checks() -> Vec<String> {
     let mut e = Vec::new();
     let vc_wait = |x: &str, column: &str| -> f64 {
-        let table = read_csv(&vcwait(x, "vc_wait.csv"), &mut HashMap::new());
+        let table = read_csv(&vcwait(x, "vc_wait.csv"));
         table.iter().find(|r| r["load"] == x && r["dim"] == "0" && r["position"] == "all").unwrap()[column].parse().unwrap()
     };
     for x in ["0.04", "0.08", "0.1", "0.11", "0.12", "0.125"] {
@@ -77,7 +77,7 @@ fn checks() -> Vec<String> {
         if (poisson - j(x, "joins_poisson")).abs() > 5e-4 {
             e.push(format!("{JOINS} {x}: joins_poisson {}, q λ_c W from its cells {poisson}", j(x, "joins_poisson")));
         }
-        let committed = models::cell_value("experiments/results/torus_002_line_absorbed/model.csv", models::sel(&[("load", x), ("dim", "0"), ("source", "line_absorbed")]), "ahead", &mut HashMap::new()).ok();
+        let committed = models::cell_value("experiments/results/torus_002_line_absorbed/model.csv", models::sel(&[("load", x), ("dim", "0"), ("source", "line_absorbed")]), "ahead").ok();
         match (cell_of(JOINS, x, "model_ahead"), committed) {
             (Some(a), Some(b)) if (a - b).abs() < 1e-9 => {}
             (None, None) => {}
@@ -150,7 +150,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.extend([d(p, "0.19", j("0.08", "model_ahead")), d(p, "0.15", j("0.08", "ahead"))]);
     v.push(d("  give 0.37 against 0.21.", "0.37", j("0.1", "model_ahead")));
     v.push(d("  give 0.37 against 0.21.", "0.21", j("0.1", "ahead")));
-    let saturation = models::cell_value("experiments/results/torus_002_line_absorbed/saturation.csv", models::sel(&[("source", "line_absorbed")]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|err| panic!("{err}"));
+    let saturation = models::cell_value("experiments/results/torus_002_line_absorbed/saturation.csv", models::sel(&[("source", "line_absorbed")]), "saturation_load").unwrap_or_else(|err| panic!("{err}"));
     v.push(d("  not given, so the line model and its saturation (0.1029) are", "0.1029", saturation));
     // "The line of headers built into the model" and "Not reproduced yet".
     let p = "  fewer arrive during a blocked header's wait (0.87 of λ_c at 0.1), and";

@@ -37,13 +37,13 @@ pub(super) fn sim3(load: &str, column: &str) -> f64 {
 }
 
 fn input(load: &str, column: &str) -> Option<f64> {
-    let table = read_csv(INPUTS, &mut HashMap::new());
+    let table = read_csv(INPUTS);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0").unwrap_or_else(|| panic!("{INPUTS}: no row {load}"));
     (!row[column].is_empty()).then(|| row[column].parse().unwrap())
 }
 
 fn vc_wait(load: &str, column: &str) -> f64 {
-    let table = read_csv(&vcwait(load, "vc_wait.csv"), &mut HashMap::new());
+    let table = read_csv(&vcwait(load, "vc_wait.csv"));
     table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["position"] == "all").unwrap()[column].parse().unwrap()
 }
 
@@ -56,7 +56,7 @@ fn line_error3(load: &str, source: &str) -> Option<f64> {
 }
 
 pub(super) fn saturation_of(dir: &str, source: &'static str) -> f64 {
-    models::cell_value(&format!("{dir}/saturation.csv"), models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(&format!("{dir}/saturation.csv"), models::sel(&[("source", source)]), "saturation_load").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// E[x_i], the channels of each dimension a message of the 8 × 8 torus
@@ -65,7 +65,7 @@ pub(super) const PER_DIM: f64 = 224.0 / 63.0;
 
 /// Dimension 1's `column` of `source` at `x` in `file`.
 fn dim1(file: &str, x: &str, source: &str, column: &str) -> f64 {
-    read_csv(file, &mut HashMap::new()).iter().find(|r| r["load"] == x && r["dim"] == "1" && r["source"] == source).unwrap()[column].parse::<f64>().unwrap()
+    read_csv(file).iter().find(|r| r["load"] == x && r["dim"] == "1" && r["source"] == source).unwrap()[column].parse::<f64>().unwrap()
 }
 
 /// The simulated network latency less the measured waits (E[x_i] W_{d_i}
@@ -185,7 +185,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.extend([d(p, "0.1029", saturation_of(LINE, "line_absorbed")), d(p, "0.1032", saturation_of(LINE3, "line_absorbed")), d(p, "0.1080", saturation("queued_absorbed"))]);
     v.push(d("and the absorbed model without a line (0.1257); at 0.11 dimension 0's", "0.1257", saturation("absorbed_span")));
     // The solver's reasons.
-    let table = read_csv(&format!("{LINE}/model.csv"), &mut HashMap::new());
+    let table = read_csv(&format!("{LINE}/model.csv"));
     let why = |x: &str| table.iter().find(|r| r["load"] == x && r["dim"] == "0" && r["source"] == "line_absorbed").unwrap()["why"].clone();
     if !why("0.11").contains("beyond what the escape VCs of a channel position carry") {
         e.push(format!("line_absorbed 0.11: why = {:?}", why("0.11")));
@@ -244,7 +244,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
         if (by_hand - model_rest(x)).abs() > 0.02 {
             e.push(format!("{x}: the model's non-wait terms by hand {by_hand}, from the committed cells {}", model_rest(x)));
         }
-        let committed_g: f64 = read_csv(&vcwait(x, "hold_parts.csv"), &mut HashMap::new()).iter().find(|r| r["load"] == x && r["dim"] == "0").unwrap()["span_model_growth"].parse().unwrap();
+        let committed_g: f64 = read_csv(&vcwait(x, "hold_parts.csv")).iter().find(|r| r["load"] == x && r["dim"] == "0").unwrap()["span_model_growth"].parse().unwrap();
         if (committed_g - g).abs() > 1e-3 {
             e.push(format!("{x}: g by hand {g}, hold_parts.csv {committed_g}"));
         }
@@ -259,7 +259,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     v.extend([d(p, "19.94", model_rest("0.11") - model_rest("0.04")), d(p, "18.64", sharing("0.11").1 - sharing("0.04").1)]);
     v.push(d("  growth g + h g/M, where the simulated one grows 12.10; the measured", "12.10", sim_rest("0.11") - sim_rest("0.04")));
     let shared = |x: &str| {
-        let row = read_csv(&vcwait(x, "hold_parts.csv"), &mut HashMap::new());
+        let row = read_csv(&vcwait(x, "hold_parts.csv"));
         let row = row.iter().find(|r| r["load"] == x && r["dim"] == "0").unwrap();
         row["shared"].parse::<f64>().unwrap() + row["ready_idle"].parse::<f64>().unwrap()
     };

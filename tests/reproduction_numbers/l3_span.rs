@@ -27,7 +27,7 @@ pub(super) const TO_011: &[&str] = &["0.04", "0.06", "0.07", "0.077", "0.08", "0
 
 /// Σ `column` of `stalls` (dimension 0) over the distances `from..=to`.
 pub(super) fn stalls(file: &str, load: &str, column: &str, from: usize, to: usize) -> f64 {
-    read_csv(file, &mut HashMap::new())
+    read_csv(file)
         .iter()
         .filter(|r| r["load"] == load && r["dim"] == "0")
         .filter(|r| (from..=to).contains(&r["distance"].parse::<usize>().unwrap()))
@@ -43,7 +43,7 @@ pub(super) fn beyond_share(file: &str, load: &str) -> f64 {
 }
 
 fn parts(load: &'static str, column: &str) -> f64 {
-    models::cell_value(HP, sel(&[("load", load), ("dim", "0")]), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(HP, sel(&[("load", load), ("dim", "0")]), column).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A channel cell (dimension 0), `None` where the source has no solution.
@@ -64,7 +64,7 @@ pub(super) fn error(file: &str, load: &str, source: &str) -> Option<f64> {
 }
 
 pub(super) fn saturation(file: &str, source: &'static str) -> f64 {
-    models::cell_value(file, sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(file, sel(&[("source", source)]), "saturation_load").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A table row: `f` at each load against the row's cells in order; a
@@ -96,7 +96,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     row("| message moving | 2.422 | 3.504 | 5.333 | 6.400 | 6.951 | 8.033 |", s, total("moving"), &mut v, &mut e);
     row("| tail gone, release on its way | 2.000 | 2.000 | 2.000 | 2.000 | 2.000 | 2.000 |", s, total("left"), &mut v, &mut e);
     row("| no credit + draining, sim | 4.522 | 6.092 | 10.380 | 14.283 | 16.559 | 28.388 |", s, |l| Some(parts(l, "no_credit") + parts(l, "draining")), &mut v, &mut e);
-    let model = |column: &'static str| move |l: &'static str| read_csv(HP, &mut HashMap::new()).iter().find(|r| r["load"] == l && r["dim"] == "0").and_then(|r| r[column].parse().ok());
+    let model = |column: &'static str| move |l: &'static str| read_csv(HP).iter().find(|r| r["load"] == l && r["dim"] == "0").and_then(|r| r[column].parse().ok());
     row("| blocking further on, residual | 0.036 | 0.803 | 6.099 | 16.494 | 34.697 | — |", s, model("model_blocking_further"), &mut v, &mut e);
     row("| of it within the next 4 hops | 0.020 | 0.453 | 3.566 | 10.233 | 23.501 | — |", s, model("model_further_within_span"), &mut v, &mut e);
     row("| blocking further on, span model | 0.020 | 0.432 | 3.005 | 7.068 | 11.343 | 20.506 |", s, model("span_model_blocking_further"), &mut v, &mut e);
@@ -125,7 +125,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let (lo, hi) = range(&STALL_LOADS[1..], |l| 100.0 * beyond_share(ST, l));
     let p = "cycles beyond 4 routers are 0.14 % to 0.26 % of them (0.018 of 7.494";
     v.extend([d(p, "0.14", lo), d(p, "0.26", hi), d(p, "0.018", stalls(ST, "0.11", "vc_wait", 5, usize::MAX)), d(p, "7.494", stalls(ST, "0.11", "vc_wait", 1, usize::MAX))]);
-    if read_csv(ST, &mut HashMap::new()).iter().any(|r| r["dim"] == "0" && r["distance"].parse::<usize>().unwrap() >= 6 && r["vc_wait"].parse::<f64>().unwrap() > 0.0) {
+    if read_csv(ST).iter().any(|r| r["dim"] == "0" && r["distance"].parse::<usize>().unwrap() >= 6 && r["vc_wait"].parse::<f64>().unwrap() > 0.0) {
         e.push(format!("{ST}: VC-wait stall cycles 6 or more routers on, where the text says none"));
     }
     let p = "on adds every later hop's wait: at 0.11 it is 34.697 cycles where the";

@@ -17,7 +17,7 @@ pub(super) fn at(load: &'static str, source: &'static str) -> Row {
 }
 
 pub(super) fn cell(csv: &'static str, load: &'static str, source: &'static str, column: &str) -> f64 {
-    models::cell_value(csv, at(load, source), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value(csv, at(load, source), column).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// 100 (model − sim) / sim of `column` at `load`.
@@ -234,7 +234,7 @@ fn check_saturated() -> Vec<String> {
 /// columns `columns`: each "saturated" or "—" cell where the source has
 /// no solution in `CH` and only there.
 pub(super) fn saturation_mismatches(rows: Vec<(&'static str, &'static str, &'static str, &'static [&'static str])>, columns: &[&str]) -> Vec<String> {
-    let table = read_csv(CH, &mut HashMap::new());
+    let table = read_csv(CH);
     let mut out = Vec::new();
     for (passage, source, _, loads) in rows {
         let cells: Vec<&str> = passage.trim_matches('|').split('|').skip(1).map(str::trim).collect();

@@ -28,14 +28,14 @@ fn file(load: &str, name: &str) -> String {
 
 /// A `vc_wait.csv` cell of dimension 0 at `position` ("all": the dimension).
 pub(super) fn vc(load: &str, position: &str, column: &str) -> f64 {
-    let table = read_csv(&file(load, "vc_wait.csv"), &mut HashMap::new());
+    let table = read_csv(&file(load, "vc_wait.csv"));
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["position"] == position).unwrap_or_else(|| panic!("vc_wait.csv: no row {load} {position}"));
     row[column].parse().unwrap_or_else(|e| panic!("vc_wait.csv {load} {position} {column}: {e}"))
 }
 
 /// A `channels.csv` cell of dimension 0, `None` where the source has no solution.
 pub(super) fn ch(load: &str, source: &str, column: &str) -> Option<f64> {
-    let table = read_csv(&file(load, "channels.csv"), &mut HashMap::new());
+    let table = read_csv(&file(load, "channels.csv"));
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("channels.csv: no row {load} {source}"));
     (row["status"] == "ok").then(|| row[column].parse().unwrap())
 }
@@ -54,7 +54,7 @@ fn error(load: &str, source: &str) -> Option<f64> {
 }
 
 fn saturation(source: &'static str) -> f64 {
-    models::cell_value("experiments/results/torus_002_vcwait/light/saturation.csv", models::sel(&[("source", source)]), "saturation_load", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    models::cell_value("experiments/results/torus_002_vcwait/light/saturation.csv", models::sel(&[("source", source)]), "saturation_load").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every derived number, and the cells or bounds that disagree.
@@ -102,9 +102,9 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
 
     // "every model row and every earlier simulated cell is the committed
     // one": each row also in torus_002_stalls/channels.csv is equal there.
-    let committed = read_csv("experiments/results/torus_002_stalls/channels.csv", &mut HashMap::new());
+    let committed = read_csv("experiments/results/torus_002_stalls/channels.csv");
     for part in ["0.01", "0.1", "0.12"] {
-        for r in read_csv(&file(part, "channels.csv"), &mut HashMap::new()) {
+        for r in read_csv(&file(part, "channels.csv")) {
             if let Some(old) = committed.iter().find(|o| o["load"] == r["load"] && o["dim"] == r["dim"] && o["source"] == r["source"]) {
                 if *old != r {
                     e.push(format!("torus_002_vcwait: the row {} {} {} differs from torus_002_stalls'", r["load"], r["dim"], r["source"]));
@@ -165,7 +165,7 @@ fn derived_and_errors() -> (Vec<Derived>, Vec<String>) {
     let p = "0.02 to 0.90 headers of the same router waiting ahead of it: both";
     v.extend([d(p, "0.02", lo), d(p, "0.90", hi)]);
     let (lo, hi) = range(&["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "0.1", "0.11"], |x| {
-        let stalls = |s| models::cell_value("experiments/results/torus_002_stalls/channels.csv", models::sel(&[("load", x), ("dim", "0"), ("source", s)]), "wait", &mut HashMap::new()).unwrap();
+        let stalls = |s| models::cell_value("experiments/results/torus_002_stalls/channels.csv", models::sel(&[("load", x), ("dim", "0"), ("source", s)]), "wait").unwrap();
         stalls("residual_span") / stalls("sim")
     });
     let p = "models leave them out. So the span model's W of 0.49 to 0.79 times the";

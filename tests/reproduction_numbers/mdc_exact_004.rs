@@ -43,7 +43,7 @@ pub(super) fn claims() -> Vec<Claim> {
 fn mdc_exact_section_numbers_follow_from_the_committed_grid() {
     let errors = check(&claims());
     assert!(errors.is_empty(), "{errors:#?}");
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     assert_eq!(rows.len(), 36, "c = 1, 2, 4, 8 × ρ = 0.1 … 0.9");
     let f = |r: &HashMap<String, String>, k: &str| -> f64 { r[k].parse().unwrap() };
     let at = |r: &HashMap<String, String>| format!("c = {}, ρ = {}", r["servers"], r["rho"]);

@@ -381,13 +381,12 @@ pub(super) fn trace_row_with_sweep_ci(passage: &'static str, trace: &'static str
 
 #[test]
 fn trace_phases_equal_the_sweeps() {
-    let mut cache = HashMap::new();
     for (trace, sweep, point) in [
         ("experiments/results/fig4_003_8020_trace/np_phases.csv", S09, "0.9 non_preemptive"),
         ("experiments/results/fig4_003_8020_trace/p_selfpre_phases.csv", SELFPRE, "0.9"),
     ] {
-        let t = read_csv(trace, &mut cache).clone();
-        let s = read_csv(sweep, &mut cache).clone();
+        let t = read_csv(trace).clone();
+        let s = read_csv(sweep).clone();
         for phase in ["0", "1", "2", "3", "4"] {
             let a = t.iter().find(|r| r["phase"] == phase).unwrap();
             let b = s.iter().find(|r| r["point"] == point && r["phase"] == phase).unwrap();

@@ -39,7 +39,7 @@ const M: f64 = 32.0;
 
 /// The sweep points ("total:rt:be" in flits/cycle/port) of `csv`.
 fn points(csv: &str) -> Vec<String> {
-    read_csv(csv, &mut HashMap::new()).iter().map(|r| r[MIX].clone()).collect()
+    read_csv(csv).iter().map(|r| r[MIX].clone()).collect()
 }
 
 fn field(key: &str, i: usize) -> f64 {
@@ -51,10 +51,10 @@ fn leak(s: String) -> &'static str {
 }
 
 /// `column` of the simulated (`model` false) or model row at `key`.
-fn value(csv: &'static str, key: &str, model: bool, column: &str, cache: &mut HashMap<String, Table>) -> f64 {
+fn value(csv: &'static str, key: &str, model: bool, column: &str) -> f64 {
     let key = leak(key.to_string());
     let row = if model { sel(&[("source", MODEL), (MIX, key)]) } else { sel(&[(MIX, key)]) };
-    cell_value(csv, row, column, cache).unwrap_or_else(|e| panic!("{e}"))
+    cell_value(csv, row, column).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// "sim / model (±e %)", latencies to 0.1 cycle, the error to 1 %.
@@ -65,14 +65,13 @@ fn pair(sim: f64, model: f64) -> String {
 /// The network-latency row of `key`: the three classes' pairs, with
 /// `accepted` the 4(a) table's last cell.
 fn latency_row(x: f64, sim: &'static str, model: &'static str, key: &str, accepted: bool) -> String {
-    let mut cache = HashMap::new();
     let mut row = format!("| {x:.3} |");
     for column in LATENCY {
-        let (s, m) = (value(sim, key, false, column, &mut cache), value(model, key, true, column, &mut cache));
+        let (s, m) = (value(sim, key, false, column), value(model, key, true, column));
         row += &format!(" {} |", pair(s, m));
     }
     if accepted {
-        row += &format!(" {:.3} ({:.3}) |", value(sim, key, false, "accepted_throughput", &mut cache), field(key, 0));
+        row += &format!(" {:.3} ({:.3}) |", value(sim, key, false, "accepted_throughput"), field(key, 0));
     }
     row
 }
@@ -93,8 +92,8 @@ pub(super) fn point_tail(key: &str, class: u64, deadline: usize) -> f64 {
 }
 
 /// The model's P{L > `deadline`} of `class` at `key`, from `dmp.csv`.
-fn model_dmp(key: &str, class: u64, deadline: u32, cache: &mut HashMap<String, Table>) -> f64 {
-    let rows = read_csv(DMP4A, cache);
+fn model_dmp(key: &str, class: u64, deadline: u32) -> f64 {
+    let rows = read_csv(DMP4A);
     let point = format!("{MIX}={key}");
     let (class, deadline) = (class.to_string(), deadline.to_string());
     let found: Vec<_> = rows.iter().filter(|r| r["source"] == MODEL && r["point"] == point && r["class"] == class && r["deadline_cycles"] == deadline).collect();
@@ -103,12 +102,12 @@ fn model_dmp(key: &str, class: u64, deadline: u32, cache: &mut HashMap<String, T
 }
 
 /// Fig. 13's row of `key`: R1 and R2 at D = 42, then at D = 47.
-fn dmp_row(key: &str, json: &serde_json::Value, cache: &mut HashMap<String, Table>) -> String {
+fn dmp_row(key: &str, json: &serde_json::Value) -> String {
     let point = json["points"].as_array().unwrap().iter().find(|p| p["params"][MIX][0].as_f64() == Some(field(key, 0))).unwrap_or_else(|| panic!("{JSON4A}: no point {key}"));
     let mut row = format!("| {:.3} |", field(key, 1) / M);
     for deadline in [42, 47] {
         for class in [2, 1] {
-            row += &format!(" {:.3} / {:.3} |", tail(&point["results"], class, deadline as usize), model_dmp(key, class, deadline, cache));
+            row += &format!(" {:.3} / {:.3} |", tail(&point["results"], class, deadline as usize), model_dmp(key, class, deadline));
         }
     }
     row
@@ -118,11 +117,10 @@ fn dmp_row(key: &str, json: &serde_json::Value, cache: &mut HashMap<String, Tabl
 /// heading.
 fn expected_rows() -> Vec<(&'static str, Vec<String>)> {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(JSON4A)).unwrap()).unwrap();
-    let mut cache = HashMap::new();
     let a = points(SIM4A);
     vec![
         (H4A, a.iter().map(|k| latency_row(field(k, 1) / M, SIM4A, MODEL4A, k, true)).collect()),
-        (H13, a.iter().map(|k| dmp_row(k, &json, &mut cache)).collect()),
+        (H13, a.iter().map(|k| dmp_row(k, &json)).collect()),
         (H4B, points(SIM4B).iter().map(|k| latency_row(field(k, 2) / M, SIM4B, MODEL4B, k, false)).collect()),
     ]
 }
@@ -134,10 +132,9 @@ const SIM4A_MUX: &str = "experiments/results/fig4_000/results.csv";
 /// The numbers the three sections' prose derives from the tables' data:
 /// error ranges, the model's R1 against R2, the DMP ratios, the Vticks.
 fn prose() -> Vec<Derived> {
-    let mut cache = HashMap::new();
-    let mut err = |sim: &'static str, model: &'static str, key: &str, class: usize| {
-        let s = value(sim, key, false, LATENCY[class], &mut cache);
-        100.0 * (value(model, key, true, LATENCY[class], &mut cache) - s) / s
+    let err = |sim: &'static str, model: &'static str, key: &str, class: usize| {
+        let s = value(sim, key, false, LATENCY[class]);
+        100.0 * (value(model, key, true, LATENCY[class]) - s) / s
     };
     let d = |passage: &'static str, written: &'static str, value: f64| Derived { passage, written, value };
     let mut v = Vec::new();
@@ -154,7 +151,7 @@ fn prose() -> Vec<Derived> {
     assert!(below.iter().all(|&x| x > 0.0), "the model is below the multiplexed router at every point");
     let p = "the model is 24–60 % below the simulation at every point below\nsaturation (0.002–0.010)";
     v.extend([d(p, "24", min_max(&below).0), d(p, "60", min_max(&below).1)]);
-    let model = |csv: &'static str, key: &str, class: usize| value(csv, key, true, LATENCY[class], &mut HashMap::new());
+    let model = |csv: &'static str, key: &str, class: usize| value(csv, key, true, LATENCY[class]);
     let p = "R1 far below R2 (42 vs 61 cycles)";
     v.extend([d(p, "42", model(MODEL4A, KEYS4A[4], 0)), d(p, "61", model(MODEL4A, KEYS4A[4], 1))]);
     // 4(b): how far the model is below best effort's simulated latency
@@ -182,7 +179,7 @@ fn prose() -> Vec<Derived> {
         let point = json["points"].as_array().unwrap().iter().find(|p| p["params"][MIX][0].as_f64() == Some(field(key, 0))).unwrap();
         for deadline in [42, 47] {
             for class in [2, 1] {
-                ratios.push(tail(&point["results"], class, deadline as usize) / model_dmp(key, class, deadline, &mut cache));
+                ratios.push(tail(&point["results"], class, deadline as usize) / model_dmp(key, class, deadline));
             }
         }
     }

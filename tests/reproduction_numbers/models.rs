@@ -36,9 +36,7 @@ pub(super) struct RelError {
 }
 
 /// The single `column` cell of `csv`'s row selected by `row`, or why not.
-/// (`_cache` is unused since the tables are shared per process, `shared_csv`;
-/// kept so the many callers need not change.)
-pub(super) fn cell_value(csv: &str, row: Row, column: &str, _cache: &mut HashMap<String, Table>) -> Result<f64, String> {
+pub(super) fn cell_value(csv: &str, row: Row, column: &str) -> Result<f64, String> {
     let table = shared_csv(csv);
     let rows: Vec<_> = table.iter().filter(|r| row.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
     if rows.len() != 1 {
@@ -62,7 +60,6 @@ pub(super) fn passage_missing(doc: &str, passage: &str) -> Option<String> {
 
 pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut out = Vec::new();
     for e in errors_quoted {
         if let Some(missing) = passage_missing(&doc, e.passage) {
@@ -72,7 +69,7 @@ pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
         if !e.passage.contains(&format!("{} %", e.written)) {
             out.push(format!("\"{} %\" is not in its passage {:?}", e.written, e.passage));
         }
-        match (cell_value(e.csv, e.model, e.column, &mut cache), cell_value(e.sim_csv.unwrap_or(e.csv), e.sim, e.column, &mut cache)) {
+        match (cell_value(e.csv, e.model, e.column), cell_value(e.sim_csv.unwrap_or(e.csv), e.sim, e.column)) {
             (Ok(m), Ok(s)) => {
                 let expected = typeset_error(100.0 * (m - s) / s, e.written);
                 if expected != e.written {
@@ -174,7 +171,7 @@ pub(super) fn num(row: &HashMap<String, String>, column: &str) -> f64 {
 
 /// One cell of `csv` (the row selected by `row`), for a derivation.
 pub(super) fn cv(csv: &str, row: &[(&'static str, &'static str)], column: &str) -> f64 {
-    cell_value(csv, sel(row), column, &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"))
+    cell_value(csv, sel(row), column).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// 100 (a − b) / b.
@@ -976,9 +973,8 @@ fn derived_fig1_002() -> Vec<Derived> {
     const T512: &str = "experiments/results/model_torus_002_8x8x8/results.csv";
     const T256: &str = "experiments/results/model_torus_002_16x16_long/results.csv";
     let mut worst: f64 = 0.0;
-    let mut cache = HashMap::new();
     for (csv, keys) in [(T512, &["workload.load", "router.vcs"][..]), (T256, &["workload.load", "router.vcs", "workload.message_flits"][..])] {
-        let table = read_csv(csv, &mut cache);
+        let table = read_csv(csv);
         for m in table.iter().filter(|r| r["source"] == "model:torus002") {
             let sim = table.iter().find(|r| r["source"] == "sim" && keys.iter().all(|k| r[*k] == m[*k])).unwrap();
             let (Ok(a), Ok(b)) = (m[BE].parse::<f64>(), sim[BE].parse::<f64>()) else { continue };

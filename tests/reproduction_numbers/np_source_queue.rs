@@ -26,7 +26,7 @@ fn has(text: String) {
 
 #[test]
 fn np_seed2_source_queue_follows_from_the_committed_logs() {
-    let rows = read_csv(&format!("{DIR}/np_source_queue.csv"), &mut HashMap::new());
+    let rows = read_csv(&format!("{DIR}/np_source_queue.csv"));
     let v = |run: &str, stat: &str, key: &str| -> f64 {
         let row = rows.iter().find(|r| r["run"] == run && r["stat"] == stat && r["key"] == key);
         row.unwrap_or_else(|| panic!("no {run} {stat} {key}"))["value"].parse().unwrap()
@@ -141,7 +141,7 @@ fn np_seed2_source_queue_follows_from_the_committed_logs() {
     assert!(p_file.contains(&format!("\nbest_effort_output_vcs = {BE_CAP}\n")), "P's best-effort cap is not {BE_CAP}");
 
     // The trace: one stream on that VC, every message it released in 80:20.
-    let trace = read_csv(&format!("{DIR}/np_queue_trace_seed2.csv"), &mut HashMap::new());
+    let trace = read_csv(&format!("{DIR}/np_queue_trace_seed2.csv"));
     let num = |r: &HashMap<String, String>, c: &str| -> f64 { r[c].parse().unwrap() };
     let wait = |r: &HashMap<String, String>| num(r, "started") - num(r, "created");
     assert!(trace.iter().all(|r| (num(r, "src"), num(r, "vc")) == (v(s2, "src", "vc1"), v(s2, "vc", "vc1"))), "the trace's stream is on the top VC");

@@ -6,7 +6,6 @@
 //! draws are recomputed here from the CSV's columns.
 
 use super::{read_csv, root};
-use std::collections::HashMap;
 
 const CSV: &str = "experiments/results/onoff_k4_stream_parts/source_link.csv";
 /// Seeds 1 to 40 at K = 3, 4, 8, g = 33.
@@ -28,7 +27,7 @@ fn onoff_k4_parts_numbers_follow_from_the_committed_trace() {
     let part = section.split("**Where the K = 4 excess sits.**").nth(1).expect("paragraph missing");
     let flat = part.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     let row = |k: &str, g: &str| rows.iter().find(|r| r["streams"] == k && r["gap"] == g).unwrap_or_else(|| panic!("{CSV}: no K = {k}, g = {g}"));
     let s = |k: &str, g: &str, col: &str| row(k, g)[col].clone();
     let v = |k: &str, g: &str, col: &str| -> f64 { s(k, g, col).parse().unwrap() };
@@ -86,7 +85,7 @@ fn onoff_k4_parts_numbers_follow_from_the_committed_trace() {
     let dip_se = (v("8", "33.0", "own_blocked_se").powi(2) + v("4", "33.0", "own_blocked_se").powi(2)).sqrt();
     has(format!("K = 4's is {dip:.2} cycles below K = 8's, {:.2} standard errors of the difference", dip / dip_se));
     // Seeds 1 to 40 at K = 3, 4, 8, g = 33.
-    let rows40 = read_csv(CSV40, &mut HashMap::new());
+    let rows40 = read_csv(CSV40);
     let s40 = |k: &str, col: &str| rows40.iter().find(|r| r["streams"] == k && r["gap"] == "33.0").unwrap_or_else(|| panic!("{CSV40}: no K = {k}"))[col].clone();
     let v40 = |k: &str, col: &str| -> f64 { s40(k, col).parse().unwrap() };
     let own40 = |k: &str| signed(v40(k, "model_own") + v40(k, "coupled_destination") - v40(k, "own_blocked"));

@@ -113,7 +113,7 @@ pub(super) fn errors() -> Vec<RelError> {
 /// 0.1 for every M), Fig. 8's load column in packets/s/node, M/M/n's ρ = (λ/2) t̄_s
 /// from its t̄_s, and S̄ = T − source wait in flit times of 2 KB/5 at 624
 /// Mbit/s.
-fn derived(cache: &mut HashMap<String, Table>) -> Result<Vec<(&'static str, &'static str, f64)>, String> {
+fn derived() -> Result<Vec<(&'static str, &'static str, f64)>, String> {
     let mut out = Vec::new();
     // The section's statement of the conversion, for every M of Fig. 8.
     out.push((CONVERSION, "5.25", flit_time_s(5.0) * 1e6));
@@ -127,14 +127,14 @@ fn derived(cache: &mut HashMap<String, Table>) -> Result<Vec<(&'static str, &'st
     }
     // Eq. 8: ρ = (λ/2) t̄_s, λ = load/M packets per cycle per node, M = 5.
     for (written, strategy) in [("1.002", "destination_block"), ("1.006", "source_block")] {
-        let ts = models::cell_value(FIG9, at("model:mmn", format!("workload.load=0.4 topology.strategy={strategy}")), "service_cycles", cache)?;
+        let ts = models::cell_value(FIG9, at("model:mmn", format!("workload.load=0.4 topology.strategy={strategy}")), "service_cycles")?;
         out.push((EQ8_SATURATED, written, 0.4 / 5.0 / 2.0 * ts));
     }
     for &(passage, load, _, service) in &FIG9_NI_ROWS {
         for (written, strategy) in service.into_iter().zip(["destination_block", "source_block"]) {
             let row = at("sim", format!("workload.load={load} topology.strategy={strategy} workload.source_queues=per_direction_until_delivered"));
-            let t_ms = models::cell_value(FIG9_NI, row, "latency_ms", cache)?;
-            let wait_ms = models::cell_value(FIG9_NI, row, "segmentation_wait_ms", cache)?;
+            let t_ms = models::cell_value(FIG9_NI, row, "latency_ms")?;
+            let wait_ms = models::cell_value(FIG9_NI, row, "segmentation_wait_ms")?;
             out.push((passage, written, (t_ms - wait_ms) * 1e-3 / flit_time_s(5.0)));
         }
     }
@@ -154,7 +154,7 @@ pub(super) fn check_all() -> Vec<String> {
             }
         }
     }
-    match derived(&mut HashMap::new()) {
+    match derived() {
         Ok(numbers) => {
             for (passage, written, value) in numbers {
                 if let Some(missing) = models::passage_missing(&doc, passage) {

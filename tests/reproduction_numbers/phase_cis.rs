@@ -133,8 +133,7 @@ fn the_interval_tables_and_their_sentences_follow_from_the_committed_runs() {
 /// (mean − half-width, mean + half-width) of `mean` and `half` in the row
 /// of `csv` selected by `key`.
 pub(super) fn interval(csv: &str, key: &[(&str, &str)], mean: &str, half: &str) -> (f64, f64) {
-    let mut cache = HashMap::new();
-    let table = read_csv(csv, &mut cache);
+    let table = read_csv(csv);
     let rows: Vec<_> = table.iter().filter(|r| key.iter().all(|(k, v)| r[*k] == *v)).collect();
     assert_eq!(rows.len(), 1, "{csv} {key:?}");
     let (m, h): (f64, f64) = (rows[0][mean].parse().unwrap(), rows[0][half].parse().unwrap());
@@ -210,8 +209,7 @@ fn the_stated_separations_are_the_intervals() {
 /// ten count. The trace writes lateness to 2 decimals, hence the tolerance.
 #[test]
 fn the_missing_time_half_width_follows_from_the_late_frame_trace() {
-    let mut cache = HashMap::new();
-    let late = read_csv(LATE, &mut cache);
+    let late = read_csv(LATE);
     for (router, point) in [("np", NP), ("p", P)] {
         let mut groups = [(0.0f64, 0.0f64); 10];
         for r in late.iter().filter(|r| r["router"] == router) {

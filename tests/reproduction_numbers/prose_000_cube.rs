@@ -227,7 +227,7 @@ fn two_class_router_source_wait() -> Vec<Derived> {
 /// load before it, and the simulated best effort's source wait there.
 fn fig5_router_saturation() -> Vec<Derived> {
     const Q: &str = "experiments/results/model_fig5_000_np/source_queue.csv";
-    let table = read_csv(Q, &mut HashMap::new());
+    let table = read_csv(Q);
     let be = |source: &str| -> Vec<(f64, f64)> {
         let mut v: Vec<(f64, f64)> = table
             .iter()

@@ -36,7 +36,7 @@ const RING_ZERO: &str = "experiments/results/ring_004_zero_load/results.csv";
 const KEYS4A: [&str; 7] = ["0.384:0.064:0.32", "0.448:0.128:0.32", "0.512:0.192:0.32", "0.576:0.256:0.32", "0.64:0.32:0.32", "0.704:0.384:0.32", "0.768:0.448:0.32"];
 
 fn table(csv: &str) -> Table {
-    read_csv(csv, &mut HashMap::new())
+    read_csv(csv)
 }
 
 fn cell(row: &HashMap<String, String>, column: &str) -> f64 {

@@ -33,7 +33,7 @@ pub(super) const JITTER_FREE_MS: f64 = 0.1;
 
 /// `csv`'s rows matching `row`, as (load, row), by load.
 fn by_load(csv: &str, row: &[(&str, &str)]) -> Vec<(f64, HashMap<String, String>)> {
-    let mut v: Vec<(f64, HashMap<String, String>)> = read_csv(csv, &mut HashMap::new())
+    let mut v: Vec<(f64, HashMap<String, String>)> = read_csv(csv)
         .into_iter()
         .filter(|r| row.iter().all(|(k, x)| r.get(*k).map(String::as_str) == Some(*x)))
         .map(|r| (r["workload.load"].parse().unwrap(), r))
@@ -118,7 +118,7 @@ fn fig5() -> Vec<Derived> {
     let short = by_load(FIG5, &full("fifo")).into_iter().find(|(l, r)| num(r, "accepted_throughput") < 0.99 * l).map(|(l, _)| l).expect("the full crossbar carries every load");
     v.push(d("At 0.9 the limit is no longer the router but the workload", "0.9", short));
     // the table's note: a frame time, and the floor (the smallest σ_d)
-    let floor = read_csv(FIG5, &mut HashMap::new()).iter().map(|r| num(r, "frame_interval_sd_ms")).fold(f64::MAX, f64::min);
+    let floor = read_csv(FIG5).iter().map(|r| num(r, "frame_interval_sd_ms")).fold(f64::MAX, f64::min);
     let p = "d̄ / σ_d in ms (jitter-free = 33.33 / ≈0.05; the 0.05 ms floor is the";
     v.extend([d(p, "33.33", 1000.0 / 30.0), d(p, "0.05", floor)]);
     v
@@ -134,7 +134,7 @@ fn fig5_streams_and_missing_time() -> Vec<Derived> {
     let streams = |load| by_load(FIG5, &[("router.crossbar", "full"), ("router.scheduler", "virtualclock")]).into_iter().find(|(l, _)| *l == load).map(|(_, r)| num(&r, "realtime_streams") / 8.0).unwrap();
     let p = "each stream's destination is fixed, so with 68–72 streams per source some";
     let mut v = vec![d(p, "68", streams(0.9)), d(p, "72", streams(0.95))];
-    let floor: Vec<f64> = read_csv(FIG5, &mut HashMap::new()).iter().filter(|r| num(r, "frame_interval_sd_ms") < 0.07).map(|r| num(r, "deadline_missing_time_ms")).collect();
+    let floor: Vec<f64> = read_csv(FIG5).iter().filter(|r| num(r, "frame_interval_sd_ms") < 0.07).map(|r| num(r, "deadline_missing_time_ms")).collect();
     let (lo, hi) = min_max(&floor);
     let p = "\"misses\" by microseconds (mean missing time 0.03 ms)";
     v.extend([d(p, "0.03", lo), d(p, "0.03", hi)]);
@@ -191,7 +191,7 @@ pub(super) fn section_has(heading: &str, text: &str) {
 
 /// One cell of a Fig. 7-like sweep (mix, load).
 pub(super) fn mix_cell(csv: &str, mix: &str, load: &str, column: &str) -> f64 {
-    let t = read_csv(csv, &mut HashMap::new());
+    let t = read_csv(csv);
     let rows: Vec<_> = t.iter().filter(|r| r["workload.mix"] == mix && r["workload.load"] == load).collect();
     assert_eq!(rows.len(), 1, "{csv}: {mix} at {load}");
     num(rows[0], column)
@@ -291,7 +291,7 @@ fn fig7_iterative_names_the_cells_the_runs_give() {
 /// never-binding 100,000.
 pub(super) fn cap_sweep_cell(csv: &str, load: &str, mix: &str, capped: bool, seed: &str, column: &str) -> f64 {
     const KEY: &str = "workload.load+workload.mix+workload.max_streams_per_destination";
-    let t = read_csv(csv, &mut HashMap::new());
+    let t = read_csv(csv);
     let rows: Vec<_> = t
         .iter()
         .filter(|r| {
@@ -329,7 +329,7 @@ pub(super) fn finite_with_cap(load: &str) -> Vec<&'static str> {
 /// without the cap, the verdicts' summary of cells, and the iterative
 /// allocator's 20:80 at 0.9.
 fn cap_section() -> Vec<Derived> {
-    let e = read_csv(ENDPOINTS, &mut HashMap::new());
+    let e = read_csv(ENDPOINTS);
     let be: Vec<f64> = e
         .iter()
         .filter(|r| r["load"] == "0.9" && r["mix"] == "80:20" && r["cap"] == "68")
@@ -412,7 +412,7 @@ fn table2() -> Vec<Derived> {
     let (lo, hi) = min_max(&sds);
     let p = "floor) where the paper measured 0.6–1.4 ms, and our d̄ is never below the\n  33.33 ms frame time, while the paper's is 33.12–32.28 ms.";
     v.extend([d(p, "0.6", lo), d(p, "1.4", hi), d(p, "33.33", 1000.0 / 30.0), d(p, "33.12", PAPER_TABLE_II[0].1), d(p, "32.28", PAPER_TABLE_II[2].1)]);
-    let ours = read_csv(TAB2, &mut HashMap::new());
+    let ours = read_csv(TAB2);
     assert!(ours.iter().all(|r| format!("{:.2}", num(r, "frame_interval_mean_ms")).parse::<f64>().unwrap() >= 33.33), "an interval below the frame time");
     let floor = ours.iter().map(|r| num(r, "frame_interval_sd_ms")).fold(f64::MAX, f64::min);
     v.push(d("(σ_d at the 0.05 ms regulator\n  floor)", "0.05", floor));

@@ -22,7 +22,7 @@ const KEY: &str = "workload.load+workload.mix+workload.max_streams_per_destinati
 
 /// The cap sweep's loads, as its key column writes them, in order.
 fn cap_loads() -> Vec<String> {
-    let mut loads: Vec<String> = read_csv(CAP, &mut HashMap::new()).iter().map(|r| r[KEY].split(':').next().unwrap().to_string()).collect();
+    let mut loads: Vec<String> = read_csv(CAP).iter().map(|r| r[KEY].split(':').next().unwrap().to_string()).collect();
     loads.sort_by(|a, b| a.parse::<f64>().unwrap().total_cmp(&b.parse().unwrap()));
     loads.dedup();
     loads
@@ -41,7 +41,7 @@ fn seeds_where(load: &str, mix: &str, capped: bool, sat: bool) -> Vec<&'static s
 /// The rows of `fig7_001_cap/endpoints.csv` at one point (cap "100000":
 /// none), endpoint by endpoint.
 fn endpoints(load: &str, mix: &str, cap: &str) -> Vec<HashMap<String, String>> {
-    let rows: Vec<_> = read_csv(ENDPOINTS, &mut HashMap::new()).into_iter().filter(|r| r["load"] == load && r["mix"] == mix && r["cap"] == cap).collect();
+    let rows: Vec<_> = read_csv(ENDPOINTS).into_iter().filter(|r| r["load"] == load && r["mix"] == mix && r["cap"] == cap).collect();
     assert_eq!(rows.len(), 8, "{ENDPOINTS}: {mix} at {load}, cap {cap}");
     rows
 }
@@ -71,12 +71,12 @@ fn cap_endpoint_paragraph_names_the_point_and_endpoint_the_runs_give() {
     section_has(HEADING, &format!("At 0.96 the uncapped {} points have one to three outputs offered", listed(&over)));
     // the three 0.96 points run four times as long are the capped points
     // with the widest best-effort intervals (seed 1, the long runs' seed)
-    let t = read_csv(CAP, &mut HashMap::new());
+    let t = read_csv(CAP);
     let mut capped: Vec<(&str, f64)> = t.iter().filter(|r| !r[KEY].ends_with(":100000") && r["run.seed"] == "1").map(|r| (r[KEY].as_str(), f(r, "be_latency_ci95_cycles"))).collect();
     capped.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mut widest: Vec<&str> = capped[..3].iter().map(|p| p.0).collect();
     widest.sort();
-    let mut long: Vec<String> = read_csv(LONG, &mut HashMap::new()).iter().map(|r| r[KEY].clone()).collect();
+    let mut long: Vec<String> = read_csv(LONG).iter().map(|r| r[KEY].clone()).collect();
     long.sort();
     assert_eq!(widest, long, "the long runs are the three capped points with the longest tails");
     let long_loads: Vec<&str> = widest.iter().map(|k| k.split(':').next().unwrap()).collect();
@@ -286,9 +286,9 @@ fn cap_sweeps_never_binding_rows_reproduce_the_uncapped_sweeps() {
     let speed = ["wall_seconds", "router_cycles_per_second"];
     let mut seeds = Vec::new();
     for (cap_csv, fig_csv) in [(CAP, FIG7), (CAP_IT, FIG7_IT)] {
-        let fig = read_csv(fig_csv, &mut HashMap::new());
+        let fig = read_csv(fig_csv);
         let same = |seed: &str| -> usize {
-            read_csv(cap_csv, &mut HashMap::new())
+            read_csv(cap_csv)
                 .iter()
                 .filter(|r| r[KEY].ends_with(":100000") && r["run.seed"] == seed)
                 .filter(|r| {

@@ -102,7 +102,7 @@ fn fig7_iterative_rerun() -> Vec<Derived> {
 /// The `phases.csv` rows of 003_… Fig. 8 (2×2 mesh) of one phase, all
 /// four points.
 fn mesh_phase(phase: &str) -> Vec<HashMap<String, String>> {
-    let rows: Vec<_> = read_csv(M8_PHASES, &mut HashMap::new()).into_iter().filter(|r| r["phase"] == phase).collect();
+    let rows: Vec<_> = read_csv(M8_PHASES).into_iter().filter(|r| r["phase"] == phase).collect();
     assert_eq!(rows.len(), 4, "{M8_PHASES}: NP and P at 0.6 and 0.8 in phase {phase}");
     rows
 }
@@ -125,7 +125,7 @@ fn mesh_probability_and_frames() -> Vec<Derived> {
 /// rises up to 70:30 (phase 3) and falls in 80:20, and its queueing at
 /// the source in those two phases at 0.8.
 fn mesh_best_effort() -> Vec<Derived> {
-    let table = read_csv(M8_LATENCY, &mut HashMap::new());
+    let table = read_csv(M8_LATENCY);
     let np = |load: &str, phase: &str, column: &str| {
         let point = format!("{load} non_preemptive");
         let rows: Vec<_> = table.iter().filter(|r| r["point"] == point && r["phase"] == phase && r["class"] == "0").collect();
@@ -150,7 +150,7 @@ fn mesh_best_effort() -> Vec<Derived> {
 
 /// 001_… Fig. 9: d̄ at every point (each rounds to the value written).
 fn fig9_001_mean_interval() -> Vec<Derived> {
-    let table = read_csv(FIG9_001, &mut HashMap::new());
+    let table = read_csv(FIG9_001);
     assert_eq!(table.len(), 10, "{FIG9_001}: 10 points");
     table.iter().map(|r| d("d̄ = 33.33 ms everywhere", "33.33", num(r, "frame_interval_mean_ms"))).collect()
 }
@@ -160,7 +160,7 @@ fn fig9_001_mean_interval() -> Vec<Derived> {
 /// granularity; the rule of `prose_iterative_mpeg2.rs`) up to that load
 /// and not at the next.
 fn fig8_001_full_crossbar_free_to() -> Vec<Derived> {
-    let table = read_csv(FIG8_001, &mut HashMap::new());
+    let table = read_csv(FIG8_001);
     let floor = 2.0 * min_max(&table.iter().map(|r| num(r, "frame_interval_sd_ms")).collect::<Vec<_>>()).0;
     let mut full: Vec<(f64, f64)> = table.iter().filter(|r| r["router.vcs+router.crossbar"] == "4:full").map(|r| (num(r, "workload.load"), num(r, "frame_interval_sd_ms"))).collect();
     full.sort_by(|a, b| a.0.total_cmp(&b.0));

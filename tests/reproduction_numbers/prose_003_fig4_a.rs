@@ -34,7 +34,7 @@ fn phase_row<'a>(table: &'a [HashMap<String, String>], point: &str, phase: &str)
 /// and NP's and P's ranges of missing time and probability over the
 /// table's four phases.
 fn first_run() -> Vec<Derived> {
-    let phases = read_csv(FIG4_PHASES, &mut HashMap::new());
+    let phases = read_csv(FIG4_PHASES);
     let mut v = Vec::new();
     let p = "(the 20:80 phase has only 3\njudged frames after the warm-up and is omitted)";
     for point in ROUTERS_06 {
@@ -92,7 +92,7 @@ fn regulator_intervals() -> Vec<Derived> {
 /// times show to the cycle (they are whole cycles, hence the ± 1).
 fn trace_shift() -> Vec<Derived> {
     const TRACE: &str = "experiments/results/stream_trace_003/slot_start.csv";
-    let table = read_csv(TRACE, &mut HashMap::new());
+    let table = read_csv(TRACE);
     let frame = |k: &str| table.iter().find(|r| r["frame"] == k).unwrap_or_else(|| panic!("{TRACE}: no frame {k}"));
     let large = num(frame("3"), "messages");
     let others: Vec<f64> = table.iter().filter(|r| r["frame"] != "3" && r["frame"] != "6").map(|r| num(r, "messages")).collect();
@@ -236,7 +236,7 @@ fn the_binding_loads_repeat_the_binding_sections_conclusion() {
         assert!(load.parse::<f64>().is_ok(), "{load:?} is not a load");
     }
     for (load, run) in [(&highest_not, "fig4_003_pnp_08"), (&binds, "fig4_003_pnp_09")] {
-        let table = read_csv(&format!("experiments/results/{run}/results.csv"), &mut HashMap::new());
+        let table = read_csv(&format!("experiments/results/{run}/results.csv"));
         assert!(table.iter().all(|r| r["workload.load"] == *load), "{run} is not run at load {load}");
     }
     let repeat = format!("below tests this: they do not up to load {highest_not}; at {binds} they do, at the sources, and there P beats NP.");

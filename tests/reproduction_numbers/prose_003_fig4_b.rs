@@ -42,7 +42,7 @@ const CYCLES_PER_US: f64 = 12.5;
 
 /// A `summary*.csv` row by its `router` column.
 fn run_row(csv: &str, router: &str) -> HashMap<String, String> {
-    let t = read_csv(csv, &mut HashMap::new());
+    let t = read_csv(csv);
     let rows: Vec<_> = t.into_iter().filter(|r| r["router"] == router).collect();
     assert_eq!(rows.len(), 1, "{csv}: one row {router}");
     rows.into_iter().next().unwrap()
@@ -50,7 +50,7 @@ fn run_row(csv: &str, router: &str) -> HashMap<String, String> {
 
 /// A `late_frames*.csv`'s rows of one run.
 fn late_frames(csv: &str, router: &str) -> Vec<HashMap<String, String>> {
-    let rows: Vec<_> = read_csv(csv, &mut HashMap::new()).into_iter().filter(|r| r["router"] == router).collect();
+    let rows: Vec<_> = read_csv(csv).into_iter().filter(|r| r["router"] == router).collect();
     assert!(!rows.is_empty(), "{csv}: no late frames of {router}");
     rows
 }
@@ -204,7 +204,7 @@ fn per_lane_credits() -> Vec<Derived> {
 
 /// A `vc_pressure.csv` row (run, phase).
 fn pressure(run: &str, phase: &str) -> HashMap<String, String> {
-    let rows: Vec<_> = read_csv(VC_PRESSURE, &mut HashMap::new()).into_iter().filter(|r| r["run"] == run && r["phase"] == phase).collect();
+    let rows: Vec<_> = read_csv(VC_PRESSURE).into_iter().filter(|r| r["run"] == run && r["phase"] == phase).collect();
     assert_eq!(rows.len(), 1, "{VC_PRESSURE}: one row {run} {phase}");
     rows.into_iter().next().unwrap()
 }
@@ -257,7 +257,7 @@ fn vc_counts() -> Vec<Derived> {
 /// queueing per stream at 0.6 over the phases.
 fn fewer_vcs_and_streams() -> Vec<Derived> {
     let r = {
-        let rows: Vec<_> = read_csv(PNP_8VC_LATENCY, &mut HashMap::new()).into_iter().filter(|r| r["point"] == "0.6 non_preemptive" && r["phase"] == "4" && r["class"] == "1").collect();
+        let rows: Vec<_> = read_csv(PNP_8VC_LATENCY).into_iter().filter(|r| r["point"] == "0.6 non_preemptive" && r["phase"] == "4" && r["class"] == "1").collect();
         assert_eq!(rows.len(), 1);
         rows.into_iter().next().unwrap()
     };
@@ -270,7 +270,7 @@ fn fewer_vcs_and_streams() -> Vec<Derived> {
     let (lo, hi) = min_max(&late);
     let p = "(both miss by 2.7–3.6 µs there, and the";
     v.extend([d(p, "2.7", lo), d(p, "3.6", hi)]);
-    let queued: Vec<f64> = read_csv(PNP_06_STREAM_LATENCY, &mut HashMap::new()).iter().filter(|r| r["point"] == "0.6 non_preemptive" && r["class"] == "1").map(|r| num(r, "queueing_us")).collect();
+    let queued: Vec<f64> = read_csv(PNP_06_STREAM_LATENCY).iter().filter(|r| r["point"] == "0.6 non_preemptive" && r["class"] == "1").map(|r| num(r, "queueing_us")).collect();
     assert_eq!(queued.len(), 5, "five phases");
     v.push(d("(its real time\n  queues at most 0.9 µs at the source)", "0.9", min_max(&queued).1));
     v
@@ -330,7 +330,7 @@ fn cap_rerun_split() -> (Vec<String>, Vec<String>, Vec<u32>) {
 /// as they were (`summary_cap_before_fix.csv` against `summary_cap.csv`,
 /// in the columns the file before the fix has), and those it changed.
 fn capped_trace_rerun_split() -> (Vec<String>, Vec<String>) {
-    let before = read_csv(SUMMARY_CAP_BEFORE_FIX, &mut HashMap::new());
+    let before = read_csv(SUMMARY_CAP_BEFORE_FIX);
     let (mut same, mut moved) = (Vec::new(), Vec::new());
     for old in &before {
         let now = run_row(SUMMARY_CAP, &old["router"]);
@@ -357,8 +357,8 @@ fn the_cap_reruns_changed_the_points_named() {
     assert!(flat.contains(&sweep), "docs/reproduction.md should say {sweep:?}");
     // The K whose rows are the uncapped P run of `fig4_003_slot_end`, cell
     // for cell (the point label aside).
-    let cap = read_csv(CAP, &mut HashMap::new());
-    let p_run: Vec<_> = read_csv(SLOT_END, &mut HashMap::new()).into_iter().filter(|r| r["point"] == "0.6 preemptive").collect();
+    let cap = read_csv(CAP);
+    let p_run: Vec<_> = read_csv(SLOT_END).into_iter().filter(|r| r["point"] == "0.6 preemptive").collect();
     let same_as_p: Vec<&str> = ["16", "12", "8", "4"]
         .into_iter()
         .filter(|k| {
@@ -371,7 +371,7 @@ fn the_cap_reruns_changed_the_points_named() {
     assert!(flat.contains(&reproduces), "docs/reproduction.md should say {reproduces:?}");
     // The K at which best effort saturates: its accepted rate more than 2 %
     // below the offered 0.6, every other K's within 1 %.
-    let results = read_csv("experiments/results/fig4_003_cap/results.csv", &mut HashMap::new());
+    let results = read_csv("experiments/results/fig4_003_cap/results.csv");
     let offered = 0.6;
     let saturated: Vec<&str> = results.iter().filter(|r| num(r, "accepted_throughput") < 0.98 * offered).map(|r| r["router.best_effort_output_vcs"].as_str()).collect();
     assert!(results.iter().all(|r| saturated.contains(&r["router.best_effort_output_vcs"].as_str()) || num(r, "accepted_throughput") >= 0.99 * offered), "{results:?}");

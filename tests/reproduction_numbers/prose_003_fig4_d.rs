@@ -166,7 +166,7 @@ const ROUTERS: [&str; 3] = ["traditional", "non_preemptive", "preemptive"];
 
 /// The loads a sweep's `results.csv` was run at, in order.
 fn loads(csv: &str) -> Vec<f64> {
-    let mut v: Vec<f64> = read_csv(csv, &mut HashMap::new()).iter().map(|r| r["workload.load"].parse().unwrap()).collect();
+    let mut v: Vec<f64> = read_csv(csv).iter().map(|r| r["workload.load"].parse().unwrap()).collect();
     v.sort_by(f64::total_cmp);
     v.dedup();
     v
@@ -174,14 +174,14 @@ fn loads(csv: &str) -> Vec<f64> {
 
 /// A cell of a `phases.csv` by point ("load router") and phase.
 fn phase_cell(csv: &str, load: f64, router: &str, phase: u32, column: &str) -> f64 {
-    let rows = read_csv(csv, &mut HashMap::new());
+    let rows = read_csv(csv);
     let point = format!("{load} {router}");
     let row = rows.iter().find(|r| r["point"] == point && r["phase"] == phase.to_string()).unwrap_or_else(|| panic!("{csv}: no {point} phase {phase}"));
     row[column].parse().unwrap_or(f64::NAN)
 }
 
 fn accepted(csv: &str, load: f64, router: &str) -> f64 {
-    let rows = read_csv(csv, &mut HashMap::new());
+    let rows = read_csv(csv);
     let row = rows.iter().find(|r| r["workload.load"].parse::<f64>().unwrap() == load && r["router"] == router).unwrap_or_else(|| panic!("{csv}: no {load} {router}"));
     row["accepted_throughput"].parse().unwrap()
 }
@@ -201,7 +201,7 @@ fn iterative_allocator() -> Vec<Derived> {
     let p = "(The 20:80 phase falls mostly in the warm-up: 3 and 5 frames judged.)";
     let mut v = vec![d(p, "3", judged_20_80(low)), d(p, "5", judged_20_80(high))];
     // The half-widths that are NaN: exactly one cell, with no miss.
-    let rows = read_csv(IT4, &mut HashMap::new());
+    let rows = read_csv(IT4);
     let nan: Vec<_> = rows.iter().filter(|r| r["deadline_missing_time_ci95_ms"] == "NaN").collect();
     assert_eq!(nan.len(), 1, "cells without a missing-time half-width: {nan:?}");
     let (point, phase) = (&nan[0]["point"], &nan[0]["phase"]);
@@ -212,7 +212,7 @@ fn iterative_allocator() -> Vec<Derived> {
     let saturated = loads(FIG4).into_iter().find(|&l| accepted(FIG4, l, "traditional") < 0.95 * l).expect("TR saturates with the single pass");
     assert!(accepted(IT4_RESULTS, saturated, "traditional") > 0.99 * saturated, "the iterative TR does not carry {saturated}");
     let single_30_70 = {
-        let rows = read_csv(FIG4_PHASES, &mut HashMap::new());
+        let rows = read_csv(FIG4_PHASES);
         let row = rows.iter().find(|r| r["point"] == format!("{saturated} traditional") && r["phase"] == "1").expect("fig4_003 TR 30:70");
         row["deadline_missing_time_ms"].parse::<f64>().unwrap()
     };

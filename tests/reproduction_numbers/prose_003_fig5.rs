@@ -67,7 +67,7 @@ fn id_fix_rerun() -> Vec<Derived> {
 /// Every control cell (`messages`) of both Fig. 5 files: the fewest and
 /// the most control messages of a phase and router, and the mean.
 fn control_message_counts() -> (f64, f64, f64) {
-    let counts: Vec<f64> = [F5L, F5IL].iter().flat_map(|csv| read_csv(csv, &mut HashMap::new()).into_iter().filter(|r| r["class"] == CONTROL).map(|r| num(&r, "messages"))).collect();
+    let counts: Vec<f64> = [F5L, F5IL].iter().flat_map(|csv| read_csv(csv).into_iter().filter(|r| r["class"] == CONTROL).map(|r| num(&r, "messages"))).collect();
     assert_eq!(counts.len(), 2 * 3 * 5, "two files, three routers, five phases");
     let (lo, hi) = min_max(&counts);
     (lo, hi, counts.iter().sum::<f64>() / counts.len() as f64)
@@ -90,7 +90,7 @@ fn fig5_tables() -> Vec<Derived> {
     }
     // NP (iterative): per phase, the traced control messages' latencies in
     // cycles. Where every one took the same time the half-width is 0.
-    let trace = read_csv(TRACE, &mut HashMap::new());
+    let trace = read_csv(TRACE);
     let mut sources: Vec<&str> = trace.iter().map(|r| r["src"].as_str()).collect();
     sources.sort();
     sources.dedup();
@@ -107,7 +107,7 @@ fn fig5_tables() -> Vec<Derived> {
     let slower: Vec<f64> = last.iter().copied().filter(|&c| c != fastest).collect();
     let (s_lo, s_hi) = min_max(&slower);
     assert_eq!(s_lo, s_hi, "NP (iterative), 80:20: one slower latency");
-    let it = read_csv(F5IL, &mut HashMap::new());
+    let it = read_csv(F5IL);
     let half = |phase: &str| num(phase_row(&it, F5IL, "0.8 non_preemptive", phase, CONTROL), "latency_ci95_us");
     assert!(["0", "1", "2", "3"].iter().all(|ph| half(ph) == 0.0), "NP (iterative): half-width 0 in 20:80 to 70:30");
     let p = "\"± 0.0\" under NP (iterative) is a half-width under 0.05 µs: in the\nfirst four phases every control message took the same 24 cycles, in\n80:20 all but 2 of the 16, which took 25 (half-width 0.015 µs).";
@@ -123,7 +123,7 @@ fn fig5_tables() -> Vec<Derived> {
     let be = |column: &str| num(phase_row(&it, F5IL, "0.8 non_preemptive", "3", "0"), column);
     let p = "its latency is queueing: 3,134.3 of 3,291.4 µs for NP at 70:30)";
     v.extend([d(p, "3,134.3", be("queueing_us")), d(p, "3,291.4", be("latency_us"))]);
-    let accepted: Vec<f64> = read_csv(F5R, &mut HashMap::new()).iter().map(|r| num(r, "accepted_throughput")).collect();
+    let accepted: Vec<f64> = read_csv(F5R).iter().map(|r| num(r, "accepted_throughput")).collect();
     assert_eq!(accepted.len(), 3, "{F5R}: TR, NP, P");
     let (a_lo, a_hi) = min_max(&accepted);
     let p = "overloaded at 0.8 (accepted\n  0.566–0.633)";
@@ -135,7 +135,7 @@ fn fig5_tables() -> Vec<Derived> {
 type TraceRow = HashMap<String, String>;
 
 fn trace_rows(allocator: &str, router: &str) -> Vec<TraceRow> {
-    let rows: Vec<_> = read_csv(TRACE, &mut HashMap::new()).into_iter().filter(|r| r["allocator"] == allocator && r["router"] == router).collect();
+    let rows: Vec<_> = read_csv(TRACE).into_iter().filter(|r| r["allocator"] == allocator && r["router"] == router).collect();
     assert!(!rows.is_empty(), "{TRACE}: no rows {allocator} {router}");
     rows
 }
@@ -304,7 +304,7 @@ fn run_at(runs: &[&'static str], load: &str) -> &'static str {
     let at: Vec<&str> = runs
         .iter()
         .copied()
-        .filter(|run| read_csv(&format!("experiments/results/{run}/phases.csv"), &mut HashMap::new()).iter().all(|r| r["point"].starts_with(&format!("{load} "))))
+        .filter(|run| read_csv(&format!("experiments/results/{run}/phases.csv")).iter().all(|r| r["point"].starts_with(&format!("{load} "))))
         .collect();
     let [run] = <[&str; 1]>::try_from(at).unwrap_or_else(|at| panic!("not one run of {runs:?} at load {load}: {at:?}"));
     run
@@ -313,17 +313,16 @@ fn run_at(runs: &[&'static str], load: &str) -> &'static str {
 /// Per phase (0 = 20:80 … 4 = 80:20), NP's and P's 95 % intervals of the
 /// missing probability and real time's mean source queueing (µs).
 fn phases_of(run: &str, load: &str) -> Vec<((f64, f64), (f64, f64), f64, f64)> {
-    let mut cache = HashMap::new();
     let phases = format!("experiments/results/{run}/phases.csv");
-    let latency = read_csv(&format!("experiments/results/{run}/phase_latency.csv"), &mut cache);
+    let latency = read_csv(&format!("experiments/results/{run}/phase_latency.csv"));
     let queueing = |mode: &str, phase: usize| {
         let r = latency.iter().find(|r| r["point"] == format!("{load} {mode}") && r["phase"] == phase.to_string() && r["class"] == "1").unwrap_or_else(|| panic!("{run}: {mode} phase {phase}"));
         num(r, "queueing_us")
     };
     (0..5)
         .map(|ph| {
-            let np = miss_interval(&phases, &format!("{load} non_preemptive"), ph, &mut cache);
-            let p = miss_interval(&phases, &format!("{load} preemptive"), ph, &mut cache);
+            let np = miss_interval(&phases, &format!("{load} non_preemptive"), ph);
+            let p = miss_interval(&phases, &format!("{load} preemptive"), ph);
             (np, p, queueing("non_preemptive", ph), queueing("preemptive", ph))
         })
         .collect()
@@ -382,7 +381,7 @@ fn the_binding_verdicts_name_the_loads_that_show_them() {
     // Best effort overloaded: both routers of the 0.6 s run at that load
     // accept more than 2 % less than the offered load.
     let overloaded = between("Best effort is overloaded at ", " (NP accepts ");
-    let results = read_csv("experiments/results/fig4_003_pnp_09_long/results.csv", &mut HashMap::new());
+    let results = read_csv("experiments/results/fig4_003_pnp_09_long/results.csv");
     assert_eq!(results.len(), 2, "NP and P");
     for r in &results {
         assert_eq!(r["workload.load"], overloaded, "fig4_003_pnp_09_long is not run at {overloaded}");
@@ -393,7 +392,7 @@ fn the_binding_verdicts_name_the_loads_that_show_them() {
     // binding streams puts P's estimates below NP's.
     let not_binding = between("the paper's Fig. 4 has it. At ", ", with 16 VCs or 8, they do not");
     assert_eq!(not_binding.split(" and ").collect::<Vec<_>>(), holds, "the closing paragraph's loads");
-    let eight_vcs = read_csv(PNP8VC, &mut HashMap::new());
+    let eight_vcs = read_csv(PNP8VC);
     assert!(eight_vcs.iter().all(|r| holds.iter().any(|load| r["point"].starts_with(&format!("{load} ")))), "the 8-VC run is not at a load named");
     let repeated = between("to VCs as the paper does puts P's estimates below NP's at ", ", within the intervals.");
     assert_eq!(repeated, below, "the closing paragraph's per-stream load");
@@ -407,8 +406,8 @@ fn fig5_iterative_is_fig4_iteratives_rows_at_the_load_named() {
     let flat = doc_words();
     let load = flat.split("`fig5_003_iterative` now equals `fig4_003_iterative`'s rerun at ").nth(1).and_then(|t| t.split(" cell for cell").next()).expect("the sentence");
     for file in ["phases.csv", "phase_latency.csv"] {
-        let fig5 = read_csv(&format!("experiments/results/fig5_003_iterative/{file}"), &mut HashMap::new());
-        let fig4: Vec<_> = read_csv(&format!("experiments/results/fig4_003_iterative/{file}"), &mut HashMap::new()).into_iter().filter(|r| r["point"].starts_with(&format!("{load} "))).collect();
+        let fig5 = read_csv(&format!("experiments/results/fig5_003_iterative/{file}"));
+        let fig4: Vec<_> = read_csv(&format!("experiments/results/fig4_003_iterative/{file}")).into_iter().filter(|r| r["point"].starts_with(&format!("{load} "))).collect();
         assert!(fig5.iter().all(|r| r["point"].starts_with(&format!("{load} "))), "fig5_003_iterative/{file} is not all at load {load}");
         assert_eq!(fig4, fig5, "fig4_003_iterative/{file} at {load} against fig5_003_iterative's");
     }

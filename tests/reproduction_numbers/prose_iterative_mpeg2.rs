@@ -53,7 +53,7 @@ fn load(passage: &'static str, written: &'static str, value: f64) -> Quote {
 }
 
 fn table(csv: &str) -> Table {
-    read_csv(csv, &mut HashMap::new())
+    read_csv(csv)
 }
 
 fn num(row: &HashMap<String, String>, column: &str) -> f64 {

@@ -129,7 +129,7 @@ fn investigation() -> Vec<Derived> {
     let p = "model separates them by 19 at 0.010, and best effort raising R1's latency";
     v.push(d(p, "19", model(np_key(0.010), R2) - model(np_key(0.010), R1)));
     // Fig. 4(b): R1 at the heaviest best effort over R1 at the lightest.
-    let b = read_csv(FULL_B, &mut HashMap::new());
+    let b = read_csv(FULL_B);
     let r1 = |row: &HashMap<String, String>| row[R1].parse::<f64>().unwrap();
     let p = "by 39 % (Fig. 4(b)). Three causes, each shown by a run:";
     v.push(d(p, "39", pct(r1(b.last().unwrap()), r1(&b[0]))));

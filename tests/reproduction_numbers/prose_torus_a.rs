@@ -25,7 +25,7 @@ const ATOMIC_16X16: &str = "experiments/results/model_torus_002_16x16_long_heavy
 
 /// The one row of `csv` whose cells match `key`.
 fn row_of(csv: &str, key: &[(&str, &str)]) -> HashMap<String, String> {
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = read_csv(csv);
     let rows: Vec<_> = table.into_iter().filter(|r| key.iter().all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))).collect();
     assert_eq!(rows.len(), 1, "{csv}: one row {key:?}");
     rows.into_iter().next().unwrap()
@@ -152,7 +152,7 @@ fn real_deadlocks() -> Vec<Derived> {
     let p = "The 160 k-cycle run of the 8 × 8 × 8 torus (`torus_002_8x8x8_heavy`) with L = 3 at 0.08\nflits/node/cycle that stopped on the stall watchdog";
     let q = "with L = 3 deadlocks at 0.15, the 8 × 8 torus of `torus_002.toml` at 0.08\nand 0.1.";
     let deadlocked_loads = |csv: &str, extra: &[(&str, &str)]| -> Vec<f64> {
-        let table = read_csv(csv, &mut HashMap::new());
+        let table = read_csv(csv);
         table.iter().filter(|r| r["source"] == "sim" && r["error"].trim_matches('"').starts_with("deadlocked") && extra.iter().all(|(k, v)| r[*k] == *v)).map(|r| num(r, "workload.load")).collect()
     };
     let heavy = deadlocked_loads(TORUS_8X8X8_HEAVY, &[("router.vcs", "3")]);
@@ -170,7 +170,7 @@ fn rerun_deadlocks() -> Vec<Derived> {
         d(p, "40,960", deadlock(TORUS_8X8, &[("source", "sim"), ("workload.load", "0.08")]).0),
         d(p, "32,768", deadlock(TORUS_8X8, &[("source", "sim"), ("workload.load", "0.1")]).0),
     ];
-    let table = read_csv(TORUS_8X8, &mut HashMap::new());
+    let table = read_csv(TORUS_8X8);
     let deadlocked: Vec<f64> = table.iter().filter(|r| r["source"] == "sim" && r["error"].trim_matches('"').starts_with("deadlocked")).map(|r| num(r, "workload.load")).collect();
     assert_eq!(deadlocked.len(), 2, "{TORUS_8X8}: two deadlocked points");
     v.extend([d(p, "0.08", deadlocked[0].min(deadlocked[1])), d(p, "0.1", deadlocked[0].max(deadlocked[1]))]);
@@ -188,7 +188,7 @@ fn rerun_deadlocks() -> Vec<Derived> {
     v.push(d(r, "0.03", at(TORUS_16X16_LONG, &m64, "accepted_throughput")));
     v.push(d("M = 64 at 0.03, which deadlocks at cycle 77,824 with the tail-crossed", "77,824", cycle));
     for csv in [TORUS_8X8X8, TORUS_8X8X8_HEAVY, TORUS_16X16_LONG, TORUS_16X16_HEAVY] {
-        let table = read_csv(csv, &mut HashMap::new());
+        let table = read_csv(csv);
         let l5: Vec<_> = table.iter().filter(|r| r["source"] == "sim" && r["router.vcs"] == "5").collect();
         assert!(!l5.is_empty() && l5.iter().all(|r| r["error"].is_empty()), "{csv}: no point with L = 5 deadlocked");
     }
@@ -199,7 +199,7 @@ fn rerun_deadlocks() -> Vec<Derived> {
 /// it has a `source` column, else every row; `extra` narrows further),
 /// every point of which ran to the end.
 fn heaviest_carried(csv: &str, extra: &[(&str, &str)]) -> (f64, f64) {
-    let table = read_csv(csv, &mut HashMap::new());
+    let table = read_csv(csv);
     let rows: Vec<_> = table.iter().filter(|r| r.get("source").is_none_or(|s| s == "sim") && extra.iter().all(|(k, v)| r[*k] == *v)).collect();
     assert!(!rows.is_empty() && rows.iter().all(|r| r["error"].is_empty()), "{csv}: every simulated point carried");
     let heaviest = rows.iter().max_by(|a, b| num(a, "workload.load").total_cmp(&num(b, "workload.load"))).unwrap();
@@ -303,7 +303,7 @@ fn prose_of_the_torus_sections_first_part_follows_from_the_committed_runs() {
 /// description as its assertions name it (sim/netsim/tests/deadlock.rs, a
 /// test binary the census does not run).
 fn atomic_against_tail_crossed() -> Vec<Derived> {
-    let table = |csv: &str| read_csv(csv, &mut HashMap::new());
+    let table = |csv: &str| read_csv(csv);
     let mut heaviest_shared = Vec::new();
     for (atomic, tail_crossed) in [(ATOMIC_8X8, TORUS_8X8), (ATOMIC_8X8X8, TORUS_8X8X8)] {
         let crossed = table(tail_crossed);

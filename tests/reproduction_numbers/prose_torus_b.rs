@@ -104,7 +104,7 @@ const CORRECTED: [&str; 8] = ["0.04", "0.06", "0.07", "0.077", "0.08", "0.09", "
 
 /// Whether `source` has no solution at `load` in `CH` (its `status`).
 fn saturated(source: &str, load: &str) -> bool {
-    let table = read_csv(CH, &mut HashMap::new());
+    let table = read_csv(CH);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("{CH}: no {source} row at {load}"));
     row["status"] == "saturated"
 }
@@ -140,7 +140,7 @@ fn corrected_saturation() -> Vec<Derived> {
 
 /// `saturation.csv`'s largest load with a solution of `source`.
 fn saturation(source: &str) -> f64 {
-    let table = read_csv(SAT, &mut HashMap::new());
+    let table = read_csv(SAT);
     let row = table.iter().find(|r| r["source"] == source).unwrap_or_else(|| panic!("{SAT}: no {source} row"));
     row["saturation_load"].parse().unwrap_or_else(|_| panic!("{SAT}: {source} = {:?}", row["saturation_load"]))
 }

@@ -43,7 +43,7 @@ fn load_at(errors: &mut Vec<String>, passage: &'static str, written: &'static st
 
 /// Whether `source` has no solution at `load` in `CH` (its `status`).
 fn saturated(source: &str, load: &str) -> bool {
-    let table = read_csv(CH, &mut HashMap::new());
+    let table = read_csv(CH);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("{CH}: no {source} row at {load}"));
     row["status"] == "saturated"
 }
@@ -101,7 +101,7 @@ fn hold_parts(errors: &mut Vec<String>) -> Vec<Derived> {
     use super::l3_hold_parts::{cell as part, growth, BLOCKING, HP, MODEL_BLOCKING, SHARING};
     let mut v = Vec::new();
     // "crossing, 32 a hold": every row of the file, both dimensions.
-    let crossing: Vec<f64> = read_csv(HP, &mut HashMap::new()).iter().map(|r| r["crossing"].parse::<f64>().unwrap()).collect();
+    let crossing: Vec<f64> = read_csv(HP).iter().map(|r| r["crossing"].parse::<f64>().unwrap()).collect();
     let (lo, hi) = crossing.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
     let p = "(*crossing*, 32 a hold:";
     v.extend([d(p, "32", lo), d(p, "32", hi)]);
@@ -145,7 +145,7 @@ fn blocking_span(errors: &mut Vec<String>) -> Vec<Derived> {
     v.extend([d(p, "0.018", stalls(ST, "0.11", "vc_wait", 5, usize::MAX)), d(p, "7.494", stalls(ST, "0.11", "vc_wait", 1, usize::MAX))]);
     // "none is 6 or more routers on": one past the farthest distance with
     // a VC-wait cycle, over every load of dimension 0.
-    let farthest = read_csv(ST, &mut HashMap::new())
+    let farthest = read_csv(ST)
         .iter()
         .filter(|r| r["dim"] == "0" && r["vc_wait"].parse::<f64>().unwrap() > 0.0)
         .map(|r| r["distance"].parse::<usize>().unwrap())
@@ -206,7 +206,7 @@ fn vc_wait(errors: &mut Vec<String>) -> Vec<Derived> {
     }
     // "already above the measured VC-wait stall cycles at 0.11": the span
     // model's blocking further on against the stall chains' VC-wait cycles.
-    let span_further = models::cell_value(super::l3_span::HP, models::sel(&[("load", "0.11"), ("dim", "0")]), "span_model_blocking_further", &mut HashMap::new()).unwrap_or_else(|e| panic!("{e}"));
+    let span_further = models::cell_value(super::l3_span::HP, models::sel(&[("load", "0.11"), ("dim", "0")]), "span_model_blocking_further").unwrap_or_else(|e| panic!("{e}"));
     let measured = super::l3_span::stalls(super::l3_span::ST, "0.11", "vc_wait", 1, usize::MAX);
     if span_further <= measured {
         errors.push(format!("at 0.11 the span model's blocking further on {span_further} is not above the measured {measured}"));

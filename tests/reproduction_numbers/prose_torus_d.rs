@@ -42,7 +42,7 @@ fn between(from: &str, to: &str) -> Vec<&'static str> {
 /// The `why` cell of `source` at `load`, dimension 0, in `file` (empty
 /// where the model has a solution).
 fn why(file: &str, load: &str, source: &str) -> String {
-    let table = read_csv(file, &mut HashMap::new());
+    let table = read_csv(file);
     let row = table.iter().find(|r| r["load"] == load && r["dim"] == "0" && r["source"] == source).unwrap_or_else(|| panic!("{file}: no row {load} {source}"));
     row["why"].clone()
 }
@@ -101,7 +101,7 @@ fn line_ahead() -> Vec<Derived> {
 /// light-load extra's load.
 fn line_ahead_8x8x8() -> Vec<Derived> {
     let mut v = Vec::new();
-    let table = read_csv(&format!("{SIM3}/channels.csv"), &mut HashMap::new());
+    let table = read_csv(&format!("{SIM3}/channels.csv"));
     let loads: Vec<f64> = table.iter().map(|r| load(&r["load"])).collect();
     let (lightest, heaviest) = min_max(&loads);
     let p = "simulated rows are the committed `torus_002_8x8x8_stalls` ones, 40 k\ncycles a load, run to 0.1 only):";
@@ -190,7 +190,7 @@ fn line_model() -> Vec<Derived> {
 fn inputs_rerun() -> (Vec<Derived>, Vec<String>) {
     const INPUTS: &str = "experiments/results/torus_002_line/inputs.csv";
     let before = committed_csv(&format!("df5b84c:{INPUTS}"));
-    let now = read_csv(INPUTS, &mut HashMap::new());
+    let now = read_csv(INPUTS);
     let mut e = Vec::new();
     if before.len() != now.len() {
         e.push(format!("{INPUTS}: {} rows, {} before the rerun", now.len(), before.len()));
@@ -216,7 +216,7 @@ fn ahead_of_the_others() -> Vec<Derived> {
     let mut largest = Vec::new();
     for dir in [LINE, LINE3] {
         let file = format!("{dir}/model.csv");
-        for r in read_csv(&file, &mut HashMap::new()).iter().filter(|r| r["source"] != "line_absorbed" && r["status"] == "ok") {
+        for r in read_csv(&file).iter().filter(|r| r["source"] != "line_absorbed" && r["status"] == "ok") {
             largest.push(r["ahead"].parse::<f64>().unwrap_or_else(|_| panic!("{file}: ahead = {:?}", r["ahead"])));
         }
     }

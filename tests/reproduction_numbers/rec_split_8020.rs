@@ -23,7 +23,7 @@ fn has(text: String) {
 }
 
 fn split_rows() -> Vec<HashMap<String, String>> {
-    read_csv(&format!("{DIR}/rec_split.csv"), &mut HashMap::new())
+    read_csv(&format!("{DIR}/rec_split.csv"))
 }
 
 #[test]
@@ -204,7 +204,7 @@ fn rec_split_8020_second_seed_follows_from_the_committed_split() {
     let v = |run: &str, group: &str, key: u64, col: &str| cell(&rows, run, group, key, col);
     let (np, cap) = ("np_seed2", "p_ctlvc_rt4_seed2");
     let phase_80 = |run: &str, col: &str| -> f64 {
-        let t = read_csv(&format!("{DIR}/{run}_phases.csv"), &mut HashMap::new());
+        let t = read_csv(&format!("{DIR}/{run}_phases.csv"));
         t.iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap()
     };
     let miss = |run: &str| (phase_80(run, "deadline_miss_probability"), phase_80(run, "deadline_miss_probability_ci95"));

@@ -44,7 +44,7 @@ impl RowChange {
 fn table(path: &str, version: Version) -> Table {
     match version {
         Version::At(rev) => committed_csv(&format!("{rev}:{path}")),
-        Version::Checkout => read_csv(path, &mut HashMap::new()),
+        Version::Checkout => read_csv(path),
     }
 }
 

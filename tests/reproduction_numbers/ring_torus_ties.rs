@@ -69,9 +69,8 @@ pub(super) fn claims() -> Vec<Claim> {
 /// The dateline table's source queueing, latency − network latency of one
 /// committed point (the table's 396, the prose's 6).
 pub(super) fn derived() -> Vec<models::Derived> {
-    let mut cache = HashMap::new();
-    let mut queue = |dateline: &'static str| {
-        let mut cell = |column| models::cell_value(TORUS, torus_point("0.6", dateline), column, &mut cache).unwrap_or_else(|e| panic!("{e}"));
+    let queue = |dateline: &'static str| {
+        let cell = |column| models::cell_value(TORUS, torus_point("0.6", dateline), column).unwrap_or_else(|e| panic!("{e}"));
         cell("be_latency_cycles") - cell("be_network_latency_cycles")
     };
     let with = queue("true");
@@ -118,7 +117,6 @@ pub(super) fn bounds() -> Vec<Bound> {
 /// Each bound's disagreement with its data, or an empty list.
 fn check_bounds(bounds: &[Bound]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut out = Vec::new();
     for b in bounds {
         if let Some(missing) = models::passage_missing(&doc, b.passage) {
@@ -137,9 +135,9 @@ fn check_bounds(bounds: &[Bound]) -> Vec<String> {
                     out.push(format!("{:?}: the {q:?} ring model's stability limit is {limit:.5}, not in ({x}, {})", b.passage, x + unit));
                 }
             }
-            BoundOf::RhoPowerL(row) => match models::cell_value(CHANNELS, row, "rho", &mut cache) {
+            BoundOf::RhoPowerL(row) => match models::cell_value(CHANNELS, row, "rho") {
                 Ok(rho) if rho.powi(3) >= x => {
-                    if models::cell_value(CHANNELS, row, "p_all_paper_at_rho", &mut cache).is_ok() {
+                    if models::cell_value(CHANNELS, row, "p_all_paper_at_rho").is_ok() {
                         out.push(format!("{CHANNELS} {row:?}: p_all_paper_at_rho is written, the table says ≥ 1"));
                     }
                 }
@@ -155,7 +153,7 @@ fn check_bounds(bounds: &[Bound]) -> Vec<String> {
 const STUCK_VCS: [(&str, &str, &str); 2] = [(TORUS_08, "128", "0.8"), (TORUS_10, "128", "1.0")];
 
 fn check_stuck_vcs() -> Vec<String> {
-    let table = read_csv(TORUS, &mut HashMap::new());
+    let table = read_csv(TORUS);
     let mut out = Vec::new();
     for (passage, written, load) in STUCK_VCS {
         if !contains_number(passage, written) {
@@ -289,11 +287,10 @@ fn ring_stability_limit(q: RingQueue) -> f64 {
 /// stable where `model_ring_004/results.csv` has a latency (and within
 /// 1e-6 of it), saturated where it has none.
 fn check_ring_recomputation() -> Vec<String> {
-    let mut cache = HashMap::new();
     let mut out = Vec::new();
     for (source, q) in [("model:holding_mmn", RingQueue::Exponential), ("model:holding_mdn", RingQueue::Deterministic)] {
         for load in ["0.002", "0.05", "0.1", "0.15", "0.2", "0.25", "0.3"] {
-            let committed = models::cell_value(RING_MODEL, sel(&[("source", source), ("workload.load", load)]), "be_network_latency_cycles", &mut cache);
+            let committed = models::cell_value(RING_MODEL, sel(&[("source", source), ("workload.load", load)]), "be_network_latency_cycles");
             let ours = ring_latency(q, load.parse().unwrap());
             match (&committed, ours) {
                 (Ok(c), Some(o)) if (c - o).abs() <= 1e-6 * c => {}

@@ -9,20 +9,19 @@
 
 use super::rtvcs_8020::{grouped, np_missing_time_half_width_us, CYCLE_US, DIR};
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 
 #[test]
 fn rt_cap_8020_section_numbers_follow_from_the_committed_trace() {
     let flat = section_words("#### P with real time capped at 4 output VCs in 80:20 (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let hold = read_csv(&format!("{DIR}/hold_split.csv"), &mut HashMap::new());
-    let capped = read_csv(&format!("{DIR}/rt_cap4.csv"), &mut HashMap::new());
+    let hold = read_csv(&format!("{DIR}/hold_split.csv"));
+    let capped = read_csv(&format!("{DIR}/rt_cap4.csv"));
     let v = |name: &str, col: &str| -> f64 {
         let row = hold.iter().chain(&capped).find(|r| r["run"] == name).unwrap_or_else(|| panic!("no run {name}"));
         row[col].parse().unwrap()
     };
     let phase_80 = |name: &str, col: &str| -> f64 {
-        let t = read_csv(&format!("{DIR}/{name}_phases.csv"), &mut HashMap::new());
+        let t = read_csv(&format!("{DIR}/{name}_phases.csv"));
         t.iter().find(|r| r["realtime_percent"] == "80").unwrap()[col].parse().unwrap()
     };
     let (np, p, rt4) = ("np", "p_ctlvc", "p_ctlvc_rt4");

@@ -48,7 +48,7 @@ fn rt_flit_split_section_follows_from_the_committed_split() {
     assert!(check(&claims()).is_empty(), "{:#?}", check(&claims()));
     let flat = section_words("#### Where P's router passes real-time flits on later (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let table = read_csv(CSV, &mut HashMap::new());
+    let table = read_csv(CSV);
     assert!(CSV.starts_with(DIR));
     let v = |run: &str, group: &str, col: &str| -> f64 {
         let r = table.iter().find(|r| r["run"] == run && r["group"] == group).unwrap_or_else(|| panic!("router_split.csv: no {run} {group}"));

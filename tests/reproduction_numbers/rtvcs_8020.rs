@@ -28,8 +28,8 @@ pub(super) fn np_missing_time_half_width_us() -> f64 {
             .find(|r| r["realtime_percent"] == "80" && point.map_or(true, |p| r["point"] == p))
             .expect("an 80:20 row")
     };
-    let trace = at_80(read_csv(&format!("{DIR}/np_phases.csv"), &mut HashMap::new()), None);
-    let sweep = at_80(read_csv("experiments/results/fig4_003_pnp_09_stream/phases.csv", &mut HashMap::new()), Some("0.9 non_preemptive"));
+    let trace = at_80(read_csv(&format!("{DIR}/np_phases.csv")), None);
+    let sweep = at_80(read_csv("experiments/results/fig4_003_pnp_09_stream/phases.csv"), Some("0.9 non_preemptive"));
     for col in ["frames_judged", "deadline_miss_probability", "deadline_miss_probability_ci95", "deadline_missing_time_ms"] {
         assert_eq!(trace[col], sweep[col], "NP's trace and its sweep twin differ in {col}");
     }
@@ -40,12 +40,11 @@ pub(super) fn np_missing_time_half_width_us() -> f64 {
 fn rtvcs_8020_section_numbers_follow_from_the_committed_trace() {
     let flat = section_words("#### Why real time on 3 source VCs queues in 80:20 (issue 23)");
     let has = |text: String| assert!(flat.contains(&text), "not in the section: {text:?}");
-    let mut cache = HashMap::new();
-    let rows = read_csv(&format!("{DIR}/rtvcs.csv"), &mut cache);
+    let rows = read_csv(&format!("{DIR}/rtvcs.csv"));
     let run = |name: &str| rows.iter().find(|r| r["run"] == name).unwrap_or_else(|| panic!("rtvcs.csv: no run {name}"));
     let v = |name: &str, col: &str| -> f64 { run(name)[col].parse().unwrap() };
     let phase_80 = |name: &str, col: &str| -> f64 {
-        let t = read_csv(&format!("{DIR}/{name}_phases.csv"), &mut HashMap::new());
+        let t = read_csv(&format!("{DIR}/{name}_phases.csv"));
         let r = t.iter().find(|r| r["realtime_percent"] == "80").unwrap();
         r[col].parse().unwrap()
     };

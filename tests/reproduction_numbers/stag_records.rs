@@ -8,7 +8,6 @@
 
 use super::rtvcs_8020::grouped;
 use super::{read_csv, section_words};
-use std::collections::HashMap;
 
 const HEADING: &str = "#### Records with staggered GOPs: why P misses less (issue 23)";
 const CSV: &str = "experiments/results/fig4_003_stag_records/stag_records.csv";
@@ -19,7 +18,7 @@ fn has(text: String) {
 
 #[test]
 fn stag_records_section_numbers_follow_from_the_committed_split() {
-    let rows = read_csv(CSV, &mut HashMap::new());
+    let rows = read_csv(CSV);
     let v = |run: &str, stat: &str, key: u64| -> f64 {
         let row = rows.iter().find(|r| r["run"] == run && r["stat"] == stat && r["key"] == key.to_string());
         row.unwrap_or_else(|| panic!("{CSV}: no {run} {stat} {key}"))["value"].parse().unwrap()

@@ -108,7 +108,7 @@ pub(super) fn claims() -> Vec<Claim> {
 
 /// (probability, half-width, missing time in ms) of each phase of a run.
 fn phases(dir: &str, point: &str) -> Vec<(f64, f64, f64)> {
-    let rows = read_csv(&format!("{dir}/phases.csv"), &mut HashMap::new());
+    let rows = read_csv(&format!("{dir}/phases.csv"));
     let mut out: Vec<(usize, (f64, f64, f64))> = rows
         .iter()
         .filter(|r| r["point"] == point)

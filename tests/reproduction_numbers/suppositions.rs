@@ -13,7 +13,6 @@
 
 use super::rtvcs_8020::grouped;
 use super::{read_csv, root};
-use std::collections::HashMap;
 
 /// The passage of docs/reproduction.md under `heading` (the whole heading
 /// line) up to the next `##` or `###` heading, whitespace collapsed.
@@ -145,7 +144,7 @@ fn fig7_iterative_seed_numbers_follow_from_the_committed_runs() {
 fn table2_stream_numbers_follow_from_the_committed_csv() {
     let text = passage(TABLE2);
     let has = |s: String| assert!(text.contains(&s), "not in the passage: {s:?}");
-    let rows = read_csv("experiments/results/table2_001_streams/streams.csv", &mut HashMap::new());
+    let rows = read_csv("experiments/results/table2_001_streams/streams.csv");
     // the mean over the seeds of `col` at (load, scheduler)
     let mean = |load: &str, sched: &str, col: &str| -> f64 {
         let xs: Vec<f64> = rows.iter().filter(|r| r["load"] == load && r["scheduler"] == sched).map(|r| r[col].parse::<f64>().unwrap()).collect();

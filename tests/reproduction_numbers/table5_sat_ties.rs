@@ -36,7 +36,7 @@ const VARIANTS: [(&str, &str); 6] = [
 
 /// The committed quarters of (variant, load, mix), in order.
 pub(super) fn quarters(variant: &str, load: &str, mix: &str) -> Vec<HashMap<String, String>> {
-    let t = read_csv(&format!("{DIR}/{variant}.csv"), &mut HashMap::new());
+    let t = read_csv(&format!("{DIR}/{variant}.csv"));
     let q: Vec<_> = t.into_iter().filter(|r| r["load"] == load && r["mix"] == mix).collect();
     assert!(q.is_empty() || q.len() == 4, "{variant} {load} {mix}: {} quarters", q.len());
     q
@@ -112,7 +112,7 @@ fn table5_sat_section_follows_from_the_committed_runs() {
     has(format!("{} streams at the five points where the paper's arithmetic gives {}", streams("ours"), streams("header_free")));
     assert_eq!(streams("header_free"), "72, 81, 48, 77, 86");
     // Item 2: the messages the 0.8 s runs delivered.
-    let long = read_csv("experiments/results/fig7_001_cap_long/results.csv", &mut HashMap::new());
+    let long = read_csv("experiments/results/fig7_001_cap_long/results.csv");
     let delivered: Vec<f64> = long.iter().map(|r| f(r, "messages_delivered")).collect();
     let (lo, hi) = (delivered.iter().cloned().fold(f64::MAX, f64::min), delivered.iter().cloned().fold(0.0, f64::max));
     has(format!("deliver {}–{} messages at the three capped 0.96 points", grouped(lo, 0), grouped(hi, 0)));

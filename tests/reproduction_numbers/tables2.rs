@@ -49,7 +49,6 @@ pub(super) fn param_cells() -> Vec<ParamCell> {
 /// Each cell's disagreement with its committed row, or an empty list.
 pub(super) fn check_params(cells: &[ParamCell]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let mut cache = HashMap::new();
     let mut out = Vec::new();
     for c in cells {
         if let Some(missing) = models::passage_missing(&doc, c.passage) {
@@ -59,7 +58,7 @@ pub(super) fn check_params(cells: &[ParamCell]) -> Vec<String> {
         if !contains_number(c.passage, c.written) {
             out.push(format!("{:?} is not in its passage {:?}", c.written, c.passage));
         }
-        let table = read_csv(c.csv, &mut cache);
+        let table = read_csv(c.csv);
         let rows: Vec<_> = table.iter().filter(|r| r.get(c.key_column).map(String::as_str) == Some(c.key)).collect();
         let [row] = rows.as_slice() else {
             out.push(format!("{}: {} rows have {} = {}", c.csv, rows.len(), c.key_column, c.key));
