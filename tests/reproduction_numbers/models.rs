@@ -58,6 +58,13 @@ pub(super) fn passage_missing(doc: &str, passage: &str) -> Option<String> {
     (!doc.contains(passage)).then(|| format!("passage not in docs/reproduction.md (edited? update the claim): {passage:?}"))
 }
 
+/// Why the number `written` cannot be checked in `passage`: the document
+/// no longer has the passage, or the passage does not hold the number. The
+/// first check of every quote, whatever it claims.
+pub(super) fn quote_missing(doc: &str, passage: &str, written: &str) -> Option<String> {
+    passage_missing(doc, passage).or_else(|| (!contains_number(passage, written)).then(|| format!("{written:?} is not in its passage {passage:?}")))
+}
+
 pub(super) fn check_errors(errors_quoted: &[RelError]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let mut out = Vec::new();

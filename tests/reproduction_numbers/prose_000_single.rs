@@ -92,12 +92,8 @@ fn check_bounds(bounds: &[Bound]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let mut out = Vec::new();
     for b in bounds {
-        if !doc.contains(b.passage) {
-            out.push(format!("passage not in docs/reproduction.md (edited? update the bound): {:?}", b.passage));
-            continue;
-        }
-        if !contains_number(b.passage, b.written) {
-            out.push(format!("{:?} is not in its passage {:?}", b.written, b.passage));
+        if let Some(missing) = models::quote_missing(&doc, b.passage, b.written) {
+            out.push(missing);
             continue;
         }
         let x: f64 = b.written.replace(',', "").parse().unwrap();
