@@ -5604,3 +5604,5 @@ mod prose_001_cap;
 mod prose_torus_a;
 #[path = "reproduction_numbers/prose_000_single.rs"]
 mod prose_000_single;
+#[path = "reproduction_numbers/prose_onoff_a.rs"]
+mod prose_onoff_a;
