@@ -338,8 +338,11 @@ fn remaining_error() -> Vec<Derived> {
     // "about twice": the network shortfall 1.9 to 2.2 times the source's
     let twice: Vec<f64> = s.iter().filter(|&&(_, _, src, net)| (1.9..=2.2).contains(&(net / src))).map(|&(k, ..)| k).collect();
     let (lo, hi) = min_max(&twice);
-    let (_, _, src, net) = *s.iter().find(|&&(k, g, ..)| k == 2.0 && g == 33.0).unwrap();
     let p = "at every point, about twice as many at K = 4 and 14 (at K = 2, g = 33\nby 0.28 cycles only).";
+    // the point the sentence names, as it names it
+    let flat = p.replace('\n', " ");
+    let (k, g): (f64, f64) = (word_after(&flat, "(at K =").parse().unwrap(), word_after(&flat, "g =").parse().unwrap());
+    let (_, _, src, net) = *s.iter().find(|&&(pk, pg, ..)| pk == k && pg == g).unwrap_or_else(|| panic!("no point K = {k}, g = {g}"));
     let (k_lo, k_hi) = min_max(&s.iter().map(|&(k, ..)| k).collect::<Vec<_>>());
     let both = "back\"). At K = 2 to 14 both parts are low, the network part (the";
     vec![d(p, "4", lo), d(p, "14", hi), d(p, "0.28", net - src), d(both, "2", k_lo), d(both, "14", k_hi)]
