@@ -5604,3 +5604,5 @@ mod prose_000_single;
 mod prose_000_cube;
 #[path = "reproduction_numbers/prose_torus_c.rs"]
 mod prose_torus_c;
+#[path = "reproduction_numbers/prose_onoff_a.rs"]
+mod prose_onoff_a;

@@ -437,6 +437,15 @@ fn the_section_census_000_cube_figs_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_onoff_a_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 000_… Fig. 12 ON/OFF, first part.**",
+        "experiments/results/prose_census/section_onoff_a.csv",
+        "experiments/results/prose_census/section_onoff_a_recheck.csv",
+    );
+}
+
 /// The paragraph that starts with `opening` states the counts of the
 /// section census `CSV` (measured, caught, the kinds of the numbers not
 /// caught) and of its recheck.

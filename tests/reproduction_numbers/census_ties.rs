@@ -430,13 +430,33 @@ fn test_descriptions_quote_the_assertions() {
         ("holds the row's total to within {} % of the ten seeds' mean at g = 33", "2", "sim/netsim/tests/analytic.rs", "if gap == 33.0 { {} } else", &float),
         ("mean at g = 33 and {} % at every point, the bound", "7", "sim/netsim/tests/analytic.rs", "{ 2.0 } else { {} }", &float),
     ];
+    let findings = test_description_findings(&flat, &cases);
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+/// A sentence that says what a test of another binary asserts: (sentence
+/// with {} for the number, the number as written, the test's file, its
+/// assertion with {} for the number in the code's form, that form).
+pub(super) type TestDescription<'a> = (&'a str, &'a str, &'a str, &'a str, &'a dyn Fn(&str) -> String);
+
+/// Each description's sentence is in `flat` (the document, whitespace
+/// collapsed) and its file asserts the number in the code's form; a
+/// finding per one that does not.
+pub(super) fn test_description_findings(flat: &str, cases: &[TestDescription]) -> Vec<String> {
+    let mut out = Vec::new();
     for (sentence, written, file, assertion, code) in cases {
         let sentence = sentence.replace("{}", written);
-        assert!(flat.contains(&sentence), "not in docs/reproduction.md: {sentence:?}");
+        if !flat.contains(&sentence) {
+            out.push(format!("not in docs/reproduction.md: {sentence:?}"));
+            continue;
+        }
         let source = std::fs::read_to_string(root().join(file)).unwrap();
         let assertion = assertion.replacen("{}", &code(written), 1);
-        assert!(source.contains(&assertion), "{file} does not assert {assertion:?} (the document says {sentence:?})");
+        if !source.contains(&assertion) {
+            out.push(format!("{file} does not assert {assertion:?} (the document says {sentence:?})"));
+        }
     }
+    out
 }
 
 /// Fig. 13's first-link share is measured and checked against its

@@ -51,12 +51,12 @@ fn min_max(x: &[f64]) -> (f64, f64) {
 /// A bound the prose writes about the data: "under"/"at most" (`Under`:
 /// every value below it) or "over"/"at least"/"more than" (`Over`).
 #[derive(Clone, Copy)]
-enum Side {
+pub(super) enum Side {
     Under,
     Over,
 }
 
-struct Bound {
+pub(super) struct Bound {
     passage: &'static str,
     written: &'static str,
     side: Side,
@@ -65,11 +65,11 @@ struct Bound {
     extreme: f64,
 }
 
-fn under(passage: &'static str, written: &'static str, largest: f64) -> Bound {
+pub(super) fn under(passage: &'static str, written: &'static str, largest: f64) -> Bound {
     Bound { passage, written, side: Side::Under, extreme: largest }
 }
 
-fn over(passage: &'static str, written: &'static str, smallest: f64) -> Bound {
+pub(super) fn over(passage: &'static str, written: &'static str, smallest: f64) -> Bound {
     Bound { passage, written, side: Side::Over, extreme: smallest }
 }
 
@@ -88,7 +88,7 @@ fn last_digit_step(written: &str) -> f64 {
 /// A bound holds and is tight: the data lie on the bound's side of it and
 /// within one step of its last significant digit ("under 0.36" for a
 /// largest value in [0.35, 0.36); "over 90 %" for a smallest in (90, 100)).
-fn check_bounds(bounds: &[Bound]) -> Vec<String> {
+pub(super) fn check_bounds(bounds: &[Bound]) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let mut out = Vec::new();
     for b in bounds {
