@@ -202,6 +202,19 @@ fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
 /// HeaderSent 1; lane holds VcWait 6 (5..=10), SwitchLost 1, Crossed 2;
 /// and of the VcWait cycles' one output VC: best effort sending in 5..=9
 /// (X's flits on the link), free in 10.
+/// The opening both holder tests share: 8-flit best-effort messages of
+/// flows `x` (cycle 0) and `y` (cycle 1) to port 1, run to cycle 5, so that
+/// best effort holds the output before real time arrives.
+fn two_best_effort_to_port_1(sim: &mut Sim, x: u32, y: u32) {
+    let be = |f: u32, vtick: u32| Message { flow: f, dest: 1, class: 0, vtick, flits: 8, frame: u32::MAX, frame_msgs: 0 };
+    sim.enqueue(x, be(x, sim.vtick_be), 0);
+    sim.step(false);
+    sim.enqueue(y, be(y, sim.vtick_be), 1);
+    while sim.cycle < 5 {
+        sim.step(false);
+    }
+}
+
 #[test]
 fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     use crate::cause_split::dummy_tail::{DummyPart, DummySplit, LaneHold};
@@ -212,13 +225,7 @@ fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     let (x, y, a) = (flow(&sim, 2, 0), flow(&sim, 0, 0), flow(&sim, 0, 1));
     sim.stream_vc = vec![ANY_VC; sim.flows.len()];
     sim.stream_vc[a as usize] = 0;
-    let be = |f: u32, vtick: u32| Message { flow: f, dest: 1, class: 0, vtick, flits: 8, frame: u32::MAX, frame_msgs: 0 };
-    sim.enqueue(x, be(x, sim.vtick_be), 0);
-    sim.step(false);
-    sim.enqueue(y, be(y, sim.vtick_be), 1);
-    while sim.cycle < 5 {
-        sim.step(false);
-    }
+    two_best_effort_to_port_1(&mut sim, x, y);
     sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
     sim.run_to_end().unwrap();
     let log = sim.msg_log.take().unwrap().1;
@@ -284,13 +291,7 @@ fn the_holders_next_flits_are_placed() {
     // B does not.
     sim.stream_vc[a as usize] = 1;
     sim.stream_vc[b as usize] = 0;
-    let be = |f: u32, vtick: u32| Message { flow: f, dest: 1, class: 0, vtick, flits: 8, frame: u32::MAX, frame_msgs: 0 };
-    sim.enqueue(x, be(x, sim.vtick_be), 0);
-    sim.step(false);
-    sim.enqueue(y, be(y, sim.vtick_be), 1);
-    while sim.cycle < 5 {
-        sim.step(false);
-    }
+    two_best_effort_to_port_1(&mut sim, x, y);
     sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
     sim.enqueue(b, Message { flow: b, dest: 0, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
     sim.run_to_end().unwrap();
