@@ -4484,6 +4484,18 @@ fn cube_fluid_claims() -> Vec<Claim> {
             n("109.24", Q, &[("source", "sim"), ("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6"), ("class", "1")], "network_latency_cycles"),
         ],
     });
+    // the same cells where the prose repeats them
+    v.push(Claim {
+        passage: "taken as 1 (212.79 cycles at K = 1, g = 33 against the written 162.25),",
+        numbers: vec![n("162.25", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=1:173.6")], "model_total_cycles")],
+    });
+    v.push(Claim {
+        passage: "with K (+0.9 % to +11.5 % at g = 33) where the simulated one stays at",
+        numbers: vec![
+            n("0.9", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=2:373.6")], "error_percent"),
+            n("11.5", C, &[("point", "workload.onoff_streams+workload.onoff_mean_off_us=14:2773.6")], "error_percent"),
+        ],
+    });
     v.push(Claim {
         passage: "181–185 cycles. Best effort keeps `kim2005_cube`'s 81.37 cycles (source",
         numbers: vec![
@@ -5606,3 +5618,5 @@ mod prose_000_cube;
 mod prose_torus_c;
 #[path = "reproduction_numbers/prose_onoff_a.rs"]
 mod prose_onoff_a;
+#[path = "reproduction_numbers/prose_onoff_b.rs"]
+mod prose_onoff_b;
