@@ -446,6 +446,15 @@ fn the_section_census_onoff_a_sentence_matches_its_csv() {
     );
 }
 
+#[test]
+fn the_section_census_onoff_b_sentence_matches_its_csv() {
+    section_census_paragraph_matches(
+        "**Section census, 000_… Fig. 12 ON/OFF, second part.**",
+        "experiments/results/prose_census/section_onoff_b.csv",
+        "experiments/results/prose_census/section_onoff_b_recheck.csv",
+    );
+}
+
 /// The ON/OFF first part's last lines: no quoted result among the numbers
 /// not caught, as the paragraph says (so it has no recheck).
 #[test]

@@ -90,3 +90,47 @@ fn fig12b_own_sources_have_no_fluid_term() {
         }
     }
 }
+
+/// "Fig. 12(b)'s own sources (`model_fig12b_000_onoff_cube6` and `_2rt`
+/// …) have g = 1,083 to 8,083 cycles (`_2rt`'s two classes 2,250 to
+/// 26,750): a link would need 34 or more streams ON at once to overload":
+/// the gap of each class at each sweep point, g = K/a − I/N with a the
+/// class's messages per cycle per node (000_… §3: a stream's mean rate is
+/// 1/(I/N + g)), from the files' sweeps and the workload's ON/OFF settings
+/// neither file changes (K = 14 streams, N = 10 messages a burst, I =
+/// 1000 µs OFF; 80 ns cycles, M = 32); and the fewest streams whose peak
+/// M/g per stream fills a link.
+#[test]
+fn fig12b_own_sources_gaps_follow_from_their_sweeps() {
+    const K: f64 = 14.0;
+    const N: f64 = 10.0;
+    const OFF_CYCLES: f64 = 1000.0 / 0.08;
+    const M: f64 = 32.0;
+    let gaps = |file: &str, shares: &[f64]| -> (f64, f64) {
+        let exp: toml::Value = toml::from_str(&source(file)).unwrap();
+        let points = exp["sweep"]["workload.load+workload.mix"].as_array().expect("the load+mix sweep");
+        let g: Vec<f64> = points
+            .iter()
+            .flat_map(|p| {
+                let rt = p[1][0].as_float().unwrap();
+                shares.iter().map(move |s| K / (rt / M * s) - OFF_CYCLES / N)
+            })
+            .collect();
+        (g.iter().copied().fold(f64::INFINITY, f64::min), g.iter().copied().fold(0.0, f64::max))
+    };
+    let (lo, hi) = gaps("experiments/fig12b_000_onoff_cube6.toml", &[1.0]);
+    // `_2rt`: `model.realtime_rates = [2, 1]`, R1 two thirds of the rate
+    let (lo2, hi2) = gaps("experiments/fig12b_000_onoff_cube6_2rt.toml", &[2.0 / 3.0, 1.0 / 3.0]);
+    let words = doc_words();
+    let cycles = |w: String| -> f64 { w.replace(',', "").parse().unwrap() };
+    let written = [
+        (written_after(&words, "columns) have g = "), lo),
+        (written_after(&words, &format!("columns) have g = {} to ", written_after(&words, "columns) have g = "))), hi),
+        (written_after(&words, "(`_2rt`'s two classes "), lo2),
+        (written_after(&words, &format!("(`_2rt`'s two classes {} to ", written_after(&words, "(`_2rt`'s two classes "))), hi2),
+        (written_after(&words, "a link would need "), (lo / M).ceil()),
+    ];
+    for (w, x) in written {
+        assert_eq!(cycles(w.clone()), x.round(), "written {w}, the sweeps give {x:.1}");
+    }
+}
