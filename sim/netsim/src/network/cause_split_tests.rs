@@ -120,7 +120,7 @@ fn preempting_sources_on(ports: u32) -> Validated {
 
 /// A simulation of `v` with no events of its own, the cause probe on for
 /// class 1 and every message logged.
-fn probed(v: &Validated) -> Sim {
+fn probed(v: &Validated) -> Sim<'_> {
     let mut sim = Sim::new(v).unwrap();
     sim.events.clear();
     let in_port = sim.nis.iter().map(|n| n.port).collect();
@@ -202,6 +202,14 @@ fn the_dummy_tail_waits_for_a_credit_in_the_suspended_lane() {
 /// HeaderSent 1; lane holds VcWait 6 (5..=10), SwitchLost 1, Crossed 2;
 /// and of the VcWait cycles' one output VC: best effort sending in 5..=9
 /// (X's flits on the link), free in 10.
+/// Runs `sim` to the end and gives each probed message's source, creation
+/// cycle and dummy-tail split, in the probe's order.
+fn dummy_splits(sim: &mut Sim) -> Vec<(u32, u64, crate::cause_split::dummy_tail::DummySplit)> {
+    sim.run_to_end().unwrap();
+    let log = sim.msg_log.take().unwrap().1;
+    std::mem::take(&mut sim.cause_log).into_iter().map(|(i, s)| (log[i].src, log[i].created, s.dummy)).collect()
+}
+
 /// The opening both holder tests share: 8-flit best-effort messages of
 /// flows `x` (cycle 0) and `y` (cycle 1) to port 1, run to cycle 5, so that
 /// best effort holds the output before real time arrives.
@@ -227,9 +235,7 @@ fn the_output_vcs_best_effort_waits_for_are_split_by_holder() {
     sim.stream_vc[a as usize] = 0;
     two_best_effort_to_port_1(&mut sim, x, y);
     sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
-    sim.run_to_end().unwrap();
-    let log = sim.msg_log.take().unwrap().1;
-    let got: Vec<(u64, DummySplit)> = std::mem::take(&mut sim.cause_log).into_iter().map(|(i, s)| (log[i].created, s.dummy)).collect();
+    let got: Vec<(u64, DummySplit)> = dummy_splits(&mut sim).into_iter().map(|(_, created, d)| (created, d)).collect();
     let mut want = DummySplit::default();
     want.parts[DummyPart::HeaderNoCredit as usize] = 9;
     want.parts[DummyPart::HeaderSent as usize] = 1;
@@ -294,9 +300,7 @@ fn the_holders_next_flits_are_placed() {
     two_best_effort_to_port_1(&mut sim, x, y);
     sim.enqueue(a, Message { flow: a, dest: 1, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
     sim.enqueue(b, Message { flow: b, dest: 0, class: 1, vtick: 4, flits: 4, frame: u32::MAX, frame_msgs: 0 }, 5);
-    sim.run_to_end().unwrap();
-    let log = sim.msg_log.take().unwrap().1;
-    let got: Vec<(u32, u64, DummySplit)> = std::mem::take(&mut sim.cause_log).into_iter().filter(|(i, _)| log[*i].src == 0).map(|(i, s)| (log[i].src, log[i].created, s.dummy)).collect();
+    let got: Vec<(u32, u64, DummySplit)> = dummy_splits(&mut sim).into_iter().filter(|(src, _, _)| *src == 0).collect();
     let mut want = DummySplit::default();
     want.parts[DummyPart::HeaderNoCredit as usize] = 14;
     want.parts[DummyPart::HeaderSent as usize] = 1;
